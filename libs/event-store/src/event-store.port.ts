@@ -1,0 +1,68 @@
+// The event store port: the only source of truth. Two adapters implement it (SQLite embedded, KurrentDB production)
+// and one contract suite (event-store.contract.ts) holds them to the same behaviour.
+import type { EventEnvelope, NewEvent } from '../../kernel/src/index.js';
+
+/** What the writer believes about the stream: anything, no stream yet, a stream exists, or an exact revision. */
+export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
+
+export interface AppendResult {
+  /** Revision of the last event of the batch in its stream. */
+  readonly nextRevision: number;
+  /** Global position of the last event of the batch. */
+  readonly position: number;
+  /** Global positions of every event of the batch, in order. */
+  readonly positions: readonly number[];
+}
+
+export interface ReadStreamOptions {
+  readonly direction?: 'forwards' | 'backwards';
+  /** Inclusive. Defaults to the start (forwards) or the end (backwards). */
+  readonly fromRevision?: number;
+  readonly maxCount?: number;
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: events strictly after this position. Undefined reads from the start of the log. */
+  readonly after?: number;
+  readonly maxCount?: number;
+}
+
+export interface SubscribeOptions {
+  /** Exclusive checkpoint; undefined starts at the beginning of the log. */
+  readonly after?: number;
+  /** Called with consecutive batches in log order; the next batch waits until this one's promise settles. */
+  readonly onEvents: (events: readonly EventEnvelope[]) => Promise<void>;
+  /** Called once when the subscription has read everything stored when it started, and turns live. */
+  readonly onCaughtUp?: () => void;
+  /** A failure of onEvents or of the store ends the subscription and is reported here. */
+  readonly onError?: (error: unknown) => void;
+  readonly batchSize?: number;
+}
+
+export interface Subscription {
+  stop(): Promise<void>;
+}
+
+export interface EventStore {
+  /**
+   * Appends a batch atomically. A batch whose event ids are all already stored in this stream is a no-op that
+   * returns the original positions (durable idempotency). Throws WrongExpectedRevisionError on a mismatch.
+   */
+  appendToStream(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** Events of one stream; an unknown stream reads as empty. */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<EventEnvelope[]>;
+  /** Current revision of a stream, or null when it does not exist. */
+  streamRevision(streamId: string): Promise<number | null>;
+  /** The global log, in order, after a position. */
+  readAll(options?: ReadAllOptions): Promise<EventEnvelope[]>;
+  /** Position of the newest event in the log (0 when empty). */
+  headPosition(): Promise<number>;
+  /** A catch-up subscription to the global log that turns live, without gaps or duplicates. */
+  subscribeToAll(options: SubscribeOptions): Subscription;
+  close(): Promise<void>;
+}
+
+export const EVENT_STORE = Symbol('EVENT_STORE');
+
+export const describeExpected = (expected: ExpectedRevision): string =>
+  typeof expected === 'number' ? `revision ${expected}` : expected;

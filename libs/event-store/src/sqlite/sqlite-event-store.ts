@@ -1,0 +1,222 @@
+// Embedded event store: one SQLite file in WAL mode. The rowid is the global position; (stream, revision) is unique;
+// event ids are unique, which makes re-sent batches durable no-ops.
+import { EventEmitter } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import {
+  IdempotencyMismatchError,
+  WrongExpectedRevisionError,
+  type EventEnvelope,
+  type NewEvent,
+} from '../../../kernel/src/index.js';
+import {
+  describeExpected,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type SubscribeOptions,
+  type Subscription,
+} from '../event-store.port.js';
+import { UpcasterRegistry } from '../upcasters.js';
+import { pollingSubscription } from './polling-subscription.js';
+
+interface EventRow {
+  position: number;
+  id: string;
+  stream_id: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS events (
+    position  INTEGER PRIMARY KEY AUTOINCREMENT,
+    id        TEXT NOT NULL UNIQUE,
+    stream_id TEXT NOT NULL,
+    revision  INTEGER NOT NULL,
+    type      TEXT NOT NULL,
+    data      TEXT NOT NULL,
+    metadata  TEXT NOT NULL,
+    UNIQUE (stream_id, revision)
+  );
+`;
+
+export interface SqliteEventStoreOptions {
+  /** A file path, or ':memory:' for tests. */
+  readonly path: string;
+  readonly upcasters?: UpcasterRegistry;
+  /** How often a live subscription looks for events appended by other processes. */
+  readonly pollIntervalMs?: number;
+}
+
+export class SqliteEventStore implements EventStore {
+  private readonly db: DatabaseSync;
+  private readonly appended = new EventEmitter();
+  private readonly upcasters: UpcasterRegistry;
+  private readonly pollIntervalMs: number;
+  private readonly statements: {
+    findIds: StatementSync;
+    revision: StatementSync;
+    insert: StatementSync;
+    readForwards: StatementSync;
+    readBackwards: StatementSync;
+    readAll: StatementSync;
+    head: StatementSync;
+  };
+
+  constructor(options: SqliteEventStoreOptions) {
+    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+    this.db = new DatabaseSync(options.path);
+    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;');
+    this.db.exec(SCHEMA);
+    this.upcasters = options.upcasters ?? new UpcasterRegistry();
+    this.pollIntervalMs = options.pollIntervalMs ?? 100;
+    this.appended.setMaxListeners(0);
+    this.statements = {
+      findIds: this.db.prepare(
+        'SELECT id, stream_id, revision, position FROM events WHERE id IN (SELECT value FROM json_each(?)) ORDER BY position',
+      ),
+      revision: this.db.prepare('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1'),
+      insert: this.db.prepare(
+        'INSERT INTO events (id, stream_id, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?) RETURNING position',
+      ),
+      readForwards: this.db.prepare(
+        'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision ASC LIMIT ?',
+      ),
+      readBackwards: this.db.prepare(
+        'SELECT * FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?',
+      ),
+      readAll: this.db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position ASC LIMIT ?'),
+      head: this.db.prepare('SELECT COALESCE(MAX(position), 0) AS head FROM events'),
+    };
+  }
+
+  appendToStream(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    try {
+      return Promise.resolve(this.appendSync(streamId, events, expected));
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
+  private appendSync(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const stored = this.alreadyStored(streamId, events);
+      if (stored) {
+        this.db.exec('ROLLBACK');
+        return stored;
+      }
+      const current = this.currentRevision(streamId);
+      checkExpected(streamId, expected, current);
+      const positions: number[] = [];
+      let revision = current ?? -1;
+      for (const event of events) {
+        revision += 1;
+        const row = this.statements.insert.get(
+          event.id,
+          streamId,
+          revision,
+          event.type,
+          JSON.stringify(event.data),
+          JSON.stringify(event.metadata),
+        ) as { position: number };
+        positions.push(row.position);
+      }
+      this.db.exec('COMMIT');
+      if (positions.length > 0) this.appended.emit('appended');
+      return { nextRevision: revision, position: positions.at(-1) ?? this.head(), positions };
+    } catch (error) {
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  /** The original result when every id of the batch is stored already; null when none is. */
+  private alreadyStored(streamId: string, events: readonly NewEvent[]): AppendResult | null {
+    if (events.length === 0) return null;
+    const rows = this.statements.findIds.all(JSON.stringify(events.map((event) => event.id))) as unknown as Pick<
+      EventRow,
+      'id' | 'stream_id' | 'revision' | 'position'
+    >[];
+    if (rows.length === 0) return null;
+    const sameBatch =
+      rows.length === events.length &&
+      rows.every((row, index) => row.stream_id === streamId && row.id === events[index]?.id);
+    if (!sameBatch) throw new IdempotencyMismatchError(streamId);
+    const last = rows[rows.length - 1]!;
+    return { nextRevision: last.revision, position: last.position, positions: rows.map((row) => row.position) };
+  }
+
+  private currentRevision(streamId: string): number | null {
+    const row = this.statements.revision.get(streamId) as { revision: number } | undefined;
+    return row ? row.revision : null;
+  }
+
+  private head(): number {
+    return (this.statements.head.get() as { head: number }).head;
+  }
+
+  readStream(streamId: string, options: ReadStreamOptions = {}): Promise<EventEnvelope[]> {
+    const limit = options.maxCount ?? Number.MAX_SAFE_INTEGER;
+    const rows =
+      options.direction === 'backwards'
+        ? this.statements.readBackwards.all(streamId, options.fromRevision ?? Number.MAX_SAFE_INTEGER, limit)
+        : this.statements.readForwards.all(streamId, options.fromRevision ?? 0, limit);
+    return Promise.resolve((rows as unknown as EventRow[]).map((row) => this.toEnvelope(row)));
+  }
+
+  streamRevision(streamId: string): Promise<number | null> {
+    return Promise.resolve(this.currentRevision(streamId));
+  }
+
+  readAll(options: ReadAllOptions = {}): Promise<EventEnvelope[]> {
+    const rows = this.statements.readAll.all(options.after ?? 0, options.maxCount ?? Number.MAX_SAFE_INTEGER);
+    return Promise.resolve((rows as unknown as EventRow[]).map((row) => this.toEnvelope(row)));
+  }
+
+  headPosition(): Promise<number> {
+    return Promise.resolve(this.head());
+  }
+
+  subscribeToAll(options: SubscribeOptions): Subscription {
+    return pollingSubscription(this, options, {
+      pollIntervalMs: this.pollIntervalMs,
+      onAppended: (listener) => {
+        this.appended.on('appended', listener);
+        return () => this.appended.off('appended', listener);
+      },
+    });
+  }
+
+  close(): Promise<void> {
+    if (this.db.isOpen) this.db.close();
+    return Promise.resolve();
+  }
+
+  private toEnvelope(row: EventRow): EventEnvelope {
+    return this.upcasters.upcast({
+      id: row.id,
+      type: row.type,
+      streamId: row.stream_id,
+      revision: row.revision,
+      position: row.position,
+      data: JSON.parse(row.data) as unknown,
+      metadata: JSON.parse(row.metadata) as EventEnvelope['metadata'],
+    });
+  }
+}
+
+export function checkExpected(streamId: string, expected: ExpectedRevision, current: number | null): void {
+  const ok =
+    expected === 'any' ||
+    (expected === 'no_stream' && current === null) ||
+    (expected === 'stream_exists' && current !== null) ||
+    (typeof expected === 'number' && current === expected);
+  if (!ok) throw new WrongExpectedRevisionError(streamId, describeExpected(expected), current ?? 'no_stream');
+}

@@ -1,0 +1,64 @@
+// The one place that reads process.env: validated once at start-up into a typed, frozen configuration.
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const ConfigSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    ADMIN_API_KEY: z.string().min(16, 'ADMIN_API_KEY must be at least 16 characters').optional(),
+    ADMIN_EMAIL: z.string().email().default('admin@localhost'),
+    EVENT_STORE: z.enum(['sqlite', 'kurrentdb']).optional(),
+    KURRENTDB_URL: z.string().url().optional(),
+    READ_STORE: z.enum(['sqlite', 'mongodb']).optional(),
+    MONGODB_URI: z.string().min(1).optional(),
+    RUN_PROJECTIONS: flag.default(true),
+    READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(60000).default(5000),
+    COMMAND_RETRIES: z.coerce.number().int().min(0).max(20).default(5),
+    WORKER_ID: z.string().optional(),
+  })
+  .transform((env) => ({
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: resolve(env.DATA_DIR),
+    logLevel: env.LOG_LEVEL,
+    adminApiKey: env.ADMIN_API_KEY,
+    adminEmail: env.ADMIN_EMAIL,
+    eventStore: env.EVENT_STORE ?? (env.KURRENTDB_URL ? 'kurrentdb' : 'sqlite'),
+    kurrentDbUrl: env.KURRENTDB_URL,
+    readStore: env.READ_STORE ?? (env.MONGODB_URI ? 'mongodb' : 'sqlite'),
+    mongodbUri: env.MONGODB_URI,
+    runProjections: env.RUN_PROJECTIONS,
+    readYourWritesTimeoutMs: env.READ_YOUR_WRITES_TIMEOUT_MS,
+    commandRetries: env.COMMAND_RETRIES,
+    workerId: env.WORKER_ID ?? `${process.pid}`,
+  }))
+  .superRefine((config, ctx) => {
+    if (config.eventStore === 'kurrentdb' && !config.kurrentDbUrl)
+      ctx.addIssue({ code: 'custom', message: 'EVENT_STORE=kurrentdb needs KURRENTDB_URL' });
+    if (config.readStore === 'mongodb' && !config.mongodbUri)
+      ctx.addIssue({ code: 'custom', message: 'READ_STORE=mongodb needs MONGODB_URI' });
+  });
+
+export type PlatformConfig = Readonly<z.output<typeof ConfigSchema>>;
+
+export class ConfigError extends Error {}
+
+/** Parses an environment (process.env by default); throws a ConfigError that names every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): PlatformConfig {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = ConfigSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'config'}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  return Object.freeze(parsed.data);
+}
+
+export const PLATFORM_CONFIG = Symbol('PLATFORM_CONFIG');

@@ -1,0 +1,39 @@
+// The event envelope every store adapter speaks, and the metadata rules of the log.
+
+export type ActorKind = 'user' | 'apiKey' | 'app' | 'system';
+
+export interface Actor {
+  readonly kind: ActorKind;
+  readonly id: string;
+}
+
+export interface EventMetadata {
+  readonly correlationId: string;
+  readonly causationId: string | null;
+  readonly actor: Actor;
+  readonly occurredAt: string;
+  readonly schemaVersion: number;
+}
+
+/** A domain event before it is stored: the decider's output plus the envelope's metadata. */
+export interface NewEvent<TType extends string = string, TData = unknown> {
+  readonly id: string;
+  readonly type: TType;
+  readonly data: TData;
+  readonly metadata: EventMetadata;
+}
+
+/** A stored event: its place in its stream (`revision`, from 0) and in the global log (`position`, increasing). */
+export interface EventEnvelope<TType extends string = string, TData = unknown> extends NewEvent<TType, TData> {
+  readonly streamId: string;
+  readonly revision: number;
+  readonly position: number;
+}
+
+/** A domain event as deciders see it: a literal type and readonly data. */
+export interface DomainEvent<TType extends string = string, TData = unknown> {
+  readonly type: TType;
+  readonly data: TData;
+}
+
+export const SYSTEM_ACTOR: Actor = Object.freeze({ kind: 'system', id: 'platform' });

@@ -1,0 +1,4 @@
+export * from './events.js';
+export * from './errors.js';
+export * from './ids.js';
+export * from './config/config.js';

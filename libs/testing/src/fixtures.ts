@@ -1,0 +1,31 @@
+// Test fixtures shared by unit, contract and end-to-end specs.
+import { randomUUID } from 'node:crypto';
+import type { NewEvent } from '../../kernel/src/index.js';
+
+export const uniqueStream = (prefix = 'test'): string => `${prefix}-${randomUUID().replace(/-/g, '')}`;
+
+export const makeEvent = (type: string, data: unknown = {}, id: string = randomUUID()): NewEvent => ({
+  id,
+  type,
+  data,
+  metadata: {
+    correlationId: randomUUID(),
+    causationId: null,
+    actor: { kind: 'user', id: 'usr_test' },
+    occurredAt: new Date().toISOString(),
+    schemaVersion: 1,
+  },
+});
+
+/** Prints why a suite does not run, so a skipped suite is never silent. */
+export function skipWithReason(suite: string, reason: string): void {
+  process.stdout.write(`SKIP ${suite}: ${reason}\n`);
+}
+
+export const waitUntil = async (predicate: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+};
