@@ -1,0 +1,164 @@
+// Agent commands and the pure decision over them: defaults, the rules between settings, one event per changed fact.
+import { ConflictError, NotFoundError, ValidationError } from '../../kernel/src/index.js';
+import type { Decider } from '../../eventsourcing/src/decider.js';
+import {
+  evolveAgent,
+  initialAgentState,
+  type AgentEvent,
+  type AgentSettings,
+  type AgentState,
+  type Sampling,
+} from './agent.events.js';
+
+export const AGENT_DEFAULTS: Omit<AgentSettings, 'name' | 'model'> = {
+  systemPrompt: '',
+  memoryEnabled: true,
+  sharedMemoryEnabled: false,
+  isPublic: false,
+  allowedUrls: [],
+  embedSessionMinutes: 0,
+  embedWindowTitle: '',
+  temperature: null,
+  topP: null,
+  topK: null,
+  knowledgeEnabled: true,
+  includeAiSummary: false,
+};
+
+export type AgentCommand =
+  | {
+      readonly type: 'CreateAgent';
+      readonly agentId: string;
+      readonly spaceId: string | null;
+      readonly isPersonal: boolean;
+      readonly ownerUserId: string | null;
+      readonly settings: Partial<AgentSettings> & Pick<AgentSettings, 'name' | 'model'>;
+    }
+  | {
+      readonly type: 'ChangeAgent';
+      readonly agentId: string;
+      readonly spaceId?: string;
+      readonly settings: Partial<AgentSettings>;
+    }
+  | { readonly type: 'ChangeAgentSystemPrompt'; readonly agentId: string; readonly systemPrompt: string }
+  | { readonly type: 'DeleteAgent'; readonly agentId: string; readonly reason: 'requested' | 'space_deleted' };
+
+const MEMORY_ON_PUBLIC = () =>
+  new ValidationError(
+    'memory_unavailable_for_public_agent',
+    'memory cannot be enabled on a public Agent',
+    'memoryEnabled',
+  );
+
+function checkSettings(settings: Partial<AgentSettings>): void {
+  if (settings.name !== undefined && settings.name.trim().length === 0)
+    throw new ValidationError('invalid_name', 'name must not be empty', 'name');
+  if (settings.model !== undefined && settings.model.trim().length === 0)
+    throw new ValidationError('invalid_model', 'model must not be empty', 'model');
+}
+
+function sameUrls(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((url, i) => url === b[i]);
+}
+
+export function decideAgent(command: AgentCommand, state: AgentState): AgentEvent[] {
+  const { agentId } = command;
+  switch (command.type) {
+    case 'CreateAgent': {
+      if (state.status !== 'absent') throw new ConflictError('agent_exists', `Agent '${agentId}' already exists`);
+      checkSettings(command.settings);
+      const isPublic = command.settings.isPublic ?? false;
+      if (isPublic && command.settings.memoryEnabled === true) throw MEMORY_ON_PUBLIC();
+      const settings: AgentSettings = {
+        ...AGENT_DEFAULTS,
+        ...command.settings,
+        name: command.settings.name.trim(),
+        memoryEnabled: isPublic ? false : (command.settings.memoryEnabled ?? true),
+      };
+      return [
+        {
+          type: 'AgentCreated',
+          data: {
+            agentId,
+            spaceId: command.spaceId,
+            isPersonal: command.isPersonal,
+            ownerUserId: command.ownerUserId,
+            ...settings,
+          },
+        },
+      ];
+    }
+    case 'ChangeAgent':
+      if (state.status !== 'active') throw new NotFoundError('Agent', agentId);
+      checkSettings(command.settings);
+      return changeAgent(command, state);
+    case 'ChangeAgentSystemPrompt':
+      if (state.status !== 'active') throw new NotFoundError('Agent', agentId);
+      return command.systemPrompt === state.systemPrompt
+        ? []
+        : [{ type: 'AgentSystemPromptChanged', data: { agentId, systemPrompt: command.systemPrompt } }];
+    case 'DeleteAgent':
+      if (state.status === 'absent') throw new NotFoundError('Agent', agentId);
+      return state.status === 'deleted' ? [] : [{ type: 'AgentDeleted', data: { agentId, reason: command.reason } }];
+  }
+}
+
+function changeAgent(
+  command: Extract<AgentCommand, { type: 'ChangeAgent' }>,
+  state: Extract<AgentState, { status: 'active' }>,
+): AgentEvent[] {
+  const { agentId, settings } = command;
+  const events: AgentEvent[] = [];
+  const toggle = (
+    wanted: boolean | undefined,
+    current: boolean,
+    on: AgentEvent['type'],
+    off: AgentEvent['type'],
+  ): void => {
+    if (wanted !== undefined && wanted !== current) events.push({ type: wanted ? on : off, data: { agentId } } as AgentEvent);
+  };
+
+  const willBePublic = settings.isPublic ?? state.isPublic;
+  if (willBePublic && settings.memoryEnabled === true) throw MEMORY_ON_PUBLIC();
+
+  const name = settings.name?.trim();
+  if (name !== undefined && name !== state.name) events.push({ type: 'AgentRenamed', data: { agentId, name } });
+  if (command.spaceId !== undefined && command.spaceId !== state.spaceId) {
+    if (state.isPersonal)
+      throw new ValidationError('personal_agent_has_no_space', 'a personal Agent cannot move to a Space', 'spaceId');
+    events.push({ type: 'AgentMovedToSpace', data: { agentId, spaceId: command.spaceId } });
+  }
+  if (settings.model !== undefined && settings.model !== state.model)
+    events.push({ type: 'AgentModelChanged', data: { agentId, model: settings.model } });
+  if (settings.systemPrompt !== undefined && settings.systemPrompt !== state.systemPrompt)
+    events.push({ type: 'AgentSystemPromptChanged', data: { agentId, systemPrompt: settings.systemPrompt } });
+  // Making an Agent public turns its memory off: memory is unavailable to public Agents.
+  toggle(willBePublic ? false : settings.memoryEnabled, state.memoryEnabled, 'AgentMemoryEnabled', 'AgentMemoryDisabled');
+  toggle(settings.sharedMemoryEnabled, state.sharedMemoryEnabled, 'AgentSharedMemoryEnabled', 'AgentSharedMemoryDisabled');
+  toggle(settings.isPublic, state.isPublic, 'AgentMadePublic', 'AgentMadePrivate');
+  if (settings.allowedUrls !== undefined && !sameUrls(settings.allowedUrls, state.allowedUrls))
+    events.push({ type: 'AgentAllowedUrlsChanged', data: { agentId, allowedUrls: settings.allowedUrls } });
+  if (settings.embedSessionMinutes !== undefined && settings.embedSessionMinutes !== state.embedSessionMinutes)
+    events.push({
+      type: 'AgentEmbedSessionMinutesChanged',
+      data: { agentId, embedSessionMinutes: settings.embedSessionMinutes },
+    });
+  if (settings.embedWindowTitle !== undefined && settings.embedWindowTitle !== state.embedWindowTitle)
+    events.push({ type: 'AgentEmbedWindowTitleChanged', data: { agentId, embedWindowTitle: settings.embedWindowTitle } });
+  const sampling: Sampling = {
+    temperature: settings.temperature !== undefined ? settings.temperature : state.temperature,
+    topP: settings.topP !== undefined ? settings.topP : state.topP,
+    topK: settings.topK !== undefined ? settings.topK : state.topK,
+  };
+  if (sampling.temperature !== state.temperature || sampling.topP !== state.topP || sampling.topK !== state.topK)
+    events.push({ type: 'AgentSamplingChanged', data: { agentId, ...sampling } });
+  toggle(settings.knowledgeEnabled, state.knowledgeEnabled, 'AgentKnowledgeEnabled', 'AgentKnowledgeDisabled');
+  toggle(settings.includeAiSummary, state.includeAiSummary, 'AgentAiSummaryIncluded', 'AgentAiSummaryExcluded');
+  return events;
+}
+
+export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
+  initialState: initialAgentState,
+  evolve: evolveAgent,
+  decide: decideAgent,
+};

@@ -1,0 +1,89 @@
+// The one command-handling routine every context uses: load the stream, fold it, decide, append with the expected
+// revision, and decide again on a concurrent write (bounded).
+import {
+  newEventId,
+  WrongExpectedRevisionError,
+  type Actor,
+  type DomainEvent,
+  type EventEnvelope,
+  type NewEvent,
+} from '../../kernel/src/index.js';
+import type { EventStore } from '../../event-store/src/event-store.port.js';
+
+/** A pure aggregate: `decide` returns events or throws a PlatformError; `evolve` never throws. */
+export interface Decider<State, Command, Event extends DomainEvent> {
+  readonly initialState: () => State;
+  readonly evolve: (state: State, event: Event) => State;
+  readonly decide: (command: Command, state: State) => readonly Event[];
+}
+
+/** Who asked and why: becomes the metadata of every event the command produces. */
+export interface CommandContext {
+  readonly actor: Actor;
+  readonly correlationId: string;
+  readonly causationId?: string | null;
+  /** Deterministic event ids (process managers, idempotent retries); random time-ordered ids otherwise. */
+  readonly eventId?: (index: number) => string;
+  readonly now: () => Date;
+}
+
+export interface CommandResult<Event extends DomainEvent> {
+  readonly events: readonly Event[];
+  /** Global position of the last appended event; 0 when the command changed nothing. */
+  readonly position: number;
+  readonly revision: number | null;
+}
+
+export const SCHEMA_VERSION = 1;
+
+export function toNewEvents<Event extends DomainEvent>(events: readonly Event[], context: CommandContext): NewEvent[] {
+  const occurredAt = context.now().toISOString();
+  return events.map((event, index) => ({
+    id: context.eventId ? context.eventId(index) : newEventId(),
+    type: event.type,
+    data: event.data,
+    metadata: {
+      correlationId: context.correlationId,
+      causationId: context.causationId ?? null,
+      actor: context.actor,
+      occurredAt,
+      schemaVersion: SCHEMA_VERSION,
+    },
+  }));
+}
+
+export async function loadState<State, Event extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>,
+): Promise<{ state: State; revision: number | null }> {
+  const stored = (await store.readStream(streamId)) as EventEnvelope<Event['type'], Event['data']>[];
+  let state = decider.initialState();
+  for (const event of stored) state = decider.evolve(state, { type: event.type, data: event.data } as Event);
+  return { state, revision: stored.length > 0 ? stored[stored.length - 1]!.revision : null };
+}
+
+export async function handleCommand<State, Command, Event extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Decider<State, Command, Event>,
+  command: Command,
+  context: CommandContext,
+  retries = 5,
+): Promise<CommandResult<Event>> {
+  for (let attempt = 0; ; attempt++) {
+    const { state, revision } = await loadState(store, streamId, decider);
+    const events = decider.decide(command, state);
+    if (events.length === 0) return { events, position: 0, revision };
+    try {
+      const appended = await store.appendToStream(
+        streamId,
+        toNewEvents(events, context),
+        revision === null ? 'no_stream' : revision,
+      );
+      return { events, position: appended.position, revision: appended.nextRevision };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError) || attempt >= retries) throw error;
+    }
+  }
+}

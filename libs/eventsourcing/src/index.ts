@@ -1,0 +1,5 @@
+export * from './decider.js';
+export * from './projector.js';
+export * from './projection-runner.js';
+export * from './projection-waiter.js';
+export * from './unique-claims.js';

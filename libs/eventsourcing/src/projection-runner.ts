@@ -1,0 +1,351 @@
+// Runs projectors over the global log: one checkpointed catch-up subscription per projector, held under a lease so
+// the same projector never runs twice at once (api and worker processes may both start runners). A projector whose
+// code version differs from the live generation's, or whose rebuild was requested, is rebuilt into a new generation
+// beside the live one and switched to once it has caught up (blue/green). A failing projector retries with backoff
+// and never stops the others.
+import { EventEmitter } from 'node:events';
+import type { EventEnvelope } from '../../kernel/src/index.js';
+import type { EventStore, Subscription } from '../../event-store/src/event-store.port.js';
+import type {
+  PositionedOp,
+  ProjectionRecord,
+  ProjectionRef,
+  ReadStore,
+  StoredDocument,
+} from '../../read-store/src/read-store.port.js';
+import { applyOpsInMemory } from './in-memory-ops.js';
+import type { ProjectionContext, Projector } from './projector.js';
+
+export type ProjectorState = 'starting' | 'standby' | 'catching_up' | 'live' | 'failed' | 'stopped';
+
+export interface ProjectorStatus {
+  readonly name: string;
+  readonly version: number;
+  readonly state: ProjectorState;
+  readonly liveGeneration: number | null;
+  readonly checkpoint: number;
+  readonly rebuilding: { readonly generation: number; readonly checkpoint: number } | null;
+  readonly lastError: string | null;
+  readonly failures: number;
+}
+
+export interface ProgressEvent {
+  readonly name: string;
+  readonly generation: number;
+  readonly position: number;
+  readonly live: boolean;
+}
+
+export interface RunnerLogger {
+  info(message: string, context?: Record<string, unknown>): void;
+  error(message: string, context?: Record<string, unknown>): void;
+}
+
+export interface ProjectionRunnerOptions {
+  readonly owner: string;
+  readonly leaseTtlMs?: number;
+  readonly batchSize?: number;
+  /** How long an old generation is kept after a switch, for readers whose generation cache is still warm. */
+  readonly retireGraceMs?: number;
+  readonly maxBackoffMs?: number;
+  readonly logger?: RunnerLogger;
+}
+
+const SILENT: RunnerLogger = { info: () => undefined, error: () => undefined };
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+class LeaseLostError extends Error {}
+
+export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }> {
+  private readonly workers: ProjectorWorker[];
+
+  constructor(
+    readonly eventStore: EventStore,
+    readonly readStore: ReadStore,
+    projectors: readonly Projector[],
+    readonly options: ProjectionRunnerOptions,
+  ) {
+    super();
+    this.setMaxListeners(0);
+    this.workers = projectors.map((projector) => new ProjectorWorker(projector, this));
+  }
+
+  start(): void {
+    for (const worker of this.workers) worker.start();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.stop()));
+  }
+
+  status(): ProjectorStatus[] {
+    return this.workers.map((worker) => worker.status());
+  }
+
+  projectorNames(): string[] {
+    return this.workers.map((worker) => worker.projector.name);
+  }
+
+  /** Resolves when every projector this runner holds has caught up once (or the timeout passes: false). */
+  async caughtUp(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.workers.some((worker) => !worker.hasCaughtUp())) {
+      if (Date.now() > deadline) return false;
+      await sleep(10);
+    }
+    return true;
+  }
+
+  /** Applies a batch of events to one generation of a projector and commits ops and checkpoint together. */
+  async applyBatch(projector: Projector, ref: ProjectionRef, events: readonly EventEnvelope[]): Promise<void> {
+    const pending: PositionedOp[] = [];
+    const context: ProjectionContext = {
+      get: async <T extends StoredDocument>(collection: string, id: string) => {
+        const committed = await this.readStore.readerAt<T>(collection, ref).get(id);
+        return applyOpsInMemory(committed, collection, id, pending) as T | null;
+      },
+    };
+    const interesting = new Set(projector.eventTypes);
+    for (const event of events) {
+      if (!interesting.has(event.type)) continue;
+      for (const op of await projector.project(event, context)) pending.push({ position: event.position, op });
+    }
+    await this.readStore.commit(ref, pending, events[events.length - 1]!.position);
+  }
+}
+
+class ProjectorWorker {
+  private state: ProjectorState = 'starting';
+  private stopped = false;
+  private running: Promise<void> | null = null;
+  private liveGeneration: number | null = null;
+  private checkpoint = 0;
+  private rebuilding: { generation: number; checkpoint: number } | null = null;
+  private lastError: string | null = null;
+  private failures = 0;
+  private caughtUpOnce = false;
+  private wake: (() => void) | null = null;
+
+  constructor(
+    readonly projector: Projector,
+    private readonly runner: ProjectionRunner,
+  ) {}
+
+  private get leaseName() {
+    return `projection:${this.projector.name}`;
+  }
+
+  private get ttl() {
+    return this.runner.options.leaseTtlMs ?? 15000;
+  }
+
+  private get logger() {
+    return this.runner.options.logger ?? SILENT;
+  }
+
+  start(): void {
+    this.running ??= this.loop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.running;
+    await this.runner.readStore.releaseLease(this.leaseName, this.runner.options.owner).catch(() => undefined);
+    this.state = 'stopped';
+  }
+
+  hasCaughtUp(): boolean {
+    return this.caughtUpOnce || this.state === 'standby' || this.state === 'failed';
+  }
+
+  status(): ProjectorStatus {
+    return {
+      name: this.projector.name,
+      version: this.projector.version,
+      state: this.state,
+      liveGeneration: this.liveGeneration,
+      checkpoint: this.checkpoint,
+      rebuilding: this.rebuilding ? { ...this.rebuilding } : null,
+      lastError: this.lastError,
+      failures: this.failures,
+    };
+  }
+
+  private async loop(): Promise<void> {
+    const { readStore, options } = this.runner;
+    while (!this.stopped) {
+      try {
+        if (!(await readStore.acquireLease(this.leaseName, options.owner, this.ttl))) {
+          this.state = 'standby';
+          await this.pause(this.ttl / 3);
+          continue;
+        }
+        await this.runWhileLeased();
+        this.failures = 0;
+      } catch (error) {
+        if (this.stopped) break;
+        if (error instanceof LeaseLostError) {
+          this.state = 'standby';
+          continue;
+        }
+        this.failures += 1;
+        this.state = 'failed';
+        this.lastError = error instanceof Error ? error.message : String(error);
+        this.logger.error('projector failed; it retries from its checkpoint', {
+          projector: this.projector.name,
+          error: this.lastError,
+          failures: this.failures,
+        });
+        await this.pause(Math.min(250 * 2 ** this.failures, options.maxBackoffMs ?? 30000));
+      }
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.wake = null;
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  private async runWhileLeased(): Promise<void> {
+    const { readStore, options } = this.runner;
+    const { projector } = this;
+    let record = await this.ensureLiveGeneration();
+    const subscriptions = new Set<Subscription>();
+    let failure: ((error: unknown) => void) | null = null;
+    const failed = new Promise<never>((_, reject) => {
+      failure = reject;
+    });
+    failed.catch(() => undefined);
+    const onError = (error: unknown) => failure?.(error);
+
+    let live: Subscription | null = null;
+    const subscribe = (ref: ProjectionRef, after: number, onCaughtUp: () => void): Subscription => {
+      const subscription = this.runner.eventStore.subscribeToAll({
+        after,
+        batchSize: options.batchSize ?? 500,
+        onEvents: async (events) => {
+          await this.runner.applyBatch(projector, ref, events);
+          const position = events[events.length - 1]!.position;
+          const isLive = ref.generation === this.liveGeneration;
+          if (isLive) this.checkpoint = position;
+          else if (this.rebuilding?.generation === ref.generation) this.rebuilding.checkpoint = position;
+          this.runner.emit('progress', { name: projector.name, generation: ref.generation, position, live: isLive });
+        },
+        onCaughtUp,
+        onError,
+      });
+      subscriptions.add(subscription);
+      return subscription;
+    };
+
+    const startLive = async (generation: number) => {
+      const ref = { name: projector.name, generation };
+      this.checkpoint = await readStore.checkpoint(ref);
+      this.state = 'catching_up';
+      live = subscribe(ref, this.checkpoint, () => {
+        this.state = 'live';
+        this.caughtUpOnce = true;
+      });
+    };
+
+    const startBuild = async () => {
+      record = (await readStore.projection(projector.name))!;
+      const resumable = record.buildingGeneration !== null && record.buildingVersion === projector.version;
+      if (record.buildingGeneration !== null && !resumable)
+        await readStore.dropGeneration({ name: projector.name, generation: record.buildingGeneration }, record.collections);
+      const generation = resumable
+        ? record.buildingGeneration!
+        : Math.max(record.liveGeneration ?? 0, record.buildingGeneration ?? 0) + 1;
+      const ref = { name: projector.name, generation };
+      await readStore.prepareGeneration(ref, projector.collections);
+      record = await readStore.saveProjection({
+        name: projector.name,
+        buildingGeneration: generation,
+        buildingVersion: projector.version,
+        rebuildRequested: false,
+      });
+      this.rebuilding = { generation, checkpoint: await readStore.checkpoint(ref) };
+      this.logger.info('rebuilding projection beside the live one', { projector: projector.name, generation });
+      let build: Subscription | null = null;
+      build = subscribe(ref, this.rebuilding.checkpoint, () => {
+        void switchTo(generation, build!).catch(onError);
+      });
+      if (this.liveGeneration === null) this.state = 'catching_up';
+    };
+
+    const switchTo = async (generation: number, build: Subscription) => {
+      const previous = this.liveGeneration;
+      record = await readStore.saveProjection({
+        name: projector.name,
+        liveGeneration: generation,
+        liveVersion: projector.version,
+        buildingGeneration: null,
+        buildingVersion: null,
+      });
+      const old = live;
+      live = build;
+      this.liveGeneration = generation;
+      this.checkpoint = this.rebuilding?.checkpoint ?? this.checkpoint;
+      this.rebuilding = null;
+      this.state = 'live';
+      this.caughtUpOnce = true;
+      this.logger.info('switched projection to its rebuilt generation', { projector: projector.name, generation });
+      if (old) {
+        subscriptions.delete(old);
+        await old.stop();
+      }
+      if (previous !== null && previous !== generation) {
+        const collections = record.collections;
+        setTimeout(() => {
+          void readStore.dropGeneration({ name: projector.name, generation: previous }, collections).catch(() => undefined);
+        }, options.retireGraceMs ?? 5000).unref();
+      }
+    };
+
+    try {
+      this.liveGeneration = record.liveGeneration;
+      if (record.liveVersion === projector.version && record.liveGeneration !== null) await startLive(record.liveGeneration);
+      if (record.liveVersion !== projector.version || record.rebuildRequested || record.buildingGeneration !== null)
+        await startBuild();
+      while (!this.stopped) {
+        await Promise.race([failed, this.pause(this.ttl / 3)]);
+        if (this.stopped) break;
+        if (!(await readStore.acquireLease(this.leaseName, options.owner, this.ttl))) throw new LeaseLostError();
+        const latest = await readStore.projection(projector.name);
+        if (latest?.rebuildRequested && !this.rebuilding) await startBuild();
+      }
+    } finally {
+      await Promise.all([...subscriptions].map((subscription) => subscription.stop()));
+    }
+  }
+
+  /** The first start creates generation 1 as the live one, so a fresh projector is readable while it catches up. */
+  private async ensureLiveGeneration(): Promise<ProjectionRecord> {
+    const { readStore } = this.runner;
+    const record = await readStore.projection(this.projector.name);
+    if (record?.liveGeneration != null) {
+      await readStore.prepareGeneration(
+        { name: this.projector.name, generation: record.liveGeneration },
+        record.liveVersion === this.projector.version ? this.projector.collections : [],
+      );
+      return (await readStore.projection(this.projector.name))!;
+    }
+    await readStore.prepareGeneration({ name: this.projector.name, generation: 1 }, this.projector.collections);
+    return readStore.saveProjection({
+      name: this.projector.name,
+      liveGeneration: 1,
+      liveVersion: this.projector.version,
+      buildingGeneration: null,
+      buildingVersion: null,
+    });
+  }
+}
