@@ -1,0 +1,34 @@
+// Runs a projector against a real in-memory SQLite read store, event by event, as the runner does.
+import { randomUUID } from 'node:crypto';
+import type { DomainEvent, EventEnvelope } from '../../kernel/src/index.js';
+import { SqliteEventStore } from '../../event-store/src/sqlite/sqlite-event-store.js';
+import { ProjectionRunner } from '../../eventsourcing/src/projection-runner.js';
+import type { Projector } from '../../eventsourcing/src/projector.js';
+import { SqliteReadStore } from '../../read-store/src/sqlite/sqlite-read-store.js';
+import type { StoredDocument } from '../../read-store/src/read-store.port.js';
+
+export async function projectionHarness(projector: Projector) {
+  const readStore = new SqliteReadStore({ path: ':memory:' });
+  const runner = new ProjectionRunner(new SqliteEventStore({ path: ':memory:' }), readStore, [projector], { owner: 'test' });
+  const ref = { name: projector.name, generation: 1 };
+  await readStore.prepareGeneration(ref, projector.collections);
+  let position = 0;
+  return {
+    /** Wraps domain events in envelopes with increasing positions (or the given one, to replay). */
+    envelope(event: DomainEvent, occurredAt = new Date(Date.UTC(2026, 0, 1, 0, 0, position)).toISOString()): EventEnvelope {
+      position += 1;
+      return {
+        id: randomUUID(),
+        type: event.type,
+        data: event.data,
+        streamId: 'test',
+        revision: position - 1,
+        position,
+        metadata: { correlationId: 'c', causationId: null, actor: { kind: 'system', id: 't' }, occurredAt, schemaVersion: 1 },
+      };
+    },
+    apply: (...events: EventEnvelope[]) => runner.applyBatch(projector, ref, events),
+    get: <T extends StoredDocument>(collection: string, id: string) => readStore.readerAt<T>(collection, ref).get(id),
+    count: (collection: string) => readStore.readerAt(collection, ref).count(),
+  };
+}

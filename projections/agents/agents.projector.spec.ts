@@ -1,0 +1,54 @@
+import { AGENT_DEFAULTS } from '../../libs/agents/src/agent.decider.js';
+import { projectionHarness } from '../../libs/testing/src/projection-harness.js';
+import { AGENTS, agentsProjector } from './agents.projector.js';
+
+const created = {
+  type: 'AgentCreated',
+  data: { agentId: 'a1', spaceId: 's1', isPersonal: false, ownerUserId: null, ...AGENT_DEFAULTS, name: 'Helper', model: 'm' },
+};
+
+describe('agents projection', () => {
+  it('builds the Agent document with timestamps from the envelope', async () => {
+    const h = await projectionHarness(agentsProjector);
+    const e1 = h.envelope(created);
+    const e2 = h.envelope({ type: 'AgentSystemPromptChanged', data: { agentId: 'a1', systemPrompt: 'Be brief.' } });
+    const e3 = h.envelope({ type: 'AgentSamplingChanged', data: { agentId: 'a1', temperature: 0.3, topP: null, topK: 5 } });
+    await h.apply(e1, e2, e3);
+    expect(await h.get(AGENTS, 'a1')).toEqual({
+      id: 'a1',
+      spaceId: 's1',
+      isPersonal: false,
+      ownerUserId: null,
+      ...AGENT_DEFAULTS,
+      name: 'Helper',
+      model: 'm',
+      systemPrompt: 'Be brief.',
+      temperature: 0.3,
+      topK: 5,
+      createdAt: e1.metadata.occurredAt,
+      updatedAt: e3.metadata.occurredAt,
+    });
+  });
+
+  it('applying the same events twice changes nothing', async () => {
+    const h = await projectionHarness(agentsProjector);
+    const e1 = h.envelope(created);
+    const e2 = h.envelope({ type: 'AgentRenamed', data: { agentId: 'a1', name: 'Second' } });
+    await h.apply(e1, e2);
+    const once = await h.get(AGENTS, 'a1');
+    await h.apply(e1, e2);
+    await h.apply(e1);
+    expect(await h.get(AGENTS, 'a1')).toEqual(once);
+    expect(once).toMatchObject({ name: 'Second' });
+  });
+
+  it('removes a deleted Agent, and a replayed delete stays deleted', async () => {
+    const h = await projectionHarness(agentsProjector);
+    const create = h.envelope(created);
+    const del = h.envelope({ type: 'AgentDeleted', data: { agentId: 'a1', reason: 'requested' } });
+    await h.apply(create, del);
+    await h.apply(del);
+    expect(await h.get(AGENTS, 'a1')).toBeNull();
+    expect(await h.count(AGENTS)).toBe(0);
+  });
+});

@@ -1,0 +1,42 @@
+import { projectionHarness } from '../../libs/testing/src/projection-harness.js';
+import { SPACES, spacesProjector } from './spaces.projector.js';
+
+const created = {
+  type: 'SpaceCreated',
+  data: { spaceId: 's1', name: 'Research', slug: 'research', description: 'R&D', color: '#123456' },
+};
+
+describe('spaces projection', () => {
+  it('creates, renames and recolours a Space document', async () => {
+    const h = await projectionHarness(spacesProjector);
+    const e1 = h.envelope(created);
+    const e2 = h.envelope({ type: 'SpaceRenamed', data: { spaceId: 's1', name: 'Lab' } });
+    const e3 = h.envelope({ type: 'SpaceColorChanged', data: { spaceId: 's1', color: '#000000' } });
+    await h.apply(e1, e2, e3);
+    expect(await h.get(SPACES, 's1')).toEqual({
+      id: 's1',
+      name: 'Lab',
+      slug: 'research',
+      description: 'R&D',
+      color: '#000000',
+      createdAt: e1.metadata.occurredAt,
+      updatedAt: e3.metadata.occurredAt,
+    });
+  });
+
+  it('the same event twice changes nothing, even after a later change', async () => {
+    const h = await projectionHarness(spacesProjector);
+    const e1 = h.envelope(created);
+    const e2 = h.envelope({ type: 'SpaceRenamed', data: { spaceId: 's1', name: 'Lab' } });
+    await h.apply(e1, e2);
+    await h.apply(e1);
+    await h.apply(e2);
+    expect(await h.get(SPACES, 's1')).toMatchObject({ name: 'Lab', slug: 'research', updatedAt: e2.metadata.occurredAt });
+  });
+
+  it('deletes the Space document', async () => {
+    const h = await projectionHarness(spacesProjector);
+    await h.apply(h.envelope(created), h.envelope({ type: 'SpaceDeleted', data: { spaceId: 's1' } }));
+    expect(await h.get(SPACES, 's1')).toBeNull();
+  });
+});
