@@ -5,6 +5,7 @@ import {
   evolveAgent,
   initialAgentState,
   type AgentEvent,
+  type AgentRecord,
   type AgentSettings,
   type AgentState,
   type Sampling,
@@ -105,7 +106,7 @@ export function decideAgent(command: AgentCommand, state: AgentState): AgentEven
 
 function changeAgent(
   command: Extract<AgentCommand, { type: 'ChangeAgent' }>,
-  state: Extract<AgentState, { status: 'active' }>,
+  state: AgentRecord,
 ): AgentEvent[] {
   const { agentId, settings } = command;
   const events: AgentEvent[] = [];

@@ -1,2 +1,3 @@
 export * from './read-store.port.js';
 export * from './sqlite/sqlite-read-store.js';
+export * from './mongodb/mongo-read-store.js';
