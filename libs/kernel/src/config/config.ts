@@ -1,4 +1,5 @@
 // The one place that reads process.env: validated once at start-up into a typed, frozen configuration.
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -22,6 +23,7 @@ const ConfigSchema = z
     READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(60000).default(5000),
     COMMAND_RETRIES: z.coerce.number().int().min(0).max(20).default(5),
     WORKER_ID: z.string().optional(),
+    DEFAULT_CHAT_MODEL: z.string().min(1).default('offline-chat'),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -37,7 +39,8 @@ const ConfigSchema = z
     runProjections: env.RUN_PROJECTIONS,
     readYourWritesTimeoutMs: env.READ_YOUR_WRITES_TIMEOUT_MS,
     commandRetries: env.COMMAND_RETRIES,
-    workerId: env.WORKER_ID ?? `${process.pid}`,
+    workerId: env.WORKER_ID ?? hostname(),
+    defaultChatModel: env.DEFAULT_CHAT_MODEL,
   }))
   .superRefine((config, ctx) => {
     if (config.eventStore === 'kurrentdb' && !config.kurrentDbUrl)

@@ -1,0 +1,89 @@
+// Wire shapes of the Agents API: they validate requests and generate the OpenAPI document.
+import { z } from 'zod';
+
+/** A CSP frame-ancestors source: `*`, a scheme-qualified origin or host pattern; nothing that could break the header. */
+const allowedUrl = z
+  .string()
+  .trim()
+  .min(1)
+  .max(300)
+  .regex(/^(\*|(https?:\/\/)?(\*\.)?[A-Za-z0-9.-]+(:\d{1,5}|:\*)?(\/[^\s;,'"]*)?)$/, 'must be *, an origin such as https://example.com, or a host pattern such as https://*.example.com');
+
+const allowedUrls = z
+  .union([z.array(allowedUrl).max(100), z.string().max(10000)])
+  .describe('A list, or a comma-separated string; `*` allows any site. Empty: only this instance may embed.')
+  .transform((value, ctx) => {
+    const items = Array.isArray(value) ? value : value.split(',').map((item) => item.trim()).filter(Boolean);
+    const parsed: string[] = [];
+    for (const [index, item] of items.entries()) {
+      const result = allowedUrl.safeParse(item);
+      if (!result.success) {
+        ctx.addIssue({ code: 'custom', message: `'${item}' ${result.error.issues[0]!.message}`, path: [index] });
+        return z.NEVER;
+      }
+      if (!parsed.includes(result.data)) parsed.push(result.data);
+    }
+    return parsed;
+  });
+
+const settings = {
+  name: z.string().trim().min(1).max(200),
+  model: z.string().trim().min(1).max(200).describe('Model key; defaults to the instance default chat model'),
+  systemPrompt: z.string().max(100_000),
+  memoryEnabled: z.boolean().describe('Default true; refused (400) for public Agents'),
+  sharedMemoryEnabled: z.boolean(),
+  isPublic: z.boolean().describe('Making an Agent public turns its memory off'),
+  allowedUrls,
+  embedSessionMinutes: z.number().int().min(0).max(43_200),
+  embedWindowTitle: z.string().max(200),
+  temperature: z.number().min(0).max(2).nullable().describe('null disables the control: it is not sent to the model'),
+  topP: z.number().gt(0).max(1).nullable().describe('null disables the control'),
+  topK: z.number().int().min(1).max(1000).nullable().describe('null disables the control'),
+  knowledgeEnabled: z.boolean(),
+  includeAiSummary: z.boolean(),
+};
+
+const optionalSettings = Object.fromEntries(Object.entries(settings).map(([key, schema]) => [key, schema.optional()])) as {
+  [K in keyof typeof settings]: z.ZodOptional<(typeof settings)[K]>;
+};
+
+export const CreateAgentBody = z.strictObject({
+  spaceId: z.string().min(1).max(100).describe('The Space the Agent belongs to'),
+  ...optionalSettings,
+  name: settings.name,
+});
+
+export const ChangeAgentBody = z
+  .strictObject({ spaceId: z.string().min(1).max(100).optional().describe('Moves the Agent to another Space'), ...optionalSettings })
+  .describe('Fields left out keep their value');
+
+export const ChangeAgentPromptBody = z.strictObject({ systemPrompt: settings.systemPrompt });
+
+export const AgentListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().min(1).max(512).optional(),
+  spaceId: z.string().min(1).max(100).optional().describe('Only Agents of this Space'),
+});
+
+export const AgentDto = z.object({
+  id: z.string(),
+  spaceId: z.string().nullable().describe('null for a personal Agent'),
+  name: z.string(),
+  model: z.string(),
+  systemPrompt: z.string(),
+  isPersonal: z.boolean(),
+  ownerUserId: z.string().nullable().describe('The owner of a personal Agent'),
+  memoryEnabled: z.boolean(),
+  sharedMemoryEnabled: z.boolean(),
+  isPublic: z.boolean(),
+  allowedUrls: z.array(z.string()),
+  embedSessionMinutes: z.number(),
+  embedWindowTitle: z.string(),
+  temperature: z.number().nullable(),
+  topP: z.number().nullable(),
+  topK: z.number().nullable(),
+  knowledgeEnabled: z.boolean(),
+  includeAiSummary: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});

@@ -1,0 +1,51 @@
+// Process manager: every registered user gets a personal chat Agent (isPersonal, no Space), created through the
+// ordinary CreateAgent command with an id and event ids derived from the registration, so a replay creates nothing.
+import { Inject, Injectable } from '@nestjs/common';
+import { derivedEventId, PLATFORM_CONFIG, sha256, SYSTEM_ACTOR, type EventEnvelope, type PlatformConfig } from '../../kernel/src/index.js';
+import type { Projector } from '../../eventsourcing/src/projector.js';
+import { CommandRunner } from '../../platform/src/command-runner.js';
+import type { UserEvent } from '../../identity/src/user.events.js';
+import { agentDecider } from './agent.decider.js';
+import { agentStreamId } from './agent.events.js';
+
+export const personalAgentId = (userId: string): string => `agt_personal_${sha256(userId).slice(0, 24)}`;
+
+@Injectable()
+export class PersonalAgentProcess implements Projector {
+  readonly name = 'personal-agent-process';
+  readonly version = 1;
+  readonly collections = [];
+  readonly eventTypes = ['UserRegistered'];
+
+  constructor(
+    private readonly commands: CommandRunner,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+  ) {}
+
+  async project(envelope: EventEnvelope): Promise<never[]> {
+    const event = envelope as unknown as UserEvent;
+    const agentId = personalAgentId(event.data.userId);
+    const { state } = await this.commands.load(agentStreamId(agentId), agentDecider);
+    if (state.status !== 'absent') return [];
+    await this.commands.run(
+      agentStreamId(agentId),
+      agentDecider,
+      {
+        type: 'CreateAgent',
+        agentId,
+        spaceId: null,
+        isPersonal: true,
+        ownerUserId: event.data.userId,
+        settings: { name: `${event.data.name}'s assistant`, model: this.config.defaultChatModel },
+      },
+      {
+        actor: SYSTEM_ACTOR,
+        correlationId: envelope.metadata.correlationId,
+        causationId: envelope.id,
+        eventId: (index) => derivedEventId(envelope.id, 'personal-agent', String(index)),
+        now: () => new Date(),
+      },
+    );
+    return [];
+  }
+}

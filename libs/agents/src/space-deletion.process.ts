@@ -1,0 +1,88 @@
+// Process manager: deleting a Space deletes every Agent in it, each through its own DeleteAgent command. It keeps
+// which Agents each Space holds in its own checkpointed state, and also deletes an Agent created in (or moved to) a
+// Space after that Space was deleted. Commands carry event ids derived from the cause, so a replay appends nothing.
+import { Injectable } from '@nestjs/common';
+import { derivedEventId, SYSTEM_ACTOR, type EventEnvelope } from '../../kernel/src/index.js';
+import type { ProjectionContext, Projector } from '../../eventsourcing/src/projector.js';
+import type { WriteOp } from '../../read-store/src/read-store.port.js';
+import { CommandRunner } from '../../platform/src/command-runner.js';
+import type { SpaceEvent } from '../../spaces/src/space.events.js';
+import { agentDecider } from './agent.decider.js';
+import { agentStreamId, type AgentEvent } from './agent.events.js';
+
+interface SpaceMembers {
+  readonly id: string;
+  readonly agentIds: readonly string[];
+  readonly deleted: boolean;
+}
+
+const STATE = 'pm_space_members';
+const AGENT_SPACE = 'pm_agent_space';
+
+@Injectable()
+export class SpaceDeletionProcess implements Projector {
+  readonly name = 'space-deletion-process';
+  readonly version = 1;
+  readonly collections = [{ name: STATE }, { name: AGENT_SPACE }];
+  readonly eventTypes = ['AgentCreated', 'AgentMovedToSpace', 'AgentDeleted', 'SpaceDeleted'];
+
+  constructor(private readonly commands: CommandRunner) {}
+
+  async project(envelope: EventEnvelope, context: ProjectionContext): Promise<WriteOp[]> {
+    const event = envelope as unknown as AgentEvent | SpaceEvent;
+    const members = async (spaceId: string) =>
+      (await context.get<SpaceMembers>(STATE, spaceId)) ?? { id: spaceId, agentIds: [], deleted: false };
+    const save = (doc: SpaceMembers): WriteOp => ({ kind: 'upsert', collection: STATE, doc: { ...doc } });
+
+    switch (event.type) {
+      case 'AgentCreated':
+      case 'AgentMovedToSpace': {
+        const ops: WriteOp[] = [];
+        if (event.type === 'AgentMovedToSpace') ops.push(...(await this.removeAgentFromAll(event.data.agentId, context)));
+        const { spaceId, agentId } = event.data;
+        if (!spaceId) return ops;
+        const space = await members(spaceId);
+        if (space.deleted) {
+          await this.deleteAgent(agentId, envelope);
+          return ops;
+        }
+        return [
+          ...ops,
+          save({ ...space, agentIds: [...space.agentIds.filter((id) => id !== agentId), agentId] }),
+          { kind: 'upsert', collection: AGENT_SPACE, doc: { id: agentId, spaceId } },
+        ];
+      }
+      case 'AgentDeleted':
+        return this.removeAgentFromAll(event.data.agentId, context);
+      case 'SpaceDeleted': {
+        const space = await members(event.data.spaceId);
+        for (const agentId of space.agentIds) await this.deleteAgent(agentId, envelope);
+        return [save({ id: space.id, agentIds: [], deleted: true })];
+      }
+      default:
+        return [];
+    }
+  }
+
+  /** Takes an Agent out of the Space it was in (an Agent sits in at most one). */
+  private async removeAgentFromAll(agentId: string, context: ProjectionContext): Promise<WriteOp[]> {
+    const index = await context.get<{ id: string; spaceId: string }>(AGENT_SPACE, agentId);
+    if (!index) return [];
+    const ops: WriteOp[] = [{ kind: 'delete', collection: AGENT_SPACE, id: agentId }];
+    const space = await context.get<SpaceMembers>(STATE, index.spaceId);
+    if (space) ops.push({ kind: 'upsert', collection: STATE, doc: { ...space, agentIds: space.agentIds.filter((id) => id !== agentId) } });
+    return ops;
+  }
+
+  private async deleteAgent(agentId: string, cause: EventEnvelope): Promise<void> {
+    const { state } = await this.commands.load(agentStreamId(agentId), agentDecider);
+    if (state.status !== 'active') return;
+    await this.commands.run(agentStreamId(agentId), agentDecider, { type: 'DeleteAgent', agentId, reason: 'space_deleted' }, {
+      actor: SYSTEM_ACTOR,
+      correlationId: cause.metadata.correlationId,
+      causationId: cause.id,
+      eventId: (index) => derivedEventId(cause.id, agentId, String(index)),
+      now: () => new Date(),
+    });
+  }
+}

@@ -1,0 +1,32 @@
+// Who is calling: the authenticated API key, its owner, and the correlation id every event of the request carries.
+import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import type { Actor } from '../../kernel/src/index.js';
+import type { CommandContext } from '../../eventsourcing/src/decider.js';
+import type { ApiKeyView } from '../../../projections/api-keys/api-keys.projector.js';
+
+export interface Caller {
+  readonly apiKey: ApiKeyView;
+  readonly actor: Actor;
+  readonly userId: string;
+  readonly isAdmin: boolean;
+  readonly correlationId: string;
+}
+
+export type RequestWithCaller = FastifyRequest & { caller?: Caller };
+
+export const CurrentCaller = createParamDecorator((_data: unknown, context: ExecutionContext): Caller => {
+  const caller = context.switchToHttp().getRequest<RequestWithCaller>().caller;
+  if (!caller) throw new Error('route has no authenticated caller: is it marked @Public()?');
+  return caller;
+});
+
+export const commandContext = (caller: Caller): CommandContext => ({
+  actor: caller.actor,
+  correlationId: caller.correlationId,
+  now: () => new Date(),
+});
+
+export const PUBLIC_ROUTE = 'platform:public-route';
+/** A route that needs no API key (health, metrics, API docs). */
+export const Public = () => SetMetadata(PUBLIC_ROUTE, true);

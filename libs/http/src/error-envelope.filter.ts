@@ -1,0 +1,91 @@
+// One error envelope on every surface: { error: { type, code, message, param? } }. Domain errors map by kind; the
+// framework's own errors (unknown route, bad JSON, too large) map to 4xx; anything unexpected is logged and answered
+// as a 500 without internals, which the tests treat as a bug.
+import { Catch, HttpException, Inject, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { PlatformError, type ErrorKind } from '../../kernel/src/index.js';
+import { LOGGER } from '../../platform/src/logger.js';
+
+export interface ErrorBody {
+  readonly error: { readonly type: string; readonly code: string; readonly message: string; readonly param?: string };
+}
+
+const STATUS: Record<ErrorKind, number> = {
+  validation: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  unprocessable: 422,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+const TYPE: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  405: 'invalid_request_error',
+  409: 'conflict_error',
+  413: 'invalid_request_error',
+  415: 'invalid_request_error',
+  422: 'invalid_request_error',
+  429: 'rate_limit_error',
+  503: 'service_unavailable_error',
+};
+
+export function errorBody(status: number, code: string, message: string, param?: string): ErrorBody {
+  return {
+    error: { type: TYPE[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'), code, message, ...(param ? { param } : {}) },
+  };
+}
+
+/** Fastify's own client errors (body parsing, content type, size) carry a statusCode and a FST_ code. */
+function fastifyClientError(error: unknown): { status: number; code: string; message: string } | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const { statusCode, code, message } = error as { statusCode?: number; code?: string; message?: string };
+  if (typeof statusCode !== 'number' || statusCode < 400 || statusCode >= 500) return null;
+  const known: Record<string, string> = {
+    FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+    FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+    FST_ERR_CTP_BODY_TOO_LARGE: 'body_too_large',
+    FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+    FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_content_length',
+  };
+  const mapped = code ? known[code] : undefined;
+  if (!mapped && statusCode === 400 && message?.includes('JSON')) return { status: 400, code: 'invalid_json', message: 'request body is not valid JSON' };
+  return { status: statusCode, code: mapped ?? 'invalid_request', message: mapped === 'invalid_json' ? 'request body is not valid JSON' : (message ?? 'bad request') };
+}
+
+export function toErrorResponse(exception: unknown): { status: number; body: ErrorBody } | null {
+  if (exception instanceof PlatformError) {
+    const status = STATUS[exception.kind];
+    return { status, body: errorBody(status, exception.code, exception.message, exception.param) };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const code = status === 404 ? 'route_not_found' : status === 405 ? 'method_not_allowed' : 'invalid_request';
+    return { status, body: errorBody(status, code, status === 404 ? 'no such route' : exception.message) };
+  }
+  const client = fastifyClientError(exception);
+  return client ? { status: client.status, body: errorBody(client.status, client.code, client.message) } : null;
+}
+
+@Catch()
+export class ErrorEnvelopeFilter implements ExceptionFilter {
+  constructor(@Inject(LOGGER) private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const request = host.switchToHttp().getRequest<FastifyRequest>();
+    const known = toErrorResponse(exception);
+    if (known) {
+      void reply.status(known.status).send(known.body);
+      return;
+    }
+    this.logger.error({ err: exception, method: request.method, url: request.url }, 'unhandled error');
+    void reply.status(500).send(errorBody(500, 'internal_error', 'internal error; it has been logged'));
+  }
+}

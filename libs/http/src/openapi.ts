@@ -1,0 +1,116 @@
+// OpenAPI 3.1 assembled from the same zod schemas that validate requests, so the document cannot drift from them.
+import { z } from 'zod';
+
+export interface RouteDoc {
+  readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  readonly path: string;
+  readonly summary: string;
+  readonly tag: string;
+  readonly description?: string;
+  readonly body?: z.ZodType;
+  readonly query?: z.ZodObject;
+  readonly response?: { readonly status: number; readonly schema?: z.ZodType; readonly description: string };
+  readonly errors?: readonly number[];
+  readonly idempotent?: boolean;
+  readonly public?: boolean;
+}
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request: the envelope names the field in `param`',
+  401: 'Missing, unknown or revoked API key',
+  403: 'The API key is not allowed this operation or Agent',
+  404: 'Unknown id',
+  409: 'Conflict with the current state (e.g. a name already in use)',
+};
+
+const pathParams = (path: string) =>
+  [...path.matchAll(/\{(\w+)\}/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
+
+export function buildOpenApi(info: { title: string; version: string; description: string }, routes: readonly RouteDoc[]) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const queryParams = route.query
+      ? Object.entries(route.query.shape).map(([name, schema]) => ({
+          name,
+          in: 'query',
+          required: !(schema as z.ZodType).safeParse(undefined).success,
+          schema: z.toJSONSchema(schema as z.ZodType, { io: 'input', unrepresentable: 'any' }),
+        }))
+      : [];
+    const headerParams = route.idempotent
+      ? [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description: 'A retried request with the same key returns the first result and appends nothing.',
+            schema: { type: 'string', maxLength: 255 },
+          },
+        ]
+      : [];
+    const responses: Record<string, unknown> = {};
+    if (route.response) {
+      responses[String(route.response.status)] = {
+        description: route.response.description,
+        ...(route.response.schema
+          ? { content: { 'application/json': { schema: z.toJSONSchema(route.response.schema, { io: 'output', unrepresentable: 'any' }) } } }
+          : {}),
+      };
+    }
+    for (const status of [...(route.public ? [] : [401]), ...(route.errors ?? [])]) {
+      responses[String(status)] = {
+        description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+    }
+    paths[route.path] ??= {};
+    paths[route.path]![route.method] = {
+      summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
+      tags: [route.tag],
+      parameters: [...pathParams(route.path), ...queryParams, ...headerParams],
+      ...(route.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(route.body, { io: 'input', unrepresentable: 'any' }) } } } }
+        : {}),
+      responses,
+      ...(route.public ? { security: [] } : {}),
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info,
+    servers: [{ url: '/' }],
+    security: [{ apiKey: [] }],
+    paths,
+    components: {
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['error'],
+          properties: {
+            error: {
+              type: 'object',
+              required: ['type', 'code', 'message'],
+              properties: {
+                type: { type: 'string' },
+                code: { type: 'string' },
+                message: { type: 'string' },
+                param: { type: 'string', description: 'The request field at fault, when there is one' },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+/** `?limit=&cursor=` of every list; a list answers `{ data, nextCursor }`. */
+export const ListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50).describe('Page size, 1 to 200 (default 50)'),
+  cursor: z.string().min(1).max(512).optional().describe('The nextCursor of the previous page'),
+});
+
+export const listOf = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), nextCursor: z.string().nullable().describe('null on the last page') });

@@ -1,0 +1,41 @@
+// Makes a fresh instance usable at once: ADMIN_API_KEY becomes an admin key with access to every Agent, owned by the
+// admin user. Ids derive from the key's hash, so restarts append nothing; an earlier bootstrap key (the variable was
+// rotated) is revoked.
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { PLATFORM_CONFIG, sha256, SYSTEM_ACTOR, type PlatformConfig } from '../../kernel/src/index.js';
+import { READ_STORE, type ReadStore } from '../../read-store/src/read-store.port.js';
+import { CommandRunner } from '../../platform/src/command-runner.js';
+import { API_KEYS, type ApiKeyView } from '../../../projections/api-keys/api-keys.projector.js';
+import { hashApiKey } from './api-key.secret.js';
+import { IssueApiKey, RegisterUser, RevokeApiKey, type WriteResult } from './commands/identity.commands.js';
+
+@Injectable()
+export class AdminBootstrap {
+  constructor(
+    private readonly commandBus: CommandBus,
+    private readonly commands: CommandRunner,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+  ) {}
+
+  async run(): Promise<void> {
+    const key = this.config.adminApiKey;
+    if (!key) return;
+    const context = { actor: SYSTEM_ACTOR, correlationId: 'bootstrap', now: () => new Date() };
+    const userId = `usr_admin_${sha256(this.config.adminEmail).slice(0, 24)}`;
+    const user = await this.commandBus.execute<RegisterUser, WriteResult>(
+      new RegisterUser({ userId, email: this.config.adminEmail, name: 'Admin', role: 'admin' }, context),
+    );
+    const apiKeyId = `key_admin_${sha256(hashApiKey(key)).slice(0, 24)}`;
+    const issued = await this.commandBus.execute<IssueApiKey, WriteResult>(
+      new IssueApiKey(
+        { apiKeyId, key, bootstrap: true, name: 'ADMIN_API_KEY', ownerUserId: userId, agentAccess: { kind: 'all' }, isAdmin: true, usageLimit: null },
+        context,
+      ),
+    );
+    await this.commands.settle(Math.max(user.position, issued.position), ['api-keys', 'users']);
+    const stale = await this.readStore.reader<ApiKeyView>(API_KEYS).find({ bootstrap: true, revoked: false, id: { $ne: apiKeyId } });
+    for (const old of stale.data) await this.commandBus.execute(new RevokeApiKey(old.id, context));
+  }
+}

@@ -1,0 +1,40 @@
+// The command side as a service: the generic routine bound to the configured store and retry budget, plus the
+// read-your-writes wait that every HTTP write uses before it answers.
+import { Inject, Injectable } from '@nestjs/common';
+import { PLATFORM_CONFIG, type DomainEvent, type PlatformConfig } from '../../kernel/src/index.js';
+import { EVENT_STORE, type EventStore } from '../../event-store/src/event-store.port.js';
+import {
+  handleCommand,
+  loadState,
+  type CommandContext,
+  type CommandResult,
+  type Decider,
+} from '../../eventsourcing/src/decider.js';
+import { ProjectionWaiter } from '../../eventsourcing/src/projection-waiter.js';
+
+@Injectable()
+export class CommandRunner {
+  constructor(
+    @Inject(EVENT_STORE) readonly store: EventStore,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    private readonly waiter: ProjectionWaiter,
+  ) {}
+
+  run<State, Command, Event extends DomainEvent>(
+    streamId: string,
+    decider: Decider<State, Command, Event>,
+    command: Command,
+    context: CommandContext,
+  ): Promise<CommandResult<Event>> {
+    return handleCommand(this.store, streamId, decider, command, context, this.config.commandRetries);
+  }
+
+  load<State, Event extends DomainEvent>(streamId: string, decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>) {
+    return loadState(this.store, streamId, decider);
+  }
+
+  /** Waits until the named projections have applied `position` (bounded by READ_YOUR_WRITES_TIMEOUT_MS). */
+  settle(position: number, projections: readonly string[]): Promise<boolean> {
+    return this.waiter.waitFor(projections, position, this.config.readYourWritesTimeoutMs);
+  }
+}

@@ -1,0 +1,113 @@
+// Infrastructure for every context: configuration, the event and read stores chosen by configuration, the
+// projection runner and waiter, logging and the command runner. Global, so feature modules only list their own parts.
+import { join } from 'node:path';
+import {
+  Global,
+  Inject,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+  type Provider,
+  type Type,
+} from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import type { Logger } from 'pino';
+import { PLATFORM_CONFIG, type PlatformConfig } from '../../kernel/src/index.js';
+import { EVENT_STORE, type EventStore } from '../../event-store/src/event-store.port.js';
+import { SqliteEventStore } from '../../event-store/src/sqlite/sqlite-event-store.js';
+import { UpcasterRegistry } from '../../event-store/src/upcasters.js';
+import { READ_STORE, type ReadStore } from '../../read-store/src/read-store.port.js';
+import { SqliteReadStore } from '../../read-store/src/sqlite/sqlite-read-store.js';
+import { ProjectionRunner } from '../../eventsourcing/src/projection-runner.js';
+import { ProjectionWaiter } from '../../eventsourcing/src/projection-waiter.js';
+import { PROJECTORS, type Projector } from '../../eventsourcing/src/projector.js';
+import { CommandRunner } from './command-runner.js';
+import { createLogger, LOGGER } from './logger.js';
+
+export interface PlatformModuleOptions {
+  readonly config: PlatformConfig;
+  /** Projector objects, or injectable classes (process managers that send commands). */
+  readonly projectors: readonly (Projector | Type<Projector>)[];
+  readonly logger?: Logger;
+}
+
+export const UPCASTERS = Symbol('UPCASTERS');
+
+async function openEventStore(config: PlatformConfig, upcasters: UpcasterRegistry): Promise<EventStore> {
+  if (config.eventStore === 'kurrentdb') {
+    const { KurrentDbEventStore } = await import('../../event-store/src/kurrentdb/kurrentdb-event-store.js');
+    return new KurrentDbEventStore({ connectionString: config.kurrentDbUrl!, upcasters });
+  }
+  return new SqliteEventStore({ path: join(config.dataDir, 'events.db'), upcasters });
+}
+
+async function openReadStore(config: PlatformConfig): Promise<ReadStore> {
+  if (config.readStore === 'mongodb') {
+    const { MongoReadStore } = await import('../../read-store/src/mongodb/mongo-read-store.js');
+    return MongoReadStore.connect({ uri: config.mongodbUri! });
+  }
+  return new SqliteReadStore({ path: join(config.dataDir, 'read.db') });
+}
+
+@Global()
+@Module({})
+export class PlatformModule implements OnApplicationShutdown {
+  constructor(
+    private readonly runner: ProjectionRunner,
+    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  static forRoot(options: PlatformModuleOptions): DynamicModule {
+    const projectorTokens: (Type<Projector> | string)[] = [];
+    const projectorProviders: Provider[] = options.projectors.map((projector) => {
+      if (typeof projector === 'function') {
+        projectorTokens.push(projector);
+        return projector;
+      }
+      const token = `projector:${projector.name}`;
+      projectorTokens.push(token);
+      return { provide: token, useValue: projector };
+    });
+    const logger = options.logger ?? createLogger(options.config);
+    const providers: Provider[] = [
+      { provide: PLATFORM_CONFIG, useValue: options.config },
+      { provide: LOGGER, useValue: logger },
+      { provide: UPCASTERS, useValue: new UpcasterRegistry() },
+      { provide: EVENT_STORE, useFactory: openEventStore, inject: [PLATFORM_CONFIG, UPCASTERS] },
+      { provide: READ_STORE, useFactory: openReadStore, inject: [PLATFORM_CONFIG] },
+      ...projectorProviders,
+      { provide: PROJECTORS, useFactory: (...projectors: Projector[]) => projectors, inject: projectorTokens },
+      {
+        provide: ProjectionRunner,
+        useFactory: (eventStore: EventStore, readStore: ReadStore, projectors: Projector[], config: PlatformConfig) =>
+          new ProjectionRunner(eventStore, readStore, projectors, {
+            owner: `${config.workerId}:${process.pid}`,
+            logger: {
+              info: (message, context) => logger.info(context ?? {}, message),
+              error: (message, context) => logger.error(context ?? {}, message),
+            },
+          }),
+        inject: [EVENT_STORE, READ_STORE, PROJECTORS, PLATFORM_CONFIG],
+      },
+      {
+        provide: ProjectionWaiter,
+        useFactory: (readStore: ReadStore, runner: ProjectionRunner) => new ProjectionWaiter(readStore, runner),
+        inject: [READ_STORE, ProjectionRunner],
+      },
+      CommandRunner,
+    ];
+    return {
+      module: PlatformModule,
+      imports: [CqrsModule.forRoot()],
+      providers,
+      exports: [PLATFORM_CONFIG, LOGGER, UPCASTERS, EVENT_STORE, READ_STORE, PROJECTORS, ProjectionRunner, ProjectionWaiter, CommandRunner, CqrsModule],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.runner.stop();
+    await this.eventStore.close();
+    await this.readStore.close();
+  }
+}

@@ -1,0 +1,88 @@
+// HTTP routes of Spaces (spec: GET/POST /spaces, PATCH/DELETE /spaces/{spaceId}; GET one is our extension).
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { newId, NotFoundError } from '../../../kernel/src/index.js';
+import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
+import { CommandRunner } from '../../../platform/src/command-runner.js';
+import { commandContext, CurrentCaller, type Caller } from '../../../http/src/caller.js';
+import { listOf, ListQuery, type RouteDoc } from '../../../http/src/openapi.js';
+import { ZodBody, ZodQuery } from '../../../http/src/zod-validation.js';
+import { SPACES, type SpaceView } from '../../../../projections/spaces/spaces.projector.js';
+import { DEFAULT_SPACE_COLOR } from '../space.decider.js';
+import { ChangeSpace, CreateSpace, DeleteSpace, type WriteResult } from '../space.commands.js';
+import { ChangeSpaceBody, CreateSpaceBody, slugify, SpaceDto } from './space.schemas.js';
+
+const READ_MODELS = ['spaces'];
+
+@Controller('api/v1/core/spaces')
+export class SpacesController {
+  constructor(
+    private readonly commandBus: CommandBus,
+    private readonly commands: CommandRunner,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  private get spaces() {
+    return this.readStore.reader<SpaceView>(SPACES);
+  }
+
+  @Get()
+  list(@Query(new ZodQuery(ListQuery)) query: z.output<typeof ListQuery>) {
+    return this.spaces.find({}, { sort: { field: 'createdAt' }, limit: query.limit, cursor: query.cursor ?? null });
+  }
+
+  @Get(':spaceId')
+  async get(@Param('spaceId') spaceId: string): Promise<SpaceView> {
+    const space = await this.spaces.get(spaceId);
+    if (!space) throw new NotFoundError('Space', spaceId);
+    return space;
+  }
+
+  @Post()
+  async create(@Body(new ZodBody(CreateSpaceBody)) body: z.output<typeof CreateSpaceBody>, @CurrentCaller() caller: Caller) {
+    const spaceId = newId('spc');
+    const fields = {
+      name: body.name,
+      slug: body.slug ?? slugify(body.name),
+      description: body.description ?? '',
+      color: body.color ?? DEFAULT_SPACE_COLOR,
+    };
+    const result = await this.commandBus.execute<CreateSpace, WriteResult>(new CreateSpace(spaceId, fields, commandContext(caller)));
+    return this.afterWrite(result);
+  }
+
+  @Patch(':spaceId')
+  async change(
+    @Param('spaceId') spaceId: string,
+    @Body(new ZodBody(ChangeSpaceBody)) body: z.output<typeof ChangeSpaceBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const result = await this.commandBus.execute<ChangeSpace, WriteResult>(new ChangeSpace(spaceId, body, commandContext(caller)));
+    return this.afterWrite(result);
+  }
+
+  @Delete(':spaceId')
+  @HttpCode(204)
+  async delete(@Param('spaceId') spaceId: string, @CurrentCaller() caller: Caller): Promise<void> {
+    const result = await this.commandBus.execute<DeleteSpace, WriteResult>(new DeleteSpace(spaceId, commandContext(caller)));
+    await this.commands.settle(result.position, READ_MODELS);
+  }
+
+  private async afterWrite(result: WriteResult): Promise<SpaceView> {
+    await this.commands.settle(result.position, READ_MODELS);
+    return this.get(result.id);
+  }
+}
+
+export const SPACE_ROUTES: RouteDoc[] = [
+  { method: 'get', path: '/api/v1/core/spaces', tag: 'Spaces', summary: 'List Spaces', query: ListQuery, response: { status: 200, schema: listOf(SpaceDto), description: 'A page of Spaces, oldest first' }, errors: [400] },
+  { method: 'post', path: '/api/v1/core/spaces', tag: 'Spaces', summary: 'Create a Space', body: CreateSpaceBody, idempotent: true, response: { status: 201, schema: SpaceDto, description: 'The created Space' }, errors: [400, 409] },
+  { method: 'get', path: '/api/v1/core/spaces/{spaceId}', tag: 'Spaces', summary: 'Get a Space (extension)', response: { status: 200, schema: SpaceDto, description: 'The Space' }, errors: [404] },
+  { method: 'patch', path: '/api/v1/core/spaces/{spaceId}', tag: 'Spaces', summary: 'Update a Space', body: ChangeSpaceBody, response: { status: 200, schema: SpaceDto, description: 'The updated Space' }, errors: [400, 404, 409] },
+  {
+    method: 'delete', path: '/api/v1/core/spaces/{spaceId}', tag: 'Spaces', summary: 'Delete a Space',
+    description: 'Permanently removes the Space and, through their own commands, every Agent in it (and later its Knowledge and conversations).',
+    response: { status: 204, description: 'Deleted' }, errors: [404],
+  },
+];
