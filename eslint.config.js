@@ -17,7 +17,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: 'Read configuration through libs/kernel config only.' },
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read configuration through libs/kernel config only.',
+        },
       ],
     },
   },

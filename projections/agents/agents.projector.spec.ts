@@ -4,15 +4,29 @@ import { AGENTS, agentsProjector } from './agents.projector.js';
 
 const created = {
   type: 'AgentCreated',
-  data: { agentId: 'a1', spaceId: 's1', isPersonal: false, ownerUserId: null, ...AGENT_DEFAULTS, name: 'Helper', model: 'm' },
+  data: {
+    agentId: 'a1',
+    spaceId: 's1',
+    isPersonal: false,
+    ownerUserId: null,
+    ...AGENT_DEFAULTS,
+    name: 'Helper',
+    model: 'm',
+  },
 };
 
 describe('agents projection', () => {
   it('builds the Agent document with timestamps from the envelope', async () => {
     const h = await projectionHarness(agentsProjector);
     const e1 = h.envelope(created);
-    const e2 = h.envelope({ type: 'AgentSystemPromptChanged', data: { agentId: 'a1', systemPrompt: 'Be brief.' } });
-    const e3 = h.envelope({ type: 'AgentSamplingChanged', data: { agentId: 'a1', temperature: 0.3, topP: null, topK: 5 } });
+    const e2 = h.envelope({
+      type: 'AgentSystemPromptChanged',
+      data: { agentId: 'a1', systemPrompt: 'Be brief.' },
+    });
+    const e3 = h.envelope({
+      type: 'AgentSamplingChanged',
+      data: { agentId: 'a1', temperature: 0.3, topP: null, topK: 5 },
+    });
     await h.apply(e1, e2, e3);
     expect(await h.get(AGENTS, 'a1')).toEqual({
       id: 'a1',

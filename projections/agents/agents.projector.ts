@@ -2,7 +2,12 @@
 import type { EventEnvelope } from '../../libs/kernel/src/index.js';
 import type { Projector } from '../../libs/eventsourcing/src/projector.js';
 import type { WriteOp } from '../../libs/read-store/src/read-store.port.js';
-import { AGENT_EVENT_TYPES, agentChanges, type AgentEvent, type AgentRecord } from '../../libs/agents/src/agent.events.js';
+import {
+  AGENT_EVENT_TYPES,
+  agentChanges,
+  type AgentEvent,
+  type AgentRecord,
+} from '../../libs/agents/src/agent.events.js';
 
 export interface AgentView extends Omit<AgentRecord, 'agentId'> {
   readonly id: string;
@@ -18,7 +23,12 @@ export const agentsProjector: Projector = {
   collections: [
     {
       name: AGENTS,
-      indexes: [{ fields: ['createdAt'] }, { fields: ['spaceId'] }, { fields: ['ownerUserId'] }, { fields: ['name'] }],
+      indexes: [
+        { fields: ['createdAt'] },
+        { fields: ['spaceId'] },
+        { fields: ['ownerUserId'] },
+        { fields: ['name'] },
+      ],
     },
   ],
   eventTypes: AGENT_EVENT_TYPES,
@@ -28,7 +38,13 @@ export const agentsProjector: Projector = {
     const id = event.data.agentId;
     switch (event.type) {
       case 'AgentCreated':
-        return [{ kind: 'upsert', collection: AGENTS, doc: { id, ...agentChanges(event), createdAt: at, updatedAt: at } }];
+        return [
+          {
+            kind: 'upsert',
+            collection: AGENTS,
+            doc: { id, ...agentChanges(event), createdAt: at, updatedAt: at },
+          },
+        ];
       case 'AgentDeleted':
         return [{ kind: 'delete', collection: AGENTS, id }];
       default:

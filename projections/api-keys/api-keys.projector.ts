@@ -31,7 +31,14 @@ export const apiKeysProjector: Projector = {
   name: 'api-keys',
   version: 1,
   collections: [
-    { name: API_KEYS, indexes: [{ fields: ['keyHash'], unique: true }, { fields: ['createdAt'] }, { fields: ['ownerUserId'] }] },
+    {
+      name: API_KEYS,
+      indexes: [
+        { fields: ['keyHash'], unique: true },
+        { fields: ['createdAt'] },
+        { fields: ['ownerUserId'] },
+      ],
+    },
   ],
   eventTypes: API_KEY_EVENT_TYPES,
   project(envelope: EventEnvelope): WriteOp[] {
@@ -47,11 +54,27 @@ export const apiKeysProjector: Projector = {
       case 'ApiKeyRenamed':
         return [{ kind: 'patch', collection: API_KEYS, id, set: { name: event.data.name, updatedAt: at } }];
       case 'ApiKeyAgentAccessChanged':
-        return [{ kind: 'patch', collection: API_KEYS, id, set: { agentAccess: event.data.agentAccess, updatedAt: at } }];
+        return [
+          {
+            kind: 'patch',
+            collection: API_KEYS,
+            id,
+            set: { agentAccess: event.data.agentAccess, updatedAt: at },
+          },
+        ];
       case 'ApiKeyUsageLimitChanged':
-        return [{ kind: 'patch', collection: API_KEYS, id, set: { usageLimit: event.data.usageLimit, updatedAt: at } }];
+        return [
+          {
+            kind: 'patch',
+            collection: API_KEYS,
+            id,
+            set: { usageLimit: event.data.usageLimit, updatedAt: at },
+          },
+        ];
       case 'ApiKeyRevoked':
-        return [{ kind: 'patch', collection: API_KEYS, id, set: { revoked: true, revokedAt: at, updatedAt: at } }];
+        return [
+          { kind: 'patch', collection: API_KEYS, id, set: { revoked: true, revokedAt: at, updatedAt: at } },
+        ];
     }
   },
 };

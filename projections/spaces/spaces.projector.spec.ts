@@ -31,7 +31,11 @@ describe('spaces projection', () => {
     await h.apply(e1, e2);
     await h.apply(e1);
     await h.apply(e2);
-    expect(await h.get(SPACES, 's1')).toMatchObject({ name: 'Lab', slug: 'research', updatedAt: e2.metadata.occurredAt });
+    expect(await h.get(SPACES, 's1')).toMatchObject({
+      name: 'Lab',
+      slug: 'research',
+      updatedAt: e2.metadata.occurredAt,
+    });
   });
 
   it('deletes the Space document', async () => {

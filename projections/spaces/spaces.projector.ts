@@ -19,7 +19,9 @@ export const SPACES = 'spaces';
 export const spacesProjector: Projector = {
   name: 'spaces',
   version: 1,
-  collections: [{ name: SPACES, indexes: [{ fields: ['createdAt'] }, { fields: ['name'] }, { fields: ['slug'] }] }],
+  collections: [
+    { name: SPACES, indexes: [{ fields: ['createdAt'] }, { fields: ['name'] }, { fields: ['slug'] }] },
+  ],
   eventTypes: SPACE_EVENT_TYPES,
   project(envelope: EventEnvelope): WriteOp[] {
     const event = envelope as unknown as SpaceEvent;
@@ -35,7 +37,14 @@ export const spacesProjector: Projector = {
       case 'SpaceSlugChanged':
         return [{ kind: 'patch', collection: SPACES, id, set: { slug: event.data.slug, updatedAt: at } }];
       case 'SpaceDescriptionChanged':
-        return [{ kind: 'patch', collection: SPACES, id, set: { description: event.data.description, updatedAt: at } }];
+        return [
+          {
+            kind: 'patch',
+            collection: SPACES,
+            id,
+            set: { description: event.data.description, updatedAt: at },
+          },
+        ];
       case 'SpaceColorChanged':
         return [{ kind: 'patch', collection: SPACES, id, set: { color: event.data.color, updatedAt: at } }];
       case 'SpaceDeleted':

@@ -22,6 +22,12 @@ export const usersProjector: Projector = {
   project(envelope: EventEnvelope): WriteOp[] {
     const event = envelope as unknown as UserEvent;
     const { userId, ...fields } = event.data;
-    return [{ kind: 'upsert', collection: USERS, doc: { id: userId, ...fields, createdAt: envelope.metadata.occurredAt } }];
+    return [
+      {
+        kind: 'upsert',
+        collection: USERS,
+        doc: { id: userId, ...fields, createdAt: envelope.metadata.occurredAt },
+      },
+    ];
   },
 };

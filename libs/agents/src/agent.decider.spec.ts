@@ -24,7 +24,12 @@ const created: AgentEvent = {
     model: 'offline-chat',
   },
 };
-const create = (settings: Partial<AgentCommand & { type: 'CreateAgent' }>['settings'] = { name: 'Helper', model: 'offline-chat' }): AgentCommand => ({
+const create = (
+  settings: Partial<AgentCommand & { type: 'CreateAgent' }>['settings'] = {
+    name: 'Helper',
+    model: 'offline-chat',
+  },
+): AgentCommand => ({
   type: 'CreateAgent',
   agentId: 'a1',
   spaceId: 's1',
@@ -51,7 +56,13 @@ describe('Agent decider', () => {
       .when({
         type: 'ChangeAgent',
         agentId: 'a1',
-        settings: { name: 'Helper', model: 'gpt-x', temperature: 0.2, allowedUrls: ['https://a.example'], includeAiSummary: true },
+        settings: {
+          name: 'Helper',
+          model: 'gpt-x',
+          temperature: 0.2,
+          allowedUrls: ['https://a.example'],
+          includeAiSummary: true,
+        },
       })
       .then([
         { type: 'AgentModelChanged', data: { agentId: 'a1', model: 'gpt-x' } },
@@ -74,9 +85,14 @@ describe('Agent decider', () => {
       .thenThrows('memory_unavailable_for_public_agent'));
 
   it('disables a sampling control with null', () =>
-    given(created, { type: 'AgentSamplingChanged', data: { agentId: 'a1', temperature: 0.5, topP: 0.9, topK: 40 } })
+    given(created, {
+      type: 'AgentSamplingChanged',
+      data: { agentId: 'a1', temperature: 0.5, topP: 0.9, topK: 40 },
+    })
       .when({ type: 'ChangeAgent', agentId: 'a1', settings: { topK: null } })
-      .then([{ type: 'AgentSamplingChanged', data: { agentId: 'a1', temperature: 0.5, topP: 0.9, topK: null } }]));
+      .then([
+        { type: 'AgentSamplingChanged', data: { agentId: 'a1', temperature: 0.5, topP: 0.9, topK: null } },
+      ]));
 
   it('changes the system prompt only when it differs', () => {
     given(created)
@@ -89,7 +105,10 @@ describe('Agent decider', () => {
     given(created)
       .when({ type: 'ChangeAgent', agentId: 'a1', spaceId: 's2', settings: {} })
       .then([{ type: 'AgentMovedToSpace', data: { agentId: 'a1', spaceId: 's2' } }]);
-    const personal: AgentEvent = { ...created, data: { ...created.data, isPersonal: true, spaceId: null } } as AgentEvent;
+    const personal: AgentEvent = {
+      ...created,
+      data: { ...created.data, isPersonal: true, spaceId: null },
+    } as AgentEvent;
     given(personal)
       .when({ type: 'ChangeAgent', agentId: 'a1', spaceId: 's2', settings: {} })
       .thenThrows('personal_agent_has_no_space');

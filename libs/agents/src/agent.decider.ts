@@ -42,7 +42,11 @@ export type AgentCommand =
       readonly settings: Partial<AgentSettings>;
     }
   | { readonly type: 'ChangeAgentSystemPrompt'; readonly agentId: string; readonly systemPrompt: string }
-  | { readonly type: 'DeleteAgent'; readonly agentId: string; readonly reason: 'requested' | 'space_deleted' };
+  | {
+      readonly type: 'DeleteAgent';
+      readonly agentId: string;
+      readonly reason: 'requested' | 'space_deleted';
+    };
 
 const MEMORY_ON_PUBLIC = () =>
   new ValidationError(
@@ -66,7 +70,8 @@ export function decideAgent(command: AgentCommand, state: AgentState): AgentEven
   const { agentId } = command;
   switch (command.type) {
     case 'CreateAgent': {
-      if (state.status !== 'absent') throw new ConflictError('agent_exists', `Agent '${agentId}' already exists`);
+      if (state.status !== 'absent')
+        throw new ConflictError('agent_exists', `Agent '${agentId}' already exists`);
       checkSettings(command.settings);
       const isPublic = command.settings.isPublic ?? false;
       if (isPublic && command.settings.memoryEnabled === true) throw MEMORY_ON_PUBLIC();
@@ -100,7 +105,9 @@ export function decideAgent(command: AgentCommand, state: AgentState): AgentEven
         : [{ type: 'AgentSystemPromptChanged', data: { agentId, systemPrompt: command.systemPrompt } }];
     case 'DeleteAgent':
       if (state.status === 'absent') throw new NotFoundError('Agent', agentId);
-      return state.status === 'deleted' ? [] : [{ type: 'AgentDeleted', data: { agentId, reason: command.reason } }];
+      return state.status === 'deleted'
+        ? []
+        : [{ type: 'AgentDeleted', data: { agentId, reason: command.reason } }];
   }
 }
 
@@ -116,17 +123,23 @@ function changeAgent(
     on: AgentEvent['type'],
     off: AgentEvent['type'],
   ): void => {
-    if (wanted !== undefined && wanted !== current) events.push({ type: wanted ? on : off, data: { agentId } } as AgentEvent);
+    if (wanted !== undefined && wanted !== current)
+      events.push({ type: wanted ? on : off, data: { agentId } } as AgentEvent);
   };
 
   const willBePublic = settings.isPublic ?? state.isPublic;
   if (willBePublic && settings.memoryEnabled === true) throw MEMORY_ON_PUBLIC();
 
   const name = settings.name?.trim();
-  if (name !== undefined && name !== state.name) events.push({ type: 'AgentRenamed', data: { agentId, name } });
+  if (name !== undefined && name !== state.name)
+    events.push({ type: 'AgentRenamed', data: { agentId, name } });
   if (command.spaceId !== undefined && command.spaceId !== state.spaceId) {
     if (state.isPersonal)
-      throw new ValidationError('personal_agent_has_no_space', 'a personal Agent cannot move to a Space', 'spaceId');
+      throw new ValidationError(
+        'personal_agent_has_no_space',
+        'a personal Agent cannot move to a Space',
+        'spaceId',
+      );
     events.push({ type: 'AgentMovedToSpace', data: { agentId, spaceId: command.spaceId } });
   }
   if (settings.model !== undefined && settings.model !== state.model)
@@ -134,27 +147,57 @@ function changeAgent(
   if (settings.systemPrompt !== undefined && settings.systemPrompt !== state.systemPrompt)
     events.push({ type: 'AgentSystemPromptChanged', data: { agentId, systemPrompt: settings.systemPrompt } });
   // Making an Agent public turns its memory off: memory is unavailable to public Agents.
-  toggle(willBePublic ? false : settings.memoryEnabled, state.memoryEnabled, 'AgentMemoryEnabled', 'AgentMemoryDisabled');
-  toggle(settings.sharedMemoryEnabled, state.sharedMemoryEnabled, 'AgentSharedMemoryEnabled', 'AgentSharedMemoryDisabled');
+  toggle(
+    willBePublic ? false : settings.memoryEnabled,
+    state.memoryEnabled,
+    'AgentMemoryEnabled',
+    'AgentMemoryDisabled',
+  );
+  toggle(
+    settings.sharedMemoryEnabled,
+    state.sharedMemoryEnabled,
+    'AgentSharedMemoryEnabled',
+    'AgentSharedMemoryDisabled',
+  );
   toggle(settings.isPublic, state.isPublic, 'AgentMadePublic', 'AgentMadePrivate');
   if (settings.allowedUrls !== undefined && !sameUrls(settings.allowedUrls, state.allowedUrls))
     events.push({ type: 'AgentAllowedUrlsChanged', data: { agentId, allowedUrls: settings.allowedUrls } });
-  if (settings.embedSessionMinutes !== undefined && settings.embedSessionMinutes !== state.embedSessionMinutes)
+  if (
+    settings.embedSessionMinutes !== undefined &&
+    settings.embedSessionMinutes !== state.embedSessionMinutes
+  )
     events.push({
       type: 'AgentEmbedSessionMinutesChanged',
       data: { agentId, embedSessionMinutes: settings.embedSessionMinutes },
     });
   if (settings.embedWindowTitle !== undefined && settings.embedWindowTitle !== state.embedWindowTitle)
-    events.push({ type: 'AgentEmbedWindowTitleChanged', data: { agentId, embedWindowTitle: settings.embedWindowTitle } });
+    events.push({
+      type: 'AgentEmbedWindowTitleChanged',
+      data: { agentId, embedWindowTitle: settings.embedWindowTitle },
+    });
   const sampling: Sampling = {
     temperature: settings.temperature !== undefined ? settings.temperature : state.temperature,
     topP: settings.topP !== undefined ? settings.topP : state.topP,
     topK: settings.topK !== undefined ? settings.topK : state.topK,
   };
-  if (sampling.temperature !== state.temperature || sampling.topP !== state.topP || sampling.topK !== state.topK)
+  if (
+    sampling.temperature !== state.temperature ||
+    sampling.topP !== state.topP ||
+    sampling.topK !== state.topK
+  )
     events.push({ type: 'AgentSamplingChanged', data: { agentId, ...sampling } });
-  toggle(settings.knowledgeEnabled, state.knowledgeEnabled, 'AgentKnowledgeEnabled', 'AgentKnowledgeDisabled');
-  toggle(settings.includeAiSummary, state.includeAiSummary, 'AgentAiSummaryIncluded', 'AgentAiSummaryExcluded');
+  toggle(
+    settings.knowledgeEnabled,
+    state.knowledgeEnabled,
+    'AgentKnowledgeEnabled',
+    'AgentKnowledgeDisabled',
+  );
+  toggle(
+    settings.includeAiSummary,
+    state.includeAiSummary,
+    'AgentAiSummaryIncluded',
+    'AgentAiSummaryExcluded',
+  );
   return events;
 }
 

@@ -27,7 +27,12 @@ type Id = { readonly agentId: string };
 export type AgentEvent =
   | DomainEvent<
       'AgentCreated',
-      Id & AgentSettings & { readonly spaceId: string | null; readonly isPersonal: boolean; readonly ownerUserId: string | null }
+      Id &
+        AgentSettings & {
+          readonly spaceId: string | null;
+          readonly isPersonal: boolean;
+          readonly ownerUserId: string | null;
+        }
     >
   | DomainEvent<'AgentRenamed', Id & { readonly name: string }>
   | DomainEvent<'AgentMovedToSpace', Id & { readonly spaceId: string }>
@@ -82,8 +87,7 @@ export interface AgentRecord extends AgentSettings {
 }
 
 export type AgentState =
-  | { readonly status: 'absent' }
-  | ({ readonly status: 'active' | 'deleted' } & AgentRecord);
+  { readonly status: 'absent' } | ({ readonly status: 'active' | 'deleted' } & AgentRecord);
 
 export const agentStreamId = (agentId: string): string => `agent-${agentId}`;
 
@@ -138,7 +142,8 @@ export function agentChanges(event: AgentEvent): Partial<AgentRecord> {
 }
 
 export function evolveAgent(state: AgentState, event: AgentEvent): AgentState {
-  if (event.type === 'AgentCreated') return { status: 'active', agentId: event.data.agentId, ...agentChanges(event) } as AgentState;
+  if (event.type === 'AgentCreated')
+    return { status: 'active', agentId: event.data.agentId, ...agentChanges(event) } as AgentState;
   if (state.status === 'absent') return state;
   if (event.type === 'AgentDeleted') return { ...state, status: 'deleted' };
   return { ...state, ...agentChanges(event) };

@@ -1,7 +1,14 @@
 // Process manager: every registered user gets a personal chat Agent (isPersonal, no Space), created through the
 // ordinary CreateAgent command with an id and event ids derived from the registration, so a replay creates nothing.
 import { Inject, Injectable } from '@nestjs/common';
-import { derivedEventId, PLATFORM_CONFIG, sha256, SYSTEM_ACTOR, type EventEnvelope, type PlatformConfig } from '../../kernel/src/index.js';
+import {
+  derivedEventId,
+  PLATFORM_CONFIG,
+  sha256,
+  SYSTEM_ACTOR,
+  type EventEnvelope,
+  type PlatformConfig,
+} from '../../kernel/src/index.js';
 import type { Projector } from '../../eventsourcing/src/projector.js';
 import { CommandRunner } from '../../platform/src/command-runner.js';
 import type { UserEvent } from '../../identity/src/user.events.js';

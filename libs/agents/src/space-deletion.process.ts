@@ -38,7 +38,8 @@ export class SpaceDeletionProcess implements Projector {
       case 'AgentCreated':
       case 'AgentMovedToSpace': {
         const ops: WriteOp[] = [];
-        if (event.type === 'AgentMovedToSpace') ops.push(...(await this.removeAgentFromAll(event.data.agentId, context)));
+        if (event.type === 'AgentMovedToSpace')
+          ops.push(...(await this.removeAgentFromAll(event.data.agentId, context)));
         const { spaceId, agentId } = event.data;
         if (!spaceId) return ops;
         const space = await members(spaceId);
@@ -70,19 +71,29 @@ export class SpaceDeletionProcess implements Projector {
     if (!index) return [];
     const ops: WriteOp[] = [{ kind: 'delete', collection: AGENT_SPACE, id: agentId }];
     const space = await context.get<SpaceMembers>(STATE, index.spaceId);
-    if (space) ops.push({ kind: 'upsert', collection: STATE, doc: { ...space, agentIds: space.agentIds.filter((id) => id !== agentId) } });
+    if (space)
+      ops.push({
+        kind: 'upsert',
+        collection: STATE,
+        doc: { ...space, agentIds: space.agentIds.filter((id) => id !== agentId) },
+      });
     return ops;
   }
 
   private async deleteAgent(agentId: string, cause: EventEnvelope): Promise<void> {
     const { state } = await this.commands.load(agentStreamId(agentId), agentDecider);
     if (state.status !== 'active') return;
-    await this.commands.run(agentStreamId(agentId), agentDecider, { type: 'DeleteAgent', agentId, reason: 'space_deleted' }, {
-      actor: SYSTEM_ACTOR,
-      correlationId: cause.metadata.correlationId,
-      causationId: cause.id,
-      eventId: (index) => derivedEventId(cause.id, agentId, String(index)),
-      now: () => new Date(),
-    });
+    await this.commands.run(
+      agentStreamId(agentId),
+      agentDecider,
+      { type: 'DeleteAgent', agentId, reason: 'space_deleted' },
+      {
+        actor: SYSTEM_ACTOR,
+        correlationId: cause.metadata.correlationId,
+        causationId: cause.id,
+        eventId: (index) => derivedEventId(cause.id, agentId, String(index)),
+        now: () => new Date(),
+      },
+    );
   }
 }

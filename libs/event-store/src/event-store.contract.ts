@@ -1,5 +1,9 @@
 // One contract for every EventStore adapter: run against SQLite always, against KurrentDB when KURRENTDB_URL is set.
-import { IdempotencyMismatchError, WrongExpectedRevisionError, type EventEnvelope } from '../../kernel/src/index.js';
+import {
+  IdempotencyMismatchError,
+  WrongExpectedRevisionError,
+  type EventEnvelope,
+} from '../../kernel/src/index.js';
 import { makeEvent, uniqueStream, waitUntil } from '../../testing/src/fixtures.js';
 import type { EventStore } from './event-store.port.js';
 
@@ -98,7 +102,11 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
 
     it('reads a stream backwards and from a revision, and an unknown stream as empty', async () => {
       const stream = uniqueStream();
-      await store.appendToStream(stream, ['A', 'B', 'C', 'D'].map((t) => makeEvent(t)), 'no_stream');
+      await store.appendToStream(
+        stream,
+        ['A', 'B', 'C', 'D'].map((t) => makeEvent(t)),
+        'no_stream',
+      );
       expect((await store.readStream(stream, { direction: 'backwards' })).map((e) => e.type)).toEqual([
         'D',
         'C',
@@ -106,7 +114,9 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
         'A',
       ]);
       expect(
-        (await store.readStream(stream, { direction: 'backwards', fromRevision: 2, maxCount: 2 })).map((e) => e.type),
+        (await store.readStream(stream, { direction: 'backwards', fromRevision: 2, maxCount: 2 })).map(
+          (e) => e.type,
+        ),
       ).toEqual(['C', 'B']);
       expect((await store.readStream(stream, { fromRevision: 1, maxCount: 2 })).map((e) => e.type)).toEqual([
         'B',
@@ -123,7 +133,9 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
       await store.appendToStream(s1, [makeEvent('X1')], 'no_stream');
       await store.appendToStream(s2, [makeEvent('Y1')], 'no_stream');
       await store.appendToStream(s1, [makeEvent('X2')], 0);
-      const mine = (await store.readAll({ after: head })).filter((e) => e.streamId === s1 || e.streamId === s2);
+      const mine = (await store.readAll({ after: head })).filter(
+        (e) => e.streamId === s1 || e.streamId === s2,
+      );
       expect(mine.map((e) => e.type)).toEqual(['X1', 'Y1', 'X2']);
       const positions = mine.map((e) => e.position);
       expect([...positions].sort((a, b) => a - b)).toEqual(positions);

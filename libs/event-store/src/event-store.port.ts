@@ -48,7 +48,11 @@ export interface EventStore {
    * Appends a batch atomically. A batch whose event ids are all already stored in this stream is a no-op that
    * returns the original positions (durable idempotency). Throws WrongExpectedRevisionError on a mismatch.
    */
-  appendToStream(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  appendToStream(
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult>;
   /** Events of one stream; an unknown stream reads as empty. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<EventEnvelope[]>;
   /** Current revision of a stream, or null when it does not exist. */

@@ -36,7 +36,10 @@ export interface CommandResult<Event extends DomainEvent> {
 
 export const SCHEMA_VERSION = 1;
 
-export function toNewEvents<Event extends DomainEvent>(events: readonly Event[], context: CommandContext): NewEvent[] {
+export function toNewEvents<Event extends DomainEvent>(
+  events: readonly Event[],
+  context: CommandContext,
+): NewEvent[] {
   const occurredAt = context.now().toISOString();
   return events.map((event, index) => ({
     id: context.eventId ? context.eventId(index) : newEventId(),

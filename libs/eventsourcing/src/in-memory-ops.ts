@@ -21,7 +21,8 @@ export function applyOpsInMemory(
       case 'increment':
         if (op.id !== id) break;
         doc ??= { ...op.onCreate, id };
-        for (const [field, by] of Object.entries(op.by)) doc[field] = ((doc[field] as number | undefined) ?? 0) + by;
+        for (const [field, by] of Object.entries(op.by))
+          doc[field] = ((doc[field] as number | undefined) ?? 0) + by;
         break;
       case 'delete':
         if (op.id === id) doc = null;

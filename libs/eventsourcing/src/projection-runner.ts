@@ -97,7 +97,11 @@ export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }
   }
 
   /** Applies a batch of events to one generation of a projector and commits ops and checkpoint together. */
-  async applyBatch(projector: Projector, ref: ProjectionRef, events: readonly EventEnvelope[]): Promise<void> {
+  async applyBatch(
+    projector: Projector,
+    ref: ProjectionRef,
+    events: readonly EventEnvelope[],
+  ): Promise<void> {
     const pending: PositionedOp[] = [];
     const context: ProjectionContext = {
       get: async <T extends StoredDocument>(collection: string, id: string) => {
@@ -108,7 +112,8 @@ export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }
     const interesting = new Set(projector.eventTypes);
     for (const event of events) {
       if (!interesting.has(event.type)) continue;
-      for (const op of await projector.project(event, context)) pending.push({ position: event.position, op });
+      for (const op of await projector.project(event, context))
+        pending.push({ position: event.position, op });
     }
     await this.readStore.commit(ref, pending, events[events.length - 1]!.position);
   }
@@ -151,7 +156,9 @@ class ProjectorWorker {
     this.stopped = true;
     this.wake?.();
     await this.running;
-    await this.runner.readStore.releaseLease(this.leaseName, this.runner.options.owner).catch(() => undefined);
+    await this.runner.readStore
+      .releaseLease(this.leaseName, this.runner.options.owner)
+      .catch(() => undefined);
     this.state = 'stopped';
   }
 
@@ -238,7 +245,12 @@ class ProjectorWorker {
           const isLive = ref.generation === this.liveGeneration;
           if (isLive) this.checkpoint = position;
           else if (this.rebuilding?.generation === ref.generation) this.rebuilding.checkpoint = position;
-          this.runner.emit('progress', { name: projector.name, generation: ref.generation, position, live: isLive });
+          this.runner.emit('progress', {
+            name: projector.name,
+            generation: ref.generation,
+            position,
+            live: isLive,
+          });
         },
         onCaughtUp,
         onError,
@@ -261,7 +273,10 @@ class ProjectorWorker {
       record = (await readStore.projection(projector.name))!;
       const resumable = record.buildingGeneration !== null && record.buildingVersion === projector.version;
       if (record.buildingGeneration !== null && !resumable)
-        await readStore.dropGeneration({ name: projector.name, generation: record.buildingGeneration }, record.collections);
+        await readStore.dropGeneration(
+          { name: projector.name, generation: record.buildingGeneration },
+          record.collections,
+        );
       const generation = resumable
         ? record.buildingGeneration!
         : Math.max(record.liveGeneration ?? 0, record.buildingGeneration ?? 0) + 1;
@@ -274,7 +289,10 @@ class ProjectorWorker {
         rebuildRequested: false,
       });
       this.rebuilding = { generation, checkpoint: await readStore.checkpoint(ref) };
-      this.logger.info('rebuilding projection beside the live one', { projector: projector.name, generation });
+      this.logger.info('rebuilding projection beside the live one', {
+        projector: projector.name,
+        generation,
+      });
       let build: Subscription | null = null;
       build = subscribe(ref, this.rebuilding.checkpoint, () => {
         void switchTo(generation, build!).catch(onError);
@@ -298,7 +316,10 @@ class ProjectorWorker {
       this.rebuilding = null;
       this.state = 'live';
       this.caughtUpOnce = true;
-      this.logger.info('switched projection to its rebuilt generation', { projector: projector.name, generation });
+      this.logger.info('switched projection to its rebuilt generation', {
+        projector: projector.name,
+        generation,
+      });
       if (old) {
         subscriptions.delete(old);
         await old.stop();
@@ -306,20 +327,28 @@ class ProjectorWorker {
       if (previous !== null && previous !== generation) {
         const collections = record.collections;
         setTimeout(() => {
-          void readStore.dropGeneration({ name: projector.name, generation: previous }, collections).catch(() => undefined);
+          void readStore
+            .dropGeneration({ name: projector.name, generation: previous }, collections)
+            .catch(() => undefined);
         }, options.retireGraceMs ?? 5000).unref();
       }
     };
 
     try {
       this.liveGeneration = record.liveGeneration;
-      if (record.liveVersion === projector.version && record.liveGeneration !== null) await startLive(record.liveGeneration);
-      if (record.liveVersion !== projector.version || record.rebuildRequested || record.buildingGeneration !== null)
+      if (record.liveVersion === projector.version && record.liveGeneration !== null)
+        await startLive(record.liveGeneration);
+      if (
+        record.liveVersion !== projector.version ||
+        record.rebuildRequested ||
+        record.buildingGeneration !== null
+      )
         await startBuild();
       while (!this.stopped) {
         await Promise.race([failed, this.pause(this.ttl / 3)]);
         if (this.stopped) break;
-        if (!(await readStore.acquireLease(this.leaseName, options.owner, this.ttl))) throw new LeaseLostError();
+        if (!(await readStore.acquireLease(this.leaseName, options.owner, this.ttl)))
+          throw new LeaseLostError();
         const latest = await readStore.projection(projector.name);
         if (latest?.rebuildRequested && !this.rebuilding) await startBuild();
       }
@@ -339,7 +368,10 @@ class ProjectorWorker {
       );
       return (await readStore.projection(this.projector.name))!;
     }
-    await readStore.prepareGeneration({ name: this.projector.name, generation: 1 }, this.projector.collections);
+    await readStore.prepareGeneration(
+      { name: this.projector.name, generation: 1 },
+      this.projector.collections,
+    );
     return readStore.saveProjection({
       name: this.projector.name,
       liveGeneration: 1,

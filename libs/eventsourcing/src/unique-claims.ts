@@ -6,15 +6,27 @@ import type { EventStore } from '../../event-store/src/event-store.port.js';
 import { handleCommand, type CommandContext, type Decider } from './decider.js';
 
 export type ClaimEvent =
-  | DomainEvent<'UniqueValueClaimed', { readonly kind: string; readonly value: string; readonly ownerId: string }>
-  | DomainEvent<'UniqueValueReleased', { readonly kind: string; readonly value: string; readonly ownerId: string }>;
+  | DomainEvent<
+      'UniqueValueClaimed',
+      { readonly kind: string; readonly value: string; readonly ownerId: string }
+    >
+  | DomainEvent<
+      'UniqueValueReleased',
+      { readonly kind: string; readonly value: string; readonly ownerId: string }
+    >;
 
 interface ClaimState {
   readonly ownerId: string | null;
 }
 
 type ClaimCommand =
-  | { readonly type: 'Claim'; readonly kind: string; readonly value: string; readonly ownerId: string; readonly staleHolder: string | null }
+  | {
+      readonly type: 'Claim';
+      readonly kind: string;
+      readonly value: string;
+      readonly ownerId: string;
+      readonly staleHolder: string | null;
+    }
   | { readonly type: 'Release'; readonly kind: string; readonly value: string; readonly ownerId: string };
 
 export const claimDecider: Decider<ClaimState, ClaimCommand, ClaimEvent> = {
@@ -27,7 +39,11 @@ export const claimDecider: Decider<ClaimState, ClaimCommand, ClaimEvent> = {
     if (state.ownerId === command.ownerId) return [];
     // Only the holder the caller checked and found stale may be replaced; anyone who claimed since then wins.
     if (state.ownerId !== null && state.ownerId !== command.staleHolder)
-      throw new ConflictError(`${command.kind}_taken`, `${command.kind} '${command.value}' is already in use`, command.kind);
+      throw new ConflictError(
+        `${command.kind}_taken`,
+        `${command.kind} '${command.value}' is already in use`,
+        command.kind,
+      );
     return [{ type: 'UniqueValueClaimed', data }];
   },
 };
@@ -51,8 +67,15 @@ export async function claimUnique(
   const current = await store.readStream(streamId, { direction: 'backwards', maxCount: 1 });
   const last = current[0]?.data as { ownerId?: string } | undefined;
   const holder = current[0]?.type === 'UniqueValueClaimed' ? last?.ownerId : undefined;
-  const staleHolder = holder !== undefined && holder !== ownerId && !(await holderUsesValue(holder)) ? holder : null;
-  await handleCommand(store, streamId, claimDecider, { type: 'Claim', kind, value, ownerId, staleHolder }, context);
+  const staleHolder =
+    holder !== undefined && holder !== ownerId && !(await holderUsesValue(holder)) ? holder : null;
+  await handleCommand(
+    store,
+    streamId,
+    claimDecider,
+    { type: 'Claim', kind, value, ownerId, staleHolder },
+    context,
+  );
 }
 
 export async function releaseUnique(
@@ -62,5 +85,11 @@ export async function releaseUnique(
   ownerId: string,
   context: CommandContext,
 ): Promise<void> {
-  await handleCommand(store, claimStreamId(kind, value), claimDecider, { type: 'Release', kind, value, ownerId }, context);
+  await handleCommand(
+    store,
+    claimStreamId(kind, value),
+    claimDecider,
+    { type: 'Release', kind, value, ownerId },
+    context,
+  );
 }

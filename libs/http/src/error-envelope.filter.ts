@@ -8,7 +8,12 @@ import { PlatformError, type ErrorKind } from '../../kernel/src/index.js';
 import { LOGGER } from '../../platform/src/logger.js';
 
 export interface ErrorBody {
-  readonly error: { readonly type: string; readonly code: string; readonly message: string; readonly param?: string };
+  readonly error: {
+    readonly type: string;
+    readonly code: string;
+    readonly message: string;
+    readonly param?: string;
+  };
 }
 
 const STATUS: Record<ErrorKind, number> = {
@@ -38,7 +43,12 @@ const TYPE: Record<number, string> = {
 
 export function errorBody(status: number, code: string, message: string, param?: string): ErrorBody {
   return {
-    error: { type: TYPE[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'), code, message, ...(param ? { param } : {}) },
+    error: {
+      type: TYPE[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'),
+      code,
+      message,
+      ...(param ? { param } : {}),
+    },
   };
 }
 
@@ -55,8 +65,13 @@ function fastifyClientError(error: unknown): { status: number; code: string; mes
     FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_content_length',
   };
   const mapped = code ? known[code] : undefined;
-  if (!mapped && statusCode === 400 && message?.includes('JSON')) return { status: 400, code: 'invalid_json', message: 'request body is not valid JSON' };
-  return { status: statusCode, code: mapped ?? 'invalid_request', message: mapped === 'invalid_json' ? 'request body is not valid JSON' : (message ?? 'bad request') };
+  if (!mapped && statusCode === 400 && message?.includes('JSON'))
+    return { status: 400, code: 'invalid_json', message: 'request body is not valid JSON' };
+  return {
+    status: statusCode,
+    code: mapped ?? 'invalid_request',
+    message: mapped === 'invalid_json' ? 'request body is not valid JSON' : (message ?? 'bad request'),
+  };
 }
 
 export function toErrorResponse(exception: unknown): { status: number; body: ErrorBody } | null {
@@ -66,11 +81,14 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
   }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
-    const code = status === 404 ? 'route_not_found' : status === 405 ? 'method_not_allowed' : 'invalid_request';
+    const code =
+      status === 404 ? 'route_not_found' : status === 405 ? 'method_not_allowed' : 'invalid_request';
     return { status, body: errorBody(status, code, status === 404 ? 'no such route' : exception.message) };
   }
   const client = fastifyClientError(exception);
-  return client ? { status: client.status, body: errorBody(client.status, client.code, client.message) } : null;
+  return client
+    ? { status: client.status, body: errorBody(client.status, client.code, client.message) }
+    : null;
 }
 
 @Catch()

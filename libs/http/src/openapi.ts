@@ -24,9 +24,17 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 };
 
 const pathParams = (path: string) =>
-  [...path.matchAll(/\{(\w+)\}/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
+  [...path.matchAll(/\{(\w+)\}/g)].map((match) => ({
+    name: match[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
 
-export function buildOpenApi(info: { title: string; version: string; description: string }, routes: readonly RouteDoc[]) {
+export function buildOpenApi(
+  info: { title: string; version: string; description: string },
+  routes: readonly RouteDoc[],
+) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const queryParams = route.query
@@ -53,7 +61,13 @@ export function buildOpenApi(info: { title: string; version: string; description
       responses[String(route.response.status)] = {
         description: route.response.description,
         ...(route.response.schema
-          ? { content: { 'application/json': { schema: z.toJSONSchema(route.response.schema, { io: 'output', unrepresentable: 'any' }) } } }
+          ? {
+              content: {
+                'application/json': {
+                  schema: z.toJSONSchema(route.response.schema, { io: 'output', unrepresentable: 'any' }),
+                },
+              },
+            }
           : {}),
       };
     }
@@ -70,7 +84,16 @@ export function buildOpenApi(info: { title: string; version: string; description
       tags: [route.tag],
       parameters: [...pathParams(route.path), ...queryParams, ...headerParams],
       ...(route.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(route.body, { io: 'input', unrepresentable: 'any' }) } } } }
+        ? {
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: z.toJSONSchema(route.body, { io: 'input', unrepresentable: 'any' }),
+                },
+              },
+            },
+          }
         : {}),
       responses,
       ...(route.public ? { security: [] } : {}),

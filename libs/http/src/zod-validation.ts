@@ -3,7 +3,11 @@ import { Injectable, type PipeTransform } from '@nestjs/common';
 import type { z } from 'zod';
 import { ValidationError } from '../../kernel/src/index.js';
 
-export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query' = 'body'): z.output<S> {
+export function parseOrThrow<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: 'body' | 'query' = 'body',
+): z.output<S> {
   const result = schema.safeParse(value ?? (where === 'body' ? undefined : {}));
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
@@ -17,7 +21,9 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, whe
   throw new ValidationError(
     missing ? 'missing_field' : unknown ? 'unknown_field' : 'invalid_field',
     missing ? `${field} is required` : unknown ? `unknown field: ${field}` : `${field}: ${issue.message}`,
-    unknown ? [...issue.path.map(String), (issue as { keys: string[] }).keys[0]].filter(Boolean).join('.') : param,
+    unknown
+      ? [...issue.path.map(String), (issue as { keys: string[] }).keys[0]].filter(Boolean).join('.')
+      : param,
   );
 }
 

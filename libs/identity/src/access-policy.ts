@@ -18,7 +18,10 @@ export function canAccessAgent(caller: Caller, agent: AgentOwnership): boolean {
 
 export function assertAgentAccess(caller: Caller, agent: AgentOwnership): void {
   if (!canAccessAgent(caller, agent))
-    throw new ForbiddenError('agent_access_denied', `this API key is not granted access to Agent '${agent.id}'`);
+    throw new ForbiddenError(
+      'agent_access_denied',
+      `this API key is not granted access to Agent '${agent.id}'`,
+    );
 }
 
 export function assertAdmin(caller: Caller): void {

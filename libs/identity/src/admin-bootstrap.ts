@@ -5,7 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { PLATFORM_CONFIG, sha256, SYSTEM_ACTOR, type PlatformConfig } from '../../kernel/src/index.js';
 import { READ_STORE, type ReadStore } from '../../read-store/src/read-store.port.js';
-import { CommandRunner } from '../../platform/src/command-runner.js';
+import { ReadYourWrites } from '../../platform/src/command-runner.js';
 import { API_KEYS, type ApiKeyView } from '../../../projections/api-keys/api-keys.projector.js';
 import { hashApiKey } from './api-key.secret.js';
 import { IssueApiKey, RegisterUser, RevokeApiKey, type WriteResult } from './commands/identity.commands.js';
@@ -14,7 +14,7 @@ import { IssueApiKey, RegisterUser, RevokeApiKey, type WriteResult } from './com
 export class AdminBootstrap {
   constructor(
     private readonly commandBus: CommandBus,
-    private readonly commands: CommandRunner,
+    private readonly consistency: ReadYourWrites,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
@@ -30,12 +30,23 @@ export class AdminBootstrap {
     const apiKeyId = `key_admin_${sha256(hashApiKey(key)).slice(0, 24)}`;
     const issued = await this.commandBus.execute<IssueApiKey, WriteResult>(
       new IssueApiKey(
-        { apiKeyId, key, bootstrap: true, name: 'ADMIN_API_KEY', ownerUserId: userId, agentAccess: { kind: 'all' }, isAdmin: true, usageLimit: null },
+        {
+          apiKeyId,
+          key,
+          bootstrap: true,
+          name: 'ADMIN_API_KEY',
+          ownerUserId: userId,
+          agentAccess: { kind: 'all' },
+          isAdmin: true,
+          usageLimit: null,
+        },
         context,
       ),
     );
-    await this.commands.settle(Math.max(user.position, issued.position), ['api-keys', 'users']);
-    const stale = await this.readStore.reader<ApiKeyView>(API_KEYS).find({ bootstrap: true, revoked: false, id: { $ne: apiKeyId } });
+    await this.consistency.settle(Math.max(user.position, issued.position), ['api-keys', 'users']);
+    const stale = await this.readStore
+      .reader<ApiKeyView>(API_KEYS)
+      .find({ bootstrap: true, revoked: false, id: { $ne: apiKeyId } });
     for (const old of stale.data) await this.commandBus.execute(new RevokeApiKey(old.id, context));
   }
 }

@@ -27,14 +27,23 @@ const issuedData = {
 const issued: ApiKeyEvent = { type: 'ApiKeyIssued', data: issuedData };
 
 describe('API key decider', () => {
-  it('issues a key carrying only its hash', () => given().when({ type: 'IssueApiKey', ...issuedData }).then([issued]));
+  it('issues a key carrying only its hash', () =>
+    given()
+      .when({ type: 'IssueApiKey', ...issuedData })
+      .then([issued]));
 
   it('re-issuing the same key hash is a no-op (bootstrap at every start)', () =>
-    given(issued).when({ type: 'IssueApiKey', ...issuedData }).then([]));
+    given(issued)
+      .when({ type: 'IssueApiKey', ...issuedData })
+      .then([]));
 
   it('refuses a usage limit with neither tokens nor cost', () =>
     given()
-      .when({ type: 'IssueApiKey', ...issuedData, usageLimit: { tokens: null, costUsd: null, window: 'day' } })
+      .when({
+        type: 'IssueApiKey',
+        ...issuedData,
+        usageLimit: { tokens: null, costUsd: null, window: 'day' },
+      })
       .thenThrows('invalid_usage_limit'));
 
   it('changes grants and limits as separate facts', () =>
@@ -46,13 +55,23 @@ describe('API key decider', () => {
         usageLimit: { tokens: 1000, costUsd: null, window: 'week' },
       })
       .then([
-        { type: 'ApiKeyAgentAccessChanged', data: { apiKeyId: 'k1', agentAccess: { kind: 'agents', agentIds: ['a1'] } } },
-        { type: 'ApiKeyUsageLimitChanged', data: { apiKeyId: 'k1', usageLimit: { tokens: 1000, costUsd: null, window: 'week' } } },
+        {
+          type: 'ApiKeyAgentAccessChanged',
+          data: { apiKeyId: 'k1', agentAccess: { kind: 'agents', agentIds: ['a1'] } },
+        },
+        {
+          type: 'ApiKeyUsageLimitChanged',
+          data: { apiKeyId: 'k1', usageLimit: { tokens: 1000, costUsd: null, window: 'week' } },
+        },
       ]));
 
   it('revokes once; a revoked key cannot be changed', () => {
-    given(issued).when({ type: 'RevokeApiKey', apiKeyId: 'k1' }).then([{ type: 'ApiKeyRevoked', data: { apiKeyId: 'k1' } }]);
-    given(issued, { type: 'ApiKeyRevoked', data: { apiKeyId: 'k1' } }).when({ type: 'RevokeApiKey', apiKeyId: 'k1' }).then([]);
+    given(issued)
+      .when({ type: 'RevokeApiKey', apiKeyId: 'k1' })
+      .then([{ type: 'ApiKeyRevoked', data: { apiKeyId: 'k1' } }]);
+    given(issued, { type: 'ApiKeyRevoked', data: { apiKeyId: 'k1' } })
+      .when({ type: 'RevokeApiKey', apiKeyId: 'k1' })
+      .then([]);
     given(issued, { type: 'ApiKeyRevoked', data: { apiKeyId: 'k1' } })
       .when({ type: 'ChangeApiKey', apiKeyId: 'k1', name: 'x' })
       .thenThrows('api_key_not_found');
@@ -61,9 +80,18 @@ describe('API key decider', () => {
 
 describe('User decider', () => {
   it('registers a user with a lower-cased email, once', () => {
-    const command = { type: 'RegisterUser', userId: 'u1', email: 'Ada@Example.com', name: '', role: 'member' } as const;
+    const command = {
+      type: 'RegisterUser',
+      userId: 'u1',
+      email: 'Ada@Example.com',
+      name: '',
+      role: 'member',
+    } as const;
     const [event] = userDecider.decide(command, userDecider.initialState());
-    expect(event).toEqual({ type: 'UserRegistered', data: { userId: 'u1', email: 'ada@example.com', name: 'Ada', role: 'member' } });
+    expect(event).toEqual({
+      type: 'UserRegistered',
+      data: { userId: 'u1', email: 'ada@example.com', name: 'Ada', role: 'member' },
+    });
     expect(userDecider.decide(command, userDecider.evolve(userDecider.initialState(), event!))).toEqual([]);
     expect(() => userDecider.decide({ ...command, email: 'nope' }, userDecider.initialState())).toThrow(
       expect.objectContaining({ code: 'invalid_email' }),

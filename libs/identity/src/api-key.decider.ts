@@ -28,10 +28,14 @@ export type ApiKeyCommand =
 
 const sameAccess = (a: AgentAccess, b: AgentAccess): boolean =>
   a.kind === b.kind &&
-  (a.kind === 'all' || (b.kind === 'agents' && a.agentIds.length === b.agentIds.length && a.agentIds.every((id, i) => id === b.agentIds[i])));
+  (a.kind === 'all' ||
+    (b.kind === 'agents' &&
+      a.agentIds.length === b.agentIds.length &&
+      a.agentIds.every((id, i) => id === b.agentIds[i])));
 
 const sameLimit = (a: UsageLimit | null, b: UsageLimit | null): boolean =>
-  a === b || (a !== null && b !== null && a.tokens === b.tokens && a.costUsd === b.costUsd && a.window === b.window);
+  a === b ||
+  (a !== null && b !== null && a.tokens === b.tokens && a.costUsd === b.costUsd && a.window === b.window);
 
 function checkLimit(limit: UsageLimit | null | undefined): void {
   if (limit && limit.tokens === null && limit.costUsd === null)
@@ -45,7 +49,8 @@ export function decideApiKey(command: ApiKeyCommand, state: ApiKeyState): ApiKey
         if (state.keyHash === command.keyHash) return [];
         throw new ConflictError('api_key_exists', `API key '${command.apiKeyId}' already exists`);
       }
-      if (command.name.trim().length === 0) throw new ValidationError('invalid_name', 'name must not be empty', 'name');
+      if (command.name.trim().length === 0)
+        throw new ValidationError('invalid_name', 'name must not be empty', 'name');
       checkLimit(command.usageLimit);
       const { type: _type, ...data } = command;
       return [{ type: 'ApiKeyIssued', data: { ...data, name: data.name.trim() } }];
@@ -56,17 +61,24 @@ export function decideApiKey(command: ApiKeyCommand, state: ApiKeyState): ApiKey
       const { apiKeyId } = command;
       const events: ApiKeyEvent[] = [];
       const name = command.name?.trim();
-      if (name !== undefined && name.length === 0) throw new ValidationError('invalid_name', 'name must not be empty', 'name');
-      if (name !== undefined && name !== state.name) events.push({ type: 'ApiKeyRenamed', data: { apiKeyId, name } });
+      if (name !== undefined && name.length === 0)
+        throw new ValidationError('invalid_name', 'name must not be empty', 'name');
+      if (name !== undefined && name !== state.name)
+        events.push({ type: 'ApiKeyRenamed', data: { apiKeyId, name } });
       if (command.agentAccess && !sameAccess(command.agentAccess, state.agentAccess))
-        events.push({ type: 'ApiKeyAgentAccessChanged', data: { apiKeyId, agentAccess: command.agentAccess } });
+        events.push({
+          type: 'ApiKeyAgentAccessChanged',
+          data: { apiKeyId, agentAccess: command.agentAccess },
+        });
       if (command.usageLimit !== undefined && !sameLimit(command.usageLimit, state.usageLimit))
         events.push({ type: 'ApiKeyUsageLimitChanged', data: { apiKeyId, usageLimit: command.usageLimit } });
       return events;
     }
     case 'RevokeApiKey':
       if (state.status === 'absent') throw new NotFoundError('API key', command.apiKeyId);
-      return state.status === 'revoked' ? [] : [{ type: 'ApiKeyRevoked', data: { apiKeyId: command.apiKeyId } }];
+      return state.status === 'revoked'
+        ? []
+        : [{ type: 'ApiKeyRevoked', data: { apiKeyId: command.apiKeyId } }];
   }
 }
 

@@ -1,7 +1,8 @@
 // The API key aggregate. Only a SHA-256 hash of the key is ever stored; the key itself is shown once, at issue.
 import type { DomainEvent } from '../../kernel/src/index.js';
 
-export type AgentAccess = { readonly kind: 'all' } | { readonly kind: 'agents'; readonly agentIds: readonly string[] };
+export type AgentAccess =
+  { readonly kind: 'all' } | { readonly kind: 'agents'; readonly agentIds: readonly string[] };
 
 export interface UsageLimit {
   /** Tokens (input + output) allowed per window; null when not limited by tokens. */

@@ -29,13 +29,19 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
   initialState: () => ({ status: 'absent' }),
-  evolve: (_state, event) => ({ status: 'active', userId: event.data.userId, email: event.data.email, role: event.data.role }),
+  evolve: (_state, event) => ({
+    status: 'active',
+    userId: event.data.userId,
+    email: event.data.email,
+    role: event.data.role,
+  }),
   decide: (command, state) => {
     if (state.status !== 'absent') {
       if (state.email === command.email.toLowerCase()) return [];
       throw new ConflictError('user_exists', `User '${command.userId}' already exists`);
     }
-    if (!EMAIL.test(command.email)) throw new ValidationError('invalid_email', 'email is not an email address', 'email');
+    if (!EMAIL.test(command.email))
+      throw new ValidationError('invalid_email', 'email is not an email address', 'email');
     return [
       {
         type: 'UserRegistered',

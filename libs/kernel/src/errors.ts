@@ -30,7 +30,11 @@ export class ValidationError extends PlatformError {
 
 export class NotFoundError extends PlatformError {
   constructor(what: string, id: string) {
-    super('not_found', `${what.toLowerCase().replace(/\s+/g, '_')}_not_found`, `${what} '${id}' was not found`);
+    super(
+      'not_found',
+      `${what.toLowerCase().replace(/\s+/g, '_')}_not_found`,
+      `${what} '${id}' was not found`,
+    );
   }
 }
 
@@ -65,7 +69,11 @@ export class WrongExpectedRevisionError extends PlatformError {
     readonly expected: string,
     readonly actual: number | 'no_stream',
   ) {
-    super('conflict', 'wrong_expected_revision', `Stream '${streamId}' expected ${expected}, actual ${actual}`);
+    super(
+      'conflict',
+      'wrong_expected_revision',
+      `Stream '${streamId}' expected ${expected}, actual ${actual}`,
+    );
   }
 }
 

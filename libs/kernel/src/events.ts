@@ -24,7 +24,10 @@ export interface NewEvent<TType extends string = string, TData = unknown> {
 }
 
 /** A stored event: its place in its stream (`revision`, from 0) and in the global log (`position`, increasing). */
-export interface EventEnvelope<TType extends string = string, TData = unknown> extends NewEvent<TType, TData> {
+export interface EventEnvelope<TType extends string = string, TData = unknown> extends NewEvent<
+  TType,
+  TData
+> {
   readonly streamId: string;
   readonly revision: number;
   readonly position: number;

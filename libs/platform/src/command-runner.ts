@@ -1,5 +1,5 @@
-// The command side as a service: the generic routine bound to the configured store and retry budget, plus the
-// read-your-writes wait that every HTTP write uses before it answers.
+// The command side as a service: the generic routine bound to the configured store and retry budget. Separate from
+// ReadYourWrites because process managers (which the projection runner holds) send commands too.
 import { Inject, Injectable } from '@nestjs/common';
 import { PLATFORM_CONFIG, type DomainEvent, type PlatformConfig } from '../../kernel/src/index.js';
 import { EVENT_STORE, type EventStore } from '../../event-store/src/event-store.port.js';
@@ -17,7 +17,6 @@ export class CommandRunner {
   constructor(
     @Inject(EVENT_STORE) readonly store: EventStore,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
-    private readonly waiter: ProjectionWaiter,
   ) {}
 
   run<State, Command, Event extends DomainEvent>(
@@ -29,9 +28,21 @@ export class CommandRunner {
     return handleCommand(this.store, streamId, decider, command, context, this.config.commandRetries);
   }
 
-  load<State, Event extends DomainEvent>(streamId: string, decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>) {
+  load<State, Event extends DomainEvent>(
+    streamId: string,
+    decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>,
+  ) {
     return loadState(this.store, streamId, decider);
   }
+}
+
+/** The wait every HTTP write does before it answers, so the client's next read sees its change. */
+@Injectable()
+export class ReadYourWrites {
+  constructor(
+    private readonly waiter: ProjectionWaiter,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+  ) {}
 
   /** Waits until the named projections have applied `position` (bounded by READ_YOUR_WRITES_TIMEOUT_MS). */
   settle(position: number, projections: readonly string[]): Promise<boolean> {

@@ -17,7 +17,10 @@ export const REDACTED_PATHS = [
   '*.password',
 ];
 
-export function createLogger(config: Pick<PlatformConfig, 'logLevel'>, destination?: pino.DestinationStream): Logger {
+export function createLogger(
+  config: Pick<PlatformConfig, 'logLevel'>,
+  destination?: pino.DestinationStream,
+): Logger {
   return pino(
     {
       level: config.logLevel,

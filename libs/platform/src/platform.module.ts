@@ -21,7 +21,7 @@ import { SqliteReadStore } from '../../read-store/src/sqlite/sqlite-read-store.j
 import { ProjectionRunner } from '../../eventsourcing/src/projection-runner.js';
 import { ProjectionWaiter } from '../../eventsourcing/src/projection-waiter.js';
 import { PROJECTORS, type Projector } from '../../eventsourcing/src/projector.js';
-import { CommandRunner } from './command-runner.js';
+import { CommandRunner, ReadYourWrites } from './command-runner.js';
 import { createLogger, LOGGER } from './logger.js';
 
 export interface PlatformModuleOptions {
@@ -77,10 +77,19 @@ export class PlatformModule implements OnApplicationShutdown {
       { provide: EVENT_STORE, useFactory: openEventStore, inject: [PLATFORM_CONFIG, UPCASTERS] },
       { provide: READ_STORE, useFactory: openReadStore, inject: [PLATFORM_CONFIG] },
       ...projectorProviders,
-      { provide: PROJECTORS, useFactory: (...projectors: Projector[]) => projectors, inject: projectorTokens },
+      {
+        provide: PROJECTORS,
+        useFactory: (...projectors: Projector[]) => projectors,
+        inject: projectorTokens,
+      },
       {
         provide: ProjectionRunner,
-        useFactory: (eventStore: EventStore, readStore: ReadStore, projectors: Projector[], config: PlatformConfig) =>
+        useFactory: (
+          eventStore: EventStore,
+          readStore: ReadStore,
+          projectors: Projector[],
+          config: PlatformConfig,
+        ) =>
           new ProjectionRunner(eventStore, readStore, projectors, {
             owner: `${config.workerId}:${process.pid}`,
             logger: {
@@ -92,16 +101,30 @@ export class PlatformModule implements OnApplicationShutdown {
       },
       {
         provide: ProjectionWaiter,
-        useFactory: (readStore: ReadStore, runner: ProjectionRunner) => new ProjectionWaiter(readStore, runner),
+        useFactory: (readStore: ReadStore, runner: ProjectionRunner) =>
+          new ProjectionWaiter(readStore, runner),
         inject: [READ_STORE, ProjectionRunner],
       },
       CommandRunner,
+      ReadYourWrites,
     ];
     return {
       module: PlatformModule,
       imports: [CqrsModule.forRoot()],
       providers,
-      exports: [PLATFORM_CONFIG, LOGGER, UPCASTERS, EVENT_STORE, READ_STORE, PROJECTORS, ProjectionRunner, ProjectionWaiter, CommandRunner, CqrsModule],
+      exports: [
+        PLATFORM_CONFIG,
+        LOGGER,
+        UPCASTERS,
+        EVENT_STORE,
+        READ_STORE,
+        PROJECTORS,
+        ProjectionRunner,
+        ProjectionWaiter,
+        CommandRunner,
+        ReadYourWrites,
+        CqrsModule,
+      ],
     };
   }
 

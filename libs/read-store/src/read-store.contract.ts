@@ -29,10 +29,13 @@ export function readStoreContract(adapter: string, open: () => Promise<ReadStore
     beforeEach(async () => {
       projection = `p_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
       ref = { name: projection, generation: 1 };
-      await store.prepareGeneration(ref, [{ name: `${collection}_${projection}`, indexes: [{ fields: ['team'] }] }]);
+      await store.prepareGeneration(ref, [
+        { name: `${collection}_${projection}`, indexes: [{ fields: ['team'] }] },
+      ]);
     });
     const coll = () => `${collection}_${projection}`;
-    const items = (...docs: Item[]) => docs.map((doc, i) => at(i + 1, { kind: 'upsert', collection: coll(), doc: { ...doc } }));
+    const items = (...docs: Item[]) =>
+      docs.map((doc, i) => at(i + 1, { kind: 'upsert', collection: coll(), doc: { ...doc } }));
     const seed = async () => {
       const docs: Item[] = [
         { id: 'a', name: 'Alpha', rank: 3, team: 'red', active: true },
@@ -93,12 +96,16 @@ export function readStoreContract(adapter: string, open: () => Promise<ReadStore
             seen.push(...page.data.map((d) => d.id));
             cursor = page.nextCursor;
           } while (cursor);
-          const all = (await reader.find({}, { sort: { field: sortField, direction } })).data.map((d) => d.id);
+          const all = (await reader.find({}, { sort: { field: sortField, direction } })).data.map(
+            (d) => d.id,
+          );
           expect(seen).toEqual(all);
           expect(new Set(seen).size).toBe(5);
         }
       }
-      await expect(reader.find({}, { cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: 'invalid_cursor' });
+      await expect(reader.find({}, { cursor: 'not-a-cursor' })).rejects.toMatchObject({
+        code: 'invalid_cursor',
+      });
     });
 
     it('patches fields (null is kept as a value), increments and deletes', async () => {
@@ -109,7 +116,13 @@ export function readStoreContract(adapter: string, open: () => Promise<ReadStore
           at(6, { kind: 'patch', collection: coll(), id: 'a', set: { name: 'Alpha 2', team: null } }),
           at(7, { kind: 'patch', collection: coll(), id: 'missing', set: { name: 'x' } }),
           at(8, { kind: 'increment', collection: coll(), id: 'a', by: { rank: 2 } }),
-          at(9, { kind: 'increment', collection: coll(), id: 'n', by: { rank: 1 }, onCreate: { name: 'New', team: 'x' } }),
+          at(9, {
+            kind: 'increment',
+            collection: coll(),
+            id: 'n',
+            by: { rank: 1 },
+            onCreate: { name: 'New', team: 'x' },
+          }),
           at(10, { kind: 'delete', collection: coll(), id: 'b' }),
         ],
         10,
@@ -146,7 +159,11 @@ export function readStoreContract(adapter: string, open: () => Promise<ReadStore
 
       const next = { name: projection, generation: 2 };
       await store.prepareGeneration(next, [{ name: coll() }]);
-      await store.commit(next, [at(1, { kind: 'upsert', collection: coll(), doc: { id: 'a', name: 'Rebuilt' } })], 1);
+      await store.commit(
+        next,
+        [at(1, { kind: 'upsert', collection: coll(), doc: { id: 'a', name: 'Rebuilt' } })],
+        1,
+      );
       expect((await store.reader<Item>(coll()).get('a'))?.name).toBe('Alpha');
       await store.saveProjection({ name: projection, liveGeneration: 2, liveVersion: 2 });
       expect((await store.reader<Item>(coll()).get('a'))?.name).toBe('Rebuilt');
@@ -154,7 +171,12 @@ export function readStoreContract(adapter: string, open: () => Promise<ReadStore
       expect(await store.readerAt<Item>(coll(), ref).get('a')).toBeNull();
       expect(await store.checkpoint(ref)).toBe(0);
       const record = await store.projection(projection);
-      expect(record).toMatchObject({ name: projection, liveGeneration: 2, liveVersion: 2, collections: [coll()] });
+      expect(record).toMatchObject({
+        name: projection,
+        liveGeneration: 2,
+        liveVersion: 2,
+        collections: [coll()],
+      });
       expect((await store.projections()).map((p) => p.name)).toContain(projection);
     });
 

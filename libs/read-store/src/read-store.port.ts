@@ -49,7 +49,11 @@ export interface CollectionSpec {
 
 /** A write a projector asks for. Each carries the position of the event that caused it (see commit). */
 export type WriteOp =
-  | { readonly kind: 'upsert'; readonly collection: string; readonly doc: StoredDocument & Record<string, unknown> }
+  | {
+      readonly kind: 'upsert';
+      readonly collection: string;
+      readonly doc: StoredDocument & Record<string, unknown>;
+    }
   | {
       readonly kind: 'patch';
       readonly collection: string;
@@ -153,4 +157,5 @@ export class InvalidCursorError extends ValidationError {
   }
 }
 
-export const physicalName = (collection: string, generation: number): string => `${collection}__g${generation}`;
+export const physicalName = (collection: string, generation: number): string =>
+  `${collection}__g${generation}`;

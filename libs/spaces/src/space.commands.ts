@@ -54,7 +54,11 @@ class SpaceUniqueness {
       context,
     ).catch((error: { code?: string; param?: string }) => {
       if (error.code === `${CLAIM_KIND[field]}_taken`)
-        Object.assign(error, { code: `space_${field}_taken`, param: field, message: `a Space with ${field} '${value}' already exists` });
+        Object.assign(error, {
+          code: `space_${field}_taken`,
+          param: field,
+          message: `a Space with ${field} '${value}' already exists`,
+        });
       throw error;
     });
   }
@@ -76,7 +80,12 @@ export class CreateSpaceHandler implements ICommandHandler<CreateSpace, WriteRes
     spaceDecider.decide({ type: 'CreateSpace', spaceId, ...fields }, spaceDecider.initialState());
     await this.unique.claim('name', fields.name, spaceId, context);
     await this.unique.claim('slug', fields.slug, spaceId, context);
-    const result = await this.commands.run(spaceStreamId(spaceId), spaceDecider, { type: 'CreateSpace', spaceId, ...fields }, context);
+    const result = await this.commands.run(
+      spaceStreamId(spaceId),
+      spaceDecider,
+      { type: 'CreateSpace', spaceId, ...fields },
+      context,
+    );
     return { id: spaceId, position: result.position };
   }
 }
@@ -93,9 +102,17 @@ export class ChangeSpaceHandler implements ICommandHandler<ChangeSpace, WriteRes
     spaceDecider.decide({ type: 'ChangeSpace', spaceId, ...fields }, state);
     const previous = state.status === 'active' ? state : null;
     const changed = (field: UniqueField) =>
-      previous !== null && fields[field] !== undefined && fields[field].trim().toLowerCase() !== previous[field].toLowerCase();
-    for (const field of ['name', 'slug'] as const) if (changed(field)) await this.unique.claim(field, fields[field]!, spaceId, context);
-    const result = await this.commands.run(spaceStreamId(spaceId), spaceDecider, { type: 'ChangeSpace', spaceId, ...fields }, context);
+      previous !== null &&
+      fields[field] !== undefined &&
+      fields[field].trim().toLowerCase() !== previous[field].toLowerCase();
+    for (const field of ['name', 'slug'] as const)
+      if (changed(field)) await this.unique.claim(field, fields[field]!, spaceId, context);
+    const result = await this.commands.run(
+      spaceStreamId(spaceId),
+      spaceDecider,
+      { type: 'ChangeSpace', spaceId, ...fields },
+      context,
+    );
     for (const field of ['name', 'slug'] as const)
       if (changed(field)) await this.unique.release(field, previous![field], spaceId, context);
     return { id: spaceId, position: result.position };
@@ -111,7 +128,12 @@ export class DeleteSpaceHandler implements ICommandHandler<DeleteSpace, WriteRes
 
   async execute({ spaceId, context }: DeleteSpace): Promise<WriteResult> {
     const { state } = await this.commands.load<SpaceState, never>(spaceStreamId(spaceId), spaceDecider);
-    const result = await this.commands.run(spaceStreamId(spaceId), spaceDecider, { type: 'DeleteSpace', spaceId }, context);
+    const result = await this.commands.run(
+      spaceStreamId(spaceId),
+      spaceDecider,
+      { type: 'DeleteSpace', spaceId },
+      context,
+    );
     if (state.status === 'active') {
       await this.unique.release('name', state.name, spaceId, context);
       await this.unique.release('slug', state.slug, spaceId, context);

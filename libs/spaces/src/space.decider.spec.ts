@@ -6,7 +6,8 @@ const given = (...events: SpaceEvent[]) => ({
     const state = events.reduce(spaceDecider.evolve, spaceDecider.initialState());
     return {
       then: (expected: SpaceEvent[]) => expect(spaceDecider.decide(command, state)).toEqual(expected),
-      thenThrows: (code: string) => expect(() => spaceDecider.decide(command, state)).toThrow(expect.objectContaining({ code })),
+      thenThrows: (code: string) =>
+        expect(() => spaceDecider.decide(command, state)).toThrow(expect.objectContaining({ code })),
     };
   },
 });
@@ -19,7 +20,14 @@ const created: SpaceEvent = {
 describe('Space decider', () => {
   it('creates a space with a trimmed name', () =>
     given()
-      .when({ type: 'CreateSpace', spaceId: 's1', name: '  Research ', slug: 'research', description: '', color: '#112233' })
+      .when({
+        type: 'CreateSpace',
+        spaceId: 's1',
+        name: '  Research ',
+        slug: 'research',
+        description: '',
+        color: '#112233',
+      })
       .then([created]));
 
   it('refuses a slug with capitals, spaces or edge hyphens', () => {
@@ -53,7 +61,11 @@ describe('Space decider', () => {
   });
 
   it('deletes once; deleting again is a no-op', () => {
-    given(created).when({ type: 'DeleteSpace', spaceId: 's1' }).then([{ type: 'SpaceDeleted', data: { spaceId: 's1' } }]);
-    given(created, { type: 'SpaceDeleted', data: { spaceId: 's1' } }).when({ type: 'DeleteSpace', spaceId: 's1' }).then([]);
+    given(created)
+      .when({ type: 'DeleteSpace', spaceId: 's1' })
+      .then([{ type: 'SpaceDeleted', data: { spaceId: 's1' } }]);
+    given(created, { type: 'SpaceDeleted', data: { spaceId: 's1' } })
+      .when({ type: 'DeleteSpace', spaceId: 's1' })
+      .then([]);
   });
 });

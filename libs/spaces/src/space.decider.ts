@@ -36,7 +36,8 @@ export function decideSpace(command: SpaceCommand, state: SpaceState): SpaceEven
   const { spaceId } = command;
   switch (command.type) {
     case 'CreateSpace': {
-      if (state.status !== 'absent') throw new ConflictError('space_exists', `Space '${spaceId}' already exists`);
+      if (state.status !== 'absent')
+        throw new ConflictError('space_exists', `Space '${spaceId}' already exists`);
       checkFields(command);
       const { name, slug, description, color } = command;
       return [{ type: 'SpaceCreated', data: { spaceId, name: name.trim(), slug, description, color } }];
@@ -46,7 +47,8 @@ export function decideSpace(command: SpaceCommand, state: SpaceState): SpaceEven
       checkFields(command);
       const events: SpaceEvent[] = [];
       const name = command.name?.trim();
-      if (name !== undefined && name !== state.name) events.push({ type: 'SpaceRenamed', data: { spaceId, name } });
+      if (name !== undefined && name !== state.name)
+        events.push({ type: 'SpaceRenamed', data: { spaceId, name } });
       if (command.slug !== undefined && command.slug !== state.slug)
         events.push({ type: 'SpaceSlugChanged', data: { spaceId, slug: command.slug } });
       if (command.description !== undefined && command.description !== state.description)

@@ -22,7 +22,10 @@ export function skipWithReason(suite: string, reason: string): void {
   process.stdout.write(`SKIP ${suite}: ${reason}\n`);
 }
 
-export const waitUntil = async (predicate: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> => {
+export const waitUntil = async (
+  predicate: () => boolean | Promise<boolean>,
+  timeoutMs = 5000,
+): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
   while (!(await predicate())) {
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);

@@ -9,13 +9,18 @@ import type { StoredDocument } from '../../read-store/src/read-store.port.js';
 
 export async function projectionHarness(projector: Projector) {
   const readStore = new SqliteReadStore({ path: ':memory:' });
-  const runner = new ProjectionRunner(new SqliteEventStore({ path: ':memory:' }), readStore, [projector], { owner: 'test' });
+  const runner = new ProjectionRunner(new SqliteEventStore({ path: ':memory:' }), readStore, [projector], {
+    owner: 'test',
+  });
   const ref = { name: projector.name, generation: 1 };
   await readStore.prepareGeneration(ref, projector.collections);
   let position = 0;
   return {
     /** Wraps domain events in envelopes with increasing positions (or the given one, to replay). */
-    envelope(event: DomainEvent, occurredAt = new Date(Date.UTC(2026, 0, 1, 0, 0, position)).toISOString()): EventEnvelope {
+    envelope(
+      event: DomainEvent,
+      occurredAt = new Date(Date.UTC(2026, 0, 1, 0, 0, position)).toISOString(),
+    ): EventEnvelope {
       position += 1;
       return {
         id: randomUUID(),
@@ -24,11 +29,18 @@ export async function projectionHarness(projector: Projector) {
         streamId: 'test',
         revision: position - 1,
         position,
-        metadata: { correlationId: 'c', causationId: null, actor: { kind: 'system', id: 't' }, occurredAt, schemaVersion: 1 },
+        metadata: {
+          correlationId: 'c',
+          causationId: null,
+          actor: { kind: 'system', id: 't' },
+          occurredAt,
+          schemaVersion: 1,
+        },
       };
     },
     apply: (...events: EventEnvelope[]) => runner.applyBatch(projector, ref, events),
-    get: <T extends StoredDocument>(collection: string, id: string) => readStore.readerAt<T>(collection, ref).get(id),
+    get: <T extends StoredDocument>(collection: string, id: string) =>
+      readStore.readerAt<T>(collection, ref).get(id),
     count: (collection: string) => readStore.readerAt(collection, ref).count(),
   };
 }

@@ -7,18 +7,30 @@ const allowedUrl = z
   .trim()
   .min(1)
   .max(300)
-  .regex(/^(\*|(https?:\/\/)?(\*\.)?[A-Za-z0-9.-]+(:\d{1,5}|:\*)?(\/[^\s;,'"]*)?)$/, 'must be *, an origin such as https://example.com, or a host pattern such as https://*.example.com');
+  .regex(
+    /^(\*|(https?:\/\/)?(\*\.)?[A-Za-z0-9.-]+(:\d{1,5}|:\*)?(\/[^\s;,'"]*)?)$/,
+    'must be *, an origin such as https://example.com, or a host pattern such as https://*.example.com',
+  );
 
 const allowedUrls = z
   .union([z.array(allowedUrl).max(100), z.string().max(10000)])
   .describe('A list, or a comma-separated string; `*` allows any site. Empty: only this instance may embed.')
   .transform((value, ctx) => {
-    const items = Array.isArray(value) ? value : value.split(',').map((item) => item.trim()).filter(Boolean);
+    const items = Array.isArray(value)
+      ? value
+      : value
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean);
     const parsed: string[] = [];
     for (const [index, item] of items.entries()) {
       const result = allowedUrl.safeParse(item);
       if (!result.success) {
-        ctx.addIssue({ code: 'custom', message: `'${item}' ${result.error.issues[0]!.message}`, path: [index] });
+        ctx.addIssue({
+          code: 'custom',
+          message: `'${item}' ${result.error.issues[0]!.message}`,
+          path: [index],
+        });
         return z.NEVER;
       }
       if (!parsed.includes(result.data)) parsed.push(result.data);
@@ -36,14 +48,21 @@ const settings = {
   allowedUrls,
   embedSessionMinutes: z.number().int().min(0).max(43_200),
   embedWindowTitle: z.string().max(200),
-  temperature: z.number().min(0).max(2).nullable().describe('null disables the control: it is not sent to the model'),
+  temperature: z
+    .number()
+    .min(0)
+    .max(2)
+    .nullable()
+    .describe('null disables the control: it is not sent to the model'),
   topP: z.number().gt(0).max(1).nullable().describe('null disables the control'),
   topK: z.number().int().min(1).max(1000).nullable().describe('null disables the control'),
   knowledgeEnabled: z.boolean(),
   includeAiSummary: z.boolean(),
 };
 
-const optionalSettings = Object.fromEntries(Object.entries(settings).map(([key, schema]) => [key, schema.optional()])) as {
+const optionalSettings = Object.fromEntries(
+  Object.entries(settings).map(([key, schema]) => [key, schema.optional()]),
+) as {
   [K in keyof typeof settings]: z.ZodOptional<(typeof settings)[K]>;
 };
 
@@ -54,7 +73,10 @@ export const CreateAgentBody = z.strictObject({
 });
 
 export const ChangeAgentBody = z
-  .strictObject({ spaceId: z.string().min(1).max(100).optional().describe('Moves the Agent to another Space'), ...optionalSettings })
+  .strictObject({
+    spaceId: z.string().min(1).max(100).optional().describe('Moves the Agent to another Space'),
+    ...optionalSettings,
+  })
   .describe('Fields left out keep their value');
 
 export const ChangeAgentPromptBody = z.strictObject({ systemPrompt: settings.systemPrompt });

@@ -3,9 +3,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { ForbiddenError, newId, NotFoundError, PLATFORM_CONFIG, ValidationError, type PlatformConfig } from '../../../kernel/src/index.js';
+import {
+  ForbiddenError,
+  newId,
+  NotFoundError,
+  PLATFORM_CONFIG,
+  ValidationError,
+  type PlatformConfig,
+} from '../../../kernel/src/index.js';
 import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
-import { CommandRunner } from '../../../platform/src/command-runner.js';
+import { ReadYourWrites } from '../../../platform/src/command-runner.js';
 import { commandContext, CurrentCaller, type Caller } from '../../../http/src/caller.js';
 import { listOf, type RouteDoc } from '../../../http/src/openapi.js';
 import { ZodBody, ZodQuery } from '../../../http/src/zod-validation.js';
@@ -14,7 +21,13 @@ import { AGENTS, type AgentView } from '../../../../projections/agents/agents.pr
 import { SPACES, type SpaceView } from '../../../../projections/spaces/spaces.projector.js';
 import { ExecuteAgentCommand, type WriteResult } from '../agent.commands.js';
 import type { AgentCommand } from '../agent.decider.js';
-import { AgentDto, AgentListQuery, ChangeAgentBody, ChangeAgentPromptBody, CreateAgentBody } from './agent.schemas.js';
+import {
+  AgentDto,
+  AgentListQuery,
+  ChangeAgentBody,
+  ChangeAgentPromptBody,
+  CreateAgentBody,
+} from './agent.schemas.js';
 
 const READ_MODELS = ['agents'];
 
@@ -22,7 +35,7 @@ const READ_MODELS = ['agents'];
 export class AgentsController {
   constructor(
     private readonly commandBus: CommandBus,
-    private readonly commands: CommandRunner,
+    private readonly consistency: ReadYourWrites,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
@@ -32,15 +45,25 @@ export class AgentsController {
   }
 
   @Get()
-  async list(@Query(new ZodQuery(AgentListQuery)) query: z.output<typeof AgentListQuery>, @CurrentCaller() caller: Caller) {
+  async list(
+    @Query(new ZodQuery(AgentListQuery)) query: z.output<typeof AgentListQuery>,
+    @CurrentCaller() caller: Caller,
+  ) {
     const access = caller.apiKey.agentAccess;
     const filter = {
       ...(query.spaceId ? { spaceId: query.spaceId } : {}),
       ...(!caller.isAdmin && access.kind === 'agents' ? { id: { $in: access.agentIds } } : {}),
     };
-    const page = await this.agents.find(filter, { sort: { field: 'createdAt' }, limit: query.limit, cursor: query.cursor ?? null });
+    const page = await this.agents.find(filter, {
+      sort: { field: 'createdAt' },
+      limit: query.limit,
+      cursor: query.cursor ?? null,
+    });
     // Another user's personal Agent is filtered out after paging: a page may be short, the cursor stays exact.
-    return { data: page.data.map(toDto).filter((agent) => canAccessAgent(caller, agent)), nextCursor: page.nextCursor };
+    return {
+      data: page.data.map(toDto).filter((agent) => canAccessAgent(caller, agent)),
+      nextCursor: page.nextCursor,
+    };
   }
 
   @Get(':agentId')
@@ -49,9 +72,15 @@ export class AgentsController {
   }
 
   @Post()
-  async create(@Body(new ZodBody(CreateAgentBody)) body: z.output<typeof CreateAgentBody>, @CurrentCaller() caller: Caller) {
+  async create(
+    @Body(new ZodBody(CreateAgentBody)) body: z.output<typeof CreateAgentBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
     if (!caller.isAdmin && caller.apiKey.agentAccess.kind !== 'all')
-      throw new ForbiddenError('agent_creation_denied', 'only keys with access to all Agents can create Agents');
+      throw new ForbiddenError(
+        'agent_creation_denied',
+        'only keys with access to all Agents can create Agents',
+      );
     await this.requireSpace(body.spaceId);
     const { spaceId, ...settings } = body;
     const agentId = newId('agt');
@@ -77,7 +106,10 @@ export class AgentsController {
     await this.accessibleAgent(agentId, caller);
     const { spaceId, ...settings } = body;
     if (spaceId !== undefined) await this.requireSpace(spaceId);
-    return this.execute({ type: 'ChangeAgent', agentId, ...(spaceId !== undefined ? { spaceId } : {}), settings }, caller);
+    return this.execute(
+      { type: 'ChangeAgent', agentId, ...(spaceId !== undefined ? { spaceId } : {}), settings },
+      caller,
+    );
   }
 
   @Put(':agentId/prompt')
@@ -87,7 +119,10 @@ export class AgentsController {
     @CurrentCaller() caller: Caller,
   ) {
     await this.accessibleAgent(agentId, caller);
-    return this.execute({ type: 'ChangeAgentSystemPrompt', agentId, systemPrompt: body.systemPrompt }, caller);
+    return this.execute(
+      { type: 'ChangeAgentSystemPrompt', agentId, systemPrompt: body.systemPrompt },
+      caller,
+    );
   }
 
   @Delete(':agentId')
@@ -97,12 +132,14 @@ export class AgentsController {
     const result = await this.commandBus.execute<ExecuteAgentCommand, WriteResult>(
       new ExecuteAgentCommand({ type: 'DeleteAgent', agentId, reason: 'requested' }, commandContext(caller)),
     );
-    await this.commands.settle(result.position, READ_MODELS);
+    await this.consistency.settle(result.position, READ_MODELS);
   }
 
   private async execute(command: AgentCommand, caller: Caller) {
-    const result = await this.commandBus.execute<ExecuteAgentCommand, WriteResult>(new ExecuteAgentCommand(command, commandContext(caller)));
-    await this.commands.settle(result.position, READ_MODELS);
+    const result = await this.commandBus.execute<ExecuteAgentCommand, WriteResult>(
+      new ExecuteAgentCommand(command, commandContext(caller)),
+    );
+    await this.consistency.settle(result.position, READ_MODELS);
     return this.get(result.id, caller);
   }
 
@@ -144,10 +181,64 @@ const toDto = (agent: AgentView) => ({
 
 const P = '/api/v1/core/agents';
 export const AGENT_ROUTES: RouteDoc[] = [
-  { method: 'get', path: P, tag: 'Agents', summary: 'List the Agents this key may use', query: AgentListQuery, response: { status: 200, schema: listOf(AgentDto), description: 'A page of Agents, oldest first (may be short: Agents outside the key\'s grants are left out)' }, errors: [400] },
-  { method: 'post', path: P, tag: 'Agents', summary: 'Create an Agent', body: CreateAgentBody, idempotent: true, response: { status: 201, schema: AgentDto, description: 'The created Agent' }, errors: [400, 403] },
-  { method: 'get', path: `${P}/{agentId}`, tag: 'Agents', summary: 'Get an Agent (extension)', response: { status: 200, schema: AgentDto, description: 'The Agent' }, errors: [403, 404] },
-  { method: 'put', path: `${P}/{agentId}`, tag: 'Agents', summary: 'Update an Agent', description: 'Partial: fields left out keep their value. Each changed setting is recorded as its own event.', body: ChangeAgentBody, response: { status: 200, schema: AgentDto, description: 'The updated Agent' }, errors: [400, 403, 404] },
-  { method: 'put', path: `${P}/{agentId}/prompt`, tag: 'Agents', summary: "Update the Agent's system prompt", body: ChangeAgentPromptBody, response: { status: 200, schema: AgentDto, description: 'The updated Agent' }, errors: [400, 403, 404] },
-  { method: 'delete', path: `${P}/{agentId}`, tag: 'Agents', summary: 'Delete an Agent', response: { status: 204, description: 'Deleted' }, errors: [403, 404] },
+  {
+    method: 'get',
+    path: P,
+    tag: 'Agents',
+    summary: 'List the Agents this key may use',
+    query: AgentListQuery,
+    response: {
+      status: 200,
+      schema: listOf(AgentDto),
+      description:
+        "A page of Agents, oldest first (may be short: Agents outside the key's grants are left out)",
+    },
+    errors: [400],
+  },
+  {
+    method: 'post',
+    path: P,
+    tag: 'Agents',
+    summary: 'Create an Agent',
+    body: CreateAgentBody,
+    idempotent: true,
+    response: { status: 201, schema: AgentDto, description: 'The created Agent' },
+    errors: [400, 403],
+  },
+  {
+    method: 'get',
+    path: `${P}/{agentId}`,
+    tag: 'Agents',
+    summary: 'Get an Agent (extension)',
+    response: { status: 200, schema: AgentDto, description: 'The Agent' },
+    errors: [403, 404],
+  },
+  {
+    method: 'put',
+    path: `${P}/{agentId}`,
+    tag: 'Agents',
+    summary: 'Update an Agent',
+    description:
+      'Partial: fields left out keep their value. Each changed setting is recorded as its own event.',
+    body: ChangeAgentBody,
+    response: { status: 200, schema: AgentDto, description: 'The updated Agent' },
+    errors: [400, 403, 404],
+  },
+  {
+    method: 'put',
+    path: `${P}/{agentId}/prompt`,
+    tag: 'Agents',
+    summary: "Update the Agent's system prompt",
+    body: ChangeAgentPromptBody,
+    response: { status: 200, schema: AgentDto, description: 'The updated Agent' },
+    errors: [400, 403, 404],
+  },
+  {
+    method: 'delete',
+    path: `${P}/{agentId}`,
+    tag: 'Agents',
+    summary: 'Delete an Agent',
+    response: { status: 204, description: 'Deleted' },
+    errors: [403, 404],
+  },
 ];

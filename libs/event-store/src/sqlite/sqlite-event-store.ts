@@ -81,7 +81,9 @@ export class SqliteEventStore implements EventStore {
       findIds: this.db.prepare(
         'SELECT id, stream_id, revision, position FROM events WHERE id IN (SELECT value FROM json_each(?)) ORDER BY position',
       ),
-      revision: this.db.prepare('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1'),
+      revision: this.db.prepare(
+        'SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1',
+      ),
       insert: this.db.prepare(
         'INSERT INTO events (id, stream_id, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?) RETURNING position',
       ),
@@ -96,7 +98,11 @@ export class SqliteEventStore implements EventStore {
     };
   }
 
-  appendToStream(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+  appendToStream(
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
     try {
       return Promise.resolve(this.appendSync(streamId, events, expected));
     } catch (error) {
@@ -104,7 +110,11 @@ export class SqliteEventStore implements EventStore {
     }
   }
 
-  private appendSync(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult {
+  private appendSync(
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedRevision,
+  ): AppendResult {
     this.db.exec('BEGIN IMMEDIATE');
     try {
       const stored = this.alreadyStored(streamId, events);
@@ -140,17 +150,20 @@ export class SqliteEventStore implements EventStore {
   /** The original result when every id of the batch is stored already; null when none is. */
   private alreadyStored(streamId: string, events: readonly NewEvent[]): AppendResult | null {
     if (events.length === 0) return null;
-    const rows = this.statements.findIds.all(JSON.stringify(events.map((event) => event.id))) as unknown as Pick<
-      EventRow,
-      'id' | 'stream_id' | 'revision' | 'position'
-    >[];
+    const rows = this.statements.findIds.all(
+      JSON.stringify(events.map((event) => event.id)),
+    ) as unknown as Pick<EventRow, 'id' | 'stream_id' | 'revision' | 'position'>[];
     if (rows.length === 0) return null;
     const sameBatch =
       rows.length === events.length &&
       rows.every((row, index) => row.stream_id === streamId && row.id === events[index]?.id);
     if (!sameBatch) throw new IdempotencyMismatchError(streamId);
     const last = rows[rows.length - 1]!;
-    return { nextRevision: last.revision, position: last.position, positions: rows.map((row) => row.position) };
+    return {
+      nextRevision: last.revision,
+      position: last.position,
+      positions: rows.map((row) => row.position),
+    };
   }
 
   private currentRevision(streamId: string): number | null {

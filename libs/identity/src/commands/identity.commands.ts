@@ -16,7 +16,12 @@ export interface WriteResult {
 
 export class RegisterUser {
   constructor(
-    readonly input: { readonly email: string; readonly name: string; readonly role: UserRole; readonly userId?: string },
+    readonly input: {
+      readonly email: string;
+      readonly name: string;
+      readonly role: UserRole;
+      readonly userId?: string;
+    },
     readonly context: CommandContext,
   ) {}
 }
@@ -53,7 +58,10 @@ export class RevokeApiKey {
 }
 
 @CommandHandler(RegisterUser)
-export class RegisterUserHandler implements ICommandHandler<RegisterUser, WriteResult & { created: boolean }> {
+export class RegisterUserHandler implements ICommandHandler<
+  RegisterUser,
+  WriteResult & { created: boolean }
+> {
   constructor(private readonly commands: CommandRunner) {}
 
   async execute({ input, context }: RegisterUser) {
@@ -64,12 +72,18 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUser, WriteR
       'email',
       email,
       userId,
-      async (holder) => (await this.commands.load(userStreamId(holder), userDecider)).state.status === 'active',
+      async (holder) =>
+        (await this.commands.load(userStreamId(holder), userDecider)).state.status === 'active',
       context,
     ).catch((error: PlatformError) => {
       throw error.code === 'email_taken' ? Object.assign(error, { param: 'email' }) : error;
     });
-    const result = await this.commands.run(userStreamId(userId), userDecider, { type: 'RegisterUser', userId, ...input, email }, context);
+    const result = await this.commands.run(
+      userStreamId(userId),
+      userDecider,
+      { type: 'RegisterUser', userId, ...input, email },
+      context,
+    );
     return { id: userId, position: result.position, created: result.events.length > 0 };
   }
 }
@@ -107,7 +121,12 @@ export class ChangeApiKeyHandler implements ICommandHandler<ChangeApiKey, WriteR
   constructor(private readonly commands: CommandRunner) {}
 
   async execute({ input, context }: ChangeApiKey) {
-    const result = await this.commands.run(apiKeyStreamId(input.apiKeyId), apiKeyDecider, { type: 'ChangeApiKey', ...input }, context);
+    const result = await this.commands.run(
+      apiKeyStreamId(input.apiKeyId),
+      apiKeyDecider,
+      { type: 'ChangeApiKey', ...input },
+      context,
+    );
     return { id: input.apiKeyId, position: result.position };
   }
 }
@@ -117,9 +136,19 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKey, WriteR
   constructor(private readonly commands: CommandRunner) {}
 
   async execute({ apiKeyId, context }: RevokeApiKey) {
-    const result = await this.commands.run(apiKeyStreamId(apiKeyId), apiKeyDecider, { type: 'RevokeApiKey', apiKeyId }, context);
+    const result = await this.commands.run(
+      apiKeyStreamId(apiKeyId),
+      apiKeyDecider,
+      { type: 'RevokeApiKey', apiKeyId },
+      context,
+    );
     return { id: apiKeyId, position: result.position };
   }
 }
 
-export const IDENTITY_COMMAND_HANDLERS = [RegisterUserHandler, IssueApiKeyHandler, ChangeApiKeyHandler, RevokeApiKeyHandler];
+export const IDENTITY_COMMAND_HANDLERS = [
+  RegisterUserHandler,
+  IssueApiKeyHandler,
+  ChangeApiKeyHandler,
+  RevokeApiKeyHandler,
+];

@@ -25,9 +25,14 @@ export class ApiKeyGuard implements CanActivate {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
     const request = context.switchToHttp().getRequest<RequestWithCaller>();
-    const key = this.presentedKey(request, this.reflector.getAllAndOverride<boolean>(ACCEPTS_BEARER, targets) ?? false);
+    const key = this.presentedKey(
+      request,
+      this.reflector.getAllAndOverride<boolean>(ACCEPTS_BEARER, targets) ?? false,
+    );
     if (!key) throw new UnauthorizedError('missing_api_key', 'send an API key in the x-api-key header');
-    const page = await this.readStore.reader<ApiKeyView>(API_KEYS).find({ keyHash: hashApiKey(key) }, { limit: 1 });
+    const page = await this.readStore
+      .reader<ApiKeyView>(API_KEYS)
+      .find({ keyHash: hashApiKey(key) }, { limit: 1 });
     const apiKey = page.data[0];
     if (!apiKey) throw new UnauthorizedError('invalid_api_key', 'the API key is not valid');
     if (apiKey.revoked) throw new UnauthorizedError('api_key_revoked', 'the API key has been revoked');

@@ -26,7 +26,11 @@ export const IssueApiKeyBody = z.strictObject({
 });
 
 export const ChangeApiKeyBody = z
-  .strictObject({ name: z.string().trim().min(1).max(120).optional(), agents: agents.optional(), usageLimit: usageLimit.optional() })
+  .strictObject({
+    name: z.string().trim().min(1).max(120).optional(),
+    agents: agents.optional(),
+    usageLimit: usageLimit.optional(),
+  })
   .refine((body) => Object.keys(body).length > 0, 'send at least one of name, agents, usageLimit');
 
 export const ApiKeyDto = z.object({
@@ -36,7 +40,9 @@ export const ApiKeyDto = z.object({
   ownerUserId: z.string(),
   agents: agents,
   isAdmin: z.boolean(),
-  usageLimit: z.object({ tokens: z.number().nullable(), costUsd: z.number().nullable(), window: z.string() }).nullable(),
+  usageLimit: z
+    .object({ tokens: z.number().nullable(), costUsd: z.number().nullable(), window: z.string() })
+    .nullable(),
   revoked: z.boolean(),
   revokedAt: z.string().nullable(),
   createdAt: z.string(),
@@ -44,7 +50,16 @@ export const ApiKeyDto = z.object({
 });
 
 export const IssuedApiKeyDto = ApiKeyDto.extend({
-  key: z.string().nullable().describe('The secret key, shown once; null when an Idempotency-Key retry replays the creation'),
+  key: z
+    .string()
+    .nullable()
+    .describe('The secret key, shown once; null when an Idempotency-Key retry replays the creation'),
 });
 
-export const UserDto = z.object({ id: z.string(), email: z.string(), name: z.string(), role: z.enum(['admin', 'member']), createdAt: z.string() });
+export const UserDto = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(['admin', 'member']),
+  createdAt: z.string(),
+});

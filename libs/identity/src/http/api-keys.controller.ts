@@ -4,7 +4,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { NotFoundError, type PlatformError } from '../../../kernel/src/index.js';
 import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
-import { CommandRunner } from '../../../platform/src/command-runner.js';
+import { ReadYourWrites } from '../../../platform/src/command-runner.js';
 import { commandContext, CurrentCaller, type Caller } from '../../../http/src/caller.js';
 import { listOf, ListQuery, type RouteDoc } from '../../../http/src/openapi.js';
 import { ZodBody, ZodQuery } from '../../../http/src/zod-validation.js';
@@ -12,13 +12,22 @@ import { API_KEYS, type ApiKeyView } from '../../../../projections/api-keys/api-
 import { USERS, type UserView } from '../../../../projections/users/users.projector.js';
 import { assertAdmin } from '../access-policy.js';
 import type { AgentAccess, UsageLimit } from '../api-key.events.js';
-import { ChangeApiKey, IssueApiKey, RegisterUser, RevokeApiKey, type WriteResult } from '../commands/identity.commands.js';
+import {
+  ChangeApiKey,
+  IssueApiKey,
+  RegisterUser,
+  RevokeApiKey,
+  type WriteResult,
+} from '../commands/identity.commands.js';
 import { ApiKeyDto, ChangeApiKeyBody, IssueApiKeyBody, IssuedApiKeyDto, UserDto } from './api-key.schemas.js';
 
 const READ_MODELS = ['api-keys', 'users'];
 
-const toAccess = (agents: 'all' | string[]): AgentAccess => (agents === 'all' ? { kind: 'all' } : { kind: 'agents', agentIds: agents });
-const toLimit = (limit: { tokens?: number | null; costUsd?: number | null; window: UsageLimit['window'] } | null): UsageLimit | null =>
+const toAccess = (agents: 'all' | string[]): AgentAccess =>
+  agents === 'all' ? { kind: 'all' } : { kind: 'agents', agentIds: agents };
+const toLimit = (
+  limit: { tokens?: number | null; costUsd?: number | null; window: UsageLimit['window'] } | null,
+): UsageLimit | null =>
   limit ? { tokens: limit.tokens ?? null, costUsd: limit.costUsd ?? null, window: limit.window } : null;
 
 export const toApiKeyDto = (view: ApiKeyView) => ({
@@ -39,7 +48,7 @@ export const toApiKeyDto = (view: ApiKeyView) => ({
 export class ApiKeysController {
   constructor(
     private readonly commandBus: CommandBus,
-    private readonly commands: CommandRunner,
+    private readonly consistency: ReadYourWrites,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
@@ -48,9 +57,15 @@ export class ApiKeysController {
   }
 
   @Get('api-keys')
-  async list(@Query(new ZodQuery(ListQuery)) query: z.output<typeof ListQuery>, @CurrentCaller() caller: Caller) {
+  async list(
+    @Query(new ZodQuery(ListQuery)) query: z.output<typeof ListQuery>,
+    @CurrentCaller() caller: Caller,
+  ) {
     assertAdmin(caller);
-    const page = await this.keys.find({}, { sort: { field: 'createdAt' }, limit: query.limit, cursor: query.cursor ?? null });
+    const page = await this.keys.find(
+      {},
+      { sort: { field: 'createdAt' }, limit: query.limit, cursor: query.cursor ?? null },
+    );
     return { data: page.data.map(toApiKeyDto), nextCursor: page.nextCursor };
   }
 
@@ -61,7 +76,10 @@ export class ApiKeysController {
   }
 
   @Post('api-keys')
-  async issue(@Body(new ZodBody(IssueApiKeyBody)) body: z.output<typeof IssueApiKeyBody>, @CurrentCaller() caller: Caller) {
+  async issue(
+    @Body(new ZodBody(IssueApiKeyBody)) body: z.output<typeof IssueApiKeyBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
     assertAdmin(caller);
     const context = commandContext(caller);
     let ownerUserId = caller.userId;
@@ -71,20 +89,31 @@ export class ApiKeysController {
       ownerUserId =
         existing?.id ??
         (
-          await this.commandBus.execute<RegisterUser, WriteResult>(
-            new RegisterUser({ email, name: body.owner.name ?? '', role: body.isAdmin ? 'admin' : 'member' }, context),
-          ).catch((error: PlatformError) => {
-            throw error.code === 'email_taken' ? Object.assign(error, { param: 'owner.email' }) : error;
-          })
+          await this.commandBus
+            .execute<RegisterUser, WriteResult>(
+              new RegisterUser(
+                { email, name: body.owner.name ?? '', role: body.isAdmin ? 'admin' : 'member' },
+                context,
+              ),
+            )
+            .catch((error: PlatformError) => {
+              throw error.code === 'email_taken' ? Object.assign(error, { param: 'owner.email' }) : error;
+            })
         ).id;
     }
     const issued = await this.commandBus.execute<IssueApiKey, WriteResult & { key: string }>(
       new IssueApiKey(
-        { name: body.name, ownerUserId, agentAccess: toAccess(body.agents), isAdmin: body.isAdmin, usageLimit: toLimit(body.usageLimit) },
+        {
+          name: body.name,
+          ownerUserId,
+          agentAccess: toAccess(body.agents),
+          isAdmin: body.isAdmin,
+          usageLimit: toLimit(body.usageLimit),
+        },
         context,
       ),
     );
-    await this.commands.settle(issued.position, READ_MODELS);
+    await this.consistency.settle(issued.position, READ_MODELS);
     return { ...toApiKeyDto(await this.view(issued.id)), key: issued.key };
   }
 
@@ -106,22 +135,29 @@ export class ApiKeysController {
         commandContext(caller),
       ),
     );
-    await this.commands.settle(result.position, READ_MODELS);
+    await this.consistency.settle(result.position, READ_MODELS);
     return toApiKeyDto(await this.view(apiKeyId));
   }
 
   @Delete('api-keys/:apiKeyId')
   async revoke(@Param('apiKeyId') apiKeyId: string, @CurrentCaller() caller: Caller) {
     assertAdmin(caller);
-    const result = await this.commandBus.execute<RevokeApiKey, WriteResult>(new RevokeApiKey(apiKeyId, commandContext(caller)));
-    await this.commands.settle(result.position, READ_MODELS);
+    const result = await this.commandBus.execute<RevokeApiKey, WriteResult>(
+      new RevokeApiKey(apiKeyId, commandContext(caller)),
+    );
+    await this.consistency.settle(result.position, READ_MODELS);
     return toApiKeyDto(await this.view(apiKeyId));
   }
 
   @Get('users')
-  async users(@Query(new ZodQuery(ListQuery)) query: z.output<typeof ListQuery>, @CurrentCaller() caller: Caller) {
+  async users(
+    @Query(new ZodQuery(ListQuery)) query: z.output<typeof ListQuery>,
+    @CurrentCaller() caller: Caller,
+  ) {
     assertAdmin(caller);
-    return this.readStore.reader<UserView>(USERS).find({}, { sort: { field: 'createdAt' }, limit: query.limit, cursor: query.cursor ?? null });
+    return this.readStore
+      .reader<UserView>(USERS)
+      .find({}, { sort: { field: 'createdAt' }, limit: query.limit, cursor: query.cursor ?? null });
   }
 
   @Get('users/me')
@@ -140,11 +176,65 @@ export class ApiKeysController {
 
 const P = '/api/v1/core/api-keys';
 export const IDENTITY_ROUTES: RouteDoc[] = [
-  { method: 'get', path: P, tag: 'API keys', summary: 'List API keys (admin)', query: ListQuery, response: { status: 200, schema: listOf(ApiKeyDto), description: 'A page of keys; never the secrets' }, errors: [400, 403] },
-  { method: 'post', path: P, tag: 'API keys', summary: 'Issue an API key (admin)', description: 'The secret `key` is in this response only; it is stored hashed.', body: IssueApiKeyBody, idempotent: true, response: { status: 201, schema: IssuedApiKeyDto, description: 'The issued key with its secret' }, errors: [400, 403, 409] },
-  { method: 'get', path: `${P}/{apiKeyId}`, tag: 'API keys', summary: 'Get an API key (admin)', response: { status: 200, schema: ApiKeyDto, description: 'The key' }, errors: [403, 404] },
-  { method: 'patch', path: `${P}/{apiKeyId}`, tag: 'API keys', summary: 'Change name, Agent grants or usage limit (admin)', body: ChangeApiKeyBody, response: { status: 200, schema: ApiKeyDto, description: 'The key' }, errors: [400, 403, 404] },
-  { method: 'delete', path: `${P}/{apiKeyId}`, tag: 'API keys', summary: 'Revoke an API key (admin)', response: { status: 200, schema: ApiKeyDto, description: 'The revoked key' }, errors: [403, 404] },
-  { method: 'get', path: '/api/v1/core/users', tag: 'Users', summary: 'List users (admin)', query: ListQuery, response: { status: 200, schema: listOf(UserDto), description: 'A page of users' }, errors: [400, 403] },
-  { method: 'get', path: '/api/v1/core/users/me', tag: 'Users', summary: "The calling key's owner", response: { status: 200, schema: UserDto, description: 'The user' } },
+  {
+    method: 'get',
+    path: P,
+    tag: 'API keys',
+    summary: 'List API keys (admin)',
+    query: ListQuery,
+    response: { status: 200, schema: listOf(ApiKeyDto), description: 'A page of keys; never the secrets' },
+    errors: [400, 403],
+  },
+  {
+    method: 'post',
+    path: P,
+    tag: 'API keys',
+    summary: 'Issue an API key (admin)',
+    description: 'The secret `key` is in this response only; it is stored hashed.',
+    body: IssueApiKeyBody,
+    idempotent: true,
+    response: { status: 201, schema: IssuedApiKeyDto, description: 'The issued key with its secret' },
+    errors: [400, 403, 409],
+  },
+  {
+    method: 'get',
+    path: `${P}/{apiKeyId}`,
+    tag: 'API keys',
+    summary: 'Get an API key (admin)',
+    response: { status: 200, schema: ApiKeyDto, description: 'The key' },
+    errors: [403, 404],
+  },
+  {
+    method: 'patch',
+    path: `${P}/{apiKeyId}`,
+    tag: 'API keys',
+    summary: 'Change name, Agent grants or usage limit (admin)',
+    body: ChangeApiKeyBody,
+    response: { status: 200, schema: ApiKeyDto, description: 'The key' },
+    errors: [400, 403, 404],
+  },
+  {
+    method: 'delete',
+    path: `${P}/{apiKeyId}`,
+    tag: 'API keys',
+    summary: 'Revoke an API key (admin)',
+    response: { status: 200, schema: ApiKeyDto, description: 'The revoked key' },
+    errors: [403, 404],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/core/users',
+    tag: 'Users',
+    summary: 'List users (admin)',
+    query: ListQuery,
+    response: { status: 200, schema: listOf(UserDto), description: 'A page of users' },
+    errors: [400, 403],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/core/users/me',
+    tag: 'Users',
+    summary: "The calling key's owner",
+    response: { status: 200, schema: UserDto, description: 'The user' },
+  },
 ];

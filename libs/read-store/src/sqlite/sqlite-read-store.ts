@@ -109,7 +109,9 @@ export class SqliteReadStore implements ReadStore {
   }
 
   private tableExists(table: string): boolean {
-    return this.statement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
+    return (
+      this.statement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined
+    );
   }
 
   private tableReader<T extends StoredDocument>(resolve: () => string | null): DocumentReader<T> {
@@ -117,7 +119,8 @@ export class SqliteReadStore implements ReadStore {
       get: async (id) => {
         const table = resolve();
         if (!table) return null;
-        const row = this.statement(`SELECT doc FROM "${table}" WHERE id = ?`).get(id) as { doc: string } | undefined;
+        const row = this.statement(`SELECT doc FROM "${table}" WHERE id = ?`).get(id) as
+          { doc: string } | undefined;
         return row ? (JSON.parse(row.doc) as T) : null;
       },
       find: async (filter = {}, options = {}) => {
@@ -128,7 +131,9 @@ export class SqliteReadStore implements ReadStore {
         const table = resolve();
         if (!table) return 0;
         const { sql, params } = whereClause(filter);
-        return (this.statement(`SELECT COUNT(*) AS n FROM "${table}" WHERE ${sql}`).get(...params) as { n: number }).n;
+        return (
+          this.statement(`SELECT COUNT(*) AS n FROM "${table}" WHERE ${sql}`).get(...params) as { n: number }
+        ).n;
       },
     };
   }
@@ -190,8 +195,12 @@ export class SqliteReadStore implements ReadStore {
 
   dropGeneration(ref: ProjectionRef, collections: readonly string[]): Promise<void> {
     this.transaction(() => {
-      for (const name of collections) this.db.exec(`DROP TABLE IF EXISTS "${physicalName(checkName(name), ref.generation)}"`);
-      this.statement('DELETE FROM checkpoints WHERE name = ? AND generation = ?').run(ref.name, ref.generation);
+      for (const name of collections)
+        this.db.exec(`DROP TABLE IF EXISTS "${physicalName(checkName(name), ref.generation)}"`);
+      this.statement('DELETE FROM checkpoints WHERE name = ? AND generation = ?').run(
+        ref.name,
+        ref.generation,
+      );
     });
     this.statementCache.clear();
     return Promise.resolve();
@@ -222,7 +231,9 @@ export class SqliteReadStore implements ReadStore {
               const entries = Object.entries(op.by);
               const initial = { ...op.onCreate, ...op.by, id: op.id };
               const sets = entries
-                .map(([name]) => `'$.${checkFieldName(name)}', COALESCE(json_extract(doc, '$.${name}'), 0) + ?`)
+                .map(
+                  ([name]) => `'$.${checkFieldName(name)}', COALESCE(json_extract(doc, '$.${name}'), 0) + ?`,
+                )
                 .join(', ');
               this.statement(
                 `INSERT INTO ${table} (id, doc, position) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE
@@ -256,8 +267,7 @@ export class SqliteReadStore implements ReadStore {
 
   private projectionSync(name: string): ProjectionRecord | null {
     const row = this.statement('SELECT record FROM projections WHERE name = ?').get(name) as
-      | { record: string }
-      | undefined;
+      { record: string } | undefined;
     return row ? (JSON.parse(row.record) as ProjectionRecord) : null;
   }
 

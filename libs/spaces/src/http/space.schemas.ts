@@ -20,7 +20,12 @@ export const CreateSpaceBody = z.strictObject({
 });
 
 export const ChangeSpaceBody = z
-  .strictObject({ name: name.optional(), slug: slug.optional(), description: description.optional(), color: color.optional() })
+  .strictObject({
+    name: name.optional(),
+    slug: slug.optional(),
+    description: description.optional(),
+    color: color.optional(),
+  })
   .refine((body) => Object.keys(body).length > 0, 'send at least one of name, slug, description, color');
 
 export const SpaceDto = z.object({

@@ -4,7 +4,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { newId, NotFoundError } from '../../../kernel/src/index.js';
 import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
-import { CommandRunner } from '../../../platform/src/command-runner.js';
+import { ReadYourWrites } from '../../../platform/src/command-runner.js';
 import { commandContext, CurrentCaller, type Caller } from '../../../http/src/caller.js';
 import { listOf, ListQuery, type RouteDoc } from '../../../http/src/openapi.js';
 import { ZodBody, ZodQuery } from '../../../http/src/zod-validation.js';
@@ -19,7 +19,7 @@ const READ_MODELS = ['spaces'];
 export class SpacesController {
   constructor(
     private readonly commandBus: CommandBus,
-    private readonly commands: CommandRunner,
+    private readonly consistency: ReadYourWrites,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
@@ -29,7 +29,10 @@ export class SpacesController {
 
   @Get()
   list(@Query(new ZodQuery(ListQuery)) query: z.output<typeof ListQuery>) {
-    return this.spaces.find({}, { sort: { field: 'createdAt' }, limit: query.limit, cursor: query.cursor ?? null });
+    return this.spaces.find(
+      {},
+      { sort: { field: 'createdAt' }, limit: query.limit, cursor: query.cursor ?? null },
+    );
   }
 
   @Get(':spaceId')
@@ -40,7 +43,10 @@ export class SpacesController {
   }
 
   @Post()
-  async create(@Body(new ZodBody(CreateSpaceBody)) body: z.output<typeof CreateSpaceBody>, @CurrentCaller() caller: Caller) {
+  async create(
+    @Body(new ZodBody(CreateSpaceBody)) body: z.output<typeof CreateSpaceBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
     const spaceId = newId('spc');
     const fields = {
       name: body.name,
@@ -48,7 +54,9 @@ export class SpacesController {
       description: body.description ?? '',
       color: body.color ?? DEFAULT_SPACE_COLOR,
     };
-    const result = await this.commandBus.execute<CreateSpace, WriteResult>(new CreateSpace(spaceId, fields, commandContext(caller)));
+    const result = await this.commandBus.execute<CreateSpace, WriteResult>(
+      new CreateSpace(spaceId, fields, commandContext(caller)),
+    );
     return this.afterWrite(result);
   }
 
@@ -58,31 +66,72 @@ export class SpacesController {
     @Body(new ZodBody(ChangeSpaceBody)) body: z.output<typeof ChangeSpaceBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    const result = await this.commandBus.execute<ChangeSpace, WriteResult>(new ChangeSpace(spaceId, body, commandContext(caller)));
+    const result = await this.commandBus.execute<ChangeSpace, WriteResult>(
+      new ChangeSpace(spaceId, body, commandContext(caller)),
+    );
     return this.afterWrite(result);
   }
 
   @Delete(':spaceId')
   @HttpCode(204)
   async delete(@Param('spaceId') spaceId: string, @CurrentCaller() caller: Caller): Promise<void> {
-    const result = await this.commandBus.execute<DeleteSpace, WriteResult>(new DeleteSpace(spaceId, commandContext(caller)));
-    await this.commands.settle(result.position, READ_MODELS);
+    const result = await this.commandBus.execute<DeleteSpace, WriteResult>(
+      new DeleteSpace(spaceId, commandContext(caller)),
+    );
+    await this.consistency.settle(result.position, READ_MODELS);
   }
 
   private async afterWrite(result: WriteResult): Promise<SpaceView> {
-    await this.commands.settle(result.position, READ_MODELS);
+    await this.consistency.settle(result.position, READ_MODELS);
     return this.get(result.id);
   }
 }
 
 export const SPACE_ROUTES: RouteDoc[] = [
-  { method: 'get', path: '/api/v1/core/spaces', tag: 'Spaces', summary: 'List Spaces', query: ListQuery, response: { status: 200, schema: listOf(SpaceDto), description: 'A page of Spaces, oldest first' }, errors: [400] },
-  { method: 'post', path: '/api/v1/core/spaces', tag: 'Spaces', summary: 'Create a Space', body: CreateSpaceBody, idempotent: true, response: { status: 201, schema: SpaceDto, description: 'The created Space' }, errors: [400, 409] },
-  { method: 'get', path: '/api/v1/core/spaces/{spaceId}', tag: 'Spaces', summary: 'Get a Space (extension)', response: { status: 200, schema: SpaceDto, description: 'The Space' }, errors: [404] },
-  { method: 'patch', path: '/api/v1/core/spaces/{spaceId}', tag: 'Spaces', summary: 'Update a Space', body: ChangeSpaceBody, response: { status: 200, schema: SpaceDto, description: 'The updated Space' }, errors: [400, 404, 409] },
   {
-    method: 'delete', path: '/api/v1/core/spaces/{spaceId}', tag: 'Spaces', summary: 'Delete a Space',
-    description: 'Permanently removes the Space and, through their own commands, every Agent in it (and later its Knowledge and conversations).',
-    response: { status: 204, description: 'Deleted' }, errors: [404],
+    method: 'get',
+    path: '/api/v1/core/spaces',
+    tag: 'Spaces',
+    summary: 'List Spaces',
+    query: ListQuery,
+    response: { status: 200, schema: listOf(SpaceDto), description: 'A page of Spaces, oldest first' },
+    errors: [400],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/core/spaces',
+    tag: 'Spaces',
+    summary: 'Create a Space',
+    body: CreateSpaceBody,
+    idempotent: true,
+    response: { status: 201, schema: SpaceDto, description: 'The created Space' },
+    errors: [400, 409],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/core/spaces/{spaceId}',
+    tag: 'Spaces',
+    summary: 'Get a Space (extension)',
+    response: { status: 200, schema: SpaceDto, description: 'The Space' },
+    errors: [404],
+  },
+  {
+    method: 'patch',
+    path: '/api/v1/core/spaces/{spaceId}',
+    tag: 'Spaces',
+    summary: 'Update a Space',
+    body: ChangeSpaceBody,
+    response: { status: 200, schema: SpaceDto, description: 'The updated Space' },
+    errors: [400, 404, 409],
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/core/spaces/{spaceId}',
+    tag: 'Spaces',
+    summary: 'Delete a Space',
+    description:
+      'Permanently removes the Space and, through their own commands, every Agent in it (and later its Knowledge and conversations).',
+    response: { status: 204, description: 'Deleted' },
+    errors: [404],
   },
 ];

@@ -1,0 +1,81 @@
+// Builds and starts the api: Fastify, the Nest application, projections (in embedded mode), the admin bootstrap,
+// then listens. Used by main.ts and by the end-to-end tests, which start it on a random port with their own DATA_DIR.
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Logger } from 'pino';
+import { Registry } from 'prom-client';
+import type { PlatformConfig } from '../../../libs/kernel/src/index.js';
+import { EVENT_STORE, type EventStore } from '../../../libs/event-store/src/event-store.port.js';
+import { ProjectionRunner } from '../../../libs/eventsourcing/src/projection-runner.js';
+import { ProjectionWaiter } from '../../../libs/eventsourcing/src/projection-waiter.js';
+import { PROJECTORS, type Projector } from '../../../libs/eventsourcing/src/projector.js';
+import { createLogger, PinoNestLogger } from '../../../libs/platform/src/logger.js';
+import { AdminBootstrap } from '../../../libs/identity/src/admin-bootstrap.js';
+import { ApiModule } from './app.module.js';
+import { OperationsController } from './operations.controller.js';
+import { instrumentHttp } from './http-metrics.js';
+
+export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+
+export async function createApi(
+  config: PlatformConfig,
+  logger: Logger = createLogger(config),
+): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    logger: false,
+    return503OnClosing: true,
+  });
+  const metrics = new Registry();
+  const app = await NestFactory.create<NestFastifyApplication>(
+    ApiModule.forRoot(config, logger, metrics),
+    adapter,
+    {
+      logger: new PinoNestLogger(logger),
+      bufferLogs: false,
+    },
+  );
+  const fastify = app.getHttpAdapter().getInstance();
+  instrumentHttp(fastify, metrics);
+  fastify.addHook('onRequest', async (request, reply) => {
+    const id = request.headers['x-request-id'];
+    if (typeof id === 'string' && id.length <= 128) void reply.header('x-request-id', id);
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    // Method, route and status only: never headers or bodies, which may carry keys.
+    logger.info(
+      {
+        method: request.method,
+        route: request.routeOptions.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      'request',
+    );
+  });
+  app.enableShutdownHooks();
+  await app.init();
+
+  if (config.runProjections) {
+    const runner = app.get(ProjectionRunner);
+    runner.start();
+    await runner.caughtUp(30_000);
+  } else {
+    // Scaled out: the worker runs the projectors; wait (bounded) until their live generations have reached the log head.
+    const head = await app.get<EventStore>(EVENT_STORE).headPosition();
+    await app.get(ProjectionWaiter).waitFor(
+      app.get<Projector[]>(PROJECTORS).map((p) => p.name),
+      head,
+      30_000,
+    );
+  }
+  await app.get(AdminBootstrap).run();
+  app.get(OperationsController).markReady();
+  return app;
+}
+
+export async function startApi(config: PlatformConfig, logger?: Logger): Promise<NestFastifyApplication> {
+  const app = await createApi(config, logger);
+  await app.listen({ port: config.port, host: config.host });
+  return app;
+}

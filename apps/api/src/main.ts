@@ -1,0 +1,44 @@
+// Entry point of the api process: read configuration once, start, and shut down cleanly on SIGINT/SIGTERM.
+import 'reflect-metadata';
+import { ConfigError, loadConfig } from '../../../libs/kernel/src/index.js';
+import { createLogger } from '../../../libs/platform/src/logger.js';
+import { startApi } from './bootstrap.js';
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = createLogger(config);
+  const app = await startApi(config, logger);
+  logger.info(
+    {
+      port: config.port,
+      host: config.host,
+      eventStore: config.eventStore,
+      readStore: config.readStore,
+      startupMs: Math.round(performance.now() - started),
+    },
+    `Agent Platform api listening on http://${config.host}:${config.port}`,
+  );
+  if (!config.adminApiKey) logger.warn('ADMIN_API_KEY is not set: no key can call the API until one is set');
+  const shutdown = async (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', (signal) => void shutdown(signal));
+  process.once('SIGTERM', (signal) => void shutdown(signal));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`api failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

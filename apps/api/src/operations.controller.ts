@@ -1,0 +1,149 @@
+// Operators' and integrators' endpoints: health (liveness, readiness with projection lag), Prometheus metrics, the
+// OpenAPI document and its docs page. None needs an API key.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Controller, Get, Header, Inject, Param, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { Registry, collectDefaultMetrics, Gauge } from 'prom-client';
+import swaggerUi from 'swagger-ui-dist';
+import { NotFoundError } from '../../../libs/kernel/src/index.js';
+import { EVENT_STORE, type EventStore } from '../../../libs/event-store/src/event-store.port.js';
+import { READ_STORE, type ReadStore } from '../../../libs/read-store/src/read-store.port.js';
+import { ProjectionRunner } from '../../../libs/eventsourcing/src/projection-runner.js';
+import { PROJECTORS, type Projector } from '../../../libs/eventsourcing/src/projector.js';
+import { Public } from '../../../libs/http/src/caller.js';
+import { projectionHealth } from '../../../libs/operations/src/projection-health.js';
+import { OPENAPI_DOCUMENT } from './openapi.js';
+import { HTTP_METRICS } from './http-metrics.js';
+
+const DOC_ASSETS = new Map([
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui-bundle.js', 'application/javascript; charset=utf-8'],
+]);
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Agent Platform API</title>
+<link rel="stylesheet" href="/api/v1/core/docs/swagger-ui.css"></head>
+<body><div id="docs"></div><script src="/api/v1/core/docs/swagger-ui-bundle.js"></script>
+<script src="/api/v1/core/docs/init.js"></script></body></html>`;
+
+const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/api/v1/core/openapi.json', dom_id: '#docs', persistAuthorization: true });`;
+
+@Public()
+@Controller()
+export class OperationsController {
+  private readonly metrics: Registry;
+  private ready = false;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(PROJECTORS) private readonly projectors: Projector[],
+    private readonly runner: ProjectionRunner,
+    @Inject(OPENAPI_DOCUMENT) private readonly openApi: object,
+    @Inject(HTTP_METRICS) registry: Registry,
+  ) {
+    this.metrics = registry;
+    collectDefaultMetrics({ register: registry });
+    const gauge = (name: string, help: string) =>
+      new Gauge({ name, help, labelNames: ['projection'], registers: [registry] });
+    const lagEvents = gauge('projection_lag_events', 'Events in the log not yet applied by the projection');
+    const lagSeconds = gauge(
+      'projection_lag_seconds',
+      'Age of the oldest event not yet applied by the projection',
+    );
+    const checkpoint = gauge('projection_checkpoint', 'Last log position applied by the live generation');
+    const failing = gauge('projection_failing', '1 while the projection is failing and retrying');
+    const head = new Gauge({
+      name: 'event_log_head_position',
+      help: 'Position of the newest event in the log',
+      registers: [registry],
+    });
+    this.collectProjections = async () => {
+      head.set(await this.eventStore.headPosition());
+      for (const item of await this.health()) {
+        const labels = { projection: item.name };
+        lagEvents.set(labels, item.lagEvents);
+        lagSeconds.set(labels, item.lagSeconds);
+        checkpoint.set(labels, item.checkpoint);
+        failing.set(labels, item.state === 'failed' ? 1 : 0);
+      }
+    };
+  }
+
+  private readonly collectProjections: () => Promise<void>;
+
+  markReady(): void {
+    this.ready = true;
+  }
+
+  private health() {
+    return projectionHealth(
+      this.eventStore,
+      this.readStore,
+      this.runner,
+      this.projectors.map((p) => p.name),
+    );
+  }
+
+  @Get('health/live')
+  live() {
+    return { status: 'ok' };
+  }
+
+  @Get('health')
+  async status(@Res({ passthrough: true }) reply: FastifyReply) {
+    let projections: Awaited<ReturnType<OperationsController['health']>> = [];
+    let storesReachable = true;
+    try {
+      projections = await this.health();
+    } catch {
+      storesReachable = false;
+    }
+    const failing = projections.filter((p) => p.state === 'failed').map((p) => p.name);
+    const ready = this.ready && storesReachable;
+    void reply.status(ready ? 200 : 503);
+    return {
+      status: !ready ? 'starting' : failing.length > 0 ? 'degraded' : 'ok',
+      live: true,
+      ready,
+      failing,
+      projections,
+    };
+  }
+
+  @Get('health/ready')
+  async readiness(@Res({ passthrough: true }) reply: FastifyReply) {
+    return this.status(reply);
+  }
+
+  @Get('metrics')
+  @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
+  async prometheus(): Promise<string> {
+    await this.collectProjections().catch(() => undefined);
+    return this.metrics.metrics();
+  }
+
+  @Get('api/v1/core/openapi.json')
+  openapi() {
+    return this.openApi;
+  }
+
+  @Get('api/v1/core/docs')
+  @Header('content-type', 'text/html; charset=utf-8')
+  docs() {
+    return DOCS_PAGE;
+  }
+
+  @Get('api/v1/core/docs/:asset')
+  docsAsset(@Param('asset') asset: string, @Res({ passthrough: true }) reply: FastifyReply) {
+    if (asset === 'init.js') {
+      void reply.type('application/javascript; charset=utf-8');
+      return DOCS_INIT;
+    }
+    const type = DOC_ASSETS.get(asset);
+    if (!type) throw new NotFoundError('Docs asset', asset);
+    void reply.type(type).header('cache-control', 'public, max-age=86400');
+    return readFileSync(join(swaggerUi.getAbsoluteFSPath(), asset));
+  }
+}

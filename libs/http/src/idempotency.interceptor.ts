@@ -1,0 +1,128 @@
+// `Idempotency-Key` on POST: the first request's outcome is recorded in the log (stream per caller and key), and a
+// retry with the same key and body replays it without running the command again. A concurrent retry gets 409; the
+// same key with another body gets 422. Secrets in a response (an issued API key) are not recorded: a replay shows null.
+import {
+  Inject,
+  Injectable,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { from, lastValueFrom, type Observable } from 'rxjs';
+import { ConflictError, newEventId, PlatformError, sha256, ValidationError } from '../../kernel/src/index.js';
+import { EVENT_STORE, type EventStore } from '../../event-store/src/event-store.port.js';
+import type { RequestWithCaller } from './caller.js';
+
+const KEY = /^[\x21-\x7e]{1,255}$/;
+const IN_FLIGHT_MS = 60_000;
+const SECRET_FIELDS = ['key'];
+
+type IdempotencyEvent =
+  | { type: 'IdempotentRequestStarted'; data: { fingerprint: string; startedAt: string } }
+  | { type: 'IdempotentRequestCompleted'; data: { fingerprint: string; status: number; body: unknown } }
+  | { type: 'IdempotentRequestFailed'; data: { fingerprint: string; status: number } };
+
+const redact = (body: unknown): unknown =>
+  body && typeof body === 'object' && !Array.isArray(body)
+    ? Object.fromEntries(
+        Object.entries(body).map(([field, value]) => [field, SECRET_FIELDS.includes(field) ? null : value]),
+      )
+    : body;
+
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<RequestWithCaller>();
+    const header = request.headers['idempotency-key'];
+    if (request.method !== 'POST' || header === undefined || !request.caller) return next.handle();
+    return from(this.handle(request, context.switchToHttp().getResponse<FastifyReply>(), header, next));
+  }
+
+  private async handle(
+    request: RequestWithCaller,
+    reply: FastifyReply,
+    header: string | string[],
+    next: CallHandler,
+  ) {
+    if (typeof header !== 'string' || !KEY.test(header))
+      throw new ValidationError(
+        'invalid_idempotency_key',
+        'Idempotency-Key must be 1 to 255 printable ASCII characters',
+        'Idempotency-Key',
+      );
+    const caller = request.caller!;
+    const streamId = `idempotency-${sha256(`${caller.apiKey.id}\u0000${header}`).slice(0, 40)}`;
+    const fingerprint = sha256(
+      `${request.method} ${request.url}\u0000${JSON.stringify(request.body ?? null)}`,
+    );
+    const history = (await this.store.readStream(streamId)) as unknown as (IdempotencyEvent & {
+      revision: number;
+    })[];
+    const last = history.at(-1);
+    if (last && last.data.fingerprint !== fingerprint)
+      throw new PlatformError(
+        'unprocessable',
+        'idempotency_key_reused',
+        'this Idempotency-Key was used with another request',
+        'Idempotency-Key',
+      );
+    if (last?.type === 'IdempotentRequestCompleted') {
+      void reply.status(last.data.status);
+      void reply.header('idempotent-replayed', 'true');
+      return last.data.body;
+    }
+    if (
+      last?.type === 'IdempotentRequestStarted' &&
+      Date.now() - Date.parse(last.data.startedAt) < IN_FLIGHT_MS
+    )
+      throw new ConflictError(
+        'idempotency_key_in_use',
+        'a request with this Idempotency-Key is still in progress',
+      );
+
+    const metadata = {
+      correlationId: caller.correlationId,
+      causationId: null,
+      actor: caller.actor,
+      occurredAt: new Date().toISOString(),
+      schemaVersion: 1,
+    };
+    const append = (event: IdempotencyEvent, expected: number | 'no_stream') =>
+      this.store.appendToStream(
+        streamId,
+        [{ id: newEventId(), ...event, metadata: { ...metadata, occurredAt: new Date().toISOString() } }],
+        expected,
+      );
+    const started = await append(
+      { type: 'IdempotentRequestStarted', data: { fingerprint, startedAt: new Date().toISOString() } },
+      last ? last.revision : 'no_stream',
+    ).catch((error: unknown) => {
+      throw error instanceof PlatformError && error.code === 'wrong_expected_revision'
+        ? new ConflictError(
+            'idempotency_key_in_use',
+            'a request with this Idempotency-Key is still in progress',
+          )
+        : error;
+    });
+    try {
+      const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
+      // Nest applies a POST's default 201 after the handler, so 200 here means the default.
+      const status = reply.statusCode === 200 ? 201 : reply.statusCode;
+      await append(
+        { type: 'IdempotentRequestCompleted', data: { fingerprint, status, body: redact(body) } },
+        started.nextRevision,
+      );
+      return body;
+    } catch (error) {
+      const status = error instanceof PlatformError ? 400 : 500;
+      await append(
+        { type: 'IdempotentRequestFailed', data: { fingerprint, status } },
+        started.nextRevision,
+      ).catch(() => undefined);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,64 @@
+// Projection health for /health, /metrics and the CLI: state, checkpoint and lag (events and seconds) per projector,
+// from the local runner when it holds the projector, else from the stored checkpoints of the live generation.
+import type { EventStore } from '../../event-store/src/event-store.port.js';
+import type { ReadStore } from '../../read-store/src/read-store.port.js';
+import type { ProjectionRunner, ProjectorState } from '../../eventsourcing/src/projection-runner.js';
+
+export interface ProjectionHealth {
+  readonly name: string;
+  readonly version: number | null;
+  readonly state: ProjectorState | 'remote';
+  readonly liveGeneration: number | null;
+  readonly checkpoint: number;
+  /** Events after the checkpoint (capped at LAG_CAP, reported as that number). */
+  readonly lagEvents: number;
+  /** Age of the oldest event not yet applied; 0 when caught up. */
+  readonly lagSeconds: number;
+  readonly rebuilding: { readonly generation: number; readonly checkpoint: number } | null;
+  readonly lastError: string | null;
+}
+
+export const LAG_CAP = 10_000;
+
+export async function projectionHealth(
+  eventStore: EventStore,
+  readStore: ReadStore,
+  runner: ProjectionRunner | null,
+  names: readonly string[],
+): Promise<ProjectionHealth[]> {
+  const local = new Map((runner?.status() ?? []).map((status) => [status.name, status]));
+  const now = Date.now();
+  return Promise.all(
+    names.map(async (name) => {
+      const status = local.get(name);
+      const held = status && status.state !== 'standby' && status.state !== 'starting';
+      const record = await readStore.projection(name);
+      const liveGeneration = held ? status.liveGeneration : (record?.liveGeneration ?? null);
+      const checkpoint = held
+        ? status.checkpoint
+        : liveGeneration === null
+          ? 0
+          : await readStore.checkpoint({ name, generation: liveGeneration });
+      const behind = await eventStore.readAll({ after: checkpoint, maxCount: LAG_CAP });
+      const oldest = behind[0];
+      return {
+        name,
+        version: status?.version ?? record?.liveVersion ?? null,
+        state: held ? status.state : 'remote',
+        liveGeneration,
+        checkpoint,
+        lagEvents: behind.length,
+        lagSeconds: oldest ? Math.max(0, (now - Date.parse(oldest.metadata.occurredAt)) / 1000) : 0,
+        rebuilding: held
+          ? status.rebuilding
+          : record?.buildingGeneration != null
+            ? {
+                generation: record.buildingGeneration,
+                checkpoint: await readStore.checkpoint({ name, generation: record.buildingGeneration }),
+              }
+            : null,
+        lastError: status?.lastError ?? null,
+      };
+    }),
+  );
+}
