@@ -81,6 +81,14 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
   }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
+    // Fastify's body-parser errors reach here wrapped by Nest; keep the cause recognisable.
+    const wrapped =
+      fastifyClientError(exception.cause) ??
+      (status === 400 && /JSON/.test(exception.message)
+        ? fastifyClientError({ statusCode: 400, message: 'JSON' })
+        : null);
+    if (wrapped)
+      return { status: wrapped.status, body: errorBody(wrapped.status, wrapped.code, wrapped.message) };
     const code =
       status === 404 ? 'route_not_found' : status === 405 ? 'method_not_allowed' : 'invalid_request';
     return { status, body: errorBody(status, code, status === 404 ? 'no such route' : exception.message) };

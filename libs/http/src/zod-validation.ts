@@ -11,19 +11,19 @@ export function parseOrThrow<S extends z.ZodType>(
   const result = schema.safeParse(value ?? (where === 'body' ? undefined : {}));
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  const param = issue.path.map(String).join('.');
-  if (issue.path.length === 0) {
-    throw new ValidationError('invalid_body', `request ${where} must be a JSON object: ${issue.message}`);
+  const path = issue.path.map(String);
+  if (issue.code === 'unrecognized_keys') {
+    const param = [...path, issue.keys[0]!].join('.');
+    throw new ValidationError('unknown_field', `unknown field: ${issue.keys.join(', ')}`, param);
   }
-  const missing = issue.code === 'invalid_type' && issue.message.includes('undefined');
-  const unknown = issue.code === 'unrecognized_keys';
-  const field = unknown ? (issue as { keys: string[] }).keys.join(', ') : param;
+  if (path.length === 0)
+    throw new ValidationError('invalid_body', `request ${where} must be a JSON object: ${issue.message}`);
+  const param = path.join('.');
+  const missing = issue.code === 'invalid_type' && issue.input === undefined;
   throw new ValidationError(
-    missing ? 'missing_field' : unknown ? 'unknown_field' : 'invalid_field',
-    missing ? `${field} is required` : unknown ? `unknown field: ${field}` : `${field}: ${issue.message}`,
-    unknown
-      ? [...issue.path.map(String), (issue as { keys: string[] }).keys[0]].filter(Boolean).join('.')
-      : param,
+    missing ? 'missing_field' : 'invalid_field',
+    missing ? `${param} is required` : `${param}: ${issue.message}`,
+    param,
   );
 }
 

@@ -1,0 +1,94 @@
+// Boots the real api in-process on 127.0.0.1 (random port) over its own temporary data directory, and speaks HTTP.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import 'reflect-metadata';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { loadConfig, type PlatformConfig } from '../../libs/kernel/src/index.js';
+import { createLogger } from '../../libs/platform/src/logger.js';
+import { createApi } from '../../apps/api/src/bootstrap.js';
+
+export const ADMIN_KEY = 'test-admin-key-0123456789';
+
+export interface TestApi {
+  readonly url: string;
+  readonly config: PlatformConfig;
+  readonly app: NestFastifyApplication;
+  /** Everything the api logged, as text. */
+  logs(): string;
+  close(): Promise<void>;
+}
+
+export const tempDataDir = (): string => mkdtempSync(join(tmpdir(), 'agent-platform-'));
+
+export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
+  const config = loadConfig({
+    DATA_DIR: tempDataDir(),
+    ADMIN_API_KEY: ADMIN_KEY,
+    LOG_LEVEL: 'info',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ...env,
+  });
+  const chunks: string[] = [];
+  const logger = createLogger(
+    config,
+    new Writable({ write: (chunk, _encoding, done) => (chunks.push(String(chunk)), done()) }),
+  );
+  const app = await createApi(config, logger);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.getHttpServer().address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    config,
+    app,
+    logs: () => chunks.join(''),
+    close: () => app.close(),
+  };
+}
+
+export interface Reply<T = Record<string, unknown>> {
+  readonly status: number;
+  readonly body: T;
+  readonly headers: Headers;
+}
+
+/** A small HTTP client over fetch: JSON in, JSON out, the admin key unless told otherwise. */
+export function client(base: string, key: string | null = ADMIN_KEY) {
+  const call = async <T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Reply<T>> => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        ...(key ? { 'x-api-key': key } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      body: (text ? JSON.parse(text) : null) as T,
+      headers: response.headers,
+    };
+  };
+  return {
+    get: <T = Record<string, unknown>>(path: string, headers?: Record<string, string>) =>
+      call<T>('GET', path, undefined, headers),
+    post: <T = Record<string, unknown>>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      call<T>('POST', path, body, headers),
+    put: <T = Record<string, unknown>>(path: string, body?: unknown) => call<T>('PUT', path, body),
+    patch: <T = Record<string, unknown>>(path: string, body?: unknown) => call<T>('PATCH', path, body),
+    delete: <T = Record<string, unknown>>(path: string) => call<T>('DELETE', path),
+  };
+}
+
+export const CORE = '/api/v1/core';
+
+export const uniqueName = (prefix: string): string => `${prefix} ${Math.random().toString(36).slice(2, 10)}`;
