@@ -3,6 +3,7 @@
 // code version differs from the live generation's, or whose rebuild was requested, is rebuilt into a new generation
 // beside the live one and switched to once it has caught up (blue/green). A failing projector retries with backoff
 // and never stops the others.
+import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { EventEnvelope } from '../../kernel/src/index.js';
 import type { EventStore, Subscription } from '../../event-store/src/event-store.port.js';
@@ -49,6 +50,29 @@ export interface ProjectionRunnerOptions {
   readonly retireGraceMs?: number;
   readonly maxBackoffMs?: number;
   readonly logger?: RunnerLogger;
+}
+
+/** A lease owner names its host and process, so a restarted process can tell a dead holder from a live one. */
+export const processLeaseOwner = (host: string): string =>
+  `${host}/${process.pid}/${randomBytes(4).toString('hex')}`;
+
+/**
+ * True when `holder` is a process of this host that no longer runs: a previous incarnation with our own pid (a
+ * restarted container), or a pid that does not exist. Its lease can be taken over at once instead of waiting for it
+ * to expire, so a crash does not leave reads stale for a lease's lifetime.
+ */
+export function isDeadLocalHolder(holder: string, self: string): boolean {
+  const [host, pidText] = holder.split('/');
+  const [ownHost] = self.split('/');
+  const pid = Number(pidText);
+  if (holder === self || host !== ownHost || !Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }
 
 const SILENT: RunnerLogger = { info: () => undefined, error: () => undefined };
@@ -141,7 +165,7 @@ class ProjectorWorker {
   }
 
   private get ttl() {
-    return this.runner.options.leaseTtlMs ?? 15000;
+    return this.runner.options.leaseTtlMs ?? 10000;
   }
 
   private get logger() {
@@ -180,10 +204,10 @@ class ProjectorWorker {
   }
 
   private async loop(): Promise<void> {
-    const { readStore, options } = this.runner;
+    const { options } = this.runner;
     while (!this.stopped) {
       try {
-        if (!(await readStore.acquireLease(this.leaseName, options.owner, this.ttl))) {
+        if (!(await this.acquire())) {
           this.state = 'standby';
           await this.pause(this.ttl / 3);
           continue;
@@ -207,6 +231,18 @@ class ProjectorWorker {
         await this.pause(Math.min(250 * 2 ** this.failures, options.maxBackoffMs ?? 30000));
       }
     }
+  }
+
+  private async acquire(): Promise<boolean> {
+    const { readStore, options } = this.runner;
+    if (await readStore.acquireLease(this.leaseName, options.owner, this.ttl)) return true;
+    const holder = await readStore.leaseHolder(this.leaseName);
+    if (!holder || !isDeadLocalHolder(holder.owner, options.owner)) return false;
+    this.logger.info('taking over the lease of a process that is gone', {
+      projector: this.projector.name,
+      holder: holder.owner,
+    });
+    return readStore.acquireLease(this.leaseName, options.owner, this.ttl, holder.owner);
   }
 
   private pause(ms: number): Promise<void> {
@@ -346,8 +382,7 @@ class ProjectorWorker {
       while (!this.stopped) {
         await Promise.race([failed, this.pause(this.ttl / 3)]);
         if (this.stopped) break;
-        if (!(await readStore.acquireLease(this.leaseName, options.owner, this.ttl)))
-          throw new LeaseLostError();
+        if (!(await this.acquire())) throw new LeaseLostError();
         const latest = await readStore.projection(projector.name);
         if (latest?.rebuildRequested && !this.rebuilding) await startBuild();
       }

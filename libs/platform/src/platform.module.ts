@@ -18,7 +18,7 @@ import { SqliteEventStore } from '../../event-store/src/sqlite/sqlite-event-stor
 import { UpcasterRegistry } from '../../event-store/src/upcasters.js';
 import { READ_STORE, type ReadStore } from '../../read-store/src/read-store.port.js';
 import { SqliteReadStore } from '../../read-store/src/sqlite/sqlite-read-store.js';
-import { ProjectionRunner } from '../../eventsourcing/src/projection-runner.js';
+import { processLeaseOwner, ProjectionRunner } from '../../eventsourcing/src/projection-runner.js';
 import { ProjectionWaiter } from '../../eventsourcing/src/projection-waiter.js';
 import { PROJECTORS, type Projector } from '../../eventsourcing/src/projector.js';
 import { CommandRunner, ReadYourWrites } from './command-runner.js';
@@ -91,7 +91,7 @@ export class PlatformModule implements OnApplicationShutdown {
           config: PlatformConfig,
         ) =>
           new ProjectionRunner(eventStore, readStore, projectors, {
-            owner: `${config.workerId}:${process.pid}`,
+            owner: processLeaseOwner(config.workerId),
             logger: {
               info: (message, context) => logger.info(context ?? {}, message),
               error: (message, context) => logger.error(context ?? {}, message),

@@ -190,6 +190,11 @@ export function readStoreContract(adapter: string, open: () => Promise<ReadStore
       expect(await store.leaseHolder(lease)).toMatchObject({ owner: 'one' });
       await store.releaseLease(lease, 'one');
       expect(await store.leaseHolder(lease)).toBeNull();
+      expect(await store.acquireLease(lease, 'one', 60000)).toBe(true);
+      expect(await store.acquireLease(lease, 'two', 60000, 'someone-else')).toBe(false);
+      expect(await store.acquireLease(lease, 'two', 60000, 'one')).toBe(true);
+      expect(await store.leaseHolder(lease)).toMatchObject({ owner: 'two' });
+      await store.releaseLease(lease, 'two');
       expect(await store.acquireLease(lease, 'two', 1)).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(await store.acquireLease(lease, 'three', 60000)).toBe(true);

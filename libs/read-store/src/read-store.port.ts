@@ -121,8 +121,11 @@ export interface ReadStore {
   /** Creates or updates the projection's registry record (fields not given keep their value). */
   saveProjection(record: Partial<ProjectionRecord> & { readonly name: string }): Promise<ProjectionRecord>;
 
-  /** Takes or renews a named lease for `owner`; false while another owner holds an unexpired one. */
-  acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Takes or renews a named lease for `owner`; false while another owner holds an unexpired one, unless that owner is
+   * `replacing` (a holder the caller knows to be dead), which makes the take-over a compare-and-swap.
+   */
+  acquireLease(name: string, owner: string, ttlMs: number, replacing?: string): Promise<boolean>;
   releaseLease(name: string, owner: string): Promise<void>;
   leaseHolder(name: string): Promise<{ owner: string; expiresAt: number } | null>;
 

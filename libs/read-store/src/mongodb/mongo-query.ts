@@ -334,15 +334,22 @@ export function toProjectionRecord(stored: MongoDocument): ProjectionRecord {
   return { ...EMPTY_RECORD(String(name)), ...fields } as ProjectionRecord;
 }
 
-/** Takes the lease when it is ours or expired; a held lease fails the upsert with a duplicate key on _id. */
+/**
+ * Takes the lease when it is ours, expired, or held by `replacing` (a dead holder); a held lease fails the upsert
+ * with a duplicate key on _id.
+ */
 export function leaseAcquire(
   name: string,
   owner: string,
   now: number,
   ttlMs: number,
+  replacing?: string,
 ): { filter: MongoDocument; update: MongoDocument } {
   return {
-    filter: { _id: name, $or: [{ owner }, { expiresAt: { $lt: now } }] },
+    filter: {
+      _id: name,
+      $or: [{ owner }, { expiresAt: { $lt: now } }, ...(replacing ? [{ owner: replacing }] : [])],
+    },
     update: { $set: { owner, expiresAt: now + ttlMs } },
   };
 }

@@ -302,8 +302,8 @@ export class MongoReadStore implements ReadStore {
     return toProjectionRecord(saved ?? { _id: record.name });
   }
 
-  async acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
-    const { filter, update } = leaseAcquire(name, owner, Date.now(), ttlMs);
+  async acquireLease(name: string, owner: string, ttlMs: number, replacing?: string): Promise<boolean> {
+    const { filter, update } = leaseAcquire(name, owner, Date.now(), ttlMs, replacing);
     try {
       const result = await this.leases.updateOne(filter, update, { upsert: true });
       return result.matchedCount > 0 || result.upsertedCount > 0;

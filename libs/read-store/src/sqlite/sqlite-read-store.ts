@@ -301,12 +301,13 @@ export class SqliteReadStore implements ReadStore {
     return Promise.resolve(saved);
   }
 
-  acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
+  acquireLease(name: string, owner: string, ttlMs: number, replacing?: string): Promise<boolean> {
     const now = Date.now();
     const result = this.statement(
       `INSERT INTO leases (name, owner, expires_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE
-       SET owner = excluded.owner, expires_at = excluded.expires_at WHERE owner = excluded.owner OR expires_at < ?`,
-    ).run(name, owner, now + ttlMs, now);
+       SET owner = excluded.owner, expires_at = excluded.expires_at
+       WHERE owner = excluded.owner OR expires_at < ? OR owner = ?`,
+    ).run(name, owner, now + ttlMs, now, replacing ?? null);
     return Promise.resolve(result.changes > 0);
   }
 
