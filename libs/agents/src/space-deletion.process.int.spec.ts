@@ -1,0 +1,49 @@
+import { loadConfig } from '../../kernel/src/index.js';
+import { SqliteEventStore } from '../../event-store/src/sqlite/sqlite-event-store.js';
+import { SqliteReadStore } from '../../read-store/src/sqlite/sqlite-read-store.js';
+import { ProjectionRunner, processLeaseOwner } from '../../eventsourcing/src/projection-runner.js';
+import { CommandRunner } from '../../platform/src/command-runner.js';
+import { makeEvent, waitUntil } from '../../testing/src/fixtures.js';
+import { agentsProjector } from '../../../projections/agents/agents.projector.js';
+import { AGENT_DEFAULTS } from './agent.decider.js';
+import { agentStreamId } from './agent.events.js';
+import { SpaceDeletionProcess } from './space-deletion.process.js';
+
+describe('SpaceDeletionProcess', () => {
+  const agentCreated = (agentId: string, spaceId: string) =>
+    makeEvent('AgentCreated', { agentId, spaceId, isPersonal: false, ownerUserId: null, ...AGENT_DEFAULTS, name: agentId, model: 'm' });
+
+  it('deletes the Agents of a deleted Space, and an Agent created there afterwards; a replay appends nothing', async () => {
+    const events = new SqliteEventStore({ path: ':memory:', pollIntervalMs: 10 });
+    const reads = new SqliteReadStore({ path: ':memory:', generationCacheMs: 0 });
+    const commands = new CommandRunner(events, loadConfig({}));
+    const projectors = [agentsProjector, new SpaceDeletionProcess(commands)];
+    const runner = new ProjectionRunner(events, reads, projectors, { owner: processLeaseOwner('t') });
+    runner.start();
+
+    await events.appendToStream('space-s1', [makeEvent('SpaceCreated', { spaceId: 's1', name: 'S', slug: 's', description: '', color: '#000' })], 'no_stream');
+    await events.appendToStream(agentStreamId('a1'), [agentCreated('a1', 's1')], 'no_stream');
+    await events.appendToStream(agentStreamId('a2'), [agentCreated('a2', 's1')], 'no_stream');
+    await events.appendToStream(agentStreamId('other'), [agentCreated('other', 's2')], 'no_stream');
+    await events.appendToStream('space-s1', [makeEvent('SpaceDeleted', { spaceId: 's1' })], 0);
+    // A create that raced the deletion (its Space check passed before the delete landed).
+    await events.appendToStream(agentStreamId('late'), [agentCreated('late', 's1')], 'no_stream');
+
+    const agents = reads.reader('agents');
+    await waitUntil(async () => (await agents.count()) === 1, 5000);
+    expect((await agents.find()).data.map((a) => a.id)).toEqual(['other']);
+    for (const id of ['a1', 'a2', 'late']) {
+      const stream = await events.readStream(agentStreamId(id));
+      expect(stream.map((e) => e.type)).toEqual(['AgentCreated', 'AgentDeleted']);
+      expect(stream[1]!.data).toMatchObject({ reason: 'space_deleted' });
+      expect(stream[1]!.metadata).toMatchObject({ actor: { kind: 'system' }, causationId: expect.any(String) });
+    }
+
+    // Rebuilding the process manager replays SpaceDeleted: the derived event ids make its commands no-ops.
+    const head = await events.headPosition();
+    await reads.saveProjection({ name: 'space-deletion-process', rebuildRequested: true });
+    await waitUntil(async () => (await reads.projection('space-deletion-process'))?.liveGeneration === 2, 5000);
+    expect(await events.headPosition()).toBe(head);
+    await runner.stop();
+  });
+});
