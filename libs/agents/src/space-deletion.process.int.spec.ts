@@ -11,7 +11,15 @@ import { SpaceDeletionProcess } from './space-deletion.process.js';
 
 describe('SpaceDeletionProcess', () => {
   const agentCreated = (agentId: string, spaceId: string) =>
-    makeEvent('AgentCreated', { agentId, spaceId, isPersonal: false, ownerUserId: null, ...AGENT_DEFAULTS, name: agentId, model: 'm' });
+    makeEvent('AgentCreated', {
+      agentId,
+      spaceId,
+      isPersonal: false,
+      ownerUserId: null,
+      ...AGENT_DEFAULTS,
+      name: agentId,
+      model: 'm',
+    });
 
   it('deletes the Agents of a deleted Space, and an Agent created there afterwards; a replay appends nothing', async () => {
     const events = new SqliteEventStore({ path: ':memory:', pollIntervalMs: 10 });
@@ -21,7 +29,11 @@ describe('SpaceDeletionProcess', () => {
     const runner = new ProjectionRunner(events, reads, projectors, { owner: processLeaseOwner('t') });
     runner.start();
 
-    await events.appendToStream('space-s1', [makeEvent('SpaceCreated', { spaceId: 's1', name: 'S', slug: 's', description: '', color: '#000' })], 'no_stream');
+    await events.appendToStream(
+      'space-s1',
+      [makeEvent('SpaceCreated', { spaceId: 's1', name: 'S', slug: 's', description: '', color: '#000' })],
+      'no_stream',
+    );
     await events.appendToStream(agentStreamId('a1'), [agentCreated('a1', 's1')], 'no_stream');
     await events.appendToStream(agentStreamId('a2'), [agentCreated('a2', 's1')], 'no_stream');
     await events.appendToStream(agentStreamId('other'), [agentCreated('other', 's2')], 'no_stream');
@@ -36,13 +48,19 @@ describe('SpaceDeletionProcess', () => {
       const stream = await events.readStream(agentStreamId(id));
       expect(stream.map((e) => e.type)).toEqual(['AgentCreated', 'AgentDeleted']);
       expect(stream[1]!.data).toMatchObject({ reason: 'space_deleted' });
-      expect(stream[1]!.metadata).toMatchObject({ actor: { kind: 'system' }, causationId: expect.any(String) });
+      expect(stream[1]!.metadata).toMatchObject({
+        actor: { kind: 'system' },
+        causationId: expect.any(String),
+      });
     }
 
     // Rebuilding the process manager replays SpaceDeleted: the derived event ids make its commands no-ops.
     const head = await events.headPosition();
     await reads.saveProjection({ name: 'space-deletion-process', rebuildRequested: true });
-    await waitUntil(async () => (await reads.projection('space-deletion-process'))?.liveGeneration === 2, 5000);
+    await waitUntil(
+      async () => (await reads.projection('space-deletion-process'))?.liveGeneration === 2,
+      5000,
+    );
     expect(await events.headPosition()).toBe(head);
     await runner.stop();
   });

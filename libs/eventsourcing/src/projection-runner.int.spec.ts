@@ -11,7 +11,9 @@ const counter = (name = 'counter'): Projector => ({
   version: 1,
   collections: [{ name: `${name.replace(/-/g, '_')}_docs` }],
   eventTypes: ['Tick'],
-  project: () => [{ kind: 'increment', collection: `${name.replace(/-/g, '_')}_docs`, id: 'ticks', by: { count: 1 } }],
+  project: () => [
+    { kind: 'increment', collection: `${name.replace(/-/g, '_')}_docs`, id: 'ticks', by: { count: 1 } },
+  ],
 });
 
 const labels = (version: number, delayMs = 0): Projector => ({
@@ -22,13 +24,19 @@ const labels = (version: number, delayMs = 0): Projector => ({
   async project(event: EventEnvelope) {
     if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
     const { id, text } = event.data as { id: string; text: string };
-    return [{ kind: 'upsert', collection: 'labels', doc: { id, text: version === 1 ? text : text.toUpperCase() } }];
+    return [
+      { kind: 'upsert', collection: 'labels', doc: { id, text: version === 1 ? text : text.toUpperCase() } },
+    ];
   },
 });
 
 const ticks = async (store: SqliteEventStore, n: number) => {
   const stream = uniqueStream('tick');
-  await store.appendToStream(stream, Array.from({ length: n }, () => makeEvent('Tick')), 'no_stream');
+  await store.appendToStream(
+    stream,
+    Array.from({ length: n }, () => makeEvent('Tick')),
+    'no_stream',
+  );
 };
 
 describe('ProjectionRunner', () => {
@@ -36,12 +44,18 @@ describe('ProjectionRunner', () => {
   let reads: SqliteReadStore;
   const runners: ProjectionRunner[] = [];
   const runner = (projectors: Projector[], owner = processLeaseOwner('host-a')) => {
-    const created = new ProjectionRunner(events, reads, projectors, { owner, batchSize: 7, leaseTtlMs: 300, retireGraceMs: 10 });
+    const created = new ProjectionRunner(events, reads, projectors, {
+      owner,
+      batchSize: 7,
+      leaseTtlMs: 300,
+      retireGraceMs: 10,
+    });
     runners.push(created);
     created.start();
     return created;
   };
-  const count = async (name = 'counter') => (await reads.reader<{ id: string; count: number }>(`${name}_docs`).get('ticks'))?.count ?? 0;
+  const count = async (name = 'counter') =>
+    (await reads.reader<{ id: string; count: number }>(`${name}_docs`).get('ticks'))?.count ?? 0;
 
   beforeEach(() => {
     events = new SqliteEventStore({ path: ':memory:', pollIntervalMs: 10 });
@@ -58,7 +72,11 @@ describe('ProjectionRunner', () => {
     expect(await count()).toBe(50);
     await ticks(events, 5);
     await waitUntil(async () => (await count()) === 55);
-    expect(first.status()[0]).toMatchObject({ state: 'live', checkpoint: await events.headPosition(), liveGeneration: 1 });
+    expect(first.status()[0]).toMatchObject({
+      state: 'live',
+      checkpoint: await events.headPosition(),
+      liveGeneration: 1,
+    });
     await first.stop();
 
     await ticks(events, 10);
@@ -79,25 +97,39 @@ describe('ProjectionRunner', () => {
     );
     const v1 = runner([labels(1)]);
     await v1.caughtUp(5000);
-    expect(await reads.reader<{ text: string }>('labels').get('l59')).toEqual({ id: 'l59', text: 'label 59' });
+    expect(await reads.reader<{ id: string; text: string }>('labels').get('l59')).toEqual({
+      id: 'l59',
+      text: 'label 59',
+    });
     await v1.stop();
 
     const v2 = runner([labels(2, 2)]);
     const observed = new Set<string>();
     while ((await reads.projection('labels'))?.liveGeneration !== 2) {
-      const doc = await reads.reader<{ text: string }>('labels').get('l0');
+      const doc = await reads.reader<{ id: string; text: string }>('labels').get('l0');
       expect(doc).not.toBeNull();
       observed.add(doc!.text);
       await new Promise((resolve) => setTimeout(resolve, 3));
     }
     expect(observed).toContain('label 0');
-    expect(await reads.reader<{ text: string }>('labels').get('l59')).toEqual({ id: 'l59', text: 'LABEL 59' });
+    expect(await reads.reader<{ id: string; text: string }>('labels').get('l59')).toEqual({
+      id: 'l59',
+      text: 'LABEL 59',
+    });
     expect(v2.status()[0]).toMatchObject({ state: 'live', liveGeneration: 2, rebuilding: null });
-    expect(await reads.projection('labels')).toMatchObject({ liveGeneration: 2, liveVersion: 2, buildingGeneration: null });
-    await waitUntil(async () => (await reads.readerAt('labels', { name: 'labels', generation: 1 }).count()) === 0);
+    expect(await reads.projection('labels')).toMatchObject({
+      liveGeneration: 2,
+      liveVersion: 2,
+      buildingGeneration: null,
+    });
+    await waitUntil(
+      async () => (await reads.readerAt('labels', { name: 'labels', generation: 1 }).count()) === 0,
+    );
 
     await events.appendToStream(stream, [makeEvent('Labelled', { id: 'late', text: 'late' })], 59);
-    await waitUntil(async () => (await reads.reader<{ text: string }>('labels').get('late'))?.text === 'LATE');
+    await waitUntil(
+      async () => (await reads.reader<{ id: string; text: string }>('labels').get('late'))?.text === 'LATE',
+    );
   });
 
   it('rebuilds on request (operators, CLI) into the next generation', async () => {
@@ -123,7 +155,10 @@ describe('ProjectionRunner', () => {
     await waitUntil(() => both.status().find((s) => s.name === 'poisoned')?.state === 'failed');
     await ticks(events, 5);
     await waitUntil(async () => (await count()) === 10);
-    expect(both.status().find((s) => s.name === 'poisoned')).toMatchObject({ state: 'failed', lastError: 'cannot project this' });
+    expect(both.status().find((s) => s.name === 'poisoned')).toMatchObject({
+      state: 'failed',
+      lastError: 'cannot project this',
+    });
     expect(both.status().find((s) => s.name === 'counter')).toMatchObject({ state: 'live' });
   });
 

@@ -13,6 +13,7 @@ import { from, lastValueFrom, type Observable } from 'rxjs';
 import { ConflictError, newEventId, PlatformError, sha256, ValidationError } from '../../kernel/src/index.js';
 import { EVENT_STORE, type EventStore } from '../../event-store/src/event-store.port.js';
 import type { RequestWithCaller } from './caller.js';
+import { toErrorResponse } from './error-envelope.filter.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const IN_FLIGHT_MS = 60_000;
@@ -117,7 +118,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       );
       return body;
     } catch (error) {
-      const status = error instanceof PlatformError ? 400 : 500;
+      const status = toErrorResponse(error)?.status ?? 500;
       await append(
         { type: 'IdempotentRequestFailed', data: { fingerprint, status } },
         started.nextRevision,

@@ -11,6 +11,7 @@ const ConfigSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default('127.0.0.1'),
+    WORKER_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
     DATA_DIR: z.string().min(1).default('./data'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     ADMIN_API_KEY: z.string().min(16, 'ADMIN_API_KEY must be at least 16 characters').optional(),
@@ -28,6 +29,8 @@ const ConfigSchema = z
   .transform((env) => ({
     port: env.PORT,
     host: env.HOST,
+    /** The worker's operator listener (GET /health, GET /metrics), on HOST. */
+    workerPort: env.WORKER_PORT,
     dataDir: resolve(env.DATA_DIR),
     logLevel: env.LOG_LEVEL,
     adminApiKey: env.ADMIN_API_KEY,

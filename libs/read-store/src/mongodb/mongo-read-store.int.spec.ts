@@ -19,7 +19,7 @@ if (uri) {
   const suite = 'ReadStore contract: mongodb';
   skipWithReason(
     suite,
-    'MONGODB_URI is not set (start MongoDB, e.g. docker compose -f docker/compose.yml up mongodb, and set MONGODB_URI=mongodb://localhost:27017)',
+    'MONGODB_URI is not set (start MongoDB, e.g. docker compose -f docker/compose.yml up mongodb, and set MONGODB_URI=mongodb://localhost:27017/?directConnection=true)',
   );
   // Jest fails a file without tests: this one records why the contract did not run.
   it(`${suite} did not run: no MONGODB_URI`, () => expect(uri).toBeUndefined());
