@@ -1,6 +1,7 @@
 // Builds and starts the api: Fastify, the Nest application, projections (in embedded mode), the admin bootstrap,
 // then listens. Used by main.ts and by the end-to-end tests, which start it on a random port with their own DATA_DIR.
 import { NestFactory } from '@nestjs/core';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
@@ -11,6 +12,7 @@ import { ProjectionWaiter } from '../../../libs/eventsourcing/src/projection-wai
 import { PROJECTORS, type Projector } from '../../../libs/eventsourcing/src/projector.js';
 import { createLogger, PinoNestLogger } from '../../../libs/platform/src/logger.js';
 import { AdminBootstrap } from '../../../libs/identity/src/admin-bootstrap.js';
+import { errorBody } from '../../../libs/http/src/error-envelope.filter.js';
 import { ApiModule } from './app.module.js';
 import { OperationsController } from './operations.controller.js';
 import { instrumentHttp } from './http-metrics.js';
@@ -23,6 +25,18 @@ export async function createApi(
 ): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
+    maxParamLength: 200,
+    // Errors the router raises before Nest sees the request (bad URL encoding, over-long ids) get the same envelope.
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+      const status =
+        error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+      const code = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'path_too_long' : 'invalid_url';
+      void reply
+        .status(status)
+        .send(
+          errorBody(status, code, status === 414 ? 'a path segment is too long' : 'the URL is not valid'),
+        );
+    },
     logger: false,
     return503OnClosing: true,
   });
