@@ -38,6 +38,8 @@ export function pollingSubscription(
       if (batch.length > 0) {
         await options.onEvents(batch);
         checkpoint = batch[batch.length - 1]!.position;
+        // SQLite answers synchronously: without a macrotask turn, a long catch-up would starve HTTP and timers.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         continue;
       }
       if (!caughtUp) {

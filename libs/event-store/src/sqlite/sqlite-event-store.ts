@@ -98,16 +98,12 @@ export class SqliteEventStore implements EventStore {
     };
   }
 
-  appendToStream(
+  async appendToStream(
     streamId: string,
     events: readonly NewEvent[],
     expected: ExpectedRevision,
   ): Promise<AppendResult> {
-    try {
-      return Promise.resolve(this.appendSync(streamId, events, expected));
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
+    return this.appendSync(streamId, events, expected);
   }
 
   private appendSync(
@@ -175,26 +171,26 @@ export class SqliteEventStore implements EventStore {
     return (this.statements.head.get() as { head: number }).head;
   }
 
-  readStream(streamId: string, options: ReadStreamOptions = {}): Promise<EventEnvelope[]> {
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<EventEnvelope[]> {
     const limit = options.maxCount ?? Number.MAX_SAFE_INTEGER;
     const rows =
       options.direction === 'backwards'
         ? this.statements.readBackwards.all(streamId, options.fromRevision ?? Number.MAX_SAFE_INTEGER, limit)
         : this.statements.readForwards.all(streamId, options.fromRevision ?? 0, limit);
-    return Promise.resolve((rows as unknown as EventRow[]).map((row) => this.toEnvelope(row)));
+    return (rows as unknown as EventRow[]).map((row) => this.toEnvelope(row));
   }
 
-  streamRevision(streamId: string): Promise<number | null> {
-    return Promise.resolve(this.currentRevision(streamId));
+  async streamRevision(streamId: string): Promise<number | null> {
+    return this.currentRevision(streamId);
   }
 
-  readAll(options: ReadAllOptions = {}): Promise<EventEnvelope[]> {
+  async readAll(options: ReadAllOptions = {}): Promise<EventEnvelope[]> {
     const rows = this.statements.readAll.all(options.after ?? 0, options.maxCount ?? Number.MAX_SAFE_INTEGER);
-    return Promise.resolve((rows as unknown as EventRow[]).map((row) => this.toEnvelope(row)));
+    return (rows as unknown as EventRow[]).map((row) => this.toEnvelope(row));
   }
 
-  headPosition(): Promise<number> {
-    return Promise.resolve(this.head());
+  async headPosition(): Promise<number> {
+    return this.head();
   }
 
   subscribeToAll(options: SubscribeOptions): Subscription {
@@ -207,9 +203,8 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     if (this.db.isOpen) this.db.close();
-    return Promise.resolve();
   }
 
   private toEnvelope(row: EventRow): EventEnvelope {

@@ -167,7 +167,7 @@ export class SqliteReadStore implements ReadStore {
     };
   }
 
-  prepareGeneration(ref: ProjectionRef, collections: readonly CollectionSpec[]): Promise<void> {
+  async prepareGeneration(ref: ProjectionRef, collections: readonly CollectionSpec[]): Promise<void> {
     this.transaction(() => {
       for (const spec of collections) {
         const table = physicalName(checkName(spec.name), ref.generation);
@@ -190,10 +190,9 @@ export class SqliteReadStore implements ReadStore {
         ref.generation,
       );
     });
-    return Promise.resolve();
   }
 
-  dropGeneration(ref: ProjectionRef, collections: readonly string[]): Promise<void> {
+  async dropGeneration(ref: ProjectionRef, collections: readonly string[]): Promise<void> {
     this.transaction(() => {
       for (const name of collections)
         this.db.exec(`DROP TABLE IF EXISTS "${physicalName(checkName(name), ref.generation)}"`);
@@ -203,66 +202,58 @@ export class SqliteReadStore implements ReadStore {
       );
     });
     this.statementCache.clear();
-    return Promise.resolve();
   }
 
-  commit(ref: ProjectionRef, ops: readonly PositionedOp[], checkpoint: number): Promise<void> {
-    try {
-      this.transaction(() => {
-        for (const { position, op } of ops) {
-          const table = `"${physicalName(checkName(op.collection), ref.generation)}"`;
-          switch (op.kind) {
-            case 'upsert':
-              this.statement(
-                `INSERT INTO ${table} (id, doc, position) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE
+  async commit(ref: ProjectionRef, ops: readonly PositionedOp[], checkpoint: number): Promise<void> {
+    this.transaction(() => {
+      for (const { position, op } of ops) {
+        const table = `"${physicalName(checkName(op.collection), ref.generation)}"`;
+        switch (op.kind) {
+          case 'upsert':
+            this.statement(
+              `INSERT INTO ${table} (id, doc, position) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE
                  SET doc = excluded.doc, position = excluded.position WHERE position < excluded.position`,
-              ).run(op.doc.id, JSON.stringify(op.doc), position);
-              break;
-            case 'patch': {
-              const entries = Object.entries(op.set).filter(([, value]) => value !== undefined);
-              if (entries.length === 0) break;
-              const paths = entries.map(([name]) => `'$.${checkFieldName(name)}', json(?)`).join(', ');
-              this.statement(
-                `UPDATE ${table} SET doc = json_set(doc, ${paths}), position = ? WHERE id = ? AND position < ?`,
-              ).run(...entries.map(([, value]) => JSON.stringify(value)), position, op.id, position);
-              break;
-            }
-            case 'increment': {
-              const entries = Object.entries(op.by);
-              const initial = { ...op.onCreate, ...op.by, id: op.id };
-              const sets = entries
-                .map(
-                  ([name]) => `'$.${checkFieldName(name)}', COALESCE(json_extract(doc, '$.${name}'), 0) + ?`,
-                )
-                .join(', ');
-              this.statement(
-                `INSERT INTO ${table} (id, doc, position) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE
-                 SET doc = json_set(doc, ${sets}), position = excluded.position WHERE position < excluded.position`,
-              ).run(op.id, JSON.stringify(initial), position, ...entries.map(([, value]) => value));
-              break;
-            }
-            case 'delete':
-              this.statement(`DELETE FROM ${table} WHERE id = ? AND position < ?`).run(op.id, position);
-              break;
+            ).run(op.doc.id, JSON.stringify(op.doc), position);
+            break;
+          case 'patch': {
+            const entries = Object.entries(op.set).filter(([, value]) => value !== undefined);
+            if (entries.length === 0) break;
+            const paths = entries.map(([name]) => `'$.${checkFieldName(name)}', json(?)`).join(', ');
+            this.statement(
+              `UPDATE ${table} SET doc = json_set(doc, ${paths}), position = ? WHERE id = ? AND position < ?`,
+            ).run(...entries.map(([, value]) => JSON.stringify(value)), position, op.id, position);
+            break;
           }
+          case 'increment': {
+            const entries = Object.entries(op.by);
+            const initial = { ...op.onCreate, ...op.by, id: op.id };
+            const sets = entries
+              .map(([name]) => `'$.${checkFieldName(name)}', COALESCE(json_extract(doc, '$.${name}'), 0) + ?`)
+              .join(', ');
+            this.statement(
+              `INSERT INTO ${table} (id, doc, position) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE
+                 SET doc = json_set(doc, ${sets}), position = excluded.position WHERE position < excluded.position`,
+            ).run(op.id, JSON.stringify(initial), position, ...entries.map(([, value]) => value));
+            break;
+          }
+          case 'delete':
+            this.statement(`DELETE FROM ${table} WHERE id = ? AND position < ?`).run(op.id, position);
+            break;
         }
-        this.statement(
-          `INSERT INTO checkpoints (name, generation, position) VALUES (?, ?, ?) ON CONFLICT (name, generation)
+      }
+      this.statement(
+        `INSERT INTO checkpoints (name, generation, position) VALUES (?, ?, ?) ON CONFLICT (name, generation)
            DO UPDATE SET position = MAX(position, excluded.position)`,
-        ).run(ref.name, ref.generation, checkpoint);
-      });
-      return Promise.resolve();
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
+      ).run(ref.name, ref.generation, checkpoint);
+    });
   }
 
-  checkpoint(ref: ProjectionRef): Promise<number> {
+  async checkpoint(ref: ProjectionRef): Promise<number> {
     const row = this.statement('SELECT position FROM checkpoints WHERE name = ? AND generation = ?').get(
       ref.name,
       ref.generation,
     ) as { position: number } | undefined;
-    return Promise.resolve(row?.position ?? 0);
+    return row?.position ?? 0;
   }
 
   private projectionSync(name: string): ProjectionRecord | null {
@@ -284,49 +275,49 @@ export class SqliteReadStore implements ReadStore {
     this.liveTables = null;
   }
 
-  projection(name: string): Promise<ProjectionRecord | null> {
-    return Promise.resolve(this.projectionSync(name));
+  async projection(name: string): Promise<ProjectionRecord | null> {
+    return this.projectionSync(name);
   }
 
-  projections(): Promise<ProjectionRecord[]> {
-    return Promise.resolve(this.projectionsSync());
+  async projections(): Promise<ProjectionRecord[]> {
+    return this.projectionsSync();
   }
 
-  saveProjection(record: Partial<ProjectionRecord> & { readonly name: string }): Promise<ProjectionRecord> {
+  async saveProjection(
+    record: Partial<ProjectionRecord> & { readonly name: string },
+  ): Promise<ProjectionRecord> {
     let saved: ProjectionRecord = EMPTY_RECORD(record.name);
     this.transaction(() => {
       saved = { ...(this.projectionSync(record.name) ?? EMPTY_RECORD(record.name)), ...record };
       this.saveProjectionSync(saved);
     });
-    return Promise.resolve(saved);
+    return saved;
   }
 
-  acquireLease(name: string, owner: string, ttlMs: number, replacing?: string): Promise<boolean> {
+  async acquireLease(name: string, owner: string, ttlMs: number, replacing?: string): Promise<boolean> {
     const now = Date.now();
     const result = this.statement(
       `INSERT INTO leases (name, owner, expires_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE
        SET owner = excluded.owner, expires_at = excluded.expires_at
        WHERE owner = excluded.owner OR expires_at < ? OR owner = ?`,
     ).run(name, owner, now + ttlMs, now, replacing ?? null);
-    return Promise.resolve(result.changes > 0);
+    return result.changes > 0;
   }
 
-  releaseLease(name: string, owner: string): Promise<void> {
+  async releaseLease(name: string, owner: string): Promise<void> {
     this.statement('DELETE FROM leases WHERE name = ? AND owner = ?').run(name, owner);
-    return Promise.resolve();
   }
 
-  leaseHolder(name: string): Promise<{ owner: string; expiresAt: number } | null> {
+  async leaseHolder(name: string): Promise<{ owner: string; expiresAt: number } | null> {
     const row = this.statement('SELECT owner, expires_at FROM leases WHERE name = ? AND expires_at >= ?').get(
       name,
       Date.now(),
     ) as { owner: string; expires_at: number } | undefined;
-    return Promise.resolve(row ? { owner: row.owner, expiresAt: row.expires_at } : null);
+    return row ? { owner: row.owner, expiresAt: row.expires_at } : null;
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     if (this.db.isOpen) this.db.close();
-    return Promise.resolve();
   }
 
   private transaction(work: () => void): void {
