@@ -1,0 +1,90 @@
+// The CLI application: the platform's stores and projectors (same configuration as the api, so the same DATA_DIR or
+// servers), the command implementations, and the nest-commander commands over them. No projection runs unless a
+// command starts one (`projections rebuild` when nobody holds the projector).
+import { Injectable, Module, Optional, type DynamicModule, type OnModuleInit } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { InjectCommander } from 'nest-commander';
+import type { PlatformConfig } from '../../../libs/kernel/src/index.js';
+import { PlatformModule } from '../../../libs/platform/src/platform.module.js';
+import { createLogger } from '../../../libs/platform/src/logger.js';
+import { ALL_PROJECTORS } from '../../../projections/index.js';
+import { EventLog } from './event-log.js';
+import { ProjectionAdmin } from './projection-admin.js';
+import { CLI_OUTPUT, type CliOutput } from './output.js';
+import { EventsCommand, EventsStreamCommand, EventsTailCommand } from './commands/events.command.js';
+import {
+  ProjectionsCommand,
+  ProjectionsRebuildCommand,
+  ProjectionsStatusCommand,
+} from './commands/projections.command.js';
+
+export const CLI_NAME = 'agent-platform';
+
+export const CLI_HELP = `
+Runs against the stores the environment configures, as the api does (DATA_DIR, EVENT_STORE/KURRENTDB_URL,
+READ_STORE/MONGODB_URI): with embedded SQLite it works on the api's files while the api runs.
+
+Build first, then pass the command after --:
+  npm run build
+  npm run cli -- events tail --follow
+  npm run cli -- events stream spc_0123…
+  npm run cli -- projections status
+  npm run cli -- projections rebuild spaces`;
+
+/** The part of commander's root command this module configures. */
+interface RootProgram {
+  name(name: string): unknown;
+  description(text: string): unknown;
+  addHelpText(position: 'after', text: string): unknown;
+}
+
+/** Names the root command and adds the usage notes to its help; absent when the module runs without the CLI. */
+@Injectable()
+class CliProgram implements OnModuleInit {
+  constructor(@Optional() @InjectCommander() private readonly program?: RootProgram) {}
+
+  onModuleInit(): void {
+    if (!this.program) return;
+    this.program.name(CLI_NAME);
+    this.program.description(
+      "Agent Platform operators' and auditors' tool: the event log and the projections",
+    );
+    this.program.addHelpText('after', CLI_HELP);
+  }
+}
+
+export interface CliModuleOptions {
+  readonly config: PlatformConfig;
+  readonly output: CliOutput;
+  /** Platform logs (stores, runners); default: errors only, on stderr, so stdout carries results alone. */
+  readonly logger?: Logger;
+}
+
+export const CLI_COMMANDS = [
+  EventsCommand,
+  EventsTailCommand,
+  EventsStreamCommand,
+  ProjectionsCommand,
+  ProjectionsStatusCommand,
+  ProjectionsRebuildCommand,
+];
+
+@Module({})
+export class CliModule {
+  static forRoot(options: CliModuleOptions): DynamicModule {
+    const { config } = options;
+    const level = config.logLevel === 'silent' || config.logLevel === 'fatal' ? config.logLevel : 'error';
+    const logger = options.logger ?? createLogger({ logLevel: level }, process.stderr);
+    return {
+      module: CliModule,
+      imports: [PlatformModule.forRoot({ config, projectors: ALL_PROJECTORS, logger })],
+      providers: [
+        { provide: CLI_OUTPUT, useValue: options.output },
+        EventLog,
+        ProjectionAdmin,
+        CliProgram,
+        ...CLI_COMMANDS,
+      ],
+    };
+  }
+}

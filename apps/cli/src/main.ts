@@ -1,0 +1,37 @@
+// Entry point of the operators' CLI: read configuration once, run one command, exit 0 on success and 1 on failure.
+// Build first (`npm run build`), then `npm run cli -- <command>`; `npm run cli -- --help` lists the commands.
+import 'reflect-metadata';
+import { CommandFactory } from 'nest-commander';
+import { ConfigError, loadConfig } from '../../../libs/kernel/src/index.js';
+import { CLI_NAME, CliModule } from './cli.module.js';
+import { CliError, processOutput } from './output.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const output = processOutput();
+  await CommandFactory.run(CliModule.forRoot({ config, output }), {
+    cliName: CLI_NAME,
+    // Nest's own messages only when something is wrong with the application itself.
+    logger: ['error', 'fatal'],
+    serviceErrorHandler: (error: Error) => {
+      output.note(`error: ${error instanceof CliError ? error.message : (error.stack ?? error.message)}`);
+      process.exitCode = 1;
+    },
+  });
+  // Stores are closed by now; leftover timers (a retired generation's grace period) must not hold the exit.
+  process.exit(process.exitCode ?? 0);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`cli failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,387 @@
+// The operators' CLI over real SQLite stores in a fresh DATA_DIR: the command implementations (EventLog,
+// ProjectionAdmin) with a captured output, and once through nest-commander's argument parsing. jest cannot run the
+// compiled CLI, and nest-commander (CommonJS requiring ESM Nest) only loads here through a dynamic import.
+import 'reflect-metadata';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { NestFactory } from '@nestjs/core';
+import type { INestApplicationContext } from '@nestjs/common';
+import { loadConfig, type NewEvent, type PlatformConfig } from '../libs/kernel/src/index.js';
+import { EVENT_STORE, type EventStore } from '../libs/event-store/src/event-store.port.js';
+import { READ_STORE, type ReadStore, type StoredDocument } from '../libs/read-store/src/read-store.port.js';
+import { ProjectionRunner } from '../libs/eventsourcing/src/projection-runner.js';
+import { PROJECTORS, type Projector } from '../libs/eventsourcing/src/projector.js';
+import { PlatformModule } from '../libs/platform/src/platform.module.js';
+import { createLogger } from '../libs/platform/src/logger.js';
+import { spaceStreamId } from '../libs/spaces/src/space.events.js';
+import { waitUntil } from '../libs/testing/src/fixtures.js';
+import { ALL_PROJECTORS } from '../projections/index.js';
+import { EventLog } from '../apps/cli/src/event-log.js';
+import { ProjectionAdmin } from '../apps/cli/src/projection-admin.js';
+import { capturedOutput, CliError, type CapturedOutput } from '../apps/cli/src/output.js';
+
+interface Platform {
+  readonly config: PlatformConfig;
+  readonly app: INestApplicationContext;
+  readonly eventStore: EventStore;
+  readonly readStore: ReadStore;
+  readonly projectors: Projector[];
+  readonly output: CapturedOutput;
+  readonly log: EventLog;
+  readonly admin: ProjectionAdmin;
+}
+
+const open: INestApplicationContext[] = [];
+const runners: ProjectionRunner[] = [];
+
+async function boot(): Promise<Platform> {
+  const config = loadConfig({
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'agent-platform-cli-')),
+    LOG_LEVEL: 'silent',
+  });
+  const app = await NestFactory.createApplicationContext(
+    PlatformModule.forRoot({ config, projectors: ALL_PROJECTORS, logger: createLogger(config) }),
+    { logger: false },
+  );
+  open.push(app);
+  const eventStore = app.get<EventStore>(EVENT_STORE);
+  const readStore = app.get<ReadStore>(READ_STORE);
+  const projectors = app.get<Projector[]>(PROJECTORS);
+  const output = capturedOutput();
+  return {
+    config,
+    app,
+    eventStore,
+    readStore,
+    projectors,
+    output,
+    log: new EventLog(eventStore, config, output),
+    admin: new ProjectionAdmin(eventStore, readStore, projectors, app.get(ProjectionRunner), output),
+  };
+}
+
+const event = (
+  type: string,
+  data: Record<string, unknown>,
+  correlationId: string,
+  causationId: string | null = null,
+): NewEvent => ({
+  id: randomUUID(),
+  type,
+  data,
+  metadata: {
+    correlationId,
+    causationId,
+    actor: { kind: 'user', id: 'usr_alice' },
+    occurredAt: new Date().toISOString(),
+    schemaVersion: 1,
+  },
+});
+
+/** Two Spaces: one created then renamed, one created; five events in all with a deleted third Space. */
+async function seed(eventStore: EventStore): Promise<{ first: string; second: string }> {
+  const first = `spc_${randomUUID().replace(/-/g, '')}`;
+  const second = `spc_${randomUUID().replace(/-/g, '')}`;
+  const third = `spc_${randomUUID().replace(/-/g, '')}`;
+  const created = (spaceId: string, name: string) =>
+    event(
+      'SpaceCreated',
+      { spaceId, name, slug: name.toLowerCase(), description: '', color: '#1e88e5' },
+      `corr-${name}`,
+    );
+  await eventStore.appendToStream(spaceStreamId(first), [created(first, 'Alpha')], 'no_stream');
+  await eventStore.appendToStream(
+    spaceStreamId(first),
+    [event('SpaceRenamed', { spaceId: first, name: 'Alpha 2' }, 'corr-rename', 'cause-1')],
+    0,
+  );
+  await eventStore.appendToStream(spaceStreamId(second), [created(second, 'Beta')], 'no_stream');
+  await eventStore.appendToStream(spaceStreamId(third), [created(third, 'Gamma')], 'no_stream');
+  await eventStore.appendToStream(
+    spaceStreamId(third),
+    [event('SpaceDeleted', { spaceId: third }, 'corr-delete')],
+    0,
+  );
+  return { first, second };
+}
+
+/** Runs every projector until caught up, then stops (releasing the leases), as an api that has since exited. */
+async function project(platform: Platform): Promise<void> {
+  const runner = new ProjectionRunner(platform.eventStore, platform.readStore, platform.projectors, {
+    owner: `test-runner/${process.pid}/${randomUUID().slice(0, 8)}`,
+  });
+  runner.start();
+  expect(await runner.caughtUp(10_000)).toBe(true);
+  await runner.stop();
+}
+
+const rowOf = (lines: readonly string[], name: string): string[] =>
+  lines.find((line) => line.startsWith(`${name} `))!.split(/\s{2,}/);
+
+afterEach(async () => {
+  await Promise.all(runners.splice(0).map((runner) => runner.stop()));
+  await Promise.all(open.splice(0).map((app) => app.close()));
+});
+
+describe('events stream', () => {
+  it("prints an entity's history from a bare entity id or a full stream id", async () => {
+    const platform = await boot();
+    const { first } = await seed(platform.eventStore);
+
+    await platform.log.history(first);
+    const lines = platform.output.lines.splice(0);
+    expect(lines[0]).toBe(`space-${first}: 2 events`);
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatch(
+      /^ {2}#0 {2}\d{4}-\d\d-\d\dT\S+Z {2}SpaceCreated {2}by user:usr_alice {2}causation=- {2}correlation=corr-Alpha {2}\{/,
+    );
+    expect(lines[1]).toContain(
+      `{"spaceId":"${first}","name":"Alpha","slug":"alpha","description":"","color":"#1e88e5"}`,
+    );
+    expect(lines[2]).toContain('#1');
+    expect(lines[2]).toContain('SpaceRenamed  by user:usr_alice  causation=cause-1  correlation=corr-rename');
+    expect(lines[2]).toContain(`{"spaceId":"${first}","name":"Alpha 2"}`);
+
+    await platform.log.history(`space-${first}`);
+    expect(platform.output.lines.splice(0)).toEqual(lines);
+  });
+
+  it('prints raw envelopes as JSON lines with --json', async () => {
+    const platform = await boot();
+    const { first } = await seed(platform.eventStore);
+    await platform.log.history(first, { json: true });
+    const envelopes = platform.output.lines.map(
+      (line) =>
+        JSON.parse(line) as {
+          revision: number;
+          type: string;
+          streamId: string;
+          metadata: { correlationId: string };
+        },
+    );
+    expect(envelopes.map((envelope) => [envelope.revision, envelope.type, envelope.streamId])).toEqual([
+      [0, 'SpaceCreated', `space-${first}`],
+      [1, 'SpaceRenamed', `space-${first}`],
+    ]);
+    expect(envelopes[1]!.metadata.correlationId).toBe('corr-rename');
+  });
+
+  it('fails with a clear message for a stream without events', async () => {
+    const platform = await boot();
+    await expect(platform.log.history('agt_unknown')).rejects.toThrow(CliError);
+    await expect(platform.log.history('agt_unknown')).rejects.toThrow(
+      "no events in stream 'agent-agt_unknown'",
+    );
+  });
+});
+
+describe('events tail', () => {
+  it('prints the last events, the events after a position, and follows new ones until aborted', async () => {
+    const platform = await boot();
+    const { second } = await seed(platform.eventStore);
+
+    await platform.log.tail({ limit: 2 });
+    const last = platform.output.lines.splice(0);
+    expect(last).toHaveLength(2);
+    expect(last[0]).toMatch(
+      new RegExp(
+        `^ +4 {2}\\S+Z {2}space-spc_\\w+ {2}SpaceCreated {2}user:usr_alice {2}correlation=corr-Gamma$`,
+      ),
+    );
+    expect(last[1]).toMatch(/^ +5 .* SpaceDeleted {2}user:usr_alice {2}correlation=corr-delete$/);
+
+    await platform.log.tail({ from: 2 });
+    expect(platform.output.lines.splice(0).map((line) => line.trim().split(/\s+/)[0])).toEqual([
+      '3',
+      '4',
+      '5',
+    ]);
+    await platform.log.tail({ from: 0, limit: 1 });
+    expect(platform.output.lines.splice(0)).toHaveLength(1);
+
+    const controller = new AbortController();
+    const following = platform.log.tail({ limit: 0, follow: true, signal: controller.signal });
+    await platform.eventStore.appendToStream(
+      spaceStreamId(second),
+      [event('SpaceColorChanged', { spaceId: second, color: '#000000' }, 'corr-live')],
+      0,
+    );
+    await waitUntil(() => platform.output.lines.length === 1);
+    controller.abort();
+    await following;
+    expect(platform.output.lines[0]).toMatch(
+      /^ +6 .* SpaceColorChanged {2}user:usr_alice {2}correlation=corr-live$/,
+    );
+  });
+});
+
+describe('projections status', () => {
+  it('reports every projector from the stores, before and after the projections ran, with the lease holder', async () => {
+    const platform = await boot();
+    await seed(platform.eventStore);
+
+    await platform.admin.printStatus();
+    let lines = platform.output.lines.splice(0);
+    expect(lines[0]).toBe('log head: 5');
+    expect(lines[1]).toMatch(
+      /^PROJECTION +STATE +VERSION +LIVE GEN +CHECKPOINT +LAG +LAG AGE +BUILDING +LEASE HOLDER +EXPIRES$/,
+    );
+    expect(lines.slice(2).map((line) => line.split(' ')[0])).toEqual(platform.projectors.map((p) => p.name));
+    expect(rowOf(lines, 'spaces')).toEqual([
+      'spaces',
+      'not started',
+      '1',
+      '-',
+      '0',
+      '5',
+      expect.stringMatching(/s$/),
+      '-',
+      '-',
+      '-',
+    ]);
+
+    await project(platform);
+    await platform.admin.printStatus();
+    lines = platform.output.lines.splice(0);
+    expect(rowOf(lines, 'spaces')).toEqual([
+      'spaces',
+      'up to date',
+      '1',
+      '1',
+      '5',
+      '0',
+      '0.0s',
+      '-',
+      '-',
+      '-',
+    ]);
+
+    const holder = new ProjectionRunner(platform.eventStore, platform.readStore, platform.projectors, {
+      owner: 'api-host/42/cafe',
+    });
+    runners.push(holder);
+    holder.start();
+    await holder.caughtUp(10_000);
+    await platform.admin.printStatus();
+    const row = rowOf(platform.output.lines.splice(0), 'spaces');
+    expect(row.slice(0, 9)).toEqual([
+      'spaces',
+      'up to date',
+      '1',
+      '1',
+      '5',
+      '0',
+      '0.0s',
+      '-',
+      'api-host/42/cafe',
+    ]);
+    expect(row[9]).toMatch(/^in \d+\.\ds$/);
+
+    await platform.admin.printStatus({ json: true });
+    const reports = platform.output.lines.map(
+      (line) => JSON.parse(line) as { name: string; state: string; lease: { owner: string } | null },
+    );
+    expect(reports.find((report) => report.name === 'spaces')).toMatchObject({
+      state: 'up to date',
+      lease: { owner: 'api-host/42/cafe' },
+    });
+  });
+});
+
+describe('projections rebuild', () => {
+  const documents = (readStore: ReadStore, generation: number) =>
+    readStore.readerAt<StoredDocument>('spaces', { name: 'spaces', generation }).find({}, { limit: 100 });
+
+  it('rebuilds in this process when nobody holds the lease: a new live generation with the same documents', async () => {
+    const platform = await boot();
+    await seed(platform.eventStore);
+    await project(platform);
+    const before = (await documents(platform.readStore, 1)).data;
+    expect(before).toHaveLength(2);
+
+    const result = await platform.admin.rebuild('spaces', { pollMs: 20, retireGraceMs: 50 });
+
+    expect(result).toEqual({ name: 'spaces', previousGeneration: 1, generation: 2, builtBy: 'this-process' });
+    expect(platform.output.lines).toEqual(['switched to generation 2']);
+    expect(platform.output.notes).toContain("nobody holds 'spaces': rebuilding in this process");
+    expect(platform.output.notes).toContain('retired generation 1');
+    expect(await platform.readStore.projection('spaces')).toMatchObject({
+      liveGeneration: 2,
+      buildingGeneration: null,
+      rebuildRequested: false,
+    });
+    expect((await documents(platform.readStore, 2)).data).toEqual(before);
+    expect((await platform.readStore.reader<StoredDocument>('spaces').find({}, { limit: 100 })).data).toEqual(
+      before,
+    );
+    expect(await platform.readStore.checkpoint({ name: 'spaces', generation: 2 })).toBe(5);
+    expect((await documents(platform.readStore, 1)).data).toEqual([]);
+    expect(await platform.readStore.leaseHolder('projection:spaces')).toBeNull();
+  });
+
+  it('asks the lease holder to rebuild and waits until it has switched generations', async () => {
+    const platform = await boot();
+    await seed(platform.eventStore);
+    const holder = new ProjectionRunner(
+      platform.eventStore,
+      platform.readStore,
+      platform.projectors.filter((projector) => projector.name === 'spaces'),
+      { owner: 'api-host/42/beef', leaseTtlMs: 300, retireGraceMs: 50 },
+    );
+    runners.push(holder);
+    holder.start();
+    await holder.caughtUp(10_000);
+    const before = (await documents(platform.readStore, 1)).data;
+
+    const result = await platform.admin.rebuild('spaces', { pollMs: 20 });
+
+    expect(result).toEqual({ name: 'spaces', previousGeneration: 1, generation: 2, builtBy: 'lease-holder' });
+    expect(platform.output.notes[0]).toBe(
+      "'spaces' is held by api-host/42/beef: rebuild requested, waiting for it to switch generations",
+    );
+    expect(platform.output.lines).toEqual(['switched to generation 2']);
+    expect(holder.status()[0]).toMatchObject({ state: 'live', liveGeneration: 2 });
+    expect((await documents(platform.readStore, 2)).data).toEqual(before);
+    expect(await platform.readStore.leaseHolder('projection:spaces')).toMatchObject({
+      owner: 'api-host/42/beef',
+    });
+    // The holder retires the old generation after its grace period (before the stores close at the end of the test).
+    await waitUntil(async () => (await documents(platform.readStore, 1)).data.length === 0);
+  });
+
+  it('refuses an unknown projection by name', async () => {
+    const platform = await boot();
+    await expect(platform.admin.rebuild('nope')).rejects.toThrow(
+      /^unknown projection 'nope' \(known: spaces, agents, users, api-keys, space-deletion-process, personal-agent-process\)$/,
+    );
+    expect(await platform.readStore.projection('nope')).toBeNull();
+  });
+});
+
+describe('the command line (nest-commander)', () => {
+  it('parses `events stream <id>` and reports a failing command through the error handler', async () => {
+    const platform = await boot();
+    const { second } = await seed(platform.eventStore);
+    const { CommandFactory, CommandRunnerService } = await import('nest-commander');
+    const { CliModule } = await import('../apps/cli/src/cli.module.js');
+    const output = capturedOutput();
+    const errors: string[] = [];
+    const cli = await CommandFactory.createWithoutRunning(
+      CliModule.forRoot({ config: platform.config, output }),
+      {
+        logger: false,
+        serviceErrorHandler: (error: Error) => void errors.push(error.message),
+      },
+    );
+    open.push(cli);
+    const run = (...args: string[]) => cli.get(CommandRunnerService).run(['node', 'cli', ...args]);
+
+    await run('events', 'stream', second, '--json');
+    expect(output.lines.map((line) => (JSON.parse(line) as { type: string }).type)).toEqual(['SpaceCreated']);
+
+    await run('projections', 'rebuild', 'nope');
+    expect(errors).toEqual([expect.stringMatching(/^unknown projection 'nope'/)]);
+  });
+});
