@@ -1,0 +1,181 @@
+// `npm run bench`: runs every benchmark once on this machine, each against a baseline measured in the same run, and
+// prints a table (value, baseline, ratio, goal, PASS/MISS) plus dist/bench-results.json. Performance is measured
+// here, never asserted in tests.
+//   BENCH_ONLY=command,projection,api   run a subset
+//   BENCH_QUICK=1                       shorter runs and a smaller log (smoke test of the harness only)
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, freemem, loadavg, release, totalmem, type as osType } from 'node:os';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchCommandPath } from './command-path.js';
+import { benchProjectionRebuild } from './projection-rebuild.js';
+import { benchApiStartup } from './api-startup.js';
+import { fmtRate, log, passes, type MetricRow } from './util.js';
+
+const quick = process.env.BENCH_QUICK === '1';
+const only = new Set(
+  (process.env.BENCH_ONLY ?? 'command,projection,api')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean),
+);
+const mainPath = fileURLToPath(new URL('../apps/api/src/main.js', import.meta.url));
+const resultsPath = fileURLToPath(new URL('../bench-results.json', import.meta.url));
+
+function machine() {
+  const list = cpus();
+  let commit: string | null;
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    commit = null;
+  }
+  return {
+    cpus: list.length,
+    cpuModel: list[0]?.model ?? 'unknown',
+    memoryGb: Number((totalmem() / 1024 ** 3).toFixed(1)),
+    freeMemoryGb: Number((freemem() / 1024 ** 3).toFixed(1)),
+    os: `${osType()} ${release()}`,
+    node: process.version,
+    nodePath: process.execPath,
+    sqlite: process.versions.sqlite ?? 'unknown',
+    commit,
+    /** 1/5/15-minute load average when the bench started: other work on the machine skews every number. */
+    loadAverage: loadavg().map((value) => Number(value.toFixed(2))),
+  };
+}
+
+function formatValue(value: number, unit: string): string {
+  if (unit.endsWith('/s')) return `${fmtRate(value)} ${unit}`;
+  if (unit === 's') return `${value.toFixed(3)} s`;
+  return `${value.toFixed(1)} ${unit}`;
+}
+
+function formatGoal(row: MetricRow): string {
+  if (!row.goal) return '-';
+  const op = row.goal.op === '>=' ? '≥' : '≤';
+  return row.goal.on === 'ratio'
+    ? `ratio ${op} ${row.goal.target}`
+    : `${op} ${formatValue(row.goal.target, row.unit)}`;
+}
+
+function table(rows: readonly MetricRow[]): string {
+  const header = ['metric', 'value', 'baseline', 'ratio', 'goal', 'result'];
+  const cells = rows.map((row) => {
+    const pass = passes(row);
+    return [
+      row.metric,
+      formatValue(row.value, row.unit),
+      row.baseline === null ? '-' : `${fmtRate(row.baseline)} ${row.baselineLabel ?? ''}`.trim(),
+      row.ratio === null ? '-' : row.ratio.toFixed(2),
+      formatGoal(row),
+      pass === null ? 'info' : pass ? 'PASS' : 'MISS',
+    ];
+  });
+  const widths = header.map((title, i) => Math.max(title.length, ...cells.map((line) => line[i]!.length)));
+  const line = (values: readonly string[]) =>
+    values.map((value, i) => (i === 0 ? value.padEnd(widths[i]!) : value.padStart(widths[i]!))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
+}
+
+async function main(): Promise<void> {
+  const info = machine();
+  const majorNode = Number(process.versions.node.split('.')[0]);
+  if (majorNode < 24) log(`warning: running on Node ${process.version}; the platform targets Node 24`);
+  log(`machine: ${info.cpus} × ${info.cpuModel}, ${info.memoryGb} GB, ${info.os}, node ${info.node}`);
+
+  const started = performance.now();
+  const rows: MetricRow[] = [];
+  const details: Record<string, unknown> = {};
+
+  if (only.has('command')) {
+    log('1/3 command path …');
+    const result = await benchCommandPath({
+      seconds: quick ? 0.5 : 3,
+      runs: 3,
+      warmupSeconds: quick ? 0.2 : 0.5,
+      agents: 2000,
+      history: 10,
+    });
+    rows.push(...result.rows);
+    details.commandPath = result.details;
+  }
+
+  if (only.has('projection')) {
+    log('2/3 projection rebuild …');
+    const result = await benchProjectionRebuild({
+      plan: quick
+        ? { spaces: 500, eventsPerSpace: 4, agents: 1000, eventsPerAgent: 8 }
+        : { spaces: 4000, eventsPerSpace: 5, agents: 8000, eventsPerAgent: 10 },
+      runs: 3,
+      batchSize: 500,
+      timeoutMs: 120_000,
+    });
+    rows.push(...result.rows);
+    details.projectionRebuild = result.details;
+  }
+
+  if (only.has('api')) {
+    log('3/3 api start-up and idle memory …');
+    if (!existsSync(mainPath)) throw new Error(`${mainPath} is missing: run npm run build first`);
+    const result = await benchApiStartup({
+      mainPath,
+      coldStarts: 3,
+      idleMs: 2000,
+      readyTimeoutMs: 60_000,
+      warmPlan: { spaces: 500, eventsPerSpace: 4, agents: 1000, eventsPerAgent: 8 },
+    });
+    rows.push(...result.rows);
+    details.apiStartup = result.details;
+  }
+
+  const totalSeconds = (performance.now() - started) / 1000;
+  const goals = rows.filter((row) => row.goal !== null);
+  const missed = goals.filter((row) => passes(row) === false);
+
+  const out = [
+    '',
+    `Agent Platform benchmark — ${new Date().toISOString()}${quick ? '  (BENCH_QUICK: smoke run, not representative)' : ''}`,
+    `machine: ${info.cpus} CPU × ${info.cpuModel}; ${info.memoryGb} GB RAM; ${info.os}`,
+    `node ${info.node} (${info.nodePath}); SQLite ${info.sqlite}; commit ${info.commit ?? 'unknown'}`,
+    `load average at start: ${info.loadAverage.join(' / ')} (1/5/15 min)`,
+    '',
+    table(rows),
+    '',
+    'notes:',
+    '  command path = handleCommand (load stream, fold, decide, append with expected revision) on SqliteEventStore;',
+    '    baseline = one autocommitted raw INSERT per event of the same rows, same schema and pragmas',
+    '    (WAL, synchronous=FULL); time-boxed runs alternate baseline/command on fresh files; medians of 3.',
+    '  rebuild = ProjectionRunner (one subscription per projector) over a fresh SqliteReadStore until every',
+    '    live checkpoint reaches the head, log events ÷ seconds; baseline = readAll in batches of 500 incl. JSON parsing.',
+    '  start-up = spawn of dist/apps/api/src/main.js until GET /health is 200 (10 ms polling); RSS = VmRSS.',
+    '',
+    `${goals.length - missed.length}/${goals.length} goals met; total bench time ${totalSeconds.toFixed(0)} s`,
+    `results: ${resultsPath}`,
+    '',
+  ];
+  process.stdout.write(out.join('\n'));
+
+  mkdirSync(dirname(resultsPath), { recursive: true });
+  writeFileSync(
+    resultsPath,
+    `${JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        quick,
+        machine: info,
+        totalSeconds,
+        rows: rows.map((row) => ({ ...row, pass: passes(row) })),
+        details,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
