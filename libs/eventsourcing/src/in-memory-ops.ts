@@ -31,3 +31,45 @@ export function applyOpsInMemory(
   }
   return doc as StoredDocument | null;
 }
+
+/**
+ * Folds a batch's writes to each document into as few ops as give the same result under the store's position
+ * guard: an upsert absorbs the patches after it, consecutive patches merge, a delete supersedes what came before.
+ * Each merged op keeps the position of the last op it absorbed. Increments are not merged into earlier patches or
+ * deletes (a replayed, partly applied batch would count twice), so they close a document's run. Documents are
+ * independent, so ops of different documents keep their relative order only as far as each document's own.
+ */
+export function compactOps(ops: readonly PositionedOp[]): PositionedOp[] {
+  const out: (PositionedOp | null)[] = [];
+  const open = new Map<string, number>();
+  for (const current of ops) {
+    const { op } = current;
+    const id = op.kind === 'upsert' ? op.doc.id : op.id;
+    const key = `${op.collection}\u0000${id}`;
+    const index = open.get(key);
+    const previous = index === undefined ? null : out[index]!;
+    let merged: PositionedOp | null = null;
+    if (previous && op.kind === 'upsert') merged = current;
+    else if (previous && op.kind === 'delete') merged = current;
+    else if (previous?.op.kind === 'upsert' && op.kind === 'patch')
+      merged = { position: current.position, op: { ...previous.op, doc: { ...previous.op.doc, ...op.set } } };
+    else if (previous?.op.kind === 'upsert' && op.kind === 'increment') {
+      const doc: Record<string, unknown> & { id: string } = { ...previous.op.doc };
+      for (const [field, by] of Object.entries(op.by))
+        doc[field] = ((doc[field] as number | undefined) ?? 0) + by;
+      merged = { position: current.position, op: { ...previous.op, doc } };
+    } else if (previous?.op.kind === 'patch' && op.kind === 'patch')
+      merged = { position: current.position, op: { ...previous.op, set: { ...previous.op.set, ...op.set } } };
+    else if (previous?.op.kind === 'delete' && op.kind === 'patch') merged = previous;
+    if (merged && index !== undefined) {
+      out[index] = null;
+      out.push(merged);
+      open.set(key, out.length - 1);
+      continue;
+    }
+    out.push(current);
+    if (op.kind === 'increment') open.delete(key);
+    else open.set(key, out.length - 1);
+  }
+  return out.filter((op): op is PositionedOp => op !== null);
+}

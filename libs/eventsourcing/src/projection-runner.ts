@@ -14,7 +14,7 @@ import type {
   ReadStore,
   StoredDocument,
 } from '../../read-store/src/read-store.port.js';
-import { applyOpsInMemory } from './in-memory-ops.js';
+import { applyOpsInMemory, compactOps } from './in-memory-ops.js';
 import type { ProjectionContext, Projector } from './projector.js';
 
 export type ProjectorState = 'starting' | 'standby' | 'catching_up' | 'live' | 'failed' | 'stopped';
@@ -139,7 +139,7 @@ export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }
       for (const op of await projector.project(event, context))
         pending.push({ position: event.position, op });
     }
-    await this.readStore.commit(ref, pending, events[events.length - 1]!.position);
+    await this.readStore.commit(ref, compactOps(pending), events[events.length - 1]!.position);
   }
 }
 

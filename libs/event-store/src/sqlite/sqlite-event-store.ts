@@ -46,6 +46,9 @@ const SCHEMA = `
   );
 `;
 
+/** Parsed pages of the global log kept for readers at the same place (a few MB at most). */
+const FULL_PAGE_CACHE = 16;
+
 export interface SqliteEventStoreOptions {
   /** A file path, or ':memory:' for tests. */
   readonly path: string;
@@ -57,6 +60,7 @@ export interface SqliteEventStoreOptions {
 export class SqliteEventStore implements EventStore {
   private readonly db: DatabaseSync;
   private readonly appended = new EventEmitter();
+  private readonly fullPages = new Map<string, readonly EventEnvelope[]>();
   private readonly upcasters: UpcasterRegistry;
   private readonly pollIntervalMs: number;
   private readonly statements: {
@@ -185,8 +189,20 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<EventEnvelope[]> {
-    const rows = this.statements.readAll.all(options.after ?? 0, options.maxCount ?? Number.MAX_SAFE_INTEGER);
-    return (rows as unknown as EventRow[]).map((row) => this.toEnvelope(row));
+    const after = options.after ?? 0;
+    const limit = options.maxCount ?? Number.MAX_SAFE_INTEGER;
+    const key = `${after}:${limit}`;
+    const cached = this.fullPages.get(key);
+    if (cached) return [...cached];
+    const rows = this.statements.readAll.all(after, limit) as unknown as EventRow[];
+    const page = rows.map((row) => this.toEnvelope(row));
+    // A full page can never change (positions commit in order), so projectors catching up side by side parse
+    // each page once. A short page is at the head and may still grow: it is not kept.
+    if (page.length === limit && limit <= 5000) {
+      this.fullPages.set(key, page);
+      if (this.fullPages.size > FULL_PAGE_CACHE) this.fullPages.delete(this.fullPages.keys().next().value!);
+    }
+    return [...page];
   }
 
   async headPosition(): Promise<number> {

@@ -1,0 +1,70 @@
+import type { PositionedOp, WriteOp } from '../../read-store/src/read-store.port.js';
+import { SqliteReadStore } from '../../read-store/src/sqlite/sqlite-read-store.js';
+import { compactOps } from './in-memory-ops.js';
+
+const at = (position: number, op: WriteOp): PositionedOp => ({ position, op });
+const C = 'docs';
+
+describe('compactOps', () => {
+  it('folds an upsert and its patches into one upsert at the last position', () => {
+    expect(
+      compactOps([
+        at(1, { kind: 'upsert', collection: C, doc: { id: 'a', n: 1, t: 'x' } }),
+        at(2, { kind: 'upsert', collection: C, doc: { id: 'b' } }),
+        at(3, { kind: 'patch', collection: C, id: 'a', set: { n: 2 } }),
+        at(4, { kind: 'patch', collection: C, id: 'a', set: { t: null } }),
+      ]),
+    ).toEqual([
+      at(2, { kind: 'upsert', collection: C, doc: { id: 'b' } }),
+      at(4, { kind: 'upsert', collection: C, doc: { id: 'a', n: 2, t: null } }),
+    ]);
+  });
+
+  it('keeps increments apart from earlier patches, and a delete supersedes everything before it', () => {
+    const ops = [
+      at(1, { kind: 'patch', collection: C, id: 'a', set: { x: 1 } }),
+      at(2, { kind: 'increment', collection: C, id: 'a', by: { n: 1 } }),
+      at(3, { kind: 'patch', collection: C, id: 'a', set: { y: 1 } }),
+      at(4, { kind: 'delete', collection: C, id: 'b' }),
+      at(5, { kind: 'patch', collection: C, id: 'b', set: { y: 1 } }),
+    ] as PositionedOp[];
+    expect(compactOps(ops)).toEqual([ops[0], ops[1], ops[2], ops[3]]);
+  });
+
+  it('gives the same documents as applying every op, also when the batch is replayed', async () => {
+    const batch: PositionedOp[] = [];
+    let position = 0;
+    const ids = ['a', 'b', 'c'];
+    for (let i = 0; i < 300; i++) {
+      const id = ids[i % 3]!;
+      position += 1;
+      const roll = (i * 7919) % 10;
+      batch.push(
+        at(
+          position,
+          roll < 2
+            ? { kind: 'upsert', collection: C, doc: { id, v: i, n: 0 } }
+            : roll < 7
+              ? { kind: 'patch', collection: C, id, set: { v: i, [`f${roll}`]: i } }
+              : roll < 9
+                ? { kind: 'increment', collection: C, id, by: { n: 1 } }
+                : { kind: 'delete', collection: C, id },
+        ),
+      );
+    }
+    const run = async (ops: PositionedOp[], replay: boolean) => {
+      const store = new SqliteReadStore({ path: ':memory:' });
+      const ref = { name: 'p', generation: 1 };
+      await store.prepareGeneration(ref, [{ name: C }]);
+      await store.commit(ref, ops, position);
+      if (replay) await store.commit(ref, ops, position);
+      const docs = (await store.readerAt(C, ref).find({}, { sort: { field: 'id' } })).data;
+      await store.close();
+      return docs;
+    };
+    const compacted = compactOps(batch);
+    expect(compacted.length).toBeLessThan(batch.length);
+    expect(await run(compacted, false)).toEqual(await run(batch, false));
+    expect(await run(compacted, true)).toEqual(await run(batch, false));
+  });
+});
