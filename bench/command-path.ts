@@ -1,11 +1,13 @@
-// Benchmark 1: the command path (the generic `handleCommand` over SqliteEventStore: load stream, fold, decide, append
+// Benchmark 1: the command path (the api's CommandRunner — the generic `handleCommand` with its state cache — over SqliteEventStore: load stream, fold, decide, append
 // with expected revision) against raw node:sqlite inserts of the same rows into a table of the same schema, with the
 // same pragmas (WAL, synchronous=FULL) and one autocommitted INSERT per event. Both run single-writer, time-boxed,
 // alternating baseline/command runs (fsync throughput drifts), each on a fresh file; the median of the runs counts.
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { newId } from '../libs/kernel/src/index.js';
-import { handleCommand, toNewEvents } from '../libs/eventsourcing/src/decider.js';
+import { toNewEvents } from '../libs/eventsourcing/src/decider.js';
+import { loadConfig } from '../libs/kernel/src/index.js';
+import { CommandRunner } from '../libs/platform/src/command-runner.js';
 import { SqliteEventStore } from '../libs/event-store/src/sqlite/sqlite-event-store.js';
 import { spaceDecider } from '../libs/spaces/src/space.decider.js';
 import { spaceStreamId } from '../libs/spaces/src/space.events.js';
@@ -76,9 +78,12 @@ function toRows(
 function createSpaces(): Scenario {
   return {
     name: 'CreateSpace (new stream)',
-    command: async (store) => async (i) => {
-      const command = createSpaceCommand(i);
-      await handleCommand(store, spaceStreamId(command.spaceId), spaceDecider, command, benchContext());
+    command: async (store) => {
+      const commands = new CommandRunner(store, loadConfig({}));
+      return async (i) => {
+        const command = createSpaceCommand(i);
+        await commands.run(spaceStreamId(command.spaceId), spaceDecider, command, benchContext());
+      };
     },
     setupRows: [],
     rows: (count) =>
@@ -126,10 +131,12 @@ function changeSystemPrompts(agents: number, history: number): Scenario {
     name: `ChangeAgentSystemPrompt (${agents.toLocaleString('en-US')} Agents × ${history}+ events)`,
     command: async (store) => {
       for (const { streamId, events } of histories) await store.appendToStream(streamId, events, 'no_stream');
+      // The api's CommandRunner, with its state cache: each command reads only the events after the cached revision.
+      const commands = new CommandRunner(store, loadConfig({}));
       return async (i) => {
         const agentId = agentIds[i % agents]!;
         const command: AgentCommand = { type: 'ChangeAgentSystemPrompt', agentId, systemPrompt: prompt(i) };
-        await handleCommand(store, agentStreamId(agentId), agentDecider, command, benchContext());
+        await commands.run(agentStreamId(agentId), agentDecider, command, benchContext());
       };
     },
     setupRows,

@@ -55,15 +55,50 @@ export function toNewEvents<Event extends DomainEvent>(
   }));
 }
 
+/**
+ * Folded states by stream, bounded (least recently used out). A hit is never trusted blindly: the stream is read from
+ * the cached revision on, so events appended by other processes are folded in. States are immutable (evolve returns
+ * new objects), so sharing them is safe.
+ */
+export class AggregateStateCache {
+  private readonly entries = new Map<
+    string,
+    { readonly evolve: unknown; readonly revision: number; readonly state: unknown }
+  >();
+
+  constructor(private readonly capacity = 10_000) {}
+
+  get<State>(streamId: string, evolve: unknown): { revision: number; state: State } | null {
+    const entry = this.entries.get(streamId);
+    if (!entry || entry.evolve !== evolve) return null;
+    this.entries.delete(streamId);
+    this.entries.set(streamId, entry);
+    return { revision: entry.revision, state: entry.state as State };
+  }
+
+  set(streamId: string, evolve: unknown, revision: number, state: unknown): void {
+    this.entries.delete(streamId);
+    this.entries.set(streamId, { evolve, revision, state });
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+  }
+}
+
 export async function loadState<State, Event extends DomainEvent>(
   store: EventStore,
   streamId: string,
   decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>,
+  cache?: AggregateStateCache,
 ): Promise<{ state: State; revision: number | null }> {
-  const stored = (await store.readStream(streamId)) as EventEnvelope<Event['type'], Event['data']>[];
-  let state = decider.initialState();
+  const cached = cache?.get<State>(streamId, decider.evolve);
+  const stored = (await store.readStream(
+    streamId,
+    cached ? { fromRevision: cached.revision + 1 } : {},
+  )) as EventEnvelope<Event['type'], Event['data']>[];
+  let state = cached ? cached.state : decider.initialState();
   for (const event of stored) state = decider.evolve(state, { type: event.type, data: event.data } as Event);
-  return { state, revision: stored.length > 0 ? stored[stored.length - 1]!.revision : null };
+  const revision = stored.length > 0 ? stored[stored.length - 1]!.revision : (cached?.revision ?? null);
+  if (cache && revision !== null) cache.set(streamId, decider.evolve, revision, state);
+  return { state, revision };
 }
 
 export async function handleCommand<State, Command, Event extends DomainEvent>(
@@ -73,9 +108,10 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   command: Command,
   context: CommandContext,
   retries = 5,
+  cache?: AggregateStateCache,
 ): Promise<CommandResult<Event>> {
   for (let attempt = 0; ; attempt++) {
-    const { state, revision } = await loadState(store, streamId, decider);
+    const { state, revision } = await loadState(store, streamId, decider, cache);
     const events = decider.decide(command, state);
     if (events.length === 0) return { events, position: 0, revision };
     try {
@@ -84,6 +120,7 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
         toNewEvents(events, context),
         revision === null ? 'no_stream' : revision,
       );
+      cache?.set(streamId, decider.evolve, appended.nextRevision, events.reduce(decider.evolve, state));
       return { events, position: appended.position, revision: appended.nextRevision };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= retries) throw error;

@@ -4,6 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { PLATFORM_CONFIG, type DomainEvent, type PlatformConfig } from '../../kernel/src/index.js';
 import { EVENT_STORE, type EventStore } from '../../event-store/src/event-store.port.js';
 import {
+  AggregateStateCache,
   handleCommand,
   loadState,
   type CommandContext,
@@ -14,6 +15,8 @@ import { ProjectionWaiter } from '../../eventsourcing/src/projection-waiter.js';
 
 @Injectable()
 export class CommandRunner {
+  private readonly states = new AggregateStateCache();
+
   constructor(
     @Inject(EVENT_STORE) readonly store: EventStore,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
@@ -25,14 +28,22 @@ export class CommandRunner {
     command: Command,
     context: CommandContext,
   ): Promise<CommandResult<Event>> {
-    return handleCommand(this.store, streamId, decider, command, context, this.config.commandRetries);
+    return handleCommand(
+      this.store,
+      streamId,
+      decider,
+      command,
+      context,
+      this.config.commandRetries,
+      this.states,
+    );
   }
 
   load<State, Event extends DomainEvent>(
     streamId: string,
     decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>,
   ) {
-    return loadState(this.store, streamId, decider);
+    return loadState(this.store, streamId, decider, this.states);
   }
 }
 

@@ -117,11 +117,6 @@ export class SqliteEventStore implements EventStore {
   ): AppendResult {
     this.db.exec('BEGIN IMMEDIATE');
     try {
-      const stored = this.alreadyStored(streamId, events);
-      if (stored) {
-        this.db.exec('ROLLBACK');
-        return stored;
-      }
       const current = this.currentRevision(streamId);
       checkExpected(streamId, expected, current);
       const positions: number[] = [];
@@ -143,6 +138,12 @@ export class SqliteEventStore implements EventStore {
       return { nextRevision: revision, position: positions.at(-1) ?? this.head(), positions };
     } catch (error) {
       if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      // A retried batch fails on its stale revision or on the unique event ids: only then look the ids up, so the
+      // happy path costs no extra query.
+      const retried = error instanceof WrongExpectedRevisionError || isDuplicateEventId(error);
+      const stored = retried ? this.alreadyStored(streamId, events) : null;
+      if (stored) return stored;
+      if (isDuplicateEventId(error)) throw new IdempotencyMismatchError(streamId);
       throw error;
     }
   }
@@ -234,6 +235,12 @@ export class SqliteEventStore implements EventStore {
       metadata: JSON.parse(row.metadata) as EventEnvelope['metadata'],
     });
   }
+}
+
+function isDuplicateEventId(error: unknown): boolean {
+  // Not `instanceof Error`: node:sqlite's errors may come from another realm (test sandboxes).
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && /UNIQUE constraint failed: events\.id/.test(message);
 }
 
 export function checkExpected(streamId: string, expected: ExpectedRevision, current: number | null): void {
