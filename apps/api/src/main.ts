@@ -1,21 +1,12 @@
 // Entry point of the api process: read configuration once, start, and shut down cleanly on SIGINT/SIGTERM.
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from '../../../libs/kernel/src/index.js';
+import { loadConfigOrExit } from '../../../libs/kernel/src/index.js';
 import { createLogger } from '../../../libs/platform/src/logger.js';
 import { startApi } from './bootstrap.js';
 
 async function main(): Promise<void> {
   const started = performance.now();
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger(config);
   const app = await startApi(config, logger);
   logger.info(

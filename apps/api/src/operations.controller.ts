@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Controller, Get, Header, Inject, Param, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { Registry, collectDefaultMetrics, Gauge } from 'prom-client';
+import { Registry, collectDefaultMetrics } from 'prom-client';
 import { NotFoundError } from '../../../libs/kernel/src/index.js';
 import { EVENT_STORE, type EventStore } from '../../../libs/event-store/src/event-store.port.js';
 import { READ_STORE, type ReadStore } from '../../../libs/read-store/src/read-store.port.js';
@@ -13,6 +13,7 @@ import { ProjectionRunner } from '../../../libs/eventsourcing/src/projection-run
 import { PROJECTORS, type Projector } from '../../../libs/eventsourcing/src/projector.js';
 import { Public } from '../../../libs/http/src/caller.js';
 import { projectionHealth } from '../../../libs/operations/src/projection-health.js';
+import { registerProjectionMetrics } from '../../../libs/operations/src/projection-metrics.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
 import { HTTP_METRICS } from './http-metrics.js';
 
@@ -48,30 +49,11 @@ export class OperationsController {
   ) {
     this.metrics = registry;
     collectDefaultMetrics({ register: registry });
-    const gauge = (name: string, help: string) =>
-      new Gauge({ name, help, labelNames: ['projection'], registers: [registry] });
-    const lagEvents = gauge('projection_lag_events', 'Events in the log not yet applied by the projection');
-    const lagSeconds = gauge(
-      'projection_lag_seconds',
-      'Age of the oldest event not yet applied by the projection',
-    );
-    const checkpoint = gauge('projection_checkpoint', 'Last log position applied by the live generation');
-    const failing = gauge('projection_failing', '1 while the projection is failing and retrying');
-    const head = new Gauge({
-      name: 'event_log_head_position',
-      help: 'Position of the newest event in the log',
-      registers: [registry],
+    this.collectProjections = registerProjectionMetrics(registry, {
+      eventStore,
+      runner,
+      health: () => this.health(),
     });
-    this.collectProjections = async () => {
-      head.set(await this.eventStore.headPosition());
-      for (const item of await this.health()) {
-        const labels = { projection: item.name };
-        lagEvents.set(labels, item.lagEvents);
-        lagSeconds.set(labels, item.lagSeconds);
-        checkpoint.set(labels, item.checkpoint);
-        failing.set(labels, item.state === 'failed' ? 1 : 0);
-      }
-    };
   }
 
   private readonly collectProjections: () => Promise<void>;

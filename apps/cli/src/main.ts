@@ -2,21 +2,12 @@
 // Build first (`npm run build`), then `npm run cli -- <command>`; `npm run cli -- --help` lists the commands.
 import 'reflect-metadata';
 import { CommandFactory } from 'nest-commander';
-import { ConfigError, loadConfig } from '../../../libs/kernel/src/index.js';
+import { loadConfigOrExit } from '../../../libs/kernel/src/index.js';
 import { CLI_NAME, CliModule } from './cli.module.js';
 import { CliError, processOutput } from './output.js';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const output = processOutput();
   await CommandFactory.run(CliModule.forRoot({ config, output }), {
     cliName: CLI_NAME,

@@ -3,7 +3,7 @@
 // GET /health and GET /metrics on WORKER_PORT. SIGINT/SIGTERM stop the runner (releasing its leases) and exit.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, loadConfig } from '../../../libs/kernel/src/index.js';
+import { loadConfigOrExit } from '../../../libs/kernel/src/index.js';
 import { EVENT_STORE, type EventStore } from '../../../libs/event-store/src/event-store.port.js';
 import { READ_STORE, type ReadStore } from '../../../libs/read-store/src/read-store.port.js';
 import { ProjectionRunner } from '../../../libs/eventsourcing/src/projection-runner.js';
@@ -13,16 +13,7 @@ import { close, createOperationsServer, listen } from './operations-server.js';
 
 async function main(): Promise<void> {
   const started = performance.now();
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger(config).child({ process: 'worker' });
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, logger), {
     logger: new PinoNestLogger(logger),

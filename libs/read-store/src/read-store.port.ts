@@ -160,5 +160,16 @@ export class InvalidCursorError extends ValidationError {
   }
 }
 
+/** The registry record of a projection that has none stored yet. */
+export const emptyProjectionRecord = (name: string): ProjectionRecord => ({
+  name,
+  liveGeneration: null,
+  liveVersion: null,
+  buildingGeneration: null,
+  buildingVersion: null,
+  rebuildRequested: false,
+  collections: [],
+});
+
 export const physicalName = (collection: string, generation: number): string =>
   `${collection}__g${generation}`;

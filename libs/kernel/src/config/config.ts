@@ -72,3 +72,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 export const PLATFORM_CONFIG = Symbol('PLATFORM_CONFIG');
+
+/** For entry points: the configuration, or the problems on stderr and exit code 2 (a usage error, not a crash). */
+export function loadConfigOrExit(): PlatformConfig {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+}

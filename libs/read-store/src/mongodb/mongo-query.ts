@@ -6,6 +6,7 @@ import {
   decodeCursor,
   encodeCursor,
   InvalidCursorError,
+  emptyProjectionRecord,
   physicalName,
   type CursorPosition,
   type FieldCondition,
@@ -294,16 +295,6 @@ export const checkpointUpdate = (ref: ProjectionRef, checkpoint: number): MongoD
   $setOnInsert: { name: ref.name, generation: ref.generation },
 });
 
-export const EMPTY_RECORD = (name: string): ProjectionRecord => ({
-  name,
-  liveGeneration: null,
-  liveVersion: null,
-  buildingGeneration: null,
-  buildingVersion: null,
-  rebuildRequested: false,
-  collections: [],
-});
-
 /**
  * An atomic merge into the registry record: given fields are $set, the others get their defaults only when the
  * record is created, as the SQLite adapter's read-merge-write in a transaction.
@@ -313,7 +304,7 @@ export function projectionUpdate(
 ): MongoDocument {
   const { name, ...given } = record;
   const $set: MongoDocument = Object.fromEntries(defined(given));
-  const { name: _name, ...defaults } = EMPTY_RECORD(name);
+  const { name: _name, ...defaults } = emptyProjectionRecord(name);
   const $setOnInsert: MongoDocument = Object.fromEntries(
     Object.entries(defaults).filter(([key]) => !(key in $set)),
   );
@@ -325,13 +316,13 @@ export function projectionUpdate(
 
 /** Adds collection names in order, keeping existing ones, creating the record when missing. */
 export function registerCollectionsUpdate(name: string, collections: readonly string[]): MongoDocument {
-  const { name: _name, collections: _collections, ...defaults } = EMPTY_RECORD(name);
+  const { name: _name, collections: _collections, ...defaults } = emptyProjectionRecord(name);
   return { $addToSet: { collections: { $each: [...collections] } }, $setOnInsert: defaults };
 }
 
 export function toProjectionRecord(stored: MongoDocument): ProjectionRecord {
   const { _id: name, ...fields } = stored;
-  return { ...EMPTY_RECORD(String(name)), ...fields } as ProjectionRecord;
+  return { ...emptyProjectionRecord(String(name)), ...fields } as ProjectionRecord;
 }
 
 /**

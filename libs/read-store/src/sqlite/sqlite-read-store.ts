@@ -8,6 +8,7 @@ import {
   decodeCursor,
   encodeCursor,
   InvalidCursorError,
+  emptyProjectionRecord,
   physicalName,
   type CollectionSpec,
   type DocumentReader,
@@ -41,16 +42,6 @@ const bindable = (value: unknown): SQLInputValue => {
   if (value === undefined) return null;
   return value as SQLInputValue;
 };
-
-const EMPTY_RECORD = (name: string): ProjectionRecord => ({
-  name,
-  liveGeneration: null,
-  liveVersion: null,
-  buildingGeneration: null,
-  buildingVersion: null,
-  rebuildRequested: false,
-  collections: [],
-});
 
 export interface SqliteReadStoreOptions {
   readonly path: string;
@@ -182,7 +173,7 @@ export class SqliteReadStore implements ReadStore {
           );
         }
       }
-      const record = this.projectionSync(ref.name) ?? EMPTY_RECORD(ref.name);
+      const record = this.projectionSync(ref.name) ?? emptyProjectionRecord(ref.name);
       const names = new Set([...record.collections, ...collections.map((c) => c.name)]);
       this.saveProjectionSync({ ...record, collections: [...names] });
       this.statement('INSERT OR IGNORE INTO checkpoints (name, generation, position) VALUES (?, ?, 0)').run(
@@ -286,9 +277,9 @@ export class SqliteReadStore implements ReadStore {
   async saveProjection(
     record: Partial<ProjectionRecord> & { readonly name: string },
   ): Promise<ProjectionRecord> {
-    let saved: ProjectionRecord = EMPTY_RECORD(record.name);
+    let saved: ProjectionRecord = emptyProjectionRecord(record.name);
     this.transaction(() => {
-      saved = { ...(this.projectionSync(record.name) ?? EMPTY_RECORD(record.name)), ...record };
+      saved = { ...(this.projectionSync(record.name) ?? emptyProjectionRecord(record.name)), ...record };
       this.saveProjectionSync(saved);
     });
     return saved;
