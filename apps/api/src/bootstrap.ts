@@ -25,7 +25,7 @@ export async function createApi(
 ): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
-    maxParamLength: 200,
+    routerOptions: { maxParamLength: 200 },
     // Errors the router raises before Nest sees the request (bad URL encoding, over-long ids) get the same envelope.
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
       const status =
