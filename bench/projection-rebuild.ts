@@ -75,6 +75,8 @@ async function rebuild(
     const started = performance.now();
     runner.start();
     await Promise.race([reached, timeout]).finally(() => clearTimeout(timer));
+    // The model counts as rebuilt once it is live: caught up and its secondary indexes built (they are deferred).
+    if (!(await runner.caughtUp(options.timeoutMs))) throw new Error('rebuild did not go live');
     const seconds = (performance.now() - started) / 1000;
     // Cross-check with the store itself: the committed checkpoints, and the documents written.
     for (const projector of projectors) {

@@ -148,7 +148,7 @@ async function main(): Promise<void> {
     '    baseline = one autocommitted raw INSERT per event of the same rows, same schema and pragmas',
     '    (WAL, synchronous=FULL); time-boxed runs alternate baseline/command on fresh files; medians of 3.',
     '  rebuild = ProjectionRunner (one subscription per projector) over a fresh SqliteReadStore until every',
-    '    live checkpoint reaches the head, log events ÷ seconds; baseline = readAll in batches of 500 incl. JSON parsing.',
+    '    live checkpoint reaches the head and its (deferred) indexes exist, log events ÷ seconds; baseline = readAll in batches of 500 incl. JSON parsing.',
     '  start-up = spawn of dist/apps/api/src/main.js until GET /health is 200 (10 ms polling); RSS = VmRSS.',
     '',
     `${goals.length - missed.length}/${goals.length} goals met; total bench time ${totalSeconds.toFixed(0)} s`,

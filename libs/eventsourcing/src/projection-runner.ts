@@ -8,6 +8,7 @@ import { EventEmitter } from 'node:events';
 import type { EventEnvelope } from '../../kernel/src/index.js';
 import type { EventStore, Subscription } from '../../event-store/src/event-store.port.js';
 import type {
+  CollectionSpec,
   PositionedOp,
   ProjectionRecord,
   ProjectionRef,
@@ -79,6 +80,9 @@ const SILENT: RunnerLogger = { info: () => undefined, error: () => undefined };
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 class LeaseLostError extends Error {}
+
+const withoutIndexes = (collections: readonly CollectionSpec[]): CollectionSpec[] =>
+  collections.map(({ name }) => ({ name }));
 
 export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }> {
   private readonly workers: ProjectorWorker[];
@@ -299,8 +303,14 @@ class ProjectorWorker {
       this.checkpoint = await readStore.checkpoint(ref);
       this.state = 'catching_up';
       live = subscribe(ref, this.checkpoint, () => {
-        this.state = 'live';
-        this.caughtUpOnce = true;
+        // A generation catches up without secondary indexes (much faster writes); they exist before it counts as live.
+        void readStore
+          .prepareGeneration(ref, projector.collections)
+          .then(() => {
+            this.state = 'live';
+            this.caughtUpOnce = true;
+          })
+          .catch(onError);
       });
     };
 
@@ -316,7 +326,7 @@ class ProjectorWorker {
         ? record.buildingGeneration!
         : Math.max(record.liveGeneration ?? 0, record.buildingGeneration ?? 0) + 1;
       const ref = { name: projector.name, generation };
-      await readStore.prepareGeneration(ref, projector.collections);
+      await readStore.prepareGeneration(ref, withoutIndexes(projector.collections));
       record = await readStore.saveProjection({
         name: projector.name,
         buildingGeneration: generation,
@@ -337,6 +347,7 @@ class ProjectorWorker {
 
     const switchTo = async (generation: number, build: Subscription) => {
       const previous = this.liveGeneration;
+      await readStore.prepareGeneration({ name: projector.name, generation }, projector.collections);
       record = await readStore.saveProjection({
         name: projector.name,
         liveGeneration: generation,
@@ -404,7 +415,7 @@ class ProjectorWorker {
     }
     await readStore.prepareGeneration(
       { name: this.projector.name, generation: 1 },
-      this.projector.collections,
+      withoutIndexes(this.projector.collections),
     );
     return readStore.saveProjection({
       name: this.projector.name,
