@@ -1,0 +1,64 @@
+// What a model is to the platform: its configuration (from MODELS_FILE), the public description clients see, and
+// the security tier rule of the spec.
+export const MODEL_KINDS = ['chat', 'embedding', 'rerank', 'image', 'speech', 'transcription'] as const;
+export type ModelKind = (typeof MODEL_KINDS)[number];
+
+export const SECURITY_TIERS = ['secure', 'eu-hosted', 'us-cloud'] as const;
+/** Ordered from most to least trusted. */
+export type SecurityTier = (typeof SECURITY_TIERS)[number];
+
+/** USD per million tokens. */
+export interface ModelPricing {
+  readonly input: number;
+  readonly output: number;
+  /** Price of cached input reads; when absent, 10% of `input`. */
+  readonly cachedInput?: number;
+}
+
+export interface ModelConfig {
+  /** The id clients send. */
+  readonly key: string;
+  /** The id the upstream knows. */
+  readonly modelId: string;
+  readonly displayName: string;
+  /** `offline`, or the name of an OpenAI-compatible upstream (openai, azure, mistral, vllm, ollama, …). */
+  readonly provider: string;
+  readonly kind: ModelKind;
+  readonly region: string;
+  readonly securityTier: SecurityTier;
+  readonly locationLabel: string;
+  readonly tags: readonly string[];
+  readonly pricing: ModelPricing;
+  /** Upstream base URL (OpenAI-compatible); never chosen by a client. */
+  readonly baseUrl?: string;
+  /** Name of the environment variable holding the upstream key; the key itself is never in configuration files. */
+  readonly apiKeyEnv?: string;
+  readonly timeoutMs: number;
+}
+
+/** The public description of a model (spec: "Model description"). */
+export interface ModelInfo {
+  readonly key: string;
+  readonly modelId: string;
+  readonly displayName: string;
+  readonly provider: string;
+  readonly kind: ModelKind;
+  readonly region: string;
+  readonly securityTier: SecurityTier;
+  readonly locationLabel: string;
+  readonly tags: readonly string[];
+  readonly pricing: ModelPricing;
+}
+
+export const toModelInfo = (model: ModelConfig): ModelInfo => ({
+  key: model.key,
+  modelId: model.modelId,
+  displayName: model.displayName,
+  provider: model.provider,
+  kind: model.kind,
+  region: model.region,
+  securityTier: model.securityTier,
+  locationLabel: model.locationLabel,
+  tags: model.tags,
+  pricing: model.pricing,
+});

@@ -1,0 +1,93 @@
+// The model provider port: what the gateway and the core LLM endpoints ask of a model. Requests and results use the
+// chat-completions wire shapes (the `openai` SDK's types), so the gateway passes fields through unchanged.
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessage,
+} from 'openai/resources/chat/completions';
+import type { ModelConfig } from './model.js';
+
+/** A chat request as sent upstream: the client's fields minus `model` and `stream` (the provider sets those). */
+export type ChatRequest = Omit<
+  ChatCompletionCreateParamsNonStreaming,
+  'model' | 'stream' | 'stream_options' | 'n'
+> & {
+  /** Not in the common format; sent to upstreams that take it (vLLM, Ollama). */
+  readonly top_k?: number;
+};
+
+export interface TokenUsage {
+  /** All input tokens, cached reads included. */
+  readonly inputTokens: number;
+  readonly cachedInputTokens: number;
+  readonly outputTokens: number;
+}
+
+export interface ChatResult {
+  readonly message: ChatCompletionMessage;
+  readonly finishReason: 'stop' | 'length' | 'tool_calls' | 'content_filter';
+  readonly usage: TokenUsage;
+}
+
+/** One streamed piece: a delta as in `chat.completion.chunk`; the last one carries the finish reason and usage. */
+export interface ChatDelta {
+  readonly delta: ChatCompletionChunk.Choice.Delta;
+  readonly finishReason: ChatResult['finishReason'] | null;
+  readonly usage?: TokenUsage;
+}
+
+export interface EmbeddingResult {
+  readonly vectors: number[][];
+  readonly inputTokens: number;
+}
+
+export interface RerankResult {
+  /** One relevance score per document, in the documents' order; higher is more relevant. */
+  readonly scores: number[];
+  readonly inputTokens: number;
+}
+
+export const ASPECT_RATIOS = ['1:1', '4:3', '3:4', '16:9', '9:16'] as const;
+export const RESOLUTIONS = ['1K', '2K', '4K'] as const;
+
+export interface ImageRequest {
+  readonly prompt: string;
+  readonly aspectRatio: (typeof ASPECT_RATIOS)[number];
+  readonly resolution: (typeof RESOLUTIONS)[number];
+  /** Inpainting mask as a data URL. */
+  readonly mask?: string;
+  readonly imageConfig?: Readonly<Record<string, unknown>>;
+}
+
+export interface ImageResult {
+  readonly base64: string;
+  readonly mimeType: string;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** An upstream failure, mapped by the gateway to 502 (upstream error) or 504 (timeout). */
+export class UpstreamError extends Error {
+  constructor(
+    readonly kind: 'timeout' | 'unavailable' | 'rejected',
+    message: string,
+    /** The upstream's HTTP status, when it answered. */
+    readonly upstreamStatus?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface ModelProvider {
+  chat(model: ModelConfig, request: ChatRequest, signal: AbortSignal): Promise<ChatResult>;
+  /** Yields deltas as they arrive; aborting `signal` ends the upstream call. */
+  chatStream(model: ModelConfig, request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatDelta>;
+  embed(model: ModelConfig, inputs: readonly string[], signal: AbortSignal): Promise<EmbeddingResult>;
+  rerank(
+    model: ModelConfig,
+    query: string,
+    documents: readonly string[],
+    signal: AbortSignal,
+  ): Promise<RerankResult>;
+  image(model: ModelConfig, request: ImageRequest, signal: AbortSignal): Promise<ImageResult>;
+}
