@@ -1,15 +1,9 @@
 // Process manager: every registered user gets a personal chat Agent (isPersonal, no Space), created through the
 // ordinary CreateAgent command with an id and event ids derived from the registration, so a replay creates nothing.
-import { Inject, Injectable } from '@nestjs/common';
-import {
-  derivedEventId,
-  PLATFORM_CONFIG,
-  sha256,
-  SYSTEM_ACTOR,
-  type EventEnvelope,
-  type PlatformConfig,
-} from '../../kernel/src/index.js';
+import { Injectable } from '@nestjs/common';
+import { derivedEventId, sha256, SYSTEM_ACTOR, type EventEnvelope } from '../../kernel/src/index.js';
 import type { Projector } from '../../eventsourcing/src/projector.js';
+import { ModelRegistry } from '../../models/src/model-registry.js';
 import { CommandRunner } from '../../platform/src/command-runner.js';
 import type { UserEvent } from '../../identity/src/user.events.js';
 import { agentDecider } from './agent.decider.js';
@@ -26,7 +20,7 @@ export class PersonalAgentProcess implements Projector {
 
   constructor(
     private readonly commands: CommandRunner,
-    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    private readonly models: ModelRegistry,
   ) {}
 
   async project(envelope: EventEnvelope): Promise<never[]> {
@@ -43,7 +37,7 @@ export class PersonalAgentProcess implements Projector {
         spaceId: null,
         isPersonal: true,
         ownerUserId: event.data.userId,
-        settings: { name: `${event.data.name}'s assistant`, model: this.config.defaultChatModel },
+        settings: { name: `${event.data.name}'s assistant`, model: this.models.defaultModel('chat')!.key },
       },
       {
         actor: SYSTEM_ACTOR,

@@ -21,6 +21,7 @@ import { SqliteReadStore } from '../../read-store/src/sqlite/sqlite-read-store.j
 import { processLeaseOwner, ProjectionRunner } from '../../eventsourcing/src/projection-runner.js';
 import { ProjectionWaiter } from '../../eventsourcing/src/projection-waiter.js';
 import { PROJECTORS, type Projector } from '../../eventsourcing/src/projector.js';
+import { ModelRegistry } from '../../models/src/model-registry.js';
 import { CommandRunner, ReadYourWrites } from './command-runner.js';
 import { createLogger, LOGGER } from './logger.js';
 
@@ -107,6 +108,11 @@ export class PlatformModule implements OnApplicationShutdown {
       },
       CommandRunner,
       ReadYourWrites,
+      {
+        provide: ModelRegistry,
+        useFactory: (config: PlatformConfig) => ModelRegistry.fromConfig(config),
+        inject: [PLATFORM_CONFIG],
+      },
     ];
     return {
       module: PlatformModule,
@@ -124,6 +130,7 @@ export class PlatformModule implements OnApplicationShutdown {
         CommandRunner,
         ReadYourWrites,
         CqrsModule,
+        ModelRegistry,
       ],
     };
   }

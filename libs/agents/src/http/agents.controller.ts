@@ -3,14 +3,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import {
-  ForbiddenError,
-  newId,
-  NotFoundError,
-  PLATFORM_CONFIG,
-  ValidationError,
-  type PlatformConfig,
-} from '../../../kernel/src/index.js';
+import { ForbiddenError, newId, NotFoundError, ValidationError } from '../../../kernel/src/index.js';
+import { ModelRegistry } from '../../../models/src/model-registry.js';
 import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
 import { ReadYourWrites } from '../../../platform/src/command-runner.js';
 import { commandContext, CurrentCaller, type Caller } from '../../../http/src/caller.js';
@@ -37,7 +31,7 @@ export class AgentsController {
     private readonly commandBus: CommandBus,
     private readonly consistency: ReadYourWrites,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
-    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    private readonly models: ModelRegistry,
   ) {}
 
   private get agents() {
@@ -91,7 +85,7 @@ export class AgentsController {
         spaceId,
         isPersonal: false,
         ownerUserId: null,
-        settings: { ...settings, model: settings.model ?? this.config.defaultChatModel },
+        settings: { ...settings, model: settings.model ?? this.models.defaultModel('chat')!.key },
       },
       caller,
     );

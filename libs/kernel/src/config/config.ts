@@ -24,7 +24,10 @@ const ConfigSchema = z
     READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(60000).default(5000),
     COMMAND_RETRIES: z.coerce.number().int().min(0).max(20).default(5),
     WORKER_ID: z.string().optional(),
-    DEFAULT_CHAT_MODEL: z.string().min(1).default('offline-chat'),
+    DEFAULT_CHAT_MODEL: z.string().min(1).optional(),
+    MODELS_FILE: z.string().min(1).optional(),
+    HOSTING_REGION: z.string().min(1).default('local'),
+    UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -43,7 +46,11 @@ const ConfigSchema = z
     readYourWritesTimeoutMs: env.READ_YOUR_WRITES_TIMEOUT_MS,
     commandRetries: env.COMMAND_RETRIES,
     workerId: env.WORKER_ID ?? hostname(),
-    defaultChatModel: env.DEFAULT_CHAT_MODEL,
+    /** Overrides the models file's default chat model. */
+    defaultChatModelOverride: env.DEFAULT_CHAT_MODEL,
+    modelsFile: env.MODELS_FILE ? resolve(env.MODELS_FILE) : undefined,
+    hostingRegion: env.HOSTING_REGION,
+    upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS,
   }))
   .superRefine((config, ctx) => {
     if (config.eventStore === 'kurrentdb' && !config.kurrentDbUrl)
@@ -52,7 +59,10 @@ const ConfigSchema = z
       ctx.addIssue({ code: 'custom', message: 'READ_STORE=mongodb needs MONGODB_URI' });
   });
 
-export type PlatformConfig = Readonly<z.output<typeof ConfigSchema>>;
+export type PlatformConfig = Readonly<z.output<typeof ConfigSchema>> & {
+  /** The value of an environment variable holding a secret (an upstream API key). */
+  readonly secret: (name: string) => string | undefined;
+};
 
 export class ConfigError extends Error {}
 
@@ -68,7 +78,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
-  return Object.freeze(parsed.data);
+  // Upstream model keys are named in the models file by variable; they are looked up here, once, and never logged.
+  const secrets = Object.freeze({ ...cleaned });
+  return Object.freeze({ ...parsed.data, secret: (name: string): string | undefined => secrets[name] });
 }
 
 export const PLATFORM_CONFIG = Symbol('PLATFORM_CONFIG');

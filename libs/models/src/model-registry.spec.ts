@@ -1,0 +1,132 @@
+import { ModelRegistry, ModelsFileError } from './model-registry.js';
+
+const config = (secrets: Record<string, string> = {}, override?: string) => ({
+  hostingRegion: 'eu-central-1',
+  upstreamTimeoutMs: 30_000,
+  defaultChatModelOverride: override,
+  secret: (name: string) => secrets[name],
+});
+
+const file = {
+  providers: { openai: { baseUrl: 'https://api.openai.com/v1', apiKeyEnv: 'OPENAI_API_KEY' } },
+  defaults: { chat: 'gpt-mini' },
+  models: [
+    {
+      key: 'gpt-mini',
+      modelId: 'gpt-4o-mini',
+      provider: 'openai',
+      kind: 'chat',
+      region: 'us-east-1',
+      tags: ['fast', 'eu'],
+      locationLabel: 'EU',
+      pricing: { input: 0.15, output: 0.6 },
+    },
+    {
+      key: 'mistral-small',
+      provider: 'mistral',
+      baseUrl: 'https://api.mistral.ai/v1',
+      apiKeyEnv: 'MISTRAL_KEY',
+      kind: 'chat',
+      region: 'europe-west4',
+      pricing: { input: 0.2, output: 0.6 },
+    },
+    {
+      key: 'house',
+      provider: 'vllm',
+      baseUrl: 'http://127.0.0.1:8000/v1',
+      kind: 'chat',
+      region: 'eu-central-1',
+    },
+    {
+      key: 'pinned',
+      provider: 'vllm',
+      baseUrl: 'http://127.0.0.1:8000/v1',
+      kind: 'chat',
+      region: 'us-east-1',
+      securityTier: 'secure',
+    },
+  ],
+};
+
+describe('ModelRegistry', () => {
+  it('always has the offline models, secure, free, with the instance defaults', () => {
+    const registry = ModelRegistry.build({}, config());
+    expect(registry.list().map((m) => m.key)).toEqual([
+      'offline-chat',
+      'offline-embed',
+      'offline-rerank',
+      'offline-image',
+    ]);
+    expect(registry.get('offline-chat')).toMatchObject({
+      provider: 'offline',
+      securityTier: 'secure',
+      pricing: { input: 0, output: 0 },
+    });
+    expect(registry.defaultModel('chat')?.key).toBe('offline-chat');
+    expect(registry.defaultModel('embedding')?.key).toBe('offline-embed');
+    expect(registry.reranker().key).toBe('offline-rerank');
+  });
+
+  it('reads models, inheriting provider settings, inferring tiers from regions only', () => {
+    const registry = ModelRegistry.build(file, config({ OPENAI_API_KEY: 'sk-secret' }));
+    expect(registry.get('gpt-mini')).toMatchObject({
+      modelId: 'gpt-4o-mini',
+      baseUrl: 'https://api.openai.com/v1',
+      securityTier: 'us-cloud',
+      locationLabel: 'EU',
+    });
+    expect(registry.get('mistral-small')).toMatchObject({
+      modelId: 'mistral-small',
+      securityTier: 'eu-hosted',
+    });
+    expect(registry.get('house')?.securityTier).toBe('secure');
+    expect(registry.get('pinned')?.securityTier).toBe('secure');
+    expect(registry.defaultModel('chat')?.key).toBe('gpt-mini');
+    expect(registry.upstreamKey(registry.get('gpt-mini')!)).toBe('sk-secret');
+    expect(registry.missingKeys).toEqual([{ model: 'mistral-small', variable: 'MISTRAL_KEY' }]);
+    expect(JSON.stringify(registry.infos())).not.toContain('sk-secret');
+    expect(registry.infos(['chat']).every((m) => m.kind === 'chat')).toBe(true);
+  });
+
+  it('refuses inconsistent files with a message naming the problem', () => {
+    const bad: [unknown, RegExp][] = [
+      [{ models: [{ key: 'x', provider: 'openai', kind: 'chat' }] }, /needs a baseUrl/],
+      [{ defaults: { chat: 'nope' } }, /default chat model 'nope'/],
+      [{ defaults: { chat: 'offline-embed' } }, /is a embedding model/],
+      [{ reranker: 'offline-chat' }, /reranker/],
+      [
+        {
+          models: [
+            { key: 'a', provider: 'offline', kind: 'chat' },
+            { key: 'a', provider: 'offline', kind: 'chat' },
+          ],
+        },
+        /twice/,
+      ],
+      [{ models: [{ key: 'a', provider: 'offline', kind: 'laser' }] }, /models\.0\.kind/],
+      [{ surprise: 1 }, /surprise/],
+    ];
+    for (const [content, message] of bad)
+      expect(() => ModelRegistry.build(content, config())).toThrow(message);
+    expect(() => ModelRegistry.build({ defaults: { chat: 'nope' } }, config())).toThrow(ModelsFileError);
+  });
+
+  it('lets DEFAULT_CHAT_MODEL override the file', () => {
+    expect(ModelRegistry.build(file, config({}, 'house')).defaultModel('chat')?.key).toBe('house');
+  });
+});
+
+describe('config/models.example.yaml', () => {
+  it('is a valid models file', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { parse } = await import('yaml');
+    const registry = ModelRegistry.build(
+      parse(readFileSync('config/models.example.yaml', 'utf8')),
+      config({ OPENAI_API_KEY: 'k' }),
+    );
+    expect(registry.defaultModel('chat')?.key).toBe('mistral-small');
+    expect(registry.get('house-llama')?.securityTier).toBe('secure');
+    expect(registry.get('mistral-small')?.securityTier).toBe('eu-hosted');
+    expect(registry.get('gpt-4o-mini')?.securityTier).toBe('us-cloud');
+  });
+});

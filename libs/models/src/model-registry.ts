@@ -1,0 +1,236 @@
+// The model registry: the models an instance allows, from the YAML file named by MODELS_FILE (in the spirit of
+// LiteLLM's config) plus the offline models that are always there, so a fresh machine works without any key.
+// Upstream keys are referenced by environment variable name and resolved once; they never appear in a model's
+// description, a log line or an error.
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { z } from 'zod';
+import type { PlatformConfig } from '../../kernel/src/index.js';
+import {
+  MODEL_KINDS,
+  SECURITY_TIERS,
+  toModelInfo,
+  type ModelConfig,
+  type ModelInfo,
+  type ModelKind,
+} from './model.js';
+import { resolveSecurityTier } from './security-tier.js';
+
+const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
+
+const Pricing = z.strictObject({
+  input: z.number().min(0),
+  output: z.number().min(0),
+  cachedInput: z.number().min(0).optional(),
+});
+
+const ModelEntry = z.strictObject({
+  key: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/, 'letters, digits and . _ : / - only'),
+  modelId: z.string().min(1).optional(),
+  displayName: z.string().min(1).optional(),
+  provider: z.string().min(1),
+  kind: z.enum(MODEL_KINDS),
+  region: z.string().optional(),
+  securityTier: z.enum(SECURITY_TIERS).optional(),
+  locationLabel: z.string().optional(),
+  tags: z.array(z.string()).default([]),
+  pricing: Pricing.default({ input: 0, output: 0 }),
+  baseUrl: z.url().optional(),
+  apiKeyEnv: z.string().regex(ENV_NAME, 'an environment variable name').optional(),
+  timeoutMs: z.number().int().min(100).max(600_000).optional(),
+});
+
+const ModelsFile = z.strictObject({
+  hostingRegion: z.string().min(1).optional(),
+  /** Upstreams by name: models with `provider: <name>` inherit baseUrl, apiKeyEnv and timeoutMs. */
+  providers: z
+    .record(
+      z.string(),
+      z.strictObject({
+        baseUrl: z.url(),
+        apiKeyEnv: z.string().regex(ENV_NAME).optional(),
+        timeoutMs: z.number().int().min(100).max(600_000).optional(),
+      }),
+    )
+    .default({}),
+  /** The instance default model per kind (one per kind at most). */
+  defaults: z.partialRecord(z.enum(MODEL_KINDS), z.string()).default({}),
+  /** The configured reranker: the only model `POST /rerank` accepts. */
+  reranker: z.string().optional(),
+  models: z.array(ModelEntry).default([]),
+});
+
+export type ModelsFileContent = z.input<typeof ModelsFile>;
+
+export class ModelsFileError extends Error {}
+
+const OFFLINE: readonly {
+  key: string;
+  kind: ModelKind;
+  displayName: string;
+  tags: string[];
+}[] = [
+  {
+    key: 'offline-chat',
+    kind: 'chat',
+    displayName: 'Offline chat (deterministic stand-in, not a language model)',
+    tags: ['offline', 'deterministic', 'tools', 'streaming'],
+  },
+  {
+    key: 'offline-embed',
+    kind: 'embedding',
+    displayName: 'Offline embeddings (feature hashing, 384 dimensions)',
+    tags: ['offline', 'deterministic'],
+  },
+  {
+    key: 'offline-rerank',
+    kind: 'rerank',
+    displayName: 'Offline reranker (lexical BM25 relevance)',
+    tags: ['offline', 'deterministic'],
+  },
+  {
+    key: 'offline-image',
+    kind: 'image',
+    displayName: 'Offline image (deterministic pattern PNG)',
+    tags: ['offline', 'deterministic'],
+  },
+];
+
+export class ModelRegistry {
+  private readonly byKey: ReadonlyMap<string, ModelConfig>;
+
+  private constructor(
+    models: readonly ModelConfig[],
+    private readonly defaults: Partial<Record<ModelKind, string>>,
+    private readonly rerankerKey: string,
+    private readonly keys: ReadonlyMap<string, string>,
+    readonly hostingRegion: string,
+    /** Models whose upstream key variable is not set: listed, but calls answer 502. */
+    readonly missingKeys: readonly { model: string; variable: string }[],
+  ) {
+    this.byKey = new Map(models.map((model) => [model.key, model]));
+  }
+
+  static fromConfig(config: PlatformConfig): ModelRegistry {
+    let content: unknown = {};
+    if (config.modelsFile) {
+      try {
+        content = parse(readFileSync(config.modelsFile, 'utf8')) ?? {};
+      } catch (error) {
+        throw new ModelsFileError(`MODELS_FILE ${config.modelsFile}: ${(error as Error).message}`);
+      }
+    }
+    return ModelRegistry.build(content, config);
+  }
+
+  static build(
+    content: unknown,
+    config: Pick<
+      PlatformConfig,
+      'hostingRegion' | 'upstreamTimeoutMs' | 'secret' | 'defaultChatModelOverride'
+    >,
+  ): ModelRegistry {
+    const parsed = ModelsFile.safeParse(content);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map(
+        (issue) => `${issue.path.join('.') || '(file)'}: ${issue.message}`,
+      );
+      throw new ModelsFileError(`invalid models file:\n  ${problems.join('\n  ')}`);
+    }
+    const file = parsed.data;
+    const hostingRegion = file.hostingRegion ?? config.hostingRegion;
+    const models: ModelConfig[] = [];
+    const keys = new Map<string, string>();
+    const missingKeys: { model: string; variable: string }[] = [];
+    const seen = new Set<string>();
+
+    for (const entry of file.models) {
+      if (seen.has(entry.key)) throw new ModelsFileError(`model key '${entry.key}' is defined twice`);
+      seen.add(entry.key);
+      const upstream = file.providers[entry.provider];
+      const baseUrl = entry.baseUrl ?? upstream?.baseUrl;
+      if (entry.provider !== 'offline' && !baseUrl)
+        throw new ModelsFileError(`model '${entry.key}': provider '${entry.provider}' needs a baseUrl`);
+      const apiKeyEnv = entry.apiKeyEnv ?? upstream?.apiKeyEnv;
+      if (apiKeyEnv) {
+        const value = config.secret(apiKeyEnv);
+        if (value) keys.set(entry.key, value);
+        else missingKeys.push({ model: entry.key, variable: apiKeyEnv });
+      }
+      models.push({
+        key: entry.key,
+        modelId: entry.modelId ?? entry.key,
+        displayName: entry.displayName ?? entry.key,
+        provider: entry.provider,
+        kind: entry.kind,
+        region: entry.region ?? '',
+        securityTier: resolveSecurityTier(entry.securityTier, entry.region, hostingRegion),
+        locationLabel: entry.locationLabel ?? entry.region ?? '',
+        tags: entry.tags,
+        pricing: entry.pricing,
+        ...(baseUrl ? { baseUrl } : {}),
+        ...(apiKeyEnv ? { apiKeyEnv } : {}),
+        timeoutMs: entry.timeoutMs ?? upstream?.timeoutMs ?? config.upstreamTimeoutMs,
+      });
+    }
+    for (const offline of OFFLINE) {
+      if (seen.has(offline.key)) continue;
+      models.push({
+        ...offline,
+        modelId: offline.key,
+        provider: 'offline',
+        region: hostingRegion,
+        securityTier: 'secure',
+        locationLabel: 'this instance',
+        pricing: { input: 0, output: 0 },
+        timeoutMs: config.upstreamTimeoutMs,
+      });
+    }
+
+    const byKey = new Map(models.map((model) => [model.key, model]));
+    const defaults: Partial<Record<ModelKind, string>> = {
+      chat: 'offline-chat',
+      embedding: 'offline-embed',
+      image: 'offline-image',
+      ...file.defaults,
+      ...(config.defaultChatModelOverride ? { chat: config.defaultChatModelOverride } : {}),
+    };
+    for (const [kind, key] of Object.entries(defaults)) {
+      const model = byKey.get(key);
+      if (!model) throw new ModelsFileError(`default ${kind} model '${key}' is not a configured model`);
+      if (model.kind !== kind)
+        throw new ModelsFileError(`default ${kind} model '${key}' is a ${model.kind} model`);
+    }
+    const reranker = file.reranker ?? 'offline-rerank';
+    if (byKey.get(reranker)?.kind !== 'rerank')
+      throw new ModelsFileError(`reranker '${reranker}' is not a configured rerank model`);
+    return new ModelRegistry(models, defaults, reranker, keys, hostingRegion, missingKeys);
+  }
+
+  get(key: string): ModelConfig | undefined {
+    return this.byKey.get(key);
+  }
+
+  list(kinds?: readonly ModelKind[]): ModelConfig[] {
+    const all = [...this.byKey.values()];
+    return kinds ? all.filter((model) => kinds.includes(model.kind)) : all;
+  }
+
+  infos(kinds?: readonly ModelKind[]): ModelInfo[] {
+    return this.list(kinds).map(toModelInfo);
+  }
+
+  defaultModel(kind: ModelKind): ModelConfig | undefined {
+    const key = this.defaults[kind];
+    return key ? this.byKey.get(key) : undefined;
+  }
+
+  reranker(): ModelConfig {
+    return this.byKey.get(this.rerankerKey)!;
+  }
+
+  /** The upstream key of a model, for its provider only. */
+  upstreamKey(model: ModelConfig): string | undefined {
+    return this.keys.get(model.key);
+  }
+}
