@@ -1,0 +1,119 @@
+import { startFakeUpstream, type FakeUpstream } from '../../../testing/src/fake-openai-upstream.js';
+import { ModelRegistry } from '../model-registry.js';
+import { UpstreamError } from '../provider.port.js';
+import { OpenAiCompatibleProvider } from './openai-compatible.provider.js';
+
+describe('OpenAiCompatibleProvider (against a fake upstream)', () => {
+  let fake: FakeUpstream;
+  let registry: ModelRegistry;
+  let provider: OpenAiCompatibleProvider;
+  const signal = () => new AbortController().signal;
+
+  beforeAll(async () => {
+    fake = await startFakeUpstream();
+    registry = ModelRegistry.build(
+      {
+        providers: { up: { baseUrl: fake.url, apiKeyEnv: 'UP_KEY', timeoutMs: 300 } },
+        models: [
+          { key: 'chat', modelId: 'fake-model', provider: 'up', kind: 'chat', region: 'us-east-1' },
+          { key: 'embed', modelId: 'fake-embedding-model', provider: 'up', kind: 'embedding' },
+          { key: 'nokey', provider: 'other', baseUrl: fake.url, apiKeyEnv: 'MISSING_KEY', kind: 'chat' },
+        ],
+      },
+      {
+        hostingRegion: 'local',
+        upstreamTimeoutMs: 1000,
+        secret: (name) => (name === 'UP_KEY' ? 'sk-upstream' : undefined),
+      },
+    );
+    provider = new OpenAiCompatibleProvider(registry);
+  });
+  afterEach(() => fake.reset());
+  afterAll(async () => {
+    await fake.close();
+  });
+
+  it('sends the upstream model id and the configured key, and maps the answer and usage', async () => {
+    fake.set({
+      usage: { prompt_tokens: 12, completion_tokens: 3, prompt_tokens_details: { cached_tokens: 4 } },
+    });
+    const result = await provider.chat(
+      registry.get('chat')!,
+      { messages: [{ role: 'user', content: 'hi there' }], temperature: 0.2 },
+      signal(),
+    );
+    expect(result).toMatchObject({
+      message: { role: 'assistant', content: 'Echo: hi there' },
+      finishReason: 'stop',
+      usage: { inputTokens: 12, cachedInputTokens: 4, outputTokens: 3 },
+    });
+    expect(fake.requests[0]).toMatchObject({ body: { model: 'fake-model', temperature: 0.2 } });
+    expect(fake.requests[0]!.headers.authorization).toBe('Bearer sk-upstream');
+  });
+
+  it('streams deltas and ends with usage', async () => {
+    let text = '';
+    let finish: string | null = null;
+    let usage;
+    for await (const piece of provider.chatStream(
+      registry.get('chat')!,
+      { messages: [{ role: 'user', content: 'one two three' }] },
+      signal(),
+    )) {
+      text += piece.delta.content ?? '';
+      finish = piece.finishReason ?? finish;
+      usage = piece.usage ?? usage;
+    }
+    expect(text).toBe('Echo: one two three');
+    expect(finish).toBe('stop');
+    expect(usage).toMatchObject({ inputTokens: expect.any(Number) });
+    expect(fake.requests[0]!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+  });
+
+  it('embeds in order', async () => {
+    const result = await provider.embed(registry.get('embed')!, ['a', 'b'], signal());
+    expect(result.vectors).toHaveLength(2);
+    expect(result.vectors[0]).toHaveLength(8);
+  });
+
+  it('maps upstream errors, timeouts and a missing key to UpstreamError without leaking the key', async () => {
+    fake.set({ failWith: { status: 429 } });
+    await expect(
+      provider.chat(registry.get('chat')!, { messages: [{ role: 'user', content: 'x' }] }, signal()),
+    ).rejects.toMatchObject({ kind: 'rejected', upstreamStatus: 429 });
+    fake.set({ failWith: undefined, hang: true });
+    const timedOut = provider.chat(
+      registry.get('chat')!,
+      { messages: [{ role: 'user', content: 'x' }] },
+      signal(),
+    );
+    await expect(timedOut).rejects.toBeInstanceOf(UpstreamError);
+    await expect(timedOut).rejects.toMatchObject({ kind: 'timeout' });
+    fake.set({ hang: false });
+    const missing = provider.chat(
+      registry.get('nokey')!,
+      { messages: [{ role: 'user', content: 'x' }] },
+      signal(),
+    );
+    await expect(missing).rejects.toMatchObject({
+      kind: 'unavailable',
+      message: expect.stringContaining('MISSING_KEY'),
+    });
+    await expect(missing).rejects.not.toMatchObject({ message: expect.stringContaining('sk-upstream') });
+  });
+
+  it('aborts the upstream call when the caller goes away', async () => {
+    fake.set({ latencyMs: 5000 });
+    const controller = new AbortController();
+    const call = provider.chat(
+      registry.get('chat')!,
+      { messages: [{ role: 'user', content: 'x' }] },
+      controller.signal,
+    );
+    while (fake.inFlight === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    await expect(call).rejects.toBeDefined();
+    while (fake.aborted === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(fake.aborted).toBe(1);
+  });
+});

@@ -1,0 +1,173 @@
+// Real upstreams through the official `openai` SDK: OpenAI, Azure OpenAI's v1 API, Mistral, vLLM, Ollama, or any
+// OpenAI-compatible server. The base URL and key come from the registry only (a client can never choose them). Each
+// call has the model's timeout, and the caller's signal (a client that disconnects) aborts it.
+import OpenAI from 'openai';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+} from 'openai/resources/chat/completions';
+import type { ModelConfig } from '../model.js';
+import type { ModelRegistry } from '../model-registry.js';
+import {
+  UpstreamError,
+  type ChatDelta,
+  type ChatRequest,
+  type ChatResult,
+  type EmbeddingResult,
+  type ImageResult,
+  type ModelProvider,
+  type RerankResult,
+  type TokenUsage,
+} from '../provider.port.js';
+
+const toUsage = (usage: OpenAI.CompletionUsage | undefined | null): TokenUsage => ({
+  inputTokens: usage?.prompt_tokens ?? 0,
+  cachedInputTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
+  outputTokens: usage?.completion_tokens ?? 0,
+});
+
+export class OpenAiCompatibleProvider implements ModelProvider {
+  private readonly clients = new Map<string, OpenAI>();
+
+  constructor(private readonly registry: ModelRegistry) {}
+
+  private client(model: ModelConfig): OpenAI {
+    let client = this.clients.get(model.key);
+    if (!client) {
+      // Retries stay with the caller (the gateway answers fast and the client decides); the timeout is ours.
+      client = new OpenAI({
+        baseURL: model.baseUrl,
+        apiKey: this.registry.upstreamKey(model) ?? 'not-set',
+        maxRetries: 0,
+        timeout: model.timeoutMs,
+      });
+      this.clients.set(model.key, client);
+    }
+    return client;
+  }
+
+  /** Runs an upstream call with the model's timeout and the caller's signal, mapping failures to UpstreamError. */
+  private async call<T>(
+    model: ModelConfig,
+    signal: AbortSignal,
+    run: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    if (model.apiKeyEnv && !this.registry.upstreamKey(model))
+      throw new UpstreamError(
+        'unavailable',
+        `model '${model.key}' has no upstream key (${model.apiKeyEnv} is not set)`,
+      );
+    const timeout = AbortSignal.timeout(model.timeoutMs);
+    try {
+      return await run(AbortSignal.any([signal, timeout]));
+    } catch (error) {
+      throw this.mapError(model, error, timeout);
+    }
+  }
+
+  private mapError(model: ModelConfig, error: unknown, timeout: AbortSignal): unknown {
+    if (error instanceof UpstreamError) return error;
+    // Timeouts are told apart by our own signal, not the error class (which differs across realms).
+    if (timeout.aborted)
+      return new UpstreamError('timeout', `model '${model.key}' did not answer within ${model.timeoutMs} ms`);
+    if (error instanceof OpenAI.APIError && typeof error.status === 'number')
+      return new UpstreamError(
+        'rejected',
+        `upstream answered ${error.status} for model '${model.key}'`,
+        error.status,
+      );
+    if (
+      (error as { name?: string } | null)?.name === 'AbortError' ||
+      error instanceof OpenAI.APIUserAbortError
+    )
+      return error;
+    return new UpstreamError('unavailable', `upstream of model '${model.key}' is unreachable`);
+  }
+
+  chat(model: ModelConfig, request: ChatRequest, signal: AbortSignal): Promise<ChatResult> {
+    return this.call(model, signal, async (combined) => {
+      const body = {
+        ...request,
+        model: model.modelId,
+        stream: false,
+      } as ChatCompletionCreateParamsNonStreaming;
+      const completion = await this.client(model).chat.completions.create(body, { signal: combined });
+      const choice = completion.choices[0];
+      if (!choice) throw new UpstreamError('rejected', `upstream of model '${model.key}' answered no choice`);
+      return {
+        message: choice.message,
+        finishReason: choice.finish_reason === 'function_call' ? 'tool_calls' : choice.finish_reason,
+        usage: toUsage(completion.usage),
+      };
+    });
+  }
+
+  async *chatStream(model: ModelConfig, request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatDelta> {
+    const stream = await this.call(model, signal, (combined) =>
+      this.client(model).chat.completions.create(
+        {
+          ...request,
+          model: model.modelId,
+          stream: true,
+          stream_options: { include_usage: true },
+        } as ChatCompletionCreateParamsStreaming,
+        { signal: combined },
+      ),
+    );
+    const timeout = AbortSignal.timeout(model.timeoutMs);
+    try {
+      for await (const chunk of stream) {
+        const choice = chunk.choices[0];
+        if (choice) {
+          const finish = choice.finish_reason === 'function_call' ? 'tool_calls' : choice.finish_reason;
+          yield {
+            delta: choice.delta,
+            finishReason: finish,
+            ...(chunk.usage ? { usage: toUsage(chunk.usage) } : {}),
+          };
+        } else if (chunk.usage) yield { delta: {}, finishReason: null, usage: toUsage(chunk.usage) };
+      }
+    } catch (error) {
+      throw this.mapError(model, error, timeout);
+    }
+  }
+
+  embed(model: ModelConfig, inputs: readonly string[], signal: AbortSignal): Promise<EmbeddingResult> {
+    return this.call(model, signal, async (combined) => {
+      const response = await this.client(model).embeddings.create(
+        { model: model.modelId, input: [...inputs], encoding_format: 'float' },
+        { signal: combined },
+      );
+      const vectors = [...response.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);
+      return { vectors, inputTokens: response.usage?.prompt_tokens ?? 0 };
+    });
+  }
+
+  rerank(
+    model: ModelConfig,
+    query: string,
+    documents: readonly string[],
+    signal: AbortSignal,
+  ): Promise<RerankResult> {
+    return this.call(model, signal, async (combined) => {
+      // Rerank has no counterpart in the SDK; Cohere/Jina/vLLM-style servers take this body at POST /rerank.
+      const response = await this.client(model).post<{
+        results: { index: number; relevance_score: number }[];
+        usage?: { total_tokens?: number; prompt_tokens?: number };
+      }>('/rerank', { body: { model: model.modelId, query, documents: [...documents] }, signal: combined });
+      const scores = documents.map(() => 0);
+      for (const result of response.results ?? [])
+        if (result.index >= 0 && result.index < scores.length) scores[result.index] = result.relevance_score;
+      return { scores, inputTokens: response.usage?.total_tokens ?? response.usage?.prompt_tokens ?? 0 };
+    });
+  }
+
+  image(model: ModelConfig): Promise<ImageResult> {
+    return Promise.reject(
+      new UpstreamError(
+        'rejected',
+        `image generation through provider '${model.provider}' is not supported yet`,
+      ),
+    );
+  }
+}
