@@ -23,6 +23,7 @@ describe('OpenAiCompatibleProvider (against a fake upstream)', () => {
       {
         hostingRegion: 'local',
         upstreamTimeoutMs: 1000,
+        defaultChatModelOverride: undefined,
         secret: (name) => (name === 'UP_KEY' ? 'sk-upstream' : undefined),
       },
     );
