@@ -1,0 +1,245 @@
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { z } from 'zod';
+import type { ChatDelta, ChatRequest } from '../provider.port.js';
+import { OFFLINE_REPLY_PREFIX, offlineChat, offlineChatStream, splitWords } from './offline-chat.js';
+import { countMessageTokens, countTokens } from './tokenizer.js';
+
+const QUESTION = 'What is the weather in Paris today?';
+const ask = (content: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({
+  messages: [
+    { role: 'system', content: 'You are terse.' },
+    { role: 'user', content },
+  ],
+  ...extra,
+});
+const never = () => new AbortController().signal;
+
+const collect = async (stream: AsyncIterable<ChatDelta>): Promise<ChatDelta[]> => {
+  const deltas: ChatDelta[] = [];
+  for await (const delta of stream) deltas.push(delta);
+  return deltas;
+};
+
+const WeatherArgs = z.object({
+  city: z.string(),
+  unit: z.enum(['celsius', 'fahrenheit']),
+  days: z.number().int().min(1).max(7),
+  hourly: z.boolean(),
+});
+const weatherTool: ChatCompletionTool = {
+  type: 'function',
+  function: {
+    name: 'get_weather',
+    description: 'Weather for a city',
+    parameters: z.toJSONSchema(WeatherArgs),
+  },
+};
+const timeTool: ChatCompletionTool = {
+  type: 'function',
+  function: { name: 'get_time', parameters: { type: 'object', properties: { zone: { type: 'string' } } } },
+};
+
+describe('Offline chat', () => {
+  it('answers with an honest reply quoting the last user message', () => {
+    const result = offlineChat(ask(QUESTION));
+    expect(result.message.role).toBe('assistant');
+    expect(result.message.content).toMatch(new RegExp(`^${OFFLINE_REPLY_PREFIX}`));
+    expect(result.message.content).toContain(`"${QUESTION}"`);
+    expect(result.message.content).toContain('7 words');
+    expect(result.message.content).toContain('no language model');
+    expect(result.finishReason).toBe('stop');
+  });
+
+  it('is deterministic and reports usage from the real tokenizer', () => {
+    const request = ask(QUESTION, { seed: 42, temperature: 1.5 });
+    const first = offlineChat(request);
+    expect(offlineChat(structuredClone(request))).toEqual(first);
+    expect(offlineChat({ ...request, seed: 7 })).toEqual(first);
+    expect(first.usage).toEqual({
+      inputTokens: countMessageTokens(request.messages),
+      cachedInputTokens: 0,
+      outputTokens: countTokens(first.message.content ?? ''),
+    });
+  });
+
+  it('answers from the conversation: a different last user message gives a different reply', () => {
+    const conversation: ChatCompletionMessageParam[] = [
+      { role: 'user', content: 'first question' },
+      { role: 'assistant', content: 'first answer' },
+      { role: 'user', content: [{ type: 'text', text: 'second question' }] },
+    ];
+    const reply = offlineChat({ messages: conversation }).message.content;
+    expect(reply).toContain('"second question"');
+    expect(reply).not.toContain('first question');
+    expect(offlineChat({ messages: [] }).message.content).toBe(
+      `${OFFLINE_REPLY_PREFIX}there is no user message to answer.`,
+    );
+  });
+
+  it('stops at the token limit with finish reason length', () => {
+    const full = offlineChat(ask(QUESTION)).message.content ?? '';
+    for (const request of [
+      ask(QUESTION, { max_completion_tokens: 5 }),
+      ask(QUESTION, { max_tokens: 5 }),
+      ask(QUESTION, { max_tokens: 50, max_completion_tokens: 5 }),
+    ]) {
+      const result = offlineChat(request);
+      expect(result.finishReason).toBe('length');
+      expect(result.usage.outputTokens).toBe(5);
+      expect(full.startsWith(result.message.content ?? '')).toBe(true);
+    }
+    expect(offlineChat(ask(QUESTION, { max_tokens: 1000 })).finishReason).toBe('stop');
+  });
+
+  it('cuts at the earliest stop sequence', () => {
+    const result = offlineChat(ask(QUESTION, { stop: ['Paris', '"'] }));
+    expect(result.message.content).toBe(`${OFFLINE_REPLY_PREFIX}you said `);
+    expect(result.finishReason).toBe('stop');
+    expect(offlineChat(ask(QUESTION, { stop: 'weather' })).message.content).toBe(
+      `${OFFLINE_REPLY_PREFIX}you said "What is the `,
+    );
+  });
+
+  it('calls the offered tool with arguments valid for its schema, then answers with the tool result', () => {
+    const request = ask(QUESTION, { tools: [weatherTool, timeTool] });
+    const call = offlineChat(request);
+    expect(call.finishReason).toBe('tool_calls');
+    expect(call.message.content).toBeNull();
+    const toolCall = call.message.tool_calls?.[0];
+    if (toolCall?.type !== 'function') throw new Error('expected a function tool call');
+    expect(toolCall.id).toMatch(/^call_[0-9a-f]{24}$/);
+    expect(toolCall.function.name).toBe('get_weather');
+    const args = WeatherArgs.parse(JSON.parse(toolCall.function.arguments));
+    expect(args.city).toBe(QUESTION);
+    expect(call.usage.inputTokens).toBe(countMessageTokens(request.messages, request.tools));
+    expect(offlineChat(request)).toEqual(call);
+
+    const followUp = offlineChat({
+      ...request,
+      messages: [
+        ...request.messages,
+        call.message,
+        { role: 'tool', tool_call_id: toolCall.id, content: '{"temperature":21,"sky":"clear"}' },
+      ],
+    });
+    expect(followUp.finishReason).toBe('stop');
+    expect(followUp.message.tool_calls).toBeUndefined();
+    expect(followUp.message.content).toBe(
+      `${OFFLINE_REPLY_PREFIX}The tool returned: {"temperature":21,"sky":"clear"}`,
+    );
+  });
+
+  it('follows tool_choice', () => {
+    const tools = [weatherTool, timeTool];
+    const named = offlineChat(
+      ask(QUESTION, { tools, tool_choice: { type: 'function', function: { name: 'get_time' } } }),
+    );
+    const namedCall = named.message.tool_calls?.[0];
+    expect(namedCall?.type === 'function' && namedCall.function).toEqual({
+      name: 'get_time',
+      arguments: '{}',
+    });
+    expect(offlineChat(ask(QUESTION, { tools, tool_choice: 'none' })).finishReason).toBe('stop');
+    expect(offlineChat(ask(QUESTION, { tools, tool_choice: 'required' })).finishReason).toBe('tool_calls');
+    const allowed = offlineChat(
+      ask(QUESTION, {
+        tools,
+        tool_choice: {
+          type: 'allowed_tools',
+          allowed_tools: { mode: 'auto', tools: [{ type: 'function', function: { name: 'get_time' } }] },
+        },
+      }),
+    ).message.tool_calls?.[0];
+    expect(allowed?.type === 'function' && allowed.function.name).toBe('get_time');
+    expect(() =>
+      offlineChat(ask(QUESTION, { tools, tool_choice: { type: 'function', function: { name: 'missing' } } })),
+    ).toThrow(expect.objectContaining({ code: 'unknown_tool', param: 'tool_choice' }));
+  });
+
+  it('answers structured output requests with JSON valid for the schema', () => {
+    const Answer = z.object({ answer: z.string(), confidence: z.number().min(0).max(1) });
+    const result = offlineChat(
+      ask(QUESTION, {
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: 'answer', schema: z.toJSONSchema(Answer) },
+        },
+      }),
+    );
+    expect(Answer.parse(JSON.parse(result.message.content ?? ''))).toEqual({
+      answer: QUESTION,
+      confidence: 1,
+    });
+    const object = offlineChat(ask(QUESTION, { response_format: { type: 'json_object' } }));
+    expect(JSON.parse(object.message.content ?? '')).toEqual({ reply: expect.stringContaining(QUESTION) });
+  });
+});
+
+describe('Offline chat stream', () => {
+  it('streams the same content word by word, ending with the finish reason and usage', async () => {
+    for (const request of [ask(QUESTION), ask(QUESTION, { max_tokens: 6 }), ask('  spaced\n\nout  text ')]) {
+      const expected = offlineChat(request);
+      const deltas = await collect(offlineChatStream(request, never()));
+      expect(deltas[0]!.delta.role).toBe('assistant');
+      expect(deltas.map((d) => d.delta.content ?? '').join('')).toBe(expected.message.content);
+      expect(deltas.length).toBeGreaterThan(3);
+      const last = deltas.at(-1)!;
+      expect(last).toEqual({ delta: {}, finishReason: expected.finishReason, usage: expected.usage });
+      expect(deltas.slice(0, -1).every((d) => d.finishReason === null && d.usage === undefined)).toBe(true);
+    }
+  });
+
+  it('splits into words that concatenate back exactly', () => {
+    for (const text of ['', 'one', ' a  b\tc\n', 'Offline model reply: "x"'])
+      expect(splitWords(text).join('')).toBe(text);
+    expect(splitWords('a b')).toEqual(['a ', 'b']);
+  });
+
+  it('streams a tool call as id and name first, then argument fragments', async () => {
+    const request = ask(QUESTION, { tools: [weatherTool] });
+    const expected = offlineChat(request);
+    const deltas = await collect(offlineChatStream(request, never()));
+    const expectedCall = expected.message.tool_calls?.[0];
+    if (expectedCall?.type !== 'function') throw new Error('expected a function tool call');
+    expect(deltas[0]!.delta).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { index: 0, id: expectedCall.id, type: 'function', function: { name: 'get_weather', arguments: '' } },
+      ],
+    });
+    const fragments = deltas.slice(1, -1).map((d) => d.delta.tool_calls?.[0]?.function?.arguments ?? '');
+    expect(fragments.length).toBeGreaterThan(1);
+    expect(fragments.join('')).toBe(expectedCall.function.arguments);
+    expect(deltas.at(-1)).toEqual({ delta: {}, finishReason: 'tool_calls', usage: expected.usage });
+  });
+
+  it('stops yielding once aborted', async () => {
+    const controller = new AbortController();
+    const iterator = offlineChatStream(ask(QUESTION), controller.signal)[Symbol.asyncIterator]();
+    await iterator.next();
+    await iterator.next();
+    controller.abort();
+    await expect(iterator.next()).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(iterator.next()).resolves.toEqual({ done: true, value: undefined });
+  });
+
+  it('stops while waiting between words when a delay is configured', async () => {
+    const controller = new AbortController();
+    const received: ChatDelta[] = [];
+    const consuming = (async () => {
+      for await (const delta of offlineChatStream(ask(QUESTION), controller.signal, { wordDelayMs: 20 })) {
+        received.push(delta);
+        if (received.length === 2) setTimeout(() => controller.abort(), 5);
+      }
+    })();
+    await expect(consuming).rejects.toMatchObject({ name: 'AbortError' });
+    expect(received).toHaveLength(2);
+  });
+
+  it('refuses to start with an aborted signal', async () => {
+    await expect(collect(offlineChatStream(ask(QUESTION), AbortSignal.abort()))).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+  });
+});

@@ -1,0 +1,237 @@
+// The offline chat model: no language model at all, a deterministic stand-in that says so. The reply is derived
+// from the conversation only (same request → same reply): it quotes the last user message verbatim, answers a
+// tool result with "The tool returned: …", and calls the first offered function tool (or the one `tool_choice`
+// names) with arguments built from the tool's JSON Schema. `max_completion_tokens`/`max_tokens` and `stop` are
+// honoured like an upstream does; `seed`, `temperature` and the like change nothing.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type {
+  ChatCompletionContentPart,
+  ChatCompletionContentPartRefusal,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import { sha256, ValidationError } from '../../../kernel/src/index.js';
+import type { ChatDelta, ChatRequest, ChatResult } from '../provider.port.js';
+import { exampleForSchema } from './schema-example.js';
+import { countMessageTokens, countTokens, truncateToTokens } from './tokenizer.js';
+
+export const OFFLINE_REPLY_PREFIX = 'Offline model reply: ';
+/** Characters of argument JSON per streamed tool-call fragment. */
+const ARGUMENT_FRAGMENT = 8;
+
+export interface OfflineChatOptions {
+  /** Pause between streamed pieces, in milliseconds; 0 (the default) streams as fast as the consumer reads. */
+  readonly wordDelayMs?: number;
+}
+
+type Part = ChatCompletionContentPart | ChatCompletionContentPartRefusal;
+
+const textOf = (content: string | readonly Part[] | null | undefined): string => {
+  if (typeof content === 'string') return content;
+  if (!content) return '';
+  return content
+    .map((part) => (part.type === 'text' ? part.text : part.type === 'refusal' ? part.refusal : ''))
+    .filter((text) => text.length > 0)
+    .join('\n');
+};
+
+const nonTextParts = (content: string | readonly Part[]): number =>
+  typeof content === 'string' ? 0 : content.filter((part) => part.type !== 'text').length;
+
+const countWords = (text: string): number =>
+  text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)?.length ?? 0;
+
+const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+const lastUserMessage = (messages: readonly ChatCompletionMessageParam[]) =>
+  messages.findLast((message) => message.role === 'user');
+
+/** The trailing tool (or legacy function) results: what the model answers after its tool call. */
+const trailingToolResults = (messages: readonly ChatCompletionMessageParam[]): string[] => {
+  const results: string[] = [];
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index];
+    if (message.role !== 'tool' && message.role !== 'function') break;
+    results.unshift(textOf(message.content));
+  }
+  return results;
+};
+
+const textReply = (messages: readonly ChatCompletionMessageParam[]): string => {
+  const toolResults = trailingToolResults(messages);
+  if (toolResults.length > 0)
+    return OFFLINE_REPLY_PREFIX + toolResults.map((result) => `The tool returned: ${result}`).join('\n');
+  const user = lastUserMessage(messages);
+  if (!user) return `${OFFLINE_REPLY_PREFIX}there is no user message to answer.`;
+  const text = textOf(user.content);
+  const attachments = nonTextParts(user.content);
+  return (
+    `${OFFLINE_REPLY_PREFIX}you said "${text}" (${plural(countWords(text), 'word')}, ` +
+    `${plural(Array.from(text).length, 'character')}` +
+    (attachments > 0 ? `, and ${plural(attachments, 'non-text part')}` : '') +
+    '). This is a deterministic offline stand-in; no language model was called.'
+  );
+};
+
+/** The function tool to call, or undefined to answer in text. */
+const chosenTool = (request: ChatRequest): ChatCompletionFunctionTool | undefined => {
+  const tools = (request.tools ?? []).filter(
+    (tool): tool is ChatCompletionFunctionTool => tool.type === 'function',
+  );
+  const choice = request.tool_choice;
+  if (tools.length === 0 || choice === 'none') return undefined;
+  if (trailingToolResults(request.messages).length > 0) return undefined;
+  const byName = (name: string) => tools.find((tool) => tool.function.name === name);
+  if (typeof choice === 'object' && choice.type === 'function') {
+    const tool = byName(choice.function.name);
+    if (!tool)
+      throw new ValidationError(
+        'unknown_tool',
+        `tool_choice names the function '${choice.function.name}', which is not among the tools`,
+        'tool_choice',
+      );
+    return tool;
+  }
+  if (typeof choice === 'object' && choice.type === 'allowed_tools') {
+    for (const allowed of choice.allowed_tools.tools) {
+      const fn = allowed.function;
+      const name = typeof fn === 'object' && fn !== null && 'name' in fn ? fn.name : undefined;
+      const tool = typeof name === 'string' ? byName(name) : undefined;
+      if (tool) return tool;
+    }
+    return undefined;
+  }
+  if (typeof choice === 'object' && choice.type === 'custom') return undefined;
+  return tools[0];
+};
+
+const toolCallFor = (
+  request: ChatRequest,
+  tool: ChatCompletionFunctionTool,
+): ChatCompletionMessageFunctionToolCall => {
+  const user = lastUserMessage(request.messages);
+  const args = JSON.stringify(
+    exampleForSchema(tool.function.parameters ?? { type: 'object', properties: {} }, textOf(user?.content)),
+  );
+  const id = `call_${sha256(JSON.stringify([request.messages, tool.function.name, args])).slice(0, 24)}`;
+  return { id, type: 'function', function: { name: tool.function.name, arguments: args } };
+};
+
+/** Content for `response_format`: JSON valid for the given schema, or a JSON object wrapping the text reply. */
+const formatted = (request: ChatRequest, reply: string): string => {
+  const format = request.response_format;
+  if (format?.type === 'json_schema')
+    return JSON.stringify(
+      exampleForSchema(format.json_schema.schema ?? {}, textOf(lastUserMessage(request.messages)?.content)),
+    );
+  if (format?.type === 'json_object') return JSON.stringify({ reply });
+  return reply;
+};
+
+const stopSequences = (stop: ChatRequest['stop']): string[] =>
+  (typeof stop === 'string' ? [stop] : (stop ?? [])).filter((sequence) => sequence.length > 0);
+
+/** Cuts at the earliest stop sequence, then at the token limit: the finish reason says which, if any, applied. */
+const limit = (request: ChatRequest, text: string): { content: string; finishReason: 'stop' | 'length' } => {
+  let content = text;
+  for (const sequence of stopSequences(request.stop)) {
+    const at = content.indexOf(sequence);
+    if (at >= 0) content = content.slice(0, at);
+  }
+  const maxTokens = request.max_completion_tokens ?? request.max_tokens;
+  if (typeof maxTokens === 'number') {
+    const truncated = truncateToTokens(content, maxTokens);
+    if (truncated !== content) return { content: truncated, finishReason: 'length' };
+  }
+  return { content, finishReason: 'stop' };
+};
+
+/** The complete answer to a request; the streamed answer is this, cut in pieces. */
+export const offlineChat = (request: ChatRequest): ChatResult => {
+  const inputTokens = countMessageTokens(request.messages, request.tools, request.tool_choice);
+  const tool = chosenTool(request);
+  if (tool) {
+    // A tool call is short and always complete: the token limit and stop sequences apply to text only.
+    const call = toolCallFor(request, tool);
+    return {
+      message: { role: 'assistant', content: null, refusal: null, tool_calls: [call] },
+      finishReason: 'tool_calls',
+      usage: {
+        inputTokens,
+        cachedInputTokens: 0,
+        outputTokens: countTokens(call.function.name) + countTokens(call.function.arguments),
+      },
+    };
+  }
+  const { content, finishReason } = limit(request, formatted(request, textReply(request.messages)));
+  return {
+    message: { role: 'assistant', content, refusal: null },
+    finishReason,
+    usage: { inputTokens, cachedInputTokens: 0, outputTokens: countTokens(content) },
+  };
+};
+
+/** Word-sized pieces whose concatenation is exactly `text` (each word carries its trailing whitespace). */
+export const splitWords = (text: string): string[] =>
+  text.split(/(?<=\s)(?=\S)/u).filter((piece) => piece !== '');
+
+const fragments = (text: string, size: number): string[] => {
+  const chars = Array.from(text);
+  const pieces: string[] = [];
+  for (let index = 0; index < chars.length; index += size)
+    pieces.push(chars.slice(index, index + size).join(''));
+  return pieces;
+};
+
+const deltasOf = (result: ChatResult): ChatDelta[] => {
+  const { message, finishReason, usage } = result;
+  const deltas: ChatDelta[] = [];
+  const call = message.tool_calls?.[0];
+  if (call?.type === 'function') {
+    deltas.push({
+      delta: {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { index: 0, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } },
+        ],
+      },
+      finishReason: null,
+    });
+    for (const fragment of fragments(call.function.arguments, ARGUMENT_FRAGMENT))
+      deltas.push({
+        delta: { tool_calls: [{ index: 0, function: { arguments: fragment } }] },
+        finishReason: null,
+      });
+  } else {
+    deltas.push({ delta: { role: 'assistant', content: '' }, finishReason: null });
+    for (const word of splitWords(message.content ?? ''))
+      deltas.push({ delta: { content: word }, finishReason: null });
+  }
+  deltas.push({ delta: {}, finishReason, usage });
+  return deltas;
+};
+
+/** Streams {@link offlineChat}'s answer piece by piece; an aborted `signal` ends it with the signal's reason. */
+export async function* offlineChatStream(
+  request: ChatRequest,
+  signal: AbortSignal,
+  options: OfflineChatOptions = {},
+): AsyncGenerator<ChatDelta> {
+  signal.throwIfAborted();
+  const delayMs = options.wordDelayMs ?? 0;
+  const deltas = deltasOf(offlineChat(request));
+  for (const [index, delta] of deltas.entries()) {
+    if (delayMs > 0 && index > 0) {
+      try {
+        await sleep(delayMs, undefined, { signal });
+      } catch (error) {
+        signal.throwIfAborted();
+        throw error;
+      }
+    }
+    signal.throwIfAborted();
+    yield delta;
+  }
+}
