@@ -10,6 +10,7 @@ import { IdempotencyInterceptor } from '../../../libs/http/src/idempotency.inter
 import { IdentityModule } from '../../../libs/identity/src/identity.module.js';
 import { SpacesModule } from '../../../libs/spaces/src/spaces.module.js';
 import { AgentsModule } from '../../../libs/agents/src/agents.module.js';
+import { GatewayModule } from '../../../libs/gateway/src/gateway.module.js';
 import { ALL_PROJECTORS } from '../../../projections/index.js';
 import { OperationsController } from './operations.controller.js';
 import { OPENAPI_DOCUMENT, openApiDocument } from './openapi.js';
@@ -25,6 +26,7 @@ export class ApiModule {
         IdentityModule,
         SpacesModule,
         AgentsModule,
+        GatewayModule,
       ],
       controllers: [OperationsController],
       providers: [
