@@ -15,7 +15,8 @@ export interface ModelPricing {
   readonly cachedInput?: number;
 }
 
-export interface ModelConfig {
+/** The public description of a model (spec: "Model description"). */
+export interface ModelInfo {
   /** The id clients send. */
   readonly key: string;
   /** The id the upstream knows. */
@@ -29,6 +30,10 @@ export interface ModelConfig {
   readonly locationLabel: string;
   readonly tags: readonly string[];
   readonly pricing: ModelPricing;
+}
+
+/** A model as configured: its public description plus how to reach it. */
+export interface ModelConfig extends ModelInfo {
   /** Upstream base URL (OpenAI-compatible); never chosen by a client. */
   readonly baseUrl?: string;
   /** Name of the environment variable holding the upstream key; the key itself is never in configuration files. */
@@ -36,29 +41,10 @@ export interface ModelConfig {
   readonly timeoutMs: number;
 }
 
-/** The public description of a model (spec: "Model description"). */
-export interface ModelInfo {
-  readonly key: string;
-  readonly modelId: string;
-  readonly displayName: string;
-  readonly provider: string;
-  readonly kind: ModelKind;
-  readonly region: string;
-  readonly securityTier: SecurityTier;
-  readonly locationLabel: string;
-  readonly tags: readonly string[];
-  readonly pricing: ModelPricing;
-}
-
-export const toModelInfo = (model: ModelConfig): ModelInfo => ({
-  key: model.key,
-  modelId: model.modelId,
-  displayName: model.displayName,
-  provider: model.provider,
-  kind: model.kind,
-  region: model.region,
-  securityTier: model.securityTier,
-  locationLabel: model.locationLabel,
-  tags: model.tags,
-  pricing: model.pricing,
-});
+/** The description without how to reach the model (URL, key variable, timeout). */
+export const toModelInfo = ({
+  baseUrl: _baseUrl,
+  apiKeyEnv: _apiKeyEnv,
+  timeoutMs: _timeoutMs,
+  ...info
+}: ModelConfig): ModelInfo => info;
