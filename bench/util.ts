@@ -1,5 +1,6 @@
 // Small helpers shared by the benchmarks: temp dirs, medians, the result row every benchmark reports, and the
 // event seeding (through the real deciders and SqliteEventStore) that the projection and start-up benchmarks use.
+import type { DomainEvent } from '../libs/kernel/src/index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,6 @@ import {
   evolveSpace,
   initialSpaceState,
   spaceStreamId,
-  type SpaceEvent,
   type SpaceState,
 } from '../libs/spaces/src/space.events.js';
 import { decideAgent, type AgentCommand } from '../libs/agents/src/agent.decider.js';
@@ -19,7 +19,6 @@ import {
   evolveAgent,
   initialAgentState,
   agentStreamId,
-  type AgentEvent,
   type AgentState,
 } from '../libs/agents/src/agent.events.js';
 
@@ -168,13 +167,17 @@ export async function seed(store: EventStore, plan: SeedPlan): Promise<number> {
   let appended = 0;
   const context = benchContext();
 
-  const spaceBatch = async (stream: Stream<SpaceState>, i: number, upTo: number) => {
-    const events: SpaceEvent[] = [];
+  /** Decides a stream's next commands up to `upTo`, folding as it goes, and appends them as one batch. */
+  const batch = async <S, C, E extends DomainEvent>(
+    stream: Stream<S>,
+    upTo: number,
+    decider: { decide: (command: C, state: S) => readonly E[]; evolve: (state: S, event: E) => S },
+    next: (done: number) => C,
+  ) => {
+    const events: E[] = [];
     for (; stream.done < upTo; stream.done++) {
-      const command =
-        stream.done === 0 ? createSpaceCommand(i, stream.id) : spaceChange(stream.id, stream.done, i);
-      for (const event of decideSpace(command, stream.state)) {
-        stream.state = evolveSpace(stream.state, event);
+      for (const event of decider.decide(next(stream.done), stream.state)) {
+        stream.state = decider.evolve(stream.state, event);
         events.push(event);
       }
     }
@@ -187,28 +190,16 @@ export async function seed(store: EventStore, plan: SeedPlan): Promise<number> {
     stream.revision = result.nextRevision;
     appended += events.length;
   };
-
-  const agentBatch = async (stream: Stream<AgentState>, i: number, upTo: number) => {
-    const events: AgentEvent[] = [];
-    for (; stream.done < upTo; stream.done++) {
-      const command =
-        stream.done === 0
-          ? createAgentCommand(i, spaces.length > 0 ? spaces[i % spaces.length]!.id : null, stream.id)
-          : agentChange(stream.id, stream.done, i);
-      for (const event of decideAgent(command, stream.state)) {
-        stream.state = evolveAgent(stream.state, event);
-        events.push(event);
-      }
-    }
-    if (events.length === 0) return;
-    const result = await store.appendToStream(
-      stream.streamId,
-      toNewEvents(events, context),
-      stream.revision ?? 'no_stream',
+  const spaceBatch = (stream: Stream<SpaceState>, i: number, upTo: number) =>
+    batch(stream, upTo, { decide: decideSpace, evolve: evolveSpace }, (done) =>
+      done === 0 ? createSpaceCommand(i, stream.id) : spaceChange(stream.id, done, i),
     );
-    stream.revision = result.nextRevision;
-    appended += events.length;
-  };
+  const agentBatch = (stream: Stream<AgentState>, i: number, upTo: number) =>
+    batch(stream, upTo, { decide: decideAgent, evolve: evolveAgent }, (done) =>
+      done === 0
+        ? createAgentCommand(i, spaces.length > 0 ? spaces[i % spaces.length]!.id : null, stream.id)
+        : agentChange(stream.id, done, i),
+    );
 
   const half = (n: number) => Math.ceil(n / 2);
   for (const round of [0, 1]) {
