@@ -7,12 +7,14 @@ import { agentsProjector } from './agents/agents.projector.js';
 import { apiKeysProjector } from './api-keys/api-keys.projector.js';
 import { spacesProjector } from './spaces/spaces.projector.js';
 import { usersProjector } from './users/users.projector.js';
+import { usageProjector } from './usage/usage.projector.js';
 
 export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
   spacesProjector,
   agentsProjector,
   usersProjector,
   apiKeysProjector,
+  usageProjector,
   SpaceDeletionProcess,
   PersonalAgentProcess,
 ];

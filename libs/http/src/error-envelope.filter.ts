@@ -25,6 +25,9 @@ const STATUS: Record<ErrorKind, number> = {
   unprocessable: 422,
   rate_limited: 429,
   unavailable: 503,
+  cancelled: 499,
+  upstream_failed: 502,
+  upstream_timeout: 504,
 };
 
 const TYPE: Record<number, string> = {
@@ -38,7 +41,10 @@ const TYPE: Record<number, string> = {
   415: 'invalid_request_error',
   422: 'invalid_request_error',
   429: 'rate_limit_error',
+  499: 'cancelled_error',
+  502: 'upstream_error',
   503: 'service_unavailable_error',
+  504: 'timeout_error',
 };
 
 export function errorBody(status: number, code: string, message: string, param?: string): ErrorBody {
@@ -51,6 +57,37 @@ export function errorBody(status: number, code: string, message: string, param?:
     },
   };
 }
+
+/** OpenAI's error types for the compatible API, so SDK users see the values they handle. */
+const COMPAT_TYPE: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'invalid_request_error',
+  405: 'invalid_request_error',
+  409: 'invalid_request_error',
+  413: 'invalid_request_error',
+  415: 'invalid_request_error',
+  422: 'invalid_request_error',
+  429: 'rate_limit_error',
+};
+
+/**
+ * The compatible API's envelope, the chat-completions one: `{ error: { message, type, param, code } }` with `param`
+ * always present (null when no field is at fault) and OpenAI's type names.
+ */
+export function compatErrorBody(status: number, body: ErrorBody) {
+  return {
+    error: {
+      message: body.error.message,
+      type: COMPAT_TYPE[status] ?? body.error.type,
+      param: body.error.param ?? null,
+      code: body.error.code,
+    },
+  };
+}
+
+export const isCompatPath = (url: string): boolean => url.startsWith('/api/compat/');
 
 /** Fastify's own client errors (body parsing, content type, size) carry a statusCode and a FST_ code. */
 function fastifyClientError(error: unknown): { status: number; code: string; message: string } | null {
@@ -106,12 +143,16 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const request = host.switchToHttp().getRequest<FastifyRequest>();
+    const compat = isCompatPath(request.url);
     const known = toErrorResponse(exception);
     if (known) {
-      void reply.status(known.status).send(known.body);
+      if (reply.sent || reply.raw.headersSent) return;
+      void reply.status(known.status).send(compat ? compatErrorBody(known.status, known.body) : known.body);
       return;
     }
     this.logger.error({ err: exception, method: request.method, url: request.url }, 'unhandled error');
-    void reply.status(500).send(errorBody(500, 'internal_error', 'internal error; it has been logged'));
+    if (reply.sent || reply.raw.headersSent) return;
+    const body = errorBody(500, 'internal_error', 'internal error; it has been logged');
+    void reply.status(500).send(compat ? compatErrorBody(500, body) : body);
   }
 }

@@ -31,6 +31,9 @@ const redact = (body: unknown): unknown =>
       )
     : body;
 
+const isModelCall = (url: string): boolean =>
+  url.startsWith('/api/compat/') || url.startsWith('/api/v1/core/llm/');
+
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
@@ -38,7 +41,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<RequestWithCaller>();
     const header = request.headers['idempotency-key'];
-    if (request.method !== 'POST' || header === undefined || !request.caller) return next.handle();
+    // Model calls are not commands: a retried completion is a new completion (as upstream gateways treat it).
+    if (request.method !== 'POST' || header === undefined || !request.caller || isModelCall(request.url))
+      return next.handle();
     return from(this.handle(request, context.switchToHttp().getResponse<FastifyReply>(), header, next));
   }
 

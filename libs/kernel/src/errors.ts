@@ -8,7 +8,13 @@ export type ErrorKind =
   | 'conflict'
   | 'unprocessable'
   | 'rate_limited'
-  | 'unavailable';
+  | 'unavailable'
+  /** The client went away before the answer (nobody reads the response; logged as 499). */
+  | 'cancelled'
+  /** A model upstream failed or answered unusably (502). */
+  | 'upstream_failed'
+  /** A model upstream did not answer in time (504). */
+  | 'upstream_timeout';
 
 export class PlatformError extends Error {
   constructor(

@@ -35,6 +35,7 @@ const ModelEntry = z.strictObject({
   locationLabel: z.string().optional(),
   tags: z.array(z.string()).default([]),
   pricing: Pricing.default({ input: 0, output: 0 }),
+  includedUsage: z.boolean().default(false),
   baseUrl: z.url().optional(),
   apiKeyEnv: z.string().regex(ENV_NAME, 'an environment variable name').optional(),
   timeoutMs: z.number().int().min(100).max(600_000).optional(),
@@ -168,6 +169,7 @@ export class ModelRegistry {
         locationLabel: entry.locationLabel ?? entry.region ?? '',
         tags: entry.tags,
         pricing: entry.pricing,
+        includedUsage: entry.includedUsage,
         ...(baseUrl ? { baseUrl } : {}),
         ...(apiKeyEnv ? { apiKeyEnv } : {}),
         timeoutMs: entry.timeoutMs ?? upstream?.timeoutMs ?? config.upstreamTimeoutMs,
@@ -183,6 +185,7 @@ export class ModelRegistry {
         securityTier: 'secure',
         locationLabel: 'this instance',
         pricing: { input: 0, output: 0 },
+        includedUsage: true,
         timeoutMs: config.upstreamTimeoutMs,
       });
     }

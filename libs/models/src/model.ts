@@ -30,6 +30,8 @@ export interface ModelInfo {
   readonly locationLabel: string;
   readonly tags: readonly string[];
   readonly pricing: ModelPricing;
+  /** Calls are covered by the instance's subscription (flat-rate or self-hosted) rather than billed per call. */
+  readonly includedUsage: boolean;
 }
 
 /** A model as configured: its public description plus how to reach it. */

@@ -16,6 +16,7 @@ const model = (modelId: string, kind: ModelKind): ModelConfig => ({
   locationLabel: 'This machine',
   tags: ['offline'],
   pricing: { input: 0, output: 0 },
+  includedUsage: true,
   timeoutMs: 60_000,
 });
 const signal = () => new AbortController().signal;

@@ -1,0 +1,158 @@
+// POST /api/compat/v1/chat/completions: the common chat-completions format, straight to the model (no Agent prompt,
+// Knowledge, tools or memory). Non-streaming answers a `chat.completion`; `stream: true` answers SSE
+// `chat.completion.chunk`s ending with `data: [DONE]`, plus a usage chunk when `stream_options.include_usage` is set.
+// Errors before the first chunk are ordinary HTTP errors; an error after it is sent as an `error` event.
+import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { FastifyReply } from 'fastify';
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { newId } from '../../../kernel/src/index.js';
+import { AcceptsBearer } from '../../../identity/src/http/api-key.guard.js';
+import { CurrentCaller, type Caller, type RequestWithCaller } from '../../../http/src/caller.js';
+import { parseOrThrow } from '../../../http/src/zod-validation.js';
+import { compatErrorBody, toErrorResponse } from '../../../http/src/error-envelope.filter.js';
+import type { ChatDelta, ChatRequest, ChatResult, TokenUsage } from '../../../models/src/provider.port.js';
+import { LOGGER } from '../../../platform/src/logger.js';
+import { ModelGateway, type CallScope } from '../model-gateway.js';
+import { ChatCompletionBody, refuseUnsupportedChatFields } from './compat.schemas.js';
+import { abortOnDisconnect, SseWriter } from './sse.js';
+
+export const toOpenAiUsage = (usage: TokenUsage) => ({
+  prompt_tokens: usage.inputTokens,
+  completion_tokens: usage.outputTokens,
+  total_tokens: usage.inputTokens + usage.outputTokens,
+  prompt_tokens_details: { cached_tokens: usage.cachedInputTokens },
+});
+
+/** The upstream request: the client's fields as sent (null and absent left out), without model and stream. */
+export function toChatRequest(body: ChatCompletionBody): ChatRequest {
+  const {
+    model: _model,
+    stream: _stream,
+    stream_options: _streamOptions,
+    n: _n,
+    logprobs: _logprobs,
+    max_completion_tokens,
+    max_tokens,
+    ...fields
+  } = body;
+  const request: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(fields))
+    if (value !== null && value !== undefined) request[field] = value;
+  // max_completion_tokens wins; the legacy name is kept only when it is the one sent (some upstreams know only it).
+  if (max_completion_tokens !== null && max_completion_tokens !== undefined)
+    request.max_completion_tokens = max_completion_tokens;
+  else if (max_tokens !== null && max_tokens !== undefined) request.max_tokens = max_tokens;
+  return request as unknown as ChatRequest;
+}
+
+export const compatScope = (caller: Caller): CallScope => ({
+  apiKey: caller.apiKey,
+  userId: caller.userId,
+  agentId: null,
+  surface: 'compat',
+  correlationId: caller.correlationId,
+});
+
+@AcceptsBearer()
+@Controller('api/compat/v1')
+export class CompatChatController {
+  constructor(
+    private readonly gateway: ModelGateway,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  @Post('chat/completions')
+  @HttpCode(200)
+  async create(
+    @Body() raw: unknown,
+    @CurrentCaller() caller: Caller,
+    @Req() _request: RequestWithCaller,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    refuseUnsupportedChatFields(raw);
+    const body = parseOrThrow(ChatCompletionBody, raw);
+    const model = this.gateway.resolve(body.model, 'chat');
+    const signal = abortOnDisconnect(reply);
+    const request = toChatRequest(body);
+    const id = `chatcmpl-${newId('c').slice(2)}`;
+    const created = Math.floor(Date.now() / 1000);
+    if (!body.stream) {
+      const result = await this.gateway.chat(compatScope(caller), model, request, signal);
+      void reply.status(200).send(completion(id, created, model.key, result));
+      return;
+    }
+
+    const deltas = (await this.gateway.chatStream(compatScope(caller), model, request, signal))[
+      Symbol.asyncIterator
+    ]();
+    // The first delta decides between an HTTP error (nothing sent yet) and a stream.
+    let next = await deltas.next();
+    const sse = SseWriter.open(reply);
+    const includeUsage = body.stream_options?.include_usage === true;
+    const chunk = (choices: ChatCompletionChunk['choices'], usage?: ChatCompletionChunk['usage']) =>
+      JSON.stringify({
+        id,
+        object: 'chat.completion.chunk',
+        created,
+        model: model.key,
+        system_fingerprint: null,
+        choices,
+        ...(includeUsage ? { usage: usage ?? null } : {}),
+      });
+    let usage: TokenUsage | undefined;
+    let first = true;
+    try {
+      while (!next.done) {
+        const piece: ChatDelta = next.value;
+        if (piece.usage) usage = piece.usage;
+        const hasDelta = Object.keys(piece.delta).length > 0;
+        if (hasDelta || piece.finishReason || first) {
+          const delta =
+            first && !piece.delta.role ? { role: 'assistant' as const, ...piece.delta } : piece.delta;
+          first = false;
+          await sse.data(chunk([{ index: 0, delta, finish_reason: piece.finishReason, logprobs: null }]));
+        }
+        if (sse.closed) break;
+        next = await deltas.next();
+      }
+      if (includeUsage && usage && !sse.closed) await sse.data(chunk([], toOpenAiUsage(usage)));
+      await sse.data('[DONE]');
+    } catch (error) {
+      const known = toErrorResponse(error);
+      if (!known) this.logger.error({ err: error, model: model.key }, 'chat stream failed');
+      const status = known?.status ?? 500;
+      const body = known?.body ?? {
+        error: { type: 'api_error', code: 'internal_error', message: 'internal error; it has been logged' },
+      };
+      if (!sse.closed && status !== 499) await sse.data(JSON.stringify(compatErrorBody(status, body)));
+    } finally {
+      // Ends the upstream call (and records usage) if the loop stopped early.
+      await deltas.return?.();
+      sse.end();
+    }
+  }
+}
+
+function completion(id: string, created: number, model: string, result: ChatResult) {
+  return {
+    id,
+    object: 'chat.completion',
+    created,
+    model,
+    system_fingerprint: null,
+    choices: [
+      {
+        index: 0,
+        message: {
+          ...result.message,
+          refusal: result.message.refusal ?? null,
+          content: result.message.content ?? null,
+        },
+        finish_reason: result.finishReason,
+        logprobs: null,
+      },
+    ],
+    usage: toOpenAiUsage(result.usage),
+  };
+}

@@ -1,0 +1,106 @@
+// POST /api/compat/v1/embeddings and POST /api/compat/v1/rerank. Embeddings answer OpenAI's list shape (floats, or
+// base64 of little-endian float32 as the `openai` SDK decodes it); rerank follows the gateway's conventions with the
+// error codes of the spec's table.
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { ValidationError } from '../../../kernel/src/index.js';
+import { AcceptsBearer } from '../../../identity/src/http/api-key.guard.js';
+import { CurrentCaller, type Caller } from '../../../http/src/caller.js';
+import { parseOrThrow } from '../../../http/src/zod-validation.js';
+import { ModelGateway } from '../model-gateway.js';
+import { compatScope } from './compat-chat.controller.js';
+import { EmbeddingsBody, MAX_EMBEDDING_INPUTS, RerankBody } from './compat.schemas.js';
+import { abortOnDisconnect } from './sse.js';
+
+/** A vector as the `openai` SDK's base64 decoding expects: float32, little-endian. */
+export function toBase64Float32(vector: readonly number[]): string {
+  const bytes = Buffer.allocUnsafe(vector.length * 4);
+  for (let index = 0; index < vector.length; index++) bytes.writeFloatLE(vector[index]!, index * 4);
+  return bytes.toString('base64');
+}
+
+/** Rerank validation with the spec's codes: a missing or malformed field is `invalid_body`, no documents `invalid_input`. */
+function parseRerank(raw: unknown): RerankBody {
+  const result = RerankBody.safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const param = issue.path.map(String).join('.') || undefined;
+    const missing = issue.code === 'invalid_type' && issue.input === undefined;
+    throw new ValidationError(
+      'invalid_body',
+      param
+        ? missing
+          ? `${param} is required`
+          : `${param}: ${issue.message}`
+        : 'the body must be a JSON object',
+      param,
+    );
+  }
+  return result.data;
+}
+
+@AcceptsBearer()
+@Controller('api/compat/v1')
+export class CompatEmbeddingsController {
+  constructor(private readonly gateway: ModelGateway) {}
+
+  @Post('embeddings')
+  @HttpCode(200)
+  async embeddings(@Body() raw: unknown, @CurrentCaller() caller: Caller, @Res() reply: FastifyReply) {
+    const body = parseOrThrow(EmbeddingsBody, raw);
+    const inputs = typeof body.input === 'string' ? [body.input] : body.input;
+    if (inputs.length > MAX_EMBEDDING_INPUTS)
+      throw new ValidationError(
+        'too_many_inputs',
+        `input has ${inputs.length} items; at most ${MAX_EMBEDDING_INPUTS} are allowed per request`,
+        'input',
+      );
+    const model = this.gateway.resolve(body.model, 'embedding');
+    const result = await this.gateway.embed(compatScope(caller), model, inputs, abortOnDisconnect(reply));
+    const width = result.vectors[0]?.length ?? 0;
+    if (body.dimensions && body.dimensions > width)
+      throw new ValidationError(
+        'invalid_dimensions',
+        `dimensions must be at most ${width} for model '${model.key}'`,
+        'dimensions',
+      );
+    const base64 = body.encoding_format === 'base64';
+    void reply.status(200).send({
+      object: 'list',
+      data: result.vectors.map((vector, index) => {
+        // `dimensions` truncates each vector (spec); it is not re-normalised.
+        const kept = body.dimensions ? vector.slice(0, body.dimensions) : vector;
+        return { object: 'embedding', index, embedding: base64 ? toBase64Float32(kept) : kept };
+      }),
+      model: model.key,
+      usage: { prompt_tokens: result.inputTokens, total_tokens: result.inputTokens },
+    });
+  }
+
+  @Post('rerank')
+  @HttpCode(200)
+  async rerank(@Body() raw: unknown, @CurrentCaller() caller: Caller, @Res() reply: FastifyReply) {
+    const body = parseRerank(raw);
+    const documents = typeof body.input === 'string' ? [body.input] : body.input;
+    if (documents.length === 0)
+      throw new ValidationError('invalid_input', 'input must contain at least one document', 'input');
+    const model = this.gateway.resolveReranker(body.model);
+    const result = await this.gateway.rerank(
+      compatScope(caller),
+      model,
+      body.query,
+      documents,
+      abortOnDisconnect(reply),
+    );
+    const ranked = result.scores
+      .map((relevance_score, index) => ({ index, relevance_score }))
+      .sort((a, b) => b.relevance_score - a.relevance_score || a.index - b.index)
+      .slice(0, body.top_k ?? documents.length);
+    void reply.status(200).send({
+      object: 'list',
+      model: model.key,
+      results: ranked,
+      usage: { prompt_tokens: result.inputTokens, total_tokens: result.inputTokens },
+    });
+  }
+}

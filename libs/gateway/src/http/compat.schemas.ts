@@ -1,0 +1,102 @@
+// Request schemas of the compatible API, in the common chat-completions format. Fields outside the spec's lists are
+// ignored (SDKs send extras such as `user` or `store`); the spec's unsupported fields are refused by name.
+import { z } from 'zod';
+import { ValidationError } from '../../../kernel/src/index.js';
+
+const ContentPart = z.looseObject({ type: z.string().min(1) });
+
+const Message = z.looseObject({
+  role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),
+  content: z.union([z.string(), z.array(ContentPart), z.null()]).optional(),
+  name: z.string().optional(),
+  tool_call_id: z.string().optional(),
+  tool_calls: z
+    .array(
+      z.looseObject({
+        id: z.string(),
+        type: z.literal('function'),
+        function: z.looseObject({ name: z.string(), arguments: z.string() }),
+      }),
+    )
+    .optional(),
+});
+
+const Tool = z.looseObject({
+  type: z.literal('function'),
+  function: z.looseObject({
+    name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only, at most 64'),
+    description: z.string().optional(),
+    parameters: z.record(z.string(), z.unknown()).optional(),
+    strict: z.boolean().nullable().optional(),
+  }),
+});
+
+const ToolChoice = z.union([
+  z.enum(['none', 'auto', 'required']),
+  z.looseObject({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }) }),
+]);
+
+const optional = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
+
+export const ChatCompletionBody = z.object({
+  model: z.string().min(1).max(256),
+  messages: z.array(Message).min(1, 'at least one message is required'),
+  temperature: optional(z.number().min(0).max(2)),
+  top_p: optional(z.number().min(0).max(1)),
+  max_completion_tokens: optional(z.number().int().min(1)),
+  max_tokens: optional(z.number().int().min(1)),
+  stop: optional(z.union([z.string(), z.array(z.string()).max(4)])),
+  seed: optional(z.number().int()),
+  frequency_penalty: optional(z.number().min(-2).max(2)),
+  presence_penalty: optional(z.number().min(-2).max(2)),
+  tools: optional(z.array(Tool).max(128)),
+  tool_choice: optional(ToolChoice),
+  parallel_tool_calls: optional(z.boolean()),
+  stream: optional(z.boolean()),
+  stream_options: optional(z.object({ include_usage: optional(z.boolean()) })),
+  // Accepted at their neutral values, which common SDKs send.
+  n: optional(z.literal(1)),
+  logprobs: optional(z.literal(false)),
+});
+export type ChatCompletionBody = z.output<typeof ChatCompletionBody>;
+
+/** The spec's unsupported fields, refused with a 400 naming the field (`n: 1` and `logprobs: false` pass). */
+export function refuseUnsupportedChatFields(body: unknown): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+  const fields = body as Record<string, unknown>;
+  const refuse = (param: string, why: string) => {
+    throw new ValidationError(
+      'unsupported_parameter',
+      `${param} is not supported by this gateway: ${why}`,
+      param,
+    );
+  };
+  if (fields.n !== undefined && fields.n !== null && fields.n !== 1) refuse('n', 'only one choice (n: 1)');
+  if (fields.logprobs !== undefined && fields.logprobs !== null && fields.logprobs !== false)
+    refuse('logprobs', 'log probabilities are not returned');
+  if (fields.top_logprobs !== undefined && fields.top_logprobs !== null)
+    refuse('top_logprobs', 'log probabilities are not returned');
+  if (fields.response_format !== undefined && fields.response_format !== null)
+    refuse('response_format', 'use the core generateObject endpoint for structured output');
+  if (fields.logit_bias !== undefined && fields.logit_bias !== null)
+    refuse('logit_bias', 'token biasing is not available');
+}
+
+export const MAX_EMBEDDING_INPUTS = 2048;
+
+export const EmbeddingsBody = z.object({
+  model: z.string().min(1).max(256),
+  input: z.union([z.string(), z.array(z.string()).min(1, 'at least one input is required')]),
+  encoding_format: optional(z.enum(['float', 'base64'])),
+  dimensions: optional(z.number().int().min(1)),
+  user: optional(z.string()),
+});
+export type EmbeddingsBody = z.output<typeof EmbeddingsBody>;
+
+export const RerankBody = z.object({
+  model: z.string().min(1).max(256),
+  query: z.string().min(1),
+  input: z.union([z.string(), z.array(z.string())]),
+  top_k: optional(z.number().int().min(1)),
+});
+export type RerankBody = z.output<typeof RerankBody>;

@@ -1,0 +1,294 @@
+// Every model call of the platform goes through here, whichever surface asked (the compatible gateway or the core
+// LLM endpoints): resolve the model, admit the call against the key's usage limit, call the provider with the
+// caller's abort signal, map upstream failures to clear errors, and record the call's usage (also for streams that
+// end early, whose tokens are then counted here).
+import { Injectable } from '@nestjs/common';
+import { newId, PlatformError } from '../../kernel/src/index.js';
+import { ModelRegistry } from '../../models/src/model-registry.js';
+import { ModelProviders } from '../../models/src/model-providers.js';
+import type { ModelConfig, ModelKind } from '../../models/src/model.js';
+import {
+  UpstreamError,
+  type ChatDelta,
+  type ChatRequest,
+  type ChatResult,
+  type EmbeddingResult,
+  type ImageRequest,
+  type ImageResult,
+  type RerankResult,
+  type TokenUsage,
+} from '../../models/src/provider.port.js';
+import { countMessageTokens, countTokens } from '../../models/src/offline/tokenizer.js';
+import { callCost } from '../../usage/src/cost.js';
+import { UsageLimiter, type Reservation, type UsageAmount } from '../../usage/src/usage-limiter.js';
+import { UsageRecorder } from '../../usage/src/usage-recorder.js';
+import type { CallOutcome, Operation, Surface } from '../../usage/src/usage.events.js';
+import type { ApiKeyView } from '../../../projections/api-keys/api-keys.projector.js';
+
+/** Who a call is for: usage is attributed to the key, its user and the Agent (core surface). */
+export interface CallScope {
+  readonly apiKey: ApiKeyView;
+  readonly userId: string;
+  readonly agentId: string | null;
+  readonly surface: Surface;
+  readonly correlationId: string;
+}
+
+export class ModelNotFoundError extends PlatformError {
+  constructor(message: string) {
+    super('not_found', 'model_not_found', message, 'model');
+  }
+}
+
+/** Output tokens assumed for a reservation when the request sets no maximum. */
+const DEFAULT_OUTPUT_ESTIMATE = 256;
+const NO_USAGE: TokenUsage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
+
+/** Maps a provider failure to the gateway's errors; the upstream's own message is never passed on (it may quote keys). */
+export function toGatewayError(error: unknown, model: ModelConfig, signal: AbortSignal): unknown {
+  if (error instanceof PlatformError) return error;
+  if (signal.aborted) return new PlatformError('cancelled', 'client_closed_request', 'the client went away');
+  if (!(error instanceof UpstreamError)) return error;
+  if (error.kind === 'timeout')
+    return new PlatformError('upstream_timeout', 'upstream_timeout', error.message);
+  const status = error.upstreamStatus;
+  if (status === 429)
+    return new PlatformError(
+      'rate_limited',
+      'upstream_rate_limited',
+      `the upstream of model '${model.key}' is rate limiting; retry later`,
+    );
+  if (status !== undefined && status >= 400 && status < 500 && ![401, 403, 404].includes(status))
+    return new PlatformError(
+      'validation',
+      'upstream_rejected_request',
+      `the upstream of model '${model.key}' rejected the request (status ${status})`,
+    );
+  return new PlatformError('upstream_failed', 'upstream_error', error.message);
+}
+
+@Injectable()
+export class ModelGateway {
+  constructor(
+    readonly registry: ModelRegistry,
+    private readonly providers: ModelProviders,
+    private readonly recorder: UsageRecorder,
+    private readonly limiter: UsageLimiter,
+  ) {}
+
+  /** The configured model of that key and kind, or 404 `model_not_found`. */
+  resolve(key: string, kind: ModelKind): ModelConfig {
+    const model = this.registry.get(key);
+    if (!model || model.kind !== kind)
+      throw new ModelNotFoundError(
+        model
+          ? `model '${key}' is a ${model.kind} model, not a ${kind} model`
+          : `model '${key}' is not configured on this instance`,
+      );
+    return model;
+  }
+
+  /** The configured reranker; any other key is 404 `model_not_found` (spec: "POST /rerank"). */
+  resolveReranker(key: string): ModelConfig {
+    const reranker = this.registry.reranker();
+    if (key !== reranker.key)
+      throw new ModelNotFoundError(`model '${key}' is not this instance's reranker (use '${reranker.key}')`);
+    return reranker;
+  }
+
+  async chat(
+    scope: CallScope,
+    model: ModelConfig,
+    request: ChatRequest,
+    signal: AbortSignal,
+    operation: Operation = 'chat',
+  ): Promise<ChatResult> {
+    const call = await this.begin(scope, model, operation, false, () => chatEstimate(model, request));
+    try {
+      const result = await this.providers.for(model).chat(model, request, signal);
+      call.end('completed', result.usage, false);
+      return result;
+    } catch (error) {
+      call.end(signal.aborted ? 'aborted' : 'failed', NO_USAGE, false);
+      throw toGatewayError(error, model, signal);
+    }
+  }
+
+  /**
+   * Admits the call (a 429 is thrown here, before anything is streamed) and returns its deltas. Usage is recorded
+   * when the stream ends, however it ends; without usage from the upstream (the client left), tokens are counted here.
+   */
+  async chatStream(
+    scope: CallScope,
+    model: ModelConfig,
+    request: ChatRequest,
+    signal: AbortSignal,
+    operation: Operation = 'chat',
+  ): Promise<AsyncIterable<ChatDelta>> {
+    const call = await this.begin(scope, model, operation, true, () => chatEstimate(model, request));
+    const provider = this.providers.for(model);
+    return (async function* () {
+      let usage: TokenUsage | undefined;
+      let outcome: CallOutcome = 'aborted';
+      let output = '';
+      try {
+        for await (const delta of provider.chatStream(model, request, signal)) {
+          if (delta.usage) usage = delta.usage;
+          output += delta.delta.content ?? '';
+          for (const toolCall of delta.delta.tool_calls ?? [])
+            output += (toolCall.function?.name ?? '') + (toolCall.function?.arguments ?? '');
+          yield delta;
+        }
+        outcome = 'completed';
+      } catch (error) {
+        outcome = signal.aborted ? 'aborted' : 'failed';
+        throw toGatewayError(error, model, signal);
+      } finally {
+        const estimated = usage === undefined;
+        call.end(
+          outcome,
+          usage ?? {
+            inputTokens: countMessageTokens(request.messages, request.tools, request.tool_choice),
+            cachedInputTokens: 0,
+            outputTokens: countTokens(output),
+          },
+          estimated,
+        );
+      }
+    })();
+  }
+
+  async embed(
+    scope: CallScope,
+    model: ModelConfig,
+    inputs: readonly string[],
+    signal: AbortSignal,
+  ): Promise<EmbeddingResult> {
+    // Embeddings are recorded but not limited: Knowledge ingestion depends on them (spec: limits cover chat and rerank).
+    const call = await this.begin(scope, model, 'embeddings', false, null);
+    try {
+      const result = await this.providers.for(model).embed(model, inputs, signal);
+      call.end(
+        'completed',
+        { inputTokens: result.inputTokens, cachedInputTokens: 0, outputTokens: 0 },
+        false,
+      );
+      return result;
+    } catch (error) {
+      call.end(signal.aborted ? 'aborted' : 'failed', NO_USAGE, false);
+      throw toGatewayError(error, model, signal);
+    }
+  }
+
+  async rerank(
+    scope: CallScope,
+    model: ModelConfig,
+    query: string,
+    documents: readonly string[],
+    signal: AbortSignal,
+  ): Promise<RerankResult> {
+    const call = await this.begin(scope, model, 'rerank', false, () => ({
+      tokens: Math.ceil((query.length + documents.reduce((sum, doc) => sum + doc.length, 0)) / 4),
+      costUsd: 0,
+    }));
+    try {
+      const result = await this.providers.for(model).rerank(model, query, documents, signal);
+      call.end(
+        'completed',
+        { inputTokens: result.inputTokens, cachedInputTokens: 0, outputTokens: 0 },
+        false,
+      );
+      return result;
+    } catch (error) {
+      call.end(signal.aborted ? 'aborted' : 'failed', NO_USAGE, false);
+      throw toGatewayError(error, model, signal);
+    }
+  }
+
+  async image(
+    scope: CallScope,
+    model: ModelConfig,
+    request: ImageRequest,
+    signal: AbortSignal,
+  ): Promise<ImageResult> {
+    const call = await this.begin(scope, model, 'generateImage', false, () => ({
+      tokens: countTokens(request.prompt),
+      costUsd: 0,
+    }));
+    try {
+      const result = await this.providers.for(model).image(model, request, signal);
+      call.end(
+        'completed',
+        { inputTokens: countTokens(request.prompt), cachedInputTokens: 0, outputTokens: 0 },
+        false,
+      );
+      return result;
+    } catch (error) {
+      call.end(signal.aborted ? 'aborted' : 'failed', NO_USAGE, false);
+      throw toGatewayError(error, model, signal);
+    }
+  }
+
+  /** Admits a call (limited when `estimate` is given) and returns how to end it: settle the limit, record usage. */
+  private async begin(
+    scope: CallScope,
+    model: ModelConfig,
+    operation: Operation,
+    streamed: boolean,
+    estimate: (() => UsageAmount) | null,
+  ) {
+    const reservation: Reservation | null = estimate
+      ? await this.limiter.reserve(
+          scope.apiKey,
+          scope.apiKey.usageLimit ? estimate() : { tokens: 0, costUsd: 0 },
+        )
+      : null;
+    const startedAt = new Date();
+    const started = performance.now();
+    let ended = false;
+    return {
+      end: (outcome: CallOutcome, usage: TokenUsage, estimated: boolean) => {
+        if (ended) return;
+        ended = true;
+        const costUsd = callCost(model.pricing, usage);
+        reservation?.settle({
+          tokens: usage.inputTokens + usage.outputTokens,
+          costUsd: model.includedUsage ? 0 : costUsd,
+        });
+        this.recorder.record(
+          {
+            callId: newId('call'),
+            apiKeyId: scope.apiKey.id,
+            userId: scope.userId,
+            agentId: scope.agentId,
+            model: model.key,
+            provider: model.provider,
+            surface: scope.surface,
+            operation,
+            streamed,
+            inputTokens: usage.inputTokens,
+            cachedInputTokens: usage.cachedInputTokens,
+            outputTokens: usage.outputTokens,
+            costUsd,
+            isIncludedUsage: model.includedUsage,
+            latencyMs: Math.round((performance.now() - started) * 10) / 10,
+            outcome,
+            estimated,
+            startedAt: startedAt.toISOString(),
+          },
+          scope.correlationId,
+        );
+      },
+    };
+  }
+}
+
+/** A cheap upper-leaning estimate for a reservation: about four characters a token, plus the output allowance. */
+function chatEstimate(model: ModelConfig, request: ChatRequest): UsageAmount {
+  const inputTokens = Math.ceil(JSON.stringify(request.messages).length / 4);
+  const outputTokens = request.max_completion_tokens ?? request.max_tokens ?? DEFAULT_OUTPUT_ESTIMATE;
+  const costUsd = model.includedUsage
+    ? 0
+    : callCost(model.pricing, { inputTokens, cachedInputTokens: 0, outputTokens });
+  return { tokens: inputTokens + outputTokens, costUsd };
+}

@@ -1,0 +1,15 @@
+// Cost of a call from its token counts (spec: "LLM invocation"): the input price applies only to the non-cached part
+// of the input; cached reads cost the model's cachedInput price, or 10% of the input price when it has none.
+import type { ModelPricing } from '../../models/src/model.js';
+import type { TokenUsage } from '../../models/src/provider.port.js';
+
+const PER_MILLION = 1_000_000;
+
+export function callCost(pricing: ModelPricing, usage: TokenUsage): number {
+  const cached = Math.min(Math.max(usage.cachedInputTokens, 0), usage.inputTokens);
+  const fresh = usage.inputTokens - cached;
+  const cachedPrice = pricing.cachedInput ?? pricing.input * 0.1;
+  const cost = fresh * pricing.input + cached * cachedPrice + usage.outputTokens * pricing.output;
+  // Rounded to a billionth of a dollar so sums stay exact enough and events stay readable.
+  return Math.round((cost / PER_MILLION) * 1e9) / 1e9;
+}

@@ -1,0 +1,154 @@
+// Records model calls off the hot path: a call is queued in memory and appended with others of its stream (key and
+// day) in one batch a moment later, with the expected revision and event ids derived from the call ids, so a retried
+// batch never records a call twice. A failed append keeps the batch and retries; shutdown flushes what is queued.
+import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { derivedEventId, WrongExpectedRevisionError, type NewEvent } from '../../kernel/src/index.js';
+import { SCHEMA_VERSION } from '../../eventsourcing/src/decider.js';
+import { CommandRunner } from '../../platform/src/command-runner.js';
+import { LOGGER } from '../../platform/src/logger.js';
+import { usageDecider, addCall, ZERO_USAGE, type UsageTotals } from './usage.decider.js';
+import { usageStreamId, type ModelCall } from './usage.events.js';
+
+/** A call waiting to be appended, with the correlation id of the request that made it. */
+interface QueuedCall {
+  readonly call: ModelCall;
+  readonly correlationId: string;
+  readonly streamId: string;
+}
+
+const FLUSH_DELAY_MS = 50;
+const FLUSH_AT = 256;
+const RETRY_DELAY_MS = 1_000;
+const APPEND_ATTEMPTS = 8;
+
+export const callEventId = (callId: string): string => derivedEventId('model-call', callId);
+
+@Injectable()
+export class UsageRecorder implements BeforeApplicationShutdown {
+  private queue: QueuedCall[] = [];
+  /** Calls queued or being appended, per API key: limits add them to what the log already holds. */
+  private readonly unflushed = new Map<string, UsageTotals>();
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    private readonly commands: CommandRunner,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  record(call: ModelCall, correlationId: string): void {
+    this.queue.push({
+      call,
+      correlationId,
+      streamId: usageStreamId(call.apiKeyId, call.startedAt.slice(0, 10)),
+    });
+    this.unflushed.set(call.apiKeyId, addCall(this.unflushed.get(call.apiKeyId) ?? ZERO_USAGE, call));
+    if (this.queue.length >= FLUSH_AT) void this.flush();
+    else this.schedule(FLUSH_DELAY_MS);
+  }
+
+  /** Usage of a key not yet in the log. */
+  pendingFor(apiKeyId: string): UsageTotals {
+    return this.unflushed.get(apiKeyId) ?? ZERO_USAGE;
+  }
+
+  /** Appends everything queued; resolves when it is in the log (or has failed and is queued again). */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.appendQueued());
+    return this.flushing;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    // A failing store gets a few quick attempts; what still fails is logged (never silently dropped).
+    for (let attempt = 0; attempt < 3 && this.queue.length > 0; attempt++) await this.flush();
+    await this.flushing;
+    if (this.queue.length > 0)
+      this.logger.error({ calls: this.queue.length }, 'usage records could not be appended before shutdown');
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.timer || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async appendQueued(): Promise<void> {
+    if (this.queue.length === 0) return;
+    const batch = this.queue;
+    this.queue = [];
+    const byStream = new Map<string, QueuedCall[]>();
+    for (const queued of batch) {
+      const calls = byStream.get(queued.streamId);
+      if (calls) calls.push(queued);
+      else byStream.set(queued.streamId, [queued]);
+    }
+    const failed: QueuedCall[] = [];
+    await Promise.all(
+      [...byStream].map(async ([streamId, calls]) => {
+        try {
+          await this.appendStream(streamId, calls);
+          for (const { call } of calls) this.settle(call);
+        } catch (error) {
+          this.logger.error({ err: error, streamId, calls: calls.length }, 'usage append failed; will retry');
+          failed.push(...calls);
+        }
+      }),
+    );
+    if (failed.length > 0) {
+      this.queue = [...failed, ...this.queue];
+      if (!this.closed) this.schedule(RETRY_DELAY_MS);
+    }
+  }
+
+  private async appendStream(streamId: string, calls: readonly QueuedCall[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const { revision } = await this.commands.load(streamId, usageDecider);
+      const events: NewEvent[] = calls.map(({ call, correlationId }) => ({
+        id: callEventId(call.callId),
+        type: 'ModelCallRecorded',
+        data: call,
+        metadata: {
+          correlationId,
+          causationId: null,
+          actor: { kind: 'apiKey', id: call.apiKeyId },
+          occurredAt: call.startedAt,
+          schemaVersion: SCHEMA_VERSION,
+        },
+      }));
+      try {
+        await this.commands.store.appendToStream(
+          streamId,
+          events,
+          revision === null ? 'no_stream' : revision,
+        );
+        return;
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError) || attempt >= APPEND_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private settle(call: ModelCall): void {
+    const pending = this.unflushed.get(call.apiKeyId);
+    if (!pending) return;
+    const left: UsageTotals = {
+      calls: pending.calls - 1,
+      tokens: pending.tokens - call.inputTokens - call.outputTokens,
+      inputTokens: pending.inputTokens - call.inputTokens,
+      cachedInputTokens: pending.cachedInputTokens - call.cachedInputTokens,
+      outputTokens: pending.outputTokens - call.outputTokens,
+      costUsd: pending.costUsd - call.costUsd,
+      billableCostUsd: pending.billableCostUsd - (call.isIncludedUsage ? 0 : call.costUsd),
+    };
+    if (left.calls <= 0) this.unflushed.delete(call.apiKeyId);
+    else this.unflushed.set(call.apiKeyId, left);
+  }
+}

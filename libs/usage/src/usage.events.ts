@@ -1,0 +1,55 @@
+// Usage: every model call on either surface is a fact in the log, in one stream per API key and UTC day, so a key's
+// spend in any window is a fold over a handful of short streams, and auditors can replay every call.
+import type { DomainEvent } from '../../kernel/src/index.js';
+
+export const SURFACES = ['compat', 'core'] as const;
+export type Surface = (typeof SURFACES)[number];
+
+export const OPERATIONS = [
+  'chat',
+  'embeddings',
+  'rerank',
+  'generateText',
+  'generateObject',
+  'generateImage',
+] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+/** How the call ended: answered, failed upstream or in validation of the output, or abandoned by the client. */
+export type CallOutcome = 'completed' | 'failed' | 'aborted';
+
+export interface ModelCall {
+  /** Unique per call; the event id derives from it, so a retried append never records a call twice. */
+  readonly callId: string;
+  readonly apiKeyId: string;
+  readonly userId: string;
+  readonly agentId: string | null;
+  /** The model key the client used. */
+  readonly model: string;
+  readonly provider: string;
+  readonly surface: Surface;
+  readonly operation: Operation;
+  readonly streamed: boolean;
+  /** All input tokens, cached reads included. */
+  readonly inputTokens: number;
+  readonly cachedInputTokens: number;
+  readonly outputTokens: number;
+  /** USD, from the model's pricing at the time of the call. */
+  readonly costUsd: number;
+  /** Covered by the instance's subscription (the model is configured `includedUsage`) rather than billable. */
+  readonly isIncludedUsage: boolean;
+  readonly latencyMs: number;
+  readonly outcome: CallOutcome;
+  /** True when the upstream reported no usage (a disconnect mid-stream) and tokens were counted here instead. */
+  readonly estimated: boolean;
+  readonly startedAt: string;
+}
+
+export type UsageEvent = DomainEvent<'ModelCallRecorded', ModelCall>;
+
+export const USAGE_EVENT_TYPES: readonly UsageEvent['type'][] = ['ModelCallRecorded'];
+
+/** UTC day of an instant, `YYYY-MM-DD`. */
+export const utcDay = (at: Date): string => at.toISOString().slice(0, 10);
+
+export const usageStreamId = (apiKeyId: string, day: string): string => `usage-${apiKeyId}-${day}`;

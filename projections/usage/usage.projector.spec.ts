@@ -1,0 +1,64 @@
+import { projectionHarness } from '../../libs/testing/src/projection-harness.js';
+import type { ModelCall } from '../../libs/usage/src/usage.events.js';
+import { USAGE_DAILY, usageDayId, usageProjector } from './usage.projector.js';
+
+const call = (overrides: Partial<ModelCall> = {}): { type: string; data: ModelCall } => ({
+  type: 'ModelCallRecorded',
+  data: {
+    callId: 'call_1',
+    apiKeyId: 'key_1',
+    userId: 'usr_1',
+    agentId: null,
+    model: 'gpt-x',
+    provider: 'openai',
+    surface: 'compat',
+    operation: 'chat',
+    streamed: false,
+    inputTokens: 100,
+    cachedInputTokens: 40,
+    outputTokens: 10,
+    costUsd: 0.5,
+    isIncludedUsage: false,
+    latencyMs: 12,
+    outcome: 'completed',
+    estimated: false,
+    startedAt: '2026-11-20T10:00:00.000Z',
+    ...overrides,
+  },
+});
+
+describe('usage projection', () => {
+  it('adds each call to its day per key, model and user, and per Agent when there is one', async () => {
+    const h = await projectionHarness(usageProjector);
+    await h.apply(
+      h.envelope(call()),
+      h.envelope(call({ callId: 'call_2', agentId: 'agt_1', isIncludedUsage: true, outcome: 'failed' })),
+    );
+    expect(await h.get(USAGE_DAILY, usageDayId('apiKey', 'key_1', '2026-11-20'))).toMatchObject({
+      dimension: 'apiKey',
+      subject: 'key_1',
+      day: '2026-11-20',
+      calls: 2,
+      failedCalls: 1,
+      inputTokens: 200,
+      cachedInputTokens: 80,
+      outputTokens: 20,
+      costUsd: 1,
+      billableCostUsd: 0.5,
+    });
+    expect(await h.get(USAGE_DAILY, usageDayId('model', 'gpt-x', '2026-11-20'))).toMatchObject({ calls: 2 });
+    expect(await h.get(USAGE_DAILY, usageDayId('user', 'usr_1', '2026-11-20'))).toMatchObject({ calls: 2 });
+    expect(await h.get(USAGE_DAILY, usageDayId('agent', 'agt_1', '2026-11-20'))).toMatchObject({
+      calls: 1,
+      billableCostUsd: 0,
+    });
+  });
+
+  it('the same event twice is counted once', async () => {
+    const h = await projectionHarness(usageProjector);
+    const event = h.envelope(call());
+    await h.apply(event);
+    await h.apply(event);
+    expect(await h.get(USAGE_DAILY, usageDayId('apiKey', 'key_1', '2026-11-20'))).toMatchObject({ calls: 1 });
+  });
+});
