@@ -139,7 +139,7 @@ export class ModelGateway {
             output += (toolCall.function?.name ?? '') + (toolCall.function?.arguments ?? '');
           yield delta;
         }
-        outcome = 'completed';
+        outcome = signal.aborted ? 'aborted' : 'completed';
       } catch (error) {
         outcome = signal.aborted ? 'aborted' : 'failed';
         throw toGatewayError(error, model, signal);

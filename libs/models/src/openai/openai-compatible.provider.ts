@@ -52,21 +52,27 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     signal: AbortSignal,
     run: (signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
+    this.assertKey(model);
+    const timeout = AbortSignal.timeout(model.timeoutMs);
+    try {
+      return await run(AbortSignal.any([signal, timeout]));
+    } catch (error) {
+      throw this.mapError(model, error, timeout, signal);
+    }
+  }
+
+  private assertKey(model: ModelConfig): void {
     if (model.apiKeyEnv && !this.registry.upstreamKey(model))
       throw new UpstreamError(
         'unavailable',
         `model '${model.key}' has no upstream key (${model.apiKeyEnv} is not set)`,
       );
-    const timeout = AbortSignal.timeout(model.timeoutMs);
-    try {
-      return await run(AbortSignal.any([signal, timeout]));
-    } catch (error) {
-      throw this.mapError(model, error, timeout);
-    }
   }
 
-  private mapError(model: ModelConfig, error: unknown, timeout: AbortSignal): unknown {
+  private mapError(model: ModelConfig, error: unknown, timeout: AbortSignal, caller: AbortSignal): unknown {
     if (error instanceof UpstreamError) return error;
+    // The caller's abort wins: the client went away, whatever the upstream did.
+    if (caller.aborted) return caller.reason ?? error;
     // Timeouts are told apart by our own signal, not the error class (which differs across realms).
     if (timeout.aborted)
       return new UpstreamError('timeout', `model '${model.key}' did not answer within ${model.timeoutMs} ms`);
@@ -102,9 +108,22 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     });
   }
 
+  /**
+   * Streams with an idle timeout rather than a total one: the model's timeout applies to the first chunk and to each
+   * gap between chunks (time spent waiting on a slow reader does not count), so long answers are never cut.
+   */
   async *chatStream(model: ModelConfig, request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatDelta> {
-    const stream = await this.call(model, signal, (combined) =>
-      this.client(model).chat.completions.create(
+    this.assertKey(model);
+    const idle = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => idle.abort(), model.timeoutMs);
+    };
+    const combined = AbortSignal.any([signal, idle.signal]);
+    arm();
+    try {
+      const stream = await this.client(model).chat.completions.create(
         {
           ...request,
           model: model.modelId,
@@ -112,11 +131,9 @@ export class OpenAiCompatibleProvider implements ModelProvider {
           stream_options: { include_usage: true },
         } as ChatCompletionCreateParamsStreaming,
         { signal: combined },
-      ),
-    );
-    const timeout = AbortSignal.timeout(model.timeoutMs);
-    try {
+      );
       for await (const chunk of stream) {
+        clearTimeout(timer);
         const choice = chunk.choices[0];
         if (choice) {
           const finish = choice.finish_reason === 'function_call' ? 'tool_calls' : choice.finish_reason;
@@ -126,9 +143,14 @@ export class OpenAiCompatibleProvider implements ModelProvider {
             ...(chunk.usage ? { usage: toUsage(chunk.usage) } : {}),
           };
         } else if (chunk.usage) yield { delta: {}, finishReason: null, usage: toUsage(chunk.usage) };
+        arm();
       }
+      // The SDK ends an aborted stream quietly; a cut stream must not look complete.
+      if (idle.signal.aborted || signal.aborted) throw new Error('stream aborted');
     } catch (error) {
-      throw this.mapError(model, error, timeout);
+      throw this.mapError(model, error, idle.signal, signal);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
