@@ -2,7 +2,7 @@
 // a fake OpenAI-compatible upstream the test controls (latency, errors, streaming, abort).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import OpenAI from 'openai';
+import OpenAI, { APIError } from 'openai';
 import { EVENT_STORE, type EventStore } from '../libs/event-store/src/event-store.port.js';
 import { startFakeUpstream, type FakeUpstream } from '../libs/testing/src/fake-openai-upstream.js';
 import { usageStreamId, utcDay, type ModelCall } from '../libs/usage/src/usage.events.js';
@@ -270,7 +270,7 @@ describe('compatible gateway (e2e, openai SDK)', () => {
       );
       expect(failure).toBeInstanceOf(OpenAI.InternalServerError);
       expect(failure).toMatchObject({ status: 502, code: 'upstream_error' });
-      expect(JSON.stringify((failure as OpenAI.APIError).error)).not.toContain(UPSTREAM_KEY);
+      expect(JSON.stringify((failure as APIError).error)).not.toContain(UPSTREAM_KEY);
     });
 
     it('answers 504 when the upstream does not answer within the model timeout, and aborts it', async () => {
@@ -299,7 +299,7 @@ describe('compatible gateway (e2e, openai SDK)', () => {
       );
       expect(text.length).toBeGreaterThan(0);
       expect(failure).toBeInstanceOf(OpenAI.APIError);
-      expect((failure as OpenAI.APIError).error).toMatchObject({ code: 'upstream_timeout' });
+      expect((failure as APIError).error).toMatchObject({ code: 'upstream_timeout' });
     });
 
     it('answers 502 for a model whose upstream key is not configured, without calling it', async () => {
@@ -316,7 +316,7 @@ describe('compatible gateway (e2e, openai SDK)', () => {
         sdk().chat.completions.create({ model: 'fake-chat', messages: [{ role: 'user', content: 'x' }] }),
       );
       expect(failure).toMatchObject({ status: 502 });
-      expect((failure as OpenAI.APIError).message).not.toContain('sk-fa');
+      expect((failure as APIError).message).not.toContain('sk-fa');
     });
 
     it('aborts the upstream call when the client disconnects, and still records the usage of a cut stream', async () => {
@@ -472,6 +472,23 @@ describe('compatible gateway (e2e, openai SDK)', () => {
           estimated: false,
         });
       expect(calls.map((call) => call.streamed)).toEqual([false, true]);
+
+      // The daily read model, per key (the key itself may read it) and per model (admins).
+      type Report = {
+        totals: { calls: number; inputTokens: number; costUsd: number };
+        days: { day: string }[];
+      };
+      const own = client(api.url, key.key);
+      const report = await eventually(async () => {
+        const reply = await own.get<Report>(`${CORE}/usage`);
+        return reply.body.totals.calls === 2 ? reply.body : undefined;
+      });
+      expect(report.totals).toMatchObject({ calls: 2, inputTokens: 2000, costUsd: 0.00328 });
+      expect(report.days).toEqual([expect.objectContaining({ day: utcDay(new Date()) })]);
+      const byModel = await admin().get<Report>(`${CORE}/usage?dimension=model&subject=fake-chat`);
+      expect(byModel.body.totals.calls).toBeGreaterThanOrEqual(2);
+      expect((await own.get(`${CORE}/usage?dimension=model&subject=fake-chat`)).status).toBe(403);
+      expect((await own.get(`${CORE}/usage?from=2026-02-30`)).status).toBe(400);
     });
 
     it('answers 429 usage_limit_exceeded once the key is over its limit, for chat and rerank', async () => {
@@ -495,6 +512,25 @@ describe('compatible gateway (e2e, openai SDK)', () => {
         },
       );
       expect([rerank.status, rerank.body.error.code]).toEqual([429, 'usage_limit_exceeded']);
+
+      const control = await client(api.url, key.key).get(`${CORE}/cost-control`);
+      expect(control.body).toMatchObject({
+        apiKeyId: key.id,
+        usageLimit: { tokens: 60, costUsd: null, window: 'day' },
+        remaining: { tokens: 0, costUsd: null },
+        exceeded: true,
+      });
+      expect((control.body.used as { tokens: number }).tokens).toBeGreaterThanOrEqual(60);
+      expect(Date.parse(control.body.resetsAt as string) - Date.now()).toBeLessThanOrEqual(86_400_000);
+      // Raising the limit lets the key through again.
+      expect(
+        (
+          await admin().patch(`${CORE}/api-keys/${key.id}`, {
+            usageLimit: { tokens: 100_000, window: 'day' },
+          })
+        ).status,
+      ).toBe(200);
+      await eventually(async () => ((await failureOf(ask())) === null ? true : undefined));
     });
 
     it('concurrent calls overshoot the limit by no more than the calls in flight', async () => {

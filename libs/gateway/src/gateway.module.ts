@@ -5,13 +5,14 @@ import { ModelRegistry } from '../../models/src/model-registry.js';
 import { ModelProviders } from '../../models/src/model-providers.js';
 import { UsageLimiter } from '../../usage/src/usage-limiter.js';
 import { UsageRecorder } from '../../usage/src/usage-recorder.js';
+import { UsageController } from '../../usage/src/http/usage.controller.js';
 import { ModelGateway } from './model-gateway.js';
 import { CompatChatController } from './http/compat-chat.controller.js';
 import { CompatEmbeddingsController } from './http/compat-embeddings.controller.js';
 import { CompatModelsController } from './http/compat-models.controller.js';
 
 @Module({
-  controllers: [CompatModelsController, CompatChatController, CompatEmbeddingsController],
+  controllers: [CompatModelsController, CompatChatController, CompatEmbeddingsController, UsageController],
   providers: [
     {
       provide: ModelProviders,

@@ -1,0 +1,157 @@
+// Usage and spend limits on the core API. GET /usage reports one subject's daily usage (an API key, Agent, model or
+// user); GET /cost-control shows an API key's limit, what its current window has used and when the window resets.
+// Admins see any subject; other keys their own key and user. Limits are changed with PATCH /api-keys/{id}.
+import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { z } from 'zod';
+import { ForbiddenError, NotFoundError } from '../../../kernel/src/index.js';
+import { CurrentCaller, type Caller } from '../../../http/src/caller.js';
+import { ZodQuery } from '../../../http/src/zod-validation.js';
+import type { RouteDoc } from '../../../http/src/openapi.js';
+import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
+import { API_KEYS, type ApiKeyView } from '../../../../projections/api-keys/api-keys.projector.js';
+import { USAGE_DIMENSIONS } from '../../../../projections/usage/usage.projector.js';
+import { UsageLimiter } from '../usage-limiter.js';
+import { usageRange, usageReport, UsageRangeQuery } from '../usage-report.js';
+import { windowResetsAt } from '../usage-window.js';
+
+export const UsageQuery = UsageRangeQuery.extend({
+  dimension: z.enum(USAGE_DIMENSIONS).default('apiKey').describe('What the subject is'),
+  subject: z
+    .string()
+    .min(1)
+    .max(256)
+    .optional()
+    .describe("The key, Agent, model or user id (default: the caller's own key or user)"),
+});
+
+export const CostControlQuery = z.object({
+  apiKeyId: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe("Another key's id (admins only; default: the caller's key)"),
+});
+
+const Figures = z.object({
+  calls: z.number(),
+  failedCalls: z.number(),
+  inputTokens: z.number().describe('All input tokens, cached reads included'),
+  cachedInputTokens: z.number(),
+  outputTokens: z.number(),
+  costUsd: z.number(),
+  billableCostUsd: z.number().describe('Cost of the calls not covered by the subscription'),
+});
+
+export const UsageReportDto = z.object({
+  dimension: z.enum(USAGE_DIMENSIONS),
+  subject: z.string(),
+  from: z.string(),
+  to: z.string(),
+  totals: Figures,
+  days: z.array(Figures.extend({ day: z.string() })),
+});
+
+export const CostControlDto = z.object({
+  apiKeyId: z.string(),
+  usageLimit: z
+    .object({
+      tokens: z.number().nullable(),
+      costUsd: z.number().nullable(),
+      window: z.enum(['day', 'week', 'month']),
+    })
+    .nullable(),
+  used: z.object({ tokens: z.number(), costUsd: z.number() }).nullable().describe('In the current window'),
+  remaining: z.object({ tokens: z.number().nullable(), costUsd: z.number().nullable() }).nullable(),
+  exceeded: z.boolean(),
+  resetsAt: z.string().nullable().describe('When the current window ends'),
+});
+
+@Controller('api/v1/core')
+export class UsageController {
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly limiter: UsageLimiter,
+  ) {}
+
+  @Get('usage')
+  async usage(
+    @Query(new ZodQuery(UsageQuery)) query: z.output<typeof UsageQuery>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const own =
+      query.dimension === 'apiKey' ? caller.apiKey.id : query.dimension === 'user' ? caller.userId : null;
+    const subject = query.subject ?? own;
+    if (!caller.isAdmin && (subject === null || subject !== own))
+      throw new ForbiddenError(
+        'usage_access_denied',
+        query.dimension === 'agent'
+          ? 'use GET /llm/{agentId}/usage for an Agent this key is granted'
+          : "only admins see usage other than their own key's and user's",
+      );
+    if (subject === null)
+      throw new ForbiddenError('usage_access_denied', `name the ${query.dimension} in \`subject\``);
+    return usageReport(this.readStore, query.dimension, subject, usageRange(query));
+  }
+
+  @Get('cost-control')
+  async costControl(
+    @Query(new ZodQuery(CostControlQuery)) query: z.output<typeof CostControlQuery>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const apiKeyId = query.apiKeyId ?? caller.apiKey.id;
+    if (apiKeyId !== caller.apiKey.id && !caller.isAdmin)
+      throw new ForbiddenError('admin_required', "only admins see another key's limits");
+    const key =
+      apiKeyId === caller.apiKey.id
+        ? caller.apiKey
+        : await this.readStore.reader<ApiKeyView>(API_KEYS).get(apiKeyId);
+    if (!key) throw new NotFoundError('API key', apiKeyId);
+    const limit = key.usageLimit;
+    const used = await this.limiter.used(key);
+    const remaining =
+      limit && used
+        ? {
+            tokens: limit.tokens === null ? null : Math.max(0, limit.tokens - used.tokens),
+            costUsd:
+              limit.costUsd === null
+                ? null
+                : Math.max(0, Math.round((limit.costUsd - used.costUsd) * 1e9) / 1e9),
+          }
+        : null;
+    return {
+      apiKeyId: key.id,
+      usageLimit: limit,
+      used: used ? { tokens: used.tokens, costUsd: Math.round(used.costUsd * 1e9) / 1e9 } : null,
+      remaining,
+      exceeded: remaining !== null && (remaining.tokens === 0 || remaining.costUsd === 0),
+      resetsAt: limit ? windowResetsAt(limit.window, new Date()) : null,
+    };
+  }
+}
+
+export const USAGE_ROUTES: RouteDoc[] = [
+  {
+    method: 'get',
+    path: '/usage',
+    tag: 'Usage',
+    summary: 'Daily usage of an API key, Agent, model or user',
+    description:
+      'Built from the ModelCallRecorded events of both surfaces. Non-admin keys see their own key and user only.',
+    query: UsageQuery,
+    response: { status: 200, schema: UsageReportDto, description: 'Totals and the days with calls' },
+    errors: [400, 401, 403],
+  },
+  {
+    method: 'get',
+    path: '/cost-control',
+    tag: 'Usage',
+    summary: "An API key's usage limit, what its window has used, and when it resets",
+    description:
+      'Limits are set with PATCH /api-keys/{apiKeyId} (`usageLimit`). Chat completions, rerank and the generate ' +
+      'endpoints answer 429 `usage_limit_exceeded` once the window is used up.',
+    query: CostControlQuery,
+    response: { status: 200, schema: CostControlDto, description: 'The limit and the current window' },
+    errors: [401, 403, 404],
+  },
+];

@@ -1,0 +1,107 @@
+// Usage reports from the daily read model: one subject (an API key, Agent, model or user) over a range of UTC days,
+// day by day and in total. Shared by GET /usage, GET /llm/{agentId}/usage and GET /cost-control.
+import { z } from 'zod';
+import { ValidationError } from '../../kernel/src/index.js';
+import type { ReadStore } from '../../read-store/src/read-store.port.js';
+import {
+  USAGE_DAILY,
+  type UsageDayView,
+  type UsageDimension,
+} from '../../../projections/usage/usage.projector.js';
+import { utcDay } from './usage.events.js';
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 86_400_000;
+export const DEFAULT_RANGE_DAYS = 30;
+export const MAX_RANGE_DAYS = 366;
+
+const isRealDay = (value: string): boolean =>
+  DAY.test(value) &&
+  !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
+  utcDay(new Date(`${value}T00:00:00Z`)) === value;
+
+export const UsageRangeQuery = z.object({
+  from: z
+    .string()
+    .refine(isRealDay, 'a UTC day, YYYY-MM-DD')
+    .optional()
+    .describe('First UTC day (default: 29 days before `to`)'),
+  to: z
+    .string()
+    .refine(isRealDay, 'a UTC day, YYYY-MM-DD')
+    .optional()
+    .describe('Last UTC day, included (default: today)'),
+});
+export type UsageRangeQuery = z.output<typeof UsageRangeQuery>;
+
+/** The range asked for, defaulted to the last 30 days and bounded to 366. */
+export function usageRange(query: UsageRangeQuery, now = new Date()): { from: string; to: string } {
+  const to = query.to ?? utcDay(now);
+  const from =
+    query.from ?? utcDay(new Date(Date.parse(`${to}T00:00:00Z`) - (DEFAULT_RANGE_DAYS - 1) * DAY_MS));
+  const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;
+  if (days < 1) throw new ValidationError('invalid_range', '`from` must not be after `to`', 'from');
+  if (days > MAX_RANGE_DAYS)
+    throw new ValidationError('invalid_range', `a range covers at most ${MAX_RANGE_DAYS} days`, 'from');
+  return { from, to };
+}
+
+export interface UsageFigures {
+  readonly calls: number;
+  readonly failedCalls: number;
+  readonly inputTokens: number;
+  readonly cachedInputTokens: number;
+  readonly outputTokens: number;
+  readonly costUsd: number;
+  readonly billableCostUsd: number;
+}
+
+export interface UsageReport {
+  readonly dimension: UsageDimension;
+  readonly subject: string;
+  readonly from: string;
+  readonly to: string;
+  readonly totals: UsageFigures;
+  /** Days with at least one call, oldest first. */
+  readonly days: readonly (UsageFigures & { readonly day: string })[];
+}
+
+const FIELDS = [
+  'calls',
+  'failedCalls',
+  'inputTokens',
+  'cachedInputTokens',
+  'outputTokens',
+  'costUsd',
+  'billableCostUsd',
+] as const;
+
+const round = (value: number): number => Math.round(value * 1e9) / 1e9;
+
+export async function usageReport(
+  readStore: ReadStore,
+  dimension: UsageDimension,
+  subject: string,
+  range: { from: string; to: string },
+): Promise<UsageReport> {
+  const page = await readStore
+    .reader<UsageDayView>(USAGE_DAILY)
+    .find(
+      { dimension, subject, day: { $gte: range.from, $lte: range.to } },
+      { sort: { field: 'day' }, limit: MAX_RANGE_DAYS + 1 },
+    );
+  const totals = Object.fromEntries(FIELDS.map((field) => [field, 0])) as Record<
+    (typeof FIELDS)[number],
+    number
+  >;
+  const days = page.data.map((doc) => {
+    const figures = Object.fromEntries(FIELDS.map((field) => [field, round(doc[field] ?? 0)])) as Record<
+      (typeof FIELDS)[number],
+      number
+    >;
+    for (const field of FIELDS) totals[field] += figures[field];
+    return { day: doc.day, ...figures };
+  });
+  for (const field of FIELDS) totals[field] = round(totals[field]);
+  return { dimension, subject, ...range, totals, days };
+}
