@@ -26,6 +26,36 @@ const PATHS = [
   '/api/v1/core/spaces?limit=-1&cursor=%ff',
   '/api/v1/core/agents?spaceId=&limit=1e3',
 ];
+const MODEL_PATHS = [
+  '/api/compat/v1/chat/completions',
+  '/api/compat/v1/embeddings',
+  '/api/compat/v1/rerank',
+  '/api/compat/v1/models',
+];
+/** Bodies aimed at the model routes: almost valid, with one field wrong in a way parsers and providers dislike. */
+const MODEL_BODIES = [
+  '{"model":"offline-chat","messages":"hi"}',
+  '{"model":"offline-chat","messages":[{"role":"user","content":{"$gt":1}}]}',
+  '{"model":"offline-chat","messages":[{"role":"user"}]}',
+  '{"model":"offline-chat","messages":[{"role":"user","content":[{"type":"image_url"}]}]}',
+  '{"model":"offline-chat","messages":[{"role":"tool","content":"x"}],"tools":[{"type":"function"}]}',
+  '{"model":"offline-chat","messages":[{"role":"user","content":"x"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"a":{"$ref":"#/nope"}}}}}]}',
+  '{"model":"offline-chat","messages":[{"role":"user","content":"x"}],"tool_choice":{"type":"function","function":{"name":"missing"}}}',
+  '{"model":"offline-chat","messages":[{"role":"user","content":"x"}],"stream":"yes"}',
+  '{"model":"offline-chat","messages":[{"role":"user","content":"x"}],"max_tokens":-1}',
+  '{"model":"offline-chat","messages":[{"role":"user","content":"x"}],"max_completion_tokens":1e309}',
+  '{"model":"offline-chat","messages":[{"role":"user","content":"x"}],"stop":[1,2]}',
+  '{"model":"offline-chat","messages":[{"role":"user","content":"x"}],"stream_options":{"include_usage":"x"}}',
+  `{"model":"${'m'.repeat(10000)}","messages":[{"role":"user","content":"x"}]}`,
+  '{"model":"offline-embed","input":[1,2,3]}',
+  '{"model":"offline-embed","input":[],"dimensions":0}',
+  '{"model":"offline-embed","input":"x","dimensions":100000}',
+  '{"model":"offline-embed","input":"x","encoding_format":"hex"}',
+  '{"model":"offline-rerank","query":"","input":["a"]}',
+  '{"model":"offline-rerank","query":"q","input":[null]}',
+  '{"model":"offline-rerank","query":"q","input":["a"],"top_k":0}',
+  `{"model":"offline-chat","messages":${'['.repeat(2000)}${']'.repeat(2000)}}`,
+];
 const TYPES = ['application/json', 'text/plain', 'application/x-www-form-urlencoded'];
 
 describe('hostile input (e2e)', () => {
@@ -61,6 +91,19 @@ describe('hostile input (e2e)', () => {
         }
       }
     }
+    for (const path of MODEL_PATHS)
+      for (const body of [...MODEL_BODIES, ...BODIES])
+        for (const auth of [{ 'x-api-key': ADMIN_KEY }, { authorization: `Bearer ${ADMIN_KEY}` }]) {
+          const response = await fetch(`${api.url}${path}`, {
+            method: 'POST',
+            headers: { ...auth, 'content-type': 'application/json' },
+            body,
+          });
+          const text = await response.text();
+          count += 1;
+          if (response.status >= 500 || (response.status >= 400 && !text.startsWith('{"error":{')))
+            problems.push(`POST ${path} ${body.slice(0, 60)} → ${response.status} ${text.slice(0, 160)}`);
+        }
     expect(problems).toEqual([]);
     expect(count).toBeGreaterThan(1000);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

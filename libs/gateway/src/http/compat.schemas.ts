@@ -5,21 +5,38 @@ import { ValidationError } from '../../../kernel/src/index.js';
 
 const ContentPart = z.looseObject({ type: z.string().min(1) });
 
-const Message = z.looseObject({
-  role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),
-  content: z.union([z.string(), z.array(ContentPart), z.null()]).optional(),
-  name: z.string().optional(),
-  tool_call_id: z.string().optional(),
-  tool_calls: z
-    .array(
-      z.looseObject({
-        id: z.string(),
-        type: z.literal('function'),
-        function: z.looseObject({ name: z.string(), arguments: z.string() }),
-      }),
-    )
-    .optional(),
-});
+const Message = z
+  .looseObject({
+    role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),
+    content: z.union([z.string(), z.array(ContentPart), z.null()]).optional(),
+    name: z.string().optional(),
+    tool_call_id: z.string().optional(),
+    tool_calls: z
+      .array(
+        z.looseObject({
+          id: z.string(),
+          type: z.literal('function'),
+          function: z.looseObject({ name: z.string(), arguments: z.string() }),
+        }),
+      )
+      .optional(),
+  })
+  .superRefine((message, context) => {
+    // Only an assistant message may go without content (when it carries tool calls).
+    const empty = message.content === undefined || message.content === null;
+    if (empty && (message.role !== 'assistant' || !message.tool_calls?.length))
+      context.addIssue({
+        code: 'custom',
+        path: ['content'],
+        message: `a ${message.role} message needs content`,
+      });
+    if (message.role === 'tool' && !message.tool_call_id)
+      context.addIssue({
+        code: 'custom',
+        path: ['tool_call_id'],
+        message: 'a tool message needs tool_call_id',
+      });
+  });
 
 const Tool = z.looseObject({
   type: z.literal('function'),

@@ -36,8 +36,8 @@ const textOf = (content: string | readonly Part[] | null | undefined): string =>
     .join('\n');
 };
 
-const nonTextParts = (content: string | readonly Part[]): number =>
-  typeof content === 'string' ? 0 : content.filter((part) => part.type !== 'text').length;
+const nonTextParts = (content: string | readonly Part[] | null | undefined): number =>
+  Array.isArray(content) ? content.filter((part) => part.type !== 'text').length : 0;
 
 const countWords = (text: string): number =>
   text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)?.length ?? 0;
