@@ -10,9 +10,12 @@ export interface RouteDoc {
   readonly body?: z.ZodType;
   readonly query?: z.ZodObject;
   readonly response?: { readonly status: number; readonly schema?: z.ZodType; readonly description: string };
-  readonly errors?: readonly number[];
+  /** Error statuses; with a description when the route's reason is worth naming (an error code, a condition). */
+  readonly errors?: readonly (number | { readonly status: number; readonly description: string })[];
   readonly idempotent?: boolean;
   readonly public?: boolean;
+  /** Also takes `Authorization: Bearer <key>` (the compatible API). */
+  readonly bearer?: boolean;
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -21,6 +24,10 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'The API key is not allowed this operation or Agent',
   404: 'Unknown id',
   409: 'Conflict with the current state (e.g. a name already in use)',
+  422: 'The request was understood but could not be carried out',
+  429: "The API key's usage limit is exceeded (code usage_limit_exceeded)",
+  502: 'A model upstream failed',
+  504: 'A model upstream did not answer in time',
 };
 
 const pathParams = (path: string) =>
@@ -71,9 +78,10 @@ export function buildOpenApi(
           : {}),
       };
     }
-    for (const status of [...(route.public ? [] : [401]), ...(route.errors ?? [])]) {
+    for (const error of [...(route.public ? [] : [401]), ...(route.errors ?? [])]) {
+      const status = typeof error === 'number' ? error : error.status;
       responses[String(status)] = {
-        description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+        description: typeof error === 'number' ? (ERROR_DESCRIPTIONS[status] ?? 'Error') : error.description,
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       };
     }
@@ -96,7 +104,11 @@ export function buildOpenApi(
           }
         : {}),
       responses,
-      ...(route.public ? { security: [] } : {}),
+      ...(route.public
+        ? { security: [] }
+        : route.bearer
+          ? { security: [{ apiKey: [] }, { bearer: [] }] }
+          : {}),
     };
   }
   return {
@@ -106,7 +118,10 @@ export function buildOpenApi(
     security: [{ apiKey: [] }],
     paths,
     components: {
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'The same API key, for OpenAI SDKs' },
+      },
       schemas: {
         Error: {
           type: 'object',
