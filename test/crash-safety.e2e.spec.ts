@@ -9,6 +9,9 @@ import { agentsProjector } from '../projections/agents/agents.projector.js';
 import { apiKeysProjector } from '../projections/api-keys/api-keys.projector.js';
 import { spacesProjector } from '../projections/spaces/spaces.projector.js';
 import { usersProjector } from '../projections/users/users.projector.js';
+import { writeFileSync } from 'node:fs';
+import OpenAI from 'openai';
+import { startFakeUpstream } from '../libs/testing/src/fake-openai-upstream.js';
 import { ADMIN_KEY, client, CORE, tempDataDir } from './support/api.js';
 import { spawnApi, stopProcess } from './support/process.js';
 
@@ -84,5 +87,53 @@ describe('crash safety (e2e, separate process)', () => {
       }
     }
     await Promise.all([eventStore.close(), live.close(), rebuilt.close()]);
+  });
+
+  it('loses no usage record on a clean shutdown, also of streams still running when SIGTERM arrives', async () => {
+    const upstream = await startFakeUpstream({ chunkDelayMs: 40, streamChunks: 10 });
+    const dataDir = tempDataDir();
+    const modelsFile = join(dataDir, 'models.yaml');
+    writeFileSync(
+      modelsFile,
+      `models:\n  - { key: slow-chat, modelId: fake-model, provider: fake, baseUrl: '${upstream.url}', kind: chat }\n`,
+    );
+    const api = await spawnApi({ DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, MODELS_FILE: modelsFile });
+    const sdk = new OpenAI({ baseURL: `${api.url}/api/compat/v1`, apiKey: ADMIN_KEY, maxRetries: 0 });
+    // Finished calls still queued for their batch, plus streams in flight.
+    for (let i = 0; i < 5; i++)
+      await sdk.chat.completions.create({
+        model: 'offline-chat',
+        messages: [{ role: 'user', content: `q${i}` }],
+      });
+    let firstChunks = 0;
+    const streams = Array.from({ length: 4 }, async () => {
+      const stream = await sdk.chat.completions.create({
+        model: 'slow-chat',
+        messages: [{ role: 'user', content: 'one two three four five six seven eight nine ten' }],
+        stream: true,
+      });
+      let text = '';
+      let counted = false;
+      for await (const chunk of stream) {
+        text += chunk.choices[0]?.delta.content ?? '';
+        if (!counted) ((counted = true), firstChunks++);
+      }
+      return text;
+    });
+    while (firstChunks < 4) await new Promise((resolve) => setTimeout(resolve, 5));
+    await stopProcess(api.child, 'SIGTERM');
+    // The streams in flight were allowed to finish.
+    expect(await Promise.all(streams)).toEqual(
+      Array(4).fill('Echo: one two three four five six seven eight nine ten'),
+    );
+    await upstream.close();
+
+    const eventStore = new SqliteEventStore({ path: join(dataDir, 'events.db') });
+    const calls = (await eventStore.readAll()).filter((event) => event.type === 'ModelCallRecorded');
+    expect(calls.map((event) => (event.data as { model: string }).model).sort()).toEqual([
+      ...Array(5).fill('offline-chat'),
+      ...Array(4).fill('slow-chat'),
+    ]);
+    await eventStore.close();
   });
 });

@@ -77,7 +77,7 @@ describe('UsageRecorder', () => {
   it('flushes everything on shutdown, without waiting for the timer', async () => {
     const recorder = setup();
     for (let index = 0; index < 10; index++) recorder.record(call(`c${index}`), 'corr');
-    await recorder.beforeApplicationShutdown();
+    await recorder.onApplicationShutdown();
     expect(await store.readStream(usageStreamId('key_1', '2026-11-20'))).toHaveLength(10);
   });
 

@@ -1,7 +1,12 @@
 // Records model calls off the hot path: a call is queued in memory and appended with others of its stream (key and
 // day) in one batch a moment later, with the expected revision and event ids derived from the call ids, so a retried
 // batch never records a call twice. A failed append keeps the batch and retries; shutdown flushes what is queued.
-import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type BeforeApplicationShutdown,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import type { Logger } from 'pino';
 import { derivedEventId, WrongExpectedRevisionError, type NewEvent } from '../../kernel/src/index.js';
 import { SCHEMA_VERSION } from '../../eventsourcing/src/decider.js';
@@ -25,7 +30,7 @@ const APPEND_ATTEMPTS = 8;
 export const callEventId = (callId: string): string => derivedEventId('model-call', callId);
 
 @Injectable()
-export class UsageRecorder implements BeforeApplicationShutdown {
+export class UsageRecorder implements BeforeApplicationShutdown, OnApplicationShutdown {
   private queue: QueuedCall[] = [];
   /** Calls queued or being appended, per API key: limits add them to what the log already holds. */
   private readonly unflushed = new Map<string, UsageTotals>();
@@ -60,7 +65,16 @@ export class UsageRecorder implements BeforeApplicationShutdown {
     return this.flushing;
   }
 
+  /** Shutdown, first step: what is queued goes to the log while requests in flight finish. */
   async beforeApplicationShutdown(): Promise<void> {
+    await this.flush();
+  }
+
+  /**
+   * Shutdown, last step: runs after the HTTP server has closed (so no call can still end) and before the platform
+   * closes the event store (global modules shut down last).
+   */
+  async onApplicationShutdown(): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
