@@ -491,6 +491,20 @@ describe('compatible gateway (e2e, openai SDK)', () => {
       expect((await own.get(`${CORE}/usage?from=2026-02-30`)).status).toBe(400);
     });
 
+    it('exposes model calls, tokens and cost in /metrics', async () => {
+      await sdk().chat.completions.create({
+        model: 'offline-chat',
+        messages: [{ role: 'user', content: 'metrics' }],
+      });
+      const text = await (await fetch(`${api.url}/metrics`)).text();
+      expect(text).toMatch(
+        /model_calls_total\{model="offline-chat",surface="compat",operation="chat",outcome="completed"\} [1-9]/,
+      );
+      expect(text).toMatch(/model_tokens_total\{model="offline-chat",direction="output"\} [1-9]/);
+      expect(text).toContain('model_call_duration_seconds_bucket');
+      expect(text).toMatch(/usage_records_queued \d+/);
+    });
+
     it('answers 429 usage_limit_exceeded once the key is over its limit, for chat and rerank', async () => {
       const key = await issueKey({ usageLimit: { tokens: 60, window: 'day' } });
       const ask = () =>

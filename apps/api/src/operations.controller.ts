@@ -14,6 +14,8 @@ import { PROJECTORS, type Projector } from '../../../libs/eventsourcing/src/proj
 import { Public } from '../../../libs/http/src/caller.js';
 import { projectionHealth } from '../../../libs/operations/src/projection-health.js';
 import { registerProjectionMetrics } from '../../../libs/operations/src/projection-metrics.js';
+import { registerUsageMetrics } from '../../../libs/usage/src/usage-metrics.js';
+import { UsageRecorder } from '../../../libs/usage/src/usage-recorder.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
 import { HTTP_METRICS } from './http-metrics.js';
 
@@ -46,9 +48,11 @@ export class OperationsController {
     private readonly runner: ProjectionRunner,
     @Inject(OPENAPI_DOCUMENT) private readonly openApi: object,
     @Inject(HTTP_METRICS) registry: Registry,
+    usage: UsageRecorder,
   ) {
     this.metrics = registry;
     collectDefaultMetrics({ register: registry });
+    registerUsageMetrics(registry, usage);
     this.collectProjections = registerProjectionMetrics(registry, {
       eventStore,
       runner,

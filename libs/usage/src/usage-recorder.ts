@@ -37,13 +37,25 @@ export class UsageRecorder implements BeforeApplicationShutdown, OnApplicationSh
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
   private closed = false;
+  private readonly listeners: ((call: ModelCall) => void)[] = [];
 
   constructor(
     private readonly commands: CommandRunner,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
+  /** Calls `listener` for each call as it is recorded (metrics). */
+  onRecorded(listener: (call: ModelCall) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Calls waiting for their batch. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
   record(call: ModelCall, correlationId: string): void {
+    for (const listener of this.listeners) listener(call);
     this.queue.push({
       call,
       correlationId,
