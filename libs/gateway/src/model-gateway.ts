@@ -43,6 +43,15 @@ export class ModelNotFoundError extends PlatformError {
 /** Output tokens assumed for a reservation when the request sets no maximum. */
 const DEFAULT_OUTPUT_ESTIMATE = 256;
 const NO_USAGE: TokenUsage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
+const inputOnly = (result: { inputTokens: number }): TokenUsage => ({
+  inputTokens: result.inputTokens,
+  cachedInputTokens: 0,
+  outputTokens: 0,
+});
+
+interface CallInProgress {
+  end(outcome: CallOutcome, usage: TokenUsage, estimated: boolean): void;
+}
 
 /** Maps a provider failure to the gateway's errors; the upstream's own message is never passed on (it may quote keys). */
 export function toGatewayError(error: unknown, model: ModelConfig, signal: AbortSignal): unknown {
@@ -104,14 +113,13 @@ export class ModelGateway {
     operation: Operation = 'chat',
   ): Promise<ChatResult> {
     const call = await this.begin(scope, model, operation, false, () => chatEstimate(model, request));
-    try {
-      const result = await this.providers.for(model).chat(model, request, signal);
-      call.end('completed', result.usage, false);
-      return result;
-    } catch (error) {
-      call.end(signal.aborted ? 'aborted' : 'failed', NO_USAGE, false);
-      throw toGatewayError(error, model, signal);
-    }
+    return this.complete(
+      call,
+      model,
+      signal,
+      () => this.providers.for(model).chat(model, request, signal),
+      (result) => result.usage,
+    );
   }
 
   /**
@@ -166,18 +174,8 @@ export class ModelGateway {
   ): Promise<EmbeddingResult> {
     // Embeddings are recorded but not limited: Knowledge ingestion depends on them (spec: limits cover chat and rerank).
     const call = await this.begin(scope, model, 'embeddings', false, null);
-    try {
-      const result = await this.providers.for(model).embed(model, inputs, signal);
-      call.end(
-        'completed',
-        { inputTokens: result.inputTokens, cachedInputTokens: 0, outputTokens: 0 },
-        false,
-      );
-      return result;
-    } catch (error) {
-      call.end(signal.aborted ? 'aborted' : 'failed', NO_USAGE, false);
-      throw toGatewayError(error, model, signal);
-    }
+    const provider = this.providers.for(model);
+    return this.complete(call, model, signal, () => provider.embed(model, inputs, signal), inputOnly);
   }
 
   async rerank(
@@ -191,18 +189,14 @@ export class ModelGateway {
       tokens: Math.ceil((query.length + documents.reduce((sum, doc) => sum + doc.length, 0)) / 4),
       costUsd: 0,
     }));
-    try {
-      const result = await this.providers.for(model).rerank(model, query, documents, signal);
-      call.end(
-        'completed',
-        { inputTokens: result.inputTokens, cachedInputTokens: 0, outputTokens: 0 },
-        false,
-      );
-      return result;
-    } catch (error) {
-      call.end(signal.aborted ? 'aborted' : 'failed', NO_USAGE, false);
-      throw toGatewayError(error, model, signal);
-    }
+    const provider = this.providers.for(model);
+    return this.complete(
+      call,
+      model,
+      signal,
+      () => provider.rerank(model, query, documents, signal),
+      inputOnly,
+    );
   }
 
   async image(
@@ -211,17 +205,32 @@ export class ModelGateway {
     request: ImageRequest,
     signal: AbortSignal,
   ): Promise<ImageResult> {
+    const promptTokens = () => countTokens(request.prompt);
     const call = await this.begin(scope, model, 'generateImage', false, () => ({
-      tokens: countTokens(request.prompt),
+      tokens: promptTokens(),
       costUsd: 0,
     }));
+    const provider = this.providers.for(model);
+    return this.complete(
+      call,
+      model,
+      signal,
+      () => provider.image(model, request, signal),
+      () => ({ inputTokens: promptTokens(), cachedInputTokens: 0, outputTokens: 0 }),
+    );
+  }
+
+  /** Runs a non-streamed provider call: records its usage however it ends and maps its failure. */
+  private async complete<T>(
+    call: CallInProgress,
+    model: ModelConfig,
+    signal: AbortSignal,
+    run: () => Promise<T>,
+    usage: (result: T) => TokenUsage,
+  ): Promise<T> {
     try {
-      const result = await this.providers.for(model).image(model, request, signal);
-      call.end(
-        'completed',
-        { inputTokens: countTokens(request.prompt), cachedInputTokens: 0, outputTokens: 0 },
-        false,
-      );
+      const result = await run();
+      call.end('completed', usage(result), false);
       return result;
     } catch (error) {
       call.end(signal.aborted ? 'aborted' : 'failed', NO_USAGE, false);
@@ -236,7 +245,7 @@ export class ModelGateway {
     operation: Operation,
     streamed: boolean,
     estimate: (() => UsageAmount) | null,
-  ) {
+  ): Promise<CallInProgress> {
     const reservation: Reservation | null = estimate
       ? await this.limiter.reserve(
           scope.apiKey,

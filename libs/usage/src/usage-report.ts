@@ -46,15 +46,8 @@ export function usageRange(query: UsageRangeQuery, now = new Date()): { from: st
   return { from, to };
 }
 
-export interface UsageFigures {
-  readonly calls: number;
-  readonly failedCalls: number;
-  readonly inputTokens: number;
-  readonly cachedInputTokens: number;
-  readonly outputTokens: number;
-  readonly costUsd: number;
-  readonly billableCostUsd: number;
-}
+/** The figures of a report line: a usage day without its identity. */
+export type UsageFigures = Omit<UsageDayView, 'id' | 'dimension' | 'subject' | 'day'>;
 
 export interface UsageReport {
   readonly dimension: UsageDimension;
