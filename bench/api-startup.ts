@@ -2,6 +2,7 @@
 // running Node (process.execPath: Node 24 under `npm run`), measures from spawn until GET /health answers 200 (polled
 // every 10 ms), then idles and reads VmRSS from /proc/<pid>/status. Cold starts use a fresh DATA_DIR each; a warm
 // start reuses a DATA_DIR holding seeded data whose projections a previous start has already caught up.
+// `spawnApi` (spawn on a free 127.0.0.1 port, wait for /health) is shared with the gateway benchmark.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -10,6 +11,11 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SqliteEventStore } from '../libs/event-store/src/sqlite/sqlite-event-store.js';
 import { log, makeTempDir, median, seed, type MetricRow, type SeedPlan } from './util.js';
+
+const exitWithParentUrl = new URL('./exit-with-parent.js', import.meta.url).href;
+
+/** ADMIN_API_KEY of every api the benchmarks start: a valid (admin) key once the api is ready. */
+export const BENCH_ADMIN_API_KEY = 'bench-admin-key-0123456789abcdef';
 
 export interface ApiStartupOptions {
   readonly mainPath: string;
@@ -27,7 +33,7 @@ export interface StartMeasurement {
   readonly peakRssMb: number;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
@@ -40,7 +46,7 @@ function freePort(): Promise<number> {
   });
 }
 
-function healthStatus(port: number): Promise<number | null> {
+export function healthStatus(port: number): Promise<number | null> {
   return new Promise((resolve) => {
     const req = request(
       { host: '127.0.0.1', port, path: '/health', method: 'GET', agent: false, timeout: 2000 },
@@ -63,31 +69,48 @@ function memoryOf(pid: number): { rssMb: number; peakRssMb: number } {
 }
 
 /** SIGTERM, then SIGKILL after 5 s; resolves once the child has exited. */
-async function stop(child: ChildProcess): Promise<void> {
+export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
   const timer = setTimeout(() => {
-    log(`api pid ${child.pid} ignored SIGTERM for 5 s: SIGKILL`);
+    log(`child pid ${child.pid} ignored SIGTERM for 5 s: SIGKILL`);
     child.kill('SIGKILL');
   }, 5000);
   await exited;
   clearTimeout(timer);
 }
 
-async function startOnce(
-  options: ApiStartupOptions,
+export interface SpawnedApi {
+  readonly child: ChildProcess;
+  readonly port: number;
+  /** From spawn until GET /health answered 200. */
+  readonly readyMs: number;
+  /** The last 4000 characters the api wrote to stdout and stderr. */
+  readonly output: () => string;
+}
+
+/**
+ * Spawns the built api on a free port of 127.0.0.1 with its own DATA_DIR and waits (10 ms polling) until GET /health
+ * is 200; a child that exits or is not ready in time is stopped and reported with its output.
+ */
+export async function spawnApi(
+  mainPath: string,
   dataDir: string,
-  kind: StartMeasurement['kind'],
-): Promise<StartMeasurement> {
+  readyTimeoutMs: number,
+  extraEnv: Readonly<Record<string, string>> = {},
+  /** Preload exit-with-parent.js: the api ends with the bench process even if that is killed (costs a module load). */
+  exitWithParent = false,
+): Promise<SpawnedApi> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
-    ADMIN_API_KEY: 'bench-admin-key-0123456789abcdef',
+    ADMIN_API_KEY: BENCH_ADMIN_API_KEY,
     LOG_LEVEL: 'warn',
+    ...extraEnv,
   };
   // The embedded stores and in-process projections, whatever the calling shell has configured.
   for (const name of ['EVENT_STORE', 'KURRENTDB_URL', 'READ_STORE', 'MONGODB_URI', 'RUN_PROJECTIONS'])
@@ -97,19 +120,36 @@ async function startOnce(
     output = (output + chunk.toString()).slice(-4000);
   };
   const started = performance.now();
-  const child = spawn(process.execPath, [options.mainPath], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
+  const args = exitWithParent ? ['--import', exitWithParentUrl, mainPath] : [mainPath];
+  const child = spawn(process.execPath, args, {
+    env,
+    stdio: [exitWithParent ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   try {
-    let readyMs: number | null = null;
-    while (readyMs === null) {
+    for (;;) {
       if (child.exitCode !== null || child.signalCode !== null)
         throw new Error(`api exited (${child.exitCode ?? child.signalCode}) before ready:\n${output}`);
-      if (performance.now() - started > options.readyTimeoutMs)
-        throw new Error(`api not ready within ${options.readyTimeoutMs} ms:\n${output}`);
-      if ((await healthStatus(port)) === 200) readyMs = performance.now() - started;
-      else await sleep(10);
+      if (performance.now() - started > readyTimeoutMs)
+        throw new Error(`api not ready within ${readyTimeoutMs} ms:\n${output}`);
+      if ((await healthStatus(port)) === 200)
+        return { child, port, readyMs: performance.now() - started, output: () => output };
+      await sleep(10);
     }
+  } catch (error) {
+    await stop(child);
+    throw error;
+  }
+}
+
+async function startOnce(
+  options: ApiStartupOptions,
+  dataDir: string,
+  kind: StartMeasurement['kind'],
+): Promise<StartMeasurement> {
+  const { child, readyMs } = await spawnApi(options.mainPath, dataDir, options.readyTimeoutMs);
+  try {
     await sleep(options.idleMs);
     const memory = memoryOf(child.pid!);
     log(

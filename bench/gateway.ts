@@ -1,0 +1,571 @@
+// Benchmark 5: what the compatible gateway (POST /api/compat/v1/chat/completions) adds to a model call. Three
+// processes: the fake OpenAI-compatible upstream (bench/fake-upstream-server.ts), the built api routing model
+// `bench-chat` to it, and this process as the load client. The same client (one keep-alive http.Agent), the same
+// request body and the same upstream process serve both paths, "direct" (client → upstream, model `fake-model`) and
+// "gateway" (client → api → upstream, model `bench-chat`), in alternating blocks after a warm-up of both, so drift
+// (CPU frequency, GC, the usage log growing) falls on both. Measured: sequential latency (p50, p99), saturated
+// throughput at a fixed concurrency, streaming time to first content token, and content chunks lost in streams.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { Agent, request, type OutgoingHttpHeaders } from 'node:http';
+import { join } from 'node:path';
+import { BENCH_ADMIN_API_KEY, spawnApi, stop } from './api-startup.js';
+import { log, makeTempDir, median, type MetricRow } from './util.js';
+
+export interface GatewayBenchOptions {
+  /** dist/apps/api/src/main.js */
+  readonly mainPath: string;
+  /** dist/bench/fake-upstream-server.js */
+  readonly upstreamPath: string;
+  readonly readyTimeoutMs: number;
+  /** Sequential non-streaming requests per path, measured… */
+  readonly latencyRequests: number;
+  /** …in alternating blocks of this many. */
+  readonly latencyBlock: number;
+  /** Saturated throughput: seconds per path, split into alternating blocks… */
+  readonly throughputSeconds: number;
+  readonly throughputBlocks: number;
+  /** …with this many requests in flight. */
+  readonly concurrency: number;
+  /** Sequential streams per path, in alternating blocks. */
+  readonly streams: number;
+  readonly streamBlock: number;
+  /** Content chunks the fake upstream splits each streamed reply into, and the pause between chunks. */
+  readonly streamChunks: number;
+  readonly chunkDelayMs: number;
+  readonly warmup: { readonly requests: number; readonly seconds: number; readonly streams: number };
+}
+
+type PathName = 'direct' | 'gateway';
+
+interface Target {
+  readonly name: PathName;
+  readonly port: number;
+  readonly path: string;
+  readonly body: Buffer;
+  readonly streamBody: Buffer;
+  readonly headers: (body: Buffer) => OutgoingHttpHeaders;
+}
+
+interface Answer {
+  readonly status: number;
+  readonly ms: number;
+  readonly body: string;
+}
+
+interface StreamOutcome {
+  readonly status: number;
+  /** From sending the request to the first SSE event with non-empty `choices[0].delta.content`; null if none. */
+  readonly ttftMs: number | null;
+  readonly contentChunks: number;
+  readonly text: string;
+  readonly done: boolean;
+  readonly errorEvent: string | null;
+}
+
+export interface PathFigures {
+  readonly latency: { p50Ms: number; p90Ms: number; p99Ms: number; meanMs: number; maxMs: number; n: number };
+  readonly throughput: { requestsPerSecond: number; requests: number; seconds: number; concurrency: number };
+  /** CPU time per request during the throughput blocks (/proc/<pid>/stat utime+stime, all threads). */
+  readonly cpuUsPerRequest: { client: number; upstream: number; api: number | null };
+  readonly streaming: {
+    ttftMedianMs: number;
+    ttftP90Ms: number;
+    streams: number;
+    contentChunksReceived: number;
+    contentChunksExpected: number;
+    streamsWithoutDone: number;
+    streamsWithWrongText: number;
+  };
+}
+
+export interface GatewayDetails {
+  readonly direct: PathFigures;
+  readonly gateway: PathFigures;
+  readonly addedLatencyP50Ms: number;
+  readonly addedLatencyP99Ms: number;
+  readonly chunksLost: number;
+  readonly upstream: { streamChunks: number; chunkDelayMs: number; reply: string };
+}
+
+const REPLY =
+  'Hello there. This fixed reply is long enough to be split into twenty pieces by the fake upstream model server.';
+const MESSAGES = [
+  { role: 'system', content: 'You are a terse assistant.' },
+  { role: 'user', content: 'Say hello in one sentence.' },
+];
+
+const chatBody = (model: string, stream: boolean): Buffer =>
+  Buffer.from(JSON.stringify({ model, messages: MESSAGES, max_tokens: 64, ...(stream ? { stream } : {}) }));
+
+/** Nearest-rank percentile of sorted values. */
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** CPU seconds (user + system, every thread) a process has used so far. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the parenthesised command name (which may contain spaces): utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Spawns the fake upstream process and reads the port it prints; stdin stays open so it exits with this process. */
+async function startUpstream(
+  upstreamPath: string,
+  options: Record<string, unknown>,
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [upstreamPath, JSON.stringify(options)], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+  });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      let line = '';
+      const timer = setTimeout(
+        () => reject(new Error(`fake upstream did not start in 10 s:\n${output}`)),
+        10_000,
+      );
+      child.stdout!.on('data', (chunk: Buffer) => {
+        line += chunk.toString();
+        const end = line.indexOf('\n');
+        if (end < 0) return;
+        clearTimeout(timer);
+        resolve((JSON.parse(line.slice(0, end)) as { port: number }).port);
+      });
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`fake upstream exited (${code ?? signal}) before listening:\n${output}`));
+      });
+      child.once('error', reject);
+    });
+    child.stdout!.resume();
+    return { child, port };
+  } catch (error) {
+    await stop(child);
+    throw error;
+  }
+}
+
+export async function benchGateway(
+  options: GatewayBenchOptions,
+): Promise<{ rows: MetricRow[]; details: GatewayDetails }> {
+  for (const path of [options.mainPath, options.upstreamPath])
+    if (!existsSync(path)) throw new Error(`${path} is missing: run npm run build first`);
+
+  const dir = makeTempDir('gateway');
+  const children: ChildProcess[] = [];
+  // Children are stopped in `finally`; these cover the bench being interrupted or exiting without unwinding.
+  const killAll = () => {
+    for (const child of children)
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    killAll();
+    dir.remove();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  process.once('exit', killAll);
+
+  const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency * 2, scheduling: 'lifo' });
+  try {
+    const upstream = await startUpstream(options.upstreamPath, {
+      reply: REPLY,
+      streamChunks: options.streamChunks,
+      chunkDelayMs: options.chunkDelayMs,
+    });
+    children.push(upstream.child);
+    const modelsFile = join(dir.path, 'models.yaml');
+    writeFileSync(
+      modelsFile,
+      [
+        'providers:',
+        `  fake: { baseUrl: http://127.0.0.1:${upstream.port}/v1 }`,
+        'models:',
+        '  - { key: bench-chat, modelId: fake-model, provider: fake, kind: chat, pricing: { input: 1, output: 2 } }',
+        '',
+      ].join('\n'),
+    );
+    const api = await spawnApi(
+      options.mainPath,
+      join(dir.path, 'data'),
+      options.readyTimeoutMs,
+      { MODELS_FILE: modelsFile },
+      true,
+    );
+    children.push(api.child);
+    log(
+      `gateway: fake upstream pid ${upstream.child.pid} on :${upstream.port}, api pid ${api.child.pid} on :${api.port}`,
+    );
+
+    // Identical headers on both paths (the upstream ignores the key), so the client does the same work for each.
+    const headers = (body: Buffer): OutgoingHttpHeaders => ({
+      'content-type': 'application/json',
+      'content-length': body.length,
+      authorization: `Bearer ${BENCH_ADMIN_API_KEY}`,
+    });
+    const direct: Target = {
+      name: 'direct',
+      port: upstream.port,
+      path: '/v1/chat/completions',
+      body: chatBody('fake-model', false),
+      streamBody: chatBody('fake-model', true),
+      headers,
+    };
+    const gateway: Target = {
+      name: 'gateway',
+      port: api.port,
+      path: '/api/compat/v1/chat/completions',
+      body: chatBody('bench-chat', false),
+      streamBody: chatBody('bench-chat', true),
+      headers,
+    };
+
+    const post = (target: Target): Promise<Answer> =>
+      new Promise((resolve, reject) => {
+        const started = performance.now();
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: target.port,
+            path: target.path,
+            method: 'POST',
+            agent,
+            headers: target.headers(target.body),
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                ms: performance.now() - started,
+                body: Buffer.concat(chunks).toString('utf8'),
+              }),
+            );
+            res.on('error', reject);
+          },
+        );
+        req.on('error', reject);
+        req.end(target.body);
+      });
+
+    const ok = (target: Target, answer: Answer, check: boolean): void => {
+      if (answer.status !== 200)
+        throw new Error(
+          `${target.name} answered ${answer.status}: ${answer.body.slice(0, 500)}\n${api.output()}`,
+        );
+      if (!check) return;
+      const content = (JSON.parse(answer.body) as { choices?: { message?: { content?: string } }[] })
+        .choices?.[0]?.message?.content;
+      if (content !== REPLY)
+        throw new Error(`${target.name} answered unexpected content: ${answer.body.slice(0, 500)}`);
+    };
+
+    const streamOnce = (target: Target): Promise<StreamOutcome> =>
+      new Promise((resolve, reject) => {
+        const started = performance.now();
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: target.port,
+            path: target.path,
+            method: 'POST',
+            agent,
+            headers: target.headers(target.streamBody),
+          },
+          (res) => {
+            let ttftMs: number | null = null;
+            let contentChunks = 0;
+            let text = '';
+            let done = false;
+            let errorEvent: string | null = null;
+            let pending = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => {
+              const now = performance.now();
+              pending += chunk;
+              let end: number;
+              while ((end = pending.indexOf('\n')) >= 0) {
+                const line = pending.slice(0, end).trimEnd();
+                pending = pending.slice(end + 1);
+                if (!line.startsWith('data:') || res.statusCode !== 200) continue;
+                const payload = line.slice(5).trim();
+                if (payload === '[DONE]') {
+                  done = true;
+                  continue;
+                }
+                const event = JSON.parse(payload) as {
+                  choices?: { delta?: { content?: string | null } }[];
+                  error?: unknown;
+                };
+                if (event.error !== undefined) errorEvent = payload;
+                const content = event.choices?.[0]?.delta?.content;
+                if (typeof content === 'string' && content.length > 0) {
+                  ttftMs ??= now - started;
+                  contentChunks += 1;
+                  text += content;
+                }
+              }
+            });
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                ttftMs,
+                contentChunks,
+                text: res.statusCode === 200 ? text : pending,
+                done,
+                errorEvent,
+              }),
+            );
+            res.on('error', reject);
+          },
+        );
+        req.on('error', reject);
+        req.end(target.streamBody);
+      });
+
+    const sequential = async (target: Target, count: number, into?: number[]): Promise<void> => {
+      for (let i = 0; i < count; i++) {
+        const answer = await post(target);
+        ok(target, answer, i === 0);
+        into?.push(answer.ms);
+      }
+    };
+
+    /** `concurrency` loops sending back to back until the time is up; returns completed requests and seconds. */
+    const saturate = async (target: Target, seconds: number) => {
+      const started = performance.now();
+      const deadline = started + seconds * 1000;
+      let completed = 0;
+      await Promise.all(
+        Array.from({ length: options.concurrency }, async () => {
+          while (performance.now() < deadline) {
+            ok(target, await post(target), false);
+            completed += 1;
+          }
+        }),
+      );
+      return { completed, seconds: (performance.now() - started) / 1000 };
+    };
+
+    const streams = async (target: Target, count: number, into?: StreamOutcome[]): Promise<void> => {
+      for (let i = 0; i < count; i++) {
+        const outcome = await streamOnce(target);
+        if (outcome.status !== 200)
+          throw new Error(`${target.name} stream answered ${outcome.status}: ${outcome.text.slice(0, 500)}`);
+        into?.push(outcome);
+      }
+    };
+
+    /** Runs `block` for both paths `rounds` times, swapping which goes first every round (ABBA). */
+    const alternate = async (rounds: number, block: (target: Target, round: number) => Promise<void>) => {
+      for (let round = 0; round < rounds; round++)
+        for (const target of round % 2 === 0 ? [direct, gateway] : [gateway, direct])
+          await block(target, round);
+    };
+
+    log(
+      `gateway: warm-up (${options.warmup.requests} requests, ${options.warmup.seconds} s saturated, ` +
+        `${options.warmup.streams} streams per path) …`,
+    );
+    for (const target of [direct, gateway, direct, gateway]) {
+      await sequential(target, Math.ceil(options.warmup.requests / 2));
+      await saturate(target, options.warmup.seconds / 2);
+      await streams(target, Math.ceil(options.warmup.streams / 2));
+    }
+
+    const latencies: Record<PathName, number[]> = { direct: [], gateway: [] };
+    const latencyRounds = Math.ceil(options.latencyRequests / options.latencyBlock);
+    log(`gateway: sequential latency, ${latencyRounds} × ${options.latencyBlock} requests per path …`);
+    await alternate(latencyRounds, (target) =>
+      sequential(target, options.latencyBlock, latencies[target.name]),
+    );
+
+    const load: Record<
+      PathName,
+      { completed: number; seconds: number; client: number; upstream: number; api: number }
+    > = {
+      direct: { completed: 0, seconds: 0, client: 0, upstream: 0, api: 0 },
+      gateway: { completed: 0, seconds: 0, client: 0, upstream: 0, api: 0 },
+    };
+    const blockSeconds = options.throughputSeconds / options.throughputBlocks;
+    log(
+      `gateway: saturated throughput, ${options.throughputBlocks} × ${blockSeconds} s per path at concurrency ` +
+        `${options.concurrency} …`,
+    );
+    await alternate(options.throughputBlocks, async (target) => {
+      const client = process.cpuUsage();
+      const upstreamCpu = cpuSeconds(upstream.child.pid!);
+      const apiCpu = cpuSeconds(api.child.pid!);
+      const result = await saturate(target, blockSeconds);
+      const used = process.cpuUsage(client);
+      const figures = load[target.name];
+      figures.completed += result.completed;
+      figures.seconds += result.seconds;
+      figures.client += (used.user + used.system) / 1e6;
+      figures.upstream += cpuSeconds(upstream.child.pid!) - upstreamCpu;
+      figures.api += cpuSeconds(api.child.pid!) - apiCpu;
+    });
+
+    const streamed: Record<PathName, StreamOutcome[]> = { direct: [], gateway: [] };
+    const streamRounds = Math.ceil(options.streams / options.streamBlock);
+    log(`gateway: streaming, ${streamRounds} × ${options.streamBlock} streams per path …`);
+    await alternate(streamRounds, (target) => streams(target, options.streamBlock, streamed[target.name]));
+
+    // What the upstream sends per stream is checked on the direct path: a harness problem, not a gateway loss.
+    const expectedChunks = options.streamChunks;
+    const badDirect = streamed.direct.filter(
+      (s) => s.contentChunks !== expectedChunks || !s.done || s.text !== REPLY,
+    );
+    if (badDirect.length > 0)
+      throw new Error(
+        `the fake upstream sent ${badDirect[0]!.contentChunks} content chunks (done: ${badDirect[0]!.done}), ` +
+          `expected ${expectedChunks}: check its streamChunks and reply`,
+      );
+
+    const figuresOf = (name: PathName): PathFigures => {
+      const sorted = [...latencies[name]].sort((a, b) => a - b);
+      const ttfts = streamed[name]
+        .map((s) => s.ttftMs)
+        .filter((ms): ms is number => ms !== null)
+        .sort((a, b) => a - b);
+      const { completed, seconds, client, upstream: upstreamCpu, api: apiCpu } = load[name];
+      const perRequest = (cpu: number) => Math.round((cpu / completed) * 1e6 * 10) / 10;
+      return {
+        latency: {
+          p50Ms: percentile(sorted, 50),
+          p90Ms: percentile(sorted, 90),
+          p99Ms: percentile(sorted, 99),
+          meanMs: sorted.reduce((sum, ms) => sum + ms, 0) / sorted.length,
+          maxMs: sorted[sorted.length - 1]!,
+          n: sorted.length,
+        },
+        throughput: {
+          requestsPerSecond: completed / seconds,
+          requests: completed,
+          seconds,
+          concurrency: options.concurrency,
+        },
+        cpuUsPerRequest: {
+          client: perRequest(client),
+          upstream: perRequest(upstreamCpu),
+          api: name === 'gateway' ? perRequest(apiCpu) : null,
+        },
+        streaming: {
+          ttftMedianMs: median(ttfts),
+          ttftP90Ms: percentile(ttfts, 90),
+          streams: streamed[name].length,
+          contentChunksReceived: streamed[name].reduce((sum, s) => sum + s.contentChunks, 0),
+          contentChunksExpected: streamed[name].length * expectedChunks,
+          streamsWithoutDone: streamed[name].filter((s) => !s.done).length,
+          streamsWithWrongText: streamed[name].filter((s) => s.text !== REPLY).length,
+        },
+      };
+    };
+    const d = figuresOf('direct');
+    const g = figuresOf('gateway');
+    // A chunk is lost when a gateway stream carries fewer content chunks than the upstream sent; a stream without
+    // its `[DONE]` counts as one more (the client cannot tell it finished).
+    const chunksLost =
+      streamed.gateway.reduce((sum, s) => sum + Math.max(0, expectedChunks - s.contentChunks), 0) +
+      g.streaming.streamsWithoutDone;
+    const errorEvents = streamed.gateway.filter((s) => s.errorEvent !== null);
+    if (errorEvents.length > 0)
+      log(
+        `gateway: ${errorEvents.length} streams carried an error event, e.g. ${errorEvents[0]!.errorEvent}`,
+      );
+
+    log(
+      `gateway: p50 ${d.latency.p50Ms.toFixed(3)} → ${g.latency.p50Ms.toFixed(3)} ms, p99 ${d.latency.p99Ms.toFixed(3)} → ` +
+        `${g.latency.p99Ms.toFixed(3)} ms, ${d.throughput.requestsPerSecond.toFixed(0)} → ` +
+        `${g.throughput.requestsPerSecond.toFixed(0)} req/s, TTFT ${d.streaming.ttftMedianMs.toFixed(3)} → ` +
+        `${g.streaming.ttftMedianMs.toFixed(3)} ms; CPU µs/request at saturation: client ${d.cpuUsPerRequest.client} / ` +
+        `${g.cpuUsPerRequest.client}, upstream ${d.cpuUsPerRequest.upstream} / ${g.cpuUsPerRequest.upstream}, ` +
+        `api ${g.cpuUsPerRequest.api}`,
+    );
+
+    const ratioRow = (
+      metric: string,
+      value: number,
+      baseline: number,
+      unit: string,
+      baselineLabel: string,
+      op: '<=' | '>=',
+      target: number,
+    ): MetricRow => ({
+      metric,
+      value,
+      unit,
+      baseline,
+      baselineLabel,
+      ratio: value / baseline,
+      goal: { on: 'ratio', op, target },
+    });
+    const rows: MetricRow[] = [
+      {
+        metric: 'gateway added latency p50',
+        value: g.latency.p50Ms - d.latency.p50Ms,
+        unit: 'ms',
+        baseline: null,
+        baselineLabel: null,
+        ratio: null,
+        goal: { on: 'value', op: '<=', target: 0.4 },
+      },
+      ratioRow('gateway p50 latency', g.latency.p50Ms, d.latency.p50Ms, 'ms', 'ms direct', '<=', 1.25),
+      ratioRow('gateway p99 latency', g.latency.p99Ms, d.latency.p99Ms, 'ms', 'ms direct', '<=', 1.5),
+      ratioRow(
+        `gateway saturated throughput (concurrency ${options.concurrency})`,
+        g.throughput.requestsPerSecond,
+        d.throughput.requestsPerSecond,
+        'req/s',
+        'req/s direct',
+        '>=',
+        0.5,
+      ),
+      ratioRow(
+        'gateway streaming TTFT',
+        g.streaming.ttftMedianMs,
+        d.streaming.ttftMedianMs,
+        'ms',
+        'ms direct',
+        '<=',
+        1.1,
+      ),
+      {
+        metric: `gateway stream chunks lost (${g.streaming.streams} streams × ${expectedChunks})`,
+        value: chunksLost,
+        unit: 'chunks',
+        baseline: null,
+        baselineLabel: null,
+        ratio: null,
+        goal: { on: 'value', op: '<=', target: 0 },
+      },
+    ];
+    return {
+      rows,
+      details: {
+        direct: d,
+        gateway: g,
+        addedLatencyP50Ms: g.latency.p50Ms - d.latency.p50Ms,
+        addedLatencyP99Ms: g.latency.p99Ms - d.latency.p99Ms,
+        chunksLost,
+        upstream: { streamChunks: options.streamChunks, chunkDelayMs: options.chunkDelayMs, reply: REPLY },
+      },
+    };
+  } finally {
+    agent.destroy();
+    for (const child of [...children].reverse()) await stop(child);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.off('exit', killAll);
+    dir.remove();
+  }
+}
