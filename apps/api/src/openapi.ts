@@ -3,6 +3,7 @@ import { buildOpenApi } from '../../../libs/http/src/openapi.js';
 import { SPACE_ROUTES } from '../../../libs/spaces/src/http/spaces.controller.js';
 import { AGENT_ROUTES } from '../../../libs/agents/src/http/agents.controller.js';
 import { IDENTITY_ROUTES } from '../../../libs/identity/src/http/api-keys.controller.js';
+import { LLM_ROUTES } from '../../../libs/llm/src/http/llm.controller.js';
 
 export const OPENAPI_DOCUMENT = Symbol('OPENAPI_DOCUMENT');
 
@@ -18,6 +19,7 @@ export const openApiDocument = () =>
       ...SPACE_ROUTES,
       ...AGENT_ROUTES,
       ...IDENTITY_ROUTES,
+      ...LLM_ROUTES,
       {
         method: 'get',
         path: '/health',
