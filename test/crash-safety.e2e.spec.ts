@@ -116,7 +116,10 @@ describe('crash safety (e2e, separate process)', () => {
       let counted = false;
       for await (const chunk of stream) {
         text += chunk.choices[0]?.delta.content ?? '';
-        if (!counted) ((counted = true), firstChunks++);
+        if (!counted) {
+          counted = true;
+          firstChunks++;
+        }
       }
       return text;
     });
