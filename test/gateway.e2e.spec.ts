@@ -84,6 +84,20 @@ describe('compatible gateway (e2e, openai SDK)', () => {
       expect(ids).not.toContain('offline-image');
     });
 
+    it('is documented in the OpenAPI document, with Bearer accepted', async () => {
+      const doc = (await (await fetch(`${api.url}${CORE}/openapi.json`)).json()) as {
+        paths: Record<string, Record<string, { security?: unknown; requestBody?: unknown }>>;
+      };
+      for (const path of ['chat/completions', 'embeddings', 'rerank'])
+        expect(doc.paths[`/api/compat/v1/${path}`]!.post).toMatchObject({
+          security: [{ apiKey: [] }, { bearer: [] }],
+          requestBody: expect.any(Object),
+        });
+      expect(doc.paths['/api/compat/v1/models']!.get).toBeDefined();
+      expect(doc.paths[`${CORE}/usage`]!.get).toBeDefined();
+      expect(doc.paths[`${CORE}/cost-control`]!.get).toBeDefined();
+    });
+
     it('accepts x-api-key as well as Bearer, and surfaces a bad key as AuthenticationError', async () => {
       const viaHeader = await fetch(`${api.url}/api/compat/v1/models`, {
         headers: { 'x-api-key': ADMIN_KEY },

@@ -4,22 +4,26 @@ import { SPACE_ROUTES } from '../../../libs/spaces/src/http/spaces.controller.js
 import { AGENT_ROUTES } from '../../../libs/agents/src/http/agents.controller.js';
 import { IDENTITY_ROUTES } from '../../../libs/identity/src/http/api-keys.controller.js';
 import { LLM_ROUTES } from '../../../libs/llm/src/http/llm.controller.js';
+import { USAGE_ROUTES } from '../../../libs/usage/src/http/usage.controller.js';
+import { COMPAT_ROUTES } from '../../../libs/gateway/src/http/compat.routes.js';
 
 export const OPENAPI_DOCUMENT = Symbol('OPENAPI_DOCUMENT');
 
 export const openApiDocument = () =>
   buildOpenApi(
     {
-      title: 'Agent Platform core API',
+      title: 'Agent Platform API (core and OpenAI-compatible)',
       version: '1.0.0',
       description:
-        'Event-sourced Agent Platform. Authenticate with `x-api-key`. Errors use one envelope: `{ "error": { "type", "code", "message", "param"? } }`. Lists take `?limit=&cursor=` and answer `{ "data": [...], "nextCursor": string|null }`. A write answers once its change is readable (read-your-writes). POSTs accept an `Idempotency-Key` header.',
+        'Event-sourced Agent Platform. Authenticate with `x-api-key`. Errors use one envelope: `{ "error": { "type", "code", "message", "param"? } }`. Lists take `?limit=&cursor=` and answer `{ "data": [...], "nextCursor": string|null }`. A write answers once its change is readable (read-your-writes). POSTs accept an `Idempotency-Key` header. The OpenAI-compatible gateway under `/api/compat/v1` also takes `Authorization: Bearer <key>` and answers errors in the chat-completions envelope `{ "error": { "message", "type", "param", "code" } }`.',
     },
     [
       ...SPACE_ROUTES,
       ...AGENT_ROUTES,
       ...IDENTITY_ROUTES,
       ...LLM_ROUTES,
+      ...USAGE_ROUTES,
+      ...COMPAT_ROUTES,
       {
         method: 'get',
         path: '/health',

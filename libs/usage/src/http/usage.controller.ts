@@ -133,7 +133,7 @@ export class UsageController {
 export const USAGE_ROUTES: RouteDoc[] = [
   {
     method: 'get',
-    path: '/usage',
+    path: '/api/v1/core/usage',
     tag: 'Usage',
     summary: 'Daily usage of an API key, Agent, model or user',
     description:
@@ -144,7 +144,7 @@ export const USAGE_ROUTES: RouteDoc[] = [
   },
   {
     method: 'get',
-    path: '/cost-control',
+    path: '/api/v1/core/cost-control',
     tag: 'Usage',
     summary: "An API key's usage limit, what its window has used, and when it resets",
     description:
