@@ -14,6 +14,11 @@ export class ModelProviders {
     this.upstream = new OpenAiCompatibleProvider(registry);
   }
 
+  /** Closes the upstream connection pools (Nest calls it on shutdown). */
+  async onApplicationShutdown(): Promise<void> {
+    await this.upstream.close();
+  }
+
   for(model: ModelConfig): ModelProvider {
     return model.provider === OFFLINE_PROVIDER ? this.offline : this.upstream;
   }

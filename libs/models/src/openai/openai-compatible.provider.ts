@@ -1,12 +1,10 @@
-// Real upstreams through the official `openai` SDK: OpenAI, Azure OpenAI's v1 API, Mistral, vLLM, Ollama, or any
-// OpenAI-compatible server. The base URL and key come from the registry only (a client can never choose them). Each
-// call has the model's timeout, and the caller's signal (a client that disconnects) aborts it.
+// Real upstreams: OpenAI, Azure OpenAI's v1 API, Mistral, vLLM, Ollama, or any OpenAI-compatible server. Chat goes
+// through ChatTransport (undici, the hot path); embeddings and rerank through the official `openai` SDK. The base URL
+// and key come from the registry only (a client can never choose them). Each call has the model's timeout, and the
+// caller's signal (a client that disconnects) aborts it.
 import OpenAI from 'openai';
-import type {
-  ChatCompletionCreateParamsNonStreaming,
-  ChatCompletionCreateParamsStreaming,
-} from 'openai/resources/chat/completions';
 import type { ModelConfig } from '../model.js';
+import { ChatTransport } from './chat-transport.js';
 import type { ModelRegistry } from '../model-registry.js';
 import {
   UpstreamError,
@@ -17,19 +15,19 @@ import {
   type ImageResult,
   type ModelProvider,
   type RerankResult,
-  type TokenUsage,
 } from '../provider.port.js';
-
-const toUsage = (usage: OpenAI.CompletionUsage | undefined | null): TokenUsage => ({
-  inputTokens: usage?.prompt_tokens ?? 0,
-  cachedInputTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
-  outputTokens: usage?.completion_tokens ?? 0,
-});
 
 export class OpenAiCompatibleProvider implements ModelProvider {
   private readonly clients = new Map<string, OpenAI>();
+  private readonly transport: ChatTransport;
 
-  constructor(private readonly registry: ModelRegistry) {}
+  constructor(private readonly registry: ModelRegistry) {
+    this.transport = new ChatTransport((model) => registry.upstreamKey(model));
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
 
   private client(model: ModelConfig): OpenAI {
     let client = this.clients.get(model.key);
@@ -91,67 +89,11 @@ export class OpenAiCompatibleProvider implements ModelProvider {
   }
 
   chat(model: ModelConfig, request: ChatRequest, signal: AbortSignal): Promise<ChatResult> {
-    return this.call(model, signal, async (combined) => {
-      const body = {
-        ...request,
-        model: model.modelId,
-        stream: false,
-      } as ChatCompletionCreateParamsNonStreaming;
-      const completion = await this.client(model).chat.completions.create(body, { signal: combined });
-      const choice = completion.choices[0];
-      if (!choice) throw new UpstreamError('rejected', `upstream of model '${model.key}' answered no choice`);
-      return {
-        message: choice.message,
-        finishReason: choice.finish_reason === 'function_call' ? 'tool_calls' : choice.finish_reason,
-        usage: toUsage(completion.usage),
-      };
-    });
+    return this.transport.complete(model, request, signal);
   }
 
-  /**
-   * Streams with an idle timeout rather than a total one: the model's timeout applies to the first chunk and to each
-   * gap between chunks (time spent waiting on a slow reader does not count), so long answers are never cut.
-   */
-  async *chatStream(model: ModelConfig, request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatDelta> {
-    this.assertKey(model);
-    const idle = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const arm = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => idle.abort(), model.timeoutMs);
-    };
-    const combined = AbortSignal.any([signal, idle.signal]);
-    arm();
-    try {
-      const stream = await this.client(model).chat.completions.create(
-        {
-          ...request,
-          model: model.modelId,
-          stream: true,
-          stream_options: { include_usage: true },
-        } as ChatCompletionCreateParamsStreaming,
-        { signal: combined },
-      );
-      for await (const chunk of stream) {
-        clearTimeout(timer);
-        const choice = chunk.choices[0];
-        if (choice) {
-          const finish = choice.finish_reason === 'function_call' ? 'tool_calls' : choice.finish_reason;
-          yield {
-            delta: choice.delta,
-            finishReason: finish,
-            ...(chunk.usage ? { usage: toUsage(chunk.usage) } : {}),
-          };
-        } else if (chunk.usage) yield { delta: {}, finishReason: null, usage: toUsage(chunk.usage) };
-        arm();
-      }
-      // The SDK ends an aborted stream quietly; a cut stream must not look complete.
-      if (idle.signal.aborted || signal.aborted) throw new Error('stream aborted');
-    } catch (error) {
-      throw this.mapError(model, error, idle.signal, signal);
-    } finally {
-      clearTimeout(timer);
-    }
+  chatStream(model: ModelConfig, request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatDelta> {
+    return this.transport.stream(model, request, signal);
   }
 
   embed(model: ModelConfig, inputs: readonly string[], signal: AbortSignal): Promise<EmbeddingResult> {
