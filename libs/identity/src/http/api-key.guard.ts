@@ -6,7 +6,14 @@ import { Reflector } from '@nestjs/core';
 import { UnauthorizedError } from '../../../kernel/src/index.js';
 import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
 import { PUBLIC_ROUTE, type RequestWithCaller } from '../../../http/src/caller.js';
-import { API_KEYS, type ApiKeyView } from '../../../../projections/api-keys/api-keys.projector.js';
+import {
+  API_KEYS,
+  apiKeysProjector,
+  type ApiKeyView,
+} from '../../../../projections/api-keys/api-keys.projector.js';
+import { ProjectionRunner } from '../../../eventsourcing/src/projection-runner.js';
+
+const API_KEYS_PROJECTION = apiKeysProjector.name;
 import { hashApiKey } from '../api-key.secret.js';
 
 export const ACCEPTS_BEARER = 'platform:accepts-bearer';
@@ -14,12 +21,61 @@ export const AcceptsBearer = () => SetMetadata(ACCEPTS_BEARER, true);
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** How long a cached key is trusted when this process does not run the api-keys projection itself. */
+const REMOTE_TTL_MS = 1_000;
+const LOCAL_TTL_MS = 60_000;
+const CACHE_LIMIT = 10_000;
+
+/**
+ * Known keys by hash, so a request costs no read-store query. Entries are dropped whenever the api-keys projection
+ * applies a batch in this process (a revocation is then seen at once); when another process runs that projection they
+ * live one second. A generation counter keeps a lookup that raced with a batch from caching what it read.
+ */
+class KnownKeys {
+  private readonly entries = new Map<string, { view: ApiKeyView; at: number }>();
+  private generation = 0;
+
+  constructor(private readonly runner: ProjectionRunner) {
+    runner.on('progress', (progress) => {
+      if (progress.name !== API_KEYS_PROJECTION) return;
+      this.generation++;
+      this.entries.clear();
+    });
+  }
+
+  get(hash: string): ApiKeyView | undefined {
+    const entry = this.entries.get(hash);
+    if (!entry) return undefined;
+    const local = this.runner.status().some((s) => s.name === API_KEYS_PROJECTION && s.state === 'live');
+    if (Date.now() - entry.at <= (local ? LOCAL_TTL_MS : REMOTE_TTL_MS)) return entry.view;
+    this.entries.delete(hash);
+    return undefined;
+  }
+
+  async lookup(hash: string, read: () => Promise<ApiKeyView | undefined>): Promise<ApiKeyView | undefined> {
+    const cached = this.get(hash);
+    if (cached) return cached;
+    const generation = this.generation;
+    const view = await read();
+    if (view && generation === this.generation) {
+      if (this.entries.size >= CACHE_LIMIT) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(hash, { view, at: Date.now() });
+    }
+    return view;
+  }
+}
+
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
+  private readonly known: KnownKeys;
+
   constructor(
     private readonly reflector: Reflector,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
-  ) {}
+    runner: ProjectionRunner,
+  ) {
+    this.known = new KnownKeys(runner);
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
@@ -30,10 +86,11 @@ export class ApiKeyGuard implements CanActivate {
       this.reflector.getAllAndOverride<boolean>(ACCEPTS_BEARER, targets) ?? false,
     );
     if (!key) throw new UnauthorizedError('missing_api_key', 'send an API key in the x-api-key header');
-    const page = await this.readStore
-      .reader<ApiKeyView>(API_KEYS)
-      .find({ keyHash: hashApiKey(key) }, { limit: 1 });
-    const apiKey = page.data[0];
+    const keyHash = hashApiKey(key);
+    const apiKey = await this.known.lookup(keyHash, async () => {
+      const page = await this.readStore.reader<ApiKeyView>(API_KEYS).find({ keyHash }, { limit: 1 });
+      return page.data[0];
+    });
     if (!apiKey) throw new UnauthorizedError('invalid_api_key', 'the API key is not valid');
     if (apiKey.revoked) throw new UnauthorizedError('api_key_revoked', 'the API key has been revoked');
     const requestId = request.headers['x-request-id'];
