@@ -66,5 +66,38 @@ describe('compactOps', () => {
     expect(compacted.length).toBeLessThan(batch.length);
     expect(await run(compacted, false)).toEqual(await run(batch, false));
     expect(await run(compacted, true)).toEqual(await run(batch, false));
+    // Where a batch commits all or nothing, consecutive increments fold too, with the same result.
+    const merged = compactOps(batch, { mergeIncrements: true });
+    expect(merged.length).toBeLessThanOrEqual(compacted.length);
+    expect(await run(merged, false)).toEqual(await run(batch, false));
+    expect(await run(merged, true)).toEqual(await run(batch, false));
+  });
+
+  it('with mergeIncrements, folds a run of increments into one, summing each field, at the last position', () => {
+    expect(
+      compactOps(
+        [
+          at(1, {
+            kind: 'increment',
+            collection: C,
+            id: 'a',
+            by: { n: 1, cost: 0.5 },
+            onCreate: { kind: 'k' },
+          }),
+          at(2, { kind: 'increment', collection: C, id: 'b', by: { n: 1 } }),
+          at(3, { kind: 'increment', collection: C, id: 'a', by: { n: 2, m: 1 }, onCreate: { kind: 'k' } }),
+        ],
+        { mergeIncrements: true },
+      ),
+    ).toEqual([
+      at(2, { kind: 'increment', collection: C, id: 'b', by: { n: 1 } }),
+      at(3, {
+        kind: 'increment',
+        collection: C,
+        id: 'a',
+        by: { n: 3, cost: 0.5, m: 1 },
+        onCreate: { kind: 'k' },
+      }),
+    ]);
   });
 });

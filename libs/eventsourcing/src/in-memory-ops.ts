@@ -36,10 +36,15 @@ export function applyOpsInMemory(
  * Folds a batch's writes to each document into as few ops as give the same result under the store's position
  * guard: an upsert absorbs the patches after it, consecutive patches merge, a delete supersedes what came before.
  * Each merged op keeps the position of the last op it absorbed. Increments are not merged into earlier patches or
- * deletes (a replayed, partly applied batch would count twice), so they close a document's run. Documents are
- * independent, so ops of different documents keep their relative order only as far as each document's own.
+ * deletes (a replayed, partly applied batch would count twice), so they close a document's run; consecutive
+ * increments merge only with `mergeIncrements`, which is safe only where a batch commits all or nothing (no document
+ * can then have seen part of the batch). Documents are independent, so ops of different documents keep their
+ * relative order only as far as each document's own.
  */
-export function compactOps(ops: readonly PositionedOp[]): PositionedOp[] {
+export function compactOps(
+  ops: readonly PositionedOp[],
+  options: { readonly mergeIncrements?: boolean } = {},
+): PositionedOp[] {
   const out: (PositionedOp | null)[] = [];
   const open = new Map<string, number>();
   for (const current of ops) {
@@ -58,6 +63,10 @@ export function compactOps(ops: readonly PositionedOp[]): PositionedOp[] {
       for (const [field, by] of Object.entries(op.by))
         doc[field] = ((doc[field] as number | undefined) ?? 0) + by;
       merged = { position: current.position, op: { ...previous.op, doc } };
+    } else if (options.mergeIncrements && previous?.op.kind === 'increment' && op.kind === 'increment') {
+      const by: Record<string, number> = { ...previous.op.by };
+      for (const [field, amount] of Object.entries(op.by)) by[field] = (by[field] ?? 0) + amount;
+      merged = { position: current.position, op: { ...previous.op, by } };
     } else if (previous?.op.kind === 'patch' && op.kind === 'patch')
       merged = { position: current.position, op: { ...previous.op, set: { ...previous.op.set, ...op.set } } };
     else if (previous?.op.kind === 'delete' && op.kind === 'patch') merged = previous;
@@ -68,7 +77,7 @@ export function compactOps(ops: readonly PositionedOp[]): PositionedOp[] {
       continue;
     }
     out.push(current);
-    if (op.kind === 'increment') open.delete(key);
+    if (op.kind === 'increment' && !options.mergeIncrements) open.delete(key);
     else open.set(key, out.length - 1);
   }
   return out.filter((op): op is PositionedOp => op !== null);

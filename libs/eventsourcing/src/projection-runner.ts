@@ -143,7 +143,11 @@ export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }
       for (const op of await projector.project(event, context))
         pending.push({ position: event.position, op });
     }
-    await this.readStore.commit(ref, compactOps(pending), events[events.length - 1]!.position);
+    await this.readStore.commit(
+      ref,
+      compactOps(pending, { mergeIncrements: this.readStore.atomicCommit }),
+      events[events.length - 1]!.position,
+    );
   }
 }
 

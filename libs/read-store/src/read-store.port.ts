@@ -99,6 +99,11 @@ export interface DocumentReader<T extends StoredDocument> {
 }
 
 export interface ReadStore {
+  /**
+   * True when `commit` applies a batch's ops and checkpoint all or nothing (SQLite). Then no document can hold a
+   * position past the checkpoint, so a batch's increments to one document may be merged into one.
+   */
+  readonly atomicCommit: boolean;
   /** Reads a collection in the live generation of the projection that owns it (empty before any generation). */
   reader<T extends StoredDocument>(collection: string): DocumentReader<T>;
   /** Reads a collection in one given generation (rebuild checks, tests). */

@@ -22,8 +22,8 @@ interface QueuedCall {
   readonly streamId: string;
 }
 
-const FLUSH_DELAY_MS = 50;
-const FLUSH_AT = 256;
+const FLUSH_DELAY_MS = 200;
+const FLUSH_AT = 1_000;
 const RETRY_DELAY_MS = 1_000;
 const APPEND_ATTEMPTS = 8;
 

@@ -71,6 +71,9 @@ interface ProjectionDocument extends mongo.Document {
 const NAMESPACE_EXISTS = 48;
 
 export class MongoReadStore implements ReadStore {
+  /** Guarded bulk writes, not a transaction: a crash may leave part of a batch applied. */
+  readonly atomicCommit = false;
+
   private live: { readonly at: number; readonly map: Promise<Map<string, string>> } | null = null;
 
   private constructor(

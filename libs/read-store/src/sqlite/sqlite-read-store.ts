@@ -50,6 +50,8 @@ export interface SqliteReadStoreOptions {
 }
 
 export class SqliteReadStore implements ReadStore {
+  readonly atomicCommit = true;
+
   private readonly db: DatabaseSync;
   private readonly statementCache = new Map<string, StatementSync>();
   private liveTables: { map: Map<string, string>; at: number } | null = null;
