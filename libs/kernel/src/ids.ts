@@ -1,10 +1,27 @@
 // Identifiers: time-ordered UUIDv7 with a short type prefix, so ids sort by creation and say what they name.
-import { createHash } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 import { v7 as uuidv7, v5 as uuidv5 } from 'uuid';
 
-export const newId = (prefix: string): string => `${prefix}_${uuidv7().replace(/-/g, '')}`;
+/**
+ * Random bytes for ids, drawn from a pool refilled 256 ids at a time: one getRandomValues call per id cost about
+ * 25 µs on the gateway's hot path (two ids per model call), the pool a fraction of that.
+ */
+const POOL_IDS = 256;
+const pool = new Uint8Array(16 * POOL_IDS);
+let poolNext = POOL_IDS;
 
-export const newEventId = (): string => uuidv7();
+const randomBytes16 = (): Uint8Array => {
+  if (poolNext === POOL_IDS) {
+    randomFillSync(pool);
+    poolNext = 0;
+  }
+  const start = 16 * poolNext++;
+  return pool.subarray(start, start + 16);
+};
+
+export const newEventId = (): string => uuidv7({ random: randomBytes16() });
+
+export const newId = (prefix: string): string => `${prefix}_${newEventId().replace(/-/g, '')}`;
 
 const NAMESPACE = '2c1f4a8e-7d57-4d43-9a5e-0b6d3c2f9e11';
 
