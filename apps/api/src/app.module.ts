@@ -1,12 +1,11 @@
 // The api application: the platform's infrastructure, every bounded context, and the operations endpoints.
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { Registry } from 'prom-client';
 import type { Logger } from 'pino';
 import type { PlatformConfig } from '../../../libs/kernel/src/index.js';
 import { PlatformModule } from '../../../libs/platform/src/platform.module.js';
 import { ErrorEnvelopeFilter } from '../../../libs/http/src/error-envelope.filter.js';
-import { IdempotencyInterceptor } from '../../../libs/http/src/idempotency.interceptor.js';
 import { IdentityModule } from '../../../libs/identity/src/identity.module.js';
 import { SpacesModule } from '../../../libs/spaces/src/spaces.module.js';
 import { AgentsModule } from '../../../libs/agents/src/agents.module.js';
@@ -35,7 +34,6 @@ export class ApiModule {
         { provide: OPENAPI_DOCUMENT, useFactory: openApiDocument },
         { provide: HTTP_METRICS, useValue: metrics },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
-        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
       ],
     };
   }

@@ -51,21 +51,25 @@ export async function createApi(
   );
   const fastify = app.getHttpAdapter().getInstance();
   instrumentHttp(fastify, metrics);
-  fastify.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks: an async hook costs a promise per request on every route.
+  fastify.addHook('onRequest', (request, reply, done) => {
     const id = request.headers['x-request-id'];
     if (typeof id === 'string' && id.length <= 128) void reply.header('x-request-id', id);
+    done();
   });
-  fastify.addHook('onResponse', async (request, reply) => {
+  fastify.addHook('onResponse', (request, reply, done) => {
     // Method, route and status only: never headers or bodies, which may carry keys.
-    logger.info(
-      {
-        method: request.method,
-        route: request.routeOptions.url,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-      },
-      'request',
-    );
+    if (logger.isLevelEnabled('info'))
+      logger.info(
+        {
+          method: request.method,
+          route: request.routeOptions.url,
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime),
+        },
+        'request',
+      );
+    done();
   });
   app.enableShutdownHooks();
   await app.init();

@@ -1,6 +1,8 @@
 // `Idempotency-Key` on POST: the first request's outcome is recorded in the log (stream per caller and key), and a
 // retry with the same key and body replays it without running the command again. A concurrent retry gets 409; the
 // same key with another body gets 422. Secrets in a response (an issued API key) are not recorded: a replay shows null.
+// Controllers of commands apply it with @UseInterceptors; model calls do not (a retried completion is a new one, as
+// upstream gateways treat it), which also keeps the rxjs interceptor chain off the gateway's hot path.
 import {
   Inject,
   Injectable,
@@ -31,9 +33,6 @@ const redact = (body: unknown): unknown =>
       )
     : body;
 
-const isModelCall = (url: string): boolean =>
-  url.startsWith('/api/compat/') || url.startsWith('/api/v1/core/llm/');
-
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
@@ -41,9 +40,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<RequestWithCaller>();
     const header = request.headers['idempotency-key'];
-    // Model calls are not commands: a retried completion is a new completion (as upstream gateways treat it).
-    if (request.method !== 'POST' || header === undefined || !request.caller || isModelCall(request.url))
-      return next.handle();
+    if (request.method !== 'POST' || header === undefined || !request.caller) return next.handle();
     return from(this.handle(request, context.switchToHttp().getResponse<FastifyReply>(), header, next));
   }
 

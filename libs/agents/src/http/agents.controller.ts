@@ -1,6 +1,19 @@
 // HTTP routes of Agents (spec: GET/POST /agents, PUT/DELETE /agents/{agentId}, PUT /agents/{agentId}/prompt; GET one
 // is our extension). Every agent-scoped route checks the API key's grants.
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Put,
+  Query,
+  UseInterceptors,
+} from '@nestjs/common';
+import { IdempotencyInterceptor } from '../../../http/src/idempotency.interceptor.js';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ForbiddenError, newId, NotFoundError, ValidationError } from '../../../kernel/src/index.js';
@@ -25,6 +38,7 @@ import {
 
 const READ_MODELS = ['agents'];
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core/agents')
 export class AgentsController {
   constructor(

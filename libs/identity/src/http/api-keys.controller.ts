@@ -1,5 +1,17 @@
 // HTTP routes of API keys and users (our extension, admin only except GET /users/me). The key is returned once.
-import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Inject,
+  Param,
+  Patch,
+  Post,
+  Query,
+  UseInterceptors,
+} from '@nestjs/common';
+import { IdempotencyInterceptor } from '../../../http/src/idempotency.interceptor.js';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { NotFoundError, type PlatformError } from '../../../kernel/src/index.js';
@@ -44,6 +56,7 @@ export const toApiKeyDto = (view: ApiKeyView) => ({
   updatedAt: view.updatedAt,
 });
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core')
 export class ApiKeysController {
   constructor(

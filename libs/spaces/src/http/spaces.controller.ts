@@ -1,5 +1,18 @@
 // HTTP routes of Spaces (spec: GET/POST /spaces, PATCH/DELETE /spaces/{spaceId}; GET one is our extension).
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Patch,
+  Post,
+  Query,
+  UseInterceptors,
+} from '@nestjs/common';
+import { IdempotencyInterceptor } from '../../../http/src/idempotency.interceptor.js';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { newId, NotFoundError } from '../../../kernel/src/index.js';
@@ -15,6 +28,7 @@ import { ChangeSpaceBody, CreateSpaceBody, slugify, SpaceDto } from './space.sch
 
 const READ_MODELS = ['spaces'];
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core/spaces')
 export class SpacesController {
   constructor(
