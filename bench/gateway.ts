@@ -33,6 +33,8 @@ export interface GatewayBenchOptions {
   /** Content chunks the fake upstream splits each streamed reply into, and the pause between chunks. */
   readonly streamChunks: number;
   readonly chunkDelayMs: number;
+  /** How long the fake upstream waits before answering (a fast model's time to first byte). */
+  readonly upstreamLatencyMs: number;
   readonly warmup: { readonly requests: number; readonly seconds: number; readonly streams: number };
 }
 
@@ -83,9 +85,11 @@ export interface GatewayDetails {
   readonly direct: PathFigures;
   readonly gateway: PathFigures;
   readonly addedLatencyP50Ms: number;
+  /** Back-to-back requests against an upstream that answers at once. */
+  readonly instantUpstream: { directP50Ms: number; gatewayP50Ms: number; addedLatencyP50Ms: number };
   readonly addedLatencyP99Ms: number;
   readonly chunksLost: number;
-  readonly upstream: { streamChunks: number; chunkDelayMs: number; reply: string };
+  readonly upstream: { streamChunks: number; chunkDelayMs: number; latencyMs: number; reply: string };
 }
 
 const REPLY =
@@ -180,16 +184,22 @@ export async function benchGateway(
       reply: REPLY,
       streamChunks: options.streamChunks,
       chunkDelayMs: options.chunkDelayMs,
+      latencyMs: options.upstreamLatencyMs,
     });
     children.push(upstream.child);
+    // A second upstream that answers at once: the back-to-back overhead, with nothing else to wait for.
+    const instantUpstream = await startUpstream(options.upstreamPath, { reply: REPLY });
+    children.push(instantUpstream.child);
     const modelsFile = join(dir.path, 'models.yaml');
     writeFileSync(
       modelsFile,
       [
         'providers:',
         `  fake: { baseUrl: http://127.0.0.1:${upstream.port}/v1 }`,
+        `  instant: { baseUrl: http://127.0.0.1:${instantUpstream.port}/v1 }`,
         'models:',
         '  - { key: bench-chat, modelId: fake-model, provider: fake, kind: chat, pricing: { input: 1, output: 2 } }',
+        `  - { key: bench-instant, modelId: fake-model, provider: instant, kind: chat, pricing: { input: 1, output: 2 } }`,
         '',
       ].join('\n'),
     );
@@ -226,6 +236,13 @@ export async function benchGateway(
       body: chatBody('bench-chat', false),
       streamBody: chatBody('bench-chat', true),
       headers,
+    };
+
+    const directInstant: Target = { ...direct, port: instantUpstream.port };
+    const gatewayInstant: Target = {
+      ...gateway,
+      body: chatBody('bench-instant', false),
+      streamBody: chatBody('bench-instant', true),
     };
 
     const post = (target: Target): Promise<Answer> =>
@@ -389,6 +406,23 @@ export async function benchGateway(
       sequential(target, options.latencyBlock, latencies[target.name]),
     );
 
+    const instantLatencies: Record<PathName, number[]> = { direct: [], gateway: [] };
+    log(
+      `gateway: back-to-back latency (instant upstream), ${latencyRounds} × ${options.latencyBlock} per path …`,
+    );
+    for (const target of [directInstant, gatewayInstant]) await sequential(target, options.latencyBlock);
+    for (let round = 0; round < latencyRounds; round++)
+      for (const target of round % 2 === 0
+        ? [directInstant, gatewayInstant]
+        : [gatewayInstant, directInstant])
+        await sequential(target, options.latencyBlock, instantLatencies[target.name]);
+    const instantP50 = (name: PathName) =>
+      percentile(
+        [...instantLatencies[name]].sort((a, b) => a - b),
+        50,
+      );
+    const instantAdded = instantP50('gateway') - instantP50('direct');
+
     const load: Record<
       PathName,
       { completed: number; seconds: number; client: number; upstream: number; api: number }
@@ -511,13 +545,22 @@ export async function benchGateway(
     });
     const rows: MetricRow[] = [
       {
-        metric: 'gateway added latency p50',
-        value: g.latency.p50Ms - d.latency.p50Ms,
+        metric: 'gateway added latency p50 (instant upstream)',
+        value: instantAdded,
         unit: 'ms',
         baseline: null,
         baselineLabel: null,
         ratio: null,
         goal: { on: 'value', op: '<=', target: 0.4 },
+      },
+      {
+        metric: `gateway added latency p50 (${options.upstreamLatencyMs} ms upstream)`,
+        value: g.latency.p50Ms - d.latency.p50Ms,
+        unit: 'ms',
+        baseline: null,
+        baselineLabel: null,
+        ratio: null,
+        goal: null,
       },
       ratioRow('gateway p50 latency', g.latency.p50Ms, d.latency.p50Ms, 'ms', 'ms direct', '<=', 1.25),
       ratioRow('gateway p99 latency', g.latency.p99Ms, d.latency.p99Ms, 'ms', 'ms direct', '<=', 1.5),
@@ -555,9 +598,19 @@ export async function benchGateway(
         direct: d,
         gateway: g,
         addedLatencyP50Ms: g.latency.p50Ms - d.latency.p50Ms,
+        instantUpstream: {
+          directP50Ms: instantP50('direct'),
+          gatewayP50Ms: instantP50('gateway'),
+          addedLatencyP50Ms: instantAdded,
+        },
         addedLatencyP99Ms: g.latency.p99Ms - d.latency.p99Ms,
         chunksLost,
-        upstream: { streamChunks: options.streamChunks, chunkDelayMs: options.chunkDelayMs, reply: REPLY },
+        upstream: {
+          streamChunks: options.streamChunks,
+          chunkDelayMs: options.chunkDelayMs,
+          latencyMs: options.upstreamLatencyMs,
+          reply: REPLY,
+        },
       },
     };
   } finally {

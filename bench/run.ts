@@ -152,6 +152,7 @@ async function main(): Promise<void> {
       streamBlock: quick ? 10 : 25,
       streamChunks: 20,
       chunkDelayMs: 2,
+      upstreamLatencyMs: 10,
       warmup: quick
         ? { requests: 200, seconds: 0.5, streams: 10 }
         : { requests: 1000, seconds: 2, streams: 20 },
@@ -182,7 +183,10 @@ async function main(): Promise<void> {
     '  start-up = spawn of dist/apps/api/src/main.js until GET /health is 200 (10 ms polling); RSS = VmRSS.',
     '  gateway = POST /api/compat/v1/chat/completions (model bench-chat) vs the same body straight to the fake upstream',
     '    (model fake-model); upstream (bench/fake-upstream-server.js), api and load client are three processes on the same',
-    '    machine, one keep-alive http.Agent; direct and gateway alternate in blocks after a warm-up of both.',
+    '    machine, one keep-alive http.Agent; direct and gateway alternate in blocks after a warm-up of both. The upstream',
+    '    answers after 10 ms (a fast model; real ones take 100s of ms), so ratios compare against a realistic floor; the',
+    '    added-latency rows are the absolute cost, the goal row against a second upstream that answers at once',
+    '    (back-to-back requests); details.gateway has the api CPU per request.',
     '    latency = sequential non-streaming requests (p50/p99, send to last byte); added latency = gateway p50 − direct p50;',
     '    throughput = 32 requests in flight, time-boxed; TTFT = stream: true, upstream sends 20 content chunks 2 ms apart,',
     '    time to the first SSE event with non-empty delta.content (median); chunks lost = content chunks missing from',
