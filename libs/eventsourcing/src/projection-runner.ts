@@ -110,6 +110,11 @@ export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }
     return this.workers.map((worker) => worker.status());
   }
 
+  /** Whether this runner serves the named projector live right now (holds its lease and is caught up). */
+  isLive(name: string): boolean {
+    return this.workers.some((worker) => worker.projector.name === name && worker.live);
+  }
+
   projectorNames(): string[] {
     return this.workers.map((worker) => worker.projector.name);
   }
@@ -192,6 +197,10 @@ class ProjectorWorker {
       .releaseLease(this.leaseName, this.runner.options.owner)
       .catch(() => undefined);
     this.state = 'stopped';
+  }
+
+  get live(): boolean {
+    return this.state === 'live';
   }
 
   hasCaughtUp(): boolean {

@@ -264,28 +264,33 @@ export class ModelGateway {
           tokens: usage.inputTokens + usage.outputTokens,
           costUsd: model.includedUsage ? 0 : costUsd,
         });
-        this.recorder.record(
-          {
-            callId: newId('call'),
-            apiKeyId: scope.apiKey.id,
-            userId: scope.userId,
-            agentId: scope.agentId,
-            model: model.key,
-            provider: model.provider,
-            surface: scope.surface,
-            operation,
-            streamed,
-            inputTokens: usage.inputTokens,
-            cachedInputTokens: usage.cachedInputTokens,
-            outputTokens: usage.outputTokens,
-            costUsd,
-            isIncludedUsage: model.includedUsage,
-            latencyMs: Math.round((performance.now() - started) * 10) / 10,
-            outcome,
-            estimated,
-            startedAt: startedAt.toISOString(),
-          },
-          scope.correlationId,
+        const latencyMs = Math.round((performance.now() - started) * 10) / 10;
+        // Recorded a moment later, once the answer is on its way (setImmediate runs after pending I/O).
+        const recorder = this.recorder;
+        setImmediate(() =>
+          recorder.record(
+            {
+              callId: newId('call'),
+              apiKeyId: scope.apiKey.id,
+              userId: scope.userId,
+              agentId: scope.agentId,
+              model: model.key,
+              provider: model.provider,
+              surface: scope.surface,
+              operation,
+              streamed,
+              inputTokens: usage.inputTokens,
+              cachedInputTokens: usage.cachedInputTokens,
+              outputTokens: usage.outputTokens,
+              costUsd,
+              isIncludedUsage: model.includedUsage,
+              latencyMs,
+              outcome,
+              estimated,
+              startedAt: startedAt.toISOString(),
+            },
+            scope.correlationId,
+          ),
         );
       },
     };

@@ -46,7 +46,7 @@ class KnownKeys {
   get(hash: string): ApiKeyView | undefined {
     const entry = this.entries.get(hash);
     if (!entry) return undefined;
-    const local = this.runner.status().some((s) => s.name === API_KEYS_PROJECTION && s.state === 'live');
+    const local = this.runner.isLive(API_KEYS_PROJECTION);
     if (Date.now() - entry.at <= (local ? LOCAL_TTL_MS : REMOTE_TTL_MS)) return entry.view;
     this.entries.delete(hash);
     return undefined;
