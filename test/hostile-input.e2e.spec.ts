@@ -56,6 +56,23 @@ const MODEL_BODIES = [
   '{"model":"offline-rerank","query":"q","input":["a"],"top_k":0}',
   `{"model":"offline-chat","messages":${'['.repeat(2000)}${']'.repeat(2000)}}`,
 ];
+/** Bodies aimed at the core LLM endpoints of one Agent. */
+const LLM_BODIES = [
+  '{"messages":[{"role":"user","content":"x"}],"schema":{"type":"object","properties":{"a":{"type":"string","pattern":"^(a|a)*$"}}}}',
+  '{"messages":[{"role":"user","content":"x"}],"schema":{"$ref":"#/definitions/loop","definitions":{"loop":{"$ref":"#/definitions/loop"}}}}',
+  '{"messages":[{"role":"user","content":"x"}],"schema":{"type":"nonsense"}}',
+  '{"messages":[{"role":"user","content":"x"}],"schema":[]}',
+  `{"messages":[{"role":"user","content":"x"}],"schema":${'{"items":'.repeat(200)}{}${'}'.repeat(200)}}`,
+  '{"messages":[{"role":"system","content":"x"}]}',
+  '{"messages":[{"role":"user","content":[{"type":"image_url"}]}]}',
+  '{"messages":[{"role":"user","content":"x"}],"conversationId":"../../etc"}',
+  '{"messages":[{"role":"user","content":"x"}],"maxTokens":-5}',
+  '{"prompt":"x","aspectRatio":"2:1","resolution":"1K"}',
+  '{"prompt":"x","aspectRatio":"1:1","resolution":"8K"}',
+  '{"prompt":"x","aspectRatio":"1:1","resolution":"1K","mask":"data:image/png;base64,!!!"}',
+  '{"prompt":"x","aspectRatio":"1:1","resolution":"1K","mask":"data:image/png;base64,iVBORw0KGgo="}',
+  '{"prompt":"","aspectRatio":"1:1","resolution":"1K","model":"offline-chat"}',
+];
 const TYPES = ['application/json', 'text/plain', 'application/x-www-form-urlencoded'];
 
 describe('hostile input (e2e)', () => {
@@ -104,6 +121,34 @@ describe('hostile input (e2e)', () => {
           if (response.status >= 500 || (response.status >= 400 && !text.startsWith('{"error":{')))
             problems.push(`POST ${path} ${body.slice(0, 60)} → ${response.status} ${text.slice(0, 160)}`);
         }
+    const space = await fetch(`${api.url}/api/v1/core/spaces`, {
+      method: 'POST',
+      headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Hostile' }),
+    }).then((r) => r.json() as Promise<{ id: string }>);
+    const agent = await fetch(`${api.url}/api/v1/core/agents`, {
+      method: 'POST',
+      headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ spaceId: space.id, name: 'Target' }),
+    }).then((r) => r.json() as Promise<{ id: string }>);
+    const llm = `/api/v1/core/llm/${agent.id}`;
+    for (const path of [`${llm}/generateText`, `${llm}/generateObject`, `${llm}/generateImage`])
+      for (const body of [...LLM_BODIES, ...MODEL_BODIES, ...BODIES]) {
+        const response = await fetch(`${api.url}${path}`, {
+          method: 'POST',
+          headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' },
+          body,
+        });
+        const text = await response.text();
+        count += 1;
+        if (response.status >= 500 || (response.status >= 400 && !text.startsWith('{"error":{')))
+          problems.push(`POST ${path} ${body.slice(0, 60)} → ${response.status} ${text.slice(0, 160)}`);
+      }
+    for (const query of ['?from=2026-13-01', '?from=x&to=y', `?from=${'9'.repeat(500)}`]) {
+      const response = await fetch(`${api.url}${llm}/usage${query}`, { headers: { 'x-api-key': ADMIN_KEY } });
+      count += 1;
+      if (response.status !== 400) problems.push(`GET usage${query} → ${response.status}`);
+    }
     expect(problems).toEqual([]);
     expect(count).toBeGreaterThan(1000);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
