@@ -550,15 +550,18 @@ describe('compatible gateway (e2e, openai SDK)', () => {
       });
       expect((control.body.used as { tokens: number }).tokens).toBeGreaterThanOrEqual(60);
       expect(Date.parse(control.body.resetsAt as string) - Date.now()).toBeLessThanOrEqual(86_400_000);
-      // Raising the limit lets the key through again.
-      expect(
-        (
-          await admin().patch(`${CORE}/api-keys/${key.id}`, {
-            usageLimit: { tokens: 100_000, window: 'day' },
-          })
-        ).status,
-      ).toBe(200);
+      // Managing the limit: POST refuses a second limit, PUT raises it (the key gets through again), DELETE lifts it.
+      const limitOf = `${CORE}/cost-control/${key.id}`;
+      expect((await admin().post(limitOf, { tokens: 10, window: 'day' })).status).toBe(409);
+      expect((await client(api.url, key.key).put(limitOf, { tokens: 1, window: 'day' })).status).toBe(403);
+      expect((await admin().put(limitOf, { window: 'day' })).status).toBe(400);
+      const raised = await admin().put(limitOf, { tokens: 100_000, window: 'week' });
+      expect(raised.body).toMatchObject({ usageLimit: { tokens: 100_000, window: 'week' }, exceeded: false });
       await eventually(async () => ((await failureOf(ask())) === null ? true : undefined));
+      const lifted = await admin().delete(limitOf);
+      expect(lifted.body).toMatchObject({ usageLimit: null, remaining: null, exceeded: false });
+      expect((await admin().post(limitOf, { costUsd: 5, window: 'month' })).status).toBe(201);
+      expect((await admin().delete(`${CORE}/cost-control/key_nope`)).status).toBe(404);
     });
 
     it('concurrent calls overshoot the limit by no more than the calls in flight', async () => {

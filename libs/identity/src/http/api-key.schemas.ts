@@ -5,14 +5,14 @@ const agents = z
   .union([z.literal('all'), z.array(z.string().min(1).max(100)).max(1000)])
   .describe('"all", or the ids of the Agents this key may use');
 
-const usageLimit = z
-  .strictObject({
-    tokens: z.number().int().positive().nullable().optional().describe('Input + output tokens per window'),
-    costUsd: z.number().positive().nullable().optional().describe('Cost in USD per window'),
-    window: z.enum(['day', 'week', 'month']),
-  })
-  .nullable()
-  .describe('Enforced by the gateway; null for no limit');
+/** A usage limit as clients send it (also the body of PUT /cost-control/{apiKeyId}). */
+export const UsageLimitBody = z.strictObject({
+  tokens: z.number().int().positive().nullable().optional().describe('Input + output tokens per window'),
+  costUsd: z.number().positive().nullable().optional().describe('Cost in USD per window'),
+  window: z.enum(['day', 'week', 'month']).describe('UTC day, ISO week from Monday, or calendar month'),
+});
+
+const usageLimit = UsageLimitBody.nullable().describe('Enforced by the gateway; null for no limit');
 
 export const IssueApiKeyBody = z.strictObject({
   name: z.string().trim().min(1).max(120),

@@ -37,7 +37,7 @@ const READ_MODELS = ['api-keys', 'users'];
 
 const toAccess = (agents: 'all' | string[]): AgentAccess =>
   agents === 'all' ? { kind: 'all' } : { kind: 'agents', agentIds: agents };
-const toLimit = (
+export const toLimit = (
   limit: { tokens?: number | null; costUsd?: number | null; window: UsageLimit['window'] } | null,
 ): UsageLimit | null =>
   limit ? { tokens: limit.tokens ?? null, costUsd: limit.costUsd ?? null, window: limit.window } : null;

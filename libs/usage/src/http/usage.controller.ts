@@ -1,11 +1,19 @@
 // Usage and spend limits on the core API. GET /usage reports one subject's daily usage (an API key, Agent, model or
 // user); GET /cost-control shows an API key's limit, what its current window has used and when the window resets.
-// Admins see any subject; other keys their own key and user. Limits are changed with PATCH /api-keys/{id}.
-import { Controller, Get, Inject, Query } from '@nestjs/common';
+// Admins see any subject; other keys their own key and user. Admins set limits with POST/PUT/DELETE
+// /cost-control/{apiKeyId} (the same ApiKeyUsageLimitChanged event as PATCH /api-keys/{id} with `usageLimit`).
+import { Body, Controller, Delete, Get, Inject, Param, Post, Put, Query } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { z } from 'zod';
-import { ForbiddenError, NotFoundError } from '../../../kernel/src/index.js';
-import { CurrentCaller, type Caller } from '../../../http/src/caller.js';
-import { ZodQuery } from '../../../http/src/zod-validation.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../../kernel/src/index.js';
+import { commandContext, CurrentCaller, type Caller } from '../../../http/src/caller.js';
+import { ZodBody, ZodQuery } from '../../../http/src/zod-validation.js';
+import { ReadYourWrites } from '../../../platform/src/command-runner.js';
+import { assertAdmin } from '../../../identity/src/access-policy.js';
+import { ChangeApiKey } from '../../../identity/src/commands/identity.commands.js';
+import { UsageLimitBody } from '../../../identity/src/http/api-key.schemas.js';
+import { toLimit } from '../../../identity/src/http/api-keys.controller.js';
+import type { UsageLimit } from '../../../identity/src/api-key.events.js';
 import type { RouteDoc } from '../../../http/src/openapi.js';
 import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
 import { API_KEYS, type ApiKeyView } from '../../../../projections/api-keys/api-keys.projector.js';
@@ -72,6 +80,8 @@ export class UsageController {
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly limiter: UsageLimiter,
+    private readonly commandBus: CommandBus,
+    private readonly consistency: ReadYourWrites,
   ) {}
 
   @Get('usage')
@@ -102,27 +112,70 @@ export class UsageController {
     const apiKeyId = query.apiKeyId ?? caller.apiKey.id;
     if (apiKeyId !== caller.apiKey.id && !caller.isAdmin)
       throw new ForbiddenError('admin_required', "only admins see another key's limits");
-    const key =
-      apiKeyId === caller.apiKey.id
-        ? caller.apiKey
-        : await this.readStore.reader<ApiKeyView>(API_KEYS).get(apiKeyId);
-    if (!key) throw new NotFoundError('API key', apiKeyId);
+    return this.status(apiKeyId === caller.apiKey.id ? caller.apiKey : await this.key(apiKeyId));
+  }
+
+  /** Sets a limit on a key that has none (409 when it has one: PUT replaces). */
+  @Post('cost-control/:apiKeyId')
+  async createLimit(
+    @Param('apiKeyId') apiKeyId: string,
+    @Body(new ZodBody(UsageLimitBody)) body: z.output<typeof UsageLimitBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    assertAdmin(caller);
+    if ((await this.key(apiKeyId)).usageLimit)
+      throw new ConflictError(
+        'usage_limit_exists',
+        `API key '${apiKeyId}' already has a usage limit; PUT replaces it`,
+      );
+    return this.setLimit(apiKeyId, toLimit(body), caller);
+  }
+
+  @Put('cost-control/:apiKeyId')
+  async replaceLimit(
+    @Param('apiKeyId') apiKeyId: string,
+    @Body(new ZodBody(UsageLimitBody)) body: z.output<typeof UsageLimitBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    assertAdmin(caller);
+    return this.setLimit(apiKeyId, toLimit(body), caller);
+  }
+
+  @Delete('cost-control/:apiKeyId')
+  async removeLimit(@Param('apiKeyId') apiKeyId: string, @CurrentCaller() caller: Caller) {
+    assertAdmin(caller);
+    return this.setLimit(apiKeyId, null, caller);
+  }
+
+  private async setLimit(apiKeyId: string, usageLimit: UsageLimit | null, caller: Caller) {
+    const result = await this.commandBus.execute<ChangeApiKey, { position: number }>(
+      new ChangeApiKey({ apiKeyId, usageLimit }, commandContext(caller)),
+    );
+    await this.consistency.settle(result.position, ['api-keys']);
+    return this.status(await this.key(apiKeyId));
+  }
+
+  private async key(apiKeyId: string): Promise<ApiKeyView> {
+    const key = await this.readStore.reader<ApiKeyView>(API_KEYS).get(apiKeyId);
+    if (!key || key.revoked) throw new NotFoundError('API key', apiKeyId);
+    return key;
+  }
+
+  private async status(key: ApiKeyView) {
     const limit = key.usageLimit;
     const used = await this.limiter.used(key);
+    const round = (usd: number) => Math.round(usd * 1e9) / 1e9;
     const remaining =
       limit && used
         ? {
             tokens: limit.tokens === null ? null : Math.max(0, limit.tokens - used.tokens),
-            costUsd:
-              limit.costUsd === null
-                ? null
-                : Math.max(0, Math.round((limit.costUsd - used.costUsd) * 1e9) / 1e9),
+            costUsd: limit.costUsd === null ? null : Math.max(0, round(limit.costUsd - used.costUsd)),
           }
         : null;
     return {
       apiKeyId: key.id,
       usageLimit: limit,
-      used: used ? { tokens: used.tokens, costUsd: Math.round(used.costUsd * 1e9) / 1e9 } : null,
+      used: used ? { tokens: used.tokens, costUsd: round(used.costUsd) } : null,
       remaining,
       exceeded: remaining !== null && (remaining.tokens === 0 || remaining.costUsd === 0),
       resetsAt: limit ? windowResetsAt(limit.window, new Date()) : null,
@@ -148,10 +201,42 @@ export const USAGE_ROUTES: RouteDoc[] = [
     tag: 'Usage',
     summary: "An API key's usage limit, what its window has used, and when it resets",
     description:
-      'Limits are set with PATCH /api-keys/{apiKeyId} (`usageLimit`). Chat completions, rerank and the generate ' +
+      'Admins set limits with POST/PUT/DELETE /cost-control/{apiKeyId}. Chat completions, rerank and the generate ' +
       'endpoints answer 429 `usage_limit_exceeded` once the window is used up.',
     query: CostControlQuery,
     response: { status: 200, schema: CostControlDto, description: 'The limit and the current window' },
     errors: [401, 403, 404],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/core/cost-control/{apiKeyId}',
+    tag: 'Usage',
+    summary: 'Set a usage limit on an API key that has none (admin)',
+    body: UsageLimitBody,
+    response: { status: 201, schema: CostControlDto, description: 'The key with its new limit' },
+    errors: [
+      400,
+      403,
+      404,
+      { status: 409, description: '`usage_limit_exists`: the key has a limit (PUT replaces it)' },
+    ],
+  },
+  {
+    method: 'put',
+    path: '/api/v1/core/cost-control/{apiKeyId}',
+    tag: 'Usage',
+    summary: "Set or replace an API key's usage limit (admin)",
+    description: 'Takes effect at once, for calls already counted in the current window too.',
+    body: UsageLimitBody,
+    response: { status: 200, schema: CostControlDto, description: 'The key with its limit' },
+    errors: [400, 403, 404],
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/core/cost-control/{apiKeyId}',
+    tag: 'Usage',
+    summary: "Remove an API key's usage limit (admin)",
+    response: { status: 200, schema: CostControlDto, description: 'The key, now unlimited' },
+    errors: [403, 404],
   },
 ];
