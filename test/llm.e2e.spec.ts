@@ -46,6 +46,7 @@ describe('core LLM endpoints (e2e)', () => {
         `  fake: { baseUrl: '${upstream.url}' }`,
         'models:',
         '  - { key: fake-chat, modelId: fake-model, provider: fake, kind: chat, region: us-east-1, pricing: { input: 1, output: 2 } }',
+        '  - { key: fake-image, modelId: fake-image-model, provider: fake, kind: image }',
       ].join('\n'),
     );
     api = await startTestApi({ MODELS_FILE: modelsFile });
@@ -451,6 +452,47 @@ describe('core LLM endpoints (e2e)', () => {
       });
       expect(reply.status).toBe(200);
       expect(reply.body).toMatchObject({ width: 1024, height: 1024 });
+    });
+
+    it('generates through an upstream images API, sizing by ratio and resolution, passing known options only', async () => {
+      const agentId = await createAgent();
+      const reply = await admin.post(`${LLM}/${agentId}/generateImage`, {
+        prompt: 'a lighthouse',
+        aspectRatio: '16:9',
+        resolution: '1K',
+        model: 'fake-image',
+      });
+      expect(reply.status).toBe(200);
+      // The fake answers a 1×1 PNG; the size is read from the image itself.
+      expect(reply.body).toMatchObject({ model: 'fake-image', mimeType: 'image/png', width: 1, height: 1 });
+      expect(upstream.requests.at(-1)).toMatchObject({
+        path: '/v1/images/generations',
+        body: {
+          model: 'fake-image-model',
+          prompt: 'a lighthouse',
+          size: '1024x576',
+          response_format: 'b64_json',
+        },
+      });
+      const configured = await admin.post(`${LLM}/${agentId}/generateImage`, {
+        prompt: 'a lighthouse',
+        aspectRatio: '16:9',
+        resolution: '1K',
+        model: 'fake-image',
+        imageConfig: { size: '1536x1024', quality: 'high', api_key: 'not-passed' },
+      });
+      expect(configured.status).toBe(200);
+      expect(upstream.requests.at(-1)!.body).toMatchObject({ size: '1536x1024', quality: 'high' });
+      expect(upstream.requests.at(-1)!.body).not.toHaveProperty('api_key');
+      const masked = await admin.post(`${LLM}/${agentId}/generateImage`, {
+        prompt: 'x',
+        aspectRatio: '1:1',
+        resolution: '1K',
+        model: 'fake-image',
+        mask: `data:image/png;base64,${(reply.body as { base64: string }).base64}`,
+      });
+      expect(masked.status).toBe(400);
+      expect(masked.body).toMatchObject({ error: { code: 'inpainting_unsupported', param: 'mask' } });
     });
   });
 

@@ -246,6 +246,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     if (method === 'POST' && path === '/v1/chat/completions') return chatCompletions(exchange, current);
     if (method === 'POST' && path === '/v1/embeddings') return embeddings(exchange, current);
     if (method === 'POST' && path === '/v1/rerank') return rerank(exchange);
+    if (method === 'POST' && path === '/v1/images/generations') return images(exchange);
     if (method === 'GET' && path === '/v1/models') {
       sendJson(exchange.res, exchange.requestId, 200, {
         object: 'list',
@@ -434,6 +435,18 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     });
   }
 
+  /** Images: a 1×1 PNG per image, base64 (`response_format: b64_json`); `size` is echoed in `revised_prompt`. */
+  async function images(exchange: Exchange): Promise<void> {
+    const body = asRecord(exchange.request.body);
+    requireModel(body);
+    if (typeof body.prompt !== 'string' || body.prompt.length === 0)
+      throw new HttpError(400, { message: "'prompt' must be a non-empty string.", param: 'prompt' });
+    sendJson(exchange.res, exchange.requestId, 200, {
+      created: Math.floor(Date.now() / 1000),
+      data: [{ b64_json: ONE_PIXEL_PNG, revised_prompt: `${body.prompt} (${String(body.size ?? 'auto')})` }],
+    });
+  }
+
   async function rerank(exchange: Exchange): Promise<void> {
     const body = asRecord(exchange.request.body);
     const model = requireModel(body);
@@ -513,6 +526,10 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
 }
 
 // ---- wire helpers ----
+
+/** A valid 1×1 PNG, base64. */
+const ONE_PIXEL_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 function sendJson(res: ServerResponse, requestId: string, status: number, payload: unknown): void {
   const text = JSON.stringify(payload);

@@ -5,6 +5,8 @@
 import OpenAI from 'openai';
 import type { ModelConfig } from '../model.js';
 import { ChatTransport } from './chat-transport.js';
+import { imageSize } from '../offline/offline-image.js';
+import { ValidationError } from '../../../kernel/src/index.js';
 import type { ModelRegistry } from '../model-registry.js';
 import {
   UpstreamError,
@@ -12,10 +14,20 @@ import {
   type ChatRequest,
   type ChatResult,
   type EmbeddingResult,
+  type ImageRequest,
   type ImageResult,
   type ModelProvider,
   type RerankResult,
 } from '../provider.port.js';
+
+const IMAGE_OPTIONS = new Set(['size', 'quality', 'style', 'background', 'output_format']);
+
+/** Width and height from a PNG's IHDR chunk; null when the bytes are not a PNG. */
+function pngSize(base64: string): { width: number; height: number } | null {
+  const head = Buffer.from(base64.slice(0, 44), 'base64');
+  if (head.length < 24 || head.readUInt32BE(0) !== 0x89504e47) return null;
+  return { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
+}
 
 export class OpenAiCompatibleProvider implements ModelProvider {
   private readonly clients = new Map<string, OpenAI>();
@@ -126,12 +138,46 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     });
   }
 
-  image(model: ModelConfig): Promise<ImageResult> {
-    return Promise.reject(
-      new UpstreamError(
-        'rejected',
-        `image generation through provider '${model.provider}' is not supported yet`,
-      ),
+  /**
+   * OpenAI's images API (`POST /images/generations`), answered in base64. The size is the requested aspect ratio at
+   * the requested resolution (1K 16:9 → 1024x576); `imageConfig` passes provider options through (`size`, `quality`,
+   * `style`, `background`, `output_format`), so a model with fixed sizes gets e.g. `{ size: '1536x1024' }`.
+   * Inpainting needs the image to edit, which generateImage does not carry: a mask is refused for upstream models.
+   */
+  image(model: ModelConfig, request: ImageRequest, signal: AbortSignal): Promise<ImageResult> {
+    if (request.mask !== undefined)
+      return Promise.reject(
+        new ValidationError(
+          'inpainting_unsupported',
+          `model '${model.key}' cannot inpaint through its upstream; send no mask`,
+          'mask',
+        ),
+      );
+    const { width, height } = imageSize(request.aspectRatio, request.resolution);
+    const options = Object.fromEntries(
+      Object.entries(request.imageConfig ?? {}).filter(([field]) => IMAGE_OPTIONS.has(field)),
     );
+    return this.call(model, signal, async (combined) => {
+      const response = await this.client(model).images.generate(
+        {
+          model: model.modelId,
+          prompt: request.prompt,
+          n: 1,
+          size: `${width}x${height}`,
+          response_format: 'b64_json',
+          ...options,
+        } as OpenAI.ImageGenerateParamsNonStreaming,
+        { signal: combined },
+      );
+      const base64 = response.data?.[0]?.b64_json;
+      if (!base64) throw new UpstreamError('rejected', `upstream of model '${model.key}' answered no image`);
+      const size = pngSize(base64);
+      return {
+        base64,
+        mimeType: size ? 'image/png' : 'image/jpeg',
+        width: size?.width ?? width,
+        height: size?.height ?? height,
+      };
+    });
   }
 }
