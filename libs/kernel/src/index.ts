@@ -2,3 +2,4 @@ export * from './events.js';
 export * from './errors.js';
 export * from './ids.js';
 export * from './config/config.js';
+export * from './lazy-module.js';

@@ -5,11 +5,14 @@
 // 2020-12), draft-07 otherwise. Each schema gets its own ajv instance, so nothing of one request's schema (its `$id`,
 // its compiled code) outlives or collides with another's.
 import vm from 'node:vm';
-import { Ajv, type AnySchemaObject, type ErrorObject, type Options } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
-import { ValidationError } from '../../kernel/src/index.js';
+import type { Ajv, AnySchemaObject, ErrorObject, Options } from 'ajv';
+import { lazyModule, ValidationError } from '../../kernel/src/index.js';
+
+// Loaded at the first generateObject: ajv and its drafts cost about 13 MB of RSS.
+const ajv07 = lazyModule<typeof import('ajv')>('ajv');
+const ajv2019 = lazyModule<typeof import('ajv/dist/2019.js')>('ajv/dist/2019.js');
+const ajv2020 = lazyModule<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');
+const formats = lazyModule<typeof import('ajv-formats')>('ajv-formats');
 
 export const MAX_SCHEMA_CHARS = 100_000;
 export const MAX_SCHEMA_DEPTH = 32;
@@ -55,12 +58,12 @@ function assertBounded(schema: unknown): void {
 function ajvFor(schema: AnySchemaObject): Ajv {
   const options: Options = { strict: false, allErrors: true };
   const draft = typeof schema.$schema === 'string' ? schema.$schema : '';
-  const ajv = draft.includes('2020-12')
-    ? new Ajv2020(options)
+  const ajv: Ajv = draft.includes('2020-12')
+    ? new (ajv2020().Ajv2020)(options)
     : draft.includes('2019-09')
-      ? new Ajv2019(options)
-      : new Ajv(options);
-  addFormats.default(ajv);
+      ? new (ajv2019().Ajv2019)(options)
+      : new (ajv07().Ajv)(options);
+  formats().default(ajv);
   return ajv;
 }
 

@@ -3,9 +3,10 @@
 // 390 µs of CPU per call (request building, debug formatting, fetch and web streams): 40% of the gateway's budget.
 // The SDK still serves the colder calls (embeddings, rerank). Timeouts are undici's: `headersTimeout` until the
 // answer starts, `bodyTimeout` between two pieces of the body, so a long stream is never cut while it flows.
-import { Agent, errors, request } from 'undici';
+import type { Agent } from 'undici';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { lazyModule } from '../../../kernel/src/index.js';
 import type { ModelConfig } from '../model.js';
 import {
   UpstreamError,
@@ -28,12 +29,18 @@ const finish = (reason: string | null | undefined): ChatResult['finishReason'] |
     ? 'tool_calls'
     : ((reason as ChatResult['finishReason'] | null | undefined) ?? null);
 
+const undici = lazyModule<typeof import('undici')>('undici');
+
 export class ChatTransport {
-  private readonly agent = new Agent({
-    keepAliveTimeout: 30_000,
-    keepAliveMaxTimeout: 600_000,
-    connections: 512,
-  });
+  private pool: Agent | undefined;
+
+  private get agent(): Agent {
+    return (this.pool ??= new (undici().Agent)({
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 600_000,
+      connections: 512,
+    }));
+  }
 
   constructor(private readonly upstreamKey: (model: ModelConfig) => string | undefined) {}
 
@@ -94,8 +101,8 @@ export class ChatTransport {
     }
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  async close(): Promise<void> {
+    await this.pool?.close();
   }
 
   private async post(model: ModelConfig, body: object, signal: AbortSignal, stream: boolean) {
@@ -106,7 +113,7 @@ export class ChatTransport {
         `model '${model.key}' has no upstream key (${model.apiKeyEnv} is not set)`,
       );
     try {
-      const response = await request(`${model.baseUrl!.replace(/\/+$/, '')}/chat/completions`, {
+      const response = await undici().request(`${model.baseUrl!.replace(/\/+$/, '')}/chat/completions`, {
         method: 'POST',
         dispatcher: this.agent,
         headers: {
@@ -148,12 +155,7 @@ export class ChatTransport {
     // The caller's abort wins: the client went away, whatever the upstream did.
     if (signal.aborted) return signal.reason ?? error;
     const code = (error as { code?: string } | null)?.code;
-    if (
-      error instanceof errors.HeadersTimeoutError ||
-      error instanceof errors.BodyTimeoutError ||
-      code === 'UND_ERR_HEADERS_TIMEOUT' ||
-      code === 'UND_ERR_BODY_TIMEOUT'
-    )
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
       return new UpstreamError('timeout', `model '${model.key}' did not answer within ${model.timeoutMs} ms`);
     if (error instanceof SyntaxError)
       return new UpstreamError('rejected', `upstream of model '${model.key}' answered malformed JSON`);

@@ -2,11 +2,11 @@
 // through ChatTransport (undici, the hot path); embeddings and rerank through the official `openai` SDK. The base URL
 // and key come from the registry only (a client can never choose them). Each call has the model's timeout, and the
 // caller's signal (a client that disconnects) aborts it.
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ModelConfig } from '../model.js';
 import { ChatTransport } from './chat-transport.js';
 import { imageSize } from '../offline/offline-image.js';
-import { ValidationError } from '../../../kernel/src/index.js';
+import { lazyModule, ValidationError } from '../../../kernel/src/index.js';
 import type { ModelRegistry } from '../model-registry.js';
 import {
   UpstreamError,
@@ -19,6 +19,8 @@ import {
   type ModelProvider,
   type RerankResult,
 } from '../provider.port.js';
+
+const sdk = lazyModule<typeof import('openai')>('openai');
 
 const IMAGE_OPTIONS = new Set(['size', 'quality', 'style', 'background', 'output_format']);
 
@@ -45,7 +47,7 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     let client = this.clients.get(model.key);
     if (!client) {
       // Retries stay with the caller (the gateway answers fast and the client decides); the timeout is ours.
-      client = new OpenAI({
+      client = new (sdk().OpenAI)({
         baseURL: model.baseUrl,
         apiKey: this.registry.upstreamKey(model) ?? 'not-set',
         maxRetries: 0,
@@ -86,16 +88,14 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     // Timeouts are told apart by our own signal, not the error class (which differs across realms).
     if (timeout.aborted)
       return new UpstreamError('timeout', `model '${model.key}' did not answer within ${model.timeoutMs} ms`);
-    if (error instanceof OpenAI.APIError && typeof error.status === 'number')
+    const { APIError, APIUserAbortError } = sdk();
+    if (error instanceof APIError && typeof error.status === 'number')
       return new UpstreamError(
         'rejected',
         `upstream answered ${error.status} for model '${model.key}'`,
         error.status,
       );
-    if (
-      (error as { name?: string } | null)?.name === 'AbortError' ||
-      error instanceof OpenAI.APIUserAbortError
-    )
+    if ((error as { name?: string } | null)?.name === 'AbortError' || error instanceof APIUserAbortError)
       return error;
     return new UpstreamError('unavailable', `upstream of model '${model.key}' is unreachable`);
   }
