@@ -82,6 +82,13 @@ describe('compatible gateway (e2e, openai SDK)', () => {
       );
       expect(ids).not.toContain('offline-rerank');
       expect(ids).not.toContain('offline-image');
+      expect(await sdk().models.retrieve('fake-chat')).toMatchObject({
+        id: 'fake-chat',
+        object: 'model',
+        owned_by: 'fake',
+      });
+      const hidden = await failureOf(sdk().models.retrieve('offline-rerank'));
+      expect(hidden).toMatchObject({ status: 404, code: 'model_not_found' });
     });
 
     it('is documented in the OpenAPI document, with Bearer accepted', async () => {

@@ -2,13 +2,13 @@
 // Knowledge, tools or memory). Non-streaming answers a `chat.completion`; `stream: true` answers SSE
 // `chat.completion.chunk`s ending with `data: [DONE]`, plus a usage chunk when `stream_options.include_usage` is set.
 // Errors before the first chunk are ordinary HTTP errors; an error after it is sent as an `error` event.
-import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Res } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { FastifyReply } from 'fastify';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { newId } from '../../../kernel/src/index.js';
 import { AcceptsBearer } from '../../../identity/src/http/api-key.guard.js';
-import { CurrentCaller, type Caller, type RequestWithCaller } from '../../../http/src/caller.js';
+import { CurrentCaller, type Caller } from '../../../http/src/caller.js';
 import { parseOrThrow } from '../../../http/src/zod-validation.js';
 import { compatErrorBody, toErrorResponse } from '../../../http/src/error-envelope.filter.js';
 import type { ChatDelta, ChatRequest, ChatResult, TokenUsage } from '../../../models/src/provider.port.js';
@@ -67,7 +67,6 @@ export class CompatChatController {
   async create(
     @Body() raw: unknown,
     @CurrentCaller() caller: Caller,
-    @Req() _request: RequestWithCaller,
     @Res() reply: FastifyReply,
   ): Promise<void> {
     refuseUnsupportedChatFields(raw);

@@ -1,8 +1,25 @@
 // GET /api/compat/v1/models: the chat and embedding models in the OpenAI list shape (the reranker is not listed),
 // with each model's description alongside for clients that want tiers and pricing. Takes x-api-key or Bearer.
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Param } from '@nestjs/common';
+import type { ModelInfo } from '../../../models/src/model.js';
+import { ModelNotFoundError } from '../model-gateway.js';
 import { ModelRegistry } from '../../../models/src/model-registry.js';
 import { AcceptsBearer } from '../../../identity/src/http/api-key.guard.js';
+
+const LISTED = ['chat', 'embedding'] as const;
+
+const toModelObject = (info: ModelInfo) => ({
+  id: info.key,
+  object: 'model',
+  created: 0,
+  owned_by: info.provider,
+  kind: info.kind,
+  display_name: info.displayName,
+  security_tier: info.securityTier,
+  region: info.region,
+  tags: info.tags,
+  pricing: info.pricing,
+});
 
 @AcceptsBearer()
 @Controller('api/compat/v1')
@@ -11,20 +28,14 @@ export class CompatModelsController {
 
   @Get('models')
   list() {
-    return {
-      object: 'list',
-      data: this.models.infos(['chat', 'embedding']).map((info) => ({
-        id: info.key,
-        object: 'model',
-        created: 0,
-        owned_by: info.provider,
-        kind: info.kind,
-        display_name: info.displayName,
-        security_tier: info.securityTier,
-        region: info.region,
-        tags: info.tags,
-        pricing: info.pricing,
-      })),
-    };
+    return { object: 'list', data: this.models.infos(LISTED).map(toModelObject) };
+  }
+
+  /** One listed model (`models.retrieve` in the SDKs); the reranker and other kinds are not found here. */
+  @Get('models/:model')
+  get(@Param('model') key: string) {
+    const info = this.models.infos(LISTED).find((model) => model.key === key);
+    if (!info) throw new ModelNotFoundError(`model '${key}' is not a listed model of this instance`);
+    return toModelObject(info);
   }
 }
