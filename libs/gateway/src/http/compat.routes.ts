@@ -151,6 +151,15 @@ export const COMPAT_ROUTES: RouteDoc[] = [
     },
   },
   {
+    method: 'get',
+    path: '/api/compat/v1/models/{model}',
+    tag: 'Compatible API',
+    bearer: true,
+    summary: 'One listed model (models.retrieve)',
+    response: { status: 200, schema: Models.shape.data.element, description: 'The model object' },
+    errors: [ERRORS[404]],
+  },
+  {
     method: 'post',
     path: '/api/compat/v1/rerank',
     tag: 'Compatible API',
