@@ -17,6 +17,8 @@ export interface GatewayBenchOptions {
   readonly mainPath: string;
   /** dist/bench/fake-upstream-server.js */
   readonly upstreamPath: string;
+  /** The reference bare proxy (bench/bare-proxy-server.js). */
+  readonly bareProxyPath: string;
   readonly readyTimeoutMs: number;
   /** Sequential non-streaming requests per path, measured… */
   readonly latencyRequests: number;
@@ -86,7 +88,13 @@ export interface GatewayDetails {
   readonly gateway: PathFigures;
   readonly addedLatencyP50Ms: number;
   /** Back-to-back requests against an upstream that answers at once. */
-  readonly instantUpstream: { directP50Ms: number; gatewayP50Ms: number; addedLatencyP50Ms: number };
+  readonly instantUpstream: {
+    directP50Ms: number;
+    gatewayP50Ms: number;
+    addedLatencyP50Ms: number;
+    /** The reference bare proxy's added latency: the floor of a Node proxy on this machine. */
+    bareProxyAddedLatencyP50Ms: number;
+  };
   readonly addedLatencyP99Ms: number;
   readonly chunksLost: number;
   readonly upstream: { streamChunks: number; chunkDelayMs: number; latencyMs: number; reply: string };
@@ -159,7 +167,7 @@ async function startUpstream(
 export async function benchGateway(
   options: GatewayBenchOptions,
 ): Promise<{ rows: MetricRow[]; details: GatewayDetails }> {
-  for (const path of [options.mainPath, options.upstreamPath])
+  for (const path of [options.mainPath, options.upstreamPath, options.bareProxyPath])
     if (!existsSync(path)) throw new Error(`${path} is missing: run npm run build first`);
 
   const dir = makeTempDir('gateway');
@@ -190,6 +198,8 @@ export async function benchGateway(
     // A second upstream that answers at once: the back-to-back overhead, with nothing else to wait for.
     const instantUpstream = await startUpstream(options.upstreamPath, { reply: REPLY });
     children.push(instantUpstream.child);
+    const bareProxy = await startUpstream(options.bareProxyPath, { upstreamPort: instantUpstream.port });
+    children.push(bareProxy.child);
     const modelsFile = join(dir.path, 'models.yaml');
     writeFileSync(
       modelsFile,
@@ -239,6 +249,7 @@ export async function benchGateway(
     };
 
     const directInstant: Target = { ...direct, port: instantUpstream.port };
+    const bareInstant: Target = { ...direct, port: bareProxy.port };
     const gatewayInstant: Target = {
       ...gateway,
       body: chatBody('bench-instant', false),
@@ -410,18 +421,23 @@ export async function benchGateway(
     log(
       `gateway: back-to-back latency (instant upstream), ${latencyRounds} × ${options.latencyBlock} per path …`,
     );
-    for (const target of [directInstant, gatewayInstant]) await sequential(target, options.latencyBlock);
-    for (let round = 0; round < latencyRounds; round++)
-      for (const target of round % 2 === 0
-        ? [directInstant, gatewayInstant]
-        : [gatewayInstant, directInstant])
-        await sequential(target, options.latencyBlock, instantLatencies[target.name]);
-    const instantP50 = (name: PathName) =>
+    const bareLatencies: number[] = [];
+    const into = (target: Target) => (target === bareInstant ? bareLatencies : instantLatencies[target.name]);
+    for (const target of [directInstant, gatewayInstant, bareInstant])
+      await sequential(target, options.latencyBlock);
+    for (let round = 0; round < latencyRounds; round++) {
+      const order = [directInstant, gatewayInstant, bareInstant];
+      for (let i = 0; i < round % 3; i++) order.push(order.shift()!);
+      for (const target of order) await sequential(target, options.latencyBlock, into(target));
+    }
+    const p50Of = (values: readonly number[]) =>
       percentile(
-        [...instantLatencies[name]].sort((a, b) => a - b),
+        [...values].sort((a, b) => a - b),
         50,
       );
+    const instantP50 = (name: PathName) => p50Of(instantLatencies[name]);
     const instantAdded = instantP50('gateway') - instantP50('direct');
+    const bareAdded = p50Of(bareLatencies) - instantP50('direct');
 
     const load: Record<
       PathName,
@@ -554,6 +570,15 @@ export async function benchGateway(
         goal: { on: 'value', op: '<=', target: 0.4 },
       },
       {
+        metric: '  reference: bare fastify + undici proxy, added p50 (info)',
+        value: bareAdded,
+        unit: 'ms',
+        baseline: null,
+        baselineLabel: null,
+        ratio: null,
+        goal: null,
+      },
+      {
         metric: `gateway added latency p50 (${options.upstreamLatencyMs} ms upstream)`,
         value: g.latency.p50Ms - d.latency.p50Ms,
         unit: 'ms',
@@ -602,6 +627,7 @@ export async function benchGateway(
           directP50Ms: instantP50('direct'),
           gatewayP50Ms: instantP50('gateway'),
           addedLatencyP50Ms: instantAdded,
+          bareProxyAddedLatencyP50Ms: bareAdded,
         },
         addedLatencyP99Ms: g.latency.p99Ms - d.latency.p99Ms,
         chunksLost,
