@@ -1,0 +1,174 @@
+// Document commands and the pure decision over them. Processing commands carry the version they worked on, so the
+// outcome of a superseded version (content replaced, or re-processing asked, meanwhile) changes nothing.
+import { ConflictError, NotFoundError, ValidationError } from '../../kernel/src/index.js';
+import type { Decider } from '../../eventsourcing/src/decider.js';
+import {
+  evolveDocument,
+  initialDocumentState,
+  type DocumentContent,
+  type DocumentEvent,
+  type DocumentProvider,
+  type DocumentScope,
+  type DocumentState,
+} from './document.events.js';
+
+export const MAX_DOCUMENT_NAME = 255;
+
+export type DocumentCommand =
+  | {
+      readonly type: 'AddDocument';
+      readonly documentId: string;
+      readonly name: string;
+      readonly scope: DocumentScope;
+      readonly ownerId: string;
+      readonly provider: DocumentProvider;
+      readonly content: DocumentContent;
+      readonly tagIds: readonly string[];
+    }
+  | {
+      readonly type: 'ChangeDocument';
+      readonly documentId: string;
+      readonly name?: string;
+      readonly content?: DocumentContent;
+    }
+  | { readonly type: 'AttachDocumentTag'; readonly documentId: string; readonly tagId: string }
+  | { readonly type: 'DetachDocumentTag'; readonly documentId: string; readonly tagId: string }
+  | { readonly type: 'RequestReprocessing'; readonly documentId: string; readonly force: boolean }
+  | { readonly type: 'StartProcessing'; readonly documentId: string; readonly version: number }
+  | {
+      readonly type: 'CompleteProcessing';
+      readonly documentId: string;
+      readonly version: number;
+      readonly mimeType: string;
+      readonly textBlobId: string;
+      readonly chunkCount: number;
+    }
+  | { readonly type: 'SkipProcessing'; readonly documentId: string; readonly version: number }
+  | {
+      readonly type: 'FailProcessing';
+      readonly documentId: string;
+      readonly version: number;
+      readonly reason: string;
+      readonly message: string;
+    }
+  | {
+      readonly type: 'DeleteDocument';
+      readonly documentId: string;
+      readonly reason: 'requested' | 'owner_deleted';
+    };
+
+const PIPELINE_COMMANDS: ReadonlySet<DocumentCommand['type']> = new Set([
+  'StartProcessing',
+  'CompleteProcessing',
+  'SkipProcessing',
+  'FailProcessing',
+]);
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0) throw new ValidationError('invalid_name', 'name must not be empty', 'name');
+  if (trimmed.length > MAX_DOCUMENT_NAME)
+    throw new ValidationError('invalid_name', `name is longer than ${MAX_DOCUMENT_NAME} characters`, 'name');
+  return trimmed;
+}
+
+export function decideDocument(command: DocumentCommand, state: DocumentState): DocumentEvent[] {
+  const { documentId } = command;
+  if (command.type === 'AddDocument') {
+    if (state.status !== 'absent')
+      throw new ConflictError('document_exists', `document '${documentId}' already exists`);
+    const { type: _type, ...data } = command;
+    return [
+      {
+        type: 'DocumentAdded',
+        data: { ...data, name: checkName(command.name), tagIds: [...new Set(command.tagIds)] },
+      },
+    ];
+  }
+  if (state.status === 'absent' || state.status === 'deleted') {
+    // The pipeline's late outcomes, and a cascade deleting again, change nothing; what a client asks is a 404.
+    const quiet =
+      PIPELINE_COMMANDS.has(command.type) ||
+      (command.type === 'DeleteDocument' && command.reason === 'owner_deleted');
+    if (quiet) return [];
+    throw new NotFoundError('Document', documentId);
+  }
+  const current = (version: number) => version === state.version;
+  switch (command.type) {
+    case 'ChangeDocument': {
+      const events: DocumentEvent[] = [];
+      if (command.name !== undefined) {
+        const name = checkName(command.name);
+        if (name !== state.name) events.push({ type: 'DocumentRenamed', data: { documentId, name } });
+      }
+      if (command.content && command.content.contentHash !== state.content.contentHash)
+        events.push({
+          type: 'DocumentContentReplaced',
+          data: { documentId, content: command.content, version: state.version + 1 },
+        });
+      return events;
+    }
+    case 'AttachDocumentTag':
+      return state.tagIds.includes(command.tagId)
+        ? []
+        : [{ type: 'DocumentTagAttached', data: { documentId, tagId: command.tagId } }];
+    case 'DetachDocumentTag':
+      return state.tagIds.includes(command.tagId)
+        ? [{ type: 'DocumentTagDetached', data: { documentId, tagId: command.tagId } }]
+        : [];
+    case 'RequestReprocessing':
+      return [
+        {
+          type: 'DocumentReprocessingRequested',
+          data: { documentId, version: state.version + 1, force: command.force },
+        },
+      ];
+    case 'StartProcessing':
+      // A retry after a crash starts the same version again (the attempt counts up).
+      if (!current(command.version) || state.status === 'Ready' || state.status === 'Failed') return [];
+      return [
+        {
+          type: 'DocumentProcessingStarted',
+          data: { documentId, version: command.version, attempt: state.attempts + 1 },
+        },
+      ];
+    case 'CompleteProcessing':
+      if (!current(command.version) || state.status !== 'Processing') return [];
+      return [
+        {
+          type: 'DocumentReady',
+          data: {
+            documentId,
+            version: command.version,
+            mimeType: command.mimeType,
+            textBlobId: command.textBlobId,
+            chunkCount: command.chunkCount,
+          },
+        },
+      ];
+    case 'SkipProcessing':
+      if (!current(command.version) || state.status === 'Ready' || state.status === 'Failed') return [];
+      return [
+        {
+          type: 'DocumentProcessingSkipped',
+          data: { documentId, version: command.version, reason: 'content_unchanged' },
+        },
+      ];
+    case 'FailProcessing':
+      if (!current(command.version) || state.status === 'Ready' || state.status === 'Failed') return [];
+      return [
+        {
+          type: 'DocumentFailed',
+          data: { documentId, version: command.version, reason: command.reason, message: command.message },
+        },
+      ];
+    case 'DeleteDocument':
+      return [{ type: 'DocumentDeleted', data: { documentId, reason: command.reason } }];
+  }
+}
+
+export const documentDecider: Decider<DocumentState, DocumentCommand, DocumentEvent> = {
+  initialState: initialDocumentState,
+  evolve: evolveDocument,
+  decide: decideDocument,
+};
