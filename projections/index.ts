@@ -8,6 +8,7 @@ import { apiKeysProjector } from './api-keys/api-keys.projector.js';
 import { spacesProjector } from './spaces/spaces.projector.js';
 import { usersProjector } from './users/users.projector.js';
 import { usageProjector } from './usage/usage.projector.js';
+import { knowledgeProjector } from './knowledge/knowledge.projector.js';
 
 export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
   spacesProjector,
@@ -15,6 +16,7 @@ export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
   usersProjector,
   apiKeysProjector,
   usageProjector,
+  knowledgeProjector,
   SpaceDeletionProcess,
   PersonalAgentProcess,
 ];

@@ -1,0 +1,96 @@
+import { projectionHarness } from '../../libs/testing/src/projection-harness.js';
+import { KNOWLEDGE_DOCUMENTS, KNOWLEDGE_TAGS, knowledgeProjector } from './knowledge.projector.js';
+
+const documentId = 'doc1';
+const content = (hash: string) => ({
+  blobId: `sha256-${hash}`,
+  contentHash: `sha256-${hash}`,
+  sizeBytes: 42,
+  declaredType: 'text/markdown',
+});
+const added = {
+  type: 'DocumentAdded',
+  data: {
+    documentId,
+    name: 'Guide.md',
+    scope: 'agent',
+    ownerId: 'agt1',
+    provider: 'upload',
+    content: content('a'),
+    tagIds: [],
+  },
+};
+
+describe('knowledge projection', () => {
+  it('follows a document from Pending to Ready, with tags, renames and a failure reason', async () => {
+    const h = await projectionHarness(knowledgeProjector);
+    const e1 = h.envelope(added);
+    await h.apply(
+      e1,
+      h.envelope({ type: 'DocumentTagAttached', data: { documentId, tagId: 't1' } }),
+      h.envelope({ type: 'DocumentTagAttached', data: { documentId, tagId: 't2' } }),
+      h.envelope({ type: 'DocumentTagDetached', data: { documentId, tagId: 't1' } }),
+      h.envelope({ type: 'DocumentProcessingStarted', data: { documentId, version: 1, attempt: 1 } }),
+    );
+    expect(await h.get(KNOWLEDGE_DOCUMENTS, documentId)).toMatchObject({
+      name: 'Guide.md',
+      scope: 'agent',
+      ownerId: 'agt1',
+      status: 'Processing',
+      tagIds: ['t2'],
+      contentHash: 'sha256-a',
+      mimeType: 'text/markdown',
+      createdAt: e1.metadata.occurredAt,
+    });
+    await h.apply(
+      h.envelope({
+        type: 'DocumentFailed',
+        data: { documentId, version: 1, reason: 'parse_failed', message: 'not a PDF' },
+      }),
+    );
+    expect(await h.get(KNOWLEDGE_DOCUMENTS, documentId)).toMatchObject({
+      status: 'Failed',
+      error: { reason: 'parse_failed', message: 'not a PDF' },
+    });
+    await h.apply(
+      h.envelope({
+        type: 'DocumentContentReplaced',
+        data: { documentId, content: content('b'), version: 2 },
+      }),
+      h.envelope({
+        type: 'DocumentReady',
+        data: { documentId, version: 2, mimeType: 'application/pdf', textBlobId: 'sha256-t', chunkCount: 7 },
+      }),
+    );
+    expect(await h.get(KNOWLEDGE_DOCUMENTS, documentId)).toMatchObject({
+      status: 'Ready',
+      contentHash: 'sha256-b',
+      mimeType: 'application/pdf',
+      chunkCount: 7,
+      version: 2,
+      error: null,
+    });
+    await h.apply(h.envelope({ type: 'DocumentDeleted', data: { documentId, reason: 'requested' } }));
+    expect(await h.get(KNOWLEDGE_DOCUMENTS, documentId)).toBeNull();
+  });
+
+  it('keeps tags, and a replayed tag event changes nothing', async () => {
+    const h = await projectionHarness(knowledgeProjector);
+    const attach = h.envelope({ type: 'DocumentTagAttached', data: { documentId, tagId: 't1' } });
+    const created = h.envelope({
+      type: 'KnowledgeTagCreated',
+      data: { tagId: 't1', agentId: 'agt1', name: 'Policies', color: '#112233' },
+    });
+    await h.apply(h.envelope(added), attach, created);
+    await h.apply(attach);
+    expect(await h.get(KNOWLEDGE_DOCUMENTS, documentId)).toMatchObject({ tagIds: ['t1'] });
+    await h.apply(h.envelope({ type: 'KnowledgeTagRenamed', data: { tagId: 't1', name: 'Rules' } }));
+    expect(await h.get(KNOWLEDGE_TAGS, 't1')).toMatchObject({
+      agentId: 'agt1',
+      name: 'Rules',
+      color: '#112233',
+    });
+    await h.apply(h.envelope({ type: 'KnowledgeTagDeleted', data: { tagId: 't1' } }));
+    expect(await h.get(KNOWLEDGE_TAGS, 't1')).toBeNull();
+  });
+});
