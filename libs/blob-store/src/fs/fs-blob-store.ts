@@ -1,0 +1,135 @@
+// Embedded blob store: one file per blob under a directory, sharded by the first two hex digits of the hash
+// (`ab/sha256-ab…`) so no directory grows huge. A blob appears only complete: it is written to a temporary file in
+// its shard directory, flushed to disk, then renamed into place (atomic on the same file system). Concurrent puts
+// of the same content each write their own temporary file and rename over one another with identical bytes.
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import {
+  addressBytes,
+  assertBlobId,
+  checkMaxBytes,
+  type BlobMeta,
+  type BlobStore,
+  type StoredBlob,
+} from '../blob-store.port.js';
+
+export interface FsBlobStoreOptions {
+  /** The root directory; created on first write. */
+  readonly dir: string;
+  /** Largest blob accepted; default 100 MiB. */
+  readonly maxBytes?: number;
+}
+
+/** Temporary files end with this; they never match a blob id, so reads never see one. */
+const TEMP_SUFFIX = '.tmp';
+
+const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
+export class FsBlobStore implements BlobStore {
+  private readonly dir: string;
+  private readonly maxBytes: number;
+
+  constructor(options: FsBlobStoreOptions) {
+    this.dir = options.dir;
+    this.maxBytes = checkMaxBytes(options.maxBytes);
+  }
+
+  /** The file of a blob; the id is validated first, so the path stays inside the store. */
+  pathOf(id: string): string {
+    assertBlobId(id);
+    return join(this.dir, id.slice('sha256-'.length, 'sha256-'.length + 2), id);
+  }
+
+  // The content type is not kept: the port never returns it (see BlobMeta).
+  async put(bytes: Uint8Array | Buffer, _meta?: BlobMeta): Promise<StoredBlob> {
+    const { buffer, ...blob } = addressBytes(bytes, this.maxBytes);
+    const path = this.pathOf(blob.id);
+    if (await this.exists(path)) return blob;
+
+    const shard = dirname(path);
+    const created = await mkdir(shard, { recursive: true });
+    const temp = join(shard, `.${blob.id}.${process.pid}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
+    try {
+      const handle = await open(temp, 'wx');
+      try {
+        await handle.writeFile(buffer);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, path);
+    } catch (error) {
+      await unlink(temp).catch(() => undefined);
+      throw error;
+    }
+    // Make the new directory entries durable too, not only the bytes.
+    await syncDirectory(shard);
+    if (created !== undefined) await syncDirectory(this.dir);
+    return blob;
+  }
+
+  async get(id: string): Promise<Buffer | null> {
+    const path = this.pathOf(id);
+    try {
+      return await readFile(path);
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  async stream(id: string): Promise<Readable | null> {
+    const path = this.pathOf(id);
+    let handle: FileHandle;
+    try {
+      // Opened now, so a delete after this call does not cut the stream short (the open file survives unlink).
+      handle = await open(path, 'r');
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+    return handle.createReadStream();
+  }
+
+  async has(id: string): Promise<boolean> {
+    return this.exists(this.pathOf(id));
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const path = this.pathOf(id);
+    try {
+      await unlink(path);
+      return true;
+    } catch (error) {
+      if (isMissing(error)) return false;
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    // Nothing is held open between calls.
+  }
+
+  private async exists(path: string): Promise<boolean> {
+    try {
+      await stat(path);
+      return true;
+    } catch (error) {
+      if (isMissing(error)) return false;
+      throw error;
+    }
+  }
+}
+
+/** fsync of a directory: POSIX needs it for a rename or a new entry to survive a crash; Windows refuses it. */
+async function syncDirectory(dir: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

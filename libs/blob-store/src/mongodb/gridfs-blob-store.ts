@@ -1,0 +1,133 @@
+// Production blob store: MongoDB GridFS through the official driver (the one mongoose uses), one file per blob
+// whose filename is the blob id. GridFS writes the chunks first and the file document last, so a blob is visible
+// only once complete. Puts check for the id first; two puts racing past that check both upload, and each then
+// removes every copy but the oldest, so the store converges on one copy and readers always pick that oldest one.
+import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { GridFSBucket, MongoClient, type Collection, type Db, type GridFSFile, type ObjectId } from 'mongodb';
+import {
+  addressBytes,
+  assertBlobId,
+  checkMaxBytes,
+  type BlobMeta,
+  type BlobStore,
+  type StoredBlob,
+} from '../blob-store.port.js';
+
+export interface GridFsBlobStoreOptions {
+  readonly uri: string;
+  /** The GridFS bucket (collections `<bucketName>.files` and `<bucketName>.chunks`); default `blobs`. */
+  readonly bucketName?: string;
+  /** Database to use; default: the one named in the URI. */
+  readonly dbName?: string;
+  /** Largest blob accepted; default 100 MiB. */
+  readonly maxBytes?: number;
+}
+
+/** The copy every reader and every deduplicating writer agrees on: the oldest. */
+const OLDEST_FIRST = { uploadDate: 1, _id: 1 } as const;
+
+export class GridFsBlobStore implements BlobStore {
+  private readonly bucket: GridFSBucket;
+  private readonly files: Collection<GridFSFile>;
+  private readonly chunks: Collection<{ files_id: ObjectId }>;
+
+  private constructor(
+    private readonly client: MongoClient,
+    db: Db,
+    bucketName: string,
+    private readonly maxBytes: number,
+  ) {
+    this.bucket = new GridFSBucket(db, { bucketName });
+    this.files = db.collection<GridFSFile>(`${bucketName}.files`);
+    this.chunks = db.collection<{ files_id: ObjectId }>(`${bucketName}.chunks`);
+  }
+
+  static async connect(options: GridFsBlobStoreOptions): Promise<GridFsBlobStore> {
+    const maxBytes = checkMaxBytes(options.maxBytes);
+    const client = await MongoClient.connect(options.uri);
+    try {
+      const db = client.db(options.dbName);
+      // GridFS creates its own indexes ({ filename, uploadDate } among them) on the first upload.
+      return new GridFsBlobStore(client, db, options.bucketName ?? 'blobs', maxBytes);
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
+  }
+
+  async put(bytes: Uint8Array | Buffer, meta?: BlobMeta): Promise<StoredBlob> {
+    const { buffer, ...blob } = addressBytes(bytes, this.maxBytes);
+    if (await this.oldestCopy(blob.id)) return blob;
+
+    const metadata = { sha256: blob.sha256, ...(meta?.contentType ? { contentType: meta.contentType } : {}) };
+    const upload = this.bucket.openUploadStream(blob.id, { metadata });
+    upload.end(buffer);
+    try {
+      await finished(upload);
+    } catch (error) {
+      // Remove the chunks already written; a failed upload has no file document, so nobody reads them.
+      await upload.abort().catch(() => undefined);
+      throw error;
+    }
+    await this.removeDuplicates(blob.id);
+    return blob;
+  }
+
+  async get(id: string): Promise<Buffer | null> {
+    assertBlobId(id);
+    // A copy may be removed while it is read (a delete, or a racing put's deduplication): look again.
+    for (let attempt = 1; ; attempt++) {
+      const file = await this.oldestCopy(id);
+      if (!file) return null;
+      try {
+        const parts: Buffer[] = [];
+        for await (const part of this.bucket.openDownloadStream(file._id)) parts.push(part as Buffer);
+        return Buffer.concat(parts);
+      } catch (error) {
+        const removed = (await this.files.countDocuments({ _id: file._id }, { limit: 1 })) === 0;
+        if (!removed || attempt === 3) throw error;
+      }
+    }
+  }
+
+  async stream(id: string): Promise<Readable | null> {
+    assertBlobId(id);
+    const file = await this.oldestCopy(id);
+    return file ? this.bucket.openDownloadStream(file._id) : null;
+  }
+
+  async has(id: string): Promise<boolean> {
+    assertBlobId(id);
+    return (await this.files.countDocuments({ filename: id }, { limit: 1 })) > 0;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    assertBlobId(id);
+    const copies = await this.files.find({ filename: id }, { projection: { _id: 1 } }).toArray();
+    if (copies.length === 0) return false;
+    return (await this.removeCopies(copies.map((copy) => copy._id))) > 0;
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+
+  private oldestCopy(id: string): Promise<GridFSFile | null> {
+    return this.files.findOne({ filename: id }, { sort: OLDEST_FIRST });
+  }
+
+  private async removeDuplicates(id: string): Promise<void> {
+    const copies = await this.files
+      .find({ filename: id }, { projection: { _id: 1 }, sort: OLDEST_FIRST })
+      .toArray();
+    if (copies.length > 1) await this.removeCopies(copies.slice(1).map((copy) => copy._id));
+  }
+
+  /** File documents first, so readers stop finding a copy before its chunks go. Returns the documents removed. */
+  private async removeCopies(ids: ObjectId[]): Promise<number> {
+    const { deletedCount } = await this.files.deleteMany({ _id: { $in: ids } });
+    await this.chunks.deleteMany({ files_id: { $in: ids } });
+    return deletedCount;
+  }
+}
