@@ -10,6 +10,7 @@ import { IdentityModule } from '../../../libs/identity/src/identity.module.js';
 import { SpacesModule } from '../../../libs/spaces/src/spaces.module.js';
 import { AgentsModule } from '../../../libs/agents/src/agents.module.js';
 import { GatewayModule } from '../../../libs/gateway/src/gateway.module.js';
+import { KnowledgeModule } from '../../../libs/knowledge/src/knowledge.module.js';
 import { LlmModule } from '../../../libs/llm/src/llm.module.js';
 import { ALL_PROJECTORS } from '../../../projections/index.js';
 import { OperationsController } from './operations.controller.js';
@@ -27,6 +28,7 @@ export class ApiModule {
         SpacesModule,
         AgentsModule,
         GatewayModule,
+        KnowledgeModule,
         LlmModule,
       ],
       controllers: [OperationsController],

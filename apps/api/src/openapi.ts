@@ -6,6 +6,7 @@ import { IDENTITY_ROUTES } from '../../../libs/identity/src/http/api-keys.contro
 import { LLM_ROUTES } from '../../../libs/llm/src/http/llm.controller.js';
 import { USAGE_ROUTES } from '../../../libs/usage/src/http/usage.controller.js';
 import { COMPAT_ROUTES } from '../../../libs/gateway/src/http/compat.routes.js';
+import { KNOWLEDGE_ROUTES } from '../../../libs/knowledge/src/http/knowledge.controller.js';
 
 export const OPENAPI_DOCUMENT = Symbol('OPENAPI_DOCUMENT');
 
@@ -23,6 +24,7 @@ export const openApiDocument = () =>
       ...IDENTITY_ROUTES,
       ...LLM_ROUTES,
       ...USAGE_ROUTES,
+      ...KNOWLEDGE_ROUTES,
       ...COMPAT_ROUTES,
       {
         method: 'get',

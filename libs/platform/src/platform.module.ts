@@ -22,6 +22,8 @@ import { processLeaseOwner, ProjectionRunner } from '../../eventsourcing/src/pro
 import { ProjectionWaiter } from '../../eventsourcing/src/projection-waiter.js';
 import { PROJECTORS, type Projector } from '../../eventsourcing/src/projector.js';
 import { ModelRegistry } from '../../models/src/model-registry.js';
+import { BLOB_STORE, type BlobStore } from '../../blob-store/src/blob-store.port.js';
+import { openBlobStore } from '../../blob-store/src/open-blob-store.js';
 import { CommandRunner, ReadYourWrites } from './command-runner.js';
 import { createLogger, LOGGER } from './logger.js';
 
@@ -57,6 +59,7 @@ export class PlatformModule implements OnApplicationShutdown {
     private readonly runner: ProjectionRunner,
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(BLOB_STORE) private readonly blobStore: BlobStore,
   ) {}
 
   static forRoot(options: PlatformModuleOptions): DynamicModule {
@@ -108,6 +111,7 @@ export class PlatformModule implements OnApplicationShutdown {
       },
       CommandRunner,
       ReadYourWrites,
+      { provide: BLOB_STORE, useFactory: openBlobStore, inject: [PLATFORM_CONFIG] },
       {
         provide: ModelRegistry,
         useFactory: (config: PlatformConfig) => ModelRegistry.fromConfig(config),
@@ -131,6 +135,7 @@ export class PlatformModule implements OnApplicationShutdown {
         ReadYourWrites,
         CqrsModule,
         ModelRegistry,
+        BLOB_STORE,
       ],
     };
   }
@@ -139,5 +144,6 @@ export class PlatformModule implements OnApplicationShutdown {
     await this.runner.stop();
     await this.eventStore.close();
     await this.readStore.close();
+    await this.blobStore.close();
   }
 }

@@ -1,0 +1,463 @@
+// The Knowledge API of an Agent (spec: the /knowledge/{agentId}/… rows): documents at three levels (the Agent's own,
+// its Space's, Global) and the Agent's tags. A document's bytes go to the blob store first, then its facts to the log;
+// processing (Pending → Processing → Ready/Failed) is the ingestion pipeline's work.
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Put,
+  Query,
+  UseInterceptors,
+} from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { ForbiddenError, newId, NotFoundError, ValidationError } from '../../../kernel/src/index.js';
+import { IdempotencyInterceptor } from '../../../http/src/idempotency.interceptor.js';
+import { commandContext, CurrentCaller, type Caller } from '../../../http/src/caller.js';
+import { listOf, type RouteDoc } from '../../../http/src/openapi.js';
+import { ZodBody, ZodQuery } from '../../../http/src/zod-validation.js';
+import { assertAgentAccess } from '../../../identity/src/access-policy.js';
+import { ReadYourWrites } from '../../../platform/src/command-runner.js';
+import { READ_STORE, type Filter, type ReadStore } from '../../../read-store/src/read-store.port.js';
+import { BLOB_STORE, type BlobStore } from '../../../blob-store/src/blob-store.port.js';
+import { AGENTS, type AgentView } from '../../../../projections/agents/agents.projector.js';
+import {
+  KNOWLEDGE_DOCUMENTS,
+  KNOWLEDGE_TAGS,
+  type DocumentView,
+  type TagView,
+} from '../../../../projections/knowledge/knowledge.projector.js';
+import type { DocumentCommand } from '../document.decider.js';
+import type { DocumentContent, DocumentScope } from '../document.events.js';
+import type { TagCommand } from '../tag.decider.js';
+import { ExecuteDocumentCommand, ExecuteTagCommand, type WriteResult } from '../knowledge.commands.js';
+import {
+  AddTextDocumentBody,
+  ChangeDocumentBody,
+  ChangeTagBody,
+  CreateTagBody,
+  DocumentDto,
+  DocumentListQuery,
+  TagDto,
+} from './knowledge.schemas.js';
+
+const READ_MODELS = ['knowledge'];
+const GLOBAL_OWNER = 'global';
+
+const toDocumentDto = (view: DocumentView) => ({
+  id: view.id,
+  name: view.name,
+  scope: view.scope,
+  ownerId: view.ownerId,
+  provider: view.provider,
+  status: view.status,
+  tags: view.tagIds,
+  contentHash: view.contentHash,
+  sizeBytes: view.sizeBytes,
+  mimeType: view.mimeType,
+  lastModified: view.lastModified,
+  createdAt: view.createdAt,
+  error: view.error,
+});
+
+const toTagDto = (view: TagView) => ({
+  id: view.id,
+  agentId: view.agentId,
+  name: view.name,
+  color: view.color,
+  createdAt: view.createdAt,
+  updatedAt: view.updatedAt,
+});
+
+/** The owners whose documents an Agent sees: itself, its Space, and Global. */
+const visibleOwners = (agent: AgentView): string[] => [
+  agent.id,
+  ...(agent.spaceId ? [agent.spaceId] : []),
+  GLOBAL_OWNER,
+];
+
+@UseInterceptors(IdempotencyInterceptor)
+@Controller('api/v1/core/knowledge/:agentId')
+export class KnowledgeController {
+  constructor(
+    private readonly commandBus: CommandBus,
+    private readonly consistency: ReadYourWrites,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+  ) {}
+
+  private get documents() {
+    return this.readStore.reader<DocumentView>(KNOWLEDGE_DOCUMENTS);
+  }
+
+  private get tags() {
+    return this.readStore.reader<TagView>(KNOWLEDGE_TAGS);
+  }
+
+  @Get('documents')
+  async listDocuments(
+    @Param('agentId') agentId: string,
+    @Query(new ZodQuery(DocumentListQuery)) query: z.output<typeof DocumentListQuery>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const agent = await this.accessibleAgent(agentId, caller);
+    const owners =
+      query.scope === 'all'
+        ? visibleOwners(agent)
+        : [
+            query.scope === 'agent'
+              ? agent.id
+              : query.scope === 'space'
+                ? (agent.spaceId ?? '')
+                : GLOBAL_OWNER,
+          ];
+    const filter: Filter = {
+      ownerId: { $in: owners },
+      ...(query.scope === 'all' ? {} : { scope: query.scope }),
+      ...(query.status ? { status: query.status } : {}),
+    };
+    const page = await this.documents.find(filter, {
+      sort: { field: 'createdAt' },
+      limit: query.limit,
+      cursor: query.cursor ?? null,
+    });
+    return { data: page.data.map(toDocumentDto), nextCursor: page.nextCursor };
+  }
+
+  @Get('documents/:documentId')
+  async getDocument(
+    @Param('agentId') agentId: string,
+    @Param('documentId') documentId: string,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const agent = await this.accessibleAgent(agentId, caller);
+    return toDocumentDto(await this.visibleDocument(agent, documentId));
+  }
+
+  @Post('documents')
+  async addDocument(
+    @Param('agentId') agentId: string,
+    @Body(new ZodBody(AddTextDocumentBody)) body: z.output<typeof AddTextDocumentBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const agent = await this.accessibleAgent(agentId, caller);
+    const ownerId = this.ownerFor(agent, body.scope, caller);
+    await this.requireTags(agent, body.tagIds);
+    const content = await this.store(body.text, body.name);
+    const documentId = newId('doc');
+    await this.executeDocument(
+      {
+        type: 'AddDocument',
+        documentId,
+        name: body.name,
+        scope: body.scope,
+        ownerId,
+        provider: 'upload',
+        content,
+        tagIds: body.tagIds,
+      },
+      caller,
+    );
+    return toDocumentDto(await this.visibleDocument(agent, documentId));
+  }
+
+  @Put('documents/:documentId')
+  async changeDocument(
+    @Param('agentId') agentId: string,
+    @Param('documentId') documentId: string,
+    @Body(new ZodBody(ChangeDocumentBody)) body: z.output<typeof ChangeDocumentBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const agent = await this.accessibleAgent(agentId, caller);
+    const document = await this.writableDocument(agent, documentId, caller);
+    if (body.tagIds) await this.requireTags(agent, body.tagIds);
+    if (body.name !== undefined || body.text !== undefined)
+      await this.executeDocument(
+        {
+          type: 'ChangeDocument',
+          documentId,
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.text !== undefined
+            ? { content: await this.store(body.text, body.name ?? document.name) }
+            : {}),
+        },
+        caller,
+      );
+    if (body.tagIds) {
+      const wanted = new Set(body.tagIds);
+      for (const tagId of document.tagIds)
+        if (!wanted.has(tagId))
+          await this.executeDocument({ type: 'DetachDocumentTag', documentId, tagId }, caller);
+      for (const tagId of wanted)
+        if (!document.tagIds.includes(tagId))
+          await this.executeDocument({ type: 'AttachDocumentTag', documentId, tagId }, caller);
+    }
+    return toDocumentDto(await this.visibleDocument(agent, documentId));
+  }
+
+  @Delete('documents/:documentId')
+  @HttpCode(204)
+  async deleteDocument(
+    @Param('agentId') agentId: string,
+    @Param('documentId') documentId: string,
+    @CurrentCaller() caller: Caller,
+  ): Promise<void> {
+    const agent = await this.accessibleAgent(agentId, caller);
+    await this.writableDocument(agent, documentId, caller);
+    await this.executeDocument({ type: 'DeleteDocument', documentId, reason: 'requested' }, caller);
+  }
+
+  @Post('documents/:documentId/tags/:tagId')
+  async attachTag(
+    @Param('agentId') agentId: string,
+    @Param('documentId') documentId: string,
+    @Param('tagId') tagId: string,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const agent = await this.accessibleAgent(agentId, caller);
+    await this.writableDocument(agent, documentId, caller);
+    await this.requireTags(agent, [tagId]);
+    await this.executeDocument({ type: 'AttachDocumentTag', documentId, tagId }, caller);
+    return toDocumentDto(await this.visibleDocument(agent, documentId));
+  }
+
+  @Delete('documents/:documentId/tags/:tagId')
+  async detachTag(
+    @Param('agentId') agentId: string,
+    @Param('documentId') documentId: string,
+    @Param('tagId') tagId: string,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const agent = await this.accessibleAgent(agentId, caller);
+    await this.writableDocument(agent, documentId, caller);
+    await this.executeDocument({ type: 'DetachDocumentTag', documentId, tagId }, caller);
+    return toDocumentDto(await this.visibleDocument(agent, documentId));
+  }
+
+  @Get('tags')
+  async listTags(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller) {
+    await this.accessibleAgent(agentId, caller);
+    const page = await this.tags.find({ agentId }, { sort: { field: 'createdAt' }, limit: 1000 });
+    return { data: page.data.map(toTagDto), nextCursor: null };
+  }
+
+  @Post('tags')
+  async createTag(
+    @Param('agentId') agentId: string,
+    @Body(new ZodBody(CreateTagBody)) body: z.output<typeof CreateTagBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    await this.accessibleAgent(agentId, caller);
+    const tagId = newId('tag');
+    await this.executeTag({ type: 'CreateTag', tagId, agentId, name: body.name, color: body.color }, caller);
+    return toTagDto(await this.agentTag(agentId, tagId));
+  }
+
+  @Put('tags/:tagId')
+  async changeTag(
+    @Param('agentId') agentId: string,
+    @Param('tagId') tagId: string,
+    @Body(new ZodBody(ChangeTagBody)) body: z.output<typeof ChangeTagBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    await this.accessibleAgent(agentId, caller);
+    await this.agentTag(agentId, tagId);
+    await this.executeTag({ type: 'ChangeTag', tagId, ...body }, caller);
+    return toTagDto(await this.agentTag(agentId, tagId));
+  }
+
+  @Delete('tags/:tagId')
+  @HttpCode(204)
+  async deleteTag(
+    @Param('agentId') agentId: string,
+    @Param('tagId') tagId: string,
+    @CurrentCaller() caller: Caller,
+  ): Promise<void> {
+    const agent = await this.accessibleAgent(agentId, caller);
+    await this.agentTag(agentId, tagId);
+    await this.executeTag({ type: 'DeleteTag', tagId }, caller);
+    // The documents that carried it lose it (a tag belongs to one Agent, so only its visible documents can).
+    for (const document of (
+      await this.documents.find({ ownerId: { $in: visibleOwners(agent) } }, { limit: 10_000 })
+    ).data)
+      if (document.tagIds.includes(tagId))
+        await this.executeDocument({ type: 'DetachDocumentTag', documentId: document.id, tagId }, caller);
+  }
+
+  private ownerFor(agent: AgentView, scope: DocumentScope, caller: Caller): string {
+    if (scope === 'agent') return agent.id;
+    if (scope === 'space') {
+      if (!agent.spaceId)
+        throw new ValidationError('agent_has_no_space', `Agent '${agent.id}' is not in a Space`, 'scope');
+      return agent.spaceId;
+    }
+    if (!caller.isAdmin) throw new ForbiddenError('admin_required', 'only admins add Global documents');
+    return GLOBAL_OWNER;
+  }
+
+  private async store(text: string, name: string): Promise<DocumentContent> {
+    const bytes = Buffer.from(text, 'utf8');
+    const declaredType = /\.(md|markdown)$/i.test(name) ? 'text/markdown' : 'text/plain';
+    const blob = await this.blobs.put(bytes, { contentType: declaredType });
+    return { blobId: blob.id, contentHash: blob.id, sizeBytes: blob.sizeBytes, declaredType };
+  }
+
+  private async requireTags(agent: AgentView, tagIds: readonly string[]): Promise<void> {
+    for (const tagId of tagIds) await this.agentTag(agent.id, tagId, 'tagIds');
+  }
+
+  private async agentTag(agentId: string, tagId: string, param?: string): Promise<TagView> {
+    const tag = await this.tags.get(tagId);
+    if (!tag || tag.agentId !== agentId) {
+      const error = new NotFoundError('Tag', tagId);
+      throw param ? Object.assign(error, { param }) : error;
+    }
+    return tag;
+  }
+
+  private async visibleDocument(agent: AgentView, documentId: string): Promise<DocumentView> {
+    const document = await this.documents.get(documentId);
+    if (!document || !visibleOwners(agent).includes(document.ownerId))
+      throw new NotFoundError('Document', documentId);
+    return document;
+  }
+
+  private async writableDocument(
+    agent: AgentView,
+    documentId: string,
+    caller: Caller,
+  ): Promise<DocumentView> {
+    const document = await this.visibleDocument(agent, documentId);
+    if (document.scope === 'global' && !caller.isAdmin)
+      throw new ForbiddenError('admin_required', 'only admins change Global documents');
+    return document;
+  }
+
+  private async accessibleAgent(agentId: string, caller: Caller): Promise<AgentView> {
+    const agent = await this.readStore.reader<AgentView>(AGENTS).get(agentId);
+    if (!agent) throw new NotFoundError('Agent', agentId);
+    assertAgentAccess(caller, agent);
+    return agent;
+  }
+
+  private async executeDocument(command: DocumentCommand, caller: Caller): Promise<void> {
+    const result = await this.commandBus.execute<ExecuteDocumentCommand, WriteResult>(
+      new ExecuteDocumentCommand(command, commandContext(caller)),
+    );
+    await this.consistency.settle(result.position, READ_MODELS);
+  }
+
+  private async executeTag(command: TagCommand, caller: Caller): Promise<void> {
+    const result = await this.commandBus.execute<ExecuteTagCommand, WriteResult>(
+      new ExecuteTagCommand(command, commandContext(caller)),
+    );
+    await this.consistency.settle(result.position, READ_MODELS);
+  }
+}
+
+const BASE = '/api/v1/core/knowledge/{agentId}';
+const DocumentList = listOf(DocumentDto);
+
+export const KNOWLEDGE_ROUTES: RouteDoc[] = [
+  {
+    method: 'get',
+    path: `${BASE}/documents`,
+    tag: 'Knowledge',
+    summary: 'List the documents an Agent can search: its own, its Space’s and Global ones',
+    query: DocumentListQuery,
+    response: { status: 200, schema: DocumentList, description: 'Oldest first' },
+    errors: [400, 403, 404],
+  },
+  {
+    method: 'post',
+    path: `${BASE}/documents`,
+    tag: 'Knowledge',
+    summary: 'Add a text document (Markdown or plain text) at the Agent, Space or Global level',
+    description: 'The document starts `Pending`; the ingestion pipeline takes it to `Ready` or `Failed`.',
+    body: AddTextDocumentBody,
+    response: { status: 201, schema: DocumentDto, description: 'The document' },
+    errors: [400, 403, 404],
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: `${BASE}/documents/{documentId}`,
+    tag: 'Knowledge',
+    summary: 'One document (extension)',
+    response: { status: 200, schema: DocumentDto, description: 'The document' },
+    errors: [403, 404],
+  },
+  {
+    method: 'put',
+    path: `${BASE}/documents/{documentId}`,
+    tag: 'Knowledge',
+    summary: 'Rename a document, replace its content (processed again) or set its tags',
+    body: ChangeDocumentBody,
+    response: { status: 200, schema: DocumentDto, description: 'The document' },
+    errors: [400, 403, 404],
+  },
+  {
+    method: 'delete',
+    path: `${BASE}/documents/{documentId}`,
+    tag: 'Knowledge',
+    summary: 'Delete a document',
+    response: { status: 204, description: 'Deleted' },
+    errors: [403, 404],
+  },
+  {
+    method: 'post',
+    path: `${BASE}/documents/{documentId}/tags/{tagId}`,
+    tag: 'Knowledge',
+    summary: 'Attach a tag to a document',
+    response: { status: 201, schema: DocumentDto, description: 'The document' },
+    errors: [403, 404],
+  },
+  {
+    method: 'delete',
+    path: `${BASE}/documents/{documentId}/tags/{tagId}`,
+    tag: 'Knowledge',
+    summary: 'Detach a tag from a document',
+    response: { status: 200, schema: DocumentDto, description: 'The document' },
+    errors: [403, 404],
+  },
+  {
+    method: 'get',
+    path: `${BASE}/tags`,
+    tag: 'Knowledge',
+    summary: 'List the Agent’s tags',
+    response: { status: 200, schema: listOf(TagDto), description: 'Oldest first' },
+    errors: [403, 404],
+  },
+  {
+    method: 'post',
+    path: `${BASE}/tags`,
+    tag: 'Knowledge',
+    summary: 'Create a tag',
+    body: CreateTagBody,
+    response: { status: 201, schema: TagDto, description: 'The tag' },
+    errors: [400, 403, 404],
+    idempotent: true,
+  },
+  {
+    method: 'put',
+    path: `${BASE}/tags/{tagId}`,
+    tag: 'Knowledge',
+    summary: 'Rename or recolour a tag',
+    body: ChangeTagBody,
+    response: { status: 200, schema: TagDto, description: 'The tag' },
+    errors: [400, 403, 404],
+  },
+  {
+    method: 'delete',
+    path: `${BASE}/tags/{tagId}`,
+    tag: 'Knowledge',
+    summary: 'Delete a tag (documents carrying it lose it)',
+    response: { status: 204, description: 'Deleted' },
+    errors: [403, 404],
+  },
+];

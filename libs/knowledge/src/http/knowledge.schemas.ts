@@ -1,0 +1,79 @@
+// Wire shapes of the Knowledge API: they validate requests and generate the OpenAPI document.
+import { z } from 'zod';
+import { ListQuery } from '../../../http/src/openapi.js';
+import { DOCUMENT_SCOPES, DOCUMENT_STATUSES } from '../document.events.js';
+import { MAX_DOCUMENT_NAME } from '../document.decider.js';
+import { DEFAULT_TAG_COLOR, MAX_TAG_NAME } from '../tag.decider.js';
+
+/** Text documents sent as JSON; files come as multipart uploads. */
+export const MAX_TEXT_CHARS = 5_000_000;
+
+const tagIds = z.array(z.string().min(1).max(128)).max(100).describe('Ids of this Agent’s tags');
+
+export const AddTextDocumentBody = z.strictObject({
+  name: z.string().trim().min(1).max(MAX_DOCUMENT_NAME),
+  text: z.string().min(1).max(MAX_TEXT_CHARS).describe('The content, as Markdown or plain text'),
+  scope: z
+    .enum(DOCUMENT_SCOPES)
+    .default('agent')
+    .describe('agent: this Agent only; space: every Agent of its Space; global: every Agent (admins only)'),
+  tagIds: tagIds.default([]),
+});
+
+export const ChangeDocumentBody = z
+  .strictObject({
+    name: z.string().trim().min(1).max(MAX_DOCUMENT_NAME).optional(),
+    text: z
+      .string()
+      .min(1)
+      .max(MAX_TEXT_CHARS)
+      .optional()
+      .describe('Replaces the content: it is processed again'),
+    tagIds: tagIds.optional().describe('The complete set of tags afterwards'),
+  })
+  .refine((body) => Object.keys(body).length > 0, 'send at least one of name, text, tagIds');
+
+export const DocumentListQuery = ListQuery.extend({
+  scope: z
+    .enum([...DOCUMENT_SCOPES, 'all'])
+    .default('all')
+    .describe('Which level: the Agent’s own, its Space’s, Global, or all three'),
+  status: z.enum(DOCUMENT_STATUSES).optional(),
+});
+
+export const DocumentDto = z.object({
+  id: z.string(),
+  name: z.string(),
+  scope: z.enum(DOCUMENT_SCOPES),
+  ownerId: z.string().describe('The Agent, the Space, or `global`'),
+  provider: z.string().describe('`upload`, or a synced source'),
+  status: z.enum(DOCUMENT_STATUSES),
+  tags: z.array(z.string()),
+  contentHash: z.string(),
+  sizeBytes: z.number(),
+  mimeType: z.string().nullable(),
+  lastModified: z.string(),
+  createdAt: z.string(),
+  error: z.object({ reason: z.string(), message: z.string() }).nullable(),
+});
+
+export const CreateTagBody = z.strictObject({
+  name: z.string().trim().min(1).max(MAX_TAG_NAME),
+  color: z.string().default(DEFAULT_TAG_COLOR).describe('A hex colour such as #1e88e5'),
+});
+
+export const ChangeTagBody = z
+  .strictObject({
+    name: z.string().trim().min(1).max(MAX_TAG_NAME).optional(),
+    color: z.string().optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, 'send name or color');
+
+export const TagDto = z.object({
+  id: z.string(),
+  agentId: z.string(),
+  name: z.string(),
+  color: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});

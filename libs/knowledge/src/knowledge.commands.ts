@@ -1,0 +1,52 @@
+// Knowledge commands and their thin handlers over the command runner.
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { CommandContext } from '../../eventsourcing/src/decider.js';
+import { CommandRunner } from '../../platform/src/command-runner.js';
+import { documentDecider, type DocumentCommand } from './document.decider.js';
+import { documentStreamId } from './document.events.js';
+import { tagDecider, type TagCommand } from './tag.decider.js';
+import { tagStreamId } from './tag.events.js';
+
+export interface WriteResult {
+  readonly id: string;
+  readonly position: number;
+}
+
+export class ExecuteDocumentCommand {
+  constructor(
+    readonly command: DocumentCommand,
+    readonly context: CommandContext,
+  ) {}
+}
+
+export class ExecuteTagCommand {
+  constructor(
+    readonly command: TagCommand,
+    readonly context: CommandContext,
+  ) {}
+}
+
+@CommandHandler(ExecuteDocumentCommand)
+export class DocumentCommandHandler implements ICommandHandler<ExecuteDocumentCommand, WriteResult> {
+  constructor(private readonly commands: CommandRunner) {}
+
+  async execute({ command, context }: ExecuteDocumentCommand): Promise<WriteResult> {
+    const result = await this.commands.run(
+      documentStreamId(command.documentId),
+      documentDecider,
+      command,
+      context,
+    );
+    return { id: command.documentId, position: result.position };
+  }
+}
+
+@CommandHandler(ExecuteTagCommand)
+export class TagCommandHandler implements ICommandHandler<ExecuteTagCommand, WriteResult> {
+  constructor(private readonly commands: CommandRunner) {}
+
+  async execute({ command, context }: ExecuteTagCommand): Promise<WriteResult> {
+    const result = await this.commands.run(tagStreamId(command.tagId), tagDecider, command, context);
+    return { id: command.tagId, position: result.position };
+  }
+}

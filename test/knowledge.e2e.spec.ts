@@ -1,0 +1,177 @@
+// Knowledge documents and tags over HTTP: the three levels, isolation between Agents and Spaces, tags, and the
+// content stored in the blob store rather than the log.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { EVENT_STORE, type EventStore } from '../libs/event-store/src/event-store.port.js';
+import { client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
+
+type Json = Record<string, unknown>;
+type Doc = Json & { id: string; status: string; tags: string[]; contentHash: string; scope: string };
+
+describe('knowledge documents and tags (e2e)', () => {
+  let api: TestApi;
+  let admin: ReturnType<typeof client>;
+  const K = `${CORE}/knowledge`;
+
+  beforeAll(async () => {
+    api = await startTestApi();
+    admin = client(api.url);
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  const space = async () =>
+    (await admin.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('K') })).body.id;
+  const agent = async (spaceId: string) =>
+    (await admin.post<{ id: string }>(`${CORE}/agents`, { spaceId, name: 'Reader' })).body.id;
+  const addText = (agentId: string, body: Json, as = admin) =>
+    as.post<Doc>(`${K}/${agentId}/documents`, body);
+  const list = async (agentId: string, query = '') =>
+    (await admin.get<{ data: Doc[] }>(`${K}/${agentId}/documents${query}`)).body.data;
+
+  it('adds documents at three levels, Pending, with their bytes in the blob store and not in the log', async () => {
+    const spaceId = await space();
+    const agentId = await agent(spaceId);
+    const text = '# Refunds\n\nCustomers may return items within 30 days. SECRET-MARKER-42';
+    const own = await addText(agentId, { name: 'refunds.md', text });
+    expect(own.status).toBe(201);
+    expect(own.body).toMatchObject({
+      name: 'refunds.md',
+      scope: 'agent',
+      ownerId: agentId,
+      provider: 'upload',
+      status: 'Pending',
+      tags: [],
+      mimeType: 'text/markdown',
+      sizeBytes: Buffer.byteLength(text),
+      error: null,
+    });
+    expect(own.body.contentHash).toMatch(/^sha256-[0-9a-f]{64}$/);
+    const hex = own.body.contentHash.slice('sha256-'.length);
+    expect(existsSync(join(api.config.dataDir, 'blobs', hex.slice(0, 2), own.body.contentHash))).toBe(true);
+    const events = await api.app.get<EventStore>(EVENT_STORE).readStream(`document-${own.body.id}`);
+    expect(events.map((event) => event.type)).toEqual(['DocumentAdded']);
+    expect(JSON.stringify(events)).not.toContain('SECRET-MARKER-42');
+
+    const shared = await addText(agentId, {
+      name: 'handbook.txt',
+      text: 'Office hours 9-5.',
+      scope: 'space',
+    });
+    expect(shared.body).toMatchObject({ scope: 'space', ownerId: spaceId, mimeType: 'text/plain' });
+    const global = await addText(agentId, { name: 'policy.md', text: 'Be kind.', scope: 'global' });
+    expect(global.body).toMatchObject({ scope: 'global', ownerId: 'global' });
+    expect((await admin.get(`${K}/${agentId}/documents/${own.body.id}`)).body).toMatchObject({
+      id: own.body.id,
+    });
+  });
+
+  it('isolates levels: an Agent sees its own, its Space’s and Global documents, never another Agent’s', async () => {
+    const [spaceA, spaceB] = [await space(), await space()];
+    const [a1, a2, b1] = [await agent(spaceA), await agent(spaceA), await agent(spaceB)];
+    const own = (await addText(a1, { name: 'a1-only', text: 'private to a1' })).body;
+    const inSpace = (await addText(a1, { name: 'space-a', text: 'shared in A', scope: 'space' })).body;
+    const everywhere = (await addText(b1, { name: 'global', text: 'for all', scope: 'global' })).body;
+    const ids = async (agentId: string) => (await list(agentId, '?limit=200')).map((doc) => doc.id);
+    expect(await ids(a1)).toEqual(expect.arrayContaining([own.id, inSpace.id, everywhere.id]));
+    expect(await ids(a2)).toEqual(expect.arrayContaining([inSpace.id, everywhere.id]));
+    expect(await ids(a2)).not.toContain(own.id);
+    expect(await ids(b1)).toContain(everywhere.id);
+    expect(await ids(b1)).not.toContain(own.id);
+    expect(await ids(b1)).not.toContain(inSpace.id);
+    expect((await admin.get(`${K}/${b1}/documents/${own.id}`)).status).toBe(404);
+    expect((await admin.delete(`${K}/${b1}/documents/${inSpace.id}`)).status).toBe(404);
+    expect((await list(a1, '?scope=space')).map((doc) => doc.id)).toEqual([inSpace.id]);
+    expect((await list(a1, '?scope=agent&status=Pending')).map((doc) => doc.id)).toEqual([own.id]);
+  });
+
+  it('keeps Global documents to admins, and refuses a Space document for an Agent outside any Space', async () => {
+    const spaceId = await space();
+    const agentId = await agent(spaceId);
+    const key = (await admin.post<{ key: string }>(`${CORE}/api-keys`, { name: 'member', agents: [agentId] }))
+      .body.key;
+    const member = client(api.url, key);
+    expect((await addText(agentId, { name: 'g', text: 'x', scope: 'global' }, member)).status).toBe(403);
+    const mine = await addText(agentId, { name: 'mine', text: 'x' }, member);
+    expect(mine.status).toBe(201);
+    const global = (await addText(agentId, { name: 'g', text: 'x', scope: 'global' })).body;
+    expect((await member.put(`${K}/${agentId}/documents/${global.id}`, { name: 'renamed' })).status).toBe(
+      403,
+    );
+    const other = await agent(spaceId);
+    expect((await member.get(`${K}/${other}/documents`)).status).toBe(403);
+
+    // The admin's personal Agent belongs to no Space.
+    const agents = await admin.get<{ data: (Json & { id: string })[] }>(`${CORE}/agents?limit=200`);
+    const personal = agents.body.data.find((a) => a.isPersonal === true);
+    expect(personal).toBeDefined();
+    const refused = await addText(personal!.id, { name: 'x', text: 'x', scope: 'space' });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: { code: 'agent_has_no_space', param: 'scope' } });
+  });
+
+  it('renames, replaces content (a new hash) and leaves identical content alone', async () => {
+    const agentId = await agent(await space());
+    const doc = (await addText(agentId, { name: 'notes.txt', text: 'first' })).body;
+    const renamed = await admin.put<Doc>(`${K}/${agentId}/documents/${doc.id}`, { name: 'notes-v2.txt' });
+    expect(renamed.body).toMatchObject({ name: 'notes-v2.txt', contentHash: doc.contentHash });
+    const replaced = await admin.put<Doc>(`${K}/${agentId}/documents/${doc.id}`, { text: 'second' });
+    expect(replaced.body.contentHash).not.toBe(doc.contentHash);
+    expect(replaced.body.status).toBe('Pending');
+    await admin.put(`${K}/${agentId}/documents/${doc.id}`, { text: 'second' });
+    const events = await api.app.get<EventStore>(EVENT_STORE).readStream(`document-${doc.id}`);
+    expect(events.map((event) => event.type)).toEqual([
+      'DocumentAdded',
+      'DocumentRenamed',
+      'DocumentContentReplaced',
+    ]);
+    const bad = await admin.put(`${K}/${agentId}/documents/${doc.id}`, {});
+    expect(bad.status).toBe(400);
+  });
+
+  it('creates, renames, recolours, attaches, sets and deletes tags', async () => {
+    const agentId = await agent(await space());
+    const other = await agent(await space());
+    const tag = (await admin.post<Json & { id: string }>(`${K}/${agentId}/tags`, { name: 'Policies' })).body;
+    expect(tag).toMatchObject({ agentId, name: 'Policies', color: '#64748b' });
+    const second = (
+      await admin.post<{ id: string }>(`${K}/${agentId}/tags`, { name: 'HR', color: '#ff0000' })
+    ).body;
+    expect((await admin.post(`${K}/${agentId}/tags`, { name: 'x', color: 'red' })).status).toBe(400);
+    const changed = await admin.put(`${K}/${agentId}/tags/${tag.id}`, { name: 'Rules', color: '#00ff00' });
+    expect(changed.body).toMatchObject({ name: 'Rules', color: '#00ff00' });
+    expect((await admin.get<{ data: Json[] }>(`${K}/${agentId}/tags`)).body.data).toHaveLength(2);
+    expect((await admin.get<{ data: Json[] }>(`${K}/${other}/tags`)).body.data).toHaveLength(0);
+
+    const doc = (await addText(agentId, { name: 'd', text: 'x', tagIds: [tag.id] })).body;
+    expect(doc.tags).toEqual([tag.id]);
+    const attached = await admin.post<Doc>(`${K}/${agentId}/documents/${doc.id}/tags/${second.id}`);
+    expect(attached.body.tags).toEqual([tag.id, second.id]);
+    const detached = await admin.delete<Doc>(`${K}/${agentId}/documents/${doc.id}/tags/${tag.id}`);
+    expect(detached.body.tags).toEqual([second.id]);
+    const set = await admin.put<Doc>(`${K}/${agentId}/documents/${doc.id}`, { tagIds: [tag.id] });
+    expect(set.body.tags).toEqual([tag.id]);
+    // A tag of another Agent, or an unknown one, is not found.
+    const foreign = (await admin.post<{ id: string }>(`${K}/${other}/tags`, { name: 'Theirs' })).body;
+    const refused = await admin.post(`${K}/${agentId}/documents/${doc.id}/tags/${foreign.id}`);
+    expect(refused.status).toBe(404);
+    const unknown = await addText(agentId, { name: 'd2', text: 'y', tagIds: ['tag_nope'] });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ error: { code: 'tag_not_found', param: 'tagIds' } });
+
+    expect((await admin.delete(`${K}/${agentId}/tags/${tag.id}`)).status).toBe(204);
+    expect((await admin.get<Doc>(`${K}/${agentId}/documents/${doc.id}`)).body.tags).toEqual([]);
+    expect((await admin.put(`${K}/${agentId}/tags/${tag.id}`, { name: 'gone' })).status).toBe(404);
+  });
+
+  it('deletes a document: gone from lists, a second delete is 404', async () => {
+    const agentId = await agent(await space());
+    const doc = (await addText(agentId, { name: 'temp', text: 'delete me' })).body;
+    expect((await admin.delete(`${K}/${agentId}/documents/${doc.id}`)).status).toBe(204);
+    expect((await admin.get(`${K}/${agentId}/documents/${doc.id}`)).status).toBe(404);
+    expect((await list(agentId)).map((d) => d.id)).not.toContain(doc.id);
+    expect((await admin.delete(`${K}/${agentId}/documents/${doc.id}`)).status).toBe(404);
+    expect((await admin.get(`${K}/agt_nope/documents`)).status).toBe(404);
+  });
+});
