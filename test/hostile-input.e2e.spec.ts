@@ -144,6 +144,45 @@ describe('hostile input (e2e)', () => {
         if (response.status >= 500 || (response.status >= 400 && !text.startsWith('{"error":{')))
           problems.push(`POST ${path} ${body.slice(0, 60)} → ${response.status} ${text.slice(0, 160)}`);
       }
+    const knowledge = `/api/v1/core/knowledge/${agent.id}`;
+    const doc = await fetch(`${api.url}${knowledge}/documents`, {
+      method: 'POST',
+      headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'target.md', text: '# Target' }),
+    }).then((r) => r.json() as Promise<{ id: string }>);
+    const KNOWLEDGE_BODIES = [
+      '{"name":"x","text":""}',
+      '{"name":"","text":"x"}',
+      '{"name":"x","text":"x","scope":"planet"}',
+      '{"name":"x","text":"x","tagIds":"t1"}',
+      '{"name":"x","text":"x","tagIds":[{"$ne":null}]}',
+      '{"name":"x","color":"#zzz"}',
+      `{"name":"${'n'.repeat(300)}","text":"x"}`,
+    ];
+    for (const [method, path] of [
+      ['POST', `${knowledge}/documents`],
+      ['PUT', `${knowledge}/documents/${doc.id}`],
+      ['POST', `${knowledge}/tags`],
+      ['PUT', `${knowledge}/tags/tag_missing`],
+      ['POST', `${knowledge}/documents/${doc.id}/tags/%00`],
+      ['GET', `${knowledge}/documents?scope=x&status=Done&limit=-1`],
+    ] as const)
+      for (const body of method === 'GET' ? [undefined] : [...KNOWLEDGE_BODIES, ...BODIES]) {
+        const response = await fetch(`${api.url}${path}`, {
+          method,
+          headers: {
+            'x-api-key': ADMIN_KEY,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body,
+        });
+        const text = await response.text();
+        count += 1;
+        if (response.status >= 500 || (response.status >= 400 && !text.startsWith('{"error":{')))
+          problems.push(
+            `${method} ${path} ${String(body).slice(0, 60)} → ${response.status} ${text.slice(0, 160)}`,
+          );
+      }
     for (const query of ['?from=2026-13-01', '?from=x&to=y', `?from=${'9'.repeat(500)}`]) {
       const response = await fetch(`${api.url}${llm}/usage${query}`, { headers: { 'x-api-key': ADMIN_KEY } });
       count += 1;
