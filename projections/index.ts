@@ -3,6 +3,7 @@ import type { Type } from '@nestjs/common';
 import type { Projector } from '../libs/eventsourcing/src/projector.js';
 import { PersonalAgentProcess } from '../libs/agents/src/personal-agent.process.js';
 import { SpaceDeletionProcess } from '../libs/agents/src/space-deletion.process.js';
+import { KnowledgeOwnerDeletionProcess } from '../libs/knowledge/src/knowledge-owner-deletion.process.js';
 import { agentsProjector } from './agents/agents.projector.js';
 import { apiKeysProjector } from './api-keys/api-keys.projector.js';
 import { spacesProjector } from './spaces/spaces.projector.js';
@@ -18,5 +19,6 @@ export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
   usageProjector,
   knowledgeProjector,
   SpaceDeletionProcess,
+  KnowledgeOwnerDeletionProcess,
   PersonalAgentProcess,
 ];

@@ -174,4 +174,32 @@ describe('knowledge documents and tags (e2e)', () => {
     expect((await admin.delete(`${K}/${agentId}/documents/${doc.id}`)).status).toBe(404);
     expect((await admin.get(`${K}/agt_nope/documents`)).status).toBe(404);
   });
+
+  it('deleting an Agent deletes its documents and tags; deleting a Space deletes its Space documents', async () => {
+    const spaceId = await space();
+    const [keeper, leaving] = [await agent(spaceId), await agent(spaceId)];
+    const own = (await addText(leaving, { name: 'own', text: 'agent level' })).body;
+    const tag = (await admin.post<{ id: string }>(`${K}/${leaving}/tags`, { name: 'T' })).body;
+    const shared = (await addText(leaving, { name: 'shared', text: 'space level', scope: 'space' })).body;
+    const store = api.app.get<EventStore>(EVENT_STORE);
+    const eventually = async (check: () => Promise<boolean>) => {
+      for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 25));
+      expect(await check()).toBe(true);
+    };
+    const streamTypes = async (stream: string) => (await store.readStream(stream)).map((event) => event.type);
+
+    expect((await admin.delete(`${CORE}/agents/${leaving}`)).status).toBe(204);
+    await eventually(async () => (await streamTypes(`document-${own.id}`)).includes('DocumentDeleted'));
+    await eventually(async () =>
+      (await streamTypes(`knowledge-tag-${tag.id}`)).includes('KnowledgeTagDeleted'),
+    );
+    // The Space document stays for the Space's other Agents.
+    expect((await list(keeper)).map((doc) => doc.id)).toContain(shared.id);
+    const deletion = (await store.readStream(`document-${own.id}`)).at(-1)!;
+    expect(deletion.data).toMatchObject({ reason: 'owner_deleted' });
+    expect(deletion.metadata.actor).toEqual({ kind: 'system', id: 'platform' });
+
+    expect((await admin.delete(`${CORE}/spaces/${spaceId}`)).status).toBe(204);
+    await eventually(async () => (await streamTypes(`document-${shared.id}`)).includes('DocumentDeleted'));
+  });
 });

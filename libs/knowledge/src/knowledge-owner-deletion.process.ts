@@ -1,0 +1,141 @@
+// Process manager: when an Agent is deleted, its documents and its tags go too; when a Space is deleted, its
+// Space-level documents go (its Agents' own documents follow through their AgentDeleted). It keeps which documents
+// each owner holds, and which tags each Agent created (a tag deleted meanwhile is skipped), in its own checkpointed
+// state; a document added to an owner
+// that is already gone is deleted as soon as it appears. Commands carry event ids derived from their cause, so a
+// replay appends nothing.
+import { Injectable } from '@nestjs/common';
+import { derivedEventId, SYSTEM_ACTOR, type EventEnvelope } from '../../kernel/src/index.js';
+import type { ProjectionContext, Projector } from '../../eventsourcing/src/projector.js';
+import type { WriteOp } from '../../read-store/src/read-store.port.js';
+import { CommandRunner } from '../../platform/src/command-runner.js';
+import type { AgentEvent } from '../../agents/src/agent.events.js';
+import type { SpaceEvent } from '../../spaces/src/space.events.js';
+import { documentDecider } from './document.decider.js';
+import { documentStreamId, type DocumentEvent } from './document.events.js';
+import { tagDecider } from './tag.decider.js';
+import { tagStreamId, type TagEvent } from './tag.events.js';
+
+interface OwnerHoldings {
+  readonly id: string;
+  readonly documentIds: readonly string[];
+  readonly tagIds: readonly string[];
+  readonly deleted: boolean;
+}
+
+const OWNERS = 'pm_knowledge_owners';
+const DOCUMENT_OWNER = 'pm_knowledge_document_owner';
+
+@Injectable()
+export class KnowledgeOwnerDeletionProcess implements Projector {
+  readonly name = 'knowledge-owner-deletion-process';
+  readonly version = 1;
+  readonly collections = [{ name: OWNERS }, { name: DOCUMENT_OWNER }];
+  readonly eventTypes = [
+    'DocumentAdded',
+    'DocumentDeleted',
+    'KnowledgeTagCreated',
+    'AgentDeleted',
+    'SpaceDeleted',
+  ];
+
+  constructor(private readonly commands: CommandRunner) {}
+
+  async project(envelope: EventEnvelope, context: ProjectionContext): Promise<WriteOp[]> {
+    const event = envelope as unknown as DocumentEvent | TagEvent | AgentEvent | SpaceEvent;
+    const holdings = async (ownerId: string): Promise<OwnerHoldings> =>
+      (await context.get<OwnerHoldings>(OWNERS, ownerId)) ?? {
+        id: ownerId,
+        documentIds: [],
+        tagIds: [],
+        deleted: false,
+      };
+    const save = (doc: OwnerHoldings): WriteOp => ({ kind: 'upsert', collection: OWNERS, doc: { ...doc } });
+
+    switch (event.type) {
+      case 'DocumentAdded': {
+        const { documentId, ownerId } = event.data;
+        const owner = await holdings(ownerId);
+        if (owner.deleted) {
+          await this.deleteDocument(documentId, envelope);
+          return [];
+        }
+        return [
+          save({
+            ...owner,
+            documentIds: [...owner.documentIds.filter((id) => id !== documentId), documentId],
+          }),
+          { kind: 'upsert', collection: DOCUMENT_OWNER, doc: { id: documentId, ownerId } },
+        ];
+      }
+      case 'DocumentDeleted': {
+        const index = await context.get<{ id: string; ownerId: string }>(
+          DOCUMENT_OWNER,
+          event.data.documentId,
+        );
+        if (!index) return [];
+        const owner = await holdings(index.ownerId);
+        return [
+          { kind: 'delete', collection: DOCUMENT_OWNER, id: index.id },
+          save({ ...owner, documentIds: owner.documentIds.filter((id) => id !== index.id) }),
+        ];
+      }
+      case 'KnowledgeTagCreated': {
+        const owner = await holdings(event.data.agentId);
+        if (owner.deleted) {
+          await this.deleteTag(event.data.tagId, envelope);
+          return [];
+        }
+        return [save({ ...owner, tagIds: [...owner.tagIds, event.data.tagId] })];
+      }
+      case 'AgentDeleted':
+        return this.ownerGone(await holdings(event.data.agentId), envelope);
+      case 'SpaceDeleted':
+        return this.ownerGone(await holdings(event.data.spaceId), envelope);
+      default:
+        return [];
+    }
+  }
+
+  private async ownerGone(owner: OwnerHoldings, cause: EventEnvelope): Promise<WriteOp[]> {
+    for (const documentId of owner.documentIds) await this.deleteDocument(documentId, cause);
+    for (const tagId of owner.tagIds) await this.deleteTag(tagId, cause);
+    return [
+      {
+        kind: 'upsert',
+        collection: OWNERS,
+        doc: { id: owner.id, documentIds: [], tagIds: [], deleted: true },
+      },
+    ];
+  }
+
+  private context(cause: EventEnvelope, subject: string) {
+    return {
+      actor: SYSTEM_ACTOR,
+      correlationId: cause.metadata.correlationId,
+      causationId: cause.id,
+      eventId: (index: number) => derivedEventId(cause.id, subject, String(index)),
+      now: () => new Date(),
+    };
+  }
+
+  private async deleteDocument(documentId: string, cause: EventEnvelope): Promise<void> {
+    await this.commands.run(
+      documentStreamId(documentId),
+      documentDecider,
+      { type: 'DeleteDocument', documentId, reason: 'owner_deleted' },
+      this.context(cause, documentId),
+    );
+  }
+
+  private async deleteTag(tagId: string, cause: EventEnvelope): Promise<void> {
+    const { state } = await this.commands.load(tagStreamId(tagId), tagDecider);
+    if (state.status !== 'active') return;
+    await this.commands.run(
+      tagStreamId(tagId),
+      tagDecider,
+      { type: 'DeleteTag', tagId },
+      this.context(cause, tagId),
+    );
+  }
+}
