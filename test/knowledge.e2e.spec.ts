@@ -202,4 +202,50 @@ describe('knowledge documents and tags (e2e)', () => {
     expect((await admin.delete(`${CORE}/spaces/${spaceId}`)).status).toBe(204);
     await eventually(async () => (await streamTypes(`document-${shared.id}`)).includes('DocumentDeleted'));
   });
+
+  it('runs bulk actions per document: tag, untag, re-process (forced or not) and delete', async () => {
+    const agentId = await agent(await space());
+    const [d1, d2] = [
+      (await addText(agentId, { name: 'b1', text: 'one' })).body,
+      (await addText(agentId, { name: 'b2', text: 'two' })).body,
+    ];
+    const tag = (await admin.post<{ id: string }>(`${K}/${agentId}/tags`, { name: 'Bulk' })).body;
+    const bulk = (body: Json) =>
+      admin.post<{ results: { documentId: string; ok: boolean; error?: { code: string } }[] }>(
+        `${K}/${agentId}/documents/bulk`,
+        body,
+      );
+    const tagged = await bulk({
+      action: 'addTag',
+      tagId: tag.id,
+      documentIds: [d1.id, d2.id, 'doc_missing'],
+    });
+    expect(tagged.status).toBe(200);
+    expect(tagged.body.results).toEqual([
+      { documentId: d1.id, ok: true },
+      { documentId: d2.id, ok: true },
+      {
+        documentId: 'doc_missing',
+        ok: false,
+        error: expect.objectContaining({ code: 'document_not_found' }),
+      },
+    ]);
+    expect((await admin.get<Doc>(`${K}/${agentId}/documents/${d2.id}`)).body.tags).toEqual([tag.id]);
+    expect(
+      (await bulk({ action: 'removeTag', tagId: tag.id, documentIds: [d2.id] })).body.results[0]!.ok,
+    ).toBe(true);
+    expect((await admin.get<Doc>(`${K}/${agentId}/documents/${d2.id}`)).body.tags).toEqual([]);
+    expect((await bulk({ action: 'addTag', documentIds: [d1.id] })).status).toBe(400);
+
+    await bulk({ action: 'reprocess', documentIds: [d1.id] });
+    await bulk({ action: 'forceReprocess', documentIds: [d1.id] });
+    const events = await api.app.get<EventStore>(EVENT_STORE).readStream(`document-${d1.id}`);
+    expect(
+      events.filter((e) => e.type === 'DocumentReprocessingRequested').map((e) => (e.data as Json).force),
+    ).toEqual([false, true]);
+
+    const deleted = await bulk({ action: 'delete', documentIds: [d1.id, d2.id] });
+    expect(deleted.body.results.every((result) => result.ok)).toBe(true);
+    expect(await list(agentId, '?scope=agent')).toEqual([]);
+  });
 });

@@ -16,7 +16,13 @@ import {
 } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { ForbiddenError, newId, NotFoundError, ValidationError } from '../../../kernel/src/index.js';
+import {
+  ForbiddenError,
+  newId,
+  NotFoundError,
+  PlatformError,
+  ValidationError,
+} from '../../../kernel/src/index.js';
 import { IdempotencyInterceptor } from '../../../http/src/idempotency.interceptor.js';
 import { commandContext, CurrentCaller, type Caller } from '../../../http/src/caller.js';
 import { listOf, type RouteDoc } from '../../../http/src/openapi.js';
@@ -38,6 +44,8 @@ import type { TagCommand } from '../tag.decider.js';
 import { ExecuteDocumentCommand, ExecuteTagCommand, type WriteResult } from '../knowledge.commands.js';
 import {
   AddTextDocumentBody,
+  BulkDocumentsBody,
+  BulkResultDto,
   ChangeDocumentBody,
   ChangeTagBody,
   CreateTagBody,
@@ -210,6 +218,41 @@ export class KnowledgeController {
     const agent = await this.accessibleAgent(agentId, caller);
     await this.writableDocument(agent, documentId, caller);
     await this.executeDocument({ type: 'DeleteDocument', documentId, reason: 'requested' }, caller);
+  }
+
+  /**
+   * One action over many documents. Each document is its own command (and its own stream), so the answer lists the
+   * outcome per document: one that is not found or not writable does not stop the others.
+   */
+  @Post('documents/bulk')
+  @HttpCode(200)
+  async bulk(
+    @Param('agentId') agentId: string,
+    @Body(new ZodBody(BulkDocumentsBody)) body: z.output<typeof BulkDocumentsBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const agent = await this.accessibleAgent(agentId, caller);
+    if (body.tagId) await this.requireTags(agent, [body.tagId]);
+    const results = [];
+    for (const documentId of new Set(body.documentIds)) {
+      try {
+        await this.writableDocument(agent, documentId, caller);
+        const command: DocumentCommand =
+          body.action === 'addTag'
+            ? { type: 'AttachDocumentTag', documentId, tagId: body.tagId! }
+            : body.action === 'removeTag'
+              ? { type: 'DetachDocumentTag', documentId, tagId: body.tagId! }
+              : body.action === 'delete'
+                ? { type: 'DeleteDocument', documentId, reason: 'requested' }
+                : { type: 'RequestReprocessing', documentId, force: body.action === 'forceReprocess' };
+        await this.executeDocument(command, caller);
+        results.push({ documentId, ok: true });
+      } catch (error) {
+        if (!(error instanceof PlatformError)) throw error;
+        results.push({ documentId, ok: false, error: { code: error.code, message: error.message } });
+      }
+    }
+    return { action: body.action, results };
   }
 
   @Post('documents/:documentId/tags/:tagId')
@@ -408,6 +451,18 @@ export const KNOWLEDGE_ROUTES: RouteDoc[] = [
     summary: 'Delete a document',
     response: { status: 204, description: 'Deleted' },
     errors: [403, 404],
+  },
+  {
+    method: 'post',
+    path: `${BASE}/documents/bulk`,
+    tag: 'Knowledge',
+    summary:
+      'One action over many documents: add or remove a tag, re-process, force re-process, delete (extension)',
+    description:
+      'Answers the outcome per document; a document that is not found or not writable does not stop the others.',
+    body: BulkDocumentsBody,
+    response: { status: 200, schema: BulkResultDto, description: 'One result per document' },
+    errors: [400, 403, 404],
   },
   {
     method: 'post',

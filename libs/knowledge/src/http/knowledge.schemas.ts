@@ -77,3 +77,27 @@ export const TagDto = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
+
+export const BULK_ACTIONS = ['addTag', 'removeTag', 'reprocess', 'forceReprocess', 'delete'] as const;
+
+export const BulkDocumentsBody = z
+  .strictObject({
+    action: z.enum(BULK_ACTIONS).describe('forceReprocess bypasses the content-hash check'),
+    documentIds: z.array(z.string().min(1).max(128)).min(1).max(1000),
+    tagId: z.string().min(1).max(128).optional().describe('For addTag and removeTag'),
+  })
+  .refine((body) => !['addTag', 'removeTag'].includes(body.action) || body.tagId !== undefined, {
+    message: 'addTag and removeTag need tagId',
+    path: ['tagId'],
+  });
+
+export const BulkResultDto = z.object({
+  action: z.enum(BULK_ACTIONS),
+  results: z.array(
+    z.object({
+      documentId: z.string(),
+      ok: z.boolean(),
+      error: z.object({ code: z.string(), message: z.string() }).optional(),
+    }),
+  ),
+});
