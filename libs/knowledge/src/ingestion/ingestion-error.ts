@@ -1,0 +1,31 @@
+// Why a document could not be ingested. Every failure of sniffing or parsing ends as one of these reasons, so the
+// caller records `DocumentFailed { reason, message }` and never sees a parser's own exception type.
+export const INGESTION_FAILURE_REASONS = [
+  'unsupported_type',
+  'too_large',
+  'parse_failed',
+  'timeout',
+  'empty',
+] as const;
+export type IngestionFailureReason = (typeof INGESTION_FAILURE_REASONS)[number];
+
+export class IngestionError extends Error {
+  override readonly name = 'IngestionError';
+
+  constructor(
+    readonly reason: IngestionFailureReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const isIngestionFailureReason = (value: unknown): value is IngestionFailureReason =>
+  typeof value === 'string' && (INGESTION_FAILURE_REASONS as readonly string[]).includes(value);
+
+/** Any error thrown while parsing, as an IngestionError: our own pass through, a library's becomes `parse_failed`. */
+export const toIngestionError = (error: unknown): IngestionError => {
+  if (error instanceof IngestionError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new IngestionError('parse_failed', message.length > 0 ? message : 'the parser failed');
+};

@@ -1,0 +1,21 @@
+// The bounds every parse runs under. A document over any of them fails (`too_large` or `timeout`) instead of
+// exhausting the process: the worker that parses it is stopped, the service carries on.
+export interface ParseLimits {
+  /** Largest document accepted, in bytes. */
+  readonly maxBytes: number;
+  /** Most characters of extracted text (a small file can unpack into a great deal of text). */
+  readonly maxChars: number;
+  readonly maxPdfPages: number;
+  /** Wall-clock time one parse may take, in milliseconds. */
+  readonly timeoutMs: number;
+  /** Heap (old generation) of the worker a parse runs in, in MiB; a parse that needs more fails `too_large`. */
+  readonly maxHeapMb: number;
+}
+
+export const DEFAULT_PARSE_LIMITS: ParseLimits = {
+  maxBytes: 25 * 1024 * 1024,
+  maxChars: 5_000_000,
+  maxPdfPages: 2_000,
+  timeoutMs: 30_000,
+  maxHeapMb: 512,
+};

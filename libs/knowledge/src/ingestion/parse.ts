@@ -1,0 +1,110 @@
+// Parsing a document of a sniffed kind into text and blocks, within limits. Each parse runs in its own worker
+// thread: pdf.js, mammoth's XML parser and the others are CPU-bound and cannot be interrupted, so a hostile file
+// (a zip bomb, a pathological PDF) is stopped by terminating its worker when the time limit passes, and by the
+// worker's heap cap when it needs too much memory. The caller only ever sees a ParsedDocument or an IngestionError.
+//
+// The worker is the compiled `parse-worker.js` beside this module (dist/ in production). When this module runs
+// from its TypeScript source (under ts-jest) there is no such file, and the parse runs in the calling thread
+// with the same limits, except that the time limit is only noticed (when the parse yields, or when it ends), not
+// enforced, and there is no heap cap.
+// The specs of the worker path therefore run against dist/ (built by `pretest`), see parse.int.spec.ts.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { IngestionError, isIngestionFailureReason } from './ingestion-error.js';
+import { checkSize, parseInThisThread, type ParseReply, type ParseRequest } from './parse-core.js';
+import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './parse-limits.js';
+import type { ParsedDocument } from './parsed-document.js';
+import type { DocumentKind } from './sniff.js';
+
+const WORKER_URL = new URL('./parse-worker.js', import.meta.url);
+
+/** True when parses run in a worker thread (compiled code); false when running from TypeScript sources. */
+export const PARSES_IN_WORKER = existsSync(fileURLToPath(WORKER_URL));
+
+const timedOut = (limits: ParseLimits): IngestionError =>
+  new IngestionError('timeout', `parsing took longer than ${limits.timeoutMs} ms`);
+
+const parseInWorker = (request: ParseRequest): Promise<ParsedDocument> =>
+  new Promise((resolve, reject) => {
+    const { limits } = request;
+    // A compact copy, moved rather than cloned: cloning a view clones its whole backing buffer (a Buffer slice of a
+    // large request body would drag all of it along).
+    const bytes = new Uint8Array(request.bytes);
+    const worker = new Worker(WORKER_URL, {
+      workerData: { ...request, bytes },
+      transferList: [bytes.buffer],
+      resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb },
+    });
+    let settled = false;
+    const settle = (outcome: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      void worker.terminate();
+      outcome();
+    };
+    const timer = setTimeout(() => settle(() => reject(timedOut(limits))), limits.timeoutMs);
+    worker.once('message', (reply: ParseReply) =>
+      settle(() => {
+        if (reply.ok) resolve(reply.document);
+        else
+          reject(
+            new IngestionError(
+              isIngestionFailureReason(reply.reason) ? reply.reason : 'parse_failed',
+              reply.message,
+            ),
+          );
+      }),
+    );
+    worker.once('error', (error: Error & { code?: string }) =>
+      settle(() =>
+        reject(
+          error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? new IngestionError('too_large', `parsing needed more than ${limits.maxHeapMb} MiB of memory`)
+            : new IngestionError('parse_failed', `the parser crashed: ${error.message}`),
+        ),
+      ),
+    );
+    worker.once('exit', (code) =>
+      settle(() =>
+        reject(
+          new IngestionError('parse_failed', `the parser stopped without an answer (exit code ${code})`),
+        ),
+      ),
+    );
+  });
+
+/** Without a worker: the deadline can fire only when the parse yields, so the elapsed time is checked at the end too. */
+const parseWithDeadline = async (request: ParseRequest): Promise<ParsedDocument> => {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(timedOut(request.limits)), request.limits.timeoutMs);
+  });
+  try {
+    const document = await Promise.race([
+      parseInThisThread(request.bytes, request.kind, request.limits),
+      deadline,
+    ]);
+    if (performance.now() - started > request.limits.timeoutMs) throw timedOut(request.limits);
+    return document;
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+/**
+ * The text and blocks of `bytes`, a document of `kind` (from `sniffType`). Limits not given take their defaults.
+ * Rejects with an IngestionError only: `too_large`, `parse_failed`, `timeout` or `empty`.
+ */
+export const parseDocument = async (
+  bytes: Uint8Array,
+  kind: DocumentKind,
+  limits: Partial<ParseLimits> = {},
+): Promise<ParsedDocument> => {
+  const given = Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined));
+  const request: ParseRequest = { bytes, kind, limits: { ...DEFAULT_PARSE_LIMITS, ...given } };
+  checkSize(bytes, request.limits);
+  return PARSES_IN_WORKER ? parseInWorker(request) : parseWithDeadline(request);
+};
