@@ -1,0 +1,179 @@
+// The embedded search index: the shared contract on a WAL file and in memory, then what only this adapter shows
+// (persistence across instances, the owner-token filter, leaving out words most chunks contain).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { searchIndexContract } from '../search-index.contract.js';
+import { SqliteSearchIndex } from './sqlite-search-index.js';
+
+const dirs: string[] = [];
+const freshPath = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'search-'));
+  dirs.push(dir);
+  return join(dir, 'search.db');
+};
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+searchIndexContract('sqlite (WAL file)', async () => new SqliteSearchIndex({ path: freshPath() }));
+searchIndexContract('sqlite (:memory:)', async () => new SqliteSearchIndex({ path: ':memory:' }));
+searchIndexContract(
+  'sqlite (no vector cache)',
+  async () => new SqliteSearchIndex({ path: ':memory:', vectorCacheBytes: 0 }),
+);
+
+const DIMENSIONS = 4;
+
+const chunk = (ownerId: string, documentId: string, n: number, text: string, embedding = [1, 0, 0, 0]) => ({
+  chunkId: `${documentId}-${n}`,
+  documentId,
+  version: 1,
+  ownerId,
+  tagIds: [],
+  sectionPath: [],
+  start: 0,
+  end: text.length,
+  text,
+  embedding,
+  documentName: `${documentId}.txt`,
+});
+
+describe('SqliteSearchIndex', () => {
+  it('keeps indexes, chunks and aliases in its file, visible to another instance on the same file', async () => {
+    const path = freshPath();
+    const writer = new SqliteSearchIndex({ path });
+    const reader = new SqliteSearchIndex({ path });
+    await writer.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
+    await writer.upsertDocument('chunks_v1', 'doc1', 1, [chunk('agt_1', 'doc1', 0, 'persistent words')]);
+    await writer.setLive('knowledge', 'chunks_v1');
+    expect(await reader.liveIndex('knowledge')).toBe('chunks_v1');
+    const ask = (index: SqliteSearchIndex) =>
+      index.search('chunks_v1', { text: 'words', embedding: [1, 0, 0, 0], ownerIds: ['agt_1'], limit: 5 });
+    expect((await ask(reader)).map((hit) => hit.chunkId)).toEqual(['doc1-0']);
+    await writer.close();
+    await writer.close();
+    await reader.close();
+
+    const reopened = new SqliteSearchIndex({ path });
+    expect(await reopened.liveIndex('knowledge')).toBe('chunks_v1');
+    expect(await reopened.stats('chunks_v1')).toEqual({ chunks: 1, documents: 1 });
+    expect((await ask(reopened)).map((hit) => hit.chunkId)).toEqual(['doc1-0']);
+    await reopened.close();
+  });
+
+  it('never serves cached vectors of a dropped index to a new index of the same name, in any instance', async () => {
+    const path = freshPath();
+    const first = new SqliteSearchIndex({ path });
+    const second = new SqliteSearchIndex({ path, vectorCacheBytes: 1024 });
+    const nearest = async (index: SqliteSearchIndex) =>
+      (
+        await index.search('chunks_v1', {
+          text: '',
+          embedding: [1, 0, 0, 0],
+          ownerIds: ['agt_1'],
+          limit: 2,
+          mode: 'vector',
+        })
+      ).map((hit) => hit.text);
+    await first.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
+    await first.upsertDocument('chunks_v1', 'doc1', 1, [
+      chunk('agt_1', 'doc1', 0, 'x-axis', [1, 0, 0, 0]),
+      chunk('agt_1', 'doc1', 1, 'y-axis', [0, 1, 0, 0]),
+    ]);
+    expect(await nearest(first)).toEqual(['x-axis', 'y-axis']);
+    expect(await nearest(second)).toEqual(['x-axis', 'y-axis']);
+    // Recreated by the other instance, with the same row ids and other vectors.
+    await second.dropIndex('chunks_v1');
+    await second.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
+    await second.upsertDocument('chunks_v1', 'doc1', 1, [
+      chunk('agt_1', 'doc1', 0, 'x-axis', [0, 0, 1, 0]),
+      chunk('agt_1', 'doc1', 1, 'y-axis', [1, 0, 0, 0]),
+    ]);
+    expect(await nearest(first)).toEqual(['y-axis', 'x-axis']);
+    expect(await nearest(second)).toEqual(['y-axis', 'x-axis']);
+    // A cache smaller than one document still answers (nothing is kept).
+    await second.upsertDocument('chunks_v1', 'doc2', 1, [
+      chunk(
+        'agt_1',
+        'doc2',
+        0,
+        'big',
+        Array.from({ length: DIMENSIONS }, () => 1),
+      ),
+      ...Array.from({ length: 100 }, (_, n) => chunk('agt_1', 'doc2', n + 1, `filler ${n}`, [0, 0, 0, 1])),
+    ]);
+    expect(await nearest(second)).toEqual(['y-axis', 'big']);
+    await first.close();
+    await second.close();
+  });
+
+  it('does not let text that spells another owner’s token reach that owner’s rows', async () => {
+    const { ownerToken } = await import('./fts5-query.js');
+    const index = new SqliteSearchIndex({ path: ':memory:' });
+    await index.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
+    // A's chunk carries B's owner token in its text, and the query asks for A's token as a word.
+    await index.upsertDocument('chunks_v1', 'a1', 1, [
+      chunk('agt_a', 'a1', 0, `secret ${ownerToken('agt_b')}`),
+    ]);
+    await index.upsertDocument('chunks_v1', 'b1', 1, [chunk('agt_b', 'b1', 0, 'public note')]);
+    const many = ['agt_b', ...Array.from({ length: 20 }, (_, n) => `agt_x${n}`)];
+    for (const ownerIds of [['agt_b'], many]) {
+      for (const text of [
+        'secret',
+        ownerToken('agt_b'),
+        ownerToken('agt_a'),
+        `secret OR ${ownerToken('agt_a')}`,
+      ]) {
+        const hits = await index.search('chunks_v1', {
+          text,
+          embedding: [],
+          ownerIds,
+          limit: 50,
+          mode: 'bm25',
+        });
+        expect(hits.map((hit) => hit.documentId)).toEqual([]);
+      }
+    }
+    await index.close();
+  });
+
+  it('matches by the rarer words of a query, leaving out words most chunks of a large index contain', async () => {
+    const index = new SqliteSearchIndex({ path: ':memory:' });
+    await index.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
+    // 1,200 chunks all say "common"; 60 also say "rare"; none says "absent".
+    for (let d = 0; d < 12; d++) {
+      const documentId = `doc${d}`;
+      const chunks = Array.from({ length: 100 }, (_, n) =>
+        chunk('agt_1', documentId, n, `common filler ${d * 100 + n < 60 ? 'rare ' : ''}text ${d}-${n}`),
+      );
+      await index.upsertDocument('chunks_v1', documentId, 1, chunks);
+    }
+    const bm25 = (text: string, limit: number) =>
+      index.search('chunks_v1', { text, embedding: [], ownerIds: ['agt_1'], limit, mode: 'bm25' });
+    const all = await bm25('common rare', 200);
+    expect(all).toHaveLength(60);
+    expect(all.every((hit) => hit.text.includes('rare'))).toBe(true);
+    // Alone, or beside words that match nothing, the common word still finds chunks.
+    expect(await bm25('common absent', 5)).toHaveLength(5);
+    expect(await bm25('common', 5)).toHaveLength(5);
+    expect(await bm25('absent', 5)).toEqual([]);
+    // A small index keeps every word: here "common" is in every chunk and still retrieves.
+    const small = new SqliteSearchIndex({ path: ':memory:' });
+    await small.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
+    await small.upsertDocument('chunks_v1', 'd', 1, [
+      chunk('agt_1', 'd', 0, 'common rare'),
+      chunk('agt_1', 'd', 1, 'common only'),
+    ]);
+    const hits = await small.search('chunks_v1', {
+      text: 'common rare',
+      embedding: [],
+      ownerIds: ['agt_1'],
+      limit: 5,
+      mode: 'bm25',
+    });
+    expect(hits.map((hit) => hit.text)).toEqual(['common rare', 'common only']);
+    await small.close();
+    await index.close();
+  });
+});

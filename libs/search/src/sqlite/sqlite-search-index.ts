@@ -1,0 +1,572 @@
+// Embedded search index: one SQLite file (node:sqlite, WAL), per index version a set of tables named after it.
+//
+// - `<ix>__chunks`: one row per chunk (citation fields and text); rowids of a document's chunks are consecutive.
+// - `<ix>__documents`: one row per document: version, owner, its chunks' rowid range and their embeddings packed
+//   in one BLOB (unit length, Float32 LE).
+// - `<ix>__tags`: which chunks carry which tag.
+// - `<ix>__fts`: contentless FTS5 (unicode61, diacritics removed) over the text, plus an `owner` column holding one
+//   token per owner so that a MATCH finds only the allowed owners' rows; ranked with bm25() weighting owner at 0.
+//
+// Both legs filter by owner inside the query: BM25 by the owner tokens in the MATCH (a few owners) and always by
+// the chunk's owner in a join; the vector leg reads only the allowed owners' documents.
+//
+// The vector leg is an exact cosine scan in JavaScript over the allowed owners' packed BLOBs, decoded once and kept
+// in an LRU cache. sqlite-vec 0.1.9 installs and loads (DatabaseSync { allowExtension: true }) and was measured on
+// 100,000 chunks of 384 dimensions, 500 owners (2-core VM, same load): its scalar vec_distance_cosine over per-chunk
+// rows ≈ 138 ms over all of them, this scan ≈ 73 ms (cached), its vec0 KNN ≈ 51 ms on one 100,000-vector
+// partition; for three owners (~600 chunks) this scan ≈ 0.35 ms, vec0 ≈ 0.6 ms. vec0 would need a partition per
+// owner (a vector chunk allocated per Agent: 786 MB for 150 MB of vectors at its default size), cannot filter by
+// tag inside its KNN, and does not reclaim deleted vectors yet; so no native extension is loaded.
+//
+// A search runs in one read transaction, so its legs and the fetched chunks come from one snapshot: with WAL,
+// another process's upsert is seen entirely or not at all. Each write is one IMMEDIATE transaction.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { ConflictError, NotFoundError, ValidationError } from '../../../kernel/src/index.js';
+import {
+  assertDimensions,
+  assertDocumentChunks,
+  assertIndexName,
+  assertQueryEmbedding,
+  candidatesPerLeg,
+  clampLimit,
+  reciprocalRankFusion,
+  type IndexedChunk,
+  type SearchHit,
+  type SearchIndex,
+  type SearchIndexStats,
+  type SearchQuery,
+} from '../search-index.port.js';
+import { foldTerm, matchExpression, MAX_OWNER_TOKENS, ownerToken, queryTerms } from './fts5-query.js';
+import { dotAt, packVectors, TopScores, unitVector, unpackVectors } from './packed-vectors.js';
+
+export interface SqliteSearchIndexOptions {
+  /** The database file, or ':memory:'. */
+  readonly path: string;
+  /** Memory for decoded embeddings, most recently used kept (default 256 MiB, ≈170,000 chunks of 384 floats). */
+  readonly vectorCacheBytes?: number;
+}
+
+const DEFAULT_VECTOR_CACHE_BYTES = 256 * 1024 * 1024;
+
+/** Below this many chunks every query term is kept: the BM25 leg is cheap anyway. */
+const PRUNE_MIN_CHUNKS = 1000;
+/** Document frequencies are looked up again after this long, or once the index grew or shrank by a tenth. */
+const TERM_STATS_TTL_MS = 60_000;
+const MAX_CACHED_TERMS = 50_000;
+
+interface IndexRecord {
+  dimensions: number;
+  chunks: number;
+  documents: number;
+  /** New each time the index is created: cached data of a dropped index of the same name is never reused. */
+  incarnation: string;
+}
+
+/**
+ * Decoded embeddings per document row. A row's vectors never change (an upsert writes a new row, and row ids are
+ * AUTOINCREMENT, never reused), so an entry is valid as long as its key exists: no invalidation is needed, and
+ * writes of other processes simply miss the cache.
+ */
+class VectorCache {
+  private readonly entries = new Map<string, Float32Array>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get(key: string): Float32Array | undefined {
+    const vectors = this.entries.get(key);
+    if (vectors) {
+      this.entries.delete(key);
+      this.entries.set(key, vectors);
+    }
+    return vectors;
+  }
+
+  set(key: string, vectors: Float32Array): void {
+    if (vectors.byteLength > this.maxBytes) return;
+    this.entries.set(key, vectors);
+    this.bytes += vectors.byteLength;
+    for (const [oldest, evicted] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= evicted.byteLength;
+    }
+  }
+
+  forget(prefix: string): void {
+    for (const [key, vectors] of this.entries) {
+      if (key.startsWith(prefix)) {
+        this.entries.delete(key);
+        this.bytes -= vectors.byteLength;
+      }
+    }
+  }
+}
+
+interface DocumentRow {
+  doc_rowid: number;
+  version: number;
+  first_chunk: number;
+  chunk_count: number;
+}
+
+interface ChunkRow {
+  id: number;
+  chunk_id: string;
+  document_id: string;
+  document_name: string;
+  section_path: string;
+  start: number;
+  end: number;
+  text: string;
+}
+
+const tables = (index: string) => ({
+  documents: `"${index}__documents"`,
+  chunks: `"${index}__chunks"`,
+  tags: `"${index}__tags"`,
+  fts: `"${index}__fts"`,
+  vocab: `"${index}__vocab"`,
+});
+
+const json = (values: readonly string[]): string => JSON.stringify(values);
+
+export class SqliteSearchIndex implements SearchIndex {
+  private readonly db: DatabaseSync;
+  private readonly statementCache = new Map<string, StatementSync>();
+  private readonly vectorCache: VectorCache;
+  private readonly termStats = new Map<
+    string,
+    { total: number; at: number; frequencies: Map<string, number> }
+  >();
+  private closed = false;
+
+  constructor(options: SqliteSearchIndexOptions) {
+    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+    this.db = new DatabaseSync(options.path);
+    this.vectorCache = new VectorCache(options.vectorCacheBytes ?? DEFAULT_VECTOR_CACHE_BYTES);
+    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS search_indexes (
+        name TEXT PRIMARY KEY, dimensions INTEGER NOT NULL, incarnation TEXT NOT NULL,
+        chunks INTEGER NOT NULL DEFAULT 0, documents INTEGER NOT NULL DEFAULT 0) STRICT;
+      CREATE TABLE IF NOT EXISTS search_aliases (alias TEXT PRIMARY KEY, index_name TEXT NOT NULL) STRICT;
+    `);
+  }
+
+  async ensureIndex(name: string, options: { readonly dimensions: number }): Promise<void> {
+    assertIndexName(name);
+    assertDimensions(options.dimensions);
+    this.write(() => {
+      const existing = this.registry(name);
+      if (existing) {
+        if (existing.dimensions !== options.dimensions) {
+          throw new ConflictError(
+            'search_index_dimensions_conflict',
+            `Search index '${name}' has ${existing.dimensions} dimensions, not ${options.dimensions}`,
+          );
+        }
+        return;
+      }
+      const t = tables(name);
+      this.db.exec(`
+        CREATE TABLE ${t.documents} (
+          doc_rowid INTEGER PRIMARY KEY AUTOINCREMENT, document_id TEXT NOT NULL UNIQUE, version INTEGER NOT NULL,
+          owner_id TEXT NOT NULL, first_chunk INTEGER NOT NULL, chunk_count INTEGER NOT NULL,
+          vectors BLOB NOT NULL) STRICT;
+        CREATE INDEX "${name}__documents_owner" ON ${t.documents} (owner_id, first_chunk, chunk_count);
+        CREATE TABLE ${t.chunks} (
+          id INTEGER PRIMARY KEY, chunk_id TEXT NOT NULL UNIQUE, document_id TEXT NOT NULL,
+          owner_id TEXT NOT NULL, document_name TEXT NOT NULL, section_path TEXT NOT NULL,
+          start INTEGER NOT NULL, "end" INTEGER NOT NULL, text TEXT NOT NULL) STRICT;
+        CREATE TABLE ${t.tags} (
+          tag_id TEXT NOT NULL, chunk INTEGER NOT NULL, doc_rowid INTEGER NOT NULL,
+          PRIMARY KEY (tag_id, chunk)) STRICT, WITHOUT ROWID;
+        CREATE INDEX "${name}__tags_chunk" ON ${t.tags} (chunk);
+        CREATE VIRTUAL TABLE ${t.fts} USING fts5(
+          text, owner, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
+        CREATE VIRTUAL TABLE ${t.vocab} USING fts5vocab(${t.fts}, 'row');
+      `);
+      this.run(
+        'INSERT INTO search_indexes (name, dimensions, incarnation) VALUES (?, ?, ?)',
+        name,
+        options.dimensions,
+        randomUUID(),
+      );
+    });
+  }
+
+  async upsertDocument(
+    index: string,
+    documentId: string,
+    version: number,
+    chunks: readonly IndexedChunk[],
+  ): Promise<void> {
+    assertIndexName(index);
+    const { dimensions } = this.existing(index);
+    assertDocumentChunks(documentId, version, chunks, dimensions);
+    const vectors = packVectors(
+      chunks.map((chunk) => chunk.embedding),
+      dimensions,
+    );
+    const t = tables(index);
+    this.write(() => {
+      const current = this.get<DocumentRow>(
+        `SELECT doc_rowid, version, first_chunk, chunk_count FROM ${t.documents} WHERE document_id = ?`,
+        documentId,
+      );
+      if (current && current.version > version) return;
+      const removed = current ? this.removeDocument(index, current) : 0;
+      const first = this.get<{ next: number }>(
+        `SELECT ifnull(max(id), 0) + 1 AS next FROM ${t.chunks}`,
+      )!.next;
+      const ownerId = chunks[0]?.ownerId ?? '';
+      const docRowid = Number(
+        this.run(
+          `INSERT INTO ${t.documents} (document_id, version, owner_id, first_chunk, chunk_count, vectors)
+           VALUES (?, ?, ?, ?, ?, ?)`,
+          documentId,
+          version,
+          ownerId,
+          first,
+          chunks.length,
+          vectors,
+        ).lastInsertRowid,
+      );
+      const token = ownerToken(ownerId);
+      chunks.forEach((chunk, i) => {
+        const id = first + i;
+        this.run(
+          `INSERT INTO ${t.chunks} (id, chunk_id, document_id, owner_id, document_name, section_path, start, "end", text)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          id,
+          chunk.chunkId,
+          documentId,
+          ownerId,
+          chunk.documentName,
+          JSON.stringify(chunk.sectionPath),
+          chunk.start,
+          chunk.end,
+          chunk.text,
+        );
+        this.run(`INSERT INTO ${t.fts} (rowid, text, owner) VALUES (?, ?, ?)`, id, chunk.text, token);
+        for (const tagId of new Set(chunk.tagIds)) {
+          this.run(`INSERT INTO ${t.tags} (tag_id, chunk, doc_rowid) VALUES (?, ?, ?)`, tagId, id, docRowid);
+        }
+      });
+      this.adjustCounts(index, chunks.length - removed, (chunks.length > 0 ? 1 : 0) - (removed > 0 ? 1 : 0));
+    });
+  }
+
+  async deleteDocument(index: string, documentId: string): Promise<void> {
+    assertIndexName(index);
+    this.existing(index);
+    const t = tables(index);
+    this.write(() => {
+      const current = this.get<DocumentRow>(
+        `SELECT doc_rowid, version, first_chunk, chunk_count FROM ${t.documents} WHERE document_id = ?`,
+        documentId,
+      );
+      if (!current) return;
+      const removed = this.removeDocument(index, current);
+      this.adjustCounts(index, -removed, removed > 0 ? -1 : 0);
+    });
+  }
+
+  async search(index: string, query: SearchQuery): Promise<SearchHit[]> {
+    assertIndexName(index);
+    const mode = query.mode ?? 'hybrid';
+    if (mode !== 'hybrid' && mode !== 'bm25' && mode !== 'vector') {
+      throw new ValidationError('invalid_search_mode', `Search mode must be hybrid, bm25 or vector`);
+    }
+    const limit = clampLimit(query.limit);
+    const ownerIds = [...new Set(query.ownerIds)].filter((id) => typeof id === 'string');
+    const tagIds = query.tagIds && query.tagIds.length > 0 ? [...new Set(query.tagIds)] : null;
+    this.db.exec('BEGIN');
+    try {
+      const record = this.existing(index);
+      if (mode !== 'bm25') assertQueryEmbedding(query.embedding, record.dimensions);
+      if (limit === 0 || ownerIds.length === 0) return [];
+      const candidates = candidatesPerLeg(limit);
+      const lists: number[][] = [];
+      if (mode !== 'vector')
+        lists.push(this.bm25Leg(index, record, query.text, ownerIds, tagIds, candidates));
+      if (mode !== 'bm25')
+        lists.push(this.vectorLeg(index, record, query.embedding, ownerIds, tagIds, candidates));
+      const fused = reciprocalRankFusion(lists).slice(0, limit);
+      if (fused.length === 0) return [];
+      const rows = new Map(
+        this.all<ChunkRow>(
+          `SELECT id, chunk_id, document_id, document_name, section_path, start, "end", text
+           FROM ${tables(index).chunks} WHERE id IN (SELECT value FROM json_each(?))`,
+          JSON.stringify(fused.map((item) => item.id)),
+        ).map((row) => [row.id, row]),
+      );
+      const bm25At = mode === 'vector' ? -1 : 0;
+      const vectorAt = mode === 'vector' ? 0 : mode === 'bm25' ? -1 : 1;
+      return fused.map(({ id, score, ranks }) => {
+        const row = rows.get(id)!;
+        return {
+          chunkId: row.chunk_id,
+          documentId: row.document_id,
+          documentName: row.document_name,
+          sectionPath: JSON.parse(row.section_path) as string[],
+          start: row.start,
+          end: row.end,
+          text: row.text,
+          score,
+          bm25Rank: bm25At < 0 ? null : ranks[bm25At]!,
+          vectorRank: vectorAt < 0 ? null : ranks[vectorAt]!,
+        };
+      });
+    } finally {
+      this.db.exec('COMMIT');
+    }
+  }
+
+  async setLive(alias: string, index: string): Promise<void> {
+    assertIndexName(alias, 'alias');
+    assertIndexName(index);
+    this.write(() => {
+      this.existing(index);
+      this.run(
+        `INSERT INTO search_aliases (alias, index_name) VALUES (?, ?)
+         ON CONFLICT (alias) DO UPDATE SET index_name = excluded.index_name`,
+        alias,
+        index,
+      );
+    });
+  }
+
+  async liveIndex(alias: string): Promise<string | null> {
+    assertIndexName(alias, 'alias');
+    return (
+      this.get<{ index_name: string }>('SELECT index_name FROM search_aliases WHERE alias = ?', alias)
+        ?.index_name ?? null
+    );
+  }
+
+  async dropIndex(name: string): Promise<void> {
+    assertIndexName(name);
+    this.write(() => {
+      const record = this.registry(name);
+      if (!record) return;
+      const live = this.get<{ alias: string }>('SELECT alias FROM search_aliases WHERE index_name = ?', name);
+      if (live) {
+        throw new ConflictError(
+          'search_index_live',
+          `Search index '${name}' is live for '${live.alias}': switch the alias before dropping it`,
+        );
+      }
+      const t = tables(name);
+      for (const sql of [...this.statementCache.keys()]) {
+        if (sql.includes(`"${name}__`)) {
+          this.statementCache.delete(sql);
+        }
+      }
+      this.db.exec(`
+        DROP TABLE IF EXISTS ${t.vocab}; DROP TABLE IF EXISTS ${t.fts}; DROP TABLE IF EXISTS ${t.tags};
+        DROP TABLE IF EXISTS ${t.chunks}; DROP TABLE IF EXISTS ${t.documents};
+      `);
+      this.run('DELETE FROM search_indexes WHERE name = ?', name);
+      this.vectorCache.forget(`${record.incarnation}:`);
+      this.termStats.delete(record.incarnation);
+    });
+  }
+
+  async stats(index: string): Promise<SearchIndexStats> {
+    assertIndexName(index);
+    const { chunks, documents } = this.existing(index);
+    return { chunks, documents };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.statementCache.clear();
+    this.db.close();
+  }
+
+  /**
+   * Chunk rowids best first by bm25(). On a large index, query words found in at least half the chunks are left out
+   * of the MATCH when rarer words of the query match something: FTS5 gives such words its floor IDF (1e-6), so they
+   * add nothing to a score, yet matching them scores nearly every row. What is lost is only the tail of chunks that
+   * hold nothing but those words, at near-zero scores. A query of such words alone, or whose rarer words match
+   * nothing, runs in full.
+   */
+  private bm25Leg(
+    index: string,
+    record: IndexRecord,
+    text: string,
+    ownerIds: readonly string[],
+    tagIds: readonly string[] | null,
+    candidates: number,
+  ): number[] {
+    const terms = queryTerms(text);
+    if (terms.length === 0) return [];
+    const t = tables(index);
+    const ownerTokens = ownerIds.length <= MAX_OWNER_TOKENS ? ownerIds : null;
+    const run = (words: readonly string[]): number[] =>
+      this.all<{ id: number }>(
+        `SELECT ${t.fts}.rowid AS id FROM ${t.fts} JOIN ${t.chunks} c ON c.id = ${t.fts}.rowid
+         WHERE ${t.fts} MATCH ? AND c.owner_id IN (SELECT value FROM json_each(?))
+         ${tagIds ? `AND c.id IN (SELECT chunk FROM ${t.tags} WHERE tag_id IN (SELECT value FROM json_each(?)))` : ''}
+         ORDER BY bm25(${t.fts}, 1.0, 0.0), ${t.fts}.rowid LIMIT ?`,
+        matchExpression(words, ownerTokens),
+        json(ownerIds),
+        ...(tagIds ? [json(tagIds)] : []),
+        candidates,
+      ).map((row) => row.id);
+    if (record.chunks < PRUNE_MIN_CHUNKS) return run(terms);
+    const informative = terms.filter(
+      (term) => 2 * this.documentFrequency(index, record, term) < record.chunks,
+    );
+    if (informative.length === 0 || informative.length === terms.length) return run(terms);
+    const pruned = run(informative);
+    return pruned.length > 0 ? pruned : run(terms);
+  }
+
+  /**
+   * How many chunks hold the word, from fts5vocab (which walks the word's posting list, as costly as matching it),
+   * remembered for a while: the answer only decides which words are worth matching.
+   */
+  private documentFrequency(index: string, record: IndexRecord, term: string): number {
+    const now = Date.now();
+    let stats = this.termStats.get(record.incarnation);
+    if (
+      !stats ||
+      now - stats.at > TERM_STATS_TTL_MS ||
+      Math.abs(record.chunks - stats.total) > stats.total / 10
+    ) {
+      stats = { total: record.chunks, at: now, frequencies: new Map() };
+      this.termStats.set(record.incarnation, stats);
+    }
+    const folded = foldTerm(term);
+    let frequency = stats.frequencies.get(folded);
+    if (frequency === undefined) {
+      frequency =
+        this.get<{ doc: number }>(`SELECT doc FROM ${tables(index).vocab} WHERE term = ?`, folded)?.doc ?? 0;
+      if (stats.frequencies.size >= MAX_CACHED_TERMS) stats.frequencies.clear();
+      stats.frequencies.set(folded, frequency);
+    }
+    return frequency;
+  }
+
+  /** Chunk rowids best first by cosine similarity, scanning every allowed owner's (and tag's) chunks exactly. */
+  private vectorLeg(
+    index: string,
+    record: IndexRecord,
+    embedding: readonly number[] | Float32Array,
+    ownerIds: readonly string[],
+    tagIds: readonly string[] | null,
+    candidates: number,
+  ): number[] {
+    const query = embedding.length > 0 ? unitVector(embedding) : null;
+    if (!query) return [];
+    const t = tables(index);
+    const dimensions = query.length;
+    const top = new TopScores(candidates);
+    const tagged = tagIds
+      ? new Set(
+          this.all<{ chunk: number }>(
+            `SELECT chunk FROM ${t.tags} WHERE tag_id IN (SELECT value FROM json_each(?))`,
+            json(tagIds),
+          ).map((row) => row.chunk),
+        )
+      : null;
+    // The owner index covers this listing: no embedding is read unless the cache misses it.
+    const documents = this.all<{ doc_rowid: number; first_chunk: number; chunk_count: number }>(
+      `SELECT doc_rowid, first_chunk, chunk_count FROM ${t.documents}
+       WHERE owner_id IN (SELECT value FROM json_each(?)) AND chunk_count > 0
+       ${tagIds ? `AND doc_rowid IN (SELECT doc_rowid FROM ${t.tags} WHERE tag_id IN (SELECT value FROM json_each(?)))` : ''}`,
+      json(ownerIds),
+      ...(tagIds ? [json(tagIds)] : []),
+    );
+    for (const { doc_rowid: docRowid, first_chunk: first, chunk_count: count } of documents) {
+      const key = `${record.incarnation}:${docRowid}`;
+      let packed = this.vectorCache.get(key);
+      if (!packed) {
+        const row = this.get<{ vectors: Uint8Array }>(
+          `SELECT vectors FROM ${t.documents} WHERE doc_rowid = ?`,
+          docRowid,
+        );
+        packed = unpackVectors(row!.vectors);
+        this.vectorCache.set(key, packed);
+      }
+      for (let i = 0; i < count; i++) {
+        if (tagged && !tagged.has(first + i)) continue;
+        top.offer(first + i, dotAt(packed, i * dimensions, query));
+      }
+    }
+    return top.best();
+  }
+
+  /** Deletes the document's chunks, FTS rows, tags and row; returns how many chunks it had. */
+  private removeDocument(index: string, document: DocumentRow): number {
+    const t = tables(index);
+    const last = document.first_chunk + document.chunk_count - 1;
+    for (let id = document.first_chunk; id <= last; id++)
+      this.run(`DELETE FROM ${t.fts} WHERE rowid = ?`, id);
+    this.run(`DELETE FROM ${t.tags} WHERE chunk BETWEEN ? AND ?`, document.first_chunk, last);
+    this.run(`DELETE FROM ${t.chunks} WHERE id BETWEEN ? AND ?`, document.first_chunk, last);
+    this.run(`DELETE FROM ${t.documents} WHERE doc_rowid = ?`, document.doc_rowid);
+    return document.chunk_count;
+  }
+
+  private adjustCounts(index: string, chunks: number, documents: number): void {
+    this.run(
+      'UPDATE search_indexes SET chunks = chunks + ?, documents = documents + ? WHERE name = ?',
+      chunks,
+      documents,
+      index,
+    );
+  }
+
+  private registry(name: string): IndexRecord | undefined {
+    return this.get(
+      'SELECT dimensions, chunks, documents, incarnation FROM search_indexes WHERE name = ?',
+      name,
+    );
+  }
+
+  private existing(name: string): IndexRecord {
+    const found = this.registry(name);
+    if (!found) throw new NotFoundError('Search index', name);
+    return found;
+  }
+
+  private write(work: () => void): void {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      work();
+      this.db.exec('COMMIT');
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  private statement(sql: string): StatementSync {
+    let statement = this.statementCache.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statementCache.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private run(sql: string, ...params: SQLInputValue[]) {
+    return this.statement(sql).run(...params);
+  }
+
+  private get<T>(sql: string, ...params: SQLInputValue[]): T | undefined {
+    return this.statement(sql).get(...params) as T | undefined;
+  }
+
+  private all<T>(sql: string, ...params: SQLInputValue[]): T[] {
+    return this.statement(sql).all(...params) as T[];
+  }
+}
