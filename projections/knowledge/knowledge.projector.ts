@@ -104,6 +104,8 @@ function projectDocument(event: DocumentEvent, at: string, current: DocumentView
       return patch({ status: 'Failed', error: { reason: event.data.reason, message: event.data.message } });
     case 'DocumentDeleted':
       return [{ kind: 'delete', collection: KNOWLEDGE_DOCUMENTS, id }];
+    case 'DocumentContentPurged':
+      return [];
   }
 }
 
@@ -137,7 +139,12 @@ export const knowledgeProjector: Projector = {
   collections: [
     {
       name: KNOWLEDGE_DOCUMENTS,
-      indexes: [{ fields: ['ownerId', 'createdAt'] }, { fields: ['scope'] }, { fields: ['status'] }],
+      indexes: [
+        { fields: ['ownerId', 'createdAt'] },
+        { fields: ['scope'] },
+        { fields: ['status'] },
+        { fields: ['blobId'] },
+      ],
     },
     { name: KNOWLEDGE_TAGS, indexes: [{ fields: ['agentId', 'createdAt'] }] },
   ],

@@ -1,6 +1,7 @@
 // Builds and starts the api: Fastify, the Nest application, projections (in embedded mode), the admin bootstrap,
 // then listens. Used by main.ts and by the end-to-end tests, which start it on a random port with their own DATA_DIR.
 import { NestFactory } from '@nestjs/core';
+import fastifyMultipart from '@fastify/multipart';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
@@ -18,6 +19,8 @@ import { OperationsController } from './operations.controller.js';
 import { instrumentHttp } from './http-metrics.js';
 
 export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+/** Largest uploaded file (a Knowledge document). */
+export const UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
 
 export async function createApi(
   config: PlatformConfig,
@@ -49,6 +52,10 @@ export async function createApi(
       bufferLogs: false,
     },
   );
+  // Multipart uploads (Knowledge documents): one file per request, bounded; fields before the file.
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12 },
+  });
   const fastify = app.getHttpAdapter().getInstance();
   instrumentHttp(fastify, metrics);
   // Callback-style hooks: an async hook costs a promise per request on every route.

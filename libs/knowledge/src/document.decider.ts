@@ -55,6 +55,11 @@ export type DocumentCommand =
       readonly type: 'DeleteDocument';
       readonly documentId: string;
       readonly reason: 'requested' | 'owner_deleted';
+    }
+  | {
+      readonly type: 'RecordContentPurged';
+      readonly documentId: string;
+      readonly blobIds: readonly string[];
     };
 
 const PIPELINE_COMMANDS: ReadonlySet<DocumentCommand['type']> = new Set([
@@ -85,6 +90,10 @@ export function decideDocument(command: DocumentCommand, state: DocumentState): 
       },
     ];
   }
+  if (command.type === 'RecordContentPurged')
+    return state.status === 'deleted' && !state.purged
+      ? [{ type: 'DocumentContentPurged', data: { documentId, blobIds: [...command.blobIds] } }]
+      : [];
   if (state.status === 'absent' || state.status === 'deleted') {
     // The pipeline's late outcomes, and a cascade deleting again, change nothing; what a client asks is a 404.
     const quiet =

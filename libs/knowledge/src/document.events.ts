@@ -66,7 +66,9 @@ export type DocumentEvent =
       'DocumentFailed',
       Id & { readonly version: number; readonly reason: string; readonly message: string }
     >
-  | DomainEvent<'DocumentDeleted', Id & { readonly reason: 'requested' | 'owner_deleted' }>;
+  | DomainEvent<'DocumentDeleted', Id & { readonly reason: 'requested' | 'owner_deleted' }>
+  /** After a deletion: the chunks left the search index and the blobs no other document uses were removed. */
+  | DomainEvent<'DocumentContentPurged', Id & { readonly blobIds: readonly string[] }>;
 
 export const DOCUMENT_EVENT_TYPES: readonly DocumentEvent['type'][] = [
   'DocumentAdded',
@@ -80,6 +82,7 @@ export const DOCUMENT_EVENT_TYPES: readonly DocumentEvent['type'][] = [
   'DocumentProcessingSkipped',
   'DocumentFailed',
   'DocumentDeleted',
+  'DocumentContentPurged',
 ];
 
 export interface DocumentRecord {
@@ -95,12 +98,20 @@ export interface DocumentRecord {
   readonly tagIds: readonly string[];
   /** Content hash of the last version that became Ready (re-processing skips when unchanged). */
   readonly readyContentHash: string | null;
+  /** Blob store id of the extracted text of the last Ready version. */
+  readonly textBlobId: string | null;
   readonly attempts: number;
 }
 
 export type DocumentState =
   | { readonly status: 'absent' }
-  | { readonly status: 'deleted'; readonly documentId: string }
+  | {
+      readonly status: 'deleted';
+      readonly documentId: string;
+      /** Blobs the document used, until they are purged. */
+      readonly blobIds: readonly string[];
+      readonly purged: boolean;
+    }
   | ({ readonly status: DocumentStatus } & DocumentRecord);
 
 export const documentStreamId = (documentId: string): string => `document-${documentId}`;
@@ -114,9 +125,21 @@ export function evolveDocument(state: DocumentState, event: DocumentEvent): Docu
       status: 'Pending',
       version: 1,
       readyContentHash: null,
+      textBlobId: null,
       attempts: 0,
     };
-  if (event.type === 'DocumentDeleted') return { status: 'deleted', documentId: event.data.documentId };
+  if (event.type === 'DocumentDeleted')
+    return {
+      status: 'deleted',
+      documentId: event.data.documentId,
+      blobIds:
+        state.status === 'absent' || state.status === 'deleted'
+          ? []
+          : [state.content.blobId, ...(state.textBlobId ? [state.textBlobId] : [])],
+      purged: false,
+    };
+  if (event.type === 'DocumentContentPurged')
+    return state.status === 'deleted' ? { ...state, blobIds: [], purged: true } : state;
   if (state.status === 'absent' || state.status === 'deleted') return state;
   switch (event.type) {
     case 'DocumentRenamed':
@@ -138,7 +161,12 @@ export function evolveDocument(state: DocumentState, event: DocumentEvent): Docu
     case 'DocumentProcessingStarted':
       return { ...state, status: 'Processing', attempts: event.data.attempt };
     case 'DocumentReady':
-      return { ...state, status: 'Ready', readyContentHash: state.content.contentHash };
+      return {
+        ...state,
+        status: 'Ready',
+        readyContentHash: state.content.contentHash,
+        textBlobId: event.data.textBlobId,
+      };
     case 'DocumentProcessingSkipped':
       return { ...state, status: 'Ready' };
     case 'DocumentFailed':

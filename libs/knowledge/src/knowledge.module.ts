@@ -1,7 +1,14 @@
-// The Knowledge bounded context: documents at three levels, tags, and (later) ingestion and search.
+// The Knowledge bounded context: documents at three levels, tags, the ingestion pipeline and search.
 import { Module } from '@nestjs/common';
+import { GatewayModule } from '../../gateway/src/gateway.module.js';
 import { DocumentCommandHandler, TagCommandHandler } from './knowledge.commands.js';
+import { IngestionWorker } from './ingestion.worker.js';
 import { KnowledgeController } from './http/knowledge.controller.js';
 
-@Module({ controllers: [KnowledgeController], providers: [DocumentCommandHandler, TagCommandHandler] })
+@Module({
+  imports: [GatewayModule],
+  controllers: [KnowledgeController],
+  providers: [DocumentCommandHandler, TagCommandHandler, IngestionWorker],
+  exports: [IngestionWorker],
+})
 export class KnowledgeModule {}

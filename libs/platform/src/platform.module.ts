@@ -24,6 +24,8 @@ import { PROJECTORS, type Projector } from '../../eventsourcing/src/projector.js
 import { ModelRegistry } from '../../models/src/model-registry.js';
 import { BLOB_STORE, type BlobStore } from '../../blob-store/src/blob-store.port.js';
 import { openBlobStore } from '../../blob-store/src/open-blob-store.js';
+import { SEARCH_INDEX, type SearchIndex } from '../../search/src/search-index.port.js';
+import { SqliteSearchIndex } from '../../search/src/sqlite/sqlite-search-index.js';
 import { CommandRunner, ReadYourWrites } from './command-runner.js';
 import { createLogger, LOGGER } from './logger.js';
 
@@ -60,6 +62,7 @@ export class PlatformModule implements OnApplicationShutdown {
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(BLOB_STORE) private readonly blobStore: BlobStore,
+    @Inject(SEARCH_INDEX) private readonly searchIndex: SearchIndex,
   ) {}
 
   static forRoot(options: PlatformModuleOptions): DynamicModule {
@@ -113,6 +116,13 @@ export class PlatformModule implements OnApplicationShutdown {
       ReadYourWrites,
       { provide: BLOB_STORE, useFactory: openBlobStore, inject: [PLATFORM_CONFIG] },
       {
+        provide: SEARCH_INDEX,
+        // Embedded: SQLite FTS5 and vectors beside the stores (the Elasticsearch adapter comes with issue 4).
+        useFactory: (config: PlatformConfig) =>
+          new SqliteSearchIndex({ path: join(config.dataDir, 'search.db') }),
+        inject: [PLATFORM_CONFIG],
+      },
+      {
         provide: ModelRegistry,
         useFactory: (config: PlatformConfig) => ModelRegistry.fromConfig(config),
         inject: [PLATFORM_CONFIG],
@@ -136,6 +146,7 @@ export class PlatformModule implements OnApplicationShutdown {
         CqrsModule,
         ModelRegistry,
         BLOB_STORE,
+        SEARCH_INDEX,
       ],
     };
   }
@@ -145,5 +156,6 @@ export class PlatformModule implements OnApplicationShutdown {
     await this.eventStore.close();
     await this.readStore.close();
     await this.blobStore.close();
+    await this.searchIndex.close();
   }
 }

@@ -12,11 +12,14 @@ import {
   Post,
   Put,
   Query,
+  Req,
   UseInterceptors,
 } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import {
+  ConflictError,
   ForbiddenError,
   newId,
   NotFoundError,
@@ -26,11 +29,14 @@ import {
 import { IdempotencyInterceptor } from '../../../http/src/idempotency.interceptor.js';
 import { commandContext, CurrentCaller, type Caller } from '../../../http/src/caller.js';
 import { listOf, type RouteDoc } from '../../../http/src/openapi.js';
-import { ZodBody, ZodQuery } from '../../../http/src/zod-validation.js';
+import { parseOrThrow, ZodBody, ZodQuery } from '../../../http/src/zod-validation.js';
 import { assertAgentAccess } from '../../../identity/src/access-policy.js';
 import { ReadYourWrites } from '../../../platform/src/command-runner.js';
 import { READ_STORE, type Filter, type ReadStore } from '../../../read-store/src/read-store.port.js';
 import { BLOB_STORE, type BlobStore } from '../../../blob-store/src/blob-store.port.js';
+import { SEARCH_INDEX, type SearchIndex } from '../../../search/src/search-index.port.js';
+import { ModelGateway } from '../../../gateway/src/model-gateway.js';
+import { LIVE_INDEX_ALIAS } from '../ingestion.worker.js';
 import { AGENTS, type AgentView } from '../../../../projections/agents/agents.projector.js';
 import {
   KNOWLEDGE_DOCUMENTS,
@@ -47,11 +53,14 @@ import {
   BulkDocumentsBody,
   BulkResultDto,
   ChangeDocumentBody,
+  SearchBody,
+  SearchResultDto,
   ChangeTagBody,
   CreateTagBody,
   DocumentDto,
   DocumentListQuery,
   TagDto,
+  UploadFields,
 } from './knowledge.schemas.js';
 
 const READ_MODELS = ['knowledge'];
@@ -82,6 +91,9 @@ const toTagDto = (view: TagView) => ({
   updatedAt: view.updatedAt,
 });
 
+const declaredTextType = (name: string): string =>
+  /\.(md|markdown)$/i.test(name) ? 'text/markdown' : 'text/plain';
+
 /** The owners whose documents an Agent sees: itself, its Space, and Global. */
 const visibleOwners = (agent: AgentView): string[] => [
   agent.id,
@@ -97,6 +109,8 @@ export class KnowledgeController {
     private readonly consistency: ReadYourWrites,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
+    private readonly gateway: ModelGateway,
   ) {}
 
   private get documents() {
@@ -147,31 +161,80 @@ export class KnowledgeController {
     return toDocumentDto(await this.visibleDocument(agent, documentId));
   }
 
+  /**
+   * A text document as JSON `{ name, text, scope?, tagIds? }`, or a file as multipart/form-data (fields `name?`,
+   * `scope?`, `tagIds?` comma-separated, then the `file` part). The bytes go to the blob store; the type is sniffed
+   * from them later, never taken from the name or the declared type.
+   */
   @Post('documents')
   async addDocument(
     @Param('agentId') agentId: string,
-    @Body(new ZodBody(AddTextDocumentBody)) body: z.output<typeof AddTextDocumentBody>,
+    @Req() request: FastifyRequest,
     @CurrentCaller() caller: Caller,
   ) {
     const agent = await this.accessibleAgent(agentId, caller);
-    const ownerId = this.ownerFor(agent, body.scope, caller);
-    await this.requireTags(agent, body.tagIds);
-    const content = await this.store(body.text, body.name);
+    const input = request.isMultipart()
+      ? await this.readUpload(request)
+      : (() => {
+          const body = parseOrThrow(AddTextDocumentBody, request.body);
+          return {
+            ...body,
+            bytes: Buffer.from(body.text, 'utf8'),
+            declaredType: declaredTextType(body.name),
+          };
+        })();
+    const ownerId = this.ownerFor(agent, input.scope, caller);
+    await this.requireTags(agent, input.tagIds);
+    const blob = await this.blobs.put(
+      input.bytes,
+      input.declaredType ? { contentType: input.declaredType } : {},
+    );
+    const content: DocumentContent = {
+      blobId: blob.id,
+      contentHash: blob.id,
+      sizeBytes: blob.sizeBytes,
+      declaredType: input.declaredType,
+    };
     const documentId = newId('doc');
     await this.executeDocument(
       {
         type: 'AddDocument',
         documentId,
-        name: body.name,
-        scope: body.scope,
+        name: input.name,
+        scope: input.scope,
         ownerId,
         provider: 'upload',
         content,
-        tagIds: body.tagIds,
+        tagIds: input.tagIds,
       },
       caller,
     );
     return toDocumentDto(await this.visibleDocument(agent, documentId));
+  }
+
+  /** Reads a multipart upload: the fields, then exactly one file part. */
+  private async readUpload(request: FastifyRequest) {
+    const fields: Record<string, string> = {};
+    let file: { bytes: Buffer; filename: string; mimetype: string } | null = null;
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file' || file)
+          throw new ValidationError('invalid_upload', 'send one file, in the part named `file`', 'file');
+        file = { bytes: await part.toBuffer(), filename: part.filename, mimetype: part.mimetype };
+      } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+    }
+    if (!file) throw new ValidationError('missing_file', 'the upload has no `file` part', 'file');
+    if (file.bytes.length === 0)
+      throw new ValidationError('empty_file', 'the uploaded file is empty', 'file');
+    const parsed = parseOrThrow(UploadFields, fields);
+    const name = parsed.name ?? (file.filename.trim() || 'upload');
+    return {
+      name,
+      scope: parsed.scope,
+      tagIds: parsed.tagIds,
+      bytes: file.bytes,
+      declaredType: file.mimetype || null,
+    };
   }
 
   @Put('documents/:documentId')
@@ -282,6 +345,78 @@ export class KnowledgeController {
     return toDocumentDto(await this.visibleDocument(agent, documentId));
   }
 
+  /**
+   * Grounded passages for a question, from every level the Agent can reach and only from Ready documents: BM25 and
+   * vector similarity fused by reciprocal rank fusion, optionally re-ordered by the reranker. Each hit cites its
+   * document, section path and offsets.
+   */
+  @Post('search')
+  @HttpCode(200)
+  async searchKnowledge(
+    @Param('agentId') agentId: string,
+    @Body(new ZodBody(SearchBody)) body: z.output<typeof SearchBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const agent = await this.accessibleAgent(agentId, caller);
+    if (!agent.knowledgeEnabled)
+      throw new ConflictError('knowledge_disabled', `Agent '${agentId}' has its Knowledge Base turned off`);
+    if (body.tagIds) await this.requireTags(agent, body.tagIds);
+    const index = await this.search.liveIndex(LIVE_INDEX_ALIAS);
+    if (!index) return { query: body.query, hits: [] };
+    const scope = {
+      apiKey: caller.apiKey,
+      userId: caller.userId,
+      agentId,
+      surface: 'core' as const,
+      correlationId: caller.correlationId,
+    };
+    const signal = AbortSignal.timeout(30_000);
+    const embedding =
+      body.mode === 'bm25'
+        ? []
+        : (
+            await this.gateway.embed(
+              scope,
+              this.gateway.registry.defaultModel('embedding')!,
+              [body.query],
+              signal,
+            )
+          ).vectors[0]!;
+    let hits = await this.search.search(index, {
+      text: body.query,
+      embedding,
+      ownerIds: visibleOwners(agent),
+      ...(body.tagIds ? { tagIds: body.tagIds } : {}),
+      limit: body.limit,
+      mode: body.mode,
+    });
+    let scores = hits.map((hit) => hit.score);
+    if (body.rerank && hits.length > 1) {
+      const reranked = await this.gateway.rerank(
+        scope,
+        this.gateway.registry.reranker(),
+        body.query,
+        hits.map((hit) => hit.text),
+        signal,
+      );
+      const order = reranked.scores.map((score, i) => ({ score, i })).sort((a, b) => b.score - a.score);
+      hits = order.map(({ i }) => hits[i]!);
+      scores = order.map(({ score }) => score);
+    }
+    return {
+      query: body.query,
+      hits: hits.map((hit, i) => ({
+        documentId: hit.documentId,
+        documentName: hit.documentName,
+        sectionPath: hit.sectionPath,
+        start: hit.start,
+        end: hit.end,
+        text: hit.text,
+        score: scores[i]!,
+      })),
+    };
+  }
+
   @Get('tags')
   async listTags(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller) {
     await this.accessibleAgent(agentId, caller);
@@ -345,7 +480,7 @@ export class KnowledgeController {
 
   private async store(text: string, name: string): Promise<DocumentContent> {
     const bytes = Buffer.from(text, 'utf8');
-    const declaredType = /\.(md|markdown)$/i.test(name) ? 'text/markdown' : 'text/plain';
+    const declaredType = declaredTextType(name);
     const blob = await this.blobs.put(bytes, { contentType: declaredType });
     return { blobId: blob.id, contentHash: blob.id, sizeBytes: blob.sizeBytes, declaredType };
   }
@@ -420,8 +555,12 @@ export const KNOWLEDGE_ROUTES: RouteDoc[] = [
     method: 'post',
     path: `${BASE}/documents`,
     tag: 'Knowledge',
-    summary: 'Add a text document (Markdown or plain text) at the Agent, Space or Global level',
-    description: 'The document starts `Pending`; the ingestion pipeline takes it to `Ready` or `Failed`.',
+    summary:
+      'Add a document at the Agent, Space or Global level: JSON text, or a file as multipart/form-data',
+    description:
+      'JSON `{ name, text, scope?, tagIds? }`, or multipart/form-data with fields `name?`, `scope?`, `tagIds?` ' +
+      '(comma-separated) and then the `file` part (at most 25 MiB; text, Markdown, HTML, PDF, DOCX, CSV or JSON, ' +
+      'sniffed from the bytes). The document starts `Pending`; ingestion takes it to `Ready` or `Failed`.',
     body: AddTextDocumentBody,
     response: { status: 201, schema: DocumentDto, description: 'The document' },
     errors: [400, 403, 404],
@@ -479,6 +618,18 @@ export const KNOWLEDGE_ROUTES: RouteDoc[] = [
     summary: 'Detach a tag from a document',
     response: { status: 200, schema: DocumentDto, description: 'The document' },
     errors: [403, 404],
+  },
+  {
+    method: 'post',
+    path: `${BASE}/search`,
+    tag: 'Knowledge',
+    summary: 'Search the Agent’s Knowledge (its own, its Space’s and Global Ready documents), with citations',
+    description:
+      'Hybrid retrieval: BM25 and vector similarity fused by reciprocal rank fusion; `rerank: true` re-orders the ' +
+      "hits with the instance's reranker. 409 `knowledge_disabled` when the Agent's Knowledge Base is off.",
+    body: SearchBody,
+    response: { status: 200, schema: SearchResultDto, description: 'Best first' },
+    errors: [400, 403, 404, 409],
   },
   {
     method: 'get',

@@ -101,3 +101,52 @@ export const BulkResultDto = z.object({
     }),
   ),
 });
+
+export const SearchBody = z.strictObject({
+  query: z.string().trim().min(1).max(2000),
+  limit: z.number().int().min(1).max(50).default(8),
+  tagIds: z
+    .array(z.string().min(1).max(128))
+    .max(100)
+    .optional()
+    .describe('Only documents carrying one of these'),
+  mode: z
+    .enum(['hybrid', 'bm25', 'vector'])
+    .default('hybrid')
+    .describe('hybrid fuses BM25 and vectors (RRF)'),
+  rerank: z.boolean().default(false).describe("Re-order the hits with the instance's reranker"),
+});
+
+export const SearchResultDto = z.object({
+  query: z.string(),
+  hits: z.array(
+    z.object({
+      documentId: z.string(),
+      documentName: z.string(),
+      sectionPath: z.array(z.string()).describe('The headings above the passage, outermost first'),
+      start: z.number().describe("Offset of the passage in the document's extracted text"),
+      end: z.number(),
+      text: z.string(),
+      score: z.number(),
+    }),
+  ),
+});
+
+/** The fields of a multipart upload (the file itself is the `file` part). */
+export const UploadFields = z.strictObject({
+  name: z.string().trim().min(1).max(MAX_DOCUMENT_NAME).optional().describe("Default: the file's name"),
+  scope: z.enum(DOCUMENT_SCOPES).default('agent'),
+  tagIds: z
+    .string()
+    .max(10_000)
+    .optional()
+    .transform((value) =>
+      value
+        ? value
+            .split(',')
+            .map((id) => id.trim())
+            .filter(Boolean)
+        : [],
+    )
+    .describe('Comma-separated tag ids'),
+});

@@ -1,0 +1,273 @@
+// The ingestion worker: takes the jobs the ingestion process manager lists and carries each document through the
+// pipeline, recording every step as an event: Processing → sniff the type from the bytes → parse → chunk (token
+// sized, following the structure) → embed in batches through the registry's embedding model → index the chunks
+// (replacing the previous version's atomically, so search serves the old version until the new one is Ready) →
+// Ready; or Failed with the reason. Unchanged content sent for re-processing is skipped (unless forced), and a
+// deleted document's chunks and blobs are purged. Every outcome names the version it worked on, so a job that
+// raced with newer content changes nothing; a job that crashed is simply picked up again.
+import {
+  Inject,
+  Injectable,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import type { Logger } from 'pino';
+import { SYSTEM_ACTOR, type PlatformConfig, PLATFORM_CONFIG } from '../../kernel/src/index.js';
+import { ProjectionRunner } from '../../eventsourcing/src/projection-runner.js';
+import { CommandRunner } from '../../platform/src/command-runner.js';
+import { LOGGER } from '../../platform/src/logger.js';
+import { READ_STORE, type ReadStore } from '../../read-store/src/read-store.port.js';
+import { BLOB_STORE, type BlobStore } from '../../blob-store/src/blob-store.port.js';
+import { SEARCH_INDEX, type SearchIndex } from '../../search/src/search-index.port.js';
+import { ModelGateway, type CallScope } from '../../gateway/src/model-gateway.js';
+import type { ApiKeyView } from '../../../projections/api-keys/api-keys.projector.js';
+import {
+  KNOWLEDGE_DOCUMENTS,
+  type DocumentView,
+} from '../../../projections/knowledge/knowledge.projector.js';
+import { documentDecider, type DocumentCommand } from './document.decider.js';
+import { documentStreamId, type DocumentState } from './document.events.js';
+import { INGESTION_JOBS, INGESTION_PROCESS, type IngestionJobView } from './ingestion.process.js';
+import { IngestionQueue, type IngestionJob } from './ingestion-queue.js';
+import { chunkDocument, IngestionError, parseDocument, sniffType } from './ingestion/index.js';
+
+/** The alias searches read; a rebuild fills a new index beside it and switches the alias. */
+export const LIVE_INDEX_ALIAS = 'knowledge';
+export const FIRST_INDEX = 'chunks_v1';
+const MAX_ATTEMPTS = 3;
+const EMBED_BATCH = 64;
+const SCAN_INTERVAL_MS = 2_000;
+
+/** Ingestion works for nobody's key: its embedding calls are recorded as the platform's own usage. */
+const SYSTEM_KEY = {
+  id: 'system',
+  name: 'platform',
+  ownerUserId: 'system',
+  keyHash: '',
+  keyPrefix: '',
+  agentAccess: { kind: 'all' },
+  isAdmin: true,
+  usageLimit: null,
+  bootstrap: false,
+  revoked: false,
+  revokedAt: null,
+  createdAt: '',
+  updatedAt: '',
+} satisfies ApiKeyView;
+
+@Injectable()
+export class IngestionWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly queue: IngestionQueue;
+  private timer: NodeJS.Timeout | null = null;
+  private scanning: Promise<void> | null = null;
+  private rescan = false;
+  private readonly onProgress = (progress: { name: string }) => {
+    if (progress.name === INGESTION_PROCESS) this.scan();
+  };
+
+  constructor(
+    private readonly commands: CommandRunner,
+    private readonly runner: ProjectionRunner,
+    private readonly gateway: ModelGateway,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+  ) {
+    this.queue = new IngestionQueue(
+      (job) => this.process(job),
+      (job, error) => this.giveUp(job, error),
+      { concurrency: 2, attempts: MAX_ATTEMPTS, backoffMs: 500 },
+    );
+  }
+
+  onApplicationBootstrap(): void {
+    // Ingestion runs where the projections run (the api in embedded mode).
+    if (!this.config.runProjections) return;
+    this.runner.on('progress', this.onProgress);
+    this.timer = setInterval(() => this.scan(), SCAN_INTERVAL_MS);
+    this.timer.unref();
+    this.scan();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.runner.off('progress', this.onProgress);
+    if (this.timer) clearInterval(this.timer);
+    await this.scanning;
+    await this.queue.close();
+  }
+
+  /** Resolves once every listed job has been worked through (tests, CLI). */
+  async idle(): Promise<void> {
+    await this.scanning;
+    await this.queue.drained();
+  }
+
+  /** Offers every listed job to the queue (it ignores what it already holds at that version). */
+  private scan(): void {
+    if (this.scanning) {
+      this.rescan = true;
+      return;
+    }
+    this.scanning = (async () => {
+      do {
+        this.rescan = false;
+        const page = await this.readStore
+          .reader<IngestionJobView>(INGESTION_JOBS)
+          .find({}, { sort: { field: 'queuedAt' }, limit: 500 });
+        for (const job of page.data)
+          this.queue.offer({ documentId: job.id, version: job.purge ? 0 : job.version, force: job.force });
+      } while (this.rescan);
+    })()
+      .catch((error: unknown) => this.logger.error({ err: error }, 'ingestion scan failed'))
+      .finally(() => {
+        this.scanning = null;
+      });
+  }
+
+  private async process(job: IngestionJob): Promise<void> {
+    const { state } = await this.commands.load(documentStreamId(job.documentId), documentDecider);
+    if (state.status === 'deleted') return this.purge(job.documentId, state);
+    if (state.status === 'absent' || state.version !== job.version) return;
+    if (state.status === 'Ready' || state.status === 'Failed') return;
+    if (!job.force && state.readyContentHash === state.content.contentHash) {
+      await this.run({ type: 'SkipProcessing', documentId: job.documentId, version: job.version });
+      return;
+    }
+    const started = await this.run({
+      type: 'StartProcessing',
+      documentId: job.documentId,
+      version: job.version,
+    });
+    if (started === 0) return;
+    const current = await this.commands.load(documentStreamId(job.documentId), documentDecider);
+    if (current.state.status !== 'Processing') return;
+    if (current.state.attempts > MAX_ATTEMPTS)
+      return this.fail(job, 'too_many_attempts', `processing was tried ${MAX_ATTEMPTS} times`);
+    try {
+      await this.ingest(job, current.state);
+    } catch (error) {
+      if (error instanceof IngestionError) return this.fail(job, error.reason, error.message);
+      throw error;
+    }
+  }
+
+  private async ingest(
+    job: IngestionJob,
+    state: Extract<DocumentState, { content: unknown }>,
+  ): Promise<void> {
+    const bytes = await this.blobs.get(state.content.blobId);
+    if (!bytes)
+      return this.fail(job, 'content_missing', 'the uploaded content is no longer in the blob store');
+    const type = await sniffType(bytes, state.name);
+    if (!type)
+      return this.fail(
+        job,
+        'unsupported_type',
+        'the content is not text, Markdown, HTML, PDF, DOCX, CSV or JSON',
+      );
+    const parsed = await parseDocument(bytes, type.kind);
+    const chunks = chunkDocument(parsed);
+    if (chunks.length === 0) return this.fail(job, 'empty', 'the document has no text to index');
+
+    const model = this.gateway.registry.defaultModel('embedding')!;
+    const scope: CallScope = {
+      apiKey: SYSTEM_KEY,
+      userId: 'system',
+      agentId: state.scope === 'agent' ? state.ownerId : null,
+      surface: 'core',
+      correlationId: `ingestion:${job.documentId}:${job.version}`,
+    };
+    const embeddings: number[][] = [];
+    for (let from = 0; from < chunks.length; from += EMBED_BATCH) {
+      const batch = chunks.slice(from, from + EMBED_BATCH).map((chunk) => chunk.text);
+      const result = await this.gateway.embed(scope, model, batch, AbortSignal.timeout(model.timeoutMs));
+      embeddings.push(...result.vectors);
+    }
+    const text = await this.blobs.put(Buffer.from(parsed.text, 'utf8'), { contentType: 'text/plain' });
+    const index = await this.liveIndex(embeddings[0]!.length);
+    await this.search.upsertDocument(
+      index,
+      job.documentId,
+      job.version,
+      chunks.map((chunk, i) => ({
+        chunkId: `${job.documentId}:${job.version}:${chunk.index}`,
+        documentId: job.documentId,
+        version: job.version,
+        ownerId: state.ownerId,
+        tagIds: state.tagIds,
+        sectionPath: chunk.sectionPath,
+        start: chunk.start,
+        end: chunk.end,
+        text: chunk.text,
+        embedding: embeddings[i]!,
+        documentName: state.name,
+      })),
+    );
+    await this.run({
+      type: 'CompleteProcessing',
+      documentId: job.documentId,
+      version: job.version,
+      mimeType: type.mimeType,
+      textBlobId: text.id,
+      chunkCount: chunks.length,
+    });
+  }
+
+  /** The live index, created (with the embedding model's dimensions) and made live on first use. */
+  private async liveIndex(dimensions: number): Promise<string> {
+    const live = await this.search.liveIndex(LIVE_INDEX_ALIAS);
+    if (live) return live;
+    await this.search.ensureIndex(FIRST_INDEX, { dimensions });
+    await this.search.setLive(LIVE_INDEX_ALIAS, FIRST_INDEX);
+    return FIRST_INDEX;
+  }
+
+  private async purge(
+    documentId: string,
+    state: Extract<DocumentState, { status: 'deleted' }>,
+  ): Promise<void> {
+    if (state.purged) return;
+    const live = await this.search.liveIndex(LIVE_INDEX_ALIAS);
+    if (live) await this.search.deleteDocument(live, documentId);
+    // Content is stored once per content: a blob another live document still uses stays.
+    const removed: string[] = [];
+    for (const blobId of state.blobIds) {
+      const users = await this.readStore.reader<DocumentView>(KNOWLEDGE_DOCUMENTS).count({ blobId });
+      if (users === 0 && (await this.blobs.delete(blobId))) removed.push(blobId);
+    }
+    await this.run({ type: 'RecordContentPurged', documentId, blobIds: removed });
+  }
+
+  private async fail(job: IngestionJob, reason: string, message: string): Promise<void> {
+    this.logger.warn(
+      { documentId: job.documentId, version: job.version, reason },
+      'document failed ingestion',
+    );
+    await this.run({
+      type: 'FailProcessing',
+      documentId: job.documentId,
+      version: job.version,
+      reason,
+      message,
+    });
+  }
+
+  private async giveUp(job: IngestionJob, error: unknown): Promise<void> {
+    this.logger.error({ err: error, documentId: job.documentId, version: job.version }, 'ingestion gave up');
+    if (job.version > 0)
+      await this.fail(job, 'internal_error', 'processing failed repeatedly; it has been logged');
+  }
+
+  /** Sends a document command as the platform (the decider makes repeats no-ops); returns the events appended. */
+  private async run(command: DocumentCommand): Promise<number> {
+    const result = await this.commands.run(documentStreamId(command.documentId), documentDecider, command, {
+      actor: SYSTEM_ACTOR,
+      correlationId: `ingestion:${command.documentId}`,
+      causationId: null,
+      now: () => new Date(),
+    });
+    return result.events.length;
+  }
+}
