@@ -83,6 +83,27 @@ describe('knowledge ingestion and search (e2e)', () => {
     expect(hits[0]!.text).toContain('forty-eight hours');
     // The offsets cite the extracted text.
     expect(hits[0]!.end).toBeGreaterThan(hits[0]!.start);
+    // The citation's offsets point into the extracted text, which the content route serves.
+    const content = await (
+      await fetch(`${api.url}${K}/${agentId}/documents/${added.id}/content`, {
+        headers: { 'x-api-key': ADMIN_KEY },
+      })
+    ).text();
+    expect(content.slice(hits[0]!.start, hits[0]!.end)).toContain('forty-eight hours');
+    const log = await admin.get<{ entries: { event: string; actor: { kind: string } }[] }>(
+      `${K}/${agentId}/documents/${added.id}/log`,
+    );
+    expect(log.body.entries.map((entry) => entry.event)).toEqual([
+      'DocumentAdded',
+      'DocumentProcessingStarted',
+      'DocumentReady',
+    ]);
+    expect(log.body.entries.map((entry) => entry.actor.kind)).toEqual(['apiKey', 'system', 'system']);
+    const download = await fetch(`${api.url}${K}/${agentId}/documents/${added.id}/download`, {
+      headers: { 'x-api-key': ADMIN_KEY },
+    });
+    expect(download.headers.get('content-type')).toContain('text/markdown');
+    expect(await download.text()).toBe(text);
     for (const mode of ['bm25', 'vector'])
       expect((await search(agentId, 'refund shoes', { mode }))[0]).toBeDefined();
     const reranked = await search(agentId, 'refund within thirty days', { rerank: true });
@@ -201,6 +222,11 @@ describe('knowledge ingestion and search (e2e)', () => {
     ).body;
     const failed = await settled(agentId, empty.id);
     expect(failed.status).toBe('Failed');
+    const notReady = await admin.get(`${K}/${agentId}/documents/${empty.id}/content`);
+    expect([notReady.status, (notReady.body as { error: { code: string } }).error.code]).toEqual([
+      409,
+      'document_not_ready',
+    ]);
     expect(failed.error?.reason).toEqual(expect.any(String));
 
     const doc = (

@@ -13,9 +13,10 @@ import {
   Put,
   Query,
   Req,
+  Res,
   UseInterceptors,
 } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import {
@@ -31,7 +32,9 @@ import { commandContext, CurrentCaller, type Caller } from '../../../http/src/ca
 import { listOf, type RouteDoc } from '../../../http/src/openapi.js';
 import { parseOrThrow, ZodBody, ZodQuery } from '../../../http/src/zod-validation.js';
 import { assertAgentAccess } from '../../../identity/src/access-policy.js';
-import { ReadYourWrites } from '../../../platform/src/command-runner.js';
+import { CommandRunner, ReadYourWrites } from '../../../platform/src/command-runner.js';
+import { documentDecider } from '../document.decider.js';
+import { documentStreamId } from '../document.events.js';
 import { READ_STORE, type Filter, type ReadStore } from '../../../read-store/src/read-store.port.js';
 import { BLOB_STORE, type BlobStore } from '../../../blob-store/src/blob-store.port.js';
 import { SEARCH_INDEX, type SearchIndex } from '../../../search/src/search-index.port.js';
@@ -111,6 +114,7 @@ export class KnowledgeController {
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
     private readonly gateway: ModelGateway,
+    private readonly commands: CommandRunner,
   ) {}
 
   private get documents() {
@@ -235,6 +239,66 @@ export class KnowledgeController {
       bytes: file.bytes,
       declaredType: file.mimetype || null,
     };
+  }
+
+  /** The document's history as an ingestion log: every fact of its stream, oldest first (extension). */
+  @Get('documents/:documentId/log')
+  async documentLog(
+    @Param('agentId') agentId: string,
+    @Param('documentId') documentId: string,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const agent = await this.accessibleAgent(agentId, caller);
+    await this.visibleDocument(agent, documentId);
+    const events = await this.commands.store.readStream(documentStreamId(documentId));
+    return {
+      documentId,
+      entries: events.map((event) => {
+        const {
+          documentId: _documentId,
+          content: _content,
+          ...details
+        } = event.data as Record<string, unknown>;
+        return { at: event.metadata.occurredAt, event: event.type, actor: event.metadata.actor, details };
+      }),
+    };
+  }
+
+  /** The text extracted from the last Ready version, as the chunks' offsets cite it (extension). */
+  @Get('documents/:documentId/content')
+  async documentContent(
+    @Param('agentId') agentId: string,
+    @Param('documentId') documentId: string,
+    @CurrentCaller() caller: Caller,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const agent = await this.accessibleAgent(agentId, caller);
+    await this.visibleDocument(agent, documentId);
+    const { state } = await this.commands.load(documentStreamId(documentId), documentDecider);
+    const textBlobId = 'textBlobId' in state ? state.textBlobId : null;
+    const text = textBlobId ? await this.blobs.get(textBlobId) : null;
+    if (!text)
+      throw new ConflictError('document_not_ready', `document '${documentId}' has no extracted text yet`);
+    void reply.header('content-type', 'text/plain; charset=utf-8');
+    return text.toString('utf8');
+  }
+
+  /** The uploaded file as it was sent (extension). */
+  @Get('documents/:documentId/download')
+  async download(
+    @Param('agentId') agentId: string,
+    @Param('documentId') documentId: string,
+    @CurrentCaller() caller: Caller,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const agent = await this.accessibleAgent(agentId, caller);
+    const document = await this.visibleDocument(agent, documentId);
+    const bytes = await this.blobs.get(document.blobId);
+    if (!bytes) throw new NotFoundError('Document content', documentId);
+    void reply
+      .header('content-type', document.mimeType ?? 'application/octet-stream')
+      .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(document.name)}`);
+    return bytes;
   }
 
   @Put('documents/:documentId')
@@ -572,6 +636,30 @@ export const KNOWLEDGE_ROUTES: RouteDoc[] = [
     tag: 'Knowledge',
     summary: 'One document (extension)',
     response: { status: 200, schema: DocumentDto, description: 'The document' },
+    errors: [403, 404],
+  },
+  {
+    method: 'get',
+    path: `${BASE}/documents/{documentId}/log`,
+    tag: 'Knowledge',
+    summary: "A document's ingestion log: every event of its history, oldest first (extension)",
+    response: { status: 200, description: '`{ documentId, entries: [{ at, event, actor, details }] }`' },
+    errors: [403, 404],
+  },
+  {
+    method: 'get',
+    path: `${BASE}/documents/{documentId}/content`,
+    tag: 'Knowledge',
+    summary: 'The text extracted from the last Ready version, which search citations point into (extension)',
+    response: { status: 200, description: 'text/plain' },
+    errors: [403, 404, { status: 409, description: '`document_not_ready`: no version has been Ready yet' }],
+  },
+  {
+    method: 'get',
+    path: `${BASE}/documents/{documentId}/download`,
+    tag: 'Knowledge',
+    summary: 'The uploaded file, as sent (extension)',
+    response: { status: 200, description: 'The bytes, with the sniffed content type' },
     errors: [403, 404],
   },
   {
