@@ -139,4 +139,69 @@ describe('crash safety (e2e, separate process)', () => {
     ]);
     await eventStore.close();
   });
+
+  it('resumes ingestion after a SIGKILL: every document ends Ready, none stuck in Processing, no duplicate chunk', async () => {
+    const dataDir = tempDataDir();
+    const env = { DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY };
+    const first = await spawnApi(env);
+    const api = client(first.url);
+    const space = (await api.post<{ id: string }>(`${CORE}/spaces`, { name: 'Ingest crash' })).body;
+    const agent = (await api.post<{ id: string }>(`${CORE}/agents`, { spaceId: space.id, name: 'Reader' }))
+      .body;
+    const section = (n: number) =>
+      `## Section ${n}\n\n` +
+      `Paragraph ${n} about topic ${n} with enough words to make a chunk. `.repeat(40);
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const text = `# Manual ${i}\n\n` + Array.from({ length: 6 }, (_, n) => section(n)).join('\n\n');
+      const added = await api.post<{ id: string }>(`${CORE}/knowledge/${agent.id}/documents`, {
+        name: `m${i}.md`,
+        text,
+      });
+      expect(added.status).toBe(201);
+      ids.push(added.body.id);
+    }
+    // Killed while the pipeline is still at work (each parse has a worker thread of its own to start).
+    const before = await Promise.all(
+      ids.map(
+        async (id) =>
+          (await api.get<{ status: string }>(`${CORE}/knowledge/${agent.id}/documents/${id}`)).body.status,
+      ),
+    );
+    first.child.kill('SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+    expect(before.filter((status) => status !== 'Ready').length).toBeGreaterThan(0);
+
+    const second = await spawnApi(env);
+    const again = client(second.url);
+    const statuses = async () =>
+      Promise.all(
+        ids.map(
+          async (id) =>
+            (await again.get<{ status: string }>(`${CORE}/knowledge/${agent.id}/documents/${id}`)).body
+              .status,
+        ),
+      );
+    for (let i = 0; i < 400 && (await statuses()).some((status) => status !== 'Ready'); i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await statuses()).toEqual(ids.map(() => 'Ready'));
+    await stopProcess(second.child);
+
+    // The index holds each document once, with exactly the chunks of its Ready version.
+    const eventStore = new SqliteEventStore({ path: join(dataDir, 'events.db') });
+    const { SqliteSearchIndex } = await import('../libs/search/src/sqlite/sqlite-search-index.js');
+    const index = new SqliteSearchIndex({ path: join(dataDir, 'search.db') });
+    const live = await index.liveIndex('knowledge');
+    const stats = await index.stats(live!);
+    expect(stats.documents).toBe(ids.length);
+    let expectedChunks = 0;
+    for (const id of ids) {
+      const events = await eventStore.readStream(`document-${id}`);
+      const ready = events.filter((event) => event.type === 'DocumentReady');
+      expect(ready).toHaveLength(1);
+      expectedChunks += (ready[0]!.data as { chunkCount: number }).chunkCount;
+    }
+    expect(stats.chunks).toBe(expectedChunks);
+    await Promise.all([eventStore.close(), index.close()]);
+  });
 });
