@@ -422,6 +422,226 @@ export function searchIndexContract(adapter: string, open: () => Promise<SearchI
       expect(await search.stats(index)).toEqual({ chunks: 2, documents: 2 });
     });
 
+    it('replaces the tags of every chunk of a document at once, in every mode', async () => {
+      const owner = fresh('agt');
+      const [red, blue, green] = [fresh('tag'), fresh('tag'), fresh('tag')];
+      const retagged = document(owner, [
+        { text: 'tagged words one', embedding: vector([0, 1]), tagIds: [red] },
+        { text: 'tagged words two', embedding: vector([0, 1], [1, 0.2]), tagIds: [red, blue] },
+        { text: 'tagged words three', embedding: vector([0, 1], [2, 0.2]) },
+      ]);
+      const untouched = document(owner, [
+        { text: 'tagged words four', embedding: vector([0, 1]), tagIds: [red] },
+      ]);
+      await put(retagged, untouched);
+      const chunksOf = (d: DocumentSpec): string[] => d.chunks.map((chunk) => chunk.chunkId).sort();
+      const base = { text: 'tagged words', embedding: vector([0, 1]), ownerIds: [owner], limit: 50 };
+      const found = async (mode: SearchMode, tagIds?: string[]) =>
+        ids(await query({ ...base, mode, tagIds })).sort();
+
+      // Repeats count once; the chunk that carried two tags and the one that carried none end up alike.
+      await search.setDocumentTags(index, retagged.documentId, [green, blue, green]);
+      for (const mode of MODES) {
+        expect(await found(mode, [red])).toEqual(chunksOf(untouched));
+        expect(await found(mode, [green])).toEqual(chunksOf(retagged));
+        expect(await found(mode, [blue])).toEqual(chunksOf(retagged));
+        expect(await found(mode, [red, green])).toEqual(
+          [...chunksOf(retagged), ...chunksOf(untouched)].sort(),
+        );
+        expect(await found(mode)).toEqual([...chunksOf(retagged), ...chunksOf(untouched)].sort());
+      }
+      expect(await search.stats(index)).toEqual({ chunks: 4, documents: 2 });
+      // Setting the same tags again changes nothing.
+      await search.setDocumentTags(index, retagged.documentId, [blue, green]);
+      for (const mode of MODES) expect(await found(mode, [green])).toEqual(chunksOf(retagged));
+
+      // An empty list leaves the document without tags: no tag filter finds it, a search without one does.
+      await search.setDocumentTags(index, retagged.documentId, []);
+      for (const mode of MODES) {
+        expect(await found(mode, [red, blue, green])).toEqual(chunksOf(untouched));
+        expect(await found(mode, [])).toEqual([...chunksOf(retagged), ...chunksOf(untouched)].sort());
+      }
+
+      // The tags belong to whatever version is indexed; an upsert afterwards sets its chunks' own tags.
+      const v2 = document(
+        owner,
+        [{ text: 'tagged words revised', embedding: vector([0, 1]), tagIds: [red] }],
+        {
+          documentId: retagged.documentId,
+          version: 2,
+        },
+      );
+      await put(v2);
+      await search.setDocumentTags(index, retagged.documentId, [green]);
+      for (const mode of MODES) expect(await found(mode, [green])).toEqual(chunksOf(v2));
+      await put(
+        document(owner, [{ text: 'tagged words revised', embedding: vector([0, 1]), tagIds: [blue] }], {
+          documentId: retagged.documentId,
+          version: 3,
+        }),
+      );
+      for (const mode of MODES) {
+        expect(await found(mode, [green])).toEqual([]);
+        expect((await query({ ...base, mode, tagIds: [blue] })).map((hit) => hit.documentId)).toEqual([
+          retagged.documentId,
+        ]);
+      }
+    });
+
+    it('sets no tags on a document without chunks, and checks its arguments', async () => {
+      const owner = fresh('agt');
+      const tag = fresh('tag');
+      const kept = document(owner, [{ text: 'kept words', embedding: vector([0, 1]), tagIds: [tag] }]);
+      await put(kept);
+      const tagged = (mode: SearchMode) =>
+        query({ text: 'words', embedding: vector([0, 1]), ownerIds: [owner], tagIds: [tag], mode });
+
+      // Unknown, deleted, and indexed without chunks: nothing happens, and nothing appears later.
+      const unknown = fresh('doc');
+      await search.setDocumentTags(index, unknown, [tag]);
+      const deleted = document(owner, [{ text: 'deleted words', embedding: vector([0, 1]) }]);
+      await put(deleted);
+      await search.deleteDocument(index, deleted.documentId);
+      await search.setDocumentTags(index, deleted.documentId, [tag]);
+      const empty = document(owner, [], { version: 1 });
+      await put(empty);
+      await search.setDocumentTags(index, empty.documentId, [tag]);
+      expect(await search.stats(index)).toEqual({ chunks: 1, documents: 1 });
+      await put(
+        document(owner, [{ text: 'late words', embedding: vector([0, 1]) }], { documentId: unknown }),
+        document(owner, [{ text: 'back words', embedding: vector([0, 1]) }], {
+          documentId: deleted.documentId,
+          version: 2,
+        }),
+      );
+      for (const mode of MODES) expect(ids(await tagged(mode))).toEqual([kept.chunks[0]!.chunkId]);
+
+      await expect(search.setDocumentTags(fresh('chunks'), kept.documentId, [tag])).rejects.toMatchObject({
+        kind: 'not_found',
+      });
+      await expect(search.setDocumentTags('Not An Index', kept.documentId, [tag])).rejects.toMatchObject({
+        kind: 'validation',
+      });
+      const refused: unknown[][] = [[''], [tag, ''], [42], [null], [undefined]];
+      for (const tagIds of refused) {
+        await expect(
+          search.setDocumentTags(index, kept.documentId, tagIds as string[]),
+        ).rejects.toMatchObject({ kind: 'validation' });
+      }
+      await expect(
+        search.setDocumentTags(index, kept.documentId, 'tag' as unknown as string[]),
+      ).rejects.toMatchObject({ kind: 'validation' });
+      await expect(search.setDocumentTags(index, '', [tag])).rejects.toMatchObject({ kind: 'validation' });
+      // The upsert path refuses the same tag ids.
+      const badTag = document(owner, [{ text: 'bad tag', embedding: vector([0, 1]), tagIds: [''] }], {
+        documentId: kept.documentId,
+        version: 2,
+      });
+      await expect(put(badTag)).rejects.toMatchObject({ kind: 'validation' });
+      // A refused call leaves the tags as they were.
+      for (const mode of MODES) expect(ids(await tagged(mode))).toEqual([kept.chunks[0]!.chunkId]);
+      expect(await search.stats(index)).toEqual({ chunks: 3, documents: 3 });
+    });
+
+    it('changes the tags of that document only: other documents, owners and indexes keep theirs', async () => {
+      const [agentA, agentB] = [fresh('agt'), fresh('agt')];
+      const [shared, moved] = [fresh('tag'), fresh('tag')];
+      const documentId = fresh('doc');
+      const ofA = document(
+        agentA,
+        [{ text: 'isolated words', embedding: vector([0, 1]), tagIds: [shared] }],
+        {
+          documentId,
+        },
+      );
+      const ofB = document(agentB, [
+        { text: 'isolated words', embedding: vector([0, 1]), tagIds: [shared] },
+        { text: 'isolated words more', embedding: vector([0, 1]), tagIds: [shared] },
+      ]);
+      const other = fresh('chunks');
+      await search.ensureIndex(other, { dimensions: DIMENSIONS });
+      try {
+        await put(ofA, ofB);
+        // The same document id in another index.
+        await search.upsertDocument(other, documentId, ofA.version, ofA.chunks);
+        await search.setDocumentTags(index, documentId, [moved]);
+        for (const mode of MODES) {
+          const base = { text: 'isolated words', embedding: vector([0, 1]), mode, limit: 50 };
+          // B never sees A's retagged chunk, whatever the tags asked for.
+          for (const tagIds of [[moved], [shared], [moved, shared], undefined]) {
+            const asB = await query({ ...base, ownerIds: [agentB], tagIds });
+            expect(asB.every((hit) => hit.documentId === ofB.documentId)).toBe(true);
+            expect(asB).toHaveLength(tagIds?.length === 1 && tagIds[0] === moved ? 0 : 2);
+          }
+          expect(ids(await query({ ...base, ownerIds: [agentA], tagIds: [moved] }))).toEqual([
+            ofA.chunks[0]!.chunkId,
+          ]);
+          expect(await query({ ...base, ownerIds: [agentA], tagIds: [shared] })).toEqual([]);
+          const inOther = await search.search(other, { ...base, ownerIds: [agentA], tagIds: [shared] });
+          expect(ids(inOther)).toEqual([ofA.chunks[0]!.chunkId]);
+          expect(await search.search(other, { ...base, ownerIds: [agentA], tagIds: [moved] })).toEqual([]);
+        }
+      } finally {
+        await search.dropIndex(other);
+      }
+    });
+
+    it('shows a search the old tags or the new ones on all of a document’s chunks, never a mix', async () => {
+      const owner = fresh('agt');
+      const [red, blue] = [fresh('tag'), fresh('tag')];
+      const doc = document(
+        owner,
+        Array.from({ length: 12 }, (_, n) => ({
+          text: `moving tags part ${n}`,
+          embedding: vector([n % 8, 1]),
+          tagIds: [red],
+        })),
+      );
+      await put(doc);
+      const whole = doc.chunks
+        .map((chunk) => chunk.chunkId)
+        .sort()
+        .join();
+      const seen: string[] = [];
+      const searches = async () => {
+        for (let round = 0; round < 10; round++) {
+          for (const mode of MODES) {
+            for (const tag of [red, blue]) {
+              const hits = await query({
+                text: 'moving tags',
+                embedding: vector([0, 1]),
+                ownerIds: [owner],
+                tagIds: [tag],
+                mode,
+                limit: 50,
+              });
+              seen.push(ids(hits).sort().join());
+            }
+          }
+        }
+      };
+      await Promise.all([
+        searches(),
+        (async () => {
+          for (let n = 0; n < 20; n++)
+            await search.setDocumentTags(index, doc.documentId, [n % 2 ? red : blue]);
+        })(),
+        searches(),
+      ]);
+      expect(seen).toHaveLength(120);
+      for (const set of seen) expect(['', whole]).toContain(set);
+      // The last write (red) stands.
+      for (const mode of MODES) {
+        const base = { text: 'moving tags', embedding: vector([0, 1]), ownerIds: [owner], mode, limit: 50 };
+        expect(
+          ids(await query({ ...base, tagIds: [red] }))
+            .sort()
+            .join(),
+        ).toBe(whole);
+        expect(await query({ ...base, tagIds: [blue] })).toEqual([]);
+      }
+    });
+
     it('never throws on hostile query text, in any mode', async () => {
       const owner = fresh('agt');
       await put(

@@ -79,6 +79,12 @@ export interface SearchIndex {
     version: number,
     chunks: readonly IndexedChunk[],
   ): Promise<void>;
+  /**
+   * Replaces the tag set of every chunk of the document (whatever version is indexed) with these tags, in one write:
+   * a search sees the old tags on all of its chunks or the new ones on all of them, never a mix. Nothing happens
+   * when the document has no chunks. A later upsert sets the tags its own chunks carry.
+   */
+  setDocumentTags(index: string, documentId: string, tagIds: readonly string[]): Promise<void>;
   /** Removes every chunk of the document; nothing happens when it is absent. */
   deleteDocument(index: string, documentId: string): Promise<void>;
   /** Best first. Never throws on the query text; a NotFoundError for an unknown index. */
@@ -130,9 +136,27 @@ export function assertDimensions(dimensions: unknown): asserts dimensions is num
 export const clampLimit = (limit: number): number =>
   Number.isFinite(limit) ? Math.min(Math.max(Math.floor(limit), 0), MAX_SEARCH_LIMIT) : 0;
 
+export function assertDocumentId(documentId: unknown): asserts documentId is string {
+  if (typeof documentId !== 'string' || documentId.length === 0) {
+    throw new ValidationError('invalid_document_id', 'A document id must be a non-empty string');
+  }
+}
+
+/** Tag ids, of a chunk or of a whole document: a list of non-empty strings (repeats count once). */
+export function assertTagIds(tagIds: unknown): asserts tagIds is readonly string[] {
+  if (!Array.isArray(tagIds)) {
+    throw new ValidationError('invalid_tag_ids', 'Tag ids must be a list of strings');
+  }
+  for (const tagId of tagIds) {
+    if (typeof tagId !== 'string' || tagId.length === 0) {
+      throw new ValidationError('invalid_tag_id', 'A tag id must be a non-empty string');
+    }
+  }
+}
+
 /**
  * Checks a document's chunks before any write: each belongs to the document, the document has one owner, chunk
- * ids are distinct, embeddings have the index's dimensions and finite values.
+ * ids are distinct, tag ids are non-empty strings, embeddings have the index's dimensions and finite values.
  */
 export function assertDocumentChunks(
   documentId: string,
@@ -140,9 +164,7 @@ export function assertDocumentChunks(
   chunks: readonly IndexedChunk[],
   dimensions: number,
 ): void {
-  if (typeof documentId !== 'string' || documentId.length === 0) {
-    throw new ValidationError('invalid_document_id', 'A document id must be a non-empty string');
-  }
+  assertDocumentId(documentId);
   if (!Number.isSafeInteger(version)) {
     throw new ValidationError('invalid_document_version', `Version ${String(version)} is not an integer`);
   }
@@ -164,6 +186,7 @@ export function assertDocumentChunks(
       throw new ValidationError('duplicate_chunk_id', `Chunk id '${chunk.chunkId}' appears twice`);
     }
     ids.add(chunk.chunkId);
+    assertTagIds(chunk.tagIds);
     if (
       !Number.isSafeInteger(chunk.start) ||
       !Number.isSafeInteger(chunk.end) ||

@@ -3,7 +3,7 @@
 // - `<ix>__chunks`: one row per chunk (citation fields and text); rowids of a document's chunks are consecutive.
 // - `<ix>__documents`: one row per document: version, owner, its chunks' rowid range and their embeddings packed
 //   in one BLOB (unit length, Float32 LE).
-// - `<ix>__tags`: which chunks carry which tag.
+// - `<ix>__tags`: which chunks carry which tag (replaced in place by setDocumentTags, nothing else rewritten).
 // - `<ix>__fts`: contentless FTS5 (unicode61, diacritics removed) over the text, plus an `owner` column holding one
 //   token per owner so that a MATCH finds only the allowed owners' rows; ranked with bm25() weighting owner at 0.
 //
@@ -28,8 +28,10 @@ import { ConflictError, NotFoundError, ValidationError } from '../../../kernel/s
 import {
   assertDimensions,
   assertDocumentChunks,
+  assertDocumentId,
   assertIndexName,
   assertQueryEmbedding,
+  assertTagIds,
   candidatesPerLeg,
   clampLimit,
   reciprocalRankFusion,
@@ -258,6 +260,39 @@ export class SqliteSearchIndex implements SearchIndex {
         }
       });
       this.adjustCounts(index, chunks.length - removed, (chunks.length > 0 ? 1 : 0) - (removed > 0 ? 1 : 0));
+    });
+  }
+
+  /**
+   * Deletes the tag rows of the document's chunks and inserts the new set in one IMMEDIATE transaction. Nothing
+   * else changes: the chunk rows, FTS rows (the owner tokens), the document row and its packed vectors stay as they
+   * are, so the vector cache (keyed by document row) stays valid, and no tag data is cached: both legs read the
+   * tags table inside each search's snapshot.
+   */
+  async setDocumentTags(index: string, documentId: string, tagIds: readonly string[]): Promise<void> {
+    assertIndexName(index);
+    assertDocumentId(documentId);
+    assertTagIds(tagIds);
+    const t = tables(index);
+    this.write(() => {
+      this.existing(index);
+      const current = this.get<DocumentRow>(
+        `SELECT doc_rowid, version, first_chunk, chunk_count FROM ${t.documents} WHERE document_id = ?`,
+        documentId,
+      );
+      if (!current || current.chunk_count === 0) return;
+      const last = current.first_chunk + current.chunk_count - 1;
+      this.run(`DELETE FROM ${t.tags} WHERE chunk BETWEEN ? AND ?`, current.first_chunk, last);
+      if (tagIds.length === 0) return;
+      this.run(
+        `INSERT INTO ${t.tags} (tag_id, chunk, doc_rowid)
+         SELECT tag.value, c.id, ? FROM (SELECT DISTINCT value FROM json_each(?)) tag
+         CROSS JOIN ${t.chunks} c WHERE c.id BETWEEN ? AND ?`,
+        current.doc_rowid,
+        json(tagIds),
+        current.first_chunk,
+        last,
+      );
     });
   }
 

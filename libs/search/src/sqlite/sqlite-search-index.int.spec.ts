@@ -1,0 +1,118 @@
+// Atomicity across threads: a worker thread rewrites a document's tags in a loop, through the compiled adapter in
+// dist/ (built by `pretest`; run `npm run build` first when calling jest directly), while this thread searches the
+// same WAL file through the TypeScript source. Within one process the contract's interleaving tests only run calls
+// one after the other; here the write transactions really run while searches read.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { SearchMode } from '../search-index.port.js';
+import { SqliteSearchIndex } from './sqlite-search-index.js';
+
+const COMPILED = new URL('../../../../dist/libs/search/src/sqlite/sqlite-search-index.js', import.meta.url);
+
+const DIMENSIONS = 4;
+const CHUNKS = 40;
+const MODES: readonly SearchMode[] = ['hybrid', 'bm25', 'vector'];
+
+/**
+ * Flips the document's tags between red and blue until `state[0]` is set; counts its writes in `state[1]`. A failure
+ * rejects unhandled, which ends the worker with an 'error' event.
+ */
+const WRITER = `
+const { workerData } = require('node:worker_threads');
+(async () => {
+  const { SqliteSearchIndex } = await import(workerData.module);
+  const index = new SqliteSearchIndex({ path: workerData.path });
+  const state = new Int32Array(workerData.state);
+  for (let n = 0; Atomics.load(state, 0) === 0; n++) {
+    await index.setDocumentTags('chunks_v1', 'doc', [n % 2 === 0 ? 'blue' : 'red']);
+    Atomics.add(state, 1, 1);
+  }
+  await index.close();
+})();
+`;
+
+let dir: string;
+beforeAll(() => {
+  if (!existsSync(fileURLToPath(COMPILED)))
+    throw new Error(
+      `${fileURLToPath(COMPILED)} is missing: run \`npm run build\` (npm test does it in pretest)`,
+    );
+  dir = mkdtempSync(join(tmpdir(), 'search-int-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('SqliteSearchIndex.setDocumentTags across threads', () => {
+  it('never lets a search see some of a document’s chunks retagged and others not', async () => {
+    const path = join(dir, 'search.db');
+    const reader = new SqliteSearchIndex({ path });
+    await reader.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
+    const chunkIds = Array.from({ length: CHUNKS }, (_, n) => `doc-${n}`);
+    await reader.upsertDocument(
+      'chunks_v1',
+      'doc',
+      1,
+      chunkIds.map((chunkId, n) => ({
+        chunkId,
+        documentId: 'doc',
+        version: 1,
+        ownerId: 'agt_1',
+        tagIds: ['red'],
+        sectionPath: [],
+        start: n * 10,
+        end: n * 10 + 9,
+        text: `flipping tags ${n}`,
+        embedding: [1, n / CHUNKS, 0, 0],
+        documentName: 'doc.md',
+      })),
+    );
+    const whole = [...chunkIds].sort().join();
+
+    const state = new Int32Array(new SharedArrayBuffer(8));
+    const worker = new Worker(WRITER, {
+      eval: true,
+      workerData: { module: COMPILED.href, path, state: state.buffer },
+    });
+    const exited = new Promise<number>((resolve, reject) => {
+      worker.once('error', reject);
+      worker.once('exit', resolve);
+    });
+    const seen = new Map<string, number>();
+    let searches = 0;
+    try {
+      while (Atomics.load(state, 1) === 0) await tick();
+      const writesBefore = Atomics.load(state, 1);
+      for (let round = 0; round < 200; round++) {
+        for (const mode of MODES) {
+          const hits = await reader.search('chunks_v1', {
+            text: 'flipping tags',
+            embedding: [1, 0, 0, 0],
+            ownerIds: ['agt_1'],
+            tagIds: ['red'],
+            mode,
+            limit: 100,
+          });
+          const set = hits
+            .map((hit) => hit.chunkId)
+            .sort()
+            .join();
+          seen.set(set, (seen.get(set) ?? 0) + 1);
+          searches++;
+        }
+        await tick();
+      }
+      expect(Atomics.load(state, 1) - writesBefore).toBeGreaterThan(10);
+    } finally {
+      Atomics.store(state, 0, 1);
+      expect(await exited).toBe(0);
+      await reader.close();
+    }
+    expect(searches).toBe(600);
+    // Every search saw all chunks red or none; and the writes did overlap the searches (both states seen).
+    expect([...seen.keys()].sort()).toEqual(['', whole]);
+  });
+});
