@@ -282,6 +282,31 @@ describe('knowledge ingestion and search (e2e)', () => {
     expect(await api.app.get<BlobStore>(BLOB_STORE).has(contentHash)).toBe(false);
   });
 
+  it('filters search by tags, following tag changes made after indexing', async () => {
+    const agentId = await agent(await space());
+    const tag = (await admin.post<{ id: string }>(`${K}/${agentId}/tags`, { name: 'HR' })).body;
+    const doc = (
+      await admin.post<Doc>(`${K}/${agentId}/documents`, {
+        name: 'leave.md',
+        text: 'Annual leave is twenty-five days.',
+      })
+    ).body;
+    await settled(agentId, doc.id);
+    const tagged = async () =>
+      (await search(agentId, 'annual leave days', { tagIds: [tag.id] })).map((h) => h.documentId);
+    const indexedTags = async () =>
+      (await api.app.get<EventStore>(EVENT_STORE).readStream(`document-${doc.id}`)).filter(
+        (event) => event.type === 'DocumentTagsIndexed',
+      ).length;
+    expect(await tagged()).toEqual([]);
+    await admin.post(`${K}/${agentId}/documents/${doc.id}/tags/${tag.id}`);
+    for (let i = 0; i < 200 && (await indexedTags()) < 1; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await tagged()).toEqual([doc.id]);
+    await admin.delete(`${K}/${agentId}/documents/${doc.id}/tags/${tag.id}`);
+    for (let i = 0; i < 200 && (await indexedTags()) < 2; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await tagged()).toEqual([]);
+  });
+
   it('refuses search when the Agent’s Knowledge Base is off', async () => {
     const agentId = await agent(await space());
     await admin.put(`${CORE}/agents/${agentId}`, { knowledgeEnabled: false });

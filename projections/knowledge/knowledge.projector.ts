@@ -105,6 +105,7 @@ function projectDocument(event: DocumentEvent, at: string, current: DocumentView
     case 'DocumentDeleted':
       return [{ kind: 'delete', collection: KNOWLEDGE_DOCUMENTS, id }];
     case 'DocumentContentPurged':
+    case 'DocumentTagsIndexed':
       return [];
   }
 }

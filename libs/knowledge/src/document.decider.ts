@@ -60,7 +60,8 @@ export type DocumentCommand =
       readonly type: 'RecordContentPurged';
       readonly documentId: string;
       readonly blobIds: readonly string[];
-    };
+    }
+  | { readonly type: 'RecordTagsIndexed'; readonly documentId: string; readonly tagIds: readonly string[] };
 
 const PIPELINE_COMMANDS: ReadonlySet<DocumentCommand['type']> = new Set([
   'StartProcessing',
@@ -94,6 +95,10 @@ export function decideDocument(command: DocumentCommand, state: DocumentState): 
     return state.status === 'deleted' && !state.purged
       ? [{ type: 'DocumentContentPurged', data: { documentId, blobIds: [...command.blobIds] } }]
       : [];
+  if (command.type === 'RecordTagsIndexed')
+    return state.status === 'absent' || state.status === 'deleted'
+      ? []
+      : [{ type: 'DocumentTagsIndexed', data: { documentId, tagIds: [...command.tagIds] } }];
   if (state.status === 'absent' || state.status === 'deleted') {
     // The pipeline's late outcomes, and a cascade deleting again, change nothing; what a client asks is a 404.
     const quiet =

@@ -67,6 +67,8 @@ export type DocumentEvent =
       Id & { readonly version: number; readonly reason: string; readonly message: string }
     >
   | DomainEvent<'DocumentDeleted', Id & { readonly reason: 'requested' | 'owner_deleted' }>
+  /** The search index carries these tags for the document's chunks (tags changed after it was indexed). */
+  | DomainEvent<'DocumentTagsIndexed', Id & { readonly tagIds: readonly string[] }>
   /** After a deletion: the chunks left the search index and the blobs no other document uses were removed. */
   | DomainEvent<'DocumentContentPurged', Id & { readonly blobIds: readonly string[] }>;
 
@@ -83,6 +85,7 @@ export const DOCUMENT_EVENT_TYPES: readonly DocumentEvent['type'][] = [
   'DocumentFailed',
   'DocumentDeleted',
   'DocumentContentPurged',
+  'DocumentTagsIndexed',
 ];
 
 export interface DocumentRecord {
@@ -171,5 +174,7 @@ export function evolveDocument(state: DocumentState, event: DocumentEvent): Docu
       return { ...state, status: 'Ready' };
     case 'DocumentFailed':
       return { ...state, status: 'Failed' };
+    case 'DocumentTagsIndexed':
+      return state;
   }
 }

@@ -27,7 +27,13 @@ import {
 } from '../../../projections/knowledge/knowledge.projector.js';
 import { documentDecider, type DocumentCommand } from './document.decider.js';
 import { documentStreamId, type DocumentState } from './document.events.js';
-import { INGESTION_JOBS, INGESTION_PROCESS, type IngestionJobView } from './ingestion.process.js';
+import {
+  INGESTION_JOBS,
+  INGESTION_PROCESS,
+  TAG_SYNC_JOBS,
+  type IngestionJobView,
+  type TagSyncJobView,
+} from './ingestion.process.js';
 import { IngestionQueue, type IngestionJob } from './ingestion-queue.js';
 import { chunkDocument, IngestionError, parseDocument, sniffType } from './ingestion/index.js';
 
@@ -118,6 +124,8 @@ export class IngestionWorker implements OnApplicationBootstrap, BeforeApplicatio
           .find({}, { sort: { field: 'queuedAt' }, limit: 500 });
         for (const job of page.data)
           this.queue.offer({ documentId: job.id, version: job.purge ? 0 : job.version, force: job.force });
+        const retags = await this.readStore.reader<TagSyncJobView>(TAG_SYNC_JOBS).find({}, { limit: 500 });
+        for (const job of retags.data) await this.syncTags(job.id);
       } while (this.rescan);
     })()
       .catch((error: unknown) => this.logger.error({ err: error }, 'ingestion scan failed'))
@@ -205,6 +213,10 @@ export class IngestionWorker implements OnApplicationBootstrap, BeforeApplicatio
         documentName: state.name,
       })),
     );
+    // Tags changed while this version was processed: the index takes the current ones.
+    const now = await this.commands.load(documentStreamId(job.documentId), documentDecider);
+    if ('tagIds' in now.state && now.state.tagIds.join() !== state.tagIds.join())
+      await this.search.setDocumentTags(index, job.documentId, now.state.tagIds);
     await this.run({
       type: 'CompleteProcessing',
       documentId: job.documentId,
@@ -213,6 +225,15 @@ export class IngestionWorker implements OnApplicationBootstrap, BeforeApplicatio
       textBlobId: text.id,
       chunkCount: chunks.length,
     });
+  }
+
+  /** Gives the index the document's tags as they are now, and records that it did. */
+  private async syncTags(documentId: string): Promise<void> {
+    const { state } = await this.commands.load(documentStreamId(documentId), documentDecider);
+    if (state.status === 'absent' || state.status === 'deleted') return;
+    const live = await this.search.liveIndex(LIVE_INDEX_ALIAS);
+    if (live) await this.search.setDocumentTags(live, documentId, state.tagIds);
+    await this.run({ type: 'RecordTagsIndexed', documentId, tagIds: state.tagIds });
   }
 
   /** The live index, created (with the embedding model's dimensions) and made live on first use. */
