@@ -307,6 +307,40 @@ describe('knowledge ingestion and search (e2e)', () => {
     expect(await tagged()).toEqual([]);
   });
 
+  it('re-indexes from the log into a new index version with the same content, searches working throughout', async () => {
+    const agentId = await agent(await space());
+    const doc = (
+      await admin.post<Doc>(`${K}/${agentId}/documents`, {
+        name: 'glossary.md',
+        text: '# Glossary\n\nA widget is a small gadget.',
+      })
+    ).body;
+    await settled(agentId, doc.id);
+    type Status = {
+      live: string;
+      stats: { chunks: number; documents: number };
+      reindex: { running: boolean; result: Json | null };
+    };
+    const before = (await admin.get<Status>(`${CORE}/knowledge-index`)).body;
+    const hitsBefore = await search(agentId, 'widget gadget', { limit: 50 });
+    const started = await admin.post(`${CORE}/knowledge-index/reindex`);
+    expect(started.status).toBe(202);
+    // Searching while it builds keeps working.
+    expect((await search(agentId, 'widget gadget')).map((h) => h.documentId)).toContain(doc.id);
+    let after = (await admin.get<Status>(`${CORE}/knowledge-index`)).body;
+    for (let i = 0; i < 400 && after.reindex.running; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      after = (await admin.get<Status>(`${CORE}/knowledge-index`)).body;
+    }
+    expect(after.reindex).toMatchObject({ running: false, result: { from: before.live, to: after.live } });
+    expect(after.live).not.toBe(before.live);
+    expect(after.stats).toEqual(before.stats);
+    expect(await search(agentId, 'widget gadget', { limit: 50 })).toEqual(hitsBefore);
+    const key = (await admin.post<{ key: string }>(`${CORE}/api-keys`, { name: 'x', agents: [agentId] })).body
+      .key;
+    expect((await client(api.url, key).post(`${CORE}/knowledge-index/reindex`)).status).toBe(403);
+  });
+
   it('refuses search when the Agent’s Knowledge Base is off', async () => {
     const agentId = await agent(await space());
     await admin.put(`${CORE}/agents/${agentId}`, { knowledgeEnabled: false });

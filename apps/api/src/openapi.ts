@@ -7,6 +7,7 @@ import { LLM_ROUTES } from '../../../libs/llm/src/http/llm.controller.js';
 import { USAGE_ROUTES } from '../../../libs/usage/src/http/usage.controller.js';
 import { COMPAT_ROUTES } from '../../../libs/gateway/src/http/compat.routes.js';
 import { KNOWLEDGE_ROUTES } from '../../../libs/knowledge/src/http/knowledge.controller.js';
+import { KNOWLEDGE_INDEX_ROUTES } from '../../../libs/knowledge/src/http/knowledge-index.controller.js';
 
 export const OPENAPI_DOCUMENT = Symbol('OPENAPI_DOCUMENT');
 
@@ -25,6 +26,7 @@ export const openApiDocument = () =>
       ...LLM_ROUTES,
       ...USAGE_ROUTES,
       ...KNOWLEDGE_ROUTES,
+      ...KNOWLEDGE_INDEX_ROUTES,
       ...COMPAT_ROUTES,
       {
         method: 'get',

@@ -12,13 +12,13 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { SYSTEM_ACTOR, type PlatformConfig, PLATFORM_CONFIG } from '../../kernel/src/index.js';
+import { ConflictError, SYSTEM_ACTOR, type PlatformConfig, PLATFORM_CONFIG } from '../../kernel/src/index.js';
 import { ProjectionRunner } from '../../eventsourcing/src/projection-runner.js';
 import { CommandRunner } from '../../platform/src/command-runner.js';
 import { LOGGER } from '../../platform/src/logger.js';
 import { READ_STORE, type ReadStore } from '../../read-store/src/read-store.port.js';
 import { BLOB_STORE, type BlobStore } from '../../blob-store/src/blob-store.port.js';
-import { SEARCH_INDEX, type SearchIndex } from '../../search/src/search-index.port.js';
+import { SEARCH_INDEX, type IndexedChunk, type SearchIndex } from '../../search/src/search-index.port.js';
 import { ModelGateway, type CallScope } from '../../gateway/src/model-gateway.js';
 import type { ApiKeyView } from '../../../projections/api-keys/api-keys.projector.js';
 import {
@@ -40,6 +40,14 @@ import { chunkDocument, IngestionError, parseDocument, sniffType } from './inges
 /** The alias searches read; a rebuild fills a new index beside it and switches the alias. */
 export const LIVE_INDEX_ALIAS = 'knowledge';
 export const FIRST_INDEX = 'chunks_v1';
+/** Points at the index a re-index is filling; live ingestion writes there too. */
+export const BUILDING_INDEX_ALIAS = 'knowledge_building';
+
+/** chunks_v1 → chunks_v2 (the first index when there is none). */
+export const nextIndexName = (live: string | null): string => {
+  const version = live ? Number(/_v(\d+)$/.exec(live)?.[1] ?? 1) : 0;
+  return `chunks_v${version + 1}`;
+};
 const MAX_ATTEMPTS = 3;
 const EMBED_BATCH = 64;
 const SCAN_INTERVAL_MS = 2_000;
@@ -67,6 +75,7 @@ export class IngestionWorker implements OnApplicationBootstrap, BeforeApplicatio
   private timer: NodeJS.Timeout | null = null;
   private scanning: Promise<void> | null = null;
   private rescan = false;
+  private reindexing = false;
   private readonly onProgress = (progress: { name: string }) => {
     if (progress.name === INGESTION_PROCESS) this.scan();
   };
@@ -165,44 +174,62 @@ export class IngestionWorker implements OnApplicationBootstrap, BeforeApplicatio
     job: IngestionJob,
     state: Extract<DocumentState, { content: unknown }>,
   ): Promise<void> {
+    const prepared = await this.prepare(job.documentId, job.version, state);
+    const text = await this.blobs.put(Buffer.from(prepared.text, 'utf8'), { contentType: 'text/plain' });
+    const indexes = await this.targetIndexes(prepared.dimensions);
+    for (const index of indexes)
+      await this.search.upsertDocument(index, job.documentId, job.version, prepared.chunks);
+    // Tags changed while this version was processed: the index takes the current ones.
+    const now = await this.commands.load(documentStreamId(job.documentId), documentDecider);
+    if ('tagIds' in now.state && now.state.tagIds.join() !== state.tagIds.join())
+      for (const index of indexes) await this.search.setDocumentTags(index, job.documentId, now.state.tagIds);
+    await this.run({
+      type: 'CompleteProcessing',
+      documentId: job.documentId,
+      version: job.version,
+      mimeType: prepared.mimeType,
+      textBlobId: text.id,
+      chunkCount: prepared.chunks.length,
+    });
+  }
+
+  /**
+   * The indexable chunks of one version of a document, from its stored bytes: sniff, parse, chunk, embed. Throws an
+   * IngestionError for a document that cannot be indexed (the reason it fails with).
+   */
+  private async prepare(
+    documentId: string,
+    version: number,
+    state: Extract<DocumentState, { content: unknown }>,
+  ): Promise<{ chunks: IndexedChunk[]; text: string; mimeType: string; dimensions: number }> {
     const bytes = await this.blobs.get(state.content.blobId);
     if (!bytes)
-      return this.fail(job, 'content_missing', 'the uploaded content is no longer in the blob store');
+      throw new IngestionError(
+        'content_missing' as never,
+        'the uploaded content is no longer in the blob store',
+      );
     const type = await sniffType(bytes, state.name);
     if (!type)
-      return this.fail(
-        job,
+      throw new IngestionError(
         'unsupported_type',
         'the content is not text, Markdown, HTML, PDF, DOCX, CSV or JSON',
       );
     const parsed = await parseDocument(bytes, type.kind);
     const chunks = chunkDocument(parsed);
-    if (chunks.length === 0) return this.fail(job, 'empty', 'the document has no text to index');
-
-    const model = this.gateway.registry.defaultModel('embedding')!;
-    const scope: CallScope = {
-      apiKey: SYSTEM_KEY,
-      userId: 'system',
-      agentId: state.scope === 'agent' ? state.ownerId : null,
-      surface: 'core',
-      correlationId: `ingestion:${job.documentId}:${job.version}`,
-    };
-    const embeddings: number[][] = [];
-    for (let from = 0; from < chunks.length; from += EMBED_BATCH) {
-      const batch = chunks.slice(from, from + EMBED_BATCH).map((chunk) => chunk.text);
-      const result = await this.gateway.embed(scope, model, batch, AbortSignal.timeout(model.timeoutMs));
-      embeddings.push(...result.vectors);
-    }
-    const text = await this.blobs.put(Buffer.from(parsed.text, 'utf8'), { contentType: 'text/plain' });
-    const index = await this.liveIndex(embeddings[0]!.length);
-    await this.search.upsertDocument(
-      index,
-      job.documentId,
-      job.version,
-      chunks.map((chunk, i) => ({
-        chunkId: `${job.documentId}:${job.version}:${chunk.index}`,
-        documentId: job.documentId,
-        version: job.version,
+    if (chunks.length === 0) throw new IngestionError('empty', 'the document has no text to index');
+    const embeddings = await this.embed(
+      chunks.map((chunk) => chunk.text),
+      state.scope === 'agent' ? state.ownerId : null,
+      `ingestion:${documentId}:${version}`,
+    );
+    return {
+      text: parsed.text,
+      mimeType: type.mimeType,
+      dimensions: embeddings[0]!.length,
+      chunks: chunks.map((chunk, i) => ({
+        chunkId: `${documentId}:${version}:${chunk.index}`,
+        documentId,
+        version,
         ownerId: state.ownerId,
         tagIds: state.tagIds,
         sectionPath: chunk.sectionPath,
@@ -212,28 +239,115 @@ export class IngestionWorker implements OnApplicationBootstrap, BeforeApplicatio
         embedding: embeddings[i]!,
         documentName: state.name,
       })),
-    );
-    // Tags changed while this version was processed: the index takes the current ones.
-    const now = await this.commands.load(documentStreamId(job.documentId), documentDecider);
-    if ('tagIds' in now.state && now.state.tagIds.join() !== state.tagIds.join())
-      await this.search.setDocumentTags(index, job.documentId, now.state.tagIds);
-    await this.run({
-      type: 'CompleteProcessing',
-      documentId: job.documentId,
-      version: job.version,
-      mimeType: type.mimeType,
-      textBlobId: text.id,
-      chunkCount: chunks.length,
-    });
+    };
+  }
+
+  /** Embeds texts in batches with the instance's embedding model, as the platform's own usage. */
+  private async embed(
+    texts: readonly string[],
+    agentId: string | null,
+    correlationId: string,
+  ): Promise<number[][]> {
+    const model = this.gateway.registry.defaultModel('embedding')!;
+    const scope: CallScope = {
+      apiKey: SYSTEM_KEY,
+      userId: 'system',
+      agentId,
+      surface: 'core',
+      correlationId,
+    };
+    const vectors: number[][] = [];
+    for (let from = 0; from < texts.length; from += EMBED_BATCH) {
+      const result = await this.gateway.embed(
+        scope,
+        model,
+        texts.slice(from, from + EMBED_BATCH),
+        AbortSignal.timeout(model.timeoutMs),
+      );
+      vectors.push(...result.vectors);
+    }
+    return vectors;
+  }
+
+  /**
+   * Rebuilds the search index from the log's current state: a new index version is filled beside the live one
+   * (with the embedding model's current dimensions) from every Ready document's stored content, while live
+   * ingestion writes to both; then the alias switches and the old index is dropped. Searches keep working
+   * throughout. Resolves with what was built.
+   */
+  async reindex(
+    onProgress: (done: number, total: number) => void = () => undefined,
+  ): Promise<{ from: string | null; to: string; documents: number; chunks: number }> {
+    if (this.reindexing) throw new ConflictError('reindex_running', 'a re-index is already running');
+    this.reindexing = true;
+    try {
+      const from = await this.search.liveIndex(LIVE_INDEX_ALIAS);
+      const to = nextIndexName(from);
+      const dimensions = (await this.embed(['dimension probe'], null, 'reindex'))[0]!.length;
+      await this.search.ensureIndex(to, { dimensions });
+      await this.search.setLive(BUILDING_INDEX_ALIAS, to);
+      const documents = this.readStore.reader<DocumentView>(KNOWLEDGE_DOCUMENTS);
+      const total = await documents.count({ status: 'Ready' });
+      let done = 0;
+      let chunks = 0;
+      let cursor: string | null = null;
+      do {
+        const page = await documents.find(
+          { status: 'Ready' },
+          { sort: { field: 'createdAt' }, limit: 100, cursor },
+        );
+        for (const view of page.data) {
+          const { state } = await this.commands.load(documentStreamId(view.id), documentDecider);
+          if (state.status === 'Ready') {
+            try {
+              const prepared = await this.prepare(view.id, state.version, state);
+              await this.search.upsertDocument(to, view.id, state.version, prepared.chunks);
+              chunks += prepared.chunks.length;
+            } catch (error) {
+              if (!(error instanceof IngestionError)) throw error;
+              this.logger.warn(
+                { documentId: view.id, reason: error.reason },
+                'document left out of the re-index',
+              );
+            }
+          }
+          onProgress(++done, total);
+        }
+        cursor = page.nextCursor;
+      } while (cursor);
+      await this.search.setLive(LIVE_INDEX_ALIAS, to);
+      if (from && from !== to) {
+        // Searches that looked the old index up a moment ago finish before it goes.
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await this.search.dropIndex(from);
+      }
+      return { from, to, documents: done, chunks };
+    } finally {
+      this.reindexing = false;
+    }
+  }
+
+  /** Where a new version's chunks go: the live index (created on first use) and a re-index being built. */
+  private async targetIndexes(dimensions: number): Promise<string[]> {
+    const live = await this.liveIndex(dimensions);
+    const building = await this.search.liveIndex(BUILDING_INDEX_ALIAS);
+    return building && building !== live ? [live, building] : [live];
   }
 
   /** Gives the index the document's tags as they are now, and records that it did. */
   private async syncTags(documentId: string): Promise<void> {
     const { state } = await this.commands.load(documentStreamId(documentId), documentDecider);
     if (state.status === 'absent' || state.status === 'deleted') return;
-    const live = await this.search.liveIndex(LIVE_INDEX_ALIAS);
-    if (live) await this.search.setDocumentTags(live, documentId, state.tagIds);
+    for (const index of await this.existingIndexes())
+      await this.search.setDocumentTags(index, documentId, state.tagIds);
     await this.run({ type: 'RecordTagsIndexed', documentId, tagIds: state.tagIds });
+  }
+
+  /** The live index and a re-index being built, those that exist. */
+  private async existingIndexes(): Promise<string[]> {
+    const live = await this.search.liveIndex(LIVE_INDEX_ALIAS);
+    const building = await this.search.liveIndex(BUILDING_INDEX_ALIAS);
+    return [...new Set([live, building].filter((index): index is string => index !== null))];
   }
 
   /** The live index, created (with the embedding model's dimensions) and made live on first use. */
@@ -250,12 +364,13 @@ export class IngestionWorker implements OnApplicationBootstrap, BeforeApplicatio
     state: Extract<DocumentState, { status: 'deleted' }>,
   ): Promise<void> {
     if (state.purged) return;
-    const live = await this.search.liveIndex(LIVE_INDEX_ALIAS);
-    if (live) await this.search.deleteDocument(live, documentId);
+    for (const index of await this.existingIndexes()) await this.search.deleteDocument(index, documentId);
     // Content is stored once per content: a blob another live document still uses stays.
     const removed: string[] = [];
     for (const blobId of state.blobIds) {
-      const users = await this.readStore.reader<DocumentView>(KNOWLEDGE_DOCUMENTS).count({ blobId });
+      const users = await this.readStore
+        .reader<DocumentView>(KNOWLEDGE_DOCUMENTS)
+        .count({ blobId, id: { $ne: documentId } });
       if (users === 0 && (await this.blobs.delete(blobId))) removed.push(blobId);
     }
     await this.run({ type: 'RecordContentPurged', documentId, blobIds: removed });

@@ -4,10 +4,11 @@ import { GatewayModule } from '../../gateway/src/gateway.module.js';
 import { DocumentCommandHandler, TagCommandHandler } from './knowledge.commands.js';
 import { IngestionWorker } from './ingestion.worker.js';
 import { KnowledgeController } from './http/knowledge.controller.js';
+import { KnowledgeIndexController } from './http/knowledge-index.controller.js';
 
 @Module({
   imports: [GatewayModule],
-  controllers: [KnowledgeController],
+  controllers: [KnowledgeController, KnowledgeIndexController],
   providers: [DocumentCommandHandler, TagCommandHandler, IngestionWorker],
   exports: [IngestionWorker],
 })

@@ -6,6 +6,8 @@ export const INGESTION_FAILURE_REASONS = [
   'parse_failed',
   'timeout',
   'empty',
+  /** The stored bytes are gone from the blob store. */
+  'content_missing',
 ] as const;
 export type IngestionFailureReason = (typeof INGESTION_FAILURE_REASONS)[number];
 
