@@ -349,3 +349,36 @@ describe('knowledge ingestion and search (e2e)', () => {
     expect(refused.body).toMatchObject({ error: { code: 'knowledge_disabled' } });
   });
 });
+
+describe('cli knowledge reindex (e2e, built CLI)', () => {
+  it('rebuilds the index of a stopped instance from the log, with the same documents', async () => {
+    const api = await startTestApi();
+    const admin = client(api.url);
+    const spaceId = (await admin.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('C') })).body.id;
+    const agentId = (await admin.post<{ id: string }>(`${CORE}/agents`, { spaceId, name: 'R' })).body.id;
+    const doc = (
+      await admin.post<{ id: string }>(`${CORE}/knowledge/${agentId}/documents`, {
+        name: 'a.md',
+        text: '# A\n\nAlpha beta.',
+      })
+    ).body;
+    for (let i = 0; i < 200; i++) {
+      await api.app.get(IngestionWorker).idle();
+      const status = (await admin.get<{ status: string }>(`${CORE}/knowledge/${agentId}/documents/${doc.id}`))
+        .body.status;
+      if (status === 'Ready') break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await api.close();
+    const { execFileSync } = await import('node:child_process');
+    const stdout = execFileSync(
+      process.execPath,
+      [join(process.cwd(), 'dist/apps/cli/src/main.js'), 'knowledge', 'reindex'],
+      {
+        env: { PATH: process.env.PATH ?? '', DATA_DIR: api.config.dataDir, LOG_LEVEL: 'error' },
+        encoding: 'utf8',
+      },
+    );
+    expect(stdout).toContain('switched searches from chunks_v1 to chunks_v2: 1 documents');
+  });
+});

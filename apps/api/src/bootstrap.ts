@@ -14,6 +14,7 @@ import { PROJECTORS, type Projector } from '../../../libs/eventsourcing/src/proj
 import { createLogger, PinoNestLogger } from '../../../libs/platform/src/logger.js';
 import { AdminBootstrap } from '../../../libs/identity/src/admin-bootstrap.js';
 import { errorBody } from '../../../libs/http/src/error-envelope.filter.js';
+import { IngestionWorker } from '../../../libs/knowledge/src/ingestion.worker.js';
 import { ApiModule } from './app.module.js';
 import { OperationsController } from './operations.controller.js';
 import { instrumentHttp } from './http-metrics.js';
@@ -85,6 +86,8 @@ export async function createApi(
     const runner = app.get(ProjectionRunner);
     runner.start();
     await runner.caughtUp(30_000);
+    // Knowledge ingestion works where the projections run (its to-do list is a projection).
+    app.get(IngestionWorker).start();
   } else {
     // Scaled out: the worker runs the projectors; wait (bounded) until their live generations have reached the log head.
     const head = await app.get<EventStore>(EVENT_STORE).headPosition();

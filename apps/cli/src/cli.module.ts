@@ -17,6 +17,8 @@ import {
   ProjectionsRebuildCommand,
   ProjectionsStatusCommand,
 } from './commands/projections.command.js';
+import { KnowledgeCommand, KnowledgeReindexCommand } from './commands/knowledge.command.js';
+import { KnowledgeModule } from '../../../libs/knowledge/src/knowledge.module.js';
 
 export const CLI_NAME = 'agent-platform';
 
@@ -29,7 +31,8 @@ Build first, then pass the command after --:
   npm run cli -- events tail --follow
   npm run cli -- events stream spc_0123…
   npm run cli -- projections status
-  npm run cli -- projections rebuild spaces`;
+  npm run cli -- projections rebuild spaces
+  npm run cli -- knowledge reindex`;
 
 /** The part of commander's root command this module configures. */
 interface RootProgram {
@@ -67,6 +70,8 @@ export const CLI_COMMANDS = [
   ProjectionsCommand,
   ProjectionsStatusCommand,
   ProjectionsRebuildCommand,
+  KnowledgeCommand,
+  KnowledgeReindexCommand,
 ];
 
 @Module({})
@@ -77,7 +82,7 @@ export class CliModule {
     const logger = options.logger ?? createLogger({ logLevel: level }, process.stderr);
     return {
       module: CliModule,
-      imports: [PlatformModule.forRoot({ config, projectors: ALL_PROJECTORS, logger })],
+      imports: [PlatformModule.forRoot({ config, projectors: ALL_PROJECTORS, logger }), KnowledgeModule],
       providers: [
         { provide: CLI_OUTPUT, useValue: options.output },
         EventLog,

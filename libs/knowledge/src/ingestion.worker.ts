@@ -5,14 +5,9 @@
 // Ready; or Failed with the reason. Unchanged content sent for re-processing is skipped (unless forced), and a
 // deleted document's chunks and blobs are purged. Every outcome names the version it worked on, so a job that
 // raced with newer content changes nothing; a job that crashed is simply picked up again.
-import {
-  Inject,
-  Injectable,
-  type BeforeApplicationShutdown,
-  type OnApplicationBootstrap,
-} from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { ConflictError, SYSTEM_ACTOR, type PlatformConfig, PLATFORM_CONFIG } from '../../kernel/src/index.js';
+import { ConflictError, SYSTEM_ACTOR } from '../../kernel/src/index.js';
 import { ProjectionRunner } from '../../eventsourcing/src/projection-runner.js';
 import { CommandRunner } from '../../platform/src/command-runner.js';
 import { LOGGER } from '../../platform/src/logger.js';
@@ -70,7 +65,7 @@ const SYSTEM_KEY = {
 } satisfies ApiKeyView;
 
 @Injectable()
-export class IngestionWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class IngestionWorker implements BeforeApplicationShutdown {
   private readonly queue: IngestionQueue;
   private timer: NodeJS.Timeout | null = null;
   private scanning: Promise<void> | null = null;
@@ -88,7 +83,6 @@ export class IngestionWorker implements OnApplicationBootstrap, BeforeApplicatio
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
     @Inject(LOGGER) private readonly logger: Logger,
-    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {
     this.queue = new IngestionQueue(
       (job) => this.process(job),
@@ -97,9 +91,12 @@ export class IngestionWorker implements OnApplicationBootstrap, BeforeApplicatio
     );
   }
 
-  onApplicationBootstrap(): void {
-    // Ingestion runs where the projections run (the api in embedded mode).
-    if (!this.config.runProjections) return;
+  /**
+   * Starts working through the jobs (the process that runs the projections calls it, after starting them; the CLI
+   * does not, and uses `reindex` only).
+   */
+  start(): void {
+    if (this.timer) return;
     this.runner.on('progress', this.onProgress);
     this.timer = setInterval(() => this.scan(), SCAN_INTERVAL_MS);
     this.timer.unref();
