@@ -3,7 +3,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { EVENT_STORE, type EventStore } from '../libs/event-store/src/event-store.port.js';
-import { client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
+import { strFromU8, unzipSync } from 'fflate';
+import { ADMIN_KEY, client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
 
 type Json = Record<string, unknown>;
 type Doc = Json & { id: string; status: string; tags: string[]; contentHash: string; scope: string };
@@ -252,5 +253,24 @@ describe('knowledge documents and tags (e2e)', () => {
     const deleted = await bulk({ action: 'delete', documentIds: [d1.id, d2.id] });
     expect(deleted.body.results.every((result) => result.ok)).toBe(true);
     expect(await list(agentId, '?scope=agent')).toEqual([]);
+  });
+
+  it('downloads several documents as one zip, repeated names kept apart', async () => {
+    const agentId = await agent(await space());
+    const a = (await addText(agentId, { name: 'dup.md', text: '# First' })).body;
+    const b = (await addText(agentId, { name: 'dup.md', text: '# Second' })).body;
+    const response = await fetch(`${api.url}${K}/${agentId}/documents/download`, {
+      method: 'POST',
+      headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ documentIds: [a.id, b.id] }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/zip');
+    const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
+    expect(Object.keys(files).sort()).toEqual(['dup (2).md', 'dup.md']);
+    expect(strFromU8(files['dup.md']!)).toBe('# First');
+    expect(strFromU8(files['dup (2).md']!)).toBe('# Second');
+    const missing = await admin.post(`${K}/${agentId}/documents/download`, { documentIds: ['doc_nope'] });
+    expect(missing.status).toBe(404);
   });
 });

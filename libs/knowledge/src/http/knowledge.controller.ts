@@ -17,6 +17,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { zip } from 'fflate';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import {
@@ -56,6 +57,7 @@ import {
   BulkDocumentsBody,
   BulkResultDto,
   ChangeDocumentBody,
+  DownloadDocumentsBody,
   SearchBody,
   SearchResultDto,
   ChangeTagBody,
@@ -93,6 +95,18 @@ const toTagDto = (view: TagView) => ({
   createdAt: view.createdAt,
   updatedAt: view.updatedAt,
 });
+
+const MAX_ZIP_BYTES = 200 * 1024 * 1024;
+
+/** A file name not yet in the archive: `a.md`, `a (2).md`, … (and never a path). */
+function uniqueName(name: string, taken: Record<string, unknown>): string {
+  const base = name.replace(/[\\/]/g, '_');
+  const dot = base.lastIndexOf('.');
+  const [stem, extension] = dot > 0 ? [base.slice(0, dot), base.slice(dot)] : [base, ''];
+  let candidate = base;
+  for (let n = 2; candidate in taken; n++) candidate = `${stem} (${n})${extension}`;
+  return candidate;
+}
 
 const declaredTextType = (name: string): string =>
   /\.(md|markdown)$/i.test(name) ? 'text/markdown' : 'text/plain';
@@ -380,6 +394,40 @@ export class KnowledgeController {
       }
     }
     return { action: body.action, results };
+  }
+
+  /** The original files of several documents as one zip (extension); names that repeat get ` (2)`, ` (3)`… */
+  @Post('documents/download')
+  @HttpCode(200)
+  async downloadMany(
+    @Param('agentId') agentId: string,
+    @Body(new ZodBody(DownloadDocumentsBody)) body: z.output<typeof DownloadDocumentsBody>,
+    @CurrentCaller() caller: Caller,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const agent = await this.accessibleAgent(agentId, caller);
+    const files: Record<string, Uint8Array> = {};
+    let total = 0;
+    for (const documentId of new Set(body.documentIds)) {
+      const document = await this.visibleDocument(agent, documentId);
+      const bytes = await this.blobs.get(document.blobId);
+      if (!bytes) continue;
+      total += bytes.length;
+      if (total > MAX_ZIP_BYTES)
+        throw new ValidationError(
+          'download_too_large',
+          `the selection is larger than ${MAX_ZIP_BYTES} bytes`,
+          'documentIds',
+        );
+      files[uniqueName(document.name, files)] = bytes;
+    }
+    const archive = await new Promise<Uint8Array>((resolve, reject) =>
+      zip(files, { level: 6 }, (error, data) => (error ? reject(error) : resolve(data))),
+    );
+    void reply
+      .header('content-type', 'application/zip')
+      .header('content-disposition', 'attachment; filename="documents.zip"');
+    return Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength);
   }
 
   @Post('documents/:documentId/tags/:tagId')
@@ -689,6 +737,15 @@ export const KNOWLEDGE_ROUTES: RouteDoc[] = [
       'Answers the outcome per document; a document that is not found or not writable does not stop the others.',
     body: BulkDocumentsBody,
     response: { status: 200, schema: BulkResultDto, description: 'One result per document' },
+    errors: [400, 403, 404],
+  },
+  {
+    method: 'post',
+    path: `${BASE}/documents/download`,
+    tag: 'Knowledge',
+    summary: 'The original files of several documents as one zip (extension)',
+    body: DownloadDocumentsBody,
+    response: { status: 200, description: 'application/zip' },
     errors: [400, 403, 404],
   },
   {

@@ -150,3 +150,7 @@ export const UploadFields = z.strictObject({
     )
     .describe('Comma-separated tag ids'),
 });
+
+export const DownloadDocumentsBody = z.strictObject({
+  documentIds: z.array(z.string().min(1).max(128)).min(1).max(500),
+});
