@@ -8,6 +8,7 @@ import { EVENT_STORE, type EventStore } from '../../../libs/event-store/src/even
 import { READ_STORE, type ReadStore } from '../../../libs/read-store/src/read-store.port.js';
 import { ProjectionRunner } from '../../../libs/eventsourcing/src/projection-runner.js';
 import { createLogger, PinoNestLogger } from '../../../libs/platform/src/logger.js';
+import { IngestionWorker } from '../../../libs/knowledge/src/ingestion.worker.js';
 import { WorkerModule } from './worker.module.js';
 import { close, createOperationsServer, listen } from './operations-server.js';
 
@@ -28,6 +29,8 @@ async function main(): Promise<void> {
   });
   const port = await listen(server, config.workerPort, config.host);
   runner.start();
+  // Knowledge ingestion runs where its process manager is held.
+  app.get(IngestionWorker).start();
   logger.info(
     {
       port,

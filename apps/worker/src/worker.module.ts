@@ -1,17 +1,19 @@
-// The worker application: only the platform (stores, projectors, projection runner), no HTTP api and no bounded
-// context modules; the process managers among the projectors send their commands through the platform's runner.
+// The worker application: the platform (stores, projectors, projection runner) and Knowledge ingestion, without the
+// HTTP api (an application context: no routes); the process managers among the projectors send their commands
+// through the platform's runner.
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { PlatformConfig } from '../../../libs/kernel/src/index.js';
 import { PlatformModule } from '../../../libs/platform/src/platform.module.js';
 import { ALL_PROJECTORS } from '../../../projections/index.js';
+import { KnowledgeModule } from '../../../libs/knowledge/src/knowledge.module.js';
 
 @Module({})
 export class WorkerModule {
   static forRoot(config: PlatformConfig, logger: Logger): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [PlatformModule.forRoot({ config, projectors: ALL_PROJECTORS, logger })],
+      imports: [PlatformModule.forRoot({ config, projectors: ALL_PROJECTORS, logger }), KnowledgeModule],
     };
   }
 }

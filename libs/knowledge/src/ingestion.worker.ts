@@ -118,6 +118,8 @@ export class IngestionWorker implements BeforeApplicationShutdown {
 
   /** Offers every listed job to the queue (it ignores what it already holds at that version). */
   private scan(): void {
+    // One process works the list: the one holding the ingestion process manager (scaled out, one worker).
+    if (!this.runner.isLive(INGESTION_PROCESS)) return;
     if (this.scanning) {
       this.rescan = true;
       return;
