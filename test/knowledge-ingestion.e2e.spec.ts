@@ -53,6 +53,8 @@ describe('knowledge ingestion and search (e2e)', () => {
     }
     throw new Error(`document ${documentId} did not settle`);
   };
+  const list = async (agentId: string) =>
+    (await admin.get<{ data: Doc[] }>(`${K}/${agentId}/documents?scope=agent`)).body.data;
   const search = async (agentId: string, query: string, extra: Json = {}) =>
     (await admin.post<{ hits: Hit[] }>(`${K}/${agentId}/search`, { query, ...extra })).body.hits;
   const types = async (documentId: string) =>
@@ -176,6 +178,20 @@ describe('knowledge ingestion and search (e2e)', () => {
       })(),
     });
     expect(noFile.status).toBe(400);
+    const twoFiles = new FormData();
+    twoFiles.append('file', new Blob(['a']), 'a.txt');
+    twoFiles.append('file', new Blob(['b']), 'b.txt');
+    const refused = await fetch(`${api.url}${K}/${agentId}/documents`, {
+      method: 'POST',
+      headers: { 'x-api-key': ADMIN_KEY },
+      body: twoFiles,
+    });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBeLessThan(500);
+    const tooBig = await upload(agentId, 'big.txt', Buffer.alloc(26 * 1024 * 1024, 97));
+    expect(tooBig.status).toBe(413);
+    expect((tooBig.body as unknown as { error: { type: string } }).error).toBeDefined();
+    expect((await list(agentId)).length).toBe(0);
   });
 
   it('keeps search isolated between Agents and Spaces, and serves Space and Global documents to their Agents', async () => {
