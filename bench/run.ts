@@ -1,8 +1,8 @@
 // `npm run bench`: runs every benchmark once on this machine, each against a baseline measured in the same run, and
 // prints a table (value, baseline, ratio, goal, PASS/MISS) plus dist/bench-results.json. Performance is measured
 // here, never asserted in tests.
-//   BENCH_ONLY=command,projection,api,gateway   run a subset
-//   BENCH_QUICK=1                               shorter runs and a smaller log (smoke test of the harness only)
+//   BENCH_ONLY=command,projection,api,gateway,knowledge   run a subset
+//   BENCH_QUICK=1                                         shorter runs and a smaller log (smoke test of the harness only)
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, release, totalmem, type as osType } from 'node:os';
@@ -12,11 +12,12 @@ import { benchCommandPath } from './command-path.js';
 import { benchProjectionRebuild } from './projection-rebuild.js';
 import { benchApiStartup } from './api-startup.js';
 import { benchGateway } from './gateway.js';
+import { benchKnowledge } from './knowledge.js';
 import { fmtRate, log, passes, type MetricRow } from './util.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const only = new Set(
-  (process.env.BENCH_ONLY ?? 'command,projection,api,gateway')
+  (process.env.BENCH_ONLY ?? 'command,projection,api,gateway,knowledge')
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean),
@@ -98,7 +99,7 @@ async function main(): Promise<void> {
   const details: Record<string, unknown> = {};
 
   if (only.has('command')) {
-    log('1/4 command path …');
+    log('1/5 command path …');
     const result = await benchCommandPath({
       seconds: quick ? 0.5 : 3,
       runs: 3,
@@ -111,7 +112,7 @@ async function main(): Promise<void> {
   }
 
   if (only.has('projection')) {
-    log('2/4 projection rebuild …');
+    log('2/5 projection rebuild …');
     const result = await benchProjectionRebuild({
       plan: quick
         ? { spaces: 500, eventsPerSpace: 4, agents: 1000, eventsPerAgent: 8 }
@@ -125,7 +126,7 @@ async function main(): Promise<void> {
   }
 
   if (only.has('api')) {
-    log('3/4 api start-up and idle memory …');
+    log('3/5 api start-up and idle memory …');
     if (!existsSync(mainPath)) throw new Error(`${mainPath} is missing: run npm run build first`);
     const result = await benchApiStartup({
       mainPath,
@@ -139,7 +140,7 @@ async function main(): Promise<void> {
   }
 
   if (only.has('gateway')) {
-    log('4/4 gateway overhead …');
+    log('4/5 gateway overhead …');
     const result = await benchGateway({
       mainPath,
       upstreamPath,
@@ -161,6 +162,39 @@ async function main(): Promise<void> {
     });
     rows.push(...result.rows);
     details.gateway = result.details;
+  }
+
+  if (only.has('knowledge')) {
+    log('5/5 knowledge ingestion and search …');
+    const result = await benchKnowledge({
+      ingestion: quick
+        ? { documents: 20, sectionsPerDocument: 20, warmupDocuments: 2 }
+        : { documents: 200, sectionsPerDocument: 20, warmupDocuments: 5 },
+      search: {
+        plan: quick
+          ? {
+              globalChunks: 1_000,
+              spaces: 5,
+              chunksPerSpace: 500,
+              agents: 43,
+              chunksPerAgent: 150,
+              chunksPerDocument: 50,
+            }
+          : {
+              globalChunks: 5_000,
+              spaces: 24,
+              chunksPerSpace: 1_000,
+              agents: 475,
+              chunksPerAgent: 150,
+              chunksPerDocument: 50,
+            },
+        queries: quick ? 50 : 300,
+        adminQueries: quick ? 10 : 50,
+        warmupQueries: quick ? 5 : 20,
+      },
+    });
+    rows.push(...result.rows);
+    details.knowledge = result.details;
   }
 
   const totalSeconds = (performance.now() - started) / 1000;
@@ -196,6 +230,15 @@ async function main(): Promise<void> {
     '    gateway streams vs the 20 the upstream sent (checked on the direct path), plus streams without data: [DONE].',
     '    For reference, published gateway overheads (other hardware, not goals): Bifrost +0.44 ms, Portkey +2.37 ms,',
     '    LiteLLM +4.34 ms.',
+    '  knowledge = in-process (no HTTP), the real parts. ingestion = generated Markdown documents (~20 sections of',
+    '    prose with lists, code, tables), one at a time: sniffType → parseDocument (a worker thread per parse when run',
+    '    from dist) → chunkDocument (≤ 400 tokens) → offlineEmbed in batches of 64 → SqliteSearchIndex.upsertDocument on',
+    '    a temp file; chunks ÷ seconds of the whole pass (docs/s, stage shares in details.knowledge.ingestion).',
+    '    search = SqliteSearchIndex of 100k chunks (quick: 10k; 384-d offlineEmbed, ~120 words each, documents of 50)',
+    "    over 500 owners; a query is an Agent's scope: its own ~150 chunks, its Space's ~1,000, global ~5,000; 2–5",
+    '    words of the corpus vocabulary, limit 8, query embedding computed beforehand (timed apart, in details).',
+    '    Hybrid, BM25-only (the baseline) and vector-only (details) run interleaved per query, vector cache warm;',
+    '    p50 of 300 queries (quick: 50). The all-owners row = 50 queries over every owner (admin-style).',
     '',
     `${goals.length - missed.length}/${goals.length} goals met; total bench time ${totalSeconds.toFixed(0)} s`,
     `results: ${resultsPath}`,
