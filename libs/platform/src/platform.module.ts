@@ -46,6 +46,15 @@ async function openEventStore(config: PlatformConfig, upcasters: UpcasterRegistr
   return new SqliteEventStore({ path: join(config.dataDir, 'events.db'), upcasters });
 }
 
+async function openSearchIndex(config: PlatformConfig): Promise<SearchIndex> {
+  if (config.searchIndex === 'elasticsearch') {
+    const { ElasticsearchSearchIndex } =
+      await import('../../search/src/elasticsearch/elasticsearch-search-index.js');
+    return new ElasticsearchSearchIndex({ client: config.elasticsearchUrl! });
+  }
+  return new SqliteSearchIndex({ path: join(config.dataDir, 'search.db') });
+}
+
 async function openReadStore(config: PlatformConfig): Promise<ReadStore> {
   if (config.readStore === 'mongodb') {
     const { MongoReadStore } = await import('../../read-store/src/mongodb/mongo-read-store.js');
@@ -115,13 +124,7 @@ export class PlatformModule implements OnApplicationShutdown {
       CommandRunner,
       ReadYourWrites,
       { provide: BLOB_STORE, useFactory: openBlobStore, inject: [PLATFORM_CONFIG] },
-      {
-        provide: SEARCH_INDEX,
-        // Embedded: SQLite FTS5 and vectors beside the stores (the Elasticsearch adapter comes with issue 4).
-        useFactory: (config: PlatformConfig) =>
-          new SqliteSearchIndex({ path: join(config.dataDir, 'search.db') }),
-        inject: [PLATFORM_CONFIG],
-      },
+      { provide: SEARCH_INDEX, useFactory: openSearchIndex, inject: [PLATFORM_CONFIG] },
       {
         provide: ModelRegistry,
         useFactory: (config: PlatformConfig) => ModelRegistry.fromConfig(config),

@@ -20,6 +20,8 @@ const ConfigSchema = z
     KURRENTDB_URL: z.string().url().optional(),
     READ_STORE: z.enum(['sqlite', 'mongodb']).optional(),
     MONGODB_URI: z.string().min(1).optional(),
+    SEARCH_INDEX: z.enum(['sqlite', 'elasticsearch']).optional(),
+    ELASTICSEARCH_URL: z.string().url().optional(),
     RUN_PROJECTIONS: flag.default(true),
     READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(60000).default(5000),
     COMMAND_RETRIES: z.coerce.number().int().min(0).max(20).default(5),
@@ -42,6 +44,9 @@ const ConfigSchema = z
     kurrentDbUrl: env.KURRENTDB_URL,
     readStore: env.READ_STORE ?? (env.MONGODB_URI ? 'mongodb' : 'sqlite'),
     mongodbUri: env.MONGODB_URI,
+    /** Where Knowledge chunks are indexed: SQLite beside the stores, or Elasticsearch. */
+    searchIndex: env.SEARCH_INDEX ?? (env.ELASTICSEARCH_URL ? 'elasticsearch' : 'sqlite'),
+    elasticsearchUrl: env.ELASTICSEARCH_URL,
     runProjections: env.RUN_PROJECTIONS,
     readYourWritesTimeoutMs: env.READ_YOUR_WRITES_TIMEOUT_MS,
     commandRetries: env.COMMAND_RETRIES,
@@ -57,6 +62,8 @@ const ConfigSchema = z
       ctx.addIssue({ code: 'custom', message: 'EVENT_STORE=kurrentdb needs KURRENTDB_URL' });
     if (config.readStore === 'mongodb' && !config.mongodbUri)
       ctx.addIssue({ code: 'custom', message: 'READ_STORE=mongodb needs MONGODB_URI' });
+    if (config.searchIndex === 'elasticsearch' && !config.elasticsearchUrl)
+      ctx.addIssue({ code: 'custom', message: 'SEARCH_INDEX=elasticsearch needs ELASTICSEARCH_URL' });
   });
 
 export type PlatformConfig = Readonly<z.output<typeof ConfigSchema>> & {
