@@ -158,6 +158,14 @@ describe('hostile input (e2e)', () => {
       '{"name":"x","text":"x","tagIds":[{"$ne":null}]}',
       '{"name":"x","color":"#zzz"}',
       `{"name":"${'n'.repeat(300)}","text":"x"}`,
+      '{"query":"NEAR(a b) AND \\"x\\" OR * ( ^ ","mode":"bm25"}',
+      '{"query":"x","limit":0}',
+      '{"query":"x","mode":"semantic"}',
+      '{"query":"x","tagIds":["tag_missing"]}',
+      `{"query":"${'q '.repeat(1500)}"}`,
+      '{"action":"explode","documentIds":["a"]}',
+      '{"action":"delete","documentIds":[]}',
+      '{"documentIds":["../../etc/passwd"]}',
     ];
     for (const [method, path] of [
       ['POST', `${knowledge}/documents`],
@@ -166,6 +174,9 @@ describe('hostile input (e2e)', () => {
       ['PUT', `${knowledge}/tags/tag_missing`],
       ['POST', `${knowledge}/documents/${doc.id}/tags/%00`],
       ['GET', `${knowledge}/documents?scope=x&status=Done&limit=-1`],
+      ['POST', `${knowledge}/search`],
+      ['POST', `${knowledge}/documents/bulk`],
+      ['POST', `${knowledge}/documents/download`],
     ] as const)
       for (const body of method === 'GET' ? [undefined] : [...KNOWLEDGE_BODIES, ...BODIES]) {
         const response = await fetch(`${api.url}${path}`, {
