@@ -1,6 +1,6 @@
 // Benchmark 5: Knowledge, in-process (no HTTP), with the real parts.
 // (a) Ingestion: generated Markdown documents go through the stages a document goes through in the ingestion
-//     worker — sniffType, parseDocument (a worker thread per parse when running from dist), chunkDocument,
+//     worker — sniffType, parseDocument (pooled worker threads when running from dist), chunkDocument,
 //     offlineEmbed in batches of 64, SqliteSearchIndex.upsertDocument on a temp file — one document at a time;
 //     chunks/s over the whole pass, with the time of each stage.
 // (b) Search: an index of ~100,000 chunks (384-dimension offlineEmbed embeddings, documents of 50 chunks) over
@@ -456,7 +456,7 @@ async function benchIngestion(
   const bytes = documents.reduce((sum, document) => sum + document.bytes.byteLength, 0);
   log(
     `knowledge: ingestion of ${documents.length} Markdown documents (${(bytes / 1024 / 1024).toFixed(1)} MB), ` +
-      `parses ${PARSES_IN_WORKER ? 'in a worker thread each' : 'in this thread'}`,
+      `parses ${PARSES_IN_WORKER ? 'in pooled worker threads' : 'in this thread'}`,
   );
 
   const searchIndex = new SqliteSearchIndex({ path: join(dir, 'ingestion.db') });

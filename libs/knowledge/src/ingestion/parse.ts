@@ -1,5 +1,5 @@
-// Parsing a document of a sniffed kind into text and blocks, within limits. Each parse runs in its own worker
-// thread: pdf.js, mammoth's XML parser and the others are CPU-bound and cannot be interrupted, so a hostile file
+// Parsing a document of a sniffed kind into text and blocks, within limits. Each parse runs in a worker thread (kept
+// warm in a small pool): pdf.js, mammoth's XML parser and the others are CPU-bound and cannot be interrupted, so a hostile file
 // (a zip bomb, a pathological PDF) is stopped by terminating its worker when the time limit passes, and by the
 // worker's heap cap when it needs too much memory. The caller only ever sees a ParsedDocument or an IngestionError.
 //
@@ -25,54 +25,82 @@ export const PARSES_IN_WORKER = existsSync(fileURLToPath(WORKER_URL));
 const timedOut = (limits: ParseLimits): IngestionError =>
   new IngestionError('timeout', `parsing took longer than ${limits.timeoutMs} ms`);
 
+/**
+ * Parser threads kept warm between parses: starting a thread and loading the parsers in it (pdf.js, mammoth, …)
+ * cost more than most parses. A thread that timed out, ran out of memory or crashed is never reused; at most
+ * POOL_SIZE threads wait idle (unreferenced, so they never hold the process open). A request with a heap cap other
+ * than the pool's gets a thread of its own.
+ */
+const POOL_SIZE = 2;
+const idle: Worker[] = [];
+
+const startWorker = (maxHeapMb: number, workerData: unknown, transferList: ArrayBuffer[] = []): Worker =>
+  new Worker(WORKER_URL, { workerData, transferList, resourceLimits: { maxOldGenerationSizeMb: maxHeapMb } });
+
+const replyToDocument = (reply: ParseReply): ParsedDocument => {
+  if (reply.ok) return reply.document;
+  throw new IngestionError(
+    isIngestionFailureReason(reply.reason) ? reply.reason : 'parse_failed',
+    reply.message,
+  );
+};
+
 const parseInWorker = (request: ParseRequest): Promise<ParsedDocument> =>
   new Promise((resolve, reject) => {
     const { limits } = request;
     // A compact copy, moved rather than cloned: cloning a view clones its whole backing buffer (a Buffer slice of a
     // large request body would drag all of it along).
     const bytes = new Uint8Array(request.bytes);
-    const worker = new Worker(WORKER_URL, {
-      workerData: { ...request, bytes },
-      transferList: [bytes.buffer],
-      resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb },
-    });
+    const pooled = limits.maxHeapMb === DEFAULT_PARSE_LIMITS.maxHeapMb;
+    const worker = pooled
+      ? (idle.pop() ?? startWorker(limits.maxHeapMb, { pooled: true }))
+      : startWorker(limits.maxHeapMb, { ...request, bytes }, [bytes.buffer]);
+    worker.ref();
     let settled = false;
-    const settle = (outcome: () => void): void => {
+    const settle = (outcome: () => void, reusable: boolean): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      void worker.terminate();
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      if (reusable && pooled && idle.length < POOL_SIZE) {
+        worker.unref();
+        idle.push(worker);
+      } else void worker.terminate();
       outcome();
     };
-    const timer = setTimeout(() => settle(() => reject(timedOut(limits))), limits.timeoutMs);
-    worker.once('message', (reply: ParseReply) =>
+    const onMessage = (reply: ParseReply) =>
       settle(() => {
-        if (reply.ok) resolve(reply.document);
-        else
+        try {
+          resolve(replyToDocument(reply));
+        } catch (error) {
+          reject(error);
+        }
+      }, true);
+    const onError = (error: Error & { code?: string }) =>
+      settle(
+        () =>
           reject(
-            new IngestionError(
-              isIngestionFailureReason(reply.reason) ? reply.reason : 'parse_failed',
-              reply.message,
-            ),
-          );
-      }),
-    );
-    worker.once('error', (error: Error & { code?: string }) =>
-      settle(() =>
-        reject(
-          error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? new IngestionError('too_large', `parsing needed more than ${limits.maxHeapMb} MiB of memory`)
-            : new IngestionError('parse_failed', `the parser crashed: ${error.message}`),
-        ),
-      ),
-    );
-    worker.once('exit', (code) =>
-      settle(() =>
-        reject(
-          new IngestionError('parse_failed', `the parser stopped without an answer (exit code ${code})`),
-        ),
-      ),
-    );
+            error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+              ? new IngestionError('too_large', `parsing needed more than ${limits.maxHeapMb} MiB of memory`)
+              : new IngestionError('parse_failed', `the parser crashed: ${error.message}`),
+          ),
+        false,
+      );
+    const onExit = (code: number) =>
+      settle(
+        () =>
+          reject(
+            new IngestionError('parse_failed', `the parser stopped without an answer (exit code ${code})`),
+          ),
+        false,
+      );
+    const timer = setTimeout(() => settle(() => reject(timedOut(limits)), false), limits.timeoutMs);
+    worker.on('message', onMessage);
+    worker.once('error', onError);
+    worker.once('exit', onExit);
+    if (pooled) worker.postMessage({ ...request, bytes }, [bytes.buffer]);
   });
 
 /** Without a worker: the deadline can fire only when the parse yields, so the elapsed time is checked at the end too. */
