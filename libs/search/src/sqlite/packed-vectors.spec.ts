@@ -1,6 +1,25 @@
-import { dotAt, packVectors, TopScores, unitVector, unpackVectors } from './packed-vectors.js';
+import { dotAt, packVectors, scoreVectors, TopScores, unitVector, unpackVectors } from './packed-vectors.js';
 
 describe('packed vectors', () => {
+  it('scores a block of vectors exactly as dotAt does, for odd counts and dimensions', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647) * 2 - 1;
+    for (const [count, dimensions] of [
+      [1, 8],
+      [5, 7],
+      [6, 384],
+      [3, 2],
+    ] as const) {
+      const vectors = Array.from({ length: count }, () => Array.from({ length: dimensions }, random));
+      const packed = unpackVectors(packVectors(vectors, dimensions));
+      const query = unitVector(Array.from({ length: dimensions }, random))!;
+      const out = new Float64Array(count + 1);
+      scoreVectors(packed, count, Float64Array.from(query), out);
+      for (let i = 0; i < count; i++) expect(out[i]).toBe(dotAt(packed, i * dimensions, query));
+      expect(out[count]).toBe(0);
+    }
+  });
+
   it('stores unit-length vectors, so a dot product is the cosine similarity', () => {
     const packed = unpackVectors(
       packVectors(

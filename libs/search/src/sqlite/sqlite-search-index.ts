@@ -42,7 +42,7 @@ import {
   type SearchQuery,
 } from '../search-index.port.js';
 import { foldTerm, matchExpression, MAX_OWNER_TOKENS, ownerToken, queryTerms } from './fts5-query.js';
-import { dotAt, packVectors, TopScores, unitVector, unpackVectors } from './packed-vectors.js';
+import { packVectors, scoreVectors, TopScores, unitVector, unpackVectors } from './packed-vectors.js';
 
 export interface SqliteSearchIndexOptions {
   /** The database file, or ':memory:'. */
@@ -502,13 +502,17 @@ export class SqliteSearchIndex implements SearchIndex {
     const query = embedding.length > 0 ? unitVector(embedding) : null;
     if (!query) return [];
     const t = tables(index);
-    const dimensions = query.length;
+    // The same values as Float64: the scan reads them without a conversion per element.
+    const query64 = Float64Array.from(query);
+    let scores = new Float64Array(64);
     const top = new TopScores(candidates);
     const tagged = tagIds
       ? new Set(
           this.all<{ chunk: number }>(
-            `SELECT chunk FROM ${t.tags} WHERE tag_id IN (SELECT value FROM json_each(?))`,
+            `SELECT chunk FROM ${t.tags} WHERE tag_id IN (SELECT value FROM json_each(?))
+             AND doc_rowid IN (SELECT doc_rowid FROM ${t.documents} WHERE owner_id IN (SELECT value FROM json_each(?)))`,
             json(tagIds),
+            json(ownerIds),
           ).map((row) => row.chunk),
         )
       : null;
@@ -531,9 +535,11 @@ export class SqliteSearchIndex implements SearchIndex {
         packed = unpackVectors(row!.vectors);
         this.vectorCache.set(key, packed);
       }
+      if (scores.length < count) scores = new Float64Array(Math.max(count, 2 * scores.length));
+      scoreVectors(packed, count, query64, scores);
       for (let i = 0; i < count; i++) {
         if (tagged && !tagged.has(first + i)) continue;
-        top.offer(first + i, dotAt(packed, i * dimensions, query));
+        top.offer(first + i, scores[i]!);
       }
     }
     return top.best();
