@@ -8,20 +8,12 @@ import { addMarkdownBlocks } from './formats/markdown.js';
 import { addPdfBlocks } from './formats/pdf.js';
 import { addPlainTextBlocks } from './formats/plain-text.js';
 import { IngestionError, toIngestionError } from './ingestion-error.js';
-import type { ParseLimits } from './parse-limits.js';
+import { checkSize, type ParseLimits } from './parse-limits.js';
+
+export { checkSize };
 import { DocumentBuilder, type ParsedDocument } from './parsed-document.js';
 import type { DocumentKind } from './sniff.js';
 import { decodeUtf8 } from './text-decoding.js';
-
-/** The checks that need no parsing: done before a worker is started, and again inside it. */
-export const checkSize = (bytes: Uint8Array, limits: ParseLimits): void => {
-  if (bytes.byteLength === 0) throw new IngestionError('empty', 'the document is empty');
-  if (bytes.byteLength > limits.maxBytes)
-    throw new IngestionError(
-      'too_large',
-      `the document is ${bytes.byteLength} bytes, over the limit of ${limits.maxBytes}`,
-    );
-};
 
 const textOf = (bytes: Uint8Array): string => {
   const text = decodeUtf8(bytes);

@@ -1,5 +1,7 @@
 // The bounds every parse runs under. A document over any of them fails (`too_large` or `timeout`) instead of
 // exhausting the process: the worker that parses it is stopped, the service carries on.
+import { IngestionError } from './ingestion-error.js';
+
 export interface ParseLimits {
   /** Largest document accepted, in bytes. */
   readonly maxBytes: number;
@@ -18,4 +20,14 @@ export const DEFAULT_PARSE_LIMITS: ParseLimits = {
   maxPdfPages: 2_000,
   timeoutMs: 30_000,
   maxHeapMb: 512,
+};
+
+/** The checks that need no parsing: done before a worker is started, and again inside it. */
+export const checkSize = (bytes: Uint8Array, limits: ParseLimits): void => {
+  if (bytes.byteLength === 0) throw new IngestionError('empty', 'the document is empty');
+  if (bytes.byteLength > limits.maxBytes)
+    throw new IngestionError(
+      'too_large',
+      `the document is ${bytes.byteLength} bytes, over the limit of ${limits.maxBytes}`,
+    );
 };

@@ -12,8 +12,9 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { IngestionError, isIngestionFailureReason } from './ingestion-error.js';
-import { checkSize, parseInThisThread, type ParseReply, type ParseRequest } from './parse-core.js';
-import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './parse-limits.js';
+// The parsers themselves (marked, parse5, csv-parse, pdf.js, mammoth) load in the worker threads, never here.
+import type { ParseReply, ParseRequest } from './parse-core.js';
+import { checkSize, DEFAULT_PARSE_LIMITS, type ParseLimits } from './parse-limits.js';
 import type { ParsedDocument } from './parsed-document.js';
 import type { DocumentKind } from './sniff.js';
 
@@ -111,6 +112,7 @@ const parseWithDeadline = async (request: ParseRequest): Promise<ParsedDocument>
     timer = setTimeout(() => reject(timedOut(request.limits)), request.limits.timeoutMs);
   });
   try {
+    const { parseInThisThread } = await import('./parse-core.js');
     const document = await Promise.race([
       parseInThisThread(request.bytes, request.kind, request.limits),
       deadline,
