@@ -1,12 +1,21 @@
 // The ingestion pipeline end to end: documents go Pending → Processing → Ready (or Failed with a reason), search
 // returns cited passages from every level the Agent can reach and nothing else, re-processing unchanged content is
 // skipped, and deleting a document takes it out of search and purges its content.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EVENT_STORE, type EventStore } from '../libs/event-store/src/event-store.port.js';
 import { BLOB_STORE, type BlobStore } from '../libs/blob-store/src/blob-store.port.js';
 import { IngestionWorker } from '../libs/knowledge/src/ingestion.worker.js';
-import { ADMIN_KEY, client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
+import { startFakeUpstream } from '../libs/testing/src/fake-openai-upstream.js';
+import {
+  ADMIN_KEY,
+  client,
+  CORE,
+  startTestApi,
+  tempDataDir,
+  uniqueName,
+  type TestApi,
+} from './support/api.js';
 
 type Json = Record<string, unknown>;
 type Doc = Json & {
@@ -396,5 +405,58 @@ describe('cli knowledge reindex (e2e, built CLI)', () => {
       },
     );
     expect(stdout).toContain('switched searches from chunks_v1 to chunks_v2: 1 documents');
+  });
+});
+
+describe('knowledge ingestion with an upstream embedding model (e2e)', () => {
+  it('fails a document with the upstream reason after retries, and processes it once the upstream recovers', async () => {
+    const upstream = await startFakeUpstream({ failWith: { status: 500 } });
+    const modelsFile = join(tempDataDir(), 'models.yaml');
+    writeFileSync(
+      modelsFile,
+      [
+        `providers: { fake: { baseUrl: '${upstream.url}' } }`,
+        'defaults: { embedding: fake-embed }',
+        'models:',
+        '  - { key: fake-embed, modelId: fake-embedding-model, provider: fake, kind: embedding }',
+      ].join('\n'),
+    );
+    const api = await startTestApi({ MODELS_FILE: modelsFile });
+    try {
+      const admin = client(api.url);
+      const spaceId = (await admin.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('U') })).body.id;
+      const agentId = (await admin.post<{ id: string }>(`${CORE}/agents`, { spaceId, name: 'R' })).body.id;
+      const get = async (id: string) =>
+        (await admin.get<Doc>(`${CORE}/knowledge/${agentId}/documents/${id}`)).body;
+      const doc = (
+        await admin.post<Doc>(`${CORE}/knowledge/${agentId}/documents`, {
+          name: 'a.md',
+          text: 'Alpha beta gamma.',
+        })
+      ).body;
+      let current = await get(doc.id);
+      for (let i = 0; i < 300 && current.status !== 'Failed'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        current = await get(doc.id);
+      }
+      expect(current.status).toBe('Failed');
+      expect(current.error).toMatchObject({ reason: 'upstream_error' });
+      expect(upstream.requests.filter((r) => r.path === '/v1/embeddings').length).toBe(3);
+
+      upstream.reset();
+      upstream.set({ failWith: undefined });
+      await admin.post(`${CORE}/knowledge/${agentId}/documents/bulk`, {
+        action: 'forceReprocess',
+        documentIds: [doc.id],
+      });
+      for (let i = 0; i < 300 && current.status !== 'Ready'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        current = await get(doc.id);
+      }
+      expect(current.status).toBe('Ready');
+    } finally {
+      await api.close();
+      await upstream.close();
+    }
   });
 });

@@ -7,7 +7,7 @@
 // raced with newer content changes nothing; a job that crashed is simply picked up again.
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { ConflictError, SYSTEM_ACTOR } from '../../kernel/src/index.js';
+import { ConflictError, PlatformError, SYSTEM_ACTOR } from '../../kernel/src/index.js';
 import { ProjectionRunner } from '../../eventsourcing/src/projection-runner.js';
 import { CommandRunner } from '../../platform/src/command-runner.js';
 import { LOGGER } from '../../platform/src/logger.js';
@@ -391,8 +391,11 @@ export class IngestionWorker implements BeforeApplicationShutdown {
 
   private async giveUp(job: IngestionJob, error: unknown): Promise<void> {
     this.logger.error({ err: error, documentId: job.documentId, version: job.version }, 'ingestion gave up');
-    if (job.version > 0)
-      await this.fail(job, 'internal_error', 'processing failed repeatedly; it has been logged');
+    if (job.version === 0) return;
+    // A platform error (the embedding model's upstream failing or timing out) says what went wrong; others are ours.
+    if (error instanceof PlatformError)
+      await this.fail(job, error.code, `processing failed ${MAX_ATTEMPTS} times: ${error.message}`);
+    else await this.fail(job, 'internal_error', 'processing failed repeatedly; it has been logged');
   }
 
   /** Sends a document command as the platform (the decider makes repeats no-ops); returns the events appended. */
