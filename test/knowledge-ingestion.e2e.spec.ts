@@ -101,6 +101,14 @@ describe('knowledge ingestion and search (e2e)', () => {
       })
     ).text();
     expect(content.slice(hits[0]!.start, hits[0]!.end)).toContain('forty-eight hours');
+    const chunks = (
+      await admin.get<{ chunks: { sectionPath: string[]; start: number; end: number; text: string }[] }>(
+        `${K}/${agentId}/documents/${added.id}/chunks`,
+      )
+    ).body.chunks;
+    const damaged = chunks.find((chunk) => chunk.sectionPath.join('/') === 'Returns policy/Damaged goods');
+    expect(damaged).toBeDefined();
+    expect(content.slice(damaged!.start, damaged!.end)).toContain('forty-eight hours');
     const log = await admin.get<{ entries: { event: string; actor: { kind: string } }[] }>(
       `${K}/${agentId}/documents/${added.id}/log`,
     );

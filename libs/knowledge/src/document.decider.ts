@@ -42,6 +42,7 @@ export type DocumentCommand =
       readonly mimeType: string;
       readonly textBlobId: string;
       readonly chunkCount: number;
+      readonly chunksBlobId?: string;
     }
   | { readonly type: 'SkipProcessing'; readonly documentId: string; readonly version: number }
   | {
@@ -157,6 +158,7 @@ export function decideDocument(command: DocumentCommand, state: DocumentState): 
             mimeType: command.mimeType,
             textBlobId: command.textBlobId,
             chunkCount: command.chunkCount,
+            ...(command.chunksBlobId ? { chunksBlobId: command.chunksBlobId } : {}),
           },
         },
       ];

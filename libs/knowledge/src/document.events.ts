@@ -56,6 +56,8 @@ export type DocumentEvent =
         /** Blob store id of the extracted text. */
         readonly textBlobId: string;
         readonly chunkCount: number;
+        /** Blob store id of the chunks as JSON (their text, section path and offsets); absent on older events. */
+        readonly chunksBlobId?: string;
       }
     >
   | DomainEvent<
@@ -103,6 +105,8 @@ export interface DocumentRecord {
   readonly readyContentHash: string | null;
   /** Blob store id of the extracted text of the last Ready version. */
   readonly textBlobId: string | null;
+  /** Blob store id of the last Ready version's chunks (JSON). */
+  readonly chunksBlobId: string | null;
   readonly attempts: number;
 }
 
@@ -129,6 +133,7 @@ export function evolveDocument(state: DocumentState, event: DocumentEvent): Docu
       version: 1,
       readyContentHash: null,
       textBlobId: null,
+      chunksBlobId: null,
       attempts: 0,
     };
   if (event.type === 'DocumentDeleted')
@@ -138,7 +143,11 @@ export function evolveDocument(state: DocumentState, event: DocumentEvent): Docu
       blobIds:
         state.status === 'absent' || state.status === 'deleted'
           ? []
-          : [state.content.blobId, ...(state.textBlobId ? [state.textBlobId] : [])],
+          : [
+              state.content.blobId,
+              ...(state.textBlobId ? [state.textBlobId] : []),
+              ...(state.chunksBlobId ? [state.chunksBlobId] : []),
+            ],
       purged: false,
     };
   if (event.type === 'DocumentContentPurged')
@@ -169,6 +178,7 @@ export function evolveDocument(state: DocumentState, event: DocumentEvent): Docu
         status: 'Ready',
         readyContentHash: state.content.contentHash,
         textBlobId: event.data.textBlobId,
+        chunksBlobId: event.data.chunksBlobId ?? null,
       };
     case 'DocumentProcessingSkipped':
       return { ...state, status: 'Ready' };

@@ -32,6 +32,15 @@ import {
 import { IngestionQueue, type IngestionJob } from './ingestion-queue.js';
 import { chunkDocument, IngestionError, parseDocument, sniffType } from './ingestion/index.js';
 
+/** A chunk as the chunks route shows it: its text and where it sits in the extracted text. */
+export interface DocumentChunk {
+  readonly index: number;
+  readonly sectionPath: readonly string[];
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
 /** The alias searches read; a rebuild fills a new index beside it and switches the alias. */
 export const LIVE_INDEX_ALIAS = 'knowledge';
 export const FIRST_INDEX = 'chunks_v1';
@@ -175,6 +184,16 @@ export class IngestionWorker implements BeforeApplicationShutdown {
   ): Promise<void> {
     const prepared = await this.prepare(job.documentId, job.version, state);
     const text = await this.blobs.put(Buffer.from(prepared.text, 'utf8'), { contentType: 'text/plain' });
+    const chunkList: DocumentChunk[] = prepared.chunks.map((chunk, index) => ({
+      index,
+      sectionPath: chunk.sectionPath,
+      start: chunk.start,
+      end: chunk.end,
+      text: chunk.text,
+    }));
+    const chunksBlob = await this.blobs.put(Buffer.from(JSON.stringify(chunkList), 'utf8'), {
+      contentType: 'application/json',
+    });
     const indexes = await this.targetIndexes(prepared.dimensions);
     for (const index of indexes)
       await this.search.upsertDocument(index, job.documentId, job.version, prepared.chunks);
@@ -189,6 +208,7 @@ export class IngestionWorker implements BeforeApplicationShutdown {
       mimeType: prepared.mimeType,
       textBlobId: text.id,
       chunkCount: prepared.chunks.length,
+      chunksBlobId: chunksBlob.id,
     });
   }
 

@@ -40,7 +40,7 @@ import { READ_STORE, type Filter, type ReadStore } from '../../../read-store/src
 import { BLOB_STORE, type BlobStore } from '../../../blob-store/src/blob-store.port.js';
 import { SEARCH_INDEX, type SearchIndex } from '../../../search/src/search-index.port.js';
 import { ModelGateway } from '../../../gateway/src/model-gateway.js';
-import { LIVE_INDEX_ALIAS } from '../ingestion.worker.js';
+import { LIVE_INDEX_ALIAS, type DocumentChunk } from '../ingestion.worker.js';
 import { AGENTS, type AgentView } from '../../../../projections/agents/agents.projector.js';
 import {
   KNOWLEDGE_DOCUMENTS,
@@ -295,6 +295,23 @@ export class KnowledgeController {
       throw new ConflictError('document_not_ready', `document '${documentId}' has no extracted text yet`);
     void reply.header('content-type', 'text/plain; charset=utf-8');
     return text.toString('utf8');
+  }
+
+  /** The chunks of the last Ready version: what search indexes and cites (extension). */
+  @Get('documents/:documentId/chunks')
+  async documentChunks(
+    @Param('agentId') agentId: string,
+    @Param('documentId') documentId: string,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const agent = await this.accessibleAgent(agentId, caller);
+    await this.visibleDocument(agent, documentId);
+    const { state } = await this.commands.load(documentStreamId(documentId), documentDecider);
+    const chunksBlobId = 'chunksBlobId' in state ? state.chunksBlobId : null;
+    const json = chunksBlobId ? await this.blobs.get(chunksBlobId) : null;
+    if (!json || !('version' in state))
+      throw new ConflictError('document_not_ready', `document '${documentId}' has no chunks yet`);
+    return { documentId, chunks: JSON.parse(json.toString('utf8')) as DocumentChunk[] };
   }
 
   /** The uploaded file as it was sent (extension). */
@@ -700,6 +717,17 @@ export const KNOWLEDGE_ROUTES: RouteDoc[] = [
     tag: 'Knowledge',
     summary: 'The text extracted from the last Ready version, which search citations point into (extension)',
     response: { status: 200, description: 'text/plain' },
+    errors: [403, 404, { status: 409, description: '`document_not_ready`: no version has been Ready yet' }],
+  },
+  {
+    method: 'get',
+    path: `${BASE}/documents/{documentId}/chunks`,
+    tag: 'Knowledge',
+    summary: 'The chunks of the last Ready version: text, section path and offsets (extension)',
+    response: {
+      status: 200,
+      description: '`{ documentId, chunks: [{ index, sectionPath, start, end, text }] }`',
+    },
     errors: [403, 404, { status: 409, description: '`document_not_ready`: no version has been Ready yet' }],
   },
   {
