@@ -24,6 +24,7 @@ import { UsageLimiter, type Reservation, type UsageAmount } from '../../usage/sr
 import { UsageRecorder } from '../../usage/src/usage-recorder.js';
 import type { CallOutcome, Operation, Surface } from '../../usage/src/usage.events.js';
 import type { ApiKeyView } from '../../../projections/api-keys/api-keys.projector.js';
+import type { Caller } from '../../http/src/caller.js';
 
 /** Who a call is for: usage is attributed to the key, its user and the Agent (core surface). */
 export interface CallScope {
@@ -33,6 +34,15 @@ export interface CallScope {
   readonly surface: Surface;
   readonly correlationId: string;
 }
+
+/** A call made for an authenticated caller: usage goes to its key and user, and to the Agent when there is one. */
+export const callerScope = (caller: Caller, surface: Surface, agentId: string | null = null): CallScope => ({
+  apiKey: caller.apiKey,
+  userId: caller.userId,
+  agentId,
+  surface,
+  correlationId: caller.correlationId,
+});
 
 export class ModelNotFoundError extends PlatformError {
   constructor(message: string) {

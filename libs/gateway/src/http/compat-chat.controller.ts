@@ -13,7 +13,7 @@ import { parseOrThrow } from '../../../http/src/zod-validation.js';
 import { compatErrorBody, toErrorResponse } from '../../../http/src/error-envelope.filter.js';
 import type { ChatDelta, ChatRequest, ChatResult, TokenUsage } from '../../../models/src/provider.port.js';
 import { LOGGER } from '../../../platform/src/logger.js';
-import { ModelGateway, type CallScope } from '../model-gateway.js';
+import { callerScope, ModelGateway, type CallScope } from '../model-gateway.js';
 import { ChatCompletionBody, refuseUnsupportedChatFields } from './compat.schemas.js';
 import { abortOnDisconnect, SseWriter } from './sse.js';
 
@@ -46,13 +46,7 @@ export function toChatRequest(body: ChatCompletionBody): ChatRequest {
   return request as unknown as ChatRequest;
 }
 
-export const compatScope = (caller: Caller): CallScope => ({
-  apiKey: caller.apiKey,
-  userId: caller.userId,
-  agentId: null,
-  surface: 'compat',
-  correlationId: caller.correlationId,
-});
+export const compatScope = (caller: Caller): CallScope => callerScope(caller, 'compat');
 
 @AcceptsBearer()
 @Controller('api/compat/v1')

@@ -39,7 +39,7 @@ import { documentStreamId } from '../document.events.js';
 import { READ_STORE, type Filter, type ReadStore } from '../../../read-store/src/read-store.port.js';
 import { BLOB_STORE, type BlobStore } from '../../../blob-store/src/blob-store.port.js';
 import { SEARCH_INDEX, type SearchIndex } from '../../../search/src/search-index.port.js';
-import { ModelGateway } from '../../../gateway/src/model-gateway.js';
+import { callerScope, ModelGateway } from '../../../gateway/src/model-gateway.js';
 import { LIVE_INDEX_ALIAS, type DocumentChunk } from '../ingestion.worker.js';
 import { AGENTS, type AgentView } from '../../../../projections/agents/agents.projector.js';
 import {
@@ -203,16 +203,7 @@ export class KnowledgeController {
         })();
     const ownerId = this.ownerFor(agent, input.scope, caller);
     await this.requireTags(agent, input.tagIds);
-    const blob = await this.blobs.put(
-      input.bytes,
-      input.declaredType ? { contentType: input.declaredType } : {},
-    );
-    const content: DocumentContent = {
-      blobId: blob.id,
-      contentHash: blob.id,
-      sizeBytes: blob.sizeBytes,
-      declaredType: input.declaredType,
-    };
+    const content = await this.store(input.bytes, input.declaredType);
     const documentId = newId('doc');
     await this.executeDocument(
       {
@@ -349,7 +340,12 @@ export class KnowledgeController {
           documentId,
           ...(body.name !== undefined ? { name: body.name } : {}),
           ...(body.text !== undefined
-            ? { content: await this.store(body.text, body.name ?? document.name) }
+            ? {
+                content: await this.store(
+                  Buffer.from(body.text, 'utf8'),
+                  declaredTextType(body.name ?? document.name),
+                ),
+              }
             : {}),
         },
         caller,
@@ -492,13 +488,7 @@ export class KnowledgeController {
     if (body.tagIds) await this.requireTags(agent, body.tagIds);
     const index = await this.search.liveIndex(LIVE_INDEX_ALIAS);
     if (!index) return { query: body.query, hits: [] };
-    const scope = {
-      apiKey: caller.apiKey,
-      userId: caller.userId,
-      agentId,
-      surface: 'core' as const,
-      correlationId: caller.correlationId,
-    };
+    const scope = callerScope(caller, 'core', agentId);
     const signal = AbortSignal.timeout(30_000);
     const embedding =
       body.mode === 'bm25'
@@ -607,10 +597,9 @@ export class KnowledgeController {
     return GLOBAL_OWNER;
   }
 
-  private async store(text: string, name: string): Promise<DocumentContent> {
-    const bytes = Buffer.from(text, 'utf8');
-    const declaredType = declaredTextType(name);
-    const blob = await this.blobs.put(bytes, { contentType: declaredType });
+  /** Puts a document's bytes in the blob store: the content its events refer to by address. */
+  private async store(bytes: Buffer, declaredType: string | null): Promise<DocumentContent> {
+    const blob = await this.blobs.put(bytes, declaredType ? { contentType: declaredType } : {});
     return { blobId: blob.id, contentHash: blob.id, sizeBytes: blob.sizeBytes, declaredType };
   }
 

@@ -14,7 +14,7 @@ import { ModelRegistry } from '../../../models/src/model-registry.js';
 import type { ModelConfig } from '../../../models/src/model.js';
 import type { ChatRequest, TokenUsage } from '../../../models/src/provider.port.js';
 import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
-import { ModelGateway, type CallScope } from '../../../gateway/src/model-gateway.js';
+import { callerScope, ModelGateway, type CallScope } from '../../../gateway/src/model-gateway.js';
 import { abortOnDisconnect } from '../../../gateway/src/http/sse.js';
 import { AGENTS, type AgentView } from '../../../../projections/agents/agents.projector.js';
 import { buildChatRequest, rejectInstructionRoles } from '../chat-request.js';
@@ -237,13 +237,7 @@ export class LlmController {
   }
 }
 
-const scopeOf = (caller: Caller, agentId: string): CallScope => ({
-  apiKey: caller.apiKey,
-  userId: caller.userId,
-  agentId,
-  surface: 'core',
-  correlationId: caller.correlationId,
-});
+const scopeOf = (caller: Caller, agentId: string): CallScope => callerScope(caller, 'core', agentId);
 
 const P = '/api/v1/core/llm/{agentId}';
 const generateErrors = (moreBadRequests = ''): NonNullable<RouteDoc['errors']> => [
