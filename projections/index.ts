@@ -10,6 +10,7 @@ import { spacesProjector } from './spaces/spaces.projector.js';
 import { usersProjector } from './users/users.projector.js';
 import { usageProjector } from './usage/usage.projector.js';
 import { knowledgeProjector } from './knowledge/knowledge.projector.js';
+import { KnowledgeTagDeletionProcess } from '../libs/knowledge/src/tag-deletion.process.js';
 import { ingestionProcess } from '../libs/knowledge/src/ingestion.process.js';
 
 export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
@@ -21,6 +22,7 @@ export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
   knowledgeProjector,
   SpaceDeletionProcess,
   KnowledgeOwnerDeletionProcess,
+  KnowledgeTagDeletionProcess,
   ingestionProcess,
   PersonalAgentProcess,
 ];

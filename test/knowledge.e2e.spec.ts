@@ -167,6 +167,14 @@ describe('knowledge documents and tags (e2e)', () => {
     expect((await admin.delete(`${K}/${agentId}/tags/${tag.id}`)).status).toBe(204);
     expect((await admin.get<Doc>(`${K}/${agentId}/documents/${doc.id}`)).body.tags).toEqual([]);
     expect((await admin.put(`${K}/${agentId}/tags/${tag.id}`, { name: 'gone' })).status).toBe(404);
+    // The detachment is a fact of the document's own history, appended by the tag-deletion process manager.
+    const log = await admin.get<{ entries: { event: string; actor: { kind: string }; details: Json }[] }>(
+      `${K}/${agentId}/documents/${doc.id}/log`,
+    );
+    const detachments = log.body.entries.filter(
+      (entry) => entry.event === 'DocumentTagDetached' && entry.details['tagId'] === tag.id,
+    );
+    expect(detachments.map((entry) => entry.actor.kind)).toEqual(['apiKey', 'system']);
   });
 
   it('deletes a document: gone from lists, a second delete is 404', async () => {

@@ -52,6 +52,7 @@ import type { DocumentCommand } from '../document.decider.js';
 import type { DocumentContent, DocumentScope } from '../document.events.js';
 import type { TagCommand } from '../tag.decider.js';
 import { ExecuteDocumentCommand, ExecuteTagCommand, type WriteResult } from '../knowledge.commands.js';
+import { TAG_DELETION_PROCESS } from '../tag-deletion.process.js';
 import {
   AddTextDocumentBody,
   BulkDocumentsBody,
@@ -575,15 +576,15 @@ export class KnowledgeController {
     @Param('tagId') tagId: string,
     @CurrentCaller() caller: Caller,
   ): Promise<void> {
-    const agent = await this.accessibleAgent(agentId, caller);
+    await this.accessibleAgent(agentId, caller);
     await this.agentTag(agentId, tagId);
-    await this.executeTag({ type: 'DeleteTag', tagId }, caller);
-    // The documents that carried it lose it (a tag belongs to one Agent, so only its visible documents can).
-    for (const document of (
-      await this.documents.find({ ownerId: { $in: visibleOwners(agent) } }, { limit: 10_000 })
-    ).data)
-      if (document.tagIds.includes(tagId))
-        await this.executeDocument({ type: 'DetachDocumentTag', documentId: document.id, tagId }, caller);
+    const result = await this.commandBus.execute<ExecuteTagCommand, WriteResult>(
+      new ExecuteTagCommand({ type: 'DeleteTag', tagId }, commandContext(caller)),
+    );
+    // The documents that carried it lose it through the tag-deletion process manager; the answer waits until the
+    // document lists show that (bounded, like every read-your-writes wait).
+    if (await this.consistency.settle(result.position, [...READ_MODELS, TAG_DELETION_PROCESS]))
+      await this.consistency.settle(await this.commands.store.headPosition(), READ_MODELS);
   }
 
   private ownerFor(agent: AgentView, scope: DocumentScope, caller: Caller): string {
