@@ -10,6 +10,7 @@ import { spacesProjector } from './spaces/spaces.projector.js';
 import { usersProjector } from './users/users.projector.js';
 import { usageProjector } from './usage/usage.projector.js';
 import { knowledgeProjector } from './knowledge/knowledge.projector.js';
+import { summaryIndexProjector } from './knowledge/summary-index.projector.js';
 import { KnowledgeTagDeletionProcess } from '../libs/knowledge/src/tag-deletion.process.js';
 import { ingestionProcess } from '../libs/knowledge/src/ingestion.process.js';
 
@@ -20,6 +21,7 @@ export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
   apiKeysProjector,
   usageProjector,
   knowledgeProjector,
+  summaryIndexProjector,
   SpaceDeletionProcess,
   KnowledgeOwnerDeletionProcess,
   KnowledgeTagDeletionProcess,

@@ -15,6 +15,7 @@ import { createLogger, PinoNestLogger } from '../../../libs/platform/src/logger.
 import { AdminBootstrap } from '../../../libs/identity/src/admin-bootstrap.js';
 import { errorBody } from '../../../libs/http/src/error-envelope.filter.js';
 import { IngestionWorker } from '../../../libs/knowledge/src/ingestion.worker.js';
+import { SummaryIndexWorker } from '../../../libs/knowledge/src/summary/summary-index.worker.js';
 import { ApiModule } from './app.module.js';
 import { OperationsController } from './operations.controller.js';
 import { instrumentHttp } from './http-metrics.js';
@@ -88,6 +89,7 @@ export async function createApi(
     await runner.caughtUp(30_000);
     // Knowledge ingestion works where the projections run (its to-do list is a projection).
     app.get(IngestionWorker).start();
+    app.get(SummaryIndexWorker).start();
   } else {
     // Scaled out: the worker runs the projectors; wait (bounded) until their live generations have reached the log head.
     const head = await app.get<EventStore>(EVENT_STORE).headPosition();

@@ -8,6 +8,7 @@ import { USAGE_ROUTES } from '../../../libs/usage/src/http/usage.controller.js';
 import { COMPAT_ROUTES } from '../../../libs/gateway/src/http/compat.routes.js';
 import { KNOWLEDGE_ROUTES } from '../../../libs/knowledge/src/http/knowledge.controller.js';
 import { KNOWLEDGE_INDEX_ROUTES } from '../../../libs/knowledge/src/http/knowledge-index.controller.js';
+import { SUMMARY_INDEX_ROUTES } from '../../../libs/knowledge/src/http/summary-index.controller.js';
 
 export const OPENAPI_DOCUMENT = Symbol('OPENAPI_DOCUMENT');
 
@@ -27,6 +28,7 @@ export const openApiDocument = () =>
       ...USAGE_ROUTES,
       ...KNOWLEDGE_ROUTES,
       ...KNOWLEDGE_INDEX_ROUTES,
+      ...SUMMARY_INDEX_ROUTES,
       ...COMPAT_ROUTES,
       {
         method: 'get',

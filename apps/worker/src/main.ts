@@ -9,6 +9,7 @@ import { READ_STORE, type ReadStore } from '../../../libs/read-store/src/read-st
 import { ProjectionRunner } from '../../../libs/eventsourcing/src/projection-runner.js';
 import { createLogger, PinoNestLogger } from '../../../libs/platform/src/logger.js';
 import { IngestionWorker } from '../../../libs/knowledge/src/ingestion.worker.js';
+import { SummaryIndexWorker } from '../../../libs/knowledge/src/summary/summary-index.worker.js';
 import { WorkerModule } from './worker.module.js';
 import { close, createOperationsServer, listen } from './operations-server.js';
 
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
   runner.start();
   // Knowledge ingestion runs where its process manager is held.
   app.get(IngestionWorker).start();
+  app.get(SummaryIndexWorker).start();
   logger.info(
     {
       port,

@@ -14,8 +14,8 @@ import { LOGGER } from '../../platform/src/logger.js';
 import { READ_STORE, type ReadStore } from '../../read-store/src/read-store.port.js';
 import { BLOB_STORE, type BlobStore } from '../../blob-store/src/blob-store.port.js';
 import { SEARCH_INDEX, type IndexedChunk, type SearchIndex } from '../../search/src/search-index.port.js';
-import { ModelGateway, type CallScope } from '../../gateway/src/model-gateway.js';
-import type { ApiKeyView } from '../../../projections/api-keys/api-keys.projector.js';
+import { ModelGateway } from '../../gateway/src/model-gateway.js';
+import { embedInBatches, systemScope } from './system-calls.js';
 import {
   KNOWLEDGE_DOCUMENTS,
   type DocumentView,
@@ -53,25 +53,7 @@ export const nextIndexName = (live: string | null): string => {
   return `chunks_v${version + 1}`;
 };
 const MAX_ATTEMPTS = 3;
-const EMBED_BATCH = 64;
 const SCAN_INTERVAL_MS = 2_000;
-
-/** Ingestion works for nobody's key: its embedding calls are recorded as the platform's own usage. */
-const SYSTEM_KEY = {
-  id: 'system',
-  name: 'platform',
-  ownerUserId: 'system',
-  keyHash: '',
-  keyPrefix: '',
-  agentAccess: { kind: 'all' },
-  isAdmin: true,
-  usageLimit: null,
-  bootstrap: false,
-  revoked: false,
-  revokedAt: null,
-  createdAt: '',
-  updatedAt: '',
-} satisfies ApiKeyView;
 
 @Injectable()
 export class IngestionWorker implements BeforeApplicationShutdown {
@@ -262,30 +244,12 @@ export class IngestionWorker implements BeforeApplicationShutdown {
   }
 
   /** Embeds texts in batches with the instance's embedding model, as the platform's own usage. */
-  private async embed(
+  private embed(
     texts: readonly string[],
     agentId: string | null,
     correlationId: string,
   ): Promise<number[][]> {
-    const model = this.gateway.registry.defaultModel('embedding')!;
-    const scope: CallScope = {
-      apiKey: SYSTEM_KEY,
-      userId: 'system',
-      agentId,
-      surface: 'core',
-      correlationId,
-    };
-    const vectors: number[][] = [];
-    for (let from = 0; from < texts.length; from += EMBED_BATCH) {
-      const result = await this.gateway.embed(
-        scope,
-        model,
-        texts.slice(from, from + EMBED_BATCH),
-        AbortSignal.timeout(model.timeoutMs),
-      );
-      vectors.push(...result.vectors);
-    }
-    return vectors;
+    return embedInBatches(this.gateway, systemScope(agentId, correlationId), texts);
   }
 
   /**

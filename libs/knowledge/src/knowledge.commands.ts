@@ -6,6 +6,8 @@ import { documentDecider, type DocumentCommand } from './document.decider.js';
 import { documentStreamId } from './document.events.js';
 import { tagDecider, type TagCommand } from './tag.decider.js';
 import { tagStreamId } from './tag.events.js';
+import { summaryIndexDecider, type SummaryIndexCommand } from './summary/summary-index.decider.js';
+import { summaryIndexStreamId } from './summary/summary-index.events.js';
 
 export interface WriteResult {
   readonly id: string;
@@ -22,6 +24,13 @@ export class ExecuteDocumentCommand {
 export class ExecuteTagCommand {
   constructor(
     readonly command: TagCommand,
+    readonly context: CommandContext,
+  ) {}
+}
+
+export class ExecuteSummaryIndexCommand {
+  constructor(
+    readonly command: SummaryIndexCommand,
     readonly context: CommandContext,
   ) {}
 }
@@ -48,5 +57,20 @@ export class TagCommandHandler implements ICommandHandler<ExecuteTagCommand, Wri
   async execute({ command, context }: ExecuteTagCommand): Promise<WriteResult> {
     const result = await this.commands.run(tagStreamId(command.tagId), tagDecider, command, context);
     return { id: command.tagId, position: result.position };
+  }
+}
+
+@CommandHandler(ExecuteSummaryIndexCommand)
+export class SummaryIndexCommandHandler implements ICommandHandler<ExecuteSummaryIndexCommand, WriteResult> {
+  constructor(private readonly commands: CommandRunner) {}
+
+  async execute({ command, context }: ExecuteSummaryIndexCommand): Promise<WriteResult> {
+    const result = await this.commands.run(
+      summaryIndexStreamId(command.agentId),
+      summaryIndexDecider,
+      command,
+      context,
+    );
+    return { id: command.agentId, position: result.position };
   }
 }

@@ -53,6 +53,8 @@ import type { DocumentContent, DocumentScope } from '../document.events.js';
 import type { TagCommand } from '../tag.decider.js';
 import { ExecuteDocumentCommand, ExecuteTagCommand, type WriteResult } from '../knowledge.commands.js';
 import { TAG_DELETION_PROCESS } from '../tag-deletion.process.js';
+import { GLOBAL_OWNER, visibleOwners } from '../visible-owners.js';
+import { SummarySearch } from '../summary/summary-search.js';
 import {
   AddTextDocumentBody,
   BulkDocumentsBody,
@@ -70,7 +72,6 @@ import {
 } from './knowledge.schemas.js';
 
 const READ_MODELS = ['knowledge'];
-const GLOBAL_OWNER = 'global';
 
 const toDocumentDto = (view: DocumentView) => ({
   id: view.id,
@@ -112,13 +113,6 @@ function uniqueName(name: string, taken: Record<string, unknown>): string {
 const declaredTextType = (name: string): string =>
   /\.(md|markdown)$/i.test(name) ? 'text/markdown' : 'text/plain';
 
-/** The owners whose documents an Agent sees: itself, its Space, and Global. */
-const visibleOwners = (agent: AgentView): string[] => [
-  agent.id,
-  ...(agent.spaceId ? [agent.spaceId] : []),
-  GLOBAL_OWNER,
-];
-
 @UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core/knowledge/:agentId')
 export class KnowledgeController {
@@ -130,6 +124,7 @@ export class KnowledgeController {
     @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
     private readonly gateway: ModelGateway,
     private readonly commands: CommandRunner,
+    private readonly summaries: SummarySearch,
   ) {}
 
   private get documents() {
@@ -488,11 +483,11 @@ export class KnowledgeController {
       throw new ConflictError('knowledge_disabled', `Agent '${agentId}' has its Knowledge Base turned off`);
     if (body.tagIds) await this.requireTags(agent, body.tagIds);
     const index = await this.search.liveIndex(LIVE_INDEX_ALIAS);
-    if (!index) return { query: body.query, hits: [] };
+    if (!index) return { query: body.query, hits: [], ...(agent.includeAiSummary ? { summary: null } : {}) };
     const scope = callerScope(caller, 'core', agentId);
     const signal = AbortSignal.timeout(30_000);
     const embedding =
-      body.mode === 'bm25'
+      body.mode === 'bm25' && !agent.includeAiSummary
         ? []
         : (
             await this.gateway.embed(
@@ -504,7 +499,7 @@ export class KnowledgeController {
           ).vectors[0]!;
     let hits = await this.search.search(index, {
       text: body.query,
-      embedding,
+      embedding: body.mode === 'bm25' ? [] : embedding,
       ownerIds: visibleOwners(agent),
       ...(body.tagIds ? { tagIds: body.tagIds } : {}),
       limit: body.limit,
@@ -534,6 +529,7 @@ export class KnowledgeController {
         text: hit.text,
         score: scores[i]!,
       })),
+      ...(agent.includeAiSummary ? { summary: await this.summaries.match(agent, embedding) } : {}),
     };
   }
 
@@ -789,7 +785,9 @@ export const KNOWLEDGE_ROUTES: RouteDoc[] = [
     summary: 'Search the Agent’s Knowledge (its own, its Space’s and Global Ready documents), with citations',
     description:
       'Hybrid retrieval: BM25 and vector similarity fused by reciprocal rank fusion; `rerank: true` re-orders the ' +
-      "hits with the instance's reranker. 409 `knowledge_disabled` when the Agent's Knowledge Base is off.",
+      "hits with the instance's reranker. When the Agent's `includeAiSummary` is on, `summary` is the section " +
+      'summary (from its summary index) closest to the query. 409 `knowledge_disabled` when the Agent’s ' +
+      'Knowledge Base is off.',
     body: SearchBody,
     response: { status: 200, schema: SearchResultDto, description: 'Best first' },
     errors: [400, 403, 404, 409],

@@ -117,6 +117,17 @@ export const SearchBody = z.strictObject({
   rerank: z.boolean().default(false).describe("Re-order the hits with the instance's reranker"),
 });
 
+const SummaryMatchDto = z.object({
+  nodeId: z.string(),
+  level: z.number(),
+  text: z.string(),
+  score: z.number(),
+  documentIds: z.array(z.string()).describe('The documents the summary covers'),
+  leafCount: z.number().describe('Chunks under the summary'),
+  buildId: z.string(),
+  builtAt: z.string(),
+});
+
 export const SearchResultDto = z.object({
   query: z.string(),
   hits: z.array(
@@ -128,6 +139,74 @@ export const SearchResultDto = z.object({
       end: z.number(),
       text: z.string(),
       score: z.number(),
+    }),
+  ),
+  summary: SummaryMatchDto.nullable()
+    .optional()
+    .describe(
+      "Present when the Agent's `includeAiSummary` is on: the section summary closest to the query (null without a built index)",
+    ),
+});
+
+export const SummaryBuildBody = z.strictObject({
+  full: z
+    .boolean()
+    .default(false)
+    .describe('Summarise every group again instead of reusing the summaries of groups that did not change'),
+});
+
+const SummaryBuildDto = z.object({
+  buildId: z.string(),
+  full: z.boolean(),
+  model: z.string(),
+  state: z.enum(['requested', 'running', 'completed', 'cancelled', 'failed']),
+  attempt: z.number(),
+  level: z.number().describe('The tree level being summarised (1 = summaries of chunks)'),
+  groupsDone: z.number(),
+  groupsTotal: z.number().describe('Groups of the current level'),
+  leafCount: z.number().nullable(),
+  documentCount: z.number().nullable(),
+  reusedSummaries: z.number().nullable().describe('Summaries taken over from the previous tree'),
+  error: z.object({ reason: z.string(), message: z.string() }).nullable(),
+  requestedAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+});
+
+export const SummaryIndexStatusDto = z.object({
+  agentId: z.string(),
+  status: z.enum(['none', 'building', 'ready']),
+  serving: z
+    .object({
+      buildId: z.string(),
+      model: z.string(),
+      nodeCount: z.number(),
+      levels: z.number(),
+      leafCount: z.number(),
+      documentCount: z.number(),
+      builtAt: z.string(),
+    })
+    .nullable()
+    .describe('The tree searches use; a build replaces it only when it completes'),
+  build: SummaryBuildDto.nullable().describe('The latest build, under way or finished'),
+});
+
+export const SummaryTreeDto = z.object({
+  agentId: z.string(),
+  buildId: z.string(),
+  model: z.string(),
+  builtAt: z.string(),
+  rootId: z.string().nullable(),
+  levels: z.number(),
+  leafCount: z.number(),
+  nodes: z.array(
+    z.object({
+      id: z.string(),
+      level: z.number(),
+      summary: z.string(),
+      children: z.array(z.string()),
+      documentIds: z.array(z.string()),
+      leafCount: z.number(),
     }),
   ),
 });

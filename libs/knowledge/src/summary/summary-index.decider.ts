@@ -1,0 +1,149 @@
+// Commands of the section-summary index and the pure decision over them. One build at a time per Agent; the
+// builder's own commands (start, progress, complete, fail) name the build they work on, so a builder that lost a
+// race with a cancel (or a newer build) changes nothing.
+import { ConflictError } from '../../../kernel/src/index.js';
+import type { Decider } from '../../../eventsourcing/src/decider.js';
+import {
+  evolveSummaryIndex,
+  initialSummaryIndexState,
+  type SummaryIndexEvent,
+  type SummaryIndexState,
+  type SummaryTreeRecord,
+} from './summary-index.events.js';
+
+type Build = { readonly agentId: string; readonly buildId: string };
+
+export type SummaryIndexCommand =
+  | (Build & {
+      readonly type: 'RequestSummaryBuild';
+      readonly full: boolean;
+      readonly model: string;
+      readonly reason?: 'requested' | 'document_deleted';
+    })
+  | (Build & {
+      readonly type: 'StartSummaryBuild';
+      readonly leafCount: number;
+      readonly documentCount: number;
+    })
+  | (Build & {
+      readonly type: 'RecordSummaryBuildProgress';
+      readonly level: number;
+      readonly groupsDone: number;
+      readonly groupsTotal: number;
+    })
+  | (Build &
+      Omit<SummaryTreeRecord, 'buildId' | 'model'> & {
+        readonly type: 'CompleteSummaryBuild';
+        readonly reusedSummaries: number;
+      })
+  | { readonly type: 'CancelSummaryBuild'; readonly agentId: string }
+  | (Build & { readonly type: 'FailSummaryBuild'; readonly reason: string; readonly message: string })
+  | (Build & {
+      readonly type: 'PruneSummaryTree';
+      readonly documentId: string;
+      readonly treeBlobId: string;
+      readonly nodeCount: number;
+      readonly removedNodes: number;
+    })
+  | { readonly type: 'DeleteSummaryIndex'; readonly agentId: string };
+
+export function decideSummaryIndex(
+  command: SummaryIndexCommand,
+  state: SummaryIndexState,
+): SummaryIndexEvent[] {
+  const { agentId } = command;
+  const active = 'buildId' in command && state.build?.buildId === command.buildId ? state.build : null;
+  switch (command.type) {
+    case 'RequestSummaryBuild':
+      if (state.build)
+        throw new ConflictError(
+          'summary_build_running',
+          `a summary index build (${state.build.buildId}) is already under way for this Agent; cancel it first`,
+        );
+      return [
+        {
+          type: 'SummaryBuildRequested',
+          data: {
+            agentId,
+            buildId: command.buildId,
+            full: command.full,
+            model: command.model,
+            reason: command.reason ?? 'requested',
+          },
+        },
+      ];
+    case 'StartSummaryBuild':
+      return active
+        ? [
+            {
+              type: 'SummaryBuildStarted',
+              data: {
+                agentId,
+                buildId: command.buildId,
+                attempt: active.attempts + 1,
+                leafCount: command.leafCount,
+                documentCount: command.documentCount,
+              },
+            },
+          ]
+        : [];
+    case 'RecordSummaryBuildProgress':
+      return active?.status === 'running'
+        ? [
+            {
+              type: 'SummaryBuildProgressed',
+              data: {
+                agentId,
+                buildId: command.buildId,
+                level: command.level,
+                groupsDone: command.groupsDone,
+                groupsTotal: command.groupsTotal,
+              },
+            },
+          ]
+        : [];
+    case 'CompleteSummaryBuild': {
+      if (active?.status !== 'running') return [];
+      const { type: _type, ...tree } = command;
+      return [{ type: 'SummaryBuildCompleted', data: { ...tree, model: active.model } }];
+    }
+    case 'CancelSummaryBuild':
+      if (!state.build)
+        throw new ConflictError('no_summary_build', 'no summary index build is under way for this Agent');
+      return [{ type: 'SummaryBuildCancelled', data: { agentId, buildId: state.build.buildId } }];
+    case 'FailSummaryBuild':
+      return active
+        ? [
+            {
+              type: 'SummaryBuildFailed',
+              data: { agentId, buildId: command.buildId, reason: command.reason, message: command.message },
+            },
+          ]
+        : [];
+    case 'PruneSummaryTree':
+      return state.serving?.buildId === command.buildId &&
+        state.serving.documentIds.includes(command.documentId)
+        ? [
+            {
+              type: 'SummaryTreePruned',
+              data: {
+                agentId,
+                buildId: command.buildId,
+                documentId: command.documentId,
+                treeBlobId: command.treeBlobId,
+                nodeCount: command.nodeCount,
+                removedNodes: command.removedNodes,
+              },
+            },
+          ]
+        : [];
+    case 'DeleteSummaryIndex':
+      return state.agentId && !state.deleted ? [{ type: 'SummaryIndexDeleted', data: { agentId } }] : [];
+  }
+}
+
+export const summaryIndexDecider: Decider<SummaryIndexState, SummaryIndexCommand, SummaryIndexEvent> = {
+  initialState: initialSummaryIndexState,
+  evolve: evolveSummaryIndex,
+  decide: decideSummaryIndex,
+};

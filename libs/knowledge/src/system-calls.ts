@@ -1,0 +1,52 @@
+// Model calls Knowledge makes on its own (ingestion, re-indexing, summary builds) work for nobody's key: they are
+// recorded as the platform's own usage, against the Agent they serve when there is one.
+import type { ApiKeyView } from '../../../projections/api-keys/api-keys.projector.js';
+import type { CallScope, ModelGateway } from '../../gateway/src/model-gateway.js';
+
+const SYSTEM_KEY = {
+  id: 'system',
+  name: 'platform',
+  ownerUserId: 'system',
+  keyHash: '',
+  keyPrefix: '',
+  agentAccess: { kind: 'all' },
+  isAdmin: true,
+  usageLimit: null,
+  bootstrap: false,
+  revoked: false,
+  revokedAt: null,
+  createdAt: '',
+  updatedAt: '',
+} satisfies ApiKeyView;
+
+const EMBED_BATCH = 64;
+
+export const systemScope = (agentId: string | null, correlationId: string): CallScope => ({
+  apiKey: SYSTEM_KEY,
+  userId: 'system',
+  agentId,
+  surface: 'core',
+  correlationId,
+});
+
+/** Embeds texts in batches with the instance's embedding model. */
+export async function embedInBatches(
+  gateway: ModelGateway,
+  scope: CallScope,
+  texts: readonly string[],
+  signal?: AbortSignal,
+): Promise<number[][]> {
+  const model = gateway.registry.defaultModel('embedding')!;
+  const vectors: number[][] = [];
+  for (let from = 0; from < texts.length; from += EMBED_BATCH) {
+    const timeout = AbortSignal.timeout(model.timeoutMs);
+    const result = await gateway.embed(
+      scope,
+      model,
+      texts.slice(from, from + EMBED_BATCH),
+      signal ? AbortSignal.any([signal, timeout]) : timeout,
+    );
+    vectors.push(...result.vectors);
+  }
+  return vectors;
+}
