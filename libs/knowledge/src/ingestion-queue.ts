@@ -18,6 +18,8 @@ export class IngestionQueue {
   private readonly waiting = new Map<string, IngestionJob>();
   private readonly running = new Set<string>();
   private readonly idle: (() => void)[] = [];
+  /** Callers waiting for a document's job to be worked through, with the version they offered. */
+  private readonly waiters = new Map<string, { version: number; resolve: () => void }[]>();
   private closed = false;
 
   constructor(
@@ -26,11 +28,21 @@ export class IngestionQueue {
     private readonly options: IngestionQueueOptions,
   ) {}
 
-  offer(job: IngestionJob): void {
-    if (this.closed) return;
+  /**
+   * Queues a job; resolves once it (or a newer version of the document's job) has been worked through, or the queue
+   * closed. Callers that distribute jobs (Kafka) wait on it before acknowledging a message.
+   */
+  offer(job: IngestionJob): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    const done = new Promise<void>((resolve) => {
+      const waiting = this.waiters.get(job.documentId) ?? [];
+      waiting.push({ version: job.version, resolve });
+      this.waiters.set(job.documentId, waiting);
+    });
     const queued = this.waiting.get(job.documentId);
     if (!queued || queued.version <= job.version) this.waiting.set(job.documentId, job);
     this.pump();
+    return done;
   }
 
   /** Jobs waiting or running. */
@@ -47,6 +59,8 @@ export class IngestionQueue {
     this.closed = true;
     this.waiting.clear();
     await this.drained();
+    for (const waiting of this.waiters.values()) for (const waiter of waiting) waiter.resolve();
+    this.waiters.clear();
   }
 
   private pump(): void {
@@ -57,10 +71,21 @@ export class IngestionQueue {
       this.running.add(documentId);
       void this.run(job).finally(() => {
         this.running.delete(documentId);
+        this.settle(job);
         if (this.size === 0) for (const resolve of this.idle.splice(0)) resolve();
         this.pump();
       });
     }
+  }
+
+  /** Releases the callers waiting for this version of the document (or an older one). */
+  private settle(job: IngestionJob): void {
+    const waiting = this.waiters.get(job.documentId);
+    if (!waiting) return;
+    const still = waiting.filter((waiter) => waiter.version > job.version);
+    for (const waiter of waiting) if (waiter.version <= job.version) waiter.resolve();
+    if (still.length > 0) this.waiters.set(job.documentId, still);
+    else this.waiters.delete(job.documentId);
   }
 
   private async run(job: IngestionJob): Promise<void> {

@@ -122,7 +122,11 @@ export class IngestionWorker implements BeforeApplicationShutdown {
           .reader<IngestionJobView>(INGESTION_JOBS)
           .find({}, { sort: { field: 'queuedAt' }, limit: 500 });
         for (const job of page.data)
-          this.queue.offer({ documentId: job.id, version: job.purge ? 0 : job.version, force: job.force });
+          void this.queue.offer({
+            documentId: job.id,
+            version: job.purge ? 0 : job.version,
+            force: job.force,
+          });
         const retags = await this.readStore.reader<TagSyncJobView>(TAG_SYNC_JOBS).find({}, { limit: 500 });
         for (const job of retags.data) await this.syncTags(job.id);
       } while (this.rescan);
