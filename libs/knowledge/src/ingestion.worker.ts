@@ -9,6 +9,7 @@ import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/comm
 import type { Logger } from 'pino';
 import { ConflictError, PlatformError, SYSTEM_ACTOR } from '../../kernel/src/index.js';
 import { ProjectionRunner } from '../../eventsourcing/src/projection-runner.js';
+import { ProjectionWaiter } from '../../eventsourcing/src/projection-waiter.js';
 import { CommandRunner } from '../../platform/src/command-runner.js';
 import { LOGGER } from '../../platform/src/logger.js';
 import { READ_STORE, type ReadStore } from '../../read-store/src/read-store.port.js';
@@ -18,6 +19,7 @@ import { ModelGateway } from '../../gateway/src/model-gateway.js';
 import { embedInBatches, systemScope } from './system-calls.js';
 import {
   KNOWLEDGE_DOCUMENTS,
+  knowledgeProjector,
   type DocumentView,
 } from '../../../projections/knowledge/knowledge.projector.js';
 import { documentDecider, type DocumentCommand } from './document.decider.js';
@@ -54,6 +56,7 @@ export const nextIndexName = (live: string | null): string => {
 };
 const MAX_ATTEMPTS = 3;
 const SCAN_INTERVAL_MS = 2_000;
+const KNOWLEDGE_PROJECTION = knowledgeProjector.name;
 
 @Injectable()
 export class IngestionWorker implements BeforeApplicationShutdown {
@@ -69,6 +72,7 @@ export class IngestionWorker implements BeforeApplicationShutdown {
   constructor(
     private readonly commands: CommandRunner,
     private readonly runner: ProjectionRunner,
+    private readonly waiter: ProjectionWaiter,
     private readonly gateway: ModelGateway,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
@@ -352,7 +356,10 @@ export class IngestionWorker implements BeforeApplicationShutdown {
   ): Promise<void> {
     if (state.purged) return;
     for (const index of await this.existingIndexes()) await this.search.deleteDocument(index, documentId);
-    // Content is stored once per content: a blob another live document still uses stays.
+    // Content is stored once per content: a blob another live document still uses stays. The documents list is
+    // read once it has caught up with the log, so a document just added with the same content counts (and an upload
+    // racing with this purge puts its bytes back after its event is appended).
+    await this.waiter.waitFor([KNOWLEDGE_PROJECTION], await this.commands.store.headPosition(), 5_000);
     const removed: string[] = [];
     for (const blobId of state.blobIds) {
       const users = await this.readStore

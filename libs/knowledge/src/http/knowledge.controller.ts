@@ -214,7 +214,9 @@ export class KnowledgeController {
       },
       caller,
     );
-    return toDocumentDto(await this.visibleDocument(agent, documentId));
+    const added = await this.visibleDocument(agent, documentId);
+    await this.keepStored(input.bytes, content);
+    return toDocumentDto(added);
   }
 
   /** Reads a multipart upload: the fields, then exactly one file part. */
@@ -329,23 +331,20 @@ export class KnowledgeController {
     const agent = await this.accessibleAgent(agentId, caller);
     const document = await this.writableDocument(agent, documentId, caller);
     if (body.tagIds) await this.requireTags(agent, body.tagIds);
-    if (body.name !== undefined || body.text !== undefined)
+    if (body.name !== undefined || body.text !== undefined) {
+      const bytes = body.text !== undefined ? Buffer.from(body.text, 'utf8') : null;
+      const content = bytes ? await this.store(bytes, declaredTextType(body.name ?? document.name)) : null;
       await this.executeDocument(
         {
           type: 'ChangeDocument',
           documentId,
           ...(body.name !== undefined ? { name: body.name } : {}),
-          ...(body.text !== undefined
-            ? {
-                content: await this.store(
-                  Buffer.from(body.text, 'utf8'),
-                  declaredTextType(body.name ?? document.name),
-                ),
-              }
-            : {}),
+          ...(content ? { content } : {}),
         },
         caller,
       );
+      if (bytes && content) await this.keepStored(bytes, content);
+    }
     if (body.tagIds) {
       const wanted = new Set(body.tagIds);
       for (const tagId of document.tagIds)
@@ -598,6 +597,14 @@ export class KnowledgeController {
   private async store(bytes: Buffer, declaredType: string | null): Promise<DocumentContent> {
     const blob = await this.blobs.put(bytes, declaredType ? { contentType: declaredType } : {});
     return { blobId: blob.id, contentHash: blob.id, sizeBytes: blob.sizeBytes, declaredType };
+  }
+
+  /**
+   * Puts the bytes back if a purge of another document with the same content removed them between `store` and the
+   * event (the purge counts a content's users only once the documents list has caught up with the log).
+   */
+  private async keepStored(bytes: Buffer, content: DocumentContent): Promise<void> {
+    if (!(await this.blobs.has(content.blobId))) await this.store(bytes, content.declaredType);
   }
 
   private async requireTags(agent: AgentView, tagIds: readonly string[]): Promise<void> {
