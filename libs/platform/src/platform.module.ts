@@ -26,6 +26,8 @@ import { BLOB_STORE, type BlobStore } from '../../blob-store/src/blob-store.port
 import { openBlobStore } from '../../blob-store/src/open-blob-store.js';
 import { SEARCH_INDEX, type SearchIndex } from '../../search/src/search-index.port.js';
 import { SqliteSearchIndex } from '../../search/src/sqlite/sqlite-search-index.js';
+import { MESSAGE_BUS, type MessageBus } from '../../message-bus/src/message-bus.port.js';
+import { openMessageBus } from '../../message-bus/src/open-message-bus.js';
 import { CommandRunner, ReadYourWrites } from './command-runner.js';
 import { createLogger, LOGGER } from './logger.js';
 
@@ -72,6 +74,7 @@ export class PlatformModule implements OnApplicationShutdown {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(BLOB_STORE) private readonly blobStore: BlobStore,
     @Inject(SEARCH_INDEX) private readonly searchIndex: SearchIndex,
+    @Inject(MESSAGE_BUS) private readonly messageBus: MessageBus,
   ) {}
 
   static forRoot(options: PlatformModuleOptions): DynamicModule {
@@ -125,6 +128,7 @@ export class PlatformModule implements OnApplicationShutdown {
       ReadYourWrites,
       { provide: BLOB_STORE, useFactory: openBlobStore, inject: [PLATFORM_CONFIG] },
       { provide: SEARCH_INDEX, useFactory: openSearchIndex, inject: [PLATFORM_CONFIG] },
+      { provide: MESSAGE_BUS, useFactory: openMessageBus, inject: [PLATFORM_CONFIG, LOGGER] },
       {
         provide: ModelRegistry,
         useFactory: (config: PlatformConfig) => ModelRegistry.fromConfig(config),
@@ -150,12 +154,15 @@ export class PlatformModule implements OnApplicationShutdown {
         ModelRegistry,
         BLOB_STORE,
         SEARCH_INDEX,
+        MESSAGE_BUS,
       ],
     };
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.runner.stop();
+    // Consumers write through the stores: they stop before the stores close.
+    await this.messageBus.close();
     await this.eventStore.close();
     await this.readStore.close();
     await this.blobStore.close();

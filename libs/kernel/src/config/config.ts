@@ -7,6 +7,30 @@ const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/** host:port, the host a name, an IPv4 address or a bracketed IPv6 address. */
+const BROKER = /^(?:\[[0-9a-fA-F:.]+\]|[^\s:[\]/]+):(\d{1,5})$/;
+
+const brokerList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((broker) => broker.trim())
+      .filter(Boolean),
+  )
+  .superRefine((brokers, ctx) => {
+    if (brokers.length === 0)
+      ctx.addIssue({ code: 'custom', message: 'lists no broker (host:port,host:port)' });
+    for (const broker of brokers) {
+      const port = Number(BROKER.exec(broker)?.[1] ?? 0);
+      if (port < 1 || port > 65535)
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${broker}" is not host:port (a comma-separated list is expected)`,
+        });
+    }
+  });
+
 const ConfigSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -22,6 +46,10 @@ const ConfigSchema = z
     MONGODB_URI: z.string().min(1).optional(),
     SEARCH_INDEX: z.enum(['sqlite', 'elasticsearch']).optional(),
     ELASTICSEARCH_URL: z.string().url().optional(),
+    MESSAGE_BUS: z.enum(['in-process', 'kafka']).optional(),
+    KAFKA_BROKERS: brokerList.optional(),
+    KAFKA_CLIENT_ID: z.string().min(1).default('agent-platform'),
+    KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(300_000).default(30_000),
     RUN_PROJECTIONS: flag.default(true),
     READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(60000).default(5000),
     COMMAND_RETRIES: z.coerce.number().int().min(0).max(20).default(5),
@@ -47,6 +75,12 @@ const ConfigSchema = z
     /** Where Knowledge chunks are indexed: SQLite beside the stores, or Elasticsearch. */
     searchIndex: env.SEARCH_INDEX ?? (env.ELASTICSEARCH_URL ? 'elasticsearch' : 'sqlite'),
     elasticsearchUrl: env.ELASTICSEARCH_URL,
+    /** Integration events and work distribution: in-process (one process), or Kafka when brokers are given. */
+    messageBus: env.MESSAGE_BUS ?? (env.KAFKA_BROKERS?.length ? 'kafka' : 'in-process'),
+    kafkaBrokers: Object.freeze(env.KAFKA_BROKERS ?? []) as readonly string[],
+    kafkaClientId: env.KAFKA_CLIENT_ID,
+    /** How long a Kafka consumer group waits for a silent member before handing its partitions on. */
+    kafkaSessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
     runProjections: env.RUN_PROJECTIONS,
     readYourWritesTimeoutMs: env.READ_YOUR_WRITES_TIMEOUT_MS,
     commandRetries: env.COMMAND_RETRIES,
@@ -64,6 +98,11 @@ const ConfigSchema = z
       ctx.addIssue({ code: 'custom', message: 'READ_STORE=mongodb needs MONGODB_URI' });
     if (config.searchIndex === 'elasticsearch' && !config.elasticsearchUrl)
       ctx.addIssue({ code: 'custom', message: 'SEARCH_INDEX=elasticsearch needs ELASTICSEARCH_URL' });
+    if (config.messageBus === 'kafka' && config.kafkaBrokers.length === 0)
+      ctx.addIssue({
+        code: 'custom',
+        message: 'MESSAGE_BUS=kafka needs KAFKA_BROKERS (host:port,host:port)',
+      });
   });
 
 export type PlatformConfig = Readonly<z.output<typeof ConfigSchema>> & {

@@ -1,0 +1,55 @@
+// Configuration of the message bus: which adapter, where the brokers are, and the errors an operator sees.
+import { ConfigError, loadConfig } from './config.js';
+
+const problems = (env: Record<string, string>): string => {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error('the configuration was accepted');
+};
+
+describe('message bus configuration', () => {
+  it('is in-process by default, with the default Kafka client id', () => {
+    const config = loadConfig({});
+    expect(config.messageBus).toBe('in-process');
+    expect(config.kafkaBrokers).toEqual([]);
+    expect(config.kafkaClientId).toBe('agent-platform');
+  });
+
+  it('is Kafka when brokers are given, as a trimmed list', () => {
+    const config = loadConfig({
+      KAFKA_BROKERS: 'kafka-1:9092, kafka-2:9093,[::1]:9094,',
+      KAFKA_CLIENT_ID: 'api-eu',
+    });
+    expect(config.messageBus).toBe('kafka');
+    expect(config.kafkaBrokers).toEqual(['kafka-1:9092', 'kafka-2:9093', '[::1]:9094']);
+    expect(config.kafkaClientId).toBe('api-eu');
+  });
+
+  it('stays in-process when asked to, even with brokers given', () => {
+    expect(loadConfig({ MESSAGE_BUS: 'in-process', KAFKA_BROKERS: '127.0.0.1:9092' }).messageBus).toBe(
+      'in-process',
+    );
+  });
+
+  it('refuses MESSAGE_BUS=kafka without brokers', () => {
+    expect(problems({ MESSAGE_BUS: 'kafka' })).toContain('MESSAGE_BUS=kafka needs KAFKA_BROKERS');
+  });
+
+  it('names every broker that is not host:port', () => {
+    const message = problems({ KAFKA_BROKERS: 'kafka-1:9092,kafka-2,kafka-3:99999,http://kafka-4:9092' });
+    expect(message).toContain('KAFKA_BROKERS');
+    expect(message).toContain('"kafka-2" is not host:port');
+    expect(message).toContain('"kafka-3:99999" is not host:port');
+    expect(message).toContain('"http://kafka-4:9092" is not host:port');
+    expect(message).not.toContain('"kafka-1:9092"');
+  });
+
+  it('refuses a broker list of commas only, and an unknown MESSAGE_BUS', () => {
+    expect(problems({ KAFKA_BROKERS: ', ,' })).toContain('KAFKA_BROKERS: lists no broker');
+    expect(problems({ MESSAGE_BUS: 'rabbitmq' })).toContain('MESSAGE_BUS');
+  });
+});
