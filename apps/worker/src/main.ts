@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     readStore: app.get<ReadStore>(READ_STORE),
     runner,
     logger,
+    status: () => ({ ingestion: app.get(IngestionWorker).stats() }),
   });
   const port = await listen(server, config.workerPort, config.host);
   runner.start();

@@ -15,6 +15,8 @@ export interface OperationsServerDeps {
   readonly readStore: ReadStore;
   readonly runner: ProjectionRunner;
   readonly logger: Logger;
+  /** More of this process's state for /health (what its Knowledge workers do). */
+  readonly status?: () => Record<string, unknown>;
 }
 
 export function createOperationsServer({
@@ -22,6 +24,7 @@ export function createOperationsServer({
   readStore,
   runner,
   logger,
+  status = () => ({}),
 }: OperationsServerDeps): Server {
   const names = runner.projectorNames();
   const health = () => projectionHealth(eventStore, readStore, runner, names);
@@ -56,6 +59,7 @@ export function createOperationsServer({
         failing: failed,
         projections,
         runner: runner.status(),
+        ...status(),
       });
     }
     if (path === '/metrics') {

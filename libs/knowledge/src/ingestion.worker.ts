@@ -7,7 +7,20 @@
 // raced with newer content changes nothing; a job that crashed is simply picked up again.
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { ConflictError, PlatformError, SYSTEM_ACTOR } from '../../kernel/src/index.js';
+import {
+  ConflictError,
+  PLATFORM_CONFIG,
+  PlatformError,
+  SYSTEM_ACTOR,
+  type PlatformConfig,
+} from '../../kernel/src/index.js';
+import {
+  MESSAGE_BUS,
+  type BusMessage,
+  type Consumer,
+  type Delivery,
+  type MessageBus,
+} from '../../message-bus/src/message-bus.port.js';
 import { ProjectionRunner } from '../../eventsourcing/src/projection-runner.js';
 import { ProjectionWaiter } from '../../eventsourcing/src/projection-waiter.js';
 import { CommandRunner } from '../../platform/src/command-runner.js';
@@ -56,6 +69,12 @@ export const nextIndexName = (live: string | null): string => {
 };
 const MAX_ATTEMPTS = 3;
 const SCAN_INTERVAL_MS = 2_000;
+const QUEUE_CONCURRENCY = 2;
+/** Scaled out: the topic of ingestion jobs, and the consumer group every worker joins to share them. */
+export const INGESTION_TOPIC = 'knowledge.ingestion-jobs';
+export const INGESTION_GROUP = 'knowledge-ingestion';
+const HEARTBEAT_MS = 2_000;
+const REPUBLISH_AFTER_MS = 5 * 60_000;
 const KNOWLEDGE_PROJECTION = knowledgeProjector.name;
 
 @Injectable()
@@ -65,6 +84,17 @@ export class IngestionWorker implements BeforeApplicationShutdown {
   private scanning: Promise<void> | null = null;
   private rescan = false;
   private reindexing = false;
+  /** Scaled out over Kafka: the scanner publishes the jobs and every worker's consumer takes its share. */
+  private readonly distributed: boolean;
+  private consumer: Promise<Consumer> | null = null;
+  private consuming = false;
+  /** The topic's partitions this process's consumer holds now. */
+  private partitions: number[] = [];
+  private assignedAt: string | null = null;
+  private stopping = false;
+  /** Jobs this scanner published, by document: the version, and when (a job still listed long after goes again). */
+  private readonly published = new Map<string, { version: number; at: number }>();
+  private readonly counts = { received: 0, worked: 0 };
   private readonly onProgress = (progress: { name: string }) => {
     if (progress.name === INGESTION_PROCESS) this.scan();
   };
@@ -78,11 +108,17 @@ export class IngestionWorker implements BeforeApplicationShutdown {
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(PLATFORM_CONFIG) config: PlatformConfig,
   ) {
+    this.distributed = config.messageBus === 'kafka';
     this.queue = new IngestionQueue(
-      (job) => this.process(job),
+      async (job) => {
+        await this.process(job);
+        this.counts.worked += 1;
+      },
       (job, error) => this.giveUp(job, error),
-      { concurrency: 2, attempts: MAX_ATTEMPTS, backoffMs: 500 },
+      { concurrency: QUEUE_CONCURRENCY, attempts: MAX_ATTEMPTS, backoffMs: 500 },
     );
   }
 
@@ -95,14 +131,107 @@ export class IngestionWorker implements BeforeApplicationShutdown {
     this.runner.on('progress', this.onProgress);
     this.timer = setInterval(() => this.scan(), SCAN_INTERVAL_MS);
     this.timer.unref();
+    if (this.distributed) this.startConsumer(1);
     this.scan();
   }
 
+  /** Joins the workers' consumer group; a failed join is tried again with backoff (capped at 30 s). */
+  private startConsumer(attempt: number): void {
+    if (this.stopping) return;
+    this.consumer = this.bus.consume({
+      topic: INGESTION_TOPIC,
+      group: INGESTION_GROUP,
+      concurrency: QUEUE_CONCURRENCY,
+      handle: (message, delivery) => this.receive(message, delivery),
+      onAssigned: (partitions) => {
+        this.partitions = [...partitions];
+        this.assignedAt = new Date().toISOString();
+      },
+    });
+    this.consumer.then(
+      () => (this.consuming = true),
+      (error: unknown) => {
+        this.logger[attempt >= 5 ? 'error' : 'warn'](
+          { err: error, attempt },
+          'ingestion jobs consumer could not join its group; trying again',
+        );
+        setTimeout(() => this.startConsumer(attempt + 1), Math.min(30_000, 250 * 2 ** attempt)).unref();
+      },
+    );
+  }
+
   async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
     this.runner.off('progress', this.onProgress);
     if (this.timer) clearInterval(this.timer);
     await this.scanning;
+    // Messages still held go back to the group uncommitted; the queue then finishes what it runs.
+    await this.consumer?.then((consumer) => consumer.stop()).catch(() => undefined);
     await this.queue.close();
+  }
+
+  /** What this process does for ingestion (the worker's /health shows it). */
+  stats() {
+    return {
+      distributed: this.distributed,
+      consuming: this.consuming,
+      partitions: this.partitions,
+      assignedAt: this.assignedAt,
+      jobsReceived: this.counts.received,
+      jobsWorked: this.counts.worked,
+      queued: this.queue.size,
+    };
+  }
+
+  /** A job from the bus: worked through here before the message is acknowledged, heartbeating meanwhile. */
+  private async receive(message: BusMessage, delivery: Delivery): Promise<void> {
+    const job = message.value as Partial<IngestionJob> | null;
+    if (
+      typeof job?.documentId !== 'string' ||
+      typeof job.version !== 'number' ||
+      typeof job.force !== 'boolean'
+    ) {
+      this.logger.warn({ id: message.id, type: message.type }, 'ingestion job message ignored: not a job');
+      return;
+    }
+    this.counts.received += 1;
+    const beat = setInterval(() => void delivery.heartbeat().catch(() => undefined), HEARTBEAT_MS);
+    try {
+      await this.queue.offer({ documentId: job.documentId, version: job.version, force: job.force });
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  /**
+   * Embedded, the listed jobs go to this process's queue (it ignores what it already holds at that version).
+   * Scaled out, they are published keyed by document, each version once (again if still listed after a while: its
+   * message was lost or given up); the log-backed list stays the truth either way.
+   */
+  private async dispatch(jobs: readonly IngestionJob[]): Promise<void> {
+    if (!this.distributed) {
+      for (const job of jobs) void this.queue.offer(job);
+      return;
+    }
+    const now = Date.now();
+    const listed = new Set(jobs.map((job) => job.documentId));
+    for (const documentId of this.published.keys())
+      if (!listed.has(documentId)) this.published.delete(documentId);
+    const due = jobs.filter((job) => {
+      const sent = this.published.get(job.documentId);
+      return !sent || sent.version !== job.version || now - sent.at > REPUBLISH_AFTER_MS;
+    });
+    if (due.length === 0) return;
+    await this.bus.publish(
+      INGESTION_TOPIC,
+      due.map((job) => ({
+        key: job.documentId,
+        id: `${job.documentId}:${job.version}:${now}`,
+        type: 'KnowledgeIngestionJob',
+        value: job,
+      })),
+    );
+    for (const job of due) this.published.set(job.documentId, { version: job.version, at: now });
   }
 
   /** Resolves once every listed job has been worked through (tests, CLI). */
@@ -125,12 +254,13 @@ export class IngestionWorker implements BeforeApplicationShutdown {
         const page = await this.readStore
           .reader<IngestionJobView>(INGESTION_JOBS)
           .find({}, { sort: { field: 'queuedAt' }, limit: 500 });
-        for (const job of page.data)
-          void this.queue.offer({
+        await this.dispatch(
+          page.data.map((job) => ({
             documentId: job.id,
             version: job.purge ? 0 : job.version,
             force: job.force,
-          });
+          })),
+        );
         const retags = await this.readStore.reader<TagSyncJobView>(TAG_SYNC_JOBS).find({}, { limit: 500 });
         for (const job of retags.data) await this.syncTags(job.id);
       } while (this.rescan);

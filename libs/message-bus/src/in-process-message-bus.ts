@@ -67,6 +67,7 @@ export class InProcessMessageBus implements MessageBus {
     };
     groups.set(options.group, group);
     group.members.push(options);
+    options.onAssigned?.([0]);
     return Promise.resolve({
       stop: async () => {
         const index = group.members.indexOf(options);

@@ -33,6 +33,8 @@ export interface ConsumerOptions {
   readonly handle: (message: BusMessage, delivery: Delivery) => Promise<void>;
   /** Messages of different keys this consumer handles at the same time (order is kept per key); 1 by default. */
   readonly concurrency?: number;
+  /** Told the topic's partitions this consumer holds, at every (re)balance of its group (operators' view). */
+  readonly onAssigned?: (partitions: readonly number[]) => void;
 }
 
 export interface Consumer {

@@ -144,7 +144,15 @@ export class KafkaMessageBus implements MessageBus {
             const value: unknown = entry[field];
             if (value !== undefined) context[field] = value instanceof Error ? value.message : value;
           }
-          log(LEVELS[level] ?? 'warn', `kafkajs: ${entry.message}`, context);
+          // kafkajs logs every error response of the protocol as an error, those it handles itself (a group
+          // rebalancing, a coordinator moving) included; they are warnings here, and what it cannot handle surfaces
+          // as a failed call.
+          // A consumer's crash is reported by this adapter instead: as consume()'s rejection before the group is
+          // joined (the caller decides), as an error after.
+          const handled =
+            (namespace === 'Connection' && entry.message.startsWith('Response ')) ||
+            (namespace === 'Consumer' && entry.message.startsWith('Crash'));
+          log(handled ? 'warn' : (LEVELS[level] ?? 'warn'), `kafkajs: ${entry.message}`, context);
         },
     });
   }
@@ -171,6 +179,9 @@ export class KafkaMessageBus implements MessageBus {
     const running: RunningConsumer = { consumer, stopping: false };
     this.consumers.add(running);
     const joined = this.joinedGroup(consumer, options);
+    consumer.on(consumer.events.GROUP_JOIN, (event) =>
+      options.onAssigned?.(event.payload.memberAssignment[options.topic] ?? []),
+    );
     try {
       await consumer.connect();
       // A new group starts at the beginning of the retained log, so nothing published around its start is missed.
@@ -208,6 +219,14 @@ export class KafkaMessageBus implements MessageBus {
         },
       });
       await joined.promise;
+      consumer.on(consumer.events.CRASH, (event) => {
+        if (!event.payload.restart && !running.stopping)
+          this.log('error', 'message bus: consumer crashed and stopped', {
+            topic: options.topic,
+            group: options.group,
+            reason: event.payload.error.message,
+          });
+      });
     } catch (error) {
       joined.cancel();
       await this.stopConsumer(running);

@@ -152,7 +152,7 @@ export class SqliteSearchIndex implements SearchIndex {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
     this.db = new DatabaseSync(options.path);
     this.vectorCache = new VectorCache(options.vectorCacheBytes ?? DEFAULT_VECTOR_CACHE_BYTES);
-    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
+    this.db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS search_indexes (
         name TEXT PRIMARY KEY, dimensions INTEGER NOT NULL, incarnation TEXT NOT NULL,
