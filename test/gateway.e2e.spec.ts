@@ -590,9 +590,12 @@ describe('compatible gateway (e2e, openai SDK)', () => {
       const admitted = outcomes.filter((outcome) => outcome === null).length;
       expect(admitted + refused).toBe(20);
       expect(refused).toBeGreaterThan(0);
-      // Each call reserves at least its 100 output tokens, so at most ⌈400 / 100⌉ = 4 were admitted.
+      // A call is admitted while used + reserved < 400; each reserves at least its 100 output tokens and uses 70. Calls
+      // that arrive together are held to ⌈400 / 100⌉ = 4; calls that arrive after others settled see their real
+      // usage, so however the 20 arrive (a loaded machine spreads them) the key overshoots by at most one call:
+      // admitted · 70 ≤ 400 + 70, at most 6.
       expect(admitted).toBeGreaterThan(0);
-      expect(admitted).toBeLessThanOrEqual(4);
+      expect(admitted).toBeLessThanOrEqual(Math.floor((limit + 70) / 70));
       const calls = await recordedCalls(key.id, admitted);
       const used = calls.reduce((sum, call) => sum + call.inputTokens + call.outputTokens, 0);
       expect(used).toBeLessThanOrEqual(limit + 70);

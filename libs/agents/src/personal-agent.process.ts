@@ -1,7 +1,8 @@
 // Process manager: every registered user gets a personal chat Agent (isPersonal, no Space), created through the
 // ordinary CreateAgent command with an id and event ids derived from the registration, so a replay creates nothing.
 import { Injectable } from '@nestjs/common';
-import { derivedEventId, sha256, SYSTEM_ACTOR, type EventEnvelope } from '../../kernel/src/index.js';
+import { sha256, type EventEnvelope } from '../../kernel/src/index.js';
+import { causedBy } from '../../eventsourcing/src/decider.js';
 import type { Projector } from '../../eventsourcing/src/projector.js';
 import { ModelRegistry } from '../../models/src/model-registry.js';
 import { CommandRunner } from '../../platform/src/command-runner.js';
@@ -39,13 +40,7 @@ export class PersonalAgentProcess implements Projector {
         ownerUserId: event.data.userId,
         settings: { name: `${event.data.name}'s assistant`, model: this.models.defaultModel('chat')!.key },
       },
-      {
-        actor: SYSTEM_ACTOR,
-        correlationId: envelope.metadata.correlationId,
-        causationId: envelope.id,
-        eventId: (index) => derivedEventId(envelope.id, 'personal-agent', String(index)),
-        now: () => new Date(),
-      },
+      causedBy(envelope, 'personal-agent'),
     );
     return [];
   }

@@ -2,7 +2,8 @@
 // which Agents each Space holds in its own checkpointed state, and also deletes an Agent created in (or moved to) a
 // Space after that Space was deleted. Commands carry event ids derived from the cause, so a replay appends nothing.
 import { Injectable } from '@nestjs/common';
-import { derivedEventId, SYSTEM_ACTOR, type EventEnvelope } from '../../kernel/src/index.js';
+import type { EventEnvelope } from '../../kernel/src/index.js';
+import { causedBy } from '../../eventsourcing/src/decider.js';
 import type { ProjectionContext, Projector } from '../../eventsourcing/src/projector.js';
 import type { WriteOp } from '../../read-store/src/read-store.port.js';
 import { CommandRunner } from '../../platform/src/command-runner.js';
@@ -87,13 +88,7 @@ export class SpaceDeletionProcess implements Projector {
       agentStreamId(agentId),
       agentDecider,
       { type: 'DeleteAgent', agentId, reason: 'space_deleted' },
-      {
-        actor: SYSTEM_ACTOR,
-        correlationId: cause.metadata.correlationId,
-        causationId: cause.id,
-        eventId: (index) => derivedEventId(cause.id, agentId, String(index)),
-        now: () => new Date(),
-      },
+      causedBy(cause, agentId),
     );
   }
 }

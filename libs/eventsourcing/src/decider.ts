@@ -1,7 +1,9 @@
 // The one command-handling routine every context uses: load the stream, fold it, decide, append with the expected
 // revision, and decide again on a concurrent write (bounded).
 import {
+  derivedEventId,
   newEventId,
+  SYSTEM_ACTOR,
   WrongExpectedRevisionError,
   type Actor,
   type DomainEvent,
@@ -26,6 +28,18 @@ export interface CommandContext {
   readonly eventId?: (index: number) => string;
   readonly now: () => Date;
 }
+
+/**
+ * The context of a command a process manager sends because of an event: the platform acts, in the cause's
+ * correlation, and the event ids derive from the cause and the subject, so a replay of the cause appends nothing.
+ */
+export const causedBy = (cause: EventEnvelope, subject: string): CommandContext => ({
+  actor: SYSTEM_ACTOR,
+  correlationId: cause.metadata.correlationId,
+  causationId: cause.id,
+  eventId: (index: number) => derivedEventId(cause.id, subject, String(index)),
+  now: () => new Date(),
+});
 
 export interface CommandResult<Event extends DomainEvent> {
   readonly events: readonly Event[];

@@ -23,6 +23,7 @@ import {
 } from '../../message-bus/src/message-bus.port.js';
 import { ProjectionRunner } from '../../eventsourcing/src/projection-runner.js';
 import { ProjectionWaiter } from '../../eventsourcing/src/projection-waiter.js';
+import { ToDoListScanner } from '../../eventsourcing/src/to-do-list-scanner.js';
 import { CommandRunner } from '../../platform/src/command-runner.js';
 import { LOGGER } from '../../platform/src/logger.js';
 import { READ_STORE, type ReadStore } from '../../read-store/src/read-store.port.js';
@@ -80,9 +81,7 @@ const KNOWLEDGE_PROJECTION = knowledgeProjector.name;
 @Injectable()
 export class IngestionWorker implements BeforeApplicationShutdown {
   private readonly queue: IngestionQueue;
-  private timer: NodeJS.Timeout | null = null;
-  private scanning: Promise<void> | null = null;
-  private rescan = false;
+  private readonly scanner: ToDoListScanner;
   private reindexing = false;
   /** Scaled out over Kafka: the scanner publishes the jobs and every worker's consumer takes its share. */
   private readonly distributed: boolean;
@@ -95,13 +94,10 @@ export class IngestionWorker implements BeforeApplicationShutdown {
   /** Jobs this scanner published, by document: the version, and when (a job still listed long after goes again). */
   private readonly published = new Map<string, { version: number; at: number }>();
   private readonly counts = { received: 0, worked: 0 };
-  private readonly onProgress = (progress: { name: string }) => {
-    if (progress.name === INGESTION_PROCESS) this.scan();
-  };
 
   constructor(
     private readonly commands: CommandRunner,
-    private readonly runner: ProjectionRunner,
+    runner: ProjectionRunner,
     private readonly waiter: ProjectionWaiter,
     private readonly gateway: ModelGateway,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
@@ -112,6 +108,13 @@ export class IngestionWorker implements BeforeApplicationShutdown {
     @Inject(PLATFORM_CONFIG) config: PlatformConfig,
   ) {
     this.distributed = config.messageBus === 'kafka';
+    this.scanner = new ToDoListScanner(
+      runner,
+      INGESTION_PROCESS,
+      () => this.scan(),
+      (error) => this.logger.error({ err: error }, 'ingestion scan failed'),
+      SCAN_INTERVAL_MS,
+    );
     this.queue = new IngestionQueue(
       async (job) => {
         await this.process(job);
@@ -127,12 +130,8 @@ export class IngestionWorker implements BeforeApplicationShutdown {
    * does not, and uses `reindex` only).
    */
   start(): void {
-    if (this.timer) return;
-    this.runner.on('progress', this.onProgress);
-    this.timer = setInterval(() => this.scan(), SCAN_INTERVAL_MS);
-    this.timer.unref();
     if (this.distributed) this.startConsumer(1);
-    this.scan();
+    this.scanner.start();
   }
 
   /** Joins the workers' consumer group; a failed join is tried again with backoff (capped at 30 s). */
@@ -162,9 +161,7 @@ export class IngestionWorker implements BeforeApplicationShutdown {
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    this.runner.off('progress', this.onProgress);
-    if (this.timer) clearInterval(this.timer);
-    await this.scanning;
+    await this.scanner.stop();
     // Messages still held go back to the group uncommitted; the queue then finishes what it runs.
     await this.consumer?.then((consumer) => consumer.stop()).catch(() => undefined);
     await this.queue.close();
@@ -236,39 +233,25 @@ export class IngestionWorker implements BeforeApplicationShutdown {
 
   /** Resolves once every listed job has been worked through (tests, CLI). */
   async idle(): Promise<void> {
-    await this.scanning;
+    await this.scanner.settled();
     await this.queue.drained();
   }
 
   /** Offers every listed job to the queue (it ignores what it already holds at that version). */
-  private scan(): void {
-    // One process works the list: the one holding the ingestion process manager (scaled out, one worker).
-    if (!this.runner.isLive(INGESTION_PROCESS)) return;
-    if (this.scanning) {
-      this.rescan = true;
-      return;
-    }
-    this.scanning = (async () => {
-      do {
-        this.rescan = false;
-        const page = await this.readStore
-          .reader<IngestionJobView>(INGESTION_JOBS)
-          .find({}, { sort: { field: 'queuedAt' }, limit: 500 });
-        await this.dispatch(
-          page.data.map((job) => ({
-            documentId: job.id,
-            version: job.purge ? 0 : job.version,
-            force: job.force,
-          })),
-        );
-        const retags = await this.readStore.reader<TagSyncJobView>(TAG_SYNC_JOBS).find({}, { limit: 500 });
-        for (const job of retags.data) await this.syncTags(job.id);
-      } while (this.rescan);
-    })()
-      .catch((error: unknown) => this.logger.error({ err: error }, 'ingestion scan failed'))
-      .finally(() => {
-        this.scanning = null;
-      });
+  /** One pass over the to-do list: jobs to dispatch, tags to give the index. */
+  private async scan(): Promise<void> {
+    const page = await this.readStore
+      .reader<IngestionJobView>(INGESTION_JOBS)
+      .find({}, { sort: { field: 'queuedAt' }, limit: 500 });
+    await this.dispatch(
+      page.data.map((job) => ({
+        documentId: job.id,
+        version: job.purge ? 0 : job.version,
+        force: job.force,
+      })),
+    );
+    const retags = await this.readStore.reader<TagSyncJobView>(TAG_SYNC_JOBS).find({}, { limit: 500 });
+    for (const job of retags.data) await this.syncTags(job.id);
   }
 
   private async process(job: IngestionJob): Promise<void> {

@@ -5,7 +5,8 @@
 // that is already gone is deleted as soon as it appears. Commands carry event ids derived from their cause, so a
 // replay appends nothing.
 import { Injectable } from '@nestjs/common';
-import { derivedEventId, SYSTEM_ACTOR, type EventEnvelope } from '../../kernel/src/index.js';
+import type { EventEnvelope } from '../../kernel/src/index.js';
+import { causedBy } from '../../eventsourcing/src/decider.js';
 import type { ProjectionContext, Projector } from '../../eventsourcing/src/projector.js';
 import type { WriteOp } from '../../read-store/src/read-store.port.js';
 import { CommandRunner } from '../../platform/src/command-runner.js';
@@ -109,22 +110,12 @@ export class KnowledgeOwnerDeletionProcess implements Projector {
     ];
   }
 
-  private context(cause: EventEnvelope, subject: string) {
-    return {
-      actor: SYSTEM_ACTOR,
-      correlationId: cause.metadata.correlationId,
-      causationId: cause.id,
-      eventId: (index: number) => derivedEventId(cause.id, subject, String(index)),
-      now: () => new Date(),
-    };
-  }
-
   private async deleteDocument(documentId: string, cause: EventEnvelope): Promise<void> {
     await this.commands.run(
       documentStreamId(documentId),
       documentDecider,
       { type: 'DeleteDocument', documentId, reason: 'owner_deleted' },
-      this.context(cause, documentId),
+      causedBy(cause, documentId),
     );
   }
 
@@ -135,7 +126,7 @@ export class KnowledgeOwnerDeletionProcess implements Projector {
       tagStreamId(tagId),
       tagDecider,
       { type: 'DeleteTag', tagId },
-      this.context(cause, tagId),
+      causedBy(cause, tagId),
     );
   }
 }

@@ -3,7 +3,8 @@
 // stream and its own command), and a tag attached later by a request that raced with the deletion is detached as
 // soon as the attachment appears. Commands carry event ids derived from their cause, so a replay appends nothing.
 import { Injectable } from '@nestjs/common';
-import { derivedEventId, SYSTEM_ACTOR, type EventEnvelope } from '../../kernel/src/index.js';
+import type { EventEnvelope } from '../../kernel/src/index.js';
+import { causedBy } from '../../eventsourcing/src/decider.js';
 import type { ProjectionContext, Projector } from '../../eventsourcing/src/projector.js';
 import type { WriteOp } from '../../read-store/src/read-store.port.js';
 import { CommandRunner } from '../../platform/src/command-runner.js';
@@ -85,13 +86,7 @@ export class KnowledgeTagDeletionProcess implements Projector {
       stream,
       documentDecider,
       { type: 'DetachDocumentTag', documentId, tagId },
-      {
-        actor: SYSTEM_ACTOR,
-        correlationId: cause.metadata.correlationId,
-        causationId: cause.id,
-        eventId: (index: number) => derivedEventId(cause.id, documentId, String(index)),
-        now: () => new Date(),
-      },
+      causedBy(cause, documentId),
     );
   }
 }

@@ -9,6 +9,7 @@ import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/comm
 import type { Logger } from 'pino';
 import { newId, PlatformError, SYSTEM_ACTOR } from '../../../kernel/src/index.js';
 import { ProjectionRunner } from '../../../eventsourcing/src/projection-runner.js';
+import { ToDoListScanner } from '../../../eventsourcing/src/to-do-list-scanner.js';
 import { CommandRunner } from '../../../platform/src/command-runner.js';
 import { LOGGER } from '../../../platform/src/logger.js';
 import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
@@ -64,39 +65,37 @@ export async function loadSummaryTree(blobs: BlobStore, blobId: string): Promise
 
 @Injectable()
 export class SummaryIndexWorker implements BeforeApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
-  private scanning: Promise<void> | null = null;
-  private rescan = false;
+  private readonly scanner: ToDoListScanner;
   /** Builds under way in this process, by Agent, with the means to stop them. */
   private readonly builds = new Map<
     string,
     { buildId: string; abort: AbortController; done: Promise<void> }
   >();
-  private readonly onProgress = (progress: { name: string }) => {
-    if (progress.name === SUMMARY_INDEX_PROJECTION) this.scan();
-  };
 
   constructor(
     private readonly commands: CommandRunner,
-    private readonly runner: ProjectionRunner,
+    runner: ProjectionRunner,
     private readonly gateway: ModelGateway,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+  ) {
+    // One process works the list: the one holding the summary index projection.
+    this.scanner = new ToDoListScanner(
+      runner,
+      SUMMARY_INDEX_PROJECTION,
+      () => this.scan(),
+      (error) => this.logger.error({ err: error }, 'summary index scan failed'),
+      SCAN_INTERVAL_MS,
+    );
+  }
 
   start(): void {
-    if (this.timer) return;
-    this.runner.on('progress', this.onProgress);
-    this.timer = setInterval(() => this.scan(), SCAN_INTERVAL_MS);
-    this.timer.unref();
-    this.scan();
+    this.scanner.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.runner.off('progress', this.onProgress);
-    if (this.timer) clearInterval(this.timer);
-    await this.scanning;
+    await this.scanner.stop();
     // A build stopped by shutdown is not cancelled: it stays listed and starts again with the next process.
     for (const build of this.builds.values()) build.abort.abort();
     await Promise.all([...this.builds.values()].map((build) => build.done));
@@ -105,7 +104,7 @@ export class SummaryIndexWorker implements BeforeApplicationShutdown {
   /** Resolves once nothing is listed or under way here (tests). */
   async idle(): Promise<void> {
     for (;;) {
-      await this.scanning;
+      await this.scanner.settled();
       await Promise.all([...this.builds.values()].map((build) => build.done));
       const listed = await this.readStore.reader<SummaryIndexView>(SUMMARY_INDEXES).count({ work: true });
       if (listed === 0 && this.builds.size === 0) return;
@@ -113,39 +112,24 @@ export class SummaryIndexWorker implements BeforeApplicationShutdown {
     }
   }
 
-  private scan(): void {
-    // One process works the list: the one holding the summary index projection.
-    if (!this.runner.isLive(SUMMARY_INDEX_PROJECTION)) return;
-    if (this.scanning) {
-      this.rescan = true;
-      return;
+  private async scan(): Promise<void> {
+    const rows = await this.readStore
+      .reader<SummaryIndexView>(SUMMARY_INDEXES)
+      .find({ work: true }, { limit: 200 });
+    const listed = new Map(rows.data.map((row) => [row.id, row]));
+    // A build this process runs that the log no longer lists (cancelled, or its Agent gone) stops now.
+    for (const [agentId, build] of this.builds) {
+      const row = listed.get(agentId);
+      const state = row?.build?.state;
+      if (
+        !row ||
+        row.purge ||
+        row.build?.buildId !== build.buildId ||
+        (state !== 'requested' && state !== 'running')
+      )
+        build.abort.abort();
     }
-    this.scanning = (async () => {
-      do {
-        this.rescan = false;
-        const rows = await this.readStore
-          .reader<SummaryIndexView>(SUMMARY_INDEXES)
-          .find({ work: true }, { limit: 200 });
-        const listed = new Map(rows.data.map((row) => [row.id, row]));
-        // A build this process runs that the log no longer lists (cancelled, or its Agent gone) stops now.
-        for (const [agentId, build] of this.builds) {
-          const row = listed.get(agentId);
-          const state = row?.build?.state;
-          if (
-            !row ||
-            row.purge ||
-            row.build?.buildId !== build.buildId ||
-            (state !== 'requested' && state !== 'running')
-          )
-            build.abort.abort();
-        }
-        for (const row of rows.data) await this.work(row);
-      } while (this.rescan);
-    })()
-      .catch((error: unknown) => this.logger.error({ err: error }, 'summary index scan failed'))
-      .finally(() => {
-        this.scanning = null;
-      });
+    for (const row of rows.data) await this.work(row);
   }
 
   private async work(row: SummaryIndexView): Promise<void> {
@@ -159,7 +143,7 @@ export class SummaryIndexWorker implements BeforeApplicationShutdown {
         .catch((error: unknown) => this.logger.error({ err: error, agentId: row.id }, 'summary build failed'))
         .finally(() => {
           this.builds.delete(row.id);
-          this.scan();
+          this.scanner.trigger();
         });
       this.builds.set(row.id, entry);
     }
