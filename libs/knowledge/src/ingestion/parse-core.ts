@@ -13,13 +13,9 @@ import { checkSize, type ParseLimits } from './parse-limits.js';
 export { checkSize };
 import { DocumentBuilder, type ParsedDocument } from './parsed-document.js';
 import type { DocumentKind } from './sniff.js';
-import { decodeUtf8 } from './text-decoding.js';
+import { decodeText } from './text-decoding.js';
 
-const textOf = (bytes: Uint8Array): string => {
-  const text = decodeUtf8(bytes);
-  if (text === null) throw new IngestionError('parse_failed', 'the document is not valid UTF-8 text');
-  return text;
-};
+const textOf = (bytes: Uint8Array): string => decodeText(bytes);
 
 const addBlocks = async (
   bytes: Uint8Array,

@@ -51,13 +51,23 @@ describe('sniffType', () => {
     expect(await kindOf('A PDF file starts with %PDF-1.7 and ends with %%EOF.\n')).toBe('text');
   });
 
+  it('reads UTF-16 with its byte-order mark, and legacy Windows-1252 text', async () => {
+    const utf16le = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('# Café menu\n\n- soup\n- bread\n', 'utf16le'),
+    ]);
+    expect(await kindOf(utf16le, 'menu.md')).toBe('markdown');
+    const utf16be = Buffer.from(utf16le.subarray(2)).swap16();
+    expect(await kindOf(Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be]))).toBe('markdown');
+    expect(await kindOf(Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20, 0x80, 0x0a]), 'latin1.txt')).toBe('text'); // "café €"
+  });
+
   it('returns null for random bytes, binary formats it does not read, and UTF-8 that is not text', async () => {
     expect(await sniffType(noise(4096, 7))).toBeNull();
     expect(await sniffType(noise(64, 99), 'notes.txt')).toBeNull();
     const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
     expect(await sniffType(png, 'image.md')).toBeNull();
     expect(await sniffType(Buffer.from('text\u0000with NULs\u0000', 'utf8'))).toBeNull();
-    expect(await sniffType(Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]), 'latin1.txt')).toBeNull(); // "café" in Latin-1
   });
 
   it('returns null for a zip that is not a Word document; a truncated Word document is still one (parsing fails it)', async () => {

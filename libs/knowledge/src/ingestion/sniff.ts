@@ -6,7 +6,7 @@
 // kinds: it never makes bytes a PDF or a DOCX. Null means unsupported (the caller fails with `unsupported_type`).
 import { fileTypeFromBuffer } from 'file-type';
 import { csvShape } from './formats/csv.js';
-import { decodeUtf8, readsAsText } from './text-decoding.js';
+import { decodeText, decodeUnicode, decodeUtf8, readsAsText } from './text-decoding.js';
 
 export const DOCUMENT_KINDS = ['text', 'markdown', 'html', 'pdf', 'docx', 'csv', 'json'] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
@@ -120,9 +120,13 @@ const sniffText = (text: string, fileName: string | undefined): SniffedType => {
  */
 export const sniffType = async (bytes: Uint8Array, fileName?: string): Promise<SniffedType | null> => {
   if (view(bytes, PDF_MAGIC.length).equals(PDF_MAGIC)) return sniffed('pdf');
-  const text = decodeUtf8(bytes);
-  if (text !== null && readsAsText(text)) return sniffText(text, fileName);
+  const utf8 = decodeUtf8(bytes);
+  if (utf8 !== null && readsAsText(utf8)) return sniffText(utf8, fileName);
   if (view(bytes, PDF_HEADER_WINDOW).includes(PDF_MAGIC)) return sniffed('pdf');
   const detected = await fileTypeFromBuffer(bytes);
-  return detected?.mime === MIME_TYPES.docx ? sniffed('docx') : null;
+  if (detected) return detected.mime === MIME_TYPES.docx ? sniffed('docx') : null;
+  // No known binary format: UTF-16 behind its byte-order mark, else legacy single-byte text (Windows-1252).
+  if (utf8 !== null) return null;
+  const text = decodeUnicode(bytes) ?? decodeText(bytes);
+  return readsAsText(text) ? sniffText(text, fileName) : null;
 };
