@@ -9,7 +9,16 @@ import { BLOB_STORE, type BlobStore } from '../libs/blob-store/src/blob-store.po
 import { IngestionWorker } from '../libs/knowledge/src/ingestion.worker.js';
 import { SummaryIndexWorker } from '../libs/knowledge/src/summary/summary-index.worker.js';
 import { startFakeUpstream, type FakeUpstream } from '../libs/testing/src/fake-openai-upstream.js';
-import { client, CORE, startTestApi, tempDataDir, uniqueName, type TestApi } from './support/api.js';
+import {
+  ADMIN_KEY,
+  client,
+  CORE,
+  startTestApi,
+  tempDataDir,
+  uniqueName,
+  type TestApi,
+} from './support/api.js';
+import { spawnApi, stopProcess } from './support/process.js';
 
 type Json = Record<string, unknown>;
 type Status = {
@@ -266,5 +275,63 @@ describe('section-summary index (e2e)', () => {
     }
     expect(last).toBe('SummaryIndexDeleted');
     expect(await blobs.has(treeBlobId)).toBe(false);
+  });
+
+  it('resumes a build after a SIGKILL of the api: the restarted process builds it to completion', async () => {
+    const dataDir = tempDataDir();
+    const modelsFile = join(dataDir, 'models.yaml');
+    writeFileSync(
+      modelsFile,
+      [
+        `providers: { fake: { baseUrl: '${upstream.url}' } }`,
+        'models:',
+        '  - { key: upstream-chat, modelId: fake-chat-model, provider: fake, kind: chat }',
+      ].join('\n'),
+    );
+    const env = { DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, MODELS_FILE: modelsFile };
+    const first = await spawnApi(env);
+    const api = client(first.url);
+    const spaceId = (await api.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('C') })).body.id;
+    const agentId = (await api.post<{ id: string }>(`${CORE}/agents`, { spaceId, name: 'R' })).body.id;
+    await api.put(`${CORE}/agents/${agentId}`, { model: 'upstream-chat' });
+    const doc = (
+      await api.post<{ id: string }>(`${K}/${agentId}/documents`, {
+        name: 'birds.md',
+        text: '# Birds\n\nHerons nest in tall trees.\n\nSwifts sleep on the wing.',
+      })
+    ).body;
+    let docStatus = '';
+    for (let i = 0; i < 400 && docStatus !== 'Ready'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      docStatus = (await api.get<{ status: string }>(`${K}/${agentId}/documents/${doc.id}`)).body.status;
+    }
+    expect(docStatus).toBe('Ready');
+
+    // The model hangs: the build is running (its summary call in flight) when the process is killed.
+    upstream.set({ hang: true });
+    await api.post(`${K}/${agentId}/summary-index/build`, {});
+    let state = '';
+    for (let i = 0; i < 400 && state !== 'running'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      state = (await api.get<Status>(`${K}/${agentId}/summary-index`)).body.build?.state ?? '';
+    }
+    expect(state).toBe('running');
+    first.child.kill('SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+    upstream.set({ hang: false });
+
+    const second = await spawnApi(env);
+    try {
+      const again = client(second.url);
+      let after = (await again.get<Status>(`${K}/${agentId}/summary-index`)).body;
+      for (let i = 0; i < 400 && after.status !== 'ready'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        after = (await again.get<Status>(`${K}/${agentId}/summary-index`)).body;
+      }
+      expect(after).toMatchObject({ status: 'ready', build: { state: 'completed', attempt: 2 } });
+      expect(after.serving).toMatchObject({ documentCount: 1 });
+    } finally {
+      await stopProcess(second.child);
+    }
   });
 });
