@@ -10,10 +10,14 @@ import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { loadConfig, type NewEvent, type PlatformConfig } from '../libs/kernel/src/index.js';
 import { EVENT_STORE, type EventStore } from '../libs/event-store/src/event-store.port.js';
+import { BLOB_STORE, type BlobStore, type StoredBlob } from '../libs/blob-store/src/blob-store.port.js';
 import { READ_STORE, type ReadStore, type StoredDocument } from '../libs/read-store/src/read-store.port.js';
 import { ProjectionRunner } from '../libs/eventsourcing/src/projection-runner.js';
 import { PROJECTORS, type Projector } from '../libs/eventsourcing/src/projector.js';
 import { PlatformModule } from '../libs/platform/src/platform.module.js';
+import { CommandRunner } from '../libs/platform/src/command-runner.js';
+import { documentDecider } from '../libs/knowledge/src/document.decider.js';
+import { documentStreamId } from '../libs/knowledge/src/document.events.js';
 import { createLogger } from '../libs/platform/src/logger.js';
 import { spaceStreamId } from '../libs/spaces/src/space.events.js';
 import { waitUntil } from '../libs/testing/src/fixtures.js';
@@ -383,5 +387,115 @@ describe('the command line (nest-commander)', () => {
 
     await run('projections', 'rebuild', 'nope');
     expect(errors).toEqual([expect.stringMatching(/^unknown projection 'nope'/)]);
+  });
+});
+
+describe('blobs gc (nest-commander)', () => {
+  /**
+   * One run of the CLI over the platform's stores, as `npm run cli -- …` runs it: what it printed and its errors. A
+   * fresh CLI each time, as each process parses once (commander keeps the flags of an earlier parse).
+   */
+  async function cli(platform: Platform, ...args: string[]) {
+    const { CommandFactory, CommandRunnerService } = await import('nest-commander');
+    const { CliModule } = await import('../apps/cli/src/cli.module.js');
+    const output = capturedOutput();
+    const errors: string[] = [];
+    const app = await CommandFactory.createWithoutRunning(
+      CliModule.forRoot({ config: platform.config, output }),
+      {
+        logger: false,
+        serviceErrorHandler: (error: Error) => void errors.push(error.message),
+      },
+    );
+    open.push(app);
+    await app.get(CommandRunnerService).run(['node', 'cli', ...args]);
+    return { lines: output.lines, notes: output.notes, errors };
+  }
+
+  /** A document added through its command, its content the given blob. */
+  async function addDocument(platform: Platform, blob: StoredBlob): Promise<void> {
+    const documentId = `doc_${randomUUID().replace(/-/g, '')}`;
+    await platform.app.get(CommandRunner).run(
+      documentStreamId(documentId),
+      documentDecider,
+      {
+        type: 'AddDocument',
+        documentId,
+        name: 'kept.txt',
+        scope: 'agent',
+        ownerId: 'agt_owner',
+        provider: 'upload',
+        content: {
+          blobId: blob.id,
+          contentHash: blob.id,
+          sizeBytes: blob.sizeBytes,
+          declaredType: 'text/plain',
+        },
+        tagIds: [],
+      },
+      { actor: { kind: 'user', id: 'usr_alice' }, correlationId: 'corr-doc', now: () => new Date() },
+    );
+  }
+
+  it('removes the blobs no event references, keeps referenced and recent ones, and removes nothing in a dry run', async () => {
+    const platform = await boot();
+    const blobs = platform.app.get<BlobStore>(BLOB_STORE);
+    const referenced = await blobs.put(Buffer.from(`a document's bytes ${randomUUID()}`));
+    await addDocument(platform, referenced);
+    // An upload whose DocumentAdded was never appended.
+    const orphan = await blobs.put(Buffer.from(`abandoned upload ${randomUUID()}`));
+
+    const dryRun = await cli(platform, 'blobs', 'gc', '--dry-run', '--min-age', '0');
+    expect(dryRun).toEqual({
+      lines: [
+        `would remove  ${orphan.id}  ${orphan.sizeBytes} bytes`,
+        `dry run, nothing removed: scanned 2 blobs: 1 referenced, 1 to remove (${orphan.sizeBytes} bytes to free), ` +
+          '0 kept as stored within the last 0 minutes',
+      ],
+      notes: [],
+      errors: [],
+    });
+    expect(await blobs.has(orphan.id)).toBe(true);
+    expect(await blobs.has(referenced.id)).toBe(true);
+
+    const gc = await cli(platform, 'blobs', 'gc', '--min-age', '0');
+    expect(gc).toEqual({
+      lines: [
+        `removed  ${orphan.id}  ${orphan.sizeBytes} bytes`,
+        `scanned 2 blobs: 1 referenced, 1 removed (${orphan.sizeBytes} bytes freed), ` +
+          '0 kept as stored within the last 0 minutes',
+      ],
+      notes: [expect.stringMatching(/^warning: --min-age 0 also removes/)],
+      errors: [],
+    });
+    expect(await blobs.has(orphan.id)).toBe(false);
+    expect(await blobs.has(referenced.id)).toBe(true);
+
+    // With the default grace period, bytes just stored (an upload still in flight) stay.
+    const inFlight = await blobs.put(Buffer.from(`upload in flight ${randomUUID()}`));
+    expect((await cli(platform, 'blobs', 'gc')).lines).toEqual([
+      'scanned 2 blobs: 1 referenced, 0 removed (0 bytes freed), 1 kept as stored within the last 60 minutes',
+    ]);
+    expect(await blobs.has(inFlight.id)).toBe(true);
+    expect(await blobs.has(referenced.id)).toBe(true);
+  });
+
+  it('refuses a --min-age that is not a whole number of minutes, and removes nothing', async () => {
+    const platform = await boot();
+    const blobs = platform.app.get<BlobStore>(BLOB_STORE);
+    const orphan = await blobs.put(Buffer.from(`abandoned upload ${randomUUID()}`));
+
+    for (const [args, shown] of [
+      [['--min-age', 'soon'], 'soon'],
+      [['--min-age', '1.5'], '1.5'],
+      [['--min-age=-5'], '-5'],
+    ] as const) {
+      expect(await cli(platform, 'blobs', 'gc', ...args)).toEqual({
+        lines: [],
+        notes: [],
+        errors: [`--min-age expects a whole number >= 0, got '${shown}'`],
+      });
+    }
+    expect(await blobs.has(orphan.id)).toBe(true);
   });
 });

@@ -18,6 +18,7 @@ import {
   ProjectionsStatusCommand,
 } from './commands/projections.command.js';
 import { KnowledgeCommand, KnowledgeReindexCommand } from './commands/knowledge.command.js';
+import { BlobsCommand, BlobsGcCommand } from './commands/blobs.command.js';
 import { KnowledgeModule } from '../../../libs/knowledge/src/knowledge.module.js';
 
 export const CLI_NAME = 'agent-platform';
@@ -32,7 +33,8 @@ Build first, then pass the command after --:
   npm run cli -- events stream spc_0123…
   npm run cli -- projections status
   npm run cli -- projections rebuild spaces
-  npm run cli -- knowledge reindex`;
+  npm run cli -- knowledge reindex
+  npm run cli -- blobs gc --dry-run`;
 
 /** The part of commander's root command this module configures. */
 interface RootProgram {
@@ -72,6 +74,8 @@ export const CLI_COMMANDS = [
   ProjectionsRebuildCommand,
   KnowledgeCommand,
   KnowledgeReindexCommand,
+  BlobsCommand,
+  BlobsGcCommand,
 ];
 
 @Module({})

@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { ValidationError } from '../../kernel/src/index.js';
-import type { BlobStore } from './blob-store.port.js';
+import type { BlobStore, ListedBlob } from './blob-store.port.js';
 
 export interface BlobStoreUnderTest {
   readonly store: BlobStore;
@@ -15,6 +15,13 @@ export interface BlobStoreUnderTest {
 const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 const MB = 1024 * 1024;
+const byId = (a: { id: string }, b: { id: string }): number => a.id.localeCompare(b.id);
+
+async function listed(store: BlobStore): Promise<ListedBlob[]> {
+  const blobs: ListedBlob[] = [];
+  for await (const blob of store.list()) blobs.push(blob);
+  return blobs;
+}
 
 async function readStream(stream: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];
@@ -113,6 +120,51 @@ export function blobStoreContract(adapter: string, open: () => Promise<BlobStore
 
       await store.put(bytes);
       expect((await store.get(id))!.equals(bytes)).toBe(true);
+    });
+
+    it('lists every stored blob once, with its size and when it was stored', async () => {
+      // The suite shares one store: what this case put is what the listing gained.
+      const before = await listed(store);
+      const puttingFrom = Date.now();
+      const contents = [randomBytes(10), randomBytes(70_000), Buffer.alloc(0), randomBytes(1)];
+      const blobs = [];
+      for (const bytes of contents) blobs.push(await store.put(bytes));
+      await store.put(contents[0]!);
+
+      const after = await listed(store);
+      const ids = after.map((blob) => blob.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      const known = new Set(before.map((blob) => blob.id));
+      const gained = after.filter((blob) => !known.has(blob.id));
+      expect(gained.map(({ id, sizeBytes }) => ({ id, sizeBytes })).sort(byId)).toEqual(
+        blobs
+          .filter((blob) => !known.has(blob.id))
+          .map(({ id, sizeBytes }) => ({ id, sizeBytes }))
+          .sort(byId),
+      );
+      expect(ids).toEqual(expect.arrayContaining(blobs.map((blob) => blob.id)));
+      expect(ids).toEqual(expect.arrayContaining([...known]));
+      for (const blob of gained) {
+        expect(blob.storedAt).toBeInstanceOf(Date);
+        // Within the clock's granularity (file systems round modification times).
+        expect(blob.storedAt.getTime()).toBeGreaterThanOrEqual(puttingFrom - 5_000);
+      }
+      for (const blob of after) {
+        expect(await store.has(blob.id)).toBe(true);
+        expect((await store.get(blob.id))!.length).toBe(blob.sizeBytes);
+      }
+    });
+
+    it('no longer lists a deleted blob', async () => {
+      const kept = await store.put(randomBytes(300));
+      const deleted = await store.put(randomBytes(300));
+      expect((await listed(store)).map((blob) => blob.id)).toEqual(
+        expect.arrayContaining([kept.id, deleted.id]),
+      );
+      expect(await store.delete(deleted.id)).toBe(true);
+      const ids = (await listed(store)).map((blob) => blob.id);
+      expect(ids).toContain(kept.id);
+      expect(ids).not.toContain(deleted.id);
     });
 
     it('answers null and false for a well-formed id it does not hold', async () => {

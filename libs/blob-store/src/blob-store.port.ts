@@ -21,8 +21,22 @@ export interface BlobMeta {
   readonly contentType?: string;
 }
 
+/** One blob as a listing shows it. */
+export interface ListedBlob {
+  readonly id: string;
+  readonly sizeBytes: number;
+  /**
+   * When the content was last put: a put of content already stored counts as storing it again, so a writer that
+   * reuses an old blob and is about to reference it in an event sees it as just stored (see `list`).
+   */
+  readonly storedAt: Date;
+}
+
 export interface BlobStore {
-  /** Stores the bytes (once per content) and returns their address; a ValidationError `blob_too_large` if too big. */
+  /**
+   * Stores the bytes (once per content) and returns their address; a ValidationError `blob_too_large` if too big.
+   * Putting content already stored stores nothing but moves its `storedAt` to now.
+   */
   put(bytes: Uint8Array | Buffer, meta?: BlobMeta): Promise<StoredBlob>;
   /** The whole blob, or null when it is absent. */
   get(id: string): Promise<Buffer | null>;
@@ -31,6 +45,12 @@ export interface BlobStore {
   has(id: string): Promise<boolean>;
   /** Removes the content for good; false when there was nothing to remove. */
   delete(id: string): Promise<boolean>;
+  /**
+   * Every blob held, each once, in no particular order, for sweeping what nothing references any more. A blob put or
+   * deleted while the listing runs may or may not appear. A sweep keeps blobs whose `storedAt` is recent: a writer
+   * puts the bytes before it appends the event that references them.
+   */
+  list(): AsyncIterable<ListedBlob>;
   close(): Promise<void>;
 }
 
@@ -41,9 +61,11 @@ export const DEFAULT_MAX_BLOB_BYTES = 100 * 1024 * 1024;
 
 const BLOB_ID = /^sha256-[0-9a-f]{64}$/;
 
+export const isBlobId = (value: unknown): value is string => typeof value === 'string' && BLOB_ID.test(value);
+
 /** Every id that reaches an adapter passes here first, so an id can never name a path outside the store. */
 export function assertBlobId(id: unknown): asserts id is string {
-  if (typeof id !== 'string' || !BLOB_ID.test(id)) {
+  if (!isBlobId(id)) {
     const shown = typeof id === 'string' ? JSON.stringify(id.slice(0, 80)) : typeof id;
     throw new ValidationError('invalid_blob_id', `${shown} is not a blob id (sha256-<64 lowercase hex>)`);
   }

@@ -1,12 +1,22 @@
 // The file-system blob store: the shared contract, then what only files can show (layout, no leftover temporary
 // files, the size limit, persistence across instances) and the embedded choice of openBlobStore.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { ValidationError } from '../../../kernel/src/index.js';
 import { blobStoreContract } from '../blob-store.contract.js';
-import { DEFAULT_MAX_BLOB_BYTES } from '../blob-store.port.js';
+import { DEFAULT_MAX_BLOB_BYTES, type BlobStore, type ListedBlob } from '../blob-store.port.js';
 import { openBlobStore } from '../open-blob-store.js';
 import { FsBlobStore } from './fs-blob-store.js';
 
@@ -20,6 +30,14 @@ const filesUnder = (dir: string): string[] =>
         .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
         .sort()
     : [];
+
+async function listed(store: BlobStore): Promise<ListedBlob[]> {
+  const blobs: ListedBlob[] = [];
+  for await (const blob of store.list()) blobs.push(blob);
+  return blobs;
+}
+
+const HOUR = 60 * 60 * 1000;
 
 blobStoreContract('file system', async () => {
   const dir = freshDir();
@@ -95,6 +113,45 @@ describe('FsBlobStore on disk', () => {
     expect((await second.get(id))!.equals(bytes)).toBe(true);
     expect(await second.delete(id)).toBe(true);
     expect(filesUnder(dir)).toEqual([]);
+  });
+
+  it('lists nothing before the first put', async () => {
+    expect(await listed(new FsBlobStore({ dir: join(dir, 'not-yet') }))).toEqual([]);
+  });
+
+  it('lists only blobs: not temporary files, strays, or a blob file outside its shard', async () => {
+    const store = new FsBlobStore({ dir });
+    const { id, sha256 } = await store.put(randomBytes(100));
+    const shard = join(dir, sha256.slice(0, 2));
+    // What a crashed put leaves, and what an operator might drop in the directory.
+    writeFileSync(join(shard, `.${id}.123.abcdef.tmp`), randomBytes(50));
+    writeFileSync(join(shard, `${id}.tmp`), randomBytes(50));
+    writeFileSync(join(shard, 'notes.txt'), 'x');
+    writeFileSync(join(dir, 'README'), 'x');
+    const elsewhere = `sha256-${sha256.slice(0, 2) === 'ff' ? '00' : 'ff'}${sha256.slice(2)}`;
+    writeFileSync(join(shard, elsewhere), 'x');
+    mkdirSync(join(dir, 'zz'));
+    writeFileSync(join(dir, 'zz', id), 'x');
+    mkdirSync(join(shard, `sha256-${sha256.slice(0, 2)}${'0'.repeat(62)}`));
+
+    expect((await listed(store)).map(({ id, sizeBytes }) => ({ id, sizeBytes }))).toEqual([
+      { id, sizeBytes: 100 },
+    ]);
+  });
+
+  it("lists a blob's modification time as when it was stored, and a put of the same content moves it to now", async () => {
+    const store = new FsBlobStore({ dir });
+    const bytes = randomBytes(100);
+    const { id } = await store.put(bytes);
+    const longAgo = new Date(Date.now() - 3 * HOUR);
+    utimesSync(store.pathOf(id), longAgo, longAgo);
+    expect((await listed(store))[0]!.storedAt.getTime()).toBe(statSync(store.pathOf(id)).mtime.getTime());
+    expect((await listed(store))[0]!.storedAt.getTime()).toBeLessThan(Date.now() - 2 * HOUR);
+
+    // An upload of content an earlier, abandoned upload left behind: a sweep must see it as new again.
+    await store.put(bytes);
+    expect((await listed(store))[0]!.storedAt.getTime()).toBeGreaterThan(Date.now() - HOUR);
+    expect(filesUnder(dir)).toHaveLength(1);
   });
 
   it('keeps a stream opened before a delete readable to the end', async () => {

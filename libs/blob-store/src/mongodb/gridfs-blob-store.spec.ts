@@ -65,6 +65,33 @@ if (uri) {
       expect(await store.delete(id)).toBe(false);
     });
 
+    it('lists a blob once whatever its copies, as of its latest put; a put of stored content counts', async () => {
+      const bytes = randomBytes(500);
+      const { id } = await store.put(bytes);
+      const longAgo = new Date(Date.now() - 3 * 60 * 60 * 1000);
+      await db.collection('specifics.files').updateOne({ filename: id }, { $set: { uploadDate: longAgo } });
+      const listedOf = async () => {
+        const found = [];
+        for await (const blob of store.list()) if (blob.id === id) found.push(blob);
+        return found;
+      };
+      expect(await listedOf()).toEqual([{ id, sizeBytes: 500, storedAt: longAgo }]);
+
+      // An upload of content an abandoned upload left behind: a sweep must see it as new again.
+      await store.put(bytes);
+      const [again] = await listedOf();
+      expect(again!.storedAt.getTime()).toBeGreaterThan(Date.now() - 60 * 60 * 1000);
+      expect(await db.collection('specifics.files').findOne({ filename: id })).toMatchObject({
+        uploadDate: longAgo,
+      });
+
+      // A copy left by a writer that raced past the existence check is not a second blob.
+      const duplicate = new GridFSBucket(db, { bucketName: 'specifics' }).openUploadStream(id);
+      duplicate.end(bytes);
+      await finished(duplicate);
+      expect(await listedOf()).toHaveLength(1);
+    });
+
     it('refuses a blob above maxBytes with blob_too_large and writes nothing', async () => {
       const before = await db.collection('specifics.files').countDocuments();
       await expect(store.put(randomBytes(1025))).rejects.toMatchObject({ code: 'blob_too_large' });

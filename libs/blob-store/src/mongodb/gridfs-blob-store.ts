@@ -2,6 +2,8 @@
 // whose filename is the blob id. GridFS writes the chunks first and the file document last, so a blob is visible
 // only once complete. Puts check for the id first; two puts racing past that check both upload, and each then
 // removes every copy but the oldest, so the store converges on one copy and readers always pick that oldest one.
+// A put of content already stored records when it was put again (`metadata.putAgainAt`): a blob's `storedAt` is
+// the later of that and its upload date. The upload date itself never changes, since it decides which copy is oldest.
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { GridFSBucket, MongoClient, type Collection, type Db, type GridFSFile, type ObjectId } from 'mongodb';
@@ -9,8 +11,10 @@ import {
   addressBytes,
   assertBlobId,
   checkMaxBytes,
+  isBlobId,
   type BlobMeta,
   type BlobStore,
+  type ListedBlob,
   type StoredBlob,
 } from '../blob-store.port.js';
 
@@ -26,6 +30,12 @@ export interface GridFsBlobStoreOptions {
 
 /** The copy every reader and every deduplicating writer agrees on: the oldest. */
 const OLDEST_FIRST = { uploadDate: 1, _id: 1 } as const;
+
+/** When a copy's content was last put: its upload, or a later put of the same content. */
+const storedAt = (file: GridFSFile): Date => {
+  const putAgainAt: unknown = file.metadata?.putAgainAt;
+  return putAgainAt instanceof Date && putAgainAt > file.uploadDate ? putAgainAt : file.uploadDate;
+};
 
 export class GridFsBlobStore implements BlobStore {
   private readonly bucket: GridFSBucket;
@@ -58,7 +68,8 @@ export class GridFsBlobStore implements BlobStore {
 
   async put(bytes: Uint8Array | Buffer, meta?: BlobMeta): Promise<StoredBlob> {
     const { buffer, ...blob } = addressBytes(bytes, this.maxBytes);
-    if (await this.oldestCopy(blob.id)) return blob;
+    const stored = await this.oldestCopy(blob.id);
+    if (stored && (await this.putAgain(stored))) return blob;
 
     const metadata = { sha256: blob.sha256, ...(meta?.contentType ? { contentType: meta.contentType } : {}) };
     const upload = this.bucket.openUploadStream(blob.id, { metadata });
@@ -109,8 +120,41 @@ export class GridFsBlobStore implements BlobStore {
     return (await this.removeCopies(copies.map((copy) => copy._id))) > 0;
   }
 
+  async *list(): AsyncIterable<ListedBlob> {
+    // In the order of GridFS's { filename, uploadDate } index, so the copies of one blob (a racing put's, until it
+    // removes its own) come one after the other and are listed once, as their latest put.
+    const files = this.bucket.find(
+      {},
+      {
+        sort: { filename: 1, uploadDate: 1 },
+        projection: { filename: 1, length: 1, uploadDate: 1, metadata: 1 },
+      },
+    );
+    let pending: { id: string; sizeBytes: number; storedAt: Date } | undefined;
+    for await (const file of files) {
+      if (!isBlobId(file.filename)) continue;
+      const at = storedAt(file);
+      if (pending && pending.id === file.filename) {
+        if (at > pending.storedAt) pending.storedAt = at;
+        continue;
+      }
+      if (pending) yield pending;
+      pending = { id: file.filename, sizeBytes: file.length, storedAt: at };
+    }
+    if (pending) yield pending;
+  }
+
   async close(): Promise<void> {
     await this.client.close();
+  }
+
+  /** Records a put of content already stored; false when that copy has just been removed (upload it). */
+  private async putAgain(file: GridFSFile): Promise<boolean> {
+    const { matchedCount } = await this.files.updateOne(
+      { _id: file._id },
+      { $set: { 'metadata.putAgainAt': new Date() } },
+    );
+    return matchedCount > 0;
   }
 
   private oldestCopy(id: string): Promise<GridFSFile | null> {
