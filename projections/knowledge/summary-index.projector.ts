@@ -10,6 +10,7 @@ import type { DocumentEvent } from '../../libs/knowledge/src/document.events.js'
 import {
   SUMMARY_INDEX_EVENT_TYPES,
   type SummaryIndexEvent,
+  type SummaryTreeRecord,
 } from '../../libs/knowledge/src/summary/summary-index.events.js';
 
 export interface SummaryBuildView {
@@ -30,16 +31,8 @@ export interface SummaryBuildView {
   readonly finishedAt: string | null;
 }
 
-export interface SummaryServingView {
-  readonly buildId: string;
-  readonly treeBlobId: string;
-  readonly model: string;
-  readonly nodeCount: number;
-  readonly levels: number;
-  readonly leafCount: number;
-  readonly documentIds: readonly string[];
-  readonly builtAt: string;
-}
+/** The tree that serves searches (its record, as the build completed and prunes changed it). */
+export type SummaryServingView = SummaryTreeRecord;
 
 export interface SummaryIndexView {
   readonly id: string;

@@ -1,5 +1,6 @@
 // HTTP routes of Agents (spec: GET/POST /agents, PUT/DELETE /agents/{agentId}, PUT /agents/{agentId}/prompt; GET one
 // is our extension). Every agent-scoped route checks the API key's grants.
+import { accessibleAgent } from '../accessible-agent.js';
 import {
   Body,
   Controller,
@@ -16,14 +17,14 @@ import {
 import { IdempotencyInterceptor } from '../../../http/src/idempotency.interceptor.js';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { ForbiddenError, newId, NotFoundError, ValidationError } from '../../../kernel/src/index.js';
+import { ForbiddenError, newId, ValidationError } from '../../../kernel/src/index.js';
 import { ModelRegistry } from '../../../models/src/model-registry.js';
 import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
 import { ReadYourWrites } from '../../../platform/src/command-runner.js';
 import { commandContext, CurrentCaller, type Caller } from '../../../http/src/caller.js';
 import { listOf, type RouteDoc } from '../../../http/src/openapi.js';
 import { ZodBody, ZodQuery } from '../../../http/src/zod-validation.js';
-import { assertAgentAccess, canAccessAgent } from '../../../identity/src/access-policy.js';
+import { canAccessAgent } from '../../../identity/src/access-policy.js';
 import { AGENTS, type AgentView } from '../../../../projections/agents/agents.projector.js';
 import { SPACES, type SpaceView } from '../../../../projections/spaces/spaces.projector.js';
 import { ExecuteAgentCommand, type WriteResult } from '../agent.commands.js';
@@ -76,7 +77,7 @@ export class AgentsController {
 
   @Get(':agentId')
   async get(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller) {
-    return toDto(await this.accessibleAgent(agentId, caller));
+    return toDto(await accessibleAgent(this.readStore, agentId, caller));
   }
 
   @Post()
@@ -111,7 +112,7 @@ export class AgentsController {
     @Body(new ZodBody(ChangeAgentBody)) body: z.output<typeof ChangeAgentBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    await this.accessibleAgent(agentId, caller);
+    await accessibleAgent(this.readStore, agentId, caller);
     const { spaceId, ...settings } = body;
     if (spaceId !== undefined) await this.requireSpace(spaceId);
     return this.execute(
@@ -126,7 +127,7 @@ export class AgentsController {
     @Body(new ZodBody(ChangeAgentPromptBody)) body: z.output<typeof ChangeAgentPromptBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    await this.accessibleAgent(agentId, caller);
+    await accessibleAgent(this.readStore, agentId, caller);
     return this.execute(
       { type: 'ChangeAgentSystemPrompt', agentId, systemPrompt: body.systemPrompt },
       caller,
@@ -136,7 +137,7 @@ export class AgentsController {
   @Delete(':agentId')
   @HttpCode(204)
   async delete(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller): Promise<void> {
-    await this.accessibleAgent(agentId, caller);
+    await accessibleAgent(this.readStore, agentId, caller);
     const result = await this.commandBus.execute<ExecuteAgentCommand, WriteResult>(
       new ExecuteAgentCommand({ type: 'DeleteAgent', agentId, reason: 'requested' }, commandContext(caller)),
     );
@@ -149,13 +150,6 @@ export class AgentsController {
     );
     await this.consistency.settle(result.position, READ_MODELS);
     return this.get(result.id, caller);
-  }
-
-  private async accessibleAgent(agentId: string, caller: Caller): Promise<AgentView> {
-    const agent = await this.agents.get(agentId);
-    if (!agent) throw new NotFoundError('Agent', agentId);
-    assertAgentAccess(caller, agent);
-    return agent;
   }
 
   private async requireSpace(spaceId: string): Promise<void> {

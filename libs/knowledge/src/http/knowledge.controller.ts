@@ -1,6 +1,7 @@
 // The Knowledge API of an Agent (spec: the /knowledge/{agentId}/… rows): documents at three levels (the Agent's own,
 // its Space's, Global) and the Agent's tags. A document's bytes go to the blob store first, then its facts to the log;
 // processing (Pending → Processing → Ready/Failed) is the ingestion pipeline's work.
+import { accessibleAgent } from '../../../agents/src/accessible-agent.js';
 import {
   Body,
   Controller,
@@ -32,7 +33,6 @@ import { IdempotencyInterceptor } from '../../../http/src/idempotency.intercepto
 import { commandContext, CurrentCaller, type Caller } from '../../../http/src/caller.js';
 import { listOf, type RouteDoc } from '../../../http/src/openapi.js';
 import { parseOrThrow, ZodBody, ZodQuery } from '../../../http/src/zod-validation.js';
-import { assertAgentAccess } from '../../../identity/src/access-policy.js';
 import { CommandRunner, ReadYourWrites } from '../../../platform/src/command-runner.js';
 import { documentDecider } from '../document.decider.js';
 import { documentStreamId } from '../document.events.js';
@@ -41,7 +41,7 @@ import { BLOB_STORE, type BlobStore } from '../../../blob-store/src/blob-store.p
 import { SEARCH_INDEX, type SearchIndex } from '../../../search/src/search-index.port.js';
 import { callerScope, ModelGateway } from '../../../gateway/src/model-gateway.js';
 import { LIVE_INDEX_ALIAS, type DocumentChunk } from '../ingestion.worker.js';
-import { AGENTS, type AgentView } from '../../../../projections/agents/agents.projector.js';
+import type { AgentView } from '../../../../projections/agents/agents.projector.js';
 import {
   KNOWLEDGE_DOCUMENTS,
   KNOWLEDGE_TAGS,
@@ -141,7 +141,7 @@ export class KnowledgeController {
     @Query(new ZodQuery(DocumentListQuery)) query: z.output<typeof DocumentListQuery>,
     @CurrentCaller() caller: Caller,
   ) {
-    const agent = await this.accessibleAgent(agentId, caller);
+    const agent = await accessibleAgent(this.readStore, agentId, caller);
     const owners =
       query.scope === 'all'
         ? visibleOwners(agent)
@@ -171,7 +171,7 @@ export class KnowledgeController {
     @Param('documentId') documentId: string,
     @CurrentCaller() caller: Caller,
   ) {
-    const agent = await this.accessibleAgent(agentId, caller);
+    const agent = await accessibleAgent(this.readStore, agentId, caller);
     return toDocumentDto(await this.visibleDocument(agent, documentId));
   }
 
@@ -186,7 +186,7 @@ export class KnowledgeController {
     @Req() request: FastifyRequest,
     @CurrentCaller() caller: Caller,
   ) {
-    const agent = await this.accessibleAgent(agentId, caller);
+    const agent = await accessibleAgent(this.readStore, agentId, caller);
     const input = request.isMultipart()
       ? await this.readUpload(request)
       : (() => {
@@ -251,7 +251,7 @@ export class KnowledgeController {
     @Param('documentId') documentId: string,
     @CurrentCaller() caller: Caller,
   ) {
-    const agent = await this.accessibleAgent(agentId, caller);
+    const agent = await accessibleAgent(this.readStore, agentId, caller);
     await this.visibleDocument(agent, documentId);
     const events = await this.commands.store.readStream(documentStreamId(documentId));
     return {
@@ -275,7 +275,7 @@ export class KnowledgeController {
     @CurrentCaller() caller: Caller,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const agent = await this.accessibleAgent(agentId, caller);
+    const agent = await accessibleAgent(this.readStore, agentId, caller);
     await this.visibleDocument(agent, documentId);
     const { state } = await this.commands.load(documentStreamId(documentId), documentDecider);
     const textBlobId = 'textBlobId' in state ? state.textBlobId : null;
@@ -293,7 +293,7 @@ export class KnowledgeController {
     @Param('documentId') documentId: string,
     @CurrentCaller() caller: Caller,
   ) {
-    const agent = await this.accessibleAgent(agentId, caller);
+    const agent = await accessibleAgent(this.readStore, agentId, caller);
     await this.visibleDocument(agent, documentId);
     const { state } = await this.commands.load(documentStreamId(documentId), documentDecider);
     const chunksBlobId = 'chunksBlobId' in state ? state.chunksBlobId : null;
@@ -311,7 +311,7 @@ export class KnowledgeController {
     @CurrentCaller() caller: Caller,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const agent = await this.accessibleAgent(agentId, caller);
+    const agent = await accessibleAgent(this.readStore, agentId, caller);
     const document = await this.visibleDocument(agent, documentId);
     const bytes = await this.blobs.get(document.blobId);
     if (!bytes) throw new NotFoundError('Document content', documentId);
@@ -328,7 +328,7 @@ export class KnowledgeController {
     @Body(new ZodBody(ChangeDocumentBody)) body: z.output<typeof ChangeDocumentBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    const agent = await this.accessibleAgent(agentId, caller);
+    const agent = await accessibleAgent(this.readStore, agentId, caller);
     const document = await this.writableDocument(agent, documentId, caller);
     if (body.tagIds) await this.requireTags(agent, body.tagIds);
     if (body.name !== undefined || body.text !== undefined) {
@@ -364,7 +364,7 @@ export class KnowledgeController {
     @Param('documentId') documentId: string,
     @CurrentCaller() caller: Caller,
   ): Promise<void> {
-    const agent = await this.accessibleAgent(agentId, caller);
+    const agent = await accessibleAgent(this.readStore, agentId, caller);
     await this.writableDocument(agent, documentId, caller);
     await this.executeDocument({ type: 'DeleteDocument', documentId, reason: 'requested' }, caller);
   }
@@ -380,7 +380,7 @@ export class KnowledgeController {
     @Body(new ZodBody(BulkDocumentsBody)) body: z.output<typeof BulkDocumentsBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    const agent = await this.accessibleAgent(agentId, caller);
+    const agent = await accessibleAgent(this.readStore, agentId, caller);
     if (body.tagId) await this.requireTags(agent, [body.tagId]);
     const results = [];
     for (const documentId of new Set(body.documentIds)) {
@@ -413,7 +413,7 @@ export class KnowledgeController {
     @CurrentCaller() caller: Caller,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const agent = await this.accessibleAgent(agentId, caller);
+    const agent = await accessibleAgent(this.readStore, agentId, caller);
     const files: Record<string, Uint8Array> = {};
     let total = 0;
     for (const documentId of new Set(body.documentIds)) {
@@ -445,7 +445,7 @@ export class KnowledgeController {
     @Param('tagId') tagId: string,
     @CurrentCaller() caller: Caller,
   ) {
-    const agent = await this.accessibleAgent(agentId, caller);
+    const agent = await accessibleAgent(this.readStore, agentId, caller);
     await this.writableDocument(agent, documentId, caller);
     await this.requireTags(agent, [tagId]);
     await this.executeDocument({ type: 'AttachDocumentTag', documentId, tagId }, caller);
@@ -459,7 +459,7 @@ export class KnowledgeController {
     @Param('tagId') tagId: string,
     @CurrentCaller() caller: Caller,
   ) {
-    const agent = await this.accessibleAgent(agentId, caller);
+    const agent = await accessibleAgent(this.readStore, agentId, caller);
     await this.writableDocument(agent, documentId, caller);
     await this.executeDocument({ type: 'DetachDocumentTag', documentId, tagId }, caller);
     return toDocumentDto(await this.visibleDocument(agent, documentId));
@@ -477,7 +477,7 @@ export class KnowledgeController {
     @Body(new ZodBody(SearchBody)) body: z.output<typeof SearchBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    const agent = await this.accessibleAgent(agentId, caller);
+    const agent = await accessibleAgent(this.readStore, agentId, caller);
     if (!agent.knowledgeEnabled)
       throw new ConflictError('knowledge_disabled', `Agent '${agentId}' has its Knowledge Base turned off`);
     if (body.tagIds) await this.requireTags(agent, body.tagIds);
@@ -534,7 +534,7 @@ export class KnowledgeController {
 
   @Get('tags')
   async listTags(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller) {
-    await this.accessibleAgent(agentId, caller);
+    await accessibleAgent(this.readStore, agentId, caller);
     const page = await this.tags.find({ agentId }, { sort: { field: 'createdAt' }, limit: 1000 });
     return { data: page.data.map(toTagDto), nextCursor: null };
   }
@@ -545,7 +545,7 @@ export class KnowledgeController {
     @Body(new ZodBody(CreateTagBody)) body: z.output<typeof CreateTagBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    await this.accessibleAgent(agentId, caller);
+    await accessibleAgent(this.readStore, agentId, caller);
     const tagId = newId('tag');
     await this.executeTag({ type: 'CreateTag', tagId, agentId, name: body.name, color: body.color }, caller);
     return toTagDto(await this.agentTag(agentId, tagId));
@@ -558,7 +558,7 @@ export class KnowledgeController {
     @Body(new ZodBody(ChangeTagBody)) body: z.output<typeof ChangeTagBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    await this.accessibleAgent(agentId, caller);
+    await accessibleAgent(this.readStore, agentId, caller);
     await this.agentTag(agentId, tagId);
     await this.executeTag({ type: 'ChangeTag', tagId, ...body }, caller);
     return toTagDto(await this.agentTag(agentId, tagId));
@@ -571,7 +571,7 @@ export class KnowledgeController {
     @Param('tagId') tagId: string,
     @CurrentCaller() caller: Caller,
   ): Promise<void> {
-    await this.accessibleAgent(agentId, caller);
+    await accessibleAgent(this.readStore, agentId, caller);
     await this.agentTag(agentId, tagId);
     const result = await this.commandBus.execute<ExecuteTagCommand, WriteResult>(
       new ExecuteTagCommand({ type: 'DeleteTag', tagId }, commandContext(caller)),
@@ -636,13 +636,6 @@ export class KnowledgeController {
     if (document.scope === 'global' && !caller.isAdmin)
       throw new ForbiddenError('admin_required', 'only admins change Global documents');
     return document;
-  }
-
-  private async accessibleAgent(agentId: string, caller: Caller): Promise<AgentView> {
-    const agent = await this.readStore.reader<AgentView>(AGENTS).get(agentId);
-    if (!agent) throw new NotFoundError('Agent', agentId);
-    assertAgentAccess(caller, agent);
-    return agent;
   }
 
   private async executeDocument(command: DocumentCommand, caller: Caller): Promise<void> {

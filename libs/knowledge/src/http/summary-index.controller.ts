@@ -1,18 +1,18 @@
 // The section-summary index of an Agent (extension, spec: the Agent's AI-summary toggle): its status and progress,
 // build (incremental), full rebuild and cancel, which are commands with events; and the serving tree itself.
+import { accessibleAgent } from '../../../agents/src/accessible-agent.js';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { ConflictError, newId, NotFoundError } from '../../../kernel/src/index.js';
+import { ConflictError, newId } from '../../../kernel/src/index.js';
 import { IdempotencyInterceptor } from '../../../http/src/idempotency.interceptor.js';
 import { commandContext, CurrentCaller, type Caller } from '../../../http/src/caller.js';
 import type { RouteDoc } from '../../../http/src/openapi.js';
 import { ZodBody } from '../../../http/src/zod-validation.js';
-import { assertAgentAccess } from '../../../identity/src/access-policy.js';
 import { ReadYourWrites } from '../../../platform/src/command-runner.js';
 import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
 import { ModelGateway } from '../../../gateway/src/model-gateway.js';
-import { AGENTS, type AgentView } from '../../../../projections/agents/agents.projector.js';
+import type { AgentView } from '../../../../projections/agents/agents.projector.js';
 import {
   SUMMARY_INDEX_PROJECTION,
   type SummaryIndexView,
@@ -55,7 +55,7 @@ export class SummaryIndexController {
 
   @Get()
   async status(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller) {
-    await this.accessibleAgent(agentId, caller);
+    await accessibleAgent(this.readStore, agentId, caller);
     return toStatus(agentId, await this.summaries.index(agentId));
   }
 
@@ -67,20 +67,20 @@ export class SummaryIndexController {
     @Body(new ZodBody(SummaryBuildBody)) body: z.output<typeof SummaryBuildBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    return this.requestBuild(await this.accessibleAgent(agentId, caller), body.full, caller);
+    return this.requestBuild(await accessibleAgent(this.readStore, agentId, caller), body.full, caller);
   }
 
   @Post('rebuild')
   @HttpCode(202)
   async rebuild(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller) {
-    return this.requestBuild(await this.accessibleAgent(agentId, caller), true, caller);
+    return this.requestBuild(await accessibleAgent(this.readStore, agentId, caller), true, caller);
   }
 
   /** Stops the build under way; the tree built before keeps serving. */
   @Post('cancel')
   @HttpCode(200)
   async cancel(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller) {
-    await this.accessibleAgent(agentId, caller);
+    await accessibleAgent(this.readStore, agentId, caller);
     await this.execute({ type: 'CancelSummaryBuild', agentId }, caller);
     return toStatus(agentId, await this.summaries.index(agentId));
   }
@@ -88,7 +88,7 @@ export class SummaryIndexController {
   /** The serving tree: every summary, its level, children and documents (without embeddings). */
   @Get('tree')
   async tree(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller) {
-    await this.accessibleAgent(agentId, caller);
+    await accessibleAgent(this.readStore, agentId, caller);
     const serving = (await this.summaries.index(agentId))?.serving;
     const tree = serving ? await this.summaries.tree(serving.treeBlobId) : null;
     if (!serving || !tree)
@@ -116,13 +116,6 @@ export class SummaryIndexController {
       caller,
     );
     return toStatus(agent.id, await this.summaries.index(agent.id));
-  }
-
-  private async accessibleAgent(agentId: string, caller: Caller): Promise<AgentView> {
-    const agent = await this.readStore.reader<AgentView>(AGENTS).get(agentId);
-    if (!agent) throw new NotFoundError('Agent', agentId);
-    assertAgentAccess(caller, agent);
-    return agent;
   }
 
   private async execute(command: SummaryIndexCommand, caller: Caller): Promise<void> {

@@ -2,21 +2,21 @@
 // usage). They call models as an Agent: its system prompt first, its model by default, its sampling controls, and
 // the caller's conversation history when one is named. Every call goes through the ModelGateway, so the key's usage
 // limit applies (429) and usage is recorded against key, user and Agent; a client that disconnects aborts the call.
+import { accessibleAgent } from '../../../agents/src/accessible-agent.js';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { NotFoundError, PlatformError } from '../../../kernel/src/index.js';
+import { PlatformError } from '../../../kernel/src/index.js';
 import { CurrentCaller, type Caller } from '../../../http/src/caller.js';
 import type { RouteDoc } from '../../../http/src/openapi.js';
 import { parseOrThrow, ZodBody, ZodQuery } from '../../../http/src/zod-validation.js';
-import { assertAgentAccess } from '../../../identity/src/access-policy.js';
 import { ModelRegistry } from '../../../models/src/model-registry.js';
 import type { ModelConfig } from '../../../models/src/model.js';
 import type { ChatRequest, TokenUsage } from '../../../models/src/provider.port.js';
 import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
 import { callerScope, ModelGateway, type CallScope } from '../../../gateway/src/model-gateway.js';
 import { abortOnDisconnect } from '../../../gateway/src/http/sse.js';
-import { AGENTS, type AgentView } from '../../../../projections/agents/agents.projector.js';
+import type { AgentView } from '../../../../projections/agents/agents.projector.js';
 import { buildChatRequest, rejectInstructionRoles } from '../chat-request.js';
 import { ConversationAccess } from '../conversation-access.js';
 import { validateMask } from '../image-mask.js';
@@ -133,7 +133,7 @@ export class LlmController {
   ) {
     const signal = abortOnDisconnect(reply);
     if (body.mask !== undefined) validateMask(body.mask);
-    await this.accessibleAgent(agentId, caller);
+    await accessibleAgent(this.readStore, agentId, caller);
     const model =
       body.model !== undefined ? this.gateway.resolve(body.model, 'image') : this.defaultImageModel();
     const result = await this.gateway.image(
@@ -159,7 +159,7 @@ export class LlmController {
 
   @Get('models')
   async listModels(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller) {
-    const agent = await this.accessibleAgent(agentId, caller);
+    const agent = await accessibleAgent(this.readStore, agentId, caller);
     const models = this.models.infos(['chat']);
     const agentModel = this.models.get(agent.model);
     return {
@@ -176,7 +176,7 @@ export class LlmController {
     @CurrentCaller() caller: Caller,
   ) {
     const range = usageRange(query);
-    await this.accessibleAgent(agentId, caller);
+    await accessibleAgent(this.readStore, agentId, caller);
     const { from, to, totals, days } = await usageReport(this.readStore, 'agent', agentId, range);
     return { agentId, from, to, totals, days };
   }
@@ -186,7 +186,7 @@ export class LlmController {
     body: { readonly model?: string | undefined; readonly conversationId?: string | undefined },
     caller: Caller,
   ): Promise<AgentCall> {
-    const agent = await this.accessibleAgent(agentId, caller);
+    const agent = await accessibleAgent(this.readStore, agentId, caller);
     const history = body.conversationId
       ? await this.conversations.historyFor(caller, agent, body.conversationId)
       : [];
@@ -227,13 +227,6 @@ export class LlmController {
     if (!model)
       throw new PlatformError('not_found', 'model_not_found', 'this instance has no default image model');
     return model;
-  }
-
-  private async accessibleAgent(agentId: string, caller: Caller): Promise<AgentView> {
-    const agent = await this.readStore.reader<AgentView>(AGENTS).get(agentId);
-    if (!agent) throw new NotFoundError('Agent', agentId);
-    assertAgentAccess(caller, agent);
-    return agent;
   }
 }
 

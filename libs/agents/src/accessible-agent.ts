@@ -1,0 +1,18 @@
+// The Agent a route names, if the caller may use it: 404 when there is no such Agent, 403 when the caller's key does
+// not reach it. Every agent-scoped route starts here.
+import { NotFoundError } from '../../kernel/src/index.js';
+import type { Caller } from '../../http/src/caller.js';
+import { assertAgentAccess } from '../../identity/src/access-policy.js';
+import type { ReadStore } from '../../read-store/src/read-store.port.js';
+import { AGENTS, type AgentView } from '../../../projections/agents/agents.projector.js';
+
+export async function accessibleAgent(
+  readStore: ReadStore,
+  agentId: string,
+  caller: Caller,
+): Promise<AgentView> {
+  const agent = await readStore.reader<AgentView>(AGENTS).get(agentId);
+  if (!agent) throw new NotFoundError('Agent', agentId);
+  assertAgentAccess(caller, agent);
+  return agent;
+}
