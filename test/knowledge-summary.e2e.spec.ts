@@ -50,10 +50,12 @@ describe('section-summary index (e2e)', () => {
   let api: TestApi;
   let upstream: FakeUpstream;
   let admin: ReturnType<typeof client>;
+  /** The models file: the offline models plus `upstream-chat` on the fake upstream. */
+  let modelsFile: string;
 
   beforeAll(async () => {
     upstream = await startFakeUpstream();
-    const modelsFile = join(tempDataDir(), 'models.yaml');
+    modelsFile = join(tempDataDir(), 'models.yaml');
     writeFileSync(
       modelsFile,
       [
@@ -279,15 +281,6 @@ describe('section-summary index (e2e)', () => {
 
   it('resumes a build after a SIGKILL of the api: the restarted process builds it to completion', async () => {
     const dataDir = tempDataDir();
-    const modelsFile = join(dataDir, 'models.yaml');
-    writeFileSync(
-      modelsFile,
-      [
-        `providers: { fake: { baseUrl: '${upstream.url}' } }`,
-        'models:',
-        '  - { key: upstream-chat, modelId: fake-chat-model, provider: fake, kind: chat }',
-      ].join('\n'),
-    );
     const env = { DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, MODELS_FILE: modelsFile };
     const first = await spawnApi(env);
     const api = client(first.url);

@@ -15,7 +15,7 @@ import {
 } from '../../../../projections/knowledge/summary-index.projector.js';
 import { loadSummaryTree, type StoredSummaryTree } from './summary-index.worker.js';
 import { visibleOwners } from '../visible-owners.js';
-import { bestSummaryNode } from './summary-tree.js';
+import { rankSummaryNodes } from './summary-tree.js';
 
 export interface SummaryMatch {
   readonly nodeId: string;
@@ -60,29 +60,32 @@ export class SummarySearch {
     const serving = (await this.index(agent.id))?.serving;
     const tree = serving ? await this.tree(serving.treeBlobId) : null;
     if (!serving || !tree || tree.nodes.length === 0) return null;
-    const visible = new Set<string>();
-    const ids = [...new Set(tree.nodes.flatMap((node) => node.documentIds))];
-    for (let from = 0; from < ids.length; from += 500) {
-      const page = await this.readStore
-        .reader<DocumentView>(KNOWLEDGE_DOCUMENTS)
-        .find(
-          { id: { $in: ids.slice(from, from + 500) }, ownerId: { $in: visibleOwners(agent) } },
-          { limit: 500 },
-        );
-      for (const document of page.data) visible.add(document.id);
+    // Closest first; a candidate's documents are looked up only as far as the search gets (usually one small set).
+    const owners = visibleOwners(agent);
+    const visible = new Map<string, boolean>();
+    for (const candidate of rankSummaryNodes(tree, embedding)) {
+      const unknown = candidate.node.documentIds.filter((id) => !visible.has(id));
+      for (let from = 0; from < unknown.length; from += 500) {
+        const ids = unknown.slice(from, from + 500);
+        const page = await this.readStore
+          .reader<DocumentView>(KNOWLEDGE_DOCUMENTS)
+          .find({ id: { $in: ids }, ownerId: { $in: owners } }, { limit: ids.length });
+        for (const id of ids) visible.set(id, false);
+        for (const document of page.data) visible.set(document.id, true);
+      }
+      if (!candidate.node.documentIds.every((id) => visible.get(id))) continue;
+      const { node, score } = candidate;
+      return {
+        nodeId: node.id,
+        level: node.level,
+        text: node.summary,
+        score,
+        documentIds: node.documentIds,
+        leafCount: node.leafCount,
+        buildId: serving.buildId,
+        builtAt: serving.builtAt,
+      };
     }
-    const best = bestSummaryNode(tree, embedding, (node) => node.documentIds.every((id) => visible.has(id)));
-    return best
-      ? {
-          nodeId: best.node.id,
-          level: best.node.level,
-          text: best.node.summary,
-          score: best.score,
-          documentIds: best.node.documentIds,
-          leafCount: best.node.leafCount,
-          buildId: serving.buildId,
-          builtAt: serving.builtAt,
-        }
-      : null;
+    return null;
   }
 }

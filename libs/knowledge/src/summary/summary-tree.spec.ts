@@ -1,5 +1,5 @@
 import {
-  bestSummaryNode,
+  rankSummaryNodes,
   buildSummaryTree,
   clusterVectors,
   pruneSummaryTree,
@@ -93,7 +93,7 @@ describe('buildSummaryTree', () => {
   });
 });
 
-describe('pruneSummaryTree and bestSummaryNode', () => {
+describe('pruneSummaryTree and rankSummaryNodes', () => {
   it('removes every summary covering a document, and matches the closest allowed summary', async () => {
     const { tree } = await buildSummaryTree(leaves(3, 6), { groupSize: 3, summarise, embed: embedLike });
     const { tree: pruned, removed } = pruneSummaryTree(tree, 'doc-1');
@@ -104,11 +104,12 @@ describe('pruneSummaryTree and bestSummaryNode', () => {
     const ids = new Set(pruned.nodes.map((node) => node.id));
     for (const node of pruned.nodes) for (const child of node.children) expect(ids.has(child)).toBe(true);
 
-    const best = bestSummaryNode(tree, around(2, 0), () => true)!;
+    const best = rankSummaryNodes(tree, around(2, 0))[0]!;
     expect(best.node.documentIds).toEqual(['doc-2']);
     expect(
-      bestSummaryNode(tree, around(2, 0), (node) => !node.documentIds.includes('doc-2'))!.node.documentIds,
+      rankSummaryNodes(tree, around(2, 0)).find(({ node }) => !node.documentIds.includes('doc-2'))!.node
+        .documentIds,
     ).not.toContain('doc-2');
-    expect(bestSummaryNode(tree, around(2, 0), () => false)).toBeNull();
+    expect(rankSummaryNodes(tree, around(2, 0)).find(() => false) ?? null).toBeNull();
   });
 });

@@ -183,10 +183,11 @@ export async function buildSummaryTree(
       layer.map((item) => item.embedding),
       groupSize,
     );
+    const keys = groups.map((group) => sha(`${level}\n${group.map((i) => layer[i]!.key).join('\n')}`));
     const summaries: string[] = [];
     for (const [done, group] of groups.entries()) {
       const members = group.map((i) => layer[i]!);
-      const key = sha(`${level}\n${members.map((member) => member.key).join('\n')}`);
+      const key = keys[done]!;
       const earlier = options.reuse?.(key);
       if (earlier !== undefined) reused += 1;
       else summarised += 1;
@@ -202,7 +203,6 @@ export async function buildSummaryTree(
     const embeddings = await options.embed(summaries);
     layer = groups.map((group, g) => {
       const members = group.map((i) => layer[i]!);
-      const key = sha(`${level}\n${members.map((member) => member.key).join('\n')}`);
       const node: SummaryNode = {
         id: `n${level}.${g}`,
         level,
@@ -211,7 +211,7 @@ export async function buildSummaryTree(
         children: members.flatMap((member) => (member.id ? [member.id] : [])),
         documentIds: [...new Set(members.flatMap((member) => member.documentIds))],
         leafCount: members.reduce((sum, member) => sum + member.leafCount, 0),
-        key,
+        key: keys[g]!,
       };
       nodes.push(node);
       return { ...node, text: node.summary };
@@ -245,18 +245,13 @@ export function pruneSummaryTree(
   };
 }
 
-/** The node closest to a query embedding among those allowed; null when none is. */
-export function bestSummaryNode(
+/** Every node with its similarity to a query embedding, closest first. */
+export function rankSummaryNodes(
   tree: SummaryTree,
   query: readonly number[],
-  allowed: (node: SummaryNode) => boolean,
-): { node: SummaryNode; score: number } | null {
+): { node: SummaryNode; score: number }[] {
   const unit = normalise(query);
-  let best: { node: SummaryNode; score: number } | null = null;
-  for (const node of tree.nodes) {
-    if (!allowed(node)) continue;
-    const score = dot(unit, node.embedding);
-    if (!best || score > best.score) best = { node, score };
-  }
-  return best;
+  return tree.nodes
+    .map((node) => ({ node, score: dot(unit, node.embedding) }))
+    .sort((a, b) => b.score - a.score);
 }
