@@ -8,7 +8,8 @@ export function parseOrThrow<S extends z.ZodType>(
   value: unknown,
   where: 'body' | 'query' = 'body',
 ): z.output<S> {
-  const result = schema.safeParse(value ?? (where === 'body' ? undefined : {}));
+  // reportInput: an issue carries the value it is about, so a field of the wrong type is not taken for a missing one.
+  const result = schema.safeParse(value ?? (where === 'body' ? undefined : {}), { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const path = issue.path.map(String);
