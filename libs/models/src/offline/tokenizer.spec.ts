@@ -3,7 +3,16 @@ import { fileURLToPath } from 'node:url';
 import { computeChatCompletionTokenCount } from 'gpt-tokenizer/functionCalling';
 import o200k from 'gpt-tokenizer/encoding/o200k_base';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { countMessageTokens, countTokens, NON_TEXT_PART_TOKENS, truncateToTokens } from './tokenizer.js';
+import {
+  countMessageTokens,
+  countTokens,
+  encodeTokens,
+  MAX_RUN_CHARS,
+  NON_TEXT_PART_TOKENS,
+  SEGMENT_CHARS,
+  segments,
+  truncateToTokens,
+} from './tokenizer.js';
 
 const reference = (text: string) => (text ? o200k.countTokens(text) : 0);
 
@@ -149,6 +158,51 @@ describe('Offline tokenizer', () => {
       }
     expect(truncateToTokens('short', 100)).toBe('short');
     expect(countTokens(truncateToTokens(SAMPLES[1]!, 4))).toBe(4);
+  });
+
+  describe('long inputs (the encoder is far worse than linear on one long piece)', () => {
+    const prose = Array.from({ length: 3000 }, (_, i) => SAMPLES[i % SAMPLES.length]).join(' ');
+    const pathological = [
+      'x'.repeat(20_000),
+      '漢字仮名交じり文東京都渋谷区'.repeat(1200),
+      ' '.repeat(20_000),
+      '🦊'.repeat(5000),
+      Buffer.from(Array.from({ length: 15_000 }, (_, i) => (i * 7919) % 256)).toString('base64'),
+    ];
+    // Cutting a run inside symbols breaks merges the encoder would have made: the worst case measured (+6%).
+    const symbolSoup = Array.from({ length: 20_000 }, (_, i) => String.fromCharCode(33 + (i % 90))).join('');
+
+    it('hands the encoder only bounded pieces, whose concatenation is the text', () => {
+      for (const text of [prose, symbolSoup, ...pathological]) {
+        const pieces = [...segments(text)];
+        expect(pieces.join('')).toBe(text);
+        for (const piece of pieces) {
+          // At most SEGMENT_CHARS before the cut, then at most one more run.
+          expect(piece.length).toBeLessThanOrEqual(SEGMENT_CHARS + MAX_RUN_CHARS + 1);
+          expect(/\S{130}|\s{130}/u.test(piece)).toBe(false);
+        }
+      }
+    });
+
+    it('counts ordinary text exactly, long runs within 3%, symbol soup within 10%', () => {
+      const exactSoup = reference(symbolSoup);
+      expect(Math.abs(countTokens(symbolSoup) - exactSoup) / exactSoup).toBeLessThanOrEqual(0.1);
+      expect(countTokens(prose)).toBe(reference(prose));
+      expect(encodeTokens(prose)).toEqual(o200k.encode(prose));
+      for (const text of pathological) {
+        const exact = reference(text);
+        expect(Math.abs(countTokens(text) - exact) / exact).toBeLessThanOrEqual(0.03);
+      }
+    });
+
+    it('counts and truncates 400,000 characters without whitespace', () => {
+      const run = 'x'.repeat(400_000);
+      expect(countTokens(run)).toBeGreaterThan(40_000);
+      const prefix = truncateToTokens(run, 1000);
+      expect(run.startsWith(prefix)).toBe(true);
+      expect(countTokens(prefix)).toBeLessThanOrEqual(1000);
+      expect(countTokens(prefix)).toBeGreaterThan(990);
+    });
   });
 
   it('loads the encoding on first use, not on import', () => {
