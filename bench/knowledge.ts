@@ -1,6 +1,6 @@
 // Benchmark 5: Knowledge, in-process (no HTTP), with the real parts.
 // (a) Ingestion: generated Markdown documents go through the stages a document goes through in the ingestion
-//     worker — sniffType, parseDocument (pooled worker threads when running from dist), chunkDocument,
+//     worker — sniffType, parseDocument (pooled child processes when running from dist), chunkDocument,
 //     offlineEmbed in batches of 64, SqliteSearchIndex.upsertDocument on a temp file — one document at a time;
 //     chunks/s over the whole pass, with the time of each stage.
 // (b) Search: an index of ~100,000 chunks (384-dimension offlineEmbed embeddings, documents of 50 chunks) over
@@ -17,7 +17,7 @@ import { DatabaseSync } from 'node:sqlite';
 import {
   chunkDocument,
   parseDocument,
-  PARSES_IN_WORKER,
+  PARSES_IN_CHILD_PROCESS,
   sniffType,
 } from '../libs/knowledge/src/ingestion/index.js';
 import { EMBEDDING_DIMENSIONS, offlineEmbed } from '../libs/models/src/offline/offline-embed.js';
@@ -75,7 +75,7 @@ export interface KnowledgeDetails {
     readonly chunksPerSecond: number;
     readonly documentsPerSecond: number;
     readonly megabytesPerSecond: number;
-    readonly parsesInWorker: boolean;
+    readonly parsesInChildProcess: boolean;
     readonly parseMsPerDocument: Latencies;
     /** Seconds spent in each stage over the pass, and its share of the total. */
     readonly stages: Record<string, { seconds: number; share: number }>;
@@ -456,7 +456,7 @@ async function benchIngestion(
   const bytes = documents.reduce((sum, document) => sum + document.bytes.byteLength, 0);
   log(
     `knowledge: ingestion of ${documents.length} Markdown documents (${(bytes / 1024 / 1024).toFixed(1)} MB), ` +
-      `parses ${PARSES_IN_WORKER ? 'in pooled worker threads' : 'in this thread'}`,
+      `parses ${PARSES_IN_CHILD_PROCESS ? 'in pooled child processes' : 'in this thread'}`,
   );
 
   const searchIndex = new SqliteSearchIndex({ path: join(dir, 'ingestion.db') });
@@ -482,7 +482,7 @@ async function benchIngestion(
       chunksPerSecond: Number(chunksPerSecond.toFixed(1)),
       documentsPerSecond: Number((documents.length / (elapsed / 1000)).toFixed(2)),
       megabytesPerSecond: Number((bytes / 1024 / 1024 / (elapsed / 1000)).toFixed(3)),
-      parsesInWorker: PARSES_IN_WORKER,
+      parsesInChildProcess: PARSES_IN_CHILD_PROCESS,
       parseMsPerDocument: latencies(result.parses),
       stages: Object.fromEntries(
         Object.entries(result.stages).map(([stage, ms]) => [

@@ -231,7 +231,7 @@ async function main(): Promise<void> {
     '    For reference, published gateway overheads (other hardware, not goals): Bifrost +0.44 ms, Portkey +2.37 ms,',
     '    LiteLLM +4.34 ms.',
     '  knowledge = in-process (no HTTP), the real parts. ingestion = generated Markdown documents (~20 sections of',
-    '    prose with lists, code, tables), one at a time: sniffType → parseDocument (pooled worker threads when run',
+    '    prose with lists, code, tables), one at a time: sniffType → parseDocument (pooled child processes when run',
     '    from dist) → chunkDocument (≤ 400 tokens) → offlineEmbed in batches of 64 → SqliteSearchIndex.upsertDocument on',
     '    a temp file; chunks ÷ seconds of the whole pass (docs/s, stage shares in details.knowledge.ingestion).',
     '    search = SqliteSearchIndex of 100k chunks (quick: 10k; 384-d offlineEmbed, ~120 words each, documents of 50)',

@@ -46,7 +46,7 @@ import {
   type TagSyncJobView,
 } from './ingestion.process.js';
 import { IngestionQueue, type IngestionJob } from './ingestion-queue.js';
-import { chunkDocument, IngestionError, parseDocument, sniffType } from './ingestion/index.js';
+import { IngestionError, prepareDocument, type ParseLimits } from './ingestion/index.js';
 
 /** A chunk as the chunks route shows it: its text and where it sits in the extracted text. */
 export interface DocumentChunk {
@@ -95,6 +95,8 @@ export class IngestionWorker implements BeforeApplicationShutdown {
   private readonly published = new Map<string, { version: number; at: number }>();
   private readonly counts = { received: 0, worked: 0 };
 
+  private readonly parseLimits: Partial<ParseLimits>;
+
   constructor(
     private readonly commands: CommandRunner,
     runner: ProjectionRunner,
@@ -108,6 +110,7 @@ export class IngestionWorker implements BeforeApplicationShutdown {
     @Inject(PLATFORM_CONFIG) config: PlatformConfig,
   ) {
     this.distributed = config.messageBus === 'kafka';
+    this.parseLimits = { maxMemoryMb: config.parseMemoryMb, timeoutMs: config.parseTimeoutMs };
     this.scanner = new ToDoListScanner(
       runner,
       INGESTION_PROCESS,
@@ -330,23 +333,17 @@ export class IngestionWorker implements BeforeApplicationShutdown {
         'content_missing' as never,
         'the uploaded content is no longer in the blob store',
       );
-    const type = await sniffType(bytes, state.name);
-    if (!type)
-      throw new IngestionError(
-        'unsupported_type',
-        'the content is not text, Markdown, HTML, PDF, DOCX, CSV or JSON',
-      );
-    const parsed = await parseDocument(bytes, type.kind);
-    const chunks = chunkDocument(parsed);
-    if (chunks.length === 0) throw new IngestionError('empty', 'the document has no text to index');
+    // Sniffing, decoding, parsing and chunking run in a bounded child process: nothing a file holds can stop the api.
+    const prepared = await prepareDocument(bytes, state.name, this.parseLimits);
+    const chunks = prepared.chunks;
     const embeddings = await this.embed(
       chunks.map((chunk) => chunk.text),
       state.scope === 'agent' ? state.ownerId : null,
       `ingestion:${documentId}:${version}`,
     );
     return {
-      text: parsed.text,
-      mimeType: type.mimeType,
+      text: prepared.text,
+      mimeType: prepared.mimeType,
       dimensions: embeddings[0]!.length,
       chunks: chunks.map((chunk, i) => ({
         chunkId: `${documentId}:${version}:${chunk.index}`,

@@ -58,6 +58,9 @@ const ConfigSchema = z
     MODELS_FILE: z.string().min(1).optional(),
     HOSTING_REGION: z.string().min(1).default('local'),
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+    PARSE_MEMORY_MB: z.coerce.number().int().min(128).max(16_384).default(768),
+    PARSE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -90,6 +93,11 @@ const ConfigSchema = z
     modelsFile: env.MODELS_FILE ? resolve(env.MODELS_FILE) : undefined,
     hostingRegion: env.HOSTING_REGION,
     upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS,
+    /** Memory (the whole process) and wall time one document's parse may take; over either it fails. */
+    parseMemoryMb: env.PARSE_MEMORY_MB,
+    parseTimeoutMs: env.PARSE_TIMEOUT_MS,
+    /** Longest a client may take to send a request's headers and body (a slow sender gets 408). */
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
   }))
   .superRefine((config, ctx) => {
     if (config.eventStore === 'kurrentdb' && !config.kurrentDbUrl)

@@ -1,5 +1,5 @@
 // The bounds every parse runs under. A document over any of them fails (`too_large` or `timeout`) instead of
-// exhausting the process: the worker that parses it is stopped, the service carries on.
+// exhausting the service: the child process that parses it is stopped, the api carries on.
 import { IngestionError } from './ingestion-error.js';
 
 export interface ParseLimits {
@@ -8,10 +8,13 @@ export interface ParseLimits {
   /** Most characters of extracted text (a small file can unpack into a great deal of text). */
   readonly maxChars: number;
   readonly maxPdfPages: number;
-  /** Wall-clock time one parse may take, in milliseconds. */
+  /** Wall-clock time one parse may take, in milliseconds (its CPU time is bounded by it too: one thread). */
   readonly timeoutMs: number;
-  /** Heap (old generation) of the worker a parse runs in, in MiB; a parse that needs more fails `too_large`. */
-  readonly maxHeapMb: number;
+  /**
+   * Memory of the whole child process a parse runs in, in MiB: the JS heap and everything outside it (Buffers,
+   * ArrayBuffers, native allocations). A parse that needs more fails `too_large`.
+   */
+  readonly maxMemoryMb: number;
 }
 
 export const DEFAULT_PARSE_LIMITS: ParseLimits = {
@@ -19,7 +22,7 @@ export const DEFAULT_PARSE_LIMITS: ParseLimits = {
   maxChars: 5_000_000,
   maxPdfPages: 2_000,
   timeoutMs: 30_000,
-  maxHeapMb: 512,
+  maxMemoryMb: 768,
 };
 
 /** The checks that need no parsing: done before a worker is started, and again inside it. */

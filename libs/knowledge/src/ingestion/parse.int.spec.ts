@@ -1,6 +1,7 @@
-// The worker-thread path of parseDocument, as production runs it: the compiled module in dist/ (built by `pretest`;
-// run `npm run build` first when calling jest directly), whose `parse-worker.js` sits beside it. From the
-// TypeScript sources there is no compiled worker, so these cases cannot run against them (see parse.ts).
+// The child-process path of parseDocument and prepareDocument, as production runs it: the compiled module in dist/
+// (built by `pretest`; run `npm run build` first when calling jest directly), whose `parse-child.js` sits beside it.
+// From the TypeScript sources there is no compiled child, so these cases cannot run against them (see parse.ts).
+import { deflateSync } from 'node:zlib';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type * as ParseModule from './parse.js';
@@ -22,6 +23,33 @@ beforeAll(async () => {
   compiled = (await import(COMPILED.href)) as typeof ParseModule;
 });
 
+/** The processes this one started (the parse children). */
+const childPids = (): number[] => {
+  try {
+    return readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+};
+
+/** One page whose FlateDecode content stream inflates to `inflated` bytes. */
+const flateBombPdf = (inflated: number): Buffer => {
+  const stream = deflateSync(Buffer.alloc(inflated, 0x20), { level: 9 });
+  const head = `%PDF-1.4
+1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj
+2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj
+3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >> endobj
+4 0 obj << /Length ${stream.length} /Filter /FlateDecode >>
+stream
+`;
+  const tail = '\nendstream\nendobj\ntrailer << /Root 1 0 R >>\n%%EOF\n';
+  return Buffer.concat([Buffer.from(head), stream, Buffer.from(tail)]);
+};
+
 /** The failure of a parse, timed. The compiled module has its own IngestionError class, so it is matched by name. */
 const failure = async (name: string, kind: DocumentKind, limits: Partial<ParseLimits> = {}) => {
   const started = performance.now();
@@ -35,9 +63,9 @@ const failure = async (name: string, kind: DocumentKind, limits: Partial<ParseLi
   return { reason, message, elapsedMs };
 };
 
-describe('parseDocument in a worker thread (compiled)', () => {
-  it('runs parses in a worker thread', () => {
-    expect(compiled.PARSES_IN_WORKER).toBe(true);
+describe('parseDocument in a child process (compiled)', () => {
+  it('runs parses in child processes', () => {
+    expect(compiled.PARSES_IN_CHILD_PROCESS).toBe(true);
   });
 
   it.each<[string, DocumentKind]>([
@@ -56,12 +84,37 @@ describe('parseDocument in a worker thread (compiled)', () => {
     expect(elapsedMs).toBeLessThan(2_000);
   });
 
-  it('stops a zip bomb when it needs more heap than allowed', async () => {
-    const { reason, message } = await failure('bomb.docx', 'docx', { maxHeapMb: 32, maxChars: 1e9 });
-    expect({ reason, message }).toEqual({
-      reason: 'too_large',
-      message: 'parsing needed more than 32 MiB of memory',
-    });
+  it('stops a zip bomb when its process needs more memory than allowed', async () => {
+    const { reason } = await failure('bomb.docx', 'docx', { maxMemoryMb: 160, maxChars: 1e9 });
+    expect(reason).toBe('too_large');
+  });
+
+  it('stops a PDF whose content stream inflates past the memory limit (outside the JS heap)', async () => {
+    const error: unknown = await compiled
+      .parseDocument(flateBombPdf(512 * 1024 * 1024), 'pdf', { maxMemoryMb: 256 })
+      .then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+    expect(error).toMatchObject({ name: 'IngestionError', reason: 'too_large' });
+  });
+
+  it('prepares a stored document (type, text, chunks) in the child', async () => {
+    const prepared = await compiled.prepareDocument(fixture('sample.md'), 'guide.md');
+    expect(prepared.mimeType).toBe('text/markdown');
+    expect(prepared.chunks.length).toBeGreaterThan(0);
+    expect(prepared.text).toContain('Install');
+    const failed: unknown = await compiled.prepareDocument(Buffer.from([0, 1, 2, 3, 0xff]), 'blob.bin').then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(failed).toMatchObject({ name: 'IngestionError', reason: 'unsupported_type' });
+  });
+
+  it('prepares 2,000,000 characters without whitespace', async () => {
+    const prepared = await compiled.prepareDocument(Buffer.alloc(2_000_000, 'x'), 'xs.txt');
+    expect(prepared.text.length).toBe(2_000_000);
+    expect(prepared.chunks.length).toBeGreaterThan(100);
   });
 
   it('stops a zip bomb at the character limit with the default limits', async () => {
@@ -74,6 +127,24 @@ describe('parseDocument in a worker thread (compiled)', () => {
   it('carries failures from inside the worker across with their reason', async () => {
     expect(await failure('corrupt.pdf', 'pdf')).toMatchObject({ reason: 'parse_failed' });
     expect(await failure('sample.pdf', 'pdf', { maxPdfPages: 1 })).toMatchObject({ reason: 'too_large' });
+  });
+
+  it('reports a parser process that died as parser_crashed, and starts a fresh one for the next parse', async () => {
+    // The child is killed from outside while it parses (as the kernel's OOM killer would).
+    const parsing = compiled.parseDocument(fixture('bomb.docx'), 'docx', {
+      maxChars: 1e9,
+      maxMemoryMb: 4096,
+    });
+    const killer = setInterval(() => {
+      for (const pid of childPids()) process.kill(pid, 'SIGKILL');
+    }, 50);
+    const error: unknown = await parsing.then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    clearInterval(killer);
+    expect(error).toMatchObject({ name: 'IngestionError', reason: 'parser_crashed' });
+    expect((await compiled.parseDocument(fixture('sample.md'), 'markdown')).blocks[0]?.text).toBe('Install');
   });
 
   it('keeps serving after a stopped parse, and runs parses side by side', async () => {

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { IngestionError, type IngestionFailureReason } from './ingestion-error.js';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './parse-limits.js';
-import { parseDocument, PARSES_IN_WORKER } from './parse.js';
+import { parseDocument, PARSES_IN_CHILD_PROCESS } from './parse.js';
 import type { Block, ParsedDocument } from './parsed-document.js';
 import type { DocumentKind } from './sniff.js';
 
@@ -46,7 +46,7 @@ const failure = async (
 
 describe('parseDocument', () => {
   it('runs in the calling thread when running from the TypeScript sources', () => {
-    expect(PARSES_IN_WORKER).toBe(false);
+    expect(PARSES_IN_CHILD_PROCESS).toBe(false);
   });
 
   it('Markdown: headings with levels, paragraphs without markup, nested lists, tables with a header, code; no scripts', async () => {
@@ -245,7 +245,7 @@ describe('parseDocument', () => {
       maxChars: 5_000_000,
       maxPdfPages: 2_000,
       timeoutMs: 30_000,
-      maxHeapMb: 512,
+      maxMemoryMb: 768,
     });
   });
 });
