@@ -571,6 +571,93 @@ describe('compatible gateway (e2e, openai SDK)', () => {
       expect((await admin().delete(`${CORE}/cost-control/key_nope`)).status).toBe(404);
     });
 
+    it('tells SDKs when a usage limit resets and not to retry it (Retry-After, x-should-retry: false)', async () => {
+      const key = await issueKey({ usageLimit: { tokens: 1, window: 'day' } });
+      let requests = 0;
+      const counting = new OpenAI({
+        baseURL: `${api.url}/api/compat/v1`,
+        apiKey: key.key,
+        maxRetries: 2,
+        fetch: (url, init) => {
+          requests++;
+          return fetch(url, init);
+        },
+      });
+      const failure = await failureOf(
+        counting.chat.completions.create({
+          model: 'offline-chat',
+          messages: [{ role: 'user', content: 'hi' }],
+        }),
+      );
+      expect(failure).toBeInstanceOf(OpenAI.RateLimitError);
+      expect(requests).toBe(1);
+      const headers = (failure as InstanceType<typeof OpenAI.RateLimitError>).headers;
+      const retryAfter = Number(headers.get('retry-after'));
+      expect(Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 86_400).toBe(true);
+      expect(headers.get('x-should-retry')).toBe('false');
+      expect((failure as Error).message).toContain('daily usage limit');
+    });
+
+    it('counts CJK input with the tokenizer: a concurrent race stays within 10% of the limit', async () => {
+      const limit = 2000;
+      const key = await issueKey({ usageLimit: { tokens: limit, window: 'day' } });
+      const cjk = '漢字仮名交じり文東京都渋谷区'.repeat(22).slice(0, 300);
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          failureOf(
+            sdk(key.key).chat.completions.create({
+              model: 'offline-chat',
+              messages: [{ role: 'user', content: cjk }],
+            }),
+          ),
+        ),
+      );
+      const admitted = outcomes.filter((outcome) => outcome === null).length;
+      expect(admitted).toBeGreaterThan(0);
+      const calls = await recordedCalls(key.id, admitted);
+      const used = calls.reduce((sum, call) => sum + call.inputTokens + call.outputTokens, 0);
+      // chars ÷ 4 reserved a quarter of what CJK text uses, and a race went 28% over (479% with longer text).
+      expect(used).toBeLessThanOrEqual(limit * 1.1);
+      // A message whose input alone exceeds the limit is refused before it is sent.
+      const long = await failureOf(
+        sdk(key.key).chat.completions.create({
+          model: 'offline-chat',
+          messages: [{ role: 'user', content: cjk.repeat(20) }],
+        }),
+      );
+      expect(long).toBeInstanceOf(OpenAI.RateLimitError);
+    });
+
+    it('answers a 400,000-character message, and refuses input over its documented limits', async () => {
+      const run = 'x'.repeat(400_000);
+      const reply = await sdk().chat.completions.create({
+        model: 'offline-chat',
+        messages: [{ role: 'user', content: run }],
+      });
+      expect(reply.choices[0]!.message.content).toContain('xxxx');
+      expect(reply.usage!.prompt_tokens).toBeGreaterThan(40_000);
+      const over = await admin().post<{ error: { code: string; param: string } }>(
+        '/api/compat/v1/chat/completions',
+        { model: 'offline-chat', messages: [{ role: 'user', content: 'y'.repeat(1_000_001) }] },
+      );
+      expect([over.status, over.body.error.code, over.body.error.param]).toEqual([
+        400,
+        'input_too_large',
+        'messages',
+      ]);
+      const embeddings = await admin().post<{ error: { code: string } }>('/api/compat/v1/embeddings', {
+        model: 'offline-embed',
+        input: ['ok', 'z'.repeat(200_001)],
+      });
+      expect([embeddings.status, embeddings.body.error.code]).toEqual([400, 'input_too_large']);
+      const rerank = await admin().post<{ error: { code: string } }>('/api/compat/v1/rerank', {
+        model: 'offline-rerank',
+        query: 'q'.repeat(20_001),
+        input: ['a'],
+      });
+      expect([rerank.status, rerank.body.error.code]).toEqual([400, 'input_too_large']);
+    });
+
     it('concurrent calls overshoot the limit by no more than the calls in flight', async () => {
       const limit = 400;
       const key = await issueKey({ usageLimit: { tokens: limit, window: 'day' } });

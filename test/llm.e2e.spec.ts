@@ -256,8 +256,9 @@ describe('core LLM endpoints (e2e)', () => {
       const agentId = await createAgent();
       const limited = client(
         api.url,
-        (await issueKey({ agents: [agentId], usageLimit: { tokens: 1, window: 'day' } })).key,
+        (await issueKey({ agents: [agentId], usageLimit: { tokens: 40, window: 'day' } })).key,
       );
+      // The first call's input fits in 40 tokens; its answer uses up the rest, so the second one's input does not fit.
       expect((await limited.post(`${LLM}/${agentId}/generateText`, { messages: [user('one')] })).status).toBe(
         200,
       );

@@ -18,9 +18,10 @@ import {
   type RerankResult,
   type TokenUsage,
 } from '../../models/src/provider.port.js';
-import { countMessageTokens, countTokens } from '../../models/src/offline/tokenizer.js';
+import { countTokens } from '../../models/src/offline/tokenizer.js';
+import { runOffline } from '../../models/src/offline/offline-pool.js';
 import { callCost } from '../../usage/src/cost.js';
-import { UsageLimiter, type Reservation, type UsageAmount } from '../../usage/src/usage-limiter.js';
+import { UsageLimiter, type Reservation, type UsageEstimate } from '../../usage/src/usage-limiter.js';
 import { UsageRecorder } from '../../usage/src/usage-recorder.js';
 import type { CallOutcome, Operation, Surface } from '../../usage/src/usage.events.js';
 import type { ApiKeyView } from '../../../projections/api-keys/api-keys.projector.js';
@@ -52,6 +53,13 @@ export class ModelNotFoundError extends PlatformError {
 
 /** Output tokens assumed for a reservation when the request sets no maximum. */
 const DEFAULT_OUTPUT_ESTIMATE = 256;
+const MAX_OUTPUT_ESTIMATE = 4096;
+const NOTHING_EXPECTED: UsageEstimate = { tokens: 0, costUsd: 0, certain: { tokens: 0, costUsd: 0 } };
+const inputOnlyEstimate = (tokens: number): UsageEstimate => ({
+  tokens,
+  costUsd: 0,
+  certain: { tokens, costUsd: 0 },
+});
 const NO_USAGE: TokenUsage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
 const inputOnly = (result: { inputTokens: number }): TokenUsage => ({
   inputTokens: result.inputTokens,
@@ -166,9 +174,9 @@ export class ModelGateway {
         call.end(
           outcome,
           usage ?? {
-            inputTokens: countMessageTokens(request.messages, request.tools, request.tool_choice),
+            inputTokens: await countInputTokens(request),
             cachedInputTokens: 0,
-            outputTokens: countTokens(output),
+            outputTokens: await runOffline<number>({ op: 'countText', text: output }),
           },
           estimated,
         );
@@ -195,10 +203,11 @@ export class ModelGateway {
     documents: readonly string[],
     signal: AbortSignal,
   ): Promise<RerankResult> {
-    const call = await this.begin(scope, model, 'rerank', false, () => ({
-      tokens: Math.ceil((query.length + documents.reduce((sum, doc) => sum + doc.length, 0)) / 4),
-      costUsd: 0,
-    }));
+    const call = await this.begin(scope, model, 'rerank', false, async () =>
+      inputOnlyEstimate(
+        await runOffline<number>({ op: 'countText', text: [query, ...documents].join('\n') }),
+      ),
+    );
     const provider = this.providers.for(model);
     return this.complete(
       call,
@@ -216,10 +225,9 @@ export class ModelGateway {
     signal: AbortSignal,
   ): Promise<ImageResult> {
     const promptTokens = () => countTokens(request.prompt);
-    const call = await this.begin(scope, model, 'generateImage', false, () => ({
-      tokens: promptTokens(),
-      costUsd: 0,
-    }));
+    const call = await this.begin(scope, model, 'generateImage', false, async () =>
+      inputOnlyEstimate(promptTokens()),
+    );
     const provider = this.providers.for(model);
     return this.complete(
       call,
@@ -254,12 +262,12 @@ export class ModelGateway {
     model: ModelConfig,
     operation: Operation,
     streamed: boolean,
-    estimate: (() => UsageAmount) | null,
+    estimate: (() => Promise<UsageEstimate>) | null,
   ): Promise<CallInProgress> {
     const reservation: Reservation | null = estimate
       ? await this.limiter.reserve(
           scope.apiKey,
-          scope.apiKey.usageLimit ? estimate() : { tokens: 0, costUsd: 0 },
+          scope.apiKey.usageLimit ? await estimate() : NOTHING_EXPECTED,
         )
       : null;
     const startedAt = new Date();
@@ -307,12 +315,31 @@ export class ModelGateway {
   }
 }
 
-/** A cheap upper-leaning estimate for a reservation: about four characters a token, plus the output allowance. */
-function chatEstimate(model: ModelConfig, request: ChatRequest): UsageAmount {
-  const inputTokens = Math.ceil(JSON.stringify(request.messages).length / 4);
-  const outputTokens = request.max_completion_tokens ?? request.max_tokens ?? DEFAULT_OUTPUT_ESTIMATE;
-  const costUsd = model.includedUsage
-    ? 0
-    : callCost(model.pricing, { inputTokens, cachedInputTokens: 0, outputTokens });
-  return { tokens: inputTokens + outputTokens, costUsd };
+const countInputTokens = (request: ChatRequest): Promise<number> =>
+  runOffline<number>({
+    op: 'countMessages',
+    messages: request.messages,
+    tools: request.tools,
+    toolChoice: request.tool_choice,
+  });
+
+/**
+ * A reservation's estimate: the input counted with the tokenizer (a character-based guess undercounted CJK text
+ * almost eightfold), plus the output allowance: `max_tokens` when given, else as long as the input within bounds.
+ */
+async function chatEstimate(model: ModelConfig, request: ChatRequest): Promise<UsageEstimate> {
+  const inputTokens = await countInputTokens(request);
+  const outputTokens =
+    request.max_completion_tokens ??
+    request.max_tokens ??
+    Math.min(MAX_OUTPUT_ESTIMATE, Math.max(DEFAULT_OUTPUT_ESTIMATE, inputTokens));
+  const cost = (output: number) =>
+    model.includedUsage
+      ? 0
+      : callCost(model.pricing, { inputTokens, cachedInputTokens: 0, outputTokens: output });
+  return {
+    tokens: inputTokens + outputTokens,
+    costUsd: cost(outputTokens),
+    certain: { tokens: inputTokens, costUsd: cost(0) },
+  };
 }

@@ -147,6 +147,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const known = toErrorResponse(exception);
     if (known) {
       if (reply.sent || reply.raw.headersSent) return;
+      if (exception instanceof PlatformError) void reply.headers(exception.headers);
       void reply.status(known.status).send(compat ? compatErrorBody(known.status, known.body) : known.body);
       return;
     }

@@ -20,6 +20,9 @@ export function parseOrThrow<S extends z.ZodType>(
   if (path.length === 0)
     throw new ValidationError('invalid_body', `request ${where} must be a JSON object: ${issue.message}`);
   const param = path.join('.');
+  // A check that names its own code (input_too_large, …) keeps it.
+  const code = issue.code === 'custom' ? (issue.params as { code?: unknown } | undefined)?.code : undefined;
+  if (typeof code === 'string') throw new ValidationError(code, `${param}: ${issue.message}`, param);
   const missing = issue.code === 'invalid_type' && issue.input === undefined;
   throw new ValidationError(
     missing ? 'missing_field' : 'invalid_field',

@@ -17,6 +17,9 @@ export type ErrorKind =
   | 'upstream_timeout';
 
 export class PlatformError extends Error {
+  /** Response headers the error asks for (Retry-After on a 429). */
+  headers: Readonly<Record<string, string>> = {};
+
   constructor(
     readonly kind: ErrorKind,
     readonly code: string,

@@ -13,15 +13,28 @@ import { usageStreamId } from './usage.events.js';
 import { UsageRecorder } from './usage-recorder.js';
 import { windowDays, windowResetsAt } from './usage-window.js';
 
+const WINDOW_NAMES = { day: 'daily', week: 'weekly', month: 'monthly' } as const;
+
+/**
+ * 429 with `Retry-After` (seconds until the window resets) and `x-should-retry: false`: the limit will not lift
+ * before then, so SDKs (openai, the Vercel AI SDK) must not retry it at once.
+ */
 export class UsageLimitExceededError extends PlatformError {
-  constructor(message: string) {
+  constructor(message: string, resetsAt: Date, now: Date) {
     super('rate_limited', 'usage_limit_exceeded', message);
+    const seconds = Math.max(1, Math.ceil((resetsAt.getTime() - now.getTime()) / 1000));
+    this.headers = { 'retry-after': String(seconds), 'x-should-retry': 'false' };
   }
 }
 
 export interface UsageAmount {
   readonly tokens: number;
   readonly costUsd: number;
+}
+
+/** What a call is expected to use: `certain` (its input, counted) must fit; `allowance` (its output) is reserved. */
+export interface UsageEstimate extends UsageAmount {
+  readonly certain: UsageAmount;
 }
 
 export interface Reservation {
@@ -56,25 +69,32 @@ export class UsageLimiter {
   ) {}
 
   /** Admits a call or throws 429 `usage_limit_exceeded`; the reservation must be settled when the call ends. */
-  async reserve(apiKey: ApiKeyView, estimate: UsageAmount, now = new Date()): Promise<Reservation> {
+  async reserve(apiKey: ApiKeyView, estimate: UsageEstimate, now = new Date()): Promise<Reservation> {
     const limit = apiKey.usageLimit;
     if (!limit || (limit.tokens === null && limit.costUsd === null)) return NO_LIMIT;
     const state = await this.window(apiKey.id, limit, now);
-    const committed = add(state.used, state.reserved);
-    const overTokens = limit.tokens !== null && committed.tokens >= limit.tokens;
-    const overCost = limit.costUsd !== null && committed.costUsd >= limit.costUsd;
-    if (overTokens || overCost)
+    // Admitted only if what the call certainly uses (its input, counted with the tokenizer) still fits beside what is
+    // used and reserved: a call whose input alone would pass the limit is refused, whatever its language.
+    const committed = add(add(state.used, state.reserved), estimate.certain);
+    const overTokens = limit.tokens !== null && committed.tokens > limit.tokens;
+    const overCost = limit.costUsd !== null && committed.costUsd > limit.costUsd;
+    if (overTokens || overCost) {
+      const resetsAt = windowResetsAt(limit.window, now);
       throw new UsageLimitExceededError(
-        `this API key's ${limit.window}ly usage limit (${describe(limit)}) is exceeded; ` +
-          `it resets at ${windowResetsAt(limit.window, now)}`,
+        `this API key's ${WINDOW_NAMES[limit.window]} usage limit (${describe(limit)}) is used up, or too little ` +
+          `of it is left for this call; it resets at ${resetsAt}`,
+        new Date(resetsAt),
+        now,
       );
-    state.reserved = add(state.reserved, estimate);
+    }
+    const reserved: UsageAmount = { tokens: estimate.tokens, costUsd: estimate.costUsd };
+    state.reserved = add(state.reserved, reserved);
     let settled = false;
     return {
       settle: (actual) => {
         if (settled) return;
         settled = true;
-        state.reserved = add(state.reserved, estimate, -1);
+        state.reserved = add(state.reserved, reserved, -1);
         state.used = add(state.used, actual);
       },
     };

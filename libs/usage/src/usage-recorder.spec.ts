@@ -96,11 +96,19 @@ describe('UsageRecorder', () => {
       usageLimit: { tokens: 31, costUsd: null, window: 'day' as const },
     } as Parameters<UsageLimiter['used']>[0];
     expect(await limiter.used(key, now)).toEqual({ tokens: 30, costUsd: 0.002 });
-    const reservation = await limiter.reserve(key, { tokens: 10, costUsd: 0 }, now);
-    await expect(limiter.reserve(key, { tokens: 1, costUsd: 0 }, now)).rejects.toMatchObject({
+    // 10 tokens reserved of which 1 is certain (the input): 30 used + 1 fits within 31.
+    const one = { tokens: 1, costUsd: 0 };
+    const reservation = await limiter.reserve(key, { tokens: 10, costUsd: 0, certain: one }, now);
+    const refused: unknown = await limiter
+      .reserve(key, { ...one, certain: one }, now)
+      .catch((error) => error);
+    expect(refused).toMatchObject({
       code: 'usage_limit_exceeded',
+      // The window resets at midnight UTC, 12 hours on: the SDKs are told when, and not to retry before.
+      headers: { 'retry-after': '43200', 'x-should-retry': 'false' },
     });
+    expect((refused as Error).message).toContain('daily usage limit');
     reservation.settle({ tokens: 0, costUsd: 0 });
-    await expect(limiter.reserve(key, { tokens: 1, costUsd: 0 }, now)).resolves.toBeDefined();
+    await expect(limiter.reserve(key, { ...one, certain: one }, now)).resolves.toBeDefined();
   });
 });

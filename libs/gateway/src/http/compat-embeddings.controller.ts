@@ -21,13 +21,15 @@ export function toBase64Float32(vector: readonly number[]): string {
 
 /** Rerank validation with the spec's codes: a missing or malformed field is `invalid_body`, no documents `invalid_input`. */
 function parseRerank(raw: unknown): RerankBody {
-  const result = RerankBody.safeParse(raw);
+  const result = RerankBody.safeParse(raw, { reportInput: true });
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const param = issue.path.map(String).join('.') || undefined;
     const missing = issue.code === 'invalid_type' && issue.input === undefined;
+    const named =
+      issue.code === 'custom' ? (issue.params as { code?: unknown } | undefined)?.code : undefined;
     throw new ValidationError(
-      'invalid_body',
+      typeof named === 'string' ? named : 'invalid_body',
       param
         ? missing
           ? `${param} is required`

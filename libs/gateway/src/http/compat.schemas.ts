@@ -2,6 +2,7 @@
 // ignored (SDKs send extras such as `user` or `store`); the spec's unsupported fields are refused by name.
 import { z } from 'zod';
 import { ValidationError } from '../../../kernel/src/index.js';
+import { INPUT_LIMITS, withinChars } from '../../../models/src/input-limits.js';
 
 const ContentPart = z.looseObject({ type: z.string().min(1) });
 
@@ -57,7 +58,10 @@ const optional = <T extends z.ZodType>(schema: T) => schema.nullable().optional(
 
 export const ChatCompletionBody = z.object({
   model: z.string().min(1).max(256),
-  messages: z.array(Message).min(1, 'at least one message is required'),
+  messages: z
+    .array(Message)
+    .min(1, 'at least one message is required')
+    .superRefine(withinChars(INPUT_LIMITS.chatChars, 'the messages')),
   temperature: optional(z.number().min(0).max(2)),
   top_p: optional(z.number().min(0).max(1)),
   max_completion_tokens: optional(z.number().int().min(1)),
@@ -103,7 +107,14 @@ export const MAX_EMBEDDING_INPUTS = 2048;
 
 export const EmbeddingsBody = z.object({
   model: z.string().min(1).max(256),
-  input: z.union([z.string(), z.array(z.string()).min(1, 'at least one input is required')]),
+  input: z
+    .union([
+      z.string().superRefine(withinChars(INPUT_LIMITS.embeddingInputChars, 'the input')),
+      z
+        .array(z.string().superRefine(withinChars(INPUT_LIMITS.embeddingInputChars, 'an input')))
+        .min(1, 'at least one input is required'),
+    ])
+    .superRefine(withinChars(INPUT_LIMITS.embeddingTotalChars, 'the inputs')),
   encoding_format: optional(z.enum(['float', 'base64'])),
   dimensions: optional(z.number().int().min(1)),
   user: optional(z.string()),
@@ -112,8 +123,10 @@ export type EmbeddingsBody = z.output<typeof EmbeddingsBody>;
 
 export const RerankBody = z.object({
   model: z.string().min(1).max(256),
-  query: z.string().min(1),
-  input: z.union([z.string(), z.array(z.string())]),
+  query: z.string().min(1).superRefine(withinChars(INPUT_LIMITS.rerankQueryChars, 'the query')),
+  input: z
+    .union([z.string(), z.array(z.string())])
+    .superRefine(withinChars(INPUT_LIMITS.rerankTotalChars, 'the documents')),
   top_k: optional(z.number().int().min(1)),
 });
 export type RerankBody = z.output<typeof RerankBody>;

@@ -1,5 +1,6 @@
 // Wire shapes of the core LLM endpoints: they validate requests and generate the OpenAPI document.
 import { z } from 'zod';
+import { INPUT_LIMITS, withinChars } from '../../../models/src/input-limits.js';
 import { MODEL_KINDS, SECURITY_TIERS } from '../../../models/src/model.js';
 import { ASPECT_RATIOS, RESOLUTIONS } from '../../../models/src/provider.port.js';
 
@@ -69,6 +70,7 @@ const generateFields = {
     .array(Message)
     .min(1, 'at least one message is required')
     .max(1000)
+    .superRefine(withinChars(INPUT_LIMITS.chatChars, 'the messages'))
     .describe(
       "Roles user, assistant and tool. system and developer are refused (400 system_role_not_allowed): the Agent's system prompt is sent first",
     ),

@@ -220,8 +220,17 @@ export async function* offlineChatStream(
   options: OfflineChatOptions = {},
 ): AsyncGenerator<ChatDelta> {
   signal.throwIfAborted();
+  yield* streamChatResult(offlineChat(request), signal, options);
+}
+
+/** Streams a computed answer piece by piece (word by word, tool-call arguments in fragments). */
+export async function* streamChatResult(
+  result: ChatResult,
+  signal: AbortSignal,
+  options: OfflineChatOptions = {},
+): AsyncGenerator<ChatDelta> {
   const delayMs = options.wordDelayMs ?? 0;
-  const deltas = deltasOf(offlineChat(request));
+  const deltas = deltasOf(result);
   for (const [index, delta] of deltas.entries()) {
     if (delayMs > 0 && index > 0) {
       try {

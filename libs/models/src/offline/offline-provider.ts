@@ -14,10 +14,9 @@ import type {
   ModelProvider,
   RerankResult,
 } from '../provider.port.js';
-import { offlineChat, offlineChatStream, type OfflineChatOptions } from './offline-chat.js';
-import { offlineEmbed } from './offline-embed.js';
+import { streamChatResult, type OfflineChatOptions } from './offline-chat.js';
 import { offlineImage } from './offline-image.js';
-import { offlineRerank } from './offline-rerank.js';
+import { runOffline } from './offline-pool.js';
 
 export const OFFLINE_PROVIDER = 'offline';
 
@@ -26,18 +25,25 @@ export type OfflineProviderOptions = OfflineChatOptions;
 export class OfflineProvider implements ModelProvider {
   constructor(private readonly options: OfflineProviderOptions = {}) {}
 
+  // Big inputs are worked in a worker thread (offline-pool.ts): the api's event loop stays free.
   async chat(_model: ModelConfig, request: ChatRequest, signal: AbortSignal): Promise<ChatResult> {
     signal.throwIfAborted();
-    return offlineChat(request);
+    return runOffline<ChatResult>({ op: 'chat', request });
   }
 
-  chatStream(_model: ModelConfig, request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatDelta> {
-    return offlineChatStream(request, signal, this.options);
+  async *chatStream(
+    _model: ModelConfig,
+    request: ChatRequest,
+    signal: AbortSignal,
+  ): AsyncIterable<ChatDelta> {
+    signal.throwIfAborted();
+    const result = await runOffline<ChatResult>({ op: 'chat', request });
+    yield* streamChatResult(result, signal, this.options);
   }
 
   async embed(_model: ModelConfig, inputs: readonly string[], signal: AbortSignal): Promise<EmbeddingResult> {
     signal.throwIfAborted();
-    return offlineEmbed(inputs);
+    return runOffline<EmbeddingResult>({ op: 'embed', inputs });
   }
 
   async rerank(
@@ -47,7 +53,7 @@ export class OfflineProvider implements ModelProvider {
     signal: AbortSignal,
   ): Promise<RerankResult> {
     signal.throwIfAborted();
-    return offlineRerank(query, documents);
+    return runOffline<RerankResult>({ op: 'rerank', query, documents });
   }
 
   image(_model: ModelConfig, request: ImageRequest, signal: AbortSignal): Promise<ImageResult> {
