@@ -628,6 +628,33 @@ describe('compatible gateway (e2e, openai SDK)', () => {
       expect(long).toBeInstanceOf(OpenAI.RateLimitError);
     });
 
+    it('answers a tool schema asking for 200,000,000 items with a bounded tool call, never a 500', async () => {
+      const reply = await admin().post<{
+        choices: { message: { tool_calls: { function: { arguments: string } }[] } }[];
+      }>('/api/compat/v1/chat/completions', {
+        model: 'offline-chat',
+        messages: [{ role: 'user', content: 'go' }],
+        tools: [
+          {
+            type: 'function',
+            function: {
+              name: 'f',
+              parameters: {
+                type: 'object',
+                properties: { a: { type: 'array', minItems: 200_000_000, items: { type: 'string' } } },
+                required: ['a'],
+              },
+            },
+          },
+        ],
+        tool_choice: 'required',
+      });
+      expect(reply.status).toBe(200);
+      const args = reply.body.choices[0]!.message.tool_calls[0]!.function.arguments;
+      expect(args.length).toBeLessThan(2_000_000);
+      expect((JSON.parse(args) as { a: string[] }).a.length).toBe(1000);
+    });
+
     it('answers a 400,000-character message, and refuses input over its documented limits', async () => {
       const run = 'x'.repeat(400_000);
       const reply = await sdk().chat.completions.create({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { exampleForSchema } from './schema-example.js';
+import { exampleForSchema, MAX_ITEMS, OUTPUT_BUDGET } from './schema-example.js';
 
 const TEXT = 'book a table for two';
 
@@ -57,5 +57,19 @@ describe('Schema example', () => {
       required: ['child'],
     };
     expect(() => JSON.stringify(exampleForSchema(recursive, TEXT))).not.toThrow();
+  });
+
+  it('stays bounded whatever the schema asks for (minItems 200,000,000, huge strings, long input text)', () => {
+    const items = exampleForSchema({ type: 'array', minItems: 200_000_000, items: { type: 'string' } }, TEXT);
+    expect(Array.isArray(items) && items.length).toBe(MAX_ITEMS);
+    const nested = exampleForSchema(
+      {
+        type: 'array',
+        minItems: 3_000_000,
+        items: { type: 'array', minItems: 3_000_000, items: { type: 'string', minLength: 1_000_000 } },
+      },
+      'y'.repeat(500_000),
+    );
+    expect(JSON.stringify(nested).length).toBeLessThanOrEqual(OUTPUT_BUDGET + 20_000);
   });
 });

@@ -2,10 +2,21 @@
 // output: required properties only, strings from a given text, numbers 1 (moved into range), booleans true, the
 // first enum value or the const, arrays of `minItems` items. Local `$ref`s (`#/$defs/…`, `#/definitions/…`) are
 // followed; `pattern`, `format` beyond a few common ones, `uniqueItems` and `not` are not honoured.
+// The example is bounded whatever the schema asks (`minItems: 200000000` once took 1.6 GB and answered 500): at most
+// MAX_ITEMS items an array, MAX_STRING characters a string and OUTPUT_BUDGET characters in all; a schema that needs more
+// gets a smaller value that does not satisfy it (generateObject then answers 422, as for any invalid output).
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 const MAX_DEPTH = 12;
+export const MAX_ITEMS = 1_000;
+export const MAX_STRING = 10_000;
+export const OUTPUT_BUDGET = 1_000_000;
+
+/** What is left of the output budget, in characters, shared by the whole example. */
+interface Budget {
+  left: number;
+}
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -66,14 +77,17 @@ const numberIn = (schema: Record<string, unknown>, integer: boolean): number => 
   return candidates.find(fits) ?? 1;
 };
 
-const stringFor = (schema: Record<string, unknown>, text: string): string => {
+const stringFor = (schema: Record<string, unknown>, text: string, budget: Budget): string => {
   const format = typeof schema.format === 'string' ? FORMATS[schema.format] : undefined;
-  let value = format ?? (text.length > 0 ? text : 'offline');
+  const cap = Math.max(0, Math.min(MAX_STRING, budget.left));
+  let value = format ?? (text.length > 0 ? text.slice(0, cap) : 'offline');
   const chars = Array.from(value);
   if (typeof schema.maxLength === 'number' && chars.length > schema.maxLength)
     value = chars.slice(0, Math.max(0, schema.maxLength)).join('');
-  if (typeof schema.minLength === 'number' && Array.from(value).length < schema.minLength)
-    value = value + 'x'.repeat(schema.minLength - Array.from(value).length);
+  const length = Array.from(value).length;
+  if (typeof schema.minLength === 'number' && length < schema.minLength)
+    value = value + 'x'.repeat(Math.max(0, Math.min(schema.minLength, cap) - length));
+  budget.left -= value.length + 2;
   return value;
 };
 
@@ -90,12 +104,13 @@ const inferType = (schema: Record<string, unknown>): unknown => {
   return undefined;
 };
 
-const example = (schema: unknown, root: unknown, text: string, depth: number): JsonValue => {
-  if (!isRecord(schema) || depth > MAX_DEPTH) return null;
+const example = (schema: unknown, root: unknown, text: string, depth: number, budget: Budget): JsonValue => {
+  if (!isRecord(schema) || depth > MAX_DEPTH || budget.left <= 0) return null;
+  budget.left -= 1;
   if (typeof schema.$ref === 'string') {
     const { $ref, ...rest } = schema;
     const target = resolveRef(root, $ref);
-    return example(isRecord(target) ? { ...target, ...rest } : rest, root, text, depth + 1);
+    return example(isRecord(target) ? { ...target, ...rest } : rest, root, text, depth + 1, budget);
   }
   if ('const' in schema) return (schema.const ?? null) as JsonValue;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return (schema.enum[0] ?? null) as JsonValue;
@@ -103,7 +118,7 @@ const example = (schema: unknown, root: unknown, text: string, depth: number): J
     const options = schema[key];
     if (Array.isArray(options) && options.length > 0) {
       const { [key]: _options, ...rest } = schema;
-      return example({ ...rest, ...(isRecord(options[0]) ? options[0] : {}) }, root, text, depth + 1);
+      return example({ ...rest, ...(isRecord(options[0]) ? options[0] : {}) }, root, text, depth + 1, budget);
     }
   }
   if (Array.isArray(schema.allOf)) {
@@ -118,11 +133,11 @@ const example = (schema: unknown, root: unknown, text: string, depth: number): J
       if (isRecord(resolved.properties)) Object.assign(properties, resolved.properties);
       if (Array.isArray(resolved.required)) for (const name of resolved.required) required.add(name);
     }
-    return example({ ...merged, properties, required: [...required] }, root, text, depth + 1);
+    return example({ ...merged, properties, required: [...required] }, root, text, depth + 1, budget);
   }
   switch (inferType(schema)) {
     case 'string':
-      return stringFor(schema, text);
+      return stringFor(schema, text, budget);
     case 'integer':
       return numberIn(schema, true);
     case 'number':
@@ -132,25 +147,29 @@ const example = (schema: unknown, root: unknown, text: string, depth: number): J
     case 'null':
       return null;
     case 'array': {
-      const count = typeof schema.minItems === 'number' ? schema.minItems : 0;
+      const wanted = typeof schema.minItems === 'number' ? schema.minItems : 0;
       const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
-      return Array.from({ length: count }, (_, index) =>
-        example(index < prefix.length ? prefix[index] : schema.items, root, text, depth + 1),
-      );
+      const items: JsonValue[] = [];
+      for (let index = 0; index < Math.min(wanted, MAX_ITEMS) && budget.left > 0; index++)
+        items.push(
+          example(index < prefix.length ? prefix[index] : schema.items, root, text, depth + 1, budget),
+        );
+      return items;
     }
     case 'object': {
       const properties = isRecord(schema.properties) ? schema.properties : {};
       const result: { [key: string]: JsonValue } = {};
       for (const name of Array.isArray(schema.required) ? schema.required : [])
-        if (typeof name === 'string') result[name] = example(properties[name] ?? {}, root, text, depth + 1);
+        if (typeof name === 'string' && budget.left > 0)
+          result[name] = example(properties[name] ?? {}, root, text, depth + 1, budget);
       return result;
     }
     default:
       // No type (`{}` or `true`): anything goes; a string carries the text.
-      return stringFor(schema, text);
+      return stringFor(schema, text, budget);
   }
 };
 
 /** A value valid for `schema` (within the limits above), with `text` in its strings. */
 export const exampleForSchema = (schema: unknown, text: string): JsonValue =>
-  example(schema, schema, text, 0);
+  example(schema, schema, text, 0, { left: OUTPUT_BUDGET });
