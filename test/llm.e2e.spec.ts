@@ -1,6 +1,9 @@
 // The core LLM endpoints end to end over real HTTP: calls made as an Agent (its prompt, model and sampling), against the
 // offline models and a fake OpenAI-compatible upstream whose received requests the tests inspect.
 import { writeFileSync } from 'node:fs';
+import { agentDecider } from '../libs/agents/src/agent.decider.js';
+import { agentStreamId } from '../libs/agents/src/agent.events.js';
+import { CommandRunner } from '../libs/platform/src/command-runner.js';
 import { join } from 'node:path';
 import { EVENT_STORE, type EventStore } from '../libs/event-store/src/event-store.port.js';
 import {
@@ -67,6 +70,23 @@ describe('core LLM endpoints (e2e)', () => {
     const reply = await admin.post(`${CORE}/agents`, { spaceId, name: uniqueName('Agent'), ...settings });
     expect(reply.status).toBe(201);
     return reply.body.id as string;
+  };
+  /**
+   * An Agent whose model was configured once and is gone from the models file now. The API refuses an unconfigured
+   * model, so the change is appended the way an older instance could have: through the command routine itself.
+   */
+  const agentWithRetiredModel = async (model: string): Promise<string> => {
+    const agentId = await createAgent();
+    await api.app
+      .get(CommandRunner)
+      .run(
+        agentStreamId(agentId),
+        agentDecider,
+        { type: 'ChangeAgent', agentId, settings: { model } },
+        { actor: { kind: 'system', id: 'test' }, correlationId: 'retired-model', now: () => new Date() },
+      );
+    await waitUntil(async () => (await admin.get(`${CORE}/agents/${agentId}`)).body.model === model);
+    return agentId;
   };
   const issueKey = async (body: Json) => {
     const reply = await admin.post<{ id: string; key: string }>(`${CORE}/api-keys`, { name: 'llm', ...body });
@@ -154,7 +174,7 @@ describe('core LLM endpoints (e2e)', () => {
     });
 
     it("404s when the Agent's own model is not configured on this instance, naming it", async () => {
-      const agentId = await createAgent({ model: 'retired-model-7' });
+      const agentId = await agentWithRetiredModel('retired-model-7');
       const reply = await admin.post(`${LLM}/${agentId}/generateText`, { messages: [user('x')] });
       expect(reply.status).toBe(404);
       expect(reply.body).toMatchObject({
@@ -524,7 +544,7 @@ describe('core LLM endpoints (e2e)', () => {
       });
       expect(JSON.stringify(reply.body)).not.toContain(upstream.url);
 
-      const orphan = await createAgent({ model: 'retired-model-7' });
+      const orphan = await agentWithRetiredModel('retired-model-7');
       expect((await admin.get(`${LLM}/${orphan}/models`)).body).toMatchObject({
         defaultModel: 'offline-chat',
       });

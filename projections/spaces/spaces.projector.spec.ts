@@ -15,6 +15,7 @@ describe('spaces projection', () => {
     await h.apply(e1, e2, e3);
     expect(await h.get(SPACES, 's1')).toEqual({
       id: 's1',
+      createdByApiKeyId: null,
       name: 'Lab',
       slug: 'research',
       description: 'R&D',

@@ -10,6 +10,8 @@ export interface SpaceView {
   readonly slug: string;
   readonly description: string;
   readonly color: string;
+  /** The API key that created it (from the event's actor): it may change the Space. */
+  readonly createdByApiKeyId: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -18,9 +20,17 @@ export const SPACES = 'spaces';
 
 export const spacesProjector: Projector = {
   name: 'spaces',
-  version: 1,
+  version: 2,
   collections: [
-    { name: SPACES, indexes: [{ fields: ['createdAt'] }, { fields: ['name'] }, { fields: ['slug'] }] },
+    {
+      name: SPACES,
+      indexes: [
+        { fields: ['createdAt'] },
+        { fields: ['name'] },
+        { fields: ['slug'] },
+        { fields: ['createdByApiKeyId'] },
+      ],
+    },
   ],
   eventTypes: SPACE_EVENT_TYPES,
   project(envelope: EventEnvelope): WriteOp[] {
@@ -30,7 +40,15 @@ export const spacesProjector: Projector = {
     switch (event.type) {
       case 'SpaceCreated': {
         const { spaceId: _spaceId, ...fields } = event.data;
-        return [{ kind: 'upsert', collection: SPACES, doc: { id, ...fields, createdAt: at, updatedAt: at } }];
+        const { actor } = envelope.metadata;
+        const createdByApiKeyId = actor.kind === 'apiKey' ? actor.id : null;
+        return [
+          {
+            kind: 'upsert',
+            collection: SPACES,
+            doc: { id, ...fields, createdByApiKeyId, createdAt: at, updatedAt: at },
+          },
+        ];
       }
       case 'SpaceRenamed':
         return [{ kind: 'patch', collection: SPACES, id, set: { name: event.data.name, updatedAt: at } }];

@@ -105,6 +105,12 @@ export function decideAgent(command: AgentCommand, state: AgentState): AgentEven
         : [{ type: 'AgentSystemPromptChanged', data: { agentId, systemPrompt: command.systemPrompt } }];
     case 'DeleteAgent':
       if (state.status === 'absent') throw new NotFoundError('Agent', agentId);
+      // Every user has a personal Agent for as long as the user exists (nothing would create another).
+      if (state.status === 'active' && state.isPersonal)
+        throw new ConflictError(
+          'personal_agent_undeletable',
+          "a user's personal Agent cannot be deleted while the user exists",
+        );
       return state.status === 'deleted'
         ? []
         : [{ type: 'AgentDeleted', data: { agentId, reason: command.reason } }];

@@ -1,5 +1,8 @@
-// Which Agents a caller may use: admins all of them; other keys those they are granted, never another user's
-// personal Agent. Agent-scoped routes answer 403 outside the grants, and lists leave such Agents out.
+// Which Agents and Spaces a caller may use. Agents: a personal Agent is its user's alone (not even an admin's key
+// reaches another user's); otherwise admins all, other keys those they are granted. Agent-scoped routes answer 403
+// outside the grants, and lists leave such Agents out. Spaces (until Space membership and roles arrive): an admin
+// sees and changes every Space; another key sees a Space it created or one holding an Agent it is granted, and
+// changes or deletes only Spaces it created.
 import { ForbiddenError } from '../../kernel/src/index.js';
 import type { Caller } from '../../http/src/caller.js';
 
@@ -10,8 +13,8 @@ export interface AgentOwnership {
 }
 
 export function canAccessAgent(caller: Caller, agent: AgentOwnership): boolean {
+  if (agent.isPersonal) return agent.ownerUserId === caller.userId;
   if (caller.isAdmin) return true;
-  if (agent.isPersonal && agent.ownerUserId !== caller.userId) return false;
   const access = caller.apiKey.agentAccess;
   return access.kind === 'all' || access.agentIds.includes(agent.id);
 }
@@ -22,6 +25,16 @@ export function assertAgentAccess(caller: Caller, agent: AgentOwnership): void {
       'agent_access_denied',
       `this API key is not granted access to Agent '${agent.id}'`,
     );
+}
+
+export interface SpaceOwnership {
+  readonly id: string;
+  /** The API key that created the Space; null when it was created by the platform or before this was recorded. */
+  readonly createdByApiKeyId?: string | null;
+}
+
+export function canChangeSpace(caller: Caller, space: SpaceOwnership): boolean {
+  return caller.isAdmin || (!!space.createdByApiKeyId && space.createdByApiKeyId === caller.apiKey.id);
 }
 
 export function assertAdmin(caller: Caller): void {

@@ -17,7 +17,8 @@ import {
 import { IdempotencyInterceptor } from '../../../http/src/idempotency.interceptor.js';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { ForbiddenError, newId, ValidationError } from '../../../kernel/src/index.js';
+import { ForbiddenError, newId, NotFoundError, ValidationError } from '../../../kernel/src/index.js';
+import { changeableSpace } from '../../../spaces/src/space-visibility.js';
 import { ModelRegistry } from '../../../models/src/model-registry.js';
 import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
 import { ReadYourWrites } from '../../../platform/src/command-runner.js';
@@ -26,7 +27,6 @@ import { listOf, type RouteDoc } from '../../../http/src/openapi.js';
 import { ZodBody, ZodQuery } from '../../../http/src/zod-validation.js';
 import { canAccessAgent } from '../../../identity/src/access-policy.js';
 import { AGENTS, type AgentView } from '../../../../projections/agents/agents.projector.js';
-import { SPACES, type SpaceView } from '../../../../projections/spaces/spaces.projector.js';
 import { ExecuteAgentCommand, type WriteResult } from '../agent.commands.js';
 import type { AgentCommand } from '../agent.decider.js';
 import {
@@ -90,7 +90,8 @@ export class AgentsController {
         'agent_creation_denied',
         'only keys with access to all Agents can create Agents',
       );
-    await this.requireSpace(body.spaceId);
+    await this.requireSpace(body.spaceId, caller);
+    this.requireChatModel(body.model);
     const { spaceId, ...settings } = body;
     const agentId = newId('agt');
     return this.execute(
@@ -114,7 +115,8 @@ export class AgentsController {
   ) {
     await accessibleAgent(this.readStore, agentId, caller);
     const { spaceId, ...settings } = body;
-    if (spaceId !== undefined) await this.requireSpace(spaceId);
+    if (spaceId !== undefined) await this.requireSpace(spaceId, caller);
+    this.requireChatModel(settings.model);
     return this.execute(
       { type: 'ChangeAgent', agentId, ...(spaceId !== undefined ? { spaceId } : {}), settings },
       caller,
@@ -152,9 +154,32 @@ export class AgentsController {
     return this.get(result.id, caller);
   }
 
-  private async requireSpace(spaceId: string): Promise<void> {
-    if (!(await this.readStore.reader<SpaceView>(SPACES).get(spaceId)))
-      throw new ValidationError('unknown_space', `Space '${spaceId}' does not exist`, 'spaceId');
+  /**
+   * An Agent goes only into a Space the caller may change: one it cannot see is `unknown_space` (whether or not it
+   * exists), one it only sees is 403. Moving an own Agent into another team's Space gave access to its Knowledge.
+   */
+  private async requireSpace(spaceId: string, caller: Caller): Promise<void> {
+    try {
+      await changeableSpace(this.readStore, spaceId, caller);
+    } catch (error) {
+      if (error instanceof NotFoundError)
+        throw new ValidationError('unknown_space', `Space '${spaceId}' does not exist`, 'spaceId');
+      throw error;
+    }
+  }
+
+  /** Only a configured chat model: any other name made every later generate call fail. */
+  private requireChatModel(model: string | undefined): void {
+    if (model === undefined) return;
+    const configured = this.models.get(model);
+    if (configured?.kind !== 'chat')
+      throw new ValidationError(
+        'invalid_model',
+        configured
+          ? `'${model}' is ${/^[aeiou]/i.test(configured.kind) ? 'an' : 'a'} ${configured.kind} model, not a chat model`
+          : `'${model}' is not a chat model configured on this instance (GET /api/v1/core/llm/{agentId}/models lists them)`,
+        'model',
+      );
   }
 }
 

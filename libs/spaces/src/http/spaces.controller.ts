@@ -15,7 +15,8 @@ import {
 import { IdempotencyInterceptor } from '../../../http/src/idempotency.interceptor.js';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { newId, NotFoundError } from '../../../kernel/src/index.js';
+import { newId } from '../../../kernel/src/index.js';
+import { changeableSpace, visibleSpace, visibleSpaceIds } from '../space-visibility.js';
 import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
 import { ReadYourWrites } from '../../../platform/src/command-runner.js';
 import { commandContext, CurrentCaller, type Caller } from '../../../http/src/caller.js';
@@ -42,18 +43,21 @@ export class SpacesController {
   }
 
   @Get()
-  list(@Query(new ZodQuery(ListQuery)) query: z.output<typeof ListQuery>) {
-    return this.spaces.find(
-      {},
-      { sort: { field: 'createdAt' }, limit: query.limit, cursor: query.cursor ?? null },
-    );
+  async list(
+    @Query(new ZodQuery(ListQuery)) query: z.output<typeof ListQuery>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const visible = await visibleSpaceIds(this.readStore, caller);
+    return this.spaces.find(visible === null ? {} : { id: { $in: visible } }, {
+      sort: { field: 'createdAt' },
+      limit: query.limit,
+      cursor: query.cursor ?? null,
+    });
   }
 
   @Get(':spaceId')
-  async get(@Param('spaceId') spaceId: string): Promise<SpaceView> {
-    const space = await this.spaces.get(spaceId);
-    if (!space) throw new NotFoundError('Space', spaceId);
-    return space;
+  get(@Param('spaceId') spaceId: string, @CurrentCaller() caller: Caller): Promise<SpaceView> {
+    return visibleSpace(this.readStore, spaceId, caller);
   }
 
   @Post()
@@ -71,7 +75,7 @@ export class SpacesController {
     const result = await this.commandBus.execute<CreateSpace, WriteResult>(
       new CreateSpace(spaceId, fields, commandContext(caller)),
     );
-    return this.afterWrite(result);
+    return this.afterWrite(result, caller);
   }
 
   @Patch(':spaceId')
@@ -80,24 +84,27 @@ export class SpacesController {
     @Body(new ZodBody(ChangeSpaceBody)) body: z.output<typeof ChangeSpaceBody>,
     @CurrentCaller() caller: Caller,
   ) {
+    await changeableSpace(this.readStore, spaceId, caller);
     const result = await this.commandBus.execute<ChangeSpace, WriteResult>(
       new ChangeSpace(spaceId, body, commandContext(caller)),
     );
-    return this.afterWrite(result);
+    return this.afterWrite(result, caller);
   }
 
   @Delete(':spaceId')
   @HttpCode(204)
   async delete(@Param('spaceId') spaceId: string, @CurrentCaller() caller: Caller): Promise<void> {
+    // A Space already gone is left to the decider (deleting it again is a no-op, an unknown id 404).
+    if (await this.spaces.get(spaceId)) await changeableSpace(this.readStore, spaceId, caller);
     const result = await this.commandBus.execute<DeleteSpace, WriteResult>(
       new DeleteSpace(spaceId, commandContext(caller)),
     );
     await this.consistency.settle(result.position, READ_MODELS);
   }
 
-  private async afterWrite(result: WriteResult): Promise<SpaceView> {
+  private async afterWrite(result: WriteResult, caller: Caller): Promise<SpaceView> {
     await this.consistency.settle(result.position, READ_MODELS);
-    return this.get(result.id);
+    return this.get(result.id, caller);
   }
 }
 
