@@ -6,6 +6,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { loadConfig, type NewEvent, type PlatformConfig } from '../libs/kernel/src/index.js';
@@ -182,6 +184,44 @@ describe('events stream', () => {
 });
 
 describe('events tail', () => {
+  it('hands every line to a pipe that reads slowly before it exits (auditors pipe the log)', async () => {
+    const platform = await boot();
+    const spaceId = `spc_${randomUUID().replace(/-/g, '')}`;
+    const total = 3000;
+    let revision = -1;
+    for (let batch = 0; batch < total / 500; batch++) {
+      const events = Array.from({ length: 500 }, (_, i) =>
+        batch === 0 && i === 0
+          ? event(
+              'SpaceCreated',
+              { spaceId, name: 'Piped', slug: 'piped', description: '', color: '#1e88e5' },
+              'c',
+            )
+          : event('SpaceColorChanged', { spaceId, color: '#000000' }, `c-${batch}-${i}`),
+      );
+      await platform.eventStore.appendToStream(
+        spaceStreamId(spaceId),
+        events,
+        revision < 0 ? 'no_stream' : revision,
+      );
+      revision += events.length;
+    }
+    const cli = fileURLToPath(new URL('../dist/apps/cli/src/main.js', import.meta.url));
+    const child = spawn(process.execPath, [cli, 'events', 'tail', '--from', '0'], {
+      env: { DATA_DIR: platform.config.dataDir, LOG_LEVEL: 'silent', PATH: process.env.PATH ?? '' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    // A slow reader: the pipe fills and the CLI must wait for it rather than exit with lines unwritten.
+    child.stdout.pause();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    child.stdout.resume();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(text.trimEnd().split('\n')).toHaveLength(total);
+  });
+
   it('prints the last events, the events after a position, and follows new ones until aborted', async () => {
     const platform = await boot();
     const { second } = await seed(platform.eventStore);
@@ -236,7 +276,7 @@ describe('projections status', () => {
     expect(rowOf(lines, 'spaces')).toEqual([
       'spaces',
       'not started',
-      '1',
+      '2',
       '-',
       '0',
       '5',
@@ -252,7 +292,7 @@ describe('projections status', () => {
     expect(rowOf(lines, 'spaces')).toEqual([
       'spaces',
       'up to date',
-      '1',
+      '2',
       '1',
       '5',
       '0',
@@ -273,7 +313,7 @@ describe('projections status', () => {
     expect(row.slice(0, 9)).toEqual([
       'spaces',
       'up to date',
-      '1',
+      '2',
       '1',
       '5',
       '0',

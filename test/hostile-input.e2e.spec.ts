@@ -1,5 +1,31 @@
 // No input produces a 5xx: a sweep of malformed bodies, content types, methods and ids over every route family.
-import { ADMIN_KEY, startTestApi, type TestApi } from './support/api.js';
+import { connect } from 'node:net';
+import OpenAI from 'openai';
+import { ADMIN_KEY, client, CORE, startTestApi, type TestApi } from './support/api.js';
+
+/** Sends raw bytes on a new connection (optionally a piece at a time) and returns everything the server answered. */
+const rawExchange = (port: number, pieces: readonly string[], pauseMs = 0): Promise<string> =>
+  new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString('utf8')));
+    socket.on('error', () => resolve(answer));
+    socket.on('close', () => resolve(answer));
+    void (async () => {
+      for (const piece of pieces) {
+        if (socket.destroyed) return;
+        socket.write(piece);
+        if (pauseMs) await new Promise((wait) => setTimeout(wait, pauseMs));
+      }
+    })();
+  });
+
+/** Status and body of a raw HTTP answer. */
+const parsed = (answer: string) => {
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0);
+  const body = answer.slice(answer.indexOf('\r\n\r\n') + 4);
+  return { status, body: body ? (JSON.parse(body) as { error: { code: string; type: string } }) : null };
+};
 
 const BODIES = [
   '',
@@ -78,7 +104,8 @@ const TYPES = ['application/json', 'text/plain', 'application/x-www-form-urlenco
 describe('hostile input (e2e)', () => {
   let api: TestApi;
   beforeAll(async () => {
-    api = await startTestApi();
+    // The shortest request timeout allowed, so a slow sender is cut within the test.
+    api = await startTestApi({ REQUEST_TIMEOUT_MS: '1000' });
   });
   afterAll(async () => {
     await api.close();
@@ -218,5 +245,103 @@ describe('hostile input (e2e)', () => {
     // The server may close the connection after answering; either way it must not fail or hang.
     if (response) expect(response.status).toBe(413);
     expect((await fetch(`${api.url}/health/live`)).status).toBe(200);
+  });
+
+  const port = () => Number(new URL(api.url).port);
+
+  it('answers malformed multipart bodies with 400 invalid_multipart, never a 500', async () => {
+    const { body: agents } = await client(api.url).get<{ data: { id: string }[] }>(`${CORE}/agents?limit=1`);
+    const url = `${api.url}${CORE}/knowledge/${agents.data[0]!.id}/documents`;
+    const cases: [string, string][] = [
+      [
+        'multipart/form-data',
+        '--zzz\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhello',
+      ],
+      [
+        'multipart/form-data; boundary=zzz',
+        '--zzz\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhel',
+      ],
+      ['multipart/form-data; boundary=zzz', '{"name":"a.txt","text":"hello"}'],
+      ['multipart/form-data; boundary=zzz', '--zzz\r\nContent-Disposition: form-data; name="file"'],
+    ];
+    for (const [type, body] of cases) {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'x-api-key': ADMIN_KEY, 'content-type': type },
+        body,
+      });
+      const answer = (await response.json()) as { error: { code: string; type: string } };
+      expect([response.status, answer.error.code]).toEqual([
+        400,
+        expect.stringMatching(/^invalid_multipart|missing_file$/),
+      ]);
+    }
+    // An uploaded file over the limit is the same condition as an oversized body: 413 body_too_large.
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(26 * 1024 * 1024).fill(0x61)]), 'big.txt');
+    const big = await fetch(url, { method: 'POST', headers: { 'x-api-key': ADMIN_KEY }, body: form });
+    expect([big.status, ((await big.json()) as { error: { code: string } }).error.code]).toEqual([
+      413,
+      'body_too_large',
+    ]);
+  });
+
+  it('envelopes what the HTTP parser refuses: headers over 16 KB, 5,000 query parameters, malformed requests', async () => {
+    const huge = parsed(
+      await rawExchange(port(), [`GET /health HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`]),
+    );
+    expect([huge.status, huge.body?.error.code]).toEqual([431, 'headers_too_large']);
+    const query = Array.from({ length: 5000 }, (_, i) => `p${i}=${i}`).join('&');
+    const many = parsed(
+      await rawExchange(port(), [`GET /api/v1/core/spaces?${query} HTTP/1.1\r\nhost: x\r\n\r\n`]),
+    );
+    expect([many.status, many.body?.error.code]).toEqual([431, 'headers_too_large']);
+    const garbage = parsed(await rawExchange(port(), ['GET / HTTP/1.1\r\nhost x\r\n\r\n']));
+    expect([garbage.status, garbage.body?.error.type]).toEqual([400, 'invalid_request_error']);
+  });
+
+  it('cuts a client that sends its body too slowly (408, connection closed)', async () => {
+    const body = '{"name":"slow"}';
+    const head = `POST ${CORE}/spaces HTTP/1.1\r\nhost: x\r\nx-api-key: ${ADMIN_KEY}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`;
+    // One byte every 150 ms: the whole body would take over 2 s, the limit is 1 s. The exchange ends because the
+    // server closes the connection, not because the client finished.
+    const answer = parsed(await rawExchange(port(), [head, ...body.split('')], 150));
+    expect([answer.status, answer.body?.error.code]).toEqual([408, 'request_timeout']);
+  });
+
+  it('never logs a query string (a key sent as ?api_key= stays out of the log)', async () => {
+    const secret = 'sk-query-canary-0123456789';
+    await fetch(`${api.url}${CORE}/spaces/%00?api_key=${secret}`, { headers: { 'x-api-key': ADMIN_KEY } });
+    await fetch(`${api.url}${CORE}/nowhere?api_key=${secret}`);
+    expect(api.logs()).not.toContain(secret);
+  });
+
+  it("names both ways to send a key on the compatible API's 401, and takes token arrays as embeddings input", async () => {
+    const missing = await fetch(`${api.url}/api/compat/v1/models`);
+    const text = JSON.stringify(await missing.json());
+    expect(missing.status).toBe(401);
+    expect(text).toContain('Bearer');
+    const sdk = new OpenAI({ baseURL: `${api.url}/api/compat/v1`, apiKey: ADMIN_KEY, maxRetries: 0 });
+    // 15339, 1917 are "hello", " world" in cl100k_base, which tiktoken (and so LangChain) uses for unknown models.
+    const [fromTokens, fromText] = await Promise.all([
+      sdk.embeddings.create({ model: 'offline-embed', input: [[15339, 1917]], encoding_format: 'float' }),
+      sdk.embeddings.create({ model: 'offline-embed', input: 'hello world', encoding_format: 'float' }),
+    ]);
+    expect(fromTokens.data[0]!.embedding).toEqual(fromText.data[0]!.embedding);
+    const flat = await sdk.embeddings.create({
+      model: 'offline-embed',
+      input: [15339, 1917],
+      encoding_format: 'float',
+    });
+    expect(flat.data).toHaveLength(1);
+    const bad = await client(api.url).post<{ error: { code: string; param: string } }>(
+      '/api/compat/v1/embeddings',
+      {
+        model: 'offline-embed',
+        input: [[15339, -1]],
+      },
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.param).toMatch(/^input/);
   });
 });

@@ -1,5 +1,7 @@
 // Builds and starts the api: Fastify, the Nest application, projections (in embedded mode), the admin bootstrap,
 // then listens. Used by main.ts and by the end-to-end tests, which start it on a random port with their own DATA_DIR.
+import { createServer, STATUS_CODES, type RequestListener } from 'node:http';
+import type { Socket } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
@@ -21,6 +23,29 @@ import { OperationsController } from './operations.controller.js';
 import { instrumentHttp } from './http-metrics.js';
 
 export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+
+const CLIENT_ERRORS: Record<string, readonly [number, string, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'the request was not received in time'],
+  HPE_HEADER_OVERFLOW: [431, 'headers_too_large', 'the request line and headers are over 16 KB'],
+};
+
+/** Writes an enveloped error on a socket whose request Node could not parse, then closes it. */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? [
+    400,
+    'malformed_request',
+    'the request is not valid HTTP',
+  ];
+  const body = JSON.stringify(errorBody(status, code, message));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
 /** Largest uploaded file (a Knowledge document). */
 export const UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
 
@@ -44,6 +69,23 @@ export async function createApi(
     },
     logger: false,
     return503OnClosing: true,
+    // A client has this long to send its request line, headers and body (1 byte a second held a connection for
+    // minutes); answering, streaming included, is not bounded by it.
+    requestTimeout: config.requestTimeoutMs,
+    // Node checks request timeouts on an interval (30 s by default): check every second so a slow sender is cut on
+    // time.
+    serverFactory: (handler: RequestListener) =>
+      createServer(
+        {
+          requestTimeout: config.requestTimeoutMs,
+          headersTimeout: config.requestTimeoutMs,
+          connectionsCheckingInterval: 1000,
+        },
+        handler,
+      ),
+    // Requests Node's parser refuses before any route sees them (malformed HTTP, headers over 16 KB, a request not
+    // received in time) get the envelope too, written on the socket.
+    clientErrorHandler: answerClientError,
   });
   const metrics = new Registry();
   const app = await NestFactory.create<NestFastifyApplication>(

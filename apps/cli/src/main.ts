@@ -18,11 +18,21 @@ async function main(): Promise<void> {
       process.exitCode = 1;
     },
   });
-  // Stores are closed by now; leftover timers (a retired generation's grace period) must not hold the exit.
+  // Stores are closed by now; leftover timers (a retired generation's grace period) must not hold the exit. Through a
+  // pipe stdout is asynchronous: exit only once everything written has drained (`events tail | grep` lost lines).
+  await drained(process.stdout);
   process.exit(process.exitCode ?? 0);
 }
 
-main().catch((error: unknown) => {
+/** Resolves once everything written to `stream` has been handed to the operating system. */
+const drained = (stream: NodeJS.WriteStream): Promise<void> =>
+  new Promise((resolve) => {
+    if (stream.destroyed || !stream.writable) return resolve();
+    stream.write('', () => resolve());
+  });
+
+main().catch(async (error: unknown) => {
   process.stderr.write(`cli failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  await drained(process.stdout);
   process.exit(1);
 });

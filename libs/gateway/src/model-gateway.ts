@@ -12,6 +12,7 @@ import {
   type ChatDelta,
   type ChatRequest,
   type ChatResult,
+  type EmbeddingInput,
   type EmbeddingResult,
   type ImageRequest,
   type ImageResult,
@@ -187,7 +188,7 @@ export class ModelGateway {
   async embed(
     scope: CallScope,
     model: ModelConfig,
-    inputs: readonly string[],
+    inputs: readonly EmbeddingInput[],
     signal: AbortSignal,
   ): Promise<EmbeddingResult> {
     // Embeddings are recorded but not limited: Knowledge ingestion depends on them (spec: limits cover chat and rerank).

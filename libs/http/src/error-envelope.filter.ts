@@ -89,6 +89,12 @@ export function compatErrorBody(status: number, body: ErrorBody) {
 
 export const isCompatPath = (url: string): boolean => url.startsWith('/api/compat/');
 
+/** A request's path without its query string, for logs. */
+export const pathOf = (url: string): string => {
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+};
+
 /** Fastify's own client errors (body parsing, content type, size) carry a statusCode and a FST_ code. */
 function fastifyClientError(error: unknown): { status: number; code: string; message: string } | null {
   if (typeof error !== 'object' || error === null) return null;
@@ -100,6 +106,13 @@ function fastifyClientError(error: unknown): { status: number; code: string; mes
     FST_ERR_CTP_BODY_TOO_LARGE: 'body_too_large',
     FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
     FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_content_length',
+    // @fastify/multipart: an uploaded file over the limit is the same condition as an oversized body.
+    FST_REQ_FILE_TOO_LARGE: 'body_too_large',
+    FST_PARTS_LIMIT: 'invalid_multipart',
+    FST_FILES_LIMIT: 'invalid_multipart',
+    FST_FIELDS_LIMIT: 'invalid_multipart',
+    FST_PROTO_VIOLATION: 'invalid_multipart',
+    FST_INVALID_MULTIPART_CONTENT_TYPE: 'invalid_multipart',
   };
   const mapped = code ? known[code] : undefined;
   if (!mapped && statusCode === 400 && message?.includes('JSON'))
@@ -151,7 +164,11 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       void reply.status(known.status).send(compat ? compatErrorBody(known.status, known.body) : known.body);
       return;
     }
-    this.logger.error({ err: exception, method: request.method, url: request.url }, 'unhandled error');
+    // The path only: a query string can carry a key (`?api_key=…`).
+    this.logger.error(
+      { err: exception, method: request.method, path: pathOf(request.url) },
+      'unhandled error',
+    );
     if (reply.sent || reply.raw.headersSent) return;
     const body = errorBody(500, 'internal_error', 'internal error; it has been logged');
     void reply.status(500).send(compat ? compatErrorBody(500, body) : body);

@@ -82,7 +82,8 @@ export interface ModelProvider {
   chat(model: ModelConfig, request: ChatRequest, signal: AbortSignal): Promise<ChatResult>;
   /** Yields deltas as they arrive; aborting `signal` ends the upstream call. */
   chatStream(model: ModelConfig, request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatDelta>;
-  embed(model: ModelConfig, inputs: readonly string[], signal: AbortSignal): Promise<EmbeddingResult>;
+  /** Texts, or token ids (as the common format allows: LangChain sends them by default). */
+  embed(model: ModelConfig, inputs: readonly EmbeddingInput[], signal: AbortSignal): Promise<EmbeddingResult>;
   rerank(
     model: ModelConfig,
     query: string,
@@ -91,3 +92,6 @@ export interface ModelProvider {
   ): Promise<RerankResult>;
   image(model: ModelConfig, request: ImageRequest, signal: AbortSignal): Promise<ImageResult>;
 }
+
+/** One embeddings input: a text, or the token ids of one. */
+export type EmbeddingInput = string | readonly number[];

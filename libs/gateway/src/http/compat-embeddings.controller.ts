@@ -7,6 +7,7 @@ import { ValidationError } from '../../../kernel/src/index.js';
 import { AcceptsBearer } from '../../../identity/src/http/api-key.guard.js';
 import { CurrentCaller, type Caller } from '../../../http/src/caller.js';
 import { parseOrThrow } from '../../../http/src/zod-validation.js';
+import type { EmbeddingInput } from '../../../models/src/provider.port.js';
 import { ModelGateway } from '../model-gateway.js';
 import { compatScope } from './compat-chat.controller.js';
 import { EmbeddingsBody, MAX_EMBEDDING_INPUTS, RerankBody } from './compat.schemas.js';
@@ -50,7 +51,10 @@ export class CompatEmbeddingsController {
   @HttpCode(200)
   async embeddings(@Body() raw: unknown, @CurrentCaller() caller: Caller, @Res() reply: FastifyReply) {
     const body = parseOrThrow(EmbeddingsBody, raw);
-    const inputs = typeof body.input === 'string' ? [body.input] : body.input;
+    const inputs: readonly EmbeddingInput[] =
+      typeof body.input === 'string' || typeof body.input[0] === 'number'
+        ? [body.input as EmbeddingInput]
+        : (body.input as EmbeddingInput[]);
     if (inputs.length > MAX_EMBEDDING_INPUTS)
       throw new ValidationError(
         'too_many_inputs',

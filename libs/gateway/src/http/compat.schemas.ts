@@ -104,6 +104,13 @@ export function refuseUnsupportedChatFields(body: unknown): void {
 }
 
 export const MAX_EMBEDDING_INPUTS = 2048;
+/** Tokens in one input given as token ids (OpenAI's own limit for one input is 8,192). */
+export const MAX_INPUT_TOKEN_IDS = 8192;
+
+const TokenIds = z
+  .array(z.number().int().min(0).max(1_000_000))
+  .min(1, 'a token array needs at least one token')
+  .max(MAX_INPUT_TOKEN_IDS);
 
 export const EmbeddingsBody = z.object({
   model: z.string().min(1).max(256),
@@ -113,6 +120,9 @@ export const EmbeddingsBody = z.object({
       z
         .array(z.string().superRefine(withinChars(INPUT_LIMITS.embeddingInputChars, 'an input')))
         .min(1, 'at least one input is required'),
+      // Token ids: one input (`[15339, 1917]`) or several (`[[15339, 1917]]`).
+      TokenIds,
+      z.array(TokenIds).min(1, 'at least one input is required'),
     ])
     .superRefine(withinChars(INPUT_LIMITS.embeddingTotalChars, 'the inputs')),
   encoding_format: optional(z.enum(['float', 'base64'])),

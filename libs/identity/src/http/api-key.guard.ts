@@ -81,11 +81,15 @@ export class ApiKeyGuard implements CanActivate {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
     const request = context.switchToHttp().getRequest<RequestWithCaller>();
-    const key = this.presentedKey(
-      request,
-      this.reflector.getAllAndOverride<boolean>(ACCEPTS_BEARER, targets) ?? false,
-    );
-    if (!key) throw new UnauthorizedError('missing_api_key', 'send an API key in the x-api-key header');
+    const bearer = this.reflector.getAllAndOverride<boolean>(ACCEPTS_BEARER, targets) ?? false;
+    const key = this.presentedKey(request, bearer);
+    if (!key)
+      throw new UnauthorizedError(
+        'missing_api_key',
+        bearer
+          ? 'send an API key as `Authorization: Bearer <key>` or in the x-api-key header'
+          : 'send an API key in the x-api-key header',
+      );
     const keyHash = hashApiKey(key);
     const apiKey = await this.known.lookup(keyHash, async () => {
       const page = await this.readStore.reader<ApiKeyView>(API_KEYS).find({ keyHash }, { limit: 1 });

@@ -8,6 +8,7 @@ import type {
   ChatDelta,
   ChatRequest,
   ChatResult,
+  EmbeddingInput,
   EmbeddingResult,
   ImageRequest,
   ImageResult,
@@ -17,6 +18,7 @@ import type {
 import { streamChatResult, type OfflineChatOptions } from './offline-chat.js';
 import { offlineImage } from './offline-image.js';
 import { runOffline } from './offline-pool.js';
+import { textOfTokenIds } from './token-ids.js';
 
 export const OFFLINE_PROVIDER = 'offline';
 
@@ -41,9 +43,14 @@ export class OfflineProvider implements ModelProvider {
     yield* streamChatResult(result, signal, this.options);
   }
 
-  async embed(_model: ModelConfig, inputs: readonly string[], signal: AbortSignal): Promise<EmbeddingResult> {
+  async embed(
+    _model: ModelConfig,
+    inputs: readonly EmbeddingInput[],
+    signal: AbortSignal,
+  ): Promise<EmbeddingResult> {
     signal.throwIfAborted();
-    return runOffline<EmbeddingResult>({ op: 'embed', inputs });
+    const texts = inputs.map((input) => (typeof input === 'string' ? input : textOfTokenIds(input)));
+    return runOffline<EmbeddingResult>({ op: 'embed', inputs: texts });
   }
 
   async rerank(

@@ -87,9 +87,6 @@ export const encodeTokens = (text: string): number[] => {
   return tokens;
 };
 
-/** Text of o200k token ids (the compatible embeddings API takes token arrays); ids outside the vocabulary throw. */
-export const decodeTokens = (tokens: readonly number[]): string => loadEncoding().decode(tokens);
-
 /**
  * The longest prefix of `text` that fits in `maxTokens` tokens. The result is always a prefix of `text` (a token
  * that ends inside a multi-byte character is dropped whole) and re-encodes to at most `maxTokens` tokens. Segments

@@ -13,6 +13,7 @@ import {
   type ChatDelta,
   type ChatRequest,
   type ChatResult,
+  type EmbeddingInput,
   type EmbeddingResult,
   type ImageRequest,
   type ImageResult,
@@ -108,10 +109,18 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     return this.transport.stream(model, request, signal);
   }
 
-  embed(model: ModelConfig, inputs: readonly string[], signal: AbortSignal): Promise<EmbeddingResult> {
+  embed(
+    model: ModelConfig,
+    inputs: readonly EmbeddingInput[],
+    signal: AbortSignal,
+  ): Promise<EmbeddingResult> {
     return this.call(model, signal, async (combined) => {
+      // Token ids go upstream as they are: they are the upstream model's own tokens.
+      const input = inputs.every((item) => typeof item === 'string')
+        ? [...inputs]
+        : inputs.map((item) => (typeof item === 'string' ? item : [...item]));
       const response = await this.client(model).embeddings.create(
-        { model: model.modelId, input: [...inputs], encoding_format: 'float' },
+        { model: model.modelId, input: input as string[] | number[][], encoding_format: 'float' },
         { signal: combined },
       );
       const vectors = [...response.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);
