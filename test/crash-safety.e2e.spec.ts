@@ -89,6 +89,70 @@ describe('crash safety (e2e, separate process)', () => {
     await Promise.all([eventStore.close(), live.close(), rebuilt.close()]);
   });
 
+  it('creates nothing twice when unanswered requests are retried with their Idempotency-Key after kill -9 (20 kills)', async () => {
+    const dataDir = tempDataDir();
+    // A retry finds the first attempt recorded as running for this long; past it the request is run again.
+    const env = { DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, IDEMPOTENCY_IN_FLIGHT_MS: '200' };
+    let server = await spawnApi(env);
+    const space = (await client(server.url).post<{ id: string }>(`${CORE}/spaces`, { name: 'Kill loop' }))
+      .body;
+    const acknowledged = new Map<string, string>();
+    const send = (url: string, name: string, key: string) =>
+      fetch(`${url}${CORE}/agents`, {
+        method: 'POST',
+        headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify({ spaceId: space.id, name }),
+      }).then(
+        async (response) => ({ status: response.status, body: (await response.json()) as { id: string } }),
+        () => null,
+      );
+    let retried = 0;
+    for (let round = 0; round < 20; round++) {
+      const unanswered: { name: string; key: string }[] = [];
+      let killed = false;
+      const writer = async (worker: number) => {
+        for (let i = 0; !killed; i++) {
+          const name = `r${round}-w${worker}-${i}`;
+          const key = `kill-${round}-${worker}-${i}`;
+          const reply = await send(server.url, name, key);
+          if (reply?.status === 201) acknowledged.set(name, reply.body.id);
+          else unanswered.push({ name, key });
+          if (!reply) return;
+        }
+      };
+      const writers = Array.from({ length: 4 }, (_, worker) => writer(worker));
+      const target = acknowledged.size + 8;
+      while (acknowledged.size < target) await new Promise((resolve) => setTimeout(resolve, 2));
+      server.child.kill('SIGKILL');
+      killed = true;
+      await Promise.all(writers);
+      server = await spawnApi(env);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      for (const { name, key } of unanswered) {
+        retried++;
+        const reply = await send(server.url, name, key);
+        expect(reply?.status).toBe(201);
+        // A replay, or the same entity found again: the first attempt's id either way.
+        if (acknowledged.has(name)) expect(reply!.body.id).toBe(acknowledged.get(name));
+        acknowledged.set(name, reply!.body.id);
+      }
+    }
+    const listed = new Map<string, number>();
+    for (let cursor: string | null = null, first = true; first || cursor; first = false) {
+      const page: { body: { data: { name: string }[]; nextCursor: string | null } } = await client(
+        server.url,
+      ).get(
+        `${CORE}/agents?spaceId=${space.id}&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
+      for (const agent of page.body.data) listed.set(agent.name, (listed.get(agent.name) ?? 0) + 1);
+      cursor = page.body.nextCursor;
+    }
+    await stopProcess(server.child);
+    expect(retried).toBeGreaterThan(0);
+    expect([...acknowledged.keys()].filter((name) => !listed.has(name))).toEqual([]);
+    expect([...listed].filter(([, count]) => count > 1)).toEqual([]);
+  }, 240_000);
+
   it('loses no usage record on a clean shutdown, also of streams still running when SIGTERM arrives', async () => {
     const upstream = await startFakeUpstream({ chunkDelayMs: 40, streamChunks: 10 });
     const dataDir = tempDataDir();

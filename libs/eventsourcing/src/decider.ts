@@ -3,6 +3,8 @@
 import {
   derivedEventId,
   newEventId,
+  newId,
+  sha256,
   SYSTEM_ACTOR,
   WrongExpectedRevisionError,
   type Actor,
@@ -26,7 +28,20 @@ export interface CommandContext {
   readonly causationId?: string | null;
   /** Deterministic event ids (process managers, idempotent retries); random time-ordered ids otherwise. */
   readonly eventId?: (index: number) => string;
+  /**
+   * Set for a request sent with an Idempotency-Key: its events' ids derive from this seed and their stream, so a
+   * retry of a request whose command was appended before the process died finds it applied and answers its original
+   * result, instead of applying it again (a second entity).
+   */
+  readonly request?: IdempotentRequest;
   readonly now: () => Date;
+}
+
+/** An HTTP request sent with an Idempotency-Key: the seed its event ids derive from, and its commands so far. */
+export interface IdempotentRequest {
+  readonly seed: string;
+  /** How many commands the request has sent to each stream: the nth command to a stream gets ids of its own. */
+  readonly commands: Map<string, number>;
 }
 
 /**
@@ -115,15 +130,59 @@ export async function loadState<State, Event extends DomainEvent>(
   return { state, revision };
 }
 
+/**
+ * The id of a new entity: random, except in a request sent with an Idempotency-Key, where it derives from the request
+ * (the nth id of a kind it makes), so a retry after a crash names the same entity instead of creating a second one.
+ */
+export const newEntityId = (context: CommandContext, prefix: string): string => {
+  const request = context.request;
+  if (!request) return newId(prefix);
+  const slot = `id:${prefix}`;
+  const nth = request.commands.get(slot) ?? 0;
+  request.commands.set(slot, nth + 1);
+  return `${prefix}_${sha256(`${request.seed}\u0000${slot}\u0000${nth}`).slice(0, 32)}`;
+};
+
+/** The events an earlier run of the same idempotent request appended to this stream, if it got that far. */
+async function alreadyApplied<Event extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  seed: string,
+): Promise<CommandResult<Event> | null> {
+  const first = derivedEventId(seed, streamId, '0');
+  const stream = await store.readStream(streamId);
+  const at = stream.findIndex((event) => event.id === first);
+  if (at < 0) return null;
+  const applied: EventEnvelope[] = [stream[at]!];
+  for (let index = 1; stream[at + index]?.id === derivedEventId(seed, streamId, String(index)); index++)
+    applied.push(stream[at + index]!);
+  const last = applied.at(-1)!;
+  return {
+    events: applied.map((event) => ({ type: event.type, data: event.data }) as Event),
+    position: last.position,
+    revision: last.revision,
+  };
+}
+
 export async function handleCommand<State, Command, Event extends DomainEvent>(
   store: EventStore,
   streamId: string,
   decider: Decider<State, Command, Event>,
   command: Command,
-  context: CommandContext,
+  given: CommandContext,
   retries = 5,
   cache?: AggregateStateCache,
 ): Promise<CommandResult<Event>> {
+  const nth = given.request ? (given.request.commands.get(streamId) ?? 0) : 0;
+  given.request?.commands.set(streamId, nth + 1);
+  const seed = given.request ? `${given.request.seed}:${nth}` : undefined;
+  const context: CommandContext = seed
+    ? { ...given, eventId: (index) => derivedEventId(seed, streamId, String(index)) }
+    : given;
+  if (seed) {
+    const applied = await alreadyApplied<Event>(store, streamId, seed);
+    if (applied) return applied;
+  }
   for (let attempt = 0; ; attempt++) {
     const { state, revision } = await loadState(store, streamId, decider, cache);
     const events = decider.decide(command, state);

@@ -2,7 +2,7 @@
 import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../../kernel/src/index.js';
-import type { CommandContext } from '../../eventsourcing/src/decider.js';
+import type { CommandContext, IdempotentRequest } from '../../eventsourcing/src/decider.js';
 import type { ApiKeyView } from '../../../projections/api-keys/api-keys.projector.js';
 
 export interface Caller {
@@ -11,6 +11,8 @@ export interface Caller {
   readonly userId: string;
   readonly isAdmin: boolean;
   readonly correlationId: string;
+  /** Set by the Idempotency-Key interceptor: the request's ids derive from it (see newEntityId). */
+  readonly idempotent?: IdempotentRequest;
 }
 
 export type RequestWithCaller = FastifyRequest & { caller?: Caller };
@@ -24,6 +26,7 @@ export const CurrentCaller = createParamDecorator((_data: unknown, context: Exec
 export const commandContext = (caller: Caller): CommandContext => ({
   actor: caller.actor,
   correlationId: caller.correlationId,
+  ...(caller.idempotent ? { request: caller.idempotent } : {}),
   now: () => new Date(),
 });
 

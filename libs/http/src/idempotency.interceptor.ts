@@ -12,13 +12,20 @@ import {
 } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
-import { ConflictError, newEventId, PlatformError, sha256, ValidationError } from '../../kernel/src/index.js';
+import {
+  ConflictError,
+  newEventId,
+  PLATFORM_CONFIG,
+  PlatformError,
+  sha256,
+  ValidationError,
+  type PlatformConfig,
+} from '../../kernel/src/index.js';
 import { EVENT_STORE, type EventStore } from '../../event-store/src/event-store.port.js';
 import type { RequestWithCaller } from './caller.js';
 import { toErrorResponse } from './error-envelope.filter.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
-const IN_FLIGHT_MS = 60_000;
 const SECRET_FIELDS = ['key'];
 
 type IdempotencyEvent =
@@ -35,7 +42,10 @@ const redact = (body: unknown): unknown =>
 
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<RequestWithCaller>();
@@ -79,7 +89,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     if (
       last?.type === 'IdempotentRequestStarted' &&
-      Date.now() - Date.parse(last.data.startedAt) < IN_FLIGHT_MS
+      Date.now() - Date.parse(last.data.startedAt) < this.config.idempotencyInFlightMs
     )
       throw new ConflictError(
         'idempotency_key_in_use',
@@ -110,6 +120,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
           )
         : error;
     });
+    // The request's entity and event ids derive from the caller, the key and the request: if an earlier attempt got
+    // its command appended and died before recording completion, running it again finds that command applied.
+    request.caller = {
+      ...caller,
+      idempotent: { seed: sha256(`${streamId}\u0000${fingerprint}`), commands: new Map() },
+    };
     try {
       const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
       // Nest applies a POST's default 201 after the handler, so 200 here means the default.

@@ -17,7 +17,8 @@ import {
 import { IdempotencyInterceptor } from '../../../http/src/idempotency.interceptor.js';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { ForbiddenError, newId, NotFoundError, ValidationError } from '../../../kernel/src/index.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../../kernel/src/index.js';
+import { newEntityId } from '../../../eventsourcing/src/decider.js';
 import { changeableSpace } from '../../../spaces/src/space-visibility.js';
 import { ModelRegistry } from '../../../models/src/model-registry.js';
 import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
@@ -93,7 +94,7 @@ export class AgentsController {
     await this.requireSpace(body.spaceId, caller);
     this.requireChatModel(body.model);
     const { spaceId, ...settings } = body;
-    const agentId = newId('agt');
+    const agentId = newEntityId(commandContext(caller), 'agt');
     return this.execute(
       {
         type: 'CreateAgent',

@@ -1,7 +1,7 @@
 // Identity commands (register a user, issue/change/revoke an API key) and their thin handlers over the command runner.
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { newId, type PlatformError } from '../../../kernel/src/index.js';
-import type { CommandContext } from '../../../eventsourcing/src/decider.js';
+import { type PlatformError } from '../../../kernel/src/index.js';
+import { newEntityId, type CommandContext } from '../../../eventsourcing/src/decider.js';
 import { claimUnique } from '../../../eventsourcing/src/unique-claims.js';
 import { CommandRunner } from '../../../platform/src/command-runner.js';
 import { apiKeyDecider, type ApiKeyCommand } from '../api-key.decider.js';
@@ -65,7 +65,7 @@ export class RegisterUserHandler implements ICommandHandler<
   constructor(private readonly commands: CommandRunner) {}
 
   async execute({ input, context }: RegisterUser) {
-    const userId = input.userId ?? newId('usr');
+    const userId = input.userId ?? newEntityId(context, 'usr');
     const email = input.email.toLowerCase();
     await claimUnique(
       this.commands.store,
@@ -89,11 +89,14 @@ export class RegisterUserHandler implements ICommandHandler<
 }
 
 @CommandHandler(IssueApiKey)
-export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey, WriteResult & { key: string }> {
+export class IssueApiKeyHandler implements ICommandHandler<
+  IssueApiKey,
+  WriteResult & { key: string | null }
+> {
   constructor(private readonly commands: CommandRunner) {}
 
   async execute({ input, context }: IssueApiKey) {
-    const apiKeyId = input.apiKeyId ?? newId('key');
+    const apiKeyId = input.apiKeyId ?? newEntityId(context, 'key');
     const key = input.key ?? generateApiKey();
     const result = await this.commands.run(
       apiKeyStreamId(apiKeyId),
@@ -112,7 +115,10 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey, WriteRes
       },
       context,
     );
-    return { id: apiKeyId, key, position: result.position };
+    // A retried request whose key was issued before the process died gets no secret: the one issued then is the key.
+    const issuedNow =
+      (result.events[0]?.data as { keyHash?: string } | undefined)?.keyHash === hashApiKey(key);
+    return { id: apiKeyId, key: issuedNow ? key : null, position: result.position };
   }
 }
 

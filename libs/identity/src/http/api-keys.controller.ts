@@ -114,7 +114,7 @@ export class ApiKeysController {
             })
         ).id;
     }
-    const issued = await this.commandBus.execute<IssueApiKey, WriteResult & { key: string }>(
+    const issued = await this.commandBus.execute<IssueApiKey, WriteResult & { key: string | null }>(
       new IssueApiKey(
         {
           name: body.name,

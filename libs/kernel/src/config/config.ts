@@ -61,6 +61,7 @@ const ConfigSchema = z
     PARSE_MEMORY_MB: z.coerce.number().int().min(128).max(16_384).default(768),
     PARSE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+    IDEMPOTENCY_IN_FLIGHT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -98,6 +99,8 @@ const ConfigSchema = z
     parseTimeoutMs: env.PARSE_TIMEOUT_MS,
     /** Longest a client may take to send a request's headers and body (a slow sender gets 408). */
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    /** How long a request with an Idempotency-Key counts as still running (a retry meanwhile is 409). */
+    idempotencyInFlightMs: env.IDEMPOTENCY_IN_FLIGHT_MS,
   }))
   .superRefine((config, ctx) => {
     if (config.eventStore === 'kurrentdb' && !config.kurrentDbUrl)

@@ -24,11 +24,11 @@ import type { z } from 'zod';
 import {
   ConflictError,
   ForbiddenError,
-  newId,
   NotFoundError,
   PlatformError,
   ValidationError,
 } from '../../../kernel/src/index.js';
+import { newEntityId } from '../../../eventsourcing/src/decider.js';
 import { IdempotencyInterceptor } from '../../../http/src/idempotency.interceptor.js';
 import { commandContext, CurrentCaller, type Caller } from '../../../http/src/caller.js';
 import { listOf, type RouteDoc } from '../../../http/src/openapi.js';
@@ -212,7 +212,7 @@ export class KnowledgeController {
     const ownerId = this.ownerFor(agent, input.scope, caller);
     await this.requireTags(agent, input.tagIds);
     const content = await this.store(input.bytes, input.declaredType);
-    const documentId = newId('doc');
+    const documentId = newEntityId(commandContext(caller), 'doc');
     await this.executeDocument(
       {
         type: 'AddDocument',
@@ -562,7 +562,7 @@ export class KnowledgeController {
     @CurrentCaller() caller: Caller,
   ) {
     await accessibleAgent(this.readStore, agentId, caller);
-    const tagId = newId('tag');
+    const tagId = newEntityId(commandContext(caller), 'tag');
     await this.executeTag({ type: 'CreateTag', tagId, agentId, name: body.name, color: body.color }, caller);
     return toTagDto(await this.agentTag(agentId, tagId));
   }

@@ -15,7 +15,7 @@ import {
 import { IdempotencyInterceptor } from '../../../http/src/idempotency.interceptor.js';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { newId } from '../../../kernel/src/index.js';
+import { newEntityId } from '../../../eventsourcing/src/decider.js';
 import { changeableSpace, visibleSpace, visibleSpaceIds } from '../space-visibility.js';
 import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
 import { ReadYourWrites } from '../../../platform/src/command-runner.js';
@@ -65,7 +65,7 @@ export class SpacesController {
     @Body(new ZodBody(CreateSpaceBody)) body: z.output<typeof CreateSpaceBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    const spaceId = newId('spc');
+    const spaceId = newEntityId(commandContext(caller), 'spc');
     const fields = {
       name: body.name,
       slug: body.slug ?? slugify(body.name),
