@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Controller, Get, Header, Inject, Param, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { NotFoundError } from '../../../libs/kernel/src/index.js';
 import { EVENT_STORE, type EventStore } from '../../../libs/event-store/src/event-store.port.js';
 import { READ_STORE, type ReadStore } from '../../../libs/read-store/src/read-store.port.js';
@@ -15,6 +15,7 @@ import { Public } from '../../../libs/http/src/caller.js';
 import { projectionHealth } from '../../../libs/operations/src/projection-health.js';
 import { registerProjectionMetrics } from '../../../libs/operations/src/projection-metrics.js';
 import { registerUsageMetrics } from '../../../libs/usage/src/usage-metrics.js';
+import { streamsOpen } from '../../../libs/gateway/src/http/sse.js';
 import { UsageRecorder } from '../../../libs/usage/src/usage-recorder.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
 import { HTTP_METRICS } from './http-metrics.js';
@@ -53,6 +54,14 @@ export class OperationsController {
     this.metrics = registry;
     collectDefaultMetrics({ register: registry });
     registerUsageMetrics(registry, usage);
+    new Gauge({
+      name: 'chat_streams_open',
+      help: 'Streamed chat answers open right now (a stalled client holds one until the stall timeout)',
+      registers: [registry],
+      collect() {
+        this.set(streamsOpen());
+      },
+    });
     this.collectProjections = registerProjectionMetrics(registry, {
       eventStore,
       runner,

@@ -91,6 +91,11 @@ export interface FakeUpstream {
   readonly requests: FakeUpstreamRequest[];
   /** Requests whose client closed the connection before the response finished. */
   readonly aborted: number;
+  /**
+   * Stream chunks written so far (all requests). Streams respect backpressure like a real server: a write that
+   * fills the socket waits for the client (the gateway) to read, so this shows how much a stalled reader pulled.
+   */
+  readonly chunksWritten: number;
   /** Requests received and not yet finished or aborted. */
   readonly inFlight: number;
   /** Current behaviour (a copy). */
@@ -135,6 +140,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
   const requests: FakeUpstreamRequest[] = [];
   const sockets = new Set<Socket>();
   let aborted = 0;
+  let chunksWritten = 0;
   let inFlight = 0;
   let sequence = 0;
   let closing = false;
@@ -397,7 +403,8 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
       }
       if (index > 0 && !(await pause(current.chunkDelayMs, signal))) return;
       if (signal.aborted) return;
-      res.write(`data: ${JSON.stringify(event)}\n\n`);
+      chunksWritten++;
+      if (!res.write(`data: ${JSON.stringify(event)}\n\n`)) await drainedOrAborted(res, signal);
     }
     if (signal.aborted) return;
     res.end('data: [DONE]\n\n');
@@ -493,6 +500,9 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     url: `http://127.0.0.1:${port}/v1`,
     port,
     requests,
+    get chunksWritten() {
+      return chunksWritten;
+    },
     get aborted() {
       return aborted;
     },
@@ -512,6 +522,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     reset() {
       requests.length = 0;
       aborted = 0;
+      chunksWritten = 0;
       behaviour = { ...initial };
     },
     close() {
@@ -637,6 +648,18 @@ async function pause(ms: number, signal: AbortSignal): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+function drainedOrAborted(res: ServerResponse, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    res.once('drain', done);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 function waitForAbort(signal: AbortSignal): Promise<void> {

@@ -6,7 +6,7 @@ import { Body, Controller, HttpCode, Inject, Post, Res } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { FastifyReply } from 'fastify';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { newId } from '../../../kernel/src/index.js';
+import { newId, PLATFORM_CONFIG, type PlatformConfig } from '../../../kernel/src/index.js';
 import { AcceptsBearer } from '../../../identity/src/http/api-key.guard.js';
 import { CurrentCaller, type Caller } from '../../../http/src/caller.js';
 import { parseOrThrow } from '../../../http/src/zod-validation.js';
@@ -54,6 +54,7 @@ export class CompatChatController {
   constructor(
     private readonly gateway: ModelGateway,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
   @Post('chat/completions')
@@ -81,7 +82,7 @@ export class CompatChatController {
     ]();
     // The first delta decides between an HTTP error (nothing sent yet) and a stream.
     let next = await deltas.next();
-    const sse = SseWriter.open(reply);
+    const sse = SseWriter.open(reply, this.config.streamStallTimeoutMs);
     const includeUsage = body.stream_options?.include_usage === true;
     const chunk = (choices: ChatCompletionChunk['choices'], usage?: ChatCompletionChunk['usage']) =>
       JSON.stringify({

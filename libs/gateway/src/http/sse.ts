@@ -1,15 +1,28 @@
-// Server-Sent Events over the raw response, with backpressure: a write that fills the socket buffer waits for
-// `drain`, so a slow client slows the upstream read instead of growing memory, and no chunk is dropped.
+// Server-Sent Events over the raw response, with backpressure end to end: a write that fills the socket buffer waits
+// for `drain`, and nothing more is pulled from the upstream (or the offline model) meanwhile, so a slow client slows
+// the source instead of growing memory, and no chunk is dropped. A client that stops reading altogether holds a
+// stream for at most the stall timeout: then its connection is closed, which aborts the upstream call and frees
+// everything the stream held.
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 
+let openStreams = 0;
+
+/** Event streams open right now (the `chat_streams_open` gauge): back to 0 once every client has gone. */
+export const streamsOpen = (): number => openStreams;
+
 export class SseWriter {
-  private constructor(private readonly raw: ServerResponse) {}
+  private constructor(
+    private readonly raw: ServerResponse,
+    private readonly stallTimeoutMs: number,
+  ) {}
 
   /** Takes the response over from Fastify and sends the event-stream headers (plus any already set, like x-request-id). */
-  static open(reply: FastifyReply): SseWriter {
+  static open(reply: FastifyReply, stallTimeoutMs: number): SseWriter {
     void reply.hijack();
     const raw = reply.raw;
+    openStreams++;
+    raw.once('close', () => openStreams--);
     raw.writeHead(200, {
       ...(reply.getHeaders() as Record<string, string>),
       'content-type': 'text/event-stream; charset=utf-8',
@@ -18,7 +31,7 @@ export class SseWriter {
       'x-accel-buffering': 'no',
     });
     raw.flushHeaders();
-    return new SseWriter(raw);
+    return new SseWriter(raw, stallTimeoutMs);
   }
 
   get closed(): boolean {
@@ -31,10 +44,13 @@ export class SseWriter {
     if (this.raw.write(`data: ${payload}\n\n`)) return;
     await new Promise<void>((resolve) => {
       const done = () => {
+        clearTimeout(stalled);
         this.raw.off('drain', done);
         this.raw.off('close', done);
         resolve();
       };
+      // The client has read nothing for this long: close its connection ('close' ends the wait and aborts upstream).
+      const stalled = setTimeout(() => this.raw.destroy(), this.stallTimeoutMs);
       this.raw.on('drain', done);
       this.raw.on('close', done);
     });

@@ -62,6 +62,7 @@ const ConfigSchema = z
     PARSE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
     IDEMPOTENCY_IN_FLIGHT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+    STREAM_STALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -101,6 +102,8 @@ const ConfigSchema = z
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     /** How long a request with an Idempotency-Key counts as still running (a retry meanwhile is 409). */
     idempotencyInFlightMs: env.IDEMPOTENCY_IN_FLIGHT_MS,
+    /** A streaming client that reads nothing for this long is disconnected (its upstream call aborted). */
+    streamStallTimeoutMs: env.STREAM_STALL_TIMEOUT_MS,
   }))
   .superRefine((config, ctx) => {
     if (config.eventStore === 'kurrentdb' && !config.kurrentDbUrl)

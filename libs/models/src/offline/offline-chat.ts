@@ -173,8 +173,7 @@ export const offlineChat = (request: ChatRequest): ChatResult => {
 };
 
 /** Word-sized pieces whose concatenation is exactly `text` (each word carries its trailing whitespace). */
-export const splitWords = (text: string): string[] =>
-  text.split(/(?<=\s)(?=\S)/u).filter((piece) => piece !== '');
+export const splitWords = (text: string): string[] => [...wordsOf(text)];
 
 const fragments = (text: string, size: number): string[] => {
   const chars = Array.from(text);
@@ -184,12 +183,17 @@ const fragments = (text: string, size: number): string[] => {
   return pieces;
 };
 
-const deltasOf = (result: ChatResult): ChatDelta[] => {
+/** Word-sized pieces of `text`, as splitWords cuts it, one at a time (a long answer is never held twice). */
+function* wordsOf(text: string): Generator<string> {
+  for (const [piece] of text.matchAll(/\S*\s*/gu)) if (piece !== '') yield piece;
+}
+
+/** The deltas of an answer, made as they are pulled: a stalled client holds one, not the whole answer cut up. */
+function* deltasOf(result: ChatResult): Generator<ChatDelta> {
   const { message, finishReason, usage } = result;
-  const deltas: ChatDelta[] = [];
   const call = message.tool_calls?.[0];
   if (call?.type === 'function') {
-    deltas.push({
+    yield {
       delta: {
         role: 'assistant',
         content: null,
@@ -198,20 +202,18 @@ const deltasOf = (result: ChatResult): ChatDelta[] => {
         ],
       },
       finishReason: null,
-    });
+    };
     for (const fragment of fragments(call.function.arguments, ARGUMENT_FRAGMENT))
-      deltas.push({
+      yield {
         delta: { tool_calls: [{ index: 0, function: { arguments: fragment } }] },
         finishReason: null,
-      });
+      };
   } else {
-    deltas.push({ delta: { role: 'assistant', content: '' }, finishReason: null });
-    for (const word of splitWords(message.content ?? ''))
-      deltas.push({ delta: { content: word }, finishReason: null });
+    yield { delta: { role: 'assistant', content: '' }, finishReason: null };
+    for (const word of wordsOf(message.content ?? '')) yield { delta: { content: word }, finishReason: null };
   }
-  deltas.push({ delta: {}, finishReason, usage });
-  return deltas;
-};
+  yield { delta: {}, finishReason, usage };
+}
 
 /** Streams {@link offlineChat}'s answer piece by piece; an aborted `signal` ends it with the signal's reason. */
 export async function* offlineChatStream(
@@ -230,8 +232,8 @@ export async function* streamChatResult(
   options: OfflineChatOptions = {},
 ): AsyncGenerator<ChatDelta> {
   const delayMs = options.wordDelayMs ?? 0;
-  const deltas = deltasOf(result);
-  for (const [index, delta] of deltas.entries()) {
+  let index = 0;
+  for (const delta of deltasOf(result)) {
     if (delayMs > 0 && index > 0) {
       try {
         await sleep(delayMs, undefined, { signal });
@@ -242,5 +244,6 @@ export async function* streamChatResult(
     }
     signal.throwIfAborted();
     yield delta;
+    index++;
   }
 }
