@@ -88,14 +88,19 @@ const residentMb = (pid: number | undefined): number | null => {
   }
 };
 
+/** A child at work keeps this process alive; an idle one (its process, IPC channel and stderr pipe) does not. */
 const hold = (child: ParseChild, held: boolean): void => {
-  const channel = child.process.channel as { ref(): void; unref(): void } | undefined;
-  if (held) {
-    child.process.ref();
-    channel?.ref();
-  } else {
-    child.process.unref();
-    channel?.unref();
+  const handles = [child.process, child.process.channel, child.process.stderr] as (
+    | {
+        ref(): void;
+        unref(): void;
+      }
+    | null
+    | undefined
+  )[];
+  for (const handle of handles) {
+    if (held) handle?.ref();
+    else handle?.unref();
   }
 };
 

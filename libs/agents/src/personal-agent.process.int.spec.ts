@@ -1,0 +1,53 @@
+import { loadConfig } from '../../kernel/src/index.js';
+import { SqliteEventStore } from '../../event-store/src/sqlite/sqlite-event-store.js';
+import { SqliteReadStore } from '../../read-store/src/sqlite/sqlite-read-store.js';
+import { ProjectionRunner, processLeaseOwner } from '../../eventsourcing/src/projection-runner.js';
+import { CommandRunner } from '../../platform/src/command-runner.js';
+import { ModelRegistry } from '../../models/src/model-registry.js';
+import { makeEvent, waitUntil } from '../../testing/src/fixtures.js';
+import { agentsProjector } from '../../../projections/agents/agents.projector.js';
+import { agentStreamId } from './agent.events.js';
+import { PersonalAgentProcess, personalAgentId } from './personal-agent.process.js';
+
+describe('PersonalAgentProcess', () => {
+  it("gives every user a personal Agent, and a new one when a log holds the deletion of the user's", async () => {
+    const events = new SqliteEventStore({ path: ':memory:', pollIntervalMs: 10 });
+    const reads = new SqliteReadStore({ path: ':memory:', generationCacheMs: 0 });
+    const config = loadConfig({});
+    const commands = new CommandRunner(events, config);
+    const projectors = [agentsProjector, new PersonalAgentProcess(commands, ModelRegistry.build({}, config))];
+    const runner = new ProjectionRunner(events, reads, projectors, { owner: processLeaseOwner('t') });
+    runner.start();
+
+    await events.appendToStream(
+      'user-u1',
+      [makeEvent('UserRegistered', { userId: 'u1', email: 'ada@example.com', name: 'Ada', role: 'member' })],
+      'no_stream',
+    );
+    const agents = reads.reader<{ id: string; isPersonal: boolean; ownerUserId: string }>('agents');
+    await waitUntil(async () => (await agents.count()) === 1, 5000);
+    expect((await agents.get(personalAgentId('u1')))?.ownerUserId).toBe('u1');
+
+    // A log written before personal Agents became undeletable: the user's was deleted.
+    await events.appendToStream(
+      agentStreamId(personalAgentId('u1')),
+      [makeEvent('AgentDeleted', { agentId: personalAgentId('u1'), reason: 'requested' })],
+      0,
+    );
+    const replacementOf = async () =>
+      (await agents.find({ ownerUserId: 'u1' })).data.find((agent) => agent.id !== personalAgentId('u1'));
+    await waitUntil(async () => (await replacementOf()) !== undefined, 5000);
+    expect(await replacementOf()).toMatchObject({ isPersonal: true, name: "Ada's assistant" });
+    await waitUntil(async () => (await agents.get(personalAgentId('u1'))) === null, 5000);
+
+    // A replay of the whole log (rebuild) creates nothing more: the replacement's id derives from the deletion.
+    const head = await events.headPosition();
+    await reads.saveProjection({ name: 'personal-agent-process', rebuildRequested: true });
+    await waitUntil(
+      async () => (await reads.projection('personal-agent-process'))?.liveGeneration === 2,
+      5000,
+    );
+    expect(await events.headPosition()).toBe(head);
+    await runner.stop();
+  });
+});
