@@ -18,11 +18,19 @@ export interface RunningApi {
 
 export async function startApi(dataDir: string, env: Record<string, string> = {}): Promise<RunningApi> {
   const api = await spawnApi(MAIN_PATH, dataDir, 60_000, { LOG_LEVEL: 'warn', ...env }, true);
+  let stopping = false;
+  api.child.once('exit', (code, signal) => {
+    if (!stopping) log(`the api exited on its own (${signal ?? code}); its last output:\n${api.output()}`);
+  });
   return {
     base: `http://127.0.0.1:${api.port}`,
     api,
-    stop: () => stop(api.child),
+    stop: () => {
+      stopping = true;
+      return stop(api.child);
+    },
     kill: async () => {
+      stopping = true;
       if (api.child.exitCode !== null || api.child.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => api.child.once('exit', () => resolve()));
       api.child.kill('SIGKILL');
