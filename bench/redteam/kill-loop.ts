@@ -7,8 +7,11 @@ import { call, log, report, startApi, type RunningApi } from './harness.js';
 
 const CORE = '/api/v1/core';
 
+// A first attempt counts as running for this long after it started: a retry meanwhile is 409 (then tried again).
+const ENV = { IDEMPOTENCY_IN_FLIGHT_MS: '1000' };
+
 export async function killLoop(dataDir: string, rounds = 20, writers = 6): Promise<void> {
-  let api: RunningApi = await startApi(dataDir);
+  let api: RunningApi = await startApi(dataDir, ENV);
   const space = await call(api.base, 'POST', `${CORE}/spaces`, { body: { name: `Kill loop ${Date.now()}` } });
   const spaceId = space.body.id as string;
   const acknowledged = new Map<string, string>(); // name → id
@@ -39,7 +42,7 @@ export async function killLoop(dataDir: string, rounds = 20, writers = 6): Promi
     await api.kill();
     stopped = true;
     await Promise.all(running);
-    api = await startApi(dataDir);
+    api = await startApi(dataDir, ENV);
     for (const { name, key } of unanswered) {
       retried++;
       for (let attempt = 0; attempt < 20; attempt++) {

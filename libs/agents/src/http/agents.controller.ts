@@ -231,7 +231,14 @@ export const AGENT_ROUTES: RouteDoc[] = [
     body: CreateAgentBody,
     idempotent: true,
     response: { status: 201, schema: AgentDto, description: 'The created Agent' },
-    errors: [400, 403],
+    errors: [
+      {
+        status: 400,
+        description:
+          '`invalid_model` (not a configured chat model), `unknown_space` (no such Space, or one this key cannot see)',
+      },
+      { status: 403, description: '`space_change_denied`: the key may not change that Space' },
+    ],
   },
   {
     method: 'get',
@@ -239,7 +246,7 @@ export const AGENT_ROUTES: RouteDoc[] = [
     tag: 'Agents',
     summary: 'Get an Agent (extension)',
     response: { status: 200, schema: AgentDto, description: 'The Agent' },
-    errors: [403, 404],
+    errors: [403, 404, { status: 409, description: "`personal_agent_undeletable`: a user's personal Agent" }],
   },
   {
     method: 'put',

@@ -116,7 +116,9 @@ export const COMPAT_ROUTES: RouteDoc[] = [
       '`max_tokens`. Unsupported: `n` other than 1, `logprobs: true`, `response_format`, `logit_bias` (400 naming ' +
       'the field). With `stream: true` the answer is `text/event-stream`: `data: {chat.completion.chunk}` events, a ' +
       'final usage chunk (`choices: []`) when `stream_options.include_usage` is true, then `data: [DONE]`. An error ' +
-      'after the first chunk arrives as a `data: {"error": …}` event.',
+      'after the first chunk arrives as a `data: {"error": …}` event. A client that reads nothing for ' +
+      '`STREAM_STALL_TIMEOUT_MS` is disconnected. Messages and tools: at most 1,000,000 characters (400 ' +
+      '`input_too_large`). A usage-limit 429 carries `Retry-After` and `x-should-retry: false`.',
     body: ChatCompletionBody,
     response: {
       status: 200,
@@ -133,7 +135,9 @@ export const COMPAT_ROUTES: RouteDoc[] = [
     summary: 'Create embeddings (OpenAI format)',
     description:
       'At most 2048 inputs (400 `too_many_inputs` beyond). `dimensions` truncates each vector (no re-normalisation; ' +
-      '400 `invalid_dimensions` above the model width).',
+      '400 `invalid_dimensions` above the model width). `input` may be text or token ids (`[15339, 1917]`, ' +
+      '`[[15339, 1917]]`; passed upstream as they are, read with cl100k_base for offline-embed). An input is at most ' +
+      '200,000 characters, all of them 4,000,000 (400 `input_too_large`).',
     body: EmbeddingsBody,
     response: { status: 200, schema: Embeddings, description: 'One embedding per input, in input order' },
     errors: [ERRORS[400], ERRORS[404], ERRORS[502], ERRORS[504]],

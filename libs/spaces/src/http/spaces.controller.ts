@@ -114,6 +114,8 @@ export const SPACE_ROUTES: RouteDoc[] = [
     path: '/api/v1/core/spaces',
     tag: 'Spaces',
     summary: 'List Spaces',
+    description:
+      'An admin key lists every Space; another key the Spaces it created and those holding an Agent it is granted.',
     query: ListQuery,
     response: { status: 200, schema: listOf(SpaceDto), description: 'A page of Spaces, oldest first' },
     errors: [400],
@@ -143,7 +145,15 @@ export const SPACE_ROUTES: RouteDoc[] = [
     summary: 'Update a Space',
     body: ChangeSpaceBody,
     response: { status: 200, schema: SpaceDto, description: 'The updated Space' },
-    errors: [400, 404, 409],
+    errors: [
+      400,
+      {
+        status: 403,
+        description: '`space_change_denied`: only admins and the key that created the Space change it',
+      },
+      { status: 404, description: 'No such Space, or one this key cannot see' },
+      409,
+    ],
   },
   {
     method: 'delete',
@@ -151,8 +161,12 @@ export const SPACE_ROUTES: RouteDoc[] = [
     tag: 'Spaces',
     summary: 'Delete a Space',
     description:
-      'Permanently removes the Space and, through their own commands, every Agent in it (and later its Knowledge and conversations).',
+      'Permanently removes the Space and, through their own commands, every Agent in it (and later its Knowledge and ' +
+      'conversations). Admins and the key that created the Space only.',
     response: { status: 204, description: 'Deleted' },
-    errors: [404],
+    errors: [
+      { status: 403, description: '`space_change_denied`: this key only sees the Space' },
+      { status: 404, description: 'No such Space, or one this key cannot see' },
+    ],
   },
 ];
