@@ -1,5 +1,5 @@
 // Which Agents and Spaces a caller may use. Agents: a personal Agent is its user's alone (not even an admin's key
-// reaches another user's); otherwise admins all, other keys those they are granted. Agent-scoped routes answer 403
+// reaches another user's); within that, admins reach all, other keys those they are granted. Agent-scoped routes answer 403
 // outside the grants, and lists leave such Agents out. Spaces (until Space membership and roles arrive): an admin
 // sees and changes every Space; another key sees a Space it created or one holding an Agent it is granted, and
 // changes or deletes only Spaces it created.
@@ -13,7 +13,7 @@ export interface AgentOwnership {
 }
 
 export function canAccessAgent(caller: Caller, agent: AgentOwnership): boolean {
-  if (agent.isPersonal) return agent.ownerUserId === caller.userId;
+  if (agent.isPersonal && agent.ownerUserId !== caller.userId) return false;
   if (caller.isAdmin) return true;
   const access = caller.apiKey.agentAccess;
   return access.kind === 'all' || access.agentIds.includes(agent.id);
