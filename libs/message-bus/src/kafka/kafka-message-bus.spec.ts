@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { skipWithReason, waitUntil } from '../../../testing/src/fixtures.js';
 import { startKafkaMockCluster } from '../../../testing/src/kafka-mock-cluster.js';
 import { messageBusContract } from '../message-bus.contract.js';
+import type { Consumer as KafkaConsumer } from 'kafkajs';
 import type { BusMessage } from '../message-bus.port.js';
 import { decodeMessage, encodeMessage, KafkaMessageBus } from './kafka-message-bus.js';
 
@@ -98,6 +99,49 @@ if ('unavailable' in mock) {
         expect([...handled].sort()).toEqual(sent.map((m) => m.id).sort());
       } finally {
         releaseFirst();
+        await bus.close();
+      }
+    });
+
+    it('tries a group join the broker refused again, with a new consumer, and logs it without values', async () => {
+      const logged: { level: string; message: string; context?: Readonly<Record<string, unknown>> }[] = [];
+      const bus = new KafkaMessageBus({
+        ...fast,
+        brokers: mock.brokers,
+        joinBackoffMs: 10,
+        log: (level, message, context) => logged.push({ level, message, context }),
+      });
+      // The first consumer's run() fails as a SyncGroup answered INVALID_REQUEST does (seen on the mock cluster).
+      const kafka = (bus as unknown as { kafka: { consumer: (config: unknown) => KafkaConsumer } }).kafka;
+      const create = kafka.consumer.bind(kafka);
+      let created = 0;
+      kafka.consumer = (config) => {
+        const consumer = create(config);
+        if (++created === 1)
+          consumer.run = () =>
+            Promise.reject(
+              Object.assign(
+                new Error('The server experienced an unexpected error when processing the request'),
+                {
+                  name: 'KafkaJSProtocolError',
+                  type: 'INVALID_REQUEST',
+                },
+              ),
+            );
+        return consumer;
+      };
+      try {
+        const topic = fresh('topic');
+        const handled: unknown[] = [];
+        await bus.consume({ topic, group: fresh('rejoin'), handle: async (m) => void handled.push(m.value) });
+        await bus.publish(topic, [{ key: 'k', id: fresh('evt'), type: 'Worked.v1', value: 'secret-value' }]);
+        await waitUntil(() => handled.length === 1, 20_000);
+        expect(created).toBe(2);
+        expect(logged).toContainEqual(
+          expect.objectContaining({ level: 'warn', message: expect.stringContaining('trying again') }),
+        );
+        expect(JSON.stringify(logged)).not.toContain('secret-value');
+      } finally {
         await bus.close();
       }
     });

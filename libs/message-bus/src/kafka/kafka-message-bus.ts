@@ -46,6 +46,10 @@ export interface KafkaMessageBusOptions {
   readonly sessionTimeoutMs?: number;
   /** How long consume() waits for the consumer to join its group; 60 s by default. */
   readonly joinTimeoutMs?: number;
+  /** Attempts consume() makes at joining its group (each with a new consumer); 5 by default. */
+  readonly joinAttempts?: number;
+  /** Wait before the second attempt at joining, doubled after (at most 5 s); 250 ms by default. */
+  readonly joinBackoffMs?: number;
   readonly log?: BusLog;
 }
 
@@ -122,6 +126,7 @@ export class KafkaMessageBus implements MessageBus {
   private producer?: Promise<Producer>;
   private admin?: Promise<Admin>;
   private warnedAboutTopicCreation = false;
+  private closing = false;
 
   constructor(private readonly options: KafkaMessageBusOptions) {
     if (options.brokers.length === 0) throw new Error('KafkaMessageBus needs at least one broker');
@@ -164,8 +169,35 @@ export class KafkaMessageBus implements MessageBus {
     await producer.send({ topic, acks: -1, messages: messages.map(encodeMessage) });
   }
 
+  /**
+   * Starts a consumer in the group. Joining a group is a few round trips that a broker may refuse for a moment (a
+   * rebalance under way, a SyncGroup answered INVALID_REQUEST by a group still settling, a coordinator moving): a
+   * failed join is tried again with a new consumer after a backoff, a bounded number of times, before consume()
+   * rejects.
+   */
   async consume(options: ConsumerOptions): Promise<Consumer> {
     await this.ensureTopic(options.topic);
+    const attempts = this.options.joinAttempts ?? 5;
+    let backoffMs = this.options.joinBackoffMs ?? 250;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.joinGroup(options);
+      } catch (error) {
+        if (this.closing || attempt >= attempts) throw error;
+        this.log('warn', 'message bus: joining the consumer group failed; trying again', {
+          topic: options.topic,
+          group: options.group,
+          attempt,
+          retryInMs: backoffMs,
+          reason: error instanceof Error ? error.message : String(error),
+        });
+        await new Promise((resolve) => setTimeout(resolve, backoffMs));
+        backoffMs = Math.min(backoffMs * 2, 5_000);
+      }
+    }
+  }
+
+  private async joinGroup(options: ConsumerOptions): Promise<Consumer> {
     const sessionTimeout = this.options.sessionTimeoutMs ?? 30_000;
     const consumer = this.kafka.consumer({
       groupId: options.group,
@@ -236,6 +268,7 @@ export class KafkaMessageBus implements MessageBus {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await Promise.all([...this.consumers].map((running) => this.stopConsumer(running)));
     const producer = this.producer;
     const admin = this.admin;
