@@ -6,7 +6,7 @@ import { Injectable } from '@nestjs/common';
 import { newId, PlatformError } from '../../kernel/src/index.js';
 import { ModelRegistry } from '../../models/src/model-registry.js';
 import { ModelProviders } from '../../models/src/model-providers.js';
-import type { ModelConfig, ModelKind } from '../../models/src/model.js';
+import { kindWithArticle, type ModelConfig, type ModelKind } from '../../models/src/model.js';
 import {
   UpstreamError,
   type ChatDelta,
@@ -110,7 +110,7 @@ export class ModelGateway {
     if (!model || model.kind !== kind)
       throw new ModelNotFoundError(
         model
-          ? `model '${key}' is a ${model.kind} model, not a ${kind} model`
+          ? `model '${key}' is ${kindWithArticle(model.kind)} model, not ${kindWithArticle(kind)} model`
           : `model '${key}' is not configured on this instance`,
       );
     return model;

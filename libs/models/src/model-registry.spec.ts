@@ -92,7 +92,7 @@ describe('ModelRegistry', () => {
     const bad: [unknown, RegExp][] = [
       [{ models: [{ key: 'x', provider: 'openai', kind: 'chat' }] }, /needs a baseUrl/],
       [{ defaults: { chat: 'nope' } }, /default chat model 'nope'/],
-      [{ defaults: { chat: 'offline-embed' } }, /is a embedding model/],
+      [{ defaults: { chat: 'offline-embed' } }, /is an embedding model/],
       [{ reranker: 'offline-chat' }, /reranker/],
       [
         {

@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import type { PlatformConfig } from '../../kernel/src/index.js';
 import {
+  kindWithArticle,
   MODEL_KINDS,
   SECURITY_TIERS,
   toModelInfo,
@@ -202,7 +203,7 @@ export class ModelRegistry {
       const model = byKey.get(key);
       if (!model) throw new ModelsFileError(`default ${kind} model '${key}' is not a configured model`);
       if (model.kind !== kind)
-        throw new ModelsFileError(`default ${kind} model '${key}' is a ${model.kind} model`);
+        throw new ModelsFileError(`default ${kind} model '${key}' is ${kindWithArticle(model.kind)} model`);
     }
     const reranker = file.reranker ?? 'offline-rerank';
     if (byKey.get(reranker)?.kind !== 'rerank')

@@ -50,3 +50,6 @@ export const toModelInfo = ({
   timeoutMs: _timeoutMs,
   ...info
 }: ModelConfig): ModelInfo => info;
+
+/** "a chat model", "an embedding model", "an image model": the kind with its article. */
+export const kindWithArticle = (kind: string): string => `${/^[aeiou]/i.test(kind) ? 'an' : 'a'} ${kind}`;

@@ -20,6 +20,7 @@ import type { z } from 'zod';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../../kernel/src/index.js';
 import { newEntityId } from '../../../eventsourcing/src/decider.js';
 import { changeableSpace } from '../../../spaces/src/space-visibility.js';
+import { kindWithArticle } from '../../../models/src/model.js';
 import { ModelRegistry } from '../../../models/src/model-registry.js';
 import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
 import { ReadYourWrites } from '../../../platform/src/command-runner.js';
@@ -177,7 +178,7 @@ export class AgentsController {
       throw new ValidationError(
         'invalid_model',
         configured
-          ? `'${model}' is ${/^[aeiou]/i.test(configured.kind) ? 'an' : 'a'} ${configured.kind} model, not a chat model`
+          ? `'${model}' is ${kindWithArticle(configured.kind)} model, not a chat model`
           : `'${model}' is not a chat model configured on this instance (GET /api/v1/core/llm/{agentId}/models lists them)`,
         'model',
       );
