@@ -18,7 +18,20 @@ const HAS_WORKER = existsSync(fileURLToPath(WORKER_URL));
 interface PooledWorker {
   readonly worker: Worker;
   busy: number;
+  idleTimer?: NodeJS.Timeout;
 }
+
+/**
+ * A worker idle this long is ended: its heap (grown by a burst of big inputs, and the tokenizer's tables) goes back to
+ * the system instead of staying in the api's resident memory; the next big task starts a new one.
+ */
+const IDLE_MS = 10_000;
+
+const retire = (pooled: PooledWorker): void => {
+  const at = workers.indexOf(pooled);
+  if (at >= 0) workers.splice(at, 1);
+  void pooled.worker.terminate();
+};
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void; on: PooledWorker };
 
@@ -33,13 +46,18 @@ const start = (): PooledWorker => {
     const waiting = pending.get(reply.id);
     if (!waiting) return;
     pending.delete(reply.id);
-    if (--pooled.busy === 0) pooled.worker.unref();
+    if (--pooled.busy === 0) {
+      pooled.worker.unref();
+      pooled.idleTimer = setTimeout(() => retire(pooled), IDLE_MS);
+      pooled.idleTimer.unref();
+    }
     if (reply.ok) waiting.resolve(reply.result);
     else waiting.reject(new Error(reply.message));
   });
   pooled.worker.on('error', (error) => {
     // A worker that died takes its tasks with it: they fail, and the next task starts a new worker.
-    workers.splice(workers.indexOf(pooled), 1);
+    const at = workers.indexOf(pooled);
+    if (at >= 0) workers.splice(at, 1);
     for (const [id, waiting] of pending)
       if (waiting.on === pooled) {
         pending.delete(id);
@@ -65,6 +83,7 @@ export const runOffline = <T>(task: OfflineTask): Promise<T> => {
   }
   const pooled = leastBusy();
   const id = nextId++;
+  clearTimeout(pooled.idleTimer);
   if (pooled.busy++ === 0) pooled.worker.ref();
   return new Promise<T>((resolve, reject) => {
     pending.set(id, { resolve: resolve as (value: unknown) => void, reject, on: pooled });
