@@ -115,9 +115,9 @@ export class AgentsController {
     @Body(new ZodBody(ChangeAgentBody)) body: z.output<typeof ChangeAgentBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    await accessibleAgent(this.readStore, agentId, caller);
+    const agent = await accessibleAgent(this.readStore, agentId, caller);
     const { spaceId, ...settings } = body;
-    if (spaceId !== undefined) await this.requireSpace(spaceId, caller);
+    if (spaceId !== undefined && spaceId !== agent.spaceId) await this.requireSpace(spaceId, caller);
     this.requireChatModel(settings.model);
     return this.execute(
       { type: 'ChangeAgent', agentId, ...(spaceId !== undefined ? { spaceId } : {}), settings },
