@@ -61,7 +61,9 @@ if ('unavailable' in mock) {
         ADMIN_API_KEY: ADMIN_KEY,
         MESSAGE_BUS: 'kafka',
         KAFKA_BROKERS: mock.brokers.join(','),
-        KAFKA_SESSION_TIMEOUT_MS: '3000',
+        // Long enough that heartbeats delayed by a loaded machine (CI runs two suites at once) do not make the group
+        // rebalance mid-test, which handed every job to one worker (26/0 seen once in CI).
+        KAFKA_SESSION_TIMEOUT_MS: '8000',
       };
       // The second worker joins once the first is in the group: its join rebalances the partitions over both.
       const workers: Awaited<ReturnType<typeof startWorker>>[] = [];
@@ -79,7 +81,7 @@ if ('unavailable' in mock) {
         }
 
         // …and the group has settled: each holds partitions of the jobs topic, none assigned in the last 4 s (the
-        // mock cluster rebalances a group for up to its session timeout, 3 s here, after a member comes or goes).
+        // mock cluster rebalances a group for up to its session timeout, 8 s here, after a member comes or goes).
         let held: { partitions: number[]; assignedAt: string | null }[] = [];
         const settled = () => {
           const all = held.flatMap((state) => state.partitions);
@@ -87,7 +89,7 @@ if ('unavailable' in mock) {
           return (
             held.every((state) => state.partitions.length > 0) &&
             new Set(all).size === all.length &&
-            Date.now() - last > 4_000
+            Date.now() - last > 9_000
           );
         };
         for (let i = 0; i < 600 && !settled(); i++) {
