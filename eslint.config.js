@@ -30,4 +30,5 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': 'off' },
   },
   { files: ['**/*.js'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } } },
 );

@@ -9,7 +9,7 @@ import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SqliteEventStore } from '../libs/event-store/src/sqlite/sqlite-event-store.js';
+import { SqliteEventStore } from '#event-store';
 import { log, makeTempDir, median, seed, type MetricRow, type SeedPlan } from './util.js';
 
 const exitWithParentUrl = new URL('./exit-with-parent.js', import.meta.url).href;

@@ -4,15 +4,13 @@
 // alternating baseline/command runs (fsync throughput drifts), each on a fresh file; the median of the runs counts.
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { newId } from '../libs/kernel/src/index.js';
-import { toNewEvents } from '../libs/eventsourcing/src/decider.js';
-import { loadConfig } from '../libs/kernel/src/index.js';
-import { CommandRunner } from '../libs/platform/src/command-runner.js';
-import { SqliteEventStore } from '../libs/event-store/src/sqlite/sqlite-event-store.js';
-import { spaceDecider } from '../libs/spaces/src/space.decider.js';
-import { spaceStreamId } from '../libs/spaces/src/space.events.js';
-import { agentDecider, type AgentCommand } from '../libs/agents/src/agent.decider.js';
-import { agentStreamId, type AgentEvent } from '../libs/agents/src/agent.events.js';
+import { newId, loadConfig } from '#kernel';
+import { toNewEvents } from '#eventsourcing';
+import { CommandRunner } from '#platform';
+import { SqliteEventStore } from '#event-store';
+import { spaceDecider, spaceStreamId } from '#spaces';
+import { agentDecider, type AgentCommand } from '#agents/agent.decider';
+import { agentStreamId, type AgentEvent } from '#agents';
 import {
   benchContext,
   createAgentCommand,

@@ -2,7 +2,7 @@
 // so that the load client, the api and the upstream each have their own event loop. Argument 1 is the
 // FakeUpstreamOptions as JSON. Prints `{"port":<n>}` on stdout once it listens (on 127.0.0.1 only), and exits on
 // SIGTERM/SIGINT or when its stdin closes (the parent went away, however it ended).
-import { startFakeUpstream, type FakeUpstreamOptions } from '../libs/testing/src/fake-openai-upstream.js';
+import { startFakeUpstream, type FakeUpstreamOptions } from '#testing/fake-openai-upstream';
 
 async function main(): Promise<void> {
   const options = JSON.parse(process.argv[2] ?? '{}') as FakeUpstreamOptions;

@@ -14,17 +14,12 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import {
-  chunkDocument,
-  parseDocument,
-  PARSES_IN_CHILD_PROCESS,
-  sniffType,
-} from '../libs/knowledge/src/ingestion/index.js';
-import { EMBEDDING_DIMENSIONS, offlineEmbed } from '../libs/models/src/offline/offline-embed.js';
-import { countTokens } from '../libs/models/src/offline/tokenizer.js';
-import type { IndexedChunk, SearchMode } from '../libs/search/src/search-index.port.js';
-import { foldTerm, queryTerms } from '../libs/search/src/sqlite/fts5-query.js';
-import { SqliteSearchIndex } from '../libs/search/src/sqlite/sqlite-search-index.js';
+import { chunkDocument, parseDocument, PARSES_IN_CHILD_PROCESS, sniffType } from '#knowledge/ingestion/index';
+import { EMBEDDING_DIMENSIONS, offlineEmbed } from '#models/offline/offline-embed';
+import { countTokens } from '#tokenizer';
+import type { IndexedChunk, SearchMode } from '#search';
+import { foldTerm, queryTerms } from '#search/sqlite/fts5-query';
+import { SqliteSearchIndex } from '#search';
 import { log, makeTempDir, median, type MetricRow } from './util.js';
 
 /** As libs/knowledge/src/ingestion.worker.ts. */

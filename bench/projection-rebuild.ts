@@ -4,12 +4,14 @@
 // ProjectionRunner with the real spaces and agents projectors over a fresh SqliteReadStore file, timed until every
 // projector's live checkpoint has reached the head. Rebuild events/s counts each log event once.
 import { join } from 'node:path';
-import { SqliteEventStore } from '../libs/event-store/src/sqlite/sqlite-event-store.js';
-import { SqliteReadStore } from '../libs/read-store/src/sqlite/sqlite-read-store.js';
-import { ProjectionRunner } from '../libs/eventsourcing/src/projection-runner.js';
-import type { Projector } from '../libs/eventsourcing/src/projector.js';
-import { spacesProjector, SPACES } from '../projections/spaces/spaces.projector.js';
-import { agentsProjector, AGENTS } from '../projections/agents/agents.projector.js';
+import { SqliteEventStore } from '#event-store';
+import { SqliteReadStore } from '#read-store';
+import { ProjectionRunner } from '#eventsourcing';
+import type { Projector } from '#eventsourcing';
+import { spacesProjector } from '#projections/spaces/spaces.projector';
+import { SPACES } from '#spaces';
+import { agentsProjector } from '#projections/agents/agents.projector';
+import { AGENTS } from '#agents';
 import { log, makeTempDir, median, seed, seedEventCount, type MetricRow, type SeedPlan } from './util.js';
 
 export interface ProjectionRebuildOptions {

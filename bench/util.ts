@@ -1,26 +1,22 @@
 // Small helpers shared by the benchmarks: temp dirs, medians, the result row every benchmark reports, and the
 // event seeding (through the real deciders and SqliteEventStore) that the projection and start-up benchmarks use.
-import type { DomainEvent } from '../libs/kernel/src/index.js';
+import type { DomainEvent } from '#kernel';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newId, type Actor } from '../libs/kernel/src/index.js';
-import { toNewEvents, type CommandContext } from '../libs/eventsourcing/src/decider.js';
-import type { EventStore } from '../libs/event-store/src/event-store.port.js';
-import { decideSpace, type SpaceCommand } from '../libs/spaces/src/space.decider.js';
+import { newId, type Actor } from '#kernel';
+import { toNewEvents, type CommandContext } from '#eventsourcing';
+import type { EventStore } from '#event-store';
 import {
+  decideSpace,
+  type SpaceCommand,
   evolveSpace,
   initialSpaceState,
   spaceStreamId,
   type SpaceState,
-} from '../libs/spaces/src/space.events.js';
-import { decideAgent, type AgentCommand } from '../libs/agents/src/agent.decider.js';
-import {
-  evolveAgent,
-  initialAgentState,
-  agentStreamId,
-  type AgentState,
-} from '../libs/agents/src/agent.events.js';
+} from '#spaces';
+import { decideAgent, type AgentCommand } from '#agents/agent.decider';
+import { evolveAgent, initialAgentState, agentStreamId, type AgentState } from '#agents';
 
 /** One line of the final table. `ratio` is value ÷ baseline when there is a baseline. */
 export interface MetricRow {

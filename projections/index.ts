@@ -1,9 +1,6 @@
-// Every projector and process manager of the platform, in one list: the api, the worker and the CLI run the same set.
-import type { Type } from '@nestjs/common';
-import type { Projector } from '../libs/eventsourcing/src/projector.js';
-import { PersonalAgentProcess } from '../libs/agents/src/personal-agent.process.js';
-import { SpaceDeletionProcess } from '../libs/agents/src/space-deletion.process.js';
-import { KnowledgeOwnerDeletionProcess } from '../libs/knowledge/src/knowledge-owner-deletion.process.js';
+// Every read-model projector of the platform. The process managers belong to their contexts; the composition root
+// (apps/projectors.ts) runs both.
+import type { Projector } from '#eventsourcing';
 import { agentsProjector } from './agents/agents.projector.js';
 import { apiKeysProjector } from './api-keys/api-keys.projector.js';
 import { spacesProjector } from './spaces/spaces.projector.js';
@@ -11,10 +8,8 @@ import { usersProjector } from './users/users.projector.js';
 import { usageProjector } from './usage/usage.projector.js';
 import { knowledgeProjector } from './knowledge/knowledge.projector.js';
 import { summaryIndexProjector } from './knowledge/summary-index.projector.js';
-import { KnowledgeTagDeletionProcess } from '../libs/knowledge/src/tag-deletion.process.js';
-import { ingestionProcess } from '../libs/knowledge/src/ingestion.process.js';
 
-export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
+export const READ_MODEL_PROJECTORS: readonly Projector[] = [
   spacesProjector,
   agentsProjector,
   usersProjector,
@@ -22,9 +17,4 @@ export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
   usageProjector,
   knowledgeProjector,
   summaryIndexProjector,
-  SpaceDeletionProcess,
-  KnowledgeOwnerDeletionProcess,
-  KnowledgeTagDeletionProcess,
-  ingestionProcess,
-  PersonalAgentProcess,
 ];

@@ -1,5 +1,5 @@
 // The core API end to end over real HTTP on the embedded stack: what a user of Spaces, Agents and API keys sees.
-import { waitUntil } from '../libs/testing/src/fixtures.js';
+import { waitUntil } from '#testing/fixtures';
 import { ADMIN_KEY, client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
 
 type Json = Record<string, unknown>;

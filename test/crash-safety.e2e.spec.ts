@@ -1,17 +1,17 @@
 // Crash safety: SIGKILL the api in the middle of a burst of writes. After a restart every acknowledged write is
 // there, and the read models equal a fresh rebuild from the log.
 import { join } from 'node:path';
-import { SqliteEventStore } from '../libs/event-store/src/sqlite/sqlite-event-store.js';
-import { SqliteReadStore } from '../libs/read-store/src/sqlite/sqlite-read-store.js';
-import { ProjectionRunner } from '../libs/eventsourcing/src/projection-runner.js';
-import type { StoredDocument } from '../libs/read-store/src/read-store.port.js';
-import { agentsProjector } from '../projections/agents/agents.projector.js';
-import { apiKeysProjector } from '../projections/api-keys/api-keys.projector.js';
-import { spacesProjector } from '../projections/spaces/spaces.projector.js';
-import { usersProjector } from '../projections/users/users.projector.js';
+import { SqliteEventStore } from '#event-store';
+import { SqliteReadStore } from '#read-store';
+import { ProjectionRunner } from '#eventsourcing';
+import type { StoredDocument } from '#read-store';
+import { agentsProjector } from '#projections/agents/agents.projector';
+import { apiKeysProjector } from '#projections/api-keys/api-keys.projector';
+import { spacesProjector } from '#projections/spaces/spaces.projector';
+import { usersProjector } from '#projections/users/users.projector';
 import { writeFileSync } from 'node:fs';
 import OpenAI from 'openai';
-import { startFakeUpstream } from '../libs/testing/src/fake-openai-upstream.js';
+import { startFakeUpstream } from '#testing/fake-openai-upstream';
 import { ADMIN_KEY, client, CORE, tempDataDir } from './support/api.js';
 import { spawnApi, stopProcess } from './support/process.js';
 
@@ -253,7 +253,7 @@ describe('crash safety (e2e, separate process)', () => {
 
     // The index holds each document once, with exactly the chunks of its Ready version.
     const eventStore = new SqliteEventStore({ path: join(dataDir, 'events.db') });
-    const { SqliteSearchIndex } = await import('../libs/search/src/sqlite/sqlite-search-index.js');
+    const { SqliteSearchIndex } = await import('#search');
     const index = new SqliteSearchIndex({ path: join(dataDir, 'search.db') });
     const live = await index.liveIndex('knowledge');
     const stats = await index.stats(live!);

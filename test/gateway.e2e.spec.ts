@@ -3,9 +3,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import OpenAI, { APIError } from 'openai';
-import { EVENT_STORE, type EventStore } from '../libs/event-store/src/event-store.port.js';
-import { startFakeUpstream, type FakeUpstream } from '../libs/testing/src/fake-openai-upstream.js';
-import { usageStreamId, utcDay, type ModelCall } from '../libs/usage/src/usage.events.js';
+import { EVENT_STORE, type EventStore } from '#event-store';
+import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
+import { usageStreamId, utcDay, type ModelCall } from '#usage';
 import { ADMIN_KEY, client, CORE, startTestApi, tempDataDir, type TestApi } from './support/api.js';
 
 const UPSTREAM_KEY = 'sk-fake-upstream-secret-0123456789';

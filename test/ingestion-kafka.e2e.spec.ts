@@ -3,8 +3,8 @@
 // exactly once, and both workers worked some of them.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { skipWithReason } from '../libs/testing/src/fixtures.js';
-import { startKafkaMockCluster } from '../libs/testing/src/kafka-mock-cluster.js';
+import { skipWithReason } from '#testing/fixtures';
+import { startKafkaMockCluster } from '#testing/kafka-mock-cluster';
 import { ADMIN_KEY, client, CORE, tempDataDir } from './support/api.js';
 import { freePort, spawnApi, stopProcess } from './support/process.js';
 

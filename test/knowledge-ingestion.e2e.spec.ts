@@ -3,10 +3,10 @@
 // skipped, and deleting a document takes it out of search and purges its content.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EVENT_STORE, type EventStore } from '../libs/event-store/src/event-store.port.js';
-import { BLOB_STORE, type BlobStore } from '../libs/blob-store/src/blob-store.port.js';
-import { IngestionWorker } from '../libs/knowledge/src/ingestion.worker.js';
-import { startFakeUpstream } from '../libs/testing/src/fake-openai-upstream.js';
+import { EVENT_STORE, type EventStore } from '#event-store';
+import { BLOB_STORE, type BlobStore } from '#blob-store';
+import { IngestionWorker } from '#knowledge/ingestion.worker';
+import { startFakeUpstream } from '#testing/fake-openai-upstream';
 import {
   ADMIN_KEY,
   client,

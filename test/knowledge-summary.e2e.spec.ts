@@ -4,11 +4,11 @@
 // leaves the previous tree serving (the model call under way is aborted).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EVENT_STORE, type EventStore } from '../libs/event-store/src/event-store.port.js';
-import { BLOB_STORE, type BlobStore } from '../libs/blob-store/src/blob-store.port.js';
-import { IngestionWorker } from '../libs/knowledge/src/ingestion.worker.js';
-import { SummaryIndexWorker } from '../libs/knowledge/src/summary/summary-index.worker.js';
-import { startFakeUpstream, type FakeUpstream } from '../libs/testing/src/fake-openai-upstream.js';
+import { EVENT_STORE, type EventStore } from '#event-store';
+import { BLOB_STORE, type BlobStore } from '#blob-store';
+import { IngestionWorker } from '#knowledge/ingestion.worker';
+import { SummaryIndexWorker } from '#knowledge/summary/summary-index.worker';
+import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
 import {
   ADMIN_KEY,
   client,

@@ -2,7 +2,7 @@
 // content stored in the blob store rather than the log.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { EVENT_STORE, type EventStore } from '../libs/event-store/src/event-store.port.js';
+import { EVENT_STORE, type EventStore } from '#event-store';
 import { strFromU8, unzipSync } from 'fflate';
 import { ADMIN_KEY, client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
 

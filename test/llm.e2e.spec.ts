@@ -1,18 +1,18 @@
 // The core LLM endpoints end to end over real HTTP: calls made as an Agent (its prompt, model and sampling), against the
 // offline models and a fake OpenAI-compatible upstream whose received requests the tests inspect.
 import { writeFileSync } from 'node:fs';
-import { agentDecider } from '../libs/agents/src/agent.decider.js';
-import { agentStreamId } from '../libs/agents/src/agent.events.js';
-import { CommandRunner } from '../libs/platform/src/command-runner.js';
+import { agentDecider } from '#agents/agent.decider';
+import { agentStreamId } from '#agents';
+import { CommandRunner } from '#platform';
 import { join } from 'node:path';
-import { EVENT_STORE, type EventStore } from '../libs/event-store/src/event-store.port.js';
+import { EVENT_STORE, type EventStore } from '#event-store';
 import {
   startFakeUpstream,
   type FakeUpstream,
   type FakeUpstreamRequest,
-} from '../libs/testing/src/fake-openai-upstream.js';
-import { waitUntil } from '../libs/testing/src/fixtures.js';
-import { usageStreamId, utcDay, type ModelCall } from '../libs/usage/src/usage.events.js';
+} from '#testing/fake-openai-upstream';
+import { waitUntil } from '#testing/fixtures';
+import { usageStreamId, utcDay, type ModelCall } from '#usage';
 import {
   ADMIN_KEY,
   client,

@@ -5,8 +5,8 @@
 import { connect, type Socket } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFakeUpstream, type FakeUpstream } from '../libs/testing/src/fake-openai-upstream.js';
-import { waitUntil } from '../libs/testing/src/fixtures.js';
+import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
+import { waitUntil } from '#testing/fixtures';
 import { ADMIN_KEY, startTestApi, tempDataDir, type TestApi } from './support/api.js';
 
 const WORDS = 200_000;

@@ -3,7 +3,7 @@
 // the victim's may change, and no answer is a success. Then the rules one by one: Spaces seen and changed only by
 // their creator (or through a granted Agent, read-only), Agents moved only into Spaces the caller may change, personal
 // Agents their user's alone and never deletable, Agent models checked.
-import { waitUntil } from '../libs/testing/src/fixtures.js';
+import { waitUntil } from '#testing/fixtures';
 import { ADMIN_KEY, client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
 
 type Json = Record<string, unknown>;

@@ -1,6 +1,7 @@
-import { AGENT_DEFAULTS } from '../../libs/agents/src/agent.decider.js';
-import { projectionHarness } from '../../libs/testing/src/projection-harness.js';
-import { AGENTS, agentsProjector } from './agents.projector.js';
+import { AGENT_DEFAULTS } from '#agents/agent.decider';
+import { projectionHarness } from '#testing/projection-harness';
+import { AGENTS } from '#agents';
+import { agentsProjector } from './agents.projector.js';
 
 const created = {
   type: 'AgentCreated',

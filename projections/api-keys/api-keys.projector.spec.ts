@@ -1,5 +1,6 @@
-import { projectionHarness } from '../../libs/testing/src/projection-harness.js';
-import { API_KEYS, apiKeysProjector } from './api-keys.projector.js';
+import { projectionHarness } from '#testing/projection-harness';
+import { API_KEYS } from '#identity';
+import { apiKeysProjector } from './api-keys.projector.js';
 
 describe('api-keys projection', () => {
   it('records issue and revocation, idempotently', async () => {

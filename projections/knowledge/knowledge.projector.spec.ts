@@ -1,5 +1,6 @@
-import { projectionHarness } from '../../libs/testing/src/projection-harness.js';
-import { KNOWLEDGE_DOCUMENTS, KNOWLEDGE_TAGS, knowledgeProjector } from './knowledge.projector.js';
+import { projectionHarness } from '#testing/projection-harness';
+import { KNOWLEDGE_DOCUMENTS, KNOWLEDGE_TAGS } from '#knowledge';
+import { knowledgeProjector } from './knowledge.projector.js';
 
 const documentId = 'doc1';
 const content = (hash: string) => ({

@@ -1,5 +1,6 @@
-import { projectionHarness } from '../../libs/testing/src/projection-harness.js';
-import { SPACES, spacesProjector } from './spaces.projector.js';
+import { projectionHarness } from '#testing/projection-harness';
+import { SPACES } from '#spaces';
+import { spacesProjector } from './spaces.projector.js';
 
 const created = {
   type: 'SpaceCreated',

@@ -1,6 +1,7 @@
-import { projectionHarness } from '../../libs/testing/src/projection-harness.js';
-import type { ModelCall } from '../../libs/usage/src/usage.events.js';
-import { USAGE_DAILY, usageDayId, usageProjector } from './usage.projector.js';
+import { projectionHarness } from '#testing/projection-harness';
+import type { ModelCall } from '#usage';
+import { USAGE_DAILY, usageDayId } from '#usage';
+import { usageProjector } from './usage.projector.js';
 
 const call = (overrides: Partial<ModelCall> = {}): { type: string; data: ModelCall } => ({
   type: 'ModelCallRecorded',

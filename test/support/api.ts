@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { loadConfig, type PlatformConfig } from '../../libs/kernel/src/index.js';
-import { createLogger } from '../../libs/platform/src/logger.js';
+import { loadConfig, type PlatformConfig } from '#kernel';
+import { createLogger } from '#platform';
 import { createApi } from '../../apps/api/src/bootstrap.js';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789';

@@ -1,7 +1,7 @@
 // Entry point of the api process: read configuration once, start, and shut down cleanly on SIGINT/SIGTERM.
 import 'reflect-metadata';
-import { loadConfigOrExit } from '../../../libs/kernel/src/index.js';
-import { createLogger } from '../../../libs/platform/src/logger.js';
+import { loadConfigOrExit } from '#kernel';
+import { createLogger } from '#platform';
 import { startApi } from './bootstrap.js';
 
 async function main(): Promise<void> {

@@ -1,14 +1,14 @@
 // The core API's OpenAPI document, assembled from every context's route docs (which reuse the validation schemas).
-import { buildOpenApi } from '../../../libs/http/src/openapi.js';
-import { SPACE_ROUTES } from '../../../libs/spaces/src/http/spaces.controller.js';
-import { AGENT_ROUTES } from '../../../libs/agents/src/http/agents.controller.js';
-import { IDENTITY_ROUTES } from '../../../libs/identity/src/http/api-keys.controller.js';
-import { LLM_ROUTES } from '../../../libs/llm/src/http/llm.controller.js';
-import { USAGE_ROUTES } from '../../../libs/usage/src/http/usage.controller.js';
-import { COMPAT_ROUTES } from '../../../libs/gateway/src/http/compat.routes.js';
-import { KNOWLEDGE_ROUTES } from '../../../libs/knowledge/src/http/knowledge.controller.js';
-import { KNOWLEDGE_INDEX_ROUTES } from '../../../libs/knowledge/src/http/knowledge-index.controller.js';
-import { SUMMARY_INDEX_ROUTES } from '../../../libs/knowledge/src/http/summary-index.controller.js';
+import { buildOpenApi } from '#http';
+import { SPACE_ROUTES } from '#spaces/http/spaces.controller';
+import { AGENT_ROUTES } from '#agents/http/agents.controller';
+import { IDENTITY_ROUTES } from '#identity';
+import { LLM_ROUTES } from '#llm/http/llm.controller';
+import { USAGE_ROUTES } from '#usage';
+import { COMPAT_ROUTES } from '#gateway/http/compat.routes';
+import { KNOWLEDGE_ROUTES } from '#knowledge/http/knowledge.controller';
+import { KNOWLEDGE_INDEX_ROUTES } from '#knowledge/http/knowledge-index.controller';
+import { SUMMARY_INDEX_ROUTES } from '#knowledge/http/summary-index.controller';
 
 export const OPENAPI_DOCUMENT = Symbol('OPENAPI_DOCUMENT');
 

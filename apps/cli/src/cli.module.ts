@@ -4,10 +4,9 @@
 import { Injectable, Module, Optional, type DynamicModule, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { InjectCommander } from 'nest-commander';
-import type { PlatformConfig } from '../../../libs/kernel/src/index.js';
-import { PlatformModule } from '../../../libs/platform/src/platform.module.js';
-import { createLogger } from '../../../libs/platform/src/logger.js';
-import { ALL_PROJECTORS } from '../../../projections/index.js';
+import type { PlatformConfig } from '#kernel';
+import { PlatformModule, createLogger } from '#platform';
+import { ALL_PROJECTORS } from '../../projectors.js';
 import { EventLog } from './event-log.js';
 import { ProjectionAdmin } from './projection-admin.js';
 import { CLI_OUTPUT, type CliOutput } from './output.js';
@@ -19,7 +18,7 @@ import {
 } from './commands/projections.command.js';
 import { KnowledgeCommand, KnowledgeReindexCommand } from './commands/knowledge.command.js';
 import { BlobsCommand, BlobsGcCommand } from './commands/blobs.command.js';
-import { KnowledgeModule } from '../../../libs/knowledge/src/knowledge.module.js';
+import { KnowledgeModule } from '#knowledge';
 
 export const CLI_NAME = 'agent-platform';
 

@@ -1,12 +1,11 @@
 // `events tail` and `events stream`: the global log and an entity's history, read straight from the event store
 // (the only source of truth), so they answer even when a projection is behind or broken.
 import { Inject, Injectable } from '@nestjs/common';
-import { PLATFORM_CONFIG, type EventEnvelope, type PlatformConfig } from '../../../libs/kernel/src/index.js';
-import { EVENT_STORE, type EventStore } from '../../../libs/event-store/src/event-store.port.js';
-import { agentStreamId } from '../../../libs/agents/src/agent.events.js';
-import { spaceStreamId } from '../../../libs/spaces/src/space.events.js';
-import { userStreamId } from '../../../libs/identity/src/user.events.js';
-import { apiKeyStreamId } from '../../../libs/identity/src/api-key.events.js';
+import { PLATFORM_CONFIG, type EventEnvelope, type PlatformConfig } from '#kernel';
+import { EVENT_STORE, type EventStore } from '#event-store';
+import { agentStreamId } from '#agents';
+import { spaceStreamId } from '#spaces';
+import { userStreamId, apiKeyStreamId } from '#identity';
 import { historyLine, logLine } from './format.js';
 import { CLI_OUTPUT, CliError, type CliOutput } from './output.js';
 

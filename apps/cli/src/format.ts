@@ -1,5 +1,5 @@
 // Plain-text rendering for the CLI: one line per event, aligned tables, short durations.
-import type { EventEnvelope } from '../../../libs/kernel/src/index.js';
+import type { EventEnvelope } from '#kernel';
 
 const actorOf = (event: EventEnvelope): string => `${event.metadata.actor.kind}:${event.metadata.actor.id}`;
 

@@ -2,7 +2,7 @@
 // Build first (`npm run build`), then `npm run cli -- <command>`; `npm run cli -- --help` lists the commands.
 import 'reflect-metadata';
 import { CommandFactory } from 'nest-commander';
-import { loadConfigOrExit } from '../../../libs/kernel/src/index.js';
+import { loadConfigOrExit } from '#kernel';
 import { CLI_NAME, CliModule } from './cli.module.js';
 import { CliError, processOutput } from './output.js';
 

@@ -3,15 +3,10 @@
 // from the process holding the projector's lease or, when nobody holds it, carried out in this process.
 import { Inject, Injectable } from '@nestjs/common';
 import cliProgress from 'cli-progress';
-import { EVENT_STORE, type EventStore } from '../../../libs/event-store/src/event-store.port.js';
-import {
-  READ_STORE,
-  type ProjectionRecord,
-  type ReadStore,
-} from '../../../libs/read-store/src/read-store.port.js';
-import { ProjectionRunner } from '../../../libs/eventsourcing/src/projection-runner.js';
-import { PROJECTORS, type Projector } from '../../../libs/eventsourcing/src/projector.js';
-import { LAG_CAP, projectionHealth } from '../../../libs/operations/src/projection-health.js';
+import { EVENT_STORE, type EventStore } from '#event-store';
+import { READ_STORE, type ProjectionRecord, type ReadStore } from '#read-store';
+import { ProjectionRunner, PROJECTORS, type Projector } from '#eventsourcing';
+import { LAG_CAP, projectionHealth } from '#operations/projection-health';
 import { duration, table } from './format.js';
 import { CLI_OUTPUT, CliError, type CliOutput } from './output.js';
 

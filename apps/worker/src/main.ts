@@ -3,13 +3,13 @@
 // GET /health and GET /metrics on WORKER_PORT. SIGINT/SIGTERM stop the runner (releasing its leases) and exit.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { loadConfigOrExit } from '../../../libs/kernel/src/index.js';
-import { EVENT_STORE, type EventStore } from '../../../libs/event-store/src/event-store.port.js';
-import { READ_STORE, type ReadStore } from '../../../libs/read-store/src/read-store.port.js';
-import { ProjectionRunner } from '../../../libs/eventsourcing/src/projection-runner.js';
-import { createLogger, PinoNestLogger } from '../../../libs/platform/src/logger.js';
-import { IngestionWorker } from '../../../libs/knowledge/src/ingestion.worker.js';
-import { SummaryIndexWorker } from '../../../libs/knowledge/src/summary/summary-index.worker.js';
+import { loadConfigOrExit } from '#kernel';
+import { EVENT_STORE, type EventStore } from '#event-store';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { ProjectionRunner } from '#eventsourcing';
+import { createLogger, PinoNestLogger } from '#platform';
+import { IngestionWorker } from '#knowledge/ingestion.worker';
+import { SummaryIndexWorker } from '#knowledge/summary/summary-index.worker';
 import { WorkerModule } from './worker.module.js';
 import { close, createOperationsServer, listen } from './operations-server.js';
 

@@ -3,12 +3,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { Logger } from 'pino';
-import type { EventStore } from '../../../libs/event-store/src/event-store.port.js';
-import type { ReadStore } from '../../../libs/read-store/src/read-store.port.js';
-import type { ProjectionRunner } from '../../../libs/eventsourcing/src/projection-runner.js';
-import { errorBody } from '../../../libs/http/src/error-envelope.filter.js';
-import { registerProjectionMetrics } from '../../../libs/operations/src/projection-metrics.js';
-import { projectionHealth, type ProjectionHealth } from '../../../libs/operations/src/projection-health.js';
+import type { EventStore } from '#event-store';
+import type { ReadStore } from '#read-store';
+import type { ProjectionRunner } from '#eventsourcing';
+import { errorBody } from '#http';
+import { registerProjectionMetrics } from '#operations/projection-metrics';
+import { projectionHealth, type ProjectionHealth } from '#operations/projection-health';
 
 export interface OperationsServerDeps {
   readonly eventStore: EventStore;

@@ -3,10 +3,10 @@
 // through the platform's runner.
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { PlatformConfig } from '../../../libs/kernel/src/index.js';
-import { PlatformModule } from '../../../libs/platform/src/platform.module.js';
-import { ALL_PROJECTORS } from '../../../projections/index.js';
-import { KnowledgeModule } from '../../../libs/knowledge/src/knowledge.module.js';
+import type { PlatformConfig } from '#kernel';
+import { PlatformModule } from '#platform';
+import { ALL_PROJECTORS } from '../../projectors.js';
+import { KnowledgeModule } from '#knowledge';
 
 @Module({})
 export class WorkerModule {

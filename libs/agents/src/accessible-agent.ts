@@ -1,10 +1,10 @@
 // The Agent a route names, if the caller may use it: 404 when there is no such Agent, 403 when the caller's key does
 // not reach it. Every agent-scoped route starts here.
-import { NotFoundError } from '../../kernel/src/index.js';
-import type { Caller } from '../../http/src/caller.js';
-import { assertAgentAccess } from '../../identity/src/access-policy.js';
-import type { ReadStore } from '../../read-store/src/read-store.port.js';
-import { AGENTS, type AgentView } from '../../../projections/agents/agents.projector.js';
+import { NotFoundError } from '#kernel';
+import type { Caller } from '#identity';
+import { assertAgentAccess } from '#identity';
+import type { ReadStore } from '#read-store';
+import { AGENTS, type AgentView } from './agents.read-model.js';
 
 export async function accessibleAgent(
   readStore: ReadStore,

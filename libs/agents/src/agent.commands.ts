@@ -1,7 +1,7 @@
 // Agent commands and their thin handlers over the command runner.
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { CommandContext } from '../../eventsourcing/src/decider.js';
-import { CommandRunner } from '../../platform/src/command-runner.js';
+import type { CommandContext } from '#eventsourcing';
+import { CommandRunner } from '#platform';
 import { agentDecider, type AgentCommand } from './agent.decider.js';
 import { agentStreamId } from './agent.events.js';
 

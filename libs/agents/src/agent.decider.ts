@@ -1,6 +1,6 @@
 // Agent commands and the pure decision over them: defaults, the rules between settings, one event per changed fact.
-import { ConflictError, NotFoundError, ValidationError } from '../../kernel/src/index.js';
-import type { Decider } from '../../eventsourcing/src/decider.js';
+import { ConflictError, NotFoundError, ValidationError } from '#kernel';
+import type { Decider } from '#eventsourcing';
 import {
   evolveAgent,
   initialAgentState,

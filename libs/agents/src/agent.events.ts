@@ -1,5 +1,5 @@
 // The Agent aggregate: its events (business facts, one per setting a user changes), its state and evolve.
-import type { DomainEvent } from '../../kernel/src/index.js';
+import type { DomainEvent } from '#kernel';
 
 export interface Sampling {
   /** null means the control is disabled for this Agent and is not sent to the model. */
@@ -55,29 +55,6 @@ export type AgentEvent =
   | DomainEvent<'AgentDeleted', Id & { readonly reason: 'requested' | 'space_deleted' }>;
 
 export type AgentEventType = AgentEvent['type'];
-
-export const AGENT_EVENT_TYPES: readonly AgentEventType[] = [
-  'AgentCreated',
-  'AgentRenamed',
-  'AgentMovedToSpace',
-  'AgentModelChanged',
-  'AgentSystemPromptChanged',
-  'AgentMemoryEnabled',
-  'AgentMemoryDisabled',
-  'AgentSharedMemoryEnabled',
-  'AgentSharedMemoryDisabled',
-  'AgentMadePublic',
-  'AgentMadePrivate',
-  'AgentAllowedUrlsChanged',
-  'AgentEmbedSessionMinutesChanged',
-  'AgentEmbedWindowTitleChanged',
-  'AgentSamplingChanged',
-  'AgentKnowledgeEnabled',
-  'AgentKnowledgeDisabled',
-  'AgentAiSummaryIncluded',
-  'AgentAiSummaryExcluded',
-  'AgentDeleted',
-];
 
 export interface AgentRecord extends AgentSettings {
   readonly agentId: string;

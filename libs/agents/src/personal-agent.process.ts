@@ -1,12 +1,17 @@
 // Process manager: every registered user gets a personal chat Agent (isPersonal, no Space), created through the
 // ordinary CreateAgent command with an id and event ids derived from the registration, so a replay creates nothing.
 import { Injectable } from '@nestjs/common';
-import { sha256, type EventEnvelope } from '../../kernel/src/index.js';
-import { causedBy } from '../../eventsourcing/src/decider.js';
-import type { Projector } from '../../eventsourcing/src/projector.js';
-import { ModelRegistry } from '../../models/src/model-registry.js';
-import { CommandRunner } from '../../platform/src/command-runner.js';
-import type { UserEvent } from '../../identity/src/user.events.js';
+import { sha256, type EventEnvelope } from '#kernel';
+import {
+  causedBy,
+  eventHandlers,
+  type EnvelopeOf,
+  type ProjectionContext,
+  type Projector,
+} from '#eventsourcing';
+import { ModelRegistry } from '#models';
+import { CommandRunner } from '#platform';
+import type { UserEvent } from '#identity';
 import { agentDecider } from './agent.decider.js';
 import { agentStreamId, type AgentEvent } from './agent.events.js';
 
@@ -15,6 +20,8 @@ export const personalAgentId = (userId: string): string => `agt_personal_${sha25
 /** The personal Agent that replaces one deleted by the event `deletionEventId` (derived: a replay makes the same). */
 export const replacementPersonalAgentId = (userId: string, deletionEventId: string): string =>
   `agt_personal_${sha256(`${userId}:${deletionEventId}`).slice(0, 24)}`;
+
+type PersonalAgentRead = Extract<UserEvent | AgentEvent, { type: 'UserRegistered' | 'AgentDeleted' }>;
 
 /**
  * Keeps the invariant "every user has a personal Agent": creates it when the user registers, and creates a new one
@@ -25,17 +32,25 @@ export class PersonalAgentProcess implements Projector {
   readonly name = 'personal-agent-process';
   readonly version = 2;
   readonly collections = [];
-  readonly eventTypes = ['UserRegistered', 'AgentDeleted'];
 
   constructor(
     private readonly commands: CommandRunner,
     private readonly models: ModelRegistry,
   ) {}
 
-  async project(envelope: EventEnvelope): Promise<never[]> {
-    const event = envelope as unknown as UserEvent | AgentEvent;
+  private readonly handlers = eventHandlers<PersonalAgentRead>({
+    UserRegistered: (event, context) => this.handle(event, context),
+    AgentDeleted: (event, context) => this.handle(event, context),
+  });
+  readonly eventTypes = this.handlers.eventTypes;
+
+  project(event: EventEnvelope, context: ProjectionContext) {
+    return this.handlers.project(event, context);
+  }
+
+  private async handle(event: EnvelopeOf<PersonalAgentRead>, _context: ProjectionContext): Promise<never[]> {
     if (event.type === 'UserRegistered') {
-      await this.ensure(personalAgentId(event.data.userId), event.data.userId, event.data.name, envelope);
+      await this.ensure(personalAgentId(event.data.userId), event.data.userId, event.data.name, event);
       return [];
     }
     if (event.type !== 'AgentDeleted') return [];
@@ -43,10 +58,10 @@ export class PersonalAgentProcess implements Projector {
     if (state.status !== 'deleted' || !state.isPersonal || !state.ownerUserId) return [];
     const name = state.name.replace(/'s assistant$/, '');
     await this.ensure(
-      replacementPersonalAgentId(state.ownerUserId, envelope.id),
+      replacementPersonalAgentId(state.ownerUserId, event.id),
       state.ownerUserId,
       name,
-      envelope,
+      event,
     );
     return [];
   }

@@ -2,12 +2,17 @@
 // which Agents each Space holds in its own checkpointed state, and also deletes an Agent created in (or moved to) a
 // Space after that Space was deleted. Commands carry event ids derived from the cause, so a replay appends nothing.
 import { Injectable } from '@nestjs/common';
-import type { EventEnvelope } from '../../kernel/src/index.js';
-import { causedBy } from '../../eventsourcing/src/decider.js';
-import type { ProjectionContext, Projector } from '../../eventsourcing/src/projector.js';
-import type { WriteOp } from '../../read-store/src/read-store.port.js';
-import { CommandRunner } from '../../platform/src/command-runner.js';
-import type { SpaceEvent } from '../../spaces/src/space.events.js';
+import type { EventEnvelope } from '#kernel';
+import {
+  causedBy,
+  eventHandlers,
+  type EnvelopeOf,
+  type ProjectionContext,
+  type Projector,
+} from '#eventsourcing';
+import type { WriteOp } from '#read-store';
+import { CommandRunner } from '#platform';
+import type { SpaceEvent } from '#spaces';
 import { agentDecider } from './agent.decider.js';
 import { agentStreamId, type AgentEvent } from './agent.events.js';
 
@@ -20,17 +25,32 @@ interface SpaceMembers {
 const STATE = 'pm_space_members';
 const AGENT_SPACE = 'pm_agent_space';
 
+type SpaceDeletionRead = Extract<
+  AgentEvent | SpaceEvent,
+  { type: 'AgentCreated' | 'AgentMovedToSpace' | 'AgentDeleted' | 'SpaceDeleted' }
+>;
+
 @Injectable()
 export class SpaceDeletionProcess implements Projector {
   readonly name = 'space-deletion-process';
   readonly version = 1;
   readonly collections = [{ name: STATE }, { name: AGENT_SPACE }];
-  readonly eventTypes = ['AgentCreated', 'AgentMovedToSpace', 'AgentDeleted', 'SpaceDeleted'];
 
   constructor(private readonly commands: CommandRunner) {}
 
-  async project(envelope: EventEnvelope, context: ProjectionContext): Promise<WriteOp[]> {
-    const event = envelope as unknown as AgentEvent | SpaceEvent;
+  private readonly handlers = eventHandlers<SpaceDeletionRead>({
+    AgentCreated: (event, context) => this.handle(event, context),
+    AgentMovedToSpace: (event, context) => this.handle(event, context),
+    AgentDeleted: (event, context) => this.handle(event, context),
+    SpaceDeleted: (event, context) => this.handle(event, context),
+  });
+  readonly eventTypes = this.handlers.eventTypes;
+
+  project(event: EventEnvelope, context: ProjectionContext) {
+    return this.handlers.project(event, context);
+  }
+
+  private async handle(event: EnvelopeOf<SpaceDeletionRead>, context: ProjectionContext): Promise<WriteOp[]> {
     const members = async (spaceId: string) =>
       (await context.get<SpaceMembers>(STATE, spaceId)) ?? { id: spaceId, agentIds: [], deleted: false };
     const save = (doc: SpaceMembers): WriteOp => ({ kind: 'upsert', collection: STATE, doc: { ...doc } });
@@ -45,7 +65,7 @@ export class SpaceDeletionProcess implements Projector {
         if (!spaceId) return ops;
         const space = await members(spaceId);
         if (space.deleted) {
-          await this.deleteAgent(agentId, envelope);
+          await this.deleteAgent(agentId, event);
           return ops;
         }
         return [
@@ -58,7 +78,7 @@ export class SpaceDeletionProcess implements Projector {
         return this.removeAgentFromAll(event.data.agentId, context);
       case 'SpaceDeleted': {
         const space = await members(event.data.spaceId);
-        for (const agentId of space.agentIds) await this.deleteAgent(agentId, envelope);
+        for (const agentId of space.agentIds) await this.deleteAgent(agentId, event);
         return [save({ id: space.id, agentIds: [], deleted: true })];
       }
       default:

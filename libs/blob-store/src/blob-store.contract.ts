@@ -1,7 +1,7 @@
 // One contract for every BlobStore adapter: the file system always, GridFS when MONGODB_URI is set.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { ValidationError } from '../../kernel/src/index.js';
+import { ValidationError } from '#kernel';
 import type { BlobStore, ListedBlob } from './blob-store.port.js';
 
 export interface BlobStoreUnderTest {

@@ -3,7 +3,7 @@
 // the same bytes get the same id and are stored once, so a put is idempotent and safe to retry.
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { ValidationError } from '../../kernel/src/index.js';
+import { ValidationError } from '#kernel';
 
 export interface StoredBlob {
   /** `sha256-<64 lowercase hex>` of the bytes. */

@@ -1,7 +1,7 @@
 // Chooses the blob store from configuration: GridFS beside the MongoDB read store, files under the data directory
 // otherwise. The GridFS adapter (and the MongoDB driver) load only when chosen.
 import { join } from 'node:path';
-import type { PlatformConfig } from '../../kernel/src/index.js';
+import type { PlatformConfig } from '#kernel';
 import type { BlobStore } from './blob-store.port.js';
 import { FsBlobStore } from './fs/fs-blob-store.js';
 

@@ -1,10 +1,6 @@
 // One contract for every EventStore adapter: run against SQLite always, against KurrentDB when KURRENTDB_URL is set.
-import {
-  IdempotencyMismatchError,
-  WrongExpectedRevisionError,
-  type EventEnvelope,
-} from '../../kernel/src/index.js';
-import { makeEvent, uniqueStream, waitUntil } from '../../testing/src/fixtures.js';
+import { IdempotencyMismatchError, WrongExpectedRevisionError, type EventEnvelope } from '#kernel';
+import { makeEvent, uniqueStream, waitUntil } from '#testing/fixtures';
 import type { EventStore } from './event-store.port.js';
 
 export function eventStoreContract(adapter: string, open: () => Promise<EventStore>): void {

@@ -1,6 +1,6 @@
 // The event store port: the only source of truth. Two adapters implement it (SQLite embedded, KurrentDB production)
 // and one contract suite (event-store.contract.ts) holds them to the same behaviour.
-import type { EventEnvelope, NewEvent } from '../../kernel/src/index.js';
+import type { EventEnvelope, NewEvent } from '#kernel';
 
 /** What the writer believes about the stream: anything, no stream yet, a stream exists, or an exact revision. */
 export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;

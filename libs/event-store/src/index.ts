@@ -1,4 +1,3 @@
 export * from './event-store.port.js';
 export * from './upcasters.js';
 export * from './sqlite/sqlite-event-store.js';
-export * from './kurrentdb/kurrentdb-event-store.js';

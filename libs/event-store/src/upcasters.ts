@@ -1,5 +1,5 @@
 // Upcasters turn a stored event of an older schemaVersion into the current shape when it is read.
-import type { EventEnvelope } from '../../kernel/src/index.js';
+import type { EventEnvelope } from '#kernel';
 
 export interface Upcaster {
   readonly eventType: string;

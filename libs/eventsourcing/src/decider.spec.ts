@@ -1,6 +1,6 @@
-import { SqliteEventStore } from '../../event-store/src/sqlite/sqlite-event-store.js';
-import { ConflictError, type DomainEvent } from '../../kernel/src/index.js';
-import { uniqueStream } from '../../testing/src/fixtures.js';
+import { SqliteEventStore } from '#event-store';
+import { ConflictError, type DomainEvent } from '#kernel';
+import { uniqueStream } from '#testing/fixtures';
 import { AggregateStateCache, handleCommand, type Decider } from './decider.js';
 
 type Event = DomainEvent<'Added', { readonly n: number }>;

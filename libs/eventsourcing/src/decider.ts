@@ -11,8 +11,8 @@ import {
   type DomainEvent,
   type EventEnvelope,
   type NewEvent,
-} from '../../kernel/src/index.js';
-import type { EventStore } from '../../event-store/src/event-store.port.js';
+} from '#kernel';
+import type { EventStore } from '#event-store';
 
 /** A pure aggregate: `decide` returns events or throws a PlatformError; `evolve` never throws. */
 export interface Decider<State, Command, Event extends DomainEvent> {

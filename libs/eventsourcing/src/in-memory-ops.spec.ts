@@ -1,5 +1,5 @@
-import type { PositionedOp, WriteOp } from '../../read-store/src/read-store.port.js';
-import { SqliteReadStore } from '../../read-store/src/sqlite/sqlite-read-store.js';
+import type { PositionedOp, WriteOp } from '#read-store';
+import { SqliteReadStore } from '#read-store';
 import { compactOps } from './in-memory-ops.js';
 
 const at = (position: number, op: WriteOp): PositionedOp => ({ position, op });

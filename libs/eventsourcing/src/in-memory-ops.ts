@@ -1,6 +1,6 @@
 // Applies pending write ops to a committed document in memory, so a projector reading its own state inside a batch
 // sees the writes of the batch's earlier events exactly as the store will after commit.
-import type { PositionedOp, StoredDocument } from '../../read-store/src/read-store.port.js';
+import type { PositionedOp, StoredDocument } from '#read-store';
 
 export function applyOpsInMemory(
   committed: StoredDocument | null,

@@ -3,3 +3,4 @@ export * from './projector.js';
 export * from './projection-runner.js';
 export * from './projection-waiter.js';
 export * from './unique-claims.js';
+export * from './to-do-list-scanner.js';

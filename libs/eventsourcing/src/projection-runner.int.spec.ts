@@ -1,7 +1,7 @@
-import { SqliteEventStore } from '../../event-store/src/sqlite/sqlite-event-store.js';
-import { SqliteReadStore } from '../../read-store/src/sqlite/sqlite-read-store.js';
-import type { EventEnvelope } from '../../kernel/src/index.js';
-import { makeEvent, uniqueStream, waitUntil } from '../../testing/src/fixtures.js';
+import { SqliteEventStore } from '#event-store';
+import { SqliteReadStore } from '#read-store';
+import type { EventEnvelope } from '#kernel';
+import { makeEvent, uniqueStream, waitUntil } from '#testing/fixtures';
 import { isDeadLocalHolder, processLeaseOwner, ProjectionRunner } from './projection-runner.js';
 import type { Projector } from './projector.js';
 

@@ -5,8 +5,8 @@
 // and never stops the others.
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { EventEnvelope } from '../../kernel/src/index.js';
-import type { EventStore, Subscription } from '../../event-store/src/event-store.port.js';
+import type { EventEnvelope } from '#kernel';
+import type { EventStore, Subscription } from '#event-store';
 import type {
   CollectionSpec,
   PositionedOp,
@@ -14,7 +14,7 @@ import type {
   ProjectionRef,
   ReadStore,
   StoredDocument,
-} from '../../read-store/src/read-store.port.js';
+} from '#read-store';
 import { applyOpsInMemory, compactOps } from './in-memory-ops.js';
 import type { ProjectionContext, Projector } from './projector.js';
 

@@ -1,6 +1,6 @@
 // Read-your-writes: a write returns its log position, and the API waits (bounded) until the projections that the next
 // read needs have applied it. Local runners wake the wait at once; other processes' runners are polled.
-import type { ReadStore } from '../../read-store/src/read-store.port.js';
+import type { ReadStore } from '#read-store';
 import type { ProjectionRunner } from './projection-runner.js';
 
 export class ProjectionWaiter {

@@ -1,7 +1,10 @@
 // What a projector is: a named, versioned, idempotent function from an event to read-model writes. Process managers
 // are projectors too: they keep their own state in collections and may send idempotent commands while projecting.
-import type { EventEnvelope } from '../../kernel/src/index.js';
-import type { CollectionSpec, StoredDocument, WriteOp } from '../../read-store/src/read-store.port.js';
+// `defineProjector` (and `eventHandlers` for process-manager classes) is the one way to write one: a handler per
+// event type of a union, so the types it reads are derived from the handlers and a new event of the union is a
+// compile error until the projector says what it does with it.
+import type { DomainEvent, EventEnvelope } from '#kernel';
+import type { CollectionSpec, StoredDocument, WriteOp } from '#read-store';
 
 export interface ProjectionContext {
   /** A document of this projector's own collections, as committed plus the writes pending in this batch. */
@@ -20,3 +23,53 @@ export interface Projector {
 }
 
 export const PROJECTORS = Symbol('PROJECTORS');
+
+/** The stored form of one event of a union: its literal type, its data, and the envelope's metadata and place. */
+export type EnvelopeOf<E extends DomainEvent, T extends E['type'] = E['type']> =
+  E extends DomainEvent<T> ? EventEnvelope<E['type'], E['data']> : never;
+
+type Writes = Promise<readonly WriteOp[]> | readonly WriteOp[];
+
+/**
+ * One entry per event type of the union E: the handler (what the projector writes for it, `[]` for nothing), or
+ * null when the projector does not read that event at all (it only advances the checkpoint past it).
+ */
+export type EventHandlers<E extends DomainEvent> = {
+  readonly [T in E['type']]: ((event: EnvelopeOf<E, T>, context: ProjectionContext) => Writes) | null;
+};
+
+/** The part of a projector that reads events: `eventTypes` are the handlers' keys, `project` dispatches to them. */
+export function eventHandlers<E extends DomainEvent>(
+  handlers: EventHandlers<E>,
+): Pick<Projector, 'eventTypes' | 'project'> {
+  const byType: Record<string, ((event: EventEnvelope, context: ProjectionContext) => Writes) | null> = {};
+  Object.assign(byType, handlers);
+  return {
+    eventTypes: Object.keys(byType).filter((type) => byType[type] !== null),
+    project: (event, context) => byType[event.type]?.(event, context) ?? [],
+  };
+}
+
+/** A read-model projector: name, version, collections and a handler per event type of the union E. */
+export function defineProjector<E extends DomainEvent>(spec: {
+  readonly name: string;
+  readonly version: number;
+  readonly collections: readonly CollectionSpec[];
+  readonly on: EventHandlers<E>;
+}): Projector {
+  return { name: spec.name, version: spec.version, collections: spec.collections, ...eventHandlers(spec.on) };
+}
+
+/**
+ * The contract of a read model, owned by the context that serves it: the collection (name and indexes), the
+ * projection that maintains it (what a write waits for) and, as a type parameter, the view its documents have.
+ */
+export interface ReadModel<View extends StoredDocument = StoredDocument> extends CollectionSpec {
+  readonly projection: string;
+  /** Never set: carries the view type. */
+  readonly view?: View;
+}
+
+export const defineReadModel = <View extends StoredDocument>(
+  spec: Omit<ReadModel<View>, 'view'>,
+): ReadModel<View> => spec;

@@ -1,8 +1,8 @@
 // Uniqueness across aggregates without a shared table: a claim stream per normalised value (`unique-<kind>-<hash>`)
 // records who holds it. A claim whose holder no longer uses the value (deleted, renamed, or never created after a
 // crash) is stale and can be taken over, so a crash between the claim and the entity's own append blocks nothing.
-import { ConflictError, sha256, type DomainEvent } from '../../kernel/src/index.js';
-import type { EventStore } from '../../event-store/src/event-store.port.js';
+import { ConflictError, sha256, type DomainEvent } from '#kernel';
+import type { EventStore } from '#event-store';
 import { handleCommand, type CommandContext, type Decider } from './decider.js';
 
 export type ClaimEvent =

@@ -1,11 +1,8 @@
 // The OpenAI-compatible gateway (`/api/compat/v1`): a raw model gateway, no Agent behaviour applied. ModelGateway is
 // exported for the core LLM endpoints, so both surfaces share model resolution, limits and usage recording.
 import { Module } from '@nestjs/common';
-import { ModelRegistry } from '../../models/src/model-registry.js';
-import { ModelProviders } from '../../models/src/model-providers.js';
-import { UsageLimiter } from '../../usage/src/usage-limiter.js';
-import { UsageRecorder } from '../../usage/src/usage-recorder.js';
-import { UsageController } from '../../usage/src/http/usage.controller.js';
+import { ModelRegistry, ModelProviders } from '#models';
+import { UsageLimiter, UsageRecorder, UsageController } from '#usage';
 import { ModelGateway } from './model-gateway.js';
 import { CompatChatController } from './http/compat-chat.controller.js';
 import { CompatEmbeddingsController } from './http/compat-embeddings.controller.js';

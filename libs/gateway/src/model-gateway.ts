@@ -3,11 +3,13 @@
 // caller's abort signal, map upstream failures to clear errors, and record the call's usage (also for streams that
 // end early, whose tokens are then counted here).
 import { Injectable } from '@nestjs/common';
-import { newId, PlatformError } from '../../kernel/src/index.js';
-import { ModelRegistry } from '../../models/src/model-registry.js';
-import { ModelProviders } from '../../models/src/model-providers.js';
-import { kindWithArticle, type ModelConfig, type ModelKind } from '../../models/src/model.js';
+import { newId, PlatformError } from '#kernel';
 import {
+  ModelRegistry,
+  ModelProviders,
+  kindWithArticle,
+  type ModelConfig,
+  type ModelKind,
   UpstreamError,
   type ChatDelta,
   type ChatRequest,
@@ -18,15 +20,12 @@ import {
   type ImageResult,
   type RerankResult,
   type TokenUsage,
-} from '../../models/src/provider.port.js';
-import { countTokens } from '../../models/src/offline/tokenizer.js';
-import { runOffline } from '../../models/src/offline/offline-pool.js';
-import { callCost } from '../../usage/src/cost.js';
-import { UsageLimiter, type Reservation, type UsageEstimate } from '../../usage/src/usage-limiter.js';
-import { UsageRecorder } from '../../usage/src/usage-recorder.js';
-import type { CallOutcome, Operation, Surface } from '../../usage/src/usage.events.js';
-import type { ApiKeyView } from '../../../projections/api-keys/api-keys.projector.js';
-import type { Caller } from '../../http/src/caller.js';
+  runOffline,
+} from '#models';
+import { countTokens } from '#tokenizer';
+import { callCost, UsageLimiter, type Reservation, type UsageEstimate, UsageRecorder } from '#usage';
+import type { CallOutcome, Operation, Surface } from '#usage';
+import type { ApiKeyView, Caller } from '#identity';
 
 /** Who a call is for: usage is attributed to the key, its user and the Agent (core surface). */
 export interface CallScope {

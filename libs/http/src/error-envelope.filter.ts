@@ -4,8 +4,8 @@
 import { Catch, HttpException, Inject, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { PlatformError, type ErrorKind } from '../../kernel/src/index.js';
-import { LOGGER } from '../../platform/src/logger.js';
+import { PlatformError, type ErrorKind } from '#kernel';
+import { LOGGER } from '#platform';
 
 export interface ErrorBody {
   readonly error: {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ValidationError } from '../../kernel/src/index.js';
+import { ValidationError } from '#kernel';
 import { parseOrThrow } from './zod-validation.js';
 
 const Body = z.strictObject({ name: z.string(), full: z.boolean().default(false) });

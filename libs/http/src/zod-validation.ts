@@ -1,7 +1,7 @@
 // Request validation with zod: the first problem becomes a 400 naming the field (`param`).
 import { Injectable, type PipeTransform } from '@nestjs/common';
 import type { z } from 'zod';
-import { ValidationError } from '../../kernel/src/index.js';
+import { ValidationError } from '#kernel';
 
 export function parseOrThrow<S extends z.ZodType>(
   schema: S,

@@ -3,8 +3,8 @@
 // outside the grants, and lists leave such Agents out. Spaces (until Space membership and roles arrive): an admin
 // sees and changes every Space; another key sees a Space it created or one holding an Agent it is granted, and
 // changes or deletes only Spaces it created.
-import { ForbiddenError } from '../../kernel/src/index.js';
-import type { Caller } from '../../http/src/caller.js';
+import { ForbiddenError } from '#kernel';
+import type { Caller } from './http/caller.js';
 
 export interface AgentOwnership {
   readonly id: string;

@@ -3,10 +3,10 @@
 // rotated) is revoked.
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { PLATFORM_CONFIG, sha256, SYSTEM_ACTOR, type PlatformConfig } from '../../kernel/src/index.js';
-import { READ_STORE, type ReadStore } from '../../read-store/src/read-store.port.js';
-import { ReadYourWrites } from '../../platform/src/command-runner.js';
-import { API_KEYS, type ApiKeyView } from '../../../projections/api-keys/api-keys.projector.js';
+import { PLATFORM_CONFIG, sha256, SYSTEM_ACTOR, type PlatformConfig } from '#kernel';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { ReadYourWrites } from '#platform';
+import { API_KEYS, type ApiKeyView } from './api-keys.read-model.js';
 import { hashApiKey } from './api-key.secret.js';
 import { IssueApiKey, RegisterUser, RevokeApiKey, type WriteResult } from './commands/identity.commands.js';
 

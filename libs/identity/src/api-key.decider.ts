@@ -1,6 +1,6 @@
 // API key commands and the pure decision over them.
-import { ConflictError, NotFoundError, ValidationError } from '../../kernel/src/index.js';
-import type { Decider } from '../../eventsourcing/src/decider.js';
+import { ConflictError, NotFoundError, ValidationError } from '#kernel';
+import type { Decider } from '#eventsourcing';
 import type { AgentAccess, ApiKeyEvent, UsageLimit } from './api-key.events.js';
 
 export type ApiKeyState =

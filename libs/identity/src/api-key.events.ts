@@ -1,5 +1,5 @@
 // The API key aggregate. Only a SHA-256 hash of the key is ever stored; the key itself is shown once, at issue.
-import type { DomainEvent } from '../../kernel/src/index.js';
+import type { DomainEvent } from '#kernel';
 
 export type AgentAccess =
   { readonly kind: 'all' } | { readonly kind: 'agents'; readonly agentIds: readonly string[] };
@@ -34,13 +34,5 @@ export type ApiKeyEvent =
   | DomainEvent<'ApiKeyAgentAccessChanged', Id & { readonly agentAccess: AgentAccess }>
   | DomainEvent<'ApiKeyUsageLimitChanged', Id & { readonly usageLimit: UsageLimit | null }>
   | DomainEvent<'ApiKeyRevoked', Id>;
-
-export const API_KEY_EVENT_TYPES: readonly ApiKeyEvent['type'][] = [
-  'ApiKeyIssued',
-  'ApiKeyRenamed',
-  'ApiKeyAgentAccessChanged',
-  'ApiKeyUsageLimitChanged',
-  'ApiKeyRevoked',
-];
 
 export const apiKeyStreamId = (apiKeyId: string): string => `apikey-${apiKeyId}`;

@@ -1,6 +1,6 @@
 // API key material: 256 random bits, shown once; only its SHA-256 is kept (high-entropy keys need no slow hash).
 import { randomBytes } from 'node:crypto';
-import { sha256 } from '../../kernel/src/index.js';
+import { sha256 } from '#kernel';
 
 export const API_KEY_PREFIX = 'ap_';
 

@@ -1,6 +1,6 @@
 // The User aggregate: a person who owns API keys (and, later, signs in). Each gets a personal Agent.
-import { ConflictError, ValidationError, type DomainEvent } from '../../kernel/src/index.js';
-import type { Decider } from '../../eventsourcing/src/decider.js';
+import { ConflictError, ValidationError, type DomainEvent } from '#kernel';
+import type { Decider } from '#eventsourcing';
 
 export type UserRole = 'admin' | 'member';
 
@@ -8,8 +8,6 @@ export type UserEvent = DomainEvent<
   'UserRegistered',
   { readonly userId: string; readonly email: string; readonly name: string; readonly role: UserRole }
 >;
-
-export const USER_EVENT_TYPES: readonly UserEvent['type'][] = ['UserRegistered'];
 
 export type UserState =
   | { readonly status: 'absent' }

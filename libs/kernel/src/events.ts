@@ -40,3 +40,8 @@ export interface DomainEvent<TType extends string = string, TData = unknown> {
 }
 
 export const SYSTEM_ACTOR: Actor = Object.freeze({ kind: 'system', id: 'platform' });
+
+/** Every type of an event union, each named once as a key: the compiler checks the list is complete. */
+export const eventTypesOf = <E extends DomainEvent>(types: {
+  readonly [T in E['type']]: true;
+}): E['type'][] => Object.keys(types) as E['type'][];

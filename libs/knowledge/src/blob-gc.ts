@@ -3,8 +3,8 @@
 // chunk list stored by an ingestion that died before DocumentReady, a summary tree written by a build that died
 // before SummaryBuildCompleted. Every writer puts the bytes first and appends the event naming them after, so a
 // blob stored recently may be one a writer is about to reference: those are kept for a grace period.
-import type { BlobStore, ListedBlob } from '../../blob-store/src/blob-store.port.js';
-import type { EventStore } from '../../event-store/src/event-store.port.js';
+import type { BlobStore, ListedBlob } from '#blob-store';
+import type { EventStore } from '#event-store';
 import { referencedBlobIds } from './blob-references.js';
 
 /** An upload, an ingestion or a summary build in flight appends its event well within this. */

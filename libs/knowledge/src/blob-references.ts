@@ -4,8 +4,8 @@
 //     while it lives, and after its deletion until its content is purged; then nothing. Content addressing shares
 //     ids between documents, so each document is folded on its own and the sets are united.
 //   - A summary index references the tree serving searches, until the index is deleted.
-import type { EventEnvelope } from '../../kernel/src/index.js';
-import type { EventStore } from '../../event-store/src/event-store.port.js';
+import type { EventEnvelope } from '#kernel';
+import type { EventStore } from '#event-store';
 import { DOCUMENT_EVENT_TYPES, type DocumentEvent } from './document.events.js';
 import {
   evolveSummaryIndex,

@@ -1,7 +1,7 @@
 // Document commands and the pure decision over them. Processing commands carry the version they worked on, so the
 // outcome of a superseded version (content replaced, or re-processing asked, meanwhile) changes nothing.
-import { ConflictError, NotFoundError, ValidationError } from '../../kernel/src/index.js';
-import type { Decider } from '../../eventsourcing/src/decider.js';
+import { ConflictError, NotFoundError, ValidationError } from '#kernel';
+import type { Decider } from '#eventsourcing';
 import {
   evolveDocument,
   initialDocumentState,

@@ -1,7 +1,7 @@
 // The Knowledge Document aggregate (spec: "Knowledge Document", "Knowledge Document status"). Events carry facts about
 // a document, never its content: the file and the extracted text live in the blob store (referenced by content
 // address), so deleting a document removes its content for good while the log keeps who did what and when.
-import type { DomainEvent } from '../../kernel/src/index.js';
+import { eventTypesOf, type DomainEvent } from '#kernel';
 
 export const DOCUMENT_SCOPES = ['agent', 'space', 'global'] as const;
 /** Agent-level (one Agent), Space-level (every Agent of the Space) or Global (every Agent). */
@@ -74,21 +74,22 @@ export type DocumentEvent =
   /** After a deletion: the chunks left the search index and the blobs no other document uses were removed. */
   | DomainEvent<'DocumentContentPurged', Id & { readonly blobIds: readonly string[] }>;
 
-export const DOCUMENT_EVENT_TYPES: readonly DocumentEvent['type'][] = [
-  'DocumentAdded',
-  'DocumentRenamed',
-  'DocumentContentReplaced',
-  'DocumentTagAttached',
-  'DocumentTagDetached',
-  'DocumentReprocessingRequested',
-  'DocumentProcessingStarted',
-  'DocumentReady',
-  'DocumentProcessingSkipped',
-  'DocumentFailed',
-  'DocumentDeleted',
-  'DocumentContentPurged',
-  'DocumentTagsIndexed',
-];
+/** Every type of the union, checked complete by the compiler. */
+export const DOCUMENT_EVENT_TYPES = eventTypesOf<DocumentEvent>({
+  DocumentAdded: true,
+  DocumentRenamed: true,
+  DocumentContentReplaced: true,
+  DocumentTagAttached: true,
+  DocumentTagDetached: true,
+  DocumentReprocessingRequested: true,
+  DocumentProcessingStarted: true,
+  DocumentReady: true,
+  DocumentProcessingSkipped: true,
+  DocumentFailed: true,
+  DocumentDeleted: true,
+  DocumentContentPurged: true,
+  DocumentTagsIndexed: true,
+});
 
 export interface DocumentRecord {
   readonly documentId: string;

@@ -4,9 +4,8 @@
 // list is this projector's own checkpointed collection, so a crash loses nothing: the ingestion worker reads it and
 // picks up whatever is there, at start-up and whenever this projection moves. Tag changes get a job of their own
 // (the index's copy of the tags is replaced), done when the index has taken the tags as they are now.
-import type { EventEnvelope } from '../../kernel/src/index.js';
-import type { ProjectionContext, Projector } from '../../eventsourcing/src/projector.js';
-import type { WriteOp } from '../../read-store/src/read-store.port.js';
+import { eventHandlers, type EnvelopeOf, type ProjectionContext, type Projector } from '#eventsourcing';
+import type { WriteOp } from '#read-store';
 import type { DocumentEvent } from './document.events.js';
 
 export interface IngestionJobView {
@@ -33,6 +32,62 @@ const sameTags = (a: readonly string[], b: readonly string[]): boolean =>
   a.length === b.length && a.every((tagId) => b.includes(tagId));
 export const INGESTION_PROCESS = 'knowledge-ingestion-process';
 
+async function handle(event: EnvelopeOf<DocumentEvent>, context: ProjectionContext): Promise<WriteOp[]> {
+  const id = event.data.documentId;
+  const job = (version: number, force: boolean, purge = false): WriteOp[] => [
+    {
+      kind: 'upsert',
+      collection: INGESTION_JOBS,
+      doc: { id, version, force, purge, queuedAt: event.metadata.occurredAt },
+    },
+  ];
+  const tagsNow = async () => (await context.get<TagSyncJobView>(DOCUMENT_TAGS, id))?.tagIds ?? [];
+  const retag = (tagIds: readonly string[]): WriteOp[] => [
+    { kind: 'upsert', collection: DOCUMENT_TAGS, doc: { id, tagIds: [...tagIds] } },
+    { kind: 'upsert', collection: TAG_SYNC_JOBS, doc: { id, tagIds: [...tagIds] } },
+  ];
+  switch (event.type) {
+    case 'DocumentAdded':
+      return [
+        ...job(1, false),
+        { kind: 'upsert', collection: DOCUMENT_TAGS, doc: { id, tagIds: [...event.data.tagIds] } },
+      ];
+    case 'DocumentTagAttached':
+      return retag([...(await tagsNow()).filter((tagId) => tagId !== event.data.tagId), event.data.tagId]);
+    case 'DocumentTagDetached':
+      return retag((await tagsNow()).filter((tagId) => tagId !== event.data.tagId));
+    case 'DocumentTagsIndexed': {
+      // Done only when the index took the tags as they are now (a change since keeps the job).
+      const pending = await context.get<TagSyncJobView>(TAG_SYNC_JOBS, id);
+      return pending && sameTags(pending.tagIds, event.data.tagIds)
+        ? [{ kind: 'delete', collection: TAG_SYNC_JOBS, id }]
+        : [];
+    }
+    case 'DocumentContentReplaced':
+      return job(event.data.version, false);
+    case 'DocumentReprocessingRequested':
+      return job(event.data.version, event.data.force);
+    case 'DocumentReady':
+    case 'DocumentFailed':
+    case 'DocumentProcessingSkipped': {
+      const pending = await context.get<IngestionJobView>(INGESTION_JOBS, id);
+      return pending && !pending.purge && pending.version <= event.data.version
+        ? [{ kind: 'delete', collection: INGESTION_JOBS, id }]
+        : [];
+    }
+    case 'DocumentDeleted':
+      return [
+        ...job(0, false, true),
+        { kind: 'delete', collection: TAG_SYNC_JOBS, id },
+        { kind: 'delete', collection: DOCUMENT_TAGS, id },
+      ];
+    case 'DocumentContentPurged':
+      return [{ kind: 'delete', collection: INGESTION_JOBS, id }];
+    default:
+      return [];
+  }
+}
+
 export const ingestionProcess: Projector = {
   name: INGESTION_PROCESS,
   version: 1,
@@ -41,73 +96,19 @@ export const ingestionProcess: Projector = {
     { name: TAG_SYNC_JOBS },
     { name: DOCUMENT_TAGS },
   ],
-  eventTypes: [
-    'DocumentAdded',
-    'DocumentContentReplaced',
-    'DocumentReprocessingRequested',
-    'DocumentReady',
-    'DocumentFailed',
-    'DocumentProcessingSkipped',
-    'DocumentDeleted',
-    'DocumentContentPurged',
-    'DocumentTagAttached',
-    'DocumentTagDetached',
-    'DocumentTagsIndexed',
-  ],
-  async project(envelope: EventEnvelope, context: ProjectionContext): Promise<WriteOp[]> {
-    const event = envelope as unknown as DocumentEvent;
-    const id = event.data.documentId;
-    const job = (version: number, force: boolean, purge = false): WriteOp[] => [
-      {
-        kind: 'upsert',
-        collection: INGESTION_JOBS,
-        doc: { id, version, force, purge, queuedAt: envelope.metadata.occurredAt },
-      },
-    ];
-    const tagsNow = async () => (await context.get<TagSyncJobView>(DOCUMENT_TAGS, id))?.tagIds ?? [];
-    const retag = (tagIds: readonly string[]): WriteOp[] => [
-      { kind: 'upsert', collection: DOCUMENT_TAGS, doc: { id, tagIds: [...tagIds] } },
-      { kind: 'upsert', collection: TAG_SYNC_JOBS, doc: { id, tagIds: [...tagIds] } },
-    ];
-    switch (event.type) {
-      case 'DocumentAdded':
-        return [
-          ...job(1, false),
-          { kind: 'upsert', collection: DOCUMENT_TAGS, doc: { id, tagIds: [...event.data.tagIds] } },
-        ];
-      case 'DocumentTagAttached':
-        return retag([...(await tagsNow()).filter((tagId) => tagId !== event.data.tagId), event.data.tagId]);
-      case 'DocumentTagDetached':
-        return retag((await tagsNow()).filter((tagId) => tagId !== event.data.tagId));
-      case 'DocumentTagsIndexed': {
-        // Done only when the index took the tags as they are now (a change since keeps the job).
-        const pending = await context.get<TagSyncJobView>(TAG_SYNC_JOBS, id);
-        return pending && sameTags(pending.tagIds, event.data.tagIds)
-          ? [{ kind: 'delete', collection: TAG_SYNC_JOBS, id }]
-          : [];
-      }
-      case 'DocumentContentReplaced':
-        return job(event.data.version, false);
-      case 'DocumentReprocessingRequested':
-        return job(event.data.version, event.data.force);
-      case 'DocumentReady':
-      case 'DocumentFailed':
-      case 'DocumentProcessingSkipped': {
-        const pending = await context.get<IngestionJobView>(INGESTION_JOBS, id);
-        return pending && !pending.purge && pending.version <= event.data.version
-          ? [{ kind: 'delete', collection: INGESTION_JOBS, id }]
-          : [];
-      }
-      case 'DocumentDeleted':
-        return [
-          ...job(0, false, true),
-          { kind: 'delete', collection: TAG_SYNC_JOBS, id },
-          { kind: 'delete', collection: DOCUMENT_TAGS, id },
-        ];
-      case 'DocumentContentPurged':
-        return [{ kind: 'delete', collection: INGESTION_JOBS, id }];
-      default:
-        return [];
-    }
-  },
+  ...eventHandlers<DocumentEvent>({
+    DocumentAdded: handle,
+    DocumentContentReplaced: handle,
+    DocumentReprocessingRequested: handle,
+    DocumentReady: handle,
+    DocumentFailed: handle,
+    DocumentProcessingSkipped: handle,
+    DocumentDeleted: handle,
+    DocumentContentPurged: handle,
+    DocumentTagAttached: handle,
+    DocumentTagDetached: handle,
+    DocumentTagsIndexed: handle,
+    DocumentRenamed: null,
+    DocumentProcessingStarted: null,
+  }),
 };

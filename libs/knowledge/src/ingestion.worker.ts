@@ -7,35 +7,16 @@
 // raced with newer content changes nothing; a job that crashed is simply picked up again.
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
-import {
-  ConflictError,
-  PLATFORM_CONFIG,
-  PlatformError,
-  SYSTEM_ACTOR,
-  type PlatformConfig,
-} from '../../kernel/src/index.js';
-import {
-  MESSAGE_BUS,
-  type BusMessage,
-  type Consumer,
-  type Delivery,
-  type MessageBus,
-} from '../../message-bus/src/message-bus.port.js';
-import { ProjectionRunner } from '../../eventsourcing/src/projection-runner.js';
-import { ProjectionWaiter } from '../../eventsourcing/src/projection-waiter.js';
-import { ToDoListScanner } from '../../eventsourcing/src/to-do-list-scanner.js';
-import { CommandRunner } from '../../platform/src/command-runner.js';
-import { LOGGER } from '../../platform/src/logger.js';
-import { READ_STORE, type ReadStore } from '../../read-store/src/read-store.port.js';
-import { BLOB_STORE, type BlobStore } from '../../blob-store/src/blob-store.port.js';
-import { SEARCH_INDEX, type IndexedChunk, type SearchIndex } from '../../search/src/search-index.port.js';
-import { ModelGateway } from '../../gateway/src/model-gateway.js';
+import { ConflictError, PLATFORM_CONFIG, PlatformError, SYSTEM_ACTOR, type PlatformConfig } from '#kernel';
+import { MESSAGE_BUS, type BusMessage, type Consumer, type Delivery, type MessageBus } from '#message-bus';
+import { ProjectionRunner, ProjectionWaiter, ToDoListScanner } from '#eventsourcing';
+import { CommandRunner, LOGGER } from '#platform';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { BLOB_STORE, type BlobStore } from '#blob-store';
+import { SEARCH_INDEX, type IndexedChunk, type SearchIndex } from '#search';
+import { ModelGateway } from '#gateway';
 import { embedInBatches, systemScope } from './system-calls.js';
-import {
-  KNOWLEDGE_DOCUMENTS,
-  knowledgeProjector,
-  type DocumentView,
-} from '../../../projections/knowledge/knowledge.projector.js';
+import { KNOWLEDGE_DOCUMENTS, KNOWLEDGE_PROJECTION, type DocumentView } from './knowledge.read-model.js';
 import { documentDecider, type DocumentCommand } from './document.decider.js';
 import { documentStreamId, type DocumentState } from './document.events.js';
 import {
@@ -76,7 +57,6 @@ export const INGESTION_TOPIC = 'knowledge.ingestion-jobs';
 export const INGESTION_GROUP = 'knowledge-ingestion';
 const HEARTBEAT_MS = 2_000;
 const REPUBLISH_AFTER_MS = 5 * 60_000;
-const KNOWLEDGE_PROJECTION = knowledgeProjector.name;
 
 @Injectable()
 export class IngestionWorker implements BeforeApplicationShutdown {

@@ -5,13 +5,18 @@
 // that is already gone is deleted as soon as it appears. Commands carry event ids derived from their cause, so a
 // replay appends nothing.
 import { Injectable } from '@nestjs/common';
-import type { EventEnvelope } from '../../kernel/src/index.js';
-import { causedBy } from '../../eventsourcing/src/decider.js';
-import type { ProjectionContext, Projector } from '../../eventsourcing/src/projector.js';
-import type { WriteOp } from '../../read-store/src/read-store.port.js';
-import { CommandRunner } from '../../platform/src/command-runner.js';
-import type { AgentEvent } from '../../agents/src/agent.events.js';
-import type { SpaceEvent } from '../../spaces/src/space.events.js';
+import type { EventEnvelope } from '#kernel';
+import {
+  causedBy,
+  eventHandlers,
+  type EnvelopeOf,
+  type ProjectionContext,
+  type Projector,
+} from '#eventsourcing';
+import type { WriteOp } from '#read-store';
+import { CommandRunner } from '#platform';
+import type { AgentEvent } from '#agents';
+import type { SpaceEvent } from '#spaces';
 import { documentDecider } from './document.decider.js';
 import { documentStreamId, type DocumentEvent } from './document.events.js';
 import { tagDecider } from './tag.decider.js';
@@ -27,23 +32,33 @@ interface OwnerHoldings {
 const OWNERS = 'pm_knowledge_owners';
 const DOCUMENT_OWNER = 'pm_knowledge_document_owner';
 
+type OwnerDeletionRead = Extract<
+  DocumentEvent | TagEvent | AgentEvent | SpaceEvent,
+  { type: 'DocumentAdded' | 'DocumentDeleted' | 'KnowledgeTagCreated' | 'AgentDeleted' | 'SpaceDeleted' }
+>;
+
 @Injectable()
 export class KnowledgeOwnerDeletionProcess implements Projector {
   readonly name = 'knowledge-owner-deletion-process';
   readonly version = 1;
   readonly collections = [{ name: OWNERS }, { name: DOCUMENT_OWNER }];
-  readonly eventTypes = [
-    'DocumentAdded',
-    'DocumentDeleted',
-    'KnowledgeTagCreated',
-    'AgentDeleted',
-    'SpaceDeleted',
-  ];
 
   constructor(private readonly commands: CommandRunner) {}
 
-  async project(envelope: EventEnvelope, context: ProjectionContext): Promise<WriteOp[]> {
-    const event = envelope as unknown as DocumentEvent | TagEvent | AgentEvent | SpaceEvent;
+  private readonly handlers = eventHandlers<OwnerDeletionRead>({
+    DocumentAdded: (event, context) => this.handle(event, context),
+    DocumentDeleted: (event, context) => this.handle(event, context),
+    KnowledgeTagCreated: (event, context) => this.handle(event, context),
+    AgentDeleted: (event, context) => this.handle(event, context),
+    SpaceDeleted: (event, context) => this.handle(event, context),
+  });
+  readonly eventTypes = this.handlers.eventTypes;
+
+  project(event: EventEnvelope, context: ProjectionContext) {
+    return this.handlers.project(event, context);
+  }
+
+  private async handle(event: EnvelopeOf<OwnerDeletionRead>, context: ProjectionContext): Promise<WriteOp[]> {
     const holdings = async (ownerId: string): Promise<OwnerHoldings> =>
       (await context.get<OwnerHoldings>(OWNERS, ownerId)) ?? {
         id: ownerId,
@@ -58,7 +73,7 @@ export class KnowledgeOwnerDeletionProcess implements Projector {
         const { documentId, ownerId } = event.data;
         const owner = await holdings(ownerId);
         if (owner.deleted) {
-          await this.deleteDocument(documentId, envelope);
+          await this.deleteDocument(documentId, event);
           return [];
         }
         return [
@@ -84,15 +99,15 @@ export class KnowledgeOwnerDeletionProcess implements Projector {
       case 'KnowledgeTagCreated': {
         const owner = await holdings(event.data.agentId);
         if (owner.deleted) {
-          await this.deleteTag(event.data.tagId, envelope);
+          await this.deleteTag(event.data.tagId, event);
           return [];
         }
         return [save({ ...owner, tagIds: [...owner.tagIds, event.data.tagId] })];
       }
       case 'AgentDeleted':
-        return this.ownerGone(await holdings(event.data.agentId), envelope);
+        return this.ownerGone(await holdings(event.data.agentId), event);
       case 'SpaceDeleted':
-        return this.ownerGone(await holdings(event.data.spaceId), envelope);
+        return this.ownerGone(await holdings(event.data.spaceId), event);
       default:
         return [];
     }

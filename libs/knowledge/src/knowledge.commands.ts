@@ -1,7 +1,7 @@
 // Knowledge commands and their thin handlers over the command runner.
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { CommandContext } from '../../eventsourcing/src/decider.js';
-import { CommandRunner } from '../../platform/src/command-runner.js';
+import type { CommandContext } from '#eventsourcing';
+import { CommandRunner } from '#platform';
 import { documentDecider, type DocumentCommand } from './document.decider.js';
 import { documentStreamId } from './document.events.js';
 import { tagDecider, type TagCommand } from './tag.decider.js';

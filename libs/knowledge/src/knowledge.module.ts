@@ -1,6 +1,6 @@
 // The Knowledge bounded context: documents at three levels, tags, the ingestion pipeline and search.
 import { Module } from '@nestjs/common';
-import { GatewayModule } from '../../gateway/src/gateway.module.js';
+import { GatewayModule } from '#gateway';
 import {
   DocumentCommandHandler,
   SummaryIndexCommandHandler,

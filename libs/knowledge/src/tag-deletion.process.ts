@@ -3,11 +3,16 @@
 // stream and its own command), and a tag attached later by a request that raced with the deletion is detached as
 // soon as the attachment appears. Commands carry event ids derived from their cause, so a replay appends nothing.
 import { Injectable } from '@nestjs/common';
-import type { EventEnvelope } from '../../kernel/src/index.js';
-import { causedBy } from '../../eventsourcing/src/decider.js';
-import type { ProjectionContext, Projector } from '../../eventsourcing/src/projector.js';
-import type { WriteOp } from '../../read-store/src/read-store.port.js';
-import { CommandRunner } from '../../platform/src/command-runner.js';
+import type { EventEnvelope } from '#kernel';
+import {
+  causedBy,
+  eventHandlers,
+  type EnvelopeOf,
+  type ProjectionContext,
+  type Projector,
+} from '#eventsourcing';
+import type { WriteOp } from '#read-store';
+import { CommandRunner } from '#platform';
 import { documentDecider } from './document.decider.js';
 import { documentStreamId, type DocumentEvent } from './document.events.js';
 import type { TagEvent } from './tag.events.js';
@@ -21,22 +26,32 @@ interface TagCarriers {
 const TAG_CARRIERS = 'pm_knowledge_tag_carriers';
 export const TAG_DELETION_PROCESS = 'knowledge-tag-deletion-process';
 
+type TagDeletionRead = Extract<
+  DocumentEvent | TagEvent,
+  { type: 'DocumentAdded' | 'DocumentTagAttached' | 'DocumentTagDetached' | 'KnowledgeTagDeleted' }
+>;
+
 @Injectable()
 export class KnowledgeTagDeletionProcess implements Projector {
   readonly name = TAG_DELETION_PROCESS;
   readonly version = 1;
   readonly collections = [{ name: TAG_CARRIERS }];
-  readonly eventTypes = [
-    'DocumentAdded',
-    'DocumentTagAttached',
-    'DocumentTagDetached',
-    'KnowledgeTagDeleted',
-  ];
 
   constructor(private readonly commands: CommandRunner) {}
 
-  async project(envelope: EventEnvelope, context: ProjectionContext): Promise<WriteOp[]> {
-    const event = envelope as unknown as DocumentEvent | TagEvent;
+  private readonly handlers = eventHandlers<TagDeletionRead>({
+    DocumentAdded: (event, context) => this.handle(event, context),
+    DocumentTagAttached: (event, context) => this.handle(event, context),
+    DocumentTagDetached: (event, context) => this.handle(event, context),
+    KnowledgeTagDeleted: (event, context) => this.handle(event, context),
+  });
+  readonly eventTypes = this.handlers.eventTypes;
+
+  project(event: EventEnvelope, context: ProjectionContext) {
+    return this.handlers.project(event, context);
+  }
+
+  private async handle(event: EnvelopeOf<TagDeletionRead>, context: ProjectionContext): Promise<WriteOp[]> {
     const carriers = async (tagId: string): Promise<TagCarriers> =>
       (await context.get<TagCarriers>(TAG_CARRIERS, tagId)) ?? { id: tagId, documentIds: [], deleted: false };
     const save = (doc: TagCarriers): WriteOp => ({
@@ -47,7 +62,7 @@ export class KnowledgeTagDeletionProcess implements Projector {
     const carried = async (tagId: string, documentId: string): Promise<WriteOp[]> => {
       const tag = await carriers(tagId);
       if (tag.deleted) {
-        await this.detach(documentId, tagId, envelope);
+        await this.detach(documentId, tagId, event);
         return [];
       }
       return [
@@ -69,7 +84,7 @@ export class KnowledgeTagDeletionProcess implements Projector {
       }
       case 'KnowledgeTagDeleted': {
         const tag = await carriers(event.data.tagId);
-        for (const documentId of tag.documentIds) await this.detach(documentId, tag.id, envelope);
+        for (const documentId of tag.documentIds) await this.detach(documentId, tag.id, event);
         return [save({ id: tag.id, documentIds: [], deleted: true })];
       }
       default:

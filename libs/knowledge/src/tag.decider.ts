@@ -1,7 +1,7 @@
 // Knowledge tag commands and the pure decision over them.
-import { ConflictError, NotFoundError, ValidationError } from '../../kernel/src/index.js';
-import type { Decider } from '../../eventsourcing/src/decider.js';
-import { COLOR_PATTERN } from '../../spaces/src/space.decider.js';
+import { ConflictError, NotFoundError, ValidationError } from '#kernel';
+import type { Decider } from '#eventsourcing';
+import { COLOR_PATTERN } from '#spaces';
 import { evolveTag, initialTagState, type TagEvent, type TagState } from './tag.events.js';
 
 export const DEFAULT_TAG_COLOR = '#64748b';

@@ -1,6 +1,6 @@
 // Knowledge tags (spec: "Knowledge tag"): named, coloured labels an Agent's documents carry. A tag belongs to the
 // Agent whose routes created it.
-import type { DomainEvent } from '../../kernel/src/index.js';
+import type { DomainEvent } from '#kernel';
 
 type Id = { readonly tagId: string };
 
@@ -12,13 +12,6 @@ export type TagEvent =
   | DomainEvent<'KnowledgeTagRenamed', Id & { readonly name: string }>
   | DomainEvent<'KnowledgeTagRecolored', Id & { readonly color: string }>
   | DomainEvent<'KnowledgeTagDeleted', Id>;
-
-export const TAG_EVENT_TYPES: readonly TagEvent['type'][] = [
-  'KnowledgeTagCreated',
-  'KnowledgeTagRenamed',
-  'KnowledgeTagRecolored',
-  'KnowledgeTagDeleted',
-];
 
 export type TagState =
   | { readonly status: 'absent' | 'deleted' }

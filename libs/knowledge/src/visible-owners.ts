@@ -1,5 +1,5 @@
 // Whose documents an Agent can search: its own, its Space's, and Global ones.
-import type { AgentView } from '../../../projections/agents/agents.projector.js';
+import type { AgentView } from '#agents';
 
 export const GLOBAL_OWNER = 'global';
 

@@ -3,9 +3,9 @@
 // Clients cannot send instructions of their own: `system` and `developer` messages are refused (spec: "Core API",
 // rule 1), so the Agent's prompt is the only instruction the model gets.
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { ValidationError } from '../../kernel/src/index.js';
-import type { ChatRequest } from '../../models/src/provider.port.js';
-import type { AgentView } from '../../../projections/agents/agents.projector.js';
+import { ValidationError } from '#kernel';
+import type { ChatRequest } from '#models';
+import type { AgentView } from '#agents';
 
 const INSTRUCTION_ROLES = ['system', 'developer'];
 

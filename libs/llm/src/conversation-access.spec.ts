@@ -1,5 +1,5 @@
-import type { Caller } from '../../http/src/caller.js';
-import type { AgentView } from '../../../projections/agents/agents.projector.js';
+import type { Caller } from '#identity';
+import type { AgentView } from '#agents';
 import { ConversationAccess } from './conversation-access.js';
 
 const caller = { userId: 'usr_1', isAdmin: true } as Caller;

@@ -4,9 +4,9 @@
 // will implement `historyFor` against its read model, and the generate endpoints already send what it returns.
 import { Injectable } from '@nestjs/common';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { PlatformError } from '../../kernel/src/index.js';
-import type { Caller } from '../../http/src/caller.js';
-import type { AgentView } from '../../../projections/agents/agents.projector.js';
+import { PlatformError } from '#kernel';
+import type { Caller } from '#identity';
+import type { AgentView } from '#agents';
 
 export class ConversationNotFoundError extends PlatformError {
   constructor(conversationId: string) {

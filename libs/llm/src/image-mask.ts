@@ -1,6 +1,6 @@
 // The inpainting mask of generateImage: a base64 data URL of a PNG, JPEG or WebP image. Checked here, before any model
 // is called, so every provider gets a well-formed mask and a client learns of a bad one with a 400 naming `mask`.
-import { ValidationError } from '../../kernel/src/index.js';
+import { ValidationError } from '#kernel';
 
 const DATA_URL = /^data:image\/(png|jpeg|webp);base64,([A-Za-z0-9+/]+={0,2})$/;
 

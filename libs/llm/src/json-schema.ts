@@ -6,7 +6,7 @@
 // its compiled code) outlives or collides with another's.
 import vm from 'node:vm';
 import type { Ajv, AnySchemaObject, ErrorObject, Options } from 'ajv';
-import { lazyModule, ValidationError } from '../../kernel/src/index.js';
+import { lazyModule, ValidationError } from '#kernel';
 
 // Loaded at the first generateObject: ajv and its drafts cost about 13 MB of RSS.
 const ajv07 = lazyModule<typeof import('ajv')>('ajv');

@@ -1,5 +1,5 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { ChatResult } from '../../models/src/provider.port.js';
+import type { ChatResult } from '#models';
 import { compileSchema } from './json-schema.js';
 import {
   checkOutput,

@@ -3,8 +3,8 @@
 // errors). A second invalid answer is 422 `object_validation_failed`: the client gets a clear failure, never an object
 // that breaks its schema.
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { PlatformError } from '../../kernel/src/index.js';
-import type { ChatResult, TokenUsage } from '../../models/src/provider.port.js';
+import { PlatformError } from '#kernel';
+import type { ChatResult, TokenUsage } from '#models';
 import type { OutputValidator } from './json-schema.js';
 
 /** How many validation errors a repair request and a 422 message list. */

@@ -2,7 +2,7 @@
 // broker when KAFKA_BROKERS is set). Each test opens its own bus on fresh topic and group names. Nothing waits a fixed
 // time: tests poll until what they expect has arrived, with a generous deadline that only a failure reaches.
 import { randomUUID } from 'node:crypto';
-import { waitUntil } from '../../testing/src/fixtures.js';
+import { waitUntil } from '#testing/fixtures';
 import type { BusLog, BusLogLevel, BusMessage, MessageBus } from './message-bus.port.js';
 
 export interface ContractBusOptions {

@@ -1,6 +1,6 @@
 // Chooses the message bus from configuration: Kafka when configured, in-process otherwise. The Kafka adapter (and
 // kafkajs) load only when chosen; neither connects before the first publish or consume.
-import type { PlatformConfig } from '../../kernel/src/index.js';
+import type { PlatformConfig } from '#kernel';
 import { InProcessMessageBus } from './in-process-message-bus.js';
 import type { BusLog, MessageBus } from './message-bus.port.js';
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import type { PlatformConfig } from '../../kernel/src/index.js';
+import type { PlatformConfig } from '#kernel';
 import {
   kindWithArticle,
   MODEL_KINDS,

@@ -1,8 +1,8 @@
 // Projection health for /health, /metrics and the CLI: state, checkpoint and lag (events and seconds) per projector,
 // from the local runner when it holds the projector, else from the stored checkpoints of the live generation.
-import type { EventStore } from '../../event-store/src/event-store.port.js';
-import type { ReadStore } from '../../read-store/src/read-store.port.js';
-import type { ProjectionRunner, ProjectorState } from '../../eventsourcing/src/projection-runner.js';
+import type { EventStore } from '#event-store';
+import type { ReadStore } from '#read-store';
+import type { ProjectionRunner, ProjectorState } from '#eventsourcing';
 
 export interface ProjectionHealth {
   readonly name: string;

@@ -1,8 +1,8 @@
 // Prometheus gauges of the projections, shared by the api's and the worker's /metrics: lag (events and seconds),
 // checkpoint, failing, whether this process holds the projection's lease, and the head of the log.
 import { Gauge, type Registry } from 'prom-client';
-import type { EventStore } from '../../event-store/src/event-store.port.js';
-import type { ProjectionRunner } from '../../eventsourcing/src/projection-runner.js';
+import type { EventStore } from '#event-store';
+import type { ProjectionRunner } from '#eventsourcing';
 import type { ProjectionHealth } from './projection-health.js';
 
 /** Registers the gauges; the returned function refreshes them (call it before each scrape). */

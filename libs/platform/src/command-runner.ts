@@ -1,8 +1,8 @@
 // The command side as a service: the generic routine bound to the configured store and retry budget. Separate from
 // ReadYourWrites because process managers (which the projection runner holds) send commands too.
 import { Inject, Injectable } from '@nestjs/common';
-import { PLATFORM_CONFIG, type DomainEvent, type PlatformConfig } from '../../kernel/src/index.js';
-import { EVENT_STORE, type EventStore } from '../../event-store/src/event-store.port.js';
+import { PLATFORM_CONFIG, type DomainEvent, type PlatformConfig } from '#kernel';
+import { EVENT_STORE, type EventStore } from '#event-store';
 import {
   AggregateStateCache,
   handleCommand,
@@ -10,8 +10,8 @@ import {
   type CommandContext,
   type CommandResult,
   type Decider,
-} from '../../eventsourcing/src/decider.js';
-import { ProjectionWaiter } from '../../eventsourcing/src/projection-waiter.js';
+  ProjectionWaiter,
+} from '#eventsourcing';
 
 @Injectable()
 export class CommandRunner {

@@ -1,7 +1,7 @@
 // Structured logs (pino). Every path that could carry a credential is redacted, and messages never include keys.
 import { pino, type Logger } from 'pino';
 import type { LoggerService } from '@nestjs/common';
-import type { PlatformConfig } from '../../kernel/src/index.js';
+import type { PlatformConfig } from '#kernel';
 
 export const LOGGER = Symbol('LOGGER');
 

@@ -12,22 +12,20 @@ import {
 } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
-import { PLATFORM_CONFIG, type PlatformConfig } from '../../kernel/src/index.js';
-import { EVENT_STORE, type EventStore } from '../../event-store/src/event-store.port.js';
-import { SqliteEventStore } from '../../event-store/src/sqlite/sqlite-event-store.js';
-import { UpcasterRegistry } from '../../event-store/src/upcasters.js';
-import { READ_STORE, type ReadStore } from '../../read-store/src/read-store.port.js';
-import { SqliteReadStore } from '../../read-store/src/sqlite/sqlite-read-store.js';
-import { processLeaseOwner, ProjectionRunner } from '../../eventsourcing/src/projection-runner.js';
-import { ProjectionWaiter } from '../../eventsourcing/src/projection-waiter.js';
-import { PROJECTORS, type Projector } from '../../eventsourcing/src/projector.js';
-import { ModelRegistry } from '../../models/src/model-registry.js';
-import { BLOB_STORE, type BlobStore } from '../../blob-store/src/blob-store.port.js';
-import { openBlobStore } from '../../blob-store/src/open-blob-store.js';
-import { SEARCH_INDEX, type SearchIndex } from '../../search/src/search-index.port.js';
-import { SqliteSearchIndex } from '../../search/src/sqlite/sqlite-search-index.js';
-import { MESSAGE_BUS, type MessageBus } from '../../message-bus/src/message-bus.port.js';
-import { openMessageBus } from '../../message-bus/src/open-message-bus.js';
+import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
+import { EVENT_STORE, type EventStore, SqliteEventStore, UpcasterRegistry } from '#event-store';
+import { READ_STORE, type ReadStore, SqliteReadStore } from '#read-store';
+import {
+  processLeaseOwner,
+  ProjectionRunner,
+  ProjectionWaiter,
+  PROJECTORS,
+  type Projector,
+} from '#eventsourcing';
+import { ModelRegistry } from '#models';
+import { BLOB_STORE, type BlobStore, openBlobStore } from '#blob-store';
+import { SEARCH_INDEX, type SearchIndex, SqliteSearchIndex } from '#search';
+import { MESSAGE_BUS, type MessageBus, openMessageBus } from '#message-bus';
 import { CommandRunner, ReadYourWrites } from './command-runner.js';
 import { createLogger, LOGGER } from './logger.js';
 
@@ -42,7 +40,7 @@ export const UPCASTERS = Symbol('UPCASTERS');
 
 async function openEventStore(config: PlatformConfig, upcasters: UpcasterRegistry): Promise<EventStore> {
   if (config.eventStore === 'kurrentdb') {
-    const { KurrentDbEventStore } = await import('../../event-store/src/kurrentdb/kurrentdb-event-store.js');
+    const { KurrentDbEventStore } = await import('#event-store/kurrentdb/kurrentdb-event-store');
     return new KurrentDbEventStore({ connectionString: config.kurrentDbUrl!, upcasters });
   }
   return new SqliteEventStore({ path: join(config.dataDir, 'events.db'), upcasters });
@@ -50,8 +48,7 @@ async function openEventStore(config: PlatformConfig, upcasters: UpcasterRegistr
 
 async function openSearchIndex(config: PlatformConfig): Promise<SearchIndex> {
   if (config.searchIndex === 'elasticsearch') {
-    const { ElasticsearchSearchIndex } =
-      await import('../../search/src/elasticsearch/elasticsearch-search-index.js');
+    const { ElasticsearchSearchIndex } = await import('#search/elasticsearch/elasticsearch-search-index');
     return new ElasticsearchSearchIndex({ client: config.elasticsearchUrl! });
   }
   return new SqliteSearchIndex({ path: join(config.dataDir, 'search.db') });
@@ -59,7 +56,7 @@ async function openSearchIndex(config: PlatformConfig): Promise<SearchIndex> {
 
 async function openReadStore(config: PlatformConfig): Promise<ReadStore> {
   if (config.readStore === 'mongodb') {
-    const { MongoReadStore } = await import('../../read-store/src/mongodb/mongo-read-store.js');
+    const { MongoReadStore } = await import('#read-store/mongodb/mongo-read-store');
     return MongoReadStore.connect({ uri: config.mongodbUri! });
   }
   return new SqliteReadStore({ path: join(config.dataDir, 'read.db') });

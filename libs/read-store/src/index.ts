@@ -1,3 +1,2 @@
 export * from './read-store.port.js';
 export * from './sqlite/sqlite-read-store.js';
-export * from './mongodb/mongo-read-store.js';

@@ -1,7 +1,7 @@
 // The read store port: document collections that projectors write and query handlers read. Collections belong to a
 // projection and exist per generation, so a rebuild fills a new generation beside the live one (blue/green).
 // Two adapters (SQLite embedded, MongoDB production) pass one contract suite (read-store.contract.ts).
-import { ValidationError } from '../../kernel/src/index.js';
+import { ValidationError } from '#kernel';
 
 export interface StoredDocument {
   readonly id: string;
@@ -178,3 +178,20 @@ export const emptyProjectionRecord = (name: string): ProjectionRecord => ({
 
 export const physicalName = (collection: string, generation: number): string =>
   `${collection}__g${generation}`;
+
+/** Every document of a filter, page by page. */
+export async function findAll<T extends StoredDocument>(
+  readStore: ReadStore,
+  collection: string,
+  filter: Filter,
+): Promise<T[]> {
+  const reader = readStore.reader<T>(collection);
+  const all: T[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await reader.find(filter, { limit: 1000, cursor });
+    all.push(...page.data);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return all;
+}

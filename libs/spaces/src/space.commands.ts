@@ -1,8 +1,8 @@
 // Space commands and their handlers. Name and slug are unique across Spaces through claim streams.
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { CommandContext } from '../../eventsourcing/src/decider.js';
-import { claimUnique, releaseUnique } from '../../eventsourcing/src/unique-claims.js';
-import { CommandRunner } from '../../platform/src/command-runner.js';
+import type { CommandContext } from '#eventsourcing';
+import { claimUnique, releaseUnique } from '#eventsourcing';
+import { CommandRunner } from '#platform';
 import { spaceDecider, type SpaceFields } from './space.decider.js';
 import { spaceStreamId, type SpaceState } from './space.events.js';
 

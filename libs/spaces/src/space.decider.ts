@@ -1,6 +1,6 @@
 // Space commands and the pure decision over them.
-import { ConflictError, NotFoundError, ValidationError } from '../../kernel/src/index.js';
-import type { Decider } from '../../eventsourcing/src/decider.js';
+import { ConflictError, NotFoundError, ValidationError } from '#kernel';
+import type { Decider } from '#eventsourcing';
 import { evolveSpace, initialSpaceState, type SpaceEvent, type SpaceState } from './space.events.js';
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

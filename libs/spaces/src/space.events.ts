@@ -1,5 +1,5 @@
 // The Space aggregate: its events (business facts), its state, and evolve.
-import type { DomainEvent } from '../../kernel/src/index.js';
+import type { DomainEvent } from '#kernel';
 
 export type SpaceEvent =
   | DomainEvent<
@@ -19,15 +19,6 @@ export type SpaceEvent =
   | DomainEvent<'SpaceDeleted', { readonly spaceId: string }>;
 
 export type SpaceEventType = SpaceEvent['type'];
-
-export const SPACE_EVENT_TYPES: readonly SpaceEventType[] = [
-  'SpaceCreated',
-  'SpaceRenamed',
-  'SpaceSlugChanged',
-  'SpaceDescriptionChanged',
-  'SpaceColorChanged',
-  'SpaceDeleted',
-];
 
 export type SpaceState =
   | { readonly status: 'absent' }

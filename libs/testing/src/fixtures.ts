@@ -1,6 +1,6 @@
 // Test fixtures shared by unit, contract and end-to-end specs.
 import { randomUUID } from 'node:crypto';
-import type { NewEvent } from '../../kernel/src/index.js';
+import type { NewEvent } from '#kernel';
 
 export const uniqueStream = (prefix = 'test'): string => `${prefix}-${randomUUID().replace(/-/g, '')}`;
 

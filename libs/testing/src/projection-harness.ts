@@ -1,11 +1,11 @@
 // Runs a projector against a real in-memory SQLite read store, event by event, as the runner does.
 import { randomUUID } from 'node:crypto';
-import type { DomainEvent, EventEnvelope } from '../../kernel/src/index.js';
-import { SqliteEventStore } from '../../event-store/src/sqlite/sqlite-event-store.js';
-import { ProjectionRunner } from '../../eventsourcing/src/projection-runner.js';
-import type { Projector } from '../../eventsourcing/src/projector.js';
-import { SqliteReadStore } from '../../read-store/src/sqlite/sqlite-read-store.js';
-import type { StoredDocument } from '../../read-store/src/read-store.port.js';
+import type { DomainEvent, EventEnvelope } from '#kernel';
+import { SqliteEventStore } from '#event-store';
+import { ProjectionRunner } from '#eventsourcing';
+import type { Projector } from '#eventsourcing';
+import { SqliteReadStore } from '#read-store';
+import type { StoredDocument } from '#read-store';
 
 export async function projectionHarness(projector: Projector) {
   const readStore = new SqliteReadStore({ path: ':memory:' });

@@ -4,10 +4,9 @@
 // already in flight use beyond their estimates. A window's usage is folded from the key's day streams (the log),
 // plus this process's calls not yet appended, and is refreshed from the log so other processes' calls count too.
 import { Injectable } from '@nestjs/common';
-import { PlatformError } from '../../kernel/src/index.js';
-import { CommandRunner } from '../../platform/src/command-runner.js';
-import type { ApiKeyView } from '../../../projections/api-keys/api-keys.projector.js';
-import type { UsageLimit } from '../../identity/src/api-key.events.js';
+import { PlatformError } from '#kernel';
+import { CommandRunner } from '#platform';
+import type { ApiKeyView, UsageLimit } from '#identity';
 import { usageDecider } from './usage.decider.js';
 import { usageStreamId } from './usage.events.js';
 import { UsageRecorder } from './usage-recorder.js';

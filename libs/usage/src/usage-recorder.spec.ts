@@ -1,8 +1,8 @@
 import pino from 'pino';
-import type { PlatformConfig } from '../../kernel/src/index.js';
-import type { EventStore } from '../../event-store/src/event-store.port.js';
-import { SqliteEventStore } from '../../event-store/src/sqlite/sqlite-event-store.js';
-import { CommandRunner } from '../../platform/src/command-runner.js';
+import type { PlatformConfig } from '#kernel';
+import type { EventStore } from '#event-store';
+import { SqliteEventStore } from '#event-store';
+import { CommandRunner } from '#platform';
 import { UsageLimiter } from './usage-limiter.js';
 import { UsageRecorder } from './usage-recorder.js';
 import { usageStreamId, type ModelCall } from './usage.events.js';

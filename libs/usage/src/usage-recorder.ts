@@ -8,10 +8,9 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { derivedEventId, WrongExpectedRevisionError, type NewEvent } from '../../kernel/src/index.js';
-import { SCHEMA_VERSION } from '../../eventsourcing/src/decider.js';
-import { CommandRunner } from '../../platform/src/command-runner.js';
-import { LOGGER } from '../../platform/src/logger.js';
+import { derivedEventId, WrongExpectedRevisionError, type NewEvent } from '#kernel';
+import { SCHEMA_VERSION } from '#eventsourcing';
+import { CommandRunner, LOGGER } from '#platform';
 import { usageDecider, addCall, ZERO_USAGE, type UsageTotals } from './usage.decider.js';
 import { usageStreamId, type ModelCall } from './usage.events.js';
 

@@ -1,13 +1,9 @@
 // Usage reports from the daily read model: one subject (an API key, Agent, model or user) over a range of UTC days,
 // day by day and in total. Shared by GET /usage, GET /llm/{agentId}/usage and GET /cost-control.
 import { z } from 'zod';
-import { ValidationError } from '../../kernel/src/index.js';
-import type { ReadStore } from '../../read-store/src/read-store.port.js';
-import {
-  USAGE_DAILY,
-  type UsageDayView,
-  type UsageDimension,
-} from '../../../projections/usage/usage.projector.js';
+import { ValidationError } from '#kernel';
+import type { ReadStore } from '#read-store';
+import { USAGE_DAILY, type UsageDayView, type UsageDimension } from './usage.read-model.js';
 import { utcDay } from './usage.events.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

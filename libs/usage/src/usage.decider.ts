@@ -1,7 +1,7 @@
 // The per key and day usage stream as an aggregate: its state is the day's totals, which is what limits read. Recording
 // has no invariant to protect (a call happened), so `decide` only turns calls into events; the expected revision still
 // orders concurrent writers.
-import type { Decider } from '../../eventsourcing/src/decider.js';
+import type { Decider } from '#eventsourcing';
 import type { ModelCall, UsageEvent } from './usage.events.js';
 
 export interface UsageTotals {

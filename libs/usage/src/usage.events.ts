@@ -1,6 +1,6 @@
 // Usage: every model call on either surface is a fact in the log, in one stream per API key and UTC day, so a key's
 // spend in any window is a fold over a handful of short streams, and auditors can replay every call.
-import type { DomainEvent } from '../../kernel/src/index.js';
+import type { DomainEvent } from '#kernel';
 
 export const SURFACES = ['compat', 'core'] as const;
 export type Surface = (typeof SURFACES)[number];
@@ -46,8 +46,6 @@ export interface ModelCall {
 }
 
 export type UsageEvent = DomainEvent<'ModelCallRecorded', ModelCall>;
-
-export const USAGE_EVENT_TYPES: readonly UsageEvent['type'][] = ['ModelCallRecorded'];
 
 /** UTC day of an instant, `YYYY-MM-DD`. */
 export const utcDay = (at: Date): string => at.toISOString().slice(0, 10);

@@ -2,9 +2,9 @@
 // (what a crash left behind), and prints each removed blob and a summary.
 import { Inject } from '@nestjs/common';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
-import { BLOB_STORE, type BlobStore } from '../../../../libs/blob-store/src/blob-store.port.js';
-import { EVENT_STORE, type EventStore } from '../../../../libs/event-store/src/event-store.port.js';
-import { DEFAULT_BLOB_GC_MIN_AGE_MS, sweepBlobs } from '../../../../libs/knowledge/src/blob-gc.js';
+import { BLOB_STORE, type BlobStore } from '#blob-store';
+import { EVENT_STORE, type EventStore } from '#event-store';
+import { DEFAULT_BLOB_GC_MIN_AGE_MS, sweepBlobs } from '#knowledge/blob-gc';
 import { CLI_OUTPUT, type CliOutput } from '../output.js';
 import { groupCommand, nonNegativeInteger } from './options.js';
 

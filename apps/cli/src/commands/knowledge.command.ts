@@ -3,7 +3,7 @@
 import { Inject } from '@nestjs/common';
 import cliProgress from 'cli-progress';
 import { Command, CommandRunner, SubCommand } from 'nest-commander';
-import { IngestionWorker } from '../../../../libs/knowledge/src/ingestion.worker.js';
+import { IngestionWorker } from '#knowledge/ingestion.worker';
 import { CLI_OUTPUT, type CliOutput } from '../output.js';
 import { groupCommand } from './options.js';
 

@@ -14,21 +14,23 @@ import {
   Query,
   UseInterceptors,
 } from '@nestjs/common';
-import { IdempotencyInterceptor } from '../../../http/src/idempotency.interceptor.js';
+import {
+  IdempotencyInterceptor,
+  commandContext,
+  CurrentCaller,
+  type Caller,
+  canAccessAgent,
+} from '#identity';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../../kernel/src/index.js';
-import { newEntityId } from '../../../eventsourcing/src/decider.js';
-import { changeableSpace } from '../../../spaces/src/space-visibility.js';
-import { kindWithArticle } from '../../../models/src/model.js';
-import { ModelRegistry } from '../../../models/src/model-registry.js';
-import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
-import { ReadYourWrites } from '../../../platform/src/command-runner.js';
-import { commandContext, CurrentCaller, type Caller } from '../../../http/src/caller.js';
-import { listOf, type RouteDoc } from '../../../http/src/openapi.js';
-import { ZodBody, ZodQuery } from '../../../http/src/zod-validation.js';
-import { canAccessAgent } from '../../../identity/src/access-policy.js';
-import { AGENTS, type AgentView } from '../../../../projections/agents/agents.projector.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '#kernel';
+import { newEntityId } from '#eventsourcing';
+import { changeableSpace, SpaceGrants } from '#spaces';
+import { kindWithArticle, ModelRegistry } from '#models';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { ReadYourWrites } from '#platform';
+import { listOf, type RouteDoc, ZodBody, ZodQuery } from '#http';
+import { AGENTS, type AgentView } from '../agents.read-model.js';
 import { ExecuteAgentCommand, type WriteResult } from '../agent.commands.js';
 import type { AgentCommand } from '../agent.decider.js';
 import {
@@ -48,6 +50,7 @@ export class AgentsController {
     private readonly commandBus: CommandBus,
     private readonly consistency: ReadYourWrites,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly grants: SpaceGrants,
     private readonly models: ModelRegistry,
   ) {}
 
@@ -162,7 +165,7 @@ export class AgentsController {
    */
   private async requireSpace(spaceId: string, caller: Caller): Promise<void> {
     try {
-      await changeableSpace(this.readStore, spaceId, caller);
+      await changeableSpace(this.readStore, this.grants, spaceId, caller);
     } catch (error) {
       if (error instanceof NotFoundError)
         throw new ValidationError('unknown_space', `Space '${spaceId}' does not exist`, 'spaceId');

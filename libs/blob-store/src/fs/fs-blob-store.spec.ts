@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
-import { ValidationError } from '../../../kernel/src/index.js';
+import { ValidationError } from '#kernel';
 import { blobStoreContract } from '../blob-store.contract.js';
 import { DEFAULT_MAX_BLOB_BYTES, type BlobStore, type ListedBlob } from '../blob-store.port.js';
 import { openBlobStore } from '../open-blob-store.js';

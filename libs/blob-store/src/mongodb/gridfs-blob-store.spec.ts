@@ -3,7 +3,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { finished } from 'node:stream/promises';
 import { GridFSBucket, MongoClient, type Db } from 'mongodb';
-import { skipWithReason } from '../../../testing/src/fixtures.js';
+import { skipWithReason } from '#testing/fixtures';
 import { blobStoreContract } from '../blob-store.contract.js';
 import { GridFsBlobStore } from './gridfs-blob-store.js';
 

@@ -1,8 +1,8 @@
 // The KurrentDB adapter: the shared contract and its specifics against a server when KURRENTDB_URL is set, and the
 // pure mappings (which need no server) always.
 import { ANY, NO_STREAM, STREAM_EXISTS, WrongExpectedVersionError } from '@kurrent/kurrentdb-client';
-import { WrongExpectedRevisionError } from '../../../kernel/src/index.js';
-import { makeEvent, skipWithReason, uniqueStream } from '../../../testing/src/fixtures.js';
+import { WrongExpectedRevisionError } from '#kernel';
+import { makeEvent, skipWithReason, uniqueStream } from '#testing/fixtures';
 import { eventStoreContract } from '../event-store.contract.js';
 import { UpcasterRegistry } from '../upcasters.js';
 import {

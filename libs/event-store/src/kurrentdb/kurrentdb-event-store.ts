@@ -50,7 +50,7 @@ import {
   type EventEnvelope,
   type EventMetadata,
   type NewEvent,
-} from '../../../kernel/src/index.js';
+} from '#kernel';
 import {
   describeExpected,
   type AppendResult,

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makeEvent, uniqueStream } from '../../../testing/src/fixtures.js';
+import { makeEvent, uniqueStream } from '#testing/fixtures';
 import { eventStoreContract } from '../event-store.contract.js';
 import { UpcasterRegistry } from '../upcasters.js';
 import { SqliteEventStore } from './sqlite-event-store.js';

@@ -9,7 +9,7 @@ import {
   WrongExpectedRevisionError,
   type EventEnvelope,
   type NewEvent,
-} from '../../../kernel/src/index.js';
+} from '#kernel';
 import {
   describeExpected,
   type AppendResult,

@@ -3,11 +3,10 @@
 // error codes of the spec's table.
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ValidationError } from '../../../kernel/src/index.js';
-import { AcceptsBearer } from '../../../identity/src/http/api-key.guard.js';
-import { CurrentCaller, type Caller } from '../../../http/src/caller.js';
-import { parseOrThrow } from '../../../http/src/zod-validation.js';
-import type { EmbeddingInput } from '../../../models/src/provider.port.js';
+import { ValidationError } from '#kernel';
+import { AcceptsBearer, CurrentCaller, type Caller } from '#identity';
+import { parseOrThrow } from '#http';
+import type { EmbeddingInput } from '#models';
 import { ModelGateway } from '../model-gateway.js';
 import { compatScope } from './compat-chat.controller.js';
 import { EmbeddingsBody, MAX_EMBEDDING_INPUTS, RerankBody } from './compat.schemas.js';

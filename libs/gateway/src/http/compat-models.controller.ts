@@ -1,10 +1,10 @@
 // GET /api/compat/v1/models: the chat and embedding models in the OpenAI list shape (the reranker is not listed),
 // with each model's description alongside for clients that want tiers and pricing. Takes x-api-key or Bearer.
 import { Controller, Get, Param } from '@nestjs/common';
-import type { ModelInfo } from '../../../models/src/model.js';
+import type { ModelInfo } from '#models';
 import { ModelNotFoundError } from '../model-gateway.js';
-import { ModelRegistry } from '../../../models/src/model-registry.js';
-import { AcceptsBearer } from '../../../identity/src/http/api-key.guard.js';
+import { ModelRegistry } from '#models';
+import { AcceptsBearer } from '#identity';
 
 const LISTED = ['chat', 'embedding'] as const;
 

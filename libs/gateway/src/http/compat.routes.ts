@@ -1,6 +1,6 @@
 // OpenAPI entries of the compatible API (`/api/compat/v1`), from the same schemas that validate its requests.
 import { z } from 'zod';
-import type { RouteDoc } from '../../../http/src/openapi.js';
+import type { RouteDoc } from '#http';
 import { ChatCompletionBody, EmbeddingsBody, RerankBody } from './compat.schemas.js';
 
 const Usage = z.object({

@@ -1,8 +1,8 @@
 // Request schemas of the compatible API, in the common chat-completions format. Fields outside the spec's lists are
 // ignored (SDKs send extras such as `user` or `store`); the spec's unsupported fields are refused by name.
 import { z } from 'zod';
-import { ValidationError } from '../../../kernel/src/index.js';
-import { INPUT_LIMITS, withinChars } from '../../../models/src/input-limits.js';
+import { ValidationError } from '#kernel';
+import { INPUT_LIMITS, withinChars } from '#models';
 
 const ContentPart = z.looseObject({ type: z.string().min(1) });
 

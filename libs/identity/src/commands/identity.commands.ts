@@ -1,9 +1,8 @@
 // Identity commands (register a user, issue/change/revoke an API key) and their thin handlers over the command runner.
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { type PlatformError } from '../../../kernel/src/index.js';
-import { newEntityId, type CommandContext } from '../../../eventsourcing/src/decider.js';
-import { claimUnique } from '../../../eventsourcing/src/unique-claims.js';
-import { CommandRunner } from '../../../platform/src/command-runner.js';
+import { type PlatformError } from '#kernel';
+import { newEntityId, type CommandContext, claimUnique } from '#eventsourcing';
+import { CommandRunner } from '#platform';
 import { apiKeyDecider, type ApiKeyCommand } from '../api-key.decider.js';
 import { apiKeyStreamId, type AgentAccess, type UsageLimit } from '../api-key.events.js';
 import { displayPrefix, generateApiKey, hashApiKey } from '../api-key.secret.js';

@@ -3,17 +3,13 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { UnauthorizedError } from '../../../kernel/src/index.js';
-import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
-import { PUBLIC_ROUTE, type RequestWithCaller } from '../../../http/src/caller.js';
-import {
-  API_KEYS,
-  apiKeysProjector,
-  type ApiKeyView,
-} from '../../../../projections/api-keys/api-keys.projector.js';
-import { ProjectionRunner } from '../../../eventsourcing/src/projection-runner.js';
+import { UnauthorizedError } from '#kernel';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { PUBLIC_ROUTE, type RequestWithCaller } from './caller.js';
+import { API_KEYS, API_KEYS_READ_MODEL, type ApiKeyView } from '../api-keys.read-model.js';
+import { ProjectionRunner } from '#eventsourcing';
 
-const API_KEYS_PROJECTION = apiKeysProjector.name;
+const API_KEYS_PROJECTION = API_KEYS_READ_MODEL.projection;
 import { hashApiKey } from '../api-key.secret.js';
 
 export const ACCEPTS_BEARER = 'platform:accepts-bearer';

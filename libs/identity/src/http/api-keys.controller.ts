@@ -11,17 +11,16 @@ import {
   Query,
   UseInterceptors,
 } from '@nestjs/common';
-import { IdempotencyInterceptor } from '../../../http/src/idempotency.interceptor.js';
+import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { NotFoundError, type PlatformError } from '../../../kernel/src/index.js';
-import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
-import { ReadYourWrites } from '../../../platform/src/command-runner.js';
-import { commandContext, CurrentCaller, type Caller } from '../../../http/src/caller.js';
-import { listOf, ListQuery, type RouteDoc } from '../../../http/src/openapi.js';
-import { ZodBody, ZodQuery } from '../../../http/src/zod-validation.js';
-import { API_KEYS, type ApiKeyView } from '../../../../projections/api-keys/api-keys.projector.js';
-import { USERS, type UserView } from '../../../../projections/users/users.projector.js';
+import { NotFoundError, type PlatformError } from '#kernel';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { ReadYourWrites } from '#platform';
+import { commandContext, CurrentCaller, type Caller } from './caller.js';
+import { listOf, ListQuery, type RouteDoc, ZodBody, ZodQuery } from '#http';
+import { API_KEYS, type ApiKeyView } from '../api-keys.read-model.js';
+import { USERS, type UserView } from '../users.read-model.js';
 import { assertAdmin } from '../access-policy.js';
 import type { AgentAccess, UsageLimit } from '../api-key.events.js';
 import {

@@ -2,11 +2,10 @@
 // re-index from the log (a new version built beside the live one, then switched to, searches working throughout).
 import { Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { CurrentCaller, type Caller } from '../../../http/src/caller.js';
-import type { RouteDoc } from '../../../http/src/openapi.js';
-import { assertAdmin } from '../../../identity/src/access-policy.js';
-import { LOGGER } from '../../../platform/src/logger.js';
-import { SEARCH_INDEX, type SearchIndex } from '../../../search/src/search-index.port.js';
+import { CurrentCaller, type Caller, assertAdmin } from '#identity';
+import type { RouteDoc } from '#http';
+import { LOGGER } from '#platform';
+import { SEARCH_INDEX, type SearchIndex } from '#search';
 import { BUILDING_INDEX_ALIAS, IngestionWorker, LIVE_INDEX_ALIAS } from '../ingestion.worker.js';
 
 interface ReindexState {

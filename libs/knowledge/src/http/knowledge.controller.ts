@@ -1,7 +1,7 @@
 // The Knowledge API of an Agent (spec: the /knowledge/{agentId}/… rows): documents at three levels (the Agent's own,
 // its Space's, Global) and the Agent's tags. A document's bytes go to the blob store first, then its facts to the log;
 // processing (Pending → Processing → Ready/Failed) is the ingestion pipeline's work.
-import { accessibleAgent } from '../../../agents/src/accessible-agent.js';
+import { accessibleAgent } from '#agents';
 import {
   Body,
   Controller,
@@ -21,33 +21,25 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { zip } from 'fflate';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import {
-  ConflictError,
-  ForbiddenError,
-  NotFoundError,
-  PlatformError,
-  ValidationError,
-} from '../../../kernel/src/index.js';
-import { newEntityId } from '../../../eventsourcing/src/decider.js';
-import { IdempotencyInterceptor } from '../../../http/src/idempotency.interceptor.js';
-import { commandContext, CurrentCaller, type Caller } from '../../../http/src/caller.js';
-import { listOf, type RouteDoc } from '../../../http/src/openapi.js';
-import { parseOrThrow, ZodBody, ZodQuery } from '../../../http/src/zod-validation.js';
-import { CommandRunner, ReadYourWrites } from '../../../platform/src/command-runner.js';
+import { ConflictError, ForbiddenError, NotFoundError, PlatformError, ValidationError } from '#kernel';
+import { newEntityId } from '#eventsourcing';
+import { IdempotencyInterceptor, commandContext, CurrentCaller, type Caller } from '#identity';
+import { listOf, type RouteDoc, parseOrThrow, ZodBody, ZodQuery } from '#http';
+import { CommandRunner, ReadYourWrites } from '#platform';
 import { documentDecider } from '../document.decider.js';
 import { documentStreamId } from '../document.events.js';
-import { READ_STORE, type Filter, type ReadStore } from '../../../read-store/src/read-store.port.js';
-import { BLOB_STORE, type BlobStore } from '../../../blob-store/src/blob-store.port.js';
-import { SEARCH_INDEX, type SearchIndex } from '../../../search/src/search-index.port.js';
-import { callerScope, ModelGateway } from '../../../gateway/src/model-gateway.js';
+import { READ_STORE, type Filter, type ReadStore } from '#read-store';
+import { BLOB_STORE, type BlobStore } from '#blob-store';
+import { SEARCH_INDEX, type SearchIndex } from '#search';
+import { callerScope, ModelGateway } from '#gateway';
 import { LIVE_INDEX_ALIAS, type DocumentChunk } from '../ingestion.worker.js';
-import type { AgentView } from '../../../../projections/agents/agents.projector.js';
+import type { AgentView } from '#agents';
 import {
   KNOWLEDGE_DOCUMENTS,
   KNOWLEDGE_TAGS,
   type DocumentView,
   type TagView,
-} from '../../../../projections/knowledge/knowledge.projector.js';
+} from '../knowledge.read-model.js';
 import type { DocumentCommand } from '../document.decider.js';
 import type { DocumentContent, DocumentScope } from '../document.events.js';
 import type { TagCommand } from '../tag.decider.js';

@@ -1,6 +1,6 @@
 // Wire shapes of the Knowledge API: they validate requests and generate the OpenAPI document.
 import { z } from 'zod';
-import { ListQuery } from '../../../http/src/openapi.js';
+import { ListQuery } from '#http';
 import { DOCUMENT_SCOPES, DOCUMENT_STATUSES } from '../document.events.js';
 import { MAX_DOCUMENT_NAME } from '../document.decider.js';
 import { DEFAULT_TAG_COLOR, MAX_TAG_NAME } from '../tag.decider.js';

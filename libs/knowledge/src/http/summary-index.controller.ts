@@ -1,22 +1,18 @@
 // The section-summary index of an Agent (extension, spec: the Agent's AI-summary toggle): its status and progress,
 // build (incremental), full rebuild and cancel, which are commands with events; and the serving tree itself.
-import { accessibleAgent } from '../../../agents/src/accessible-agent.js';
+import { accessibleAgent } from '#agents';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { ConflictError, newId } from '../../../kernel/src/index.js';
-import { IdempotencyInterceptor } from '../../../http/src/idempotency.interceptor.js';
-import { commandContext, CurrentCaller, type Caller } from '../../../http/src/caller.js';
-import type { RouteDoc } from '../../../http/src/openapi.js';
-import { ZodBody } from '../../../http/src/zod-validation.js';
-import { ReadYourWrites } from '../../../platform/src/command-runner.js';
-import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
-import { ModelGateway } from '../../../gateway/src/model-gateway.js';
-import type { AgentView } from '../../../../projections/agents/agents.projector.js';
-import {
-  SUMMARY_INDEX_PROJECTION,
-  type SummaryIndexView,
-} from '../../../../projections/knowledge/summary-index.projector.js';
+import { ConflictError, newId } from '#kernel';
+import { IdempotencyInterceptor, commandContext, CurrentCaller, type Caller } from '#identity';
+import type { RouteDoc } from '#http';
+import { ZodBody } from '#http';
+import { ReadYourWrites } from '#platform';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { ModelGateway } from '#gateway';
+import type { AgentView } from '#agents';
+import { SUMMARY_INDEX_PROJECTION, type SummaryIndexView } from '../summary/summary-index.read-model.js';
 import { ExecuteSummaryIndexCommand, type WriteResult } from '../knowledge.commands.js';
 import type { SummaryIndexCommand } from '../summary/summary-index.decider.js';
 import { SummarySearch } from '../summary/summary-search.js';

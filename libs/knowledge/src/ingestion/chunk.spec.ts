@@ -1,4 +1,4 @@
-import { countTokens } from '../../../models/src/offline/tokenizer.js';
+import { countTokens } from '#tokenizer';
 import { chunkDocument, DEFAULT_CHUNK_OPTIONS, type Chunk } from './chunk.js';
 import { DEFAULT_PARSE_LIMITS } from './parse-limits.js';
 import { parseInThisThread } from './parse-core.js';

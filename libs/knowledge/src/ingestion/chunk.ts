@@ -13,7 +13,7 @@
 // Tokens are counted with the platform tokenizer (o200k). The result depends only on the input: same document,
 // same chunks. `text` is `parsed.text.slice(start, end)`, except in a table's later chunks, where it is the header
 // rows, a line break, then that slice.
-import { countTokens, truncateToTokens } from '../../../models/src/offline/tokenizer.js';
+import { countTokens, truncateToTokens } from '#tokenizer';
 import type { Block, BlockType, ParsedDocument } from './parsed-document.js';
 
 export interface Chunk {

@@ -1,8 +1,8 @@
 // Commands of the section-summary index and the pure decision over them. One build at a time per Agent; the
 // builder's own commands (start, progress, complete, fail) name the build they work on, so a builder that lost a
 // race with a cancel (or a newer build) changes nothing.
-import { ConflictError } from '../../../kernel/src/index.js';
-import type { Decider } from '../../../eventsourcing/src/decider.js';
+import { ConflictError } from '#kernel';
+import type { Decider } from '#eventsourcing';
 import {
   evolveSummaryIndex,
   initialSummaryIndexState,

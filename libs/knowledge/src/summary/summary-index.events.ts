@@ -5,7 +5,7 @@
 // leaves the previous tree serving. The tree itself (summaries, their embeddings, which documents each covers) lives
 // in the blob store; events carry its address, never its text, so pruning or replacing a tree removes that text for
 // good.
-import type { DomainEvent } from '../../../kernel/src/index.js';
+import { eventTypesOf, type DomainEvent } from '#kernel';
 
 type Id = { readonly agentId: string; readonly buildId: string };
 
@@ -60,16 +60,17 @@ export type SummaryIndexEvent =
   /** The Agent was deleted: its tree left the blob store. */
   | DomainEvent<'SummaryIndexDeleted', { readonly agentId: string }>;
 
-export const SUMMARY_INDEX_EVENT_TYPES: readonly SummaryIndexEvent['type'][] = [
-  'SummaryBuildRequested',
-  'SummaryBuildStarted',
-  'SummaryBuildProgressed',
-  'SummaryBuildCompleted',
-  'SummaryBuildCancelled',
-  'SummaryBuildFailed',
-  'SummaryTreePruned',
-  'SummaryIndexDeleted',
-];
+/** Every type of the union, checked complete by the compiler. */
+export const SUMMARY_INDEX_EVENT_TYPES = eventTypesOf<SummaryIndexEvent>({
+  SummaryBuildRequested: true,
+  SummaryBuildStarted: true,
+  SummaryBuildProgressed: true,
+  SummaryBuildCompleted: true,
+  SummaryBuildCancelled: true,
+  SummaryBuildFailed: true,
+  SummaryTreePruned: true,
+  SummaryIndexDeleted: true,
+});
 
 export interface ActiveSummaryBuild {
   readonly buildId: string;

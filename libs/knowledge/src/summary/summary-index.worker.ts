@@ -7,26 +7,21 @@
 // model call under way, and the previous tree keeps serving. A crash leaves the build listed, and it starts again.
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { newId, PlatformError, SYSTEM_ACTOR } from '../../../kernel/src/index.js';
-import { ProjectionRunner } from '../../../eventsourcing/src/projection-runner.js';
-import { ToDoListScanner } from '../../../eventsourcing/src/to-do-list-scanner.js';
-import { CommandRunner } from '../../../platform/src/command-runner.js';
-import { LOGGER } from '../../../platform/src/logger.js';
-import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
-import { BLOB_STORE, type BlobStore } from '../../../blob-store/src/blob-store.port.js';
-import { ModelGateway } from '../../../gateway/src/model-gateway.js';
-import type { ModelConfig } from '../../../models/src/model.js';
-import { truncateToTokens } from '../../../models/src/offline/tokenizer.js';
-import { AGENTS, type AgentView } from '../../../../projections/agents/agents.projector.js';
-import {
-  KNOWLEDGE_DOCUMENTS,
-  type DocumentView,
-} from '../../../../projections/knowledge/knowledge.projector.js';
+import { newId, PlatformError, SYSTEM_ACTOR } from '#kernel';
+import { ProjectionRunner, ToDoListScanner } from '#eventsourcing';
+import { CommandRunner, LOGGER } from '#platform';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { BLOB_STORE, type BlobStore } from '#blob-store';
+import { ModelGateway } from '#gateway';
+import type { ModelConfig } from '#models';
+import { truncateToTokens } from '#tokenizer';
+import { AGENTS, type AgentView } from '#agents';
+import { KNOWLEDGE_DOCUMENTS, type DocumentView } from '../knowledge.read-model.js';
 import {
   SUMMARY_INDEX_PROJECTION,
   SUMMARY_INDEXES,
   type SummaryIndexView,
-} from '../../../../projections/knowledge/summary-index.projector.js';
+} from './summary-index.read-model.js';
 import { documentDecider } from '../document.decider.js';
 import { documentStreamId } from '../document.events.js';
 import type { DocumentChunk } from '../ingestion.worker.js';

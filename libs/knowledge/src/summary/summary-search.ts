@@ -2,17 +2,11 @@
 // the summaries whose every document the Agent can still see (a document deleted or moved out of reach since the
 // build takes its summaries with it, before the builder prunes them for good).
 import { Inject, Injectable } from '@nestjs/common';
-import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
-import { BLOB_STORE, type BlobStore } from '../../../blob-store/src/blob-store.port.js';
-import type { AgentView } from '../../../../projections/agents/agents.projector.js';
-import {
-  KNOWLEDGE_DOCUMENTS,
-  type DocumentView,
-} from '../../../../projections/knowledge/knowledge.projector.js';
-import {
-  SUMMARY_INDEXES,
-  type SummaryIndexView,
-} from '../../../../projections/knowledge/summary-index.projector.js';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { BLOB_STORE, type BlobStore } from '#blob-store';
+import type { AgentView } from '#agents';
+import { KNOWLEDGE_DOCUMENTS, type DocumentView } from '../knowledge.read-model.js';
+import { SUMMARY_INDEXES, type SummaryIndexView } from './summary-index.read-model.js';
 import { loadSummaryTree, type StoredSummaryTree } from './summary-index.worker.js';
 import { visibleOwners } from '../visible-owners.js';
 import { rankSummaryNodes } from './summary-tree.js';

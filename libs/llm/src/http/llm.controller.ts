@@ -2,27 +2,25 @@
 // usage). They call models as an Agent: its system prompt first, its model by default, its sampling controls, and
 // the caller's conversation history when one is named. Every call goes through the ModelGateway, so the key's usage
 // limit applies (429) and usage is recorded against key, user and Agent; a client that disconnects aborts the call.
-import { accessibleAgent } from '../../../agents/src/accessible-agent.js';
+import { accessibleAgent } from '#agents';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { PlatformError } from '../../../kernel/src/index.js';
-import { CurrentCaller, type Caller } from '../../../http/src/caller.js';
-import type { RouteDoc } from '../../../http/src/openapi.js';
-import { parseOrThrow, ZodBody, ZodQuery } from '../../../http/src/zod-validation.js';
-import { ModelRegistry } from '../../../models/src/model-registry.js';
-import type { ModelConfig } from '../../../models/src/model.js';
-import type { ChatRequest, TokenUsage } from '../../../models/src/provider.port.js';
-import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
-import { callerScope, ModelGateway, type CallScope } from '../../../gateway/src/model-gateway.js';
-import { abortOnDisconnect } from '../../../gateway/src/http/sse.js';
-import type { AgentView } from '../../../../projections/agents/agents.projector.js';
+import { PlatformError } from '#kernel';
+import { CurrentCaller, type Caller } from '#identity';
+import type { RouteDoc } from '#http';
+import { parseOrThrow, ZodBody, ZodQuery } from '#http';
+import { ModelRegistry } from '#models';
+import type { ModelConfig, ChatRequest, TokenUsage } from '#models';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { callerScope, ModelGateway, type CallScope, abortOnDisconnect } from '#gateway';
+import type { AgentView } from '#agents';
 import { buildChatRequest, rejectInstructionRoles } from '../chat-request.js';
 import { ConversationAccess } from '../conversation-access.js';
 import { validateMask } from '../image-mask.js';
 import { compileSchema } from '../json-schema.js';
 import { generateStructuredOutput } from '../structured-output.js';
-import { usageRange, usageReport, UsageRangeQuery } from '../../../usage/src/usage-report.js';
+import { usageRange, usageReport, UsageRangeQuery } from '#usage';
 import {
   GenerateImageBody,
   GenerateObjectBody,

@@ -1,8 +1,6 @@
 // Wire shapes of the core LLM endpoints: they validate requests and generate the OpenAPI document.
 import { z } from 'zod';
-import { INPUT_LIMITS, withinChars } from '../../../models/src/input-limits.js';
-import { MODEL_KINDS, SECURITY_TIERS } from '../../../models/src/model.js';
-import { ASPECT_RATIOS, RESOLUTIONS } from '../../../models/src/provider.port.js';
+import { INPUT_LIMITS, withinChars, MODEL_KINDS, SECURITY_TIERS, ASPECT_RATIOS, RESOLUTIONS } from '#models';
 
 // Content parts of the chat-completions format, checked to the fields a provider reads (a text part without text
 // would reach the model as garbage, or break it).

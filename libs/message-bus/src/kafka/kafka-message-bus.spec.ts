@@ -3,8 +3,8 @@
 // when KAFKA_BROKERS is set. Then what only this adapter has: partitions worked side by side, record encoding.
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { skipWithReason, waitUntil } from '../../../testing/src/fixtures.js';
-import { startKafkaMockCluster } from '../../../testing/src/kafka-mock-cluster.js';
+import { skipWithReason, waitUntil } from '#testing/fixtures';
+import { startKafkaMockCluster } from '#testing/kafka-mock-cluster';
 import { messageBusContract } from '../message-bus.contract.js';
 import type { Consumer as KafkaConsumer } from 'kafkajs';
 import type { BusMessage } from '../message-bus.port.js';

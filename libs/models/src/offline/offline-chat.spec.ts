@@ -2,7 +2,7 @@ import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/reso
 import { z } from 'zod';
 import type { ChatDelta, ChatRequest } from '../provider.port.js';
 import { OFFLINE_REPLY_PREFIX, offlineChat, offlineChatStream, splitWords } from './offline-chat.js';
-import { countMessageTokens, countTokens } from './tokenizer.js';
+import { countMessageTokens, countTokens } from '#tokenizer';
 
 const QUESTION = 'What is the weather in Paris today?';
 const ask = (content: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({

@@ -11,10 +11,10 @@ import type {
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import { sha256, ValidationError } from '../../../kernel/src/index.js';
+import { sha256, ValidationError } from '#kernel';
 import type { ChatDelta, ChatRequest, ChatResult } from '../provider.port.js';
 import { exampleForSchema } from './schema-example.js';
-import { countMessageTokens, countTokens, truncateToTokens } from './tokenizer.js';
+import { countMessageTokens, countTokens, truncateToTokens } from '#tokenizer';
 
 export const OFFLINE_REPLY_PREFIX = 'Offline model reply: ';
 /** Characters of argument JSON per streamed tool-call fragment. */

@@ -1,5 +1,5 @@
 import { EMBEDDING_DIMENSIONS, embedText, fnv1a32, offlineEmbed } from './offline-embed.js';
-import { countTokens } from './tokenizer.js';
+import { countTokens } from '#tokenizer';
 
 const cosine = (a: readonly number[], b: readonly number[]) =>
   a.reduce((sum, value, i) => sum + value * b[i]!, 0);

@@ -4,7 +4,7 @@
 // the low bits mix) to one of 384 dimensions and a sign, weighted 1 + ln(count), and the vector is L2-normalised.
 // Texts sharing words or word pieces come out close in cosine; nothing semantic beyond that.
 import type { EmbeddingResult } from '../provider.port.js';
-import { countTokens } from './tokenizer.js';
+import { countTokens } from '#tokenizer';
 
 export const EMBEDDING_DIMENSIONS = 384;
 

@@ -1,5 +1,5 @@
 import { crc32, inflateSync } from 'node:zlib';
-import { ValidationError } from '../../../kernel/src/index.js';
+import { ValidationError } from '#kernel';
 import { ASPECT_RATIOS, RESOLUTIONS, type ImageRequest } from '../provider.port.js';
 import { imageSize, offlineImage, validateMask } from './offline-image.js';
 

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { crc32, createDeflate } from 'node:zlib';
-import { ValidationError } from '../../../kernel/src/index.js';
+import { ValidationError } from '#kernel';
 import { ASPECT_RATIOS, RESOLUTIONS, type ImageRequest, type ImageResult } from '../provider.port.js';
 
 /** Long side in pixels per resolution. */

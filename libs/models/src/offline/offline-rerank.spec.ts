@@ -1,5 +1,5 @@
 import { bm25, offlineRerank } from './offline-rerank.js';
-import { countTokens } from './tokenizer.js';
+import { countTokens } from '#tokenizer';
 
 const QUERY = 'How do I reset my password?';
 const DOCUMENTS = [

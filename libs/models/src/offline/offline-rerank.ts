@@ -4,7 +4,7 @@
 // scores lie in (0, 1) and a higher raw score always gives a higher score.
 import type { RerankResult } from '../provider.port.js';
 import { words } from './offline-embed.js';
-import { countTokens } from './tokenizer.js';
+import { countTokens } from '#tokenizer';
 
 const K1 = 1.2;
 const B = 0.75;

@@ -5,7 +5,7 @@ import type { ChatRequest } from '../provider.port.js';
 import { offlineChat } from './offline-chat.js';
 import { offlineEmbed } from './offline-embed.js';
 import { offlineRerank } from './offline-rerank.js';
-import { countMessageTokens, countTokens } from './tokenizer.js';
+import { countMessageTokens, countTokens } from '#tokenizer';
 
 export type OfflineTask =
   | { readonly op: 'chat'; readonly request: ChatRequest }

@@ -6,7 +6,7 @@
 import type { Agent } from 'undici';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { lazyModule } from '../../../kernel/src/index.js';
+import { lazyModule } from '#kernel';
 import type { ModelConfig } from '../model.js';
 import {
   UpstreamError,

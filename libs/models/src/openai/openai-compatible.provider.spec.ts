@@ -1,4 +1,4 @@
-import { startFakeUpstream, type FakeUpstream } from '../../../testing/src/fake-openai-upstream.js';
+import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
 import { ModelRegistry } from '../model-registry.js';
 import { UpstreamError } from '../provider.port.js';
 import { OpenAiCompatibleProvider } from './openai-compatible.provider.js';

@@ -6,7 +6,7 @@ import type OpenAI from 'openai';
 import type { ModelConfig } from '../model.js';
 import { ChatTransport } from './chat-transport.js';
 import { imageSize } from '../offline/offline-image.js';
-import { lazyModule, ValidationError } from '../../../kernel/src/index.js';
+import { lazyModule, ValidationError } from '#kernel';
 import type { ModelRegistry } from '../model-registry.js';
 import {
   UpstreamError,

@@ -1,7 +1,7 @@
 // The ReadStore contract against a real MongoDB, in a throwaway database, when MONGODB_URI is set.
 import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
-import { skipWithReason } from '../../../testing/src/fixtures.js';
+import { skipWithReason } from '#testing/fixtures';
 import { readStoreContract } from '../read-store.contract.js';
 import { MongoReadStore } from './mongo-read-store.js';
 

@@ -2,7 +2,7 @@
 // prefix removed afterwards; then what only this adapter has to show: concurrent writers of one document.
 import { randomUUID } from 'node:crypto';
 import { Client } from '@elastic/elasticsearch';
-import { skipWithReason } from '../../../testing/src/fixtures.js';
+import { skipWithReason } from '#testing/fixtures';
 import { searchIndexContract } from '../search-index.contract.js';
 import type { IndexedChunk } from '../search-index.port.js';
 import { ElasticsearchSearchIndex } from './elasticsearch-search-index.js';

@@ -31,7 +31,7 @@
 // mean the same in both adapters.
 import { createHash } from 'node:crypto';
 import { Client, type estypes } from '@elastic/elasticsearch';
-import { ConflictError, NotFoundError, ValidationError } from '../../../kernel/src/index.js';
+import { ConflictError, NotFoundError, ValidationError } from '#kernel';
 import {
   assertDimensions,
   assertDocumentChunks,

@@ -25,7 +25,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import { ConflictError, NotFoundError, ValidationError } from '../../../kernel/src/index.js';
+import { ConflictError, NotFoundError, ValidationError } from '#kernel';
 import {
   assertDimensions,
   assertDocumentChunks,

@@ -12,17 +12,15 @@ import {
   Query,
   UseInterceptors,
 } from '@nestjs/common';
-import { IdempotencyInterceptor } from '../../../http/src/idempotency.interceptor.js';
+import { IdempotencyInterceptor, commandContext, CurrentCaller, type Caller } from '#identity';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { newEntityId } from '../../../eventsourcing/src/decider.js';
-import { changeableSpace, visibleSpace, visibleSpaceIds } from '../space-visibility.js';
-import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
-import { ReadYourWrites } from '../../../platform/src/command-runner.js';
-import { commandContext, CurrentCaller, type Caller } from '../../../http/src/caller.js';
-import { listOf, ListQuery, type RouteDoc } from '../../../http/src/openapi.js';
-import { ZodBody, ZodQuery } from '../../../http/src/zod-validation.js';
-import { SPACES, type SpaceView } from '../../../../projections/spaces/spaces.projector.js';
+import { newEntityId } from '#eventsourcing';
+import { changeableSpace, SpaceGrants, visibleSpace, visibleSpaceIds } from '../space-visibility.js';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { ReadYourWrites } from '#platform';
+import { listOf, ListQuery, type RouteDoc, ZodBody, ZodQuery } from '#http';
+import { SPACES, type SpaceView } from '../spaces.read-model.js';
 import { DEFAULT_SPACE_COLOR } from '../space.decider.js';
 import { ChangeSpace, CreateSpace, DeleteSpace, type WriteResult } from '../space.commands.js';
 import { ChangeSpaceBody, CreateSpaceBody, slugify, SpaceDto } from './space.schemas.js';
@@ -36,6 +34,7 @@ export class SpacesController {
     private readonly commandBus: CommandBus,
     private readonly consistency: ReadYourWrites,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly grants: SpaceGrants,
   ) {}
 
   private get spaces() {
@@ -47,7 +46,7 @@ export class SpacesController {
     @Query(new ZodQuery(ListQuery)) query: z.output<typeof ListQuery>,
     @CurrentCaller() caller: Caller,
   ) {
-    const visible = await visibleSpaceIds(this.readStore, caller);
+    const visible = await visibleSpaceIds(this.readStore, this.grants, caller);
     return this.spaces.find(visible === null ? {} : { id: { $in: visible } }, {
       sort: { field: 'createdAt' },
       limit: query.limit,
@@ -57,7 +56,7 @@ export class SpacesController {
 
   @Get(':spaceId')
   get(@Param('spaceId') spaceId: string, @CurrentCaller() caller: Caller): Promise<SpaceView> {
-    return visibleSpace(this.readStore, spaceId, caller);
+    return visibleSpace(this.readStore, this.grants, spaceId, caller);
   }
 
   @Post()
@@ -84,7 +83,7 @@ export class SpacesController {
     @Body(new ZodBody(ChangeSpaceBody)) body: z.output<typeof ChangeSpaceBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    await changeableSpace(this.readStore, spaceId, caller);
+    await changeableSpace(this.readStore, this.grants, spaceId, caller);
     const result = await this.commandBus.execute<ChangeSpace, WriteResult>(
       new ChangeSpace(spaceId, body, commandContext(caller)),
     );
@@ -95,7 +94,7 @@ export class SpacesController {
   @HttpCode(204)
   async delete(@Param('spaceId') spaceId: string, @CurrentCaller() caller: Caller): Promise<void> {
     // A Space already gone is left to the decider (deleting it again is a no-op, an unknown id 404).
-    if (await this.spaces.get(spaceId)) await changeableSpace(this.readStore, spaceId, caller);
+    if (await this.spaces.get(spaceId)) await changeableSpace(this.readStore, this.grants, spaceId, caller);
     const result = await this.commandBus.execute<DeleteSpace, WriteResult>(
       new DeleteSpace(spaceId, commandContext(caller)),
     );

@@ -5,19 +5,24 @@
 import { Body, Controller, Delete, Get, Inject, Param, Post, Put, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { z } from 'zod';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../../kernel/src/index.js';
-import { commandContext, CurrentCaller, type Caller } from '../../../http/src/caller.js';
-import { ZodBody, ZodQuery } from '../../../http/src/zod-validation.js';
-import { ReadYourWrites } from '../../../platform/src/command-runner.js';
-import { assertAdmin } from '../../../identity/src/access-policy.js';
-import { ChangeApiKey } from '../../../identity/src/commands/identity.commands.js';
-import { UsageLimitBody } from '../../../identity/src/http/api-key.schemas.js';
-import { toLimit } from '../../../identity/src/http/api-keys.controller.js';
-import type { UsageLimit } from '../../../identity/src/api-key.events.js';
-import type { RouteDoc } from '../../../http/src/openapi.js';
-import { READ_STORE, type ReadStore } from '../../../read-store/src/read-store.port.js';
-import { API_KEYS, type ApiKeyView } from '../../../../projections/api-keys/api-keys.projector.js';
-import { USAGE_DIMENSIONS } from '../../../../projections/usage/usage.projector.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '#kernel';
+import {
+  commandContext,
+  CurrentCaller,
+  type Caller,
+  assertAdmin,
+  ChangeApiKey,
+  UsageLimitBody,
+  toLimit,
+  API_KEYS,
+  type ApiKeyView,
+} from '#identity';
+import { ZodBody, ZodQuery } from '#http';
+import { ReadYourWrites } from '#platform';
+import type { UsageLimit } from '#identity';
+import type { RouteDoc } from '#http';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { USAGE_DIMENSIONS } from '../usage.read-model.js';
 import { UsageLimiter } from '../usage-limiter.js';
 import { usageRange, usageReport, UsageRangeQuery } from '../usage-report.js';
 import { windowResetsAt } from '../usage-window.js';

@@ -1,9 +1,9 @@
 // Who is calling: the authenticated API key, its owner, and the correlation id every event of the request carries.
 import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type { Actor } from '../../kernel/src/index.js';
-import type { CommandContext, IdempotentRequest } from '../../eventsourcing/src/decider.js';
-import type { ApiKeyView } from '../../../projections/api-keys/api-keys.projector.js';
+import type { Actor } from '#kernel';
+import type { CommandContext, IdempotentRequest } from '#eventsourcing';
+import type { ApiKeyView } from '../api-keys.read-model.js';
 
 export interface Caller {
   readonly apiKey: ApiKeyView;

@@ -1,13 +1,12 @@
-import { loadConfig } from '../../kernel/src/index.js';
-import { SqliteEventStore } from '../../event-store/src/sqlite/sqlite-event-store.js';
-import { SqliteReadStore } from '../../read-store/src/sqlite/sqlite-read-store.js';
-import { ProjectionRunner, processLeaseOwner } from '../../eventsourcing/src/projection-runner.js';
-import { CommandRunner } from '../../platform/src/command-runner.js';
-import { ModelRegistry } from '../../models/src/model-registry.js';
-import { makeEvent, waitUntil } from '../../testing/src/fixtures.js';
-import { agentsProjector } from '../../../projections/agents/agents.projector.js';
-import { agentStreamId } from './agent.events.js';
-import { PersonalAgentProcess, personalAgentId } from './personal-agent.process.js';
+import { loadConfig } from '#kernel';
+import { SqliteEventStore } from '#event-store';
+import { SqliteReadStore } from '#read-store';
+import { ProjectionRunner, processLeaseOwner } from '#eventsourcing';
+import { CommandRunner } from '#platform';
+import { ModelRegistry } from '#models';
+import { makeEvent, waitUntil } from '#testing/fixtures';
+import { agentsProjector } from './agents.projector.js';
+import { agentStreamId, PersonalAgentProcess, personalAgentId } from '#agents';
 
 describe('PersonalAgentProcess', () => {
   it("gives every user a personal Agent, and a new one when a log holds the deletion of the user's", async () => {

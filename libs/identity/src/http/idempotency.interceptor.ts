@@ -20,10 +20,10 @@ import {
   sha256,
   ValidationError,
   type PlatformConfig,
-} from '../../kernel/src/index.js';
-import { EVENT_STORE, type EventStore } from '../../event-store/src/event-store.port.js';
+} from '#kernel';
+import { EVENT_STORE, type EventStore } from '#event-store';
 import type { RequestWithCaller } from './caller.js';
-import { toErrorResponse } from './error-envelope.filter.js';
+import { toErrorResponse } from '#http';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const SECRET_FIELDS = ['key'];

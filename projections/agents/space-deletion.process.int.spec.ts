@@ -1,13 +1,12 @@
-import { loadConfig } from '../../kernel/src/index.js';
-import { SqliteEventStore } from '../../event-store/src/sqlite/sqlite-event-store.js';
-import { SqliteReadStore } from '../../read-store/src/sqlite/sqlite-read-store.js';
-import { ProjectionRunner, processLeaseOwner } from '../../eventsourcing/src/projection-runner.js';
-import { CommandRunner } from '../../platform/src/command-runner.js';
-import { makeEvent, waitUntil } from '../../testing/src/fixtures.js';
-import { agentsProjector } from '../../../projections/agents/agents.projector.js';
-import { AGENT_DEFAULTS } from './agent.decider.js';
-import { agentStreamId } from './agent.events.js';
-import { SpaceDeletionProcess } from './space-deletion.process.js';
+import { loadConfig } from '#kernel';
+import { SqliteEventStore } from '#event-store';
+import { SqliteReadStore } from '#read-store';
+import { ProjectionRunner, processLeaseOwner } from '#eventsourcing';
+import { CommandRunner } from '#platform';
+import { makeEvent, waitUntil } from '#testing/fixtures';
+import { agentsProjector } from './agents.projector.js';
+import { AGENT_DEFAULTS } from '#agents/agent.decider';
+import { agentStreamId, SpaceDeletionProcess } from '#agents';
 
 describe('SpaceDeletionProcess', () => {
   const agentCreated = (agentId: string, spaceId: string) =>

@@ -1,0 +1,16 @@
+// The composition root's one list of what runs over the log: every read-model projector, then the contexts' process
+// managers. The api, the worker and the CLI run the same set, in this order (the CLI lists it).
+import type { Type } from '@nestjs/common';
+import type { Projector } from '#eventsourcing';
+import { PersonalAgentProcess, SpaceDeletionProcess } from '#agents';
+import { ingestionProcess, KnowledgeOwnerDeletionProcess, KnowledgeTagDeletionProcess } from '#knowledge';
+import { READ_MODEL_PROJECTORS } from '#projections';
+
+export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
+  ...READ_MODEL_PROJECTORS,
+  SpaceDeletionProcess,
+  KnowledgeOwnerDeletionProcess,
+  KnowledgeTagDeletionProcess,
+  ingestionProcess,
+  PersonalAgentProcess,
+];

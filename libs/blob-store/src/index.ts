@@ -1,0 +1,2 @@
+export * from './blob-store.port.js';
+export * from './open-blob-store.js';

@@ -1,0 +1,3 @@
+export * from './gateway.module.js';
+export * from './http/sse.js';
+export * from './model-gateway.js';

@@ -1,0 +1,3 @@
+export * from './error-envelope.filter.js';
+export * from './openapi.js';
+export * from './zod-validation.js';

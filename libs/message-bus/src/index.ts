@@ -1,0 +1,2 @@
+export * from './message-bus.port.js';
+export * from './open-message-bus.js';

@@ -1,0 +1,6 @@
+export * from './input-limits.js';
+export * from './model.js';
+export * from './model-providers.js';
+export * from './model-registry.js';
+export * from './offline/offline-pool.js';
+export * from './provider.port.js';

@@ -1,0 +1,5 @@
+export * from './spaces.module.js';
+export * from './space-visibility.js';
+export * from './space.decider.js';
+export * from './space.events.js';
+export * from './spaces.read-model.js';

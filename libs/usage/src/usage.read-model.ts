@@ -1,0 +1,32 @@
+// The usage read model: daily totals per API key, per Agent, per model and per user, one document per (dimension,
+// subject, UTC day). Reports sum the days of a range. Built by projections/usage.
+import { defineReadModel } from '#eventsourcing';
+
+export const USAGE_DIMENSIONS = ['apiKey', 'agent', 'model', 'user'] as const;
+export type UsageDimension = (typeof USAGE_DIMENSIONS)[number];
+
+export interface UsageDayView {
+  readonly id: string;
+  readonly dimension: UsageDimension;
+  readonly subject: string;
+  readonly day: string;
+  readonly calls: number;
+  readonly failedCalls: number;
+  readonly inputTokens: number;
+  readonly cachedInputTokens: number;
+  readonly outputTokens: number;
+  readonly costUsd: number;
+  /** Cost of calls not covered by the subscription. */
+  readonly billableCostUsd: number;
+}
+
+export const USAGE_DAILY = 'usage_daily';
+
+export const USAGE_READ_MODEL = defineReadModel<UsageDayView>({
+  name: USAGE_DAILY,
+  projection: 'usage',
+  indexes: [{ fields: ['dimension', 'subject', 'day'] }, { fields: ['dimension', 'day'] }],
+});
+
+export const usageDayId = (dimension: UsageDimension, subject: string, day: string): string =>
+  `${dimension}:${subject}:${day}`;
