@@ -1,6 +1,6 @@
 // The api application: the platform's infrastructure, every bounded context, and the operations endpoints.
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import { Registry } from 'prom-client';
 import type { Logger } from 'pino';
 import type { PlatformConfig } from '#kernel';
@@ -23,6 +23,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [
+        DiscoveryModule,
         PlatformModule.forRoot({ config, projectors: ALL_PROJECTORS, logger }),
         IdentityModule,
         SpacesModule,
@@ -33,7 +34,7 @@ export class ApiModule {
       ],
       controllers: [OperationsController],
       providers: [
-        { provide: OPENAPI_DOCUMENT, useFactory: openApiDocument },
+        { provide: OPENAPI_DOCUMENT, useFactory: openApiDocument, inject: [DiscoveryService] },
         { provide: HTTP_METRICS, useValue: metrics },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
       ],

@@ -11,6 +11,7 @@ import { EVENT_STORE, type EventStore } from '#event-store';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { ProjectionRunner, PROJECTORS, type Projector } from '#eventsourcing';
 import { Public } from '#identity';
+import { ApiRoute } from '#http';
 import { projectionHealth } from '#operations/projection-health';
 import { registerProjectionMetrics } from '#operations/projection-metrics';
 import { registerUsageMetrics } from '#usage/usage-metrics';
@@ -88,6 +89,12 @@ export class OperationsController {
     return { status: 'ok' };
   }
 
+  @ApiRoute({
+    tag: 'Operations',
+    summary: 'Liveness, readiness and projection lag',
+    public: true,
+    response: { status: 200, description: 'Ready (503 while starting)' },
+  })
   @Get('health')
   async status(@Res({ passthrough: true }) reply: FastifyReply) {
     let projections: Awaited<ReturnType<OperationsController['health']>> = [];
@@ -114,6 +121,12 @@ export class OperationsController {
     return this.status(reply);
   }
 
+  @ApiRoute({
+    tag: 'Operations',
+    summary: 'Prometheus metrics',
+    public: true,
+    response: { status: 200, description: 'Text exposition format' },
+  })
   @Get('metrics')
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
   async prometheus(): Promise<string> {

@@ -1,4 +1,7 @@
 // OpenAPI 3.1 assembled from the same zod schemas that validate requests, so the document cannot drift from them.
+// Each route's documentation sits on the route (`@ApiRoute`); its method and path are read from Nest's own metadata.
+import { RequestMethod, type Type } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { z } from 'zod';
 
 export interface RouteDoc {
@@ -16,6 +19,48 @@ export interface RouteDoc {
   readonly public?: boolean;
   /** Also takes `Authorization: Bearer <key>` (the compatible API). */
   readonly bearer?: boolean;
+}
+
+/** What a route's decorator says; its method and path come from `@Get`/`@Post`… and `@Controller`. */
+export type ApiRouteDoc = Omit<RouteDoc, 'method' | 'path'>;
+
+const API_ROUTE = Symbol('api-route');
+
+/** The OpenAPI documentation of one route, beside it. */
+export const ApiRoute =
+  (doc: ApiRouteDoc): MethodDecorator =>
+  (_target, _key, descriptor) => {
+    Reflect.defineMetadata(API_ROUTE, doc, descriptor.value as object);
+  };
+
+const joinPath = (...parts: (string | undefined)[]): string =>
+  `/${parts
+    .flatMap((part) => (part ?? '').split('/'))
+    .filter(Boolean)
+    .map((segment) => (segment.startsWith(':') ? `{${segment.slice(1)}}` : segment))
+    .join('/')}`;
+
+/** The documented routes of these controllers, in declaration order. */
+export function routeDocs(controllers: readonly Type[]): RouteDoc[] {
+  const routes: RouteDoc[] = [];
+  for (const controller of controllers) {
+    const prefix = Reflect.getMetadata(PATH_METADATA, controller) as string | undefined;
+    for (const name of Object.getOwnPropertyNames(controller.prototype)) {
+      // The descriptor's value, never the property: reading a getter would run it on the prototype.
+      const handler: unknown = Object.getOwnPropertyDescriptor(controller.prototype, name)?.value;
+      if (typeof handler !== 'function') continue;
+      const doc = Reflect.getMetadata(API_ROUTE, handler) as ApiRouteDoc | undefined;
+      if (!doc) continue;
+      const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
+      const path = Reflect.getMetadata(PATH_METADATA, handler) as string | undefined;
+      routes.push({
+        ...doc,
+        method: method.toLowerCase() as RouteDoc['method'],
+        path: joinPath(prefix, path),
+      });
+    }
+  }
+  return routes;
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {

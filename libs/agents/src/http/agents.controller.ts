@@ -29,7 +29,7 @@ import { changeableSpace, SpaceGrants } from '#spaces';
 import { kindWithArticle, ModelRegistry } from '#models';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { ReadYourWrites } from '#platform';
-import { listOf, type RouteDoc, ZodBody, ZodQuery } from '#http';
+import { listOf, ZodBody, ZodQuery, ApiRoute } from '#http';
 import { AGENTS, type AgentView } from '../agents.read-model.js';
 import { ExecuteAgentCommand, type WriteResult } from '../agent.commands.js';
 import type { AgentCommand } from '../agent.decider.js';
@@ -58,6 +58,18 @@ export class AgentsController {
     return this.readStore.reader<AgentView>(AGENTS);
   }
 
+  @ApiRoute({
+    tag: 'Agents',
+    summary: 'List the Agents this key may use',
+    query: AgentListQuery,
+    response: {
+      status: 200,
+      schema: listOf(AgentDto),
+      description:
+        "A page of Agents, oldest first (may be short: Agents outside the key's grants are left out)",
+    },
+    errors: [400],
+  })
   @Get()
   async list(
     @Query(new ZodQuery(AgentListQuery)) query: z.output<typeof AgentListQuery>,
@@ -80,11 +92,32 @@ export class AgentsController {
     };
   }
 
+  @ApiRoute({
+    tag: 'Agents',
+    summary: 'Get an Agent (extension)',
+    response: { status: 200, schema: AgentDto, description: 'The Agent' },
+    errors: [403, 404, { status: 409, description: "`personal_agent_undeletable`: a user's personal Agent" }],
+  })
   @Get(':agentId')
   async get(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller) {
     return toDto(await accessibleAgent(this.readStore, agentId, caller));
   }
 
+  @ApiRoute({
+    tag: 'Agents',
+    summary: 'Create an Agent',
+    body: CreateAgentBody,
+    idempotent: true,
+    response: { status: 201, schema: AgentDto, description: 'The created Agent' },
+    errors: [
+      {
+        status: 400,
+        description:
+          '`invalid_model` (not a configured chat model), `unknown_space` (no such Space, or one this key cannot see)',
+      },
+      { status: 403, description: '`space_change_denied`: the key may not change that Space' },
+    ],
+  })
   @Post()
   async create(
     @Body(new ZodBody(CreateAgentBody)) body: z.output<typeof CreateAgentBody>,
@@ -112,6 +145,15 @@ export class AgentsController {
     );
   }
 
+  @ApiRoute({
+    tag: 'Agents',
+    summary: 'Update an Agent',
+    description:
+      'Partial: fields left out keep their value. Each changed setting is recorded as its own event.',
+    body: ChangeAgentBody,
+    response: { status: 200, schema: AgentDto, description: 'The updated Agent' },
+    errors: [400, 403, 404],
+  })
   @Put(':agentId')
   async change(
     @Param('agentId') agentId: string,
@@ -128,6 +170,13 @@ export class AgentsController {
     );
   }
 
+  @ApiRoute({
+    tag: 'Agents',
+    summary: "Update the Agent's system prompt",
+    body: ChangeAgentPromptBody,
+    response: { status: 200, schema: AgentDto, description: 'The updated Agent' },
+    errors: [400, 403, 404],
+  })
   @Put(':agentId/prompt')
   async changePrompt(
     @Param('agentId') agentId: string,
@@ -141,6 +190,12 @@ export class AgentsController {
     );
   }
 
+  @ApiRoute({
+    tag: 'Agents',
+    summary: 'Delete an Agent',
+    response: { status: 204, description: 'Deleted' },
+    errors: [403, 404],
+  })
   @Delete(':agentId')
   @HttpCode(204)
   async delete(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller): Promise<void> {
@@ -210,74 +265,3 @@ const toDto = (agent: AgentView) => ({
   createdAt: agent.createdAt,
   updatedAt: agent.updatedAt,
 });
-
-const P = '/api/v1/core/agents';
-export const AGENT_ROUTES: RouteDoc[] = [
-  {
-    method: 'get',
-    path: P,
-    tag: 'Agents',
-    summary: 'List the Agents this key may use',
-    query: AgentListQuery,
-    response: {
-      status: 200,
-      schema: listOf(AgentDto),
-      description:
-        "A page of Agents, oldest first (may be short: Agents outside the key's grants are left out)",
-    },
-    errors: [400],
-  },
-  {
-    method: 'post',
-    path: P,
-    tag: 'Agents',
-    summary: 'Create an Agent',
-    body: CreateAgentBody,
-    idempotent: true,
-    response: { status: 201, schema: AgentDto, description: 'The created Agent' },
-    errors: [
-      {
-        status: 400,
-        description:
-          '`invalid_model` (not a configured chat model), `unknown_space` (no such Space, or one this key cannot see)',
-      },
-      { status: 403, description: '`space_change_denied`: the key may not change that Space' },
-    ],
-  },
-  {
-    method: 'get',
-    path: `${P}/{agentId}`,
-    tag: 'Agents',
-    summary: 'Get an Agent (extension)',
-    response: { status: 200, schema: AgentDto, description: 'The Agent' },
-    errors: [403, 404, { status: 409, description: "`personal_agent_undeletable`: a user's personal Agent" }],
-  },
-  {
-    method: 'put',
-    path: `${P}/{agentId}`,
-    tag: 'Agents',
-    summary: 'Update an Agent',
-    description:
-      'Partial: fields left out keep their value. Each changed setting is recorded as its own event.',
-    body: ChangeAgentBody,
-    response: { status: 200, schema: AgentDto, description: 'The updated Agent' },
-    errors: [400, 403, 404],
-  },
-  {
-    method: 'put',
-    path: `${P}/{agentId}/prompt`,
-    tag: 'Agents',
-    summary: "Update the Agent's system prompt",
-    body: ChangeAgentPromptBody,
-    response: { status: 200, schema: AgentDto, description: 'The updated Agent' },
-    errors: [400, 403, 404],
-  },
-  {
-    method: 'delete',
-    path: `${P}/{agentId}`,
-    tag: 'Agents',
-    summary: 'Delete an Agent',
-    response: { status: 204, description: 'Deleted' },
-    errors: [403, 404],
-  },
-];

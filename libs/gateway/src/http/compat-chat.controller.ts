@@ -8,12 +8,13 @@ import type { FastifyReply } from 'fastify';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { newId, PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { AcceptsBearer, CurrentCaller, type Caller } from '#identity';
-import { parseOrThrow, compatErrorBody, toErrorResponse } from '#http';
+import { parseOrThrow, compatErrorBody, toErrorResponse, ApiRoute } from '#http';
 import type { ChatDelta, ChatRequest, ChatResult, TokenUsage } from '#models';
 import { LOGGER } from '#platform';
 import { callerScope, ModelGateway, type CallScope } from '../model-gateway.js';
 import { ChatCompletionBody, refuseUnsupportedChatFields } from './compat.schemas.js';
 import { abortOnDisconnect, SseWriter } from './sse.js';
+import { ChatCompletion, ERRORS } from './compat.responses.js';
 
 export const toOpenAiUsage = (usage: TokenUsage) => ({
   prompt_tokens: usage.inputTokens,
@@ -55,6 +56,26 @@ export class CompatChatController {
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
+  @ApiRoute({
+    tag: 'Compatible API',
+    bearer: true,
+    summary: 'Create a chat completion (OpenAI format)',
+    description:
+      'Straight to the model: no Agent prompt, Knowledge, tools or memory. `max_completion_tokens` wins over ' +
+      '`max_tokens`. Unsupported: `n` other than 1, `logprobs: true`, `response_format`, `logit_bias` (400 naming ' +
+      'the field). With `stream: true` the answer is `text/event-stream`: `data: {chat.completion.chunk}` events, a ' +
+      'final usage chunk (`choices: []`) when `stream_options.include_usage` is true, then `data: [DONE]`. An error ' +
+      'after the first chunk arrives as a `data: {"error": …}` event. A client that reads nothing for ' +
+      '`STREAM_STALL_TIMEOUT_MS` is disconnected. Messages and tools: at most 1,000,000 characters (400 ' +
+      '`input_too_large`). A usage-limit 429 carries `Retry-After` and `x-should-retry: false`.',
+    body: ChatCompletionBody,
+    response: {
+      status: 200,
+      schema: ChatCompletion,
+      description: 'A chat.completion (or an SSE stream of chunks)',
+    },
+    errors: [ERRORS[400], ERRORS[404], ERRORS[429], ERRORS[502], ERRORS[504]],
+  })
   @Post('chat/completions')
   @HttpCode(200)
   async create(

@@ -5,12 +5,13 @@ import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ValidationError } from '#kernel';
 import { AcceptsBearer, CurrentCaller, type Caller } from '#identity';
-import { parseOrThrow } from '#http';
+import { parseOrThrow, ApiRoute } from '#http';
 import type { EmbeddingInput } from '#models';
 import { ModelGateway } from '../model-gateway.js';
 import { compatScope } from './compat-chat.controller.js';
 import { EmbeddingsBody, MAX_EMBEDDING_INPUTS, RerankBody } from './compat.schemas.js';
 import { abortOnDisconnect } from './sse.js';
+import { Embeddings, Rerank, ERRORS } from './compat.responses.js';
 
 /** A vector as the `openai` SDK's base64 decoding expects: float32, little-endian. */
 export function toBase64Float32(vector: readonly number[]): string {
@@ -46,6 +47,19 @@ function parseRerank(raw: unknown): RerankBody {
 export class CompatEmbeddingsController {
   constructor(private readonly gateway: ModelGateway) {}
 
+  @ApiRoute({
+    tag: 'Compatible API',
+    bearer: true,
+    summary: 'Create embeddings (OpenAI format)',
+    description:
+      'At most 2048 inputs (400 `too_many_inputs` beyond). `dimensions` truncates each vector (no re-normalisation; ' +
+      '400 `invalid_dimensions` above the model width). `input` may be text or token ids (`[15339, 1917]`, ' +
+      '`[[15339, 1917]]`; passed upstream as they are, read with cl100k_base for offline-embed). An input is at most ' +
+      '200,000 characters, all of them 4,000,000 (400 `input_too_large`).',
+    body: EmbeddingsBody,
+    response: { status: 200, schema: Embeddings, description: 'One embedding per input, in input order' },
+    errors: [ERRORS[400], ERRORS[404], ERRORS[502], ERRORS[504]],
+  })
   @Post('embeddings')
   @HttpCode(200)
   async embeddings(@Body() raw: unknown, @CurrentCaller() caller: Caller, @Res() reply: FastifyReply) {
@@ -82,6 +96,17 @@ export class CompatEmbeddingsController {
     });
   }
 
+  @ApiRoute({
+    tag: 'Compatible API',
+    bearer: true,
+    summary: 'Score documents against a query',
+    description:
+      '`model` must be the configured reranker. Errors: 400 `invalid_body` (model, query or input missing or ' +
+      'malformed), 400 `invalid_input` (no documents), 404 `model_not_found`, 429 `usage_limit_exceeded`.',
+    body: RerankBody,
+    response: { status: 200, schema: Rerank, description: 'Documents by relevance, highest first' },
+    errors: [ERRORS[400], ERRORS[404], ERRORS[429], ERRORS[502], ERRORS[504]],
+  })
   @Post('rerank')
   @HttpCode(200)
   async rerank(@Body() raw: unknown, @CurrentCaller() caller: Caller, @Res() reply: FastifyReply) {

@@ -5,6 +5,8 @@ import type { ModelInfo } from '#models';
 import { ModelNotFoundError } from '../model-gateway.js';
 import { ModelRegistry } from '#models';
 import { AcceptsBearer } from '#identity';
+import { ApiRoute } from '#http';
+import { Models, ERRORS } from './compat.responses.js';
 
 const LISTED = ['chat', 'embedding'] as const;
 
@@ -26,12 +28,29 @@ const toModelObject = (info: ModelInfo) => ({
 export class CompatModelsController {
   constructor(private readonly models: ModelRegistry) {}
 
+  @ApiRoute({
+    tag: 'Compatible API',
+    bearer: true,
+    summary: 'List the chat and embedding models (the reranker is not listed)',
+    response: {
+      status: 200,
+      schema: Models,
+      description: 'OpenAI list shape, with tier, region and pricing',
+    },
+  })
   @Get('models')
   list() {
     return { object: 'list', data: this.models.infos(LISTED).map(toModelObject) };
   }
 
   /** One listed model (`models.retrieve` in the SDKs); the reranker and other kinds are not found here. */
+  @ApiRoute({
+    tag: 'Compatible API',
+    bearer: true,
+    summary: 'One listed model (models.retrieve)',
+    response: { status: 200, schema: Models.shape.data.element, description: 'The model object' },
+    errors: [ERRORS[404]],
+  })
   @Get('models/:model')
   get(@Param('model') key: string) {
     const info = this.models.infos(LISTED).find((model) => model.key === key);

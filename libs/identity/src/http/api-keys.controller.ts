@@ -18,7 +18,7 @@ import { NotFoundError, type PlatformError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { ReadYourWrites } from '#platform';
 import { commandContext, CurrentCaller, type Caller } from './caller.js';
-import { listOf, ListQuery, type RouteDoc, ZodBody, ZodQuery } from '#http';
+import { listOf, ListQuery, ZodBody, ZodQuery, ApiRoute } from '#http';
 import { API_KEYS, type ApiKeyView } from '../api-keys.read-model.js';
 import { USERS, type UserView } from '../users.read-model.js';
 import { assertAdmin } from '../access-policy.js';
@@ -68,6 +68,13 @@ export class ApiKeysController {
     return this.readStore.reader<ApiKeyView>(API_KEYS);
   }
 
+  @ApiRoute({
+    tag: 'API keys',
+    summary: 'List API keys (admin)',
+    query: ListQuery,
+    response: { status: 200, schema: listOf(ApiKeyDto), description: 'A page of keys; never the secrets' },
+    errors: [400, 403],
+  })
   @Get('api-keys')
   async list(
     @Query(new ZodQuery(ListQuery)) query: z.output<typeof ListQuery>,
@@ -81,12 +88,27 @@ export class ApiKeysController {
     return { data: page.data.map(toApiKeyDto), nextCursor: page.nextCursor };
   }
 
+  @ApiRoute({
+    tag: 'API keys',
+    summary: 'Get an API key (admin)',
+    response: { status: 200, schema: ApiKeyDto, description: 'The key' },
+    errors: [403, 404],
+  })
   @Get('api-keys/:apiKeyId')
   async get(@Param('apiKeyId') apiKeyId: string, @CurrentCaller() caller: Caller) {
     assertAdmin(caller);
     return toApiKeyDto(await this.view(apiKeyId));
   }
 
+  @ApiRoute({
+    tag: 'API keys',
+    summary: 'Issue an API key (admin)',
+    description: 'The secret `key` is in this response only; it is stored hashed.',
+    body: IssueApiKeyBody,
+    idempotent: true,
+    response: { status: 201, schema: IssuedApiKeyDto, description: 'The issued key with its secret' },
+    errors: [400, 403, 409],
+  })
   @Post('api-keys')
   async issue(
     @Body(new ZodBody(IssueApiKeyBody)) body: z.output<typeof IssueApiKeyBody>,
@@ -129,6 +151,13 @@ export class ApiKeysController {
     return { ...toApiKeyDto(await this.view(issued.id)), key: issued.key };
   }
 
+  @ApiRoute({
+    tag: 'API keys',
+    summary: 'Change name, Agent grants or usage limit (admin)',
+    body: ChangeApiKeyBody,
+    response: { status: 200, schema: ApiKeyDto, description: 'The key' },
+    errors: [400, 403, 404],
+  })
   @Patch('api-keys/:apiKeyId')
   async change(
     @Param('apiKeyId') apiKeyId: string,
@@ -151,6 +180,12 @@ export class ApiKeysController {
     return toApiKeyDto(await this.view(apiKeyId));
   }
 
+  @ApiRoute({
+    tag: 'API keys',
+    summary: 'Revoke an API key (admin)',
+    response: { status: 200, schema: ApiKeyDto, description: 'The revoked key' },
+    errors: [403, 404],
+  })
   @Delete('api-keys/:apiKeyId')
   async revoke(@Param('apiKeyId') apiKeyId: string, @CurrentCaller() caller: Caller) {
     assertAdmin(caller);
@@ -161,6 +196,13 @@ export class ApiKeysController {
     return toApiKeyDto(await this.view(apiKeyId));
   }
 
+  @ApiRoute({
+    tag: 'Users',
+    summary: 'List users (admin)',
+    query: ListQuery,
+    response: { status: 200, schema: listOf(UserDto), description: 'A page of users' },
+    errors: [400, 403],
+  })
   @Get('users')
   async users(
     @Query(new ZodQuery(ListQuery)) query: z.output<typeof ListQuery>,
@@ -172,6 +214,11 @@ export class ApiKeysController {
       .find({}, { sort: { field: 'createdAt' }, limit: query.limit, cursor: query.cursor ?? null });
   }
 
+  @ApiRoute({
+    tag: 'Users',
+    summary: "The calling key's owner",
+    response: { status: 200, schema: UserDto, description: 'The user' },
+  })
   @Get('users/me')
   async me(@CurrentCaller() caller: Caller) {
     const user = await this.readStore.reader<UserView>(USERS).get(caller.userId);
@@ -185,68 +232,3 @@ export class ApiKeysController {
     return view;
   }
 }
-
-const P = '/api/v1/core/api-keys';
-export const IDENTITY_ROUTES: RouteDoc[] = [
-  {
-    method: 'get',
-    path: P,
-    tag: 'API keys',
-    summary: 'List API keys (admin)',
-    query: ListQuery,
-    response: { status: 200, schema: listOf(ApiKeyDto), description: 'A page of keys; never the secrets' },
-    errors: [400, 403],
-  },
-  {
-    method: 'post',
-    path: P,
-    tag: 'API keys',
-    summary: 'Issue an API key (admin)',
-    description: 'The secret `key` is in this response only; it is stored hashed.',
-    body: IssueApiKeyBody,
-    idempotent: true,
-    response: { status: 201, schema: IssuedApiKeyDto, description: 'The issued key with its secret' },
-    errors: [400, 403, 409],
-  },
-  {
-    method: 'get',
-    path: `${P}/{apiKeyId}`,
-    tag: 'API keys',
-    summary: 'Get an API key (admin)',
-    response: { status: 200, schema: ApiKeyDto, description: 'The key' },
-    errors: [403, 404],
-  },
-  {
-    method: 'patch',
-    path: `${P}/{apiKeyId}`,
-    tag: 'API keys',
-    summary: 'Change name, Agent grants or usage limit (admin)',
-    body: ChangeApiKeyBody,
-    response: { status: 200, schema: ApiKeyDto, description: 'The key' },
-    errors: [400, 403, 404],
-  },
-  {
-    method: 'delete',
-    path: `${P}/{apiKeyId}`,
-    tag: 'API keys',
-    summary: 'Revoke an API key (admin)',
-    response: { status: 200, schema: ApiKeyDto, description: 'The revoked key' },
-    errors: [403, 404],
-  },
-  {
-    method: 'get',
-    path: '/api/v1/core/users',
-    tag: 'Users',
-    summary: 'List users (admin)',
-    query: ListQuery,
-    response: { status: 200, schema: listOf(UserDto), description: 'A page of users' },
-    errors: [400, 403],
-  },
-  {
-    method: 'get',
-    path: '/api/v1/core/users/me',
-    tag: 'Users',
-    summary: "The calling key's owner",
-    response: { status: 200, schema: UserDto, description: 'The user' },
-  },
-];

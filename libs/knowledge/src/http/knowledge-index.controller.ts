@@ -3,10 +3,10 @@
 import { Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { CurrentCaller, type Caller, assertAdmin } from '#identity';
-import type { RouteDoc } from '#http';
 import { LOGGER } from '#platform';
 import { SEARCH_INDEX, type SearchIndex } from '#search';
 import { BUILDING_INDEX_ALIAS, IngestionWorker, LIVE_INDEX_ALIAS } from '../ingestion.worker.js';
+import { ApiRoute } from '#http';
 
 interface ReindexState {
   running: boolean;
@@ -36,6 +36,12 @@ export class KnowledgeIndexController {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'The live search index, its size, and the progress of a re-index (admin, extension)',
+    response: { status: 200, description: '`{ live, stats, building, reindex }`' },
+    errors: [403],
+  })
   @Get()
   async status(@CurrentCaller() caller: Caller) {
     assertAdmin(caller);
@@ -50,6 +56,16 @@ export class KnowledgeIndexController {
   }
 
   /** Starts a re-index and answers at once; GET shows its progress. */
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary:
+      'Re-index every Ready document from its stored content into a new index version, then switch (admin)',
+    description:
+      'Use after the embedding model or its dimensions change. Searches keep working on the live index until the ' +
+      'new one is complete; documents processed meanwhile go to both.',
+    response: { status: 202, description: 'Started (or already running); GET shows progress' },
+    errors: [403],
+  })
   @Post('reindex')
   @HttpCode(202)
   async startReindex(@CurrentCaller() caller: Caller) {
@@ -75,26 +91,3 @@ export class KnowledgeIndexController {
     return { reindex: this.reindex };
   }
 }
-
-export const KNOWLEDGE_INDEX_ROUTES: RouteDoc[] = [
-  {
-    method: 'get',
-    path: '/api/v1/core/knowledge-index',
-    tag: 'Knowledge',
-    summary: 'The live search index, its size, and the progress of a re-index (admin, extension)',
-    response: { status: 200, description: '`{ live, stats, building, reindex }`' },
-    errors: [403],
-  },
-  {
-    method: 'post',
-    path: '/api/v1/core/knowledge-index/reindex',
-    tag: 'Knowledge',
-    summary:
-      'Re-index every Ready document from its stored content into a new index version, then switch (admin)',
-    description:
-      'Use after the embedding model or its dimensions change. Searches keep working on the live index until the ' +
-      'new one is complete; documents processed meanwhile go to both.',
-    response: { status: 202, description: 'Started (or already running); GET shows progress' },
-    errors: [403],
-  },
-];

@@ -24,7 +24,7 @@ import type { z } from 'zod';
 import { ConflictError, ForbiddenError, NotFoundError, PlatformError, ValidationError } from '#kernel';
 import { newEntityId } from '#eventsourcing';
 import { IdempotencyInterceptor, commandContext, CurrentCaller, type Caller } from '#identity';
-import { listOf, type RouteDoc, parseOrThrow, ZodBody, ZodQuery } from '#http';
+import { listOf, parseOrThrow, ZodBody, ZodQuery, ApiRoute } from '#http';
 import { CommandRunner, ReadYourWrites } from '#platform';
 import { documentDecider } from '../document.decider.js';
 import { documentStreamId } from '../document.events.js';
@@ -117,6 +117,8 @@ const malformedMultipart = (error: unknown): unknown => {
   return new ValidationError('invalid_multipart', `the multipart/form-data body is malformed: ${reason}`);
 };
 
+const DocumentList = listOf(DocumentDto);
+
 @UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core/knowledge/:agentId')
 export class KnowledgeController {
@@ -139,6 +141,13 @@ export class KnowledgeController {
     return this.readStore.reader<TagView>(KNOWLEDGE_TAGS);
   }
 
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'List the documents an Agent can search: its own, its Space’s and Global ones',
+    query: DocumentListQuery,
+    response: { status: 200, schema: DocumentList, description: 'Oldest first' },
+    errors: [400, 403, 404],
+  })
   @Get('documents')
   async listDocuments(
     @Param('agentId') agentId: string,
@@ -169,6 +178,12 @@ export class KnowledgeController {
     return { data: page.data.map(toDocumentDto), nextCursor: page.nextCursor };
   }
 
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'One document (extension)',
+    response: { status: 200, schema: DocumentDto, description: 'The document' },
+    errors: [403, 404],
+  })
   @Get('documents/:documentId')
   async getDocument(
     @Param('agentId') agentId: string,
@@ -184,6 +199,19 @@ export class KnowledgeController {
    * `scope?`, `tagIds?` comma-separated, then the `file` part). The bytes go to the blob store; the type is sniffed
    * from them later, never taken from the name or the declared type.
    */
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary:
+      'Add a document at the Agent, Space or Global level: JSON text, or a file as multipart/form-data',
+    description:
+      'JSON `{ name, text, scope?, tagIds? }`, or multipart/form-data with fields `name?`, `scope?`, `tagIds?` ' +
+      '(comma-separated) and then the `file` part (at most 25 MiB; text, Markdown, HTML, PDF, DOCX, CSV or JSON, ' +
+      'sniffed from the bytes). The document starts `Pending`; ingestion takes it to `Ready` or `Failed`.',
+    body: AddTextDocumentBody,
+    response: { status: 201, schema: DocumentDto, description: 'The document' },
+    errors: [400, 403, 404],
+    idempotent: true,
+  })
   @Post('documents')
   async addDocument(
     @Param('agentId') agentId: string,
@@ -253,6 +281,12 @@ export class KnowledgeController {
   }
 
   /** The document's history as an ingestion log: every fact of its stream, oldest first (extension). */
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: "A document's ingestion log: every event of its history, oldest first (extension)",
+    response: { status: 200, description: '`{ documentId, entries: [{ at, event, actor, details }] }`' },
+    errors: [403, 404],
+  })
   @Get('documents/:documentId/log')
   async documentLog(
     @Param('agentId') agentId: string,
@@ -276,6 +310,12 @@ export class KnowledgeController {
   }
 
   /** The text extracted from the last Ready version, as the chunks' offsets cite it (extension). */
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'The text extracted from the last Ready version, which search citations point into (extension)',
+    response: { status: 200, description: 'text/plain' },
+    errors: [403, 404, { status: 409, description: '`document_not_ready`: no version has been Ready yet' }],
+  })
   @Get('documents/:documentId/content')
   async documentContent(
     @Param('agentId') agentId: string,
@@ -295,6 +335,15 @@ export class KnowledgeController {
   }
 
   /** The chunks of the last Ready version: what search indexes and cites (extension). */
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'The chunks of the last Ready version: text, section path and offsets (extension)',
+    response: {
+      status: 200,
+      description: '`{ documentId, chunks: [{ index, sectionPath, start, end, text }] }`',
+    },
+    errors: [403, 404, { status: 409, description: '`document_not_ready`: no version has been Ready yet' }],
+  })
   @Get('documents/:documentId/chunks')
   async documentChunks(
     @Param('agentId') agentId: string,
@@ -312,6 +361,12 @@ export class KnowledgeController {
   }
 
   /** The uploaded file as it was sent (extension). */
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'The uploaded file, as sent (extension)',
+    response: { status: 200, description: 'The bytes, with the sniffed content type' },
+    errors: [403, 404],
+  })
   @Get('documents/:documentId/download')
   async download(
     @Param('agentId') agentId: string,
@@ -329,6 +384,13 @@ export class KnowledgeController {
     return bytes;
   }
 
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'Rename a document, replace its content (processed again) or set its tags',
+    body: ChangeDocumentBody,
+    response: { status: 200, schema: DocumentDto, description: 'The document' },
+    errors: [400, 403, 404],
+  })
   @Put('documents/:documentId')
   async changeDocument(
     @Param('agentId') agentId: string,
@@ -365,6 +427,12 @@ export class KnowledgeController {
     return toDocumentDto(await this.visibleDocument(agent, documentId));
   }
 
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'Delete a document',
+    response: { status: 204, description: 'Deleted' },
+    errors: [403, 404],
+  })
   @Delete('documents/:documentId')
   @HttpCode(204)
   async deleteDocument(
@@ -381,6 +449,16 @@ export class KnowledgeController {
    * One action over many documents. Each document is its own command (and its own stream), so the answer lists the
    * outcome per document: one that is not found or not writable does not stop the others.
    */
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary:
+      'One action over many documents: add or remove a tag, re-process, force re-process, delete (extension)',
+    description:
+      'Answers the outcome per document; a document that is not found or not writable does not stop the others.',
+    body: BulkDocumentsBody,
+    response: { status: 200, schema: BulkResultDto, description: 'One result per document' },
+    errors: [400, 403, 404],
+  })
   @Post('documents/bulk')
   @HttpCode(200)
   async bulk(
@@ -413,6 +491,13 @@ export class KnowledgeController {
   }
 
   /** The original files of several documents as one zip (extension); names that repeat get ` (2)`, ` (3)`… */
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'The original files of several documents as one zip (extension)',
+    body: DownloadDocumentsBody,
+    response: { status: 200, description: 'application/zip' },
+    errors: [400, 403, 404],
+  })
   @Post('documents/download')
   @HttpCode(200)
   async downloadMany(
@@ -446,6 +531,12 @@ export class KnowledgeController {
     return Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength);
   }
 
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'Attach a tag to a document',
+    response: { status: 201, schema: DocumentDto, description: 'The document' },
+    errors: [403, 404],
+  })
   @Post('documents/:documentId/tags/:tagId')
   async attachTag(
     @Param('agentId') agentId: string,
@@ -460,6 +551,12 @@ export class KnowledgeController {
     return toDocumentDto(await this.visibleDocument(agent, documentId));
   }
 
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'Detach a tag from a document',
+    response: { status: 200, schema: DocumentDto, description: 'The document' },
+    errors: [403, 404],
+  })
   @Delete('documents/:documentId/tags/:tagId')
   async detachTag(
     @Param('agentId') agentId: string,
@@ -478,6 +575,18 @@ export class KnowledgeController {
    * vector similarity fused by reciprocal rank fusion, optionally re-ordered by the reranker. Each hit cites its
    * document, section path and offsets.
    */
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'Search the Agent’s Knowledge (its own, its Space’s and Global Ready documents), with citations',
+    description:
+      'Hybrid retrieval: BM25 and vector similarity fused by reciprocal rank fusion; `rerank: true` re-orders the ' +
+      "hits with the instance's reranker. When the Agent's `includeAiSummary` is on, `summary` is the section " +
+      'summary (from its summary index) closest to the query. 409 `knowledge_disabled` when the Agent’s ' +
+      'Knowledge Base is off.',
+    body: SearchBody,
+    response: { status: 200, schema: SearchResultDto, description: 'Best first' },
+    errors: [400, 403, 404, 409],
+  })
   @Post('search')
   @HttpCode(200)
   async searchKnowledge(
@@ -540,6 +649,12 @@ export class KnowledgeController {
     };
   }
 
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'List the Agent’s tags',
+    response: { status: 200, schema: listOf(TagDto), description: 'Oldest first' },
+    errors: [403, 404],
+  })
   @Get('tags')
   async listTags(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller) {
     await accessibleAgent(this.readStore, agentId, caller);
@@ -547,6 +662,14 @@ export class KnowledgeController {
     return { data: page.data.map(toTagDto), nextCursor: null };
   }
 
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'Create a tag',
+    body: CreateTagBody,
+    response: { status: 201, schema: TagDto, description: 'The tag' },
+    errors: [400, 403, 404],
+    idempotent: true,
+  })
   @Post('tags')
   async createTag(
     @Param('agentId') agentId: string,
@@ -559,6 +682,13 @@ export class KnowledgeController {
     return toTagDto(await this.agentTag(agentId, tagId));
   }
 
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'Rename or recolour a tag',
+    body: ChangeTagBody,
+    response: { status: 200, schema: TagDto, description: 'The tag' },
+    errors: [400, 403, 404],
+  })
   @Put('tags/:tagId')
   async changeTag(
     @Param('agentId') agentId: string,
@@ -572,6 +702,12 @@ export class KnowledgeController {
     return toTagDto(await this.agentTag(agentId, tagId));
   }
 
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'Delete a tag (documents carrying it lose it)',
+    response: { status: 204, description: 'Deleted' },
+    errors: [403, 404],
+  })
   @Delete('tags/:tagId')
   @HttpCode(204)
   async deleteTag(
@@ -660,179 +796,3 @@ export class KnowledgeController {
     await this.consistency.settle(result.position, READ_MODELS);
   }
 }
-
-const BASE = '/api/v1/core/knowledge/{agentId}';
-const DocumentList = listOf(DocumentDto);
-
-export const KNOWLEDGE_ROUTES: RouteDoc[] = [
-  {
-    method: 'get',
-    path: `${BASE}/documents`,
-    tag: 'Knowledge',
-    summary: 'List the documents an Agent can search: its own, its Space’s and Global ones',
-    query: DocumentListQuery,
-    response: { status: 200, schema: DocumentList, description: 'Oldest first' },
-    errors: [400, 403, 404],
-  },
-  {
-    method: 'post',
-    path: `${BASE}/documents`,
-    tag: 'Knowledge',
-    summary:
-      'Add a document at the Agent, Space or Global level: JSON text, or a file as multipart/form-data',
-    description:
-      'JSON `{ name, text, scope?, tagIds? }`, or multipart/form-data with fields `name?`, `scope?`, `tagIds?` ' +
-      '(comma-separated) and then the `file` part (at most 25 MiB; text, Markdown, HTML, PDF, DOCX, CSV or JSON, ' +
-      'sniffed from the bytes). The document starts `Pending`; ingestion takes it to `Ready` or `Failed`.',
-    body: AddTextDocumentBody,
-    response: { status: 201, schema: DocumentDto, description: 'The document' },
-    errors: [400, 403, 404],
-    idempotent: true,
-  },
-  {
-    method: 'get',
-    path: `${BASE}/documents/{documentId}`,
-    tag: 'Knowledge',
-    summary: 'One document (extension)',
-    response: { status: 200, schema: DocumentDto, description: 'The document' },
-    errors: [403, 404],
-  },
-  {
-    method: 'get',
-    path: `${BASE}/documents/{documentId}/log`,
-    tag: 'Knowledge',
-    summary: "A document's ingestion log: every event of its history, oldest first (extension)",
-    response: { status: 200, description: '`{ documentId, entries: [{ at, event, actor, details }] }`' },
-    errors: [403, 404],
-  },
-  {
-    method: 'get',
-    path: `${BASE}/documents/{documentId}/content`,
-    tag: 'Knowledge',
-    summary: 'The text extracted from the last Ready version, which search citations point into (extension)',
-    response: { status: 200, description: 'text/plain' },
-    errors: [403, 404, { status: 409, description: '`document_not_ready`: no version has been Ready yet' }],
-  },
-  {
-    method: 'get',
-    path: `${BASE}/documents/{documentId}/chunks`,
-    tag: 'Knowledge',
-    summary: 'The chunks of the last Ready version: text, section path and offsets (extension)',
-    response: {
-      status: 200,
-      description: '`{ documentId, chunks: [{ index, sectionPath, start, end, text }] }`',
-    },
-    errors: [403, 404, { status: 409, description: '`document_not_ready`: no version has been Ready yet' }],
-  },
-  {
-    method: 'get',
-    path: `${BASE}/documents/{documentId}/download`,
-    tag: 'Knowledge',
-    summary: 'The uploaded file, as sent (extension)',
-    response: { status: 200, description: 'The bytes, with the sniffed content type' },
-    errors: [403, 404],
-  },
-  {
-    method: 'put',
-    path: `${BASE}/documents/{documentId}`,
-    tag: 'Knowledge',
-    summary: 'Rename a document, replace its content (processed again) or set its tags',
-    body: ChangeDocumentBody,
-    response: { status: 200, schema: DocumentDto, description: 'The document' },
-    errors: [400, 403, 404],
-  },
-  {
-    method: 'delete',
-    path: `${BASE}/documents/{documentId}`,
-    tag: 'Knowledge',
-    summary: 'Delete a document',
-    response: { status: 204, description: 'Deleted' },
-    errors: [403, 404],
-  },
-  {
-    method: 'post',
-    path: `${BASE}/documents/bulk`,
-    tag: 'Knowledge',
-    summary:
-      'One action over many documents: add or remove a tag, re-process, force re-process, delete (extension)',
-    description:
-      'Answers the outcome per document; a document that is not found or not writable does not stop the others.',
-    body: BulkDocumentsBody,
-    response: { status: 200, schema: BulkResultDto, description: 'One result per document' },
-    errors: [400, 403, 404],
-  },
-  {
-    method: 'post',
-    path: `${BASE}/documents/download`,
-    tag: 'Knowledge',
-    summary: 'The original files of several documents as one zip (extension)',
-    body: DownloadDocumentsBody,
-    response: { status: 200, description: 'application/zip' },
-    errors: [400, 403, 404],
-  },
-  {
-    method: 'post',
-    path: `${BASE}/documents/{documentId}/tags/{tagId}`,
-    tag: 'Knowledge',
-    summary: 'Attach a tag to a document',
-    response: { status: 201, schema: DocumentDto, description: 'The document' },
-    errors: [403, 404],
-  },
-  {
-    method: 'delete',
-    path: `${BASE}/documents/{documentId}/tags/{tagId}`,
-    tag: 'Knowledge',
-    summary: 'Detach a tag from a document',
-    response: { status: 200, schema: DocumentDto, description: 'The document' },
-    errors: [403, 404],
-  },
-  {
-    method: 'post',
-    path: `${BASE}/search`,
-    tag: 'Knowledge',
-    summary: 'Search the Agent’s Knowledge (its own, its Space’s and Global Ready documents), with citations',
-    description:
-      'Hybrid retrieval: BM25 and vector similarity fused by reciprocal rank fusion; `rerank: true` re-orders the ' +
-      "hits with the instance's reranker. When the Agent's `includeAiSummary` is on, `summary` is the section " +
-      'summary (from its summary index) closest to the query. 409 `knowledge_disabled` when the Agent’s ' +
-      'Knowledge Base is off.',
-    body: SearchBody,
-    response: { status: 200, schema: SearchResultDto, description: 'Best first' },
-    errors: [400, 403, 404, 409],
-  },
-  {
-    method: 'get',
-    path: `${BASE}/tags`,
-    tag: 'Knowledge',
-    summary: 'List the Agent’s tags',
-    response: { status: 200, schema: listOf(TagDto), description: 'Oldest first' },
-    errors: [403, 404],
-  },
-  {
-    method: 'post',
-    path: `${BASE}/tags`,
-    tag: 'Knowledge',
-    summary: 'Create a tag',
-    body: CreateTagBody,
-    response: { status: 201, schema: TagDto, description: 'The tag' },
-    errors: [400, 403, 404],
-    idempotent: true,
-  },
-  {
-    method: 'put',
-    path: `${BASE}/tags/{tagId}`,
-    tag: 'Knowledge',
-    summary: 'Rename or recolour a tag',
-    body: ChangeTagBody,
-    response: { status: 200, schema: TagDto, description: 'The tag' },
-    errors: [400, 403, 404],
-  },
-  {
-    method: 'delete',
-    path: `${BASE}/tags/{tagId}`,
-    tag: 'Knowledge',
-    summary: 'Delete a tag (documents carrying it lose it)',
-    response: { status: 204, description: 'Deleted' },
-    errors: [403, 404],
-  },
-];

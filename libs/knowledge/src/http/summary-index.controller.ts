@@ -6,8 +6,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ConflictError, newId } from '#kernel';
 import { IdempotencyInterceptor, commandContext, CurrentCaller, type Caller } from '#identity';
-import type { RouteDoc } from '#http';
-import { ZodBody } from '#http';
+import { ZodBody, ApiRoute } from '#http';
 import { ReadYourWrites } from '#platform';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { ModelGateway } from '#gateway';
@@ -38,6 +37,11 @@ const toStatus = (agentId: string, view: SummaryIndexView | null) => {
   };
 };
 
+const CONFLICT_RUNNING = {
+  status: 409,
+  description: '`summary_build_running`: a build is already under way (cancel it first)',
+} as const;
+
 @UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core/knowledge/:agentId/summary-index')
 export class SummaryIndexController {
@@ -49,6 +53,17 @@ export class SummaryIndexController {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary:
+      "The Agent's section-summary index: the serving tree and the latest build's progress (extension)",
+    description:
+      'The index is a tree of summaries over the chunks of every Ready document the Agent can search: related ' +
+      'chunks are grouped and summarised by the model, and the summaries grouped again, up to one root. Search ' +
+      "returns the closest summary when the Agent's `includeAiSummary` is on.",
+    response: { status: 200, schema: SummaryIndexStatusDto, description: 'Status' },
+    errors: [403, 404],
+  })
   @Get()
   async status(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller) {
     await accessibleAgent(this.readStore, agentId, caller);
@@ -56,6 +71,17 @@ export class SummaryIndexController {
   }
 
   /** Builds the index, reusing the summaries of groups that did not change (`full: true` rebuilds everything). */
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'Build the section-summary index, reusing the summaries of unchanged groups (extension)',
+    description:
+      "The Agent's chat model (the instance's default when it has none) writes the summaries. The build runs in " +
+      'the background; GET shows its progress; the previous tree serves until it completes.',
+    body: SummaryBuildBody,
+    response: { status: 202, schema: SummaryIndexStatusDto, description: 'Requested' },
+    errors: [400, 403, 404, CONFLICT_RUNNING],
+    idempotent: true,
+  })
   @Post('build')
   @HttpCode(202)
   async build(
@@ -66,6 +92,13 @@ export class SummaryIndexController {
     return this.requestBuild(await accessibleAgent(this.readStore, agentId, caller), body.full, caller);
   }
 
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'Rebuild the section-summary index from scratch, summarising every group again (extension)',
+    response: { status: 202, schema: SummaryIndexStatusDto, description: 'Requested' },
+    errors: [403, 404, CONFLICT_RUNNING],
+    idempotent: true,
+  })
   @Post('rebuild')
   @HttpCode(202)
   async rebuild(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller) {
@@ -73,6 +106,12 @@ export class SummaryIndexController {
   }
 
   /** Stops the build under way; the tree built before keeps serving. */
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'Cancel the build under way; the previous tree keeps serving (extension)',
+    response: { status: 200, schema: SummaryIndexStatusDto, description: 'Cancelled' },
+    errors: [403, 404, { status: 409, description: '`no_summary_build`: no build is under way' }],
+  })
   @Post('cancel')
   @HttpCode(200)
   async cancel(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller) {
@@ -82,6 +121,12 @@ export class SummaryIndexController {
   }
 
   /** The serving tree: every summary, its level, children and documents (without embeddings). */
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'The serving summary tree: every summary with its level, children and documents (extension)',
+    response: { status: 200, schema: SummaryTreeDto, description: 'The tree' },
+    errors: [403, 404, { status: 409, description: '`summary_index_not_built`: no build has completed' }],
+  })
   @Get('tree')
   async tree(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller) {
     await accessibleAgent(this.readStore, agentId, caller);
@@ -121,63 +166,3 @@ export class SummaryIndexController {
     await this.consistency.settle(result.position, [SUMMARY_INDEX_PROJECTION]);
   }
 }
-
-const BASE = '/api/v1/core/knowledge/{agentId}/summary-index';
-const CONFLICT_RUNNING = {
-  status: 409,
-  description: '`summary_build_running`: a build is already under way (cancel it first)',
-} as const;
-
-export const SUMMARY_INDEX_ROUTES: RouteDoc[] = [
-  {
-    method: 'get',
-    path: BASE,
-    tag: 'Knowledge',
-    summary:
-      "The Agent's section-summary index: the serving tree and the latest build's progress (extension)",
-    description:
-      'The index is a tree of summaries over the chunks of every Ready document the Agent can search: related ' +
-      'chunks are grouped and summarised by the model, and the summaries grouped again, up to one root. Search ' +
-      "returns the closest summary when the Agent's `includeAiSummary` is on.",
-    response: { status: 200, schema: SummaryIndexStatusDto, description: 'Status' },
-    errors: [403, 404],
-  },
-  {
-    method: 'post',
-    path: `${BASE}/build`,
-    tag: 'Knowledge',
-    summary: 'Build the section-summary index, reusing the summaries of unchanged groups (extension)',
-    description:
-      "The Agent's chat model (the instance's default when it has none) writes the summaries. The build runs in " +
-      'the background; GET shows its progress; the previous tree serves until it completes.',
-    body: SummaryBuildBody,
-    response: { status: 202, schema: SummaryIndexStatusDto, description: 'Requested' },
-    errors: [400, 403, 404, CONFLICT_RUNNING],
-    idempotent: true,
-  },
-  {
-    method: 'post',
-    path: `${BASE}/rebuild`,
-    tag: 'Knowledge',
-    summary: 'Rebuild the section-summary index from scratch, summarising every group again (extension)',
-    response: { status: 202, schema: SummaryIndexStatusDto, description: 'Requested' },
-    errors: [403, 404, CONFLICT_RUNNING],
-    idempotent: true,
-  },
-  {
-    method: 'post',
-    path: `${BASE}/cancel`,
-    tag: 'Knowledge',
-    summary: 'Cancel the build under way; the previous tree keeps serving (extension)',
-    response: { status: 200, schema: SummaryIndexStatusDto, description: 'Cancelled' },
-    errors: [403, 404, { status: 409, description: '`no_summary_build`: no build is under way' }],
-  },
-  {
-    method: 'get',
-    path: `${BASE}/tree`,
-    tag: 'Knowledge',
-    summary: 'The serving summary tree: every summary with its level, children and documents (extension)',
-    response: { status: 200, schema: SummaryTreeDto, description: 'The tree' },
-    errors: [403, 404, { status: 409, description: '`summary_index_not_built`: no build has completed' }],
-  },
-];

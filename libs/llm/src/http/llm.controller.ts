@@ -9,7 +9,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { PlatformError } from '#kernel';
 import { CurrentCaller, type Caller } from '#identity';
 import type { RouteDoc } from '#http';
-import { parseOrThrow, ZodBody, ZodQuery } from '#http';
+import { parseOrThrow, ZodBody, ZodQuery, ApiRoute } from '#http';
 import { ModelRegistry } from '#models';
 import type { ModelConfig, ChatRequest, TokenUsage } from '#models';
 import { READ_STORE, type ReadStore } from '#read-store';
@@ -48,6 +48,24 @@ interface AgentCall {
   readonly scope: CallScope;
 }
 
+const generateErrors = (moreBadRequests = ''): NonNullable<RouteDoc['errors']> => [
+  {
+    status: 400,
+    description:
+      'Invalid request, the field named in `param`. A system or developer message is `system_role_not_allowed` ' +
+      `(param \`messages.<index>.role\`)${moreBadRequests}`,
+  },
+  403,
+  {
+    status: 404,
+    description:
+      'Unknown Agent (`agent_not_found`), model (`model_not_found`) or conversation (`conversation_not_found`)',
+  },
+  429,
+  502,
+  504,
+];
+
 @Controller('api/v1/core/llm/:agentId')
 export class LlmController {
   constructor(
@@ -57,6 +75,17 @@ export class LlmController {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
+  @ApiRoute({
+    tag: 'LLM',
+    summary: 'Generate text as the Agent',
+    description:
+      "The Agent's system prompt is sent first, then the conversation's history (with `conversationId`), then the " +
+      "messages. The Agent's model is used unless `model` names another chat model, with the Agent's temperature, " +
+      'top_p and top_k (each left out when disabled).',
+    body: GenerateTextBody,
+    response: { status: 200, schema: TextResultDto, description: "The model's answer" },
+    errors: generateErrors(),
+  })
   @Post('generateText')
   @HttpCode(200)
   async generateText(
@@ -84,6 +113,26 @@ export class LlmController {
     };
   }
 
+  @ApiRoute({
+    tag: 'LLM',
+    summary: 'Generate a JSON object matching a schema, as the Agent',
+    description:
+      'Like generateText, asking the model for JSON that matches `schema` (response_format json_schema). The answer ' +
+      'is validated; an invalid one gets exactly one repair attempt (the model sees its output and the errors), ' +
+      'and a second invalid one is 422 `object_validation_failed`.',
+    body: GenerateObjectBody,
+    response: { status: 200, schema: ObjectResultDto, description: 'An object valid for the schema' },
+    errors: [
+      ...generateErrors(
+        '; a schema ajv cannot compile, or that takes over a second to compile or check, is `invalid_schema`',
+      ),
+      {
+        status: 422,
+        description:
+          '`object_validation_failed`: the output did not match the schema after one repair attempt (the message lists the first errors)',
+      },
+    ],
+  })
   @Post('generateObject')
   @HttpCode(200)
   async generateObject(
@@ -121,6 +170,24 @@ export class LlmController {
     };
   }
 
+  @ApiRoute({
+    tag: 'LLM',
+    summary: 'Generate an image',
+    description: "Uses `model` or the instance's default image model; the image is returned as base64.",
+    body: GenerateImageBody,
+    response: { status: 200, schema: ImageResultDto, description: 'The image' },
+    errors: [
+      {
+        status: 400,
+        description: 'Invalid request, the field named in `param` (a bad mask is `invalid_mask`)',
+      },
+      403,
+      { status: 404, description: 'Unknown Agent (`agent_not_found`) or image model (`model_not_found`)' },
+      429,
+      502,
+      504,
+    ],
+  })
   @Post('generateImage')
   @HttpCode(200)
   async generateImage(
@@ -155,6 +222,12 @@ export class LlmController {
     };
   }
 
+  @ApiRoute({
+    tag: 'LLM',
+    summary: "List the Agent's allowed models",
+    response: { status: 200, schema: ModelsDto, description: 'The chat models and the default one' },
+    errors: [403, 404],
+  })
   @Get('models')
   async listModels(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller) {
     const agent = await accessibleAgent(this.readStore, agentId, caller);
@@ -167,6 +240,14 @@ export class LlmController {
     };
   }
 
+  @ApiRoute({
+    tag: 'LLM',
+    summary: "The Agent's model usage per UTC day",
+    description: 'Calls appear a moment after they end (the usage read model is updated asynchronously).',
+    query: UsageRangeQuery,
+    response: { status: 200, schema: UsageDto, description: 'Totals and the days with calls' },
+    errors: [400, 403, 404],
+  })
   @Get('usage')
   async usage(
     @Param('agentId') agentId: string,
@@ -229,98 +310,3 @@ export class LlmController {
 }
 
 const scopeOf = (caller: Caller, agentId: string): CallScope => callerScope(caller, 'core', agentId);
-
-const P = '/api/v1/core/llm/{agentId}';
-const generateErrors = (moreBadRequests = ''): NonNullable<RouteDoc['errors']> => [
-  {
-    status: 400,
-    description:
-      'Invalid request, the field named in `param`. A system or developer message is `system_role_not_allowed` ' +
-      `(param \`messages.<index>.role\`)${moreBadRequests}`,
-  },
-  403,
-  {
-    status: 404,
-    description:
-      'Unknown Agent (`agent_not_found`), model (`model_not_found`) or conversation (`conversation_not_found`)',
-  },
-  429,
-  502,
-  504,
-];
-
-export const LLM_ROUTES: RouteDoc[] = [
-  {
-    method: 'post',
-    path: `${P}/generateText`,
-    tag: 'LLM',
-    summary: 'Generate text as the Agent',
-    description:
-      "The Agent's system prompt is sent first, then the conversation's history (with `conversationId`), then the " +
-      "messages. The Agent's model is used unless `model` names another chat model, with the Agent's temperature, " +
-      'top_p and top_k (each left out when disabled).',
-    body: GenerateTextBody,
-    response: { status: 200, schema: TextResultDto, description: "The model's answer" },
-    errors: generateErrors(),
-  },
-  {
-    method: 'post',
-    path: `${P}/generateObject`,
-    tag: 'LLM',
-    summary: 'Generate a JSON object matching a schema, as the Agent',
-    description:
-      'Like generateText, asking the model for JSON that matches `schema` (response_format json_schema). The answer ' +
-      'is validated; an invalid one gets exactly one repair attempt (the model sees its output and the errors), ' +
-      'and a second invalid one is 422 `object_validation_failed`.',
-    body: GenerateObjectBody,
-    response: { status: 200, schema: ObjectResultDto, description: 'An object valid for the schema' },
-    errors: [
-      ...generateErrors(
-        '; a schema ajv cannot compile, or that takes over a second to compile or check, is `invalid_schema`',
-      ),
-      {
-        status: 422,
-        description:
-          '`object_validation_failed`: the output did not match the schema after one repair attempt (the message lists the first errors)',
-      },
-    ],
-  },
-  {
-    method: 'post',
-    path: `${P}/generateImage`,
-    tag: 'LLM',
-    summary: 'Generate an image',
-    description: "Uses `model` or the instance's default image model; the image is returned as base64.",
-    body: GenerateImageBody,
-    response: { status: 200, schema: ImageResultDto, description: 'The image' },
-    errors: [
-      {
-        status: 400,
-        description: 'Invalid request, the field named in `param` (a bad mask is `invalid_mask`)',
-      },
-      403,
-      { status: 404, description: 'Unknown Agent (`agent_not_found`) or image model (`model_not_found`)' },
-      429,
-      502,
-      504,
-    ],
-  },
-  {
-    method: 'get',
-    path: `${P}/models`,
-    tag: 'LLM',
-    summary: "List the Agent's allowed models",
-    response: { status: 200, schema: ModelsDto, description: 'The chat models and the default one' },
-    errors: [403, 404],
-  },
-  {
-    method: 'get',
-    path: `${P}/usage`,
-    tag: 'LLM',
-    summary: "The Agent's model usage per UTC day",
-    description: 'Calls appear a moment after they end (the usage read model is updated asynchronously).',
-    query: UsageRangeQuery,
-    response: { status: 200, schema: UsageDto, description: 'Totals and the days with calls' },
-    errors: [400, 403, 404],
-  },
-];

@@ -19,7 +19,7 @@ import { newEntityId } from '#eventsourcing';
 import { changeableSpace, SpaceGrants, visibleSpace, visibleSpaceIds } from '../space-visibility.js';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { ReadYourWrites } from '#platform';
-import { listOf, ListQuery, type RouteDoc, ZodBody, ZodQuery } from '#http';
+import { listOf, ListQuery, ZodBody, ZodQuery, ApiRoute } from '#http';
 import { SPACES, type SpaceView } from '../spaces.read-model.js';
 import { DEFAULT_SPACE_COLOR } from '../space.decider.js';
 import { ChangeSpace, CreateSpace, DeleteSpace, type WriteResult } from '../space.commands.js';
@@ -41,6 +41,15 @@ export class SpacesController {
     return this.readStore.reader<SpaceView>(SPACES);
   }
 
+  @ApiRoute({
+    tag: 'Spaces',
+    summary: 'List Spaces',
+    description:
+      'An admin key lists every Space; another key the Spaces it created and those holding an Agent it is granted.',
+    query: ListQuery,
+    response: { status: 200, schema: listOf(SpaceDto), description: 'A page of Spaces, oldest first' },
+    errors: [400],
+  })
   @Get()
   async list(
     @Query(new ZodQuery(ListQuery)) query: z.output<typeof ListQuery>,
@@ -54,11 +63,25 @@ export class SpacesController {
     });
   }
 
+  @ApiRoute({
+    tag: 'Spaces',
+    summary: 'Get a Space (extension)',
+    response: { status: 200, schema: SpaceDto, description: 'The Space' },
+    errors: [404],
+  })
   @Get(':spaceId')
   get(@Param('spaceId') spaceId: string, @CurrentCaller() caller: Caller): Promise<SpaceView> {
     return visibleSpace(this.readStore, this.grants, spaceId, caller);
   }
 
+  @ApiRoute({
+    tag: 'Spaces',
+    summary: 'Create a Space',
+    body: CreateSpaceBody,
+    idempotent: true,
+    response: { status: 201, schema: SpaceDto, description: 'The created Space' },
+    errors: [400, 409],
+  })
   @Post()
   async create(
     @Body(new ZodBody(CreateSpaceBody)) body: z.output<typeof CreateSpaceBody>,
@@ -77,6 +100,21 @@ export class SpacesController {
     return this.afterWrite(result, caller);
   }
 
+  @ApiRoute({
+    tag: 'Spaces',
+    summary: 'Update a Space',
+    body: ChangeSpaceBody,
+    response: { status: 200, schema: SpaceDto, description: 'The updated Space' },
+    errors: [
+      400,
+      {
+        status: 403,
+        description: '`space_change_denied`: only admins and the key that created the Space change it',
+      },
+      { status: 404, description: 'No such Space, or one this key cannot see' },
+      409,
+    ],
+  })
   @Patch(':spaceId')
   async change(
     @Param('spaceId') spaceId: string,
@@ -90,6 +128,18 @@ export class SpacesController {
     return this.afterWrite(result, caller);
   }
 
+  @ApiRoute({
+    tag: 'Spaces',
+    summary: 'Delete a Space',
+    description:
+      'Permanently removes the Space and, through their own commands, every Agent in it (and later its Knowledge and ' +
+      'conversations). Admins and the key that created the Space only.',
+    response: { status: 204, description: 'Deleted' },
+    errors: [
+      { status: 403, description: '`space_change_denied`: this key only sees the Space' },
+      { status: 404, description: 'No such Space, or one this key cannot see' },
+    ],
+  })
   @Delete(':spaceId')
   @HttpCode(204)
   async delete(@Param('spaceId') spaceId: string, @CurrentCaller() caller: Caller): Promise<void> {
@@ -106,66 +156,3 @@ export class SpacesController {
     return this.get(result.id, caller);
   }
 }
-
-export const SPACE_ROUTES: RouteDoc[] = [
-  {
-    method: 'get',
-    path: '/api/v1/core/spaces',
-    tag: 'Spaces',
-    summary: 'List Spaces',
-    description:
-      'An admin key lists every Space; another key the Spaces it created and those holding an Agent it is granted.',
-    query: ListQuery,
-    response: { status: 200, schema: listOf(SpaceDto), description: 'A page of Spaces, oldest first' },
-    errors: [400],
-  },
-  {
-    method: 'post',
-    path: '/api/v1/core/spaces',
-    tag: 'Spaces',
-    summary: 'Create a Space',
-    body: CreateSpaceBody,
-    idempotent: true,
-    response: { status: 201, schema: SpaceDto, description: 'The created Space' },
-    errors: [400, 409],
-  },
-  {
-    method: 'get',
-    path: '/api/v1/core/spaces/{spaceId}',
-    tag: 'Spaces',
-    summary: 'Get a Space (extension)',
-    response: { status: 200, schema: SpaceDto, description: 'The Space' },
-    errors: [404],
-  },
-  {
-    method: 'patch',
-    path: '/api/v1/core/spaces/{spaceId}',
-    tag: 'Spaces',
-    summary: 'Update a Space',
-    body: ChangeSpaceBody,
-    response: { status: 200, schema: SpaceDto, description: 'The updated Space' },
-    errors: [
-      400,
-      {
-        status: 403,
-        description: '`space_change_denied`: only admins and the key that created the Space change it',
-      },
-      { status: 404, description: 'No such Space, or one this key cannot see' },
-      409,
-    ],
-  },
-  {
-    method: 'delete',
-    path: '/api/v1/core/spaces/{spaceId}',
-    tag: 'Spaces',
-    summary: 'Delete a Space',
-    description:
-      'Permanently removes the Space and, through their own commands, every Agent in it (and later its Knowledge and ' +
-      'conversations). Admins and the key that created the Space only.',
-    response: { status: 204, description: 'Deleted' },
-    errors: [
-      { status: 403, description: '`space_change_denied`: this key only sees the Space' },
-      { status: 404, description: 'No such Space, or one this key cannot see' },
-    ],
-  },
-];

@@ -17,10 +17,9 @@ import {
   API_KEYS,
   type ApiKeyView,
 } from '#identity';
-import { ZodBody, ZodQuery } from '#http';
+import { ZodBody, ZodQuery, ApiRoute } from '#http';
 import { ReadYourWrites } from '#platform';
 import type { UsageLimit } from '#identity';
-import type { RouteDoc } from '#http';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { USAGE_DIMENSIONS } from '../usage.read-model.js';
 import { UsageLimiter } from '../usage-limiter.js';
@@ -89,6 +88,15 @@ export class UsageController {
     private readonly consistency: ReadYourWrites,
   ) {}
 
+  @ApiRoute({
+    tag: 'Usage',
+    summary: 'Daily usage of an API key, Agent, model or user',
+    description:
+      'Built from the ModelCallRecorded events of both surfaces. Non-admin keys see their own key and user only.',
+    query: UsageQuery,
+    response: { status: 200, schema: UsageReportDto, description: 'Totals and the days with calls' },
+    errors: [400, 401, 403],
+  })
   @Get('usage')
   async usage(
     @Query(new ZodQuery(UsageQuery)) query: z.output<typeof UsageQuery>,
@@ -109,6 +117,16 @@ export class UsageController {
     return usageReport(this.readStore, query.dimension, subject, usageRange(query));
   }
 
+  @ApiRoute({
+    tag: 'Usage',
+    summary: "An API key's usage limit, what its window has used, and when it resets",
+    description:
+      'Admins set limits with POST/PUT/DELETE /cost-control/{apiKeyId}. Chat completions, rerank and the generate ' +
+      'endpoints answer 429 `usage_limit_exceeded` once the window is used up.',
+    query: CostControlQuery,
+    response: { status: 200, schema: CostControlDto, description: 'The limit and the current window' },
+    errors: [401, 403, 404],
+  })
   @Get('cost-control')
   async costControl(
     @Query(new ZodQuery(CostControlQuery)) query: z.output<typeof CostControlQuery>,
@@ -121,6 +139,18 @@ export class UsageController {
   }
 
   /** Sets a limit on a key that has none (409 when it has one: PUT replaces). */
+  @ApiRoute({
+    tag: 'Usage',
+    summary: 'Set a usage limit on an API key that has none (admin)',
+    body: UsageLimitBody,
+    response: { status: 201, schema: CostControlDto, description: 'The key with its new limit' },
+    errors: [
+      400,
+      403,
+      404,
+      { status: 409, description: '`usage_limit_exists`: the key has a limit (PUT replaces it)' },
+    ],
+  })
   @Post('cost-control/:apiKeyId')
   async createLimit(
     @Param('apiKeyId') apiKeyId: string,
@@ -136,6 +166,14 @@ export class UsageController {
     return this.setLimit(apiKeyId, toLimit(body), caller);
   }
 
+  @ApiRoute({
+    tag: 'Usage',
+    summary: "Set or replace an API key's usage limit (admin)",
+    description: 'Takes effect at once, for calls already counted in the current window too.',
+    body: UsageLimitBody,
+    response: { status: 200, schema: CostControlDto, description: 'The key with its limit' },
+    errors: [400, 403, 404],
+  })
   @Put('cost-control/:apiKeyId')
   async replaceLimit(
     @Param('apiKeyId') apiKeyId: string,
@@ -146,6 +184,12 @@ export class UsageController {
     return this.setLimit(apiKeyId, toLimit(body), caller);
   }
 
+  @ApiRoute({
+    tag: 'Usage',
+    summary: "Remove an API key's usage limit (admin)",
+    response: { status: 200, schema: CostControlDto, description: 'The key, now unlimited' },
+    errors: [403, 404],
+  })
   @Delete('cost-control/:apiKeyId')
   async removeLimit(@Param('apiKeyId') apiKeyId: string, @CurrentCaller() caller: Caller) {
     assertAdmin(caller);
@@ -187,61 +231,3 @@ export class UsageController {
     };
   }
 }
-
-export const USAGE_ROUTES: RouteDoc[] = [
-  {
-    method: 'get',
-    path: '/api/v1/core/usage',
-    tag: 'Usage',
-    summary: 'Daily usage of an API key, Agent, model or user',
-    description:
-      'Built from the ModelCallRecorded events of both surfaces. Non-admin keys see their own key and user only.',
-    query: UsageQuery,
-    response: { status: 200, schema: UsageReportDto, description: 'Totals and the days with calls' },
-    errors: [400, 401, 403],
-  },
-  {
-    method: 'get',
-    path: '/api/v1/core/cost-control',
-    tag: 'Usage',
-    summary: "An API key's usage limit, what its window has used, and when it resets",
-    description:
-      'Admins set limits with POST/PUT/DELETE /cost-control/{apiKeyId}. Chat completions, rerank and the generate ' +
-      'endpoints answer 429 `usage_limit_exceeded` once the window is used up.',
-    query: CostControlQuery,
-    response: { status: 200, schema: CostControlDto, description: 'The limit and the current window' },
-    errors: [401, 403, 404],
-  },
-  {
-    method: 'post',
-    path: '/api/v1/core/cost-control/{apiKeyId}',
-    tag: 'Usage',
-    summary: 'Set a usage limit on an API key that has none (admin)',
-    body: UsageLimitBody,
-    response: { status: 201, schema: CostControlDto, description: 'The key with its new limit' },
-    errors: [
-      400,
-      403,
-      404,
-      { status: 409, description: '`usage_limit_exists`: the key has a limit (PUT replaces it)' },
-    ],
-  },
-  {
-    method: 'put',
-    path: '/api/v1/core/cost-control/{apiKeyId}',
-    tag: 'Usage',
-    summary: "Set or replace an API key's usage limit (admin)",
-    description: 'Takes effect at once, for calls already counted in the current window too.',
-    body: UsageLimitBody,
-    response: { status: 200, schema: CostControlDto, description: 'The key with its limit' },
-    errors: [400, 403, 404],
-  },
-  {
-    method: 'delete',
-    path: '/api/v1/core/cost-control/{apiKeyId}',
-    tag: 'Usage',
-    summary: "Remove an API key's usage limit (admin)",
-    response: { status: 200, schema: CostControlDto, description: 'The key, now unlimited' },
-    errors: [403, 404],
-  },
-];
