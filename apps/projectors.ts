@@ -1,9 +1,15 @@
 // The composition root's one list of what runs over the log: every read-model projector, then the contexts' process
-// managers. The api, the worker and the CLI run the same set, in this order (the CLI lists it).
+// managers. The api, the worker and the CLI run the same set, in this order (the CLI lists it), with the modules whose
+// command handlers the process managers send to.
 import type { Type } from '@nestjs/common';
 import type { Projector } from '#eventsourcing';
-import { PersonalAgentProcess, SpaceDeletionProcess } from '#agents';
-import { ingestionProcess, KnowledgeOwnerDeletionProcess, KnowledgeTagDeletionProcess } from '#knowledge';
+import { AgentsModule, PersonalAgentProcess, SpaceDeletionProcess } from '#agents';
+import {
+  ingestionProcess,
+  KnowledgeModule,
+  KnowledgeOwnerDeletionProcess,
+  KnowledgeTagDeletionProcess,
+} from '#knowledge';
 import { READ_MODEL_PROJECTORS } from '#projections';
 
 export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
@@ -14,3 +20,6 @@ export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
   ingestionProcess,
   PersonalAgentProcess,
 ];
+
+/** What a process that runs ALL_PROJECTORS imports beside the platform: the handlers of the commands they send. */
+export const PROCESS_MODULES: readonly Type[] = [AgentsModule, KnowledgeModule];

@@ -20,7 +20,7 @@ import { documentDecider } from '#knowledge/document.decider';
 import { documentStreamId } from '#knowledge';
 import { spaceStreamId } from '#spaces';
 import { waitUntil } from '#testing/fixtures';
-import { ALL_PROJECTORS } from '../apps/projectors.js';
+import { ALL_PROJECTORS, PROCESS_MODULES } from '../apps/projectors.js';
 import { EventLog } from '../apps/cli/src/event-log.js';
 import { ProjectionAdmin } from '../apps/cli/src/projection-admin.js';
 import { capturedOutput, CliError, type CapturedOutput } from '../apps/cli/src/output.js';
@@ -45,7 +45,13 @@ async function boot(): Promise<Platform> {
     LOG_LEVEL: 'silent',
   });
   const app = await NestFactory.createApplicationContext(
-    PlatformModule.forRoot({ config, projectors: ALL_PROJECTORS, logger: createLogger(config) }),
+    {
+      module: class CliSpecRoot {},
+      imports: [
+        PlatformModule.forRoot({ config, projectors: ALL_PROJECTORS, logger: createLogger(config) }),
+        ...PROCESS_MODULES,
+      ],
+    },
     { logger: false },
   );
   open.push(app);

@@ -5,6 +5,10 @@ import { ProjectionRunner, processLeaseOwner } from '#eventsourcing';
 import { CommandRunner } from '#platform';
 import { ModelRegistry } from '#models';
 import { makeEvent, waitUntil } from '#testing/fixtures';
+import { directCommandBus } from '#testing/direct-command-bus';
+import { AgentRules } from '#agents/agent-rules';
+import { AgentSpaceGrants } from '#agents/agent-space-grants';
+import { CreateAgent, CreateAgentHandler } from '#agents/commands/create-agent/create-agent.command';
 import { agentsProjector } from './agents.projector.js';
 import { agentStreamId, PersonalAgentProcess, personalAgentId } from '#agents';
 
@@ -14,7 +18,9 @@ describe('PersonalAgentProcess', () => {
     const reads = new SqliteReadStore({ path: ':memory:', generationCacheMs: 0 });
     const config = loadConfig({});
     const commands = new CommandRunner(events, config);
-    const projectors = [agentsProjector, new PersonalAgentProcess(commands, ModelRegistry.build({}, config))];
+    const rules = new AgentRules(reads, new AgentSpaceGrants(reads), ModelRegistry.build({}, config));
+    const bus = directCommandBus([CreateAgent, new CreateAgentHandler(commands, rules)]);
+    const projectors = [agentsProjector, new PersonalAgentProcess(commands, bus)];
     const runner = new ProjectionRunner(events, reads, projectors, { owner: processLeaseOwner('t') });
     runner.start();
 

@@ -4,6 +4,8 @@ import { SqliteReadStore } from '#read-store';
 import { ProjectionRunner, processLeaseOwner } from '#eventsourcing';
 import { CommandRunner } from '#platform';
 import { makeEvent, waitUntil } from '#testing/fixtures';
+import { directCommandBus } from '#testing/direct-command-bus';
+import { DeleteAgent, DeleteAgentHandler } from '#agents/commands/delete-agent/delete-agent.command';
 import { agentsProjector } from './agents.projector.js';
 import { AGENT_DEFAULTS } from '#agents/agent.decider';
 import { agentStreamId, SpaceDeletionProcess } from '#agents';
@@ -24,7 +26,8 @@ describe('SpaceDeletionProcess', () => {
     const events = new SqliteEventStore({ path: ':memory:', pollIntervalMs: 10 });
     const reads = new SqliteReadStore({ path: ':memory:', generationCacheMs: 0 });
     const commands = new CommandRunner(events, loadConfig({}));
-    const projectors = [agentsProjector, new SpaceDeletionProcess(commands)];
+    const bus = directCommandBus([DeleteAgent, new DeleteAgentHandler(commands, reads)]);
+    const projectors = [agentsProjector, new SpaceDeletionProcess(commands, bus)];
     const runner = new ProjectionRunner(events, reads, projectors, { owner: processLeaseOwner('t') });
     runner.start();
 

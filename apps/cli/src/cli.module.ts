@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { InjectCommander } from 'nest-commander';
 import type { PlatformConfig } from '#kernel';
 import { PlatformModule, createLogger } from '#platform';
-import { ALL_PROJECTORS } from '../../projectors.js';
+import { ALL_PROJECTORS, PROCESS_MODULES } from '../../projectors.js';
 import { EventLog } from './event-log.js';
 import { ProjectionAdmin } from './projection-admin.js';
 import { CLI_OUTPUT, type CliOutput } from './output.js';
@@ -18,7 +18,6 @@ import {
 } from './commands/projections.command.js';
 import { KnowledgeCommand, KnowledgeReindexCommand } from './commands/knowledge.command.js';
 import { BlobsCommand, BlobsGcCommand } from './commands/blobs.command.js';
-import { KnowledgeModule } from '#knowledge';
 
 export const CLI_NAME = 'agent-platform';
 
@@ -85,7 +84,7 @@ export class CliModule {
     const logger = options.logger ?? createLogger({ logLevel: level }, process.stderr);
     return {
       module: CliModule,
-      imports: [PlatformModule.forRoot({ config, projectors: ALL_PROJECTORS, logger }), KnowledgeModule],
+      imports: [PlatformModule.forRoot({ config, projectors: ALL_PROJECTORS, logger }), ...PROCESS_MODULES],
       providers: [
         { provide: CLI_OUTPUT, useValue: options.output },
         EventLog,

@@ -5,15 +5,14 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { PlatformConfig } from '#kernel';
 import { PlatformModule } from '#platform';
-import { ALL_PROJECTORS } from '../../projectors.js';
-import { KnowledgeModule } from '#knowledge';
+import { ALL_PROJECTORS, PROCESS_MODULES } from '../../projectors.js';
 
 @Module({})
 export class WorkerModule {
   static forRoot(config: PlatformConfig, logger: Logger): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [PlatformModule.forRoot({ config, projectors: ALL_PROJECTORS, logger }), KnowledgeModule],
+      imports: [PlatformModule.forRoot({ config, projectors: ALL_PROJECTORS, logger }), ...PROCESS_MODULES],
     };
   }
 }

@@ -1,15 +1,50 @@
-// The Agents bounded context: commands, routes and the process managers that create and remove Agents. Global so
-// that the Spaces context finds the SpaceGrants it asks (Agents depend on Spaces, never the reverse).
+// The Agents bounded context: its command and query slices, and the rules its writes check. Its process managers
+// (personal Agents, Space deletion) run with the projectors (apps/projectors.ts). Global so that the Spaces context
+// finds the SpaceGrants it asks: Agents depend on Spaces, never the reverse.
 import { Global, Module } from '@nestjs/common';
 import { SpaceGrants } from '#spaces';
-import { AgentCommandHandler } from './agent.commands.js';
+import { AgentRules } from './agent-rules.js';
 import { AgentSpaceGrants } from './agent-space-grants.js';
-import { AgentsController } from './http/agents.controller.js';
+import { ChangeAgentController } from './commands/change-agent/change-agent.controller.js';
+import { ChangeAgentHandler } from './commands/change-agent/change-agent.command.js';
+import { ChangeAgentPromptController } from './commands/change-agent-prompt/change-agent-prompt.controller.js';
+import { ChangeAgentPromptHandler } from './commands/change-agent-prompt/change-agent-prompt.command.js';
+import { CreateAgentController } from './commands/create-agent/create-agent.controller.js';
+import { CreateAgentHandler } from './commands/create-agent/create-agent.command.js';
+import { DeleteAgentController } from './commands/delete-agent/delete-agent.controller.js';
+import { DeleteAgentHandler } from './commands/delete-agent/delete-agent.command.js';
+import { GetAgentController } from './queries/get-agent/get-agent.controller.js';
+import { GetAgentHandler } from './queries/get-agent/get-agent.query.js';
+import { ListAgentsController } from './queries/list-agents/list-agents.controller.js';
+import { ListAgentsHandler } from './queries/list-agents/list-agents.query.js';
+
+export const AGENT_CONTROLLERS = [
+  ListAgentsController,
+  CreateAgentController,
+  GetAgentController,
+  ChangeAgentController,
+  ChangeAgentPromptController,
+  DeleteAgentController,
+];
+
+export const AGENT_COMMAND_HANDLERS = [
+  CreateAgentHandler,
+  ChangeAgentHandler,
+  ChangeAgentPromptHandler,
+  DeleteAgentHandler,
+];
+
+export const AGENT_QUERY_HANDLERS = [ListAgentsHandler, GetAgentHandler];
 
 @Global()
 @Module({
-  controllers: [AgentsController],
-  providers: [AgentCommandHandler, { provide: SpaceGrants, useClass: AgentSpaceGrants }],
+  controllers: AGENT_CONTROLLERS,
+  providers: [
+    ...AGENT_COMMAND_HANDLERS,
+    ...AGENT_QUERY_HANDLERS,
+    AgentRules,
+    { provide: SpaceGrants, useClass: AgentSpaceGrants },
+  ],
   exports: [SpaceGrants],
 })
 export class AgentsModule {}

@@ -1,6 +1,8 @@
 // Process manager: every registered user gets a personal chat Agent (isPersonal, no Space), created through the
 // ordinary CreateAgent command with an id and event ids derived from the registration, so a replay creates nothing.
 import { Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { CreateAgent } from './commands/create-agent/create-agent.command.js';
 import { sha256, type EventEnvelope } from '#kernel';
 import {
   causedBy,
@@ -9,7 +11,6 @@ import {
   type ProjectionContext,
   type Projector,
 } from '#eventsourcing';
-import { ModelRegistry } from '#models';
 import { CommandRunner } from '#platform';
 import type { UserEvent } from '#identity';
 import { agentDecider } from './agent.decider.js';
@@ -35,7 +36,7 @@ export class PersonalAgentProcess implements Projector {
 
   constructor(
     private readonly commands: CommandRunner,
-    private readonly models: ModelRegistry,
+    private readonly bus: CommandBus,
   ) {}
 
   private readonly handlers = eventHandlers<PersonalAgentRead>({
@@ -69,18 +70,13 @@ export class PersonalAgentProcess implements Projector {
   private async ensure(agentId: string, userId: string, name: string, cause: EventEnvelope): Promise<void> {
     const { state } = await this.commands.load(agentStreamId(agentId), agentDecider);
     if (state.status !== 'absent') return;
-    await this.commands.run(
-      agentStreamId(agentId),
-      agentDecider,
-      {
-        type: 'CreateAgent',
+    await this.bus.execute(
+      new CreateAgent(
+        { spaceId: null, isPersonal: true, ownerUserId: userId, settings: { name: `${name}'s assistant` } },
+        causedBy(cause, 'personal-agent'),
+        null,
         agentId,
-        spaceId: null,
-        isPersonal: true,
-        ownerUserId: userId,
-        settings: { name: `${name}'s assistant`, model: this.models.defaultModel('chat')!.key },
-      },
-      causedBy(cause, 'personal-agent'),
+      ),
     );
   }
 }

@@ -2,6 +2,8 @@
 // which Agents each Space holds in its own checkpointed state, and also deletes an Agent created in (or moved to) a
 // Space after that Space was deleted. Commands carry event ids derived from the cause, so a replay appends nothing.
 import { Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { DeleteAgent } from './commands/delete-agent/delete-agent.command.js';
 import type { EventEnvelope } from '#kernel';
 import {
   causedBy,
@@ -36,7 +38,10 @@ export class SpaceDeletionProcess implements Projector {
   readonly version = 1;
   readonly collections = [{ name: STATE }, { name: AGENT_SPACE }];
 
-  constructor(private readonly commands: CommandRunner) {}
+  constructor(
+    private readonly commands: CommandRunner,
+    private readonly bus: CommandBus,
+  ) {}
 
   private readonly handlers = eventHandlers<SpaceDeletionRead>({
     AgentCreated: (event, context) => this.handle(event, context),
@@ -104,11 +109,6 @@ export class SpaceDeletionProcess implements Projector {
   private async deleteAgent(agentId: string, cause: EventEnvelope): Promise<void> {
     const { state } = await this.commands.load(agentStreamId(agentId), agentDecider);
     if (state.status !== 'active') return;
-    await this.commands.run(
-      agentStreamId(agentId),
-      agentDecider,
-      { type: 'DeleteAgent', agentId, reason: 'space_deleted' },
-      causedBy(cause, agentId),
-    );
+    await this.bus.execute(new DeleteAgent(agentId, 'space_deleted', causedBy(cause, agentId), null));
   }
 }

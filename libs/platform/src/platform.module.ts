@@ -27,6 +27,7 @@ import { BLOB_STORE, type BlobStore, openBlobStore } from '#blob-store';
 import { SEARCH_INDEX, type SearchIndex, SqliteSearchIndex } from '#search';
 import { MESSAGE_BUS, type MessageBus, openMessageBus } from '#message-bus';
 import { CommandRunner, ReadYourWrites } from './command-runner.js';
+import { CommandSender } from './command-sender.js';
 import { createLogger, LOGGER } from './logger.js';
 
 export interface PlatformModuleOptions {
@@ -123,6 +124,7 @@ export class PlatformModule implements OnApplicationShutdown {
       },
       CommandRunner,
       ReadYourWrites,
+      CommandSender,
       { provide: BLOB_STORE, useFactory: openBlobStore, inject: [PLATFORM_CONFIG] },
       { provide: SEARCH_INDEX, useFactory: openSearchIndex, inject: [PLATFORM_CONFIG] },
       { provide: MESSAGE_BUS, useFactory: openMessageBus, inject: [PLATFORM_CONFIG, LOGGER] },
@@ -147,6 +149,7 @@ export class PlatformModule implements OnApplicationShutdown {
         ProjectionWaiter,
         CommandRunner,
         ReadYourWrites,
+        CommandSender,
         CqrsModule,
         ModelRegistry,
         BLOB_STORE,

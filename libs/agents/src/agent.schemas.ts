@@ -1,4 +1,4 @@
-// Wire shapes of the Agents API: they validate requests and generate the OpenAPI document.
+// The Agent settings as the Agents API takes them: the request schemas of the command slices compose these.
 import { z } from 'zod';
 
 /** A CSP frame-ancestors source: `*`, a scheme-qualified origin or host pattern; nothing that could break the header. */
@@ -38,7 +38,7 @@ const allowedUrls = z
     return parsed;
   });
 
-const settings = {
+export const settings = {
   name: z.string().trim().min(1).max(200),
   model: z.string().trim().min(1).max(200).describe('Model key; defaults to the instance default chat model'),
   systemPrompt: z.string().max(100_000),
@@ -60,52 +60,8 @@ const settings = {
   includeAiSummary: z.boolean(),
 };
 
-const optionalSettings = Object.fromEntries(
+export const optionalSettings = Object.fromEntries(
   Object.entries(settings).map(([key, schema]) => [key, schema.optional()]),
 ) as {
   [K in keyof typeof settings]: z.ZodOptional<(typeof settings)[K]>;
 };
-
-export const CreateAgentBody = z.strictObject({
-  spaceId: z.string().min(1).max(100).describe('The Space the Agent belongs to'),
-  ...optionalSettings,
-  name: settings.name,
-});
-
-export const ChangeAgentBody = z
-  .strictObject({
-    spaceId: z.string().min(1).max(100).optional().describe('Moves the Agent to another Space'),
-    ...optionalSettings,
-  })
-  .describe('Fields left out keep their value');
-
-export const ChangeAgentPromptBody = z.strictObject({ systemPrompt: settings.systemPrompt });
-
-export const AgentListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().min(1).max(512).optional(),
-  spaceId: z.string().min(1).max(100).optional().describe('Only Agents of this Space'),
-});
-
-export const AgentDto = z.object({
-  id: z.string(),
-  spaceId: z.string().nullable().describe('null for a personal Agent'),
-  name: z.string(),
-  model: z.string(),
-  systemPrompt: z.string(),
-  isPersonal: z.boolean(),
-  ownerUserId: z.string().nullable().describe('The owner of a personal Agent'),
-  memoryEnabled: z.boolean(),
-  sharedMemoryEnabled: z.boolean(),
-  isPublic: z.boolean(),
-  allowedUrls: z.array(z.string()),
-  embedSessionMinutes: z.number(),
-  embedWindowTitle: z.string(),
-  temperature: z.number().nullable(),
-  topP: z.number().nullable(),
-  topK: z.number().nullable(),
-  knowledgeEnabled: z.boolean(),
-  includeAiSummary: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});

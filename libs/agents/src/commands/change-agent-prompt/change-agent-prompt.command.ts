@@ -1,0 +1,40 @@
+// Changing an Agent's system prompt.
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { CommandContext } from '#eventsourcing';
+import type { Caller } from '#identity';
+import { CommandRunner, type WriteResult } from '#platform';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { accessibleAgent } from '../../accessible-agent.js';
+import { agentDecider } from '../../agent.decider.js';
+import { agentStreamId } from '../../agent.events.js';
+
+export class ChangeAgentPrompt extends Command<WriteResult> {
+  constructor(
+    readonly agentId: string,
+    readonly systemPrompt: string,
+    readonly context: CommandContext,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(ChangeAgentPrompt)
+export class ChangeAgentPromptHandler implements ICommandHandler<ChangeAgentPrompt> {
+  constructor(
+    private readonly commands: CommandRunner,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  async execute({ agentId, systemPrompt, context, caller }: ChangeAgentPrompt): Promise<WriteResult> {
+    await accessibleAgent(this.readStore, agentId, caller);
+    const result = await this.commands.run(
+      agentStreamId(agentId),
+      agentDecider,
+      { type: 'ChangeAgentSystemPrompt', agentId, systemPrompt },
+      context,
+    );
+    return { id: agentId, position: result.position };
+  }
+}

@@ -1,0 +1,40 @@
+// PUT /agents/{agentId}/prompt (spec: Update the Agent's system prompt).
+import { Body, Controller, Param, Put } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { ApiRoute, ZodBody } from '#http';
+import { commandContext, CurrentCaller, type Caller } from '#identity';
+import { CommandSender } from '#platform';
+import { AGENTS_READ_MODEL } from '../../agents.read-model.js';
+import { AgentDto } from '../../queries/get-agent/agent.dto.js';
+import { GetAgent } from '../../queries/get-agent/get-agent.query.js';
+import { ChangeAgentPrompt } from './change-agent-prompt.command.js';
+import { ChangeAgentPromptBody } from './change-agent-prompt.schema.js';
+
+@Controller('api/v1/core/agents')
+export class ChangeAgentPromptController {
+  constructor(
+    private readonly sender: CommandSender,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @ApiRoute({
+    tag: 'Agents',
+    summary: "Update the Agent's system prompt",
+    body: ChangeAgentPromptBody,
+    response: { status: 200, schema: AgentDto, description: 'The updated Agent' },
+    errors: [400, 403, 404],
+  })
+  @Put(':agentId/prompt')
+  async changePrompt(
+    @Param('agentId') agentId: string,
+    @Body(new ZodBody(ChangeAgentPromptBody)) body: z.output<typeof ChangeAgentPromptBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    await this.sender.send(
+      new ChangeAgentPrompt(agentId, body.systemPrompt, commandContext(caller), caller),
+      [AGENTS_READ_MODEL],
+    );
+    return this.queries.execute(new GetAgent(agentId, caller));
+  }
+}

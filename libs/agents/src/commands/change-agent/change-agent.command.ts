@@ -1,0 +1,47 @@
+// Changing an Agent's settings, and moving it into another Space the caller may change. Each changed setting is
+// recorded as its own event (the decider's).
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { CommandContext } from '#eventsourcing';
+import type { Caller } from '#identity';
+import { CommandRunner, type WriteResult } from '#platform';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { accessibleAgent } from '../../accessible-agent.js';
+import { agentDecider, type AgentCommand } from '../../agent.decider.js';
+import { agentStreamId } from '../../agent.events.js';
+import { AgentRules } from '../../agent-rules.js';
+
+export class ChangeAgent extends Command<WriteResult> {
+  constructor(
+    readonly agentId: string,
+    readonly change: Pick<Extract<AgentCommand, { type: 'ChangeAgent' }>, 'spaceId' | 'settings'>,
+    readonly context: CommandContext,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(ChangeAgent)
+export class ChangeAgentHandler implements ICommandHandler<ChangeAgent> {
+  constructor(
+    private readonly commands: CommandRunner,
+    private readonly rules: AgentRules,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  async execute({ agentId, change, context, caller }: ChangeAgent): Promise<WriteResult> {
+    const agent = await accessibleAgent(this.readStore, agentId, caller);
+    const { spaceId, settings } = change;
+    // Naming the Agent's current Space is no move: only a real move checks the target.
+    if (spaceId !== undefined && spaceId !== agent.spaceId) await this.rules.requireSpace(spaceId, caller);
+    this.rules.requireChatModel(settings.model);
+    const result = await this.commands.run(
+      agentStreamId(agentId),
+      agentDecider,
+      { type: 'ChangeAgent', agentId, ...(spaceId !== undefined ? { spaceId } : {}), settings },
+      context,
+    );
+    return { id: agentId, position: result.position };
+  }
+}

@@ -1,0 +1,42 @@
+// PUT /agents/{agentId} (spec: Update an Agent).
+import { Body, Controller, Param, Put } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { ApiRoute, ZodBody } from '#http';
+import { commandContext, CurrentCaller, type Caller } from '#identity';
+import { CommandSender } from '#platform';
+import { AGENTS_READ_MODEL } from '../../agents.read-model.js';
+import { AgentDto } from '../../queries/get-agent/agent.dto.js';
+import { GetAgent } from '../../queries/get-agent/get-agent.query.js';
+import { ChangeAgent } from './change-agent.command.js';
+import { ChangeAgentBody } from './change-agent.schema.js';
+
+@Controller('api/v1/core/agents')
+export class ChangeAgentController {
+  constructor(
+    private readonly sender: CommandSender,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @ApiRoute({
+    tag: 'Agents',
+    summary: 'Update an Agent',
+    description:
+      'Partial: fields left out keep their value. Each changed setting is recorded as its own event.',
+    body: ChangeAgentBody,
+    response: { status: 200, schema: AgentDto, description: 'The updated Agent' },
+    errors: [400, 403, 404],
+  })
+  @Put(':agentId')
+  async change(
+    @Param('agentId') agentId: string,
+    @Body(new ZodBody(ChangeAgentBody)) body: z.output<typeof ChangeAgentBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const { spaceId, ...settings } = body;
+    await this.sender.send(new ChangeAgent(agentId, { spaceId, settings }, commandContext(caller), caller), [
+      AGENTS_READ_MODEL,
+    ]);
+    return this.queries.execute(new GetAgent(agentId, caller));
+  }
+}

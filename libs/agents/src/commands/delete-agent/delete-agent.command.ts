@@ -1,0 +1,41 @@
+// Deleting an Agent: by a caller that may use it, or for the system when its Space was deleted.
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { CommandContext } from '#eventsourcing';
+import type { Caller } from '#identity';
+import { CommandRunner, type WriteResult } from '#platform';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { accessibleAgent } from '../../accessible-agent.js';
+import { agentDecider, type AgentCommand } from '../../agent.decider.js';
+import { agentStreamId } from '../../agent.events.js';
+
+export class DeleteAgent extends Command<WriteResult> {
+  constructor(
+    readonly agentId: string,
+    readonly reason: Extract<AgentCommand, { type: 'DeleteAgent' }>['reason'],
+    readonly context: CommandContext,
+    /** The caller whose grants decide; null when the system acts. */
+    readonly caller: Caller | null,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(DeleteAgent)
+export class DeleteAgentHandler implements ICommandHandler<DeleteAgent> {
+  constructor(
+    private readonly commands: CommandRunner,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  async execute({ agentId, reason, context, caller }: DeleteAgent): Promise<WriteResult> {
+    if (caller) await accessibleAgent(this.readStore, agentId, caller);
+    const result = await this.commands.run(
+      agentStreamId(agentId),
+      agentDecider,
+      { type: 'DeleteAgent', agentId, reason },
+      context,
+    );
+    return { id: agentId, position: result.position };
+  }
+}

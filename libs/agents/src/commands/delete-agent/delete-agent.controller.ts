@@ -1,0 +1,26 @@
+// DELETE /agents/{agentId} (spec: Delete an Agent).
+import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
+import { ApiRoute } from '#http';
+import { commandContext, CurrentCaller, type Caller } from '#identity';
+import { CommandSender } from '#platform';
+import { AGENTS_READ_MODEL } from '../../agents.read-model.js';
+import { DeleteAgent } from './delete-agent.command.js';
+
+@Controller('api/v1/core/agents')
+export class DeleteAgentController {
+  constructor(private readonly sender: CommandSender) {}
+
+  @ApiRoute({
+    tag: 'Agents',
+    summary: 'Delete an Agent',
+    response: { status: 204, description: 'Deleted' },
+    errors: [403, 404],
+  })
+  @Delete(':agentId')
+  @HttpCode(204)
+  async delete(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller): Promise<void> {
+    await this.sender.send(new DeleteAgent(agentId, 'requested', commandContext(caller), caller), [
+      AGENTS_READ_MODEL,
+    ]);
+  }
+}

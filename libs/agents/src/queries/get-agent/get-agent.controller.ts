@@ -1,0 +1,23 @@
+// GET /agents/{agentId} (our extension).
+import { Controller, Get, Param } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiRoute } from '#http';
+import { CurrentCaller, type Caller } from '#identity';
+import { AgentDto } from './agent.dto.js';
+import { GetAgent } from './get-agent.query.js';
+
+@Controller('api/v1/core/agents')
+export class GetAgentController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @ApiRoute({
+    tag: 'Agents',
+    summary: 'Get an Agent (extension)',
+    response: { status: 200, schema: AgentDto, description: 'The Agent' },
+    errors: [403, 404, { status: 409, description: "`personal_agent_undeletable`: a user's personal Agent" }],
+  })
+  @Get(':agentId')
+  get(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller) {
+    return this.queries.execute(new GetAgent(agentId, caller));
+  }
+}

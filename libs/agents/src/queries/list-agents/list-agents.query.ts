@@ -1,0 +1,41 @@
+// The Agents a caller may use, oldest first. Another user's personal Agent is filtered out after paging: a page may
+// be short, the cursor stays exact.
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { canAccessAgent, type Caller } from '#identity';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { AGENTS, type AgentView } from '../../agents.read-model.js';
+import { toAgentDto, type AgentDto } from '../get-agent/agent.dto.js';
+import type { AgentListQuery } from './list-agents.schema.js';
+
+export class ListAgents extends Query<{ data: z.output<typeof AgentDto>[]; nextCursor: string | null }> {
+  constructor(
+    readonly query: z.output<typeof AgentListQuery>,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListAgents)
+export class ListAgentsHandler implements IQueryHandler<ListAgents> {
+  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
+
+  async execute({ query, caller }: ListAgents) {
+    const access = caller.apiKey.agentAccess;
+    const filter = {
+      ...(query.spaceId ? { spaceId: query.spaceId } : {}),
+      ...(!caller.isAdmin && access.kind === 'agents' ? { id: { $in: access.agentIds } } : {}),
+    };
+    const page = await this.readStore.reader<AgentView>(AGENTS).find(filter, {
+      sort: { field: 'createdAt' },
+      limit: query.limit,
+      cursor: query.cursor ?? null,
+    });
+    return {
+      data: page.data.filter((agent) => canAccessAgent(caller, agent)).map(toAgentDto),
+      nextCursor: page.nextCursor,
+    };
+  }
+}
