@@ -2,12 +2,12 @@
 // them (read-only, so it answers while the api and workers run), and a blue/green rebuild that is either requested
 // from the process holding the projector's lease or, when nobody holds it, carried out in this process.
 import { Inject, Injectable } from '@nestjs/common';
-import cliProgress from 'cli-progress';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { READ_STORE, type ProjectionRecord, type ReadStore } from '#read-store';
 import { ProjectionRunner, PROJECTORS, type Projector } from '#eventsourcing';
-import { LAG_CAP, projectionHealth } from '#operations/projection-health';
+import { LAG_CAP, projectionHealth } from '#operations';
 import { duration, table } from './format.js';
+import { RebuildProgress } from './rebuild-progress.js';
 import { CLI_OUTPUT, CliError, type CliOutput } from './output.js';
 
 export interface ProjectionReport {
@@ -273,65 +273,5 @@ export class ProjectionAdmin {
       generation,
       builtBy: runner ? 'this-process' : 'lease-holder',
     };
-  }
-}
-
-/** A progress bar on a terminal; elsewhere a note per second. Positions are log positions, up to the head. */
-class RebuildProgress {
-  private bar: cliProgress.SingleBar | null = null;
-  private generation: number | null = null;
-  private lastNote = 0;
-
-  constructor(
-    private readonly output: CliOutput,
-    private readonly name: string,
-  ) {}
-
-  update(generation: number, position: number, head: number): void {
-    const total = Math.max(head, position, 1);
-    if (this.generation !== generation) {
-      this.generation = generation;
-      this.stop();
-      this.output.note(`building generation ${generation} of '${this.name}'`);
-    }
-    if (this.output.progress) {
-      if (!this.bar) {
-        this.bar = new cliProgress.SingleBar(
-          {
-            stream: this.output.progress,
-            format: `${this.name} g${generation} [{bar}] {percentage}% | position {value}/{total}`,
-            hideCursor: true,
-          },
-          cliProgress.Presets.shades_classic,
-        );
-        this.bar.start(total, position);
-      } else {
-        this.bar.setTotal(total);
-        this.bar.update(position);
-      }
-    } else if (Date.now() - this.lastNote >= 1000) {
-      this.lastNote = Date.now();
-      this.output.note(`generation ${generation}: position ${position}/${total}`);
-    }
-  }
-
-  finish(generation: number, head: number): void {
-    if (this.bar) {
-      this.bar.setTotal(Math.max(head, 1));
-      this.bar.update(Math.max(head, 1));
-    }
-    this.stop();
-    if (this.generation === null) this.output.note(`generation ${generation} built`);
-  }
-
-  /** A note between bar redraws: the bar is closed first and reopened by the next update. */
-  note(text: string): void {
-    this.stop();
-    this.output.note(text);
-  }
-
-  stop(): void {
-    this.bar?.stop();
-    this.bar = null;
   }
 }

@@ -7,8 +7,7 @@ import type { EventStore } from '#event-store';
 import type { ReadStore } from '#read-store';
 import type { ProjectionRunner } from '#eventsourcing';
 import { errorBody } from '#http';
-import { registerProjectionMetrics } from '#operations/projection-metrics';
-import { projectionHealth, type ProjectionHealth } from '#operations/projection-health';
+import { registerProjectionMetrics, projectionHealth, type ProjectionHealth } from '#operations';
 
 export interface OperationsServerDeps {
   readonly eventStore: EventStore;

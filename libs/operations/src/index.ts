@@ -1,0 +1,2 @@
+export * from './projection-health.js';
+export * from './projection-metrics.js';
