@@ -1,10 +1,12 @@
 // Jest runs the ESM build of NestJS 12 on Node 24: ts-jest compiles each file (no type check: `npm run typecheck` does that).
-/** @type {import('jest').Config} */
-export default {
+// Three projects, chosen by file name:
+//   unit  `*.spec.ts`            pure: deciders, projectors, parsers, schemas (no build, no servers, no processes)
+//   int   `*.int.spec.ts`        adapters, SQLite, the Kafka mock cluster, worker threads, child processes, fakes
+//   e2e   `test/*.e2e.spec.ts`   a started server (the build in dist/)
+// `npm run test:unit` runs without a build; `test:int` and `test:e2e` build first, as `npm test` does.
+const shared = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
-  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/projections', '<rootDir>/test'],
-  testMatch: ['**/*.spec.ts'],
   moduleNameMapper: {
     '^(\\.{1,2}/.*)\\.js$': '$1',
     '^#projections$': '<rootDir>/projections/index.ts',
@@ -13,6 +15,23 @@ export default {
     '^#([a-z-]+)/(.*)$': '<rootDir>/libs/$1/src/$2.ts',
   },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
+};
+
+const sources = ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/projections'];
+
+/** @type {import('jest').Config} */
+export default {
   testTimeout: 30000,
   maxWorkers: 2,
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      roots: sources,
+      testMatch: ['**/*.spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '\\.int\\.spec\\.ts$'],
+    },
+    { ...shared, displayName: 'int', roots: sources, testMatch: ['**/*.int.spec.ts'] },
+    { ...shared, displayName: 'e2e', roots: ['<rootDir>/test'], testMatch: ['**/*.e2e.spec.ts'] },
+  ],
 };

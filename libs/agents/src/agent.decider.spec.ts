@@ -1,16 +1,8 @@
 import { AGENT_DEFAULTS, agentDecider, type AgentCommand } from './agent.decider.js';
 import type { AgentEvent } from './agent.events.js';
+import { deciderSpec } from '#testing/decider-spec';
 
-const given = (...events: AgentEvent[]) => ({
-  when: (command: AgentCommand) => {
-    const state = events.reduce(agentDecider.evolve, agentDecider.initialState());
-    return {
-      then: (expected: AgentEvent[]) => expect(agentDecider.decide(command, state)).toEqual(expected),
-      thenThrows: (code: string) =>
-        expect(() => agentDecider.decide(command, state)).toThrow(expect.objectContaining({ code })),
-    };
-  },
-});
+const given = deciderSpec(agentDecider);
 
 const created: AgentEvent = {
   type: 'AgentCreated',

@@ -1,17 +1,9 @@
-import { apiKeyDecider, type ApiKeyCommand } from './api-key.decider.js';
+import { apiKeyDecider } from './api-key.decider.js';
 import type { ApiKeyEvent } from './api-key.events.js';
 import { userDecider } from './user.events.js';
+import { deciderSpec } from '#testing/decider-spec';
 
-const given = (...events: ApiKeyEvent[]) => ({
-  when: (command: ApiKeyCommand) => {
-    const state = events.reduce(apiKeyDecider.evolve, apiKeyDecider.initialState());
-    return {
-      then: (expected: ApiKeyEvent[]) => expect(apiKeyDecider.decide(command, state)).toEqual(expected),
-      thenThrows: (code: string) =>
-        expect(() => apiKeyDecider.decide(command, state)).toThrow(expect.objectContaining({ code })),
-    };
-  },
-});
+const given = deciderSpec(apiKeyDecider);
 
 const issuedData = {
   apiKeyId: 'k1',

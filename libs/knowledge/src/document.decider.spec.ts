@@ -1,16 +1,8 @@
 import { documentDecider, type DocumentCommand } from './document.decider.js';
 import type { DocumentContent, DocumentEvent } from './document.events.js';
+import { deciderSpec } from '#testing/decider-spec';
 
-const given = (...events: DocumentEvent[]) => ({
-  when: (command: DocumentCommand) => {
-    const state = events.reduce(documentDecider.evolve, documentDecider.initialState());
-    return {
-      then: (expected: DocumentEvent[]) => expect(documentDecider.decide(command, state)).toEqual(expected),
-      thenThrows: (code: string) =>
-        expect(() => documentDecider.decide(command, state)).toThrow(expect.objectContaining({ code })),
-    };
-  },
-});
+const given = deciderSpec(documentDecider);
 
 const content = (hash: string): DocumentContent => ({
   blobId: `sha256-${hash.padEnd(64, '0')}`,

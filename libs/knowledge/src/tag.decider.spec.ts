@@ -1,16 +1,8 @@
-import { tagDecider, type TagCommand } from './tag.decider.js';
+import { tagDecider } from './tag.decider.js';
 import type { TagEvent } from './tag.events.js';
+import { deciderSpec } from '#testing/decider-spec';
 
-const given = (...events: TagEvent[]) => ({
-  when: (command: TagCommand) => {
-    const state = events.reduce(tagDecider.evolve, tagDecider.initialState());
-    return {
-      then: (expected: TagEvent[]) => expect(tagDecider.decide(command, state)).toEqual(expected),
-      thenThrows: (code: string) =>
-        expect(() => tagDecider.decide(command, state)).toThrow(expect.objectContaining({ code })),
-    };
-  },
-});
+const given = deciderSpec(tagDecider);
 
 const created: TagEvent = {
   type: 'KnowledgeTagCreated',

@@ -1,16 +1,8 @@
-import { spaceDecider, type SpaceCommand } from './space.decider.js';
+import { spaceDecider } from './space.decider.js';
 import type { SpaceEvent } from './space.events.js';
+import { deciderSpec } from '#testing/decider-spec';
 
-const given = (...events: SpaceEvent[]) => ({
-  when: (command: SpaceCommand) => {
-    const state = events.reduce(spaceDecider.evolve, spaceDecider.initialState());
-    return {
-      then: (expected: SpaceEvent[]) => expect(spaceDecider.decide(command, state)).toEqual(expected),
-      thenThrows: (code: string) =>
-        expect(() => spaceDecider.decide(command, state)).toThrow(expect.objectContaining({ code })),
-    };
-  },
-});
+const given = deciderSpec(spaceDecider);
 
 const created: SpaceEvent = {
   type: 'SpaceCreated',

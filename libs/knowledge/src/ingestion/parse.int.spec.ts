@@ -50,17 +50,15 @@ stream
   return Buffer.concat([Buffer.from(head), stream, Buffer.from(tail)]);
 };
 
-/** The failure of a parse, timed. The compiled module has its own IngestionError class, so it is matched by name. */
+/** The failure of a parse. The compiled module has its own IngestionError class, so it is matched by name. */
 const failure = async (name: string, kind: DocumentKind, limits: Partial<ParseLimits> = {}) => {
-  const started = performance.now();
   const error: unknown = await compiled.parseDocument(fixture(name), kind, limits).then(
     () => undefined,
     (thrown: unknown) => thrown,
   );
-  const elapsedMs = performance.now() - started;
   expect(error).toMatchObject({ name: 'IngestionError' });
   const { reason, message } = error as { reason: string; message: string };
-  return { reason, message, elapsedMs };
+  return { reason, message };
 };
 
 describe('parseDocument in a child process (compiled)', () => {
@@ -79,9 +77,9 @@ describe('parseDocument in a child process (compiled)', () => {
   });
 
   it('stops a zip bomb when the time limit passes', async () => {
-    const { reason, message, elapsedMs } = await failure('bomb.docx', 'docx', { timeoutMs: 250 });
+    // The reason shows the wall-time limit ended it (not the memory cap, not the bomb's end): no machine-speed bound.
+    const { reason, message } = await failure('bomb.docx', 'docx', { timeoutMs: 250 });
     expect({ reason, message }).toEqual({ reason: 'timeout', message: 'parsing took longer than 250 ms' });
-    expect(elapsedMs).toBeLessThan(2_000);
   });
 
   it('stops a zip bomb when its process needs more memory than allowed', async () => {

@@ -173,15 +173,50 @@ export class KafkaMessageBus implements MessageBus {
    * Starts a consumer in the group. Joining a group is a few round trips that a broker may refuse for a moment (a
    * rebalance under way, a SyncGroup answered INVALID_REQUEST by a group still settling, a coordinator moving): a
    * failed join is tried again with a new consumer after a backoff, a bounded number of times, before consume()
-   * rejects.
+   * rejects. A consumer that crashes for good later (kafkajs gives up on a rebalance the same way) is replaced by a
+   * new one that joins the group again, so one refused rebalance does not stop this process consuming.
    */
   async consume(options: ConsumerOptions): Promise<Consumer> {
     await this.ensureTopic(options.topic);
+    const handle: { current: RunningConsumer | null; stopped: boolean } = { current: null, stopped: false };
+    const onCrash = (crashed: RunningConsumer, reason: string) => {
+      if (handle.stopped || this.closing || crashed.stopping) return;
+      this.log('warn', 'message bus: consumer crashed; joining the group again', {
+        topic: options.topic,
+        group: options.group,
+        reason,
+      });
+      void (async () => {
+        await this.stopConsumer(crashed).catch(() => undefined);
+        try {
+          if (!handle.stopped && !this.closing) handle.current = await this.joinWithRetries(options, onCrash);
+        } catch (error) {
+          this.log('error', 'message bus: consumer crashed and stopped', {
+            topic: options.topic,
+            group: options.group,
+            reason: error instanceof Error ? error.message : String(error),
+          });
+        }
+      })();
+    };
+    handle.current = await this.joinWithRetries(options, onCrash);
+    return {
+      stop: async () => {
+        handle.stopped = true;
+        if (handle.current) await this.stopConsumer(handle.current);
+      },
+    };
+  }
+
+  private async joinWithRetries(
+    options: ConsumerOptions,
+    onCrash: (crashed: RunningConsumer, reason: string) => void,
+  ): Promise<RunningConsumer> {
     const attempts = this.options.joinAttempts ?? 5;
     let backoffMs = this.options.joinBackoffMs ?? 250;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.joinGroup(options);
+        return await this.joinGroup(options, onCrash);
       } catch (error) {
         if (this.closing || attempt >= attempts) throw error;
         this.log('warn', 'message bus: joining the consumer group failed; trying again', {
@@ -197,7 +232,10 @@ export class KafkaMessageBus implements MessageBus {
     }
   }
 
-  private async joinGroup(options: ConsumerOptions): Promise<Consumer> {
+  private async joinGroup(
+    options: ConsumerOptions,
+    onCrash: (crashed: RunningConsumer, reason: string) => void,
+  ): Promise<RunningConsumer> {
     const sessionTimeout = this.options.sessionTimeoutMs ?? 30_000;
     const consumer = this.kafka.consumer({
       groupId: options.group,
@@ -252,19 +290,14 @@ export class KafkaMessageBus implements MessageBus {
       });
       await joined.promise;
       consumer.on(consumer.events.CRASH, (event) => {
-        if (!event.payload.restart && !running.stopping)
-          this.log('error', 'message bus: consumer crashed and stopped', {
-            topic: options.topic,
-            group: options.group,
-            reason: event.payload.error.message,
-          });
+        if (!event.payload.restart) onCrash(running, event.payload.error.message);
       });
     } catch (error) {
       joined.cancel();
       await this.stopConsumer(running);
       throw error;
     }
-    return { stop: () => this.stopConsumer(running) };
+    return running;
   }
 
   async close(): Promise<void> {

@@ -13,9 +13,15 @@ describe('OpenAiCompatibleProvider (against a fake upstream)', () => {
     fake = await startFakeUpstream();
     registry = ModelRegistry.build(
       {
-        providers: { up: { baseUrl: fake.url, apiKeyEnv: 'UP_KEY', timeoutMs: 300 } },
+        // A generous timeout for the calls that must answer (a loaded machine is slow), and a short one only for
+        // the model whose upstream hangs, where the timeout is what the test waits for.
+        providers: {
+          up: { baseUrl: fake.url, apiKeyEnv: 'UP_KEY', timeoutMs: 30_000 },
+          hanging: { baseUrl: fake.url, apiKeyEnv: 'UP_KEY', timeoutMs: 300 },
+        },
         models: [
           { key: 'chat', modelId: 'fake-model', provider: 'up', kind: 'chat', region: 'us-east-1' },
+          { key: 'chat-short-timeout', modelId: 'fake-model', provider: 'hanging', kind: 'chat' },
           { key: 'embed', modelId: 'fake-embedding-model', provider: 'up', kind: 'embedding' },
           { key: 'nokey', provider: 'other', baseUrl: fake.url, apiKeyEnv: 'MISSING_KEY', kind: 'chat' },
         ],
@@ -84,7 +90,7 @@ describe('OpenAiCompatibleProvider (against a fake upstream)', () => {
     ).rejects.toMatchObject({ kind: 'rejected', upstreamStatus: 429 });
     fake.set({ failWith: undefined, hang: true });
     const timedOut = provider.chat(
-      registry.get('chat')!,
+      registry.get('chat-short-timeout')!,
       { messages: [{ role: 'user', content: 'x' }] },
       signal(),
     );
