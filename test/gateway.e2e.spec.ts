@@ -1,12 +1,10 @@
 // The compatible gateway through the real `openai` SDK, as its users call it: the offline models, and models backed by
 // a fake OpenAI-compatible upstream the test controls (latency, errors, streaming, abort).
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import OpenAI, { APIError } from 'openai';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
 import { usageStreamId, utcDay, type ModelCall } from '#usage';
-import { ADMIN_KEY, client, CORE, startTestApi, tempDataDir, type TestApi } from './support/api.js';
+import { ADMIN_KEY, client, CORE, startTestApi, type TestApi, writeModelsFile } from './support/api.js';
 
 const UPSTREAM_KEY = 'sk-fake-upstream-secret-0123456789';
 
@@ -27,19 +25,15 @@ describe('compatible gateway (e2e, openai SDK)', () => {
 
   beforeAll(async () => {
     upstream = await startFakeUpstream({ requireApiKey: UPSTREAM_KEY });
-    const modelsFile = join(tempDataDir(), 'models.yaml');
-    writeFileSync(
-      modelsFile,
-      [
-        'providers:',
-        `  fake: { baseUrl: '${upstream.url}', apiKeyEnv: FAKE_UPSTREAM_KEY }`,
-        'models:',
-        '  - { key: fake-chat, modelId: fake-model, provider: fake, kind: chat, pricing: { input: 1, output: 2 } }',
-        '  - { key: fake-slow, modelId: fake-model, provider: fake, kind: chat, timeoutMs: 300 }',
-        '  - { key: fake-embed, modelId: fake-embedding-model, provider: fake, kind: embedding }',
-        `  - { key: unkeyed, provider: nokey, baseUrl: '${upstream.url}', apiKeyEnv: NOT_SET_ANYWHERE, kind: chat }`,
-      ].join('\n'),
-    );
+    const modelsFile = writeModelsFile([
+      'providers:',
+      `  fake: { baseUrl: '${upstream.url}', apiKeyEnv: FAKE_UPSTREAM_KEY }`,
+      'models:',
+      '  - { key: fake-chat, modelId: fake-model, provider: fake, kind: chat, pricing: { input: 1, output: 2 } }',
+      '  - { key: fake-slow, modelId: fake-model, provider: fake, kind: chat, timeoutMs: 300 }',
+      '  - { key: fake-embed, modelId: fake-embedding-model, provider: fake, kind: embedding }',
+      `  - { key: unkeyed, provider: nokey, baseUrl: '${upstream.url}', apiKeyEnv: NOT_SET_ANYWHERE, kind: chat }`,
+    ]);
     api = await startTestApi({ MODELS_FILE: modelsFile, FAKE_UPSTREAM_KEY: UPSTREAM_KEY });
   });
   afterEach(() => upstream.reset());

@@ -1,7 +1,7 @@
 // The ingestion pipeline end to end: documents go Pending → Processing → Ready (or Failed with a reason), search
 // returns cited passages from every level the Agent can reach and nothing else, re-processing unchanged content is
 // skipped, and deleting a document takes it out of search and purges its content.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
@@ -12,9 +12,9 @@ import {
   client,
   CORE,
   startTestApi,
-  tempDataDir,
   uniqueName,
   type TestApi,
+  writeModelsFile,
 } from './support/api.js';
 
 type Json = Record<string, unknown>;
@@ -419,16 +419,12 @@ describe('cli knowledge reindex (e2e, built CLI)', () => {
 describe('knowledge ingestion with an upstream embedding model (e2e)', () => {
   it('fails a document with the upstream reason after retries, and processes it once the upstream recovers', async () => {
     const upstream = await startFakeUpstream({ failWith: { status: 500 } });
-    const modelsFile = join(tempDataDir(), 'models.yaml');
-    writeFileSync(
-      modelsFile,
-      [
-        `providers: { fake: { baseUrl: '${upstream.url}' } }`,
-        'defaults: { embedding: fake-embed }',
-        'models:',
-        '  - { key: fake-embed, modelId: fake-embedding-model, provider: fake, kind: embedding }',
-      ].join('\n'),
-    );
+    const modelsFile = writeModelsFile([
+      `providers: { fake: { baseUrl: '${upstream.url}' } }`,
+      'defaults: { embedding: fake-embed }',
+      'models:',
+      '  - { key: fake-embed, modelId: fake-embedding-model, provider: fake, kind: embedding }',
+    ]);
     const api = await startTestApi({ MODELS_FILE: modelsFile });
     try {
       const admin = client(api.url);

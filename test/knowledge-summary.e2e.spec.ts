@@ -2,8 +2,6 @@
 // the tree over every level's documents the Agent can search and nothing else, the closest summary in search when
 // the Agent's includeAiSummary is on, a deleted document's summaries pruned for good, and a cancelled build that
 // leaves the previous tree serving (the model call under way is aborted).
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
 import { IngestionWorker } from '#knowledge/ingestion.worker';
@@ -17,6 +15,7 @@ import {
   tempDataDir,
   uniqueName,
   type TestApi,
+  writeModelsFile,
 } from './support/api.js';
 import { spawnApi, stopProcess } from './support/process.js';
 
@@ -55,15 +54,11 @@ describe('section-summary index (e2e)', () => {
 
   beforeAll(async () => {
     upstream = await startFakeUpstream();
-    modelsFile = join(tempDataDir(), 'models.yaml');
-    writeFileSync(
-      modelsFile,
-      [
-        `providers: { fake: { baseUrl: '${upstream.url}' } }`,
-        'models:',
-        '  - { key: upstream-chat, modelId: fake-chat-model, provider: fake, kind: chat }',
-      ].join('\n'),
-    );
+    modelsFile = writeModelsFile([
+      `providers: { fake: { baseUrl: '${upstream.url}' } }`,
+      'models:',
+      '  - { key: upstream-chat, modelId: fake-chat-model, provider: fake, kind: chat }',
+    ]);
     api = await startTestApi({ MODELS_FILE: modelsFile });
     admin = client(api.url);
   });

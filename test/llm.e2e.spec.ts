@@ -1,10 +1,8 @@
 // The core LLM endpoints end to end over real HTTP: calls made as an Agent (its prompt, model and sampling), against the
 // offline models and a fake OpenAI-compatible upstream whose received requests the tests inspect.
-import { writeFileSync } from 'node:fs';
 import { agentDecider } from '#agents/agent.decider';
 import { agentStreamId } from '#agents';
 import { CommandRunner } from '#platform';
-import { join } from 'node:path';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import {
   startFakeUpstream,
@@ -18,9 +16,9 @@ import {
   client,
   CORE,
   startTestApi,
-  tempDataDir,
   uniqueName,
   type TestApi,
+  writeModelsFile,
 } from './support/api.js';
 
 type Json = Record<string, unknown>;
@@ -41,17 +39,13 @@ describe('core LLM endpoints (e2e)', () => {
 
   beforeAll(async () => {
     upstream = await startFakeUpstream();
-    const modelsFile = join(tempDataDir(), 'models.yaml');
-    writeFileSync(
-      modelsFile,
-      [
-        'providers:',
-        `  fake: { baseUrl: '${upstream.url}' }`,
-        'models:',
-        '  - { key: fake-chat, modelId: fake-model, provider: fake, kind: chat, region: us-east-1, pricing: { input: 1, output: 2 } }',
-        '  - { key: fake-image, modelId: fake-image-model, provider: fake, kind: image }',
-      ].join('\n'),
-    );
+    const modelsFile = writeModelsFile([
+      'providers:',
+      `  fake: { baseUrl: '${upstream.url}' }`,
+      'models:',
+      '  - { key: fake-chat, modelId: fake-model, provider: fake, kind: chat, region: us-east-1, pricing: { input: 1, output: 2 } }',
+      '  - { key: fake-image, modelId: fake-image-model, provider: fake, kind: image }',
+    ]);
     api = await startTestApi({ MODELS_FILE: modelsFile });
     admin = client(api.url);
     const space = await admin.post(`${CORE}/spaces`, { name: uniqueName('LLM') });

@@ -1,10 +1,8 @@
 import { loadConfig } from '#kernel';
-import { SqliteEventStore } from '#event-store';
-import { SqliteReadStore } from '#read-store';
 import { ProjectionRunner, processLeaseOwner } from '#eventsourcing';
 import { CommandRunner } from '#platform';
 import { ModelRegistry } from '#models';
-import { makeEvent, waitUntil } from '#testing/fixtures';
+import { inMemoryStores, makeEvent, waitUntil } from '#testing/fixtures';
 import { directCommandBus } from '#testing/direct-command-bus';
 import { AgentRules } from '#agents/agent-rules';
 import { AgentSpaceGrants } from '#agents/agent-space-grants';
@@ -14,8 +12,7 @@ import { agentStreamId, PersonalAgentProcess, personalAgentId } from '#agents';
 
 describe('PersonalAgentProcess', () => {
   it("gives every user a personal Agent, and a new one when a log holds the deletion of the user's", async () => {
-    const events = new SqliteEventStore({ path: ':memory:', pollIntervalMs: 10 });
-    const reads = new SqliteReadStore({ path: ':memory:', generationCacheMs: 0 });
+    const { events, reads } = inMemoryStores();
     const config = loadConfig({});
     const commands = new CommandRunner(events, config);
     const rules = new AgentRules(reads, new AgentSpaceGrants(reads), ModelRegistry.build({}, config));

@@ -1,9 +1,7 @@
 import { loadConfig } from '#kernel';
-import { SqliteEventStore } from '#event-store';
-import { SqliteReadStore } from '#read-store';
 import { ProjectionRunner, processLeaseOwner } from '#eventsourcing';
 import { CommandRunner } from '#platform';
-import { makeEvent, waitUntil } from '#testing/fixtures';
+import { inMemoryStores, makeEvent, waitUntil } from '#testing/fixtures';
 import { directCommandBus } from '#testing/direct-command-bus';
 import { DeleteAgent, DeleteAgentHandler } from '#agents/commands/delete-agent/delete-agent.command';
 import { agentsProjector } from './agents.projector.js';
@@ -23,8 +21,7 @@ describe('SpaceDeletionProcess', () => {
     });
 
   it('deletes the Agents of a deleted Space, and an Agent created there afterwards; a replay appends nothing', async () => {
-    const events = new SqliteEventStore({ path: ':memory:', pollIntervalMs: 10 });
-    const reads = new SqliteReadStore({ path: ':memory:', generationCacheMs: 0 });
+    const { events, reads } = inMemoryStores();
     const commands = new CommandRunner(events, loadConfig({}));
     const bus = directCommandBus([DeleteAgent, new DeleteAgentHandler(commands, reads)]);
     const projectors = [agentsProjector, new SpaceDeletionProcess(commands, bus)];

@@ -1,5 +1,5 @@
 // Boots the real api in-process on 127.0.0.1 (random port) over its own temporary data directory, and speaks HTTP.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -21,6 +21,13 @@ export interface TestApi {
 }
 
 export const tempDataDir = (): string => mkdtempSync(join(tmpdir(), 'agent-platform-'));
+
+/** A models file (MODELS_FILE) of these YAML lines, in a fresh temporary directory. */
+export function writeModelsFile(lines: readonly string[]): string {
+  const path = join(tempDataDir(), 'models.yaml');
+  writeFileSync(path, lines.join('\n'));
+  return path;
+}
 
 export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
   const config = loadConfig({

@@ -1,6 +1,8 @@
 // Test fixtures shared by unit, contract and end-to-end specs.
 import { randomUUID } from 'node:crypto';
 import type { NewEvent } from '#kernel';
+import { SqliteEventStore } from '#event-store';
+import { SqliteReadStore } from '#read-store';
 
 export const uniqueStream = (prefix = 'test'): string => `${prefix}-${randomUUID().replace(/-/g, '')}`;
 
@@ -32,3 +34,9 @@ export const waitUntil = async (
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 };
+
+/** An event store and a read store in memory, polling fast: what an int spec of projectors runs over. */
+export const inMemoryStores = () => ({
+  events: new SqliteEventStore({ path: ':memory:', pollIntervalMs: 10 }),
+  reads: new SqliteReadStore({ path: ':memory:', generationCacheMs: 0 }),
+});
