@@ -1,7 +1,31 @@
-// The Spaces bounded context: commands, handlers and routes.
+// The Spaces bounded context: its command and query slices. Which Spaces a caller reaches through Agents it asks
+// the SpaceGrants the Agents context provides.
 import { Module } from '@nestjs/common';
-import { SpacesController } from './http/spaces.controller.js';
-import { SPACE_COMMAND_HANDLERS } from './space.commands.js';
+import { ChangeSpaceController } from './commands/change-space/change-space.controller.js';
+import { ChangeSpaceHandler } from './commands/change-space/change-space.command.js';
+import { CreateSpaceController } from './commands/create-space/create-space.controller.js';
+import { CreateSpaceHandler } from './commands/create-space/create-space.command.js';
+import { DeleteSpaceController } from './commands/delete-space/delete-space.controller.js';
+import { DeleteSpaceHandler } from './commands/delete-space/delete-space.command.js';
+import { GetSpaceController } from './queries/get-space/get-space.controller.js';
+import { GetSpaceHandler } from './queries/get-space/get-space.query.js';
+import { ListSpacesController } from './queries/list-spaces/list-spaces.controller.js';
+import { ListSpacesHandler } from './queries/list-spaces/list-spaces.query.js';
 
-@Module({ controllers: [SpacesController], providers: [...SPACE_COMMAND_HANDLERS] })
+export const SPACE_CONTROLLERS = [
+  ListSpacesController,
+  GetSpaceController,
+  CreateSpaceController,
+  ChangeSpaceController,
+  DeleteSpaceController,
+];
+
+export const SPACE_COMMAND_HANDLERS = [CreateSpaceHandler, ChangeSpaceHandler, DeleteSpaceHandler];
+
+export const SPACE_QUERY_HANDLERS = [ListSpacesHandler, GetSpaceHandler];
+
+@Module({
+  controllers: SPACE_CONTROLLERS,
+  providers: [...SPACE_COMMAND_HANDLERS, ...SPACE_QUERY_HANDLERS],
+})
 export class SpacesModule {}

@@ -1,0 +1,58 @@
+// Changing a Space (admins and the key that created it): a new name or slug is claimed before the change and the
+// old one released after.
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { CommandContext } from '#eventsourcing';
+import type { Caller } from '#identity';
+import { CommandRunner, type WriteResult } from '#platform';
+import { READ_STORE, type ReadStore } from '#read-store';
+import type { SpaceFields } from '../../space.decider.js';
+import { spaceDecider } from '../../space.decider.js';
+import { spaceStreamId, type SpaceState } from '../../space.events.js';
+import { SpaceUniqueness, type UniqueField } from '../../space-uniqueness.js';
+import { changeableSpace, SpaceGrants } from '../../space-visibility.js';
+
+export class ChangeSpace extends Command<WriteResult> {
+  constructor(
+    readonly spaceId: string,
+    readonly fields: Partial<SpaceFields>,
+    readonly context: CommandContext,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(ChangeSpace)
+export class ChangeSpaceHandler implements ICommandHandler<ChangeSpace> {
+  private readonly unique: SpaceUniqueness;
+  constructor(
+    private readonly commands: CommandRunner,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly grants: SpaceGrants,
+  ) {
+    this.unique = new SpaceUniqueness(commands);
+  }
+
+  async execute({ spaceId, fields, context, caller }: ChangeSpace): Promise<WriteResult> {
+    await changeableSpace(this.readStore, this.grants, spaceId, caller);
+    const { state } = await this.commands.load<SpaceState, never>(spaceStreamId(spaceId), spaceDecider);
+    spaceDecider.decide({ type: 'ChangeSpace', spaceId, ...fields }, state);
+    const previous = state.status === 'active' ? state : null;
+    const changed = (field: UniqueField) =>
+      previous !== null &&
+      fields[field] !== undefined &&
+      fields[field].trim().toLowerCase() !== previous[field].toLowerCase();
+    for (const field of ['name', 'slug'] as const)
+      if (changed(field)) await this.unique.claim(field, fields[field]!, spaceId, context);
+    const result = await this.commands.run(
+      spaceStreamId(spaceId),
+      spaceDecider,
+      { type: 'ChangeSpace', spaceId, ...fields },
+      context,
+    );
+    for (const field of ['name', 'slug'] as const)
+      if (changed(field)) await this.unique.release(field, previous![field], spaceId, context);
+    return { id: spaceId, position: result.position };
+  }
+}

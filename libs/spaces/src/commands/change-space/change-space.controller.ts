@@ -1,0 +1,47 @@
+// PATCH /spaces/{spaceId} (spec: Update a Space).
+import { Body, Controller, Param, Patch } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { ApiRoute, ZodBody } from '#http';
+import { commandContext, CurrentCaller, type Caller } from '#identity';
+import { CommandSender } from '#platform';
+import { SpaceDto } from '../../queries/get-space/space.dto.js';
+import { GetSpace } from '../../queries/get-space/get-space.query.js';
+import { SPACES_READ_MODEL } from '../../spaces.read-model.js';
+import { ChangeSpace } from './change-space.command.js';
+import { ChangeSpaceBody } from './change-space.schema.js';
+
+@Controller('api/v1/core/spaces')
+export class ChangeSpaceController {
+  constructor(
+    private readonly sender: CommandSender,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @ApiRoute({
+    tag: 'Spaces',
+    summary: 'Update a Space',
+    body: ChangeSpaceBody,
+    response: { status: 200, schema: SpaceDto, description: 'The updated Space' },
+    errors: [
+      400,
+      {
+        status: 403,
+        description: '`space_change_denied`: only admins and the key that created the Space change it',
+      },
+      { status: 404, description: 'No such Space, or one this key cannot see' },
+      409,
+    ],
+  })
+  @Patch(':spaceId')
+  async change(
+    @Param('spaceId') spaceId: string,
+    @Body(new ZodBody(ChangeSpaceBody)) body: z.output<typeof ChangeSpaceBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    await this.sender.send(new ChangeSpace(spaceId, body, commandContext(caller), caller), [
+      SPACES_READ_MODEL,
+    ]);
+    return this.queries.execute(new GetSpace(spaceId, caller));
+  }
+}

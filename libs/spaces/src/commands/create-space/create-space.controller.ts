@@ -1,0 +1,38 @@
+// POST /spaces (spec: Create a Space).
+import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { ApiRoute, ZodBody } from '#http';
+import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { CommandSender } from '#platform';
+import { SpaceDto } from '../../queries/get-space/space.dto.js';
+import { GetSpace } from '../../queries/get-space/get-space.query.js';
+import { SPACES_READ_MODEL } from '../../spaces.read-model.js';
+import { CreateSpace } from './create-space.command.js';
+import { CreateSpaceBody } from './create-space.schema.js';
+
+@UseInterceptors(IdempotencyInterceptor)
+@Controller('api/v1/core/spaces')
+export class CreateSpaceController {
+  constructor(
+    private readonly sender: CommandSender,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @ApiRoute({
+    tag: 'Spaces',
+    summary: 'Create a Space',
+    body: CreateSpaceBody,
+    idempotent: true,
+    response: { status: 201, schema: SpaceDto, description: 'The created Space' },
+    errors: [400, 409],
+  })
+  @Post()
+  async create(
+    @Body(new ZodBody(CreateSpaceBody)) body: z.output<typeof CreateSpaceBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const { id } = await this.sender.send(new CreateSpace(body, commandContext(caller)), [SPACES_READ_MODEL]);
+    return this.queries.execute(new GetSpace(id, caller));
+  }
+}

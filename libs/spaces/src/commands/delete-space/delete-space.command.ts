@@ -1,0 +1,53 @@
+// Deleting a Space (admins and the key that created it); its Agents follow through their own commands (the
+// Space-deletion process of the Agents context). Its name and slug are released.
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { CommandContext } from '#eventsourcing';
+import type { Caller } from '#identity';
+import { CommandRunner, type WriteResult } from '#platform';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { spaceDecider } from '../../space.decider.js';
+import { spaceStreamId, type SpaceState } from '../../space.events.js';
+import { SpaceUniqueness } from '../../space-uniqueness.js';
+import { changeableSpace, SpaceGrants } from '../../space-visibility.js';
+import { SPACES, type SpaceView } from '../../spaces.read-model.js';
+
+export class DeleteSpace extends Command<WriteResult> {
+  constructor(
+    readonly spaceId: string,
+    readonly context: CommandContext,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(DeleteSpace)
+export class DeleteSpaceHandler implements ICommandHandler<DeleteSpace> {
+  private readonly unique: SpaceUniqueness;
+  constructor(
+    private readonly commands: CommandRunner,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly grants: SpaceGrants,
+  ) {
+    this.unique = new SpaceUniqueness(commands);
+  }
+
+  async execute({ spaceId, context, caller }: DeleteSpace): Promise<WriteResult> {
+    // A Space already gone is left to the decider (deleting it again is a no-op, an unknown id 404).
+    if (await this.readStore.reader<SpaceView>(SPACES).get(spaceId))
+      await changeableSpace(this.readStore, this.grants, spaceId, caller);
+    const { state } = await this.commands.load<SpaceState, never>(spaceStreamId(spaceId), spaceDecider);
+    const result = await this.commands.run(
+      spaceStreamId(spaceId),
+      spaceDecider,
+      { type: 'DeleteSpace', spaceId },
+      context,
+    );
+    if (state.status === 'active') {
+      await this.unique.release('name', state.name, spaceId, context);
+      await this.unique.release('slug', state.slug, spaceId, context);
+    }
+    return { id: spaceId, position: result.position };
+  }
+}

@@ -1,0 +1,30 @@
+// DELETE /spaces/{spaceId} (spec: Delete a Space).
+import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
+import { ApiRoute } from '#http';
+import { commandContext, CurrentCaller, type Caller } from '#identity';
+import { CommandSender } from '#platform';
+import { SPACES_READ_MODEL } from '../../spaces.read-model.js';
+import { DeleteSpace } from './delete-space.command.js';
+
+@Controller('api/v1/core/spaces')
+export class DeleteSpaceController {
+  constructor(private readonly sender: CommandSender) {}
+
+  @ApiRoute({
+    tag: 'Spaces',
+    summary: 'Delete a Space',
+    description:
+      'Permanently removes the Space and, through their own commands, every Agent in it (and later its Knowledge and ' +
+      'conversations). Admins and the key that created the Space only.',
+    response: { status: 204, description: 'Deleted' },
+    errors: [
+      { status: 403, description: '`space_change_denied`: this key only sees the Space' },
+      { status: 404, description: 'No such Space, or one this key cannot see' },
+    ],
+  })
+  @Delete(':spaceId')
+  @HttpCode(204)
+  async delete(@Param('spaceId') spaceId: string, @CurrentCaller() caller: Caller): Promise<void> {
+    await this.sender.send(new DeleteSpace(spaceId, commandContext(caller), caller), [SPACES_READ_MODEL]);
+  }
+}

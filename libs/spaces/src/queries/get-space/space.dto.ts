@@ -1,0 +1,18 @@
+// A Space as every route answers it.
+import { z } from 'zod';
+
+export const SpaceDto = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  description: z.string(),
+  color: z.string(),
+  createdByApiKeyId: z
+    .string()
+    .nullable()
+    .describe(
+      'The API key that created the Space: besides admins, the only key that may change or delete it',
+    ),
+  createdAt: z.string().describe('ISO 8601'),
+  updatedAt: z.string().describe('ISO 8601'),
+});

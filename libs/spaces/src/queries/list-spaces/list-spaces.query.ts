@@ -1,0 +1,36 @@
+// The Spaces a caller sees, oldest first: an admin every Space; another key the Spaces it created and those holding
+// an Agent it is granted.
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import type { ListQuery } from '#http';
+import type { Caller } from '#identity';
+import { READ_STORE, type Page, type ReadStore } from '#read-store';
+import { SpaceGrants, visibleSpaceIds } from '../../space-visibility.js';
+import { SPACES, type SpaceView } from '../../spaces.read-model.js';
+
+export class ListSpaces extends Query<Page<SpaceView>> {
+  constructor(
+    readonly query: z.output<typeof ListQuery>,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListSpaces)
+export class ListSpacesHandler implements IQueryHandler<ListSpaces> {
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly grants: SpaceGrants,
+  ) {}
+
+  async execute({ query, caller }: ListSpaces): Promise<Page<SpaceView>> {
+    const visible = await visibleSpaceIds(this.readStore, this.grants, caller);
+    return this.readStore.reader<SpaceView>(SPACES).find(visible === null ? {} : { id: { $in: visible } }, {
+      sort: { field: 'createdAt' },
+      limit: query.limit,
+      cursor: query.cursor ?? null,
+    });
+  }
+}
