@@ -2,24 +2,23 @@
 // exported for the core LLM endpoints, so both surfaces share model resolution, limits and usage recording.
 import { Module } from '@nestjs/common';
 import { ModelRegistry, ModelProviders } from '#models';
-import { UsageLimiter, UsageRecorder, UsageController } from '#usage';
+import { UsageModule } from '#usage';
 import { ModelGateway } from './model-gateway.js';
 import { CompatChatController } from './http/compat-chat.controller.js';
 import { CompatEmbeddingsController } from './http/compat-embeddings.controller.js';
 import { CompatModelsController } from './http/compat-models.controller.js';
 
 @Module({
-  controllers: [CompatModelsController, CompatChatController, CompatEmbeddingsController, UsageController],
+  imports: [UsageModule],
+  controllers: [CompatModelsController, CompatChatController, CompatEmbeddingsController],
   providers: [
     {
       provide: ModelProviders,
       useFactory: (registry: ModelRegistry) => new ModelProviders(registry),
       inject: [ModelRegistry],
     },
-    UsageRecorder,
-    UsageLimiter,
     ModelGateway,
   ],
-  exports: [ModelGateway, UsageLimiter, UsageRecorder],
+  exports: [ModelGateway, UsageModule],
 })
 export class GatewayModule {}

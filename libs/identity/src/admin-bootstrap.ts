@@ -5,16 +5,20 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { PLATFORM_CONFIG, sha256, SYSTEM_ACTOR, type PlatformConfig } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { ReadYourWrites } from '#platform';
+import { CommandSender } from '#platform';
 import { API_KEYS, type ApiKeyView } from './api-keys.read-model.js';
 import { hashApiKey } from './api-key.secret.js';
-import { IssueApiKey, RegisterUser, RevokeApiKey, type WriteResult } from './commands/identity.commands.js';
+import { IssueApiKey } from './commands/issue-api-key/issue-api-key.command.js';
+import { RegisterUser } from './commands/register-user/register-user.command.js';
+import { RevokeApiKey } from './commands/revoke-api-key/revoke-api-key.command.js';
+import { API_KEYS_READ_MODEL as API_KEYS_MODEL } from './api-keys.read-model.js';
+import { USERS_READ_MODEL } from './users.read-model.js';
 
 @Injectable()
 export class AdminBootstrap {
   constructor(
     private readonly commandBus: CommandBus,
-    private readonly consistency: ReadYourWrites,
+    private readonly sender: CommandSender,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
@@ -24,18 +28,18 @@ export class AdminBootstrap {
     if (!key) return;
     const context = { actor: SYSTEM_ACTOR, correlationId: 'bootstrap', now: () => new Date() };
     const userId = `usr_admin_${sha256(this.config.adminEmail).slice(0, 24)}`;
-    const user = await this.commandBus.execute<RegisterUser, WriteResult>(
+    const user = await this.commandBus.execute(
       new RegisterUser({ userId, email: this.config.adminEmail, name: 'Admin', role: 'admin' }, context),
     );
     const apiKeyId = `key_admin_${sha256(hashApiKey(key)).slice(0, 24)}`;
-    const issued = await this.commandBus.execute<IssueApiKey, WriteResult>(
+    const issued = await this.commandBus.execute(
       new IssueApiKey(
         {
           apiKeyId,
           key,
           bootstrap: true,
           name: 'ADMIN_API_KEY',
-          ownerUserId: userId,
+          owner: userId,
           agentAccess: { kind: 'all' },
           isAdmin: true,
           usageLimit: null,
@@ -43,7 +47,7 @@ export class AdminBootstrap {
         context,
       ),
     );
-    await this.consistency.settle(Math.max(user.position, issued.position), ['api-keys', 'users']);
+    await this.sender.settle(Math.max(user.position, issued.position), [API_KEYS_MODEL, USERS_READ_MODEL]);
     const stale = await this.readStore
       .reader<ApiKeyView>(API_KEYS)
       .find({ bootstrap: true, revoked: false, id: { $ne: apiKeyId } });

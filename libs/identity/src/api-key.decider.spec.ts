@@ -57,6 +57,16 @@ describe('API key decider', () => {
         },
       ]));
 
+  it('sets a limit only where there is none when asked to (POST /cost-control), else 409', () => {
+    const limit = { tokens: 1000, costUsd: null, window: 'day' } as const;
+    given(issued)
+      .when({ type: 'ChangeApiKey', apiKeyId: 'k1', usageLimit: limit, onlyIfNoUsageLimit: true })
+      .then([{ type: 'ApiKeyUsageLimitChanged', data: { apiKeyId: 'k1', usageLimit: limit } }]);
+    given(issued, { type: 'ApiKeyUsageLimitChanged', data: { apiKeyId: 'k1', usageLimit: limit } })
+      .when({ type: 'ChangeApiKey', apiKeyId: 'k1', usageLimit: limit, onlyIfNoUsageLimit: true })
+      .thenThrows('usage_limit_exists');
+  });
+
   it('revokes once; a revoked key cannot be changed', () => {
     given(issued)
       .when({ type: 'RevokeApiKey', apiKeyId: 'k1' })

@@ -23,6 +23,8 @@ export type ApiKeyCommand =
       readonly name?: string;
       readonly agentAccess?: AgentAccess;
       readonly usageLimit?: UsageLimit | null;
+      /** Sets a limit only on a key that has none (POST /cost-control): a limit already set is a conflict. */
+      readonly onlyIfNoUsageLimit?: boolean;
     }
   | { readonly type: 'RevokeApiKey'; readonly apiKeyId: string };
 
@@ -57,6 +59,11 @@ export function decideApiKey(command: ApiKeyCommand, state: ApiKeyState): ApiKey
     }
     case 'ChangeApiKey': {
       if (state.status !== 'active') throw new NotFoundError('API key', command.apiKeyId);
+      if (command.onlyIfNoUsageLimit && state.usageLimit)
+        throw new ConflictError(
+          'usage_limit_exists',
+          `API key '${command.apiKeyId}' already has a usage limit; PUT replaces it`,
+        );
       checkLimit(command.usageLimit);
       const { apiKeyId } = command;
       const events: ApiKeyEvent[] = [];

@@ -1,5 +1,5 @@
+export * from './usage.module.js';
 export * from './cost.js';
-export * from './http/usage.controller.js';
 export * from './usage-limiter.js';
 export * from './usage-recorder.js';
 export * from './usage-report.js';

@@ -1,0 +1,35 @@
+// Changing an API key's name, Agent grants or usage limit (admins).
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { CommandContext } from '#eventsourcing';
+import { CommandRunner, type WriteResult } from '#platform';
+import { assertAdmin } from '../../access-policy.js';
+import { apiKeyDecider, type ApiKeyCommand } from '../../api-key.decider.js';
+import { apiKeyStreamId } from '../../api-key.events.js';
+import type { Caller } from '../../http/caller.js';
+
+export class ChangeApiKey extends Command<WriteResult> {
+  constructor(
+    readonly input: Omit<Extract<ApiKeyCommand, { type: 'ChangeApiKey' }>, 'type'>,
+    readonly context: CommandContext,
+    /** The admin changing it. */
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(ChangeApiKey)
+export class ChangeApiKeyHandler implements ICommandHandler<ChangeApiKey> {
+  constructor(private readonly commands: CommandRunner) {}
+
+  async execute({ input, context, caller }: ChangeApiKey): Promise<WriteResult> {
+    assertAdmin(caller);
+    const result = await this.commands.run(
+      apiKeyStreamId(input.apiKeyId),
+      apiKeyDecider,
+      { type: 'ChangeApiKey', ...input },
+      context,
+    );
+    return { id: input.apiKeyId, position: result.position };
+  }
+}

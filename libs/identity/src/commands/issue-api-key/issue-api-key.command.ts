@@ -1,0 +1,98 @@
+// Issuing an API key (admins; the system for the bootstrap key). The secret is generated here, stored only hashed,
+// and answered once.
+import { Inject } from '@nestjs/common';
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { PlatformError } from '#kernel';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { newEntityId, type CommandContext } from '#eventsourcing';
+import { CommandRunner, type WriteResult } from '#platform';
+import { assertAdmin } from '../../access-policy.js';
+import { apiKeyDecider } from '../../api-key.decider.js';
+import { apiKeyStreamId, type AgentAccess, type UsageLimit } from '../../api-key.events.js';
+import { displayPrefix, generateApiKey, hashApiKey } from '../../api-key.secret.js';
+import type { Caller } from '../../http/caller.js';
+import { USERS, type UserView } from '../../users.read-model.js';
+import { RegisterUser } from '../register-user/register-user.command.js';
+
+export class IssueApiKey extends Command<WriteResult & { key: string | null }> {
+  constructor(
+    readonly input: {
+      readonly name: string;
+      /** The owner: a user id, or an email registered as a user when new; the caller's owner by default. */
+      readonly owner?: string | { readonly email: string; readonly name?: string | undefined };
+      readonly agentAccess: AgentAccess;
+      readonly isAdmin: boolean;
+      readonly usageLimit: UsageLimit | null;
+      /** Given for the bootstrap key (ADMIN_API_KEY); generated otherwise. */
+      readonly key?: string;
+      readonly apiKeyId?: string;
+      readonly bootstrap?: boolean;
+    },
+    readonly context: CommandContext,
+    /** The admin issuing it; null for the system (the bootstrap key). */
+    readonly caller: Caller | null = null,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(IssueApiKey)
+export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
+  constructor(
+    private readonly commands: CommandRunner,
+    private readonly bus: CommandBus,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  async execute({ input, context, caller }: IssueApiKey) {
+    if (caller) assertAdmin(caller);
+    const ownerUserId = await this.ownerOf(input, context, caller);
+    const apiKeyId = input.apiKeyId ?? newEntityId(context, 'key');
+    const key = input.key ?? generateApiKey();
+    const result = await this.commands.run(
+      apiKeyStreamId(apiKeyId),
+      apiKeyDecider,
+      {
+        type: 'IssueApiKey',
+        apiKeyId,
+        name: input.name,
+        ownerUserId,
+        keyHash: hashApiKey(key),
+        keyPrefix: displayPrefix(key),
+        agentAccess: input.agentAccess,
+        isAdmin: input.isAdmin,
+        usageLimit: input.usageLimit,
+        bootstrap: input.bootstrap ?? false,
+      },
+      context,
+    );
+    // A retried request whose key was issued before the process died gets no secret: the one issued then is the key.
+    const issuedNow =
+      (result.events[0]?.data as { keyHash?: string } | undefined)?.keyHash === hashApiKey(key);
+    return { id: apiKeyId, key: issuedNow ? key : null, position: result.position };
+  }
+
+  /** The owner's user id; an email not yet known registers its user (an admin when the key is an admin key). */
+  private async ownerOf(input: IssueApiKey['input'], context: CommandContext, caller: Caller | null) {
+    const owner = input.owner;
+    if (typeof owner === 'string') return owner;
+    if (!owner) {
+      if (!caller) throw new Error('a key the system issues names its owner');
+      return caller.userId;
+    }
+    const email = owner.email.toLowerCase();
+    const existing = (await this.readStore.reader<UserView>(USERS).find({ email }, { limit: 1 })).data[0];
+    if (existing) return existing.id;
+    const registered = await this.bus
+      .execute(
+        new RegisterUser(
+          { email, name: owner.name ?? '', role: input.isAdmin ? 'admin' : 'member' },
+          context,
+        ),
+      )
+      .catch((error: PlatformError) => {
+        throw error.code === 'email_taken' ? Object.assign(error, { param: 'owner.email' }) : error;
+      });
+    return registered.id;
+  }
+}

@@ -1,0 +1,35 @@
+// Revoking an API key (admins; the system for a rotated bootstrap key).
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { CommandContext } from '#eventsourcing';
+import { CommandRunner, type WriteResult } from '#platform';
+import { assertAdmin } from '../../access-policy.js';
+import { apiKeyDecider } from '../../api-key.decider.js';
+import { apiKeyStreamId } from '../../api-key.events.js';
+import type { Caller } from '../../http/caller.js';
+
+export class RevokeApiKey extends Command<WriteResult> {
+  constructor(
+    readonly apiKeyId: string,
+    readonly context: CommandContext,
+    /** The admin revoking it; null for the system (a rotated bootstrap key). */
+    readonly caller: Caller | null = null,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(RevokeApiKey)
+export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKey> {
+  constructor(private readonly commands: CommandRunner) {}
+
+  async execute({ apiKeyId, context, caller }: RevokeApiKey): Promise<WriteResult> {
+    if (caller) assertAdmin(caller);
+    const result = await this.commands.run(
+      apiKeyStreamId(apiKeyId),
+      apiKeyDecider,
+      { type: 'RevokeApiKey', apiKeyId },
+      context,
+    );
+    return { id: apiKeyId, position: result.position };
+  }
+}

@@ -1,0 +1,24 @@
+// The user who owns the calling key.
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { NotFoundError } from '#kernel';
+import { READ_STORE, type ReadStore } from '#read-store';
+import type { Caller } from '../../http/caller.js';
+import { USERS, type UserView } from '../../users.read-model.js';
+
+export class GetCurrentUser extends Query<UserView> {
+  constructor(readonly caller: Caller) {
+    super();
+  }
+}
+
+@QueryHandler(GetCurrentUser)
+export class GetCurrentUserHandler implements IQueryHandler<GetCurrentUser> {
+  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
+
+  async execute({ caller }: GetCurrentUser): Promise<UserView> {
+    const user = await this.readStore.reader<UserView>(USERS).get(caller.userId);
+    if (!user) throw new NotFoundError('User', caller.userId);
+    return user;
+  }
+}

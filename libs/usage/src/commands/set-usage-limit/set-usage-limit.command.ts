@@ -1,0 +1,36 @@
+// Setting, replacing or removing an API key's usage limit (admins): the API key's own ChangeApiKey command, whose
+// decider refuses to set a limit "only if none" on a key that has one (`usage_limit_exists`).
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { CommandContext } from '#eventsourcing';
+import { assertAdmin, ChangeApiKey, type Caller, type UsageLimit } from '#identity';
+import type { WriteResult } from '#platform';
+
+export class SetUsageLimit extends Command<WriteResult> {
+  constructor(
+    readonly apiKeyId: string,
+    /** null removes the limit. */
+    readonly usageLimit: UsageLimit | null,
+    /** POST: only on a key without a limit (PUT replaces one). */
+    readonly onlyIfNone: boolean,
+    readonly context: CommandContext,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(SetUsageLimit)
+export class SetUsageLimitHandler implements ICommandHandler<SetUsageLimit> {
+  constructor(private readonly bus: CommandBus) {}
+
+  execute({ apiKeyId, usageLimit, onlyIfNone, context, caller }: SetUsageLimit): Promise<WriteResult> {
+    assertAdmin(caller);
+    return this.bus.execute(
+      new ChangeApiKey(
+        { apiKeyId, usageLimit, ...(onlyIfNone ? { onlyIfNoUsageLimit: true } : {}) },
+        context,
+        caller,
+      ),
+    );
+  }
+}

@@ -1,0 +1,30 @@
+// GET /usage (our extension): daily usage of an API key, Agent, model or user.
+import { Controller, Get, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { ApiRoute, ZodQuery } from '#http';
+import { CurrentCaller, type Caller } from '#identity';
+import { GetUsage } from './get-usage.query.js';
+import { UsageQuery, UsageReportDto } from './get-usage.schema.js';
+
+@Controller('api/v1/core')
+export class GetUsageController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @ApiRoute({
+    tag: 'Usage',
+    summary: 'Daily usage of an API key, Agent, model or user',
+    description:
+      'Built from the ModelCallRecorded events of both surfaces. Non-admin keys see their own key and user only.',
+    query: UsageQuery,
+    response: { status: 200, schema: UsageReportDto, description: 'Totals and the days with calls' },
+    errors: [400, 401, 403],
+  })
+  @Get('usage')
+  usage(
+    @Query(new ZodQuery(UsageQuery)) query: z.output<typeof UsageQuery>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    return this.queries.execute(new GetUsage(query, caller));
+  }
+}

@@ -1,0 +1,40 @@
+// One subject's daily usage. Admins see any subject; other keys their own key and user (an Agent's usage is
+// GET /llm/{agentId}/usage, for an Agent the key is granted).
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { ForbiddenError } from '#kernel';
+import type { Caller } from '#identity';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { usageRange, usageReport } from '../../usage-report.js';
+import type { UsageQuery } from './get-usage.schema.js';
+
+export class GetUsage extends Query<Awaited<ReturnType<typeof usageReport>>> {
+  constructor(
+    readonly query: z.output<typeof UsageQuery>,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetUsage)
+export class GetUsageHandler implements IQueryHandler<GetUsage> {
+  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
+
+  execute({ query, caller }: GetUsage) {
+    const own =
+      query.dimension === 'apiKey' ? caller.apiKey.id : query.dimension === 'user' ? caller.userId : null;
+    const subject = query.subject ?? own;
+    if (!caller.isAdmin && (subject === null || subject !== own))
+      throw new ForbiddenError(
+        'usage_access_denied',
+        query.dimension === 'agent'
+          ? 'use GET /llm/{agentId}/usage for an Agent this key is granted'
+          : "only admins see usage other than their own key's and user's",
+      );
+    if (subject === null)
+      throw new ForbiddenError('usage_access_denied', `name the ${query.dimension} in \`subject\``);
+    return usageReport(this.readStore, query.dimension, subject, usageRange(query));
+  }
+}

@@ -1,0 +1,24 @@
+// The usage context: the record of model calls (UsageRecorder), spend limits (UsageLimiter, which the model gateway
+// consults before a call) and the usage and cost-control routes.
+import { Module } from '@nestjs/common';
+import { SetUsageLimitController } from './commands/set-usage-limit/set-usage-limit.controller.js';
+import { SetUsageLimitHandler } from './commands/set-usage-limit/set-usage-limit.command.js';
+import { GetCostControlController } from './queries/get-cost-control/get-cost-control.controller.js';
+import { GetCostControlHandler } from './queries/get-cost-control/get-cost-control.query.js';
+import { GetUsageController } from './queries/get-usage/get-usage.controller.js';
+import { GetUsageHandler } from './queries/get-usage/get-usage.query.js';
+import { UsageLimiter } from './usage-limiter.js';
+import { UsageRecorder } from './usage-recorder.js';
+
+export const USAGE_CONTROLLERS = [GetUsageController, GetCostControlController, SetUsageLimitController];
+
+export const USAGE_COMMAND_HANDLERS = [SetUsageLimitHandler];
+
+export const USAGE_QUERY_HANDLERS = [GetUsageHandler, GetCostControlHandler];
+
+@Module({
+  controllers: USAGE_CONTROLLERS,
+  providers: [...USAGE_COMMAND_HANDLERS, ...USAGE_QUERY_HANDLERS, UsageRecorder, UsageLimiter],
+  exports: [UsageRecorder, UsageLimiter],
+})
+export class UsageModule {}
