@@ -2,11 +2,34 @@
 // gateway's ModelGateway so both surfaces share model resolution, usage limits and usage recording.
 import { Module } from '@nestjs/common';
 import { GatewayModule } from '#gateway';
+import { AgentCalls } from './agent-calls.js';
+import { GenerateImageController } from './commands/generate-image/generate-image.controller.js';
+import { GenerateImageHandler } from './commands/generate-image/generate-image.command.js';
+import { GenerateObjectController } from './commands/generate-object/generate-object.controller.js';
+import { GenerateObjectHandler } from './commands/generate-object/generate-object.command.js';
+import { GenerateTextController } from './commands/generate-text/generate-text.controller.js';
+import { GenerateTextHandler } from './commands/generate-text/generate-text.command.js';
 import { ConversationAccess } from './conversation-access.js';
-import { LlmController } from './http/llm.controller.js';
+import { GetAgentUsageController } from './queries/get-agent-usage/get-agent-usage.controller.js';
+import { GetAgentUsageHandler } from './queries/get-agent-usage/get-agent-usage.query.js';
+import { ListAgentModelsController } from './queries/list-agent-models/list-agent-models.controller.js';
+import { ListAgentModelsHandler } from './queries/list-agent-models/list-agent-models.query.js';
 
-const CONTROLLERS = [LlmController];
-const PROVIDERS = [ConversationAccess];
+export const LLM_CONTROLLERS = [
+  GenerateTextController,
+  GenerateObjectController,
+  GenerateImageController,
+  ListAgentModelsController,
+  GetAgentUsageController,
+];
 
-@Module({ imports: [GatewayModule], controllers: CONTROLLERS, providers: PROVIDERS })
+export const LLM_COMMAND_HANDLERS = [GenerateTextHandler, GenerateObjectHandler, GenerateImageHandler];
+
+export const LLM_QUERY_HANDLERS = [ListAgentModelsHandler, GetAgentUsageHandler];
+
+@Module({
+  imports: [GatewayModule],
+  controllers: LLM_CONTROLLERS,
+  providers: [...LLM_COMMAND_HANDLERS, ...LLM_QUERY_HANDLERS, AgentCalls, ConversationAccess],
+})
 export class LlmModule {}

@@ -1,0 +1,57 @@
+// Generating an image for the Agent's caller: the named image model or the instance's default.
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { accessibleAgent } from '#agents';
+import type { Caller } from '#identity';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { AgentCalls, scopeOf } from '../../agent-calls.js';
+import { validateMask } from '../../image-mask.js';
+import type { GenerateImageBody, ImageResultDto } from '../../llm.schemas.js';
+
+export class GenerateImage extends Command<z.output<typeof ImageResultDto>> {
+  constructor(
+    readonly agentId: string,
+    readonly body: GenerateImageBody,
+    readonly caller: Caller,
+    readonly signal: AbortSignal,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(GenerateImage)
+export class GenerateImageHandler implements ICommandHandler<GenerateImage> {
+  constructor(
+    private readonly calls: AgentCalls,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  async execute({ agentId, body, caller, signal }: GenerateImage) {
+    if (body.mask !== undefined) validateMask(body.mask);
+    await accessibleAgent(this.readStore, agentId, caller);
+    const model =
+      body.model !== undefined
+        ? this.calls.gateway.resolve(body.model, 'image')
+        : this.calls.defaultImageModel();
+    const result = await this.calls.gateway.image(
+      scopeOf(caller, agentId),
+      model,
+      {
+        prompt: body.prompt,
+        aspectRatio: body.aspectRatio,
+        resolution: body.resolution,
+        ...(body.mask !== undefined ? { mask: body.mask } : {}),
+        ...(body.imageConfig !== undefined ? { imageConfig: body.imageConfig } : {}),
+      },
+      signal,
+    );
+    return {
+      base64: result.base64,
+      mimeType: result.mimeType,
+      width: result.width,
+      height: result.height,
+      model: model.key,
+    };
+  }
+}
