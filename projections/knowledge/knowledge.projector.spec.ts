@@ -22,7 +22,36 @@ const added = {
   },
 };
 
+/** A DocumentAdded as it sits in the log (JSON): its projection must not depend on today's AddDocument command. */
+const STORED_DOCUMENT_ADDED = `{"type":"DocumentAdded","data":{"documentId":"doc_01","name":"Guide.md","scope":"agent",
+"ownerId":"agt_01","provider":"upload","content":{"blobId":"sha256-a","contentHash":"sha256-a","sizeBytes":42,
+"declaredType":"text/markdown"},"tagIds":["tag_01"]}}`;
+
 describe('knowledge projection', () => {
+  it('projects a stored DocumentAdded (its JSON from the log) into the document view', async () => {
+    const h = await projectionHarness(knowledgeProjector);
+    const event = h.envelope(JSON.parse(STORED_DOCUMENT_ADDED) as { type: string; data: unknown });
+    await h.apply(event);
+    expect(await h.get(KNOWLEDGE_DOCUMENTS, 'doc_01')).toEqual({
+      id: 'doc_01',
+      name: 'Guide.md',
+      scope: 'agent',
+      ownerId: 'agt_01',
+      provider: 'upload',
+      tagIds: ['tag_01'],
+      status: 'Pending',
+      contentHash: 'sha256-a',
+      blobId: 'sha256-a',
+      sizeBytes: 42,
+      mimeType: 'text/markdown',
+      version: 1,
+      chunkCount: null,
+      error: null,
+      lastModified: event.metadata.occurredAt,
+      createdAt: event.metadata.occurredAt,
+    });
+  });
+
   it('follows a document from Pending to Ready, with tags, renames and a failure reason', async () => {
     const h = await projectionHarness(knowledgeProjector);
     const e1 = h.envelope(added);

@@ -64,6 +64,30 @@ describe('document decider', () => {
     given(added).when({ type: 'ChangeDocument', documentId, name: ' ' }).thenThrows('invalid_name');
   });
 
+  it('renames, replaces and re-tags in one decision (one append: no half-done change)', () => {
+    given(added)
+      .when({
+        type: 'ChangeDocument',
+        documentId,
+        name: 'New.md',
+        content: content('b'),
+        tagIds: ['t2', 't3'],
+      })
+      .then([
+        { type: 'DocumentRenamed', data: { documentId, name: 'New.md' } },
+        { type: 'DocumentContentReplaced', data: { documentId, content: content('b'), version: 2 } },
+        { type: 'DocumentTagDetached', data: { documentId, tagId: 't1' } },
+        { type: 'DocumentTagAttached', data: { documentId, tagId: 't2' } },
+        { type: 'DocumentTagAttached', data: { documentId, tagId: 't3' } },
+      ]);
+    given(added)
+      .when({ type: 'ChangeDocument', documentId, tagIds: ['t1'] })
+      .then([]);
+    given(added)
+      .when({ type: 'ChangeDocument', documentId, name: ' ', tagIds: [] })
+      .thenThrows('invalid_name');
+  });
+
   it('attaches and detaches tags idempotently', () => {
     given(added)
       .when({ type: 'AttachDocumentTag', documentId, tagId: 't2' })

@@ -30,6 +30,8 @@ export type DocumentCommand =
       readonly documentId: string;
       readonly name?: string;
       readonly content?: DocumentContent;
+      /** The document's tags after the change: one decision renames, replaces and re-tags (one append). */
+      readonly tagIds?: readonly string[];
     }
   | { readonly type: 'AttachDocumentTag'; readonly documentId: string; readonly tagId: string }
   | { readonly type: 'DetachDocumentTag'; readonly documentId: string; readonly tagId: string }
@@ -84,11 +86,19 @@ export function decideDocument(command: DocumentCommand, state: DocumentState): 
   if (command.type === 'AddDocument') {
     if (state.status !== 'absent')
       throw new ConflictError('document_exists', `document '${documentId}' already exists`);
-    const { type: _type, ...data } = command;
+    // Field by field: the stored event's shape is its own (document.events.ts), never whatever the command carries.
     return [
       {
         type: 'DocumentAdded',
-        data: { ...data, name: checkName(command.name), tagIds: [...new Set(command.tagIds)] },
+        data: {
+          documentId,
+          name: checkName(command.name),
+          scope: command.scope,
+          ownerId: command.ownerId,
+          provider: command.provider,
+          content: command.content,
+          tagIds: [...new Set(command.tagIds)],
+        },
       },
     ];
   }
@@ -121,6 +131,14 @@ export function decideDocument(command: DocumentCommand, state: DocumentState): 
           type: 'DocumentContentReplaced',
           data: { documentId, content: command.content, version: state.version + 1 },
         });
+      if (command.tagIds) {
+        const wanted = new Set(command.tagIds);
+        for (const tagId of state.tagIds)
+          if (!wanted.has(tagId)) events.push({ type: 'DocumentTagDetached', data: { documentId, tagId } });
+        for (const tagId of wanted)
+          if (!state.tagIds.includes(tagId))
+            events.push({ type: 'DocumentTagAttached', data: { documentId, tagId } });
+      }
       return events;
     }
     case 'AttachDocumentTag':
