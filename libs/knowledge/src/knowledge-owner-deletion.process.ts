@@ -5,6 +5,9 @@
 // that is already gone is deleted as soon as it appears. Commands carry event ids derived from their cause, so a
 // replay appends nothing.
 import { Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { DeleteDocument } from './commands/delete-document/delete-document.command.js';
+import { DeleteTag } from './commands/delete-tag/delete-tag.command.js';
 import type { EventEnvelope } from '#kernel';
 import {
   causedBy,
@@ -17,8 +20,7 @@ import type { WriteOp } from '#read-store';
 import { CommandRunner } from '#platform';
 import type { AgentEvent } from '#agents';
 import type { SpaceEvent } from '#spaces';
-import { documentDecider } from './document.decider.js';
-import { documentStreamId, type DocumentEvent } from './document.events.js';
+import type { DocumentEvent } from './document.events.js';
 import { tagDecider } from './tag.decider.js';
 import { tagStreamId, type TagEvent } from './tag.events.js';
 
@@ -43,7 +45,10 @@ export class KnowledgeOwnerDeletionProcess implements Projector {
   readonly version = 1;
   readonly collections = [{ name: OWNERS }, { name: DOCUMENT_OWNER }];
 
-  constructor(private readonly commands: CommandRunner) {}
+  constructor(
+    private readonly commands: CommandRunner,
+    private readonly bus: CommandBus,
+  ) {}
 
   private readonly handlers = eventHandlers<OwnerDeletionRead>({
     DocumentAdded: (event, context) => this.handle(event, context),
@@ -126,22 +131,14 @@ export class KnowledgeOwnerDeletionProcess implements Projector {
   }
 
   private async deleteDocument(documentId: string, cause: EventEnvelope): Promise<void> {
-    await this.commands.run(
-      documentStreamId(documentId),
-      documentDecider,
-      { type: 'DeleteDocument', documentId, reason: 'owner_deleted' },
-      causedBy(cause, documentId),
+    await this.bus.execute(
+      new DeleteDocument(documentId, 'owner_deleted', causedBy(cause, documentId), null),
     );
   }
 
   private async deleteTag(tagId: string, cause: EventEnvelope): Promise<void> {
     const { state } = await this.commands.load(tagStreamId(tagId), tagDecider);
     if (state.status !== 'active') return;
-    await this.commands.run(
-      tagStreamId(tagId),
-      tagDecider,
-      { type: 'DeleteTag', tagId },
-      causedBy(cause, tagId),
-    );
+    await this.bus.execute(new DeleteTag(state.agentId, tagId, causedBy(cause, tagId), null));
   }
 }

@@ -3,6 +3,8 @@
 // stream and its own command), and a tag attached later by a request that raced with the deletion is detached as
 // soon as the attachment appears. Commands carry event ids derived from their cause, so a replay appends nothing.
 import { Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { DetachDocumentTag } from './commands/detach-document-tag/detach-document-tag.command.js';
 import type { EventEnvelope } from '#kernel';
 import {
   causedBy,
@@ -37,7 +39,10 @@ export class KnowledgeTagDeletionProcess implements Projector {
   readonly version = 1;
   readonly collections = [{ name: TAG_CARRIERS }];
 
-  constructor(private readonly commands: CommandRunner) {}
+  constructor(
+    private readonly commands: CommandRunner,
+    private readonly bus: CommandBus,
+  ) {}
 
   private readonly handlers = eventHandlers<TagDeletionRead>({
     DocumentAdded: (event, context) => this.handle(event, context),
@@ -97,11 +102,6 @@ export class KnowledgeTagDeletionProcess implements Projector {
     const stream = documentStreamId(documentId);
     const { state } = await this.commands.load(stream, documentDecider);
     if (!('tagIds' in state) || !state.tagIds.includes(tagId)) return;
-    await this.commands.run(
-      stream,
-      documentDecider,
-      { type: 'DetachDocumentTag', documentId, tagId },
-      causedBy(cause, documentId),
-    );
+    await this.bus.execute(new DetachDocumentTag(documentId, tagId, causedBy(cause, documentId), null));
   }
 }

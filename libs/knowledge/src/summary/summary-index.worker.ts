@@ -6,8 +6,9 @@
 // replaces the serving one only when the build completes; a cancel (seen in the log, from any process) aborts the
 // model call under way, and the previous tree keeps serving. A crash leaves the build listed, and it starts again.
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
-import { newId, PlatformError, SYSTEM_ACTOR } from '#kernel';
+import { newId, PlatformError } from '#kernel';
 import { ProjectionRunner, ToDoListScanner } from '#eventsourcing';
 import { CommandRunner, LOGGER } from '#platform';
 import { READ_STORE, type ReadStore } from '#read-store';
@@ -24,11 +25,12 @@ import {
 } from './summary-index.read-model.js';
 import { documentDecider } from '../document.decider.js';
 import { documentStreamId } from '../document.events.js';
-import type { DocumentChunk } from '../ingestion.worker.js';
+import type { DocumentChunk } from '../pipeline/document-pipeline.js';
 import { embedInBatches, systemScope } from '../system-calls.js';
 import { visibleOwners } from '../visible-owners.js';
 import { summaryIndexDecider, type SummaryIndexCommand } from './summary-index.decider.js';
 import { summaryIndexStreamId, type ActiveSummaryBuild } from './summary-index.events.js';
+import { RecordSummaryBuild } from '../commands/record-summary-build/record-summary-build.command.js';
 import { buildSummaryTree, pruneSummaryTree, type SummaryLeaf, type SummaryTree } from './summary-tree.js';
 
 /** The tree as stored in the blob store. */
@@ -69,6 +71,7 @@ export class SummaryIndexWorker implements BeforeApplicationShutdown {
 
   constructor(
     private readonly commands: CommandRunner,
+    private readonly bus: CommandBus,
     runner: ProjectionRunner,
     private readonly gateway: ModelGateway,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
@@ -342,17 +345,6 @@ export class SummaryIndexWorker implements BeforeApplicationShutdown {
   }
 
   private async run(command: SummaryIndexCommand): Promise<number> {
-    const result = await this.commands.run(
-      summaryIndexStreamId(command.agentId),
-      summaryIndexDecider,
-      command,
-      {
-        actor: SYSTEM_ACTOR,
-        correlationId: `summary-index:${command.agentId}`,
-        causationId: null,
-        now: () => new Date(),
-      },
-    );
-    return result.events.length;
+    return (await this.bus.execute(new RecordSummaryBuild(command))).appended;
   }
 }

@@ -1,9 +1,9 @@
-// Wire shapes of the Knowledge API: they validate requests and generate the OpenAPI document.
+// Wire shapes of the Knowledge API, shared by its slices: they validate requests and generate the OpenAPI document.
 import { z } from 'zod';
 import { ListQuery } from '#http';
-import { DOCUMENT_SCOPES, DOCUMENT_STATUSES } from '../document.events.js';
-import { MAX_DOCUMENT_NAME } from '../document.decider.js';
-import { DEFAULT_TAG_COLOR, MAX_TAG_NAME } from '../tag.decider.js';
+import { DOCUMENT_SCOPES, DOCUMENT_STATUSES } from './document.events.js';
+import { MAX_DOCUMENT_NAME } from './document.decider.js';
+import { DEFAULT_TAG_COLOR, MAX_TAG_NAME } from './tag.decider.js';
 
 /** Text documents sent as JSON; files come as multipart uploads. */
 export const MAX_TEXT_CHARS = 5_000_000;

@@ -1,0 +1,59 @@
+// One action over many documents. Each document is its own command (and its own stream), so the answer lists the
+// outcome per document: one that is not found or not writable does not stop the others.
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import type { CommandContext } from '#eventsourcing';
+import type { Caller } from '#identity';
+import { PlatformError } from '#kernel';
+import type { WriteResult } from '#platform';
+import { KnowledgeAccess } from '../../knowledge-access.js';
+import type { BulkDocumentsBody, BulkResultDto } from '../../knowledge.schemas.js';
+import { AttachDocumentTag } from '../attach-document-tag/attach-document-tag.command.js';
+import { DeleteDocument } from '../delete-document/delete-document.command.js';
+import { DetachDocumentTag } from '../detach-document-tag/detach-document-tag.command.js';
+import { ReprocessDocument } from '../reprocess-document/reprocess-document.command.js';
+
+export class BulkDocuments extends Command<WriteResult & z.output<typeof BulkResultDto>> {
+  constructor(
+    readonly agentId: string,
+    readonly body: z.output<typeof BulkDocumentsBody>,
+    readonly context: CommandContext,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(BulkDocuments)
+export class BulkDocumentsHandler implements ICommandHandler<BulkDocuments> {
+  constructor(
+    private readonly bus: CommandBus,
+    private readonly access: KnowledgeAccess,
+  ) {}
+
+  async execute({ agentId, body, context, caller }: BulkDocuments) {
+    const agent = await this.access.agent(agentId, caller);
+    if (body.tagId) await this.access.requireTags(agent, [body.tagId]);
+    const by = { caller, agentId };
+    const results = [];
+    let position = 0;
+    for (const documentId of new Set(body.documentIds)) {
+      const command =
+        body.action === 'addTag'
+          ? new AttachDocumentTag(documentId, body.tagId!, context, by)
+          : body.action === 'removeTag'
+            ? new DetachDocumentTag(documentId, body.tagId!, context, by)
+            : body.action === 'delete'
+              ? new DeleteDocument(documentId, 'requested', context, by)
+              : new ReprocessDocument(documentId, body.action === 'forceReprocess', context, by);
+      try {
+        position = Math.max(position, (await this.bus.execute(command)).position);
+        results.push({ documentId, ok: true });
+      } catch (error) {
+        if (!(error instanceof PlatformError)) throw error;
+        results.push({ documentId, ok: false, error: { code: error.code, message: error.message } });
+      }
+    }
+    return { id: agentId, position, action: body.action, results };
+  }
+}

@@ -1,0 +1,37 @@
+// Cancelling the build under way of an Agent's section-summary index; the tree built before keeps serving.
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { CommandContext } from '#eventsourcing';
+import type { Caller } from '#identity';
+import { CommandRunner, type WriteResult } from '#platform';
+import { KnowledgeAccess } from '../../knowledge-access.js';
+import { summaryIndexDecider } from '../../summary/summary-index.decider.js';
+import { summaryIndexStreamId } from '../../summary/summary-index.events.js';
+
+export class CancelSummaryBuild extends Command<WriteResult> {
+  constructor(
+    readonly agentId: string,
+    readonly context: CommandContext,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(CancelSummaryBuild)
+export class CancelSummaryBuildHandler implements ICommandHandler<CancelSummaryBuild> {
+  constructor(
+    private readonly commands: CommandRunner,
+    private readonly access: KnowledgeAccess,
+  ) {}
+
+  async execute({ agentId, context, caller }: CancelSummaryBuild): Promise<WriteResult> {
+    await this.access.agent(agentId, caller);
+    const result = await this.commands.run(
+      summaryIndexStreamId(agentId),
+      summaryIndexDecider,
+      { type: 'CancelSummaryBuild', agentId },
+      context,
+    );
+    return { id: agentId, position: result.position };
+  }
+}

@@ -1,0 +1,58 @@
+// Renaming a document, replacing its content (processed again) and setting its tags: one decision, one append.
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import type { CommandContext } from '#eventsourcing';
+import type { Caller } from '#identity';
+import { CommandRunner } from '#platform';
+import { declaredTextType, DocumentBytes } from '../../document-bytes.js';
+import { documentDecider } from '../../document.decider.js';
+import { documentStreamId } from '../../document.events.js';
+import { KnowledgeAccess } from '../../knowledge-access.js';
+import type { ChangeDocumentBody } from '../../knowledge.schemas.js';
+import type { DocumentWrite } from '../add-document/add-document.command.js';
+
+export class ChangeDocument extends Command<DocumentWrite> {
+  constructor(
+    readonly agentId: string,
+    readonly documentId: string,
+    readonly change: z.output<typeof ChangeDocumentBody>,
+    readonly context: CommandContext,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(ChangeDocument)
+export class ChangeDocumentHandler implements ICommandHandler<ChangeDocument> {
+  constructor(
+    private readonly commands: CommandRunner,
+    private readonly access: KnowledgeAccess,
+    private readonly bytes: DocumentBytes,
+  ) {}
+
+  async execute({ agentId, documentId, change, context, caller }: ChangeDocument): Promise<DocumentWrite> {
+    const agent = await this.access.agent(agentId, caller);
+    const document = await this.access.writableDocument(agent, documentId, caller);
+    if (change.tagIds) await this.access.requireTags(agent, change.tagIds);
+    const text = change.text !== undefined ? Buffer.from(change.text, 'utf8') : null;
+    const content = text
+      ? await this.bytes.store(text, declaredTextType(change.name ?? document.name))
+      : null;
+    const result = await this.commands.run(
+      documentStreamId(documentId),
+      documentDecider,
+      {
+        type: 'ChangeDocument',
+        documentId,
+        ...(change.name !== undefined ? { name: change.name } : {}),
+        ...(content ? { content } : {}),
+        ...(change.tagIds ? { tagIds: change.tagIds } : {}),
+      },
+      context,
+    );
+    const stored = text && content ? this.bytes.keepStored(text, content) : Promise.resolve();
+    stored.catch(() => undefined);
+    return { id: documentId, position: result.position, stored };
+  }
+}

@@ -1,0 +1,43 @@
+// Renaming or recolouring one of an Agent's tags.
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { CommandContext } from '#eventsourcing';
+import type { Caller } from '#identity';
+import { CommandRunner, type WriteResult } from '#platform';
+import { KnowledgeAccess } from '../../knowledge-access.js';
+import { tagDecider } from '../../tag.decider.js';
+import { tagStreamId } from '../../tag.events.js';
+
+export class ChangeTag extends Command<WriteResult> {
+  constructor(
+    readonly agentId: string,
+    readonly tagId: string,
+    readonly change: { readonly name?: string | undefined; readonly color?: string | undefined },
+    readonly context: CommandContext,
+    /** null when the system acts (the Agent owning the tag was deleted). */
+    readonly caller: Caller | null,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(ChangeTag)
+export class ChangeTagHandler implements ICommandHandler<ChangeTag> {
+  constructor(
+    private readonly commands: CommandRunner,
+    private readonly access: KnowledgeAccess,
+  ) {}
+
+  async execute({ agentId, tagId, change, context, caller }: ChangeTag): Promise<WriteResult> {
+    if (caller) {
+      await this.access.agent(agentId, caller);
+      await this.access.agentTag(agentId, tagId);
+    }
+    const result = await this.commands.run(
+      tagStreamId(tagId),
+      tagDecider,
+      { type: 'ChangeTag', tagId, ...change },
+      context,
+    );
+    return { id: tagId, position: result.position };
+  }
+}

@@ -1,0 +1,42 @@
+// PUT /knowledge/{agentId}/tags/{tagId} (spec): rename or recolour.
+import { Controller, UseInterceptors } from '@nestjs/common';
+import { ApiRoute } from '#http';
+import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { CommandSender } from '#platform';
+import { TAGS_READ_MODEL } from '../../knowledge.read-model.js';
+import { QueryBus } from '@nestjs/cqrs';
+import { GetTag } from '../../queries/get-tag/get-tag.query.js';
+import { Body, Param, Put } from '@nestjs/common';
+import type { z } from 'zod';
+import { ZodBody } from '#http';
+import { ChangeTagBody, TagDto } from '../../knowledge.schemas.js';
+import { ChangeTag } from './change-tag.command.js';
+
+@UseInterceptors(IdempotencyInterceptor)
+@Controller('api/v1/core/knowledge/:agentId')
+export class ChangeTagController {
+  constructor(
+    private readonly sender: CommandSender,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'Rename or recolour a tag',
+    body: ChangeTagBody,
+    response: { status: 200, schema: TagDto, description: 'The tag' },
+    errors: [400, 403, 404],
+  })
+  @Put('tags/:tagId')
+  async change(
+    @Param('agentId') agentId: string,
+    @Param('tagId') tagId: string,
+    @Body(new ZodBody(ChangeTagBody)) body: z.output<typeof ChangeTagBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    await this.sender.send(new ChangeTag(agentId, tagId, body, commandContext(caller), caller), [
+      TAGS_READ_MODEL,
+    ]);
+    return this.queries.execute(new GetTag(agentId, tagId, caller));
+  }
+}

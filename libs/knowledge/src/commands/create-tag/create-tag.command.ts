@@ -1,0 +1,41 @@
+// Creating one of an Agent's tags.
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { newEntityId, type CommandContext } from '#eventsourcing';
+import type { Caller } from '#identity';
+import { CommandRunner, type WriteResult } from '#platform';
+import { KnowledgeAccess } from '../../knowledge-access.js';
+import { tagDecider } from '../../tag.decider.js';
+import { tagStreamId } from '../../tag.events.js';
+
+export class CreateTag extends Command<WriteResult> {
+  constructor(
+    readonly agentId: string,
+    readonly name: string,
+    readonly color: string,
+    readonly context: CommandContext,
+    /** null when the system acts (the Agent owning the tag was deleted). */
+    readonly caller: Caller | null,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(CreateTag)
+export class CreateTagHandler implements ICommandHandler<CreateTag> {
+  constructor(
+    private readonly commands: CommandRunner,
+    private readonly access: KnowledgeAccess,
+  ) {}
+
+  async execute({ agentId, name, color, context, caller }: CreateTag): Promise<WriteResult> {
+    if (caller) await this.access.agent(agentId, caller);
+    const tagId = newEntityId(context, 'tag');
+    const result = await this.commands.run(
+      tagStreamId(tagId),
+      tagDecider,
+      { type: 'CreateTag', tagId, agentId, name, color },
+      context,
+    );
+    return { id: tagId, position: result.position };
+  }
+}

@@ -1,0 +1,43 @@
+// POST /knowledge/{agentId}/tags (spec).
+import { Controller, UseInterceptors } from '@nestjs/common';
+import { ApiRoute } from '#http';
+import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { CommandSender } from '#platform';
+import { TAGS_READ_MODEL } from '../../knowledge.read-model.js';
+import { QueryBus } from '@nestjs/cqrs';
+import { GetTag } from '../../queries/get-tag/get-tag.query.js';
+import { Body, Param, Post } from '@nestjs/common';
+import type { z } from 'zod';
+import { ZodBody } from '#http';
+import { CreateTagBody, TagDto } from '../../knowledge.schemas.js';
+import { CreateTag } from './create-tag.command.js';
+
+@UseInterceptors(IdempotencyInterceptor)
+@Controller('api/v1/core/knowledge/:agentId')
+export class CreateTagController {
+  constructor(
+    private readonly sender: CommandSender,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'Create a tag',
+    body: CreateTagBody,
+    response: { status: 201, schema: TagDto, description: 'The tag' },
+    errors: [400, 403, 404],
+    idempotent: true,
+  })
+  @Post('tags')
+  async create(
+    @Param('agentId') agentId: string,
+    @Body(new ZodBody(CreateTagBody)) body: z.output<typeof CreateTagBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const { id } = await this.sender.send(
+      new CreateTag(agentId, body.name, body.color, commandContext(caller), caller),
+      [TAGS_READ_MODEL],
+    );
+    return this.queries.execute(new GetTag(agentId, id, caller));
+  }
+}

@@ -1,0 +1,33 @@
+// DELETE /knowledge/{agentId}/documents/{documentId} (spec).
+import { Controller, UseInterceptors } from '@nestjs/common';
+import { ApiRoute } from '#http';
+import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { CommandSender } from '#platform';
+import { DOCUMENTS_READ_MODEL } from '../../knowledge.read-model.js';
+import { Delete, HttpCode, Param } from '@nestjs/common';
+import { DeleteDocument } from './delete-document.command.js';
+
+@UseInterceptors(IdempotencyInterceptor)
+@Controller('api/v1/core/knowledge/:agentId')
+export class DeleteDocumentController {
+  constructor(private readonly sender: CommandSender) {}
+
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'Delete a document',
+    response: { status: 204, description: 'Deleted' },
+    errors: [403, 404],
+  })
+  @Delete('documents/:documentId')
+  @HttpCode(204)
+  async delete(
+    @Param('agentId') agentId: string,
+    @Param('documentId') documentId: string,
+    @CurrentCaller() caller: Caller,
+  ): Promise<void> {
+    await this.sender.send(
+      new DeleteDocument(documentId, 'requested', commandContext(caller), { caller, agentId }),
+      [DOCUMENTS_READ_MODEL],
+    );
+  }
+}

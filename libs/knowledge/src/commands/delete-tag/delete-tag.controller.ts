@@ -1,0 +1,42 @@
+// DELETE /knowledge/{agentId}/tags/{tagId} (spec). The documents that carried the tag lose it through the
+// tag-deletion process manager; the answer waits until the document lists show that (bounded, like every
+// read-your-writes wait).
+import { Controller, UseInterceptors } from '@nestjs/common';
+import { ApiRoute } from '#http';
+import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { CommandSender } from '#platform';
+import { TAGS_READ_MODEL } from '../../knowledge.read-model.js';
+import { Delete, HttpCode, Param } from '@nestjs/common';
+import { EVENT_STORE, type EventStore } from '#event-store';
+import { Inject } from '@nestjs/common';
+import { DOCUMENTS_READ_MODEL } from '../../knowledge.read-model.js';
+import { TAG_DELETION_PROCESS } from '../../tag-deletion.process.js';
+import { DeleteTag } from './delete-tag.command.js';
+
+@UseInterceptors(IdempotencyInterceptor)
+@Controller('api/v1/core/knowledge/:agentId')
+export class DeleteTagController {
+  constructor(
+    private readonly sender: CommandSender,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+  ) {}
+
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'Delete a tag (documents carrying it lose it)',
+    response: { status: 204, description: 'Deleted' },
+    errors: [403, 404],
+  })
+  @Delete('tags/:tagId')
+  @HttpCode(204)
+  async delete(
+    @Param('agentId') agentId: string,
+    @Param('tagId') tagId: string,
+    @CurrentCaller() caller: Caller,
+  ): Promise<void> {
+    const result = await this.sender.send(new DeleteTag(agentId, tagId, commandContext(caller), caller), []);
+    const tagDeletion = { projection: TAG_DELETION_PROCESS };
+    if (await this.sender.settle(result.position, [TAGS_READ_MODEL, DOCUMENTS_READ_MODEL, tagDeletion]))
+      await this.sender.settle(await this.events.headPosition(), [TAGS_READ_MODEL, DOCUMENTS_READ_MODEL]);
+  }
+}

@@ -1,0 +1,28 @@
+// POST /knowledge-index/reindex (admin, extension): starts a re-index from the log and answers at once (a new index
+// version built beside the live one, then switched to, searches working throughout); GET shows its progress.
+import { Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiRoute } from '#http';
+import { assertAdmin, CurrentCaller, type Caller } from '#identity';
+import { Reindexer } from '../../pipeline/reindex.js';
+
+@Controller('api/v1/core/knowledge-index')
+export class ReindexKnowledgeController {
+  constructor(private readonly reindexer: Reindexer) {}
+
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary:
+      'Re-index every Ready document from its stored content into a new index version, then switch (admin)',
+    description:
+      'Use after the embedding model or its dimensions change. Searches keep working on the live index until the ' +
+      'new one is complete; documents processed meanwhile go to both.',
+    response: { status: 202, description: 'Started (or already running); GET shows progress' },
+    errors: [403],
+  })
+  @Post('reindex')
+  @HttpCode(202)
+  startReindex(@CurrentCaller() caller: Caller) {
+    assertAdmin(caller);
+    return { reindex: this.reindexer.start() };
+  }
+}

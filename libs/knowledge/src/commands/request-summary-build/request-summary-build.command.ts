@@ -1,0 +1,47 @@
+// Requesting a build of an Agent's section-summary index (incremental, or full: every group summarised again). The
+// Agent's own chat model writes the summaries; the instance's default when it has none. The build runs in the
+// background (the summary-index worker); the previous tree serves until it completes.
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { CommandContext } from '#eventsourcing';
+import { ModelGateway } from '#gateway';
+import type { Caller } from '#identity';
+import { ConflictError, newId } from '#kernel';
+import { CommandRunner, type WriteResult } from '#platform';
+import { KnowledgeAccess } from '../../knowledge-access.js';
+import { summaryIndexDecider } from '../../summary/summary-index.decider.js';
+import { summaryIndexStreamId } from '../../summary/summary-index.events.js';
+
+export class RequestSummaryBuild extends Command<WriteResult> {
+  constructor(
+    readonly agentId: string,
+    readonly full: boolean,
+    readonly context: CommandContext,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(RequestSummaryBuild)
+export class RequestSummaryBuildHandler implements ICommandHandler<RequestSummaryBuild> {
+  constructor(
+    private readonly commands: CommandRunner,
+    private readonly access: KnowledgeAccess,
+    private readonly gateway: ModelGateway,
+  ) {}
+
+  async execute({ agentId, full, context, caller }: RequestSummaryBuild): Promise<WriteResult> {
+    const agent = await this.access.agent(agentId, caller);
+    const own = agent.model ? this.gateway.registry.get(agent.model) : undefined;
+    const model = own?.kind === 'chat' ? own : this.gateway.registry.defaultModel('chat');
+    if (!model)
+      throw new ConflictError('no_chat_model', 'no chat model is configured to write the summaries');
+    const result = await this.commands.run(
+      summaryIndexStreamId(agentId),
+      summaryIndexDecider,
+      { type: 'RequestSummaryBuild', agentId, buildId: newId('sumb'), full, model: model.key },
+      context,
+    );
+    return { id: agentId, position: result.position };
+  }
+}

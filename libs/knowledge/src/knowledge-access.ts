@@ -1,0 +1,63 @@
+// Who may read and change what in an Agent's Knowledge: the Agent (the caller must be granted it), the documents it
+// reaches (its own, its Space's, Global), the ones the caller may change (Global ones: admins only), its tags.
+import { Inject, Injectable } from '@nestjs/common';
+import { accessibleAgent, type AgentView } from '#agents';
+import type { Caller } from '#identity';
+import { ForbiddenError, NotFoundError, ValidationError } from '#kernel';
+import { READ_STORE, type ReadStore } from '#read-store';
+import type { DocumentScope } from './document.events.js';
+import {
+  KNOWLEDGE_DOCUMENTS,
+  KNOWLEDGE_TAGS,
+  type DocumentView,
+  type TagView,
+} from './knowledge.read-model.js';
+import { GLOBAL_OWNER, visibleOwners } from './visible-owners.js';
+
+@Injectable()
+export class KnowledgeAccess {
+  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
+
+  agent(agentId: string, caller: Caller): Promise<AgentView> {
+    return accessibleAgent(this.readStore, agentId, caller);
+  }
+
+  async visibleDocument(agent: AgentView, documentId: string): Promise<DocumentView> {
+    const document = await this.readStore.reader<DocumentView>(KNOWLEDGE_DOCUMENTS).get(documentId);
+    if (!document || !visibleOwners(agent).includes(document.ownerId))
+      throw new NotFoundError('Document', documentId);
+    return document;
+  }
+
+  async writableDocument(agent: AgentView, documentId: string, caller: Caller): Promise<DocumentView> {
+    const document = await this.visibleDocument(agent, documentId);
+    if (document.scope === 'global' && !caller.isAdmin)
+      throw new ForbiddenError('admin_required', 'only admins change Global documents');
+    return document;
+  }
+
+  async agentTag(agentId: string, tagId: string, param?: string): Promise<TagView> {
+    const tag = await this.readStore.reader<TagView>(KNOWLEDGE_TAGS).get(tagId);
+    if (!tag || tag.agentId !== agentId) {
+      const error = new NotFoundError('Tag', tagId);
+      throw param ? Object.assign(error, { param }) : error;
+    }
+    return tag;
+  }
+
+  async requireTags(agent: AgentView, tagIds: readonly string[]): Promise<void> {
+    for (const tagId of tagIds) await this.agentTag(agent.id, tagId, 'tagIds');
+  }
+
+  /** The owner a new document of this scope gets: the Agent, its Space, or Global (admins only). */
+  ownerFor(agent: AgentView, scope: DocumentScope, caller: Caller): string {
+    if (scope === 'agent') return agent.id;
+    if (scope === 'space') {
+      if (!agent.spaceId)
+        throw new ValidationError('agent_has_no_space', `Agent '${agent.id}' is not in a Space`, 'scope');
+      return agent.spaceId;
+    }
+    if (!caller.isAdmin) throw new ForbiddenError('admin_required', 'only admins add Global documents');
+    return GLOBAL_OWNER;
+  }
+}

@@ -1,0 +1,25 @@
+// One document the Agent reaches.
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { Caller } from '#identity';
+import { KnowledgeAccess } from '../../knowledge-access.js';
+import { toDocumentDto, type DocumentDtoOf } from '../../knowledge.dto.js';
+
+export class GetDocument extends Query<DocumentDtoOf> {
+  constructor(
+    readonly agentId: string,
+    readonly documentId: string,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetDocument)
+export class GetDocumentHandler implements IQueryHandler<GetDocument> {
+  constructor(private readonly access: KnowledgeAccess) {}
+
+  async execute({ agentId, documentId, caller }: GetDocument) {
+    const agent = await this.access.agent(agentId, caller);
+    return toDocumentDto(await this.access.visibleDocument(agent, documentId));
+  }
+}

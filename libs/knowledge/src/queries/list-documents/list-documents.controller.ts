@@ -1,0 +1,34 @@
+// GET /knowledge/{agentId}/documents (spec).
+import { Controller, UseInterceptors } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiRoute } from '#http';
+import { CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { Get, Param, Query } from '@nestjs/common';
+import type { z } from 'zod';
+import { listOf, ZodQuery } from '#http';
+import { DocumentDto, DocumentListQuery } from '../../knowledge.schemas.js';
+import { ListDocuments } from './list-documents.query.js';
+
+const DocumentList = listOf(DocumentDto);
+
+@UseInterceptors(IdempotencyInterceptor)
+@Controller('api/v1/core/knowledge/:agentId')
+export class ListDocumentsController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'List the documents an Agent can search: its own, its Space’s and Global ones',
+    query: DocumentListQuery,
+    response: { status: 200, schema: DocumentList, description: 'Oldest first' },
+    errors: [400, 403, 404],
+  })
+  @Get('documents')
+  list(
+    @Param('agentId') agentId: string,
+    @Query(new ZodQuery(DocumentListQuery)) query: z.output<typeof DocumentListQuery>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    return this.queries.execute(new ListDocuments(agentId, query, caller));
+  }
+}

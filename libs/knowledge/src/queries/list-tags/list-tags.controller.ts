@@ -1,0 +1,26 @@
+// GET /knowledge/{agentId}/tags (spec).
+import { Controller, UseInterceptors } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiRoute } from '#http';
+import { CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { Get, Param } from '@nestjs/common';
+import { listOf } from '#http';
+import { TagDto } from '../../knowledge.schemas.js';
+import { ListTags } from './list-tags.query.js';
+
+@UseInterceptors(IdempotencyInterceptor)
+@Controller('api/v1/core/knowledge/:agentId')
+export class ListTagsController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @ApiRoute({
+    tag: 'Knowledge',
+    summary: 'List the Agent’s tags',
+    response: { status: 200, schema: listOf(TagDto), description: 'Oldest first' },
+    errors: [403, 404],
+  })
+  @Get('tags')
+  list(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller) {
+    return this.queries.execute(new ListTags(agentId, caller));
+  }
+}

@@ -1,0 +1,33 @@
+// An Agent's tags, oldest first.
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { Caller } from '#identity';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { KnowledgeAccess } from '../../knowledge-access.js';
+import { toTagDto } from '../../knowledge.dto.js';
+import { KNOWLEDGE_TAGS, type TagView } from '../../knowledge.read-model.js';
+
+export class ListTags extends Query<{ data: ReturnType<typeof toTagDto>[]; nextCursor: null }> {
+  constructor(
+    readonly agentId: string,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListTags)
+export class ListTagsHandler implements IQueryHandler<ListTags> {
+  constructor(
+    private readonly access: KnowledgeAccess,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  async execute({ agentId, caller }: ListTags) {
+    await this.access.agent(agentId, caller);
+    const page = await this.readStore
+      .reader<TagView>(KNOWLEDGE_TAGS)
+      .find({ agentId }, { sort: { field: 'createdAt' }, limit: 1000 });
+    return { data: page.data.map(toTagDto), nextCursor: null };
+  }
+}

@@ -1,0 +1,97 @@
+// Grounded passages for a question, from every level the Agent can reach and only from Ready documents: BM25 and
+// vector similarity fused by reciprocal rank fusion, optionally re-ordered by the reranker. Each hit cites its
+// document, section path and offsets; with `includeAiSummary`, the closest section summary comes along.
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { callerScope, ModelGateway } from '#gateway';
+import type { Caller } from '#identity';
+import { ConflictError } from '#kernel';
+import { SEARCH_INDEX, type SearchIndex } from '#search';
+import { LIVE_INDEX_ALIAS } from '../../pipeline/index-aliases.js';
+import { KnowledgeAccess } from '../../knowledge-access.js';
+import type { SearchBody, SearchResultDto } from '../../knowledge.schemas.js';
+import { SummarySearch } from '../../summary/summary-search.js';
+import { visibleOwners } from '../../visible-owners.js';
+
+interface SearchAnswer {
+  readonly query: string;
+  readonly hits: Omit<z.output<typeof SearchResultDto>['hits'][number], never>[];
+  readonly summary?: Awaited<ReturnType<SummarySearch['match']>>;
+}
+
+export class SearchKnowledge extends Query<SearchAnswer> {
+  constructor(
+    readonly agentId: string,
+    readonly body: z.output<typeof SearchBody>,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(SearchKnowledge)
+export class SearchKnowledgeHandler implements IQueryHandler<SearchKnowledge> {
+  constructor(
+    private readonly access: KnowledgeAccess,
+    @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
+    private readonly gateway: ModelGateway,
+    private readonly summaries: SummarySearch,
+  ) {}
+
+  async execute({ agentId, body, caller }: SearchKnowledge): Promise<SearchAnswer> {
+    const agent = await this.access.agent(agentId, caller);
+    if (!agent.knowledgeEnabled)
+      throw new ConflictError('knowledge_disabled', `Agent '${agentId}' has its Knowledge Base turned off`);
+    if (body.tagIds) await this.access.requireTags(agent, body.tagIds);
+    const index = await this.search.liveIndex(LIVE_INDEX_ALIAS);
+    if (!index) return { query: body.query, hits: [], ...(agent.includeAiSummary ? { summary: null } : {}) };
+    const scope = callerScope(caller, 'core', agentId);
+    const signal = AbortSignal.timeout(30_000);
+    const embedding =
+      body.mode === 'bm25' && !agent.includeAiSummary
+        ? []
+        : (
+            await this.gateway.embed(
+              scope,
+              this.gateway.registry.defaultModel('embedding')!,
+              [body.query],
+              signal,
+            )
+          ).vectors[0]!;
+    let hits = await this.search.search(index, {
+      text: body.query,
+      embedding: body.mode === 'bm25' ? [] : embedding,
+      ownerIds: visibleOwners(agent),
+      ...(body.tagIds ? { tagIds: body.tagIds } : {}),
+      limit: body.limit,
+      mode: body.mode,
+    });
+    let scores = hits.map((hit) => hit.score);
+    if (body.rerank && hits.length > 1) {
+      const reranked = await this.gateway.rerank(
+        scope,
+        this.gateway.registry.reranker(),
+        body.query,
+        hits.map((hit) => hit.text),
+        signal,
+      );
+      const order = reranked.scores.map((score, i) => ({ score, i })).sort((a, b) => b.score - a.score);
+      hits = order.map(({ i }) => hits[i]!);
+      scores = order.map(({ score }) => score);
+    }
+    return {
+      query: body.query,
+      hits: hits.map((hit, i) => ({
+        documentId: hit.documentId,
+        documentName: hit.documentName,
+        sectionPath: hit.sectionPath,
+        start: hit.start,
+        end: hit.end,
+        text: hit.text,
+        score: scores[i]!,
+      })),
+      ...(agent.includeAiSummary ? { summary: await this.summaries.match(agent, embedding) } : {}),
+    };
+  }
+}
