@@ -1,5 +1,7 @@
 // The OpenAI-compatible gateway (`/api/compat/v1`): a raw model gateway, no Agent behaviour applied. ModelGateway is
-// exported for the core LLM endpoints, so both surfaces share model resolution, limits and usage recording.
+// exported for the core LLM endpoints, so both surfaces share model resolution, limits and usage recording. The
+// compatible API is a proxy surface, not commands and queries over aggregates: its routes sit in http/, one controller
+// per route family, calling the ModelGateway directly (no bus hop on the hot path); usage is the usage context's.
 import { Module } from '@nestjs/common';
 import { ModelRegistry, ModelProviders } from '#models';
 import { UsageModule } from '#usage';

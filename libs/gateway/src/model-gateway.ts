@@ -2,6 +2,8 @@
 // LLM endpoints): resolve the model, admit the call against the key's usage limit, call the provider with the
 // caller's abort signal, map upstream failures to clear errors, and record the call's usage (also for streams that
 // end early, whose tokens are then counted here).
+// Over 300 lines on purpose: the one hot path of every model call (chat, stream, embeddings, rerank, image), kept in
+// one place so that admission, abort, error mapping and usage recording cannot drift apart between call kinds.
 import { Injectable } from '@nestjs/common';
 import { newId, PlatformError } from '#kernel';
 import {

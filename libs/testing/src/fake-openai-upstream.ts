@@ -1,6 +1,7 @@
 // A fake OpenAI-compatible upstream for tests and the benchmark: the network edge we do not own.
 // Plain node:http on 127.0.0.1 (random port), speaking the wire format the `openai` SDK expects:
 // chat completions (JSON and SSE), embeddings (float and base64), models and rerank.
+// Over 300 lines on purpose: test support (not product code) that stands in for a whole upstream API surface.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';

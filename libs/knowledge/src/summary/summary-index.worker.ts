@@ -5,6 +5,7 @@
 // none), reusing the summaries of unchanged groups unless the build is full. The tree goes to the blob store and
 // replaces the serving one only when the build completes; a cancel (seen in the log, from any process) aborts the
 // model call under way, and the previous tree keeps serving. A crash leaves the build listed, and it starts again.
+// Over 300 lines on purpose: one build's steps (read, embed, group, summarise, record) share its state and abort.
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
