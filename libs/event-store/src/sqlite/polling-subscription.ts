@@ -15,7 +15,12 @@ export function pollingSubscription(
 ): Subscription {
   let stopped = false;
   let wake: (() => void) | undefined;
-  const removeListener = polling.onAppended?.(() => wake?.());
+  /** Set by a local append since the last read began: there may be more to read. */
+  let appended = false;
+  const removeListener = polling.onAppended?.(() => {
+    appended = true;
+    wake?.();
+  });
   const batchSize = options.batchSize ?? 500;
 
   const idle = () =>
@@ -33,6 +38,7 @@ export function pollingSubscription(
     let checkpoint = options.after;
     let caughtUp = false;
     while (!stopped) {
+      appended = false;
       const batch = await store.readAll({ after: checkpoint, maxCount: batchSize });
       if (stopped) break;
       if (batch.length > 0) {
@@ -40,12 +46,15 @@ export function pollingSubscription(
         checkpoint = batch[batch.length - 1]!.position;
         // SQLite answers synchronously: without a macrotask turn, a long catch-up would starve HTTP and timers.
         await new Promise<void>((resolve) => setImmediate(resolve));
-        continue;
+        // A full batch may have more behind it. A short one reached the head: reading again finds only what was
+        // appended since, which a local append announces (and the poll tick finds for other processes).
+        if (batch.length === batchSize || appended) continue;
       }
       if (!caughtUp) {
         caughtUp = true;
         options.onCaughtUp?.();
       }
+      if (appended) continue;
       await idle();
     }
   };
