@@ -42,6 +42,30 @@ describe('SqliteEventStore specifics', () => {
     await store.close();
   });
 
+  it('delivers what another process appends to the same file (its poll of the head wakes the subscriptions)', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'es-')), 'events.db');
+    const reader = new SqliteEventStore({ path, pollIntervalMs: 10 });
+    const writer = new SqliteEventStore({ path });
+    const received: string[][] = [[], []];
+    const subscriptions = received.map((into) =>
+      reader.subscribeToAll({
+        after: 0,
+        onEvents: async (events) => {
+          into.push(...events.map((event) => event.type));
+        },
+      }),
+    );
+    await writer.appendToStream(uniqueStream(), [makeEvent('First')], 'no_stream');
+    await waitUntil(() => received.every((types) => types.length === 1));
+    await reader.appendToStream(uniqueStream(), [makeEvent('Local')], 'no_stream');
+    await writer.appendToStream(uniqueStream(), [makeEvent('Second'), makeEvent('Third')], 'no_stream');
+    await waitUntil(() => received.every((types) => types.length === 4));
+    for (const types of received) expect(types).toEqual(['First', 'Local', 'Second', 'Third']);
+    await Promise.all(subscriptions.map((subscription) => subscription.stop()));
+    await writer.close();
+    await reader.close();
+  });
+
   it('parses the events one append wakes every subscription for once, and delivers them all to each', async () => {
     // Every event read from the file passes through the upcasters once.
     const upcasters = new (class extends UpcasterRegistry {

@@ -53,7 +53,7 @@ export interface SqliteEventStoreOptions {
   /** A file path, or ':memory:' for tests. */
   readonly path: string;
   readonly upcasters?: UpcasterRegistry;
-  /** How often a live subscription looks for events appended by other processes. */
+  /** How often the head of the log is checked for events other processes appended, while subscriptions are live. */
   readonly pollIntervalMs?: number;
 }
 
@@ -69,6 +69,13 @@ export class SqliteEventStore implements EventStore {
    */
   private headPage: { readonly key: string; readonly page: readonly EventEnvelope[] } | null = null;
   private headPageExpiry: NodeJS.Immediate | null = null;
+  /**
+   * One poll for all subscriptions: it reads the head (an index lookup) and wakes them only when another process has
+   * moved it, instead of every subscription reading the log on its own timer.
+   */
+  private headPoll: NodeJS.Timeout | null = null;
+  private knownHead = 0;
+  private listeners = 0;
   private readonly upcasters: UpcasterRegistry;
   private readonly pollIntervalMs: number;
   private readonly statements: {
@@ -144,6 +151,7 @@ export class SqliteEventStore implements EventStore {
       this.db.exec('COMMIT');
       if (positions.length > 0) {
         this.headPage = null;
+        this.knownHead = Math.max(this.knownHead, positions[positions.length - 1]!);
         this.appended.emit('appended');
       }
       return { nextRevision: revision, position: positions.at(-1) ?? this.head(), positions };
@@ -243,15 +251,41 @@ export class SqliteEventStore implements EventStore {
 
   subscribeToAll(options: SubscribeOptions): Subscription {
     return pollingSubscription({ readAll: (read) => this.readAllShared(read) }, options, {
-      pollIntervalMs: this.pollIntervalMs,
       onAppended: (listener) => {
         this.appended.on('appended', listener);
-        return () => this.appended.off('appended', listener);
+        this.listening(+1);
+        return () => {
+          this.appended.off('appended', listener);
+          this.listening(-1);
+        };
       },
     });
   }
 
+  private listening(change: number): void {
+    this.listeners += change;
+    if (this.listeners > 0 && !this.headPoll) {
+      this.knownHead = Math.max(this.knownHead, this.head());
+      this.headPoll = setInterval(() => this.pollHead(), this.pollIntervalMs);
+      this.headPoll.unref();
+    } else if (this.listeners === 0 && this.headPoll) {
+      clearInterval(this.headPoll);
+      this.headPoll = null;
+    }
+  }
+
+  private pollHead(): void {
+    if (!this.db.isOpen) return;
+    const head = this.head();
+    if (head <= this.knownHead) return;
+    this.knownHead = head;
+    this.headPage = null;
+    this.appended.emit('appended');
+  }
+
   async close(): Promise<void> {
+    if (this.headPoll) clearInterval(this.headPoll);
+    this.headPoll = null;
     if (this.headPageExpiry) clearImmediate(this.headPageExpiry);
     this.headPageExpiry = null;
     this.headPage = null;
