@@ -78,6 +78,8 @@ function stateOf(
 export class ProjectionAdmin {
   /** The lease owner of this process, as the platform's runner names it. */
   private readonly owner: string;
+  /** The platform's runner, never started here: it knows which events each projector reads. */
+  private readonly platformRunner: ProjectionRunner;
 
   constructor(
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
@@ -87,6 +89,7 @@ export class ProjectionAdmin {
     @Inject(CLI_OUTPUT) private readonly output: CliOutput,
   ) {
     this.owner = platformRunner.options.owner;
+    this.platformRunner = platformRunner;
   }
 
   names(): string[] {
@@ -94,7 +97,7 @@ export class ProjectionAdmin {
   }
 
   async report(): Promise<ProjectionReport[]> {
-    const health = await projectionHealth(this.eventStore, this.readStore, null, this.names());
+    const health = await projectionHealth(this.eventStore, this.readStore, this.platformRunner, this.names());
     return Promise.all(
       health.map(async (item) => {
         const projector = this.projectors.find((candidate) => candidate.name === item.name)!;

@@ -2,7 +2,14 @@ import { SqliteEventStore } from '#event-store';
 import { SqliteReadStore } from '#read-store';
 import type { EventEnvelope } from '#kernel';
 import { makeEvent, uniqueStream, waitUntil } from '#testing/fixtures';
-import { isDeadLocalHolder, processLeaseOwner, ProjectionRunner } from './projection-runner.js';
+import {
+  isDeadLocalHolder,
+  processLeaseOwner,
+  ProjectionRunner,
+  type ProgressEvent,
+  type ProjectionRunnerOptions,
+} from './projection-runner.js';
+import { ProjectionWaiter } from './projection-waiter.js';
 import type { Projector } from './projector.js';
 
 /** Counts Tick events with an increment: any duplicate or gap in delivery shows in the count. */
@@ -30,25 +37,33 @@ const labels = (version: number, delayMs = 0): Projector => ({
   },
 });
 
-const ticks = async (store: SqliteEventStore, n: number) => {
+const ticks = async (store: SqliteEventStore, n: number, type = 'Tick') => {
   const stream = uniqueStream('tick');
   await store.appendToStream(
     stream,
-    Array.from({ length: n }, () => makeEvent('Tick')),
+    Array.from({ length: n }, () => makeEvent(type)),
     'no_stream',
   );
 };
+
+/** Events no counter reads (as model-call usage is for most projectors). */
+const others = (store: SqliteEventStore, n: number) => ticks(store, n, 'Other');
 
 describe('ProjectionRunner', () => {
   let events: SqliteEventStore;
   let reads: SqliteReadStore;
   const runners: ProjectionRunner[] = [];
-  const runner = (projectors: Projector[], owner = processLeaseOwner('host-a')) => {
+  const runner = (
+    projectors: Projector[],
+    owner = processLeaseOwner('host-a'),
+    extra: Partial<ProjectionRunnerOptions> = {},
+  ) => {
     const created = new ProjectionRunner(events, reads, projectors, {
       owner,
       batchSize: 7,
       leaseTtlMs: 300,
       retireGraceMs: 10,
+      ...extra,
     });
     runners.push(created);
     created.start();
@@ -176,6 +191,113 @@ describe('ProjectionRunner', () => {
     await ticks(events, 10);
     await waitUntil(async () => (await count()) === 110);
     expect(await count()).toBe(110);
+  });
+
+  it('skips batches holding nothing it reads (no commit), yet waiters see their position; stores it on stop', async () => {
+    const commits: string[] = [];
+    const commit = reads.commit.bind(reads);
+    reads.commit = (ref, ops, checkpoint) => {
+      commits.push(`${ref.name}@${checkpoint}`);
+      return commit(ref, ops, checkpoint);
+    };
+    const progress: ProgressEvent[] = [];
+    await ticks(events, 5);
+    // No lazy write while the test runs: only a commit, a generation switch or stop stores the position.
+    const live = runner([counter()], processLeaseOwner('host-a'), { idleCheckpointMs: 3_600_000 });
+    live.on('progress', (event) => progress.push(event));
+    expect(await live.caughtUp(5000)).toBe(true);
+    expect(await count()).toBe(5);
+    const applied = await events.headPosition();
+    commits.length = 0;
+    progress.length = 0;
+
+    for (let i = 0; i < 4; i++) await others(events, 10);
+    const head = await events.headPosition();
+    await waitUntil(() => live.status()[0]!.checkpoint === head);
+    expect(commits).toEqual([]);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.every((event) => !event.applied && event.live)).toBe(true);
+    const ref = { name: 'counter', generation: 1 };
+    expect(await reads.checkpoint(ref)).toBe(applied);
+
+    // Read-your-writes at once (timeout 0): here from the runner's seen position; in a process that does not hold
+    // the projector, from the stored checkpoint and the events after it, none of which it reads.
+    expect(await new ProjectionWaiter(reads, live).waitFor(['counter'], head, 0)).toBe(true);
+    const elsewhere = new ProjectionRunner(events, reads, [counter()], {
+      owner: processLeaseOwner('host-b'),
+    });
+    expect(await new ProjectionWaiter(reads, elsewhere).waitFor(['counter'], head, 0)).toBe(true);
+    // Without knowing what the projector reads, only the stored checkpoint counts.
+    expect(await new ProjectionWaiter(reads, null).waitFor(['counter'], head, 0)).toBe(false);
+
+    // A batch it reads commits with the skipped positions before it.
+    await others(events, 3);
+    await ticks(events, 2);
+    const second = await events.headPosition();
+    await waitUntil(async () => (await count()) === 7);
+    await waitUntil(() => live.status()[0]!.checkpoint === second);
+    expect(await reads.checkpoint(ref)).toBe(second);
+    expect(progress.filter((event) => event.applied).length).toBeGreaterThan(0);
+
+    await others(events, 6);
+    const third = await events.headPosition();
+    await waitUntil(() => live.status()[0]!.checkpoint === third);
+    expect(await reads.checkpoint(ref)).toBe(second);
+    await live.stop();
+    expect(await reads.checkpoint(ref)).toBe(third);
+
+    // A restart resumes from the stored checkpoint without gaps or duplicates.
+    await others(events, 4);
+    await ticks(events, 3);
+    const restarted = runner([counter()]);
+    expect(await restarted.caughtUp(5000)).toBe(true);
+    await waitUntil(async () => (await count()) === 10);
+    expect(restarted.status()[0]!.checkpoint).toBe(await events.headPosition());
+  });
+
+  it('stores the position of skipped batches lazily, without a batch to apply', async () => {
+    await ticks(events, 3);
+    const live = runner([counter()], processLeaseOwner('host-a'), { idleCheckpointMs: 20 });
+    await live.caughtUp(5000);
+    await others(events, 30);
+    const head = await events.headPosition();
+    await waitUntil(async () => (await reads.checkpoint({ name: 'counter', generation: 1 })) === head);
+    expect(await count()).toBe(3);
+  });
+
+  it('stores nothing once its lease is lost; the next holder re-reads the skipped events and skips them', async () => {
+    const ref = { name: 'counter', generation: 1 };
+    await ticks(events, 3);
+    const a = runner([counter()], processLeaseOwner('host-a'), { idleCheckpointMs: 3_600_000 });
+    await a.caughtUp(5000);
+    const stored = await events.headPosition();
+    await others(events, 30);
+    await waitUntil(async () => a.status()[0]!.checkpoint === (await events.headPosition()));
+
+    // Another host takes the lease over (as after this one stalled past its lease).
+    const ownerB = processLeaseOwner('host-b');
+    expect(await reads.acquireLease('projection:counter', ownerB, 60_000, a.options.owner)).toBe(true);
+    await waitUntil(() => a.status()[0]!.state === 'standby');
+    expect(await reads.checkpoint(ref)).toBe(stored);
+
+    await ticks(events, 2);
+    const b = runner([counter()], ownerB);
+    expect(await b.caughtUp(5000)).toBe(true);
+    await waitUntil(async () => (await count()) === 5);
+    expect(b.status()[0]!.checkpoint).toBe(await events.headPosition());
+    expect(await reads.checkpoint(ref)).toBe(await events.headPosition());
+  });
+
+  it('stores the rebuilt generation at the position it has seen when it switches to it', async () => {
+    await ticks(events, 10);
+    const live = runner([counter()], processLeaseOwner('host-a'), { idleCheckpointMs: 3_600_000 });
+    await live.caughtUp(5000);
+    await others(events, 20);
+    const head = await events.headPosition();
+    await reads.saveProjection({ name: 'counter', rebuildRequested: true });
+    await waitUntil(async () => (await reads.projection('counter'))?.liveGeneration === 2, 5000);
+    expect(await reads.checkpoint({ name: 'counter', generation: 2 })).toBe(head);
+    expect(await count()).toBe(10);
   });
 
   it('tells a dead local lease holder from a live or remote one', () => {

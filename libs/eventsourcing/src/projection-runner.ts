@@ -2,7 +2,8 @@
 // the same projector never runs twice at once (api and worker processes may both start runners). A projector whose
 // code version differs from the live generation's, or whose rebuild was requested, is rebuilt into a new generation
 // beside the live one and switched to once it has caught up (blue/green). A failing projector retries with backoff
-// and never stops the others.
+// and never stops the others. A batch holding no event a projector reads is skipped (no projection, no write): its
+// position is seen in memory at once (status, read-your-writes) and stored lazily (see LazyCheckpoint).
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { EventEnvelope } from '#kernel';
@@ -25,6 +26,7 @@ export interface ProjectorStatus {
   readonly version: number;
   readonly state: ProjectorState;
   readonly liveGeneration: number | null;
+  /** The live generation's position as seen by this runner; the stored checkpoint may lag (skipped batches). */
   readonly checkpoint: number;
   readonly rebuilding: { readonly generation: number; readonly checkpoint: number } | null;
   readonly lastError: string | null;
@@ -36,6 +38,8 @@ export interface ProgressEvent {
   readonly generation: number;
   readonly position: number;
   readonly live: boolean;
+  /** False when the batch held no event the projector reads: nothing was written, the position was only seen. */
+  readonly applied: boolean;
 }
 
 export interface RunnerLogger {
@@ -50,6 +54,11 @@ export interface ProjectionRunnerOptions {
   /** How long an old generation is kept after a switch, for readers whose generation cache is still warm. */
   readonly retireGraceMs?: number;
   readonly maxBackoffMs?: number;
+  /**
+   * How long at most the stored checkpoint of a generation lags behind batches it skipped (default 1000 ms). It
+   * catches up sooner with the next batch the projector applies, a generation switch, or stop.
+   */
+  readonly idleCheckpointMs?: number;
   readonly logger?: RunnerLogger;
 }
 
@@ -86,6 +95,7 @@ const withoutIndexes = (collections: readonly CollectionSpec[]): CollectionSpec[
 
 export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }> {
   private readonly workers: ProjectorWorker[];
+  private readonly reads = new Map<Projector, ReadonlySet<string>>();
 
   constructor(
     readonly eventStore: EventStore,
@@ -119,6 +129,21 @@ export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }
     return this.workers.map((worker) => worker.projector.name);
   }
 
+  /** The named projector of this runner (held here or not), or undefined. */
+  projector(name: string): Projector | undefined {
+    return this.workers.find((worker) => worker.projector.name === name)?.projector;
+  }
+
+  /** The event types a projector reads, as a set. */
+  eventTypesOf(projector: Projector): ReadonlySet<string> {
+    let types = this.reads.get(projector);
+    if (!types) {
+      types = new Set(projector.eventTypes);
+      this.reads.set(projector, types);
+    }
+    return types;
+  }
+
   /** Resolves when every projector this runner holds has caught up once (or the timeout passes: false). */
   async caughtUp(timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
@@ -129,12 +154,17 @@ export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }
     return true;
   }
 
-  /** Applies a batch of events to one generation of a projector and commits ops and checkpoint together. */
+  /**
+   * Applies a batch of events to one generation of a projector and commits ops and checkpoint together. A batch
+   * without any event the projector reads is not committed at all: false (the caller stores its position later).
+   */
   async applyBatch(
     projector: Projector,
     ref: ProjectionRef,
     events: readonly EventEnvelope[],
-  ): Promise<void> {
+  ): Promise<boolean> {
+    const interesting = this.eventTypesOf(projector);
+    if (!events.some((event) => interesting.has(event.type))) return false;
     const pending: PositionedOp[] = [];
     const context: ProjectionContext = {
       get: async <T extends StoredDocument>(collection: string, id: string) => {
@@ -142,7 +172,6 @@ export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }
         return applyOpsInMemory(committed, collection, id, pending) as T | null;
       },
     };
-    const interesting = new Set(projector.eventTypes);
     for (const event of events) {
       if (!interesting.has(event.type)) continue;
       for (const op of await projector.project(event, context))
@@ -153,6 +182,72 @@ export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }
       compactOps(pending, { mergeIncrements: this.readStore.atomicCommit }),
       events[events.length - 1]!.position,
     );
+    return true;
+  }
+}
+
+/**
+ * The stored checkpoint of one generation. A skipped batch (nothing the projector reads) is only seen: its position
+ * is written at most `intervalMs` later, or with the next commit (which stores the batch's last position anyway), a
+ * generation switch or stop, so a burst of events other projectors read (model-call usage) costs no write here. After
+ * a crash the projector re-reads the events after the stored checkpoint and skips them again.
+ */
+class LazyCheckpoint {
+  private seen: number;
+  private stored: number;
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    private readonly readStore: ReadStore,
+    private readonly ref: ProjectionRef,
+    start: number,
+    private readonly intervalMs: number,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    this.seen = start;
+    this.stored = start;
+  }
+
+  /** A batch was committed with this checkpoint. */
+  committed(position: number): void {
+    this.seen = Math.max(this.seen, position);
+    this.stored = Math.max(this.stored, position);
+  }
+
+  /** A batch up to this position held nothing to apply. */
+  skipped(position: number): void {
+    this.seen = Math.max(this.seen, position);
+    if (this.timer || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.flush().catch(this.onError);
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stores the seen position if the stored checkpoint lags behind it. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const write = this.writing
+      .catch(() => undefined)
+      .then(async () => {
+        const target = this.seen;
+        if (target <= this.stored) return;
+        await this.readStore.commit(this.ref, [], target);
+        this.stored = Math.max(this.stored, target);
+      });
+    this.writing = write;
+    return write;
+  }
+
+  /** No more writes (the generation is retired, or another runner holds it now). */
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
   }
 }
 
@@ -287,13 +382,18 @@ class ProjectorWorker {
     const onError = (error: unknown) => failure?.(error);
 
     let live: Subscription | null = null;
+    const checkpoints = new Map<Subscription, LazyCheckpoint>();
+    let leaseLost = false;
     const subscribe = (ref: ProjectionRef, after: number, onCaughtUp: () => void): Subscription => {
+      const checkpoint = new LazyCheckpoint(readStore, ref, after, options.idleCheckpointMs ?? 1000, onError);
       const subscription = this.runner.eventStore.subscribeToAll({
         after,
         batchSize: options.batchSize ?? 500,
         onEvents: async (events) => {
-          await this.runner.applyBatch(projector, ref, events);
+          const applied = await this.runner.applyBatch(projector, ref, events);
           const position = events[events.length - 1]!.position;
+          if (applied) checkpoint.committed(position);
+          else checkpoint.skipped(position);
           const isLive = ref.generation === this.liveGeneration;
           if (isLive) this.checkpoint = position;
           else if (this.rebuilding?.generation === ref.generation) this.rebuilding.checkpoint = position;
@@ -302,12 +402,14 @@ class ProjectorWorker {
             generation: ref.generation,
             position,
             live: isLive,
+            applied,
           });
         },
         onCaughtUp,
         onError,
       });
       subscriptions.add(subscription);
+      checkpoints.set(subscription, checkpoint);
       return subscription;
     };
 
@@ -360,6 +462,8 @@ class ProjectorWorker {
 
     const switchTo = async (generation: number, build: Subscription) => {
       const previous = this.liveGeneration;
+      // Readers elsewhere (waiters, the CLI) find the new live generation at the position it has reached.
+      await checkpoints.get(build)?.flush();
       await readStore.prepareGeneration({ name: projector.name, generation }, projector.collections);
       record = await readStore.saveProjection({
         name: projector.name,
@@ -381,6 +485,8 @@ class ProjectorWorker {
       });
       if (old) {
         subscriptions.delete(old);
+        checkpoints.get(old)?.close();
+        checkpoints.delete(old);
         await old.stop();
       }
       if (previous !== null && previous !== generation) {
@@ -406,12 +512,22 @@ class ProjectorWorker {
       while (!this.stopped) {
         await Promise.race([failed, this.pause(this.ttl / 3)]);
         if (this.stopped) break;
-        if (!(await this.acquire())) throw new LeaseLostError();
+        if (!(await this.acquire())) {
+          leaseLost = true;
+          throw new LeaseLostError();
+        }
         const latest = await readStore.projection(projector.name);
         if (latest?.rebuildRequested && !this.rebuilding) await startBuild();
       }
     } finally {
       await Promise.all([...subscriptions].map((subscription) => subscription.stop()));
+      // What was seen is stored while this runner still holds the lease; a failed write only means re-reading.
+      await Promise.all(
+        [...checkpoints.values()].map(async (checkpoint) => {
+          if (!leaseLost) await checkpoint.flush().catch(() => undefined);
+          checkpoint.close();
+        }),
+      );
     }
   }
 

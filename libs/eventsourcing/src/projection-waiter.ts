@@ -3,6 +3,10 @@
 import type { ReadStore } from '#read-store';
 import type { ProjectionRunner } from './projection-runner.js';
 
+/** Events read per page, and pages at most, when checking that a stored checkpoint lags only over skipped events. */
+const SKIP_CHECK_PAGE = 500;
+const SKIP_CHECK_PAGES = 4;
+
 export class ProjectionWaiter {
   constructor(
     private readonly readStore: ReadStore,
@@ -29,15 +33,53 @@ export class ProjectionWaiter {
     const behind: string[] = [];
     for (const name of names) {
       const status = local.get(name);
-      if (status && status.state === 'live' && status.checkpoint >= position) continue;
+      // The position the local runner has seen, batches it skipped (nothing it reads) included.
+      const heldHere = status?.state === 'live';
+      if (heldHere && status.checkpoint >= position) continue;
       const record = await this.readStore.projection(name);
       if (record?.liveGeneration != null) {
         const checkpoint = await this.readStore.checkpoint({ name, generation: record.liveGeneration });
         if (checkpoint >= position) continue;
+        if (
+          !heldHere &&
+          record.liveVersion !== null &&
+          (await this.onlySkipped(name, record.liveVersion, checkpoint, position))
+        )
+          continue;
       }
       behind.push(name);
     }
     return behind;
+  }
+
+  /**
+   * True when no event after the stored checkpoint, up to the position, is one the projector reads: its read model is
+   * then what it will be at the position. A runner stores the checkpoint of skipped batches lazily, so one elsewhere
+   * may have seen the position without having stored it. Only for the projector version this process knows (another
+   * version may read other events), and within a few pages (else it is polled again).
+   */
+  private async onlySkipped(
+    name: string,
+    liveVersion: number,
+    checkpoint: number,
+    position: number,
+  ): Promise<boolean> {
+    const projector = this.runner?.projector(name);
+    if (!projector || projector.version !== liveVersion) return false;
+    const reads = this.runner!.eventTypesOf(projector);
+    let after = checkpoint;
+    for (let page = 0; page < SKIP_CHECK_PAGES; page++) {
+      const events = await this.runner!.eventStore.readAll({ after, maxCount: SKIP_CHECK_PAGE });
+      for (const event of events) {
+        if (event.position > position) return true;
+        if (reads.has(event.type)) return false;
+        if (event.position === position) return true;
+      }
+      // Not there yet (a store replica behind the writer): polled again.
+      if (events.length < SKIP_CHECK_PAGE) return false;
+      after = events[events.length - 1]!.position;
+    }
+    return false;
   }
 
   private nextProgress(ms: number): Promise<void> {

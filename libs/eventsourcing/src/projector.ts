@@ -17,7 +17,7 @@ export interface Projector {
   /** Bump when the projection logic changes: a new generation is built beside the live one and switched to. */
   readonly version: number;
   readonly collections: readonly CollectionSpec[];
-  /** Event types this projector reads; others only advance its checkpoint. */
+  /** Event types this projector reads; a batch without any is skipped (its position is stored lazily). */
   readonly eventTypes: readonly string[];
   project(event: EventEnvelope, context: ProjectionContext): Promise<readonly WriteOp[]> | readonly WriteOp[];
 }

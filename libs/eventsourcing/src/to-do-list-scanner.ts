@@ -1,14 +1,15 @@
 // Work driven by a projection's to-do list (the ingestion jobs, the summary builds): the list is scanned when the
-// projection moves and on an interval, only while this process serves that projection live (so one process across
-// the cluster works it), one scan at a time; a request that arrives during a scan runs one more after it.
+// projection applies a batch and on an interval, only while this process serves that projection live (so one process
+// across the cluster works it), one scan at a time; a request that arrives during a scan runs one more after it.
 import type { ProjectionRunner } from './projection-runner.js';
 
 export class ToDoListScanner {
   private timer: NodeJS.Timeout | null = null;
   private scanning: Promise<void> | null = null;
   private rescan = false;
-  private readonly onProgress = (progress: { name: string }) => {
-    if (progress.name === this.projection) this.trigger();
+  private readonly onProgress = (progress: { name: string; applied: boolean }) => {
+    // A batch the projection skipped (none of its events) cannot have changed the list.
+    if (progress.name === this.projection && progress.applied) this.trigger();
   };
 
   constructor(

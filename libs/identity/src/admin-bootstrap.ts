@@ -6,12 +6,11 @@ import { CommandBus } from '@nestjs/cqrs';
 import { PLATFORM_CONFIG, sha256, SYSTEM_ACTOR, type PlatformConfig } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { CommandSender } from '#platform';
-import { API_KEYS, type ApiKeyView } from './api-keys.read-model.js';
+import { API_KEYS, type ApiKeyView, API_KEYS_READ_MODEL as API_KEYS_MODEL } from './api-keys.read-model.js';
 import { hashApiKey } from './api-key.secret.js';
 import { IssueApiKey } from './commands/issue-api-key/issue-api-key.command.js';
 import { RegisterUser } from './commands/register-user/register-user.command.js';
 import { RevokeApiKey } from './commands/revoke-api-key/revoke-api-key.command.js';
-import { API_KEYS_READ_MODEL as API_KEYS_MODEL } from './api-keys.read-model.js';
 import { USERS_READ_MODEL } from './users.read-model.js';
 
 @Injectable()

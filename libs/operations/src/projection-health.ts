@@ -1,5 +1,6 @@
 // Projection health for /health, /metrics and the CLI: state, checkpoint and lag (events and seconds) per projector,
-// from the local runner when it holds the projector, else from the stored checkpoints of the live generation.
+// from the local runner when it holds the projector, else from the stored checkpoints of the live generation (moved
+// past the events the projector does not read: a runner stores the position of batches it skipped lazily).
 import type { EventStore } from '#event-store';
 import type { ReadStore } from '#read-store';
 import type { ProjectionRunner, ProjectorState } from '#eventsourcing';
@@ -34,12 +35,25 @@ export async function projectionHealth(
       const held = status && status.state !== 'standby' && status.state !== 'starting';
       const record = await readStore.projection(name);
       const liveGeneration = held ? status.liveGeneration : (record?.liveGeneration ?? null);
-      const checkpoint = held
+      let checkpoint = held
         ? status.checkpoint
         : liveGeneration === null
           ? 0
           : await readStore.checkpoint({ name, generation: liveGeneration });
-      const behind = await eventStore.readAll({ after: checkpoint, maxCount: LAG_CAP });
+      let behind = await eventStore.readAll({ after: checkpoint, maxCount: LAG_CAP });
+      const projector = held ? undefined : runner?.projector(name);
+      if (projector && record?.liveVersion === projector.version) {
+        const reads = runner!.eventTypesOf(projector);
+        const first = behind.findIndex((event) => reads.has(event.type));
+        const skipped = first < 0 ? behind.length : first;
+        if (skipped > 0) {
+          checkpoint = behind[skipped - 1]!.position;
+          behind =
+            skipped === LAG_CAP
+              ? await eventStore.readAll({ after: checkpoint, maxCount: LAG_CAP })
+              : behind.slice(skipped);
+        }
+      }
       const oldest = behind[0];
       return {
         name,

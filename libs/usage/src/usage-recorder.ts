@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { derivedEventId, WrongExpectedRevisionError, type NewEvent } from '#kernel';
 import { SCHEMA_VERSION } from '#eventsourcing';
 import { CommandRunner, LOGGER } from '#platform';
-import { usageDecider, addCall, ZERO_USAGE, type UsageTotals } from './usage.decider.js';
+import { addCall, ZERO_USAGE, type UsageTotals } from './usage.decider.js';
 import { usageStreamId, type ModelCall } from './usage.events.js';
 
 /** A call waiting to be appended, with the correlation id of the request that made it. */
@@ -135,7 +135,8 @@ export class UsageRecorder implements BeforeApplicationShutdown, OnApplicationSh
 
   private async appendStream(streamId: string, calls: readonly QueuedCall[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      const { revision } = await this.commands.load(streamId, usageDecider);
+      // Only the revision matters: loading the state would read and parse the calls appended since it was last loaded.
+      const revision = await this.commands.store.streamRevision(streamId);
       const events: NewEvent[] = calls.map(({ call, correlationId }) => ({
         id: callEventId(call.callId),
         type: 'ModelCallRecorded',

@@ -1,7 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makeEvent, uniqueStream } from '#testing/fixtures';
+import type { EventEnvelope } from '#kernel';
+import { makeEvent, uniqueStream, waitUntil } from '#testing/fixtures';
 import { eventStoreContract } from '../event-store.contract.js';
 import { UpcasterRegistry } from '../upcasters.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
@@ -38,6 +39,67 @@ describe('SqliteEventStore specifics', () => {
     const [event] = await store.readStream(stream);
     expect(event!.data).toEqual({ fullName: 'Ada' });
     expect(event!.metadata.schemaVersion).toBe(2);
+    await store.close();
+  });
+
+  it('delivers what another process appends to the same file (its poll of the head wakes the subscriptions)', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'es-')), 'events.db');
+    const reader = new SqliteEventStore({ path, pollIntervalMs: 10 });
+    const writer = new SqliteEventStore({ path });
+    const received: string[][] = [[], []];
+    const subscriptions = received.map((into) =>
+      reader.subscribeToAll({
+        after: 0,
+        onEvents: async (events) => {
+          into.push(...events.map((event) => event.type));
+        },
+      }),
+    );
+    await writer.appendToStream(uniqueStream(), [makeEvent('First')], 'no_stream');
+    await waitUntil(() => received.every((types) => types.length === 1));
+    await reader.appendToStream(uniqueStream(), [makeEvent('Local')], 'no_stream');
+    await writer.appendToStream(uniqueStream(), [makeEvent('Second'), makeEvent('Third')], 'no_stream');
+    await waitUntil(() => received.every((types) => types.length === 4));
+    for (const types of received) expect(types).toEqual(['First', 'Local', 'Second', 'Third']);
+    await Promise.all(subscriptions.map((subscription) => subscription.stop()));
+    await writer.close();
+    await reader.close();
+  });
+
+  it('parses the events one append wakes every subscription for once, and delivers them all to each', async () => {
+    // Every event read from the file passes through the upcasters once.
+    const upcasters = new (class extends UpcasterRegistry {
+      parsed = 0;
+      override upcast<E extends EventEnvelope>(event: E): E {
+        this.parsed++;
+        return super.upcast(event);
+      }
+    })();
+    const store = new SqliteEventStore({ path: ':memory:', upcasters });
+    await store.appendToStream(uniqueStream(), [makeEvent('Before')], 'no_stream');
+    const received = Array.from({ length: 5 }, () => [] as string[]);
+    let caughtUp = 0;
+    const subscriptions = received.map((into) =>
+      store.subscribeToAll({
+        after: 0,
+        onEvents: async (events) => {
+          into.push(...events.map((event) => event.type));
+        },
+        onCaughtUp: () => caughtUp++,
+      }),
+    );
+    await waitUntil(() => caughtUp === 5);
+    upcasters.parsed = 0;
+    await store.appendToStream(
+      uniqueStream(),
+      Array.from({ length: 10 }, (_, i) => makeEvent(`E${i}`)),
+      'no_stream',
+    );
+    const expected = ['Before', ...Array.from({ length: 10 }, (_, i) => `E${i}`)];
+    await waitUntil(() => received.every((types) => types.length === expected.length));
+    for (const types of received) expect(types).toEqual(expected);
+    expect(upcasters.parsed).toBe(10);
+    await Promise.all(subscriptions.map((subscription) => subscription.stop()));
     await store.close();
   });
 });

@@ -53,7 +53,7 @@ export interface SqliteEventStoreOptions {
   /** A file path, or ':memory:' for tests. */
   readonly path: string;
   readonly upcasters?: UpcasterRegistry;
-  /** How often a live subscription looks for events appended by other processes. */
+  /** How often the head of the log is checked for events other processes appended, while subscriptions are live. */
   readonly pollIntervalMs?: number;
 }
 
@@ -61,6 +61,21 @@ export class SqliteEventStore implements EventStore {
   private readonly db: DatabaseSync;
   private readonly appended = new EventEmitter();
   private readonly fullPages = new Map<string, readonly EventEnvelope[]>();
+  /**
+   * The last short page (the head of the log) a subscription read, for the other subscriptions reading the same page
+   * in this turn of the event loop: an append wakes them all at once and the new events are parsed once, not once per
+   * projector. Dropped by the next local append and at the end of the turn, so it is at most as stale as a read made a
+   * moment earlier, which a subscription cannot tell apart (it reads on after each short page that an append follows).
+   */
+  private headPage: { readonly key: string; readonly page: readonly EventEnvelope[] } | null = null;
+  private headPageExpiry: NodeJS.Immediate | null = null;
+  /**
+   * One poll for all subscriptions: it reads the head (an index lookup) and wakes them only when another process has
+   * moved it, instead of every subscription reading the log on its own timer.
+   */
+  private headPoll: NodeJS.Timeout | null = null;
+  private knownHead = 0;
+  private listeners = 0;
   private readonly upcasters: UpcasterRegistry;
   private readonly pollIntervalMs: number;
   private readonly statements: {
@@ -134,7 +149,11 @@ export class SqliteEventStore implements EventStore {
         positions.push(row.position);
       }
       this.db.exec('COMMIT');
-      if (positions.length > 0) this.appended.emit('appended');
+      if (positions.length > 0) {
+        this.headPage = null;
+        this.knownHead = Math.max(this.knownHead, positions[positions.length - 1]!);
+        this.appended.emit('appended');
+      }
       return { nextRevision: revision, position: positions.at(-1) ?? this.head(), positions };
     } catch (error) {
       if (this.db.isTransaction) this.db.exec('ROLLBACK');
@@ -189,12 +208,32 @@ export class SqliteEventStore implements EventStore {
     return this.currentRevision(streamId);
   }
 
+  /** readAll for subscriptions: the head page another subscription read in this turn is shared. */
+  private async readAllShared(options: ReadAllOptions = {}): Promise<EventEnvelope[]> {
+    const key = `${options.after ?? 0}:${options.maxCount ?? Number.MAX_SAFE_INTEGER}`;
+    if (this.headPage?.key === key) return [...this.headPage.page];
+    const page = this.readAllSync(options);
+    if (page.length > 0 && page.length < (options.maxCount ?? Number.MAX_SAFE_INTEGER)) {
+      this.headPage = { key, page };
+      this.headPageExpiry ??= setImmediate(() => {
+        this.headPage = null;
+        this.headPageExpiry = null;
+      });
+    }
+    return [...page];
+  }
+
   async readAll(options: ReadAllOptions = {}): Promise<EventEnvelope[]> {
+    return [...this.readAllSync(options)];
+  }
+
+  /** The page itself (possibly cached): callers hand out copies. */
+  private readAllSync(options: ReadAllOptions): readonly EventEnvelope[] {
     const after = options.after ?? 0;
     const limit = options.maxCount ?? Number.MAX_SAFE_INTEGER;
     const key = `${after}:${limit}`;
     const cached = this.fullPages.get(key);
-    if (cached) return [...cached];
+    if (cached) return cached;
     const rows = this.statements.readAll.all(after, limit) as unknown as EventRow[];
     const page = rows.map((row) => this.toEnvelope(row));
     // A full page can never change (positions commit in order), so projectors catching up side by side parse
@@ -203,7 +242,7 @@ export class SqliteEventStore implements EventStore {
       this.fullPages.set(key, page);
       if (this.fullPages.size > FULL_PAGE_CACHE) this.fullPages.delete(this.fullPages.keys().next().value!);
     }
-    return [...page];
+    return page;
   }
 
   async headPosition(): Promise<number> {
@@ -211,16 +250,45 @@ export class SqliteEventStore implements EventStore {
   }
 
   subscribeToAll(options: SubscribeOptions): Subscription {
-    return pollingSubscription(this, options, {
-      pollIntervalMs: this.pollIntervalMs,
+    return pollingSubscription({ readAll: (read) => this.readAllShared(read) }, options, {
       onAppended: (listener) => {
         this.appended.on('appended', listener);
-        return () => this.appended.off('appended', listener);
+        this.listening(+1);
+        return () => {
+          this.appended.off('appended', listener);
+          this.listening(-1);
+        };
       },
     });
   }
 
+  private listening(change: number): void {
+    this.listeners += change;
+    if (this.listeners > 0 && !this.headPoll) {
+      this.knownHead = Math.max(this.knownHead, this.head());
+      this.headPoll = setInterval(() => this.pollHead(), this.pollIntervalMs);
+      this.headPoll.unref();
+    } else if (this.listeners === 0 && this.headPoll) {
+      clearInterval(this.headPoll);
+      this.headPoll = null;
+    }
+  }
+
+  private pollHead(): void {
+    if (!this.db.isOpen) return;
+    const head = this.head();
+    if (head <= this.knownHead) return;
+    this.knownHead = head;
+    this.headPage = null;
+    this.appended.emit('appended');
+  }
+
   async close(): Promise<void> {
+    if (this.headPoll) clearInterval(this.headPoll);
+    this.headPoll = null;
+    if (this.headPageExpiry) clearImmediate(this.headPageExpiry);
+    this.headPageExpiry = null;
+    this.headPage = null;
     if (this.db.isOpen) this.db.close();
   }
 

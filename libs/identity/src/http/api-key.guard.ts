@@ -24,8 +24,9 @@ const CACHE_LIMIT = 10_000;
 
 /**
  * Known keys by hash, so a request costs no read-store query. Entries are dropped whenever the api-keys projection
- * applies a batch in this process (a revocation is then seen at once); when another process runs that projection they
- * live one second. A generation counter keeps a lookup that raced with a batch from caching what it read.
+ * applies a batch in this process (a revocation is then seen at once; a batch it skipped, without key events, changes
+ * nothing); when another process runs that projection they live one second. A generation counter keeps a lookup that
+ * raced with a batch from caching what it read.
  */
 class KnownKeys {
   private readonly entries = new Map<string, { view: ApiKeyView; at: number }>();
@@ -33,7 +34,7 @@ class KnownKeys {
 
   constructor(private readonly runner: ProjectionRunner) {
     runner.on('progress', (progress) => {
-      if (progress.name !== API_KEYS_PROJECTION) return;
+      if (progress.name !== API_KEYS_PROJECTION || !progress.applied) return;
       this.generation++;
       this.entries.clear();
     });

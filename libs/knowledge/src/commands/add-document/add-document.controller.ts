@@ -3,14 +3,13 @@
 // sniffed from the bytes later, never taken from the name or the declared type.
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiRoute } from '#http';
+import { ApiRoute, parseOrThrow } from '#http';
 import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
 import { CommandSender } from '#platform';
 import { DOCUMENTS_READ_MODEL } from '../../knowledge.read-model.js';
 import { GetDocument } from '../../queries/get-document/get-document.query.js';
 import { Param, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { parseOrThrow } from '#http';
 import { declaredTextType } from '../../document-bytes.js';
 import { readUpload } from '../../http/multipart-upload.js';
 import { AddTextDocumentBody, DocumentDto } from '../../knowledge.schemas.js';

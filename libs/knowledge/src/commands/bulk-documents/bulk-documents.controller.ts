@@ -1,12 +1,11 @@
 // POST /knowledge/{agentId}/documents/bulk (our extension): one action over many documents.
 import { Controller, UseInterceptors } from '@nestjs/common';
-import { ApiRoute } from '#http';
+import { ApiRoute, ZodBody } from '#http';
 import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
 import { CommandSender } from '#platform';
 import { DOCUMENTS_READ_MODEL } from '../../knowledge.read-model.js';
 import { Body, HttpCode, Param, Post } from '@nestjs/common';
 import type { z } from 'zod';
-import { ZodBody } from '#http';
 import { BulkDocumentsBody, BulkResultDto } from '../../knowledge.schemas.js';
 import { BulkDocuments } from './bulk-documents.command.js';
 

@@ -1,6 +1,6 @@
 // PUT /knowledge/{agentId}/documents/{documentId} (spec): rename, replace the content, set the tags.
 import { Controller, UseInterceptors } from '@nestjs/common';
-import { ApiRoute } from '#http';
+import { ApiRoute, ZodBody } from '#http';
 import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
 import { CommandSender } from '#platform';
 import { DOCUMENTS_READ_MODEL } from '../../knowledge.read-model.js';
@@ -8,7 +8,6 @@ import { QueryBus } from '@nestjs/cqrs';
 import { GetDocument } from '../../queries/get-document/get-document.query.js';
 import { Body, Param, Put } from '@nestjs/common';
 import type { z } from 'zod';
-import { ZodBody } from '#http';
 import { ChangeDocumentBody, DocumentDto } from '../../knowledge.schemas.js';
 import { ChangeDocument } from './change-document.command.js';
 

@@ -1,6 +1,6 @@
 // POST /knowledge/{agentId}/tags (spec).
 import { Controller, UseInterceptors } from '@nestjs/common';
-import { ApiRoute } from '#http';
+import { ApiRoute, ZodBody } from '#http';
 import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
 import { CommandSender } from '#platform';
 import { TAGS_READ_MODEL } from '../../knowledge.read-model.js';
@@ -8,7 +8,6 @@ import { QueryBus } from '@nestjs/cqrs';
 import { GetTag } from '../../queries/get-tag/get-tag.query.js';
 import { Body, Param, Post } from '@nestjs/common';
 import type { z } from 'zod';
-import { ZodBody } from '#http';
 import { CreateTagBody, TagDto } from '../../knowledge.schemas.js';
 import { CreateTag } from './create-tag.command.js';
 

@@ -5,11 +5,10 @@ import { Controller, UseInterceptors } from '@nestjs/common';
 import { ApiRoute } from '#http';
 import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
 import { CommandSender } from '#platform';
-import { TAGS_READ_MODEL } from '../../knowledge.read-model.js';
+import { TAGS_READ_MODEL, DOCUMENTS_READ_MODEL } from '../../knowledge.read-model.js';
 import { Delete, HttpCode, Param } from '@nestjs/common';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { Inject } from '@nestjs/common';
-import { DOCUMENTS_READ_MODEL } from '../../knowledge.read-model.js';
 import { TAG_DELETION_PROCESS } from '../../tag-deletion.process.js';
 import { DeleteTag } from './delete-tag.command.js';
 

@@ -1,12 +1,11 @@
 // POST /knowledge/{agentId}/documents/download (our extension): several files as one zip.
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiRoute } from '#http';
+import { ApiRoute, ZodBody } from '#http';
 import { CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
 import { Body, HttpCode, Param, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
-import { ZodBody } from '#http';
 import { DownloadDocumentsBody } from '../../knowledge.schemas.js';
 import { DownloadDocuments } from './download-documents.query.js';
 

@@ -1,11 +1,10 @@
 // GET /knowledge/{agentId}/documents (spec).
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiRoute } from '#http';
+import { ApiRoute, listOf, ZodQuery } from '#http';
 import { CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
 import { Get, Param, Query } from '@nestjs/common';
 import type { z } from 'zod';
-import { listOf, ZodQuery } from '#http';
 import { DocumentDto, DocumentListQuery } from '../../knowledge.schemas.js';
 import { ListDocuments } from './list-documents.query.js';
 

@@ -1,10 +1,9 @@
 // GET /knowledge/{agentId}/tags (spec).
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiRoute } from '#http';
+import { ApiRoute, listOf } from '#http';
 import { CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
 import { Get, Param } from '@nestjs/common';
-import { listOf } from '#http';
 import { TagDto } from '../../knowledge.schemas.js';
 import { ListTags } from './list-tags.query.js';
 

@@ -1,11 +1,10 @@
 // POST /knowledge/{agentId}/search (spec): hybrid retrieval with citations.
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiRoute } from '#http';
+import { ApiRoute, ZodBody } from '#http';
 import { CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
 import { Body, HttpCode, Param, Post } from '@nestjs/common';
 import type { z } from 'zod';
-import { ZodBody } from '#http';
 import { SearchBody, SearchResultDto } from '../../knowledge.schemas.js';
 import { SearchKnowledge } from './search-knowledge.query.js';
 
