@@ -54,8 +54,23 @@ export function decideApiKey(command: ApiKeyCommand, state: ApiKeyState): ApiKey
       if (command.name.trim().length === 0)
         throw new ValidationError('invalid_name', 'name must not be empty', 'name');
       checkLimit(command.usageLimit);
-      const { type: _type, ...data } = command;
-      return [{ type: 'ApiKeyIssued', data: { ...data, name: data.name.trim() } }];
+      // Field by field: the stored event's shape is its own (api-key.events.ts), never whatever the command carries.
+      return [
+        {
+          type: 'ApiKeyIssued',
+          data: {
+            apiKeyId: command.apiKeyId,
+            name: command.name.trim(),
+            ownerUserId: command.ownerUserId,
+            keyHash: command.keyHash,
+            keyPrefix: command.keyPrefix,
+            agentAccess: command.agentAccess,
+            isAdmin: command.isAdmin,
+            usageLimit: command.usageLimit,
+            bootstrap: command.bootstrap,
+          },
+        },
+      ];
     }
     case 'ChangeApiKey': {
       if (state.status !== 'active') throw new NotFoundError('API key', command.apiKeyId);

@@ -104,8 +104,24 @@ export function decideSummaryIndex(
         : [];
     case 'CompleteSummaryBuild': {
       if (active?.status !== 'running') return [];
-      const { type: _type, ...tree } = command;
-      return [{ type: 'SummaryBuildCompleted', data: { ...tree, model: active.model } }];
+      // Field by field: the stored event's shape is its own (summary-index.events.ts), not the command's.
+      return [
+        {
+          type: 'SummaryBuildCompleted',
+          data: {
+            agentId: command.agentId,
+            buildId: command.buildId,
+            treeBlobId: command.treeBlobId,
+            model: active.model,
+            nodeCount: command.nodeCount,
+            levels: command.levels,
+            leafCount: command.leafCount,
+            documentIds: command.documentIds,
+            builtAt: command.builtAt,
+            reusedSummaries: command.reusedSummaries,
+          },
+        },
+      ];
     }
     case 'CancelSummaryBuild':
       if (!state.build)
