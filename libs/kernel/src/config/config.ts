@@ -63,6 +63,13 @@ const ConfigSchema = z
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
     IDEMPOTENCY_IN_FLIGHT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
     STREAM_STALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    KEY_STORE_MASTER_KEY: z
+      .string()
+      .regex(/^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, 'must be 32 bytes as 64 hex digits or base64')
+      .optional(),
+    CONVERSATION_MAX_TOOL_STEPS: z.coerce.number().int().min(1).max(20).default(5),
+    CONVERSATION_TOKEN_BUDGET: z.coerce.number().int().min(256).max(2_000_000).default(32_000),
+    INCOGNITO_IDLE_MINUTES: z.coerce.number().min(0.01).max(1_440).default(30),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -104,6 +111,16 @@ const ConfigSchema = z
     idempotencyInFlightMs: env.IDEMPOTENCY_IN_FLIGHT_MS,
     /** A streaming client that reads nothing for this long is disconnected (its upstream call aborted). */
     streamStallTimeoutMs: env.STREAM_STALL_TIMEOUT_MS,
+    /** Wraps the data keys of erasable content (conversations); without it they are stored unwrapped. Never logged. */
+    keyStoreMasterKey: env.KEY_STORE_MASTER_KEY
+      ? Buffer.from(env.KEY_STORE_MASTER_KEY, env.KEY_STORE_MASTER_KEY.length === 64 ? 'hex' : 'base64')
+      : undefined,
+    /** Model calls one conversation turn may make (the answer plus its tool steps). */
+    conversationMaxToolSteps: env.CONVERSATION_MAX_TOOL_STEPS,
+    /** Tokens of history a conversation sends before its oldest part is compacted (capped by the model's window). */
+    conversationTokenBudget: env.CONVERSATION_TOKEN_BUDGET,
+    /** An incognito conversation left idle this long is forgotten (it lives only in the serving process's memory). */
+    incognitoIdleMs: Math.round(env.INCOGNITO_IDLE_MINUTES * 60_000),
   }))
   .superRefine((config, ctx) => {
     if (config.eventStore === 'kurrentdb' && !config.kurrentDbUrl)
