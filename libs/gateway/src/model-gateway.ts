@@ -36,6 +36,8 @@ export interface CallScope {
   readonly agentId: string | null;
   readonly surface: Surface;
   readonly correlationId: string;
+  /** The Agent conversation the call serves (its turn, tool steps, retrieval and compaction). */
+  readonly conversationId?: string;
 }
 
 /** A call made for an authenticated caller: usage goes to its key and user, and to the Agent when there is one. */
@@ -294,6 +296,7 @@ export class ModelGateway {
               apiKeyId: scope.apiKey.id,
               userId: scope.userId,
               agentId: scope.agentId,
+              ...(scope.conversationId ? { conversationId: scope.conversationId } : {}),
               model: model.key,
               provider: model.provider,
               surface: scope.surface,

@@ -7,3 +7,7 @@ export * from './summary/summary-index.events.js';
 export * from './summary/summary-index.read-model.js';
 export * from './tag-deletion.process.js';
 export * from './tag.events.js';
+export { SearchKnowledge } from './queries/search-knowledge/search-knowledge.query.js';
+export { GetDocumentText } from './queries/get-document-text/get-document-text.query.js';
+export { prepareDocument } from './ingestion/parse.js';
+export { IngestionError } from './ingestion/ingestion-error.js';

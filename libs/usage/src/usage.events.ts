@@ -12,6 +12,10 @@ export const OPERATIONS = [
   'generateText',
   'generateObject',
   'generateImage',
+  /** A model call of an Agent conversation's turn (the answer and its tool steps). */
+  'conversation',
+  /** Summarising a conversation's oldest part into a checkpoint. */
+  'compaction',
 ] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
@@ -24,6 +28,8 @@ export interface ModelCall {
   readonly apiKeyId: string;
   readonly userId: string;
   readonly agentId: string | null;
+  /** The Agent conversation the call served; absent for calls outside one (added later: older events lack it). */
+  readonly conversationId?: string;
   /** The model key the client used. */
   readonly model: string;
   readonly provider: string;

@@ -39,9 +39,18 @@ export class SseWriter {
   }
 
   /** Sends one `data:` event; resolves once the socket can take more. */
-  async data(payload: string): Promise<void> {
+  data(payload: string): Promise<void> {
+    return this.write(`data: ${payload}\n\n`);
+  }
+
+  /** Sends one named event (`event:` then `data:`, the payload as JSON on one line). */
+  event(name: string, payload: unknown): Promise<void> {
+    return this.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`);
+  }
+
+  private async write(frame: string): Promise<void> {
     if (this.closed) return;
-    if (this.raw.write(`data: ${payload}\n\n`)) return;
+    if (this.raw.write(frame)) return;
     await new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(stalled);

@@ -25,6 +25,8 @@ export class SearchKnowledge extends Query<SearchAnswer> {
     readonly agentId: string,
     readonly body: z.output<typeof SearchBody>,
     readonly caller: Caller,
+    /** A conversation turn's retrieval: its usage is attributed to the conversation, and it ends with the turn. */
+    readonly turn?: { readonly conversationId: string; readonly signal: AbortSignal },
   ) {
     super();
   }
@@ -39,15 +41,20 @@ export class SearchKnowledgeHandler implements IQueryHandler<SearchKnowledge> {
     private readonly summaries: SummarySearch,
   ) {}
 
-  async execute({ agentId, body, caller }: SearchKnowledge): Promise<SearchAnswer> {
+  async execute({ agentId, body, caller, turn }: SearchKnowledge): Promise<SearchAnswer> {
     const agent = await this.access.agent(agentId, caller);
     if (!agent.knowledgeEnabled)
       throw new ConflictError('knowledge_disabled', `Agent '${agentId}' has its Knowledge Base turned off`);
     if (body.tagIds) await this.access.requireTags(agent, body.tagIds);
     const index = await this.search.liveIndex(LIVE_INDEX_ALIAS);
     if (!index) return { query: body.query, hits: [], ...(agent.includeAiSummary ? { summary: null } : {}) };
-    const scope = callerScope(caller, 'core', agentId);
-    const signal = AbortSignal.timeout(30_000);
+    const scope = {
+      ...callerScope(caller, 'core', agentId),
+      ...(turn ? { conversationId: turn.conversationId } : {}),
+    };
+    const signal = turn
+      ? AbortSignal.any([turn.signal, AbortSignal.timeout(30_000)])
+      : AbortSignal.timeout(30_000);
     const embedding =
       body.mode === 'bm25' && !agent.includeAiSummary
         ? []

@@ -1,0 +1,75 @@
+// Conversations and messages as the runtime and the queries use them: opened (plain text), whichever store holds
+// them (the log and its read models, or the serving process's memory for an incognito conversation).
+import type { AnswerUsage, Citation, Provenance } from './conversation.events.js';
+
+export type Visibility = 'normal' | 'private' | 'incognito';
+
+export interface PlainAttachment {
+  readonly documentId: string | null;
+  readonly name: string;
+  readonly mimeType: string;
+  readonly sizeBytes: number;
+  /** null when it had no text, or when its key was destroyed. */
+  readonly text: string | null;
+}
+
+export interface PlainMessage {
+  readonly id: string;
+  readonly role: 'user' | 'assistant';
+  /** null only when the message's key is gone (a deletion raced the read). */
+  readonly content: string | null;
+  readonly attachments: readonly PlainAttachment[];
+  readonly citations: readonly Citation[];
+  readonly status: 'complete' | 'incomplete';
+  readonly replyTo: string | null;
+  readonly model: string | null;
+  readonly finishReason: string | null;
+  readonly usage: AnswerUsage | null;
+  readonly provenance: Provenance | null;
+  readonly createdAt: string;
+}
+
+export interface PlainCheckpoint {
+  readonly checkpointId: string;
+  readonly throughMessageId: string;
+  readonly throughOffset: number;
+  readonly summary: string | null;
+  readonly model: string;
+}
+
+export interface ConversationRecord {
+  readonly id: string;
+  readonly agentId: string;
+  readonly userId: string;
+  readonly visibility: Visibility;
+  readonly title: string | null;
+  readonly archived: boolean;
+  readonly messageCount: number;
+  readonly lastMessageAt: string | null;
+  readonly createdAt: string;
+  readonly checkpoint: PlainCheckpoint | null;
+}
+
+/** A new answer as the runtime hands it to the store that keeps it. */
+export interface NewAnswer {
+  readonly messageId: string;
+  readonly replyTo: string;
+  readonly content: string;
+  readonly citations: readonly Citation[];
+  readonly status: 'complete' | 'incomplete';
+  readonly finishReason: string | null;
+  readonly usage: AnswerUsage;
+  readonly provenance: Omit<Provenance, 'toolCalls'> & {
+    readonly toolCalls: readonly { name: string; arguments: string; ok: boolean; sources: readonly number[] }[];
+  };
+}
+
+export interface NewCheckpoint {
+  readonly checkpointId: string;
+  readonly throughMessageId: string;
+  readonly throughOffset: number;
+  readonly summary: string;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  readonly model: string;
+}

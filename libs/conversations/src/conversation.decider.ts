@@ -1,0 +1,175 @@
+// The Conversation decider: a turn posts the user's message (starting the conversation on its first turn) and later
+// records the answer; compaction, renaming, archiving, visibility and deletions are decisions of their own. Only
+// the conversation's user may act on it: for anyone else it does not exist (404, the same answer as an unknown id,
+// so ids cannot be probed). Time and ids come in with the commands.
+import { PlatformError } from '#kernel';
+import type { Decider } from '#eventsourcing';
+import {
+  evolveConversation,
+  initialConversationState,
+  type ConversationEvent,
+  type ConversationState,
+  type Sealed,
+  type StoredAttachment,
+  type StoredVisibility,
+} from './conversation.events.js';
+
+export class ConversationNotFoundError extends PlatformError {
+  constructor(conversationId: string) {
+    super(
+      'not_found',
+      'conversation_not_found',
+      `Conversation '${conversationId}' was not found for this user and Agent`,
+      'conversationId',
+    );
+  }
+}
+
+export class MessageNotFoundError extends PlatformError {
+  constructor(messageId: string) {
+    super('not_found', 'message_not_found', `Message '${messageId}' is not in this conversation`, 'messageId');
+  }
+}
+
+type Id = { readonly conversationId: string };
+type Data<T extends ConversationEvent['type']> = Extract<ConversationEvent, { type: T }>['data'];
+
+export type ConversationCommand =
+  | (Id & {
+      readonly type: 'StartTurn';
+      /** Who acts: the conversation's user. */
+      readonly userId: string;
+      readonly agentId: string;
+      /** Given on a conversation's first turn: it starts the conversation. */
+      readonly start: {
+        readonly apiKeyId: string;
+        readonly visibility: StoredVisibility;
+        readonly title: Sealed | null;
+      } | null;
+      readonly messageId: string;
+      readonly content: Sealed;
+      readonly attachments: readonly StoredAttachment[];
+    })
+  | (Id & { readonly type: 'RecordAnswer'; readonly answer: Omit<Data<'AssistantMessageRecorded'>, 'conversationId'> })
+  | (Id & { readonly type: 'CompactConversation'; readonly checkpoint: Omit<Data<'ConversationCompacted'>, 'conversationId'> })
+  | (Id & {
+      readonly type: 'ChangeConversation';
+      readonly userId: string;
+      readonly title?: Sealed;
+      readonly archived?: boolean;
+      readonly visibility?: StoredVisibility;
+    })
+  | (Id & { readonly type: 'DeleteMessage'; readonly userId: string; readonly messageId: string })
+  | (Id & {
+      readonly type: 'DeleteConversation';
+      /** The user who asks; null when the platform cascades an Agent's deletion. */
+      readonly userId: string | null;
+      readonly reason: 'requested' | 'agent_deleted';
+    });
+
+type Live = Extract<ConversationState, { status: 'active' | 'deleted' }>;
+
+/** The conversation as its user sees it: any other user, Agent or a deleted one is "not found". */
+function owned(state: ConversationState, conversationId: string, userId: string | null, agentId?: string): Live {
+  if (
+    state.status !== 'active' ||
+    (userId !== null && state.userId !== userId) ||
+    (agentId !== undefined && state.agentId !== agentId)
+  )
+    throw new ConversationNotFoundError(conversationId);
+  return state;
+}
+
+function decide(command: ConversationCommand, state: ConversationState): ConversationEvent[] {
+  const { conversationId } = command;
+  switch (command.type) {
+    case 'StartTurn': {
+      const events: ConversationEvent[] = [];
+      if (command.start) {
+        // A retried first turn finds its conversation started: it continues it instead of failing.
+        if (state.status === 'absent')
+          events.push({
+            type: 'ConversationStarted',
+            data: {
+              conversationId,
+              agentId: command.agentId,
+              userId: command.userId,
+              apiKeyId: command.start.apiKeyId,
+              visibility: command.start.visibility,
+              title: command.start.title,
+            },
+          });
+      }
+      if (state.status !== 'absent' || !command.start) {
+        const live = owned(state, conversationId, command.userId, command.agentId);
+        // A retried turn (the same Idempotency-Key) finds its message posted: nothing to post again.
+        if (live.messageIds.includes(command.messageId)) return [];
+      }
+      events.push({
+        type: 'UserMessagePosted',
+        data: {
+          conversationId,
+          messageId: command.messageId,
+          content: command.content,
+          attachments: command.attachments,
+        },
+      });
+      return events;
+    }
+    case 'RecordAnswer': {
+      // The conversation (or the message answered) was deleted while the model answered: nothing to record.
+      if (state.status !== 'active' || !state.messageIds.includes(command.answer.replyTo)) return [];
+      if (state.messageIds.includes(command.answer.messageId)) return [];
+      return [{ type: 'AssistantMessageRecorded', data: { conversationId, ...command.answer } }];
+    }
+    case 'CompactConversation': {
+      if (state.status !== 'active' || !state.messageIds.includes(command.checkpoint.throughMessageId)) return [];
+      if (state.checkpoint?.checkpointId === command.checkpoint.checkpointId) return [];
+      return [{ type: 'ConversationCompacted', data: { conversationId, ...command.checkpoint } }];
+    }
+    case 'ChangeConversation': {
+      const live = owned(state, conversationId, command.userId);
+      const events: ConversationEvent[] = [];
+      if (command.title !== undefined)
+        events.push({ type: 'ConversationRenamed', data: { conversationId, title: command.title } });
+      if (command.archived !== undefined && command.archived !== live.archived)
+        events.push({
+          type: command.archived ? 'ConversationArchived' : 'ConversationUnarchived',
+          data: { conversationId },
+        });
+      if (command.visibility !== undefined && command.visibility !== live.visibility)
+        events.push({
+          type: command.visibility === 'private' ? 'ConversationMadePrivate' : 'ConversationMadeNormal',
+          data: { conversationId },
+        });
+      return events;
+    }
+    case 'DeleteMessage': {
+      const live = owned(state, conversationId, command.userId);
+      const at = live.messageIds.indexOf(command.messageId);
+      if (at < 0) throw new MessageNotFoundError(command.messageId);
+      const events: ConversationEvent[] = [
+        { type: 'MessageDeleted', data: { conversationId, messageId: command.messageId } },
+      ];
+      // A summary that read the deleted message would carry its words on: it goes too (the next turn compacts anew).
+      const checkpoint = live.checkpoint;
+      if (checkpoint && at <= live.messageIds.indexOf(checkpoint.throughMessageId))
+        events.push({
+          type: 'CheckpointDiscarded',
+          data: { conversationId, checkpointId: checkpoint.checkpointId, reason: 'message_deleted' },
+        });
+      return events;
+    }
+    case 'DeleteConversation': {
+      if (command.userId === null && state.status !== 'active') return [];
+      owned(state, conversationId, command.userId);
+      return [{ type: 'ConversationDeleted', data: { conversationId, reason: command.reason } }];
+    }
+  }
+}
+
+export const conversationDecider: Decider<ConversationState, ConversationCommand, ConversationEvent> = {
+  initialState: initialConversationState,
+  evolve: evolveConversation,
+  decide,
+};

@@ -1,0 +1,199 @@
+// The Conversation aggregate: its events, state and evolve. A conversation belongs to one Agent and one user. Every
+// text a user can erase (message content, attachment names and texts, titles, summaries, tool arguments) is sealed
+// with a data key from the key store before it reaches an event (a `Sealed` string): deleting a message or the
+// conversation destroys its keys, so the log keeps who did what and when, and the words are gone everywhere.
+// Incognito conversations never reach the log at all (they live in the serving process's memory).
+import type { DomainEvent } from '#kernel';
+
+/** Text sealed with a data key (`sealed:v1:<keyId>:…`, see ContentCipher); unreadable once the key is destroyed. */
+export type Sealed = string;
+
+/** Stored conversations are normal or private; incognito ones are never stored. */
+export type StoredVisibility = 'normal' | 'private';
+
+export interface StoredAttachment {
+  /** The Knowledge document it names, or null for an uploaded file. */
+  readonly documentId: string | null;
+  readonly name: Sealed;
+  readonly mimeType: string;
+  readonly sizeBytes: number;
+  /** The text extracted from it (what the model reads), or null when it had none. */
+  readonly text: Sealed | null;
+}
+
+/** A source the answer cites: checked on the server against what this turn retrieved. */
+export interface Citation {
+  readonly index: number;
+  readonly documentId: string;
+  readonly documentName: string;
+  readonly documentVersion: number;
+  readonly contentHash: string;
+  readonly sectionPath: readonly string[];
+  readonly start: number;
+  readonly end: number;
+  readonly score: number;
+}
+
+export interface ToolCallRecord {
+  readonly name: string;
+  readonly arguments: Sealed;
+  readonly ok: boolean;
+  /** Numbers of the sources the call added. */
+  readonly sources: readonly number[];
+}
+
+/** What produced an answer (none of the peers keeps it): enough to find every answer that used a document. */
+export interface Provenance {
+  readonly model: string;
+  readonly provider: string;
+  readonly sampling: {
+    readonly temperature: number | null;
+    readonly topP: number | null;
+    readonly topK: number | null;
+  };
+  /** The Agent's stream revision at the turn, and a hash of its system prompt then. */
+  readonly agentRevision: number | null;
+  readonly systemPromptSha256: string;
+  readonly sources: readonly Citation[];
+  readonly toolCalls: readonly ToolCallRecord[];
+  /** Model calls the turn made (answer steps). */
+  readonly steps: number;
+  /** The checkpoint the prompt started from, if the history was compacted. */
+  readonly checkpointId: string | null;
+  /** Context providers that contributed (knowledge now; memory and skills later). */
+  readonly contextProviders: readonly string[];
+}
+
+export interface AnswerUsage {
+  readonly inputTokens: number;
+  readonly cachedInputTokens: number;
+  readonly outputTokens: number;
+}
+
+type Id = { readonly conversationId: string };
+
+export type ConversationEvent =
+  | DomainEvent<
+      'ConversationStarted',
+      Id & {
+        readonly agentId: string;
+        readonly userId: string;
+        readonly apiKeyId: string;
+        readonly visibility: StoredVisibility;
+        readonly title: Sealed | null;
+      }
+    >
+  | DomainEvent<
+      'UserMessagePosted',
+      Id & {
+        readonly messageId: string;
+        readonly content: Sealed;
+        readonly attachments: readonly StoredAttachment[];
+      }
+    >
+  | DomainEvent<
+      'AssistantMessageRecorded',
+      Id & {
+        readonly messageId: string;
+        readonly replyTo: string;
+        readonly content: Sealed;
+        readonly citations: readonly Citation[];
+        /** incomplete: the client went away or the model failed mid-answer; content is what was produced. */
+        readonly status: 'complete' | 'incomplete';
+        readonly finishReason: string | null;
+        readonly usage: AnswerUsage;
+        readonly provenance: Provenance;
+      }
+    >
+  | DomainEvent<
+      'ConversationCompacted',
+      Id & {
+        readonly checkpointId: string;
+        readonly throughMessageId: string;
+        readonly throughOffset: number;
+        readonly summary: Sealed;
+        readonly tokensBefore: number;
+        readonly tokensAfter: number;
+        readonly model: string;
+      }
+    >
+  | DomainEvent<'ConversationRenamed', Id & { readonly title: Sealed }>
+  | DomainEvent<'ConversationArchived', Id>
+  | DomainEvent<'ConversationUnarchived', Id>
+  | DomainEvent<'ConversationMadePrivate', Id>
+  | DomainEvent<'ConversationMadeNormal', Id>
+  | DomainEvent<'MessageDeleted', Id & { readonly messageId: string }>
+  /** A checkpoint summarised a message that was deleted since: the summary's key is destroyed with it. */
+  | DomainEvent<'CheckpointDiscarded', Id & { readonly checkpointId: string; readonly reason: 'message_deleted' }>
+  | DomainEvent<'ConversationDeleted', Id & { readonly reason: 'requested' | 'agent_deleted' }>;
+
+export type ConversationEventType = ConversationEvent['type'];
+
+export interface CheckpointRef {
+  readonly checkpointId: string;
+  readonly throughMessageId: string;
+  readonly throughOffset: number;
+}
+
+export type ConversationState =
+  | { readonly status: 'absent' }
+  | {
+      readonly status: 'active' | 'deleted';
+      readonly conversationId: string;
+      readonly agentId: string;
+      readonly userId: string;
+      readonly visibility: StoredVisibility;
+      readonly archived: boolean;
+      /** Live messages, oldest first (deleted ones are removed). */
+      readonly messageIds: readonly string[];
+      readonly checkpoint: CheckpointRef | null;
+    };
+
+export const conversationStreamId = (conversationId: string): string => `conversation-${conversationId}`;
+
+export const initialConversationState = (): ConversationState => ({ status: 'absent' });
+
+export function evolveConversation(state: ConversationState, event: ConversationEvent): ConversationState {
+  if (event.type === 'ConversationStarted')
+    return {
+      status: 'active',
+      conversationId: event.data.conversationId,
+      agentId: event.data.agentId,
+      userId: event.data.userId,
+      visibility: event.data.visibility,
+      archived: false,
+      messageIds: [],
+      checkpoint: null,
+    };
+  if (state.status === 'absent') return state;
+  switch (event.type) {
+    case 'UserMessagePosted':
+    case 'AssistantMessageRecorded':
+      return { ...state, messageIds: [...state.messageIds, event.data.messageId] };
+    case 'ConversationCompacted':
+      return {
+        ...state,
+        checkpoint: {
+          checkpointId: event.data.checkpointId,
+          throughMessageId: event.data.throughMessageId,
+          throughOffset: event.data.throughOffset,
+        },
+      };
+    case 'ConversationRenamed':
+      return state;
+    case 'ConversationArchived':
+      return { ...state, archived: true };
+    case 'ConversationUnarchived':
+      return { ...state, archived: false };
+    case 'ConversationMadePrivate':
+      return { ...state, visibility: 'private' };
+    case 'ConversationMadeNormal':
+      return { ...state, visibility: 'normal' };
+    case 'MessageDeleted':
+      return { ...state, messageIds: state.messageIds.filter((id) => id !== event.data.messageId) };
+    case 'CheckpointDiscarded':
+      return state.checkpoint?.checkpointId === event.data.checkpointId ? { ...state, checkpoint: null } : state;
+    case 'ConversationDeleted':
+      return { ...state, status: 'deleted', messageIds: [], checkpoint: null };
+  }
+}

@@ -1,0 +1,164 @@
+// Wire shapes of the conversation routes: they validate requests and generate the OpenAPI document.
+import { z } from 'zod';
+import { ListQuery } from '#http';
+import { MAX_ATTACHMENT_BYTES } from './runtime/attachments.js';
+
+/** Characters of one user message (its text; attachments are bounded on their own). */
+export const MAX_MESSAGE_CHARS = 200_000;
+const MAX_ATTACHMENTS = 10;
+
+const Attachment = z.union([
+  z.strictObject({
+    documentId: z.string().min(1).max(128).describe('A Knowledge document the Agent can reach (its text is read)'),
+  }),
+  z.strictObject({
+    name: z.string().trim().min(1).max(255).describe('File name (its extension helps recognise the type)'),
+    mimeType: z.string().trim().min(1).max(255),
+    dataBase64: z
+      .string()
+      .min(1)
+      .max(Math.ceil(MAX_ATTACHMENT_BYTES / 3) * 4)
+      .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64')
+      .describe(`The file, base64 (at most ${MAX_ATTACHMENT_BYTES} bytes decoded); its text is extracted by the Knowledge parsers`),
+  }),
+]);
+
+const MessageContent = z.string().min(1).max(MAX_MESSAGE_CHARS);
+
+export const SendMessageBody = z.strictObject({
+  conversationId: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe('Continue this conversation of yours; without it a new conversation is created (201)'),
+  message: z
+    .union([
+      MessageContent,
+      z.strictObject({ content: MessageContent, attachments: z.array(Attachment).max(MAX_ATTACHMENTS).optional() }),
+    ])
+    .describe('The user message: text, or `{ content, attachments }`'),
+  stream: z
+    .boolean()
+    .default(false)
+    .describe('Answer as Server-Sent Events: conversation, retrieval, compaction, delta, tool_call, tool_result, then done or error'),
+  visibility: z
+    .enum(['normal', 'private', 'incognito'])
+    .optional()
+    .describe(
+      'On creation only. private: listed for its owner only, never to Apps; incognito: kept only in the serving ' +
+        "process's memory (never stored, never listed, forgotten after INCOGNITO_IDLE_MINUTES idle or a restart)",
+    ),
+  model: z.string().min(1).max(200).optional().describe("Another of the Agent's allowed chat models for this turn"),
+});
+export type SendMessageBody = z.output<typeof SendMessageBody>;
+
+export const CitationDto = z.object({
+  index: z.number().int().describe('The n of the `[n]` marker in the answer'),
+  documentId: z.string(),
+  documentName: z.string(),
+  documentVersion: z.number().int(),
+  contentHash: z.string(),
+  sectionPath: z.array(z.string()),
+  start: z.number().int().describe('Offsets into GET /knowledge/{agentId}/documents/{documentId}/content'),
+  end: z.number().int(),
+  score: z.number(),
+  summary: z
+    .object({ nodeId: z.string(), level: z.number().int(), text: z.string() })
+    .nullable()
+    .optional()
+    .describe('With includeAiSummary: the matching cluster summary of the section-summary index'),
+});
+
+const Usage = z.object({
+  inputTokens: z.number().int(),
+  cachedInputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+});
+
+export const TurnResultDto = z.object({
+  conversationId: z.string(),
+  created: z.boolean().describe('true when this turn created the conversation'),
+  userMessage: z.object({ id: z.string(), createdAt: z.string() }),
+  message: z.object({
+    id: z.string(),
+    role: z.literal('assistant'),
+    content: z.string().describe('The answer; `[n]` markers cite `citations` (markers pointing at nothing are removed)'),
+    citations: z.array(CitationDto),
+    model: z.string(),
+    finishReason: z.string().nullable(),
+    status: z.enum(['complete', 'incomplete']),
+    usage: Usage.describe('Tokens of every model call of the answer (tool steps included)'),
+    createdAt: z.string(),
+  }),
+});
+
+export const ConversationDto = z.object({
+  id: z.string(),
+  agentId: z.string(),
+  title: z.string().nullable(),
+  visibility: z.enum(['normal', 'private', 'incognito']),
+  archived: z.boolean(),
+  messageCount: z.number().int(),
+  lastMessageAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+export const ConversationListQuery = ListQuery.extend({
+  archived: z
+    .enum(['false', 'true', 'all'])
+    .default('false')
+    .describe('false (default): active ones; true: archived ones; all: both. Incognito conversations are never listed'),
+});
+
+export const MessageDto = z.object({
+  id: z.string(),
+  role: z.enum(['user', 'assistant']),
+  content: z.string().nullable(),
+  citations: z.array(CitationDto),
+  attachments: z.array(
+    z.object({ documentId: z.string().nullable(), name: z.string(), mimeType: z.string(), sizeBytes: z.number().int() }),
+  ),
+  status: z.enum(['complete', 'incomplete']).describe('incomplete: the client left or the model failed mid-answer'),
+  model: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+export const MessagesQuery = ListQuery;
+
+export const MessagesDto = z.object({
+  data: z.array(MessageDto),
+  nextCursor: z.string().nullable(),
+  compaction: z
+    .object({ checkpointId: z.string(), throughMessageId: z.string(), throughOffset: z.number().int() })
+    .nullable()
+    .describe("Where the model's view of the history starts (the raw history is always listed whole)"),
+});
+
+export const ChangeConversationBody = z
+  .strictObject({
+    title: z.string().trim().min(1).max(200).optional(),
+    archived: z.boolean().optional(),
+    visibility: z.enum(['normal', 'private']).optional().describe('normal ↔ private (incognito cannot be changed)'),
+  })
+  .refine((body) => Object.keys(body).length > 0, { message: 'name at least one of title, archived, visibility' });
+
+export const ProvenanceDto = z.object({
+  messageId: z.string(),
+  conversationId: z.string(),
+  model: z.string(),
+  provider: z.string(),
+  sampling: z.object({ temperature: z.number().nullable(), topP: z.number().nullable(), topK: z.number().nullable() }),
+  agentRevision: z.number().int().nullable().describe("The Agent stream's revision at the turn (its prompt then)"),
+  systemPromptSha256: z.string(),
+  sources: z.array(CitationDto).describe('Every source retrieved in the turn, cited or not'),
+  toolCalls: z.array(
+    z.object({ name: z.string(), arguments: z.string().nullable(), ok: z.boolean(), sources: z.array(z.number().int()) }),
+  ),
+  steps: z.number().int(),
+  checkpointId: z.string().nullable(),
+  contextProviders: z.array(z.string()),
+  status: z.enum(['complete', 'incomplete']),
+  usage: Usage,
+  createdAt: z.string(),
+});

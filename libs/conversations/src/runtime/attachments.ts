@@ -1,0 +1,81 @@
+// A turn's attachments as the model reads them: a Knowledge document the Agent can reach (its extracted text, by
+// the existing query and its access rules), or a file sent inline, decoded and parsed by the existing parsers in
+// their bounded child processes (never in this process). Anything unreadable is a 400 naming the attachment.
+import { Inject, Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import type { Caller } from '#identity';
+import { DOCUMENTS_READ_MODEL, GetDocumentText, IngestionError, prepareDocument, type DocumentView } from '#knowledge';
+import { PlatformError, ValidationError } from '#kernel';
+import { READ_STORE, type ReadStore } from '#read-store';
+import type { PlainAttachment } from '../conversation-records.js';
+
+export type AttachmentInput =
+  | { readonly documentId: string }
+  | { readonly name: string; readonly mimeType: string; readonly dataBase64: string };
+
+/** Bytes of one inline attachment, decoded. */
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+/** Characters of text an attachment may bring into the prompt. */
+const MAX_ATTACHMENT_TEXT = 200_000;
+
+@Injectable()
+export class TurnAttachments {
+  constructor(
+    private readonly queries: QueryBus,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  async resolve(agentId: string, inputs: readonly AttachmentInput[], caller: Caller): Promise<PlainAttachment[]> {
+    const resolved: PlainAttachment[] = [];
+    for (const [index, input] of inputs.entries()) {
+      const param = `message.attachments.${index}`;
+      resolved.push('documentId' in input ? await this.document(agentId, input.documentId, caller, param) : await this.inline(input, param));
+    }
+    return resolved;
+  }
+
+  private async document(agentId: string, documentId: string, caller: Caller, param: string): Promise<PlainAttachment> {
+    let text: string;
+    try {
+      text = await this.queries.execute(new GetDocumentText(agentId, documentId, caller));
+    } catch (error) {
+      if (error instanceof PlatformError && (error.kind === 'not_found' || error.kind === 'conflict' || error.kind === 'forbidden'))
+        throw new ValidationError('invalid_attachment', `${param}: ${error.message}`, `${param}.documentId`);
+      throw error;
+    }
+    const document = await this.readStore.reader<DocumentView>(DOCUMENTS_READ_MODEL.name).get(documentId);
+    return {
+      documentId,
+      name: document?.name ?? documentId,
+      mimeType: document?.mimeType ?? 'text/plain',
+      sizeBytes: Buffer.byteLength(text),
+      text: text.slice(0, MAX_ATTACHMENT_TEXT),
+    };
+  }
+
+  private async inline(input: { name: string; mimeType: string; dataBase64: string }, param: string): Promise<PlainAttachment> {
+    const bytes = Buffer.from(input.dataBase64, 'base64');
+    if (bytes.length === 0)
+      throw new ValidationError('invalid_attachment', `${param}: dataBase64 decodes to no bytes`, `${param}.dataBase64`);
+    if (bytes.length > MAX_ATTACHMENT_BYTES)
+      throw new ValidationError(
+        'attachment_too_large',
+        `${param} is ${bytes.length} bytes; an attachment may have at most ${MAX_ATTACHMENT_BYTES}`,
+        `${param}.dataBase64`,
+      );
+    try {
+      const prepared = await prepareDocument(bytes, input.name);
+      return {
+        documentId: null,
+        name: input.name,
+        mimeType: prepared.mimeType,
+        sizeBytes: bytes.length,
+        text: prepared.text.slice(0, MAX_ATTACHMENT_TEXT),
+      };
+    } catch (error) {
+      if (error instanceof IngestionError)
+        throw new ValidationError('invalid_attachment', `${param} could not be read (${error.reason}): ${error.message}`, `${param}.dataBase64`);
+      throw error;
+    }
+  }
+}

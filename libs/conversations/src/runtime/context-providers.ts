@@ -1,0 +1,50 @@
+// How a turn's context is assembled: a list of context providers, each adding a system section within its token
+// share and, optionally, tools the model may call. Knowledge is the first; Memory and Skills plug in beside it
+// (CONTEXT_PROVIDERS is a multi-provider list), and the answer's provenance names the providers that contributed.
+import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
+import type { AgentView } from '#agents';
+import type { Caller } from '#identity';
+import type { SourceBook } from './source-book.js';
+
+/** What a provider knows of the turn it contributes to. */
+export interface TurnContext {
+  readonly agent: AgentView;
+  readonly caller: Caller;
+  readonly conversationId: string;
+  /** The user's new message: what retrieval searches for. */
+  readonly query: string;
+  readonly signal: AbortSignal;
+  /** The numbered sources of this turn, shared by every provider and tool (citations are checked against it). */
+  readonly sources: SourceBook;
+  /** Tokens this provider's section may take. */
+  readonly tokenShare: number;
+}
+
+export interface ToolOutcome {
+  /** What the model reads as the tool's result. */
+  readonly content: string;
+  readonly ok: boolean;
+  /** Numbers of the sources the call added to the turn. */
+  readonly sources: readonly number[];
+}
+
+export interface ContextTool {
+  readonly definition: ChatCompletionFunctionTool;
+  run(args: unknown, turn: TurnContext): Promise<ToolOutcome>;
+}
+
+export interface ContextContribution {
+  /** A system message, or null when the provider has nothing to say this turn. */
+  readonly system: string | null;
+  readonly tools: readonly ContextTool[];
+}
+
+export interface ContextProvider {
+  /** Recorded in provenance (`knowledge`, later `memory`, `skills`). */
+  readonly name: string;
+  /** Share of the prompt budget this provider's section may use (0..1). */
+  readonly share: number;
+  contribute(turn: TurnContext): Promise<ContextContribution | null>;
+}
+
+export const CONTEXT_PROVIDERS = Symbol('CONTEXT_PROVIDERS');

@@ -1,0 +1,441 @@
+// One turn of an Agent conversation (POST /llm/{agentId}/conversation): access (the caller's conversation of this
+// Agent, or a new one), the user's message posted first (so a turn cut short is never lost, nor shown as answered),
+// the context providers' sections, compaction when the history outgrows its budget, the answer loop, citations checked
+// against the sources this turn retrieved, and the answer recorded with its provenance, complete or not.
+// Over 300 lines on purpose: the one place that orders a turn's steps, so that the stored and incognito paths, the
+// streamed and plain answers, and interrupted turns cannot drift apart.
+import { Inject, Injectable } from '@nestjs/common';
+import type { AgentView } from '#agents';
+import { accessibleAgent, agentStreamId } from '#agents';
+import type { CommandContext } from '#eventsourcing';
+import { callerScope, ModelGateway, type CallScope } from '#gateway';
+import { commandContext, type Caller } from '#identity';
+import { ConflictError, newId, PLATFORM_CONFIG, sha256, ValidationError, type PlatformConfig } from '#kernel';
+import { citationMarkers, dropUnknownMarkers, type ModelConfig } from '#models';
+import { CommandRunner } from '#platform';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { agentChatModel, agentSampling } from '../agent-model.js';
+import { historyTokens, planCompaction, type Checkpoint, type HistoryMessage } from '../compaction/compaction-boundary.js';
+import { ConversationNotFoundError } from '../conversation.decider.js';
+import type { Citation } from '../conversation.events.js';
+import type { ConversationRecord, NewAnswer, PlainAttachment, PlainMessage, Visibility } from '../conversation-records.js';
+import { IncognitoConversations, type IncognitoConversation } from '../incognito-conversations.js';
+import { StoredConversations } from '../stored-conversations.js';
+import { AnswerInterrupted, answerLoop, type LoopResult } from './answer-loop.js';
+import { TurnAttachments, type AttachmentInput } from './attachments.js';
+import { CONTEXT_PROVIDERS, type ContextProvider, type ContextTool, type TurnContext } from './context-providers.js';
+import { SourceBook } from './source-book.js';
+import type { TurnEmitter } from './turn-events.js';
+import { promptMessages, sectionTokens, SUMMARY_INSTRUCTIONS, toHistory } from './turn-prompt.js';
+
+export interface TurnRequest {
+  readonly agentId: string;
+  readonly caller: Caller;
+  readonly conversationId?: string | undefined;
+  readonly content: string;
+  readonly attachments: readonly AttachmentInput[];
+  readonly visibility?: Visibility | undefined;
+  readonly model?: string | undefined;
+  readonly stream: boolean;
+  readonly idempotencyKey?: string | undefined;
+  /** Aborted when the client disconnects: the model call ends, the turn is recorded as incomplete. */
+  readonly signal: AbortSignal;
+}
+
+export type AnswerCitation = Citation & {
+  readonly summary?: { readonly nodeId: string; readonly level: number; readonly text: string } | null;
+};
+
+export interface TurnAnswer {
+  readonly conversationId: string;
+  readonly created: boolean;
+  readonly replayed: boolean;
+  readonly userMessage: { readonly id: string; readonly createdAt: string };
+  readonly message: {
+    readonly id: string;
+    readonly role: 'assistant';
+    readonly content: string;
+    readonly citations: readonly AnswerCitation[];
+    readonly model: string;
+    readonly finishReason: string | null;
+    readonly status: 'complete' | 'incomplete';
+    readonly usage: { inputTokens: number; cachedInputTokens: number; outputTokens: number };
+    readonly createdAt: string;
+  };
+}
+
+/** Where the turn's conversation lives: the log, or this process's memory. */
+type Place =
+  | { readonly kind: 'stored'; readonly record: ConversationRecord | null }
+  | { readonly kind: 'incognito'; readonly live: IncognitoConversation };
+
+/** Tokens of a model's window kept free for the answer. */
+const ANSWER_RESERVE = 0.25;
+
+@Injectable()
+export class ConversationTurns {
+  /** Idempotency keys whose turn is running in this process (a concurrent retry is 409). */
+  private readonly inFlight = new Set<string>();
+
+  constructor(
+    private readonly gateway: ModelGateway,
+    private readonly stored: StoredConversations,
+    private readonly incognito: IncognitoConversations,
+    private readonly attachments: TurnAttachments,
+    private readonly commands: CommandRunner,
+    @Inject(CONTEXT_PROVIDERS) private readonly providers: readonly ContextProvider[],
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+  ) {}
+
+  async run(request: TurnRequest, emit: TurnEmitter): Promise<TurnAnswer> {
+    const { caller } = request;
+    const agent = await accessibleAgent(this.readStore, request.agentId, caller);
+    const model = agentChatModel(this.gateway, agent, request.model);
+    const ids = this.ids(request);
+    if (request.conversationId !== undefined && request.visibility !== undefined)
+      throw new ValidationError(
+        'visibility_on_create_only',
+        'visibility is chosen when a conversation is created; change it with PATCH …/conversation/{conversationId}',
+        'visibility',
+      );
+    const place = await this.place(request, agent, ids.conversationId);
+    if (request.idempotencyKey) {
+      const replay = place.kind === 'stored' && place.record ? await this.replay(place.record, ids) : null;
+      if (replay) return replay;
+      if (this.inFlight.has(ids.seed))
+        throw new ConflictError('idempotency_in_flight', 'a request with this Idempotency-Key is still running');
+      this.inFlight.add(ids.seed);
+    }
+    try {
+      return await this.turn(request, agent, model, place, ids, emit);
+    } finally {
+      if (request.idempotencyKey) this.inFlight.delete(ids.seed);
+    }
+  }
+
+  private async turn(
+    request: TurnRequest,
+    agent: AgentView,
+    model: ModelConfig,
+    place: Place,
+    ids: { conversationId: string; userMessageId: string; answerId: string },
+    emit: TurnEmitter,
+  ): Promise<TurnAnswer> {
+    const { caller } = request;
+    const conversationId = ids.conversationId;
+    const attachments = await this.attachments.resolve(agent.id, request.attachments, caller);
+    const earlier = await this.history(place, conversationId);
+    const created = place.kind === 'stored' ? place.record === null : place.live.messages.length === 0;
+    const context = commandContext(caller);
+    const postedAt = new Date();
+    await this.post(place, request, ids, attachments, context, postedAt);
+    await emit({
+      event: 'conversation',
+      data: {
+        conversationId,
+        created,
+        visibility: place.kind === 'incognito' ? 'incognito' : (place.record?.visibility ?? request.visibility ?? 'normal'),
+        userMessage: { id: ids.userMessageId, createdAt: postedAt.toISOString() },
+      },
+    });
+
+    const scope: CallScope = { ...callerScope(caller, 'core', agent.id), conversationId };
+    const sources = new SourceBook();
+    const budget = Math.max(
+      512,
+      Math.min(this.config.conversationTokenBudget, Math.floor(model.contextWindow * (1 - ANSWER_RESERVE))),
+    );
+    const turn: TurnContext = { agent, caller, conversationId, query: request.content, signal: request.signal, sources, tokenShare: 0 };
+    const sections: string[] = [agent.systemPrompt];
+    const tools: ContextTool[] = [];
+    const contributors: string[] = [];
+    for (const provider of this.providers) {
+      const contribution = await provider.contribute({ ...turn, tokenShare: Math.floor(budget * provider.share) });
+      if (!contribution) continue;
+      contributors.push(provider.name);
+      if (contribution.system) sections.push(contribution.system);
+      tools.push(...contribution.tools);
+    }
+    if (contributors.includes('knowledge'))
+      await emit({ event: 'retrieval', data: { sources: sources.numbered() } });
+
+    const history = toHistory([
+      ...earlier,
+      { id: ids.userMessageId, role: 'user', content: request.content, attachments } as PlainMessage,
+    ]);
+    const checkpoint = await this.compact(place, history, this.checkpointOf(place), budget - sectionTokens(sections), model, scope, request.signal, context, emit);
+    const messages = promptMessages(sections, checkpoint.history, checkpoint.checkpoint);
+
+    let result: LoopResult;
+    let interrupted: unknown = null;
+    try {
+      result = await answerLoop({
+        gateway: this.gateway,
+        scope,
+        model,
+        messages,
+        sampling: agentSampling(agent),
+        tools,
+        maxSteps: this.config.conversationMaxToolSteps,
+        stream: request.stream,
+        turn: { ...turn, tokenShare: Math.floor(budget / 2) },
+        emit,
+      });
+    } catch (error) {
+      if (!(error instanceof AnswerInterrupted)) throw error;
+      result = error.partial;
+      interrupted = error.cause;
+    }
+
+    const known = sources.indexes();
+    const content = dropUnknownMarkers(result.content, known);
+    const citations: AnswerCitation[] = citationMarkers(content)
+      .filter((index) => known.has(index))
+      .map((index) => sources.get(index)!);
+    const answer: NewAnswer = {
+      messageId: ids.answerId,
+      replyTo: ids.userMessageId,
+      content,
+      citations,
+      status: interrupted === null ? 'complete' : 'incomplete',
+      finishReason: result.finishReason,
+      usage: result.usage,
+      provenance: {
+        model: model.key,
+        provider: model.provider,
+        sampling: { temperature: agent.temperature, topP: agent.topP, topK: agent.topK },
+        agentRevision: await this.commands.store.streamRevision(agentStreamId(agent.id)),
+        systemPromptSha256: sha256(agent.systemPrompt),
+        sources: sources.all(),
+        toolCalls: result.toolCalls,
+        steps: result.steps,
+        checkpointId: checkpoint.checkpoint?.checkpointId ?? null,
+        contextProviders: contributors,
+      },
+    };
+    const answeredAt = new Date();
+    // Recorded whatever happened to the client: an interrupted turn is kept, marked incomplete.
+    if (place.kind === 'incognito') this.incognito.recordAnswer(place.live, answer, answeredAt);
+    else await this.stored.recordAnswer(conversationId, answer, context);
+    if (interrupted !== null) throw interrupted;
+    const summary = agent.includeAiSummary ? sources.summary : null;
+    return {
+      conversationId,
+      created,
+      replayed: false,
+      userMessage: { id: ids.userMessageId, createdAt: postedAt.toISOString() },
+      message: {
+        id: ids.answerId,
+        role: 'assistant',
+        content,
+        citations: citations.map((citation) => ({
+          ...citation,
+          ...(agent.includeAiSummary
+            ? {
+                summary:
+                  summary && summary.documentIds.includes(citation.documentId)
+                    ? { nodeId: summary.nodeId, level: summary.level, text: summary.text }
+                    : null,
+              }
+            : {}),
+        })),
+        model: model.key,
+        finishReason: result.finishReason,
+        status: answer.status,
+        usage: result.usage,
+        createdAt: answeredAt.toISOString(),
+      },
+    };
+  }
+
+  /** Ids of the turn: random, or derived from the Idempotency-Key (so a retry names the same conversation and messages). */
+  private ids(request: TurnRequest) {
+    if (!request.idempotencyKey)
+      return {
+        seed: '',
+        conversationId: request.conversationId ?? newId('cnv'),
+        userMessageId: newId('msg'),
+        answerId: newId('msg'),
+      };
+    const seed = sha256([request.caller.userId, request.agentId, request.idempotencyKey].join('\u0000'));
+    const derive = (prefix: string, what: string) => `${prefix}_${sha256(`${seed}:${what}`).slice(0, 32)}`;
+    return {
+      seed,
+      conversationId: request.conversationId ?? derive('cnv', 'conversation'),
+      userMessageId: derive('msg', 'user'),
+      answerId: derive('msg', 'answer'),
+    };
+  }
+
+  private async place(request: TurnRequest, agent: AgentView, conversationId: string): Promise<Place> {
+    const { userId } = request.caller;
+    if (request.conversationId !== undefined) {
+      const live = this.incognito.find(conversationId, userId, agent.id);
+      if (live) return { kind: 'incognito', live };
+      const record = await this.stored.find(conversationId, userId, agent.id);
+      if (!record) throw new ConversationNotFoundError(conversationId);
+      return { kind: 'stored', record };
+    }
+    if (request.visibility === 'incognito') {
+      const live = this.incognito.find(conversationId, userId, agent.id);
+      if (live) return { kind: 'incognito', live };
+      this.incognito.start(conversationId, agent.id, userId, titleOf(request.content), new Date());
+      return { kind: 'incognito', live: this.incognito.find(conversationId, userId, agent.id)! };
+    }
+    // A keyed retry of a creation finds the conversation its first try started.
+    const record = request.idempotencyKey ? await this.stored.find(conversationId, userId, agent.id) : null;
+    return { kind: 'stored', record };
+  }
+
+  private async replay(record: ConversationRecord, ids: { userMessageId: string; answerId: string }): Promise<TurnAnswer | null> {
+    const [question, answer] = await Promise.all([
+      this.stored.message(record.id, ids.userMessageId),
+      this.stored.message(record.id, ids.answerId),
+    ]);
+    if (!question || !answer) return null;
+    return {
+      conversationId: record.id,
+      created: false,
+      replayed: true,
+      userMessage: { id: question.id, createdAt: question.createdAt },
+      message: {
+        id: answer.id,
+        role: 'assistant',
+        content: answer.content ?? '',
+        citations: answer.citations,
+        model: answer.model ?? '',
+        finishReason: answer.finishReason,
+        status: answer.status,
+        usage: answer.usage ?? { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 },
+        createdAt: answer.createdAt,
+      },
+    };
+  }
+
+  private async history(place: Place, conversationId: string): Promise<PlainMessage[]> {
+    if (place.kind === 'incognito') return [...place.live.messages];
+    return place.record ? this.stored.history(conversationId) : [];
+  }
+
+  private checkpointOf(place: Place): (Checkpoint & { checkpointId: string }) | null {
+    const checkpoint = place.kind === 'incognito' ? place.live.record.checkpoint : place.record?.checkpoint;
+    if (!checkpoint || checkpoint.summary === null) return null;
+    return { ...checkpoint, summary: checkpoint.summary };
+  }
+
+  private async post(
+    place: Place,
+    request: TurnRequest,
+    ids: { conversationId: string; userMessageId: string },
+    attachments: readonly PlainAttachment[],
+    context: CommandContext,
+    at: Date,
+  ): Promise<void> {
+    if (place.kind === 'incognito') {
+      this.incognito.postUserMessage(place.live, ids.userMessageId, request.content, attachments, at);
+      return;
+    }
+    const visibility = request.visibility === 'private' ? 'private' : 'normal';
+    await this.stored.postUserMessage(
+      {
+        conversationId: ids.conversationId,
+        agentId: request.agentId,
+        userId: request.caller.userId,
+        start: place.record ? null : { apiKeyId: request.caller.apiKey.id, visibility, title: titleOf(request.content) },
+        messageId: ids.userMessageId,
+        content: request.content,
+        attachments,
+      },
+      context,
+    );
+  }
+
+  /**
+   * Compacts the history when it outgrows `budget`: the oldest part is summarised by the Agent's model (recorded as
+   * usage) into a checkpoint. A summary that fails leaves the turn usable: it keeps the most recent messages that
+   * fit, and the `compaction` event says so.
+   */
+  private async compact(
+    place: Place,
+    history: readonly HistoryMessage[],
+    current: (Checkpoint & { checkpointId: string }) | null,
+    budget: number,
+    model: ModelConfig,
+    scope: CallScope,
+    signal: AbortSignal,
+    context: CommandContext,
+    emit: TurnEmitter,
+  ): Promise<{ history: readonly HistoryMessage[]; checkpoint: (Checkpoint & { checkpointId: string }) | null }> {
+    const historyBudget = Math.max(256, budget);
+    const plan = planCompaction(history, current, historyBudget);
+    if (!plan) return { history, checkpoint: current };
+    try {
+      const summary = await this.gateway.chat(
+        scope,
+        model,
+        {
+          messages: [
+            { role: 'system', content: SUMMARY_INSTRUCTIONS },
+            { role: 'user', content: plan.toSummarise },
+          ],
+          max_completion_tokens: Math.max(64, Math.floor(historyBudget / 4)),
+        },
+        signal,
+        'compaction',
+      );
+      const checkpoint = {
+        checkpointId: newId('ckp'),
+        throughMessageId: plan.throughMessageId,
+        throughOffset: plan.throughOffset,
+        summary: summary.message.content ?? '',
+      };
+      const tokensAfter = historyTokens(history, checkpoint);
+      const event = { ...checkpoint, tokensBefore: plan.tokensBefore, tokensAfter, model: model.key };
+      if (place.kind === 'incognito') this.incognito.compact(place.live, event);
+      else await this.stored.compact(scope.conversationId!, event, context);
+      await emit({
+        event: 'compaction',
+        data: {
+          checkpointId: checkpoint.checkpointId,
+          throughMessageId: checkpoint.throughMessageId,
+          throughOffset: checkpoint.throughOffset,
+          tokensBefore: plan.tokensBefore,
+          tokensAfter,
+        },
+      });
+      return { history, checkpoint };
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const kept = recentThatFit(history, current, historyBudget);
+      await emit({
+        event: 'compaction',
+        data: {
+          failed: true,
+          fallback: 'shorter_window',
+          message: `the history could not be summarised; this turn sends only the ${kept.length} most recent messages`,
+        },
+      });
+      return { history: kept, checkpoint: null };
+    }
+  }
+}
+
+/** The most recent messages whose view fits the budget (at least the newest): the fallback when a summary fails. */
+function recentThatFit(
+  history: readonly HistoryMessage[],
+  checkpoint: Checkpoint | null,
+  budget: number,
+): HistoryMessage[] {
+  for (let from = 0; from < history.length - 1; from++) {
+    const tail = history.slice(from);
+    if (historyTokens(tail, tail.some((m) => m.id === checkpoint?.throughMessageId) ? checkpoint : null) <= budget) return tail;
+  }
+  return history.slice(-1);
+}
+
+/** A conversation's first title: its first message, on one line, cut at 80 characters. */
+export const titleOf = (content: string): string => {
+  const line = content.replace(/\s+/g, ' ').trim();
+  return line.length > 80 ? `${Array.from(line).slice(0, 79).join('')}…` : line || 'New conversation';
+};

@@ -1,0 +1,121 @@
+// The Knowledge context provider: the passages the existing hybrid search finds for the user's message, over every
+// level the Agent reaches (its own, its Space's, Global; Ready documents only), numbered as sources in the prompt;
+// and the `search_knowledge` tool, with which the model searches again with a query of its own. Each source carries
+// what provenance needs (document version and content hash) from the documents read model.
+import { Inject, Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { DOCUMENTS_READ_MODEL, SearchKnowledge, type DocumentView } from '#knowledge';
+import { formatSourcesBlock, formatToolSources } from '#models';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { countTokens } from '#tokenizer';
+import type { ContextContribution, ContextProvider, ContextTool, ToolOutcome, TurnContext } from './context-providers.js';
+import { toPromptSource, type RetrievedSource } from './source-book.js';
+
+/** Passages searched per retrieval (the first one and each tool call). */
+const PASSAGES = 8;
+const QUERY_CHARS = 2000;
+
+@Injectable()
+export class KnowledgeContextProvider implements ContextProvider {
+  readonly name = 'knowledge';
+  readonly share = 0.5;
+
+  constructor(
+    private readonly queries: QueryBus,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  async contribute(turn: TurnContext): Promise<ContextContribution | null> {
+    if (!turn.agent.knowledgeEnabled) return null;
+    const sources = turn.sources.add(fitting(await this.retrieve(turn, turn.query), turn.tokenShare));
+    return { system: formatSourcesBlock(sources.map(toPromptSource)), tools: [this.searchTool] };
+  }
+
+  private readonly searchTool: ContextTool = {
+    definition: {
+      type: 'function',
+      function: {
+        name: 'search_knowledge',
+        description:
+          "Search the Agent's Knowledge again with a query of your own. Returns more numbered sources; cite them " +
+          'by number like the others.',
+        parameters: {
+          type: 'object',
+          properties: { query: { type: 'string', description: 'What to search for' } },
+          required: ['query'],
+          additionalProperties: false,
+        },
+      },
+    },
+    run: async (args: unknown, turn: TurnContext): Promise<ToolOutcome> => {
+      const query =
+        typeof args === 'object' && args !== null && typeof (args as { query?: unknown }).query === 'string'
+          ? (args as { query: string }).query.trim()
+          : '';
+      if (query.length === 0)
+        return { content: 'search_knowledge needs a non-empty "query" string.', ok: false, sources: [] };
+      const added = turn.sources.add(fitting(await this.retrieve(turn, query), turn.tokenShare));
+      return {
+        content: formatToolSources(added.map(toPromptSource)),
+        ok: true,
+        sources: added.map((source) => source.index),
+      };
+    },
+  };
+
+  private async retrieve(turn: TurnContext, query: string): Promise<RetrievedSource[]> {
+    const answer = await this.queries.execute(
+      new SearchKnowledge(
+        turn.agent.id,
+        { query: query.slice(0, QUERY_CHARS), limit: PASSAGES, mode: 'hybrid', rerank: false },
+        turn.caller,
+        { conversationId: turn.conversationId, signal: turn.signal },
+      ),
+    );
+    if (answer.summary)
+      turn.sources.summary = {
+        nodeId: answer.summary.nodeId,
+        level: answer.summary.level,
+        text: answer.summary.text,
+        documentIds: answer.summary.documentIds,
+      };
+    const ids = [...new Set(answer.hits.map((hit) => hit.documentId))];
+    const documents = new Map<string, DocumentView>();
+    if (ids.length > 0) {
+      const page = await this.readStore
+        .reader<DocumentView>(DOCUMENTS_READ_MODEL.name)
+        .find({ id: { $in: ids } }, { limit: ids.length });
+      for (const document of page.data) documents.set(document.id, document);
+    }
+    return answer.hits.flatMap((hit) => {
+      const document = documents.get(hit.documentId);
+      if (!document) return []; // deleted between the search and now: not a source
+      return [
+        {
+          documentId: hit.documentId,
+          documentName: hit.documentName,
+          documentVersion: document.version,
+          contentHash: document.contentHash,
+          sectionPath: hit.sectionPath,
+          start: hit.start,
+          end: hit.end,
+          score: hit.score,
+          text: hit.text,
+        },
+      ];
+    });
+  }
+}
+
+/** The best-ranked sources whose passages fit the provider's token share (at least one, cut to the share). */
+function fitting<T extends { readonly text: string }>(sources: readonly T[], share: number): T[] {
+  const kept: T[] = [];
+  let used = 0;
+  for (const source of sources) {
+    const tokens = countTokens(source.text) + 16;
+    if (kept.length > 0 && used + tokens > share) break;
+    kept.push(source);
+    used += tokens;
+  }
+  return kept;
+}

@@ -1,0 +1,36 @@
+// The events a turn reports as it goes: streamed to the client as named Server-Sent Events (`conversation` first,
+// then `retrieval`, `compaction`, `delta`, `tool_call`, `tool_result`; the controller adds `done` or `error` last),
+// and ignored by a non-streamed turn.
+import type { Citation } from '../conversation.events.js';
+
+export type TurnEvent =
+  | {
+      readonly event: 'conversation';
+      readonly data: {
+        readonly conversationId: string;
+        readonly created: boolean;
+        readonly visibility: string;
+        readonly userMessage: { readonly id: string; readonly createdAt: string };
+      };
+    }
+  | { readonly event: 'retrieval'; readonly data: { readonly sources: readonly (Citation & { readonly text: string })[] } }
+  | { readonly event: 'delta'; readonly data: { readonly text: string } }
+  | { readonly event: 'tool_call'; readonly data: { readonly id: string; readonly name: string; readonly arguments: string } }
+  | {
+      readonly event: 'tool_result';
+      readonly data: { readonly id: string; readonly name: string; readonly ok: boolean; readonly sources: readonly Citation[] };
+    }
+  | {
+      readonly event: 'compaction';
+      readonly data:
+        | {
+            readonly checkpointId: string;
+            readonly throughMessageId: string;
+            readonly throughOffset: number;
+            readonly tokensBefore: number;
+            readonly tokensAfter: number;
+          }
+        | { readonly failed: true; readonly fallback: 'shorter_window'; readonly message: string };
+    };
+
+export type TurnEmitter = (event: TurnEvent) => Promise<void>;

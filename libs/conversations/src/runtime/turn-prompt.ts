@@ -1,0 +1,54 @@
+// The prompt of a turn, in the order the design sets: the Agent's system prompt, each context provider's section
+// (Knowledge's numbered sources first), the summary of the compacted history, then the history the model still sees
+// verbatim and the new message (attachments as text after it). Compaction is planned here against the budget left
+// once the fixed sections are counted.
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { countTokens } from '#tokenizer';
+import { modelView, type Checkpoint, type HistoryMessage } from '../compaction/compaction-boundary.js';
+import type { PlainMessage } from '../conversation-records.js';
+
+export const SUMMARY_HEADER = 'Summary of the earlier part of this conversation:';
+
+/** The history as the compaction functions read it (deleted and unreadable messages are simply absent). */
+export const toHistory = (messages: readonly PlainMessage[]): HistoryMessage[] =>
+  messages.flatMap((message) =>
+    message.content === null
+      ? []
+      : [
+          {
+            id: message.id,
+            role: message.role,
+            text: message.content,
+            attachments: message.attachments.map((attachment) => ({ name: attachment.name, text: attachment.text })),
+          },
+        ],
+  );
+
+export function promptMessages(
+  systemSections: readonly string[],
+  history: readonly HistoryMessage[],
+  checkpoint: Checkpoint | null,
+): ChatCompletionMessageParam[] {
+  const view = modelView(history, checkpoint);
+  const messages: ChatCompletionMessageParam[] = systemSections
+    .filter((section) => section.trim().length > 0)
+    .map((content) => ({ role: 'system', content }));
+  if (view.summary !== null) messages.push({ role: 'system', content: `${SUMMARY_HEADER}\n${view.summary}` });
+  for (const message of view.messages) {
+    const attachments = message.attachments
+      .map((attachment) => `Attachment '${attachment.name}':\n${attachment.text ?? '(no text could be read)'}`)
+      .join('\n\n');
+    const content = attachments ? `${message.text}\n\n${attachments}` : message.text;
+    messages.push(message.role === 'user' ? { role: 'user', content } : { role: 'assistant', content });
+  }
+  return messages;
+}
+
+/** Tokens of the fixed sections (system prompt and providers), with a little for each message's framing. */
+export const sectionTokens = (sections: readonly string[]): number =>
+  sections.reduce((sum, section) => sum + countTokens(section) + 4, 0);
+
+export const SUMMARY_INSTRUCTIONS =
+  'Summarise the earlier part of a conversation for the assistant who continues it. Keep every fact, name, ' +
+  'number, decision, preference and open question; drop pleasantries. Write in the language of the conversation, ' +
+  'as compact notes.';

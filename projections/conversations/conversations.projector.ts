@@ -1,0 +1,159 @@
+// Builds the Conversations read models (libs/conversations/src/conversations.read-model.ts): conversations and their
+// messages. Texts stay sealed (the query opens them). Deleting a message or a conversation purges its documents.
+import { defineProjector, type EnvelopeOf, type ProjectionContext } from '#eventsourcing';
+import type { WriteOp } from '#read-store';
+import {
+  CONVERSATION_MESSAGES,
+  CONVERSATIONS,
+  CONVERSATIONS_PROJECTION,
+  CONVERSATIONS_READ_MODEL,
+  MESSAGES_READ_MODEL,
+  type ConversationEvent,
+  type ConversationView,
+  type MessageView,
+} from '#conversations';
+
+const patch = (id: string, set: Partial<ConversationView>): WriteOp => ({
+  kind: 'patch',
+  collection: CONVERSATIONS,
+  id,
+  set,
+});
+
+const conversation = (context: ProjectionContext, id: string) =>
+  context.get<ConversationView>(CONVERSATIONS, id);
+
+/** The message's document, and the conversation's list and counters with it appended (once, however often replayed). */
+async function messageAdded(
+  event: EnvelopeOf<ConversationEvent, 'UserMessagePosted' | 'AssistantMessageRecorded'>,
+  context: ProjectionContext,
+  message: Omit<MessageView, 'id' | 'conversationId' | 'seq' | 'createdAt'>,
+): Promise<WriteOp[]> {
+  const { conversationId, messageId } = event.data;
+  const current = await conversation(context, conversationId);
+  const doc: MessageView = {
+    id: messageId,
+    conversationId,
+    seq: event.revision,
+    createdAt: event.metadata.occurredAt,
+    ...message,
+  };
+  const writes: WriteOp[] = [{ kind: 'upsert', collection: CONVERSATION_MESSAGES, doc: { ...doc } }];
+  if (current && !current.messageIds.includes(messageId)) {
+    const messageIds = [...current.messageIds, messageId];
+    writes.push(
+      patch(conversationId, {
+        messageIds,
+        messageCount: messageIds.length,
+        lastMessageAt: event.metadata.occurredAt,
+        updatedAt: event.metadata.occurredAt,
+      }),
+    );
+  }
+  return writes;
+}
+
+const changed =
+  (set: Partial<ConversationView>) =>
+  (event: EnvelopeOf<ConversationEvent>): WriteOp[] => [
+    patch(event.data.conversationId, { ...set, updatedAt: event.metadata.occurredAt }),
+  ];
+
+export const conversationsProjector = defineProjector<ConversationEvent>({
+  name: CONVERSATIONS_PROJECTION,
+  version: 1,
+  collections: [CONVERSATIONS_READ_MODEL, MESSAGES_READ_MODEL],
+  on: {
+    ConversationStarted: ({ data, metadata }) => {
+      const doc: ConversationView = {
+        id: data.conversationId,
+        agentId: data.agentId,
+        userId: data.userId,
+        apiKeyId: data.apiKeyId,
+        title: data.title,
+        visibility: data.visibility,
+        archived: false,
+        messageCount: 0,
+        lastMessageAt: null,
+        checkpoint: null,
+        messageIds: [],
+        createdAt: metadata.occurredAt,
+        updatedAt: metadata.occurredAt,
+      };
+      return [{ kind: 'upsert', collection: CONVERSATIONS, doc: { ...doc } }];
+    },
+    UserMessagePosted: (event, context) =>
+      messageAdded(event, context, {
+        role: 'user',
+        content: event.data.content,
+        attachments: event.data.attachments,
+        citations: [],
+        status: 'complete',
+        replyTo: null,
+        model: null,
+        finishReason: null,
+        usage: null,
+        provenance: null,
+      }),
+    AssistantMessageRecorded: (event, context) =>
+      messageAdded(event, context, {
+        role: 'assistant',
+        content: event.data.content,
+        attachments: [],
+        citations: event.data.citations,
+        status: event.data.status,
+        replyTo: event.data.replyTo,
+        model: event.data.provenance.model,
+        finishReason: event.data.finishReason,
+        usage: event.data.usage,
+        provenance: event.data.provenance,
+      }),
+    ConversationCompacted: ({ data, metadata }) => [
+      patch(data.conversationId, {
+        checkpoint: {
+          checkpointId: data.checkpointId,
+          throughMessageId: data.throughMessageId,
+          throughOffset: data.throughOffset,
+          summary: data.summary,
+          model: data.model,
+        },
+        updatedAt: metadata.occurredAt,
+      }),
+    ],
+    CheckpointDiscarded: async ({ data, metadata }, context) => {
+      const current = await conversation(context, data.conversationId);
+      return current?.checkpoint?.checkpointId === data.checkpointId
+        ? [patch(data.conversationId, { checkpoint: null, updatedAt: metadata.occurredAt })]
+        : [];
+    },
+    ConversationRenamed: (event) => changed({ title: event.data.title })(event),
+    ConversationArchived: changed({ archived: true }),
+    ConversationUnarchived: changed({ archived: false }),
+    ConversationMadePrivate: changed({ visibility: 'private' }),
+    ConversationMadeNormal: changed({ visibility: 'normal' }),
+    MessageDeleted: async ({ data, metadata }, context) => {
+      const writes: WriteOp[] = [{ kind: 'delete', collection: CONVERSATION_MESSAGES, id: data.messageId }];
+      const current = await conversation(context, data.conversationId);
+      if (current?.messageIds.includes(data.messageId)) {
+        const messageIds = current.messageIds.filter((id) => id !== data.messageId);
+        writes.push(
+          patch(data.conversationId, {
+            messageIds,
+            messageCount: messageIds.length,
+            updatedAt: metadata.occurredAt,
+          }),
+        );
+      }
+      return writes;
+    },
+    ConversationDeleted: async ({ data }, context) => {
+      const current = await conversation(context, data.conversationId);
+      return [
+        ...(current?.messageIds ?? []).map(
+          (id): WriteOp => ({ kind: 'delete', collection: CONVERSATION_MESSAGES, id }),
+        ),
+        { kind: 'delete', collection: CONVERSATIONS, id: data.conversationId },
+      ];
+    },
+  },
+});
