@@ -1,5 +1,5 @@
-// Infrastructure for every context: configuration, the event and read stores chosen by configuration, the
-// projection runner and waiter, logging and the command runner. Global, so feature modules only list their own parts.
+// Infrastructure for every context: configuration, the event and read stores chosen by configuration, the key store
+// and content cipher, the projection runner and waiter, logging and the command runner. Global, so feature modules only list their own parts.
 import { join } from 'node:path';
 import {
   Global,
@@ -24,6 +24,7 @@ import {
 } from '#eventsourcing';
 import { ModelRegistry } from '#models';
 import { BLOB_STORE, type BlobStore, openBlobStore } from '#blob-store';
+import { ContentCipher, KEY_STORE, type KeyStore, openKeyStore } from '#key-store';
 import { SEARCH_INDEX, type SearchIndex, SqliteSearchIndex } from '#search';
 import { MESSAGE_BUS, type MessageBus, openMessageBus } from '#message-bus';
 import { CommandRunner, ReadYourWrites } from './command-runner.js';
@@ -71,6 +72,7 @@ export class PlatformModule implements OnApplicationShutdown {
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(BLOB_STORE) private readonly blobStore: BlobStore,
+    @Inject(KEY_STORE) private readonly keyStore: KeyStore,
     @Inject(SEARCH_INDEX) private readonly searchIndex: SearchIndex,
     @Inject(MESSAGE_BUS) private readonly messageBus: MessageBus,
   ) {}
@@ -126,6 +128,8 @@ export class PlatformModule implements OnApplicationShutdown {
       ReadYourWrites,
       CommandSender,
       { provide: BLOB_STORE, useFactory: openBlobStore, inject: [PLATFORM_CONFIG] },
+      { provide: KEY_STORE, useFactory: openKeyStore, inject: [PLATFORM_CONFIG] },
+      ContentCipher,
       { provide: SEARCH_INDEX, useFactory: openSearchIndex, inject: [PLATFORM_CONFIG] },
       { provide: MESSAGE_BUS, useFactory: openMessageBus, inject: [PLATFORM_CONFIG, LOGGER] },
       {
@@ -153,6 +157,8 @@ export class PlatformModule implements OnApplicationShutdown {
         CqrsModule,
         ModelRegistry,
         BLOB_STORE,
+        KEY_STORE,
+        ContentCipher,
         SEARCH_INDEX,
         MESSAGE_BUS,
       ],
@@ -166,6 +172,7 @@ export class PlatformModule implements OnApplicationShutdown {
     await this.eventStore.close();
     await this.readStore.close();
     await this.blobStore.close();
+    await this.keyStore.close();
     await this.searchIndex.close();
   }
 }

@@ -1,0 +1,113 @@
+// Seals erasable content (message text, summaries) with its data key before it reaches an event or a read model,
+// and opens it again while the key lives. Keys are looked up on every call and never cached: a destroyed key must
+// make the content unreadable at once, in this process and every other.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { KEY_STORE, type KeyStore } from './key-store.port.js';
+
+const PREFIX = 'sealed:v1:';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+/** `sealed:v1:<keyId>:<iv>:<tag>:<ciphertext>`, the binary parts base64url without padding. */
+const SEALED = /^sealed:v1:([^:]+):([A-Za-z0-9_-]{16}):([A-Za-z0-9_-]{22}):([A-Za-z0-9_-]*)$/;
+
+/** A sealed value that is malformed, or that fails authentication (tampered, or moved to another key). */
+export class SealedContentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+interface Sealed {
+  readonly keyId: string;
+  readonly iv: Buffer;
+  readonly tag: Buffer;
+  readonly ciphertext: Buffer;
+}
+
+/** Strict: Node's decoder skips characters it does not know, so only a value that re-encodes identically counts. */
+function decode(part: string, what: string): Buffer {
+  const bytes = Buffer.from(part, 'base64url');
+  if (bytes.toString('base64url') !== part)
+    throw new SealedContentError(`The sealed value's ${what} is not base64url`);
+  return bytes;
+}
+
+function parse(sealed: string): Sealed {
+  const match = typeof sealed === 'string' ? SEALED.exec(sealed) : null;
+  if (!match) {
+    const shown = typeof sealed === 'string' ? JSON.stringify(sealed.slice(0, 40)) : typeof sealed;
+    throw new SealedContentError(
+      `${shown} is not a sealed value (sealed:v1:<keyId>:<iv>:<tag>:<ciphertext>)`,
+    );
+  }
+  const [, keyId, iv, tag, ciphertext] = match as unknown as [string, string, string, string, string];
+  return {
+    keyId,
+    iv: decode(iv, 'iv'),
+    tag: decode(tag, 'tag'),
+    ciphertext: decode(ciphertext, 'ciphertext'),
+  };
+}
+
+function decrypt(sealed: Sealed, key: Buffer): string {
+  const decipher = createDecipheriv('aes-256-gcm', key, sealed.iv, { authTagLength: TAG_BYTES });
+  decipher.setAAD(Buffer.from(sealed.keyId, 'utf8'));
+  decipher.setAuthTag(sealed.tag);
+  try {
+    return Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]).toString('utf8');
+  } catch {
+    throw new SealedContentError(
+      `A value sealed under data key '${sealed.keyId}' failed authentication: it was altered, or not sealed with that key`,
+    );
+  }
+}
+
+@Injectable()
+export class ContentCipher {
+  constructor(@Inject(KEY_STORE) private readonly keys: KeyStore) {}
+
+  /** Seals `plaintext` under the data key `keyId` (created in `group` on first use). */
+  async seal(keyId: string, group: string, plaintext: string): Promise<string> {
+    if (typeof keyId !== 'string' || keyId === '' || keyId.includes(':')) {
+      throw new SealedContentError(`${JSON.stringify(keyId)} cannot be a data key id (non-empty, no ':')`);
+    }
+    if (typeof plaintext !== 'string') throw new SealedContentError('Only a string can be sealed');
+    const key = await this.keys.obtain(keyId, group);
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
+    cipher.setAAD(Buffer.from(keyId, 'utf8'));
+    const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return `${PREFIX}${keyId}:${iv.toString('base64url')}:${cipher.getAuthTag().toString('base64url')}:${ciphertext.toString('base64url')}`;
+  }
+
+  /** The plaintext, or null when its key was destroyed (or `sealed` is null); throws on a malformed or altered value. */
+  async open(sealed: string | null): Promise<string | null> {
+    const [plaintext] = await this.openMany([sealed]);
+    return plaintext ?? null;
+  }
+
+  /** Opens many values with one key lookup for all their keys, so a long listing costs one query, not one per value. */
+  async openMany(sealed: readonly (string | null)[]): Promise<(string | null)[]> {
+    // Every value is parsed before any key is read: a malformed one fails the call without touching the store.
+    const parsed = sealed.map((value) => (value === null ? null : parse(value)));
+    const keyIds = [...new Set(parsed.flatMap((value) => (value ? [value.keyId] : [])))];
+    if (keyIds.length === 0) return parsed.map(() => null);
+    const keys = await this.keys.getMany(keyIds);
+    return parsed.map((value) => {
+      const key = value && keys.get(value.keyId);
+      return value && key ? decrypt(value, key) : null;
+    });
+  }
+
+  /** Whether `value` has the shape of a sealed value (it may still fail to open). */
+  isSealed(value: unknown): value is string {
+    return typeof value === 'string' && SEALED.test(value);
+  }
+
+  /** The data key a sealed value needs; throws when `sealed` is malformed. */
+  keyIdOf(sealed: string): string {
+    return parse(sealed).keyId;
+  }
+}

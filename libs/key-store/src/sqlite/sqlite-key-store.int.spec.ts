@@ -1,0 +1,150 @@
+// The SQLite key store: the shared contract, then what only the file can show: a destroyed key leaves no copy of
+// its bytes in any file of the data directory, and openKeyStore's embedded choice of DATA_DIR/keys.db.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { ContentCipher } from '../content-cipher.js';
+import { keyStoreContract } from '../key-store.contract.js';
+import { openKeyStore } from '../open-key-store.js';
+import { SqliteKeyStore } from './sqlite-key-store.js';
+
+const freshDir = (): string => mkdtempSync(join(tmpdir(), 'keys-'));
+
+/** Every file under dir (journals and WAL files included), each read whole. */
+const filesUnder = (dir: string): Map<string, Buffer> =>
+  new Map(
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => {
+        const path = join(entry.parentPath, entry.name);
+        return [path, readFileSync(path)] as const;
+      }),
+  );
+
+/** The files under dir that hold these bytes anywhere. */
+const filesHolding = (dir: string, bytes: Buffer): string[] =>
+  [...filesUnder(dir)].filter(([, content]) => content.includes(bytes)).map(([path]) => path);
+
+keyStoreContract('sqlite', async () => {
+  const dir = freshDir();
+  const path = join(dir, 'keys.db');
+  return {
+    open: async (masterKey) => new SqliteKeyStore({ path, masterKey }),
+    storedBytes: async (keyId) => {
+      const db = new DatabaseSync(path, { readOnly: true });
+      try {
+        const row = db.prepare('SELECT key FROM data_keys WHERE key_id = ?').get(keyId) as
+          { key: Uint8Array } | undefined;
+        return row ? Buffer.from(row.key) : null;
+      } finally {
+        db.close();
+      }
+    },
+    dispose: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+});
+
+describe('SqliteKeyStore on disk', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = freshDir();
+  });
+  afterEach(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('leaves no copy of a destroyed key in any file of the data directory', async () => {
+    const store = await openKeyStore({
+      readStore: 'sqlite',
+      mongodbUri: undefined,
+      dataDir,
+      keyStoreMasterKey: undefined,
+    });
+    const cipher = new ContentCipher(store);
+    // Enough keys around the doomed ones to span many pages, so deletes rewrite pages rather than drop them.
+    const neighbours = [];
+    for (let i = 0; i < 300; i++) neighbours.push(await store.obtain(`neighbour_${i}`, `grp_${i % 7}`));
+    const doomed = await store.obtain('doomed', 'grp_doomed');
+    const sealed = await cipher.seal('conversation_1', 'user_1', 'a message the user will erase');
+    const sealedKey = (await store.getMany(['conversation_1'])).get('conversation_1')!;
+    for (let i = 0; i < 5; i++) await store.obtain(`user_1_other_${i}`, 'user_1');
+    const groupKeys = [...(await store.getMany([0, 1, 2, 3, 4].map((i) => `user_1_other_${i}`))).values()];
+
+    // The search can find them: raw keys lie in keys.db until destroyed.
+    for (const key of [doomed, sealedKey, ...groupKeys]) expect(filesHolding(dataDir, key)).toHaveLength(1);
+
+    await store.destroy('doomed');
+    expect(await store.destroyGroup('user_1')).toBe(6);
+    expect(await cipher.open(sealed)).toBeNull();
+    for (const key of [doomed, sealedKey, ...groupKeys]) expect(filesHolding(dataDir, key)).toEqual([]);
+    await store.close();
+    for (const key of [doomed, sealedKey, ...groupKeys]) expect(filesHolding(dataDir, key)).toEqual([]);
+    // Only the database file: no WAL, no journal left behind.
+    expect([...filesUnder(dataDir).keys()]).toEqual([join(dataDir, 'keys.db')]);
+
+    const reopened = await openKeyStore({
+      readStore: 'sqlite',
+      mongodbUri: undefined,
+      dataDir,
+      keyStoreMasterKey: undefined,
+    });
+    const kept = await reopened.getMany(neighbours.map((_, i) => `neighbour_${i}`));
+    expect(kept.size).toBe(300);
+    neighbours.forEach((key, i) => expect(kept.get(`neighbour_${i}`)!.equals(key)).toBe(true));
+    await reopened.close();
+  });
+
+  it('converts a database left in WAL mode to a rollback journal', async () => {
+    const path = join(dataDir, 'keys.db');
+    const wal = new DatabaseSync(path);
+    wal.exec('PRAGMA journal_mode = WAL; CREATE TABLE t (x)');
+    wal.close();
+    const store = new SqliteKeyStore({ path });
+    const doomed = await store.obtain('doomed', 'grp');
+    await store.destroy('doomed');
+    await store.close();
+    const check = new DatabaseSync(path, { readOnly: true });
+    expect(check.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'delete' });
+    check.close();
+    expect(filesHolding(dataDir, doomed)).toEqual([]);
+  });
+});
+
+describe('openKeyStore', () => {
+  it('opens the SQLite store at <dataDir>/keys.db with the configured master key', async () => {
+    const dataDir = freshDir();
+    try {
+      const masterKey = Buffer.alloc(32, 7);
+      const store = await openKeyStore({
+        readStore: 'sqlite',
+        mongodbUri: undefined,
+        dataDir,
+        keyStoreMasterKey: masterKey,
+      });
+      expect(store).toBeInstanceOf(SqliteKeyStore);
+      const key = await store.obtain('k', 'g');
+      await store.close();
+      expect(readdirSync(dataDir)).toEqual(['keys.db']);
+      const sameMaster = new SqliteKeyStore({ path: join(dataDir, 'keys.db'), masterKey });
+      expect((await sameMaster.getMany(['k'])).get('k')!.equals(key)).toBe(true);
+      await sameMaster.close();
+      const withoutMaster = new SqliteKeyStore({ path: join(dataDir, 'keys.db') });
+      await expect(withoutMaster.getMany(['k'])).rejects.toThrow(/KEY_STORE_MASTER_KEY is not set/);
+      await withoutMaster.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses MongoDB without a URI rather than falling back to SQLite', async () => {
+    await expect(
+      openKeyStore({
+        readStore: 'mongodb',
+        mongodbUri: undefined,
+        dataDir: tmpdir(),
+        keyStoreMasterKey: undefined,
+      }),
+    ).rejects.toThrow(/MONGODB_URI/);
+  });
+});

@@ -1,0 +1,96 @@
+// Embedded key store: one SQLite file (DATA_DIR/keys.db by default) of data keys, each filed under a group.
+// Destroying a key must leave no copy anywhere in the directory: secure_delete overwrites the deleted row and freed
+// pages with zeros, and the rollback journal (journal_mode DELETE) is removed after each commit, where a WAL file
+// would keep the old page until a checkpoint. Blocks the file system itself freed are beyond SQLite's reach.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { KeyStore } from '../key-store.port.js';
+import { DATA_KEY_BYTES, KeyWrapping } from '../key-wrapping.js';
+
+export interface SqliteKeyStoreOptions {
+  /** The database file, or `:memory:`. */
+  readonly path: string;
+  /** Wraps the stored keys (AES-256-GCM); without it they are stored raw. */
+  readonly masterKey?: Buffer | undefined;
+}
+
+/** SQLite allows 32,766 bound parameters; smaller chunks keep each statement cheap to prepare. */
+const GET_MANY_CHUNK = 500;
+
+interface KeyRow {
+  readonly key_id: string;
+  readonly key: Uint8Array;
+}
+
+export class SqliteKeyStore implements KeyStore {
+  private readonly db: DatabaseSync;
+  private readonly wrapping: KeyWrapping;
+  private readonly insert: StatementSync;
+  private readonly selectOne: StatementSync;
+  private readonly deleteOne: StatementSync;
+  private readonly deleteGroup: StatementSync;
+  private readonly selectChunk = new Map<number, StatementSync>();
+
+  constructor(options: SqliteKeyStoreOptions) {
+    this.wrapping = new KeyWrapping(options.masterKey);
+    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+    this.db = new DatabaseSync(options.path);
+    this.db.exec('PRAGMA busy_timeout = 5000; PRAGMA secure_delete = ON; PRAGMA journal_mode = DELETE;');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS data_keys (
+        key_id TEXT PRIMARY KEY, grp TEXT NOT NULL, key BLOB NOT NULL, created_at INTEGER NOT NULL);
+      CREATE INDEX IF NOT EXISTS data_keys_grp ON data_keys (grp);
+    `);
+    this.insert = this.db.prepare(
+      'INSERT OR IGNORE INTO data_keys (key_id, grp, key, created_at) VALUES (?, ?, ?, ?)',
+    );
+    this.selectOne = this.db.prepare('SELECT key_id, key FROM data_keys WHERE key_id = ?');
+    this.deleteOne = this.db.prepare('DELETE FROM data_keys WHERE key_id = ?');
+    this.deleteGroup = this.db.prepare('DELETE FROM data_keys WHERE grp = ?');
+  }
+
+  async obtain(keyId: string, group: string): Promise<Buffer> {
+    // Another process may create the key between our insert and select: whichever insert won is the key.
+    this.insert.run(keyId, group, this.wrapping.wrap(keyId, randomBytes(DATA_KEY_BYTES)), Date.now());
+    const row = this.selectOne.get(keyId) as KeyRow | undefined;
+    // Only a destroy racing this very call gets here; the caller asked for a key that exists, so say so.
+    if (!row) throw new Error(`Data key '${keyId}' was destroyed while it was being obtained`);
+    return this.wrapping.unwrap(keyId, row.key);
+  }
+
+  async getMany(keyIds: readonly string[]): Promise<ReadonlyMap<string, Buffer>> {
+    const ids = [...new Set(keyIds)];
+    const keys = new Map<string, Buffer>();
+    for (let start = 0; start < ids.length; start += GET_MANY_CHUNK) {
+      const chunk = ids.slice(start, start + GET_MANY_CHUNK);
+      for (const row of this.selectIn(chunk.length).all(...chunk) as unknown as KeyRow[]) {
+        keys.set(row.key_id, this.wrapping.unwrap(row.key_id, row.key));
+      }
+    }
+    return keys;
+  }
+
+  async destroy(keyId: string): Promise<void> {
+    this.deleteOne.run(keyId);
+  }
+
+  async destroyGroup(group: string): Promise<number> {
+    return Number(this.deleteGroup.run(group).changes);
+  }
+
+  async close(): Promise<void> {
+    if (this.db.isOpen) this.db.close();
+  }
+
+  private selectIn(count: number): StatementSync {
+    let statement = this.selectChunk.get(count);
+    if (!statement) {
+      const placeholders = Array.from({ length: count }, () => '?').join(', ');
+      statement = this.db.prepare(`SELECT key_id, key FROM data_keys WHERE key_id IN (${placeholders})`);
+      this.selectChunk.set(count, statement);
+    }
+    return statement;
+  }
+}
