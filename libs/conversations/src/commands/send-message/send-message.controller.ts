@@ -1,0 +1,106 @@
+// POST /llm/{agentId}/conversation (spec: continue or create a conversation and get the assistant reply), as JSON
+// or, with `stream: true`, as named Server-Sent Events. Errors found before anything is streamed (unknown Agent or
+// conversation, bad input, a usage limit) are plain HTTP errors; after that, an `error` event ends the stream.
+import { Body, Controller, Headers, Inject, Param, Post, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
+import { abortOnDisconnect, SseWriter } from '#gateway';
+import { ApiRoute, toErrorResponse } from '#http';
+import { CurrentCaller, type Caller } from '#identity';
+import { PLATFORM_CONFIG, ValidationError, type PlatformConfig } from '#kernel';
+import { LOGGER } from '#platform';
+import type { Logger } from 'pino';
+import { parseOrThrow } from '#http';
+import { SendMessageBody, TurnResultDto } from '../../conversation.schemas.js';
+import type { TurnAnswer } from '../../runtime/conversation-turn.js';
+import type { TurnEvent } from '../../runtime/turn-events.js';
+import { SendMessage } from './send-message.command.js';
+
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+@Controller('api/v1/core/llm/:agentId/conversation')
+export class SendMessageController {
+  constructor(
+    private readonly bus: CommandBus,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  @ApiRoute({
+    tag: 'Conversations',
+    summary: 'Continue or create a conversation and get the assistant reply',
+    description:
+      "The Agent answers from its system prompt, its Knowledge (numbered sources it cites as [n]; the model may call " +
+      'search_knowledge to search again, up to CONVERSATION_MAX_TOOL_STEPS model calls) and the conversation so far ' +
+      '(compacted into a checkpoint once it outgrows its token budget). Every model call is recorded as usage with the ' +
+      'conversation id, and the key\'s usage limit applies. With `stream: true` the answer comes as Server-Sent Events: ' +
+      '`conversation` (ids, first), `retrieval` (the sources found), `compaction`, `delta` ({ text }), `tool_call`, ' +
+      '`tool_result`, then `done` (the full message, as in the JSON answer) or `error` (the error envelope). A client ' +
+      'that disconnects aborts the model call; the turn is still recorded, marked incomplete. With `Idempotency-Key`, ' +
+      'a retried turn returns the first answer (header `idempotent-replayed: true`) and appends nothing; while the ' +
+      'first is still running a retry is 409.',
+    body: SendMessageBody,
+    idempotent: true,
+    response: { status: 201, schema: TurnResultDto, description: 'The answer (201 when the conversation was created, else 200)' },
+    errors: [
+      { status: 400, description: 'Invalid request (the field in `param`): `invalid_attachment`, `attachment_too_large`, `visibility_on_create_only`' },
+      403,
+      { status: 404, description: 'Unknown Agent, model (`model_not_found`) or conversation (`conversation_not_found`: unknown or another user\'s, the same answer)' },
+      { status: 409, description: '`idempotency_in_flight`' },
+      429,
+      502,
+      504,
+    ],
+  })
+  @Post()
+  async send(
+    @Param('agentId') agentId: string,
+    @Body() raw: unknown,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @CurrentCaller() caller: Caller,
+    @Res() reply: FastifyReply,
+  ) {
+    if (idempotencyKey !== undefined && !KEY.test(idempotencyKey))
+      throw new ValidationError('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 visible ASCII characters', 'Idempotency-Key');
+    const body = parseOrThrow(SendMessageBody, raw);
+    const signal = abortOnDisconnect(reply);
+    if (!body.stream) {
+      const answer = await this.bus.execute(new SendMessage(agentId, body, caller, signal, async () => {}, idempotencyKey));
+      if (answer.replayed) void reply.header('idempotent-replayed', 'true');
+      void reply.status(answer.created ? 201 : 200).send(toResult(answer));
+      return;
+    }
+    let sse: SseWriter | null = null;
+    const emit = async (event: TurnEvent) => {
+      sse ??= SseWriter.open(reply, this.config.streamStallTimeoutMs);
+      await sse.event(event.event, event.data);
+    };
+    try {
+      const answer = await this.bus.execute(new SendMessage(agentId, body, caller, signal, emit, idempotencyKey));
+      if (answer.replayed) {
+        void reply.header('idempotent-replayed', 'true');
+        await emit({ event: 'conversation', data: { conversationId: answer.conversationId, created: false, visibility: 'normal', userMessage: answer.userMessage } });
+      }
+      await sse!.event('done', toResult(answer));
+    } catch (error) {
+      if (!sse) throw error; // nothing streamed yet: a plain HTTP error
+      const known = toErrorResponse(error);
+      if (!known) this.logger.error({ err: error, agentId }, 'conversation stream failed');
+      const writer: SseWriter = sse;
+      if (!writer.closed && known?.status !== 499)
+        await writer.event(
+          'error',
+          known?.body ?? { error: { type: 'api_error', code: 'internal_error', message: 'internal error; it has been logged' } },
+        );
+    } finally {
+      (sse as SseWriter | null)?.end();
+    }
+  }
+}
+
+const toResult = (answer: TurnAnswer) => ({
+  conversationId: answer.conversationId,
+  created: answer.created,
+  userMessage: answer.userMessage,
+  message: answer.message,
+});

@@ -1,0 +1,72 @@
+// The Conversations bounded context: the Agent runtime's conversations (turns, history, compaction, visibility,
+// erasure, provenance) as command and query slices, its context providers, and the stores that keep conversations
+// (the log for normal and private ones, memory for incognito ones). Its process managers run with the projectors
+// (apps/projectors.ts).
+import { Module } from '@nestjs/common';
+import { GatewayModule } from '#gateway';
+import { ChangeConversationController } from './commands/change-conversation/change-conversation.controller.js';
+import { ChangeConversationHandler } from './commands/change-conversation/change-conversation.command.js';
+import { DeleteConversationController } from './commands/delete-conversation/delete-conversation.controller.js';
+import {
+  DeleteAgentConversationHandler,
+  DeleteConversationHandler,
+} from './commands/delete-conversation/delete-conversation.command.js';
+import { DeleteMessageController } from './commands/delete-message/delete-message.controller.js';
+import { DeleteMessageHandler } from './commands/delete-message/delete-message.command.js';
+import { SendMessageController } from './commands/send-message/send-message.controller.js';
+import { SendMessageHandler } from './commands/send-message/send-message.command.js';
+import { ConversationDirectory } from './conversation-directory.js';
+import { IncognitoConversations } from './incognito-conversations.js';
+import { GetMessagesController } from './queries/get-messages/get-messages.controller.js';
+import { GetMessagesHandler } from './queries/get-messages/get-messages.query.js';
+import { GetProvenanceController } from './queries/get-provenance/get-provenance.controller.js';
+import { GetProvenanceHandler } from './queries/get-provenance/get-provenance.query.js';
+import { ListConversationsController } from './queries/list-conversations/list-conversations.controller.js';
+import { ListConversationsHandler } from './queries/list-conversations/list-conversations.query.js';
+import { TurnAttachments } from './runtime/attachments.js';
+import { CONTEXT_PROVIDERS } from './runtime/context-providers.js';
+import { ConversationTurns } from './runtime/conversation-turn.js';
+import { KnowledgeContextProvider } from './runtime/knowledge.provider.js';
+import { StoredConversations } from './stored-conversations.js';
+
+export const CONVERSATION_CONTROLLERS = [
+  SendMessageController,
+  ListConversationsController,
+  GetMessagesController,
+  GetProvenanceController,
+  ChangeConversationController,
+  DeleteConversationController,
+  DeleteMessageController,
+];
+
+export const CONVERSATION_COMMAND_HANDLERS = [
+  SendMessageHandler,
+  ChangeConversationHandler,
+  DeleteConversationHandler,
+  DeleteAgentConversationHandler,
+  DeleteMessageHandler,
+];
+
+export const CONVERSATION_QUERY_HANDLERS = [ListConversationsHandler, GetMessagesHandler, GetProvenanceHandler];
+
+@Module({
+  imports: [GatewayModule],
+  controllers: CONVERSATION_CONTROLLERS,
+  providers: [
+    ...CONVERSATION_COMMAND_HANDLERS,
+    ...CONVERSATION_QUERY_HANDLERS,
+    StoredConversations,
+    IncognitoConversations,
+    ConversationDirectory,
+    ConversationTurns,
+    TurnAttachments,
+    KnowledgeContextProvider,
+    {
+      provide: CONTEXT_PROVIDERS,
+      useFactory: (knowledge: KnowledgeContextProvider) => [knowledge],
+      inject: [KnowledgeContextProvider],
+    },
+  ],
+  exports: [ConversationDirectory, StoredConversations, IncognitoConversations],
+})
+export class ConversationsModule {}

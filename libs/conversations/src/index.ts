@@ -1,0 +1,10 @@
+export * from './conversations.module.js';
+export * from './conversation.events.js';
+export * from './conversations.read-model.js';
+export * from './conversation-records.js';
+export { ConversationNotFoundError } from './conversation.decider.js';
+export { ConversationDirectory } from './conversation-directory.js';
+export { agentChatModel, agentSampling } from './agent-model.js';
+export { ConversationErasureProcess } from './conversation-erasure.process.js';
+export { AgentConversationsDeletionProcess } from './agent-conversations-deletion.process.js';
+export * from './runtime/context-providers.js';

@@ -1,0 +1,30 @@
+// The caller's stored conversations with an Agent (incognito ones are never listed), oldest first, without bodies.
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import type { Caller } from '#identity';
+import { ConversationDirectory, toConversationDto } from '../../conversation-directory.js';
+import type { ConversationDto, ConversationListQuery } from '../../conversation.schemas.js';
+
+export class ListConversations extends Query<{ data: z.output<typeof ConversationDto>[]; nextCursor: string | null }> {
+  constructor(
+    readonly agentId: string,
+    readonly query: z.output<typeof ConversationListQuery>,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListConversations)
+export class ListConversationsHandler implements IQueryHandler<ListConversations> {
+  constructor(private readonly directory: ConversationDirectory) {}
+
+  async execute({ agentId, query, caller }: ListConversations) {
+    const agent = await this.directory.agent(agentId, caller);
+    const page = await this.directory.stored.list(agent.id, caller.userId, query.archived, {
+      limit: query.limit,
+      cursor: query.cursor ?? null,
+    });
+    return { data: page.data.map(toConversationDto), nextCursor: page.nextCursor };
+  }
+}
