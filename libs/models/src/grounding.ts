@@ -15,6 +15,8 @@ export interface PromptSource {
   text: string;
 }
 
+/** The built-in tool of Agents that searches their Knowledge again (arguments `{ query: string }`). */
+export const SEARCH_KNOWLEDGE_TOOL = 'search_knowledge';
 export const SOURCES_HEADER = 'Sources retrieved for this turn:';
 export const TOOL_SOURCES_HEADER = 'Sources found by search_knowledge:';
 export const SOURCES_INSTRUCTION =
