@@ -166,6 +166,7 @@ const ModelInfoDto = z.object({
   tags: z.array(z.string()),
   pricing: z.object({ input: z.number(), output: z.number(), cachedInput: z.number().optional() }),
   includedUsage: z.boolean(),
+  contextWindow: z.number().int().describe('Tokens the model reads at once, prompt and answer together'),
 });
 
 export const ModelsDto = z.object({

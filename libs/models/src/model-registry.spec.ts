@@ -29,6 +29,7 @@ const file = {
       kind: 'chat',
       region: 'europe-west4',
       pricing: { input: 0.2, output: 0.6 },
+      contextWindow: 32_000,
     },
     {
       key: 'house',
@@ -61,6 +62,7 @@ describe('ModelRegistry', () => {
       provider: 'offline',
       securityTier: 'secure',
       pricing: { input: 0, output: 0 },
+      contextWindow: 8192,
     });
     expect(registry.defaultModel('chat')?.key).toBe('offline-chat');
     expect(registry.defaultModel('embedding')?.key).toBe('offline-embed');
@@ -88,6 +90,33 @@ describe('ModelRegistry', () => {
     expect(registry.infos(['chat']).every((m) => m.kind === 'chat')).toBe(true);
   });
 
+  it("gives every model a context window: the file's, else 128000 for upstream chat models, else 8192", () => {
+    const registry = ModelRegistry.build(
+      {
+        ...file,
+        models: [
+          ...file.models,
+          { key: 'emb', provider: 'vllm', baseUrl: 'http://127.0.0.1:8000/v1', kind: 'embedding' },
+          { key: 'local-chat', provider: 'offline', kind: 'chat' },
+        ],
+      },
+      config(),
+    );
+    const windows = Object.fromEntries(registry.infos().map((m) => [m.key, m.contextWindow]));
+    expect(windows).toEqual({
+      'gpt-mini': 128_000,
+      'mistral-small': 32_000,
+      house: 128_000,
+      pinned: 128_000,
+      emb: 8192,
+      'local-chat': 8192,
+      'offline-chat': 8192,
+      'offline-embed': 8192,
+      'offline-rerank': 8192,
+      'offline-image': 8192,
+    });
+  });
+
   it('refuses inconsistent files with a message naming the problem', () => {
     const bad: [unknown, RegExp][] = [
       [{ models: [{ key: 'x', provider: 'openai', kind: 'chat' }] }, /needs a baseUrl/],
@@ -104,6 +133,14 @@ describe('ModelRegistry', () => {
         /twice/,
       ],
       [{ models: [{ key: 'a', provider: 'offline', kind: 'laser' }] }, /models\.0\.kind/],
+      [
+        { models: [{ key: 'a', provider: 'offline', kind: 'chat', contextWindow: 0 }] },
+        /models\.0\.contextWindow/,
+      ],
+      [
+        { models: [{ key: 'a', provider: 'offline', kind: 'chat', contextWindow: 1000.5 }] },
+        /models\.0\.contextWindow/,
+      ],
       [{ surprise: 1 }, /surprise/],
     ];
     for (const [content, message] of bad)
@@ -128,5 +165,6 @@ describe('config/models.example.yaml', () => {
     expect(registry.get('house-llama')?.securityTier).toBe('secure');
     expect(registry.get('mistral-small')?.securityTier).toBe('eu-hosted');
     expect(registry.get('gpt-4o-mini')?.securityTier).toBe('us-cloud');
+    expect(registry.get('mistral-small')?.contextWindow).toBe(32_000);
   });
 });

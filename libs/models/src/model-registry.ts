@@ -18,6 +18,13 @@ import {
 import { resolveSecurityTier } from './security-tier.js';
 
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
+/** An upstream chat model's context when the file gives none: today's common size, which a file can lower. */
+const UPSTREAM_CHAT_CONTEXT_WINDOW = 128_000;
+/**
+ * The offline models' context, and the default for other kinds (the usual embedding input limit): small enough
+ * that a conversation on offline-chat exercises trimming its history like a real model would.
+ */
+const SMALL_CONTEXT_WINDOW = 8192;
 
 const Pricing = z.strictObject({
   input: z.number().min(0),
@@ -37,6 +44,7 @@ const ModelEntry = z.strictObject({
   tags: z.array(z.string()).default([]),
   pricing: Pricing.default({ input: 0, output: 0 }),
   includedUsage: z.boolean().default(false),
+  contextWindow: z.number().int().positive().optional(),
   baseUrl: z.url().optional(),
   apiKeyEnv: z.string().regex(ENV_NAME, 'an environment variable name').optional(),
   timeoutMs: z.number().int().min(100).max(600_000).optional(),
@@ -171,6 +179,11 @@ export class ModelRegistry {
         tags: entry.tags,
         pricing: entry.pricing,
         includedUsage: entry.includedUsage,
+        contextWindow:
+          entry.contextWindow ??
+          (entry.kind === 'chat' && entry.provider !== 'offline'
+            ? UPSTREAM_CHAT_CONTEXT_WINDOW
+            : SMALL_CONTEXT_WINDOW),
         ...(baseUrl ? { baseUrl } : {}),
         ...(apiKeyEnv ? { apiKeyEnv } : {}),
         timeoutMs: entry.timeoutMs ?? upstream?.timeoutMs ?? config.upstreamTimeoutMs,
@@ -187,6 +200,7 @@ export class ModelRegistry {
         locationLabel: 'this instance',
         pricing: { input: 0, output: 0 },
         includedUsage: true,
+        contextWindow: SMALL_CONTEXT_WINDOW,
         timeoutMs: config.upstreamTimeoutMs,
       });
     }

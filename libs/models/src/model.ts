@@ -32,6 +32,8 @@ export interface ModelInfo {
   readonly pricing: ModelPricing;
   /** Calls are covered by the instance's subscription (flat-rate or self-hosted) rather than billed per call. */
   readonly includedUsage: boolean;
+  /** Tokens the model reads at once, prompt and answer together: what a conversation's history must fit in. */
+  readonly contextWindow: number;
 }
 
 /** A model as configured: its public description plus how to reach it. */

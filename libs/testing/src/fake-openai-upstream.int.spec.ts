@@ -139,6 +139,37 @@ describe('fake OpenAI-compatible upstream', () => {
     expect(JSON.parse(call.function.arguments)).toEqual({ city: 'Paris', unit: 'c' });
   });
 
+  it('scripts a tool loop with a toolCall function: a call first, text once the tool result is sent', async () => {
+    fake.set({
+      toolCall: (request) => {
+        const { messages } = request.body as { messages: { role: string }[] };
+        return messages.at(-1)?.role === 'tool' ? undefined : { name: 'search', arguments: { query: 'x' } };
+      },
+      reply: 'from the tool',
+    });
+    const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = user('find x');
+    const first = await client.chat.completions.create({ model: 'm', messages });
+    const call = first.choices[0]?.message.tool_calls?.[0];
+    if (call?.type !== 'function') throw new Error('expected a function tool call');
+    expect(first.choices[0]?.finish_reason).toBe('tool_calls');
+    expect(JSON.parse(call.function.arguments)).toEqual({ query: 'x' });
+
+    const followUp = [
+      ...messages,
+      first.choices[0]!.message,
+      { role: 'tool' as const, tool_call_id: call.id, content: 'found x' },
+    ];
+    const second = await client.chat.completions.create({ model: 'm', messages: followUp });
+    expect(second.choices[0]?.finish_reason).toBe('stop');
+    expect(second.choices[0]?.message).toMatchObject({ content: 'from the tool' });
+    expect(second.choices[0]?.message.tool_calls).toBeUndefined();
+
+    const streamed = await client.chat.completions.create({ model: 'm', messages: followUp, stream: true });
+    let content = '';
+    for await (const chunk of streamed) content += chunk.choices[0]?.delta.content ?? '';
+    expect(content).toBe('from the tool');
+  });
+
   it('streams a tool call in the incremental delta format', async () => {
     const args = { query: 'a fairly long search string', limit: 10 };
     fake.set({ toolCall: { name: 'search', arguments: args } });

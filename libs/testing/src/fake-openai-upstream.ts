@@ -68,8 +68,12 @@ export interface FakeUpstreamBehaviour {
   stallAfterChunks?: number;
   /** Assistant text; default `Echo: <last user message text>`. */
   reply?: string | ((request: FakeUpstreamRequest) => string);
-  /** Answer with this tool call (finish_reason `tool_calls`) instead of text. */
-  toolCall?: FakeToolCall;
+  /**
+   * Answer with this tool call (finish_reason `tool_calls`) instead of text. A function decides per request, so a
+   * test can script a tool loop (first request → a call, the one carrying the tool result → text); `undefined`
+   * from it answers text.
+   */
+  toolCall?: FakeToolCall | ((request: FakeUpstreamRequest) => FakeToolCall | undefined);
   /** Overrides of the computed usage (prompt: words in the messages, completion: words in the reply). */
   usage?: FakeUsage;
   /** Number of content (or tool-argument) chunks a streamed reply is split into; default one per word. */
@@ -283,14 +287,14 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     sequence += 1;
     const id = `chatcmpl-fake-${sequence}`;
     const created = Math.floor(Date.now() / 1000);
-    const toolCall = current.toolCall
+    const scripted =
+      typeof current.toolCall === 'function' ? current.toolCall(exchange.request) : current.toolCall;
+    const toolCall = scripted
       ? {
           id: `call_fake_${sequence}`,
-          name: current.toolCall.name,
+          name: scripted.name,
           arguments:
-            typeof current.toolCall.arguments === 'string'
-              ? current.toolCall.arguments
-              : JSON.stringify(current.toolCall.arguments),
+            typeof scripted.arguments === 'string' ? scripted.arguments : JSON.stringify(scripted.arguments),
         }
       : undefined;
     const text = toolCall

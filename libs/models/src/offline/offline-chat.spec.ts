@@ -1,6 +1,8 @@
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
-import type { ChatDelta, ChatRequest } from '../provider.port.js';
+import { citationMarkers, formatSourcesBlock, formatToolSources, type PromptSource } from '../grounding.js';
+import type { ChatDelta, ChatRequest, ChatResult } from '../provider.port.js';
+import { OFFLINE_GROUNDED_PREFIX, OFFLINE_UNGROUNDED_PREFIX } from './grounded-answer.js';
 import { OFFLINE_REPLY_PREFIX, offlineChat, offlineChatStream, splitWords } from './offline-chat.js';
 import { countMessageTokens, countTokens } from '#tokenizer';
 
@@ -37,6 +39,51 @@ const weatherTool: ChatCompletionTool = {
 const timeTool: ChatCompletionTool = {
   type: 'function',
   function: { name: 'get_time', parameters: { type: 'object', properties: { zone: { type: 'string' } } } },
+};
+
+const searchTool: ChatCompletionTool = {
+  type: 'function',
+  function: {
+    name: 'search_knowledge',
+    parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+  },
+};
+
+const leave: PromptSource = {
+  index: 1,
+  documentName: 'Staff handbook',
+  sectionPath: ['Leave'],
+  text: 'Employees get 25 days of paid leave each year. Unused days expire in March.',
+};
+const parking: PromptSource = {
+  index: 2,
+  documentName: 'Staff handbook',
+  sectionPath: ['Parking'],
+  text: 'Parking permits are issued by the facilities team.\nEach permit costs 10 euros a month.',
+};
+const requests: PromptSource = {
+  index: 3,
+  documentName: 'FAQ',
+  sectionPath: [],
+  text: 'Leave requests go through the HR portal. Managers approve leave within two days.',
+};
+/** A turn as the conversation runtime sends it: the Agent's prompt, the turn's sources, the question. */
+const grounded = (
+  question: string,
+  sources: readonly PromptSource[],
+  extra: Partial<ChatRequest> = {},
+): ChatRequest => ({
+  messages: [
+    { role: 'system', content: 'You are the HR assistant.' },
+    { role: 'system', content: formatSourcesBlock(sources) },
+    { role: 'user', content: question },
+  ],
+  ...extra,
+});
+const functionCall = (result: ChatResult) => {
+  const call = result.message.tool_calls?.[0];
+  if (call?.type !== 'function') throw new Error('expected a function tool call');
+  return call;
 };
 
 describe('Offline chat', () => {
@@ -175,9 +222,169 @@ describe('Offline chat', () => {
   });
 });
 
+describe('Offline chat with retrieved sources', () => {
+  it('quotes the best sentence of the sources sharing most words with the question, cited [n]', () => {
+    const result = offlineChat(
+      grounded('How many days of paid leave do employees get?', [leave, parking, requests]),
+    );
+    expect(result.message.content).toBe(
+      `${OFFLINE_GROUNDED_PREFIX}Employees get 25 days of paid leave each year. [1] ` +
+        'Managers approve leave within two days. [3]',
+    );
+    expect(result.message.content).toMatch(/^Offline stand-in answer \(no language model was called\)/);
+    expect(citationMarkers(result.message.content ?? '')).toEqual([1, 3]);
+    expect(result.finishReason).toBe('stop');
+  });
+
+  it('breaks ties by the lower number, whatever the order of the blocks', () => {
+    const result = offlineChat(grounded('Who approves parking and LEAVE?', [requests, parking, leave]));
+    expect(result.message.content).toBe(
+      `${OFFLINE_GROUNDED_PREFIX}Employees get 25 days of paid leave each year. [1] ` +
+        'Parking permits are issued by the facilities team. [2]',
+    );
+  });
+
+  it('says the sources do not answer when none shares a word, or none was found', () => {
+    const question = 'What is the capital of France?';
+    const expected = `${OFFLINE_UNGROUNDED_PREFIX}the retrieved sources do not answer "${question}".`;
+    expect(expected).toBe(
+      'Offline stand-in answer (no language model was called): the retrieved sources do not answer ' +
+        '"What is the capital of France?".',
+    );
+    expect(offlineChat(grounded(question, [leave, parking])).message.content).toBe(expected);
+    expect(offlineChat(grounded(question, [])).message.content).toBe(expected);
+  });
+
+  it('calls search_knowledge only when the user asks to search', () => {
+    const tools = [searchTool];
+    expect(offlineChat(grounded('What is the leave policy?', [leave], { tools })).finishReason).toBe('stop');
+    expect(offlineChat(ask('What is the leave policy?', { tools })).message.content).toContain(
+      `${OFFLINE_REPLY_PREFIX}you said "What is the leave policy?"`,
+    );
+    for (const [message, query] of [
+      ['Search the knowledge base for parking permits?', 'parking permits'],
+      ['Please look up the parking rules.', 'the parking rules'],
+      ['find knowledge for leave!', 'leave'],
+      ['Can you search for "expense claims"', '"expense claims"'],
+    ] as const) {
+      const result = offlineChat(grounded(message, [leave], { tools }));
+      expect(result.finishReason).toBe('tool_calls');
+      const call = functionCall(result);
+      expect(call.function).toEqual({ name: 'search_knowledge', arguments: JSON.stringify({ query }) });
+    }
+  });
+
+  it('ends the loop after the search: the answer cites the sources the tool found, with their numbers', () => {
+    const request = grounded('Search the knowledge base for parking permit costs', [leave, requests], {
+      tools: [searchTool],
+    });
+    const first = offlineChat(request);
+    const call = functionCall(first);
+    expect(JSON.parse(call.function.arguments)).toEqual({ query: 'parking permit costs' });
+
+    const found = { ...parking, index: 4 };
+    const followUp = offlineChat({
+      ...request,
+      messages: [
+        ...request.messages,
+        first.message,
+        { role: 'tool', tool_call_id: call.id, content: formatToolSources([found]) },
+      ],
+    });
+    expect(followUp.finishReason).toBe('stop');
+    expect(followUp.message.tool_calls).toBeUndefined();
+    expect(followUp.message.content).toBe(
+      `${OFFLINE_GROUNDED_PREFIX}Each permit costs 10 euros a month. [4]`,
+    );
+
+    const nothing = offlineChat({
+      ...request,
+      messages: [
+        ...request.messages,
+        first.message,
+        { role: 'tool', tool_call_id: call.id, content: formatToolSources([]) },
+      ],
+    });
+    expect(nothing.message.content).toBe(
+      `${OFFLINE_UNGROUNDED_PREFIX}the retrieved sources do not answer ` +
+        '"Search the knowledge base for parking permit costs".',
+    );
+  });
+
+  it('answers from search results alone, and ignores the results of earlier turns', () => {
+    const earlier: ChatCompletionMessageParam[] = [
+      { role: 'user', content: 'find parking' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'search_knowledge', arguments: '{}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: formatToolSources([parking]) },
+      { role: 'assistant', content: 'Permits cost 10 euros [2].' },
+    ];
+    const reply = offlineChat({
+      messages: [...earlier, { role: 'user', content: 'And the parking permits?' }],
+      tools: [searchTool],
+    });
+    expect(reply.finishReason).toBe('stop');
+    expect(reply.message.content).toContain(`${OFFLINE_REPLY_PREFIX}you said "And the parking permits?"`);
+
+    const alone = offlineChat({ messages: earlier.slice(0, 3), tools: [searchTool] });
+    expect(alone.message.content).toBe(
+      `${OFFLINE_GROUNDED_PREFIX}Parking permits are issued by the facilities team. [2]`,
+    );
+  });
+
+  it('still calls other tools whenever offered, and search_knowledge when tool_choice names or requires it', () => {
+    const both = offlineChat(
+      grounded('What is the leave policy?', [leave], { tools: [searchTool, weatherTool] }),
+    );
+    expect(functionCall(both).function.name).toBe('get_weather');
+    const searchFirst = offlineChat(
+      grounded('search for leave', [leave], { tools: [weatherTool, searchTool] }),
+    );
+    expect(functionCall(searchFirst).function.name).toBe('search_knowledge');
+
+    const forced = offlineChat(
+      grounded('What is the leave policy?', [leave], {
+        tools: [weatherTool, searchTool],
+        tool_choice: { type: 'function', function: { name: 'search_knowledge' } },
+      }),
+    );
+    expect(functionCall(forced).function).toEqual({
+      name: 'search_knowledge',
+      arguments: '{"query":"What is the leave policy?"}',
+    });
+    const required = offlineChat(
+      grounded('What is the leave policy?', [leave], { tools: [searchTool], tool_choice: 'required' }),
+    );
+    expect(functionCall(required).function.name).toBe('search_knowledge');
+    const allowedOnlySearch = offlineChat(
+      grounded('What is the leave policy?', [leave], {
+        tools: [weatherTool, searchTool],
+        tool_choice: {
+          type: 'allowed_tools',
+          allowed_tools: {
+            mode: 'auto',
+            tools: [{ type: 'function', function: { name: 'search_knowledge' } }],
+          },
+        },
+      }),
+    );
+    expect(allowedOnlySearch.finishReason).toBe('stop');
+  });
+});
+
 describe('Offline chat stream', () => {
   it('streams the same content word by word, ending with the finish reason and usage', async () => {
-    for (const request of [ask(QUESTION), ask(QUESTION, { max_tokens: 6 }), ask('  spaced\n\nout  text ')]) {
+    for (const request of [
+      ask(QUESTION),
+      ask(QUESTION, { max_tokens: 6 }),
+      ask('  spaced\n\nout  text '),
+      grounded('How many days of paid leave do employees get?', [leave, parking, requests]),
+    ]) {
       const expected = offlineChat(request);
       const deltas = await collect(offlineChatStream(request, never()));
       expect(deltas[0]!.delta.role).toBe('assistant');

@@ -1,8 +1,11 @@
 // The offline chat model: no language model at all, a deterministic stand-in that says so. The reply is derived
-// from the conversation only (same request → same reply): it quotes the last user message verbatim, answers a
-// tool result with "The tool returned: …", and calls the first offered function tool (or the one `tool_choice`
-// names) with arguments built from the tool's JSON Schema. `max_completion_tokens`/`max_tokens` and `stop` are
-// honoured like an upstream does; `seed`, `temperature` and the like change nothing.
+// from the conversation only (same request → same reply): given retrieved sources (the grounding format: a system
+// message, `search_knowledge` results) it quotes and cites the passages sharing most words with the question;
+// without them it quotes the last user message verbatim, or answers a tool result with "The tool returned: …".
+// It calls the first offered function tool (or the one `tool_choice` names) with arguments built from the tool's
+// JSON Schema, except `search_knowledge`, which it calls only when the user asks to search (and only once a turn),
+// so an Agent's tool loop ends. `max_completion_tokens`/`max_tokens` and `stop` are honoured like an upstream does;
+// `seed`, `temperature` and the like change nothing.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   ChatCompletionContentPart,
@@ -12,7 +15,9 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import { sha256, ValidationError } from '#kernel';
+import { isSourcesText, parseSources, SEARCH_KNOWLEDGE_TOOL, type PromptSource } from '../grounding.js';
 import type { ChatDelta, ChatRequest, ChatResult } from '../provider.port.js';
+import { groundedAnswer, searchQueryOf } from './grounded-answer.js';
 import { exampleForSchema } from './schema-example.js';
 import { countMessageTokens, countTokens, truncateToTokens } from '#tokenizer';
 
@@ -58,7 +63,41 @@ const trailingToolResults = (messages: readonly ChatCompletionMessageParam[]): s
   return results;
 };
 
+const isToolResult = (message: ChatCompletionMessageParam): boolean =>
+  message.role === 'tool' || message.role === 'function';
+
+/** The messages after the last user message: the current turn's tool calls and results. */
+const currentTurn = (
+  messages: readonly ChatCompletionMessageParam[],
+): readonly ChatCompletionMessageParam[] =>
+  messages.slice(messages.findLastIndex((message) => message.role === 'user') + 1);
+
+/**
+ * The sources of the turn: the last system message in the grounding format and the `search_knowledge` results
+ * after the last user message (earlier turns' results may reuse numbers); the first of a number wins. Undefined
+ * when the request has no sources block at all, an empty list when its blocks found nothing.
+ */
+const turnSources = (messages: readonly ChatCompletionMessageParam[]): PromptSource[] | undefined => {
+  const system = messages.findLast(
+    (message) =>
+      (message.role === 'system' || message.role === 'developer') && isSourcesText(textOf(message.content)),
+  );
+  const found = currentTurn(messages).filter(
+    (message) => isToolResult(message) && isSourcesText(textOf(message.content)),
+  );
+  const blocks = system ? [system, ...found] : found;
+  if (blocks.length === 0) return undefined;
+  const byIndex = new Map<number, PromptSource>();
+  for (const message of blocks)
+    for (const source of parseSources(textOf(message.content)))
+      if (!byIndex.has(source.index)) byIndex.set(source.index, source);
+  return [...byIndex.values()];
+};
+
 const textReply = (messages: readonly ChatCompletionMessageParam[]): string => {
+  const sources = turnSources(messages);
+  const question = lastUserMessage(messages);
+  if (sources && question) return groundedAnswer(textOf(question.content), sources);
   const toolResults = trailingToolResults(messages);
   if (toolResults.length > 0)
     return OFFLINE_REPLY_PREFIX + toolResults.map((result) => `The tool returned: ${result}`).join('\n');
@@ -72,6 +111,27 @@ const textReply = (messages: readonly ChatCompletionMessageParam[]): string => {
     (attachments > 0 ? `, and ${plural(attachments, 'non-text part')}` : '') +
     '). This is a deterministic offline stand-in; no language model was called.'
   );
+};
+
+/** Whether the user asks to search and the turn has not searched yet: one search a turn, then an answer. */
+const searchAsked = (messages: readonly ChatCompletionMessageParam[]): boolean => {
+  const user = lastUserMessage(messages);
+  return (
+    user !== undefined &&
+    searchQueryOf(textOf(user.content)) !== undefined &&
+    !currentTurn(messages).some(isToolResult)
+  );
+};
+
+/** The tool the model picks itself: any other tool always, `search_knowledge` when asked (or when one is required). */
+const pickTool = (
+  request: ChatRequest,
+  tools: readonly ChatCompletionFunctionTool[],
+  required: boolean,
+): ChatCompletionFunctionTool | undefined => {
+  const search = tools.find((tool) => tool.function.name === SEARCH_KNOWLEDGE_TOOL);
+  if (search && searchAsked(request.messages)) return search;
+  return tools.find((tool) => tool !== search) ?? (required ? search : undefined);
 };
 
 /** The function tool to call, or undefined to answer in text. */
@@ -94,25 +154,27 @@ const chosenTool = (request: ChatRequest): ChatCompletionFunctionTool | undefine
     return tool;
   }
   if (typeof choice === 'object' && choice.type === 'allowed_tools') {
-    for (const allowed of choice.allowed_tools.tools) {
-      const fn = allowed.function;
+    const allowed = choice.allowed_tools.tools.flatMap((entry) => {
+      const fn = entry.function;
       const name = typeof fn === 'object' && fn !== null && 'name' in fn ? fn.name : undefined;
       const tool = typeof name === 'string' ? byName(name) : undefined;
-      if (tool) return tool;
-    }
-    return undefined;
+      return tool ? [tool] : [];
+    });
+    return pickTool(request, allowed, choice.allowed_tools.mode === 'required');
   }
   if (typeof choice === 'object' && choice.type === 'custom') return undefined;
-  return tools[0];
+  return pickTool(request, tools, choice === 'required');
 };
 
 const toolCallFor = (
   request: ChatRequest,
   tool: ChatCompletionFunctionTool,
 ): ChatCompletionMessageFunctionToolCall => {
-  const user = lastUserMessage(request.messages);
+  const said = textOf(lastUserMessage(request.messages)?.content);
   const args = JSON.stringify(
-    exampleForSchema(tool.function.parameters ?? { type: 'object', properties: {} }, textOf(user?.content)),
+    tool.function.name === SEARCH_KNOWLEDGE_TOOL
+      ? { query: searchQueryOf(said) ?? said }
+      : exampleForSchema(tool.function.parameters ?? { type: 'object', properties: {} }, said),
   );
   const id = `call_${sha256(JSON.stringify([request.messages, tool.function.name, args])).slice(0, 24)}`;
   return { id, type: 'function', function: { name: tool.function.name, arguments: args } };

@@ -17,6 +17,7 @@ const model = (modelId: string, kind: ModelKind): ModelConfig => ({
   tags: ['offline'],
   pricing: { input: 0, output: 0 },
   includedUsage: true,
+  contextWindow: 8192,
   timeoutMs: 60_000,
 });
 const signal = () => new AbortController().signal;
