@@ -10,6 +10,11 @@ import {
   KnowledgeOwnerDeletionProcess,
   KnowledgeTagDeletionProcess,
 } from '#knowledge';
+import {
+  AgentConversationsDeletionProcess,
+  ConversationErasureProcess,
+  ConversationsModule,
+} from '#conversations';
 import { READ_MODEL_PROJECTORS } from '#projections';
 
 export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
@@ -19,7 +24,9 @@ export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
   KnowledgeTagDeletionProcess,
   ingestionProcess,
   PersonalAgentProcess,
+  ConversationErasureProcess,
+  AgentConversationsDeletionProcess,
 ];
 
 /** What a process that runs ALL_PROJECTORS imports beside the platform: the handlers of the commands they send. */
-export const PROCESS_MODULES: readonly Type[] = [AgentsModule, KnowledgeModule];
+export const PROCESS_MODULES: readonly Type[] = [AgentsModule, KnowledgeModule, ConversationsModule];

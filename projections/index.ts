@@ -8,6 +8,7 @@ import { usersProjector } from './users/users.projector.js';
 import { usageProjector } from './usage/usage.projector.js';
 import { knowledgeProjector } from './knowledge/knowledge.projector.js';
 import { summaryIndexProjector } from './knowledge/summary-index.projector.js';
+import { conversationsProjector } from './conversations/conversations.projector.js';
 
 export const READ_MODEL_PROJECTORS: readonly Projector[] = [
   spacesProjector,
@@ -17,4 +18,5 @@ export const READ_MODEL_PROJECTORS: readonly Projector[] = [
   usageProjector,
   knowledgeProjector,
   summaryIndexProjector,
+  conversationsProjector,
 ];

@@ -149,9 +149,11 @@ export const conversationsProjector = defineProjector<ConversationEvent>({
     ConversationDeleted: async ({ data }, context) => {
       const current = await conversation(context, data.conversationId);
       return [
-        ...(current?.messageIds ?? []).map(
-          (id): WriteOp => ({ kind: 'delete', collection: CONVERSATION_MESSAGES, id }),
-        ),
+        ...(current?.messageIds ?? []).map((id): WriteOp => ({
+          kind: 'delete',
+          collection: CONVERSATION_MESSAGES,
+          id,
+        })),
         { kind: 'delete', collection: CONVERSATIONS, id: data.conversationId },
       ];
     },

@@ -12,6 +12,7 @@ import { AgentsModule } from '#agents';
 import { GatewayModule } from '#gateway';
 import { KnowledgeModule } from '#knowledge';
 import { LlmModule } from '#llm';
+import { ConversationsModule } from '#conversations';
 import { ALL_PROJECTORS } from '../../projectors.js';
 import { OperationsController } from './operations.controller.js';
 import { OPENAPI_DOCUMENT, openApiDocument } from './openapi.js';
@@ -31,6 +32,7 @@ export class ApiModule {
         GatewayModule,
         KnowledgeModule,
         LlmModule,
+        ConversationsModule,
       ],
       controllers: [OperationsController],
       providers: [

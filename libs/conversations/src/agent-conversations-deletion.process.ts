@@ -36,7 +36,15 @@ export class AgentConversationsDeletionProcess implements Projector {
         await this.delete(event.data.conversationId, event);
         return [];
       }
-      return [this.save({ ...agent, conversationIds: [...agent.conversationIds.filter((id) => id !== event.data.conversationId), event.data.conversationId] })];
+      return [
+        this.save({
+          ...agent,
+          conversationIds: [
+            ...agent.conversationIds.filter((id) => id !== event.data.conversationId),
+            event.data.conversationId,
+          ],
+        }),
+      ];
     },
     AgentDeleted: async (event, context) => {
       const agent = await this.agent(context, event.data.agentId);
@@ -51,7 +59,13 @@ export class AgentConversationsDeletionProcess implements Projector {
   }
 
   private async agent(context: ProjectionContext, agentId: string): Promise<AgentConversations> {
-    return (await context.get<AgentConversations>(AGENT_CONVERSATIONS, agentId)) ?? { id: agentId, conversationIds: [], deleted: false };
+    return (
+      (await context.get<AgentConversations>(AGENT_CONVERSATIONS, agentId)) ?? {
+        id: agentId,
+        conversationIds: [],
+        deleted: false,
+      }
+    );
   }
 
   private save(doc: AgentConversations): WriteOp {

@@ -5,7 +5,11 @@ import type { ModelGateway } from '#gateway';
 import { PlatformError } from '#kernel';
 import type { ModelConfig } from '#models';
 
-export function agentChatModel(gateway: ModelGateway, agent: AgentView, requested: string | undefined): ModelConfig {
+export function agentChatModel(
+  gateway: ModelGateway,
+  agent: AgentView,
+  requested: string | undefined,
+): ModelConfig {
   if (requested !== undefined) return gateway.resolve(requested, 'chat');
   const model = gateway.registry.get(agent.model);
   if (model?.kind !== 'chat')

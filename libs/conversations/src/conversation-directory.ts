@@ -2,6 +2,7 @@
 // or incognito. Any other id (another user's, another Agent's, unknown, deleted, an incognito one forgotten) is the
 // same 404, so ids cannot be probed.
 import { Inject, Injectable } from '@nestjs/common';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { accessibleAgent, type AgentView } from '#agents';
 import type { Caller } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
@@ -9,10 +10,16 @@ import { ConversationNotFoundError } from './conversation.decider.js';
 import type { ConversationRecord } from './conversation-records.js';
 import { IncognitoConversations, type IncognitoConversation } from './incognito-conversations.js';
 import { StoredConversations } from './stored-conversations.js';
+import { promptMessages, toHistory } from './runtime/turn-prompt.js';
 
 export type OwnedConversation =
   | { readonly kind: 'stored'; readonly agent: AgentView; readonly record: ConversationRecord }
-  | { readonly kind: 'incognito'; readonly agent: AgentView; readonly record: ConversationRecord; readonly live: IncognitoConversation };
+  | {
+      readonly kind: 'incognito';
+      readonly agent: AgentView;
+      readonly record: ConversationRecord;
+      readonly live: IncognitoConversation;
+    };
 
 @Injectable()
 export class ConversationDirectory {
@@ -47,3 +54,18 @@ export const toConversationDto = (record: ConversationRecord) => ({
   lastMessageAt: record.lastMessageAt,
   createdAt: record.createdAt,
 });
+
+/** The model's view of a conversation (compacted, deleted messages absent) as chat messages: generate calls' history. */
+export async function conversationHistory(
+  directory: ConversationDirectory,
+  owned: OwnedConversation,
+): Promise<ChatCompletionMessageParam[]> {
+  const messages =
+    owned.kind === 'stored' ? await directory.stored.history(owned.record.id) : owned.live.messages;
+  const checkpoint = owned.record.checkpoint;
+  return promptMessages(
+    [],
+    toHistory(messages),
+    checkpoint?.summary != null ? { ...checkpoint, summary: checkpoint.summary } : null,
+  );
+}

@@ -8,7 +8,10 @@ import { eventHandlers, type ProjectionContext, type Projector } from '#eventsou
 import { KEY_STORE, type KeyStore } from '#key-store';
 import type { ConversationEvent } from './conversation.events.js';
 
-type ErasureRead = Extract<ConversationEvent, { type: 'MessageDeleted' | 'CheckpointDiscarded' | 'ConversationDeleted' }>;
+type ErasureRead = Extract<
+  ConversationEvent,
+  { type: 'MessageDeleted' | 'CheckpointDiscarded' | 'ConversationDeleted' }
+>;
 
 @Injectable()
 export class ConversationErasureProcess implements Projector {

@@ -60,7 +60,12 @@ export interface NewAnswer {
   readonly finishReason: string | null;
   readonly usage: AnswerUsage;
   readonly provenance: Omit<Provenance, 'toolCalls'> & {
-    readonly toolCalls: readonly { name: string; arguments: string; ok: boolean; sources: readonly number[] }[];
+    readonly toolCalls: readonly {
+      name: string;
+      arguments: string;
+      ok: boolean;
+      sources: readonly number[];
+    }[];
   };
 }
 

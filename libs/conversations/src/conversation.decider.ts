@@ -27,7 +27,12 @@ export class ConversationNotFoundError extends PlatformError {
 
 export class MessageNotFoundError extends PlatformError {
   constructor(messageId: string) {
-    super('not_found', 'message_not_found', `Message '${messageId}' is not in this conversation`, 'messageId');
+    super(
+      'not_found',
+      'message_not_found',
+      `Message '${messageId}' is not in this conversation`,
+      'messageId',
+    );
   }
 }
 
@@ -50,8 +55,14 @@ export type ConversationCommand =
       readonly content: Sealed;
       readonly attachments: readonly StoredAttachment[];
     })
-  | (Id & { readonly type: 'RecordAnswer'; readonly answer: Omit<Data<'AssistantMessageRecorded'>, 'conversationId'> })
-  | (Id & { readonly type: 'CompactConversation'; readonly checkpoint: Omit<Data<'ConversationCompacted'>, 'conversationId'> })
+  | (Id & {
+      readonly type: 'RecordAnswer';
+      readonly answer: Omit<Data<'AssistantMessageRecorded'>, 'conversationId'>;
+    })
+  | (Id & {
+      readonly type: 'CompactConversation';
+      readonly checkpoint: Omit<Data<'ConversationCompacted'>, 'conversationId'>;
+    })
   | (Id & {
       readonly type: 'ChangeConversation';
       readonly userId: string;
@@ -70,7 +81,12 @@ export type ConversationCommand =
 type Live = Extract<ConversationState, { status: 'active' | 'deleted' }>;
 
 /** The conversation as its user sees it: any other user, Agent or a deleted one is "not found". */
-function owned(state: ConversationState, conversationId: string, userId: string | null, agentId?: string): Live {
+function owned(
+  state: ConversationState,
+  conversationId: string,
+  userId: string | null,
+  agentId?: string,
+): Live {
   if (
     state.status !== 'active' ||
     (userId !== null && state.userId !== userId) ||
@@ -123,7 +139,8 @@ function decide(command: ConversationCommand, state: ConversationState): Convers
       return [{ type: 'AssistantMessageRecorded', data: { conversationId, ...command.answer } }];
     }
     case 'CompactConversation': {
-      if (state.status !== 'active' || !state.messageIds.includes(command.checkpoint.throughMessageId)) return [];
+      if (state.status !== 'active' || !state.messageIds.includes(command.checkpoint.throughMessageId))
+        return [];
       if (state.checkpoint?.checkpointId === command.checkpoint.checkpointId) return [];
       return [{ type: 'ConversationCompacted', data: { conversationId, ...command.checkpoint } }];
     }

@@ -124,7 +124,10 @@ export type ConversationEvent =
   | DomainEvent<'ConversationMadeNormal', Id>
   | DomainEvent<'MessageDeleted', Id & { readonly messageId: string }>
   /** A checkpoint summarised a message that was deleted since: the summary's key is destroyed with it. */
-  | DomainEvent<'CheckpointDiscarded', Id & { readonly checkpointId: string; readonly reason: 'message_deleted' }>
+  | DomainEvent<
+      'CheckpointDiscarded',
+      Id & { readonly checkpointId: string; readonly reason: 'message_deleted' }
+    >
   | DomainEvent<'ConversationDeleted', Id & { readonly reason: 'requested' | 'agent_deleted' }>;
 
 export type ConversationEventType = ConversationEvent['type'];
@@ -192,7 +195,9 @@ export function evolveConversation(state: ConversationState, event: Conversation
     case 'MessageDeleted':
       return { ...state, messageIds: state.messageIds.filter((id) => id !== event.data.messageId) };
     case 'CheckpointDiscarded':
-      return state.checkpoint?.checkpointId === event.data.checkpointId ? { ...state, checkpoint: null } : state;
+      return state.checkpoint?.checkpointId === event.data.checkpointId
+        ? { ...state, checkpoint: null }
+        : state;
     case 'ConversationDeleted':
       return { ...state, status: 'deleted', messageIds: [], checkpoint: null };
   }

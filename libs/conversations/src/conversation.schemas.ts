@@ -9,7 +9,11 @@ const MAX_ATTACHMENTS = 10;
 
 const Attachment = z.union([
   z.strictObject({
-    documentId: z.string().min(1).max(128).describe('A Knowledge document the Agent can reach (its text is read)'),
+    documentId: z
+      .string()
+      .min(1)
+      .max(128)
+      .describe('A Knowledge document the Agent can reach (its text is read)'),
   }),
   z.strictObject({
     name: z.string().trim().min(1).max(255).describe('File name (its extension helps recognise the type)'),
@@ -19,7 +23,9 @@ const Attachment = z.union([
       .min(1)
       .max(Math.ceil(MAX_ATTACHMENT_BYTES / 3) * 4)
       .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64')
-      .describe(`The file, base64 (at most ${MAX_ATTACHMENT_BYTES} bytes decoded); its text is extracted by the Knowledge parsers`),
+      .describe(
+        `The file, base64 (at most ${MAX_ATTACHMENT_BYTES} bytes decoded); its text is extracted by the Knowledge parsers`,
+      ),
   }),
 ]);
 
@@ -35,13 +41,18 @@ export const SendMessageBody = z.strictObject({
   message: z
     .union([
       MessageContent,
-      z.strictObject({ content: MessageContent, attachments: z.array(Attachment).max(MAX_ATTACHMENTS).optional() }),
+      z.strictObject({
+        content: MessageContent,
+        attachments: z.array(Attachment).max(MAX_ATTACHMENTS).optional(),
+      }),
     ])
     .describe('The user message: text, or `{ content, attachments }`'),
   stream: z
     .boolean()
     .default(false)
-    .describe('Answer as Server-Sent Events: conversation, retrieval, compaction, delta, tool_call, tool_result, then done or error'),
+    .describe(
+      'Answer as Server-Sent Events: conversation, retrieval, compaction, delta, tool_call, tool_result, then done or error',
+    ),
   visibility: z
     .enum(['normal', 'private', 'incognito'])
     .optional()
@@ -49,7 +60,12 @@ export const SendMessageBody = z.strictObject({
       'On creation only. private: listed for its owner only, never to Apps; incognito: kept only in the serving ' +
         "process's memory (never stored, never listed, forgotten after INCOGNITO_IDLE_MINUTES idle or a restart)",
     ),
-  model: z.string().min(1).max(200).optional().describe("Another of the Agent's allowed chat models for this turn"),
+  model: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("Another of the Agent's allowed chat models for this turn"),
 });
 export type SendMessageBody = z.output<typeof SendMessageBody>;
 
@@ -59,7 +75,7 @@ export const CitationDto = z.object({
   documentName: z.string(),
   documentVersion: z.number().int(),
   contentHash: z.string(),
-  sectionPath: z.array(z.string()),
+  sectionPath: z.array(z.string()).readonly(),
   start: z.number().int().describe('Offsets into GET /knowledge/{agentId}/documents/{documentId}/content'),
   end: z.number().int(),
   score: z.number(),
@@ -83,7 +99,9 @@ export const TurnResultDto = z.object({
   message: z.object({
     id: z.string(),
     role: z.literal('assistant'),
-    content: z.string().describe('The answer; `[n]` markers cite `citations` (markers pointing at nothing are removed)'),
+    content: z
+      .string()
+      .describe('The answer; `[n]` markers cite `citations` (markers pointing at nothing are removed)'),
     citations: z.array(CitationDto),
     model: z.string(),
     finishReason: z.string().nullable(),
@@ -108,7 +126,9 @@ export const ConversationListQuery = ListQuery.extend({
   archived: z
     .enum(['false', 'true', 'all'])
     .default('false')
-    .describe('false (default): active ones; true: archived ones; all: both. Incognito conversations are never listed'),
+    .describe(
+      'false (default): active ones; true: archived ones; all: both. Incognito conversations are never listed',
+    ),
 });
 
 export const MessageDto = z.object({
@@ -117,9 +137,16 @@ export const MessageDto = z.object({
   content: z.string().nullable(),
   citations: z.array(CitationDto),
   attachments: z.array(
-    z.object({ documentId: z.string().nullable(), name: z.string(), mimeType: z.string(), sizeBytes: z.number().int() }),
+    z.object({
+      documentId: z.string().nullable(),
+      name: z.string(),
+      mimeType: z.string(),
+      sizeBytes: z.number().int(),
+    }),
   ),
-  status: z.enum(['complete', 'incomplete']).describe('incomplete: the client left or the model failed mid-answer'),
+  status: z
+    .enum(['complete', 'incomplete'])
+    .describe('incomplete: the client left or the model failed mid-answer'),
   model: z.string().nullable(),
   createdAt: z.string(),
 });
@@ -139,21 +166,39 @@ export const ChangeConversationBody = z
   .strictObject({
     title: z.string().trim().min(1).max(200).optional(),
     archived: z.boolean().optional(),
-    visibility: z.enum(['normal', 'private']).optional().describe('normal ↔ private (incognito cannot be changed)'),
+    visibility: z
+      .enum(['normal', 'private'])
+      .optional()
+      .describe('normal ↔ private (incognito cannot be changed)'),
   })
-  .refine((body) => Object.keys(body).length > 0, { message: 'name at least one of title, archived, visibility' });
+  .refine((body) => Object.keys(body).length > 0, {
+    message: 'name at least one of title, archived, visibility',
+  });
 
 export const ProvenanceDto = z.object({
   messageId: z.string(),
   conversationId: z.string(),
   model: z.string(),
   provider: z.string(),
-  sampling: z.object({ temperature: z.number().nullable(), topP: z.number().nullable(), topK: z.number().nullable() }),
-  agentRevision: z.number().int().nullable().describe("The Agent stream's revision at the turn (its prompt then)"),
+  sampling: z.object({
+    temperature: z.number().nullable(),
+    topP: z.number().nullable(),
+    topK: z.number().nullable(),
+  }),
+  agentRevision: z
+    .number()
+    .int()
+    .nullable()
+    .describe("The Agent stream's revision at the turn (its prompt then)"),
   systemPromptSha256: z.string(),
   sources: z.array(CitationDto).describe('Every source retrieved in the turn, cited or not'),
   toolCalls: z.array(
-    z.object({ name: z.string(), arguments: z.string().nullable(), ok: z.boolean(), sources: z.array(z.number().int()) }),
+    z.object({
+      name: z.string(),
+      arguments: z.string().nullable(),
+      ok: z.boolean(),
+      sources: z.array(z.number().int()),
+    }),
   ),
   steps: z.number().int(),
   checkpointId: z.string().nullable(),

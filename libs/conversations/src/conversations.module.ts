@@ -47,7 +47,11 @@ export const CONVERSATION_COMMAND_HANDLERS = [
   DeleteMessageHandler,
 ];
 
-export const CONVERSATION_QUERY_HANDLERS = [ListConversationsHandler, GetMessagesHandler, GetProvenanceHandler];
+export const CONVERSATION_QUERY_HANDLERS = [
+  ListConversationsHandler,
+  GetMessagesHandler,
+  GetProvenanceHandler,
+];
 
 @Module({
   imports: [GatewayModule],

@@ -23,7 +23,10 @@ export class IncognitoConversations implements OnModuleDestroy {
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(@Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig) {
-    this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, Math.max(1_000, config.incognitoIdleMs / 4)));
+    this.sweeper = setInterval(
+      () => this.sweep(),
+      Math.min(60_000, Math.max(1_000, config.incognitoIdleMs / 4)),
+    );
     this.sweeper.unref();
   }
 

@@ -3,7 +3,7 @@ export * from './conversation.events.js';
 export * from './conversations.read-model.js';
 export * from './conversation-records.js';
 export { ConversationNotFoundError } from './conversation.decider.js';
-export { ConversationDirectory } from './conversation-directory.js';
+export { ConversationDirectory, conversationHistory } from './conversation-directory.js';
 export { agentChatModel, agentSampling } from './agent-model.js';
 export { ConversationErasureProcess } from './conversation-erasure.process.js';
 export { AgentConversationsDeletionProcess } from './agent-conversations-deletion.process.js';

@@ -50,10 +50,12 @@ export class StoredConversations {
     archived: 'true' | 'false' | 'all',
     page: { limit: number; cursor: string | null },
   ): Promise<{ data: ConversationRecord[]; nextCursor: string | null }> {
-    const result = await this.readStore.reader<ConversationView>(CONVERSATIONS).find(
-      { agentId, userId, ...(archived === 'all' ? {} : { archived: archived === 'true' }) },
-      { sort: { field: 'createdAt' }, limit: page.limit, cursor: page.cursor },
-    );
+    const result = await this.readStore
+      .reader<ConversationView>(CONVERSATIONS)
+      .find(
+        { agentId, userId, ...(archived === 'all' ? {} : { archived: archived === 'true' }) },
+        { sort: { field: 'createdAt' }, limit: page.limit, cursor: page.cursor },
+      );
     const titles = await this.cipher.openMany(result.data.map((view) => view.title));
     return {
       data: result.data.map((view, i) => this.record(view, titles[i] ?? null, null)),
@@ -146,7 +148,10 @@ export class StoredConversations {
           provenance: {
             ...answer.provenance,
             toolCalls: await Promise.all(
-              answer.provenance.toolCalls.map(async (call) => ({ ...call, arguments: await seal(call.arguments) })),
+              answer.provenance.toolCalls.map(async (call) => ({
+                ...call,
+                arguments: await seal(call.arguments),
+              })),
             ),
           },
         },
@@ -158,7 +163,10 @@ export class StoredConversations {
 
   async compact(conversationId: string, checkpoint: NewCheckpoint, context: CommandContext): Promise<void> {
     const summary = await this.cipher.seal(checkpoint.checkpointId, conversationId, checkpoint.summary);
-    await this.run({ type: 'CompactConversation', conversationId, checkpoint: { ...checkpoint, summary } }, context);
+    await this.run(
+      { type: 'CompactConversation', conversationId, checkpoint: { ...checkpoint, summary } },
+      context,
+    );
   }
 
   async change(
@@ -174,7 +182,9 @@ export class StoredConversations {
         conversationId,
         userId,
         ...flags,
-        ...(title !== undefined ? { title: await this.cipher.seal(conversationId, conversationId, title) } : {}),
+        ...(title !== undefined
+          ? { title: await this.cipher.seal(conversationId, conversationId, title) }
+          : {}),
       },
       context,
     );
@@ -206,7 +216,12 @@ export class StoredConversations {
   }
 
   private run(command: ConversationCommand, context: CommandContext) {
-    return this.commands.run(conversationStreamId(command.conversationId), conversationDecider, command, context);
+    return this.commands.run(
+      conversationStreamId(command.conversationId),
+      conversationDecider,
+      command,
+      context,
+    );
   }
 
   private async open(view: ConversationView): Promise<ConversationRecord> {

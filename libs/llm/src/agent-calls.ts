@@ -4,6 +4,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { accessibleAgent, type AgentView } from '#agents';
+import { agentChatModel } from '#conversations';
 import { callerScope, ModelGateway, type CallScope } from '#gateway';
 import type { Caller } from '#identity';
 import { PlatformError } from '#kernel';
@@ -65,16 +66,7 @@ export class AgentCalls {
 
   /** The requested model, or the Agent's; either must be a chat model configured on this instance. */
   chatModel(agent: AgentView, requested: string | undefined): ModelConfig {
-    if (requested !== undefined) return this.gateway.resolve(requested, 'chat');
-    const model = this.models.get(agent.model);
-    if (model?.kind !== 'chat')
-      throw new PlatformError(
-        'not_found',
-        'model_not_found',
-        `the Agent's model '${agent.model}' is not a chat model configured on this instance; ` +
-          'send `model` to use another one (GET /llm/{agentId}/models lists them)',
-      );
-    return model;
+    return agentChatModel(this.gateway, agent, requested);
   }
 
   defaultImageModel(): ModelConfig {

@@ -6,6 +6,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { ValidationError } from '#kernel';
 import type { ChatRequest } from '#models';
 import type { AgentView } from '#agents';
+import { agentSampling } from '#conversations';
 
 const INSTRUCTION_ROLES = ['system', 'developer'];
 
@@ -48,9 +49,7 @@ export function buildChatRequest(input: ChatRequestInput): ChatRequest {
     agent.systemPrompt.trim().length > 0 ? [{ role: 'system', content: agent.systemPrompt }] : [];
   return {
     messages: [...system, ...(input.history ?? []), ...input.messages],
-    ...(agent.temperature !== null ? { temperature: agent.temperature } : {}),
-    ...(agent.topP !== null ? { top_p: agent.topP } : {}),
-    ...(agent.topK !== null ? { top_k: agent.topK } : {}),
+    ...agentSampling(agent),
     ...(input.maxTokens !== undefined ? { max_completion_tokens: input.maxTokens } : {}),
     ...(input.responseFormat ? { response_format: input.responseFormat } : {}),
   };

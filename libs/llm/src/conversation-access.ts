@@ -1,32 +1,25 @@
 // Which conversation history a generate call may continue (spec: "Core API", rule 2): only a conversation of the
-// requesting user on that Agent, never another user's, never one reached through a public Agent by guessing an id.
-// Conversations do not exist yet, so every id is unknown and no history is ever returned; the conversations context
-// will implement `historyFor` against its read model, and the generate endpoints already send what it returns.
+// requesting user on that Agent, through the same access check as the conversation routes; another user's id, an
+// unknown one, or any id guessed against a public Agent is 404 `conversation_not_found` and returns no history. The
+// history is the model's view of the conversation (compacted, deleted messages absent), read-only: the generate
+// endpoints do not append to it (POST /llm/{agentId}/conversation adds turns).
 import { Injectable } from '@nestjs/common';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { PlatformError } from '#kernel';
-import type { Caller } from '#identity';
 import type { AgentView } from '#agents';
-
-export class ConversationNotFoundError extends PlatformError {
-  constructor(conversationId: string) {
-    super(
-      'not_found',
-      'conversation_not_found',
-      `Conversation '${conversationId}' was not found for this user and Agent`,
-      'conversationId',
-    );
-  }
-}
+import { ConversationDirectory, conversationHistory } from '#conversations';
+import type { Caller } from '#identity';
 
 @Injectable()
 export class ConversationAccess {
+  constructor(private readonly directory: ConversationDirectory) {}
+
   /** The messages of the caller's conversation with this Agent, oldest first; 404 for any id that is not theirs. */
-  historyFor(
-    _caller: Caller,
-    _agent: AgentView,
+  async historyFor(
+    caller: Caller,
+    agent: AgentView,
     conversationId: string,
   ): Promise<readonly ChatCompletionMessageParam[]> {
-    return Promise.reject(new ConversationNotFoundError(conversationId));
+    const owned = await this.directory.owned(agent.id, conversationId, caller);
+    return conversationHistory(this.directory, owned);
   }
 }

@@ -1,6 +1,7 @@
 // The LLM context of the core API (`/api/v1/core/llm/{agentId}/…`): model calls made as an Agent, through the
 // gateway's ModelGateway so both surfaces share model resolution, usage limits and usage recording.
 import { Module } from '@nestjs/common';
+import { ConversationsModule } from '#conversations';
 import { GatewayModule } from '#gateway';
 import { AgentCalls } from './agent-calls.js';
 import { GenerateImageController } from './commands/generate-image/generate-image.controller.js';
@@ -28,7 +29,7 @@ export const LLM_COMMAND_HANDLERS = [GenerateTextHandler, GenerateObjectHandler,
 export const LLM_QUERY_HANDLERS = [ListAgentModelsHandler, GetAgentUsageHandler];
 
 @Module({
-  imports: [GatewayModule],
+  imports: [GatewayModule, ConversationsModule],
   controllers: LLM_CONTROLLERS,
   providers: [...LLM_COMMAND_HANDLERS, ...LLM_QUERY_HANDLERS, AgentCalls, ConversationAccess],
 })

@@ -38,7 +38,7 @@ export interface LoopResult {
 /** Thrown when the loop stops early: carries what it produced, so the turn is recorded as incomplete. */
 export class AnswerInterrupted extends Error {
   constructor(
-    readonly cause: unknown,
+    readonly reason: unknown,
     readonly partial: LoopResult,
   ) {
     super('the answer was interrupted');
@@ -58,7 +58,13 @@ export async function answerLoop(input: LoopInput): Promise<LoopResult> {
   const toolCalls: LoopResult['toolCalls'] = [];
   let content = '';
   let steps = 0;
-  const partial = (finishReason: string | null): LoopResult => ({ content, finishReason, usage: { ...usage }, steps, toolCalls });
+  const partial = (finishReason: string | null): LoopResult => ({
+    content,
+    finishReason,
+    usage: { ...usage },
+    steps,
+    toolCalls,
+  });
   try {
     for (;;) {
       steps++;
@@ -84,10 +90,16 @@ export async function answerLoop(input: LoopInput): Promise<LoopResult> {
         tool_calls: answer.toolCalls,
       } satisfies ChatCompletionAssistantMessageParam);
       for (const call of answer.toolCalls) {
-        const tool = input.tools.find((candidate) => candidate.definition.function.name === call.function.name);
-        await input.emit({ event: 'tool_call', data: { id: call.id, name: call.function.name, arguments: call.function.arguments } });
+        const tool = input.tools.find(
+          (candidate) => candidate.definition.function.name === call.function.name,
+        );
+        await input.emit({
+          event: 'tool_call',
+          data: { id: call.id, name: call.function.name, arguments: call.function.arguments },
+        });
         let outcome: { content: string; ok: boolean; sources: readonly number[] };
-        if (!tool) outcome = { content: `There is no tool named '${call.function.name}'.`, ok: false, sources: [] };
+        if (!tool)
+          outcome = { content: `There is no tool named '${call.function.name}'.`, ok: false, sources: [] };
         else {
           let args: unknown;
           try {
@@ -100,7 +112,12 @@ export async function answerLoop(input: LoopInput): Promise<LoopResult> {
               ? { content: 'The arguments were not valid JSON.', ok: false, sources: [] }
               : await tool.run(args, input.turn);
         }
-        toolCalls.push({ name: call.function.name, arguments: call.function.arguments, ok: outcome.ok, sources: outcome.sources });
+        toolCalls.push({
+          name: call.function.name,
+          arguments: call.function.arguments,
+          ok: outcome.ok,
+          sources: outcome.sources,
+        });
         await input.emit({
           event: 'tool_result',
           data: {
@@ -119,7 +136,11 @@ export async function answerLoop(input: LoopInput): Promise<LoopResult> {
 }
 
 /** One model call; streamed content goes to `onText` (and out as `delta` events) as it arrives. */
-async function step(input: LoopInput, request: ChatRequest, onText: (text: string) => void): Promise<StepAnswer> {
+async function step(
+  input: LoopInput,
+  request: ChatRequest,
+  onText: (text: string) => void,
+): Promise<StepAnswer> {
   const signal = input.turn.signal;
   if (!input.stream) {
     const result = await input.gateway.chat(input.scope, input.model, request, signal, 'conversation');

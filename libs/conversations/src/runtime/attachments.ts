@@ -4,7 +4,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { Caller } from '#identity';
-import { DOCUMENTS_READ_MODEL, GetDocumentText, IngestionError, prepareDocument, type DocumentView } from '#knowledge';
+import {
+  DOCUMENTS_READ_MODEL,
+  GetDocumentText,
+  IngestionError,
+  prepareDocument,
+  type DocumentView,
+} from '#knowledge';
 import { PlatformError, ValidationError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import type { PlainAttachment } from '../conversation-records.js';
@@ -25,21 +31,37 @@ export class TurnAttachments {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async resolve(agentId: string, inputs: readonly AttachmentInput[], caller: Caller): Promise<PlainAttachment[]> {
+  async resolve(
+    agentId: string,
+    inputs: readonly AttachmentInput[],
+    caller: Caller,
+  ): Promise<PlainAttachment[]> {
     const resolved: PlainAttachment[] = [];
     for (const [index, input] of inputs.entries()) {
       const param = `message.attachments.${index}`;
-      resolved.push('documentId' in input ? await this.document(agentId, input.documentId, caller, param) : await this.inline(input, param));
+      resolved.push(
+        'documentId' in input
+          ? await this.document(agentId, input.documentId, caller, param)
+          : await this.inline(input, param),
+      );
     }
     return resolved;
   }
 
-  private async document(agentId: string, documentId: string, caller: Caller, param: string): Promise<PlainAttachment> {
+  private async document(
+    agentId: string,
+    documentId: string,
+    caller: Caller,
+    param: string,
+  ): Promise<PlainAttachment> {
     let text: string;
     try {
       text = await this.queries.execute(new GetDocumentText(agentId, documentId, caller));
     } catch (error) {
-      if (error instanceof PlatformError && (error.kind === 'not_found' || error.kind === 'conflict' || error.kind === 'forbidden'))
+      if (
+        error instanceof PlatformError &&
+        (error.kind === 'not_found' || error.kind === 'conflict' || error.kind === 'forbidden')
+      )
         throw new ValidationError('invalid_attachment', `${param}: ${error.message}`, `${param}.documentId`);
       throw error;
     }
@@ -53,10 +75,17 @@ export class TurnAttachments {
     };
   }
 
-  private async inline(input: { name: string; mimeType: string; dataBase64: string }, param: string): Promise<PlainAttachment> {
+  private async inline(
+    input: { name: string; mimeType: string; dataBase64: string },
+    param: string,
+  ): Promise<PlainAttachment> {
     const bytes = Buffer.from(input.dataBase64, 'base64');
     if (bytes.length === 0)
-      throw new ValidationError('invalid_attachment', `${param}: dataBase64 decodes to no bytes`, `${param}.dataBase64`);
+      throw new ValidationError(
+        'invalid_attachment',
+        `${param}: dataBase64 decodes to no bytes`,
+        `${param}.dataBase64`,
+      );
     if (bytes.length > MAX_ATTACHMENT_BYTES)
       throw new ValidationError(
         'attachment_too_large',
@@ -74,7 +103,11 @@ export class TurnAttachments {
       };
     } catch (error) {
       if (error instanceof IngestionError)
-        throw new ValidationError('invalid_attachment', `${param} could not be read (${error.reason}): ${error.message}`, `${param}.dataBase64`);
+        throw new ValidationError(
+          'invalid_attachment',
+          `${param} could not be read (${error.reason}): ${error.message}`,
+          `${param}.dataBase64`,
+        );
       throw error;
     }
   }

@@ -15,15 +15,31 @@ import { citationMarkers, dropUnknownMarkers, type ModelConfig } from '#models';
 import { CommandRunner } from '#platform';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { agentChatModel, agentSampling } from '../agent-model.js';
-import { historyTokens, planCompaction, type Checkpoint, type HistoryMessage } from '../compaction/compaction-boundary.js';
+import {
+  historyTokens,
+  planCompaction,
+  type Checkpoint,
+  type HistoryMessage,
+} from '../compaction/compaction-boundary.js';
 import { ConversationNotFoundError } from '../conversation.decider.js';
 import type { Citation } from '../conversation.events.js';
-import type { ConversationRecord, NewAnswer, PlainAttachment, PlainMessage, Visibility } from '../conversation-records.js';
+import type {
+  ConversationRecord,
+  NewAnswer,
+  PlainAttachment,
+  PlainMessage,
+  Visibility,
+} from '../conversation-records.js';
 import { IncognitoConversations, type IncognitoConversation } from '../incognito-conversations.js';
 import { StoredConversations } from '../stored-conversations.js';
 import { AnswerInterrupted, answerLoop, type LoopResult } from './answer-loop.js';
 import { TurnAttachments, type AttachmentInput } from './attachments.js';
-import { CONTEXT_PROVIDERS, type ContextProvider, type ContextTool, type TurnContext } from './context-providers.js';
+import {
+  CONTEXT_PROVIDERS,
+  type ContextProvider,
+  type ContextTool,
+  type TurnContext,
+} from './context-providers.js';
 import { SourceBook } from './source-book.js';
 import type { TurnEmitter } from './turn-events.js';
 import { promptMessages, sectionTokens, SUMMARY_INSTRUCTIONS, toHistory } from './turn-prompt.js';
@@ -104,7 +120,10 @@ export class ConversationTurns {
       const replay = place.kind === 'stored' && place.record ? await this.replay(place.record, ids) : null;
       if (replay) return replay;
       if (this.inFlight.has(ids.seed))
-        throw new ConflictError('idempotency_in_flight', 'a request with this Idempotency-Key is still running');
+        throw new ConflictError(
+          'idempotency_in_flight',
+          'a request with this Idempotency-Key is still running',
+        );
       this.inFlight.add(ids.seed);
     }
     try {
@@ -135,7 +154,10 @@ export class ConversationTurns {
       data: {
         conversationId,
         created,
-        visibility: place.kind === 'incognito' ? 'incognito' : (place.record?.visibility ?? request.visibility ?? 'normal'),
+        visibility:
+          place.kind === 'incognito'
+            ? 'incognito'
+            : (place.record?.visibility ?? request.visibility ?? 'normal'),
         userMessage: { id: ids.userMessageId, createdAt: postedAt.toISOString() },
       },
     });
@@ -146,12 +168,23 @@ export class ConversationTurns {
       512,
       Math.min(this.config.conversationTokenBudget, Math.floor(model.contextWindow * (1 - ANSWER_RESERVE))),
     );
-    const turn: TurnContext = { agent, caller, conversationId, query: request.content, signal: request.signal, sources, tokenShare: 0 };
+    const turn: TurnContext = {
+      agent,
+      caller,
+      conversationId,
+      query: request.content,
+      signal: request.signal,
+      sources,
+      tokenShare: 0,
+    };
     const sections: string[] = [agent.systemPrompt];
     const tools: ContextTool[] = [];
     const contributors: string[] = [];
     for (const provider of this.providers) {
-      const contribution = await provider.contribute({ ...turn, tokenShare: Math.floor(budget * provider.share) });
+      const contribution = await provider.contribute({
+        ...turn,
+        tokenShare: Math.floor(budget * provider.share),
+      });
       if (!contribution) continue;
       contributors.push(provider.name);
       if (contribution.system) sections.push(contribution.system);
@@ -160,11 +193,26 @@ export class ConversationTurns {
     if (contributors.includes('knowledge'))
       await emit({ event: 'retrieval', data: { sources: sources.numbered() } });
 
-    const history = toHistory([
-      ...earlier,
-      { id: ids.userMessageId, role: 'user', content: request.content, attachments } as PlainMessage,
-    ]);
-    const checkpoint = await this.compact(place, history, this.checkpointOf(place), budget - sectionTokens(sections), model, scope, request.signal, context, emit);
+    const history: HistoryMessage[] = [
+      ...toHistory(earlier),
+      {
+        id: ids.userMessageId,
+        role: 'user',
+        text: request.content,
+        attachments: attachments.map((attachment) => ({ name: attachment.name, text: attachment.text })),
+      },
+    ];
+    const checkpoint = await this.compact(
+      place,
+      history,
+      this.checkpointOf(place),
+      budget - sectionTokens(sections),
+      model,
+      scope,
+      request.signal,
+      context,
+      emit,
+    );
     const messages = promptMessages(sections, checkpoint.history, checkpoint.checkpoint);
 
     let result: LoopResult;
@@ -185,7 +233,7 @@ export class ConversationTurns {
     } catch (error) {
       if (!(error instanceof AnswerInterrupted)) throw error;
       result = error.partial;
-      interrupted = error.cause;
+      interrupted = error.reason;
     }
 
     const known = sources.indexes();
@@ -288,7 +336,10 @@ export class ConversationTurns {
     return { kind: 'stored', record };
   }
 
-  private async replay(record: ConversationRecord, ids: { userMessageId: string; answerId: string }): Promise<TurnAnswer | null> {
+  private async replay(
+    record: ConversationRecord,
+    ids: { userMessageId: string; answerId: string },
+  ): Promise<TurnAnswer | null> {
     const [question, answer] = await Promise.all([
       this.stored.message(record.id, ids.userMessageId),
       this.stored.message(record.id, ids.answerId),
@@ -342,7 +393,9 @@ export class ConversationTurns {
         conversationId: ids.conversationId,
         agentId: request.agentId,
         userId: request.caller.userId,
-        start: place.record ? null : { apiKeyId: request.caller.apiKey.id, visibility, title: titleOf(request.content) },
+        start: place.record
+          ? null
+          : { apiKeyId: request.caller.apiKey.id, visibility, title: titleOf(request.content) },
         messageId: ids.userMessageId,
         content: request.content,
         attachments,
@@ -366,7 +419,10 @@ export class ConversationTurns {
     signal: AbortSignal,
     context: CommandContext,
     emit: TurnEmitter,
-  ): Promise<{ history: readonly HistoryMessage[]; checkpoint: (Checkpoint & { checkpointId: string }) | null }> {
+  ): Promise<{
+    history: readonly HistoryMessage[];
+    checkpoint: (Checkpoint & { checkpointId: string }) | null;
+  }> {
     const historyBudget = Math.max(256, budget);
     const plan = planCompaction(history, current, historyBudget);
     if (!plan) return { history, checkpoint: current };
@@ -429,7 +485,11 @@ function recentThatFit(
 ): HistoryMessage[] {
   for (let from = 0; from < history.length - 1; from++) {
     const tail = history.slice(from);
-    if (historyTokens(tail, tail.some((m) => m.id === checkpoint?.throughMessageId) ? checkpoint : null) <= budget) return tail;
+    if (
+      historyTokens(tail, tail.some((m) => m.id === checkpoint?.throughMessageId) ? checkpoint : null) <=
+      budget
+    )
+      return tail;
   }
   return history.slice(-1);
 }

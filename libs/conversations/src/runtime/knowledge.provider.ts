@@ -8,7 +8,13 @@ import { DOCUMENTS_READ_MODEL, SearchKnowledge, type DocumentView } from '#knowl
 import { formatSourcesBlock, formatToolSources } from '#models';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { countTokens } from '#tokenizer';
-import type { ContextContribution, ContextProvider, ContextTool, ToolOutcome, TurnContext } from './context-providers.js';
+import type {
+  ContextContribution,
+  ContextProvider,
+  ContextTool,
+  ToolOutcome,
+  TurnContext,
+} from './context-providers.js';
 import { toPromptSource, type RetrievedSource } from './source-book.js';
 
 /** Passages searched per retrieval (the first one and each tool call). */

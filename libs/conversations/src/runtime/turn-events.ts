@@ -13,12 +13,23 @@ export type TurnEvent =
         readonly userMessage: { readonly id: string; readonly createdAt: string };
       };
     }
-  | { readonly event: 'retrieval'; readonly data: { readonly sources: readonly (Citation & { readonly text: string })[] } }
+  | {
+      readonly event: 'retrieval';
+      readonly data: { readonly sources: readonly (Citation & { readonly text: string })[] };
+    }
   | { readonly event: 'delta'; readonly data: { readonly text: string } }
-  | { readonly event: 'tool_call'; readonly data: { readonly id: string; readonly name: string; readonly arguments: string } }
+  | {
+      readonly event: 'tool_call';
+      readonly data: { readonly id: string; readonly name: string; readonly arguments: string };
+    }
   | {
       readonly event: 'tool_result';
-      readonly data: { readonly id: string; readonly name: string; readonly ok: boolean; readonly sources: readonly Citation[] };
+      readonly data: {
+        readonly id: string;
+        readonly name: string;
+        readonly ok: boolean;
+        readonly sources: readonly Citation[];
+      };
     }
   | {
       readonly event: 'compaction';

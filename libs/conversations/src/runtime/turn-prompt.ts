@@ -19,7 +19,10 @@ export const toHistory = (messages: readonly PlainMessage[]): HistoryMessage[] =
             id: message.id,
             role: message.role,
             text: message.content,
-            attachments: message.attachments.map((attachment) => ({ name: attachment.name, text: attachment.text })),
+            attachments: message.attachments.map((attachment) => ({
+              name: attachment.name,
+              text: attachment.text,
+            })),
           },
         ],
   );
@@ -36,7 +39,9 @@ export function promptMessages(
   if (view.summary !== null) messages.push({ role: 'system', content: `${SUMMARY_HEADER}\n${view.summary}` });
   for (const message of view.messages) {
     const attachments = message.attachments
-      .map((attachment) => `Attachment '${attachment.name}':\n${attachment.text ?? '(no text could be read)'}`)
+      .map(
+        (attachment) => `Attachment '${attachment.name}':\n${attachment.text ?? '(no text could be read)'}`,
+      )
       .join('\n\n');
     const content = attachments ? `${message.text}\n\n${attachments}` : message.text;
     messages.push(message.role === 'user' ? { role: 'user', content } : { role: 'assistant', content });

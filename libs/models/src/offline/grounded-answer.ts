@@ -35,25 +35,40 @@ const STOP_WORDS = new Set(
 const contentWords = (text: string): Set<string> =>
   new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !STOP_WORDS.has(word)));
 
+/**
+ * How much a text says about the question: 2 for each question word it holds, 1 for each it holds inside a longer
+ * word ("volcano" in "stratovolcano"), so the passage that names the topic outranks one that only repeats a word.
+ */
 const sharedWords = (question: ReadonlySet<string>, text: string): number => {
-  let count = 0;
-  for (const word of contentWords(text)) if (question.has(word)) count++;
-  return count;
+  let score = 0;
+  for (const word of contentWords(text))
+    if (question.has(word)) score += 2;
+    else if (word.length > 4 && [...question].some((asked) => asked.length >= 4 && word.includes(asked)))
+      score += 1;
+  return score;
 };
+
+const wordCount = (text: string): number => text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
 
 const sentencesOf = (text: string): string[] =>
   text
     .split(/(?<=[.!?])\s+|\n+/u)
-    .map((sentence) => sentence.replace(/\s+/gu, ' ').trim())
+    .map((sentence) =>
+      sentence
+        .replace(/^#+\s*/u, '')
+        .replace(/\s+/gu, ' ')
+        .trim(),
+    )
     .filter((sentence) => sentence !== '');
 
-/** The sentence sharing the most words with the question; the earliest of equals. */
+/** The sentence sharing the most with the question; of equals the longer (a heading says less), then the earliest. */
 const bestSentence = (text: string, question: ReadonlySet<string>): string => {
   let best = '';
   let bestScore = -1;
   for (const sentence of sentencesOf(text)) {
     const score = sharedWords(question, sentence);
-    if (score > bestScore) [best, bestScore] = [sentence, score];
+    if (score > bestScore || (score === bestScore && wordCount(sentence) > wordCount(best)))
+      [best, bestScore] = [sentence, score];
   }
   return best;
 };

@@ -14,10 +14,18 @@ export class ChangeConversationController {
   @ApiRoute({
     tag: 'Conversations',
     summary: 'Rename, archive or change the visibility of a conversation (extension)',
-    description: 'An archived conversation leaves the default listing and stays readable. Private conversations are never returned to Apps.',
+    description:
+      'An archived conversation leaves the default listing and stays readable. Private conversations are never returned to Apps.',
     body: ChangeConversationBody,
     response: { status: 200, schema: ConversationDto, description: 'The conversation' },
-    errors: [{ status: 400, description: 'Invalid request; `incognito_conversation` for archiving or changing an incognito one' }, 403, 404],
+    errors: [
+      {
+        status: 400,
+        description: 'Invalid request; `incognito_conversation` for archiving or changing an incognito one',
+      },
+      403,
+      404,
+    ],
   })
   @Patch()
   change(

@@ -20,7 +20,11 @@ export class DeleteConversationController {
   })
   @Delete()
   @HttpCode(204)
-  async delete(@Param('agentId') agentId: string, @Param('conversationId') conversationId: string, @CurrentCaller() caller: Caller) {
+  async delete(
+    @Param('agentId') agentId: string,
+    @Param('conversationId') conversationId: string,
+    @CurrentCaller() caller: Caller,
+  ) {
     await this.bus.execute(new DeleteConversation(agentId, conversationId, caller));
   }
 }

@@ -24,10 +24,13 @@ export class DeleteMessageHandler implements ICommandHandler<DeleteMessage> {
   async execute({ agentId, conversationId, messageId, caller }: DeleteMessage): Promise<void> {
     const owned = await this.directory.owned(agentId, conversationId, caller);
     if (owned.kind === 'incognito') {
-      if (!this.directory.incognito.deleteMessage(owned.live, messageId)) throw new MessageNotFoundError(messageId);
+      if (!this.directory.incognito.deleteMessage(owned.live, messageId))
+        throw new MessageNotFoundError(messageId);
       return;
     }
     const { stored } = this.directory;
-    await stored.settle(await stored.deleteMessage(owned.record.id, caller.userId, messageId, commandContext(caller)));
+    await stored.settle(
+      await stored.deleteMessage(owned.record.id, caller.userId, messageId, commandContext(caller)),
+    );
   }
 }

@@ -12,7 +12,8 @@ export class DeleteMessageController {
   @ApiRoute({
     tag: 'Conversations',
     summary: 'Delete one message of a conversation (extension)',
-    description: 'Its text is erased everywhere and later turns never see it; a compaction summary that read it is discarded.',
+    description:
+      'Its text is erased everywhere and later turns never see it; a compaction summary that read it is discarded.',
     response: { status: 204, description: 'Deleted' },
     errors: [403, { status: 404, description: '`conversation_not_found` or `message_not_found`' }],
   })

@@ -24,7 +24,8 @@ export class SendMessageHandler implements ICommandHandler<SendMessage> {
   constructor(private readonly turns: ConversationTurns) {}
 
   execute({ agentId, body, caller, signal, emit, idempotencyKey }: SendMessage): Promise<TurnAnswer> {
-    const message = typeof body.message === 'string' ? { content: body.message, attachments: [] } : body.message;
+    const message =
+      typeof body.message === 'string' ? { content: body.message, attachments: [] } : body.message;
     return this.turns.run(
       {
         agentId,

@@ -30,10 +30,10 @@ export class SendMessageController {
     tag: 'Conversations',
     summary: 'Continue or create a conversation and get the assistant reply',
     description:
-      "The Agent answers from its system prompt, its Knowledge (numbered sources it cites as [n]; the model may call " +
+      'The Agent answers from its system prompt, its Knowledge (numbered sources it cites as [n]; the model may call ' +
       'search_knowledge to search again, up to CONVERSATION_MAX_TOOL_STEPS model calls) and the conversation so far ' +
       '(compacted into a checkpoint once it outgrows its token budget). Every model call is recorded as usage with the ' +
-      'conversation id, and the key\'s usage limit applies. With `stream: true` the answer comes as Server-Sent Events: ' +
+      "conversation id, and the key's usage limit applies. With `stream: true` the answer comes as Server-Sent Events: " +
       '`conversation` (ids, first), `retrieval` (the sources found), `compaction`, `delta` ({ text }), `tool_call`, ' +
       '`tool_result`, then `done` (the full message, as in the JSON answer) or `error` (the error envelope). A client ' +
       'that disconnects aborts the model call; the turn is still recorded, marked incomplete. With `Idempotency-Key`, ' +
@@ -41,11 +41,23 @@ export class SendMessageController {
       'first is still running a retry is 409.',
     body: SendMessageBody,
     idempotent: true,
-    response: { status: 201, schema: TurnResultDto, description: 'The answer (201 when the conversation was created, else 200)' },
+    response: {
+      status: 201,
+      schema: TurnResultDto,
+      description: 'The answer (201 when the conversation was created, else 200)',
+    },
     errors: [
-      { status: 400, description: 'Invalid request (the field in `param`): `invalid_attachment`, `attachment_too_large`, `visibility_on_create_only`' },
+      {
+        status: 400,
+        description:
+          'Invalid request (the field in `param`): `invalid_attachment`, `attachment_too_large`, `visibility_on_create_only`',
+      },
       403,
-      { status: 404, description: 'Unknown Agent, model (`model_not_found`) or conversation (`conversation_not_found`: unknown or another user\'s, the same answer)' },
+      {
+        status: 404,
+        description:
+          "Unknown Agent, model (`model_not_found`) or conversation (`conversation_not_found`: unknown or another user's, the same answer)",
+      },
       { status: 409, description: '`idempotency_in_flight`' },
       429,
       502,
@@ -61,11 +73,17 @@ export class SendMessageController {
     @Res() reply: FastifyReply,
   ) {
     if (idempotencyKey !== undefined && !KEY.test(idempotencyKey))
-      throw new ValidationError('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 visible ASCII characters', 'Idempotency-Key');
+      throw new ValidationError(
+        'invalid_idempotency_key',
+        'Idempotency-Key must be 1 to 255 visible ASCII characters',
+        'Idempotency-Key',
+      );
     const body = parseOrThrow(SendMessageBody, raw);
     const signal = abortOnDisconnect(reply);
     if (!body.stream) {
-      const answer = await this.bus.execute(new SendMessage(agentId, body, caller, signal, async () => {}, idempotencyKey));
+      const answer = await this.bus.execute(
+        new SendMessage(agentId, body, caller, signal, async () => {}, idempotencyKey),
+      );
       if (answer.replayed) void reply.header('idempotent-replayed', 'true');
       void reply.status(answer.created ? 201 : 200).send(toResult(answer));
       return;
@@ -76,10 +94,20 @@ export class SendMessageController {
       await sse.event(event.event, event.data);
     };
     try {
-      const answer = await this.bus.execute(new SendMessage(agentId, body, caller, signal, emit, idempotencyKey));
+      const answer = await this.bus.execute(
+        new SendMessage(agentId, body, caller, signal, emit, idempotencyKey),
+      );
       if (answer.replayed) {
         void reply.header('idempotent-replayed', 'true');
-        await emit({ event: 'conversation', data: { conversationId: answer.conversationId, created: false, visibility: 'normal', userMessage: answer.userMessage } });
+        await emit({
+          event: 'conversation',
+          data: {
+            conversationId: answer.conversationId,
+            created: false,
+            visibility: 'normal',
+            userMessage: answer.userMessage,
+          },
+        });
       }
       await sse!.event('done', toResult(answer));
     } catch (error) {
@@ -90,7 +118,13 @@ export class SendMessageController {
       if (!writer.closed && known?.status !== 499)
         await writer.event(
           'error',
-          known?.body ?? { error: { type: 'api_error', code: 'internal_error', message: 'internal error; it has been logged' } },
+          known?.body ?? {
+            error: {
+              type: 'api_error',
+              code: 'internal_error',
+              message: 'internal error; it has been logged',
+            },
+          },
         );
     } finally {
       (sse as SseWriter | null)?.end();

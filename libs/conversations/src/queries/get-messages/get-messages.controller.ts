@@ -15,11 +15,15 @@ export class GetMessagesController {
     tag: 'Conversations',
     summary: "A conversation's messages",
     description:
-      'Oldest first, with citations and attachments. `compaction` says where the model\'s view starts; the raw history ' +
+      "Oldest first, with citations and attachments. `compaction` says where the model's view starts; the raw history " +
       'is always listed whole. A deleted message is absent.',
     query: MessagesQuery,
     response: { status: 200, schema: MessagesDto, description: 'A page of messages' },
-    errors: [400, 403, { status: 404, description: '`conversation_not_found`: unknown, or not the caller\'s' }],
+    errors: [
+      400,
+      403,
+      { status: 404, description: "`conversation_not_found`: unknown, or not the caller's" },
+    ],
   })
   @Get()
   list(

@@ -43,21 +43,29 @@ export class GetMessagesHandler implements IQueryHandler<GetMessages> {
     const owned = await this.directory.owned(agentId, conversationId, caller);
     const cursor = query.cursor ?? null;
     let page: { data: PlainMessage[]; nextCursor: string | null };
-    if (owned.kind === 'stored') page = await this.directory.stored.messages(owned.record.id, { limit: query.limit, cursor });
+    if (owned.kind === 'stored')
+      page = await this.directory.stored.messages(owned.record.id, { limit: query.limit, cursor });
     else {
       const position = cursor ? decodeCursor(cursor) : { value: 0 };
       const from = Number(position?.value);
       if (!Number.isInteger(from) || from < 0) throw new InvalidCursorError();
       const data = owned.live.messages.slice(from, from + query.limit);
       const next = from + data.length;
-      page = { data, nextCursor: next < owned.live.messages.length ? encodeCursor({ value: next, id: '' }) : null };
+      page = {
+        data,
+        nextCursor: next < owned.live.messages.length ? encodeCursor({ value: next, id: '' }) : null,
+      };
     }
     const checkpoint = owned.record.checkpoint;
     return {
       data: page.data.map(toMessageDto),
       nextCursor: page.nextCursor,
       compaction: checkpoint
-        ? { checkpointId: checkpoint.checkpointId, throughMessageId: checkpoint.throughMessageId, throughOffset: checkpoint.throughOffset }
+        ? {
+            checkpointId: checkpoint.checkpointId,
+            throughMessageId: checkpoint.throughMessageId,
+            throughOffset: checkpoint.throughOffset,
+          }
         : null,
     };
   }

@@ -17,7 +17,13 @@ export class GetProvenanceController {
       "The model and provider, sampling, the Agent's revision and prompt hash at the turn, every source retrieved " +
       '(document id, version, content hash, section, score), every tool call, the checkpoint the prompt started from.',
     response: { status: 200, schema: ProvenanceDto, description: 'The provenance of an assistant message' },
-    errors: [403, { status: 404, description: '`conversation_not_found`, or `message_not_found` (also for a user message)' }],
+    errors: [
+      403,
+      {
+        status: 404,
+        description: '`conversation_not_found`, or `message_not_found` (also for a user message)',
+      },
+    ],
   })
   @Get()
   get(

@@ -45,7 +45,11 @@ export class GetProvenanceHandler implements IQueryHandler<GetProvenance> {
       ...provenance,
       sources: [...provenance.sources],
       contextProviders: [...provenance.contextProviders],
-      toolCalls: provenance.toolCalls.map((call, i) => ({ ...call, sources: [...call.sources], arguments: args[i] ?? null })),
+      toolCalls: provenance.toolCalls.map((call, i) => ({
+        ...call,
+        sources: [...call.sources],
+        arguments: args[i] ?? null,
+      })),
       status: message.status,
       usage: message.usage ?? { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 },
       createdAt: message.createdAt,

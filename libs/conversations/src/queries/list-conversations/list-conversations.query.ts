@@ -5,7 +5,10 @@ import type { Caller } from '#identity';
 import { ConversationDirectory, toConversationDto } from '../../conversation-directory.js';
 import type { ConversationDto, ConversationListQuery } from '../../conversation.schemas.js';
 
-export class ListConversations extends Query<{ data: z.output<typeof ConversationDto>[]; nextCursor: string | null }> {
+export class ListConversations extends Query<{
+  data: z.output<typeof ConversationDto>[];
+  nextCursor: string | null;
+}> {
   constructor(
     readonly agentId: string,
     readonly query: z.output<typeof ConversationListQuery>,
