@@ -45,6 +45,13 @@ describe('agents projection', () => {
     });
   });
 
+  it('reads an AgentCreated stored before conversation budgets existed as the instance default (null)', async () => {
+    const h = await projectionHarness(agentsProjector);
+    const { conversationTokenBudget: _absent, ...olderData } = created.data;
+    await h.apply(h.envelope({ type: 'AgentCreated', data: JSON.parse(JSON.stringify(olderData)) }));
+    expect(await h.get(AGENTS, 'a1')).toMatchObject({ name: 'Helper', conversationTokenBudget: null });
+  });
+
   it('applying the same events twice changes nothing', async () => {
     const h = await projectionHarness(agentsProjector);
     const e1 = h.envelope(created);

@@ -48,5 +48,6 @@ export const agentsProjector = defineProjector<AgentEvent>({
     AgentKnowledgeDisabled: changed,
     AgentAiSummaryIncluded: changed,
     AgentAiSummaryExcluded: changed,
+    AgentConversationBudgetChanged: changed,
   },
 });

@@ -63,6 +63,25 @@ describe('Agent decider', () => {
         { type: 'AgentAiSummaryIncluded', data: { agentId: 'a1' } },
       ]));
 
+  it('records a conversation token budget, and its return to the instance default', () => {
+    given(created)
+      .when({ type: 'ChangeAgent', agentId: 'a1', settings: { conversationTokenBudget: 4000 } })
+      .then([
+        { type: 'AgentConversationBudgetChanged', data: { agentId: 'a1', conversationTokenBudget: 4000 } },
+      ]);
+    given(created, {
+      type: 'AgentConversationBudgetChanged',
+      data: { agentId: 'a1', conversationTokenBudget: 4000 },
+    })
+      .when({ type: 'ChangeAgent', agentId: 'a1', settings: { conversationTokenBudget: null } })
+      .then([
+        { type: 'AgentConversationBudgetChanged', data: { agentId: 'a1', conversationTokenBudget: null } },
+      ]);
+    given(created)
+      .when({ type: 'ChangeAgent', agentId: 'a1', settings: { conversationTokenBudget: null } })
+      .then([]);
+  });
+
   it('turns memory off when an Agent is made public', () =>
     given(created)
       .when({ type: 'ChangeAgent', agentId: 'a1', settings: { isPublic: true } })

@@ -24,6 +24,7 @@ export const AGENT_DEFAULTS: Omit<AgentSettings, 'name' | 'model'> = {
   topK: null,
   knowledgeEnabled: true,
   includeAiSummary: false,
+  conversationTokenBudget: null,
 };
 
 export type AgentCommand =
@@ -204,6 +205,14 @@ function changeAgent(
     'AgentAiSummaryIncluded',
     'AgentAiSummaryExcluded',
   );
+  if (
+    settings.conversationTokenBudget !== undefined &&
+    settings.conversationTokenBudget !== state.conversationTokenBudget
+  )
+    events.push({
+      type: 'AgentConversationBudgetChanged',
+      data: { agentId, conversationTokenBudget: settings.conversationTokenBudget },
+    });
   return events;
 }
 

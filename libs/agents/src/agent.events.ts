@@ -20,6 +20,8 @@ export interface AgentSettings extends Sampling {
   readonly embedWindowTitle: string;
   readonly knowledgeEnabled: boolean;
   readonly includeAiSummary: boolean;
+  /** Tokens of prompt a conversation turn may send before its history is compacted; null: the instance default. */
+  readonly conversationTokenBudget: number | null;
 }
 
 type Id = { readonly agentId: string };
@@ -28,7 +30,9 @@ export type AgentEvent =
   | DomainEvent<
       'AgentCreated',
       Id &
-        AgentSettings & {
+        Omit<AgentSettings, 'conversationTokenBudget'> & {
+          /** Added later: Agents created before it have none (the instance default). */
+          readonly conversationTokenBudget?: number | null;
           readonly spaceId: string | null;
           readonly isPersonal: boolean;
           readonly ownerUserId: string | null;
@@ -52,6 +56,7 @@ export type AgentEvent =
   | DomainEvent<'AgentKnowledgeDisabled', Id>
   | DomainEvent<'AgentAiSummaryIncluded', Id>
   | DomainEvent<'AgentAiSummaryExcluded', Id>
+  | DomainEvent<'AgentConversationBudgetChanged', Id & { readonly conversationTokenBudget: number | null }>
   | DomainEvent<'AgentDeleted', Id & { readonly reason: 'requested' | 'space_deleted' }>;
 
 export type AgentEventType = AgentEvent['type'];
@@ -75,7 +80,7 @@ export function agentChanges(event: AgentEvent): Partial<AgentRecord> {
   switch (event.type) {
     case 'AgentCreated': {
       const { agentId: _agentId, ...fields } = event.data;
-      return fields;
+      return { conversationTokenBudget: null, ...fields };
     }
     case 'AgentRenamed':
       return { name: event.data.name };
@@ -113,6 +118,8 @@ export function agentChanges(event: AgentEvent): Partial<AgentRecord> {
       return { includeAiSummary: true };
     case 'AgentAiSummaryExcluded':
       return { includeAiSummary: false };
+    case 'AgentConversationBudgetChanged':
+      return { conversationTokenBudget: event.data.conversationTokenBudget };
     case 'AgentDeleted':
       return {};
   }

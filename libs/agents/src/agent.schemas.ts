@@ -58,6 +58,16 @@ export const settings = {
   topK: z.number().int().min(1).max(1000).nullable().describe('null disables the control'),
   knowledgeEnabled: z.boolean(),
   includeAiSummary: z.boolean(),
+  conversationTokenBudget: z
+    .number()
+    .int()
+    .min(256)
+    .max(2_000_000)
+    .nullable()
+    .describe(
+      'Tokens of prompt a conversation turn may send (capped at 75% of the model window) before the oldest history ' +
+        'is compacted; null: the instance default (CONVERSATION_TOKEN_BUDGET)',
+    ),
 };
 
 export const optionalSettings = Object.fromEntries(

@@ -165,8 +165,11 @@ export class ConversationTurns {
     const scope: CallScope = { ...callerScope(caller, 'core', agent.id), conversationId };
     const sources = new SourceBook();
     const budget = Math.max(
-      512,
-      Math.min(this.config.conversationTokenBudget, Math.floor(model.contextWindow * (1 - ANSWER_RESERVE))),
+      256,
+      Math.min(
+        agent.conversationTokenBudget ?? this.config.conversationTokenBudget,
+        Math.floor(model.contextWindow * (1 - ANSWER_RESERVE)),
+      ),
     );
     const turn: TurnContext = {
       agent,

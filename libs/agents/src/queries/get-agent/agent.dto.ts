@@ -21,6 +21,7 @@ export const AgentDto = z.object({
   topK: z.number().nullable(),
   knowledgeEnabled: z.boolean(),
   includeAiSummary: z.boolean(),
+  conversationTokenBudget: z.number().nullable().describe('null: the instance default'),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -44,6 +45,7 @@ export const toAgentDto = (agent: AgentView): z.output<typeof AgentDto> => ({
   topK: agent.topK,
   knowledgeEnabled: agent.knowledgeEnabled,
   includeAiSummary: agent.includeAiSummary,
+  conversationTokenBudget: agent.conversationTokenBudget ?? null,
   createdAt: agent.createdAt,
   updatedAt: agent.updatedAt,
 });
