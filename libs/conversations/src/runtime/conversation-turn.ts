@@ -85,6 +85,8 @@ type Place =
   | { readonly kind: 'stored'; readonly record: ConversationRecord | null }
   | { readonly kind: 'incognito'; readonly live: IncognitoConversation };
 
+const NO_USAGE = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
+
 /** Tokens of a model's window kept free for the answer. */
 const ANSWER_RESERVE = 0.25;
 
@@ -117,7 +119,19 @@ export class ConversationTurns {
       );
     const place = await this.place(request, agent, ids.conversationId);
     if (request.idempotencyKey) {
-      const replay = place.kind === 'stored' && place.record ? await this.replay(place.record, ids) : null;
+      const replay =
+        place.kind === 'incognito'
+          ? this.replayFrom(place.live.record, place.live.messages, ids)
+          : place.record
+            ? this.replayFrom(
+                place.record,
+                [
+                  await this.stored.message(place.record.id, ids.userMessageId),
+                  await this.stored.message(place.record.id, ids.answerId),
+                ],
+                ids,
+              )
+            : null;
       if (replay) return replay;
       if (this.inFlight.has(ids.seed))
         throw new ConflictError(
@@ -180,52 +194,54 @@ export class ConversationTurns {
       sources,
       tokenShare: 0,
     };
-    const sections: string[] = [agent.systemPrompt];
-    const tools: ContextTool[] = [];
     const contributors: string[] = [];
-    for (const provider of this.providers) {
-      const contribution = await provider.contribute({
-        ...turn,
-        tokenShare: Math.floor(budget * provider.share),
-      });
-      if (!contribution) continue;
-      contributors.push(provider.name);
-      if (contribution.system) sections.push(contribution.system);
-      tools.push(...contribution.tools);
-    }
-    if (contributors.includes('knowledge'))
-      await emit({ event: 'retrieval', data: { sources: sources.numbered() } });
-
-    const history: HistoryMessage[] = [
-      ...toHistory(earlier),
-      {
-        id: ids.userMessageId,
-        role: 'user',
-        text: request.content,
-        attachments: attachments.map((attachment) => ({ name: attachment.name, text: attachment.text })),
-      },
-    ];
-    const checkpoint = await this.compact(
-      place,
-      history,
-      this.checkpointOf(place),
-      budget - sectionTokens(sections),
-      model,
-      scope,
-      request.signal,
-      context,
-      emit,
-    );
-    const messages = promptMessages(sections, checkpoint.history, checkpoint.checkpoint);
-
-    let result: LoopResult;
+    let checkpointId: string | null = null;
+    let result: LoopResult = { content: '', finishReason: null, usage: NO_USAGE, steps: 0, toolCalls: [] };
     let interrupted: unknown = null;
+    // From here on the user's message is in the log: whatever fails, the turn is recorded (incomplete) before the
+    // error reaches the client.
     try {
+      const sections: string[] = [agent.systemPrompt];
+      const tools: ContextTool[] = [];
+      for (const provider of this.providers) {
+        const contribution = await provider.contribute({
+          ...turn,
+          tokenShare: Math.floor(budget * provider.share),
+        });
+        if (!contribution) continue;
+        contributors.push(provider.name);
+        if (contribution.system) sections.push(contribution.system);
+        tools.push(...contribution.tools);
+      }
+      if (contributors.includes('knowledge'))
+        await emit({ event: 'retrieval', data: { sources: sources.numbered() } });
+
+      const history: HistoryMessage[] = [
+        ...toHistory(earlier),
+        {
+          id: ids.userMessageId,
+          role: 'user',
+          text: request.content,
+          attachments: attachments.map((attachment) => ({ name: attachment.name, text: attachment.text })),
+        },
+      ];
+      const compacted = await this.compact(
+        place,
+        history,
+        this.checkpointOf(place),
+        budget - sectionTokens(sections),
+        model,
+        scope,
+        request.signal,
+        context,
+        emit,
+      );
+      checkpointId = compacted.checkpoint?.checkpointId ?? null;
       result = await answerLoop({
         gateway: this.gateway,
         scope,
         model,
-        messages,
+        messages: promptMessages(sections, compacted.history, compacted.checkpoint),
         sampling: agentSampling(agent),
         tools,
         maxSteps: this.config.conversationMaxToolSteps,
@@ -234,9 +250,10 @@ export class ConversationTurns {
         emit,
       });
     } catch (error) {
-      if (!(error instanceof AnswerInterrupted)) throw error;
-      result = error.partial;
-      interrupted = error.reason;
+      if (error instanceof AnswerInterrupted) {
+        result = error.partial;
+        interrupted = error.reason;
+      } else interrupted = error;
     }
 
     const known = sources.indexes();
@@ -261,7 +278,7 @@ export class ConversationTurns {
         sources: sources.all(),
         toolCalls: result.toolCalls,
         steps: result.steps,
-        checkpointId: checkpoint.checkpoint?.checkpointId ?? null,
+        checkpointId,
         contextProviders: contributors,
       },
     };
@@ -339,14 +356,14 @@ export class ConversationTurns {
     return { kind: 'stored', record };
   }
 
-  private async replay(
+  /** The first answer of a retried turn, if its question and answer are both among `messages`. */
+  private replayFrom(
     record: ConversationRecord,
+    messages: readonly (PlainMessage | null)[],
     ids: { userMessageId: string; answerId: string },
-  ): Promise<TurnAnswer | null> {
-    const [question, answer] = await Promise.all([
-      this.stored.message(record.id, ids.userMessageId),
-      this.stored.message(record.id, ids.answerId),
-    ]);
+  ): TurnAnswer | null {
+    const question = messages.find((message) => message?.id === ids.userMessageId);
+    const answer = messages.find((message) => message?.id === ids.answerId);
     if (!question || !answer) return null;
     return {
       conversationId: record.id,
@@ -361,7 +378,7 @@ export class ConversationTurns {
         model: answer.model ?? '',
         finishReason: answer.finishReason,
         status: answer.status,
-        usage: answer.usage ?? { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 },
+        usage: answer.usage ?? NO_USAGE,
         createdAt: answer.createdAt,
       },
     };

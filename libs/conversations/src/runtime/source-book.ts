@@ -30,7 +30,7 @@ export class SourceBook {
         added.push(this.byIndex.get(known)!);
         continue;
       }
-      const numbered = { ...source, index: this.byIndex.size + 1 };
+      const numbered = { index: this.byIndex.size + 1, ...source };
       this.byIndex.set(numbered.index, numbered);
       this.byPassage.set(key, numbered.index);
       added.push(numbered);
