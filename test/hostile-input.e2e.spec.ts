@@ -99,6 +99,13 @@ const LLM_BODIES = [
   '{"prompt":"x","aspectRatio":"1:1","resolution":"1K","mask":"data:image/png;base64,iVBORw0KGgo="}',
   '{"prompt":"","aspectRatio":"1:1","resolution":"1K","model":"offline-chat"}',
 ];
+/** Bodies aimed at a conversation turn (POST /llm/{agentId}/conversation). */
+const CONVERSATION_BODIES = [
+  '{"message":{"content":"x","attachments":[{"name":"a","mimeType":"x","dataBase64":"!!"}]}}',
+  `{"message":"${'m'.repeat(300_000)}"}`,
+  '{"message":"x","visibility":"secret"}',
+  '{"message":"x","conversationId":{"$gt":""}}',
+];
 const TYPES = ['application/json', 'text/plain', 'application/x-www-form-urlencoded'];
 
 describe('hostile input (e2e)', () => {
@@ -171,6 +178,48 @@ describe('hostile input (e2e)', () => {
         if (response.status >= 500 || (response.status >= 400 && !text.startsWith('{"error":{')))
           problems.push(`POST ${path} ${body.slice(0, 60)} → ${response.status} ${text.slice(0, 160)}`);
       }
+    // The conversation routes, on a real Agent (and one of its conversations) and on an Agent that does not exist:
+    // every answer a 4xx with the envelope.
+    const conversation = await fetch(`${api.url}${llm}/conversation`, {
+      method: 'POST',
+      headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'hello' }),
+    }).then((r) => r.json() as Promise<{ conversationId: string }>);
+    expect(conversation.conversationId).toEqual(expect.any(String));
+    const conversationStatuses = new Set<number>();
+    for (const [agentId, conversationId] of [
+      [agent.id, conversation.conversationId],
+      ['agt_missing', 'conv_missing'],
+    ]) {
+      const base = `/api/v1/core/llm/${agentId}/conversation`;
+      for (const [method, path, body] of [
+        ...[...CONVERSATION_BODIES, ...BODIES].map((body) => ['POST', base, body] as const),
+        ['GET', `${base}?archived=maybe&limit=0`, undefined],
+        ['GET', `${base}/%00/messages?cursor=%ff`, undefined],
+        ['GET', `${base}/${conversationId}/messages?cursor=%ff`, undefined],
+        ['PATCH', `${base}/${conversationId}`, '{}'],
+        ['PATCH', `${base}/${conversationId}`, '{"visibility":"incognito"}'],
+        ['DELETE', `${base}/${conversationId}/messages/${'x'.repeat(3000)}`, undefined],
+      ] as const) {
+        const response = await fetch(`${api.url}${path}`, {
+          method,
+          headers: {
+            'x-api-key': ADMIN_KEY,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body,
+        });
+        const text = await response.text();
+        count += 1;
+        conversationStatuses.add(response.status);
+        if (response.status < 400 || response.status >= 500 || !text.startsWith('{"error":{'))
+          problems.push(
+            `${method} ${path.slice(0, 80)} ${String(body).slice(0, 60)} → ${response.status} ${text.slice(0, 160)}`,
+          );
+      }
+    }
+    // Validation answers on the real Agent, "not found" on the missing one (nothing got past as a bare 4xx).
+    expect([...conversationStatuses].sort()).toEqual(expect.arrayContaining([400, 404]));
     const knowledge = `/api/v1/core/knowledge/${agent.id}`;
     const doc = await fetch(`${api.url}${knowledge}/documents`, {
       method: 'POST',

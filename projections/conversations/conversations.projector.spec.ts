@@ -1,0 +1,261 @@
+import { projectionHarness } from '#testing/projection-harness';
+import {
+  CONVERSATION_MESSAGES,
+  CONVERSATIONS,
+  type ConversationView,
+  type MessageView,
+} from '#conversations';
+import { conversationsProjector } from './conversations.projector.js';
+
+const started = {
+  type: 'ConversationStarted',
+  data: {
+    conversationId: 'c1',
+    agentId: 'a1',
+    userId: 'u1',
+    apiKeyId: 'k1',
+    visibility: 'normal',
+    title: 'sealed-title',
+  },
+};
+const posted = (messageId: string) => ({
+  type: 'UserMessagePosted',
+  data: {
+    conversationId: 'c1',
+    messageId,
+    content: `sealed-${messageId}`,
+    attachments: [
+      { documentId: null, name: 'sealed-name', mimeType: 'text/plain', sizeBytes: 3, text: 'sealed-text' },
+    ],
+  },
+});
+const provenance = {
+  model: 'offline-chat',
+  provider: 'offline',
+  sampling: { temperature: 0.2, topP: null, topK: null },
+  agentRevision: 3,
+  systemPromptSha256: 'abc',
+  sources: [],
+  toolCalls: [],
+  steps: 1,
+  checkpointId: null,
+  contextProviders: ['knowledge'],
+};
+const usage = { inputTokens: 10, cachedInputTokens: 0, outputTokens: 5 };
+const answered = (messageId: string, replyTo: string, status = 'complete') => ({
+  type: 'AssistantMessageRecorded',
+  data: {
+    conversationId: 'c1',
+    messageId,
+    replyTo,
+    content: `sealed-${messageId}`,
+    citations: [],
+    status,
+    finishReason: 'stop',
+    usage,
+    provenance,
+  },
+});
+const compacted = (checkpointId: string, throughMessageId: string) => ({
+  type: 'ConversationCompacted',
+  data: {
+    conversationId: 'c1',
+    checkpointId,
+    throughMessageId,
+    throughOffset: 2,
+    summary: `sealed-${checkpointId}`,
+    tokensBefore: 1000,
+    tokensAfter: 100,
+    model: 'offline-chat',
+  },
+});
+const only = (type: string) => ({ type, data: { conversationId: 'c1' } });
+
+describe('conversations projection', () => {
+  it('builds the conversation document from ConversationStarted', async () => {
+    const h = await projectionHarness(conversationsProjector);
+    const e1 = h.envelope(started);
+    await h.apply(e1);
+    expect(await h.get<ConversationView>(CONVERSATIONS, 'c1')).toEqual({
+      id: 'c1',
+      agentId: 'a1',
+      userId: 'u1',
+      apiKeyId: 'k1',
+      title: 'sealed-title',
+      visibility: 'normal',
+      archived: false,
+      messageCount: 0,
+      lastMessageAt: null,
+      checkpoint: null,
+      messageIds: [],
+      createdAt: e1.metadata.occurredAt,
+      updatedAt: e1.metadata.occurredAt,
+    });
+  });
+
+  it('adds a document per message (seq = the event revision) and counts them on the conversation', async () => {
+    const h = await projectionHarness(conversationsProjector);
+    const e1 = h.envelope(started);
+    const e2 = h.envelope(posted('m1'));
+    const e3 = h.envelope(answered('m2', 'm1'));
+    await h.apply(e1, e2);
+    await h.apply(e3);
+    expect(await h.get<MessageView>(CONVERSATION_MESSAGES, 'm1')).toEqual({
+      id: 'm1',
+      conversationId: 'c1',
+      seq: e2.revision,
+      createdAt: e2.metadata.occurredAt,
+      role: 'user',
+      content: 'sealed-m1',
+      attachments: posted('m1').data.attachments,
+      citations: [],
+      status: 'complete',
+      replyTo: null,
+      model: null,
+      finishReason: null,
+      usage: null,
+      provenance: null,
+    });
+    expect(await h.get<MessageView>(CONVERSATION_MESSAGES, 'm2')).toEqual({
+      id: 'm2',
+      conversationId: 'c1',
+      seq: e3.revision,
+      createdAt: e3.metadata.occurredAt,
+      role: 'assistant',
+      content: 'sealed-m2',
+      attachments: [],
+      citations: [],
+      status: 'complete',
+      replyTo: 'm1',
+      model: 'offline-chat',
+      finishReason: 'stop',
+      usage,
+      provenance,
+    });
+    expect(e3.revision).toBeGreaterThan(e2.revision);
+    expect(await h.get<ConversationView>(CONVERSATIONS, 'c1')).toMatchObject({
+      messageCount: 2,
+      messageIds: ['m1', 'm2'],
+      lastMessageAt: e3.metadata.occurredAt,
+      updatedAt: e3.metadata.occurredAt,
+      createdAt: e1.metadata.occurredAt,
+    });
+  });
+
+  it('keeps an incomplete answer incomplete', async () => {
+    const h = await projectionHarness(conversationsProjector);
+    await h.apply(
+      h.envelope(started),
+      h.envelope(posted('m1')),
+      h.envelope(answered('m2', 'm1', 'incomplete')),
+    );
+    expect(await h.get<MessageView>(CONVERSATION_MESSAGES, 'm2')).toMatchObject({ status: 'incomplete' });
+  });
+
+  it('applying the same events twice changes nothing', async () => {
+    const h = await projectionHarness(conversationsProjector);
+    const events = [
+      h.envelope(started),
+      h.envelope(posted('m1')),
+      h.envelope(answered('m2', 'm1')),
+      h.envelope(compacted('cp1', 'm2')),
+      h.envelope(posted('m3')),
+      h.envelope({ type: 'MessageDeleted', data: { conversationId: 'c1', messageId: 'm1' } }),
+      h.envelope(only('ConversationArchived')),
+    ];
+    await h.apply(...events);
+    const conversation = await h.get(CONVERSATIONS, 'c1');
+    const messages = await Promise.all(['m2', 'm3'].map((id) => h.get(CONVERSATION_MESSAGES, id)));
+    await h.apply(...events);
+    for (const event of events) await h.apply(event);
+    expect(await h.get(CONVERSATIONS, 'c1')).toEqual(conversation);
+    expect(await Promise.all(['m2', 'm3'].map((id) => h.get(CONVERSATION_MESSAGES, id)))).toEqual(messages);
+    expect(await h.get(CONVERSATION_MESSAGES, 'm1')).toBeNull();
+    expect(await h.count(CONVERSATION_MESSAGES)).toBe(2);
+    expect(conversation).toMatchObject({ messageCount: 2, messageIds: ['m2', 'm3'], archived: true });
+  });
+
+  it('keeps the checkpoint of a compaction, and CheckpointDiscarded clears only its own', async () => {
+    const h = await projectionHarness(conversationsProjector);
+    await h.apply(h.envelope(started), h.envelope(posted('m1')), h.envelope(compacted('cp1', 'm1')));
+    expect(await h.get<ConversationView>(CONVERSATIONS, 'c1')).toMatchObject({
+      checkpoint: {
+        checkpointId: 'cp1',
+        throughMessageId: 'm1',
+        throughOffset: 2,
+        summary: 'sealed-cp1',
+        model: 'offline-chat',
+      },
+    });
+    const discard = (checkpointId: string) => ({
+      type: 'CheckpointDiscarded',
+      data: { conversationId: 'c1', checkpointId, reason: 'message_deleted' },
+    });
+    await h.apply(h.envelope(discard('cp-other')));
+    expect((await h.get<ConversationView>(CONVERSATIONS, 'c1'))?.checkpoint?.checkpointId).toBe('cp1');
+    const e = h.envelope(discard('cp1'));
+    await h.apply(e);
+    expect(await h.get<ConversationView>(CONVERSATIONS, 'c1')).toMatchObject({
+      checkpoint: null,
+      updatedAt: e.metadata.occurredAt,
+    });
+  });
+
+  it('renames, archives, unarchives and changes visibility', async () => {
+    const h = await projectionHarness(conversationsProjector);
+    await h.apply(
+      h.envelope(started),
+      h.envelope({ type: 'ConversationRenamed', data: { conversationId: 'c1', title: 'sealed-new' } }),
+      h.envelope(only('ConversationArchived')),
+      h.envelope(only('ConversationMadePrivate')),
+    );
+    expect(await h.get<ConversationView>(CONVERSATIONS, 'c1')).toMatchObject({
+      title: 'sealed-new',
+      archived: true,
+      visibility: 'private',
+    });
+    const last = h.envelope(only('ConversationMadeNormal'));
+    await h.apply(h.envelope(only('ConversationUnarchived')), last);
+    expect(await h.get<ConversationView>(CONVERSATIONS, 'c1')).toMatchObject({
+      title: 'sealed-new',
+      archived: false,
+      visibility: 'normal',
+      updatedAt: last.metadata.occurredAt,
+    });
+  });
+
+  it('removes a deleted message and its count', async () => {
+    const h = await projectionHarness(conversationsProjector);
+    await h.apply(h.envelope(started), h.envelope(posted('m1')), h.envelope(answered('m2', 'm1')));
+    const del = h.envelope({ type: 'MessageDeleted', data: { conversationId: 'c1', messageId: 'm1' } });
+    await h.apply(del);
+    await h.apply(del);
+    expect(await h.get(CONVERSATION_MESSAGES, 'm1')).toBeNull();
+    expect(await h.get(CONVERSATION_MESSAGES, 'm2')).not.toBeNull();
+    expect(await h.get<ConversationView>(CONVERSATIONS, 'c1')).toMatchObject({
+      messageCount: 1,
+      messageIds: ['m2'],
+      updatedAt: del.metadata.occurredAt,
+    });
+  });
+
+  it('removes a deleted conversation with every message document, and a replay keeps it deleted', async () => {
+    const h = await projectionHarness(conversationsProjector);
+    const events = [
+      h.envelope(started),
+      h.envelope(posted('m1')),
+      h.envelope(answered('m2', 'm1')),
+      h.envelope(posted('m3')),
+      h.envelope({ type: 'MessageDeleted', data: { conversationId: 'c1', messageId: 'm3' } }),
+      h.envelope({ type: 'ConversationDeleted', data: { conversationId: 'c1', reason: 'requested' } }),
+    ];
+    await h.apply(...events);
+    expect(await h.get(CONVERSATIONS, 'c1')).toBeNull();
+    expect(await h.count(CONVERSATIONS)).toBe(0);
+    expect(await h.count(CONVERSATION_MESSAGES)).toBe(0);
+    await h.apply(...events);
+    for (const event of events) await h.apply(event);
+    expect(await h.count(CONVERSATIONS)).toBe(0);
+    expect(await h.count(CONVERSATION_MESSAGES)).toBe(0);
+  });
+});
