@@ -535,6 +535,7 @@ describe('core LLM endpoints (e2e)', () => {
         tags: [],
         pricing: { input: 1, output: 2 },
         includedUsage: false,
+        contextWindow: 128000,
       });
       expect(JSON.stringify(reply.body)).not.toContain(upstream.url);
 
