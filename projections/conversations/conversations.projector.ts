@@ -8,6 +8,7 @@ import {
   CONVERSATIONS_PROJECTION,
   CONVERSATIONS_READ_MODEL,
   MESSAGES_READ_MODEL,
+  USER_MESSAGE_FIELDS,
   type ConversationEvent,
   type ConversationView,
   type MessageView,
@@ -87,13 +88,7 @@ export const conversationsProjector = defineProjector<ConversationEvent>({
         role: 'user',
         content: event.data.content,
         attachments: event.data.attachments,
-        citations: [],
-        status: 'complete',
-        replyTo: null,
-        model: null,
-        finishReason: null,
-        usage: null,
-        provenance: null,
+        ...USER_MESSAGE_FIELDS,
       }),
     AssistantMessageRecorded: (event, context) =>
       messageAdded(event, context, {

@@ -29,6 +29,17 @@ export interface PlainMessage {
   readonly createdAt: string;
 }
 
+/** What a user message has of the fields only answers fill. */
+export const USER_MESSAGE_FIELDS = {
+  citations: [],
+  status: 'complete',
+  replyTo: null,
+  model: null,
+  finishReason: null,
+  usage: null,
+  provenance: null,
+} as const satisfies Partial<PlainMessage>;
+
 export interface PlainCheckpoint {
   readonly checkpointId: string;
   readonly throughMessageId: string;

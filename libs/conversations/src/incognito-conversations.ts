@@ -3,12 +3,13 @@
 // are gone after a restart. Model calls made for them are still recorded as usage (without content).
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
-import type {
-  ConversationRecord,
-  NewAnswer,
-  NewCheckpoint,
-  PlainAttachment,
-  PlainMessage,
+import {
+  USER_MESSAGE_FIELDS,
+  type ConversationRecord,
+  type NewAnswer,
+  type NewCheckpoint,
+  type PlainAttachment,
+  type PlainMessage,
 } from './conversation-records.js';
 
 interface IncognitoConversation {
@@ -80,13 +81,7 @@ export class IncognitoConversations implements OnModuleDestroy {
       role: 'user',
       content,
       attachments,
-      citations: [],
-      status: 'complete',
-      replyTo: null,
-      model: null,
-      finishReason: null,
-      usage: null,
-      provenance: null,
+      ...USER_MESSAGE_FIELDS,
       createdAt: now.toISOString(),
     });
   }
