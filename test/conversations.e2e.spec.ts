@@ -837,6 +837,50 @@ describe('Agent conversations (e2e)', () => {
     expect((await messagesOf(agentId, first.body.conversationId)).body.data).toHaveLength(2);
   });
 
+  it('replays an incognito turn retried with the same Idempotency-Key, appending nothing', async () => {
+    const agentId = await createAgent({ model: 'fake-chat', knowledgeEnabled: false });
+    const key = { 'idempotency-key': marker('incognito-turn') };
+    const body = { message: 'Hello in private', visibility: 'incognito' };
+    const first = await converse(agentId, body, admin, key);
+    expect(first.status).toBe(201);
+    const second = await converse(agentId, body, admin, key);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(second.body).toMatchObject({
+      conversationId: first.body.conversationId,
+      userMessage: { id: first.body.userMessage.id },
+      message: { id: first.body.message.id },
+    });
+    expect(chatRequests(upstream)).toHaveLength(1);
+    const history = await messagesOf(agentId, first.body.conversationId);
+    expect(history.body.data.map((message) => message.id)).toEqual([
+      first.body.userMessage.id,
+      first.body.message.id,
+    ]);
+  });
+
+  it('replays a streamed retry with the conversation as it is (private), flagged as replayed', async () => {
+    const agentId = await createAgent({ model: 'fake-chat', knowledgeEnabled: false });
+    const key = marker('private-turn');
+    const body = JSON.stringify({ message: 'Hello', visibility: 'private', stream: true });
+    const headers = { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json', 'idempotency-key': key };
+    const first = parseSse(
+      await (
+        await fetch(`${api.url}${LLM}/${agentId}/conversation`, { method: 'POST', headers, body })
+      ).text(),
+    );
+    expect(first[0]!.data).toMatchObject({ created: true, visibility: 'private' });
+    const retry = await fetch(`${api.url}${LLM}/${agentId}/conversation`, { method: 'POST', headers, body });
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    const events = parseSse(await retry.text());
+    expect(events.map((event) => event.event)).toEqual(['conversation', 'done']);
+    expect(events[0]!.data).toMatchObject({
+      conversationId: first[0]!.data.conversationId,
+      created: false,
+      visibility: 'private',
+    });
+    expect(chatRequests(upstream)).toHaveLength(1);
+  });
+
   it("deletes an Agent's conversations with it", async () => {
     const agentId = await createAgent();
     const reply = await converse(agentId, { message: 'Which volcano is in Sicily?' });

@@ -66,6 +66,8 @@ export interface TurnAnswer {
   readonly conversationId: string;
   readonly created: boolean;
   readonly replayed: boolean;
+  /** The conversation's visibility (what a replayed stream's `conversation` event says). */
+  readonly visibility: Visibility;
   readonly userMessage: { readonly id: string; readonly createdAt: string };
   readonly message: {
     readonly id: string;
@@ -117,7 +119,7 @@ export class ConversationTurns {
       );
     const place = await this.place(request, agent, ids.conversationId);
     if (request.idempotencyKey) {
-      const replay = place.kind === 'stored' && place.record ? await this.replay(place.record, ids) : null;
+      const replay = await this.replay(place, ids);
       if (replay) return replay;
       if (this.inFlight.has(ids.seed))
         throw new ConflictError(
@@ -146,6 +148,10 @@ export class ConversationTurns {
     const attachments = await this.attachments.resolve(agent.id, request.attachments, caller);
     const earlier = await this.history(place, conversationId);
     const created = place.kind === 'stored' ? place.record === null : place.live.messages.length === 0;
+    const visibility: Visibility =
+      place.kind === 'incognito'
+        ? 'incognito'
+        : (place.record?.visibility ?? (request.visibility === 'private' ? 'private' : 'normal'));
     const context = commandContext(caller);
     const postedAt = new Date();
     await this.post(place, request, ids, attachments, context, postedAt);
@@ -154,10 +160,7 @@ export class ConversationTurns {
       data: {
         conversationId,
         created,
-        visibility:
-          place.kind === 'incognito'
-            ? 'incognito'
-            : (place.record?.visibility ?? request.visibility ?? 'normal'),
+        visibility,
         userMessage: { id: ids.userMessageId, createdAt: postedAt.toISOString() },
       },
     });
@@ -272,6 +275,7 @@ export class ConversationTurns {
       conversationId,
       created,
       replayed: false,
+      visibility,
       userMessage: { id: ids.userMessageId, createdAt: postedAt.toISOString() },
       message: {
         id: ids.answerId,
@@ -336,19 +340,24 @@ export class ConversationTurns {
     return { kind: 'stored', record };
   }
 
+  /** The first answer of a keyed turn, stored or incognito, when both its messages are there. */
   private async replay(
-    record: ConversationRecord,
+    place: Place,
     ids: { userMessageId: string; answerId: string },
   ): Promise<TurnAnswer | null> {
-    const [question, answer] = await Promise.all([
-      this.stored.message(record.id, ids.userMessageId),
-      this.stored.message(record.id, ids.answerId),
-    ]);
+    const record = place.kind === 'incognito' ? place.live.record : place.record;
+    if (!record) return null;
+    const find = async (id: string) =>
+      place.kind === 'incognito'
+        ? (place.live.messages.find((message) => message.id === id) ?? null)
+        : this.stored.message(record.id, id);
+    const [question, answer] = await Promise.all([find(ids.userMessageId), find(ids.answerId)]);
     if (!question || !answer) return null;
     return {
       conversationId: record.id,
       created: false,
       replayed: true,
+      visibility: record.visibility,
       userMessage: { id: question.id, createdAt: question.createdAt },
       message: {
         id: answer.id,
