@@ -624,6 +624,14 @@ describe('Agent conversations (e2e)', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(filesContaining(api.config.dataDir, secret)).toEqual([]);
     expect(api.logs()).not.toContain(secret);
+
+    // It cannot be archived (nothing is stored), and deleting it forgets it.
+    const path = `${LLM}/${agentId}/conversation/${conversationId}`;
+    const archive = await admin.patch(path, { archived: true });
+    expect(archive.status).toBe(400);
+    expect(archive.body).toMatchObject({ error: { code: 'incognito_conversation', param: 'archived' } });
+    expect((await admin.delete(path)).status).toBe(204);
+    expect((await messagesOf(agentId, conversationId)).status).toBe(404);
   });
 
   it('lists a private conversation as private, and an archived one only when asked for archived ones', async () => {
