@@ -10,7 +10,15 @@ import { accessibleAgent, agentStreamId } from '#agents';
 import type { CommandContext } from '#eventsourcing';
 import { callerScope, ModelGateway, type CallScope } from '#gateway';
 import { commandContext, type Caller } from '#identity';
-import { ConflictError, newId, PLATFORM_CONFIG, sha256, ValidationError, type PlatformConfig } from '#kernel';
+import {
+  ConflictError,
+  newId,
+  PLATFORM_CONFIG,
+  PlatformError,
+  sha256,
+  ValidationError,
+  type PlatformConfig,
+} from '#kernel';
 import { citationMarkers, dropUnknownMarkers, type ModelConfig } from '#models';
 import { CommandRunner } from '#platform';
 import { READ_STORE, type ReadStore } from '#read-store';
@@ -66,6 +74,8 @@ export interface TurnAnswer {
   readonly conversationId: string;
   readonly created: boolean;
   readonly replayed: boolean;
+  /** The conversation's visibility (what a replayed stream's `conversation` event says). */
+  readonly visibility: Visibility;
   readonly userMessage: { readonly id: string; readonly createdAt: string };
   readonly message: {
     readonly id: string;
@@ -86,6 +96,19 @@ type Place =
   | { readonly kind: 'incognito'; readonly live: IncognitoConversation };
 
 const NO_USAGE = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
+/** Answers a keyed turn may be retried for after ending incomplete. */
+const MAX_ATTEMPTS = 10;
+
+interface TurnIds {
+  readonly seed: string;
+  readonly conversationId: string;
+  readonly userMessageId: string;
+  /** Chosen anew when a keyed retry answers a turn that ended incomplete. */
+  answerId: string;
+}
+
+const derivedId = (seed: string, prefix: string, what: string): string =>
+  `${prefix}_${sha256(`${seed}:${what}`).slice(0, 32)}`;
 
 /** Tokens of a model's window kept free for the answer. */
 const ANSWER_RESERVE = 0.25;
@@ -119,20 +142,9 @@ export class ConversationTurns {
       );
     const place = await this.place(request, agent, ids.conversationId);
     if (request.idempotencyKey) {
-      const replay =
-        place.kind === 'incognito'
-          ? this.replayFrom(place.live.record, place.live.messages, ids)
-          : place.record
-            ? this.replayFrom(
-                place.record,
-                [
-                  await this.stored.message(place.record.id, ids.userMessageId),
-                  await this.stored.message(place.record.id, ids.answerId),
-                ],
-                ids,
-              )
-            : null;
-      if (replay) return replay;
+      const prior = await this.prior(place, ids, request.content);
+      if ('replay' in prior) return prior.replay;
+      ids.answerId = prior.answerId;
       if (this.inFlight.has(ids.seed))
         throw new ConflictError(
           'idempotency_in_flight',
@@ -152,14 +164,22 @@ export class ConversationTurns {
     agent: AgentView,
     model: ModelConfig,
     place: Place,
-    ids: { conversationId: string; userMessageId: string; answerId: string },
+    ids: TurnIds,
     emit: TurnEmitter,
   ): Promise<TurnAnswer> {
     const { caller } = request;
     const conversationId = ids.conversationId;
     const attachments = await this.attachments.resolve(agent.id, request.attachments, caller);
-    const earlier = await this.history(place, conversationId);
+    // A keyed retry of a turn whose question is already posted: the question is added below, once, and attempts
+    // that ended incomplete are not part of the history the model reads.
+    const earlier = (await this.history(place, conversationId)).filter(
+      (message) => message.id !== ids.userMessageId && message.replyTo !== ids.userMessageId,
+    );
     const created = place.kind === 'stored' ? place.record === null : place.live.messages.length === 0;
+    const visibility: Visibility =
+      place.kind === 'incognito'
+        ? 'incognito'
+        : (place.record?.visibility ?? (request.visibility === 'private' ? 'private' : 'normal'));
     const context = commandContext(caller);
     const postedAt = new Date();
     await this.post(place, request, ids, attachments, context, postedAt);
@@ -168,10 +188,7 @@ export class ConversationTurns {
       data: {
         conversationId,
         created,
-        visibility:
-          place.kind === 'incognito'
-            ? 'incognito'
-            : (place.record?.visibility ?? request.visibility ?? 'normal'),
+        visibility,
         userMessage: { id: ids.userMessageId, createdAt: postedAt.toISOString() },
       },
     });
@@ -292,6 +309,7 @@ export class ConversationTurns {
       conversationId,
       created,
       replayed: false,
+      visibility,
       userMessage: { id: ids.userMessageId, createdAt: postedAt.toISOString() },
       message: {
         id: ids.answerId,
@@ -318,7 +336,7 @@ export class ConversationTurns {
   }
 
   /** Ids of the turn: random, or derived from the Idempotency-Key (so a retry names the same conversation and messages). */
-  private ids(request: TurnRequest) {
+  private ids(request: TurnRequest): TurnIds {
     if (!request.idempotencyKey)
       return {
         seed: '',
@@ -327,7 +345,7 @@ export class ConversationTurns {
         answerId: newId('msg'),
       };
     const seed = sha256([request.caller.userId, request.agentId, request.idempotencyKey].join('\u0000'));
-    const derive = (prefix: string, what: string) => `${prefix}_${sha256(`${seed}:${what}`).slice(0, 32)}`;
+    const derive = (prefix: string, what: string) => derivedId(seed, prefix, what);
     return {
       seed,
       conversationId: request.conversationId ?? derive('cnv', 'conversation'),
@@ -356,32 +374,61 @@ export class ConversationTurns {
     return { kind: 'stored', record };
   }
 
-  /** The first answer of a retried turn, if its question and answer are both among `messages`. */
-  private replayFrom(
-    record: ConversationRecord,
-    messages: readonly (PlainMessage | null)[],
-    ids: { userMessageId: string; answerId: string },
-  ): TurnAnswer | null {
-    const question = messages.find((message) => message?.id === ids.userMessageId);
-    const answer = messages.find((message) => message?.id === ids.answerId);
-    if (!question || !answer) return null;
-    return {
-      conversationId: record.id,
-      created: false,
-      replayed: true,
-      userMessage: { id: question.id, createdAt: question.createdAt },
-      message: {
-        id: answer.id,
-        role: 'assistant',
-        content: answer.content ?? '',
-        citations: answer.citations,
-        model: answer.model ?? '',
-        finishReason: answer.finishReason,
-        status: answer.status,
-        usage: answer.usage ?? NO_USAGE,
-        createdAt: answer.createdAt,
-      },
-    };
+  /**
+   * What a keyed retry finds: the turn's complete answer is replayed; the same key with another message is 422; a
+   * turn that ended incomplete (the model failed, a limit refused it, the client left) is answered again under the
+   * next answer id, so the retry completes it instead of replaying an empty answer.
+   */
+  private async prior(
+    place: Place,
+    ids: TurnIds,
+    content: string,
+  ): Promise<{ readonly replay: TurnAnswer } | { readonly answerId: string }> {
+    const record = place.kind === 'incognito' ? place.live.record : place.record;
+    if (!record) return { answerId: ids.answerId };
+    const find = async (id: string): Promise<PlainMessage | null> =>
+      place.kind === 'incognito'
+        ? (place.live.messages.find((message) => message.id === id) ?? null)
+        : this.stored.message(record.id, id);
+    const question = await find(ids.userMessageId);
+    if (!question) return { answerId: ids.answerId };
+    if (question.content !== null && question.content !== content)
+      throw new PlatformError(
+        'unprocessable',
+        'idempotency_key_reused',
+        'this Idempotency-Key was used for another message; use a new key for a new turn',
+        'Idempotency-Key',
+      );
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const answerId = attempt === 0 ? ids.answerId : derivedId(ids.seed, 'msg', `answer:${attempt}`);
+      const answer = await find(answerId);
+      if (!answer) return { answerId };
+      if (answer.status !== 'complete') continue;
+      return {
+        replay: {
+          conversationId: record.id,
+          created: false,
+          replayed: true,
+          visibility: record.visibility,
+          userMessage: { id: question.id, createdAt: question.createdAt },
+          message: {
+            id: answer.id,
+            role: 'assistant',
+            content: answer.content ?? '',
+            citations: answer.citations,
+            model: answer.model ?? '',
+            finishReason: answer.finishReason,
+            status: answer.status,
+            usage: answer.usage ?? NO_USAGE,
+            createdAt: answer.createdAt,
+          },
+        },
+      };
+    }
+    throw new ConflictError(
+      'idempotency_attempts_exhausted',
+      `this turn failed ${MAX_ATTEMPTS} times under this Idempotency-Key; send it with a new key`,
+    );
   }
 
   private async history(place: Place, conversationId: string): Promise<PlainMessage[]> {
@@ -444,7 +491,13 @@ export class ConversationTurns {
     checkpoint: (Checkpoint & { checkpointId: string }) | null;
   }> {
     const historyBudget = Math.max(256, budget);
-    const plan = planCompaction(history, current, historyBudget);
+    // The message being answered stays verbatim whenever it fits the budget on its own; only older text is summarised.
+    const newest = history.at(-1);
+    const keepTokens = Math.min(
+      historyBudget,
+      Math.max(Math.floor(historyBudget / 2), newest ? historyTokens([newest], null) : 0),
+    );
+    const plan = planCompaction(history, current, historyBudget, { keepTokens });
     if (!plan) return { history, checkpoint: current };
     try {
       const summary = await this.gateway.chat(

@@ -104,7 +104,7 @@ export class SendMessageController {
           data: {
             conversationId: answer.conversationId,
             created: false,
-            visibility: 'normal',
+            visibility: answer.visibility,
             userMessage: answer.userMessage,
           },
         });
