@@ -38,7 +38,7 @@ export class SendMessageController {
       '`tool_result`, then `done` (the full message, as in the JSON answer) or `error` (the error envelope). A client ' +
       'that disconnects aborts the model call; the turn is still recorded, marked incomplete. With `Idempotency-Key`, ' +
       'a retried turn returns the first answer (header `idempotent-replayed: true`) and appends nothing; while the ' +
-      'first is still running a retry is 409.',
+      'first is still running a retry is 409; a turn that ended incomplete is answered again.',
     body: SendMessageBody,
     idempotent: true,
     response: {
@@ -59,6 +59,10 @@ export class SendMessageController {
           "Unknown Agent, model (`model_not_found`) or conversation (`conversation_not_found`: unknown or another user's, the same answer)",
       },
       { status: 409, description: '`idempotency_in_flight`' },
+      {
+        status: 422,
+        description: '`idempotency_key_reused`: the Idempotency-Key was used for another message',
+      },
       429,
       502,
       504,
