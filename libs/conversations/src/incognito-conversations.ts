@@ -1,6 +1,7 @@
 // Incognito conversations (spec: "not retained"): they live only in this process's memory, never in the log, a read
 // model, a blob or a log line; they are never listed, are forgotten after INCOGNITO_IDLE_MINUTES without a turn, and
-// are gone after a restart. Model calls made for them are still recorded as usage (without content).
+// are gone after a restart. Model calls made for them are still recorded as usage (without content). A process keeps
+// at most MAX_CONVERSATIONS of them, so they cannot grow its memory without bound.
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import {
@@ -11,6 +12,9 @@ import {
   type PlainAttachment,
   type PlainMessage,
 } from './conversation-records.js';
+
+/** Incognito conversations one process keeps at most: past it the least recently used is forgotten first. */
+const MAX_CONVERSATIONS = 10_000;
 
 interface IncognitoConversation {
   record: ConversationRecord;
@@ -39,10 +43,10 @@ export class IncognitoConversations implements OnModuleDestroy {
   find(conversationId: string, userId: string, agentId: string): IncognitoConversation | null {
     const found = this.conversations.get(conversationId);
     if (!found || found.record.userId !== userId || found.record.agentId !== agentId) return null;
-    if (Date.now() - found.lastUsedAt > this.config.incognitoIdleMs) {
-      this.conversations.delete(conversationId);
-      return null;
-    }
+    this.conversations.delete(conversationId);
+    if (Date.now() - found.lastUsedAt > this.config.incognitoIdleMs) return null;
+    // Re-inserted: the map's order is least recently used first.
+    this.conversations.set(conversationId, found);
     return found;
   }
 
@@ -51,6 +55,8 @@ export class IncognitoConversations implements OnModuleDestroy {
   }
 
   start(conversationId: string, agentId: string, userId: string, title: string, now: Date): void {
+    if (this.conversations.size >= MAX_CONVERSATIONS)
+      this.conversations.delete(this.conversations.keys().next().value!);
     this.conversations.set(conversationId, {
       record: {
         id: conversationId,
