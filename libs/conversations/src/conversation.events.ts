@@ -42,6 +42,13 @@ export interface ToolCallRecord {
   readonly sources: readonly number[];
 }
 
+/** A versioned item a context provider put in the prompt (a memory, a Skill version). */
+export interface ProvenanceItem {
+  readonly kind: string;
+  readonly id: string;
+  readonly version: number;
+}
+
 /** What produced an answer (none of the peers keeps it): enough to find every answer that used a document. */
 export interface Provenance {
   readonly model: string;
@@ -62,6 +69,8 @@ export interface Provenance {
   readonly checkpointId: string | null;
   /** Context providers that contributed (knowledge now; memory and skills later). */
   readonly contextProviders: readonly string[];
+  /** The memories and Skill versions the prompt held (added later: older answers have none). */
+  readonly contextItems?: readonly ProvenanceItem[];
 }
 
 export interface AnswerUsage {

@@ -1,9 +1,11 @@
 // How a turn's context is assembled: a list of context providers, each adding a system section within its token
 // share and, optionally, tools the model may call. Knowledge is the first; Memory and Skills plug in beside it
-// (CONTEXT_PROVIDERS is a multi-provider list), and the answer's provenance names the providers that contributed.
+// (CONTEXT_PROVIDERS is a multi-provider list), and the answer's provenance names the providers that contributed and
+// the versioned items they put in the prompt. A provider may also act once the answer is recorded (memory extraction).
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import type { AgentView } from '#agents';
 import type { Caller } from '#identity';
+import type { ProvenanceItem } from '../conversation.events.js';
 import type { SourceBook } from './source-book.js';
 
 /** What a provider knows of the turn it contributes to. */
@@ -13,6 +15,11 @@ export interface TurnContext {
   readonly conversationId: string;
   /** The user's new message: what retrieval searches for. */
   readonly query: string;
+  /** The user's message being answered. */
+  readonly messageId: string;
+  readonly visibility: 'normal' | 'private' | 'incognito';
+  /** An API-driven streamed turn (spec: memory is not applied to those; they stay a raw model call with Knowledge). */
+  readonly streamed: boolean;
   readonly signal: AbortSignal;
   /** The numbered sources of this turn, shared by every provider and tool (citations are checked against it). */
   readonly sources: SourceBook;
@@ -33,10 +40,29 @@ export interface ContextTool {
   run(args: unknown, turn: TurnContext): Promise<ToolOutcome>;
 }
 
+/** A versioned item a provider put in the prompt (a memory, a Skill version): listed in the answer's provenance. */
+export type ContextItem = ProvenanceItem;
+
 export interface ContextContribution {
   /** A system message, or null when the provider has nothing to say this turn. */
   readonly system: string | null;
   readonly tools: readonly ContextTool[];
+  readonly items?: readonly ContextItem[];
+}
+
+/** What a provider learns once the turn's answer is recorded. */
+export interface AnsweredTurn {
+  readonly answerId: string;
+  readonly answer: string;
+  readonly status: 'complete' | 'incomplete';
+  /** The items this provider contributed to the prompt. */
+  readonly items: readonly ContextItem[];
+}
+
+/** What a provider tells the client after the answer: a field of the message and, streamed, an event of that name. */
+export interface TurnNotice {
+  readonly field: string;
+  readonly value: unknown;
 }
 
 export interface ContextProvider {
@@ -45,6 +71,8 @@ export interface ContextProvider {
   /** Share of the prompt budget this provider's section may use (0..1). */
   readonly share: number;
   contribute(turn: TurnContext): Promise<ContextContribution | null>;
+  /** Runs after a complete answer is recorded (memory extraction); its failure never fails the turn. */
+  afterAnswer?(turn: TurnContext, answered: AnsweredTurn): Promise<TurnNotice | null>;
 }
 
 export const CONTEXT_PROVIDERS = Symbol('CONTEXT_PROVIDERS');

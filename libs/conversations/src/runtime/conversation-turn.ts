@@ -20,7 +20,8 @@ import {
   type PlatformConfig,
 } from '#kernel';
 import { citationMarkers, dropUnknownMarkers, type ModelConfig } from '#models';
-import { CommandRunner } from '#platform';
+import { CommandRunner, LOGGER } from '#platform';
+import type { Logger } from 'pino';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { agentChatModel, agentSampling } from '../agent-model.js';
 import {
@@ -44,9 +45,12 @@ import { AnswerInterrupted, answerLoop, type LoopResult } from './answer-loop.js
 import { TurnAttachments, type AttachmentInput } from './attachments.js';
 import {
   CONTEXT_PROVIDERS,
+  type AnsweredTurn,
+  type ContextItem,
   type ContextProvider,
   type ContextTool,
   type TurnContext,
+  type TurnNotice,
 } from './context-providers.js';
 import { SourceBook } from './source-book.js';
 import type { TurnEmitter } from './turn-events.js';
@@ -127,6 +131,7 @@ export class ConversationTurns {
     @Inject(CONTEXT_PROVIDERS) private readonly providers: readonly ContextProvider[],
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async run(request: TurnRequest, emit: TurnEmitter): Promise<TurnAnswer> {
@@ -207,11 +212,15 @@ export class ConversationTurns {
       caller,
       conversationId,
       query: request.content,
+      messageId: ids.userMessageId,
+      visibility,
+      streamed: request.stream,
       signal: request.signal,
       sources,
       tokenShare: 0,
     };
     const contributors: string[] = [];
+    const items = new Map<ContextProvider, readonly ContextItem[]>();
     let checkpointId: string | null = null;
     let result: LoopResult = { content: '', finishReason: null, usage: NO_USAGE, steps: 0, toolCalls: [] };
     let interrupted: unknown = null;
@@ -229,6 +238,7 @@ export class ConversationTurns {
         contributors.push(provider.name);
         if (contribution.system) sections.push(contribution.system);
         tools.push(...contribution.tools);
+        if (contribution.items?.length) items.set(provider, contribution.items);
       }
       if (contributors.includes('knowledge'))
         await emit({ event: 'retrieval', data: { sources: sources.numbered() } });
@@ -297,6 +307,7 @@ export class ConversationTurns {
         steps: result.steps,
         checkpointId,
         contextProviders: contributors,
+        ...(items.size > 0 ? { contextItems: [...items.values()].flat() } : {}),
       },
     };
     const answeredAt = new Date();
@@ -304,6 +315,12 @@ export class ConversationTurns {
     if (place.kind === 'incognito') this.incognito.recordAnswer(place.live, answer, answeredAt);
     else await this.stored.recordAnswer(conversationId, answer, context);
     if (interrupted !== null) throw interrupted;
+    const notices = await this.afterAnswer(
+      turn,
+      { answerId: ids.answerId, answer: content, status: answer.status },
+      items,
+      emit,
+    );
     const summary = agent.includeAiSummary ? sources.summary : null;
     return {
       conversationId,
@@ -331,8 +348,38 @@ export class ConversationTurns {
         status: answer.status,
         usage: result.usage,
         createdAt: answeredAt.toISOString(),
+        ...notices,
       },
     };
+  }
+
+  /**
+   * The providers' work once the answer is recorded (memory extraction), in order; each may add a field to the message
+   * (and a streamed event of that name). A provider that fails there is logged out of the way: the answer stands.
+   */
+  private async afterAnswer(
+    turn: TurnContext,
+    answered: Omit<AnsweredTurn, 'items'>,
+    items: ReadonlyMap<ContextProvider, readonly ContextItem[]>,
+    emit: TurnEmitter,
+  ): Promise<Record<string, unknown>> {
+    const notices: Record<string, unknown> = {};
+    for (const provider of this.providers) {
+      if (!provider.afterAnswer) continue;
+      let notice: TurnNotice | null = null;
+      try {
+        notice = await provider.afterAnswer(turn, { ...answered, items: items.get(provider) ?? [] });
+      } catch (error) {
+        this.logger.warn(
+          { provider: provider.name, conversationId: turn.conversationId, err: errorSummary(error) },
+          'a context provider failed after the answer',
+        );
+      }
+      if (!notice) continue;
+      notices[notice.field] = notice.value;
+      await emit({ event: 'notice', name: notice.field, data: notice.value });
+    }
+    return notices;
   }
 
   /** Ids of the turn: random, or derived from the Idempotency-Key (so a retry names the same conversation and messages). */
@@ -566,6 +613,12 @@ function recentThatFit(
   }
   return history.slice(-1);
 }
+
+/** An error as a log line may name it: its class and code, never its message (it may quote the conversation). */
+const errorSummary = (error: unknown) => ({
+  name: error instanceof Error ? error.name : typeof error,
+  code: error instanceof PlatformError ? error.code : undefined,
+});
 
 /** A conversation's first title: its first message, on one line, cut at 80 characters. */
 export const titleOf = (content: string): string => {

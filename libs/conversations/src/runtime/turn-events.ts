@@ -44,4 +44,7 @@ export type TurnEvent =
         | { readonly failed: true; readonly fallback: 'shorter_window'; readonly message: string };
     };
 
-export type TurnEmitter = (event: TurnEvent) => Promise<void>;
+/** A context provider's word after the answer (memory saved, a proposal waiting), sent as the event `name`. */
+export type NoticeEvent = { readonly event: 'notice'; readonly name: string; readonly data: unknown };
+
+export type TurnEmitter = (event: TurnEvent | NoticeEvent) => Promise<void>;

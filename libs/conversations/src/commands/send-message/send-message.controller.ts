@@ -13,7 +13,7 @@ import type { Logger } from 'pino';
 import { parseOrThrow } from '#http';
 import { SendMessageBody, TurnResultDto } from '../../conversation.schemas.js';
 import type { TurnAnswer } from '../../runtime/conversation-turn.js';
-import type { TurnEvent } from '../../runtime/turn-events.js';
+import type { NoticeEvent, TurnEvent } from '../../runtime/turn-events.js';
 import { SendMessage } from './send-message.command.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -93,9 +93,9 @@ export class SendMessageController {
       return;
     }
     let sse: SseWriter | null = null;
-    const emit = async (event: TurnEvent) => {
+    const emit = async (event: TurnEvent | NoticeEvent) => {
       sse ??= SseWriter.open(reply, this.config.streamStallTimeoutMs);
-      await sse.event(event.event, event.data);
+      await sse.event(event.event === 'notice' ? event.name : event.event, event.data);
     };
     try {
       const answer = await this.bus.execute(
