@@ -125,7 +125,7 @@ function cpuSeconds(pid: number): number {
 }
 
 /** Spawns the fake upstream process and reads the port it prints; stdin stays open so it exits with this process. */
-async function startUpstream(
+export async function startUpstream(
   upstreamPath: string,
   options: Record<string, unknown>,
 ): Promise<{ child: ChildProcess; port: number }> {

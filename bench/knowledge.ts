@@ -106,7 +106,7 @@ export interface KnowledgeDetails {
 // Deterministic text
 
 /** mulberry32: a small, fast, seeded PRNG (uniform in [0, 1)). */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -189,7 +189,7 @@ const WORDS_PER_TOPIC = 40;
 const TOPIC_SHARE = 0.12;
 const ZIPF_EXPONENT = 1.05;
 
-class Prose {
+export class Prose {
   readonly words = vocabulary(VOCABULARY_SIZE);
   private readonly cumulative: Float64Array;
   private readonly topics: string[][];
@@ -366,7 +366,7 @@ function latencies(values: readonly number[]): Latencies {
 const seconds = (ms: number) => Number((ms / 1000).toFixed(3));
 
 /** Embeds texts in batches of EMBED_BATCH with the offline provider, as the ingestion worker does. */
-function embedAll(texts: readonly string[]): number[][] {
+export function embedAll(texts: readonly string[]): number[][] {
   const vectors: number[][] = [];
   for (let from = 0; from < texts.length; from += EMBED_BATCH)
     vectors.push(...offlineEmbed(texts.slice(from, from + EMBED_BATCH)).vectors);

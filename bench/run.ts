@@ -1,7 +1,7 @@
 // `npm run bench`: runs every benchmark once on this machine, each against a baseline measured in the same run, and
 // prints a table (value, baseline, ratio, goal, PASS/MISS) plus dist/bench-results.json. Performance is measured
 // here, never asserted in tests.
-//   BENCH_ONLY=command,projection,api,gateway,knowledge   run a subset
+//   BENCH_ONLY=command,projection,api,gateway,knowledge,conversations   run a subset
 //   BENCH_QUICK=1                                         shorter runs and a smaller log (smoke test of the harness only)
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -13,11 +13,12 @@ import { benchProjectionRebuild } from './projection-rebuild.js';
 import { benchApiStartup } from './api-startup.js';
 import { benchGateway } from './gateway.js';
 import { benchKnowledge } from './knowledge.js';
+import { benchConversations } from './conversations.js';
 import { fmtRate, log, passes, type MetricRow } from './util.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const only = new Set(
-  (process.env.BENCH_ONLY ?? 'command,projection,api,gateway,knowledge')
+  (process.env.BENCH_ONLY ?? 'command,projection,api,gateway,knowledge,conversations')
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean),
@@ -99,7 +100,7 @@ async function main(): Promise<void> {
   const details: Record<string, unknown> = {};
 
   if (only.has('command')) {
-    log('1/5 command path …');
+    log('1/6 command path …');
     const result = await benchCommandPath({
       seconds: quick ? 0.5 : 3,
       runs: 3,
@@ -112,7 +113,7 @@ async function main(): Promise<void> {
   }
 
   if (only.has('projection')) {
-    log('2/5 projection rebuild …');
+    log('2/6 projection rebuild …');
     const result = await benchProjectionRebuild({
       plan: quick
         ? { spaces: 500, eventsPerSpace: 4, agents: 1000, eventsPerAgent: 8 }
@@ -126,7 +127,7 @@ async function main(): Promise<void> {
   }
 
   if (only.has('api')) {
-    log('3/5 api start-up and idle memory …');
+    log('3/6 api start-up and idle memory …');
     if (!existsSync(mainPath)) throw new Error(`${mainPath} is missing: run npm run build first`);
     const result = await benchApiStartup({
       mainPath,
@@ -140,7 +141,7 @@ async function main(): Promise<void> {
   }
 
   if (only.has('gateway')) {
-    log('4/5 gateway overhead …');
+    log('4/6 gateway overhead …');
     const result = await benchGateway({
       mainPath,
       upstreamPath,
@@ -165,7 +166,7 @@ async function main(): Promise<void> {
   }
 
   if (only.has('knowledge')) {
-    log('5/5 knowledge ingestion and search …');
+    log('5/6 knowledge ingestion and search …');
     const result = await benchKnowledge({
       ingestion: quick
         ? { documents: 20, sectionsPerDocument: 20, warmupDocuments: 2 }
@@ -195,6 +196,31 @@ async function main(): Promise<void> {
     });
     rows.push(...result.rows);
     details.knowledge = result.details;
+  }
+
+  if (only.has('conversations')) {
+    log('6/6 conversations: turn overhead, streaming, listing …');
+    const result = await benchConversations({
+      mainPath,
+      upstreamPath,
+      readyTimeoutMs: 60_000,
+      documents: quick ? 100 : 1_000,
+      chunksPerDocument: 100,
+      turns: quick ? 40 : 200,
+      block: quick ? 10 : 25,
+      warmupTurns: 20,
+      streams: quick ? 20 : 100,
+      streamBlock: 10,
+      warmupStreams: quick ? 5 : 10,
+      streamChunks: 20,
+      chunkDelayMs: 2,
+      upstreamLatencyMs: 10,
+      listingMessages: quick ? 400 : 1_000,
+      listings: quick ? 10 : 30,
+      pageSize: 200,
+    });
+    rows.push(...result.rows);
+    details.conversations = result.details;
   }
 
   const totalSeconds = (performance.now() - started) / 1000;
@@ -240,6 +266,16 @@ async function main(): Promise<void> {
     '    words of the corpus vocabulary, limit 8, query embedding computed beforehand (timed apart, in details).',
     '    Hybrid, BM25-only (the baseline) and vector-only (details) run interleaved per query, vector cache warm;',
     '    p50 of 300 queries (quick: 50). The all-owners row = 50 queries over every owner (admin-style).',
+    '  conversations = the built api, fake upstream (10 ms, 20 chunks 2 ms apart) and client as three processes. Knowledge:',
+    "    1,000 tiny text documents (quick: 100) added through the api until Ready, api stopped, each document's chunks",
+    '    replaced in the live index (search.db, SearchIndex.upsertDocument, same version) by 100 generated chunks with',
+    '    offlineEmbed vectors, all owned by the bench Agent (100k chunks; quick 10k), api started again. Turn = POST',
+    '    …/llm/{agentId}/conversation, a new conversation each, 200 sequential (quick 40) after 20 warm-up; baseline =',
+    '    POST /api/compat/v1/chat/completions, same model, the prompt the turn builds (system prompt, the sources of the',
+    '    same query, the query: same word count upstream); added = turn p50 − gateway p50; POST …/knowledge/…/search of',
+    '    the same query alongside (info). Streaming = first `delta` event vs first content chunk (p50s, 100; quick 20).',
+    '    Listing = one conversation of 1,000 messages (quick 400) made by 500 sequential turns through the api against',
+    '    an instant upstream, then GET …/messages?limit=200 through every page, 30 times (quick 10): goal on one page.',
     '',
     `${goals.length - missed.length}/${goals.length} goals met; total bench time ${totalSeconds.toFixed(0)} s`,
     `results: ${resultsPath}`,

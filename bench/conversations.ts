@@ -1,0 +1,790 @@
+// Benchmark 6: Agent conversations (POST /api/v1/core/llm/{agentId}/conversation) against the same model call through
+// the compatible gateway alone, and listing a long conversation's messages. Three processes, as in the gateway bench:
+// the fake OpenAI-compatible upstream (answering after `upstreamLatencyMs`, plus a second one that answers at once),
+// the built api routing chat model `fake-chat` (and `fake-chat-instant`) to them, and this process as the client.
+//
+// The Knowledge: `documents` tiny text documents are added through the api (so the documents read model holds them,
+// Ready, with a version and content hash, as the knowledge provider needs), then the api is stopped and each of those
+// documents' chunks is replaced, in the live index of the api's search.db, by `chunksPerDocument` generated chunks
+// (the knowledge bench's corpus generator, offlineEmbed vectors of 384 dimensions, owner the bench Agent) through the
+// SearchIndex port's upsertDocument (same version: it replaces the tiny document's chunk), and the api is started
+// again on the same DATA_DIR. Every chunk is the bench Agent's own: a turn's retrieval ranks all of them.
+//
+// (1) Turn vs gateway: sequential, a new conversation per turn (no history), each a different query of the corpus
+//     vocabulary; the gateway call sends the same model the same prompt the turn builds (system prompt, the sources
+//     block of the 8 passages the search of that query returns, the query), so prompt sizes match; the Knowledge
+//     search endpoint (POST /knowledge/{agentId}/search, same query) runs beside them to show retrieval's share.
+//     Blocks alternate (order rotating) after a warm-up of each. Added latency = turn p50 − gateway p50.
+// (2) Streaming: stream: true, time to the first `delta` event of a turn vs the first content chunk of the gateway's
+//     streamed completion (upstream: 20 chunks 2 ms apart), alternating blocks; ratio of p50s.
+// (3) Listing: one conversation grown to `listingMessages` messages by sequential turns through the api against the
+//     instant upstream (model fake-chat-instant, same Agent and Knowledge, so answers carry citations and
+//     provenance), then GET …/messages?limit=200 followed through every page, repeated; p50 of the first page and of
+//     the whole listing.
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { LIVE_INDEX_ALIAS } from '#knowledge/pipeline/index-aliases';
+import { formatSourcesBlock } from '#models';
+import { EMBEDDING_DIMENSIONS } from '#models/offline/offline-embed';
+import { SqliteSearchIndex, type IndexedChunk } from '#search';
+import { BENCH_ADMIN_API_KEY, spawnApi, stop } from './api-startup.js';
+import { startUpstream } from './gateway.js';
+import { embedAll, prng, Prose } from './knowledge.js';
+import { log, makeTempDir, median, text, type MetricRow } from './util.js';
+
+export interface ConversationsBenchOptions {
+  /** dist/apps/api/src/main.js */
+  readonly mainPath: string;
+  /** dist/bench/fake-upstream-server.js */
+  readonly upstreamPath: string;
+  readonly readyTimeoutMs: number;
+  /** Documents added through the api, and the generated chunks each gets in the index. */
+  readonly documents: number;
+  readonly chunksPerDocument: number;
+  /** Sequential turns (and gateway calls, and searches) measured, in alternating blocks of `block`. */
+  readonly turns: number;
+  readonly block: number;
+  readonly warmupTurns: number;
+  /** Streamed turns and gateway streams measured per path, alternating blocks of `streamBlock`. */
+  readonly streams: number;
+  readonly streamBlock: number;
+  readonly warmupStreams: number;
+  readonly streamChunks: number;
+  readonly chunkDelayMs: number;
+  readonly upstreamLatencyMs: number;
+  /** Messages of the listed conversation (two per turn), and how many full listings are timed. */
+  readonly listingMessages: number;
+  readonly listings: number;
+  readonly pageSize: number;
+}
+
+interface Latencies {
+  readonly p50: number;
+  readonly p90: number;
+  readonly p99: number;
+  readonly mean: number;
+  readonly n: number;
+}
+
+export interface ConversationsDetails {
+  readonly knowledge: {
+    readonly documents: number;
+    readonly chunks: number;
+    readonly addSeconds: number;
+    readonly fillSeconds: number;
+    readonly index: string;
+  };
+  readonly turn: Latencies;
+  readonly gateway: Latencies;
+  readonly search: Latencies;
+  readonly addedLatencyP50Ms: number;
+  /** Prompt size as the fake upstream counts it (words in the messages), medians. */
+  readonly promptWords: { turn: number; gateway: number };
+  readonly citationsPerAnswer: number;
+  readonly streaming: { turnFirstDelta: Latencies; gatewayFirstChunk: Latencies; ratio: number };
+  readonly listing: {
+    readonly messages: number;
+    readonly createSeconds: number;
+    readonly turnMsAtEnd: number;
+    readonly firstPage: Latencies;
+    readonly everyPage: Latencies;
+    readonly fullListing: Latencies;
+    readonly pages: number;
+  };
+  readonly upstream: { latencyMs: number; streamChunks: number; chunkDelayMs: number; reply: string };
+}
+
+/** Cites two sources, so a turn's answer keeps [1] and [2] as citations (the turn drops unknown markers). */
+const REPLY =
+  'The documents cover this in two places [1]. The second source adds the details that matter here [2].';
+const CORE = '/api/v1/core';
+/** The core API reads x-api-key, the compatible API the bearer token: every request carries both, the same key. */
+const AUTH = { authorization: `Bearer ${BENCH_ADMIN_API_KEY}`, 'x-api-key': BENCH_ADMIN_API_KEY };
+const COMPAT_CHAT = '/api/compat/v1/chat/completions';
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+function latencies(values: readonly number[]): Latencies {
+  const sorted = [...values].sort((a, b) => a - b);
+  const round = (value: number) => Number(value.toFixed(4));
+  return {
+    p50: round(median(sorted)),
+    p90: round(percentile(sorted, 90)),
+    p99: round(percentile(sorted, 99)),
+    mean: round(sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length)),
+    n: sorted.length,
+  };
+}
+
+interface Answer<T = unknown> {
+  readonly status: number;
+  readonly ms: number;
+  readonly body: T;
+  readonly raw: string;
+}
+
+interface Hit {
+  readonly documentId: string;
+  readonly documentName: string;
+  readonly sectionPath: string[];
+  readonly text: string;
+}
+
+interface TurnResult {
+  readonly conversationId: string;
+  readonly message: { readonly content: string; readonly citations: readonly unknown[] };
+}
+
+class Client {
+  readonly agent = new Agent({ keepAlive: true, maxSockets: 16, scheduling: 'lifo' });
+  constructor(public port: number) {}
+
+  json<T>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
+    const payload = body === undefined ? null : Buffer.from(JSON.stringify(body));
+    return new Promise((resolve, reject) => {
+      const started = performance.now();
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: this.port,
+          path,
+          method,
+          agent: this.agent,
+          headers: {
+            ...AUTH,
+            ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            const ms = performance.now() - started;
+            const raw = Buffer.concat(chunks).toString('utf8');
+            let parsed: unknown;
+            try {
+              parsed = raw.length > 0 ? JSON.parse(raw) : null;
+            } catch {
+              parsed = null;
+            }
+            resolve({ status: res.statusCode ?? 0, ms, body: parsed as T, raw });
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(payload ?? undefined);
+    });
+  }
+
+  /**
+   * POSTs a streamed request and reads its SSE frames; `first` picks the frame that counts as the first token
+   * (event name and data payload). Resolves with the time to that frame and every frame's event name.
+   */
+  stream(
+    path: string,
+    body: unknown,
+    first: (event: string, data: string) => boolean,
+  ): Promise<{ status: number; firstMs: number | null; events: string[]; frames: [string, string][] }> {
+    const payload = Buffer.from(JSON.stringify(body));
+    return new Promise((resolve, reject) => {
+      const started = performance.now();
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: this.port,
+          path,
+          method: 'POST',
+          agent: this.agent,
+          headers: {
+            ...AUTH,
+            'content-type': 'application/json',
+            'content-length': payload.length,
+          },
+        },
+        (res) => {
+          let firstMs: number | null = null;
+          let pending = '';
+          const events: string[] = [];
+          const frames: [string, string][] = [];
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            const now = performance.now();
+            pending += chunk;
+            let end: number;
+            while ((end = pending.indexOf('\n\n')) >= 0) {
+              const frame = pending.slice(0, end);
+              pending = pending.slice(end + 2);
+              let event = 'message';
+              let data = '';
+              for (const line of frame.split('\n')) {
+                if (line.startsWith('event:')) event = line.slice(6).trim();
+                else if (line.startsWith('data:')) data += line.slice(5).trim();
+              }
+              events.push(event);
+              frames.push([event, data]);
+              if (firstMs === null && res.statusCode === 200 && first(event, data)) firstMs = now - started;
+            }
+          });
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              firstMs,
+              events,
+              frames: res.statusCode === 200 ? frames : [['body', pending]],
+            }),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+}
+
+const expectStatus = (what: string, answer: Answer, ...statuses: number[]): void => {
+  if (!statuses.includes(answer.status))
+    throw new Error(`${what} answered ${answer.status}: ${answer.raw.slice(0, 500)}`);
+};
+
+/** Adds the tiny documents through the api, a few at a time, and waits until every one is Ready. */
+async function addDocuments(client: Client, agentId: string, count: number): Promise<string[]> {
+  const ids: string[] = new Array<string>(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < count) {
+        const i = next++;
+        const added = await client.json<{ id: string }>('POST', `${CORE}/knowledge/${agentId}/documents`, {
+          name: `bench-${String(i).padStart(4, '0')}.txt`,
+          text: `Bench document ${i}. Its chunks are written to the search index by the benchmark.`,
+        });
+        expectStatus('adding a document', added, 201);
+        ids[i] = added.body.id;
+      }
+    }),
+  );
+  const deadline = performance.now() + 600_000;
+  for (;;) {
+    let ready = 0;
+    let cursor: string | null = null;
+    do {
+      const query: string = `limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const page: Answer<{ data: { status: string; id: string }[]; nextCursor: string | null }> =
+        await client.json('GET', `${CORE}/knowledge/${agentId}/documents?${query}`);
+      expectStatus('listing documents', page, 200);
+      for (const document of page.body.data) {
+        if (document.status === 'Failed') throw new Error(`document ${document.id} failed ingestion`);
+        if (document.status === 'Ready') ready++;
+      }
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    if (ready === count) return ids;
+    if (performance.now() > deadline) throw new Error(`only ${ready}/${count} documents Ready after 10 min`);
+    await sleep(250);
+  }
+}
+
+/**
+ * Replaces each document's chunks in the live index of the api's search.db (api stopped) with generated ones, owned
+ * by the Agent, version 1 (the version ingestion indexed: the same version replaces, an older one would not).
+ */
+async function fillIndex(
+  dataDir: string,
+  agentId: string,
+  documentIds: readonly string[],
+  chunksPerDocument: number,
+): Promise<{ index: string; chunks: number }> {
+  const searchIndex = new SqliteSearchIndex({ path: join(dataDir, 'search.db') });
+  try {
+    const index = await searchIndex.liveIndex(LIVE_INDEX_ALIAS);
+    if (!index) throw new Error('the api made no live search index');
+    await searchIndex.ensureIndex(index, { dimensions: EMBEDDING_DIMENSIONS });
+    const prose = new Prose(prng(4242));
+    let nextLog = 0.1;
+    for (const [n, documentId] of documentIds.entries()) {
+      const topic = prose.topic();
+      const title = prose.title(topic);
+      const sections = Array.from({ length: Math.ceil(chunksPerDocument / 3) }, () => prose.title(topic));
+      const texts = Array.from({ length: chunksPerDocument }, () => prose.passage(topic, prose.int(40, 200)));
+      const vectors = embedAll(texts);
+      let offset = 0;
+      await searchIndex.upsertDocument(
+        index,
+        documentId,
+        1,
+        texts.map((chunkText, i): IndexedChunk => {
+          const start = offset;
+          offset += chunkText.length + 2;
+          return {
+            chunkId: `${documentId}:1:${i}`,
+            documentId,
+            version: 1,
+            ownerId: agentId,
+            tagIds: [],
+            sectionPath: [title, sections[Math.floor(i / 3)]!],
+            start,
+            end: start + chunkText.length,
+            text: chunkText,
+            embedding: vectors[i]!,
+            documentName: `bench-${String(n).padStart(4, '0')}.txt`,
+          };
+        }),
+      );
+      if ((n + 1) / documentIds.length >= nextLog) {
+        log(`conversations: ${((n + 1) * chunksPerDocument).toLocaleString('en-US')} chunks written`);
+        nextLog += 0.1;
+      }
+    }
+    const stats = await searchIndex.stats(index);
+    const expected = documentIds.length * chunksPerDocument;
+    if (stats.chunks !== expected || stats.documents !== documentIds.length)
+      throw new Error(
+        `the index holds ${stats.chunks} chunks of ${stats.documents} documents, not ${expected} of ` +
+          `${documentIds.length}: did ingestion index another version than 1?`,
+      );
+    return { index, chunks: stats.chunks };
+  } finally {
+    await searchIndex.close();
+  }
+}
+
+export async function benchConversations(
+  options: ConversationsBenchOptions,
+): Promise<{ rows: MetricRow[]; details: ConversationsDetails }> {
+  for (const path of [options.mainPath, options.upstreamPath])
+    if (!existsSync(path)) throw new Error(`${path} is missing: run npm run build first`);
+  const dir = makeTempDir('conversations');
+  const dataDir = join(dir.path, 'data');
+  const children = new Set<ChildProcess>();
+  const killAll = () => {
+    for (const child of children)
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    killAll();
+    dir.remove();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  process.once('exit', killAll);
+  const client = new Client(0);
+  try {
+    const upstream = await startUpstream(options.upstreamPath, {
+      reply: REPLY,
+      streamChunks: options.streamChunks,
+      chunkDelayMs: options.chunkDelayMs,
+      latencyMs: options.upstreamLatencyMs,
+    });
+    children.add(upstream.child);
+    const instant = await startUpstream(options.upstreamPath, { reply: REPLY });
+    children.add(instant.child);
+    const modelsFile = join(dir.path, 'models.yaml');
+    writeFileSync(
+      modelsFile,
+      [
+        'providers:',
+        `  fake: { baseUrl: http://127.0.0.1:${upstream.port}/v1 }`,
+        `  instant: { baseUrl: http://127.0.0.1:${instant.port}/v1 }`,
+        'models:',
+        '  - { key: fake-chat, modelId: fake-model, provider: fake, kind: chat, pricing: { input: 1, output: 2 } }',
+        '  - { key: fake-chat-instant, modelId: fake-model, provider: instant, kind: chat, pricing: { input: 1, output: 2 } }',
+        '',
+      ].join('\n'),
+    );
+    const startApi = async () => {
+      const started = await spawnApi(
+        options.mainPath,
+        dataDir,
+        options.readyTimeoutMs,
+        { MODELS_FILE: modelsFile },
+        true,
+      );
+      children.add(started.child);
+      client.port = started.port;
+      return started;
+    };
+
+    // --- The Agent and its Knowledge ---------------------------------------------------------------------------
+    const first = await startApi();
+    const space = await client.json<{ id: string }>('POST', `${CORE}/spaces`, { name: 'Bench space' });
+    expectStatus('creating the Space', space, 201);
+    const systemPrompt = `You are the bench Agent. ${text(400, 3)}`;
+    const created = await client.json<{ id: string }>('POST', `${CORE}/agents`, {
+      spaceId: space.body.id,
+      name: 'Bench agent',
+      model: 'fake-chat',
+      systemPrompt,
+    });
+    expectStatus('creating the Agent', created, 201);
+    const agentId = created.body.id;
+    log(`conversations: adding ${options.documents} documents through the api …`);
+    let at = performance.now();
+    const documentIds = await addDocuments(client, agentId, options.documents);
+    const addSeconds = (performance.now() - at) / 1000;
+    log(
+      `conversations: ${options.documents} documents Ready in ${addSeconds.toFixed(1)} s; stopping the api`,
+    );
+    await stop(first.child);
+    children.delete(first.child);
+    at = performance.now();
+    const filled = await fillIndex(dataDir, agentId, documentIds, options.chunksPerDocument);
+    const fillSeconds = (performance.now() - at) / 1000;
+    log(
+      `conversations: ${filled.chunks.toLocaleString('en-US')} chunks in ${filled.index} in ` +
+        `${fillSeconds.toFixed(1)} s; starting the api again`,
+    );
+    const runningApi = await startApi();
+    const fail = (message: string) => new Error(`${message}\n${runningApi.output()}`);
+
+    // --- (1) turn vs gateway vs retrieval alone ----------------------------------------------------------------
+    const queryProse = new Prose(prng(99));
+    const queries = Array.from(
+      { length: options.warmupTurns + options.turns },
+      () => `What do the documents say about ${queryProse.query(queryProse.topic())}?`,
+    );
+    interface Prepared {
+      readonly query: string;
+      readonly gatewayBody: unknown;
+    }
+    const searchTimes: number[] = [];
+    const search = async (query: string, into?: number[]) => {
+      const answer = await client.json<{ hits: Hit[] }>('POST', `${CORE}/knowledge/${agentId}/search`, {
+        query,
+        limit: 8,
+      });
+      expectStatus('search', answer, 200);
+      into?.push(answer.ms);
+      return answer.body.hits;
+    };
+    // The gateway's prompt for each query: the one the turn builds (system prompt, sources block, the message).
+    log(`conversations: preparing ${queries.length} prompts (one search each; loads the vector cache) …`);
+    const prepared: Prepared[] = [];
+    for (const query of queries) {
+      const hits = await search(query);
+      if (hits.length === 0) throw fail(`no hits for '${query}'`);
+      const sources = formatSourcesBlock(
+        hits.map((hit, i) => ({
+          index: i + 1,
+          documentName: hit.documentName,
+          sectionPath: hit.sectionPath,
+          text: hit.text,
+        })),
+      );
+      prepared.push({
+        query,
+        gatewayBody: {
+          model: 'fake-chat',
+          messages: [
+            { role: 'system', content: systemPrompt },
+            { role: 'system', content: sources },
+            { role: 'user', content: query },
+          ],
+        },
+      });
+    }
+
+    const turnTimes: number[] = [];
+    const gatewayTimes: number[] = [];
+    const promptWords = { turn: [] as number[], gateway: [] as number[] };
+    const citations: number[] = [];
+    const turn = async (item: Prepared, into?: number[]) => {
+      const answer = await client.json<TurnResult & { message: { usage: { inputTokens: number } } }>(
+        'POST',
+        `${CORE}/llm/${agentId}/conversation`,
+        { message: item.query },
+      );
+      expectStatus('a conversation turn', answer, 201);
+      if (answer.body.message.content !== REPLY)
+        throw fail(`unexpected turn answer: ${answer.raw.slice(0, 500)}`);
+      if (into) {
+        into.push(answer.ms);
+        promptWords.turn.push(answer.body.message.usage.inputTokens);
+        citations.push(answer.body.message.citations.length);
+      }
+    };
+    const gateway = async (item: Prepared, into?: number[]) => {
+      const answer = await client.json<{
+        choices: { message: { content: string } }[];
+        usage: { prompt_tokens: number };
+      }>('POST', COMPAT_CHAT, item.gatewayBody);
+      expectStatus('the gateway', answer, 200);
+      if (answer.body.choices[0]?.message.content !== REPLY)
+        throw fail(`unexpected gateway answer: ${answer.raw.slice(0, 500)}`);
+      if (into) {
+        into.push(answer.ms);
+        promptWords.gateway.push(answer.body.usage.prompt_tokens);
+      }
+    };
+    const warm = prepared.slice(0, options.warmupTurns);
+    log(`conversations: warm-up, ${warm.length} turns, gateway calls and searches …`);
+    for (const item of warm) {
+      await turn(item);
+      await gateway(item);
+      await search(item.query);
+    }
+    const measured = prepared.slice(options.warmupTurns);
+    const paths = [
+      (item: Prepared) => turn(item, turnTimes),
+      (item: Prepared) => gateway(item, gatewayTimes),
+      (item: Prepared) => search(item.query, searchTimes).then(() => undefined),
+    ];
+    log(
+      `conversations: ${measured.length} sequential turns (new conversation each), gateway calls and searches, ` +
+        `blocks of ${options.block} …`,
+    );
+    for (let from = 0, round = 0; from < measured.length; from += options.block, round++) {
+      const items = measured.slice(from, from + options.block);
+      const order = [...paths];
+      for (let i = 0; i < round % 3; i++) order.push(order.shift()!);
+      for (const path of order) for (const item of items) await path(item);
+    }
+    const turnLatency = latencies(turnTimes);
+    const gatewayLatency = latencies(gatewayTimes);
+    const searchLatency = latencies(searchTimes);
+    const added = turnLatency.p50 - gatewayLatency.p50;
+    log(
+      `conversations: turn p50 ${turnLatency.p50.toFixed(2)} ms, gateway ${gatewayLatency.p50.toFixed(2)} ms ` +
+        `(added ${added.toFixed(2)} ms), search alone ${searchLatency.p50.toFixed(2)} ms; prompt words ` +
+        `${median(promptWords.turn)} / ${median(promptWords.gateway)}`,
+    );
+
+    // --- (2) streaming: first delta vs first content chunk -----------------------------------------------------
+    const isDelta = (event: string) => event === 'delta';
+    const isContent = (event: string, data: string) => {
+      if (event !== 'message' || data === '[DONE]' || data.length === 0) return false;
+      const content = (JSON.parse(data) as { choices?: { delta?: { content?: string | null } }[] })
+        .choices?.[0]?.delta?.content;
+      return typeof content === 'string' && content.length > 0;
+    };
+    const streamTurn = async (item: Prepared, into?: number[]) => {
+      const outcome = await client.stream(
+        `${CORE}/llm/${agentId}/conversation`,
+        { message: item.query, stream: true },
+        isDelta,
+      );
+      if (outcome.status !== 200 || outcome.firstMs === null || !outcome.events.includes('done'))
+        throw fail(`streamed turn: ${outcome.status} ${JSON.stringify(outcome.frames).slice(0, 500)}`);
+      const retrieval = outcome.frames.find(([event]) => event === 'retrieval');
+      if (!retrieval || (JSON.parse(retrieval[1]) as { sources: unknown[] }).sources.length === 0)
+        throw fail('a streamed turn retrieved no sources');
+      into?.push(outcome.firstMs);
+    };
+    const streamGateway = async (item: Prepared, into?: number[]) => {
+      const outcome = await client.stream(
+        COMPAT_CHAT,
+        { ...(item.gatewayBody as object), stream: true },
+        isContent,
+      );
+      if (outcome.status !== 200 || outcome.firstMs === null)
+        throw fail(`gateway stream: ${outcome.status} ${JSON.stringify(outcome.frames).slice(0, 500)}`);
+      into?.push(outcome.firstMs);
+    };
+    const firstDelta: number[] = [];
+    const firstChunk: number[] = [];
+    for (const item of prepared.slice(0, options.warmupStreams)) {
+      await streamTurn(item);
+      await streamGateway(item);
+    }
+    const streamItems = Array.from(
+      { length: options.streams },
+      (_, i) => prepared[options.warmupTurns + (i % measured.length)]!,
+    );
+    log(`conversations: ${streamItems.length} streamed turns and gateway streams …`);
+    for (let from = 0, round = 0; from < streamItems.length; from += options.streamBlock, round++) {
+      const items = streamItems.slice(from, from + options.streamBlock);
+      const order =
+        round % 2 === 0
+          ? [
+              (item: Prepared) => streamTurn(item, firstDelta),
+              (item: Prepared) => streamGateway(item, firstChunk),
+            ]
+          : [
+              (item: Prepared) => streamGateway(item, firstChunk),
+              (item: Prepared) => streamTurn(item, firstDelta),
+            ];
+      for (const path of order) for (const item of items) await path(item);
+    }
+    const deltaLatency = latencies(firstDelta);
+    const chunkLatency = latencies(firstChunk);
+    const streamRatio = deltaLatency.p50 / chunkLatency.p50;
+    log(
+      `conversations: first delta p50 ${deltaLatency.p50.toFixed(2)} ms, gateway first chunk ` +
+        `${chunkLatency.p50.toFixed(2)} ms (ratio ${streamRatio.toFixed(2)})`,
+    );
+
+    // --- (3) listing a long conversation --------------------------------------------------------------------
+    const turnsForListing = Math.ceil(options.listingMessages / 2);
+    log(
+      `conversations: growing one conversation to ${options.listingMessages} messages (${turnsForListing} ` +
+        `sequential turns, instant upstream) …`,
+    );
+    at = performance.now();
+    let conversationId: string | null = null;
+    let lastTurnMs = 0;
+    for (let i = 0; i < turnsForListing; i++) {
+      const answer: Answer<TurnResult> = await client.json<TurnResult>(
+        'POST',
+        `${CORE}/llm/${agentId}/conversation`,
+        {
+          ...(conversationId ? { conversationId } : {}),
+          message: queries[i % queries.length]!,
+          model: 'fake-chat-instant',
+        },
+      );
+      expectStatus('a listing-conversation turn', answer, 200, 201);
+      conversationId = answer.body.conversationId;
+      lastTurnMs = answer.ms;
+      if ((i + 1) % 100 === 0)
+        log(`conversations: ${(i + 1) * 2} messages (last turn ${answer.ms.toFixed(1)} ms)`);
+    }
+    const createSeconds = (performance.now() - at) / 1000;
+    const messagesPath = `${CORE}/llm/${agentId}/conversation/${conversationId}/messages`;
+    const listOnce = async () => {
+      const pages: number[] = [];
+      let count = 0;
+      let cursor: string | null = null;
+      const started = performance.now();
+      do {
+        const query: string = `limit=${options.pageSize}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+        const page: Answer<{ data: unknown[]; nextCursor: string | null }> = await client.json(
+          'GET',
+          `${messagesPath}?${query}`,
+        );
+        expectStatus('listing messages', page, 200);
+        pages.push(page.ms);
+        count += page.body.data.length;
+        cursor = page.body.nextCursor;
+      } while (cursor);
+      return { pages, count, ms: performance.now() - started };
+    };
+    const firstPage: number[] = [];
+    const everyPage: number[] = [];
+    const full: number[] = [];
+    let pageCount = 0;
+    for (let i = 0; i < 3; i++) await listOnce();
+    log(`conversations: ${options.listings} full listings, pages of ${options.pageSize} …`);
+    for (let i = 0; i < options.listings; i++) {
+      const listing = await listOnce();
+      if (listing.count !== options.listingMessages)
+        throw fail(`the conversation lists ${listing.count} messages, not ${options.listingMessages}`);
+      firstPage.push(listing.pages[0]!);
+      everyPage.push(...listing.pages);
+      full.push(listing.ms);
+      pageCount = listing.pages.length;
+    }
+    const firstPageLatency = latencies(firstPage);
+    const fullLatency = latencies(full);
+    log(
+      `conversations: ${options.listingMessages} messages made in ${createSeconds.toFixed(1)} s; first page p50 ` +
+        `${firstPageLatency.p50.toFixed(2)} ms, full listing (${pageCount} pages) ${fullLatency.p50.toFixed(2)} ms`,
+    );
+
+    const chunksLabel = `${Math.round(filled.chunks / 1000)}k chunks`;
+    const rows: MetricRow[] = [
+      {
+        metric: `conversation turn added latency p50 (retrieval over ${chunksLabel})`,
+        value: added,
+        unit: 'ms',
+        baseline: null,
+        baselineLabel: null,
+        ratio: null,
+        goal: { on: 'value', op: '<=', target: 5 },
+      },
+      {
+        metric: `  turn p50 ÷ gateway p50 (${options.upstreamLatencyMs} ms upstream, info)`,
+        value: turnLatency.p50,
+        unit: 'ms',
+        baseline: gatewayLatency.p50,
+        baselineLabel: 'ms gateway',
+        ratio: turnLatency.p50 / gatewayLatency.p50,
+        goal: null,
+      },
+      {
+        metric: `  knowledge search alone p50, POST …/search (info)`,
+        value: searchLatency.p50,
+        unit: 'ms',
+        baseline: null,
+        baselineLabel: null,
+        ratio: null,
+        goal: null,
+      },
+      {
+        metric: 'conversation streaming first delta p50',
+        value: deltaLatency.p50,
+        unit: 'ms',
+        baseline: chunkLatency.p50,
+        baselineLabel: 'ms gateway TTFT',
+        ratio: streamRatio,
+        goal: { on: 'ratio', op: '<=', target: 1.3 },
+      },
+      {
+        metric: `conversation messages, one page of ${options.pageSize} p50 (${options.listingMessages} messages)`,
+        value: firstPageLatency.p50,
+        unit: 'ms',
+        baseline: null,
+        baselineLabel: null,
+        ratio: null,
+        goal: { on: 'value', op: '<=', target: 10 },
+      },
+      {
+        metric: `  all ${pageCount} pages of ${options.listingMessages} messages p50 (info)`,
+        value: fullLatency.p50,
+        unit: 'ms',
+        baseline: null,
+        baselineLabel: null,
+        ratio: null,
+        goal: null,
+      },
+    ];
+    return {
+      rows,
+      details: {
+        knowledge: {
+          documents: documentIds.length,
+          chunks: filled.chunks,
+          addSeconds: Number(addSeconds.toFixed(2)),
+          fillSeconds: Number(fillSeconds.toFixed(2)),
+          index: filled.index,
+        },
+        turn: turnLatency,
+        gateway: gatewayLatency,
+        search: searchLatency,
+        addedLatencyP50Ms: Number(added.toFixed(4)),
+        promptWords: { turn: median(promptWords.turn), gateway: median(promptWords.gateway) },
+        citationsPerAnswer: median(citations),
+        streaming: { turnFirstDelta: deltaLatency, gatewayFirstChunk: chunkLatency, ratio: streamRatio },
+        listing: {
+          messages: options.listingMessages,
+          createSeconds: Number(createSeconds.toFixed(2)),
+          turnMsAtEnd: Number(lastTurnMs.toFixed(2)),
+          firstPage: firstPageLatency,
+          everyPage: latencies(everyPage),
+          fullListing: fullLatency,
+          pages: pageCount,
+        },
+        upstream: {
+          latencyMs: options.upstreamLatencyMs,
+          streamChunks: options.streamChunks,
+          chunkDelayMs: options.chunkDelayMs,
+          reply: REPLY,
+        },
+      },
+    };
+  } finally {
+    client.agent.destroy();
+    for (const child of [...children].reverse()) await stop(child);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.off('exit', killAll);
+    dir.remove();
+  }
+}
