@@ -174,10 +174,14 @@ export class ConversationTurns {
   ): Promise<TurnAnswer> {
     const { caller } = request;
     const conversationId = ids.conversationId;
-    const attachments = await this.attachments.resolve(agent.id, request.attachments, caller);
+    // Attachments and the history are read side by side; retrieval then runs while the user's message is written.
+    const [attachments, history] = await Promise.all([
+      this.attachments.resolve(agent.id, request.attachments, caller),
+      this.history(place, conversationId),
+    ]);
     // A keyed retry of a turn whose question is already posted: the question is added below, once, and attempts
     // that ended incomplete are not part of the history the model reads.
-    const earlier = (await this.history(place, conversationId)).filter(
+    const earlier = history.filter(
       (message) => message.id !== ids.userMessageId && message.replyTo !== ids.userMessageId,
     );
     const created = place.kind === 'stored' ? place.record === null : place.live.messages.length === 0;
@@ -186,8 +190,38 @@ export class ConversationTurns {
         ? 'incognito'
         : (place.record?.visibility ?? (request.visibility === 'private' ? 'private' : 'normal'));
     const context = commandContext(caller);
+    const scope: CallScope = { ...callerScope(caller, 'core', agent.id), conversationId };
+    const sources = new SourceBook();
+    const budget = Math.max(
+      256,
+      Math.min(
+        agent.conversationTokenBudget ?? this.config.conversationTokenBudget,
+        Math.floor(model.contextWindow * (1 - ANSWER_RESERVE)),
+      ),
+    );
+    const posting = new AbortController();
+    const turn: TurnContext = {
+      agent,
+      caller,
+      conversationId,
+      query: request.content,
+      messageId: ids.userMessageId,
+      visibility,
+      streamed: request.stream,
+      signal: AbortSignal.any([request.signal, posting.signal]),
+      sources,
+      tokenShare: 0,
+    };
+    const contributing = this.contributions(turn, budget);
+    // Awaited below; until then a failure is held, not reported as unhandled.
+    contributing.catch(() => undefined);
     const postedAt = new Date();
-    await this.post(place, request, ids, attachments, context, postedAt);
+    try {
+      await this.post(place, request, ids, attachments, context, postedAt);
+    } catch (error) {
+      posting.abort();
+      throw error;
+    }
     await emit({
       event: 'conversation',
       data: {
@@ -198,52 +232,21 @@ export class ConversationTurns {
       },
     });
 
-    const scope: CallScope = { ...callerScope(caller, 'core', agent.id), conversationId };
-    const sources = new SourceBook();
-    const budget = Math.max(
-      256,
-      Math.min(
-        agent.conversationTokenBudget ?? this.config.conversationTokenBudget,
-        Math.floor(model.contextWindow * (1 - ANSWER_RESERVE)),
-      ),
-    );
-    const turn: TurnContext = {
-      agent,
-      caller,
-      conversationId,
-      query: request.content,
-      messageId: ids.userMessageId,
-      visibility,
-      streamed: request.stream,
-      signal: request.signal,
-      sources,
-      tokenShare: 0,
-    };
-    const contributors: string[] = [];
-    const items = new Map<ContextProvider, readonly ContextItem[]>();
+    let contributors: readonly string[] = [];
+    let items: ReadonlyMap<ContextProvider, readonly ContextItem[]> = new Map();
     let checkpointId: string | null = null;
     let result: LoopResult = { content: '', finishReason: null, usage: NO_USAGE, steps: 0, toolCalls: [] };
     let interrupted: unknown = null;
     // From here on the user's message is in the log: whatever fails, the turn is recorded (incomplete) before the
     // error reaches the client.
     try {
-      const sections: string[] = [agent.systemPrompt];
-      const tools: ContextTool[] = [];
-      for (const provider of this.providers) {
-        const contribution = await provider.contribute({
-          ...turn,
-          tokenShare: Math.floor(budget * provider.share),
-        });
-        if (!contribution) continue;
-        contributors.push(provider.name);
-        if (contribution.system) sections.push(contribution.system);
-        tools.push(...contribution.tools);
-        if (contribution.items?.length) items.set(provider, contribution.items);
-      }
+      const contributed = await contributing;
+      ({ contributors, items } = contributed);
+      const { sections, tools } = contributed;
       if (contributors.includes('knowledge'))
         await emit({ event: 'retrieval', data: { sources: sources.numbered() } });
 
-      const history: HistoryMessage[] = [
+      const prompted: HistoryMessage[] = [
         ...toHistory(earlier),
         {
           id: ids.userMessageId,
@@ -254,7 +257,7 @@ export class ConversationTurns {
       ];
       const compacted = await this.compact(
         place,
-        history,
+        prompted,
         this.checkpointOf(place),
         budget - sectionTokens(sections),
         model,
@@ -306,7 +309,7 @@ export class ConversationTurns {
         toolCalls: result.toolCalls,
         steps: result.steps,
         checkpointId,
-        contextProviders: contributors,
+        contextProviders: [...contributors],
         ...(items.size > 0 ? { contextItems: [...items.values()].flat() } : {}),
       },
     };
@@ -351,6 +354,26 @@ export class ConversationTurns {
         ...notices,
       },
     };
+  }
+
+  /** Each provider's section, tools and items, in the providers' order (the order sources are numbered in). */
+  private async contributions(turn: TurnContext, budget: number) {
+    const sections: string[] = [turn.agent.systemPrompt];
+    const tools: ContextTool[] = [];
+    const contributors: string[] = [];
+    const items = new Map<ContextProvider, readonly ContextItem[]>();
+    for (const provider of this.providers) {
+      const contribution = await provider.contribute({
+        ...turn,
+        tokenShare: Math.floor(budget * provider.share),
+      });
+      if (!contribution) continue;
+      contributors.push(provider.name);
+      if (contribution.system) sections.push(contribution.system);
+      tools.push(...contribution.tools);
+      if (contribution.items?.length) items.set(provider, contribution.items);
+    }
+    return { sections, tools, contributors, items };
   }
 
   /**
