@@ -70,6 +70,9 @@ const ConfigSchema = z
     CONVERSATION_MAX_TOOL_STEPS: z.coerce.number().int().min(1).max(20).default(5),
     CONVERSATION_TOKEN_BUDGET: z.coerce.number().int().min(256).max(2_000_000).default(32_000),
     INCOGNITO_IDLE_MINUTES: z.coerce.number().min(0.01).max(1_440).default(30),
+    MEMORY_PERSONAL_CAP: z.coerce.number().int().min(1).max(10_000).default(100),
+    MEMORY_SHARED_CAP: z.coerce.number().int().min(1).max(10_000).default(200),
+    MEMORY_SCREEN_MODEL: z.string().min(1).optional(),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -121,6 +124,12 @@ const ConfigSchema = z
     conversationTokenBudget: env.CONVERSATION_TOKEN_BUDGET,
     /** An incognito conversation left idle this long is forgotten (it lives only in the serving process's memory). */
     incognitoIdleMs: Math.round(env.INCOGNITO_IDLE_MINUTES * 60_000),
+    /** Live memories a user's personal bucket of one Agent holds; a new one retires the least recently used. */
+    memoryPersonalCap: env.MEMORY_PERSONAL_CAP,
+    /** Live memories an Agent's shared bucket holds (same rule). */
+    memorySharedCap: env.MEMORY_SHARED_CAP,
+    /** A chat model that classifies memory candidates as injections, after the rules (optional). */
+    memoryScreenModel: env.MEMORY_SCREEN_MODEL,
   }))
   .superRefine((config, ctx) => {
     if (config.eventStore === 'kurrentdb' && !config.kurrentDbUrl)
