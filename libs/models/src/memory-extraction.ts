@@ -44,7 +44,7 @@ export const MEMORY_EXTRACTION_PROMPT = [
   'Scope: "personal" for a fact about the user; "agent" for a fact about their team, organisation or project, ' +
     'which is shared with everyone using this Agent. When unsure, use "personal".',
   '',
-  'Answer with JSON only, no other text, in this shape:',
+  'Answer with JSON only, no other text, in this shape ("scope" is "personal" or "agent"):',
   '{"candidates":[{"text":"<a short self-contained fact, in the third person or as the user stated it>",' +
     '"scope":"personal"}]}',
   `At most ${MAX_MEMORY_CANDIDATES} candidates, most important first. When there is nothing to remember, answer ` +
