@@ -1,5 +1,6 @@
 export * from './grounding.js';
 export * from './input-limits.js';
+export * from './memory-extraction.js';
 export * from './model.js';
 export * from './model-providers.js';
 export * from './model-registry.js';

@@ -2,6 +2,8 @@
 // from the conversation only (same request → same reply): given retrieved sources (the grounding format: a system
 // message, `search_knowledge` results) it quotes and cites the passages sharing most words with the question;
 // without them it quotes the last user message verbatim, or answers a tool result with "The tool returned: …".
+// A memory extraction request (`memory-extraction.ts`) is answered with the candidates JSON, found by plain
+// statement patterns in the turn's user message (`offline-memory.ts`).
 // It calls the first offered function tool (or the one `tool_choice` names) with arguments built from the tool's
 // JSON Schema, except `search_knowledge`, which it calls only when the user asks to search (and only once a turn),
 // so an Agent's tool loop ends. `max_completion_tokens`/`max_tokens` and `stop` are honoured like an upstream does;
@@ -16,8 +18,10 @@ import type {
 } from 'openai/resources/chat/completions';
 import { sha256, ValidationError } from '#kernel';
 import { isSourcesText, parseSources, SEARCH_KNOWLEDGE_TOOL, type PromptSource } from '../grounding.js';
+import { MEMORY_EXTRACTION_HEADER } from '../memory-extraction.js';
 import type { ChatDelta, ChatRequest, ChatResult } from '../provider.port.js';
 import { groundedAnswer, searchQueryOf } from './grounded-answer.js';
+import { offlineMemoryReply } from './offline-memory.js';
 import { exampleForSchema } from './schema-example.js';
 import { countMessageTokens, countTokens, truncateToTokens } from '#tokenizer';
 
@@ -180,6 +184,16 @@ const toolCallFor = (
   return { id, type: 'function', function: { name: tool.function.name, arguments: args } };
 };
 
+/**
+ * The answer to a memory extraction request (its first system message starts with the extraction header): the
+ * candidates JSON of the turn in its last user message; undefined for any other request.
+ */
+const memoryReply = (messages: readonly ChatCompletionMessageParam[]): string | undefined => {
+  const system = messages.find((message) => message.role === 'system' || message.role === 'developer');
+  if (!system || !textOf(system.content).trimStart().startsWith(MEMORY_EXTRACTION_HEADER)) return undefined;
+  return offlineMemoryReply(textOf(lastUserMessage(messages)?.content));
+};
+
 /** Content for `response_format`: JSON valid for the given schema, or a JSON object wrapping the text reply. */
 const formatted = (request: ChatRequest, reply: string): string => {
   const format = request.response_format;
@@ -226,7 +240,9 @@ export const offlineChat = (request: ChatRequest): ChatResult => {
       },
     };
   }
-  const { content, finishReason } = limit(request, formatted(request, textReply(request.messages)));
+  // A memory extraction is answered with its candidates JSON whatever `response_format` asks: it is the JSON wanted.
+  const reply = memoryReply(request.messages) ?? formatted(request, textReply(request.messages));
+  const { content, finishReason } = limit(request, reply);
   return {
     message: { role: 'assistant', content, refusal: null },
     finishReason,
