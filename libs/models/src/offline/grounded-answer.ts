@@ -6,6 +6,10 @@ import type { PromptSource } from '../grounding.js';
 export const OFFLINE_GROUNDED_PREFIX =
   'Offline stand-in answer (no language model was called), from the retrieved sources: ';
 export const OFFLINE_UNGROUNDED_PREFIX = 'Offline stand-in answer (no language model was called): ';
+export const OFFLINE_REMEMBERED_PREFIX =
+  'Offline stand-in answer (no language model was called), from memory: ';
+/** Joins what the sources say and what is remembered, when both answer. */
+export const ALSO_REMEMBERED = ' I also remember: ';
 /** Sources quoted at most: enough to show citing more than one, short enough to read. */
 const QUOTED_SOURCES = 2;
 
@@ -91,4 +95,16 @@ export const groundedAnswer = (question: string, sources: readonly PromptSource[
     OFFLINE_GROUNDED_PREFIX +
     quoted.map(({ source }) => `${bestSentence(source.text, words)} [${source.index}]`).join(' ')
   );
+};
+
+/** The recalled memory that shares the most with the question (the earliest of equals), or null when none does. */
+export const rememberedAnswer = (question: string, memories: readonly string[]): string | null => {
+  const words = contentWords(question);
+  let best: string | null = null;
+  let bestScore = 0;
+  for (const memory of memories) {
+    const score = sharedWords(words, memory);
+    if (score > bestScore) [best, bestScore] = [memory, score];
+  }
+  return best;
 };

@@ -1,6 +1,13 @@
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
-import { citationMarkers, formatSourcesBlock, formatToolSources, type PromptSource } from '../grounding.js';
+import {
+  citationMarkers,
+  formatMemoriesBlock,
+  formatSourcesBlock,
+  formatToolSources,
+  parseMemories,
+  type PromptSource,
+} from '../grounding.js';
 import type { ChatDelta, ChatRequest, ChatResult } from '../provider.port.js';
 import { OFFLINE_GROUNDED_PREFIX, OFFLINE_UNGROUNDED_PREFIX } from './grounded-answer.js';
 import { OFFLINE_REPLY_PREFIX, offlineChat, offlineChatStream, splitWords } from './offline-chat.js';
@@ -448,5 +455,50 @@ describe('Offline chat stream', () => {
     await expect(collect(offlineChatStream(ask(QUESTION), AbortSignal.abort()))).rejects.toMatchObject({
       name: 'AbortError',
     });
+  });
+});
+
+describe('Offline chat with recalled memories', () => {
+  const memories = formatMemoriesBlock([
+    { bucket: 'personal', text: "The user's favourite colour is teal." },
+    { bucket: 'shared', text: 'Our team deploys on Fridays.' },
+  ]);
+  const withMemories = (question: string, ...more: { role: 'system'; content: string }[]): ChatRequest => ({
+    messages: [{ role: 'system', content: memories }, ...more, { role: 'user', content: question }],
+  });
+
+  it('round-trips the memories block', () => {
+    expect(parseMemories(memories)).toEqual([
+      { bucket: 'personal', text: "The user's favourite colour is teal." },
+      { bucket: 'shared', text: 'Our team deploys on Fridays.' },
+    ]);
+  });
+
+  it('answers from the memory that shares the most with the question, saying it is a stand-in', () => {
+    expect(offlineChat(withMemories('What is my favourite colour?')).message.content).toBe(
+      "Offline stand-in answer (no language model was called), from memory: The user's favourite colour is teal.",
+    );
+  });
+
+  it('prefers the memory when the sources do not answer, and adds it when they do', () => {
+    const none = { role: 'system' as const, content: formatSourcesBlock([]) };
+    expect(offlineChat(withMemories('When does the team deploy?', none)).message.content).toBe(
+      'Offline stand-in answer (no language model was called), from memory: Our team deploys on Fridays.',
+    );
+    const source = {
+      role: 'system' as const,
+      content: formatSourcesBlock([
+        { index: 1, documentName: 'ops.md', sectionPath: [], text: 'Deploys happen after the team review.' },
+      ]),
+    };
+    expect(offlineChat(withMemories('When does the team deploy?', source)).message.content).toMatch(
+      /\[1\] I also remember: Our team deploys on Fridays\.$/,
+    );
+  });
+
+  it('answers as before when no memory shares a word with the question', () => {
+    expect(offlineChat(withMemories('Hello there')).message.content).toMatch(
+      /^Offline model reply: you said/,
+    );
   });
 });

@@ -17,10 +17,24 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import { sha256, ValidationError } from '#kernel';
-import { isSourcesText, parseSources, SEARCH_KNOWLEDGE_TOOL, type PromptSource } from '../grounding.js';
+import {
+  isSourcesText,
+  MEMORIES_HEADER,
+  parseMemories,
+  parseSources,
+  SEARCH_KNOWLEDGE_TOOL,
+  type PromptSource,
+} from '../grounding.js';
 import { MEMORY_EXTRACTION_HEADER } from '../memory-extraction.js';
 import type { ChatDelta, ChatRequest, ChatResult } from '../provider.port.js';
-import { groundedAnswer, searchQueryOf } from './grounded-answer.js';
+import {
+  ALSO_REMEMBERED,
+  groundedAnswer,
+  OFFLINE_GROUNDED_PREFIX,
+  OFFLINE_REMEMBERED_PREFIX,
+  rememberedAnswer,
+  searchQueryOf,
+} from './grounded-answer.js';
 import { offlineMemoryReply } from './offline-memory.js';
 import { exampleForSchema } from './schema-example.js';
 import { countMessageTokens, countTokens, truncateToTokens } from '#tokenizer';
@@ -98,10 +112,28 @@ const turnSources = (messages: readonly ChatCompletionMessageParam[]): PromptSou
   return [...byIndex.values()];
 };
 
+/** The memories the turn recalled (the last memories block of the system messages). */
+const turnMemories = (messages: readonly ChatCompletionMessageParam[]): string[] => {
+  const block = messages.findLast(
+    (message) =>
+      (message.role === 'system' || message.role === 'developer') &&
+      textOf(message.content).startsWith(MEMORIES_HEADER),
+  );
+  return block ? parseMemories(textOf(block.content)).map((memory) => memory.text) : [];
+};
+
 const textReply = (messages: readonly ChatCompletionMessageParam[]): string => {
   const sources = turnSources(messages);
   const question = lastUserMessage(messages);
-  if (sources && question) return groundedAnswer(textOf(question.content), sources);
+  const remembered = question ? rememberedAnswer(textOf(question.content), turnMemories(messages)) : null;
+  if (sources && question) {
+    const grounded = groundedAnswer(textOf(question.content), sources);
+    if (!remembered) return grounded;
+    return grounded.startsWith(OFFLINE_GROUNDED_PREFIX)
+      ? `${grounded}${ALSO_REMEMBERED}${remembered}`
+      : `${OFFLINE_REMEMBERED_PREFIX}${remembered}`;
+  }
+  if (remembered) return `${OFFLINE_REMEMBERED_PREFIX}${remembered}`;
   const toolResults = trailingToolResults(messages);
   if (toolResults.length > 0)
     return OFFLINE_REPLY_PREFIX + toolResults.map((result) => `The tool returned: ${result}`).join('\n');
