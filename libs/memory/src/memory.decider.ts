@@ -1,0 +1,245 @@
+// The memory bucket decider: adding (with the cap), revising, rolling back, recalls, deletions, clearing and
+// screening refusals, all decided on one bucket's stream. The cap is enforced here and only here, so no write path
+// can overfill a bucket: adding to a full bucket first retires its least recently used memories, each by an explicit
+// MemoryRetired. Who may act on a bucket (its owner; the Agent's editors for the shared one) is the handlers' check:
+// the bucket itself knows no users. Ids, the cap and the re-sealed texts come in with the commands.
+import { ConflictError, PlatformError, ValidationError } from '#kernel';
+import type { Decider } from '#eventsourcing';
+import {
+  bucketKindOf,
+  evolveMemoryBucket,
+  findLiveMemory,
+  initialMemoryBucketState,
+  type LiveMemory,
+  type MemoryBucketState,
+  type MemoryEvent,
+  type MemorySource,
+  type Sealed,
+} from './memory.events.js';
+
+export class MemoryNotFoundError extends PlatformError {
+  constructor(memoryId: string) {
+    super('not_found', 'memory_not_found', `Memory '${memoryId}' was not found`, 'memoryId');
+  }
+}
+
+type Bucket = { readonly agentId: string; readonly owner: string };
+
+export type MemoryBucketCommand =
+  | (Bucket & {
+      readonly type: 'AddMemory';
+      readonly memoryId: string;
+      readonly text: Sealed;
+      readonly source: MemorySource;
+      readonly addedBy: string;
+      /** The most live memories the bucket may hold (the Agent's setting), at least 1. */
+      readonly cap: number;
+    })
+  | (Bucket & {
+      readonly type: 'ReviseMemory';
+      readonly memoryId: string;
+      readonly text: Sealed;
+      readonly source: MemorySource;
+      readonly revisedBy: string | null;
+      readonly reason: 'edited' | 'superseded';
+    })
+  | (Bucket & {
+      readonly type: 'RollBackMemory';
+      readonly memoryId: string;
+      readonly toVersion: number;
+      /** The text of `toVersion`, opened and sealed again by the caller. */
+      readonly text: Sealed;
+      readonly rolledBackBy: string;
+    })
+  | (Bucket & {
+      readonly type: 'RecordRecall';
+      readonly memoryIds: readonly string[];
+      readonly conversationId: string;
+      readonly messageId: string;
+    })
+  | (Bucket & {
+      readonly type: 'DeleteMemory';
+      readonly memoryId: string;
+      /** agent_deleted: the platform's cascade, which finds a memory already gone a no-op instead of a 404. */
+      readonly reason: 'requested' | 'agent_deleted';
+    })
+  | (Bucket & {
+      readonly type: 'ClearBucket';
+      readonly clearedBy: string | null;
+      readonly reason: 'requested' | 'agent_deleted';
+    })
+  | (Bucket & {
+      readonly type: 'RecordFlagged';
+      readonly candidateId: string;
+      readonly reasons: readonly string[];
+      readonly source: MemorySource;
+      readonly flaggedBy: string | null;
+    });
+
+function live(state: MemoryBucketState, memoryId: string): LiveMemory {
+  const memory = findLiveMemory(state, memoryId);
+  if (!memory) throw new MemoryNotFoundError(memoryId);
+  return memory;
+}
+
+/** Least recently used first; of memories last used together (one recall), the oldest added first. */
+const byRecency = (a: LiveMemory, b: LiveMemory): number =>
+  a.lastUsedSeq - b.lastUsedSeq || a.addedSeq - b.addedSeq;
+
+function decide(command: MemoryBucketCommand, state: MemoryBucketState): MemoryEvent[] {
+  const { agentId, owner } = command;
+  switch (command.type) {
+    case 'AddMemory': {
+      const { memoryId, cap } = command;
+      if (!Number.isInteger(cap) || cap < 1)
+        throw new ValidationError(
+          'invalid_memory_cap',
+          'the memory cap must be a whole number of at least 1',
+          'cap',
+        );
+      // A retried add finds its memory (or finds it already retired or deleted): nothing to add again.
+      if (findLiveMemory(state, memoryId) || state.goneIds.includes(memoryId)) return [];
+      // Enough to leave room for one: more than one only when the cap was lowered since the bucket filled.
+      const retiring = state.memories
+        .toSorted(byRecency)
+        .slice(0, Math.max(0, state.memories.length - cap + 1));
+      return [
+        ...retiring.map((memory): MemoryEvent => ({
+          type: 'MemoryRetired',
+          data: { agentId, owner, memoryId: memory.memoryId, reason: 'cap_reached' },
+        })),
+        {
+          type: 'MemoryAdded',
+          data: {
+            agentId,
+            owner,
+            bucket: bucketKindOf(owner),
+            memoryId,
+            text: command.text,
+            source: command.source,
+            addedBy: command.addedBy,
+          },
+        },
+      ];
+    }
+    case 'ReviseMemory': {
+      const memory = live(state, command.memoryId);
+      return [
+        {
+          type: 'MemoryRevised',
+          data: {
+            agentId,
+            owner,
+            memoryId: memory.memoryId,
+            version: memory.version + 1,
+            text: command.text,
+            source: command.source,
+            revisedBy: command.revisedBy,
+            reason: command.reason,
+          },
+        },
+      ];
+    }
+    case 'RollBackMemory': {
+      const memory = live(state, command.memoryId);
+      const { toVersion } = command;
+      // A version that never existed is a bad request (400); the current one is a conflict with the state (409).
+      if (!memory.versions.some((entry) => entry.version === toVersion))
+        throw new ValidationError(
+          'memory_version_not_found',
+          `Memory '${memory.memoryId}' has no version ${toVersion}`,
+          'toVersion',
+        );
+      if (toVersion === memory.version)
+        throw new ConflictError(
+          'memory_version_is_current',
+          `Version ${toVersion} is the current version of memory '${memory.memoryId}'`,
+          'toVersion',
+        );
+      return [
+        {
+          type: 'MemoryRolledBack',
+          data: {
+            agentId,
+            owner,
+            memoryId: memory.memoryId,
+            version: memory.version + 1,
+            toVersion,
+            text: command.text,
+            rolledBackBy: command.rolledBackBy,
+          },
+        },
+      ];
+    }
+    case 'RecordRecall': {
+      // Memories deleted or retired while the turn ran are skipped: the recall only speaks of live ones.
+      const memoryIds = [...new Set(command.memoryIds)].filter((id) => findLiveMemory(state, id));
+      if (memoryIds.length === 0) return [];
+      return [
+        {
+          type: 'MemoriesRecalled',
+          data: {
+            agentId,
+            owner,
+            memoryIds,
+            conversationId: command.conversationId,
+            messageId: command.messageId,
+          },
+        },
+      ];
+    }
+    case 'DeleteMemory': {
+      if (command.reason === 'agent_deleted' && !findLiveMemory(state, command.memoryId)) return [];
+      const memory = live(state, command.memoryId);
+      return [
+        {
+          type: 'MemoryDeleted',
+          data: { agentId, owner, memoryId: memory.memoryId, reason: command.reason },
+        },
+      ];
+    }
+    case 'ClearBucket': {
+      if (state.memories.length === 0) return [];
+      return [
+        {
+          type: 'MemoryBucketCleared',
+          data: {
+            agentId,
+            owner,
+            memoryIds: state.memories.map((memory) => memory.memoryId),
+            clearedBy: command.clearedBy,
+            reason: command.reason,
+          },
+        },
+      ];
+    }
+    case 'RecordFlagged': {
+      if (command.reasons.length === 0)
+        throw new ValidationError(
+          'invalid_screening_reasons',
+          'a refusal needs at least one reason',
+          'reasons',
+        );
+      if (state.flaggedCandidateIds.includes(command.candidateId)) return [];
+      return [
+        {
+          type: 'MemoryScreeningFlagged',
+          data: {
+            agentId,
+            owner,
+            candidateId: command.candidateId,
+            reasons: command.reasons,
+            source: command.source,
+            flaggedBy: command.flaggedBy,
+          },
+        },
+      ];
+    }
+  }
+}
+
+export const memoryBucketDecider: Decider<MemoryBucketState, MemoryBucketCommand, MemoryEvent> = {
+  initialState: initialMemoryBucketState,
+  evolve: evolveMemoryBucket,
+  decide,
+};
