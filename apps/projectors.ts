@@ -15,6 +15,7 @@ import {
   ConversationErasureProcess,
   ConversationsModule,
 } from '#conversations';
+import { AgentMemoriesDeletionProcess, MemoryErasureProcess, MemoryModule } from '#memory';
 import { READ_MODEL_PROJECTORS } from '#projections';
 
 export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
@@ -26,7 +27,14 @@ export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
   PersonalAgentProcess,
   ConversationErasureProcess,
   AgentConversationsDeletionProcess,
+  MemoryErasureProcess,
+  AgentMemoriesDeletionProcess,
 ];
 
 /** What a process that runs ALL_PROJECTORS imports beside the platform: the handlers of the commands they send. */
-export const PROCESS_MODULES: readonly Type[] = [AgentsModule, KnowledgeModule, ConversationsModule];
+export const PROCESS_MODULES: readonly Type[] = [
+  AgentsModule,
+  KnowledgeModule,
+  ConversationsModule,
+  MemoryModule,
+];

@@ -9,6 +9,7 @@ import { usageProjector } from './usage/usage.projector.js';
 import { knowledgeProjector } from './knowledge/knowledge.projector.js';
 import { summaryIndexProjector } from './knowledge/summary-index.projector.js';
 import { conversationsProjector } from './conversations/conversations.projector.js';
+import { memoryProjector } from './memory/memory.projector.js';
 
 export const READ_MODEL_PROJECTORS: readonly Projector[] = [
   spacesProjector,
@@ -19,4 +20,5 @@ export const READ_MODEL_PROJECTORS: readonly Projector[] = [
   knowledgeProjector,
   summaryIndexProjector,
   conversationsProjector,
+  memoryProjector,
 ];

@@ -3,8 +3,8 @@
 // them). A memory retired by the cap, deleted or cleared loses its document; its recalls stay (ids only, as the log).
 import { defineProjector, type EnvelopeOf, type ProjectionContext } from '#eventsourcing';
 import type { WriteOp } from '#read-store';
-import type { MemoryEvent } from '#memory/memory.events';
-import type { MemoryProposalEvent } from '#memory/memory-proposal.events';
+import type { MemoryEvent } from '#memory';
+import type { MemoryProposalEvent } from '#memory';
 import {
   MEMORIES,
   MEMORIES_READ_MODEL,
@@ -18,7 +18,7 @@ import {
   type MemoryRecallView,
   type MemoryVersionView,
   type MemoryView,
-} from '#memory/memory.read-model';
+} from '#memory';
 
 type Event = MemoryEvent | MemoryProposalEvent;
 

@@ -13,6 +13,7 @@ import { GatewayModule } from '#gateway';
 import { KnowledgeModule } from '#knowledge';
 import { LlmModule } from '#llm';
 import { ConversationsModule } from '#conversations';
+import { MemoryModule } from '#memory';
 import { ALL_PROJECTORS } from '../../projectors.js';
 import { OperationsController } from './operations.controller.js';
 import { OPENAPI_DOCUMENT, openApiDocument } from './openapi.js';
@@ -33,6 +34,7 @@ export class ApiModule {
         KnowledgeModule,
         LlmModule,
         ConversationsModule,
+        MemoryModule,
       ],
       controllers: [OperationsController],
       providers: [

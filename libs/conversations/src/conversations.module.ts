@@ -2,7 +2,7 @@
 // erasure, provenance) as command and query slices, its context providers, and the stores that keep conversations
 // (the log for normal and private ones, memory for incognito ones). Its process managers run with the projectors
 // (apps/projectors.ts).
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
 import { GatewayModule } from '#gateway';
 import { ChangeConversationController } from './commands/change-conversation/change-conversation.controller.js';
 import { ChangeConversationHandler } from './commands/change-conversation/change-conversation.command.js';
@@ -24,7 +24,7 @@ import { GetProvenanceHandler } from './queries/get-provenance/get-provenance.qu
 import { ListConversationsController } from './queries/list-conversations/list-conversations.controller.js';
 import { ListConversationsHandler } from './queries/list-conversations/list-conversations.query.js';
 import { TurnAttachments } from './runtime/attachments.js';
-import { CONTEXT_PROVIDERS } from './runtime/context-providers.js';
+import { ContextProviders } from './runtime/context-providers.js';
 import { ConversationTurns } from './runtime/conversation-turn.js';
 import { KnowledgeContextProvider } from './runtime/knowledge.provider.js';
 import { StoredConversations } from './stored-conversations.js';
@@ -65,12 +65,18 @@ export const CONVERSATION_QUERY_HANDLERS = [
     ConversationTurns,
     TurnAttachments,
     KnowledgeContextProvider,
-    {
-      provide: CONTEXT_PROVIDERS,
-      useFactory: (knowledge: KnowledgeContextProvider) => [knowledge],
-      inject: [KnowledgeContextProvider],
-    },
+    ContextProviders,
   ],
-  exports: [ConversationDirectory, StoredConversations, IncognitoConversations],
+  exports: [ConversationDirectory, StoredConversations, IncognitoConversations, ContextProviders],
 })
-export class ConversationsModule {}
+export class ConversationsModule implements OnModuleInit {
+  constructor(
+    private readonly contextProviders: ContextProviders,
+    private readonly knowledge: KnowledgeContextProvider,
+  ) {}
+
+  /** Knowledge comes first: its sources are numbered from 1. */
+  onModuleInit(): void {
+    this.contextProviders.add(this.knowledge);
+  }
+}

@@ -6,7 +6,10 @@
 import type { AgentView } from '#agents';
 
 export interface MemoryTurn {
-  readonly agent: Pick<AgentView, 'memoryEnabled' | 'sharedMemoryEnabled' | 'isPublic' | 'isPersonal' | 'spaceId'>;
+  readonly agent: Pick<
+    AgentView,
+    'memoryEnabled' | 'sharedMemoryEnabled' | 'isPublic' | 'isPersonal' | 'spaceId'
+  >;
   readonly visibility: 'normal' | 'private' | 'incognito';
   readonly streamed: boolean;
   /** Null for an anonymous visitor (the embed widget, later). */

@@ -16,6 +16,10 @@ export const OPERATIONS = [
   'conversation',
   /** Summarising a conversation's oldest part into a checkpoint. */
   'compaction',
+  /** Extracting candidate memories from a conversation turn. */
+  'memory_extraction',
+  /** The optional classifier that screens memory candidates for prompt injection. */
+  'memory_screening',
 ] as const;
 export type Operation = (typeof OPERATIONS)[number];
 

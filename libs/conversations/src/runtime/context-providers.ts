@@ -1,7 +1,8 @@
 // How a turn's context is assembled: a list of context providers, each adding a system section within its token
 // share and, optionally, tools the model may call. Knowledge is the first; Memory and Skills plug in beside it
-// (CONTEXT_PROVIDERS is a multi-provider list), and the answer's provenance names the providers that contributed and
+// (ContextProviders is the list other contexts add to), and the answer's provenance names the providers that contributed and
 // the versioned items they put in the prompt. A provider may also act once the answer is recorded (memory extraction).
+import { Injectable } from '@nestjs/common';
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import type { AgentView } from '#agents';
 import type { Caller } from '#identity';
@@ -75,4 +76,19 @@ export interface ContextProvider {
   afterAnswer?(turn: TurnContext, answered: AnsweredTurn): Promise<TurnNotice | null>;
 }
 
-export const CONTEXT_PROVIDERS = Symbol('CONTEXT_PROVIDERS');
+/**
+ * The providers a turn consults, in order (the order sources are numbered in): Knowledge first, then those other
+ * contexts add when their module starts (Memory, Skills), so the conversations context never imports them.
+ */
+@Injectable()
+export class ContextProviders {
+  private readonly providers: ContextProvider[] = [];
+
+  add(provider: ContextProvider): void {
+    if (!this.providers.includes(provider)) this.providers.push(provider);
+  }
+
+  all(): readonly ContextProvider[] {
+    return this.providers;
+  }
+}

@@ -44,7 +44,7 @@ import { StoredConversations } from '../stored-conversations.js';
 import { AnswerInterrupted, answerLoop, type LoopResult } from './answer-loop.js';
 import { TurnAttachments, type AttachmentInput } from './attachments.js';
 import {
-  CONTEXT_PROVIDERS,
+  ContextProviders,
   type AnsweredTurn,
   type ContextItem,
   type ContextProvider,
@@ -128,7 +128,7 @@ export class ConversationTurns {
     private readonly incognito: IncognitoConversations,
     private readonly attachments: TurnAttachments,
     private readonly commands: CommandRunner,
-    @Inject(CONTEXT_PROVIDERS) private readonly providers: readonly ContextProvider[],
+    private readonly contextProviders: ContextProviders,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -362,7 +362,7 @@ export class ConversationTurns {
     const tools: ContextTool[] = [];
     const contributors: string[] = [];
     const items = new Map<ContextProvider, readonly ContextItem[]>();
-    for (const provider of this.providers) {
+    for (const provider of this.contextProviders.all()) {
       const contribution = await provider.contribute({
         ...turn,
         tokenShare: Math.floor(budget * provider.share),
@@ -387,7 +387,7 @@ export class ConversationTurns {
     emit: TurnEmitter,
   ): Promise<Record<string, unknown>> {
     const notices: Record<string, unknown> = {};
-    for (const provider of this.providers) {
+    for (const provider of this.contextProviders.all()) {
       if (!provider.afterAnswer) continue;
       let notice: TurnNotice | null = null;
       try {

@@ -1,0 +1,37 @@
+// POST /memory/{agentId}/memories (our design): add a memory.
+import { Body, Controller, Param, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { ApiRoute, ZodBody } from '#http';
+import { CurrentCaller, type Caller } from '#identity';
+import { AddMemoryBody, MemoryDto } from '../../memory.schemas.js';
+import { AddMemory } from './add-memory.command.js';
+
+@Controller('api/v1/core/memory/:agentId/memories')
+export class AddMemoryController {
+  constructor(private readonly bus: CommandBus) {}
+
+  @ApiRoute({
+    tag: 'Memory',
+    summary: 'Add a memory',
+    description:
+      'Screened for prompt injection first: a flagged text is not saved (422 with the message ' +
+      '`Memory not saved - flagged as unsafe.`). A full bucket retires its least recently used memory.',
+    body: AddMemoryBody,
+    response: { status: 201, schema: MemoryDto, description: 'The memory' },
+    errors: [
+      { status: 400, description: 'Invalid request; `shared_memory_disabled`' },
+      { status: 403, description: "`shared_memory_change_denied`: shared memories need the Agent's manager" },
+      404,
+      { status: 422, description: '`memory_flagged_unsafe`: `Memory not saved - flagged as unsafe.`' },
+    ],
+  })
+  @Post()
+  add(
+    @Param('agentId') agentId: string,
+    @Body(new ZodBody(AddMemoryBody)) body: z.output<typeof AddMemoryBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    return this.bus.execute(new AddMemory(agentId, body, caller));
+  }
+}

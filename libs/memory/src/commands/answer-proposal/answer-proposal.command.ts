@@ -1,0 +1,97 @@
+// Answering a shared-memory proposal (spec: "Proposed shared memory"): confirm → saved as shared (every user of the
+// Agent sees it); personal → saved for the user only; discard → not saved. The text is screened again before it is
+// saved (flagged → not saved, with the exact message). A proposal is answered once (409 after). The proposal's own
+// key is destroyed once answered: the memory, if any, has its own.
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { callerScope } from '#gateway';
+import { commandContext, type Caller } from '#identity';
+import { KEY_STORE, type KeyStore } from '#key-store';
+import { newId } from '#kernel';
+import { MemoryAccess } from '../../memory-access.js';
+import { ProposalNotFoundError } from '../../memory-proposal.decider.js';
+import { sharedMemoryApplies } from '../../memory-rules.js';
+import { SHARED_OWNER } from '../../memory.events.js';
+import type { AnswerProposalBody } from '../../memory.schemas.js';
+import { MemoryScreening } from '../../memory-screening.js';
+import { MemoryStore } from '../../memory-store.js';
+import { FLAGGED_MESSAGE } from '../../screening/memory-screen.js';
+import { toProposalDto } from '../../queries/list-proposals/list-proposals.query.js';
+
+export class AnswerProposal extends Command<
+  ReturnType<typeof toProposalDto> & { readonly message: string | null }
+> {
+  constructor(
+    readonly agentId: string,
+    readonly proposalId: string,
+    readonly body: z.output<typeof AnswerProposalBody>,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(AnswerProposal)
+export class AnswerProposalHandler implements ICommandHandler<AnswerProposal> {
+  constructor(
+    private readonly access: MemoryAccess,
+    private readonly store: MemoryStore,
+    private readonly screening: MemoryScreening,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
+  ) {}
+
+  async execute({ agentId, proposalId, body, caller }: AnswerProposal) {
+    const agent = await this.access.agent(agentId, caller);
+    const proposal = await this.store.proposal(proposalId);
+    if (!proposal || proposal.agentId !== agent.id || proposal.userId !== caller.userId)
+      throw new ProposalNotFoundError(proposalId);
+    const context = commandContext(caller);
+    const text = await this.store.cipher.open(proposal.text);
+    const source = {
+      kind: 'proposal' as const,
+      conversationId: proposal.conversationId,
+      messageId: proposal.messageId,
+    };
+    const memoryId = newId('mem');
+    let message: string | null = null;
+    let position: number;
+    if (body.answer !== 'discard' && text !== null) {
+      const verdict = await this.screening.screen(
+        text,
+        callerScope(caller, 'core', agent.id),
+        AbortSignal.timeout(60_000),
+      );
+      if (verdict.flagged) {
+        position = await this.store.flagProposal(proposalId, verdict.reasons, context);
+        await this.keys.destroy(proposalId);
+        await this.store.settle(position);
+        message = FLAGGED_MESSAGE;
+        return { ...toProposalDto((await this.store.proposal(proposalId))!, null), message };
+      }
+    }
+    // Shared only while the Agent shares memories; otherwise a confirmation keeps it for the user.
+    const answer = body.answer === 'confirm' && !sharedMemoryApplies(agent) ? 'personal' : body.answer;
+    position = await this.store.answer(
+      { type: 'AnswerProposal', proposalId, agentId: agent.id, userId: caller.userId, answer, memoryId },
+      context,
+    );
+    if (answer !== 'discard' && text !== null)
+      position = (
+        await this.store.add(
+          {
+            agentId: agent.id,
+            owner: answer === 'confirm' ? SHARED_OWNER : caller.userId,
+            text,
+            source,
+            addedBy: caller.userId,
+            memoryId,
+          },
+          context,
+        )
+      ).position;
+    await this.keys.destroy(proposalId);
+    await this.store.settle(position);
+    return { ...toProposalDto((await this.store.proposal(proposalId))!, null), message };
+  }
+}

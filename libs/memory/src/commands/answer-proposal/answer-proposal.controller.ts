@@ -1,0 +1,40 @@
+// POST /memory/{agentId}/proposals/{proposalId} (our design): answer a shared-memory proposal.
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { ApiRoute, ZodBody } from '#http';
+import { CurrentCaller, type Caller } from '#identity';
+import { AnswerProposalBody, ProposalDto } from '../../memory.schemas.js';
+import { AnswerProposal } from './answer-proposal.command.js';
+
+@Controller('api/v1/core/memory/:agentId/proposals/:proposalId')
+export class AnswerProposalController {
+  constructor(private readonly bus: CommandBus) {}
+
+  @ApiRoute({
+    tag: 'Memory',
+    summary: 'Answer a shared-memory proposal',
+    description:
+      'confirm: saved as shared, visible to every user of the Agent; personal: saved for me only; discard: not saved. ' +
+      'The text is screened again: if flagged it is not saved, the state is `flagged` and `message` is ' +
+      '`Memory not saved - flagged as unsafe.`',
+    body: AnswerProposalBody,
+    response: { status: 200, schema: ProposalDto, description: 'The proposal, answered' },
+    errors: [
+      400,
+      403,
+      { status: 404, description: '`proposal_not_found`' },
+      { status: 409, description: '`proposal_already_answered`' },
+    ],
+  })
+  @Post()
+  @HttpCode(200)
+  answer(
+    @Param('agentId') agentId: string,
+    @Param('proposalId') proposalId: string,
+    @Body(new ZodBody(AnswerProposalBody)) body: z.output<typeof AnswerProposalBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    return this.bus.execute(new AnswerProposal(agentId, proposalId, body, caller));
+  }
+}

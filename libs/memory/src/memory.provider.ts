@@ -1,0 +1,228 @@
+// The Memory context provider. Before the answer it recalls the relevant memories (the user's personal ones and the
+// Agent's shared ones, by similarity to the message and recency, within its token share) into the prompt, and lists
+// them (id and version) for the answer's provenance. After a complete answer it records the recall (recency, and
+// which answers used a memory), then extracts candidate facts with the Agent's model (the fixed prompt of
+// #models' memory-extraction, recorded as usage), screens each, drops those already remembered or recalled, and
+// saves them: personal ones at once, agent-wide ones as a proposal to the user (when the Agent shares memories).
+// Nothing of this runs for public Agents, incognito conversations or API-driven streamed turns (memory-rules.ts).
+import { Injectable } from '@nestjs/common';
+import {
+  agentChatModel,
+  type AnsweredTurn,
+  type ContextContribution,
+  type ContextProvider,
+  type TurnContext,
+  type TurnNotice,
+} from '#conversations';
+import { callerScope, ModelGateway, type CallScope } from '#gateway';
+import { commandContext } from '#identity';
+import { extractionMessages, formatMemoriesBlock, memoryTextKey, parseCandidates } from '#models';
+import { countTokens } from '#tokenizer';
+import { MemoryEmbeddings } from './memory-embeddings.js';
+import { cosine, memoryApplies, sharedMemoryApplies } from './memory-rules.js';
+import { SHARED_OWNER, type MemorySource } from './memory.events.js';
+import { MemoryScreening } from './memory-screening.js';
+import { MemoryStore, type PlainMemory } from './memory-store.js';
+import { FLAGGED_MESSAGE } from './screening/memory-screen.js';
+
+/** At or above: the same fact as one remembered already (not stored again). */
+const DUPLICATE = 0.9;
+/** At or above (and below DUPLICATE): the same subject, said differently: the newer statement supersedes it. */
+const SUPERSEDES = 0.75;
+/** Recency's weight beside similarity when ranking what to recall. */
+const RECENCY_WEIGHT = 0.1;
+const EXTRACTION_TIMEOUT_MS = 60_000;
+
+export interface MemoryNotice {
+  readonly saved: readonly { id: string; bucket: 'personal' | 'shared'; text: string }[];
+  readonly proposals: readonly { id: string; text: string }[];
+  /** Exactly `Memory not saved - flagged as unsafe.` when screening refused a candidate. */
+  readonly flagged: string | null;
+}
+
+@Injectable()
+export class MemoryContextProvider implements ContextProvider {
+  readonly name = 'memory';
+  readonly share = 0.15;
+
+  /** What each turn recalled, until its answer is recorded (keyed by the user's message id). */
+  private readonly recalled = new Map<string, PlainMemory[]>();
+
+  constructor(
+    private readonly store: MemoryStore,
+    private readonly embeddings: MemoryEmbeddings,
+    private readonly screening: MemoryScreening,
+    private readonly gateway: ModelGateway,
+  ) {}
+
+  async contribute(turn: TurnContext): Promise<ContextContribution | null> {
+    if (!memoryApplies(this.memoryTurn(turn))) return null;
+    const memories = await this.store.memories(turn.agent.id, this.owners(turn));
+    if (memories.length === 0) return null;
+    const [query, ...vectors] = await this.embeddings.embed(
+      this.scope(turn),
+      [turn.query.slice(0, 2000), ...memories.map((memory) => memory.text)],
+      turn.signal,
+      [null, ...memories.map((memory) => `${memory.id}:${memory.version}`)],
+    );
+    const newest = Math.max(...memories.map((memory) => Date.parse(memory.lastUsedAt)));
+    const oldest = Math.min(...memories.map((memory) => Date.parse(memory.lastUsedAt)));
+    const ranked = memories
+      .map((memory, i) => ({
+        memory,
+        score:
+          cosine(query!, vectors[i]!) +
+          RECENCY_WEIGHT *
+            (newest === oldest ? 1 : (Date.parse(memory.lastUsedAt) - oldest) / (newest - oldest)),
+      }))
+      .sort((a, b) => b.score - a.score);
+    const chosen: PlainMemory[] = [];
+    let used = 0;
+    for (const { memory } of ranked) {
+      const tokens = countTokens(memory.text) + 6;
+      if (used + tokens > turn.tokenShare) break;
+      chosen.push(memory);
+      used += tokens;
+    }
+    if (chosen.length === 0) return null;
+    this.recalled.set(turn.messageId, chosen);
+    return {
+      system: formatMemoriesBlock(chosen.map((memory) => ({ bucket: memory.bucket, text: memory.text }))),
+      tools: [],
+      items: chosen.map((memory) => ({ kind: 'memory', id: memory.id, version: memory.version })),
+    };
+  }
+
+  async afterAnswer(turn: TurnContext, answered: AnsweredTurn): Promise<TurnNotice | null> {
+    const recalled = this.recalled.get(turn.messageId) ?? [];
+    this.recalled.delete(turn.messageId);
+    if (!memoryApplies(this.memoryTurn(turn)) || answered.status !== 'complete') return null;
+    const context = commandContext(turn.caller);
+    const conversation = { conversationId: turn.conversationId, messageId: answered.answerId };
+    let position = 0;
+    for (const owner of new Set(recalled.map((memory) => memory.owner))) {
+      const ids = recalled.filter((memory) => memory.owner === owner).map((memory) => memory.id);
+      position = Math.max(
+        position,
+        await this.store.recall(turn.agent.id, owner, ids, conversation, context),
+      );
+    }
+
+    const signal = AbortSignal.timeout(EXTRACTION_TIMEOUT_MS);
+    const model = agentChatModel(this.gateway, turn.agent, undefined);
+    const extraction = await this.gateway.chat(
+      this.scope(turn),
+      model,
+      {
+        messages: extractionMessages(
+          turn.query,
+          answered.answer,
+          recalled.map((memory) => memory.text),
+        ),
+        max_completion_tokens: 600,
+      },
+      signal,
+      'memory_extraction',
+    );
+    const candidates = parseCandidates(extraction.message.content);
+    const notice = {
+      saved: [] as MemoryNotice['saved'][number][],
+      proposals: [] as MemoryNotice['proposals'][number][],
+      flagged: null as string | null,
+    };
+    if (candidates.length === 0) {
+      if (position) await this.store.settle(position);
+      return null;
+    }
+    const source: MemorySource = { kind: 'extraction', ...conversation, messageId: turn.messageId };
+    const userId = turn.caller.userId;
+    const known = await this.store.memories(turn.agent.id, this.owners(turn));
+    const knownVectors = await this.embeddings.embed(
+      this.scope(turn),
+      known.map((memory) => memory.text),
+      signal,
+      known.map((memory) => `${memory.id}:${memory.version}`),
+    );
+    const recalledKeys = new Set(recalled.map((memory) => memoryTextKey(memory.text)));
+    for (const candidate of candidates) {
+      const verdict = await this.screening.screen(candidate.text, this.scope(turn), signal);
+      if (verdict.flagged) {
+        position = await this.store.flag(
+          { agentId: turn.agent.id, owner: userId, reasons: verdict.reasons, source, flaggedBy: userId },
+          context,
+        );
+        notice.flagged = FLAGGED_MESSAGE;
+        continue;
+      }
+      if (recalledKeys.has(memoryTextKey(candidate.text))) continue;
+      const [vector] = await this.embeddings.embed(this.scope(turn), [candidate.text], signal);
+      const closest = known
+        .map((memory, i) => ({ memory, similarity: cosine(vector!, knownVectors[i]!) }))
+        .sort((a, b) => b.similarity - a.similarity)[0];
+      if (closest && closest.similarity >= DUPLICATE) continue;
+      const shared = candidate.scope === 'agent' && sharedMemoryApplies(turn.agent);
+      if (
+        closest &&
+        closest.similarity >= SUPERSEDES &&
+        closest.memory.bucket === (shared ? 'shared' : 'personal') &&
+        !shared
+      ) {
+        position = await this.store.revise(
+          {
+            agentId: turn.agent.id,
+            owner: closest.memory.owner,
+            memoryId: closest.memory.id,
+            text: candidate.text,
+            source,
+            revisedBy: null,
+            reason: 'superseded',
+          },
+          context,
+        );
+        notice.saved.push({ id: closest.memory.id, bucket: closest.memory.bucket, text: candidate.text });
+        continue;
+      }
+      if (shared) {
+        const proposed = await this.store.propose(
+          {
+            agentId: turn.agent.id,
+            userId,
+            text: candidate.text,
+            conversationId: turn.conversationId,
+            messageId: turn.messageId,
+          },
+          context,
+        );
+        position = proposed.position;
+        notice.proposals.push({ id: proposed.proposalId, text: candidate.text });
+        continue;
+      }
+      const added = await this.store.add(
+        { agentId: turn.agent.id, owner: userId, text: candidate.text, source, addedBy: userId },
+        context,
+      );
+      position = added.position;
+      notice.saved.push({ id: added.memoryId, bucket: 'personal', text: candidate.text });
+    }
+    if (position) await this.store.settle(position);
+    if (notice.saved.length === 0 && notice.proposals.length === 0 && notice.flagged === null) return null;
+    return { field: 'memory', value: notice };
+  }
+
+  private owners(turn: TurnContext): string[] {
+    return [turn.caller.userId, ...(sharedMemoryApplies(turn.agent) ? [SHARED_OWNER] : [])];
+  }
+
+  private scope(turn: TurnContext): CallScope {
+    return { ...callerScope(turn.caller, 'core', turn.agent.id), conversationId: turn.conversationId };
+  }
+
+  private memoryTurn(turn: TurnContext) {
+    return {
+      agent: turn.agent,
+      visibility: turn.visibility,
+      streamed: turn.streamed,
+      userId: turn.caller.userId,
+    };
+  }
+}

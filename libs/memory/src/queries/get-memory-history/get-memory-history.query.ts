@@ -1,0 +1,59 @@
+// A memory's governance views: its versions (text, who or what wrote it, which conversation message caused it) and
+// the answers that used it (from the recalls the turns recorded), so a poisoned memory can be found, its reach seen,
+// and it can be rolled back or removed.
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import type { Caller } from '#identity';
+import { findAll, READ_STORE, type ReadStore } from '#read-store';
+import { MemoryAccess } from '../../memory-access.js';
+import { MEMORY_RECALLS, type MemoryRecallView } from '../../memory.read-model.js';
+import type { MemoryAnswersDto, MemoryVersionDto } from '../../memory.schemas.js';
+import { MemoryStore } from '../../memory-store.js';
+
+export class GetMemoryHistory extends Query<
+  { data: z.output<typeof MemoryVersionDto>[] } | z.output<typeof MemoryAnswersDto>
+> {
+  constructor(
+    readonly agentId: string,
+    readonly memoryId: string,
+    readonly what: 'versions' | 'answers',
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetMemoryHistory)
+export class GetMemoryHistoryHandler implements IQueryHandler<GetMemoryHistory> {
+  constructor(
+    private readonly access: MemoryAccess,
+    private readonly store: MemoryStore,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  async execute({ agentId, memoryId, what, caller }: GetMemoryHistory) {
+    const agent = await this.access.agent(agentId, caller);
+    const view = await this.access.memory(agent, memoryId, caller);
+    if (what === 'answers') {
+      const recalls = await findAll<MemoryRecallView>(this.readStore, MEMORY_RECALLS, { memoryId: view.id });
+      return {
+        data: recalls
+          .toSorted((a, b) => a.at.localeCompare(b.at))
+          .map(({ conversationId, messageId, at }) => ({ conversationId, messageId, at })),
+      };
+    }
+    const texts = await this.store.cipher.openMany(view.versions.map((version) => version.text));
+    return {
+      data: view.versions.map((version, i) => ({
+        version: version.version,
+        text: texts[i] ?? null,
+        reason: version.reason,
+        rolledBackTo: version.rolledBackTo,
+        by: version.by,
+        source: { ...version.source },
+        at: version.at,
+      })),
+    };
+  }
+}

@@ -1,0 +1,31 @@
+// GET /memory/{agentId}/memories (our design).
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { ApiRoute, listOf, ZodQuery } from '#http';
+import { CurrentCaller, type Caller } from '#identity';
+import { MemoryDto, MemoryListQuery } from '../../memory.schemas.js';
+import { ListMemories } from './list-memories.query.js';
+
+@Controller('api/v1/core/memory/:agentId/memories')
+export class ListMemoriesController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @ApiRoute({
+    tag: 'Memory',
+    summary: 'My personal memories of the Agent and its shared ones',
+    description:
+      'All of them in one page (a bucket holds at most its cap: MEMORY_PERSONAL_CAP, MEMORY_SHARED_CAP).',
+    query: MemoryListQuery,
+    response: { status: 200, schema: listOf(MemoryDto), description: 'The memories, oldest first' },
+    errors: [400, 403, 404],
+  })
+  @Get()
+  list(
+    @Param('agentId') agentId: string,
+    @Query(new ZodQuery(MemoryListQuery)) query: z.output<typeof MemoryListQuery>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    return this.queries.execute(new ListMemories(agentId, query, caller));
+  }
+}

@@ -1,0 +1,57 @@
+// The shared-memory proposals waiting for the caller (or all of theirs), with their texts opened.
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import type { Caller } from '#identity';
+import { findAll, READ_STORE, type ReadStore } from '#read-store';
+import { MemoryAccess } from '../../memory-access.js';
+import { MEMORY_PROPOSALS, type MemoryProposalView } from '../../memory.read-model.js';
+import type { ProposalDto, ProposalListQuery } from '../../memory.schemas.js';
+import { MemoryStore } from '../../memory-store.js';
+
+export const toProposalDto = (
+  view: MemoryProposalView,
+  text: string | null,
+): z.output<typeof ProposalDto> => ({
+  id: view.id,
+  agentId: view.agentId,
+  text,
+  state: view.state,
+  memoryId: view.memoryId,
+  conversationId: view.conversationId,
+  messageId: view.messageId,
+  createdAt: view.createdAt,
+  answeredAt: view.answeredAt,
+});
+
+export class ListProposals extends Query<{ data: z.output<typeof ProposalDto>[]; nextCursor: null }> {
+  constructor(
+    readonly agentId: string,
+    readonly query: z.output<typeof ProposalListQuery>,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListProposals)
+export class ListProposalsHandler implements IQueryHandler<ListProposals> {
+  constructor(
+    private readonly access: MemoryAccess,
+    private readonly store: MemoryStore,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  async execute({ agentId, query, caller }: ListProposals) {
+    const agent = await this.access.agent(agentId, caller);
+    const views = (
+      await findAll<MemoryProposalView>(this.readStore, MEMORY_PROPOSALS, {
+        agentId: agent.id,
+        userId: caller.userId,
+        ...(query.state === 'pending' ? { state: 'pending' } : {}),
+      })
+    ).toSorted((a, b) => a.createdAt.localeCompare(b.createdAt));
+    const texts = await this.store.cipher.openMany(views.map((view) => view.text));
+    return { data: views.map((view, i) => toProposalDto(view, texts[i] ?? null)), nextCursor: null };
+  }
+}
