@@ -15,7 +15,12 @@ import {
   ConversationErasureProcess,
   ConversationsModule,
 } from '#conversations';
-import { AgentMemoriesDeletionProcess, MemoryErasureProcess, MemoryModule } from '#memory';
+import {
+  AgentMemoriesDeletionProcess,
+  MemoryErasureProcess,
+  MemoryModule,
+  MemoryProposalProcess,
+} from '#memory';
 import { READ_MODEL_PROJECTORS } from '#projections';
 
 export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
@@ -28,6 +33,7 @@ export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
   ConversationErasureProcess,
   AgentConversationsDeletionProcess,
   MemoryErasureProcess,
+  MemoryProposalProcess,
   AgentMemoriesDeletionProcess,
 ];
 

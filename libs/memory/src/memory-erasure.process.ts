@@ -1,27 +1,14 @@
 // Process manager: destroys the data keys of what the log says left memory (a retired or deleted memory, a cleared
-// bucket, an answered or refused proposal). The request destroys them at once; this makes it certain, since it
+// bucket; answered proposals are the proposal process's). The request destroys them at once; this makes it certain, since it
 // consumes the checkpointed log. Destroying a key that is gone is a no-op, so a replay changes nothing.
 import { Inject, Injectable } from '@nestjs/common';
 import type { EventEnvelope } from '#kernel';
 import { eventHandlers, type ProjectionContext, type Projector } from '#eventsourcing';
 import { KEY_STORE, type KeyStore } from '#key-store';
 import type { MemoryEvent } from './memory.events.js';
-import type { MemoryProposalEvent } from './memory-proposal.events.js';
 import { bucketKeyGroup } from './memory-store.js';
 
-type ErasureRead = Extract<
-  MemoryEvent | MemoryProposalEvent,
-  {
-    type:
-      | 'MemoryRetired'
-      | 'MemoryDeleted'
-      | 'MemoryBucketCleared'
-      | 'MemoryProposalConfirmed'
-      | 'MemoryProposalKeptPersonal'
-      | 'MemoryProposalDiscarded'
-      | 'MemoryProposalFlagged';
-  }
->;
+type ErasureRead = Extract<MemoryEvent, { type: 'MemoryRetired' | 'MemoryDeleted' | 'MemoryBucketCleared' }>;
 
 @Injectable()
 export class MemoryErasureProcess implements Projector {
@@ -43,10 +30,6 @@ export class MemoryErasureProcess implements Projector {
       await this.keys.destroyGroup(bucketKeyGroup(event.data.agentId, event.data.owner));
       return [];
     },
-    MemoryProposalConfirmed: (event) => this.destroy(event.data.proposalId)(),
-    MemoryProposalKeptPersonal: (event) => this.destroy(event.data.proposalId)(),
-    MemoryProposalDiscarded: (event) => this.destroy(event.data.proposalId)(),
-    MemoryProposalFlagged: (event) => this.destroy(event.data.proposalId)(),
   });
   readonly eventTypes = this.handlers.eventTypes;
 

@@ -6,6 +6,7 @@ import { Module, type OnModuleInit } from '@nestjs/common';
 import { ContextProviders, ConversationsModule } from '#conversations';
 import { GatewayModule } from '#gateway';
 import { ClearDeletedAgentBucketHandler } from './agent-memories-deletion.process.js';
+import { CompleteProposalHandler } from './memory-proposal.process.js';
 import { AddMemoryController } from './commands/add-memory/add-memory.controller.js';
 import { AddMemoryHandler } from './commands/add-memory/add-memory.command.js';
 import { AnswerProposalController } from './commands/answer-proposal/answer-proposal.controller.js';
@@ -46,6 +47,7 @@ export const MEMORY_COMMAND_HANDLERS = [
   ClearMemoriesHandler,
   AnswerProposalHandler,
   ClearDeletedAgentBucketHandler,
+  CompleteProposalHandler,
 ];
 
 export const MEMORY_QUERY_HANDLERS = [ListMemoriesHandler, GetMemoryHistoryHandler, ListProposalsHandler];
