@@ -379,6 +379,12 @@ describe('Agent Memory (e2e)', () => {
     const onPublic = await converse(publicAgent, { message: FALCON });
     expect(onPublic.message.memory).toBeUndefined();
     await expectNothingSaved(publicAgent);
+    // Nor through the API.
+    const onPublicApi = await admin.post<ErrorBody>(`${M}/${publicAgent}/memories`, {
+      text: 'The user lives in Lyon.',
+    });
+    expect([onPublicApi.status, onPublicApi.body.error.code]).toEqual([400, 'memory_disabled']);
+    await expectNothingSaved(publicAgent);
 
     // An incognito conversation.
     const incognitoAgent = await createAgent();
@@ -436,9 +442,20 @@ describe('Agent Memory (e2e)', () => {
     expect((await memoriesOf(offAgent)).map((memory) => [memory.id, memory.text])).toEqual([
       [kept.id, 'The user lives in Lyon.'],
     ]);
+    const offApi = await admin.post<ErrorBody>(`${M}/${offAgent}/memories`, {
+      text: 'The user plays chess.',
+    });
+    expect([offApi.status, offApi.body.error.code]).toEqual([400, 'memory_disabled']);
     expect(
       (await bucketEvents(api, offAgent, adminUserId)).filter((event) => event.type === 'MemoryAdded'),
     ).toHaveLength(1);
+    // Existing memories stay governable: edited and deleted while memory is off.
+    const editedOff = await admin.patch<Memory>(`${M}/${offAgent}/memories/${kept.id}`, {
+      text: 'The user lives in Lille.',
+    });
+    expect([editedOff.status, editedOff.body.version]).toEqual([200, 2]);
+    expect((await admin.delete(`${M}/${offAgent}/memories/${kept.id}`)).status).toBe(204);
+    expect(await memoriesOf(offAgent)).toEqual([]);
   });
 
   it('retires the least recently used memory of a full bucket (MEMORY_PERSONAL_CAP)', async () => {
