@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EVENT_STORE, type EventStore } from '#event-store';
+import { ContentCipher } from '#key-store';
 import { READ_STORE, type ReadStore } from '#read-store';
 import {
   startFakeUpstream,
@@ -321,6 +322,21 @@ describe('Agent Memory (e2e)', () => {
       [thirdId, 'discarded'],
     ]);
 
+    // A pending proposal whose text was erased (I cleared my memories, its key with them) saves nothing when answered.
+    const fourth = await converse(agentId, { message: 'Our team reviews code on Tuesdays.' });
+    const fourthId = fourth.message.memory!.proposals[0]!.id;
+    expect((await admin.delete(`${M}/${agentId}/memories?bucket=personal`)).status).toBe(204);
+    const erased = await admin.get<{ data: Proposal[] }>(`${M}/${agentId}/proposals`);
+    expect(erased.body.data).toEqual([
+      expect.objectContaining({ id: fourthId, text: null, state: 'pending' }),
+    ]);
+    const late = await admin.post<Proposal>(`${M}/${agentId}/proposals/${fourthId}`, { answer: 'confirm' });
+    expect(late.status).toBe(200);
+    expect(late.body).toMatchObject({ state: 'discarded', memoryId: null });
+    expect((await memoriesOf(agentId)).map((memory) => memory.text)).toEqual([
+      'Our team deploys on Fridays.',
+    ]);
+
     // Without sharedMemoryEnabled a team fact is simply mine.
     const plainAgent = await createAgent();
     const plain = await converse(plainAgent, { message: 'Our team deploys on Fridays.' });
@@ -624,8 +640,19 @@ describe('Agent Memory (e2e)', () => {
     await addMemory(agentId, 'The user lives in Lyon.');
     await addMemory(agentId, 'Our team deploys on Fridays.', admin, 'shared');
     await addMemory(agentId, 'The user plays chess.', other.as);
+    // A third user with a pending proposal and no memory: its text is erased with the Agent too.
+    const third = await secondUser();
+    const proposed = await converse(agentId, { message: 'Our team deploys on Mondays.' }, third.as);
+    const proposalId = proposed.message.memory!.proposals[0]!.id;
     const reads = api.app.get<ReadStore>(READ_STORE);
-    const memoriesOfAgent = async () => (await reads.reader<Json>('memories').find({ agentId })).data;
+    const cipher = api.app.get(ContentCipher);
+    const proposalText = async () => {
+      const doc = await reads.reader<{ id: string; text: string }>('memory_proposals').get(proposalId);
+      return doc ? cipher.open(doc.text) : null;
+    };
+    expect(await proposalText()).toBe('Our team deploys on Mondays.');
+    const memoriesOfAgent = async () =>
+      (await reads.reader<Json & { id: string }>('memories').find({ agentId })).data;
     expect(await memoriesOfAgent()).toHaveLength(3);
 
     expect((await admin.delete(`${CORE}/agents/${agentId}`)).status).toBe(204);
@@ -644,6 +671,7 @@ describe('Agent Memory (e2e)', () => {
       ['shared', 'agent_deleted'],
       [other.userId, 'agent_deleted'],
     ]);
+    await waitUntil(async () => (await proposalText()) === null, 10_000);
     const listed = await admin.get<ErrorBody>(`${M}/${agentId}/memories`);
     expect(listed.status).toBe(404);
   });
