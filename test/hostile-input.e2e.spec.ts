@@ -270,6 +270,91 @@ describe('hostile input (e2e)', () => {
             `${method} ${path} ${String(body).slice(0, 60)} → ${response.status} ${text.slice(0, 160)}`,
           );
       }
+    // The memory routes, on a real memory and proposal (of an Agent sharing memories) and on ids that do not exist:
+    // every answer a 4xx with the envelope.
+    const sharing = await fetch(`${api.url}/api/v1/core/agents`, {
+      method: 'POST',
+      headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ spaceId: space.id, name: 'Sharing', sharedMemoryEnabled: true }),
+    }).then((r) => r.json() as Promise<{ id: string }>);
+    const memory = await fetch(`${api.url}/api/v1/core/memory/${sharing.id}/memories`, {
+      method: 'POST',
+      headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'The user lives in Lyon.' }),
+    }).then((r) => r.json() as Promise<{ id: string }>);
+    expect(memory.id).toEqual(expect.any(String));
+    const proposed = await fetch(`${api.url}/api/v1/core/llm/${sharing.id}/conversation`, {
+      method: 'POST',
+      headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'Our team deploys on Fridays.' }),
+    }).then((r) => r.json() as Promise<{ message: { memory: { proposals: { id: string }[] } } }>);
+    const proposalId = proposed.message.memory.proposals[0]!.id;
+    const MEMORY_BODIES = [
+      '{}',
+      '{"text":""}',
+      '{"text":"   "}',
+      '{"text":123}',
+      '{"text":["a"]}',
+      '{"text":{"$gt":""}}',
+      '{"text":"x","bucket":"team"}',
+      '{"text":"x","owner":"usr_other"}',
+      `{"text":"${'t'.repeat(300_000)}"}`,
+      '{"version":0}',
+      '{"version":"x"}',
+      '{"version":1.5}',
+      '{"version":-1}',
+      '{"version":1e309}',
+      '{"version":99}',
+      '{"answer":"maybe"}',
+      '{"answer":null}',
+      '{"answer":["confirm"]}',
+    ];
+    const memoryStatuses = new Set<number>();
+    for (const [agentId, memoryId, proposal] of [
+      [sharing.id, memory.id, proposalId],
+      [sharing.id, 'mem_missing', 'prop_missing'],
+      ['agt_missing', 'mem_missing', 'prop_missing'],
+    ]) {
+      const base = `/api/v1/core/memory/${agentId}`;
+      for (const [method, path, body] of [
+        ...[...MEMORY_BODIES, ...BODIES].flatMap((body) => [
+          ['POST', `${base}/memories`, body] as const,
+          ['PATCH', `${base}/memories/${memoryId}`, body] as const,
+          ['POST', `${base}/memories/${memoryId}/rollback`, body] as const,
+          ['POST', `${base}/proposals/${proposal}`, body] as const,
+        ]),
+        ['GET', `${base}/memories?bucket=nope`, undefined],
+        ['GET', `${base}/memories?bucket=`, undefined],
+        ['DELETE', `${base}/memories?bucket=nope`, undefined],
+        ['DELETE', `${base}/memories?bucket=all`, undefined],
+        ['GET', `${base}/proposals?state=nope`, undefined],
+        ['GET', `${base}/memories/mem_missing/versions`, undefined],
+        ['GET', `${base}/memories/mem_missing/answers`, undefined],
+        ['GET', `${base}/memories/%00/versions`, undefined],
+        ['DELETE', `${base}/memories/mem_missing`, undefined],
+        ['DELETE', `${base}/memories/${'x'.repeat(3000)}`, undefined],
+        ['PATCH', `${base}/memories/mem_missing`, '{"text":"The user plays chess."}'],
+        ['POST', `${base}/memories/mem_missing/rollback`, '{"version":1}'],
+        ['POST', `${base}/proposals/prop_missing`, '{"answer":"confirm"}'],
+      ] as const) {
+        const response = await fetch(`${api.url}${path}`, {
+          method,
+          headers: {
+            'x-api-key': ADMIN_KEY,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body,
+        });
+        const text = await response.text();
+        count += 1;
+        memoryStatuses.add(response.status);
+        if (response.status < 400 || response.status >= 500 || !text.startsWith('{"error":{'))
+          problems.push(
+            `${method} ${path.slice(0, 80)} ${String(body).slice(0, 60)} → ${response.status} ${text.slice(0, 160)}`,
+          );
+      }
+    }
+    expect([...memoryStatuses].sort()).toEqual(expect.arrayContaining([400, 404]));
     for (const query of ['?from=2026-13-01', '?from=x&to=y', `?from=${'9'.repeat(500)}`]) {
       const response = await fetch(`${api.url}${llm}/usage${query}`, { headers: { 'x-api-key': ADMIN_KEY } });
       count += 1;

@@ -1,8 +1,9 @@
 // Process manager: deleting an Agent clears its memory buckets (every user's personal one and the shared one), which
-// destroys their keys. It keeps which buckets each Agent has in its own checkpointed state; a memory added to an
-// Agent already deleted clears its bucket at once. Commands carry ids derived from their cause: a replay appends
+// destroys their keys, the keys of the users' pending proposals included (they are filed under the user's bucket, so
+// a user with a proposal and no memory has a bucket to clear too). It keeps which buckets each Agent has in its own
+// checkpointed state; a memory added (or a proposal made) to an Agent already deleted clears its bucket at once. Commands carry ids derived from their cause: a replay appends
 // nothing.
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { AgentEvent } from '#agents';
 import type { EventEnvelope } from '#kernel';
@@ -13,9 +14,11 @@ import {
   type ProjectionContext,
   type Projector,
 } from '#eventsourcing';
+import { KEY_STORE, type KeyStore } from '#key-store';
 import type { WriteOp } from '#read-store';
 import type { MemoryEvent } from './memory.events.js';
-import { MemoryStore } from './memory-store.js';
+import type { MemoryProposalEvent } from './memory-proposal.events.js';
+import { bucketKeyGroup, MemoryStore } from './memory-store.js';
 
 interface AgentBuckets {
   readonly id: string;
@@ -38,33 +41,34 @@ export class ClearDeletedAgentBucket extends Command<void> {
 
 @CommandHandler(ClearDeletedAgentBucket)
 export class ClearDeletedAgentBucketHandler implements ICommandHandler<ClearDeletedAgentBucket> {
-  constructor(private readonly store: MemoryStore) {}
+  constructor(
+    private readonly store: MemoryStore,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
+  ) {}
 
   async execute({ agentId, owner, context }: ClearDeletedAgentBucket): Promise<void> {
     await this.store.clear(agentId, owner, null, 'agent_deleted', context);
+    // A bucket with no live memory clears nothing (no event), yet its group may hold pending proposals' keys.
+    await this.keys.destroyGroup(bucketKeyGroup(agentId, owner));
   }
 }
 
-type Read = Extract<MemoryEvent | AgentEvent, { type: 'MemoryAdded' | 'AgentDeleted' }>;
+type Read = Extract<
+  MemoryEvent | MemoryProposalEvent | AgentEvent,
+  { type: 'MemoryAdded' | 'MemoryProposed' | 'AgentDeleted' }
+>;
 
 @Injectable()
 export class AgentMemoriesDeletionProcess implements Projector {
   readonly name = 'agent-memories-deletion-process';
-  readonly version = 1;
+  readonly version = 2;
   readonly collections = [{ name: AGENT_BUCKETS }];
 
   constructor(private readonly bus: CommandBus) {}
 
   private readonly handlers = eventHandlers<Read>({
-    MemoryAdded: async (event, context) => {
-      const agent = await this.agent(context, event.data.agentId);
-      if (agent.deleted) {
-        await this.clear(event.data.agentId, event.data.owner, event);
-        return [];
-      }
-      if (agent.owners.includes(event.data.owner)) return [];
-      return [this.save({ ...agent, owners: [...agent.owners, event.data.owner] })];
-    },
+    MemoryAdded: (event, context) => this.bucket(context, event.data.agentId, event.data.owner, event),
+    MemoryProposed: (event, context) => this.bucket(context, event.data.agentId, event.data.userId, event),
     AgentDeleted: async (event, context) => {
       const agent = await this.agent(context, event.data.agentId);
       for (const owner of agent.owners) await this.clear(agent.id, owner, event);
@@ -75,6 +79,22 @@ export class AgentMemoriesDeletionProcess implements Projector {
 
   project(event: EventEnvelope, context: ProjectionContext) {
     return this.handlers.project(event, context);
+  }
+
+  /** A bucket the Agent has: remembered, or cleared at once when the Agent is gone already. */
+  private async bucket(
+    context: ProjectionContext,
+    agentId: string,
+    owner: string,
+    event: EventEnvelope,
+  ): Promise<WriteOp[]> {
+    const agent = await this.agent(context, agentId);
+    if (agent.deleted) {
+      await this.clear(agentId, owner, event);
+      return [];
+    }
+    if (agent.owners.includes(owner)) return [];
+    return [this.save({ ...agent, owners: [...agent.owners, owner] })];
   }
 
   private async agent(context: ProjectionContext, agentId: string): Promise<AgentBuckets> {

@@ -43,6 +43,12 @@ export class AddMemoryHandler implements ICommandHandler<AddMemory> {
 
   async execute({ agentId, body, caller }: AddMemory) {
     const agent = await this.access.agent(agentId, caller);
+    // Memory off (always so for a public Agent) stops new memories on every path, the API's included.
+    if (!agent.memoryEnabled || agent.isPublic)
+      throw new ValidationError(
+        'memory_disabled',
+        'this Agent keeps no new memories (memoryEnabled is off, or it is public)',
+      );
     const owner = body.bucket === 'shared' ? SHARED_OWNER : caller.userId;
     if (owner === SHARED_OWNER && !sharedMemoryApplies(agent))
       throw new ValidationError(

@@ -20,7 +20,11 @@ export class AddMemoryController {
     body: AddMemoryBody,
     response: { status: 201, schema: MemoryDto, description: 'The memory' },
     errors: [
-      { status: 400, description: 'Invalid request; `shared_memory_disabled`' },
+      {
+        status: 400,
+        description:
+          'Invalid request; `memory_disabled` (memory off, or a public Agent); `shared_memory_disabled`',
+      },
       { status: 403, description: "`shared_memory_change_denied`: shared memories need the Agent's manager" },
       404,
       { status: 422, description: '`memory_flagged_unsafe`: `Memory not saved - flagged as unsafe.`' },

@@ -70,8 +70,14 @@ export class AnswerProposalHandler implements ICommandHandler<AnswerProposal> {
         return { ...toProposalDto((await this.store.proposal(proposalId))!, null), message };
       }
     }
-    // Shared only while the Agent shares memories; otherwise a confirmation keeps it for the user.
-    const answer = body.answer === 'confirm' && !sharedMemoryApplies(agent) ? 'personal' : body.answer;
+    // Shared only while the Agent shares memories; otherwise a confirmation keeps it for the user. A text erased
+    // meanwhile (the user cleared their memories, destroying its key) can only be discarded: there is nothing to save.
+    const answer =
+      text === null
+        ? 'discard'
+        : body.answer === 'confirm' && !sharedMemoryApplies(agent)
+          ? 'personal'
+          : body.answer;
     position = await this.store.answer(
       { type: 'AnswerProposal', proposalId, agentId: agent.id, userId: caller.userId, answer, memoryId },
       context,
