@@ -1,5 +1,6 @@
 // Crash safety of a conversation turn: the api is SIGKILLed while the model is answering. The user message was
 // already in the log; after a restart it is listed, no answer is listed as complete, and the conversation goes on.
+import { MEMORY_EXTRACTION_HEADER } from '#models';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeUpstream } from '#testing/fake-openai-upstream';
@@ -37,7 +38,11 @@ describe('conversation turn killed mid-answer (e2e, separate process)', () => {
 
     // The turn reaches the model (so its user message is in the log), which never answers.
     const turn = api.post(conversations, { message: 'remember the lighthouse' }).catch(() => null);
-    const chatRequests = () => upstream.requests.filter((r) => r.path === '/v1/chat/completions');
+    // The turns' chat requests, not the memory extraction that follows an answer.
+    const chatRequests = () =>
+      upstream.requests.filter(
+        (r) => r.path === '/v1/chat/completions' && !r.rawBody.includes(MEMORY_EXTRACTION_HEADER),
+      );
     await waitUntil(() => chatRequests().length > 0, 15_000);
     expect(JSON.stringify(chatRequests()[0]!.body)).toContain('remember the lighthouse');
 

@@ -2,6 +2,7 @@
 // OpenAI-compatible upstream whose received requests the tests inspect), streaming, aborts, usage, ownership,
 // visibility, deletions (erasure included, across a rebuild of the read models), compaction, idempotency, the
 // cascade of an Agent's deletion and usage limits.
+import { MEMORY_EXTRACTION_HEADER } from '#models';
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -160,8 +161,12 @@ function parseSse(text: string): SseEvent[] {
     });
 }
 
+/** The turns' chat requests (memory extraction, which follows a turn on an Agent with memory, is the memory spec's). */
 const chatRequests = (upstream: FakeUpstream) =>
-  upstream.requests.filter((request) => request.path === '/v1/chat/completions');
+  upstream.requests.filter(
+    (request) =>
+      request.path === '/v1/chat/completions' && !request.rawBody.includes(MEMORY_EXTRACTION_HEADER),
+  );
 const sent = (request: FakeUpstreamRequest | undefined) => request!.body as ChatBody;
 const textOf = (content: unknown): string =>
   typeof content === 'string'
@@ -513,12 +518,20 @@ describe('Agent conversations (e2e)', () => {
       calls = (await store.readStream(usageStreamId(key.id, utcDay(new Date())))).map(
         (event) => event.data as ModelCall,
       );
-      return calls.filter((call) => call.operation === 'conversation').length >= 2;
+      return (
+        calls.filter((call) => call.operation === 'conversation').length >= 2 &&
+        calls.some((call) => call.operation === 'memory_extraction')
+      );
     }, 10_000);
-    // Each turn: the embedding of the query, then the chat call.
-    for (const conversationId of [plain.body.conversationId, streamedId]) {
+    // Each turn: the embedding of the query, then the chat call; the plain one then extracts memories (a streamed
+    // API turn never applies memory).
+    const expected = {
+      [plain.body.conversationId]: ['conversation', 'embeddings', 'memory_extraction'],
+      [streamedId]: ['conversation', 'embeddings'],
+    };
+    for (const [conversationId, operations] of Object.entries(expected)) {
       const ofTurn = calls.filter((call) => call.conversationId === conversationId);
-      expect(ofTurn.map((call) => call.operation).sort()).toEqual(['conversation', 'embeddings']);
+      expect(ofTurn.map((call) => call.operation).sort()).toEqual(operations);
       for (const call of ofTurn)
         expect(call).toMatchObject({ agentId, apiKeyId: key.id, outcome: 'completed' });
     }
