@@ -203,6 +203,10 @@ export const ProvenanceDto = z.object({
   steps: z.number().int(),
   checkpointId: z.string().nullable(),
   contextProviders: z.array(z.string()),
+  contextItems: z
+    .array(z.object({ kind: z.string(), id: z.string(), version: z.number().int() }))
+    .optional()
+    .describe('The memories (and, later, Skill versions) the prompt held'),
   status: z.enum(['complete', 'incomplete']),
   usage: Usage,
   createdAt: z.string(),

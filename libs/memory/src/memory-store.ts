@@ -166,6 +166,8 @@ export class MemoryStore {
   ) {
     const result = await this.runBucket({ type: 'ClearBucket', agentId, owner, clearedBy, reason }, context);
     await this.erase(result.events);
+    // Also when the bucket held no memory: pending proposals' texts are filed under it too.
+    await this.keys.destroyGroup(bucketKeyGroup(agentId, owner));
     return result.position;
   }
 

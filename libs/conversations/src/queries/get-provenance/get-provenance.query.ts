@@ -45,6 +45,7 @@ export class GetProvenanceHandler implements IQueryHandler<GetProvenance> {
       ...provenance,
       sources: [...provenance.sources],
       contextProviders: [...provenance.contextProviders],
+      contextItems: (provenance.contextItems ?? []).map((item) => ({ ...item })),
       toolCalls: provenance.toolCalls.map((call, i) => ({
         ...call,
         sources: [...call.sources],

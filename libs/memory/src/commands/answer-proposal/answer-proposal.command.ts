@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { callerScope } from '#gateway';
 import { commandContext, type Caller } from '#identity';
 import { KEY_STORE, type KeyStore } from '#key-store';
-import { newId } from '#kernel';
+import { newId, ValidationError } from '#kernel';
 import { MemoryAccess } from '../../memory-access.js';
 import { ProposalNotFoundError } from '../../memory-proposal.decider.js';
 import { sharedMemoryApplies } from '../../memory-rules.js';
@@ -56,6 +56,13 @@ export class AnswerProposalHandler implements ICommandHandler<AnswerProposal> {
     const memoryId = newId('mem');
     let message: string | null = null;
     let position: number;
+    // Memory off (always so for a public Agent) stops new memories on every path: only discarding is left.
+    if (body.answer !== 'discard' && (!agent.memoryEnabled || agent.isPublic))
+      throw new ValidationError(
+        'memory_disabled',
+        'this Agent keeps no new memories (memoryEnabled is off, or it is public): the proposal can only be discarded',
+        'answer',
+      );
     if (body.answer !== 'discard' && text !== null) {
       const verdict = await this.screening.screen(
         text,

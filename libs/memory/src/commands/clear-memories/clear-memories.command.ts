@@ -7,7 +7,12 @@ import { commandContext, type Caller } from '#identity';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import { MemoryAccess } from '../../memory-access.js';
 import { SHARED_OWNER } from '../../memory.events.js';
-import { MEMORIES, type MemoryView } from '../../memory.read-model.js';
+import {
+  MEMORIES,
+  MEMORY_PROPOSALS,
+  type MemoryProposalView,
+  type MemoryView,
+} from '../../memory.read-model.js';
 import { MemoryStore } from '../../memory-store.js';
 
 export class ClearMemories extends Command<void> {
@@ -33,8 +38,12 @@ export class ClearMemoriesHandler implements ICommandHandler<ClearMemories> {
     const context = commandContext(caller);
     if (agentId === null) {
       const mine = await findAll<MemoryView>(this.readStore, MEMORIES, { owner: caller.userId });
+      const proposed = await findAll<MemoryProposalView>(this.readStore, MEMORY_PROPOSALS, {
+        userId: caller.userId,
+        state: 'pending',
+      });
       let position = 0;
-      for (const agent of new Set(mine.map((memory) => memory.agentId)))
+      for (const agent of new Set([...mine, ...proposed].map((item) => item.agentId)))
         position = Math.max(
           position,
           await this.store.clear(agent, caller.userId, caller.userId, 'requested', context),
