@@ -26,6 +26,8 @@ export interface TurnContext {
   readonly sources: SourceBook;
   /** Tokens this provider's section may take. */
   readonly tokenShare: number;
+  /** Records an item a tool brought into the turn (a Skill version it loaded): listed in the answer's provenance. */
+  readonly recordItem: (item: ContextItem) => void;
 }
 
 export interface ToolOutcome {

@@ -200,6 +200,7 @@ export class ConversationTurns {
       ),
     );
     const posting = new AbortController();
+    const loaded: ContextItem[] = [];
     const turn: TurnContext = {
       agent,
       caller,
@@ -211,6 +212,9 @@ export class ConversationTurns {
       signal: AbortSignal.any([request.signal, posting.signal]),
       sources,
       tokenShare: 0,
+      recordItem: (item) => {
+        if (!loaded.some((known) => known.kind === item.kind && known.id === item.id)) loaded.push(item);
+      },
     };
     const contributing = this.contributions(turn, budget);
     // Awaited below; until then a failure is held, not reported as unhandled.
@@ -310,7 +314,9 @@ export class ConversationTurns {
         steps: result.steps,
         checkpointId,
         contextProviders: [...contributors],
-        ...(items.size > 0 ? { contextItems: [...items.values()].flat() } : {}),
+        ...(items.size > 0 || loaded.length > 0
+          ? { contextItems: [...[...items.values()].flat(), ...loaded] }
+          : {}),
       },
     };
     const answeredAt = new Date();
