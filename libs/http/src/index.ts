@@ -1,3 +1,4 @@
 export * from './error-envelope.filter.js';
 export * from './openapi.js';
 export * from './zod-validation.js';
+export * from './multipart.js';
