@@ -6,3 +6,4 @@ export * from './model-providers.js';
 export * from './model-registry.js';
 export * from './offline/offline-pool.js';
 export * from './provider.port.js';
+export * from './skills-prompt.js';

@@ -36,14 +36,15 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-const contentWords = (text: string): Set<string> =>
+/** The distinct words of a text that say something about its topic (lower case, stop words left out). */
+export const contentWords = (text: string): Set<string> =>
   new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !STOP_WORDS.has(word)));
 
 /**
  * How much a text says about the question: 2 for each question word it holds, 1 for each it holds inside a longer
  * word ("volcano" in "stratovolcano"), so the passage that names the topic outranks one that only repeats a word.
  */
-const sharedWords = (question: ReadonlySet<string>, text: string): number => {
+export const sharedWords = (question: ReadonlySet<string>, text: string): number => {
   let score = 0;
   for (const word of contentWords(text))
     if (question.has(word)) score += 2;

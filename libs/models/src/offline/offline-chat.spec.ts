@@ -9,6 +9,12 @@ import {
   type PromptSource,
 } from '../grounding.js';
 import type { ChatDelta, ChatRequest, ChatResult } from '../provider.port.js';
+import {
+  formatLoadedSkill,
+  formatSkillFile,
+  formatSkillsManifest,
+  type PromptSkill,
+} from '../skills-prompt.js';
 import { OFFLINE_GROUNDED_PREFIX, OFFLINE_UNGROUNDED_PREFIX } from './grounded-answer.js';
 import { OFFLINE_REPLY_PREFIX, offlineChat, offlineChatStream, splitWords } from './offline-chat.js';
 import { countMessageTokens, countTokens } from '#tokenizer';
@@ -500,5 +506,219 @@ describe('Offline chat with recalled memories', () => {
     expect(offlineChat(withMemories('Hello there')).message.content).toMatch(
       /^Offline model reply: you said/,
     );
+  });
+});
+
+describe('Offline chat with Skills', () => {
+  const expenses: PromptSkill = {
+    name: 'expense-report',
+    description: 'Files an expense report from receipts and travel costs.',
+    files: ['policy.md', 'data/rates.csv'],
+  };
+  const notes: PromptSkill = {
+    name: 'release-notes',
+    description: 'Writes release notes from merged pull requests.',
+  };
+  const loadSkillTool: ChatCompletionTool = {
+    type: 'function',
+    function: {
+      name: 'load_skill',
+      parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+    },
+  };
+  const readSkillFileTool: ChatCompletionTool = {
+    type: 'function',
+    function: {
+      name: 'read_skill_file',
+      parameters: {
+        type: 'object',
+        properties: { skill: { type: 'string' }, file: { type: 'string' }, query: { type: 'string' } },
+        required: ['skill'],
+      },
+    },
+  };
+  const skillTools = [loadSkillTool, readSkillFileTool];
+  /** A turn as the runtime sends it: the Agent's prompt ending with its Skills manifest, then the message. */
+  const withSkills = (
+    message: string,
+    skills: readonly PromptSkill[] = [expenses, notes],
+    extra: Partial<ChatRequest> = {},
+  ): ChatRequest => ({
+    messages: [
+      { role: 'system', content: `You are the office assistant.\n\n${formatSkillsManifest(skills)}` },
+      { role: 'user', content: message },
+    ],
+    tools: skillTools,
+    ...extra,
+  });
+  const loaded = {
+    name: 'expense-report',
+    version: 3,
+    instructions: '# Expense reports\n\nCollect every receipt first. Then fill in the form.',
+    files: ['policy.md', 'data/rates.csv'],
+  };
+  /** The request after the model's call, answered by `result`. */
+  const answered = (request: ChatRequest, result: ChatResult, content: string): ChatRequest => ({
+    ...request,
+    messages: [
+      ...request.messages,
+      result.message,
+      { role: 'tool', tool_call_id: functionCall(result).id, content },
+    ],
+  });
+
+  it('calls load_skill when the message names a Skill, as a word of any case', () => {
+    for (const message of ['Use the Expense-Report skill please', 'expense-report: lunch with a client']) {
+      const result = offlineChat(withSkills(message));
+      expect(result.finishReason).toBe('tool_calls');
+      expect(functionCall(result).function).toEqual({
+        name: 'load_skill',
+        arguments: '{"name":"expense-report"}',
+      });
+    }
+  });
+
+  it('calls load_skill when the message shares two content words with a description, not one', () => {
+    const result = offlineChat(withSkills('I have receipts from my trip: make the expense report'));
+    expect(JSON.parse(functionCall(result).function.arguments)).toEqual({ name: 'expense-report' });
+    expect(offlineChat(withSkills('Here are my receipts')).finishReason).toBe('stop');
+  });
+
+  it('answers in text when the message neither names nor describes a Skill', () => {
+    for (const message of ['What is the weather in Paris?', 'Tell me about expense-reports', 'Any notes?']) {
+      const result = offlineChat(withSkills(message));
+      expect(result.finishReason).toBe('stop');
+      expect(result.message.content).toContain(`${OFFLINE_REPLY_PREFIX}you said "${message}"`);
+    }
+  });
+
+  it('picks the best of two: a named Skill over a described one, then the most words shared, then manifest order', () => {
+    const named = offlineChat(withSkills('Write release notes for the expense-report work'));
+    expect(JSON.parse(functionCall(named).function.arguments)).toEqual({ name: 'expense-report' });
+    const described = offlineChat(withSkills('Write the release notes from the merged pull requests'));
+    expect(JSON.parse(functionCall(described).function.arguments)).toEqual({ name: 'release-notes' });
+    const twin: PromptSkill = { name: 'notes-twin', description: notes.description };
+    for (const [skills, name] of [
+      [[notes, twin], 'release-notes'],
+      [[twin, notes], 'notes-twin'],
+    ] as const) {
+      const tie = offlineChat(withSkills('release notes from pull requests', skills));
+      expect(JSON.parse(functionCall(tie).function.arguments)).toEqual({ name });
+    }
+  });
+
+  it('needs the load_skill tool and a manifest, and loads once a turn', () => {
+    expect(offlineChat(withSkills('Use expense-report', undefined, { tools: [] })).finishReason).toBe('stop');
+    expect(offlineChat(withSkills('Use expense-report', [])).finishReason).toBe('stop');
+    expect(offlineChat(ask('Use expense-report', { tools: skillTools })).finishReason).toBe('stop');
+    const request = withSkills('Use expense-report');
+    const call = offlineChat(request);
+    const failed = offlineChat(answered(request, call, 'Error: the Skill could not be loaded'));
+    expect(failed.finishReason).toBe('stop');
+    expect(failed.message.content).toBe(
+      `${OFFLINE_REPLY_PREFIX}The tool returned: Error: the Skill could not be loaded`,
+    );
+  });
+
+  it('after the load_skill result answers following the Skill: its first instruction', () => {
+    const request = withSkills('Use expense-report for my lunch');
+    const followUp = offlineChat(answered(request, offlineChat(request), formatLoadedSkill(loaded)));
+    expect(followUp.finishReason).toBe('stop');
+    expect(followUp.message.content).toBe(
+      'Offline stand-in answer (no language model was called), following the skill "expense-report" (version 3): ' +
+        'Collect every receipt first.',
+    );
+  });
+
+  it('calls read_skill_file once when the message names a reference file, then quotes its first line', () => {
+    const request = withSkills('Use expense-report with the rates table: rates.csv');
+    const loading = answered(request, offlineChat(request), formatLoadedSkill(loaded));
+    const read = offlineChat(loading);
+    expect(read.finishReason).toBe('tool_calls');
+    expect(functionCall(read).function).toEqual({
+      name: 'read_skill_file',
+      arguments: '{"skill":"expense-report","file":"data/rates.csv"}',
+    });
+    const file = { skill: 'expense-report', path: 'data/rates.csv', content: '\ncountry,rate\nFR,1.2\n' };
+    const final = offlineChat(answered(loading, read, formatSkillFile(file)));
+    expect(final.finishReason).toBe('stop');
+    expect(final.message.content).toBe(
+      'Offline stand-in answer (no language model was called), following the skill ' +
+        '"expense-report" (version 3): Collect every receipt first. Reference file data/rates.csv: country,rate',
+    );
+    const missing = offlineChat(answered(loading, read, 'Error: no such file'));
+    expect(missing.message.content).toMatch(/\(version 3\): Collect every receipt first\.$/);
+
+    const byBaseName = offlineChat(
+      answered(withSkills('expense-report, see the policy'), offlineChat(request), formatLoadedSkill(loaded)),
+    );
+    expect(JSON.parse(functionCall(byBaseName).function.arguments)).toEqual({
+      skill: 'expense-report',
+      file: 'policy.md',
+    });
+    const noFile = offlineChat(
+      answered(request, offlineChat(request), formatLoadedSkill({ ...loaded, files: [] })),
+    );
+    expect(noFile.finishReason).toBe('stop');
+    const notOffered = offlineChat({ ...loading, tools: [loadSkillTool] });
+    expect(notOffered.finishReason).toBe('stop');
+  });
+
+  it('appends the Skill to what the sources or memories answer', () => {
+    const request: ChatRequest = {
+      messages: [
+        { role: 'system', content: formatSkillsManifest([expenses]) },
+        { role: 'system', content: formatSourcesBlock([leave]) },
+        { role: 'user', content: 'How many days of paid leave with expense-report?' },
+      ],
+      tools: skillTools,
+    };
+    const followUp = offlineChat(answered(request, offlineChat(request), formatLoadedSkill(loaded)));
+    expect(followUp.message.content).toBe(
+      `${OFFLINE_GROUNDED_PREFIX}Employees get 25 days of paid leave each year. [1] ` +
+        'Following the skill "expense-report" (version 3): Collect every receipt first.',
+    );
+    const unanswered = offlineChat(
+      answered(
+        {
+          ...request,
+          messages: request.messages.with(1, { role: 'system', content: formatSourcesBlock([]) }),
+        },
+        offlineChat(request),
+        formatLoadedSkill(loaded),
+      ),
+    );
+    expect(unanswered.message.content).toMatch(
+      /^Offline stand-in answer \(no language model was called\), following/,
+    );
+  });
+
+  it('loads a Skill asked for before other tools, searches first when asked, and follows tool_choice', () => {
+    const other = offlineChat(
+      withSkills('Use expense-report', undefined, { tools: [...skillTools, weatherTool] }),
+    );
+    expect(functionCall(other).function.name).toBe('load_skill');
+    const plain = offlineChat(withSkills('Hello', undefined, { tools: [...skillTools, weatherTool] }));
+    expect(functionCall(plain).function.name).toBe('get_weather');
+    const search = offlineChat(
+      withSkills('search for expense-report rules', undefined, { tools: [...skillTools, searchTool] }),
+    );
+    expect(functionCall(search).function.name).toBe('search_knowledge');
+    const none = offlineChat(withSkills('Use expense-report', undefined, { tool_choice: 'none' }));
+    expect(none.finishReason).toBe('stop');
+    const required = offlineChat(withSkills('Hello', undefined, { tool_choice: 'required' }));
+    expect(functionCall(required).function).toEqual({
+      name: 'load_skill',
+      arguments: '{"name":"expense-report"}',
+    });
+    const forcedRead = offlineChat(
+      withSkills('the release notes please', undefined, {
+        tool_choice: { type: 'function', function: { name: 'read_skill_file' } },
+      }),
+    );
+    expect(JSON.parse(functionCall(forcedRead).function.arguments)).toEqual({
+      skill: 'release-notes',
+      query: 'the release notes please',
+    });
   });
 });

@@ -6,8 +6,11 @@
 // statement patterns in the turn's user message (`offline-memory.ts`).
 // It calls the first offered function tool (or the one `tool_choice` names) with arguments built from the tool's
 // JSON Schema, except `search_knowledge`, which it calls only when the user asks to search (and only once a turn),
-// so an Agent's tool loop ends. `max_completion_tokens`/`max_tokens` and `stop` are honoured like an upstream does;
-// `seed`, `temperature` and the like change nothing.
+// so an Agent's tool loop ends, and the Skill tools (`offline-skills.ts`): `load_skill` only when the user's message
+// names or describes a Skill of the manifest (once a turn, before other tools), then `read_skill_file` only when the
+// message names one of the loaded Skill's files (once); after them it answers following the Skill.
+// `max_completion_tokens`/`max_tokens` and `stop` are honoured like an upstream does; `seed`, `temperature` and the
+// like change nothing.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   ChatCompletionContentPart,
@@ -28,6 +31,16 @@ import {
 import { MEMORY_EXTRACTION_HEADER } from '../memory-extraction.js';
 import type { ChatDelta, ChatRequest, ChatResult } from '../provider.port.js';
 import {
+  LOAD_SKILL_TOOL,
+  parseLoadedSkill,
+  parseSkillFile,
+  parseSkillsManifest,
+  READ_SKILL_FILE_TOOL,
+  type LoadedSkill,
+  type PromptSkill,
+  type SkillFile,
+} from '../skills-prompt.js';
+import {
   ALSO_REMEMBERED,
   groundedAnswer,
   OFFLINE_GROUNDED_PREFIX,
@@ -36,6 +49,13 @@ import {
   searchQueryOf,
 } from './grounded-answer.js';
 import { offlineMemoryReply } from './offline-memory.js';
+import {
+  ALSO_FOLLOWING,
+  followingSkill,
+  OFFLINE_SKILL_PREFIX,
+  skillFileNamed,
+  skillToLoad,
+} from './offline-skills.js';
 import { exampleForSchema } from './schema-example.js';
 import { countMessageTokens, countTokens, truncateToTokens } from '#tokenizer';
 
@@ -122,7 +142,68 @@ const turnMemories = (messages: readonly ChatCompletionMessageParam[]): string[]
   return block ? parseMemories(textOf(block.content)).map((memory) => memory.text) : [];
 };
 
-const textReply = (messages: readonly ChatCompletionMessageParam[]): string => {
+/** The Skills of the manifest in the system messages (the last one listing any), in its order. */
+const turnSkills = (messages: readonly ChatCompletionMessageParam[]): PromptSkill[] => {
+  for (const message of messages.toReversed()) {
+    if (message.role !== 'system' && message.role !== 'developer') continue;
+    const skills = parseSkillsManifest(textOf(message.content));
+    if (skills.length > 0) return skills;
+  }
+  return [];
+};
+
+/** The names of the functions the model called in the current turn. */
+const turnCalls = (messages: readonly ChatCompletionMessageParam[]): string[] =>
+  currentTurn(messages).flatMap((message) =>
+    message.role === 'assistant'
+      ? (message.tool_calls ?? []).flatMap((call) => (call.type === 'function' ? [call.function.name] : []))
+      : [],
+  );
+
+/** The results of the current turn's tool calls, read with `parse`; the last one read wins. */
+const lastTurnResult = <T>(
+  messages: readonly ChatCompletionMessageParam[],
+  parse: (text: string) => T | undefined,
+): T | undefined =>
+  currentTurn(messages)
+    .filter(isToolResult)
+    .map((message) => parse(textOf(message.content)))
+    .findLast((value) => value !== undefined);
+
+/** The Skill loaded in the current turn (the last `load_skill` result), if any. */
+const turnLoadedSkill = (messages: readonly ChatCompletionMessageParam[]): LoadedSkill | undefined =>
+  lastTurnResult(messages, parseLoadedSkill);
+
+/** The file of `skill` read in the current turn (the last `read_skill_file` result of that Skill), if any. */
+const turnSkillFile = (
+  messages: readonly ChatCompletionMessageParam[],
+  skill: string,
+): SkillFile | undefined =>
+  lastTurnResult(messages, (text) => {
+    const file = parseSkillFile(text);
+    return file?.skill.toLowerCase() === skill.toLowerCase() ? file : undefined;
+  });
+
+/** The Skill the user's message names or describes, when the turn has not loaded one yet. */
+const skillAsked = (messages: readonly ChatCompletionMessageParam[]): PromptSkill | undefined => {
+  const user = lastUserMessage(messages);
+  if (!user || turnCalls(messages).includes(LOAD_SKILL_TOOL) || turnLoadedSkill(messages)) return undefined;
+  return skillToLoad(textOf(user.content), turnSkills(messages));
+};
+
+/** The file of the loaded Skill the user's message names, when the turn has read none yet. */
+const skillFileAsked = (
+  messages: readonly ChatCompletionMessageParam[],
+): { skill: string; file: string } | undefined => {
+  const loaded = turnLoadedSkill(messages);
+  const user = lastUserMessage(messages);
+  if (!loaded || !user || turnCalls(messages).includes(READ_SKILL_FILE_TOOL)) return undefined;
+  const file = skillFileNamed(textOf(user.content), loaded.files);
+  return file === undefined ? undefined : { skill: loaded.name, file };
+};
+
+/** What the sources and memories of the turn answer, when the turn has any. */
+const knowledgeReply = (messages: readonly ChatCompletionMessageParam[]): string | undefined => {
   const sources = turnSources(messages);
   const question = lastUserMessage(messages);
   const remembered = question ? rememberedAnswer(textOf(question.content), turnMemories(messages)) : null;
@@ -133,7 +214,26 @@ const textReply = (messages: readonly ChatCompletionMessageParam[]): string => {
       ? `${grounded}${ALSO_REMEMBERED}${remembered}`
       : `${OFFLINE_REMEMBERED_PREFIX}${remembered}`;
   }
-  if (remembered) return `${OFFLINE_REMEMBERED_PREFIX}${remembered}`;
+  return remembered ? `${OFFLINE_REMEMBERED_PREFIX}${remembered}` : undefined;
+};
+
+/**
+ * After a Skill was loaded: the answer of the sources or memories (when they answer) followed by the Skill part,
+ * or the Skill part alone. See {@link followingSkill}.
+ */
+const skillReply = (messages: readonly ChatCompletionMessageParam[]): string | undefined => {
+  const loaded = turnLoadedSkill(messages);
+  if (!loaded) return undefined;
+  const part = followingSkill(loaded, turnSkillFile(messages, loaded.name));
+  const known = knowledgeReply(messages);
+  return known?.startsWith(OFFLINE_GROUNDED_PREFIX) || known?.startsWith(OFFLINE_REMEMBERED_PREFIX)
+    ? `${known}${ALSO_FOLLOWING}${part}`
+    : `${OFFLINE_SKILL_PREFIX}${part}`;
+};
+
+const textReply = (messages: readonly ChatCompletionMessageParam[]): string => {
+  const answered = skillReply(messages) ?? knowledgeReply(messages);
+  if (answered !== undefined) return answered;
   const toolResults = trailingToolResults(messages);
   if (toolResults.length > 0)
     return OFFLINE_REPLY_PREFIX + toolResults.map((result) => `The tool returned: ${result}`).join('\n');
@@ -159,15 +259,48 @@ const searchAsked = (messages: readonly ChatCompletionMessageParam[]): boolean =
   );
 };
 
-/** The tool the model picks itself: any other tool always, `search_knowledge` when asked (or when one is required). */
+/** The built-in tools called only when the conversation asks for them, never just because they are offered. */
+const ON_REQUEST: ReadonlySet<string> = new Set([
+  SEARCH_KNOWLEDGE_TOOL,
+  LOAD_SKILL_TOOL,
+  READ_SKILL_FILE_TOOL,
+]);
+
+/**
+ * The tool the model picks itself: `search_knowledge` when asked, `load_skill` when a Skill is named or described,
+ * else any other tool always (or, when one is required, the first built-in offered of search, load, read).
+ */
 const pickTool = (
   request: ChatRequest,
   tools: readonly ChatCompletionFunctionTool[],
   required: boolean,
 ): ChatCompletionFunctionTool | undefined => {
-  const search = tools.find((tool) => tool.function.name === SEARCH_KNOWLEDGE_TOOL);
+  const named = (name: string) => tools.find((tool) => tool.function.name === name);
+  const search = named(SEARCH_KNOWLEDGE_TOOL);
   if (search && searchAsked(request.messages)) return search;
-  return tools.find((tool) => tool !== search) ?? (required ? search : undefined);
+  const load = named(LOAD_SKILL_TOOL);
+  if (load && skillAsked(request.messages)) return load;
+  return (
+    tools.find((tool) => !ON_REQUEST.has(tool.function.name)) ??
+    (required ? (search ?? load ?? named(READ_SKILL_FILE_TOOL)) : undefined)
+  );
+};
+
+const allowedNames = (choice: ChatRequest['tool_choice']): string[] =>
+  typeof choice === 'object' && choice.type === 'allowed_tools'
+    ? choice.allowed_tools.tools.flatMap((entry) => {
+        const fn = entry.function;
+        const name = typeof fn === 'object' && fn !== null && 'name' in fn ? fn.name : undefined;
+        return typeof name === 'string' ? [name] : [];
+      })
+    : [];
+
+/** Whether `tool_choice` lets the model call the named function of its own accord. */
+const choiceAllows = (choice: ChatRequest['tool_choice'], name: string): boolean => {
+  if (choice === undefined || choice === 'auto' || choice === 'required') return true;
+  if (typeof choice !== 'object') return false;
+  if (choice.type === 'function') return choice.function.name === name;
+  return allowedNames(choice).includes(name);
 };
 
 /** The function tool to call, or undefined to answer in text. */
@@ -177,8 +310,14 @@ const chosenTool = (request: ChatRequest): ChatCompletionFunctionTool | undefine
   );
   const choice = request.tool_choice;
   if (tools.length === 0 || choice === 'none') return undefined;
-  if (trailingToolResults(request.messages).length > 0) return undefined;
   const byName = (name: string) => tools.find((tool) => tool.function.name === name);
+  if (trailingToolResults(request.messages).length > 0) {
+    // The one call after a tool result: the reference file named in the message, once a Skill is loaded.
+    const read = byName(READ_SKILL_FILE_TOOL);
+    return read && choiceAllows(choice, READ_SKILL_FILE_TOOL) && skillFileAsked(request.messages)
+      ? read
+      : undefined;
+  }
   if (typeof choice === 'object' && choice.type === 'function') {
     const tool = byName(choice.function.name);
     if (!tool)
@@ -190,16 +329,38 @@ const chosenTool = (request: ChatRequest): ChatCompletionFunctionTool | undefine
     return tool;
   }
   if (typeof choice === 'object' && choice.type === 'allowed_tools') {
-    const allowed = choice.allowed_tools.tools.flatMap((entry) => {
-      const fn = entry.function;
-      const name = typeof fn === 'object' && fn !== null && 'name' in fn ? fn.name : undefined;
-      const tool = typeof name === 'string' ? byName(name) : undefined;
+    const allowed = allowedNames(choice).flatMap((name) => {
+      const tool = byName(name);
       return tool ? [tool] : [];
     });
     return pickTool(request, allowed, choice.allowed_tools.mode === 'required');
   }
   if (typeof choice === 'object' && choice.type === 'custom') return undefined;
   return pickTool(request, tools, choice === 'required');
+};
+
+/** The Skill `load_skill` is called with: the one asked for, or (when the call is forced) the manifest's first. */
+const skillToCall = (messages: readonly ChatCompletionMessageParam[], said: string): string => {
+  const skills = turnSkills(messages);
+  return (skillToLoad(said, skills) ?? skills[0])?.name ?? said;
+};
+
+/**
+ * The arguments of `read_skill_file`: the file the message names of the loaded Skill (else of the Skill asked for,
+ * else of the manifest's first), or a search of that Skill's files for the message when it names none.
+ */
+const skillFileToRead = (
+  messages: readonly ChatCompletionMessageParam[],
+  said: string,
+): { skill: string; file: string } | { skill: string; query: string } => {
+  const asked = skillFileAsked(messages);
+  if (asked) return asked;
+  const skills = turnSkills(messages);
+  const skill: { name: string; files?: readonly string[] } | undefined =
+    turnLoadedSkill(messages) ?? skillToLoad(said, skills) ?? skills[0];
+  if (!skill) return { skill: '', query: said };
+  const file = skillFileNamed(said, skill.files ?? []);
+  return file === undefined ? { skill: skill.name, query: said } : { skill: skill.name, file };
 };
 
 const toolCallFor = (
@@ -210,7 +371,11 @@ const toolCallFor = (
   const args = JSON.stringify(
     tool.function.name === SEARCH_KNOWLEDGE_TOOL
       ? { query: searchQueryOf(said) ?? said }
-      : exampleForSchema(tool.function.parameters ?? { type: 'object', properties: {} }, said),
+      : tool.function.name === LOAD_SKILL_TOOL
+        ? { name: skillToCall(request.messages, said) }
+        : tool.function.name === READ_SKILL_FILE_TOOL
+          ? skillFileToRead(request.messages, said)
+          : exampleForSchema(tool.function.parameters ?? { type: 'object', properties: {} }, said),
   );
   const id = `call_${sha256(JSON.stringify([request.messages, tool.function.name, args])).slice(0, 24)}`;
   return { id, type: 'function', function: { name: tool.function.name, arguments: args } };
