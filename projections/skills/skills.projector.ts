@@ -3,7 +3,7 @@
 // Skill removes its document and every version's (the Skill keeps their ids for that, as conversations do messages').
 import { defineProjector, type EnvelopeOf, type ProjectionContext } from '#eventsourcing';
 import type { WriteOp } from '#read-store';
-import type { SkillEvent } from '#skills/skill.events';
+import type { SkillEvent } from '#skills';
 import {
   SKILL_VERSIONS,
   SKILL_VERSIONS_READ_MODEL,
@@ -12,7 +12,7 @@ import {
   SKILLS_READ_MODEL,
   type SkillVersionView,
   type SkillView,
-} from '#skills/skills.read-model';
+} from '#skills';
 
 const patchSkill = (id: string, set: Partial<SkillView>): WriteOp => ({
   kind: 'patch',

@@ -23,9 +23,14 @@ export interface SkillFileRef extends BlobRef {
   readonly path: string;
 }
 
-/** Where a Skill is available: to a Space (inherited by its Agents) or to one Agent. */
+/**
+ * Where a Skill is available: to a Space (inherited by its Agents), to one Agent, or, for the DEFAULT Skills that
+ * ship with the instance, to every Agent.
+ */
 export type SkillPlacement =
-  { readonly kind: 'space'; readonly spaceId: string } | { readonly kind: 'agent'; readonly agentId: string };
+  | { readonly kind: 'space'; readonly spaceId: string }
+  | { readonly kind: 'agent'; readonly agentId: string }
+  | { readonly kind: 'global' };
 
 export const SKILL_SOURCES = ['CUSTOM', 'DEFAULT', 'MARKETPLACE'] as const;
 export type SkillSource = (typeof SKILL_SOURCES)[number];
