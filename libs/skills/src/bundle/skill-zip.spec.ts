@@ -238,6 +238,14 @@ describe('reading a Skill zip', () => {
     });
   });
 
+  it('refuses a SKILL.md over 1 MiB before inflating it', () => {
+    const big = { name: 'SKILL.md', content: new Uint8Array(MIB + 1), crc: 0 };
+    expect(refusal(() => readSkillZip(rawZip([big])))).toMatchObject({
+      code: 'skill_md_too_large',
+      param: 'file',
+    });
+  });
+
   it('refuses a SKILL.md that is not UTF-8', () => {
     const bytes = zipSync({ 'SKILL.md': new Uint8Array([0x2d, 0x2d, 0x2d, 0xff]) });
     expect(refusal(() => readSkillZip(bytes))).toMatchObject({ code: 'invalid_encoding' });

@@ -5,7 +5,13 @@
 import { crc32 } from 'node:zlib';
 import { Inflate } from 'fflate';
 import { ValidationError } from '#kernel';
-import { decodeSkillMarkdown, parseSkillMarkdown, quoted, type SkillManifest } from './skill-manifest.js';
+import {
+  decodeSkillMarkdown,
+  MAX_SKILL_MD_BYTES,
+  parseSkillMarkdown,
+  quoted,
+  type SkillManifest,
+} from './skill-manifest.js';
 
 export interface ZipLimits {
   /** The zip itself (the caller checks the upload too). */
@@ -375,6 +381,11 @@ export function readSkillZip(bytes: Uint8Array, limits?: Partial<ZipLimits>): Sk
   const root = skillRoot(files);
   const skillMd = files.find((file) => file.path === `${root}SKILL.md`);
   if (!skillMd) throw refuse('zip_missing_skill_md', 'the zip must hold SKILL.md');
+  if (skillMd.entry.size > MAX_SKILL_MD_BYTES)
+    throw refuse(
+      'skill_md_too_large',
+      `SKILL.md must be at most ${MAX_SKILL_MD_BYTES} bytes (got ${skillMd.entry.size})`,
+    );
   const manifest = parseSkillMarkdown(
     decodeSkillMarkdown(extract(skillMd.entry, bytes.subarray(skillMd.dataStart, skillMd.dataEnd)), PARAM),
     PARAM,
