@@ -10,6 +10,7 @@ import { knowledgeProjector } from './knowledge/knowledge.projector.js';
 import { summaryIndexProjector } from './knowledge/summary-index.projector.js';
 import { conversationsProjector } from './conversations/conversations.projector.js';
 import { memoryProjector } from './memory/memory.projector.js';
+import { skillsProjector } from './skills/skills.projector.js';
 
 export const READ_MODEL_PROJECTORS: readonly Projector[] = [
   spacesProjector,
@@ -21,4 +22,5 @@ export const READ_MODEL_PROJECTORS: readonly Projector[] = [
   summaryIndexProjector,
   conversationsProjector,
   memoryProjector,
+  skillsProjector,
 ];

@@ -14,6 +14,7 @@ import { KnowledgeModule } from '#knowledge';
 import { LlmModule } from '#llm';
 import { ConversationsModule } from '#conversations';
 import { MemoryModule } from '#memory';
+import { SkillsModule } from '#skills';
 import { ALL_PROJECTORS } from '../../projectors.js';
 import { OperationsController } from './operations.controller.js';
 import { OPENAPI_DOCUMENT, openApiDocument } from './openapi.js';
@@ -35,6 +36,7 @@ export class ApiModule {
         LlmModule,
         ConversationsModule,
         MemoryModule,
+        SkillsModule,
       ],
       controllers: [OperationsController],
       providers: [

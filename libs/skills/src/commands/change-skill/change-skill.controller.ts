@@ -1,0 +1,96 @@
+// PUT /skills/{skillId} (save a draft), PUT /skills/{skillId}/upload (a draft from a .md or .zip),
+// POST /skills/{skillId}/publish, PUT /skills/{skillId}/active-version (our design).
+import { Body, Controller, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { ApiRoute, parseOrThrow, readMultipartFile, ZodBody } from '#http';
+import { CurrentCaller, type Caller } from '#identity';
+import { validateDescription, validateInstructions, validateSkillName } from '../../bundle/skill-manifest.js';
+import { readSkillUpload } from '../../bundle/skill-upload.js';
+import { ActiveVersionBody, SaveDraftBody, SkillDto } from '../../skills.schemas.js';
+import { ChangeSkill } from './change-skill.command.js';
+
+@Controller('api/v1/core/skills/:skillId')
+export class ChangeSkillController {
+  constructor(private readonly bus: CommandBus) {}
+
+  @ApiRoute({
+    tag: 'Skills',
+    summary: 'Save a draft of a Skill',
+    description:
+      "Fields left out keep the current draft's (or the live version's). The live version does not change until the " +
+      'draft is published; a published version is immutable.',
+    body: SaveDraftBody,
+    response: { status: 200, schema: SkillDto, description: 'The Skill, with its versions' },
+    errors: [400, 403, 404],
+  })
+  @Put()
+  saveDraft(@Param('skillId') skillId: string, @Body() raw: unknown, @CurrentCaller() caller: Caller) {
+    const body = parseOrThrow(SaveDraftBody, raw);
+    const manifest = {
+      ...(body.name !== undefined ? { name: validateSkillName(body.name) } : {}),
+      ...(body.description !== undefined ? { description: validateDescription(body.description) } : {}),
+      ...(body.instructions !== undefined ? { instructions: validateInstructions(body.instructions) } : {}),
+    };
+    return this.bus.execute(new ChangeSkill(skillId, { kind: 'draft', manifest }, caller));
+  }
+
+  @ApiRoute({
+    tag: 'Skills',
+    summary: 'Save a draft of a Skill from a .md or .zip upload',
+    description:
+      'multipart/form-data with `file`; the bundle (its SKILL.md and reference files) becomes the draft.',
+    response: { status: 200, schema: SkillDto, description: 'The Skill, with its versions' },
+    errors: [400, 403, 404],
+  })
+  @Put('upload')
+  async uploadDraft(
+    @Param('skillId') skillId: string,
+    @Req() request: FastifyRequest,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const { file } = await readMultipartFile(request);
+    const bundle = readSkillUpload(file.filename, file.bytes);
+    return this.bus.execute(
+      new ChangeSkill(skillId, { kind: 'draft', manifest: bundle.manifest, files: bundle.files }, caller),
+    );
+  }
+
+  @ApiRoute({
+    tag: 'Skills',
+    summary: 'Publish the draft',
+    description: 'The draft becomes the published, active version: the one Agents load.',
+    response: { status: 200, schema: SkillDto, description: 'The Skill, with its versions' },
+    errors: [403, 404, { status: 409, description: '`no_draft`, `skill_name_taken`' }],
+  })
+  @Post('publish')
+  @HttpCode(200)
+  publish(@Param('skillId') skillId: string, @CurrentCaller() caller: Caller) {
+    return this.bus.execute(new ChangeSkill(skillId, { kind: 'publish' }, caller));
+  }
+
+  @ApiRoute({
+    tag: 'Skills',
+    summary: 'Set the active version (rollback)',
+    description: 'Any published version; setting an earlier one back is a rollback, recorded as an event.',
+    body: ActiveVersionBody,
+    response: { status: 200, schema: SkillDto, description: 'The Skill, with its versions' },
+    errors: [
+      400,
+      403,
+      { status: 404, description: '`skill_not_found`, `skill_version_not_found`' },
+      { status: 409, description: '`skill_version_not_published`' },
+    ],
+  })
+  @Put('active-version')
+  activate(
+    @Param('skillId') skillId: string,
+    @Body(new ZodBody(ActiveVersionBody)) body: z.output<typeof ActiveVersionBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    return this.bus.execute(
+      new ChangeSkill(skillId, { kind: 'activate', versionId: body.versionId }, caller),
+    );
+  }
+}

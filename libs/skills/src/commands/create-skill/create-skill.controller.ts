@@ -1,0 +1,73 @@
+// POST /skills (inline) and POST /skills/upload (a .md with frontmatter or a .zip with SKILL.md and reference files).
+import { Body, Controller, Post, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyRequest } from 'fastify';
+import { ApiRoute, parseOrThrow, readMultipartFile } from '#http';
+import { CurrentCaller, type Caller } from '#identity';
+import { validateDescription, validateInstructions, validateSkillName } from '../../bundle/skill-manifest.js';
+import { readSkillUpload } from '../../bundle/skill-upload.js';
+import { CreateSkillBody, SkillDto, UploadFields } from '../../skills.schemas.js';
+import { CreateSkill } from './create-skill.command.js';
+
+const BAD_INPUT =
+  'Invalid request: `invalid_name`, `invalid_description`, `invalid_instructions`, `invalid_placement`; for uploads ' +
+  'also `unknown_frontmatter_key` (naming the key), `invalid_frontmatter`, `unsupported_skill_file` and the zip ' +
+  'refusals naming the entry (`zip_path_escapes`, `zip_symlink`, `zip_bomb`, `zip_too_many_files`, `zip_too_large`, ' +
+  '`zip_missing_skill_md`, `zip_corrupt`, …). Nothing is stored on refusal.';
+
+@Controller('api/v1/core/skills')
+export class CreateSkillController {
+  constructor(private readonly bus: CommandBus) {}
+
+  @ApiRoute({
+    tag: 'Skills',
+    summary: 'Create a Skill inline',
+    description:
+      'Its first version is a draft (Agents load published versions only), or published at once with `publish`.',
+    body: CreateSkillBody,
+    response: { status: 201, schema: SkillDto, description: 'The Skill, with its versions' },
+    errors: [
+      { status: 400, description: BAD_INPUT },
+      403,
+      404,
+      { status: 409, description: '`skill_name_taken`: a Skill of the same place has this name' },
+    ],
+  })
+  @Post()
+  create(@Body() raw: unknown, @CurrentCaller() caller: Caller) {
+    const body = parseOrThrow(CreateSkillBody, raw);
+    const manifest = {
+      name: validateSkillName(body.name),
+      description: validateDescription(body.description),
+      instructions: validateInstructions(body.instructions),
+    };
+    return this.bus.execute(
+      new CreateSkill(
+        { spaceId: body.spaceId, agentId: body.agentId },
+        { manifest, files: [] },
+        body.publish,
+        caller,
+      ),
+    );
+  }
+
+  @ApiRoute({
+    tag: 'Skills',
+    summary: 'Create a Skill from a .md or .zip upload',
+    description:
+      'multipart/form-data: `file` (a SKILL.md-style .md whose YAML frontmatter carries name and description, or a .zip ' +
+      'holding SKILL.md and reference files), `spaceId` or `agentId`, `publish` (true|false). Reference files go to ' +
+      'the blob store.',
+    response: { status: 201, schema: SkillDto, description: 'The Skill, with its versions' },
+    errors: [{ status: 400, description: BAD_INPUT }, 403, 404, 409, 413],
+  })
+  @Post('upload')
+  async upload(@Req() request: FastifyRequest, @CurrentCaller() caller: Caller) {
+    const { fields, file } = await readMultipartFile(request);
+    const target = parseOrThrow(UploadFields, fields);
+    const bundle = readSkillUpload(file.filename, file.bytes);
+    return this.bus.execute(
+      new CreateSkill({ spaceId: target.spaceId, agentId: target.agentId }, bundle, target.publish, caller),
+    );
+  }
+}

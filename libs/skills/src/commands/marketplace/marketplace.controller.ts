@@ -1,0 +1,62 @@
+// The marketplace routes (our design): POST /skills/{skillId}/marketplace (list, admins), DELETE
+// /marketplace/skills/{skillId} (archive, admins), POST /marketplace/skills/{skillId}/install.
+import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { ApiRoute, ZodBody } from '#http';
+import { CurrentCaller, type Caller } from '#identity';
+import { PlacementBody, SkillDto } from '../../skills.schemas.js';
+import { ManageMarketplace } from './marketplace.command.js';
+
+@Controller('api/v1/core')
+export class MarketplaceController {
+  constructor(private readonly bus: CommandBus) {}
+
+  @ApiRoute({
+    tag: 'Skills',
+    summary: 'List a Skill on the marketplace (admins)',
+    description: 'Its active published version becomes installable everywhere.',
+    response: { status: 200, schema: SkillDto, description: 'The Skill' },
+    errors: [
+      403,
+      404,
+      { status: 409, description: '`skill_not_published`, `skill_not_listable` (an installed copy)' },
+    ],
+  })
+  @Post('skills/:skillId/marketplace')
+  @HttpCode(200)
+  list(@Param('skillId') skillId: string, @CurrentCaller() caller: Caller) {
+    return this.bus.execute(new ManageMarketplace(skillId, { kind: 'list' }, caller));
+  }
+
+  @ApiRoute({
+    tag: 'Skills',
+    summary: 'Archive a marketplace entry (admins)',
+    description:
+      'No longer installable; entries are archived, never deleted, so installed copies keep their provenance.',
+    response: { status: 200, schema: SkillDto, description: 'The Skill' },
+    errors: [403, 404, { status: 409, description: '`skill_not_listed`' }],
+  })
+  @Delete('marketplace/skills/:skillId')
+  archive(@Param('skillId') skillId: string, @CurrentCaller() caller: Caller) {
+    return this.bus.execute(new ManageMarketplace(skillId, { kind: 'archive' }, caller));
+  }
+
+  @ApiRoute({
+    tag: 'Skills',
+    summary: 'Install a marketplace Skill to a Space or an Agent',
+    description:
+      'A new Skill (source MARKETPLACE; provider and sourceId name its origin) with the listed version published.',
+    body: PlacementBody,
+    response: { status: 201, schema: SkillDto, description: 'The installed Skill' },
+    errors: [400, 403, 404, { status: 409, description: '`skill_not_listed`, `skill_name_taken`' }],
+  })
+  @Post('marketplace/skills/:skillId/install')
+  install(
+    @Param('skillId') skillId: string,
+    @Body(new ZodBody(PlacementBody)) body: z.output<typeof PlacementBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    return this.bus.execute(new ManageMarketplace(skillId, { kind: 'install', target: body }, caller));
+  }
+}

@@ -1,0 +1,38 @@
+// GET /skills/{skillId} and GET /skills/{skillId}/versions/{versionId} (our design).
+import { Controller, Get, Param } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiRoute } from '#http';
+import { CurrentCaller, type Caller } from '#identity';
+import { SkillDto, SkillVersionDto } from '../../skills.schemas.js';
+import { GetSkill } from './get-skill.query.js';
+
+@Controller('api/v1/core/skills/:skillId')
+export class GetSkillController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @ApiRoute({
+    tag: 'Skills',
+    summary: 'A Skill, with its versions',
+    response: { status: 200, schema: SkillDto, description: 'The Skill' },
+    errors: [404],
+  })
+  @Get()
+  get(@Param('skillId') skillId: string, @CurrentCaller() caller: Caller) {
+    return this.queries.execute(new GetSkill(skillId, null, caller));
+  }
+
+  @ApiRoute({
+    tag: 'Skills',
+    summary: 'One version of a Skill, with its instructions',
+    response: { status: 200, schema: SkillVersionDto, description: 'The version' },
+    errors: [404],
+  })
+  @Get('versions/:versionId')
+  version(
+    @Param('skillId') skillId: string,
+    @Param('versionId') versionId: string,
+    @CurrentCaller() caller: Caller,
+  ) {
+    return this.queries.execute(new GetSkill(skillId, versionId, caller));
+  }
+}

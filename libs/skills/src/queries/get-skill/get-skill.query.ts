@@ -1,0 +1,47 @@
+// One Skill with its versions, one version with its instructions, and the marketplace listing.
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import type { Caller } from '#identity';
+import { SkillVersionNotFoundError } from '../../skill.decider.js';
+import { SkillAccess } from '../../skill-access.js';
+import { toSkillDto, toVersionDto } from '../../skill-dto.js';
+import { SkillStore } from '../../skill-store.js';
+import type { SkillDto, SkillVersionDto } from '../../skills.schemas.js';
+
+export class GetSkill extends Query<z.output<typeof SkillDto> | z.output<typeof SkillVersionDto>> {
+  constructor(
+    readonly skillId: string,
+    readonly versionId: string | null,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetSkill)
+export class GetSkillHandler implements IQueryHandler<GetSkill> {
+  constructor(
+    private readonly access: SkillAccess,
+    private readonly store: SkillStore,
+  ) {}
+
+  async execute({ skillId, versionId, caller }: GetSkill) {
+    const skill = await this.access.skill(skillId, caller);
+    if (versionId === null) return toSkillDto(skill, await this.store.versions(skill.id));
+    const version = await this.store.version(versionId);
+    if (!version || version.skillId !== skill.id) throw new SkillVersionNotFoundError(skill.id, versionId);
+    return toVersionDto(version, await this.store.text(version.instructions));
+  }
+}
+
+export class ListMarketplace extends Query<{ data: z.output<typeof SkillDto>[]; nextCursor: null }> {}
+
+@QueryHandler(ListMarketplace)
+export class ListMarketplaceHandler implements IQueryHandler<ListMarketplace> {
+  constructor(private readonly store: SkillStore) {}
+
+  async execute() {
+    const listed = await this.store.placed({ marketplace: 'listed' });
+    return { data: listed.map((skill) => toSkillDto(skill)), nextCursor: null };
+  }
+}

@@ -1,0 +1,113 @@
+// Who may see and change which Skill, and the name rule. A global (DEFAULT) Skill is seen by everyone and changed by
+// admins; a Space Skill is seen by whoever sees the Space and changed by whoever may change it; an Agent Skill is
+// seen by whoever may use the Agent and changed by them when they manage it (an admin, the owner of a personal Agent,
+// a key that may change its Space). A Skill one cannot see is 404, as an unknown id.
+// Names (spec: "unique within the place where the Skill is available"): a Space Skill and an Agent Skill of an Agent
+// in that Space cannot share a name, nor two Skills of one place; duplicates are 409 `skill_name_taken`.
+import { Inject, Injectable } from '@nestjs/common';
+import { accessibleAgent, AGENTS, type AgentView } from '#agents';
+import type { Caller } from '#identity';
+import { ConflictError, ForbiddenError, ValidationError } from '#kernel';
+import { findAll, READ_STORE, type ReadStore } from '#read-store';
+import { changeableSpace, SpaceGrants, visibleSpace } from '#spaces';
+import { SkillNotFoundError } from './skill.decider.js';
+import type { SkillPlacement } from './skill.events.js';
+import type { SkillView } from './skills.read-model.js';
+import { SkillStore } from './skill-store.js';
+
+export const placementOf = (skill: SkillView): SkillPlacement =>
+  skill.placement === 'space'
+    ? { kind: 'space', spaceId: skill.spaceId! }
+    : skill.placement === 'agent'
+      ? { kind: 'agent', agentId: skill.agentId! }
+      : { kind: 'global' };
+
+@Injectable()
+export class SkillAccess {
+  constructor(
+    private readonly store: SkillStore,
+    private readonly grants: SpaceGrants,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  /** The place a request names: exactly one of spaceId and agentId. */
+  placement(target: { spaceId?: string | undefined; agentId?: string | undefined }): SkillPlacement {
+    if ((target.spaceId === undefined) === (target.agentId === undefined))
+      throw new ValidationError('invalid_placement', 'name exactly one of spaceId and agentId', 'spaceId');
+    return target.spaceId !== undefined
+      ? { kind: 'space', spaceId: target.spaceId }
+      : { kind: 'agent', agentId: target.agentId! };
+  }
+
+  async canSee(placement: SkillPlacement, caller: Caller): Promise<void> {
+    if (placement.kind === 'space')
+      await visibleSpace(this.readStore, this.grants, placement.spaceId, caller);
+    else if (placement.kind === 'agent') await accessibleAgent(this.readStore, placement.agentId, caller);
+  }
+
+  async canChange(placement: SkillPlacement, caller: Caller): Promise<void> {
+    if (caller.isAdmin) return;
+    if (placement.kind === 'global')
+      throw new ForbiddenError('skill_change_denied', 'only admins change the Skills every Agent has');
+    if (placement.kind === 'space') {
+      await changeableSpace(this.readStore, this.grants, placement.spaceId, caller);
+      return;
+    }
+    const agent = await accessibleAgent(this.readStore, placement.agentId, caller);
+    if (agent.isPersonal && agent.ownerUserId === caller.userId) return;
+    if (agent.spaceId) {
+      await changeableSpace(this.readStore, this.grants, agent.spaceId, caller);
+      return;
+    }
+    throw new ForbiddenError('skill_change_denied', "this key may not change this Agent's Skills");
+  }
+
+  /** The Skill, if the caller sees it; 404 otherwise. */
+  async skill(skillId: string, caller: Caller): Promise<SkillView> {
+    const skill = await this.store.skill(skillId);
+    if (!skill) throw new SkillNotFoundError(skillId);
+    try {
+      await this.canSee(placementOf(skill), caller);
+    } catch {
+      throw new SkillNotFoundError(skillId);
+    }
+    return skill;
+  }
+
+  /** 409 when a Skill of the same place (a Space and its Agents count as one place) already has this name. */
+  async requireFreeName(
+    name: string,
+    placement: SkillPlacement,
+    except: string | null = null,
+  ): Promise<void> {
+    const taken = (skills: readonly SkillView[]) =>
+      skills.some((skill) => skill.name === name && skill.id !== except);
+    let clash: boolean;
+    if (placement.kind === 'global') clash = taken(await this.store.placed({ placement: 'global', name }));
+    else if (placement.kind === 'space') {
+      const agents = await findAll<AgentView>(this.readStore, AGENTS, { spaceId: placement.spaceId });
+      clash =
+        taken(await this.store.placed({ spaceId: placement.spaceId })) ||
+        (await this.anyAgentSkill(
+          agents.map((agent) => agent.id),
+          taken,
+        ));
+    } else {
+      const agent = await this.readStore.reader<AgentView>(AGENTS).get(placement.agentId);
+      clash =
+        taken(await this.store.placed({ agentId: placement.agentId })) ||
+        (agent?.spaceId ? taken(await this.store.placed({ spaceId: agent.spaceId })) : false);
+    }
+    if (clash)
+      throw new ConflictError(
+        'skill_name_taken',
+        `a Skill named '${name}' is already available here (a Space and its Agents share one set of names)`,
+        'name',
+      );
+  }
+
+  private async anyAgentSkill(agentIds: readonly string[], taken: (skills: readonly SkillView[]) => boolean) {
+    for (const agentId of agentIds) if (taken(await this.store.placed({ agentId }))) return true;
+    return false;
+  }
+}

@@ -1,0 +1,65 @@
+// The Skills bounded context: versioned instruction bundles with reference files (inline, .md and .zip uploads,
+// drafts and published versions, Space, Agent and default availability, a marketplace) as command and query
+// slices, the DEFAULT Skills seeded on start, and the context provider that loads Skills on demand in conversations
+// (added to the conversations' list when this module starts).
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { ContextProviders, ConversationsModule } from '#conversations';
+import { AvailableSkills } from './available-skills.js';
+import { ChangeSkillController } from './commands/change-skill/change-skill.controller.js';
+import { ChangeSkillHandler } from './commands/change-skill/change-skill.command.js';
+import { CreateSkillController } from './commands/create-skill/create-skill.controller.js';
+import { CreateSkillHandler } from './commands/create-skill/create-skill.command.js';
+import { DeleteSkillController } from './commands/delete-skill/delete-skill.controller.js';
+import { DeleteSkillHandler } from './commands/delete-skill/delete-skill.command.js';
+import { MarketplaceController } from './commands/marketplace/marketplace.controller.js';
+import { ManageMarketplaceHandler } from './commands/marketplace/marketplace.command.js';
+import { GetSkillController } from './queries/get-skill/get-skill.controller.js';
+import { GetSkillHandler, ListMarketplaceHandler } from './queries/get-skill/get-skill.query.js';
+import { ListSkillsController } from './queries/list-skills/list-skills.controller.js';
+import { ListSkillsHandler } from './queries/list-skills/list-skills.query.js';
+import { SkillAccess } from './skill-access.js';
+import { SkillStore } from './skill-store.js';
+import { SkillsContextProvider } from './skills.provider.js';
+import { SkillsSeeder } from './skills-seeder.js';
+
+export const SKILL_CONTROLLERS = [
+  ListSkillsController,
+  CreateSkillController,
+  GetSkillController,
+  ChangeSkillController,
+  DeleteSkillController,
+  MarketplaceController,
+];
+
+export const SKILL_COMMAND_HANDLERS = [
+  CreateSkillHandler,
+  ChangeSkillHandler,
+  DeleteSkillHandler,
+  ManageMarketplaceHandler,
+];
+
+export const SKILL_QUERY_HANDLERS = [ListSkillsHandler, GetSkillHandler, ListMarketplaceHandler];
+
+@Module({
+  imports: [ConversationsModule],
+  controllers: SKILL_CONTROLLERS,
+  providers: [
+    ...SKILL_COMMAND_HANDLERS,
+    ...SKILL_QUERY_HANDLERS,
+    SkillStore,
+    SkillAccess,
+    AvailableSkills,
+    SkillsContextProvider,
+    SkillsSeeder,
+  ],
+})
+export class SkillsModule implements OnModuleInit {
+  constructor(
+    private readonly contextProviders: ContextProviders,
+    private readonly skills: SkillsContextProvider,
+  ) {}
+
+  onModuleInit(): void {
+    this.contextProviders.add(this.skills);
+  }
+}
