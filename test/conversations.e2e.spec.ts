@@ -296,7 +296,11 @@ describe('Agent conversations (e2e)', () => {
       `${LLM}/${agentId}/conversation/${conversationId}/messages/${first.body.message.id}/provenance`,
     );
     expect(provenance.status).toBe(200);
-    expect(provenance.body).toMatchObject({ model: 'offline-chat', contextProviders: ['knowledge'] });
+    // Knowledge, then the Skills every Agent has (the DEFAULT ones): their manifest is in the prompt.
+    expect(provenance.body).toMatchObject({
+      model: 'offline-chat',
+      contextProviders: ['knowledge', 'skills'],
+    });
     expect(provenance.body.sources).toEqual(
       expect.arrayContaining([expect.objectContaining({ documentId: volcanoes.id, index: 1 })]),
     );
@@ -342,13 +346,16 @@ describe('Agent conversations (e2e)', () => {
 
     const body = sent(chatRequests(upstream).at(-1));
     expect(body.model).toBe('fake-model');
-    expect(body.messages).toHaveLength(5);
+    expect(body.messages).toHaveLength(6);
     expect(body.messages[0]).toEqual({ role: 'system', content: 'You are a volcanologist.' });
     expect(body.messages[1]!.role).toBe('system');
     const sources = textOf(body.messages[1]!.content);
     expect(sources.startsWith('Sources retrieved for this turn:')).toBe(true);
     expect(sources).toContain('Mount Etna is an active stratovolcano on the east coast of Sicily.');
-    expect(body.messages.slice(2)).toEqual([
+    // The Skills manifest (the DEFAULT Skills every Agent has) follows the sources.
+    expect(body.messages[2]!.role).toBe('system');
+    expect(textOf(body.messages[2]!.content)).toMatch(/^Skills available to you/);
+    expect(body.messages.slice(3)).toEqual([
       user('Which volcano is in Sicily?'),
       { role: 'assistant', content: 'Echo: Which volcano is in Sicily?' },
       user('How tall is Etna?'),
@@ -394,12 +401,9 @@ describe('Agent conversations (e2e)', () => {
     const [first, second] = chatRequests(upstream);
     expect(chatRequests(upstream)).toHaveLength(2);
     // The first call offers the tool and carries the turn's sources; the Vesuvius passage is not among them.
-    expect(sent(first).tools).toEqual([
-      expect.objectContaining({
-        type: 'function',
-        function: expect.objectContaining({ name: 'search_knowledge' }),
-      }),
-    ]);
+    expect((sent(first).tools as { function: { name: string } }[]).map((tool) => tool.function.name)).toEqual(
+      ['search_knowledge', 'load_skill', 'read_skill_file'],
+    );
     const initial = systemTexts(first!).find((section) => section.startsWith('Sources retrieved'))!;
     expect(initial).toContain('Sicily');
     expect(initial).not.toContain('Campania');
@@ -694,10 +698,9 @@ describe('Agent conversations (e2e)', () => {
     expect(second.status).toBe(200);
     expect(upstream.requests.length).toBeGreaterThan(0);
     for (const request of upstream.requests) expect(request.rawBody).not.toContain(secret);
-    expect(sent(chatRequests(upstream).at(-1)).messages).toEqual([
-      { role: 'assistant', content: 'Noted.' },
-      user('What is my locker code?'),
-    ]);
+    expect(
+      sent(chatRequests(upstream).at(-1)).messages.filter((message) => message.role !== 'system'),
+    ).toEqual([{ role: 'assistant', content: 'Noted.' }, user('What is my locker code?')]);
 
     const history = await messagesOf(agentId, conversationId);
     expect(history.body.data.map((message) => message.id)).toEqual([
