@@ -21,6 +21,7 @@ import {
   MemoryModule,
   MemoryProposalProcess,
 } from '#memory';
+import { SkillOwnerDeletionProcess, SkillsModule } from '#skills';
 import { READ_MODEL_PROJECTORS } from '#projections';
 
 export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
@@ -35,6 +36,7 @@ export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
   MemoryErasureProcess,
   MemoryProposalProcess,
   AgentMemoriesDeletionProcess,
+  SkillOwnerDeletionProcess,
 ];
 
 /** What a process that runs ALL_PROJECTORS imports beside the platform: the handlers of the commands they send. */
@@ -43,4 +45,5 @@ export const PROCESS_MODULES: readonly Type[] = [
   KnowledgeModule,
   ConversationsModule,
   MemoryModule,
+  SkillsModule,
 ];

@@ -14,7 +14,7 @@ import { KnowledgeModule } from '#knowledge';
 import { LlmModule } from '#llm';
 import { ConversationsModule } from '#conversations';
 import { MemoryModule } from '#memory';
-import { SkillsModule } from '#skills';
+import { SkillsModule, SkillsSeeder } from '#skills';
 import { ALL_PROJECTORS } from '../../projectors.js';
 import { OperationsController } from './operations.controller.js';
 import { OPENAPI_DOCUMENT, openApiDocument } from './openapi.js';
@@ -43,6 +43,8 @@ export class ApiModule {
         { provide: OPENAPI_DOCUMENT, useFactory: openApiDocument, inject: [DiscoveryService] },
         { provide: HTTP_METRICS, useValue: metrics },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
+        // The api seeds the DEFAULT Skills on start (the worker and the CLI do not).
+        SkillsSeeder,
       ],
     };
   }

@@ -1,3 +1,5 @@
 export * from './skills.module.js';
 export * from './skill.events.js';
 export * from './skills.read-model.js';
+export { SkillOwnerDeletionProcess } from './skill-owner-deletion.process.js';
+export { SkillsSeeder } from './skills-seeder.js';

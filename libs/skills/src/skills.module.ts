@@ -1,6 +1,6 @@
 // The Skills bounded context: versioned instruction bundles with reference files (inline, .md and .zip uploads,
 // drafts and published versions, Space, Agent and default availability, a marketplace) as command and query
-// slices, the DEFAULT Skills seeded on start, and the context provider that loads Skills on demand in conversations
+// slices, and the context provider that loads Skills on demand in conversations
 // (added to the conversations' list when this module starts).
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { ContextProviders, ConversationsModule } from '#conversations';
@@ -20,7 +20,7 @@ import { ListSkillsHandler } from './queries/list-skills/list-skills.query.js';
 import { SkillAccess } from './skill-access.js';
 import { SkillStore } from './skill-store.js';
 import { SkillsContextProvider } from './skills.provider.js';
-import { SkillsSeeder } from './skills-seeder.js';
+import { DeleteOwnedSkillHandler } from './skill-owner-deletion.process.js';
 
 export const SKILL_CONTROLLERS = [
   ListSkillsController,
@@ -36,6 +36,7 @@ export const SKILL_COMMAND_HANDLERS = [
   ChangeSkillHandler,
   DeleteSkillHandler,
   ManageMarketplaceHandler,
+  DeleteOwnedSkillHandler,
 ];
 
 export const SKILL_QUERY_HANDLERS = [ListSkillsHandler, GetSkillHandler, ListMarketplaceHandler];
@@ -50,8 +51,8 @@ export const SKILL_QUERY_HANDLERS = [ListSkillsHandler, GetSkillHandler, ListMar
     SkillAccess,
     AvailableSkills,
     SkillsContextProvider,
-    SkillsSeeder,
   ],
+  exports: [SkillStore],
 })
 export class SkillsModule implements OnModuleInit {
   constructor(
