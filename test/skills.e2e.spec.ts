@@ -278,6 +278,13 @@ describe('Agent Skills (e2e)', () => {
     });
     const unknownVersion = await admin.get<ErrorBody>(`${S}/${skill.id}/versions/skv_missing`);
     expect(unknownVersion.status).toBe(404);
+    // Another Skill's version is no version of this one (whatever its name).
+    const other = await createSkill({ spaceId }, slug('other'));
+    for (const versionId of [other.body.activeVersionId, 'skv_missing']) {
+      const foreign = await admin.put<ErrorBody>(`${S}/${skill.id}/active-version`, { versionId });
+      expect([foreign.status, foreign.body.error.code]).toEqual([404, 'skill_version_not_found']);
+    }
+    expect((await admin.get<Skill>(`${S}/${skill.id}`)).body.activeVersionId).toBe(v1);
   });
 
   it('keeps one set of names for a Space and its Agents: 409 skill_name_taken either way, nothing created', async () => {
@@ -572,6 +579,22 @@ describe('Agent Skills (e2e)', () => {
       expect(reply.status).toBe(403);
     // Unchanged.
     expect((await admin.get<Skill>(`${S}/${id}`)).body.versions).toHaveLength(1);
+    // Not even an admin places a Skill where nothing is.
+    const nowhere = [
+      await createSkill({ spaceId: 'spc_missing' }, slug('orphan')),
+      await createSkill({ agentId: 'agt_missing' }, slug('orphan')),
+      await upload(
+        `${S}/upload`,
+        { name: 'SKILL.md', bytes: skillMd(`name: ${slug('orphan')}\ndescription: Lost.`, 'Stay lost.') },
+        { spaceId: 'spc_missing', publish: 'true' },
+      ),
+    ];
+    expect(nowhere.map((reply) => [reply.status, reply.body.error?.code])).toEqual([
+      [404, 'space_not_found'],
+      [404, 'agent_not_found'],
+      [404, 'space_not_found'],
+    ]);
+    expect((await admin.get(`${S}?spaceId=spc_missing`)).status).toBe(404);
     // In a Space of its own, it may.
     const own = await createSpace(other);
     expect((await createSkill({ spaceId: own }, slug('own'), {}, other)).status).toBe(201);
