@@ -355,6 +355,174 @@ describe('hostile input (e2e)', () => {
       }
     }
     expect([...memoryStatuses].sort()).toEqual(expect.arrayContaining([400, 404]));
+    // The Skill routes, on a real (published, draft-free, unlisted) Skill and on ids that do not exist: JSON bodies
+    // and multipart uploads, none of them valid for what it targets. Every answer a 4xx with the envelope.
+    const skill = await fetch(`${api.url}/api/v1/core/skills`, {
+      method: 'POST',
+      headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        spaceId: space.id,
+        name: 'hostile-target',
+        description: 'A target.',
+        instructions: 'Stand still.',
+        publish: true,
+      }),
+    }).then((r) => r.json() as Promise<{ id: string; activeVersionId: string }>);
+    expect(skill.activeVersionId).toEqual(expect.any(String));
+    const valid = (fields: Record<string, unknown>) =>
+      JSON.stringify({ name: 'fine-name', description: 'Fine.', instructions: 'Fine.', ...fields });
+    const SKILL_BODIES = [
+      '{}',
+      valid({ name: 'Bad Name', spaceId: space.id }),
+      valid({ name: '-bad-', spaceId: space.id }),
+      valid({ name: 'a'.repeat(65), spaceId: space.id }),
+      valid({ description: '   ', spaceId: space.id }),
+      valid({ description: 'd'.repeat(2000), spaceId: space.id }),
+      valid({ instructions: '', spaceId: space.id }),
+      valid({ instructions: 'i'.repeat(200_000), spaceId: space.id }),
+      valid({ spaceId: 'spc_missing' }),
+      valid({ agentId: 'agt_missing' }),
+      valid({ spaceId: space.id, agentId: agent.id }),
+      valid({ spaceId: space.id, publish: 'yes' }),
+      valid({ spaceId: { $gt: '' } }),
+      valid({ spaceId: 'x'.repeat(3000) }),
+      valid({ spaceId: space.id, files: [{ path: '../x', content: 'x' }] }),
+      '{"name":"UPPER"}',
+      '{"description":""}',
+      '{"instructions":123}',
+      '{"versionId":""}',
+      '{"versionId":123}',
+      '{"versionId":"skv_missing"}',
+      '{"versionId":{"$gt":""}}',
+      `{"versionId":"${'v'.repeat(3000)}"}`,
+      '{"spaceId":"spc_missing"}',
+      '{"agentId":"agt_missing"}',
+      `{"spaceId":"${space.id}","agentId":"${agent.id}"}`,
+      '{"spaceId":123}',
+    ];
+    const S = '/api/v1/core/skills';
+    const long = 'x'.repeat(3000);
+    const skillStatuses = new Set<number>();
+    const check = (label: string, status: number, text: string) => {
+      count += 1;
+      skillStatuses.add(status);
+      if (status < 400 || status >= 500 || !text.startsWith('{"error":{'))
+        problems.push(`${label.slice(0, 120)} → ${status} ${text.slice(0, 160)}`);
+    };
+    for (const skillId of [skill.id, 'skl_missing', long]) {
+      for (const [method, path, body] of [
+        ...[...SKILL_BODIES, ...BODIES].flatMap((body) => [
+          ['POST', S, body] as const,
+          ['PUT', `${S}/${skillId}`, body] as const,
+          ['PUT', `${S}/${skillId}/active-version`, body] as const,
+          ['POST', `/api/v1/core/marketplace/skills/${skillId}/install`, body] as const,
+          ['POST', `${S}/${skillId}/publish`, body] as const,
+        ]),
+        ['GET', `${S}/${skillId}/versions/skv_missing`, undefined],
+        ['GET', `${S}/${skillId}/versions/${long}`, undefined],
+        ['GET', `${S}/${skillId}/versions/%00`, undefined],
+        ['DELETE', `/api/v1/core/marketplace/skills/${skillId}`, undefined],
+        ...(skillId === skill.id
+          ? []
+          : ([
+              ['GET', `${S}/${skillId}`, undefined],
+              ['DELETE', `${S}/${skillId}`, undefined],
+              ['POST', `${S}/${skillId}/marketplace`, undefined],
+            ] as const)),
+        ['GET', `${S}?spaceId=`, undefined],
+        ['GET', `${S}?agentId=`, undefined],
+        ['GET', `${S}?spaceId=spc_missing`, undefined],
+        ['GET', `${S}?agentId=agt_missing`, undefined],
+        ['GET', `${S}?spaceId=${long}`, undefined],
+        ['GET', `${S}/%00`, undefined],
+      ] as const) {
+        const response = await fetch(`${api.url}${path}`, {
+          method,
+          headers: {
+            'x-api-key': ADMIN_KEY,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body,
+        });
+        check(
+          `${method} ${path.slice(0, 80)} ${String(body).slice(0, 60)}`,
+          response.status,
+          await response.text(),
+        );
+      }
+      // Uploads: malformed multipart, then well-formed multipart carrying no valid Skill file or fields.
+      for (const [method, path] of [
+        ['POST', `${S}/upload`],
+        ['PUT', `${S}/${skillId}/upload`],
+      ] as const) {
+        for (const [type, body] of [
+          [
+            'multipart/form-data',
+            '--zzz\r\nContent-Disposition: form-data; name="file"; filename="a.md"\r\n\r\nhello',
+          ],
+          [
+            'multipart/form-data; boundary=zzz',
+            '--zzz\r\nContent-Disposition: form-data; name="file"; filename="a.zip"\r\n\r\nPK',
+          ],
+          ['multipart/form-data; boundary=zzz', '{"name":"a.md"}'],
+          ['multipart/form-data; boundary=zzz', '--zzz\r\nContent-Disposition: form-data; name="file"'],
+          ['application/json', valid({ spaceId: space.id })],
+          ['text/plain', 'SKILL.md'],
+        ] as const) {
+          const response = await fetch(`${api.url}${path}`, {
+            method,
+            headers: { 'x-api-key': ADMIN_KEY, 'content-type': type },
+            body,
+          });
+          check(
+            `${method} ${path.slice(0, 80)} [${type}] ${body.slice(0, 40)}`,
+            response.status,
+            await response.text(),
+          );
+        }
+        const md = (front: string) => `---\n${front}\n---\n\nDo it.\n`;
+        const zipLike = new Uint8Array([0x50, 0x4b, 0x03, 0x04, ...new Uint8Array(200).fill(7)]);
+        for (const [fields, part, file, name] of [
+          [{ spaceId: space.id }, 'file', null, ''],
+          [{ spaceId: space.id }, 'file', '', 'empty.md'],
+          [{ spaceId: space.id }, 'other', md('name: fine-name\ndescription: Fine.'), 'SKILL.md'],
+          [{ spaceId: space.id }, 'file', 'plain text', 'notes.txt'],
+          [{ spaceId: space.id }, 'file', 'no frontmatter', 'SKILL.md'],
+          [{ spaceId: space.id }, 'file', md('name: [a, b]\ndescription: Fine.'), 'SKILL.md'],
+          [{ spaceId: space.id }, 'file', md('name: fine-name\ndescription: Fine.\nx: &a [*a]'), 'SKILL.md'],
+          [{ spaceId: space.id }, 'file', md('name: fine-name'), 'SKILL.md'],
+          [{ spaceId: space.id }, 'file', zipLike, 'bundle.zip'],
+          [{ spaceId: space.id }, 'file', new Uint8Array([0xff, 0xfe, 0x00, 0x2d]), 'SKILL.md'],
+          [{ spaceId: space.id }, 'file', 'PK', 'bundle.zip'],
+          [{ spaceId: space.id, publish: 'maybe' }, 'file', 'x', 'notes.txt'],
+          [{ spaceId: space.id, agentId: agent.id }, 'file', 'x', 'notes.txt'],
+          [{ spaceId: space.id, extra: 'x' }, 'file', 'x', 'notes.txt'],
+          [{}, 'file', 'x', 'notes.txt'],
+          [{ spaceId: 'spc_missing' }, 'file', 'x', 'notes.txt'],
+        ] as const) {
+          const form = new FormData();
+          for (const [field, value] of Object.entries(fields)) form.append(field, value);
+          if (file !== null)
+            form.append(part, new Blob([typeof file === 'string' ? file : new Uint8Array(file)]), name);
+          const response = await fetch(`${api.url}${path}`, {
+            method,
+            headers: { 'x-api-key': ADMIN_KEY },
+            body: form,
+          });
+          check(
+            `${method} ${path.slice(0, 80)} multipart ${JSON.stringify(fields).slice(0, 60)} ${name}`,
+            response.status,
+            await response.text(),
+          );
+        }
+      }
+    }
+    expect([...skillStatuses].sort()).toEqual(expect.arrayContaining([400, 404, 409]));
+    // The target is as it was: one published version, no draft.
+    const target = await client(api.url).get<{ versions: unknown[]; draftVersionId: string | null }>(
+      `${S}/${skill.id}`,
+    );
+    expect([target.status, target.body.versions.length, target.body.draftVersionId]).toEqual([200, 1, null]);
     for (const query of ['?from=2026-13-01', '?from=x&to=y', `?from=${'9'.repeat(500)}`]) {
       const response = await fetch(`${api.url}${llm}/usage${query}`, { headers: { 'x-api-key': ADMIN_KEY } });
       count += 1;

@@ -46,7 +46,11 @@ export class SkillAccess {
   }
 
   async canChange(placement: SkillPlacement, caller: Caller): Promise<void> {
-    if (caller.isAdmin) return;
+    if (caller.isAdmin) {
+      // An admin changes every place, of those that exist: a Space or an Agent that does not is 404.
+      await this.canSee(placement, caller);
+      return;
+    }
     if (placement.kind === 'global')
       throw new ForbiddenError('skill_change_denied', 'only admins change the Skills every Agent has');
     if (placement.kind === 'space') {

@@ -74,7 +74,8 @@ export class ChangeSkillHandler implements ICommandHandler<ChangeSkill> {
         change.kind === 'publish'
           ? await this.store.version(skill.draftVersionId ?? '')
           : await this.store.version(change.versionId);
-      if (goingLive && goingLive.name !== skill.name)
+      // Another Skill's version is no version of this one: the decider answers 404 for it.
+      if (goingLive && goingLive.skillId === skillId && goingLive.name !== skill.name)
         await this.access.requireFreeName(goingLive.name, placement, skill.id);
       position = (
         await this.store.run(
