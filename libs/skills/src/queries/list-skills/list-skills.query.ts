@@ -4,6 +4,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { accessibleAgent } from '#agents';
 import type { Caller } from '#identity';
+import { ValidationError } from '#kernel';
 import { Inject } from '@nestjs/common';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { SkillAccess } from '../../skill-access.js';
@@ -29,6 +30,8 @@ export class ListSkillsHandler implements IQueryHandler<ListSkills> {
   ) {}
 
   async execute({ query, caller }: ListSkills) {
+    if (query.agentId !== undefined && query.spaceId !== undefined)
+      throw new ValidationError('invalid_placement', 'name at most one of spaceId and agentId', 'spaceId');
     let skills;
     if (query.agentId !== undefined) {
       const agent = await accessibleAgent(this.readStore, query.agentId, caller);
