@@ -6,7 +6,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CommandContext } from '#eventsourcing';
 import { ContentCipher, KEY_STORE, type KeyStore } from '#key-store';
 import { CommandRunner, CommandSender } from '#platform';
-import { READ_STORE, type ReadStore } from '#read-store';
+import { READ_STORE, type Filter, type ReadStore } from '#read-store';
 import { conversationDecider, type ConversationCommand } from './conversation.decider.js';
 import { conversationStreamId, type StoredVisibility } from './conversation.events.js';
 import type {
@@ -74,14 +74,25 @@ export class StoredConversations {
     return { data: await this.openMessages(result.data), nextCursor: result.nextCursor };
   }
 
-  /** Every live message, oldest first (what a turn builds its history from). */
-  async history(conversationId: string): Promise<PlainMessage[]> {
+  /**
+   * The live messages a turn builds its history from, oldest first: every one, or, once the conversation is compacted,
+   * those from the checkpoint's message on (the model never sees what the summary covers), so a long conversation's
+   * turn reads and opens a bounded tail instead of its whole history.
+   */
+  async history(conversationId: string, fromMessageId: string | null = null): Promise<PlainMessage[]> {
+    const from = fromMessageId
+      ? await this.readStore.reader<MessageView>(CONVERSATION_MESSAGES).get(fromMessageId)
+      : null;
+    const filter: Filter =
+      from && from.conversationId === conversationId
+        ? { conversationId, seq: { $gte: from.seq } }
+        : { conversationId };
     const views: MessageView[] = [];
     let cursor: string | null = null;
     do {
       const result = await this.readStore
         .reader<MessageView>(CONVERSATION_MESSAGES)
-        .find({ conversationId }, { sort: { field: 'seq' }, limit: PAGE, cursor });
+        .find(filter, { sort: { field: 'seq' }, limit: PAGE, cursor });
       views.push(...result.data);
       cursor = result.nextCursor;
     } while (cursor);

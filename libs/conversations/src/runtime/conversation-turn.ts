@@ -509,7 +509,12 @@ export class ConversationTurns {
 
   private async history(place: Place, conversationId: string): Promise<PlainMessage[]> {
     if (place.kind === 'incognito') return [...place.live.messages];
-    return place.record ? this.stored.history(conversationId) : [];
+    if (!place.record) return [];
+    const checkpoint = place.record.checkpoint;
+    return this.stored.history(
+      conversationId,
+      checkpoint?.summary != null ? checkpoint.throughMessageId : null,
+    );
   }
 
   private checkpointOf(place: Place): (Checkpoint & { checkpointId: string }) | null {
