@@ -163,9 +163,10 @@ export class MemoryContextProvider implements ContextProvider {
       const shared = candidate.scope === 'agent' && sharedMemoryApplies(turn.agent);
       if (
         closest &&
+        // A personal fact supersedes the user's own memory it contradicts; a team fact goes through a proposal.
+        !shared &&
         closest.similarity >= SUPERSEDES &&
-        closest.memory.bucket === (shared ? 'shared' : 'personal') &&
-        !shared
+        closest.memory.bucket === 'personal'
       ) {
         position = await this.store.revise(
           {
