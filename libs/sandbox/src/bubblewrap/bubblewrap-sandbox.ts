@@ -12,7 +12,7 @@
 // Disk: RLIMIT_FSIZE caps each file (`maxFileMb`); after each run the work dir is measured and, when over `diskMb`,
 // the files this run wrote or changed are deleted, largest first, until it fits, and stderr says so. A run can thus
 // briefly hold more than `diskMb` (at most what it writes within its wall timeout); there is no file-system quota here
-// (no XFS project quota, no loop device). /tmp is a private tmpfs of `diskMb`.
+// (no XFS project quota, no loop device). /tmp and /dev/shm are private tmpfs of `diskMb` each; / and /dev are read-only.
 //
 // Memory: RLIMIT_AS caps each process, not the sandbox as a whole (`maxProcesses` × `memoryMb` at worst): no cgroup.
 import { spawn, spawnSync } from 'node:child_process';
@@ -282,8 +282,17 @@ export class BubblewrapSandbox implements CodeSandbox {
       '--size',
       String(this.limits.diskMb * MB),
       '--tmpfs',
+      '/dev/shm',
+      '--size',
+      String(this.limits.diskMb * MB),
+      '--tmpfs',
       '/tmp',
       ...binds,
+      // The root and /dev are bwrap's own tmpfs, unbounded: read-only, so nothing can fill memory through them.
+      '--remount-ro',
+      '/dev',
+      '--remount-ro',
+      '/',
       '--clearenv',
       '--setenv',
       'PATH',
