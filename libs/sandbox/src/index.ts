@@ -1,0 +1,3 @@
+export * from './sandbox.port.js';
+export { BubblewrapSandbox } from './bubblewrap/bubblewrap-sandbox.js';
+export type { BubblewrapSandboxOptions } from './bubblewrap/bubblewrap-sandbox.js';
