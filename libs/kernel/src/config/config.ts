@@ -73,6 +73,13 @@ const ConfigSchema = z
     MEMORY_PERSONAL_CAP: z.coerce.number().int().min(1).max(10_000).default(100),
     MEMORY_SHARED_CAP: z.coerce.number().int().min(1).max(10_000).default(200),
     MEMORY_SCREEN_MODEL: z.string().min(1).optional(),
+    SANDBOX_CPU_SECONDS: z.coerce.number().int().min(1).max(3_600).default(10),
+    SANDBOX_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(512),
+    SANDBOX_DISK_MB: z.coerce.number().int().min(1).max(100_000).default(200),
+    SANDBOX_MAX_PROCESSES: z.coerce.number().int().min(4).max(4_096).default(64),
+    SANDBOX_RUN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(30),
+    SANDBOX_IDLE_MINUTES: z.coerce.number().min(0.05).max(10_080).default(30),
+    SANDBOX_HARD_MINUTES: z.coerce.number().min(0.1).max(43_200).default(240),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -130,6 +137,18 @@ const ConfigSchema = z
     memorySharedCap: env.MEMORY_SHARED_CAP,
     /** A chat model that classifies memory candidates as injections, after the rules (optional). */
     memoryScreenModel: env.MEMORY_SCREEN_MODEL,
+    /** The code sandbox of a conversation (bubblewrap embedded): limits of one run, and when a sandbox is destroyed. */
+    sandbox: {
+      cpuSeconds: env.SANDBOX_CPU_SECONDS,
+      memoryMb: env.SANDBOX_MEMORY_MB,
+      diskMb: env.SANDBOX_DISK_MB,
+      maxProcesses: env.SANDBOX_MAX_PROCESSES,
+      maxFileMb: Math.min(env.SANDBOX_DISK_MB, 100),
+      outputBytes: 64 * 1024,
+      wallTimeoutMs: env.SANDBOX_RUN_TIMEOUT_SECONDS * 1_000,
+      idleTimeoutMs: Math.round(env.SANDBOX_IDLE_MINUTES * 60_000),
+      hardTimeoutMs: Math.round(env.SANDBOX_HARD_MINUTES * 60_000),
+    },
   }))
   .superRefine((config, ctx) => {
     if (config.eventStore === 'kurrentdb' && !config.kurrentDbUrl)
