@@ -169,6 +169,22 @@ export class BubblewrapSandbox implements CodeSandbox {
     this.lastUsed.set(sandboxId, Date.now());
   }
 
+  async replaceSkills(sandboxId: string, files: readonly SandboxFile[]): Promise<void> {
+    assertSandboxId(sandboxId);
+    await this.requireAvailable();
+    const dir = this.dirOf(sandboxId);
+    const skills = join(dir, 'skills');
+    await rm(skills, { recursive: true, force: true });
+    await mkdir(skills, { mode: 0o755 });
+    for (const file of files) {
+      const segments = safeSegments(file.path);
+      if (!segments) throw new ValidationError('invalid_sandbox_path', `Not a relative path: ${file.path}`, 'path');
+      const target = join(skills, ...segments);
+      await mkdir(dirname(target), { recursive: true, mode: 0o755 });
+      await writeFile(target, file.bytes, { mode: 0o444 });
+    }
+  }
+
   async run(sandboxId: string, request: RunRequest, signal: AbortSignal): Promise<RunResult> {
     assertSandboxId(sandboxId);
     if (request.language !== 'python' && request.language !== 'shell') {
