@@ -162,6 +162,7 @@ describe('core API (e2e)', () => {
         topK: null,
         knowledgeEnabled: true,
         includeAiSummary: false,
+        codeExecutionEnabled: false,
       });
 
       const prompt = await admin.put(`${CORE}/agents/${agent.id}/prompt`, {

@@ -52,6 +52,17 @@ describe('agents projection', () => {
     expect(await h.get(AGENTS, 'a1')).toMatchObject({ name: 'Helper', conversationTokenBudget: null });
   });
 
+  it('reads an AgentCreated stored before code execution existed as off (false), and follows its toggles', async () => {
+    const h = await projectionHarness(agentsProjector);
+    const { codeExecutionEnabled: _absent, ...olderData } = created.data;
+    await h.apply(h.envelope({ type: 'AgentCreated', data: JSON.parse(JSON.stringify(olderData)) }));
+    expect(await h.get(AGENTS, 'a1')).toMatchObject({ name: 'Helper', codeExecutionEnabled: false });
+    await h.apply(h.envelope({ type: 'AgentCodeExecutionEnabled', data: { agentId: 'a1' } }));
+    expect(await h.get(AGENTS, 'a1')).toMatchObject({ codeExecutionEnabled: true });
+    await h.apply(h.envelope({ type: 'AgentCodeExecutionDisabled', data: { agentId: 'a1' } }));
+    expect(await h.get(AGENTS, 'a1')).toMatchObject({ codeExecutionEnabled: false });
+  });
+
   it('applying the same events twice changes nothing', async () => {
     const h = await projectionHarness(agentsProjector);
     const e1 = h.envelope(created);

@@ -49,5 +49,7 @@ export const agentsProjector = defineProjector<AgentEvent>({
     AgentAiSummaryIncluded: changed,
     AgentAiSummaryExcluded: changed,
     AgentConversationBudgetChanged: changed,
+    AgentCodeExecutionEnabled: changed,
+    AgentCodeExecutionDisabled: changed,
   },
 });

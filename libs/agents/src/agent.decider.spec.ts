@@ -82,6 +82,21 @@ describe('Agent decider', () => {
       .then([]);
   });
 
+  it('turns code execution on and off, and records nothing when it is unchanged', () => {
+    given(created)
+      .when({ type: 'ChangeAgent', agentId: 'a1', settings: { codeExecutionEnabled: true } })
+      .then([{ type: 'AgentCodeExecutionEnabled', data: { agentId: 'a1' } }]);
+    given(created, { type: 'AgentCodeExecutionEnabled', data: { agentId: 'a1' } })
+      .when({ type: 'ChangeAgent', agentId: 'a1', settings: { codeExecutionEnabled: false } })
+      .then([{ type: 'AgentCodeExecutionDisabled', data: { agentId: 'a1' } }]);
+    given(created)
+      .when({ type: 'ChangeAgent', agentId: 'a1', settings: { codeExecutionEnabled: false } })
+      .then([]);
+    given(created, { type: 'AgentCodeExecutionEnabled', data: { agentId: 'a1' } })
+      .when({ type: 'ChangeAgent', agentId: 'a1', settings: { codeExecutionEnabled: true } })
+      .then([]);
+  });
+
   it('turns memory off when an Agent is made public', () =>
     given(created)
       .when({ type: 'ChangeAgent', agentId: 'a1', settings: { isPublic: true } })

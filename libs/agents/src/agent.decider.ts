@@ -25,6 +25,7 @@ export const AGENT_DEFAULTS: Omit<AgentSettings, 'name' | 'model'> = {
   knowledgeEnabled: true,
   includeAiSummary: false,
   conversationTokenBudget: null,
+  codeExecutionEnabled: false,
 };
 
 export type AgentCommand =
@@ -213,6 +214,12 @@ function changeAgent(
       type: 'AgentConversationBudgetChanged',
       data: { agentId, conversationTokenBudget: settings.conversationTokenBudget },
     });
+  toggle(
+    settings.codeExecutionEnabled,
+    state.codeExecutionEnabled,
+    'AgentCodeExecutionEnabled',
+    'AgentCodeExecutionDisabled',
+  );
   return events;
 }
 

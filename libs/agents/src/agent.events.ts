@@ -22,6 +22,8 @@ export interface AgentSettings extends Sampling {
   readonly includeAiSummary: boolean;
   /** Tokens of prompt a conversation turn may send before its history is compacted; null: the instance default. */
   readonly conversationTokenBudget: number | null;
+  /** The Agent's conversations may run code in a sandbox (the run_code tool); off by default. */
+  readonly codeExecutionEnabled: boolean;
 }
 
 type Id = { readonly agentId: string };
@@ -30,9 +32,11 @@ export type AgentEvent =
   | DomainEvent<
       'AgentCreated',
       Id &
-        Omit<AgentSettings, 'conversationTokenBudget'> & {
+        Omit<AgentSettings, 'conversationTokenBudget' | 'codeExecutionEnabled'> & {
           /** Added later: Agents created before it have none (the instance default). */
           readonly conversationTokenBudget?: number | null;
+          /** Added later: Agents created before it have none (off). */
+          readonly codeExecutionEnabled?: boolean;
           readonly spaceId: string | null;
           readonly isPersonal: boolean;
           readonly ownerUserId: string | null;
@@ -57,6 +61,8 @@ export type AgentEvent =
   | DomainEvent<'AgentAiSummaryIncluded', Id>
   | DomainEvent<'AgentAiSummaryExcluded', Id>
   | DomainEvent<'AgentConversationBudgetChanged', Id & { readonly conversationTokenBudget: number | null }>
+  | DomainEvent<'AgentCodeExecutionEnabled', Id>
+  | DomainEvent<'AgentCodeExecutionDisabled', Id>
   | DomainEvent<'AgentDeleted', Id & { readonly reason: 'requested' | 'space_deleted' }>;
 
 export type AgentEventType = AgentEvent['type'];
@@ -80,7 +86,7 @@ export function agentChanges(event: AgentEvent): Partial<AgentRecord> {
   switch (event.type) {
     case 'AgentCreated': {
       const { agentId: _agentId, ...fields } = event.data;
-      return { conversationTokenBudget: null, ...fields };
+      return { conversationTokenBudget: null, codeExecutionEnabled: false, ...fields };
     }
     case 'AgentRenamed':
       return { name: event.data.name };
@@ -120,6 +126,10 @@ export function agentChanges(event: AgentEvent): Partial<AgentRecord> {
       return { includeAiSummary: false };
     case 'AgentConversationBudgetChanged':
       return { conversationTokenBudget: event.data.conversationTokenBudget };
+    case 'AgentCodeExecutionEnabled':
+      return { codeExecutionEnabled: true };
+    case 'AgentCodeExecutionDisabled':
+      return { codeExecutionEnabled: false };
     case 'AgentDeleted':
       return {};
   }

@@ -68,6 +68,9 @@ export const settings = {
       'Tokens of prompt a conversation turn may send (capped at 75% of the model window) before the oldest history ' +
         'is compacted; null: the instance default (CONVERSATION_TOKEN_BUDGET)',
     ),
+  codeExecutionEnabled: z
+    .boolean()
+    .describe('Agents may run code in a sandbox per conversation (the run_code tool)'),
 };
 
 export const optionalSettings = Object.fromEntries(

@@ -22,6 +22,7 @@ export const AgentDto = z.object({
   knowledgeEnabled: z.boolean(),
   includeAiSummary: z.boolean(),
   conversationTokenBudget: z.number().nullable().describe('null: the instance default'),
+  codeExecutionEnabled: z.boolean().describe('Conversations may run code in a sandbox (the run_code tool)'),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -46,6 +47,7 @@ export const toAgentDto = (agent: AgentView): z.output<typeof AgentDto> => ({
   knowledgeEnabled: agent.knowledgeEnabled,
   includeAiSummary: agent.includeAiSummary,
   conversationTokenBudget: agent.conversationTokenBudget ?? null,
+  codeExecutionEnabled: agent.codeExecutionEnabled ?? false,
   createdAt: agent.createdAt,
   updatedAt: agent.updatedAt,
 });
