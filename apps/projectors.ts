@@ -22,6 +22,7 @@ import {
   MemoryProposalProcess,
 } from '#memory';
 import { SkillOwnerDeletionProcess, SkillsModule } from '#skills';
+import { CodeExecutionModule, SandboxLifecycleProcess } from '#code-execution';
 import { READ_MODEL_PROJECTORS } from '#projections';
 
 export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
@@ -37,6 +38,7 @@ export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
   MemoryProposalProcess,
   AgentMemoriesDeletionProcess,
   SkillOwnerDeletionProcess,
+  SandboxLifecycleProcess,
 ];
 
 /** What a process that runs ALL_PROJECTORS imports beside the platform: the handlers of the commands they send. */
@@ -46,4 +48,5 @@ export const PROCESS_MODULES: readonly Type[] = [
   ConversationsModule,
   MemoryModule,
   SkillsModule,
+  CodeExecutionModule,
 ];

@@ -11,6 +11,7 @@ import { summaryIndexProjector } from './knowledge/summary-index.projector.js';
 import { conversationsProjector } from './conversations/conversations.projector.js';
 import { memoryProjector } from './memory/memory.projector.js';
 import { skillsProjector } from './skills/skills.projector.js';
+import { codeExecutionProjector } from './code-execution/code-execution.projector.js';
 
 export const READ_MODEL_PROJECTORS: readonly Projector[] = [
   spacesProjector,
@@ -23,4 +24,5 @@ export const READ_MODEL_PROJECTORS: readonly Projector[] = [
   conversationsProjector,
   memoryProjector,
   skillsProjector,
+  codeExecutionProjector,
 ];

@@ -47,7 +47,10 @@ export const codeExecutionProjector = defineProjector<SandboxEvent>({
           kind: 'patch',
           collection: CONVERSATION_SANDBOXES,
           id: data.conversationId,
-          set: { calls: [...current.calls, { ...call, at: metadata.occurredAt }], lastUsedAt: metadata.occurredAt },
+          set: {
+            calls: [...current.calls, { ...call, at: metadata.occurredAt }],
+            lastUsedAt: metadata.occurredAt,
+          },
         },
       ];
     },

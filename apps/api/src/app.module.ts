@@ -15,6 +15,7 @@ import { LlmModule } from '#llm';
 import { ConversationsModule } from '#conversations';
 import { MemoryModule } from '#memory';
 import { SkillsModule, SkillsSeeder } from '#skills';
+import { CodeExecutionModule } from '#code-execution';
 import { ALL_PROJECTORS } from '../../projectors.js';
 import { OperationsController } from './operations.controller.js';
 import { OPENAPI_DOCUMENT, openApiDocument } from './openapi.js';
@@ -37,6 +38,7 @@ export class ApiModule {
         ConversationsModule,
         MemoryModule,
         SkillsModule,
+        CodeExecutionModule,
       ],
       controllers: [OperationsController],
       providers: [

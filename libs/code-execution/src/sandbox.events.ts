@@ -24,7 +24,10 @@ export type SandboxEvent =
       'SandboxCreated',
       Id & { readonly agentId: string; readonly sandboxId: string; readonly skills: readonly SandboxSkill[] }
     >
-  | DomainEvent<'SandboxSkillsReplaced', Id & { readonly skills: readonly SandboxSkill[]; readonly reason: 'skills_changed' }>
+  | DomainEvent<
+      'SandboxSkillsReplaced',
+      Id & { readonly skills: readonly SandboxSkill[]; readonly reason: 'skills_changed' }
+    >
   | DomainEvent<
       'CodeRan',
       Id & {
@@ -69,10 +72,19 @@ export const evolveSandbox = (state: SandboxState, event: SandboxEvent): Sandbox
 };
 
 export type SandboxCommand =
-  | { readonly type: 'RecordSandboxCreated'; readonly data: Extract<SandboxEvent, { type: 'SandboxCreated' }>['data'] }
-  | { readonly type: 'RecordSkillsReplaced'; readonly data: Extract<SandboxEvent, { type: 'SandboxSkillsReplaced' }>['data'] }
+  | {
+      readonly type: 'RecordSandboxCreated';
+      readonly data: Extract<SandboxEvent, { type: 'SandboxCreated' }>['data'];
+    }
+  | {
+      readonly type: 'RecordSkillsReplaced';
+      readonly data: Extract<SandboxEvent, { type: 'SandboxSkillsReplaced' }>['data'];
+    }
   | { readonly type: 'RecordCodeRun'; readonly data: Extract<SandboxEvent, { type: 'CodeRan' }>['data'] }
-  | { readonly type: 'RecordSandboxDestroyed'; readonly data: Extract<SandboxEvent, { type: 'SandboxDestroyed' }>['data'] };
+  | {
+      readonly type: 'RecordSandboxDestroyed';
+      readonly data: Extract<SandboxEvent, { type: 'SandboxDestroyed' }>['data'];
+    };
 
 /** The sandbox decider: a sandbox is created while there is none, records its runs, and is destroyed once. */
 export const sandboxDecider = {

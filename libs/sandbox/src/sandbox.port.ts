@@ -63,6 +63,8 @@ export type SandboxAvailability =
   { readonly available: true } | { readonly available: false; readonly reason: string };
 
 export interface CodeSandbox {
+  /** The sandboxes unused for longer than the idle timeout (their owner destroys them). */
+  idleSandboxes?(now?: number): string[];
   /** Replaces the read-only files under /skills of an existing sandbox, keeping /work (a rebuild). */
   replaceSkills(sandboxId: string, files: readonly SandboxFile[]): Promise<void>;
   /** Whether runs can happen here at all (checked once and cached). */

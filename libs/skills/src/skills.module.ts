@@ -52,7 +52,7 @@ export const SKILL_QUERY_HANDLERS = [ListSkillsHandler, GetSkillHandler, ListMar
     AvailableSkills,
     SkillsContextProvider,
   ],
-  exports: [SkillStore],
+  exports: [SkillStore, AvailableSkills],
 })
 export class SkillsModule implements OnModuleInit {
   constructor(

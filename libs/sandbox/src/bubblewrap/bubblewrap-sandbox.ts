@@ -178,7 +178,8 @@ export class BubblewrapSandbox implements CodeSandbox {
     await mkdir(skills, { mode: 0o755 });
     for (const file of files) {
       const segments = safeSegments(file.path);
-      if (!segments) throw new ValidationError('invalid_sandbox_path', `Not a relative path: ${file.path}`, 'path');
+      if (!segments)
+        throw new ValidationError('invalid_sandbox_path', `Not a relative path: ${file.path}`, 'path');
       const target = join(skills, ...segments);
       await mkdir(dirname(target), { recursive: true, mode: 0o755 });
       await writeFile(target, file.bytes, { mode: 0o444 });

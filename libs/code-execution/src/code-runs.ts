@@ -1,0 +1,153 @@
+// A conversation's sandbox as the runtime uses it: created on first use with the Agent's Skills' reference files
+// (active versions, under /skills/<skill>/…), runs recorded as events (code and output sealed under the
+// conversation's keys), files the code produced stored in the blob store, and destruction (timeouts, the
+// conversation's deletion) recorded before the directory goes.
+import { Inject, Injectable } from '@nestjs/common';
+import { BLOB_STORE, type BlobStore } from '#blob-store';
+import type { AgentView } from '#agents';
+import { SYSTEM_ACTOR, newId, type PlatformConfig, PLATFORM_CONFIG } from '#kernel';
+import type { CommandContext } from '#eventsourcing';
+import { ContentCipher } from '#key-store';
+import { CommandRunner, CommandSender } from '#platform';
+import { CODE_SANDBOX, type CodeSandbox, type RunRequest, type RunResult } from '#sandbox';
+import { AvailableSkills } from '#skills';
+import { sandboxDecider, sandboxStreamId, type SandboxCommand, type SandboxSkill } from './sandbox.events.js';
+import { SANDBOXES_READ_MODEL } from './sandbox.read-model.js';
+
+/** A produced file larger than this is listed but not kept. */
+const KEEP_FILE_BYTES = 5 * 1024 * 1024;
+const OUTPUT_CHARS = 8_000;
+
+export interface CodeRun {
+  readonly result: RunResult;
+  readonly files: readonly { path: string; blobId: string; sizeBytes: number }[];
+}
+
+@Injectable()
+export class CodeRuns {
+  /** When each active sandbox of this process was created (the hard timeout). */
+  private readonly created = new Map<string, { conversationId: string; at: number }>();
+
+  constructor(
+    @Inject(CODE_SANDBOX) readonly sandbox: CodeSandbox,
+    private readonly skills: AvailableSkills,
+    private readonly commands: CommandRunner,
+    private readonly sender: CommandSender,
+    private readonly cipher: ContentCipher,
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    @Inject(PLATFORM_CONFIG) readonly config: PlatformConfig,
+  ) {}
+
+  sandboxIdOf(conversationId: string): string {
+    return `sbx-${conversationId}`;
+  }
+
+  async run(
+    agent: AgentView,
+    conversationId: string,
+    messageId: string,
+    request: RunRequest,
+    signal: AbortSignal,
+    context: CommandContext,
+  ): Promise<CodeRun> {
+    const sandboxId = this.sandboxIdOf(conversationId);
+    const { state } = await this.commands.load(sandboxStreamId(conversationId), sandboxDecider);
+    if (state.status !== 'active' || !this.created.has(sandboxId)) {
+      const { files, skills } = await this.skillFiles(agent);
+      await this.sandbox.create(sandboxId, files);
+      this.created.set(sandboxId, { conversationId, at: Date.now() });
+      await this.record(
+        { type: 'RecordSandboxCreated', data: { conversationId, agentId: agent.id, sandboxId, skills } },
+        context,
+      );
+    }
+    const before = new Map(
+      (await this.sandbox.listFiles(sandboxId)).map((file) => [file.path, file.sizeBytes]),
+    );
+    const result = await this.sandbox.run(sandboxId, request, signal);
+    const files: CodeRun['files'][number][] = [];
+    for (const file of await this.sandbox.listFiles(sandboxId)) {
+      if (before.get(file.path) === file.sizeBytes || file.sizeBytes > KEEP_FILE_BYTES) continue;
+      const bytes = await this.sandbox.readFile(sandboxId, file.path);
+      if (!bytes) continue;
+      const stored = await this.blobs.put(bytes);
+      files.push({ path: file.path, blobId: stored.id, sizeBytes: stored.sizeBytes });
+    }
+    const callId = newId('run');
+    const output = `${result.stdout}${result.stderr ? `\n${result.stderr}` : ''}`.slice(0, OUTPUT_CHARS);
+    const position = await this.record(
+      {
+        type: 'RecordCodeRun',
+        data: {
+          conversationId,
+          callId,
+          messageId,
+          language: request.language,
+          code: await this.cipher.seal(callId, conversationId, request.code),
+          exitCode: result.exitCode,
+          durationMs: result.durationMs,
+          timedOut: result.timedOut,
+          truncated: result.truncated,
+          killedBy: result.killedBy,
+          output: await this.cipher.seal(`${callId}-out`, conversationId, output),
+          files,
+        },
+      },
+      context,
+    );
+    await this.sender.settle(position, [SANDBOXES_READ_MODEL]);
+    return { result, files };
+  }
+
+  /** The Agent's Skills' reference files at their active versions, under /skills/<name>/… . */
+  async skillFiles(agent: Pick<AgentView, 'id' | 'spaceId'>) {
+    const available = await this.skills.of(agent);
+    const files: { path: string; bytes: Uint8Array }[] = [];
+    const skills: SandboxSkill[] = [];
+    for (const { skill, version } of available) {
+      skills.push({ skillId: skill.id, name: skill.name, version: version.number });
+      for (const file of version.files) {
+        const bytes = await this.blobs.get(file.blobId);
+        if (bytes) files.push({ path: `${skill.name}/${file.path}`, bytes });
+      }
+    }
+    return { files, skills };
+  }
+
+  /** Destroys a conversation's sandbox and its files; the reason is in the log first. */
+  async destroy(
+    conversationId: string,
+    reason: 'idle_timeout' | 'hard_timeout' | 'conversation_deleted',
+    context: CommandContext = {
+      actor: SYSTEM_ACTOR,
+      correlationId: `sandbox-${conversationId}`,
+      now: () => new Date(),
+    },
+  ): Promise<void> {
+    await this.record({ type: 'RecordSandboxDestroyed', data: { conversationId, reason } }, context);
+    await this.sandbox.destroy(this.sandboxIdOf(conversationId));
+    this.created.delete(this.sandboxIdOf(conversationId));
+  }
+
+  /** The sandboxes idle or too old in this process (the sweeper destroys them). */
+  expired(now = Date.now()): { conversationId: string; reason: 'idle_timeout' | 'hard_timeout' }[] {
+    const idle = new Set(this.sandbox.idleSandboxes?.(now) ?? []);
+    const expired: { conversationId: string; reason: 'idle_timeout' | 'hard_timeout' }[] = [];
+    for (const [sandboxId, { conversationId, at }] of this.created) {
+      if (now - at > this.config.sandbox.hardTimeoutMs)
+        expired.push({ conversationId, reason: 'hard_timeout' });
+      else if (idle.has(sandboxId)) expired.push({ conversationId, reason: 'idle_timeout' });
+    }
+    return expired;
+  }
+
+  async record(command: SandboxCommand, context: CommandContext): Promise<number> {
+    const { position } = await this.commands.run(
+      sandboxStreamId(command.data.conversationId),
+      sandboxDecider,
+      command,
+      context,
+    );
+    return position;
+  }
+}

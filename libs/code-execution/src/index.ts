@@ -1,0 +1,4 @@
+export * from './code-execution.module.js';
+export * from './sandbox.events.js';
+export * from './sandbox.read-model.js';
+export { SandboxLifecycleProcess } from './sandbox-lifecycle.process.js';
