@@ -1,3 +1,4 @@
+export * from './code-prompt.js';
 export * from './grounding.js';
 export * from './input-limits.js';
 export * from './memory-extraction.js';

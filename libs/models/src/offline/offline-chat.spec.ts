@@ -8,6 +8,7 @@ import {
   parseMemories,
   type PromptSource,
 } from '../grounding.js';
+import { formatCodeResult } from '../code-prompt.js';
 import type { ChatDelta, ChatRequest, ChatResult } from '../provider.port.js';
 import {
   formatLoadedSkill,
@@ -720,5 +721,157 @@ describe('Offline chat with Skills', () => {
       skill: 'release-notes',
       query: 'the release notes please',
     });
+  });
+});
+
+describe('Offline chat with code execution', () => {
+  const runCodeTool: ChatCompletionTool = {
+    type: 'function',
+    function: {
+      name: 'run_code',
+      parameters: {
+        type: 'object',
+        properties: { language: { type: 'string', enum: ['python', 'shell'] }, code: { type: 'string' } },
+        required: ['language', 'code'],
+      },
+    },
+  };
+  const CODE_MESSAGE = 'Please run this:\n```python\nprint(sum(range(10)))\n```';
+  const run = (message: string, extra: Partial<ChatRequest> = {}): ChatRequest =>
+    ask(message, { tools: [runCodeTool], ...extra });
+  const result = {
+    language: 'python' as const,
+    exitCode: 0,
+    stdout: '45\n',
+    stderr: '',
+    truncated: false,
+    timedOut: false,
+    files: [] as string[],
+  };
+  /** The request after the model's call, answered by `content`. */
+  const answered = (request: ChatRequest, call: ChatResult, content: string): ChatRequest => ({
+    ...request,
+    messages: [
+      ...request.messages,
+      call.message,
+      { role: 'tool', tool_call_id: functionCall(call).id, content },
+    ],
+  });
+
+  it('calls run_code with the language and code of the fenced block of the message', () => {
+    const first = offlineChat(run(CODE_MESSAGE));
+    expect(first.finishReason).toBe('tool_calls');
+    expect(functionCall(first).function).toEqual({
+      name: 'run_code',
+      arguments: JSON.stringify({ language: 'python', code: 'print(sum(range(10)))' }),
+    });
+    const shell = offlineChat(run('list it\n```\nls -la /work\n```'));
+    expect(JSON.parse(functionCall(shell).function.arguments)).toEqual({
+      language: 'shell',
+      code: 'ls -la /work',
+    });
+  });
+
+  it('does not call run_code without a fenced block it can run, nor without the tool', () => {
+    for (const message of [
+      'print(sum(range(10)))',
+      'Run ```print(1)``` please',
+      '```js\nconsole.log(1)\n```',
+    ]) {
+      const reply = offlineChat(run(message));
+      expect(reply.finishReason).toBe('stop');
+      expect(reply.message.content).toContain(OFFLINE_REPLY_PREFIX);
+    }
+    expect(offlineChat(ask(CODE_MESSAGE, { tools: [timeTool] })).message.tool_calls?.[0]).toMatchObject({
+      function: { name: 'get_time' },
+    });
+    expect(offlineChat(ask(CODE_MESSAGE)).finishReason).toBe('stop');
+  });
+
+  it('answers after the result with the exit code, the start of the output and the files, calling nothing else', () => {
+    const request = run(CODE_MESSAGE, { tools: [runCodeTool, weatherTool] });
+    const first = offlineChat(request);
+    const after = offlineChat(answered(request, first, formatCodeResult(result)));
+    expect(after.finishReason).toBe('stop');
+    expect(after.message.content).toBe(
+      'Offline stand-in answer (no language model was called), after running the code: exit 0; output: 45',
+    );
+    const long = offlineChat(
+      answered(
+        request,
+        first,
+        formatCodeResult({
+          ...result,
+          exitCode: 1,
+          stdout: `  ${'x'.repeat(300)}\n`,
+          files: ['plot.png', 'out.csv'],
+        }),
+      ),
+    );
+    expect(long.message.content).toBe(
+      `Offline stand-in answer (no language model was called), after running the code: exit 1; output: ${'x'.repeat(200)} Files: plot.png, out.csv`,
+    );
+    const silent = offlineChat(answered(request, first, formatCodeResult({ ...result, stdout: '' })));
+    expect(silent.message.content).toMatch(/exit 0; output: \(none\)$/);
+    const timedOut = offlineChat(
+      answered(request, first, formatCodeResult({ ...result, exitCode: null, timedOut: true, stdout: '' })),
+    );
+    expect(timedOut.message.content).toMatch(/after running the code: timed out; output: \(none\)$/);
+  });
+
+  it('runs code once a turn: no second call after a result, even when a later message in the turn follows it', () => {
+    const request = run(CODE_MESSAGE);
+    const first = offlineChat(request);
+    const next = answered(request, first, formatCodeResult(result));
+    // The turn continues (say, an assistant note) without a new user message: still no second call.
+    const continued = offlineChat({
+      ...next,
+      messages: [...next.messages, { role: 'assistant', content: 'Ran it.' }],
+    });
+    expect(continued.finishReason).toBe('stop');
+    // The call alone (its result not back yet, e.g. an error text) also counts.
+    const failed = offlineChat(answered(request, first, 'sandbox unavailable'));
+    expect(failed.finishReason).toBe('stop');
+    expect(failed.message.content).toBe(`${OFFLINE_REPLY_PREFIX}The tool returned: sandbox unavailable`);
+    // A new user message with a block starts a new turn: it runs again.
+    const again = offlineChat({
+      ...next,
+      messages: [
+        ...next.messages,
+        { role: 'assistant', content: 'Done.' },
+        { role: 'user', content: CODE_MESSAGE },
+      ],
+    });
+    expect(functionCall(again).function.name).toBe('run_code');
+  });
+
+  it('leaves the other tools as they were: runs code before them, and offered alone it is not called', () => {
+    const tools = [searchTool, runCodeTool, weatherTool];
+    expect(functionCall(offlineChat(ask(CODE_MESSAGE, { tools }))).function.name).toBe('run_code');
+    expect(functionCall(offlineChat(ask(QUESTION, { tools }))).function.name).toBe('get_weather');
+    expect(functionCall(offlineChat(ask('Search for leave rules', { tools }))).function.name).toBe(
+      'search_knowledge',
+    );
+    expect(offlineChat(ask(QUESTION, { tools: [runCodeTool, searchTool] })).finishReason).toBe('stop');
+    expect(offlineChat(run(CODE_MESSAGE, { tool_choice: 'none' })).finishReason).toBe('stop');
+    expect(
+      functionCall(
+        offlineChat(
+          ask(CODE_MESSAGE, { tools, tool_choice: { type: 'function', function: { name: 'get_weather' } } }),
+        ),
+      ).function.name,
+    ).toBe('get_weather');
+    const allowed = offlineChat(
+      ask(CODE_MESSAGE, {
+        tools,
+        tool_choice: {
+          type: 'allowed_tools',
+          allowed_tools: { mode: 'auto', tools: [{ type: 'function', function: { name: 'get_weather' } }] },
+        },
+      }),
+    );
+    expect(functionCall(allowed).function.name).toBe('get_weather');
+    const required = offlineChat(ask(QUESTION, { tools: [runCodeTool], tool_choice: 'required' }));
+    expect(functionCall(required).function.name).toBe('run_code');
   });
 });

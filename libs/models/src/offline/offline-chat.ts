@@ -8,7 +8,9 @@
 // JSON Schema, except `search_knowledge`, which it calls only when the user asks to search (and only once a turn),
 // so an Agent's tool loop ends, and the Skill tools (`offline-skills.ts`): `load_skill` only when the user's message
 // names or describes a Skill of the manifest (once a turn, before other tools), then `read_skill_file` only when the
-// message names one of the loaded Skill's files (once); after them it answers following the Skill.
+// message names one of the loaded Skill's files (once); after them it answers following the Skill. `run_code` it calls
+// only when the user's message holds a fenced code block (```python, ```sh…; `code-prompt.ts`), with that code, once
+// a turn and before any other tool; after its result it answers with the exit code and the start of the output.
 // `max_completion_tokens`/`max_tokens` and `stop` are honoured like an upstream does; `seed`, `temperature` and the
 // like change nothing.
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -28,6 +30,13 @@ import {
   SEARCH_KNOWLEDGE_TOOL,
   type PromptSource,
 } from '../grounding.js';
+import {
+  fencedCode,
+  parseCodeResult,
+  RUN_CODE_TOOL,
+  type CodeResult,
+  type FencedCode,
+} from '../code-prompt.js';
 import { MEMORY_EXTRACTION_HEADER } from '../memory-extraction.js';
 import type { ChatDelta, ChatRequest, ChatResult } from '../provider.port.js';
 import {
@@ -60,6 +69,10 @@ import { exampleForSchema } from './schema-example.js';
 import { countMessageTokens, countTokens, truncateToTokens } from '#tokenizer';
 
 export const OFFLINE_REPLY_PREFIX = 'Offline model reply: ';
+export const OFFLINE_CODE_PREFIX =
+  'Offline stand-in answer (no language model was called), after running the code: ';
+/** Characters of a run's stdout quoted in the answer after it. */
+const CODE_OUTPUT_QUOTE = 200;
 /** Characters of argument JSON per streamed tool-call fragment. */
 const ARGUMENT_FRAGMENT = 8;
 
@@ -202,6 +215,24 @@ const skillFileAsked = (
   return file === undefined ? undefined : { skill: loaded.name, file };
 };
 
+/** The code the user's message holds in a fenced block, when the turn has not run code yet. */
+const codeAsked = (messages: readonly ChatCompletionMessageParam[]): FencedCode | undefined => {
+  const user = lastUserMessage(messages);
+  if (!user || turnCalls(messages).includes(RUN_CODE_TOOL) || lastTurnResult(messages, parseCodeResult))
+    return undefined;
+  return fencedCode(textOf(user.content));
+};
+
+/** The answer after a `run_code` result: `exit <n>; output: <start of stdout>`, then the files it left. */
+const codeAnswer = (result: CodeResult): string => {
+  const status = result.timedOut
+    ? 'timed out'
+    : `exit ${result.exitCode === null ? 'none' : String(result.exitCode)}`;
+  const output = Array.from(result.stdout.trim()).slice(0, CODE_OUTPUT_QUOTE).join('');
+  const files = result.files.length > 0 ? ` Files: ${result.files.join(', ')}` : '';
+  return `${OFFLINE_CODE_PREFIX}${status}; output: ${output === '' ? '(none)' : output}${files}`;
+};
+
 /** What the sources and memories of the turn answer, when the turn has any. */
 const knowledgeReply = (messages: readonly ChatCompletionMessageParam[]): string | undefined => {
   const sources = turnSources(messages);
@@ -232,6 +263,8 @@ const skillReply = (messages: readonly ChatCompletionMessageParam[]): string | u
 };
 
 const textReply = (messages: readonly ChatCompletionMessageParam[]): string => {
+  const ran = lastTurnResult(messages, parseCodeResult);
+  if (ran) return codeAnswer(ran);
   const answered = skillReply(messages) ?? knowledgeReply(messages);
   if (answered !== undefined) return answered;
   const toolResults = trailingToolResults(messages);
@@ -264,11 +297,13 @@ const ON_REQUEST: ReadonlySet<string> = new Set([
   SEARCH_KNOWLEDGE_TOOL,
   LOAD_SKILL_TOOL,
   READ_SKILL_FILE_TOOL,
+  RUN_CODE_TOOL,
 ]);
 
 /**
- * The tool the model picks itself: `search_knowledge` when asked, `load_skill` when a Skill is named or described,
- * else any other tool always (or, when one is required, the first built-in offered of search, load, read).
+ * The tool the model picks itself: `run_code` when the message holds a fenced code block, `search_knowledge` when
+ * asked, `load_skill` when a Skill is named or described, else any other tool always (or, when one is required, the
+ * first built-in offered of search, load, read, run).
  */
 const pickTool = (
   request: ChatRequest,
@@ -276,13 +311,15 @@ const pickTool = (
   required: boolean,
 ): ChatCompletionFunctionTool | undefined => {
   const named = (name: string) => tools.find((tool) => tool.function.name === name);
+  const run = named(RUN_CODE_TOOL);
+  if (run && codeAsked(request.messages)) return run;
   const search = named(SEARCH_KNOWLEDGE_TOOL);
   if (search && searchAsked(request.messages)) return search;
   const load = named(LOAD_SKILL_TOOL);
   if (load && skillAsked(request.messages)) return load;
   return (
     tools.find((tool) => !ON_REQUEST.has(tool.function.name)) ??
-    (required ? (search ?? load ?? named(READ_SKILL_FILE_TOOL)) : undefined)
+    (required ? (search ?? load ?? named(READ_SKILL_FILE_TOOL) ?? run) : undefined)
   );
 };
 
@@ -375,7 +412,8 @@ const toolCallFor = (
         ? { name: skillToCall(request.messages, said) }
         : tool.function.name === READ_SKILL_FILE_TOOL
           ? skillFileToRead(request.messages, said)
-          : exampleForSchema(tool.function.parameters ?? { type: 'object', properties: {} }, said),
+          : ((tool.function.name === RUN_CODE_TOOL ? fencedCode(said) : undefined) ??
+            exampleForSchema(tool.function.parameters ?? { type: 'object', properties: {} }, said)),
   );
   const id = `call_${sha256(JSON.stringify([request.messages, tool.function.name, args])).slice(0, 24)}`;
   return { id, type: 'function', function: { name: tool.function.name, arguments: args } };
