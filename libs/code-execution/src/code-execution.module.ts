@@ -1,11 +1,12 @@
-// The code-execution context: a sandbox per conversation (the embedded bubblewrap adapter under DATA_DIR/sandboxes,
+// The code-execution context: a sandbox per conversation (the embedded bubblewrap adapter, sandboxRoot below,
 // limits from the configuration), the run_code tool through a context provider, the sandbox's state as events and
 // a read model, its route, the sweeper of idle and old sandboxes, and the process manager that destroys a deleted
 // conversation's sandbox and rebuilds sandboxes when Skills change.
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { ContextProviders, ConversationsModule } from '#conversations';
-import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
+import { PLATFORM_CONFIG, sha256, type PlatformConfig } from '#kernel';
 import { BubblewrapSandbox, CODE_SANDBOX } from '#sandbox';
 import { SkillsModule } from '#skills';
 import { CodeExecutionContextProvider } from './code-execution.provider.js';
@@ -15,6 +16,14 @@ import { GetSandboxHandler } from './queries/get-sandbox/get-sandbox.query.js';
 import { MaintainSandboxHandler } from './sandbox-lifecycle.process.js';
 import { SandboxSweeper } from './sandbox-sweeper.js';
 
+/**
+ * Where an instance's sandboxes live: under the system's temporary directory, one folder per data directory. Each
+ * sandbox runs as a uid of its own, which must be able to reach its directory; a data directory is often private to
+ * the platform's user (0700), and sandboxes are short-lived by design (destroyed when idle, gone on reboot).
+ */
+export const sandboxRoot = (dataDir: string): string =>
+  join(tmpdir(), 'agent-platform-sandboxes', sha256(dataDir).slice(0, 16));
+
 @Module({
   imports: [ConversationsModule, SkillsModule],
   controllers: [GetSandboxController],
@@ -22,7 +31,7 @@ import { SandboxSweeper } from './sandbox-sweeper.js';
     {
       provide: CODE_SANDBOX,
       useFactory: (config: PlatformConfig) =>
-        new BubblewrapSandbox({ root: join(config.dataDir, 'sandboxes'), limits: config.sandbox }),
+        new BubblewrapSandbox({ root: sandboxRoot(config.dataDir), limits: config.sandbox }),
       inject: [PLATFORM_CONFIG],
     },
     CodeRuns,

@@ -2,3 +2,4 @@ export * from './code-execution.module.js';
 export * from './sandbox.events.js';
 export * from './sandbox.read-model.js';
 export { SandboxLifecycleProcess } from './sandbox-lifecycle.process.js';
+export { sandboxRoot } from './code-execution.module.js';

@@ -313,10 +313,13 @@ const pickTool = (
   const named = (name: string) => tools.find((tool) => tool.function.name === name);
   const run = named(RUN_CODE_TOOL);
   if (run && codeAsked(request.messages)) return run;
+  // A message holding code to run is about that code: its words do not ask for a search or a Skill.
+  const user = lastUserMessage(request.messages);
+  const codeTurn = run !== undefined && user !== undefined && fencedCode(textOf(user.content)) !== undefined;
   const search = named(SEARCH_KNOWLEDGE_TOOL);
-  if (search && searchAsked(request.messages)) return search;
+  if (search && !codeTurn && searchAsked(request.messages)) return search;
   const load = named(LOAD_SKILL_TOOL);
-  if (load && skillAsked(request.messages)) return load;
+  if (load && !codeTurn && skillAsked(request.messages)) return load;
   return (
     tools.find((tool) => !ON_REQUEST.has(tool.function.name)) ??
     (required ? (search ?? load ?? named(READ_SKILL_FILE_TOOL) ?? run) : undefined)
