@@ -91,6 +91,17 @@ suite('code execution in conversations (e2e)', () => {
     expect(sandbox.body.calls).toHaveLength(2);
     expect(sandbox.body.calls[0]).toMatchObject({ language: 'python', exitCode: 0, timedOut: false });
     expect(String(sandbox.body.calls[1]!.code)).toContain('cat notes.txt');
+    // The file the first run produced is kept and downloadable.
+    const file = await fetch(
+      `${api.url}${LLM}/${agentId}/conversation/${conversationId}/sandbox/files?path=notes.txt`,
+      { headers: { 'x-api-key': ADMIN_KEY } },
+    );
+    expect(file.status).toBe(200);
+    expect(await file.text()).toBe('hello from turn one');
+    const health = await fetch(`${api.url}/health`);
+    expect(((await health.json()) as { codeExecution: { available: boolean } }).codeExecution.available).toBe(
+      true,
+    );
 
     // Another user never sees it.
     const other = await admin.post<{ key: string }>(`${CORE}/api-keys`, {

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Controller, Get, Header, Inject, Param, Res } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Optional, Param, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { NotFoundError } from '#kernel';
@@ -16,6 +16,7 @@ import { projectionHealth, registerProjectionMetrics } from '#operations';
 import { registerUsageMetrics } from '#usage/usage-metrics';
 import { streamsOpen } from '#gateway';
 import { UsageRecorder } from '#usage';
+import { CODE_SANDBOX, type CodeSandbox } from '#sandbox';
 import { OPENAPI_DOCUMENT } from './openapi.js';
 import { HTTP_METRICS } from './http-metrics.js';
 
@@ -49,6 +50,7 @@ export class OperationsController {
     @Inject(OPENAPI_DOCUMENT) private readonly openApi: object,
     @Inject(HTTP_METRICS) registry: Registry,
     usage: UsageRecorder,
+    @Optional() @Inject(CODE_SANDBOX) private readonly sandbox?: CodeSandbox,
   ) {
     this.metrics = registry;
     collectDefaultMetrics({ register: registry });
@@ -112,6 +114,10 @@ export class OperationsController {
       ready,
       failing,
       projections,
+      // Code execution is optional: a deployment without a sandbox still serves everything else.
+      codeExecution: this.sandbox
+        ? await this.sandbox.availability()
+        : { available: false, reason: 'not configured' },
     };
   }
 

@@ -11,6 +11,8 @@ import { BubblewrapSandbox, CODE_SANDBOX } from '#sandbox';
 import { SkillsModule } from '#skills';
 import { CodeExecutionContextProvider } from './code-execution.provider.js';
 import { CodeRuns } from './code-runs.js';
+import { DownloadSandboxFileController } from './queries/download-sandbox-file/download-sandbox-file.controller.js';
+import { DownloadSandboxFileHandler } from './queries/download-sandbox-file/download-sandbox-file.query.js';
 import { GetSandboxController } from './queries/get-sandbox/get-sandbox.controller.js';
 import { GetSandboxHandler } from './queries/get-sandbox/get-sandbox.query.js';
 import { MaintainSandboxHandler } from './sandbox-lifecycle.process.js';
@@ -26,7 +28,7 @@ export const sandboxRoot = (dataDir: string): string =>
 
 @Module({
   imports: [ConversationsModule, SkillsModule],
-  controllers: [GetSandboxController],
+  controllers: [GetSandboxController, DownloadSandboxFileController],
   providers: [
     {
       provide: CODE_SANDBOX,
@@ -37,9 +39,11 @@ export const sandboxRoot = (dataDir: string): string =>
     CodeRuns,
     CodeExecutionContextProvider,
     GetSandboxHandler,
+    DownloadSandboxFileHandler,
     MaintainSandboxHandler,
     SandboxSweeper,
   ],
+  exports: [CODE_SANDBOX],
 })
 export class CodeExecutionModule implements OnModuleInit {
   constructor(

@@ -1,0 +1,39 @@
+// A file the conversation's code produced (kept in the blob store when the run recorded it): the latest one at that
+// path. Only the conversation's user reaches it.
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { BLOB_STORE, type BlobStore } from '#blob-store';
+import { ConversationDirectory } from '#conversations';
+import type { Caller } from '#identity';
+import { NotFoundError } from '#kernel';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { CONVERSATION_SANDBOXES, type SandboxView } from '../../sandbox.read-model.js';
+
+export class DownloadSandboxFile extends Query<{ name: string; bytes: Buffer }> {
+  constructor(
+    readonly agentId: string,
+    readonly conversationId: string,
+    readonly path: string,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(DownloadSandboxFile)
+export class DownloadSandboxFileHandler implements IQueryHandler<DownloadSandboxFile> {
+  constructor(
+    private readonly directory: ConversationDirectory,
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  async execute({ agentId, conversationId, path, caller }: DownloadSandboxFile) {
+    const owned = await this.directory.owned(agentId, conversationId, caller);
+    const view = await this.readStore.reader<SandboxView>(CONVERSATION_SANDBOXES).get(owned.record.id);
+    const file = view?.calls.flatMap((call) => call.files).findLast((candidate) => candidate.path === path);
+    const bytes = file ? await this.blobs.get(file.blobId) : null;
+    if (!file || !bytes) throw new NotFoundError('Sandbox file', path);
+    return { name: path.split('/').at(-1) ?? 'file', bytes };
+  }
+}
