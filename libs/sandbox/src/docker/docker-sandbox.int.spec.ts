@@ -10,7 +10,7 @@ import { skipWithReason } from '#testing/fixtures';
 import { CONTRACT_LIMITS, codeSandboxContract, freshSandboxId } from '../sandbox.contract.js';
 import { SandboxUnavailableError } from '../sandbox.port.js';
 import { DockerSandbox } from './docker-sandbox.js';
-import { readTar } from './tar.js';
+import { readTar, writeTar } from './tar.js';
 
 const IMAGE = process.env.SANDBOX_IMAGE ?? 'python:3.12-slim';
 const never = (): AbortSignal => new AbortController().signal;
@@ -37,6 +37,15 @@ class FakeEngine {
   ping = 200;
   frames: Buffer[] = [frame(1, 'hello\n'), frame(2, 'oops\n'), frame(1, 'bye\n')];
   exitCode = 3;
+  /** Keep the run's stream open after its frames (a run that does not end). */
+  hang = false;
+  /** What GET /containers/…/archive?path=/work answers. */
+  work = writeTar([
+    { path: 'work', type: 'directory', mode: 0o700 },
+    { path: 'work/out', type: 'directory', mode: 0o755 },
+    { path: 'work/out/a.txt', type: 'file', mode: 0o644, bytes: new TextEncoder().encode('data 1') },
+    { path: 'work/b.txt', type: 'file', mode: 0o644, bytes: new TextEncoder().encode('more\n') },
+  ]);
   private server: Server | undefined;
   private execs = 0;
 
@@ -63,7 +72,10 @@ class FakeEngine {
         } else if (path.startsWith('/images/')) send(200, { Id: 'sha256:abc' });
         else if (path === '/containers/create') send(201, { Id: 'c0ffee', Warnings: [] });
         else if (/^\/containers\/[^/]+\/start$/.test(path)) send(204);
-        else if (/^\/containers\/[^/]+\/archive$/.test(path)) send(200);
+        else if (req.method === 'GET' && /^\/containers\/[^/]+\/archive$/.test(path)) {
+          res.writeHead(200, { 'content-type': 'application/x-tar' });
+          res.end(this.work);
+        } else if (/^\/containers\/[^/]+\/archive$/.test(path)) send(200);
         else if (/^\/containers\/[^/]+\/exec$/.test(path)) send(201, { Id: `exec-${++this.execs}` });
         else if (/^\/exec\/[^/]+\/start$/.test(path)) {
           res.writeHead(200, { 'content-type': 'application/vnd.docker.multiplexed-stream' });
@@ -73,7 +85,7 @@ class FakeEngine {
             res.write(chunk.subarray(0, 5));
             res.write(chunk.subarray(5));
           }
-          res.end();
+          if (!(isRun && this.hang)) res.end();
         } else if (/^\/exec\/[^/]+\/json$/.test(path)) send(200, { Running: false, ExitCode: this.exitCode });
         else if (req.method === 'DELETE' && path.startsWith('/containers/'))
           send(404, { message: 'no such' });
@@ -84,7 +96,10 @@ class FakeEngine {
   }
 
   stop(): Promise<void> {
-    return new Promise((resolve) => this.server!.close(() => resolve()));
+    return new Promise((resolve) => {
+      this.server!.close(() => resolve());
+      this.server!.closeAllConnections();
+    });
   }
 
   of(method: string, pattern: RegExp): Recorded[] {
@@ -201,6 +216,40 @@ describe('DockerSandbox against a fake Docker Engine API', () => {
     engine.exitCode = 128 + 24;
     const result = await sandbox.run('sbx-one', { language: 'python', code: 'while True: pass' }, never());
     expect(result).toMatchObject({ exitCode: null, signal: 'SIGXCPU', killedBy: 'cpu' });
+  });
+
+  it('ends a run the caller aborts with what it had produced, and kills what runs in the container', async () => {
+    engine.frames = [frame(1, 'started\n')];
+    engine.hang = true;
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 200);
+    const result = await sandbox.run('sbx-one', { language: 'shell', code: 'sleep 30' }, abort.signal);
+    expect(result).toMatchObject({ stdout: 'started\n', exitCode: null, timedOut: false, killedBy: null });
+    const kill = engine.of('POST', /^\/containers\/sandbox-sbx-one\/exec$/)[1]!;
+    expect(kill.json<{ Cmd: string[]; User: string }>()).toMatchObject({
+      Cmd: ['sh', '-c', expect.stringContaining('kill -9 -1')],
+      User: '65534:65534',
+    });
+  });
+
+  it('ends a run at the wall timeout (timedOut)', async () => {
+    engine.hang = true;
+    const started = Date.now();
+    const result = await sandbox.run('sbx-one', { language: 'shell', code: 'sleep 30' }, never());
+    expect(result).toMatchObject({ timedOut: true, killedBy: 'timeout', exitCode: null, signal: 'SIGKILL' });
+    expect(Date.now() - started).toBeLessThan(CONTRACT_LIMITS.wallTimeoutMs + 2_000);
+  });
+
+  it('lists and reads the regular files of /work from its archive', async () => {
+    expect(await sandbox.listFiles('sbx-one')).toEqual([
+      { path: 'b.txt', sizeBytes: 5 },
+      { path: 'out/a.txt', sizeBytes: 6 },
+    ]);
+    expect(new TextDecoder().decode((await sandbox.readFile('sbx-one', 'out/a.txt'))!)).toBe('data 1');
+    expect(await sandbox.readFile('sbx-one', 'out')).toBeNull();
+    expect(await sandbox.readFile('sbx-one', '../skills/x')).toBeNull();
+    expect(await sandbox.readFile('sbx-one', 'missing.txt')).toBeNull();
+    expect(engine.of('GET', /^\/containers\/sandbox-sbx-one\/archive\?path=\/work$/)).toHaveLength(5);
   });
 
   it('destroys with DELETE force (and the volumes); an unknown container is no error', async () => {
