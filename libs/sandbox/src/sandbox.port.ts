@@ -1,7 +1,7 @@
 // The code-sandbox port: a place where untrusted code (a model's Python or shell) runs with no network, no view of the
 // platform's files or environment, and hard limits on CPU, memory, processes, disk, output and time. A sandbox is a
 // writable work dir kept between runs (files one run writes, the next run reads) plus read-only skill files.
-// Adapters: the embedded bubblewrap adapter (this lib); a container adapter for production comes later.
+// Adapters: the embedded bubblewrap adapter and the Docker adapter for production (one container per sandbox).
 import { PlatformError } from '#kernel';
 
 export interface SandboxLimits {
