@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { ContextProviders, ConversationsModule } from '#conversations';
 import { PLATFORM_CONFIG, sha256, type PlatformConfig } from '#kernel';
-import { BubblewrapSandbox, CODE_SANDBOX } from '#sandbox';
+import { BubblewrapSandbox, CODE_SANDBOX, DockerSandbox } from '#sandbox';
 import { SkillsModule } from '#skills';
 import { CodeExecutionContextProvider } from './code-execution.provider.js';
 import { CodeRuns } from './code-runs.js';
@@ -33,7 +33,13 @@ export const sandboxRoot = (dataDir: string): string =>
     {
       provide: CODE_SANDBOX,
       useFactory: (config: PlatformConfig) =>
-        new BubblewrapSandbox({ root: sandboxRoot(config.dataDir), limits: config.sandbox }),
+        config.sandbox.adapter === 'docker'
+          ? new DockerSandbox({
+              endpoint: config.sandbox.dockerEndpoint,
+              image: config.sandbox.image,
+              limits: config.sandbox,
+            })
+          : new BubblewrapSandbox({ root: sandboxRoot(config.dataDir), limits: config.sandbox }),
       inject: [PLATFORM_CONFIG],
     },
     CodeRuns,

@@ -80,6 +80,9 @@ const ConfigSchema = z
     SANDBOX_RUN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(30),
     SANDBOX_IDLE_MINUTES: z.coerce.number().min(0.05).max(10_080).default(30),
     SANDBOX_HARD_MINUTES: z.coerce.number().min(0.1).max(43_200).default(240),
+    SANDBOX: z.enum(['bubblewrap', 'docker']).optional(),
+    DOCKER_HOST: z.string().min(1).optional(),
+    SANDBOX_IMAGE: z.string().min(1).default('python:3.12-slim'),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -148,6 +151,10 @@ const ConfigSchema = z
       wallTimeoutMs: env.SANDBOX_RUN_TIMEOUT_SECONDS * 1_000,
       idleTimeoutMs: Math.round(env.SANDBOX_IDLE_MINUTES * 60_000),
       hardTimeoutMs: Math.round(env.SANDBOX_HARD_MINUTES * 60_000),
+      /** bubblewrap embedded; docker (a container per sandbox) when DOCKER_HOST is set or SANDBOX=docker. */
+      adapter: env.SANDBOX ?? (env.DOCKER_HOST ? 'docker' : 'bubblewrap'),
+      dockerEndpoint: env.DOCKER_HOST ?? 'unix:///var/run/docker.sock',
+      image: env.SANDBOX_IMAGE,
     },
   }))
   .superRefine((config, ctx) => {
