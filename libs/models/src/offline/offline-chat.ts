@@ -13,6 +13,8 @@
 // a turn and before any other tool; after its result it answers with the exit code and the start of the output.
 // `max_completion_tokens`/`max_tokens` and `stop` are honoured like an upstream does; `seed`, `temperature` and the
 // like change nothing.
+// Over 300 lines on purpose: the offline model decides every reply of a request in one place (tools in order of
+// precedence, then grounded, remembered, skill and code answers); the formats it reads live in their own modules.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   ChatCompletionContentPart,

@@ -15,6 +15,8 @@
 // (no XFS project quota, no loop device). /tmp and /dev/shm are private tmpfs of `diskMb` each; / and /dev are read-only.
 //
 // Memory: RLIMIT_AS caps each process, not the sandbox as a whole (`maxProcesses` × `memoryMb` at worst): no cgroup.
+// Over 300 lines on purpose: the one place that builds the bubblewrap command line and its limits and reads runs
+// back, so every isolation flag is reviewed together.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { constants as fsConstants, existsSync, lstatSync, readlinkSync } from 'node:fs';

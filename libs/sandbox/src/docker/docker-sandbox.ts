@@ -14,6 +14,8 @@
 // (the sleeping init, pid 1, is immune). The same kill ends a run at the wall timeout, at the output cap, or when
 // the caller aborts: the Engine has no call to kill an exec. `timeout -s KILL` in front of the interpreter is the
 // backstop should the adapter lose the connection.
+// Over 300 lines on purpose: the one adapter that speaks the Docker Engine API for sandboxes (containers, exec
+// streams, archives), so its limits and kill paths cannot drift apart across files.
 import { Client } from 'undici';
 import { NotFoundError, ValidationError } from '#kernel';
 import {
