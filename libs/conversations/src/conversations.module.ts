@@ -26,6 +26,7 @@ import { ListConversationsHandler } from './queries/list-conversations/list-conv
 import { TurnAttachments } from './runtime/attachments.js';
 import { ContextProviders } from './runtime/context-providers.js';
 import { ConversationTurns } from './runtime/conversation-turn.js';
+import { TurnCompaction } from './runtime/turn-compaction.js';
 import { KnowledgeContextProvider } from './runtime/knowledge.provider.js';
 import { StoredConversations } from './stored-conversations.js';
 
@@ -63,6 +64,7 @@ export const CONVERSATION_QUERY_HANDLERS = [
     IncognitoConversations,
     ConversationDirectory,
     ConversationTurns,
+    TurnCompaction,
     TurnAttachments,
     KnowledgeContextProvider,
     ContextProviders,

@@ -3,7 +3,7 @@
 // the context providers' sections, compaction when the history outgrows its budget, the answer loop, citations checked
 // against the sources this turn retrieved, and the answer recorded with its provenance, complete or not.
 // Over 300 lines on purpose: the one place that orders a turn's steps, so that the stored and incognito paths, the
-// streamed and plain answers, and interrupted turns cannot drift apart.
+// streamed and plain answers, keyed retries and interrupted turns cannot drift apart (compaction is turn-compaction.ts).
 import { Inject, Injectable } from '@nestjs/common';
 import type { AgentView } from '#agents';
 import { accessibleAgent, agentStreamId } from '#agents';
@@ -24,12 +24,7 @@ import { CommandRunner, LOGGER } from '#platform';
 import type { Logger } from 'pino';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { agentChatModel, agentSampling } from '../agent-model.js';
-import {
-  historyTokens,
-  planCompaction,
-  type Checkpoint,
-  type HistoryMessage,
-} from '../compaction/compaction-boundary.js';
+import type { Checkpoint, HistoryMessage } from '../compaction/compaction-boundary.js';
 import { ConversationNotFoundError } from '../conversation.decider.js';
 import type { Citation } from '../conversation.events.js';
 import type {
@@ -53,8 +48,9 @@ import {
   type TurnNotice,
 } from './context-providers.js';
 import { SourceBook } from './source-book.js';
+import { TurnCompaction } from './turn-compaction.js';
 import type { TurnEmitter } from './turn-events.js';
-import { promptMessages, sectionTokens, SUMMARY_INSTRUCTIONS, toHistory } from './turn-prompt.js';
+import { promptMessages, sectionTokens, toHistory } from './turn-prompt.js';
 
 export interface TurnRequest {
   readonly agentId: string;
@@ -129,6 +125,7 @@ export class ConversationTurns {
     private readonly attachments: TurnAttachments,
     private readonly commands: CommandRunner,
     private readonly contextProviders: ContextProviders,
+    private readonly compaction: TurnCompaction,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -259,17 +256,19 @@ export class ConversationTurns {
           attachments: attachments.map((attachment) => ({ name: attachment.name, text: attachment.text })),
         },
       ];
-      const compacted = await this.compact(
-        place,
-        prompted,
-        this.checkpointOf(place),
-        budget - sectionTokens(sections),
+      const compacted = await this.compaction.compact({
+        history: prompted,
+        current: this.checkpointOf(place),
+        budget: budget - sectionTokens(sections),
         model,
         scope,
-        request.signal,
-        context,
+        signal: request.signal,
+        save: async (checkpoint) => {
+          if (place.kind === 'incognito') this.incognito.compact(place.live, checkpoint);
+          else await this.stored.compact(conversationId, checkpoint, context);
+        },
         emit,
-      );
+      });
       checkpointId = compacted.checkpoint?.checkpointId ?? null;
       result = await answerLoop({
         gateway: this.gateway,
@@ -551,101 +550,6 @@ export class ConversationTurns {
       context,
     );
   }
-
-  /**
-   * Compacts the history when it outgrows `budget`: the oldest part is summarised by the Agent's model (recorded as
-   * usage) into a checkpoint. A summary that fails leaves the turn usable: it keeps the most recent messages that
-   * fit, and the `compaction` event says so.
-   */
-  private async compact(
-    place: Place,
-    history: readonly HistoryMessage[],
-    current: (Checkpoint & { checkpointId: string }) | null,
-    budget: number,
-    model: ModelConfig,
-    scope: CallScope,
-    signal: AbortSignal,
-    context: CommandContext,
-    emit: TurnEmitter,
-  ): Promise<{
-    history: readonly HistoryMessage[];
-    checkpoint: (Checkpoint & { checkpointId: string }) | null;
-  }> {
-    const historyBudget = Math.max(256, budget);
-    // The message being answered stays verbatim whenever it fits the budget on its own; only older text is summarised.
-    const newest = history.at(-1);
-    const keepTokens = Math.min(
-      historyBudget,
-      Math.max(Math.floor(historyBudget / 2), newest ? historyTokens([newest], null) : 0),
-    );
-    const plan = planCompaction(history, current, historyBudget, { keepTokens });
-    if (!plan) return { history, checkpoint: current };
-    try {
-      const summary = await this.gateway.chat(
-        scope,
-        model,
-        {
-          messages: [
-            { role: 'system', content: SUMMARY_INSTRUCTIONS },
-            { role: 'user', content: plan.toSummarise },
-          ],
-          max_completion_tokens: Math.max(64, Math.floor(historyBudget / 4)),
-        },
-        signal,
-        'compaction',
-      );
-      const checkpoint = {
-        checkpointId: newId('ckp'),
-        throughMessageId: plan.throughMessageId,
-        throughOffset: plan.throughOffset,
-        summary: summary.message.content ?? '',
-      };
-      const tokensAfter = historyTokens(history, checkpoint);
-      const event = { ...checkpoint, tokensBefore: plan.tokensBefore, tokensAfter, model: model.key };
-      if (place.kind === 'incognito') this.incognito.compact(place.live, event);
-      else await this.stored.compact(scope.conversationId!, event, context);
-      await emit({
-        event: 'compaction',
-        data: {
-          checkpointId: checkpoint.checkpointId,
-          throughMessageId: checkpoint.throughMessageId,
-          throughOffset: checkpoint.throughOffset,
-          tokensBefore: plan.tokensBefore,
-          tokensAfter,
-        },
-      });
-      return { history, checkpoint };
-    } catch (error) {
-      if (signal.aborted) throw error;
-      const kept = recentThatFit(history, current, historyBudget);
-      await emit({
-        event: 'compaction',
-        data: {
-          failed: true,
-          fallback: 'shorter_window',
-          message: `the history could not be summarised; this turn sends only the ${kept.length} most recent messages`,
-        },
-      });
-      return { history: kept, checkpoint: null };
-    }
-  }
-}
-
-/** The most recent messages whose view fits the budget (at least the newest): the fallback when a summary fails. */
-function recentThatFit(
-  history: readonly HistoryMessage[],
-  checkpoint: Checkpoint | null,
-  budget: number,
-): HistoryMessage[] {
-  for (let from = 0; from < history.length - 1; from++) {
-    const tail = history.slice(from);
-    if (
-      historyTokens(tail, tail.some((m) => m.id === checkpoint?.throughMessageId) ? checkpoint : null) <=
-      budget
-    )
-      return tail;
-  }
-  return history.slice(-1);
 }
 
 /** An error as a log line may name it: its class and code, never its message (it may quote the conversation). */

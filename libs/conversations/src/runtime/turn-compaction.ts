@@ -1,0 +1,112 @@
+// Compaction within a turn: when the history outgrows the budget left beside the fixed sections, its oldest part is
+// summarised by the Agent's model (recorded as usage `compaction`) into a checkpoint (the pure boundary is
+// compaction/compaction-boundary.ts). A summary that fails leaves the turn usable: it sends the most recent messages
+// that fit, and the `compaction` event says so. The message being answered stays verbatim whenever it fits alone.
+import { Injectable } from '@nestjs/common';
+import { ModelGateway, type CallScope } from '#gateway';
+import { newId } from '#kernel';
+import type { ModelConfig } from '#models';
+import {
+  historyTokens,
+  planCompaction,
+  type Checkpoint,
+  type HistoryMessage,
+} from '../compaction/compaction-boundary.js';
+import type { NewCheckpoint } from '../conversation-records.js';
+import type { TurnEmitter } from './turn-events.js';
+import { SUMMARY_INSTRUCTIONS } from './turn-prompt.js';
+
+export type TurnCheckpoint = Checkpoint & { readonly checkpointId: string };
+
+export interface CompactionInput {
+  readonly history: readonly HistoryMessage[];
+  readonly current: TurnCheckpoint | null;
+  /** Tokens the history may take (the budget less the fixed sections). */
+  readonly budget: number;
+  readonly model: ModelConfig;
+  readonly scope: CallScope;
+  readonly signal: AbortSignal;
+  /** Keeps a new checkpoint where the conversation lives (the log, or memory for an incognito one). */
+  readonly save: (checkpoint: NewCheckpoint) => Promise<void>;
+  readonly emit: TurnEmitter;
+}
+
+@Injectable()
+export class TurnCompaction {
+  constructor(private readonly gateway: ModelGateway) {}
+
+  async compact(input: CompactionInput): Promise<{
+    history: readonly HistoryMessage[];
+    checkpoint: TurnCheckpoint | null;
+  }> {
+    const { history, current, model, scope, signal, emit } = input;
+    const historyBudget = Math.max(256, input.budget);
+    const newest = history.at(-1);
+    const keepTokens = Math.min(
+      historyBudget,
+      Math.max(Math.floor(historyBudget / 2), newest ? historyTokens([newest], null) : 0),
+    );
+    const plan = planCompaction(history, current, historyBudget, { keepTokens });
+    if (!plan) return { history, checkpoint: current };
+    try {
+      const summary = await this.gateway.chat(
+        scope,
+        model,
+        {
+          messages: [
+            { role: 'system', content: SUMMARY_INSTRUCTIONS },
+            { role: 'user', content: plan.toSummarise },
+          ],
+          max_completion_tokens: Math.max(64, Math.floor(historyBudget / 4)),
+        },
+        signal,
+        'compaction',
+      );
+      const checkpoint = {
+        checkpointId: newId('ckp'),
+        throughMessageId: plan.throughMessageId,
+        throughOffset: plan.throughOffset,
+        summary: summary.message.content ?? '',
+      };
+      const tokensAfter = historyTokens(history, checkpoint);
+      await input.save({ ...checkpoint, tokensBefore: plan.tokensBefore, tokensAfter, model: model.key });
+      await emit({
+        event: 'compaction',
+        data: {
+          checkpointId: checkpoint.checkpointId,
+          throughMessageId: checkpoint.throughMessageId,
+          throughOffset: checkpoint.throughOffset,
+          tokensBefore: plan.tokensBefore,
+          tokensAfter,
+        },
+      });
+      return { history, checkpoint };
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const kept = recentThatFit(history, current, historyBudget);
+      await emit({
+        event: 'compaction',
+        data: {
+          failed: true,
+          fallback: 'shorter_window',
+          message: `the history could not be summarised; this turn sends only the ${kept.length} most recent messages`,
+        },
+      });
+      return { history: kept, checkpoint: null };
+    }
+  }
+}
+
+/** The most recent messages whose view fits the budget (at least the newest): the fallback when a summary fails. */
+function recentThatFit(
+  history: readonly HistoryMessage[],
+  checkpoint: Checkpoint | null,
+  budget: number,
+): HistoryMessage[] {
+  for (let from = 0; from < history.length - 1; from++) {
+    const tail = history.slice(from);
+    const kept = tail.some((message) => message.id === checkpoint?.throughMessageId) ? checkpoint : null;
+    if (historyTokens(tail, kept) <= budget) return tail;
+  }
+  return history.slice(-1);
+}
