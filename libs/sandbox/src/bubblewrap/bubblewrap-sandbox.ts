@@ -26,7 +26,6 @@ import { dirname, join, sep } from 'node:path';
 import { NotFoundError, ValidationError } from '#kernel';
 import {
   type CodeSandbox,
-  isSandboxId,
   type ListedSandboxFile,
   type RunRequest,
   type RunResult,
@@ -35,6 +34,7 @@ import {
   type SandboxLimits,
   SandboxUnavailableError,
 } from '../sandbox.port.js';
+import { assertRunRequest, assertSandboxId, safeSegments, SandboxSessions } from '../sandbox-sessions.js';
 
 export interface BubblewrapSandboxOptions {
   /** The directory holding one directory per sandbox, e.g. `DATA_DIR/sandboxes`. */
@@ -53,8 +53,6 @@ const UID_BASE = 200_000;
 const UID_SPAN = 50_000;
 const PROBE_UID = UID_BASE + UID_SPAN;
 const OPEN_FILES = 256;
-/** Linux refuses a single argument longer than this (MAX_ARG_STRLEN). */
-const MAX_CODE_BYTES = 128 * 1024 - 1;
 /** After a kill, how long the pipes may take to close before they are dropped. */
 const KILL_GRACE_MS = 2_000;
 const HOST_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -66,19 +64,6 @@ export const sandboxUid = (sandboxId: string): number =>
 
 const signalName = (n: number): string | null =>
   Object.entries(osConstants.signals).find(([, value]) => value === n)?.[0] ?? null;
-
-function assertSandboxId(sandboxId: unknown): asserts sandboxId is string {
-  if (!isSandboxId(sandboxId))
-    throw new ValidationError('invalid_sandbox_id', 'Not a sandbox id', 'sandboxId');
-}
-
-/** A relative `/`-separated path with no empty, `.` or `..` segment; null otherwise. */
-function safeSegments(path: string): string[] | null {
-  if (typeof path !== 'string' || path.length === 0 || path.length > 4096 || path.includes('\0')) return null;
-  const segments = path.split('/');
-  if (segments.some((s) => s === '' || s === '.' || s === '..')) return null;
-  return segments;
-}
 
 interface FileState {
   readonly size: number;
@@ -114,15 +99,13 @@ export class BubblewrapSandbox implements CodeSandbox {
   private readonly python: string;
   private readonly shell: string;
   private probed: Promise<SandboxAvailability> | undefined;
-  /** Runs of one sandbox go one at a time (the disk check compares before and after). */
-  private readonly queues = new Map<string, Promise<unknown>>();
-  /** Kills for the runs under way, by sandbox. */
-  private readonly running = new Map<string, Set<AbortController>>();
-  private readonly lastUsed = new Map<string, number>();
+  private readonly sessions: SandboxSessions;
+  /** Use, one-at-a-time runs (the disk check compares before and after) and the kills of runs under way. */
 
   constructor(options: BubblewrapSandboxOptions) {
     this.root = options.root;
     this.limits = options.limits;
+    this.sessions = new SandboxSessions(options.limits.idleTimeoutMs);
     this.bwrap = options.bwrapPath ?? 'bwrap';
     this.setpriv = options.setprivPath ?? 'setpriv';
     this.prlimit = options.prlimitPath ?? '/usr/bin/prlimit';
@@ -137,7 +120,7 @@ export class BubblewrapSandbox implements CodeSandbox {
 
   /** Sandboxes of this process unused for longer than `idleTimeoutMs`, for their owner to destroy. */
   idleSandboxes(now = Date.now()): string[] {
-    return [...this.lastUsed].filter(([, at]) => now - at > this.limits.idleTimeoutMs).map(([id]) => id);
+    return this.sessions.idle(now);
   }
 
   async create(sandboxId: string, files: readonly SandboxFile[]): Promise<void> {
@@ -168,7 +151,7 @@ export class BubblewrapSandbox implements CodeSandbox {
         },
       );
     }
-    this.lastUsed.set(sandboxId, Date.now());
+    this.sessions.touch(sandboxId);
   }
 
   async replaceSkills(sandboxId: string, files: readonly SandboxFile[]): Promise<void> {
@@ -190,26 +173,10 @@ export class BubblewrapSandbox implements CodeSandbox {
 
   async run(sandboxId: string, request: RunRequest, signal: AbortSignal): Promise<RunResult> {
     assertSandboxId(sandboxId);
-    if (request.language !== 'python' && request.language !== 'shell') {
-      throw new ValidationError('invalid_language', 'language is python or shell', 'language');
-    }
-    if (typeof request.code !== 'string' || request.code.includes('\0')) {
-      throw new ValidationError('invalid_code', 'code is a string without NUL', 'code');
-    }
-    if (Buffer.byteLength(request.code) > MAX_CODE_BYTES) {
-      throw new ValidationError('code_too_large', `code is at most ${MAX_CODE_BYTES} bytes`, 'code');
-    }
+    assertRunRequest(request);
     await this.requireAvailable();
     if (!existsSync(join(this.dirOf(sandboxId), 'work'))) throw new NotFoundError('Sandbox', sandboxId);
-    const previous = this.queues.get(sandboxId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.runNow(sandboxId, request, signal));
-    this.queues.set(sandboxId, next);
-    try {
-      return await next;
-    } finally {
-      if (this.queues.get(sandboxId) === next) this.queues.delete(sandboxId);
-      this.lastUsed.set(sandboxId, Date.now());
-    }
+    return this.sessions.serialize(sandboxId, () => this.runNow(sandboxId, request, signal));
   }
 
   async listFiles(sandboxId: string): Promise<ListedSandboxFile[]> {
@@ -249,10 +216,9 @@ export class BubblewrapSandbox implements CodeSandbox {
 
   async destroy(sandboxId: string): Promise<void> {
     assertSandboxId(sandboxId);
-    for (const kill of this.running.get(sandboxId) ?? []) kill.abort();
-    await (this.queues.get(sandboxId) ?? Promise.resolve()).catch(() => undefined);
+    await this.sessions.stop(sandboxId);
     await rm(this.dirOf(sandboxId), { recursive: true, force: true });
-    this.lastUsed.delete(sandboxId);
+    this.sessions.forget(sandboxId);
   }
 
   private dirOf(sandboxId: string): string {
@@ -391,10 +357,7 @@ export class BubblewrapSandbox implements CodeSandbox {
         : [interpreter, '-c', request.code]),
     ];
     const binds = ['--bind', work, '/work', '--ro-bind', join(dir, 'skills'), '/skills', '--chdir', '/work'];
-    const kill = new AbortController();
-    const runs = this.running.get(sandboxId) ?? new Set<AbortController>();
-    runs.add(kill);
-    this.running.set(sandboxId, runs);
+    const kill = this.sessions.track(sandboxId);
     try {
       const outcome = await this.spawnRun(this.bwrapArgs(uid, binds, command), signal, kill.signal);
       let stderr = outcome.stderr;
@@ -422,8 +385,7 @@ export class BubblewrapSandbox implements CodeSandbox {
         killedBy,
       };
     } finally {
-      runs.delete(kill);
-      if (runs.size === 0) this.running.delete(sandboxId);
+      kill.release();
     }
   }
 

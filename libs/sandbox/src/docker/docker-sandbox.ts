@@ -20,7 +20,6 @@ import { Client } from 'undici';
 import { NotFoundError, ValidationError } from '#kernel';
 import {
   type CodeSandbox,
-  isSandboxId,
   type ListedSandboxFile,
   type RunRequest,
   type RunResult,
@@ -29,6 +28,7 @@ import {
   type SandboxLimits,
   SandboxUnavailableError,
 } from '../sandbox.port.js';
+import { assertRunRequest, assertSandboxId, safeSegments, SandboxSessions } from '../sandbox-sessions.js';
 import { fitsTarName, readTar, type TarInput, writeTar } from './tar.js';
 
 export interface DockerSandboxOptions {
@@ -42,7 +42,6 @@ export interface DockerSandboxOptions {
 const MB = 1024 * 1024;
 const NOBODY = '65534:65534';
 const OPEN_FILES = 256;
-const MAX_CODE_BYTES = 128 * 1024 - 1;
 const SANDBOX_PATH = '/usr/local/bin:/usr/bin:/bin';
 const SANDBOX_ENV = [`PATH=${SANDBOX_PATH}`, 'HOME=/work', 'LANG=C.UTF-8'];
 const SIGNALS: Record<number, string> = {
@@ -61,19 +60,6 @@ const SIGNALS: Record<number, string> = {
   24: 'SIGXCPU',
   25: 'SIGXFSZ',
 };
-
-function assertSandboxId(sandboxId: unknown): asserts sandboxId is string {
-  if (!isSandboxId(sandboxId))
-    throw new ValidationError('invalid_sandbox_id', 'Not a sandbox id', 'sandboxId');
-}
-
-/** A relative `/`-separated path with no empty, `.` or `..` segment; null otherwise. */
-function safeSegments(path: string): string[] | null {
-  if (typeof path !== 'string' || path.length === 0 || path.length > 4096 || path.includes('\0')) return null;
-  const segments = path.split('/');
-  if (segments.some((s) => s === '' || s === '.' || s === '..')) return null;
-  return segments;
-}
 
 /** The skill files as a tar for /skills: their directories 0755, the files 0444, all root's. */
 function skillsArchive(files: readonly SandboxFile[]): Uint8Array {
@@ -130,9 +116,7 @@ export class DockerSandbox implements CodeSandbox {
   private readonly limits: SandboxLimits;
   private client: Client | undefined;
   private probed: Promise<SandboxAvailability> | undefined;
-  private readonly queues = new Map<string, Promise<unknown>>();
-  private readonly running = new Map<string, Set<AbortController>>();
-  private readonly lastUsed = new Map<string, number>();
+  private readonly sessions: SandboxSessions;
 
   constructor(options: DockerSandboxOptions) {
     const endpoint = options.endpoint;
@@ -149,6 +133,7 @@ export class DockerSandbox implements CodeSandbox {
     this.origin = new URL(this.origin).origin;
     this.image = options.image;
     this.limits = options.limits;
+    this.sessions = new SandboxSessions(options.limits.idleTimeoutMs);
   }
 
   /** Closes the connections to the Engine (the containers stay). */
@@ -164,7 +149,7 @@ export class DockerSandbox implements CodeSandbox {
   }
 
   idleSandboxes(now = Date.now()): string[] {
-    return [...this.lastUsed].filter(([, at]) => now - at > this.limits.idleTimeoutMs).map(([id]) => id);
+    return this.sessions.idle(now);
   }
 
   async create(sandboxId: string, files: readonly SandboxFile[]): Promise<void> {
@@ -219,7 +204,7 @@ export class DockerSandbox implements CodeSandbox {
       await this.destroy(sandboxId).catch(() => undefined);
       throw error;
     }
-    this.lastUsed.set(sandboxId, Date.now());
+    this.sessions.touch(sandboxId);
   }
 
   async replaceSkills(sandboxId: string, files: readonly SandboxFile[]): Promise<void> {
@@ -234,25 +219,9 @@ export class DockerSandbox implements CodeSandbox {
 
   async run(sandboxId: string, request: RunRequest, signal: AbortSignal): Promise<RunResult> {
     assertSandboxId(sandboxId);
-    if (request.language !== 'python' && request.language !== 'shell') {
-      throw new ValidationError('invalid_language', 'language is python or shell', 'language');
-    }
-    if (typeof request.code !== 'string' || request.code.includes('\0')) {
-      throw new ValidationError('invalid_code', 'code is a string without NUL', 'code');
-    }
-    if (Buffer.byteLength(request.code) > MAX_CODE_BYTES) {
-      throw new ValidationError('code_too_large', `code is at most ${MAX_CODE_BYTES} bytes`, 'code');
-    }
+    assertRunRequest(request);
     await this.requireAvailable();
-    const previous = this.queues.get(sandboxId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.runNow(sandboxId, request, signal));
-    this.queues.set(sandboxId, next);
-    try {
-      return await next;
-    } finally {
-      if (this.queues.get(sandboxId) === next) this.queues.delete(sandboxId);
-      if (this.lastUsed.has(sandboxId)) this.lastUsed.set(sandboxId, Date.now());
-    }
+    return this.sessions.serialize(sandboxId, () => this.runNow(sandboxId, request, signal));
   }
 
   async listFiles(sandboxId: string): Promise<ListedSandboxFile[]> {
@@ -274,8 +243,7 @@ export class DockerSandbox implements CodeSandbox {
 
   async destroy(sandboxId: string): Promise<void> {
     assertSandboxId(sandboxId);
-    for (const kill of this.running.get(sandboxId) ?? []) kill.abort();
-    await (this.queues.get(sandboxId) ?? Promise.resolve()).catch(() => undefined);
+    await this.sessions.stop(sandboxId);
     await this.call(
       'DELETE',
       `/containers/${this.nameOf(sandboxId)}?force=true&v=true`,
@@ -283,7 +251,7 @@ export class DockerSandbox implements CodeSandbox {
       [204, 404],
       'remove the container',
     );
-    this.lastUsed.delete(sandboxId);
+    this.sessions.forget(sandboxId);
   }
 
   private nameOf(sandboxId: string): string {
@@ -346,10 +314,7 @@ export class DockerSandbox implements CodeSandbox {
       seconds,
       ...interpreter,
     ]);
-    const kill = new AbortController();
-    const runs = this.running.get(sandboxId) ?? new Set<AbortController>();
-    runs.add(kill);
-    this.running.set(sandboxId, runs);
+    const kill = this.sessions.track(sandboxId);
     const wall = new AbortController();
     const timer = setTimeout(() => wall.abort(), limits.wallTimeoutMs);
     let outcome: StreamOutcome;
@@ -362,8 +327,7 @@ export class DockerSandbox implements CodeSandbox {
       );
     } finally {
       clearTimeout(timer);
-      runs.delete(kill);
-      if (runs.size === 0) this.running.delete(sandboxId);
+      kill.release();
     }
     // Whatever the run left (background processes, or the run itself when it was cut).
     await this.killAll(sandboxId).catch(() => undefined);
