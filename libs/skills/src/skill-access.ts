@@ -8,7 +8,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { accessibleAgent, AGENTS, type AgentView } from '#agents';
 import type { Caller } from '#identity';
 import { ConflictError, ForbiddenError, ValidationError } from '#kernel';
-import { findAll, READ_STORE, type ReadStore } from '#read-store';
+import { findAll, READ_STORE, type Filter, type ReadStore } from '#read-store';
 import { changeableSpace, SpaceGrants, visibleSpace } from '#spaces';
 import { SkillNotFoundError } from './skill.decider.js';
 import type { SkillPlacement } from './skill.events.js';
@@ -84,23 +84,21 @@ export class SkillAccess {
     placement: SkillPlacement,
     except: string | null = null,
   ): Promise<void> {
-    const taken = (skills: readonly SkillView[]) =>
-      skills.some((skill) => skill.name === name && skill.id !== except);
+    // The name is part of every query: only Skills of that name in the place are read.
+    const taken = async (where: Filter) =>
+      (await this.store.placed({ ...where, name })).some((skill) => skill.id !== except);
     let clash: boolean;
-    if (placement.kind === 'global') clash = taken(await this.store.placed({ placement: 'global', name }));
+    if (placement.kind === 'global') clash = await taken({ placement: 'global' });
     else if (placement.kind === 'space') {
       const agents = await findAll<AgentView>(this.readStore, AGENTS, { spaceId: placement.spaceId });
       clash =
-        taken(await this.store.placed({ spaceId: placement.spaceId })) ||
-        (await this.anyAgentSkill(
-          agents.map((agent) => agent.id),
-          taken,
-        ));
+        (await taken({ spaceId: placement.spaceId })) ||
+        (agents.length > 0 && (await taken({ agentId: { $in: agents.map((agent) => agent.id) } })));
     } else {
       const agent = await this.readStore.reader<AgentView>(AGENTS).get(placement.agentId);
       clash =
-        taken(await this.store.placed({ agentId: placement.agentId })) ||
-        (agent?.spaceId ? taken(await this.store.placed({ spaceId: agent.spaceId })) : false);
+        (await taken({ agentId: placement.agentId })) ||
+        (agent?.spaceId ? await taken({ spaceId: agent.spaceId }) : false);
     }
     if (clash)
       throw new ConflictError(
@@ -108,10 +106,5 @@ export class SkillAccess {
         `a Skill named '${name}' is already available here (a Space and its Agents share one set of names)`,
         'name',
       );
-  }
-
-  private async anyAgentSkill(agentIds: readonly string[], taken: (skills: readonly SkillView[]) => boolean) {
-    for (const agentId of agentIds) if (taken(await this.store.placed({ agentId }))) return true;
-    return false;
   }
 }
