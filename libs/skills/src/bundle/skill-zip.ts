@@ -6,6 +6,8 @@
 // What yauzl does not decide is the refusal policy below, and the three reads of the end record yauzl has already
 // located (to refuse ZIP64 and multi-part archives: a Skill never needs them). yauzl's own errors are 400
 // `zip_corrupt` (or `zip_unsupported` for the archive kinds it names), never a 5xx.
+// Over 300 lines on purpose: the refusal policy of one uploaded archive (paths, links, counts, sizes, ratios,
+// overlaps) stays in one file with the reading that applies it.
 import { crc32 } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { ValidationError } from '#kernel';
