@@ -3,8 +3,8 @@
 // names left undecoded so that no name is rewritten before our checks see it): the central directory first, entry by
 // entry, so paths, links, counts, sizes and ratios are refused BEFORE any inflating; then each file is inflated as a
 // stream that is stopped as soon as it passes its declared size, and its CRC-32 is checked.
-// What yauzl does not decide is the refusal policy below, and the three reads of the end record yauzl has already
-// located (to refuse ZIP64 and multi-part archives: a Skill never needs them). yauzl's own errors are 400
+// What yauzl does not decide is the refusal policy below, and the fields read from the end record yauzl has
+// already located (to refuse ZIP64 and multi-part archives: a Skill never needs them). yauzl's own errors are 400
 // `zip_corrupt` (or `zip_unsupported` for the archive kinds it names), never a 5xx.
 // Over 300 lines on purpose: the refusal policy of one uploaded archive (paths, links, counts, sizes, ratios,
 // overlaps) stays in one file with the reading that applies it.
@@ -212,7 +212,11 @@ async function extract(zip: ZipFile, file: FileEntry): Promise<Uint8Array> {
         chunk.copy(out, written);
         written += chunk.length;
       });
-      stream.once('error', reject);
+      // Every error (yauzl may forward the inflater's after its own) is caught here; the first one decides.
+      stream.on('error', (error) => {
+        stream.destroy();
+        reject(error);
+      });
       stream.once('end', resolve);
     });
   } catch (error) {
