@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pack } from 'tar-stream';
 import { skipWithReason } from '#testing/fixtures';
 import { CONTRACT_LIMITS, codeSandboxContract, freshSandboxId } from '../sandbox.contract.js';
 import { SandboxUnavailableError } from '../sandbox.port.js';
@@ -31,6 +32,13 @@ const frame = (stream: 1 | 2, text: string): Buffer => {
   return Buffer.concat([header, payload]);
 };
 
+const WORK = await writeTar([
+  { path: 'work', type: 'directory', mode: 0o700 },
+  { path: 'work/out', type: 'directory', mode: 0o755 },
+  { path: 'work/out/a.txt', type: 'file', mode: 0o644, bytes: new TextEncoder().encode('data 1') },
+  { path: 'work/b.txt', type: 'file', mode: 0o644, bytes: new TextEncoder().encode('more\n') },
+]);
+
 /** A fake Docker Engine API: records every request; `ping` and `frames` say how it answers. */
 class FakeEngine {
   readonly requests: Recorded[] = [];
@@ -40,12 +48,7 @@ class FakeEngine {
   /** Keep the run's stream open after its frames (a run that does not end). */
   hang = false;
   /** What GET /containers/…/archive?path=/work answers. */
-  work = writeTar([
-    { path: 'work', type: 'directory', mode: 0o700 },
-    { path: 'work/out', type: 'directory', mode: 0o755 },
-    { path: 'work/out/a.txt', type: 'file', mode: 0o644, bytes: new TextEncoder().encode('data 1') },
-    { path: 'work/b.txt', type: 'file', mode: 0o644, bytes: new TextEncoder().encode('more\n') },
-  ]);
+  work: Uint8Array = WORK;
   private server: Server | undefined;
   private execs = 0;
 
@@ -168,10 +171,10 @@ describe('DockerSandbox against a fake Docker Engine API', () => {
     expect(body.HostConfig.Tmpfs).toMatchObject({ '/work': expect.stringContaining('size=20m') });
     expect(engine.of('POST', new RegExp(`^/containers/sandbox-${id}/start$`))).toHaveLength(1);
     const [put] = engine.of('PUT', new RegExp(`^/containers/sandbox-${id}/archive\\?path=/skills$`));
-    const entries = readTar(put!.body);
+    const entries = await readTar(put!.body, { maxEntries: 10, maxBytes: 1024 });
     expect(entries.map((e) => [e.path, e.type])).toEqual([
-      ['pdf', '5'],
-      ['pdf/SKILL.md', '0'],
+      ['pdf', 'directory'],
+      ['pdf/SKILL.md', 'file'],
     ]);
     expect(new TextDecoder().decode(entries[1]!.bytes)).toBe('# PDF');
   });
@@ -250,6 +253,20 @@ describe('DockerSandbox against a fake Docker Engine API', () => {
     expect(await sandbox.readFile('sbx-one', '../skills/x')).toBeNull();
     expect(await sandbox.readFile('sbx-one', 'missing.txt')).toBeNull();
     expect(engine.of('GET', /^\/containers\/sandbox-sbx-one\/archive\?path=\/work$/)).toHaveLength(5);
+  });
+
+  it("leaves /work's links out and reads its long (PAX) paths", async () => {
+    const long = `${'deep/'.repeat(30)}report.csv`;
+    const archive = pack();
+    archive.entry({ name: 'work/', type: 'directory', mode: 0o700 });
+    archive.entry({ name: 'work/passwd', type: 'symlink', linkname: '/etc/passwd' });
+    archive.entry({ name: `work/${long}` }, 'a,b\n');
+    archive.finalize();
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of archive as AsyncIterable<Uint8Array>) chunks.push(chunk);
+    engine.work = Buffer.concat(chunks);
+    expect(await sandbox.listFiles('sbx-one')).toEqual([{ path: long, sizeBytes: 4 }]);
+    expect(await sandbox.readFile('sbx-one', 'passwd')).toBeNull();
   });
 
   it('destroys with DELETE force (and the volumes); an unknown container is no error', async () => {

@@ -14,9 +14,9 @@
 // (the sleeping init, pid 1, is immune). The same kill ends a run at the wall timeout, at the output cap, or when
 // the caller aborts: the Engine has no call to kill an exec. `timeout -s KILL` in front of the interpreter is the
 // backstop should the adapter lose the connection.
-// Over 300 lines on purpose: the one adapter that speaks the Docker Engine API for sandboxes (containers, exec
-// streams, archives), so its limits and kill paths cannot drift apart across files.
-import { Client } from 'undici';
+// Over 300 lines on purpose: the Engine's HTTP transport and exec stream are DockerEngineClient's
+// (docker-engine-client.ts) and tars are tar-stream's (tar.ts); what is left is the sandbox policy (container
+// settings, limits, kill paths), kept in one file so its limits and kill paths cannot drift apart.
 import { NotFoundError, ValidationError } from '#kernel';
 import {
   type CodeSandbox,
@@ -29,7 +29,13 @@ import {
   SandboxUnavailableError,
 } from '../sandbox.port.js';
 import { assertRunRequest, assertSandboxId, safeSegments, SandboxSessions } from '../sandbox-sessions.js';
-import { fitsTarName, readTar, type TarInput, writeTar } from './tar.js';
+import {
+  DockerApiError,
+  DockerEngineClient,
+  type EngineAnswer,
+  type ExecOutput,
+} from './docker-engine-client.js';
+import { readTar, type TarInput, TarLimitError, writeTar } from './tar.js';
 
 export interface DockerSandboxOptions {
   /** `unix:///var/run/docker.sock`, `tcp://host:2375` or `http(s)://host:port`. */
@@ -42,6 +48,8 @@ export interface DockerSandboxOptions {
 const MB = 1024 * 1024;
 const NOBODY = '65534:65534';
 const OPEN_FILES = 256;
+/** Entries (files and folders) read back from /work's archive at most. */
+const WORK_MAX_ENTRIES = 100_000;
 const SANDBOX_PATH = '/usr/local/bin:/usr/bin:/bin';
 const SANDBOX_ENV = [`PATH=${SANDBOX_PATH}`, 'HOME=/work', 'LANG=C.UTF-8'];
 const SIGNALS: Record<number, string> = {
@@ -62,13 +70,13 @@ const SIGNALS: Record<number, string> = {
 };
 
 /** The skill files as a tar for /skills: their directories 0755, the files 0444, all root's. */
-function skillsArchive(files: readonly SandboxFile[]): Uint8Array {
+function skillsArchive(files: readonly SandboxFile[]): Promise<Uint8Array> {
   const entries: TarInput[] = [];
   const dirs = new Set<string>();
   const seen = new Set<string>();
   for (const file of files) {
     const segments = safeSegments(file.path);
-    if (!segments || !fitsTarName(file.path))
+    if (!segments)
       throw new ValidationError('invalid_sandbox_path', `Not a relative path: ${file.path}`, 'path');
     if (seen.has(file.path) || dirs.has(file.path))
       throw new ValidationError('duplicate_sandbox_path', `Two files at ${file.path}`, 'path');
@@ -85,52 +93,15 @@ function skillsArchive(files: readonly SandboxFile[]): Uint8Array {
   return writeTar(entries);
 }
 
-/** A Docker Engine answer that was not the expected one. */
-export class DockerApiError extends Error {
-  constructor(
-    readonly status: number,
-    what: string,
-    message: string,
-  ) {
-    super(`Docker Engine: ${what}: ${status} ${message}`.trim());
-  }
-}
-
-interface Answer {
-  readonly status: number;
-  readonly body: Uint8Array;
-}
-
-interface StreamOutcome {
-  stdout: string;
-  stderr: string;
-  truncated: boolean;
-  /** Why the adapter cut the stream, or null when it ended by itself. */
-  cut: 'timeout' | 'output' | 'abort' | null;
-}
-
 export class DockerSandbox implements CodeSandbox {
-  private readonly origin: string;
-  private readonly socketPath: string | undefined;
+  private readonly engine: DockerEngineClient;
   private readonly image: string;
   private readonly limits: SandboxLimits;
-  private client: Client | undefined;
   private probed: Promise<SandboxAvailability> | undefined;
   private readonly sessions: SandboxSessions;
 
   constructor(options: DockerSandboxOptions) {
-    const endpoint = options.endpoint;
-    if (endpoint.startsWith('unix://')) {
-      this.socketPath = endpoint.slice('unix://'.length);
-      this.origin = 'http://localhost';
-    } else if (endpoint.startsWith('tcp://')) {
-      this.origin = `http://${endpoint.slice('tcp://'.length)}`;
-    } else if (/^https?:\/\//.test(endpoint)) {
-      this.origin = endpoint;
-    } else {
-      throw new ValidationError('invalid_docker_endpoint', `Not a Docker endpoint: ${endpoint}`, 'endpoint');
-    }
-    this.origin = new URL(this.origin).origin;
+    this.engine = new DockerEngineClient(options.endpoint);
     this.image = options.image;
     this.limits = options.limits;
     this.sessions = new SandboxSessions(options.limits.idleTimeoutMs);
@@ -138,9 +109,7 @@ export class DockerSandbox implements CodeSandbox {
 
   /** Closes the connections to the Engine (the containers stay). */
   async close(): Promise<void> {
-    const client = this.client;
-    this.client = undefined;
-    await client?.close();
+    await this.engine.close();
   }
 
   availability(): Promise<SandboxAvailability> {
@@ -154,12 +123,12 @@ export class DockerSandbox implements CodeSandbox {
 
   async create(sandboxId: string, files: readonly SandboxFile[]): Promise<void> {
     assertSandboxId(sandboxId);
-    const archive = skillsArchive(files);
+    const archive = await skillsArchive(files);
     await this.requireAvailable();
     await this.destroy(sandboxId);
     const name = this.nameOf(sandboxId);
     const limits = this.limits;
-    await this.call(
+    await this.engine.call(
       'POST',
       `/containers/create?name=${name}`,
       {
@@ -198,7 +167,13 @@ export class DockerSandbox implements CodeSandbox {
       'create the container',
     );
     try {
-      await this.call('POST', `/containers/${name}/start`, undefined, [204, 304], 'start the container');
+      await this.engine.call(
+        'POST',
+        `/containers/${name}/start`,
+        undefined,
+        [204, 304],
+        'start the container',
+      );
       await this.putSkills(name, archive);
     } catch (error) {
       await this.destroy(sandboxId).catch(() => undefined);
@@ -209,11 +184,11 @@ export class DockerSandbox implements CodeSandbox {
 
   async replaceSkills(sandboxId: string, files: readonly SandboxFile[]): Promise<void> {
     assertSandboxId(sandboxId);
-    const archive = skillsArchive(files);
+    const archive = await skillsArchive(files);
     await this.requireAvailable();
     const name = this.nameOf(sandboxId);
     const execId = await this.execCreate(sandboxId, ['find', '/skills', '-mindepth', '1', '-delete'], '0:0');
-    await this.execStart(execId, AbortSignal.timeout(30_000), Number.MAX_SAFE_INTEGER);
+    await this.engine.execStart(execId, AbortSignal.timeout(30_000), Number.MAX_SAFE_INTEGER);
     await this.putSkills(name, archive);
   }
 
@@ -244,7 +219,7 @@ export class DockerSandbox implements CodeSandbox {
   async destroy(sandboxId: string): Promise<void> {
     assertSandboxId(sandboxId);
     await this.sessions.stop(sandboxId);
-    await this.call(
+    await this.engine.call(
       'DELETE',
       `/containers/${this.nameOf(sandboxId)}?force=true&v=true`,
       undefined,
@@ -264,10 +239,10 @@ export class DockerSandbox implements CodeSandbox {
   }
 
   private async probe(): Promise<SandboxAvailability> {
-    const where = this.socketPath ? `unix://${this.socketPath}` : this.origin;
-    let ping: Answer;
+    const where = this.engine.where;
+    let ping: EngineAnswer;
     try {
-      ping = await this.send('GET', '/_ping', undefined, AbortSignal.timeout(10_000));
+      ping = await this.engine.request('GET', '/_ping', undefined, AbortSignal.timeout(10_000));
     } catch (error) {
       return {
         available: false,
@@ -277,14 +252,16 @@ export class DockerSandbox implements CodeSandbox {
     if (ping.status !== 200)
       return {
         available: false,
-        reason: `the Docker Engine at ${where} answered ${ping.status} to /_ping: ${this.said(ping)}`,
+        reason: `the Docker Engine at ${where} answered ${ping.status} to /_ping: ${this.engine.said(ping)}`,
       };
-    const image = await this.send(
-      'GET',
-      `/images/${this.image.split('/').map(encodeURIComponent).join('/')}/json`,
-      undefined,
-      AbortSignal.timeout(10_000),
-    ).catch((error: Error) => ({ status: 0, body: new TextEncoder().encode(error.message) }));
+    const image = await this.engine
+      .request(
+        'GET',
+        `/images/${this.image.split('/').map(encodeURIComponent).join('/')}/json`,
+        undefined,
+        AbortSignal.timeout(10_000),
+      )
+      .catch((error: Error) => ({ status: 0, body: new TextEncoder().encode(error.message) }));
     if (image.status === 404)
       return {
         available: false,
@@ -293,7 +270,7 @@ export class DockerSandbox implements CodeSandbox {
     if (image.status !== 200)
       return {
         available: false,
-        reason: `the Docker Engine at ${where} cannot inspect the image ${this.image}: ${image.status} ${this.said(image)}`,
+        reason: `the Docker Engine at ${where} cannot inspect the image ${this.image}: ${image.status} ${this.engine.said(image)}`,
       };
     return { available: true };
   }
@@ -317,9 +294,9 @@ export class DockerSandbox implements CodeSandbox {
     const kill = this.sessions.track(sandboxId);
     const wall = new AbortController();
     const timer = setTimeout(() => wall.abort(), limits.wallTimeoutMs);
-    let outcome: StreamOutcome;
+    let outcome: ExecOutput;
     try {
-      outcome = await this.execStart(
+      outcome = await this.engine.execStart(
         execId,
         AbortSignal.any([signal, kill.signal, wall.signal]),
         limits.outputBytes,
@@ -364,11 +341,11 @@ export class DockerSandbox implements CodeSandbox {
 
   private async killAll(sandboxId: string): Promise<void> {
     const execId = await this.execCreate(sandboxId, ['sh', '-c', 'kill -9 -1 2>/dev/null; true']);
-    await this.execStart(execId, AbortSignal.timeout(10_000), 4096);
+    await this.engine.execStart(execId, AbortSignal.timeout(10_000), 4096);
   }
 
   private async execCreate(sandboxId: string, cmd: readonly string[], user = NOBODY): Promise<string> {
-    const answer = await this.send(
+    const answer = await this.engine.request(
       'POST',
       `/containers/${this.nameOf(sandboxId)}/exec`,
       {
@@ -387,96 +364,16 @@ export class DockerSandbox implements CodeSandbox {
     if (answer.status === 409) {
       throw new DockerApiError(409, `exec in ${this.nameOf(sandboxId)}`, 'the container is not running');
     }
-    if (answer.status !== 201) throw new DockerApiError(answer.status, 'create an exec', this.said(answer));
+    if (answer.status !== 201)
+      throw new DockerApiError(answer.status, 'create an exec', this.engine.said(answer));
     const id = (JSON.parse(new TextDecoder().decode(answer.body)) as { Id?: unknown }).Id;
     if (typeof id !== 'string') throw new DockerApiError(answer.status, 'create an exec', 'no Id');
     return id;
   }
 
-  /**
-   * Starts an exec and reads its multiplexed output (frames of an 8-byte header: stream 1 stdout or 2 stderr, three
-   * zero bytes, the big-endian payload length) up to `cap` bytes of payload; past the cap, or when `signal` aborts,
-   * the connection is dropped and the outcome says why.
-   */
-  private async execStart(
-    execId: string,
-    signal: AbortSignal,
-    cap: number,
-    why: () => 'timeout' | 'abort' = () => 'abort',
-  ): Promise<StreamOutcome> {
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let taken = 0;
-    let truncated = false;
-    let cut: StreamOutcome['cut'] = null;
-    const stop = new AbortController();
-    const onAbort = (): void => {
-      cut ??= why();
-      stop.abort();
-    };
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort);
-    // The Engine takes the connection over for the stream and closes it at the end: a client of its own.
-    const client = this.newClient();
-    try {
-      if (!stop.signal.aborted) {
-        const response = await client.request({
-          method: 'POST',
-          path: `/exec/${encodeURIComponent(execId)}/start`,
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ Detach: false, Tty: false }),
-          signal: stop.signal,
-        });
-        if (response.statusCode !== 200) {
-          const body = await response.body.text().catch(() => '');
-          throw new DockerApiError(response.statusCode, 'start an exec', body.slice(0, 300));
-        }
-        let pending: Buffer = Buffer.alloc(0);
-        try {
-          for await (const chunk of response.body as AsyncIterable<Buffer>) {
-            pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
-            while (pending.length >= 8) {
-              const length = pending.readUInt32BE(4);
-              if (pending.length < 8 + length) break;
-              const stream = pending[0];
-              const payload = pending.subarray(8, 8 + length);
-              pending = pending.subarray(8 + length);
-              const into = stream === 2 ? err : out;
-              const room = cap - taken;
-              if (payload.length > room) {
-                into.push(payload.subarray(0, room));
-                taken = cap;
-                truncated = true;
-                cut ??= 'output';
-                stop.abort();
-                break;
-              }
-              into.push(payload);
-              taken += payload.length;
-            }
-            if (stop.signal.aborted) break;
-          }
-        } catch (error) {
-          if (!stop.signal.aborted) throw error;
-        }
-      }
-    } catch (error) {
-      if (!stop.signal.aborted) throw error;
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-      await client.destroy().catch(() => undefined);
-    }
-    return {
-      stdout: Buffer.concat(out).toString('utf8'),
-      stderr: Buffer.concat(err).toString('utf8'),
-      truncated,
-      cut,
-    };
-  }
-
   private async execExitCode(execId: string): Promise<number | null> {
     for (let attempt = 0; attempt < 50; attempt += 1) {
-      const answer = await this.call(
+      const answer = await this.engine.call(
         'GET',
         `/exec/${encodeURIComponent(execId)}/json`,
         undefined,
@@ -494,7 +391,7 @@ export class DockerSandbox implements CodeSandbox {
   }
 
   private async putSkills(name: string, archive: Uint8Array): Promise<void> {
-    await this.call(
+    await this.engine.call(
       'PUT',
       `/containers/${name}/archive?path=/skills`,
       archive,
@@ -503,10 +400,13 @@ export class DockerSandbox implements CodeSandbox {
     );
   }
 
-  /** The regular files of /work (paths relative to it), from the Engine's archive of the directory, bounded. */
+  /**
+   * The regular files of /work (paths relative to it), from the Engine's archive of the directory, bounded: the
+   * answer's bytes, the entries, and the bytes their headers declare.
+   */
   private async workEntries(sandboxId: string): Promise<{ path: string; size: number; bytes: Uint8Array }[]> {
     const bound = this.limits.diskMb * MB * 2 + 16 * MB;
-    const answer = await this.send(
+    const answer = await this.engine.request(
       'GET',
       `/containers/${this.nameOf(sandboxId)}/archive?path=/work`,
       undefined,
@@ -514,10 +414,19 @@ export class DockerSandbox implements CodeSandbox {
       bound,
     );
     if (answer.status === 404) throw new NotFoundError('Sandbox', sandboxId);
-    if (answer.status !== 200) throw new DockerApiError(answer.status, 'read /work', this.said(answer));
+    if (answer.status !== 200)
+      throw new DockerApiError(answer.status, 'read /work', this.engine.said(answer));
+    let entries;
+    try {
+      entries = await readTar(answer.body, { maxEntries: WORK_MAX_ENTRIES, maxBytes: bound });
+    } catch (error) {
+      if (error instanceof TarLimitError)
+        throw new DockerApiError(answer.status, 'read /work', error.message);
+      throw error;
+    }
     const files: { path: string; size: number; bytes: Uint8Array }[] = [];
-    for (const entry of readTar(answer.body)) {
-      if (entry.type !== '0' && entry.type !== '7') continue;
+    for (const entry of entries) {
+      if (entry.type !== 'file' && entry.type !== 'contiguous-file') continue;
       const slash = entry.path.indexOf('/');
       if (slash === -1) continue;
       const path = entry.path.slice(slash + 1);
@@ -525,66 +434,5 @@ export class DockerSandbox implements CodeSandbox {
       files.push({ path, size: entry.size, bytes: entry.bytes });
     }
     return files;
-  }
-
-  private newClient(): Client {
-    return new Client(this.origin, this.socketPath ? { socketPath: this.socketPath } : {});
-  }
-
-  private said(answer: Answer): string {
-    const text = new TextDecoder().decode(answer.body.subarray(0, 600));
-    try {
-      const message = (JSON.parse(text) as { message?: unknown }).message;
-      if (typeof message === 'string') return message.slice(0, 300);
-    } catch {
-      // not JSON
-    }
-    return text.trim().slice(0, 300);
-  }
-
-  private async call(
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    path: string,
-    body: unknown,
-    expected: readonly number[],
-    what: string,
-  ): Promise<Answer> {
-    const answer = await this.send(method, path, body, AbortSignal.timeout(60_000));
-    if (!expected.includes(answer.status)) throw new DockerApiError(answer.status, what, this.said(answer));
-    return answer;
-  }
-
-  /** One request to the Engine; a body of more than `bound` bytes is refused. */
-  private async send(
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    path: string,
-    body: unknown,
-    signal: AbortSignal,
-    bound = 16 * MB,
-  ): Promise<Answer> {
-    this.client ??= this.newClient();
-    const raw = body instanceof Uint8Array;
-    const response = await this.client.request({
-      method,
-      path,
-      headers: body === undefined ? {} : { 'content-type': raw ? 'application/x-tar' : 'application/json' },
-      body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
-      signal,
-    });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of response.body as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > bound) {
-        response.body.destroy();
-        throw new DockerApiError(
-          response.statusCode,
-          `${method} ${path}`,
-          `answer larger than ${bound} bytes`,
-        );
-      }
-      chunks.push(chunk);
-    }
-    return { status: response.statusCode, body: Buffer.concat(chunks) };
   }
 }

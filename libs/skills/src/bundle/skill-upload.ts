@@ -18,11 +18,11 @@ function looksLikeZip(bytes: Uint8Array): boolean {
  * Reads an uploaded Skill: a zip (by its bytes or its `.zip` name) through readSkillZip, a `.md` file as a
  * SKILL.md with no reference files; anything else is 400 `unsupported_skill_file`. Errors have `param: 'file'`.
  */
-export function readSkillUpload(
+export async function readSkillUpload(
   fileName: string,
   bytes: Uint8Array,
   limits?: Partial<ZipLimits>,
-): SkillBundle {
+): Promise<SkillBundle> {
   const extension = /\.([^./\\]+)$/.exec(fileName.trim())?.[1]?.toLowerCase();
   if (looksLikeZip(bytes) || extension === 'zip') return readSkillZip(bytes, limits);
   if (extension === 'md' || extension === 'markdown')

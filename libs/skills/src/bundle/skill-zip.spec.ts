@@ -3,9 +3,9 @@ import { deflateSync, inflateSync, strToU8, zipSync } from 'fflate';
 import { ValidationError } from '#kernel';
 import { readSkillZip, ZIP_LIMITS } from './skill-zip.js';
 
-function refusal(run: () => unknown): ValidationError {
+async function refusal(run: () => Promise<unknown>): Promise<ValidationError> {
   try {
-    run();
+    await run();
   } catch (error) {
     if (error instanceof ValidationError) return error;
     throw error;
@@ -159,10 +159,10 @@ function deflatedZeros(size: number): Uint8Array {
 const skillMdEntry: RawEntry = { name: 'SKILL.md', content: strToU8(SKILL_MD) };
 
 describe('reading a Skill zip', () => {
-  it('round-trips a good bundle with two reference files', () => {
+  it('round-trips a good bundle with two reference files', async () => {
     const api = strToU8('# API\n\nCall fill(form).\n'.repeat(50));
     const script = Uint8Array.from({ length: 5000 }, (_, i) => (i * 7919) % 251);
-    const bundle = readSkillZip(
+    const bundle = await readSkillZip(
       zipSync({
         'SKILL.md': strToU8(SKILL_MD),
         references: { 'api.md': api },
@@ -179,8 +179,8 @@ describe('reading a Skill zip', () => {
     expect(bundle.files.find((file) => file.path === 'scripts/fill.py')?.bytes).toEqual(script);
   });
 
-  it('strips the single top-level folder holding SKILL.md, skipping folders and macOS companions', () => {
-    const bundle = readSkillZip(
+  it('strips the single top-level folder holding SKILL.md, skipping folders and macOS companions', async () => {
+    const bundle = await readSkillZip(
       rawZip([
         { name: 'pdf-tools/', externalAttributes: (0o40755 << 16) >>> 0 },
         { name: 'pdf-tools/SKILL.md', content: strToU8(SKILL_MD), deflate: true },
@@ -198,8 +198,8 @@ describe('reading a Skill zip', () => {
     ]);
   });
 
-  it('keeps a SKILL.md below the root as a reference file', () => {
-    const bundle = readSkillZip(
+  it('keeps a SKILL.md below the root as a reference file', async () => {
+    const bundle = await readSkillZip(
       zipSync({ 'SKILL.md': strToU8(SKILL_MD), examples: { 'SKILL.md': strToU8('example') } }),
     );
     expect(bundle.files.map((file) => file.path)).toEqual(['examples/SKILL.md']);
@@ -218,8 +218,8 @@ describe('reading a Skill zip', () => {
       { a: { 'SKILL.md': strToU8(SKILL_MD) }, 'x.md': strToU8('x') },
     ],
     ['an empty zip', {}],
-  ])('refuses %s with 400 zip_missing_skill_md', (_case, files) => {
-    expect(refusal(() => readSkillZip(zipSync(files)))).toMatchObject({
+  ])('refuses %s with 400 zip_missing_skill_md', async (_case, files) => {
+    expect(await refusal(() => readSkillZip(zipSync(files)))).toMatchObject({
       code: 'zip_missing_skill_md',
       param: 'file',
     });
@@ -231,24 +231,24 @@ describe('reading a Skill zip', () => {
     ['an unknown key', '---\nname: a\ndescription: d\nauthor: me\n---\nBody', 'unknown_frontmatter_key'],
     ['a bad name', '---\nname: A_B\ndescription: d\n---\nBody', 'invalid_name'],
     ['no instructions', '---\nname: a\ndescription: d\n---\n', 'invalid_instructions'],
-  ])('refuses a SKILL.md with %s (the errors of parseSkillMarkdown)', (_case, text, code) => {
-    expect(refusal(() => readSkillZip(zipSync({ 'SKILL.md': strToU8(text) })))).toMatchObject({
+  ])('refuses a SKILL.md with %s (the errors of parseSkillMarkdown)', async (_case, text, code) => {
+    expect(await refusal(() => readSkillZip(zipSync({ 'SKILL.md': strToU8(text) })))).toMatchObject({
       code,
       param: 'file',
     });
   });
 
-  it('refuses a SKILL.md over 1 MiB before inflating it', () => {
+  it('refuses a SKILL.md over 1 MiB before inflating it', async () => {
     const big = { name: 'SKILL.md', content: new Uint8Array(MIB + 1), crc: 0 };
-    expect(refusal(() => readSkillZip(rawZip([big])))).toMatchObject({
+    expect(await refusal(() => readSkillZip(rawZip([big])))).toMatchObject({
       code: 'skill_md_too_large',
       param: 'file',
     });
   });
 
-  it('refuses a SKILL.md that is not UTF-8', () => {
+  it('refuses a SKILL.md that is not UTF-8', async () => {
     const bytes = zipSync({ 'SKILL.md': new Uint8Array([0x2d, 0x2d, 0x2d, 0xff]) });
-    expect(refusal(() => readSkillZip(bytes))).toMatchObject({ code: 'invalid_encoding' });
+    expect(await refusal(() => readSkillZip(bytes))).toMatchObject({ code: 'invalid_encoding' });
   });
 });
 
@@ -263,48 +263,48 @@ describe('refusing malicious zips', () => {
     'c:evil.md',
     'references\\..\\..\\evil.md',
     'references\\api.md',
-  ])('refuses the entry %j with 400 zip_path_escapes, naming it', (name) => {
-    const error = refusal(() => readSkillZip(rawZip([skillMdEntry, { name, content: strToU8('x') }])));
+  ])('refuses the entry %j with 400 zip_path_escapes, naming it', async (name) => {
+    const error = await refusal(() => readSkillZip(rawZip([skillMdEntry, { name, content: strToU8('x') }])));
     expect(error).toMatchObject({ kind: 'validation', code: 'zip_path_escapes', param: 'file' });
     expect(error.message).toContain(JSON.stringify(name));
   });
 
-  it('refuses a folder entry that escapes too', () => {
-    expect(refusal(() => readSkillZip(rawZip([skillMdEntry, { name: '../up/' }])))).toMatchObject({
+  it('refuses a folder entry that escapes too', async () => {
+    expect(await refusal(() => readSkillZip(rawZip([skillMdEntry, { name: '../up/' }])))).toMatchObject({
       code: 'zip_path_escapes',
     });
   });
 
-  it('refuses a symbolic link (the Unix mode in the external attributes), naming it', () => {
+  it('refuses a symbolic link (the Unix mode in the external attributes), naming it', async () => {
     const link = { name: 'references/passwd', content: strToU8('/etc/passwd') };
-    const error = refusal(() =>
+    const error = await refusal(() =>
       readSkillZip(rawZip([skillMdEntry, { ...link, externalAttributes: (0o120777 << 16) >>> 0 }])),
     );
     expect(error).toMatchObject({ code: 'zip_symlink', param: 'file' });
     expect(error.message).toContain('"references/passwd"');
   });
 
-  it('refuses a link to a folder, and other special files', () => {
+  it('refuses a link to a folder, and other special files', async () => {
     const linkedFolder = { name: 'up/', externalAttributes: (0o120755 << 16) >>> 0 };
-    expect(refusal(() => readSkillZip(rawZip([skillMdEntry, linkedFolder])))).toMatchObject({
+    expect(await refusal(() => readSkillZip(rawZip([skillMdEntry, linkedFolder])))).toMatchObject({
       code: 'zip_symlink',
     });
     const fifo = { name: 'pipe', externalAttributes: (0o010644 << 16) >>> 0 };
-    expect(refusal(() => readSkillZip(rawZip([skillMdEntry, fifo])))).toMatchObject({
+    expect(await refusal(() => readSkillZip(rawZip([skillMdEntry, fifo])))).toMatchObject({
       code: 'zip_special_file',
     });
   });
 
-  it('refuses control characters and overlong paths', () => {
-    expect(refusal(() => readSkillZip(rawZip([skillMdEntry, { name: 'a\u0000.md' }])))).toMatchObject({
+  it('refuses control characters and overlong paths', async () => {
+    expect(await refusal(() => readSkillZip(rawZip([skillMdEntry, { name: 'a\u0000.md' }])))).toMatchObject({
       code: 'zip_invalid_path',
     });
     const long = `${'d/'.repeat(127)}ab`;
     expect(long).toHaveLength(256);
-    expect(refusal(() => readSkillZip(rawZip([skillMdEntry, { name: long }])))).toMatchObject({
+    expect(await refusal(() => readSkillZip(rawZip([skillMdEntry, { name: long }])))).toMatchObject({
       code: 'zip_path_too_long',
     });
-    expect(readSkillZip(rawZip([skillMdEntry, { name: long.slice(0, 255) }])).files).toHaveLength(1);
+    expect((await readSkillZip(rawZip([skillMdEntry, { name: long.slice(0, 255) }]))).files).toHaveLength(1);
   });
 
   it.each([
@@ -314,38 +314,40 @@ describe('refusing malicious zips', () => {
     ['two SKILL.md', ['SKILL.md']],
     ['a file that is also a folder', ['references', 'references/a.md']],
     ['a file that is also a folder entry', ['references/', 'references']],
-  ])('refuses %s with 400 zip_duplicate_entry', (_case, names) => {
+  ])('refuses %s with 400 zip_duplicate_entry', async (_case, names) => {
     const entries = names.map((name) => ({ name, content: strToU8('x') }));
-    const error = refusal(() => readSkillZip(rawZip([skillMdEntry, ...entries])));
+    const error = await refusal(() => readSkillZip(rawZip([skillMdEntry, ...entries])));
     expect(error).toMatchObject({ code: 'zip_duplicate_entry', param: 'file' });
     expect(error.message).toContain(JSON.stringify(names[names.length - 1]));
   });
 
-  it('refuses 10,000 files before reading any entry with 400 zip_too_many_files', () => {
+  it('refuses 10,000 files before reading any entry with 400 zip_too_many_files', async () => {
     const entries = Array.from({ length: 10_000 }, (_, i) => ({ name: `f${i}` }));
-    const error = refusal(() => readSkillZip(rawZip([skillMdEntry, ...entries])));
+    const error = await refusal(() => readSkillZip(rawZip([skillMdEntry, ...entries])));
     expect(error).toMatchObject({ code: 'zip_too_many_files', param: 'file' });
   });
 
-  it('holds at most 200 files, SKILL.md included', () => {
+  it('holds at most 200 files, SKILL.md included', async () => {
     const files = (count: number) => Array.from({ length: count }, (_, i) => ({ name: `r/${i}.md` }));
-    expect(readSkillZip(rawZip([skillMdEntry, ...files(199)])).files).toHaveLength(199);
-    expect(refusal(() => readSkillZip(rawZip([skillMdEntry, ...files(200)])))).toMatchObject({
+    expect((await readSkillZip(rawZip([skillMdEntry, ...files(199)]))).files).toHaveLength(199);
+    expect(await refusal(() => readSkillZip(rawZip([skillMdEntry, ...files(200)])))).toMatchObject({
       code: 'zip_too_many_files',
     });
-    expect(refusal(() => readSkillZip(rawZip([skillMdEntry, ...files(2)]), { maxFiles: 2 }))).toMatchObject({
+    expect(
+      await refusal(() => readSkillZip(rawZip([skillMdEntry, ...files(2)]), { maxFiles: 2 })),
+    ).toMatchObject({
       code: 'zip_too_many_files',
     });
   });
 
-  it('refuses a 100 MiB entry of zeros (a bomb) from its declared sizes, before inflating', () => {
+  it('refuses a 100 MiB entry of zeros (a bomb) from its declared sizes, before inflating', async () => {
     const zeros = deflatedZeros(100 * MIB);
     expect(zeros.length).toBeLessThan(MIB);
     const bomb = rawZip([
       skillMdEntry,
       { name: 'zeros.bin', method: 8, data: zeros, size: 100 * MIB, crc: 0 },
     ]);
-    expect(refusal(() => readSkillZip(bomb))).toMatchObject({ code: 'zip_bomb', param: 'file' });
+    expect(await refusal(() => readSkillZip(bomb))).toMatchObject({ code: 'zip_bomb', param: 'file' });
   });
 
   it('checks the hand-written DEFLATE stream of zeros', () => {
@@ -353,49 +355,55 @@ describe('refusing malicious zips', () => {
     expect(inflated).toEqual(new Uint8Array(1000));
   });
 
-  it('refuses an entry whose header lies about its size, as soon as inflating passes it', () => {
+  it('refuses an entry whose header lies about its size, as soon as inflating passes it', async () => {
     const liar = { name: 'small.txt', method: 8, data: deflatedZeros(100 * MIB), size: 1000, crc: 0 };
-    const error = refusal(() => readSkillZip(rawZip([skillMdEntry, liar])));
+    const error = await refusal(() => readSkillZip(rawZip([skillMdEntry, liar])));
     expect(error).toMatchObject({ code: 'zip_bomb', param: 'file' });
     expect(error.message).toContain('"small.txt" inflates past its declared 1000 bytes');
   });
 
-  it('refuses a compression ratio past the limit per entry and over the whole zip', () => {
+  it('refuses a compression ratio past the limit per entry and over the whole zip', async () => {
     const zeros = (name: string, size: number) => ({ name, content: new Uint8Array(size), deflate: true });
     expect(
-      refusal(() => readSkillZip(rawZip([skillMdEntry, zeros('z', 200_000)]), { ratioFromBytes: 100_000 })),
+      await refusal(() =>
+        readSkillZip(rawZip([skillMdEntry, zeros('z', 200_000)]), { ratioFromBytes: 100_000 }),
+      ),
     ).toMatchObject({ code: 'zip_bomb' });
     const many = Array.from({ length: 10 }, (_, i) => zeros(`z${i}`, 40_000));
-    const error = refusal(() => readSkillZip(rawZip([skillMdEntry, ...many]), { ratioFromBytes: 100_000 }));
+    const error = await refusal(() =>
+      readSkillZip(rawZip([skillMdEntry, ...many]), { ratioFromBytes: 100_000 }),
+    );
     expect(error).toMatchObject({ code: 'zip_bomb' });
     expect(error.message).toContain('the zip inflates');
     // Small files compress as they like below the floor (1 MiB by default).
-    expect(readSkillZip(rawZip([skillMdEntry, ...many])).files).toHaveLength(10);
+    expect((await readSkillZip(rawZip([skillMdEntry, ...many]))).files).toHaveLength(10);
   });
 
-  it('refuses entries sharing compressed bytes (overlapping files)', () => {
+  it('refuses entries sharing compressed bytes (overlapping files)', async () => {
     const inner = { name: 'b.md', content: strToU8('shared') };
     const outer = { name: 'a.md', content: localRecord(inner) };
-    const error = refusal(() =>
+    const error = await refusal(() =>
       readSkillZip(rawZip([outer, { ...inner, localOffset: 30 + 'a.md'.length }, skillMdEntry])),
     );
     expect(error).toMatchObject({ code: 'zip_bomb' });
     expect(error.message).toContain('overlaps');
   });
 
-  it('refuses too many bytes: the zip, a file, all files', () => {
+  it('refuses too many bytes: the zip, a file, all files', async () => {
     const random = Uint8Array.from({ length: 3000 }, (_, i) => (i * 7919 + 13) % 256);
     const zip = rawZip([
       skillMdEntry,
       { name: 'a.bin', content: random },
       { name: 'b.bin', content: random },
     ]);
-    expect(readSkillZip(zip).files).toHaveLength(2);
-    expect(refusal(() => readSkillZip(zip, { maxZipBytes: 1000 }))).toMatchObject({ code: 'zip_too_large' });
-    const file = refusal(() => readSkillZip(zip, { maxFileBytes: 2999 }));
+    expect((await readSkillZip(zip)).files).toHaveLength(2);
+    expect(await refusal(() => readSkillZip(zip, { maxZipBytes: 1000 }))).toMatchObject({
+      code: 'zip_too_large',
+    });
+    const file = await refusal(() => readSkillZip(zip, { maxFileBytes: 2999 }));
     expect(file).toMatchObject({ code: 'zip_too_large' });
     expect(file.message).toContain('"a.bin"');
-    expect(refusal(() => readSkillZip(zip, { maxTotalBytes: 5000 }))).toMatchObject({
+    expect(await refusal(() => readSkillZip(zip, { maxTotalBytes: 5000 }))).toMatchObject({
       code: 'zip_too_large',
     });
     expect(ZIP_LIMITS).toEqual({
@@ -409,13 +417,26 @@ describe('refusing malicious zips', () => {
     });
   });
 
-  it('refuses encrypted entries and unknown compression methods', () => {
+  it('refuses encrypted entries and unknown compression methods', async () => {
     expect(
-      refusal(() => readSkillZip(rawZip([skillMdEntry, { name: 'x', content: strToU8('x'), flags: 0x801 }]))),
+      await refusal(() =>
+        readSkillZip(rawZip([skillMdEntry, { name: 'x', content: strToU8('x'), flags: 0x801 }])),
+      ),
     ).toMatchObject({ code: 'zip_unsupported' });
     expect(
-      refusal(() => readSkillZip(rawZip([skillMdEntry, { name: 'x', content: strToU8('x'), method: 12 }]))),
+      await refusal(() =>
+        readSkillZip(rawZip([skillMdEntry, { name: 'x', content: strToU8('x'), method: 12 }])),
+      ),
     ).toMatchObject({ code: 'zip_unsupported' });
+  });
+
+  it('refuses an encrypted stored entry that carries its 12-byte encryption header (sizes that agree)', async () => {
+    const content = strToU8('secret');
+    const header = Uint8Array.from({ length: 12 }, (_, i) => i * 17);
+    const encrypted = { name: 'x', content, data: concat([header, content]), flags: 0x801 };
+    const error = await refusal(() => readSkillZip(rawZip([skillMdEntry, encrypted])));
+    expect(error).toMatchObject({ code: 'zip_unsupported', param: 'file' });
+    expect(error.message).toContain('"x" is encrypted');
   });
 
   it.each([
@@ -448,16 +469,16 @@ describe('refusing malicious zips', () => {
         return zip;
       },
     ],
-  ])('refuses %s with 400 zip_corrupt', (_case, build) => {
-    expect(refusal(() => readSkillZip(build()))).toMatchObject({ code: 'zip_corrupt', param: 'file' });
+  ])('refuses %s with 400 zip_corrupt', async (_case, build) => {
+    expect(await refusal(() => readSkillZip(build()))).toMatchObject({ code: 'zip_corrupt', param: 'file' });
   });
 
-  it('refuses ZIP64 and multi-part archives', () => {
+  it('refuses ZIP64 and multi-part archives', async () => {
     const zip = rawZip([skillMdEntry]);
     zip.set([0xff, 0xff, 0xff, 0xff], zip.length - 6);
-    expect(refusal(() => readSkillZip(zip))).toMatchObject({ code: 'zip_unsupported' });
+    expect(await refusal(() => readSkillZip(zip))).toMatchObject({ code: 'zip_unsupported' });
     const parts = rawZip([skillMdEntry]);
     parts[parts.length - 18] = 1; // this disk's number
-    expect(refusal(() => readSkillZip(parts))).toMatchObject({ code: 'zip_unsupported' });
+    expect(await refusal(() => readSkillZip(parts))).toMatchObject({ code: 'zip_unsupported' });
   });
 });

@@ -1,10 +1,15 @@
 // A Skill uploaded as a zip: SKILL.md (at the root, or in the one top-level folder) plus reference files.
-// Nothing is written anywhere. The central directory is read first by a small bounded reader (names, sizes, Unix
-// modes, offsets, every offset checked), so paths, symlinks, counts, sizes and ratios are refused BEFORE any
-// inflating; then each entry is inflated by fflate's streaming Inflate, never past its declared size.
-// Over 300 lines on purpose: the bounded zip reader keeps every offset check and limit of one archive in one file.
+// Nothing is written anywhere. The archive is read by yauzl (`fromBuffer`, `lazyEntries`, `validateEntrySizes`,
+// names left undecoded so that no name is rewritten before our checks see it): the central directory first, entry by
+// entry, so paths, links, counts, sizes and ratios are refused BEFORE any inflating; then each file is inflated as a
+// stream that is stopped as soon as it passes its declared size, and its CRC-32 is checked.
+// What yauzl does not decide is the refusal policy below, and the fields read from the end record yauzl has
+// already located (to refuse ZIP64 and multi-part archives: a Skill never needs them). yauzl's own errors are 400
+// `zip_corrupt` (or `zip_unsupported` for the archive kinds it names), never a 5xx.
+// Over 300 lines on purpose: the refusal policy of one uploaded archive (paths, links, counts, sizes, ratios,
+// overlaps) stays in one file with the reading that applies it.
 import { crc32 } from 'node:zlib';
-import { Inflate } from 'fflate';
+import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { ValidationError } from '#kernel';
 import {
   decodeSkillMarkdown,
@@ -56,34 +61,18 @@ export interface SkillBundle {
 }
 
 const PARAM = 'file';
-const EOCD_SIGNATURE = 0x06054b50;
-const CENTRAL_SIGNATURE = 0x02014b50;
-const LOCAL_SIGNATURE = 0x04034b50;
 const EOCD_SIZE = 22;
-const CENTRAL_SIZE = 46;
-const LOCAL_SIZE = 30;
-const MAX_COMMENT = 0xffff;
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 const S_IFDIR = 0o040000;
 const S_IFREG = 0o100000;
 const DOS_DIRECTORY = 0x10;
-const INFLATE_CHUNK = 8 * 1024;
-
-interface CentralEntry {
-  name: string;
-  rawName: Uint8Array;
-  flags: number;
-  method: number;
-  crc: number;
-  compressedSize: number;
-  size: number;
-  localOffset: number;
-  externalAttributes: number;
-}
+const ZIP64_EXTRA = 0x0001;
 
 interface FileEntry {
-  entry: CentralEntry;
+  entry: Entry;
+  /** The decoded name, as the archive spells it (for messages). */
+  name: string;
   /** The normalized path inside the zip. */
   path: string;
   dataStart: number;
@@ -98,100 +87,60 @@ function corrupt(message: string): ValidationError {
   return refuse('zip_corrupt', `the zip is corrupt: ${message}`);
 }
 
-/** Little-endian reads that never leave `[0, end)`. */
-class Bounded {
-  private readonly view: DataView;
-
-  constructor(
-    readonly bytes: Uint8Array,
-    readonly end = bytes.length,
-  ) {
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
-
-  check(offset: number, length: number, what: string): void {
-    if (offset < 0 || length < 0 || offset + length > this.end)
-      throw corrupt(`${what} lies outside the archive`);
-  }
-
-  u16(offset: number): number {
-    this.check(offset, 2, 'a header');
-    return this.view.getUint16(offset, true);
-  }
-
-  u32(offset: number): number {
-    this.check(offset, 4, 'a header');
-    return this.view.getUint32(offset, true);
-  }
-
-  slice(offset: number, length: number, what: string): Uint8Array {
-    this.check(offset, length, what);
-    return this.bytes.subarray(offset, offset + length);
-  }
+/** One of yauzl's errors as a 400: the archive kinds it does not read are unsupported, anything else is corrupt. */
+function fromYauzl(error: unknown, label?: string): ValidationError {
+  if (error instanceof ValidationError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (/multi-disk/i.test(message)) return refuse('zip_unsupported', 'multi-part archives are not supported');
+  if (/zip64/i.test(message)) return refuse('zip_unsupported', 'ZIP64 archives are not supported');
+  if (/encryption/i.test(message))
+    return refuse('zip_unsupported', `${label ?? 'an entry'} is encrypted (${message})`);
+  // yauzl expects a stored entry's compressed size to be its size, plus 12 when encrypted: equal sizes refused
+  // there mean an encrypted entry (refused as such, like the encrypted entries yauzl lets through).
+  const stored = /size mismatch for stored file: (\d+) != (\d+)/.exec(message);
+  if (stored && stored[1] === stored[2]) return refuse('zip_unsupported', 'an entry is encrypted');
+  return corrupt(label ? `${label}: ${message}` : message);
 }
 
-/** The End Of Central Directory record: the last signature whose comment ends exactly at the end of the file. */
-function findEndRecord(reader: Bounded): number {
-  const last = reader.end - EOCD_SIZE;
-  if (last < 0) throw corrupt('too short to be a zip');
-  for (let at = last; at >= Math.max(0, last - MAX_COMMENT); at--)
-    if (reader.u32(at) === EOCD_SIGNATURE && at + EOCD_SIZE + reader.u16(at + 20) === reader.end) return at;
-  throw corrupt('no end of central directory record');
-}
-
-function decodeName(raw: Uint8Array, utf8Flag: boolean): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(raw);
-  } catch {
-    if (utf8Flag) throw refuse('zip_invalid_path', 'an entry name is not valid UTF-8');
-    return new TextDecoder('latin1').decode(raw);
-  }
-}
-
-function readCentralDirectory(reader: Bounded, limits: ZipLimits): { entries: CentralEntry[]; end: number } {
-  const eocd = findEndRecord(reader);
-  const disk = reader.u16(eocd + 4);
-  const centralDisk = reader.u16(eocd + 6);
-  const entriesHere = reader.u16(eocd + 8);
-  const count = reader.u16(eocd + 10);
-  const size = reader.u32(eocd + 12);
-  const offset = reader.u32(eocd + 16);
+/**
+ * The end record yauzl found: it insists the comment ends exactly at the end of the file, so the record is the
+ * 22 bytes before the comment. Refuses ZIP64 (its markers) and multi-part archives; returns where the central
+ * directory starts (entries' data must lie before it).
+ */
+function checkEndRecord(bytes: Buffer, zip: ZipFile, limits: ZipLimits): number {
+  const comment = zip.comment as unknown as Buffer;
+  const at = bytes.length - EOCD_SIZE - comment.length;
+  if (at < 0) throw corrupt('no end of central directory record');
+  const disk = bytes.readUInt16LE(at + 4);
+  const centralDisk = bytes.readUInt16LE(at + 6);
+  const entriesHere = bytes.readUInt16LE(at + 8);
+  const count = bytes.readUInt16LE(at + 10);
+  const size = bytes.readUInt32LE(at + 12);
+  const offset = bytes.readUInt32LE(at + 16);
   if (count === 0xffff || size === 0xffffffff || offset === 0xffffffff)
     throw refuse('zip_unsupported', 'ZIP64 archives are not supported');
   if (disk !== 0 || centralDisk !== 0 || entriesHere !== count)
     throw refuse('zip_unsupported', 'multi-part archives are not supported');
   // Folders are entries too: allow as many as files before reading any entry.
-  if (count > 2 * limits.maxFiles)
-    throw refuse('zip_too_many_files', `the zip holds ${count} entries; at most ${limits.maxFiles} files`);
-  if (offset + size > eocd) throw corrupt('the central directory lies outside the archive');
-  const central = new Bounded(reader.bytes, offset + size);
-  const entries: CentralEntry[] = [];
-  let at = offset;
-  for (let i = 0; i < count; i++) {
-    if (central.u32(at) !== CENTRAL_SIGNATURE) throw corrupt(`central directory entry ${i} has no signature`);
-    const flags = central.u16(at + 8);
-    const nameLength = central.u16(at + 28);
-    const extraLength = central.u16(at + 30);
-    const commentLength = central.u16(at + 32);
-    const rawName = central.slice(at + CENTRAL_SIZE, nameLength, 'an entry name');
-    const entry: CentralEntry = {
-      name: decodeName(rawName, (flags & 0x800) !== 0),
-      rawName,
-      flags,
-      method: central.u16(at + 10),
-      crc: central.u32(at + 16),
-      compressedSize: central.u32(at + 20),
-      size: central.u32(at + 24),
-      localOffset: central.u32(at + 42),
-      externalAttributes: central.u32(at + 38),
-    };
-    if (entry.compressedSize === 0xffffffff || entry.size === 0xffffffff || entry.localOffset === 0xffffffff)
-      throw refuse('zip_unsupported', `entry ${quoted(entry.name)}: ZIP64 entries are not supported`);
-    entries.push(entry);
-    at += CENTRAL_SIZE + nameLength + extraLength + commentLength;
-    central.check(at, 0, 'the central directory');
+  if (zip.entryCount > 2 * limits.maxFiles)
+    throw refuse(
+      'zip_too_many_files',
+      `the zip holds ${zip.entryCount} entries; at most ${limits.maxFiles} files`,
+    );
+  if (offset + size > at) throw corrupt('the central directory lies outside the archive');
+  return offset;
+}
+
+/** UTF-8 when it is (flagged or not); otherwise CP437 as the format says, backslashes kept for the checks. */
+function decodeName(entry: Entry): string {
+  const raw = entry.fileNameRaw;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(raw);
+  } catch {
+    if ((entry.generalPurposeBitFlag & 0x800) !== 0)
+      throw refuse('zip_invalid_path', 'an entry name is not valid UTF-8');
+    return yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, raw, [], true);
   }
-  return { entries, end: offset };
 }
 
 /** The entry's path with `.` and empty segments dropped; 400 when it could leave the bundle. */
@@ -211,71 +160,77 @@ function normalizePath(name: string, limits: ZipLimits): string[] {
   return segments;
 }
 
-function fileType(entry: CentralEntry): 'file' | 'directory' {
-  const label = `entry ${quoted(entry.name)}`;
-  const mode = (entry.externalAttributes >>> 16) & S_IFMT;
+function fileType(entry: Entry, name: string): 'file' | 'directory' {
+  const label = `entry ${quoted(name)}`;
+  const mode = (entry.externalFileAttributes >>> 16) & S_IFMT;
   if (mode === S_IFLNK) throw refuse('zip_symlink', `${label} is a symbolic link; links are not allowed`);
   if (mode !== 0 && mode !== S_IFREG && mode !== S_IFDIR)
     throw refuse('zip_special_file', `${label} is not a regular file or folder`);
-  return entry.name.endsWith('/') || mode === S_IFDIR || (entry.externalAttributes & DOS_DIRECTORY) !== 0
+  return name.endsWith('/') || mode === S_IFDIR || (entry.externalFileAttributes & DOS_DIRECTORY) !== 0
     ? 'directory'
     : 'file';
 }
 
 /** Where an entry's compressed data lies, from its local header (which must agree with the central one). */
-function locateData(
-  reader: Bounded,
-  entry: CentralEntry,
-  end: number,
-): { dataStart: number; dataEnd: number } {
-  const label = `entry ${quoted(entry.name)}`;
-  const local = new Bounded(reader.bytes, end);
-  const at = entry.localOffset;
-  if (local.u32(at) !== LOCAL_SIGNATURE) throw corrupt(`${label} has no local header`);
-  const nameLength = local.u16(at + 26);
-  const extraLength = local.u16(at + 28);
-  const localName = local.slice(at + LOCAL_SIZE, nameLength, `${label}'s name`);
-  if (local.u16(at + 8) !== entry.method || !sameBytes(localName, entry.rawName))
-    throw corrupt(`${label}'s local header disagrees with the central directory`);
-  const dataStart = at + LOCAL_SIZE + nameLength + extraLength;
-  local.check(dataStart, entry.compressedSize, `${label}'s data`);
-  return { dataStart, dataEnd: dataStart + entry.compressedSize };
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((byte, i) => byte === b[i]);
-}
-
-/** Inflates into exactly the declared size: 400 `zip_bomb` as soon as the data would go past it. */
-function inflate(entry: CentralEntry, data: Uint8Array): Uint8Array {
-  const label = `entry ${quoted(entry.name)}`;
-  if (entry.method === 0) return data.slice();
-  const out = new Uint8Array(entry.size);
-  let written = 0;
-  const inflater = new Inflate((chunk) => {
-    if (written + chunk.length > entry.size)
-      throw refuse('zip_bomb', `${label} inflates past its declared ${entry.size} bytes`);
-    out.set(chunk, written);
-    written += chunk.length;
+async function locateData(
+  zip: ZipFile,
+  entry: Entry,
+  name: string,
+  centralStart: number,
+): Promise<{ dataStart: number; dataEnd: number }> {
+  const label = `entry ${quoted(name)}`;
+  const local = await zip.readLocalFileHeaderPromise(entry).catch((error: unknown) => {
+    throw fromYauzl(error, label);
   });
+  if (local.compressionMethod !== entry.compressionMethod || !local.fileName.equals(entry.fileNameRaw))
+    throw corrupt(`${label}'s local header disagrees with the central directory`);
+  const dataEnd = local.fileDataStart + entry.compressedSize;
+  if (dataEnd > centralStart) throw corrupt(`${label}'s data lies outside the archive`);
+  return { dataStart: local.fileDataStart, dataEnd };
+}
+
+/**
+ * Inflates a file into exactly its declared size: 400 `zip_bomb` as soon as the data would go past it (the stream is
+ * destroyed there, by yauzl's size check or by ours), `zip_corrupt` when it is short or fails its CRC-32.
+ */
+async function extract(zip: ZipFile, file: FileEntry): Promise<Uint8Array> {
+  const { entry } = file;
+  const label = `entry ${quoted(file.name)}`;
+  const pastSize = (): ValidationError =>
+    refuse('zip_bomb', `${label} inflates past its declared ${entry.uncompressedSize} bytes`);
+  const out = Buffer.alloc(entry.uncompressedSize);
+  let written = 0;
   try {
-    if (data.length === 0) inflater.push(data, true);
-    for (let at = 0; at < data.length; at += INFLATE_CHUNK)
-      inflater.push(data.subarray(at, at + INFLATE_CHUNK), at + INFLATE_CHUNK >= data.length);
+    const stream = await zip.openReadStreamPromise(entry);
+    await new Promise<void>((resolve, reject) => {
+      stream.on('data', (chunk: Buffer) => {
+        if (written + chunk.length > out.length) {
+          stream.destroy();
+          reject(pastSize());
+          return;
+        }
+        chunk.copy(out, written);
+        written += chunk.length;
+      });
+      // Every error (yauzl may forward the inflater's after its own) is caught here; the first one decides.
+      stream.on('error', (error) => {
+        stream.destroy();
+        reject(error);
+      });
+      stream.once('end', resolve);
+    });
   } catch (error) {
     if (error instanceof ValidationError) throw error;
-    throw corrupt(`${label} does not inflate (${error instanceof Error ? error.message : String(error)})`);
+    const message = error instanceof Error ? error.message : String(error);
+    if (/^too many bytes/.test(message)) throw pastSize();
+    if (/^not enough bytes/.test(message))
+      throw corrupt(`${label} inflates to fewer bytes than the declared ${entry.uncompressedSize}`);
+    throw corrupt(`${label} does not inflate (${message})`);
   }
-  if (written !== entry.size)
-    throw corrupt(`${label} inflates to ${written} bytes, not the declared ${entry.size}`);
-  return out;
-}
-
-function extract(entry: CentralEntry, bytes: Uint8Array): Uint8Array {
-  const data = inflate(entry, bytes);
-  if (crc32(data) >>> 0 !== entry.crc >>> 0)
-    throw corrupt(`entry ${quoted(entry.name)} fails its CRC-32 check`);
-  return data;
+  if (written !== out.length)
+    throw corrupt(`${label} inflates to ${written} bytes, not the declared ${entry.uncompressedSize}`);
+  if (crc32(out) >>> 0 !== entry.crc32 >>> 0) throw corrupt(`${label} fails its CRC-32 check`);
+  return new Uint8Array(out.buffer, out.byteOffset, out.length);
 }
 
 /** macOS Finder's companions (`__MACOSX/…`, `.DS_Store`): checked like the rest, then left out. */
@@ -284,39 +239,49 @@ function isJunk(segments: string[]): boolean {
 }
 
 /** Every check that needs no inflating, entry by entry in central-directory order, then the whole. */
-function checkEntries(reader: Bounded, entries: CentralEntry[], end: number, limits: ZipLimits): FileEntry[] {
+async function checkEntries(zip: ZipFile, centralStart: number, limits: ZipLimits): Promise<FileEntry[]> {
   const files: FileEntry[] = [];
   const seen = new Map<string, string>();
   const folders = new Map<string, string>();
   let total = 0;
   let compressed = 0;
-  for (const entry of entries) {
-    const label = `entry ${quoted(entry.name)}`;
-    const segments = normalizePath(entry.name, limits);
-    const type = fileType(entry);
+  const entries = zip.eachEntry();
+  for (;;) {
+    const next = await entries.next().catch((error: unknown) => {
+      throw fromYauzl(error);
+    });
+    if (next.done) break;
+    const entry = next.value;
+    const name = decodeName(entry);
+    const label = `entry ${quoted(name)}`;
+    if (
+      entry.extraFields.some((field) => field.id === ZIP64_EXTRA) ||
+      [entry.compressedSize, entry.uncompressedSize, entry.relativeOffsetOfLocalHeader].includes(0xffffffff)
+    )
+      throw refuse('zip_unsupported', `${label}: ZIP64 entries are not supported`);
+    const segments = normalizePath(name, limits);
+    const type = fileType(entry, name);
     for (let depth = 1; depth < segments.length + (type === 'directory' ? 1 : 0); depth++)
-      folders.set(segments.slice(0, depth).join('/').toLowerCase(), entry.name);
+      folders.set(segments.slice(0, depth).join('/').toLowerCase(), name);
     if (type === 'directory') continue;
     if (segments.length === 0) throw refuse('zip_invalid_path', `${label}: a file needs a name`);
-    if ((entry.flags & 0x1) !== 0) throw refuse('zip_unsupported', `${label} is encrypted`);
-    if (entry.method !== 0 && entry.method !== 8)
+    if (entry.isEncrypted()) throw refuse('zip_unsupported', `${label} is encrypted`);
+    if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8)
       throw refuse(
         'zip_unsupported',
-        `${label} uses compression method ${entry.method} (only stored and deflate)`,
+        `${label} uses compression method ${entry.compressionMethod} (only stored and deflate)`,
       );
-    if (entry.method === 0 && entry.compressedSize !== entry.size)
+    if (entry.compressionMethod === 0 && entry.compressedSize !== entry.uncompressedSize)
       throw corrupt(`${label} is stored with two different sizes`);
-    if (entry.size > limits.ratioFromBytes && entry.size > entry.compressedSize * limits.maxRatio)
+    const size = entry.uncompressedSize;
+    if (size > limits.ratioFromBytes && size > entry.compressedSize * limits.maxRatio)
       throw refuse(
         'zip_bomb',
-        `${label} inflates ${entry.compressedSize} bytes to ${entry.size}, more than ${limits.maxRatio} times`,
+        `${label} inflates ${entry.compressedSize} bytes to ${size}, more than ${limits.maxRatio} times`,
       );
-    if (entry.size > limits.maxFileBytes)
-      throw refuse(
-        'zip_too_large',
-        `${label} is ${entry.size} bytes; at most ${limits.maxFileBytes} per file`,
-      );
-    total += entry.size;
+    if (size > limits.maxFileBytes)
+      throw refuse('zip_too_large', `${label} is ${size} bytes; at most ${limits.maxFileBytes} per file`);
+    total += size;
     compressed += entry.compressedSize;
     if (total > limits.maxTotalBytes)
       throw refuse('zip_too_large', `the files of the zip exceed ${limits.maxTotalBytes} bytes in all`);
@@ -326,8 +291,8 @@ function checkEntries(reader: Bounded, entries: CentralEntry[], end: number, lim
     const twin = seen.get(path.toLowerCase());
     if (twin !== undefined)
       throw refuse('zip_duplicate_entry', `${label} repeats the path of entry ${quoted(twin)}`);
-    seen.set(path.toLowerCase(), entry.name);
-    files.push({ entry, path, ...locateData(reader, entry, end) });
+    seen.set(path.toLowerCase(), name);
+    files.push({ entry, name, path, ...(await locateData(zip, entry, name, centralStart)) });
   }
   for (const [path, name] of seen) {
     const folder = folders.get(path);
@@ -343,12 +308,14 @@ function checkEntries(reader: Bounded, entries: CentralEntry[], end: number, lim
       `the zip inflates ${compressed} bytes to ${total}, more than ${limits.maxRatio} times`,
     );
   // Entries sharing compressed bytes (the overlapping-files bomb) are refused.
-  const byOffset = [...files].sort((a, b) => a.entry.localOffset - b.entry.localOffset);
+  const byOffset = [...files].sort(
+    (a, b) => a.entry.relativeOffsetOfLocalHeader - b.entry.relativeOffsetOfLocalHeader,
+  );
   for (let i = 1; i < byOffset.length; i++)
-    if (byOffset[i].entry.localOffset < byOffset[i - 1].dataEnd)
+    if (byOffset[i].entry.relativeOffsetOfLocalHeader < byOffset[i - 1].dataEnd)
       throw refuse(
         'zip_bomb',
-        `entry ${quoted(byOffset[i].entry.name)} overlaps entry ${quoted(byOffset[i - 1].entry.name)}`,
+        `entry ${quoted(byOffset[i].name)} overlaps entry ${quoted(byOffset[i - 1].name)}`,
       );
   return files;
 }
@@ -369,35 +336,45 @@ function skillRoot(files: FileEntry[]): string {
  * Reads a Skill zip (400 ValidationError with `param: 'file'` naming the refused entry): the manifest from its
  * SKILL.md and every other file as a reference file. Only reads `bytes`; nothing is written.
  */
-export function readSkillZip(bytes: Uint8Array, limits?: Partial<ZipLimits>): SkillBundle {
+export async function readSkillZip(bytes: Uint8Array, limits?: Partial<ZipLimits>): Promise<SkillBundle> {
   const bounds: ZipLimits = { ...ZIP_LIMITS, ...limits };
   if (bytes.length > bounds.maxZipBytes)
     throw refuse(
       'zip_too_large',
       `the zip must be at most ${bounds.maxZipBytes} bytes (got ${bytes.length})`,
     );
-  const reader = new Bounded(bytes);
-  const { entries, end } = readCentralDirectory(reader, bounds);
-  const files = checkEntries(reader, entries, end, bounds).filter((file) => !isJunk(file.path.split('/')));
-  const root = skillRoot(files);
-  const skillMd = files.find((file) => file.path === `${root}SKILL.md`);
-  if (!skillMd) throw refuse('zip_missing_skill_md', 'the zip must hold SKILL.md');
-  if (skillMd.entry.size > MAX_SKILL_MD_BYTES)
-    throw refuse(
-      'skill_md_too_large',
-      `SKILL.md must be at most ${MAX_SKILL_MD_BYTES} bytes (got ${skillMd.entry.size})`,
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const zip = await yauzl
+    .fromBufferPromise(buffer, {
+      lazyEntries: true,
+      validateEntrySizes: true,
+      // Names and comments stay bytes: decoded names would have backslashes turned into '/' and '..' refused with
+      // yauzl's words; ours are checked and named below.
+      decodeStrings: false,
+    })
+    .catch((error: unknown) => {
+      throw fromYauzl(error);
+    });
+  try {
+    const centralStart = checkEndRecord(buffer, zip, bounds);
+    const files = (await checkEntries(zip, centralStart, bounds)).filter(
+      (file) => !isJunk(file.path.split('/')),
     );
-  const manifest = parseSkillMarkdown(
-    decodeSkillMarkdown(extract(skillMd.entry, bytes.subarray(skillMd.dataStart, skillMd.dataEnd)), PARAM),
-    PARAM,
-  );
-  return {
-    manifest,
-    files: files
-      .filter((file) => file !== skillMd)
-      .map((file) => ({
-        path: file.path.slice(root.length),
-        bytes: extract(file.entry, bytes.subarray(file.dataStart, file.dataEnd)),
-      })),
-  };
+    const root = skillRoot(files);
+    const skillMd = files.find((file) => file.path === `${root}SKILL.md`);
+    if (!skillMd) throw refuse('zip_missing_skill_md', 'the zip must hold SKILL.md');
+    if (skillMd.entry.uncompressedSize > MAX_SKILL_MD_BYTES)
+      throw refuse(
+        'skill_md_too_large',
+        `SKILL.md must be at most ${MAX_SKILL_MD_BYTES} bytes (got ${skillMd.entry.uncompressedSize})`,
+      );
+    const manifest = parseSkillMarkdown(decodeSkillMarkdown(await extract(zip, skillMd), PARAM), PARAM);
+    const references: SkillFile[] = [];
+    for (const file of files)
+      if (file !== skillMd)
+        references.push({ path: file.path.slice(root.length), bytes: await extract(zip, file) });
+    return { manifest, files: references };
+  } finally {
+    zip.close();
+  }
 }

@@ -51,7 +51,7 @@ export class ChangeSkillController {
     @CurrentCaller() caller: Caller,
   ) {
     const { file } = await readMultipartFile(request);
-    const bundle = readSkillUpload(file.filename, file.bytes);
+    const bundle = await readSkillUpload(file.filename, file.bytes);
     return this.bus.execute(
       new ChangeSkill(skillId, { kind: 'draft', manifest: bundle.manifest, files: bundle.files }, caller),
     );

@@ -65,7 +65,7 @@ export class CreateSkillController {
   async upload(@Req() request: FastifyRequest, @CurrentCaller() caller: Caller) {
     const { fields, file } = await readMultipartFile(request);
     const target = parseOrThrow(UploadFields, fields);
-    const bundle = readSkillUpload(file.filename, file.bytes);
+    const bundle = await readSkillUpload(file.filename, file.bytes);
     return this.bus.execute(
       new CreateSkill({ spaceId: target.spaceId, agentId: target.agentId }, bundle, target.publish, caller),
     );
