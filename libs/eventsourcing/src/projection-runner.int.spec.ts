@@ -265,6 +265,20 @@ describe('ProjectionRunner', () => {
     expect(await count()).toBe(3);
   });
 
+  it('leaves the stored checkpoint at the head once it has caught up, though the last batches held nothing it reads', async () => {
+    await ticks(events, 3);
+    await others(events, 40);
+    const head = await events.headPosition();
+    const live = runner([counter()], processLeaseOwner('host-a'), {
+      idleCheckpointMs: 3_600_000,
+      batchSize: 5,
+    });
+    expect(await live.caughtUp(5000)).toBe(true);
+    // A process that reads the stored checkpoint (the CLI, a waiter elsewhere, a restart) sees the head, not a lag.
+    expect(await reads.checkpoint({ name: 'counter', generation: 1 })).toBe(head);
+    expect(await count()).toBe(3);
+  });
+
   it('stores nothing once its lease is lost; the next holder re-reads the skipped events and skips them', async () => {
     const ref = { name: 'counter', generation: 1 };
     await ticks(events, 3);

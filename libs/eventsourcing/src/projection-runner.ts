@@ -405,7 +405,11 @@ class ProjectorWorker {
             applied,
           });
         },
-        onCaughtUp,
+        // Catching up stores what was seen at once: a finished catch-up or rebuild leaves its checkpoint at the head,
+        // not up to `idleCheckpointMs` behind it (readers of the stored checkpoint: waiters elsewhere, the CLI, a restart).
+        onCaughtUp: () => {
+          checkpoint.flush().then(onCaughtUp, onError);
+        },
         onError,
       });
       subscriptions.add(subscription);
