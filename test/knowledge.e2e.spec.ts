@@ -218,6 +218,13 @@ describe('knowledge documents and tags (e2e)', () => {
     expect(await tagsSeen(a, shared.id)).toEqual([ta]);
     const search = await admin.post(`${K}/${b}/search`, { query: 'runbook', tagIds: [ta] });
     expect(search.status).toBe(404);
+    // Nor in the document's history: B's log of it names B's tags only; A's names A's.
+    const logOf = async (agentId: string) =>
+      JSON.stringify((await admin.get(`${K}/${agentId}/documents/${shared.id}/log`)).body);
+    expect(await logOf(b)).not.toContain(ta);
+    expect(await logOf(b)).toContain(tb);
+    expect(await logOf(a)).toContain(ta);
+    expect(await logOf(a)).not.toContain(tb);
   });
 
   it('deletes a document: gone from lists, a second delete is 404', async () => {
