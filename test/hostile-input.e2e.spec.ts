@@ -422,6 +422,8 @@ describe('hostile input (e2e)', () => {
         ['GET', `${S}/${skillId}/versions/${long}`, undefined],
         ['GET', `${S}/${skillId}/versions/%00`, undefined],
         ['DELETE', `/api/v1/core/marketplace/skills/${skillId}`, undefined],
+        ['POST', `/api/v1/core/marketplace/skills/${skillId}/restore`, undefined],
+        ['GET', `/api/v1/core/marketplace/skills?archived=${skillId}`, undefined],
         ...(skillId === skill.id
           ? []
           : ([

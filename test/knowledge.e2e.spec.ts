@@ -177,6 +177,56 @@ describe('knowledge documents and tags (e2e)', () => {
     expect(detachments.map((entry) => entry.actor.kind)).toEqual(['apiKey', 'system']);
   });
 
+  it('keeps tags on shared documents per Agent: another Agent never sees, replaces or removes them', async () => {
+    const spaceId = await space();
+    const [a, b] = [await agent(spaceId), await agent(spaceId)];
+    const elsewhere = await agent(await space());
+    const global = (await addText(a, { name: 'handbook', text: 'h', scope: 'global' })).body;
+    const shared = (await addText(a, { name: 'runbook', text: 'r', scope: 'space' })).body;
+    const ta = (await admin.post<{ id: string }>(`${K}/${a}/tags`, { name: 'Mine' })).body.id;
+    for (const doc of [global, shared])
+      expect((await admin.post<Doc>(`${K}/${a}/documents/${doc.id}/tags/${ta}`)).body.tags).toEqual([ta]);
+
+    // Another Agent (of the Space, or of another one for the Global document) sees the documents, not A's tag.
+    const tagsSeen = async (agentId: string, docId: string) =>
+      (await list(agentId)).find((doc) => doc.id === docId)?.tags;
+    expect(await tagsSeen(b, global.id)).toEqual([]);
+    expect(await tagsSeen(b, shared.id)).toEqual([]);
+    expect(await tagsSeen(elsewhere, global.id)).toEqual([]);
+    expect((await admin.get<Doc>(`${K}/${b}/documents/${global.id}`)).body.tags).toEqual([]);
+    expect(JSON.stringify((await admin.get(`${K}/${b}/documents?scope=space`)).body)).not.toContain(ta);
+
+    // B tags the Space document with its own tag: each Agent sees its own.
+    const tb = (await admin.post<{ id: string }>(`${K}/${b}/tags`, { name: 'Theirs' })).body.id;
+    expect((await admin.post<Doc>(`${K}/${b}/documents/${shared.id}/tags/${tb}`)).body.tags).toEqual([tb]);
+    expect(await tagsSeen(a, shared.id)).toEqual([ta]);
+    expect(await tagsSeen(b, shared.id)).toEqual([tb]);
+    // Setting B's tags replaces B's only; B cannot remove A's tag (not its tag: 404), nor filter a search by it.
+    const set = await admin.put<Doc>(`${K}/${b}/documents/${shared.id}`, { tagIds: [] });
+    expect([set.status, set.body.tags]).toEqual([200, []]);
+    expect(await tagsSeen(a, shared.id)).toEqual([ta]);
+    const removed = await admin.delete<{ error: { code: string } }>(
+      `${K}/${b}/documents/${shared.id}/tags/${ta}`,
+    );
+    expect([removed.status, removed.body.error.code]).toEqual([404, 'tag_not_found']);
+    const bulk = await admin.post<{ results: { ok: boolean }[] }>(`${K}/${b}/documents/bulk`, {
+      action: 'removeTag',
+      tagId: ta,
+      documentIds: [shared.id],
+    });
+    expect(bulk.status).toBe(404);
+    expect(await tagsSeen(a, shared.id)).toEqual([ta]);
+    const search = await admin.post(`${K}/${b}/search`, { query: 'runbook', tagIds: [ta] });
+    expect(search.status).toBe(404);
+    // Nor in the document's history: B's log of it names B's tags only; A's names A's.
+    const logOf = async (agentId: string) =>
+      JSON.stringify((await admin.get(`${K}/${agentId}/documents/${shared.id}/log`)).body);
+    expect(await logOf(b)).not.toContain(ta);
+    expect(await logOf(b)).toContain(tb);
+    expect(await logOf(a)).toContain(ta);
+    expect(await logOf(a)).not.toContain(tb);
+  });
+
   it('deletes a document: gone from lists, a second delete is 404', async () => {
     const agentId = await agent(await space());
     const doc = (await addText(agentId, { name: 'temp', text: 'delete me' })).body;

@@ -42,7 +42,7 @@ interface Turn {
 }
 interface Provenance {
   contextProviders: string[];
-  contextItems?: { kind: string; id: string; version: number }[];
+  contextItems?: { kind: string; id: string; version: number; versionId?: string }[];
   toolCalls: { name: string; arguments: string | null; ok: boolean }[];
 }
 
@@ -203,7 +203,8 @@ describe('Agent Skills (e2e)', () => {
     expect(first.content).toBe(
       `${OFFLINE}"${name}" (version 1): Collect every receipt and total them by category.`,
     );
-    expect(first.skills).toEqual([{ kind: 'skill', id: skill.id, version: 1 }]);
+    // Provenance names the version by its number and by the id every route uses.
+    expect(first.skills).toEqual([{ kind: 'skill', id: skill.id, version: 1, versionId: v1 }]);
     expect(first.tools).toEqual(['load_skill']);
     expect(first.toolCalls[0]).toMatchObject({ ok: true, arguments: JSON.stringify({ name }) });
 
@@ -213,7 +214,7 @@ describe('Agent Skills (e2e)', () => {
     expect(withFile.content).toContain(
       'Reference file references/policy.md: Meals are capped at 40 EUR a day.',
     );
-    expect(withFile.skills).toEqual([{ kind: 'skill', id: skill.id, version: 1 }]);
+    expect(withFile.skills).toEqual([{ kind: 'skill', id: skill.id, version: 1, versionId: v1 }]);
     expect(withFile.tools).toEqual(['load_skill', 'read_skill_file']);
     expect(withFile.toolCalls.every((call) => call.ok)).toBe(true);
     expect(withFile.toolCalls[1]!.arguments).toContain('policy.md');
@@ -237,7 +238,7 @@ describe('Agent Skills (e2e)', () => {
     ]);
     const whileDraft = await ask(agentId, `Use the ${name} skill for my taxi receipt.`);
     expect(whileDraft.content).toContain(`"${name}" (version 1): Collect every receipt`);
-    expect(whileDraft.skills).toEqual([{ kind: 'skill', id: skill.id, version: 1 }]);
+    expect(whileDraft.skills).toEqual([{ kind: 'skill', id: skill.id, version: 1, versionId: v1 }]);
 
     // Published: version 2 is loaded.
     const published = await admin.post<Skill>(`${S}/${skill.id}/publish`);
@@ -247,7 +248,7 @@ describe('Agent Skills (e2e)', () => {
     expect(afterPublish.content).toBe(
       `${OFFLINE}"${name}" (version 2): Reject every receipt older than 90 days.`,
     );
-    expect(afterPublish.skills).toEqual([{ kind: 'skill', id: skill.id, version: 2 }]);
+    expect(afterPublish.skills).toEqual([{ kind: 'skill', id: skill.id, version: 2, versionId: v2 }]);
     const again = await admin.post<ErrorBody>(`${S}/${skill.id}/publish`);
     expect([again.status, again.body.error.code]).toEqual([409, 'no_draft']);
 
@@ -257,7 +258,7 @@ describe('Agent Skills (e2e)', () => {
     expect(rolled.body.activeVersionId).toBe(v1);
     const afterRollback = await ask(agentId, `Use the ${name} skill for my taxi receipt.`);
     expect(afterRollback.content).toContain(`"${name}" (version 1): Collect every receipt`);
-    expect(afterRollback.skills).toEqual([{ kind: 'skill', id: skill.id, version: 1 }]);
+    expect(afterRollback.skills).toEqual([{ kind: 'skill', id: skill.id, version: 1, versionId: v1 }]);
 
     // The Skill lists its versions with their states; one version has its instructions.
     const got = await admin.get<Skill>(`${S}/${skill.id}`);
@@ -317,6 +318,46 @@ describe('Agent Skills (e2e)', () => {
     // Another Space may use either name.
     const elsewhere = await createSpace();
     expect((await createSkill({ spaceId: elsewhere }, first)).status).toBe(201);
+  });
+
+  it("refuses a DEFAULT Skill's name for an Agent or a Space Skill, and a move that would duplicate a name", async () => {
+    const space = await createSpace();
+    const agentId = await createAgent(space);
+    // Every Agent has the DEFAULT Skills: an own `draft-email` would be a second one.
+    for (const [target, name] of [
+      [{ agentId }, 'draft-email'],
+      [{ spaceId: space }, 'meeting-notes'],
+    ] as const) {
+      const clash = await createSkill(target, name);
+      expect([clash.status, clash.body.error.code]).toEqual([409, 'skill_name_taken']);
+    }
+    // Nor by a rename going live.
+    const renamed = await createSkill({ agentId }, slug('mail-writer'));
+    expect(renamed.status).toBe(201);
+    expect((await admin.put(`${S}/${renamed.body.id}`, { name: 'draft-email' })).status).toBe(200);
+    const goingLive = await admin.post<ErrorBody>(`${S}/${renamed.body.id}/publish`);
+    expect([goingLive.status, goingLive.body.error.code]).toEqual([409, 'skill_name_taken']);
+    expect(
+      (await skillsOf(`agentId=${agentId}`)).filter((skill) => skill.name === 'draft-email'),
+    ).toHaveLength(1);
+
+    // An Agent with a Skill named as one of another Space's does not move there; elsewhere it does.
+    const shared = slug('triage');
+    expect((await createSkill({ agentId }, shared)).status).toBe(201);
+    const target = await createSpace();
+    expect((await createSkill({ spaceId: target }, shared)).status).toBe(201);
+    const moved = await admin.put<ErrorBody>(`${CORE}/agents/${agentId}`, { spaceId: target });
+    expect([moved.status, moved.body.error.code, moved.body.error.param]).toEqual([
+      409,
+      'skill_name_taken',
+      'spaceId',
+    ]);
+    expect(moved.body.error.message).toContain(shared);
+    expect((await admin.get<{ spaceId: string }>(`${CORE}/agents/${agentId}`)).body.spaceId).toBe(space);
+    expect((await skillsOf(`agentId=${agentId}`)).filter((skill) => skill.name === shared)).toHaveLength(1);
+    const free = await createSpace();
+    const movedFree = await admin.put<{ spaceId: string }>(`${CORE}/agents/${agentId}`, { spaceId: free });
+    expect([movedFree.status, movedFree.body.spaceId]).toEqual([200, free]);
   });
 
   it('refuses the malicious zips with their reason, stores nothing, and stays up', async () => {
@@ -459,7 +500,9 @@ describe('Agent Skills (e2e)', () => {
     const agentThere = await createAgent(otherSpace);
     const used = await ask(agentThere, `Use the ${name} skill for the outage of last night.`);
     expect(used.content).toBe(`${OFFLINE}"${name}" (version 1): Start with the timeline of the incident.`);
-    expect(used.skills).toEqual([{ kind: 'skill', id: installed.body.id, version: 1 }]);
+    expect(used.skills).toEqual([
+      { kind: 'skill', id: installed.body.id, version: 1, versionId: installed.body.activeVersionId },
+    ]);
 
     // Uninstalled: gone there; the original stays, and still loads (its content was shared, not purged).
     expect((await admin.delete(`${S}/${installed.body.id}`)).status).toBe(204);
@@ -473,7 +516,9 @@ describe('Agent Skills (e2e)', () => {
     expect(originalUsed.content).toBe(
       `${OFFLINE}"${name}" (version 1): Start with the timeline of the incident.`,
     );
-    expect(originalUsed.skills).toEqual([{ kind: 'skill', id, version: 1 }]);
+    expect(originalUsed.skills).toEqual([
+      { kind: 'skill', id, version: 1, versionId: original.body.activeVersionId },
+    ]);
     const notUsed = await ask(agentThere, `Use the ${name} skill for the outage of last night.`);
     expect(notUsed.content).not.toContain(OFFLINE);
     expect(notUsed.skills).toEqual([]);
@@ -490,6 +535,36 @@ describe('Agent Skills (e2e)', () => {
     });
     expect([late.status, late.body.error.code]).toEqual([409, 'skill_not_listed']);
     expect(await skillsOf(`spaceId=${otherSpace}`)).toEqual([]);
+
+    // Archived entries: admins list them and restore one; nobody else does either.
+    const archivedList = await admin.get<{ data: Skill[] }>(`${CORE}/marketplace/skills?archived=true`);
+    expect(archivedList.status).toBe(200);
+    expect(archivedList.body.data.find((skill) => skill.id === id)).toMatchObject({
+      marketplace: 'archived',
+    });
+    expect(archivedList.body.data.every((skill) => skill.marketplace === 'archived')).toBe(true);
+    const everything = await admin.get<{ data: Skill[] }>(`${CORE}/marketplace/skills?archived=all`);
+    expect(everything.body.data.map((skill) => skill.id)).toContain(id);
+    const notAdmin = await nonAdmin.get<ErrorBody>(`${CORE}/marketplace/skills?archived=true`);
+    expect([notAdmin.status, notAdmin.body.error.code]).toEqual([403, 'marketplace_admin_only']);
+    const badFlag = await admin.get<ErrorBody>(`${CORE}/marketplace/skills?archived=maybe`);
+    expect([badFlag.status, badFlag.body.error.param]).toEqual([400, 'archived']);
+    const restoreRefused = await nonAdmin.post<ErrorBody>(`${CORE}/marketplace/skills/${id}/restore`);
+    expect([restoreRefused.status, restoreRefused.body.error.code]).toEqual([403, 'marketplace_admin_only']);
+    const restored = await admin.post<Skill>(`${CORE}/marketplace/skills/${id}/restore`);
+    expect([restored.status, restored.body.marketplace]).toEqual([200, 'listed']);
+    expect((await admin.post<Skill>(`${CORE}/marketplace/skills/${id}/restore`)).status).toBe(200);
+    const relisted = await admin.get<{ data: Skill[] }>(`${CORE}/marketplace/skills`);
+    expect(relisted.body.data.map((skill) => skill.id)).toContain(id);
+    const reinstalled = await admin.post<Skill>(`${CORE}/marketplace/skills/${id}/install`, {
+      spaceId: otherSpace,
+    });
+    expect([reinstalled.status, reinstalled.body.sourceId]).toEqual([201, id]);
+    // A Skill never listed has nothing to restore.
+    const never = await createSkill({ spaceId }, slug('never-listed'));
+    const unlisted = await admin.post<ErrorBody>(`${CORE}/marketplace/skills/${never.body.id}/restore`);
+    expect([unlisted.status, unlisted.body.error.code]).toEqual([409, 'skill_not_archived']);
+    expect((await admin.post(`${CORE}/marketplace/skills/skl_missing/restore`)).status).toBe(404);
   });
 
   it('has the 3 DEFAULT Skills, and a fresh Agent loads draft-email when asked for an email', async () => {
@@ -520,7 +595,9 @@ describe('Agent Skills (e2e)', () => {
     ]);
     const asked = await ask(agentId, 'draft an email to a customer about the delay');
     expect(asked.content).toBe(`${OFFLINE}"draft-email" (version 1): Draft the email the user describes.`);
-    expect(asked.skills).toEqual([{ kind: 'skill', id: draftEmail.id, version: 1 }]);
+    expect(asked.skills).toEqual([
+      { kind: 'skill', id: draftEmail.id, version: 1, versionId: draftEmail.activeVersionId },
+    ]);
     expect(asked.tools).toEqual(['load_skill']);
     // Only an admin changes them.
     const changed = await (
@@ -610,7 +687,9 @@ describe('Agent Skills (e2e)', () => {
     expect(skill.status).toBe(201);
     expect((await skillsOf(`agentId=${agentId}`)).map((entry) => entry.id)).toContain(skill.body.id);
     const before = await ask(agentId, `Use the ${name} skill for Ada.`);
-    expect(before.skills).toEqual([{ kind: 'skill', id: skill.body.id, version: 1 }]);
+    expect(before.skills).toEqual([
+      { kind: 'skill', id: skill.body.id, version: 1, versionId: skill.body.activeVersionId },
+    ]);
 
     expect((await admin.delete(`${S}/${skill.body.id}`)).status).toBe(204);
     const gone = await admin.get<ErrorBody>(`${S}/${skill.body.id}`);

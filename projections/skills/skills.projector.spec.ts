@@ -163,7 +163,7 @@ describe('skills projection', () => {
     });
   });
 
-  it('follows the marketplace state: listed with its version, then archived', async () => {
+  it('follows the marketplace state: listed with its version, then archived, then restored', async () => {
     const h = await projectionHarness(skillsProjector);
     await h.apply(h.envelope(created()), h.envelope(saved('v1', 1)), h.envelope(published('v1', 1)));
     await h.apply(h.envelope(listed('v1')));
@@ -174,6 +174,13 @@ describe('skills projection', () => {
     await h.apply(h.envelope(archived));
     expect(await h.get<SkillView>(SKILLS, 'k1')).toMatchObject({
       marketplace: 'archived',
+      listedVersionId: 'v1',
+    });
+    await h.apply(
+      h.envelope({ type: 'SkillRestoredToMarketplace', data: { skillId: 'k1', versionId: 'v1' } }),
+    );
+    expect(await h.get<SkillView>(SKILLS, 'k1')).toMatchObject({
+      marketplace: 'listed',
       listedVersionId: 'v1',
     });
   });

@@ -121,6 +121,13 @@ export const skillsProjector = defineProjector<SkillEvent>({
     SkillArchivedFromMarketplace: ({ data, metadata }) => [
       patchSkill(data.skillId, { marketplace: 'archived', updatedAt: metadata.occurredAt }),
     ],
+    SkillRestoredToMarketplace: ({ data, metadata }) => [
+      patchSkill(data.skillId, {
+        marketplace: 'listed',
+        listedVersionId: data.versionId,
+        updatedAt: metadata.occurredAt,
+      }),
+    ],
     SkillDeleted: async ({ data }, context) => {
       const current = await skill(context, data.skillId);
       return [

@@ -1,8 +1,10 @@
 // The Agents bounded context: its command and query slices, and the rules its writes check. Its process managers
 // (personal Agents, Space deletion) run with the projectors (apps/projectors.ts). Global so that the Spaces context
-// finds the SpaceGrants it asks: Agents depend on Spaces, never the reverse.
+// finds the SpaceGrants it asks (Agents depend on Spaces, never the reverse), and contexts that depend on Agents
+// find the AgentMoveChecks they register with.
 import { Global, Module } from '@nestjs/common';
 import { SpaceGrants } from '#spaces';
+import { AgentMoveChecks } from './agent-move-checks.js';
 import { AgentRules } from './agent-rules.js';
 import { AgentSpaceGrants } from './agent-space-grants.js';
 import { ChangeAgentController } from './commands/change-agent/change-agent.controller.js';
@@ -43,8 +45,9 @@ export const AGENT_QUERY_HANDLERS = [ListAgentsHandler, GetAgentHandler];
     ...AGENT_COMMAND_HANDLERS,
     ...AGENT_QUERY_HANDLERS,
     AgentRules,
+    AgentMoveChecks,
     { provide: SpaceGrants, useClass: AgentSpaceGrants },
   ],
-  exports: [SpaceGrants],
+  exports: [SpaceGrants, AgentMoveChecks],
 })
 export class AgentsModule {}

@@ -47,6 +47,8 @@ export interface ProvenanceItem {
   readonly kind: string;
   readonly id: string;
   readonly version: number;
+  /** The version's own id, as the routes name versions (a Skill's `skv_…`); absent on older events and for memories. */
+  readonly versionId?: string;
 }
 
 /** What produced an answer (none of the peers keeps it): enough to find every answer that used a document. */

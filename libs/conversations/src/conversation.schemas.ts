@@ -204,9 +204,19 @@ export const ProvenanceDto = z.object({
   checkpointId: z.string().nullable(),
   contextProviders: z.array(z.string()),
   contextItems: z
-    .array(z.object({ kind: z.string(), id: z.string(), version: z.number().int() }))
+    .array(
+      z.object({
+        kind: z.string(),
+        id: z.string(),
+        version: z.number().int().describe('The version number'),
+        versionId: z
+          .string()
+          .optional()
+          .describe('The version id, as the routes name it (Skills: GET /skills/{id}/versions/{versionId})'),
+      }),
+    )
     .optional()
-    .describe('The memories (and, later, Skill versions) the prompt held'),
+    .describe('The memories and Skill versions the answer used'),
   status: z.enum(['complete', 'incomplete']),
   usage: Usage,
   createdAt: z.string(),

@@ -88,6 +88,20 @@ describe('document decider', () => {
       .thenThrows('invalid_name');
   });
 
+  it("re-tags only the acting Agent's tags: another Agent's tags on a shared document stay", () => {
+    // t1 is another Agent's; the acting Agent owns t2 and t3 and asks for t3 alone.
+    const tagged = { type: 'DocumentTagAttached', data: { documentId, tagId: 't2' } } as const;
+    given(added, tagged)
+      .when({ type: 'ChangeDocument', documentId, tagIds: ['t3'], ownTagIds: ['t2', 't3'] })
+      .then([
+        { type: 'DocumentTagDetached', data: { documentId, tagId: 't2' } },
+        { type: 'DocumentTagAttached', data: { documentId, tagId: 't3' } },
+      ]);
+    given(added, tagged)
+      .when({ type: 'ChangeDocument', documentId, tagIds: [], ownTagIds: ['t2', 't3'] })
+      .then([{ type: 'DocumentTagDetached', data: { documentId, tagId: 't2' } }]);
+  });
+
   it('attaches and detaches tags idempotently', () => {
     given(added)
       .when({ type: 'AttachDocumentTag', documentId, tagId: 't2' })

@@ -30,8 +30,13 @@ export type DocumentCommand =
       readonly documentId: string;
       readonly name?: string;
       readonly content?: DocumentContent;
-      /** The document's tags after the change: one decision renames, replaces and re-tags (one append). */
+      /** The acting Agent's tags on the document after the change: one decision renames, replaces and re-tags. */
       readonly tagIds?: readonly string[];
+      /**
+       * Every tag of the acting Agent: only these are removed when missing from `tagIds`, so other Agents' tags on a
+       * shared document stay. Absent: `tagIds` is the whole set.
+       */
+      readonly ownTagIds?: readonly string[];
     }
   | { readonly type: 'AttachDocumentTag'; readonly documentId: string; readonly tagId: string }
   | { readonly type: 'DetachDocumentTag'; readonly documentId: string; readonly tagId: string }
@@ -133,8 +138,10 @@ export function decideDocument(command: DocumentCommand, state: DocumentState): 
         });
       if (command.tagIds) {
         const wanted = new Set(command.tagIds);
+        const replaced = command.ownTagIds ? new Set(command.ownTagIds) : null;
         for (const tagId of state.tagIds)
-          if (!wanted.has(tagId)) events.push({ type: 'DocumentTagDetached', data: { documentId, tagId } });
+          if (!wanted.has(tagId) && (replaced === null || replaced.has(tagId)))
+            events.push({ type: 'DocumentTagDetached', data: { documentId, tagId } });
         for (const tagId of wanted)
           if (!state.tagIds.includes(tagId))
             events.push({ type: 'DocumentTagAttached', data: { documentId, tagId } });

@@ -1,10 +1,12 @@
 // Who may read and change what in an Agent's Knowledge: the Agent (the caller must be granted it), the documents it
 // reaches (its own, its Space's, Global), the ones the caller may change (Global ones: admins only), its tags.
+// Tags are per Agent, also on shared documents: a Space or Global document may carry the tags of several Agents,
+// and each Agent sees, sets and removes only its own there (another Agent's tag ids are never shown to it).
 import { Inject, Injectable } from '@nestjs/common';
 import { accessibleAgent, type AgentView } from '#agents';
 import type { Caller } from '#identity';
 import { ForbiddenError, NotFoundError, ValidationError } from '#kernel';
-import { READ_STORE, type ReadStore } from '#read-store';
+import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import type { DocumentScope } from './document.events.js';
 import {
   KNOWLEDGE_DOCUMENTS,
@@ -43,6 +45,22 @@ export class KnowledgeAccess {
       throw param ? Object.assign(error, { param }) : error;
     }
     return tag;
+  }
+
+  /** The ids of the Agent's own tags: of a document's tags, the only ones it sees and replaces. */
+  async ownTagIds(agent: Pick<AgentView, 'id'>): Promise<ReadonlySet<string>> {
+    const tags = await findAll<TagView>(this.readStore, KNOWLEDGE_TAGS, { agentId: agent.id });
+    return new Set(tags.map((tag) => tag.id));
+  }
+
+  /** The documents as this Agent sees them: with its own tags only (a shared one carries other Agents' too). */
+  async seenBy(agent: Pick<AgentView, 'id'>, documents: readonly DocumentView[]): Promise<DocumentView[]> {
+    if (documents.every((document) => document.tagIds.length === 0)) return [...documents];
+    const own = await this.ownTagIds(agent);
+    return documents.map((document) => ({
+      ...document,
+      tagIds: document.tagIds.filter((tagId) => own.has(tagId)),
+    }));
   }
 
   async requireTags(agent: AgentView, tagIds: readonly string[]): Promise<void> {

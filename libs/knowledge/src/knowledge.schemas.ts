@@ -29,7 +29,11 @@ export const ChangeDocumentBody = z
       .max(MAX_TEXT_CHARS)
       .optional()
       .describe('Replaces the content: it is processed again'),
-    tagIds: tagIds.optional().describe('The complete set of tags afterwards'),
+    tagIds: tagIds
+      .optional()
+      .describe(
+        "This Agent's tags on the document afterwards (other Agents' tags on a shared document stay)",
+      ),
   })
   .refine((body) => Object.keys(body).length > 0, 'send at least one of name, text, tagIds');
 
@@ -48,7 +52,11 @@ export const DocumentDto = z.object({
   ownerId: z.string().describe('The Agent, the Space, or `global`'),
   provider: z.string().describe('`upload`, or a synced source'),
   status: z.enum(DOCUMENT_STATUSES),
-  tags: z.array(z.string()),
+  tags: z
+    .array(z.string())
+    .describe(
+      "This Agent's tags on the document: tags are per Agent, so a Space or Global document shows each Agent only its own",
+    ),
   contentHash: z.string(),
   sizeBytes: z.number(),
   mimeType: z.string().nullable(),

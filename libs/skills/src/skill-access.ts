@@ -3,7 +3,9 @@
 // seen by whoever may use the Agent and changed by them when they manage it (an admin, the owner of a personal Agent,
 // a key that may change its Space). A Skill one cannot see is 404, as an unknown id.
 // Names (spec: "unique within the place where the Skill is available"): a Space Skill and an Agent Skill of an Agent
-// in that Space cannot share a name, nor two Skills of one place; duplicates are 409 `skill_name_taken`.
+// in that Space cannot share a name, nor two Skills of one place, nor any Skill a DEFAULT one's (every Agent has
+// those), and an Agent with a Skill named as one of a Space's does not move into it; duplicates are 409
+// `skill_name_taken`.
 import { Inject, Injectable } from '@nestjs/common';
 import { accessibleAgent, AGENTS, type AgentView } from '#agents';
 import type { Caller } from '#identity';
@@ -78,7 +80,11 @@ export class SkillAccess {
     return skill;
   }
 
-  /** 409 when a Skill of the same place (a Space and its Agents count as one place) already has this name. */
+  /**
+   * 409 when a Skill this one would sit beside already has the name: one of the same place (a Space and its Agents
+   * count as one place), or a DEFAULT one, which every Agent has (an Agent with two `draft-email` could load
+   * either). A DEFAULT Skill's name is checked against every place.
+   */
   async requireFreeName(
     name: string,
     placement: SkillPlacement,
@@ -88,7 +94,8 @@ export class SkillAccess {
     const taken = async (where: Filter) =>
       (await this.store.placed({ ...where, name })).some((skill) => skill.id !== except);
     let clash: boolean;
-    if (placement.kind === 'global') clash = await taken({ placement: 'global' });
+    if (placement.kind === 'global') clash = await taken({});
+    else if (await taken({ placement: 'global' })) clash = true;
     else if (placement.kind === 'space') {
       const agents = await findAll<AgentView>(this.readStore, AGENTS, { spaceId: placement.spaceId });
       clash =
@@ -103,8 +110,29 @@ export class SkillAccess {
     if (clash)
       throw new ConflictError(
         'skill_name_taken',
-        `a Skill named '${name}' is already available here (a Space and its Agents share one set of names)`,
+        `a Skill named '${name}' is already available here (a Space and its Agents share one set of names, ` +
+          'and DEFAULT Skills are available everywhere)',
         'name',
       );
+  }
+
+  /**
+   * 409 when an Agent moving into a Space has a Skill named as one of that Space's: the move would leave the Agent
+   * with two Skills of one name, which creating either Skill there is refused for. The Agents context asks it
+   * through AgentMoveChecks.
+   */
+  async requireFreeNamesInSpace(agentId: string, spaceId: string): Promise<void> {
+    const own = await this.store.placed({ agentId });
+    if (own.length === 0) return;
+    const clashes = await this.store.placed({ spaceId, name: { $in: own.map((skill) => skill.name) } });
+    if (clashes.length > 0) {
+      const names = [...new Set(clashes.map((skill) => `'${skill.name}'`))].toSorted().join(', ');
+      throw new ConflictError(
+        'skill_name_taken',
+        `the Agent has Skills named as Skills of Space '${spaceId}' (${names}): a Space and its Agents share ` +
+          'one set of names; rename or delete them first',
+        'spaceId',
+      );
+    }
   }
 }

@@ -87,6 +87,7 @@ const list = (versionId: string | null = null): SkillCommand => ({
 });
 const archived: SkillEvent = { type: 'SkillArchivedFromMarketplace', data: { skillId: 'k1' } };
 const archive: SkillCommand = { type: 'ArchiveFromMarketplace', skillId: 'k1' };
+const restore: SkillCommand = { type: 'RestoreToMarketplace', skillId: 'k1' };
 const deleted: SkillEvent = { type: 'SkillDeleted', data: { skillId: 'k1', reason: 'requested' } };
 const del = (reason: 'requested' | 'uninstalled' | 'owner_deleted' = 'requested'): SkillCommand => ({
   type: 'DeleteSkill',
@@ -477,6 +478,40 @@ describe('Skill decider', () => {
       given(...twoPublished, listed('v2'), archived)
         .when(list())
         .then([listed('v2')]));
+
+    it('restores an archived entry at the version it offered last, once', () => {
+      const restored: SkillEvent = {
+        type: 'SkillRestoredToMarketplace',
+        data: { skillId: 'k1', versionId: 'v1' },
+      };
+      // v2 is active, but the entry offered v1 when it was archived: v1 comes back.
+      given(...twoPublished, listed('v1'), archived)
+        .when(restore)
+        .then([restored]);
+      given(...twoPublished, listed('v1'), archived, restored)
+        .when(restore)
+        .then([]);
+      expect(fold(...twoPublished, listed('v1'), archived, restored)).toMatchObject({
+        marketplace: 'listed',
+        listedVersionId: 'v1',
+      });
+      // Installable again.
+      expect(marketplaceListing(fold(...twoPublished, listed('v1'), archived, restored), 'k1')).toMatchObject(
+        {
+          skillId: 'k1',
+          versionId: 'v1',
+        },
+      );
+    });
+
+    it('restores only an archived entry (skill_not_archived), never a deleted Skill', () => {
+      given(...twoPublished)
+        .when(restore)
+        .thenThrows('skill_not_archived');
+      given(...twoPublished, listed('v2'), archived, deleted)
+        .when(restore)
+        .thenThrows('skill_not_found');
+    });
 
     it('is skill_not_found on a deleted Skill', () => {
       given(...twoPublished, deleted)

@@ -74,6 +74,8 @@ export type SkillCommand =
       readonly versionId: string | null;
     })
   | (Id & { readonly type: 'ArchiveFromMarketplace' })
+  /** An archived entry back on the marketplace, at the version it offered when it was archived. */
+  | (Id & { readonly type: 'RestoreToMarketplace' })
   | (Id & {
       readonly type: 'InstallSkill';
       /** The id of the installation's one version, published at once. */
@@ -325,6 +327,18 @@ function decide(command: SkillCommand, state: SkillState): SkillEvent[] {
           'skillId',
         );
       return [{ type: 'SkillArchivedFromMarketplace', data: { skillId } }];
+    }
+    case 'RestoreToMarketplace': {
+      const skill = live(state, skillId);
+      if (skill.marketplace === 'listed') return [];
+      // Archived entries were listed once, so they name the version they offered; a Skill never listed has none.
+      if (skill.marketplace !== 'archived' || skill.listedVersionId === null)
+        throw new ConflictError(
+          'skill_not_archived',
+          `Skill '${skillId}' was never listed on the marketplace: list it instead`,
+          'skillId',
+        );
+      return [{ type: 'SkillRestoredToMarketplace', data: { skillId, versionId: skill.listedVersionId } }];
     }
     case 'InstallSkill': {
       exists(state, skillId);

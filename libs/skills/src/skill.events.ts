@@ -40,7 +40,10 @@ export type SkillCreatorType = (typeof SKILL_CREATOR_TYPES)[number];
 
 export type SkillVersionState = 'draft' | 'published';
 
-/** unlisted: never listed; listed: others can install it; archived: no longer offered (entries are never deleted). */
+/**
+ * unlisted: never listed; listed: others can install it; archived: no longer offered (entries are never deleted;
+ * admins list archived entries and restore them).
+ */
 export type SkillMarketplaceState = 'unlisted' | 'listed' | 'archived';
 
 /** requested: a user deleted it; uninstalled: an installed marketplace copy removed; owner_deleted: its Space or Agent went. */
@@ -106,6 +109,8 @@ export type SkillEvent =
   /** Others can install this published version (listed for the first time, again after archiving, or a newer one). */
   | DomainEvent<'SkillListedOnMarketplace', Id & { readonly versionId: string }>
   | DomainEvent<'SkillArchivedFromMarketplace', Id>
+  /** An archived entry offered again, at the version it offered last (an admin restored it). */
+  | DomainEvent<'SkillRestoredToMarketplace', Id & { readonly versionId: string }>
   /** Permanent: the handler then purges the blobs no other Skill version references. */
   | DomainEvent<'SkillDeleted', Id & { readonly reason: SkillDeletionReason }>;
 
@@ -119,6 +124,7 @@ export const SKILL_EVENT_TYPES = eventTypesOf<SkillEvent>({
   SkillActiveVersionSet: true,
   SkillListedOnMarketplace: true,
   SkillArchivedFromMarketplace: true,
+  SkillRestoredToMarketplace: true,
   SkillDeleted: true,
 });
 
@@ -194,6 +200,8 @@ function evolveRecord(state: SkillRecord, event: Exclude<SkillEvent, { type: 'Sk
       return { ...state, marketplace: 'listed', listedVersionId: event.data.versionId };
     case 'SkillArchivedFromMarketplace':
       return { ...state, marketplace: 'archived' };
+    case 'SkillRestoredToMarketplace':
+      return { ...state, marketplace: 'listed', listedVersionId: event.data.versionId };
     case 'SkillDeleted':
       return state;
   }

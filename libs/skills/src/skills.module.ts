@@ -1,8 +1,10 @@
 // The Skills bounded context: versioned instruction bundles with reference files (inline, .md and .zip uploads,
 // drafts and published versions, Space, Agent and default availability, a marketplace) as command and query
 // slices, and the context provider that loads Skills on demand in conversations
-// (added to the conversations' list when this module starts).
+// (added to the conversations' list when this module starts), and the Skill-name check an Agent's move passes
+// (added to the Agents context's AgentMoveChecks).
 import { Module, type OnModuleInit } from '@nestjs/common';
+import { AgentMoveChecks, type AgentMoveCheck } from '#agents';
 import { ContextProviders, ConversationsModule } from '#conversations';
 import { AvailableSkills } from './available-skills.js';
 import { ChangeSkillController } from './commands/change-skill/change-skill.controller.js';
@@ -58,9 +60,17 @@ export class SkillsModule implements OnModuleInit {
   constructor(
     private readonly contextProviders: ContextProviders,
     private readonly skills: SkillsContextProvider,
+    private readonly moveChecks: AgentMoveChecks,
+    private readonly access: SkillAccess,
   ) {}
+
+  /** Asked before an Agent moves into a Space: its Skills' names must be free there. */
+  private readonly skillNamesOnMove: AgentMoveCheck = {
+    beforeMove: (agent, spaceId) => this.access.requireFreeNamesInSpace(agent.id, spaceId),
+  };
 
   onModuleInit(): void {
     this.contextProviders.add(this.skills);
+    this.moveChecks.add(this.skillNamesOnMove);
   }
 }

@@ -85,7 +85,12 @@ export class SkillsContextProvider implements ContextProvider {
         const instructions = await this.store.text(entry.version.instructions);
         if (instructions === null)
           return { content: `The Skill '${name}' could not be read.`, ok: false, sources: [] };
-        turn.recordItem({ kind: 'skill', id: entry.skill.id, version: entry.version.number });
+        turn.recordItem({
+          kind: 'skill',
+          id: entry.skill.id,
+          version: entry.version.number,
+          versionId: entry.version.id,
+        });
         return {
           content: formatLoadedSkill({
             name,

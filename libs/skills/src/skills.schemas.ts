@@ -54,6 +54,16 @@ export const SkillListQuery = z.object({
   agentId: id.optional().describe("Every Skill the Agent has: its own, its Space's and the DEFAULT ones"),
 });
 
+export const MarketplaceListQuery = z.object({
+  archived: z
+    .enum(['false', 'true', 'all'])
+    .default('false')
+    .describe(
+      '`false`: the listed entries (everyone); `true`: the archived ones; `all`: both (admins only: 403 ' +
+        '`marketplace_admin_only` otherwise)',
+    ),
+});
+
 const FileDto = z.object({ path: z.string(), sizeBytes: z.number().int(), sha256: z.string() });
 
 export const SkillVersionDto = z.object({

@@ -34,7 +34,9 @@ export abstract class DocumentActionHandler {
     if (by) {
       const agent = await this.access.agent(by.agentId, by.caller);
       await this.access.writableDocument(agent, action.documentId, by.caller);
-      if (action.type === 'AttachDocumentTag') await this.access.requireTags(agent, [action.tagId]);
+      // Only the Agent's own tags: another Agent's tag on a shared document is not this one's to remove.
+      if (action.type === 'AttachDocumentTag' || action.type === 'DetachDocumentTag')
+        await this.access.requireTags(agent, [action.tagId]);
     }
     const result = await this.commands.run(
       documentStreamId(action.documentId),

@@ -1,5 +1,5 @@
 // Changing an Agent's settings, and moving it into another Space the caller may change. Each changed setting is
-// recorded as its own event (the decider's).
+// recorded as its own event (the decider's). A move also passes the checks other contexts registered (AgentMoveChecks).
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
@@ -9,6 +9,7 @@ import { READ_STORE, type ReadStore } from '#read-store';
 import { accessibleAgent } from '../../accessible-agent.js';
 import { agentDecider, type AgentCommand } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
+import { AgentMoveChecks } from '../../agent-move-checks.js';
 import { AgentRules } from '../../agent-rules.js';
 
 export class ChangeAgent extends Command<WriteResult> {
@@ -27,6 +28,7 @@ export class ChangeAgentHandler implements ICommandHandler<ChangeAgent> {
   constructor(
     private readonly commands: CommandRunner,
     private readonly rules: AgentRules,
+    private readonly moveChecks: AgentMoveChecks,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
@@ -34,7 +36,11 @@ export class ChangeAgentHandler implements ICommandHandler<ChangeAgent> {
     const agent = await accessibleAgent(this.readStore, agentId, caller);
     const { spaceId, settings } = change;
     // Naming the Agent's current Space is no move: only a real move checks the target.
-    if (spaceId !== undefined && spaceId !== agent.spaceId) await this.rules.requireSpace(spaceId, caller);
+    if (spaceId !== undefined && spaceId !== agent.spaceId) {
+      await this.rules.requireSpace(spaceId, caller);
+      // What other contexts refuse in the target Space (a Skill name it already uses: 409 skill_name_taken).
+      await this.moveChecks.require(agent, spaceId);
+    }
     this.rules.requireChatModel(settings.model);
     const result = await this.commands.run(
       agentStreamId(agentId),

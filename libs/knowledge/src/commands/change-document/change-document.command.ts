@@ -1,4 +1,5 @@
-// Renaming a document, replacing its content (processed again) and setting its tags: one decision, one append.
+// Renaming a document, replacing its content (processed again) and setting the Agent's tags on it (other Agents'
+// tags on a shared document stay): one decision, one append.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { CommandContext } from '#eventsourcing';
@@ -47,7 +48,9 @@ export class ChangeDocumentHandler implements ICommandHandler<ChangeDocument> {
         documentId,
         ...(change.name !== undefined ? { name: change.name } : {}),
         ...(content ? { content } : {}),
-        ...(change.tagIds ? { tagIds: change.tagIds } : {}),
+        ...(change.tagIds
+          ? { tagIds: change.tagIds, ownTagIds: [...(await this.access.ownTagIds(agent))] }
+          : {}),
       },
       context,
     );

@@ -1,4 +1,4 @@
-// One document the Agent reaches.
+// One document the Agent reaches, with the Agent's own tags (never another Agent's on a shared document).
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Caller } from '#identity';
 import { KnowledgeAccess } from '../../knowledge-access.js';
@@ -20,6 +20,9 @@ export class GetDocumentHandler implements IQueryHandler<GetDocument> {
 
   async execute({ agentId, documentId, caller }: GetDocument) {
     const agent = await this.access.agent(agentId, caller);
-    return toDocumentDto(await this.access.visibleDocument(agent, documentId));
+    const [document] = await this.access.seenBy(agent, [
+      await this.access.visibleDocument(agent, documentId),
+    ]);
+    return toDocumentDto(document!);
   }
 }

@@ -1,4 +1,5 @@
-// The documents an Agent can search, oldest first: its own, its Space's and Global ones (or one level).
+// The documents an Agent can search, oldest first: its own, its Space's and Global ones (or one level), each with
+// the Agent's own tags only.
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
@@ -49,6 +50,9 @@ export class ListDocumentsHandler implements IQueryHandler<ListDocuments> {
       limit: query.limit,
       cursor: query.cursor ?? null,
     });
-    return { data: page.data.map(toDocumentDto), nextCursor: page.nextCursor };
+    return {
+      data: (await this.access.seenBy(agent, page.data)).map(toDocumentDto),
+      nextCursor: page.nextCursor,
+    };
   }
 }

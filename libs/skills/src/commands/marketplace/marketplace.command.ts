@@ -1,5 +1,5 @@
-// The Skills marketplace: admins list a Skill's published version on it and archive entries (never delete them, so
-// installed copies keep their provenance); installing scopes a listed Skill to a Space or an Agent as a new Skill
+// The Skills marketplace: admins list a Skill's published version on it, archive entries (never delete them, so
+// installed copies keep their provenance) and restore archived ones; installing scopes a listed Skill to a Space or an Agent as a new Skill
 // (source MARKETPLACE, provider and sourceId naming the origin) sharing the listed version's blobs.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
@@ -20,6 +20,7 @@ export class ManageMarketplace extends Command<z.output<typeof SkillDto>> {
     readonly action:
       | { readonly kind: 'list' }
       | { readonly kind: 'archive' }
+      | { readonly kind: 'restore' }
       | {
           readonly kind: 'install';
           readonly target: { spaceId?: string | undefined; agentId?: string | undefined };
@@ -41,12 +42,17 @@ export class ManageMarketplaceHandler implements ICommandHandler<ManageMarketpla
     const context = commandContext(caller);
     if (action.kind !== 'install') {
       if (!caller.isAdmin)
-        throw new ForbiddenError('marketplace_admin_only', 'only admins list and archive marketplace Skills');
+        throw new ForbiddenError(
+          'marketplace_admin_only',
+          'only admins list, archive and restore marketplace Skills',
+        );
       await this.access.skill(skillId, caller);
       const { position } = await this.store.run(
         action.kind === 'list'
           ? { type: 'ListOnMarketplace', skillId, versionId: null }
-          : { type: 'ArchiveFromMarketplace', skillId },
+          : action.kind === 'archive'
+            ? { type: 'ArchiveFromMarketplace', skillId }
+            : { type: 'RestoreToMarketplace', skillId },
         context,
       );
       await this.store.settle(position);

@@ -1,5 +1,6 @@
 // The marketplace routes (our design): POST /skills/{skillId}/marketplace (list, admins), DELETE
-// /marketplace/skills/{skillId} (archive, admins), POST /marketplace/skills/{skillId}/install.
+// /marketplace/skills/{skillId} (archive, admins), POST /marketplace/skills/{skillId}/restore (admins),
+// POST /marketplace/skills/{skillId}/install.
 import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
@@ -40,6 +41,21 @@ export class MarketplaceController {
   @Delete('marketplace/skills/:skillId')
   archive(@Param('skillId') skillId: string, @CurrentCaller() caller: Caller) {
     return this.bus.execute(new ManageMarketplace(skillId, { kind: 'archive' }, caller));
+  }
+
+  @ApiRoute({
+    tag: 'Skills',
+    summary: 'Restore an archived marketplace entry (admins)',
+    description:
+      'The entry is offered again at the version it offered when archived (event `SkillRestoredToMarketplace`); ' +
+      '`GET /marketplace/skills?archived=true` lists the archived entries.',
+    response: { status: 200, schema: SkillDto, description: 'The Skill' },
+    errors: [403, 404, { status: 409, description: '`skill_not_archived` (never listed: list it instead)' }],
+  })
+  @Post('marketplace/skills/:skillId/restore')
+  @HttpCode(200)
+  restore(@Param('skillId') skillId: string, @CurrentCaller() caller: Caller) {
+    return this.bus.execute(new ManageMarketplace(skillId, { kind: 'restore' }, caller));
   }
 
   @ApiRoute({

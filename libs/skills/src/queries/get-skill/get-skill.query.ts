@@ -2,11 +2,12 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { Caller } from '#identity';
+import { ForbiddenError } from '#kernel';
 import { SkillVersionNotFoundError } from '../../skill.decider.js';
 import { SkillAccess } from '../../skill-access.js';
 import { toSkillDto, toVersionDto } from '../../skill-dto.js';
 import { SkillStore } from '../../skill-store.js';
-import type { SkillDto, SkillVersionDto } from '../../skills.schemas.js';
+import type { MarketplaceListQuery, SkillDto, SkillVersionDto } from '../../skills.schemas.js';
 
 export class GetSkill extends Query<z.output<typeof SkillDto> | z.output<typeof SkillVersionDto>> {
   constructor(
@@ -34,14 +35,26 @@ export class GetSkillHandler implements IQueryHandler<GetSkill> {
   }
 }
 
-export class ListMarketplace extends Query<{ data: z.output<typeof SkillDto>[]; nextCursor: null }> {}
+export class ListMarketplace extends Query<{ data: z.output<typeof SkillDto>[]; nextCursor: null }> {
+  constructor(
+    readonly archived: z.output<typeof MarketplaceListQuery>['archived'],
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
 
+/** The marketplace's entries: the listed ones for everyone; archived ones (to restore them) for admins only. */
 @QueryHandler(ListMarketplace)
 export class ListMarketplaceHandler implements IQueryHandler<ListMarketplace> {
   constructor(private readonly store: SkillStore) {}
 
-  async execute() {
-    const listed = await this.store.placed({ marketplace: 'listed' });
-    return { data: listed.map((skill) => toSkillDto(skill)), nextCursor: null };
+  async execute({ archived, caller }: ListMarketplace) {
+    if (archived !== 'false' && !caller.isAdmin)
+      throw new ForbiddenError('marketplace_admin_only', 'only admins list archived marketplace Skills');
+    const states =
+      archived === 'false' ? ['listed'] : archived === 'true' ? ['archived'] : ['listed', 'archived'];
+    const entries = await this.store.placed({ marketplace: { $in: states } });
+    return { data: entries.map((skill) => toSkillDto(skill)), nextCursor: null };
   }
 }

@@ -4,7 +4,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, listOf, ZodQuery } from '#http';
 import { CurrentCaller, type Caller } from '#identity';
-import { SkillDto, SkillListQuery } from '../../skills.schemas.js';
+import { MarketplaceListQuery, SkillDto, SkillListQuery } from '../../skills.schemas.js';
 import { ListMarketplace } from '../get-skill/get-skill.query.js';
 import { ListSkills } from './list-skills.query.js';
 
@@ -32,11 +32,19 @@ export class ListSkillsController {
 
   @ApiRoute({
     tag: 'Skills',
-    summary: 'The marketplace: Skills listed and installable',
-    response: { status: 200, schema: listOf(SkillDto), description: 'Listed Skills (archived ones are not)' },
+    summary: 'The marketplace: Skills listed and installable (archived entries: admins)',
+    description:
+      'Listed entries by default. Admins list archived entries with `archived=true` (or both with `archived=all`) ' +
+      'and bring one back with `POST /marketplace/skills/{skillId}/restore`.',
+    query: MarketplaceListQuery,
+    response: { status: 200, schema: listOf(SkillDto), description: 'The entries' },
+    errors: [400, { status: 403, description: '`marketplace_admin_only`: archived entries are for admins' }],
   })
   @Get('marketplace/skills')
-  marketplace() {
-    return this.queries.execute(new ListMarketplace());
+  marketplace(
+    @Query(new ZodQuery(MarketplaceListQuery)) query: z.output<typeof MarketplaceListQuery>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    return this.queries.execute(new ListMarketplace(query.archived, caller));
   }
 }
