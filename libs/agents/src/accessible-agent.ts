@@ -26,7 +26,11 @@ export async function managesAgent(readStore: ReadStore, agent: AgentView, calle
 }
 
 /** 403 `space_change_denied` unless the caller manages the Agent. */
-export async function assertManagesAgent(readStore: ReadStore, agent: AgentView, caller: Caller): Promise<void> {
+export async function assertManagesAgent(
+  readStore: ReadStore,
+  agent: AgentView,
+  caller: Caller,
+): Promise<void> {
   if (!(await managesAgent(readStore, agent, caller)))
     throw new ForbiddenError(
       'space_change_denied',

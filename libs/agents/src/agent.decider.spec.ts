@@ -148,7 +148,9 @@ describe('Agent decider', () => {
     given(personal)
       .when({ type: 'ChangeAgent', agentId: 'a1', settings: { isPublic: true, allowedUrls: ['*'] } })
       .thenThrows('personal_agent_cannot_be_public');
-    given(personal).when({ type: 'ChangeAgent', agentId: 'a1', settings: { isPublic: false } }).then([]);
+    given(personal)
+      .when({ type: 'ChangeAgent', agentId: 'a1', settings: { isPublic: false } })
+      .then([]);
     given()
       .when({
         type: 'CreateAgent',

@@ -2,7 +2,12 @@ import { canAccessAgent, canManageAgent } from './access-policy.js';
 import type { ApiKeyView } from './api-keys.read-model.js';
 import type { Caller } from './http/caller.js';
 
-const caller = (over: { id?: string; userId?: string; isAdmin?: boolean; agents?: 'all' | string[] }): Caller =>
+const caller = (over: {
+  id?: string;
+  userId?: string;
+  isAdmin?: boolean;
+  agents?: 'all' | string[];
+}): Caller =>
   ({
     apiKey: {
       id: over.id ?? 'key_1',

@@ -50,11 +50,7 @@ export interface ManagedAgent extends AgentOwnership {
  * function; null when the Agent has none or it is gone). A personal Agent is managed by its own user only; a
  * non-personal Agent without a Space by admins only. Moving an Agent also needs the right to change the target Space.
  */
-export function canManageAgent(
-  caller: Caller,
-  agent: ManagedAgent,
-  space: SpaceOwnership | null,
-): boolean {
+export function canManageAgent(caller: Caller, agent: ManagedAgent, space: SpaceOwnership | null): boolean {
   if (!canAccessAgent(caller, agent)) return false;
   if (agent.isPersonal || caller.isAdmin) return true;
   return space !== null && space.id === agent.spaceId && canChangeSpace(caller, space);
