@@ -94,7 +94,6 @@ describe('managing an Agent needs the right to change its Space (e2e)', () => {
       { label: 'code execution on', method: 'PUT', path: a, body: { codeExecutionEnabled: true } },
       { label: 'sampling', method: 'PUT', path: a, body: { temperature: 1.9 } },
       { label: 'knowledge off', method: 'PUT', path: a, body: { knowledgeEnabled: false } },
-      { label: 'delete', method: 'DELETE', path: a },
       {
         label: 'add Space document',
         method: 'POST',
@@ -103,19 +102,19 @@ describe('managing an Agent needs the right to change its Space (e2e)', () => {
       },
       { label: 'rename Space document', method: 'PUT', path: d, body: { name: 'renamed.txt' } },
       { label: 'retag Space document', method: 'PUT', path: d, body: { tagIds: [] } },
-      { label: 'delete Space document', method: 'DELETE', path: d },
       { label: 'detach tag', method: 'DELETE', path: `${d}/tags/${victim.tagId}` },
-      {
-        label: 'bulk delete',
-        method: 'POST',
-        path: `${k}/documents/bulk`,
-        body: { action: 'delete', documentIds: [victim.documentId] },
-      },
       {
         label: 'bulk reprocess',
         method: 'POST',
         path: `${k}/documents/bulk`,
         body: { action: 'forceReprocess', documentIds: [victim.documentId] },
+      },
+      { label: 'delete Space document', method: 'DELETE', path: d },
+      {
+        label: 'bulk delete',
+        method: 'POST',
+        path: `${k}/documents/bulk`,
+        body: { action: 'delete', documentIds: [victim.documentId] },
       },
       {
         label: 'shared memory',
@@ -128,6 +127,8 @@ describe('managing an Agent needs the right to change its Space (e2e)', () => {
         method: 'DELETE',
         path: `${CORE}/memory/${victim.agentId}/memories?bucket=shared`,
       },
+      // Last, so that on a build without the rule the attempts before it still meet a live Agent.
+      { label: 'delete', method: 'DELETE', path: a },
     ];
   };
 
@@ -147,7 +148,7 @@ describe('managing an Agent needs the right to change its Space (e2e)', () => {
   /** The refusal code of an answer: the envelope's, or (bulk) that of its only per-document result. */
   const refusal = (reply: { status: number; body: Json }): string | null => {
     if (reply.status === 403) return (reply.body as ErrorBody).error.code;
-    const results = (reply.body as { results?: { ok: boolean; error?: { code: string } }[] }).results;
+    const results = (reply.body as { results?: { ok: boolean; error?: { code: string } }[] } | null)?.results;
     if (reply.status === 200 && results?.length === 1 && !results[0]!.ok) return results[0]!.error!.code;
     return null;
   };
@@ -195,11 +196,14 @@ describe('managing an Agent needs the right to change its Space (e2e)', () => {
     const head = await store.headPosition();
     const failures: string[] = [];
     let size = 0;
+    let accepted = 0;
     for (const attacker of attackers)
       for (const attempt of attempts(victim, attacker.into)) {
         size++;
         const reply = await send(attacker.key, attempt);
         const code = refusal(reply);
+        // The bulk route answers 200 with a refusal per document: only an unrefused 2xx is a change.
+        if (reply.status < 300 && code === null) accepted++;
         if (code !== 'space_change_denied' && code !== 'shared_memory_change_denied')
           failures.push(
             `${attacker.label}: ${attempt.label} (${attempt.method} ${attempt.path}) → ${reply.status} ${JSON.stringify(reply.body).slice(0, 200)}`,
@@ -209,9 +213,11 @@ describe('managing an Agent needs the right to change its Space (e2e)', () => {
     const changed = (await snapshot(victim)) !== before;
     process.stdout.write(
       `agent management matrix: ${attackers.length} keys × ${size / attackers.length} routes = ${size} attempts, ` +
-        `${failures.length + (changed ? 1 : 0)} unauthorised changes, ${appended} events appended\n`,
+        `${failures.length} not refused, ${accepted} unauthorised changes (answered 2xx), ${appended} events ` +
+        `appended, victim's Agent, document and shared memory ${changed ? 'CHANGED' : 'unchanged'}\n`,
     );
     expect(failures).toEqual([]);
+    expect(accepted).toBe(0);
     expect(appended).toBe(0);
     expect(changed).toBe(false);
     // The refusal says why, without naming another Space the key cannot see.
