@@ -261,14 +261,24 @@ describe('tenant isolation (e2e)', () => {
       { spaceId: victim.spaceId },
     );
     expect([moved.status, moved.body.error.code]).toEqual([403, 'space_change_denied']);
-    // A key that cannot see the Space is told nothing about it: 400 unknown_space, as for an id that never existed.
+    // A key granted the Agent but not managing it (it may not change the Agent's Space) moves it nowhere: 403.
     const narrow = await issueKey({
       owner: { email: `narrow-${Date.now()}@example.com` },
       agents: [mover.agentId],
     });
-    const hidden = await client(api.url, narrow.key).put<{ error: { code: string; param: string } }>(
+    const unmanaged = await client(api.url, narrow.key).put<{ error: { code: string } }>(
       `${CORE}/agents/${mover.agentId}`,
       { spaceId: victim.spaceId },
+    );
+    expect([unmanaged.status, unmanaged.body.error.code]).toEqual([403, 'space_change_denied']);
+    // A Space the mover cannot see (another's, holding no Agent) is told nothing about: 400 unknown_space, as for an
+    // id that never existed.
+    const empty = await client(api.url, victim.key.key).post<{ id: string }>(`${CORE}/spaces`, {
+      name: uniqueName('Empty'),
+    });
+    const hidden = await client(api.url, mover.key.key).put<{ error: { code: string; param: string } }>(
+      `${CORE}/agents/${mover.agentId}`,
+      { spaceId: empty.body.id },
     );
     expect([hidden.status, hidden.body.error.code, hidden.body.error.param]).toEqual([
       400,

@@ -1,6 +1,6 @@
 import { projectionHarness } from '#testing/projection-harness';
 import type { ModelCall } from '#usage';
-import { USAGE_DAILY, usageDayId } from '#usage';
+import { agentUserSubject, USAGE_DAILY, usageDayId } from '#usage';
 import { usageProjector } from './usage.projector.js';
 
 const call = (overrides: Partial<ModelCall> = {}): { type: string; data: ModelCall } => ({
@@ -53,6 +53,19 @@ describe('usage projection', () => {
       calls: 1,
       billableCostUsd: 0,
     });
+  });
+
+  it("adds each call with an Agent to that Agent's user too, so that a user sees their own usage of it", async () => {
+    const h = await projectionHarness(usageProjector);
+    await h.apply(
+      h.envelope(call({ agentId: 'agt_1' })),
+      h.envelope(call({ callId: 'call_2', agentId: 'agt_1', userId: 'usr_2' })),
+      h.envelope(call({ callId: 'call_3', agentId: null })),
+    );
+    const day = (userId: string) => usageDayId('agentUser', agentUserSubject('agt_1', userId), '2026-11-20');
+    expect(await h.get(USAGE_DAILY, day('usr_1'))).toMatchObject({ calls: 1, dimension: 'agentUser' });
+    expect(await h.get(USAGE_DAILY, day('usr_2'))).toMatchObject({ calls: 1 });
+    expect(await h.get(USAGE_DAILY, usageDayId('agent', 'agt_1', '2026-11-20'))).toMatchObject({ calls: 2 });
   });
 
   it('the same event twice is counted once', async () => {

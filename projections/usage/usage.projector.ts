@@ -2,11 +2,12 @@
 import { defineProjector } from '#eventsourcing';
 import type { WriteOp } from '#read-store';
 import type { UsageEvent } from '#usage';
-import { USAGE_DAILY, USAGE_READ_MODEL, usageDayId, type UsageDimension } from '#usage';
+import { agentUserSubject, USAGE_DAILY, USAGE_READ_MODEL, usageDayId, type UsageDimension } from '#usage';
 
 export const usageProjector = defineProjector<UsageEvent>({
   name: USAGE_READ_MODEL.projection,
-  version: 1,
+  // 2: per user of an Agent (agentUser), so that a user sees their own usage of an Agent.
+  version: 2,
   collections: [USAGE_READ_MODEL],
   on: {
     ModelCallRecorded: ({ data: call }): WriteOp[] => {
@@ -25,6 +26,7 @@ export const usageProjector = defineProjector<UsageEvent>({
         ['agent', call.agentId],
         ['model', call.model],
         ['user', call.userId],
+        ['agentUser', call.agentId && call.userId ? agentUserSubject(call.agentId, call.userId) : null],
       ];
       return subjects
         .filter((entry): entry is [UsageDimension, string] => entry[1] !== null)

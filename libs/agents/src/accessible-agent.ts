@@ -1,9 +1,11 @@
 // The Agent a route names, if the caller may use it: 404 when there is no such Agent, 403 when the caller's key does
-// not reach it. Every agent-scoped route starts here.
-import { NotFoundError } from '#kernel';
+// not reach it. Every agent-scoped route starts here. A route that changes the Agent (or what its Space shares)
+// starts at manageableAgent instead: using an Agent is not managing it (see canManageAgent in the access policy).
+import { ForbiddenError, NotFoundError } from '#kernel';
 import type { Caller } from '#identity';
-import { assertAgentAccess } from '#identity';
+import { assertAgentAccess, canManageAgent } from '#identity';
 import type { ReadStore } from '#read-store';
+import { SPACES, type SpaceView } from '#spaces';
 import { AGENTS, type AgentView } from './agents.read-model.js';
 
 export async function accessibleAgent(
@@ -14,5 +16,37 @@ export async function accessibleAgent(
   const agent = await readStore.reader<AgentView>(AGENTS).get(agentId);
   if (!agent) throw new NotFoundError('Agent', agentId);
   assertAgentAccess(caller, agent);
+  return agent;
+}
+
+/** Whether the caller manages this Agent (one it reaches): the access policy's rule, with the Agent's Space read. */
+export async function managesAgent(readStore: ReadStore, agent: AgentView, caller: Caller): Promise<boolean> {
+  const space = agent.spaceId ? await readStore.reader<SpaceView>(SPACES).get(agent.spaceId) : null;
+  return canManageAgent(caller, agent, space ?? null);
+}
+
+/** 403 `space_change_denied` unless the caller manages the Agent. */
+export async function assertManagesAgent(
+  readStore: ReadStore,
+  agent: AgentView,
+  caller: Caller,
+): Promise<void> {
+  if (!(await managesAgent(readStore, agent, caller)))
+    throw new ForbiddenError(
+      'space_change_denied',
+      agent.spaceId
+        ? `this API key may use Agent '${agent.id}' but not manage it: that needs the right to change its Space '${agent.spaceId}'`
+        : `only admins manage Agent '${agent.id}'`,
+    );
+}
+
+/** The Agent, if the caller may use (404/403 as accessibleAgent) and manage it (403 `space_change_denied`). */
+export async function manageableAgent(
+  readStore: ReadStore,
+  agentId: string,
+  caller: Caller,
+): Promise<AgentView> {
+  const agent = await accessibleAgent(readStore, agentId, caller);
+  await assertManagesAgent(readStore, agent, caller);
   return agent;
 }

@@ -140,6 +140,29 @@ describe('Agent decider', () => {
       .thenThrows('personal_agent_has_no_space');
   });
 
+  it('never makes a personal Agent public, on creation or change; it stays private when told so', () => {
+    const personal: AgentEvent = {
+      ...created,
+      data: { ...created.data, isPersonal: true, spaceId: null, ownerUserId: 'u1' },
+    } as AgentEvent;
+    given(personal)
+      .when({ type: 'ChangeAgent', agentId: 'a1', settings: { isPublic: true, allowedUrls: ['*'] } })
+      .thenThrows('personal_agent_cannot_be_public');
+    given(personal)
+      .when({ type: 'ChangeAgent', agentId: 'a1', settings: { isPublic: false } })
+      .then([]);
+    given()
+      .when({
+        type: 'CreateAgent',
+        agentId: 'a1',
+        spaceId: null,
+        isPersonal: true,
+        ownerUserId: 'u1',
+        settings: { name: 'Mine', model: 'm', isPublic: true },
+      })
+      .thenThrows('personal_agent_cannot_be_public');
+  });
+
   it('deletes once, and a deleted Agent cannot be changed', () => {
     const deleted: AgentEvent = { type: 'AgentDeleted', data: { agentId: 'a1', reason: 'requested' } };
     given(created).when({ type: 'DeleteAgent', agentId: 'a1', reason: 'requested' }).then([deleted]);

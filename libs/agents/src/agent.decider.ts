@@ -57,6 +57,14 @@ const MEMORY_ON_PUBLIC = () =>
     'memoryEnabled',
   );
 
+// A personal Agent is its user's alone: publishing it would let anyone who is sent its link talk to it.
+const PERSONAL_PUBLIC = () =>
+  new ValidationError(
+    'personal_agent_cannot_be_public',
+    "a personal Agent is its user's alone and cannot be made public",
+    'isPublic',
+  );
+
 function checkSettings(settings: Partial<AgentSettings>): void {
   if (settings.name !== undefined && settings.name.trim().length === 0)
     throw new ValidationError('invalid_name', 'name must not be empty', 'name');
@@ -76,6 +84,7 @@ export function decideAgent(command: AgentCommand, state: AgentState): AgentEven
         throw new ConflictError('agent_exists', `Agent '${agentId}' already exists`);
       checkSettings(command.settings);
       const isPublic = command.settings.isPublic ?? false;
+      if (isPublic && command.isPersonal) throw PERSONAL_PUBLIC();
       if (isPublic && command.settings.memoryEnabled === true) throw MEMORY_ON_PUBLIC();
       const settings: AgentSettings = {
         ...AGENT_DEFAULTS,
@@ -135,6 +144,7 @@ function changeAgent(
       events.push({ type: wanted ? on : off, data: { agentId } } as AgentEvent);
   };
 
+  if (state.isPersonal && settings.isPublic === true) throw PERSONAL_PUBLIC();
   const willBePublic = settings.isPublic ?? state.isPublic;
   if (willBePublic && settings.memoryEnabled === true) throw MEMORY_ON_PUBLIC();
 

@@ -1,9 +1,10 @@
 // Who may read and change what in an Agent's Knowledge: the Agent (the caller must be granted it), the documents it
-// reaches (its own, its Space's, Global), the ones the caller may change (Global ones: admins only), its tags.
+// reaches (its own, its Space's, Global), the ones the caller may change (Agent-level ones: whoever uses the Agent;
+// Space-level ones: whoever manages the Agent, i.e. may change its Space; Global ones: admins only), its tags.
 // Tags are per Agent, also on shared documents: a Space or Global document may carry the tags of several Agents,
 // and each Agent sees, sets and removes only its own there (another Agent's tag ids are never shown to it).
 import { Inject, Injectable } from '@nestjs/common';
-import { accessibleAgent, type AgentView } from '#agents';
+import { accessibleAgent, assertManagesAgent, type AgentView } from '#agents';
 import type { Caller } from '#identity';
 import { ForbiddenError, NotFoundError, ValidationError } from '#kernel';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';
@@ -35,6 +36,8 @@ export class KnowledgeAccess {
     const document = await this.visibleDocument(agent, documentId);
     if (document.scope === 'global' && !caller.isAdmin)
       throw new ForbiddenError('admin_required', 'only admins change Global documents');
+    // A Space's documents are shared by every Agent of the Space: a grant on one of them is not the right to change them.
+    if (document.scope === 'space') await assertManagesAgent(this.readStore, agent, caller);
     return document;
   }
 
@@ -67,12 +70,13 @@ export class KnowledgeAccess {
     for (const tagId of tagIds) await this.agentTag(agent.id, tagId, 'tagIds');
   }
 
-  /** The owner a new document of this scope gets: the Agent, its Space, or Global (admins only). */
-  ownerFor(agent: AgentView, scope: DocumentScope, caller: Caller): string {
+  /** The owner a new document of this scope gets: the Agent, its Space (its managers), or Global (admins only). */
+  async ownerFor(agent: AgentView, scope: DocumentScope, caller: Caller): Promise<string> {
     if (scope === 'agent') return agent.id;
     if (scope === 'space') {
       if (!agent.spaceId)
         throw new ValidationError('agent_has_no_space', `Agent '${agent.id}' is not in a Space`, 'scope');
+      await assertManagesAgent(this.readStore, agent, caller);
       return agent.spaceId;
     }
     if (!caller.isAdmin) throw new ForbiddenError('admin_required', 'only admins add Global documents');

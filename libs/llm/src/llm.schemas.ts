@@ -187,6 +187,13 @@ const UsageTotalsDto = z.object({
 
 export const UsageDto = z.object({
   agentId: z.string(),
+  scope: z
+    .enum(['agent', 'user'])
+    .describe(
+      "`agent`: every user's calls (the Agent's managers, who may change its Space, and admins); `user`: the " +
+        "caller's own calls (anyone else granted the Agent)",
+    ),
+  userId: z.string().optional().describe('Whose calls, when `scope` is `user`'),
   from: z.string(),
   to: z.string(),
   totals: UsageTotalsDto,

@@ -7,7 +7,7 @@
 // those), and an Agent with a Skill named as one of a Space's does not move into it; duplicates are 409
 // `skill_name_taken`.
 import { Inject, Injectable } from '@nestjs/common';
-import { accessibleAgent, AGENTS, type AgentView } from '#agents';
+import { accessibleAgent, AGENTS, manageableAgent, type AgentView } from '#agents';
 import type { Caller } from '#identity';
 import { ConflictError, ForbiddenError, ValidationError } from '#kernel';
 import { findAll, READ_STORE, type Filter, type ReadStore } from '#read-store';
@@ -59,13 +59,8 @@ export class SkillAccess {
       await changeableSpace(this.readStore, this.grants, placement.spaceId, caller);
       return;
     }
-    const agent = await accessibleAgent(this.readStore, placement.agentId, caller);
-    if (agent.isPersonal && agent.ownerUserId === caller.userId) return;
-    if (agent.spaceId) {
-      await changeableSpace(this.readStore, this.grants, agent.spaceId, caller);
-      return;
-    }
-    throw new ForbiddenError('skill_change_denied', "this key may not change this Agent's Skills");
+    // An Agent's Skills are changed by whoever manages the Agent (the access policy's one rule).
+    await manageableAgent(this.readStore, placement.agentId, caller);
   }
 
   /** The Skill, if the caller sees it; 404 otherwise. */

@@ -42,6 +42,22 @@ export async function visibleSpace(
   return space;
 }
 
+/** Whether the caller may see the Space (false also when there is no such Space). */
+export async function maySeeSpace(
+  readStore: ReadStore,
+  grants: SpaceGrants,
+  spaceId: string,
+  caller: Caller,
+): Promise<boolean> {
+  try {
+    await visibleSpace(readStore, grants, spaceId, caller);
+    return true;
+  } catch (error) {
+    if (error instanceof NotFoundError) return false;
+    throw error;
+  }
+}
+
 /** The Space, if the caller may change it (and so put Agents in it): 404 when it cannot see it, 403 when it only sees it. */
 export async function changeableSpace(
   readStore: ReadStore,

@@ -1,9 +1,13 @@
-// The usage read model: daily totals per API key, per Agent, per model and per user, one document per (dimension,
-// subject, UTC day). Reports sum the days of a range. Built by projections/usage.
+// The usage read model: daily totals per API key, per Agent, per model, per user and per user of an Agent, one
+// document per (dimension, subject, UTC day). Reports sum the days of a range. Built by projections/usage.
 import { defineReadModel } from '#eventsourcing';
 
+/** The dimensions GET /usage takes. */
 export const USAGE_DIMENSIONS = ['apiKey', 'agent', 'model', 'user'] as const;
-export type UsageDimension = (typeof USAGE_DIMENSIONS)[number];
+/** Kept for GET /llm/{agentId}/usage, whose callers see their own usage of the Agent (subject: agentUserSubject). */
+export type UsageDimension = (typeof USAGE_DIMENSIONS)[number] | 'agentUser';
+
+export const agentUserSubject = (agentId: string, userId: string): string => `${agentId}/${userId}`;
 
 export interface UsageDayView {
   readonly id: string;

@@ -1,11 +1,11 @@
-// Changing an Agent's system prompt.
+// Changing an Agent's system prompt: by a caller that manages the Agent (a grant alone is not enough).
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import type { Caller } from '#identity';
 import { CommandRunner, type WriteResult } from '#platform';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { accessibleAgent } from '../../accessible-agent.js';
+import { manageableAgent } from '../../accessible-agent.js';
 import { agentDecider } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
 
@@ -28,7 +28,7 @@ export class ChangeAgentPromptHandler implements ICommandHandler<ChangeAgentProm
   ) {}
 
   async execute({ agentId, systemPrompt, context, caller }: ChangeAgentPrompt): Promise<WriteResult> {
-    await accessibleAgent(this.readStore, agentId, caller);
+    await manageableAgent(this.readStore, agentId, caller);
     const result = await this.commands.run(
       agentStreamId(agentId),
       agentDecider,

@@ -23,7 +23,17 @@ export class ChangeAgentPromptController {
     summary: "Update the Agent's system prompt",
     body: ChangeAgentPromptBody,
     response: { status: 200, schema: AgentDto, description: 'The updated Agent' },
-    errors: [400, 403, 404],
+    errors: [
+      400,
+      {
+        status: 403,
+        description:
+          '`agent_access_denied`: the key is not granted the Agent; `space_change_denied`: it is granted the Agent ' +
+          'but may not manage it (managing needs the right to change its Space; admins always; a personal Agent its ' +
+          'own user only)',
+      },
+      404,
+    ],
   })
   @Put(':agentId/prompt')
   async changePrompt(

@@ -1,12 +1,13 @@
-// Changing an Agent's settings, and moving it into another Space the caller may change. Each changed setting is
-// recorded as its own event (the decider's). A move also passes the checks other contexts registered (AgentMoveChecks).
+// Changing an Agent's settings, and moving it into another Space, by a caller that manages the Agent (may change its
+// Space; a grant alone is not enough); a move also needs the right to change the target Space and passes the checks
+// other contexts registered (AgentMoveChecks). Each changed setting is recorded as its own event (the decider's).
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import type { Caller } from '#identity';
 import { CommandRunner, type WriteResult } from '#platform';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { accessibleAgent } from '../../accessible-agent.js';
+import { manageableAgent } from '../../accessible-agent.js';
 import { agentDecider, type AgentCommand } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
 import { AgentMoveChecks } from '../../agent-move-checks.js';
@@ -33,7 +34,7 @@ export class ChangeAgentHandler implements ICommandHandler<ChangeAgent> {
   ) {}
 
   async execute({ agentId, change, context, caller }: ChangeAgent): Promise<WriteResult> {
-    const agent = await accessibleAgent(this.readStore, agentId, caller);
+    const agent = await manageableAgent(this.readStore, agentId, caller);
     const { spaceId, settings } = change;
     // Naming the Agent's current Space is no move: only a real move checks the target.
     if (spaceId !== undefined && spaceId !== agent.spaceId) {

@@ -22,10 +22,22 @@ export class ChangeAgentController {
     tag: 'Agents',
     summary: 'Update an Agent',
     description:
-      'Partial: fields left out keep their value. Each changed setting is recorded as its own event.',
+      'Partial: fields left out keep their value. Each changed setting is recorded as its own event. Needs the right ' +
+      'to manage the Agent (to change its Space); a move also needs the right to change the target Space. A ' +
+      'personal Agent cannot be made public (400 `personal_agent_cannot_be_public`).',
     body: ChangeAgentBody,
     response: { status: 200, schema: AgentDto, description: 'The updated Agent' },
-    errors: [400, 403, 404],
+    errors: [
+      400,
+      {
+        status: 403,
+        description:
+          '`agent_access_denied`: the key is not granted the Agent; `space_change_denied`: it is granted the Agent ' +
+          'but may not manage it (managing needs the right to change its Space; admins always; a personal Agent its ' +
+          'own user only)',
+      },
+      404,
+    ],
   })
   @Put(':agentId')
   async change(

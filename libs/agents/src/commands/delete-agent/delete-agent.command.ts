@@ -1,11 +1,12 @@
-// Deleting an Agent: by a caller that may use it, or for the system when its Space was deleted.
+// Deleting an Agent: by a caller that manages it (may change its Space; a grant alone is not enough), or for the
+// system when its Space was deleted.
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import type { Caller } from '#identity';
 import { CommandRunner, type WriteResult } from '#platform';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { accessibleAgent } from '../../accessible-agent.js';
+import { manageableAgent } from '../../accessible-agent.js';
 import { agentDecider, type AgentCommand } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
 
@@ -29,7 +30,7 @@ export class DeleteAgentHandler implements ICommandHandler<DeleteAgent> {
   ) {}
 
   async execute({ agentId, reason, context, caller }: DeleteAgent): Promise<WriteResult> {
-    if (caller) await accessibleAgent(this.readStore, agentId, caller);
+    if (caller) await manageableAgent(this.readStore, agentId, caller);
     const result = await this.commands.run(
       agentStreamId(agentId),
       agentDecider,

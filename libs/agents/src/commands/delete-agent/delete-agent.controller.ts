@@ -14,7 +14,16 @@ export class DeleteAgentController {
     tag: 'Agents',
     summary: 'Delete an Agent',
     response: { status: 204, description: 'Deleted' },
-    errors: [403, 404],
+    errors: [
+      {
+        status: 403,
+        description:
+          '`agent_access_denied`: the key is not granted the Agent; `space_change_denied`: it is granted the Agent ' +
+          'but may not manage it (managing needs the right to change its Space; admins always; a personal Agent its ' +
+          'own user only)',
+      },
+      404,
+    ],
   })
   @Delete(':agentId')
   @HttpCode(204)

@@ -1,10 +1,11 @@
 // The Agents a caller may use, oldest first. Another user's personal Agent is filtered out after paging: a page may
-// be short, the cursor stays exact.
+// be short, the cursor stays exact. A key granted a list of Agents also lists its user's personal Agent (it follows the
+// user, not the grant list).
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { canAccessAgent, type Caller } from '#identity';
-import { READ_STORE, type ReadStore } from '#read-store';
+import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import { AGENTS, type AgentView } from '../../agents.read-model.js';
 import { toAgentDto, type AgentDto } from '../get-agent/agent.dto.js';
 import type { AgentListQuery } from './list-agents.schema.js';
@@ -24,9 +25,15 @@ export class ListAgentsHandler implements IQueryHandler<ListAgents> {
 
   async execute({ query, caller }: ListAgents) {
     const access = caller.apiKey.agentAccess;
+    const own = async () =>
+      (
+        await findAll<AgentView>(this.readStore, AGENTS, { ownerUserId: caller.userId, isPersonal: true })
+      ).map((agent) => agent.id);
     const filter = {
       ...(query.spaceId ? { spaceId: query.spaceId } : {}),
-      ...(!caller.isAdmin && access.kind === 'agents' ? { id: { $in: access.agentIds } } : {}),
+      ...(!caller.isAdmin && access.kind === 'agents'
+        ? { id: { $in: [...access.agentIds, ...(await own())] } }
+        : {}),
     };
     const page = await this.readStore.reader<AgentView>(AGENTS).find(filter, {
       sort: { field: 'createdAt' },

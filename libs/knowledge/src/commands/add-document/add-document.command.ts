@@ -44,7 +44,7 @@ export class AddDocumentHandler implements ICommandHandler<AddDocument> {
   async execute({ agentId, read, context, caller }: AddDocument): Promise<DocumentWrite> {
     const agent = await this.access.agent(agentId, caller);
     const document = await read();
-    const ownerId = this.access.ownerFor(agent, document.scope, caller);
+    const ownerId = await this.access.ownerFor(agent, document.scope, caller);
     await this.access.requireTags(agent, document.tagIds);
     const content = await this.bytes.store(document.bytes, document.declaredType);
     const documentId = newEntityId(context, 'doc');

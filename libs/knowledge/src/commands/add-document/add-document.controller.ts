@@ -44,7 +44,16 @@ export class AddDocumentController {
       'sniffed from the bytes). The document starts `Pending`; ingestion takes it to `Ready` or `Failed`.',
     body: AddTextDocumentBody,
     response: { status: 201, schema: DocumentDto, description: 'The document' },
-    errors: [400, 403, 404],
+    errors: [
+      400,
+      {
+        status: 403,
+        description:
+          '`agent_access_denied`: the key is not granted the Agent; `space_change_denied`: a Space-level document ' +
+          'needs the right to manage the Agent (to change its Space); `admin_required`: a Global one',
+      },
+      404,
+    ],
     idempotent: true,
   })
   @Post('documents')

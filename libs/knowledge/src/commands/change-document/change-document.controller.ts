@@ -24,7 +24,16 @@ export class ChangeDocumentController {
     summary: 'Rename a document, replace its content (processed again) or set its tags',
     body: ChangeDocumentBody,
     response: { status: 200, schema: DocumentDto, description: 'The document' },
-    errors: [400, 403, 404],
+    errors: [
+      400,
+      {
+        status: 403,
+        description:
+          '`agent_access_denied`: the key is not granted the Agent; `space_change_denied`: a Space-level document ' +
+          'needs the right to manage the Agent (to change its Space); `admin_required`: a Global one',
+      },
+      404,
+    ],
   })
   @Put('documents/:documentId')
   async change(

@@ -16,7 +16,15 @@ export class DeleteDocumentController {
     tag: 'Knowledge',
     summary: 'Delete a document',
     response: { status: 204, description: 'Deleted' },
-    errors: [403, 404],
+    errors: [
+      {
+        status: 403,
+        description:
+          '`agent_access_denied`: the key is not granted the Agent; `space_change_denied`: a Space-level document ' +
+          'needs the right to manage the Agent (to change its Space); `admin_required`: a Global one',
+      },
+      404,
+    ],
   })
   @Delete('documents/:documentId')
   @HttpCode(204)

@@ -14,7 +14,10 @@ export class GetAgentUsageController {
   @ApiRoute({
     tag: 'LLM',
     summary: "The Agent's model usage per UTC day",
-    description: 'Calls appear a moment after they end (the usage read model is updated asynchronously).',
+    description:
+      "The Agent's managers (keys that may change its Space) and admins see every user's calls; anyone else granted " +
+      "the Agent sees its own user's (`scope` says which). Calls appear a moment after they end (the usage read " +
+      'model is updated asynchronously).',
     query: UsageRangeQuery,
     response: { status: 200, schema: UsageDto, description: 'Totals and the days with calls' },
     errors: [400, 403, 404],

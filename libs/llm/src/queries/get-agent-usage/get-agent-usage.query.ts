@@ -1,13 +1,19 @@
-// An Agent's model usage per UTC day, for a caller granted the Agent.
+// An Agent's model usage per UTC day: all of it for the Agent's managers and admins, the caller's own (its user's)
+// for anyone else granted the Agent. A grant is not the right to see other users' usage.
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { accessibleAgent } from '#agents';
+import { accessibleAgent, managesAgent } from '#agents';
 import type { Caller } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { usageRange, usageReport, type UsageRangeQuery, type UsageReport } from '#usage';
+import { agentUserSubject, usageRange, usageReport, type UsageRangeQuery, type UsageReport } from '#usage';
 
 export class GetAgentUsage extends Query<
-  Pick<UsageReport, 'from' | 'to' | 'totals' | 'days'> & { readonly agentId: string }
+  Pick<UsageReport, 'from' | 'to' | 'totals' | 'days'> & {
+    readonly agentId: string;
+    /** `agent`: every user's calls; `user`: the caller's user's only (userId says whose). */
+    readonly scope: 'agent' | 'user';
+    readonly userId?: string;
+  }
 > {
   constructor(
     readonly agentId: string,
@@ -24,8 +30,13 @@ export class GetAgentUsageHandler implements IQueryHandler<GetAgentUsage> {
 
   async execute({ agentId, query, caller }: GetAgentUsage) {
     const range = usageRange(query);
-    await accessibleAgent(this.readStore, agentId, caller);
-    const { from, to, totals, days } = await usageReport(this.readStore, 'agent', agentId, range);
-    return { agentId, from, to, totals, days };
+    const agent = await accessibleAgent(this.readStore, agentId, caller);
+    if (await managesAgent(this.readStore, agent, caller)) {
+      const { from, to, totals, days } = await usageReport(this.readStore, 'agent', agentId, range);
+      return { agentId, scope: 'agent' as const, from, to, totals, days };
+    }
+    const subject = agentUserSubject(agentId, caller.userId);
+    const { from, to, totals, days } = await usageReport(this.readStore, 'agentUser', subject, range);
+    return { agentId, scope: 'user' as const, userId: caller.userId, from, to, totals, days };
   }
 }

@@ -10,7 +10,7 @@ import type { SpaceFields } from '../../space.decider.js';
 import { spaceDecider } from '../../space.decider.js';
 import { spaceStreamId, type SpaceState } from '../../space.events.js';
 import { SpaceUniqueness, type UniqueField } from '../../space-uniqueness.js';
-import { changeableSpace, SpaceGrants } from '../../space-visibility.js';
+import { changeableSpace, maySeeSpace, SpaceGrants } from '../../space-visibility.js';
 
 export class ChangeSpace extends Command<WriteResult> {
   constructor(
@@ -43,8 +43,9 @@ export class ChangeSpaceHandler implements ICommandHandler<ChangeSpace> {
       previous !== null &&
       fields[field] !== undefined &&
       fields[field].trim().toLowerCase() !== previous[field].toLowerCase();
+    const maySee = (holder: string) => maySeeSpace(this.readStore, this.grants, holder, caller);
     for (const field of ['name', 'slug'] as const)
-      if (changed(field)) await this.unique.claim(field, fields[field]!, spaceId, context);
+      if (changed(field)) await this.unique.claim(field, fields[field]!, spaceId, context, maySee);
     const result = await this.commands.run(
       spaceStreamId(spaceId),
       spaceDecider,

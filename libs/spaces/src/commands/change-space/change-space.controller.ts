@@ -30,7 +30,12 @@ export class ChangeSpaceController {
         description: '`space_change_denied`: only admins and the key that created the Space change it',
       },
       { status: 404, description: 'No such Space, or one this key cannot see' },
-      409,
+      {
+        status: 409,
+        description:
+          '`space_name_taken`/`space_slug_taken`: a Space this key may see has it; `space_name_unavailable`/' +
+          '`space_slug_unavailable`: it is in use where this key cannot see (no Space named, no id given)',
+      },
     ],
   })
   @Patch(':spaceId')

@@ -1,18 +1,25 @@
-// Creating a Space: its name and slug are claimed first (unique across Spaces), then the Space is created.
+// Creating a Space: its name and slug are claimed first (unique across Spaces), then the Space is created. A slug the
+// client did not send is derived from the name, and made unique when that one is taken: the client did not cause it.
+import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { newEntityId, type CommandContext } from '#eventsourcing';
+import type { Caller } from '#identity';
 import { CommandRunner, type WriteResult } from '#platform';
+import { READ_STORE, type ReadStore } from '#read-store';
 import { DEFAULT_SPACE_COLOR, spaceDecider } from '../../space.decider.js';
 import { spaceStreamId } from '../../space.events.js';
 import { slugify } from '../../space.schemas.js';
 import { SpaceUniqueness } from '../../space-uniqueness.js';
+import { maySeeSpace, SpaceGrants } from '../../space-visibility.js';
 import type { CreateSpaceBody } from './create-space.schema.js';
 
 export class CreateSpace extends Command<WriteResult> {
   constructor(
     readonly input: z.output<typeof CreateSpaceBody>,
     readonly context: CommandContext,
+    /** Whose visibility decides what a conflict tells (see SpaceUniqueness). */
+    readonly caller: Caller,
   ) {
     super();
   }
@@ -21,11 +28,15 @@ export class CreateSpace extends Command<WriteResult> {
 @CommandHandler(CreateSpace)
 export class CreateSpaceHandler implements ICommandHandler<CreateSpace> {
   private readonly unique: SpaceUniqueness;
-  constructor(private readonly commands: CommandRunner) {
+  constructor(
+    private readonly commands: CommandRunner,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly grants: SpaceGrants,
+  ) {
     this.unique = new SpaceUniqueness(commands);
   }
 
-  async execute({ input, context }: CreateSpace): Promise<WriteResult> {
+  async execute({ input, context, caller }: CreateSpace): Promise<WriteResult> {
     const spaceId = newEntityId(context, 'spc');
     const fields = {
       name: input.name,
@@ -35,12 +46,15 @@ export class CreateSpaceHandler implements ICommandHandler<CreateSpace> {
     };
     // Validate before claiming, so a bad request leaves no claim behind.
     spaceDecider.decide({ type: 'CreateSpace', spaceId, ...fields }, spaceDecider.initialState());
-    await this.unique.claim('name', fields.name, spaceId, context);
-    await this.unique.claim('slug', fields.slug, spaceId, context);
+    const maySee = (holder: string) => maySeeSpace(this.readStore, this.grants, holder, caller);
+    await this.unique.claim('name', fields.name, spaceId, context, maySee);
+    let slug = fields.slug;
+    if (input.slug !== undefined) await this.unique.claim('slug', slug, spaceId, context, maySee);
+    else slug = await this.unique.claimDerivedSlug(slug, spaceId, context);
     const result = await this.commands.run(
       spaceStreamId(spaceId),
       spaceDecider,
-      { type: 'CreateSpace', spaceId, ...fields },
+      { type: 'CreateSpace', spaceId, ...fields, slug },
       context,
     );
     return { id: spaceId, position: result.position };

@@ -25,14 +25,26 @@ export class CreateSpaceController {
     body: CreateSpaceBody,
     idempotent: true,
     response: { status: 201, schema: SpaceDto, description: 'The created Space' },
-    errors: [400, 409],
+    errors: [
+      400,
+      {
+        status: 409,
+        description:
+          'Names are unique across the instance. `space_name_taken` (or `space_slug_taken`): a Space this key may ' +
+          'see already has it; `space_name_unavailable` (or `space_slug_unavailable`): the value is in use where this ' +
+          'key cannot see; the answer names no Space and gives no id. A slug left out is derived from the name and ' +
+          'made unique (a suffix) when that one is in use, so it never conflicts.',
+      },
+    ],
   })
   @Post()
   async create(
     @Body(new ZodBody(CreateSpaceBody)) body: z.output<typeof CreateSpaceBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    const { id } = await this.sender.send(new CreateSpace(body, commandContext(caller)), [SPACES_READ_MODEL]);
+    const { id } = await this.sender.send(new CreateSpace(body, commandContext(caller), caller), [
+      SPACES_READ_MODEL,
+    ]);
     return this.queries.execute(new GetSpace(id, caller));
   }
 }

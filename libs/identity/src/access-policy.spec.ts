@@ -1,0 +1,57 @@
+import { canAccessAgent, canManageAgent } from './access-policy.js';
+import type { ApiKeyView } from './api-keys.read-model.js';
+import type { Caller } from './http/caller.js';
+
+const caller = (over: {
+  id?: string;
+  userId?: string;
+  isAdmin?: boolean;
+  agents?: 'all' | string[];
+}): Caller =>
+  ({
+    apiKey: {
+      id: over.id ?? 'key_1',
+      agentAccess:
+        over.agents === undefined || over.agents === 'all'
+          ? { kind: 'all' }
+          : { kind: 'agents', agentIds: over.agents },
+    } as unknown as ApiKeyView,
+    userId: over.userId ?? 'usr_1',
+    isAdmin: over.isAdmin ?? false,
+    actor: { type: 'apiKey', id: over.id ?? 'key_1' },
+    correlationId: 'c',
+  }) as unknown as Caller;
+
+const teamAgent = { id: 'agt_t', isPersonal: false, ownerUserId: null, spaceId: 'spc_t' };
+const teamSpace = { id: 'spc_t', createdByApiKeyId: 'key_owner' };
+const personal = { id: 'agt_p', isPersonal: true, ownerUserId: 'usr_1', spaceId: null };
+
+describe('access policy: using and managing Agents', () => {
+  it('a grant is the right to use, not to manage: a key granted all Agents manages none in Spaces it may not change', () => {
+    const granted = caller({ agents: 'all' });
+    expect(canAccessAgent(granted, teamAgent)).toBe(true);
+    expect(canManageAgent(granted, teamAgent, teamSpace)).toBe(false);
+    expect(canManageAgent(caller({ agents: ['agt_t'] }), teamAgent, teamSpace)).toBe(false);
+  });
+
+  it("the key that may change the Agent's Space manages it, when it reaches the Agent; admins always", () => {
+    expect(canManageAgent(caller({ id: 'key_owner' }), teamAgent, teamSpace)).toBe(true);
+    expect(canManageAgent(caller({ id: 'key_owner', agents: [] }), teamAgent, teamSpace)).toBe(false);
+    expect(canManageAgent(caller({ isAdmin: true }), teamAgent, teamSpace)).toBe(true);
+    expect(canManageAgent(caller({ isAdmin: true }), { ...teamAgent, spaceId: null }, null)).toBe(true);
+  });
+
+  it('a Space that is not the Agent’s, or no Space, gives no right', () => {
+    const owner = caller({ id: 'key_owner' });
+    expect(canManageAgent(owner, teamAgent, { id: 'spc_other', createdByApiKeyId: 'key_owner' })).toBe(false);
+    expect(canManageAgent(owner, teamAgent, null)).toBe(false);
+    expect(canManageAgent(owner, { ...teamAgent, spaceId: null }, null)).toBe(false);
+  });
+
+  it('a personal Agent follows its user, not the grant list, and is managed by that user alone', () => {
+    expect(canAccessAgent(caller({ agents: [] }), personal)).toBe(true);
+    expect(canManageAgent(caller({ agents: [] }), personal, null)).toBe(true);
+    expect(canAccessAgent(caller({ userId: 'usr_2', isAdmin: true }), personal)).toBe(false);
+    expect(canManageAgent(caller({ userId: 'usr_2', isAdmin: true }), personal, null)).toBe(false);
+  });
+});
