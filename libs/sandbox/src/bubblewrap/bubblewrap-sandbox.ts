@@ -177,7 +177,9 @@ export class BubblewrapSandbox implements CodeSandbox {
     const uid = sandboxUid(sandboxId);
     await mkdir(join(dir, 'work'), { recursive: true, mode: 0o700 });
     await chmod(dir, 0o711);
-    await this.mountWork(join(dir, 'work'), uid);
+    await this.mountWork(join(dir, 'work'), uid).catch((error: Error) => {
+      throw new SandboxUnavailableError(`cannot mount the sandbox's /work: ${error.message.split('\n')[0]}`);
+    });
     await chown(join(dir, 'work'), uid, uid);
     await chmod(join(dir, 'work'), 0o700);
     const skills = join(dir, 'skills');
