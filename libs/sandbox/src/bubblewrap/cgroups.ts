@@ -162,6 +162,24 @@ class CgroupsV1 implements Cgroups {
   }
 }
 
+/**
+ * Enables memory and pids for the children of `base`. A group with processes cannot (EBUSY, the "no internal
+ * processes" rule, except at the real root): then this process moves into a leaf of its own (`<base>/platform`,
+ * still under the same limits) and it is tried again; other processes left in `base` make it fail with the reason.
+ */
+async function handDown(base: string): Promise<void> {
+  const enable = () => writeFile(join(base, 'cgroup.subtree_control'), '+memory +pids');
+  try {
+    await enable();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EBUSY') throw error;
+    const leaf = join(base, 'platform');
+    await mkdir(leaf, { recursive: true });
+    await writeFile(join(leaf, 'cgroup.procs'), String(process.pid));
+    await enable();
+  }
+}
+
 async function tryV2(all: Mount[], own: Map<string, string>): Promise<Cgroups | string> {
   const mount = all.find((m) => m.type === 'cgroup2');
   const path = own.get('');
@@ -172,8 +190,7 @@ async function tryV2(all: Mount[], own: Map<string, string>): Promise<Cgroups | 
     return `cgroup v2 at ${mount.point} has no memory and pids controllers for this process`;
   const parent = join(base, PARENT);
   try {
-    // A group with processes cannot hand controllers down except the root: enabling fails there (EBUSY).
-    await writeFile(join(base, 'cgroup.subtree_control'), '+memory +pids');
+    await handDown(base);
     await mkdir(parent, { recursive: true });
     await writeFile(join(parent, 'cgroup.subtree_control'), '+memory +pids');
   } catch (error) {
