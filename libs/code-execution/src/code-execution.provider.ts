@@ -72,6 +72,7 @@ export class CodeExecutionContextProvider implements ContextProvider {
             { language, code: given.code },
             turn.signal,
             commandContext(turn.caller),
+            turn.caller.userId,
           );
         } catch (error) {
           if (error instanceof RunSlotsBusyError)

@@ -65,6 +65,8 @@ export class CodeRuns {
     request: RunRequest,
     signal: AbortSignal,
     context: CommandContext,
+    /** Whose run it is (the per-user limit counts users, not their API keys). */
+    userId: string,
   ): Promise<CodeRun> {
     const sandboxId = this.sandboxIdOf(conversationId);
     const { state } = await this.commands.load(sandboxStreamId(conversationId), sandboxDecider);
@@ -80,9 +82,7 @@ export class CodeRuns {
     const before = new Map(
       (await this.sandbox.listFiles(sandboxId)).map((file) => [file.path, file.sizeBytes]),
     );
-    const ran = await this.slots.withSlot(`${context.actor.kind}:${context.actor.id}`, signal, () =>
-      this.sandbox.run(sandboxId, request, signal),
-    );
+    const ran = await this.slots.withSlot(userId, signal, () => this.sandbox.run(sandboxId, request, signal));
     const { files, notKept } = await this.keepFiles(sandboxId, before, state);
     const result = notKept
       ? { ...ran, stderr: `${ran.stderr}${ran.stderr && !ran.stderr.endsWith('\n') ? '\n' : ''}${notKept}\n` }
