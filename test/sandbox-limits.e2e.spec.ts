@@ -1,9 +1,11 @@
 // The sandbox's limits end to end over HTTP (issue 19, section 4): the files a run produces are kept within the caps
 // per run and per conversation, and an inode and link flood in a turn is stopped at /work's limits while /health
 // keeps answering (its slowest answer during the flood is printed). Skipped aloud where bubblewrap cannot run.
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sandboxRoot } from '#code-execution';
 import { BubblewrapSandbox } from '#sandbox';
 import { client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
 
@@ -123,5 +125,34 @@ suite('sandbox limits (e2e)', () => {
     );
     expect(dirs + links).toBeLessThan(10_000);
     expect(polls).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('unmounts the /work of the sandboxes a process made when it stops', async () => {
+    const other = await startTestApi({ SANDBOX_RUN_TIMEOUT_SECONDS: '20' });
+    const root = sandboxRoot(other.config.dataDir);
+    const mounted = () =>
+      readFileSync('/proc/self/mountinfo', 'utf8')
+        .split('\n')
+        .filter((line) => line.includes(root)).length;
+    try {
+      const otherAdmin = client(other.url);
+      const space = (await otherAdmin.post(`${CORE}/spaces`, { name: uniqueName('Stop') })).body.id as string;
+      const agentId = (
+        await otherAdmin.post(`${CORE}/agents`, {
+          spaceId: space,
+          name: uniqueName('Coder'),
+          knowledgeEnabled: false,
+          codeExecutionEnabled: true,
+        })
+      ).body.id as string;
+      const reply = await otherAdmin.post(`${LLM}/${agentId}/conversation`, {
+        message: fenced('sh', 'echo kept > kept.txt'),
+      });
+      expect(reply.status).toBe(201);
+      expect(mounted()).toBe(1);
+    } finally {
+      await other.close();
+    }
+    expect(mounted()).toBe(0);
   }, 120_000);
 });

@@ -2,7 +2,7 @@
 // (active versions, under /skills/<skill>/…), runs recorded as events (code and output sealed under the
 // conversation's keys), files the code produced stored in the blob store, and destruction (timeouts, the
 // conversation's deletion) recorded before the directory goes.
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
 import type { AgentView } from '#agents';
 import { SYSTEM_ACTOR, newId, type PlatformConfig, PLATFORM_CONFIG } from '#kernel';
@@ -31,7 +31,7 @@ export interface CodeRun {
 }
 
 @Injectable()
-export class CodeRuns {
+export class CodeRuns implements OnModuleDestroy {
   /** When each active sandbox of this process was created (the hard timeout). */
   private readonly created = new Map<string, { conversationId: string; at: number }>();
   /** Runs at once (in all, per user), the rest queued. */
@@ -52,6 +52,15 @@ export class CodeRuns {
       maxQueued: config.sandbox.maxQueuedRuns,
       maxWaitMs: config.sandbox.wallTimeoutMs,
     });
+  }
+
+  /**
+   * The sandboxes this process made go with it (their /work is a mount that would outlive it); nothing is lost, as a
+   * process makes a conversation's sandbox afresh on its first run anyway.
+   */
+  async onModuleDestroy(): Promise<void> {
+    for (const sandboxId of this.created.keys()) await this.sandbox.destroy(sandboxId).catch(() => undefined);
+    this.created.clear();
   }
 
   sandboxIdOf(conversationId: string): string {
