@@ -2,6 +2,7 @@
 // conversation's bubblewrap sandbox; files persist between turns; the Agent's Skills' files are under /skills and a
 // new Skill rebuilds them; the sandbox's state is a route; deleting the conversation removes the sandbox.
 import { existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { BubblewrapSandbox } from '#sandbox';
@@ -15,7 +16,8 @@ const LLM = `${CORE}/llm`;
 const fenced = (language: string, code: string) => `Please run this:\n\`\`\`${language}\n${code}\n\`\`\``;
 
 const bwrapWorks = await new BubblewrapSandbox({
-  root: '/tmp',
+  // A directory of its own: the probe makes its root 0711 (that would take /tmp's sticky, world-writable mode away).
+  root: join(tmpdir(), 'code-execution-e2e-probe'),
   limits: {
     cpuSeconds: 1,
     memoryMb: 128,

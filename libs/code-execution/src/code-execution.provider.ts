@@ -14,6 +14,7 @@ import type {
 import { commandContext } from '#identity';
 import { formatCodeResult, RUN_CODE_TOOL } from '#models';
 import { CodeRuns } from './code-runs.js';
+import { RunSlotsBusyError } from './run-slots.js';
 
 export const CODE_INSTRUCTIONS =
   'You can run code with the run_code tool (Python 3 or a POSIX shell) in a sandbox kept for this conversation: ' +
@@ -62,14 +63,26 @@ export class CodeExecutionContextProvider implements ContextProvider {
             ok: false,
             sources: [],
           };
-        const run = await this.runs.run(
-          turn.agent,
-          turn.conversationId,
-          turn.messageId,
-          { language, code: given.code },
-          turn.signal,
-          commandContext(turn.caller),
-        );
+        let run: Awaited<ReturnType<CodeRuns['run']>>;
+        try {
+          run = await this.runs.run(
+            turn.agent,
+            turn.conversationId,
+            turn.messageId,
+            { language, code: given.code },
+            turn.signal,
+            commandContext(turn.caller),
+            turn.caller.userId,
+          );
+        } catch (error) {
+          if (error instanceof RunSlotsBusyError)
+            return {
+              content: `run_code did not run: ${error.message}. Try again later.`,
+              ok: false,
+              sources: [],
+            };
+          throw error;
+        }
         return {
           content: formatCodeResult({
             language,

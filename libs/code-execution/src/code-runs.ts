@@ -2,7 +2,7 @@
 // (active versions, under /skills/<skill>/…), runs recorded as events (code and output sealed under the
 // conversation's keys), files the code produced stored in the blob store, and destruction (timeouts, the
 // conversation's deletion) recorded before the directory goes.
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
 import type { AgentView } from '#agents';
 import { SYSTEM_ACTOR, newId, type PlatformConfig, PLATFORM_CONFIG } from '#kernel';
@@ -11,7 +11,14 @@ import { ContentCipher } from '#key-store';
 import { CommandRunner, CommandSender } from '#platform';
 import { CODE_SANDBOX, type CodeSandbox, type RunRequest, type RunResult } from '#sandbox';
 import { AvailableSkills } from '#skills';
-import { sandboxDecider, sandboxStreamId, type SandboxCommand, type SandboxSkill } from './sandbox.events.js';
+import { RunSlots } from './run-slots.js';
+import {
+  sandboxDecider,
+  sandboxStreamId,
+  type SandboxCommand,
+  type SandboxSkill,
+  type SandboxState,
+} from './sandbox.events.js';
 import { SANDBOXES_READ_MODEL } from './sandbox.read-model.js';
 
 /** A produced file larger than this is listed but not kept. */
@@ -24,9 +31,11 @@ export interface CodeRun {
 }
 
 @Injectable()
-export class CodeRuns {
+export class CodeRuns implements OnModuleDestroy {
   /** When each active sandbox of this process was created (the hard timeout). */
   private readonly created = new Map<string, { conversationId: string; at: number }>();
+  /** Runs at once (in all, per user), the rest queued. */
+  readonly slots: RunSlots;
 
   constructor(
     @Inject(CODE_SANDBOX) readonly sandbox: CodeSandbox,
@@ -36,7 +45,23 @@ export class CodeRuns {
     private readonly cipher: ContentCipher,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(PLATFORM_CONFIG) readonly config: PlatformConfig,
-  ) {}
+  ) {
+    this.slots = new RunSlots({
+      global: config.sandbox.maxConcurrentRuns,
+      perUser: config.sandbox.maxRunsPerUser,
+      maxQueued: config.sandbox.maxQueuedRuns,
+      maxWaitMs: config.sandbox.wallTimeoutMs,
+    });
+  }
+
+  /**
+   * The sandboxes this process made go with it (their /work is a mount that would outlive it); nothing is lost, as a
+   * process makes a conversation's sandbox afresh on its first run anyway.
+   */
+  async onModuleDestroy(): Promise<void> {
+    for (const sandboxId of this.created.keys()) await this.sandbox.destroy(sandboxId).catch(() => undefined);
+    this.created.clear();
+  }
 
   sandboxIdOf(conversationId: string): string {
     return `sbx-${conversationId}`;
@@ -49,6 +74,8 @@ export class CodeRuns {
     request: RunRequest,
     signal: AbortSignal,
     context: CommandContext,
+    /** Whose run it is (the per-user limit counts users, not their API keys). */
+    userId: string,
   ): Promise<CodeRun> {
     const sandboxId = this.sandboxIdOf(conversationId);
     const { state } = await this.commands.load(sandboxStreamId(conversationId), sandboxDecider);
@@ -64,15 +91,11 @@ export class CodeRuns {
     const before = new Map(
       (await this.sandbox.listFiles(sandboxId)).map((file) => [file.path, file.sizeBytes]),
     );
-    const result = await this.sandbox.run(sandboxId, request, signal);
-    const files: CodeRun['files'][number][] = [];
-    for (const file of await this.sandbox.listFiles(sandboxId)) {
-      if (before.get(file.path) === file.sizeBytes || file.sizeBytes > KEEP_FILE_BYTES) continue;
-      const bytes = await this.sandbox.readFile(sandboxId, file.path);
-      if (!bytes) continue;
-      const stored = await this.blobs.put(bytes);
-      files.push({ path: file.path, blobId: stored.id, sizeBytes: stored.sizeBytes });
-    }
+    const ran = await this.slots.withSlot(userId, signal, () => this.sandbox.run(sandboxId, request, signal));
+    const { files, notKept } = await this.keepFiles(sandboxId, before, state);
+    const result = notKept
+      ? { ...ran, stderr: `${ran.stderr}${ran.stderr && !ran.stderr.endsWith('\n') ? '\n' : ''}${notKept}\n` }
+      : ran;
     const callId = newId('run');
     const output = `${result.stdout}${result.stderr ? `\n${result.stderr}` : ''}`.slice(0, OUTPUT_CHARS);
     const position = await this.record(
@@ -97,6 +120,43 @@ export class CodeRuns {
     );
     await this.sender.settle(position, [SANDBOXES_READ_MODEL]);
     return { result, files };
+  }
+
+  /**
+   * Copies the files the run wrote or changed to the blob store, within the caps: at most `maxFilesPerRun` of this
+   * run, and the conversation's `maxFilesPerConversation` files and `maxKeptBytesPerConversation` bytes in all
+   * (smallest first, so the cap keeps the most files). Says what was left out, or '' when nothing was.
+   */
+  private async keepFiles(
+    sandboxId: string,
+    before: ReadonlyMap<string, number>,
+    state: Pick<SandboxState, 'keptFiles' | 'keptBytes'>,
+  ): Promise<{ files: CodeRun['files'][number][]; notKept: string }> {
+    const caps = this.config.sandbox;
+    const changed = (await this.sandbox.listFiles(sandboxId))
+      .filter((file) => before.get(file.path) !== file.sizeBytes && file.sizeBytes <= KEEP_FILE_BYTES)
+      .sort((a, b) => a.sizeBytes - b.sizeBytes || a.path.localeCompare(b.path));
+    const files: CodeRun['files'][number][] = [];
+    let keptFiles = state.keptFiles;
+    let keptBytes = state.keptBytes;
+    for (const file of changed) {
+      if (files.length >= caps.maxFilesPerRun || keptFiles >= caps.maxFilesPerConversation) break;
+      if (keptBytes + file.sizeBytes > caps.maxKeptBytesPerConversation) break;
+      const bytes = await this.sandbox.readFile(sandboxId, file.path);
+      if (!bytes) continue;
+      const stored = await this.blobs.put(bytes);
+      files.push({ path: file.path, blobId: stored.id, sizeBytes: stored.sizeBytes });
+      keptFiles += 1;
+      keptBytes += stored.sizeBytes;
+    }
+    const left = changed.length - files.length;
+    const notKept =
+      left > 0
+        ? `[sandbox] ${left} file(s) written by this run were not kept: at most ${caps.maxFilesPerRun} per run, ` +
+          `${caps.maxFilesPerConversation} files and ${Math.round(caps.maxKeptBytesPerConversation / 1024 / 1024)} MB ` +
+          'per conversation (they stay in /work)'
+        : '';
+    return { files, notKept };
   }
 
   /** The Agent's Skills' reference files at their active versions, under /skills/<name>/… . */

@@ -54,18 +54,34 @@ export interface SandboxState {
   readonly status: 'absent' | 'active' | 'destroyed';
   readonly sandboxId: string | null;
   readonly callIds: readonly string[];
+  /** Files kept (copied to the blob store) by the conversation's runs so far, and their bytes: the caps count them. */
+  readonly keptFiles: number;
+  readonly keptBytes: number;
 }
+
+/** What a run's kept files add to the conversation's counts. */
+const countKept = (
+  state: SandboxState,
+  files: readonly ProducedFile[],
+): Pick<SandboxState, 'keptFiles' | 'keptBytes'> => ({
+  keptFiles: state.keptFiles + files.length,
+  keptBytes: state.keptBytes + files.reduce((sum, file) => sum + file.sizeBytes, 0),
+});
 
 export const sandboxStreamId = (conversationId: string): string => `conversation-sandbox-${conversationId}`;
 
 export const evolveSandbox = (state: SandboxState, event: SandboxEvent): SandboxState => {
   switch (event.type) {
     case 'SandboxCreated':
-      return { status: 'active', sandboxId: event.data.sandboxId, callIds: state.callIds };
+      return { ...state, status: 'active', sandboxId: event.data.sandboxId };
     case 'SandboxSkillsReplaced':
       return state;
     case 'CodeRan':
-      return { ...state, callIds: [...state.callIds, event.data.callId] };
+      return {
+        ...state,
+        callIds: [...state.callIds, event.data.callId],
+        ...countKept(state, event.data.files),
+      };
     case 'SandboxDestroyed':
       return { ...state, status: 'destroyed' };
   }
@@ -88,7 +104,13 @@ export type SandboxCommand =
 
 /** The sandbox decider: a sandbox is created while there is none, records its runs, and is destroyed once. */
 export const sandboxDecider = {
-  initialState: (): SandboxState => ({ status: 'absent', sandboxId: null, callIds: [] }),
+  initialState: (): SandboxState => ({
+    status: 'absent',
+    sandboxId: null,
+    callIds: [],
+    keptFiles: 0,
+    keptBytes: 0,
+  }),
   evolve: evolveSandbox,
   decide: (command: SandboxCommand, state: SandboxState): SandboxEvent[] => {
     switch (command.type) {

@@ -7,11 +7,13 @@ import { PlatformError } from '#kernel';
 export interface SandboxLimits {
   /** CPU seconds per process (RLIMIT_CPU): the process gets SIGXCPU when it has used this much. */
   readonly cpuSeconds: number;
-  /** Address space per process (RLIMIT_AS), in MiB. */
+  /** Memory of the sandbox as a whole (its cgroup: processes, tmpfs pages, no swap), in MiB; also RLIMIT_AS. */
   readonly memoryMb: number;
-  /** Total size of the work dir after a run, in MiB (and the size of the run's private /tmp). */
+  /** Size of the work dir (bounded while the run writes), in MiB; also the size of the run's /tmp and /dev/shm. */
   readonly diskMb: number;
-  /** Processes (threads included) the sandbox's user may have at once (RLIMIT_NPROC). */
+  /** Inodes (files, directories, symbolic links) the work dir may hold; the adapter's default when absent. */
+  readonly workInodes?: number;
+  /** Processes (threads included) the sandbox may have at once (its cgroup's pids.max, and RLIMIT_NPROC). */
   readonly maxProcesses: number;
   /** Largest file a run may write, in MiB (RLIMIT_FSIZE). */
   readonly maxFileMb: number;

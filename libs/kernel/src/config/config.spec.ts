@@ -1,4 +1,5 @@
 // Configuration of the message bus: which adapter, where the brokers are, and the errors an operator sees.
+import { availableParallelism } from 'node:os';
 import { ConfigError, loadConfig } from './config.js';
 
 const problems = (env: Record<string, string>): string => {
@@ -51,5 +52,27 @@ describe('message bus configuration', () => {
   it('refuses a broker list of commas only, and an unknown MESSAGE_BUS', () => {
     expect(problems({ KAFKA_BROKERS: ', ,' })).toContain('KAFKA_BROKERS: lists no broker');
     expect(problems({ MESSAGE_BUS: 'rabbitmq' })).toContain('MESSAGE_BUS');
+  });
+});
+
+describe('sandbox limits configuration', () => {
+  it('bounds runs, kept files and /work inodes by default, and reads the SANDBOX_* overrides', () => {
+    expect(loadConfig({}).sandbox).toMatchObject({
+      workInodes: 10_000,
+      maxConcurrentRuns: availableParallelism(),
+      maxRunsPerUser: 2,
+      maxFilesPerRun: 20,
+      maxFilesPerConversation: 200,
+      maxKeptBytesPerConversation: 100 * 1024 * 1024,
+    });
+    expect(
+      loadConfig({
+        SANDBOX_MAX_CONCURRENT_RUNS: '3',
+        SANDBOX_MAX_RUNS_PER_USER: '1',
+        SANDBOX_MAX_FILES_PER_RUN: '5',
+        SANDBOX_MAX_INODES: '500',
+      }).sandbox,
+    ).toMatchObject({ maxConcurrentRuns: 3, maxRunsPerUser: 1, maxFilesPerRun: 5, workInodes: 500 });
+    expect(() => loadConfig({ SANDBOX_MAX_CONCURRENT_RUNS: '0' })).toThrow(ConfigError);
   });
 });

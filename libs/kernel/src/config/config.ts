@@ -1,5 +1,5 @@
 // The one place that reads process.env: validated once at start-up into a typed, frozen configuration.
-import { hostname } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -80,6 +80,13 @@ const ConfigSchema = z
     SANDBOX_RUN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(30),
     SANDBOX_IDLE_MINUTES: z.coerce.number().min(0.05).max(10_080).default(30),
     SANDBOX_HARD_MINUTES: z.coerce.number().min(0.1).max(43_200).default(240),
+    SANDBOX_MAX_INODES: z.coerce.number().int().min(100).max(10_000_000).default(10_000),
+    SANDBOX_MAX_CONCURRENT_RUNS: z.coerce.number().int().min(1).max(1_024).optional(),
+    SANDBOX_MAX_RUNS_PER_USER: z.coerce.number().int().min(1).max(1_024).default(2),
+    SANDBOX_MAX_QUEUED_RUNS: z.coerce.number().int().min(0).max(100_000).default(64),
+    SANDBOX_MAX_FILES_PER_RUN: z.coerce.number().int().min(0).max(10_000).default(20),
+    SANDBOX_MAX_FILES_PER_CONVERSATION: z.coerce.number().int().min(0).max(1_000_000).default(200),
+    SANDBOX_MAX_KEPT_MB_PER_CONVERSATION: z.coerce.number().int().min(0).max(1_000_000).default(100),
     SANDBOX: z.enum(['bubblewrap', 'docker']).optional(),
     DOCKER_HOST: z.string().min(1).optional(),
     SANDBOX_IMAGE: z.string().min(1).default('python:3.12-slim'),
@@ -145,12 +152,22 @@ const ConfigSchema = z
       cpuSeconds: env.SANDBOX_CPU_SECONDS,
       memoryMb: env.SANDBOX_MEMORY_MB,
       diskMb: env.SANDBOX_DISK_MB,
+      /** Inodes (files, directories, links) a sandbox's /work may hold. */
+      workInodes: env.SANDBOX_MAX_INODES,
       maxProcesses: env.SANDBOX_MAX_PROCESSES,
       maxFileMb: Math.min(env.SANDBOX_DISK_MB, 100),
       outputBytes: 64 * 1024,
       wallTimeoutMs: env.SANDBOX_RUN_TIMEOUT_SECONDS * 1_000,
       idleTimeoutMs: Math.round(env.SANDBOX_IDLE_MINUTES * 60_000),
       hardTimeoutMs: Math.round(env.SANDBOX_HARD_MINUTES * 60_000),
+      /** Runs at once in this process, in all and per user; past either a run waits (FIFO), up to a queue's length. */
+      maxConcurrentRuns: env.SANDBOX_MAX_CONCURRENT_RUNS ?? availableParallelism(),
+      maxRunsPerUser: env.SANDBOX_MAX_RUNS_PER_USER,
+      maxQueuedRuns: env.SANDBOX_MAX_QUEUED_RUNS,
+      /** Files a run's code produced that are kept (copied to the blob store), per run and per conversation. */
+      maxFilesPerRun: env.SANDBOX_MAX_FILES_PER_RUN,
+      maxFilesPerConversation: env.SANDBOX_MAX_FILES_PER_CONVERSATION,
+      maxKeptBytesPerConversation: env.SANDBOX_MAX_KEPT_MB_PER_CONVERSATION * 1024 * 1024,
       /** bubblewrap embedded; docker (a container per sandbox) when DOCKER_HOST is set or SANDBOX=docker. */
       adapter: env.SANDBOX ?? (env.DOCKER_HOST ? 'docker' : 'bubblewrap'),
       dockerEndpoint: env.DOCKER_HOST ?? 'unix:///var/run/docker.sock',

@@ -6,6 +6,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { skipWithReason } from '#testing/fixtures';
 import { CONTRACT_LIMITS, codeSandboxContract, freshSandboxId } from '../sandbox.contract.js';
 import { SandboxUnavailableError, type RunResult } from '../sandbox.port.js';
@@ -37,6 +38,17 @@ describe('BubblewrapSandbox when bubblewrap cannot run', () => {
       kind: 'unavailable',
       code: 'code_execution_unavailable',
     });
+  });
+
+  it('reports unavailable, saying why, where no cgroup can limit memory and processes', async () => {
+    const reason = 'no usable cgroup for sandbox memory and process limits (none mounted)';
+    const uncontained = new BubblewrapSandbox({
+      root,
+      limits: CONTRACT_LIMITS,
+      detectCgroups: () => Promise.resolve({ reason }),
+    });
+    expect(await uncontained.availability()).toEqual({ available: false, reason });
+    await expect(uncontained.create(freshSandboxId(), [])).rejects.toBeInstanceOf(SandboxUnavailableError);
   });
 });
 
@@ -92,6 +104,9 @@ if (!availability.available) {
     afterAll(async () => {
       await new Promise<void>((resolve) => listener.close(() => resolve()));
       for (const id of made) await sandbox.destroy(id);
+      expect(
+        spawnSync('grep', ['-c', root, '/proc/self/mountinfo'], { encoding: 'utf8' }).stdout.trim(),
+      ).toBe('0');
       console.log(`hostile-code suite: ${attempts} attempts, ${contained} contained`);
     });
 
@@ -235,7 +250,7 @@ if (!availability.available) {
       expect(await sandbox.listFiles(id)).toEqual([]);
     });
 
-    attempt('a file past maxFileMb is cut; a work dir past diskMb loses what the run wrote', async () => {
+    attempt('a file past maxFileMb is cut; a work dir cannot grow past diskMb', async () => {
       const id = await make();
       const big = await run('shell', 'head -c 20000000 /dev/zero > big.bin; echo $?', id);
       expect(big.stdout.trim()).not.toBe('0');
@@ -243,7 +258,7 @@ if (!availability.available) {
         CONTRACT_LIMITS.maxFileMb * 1024 * 1024,
       );
       const many = await run('shell', 'for i in 1 2 3 4; do head -c 9000000 /dev/zero > f$i.bin; done', id);
-      expect(many.stderr).toContain('quota');
+      expect(many.stderr).toContain('No space left on device');
       const total = (await sandbox.listFiles(id)).reduce((sum, file) => sum + file.sizeBytes, 0);
       expect(total).toBeLessThanOrEqual(CONTRACT_LIMITS.diskMb * 1024 * 1024);
     });
@@ -263,6 +278,153 @@ if (!availability.available) {
       await sandbox.destroy(id);
       expect(existsSync(join(root, id))).toBe(false);
     });
+
+    // The limits below hold for the sandbox as a whole (its cgroup), not per process.
+    const roomy = new BubblewrapSandbox({
+      root,
+      limits: { ...CONTRACT_LIMITS, memoryMb: 512, diskMb: 200, wallTimeoutMs: 20_000, workInodes: 5_000 },
+    });
+    const makeRoomy = async (): Promise<string> => {
+      const id = freshSandboxId();
+      await roomy.create(id, []);
+      made.push(id);
+      return id;
+    };
+
+    attempt(
+      'four forks of 400 MB each are killed at the sandbox memory limit (512 MB), and the sandbox still works',
+      async () => {
+        const id = await makeRoomy();
+        const result = await roomy.run(
+          id,
+          {
+            language: 'python',
+            code:
+              'import os, time\nkids = []\nfor i in range(4):\n    pid = os.fork()\n    if pid == 0:\n' +
+              '        block = b"\\x01" * (400 * 1024 * 1024)\n        print("held", i, flush=True)\n' +
+              '        time.sleep(3)\n        os._exit(0)\n    kids.append(pid)\n' +
+              'for pid in kids:\n    os.waitpid(pid, 0)\nprint("parent done", flush=True)',
+          },
+          never(),
+        );
+        const held = result.stdout.split('\n').filter((line) => line.startsWith('held')).length;
+        console.log(
+          `four 400 MB forks under a 512 MB sandbox: ${held} held at once, killedBy ${result.killedBy}`,
+        );
+        expect(result.killedBy).toBe('memory');
+        expect(held).toBeLessThanOrEqual(1);
+        expect(await roomy.run(id, { language: 'shell', code: 'echo alive' }, never())).toMatchObject({
+          exitCode: 0,
+          stdout: 'alive\n',
+        });
+        await hostIsFine();
+      },
+      60_000,
+    );
+
+    attempt(
+      'what the run writes to /tmp and /dev/shm counts against its memory',
+      async () => {
+        const small = new BubblewrapSandbox({
+          root,
+          limits: { ...CONTRACT_LIMITS, memoryMb: 128, diskMb: 200, maxFileMb: 150, wallTimeoutMs: 20_000 },
+        });
+        const id = freshSandboxId();
+        await small.create(id, []);
+        made.push(id);
+        const result = await small.run(
+          id,
+          {
+            language: 'shell',
+            code: 'head -c 100000000 /dev/zero > /tmp/a; head -c 100000000 /dev/zero > /dev/shm/b; echo written',
+          },
+          never(),
+        );
+        expect(result.killedBy).toBe('memory');
+      },
+      60_000,
+    );
+
+    attempt('cannot make a nested user namespace (unshare -Ur, unshare(CLONE_NEWUSER))', async () => {
+      const shell = await run('shell', 'unshare -Ur id -u; echo "rc=$?"');
+      expect(shell.stdout).not.toMatch(/^0$/m);
+      expect(shell.stdout).toMatch(/rc=[1-9]/);
+      const py = await run(
+        'python',
+        'import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n' +
+          'for flag in (0x10000000, 0x20000000, 0x40000000, 0x00020000):\n' +
+          '    print(libc.unshare(flag), ctypes.get_errno())',
+      );
+      expect(py.stdout).toBe('-1 1\n-1 1\n-1 1\n-1 1\n');
+    });
+
+    attempt(
+      'syscalls on the deny list fail with EPERM (ptrace, keyctl, add_key, kcmp); clone3 with ENOSYS',
+      async () => {
+        const result = await run(
+          'python',
+          'import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\nsyscall = libc.syscall\n' +
+            'def call(nr, *args):\n    ctypes.set_errno(0)\n    r = syscall(nr, *args)\n    return (r, ctypes.get_errno())\n' +
+            'print("ptrace", *call(101, 0, 0, 0, 0))\n' +
+            'print("add_key", *call(248, b"user", b"k", b"v", 1, -2))\n' +
+            'print("keyctl", *call(250, 0, -2, 0))\n' +
+            'print("kcmp", *call(312, os.getpid(), os.getpid(), 0, 0, 0))\n' +
+            'print("clone3", *call(435, 0, 0))\n' +
+            'print("getpid", call(39)[0] == os.getpid())',
+        );
+        expect(result.stdout).toBe(
+          'ptrace -1 1\nadd_key -1 1\nkeyctl -1 1\nkcmp -1 1\nclone3 -1 38\ngetpid True\n',
+        );
+        // Threads and subprocesses still start (clone without namespace flags is allowed).
+        const threads = await run(
+          'python',
+          'import threading, subprocess\nt = threading.Thread(target=lambda: None)\nt.start(); t.join()\n' +
+            'print(subprocess.run(["echo", "child"], capture_output=True, text=True).stdout.strip())',
+        );
+        expect(threads).toMatchObject({ exitCode: 0, stdout: 'child\n' });
+      },
+    );
+
+    attempt(
+      'an inode and link flood (50,000 dirs, 3,000 links, a 100 MB file) stops at the work dir limits',
+      async () => {
+        const id = await makeRoomy();
+        const flood = await roomy.run(
+          id,
+          {
+            language: 'python',
+            code:
+              'import os\ndirs = links = 0\ntry:\n    for i in range(50000):\n        os.mkdir(f"d{i}")\n        dirs += 1\n' +
+              'except OSError as e:\n    print("dirs stopped:", e.strerror)\n' +
+              'try:\n    for i in range(3000):\n        os.symlink("/etc/passwd", f"l{i}")\n        links += 1\n' +
+              'except OSError as e:\n    print("links stopped:", e.strerror)\n' +
+              'try:\n    with open("big.bin", "wb") as f:\n        for _ in range(100):\n            f.write(b"x" * 1048576)\n' +
+              'except OSError as e:\n    print("file stopped:", e.strerror)\nprint("made", dirs, links)',
+          },
+          never(),
+        );
+        const [dirs, links] = /made (\d+) (\d+)/.exec(flood.stdout)!.slice(1).map(Number) as [number, number];
+        expect(flood.stdout).toContain('dirs stopped: No space left on device');
+        expect(dirs + links).toBeLessThan(5_000);
+        // The listing is a child process with a deadline: measure how much it holds up the event loop.
+        const delay = monitorEventLoopDelay({ resolution: 10 });
+        delay.enable();
+        const listed = Date.now();
+        const files = await roomy.listFiles(id);
+        const listMs = Date.now() - listed;
+        delay.disable();
+        const usage = spawnSync('df', ['-B1', '--output=used,iused', join(root, id, 'work')], {
+          encoding: 'utf8',
+        });
+        console.log(
+          `inode/link flood: ${dirs} dirs and ${links} links made before the work dir's inode limit; ` +
+            `listing took ${listMs} ms, event loop max delay ${(delay.max / 1e6).toFixed(1)} ms; ` +
+            `df: ${usage.stdout.trim().split('\n').pop()}`,
+        );
+        expect(files.reduce((sum, file) => sum + file.sizeBytes, 0)).toBeLessThanOrEqual(200 * 1024 * 1024);
+      },
+      60_000,
+    );
 
     it('keeps the sandbox root unlistable by others', async () => {
       await mkdir(root, { recursive: true });

@@ -9,19 +9,28 @@
 // dirs by path: `<root>` and its ancestors must be searchable by others (the adapter makes `<root>` 0711 and the
 // availability probe binds it, so a root it cannot reach reads as unavailable with the reason).
 //
-// Disk: RLIMIT_FSIZE caps each file (`maxFileMb`); after each run the work dir is measured and, when over `diskMb`,
-// the files this run wrote or changed are deleted, largest first, until it fits, and stderr says so. A run can thus
-// briefly hold more than `diskMb` (at most what it writes within its wall timeout); there is no file-system quota here
-// (no XFS project quota, no loop device). /tmp and /dev/shm are private tmpfs of `diskMb` each; / and /dev are read-only.
+// Disk: `<root>/<sandboxId>/work` is a tmpfs the adapter mounts with `size=diskMb` and `nr_inodes=workInodes`, so
+// every byte and inode /work holds (files, directories, symbolic links) is bounded by the kernel while the run writes;
+// RLIMIT_FSIZE caps each file (`maxFileMb`). The mount outlives a run (files one run writes, the next reads) and goes
+// with `destroy`. Listing the files is a `find` child process with a deadline (bounded by the inode count), off the
+// event loop. /tmp and /dev/shm are private tmpfs of `diskMb` each; / and /dev are read-only.
 //
-// Memory: RLIMIT_AS caps each process, not the sandbox as a whole (`maxProcesses` × `memoryMb` at worst): no cgroup.
+// Memory and processes: each run is in a cgroup of its own (v2 or v1, `cgroups.ts`) with `memory.max = memoryMb`
+// (tmpfs pages the run writes included, no swap) and `pids.max = maxProcesses`, entered by a small shell before it
+// execs setpriv/bwrap; the OOM killer's kills read as `killedBy: 'memory'`. RLIMIT_AS still caps each process too.
+// No usable cgroup, no tmpfs mount or no seccomp filter for this architecture: unavailable, with the reason.
+//
+// Kernel surface: a seccomp filter (`seccomp.ts`) denies the syscalls container runtimes deny and namespace creation,
+// and `--disable-userns` forbids nested user namespaces (`unshare -Ur` fails).
+//
 // Over 300 lines on purpose: the one place that builds the bubblewrap command line and its limits and reads runs
 // back, so every isolation flag is reviewed together.
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { constants as fsConstants, existsSync, lstatSync, readlinkSync } from 'node:fs';
-import { chmod, chown, lstat, mkdir, open, readdir, realpath, rm, unlink, writeFile } from 'node:fs/promises';
-import { constants as osConstants } from 'node:os';
+import { closeSync, constants as fsConstants, existsSync, lstatSync, openSync, readlinkSync } from 'node:fs';
+import { chmod, chown, lstat, mkdir, open, realpath, rm, writeFile } from 'node:fs/promises';
+import { arch, constants as osConstants } from 'node:os';
+import { promisify } from 'node:util';
 import { dirname, join, sep } from 'node:path';
 import { NotFoundError, ValidationError } from '#kernel';
 import {
@@ -35,6 +44,8 @@ import {
   SandboxUnavailableError,
 } from '../sandbox.port.js';
 import { assertRunRequest, assertSandboxId, safeSegments, SandboxSessions } from '../sandbox-sessions.js';
+import { type Cgroups, detectCgroups, type SandboxCgroup } from './cgroups.js';
+import { seccompFilter } from './seccomp.js';
 
 export interface BubblewrapSandboxOptions {
   /** The directory holding one directory per sandbox, e.g. `DATA_DIR/sandboxes`. */
@@ -46,6 +57,8 @@ export interface BubblewrapSandboxOptions {
   readonly prlimitPath?: string;
   readonly pythonPath?: string;
   readonly shellPath?: string;
+  /** Finds the cgroups runs are limited by (default: this host's, `detectCgroups`). */
+  readonly detectCgroups?: typeof detectCgroups;
 }
 
 const MB = 1024 * 1024;
@@ -57,6 +70,17 @@ const OPEN_FILES = 256;
 const KILL_GRACE_MS = 2_000;
 const HOST_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 const SANDBOX_PATH = '/usr/local/bin:/usr/bin:/bin';
+/** Inodes (files, directories, links) a sandbox's /work holds when the limits do not say. */
+export const DEFAULT_WORK_INODES = 10_000;
+/** Most of `find`'s output a listing reads, and how long it may take: past either, the listing is partial. */
+const LIST_BYTES = 4 * MB;
+const LIST_DEADLINE_MS = 10_000;
+/** The fd bwrap reads the seccomp program from (the fourth stdio entry of the run's process). */
+const SECCOMP_FD = 3;
+/** Enters the cgroups named by its arguments (their cgroup.procs files), then execs the rest: before any user code. */
+const ENTER_CGROUPS =
+  'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; n=$((n-1)); shift; done; exec "$@"';
+const run$ = promisify(execFile);
 
 /** The sandbox's own uid (and gid). */
 export const sandboxUid = (sandboxId: string): number =>
@@ -65,29 +89,40 @@ export const sandboxUid = (sandboxId: string): number =>
 const signalName = (n: number): string | null =>
   Object.entries(osConstants.signals).find(([, value]) => value === n)?.[0] ?? null;
 
-interface FileState {
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly ino: number;
-}
-
-/** Regular files under `dir` by relative path; links and special files are skipped, never followed. */
-async function walk(dir: string): Promise<Map<string, FileState>> {
-  const found = new Map<string, FileState>();
-  const visit = async (abs: string, rel: string): Promise<void> => {
-    const entries = await readdir(abs, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      const childAbs = join(abs, entry.name);
-      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) await visit(childAbs, childRel);
-      else if (entry.isFile()) {
-        const stat = await lstat(childAbs).catch(() => null);
-        if (stat?.isFile()) found.set(childRel, { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino });
+/**
+ * Regular files under `dir` (relative path → size), listed by a `find` child process with a deadline and a cap on
+ * what is read, so a tree of many entries costs the event loop nothing but the bounded parse: links and special
+ * files are skipped, never followed, and no other file system below `dir` is entered.
+ */
+function listRegularFiles(dir: string): Promise<Map<string, number>> {
+  return new Promise((resolve) => {
+    const child = spawn('find', [dir, '-mindepth', '1', '-xdev', '-type', 'f', '-printf', '%s %P\\0'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { PATH: HOST_PATH },
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const deadline = setTimeout(() => child.kill('SIGKILL'), LIST_DEADLINE_MS);
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (size >= LIST_BYTES) return;
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= LIST_BYTES) child.kill('SIGKILL');
+    });
+    child.on('error', () => undefined);
+    child.on('close', () => {
+      clearTimeout(deadline);
+      const found = new Map<string, number>();
+      const records = Buffer.concat(chunks).toString('utf8').split('\0');
+      records.pop(); // unterminated (cut short) or empty
+      for (const record of records) {
+        const space = record.indexOf(' ');
+        const path = record.slice(space + 1);
+        if (space > 0 && path) found.set(path, Number(record.slice(0, space)));
       }
-    }
-  };
-  await visit(dir, '');
-  return found;
+      resolve(found);
+    });
+  });
 }
 
 export class BubblewrapSandbox implements CodeSandbox {
@@ -99,6 +134,9 @@ export class BubblewrapSandbox implements CodeSandbox {
   private readonly python: string;
   private readonly shell: string;
   private probed: Promise<SandboxAvailability> | undefined;
+  private cgroups: Cgroups | undefined;
+  private readonly workInodes: number;
+  private readonly detectCgroups: typeof detectCgroups;
   private readonly sessions: SandboxSessions;
   /** Use, one-at-a-time runs (the disk check compares before and after) and the kills of runs under way. */
 
@@ -106,6 +144,8 @@ export class BubblewrapSandbox implements CodeSandbox {
     this.root = options.root;
     this.limits = options.limits;
     this.sessions = new SandboxSessions(options.limits.idleTimeoutMs);
+    this.workInodes = options.limits.workInodes ?? DEFAULT_WORK_INODES;
+    this.detectCgroups = options.detectCgroups ?? detectCgroups;
     this.bwrap = options.bwrapPath ?? 'bwrap';
     this.setpriv = options.setprivPath ?? 'setpriv';
     this.prlimit = options.prlimitPath ?? '/usr/bin/prlimit';
@@ -137,6 +177,9 @@ export class BubblewrapSandbox implements CodeSandbox {
     const uid = sandboxUid(sandboxId);
     await mkdir(join(dir, 'work'), { recursive: true, mode: 0o700 });
     await chmod(dir, 0o711);
+    await this.mountWork(join(dir, 'work'), uid).catch((error: Error) => {
+      throw new SandboxUnavailableError(`cannot mount the sandbox's /work: ${error.message.split('\n')[0]}`);
+    });
     await chown(join(dir, 'work'), uid, uid);
     await chmod(join(dir, 'work'), 0o700);
     const skills = join(dir, 'skills');
@@ -183,9 +226,9 @@ export class BubblewrapSandbox implements CodeSandbox {
     assertSandboxId(sandboxId);
     const work = join(this.dirOf(sandboxId), 'work');
     if (!existsSync(work)) throw new NotFoundError('Sandbox', sandboxId);
-    const files = await walk(work);
+    const files = await listRegularFiles(work);
     return [...files]
-      .map(([path, state]) => ({ path, sizeBytes: state.size }))
+      .map(([path, sizeBytes]) => ({ path, sizeBytes }))
       .sort((a, b) => a.path.localeCompare(b.path));
   }
 
@@ -217,12 +260,39 @@ export class BubblewrapSandbox implements CodeSandbox {
   async destroy(sandboxId: string): Promise<void> {
     assertSandboxId(sandboxId);
     await this.sessions.stop(sandboxId);
+    const work = join(this.dirOf(sandboxId), 'work');
+    if (existsSync(work)) await this.unmountWork(work);
     await rm(this.dirOf(sandboxId), { recursive: true, force: true });
     this.sessions.forget(sandboxId);
   }
 
   private dirOf(sandboxId: string): string {
     return join(this.root, sandboxId);
+  }
+
+  private get seccompPath(): string {
+    return join(this.root, '.seccomp.bpf');
+  }
+
+  /** /work's own tmpfs: its bytes (`diskMb`) and inodes (`workInodes`) are bounded by the kernel. */
+  private async mountWork(work: string, uid: number): Promise<void> {
+    const options = [
+      `size=${this.limits.diskMb * MB}`,
+      `nr_inodes=${this.workInodes}`,
+      'mode=0700',
+      `uid=${uid}`,
+      `gid=${uid}`,
+      'nosuid',
+      'nodev',
+    ].join(',');
+    await run$('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', work], { env: { PATH: HOST_PATH } });
+  }
+
+  private async unmountWork(work: string): Promise<void> {
+    const env = { PATH: HOST_PATH };
+    await run$('umount', [work], { env }).catch(() =>
+      run$('umount', ['-l', work], { env }).catch(() => undefined),
+    );
   }
 
   private async requireAvailable(): Promise<void> {
@@ -257,6 +327,10 @@ export class BubblewrapSandbox implements CodeSandbox {
       '--clear-groups',
       this.bwrap,
       '--unshare-all',
+      '--unshare-user',
+      '--disable-userns',
+      '--seccomp',
+      String(SECCOMP_FD),
       '--die-with-parent',
       '--new-session',
       ...this.systemBinds(),
@@ -305,12 +379,28 @@ export class BubblewrapSandbox implements CodeSandbox {
     }
     if (!existsSync(this.prlimit))
       return { available: false, reason: `${this.prlimit} (util-linux) is missing` };
+    const filter = seccompFilter();
+    if (!filter) return { available: false, reason: `no seccomp filter for the ${arch()} architecture here` };
+    await writeFile(this.seccompPath, filter, { mode: 0o600 });
+    const cgroups = await this.detectCgroups();
+    if (!('create' in cgroups)) return { available: false, reason: cgroups.reason };
+    this.cgroups = cgroups;
+    const mounted = await this.probeMount();
+    if (mounted) return { available: false, reason: mounted };
     const args = this.bwrapArgs(PROBE_UID, ['--ro-bind', this.root, '/probe'], ['/bin/true']);
-    const probe = spawnSync(this.setpriv, args, {
-      env: { PATH: HOST_PATH },
-      timeout: 10_000,
-      encoding: 'utf8',
-    });
+    const seccomp = openSync(this.seccompPath, 'r');
+    const probe = (() => {
+      try {
+        return spawnSync(this.setpriv, args, {
+          env: { PATH: HOST_PATH },
+          timeout: 10_000,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe', seccomp],
+        });
+      } finally {
+        closeSync(seccomp);
+      }
+    })();
     if (probe.error)
       return {
         available: false,
@@ -321,6 +411,21 @@ export class BubblewrapSandbox implements CodeSandbox {
       return { available: false, reason: `bubblewrap cannot start a sandbox here: ${said}` };
     }
     return { available: true };
+  }
+
+  /** Whether a size-limited tmpfs can be mounted for /work here: null when it can, else why not. */
+  private async probeMount(): Promise<string | null> {
+    const dir = join(this.root, `.probe-${process.pid}`);
+    try {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await this.mountWork(dir, PROBE_UID);
+      await this.unmountWork(dir);
+      return null;
+    } catch (error) {
+      return `cannot mount a size-limited tmpfs for /work: ${(error as Error).message.split('\n')[0]}`;
+    } finally {
+      await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    }
   }
 
   private async runNow(sandboxId: string, request: RunRequest, signal: AbortSignal): Promise<RunResult> {
@@ -341,7 +446,6 @@ export class BubblewrapSandbox implements CodeSandbox {
     }
     const dir = this.dirOf(sandboxId);
     const work = join(dir, 'work');
-    const before = await walk(work);
     const uid = sandboxUid(sandboxId);
     const command = [
       this.prlimit,
@@ -357,12 +461,34 @@ export class BubblewrapSandbox implements CodeSandbox {
         : [interpreter, '-c', request.code]),
     ];
     const binds = ['--bind', work, '/work', '--ro-bind', join(dir, 'skills'), '/skills', '--chdir', '/work'];
+    let cgroup: SandboxCgroup;
+    try {
+      cgroup = await this.cgroups!.create(sandboxId, {
+        memoryBytes: limits.memoryMb * MB,
+        maxProcesses: limits.maxProcesses,
+      });
+    } catch (error) {
+      return {
+        exitCode: 125,
+        signal: null,
+        stdout: '',
+        stderr: `[sandbox] the run's limits could not be set up (${(error as Error).message}); nothing ran`,
+        truncated: false,
+        durationMs: Date.now() - started,
+        timedOut: false,
+        killedBy: null,
+      };
+    }
     const kill = this.sessions.track(sandboxId);
     try {
-      const outcome = await this.spawnRun(this.bwrapArgs(uid, binds, command), signal, kill.signal);
-      let stderr = outcome.stderr;
-      const excess = await this.trimWorkDir(work, before);
-      if (excess) stderr += `${stderr && !stderr.endsWith('\n') ? '\n' : ''}${excess}\n`;
+      const outcome = await this.spawnRun(
+        this.bwrapArgs(uid, binds, command),
+        cgroup.procsFiles,
+        signal,
+        kill.signal,
+      );
+      const oomKills = await cgroup.oomKills();
+      const stderr = outcome.stderr;
       let { exitCode, signal: ended } = outcome;
       // bwrap reports a command ended by signal N as exit status 128 + N.
       if (ended === null && exitCode !== null && exitCode > 128 && exitCode < 128 + 65) {
@@ -370,6 +496,7 @@ export class BubblewrapSandbox implements CodeSandbox {
         if (name) [exitCode, ended] = [null, name];
       }
       let killedBy: RunResult['killedBy'] = outcome.killedBy;
+      if (!killedBy && oomKills > 0) killedBy = 'memory';
       if (!killedBy && ended === 'SIGXCPU') killedBy = 'cpu';
       if (!killedBy && exitCode !== 0 && request.language === 'python' && /^MemoryError\b/m.test(stderr)) {
         killedBy = 'memory';
@@ -386,11 +513,13 @@ export class BubblewrapSandbox implements CodeSandbox {
       };
     } finally {
       kill.release();
+      await cgroup.remove();
     }
   }
 
   private spawnRun(
     args: readonly string[],
+    cgroupProcs: readonly string[],
     signal: AbortSignal,
     destroyed: AbortSignal,
   ): Promise<{
@@ -403,11 +532,28 @@ export class BubblewrapSandbox implements CodeSandbox {
   }> {
     const limits = this.limits;
     return new Promise((resolve) => {
-      const child = spawn(this.setpriv, args, {
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { PATH: HOST_PATH },
-      });
+      const seccomp = openSync(this.seccompPath, 'r');
+      const child = (() => {
+        try {
+          return spawn(
+            '/bin/sh',
+            [
+              '-c',
+              ENTER_CGROUPS,
+              'sandbox-enter',
+              String(cgroupProcs.length),
+              ...cgroupProcs,
+              this.setpriv,
+              ...args,
+            ],
+            { detached: true, stdio: ['ignore', 'pipe', 'pipe', seccomp], env: { PATH: HOST_PATH } },
+          );
+        } finally {
+          closeSync(seccomp);
+        }
+      })();
+      const stdout = child.stdout!;
+      const stderr = child.stderr!;
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       let taken = 0;
@@ -427,8 +573,8 @@ export class BubblewrapSandbox implements CodeSandbox {
           // already gone
         }
         graceTimer = setTimeout(() => {
-          child.stdout.destroy();
-          child.stderr.destroy();
+          stdout.destroy();
+          stderr.destroy();
           finish();
         }, KILL_GRACE_MS);
       };
@@ -446,10 +592,10 @@ export class BubblewrapSandbox implements CodeSandbox {
         into.push(chunk);
         taken += chunk.length;
       };
-      child.stdout.on('data', take(out));
-      child.stderr.on('data', take(err));
-      child.stdout.on('error', () => undefined);
-      child.stderr.on('error', () => undefined);
+      stdout.on('data', take(out));
+      stderr.on('data', take(err));
+      stdout.on('error', () => undefined);
+      stderr.on('error', () => undefined);
 
       const wall = setTimeout(() => {
         killedBy ??= 'timeout';
@@ -491,33 +637,5 @@ export class BubblewrapSandbox implements CodeSandbox {
       });
       child.on('close', finish);
     });
-  }
-
-  /** Deletes what this run added past the disk quota, largest first; says what it removed, or '' when within. */
-  private async trimWorkDir(work: string, before: Map<string, FileState>): Promise<string> {
-    const quota = this.limits.diskMb * MB;
-    const after = await walk(work);
-    let total = 0;
-    for (const state of after.values()) total += state.size;
-    if (total <= quota) return '';
-    const written = [...after]
-      .filter(([path, state]) => {
-        const was = before.get(path);
-        return !was || was.size !== state.size || was.mtimeMs !== state.mtimeMs || was.ino !== state.ino;
-      })
-      .sort((a, b) => b[1].size - a[1].size);
-    let removed = 0;
-    let freed = 0;
-    for (const [path, state] of written) {
-      if (total <= quota) break;
-      await unlink(join(work, ...path.split('/'))).catch(() => undefined);
-      total -= state.size;
-      freed += state.size;
-      removed += 1;
-    }
-    return (
-      `[sandbox] the work dir exceeded its ${this.limits.diskMb} MB quota: ` +
-      `${removed} file(s) written by this run were deleted (${freed} bytes)`
-    );
   }
 }
