@@ -628,6 +628,14 @@ describe('Agent Memory (e2e)', () => {
     expect(byId.get(aConfirmed.body.memoryId!)?.contributor).toEqual({ userId: ids.a, via: 'proposal' });
     expect(byId.get(bMemories[1]!)?.contributor).toEqual({ userId: ids.b, via: 'proposal' });
     expect(byId.get(bMemories[1]!)?.answers?.map((answer) => answer.messageId)).toContain(used.message.id);
+    // The answers route of a shared memory: every user's answers for the manager, one's own for anyone else.
+    const answersOf = async (key: string, memoryId: string) =>
+      (
+        await as(key).get<{ data: { messageId: string }[] }>(`${M}/${agentId}/memories/${memoryId}/answers`)
+      ).body.data.map((answer) => answer.messageId);
+    expect(await answersOf(keys.manager, bMemories[1]!)).toContain(used.message.id);
+    expect(await answersOf(keys.a, bMemories[1]!)).toContain(used.message.id);
+    expect(await answersOf(keys.b, bMemories[1]!)).toEqual([]);
     // Other users read the shared memories, without contributors or reach, and cannot remove them.
     const plain = await memoriesOf(agentId, as(keys.b), 'shared');
     expect(plain.every((m) => !('contributor' in m) && !('answers' in m))).toBe(true);

@@ -203,7 +203,7 @@ export class MemoryStore {
     agentId: string,
     owner: string,
     memoryIds: readonly string[],
-    turn: { conversationId: string; messageId: string },
+    turn: { conversationId: string; messageId: string; userId: string },
     context: CommandContext,
   ): Promise<number> {
     const { position } = await this.runBucket(

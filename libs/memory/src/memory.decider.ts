@@ -77,6 +77,8 @@ export type MemoryBucketCommand =
       readonly memoryIds: readonly string[];
       readonly conversationId: string;
       readonly messageId: string;
+      /** The user whose turn used them. */
+      readonly userId?: string;
     })
   | (Bucket & {
       readonly type: 'DeleteMemory';
@@ -239,6 +241,7 @@ function decide(command: MemoryBucketCommand, state: MemoryBucketState): MemoryE
             memoryIds,
             conversationId: command.conversationId,
             messageId: command.messageId,
+            ...(command.userId === undefined ? {} : { userId: command.userId }),
           },
         },
       ];

@@ -80,6 +80,8 @@ export type MemoryEvent =
         readonly memoryIds: readonly string[];
         readonly conversationId: string;
         readonly messageId: string;
+        /** The user whose turn it was (absent from recalls recorded before it was kept). */
+        readonly userId?: string;
       }
     >
   /** The least recently used memory left a full bucket to make room for a new one. */

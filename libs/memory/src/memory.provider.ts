@@ -107,7 +107,13 @@ export class MemoryContextProvider implements ContextProvider {
       const ids = recalled.filter((memory) => memory.owner === owner).map((memory) => memory.id);
       position = Math.max(
         position,
-        await this.store.recall(turn.agent.id, owner, ids, conversation, context),
+        await this.store.recall(
+          turn.agent.id,
+          owner,
+          ids,
+          { ...conversation, userId: turn.caller.userId },
+          context,
+        ),
       );
     }
 
