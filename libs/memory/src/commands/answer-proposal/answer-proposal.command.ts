@@ -63,7 +63,12 @@ export class AnswerProposalHandler implements ICommandHandler<AnswerProposal> {
         'this Agent keeps no new memories (memoryEnabled is off, or it is public): the proposal can only be discarded',
         'answer',
       );
-    const sharing = body.answer === 'confirm' && text !== null && sharedMemoryApplies(agent);
+    // (An answered proposal goes on to the decider's 409 proposal_already_answered, not to these limits.)
+    const sharing =
+      body.answer === 'confirm' &&
+      proposal.state === 'pending' &&
+      text !== null &&
+      sharedMemoryApplies(agent);
     // The user's confirmations per hour on this Agent are limited (a flood of proposals is a flood of shared
     // memories): beyond it nothing changes and the proposal stays pending (429).
     if (sharing) {
