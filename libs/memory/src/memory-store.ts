@@ -105,11 +105,13 @@ export class MemoryStore {
     now = Date.now(),
   ): Promise<{ count: number; limit: number; retryAfterSeconds: number }> {
     const since = new Date(now - HOUR_MS).toISOString();
-    const views = await findAll<MemoryProposalView>(this.readStore, MEMORY_PROPOSALS, {
-      agentId,
-      userId,
-      ...(what === 'confirmed' ? { state: 'confirmed' } : {}),
-    });
+    const views = await findAll<MemoryProposalView>(
+      this.readStore,
+      MEMORY_PROPOSALS,
+      what === 'confirmed'
+        ? { agentId, userId, state: 'confirmed', answeredAt: { $gte: since } }
+        : { agentId, userId, createdAt: { $gte: since } },
+    );
     const times = views
       .map((view) => (what === 'confirmed' ? view.answeredAt : view.createdAt))
       .filter((at): at is string => at !== null && at >= since)
