@@ -45,9 +45,13 @@ export class ProposalRateLimitedError extends PlatformError {
 }
 
 /** What a turn's `message.memory.proposalsLimited` says when the user's proposals hit the hourly limit. */
-export const proposalsLimitedMessage = (limit: number, retryAfterSeconds: number): string =>
-  `Not proposed for shared memory: at most ${limit} proposals per hour on this Agent ` +
-  `(MEMORY_PROPOSALS_PER_HOUR); the next one is possible in ${Math.ceil(retryAfterSeconds / 60)} minutes.`;
+export const proposalsLimitedMessage = (limit: number, retryAfterSeconds: number): string => {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return (
+    `Not proposed for shared memory: at most ${limit} proposals per hour on this Agent ` +
+    `(MEMORY_PROPOSALS_PER_HOUR); the next one is possible in ${minutes} minute${minutes === 1 ? '' : 's'}.`
+  );
+};
 
 export type ProposalAnswer = 'confirm' | 'personal' | 'discard';
 
