@@ -159,6 +159,8 @@ describe('memory projection', () => {
       agentId: 'a1',
       conversationId: 'c1',
       messageId: 'm2',
+      // a recall recorded before the user was kept: nobody's (shown to the Agent's managers only)
+      userId: null,
       at: e3.metadata.occurredAt,
     });
     expect(await h.get(MEMORY_RECALLS, 'm2:x2')).toMatchObject({ memoryId: 'x2', messageId: 'm2' });
@@ -169,6 +171,9 @@ describe('memory projection', () => {
       updatedAt: e1.metadata.occurredAt,
     });
     expect(await h.get<MemoryView>(MEMORIES, 'x2')).toMatchObject({ lastUsedAt: e3.metadata.occurredAt });
+    const withUser = recalled(['x2'], 'm5');
+    await h.apply(h.envelope({ ...withUser, data: { ...withUser.data, userId: 'u7' } } as typeof withUser));
+    expect(await h.get(MEMORY_RECALLS, 'm5:x2')).toMatchObject({ memoryId: 'x2', userId: 'u7' });
   });
 
   it('removes the document of a retired, a deleted and every cleared memory', async () => {

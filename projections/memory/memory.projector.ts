@@ -109,6 +109,7 @@ export const memoryProjector = defineProjector<Event>({
           agentId: data.agentId,
           conversationId: data.conversationId,
           messageId: data.messageId,
+          userId: data.userId ?? null,
           at: metadata.occurredAt,
         };
         return [

@@ -108,6 +108,29 @@ export const TurnResultDto = z.object({
     status: z.enum(['complete', 'incomplete']),
     usage: Usage.describe('Tokens of every model call of the answer (tool steps included)'),
     createdAt: z.string(),
+    memory: z
+      .object({
+        saved: z.array(
+          z.object({ id: z.string(), bucket: z.enum(['personal', 'shared']), text: z.string() }),
+        ),
+        proposals: z
+          .array(z.object({ id: z.string(), text: z.string() }))
+          .describe(
+            'Team facts proposed to me for the shared memory (answer them under /memory/{agentId}/proposals)',
+          ),
+        flagged: z
+          .string()
+          .nullable()
+          .describe('`Memory not saved - flagged as unsafe.` when screening refused one'),
+        proposalsLimited: z
+          .string()
+          .optional()
+          .describe(
+            'Present when a team fact was not proposed: MEMORY_PROPOSALS_PER_HOUR reached on this Agent',
+          ),
+      })
+      .optional()
+      .describe('What the turn remembered (only when it saved, proposed or refused something)'),
   }),
 });
 

@@ -26,6 +26,17 @@ export class MemoryAccess {
     return view;
   }
 
+  /** Whether the caller manages the Agent's shared memory (its manager or an admin): sees contributors and reach. */
+  async managesShared(agent: AgentView, caller: Caller): Promise<boolean> {
+    try {
+      await this.requireWritable(agent, SHARED_OWNER, caller);
+      return true;
+    } catch (error) {
+      if (error instanceof ForbiddenError) return false;
+      throw error;
+    }
+  }
+
   /** The bucket the caller may change: its own, or the shared one when it manages the Agent. */
   async requireWritable(agent: AgentView, owner: string, caller: Caller): Promise<void> {
     if (owner !== SHARED_OWNER) return;

@@ -29,6 +29,30 @@ export class ProposalAlreadyAnsweredError extends ConflictError {
   }
 }
 
+/** Beyond MEMORY_PROPOSALS_PER_HOUR confirmations by one user on one Agent within an hour (429, Retry-After). */
+export class ProposalRateLimitedError extends PlatformError {
+  constructor(limit: number, retryAfterSeconds: number) {
+    super(
+      'rate_limited',
+      'memory_proposal_rate_limited',
+      `You have confirmed ${limit} shared-memory proposals on this Agent in the last hour, the most allowed ` +
+        `(MEMORY_PROPOSALS_PER_HOUR): try again in ${retryAfterSeconds} seconds, or keep it for yourself ` +
+        "(answer 'personal').",
+      'answer',
+    );
+    this.headers = { 'retry-after': String(retryAfterSeconds) };
+  }
+}
+
+/** What a turn's `message.memory.proposalsLimited` says when the user's proposals hit the hourly limit. */
+export const proposalsLimitedMessage = (limit: number, retryAfterSeconds: number): string => {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return (
+    `Not proposed for shared memory: at most ${limit} proposals per hour on this Agent ` +
+    `(MEMORY_PROPOSALS_PER_HOUR); the next one is possible in ${minutes} minute${minutes === 1 ? '' : 's'}.`
+  );
+};
+
 export type ProposalAnswer = 'confirm' | 'personal' | 'discard';
 
 type Id = { readonly proposalId: string };

@@ -15,6 +15,7 @@ import {
 } from '#eventsourcing';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { KEY_STORE, type KeyStore } from '#key-store';
+import { SharedMemoryFullError } from './memory.decider.js';
 import { SHARED_OWNER } from './memory.events.js';
 import { memoryProposalStreamId, type MemoryProposalEvent } from './memory-proposal.events.js';
 import { MemoryStore } from './memory-store.js';
@@ -47,7 +48,7 @@ export class CompleteProposalHandler implements ICommandHandler<CompleteProposal
       )?.data as Proposed | undefined;
       const text = proposed ? await this.store.cipher.open(proposed.text) : null;
       if (proposed && text !== null)
-        await this.store.add(
+        await this.addUnlessFull(
           {
             agentId: proposed.agentId,
             owner: outcome.bucket === 'shared' ? SHARED_OWNER : proposed.userId,
@@ -64,6 +65,18 @@ export class CompleteProposalHandler implements ICommandHandler<CompleteProposal
         );
     }
     await this.keys.destroy(proposalId);
+  }
+
+  /**
+   * The answering request checked for room before confirming; should the shared bucket have filled in between (a
+   * narrow race), the memory is not added rather than retiring another contributor's (or wedging this process).
+   */
+  private async addUnlessFull(...args: Parameters<MemoryStore['add']>): Promise<void> {
+    try {
+      await this.store.add(...args);
+    } catch (error) {
+      if (!(error instanceof SharedMemoryFullError)) throw error;
+    }
   }
 }
 

@@ -7,7 +7,7 @@ import type { CommandContext } from '#eventsourcing';
 import { ContentCipher, KEY_STORE, type KeyStore } from '#key-store';
 import { newId, PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { CommandRunner, CommandSender } from '#platform';
-import { READ_STORE, type ReadStore } from '#read-store';
+import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import { memoryBucketDecider, type MemoryBucketCommand } from './memory.decider.js';
 import { memoryBucketStreamId, SHARED_OWNER, type MemoryEvent, type MemorySource } from './memory.events.js';
 import { memoryProposalDecider, type MemoryProposalCommand } from './memory-proposal.decider.js';
@@ -33,11 +33,23 @@ export interface PlainMemory {
   readonly lastUsedAt: string;
   readonly createdAt: string;
   readonly updatedAt: string;
+  /** Who added it (its first version's writer) and how: directly (the API) or by confirming a proposal. */
+  readonly contributor: {
+    readonly userId: string | null;
+    readonly via: 'direct' | 'proposal' | 'extraction';
+  };
 }
 
 export const bucketKeyGroup = (agentId: string, owner: string): string => `memory:${agentId}:${owner}`;
 
+const contributorOf = (view: MemoryView): PlainMemory['contributor'] => {
+  const first = view.versions[0];
+  const kind = first?.source.kind ?? 'api';
+  return { userId: first?.by ?? null, via: kind === 'api' ? 'direct' : kind };
+};
+
 const PAGE = 200;
+const HOUR_MS = 3_600_000;
 const SETTLES = [MEMORIES_READ_MODEL, MEMORY_PROPOSALS_READ_MODEL, MEMORY_RECALLS_READ_MODEL];
 
 @Injectable()
@@ -53,6 +65,63 @@ export class MemoryStore {
 
   cap(owner: string): number {
     return owner === SHARED_OWNER ? this.config.memorySharedCap : this.config.memoryPersonalCap;
+  }
+
+  /** A contributor's share of the shared bucket (their confirmed proposals); personal buckets have none. */
+  share(owner: string): number | undefined {
+    return owner === SHARED_OWNER ? this.config.memorySharedPerUserCap : undefined;
+  }
+
+  /**
+   * Fails as the add itself would (409 shared_memory_full) when the bucket has no room this writer may make, so a
+   * confirmation is refused before the proposal is answered (it stays pending: it can still be kept personal).
+   */
+  async checkRoom(agentId: string, owner: string, addedBy: string, source: MemorySource): Promise<void> {
+    const { state } = await this.commands.load(memoryBucketStreamId(agentId, owner), memoryBucketDecider);
+    memoryBucketDecider.decide(
+      {
+        type: 'AddMemory',
+        agentId,
+        owner,
+        memoryId: newId('mem'),
+        text: '',
+        source,
+        addedBy,
+        cap: this.cap(owner),
+        ...(this.share(owner) === undefined ? {} : { share: this.share(owner) }),
+      },
+      state,
+    );
+  }
+
+  /**
+   * The rate limit of shared-memory proposals (MEMORY_PROPOSALS_PER_HOUR per user per Agent): how many the user got
+   * (`proposed`) or confirmed (`confirmed`) in the last hour, and when the oldest of them leaves the window.
+   */
+  async proposalRate(
+    agentId: string,
+    userId: string,
+    what: 'proposed' | 'confirmed',
+    now = Date.now(),
+  ): Promise<{ count: number; limit: number; retryAfterSeconds: number }> {
+    const since = new Date(now - HOUR_MS).toISOString();
+    const views = await findAll<MemoryProposalView>(
+      this.readStore,
+      MEMORY_PROPOSALS,
+      what === 'confirmed'
+        ? { agentId, userId, state: 'confirmed', answeredAt: { $gte: since } }
+        : { agentId, userId, createdAt: { $gte: since } },
+    );
+    const times = views
+      .map((view) => (what === 'confirmed' ? view.answeredAt : view.createdAt))
+      .filter((at): at is string => at !== null && at >= since)
+      .sort();
+    const oldest = times[0];
+    return {
+      count: times.length,
+      limit: this.config.memoryProposalsPerHour,
+      retryAfterSeconds: oldest ? Math.max(1, Math.ceil((Date.parse(oldest) + HOUR_MS - now) / 1000)) : 1,
+    };
   }
 
   /** Adds a memory (the bucket retires its least recently used one when full, in the same decision). */
@@ -80,6 +149,7 @@ export class MemoryStore {
         source: memory.source,
         addedBy: memory.addedBy,
         cap: this.cap(owner),
+        ...(this.share(owner) === undefined ? {} : { share: this.share(owner) }),
       },
       context,
     );
@@ -135,7 +205,7 @@ export class MemoryStore {
     agentId: string,
     owner: string,
     memoryIds: readonly string[],
-    turn: { conversationId: string; messageId: string },
+    turn: { conversationId: string; messageId: string; userId: string },
     context: CommandContext,
   ): Promise<number> {
     const { position } = await this.runBucket(
@@ -275,6 +345,7 @@ export class MemoryStore {
           lastUsedAt: view.lastUsedAt,
           createdAt: view.createdAt,
           updatedAt: view.updatedAt,
+          contributor: contributorOf(view),
         },
       ];
     });

@@ -176,6 +176,128 @@ describe('Memory bucket decider', () => {
     });
   });
 
+  describe("AddMemory to the shared bucket: a write never retires another contributor's memory", () => {
+    const proposal: MemorySource = { kind: 'proposal', conversationId: 'c1', messageId: 'm1' };
+    const sharedAdded = (memoryId: string, by: string, source = proposal): MemoryEvent => ({
+      type: 'MemoryAdded',
+      data: { ...shared, bucket: 'shared', memoryId, text: `sealed-${memoryId}`, source, addedBy: by },
+    });
+    const sharedAdd = (
+      memoryId: string,
+      by: string,
+      { cap = 4, share = 2, source = proposal }: { cap?: number; share?: number; source?: MemorySource } = {},
+    ): MemoryBucketCommand => ({
+      type: 'AddMemory',
+      ...shared,
+      memoryId,
+      text: `sealed-${memoryId}`,
+      source,
+      addedBy: by,
+      cap,
+      share,
+    });
+    const sharedRetired = (memoryId: string): MemoryEvent => ({
+      type: 'MemoryRetired',
+      data: { ...shared, memoryId, reason: 'cap_reached' },
+    });
+
+    it("retires the contributor's own oldest contribution beyond their share, not anyone else's", () => {
+      given(
+        sharedAdded('m1', 'mgr', api),
+        sharedAdded('a1', 'ua'),
+        sharedAdded('b1', 'ub'),
+        sharedAdded('b2', 'ub'),
+      )
+        .when(sharedAdd('b3', 'ub', { cap: 10 }))
+        .then([sharedRetired('b1'), sharedAdded('b3', 'ub')]);
+    });
+
+    it("at the bucket's cap retires the writer's own least recently used memory", () =>
+      given(
+        sharedAdded('m1', 'mgr', api),
+        sharedAdded('a1', 'ua'),
+        sharedAdded('b1', 'ub'),
+        sharedAdded('a2', 'ua'),
+      )
+        .when(sharedAdd('b2', 'ub'))
+        .then([sharedRetired('b1'), sharedAdded('b2', 'ub')]));
+
+    it("refuses a contribution at the bucket's cap when nothing in it is the contributor's", () =>
+      given(
+        sharedAdded('m1', 'mgr', api),
+        sharedAdded('a1', 'ua'),
+        sharedAdded('a2', 'ua'),
+        sharedAdded('c1', 'uc'),
+      )
+        .when(sharedAdd('b1', 'ub'))
+        .thenThrows('shared_memory_full'));
+
+    it("keeps the manager's direct writes out of every share; at the cap they retire only the writer's own", () => {
+      // Direct writes do not count in the manager's share (3 direct, share 2: nothing retired below the cap).
+      given(sharedAdded('m1', 'mgr', api), sharedAdded('m2', 'mgr', api), sharedAdded('m3', 'mgr', api))
+        .when(sharedAdd('m4', 'mgr', { cap: 10, source: api }))
+        .then([sharedAdded('m4', 'mgr', api)]);
+      given(
+        sharedAdded('a1', 'ua'),
+        sharedAdded('m1', 'mgr', api),
+        sharedAdded('a2', 'ua'),
+        sharedAdded('m2', 'mgr', api),
+      )
+        .when(sharedAdd('m3', 'mgr', { source: api }))
+        .then([sharedRetired('m1'), sharedAdded('m3', 'mgr', api)]);
+      given(
+        sharedAdded('a1', 'ua'),
+        sharedAdded('a2', 'ua'),
+        sharedAdded('b1', 'ub'),
+        sharedAdded('b2', 'ub'),
+      )
+        .when(sharedAdd('m1', 'mgr', { source: api }))
+        .thenThrows('shared_memory_full');
+    });
+
+    it('holds against a flood of 205 confirmed proposals by one user: nobody else loses a memory', () => {
+      let state = [
+        sharedAdded('m1', 'mgr', api),
+        sharedAdded('m2', 'mgr', api),
+        sharedAdded('a1', 'ua'),
+        sharedAdded('a2', 'ua'),
+      ].reduce(memoryBucketDecider.evolve, memoryBucketDecider.initialState());
+      const retiredIds: string[] = [];
+      for (let i = 0; i < 205; i++) {
+        const events = memoryBucketDecider.decide(sharedAdd(`b${i}`, 'ub', { cap: 200, share: 20 }), state);
+        for (const event of events) if (event.type === 'MemoryRetired') retiredIds.push(event.data.memoryId);
+        state = events.reduce(memoryBucketDecider.evolve, state);
+      }
+      expect(retiredIds).toHaveLength(185);
+      expect(retiredIds.every((id) => id.startsWith('b'))).toBe(true);
+      const live = state.memories.map((memory) => memory.memoryId);
+      expect(live).toEqual(expect.arrayContaining(['m1', 'm2', 'a1', 'a2']));
+      expect(live.filter((id) => id.startsWith('b'))).toEqual(
+        Array.from({ length: 20 }, (_, i) => `b${185 + i}`),
+      );
+    });
+
+    it('reads the contributor of memories added before shares existed (MemoryAdded.addedBy, its source)', () => {
+      const state = [sharedAdded('m1', 'mgr', api), sharedAdded('a1', 'ua')].reduce(
+        memoryBucketDecider.evolve,
+        memoryBucketDecider.initialState(),
+      );
+      expect(state.memories).toMatchObject([
+        { memoryId: 'm1', contributor: 'mgr', direct: true },
+        { memoryId: 'a1', contributor: 'ua', direct: false },
+      ]);
+    });
+
+    it('refuses a share below 1 or not whole', () => {
+      given()
+        .when(sharedAdd('b1', 'ub', { share: 0 }))
+        .thenThrows('invalid_memory_share');
+      given()
+        .when(sharedAdd('b1', 'ub', { share: 1.5 }))
+        .thenThrows('invalid_memory_share');
+    });
+  });
+
   describe('ReviseMemory', () => {
     it('records the next version, keeping the previous ones', () => {
       given(added('x1'))

@@ -1,8 +1,12 @@
 // The memory bucket decider: adding (with the cap), revising, rolling back, recalls, deletions, clearing and
 // screening refusals, all decided on one bucket's stream. The cap is enforced here and only here, so no write path
 // can overfill a bucket: adding to a full bucket first retires its least recently used memories, each by an explicit
-// MemoryRetired. Who may act on a bucket (its owner; the Agent's editors for the shared one) is the handlers' check:
-// the bucket itself knows no users. Ids, the cap and the re-sealed texts come in with the commands.
+// MemoryRetired. In the shared bucket a write never retires another contributor's memory: a user's confirmed
+// proposals count in their share (`share`), and beyond it retire their own least recently used contribution; at the
+// bucket's cap a write retires the writer's own least recently used memory, and when none is theirs it is refused
+// (409 shared_memory_full). The manager's and admins' direct writes (source `api`) are outside every share, so no
+// user's contributions can push them out. Who may act on a bucket (its owner; the Agent's manager for direct shared
+// writes) is the handlers' check. Ids, the cap, the share and the re-sealed texts come in with the commands.
 import { ConflictError, PlatformError, ValidationError } from '#kernel';
 import type { Decider } from '#eventsourcing';
 import {
@@ -10,6 +14,7 @@ import {
   evolveMemoryBucket,
   findLiveMemory,
   initialMemoryBucketState,
+  isDirectWrite,
   type LiveMemory,
   type MemoryBucketState,
   type MemoryEvent,
@@ -20,6 +25,17 @@ import {
 export class MemoryNotFoundError extends PlatformError {
   constructor(memoryId: string) {
     super('not_found', 'memory_not_found', `Memory '${memoryId}' was not found`, 'memoryId');
+  }
+}
+
+export class SharedMemoryFullError extends ConflictError {
+  constructor(cap: number) {
+    super(
+      'shared_memory_full',
+      `The Agent's shared memory is full (${cap} memories) and none of them is yours to make room with: nothing ` +
+        "was shared. Keep it for yourself instead (answer 'personal'), or ask the Agent's manager to remove " +
+        'shared memories.',
+    );
   }
 }
 
@@ -34,6 +50,11 @@ export type MemoryBucketCommand =
       readonly addedBy: string;
       /** The most live memories the bucket may hold (the Agent's setting), at least 1. */
       readonly cap: number;
+      /**
+       * Shared bucket: the most live contributions (confirmed proposals) one user may hold in it, at least 1
+       * (MEMORY_SHARED_PER_USER_CAP). Unused for personal buckets and for direct writes. Absent: no share.
+       */
+      readonly share?: number;
     })
   | (Bucket & {
       readonly type: 'ReviseMemory';
@@ -56,6 +77,8 @@ export type MemoryBucketCommand =
       readonly memoryIds: readonly string[];
       readonly conversationId: string;
       readonly messageId: string;
+      /** The user whose turn used them. */
+      readonly userId?: string;
     })
   | (Bucket & {
       readonly type: 'DeleteMemory';
@@ -86,23 +109,57 @@ function live(state: MemoryBucketState, memoryId: string): LiveMemory {
 const byRecency = (a: LiveMemory, b: LiveMemory): number =>
   a.lastUsedSeq - b.lastUsedSeq || a.addedSeq - b.addedSeq;
 
+/**
+ * What a write to the shared bucket retires: only the writer's own memories, least recently used first. A user's
+ * contribution beyond their share retires their own oldest contributions; at the bucket's cap, the writer's own
+ * least recently used memory makes room; with none of theirs left to retire, the write is refused.
+ */
+function sharedRetirements(
+  state: MemoryBucketState,
+  contributor: string,
+  direct: boolean,
+  cap: number,
+  share: number | undefined,
+): LiveMemory[] {
+  const own = state.memories.filter((memory) => memory.contributor === contributor).toSorted(byRecency);
+  const retiring: LiveMemory[] = [];
+  if (!direct && share !== undefined) {
+    const contributed = own.filter((memory) => !memory.direct);
+    retiring.push(...contributed.slice(0, Math.max(0, contributed.length - share + 1)));
+  }
+  const stillNeeded = state.memories.length - retiring.length - cap + 1;
+  if (stillNeeded > 0) {
+    const left = own.filter((memory) => !retiring.includes(memory));
+    if (left.length < stillNeeded) throw new SharedMemoryFullError(cap);
+    retiring.push(...left.slice(0, stillNeeded));
+  }
+  return retiring;
+}
+
 function decide(command: MemoryBucketCommand, state: MemoryBucketState): MemoryEvent[] {
   const { agentId, owner } = command;
   switch (command.type) {
     case 'AddMemory': {
-      const { memoryId, cap } = command;
+      const { memoryId, cap, share } = command;
       if (!Number.isInteger(cap) || cap < 1)
         throw new ValidationError(
           'invalid_memory_cap',
           'the memory cap must be a whole number of at least 1',
           'cap',
         );
+      if (share !== undefined && (!Number.isInteger(share) || share < 1))
+        throw new ValidationError(
+          'invalid_memory_share',
+          "a contributor's share must be a whole number of at least 1",
+          'share',
+        );
       // A retried add finds its memory (or finds it already retired or deleted): nothing to add again.
       if (findLiveMemory(state, memoryId) || state.goneIds.includes(memoryId)) return [];
-      // Enough to leave room for one: more than one only when the cap was lowered since the bucket filled.
-      const retiring = state.memories
-        .toSorted(byRecency)
-        .slice(0, Math.max(0, state.memories.length - cap + 1));
+      const retiring =
+        bucketKindOf(owner) === 'shared'
+          ? sharedRetirements(state, command.addedBy, isDirectWrite(command.source), cap, share)
+          : // Enough to leave room for one: more than one only when the cap was lowered since the bucket filled.
+            state.memories.toSorted(byRecency).slice(0, Math.max(0, state.memories.length - cap + 1));
       return [
         ...retiring.map((memory): MemoryEvent => ({
           type: 'MemoryRetired',
@@ -184,6 +241,7 @@ function decide(command: MemoryBucketCommand, state: MemoryBucketState): MemoryE
             memoryIds,
             conversationId: command.conversationId,
             messageId: command.messageId,
+            ...(command.userId === undefined ? {} : { userId: command.userId }),
           },
         },
       ];

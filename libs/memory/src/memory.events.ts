@@ -1,7 +1,9 @@
 // The memory bucket aggregate: its events, state and evolve. An Agent keeps memories in buckets, one stream each: a
 // personal bucket per user (owner = the userId) and the Agent's shared bucket (owner = 'shared'). The bucket is the
 // consistency boundary of the cap: every write path (extraction, the API, a confirmed proposal) adds through it, so
-// the least recently used memory is retired, explicitly, in the same decision that adds one to a full bucket.
+// the least recently used memory is retired, explicitly, in the same decision that adds one to a full bucket. In the
+// shared bucket every memory has a contributor (MemoryAdded's addedBy: the user who confirmed the proposal, or the
+// manager or admin who wrote it directly, source `api`), and a write only ever retires its own contributor's memories.
 // Memory texts are sealed with the memory's data key (ContentCipher) before they reach an event: destroying the key
 // erases every version of the text from the log, the read models and the backups at once.
 import type { DomainEvent } from '#kernel';
@@ -13,6 +15,13 @@ export type Sealed = string;
 export const SHARED_OWNER = 'shared';
 
 export type MemoryBucketKind = 'personal' | 'shared';
+
+/**
+ * A direct write to the bucket (source `api`): in the shared bucket only the Agent's manager or an admin may make
+ * one (the handlers' check), so it is the managed part of the bucket, outside any contributor's share. A confirmed
+ * proposal (source `proposal`) is a user's contribution, within their share.
+ */
+export const isDirectWrite = (source: MemorySource): boolean => source.kind === 'api';
 
 export const bucketKindOf = (owner: string): MemoryBucketKind =>
   owner === SHARED_OWNER ? 'shared' : 'personal';
@@ -71,6 +80,8 @@ export type MemoryEvent =
         readonly memoryIds: readonly string[];
         readonly conversationId: string;
         readonly messageId: string;
+        /** The user whose turn it was (absent from recalls recorded before it was kept). */
+        readonly userId?: string;
       }
     >
   /** The least recently used memory left a full bucket to make room for a new one. */
@@ -114,6 +125,10 @@ export interface LiveMemory {
   readonly addedSeq: number;
   /** The bucket's clock at its last use (added, revised, rolled back or recalled): what the cap retires by. */
   readonly lastUsedSeq: number;
+  /** Who added it (MemoryAdded's addedBy): in the shared bucket, whose share it counts in and who may retire it. */
+  readonly contributor: string;
+  /** Added directly (by the Agent's manager or an admin in the shared bucket): outside every contributor's share. */
+  readonly direct: boolean;
 }
 
 export interface MemoryBucketState {
@@ -191,6 +206,8 @@ export function evolveMemoryBucket(previous: MemoryBucketState, event: MemoryEve
             versions: [{ version: 1, text: event.data.text }],
             addedSeq: now,
             lastUsedSeq: now,
+            contributor: event.data.addedBy,
+            direct: isDirectWrite(event.data.source),
           },
         ],
       };

@@ -19,6 +19,7 @@ import { commandContext } from '#identity';
 import { extractionMessages, formatMemoriesBlock, memoryTextKey, parseCandidates } from '#models';
 import { countTokens } from '#tokenizer';
 import { MemoryEmbeddings } from './memory-embeddings.js';
+import { proposalsLimitedMessage } from './memory-proposal.decider.js';
 import { cosine, memoryApplies, sharedMemoryApplies } from './memory-rules.js';
 import { SHARED_OWNER, type MemorySource } from './memory.events.js';
 import { MemoryScreening } from './memory-screening.js';
@@ -38,6 +39,8 @@ export interface MemoryNotice {
   readonly proposals: readonly { id: string; text: string }[];
   /** Exactly `Memory not saved - flagged as unsafe.` when screening refused a candidate. */
   readonly flagged: string | null;
+  /** Present only when a team fact was not proposed: the user reached MEMORY_PROPOSALS_PER_HOUR on this Agent. */
+  readonly proposalsLimited?: string;
 }
 
 @Injectable()
@@ -104,7 +107,13 @@ export class MemoryContextProvider implements ContextProvider {
       const ids = recalled.filter((memory) => memory.owner === owner).map((memory) => memory.id);
       position = Math.max(
         position,
-        await this.store.recall(turn.agent.id, owner, ids, conversation, context),
+        await this.store.recall(
+          turn.agent.id,
+          owner,
+          ids,
+          { ...conversation, userId: turn.caller.userId },
+          context,
+        ),
       );
     }
 
@@ -129,7 +138,9 @@ export class MemoryContextProvider implements ContextProvider {
       saved: [] as MemoryNotice['saved'][number][],
       proposals: [] as MemoryNotice['proposals'][number][],
       flagged: null as string | null,
+      proposalsLimited: undefined as string | undefined,
     };
+    let proposalRate: Awaited<ReturnType<MemoryStore['proposalRate']>> | undefined;
     if (candidates.length === 0) {
       if (position) await this.store.settle(position);
       return null;
@@ -184,6 +195,15 @@ export class MemoryContextProvider implements ContextProvider {
         continue;
       }
       if (shared) {
+        // Proposals per user per Agent per hour are limited: beyond it the fact is not proposed (the turn answers).
+        proposalRate ??= await this.store.proposalRate(turn.agent.id, userId, 'proposed');
+        if (proposalRate.count + notice.proposals.length >= proposalRate.limit) {
+          notice.proposalsLimited = proposalsLimitedMessage(
+            proposalRate.limit,
+            proposalRate.retryAfterSeconds,
+          );
+          continue;
+        }
         const proposed = await this.store.propose(
           {
             agentId: turn.agent.id,
@@ -206,8 +226,11 @@ export class MemoryContextProvider implements ContextProvider {
       notice.saved.push({ id: added.memoryId, bucket: 'personal', text: candidate.text });
     }
     if (position) await this.store.settle(position);
-    if (notice.saved.length === 0 && notice.proposals.length === 0 && notice.flagged === null) return null;
-    return { field: 'memory', value: notice };
+    const { proposalsLimited, ...rest } = notice;
+    if (rest.saved.length === 0 && rest.proposals.length === 0 && rest.flagged === null && !proposalsLimited)
+      return null;
+    const value: MemoryNotice = proposalsLimited ? { ...rest, proposalsLimited } : rest;
+    return { field: 'memory', value };
   }
 
   private owners(turn: TurnContext): string[] {

@@ -64,6 +64,8 @@ export interface MemoryRecallView {
   readonly conversationId: string;
   /** The answer that used the memory. */
   readonly messageId: string;
+  /** The user whose turn it was; null for recalls recorded before it was kept (shown to managers only). */
+  readonly userId?: string | null;
   readonly at: string;
 }
 

@@ -18,6 +18,26 @@ export const MemoryDto = z.object({
     ),
   createdAt: z.string(),
   updatedAt: z.string(),
+  contributor: z
+    .object({
+      userId: z
+        .string()
+        .nullable()
+        .describe('The user who added it (for a confirmed proposal: who confirmed it)'),
+      via: z
+        .enum(['direct', 'proposal', 'extraction'])
+        .describe(
+          "direct: written through the API (shared: by the Agent's manager or an admin); proposal: a confirmed proposal",
+        ),
+    })
+    .optional()
+    .describe("Shared memories, listed by the Agent's manager or an admin: who contributed it"),
+  answers: z
+    .array(z.object({ conversationId: z.string(), messageId: z.string(), at: z.string() }))
+    .optional()
+    .describe(
+      "Shared memories, listed by the Agent's manager or an admin: the answers that used it, oldest first",
+    ),
 });
 
 export const MemoryListQuery = z.object({

@@ -72,6 +72,8 @@ const ConfigSchema = z
     INCOGNITO_IDLE_MINUTES: z.coerce.number().min(0.01).max(1_440).default(30),
     MEMORY_PERSONAL_CAP: z.coerce.number().int().min(1).max(10_000).default(100),
     MEMORY_SHARED_CAP: z.coerce.number().int().min(1).max(10_000).default(200),
+    MEMORY_SHARED_PER_USER_CAP: z.coerce.number().int().min(1).max(10_000).default(20),
+    MEMORY_PROPOSALS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
     MEMORY_SCREEN_MODEL: z.string().min(1).optional(),
     SANDBOX_CPU_SECONDS: z.coerce.number().int().min(1).max(3_600).default(10),
     SANDBOX_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(512),
@@ -145,6 +147,10 @@ const ConfigSchema = z
     memoryPersonalCap: env.MEMORY_PERSONAL_CAP,
     /** Live memories an Agent's shared bucket holds (same rule). */
     memorySharedCap: env.MEMORY_SHARED_CAP,
+    /** Live memories one user's confirmed proposals may hold in an Agent's shared bucket (their share of it). */
+    memorySharedPerUserCap: env.MEMORY_SHARED_PER_USER_CAP,
+    /** Shared-memory proposals one user may get, and confirm, per Agent per hour (beyond: none made; 429). */
+    memoryProposalsPerHour: env.MEMORY_PROPOSALS_PER_HOUR,
     /** A chat model that classifies memory candidates as injections, after the rules (optional). */
     memoryScreenModel: env.MEMORY_SCREEN_MODEL,
     /** The code sandbox of a conversation (bubblewrap embedded): limits of one run, and when a sandbox is destroyed. */

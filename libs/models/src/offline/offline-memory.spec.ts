@@ -83,6 +83,22 @@ describe('Offline memory extraction', () => {
     ]);
   });
 
+  it('finds a fact addressed to the team: "remember for the team:", "note for the team:", "for everyone:"', () => {
+    const said: Record<string, string> = {
+      'Remember for the team: deploys happen on Fridays.': 'Deploys happen on Fridays.',
+      'remember for the team that the VPN changes on Monday': 'The VPN changes on Monday.',
+      'Note for the team: the staging database is reset nightly.': 'The staging database is reset nightly.',
+      'note for everyone - expense reports are due on the 5th': 'Expense reports are due on the 5th.',
+      'For everyone: the office is closed on 24 December.': 'The office is closed on 24 December.',
+      'Please, for the team: releases need two approvals!': 'Releases need two approvals.',
+      'Team note: on-call swaps go through Dana.': 'On-call swaps go through Dana.',
+    };
+    for (const [message, text] of Object.entries(said)) expect(extract(message)).toEqual([agent(text)]);
+    // Still a question or a reminder: nothing.
+    expect(extract('Note for the team: is the office open on Friday?')).toEqual([]);
+    expect(extract('Remember for the team: to book the room.')).toEqual([]);
+  });
+
   it('skips questions, requests and chatter, and "remember to …" reminders', () => {
     for (const message of [
       'What is my name?',

@@ -10,7 +10,9 @@
 //   "I'm (I am) allergic to X", "I'm (I am) a/an X", "I work at / as / on X", "I live in X", "my favourite (favorite)
 //   X is Y";
 // - it states something about the team: it starts with "we", "our team", "our company", "our organisation"
-//   ("organization"), "our project", "the team" or "in our team" (after "remember", any "our …" too).
+//   ("organization"), "our project", "the team" or "in our team" (after "remember", any "our …" too);
+// - it is addressed to the team: "remember for the team: X", "note for the team: X", "for everyone: X" (also "for the
+//   team:", "for all of us:", "team note:", "remember for everyone:", "note for everyone:"): X, scope `agent`.
 // Questions (a sentence ending with "?") are skipped, and so is a candidate already remembered (equal to a listed
 // fact, or the statement itself, but for case, spacing and final punctuation), and a repeated one.
 //
@@ -33,6 +35,9 @@ const FILLER = /^(?:(?:please|also|and|so|oh|ok|okay|btw|by the way|just|fyi)\b[
 /** "remember", "remember that", "remember:", "please remember, that" — the rest is the fact. */
 const REMEMBER = /^remember\b(?:\s*[:,-]\s*|\s+)(?:that\b[\s,:]*)?/iu;
 const REMINDER = /^to\b/iu;
+/** "remember for the team: X", "note for the team: X", "for everyone: X" — the rest is a team fact. */
+const FOR_THE_TEAM =
+  /^(?:(?:remember|note|a note)\s+(?:for|to)\s+(?:the (?:whole )?team|our team|everyone|everybody|all of us)|for (?:the (?:whole )?team|our team|everyone|everybody|all of us)|team note)(?:\s*[:,-]\s*(?:that\b[\s,:]*)?|\s+that\b[\s,:]*)/iu;
 const CALL_ME = /^call me\s+(.+)$/iu;
 /** A statement about the user, as the patterns above list them. */
 const ABOUT_USER = new RegExp(
@@ -148,6 +153,12 @@ const sentenceCandidate = (
 ): { candidate: MemoryCandidate; statement: string } | undefined => {
   if (isQuestion(sentence)) return undefined;
   const statement = bare(sentence);
+  const team = FOR_THE_TEAM.exec(statement);
+  if (team) {
+    const fact = bare(statement.slice(team[0].length));
+    if (fact === '' || REMINDER.test(fact)) return undefined;
+    return { candidate: { text: asFact(fact), scope: 'agent' }, statement: fact };
+  }
   const remember = REMEMBER.exec(statement);
   if (remember) {
     const fact = bare(statement.slice(remember[0].length));

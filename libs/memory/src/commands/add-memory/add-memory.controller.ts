@@ -16,7 +16,8 @@ export class AddMemoryController {
     summary: 'Add a memory',
     description:
       'Screened for prompt injection first: a flagged text is not saved (422 with the message ' +
-      '`Memory not saved - flagged as unsafe.`). A full bucket retires its least recently used memory.',
+      '`Memory not saved - flagged as unsafe.`). A full personal bucket retires its least recently used memory; a ' +
+      "full shared bucket retires the writer's own least recently used memory, never another contributor's.",
     body: AddMemoryBody,
     response: { status: 201, schema: MemoryDto, description: 'The memory' },
     errors: [
@@ -27,6 +28,11 @@ export class AddMemoryController {
       },
       { status: 403, description: "`shared_memory_change_denied`: shared memories need the Agent's manager" },
       404,
+      {
+        status: 409,
+        description:
+          "`shared_memory_full`: the shared bucket is full and none of its memories is the caller's to retire",
+      },
       { status: 422, description: '`memory_flagged_unsafe`: `Memory not saved - flagged as unsafe.`' },
     ],
   })

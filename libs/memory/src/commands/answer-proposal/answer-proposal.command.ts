@@ -10,7 +10,7 @@ import { commandContext, type Caller } from '#identity';
 import { KEY_STORE, type KeyStore } from '#key-store';
 import { newId, ValidationError } from '#kernel';
 import { MemoryAccess } from '../../memory-access.js';
-import { ProposalNotFoundError } from '../../memory-proposal.decider.js';
+import { ProposalNotFoundError, ProposalRateLimitedError } from '../../memory-proposal.decider.js';
 import { sharedMemoryApplies } from '../../memory-rules.js';
 import { SHARED_OWNER } from '../../memory.events.js';
 import type { AnswerProposalBody } from '../../memory.schemas.js';
@@ -63,6 +63,18 @@ export class AnswerProposalHandler implements ICommandHandler<AnswerProposal> {
         'this Agent keeps no new memories (memoryEnabled is off, or it is public): the proposal can only be discarded',
         'answer',
       );
+    // (An answered proposal goes on to the decider's 409 proposal_already_answered, not to these limits.)
+    const sharing =
+      body.answer === 'confirm' &&
+      proposal.state === 'pending' &&
+      text !== null &&
+      sharedMemoryApplies(agent);
+    // The user's confirmations per hour on this Agent are limited (a flood of proposals is a flood of shared
+    // memories): beyond it nothing changes and the proposal stays pending (429).
+    if (sharing) {
+      const rate = await this.store.proposalRate(agent.id, caller.userId, 'confirmed');
+      if (rate.count >= rate.limit) throw new ProposalRateLimitedError(rate.limit, rate.retryAfterSeconds);
+    }
     if (body.answer !== 'discard' && text !== null) {
       const verdict = await this.screening.screen(
         text,
@@ -77,6 +89,9 @@ export class AnswerProposalHandler implements ICommandHandler<AnswerProposal> {
         return { ...toProposalDto((await this.store.proposal(proposalId))!, null), message };
       }
     }
+    // A full shared bucket holding nothing of this user's to retire refuses the confirmation (409
+    // shared_memory_full) before anything is answered: the proposal stays pending and can still be kept personal.
+    if (sharing) await this.store.checkRoom(agent.id, SHARED_OWNER, caller.userId, source);
     // Shared only while the Agent shares memories; otherwise a confirmation keeps it for the user. A text erased
     // meanwhile (the user cleared their memories, destroying its key) can only be discarded: there is nothing to save.
     const answer =

@@ -16,6 +16,8 @@ export class AnswerProposalController {
     summary: 'Answer a shared-memory proposal',
     description:
       'confirm: saved as shared, visible to every user of the Agent; personal: saved for me only; discard: not saved. ' +
+      "A confirmed proposal counts in the caller's share of the shared bucket (MEMORY_SHARED_PER_USER_CAP): beyond it " +
+      "their own least recently used contribution is retired, never anyone else's. " +
       'The text is screened again: if flagged it is not saved, the state is `flagged` and `message` is ' +
       '`Memory not saved - flagged as unsafe.`',
     body: AnswerProposalBody,
@@ -24,7 +26,16 @@ export class AnswerProposalController {
       400,
       403,
       { status: 404, description: '`proposal_not_found`' },
-      { status: 409, description: '`proposal_already_answered`' },
+      {
+        status: 409,
+        description:
+          "`proposal_already_answered`; `shared_memory_full`: the shared bucket is full and none of its memories is the caller's to retire (the proposal stays pending)",
+      },
+      {
+        status: 429,
+        description:
+          '`memory_proposal_rate_limited`: MEMORY_PROPOSALS_PER_HOUR confirmations on this Agent in the last hour (Retry-After); the proposal stays pending',
+      },
     ],
   })
   @Post()

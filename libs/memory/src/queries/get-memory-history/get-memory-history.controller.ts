@@ -35,7 +35,9 @@ export class GetMemoryHistoryController {
   @ApiRoute({
     tag: 'Memory',
     summary: 'The answers that used a memory',
-    description: 'Every assistant message whose prompt held the memory (see its provenance), oldest first.',
+    description:
+      'Every assistant message whose prompt held the memory (see its provenance), oldest first. For a shared memory, ' +
+      "the Agent's manager and admins see every user's answers; any other user sees their own.",
     response: { status: 200, schema: MemoryAnswersDto, description: 'The answers' },
     errors: [403, 404],
   })

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { Caller } from '#identity';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import { MemoryAccess } from '../../memory-access.js';
+import { SHARED_OWNER } from '../../memory.events.js';
 import { MEMORY_RECALLS, type MemoryRecallView } from '../../memory.read-model.js';
 import type { MemoryAnswersDto, MemoryVersionDto } from '../../memory.schemas.js';
 import { MemoryStore } from '../../memory-store.js';
@@ -36,7 +37,12 @@ export class GetMemoryHistoryHandler implements IQueryHandler<GetMemoryHistory> 
     const agent = await this.access.agent(agentId, caller);
     const view = await this.access.memory(agent, memoryId, caller);
     if (what === 'answers') {
-      const recalls = await findAll<MemoryRecallView>(this.readStore, MEMORY_RECALLS, { memoryId: view.id });
+      // A shared memory is recalled into every user's turns: its manager (and admins) see every answer that used
+      // it; any other user sees their own answers only.
+      const everyone = view.owner !== SHARED_OWNER || (await this.access.managesShared(agent, caller));
+      const recalls = (
+        await findAll<MemoryRecallView>(this.readStore, MEMORY_RECALLS, { memoryId: view.id })
+      ).filter((recall) => everyone || recall.userId === caller.userId);
       return {
         data: recalls
           .toSorted((a, b) => a.at.localeCompare(b.at))

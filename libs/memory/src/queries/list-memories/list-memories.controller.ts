@@ -15,7 +15,10 @@ export class ListMemoriesController {
     tag: 'Memory',
     summary: 'My personal memories of the Agent and its shared ones',
     description:
-      'All of them in one page (a bucket holds at most its cap: MEMORY_PERSONAL_CAP, MEMORY_SHARED_CAP).',
+      'All of them in one page (a bucket holds at most its cap: MEMORY_PERSONAL_CAP, MEMORY_SHARED_CAP). For the ' +
+      "Agent's manager and admins each shared memory also carries its `contributor` (who added it, and whether " +
+      'directly or by confirming a proposal) and the `answers` that used it; they can remove it with ' +
+      '`DELETE /memory/{agentId}/memories/{memoryId}`.',
     query: MemoryListQuery,
     response: { status: 200, schema: listOf(MemoryDto), description: 'The memories, oldest first' },
     errors: [400, 403, 404],

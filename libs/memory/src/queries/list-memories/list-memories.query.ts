@@ -1,10 +1,13 @@
 // My personal memories of an Agent and its shared ones (spec: "Memory" management), opened, oldest first.
+import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { Caller } from '#identity';
+import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import { MemoryAccess } from '../../memory-access.js';
 import { toMemoryDto } from '../../memory-dto.js';
 import { SHARED_OWNER } from '../../memory.events.js';
+import { MEMORY_RECALLS, type MemoryRecallView } from '../../memory.read-model.js';
 import type { MemoryDto, MemoryListQuery } from '../../memory.schemas.js';
 import { MemoryStore } from '../../memory-store.js';
 
@@ -23,6 +26,7 @@ export class ListMemoriesHandler implements IQueryHandler<ListMemories> {
   constructor(
     private readonly access: MemoryAccess,
     private readonly store: MemoryStore,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
   async execute({ agentId, query, caller }: ListMemories) {
@@ -32,6 +36,27 @@ export class ListMemoriesHandler implements IQueryHandler<ListMemories> {
       ...(query.bucket !== 'personal' ? [SHARED_OWNER] : []),
     ];
     const memories = await this.store.memories(agent.id, owners);
-    return { data: memories.map(toMemoryDto), nextCursor: null };
+    // The Agent's manager and admins govern the shared bucket: each shared memory comes with its contributor and
+    // the answers that used it, so a poisoned one can be found, its reach seen, and removed.
+    const governs = owners.includes(SHARED_OWNER) && (await this.access.managesShared(agent, caller));
+    const data: z.output<typeof MemoryDto>[] = [];
+    for (const memory of memories) {
+      const dto = toMemoryDto(memory);
+      if (!governs || memory.bucket !== 'shared') {
+        data.push(dto);
+        continue;
+      }
+      const recalls = await findAll<MemoryRecallView>(this.readStore, MEMORY_RECALLS, {
+        memoryId: memory.id,
+      });
+      data.push({
+        ...dto,
+        contributor: memory.contributor,
+        answers: recalls
+          .toSorted((a, b) => a.at.localeCompare(b.at))
+          .map(({ conversationId, messageId, at }) => ({ conversationId, messageId, at })),
+      });
+    }
+    return { data, nextCursor: null };
   }
 }
