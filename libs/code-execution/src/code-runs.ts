@@ -1,17 +1,26 @@
 // A conversation's sandbox as the runtime uses it: created on first use with the Agent's Skills' reference files
 // (active versions, under /skills/<skill>/…), runs recorded as events (code and output sealed under the
-// conversation's keys), files the code produced stored in the blob store, and destruction (timeouts, the
-// conversation's deletion) recorded before the directory goes.
+// conversation's keys), files the code produced stored in the blob store sealed with the run's key (their names and
+// paths sealed in the event), erasure of a deleted turn's runs (keys destroyed, blobs deleted), and destruction
+// (timeouts, the conversation's deletion) recorded before the directory goes.
 import { Inject, Injectable } from '@nestjs/common';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
 import type { AgentView } from '#agents';
 import { SYSTEM_ACTOR, newId, type PlatformConfig, PLATFORM_CONFIG } from '#kernel';
 import type { CommandContext } from '#eventsourcing';
-import { ContentCipher } from '#key-store';
+import { ContentCipher, KEY_STORE, type KeyStore } from '#key-store';
 import { CommandRunner, CommandSender } from '#platform';
 import { CODE_SANDBOX, type CodeSandbox, type RunRequest, type RunResult } from '#sandbox';
 import { AvailableSkills } from '#skills';
-import { sandboxDecider, sandboxStreamId, type SandboxCommand, type SandboxSkill } from './sandbox.events.js';
+import {
+  runKeyIds,
+  runsToErase,
+  sandboxDecider,
+  sandboxStreamId,
+  type ProducedFile,
+  type SandboxCommand,
+  type SandboxSkill,
+} from './sandbox.events.js';
 import { SANDBOXES_READ_MODEL } from './sandbox.read-model.js';
 
 /** A produced file larger than this is listed but not kept. */
@@ -20,7 +29,7 @@ const OUTPUT_CHARS = 8_000;
 
 export interface CodeRun {
   readonly result: RunResult;
-  readonly files: readonly { path: string; blobId: string; sizeBytes: number }[];
+  readonly files: readonly ProducedFile[];
 }
 
 @Injectable()
@@ -35,6 +44,7 @@ export class CodeRuns {
     private readonly sender: CommandSender,
     private readonly cipher: ContentCipher,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
     @Inject(PLATFORM_CONFIG) readonly config: PlatformConfig,
   ) {}
 
@@ -45,7 +55,7 @@ export class CodeRuns {
   async run(
     agent: AgentView,
     conversationId: string,
-    messageId: string,
+    turn: { readonly messageId: string; readonly answerId: string },
     request: RunRequest,
     signal: AbortSignal,
     context: CommandContext,
@@ -65,15 +75,16 @@ export class CodeRuns {
       (await this.sandbox.listFiles(sandboxId)).map((file) => [file.path, file.sizeBytes]),
     );
     const result = await this.sandbox.run(sandboxId, request, signal);
-    const files: CodeRun['files'][number][] = [];
+    const callId = newId('run');
+    const files: ProducedFile[] = [];
     for (const file of await this.sandbox.listFiles(sandboxId)) {
       if (before.get(file.path) === file.sizeBytes || file.sizeBytes > KEEP_FILE_BYTES) continue;
       const bytes = await this.sandbox.readFile(sandboxId, file.path);
       if (!bytes) continue;
-      const stored = await this.blobs.put(bytes);
-      files.push({ path: file.path, blobId: stored.id, sizeBytes: stored.sizeBytes });
+      // Sealed with the run's key: the blob store holds ciphertext only, and destroying the key shreds it.
+      const stored = await this.blobs.put(await this.cipher.sealBytes(callId, conversationId, bytes));
+      files.push({ path: file.path, blobId: stored.id, sizeBytes: bytes.byteLength });
     }
-    const callId = newId('run');
     const output = `${result.stdout}${result.stderr ? `\n${result.stderr}` : ''}`.slice(0, OUTPUT_CHARS);
     const position = await this.record(
       {
@@ -81,7 +92,8 @@ export class CodeRuns {
         data: {
           conversationId,
           callId,
-          messageId,
+          messageId: turn.messageId,
+          answerId: turn.answerId,
           language: request.language,
           code: await this.cipher.seal(callId, conversationId, request.code),
           exitCode: result.exitCode,
@@ -90,7 +102,9 @@ export class CodeRuns {
           truncated: result.truncated,
           killedBy: result.killedBy,
           output: await this.cipher.seal(`${callId}-out`, conversationId, output),
-          files,
+          files: [],
+          sealedFiles: await this.cipher.seal(callId, conversationId, JSON.stringify(files)),
+          blobIds: files.map((file) => file.blobId),
         },
       },
       context,
@@ -127,6 +141,22 @@ export class CodeRuns {
     await this.record({ type: 'RecordSandboxDestroyed', data: { conversationId, reason } }, context);
     await this.sandbox.destroy(this.sandboxIdOf(conversationId));
     this.created.delete(this.sandboxIdOf(conversationId));
+  }
+
+  /**
+   * Erases the runs of a deleted message's turn (or, with `messageId` null, every run of the conversation): their keys
+   * are destroyed and their blobs deleted first, then CodeRunsErased is appended, so a process that dies in between
+   * does it again when the process manager replays the deletion; a replay after the append finds nothing to erase.
+   */
+  async erase(conversationId: string, messageId: string | null, context: CommandContext): Promise<void> {
+    const { state } = await this.commands.load(sandboxStreamId(conversationId), sandboxDecider);
+    const runs = runsToErase(state, messageId);
+    if (runs.length === 0) return;
+    for (const run of runs) {
+      for (const keyId of runKeyIds(run.callId)) await this.keys.destroy(keyId);
+      for (const blobId of run.blobIds) await this.blobs.delete(blobId);
+    }
+    await this.record({ type: 'EraseCodeRuns', data: { conversationId, messageId } }, context);
   }
 
   /** The sandboxes idle or too old in this process (the sweeper destroys them). */
