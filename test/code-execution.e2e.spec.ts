@@ -12,6 +12,8 @@ import { BubblewrapSandbox } from '#sandbox';
 import { sandboxRoot } from '#code-execution';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { waitUntil } from '#testing/fixtures';
+import { IngestionWorker } from '#knowledge/ingestion.worker';
+import { SummaryIndexWorker } from '#knowledge/summary/summary-index.worker';
 import { ADMIN_KEY, client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
 
 type Json = Record<string, unknown>;
@@ -321,4 +323,110 @@ suite('code execution in conversations (e2e)', () => {
     for (const secret of [code, output, name, body])
       expect(filesContaining(own.config.dataDir, secret)).toEqual([]);
   }, 120_000);
+
+  it('blobs gc, after every context stored blobs, removes only a real orphan: nothing live is gone', async () => {
+    const own = await startTestApi({ SANDBOX_RUN_TIMEOUT_SECONDS: '10' });
+    try {
+      const as = client(own.url);
+      const K = `${CORE}/knowledge`;
+      const space = (await as.post(`${CORE}/spaces`, { name: uniqueName('Gc') })).body.id as string;
+      const agentId = (
+        await as.post(`${CORE}/agents`, {
+          spaceId: space,
+          name: uniqueName('Gc'),
+          codeExecutionEnabled: true,
+        })
+      ).body.id as string;
+      // Knowledge: a document (upload, extracted text, chunk list) and a summary tree over it.
+      const text =
+        '# Volcanoes\n\nEtna is an active stratovolcano in Sicily.\n\nVesuvius overlooks Naples.\n';
+      const doc = (await as.post<{ id: string }>(`${K}/${agentId}/documents`, { name: 'v.md', text })).body
+        .id;
+      await waitUntil(async () => {
+        await own.app.get(IngestionWorker).idle();
+        return (await as.get<{ status: string }>(`${K}/${agentId}/documents/${doc}`)).body.status === 'Ready';
+      }, 20_000);
+      expect((await as.post(`${K}/${agentId}/summary-index/build`, {})).status).toBe(202);
+      await waitUntil(async () => {
+        await own.app.get(SummaryIndexWorker).idle();
+        return (await as.get<{ status: string }>(`${K}/${agentId}/summary-index`)).body.status === 'ready';
+      }, 20_000);
+      // Skills: the DEFAULT ones (seeded at start) and one uploaded with a reference file.
+      const form = new FormData();
+      const bundle = zipSync({
+        'SKILL.md': strToU8('---\nname: gc-units\ndescription: Convert units.\n---\nUse factors.csv.\n'),
+        'factors.csv': strToU8('from,to,factor\nkm,mi,0.621\n'),
+      });
+      form.append('file', new Blob([Buffer.from(bundle)], { type: 'application/zip' }), 'units.zip');
+      form.append('spaceId', space);
+      form.append('publish', 'true');
+      const upload = await fetch(`${own.url}${CORE}/skills/upload`, {
+        method: 'POST',
+        headers: { 'x-api-key': ADMIN_KEY },
+        body: form,
+      });
+      expect(upload.status).toBe(201);
+      // Code execution: a file a run kept.
+      const ran = await as.post<{ conversationId: string }>(`${LLM}/${agentId}/conversation`, {
+        message: fenced('sh', 'echo sandbox-file > out.txt'),
+      });
+      expect(ran.status).toBe(201);
+      // A real orphan: bytes whose writer never recorded them.
+      const blobs = own.app.get<BlobStore>(BLOB_STORE);
+      const orphan = await blobs.put(Buffer.from(`orphan ${marker('ORPHAN')}`));
+
+      const live = async () => {
+        const skills = (
+          await as.get<{ data: { id: string; name: string; activeVersionId: string }[] }>(
+            `${CORE}/skills?agentId=${agentId}&limit=200`,
+          )
+        ).body.data;
+        expect(skills.map((skill) => skill.name)).toEqual(
+          expect.arrayContaining(['draft-email', 'gc-units']),
+        );
+        for (const skill of skills) {
+          const version = await as.get<{ instructions: string | null }>(
+            `${CORE}/skills/${skill.id}/versions/${skill.activeVersionId}`,
+          );
+          expect(version.body.instructions).toEqual(expect.any(String));
+        }
+        const content = await fetch(`${own.url}${K}/${agentId}/documents/${doc}/content`, {
+          headers: { 'x-api-key': ADMIN_KEY },
+        });
+        expect(await content.text()).toContain('Etna is an active stratovolcano');
+        expect((await as.get(`${K}/${agentId}/documents/${doc}/chunks`)).status).toBe(200);
+        expect((await as.get(`${K}/${agentId}/summary-index/tree`)).status).toBe(200);
+        const file = await fetch(
+          `${own.url}${LLM}/${agentId}/conversation/${ran.body.conversationId}/sandbox/files?path=out.txt`,
+          { headers: { 'x-api-key': ADMIN_KEY } },
+        );
+        expect(await file.text()).toBe('sandbox-file\n');
+        // A new sandbox gets the Skills' reference files from their blobs.
+        const fresh = await as.post<{ message: { content: string } }>(`${LLM}/${agentId}/conversation`, {
+          message: fenced(
+            'sh',
+            'cat /skills/gc-units/factors.csv /skills/draft-email/tone-guide.md | head -2',
+          ),
+        });
+        expect(fresh.body.message.content).toContain('km,mi,0.621');
+      };
+      await live();
+
+      const dryRun = await cli(own.config.dataDir, 'blobs', 'gc', '--dry-run', '--min-age', '0');
+      expect(dryRun.code).toBe(0);
+      expect(dryRun.output.split('\n').filter((line) => line.startsWith('would remove'))).toEqual([
+        `would remove  ${orphan.id}  ${orphan.sizeBytes} bytes`,
+      ]);
+      expect(dryRun.output).not.toContain('unaccounted');
+      const gc = await cli(own.config.dataDir, 'blobs', 'gc', '--min-age', '0');
+      expect(gc.code).toBe(0);
+      expect(gc.output.split('\n').filter((line) => line.startsWith('removed'))).toEqual([
+        `removed  ${orphan.id}  ${orphan.sizeBytes} bytes`,
+      ]);
+      expect(await blobs.has(orphan.id)).toBe(false);
+      await live();
+    } finally {
+      await own.close();
+    }
+  }, 180_000);
 });
