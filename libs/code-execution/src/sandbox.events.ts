@@ -60,6 +60,7 @@ export type SandboxEvent =
       'CodeRunsErased',
       Id & {
         readonly callIds: readonly string[];
+        /** The sealed blobs of their files, deleted with them. */
         readonly blobIds: readonly string[];
         /** The message whose deletion erased them; null when the conversation was deleted. */
         readonly messageId: string | null;
@@ -75,6 +76,7 @@ export interface SandboxRun {
   readonly callId: string;
   readonly messageId: string;
   readonly answerId: string | null;
+  /** The sealed blobs of its files (erasure deletes them). */
   readonly blobIds: readonly string[];
   readonly erased: boolean;
 }
@@ -113,7 +115,10 @@ export const evolveSandbox = (state: SandboxState, event: SandboxEvent): Sandbox
             callId: event.data.callId,
             messageId: event.data.messageId,
             answerId: event.data.answerId ?? null,
-            blobIds: blobIdsOfRun(event.data),
+            // Only sealed blobs are the run's own: a first-shape run's plain blob may share its content address
+            // with other data (a Skill file copied to /work), so erasure leaves it to the blob gc, which knows every
+            // reference.
+            blobIds: event.data.blobIds ?? [],
             erased: false,
           },
         ],
