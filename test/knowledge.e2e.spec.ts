@@ -1,8 +1,10 @@
 // Knowledge documents and tags over HTTP: the three levels, isolation between Agents and Spaces, tags, and the
 // content stored in the blob store rather than the log.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EVENT_STORE, type EventStore } from '#event-store';
+import { IngestionWorker } from '#knowledge/ingestion.worker';
+import { waitUntil } from '#testing/fixtures';
 import { strFromU8, unzipSync } from 'fflate';
 import { ADMIN_KEY, client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
 
@@ -265,6 +267,47 @@ describe('knowledge documents and tags (e2e)', () => {
 
     expect((await admin.delete(`${CORE}/spaces/${spaceId}`)).status).toBe(204);
     await eventually(async () => (await streamTypes(`document-${shared.id}`)).includes('DocumentDeleted'));
+  });
+
+  it("leaves a deleted Space's document text in no file under DATA_DIR, its -wal files included", async () => {
+    const spaceId = await space();
+    const agentId = await agent(spaceId);
+    const secret = `SPACEGONE${Math.random().toString(36).slice(2, 12).toUpperCase()}`;
+    const text = [
+      '# Handbook',
+      '',
+      ...Array.from({ length: 30 }, (_, i) => `Rule ${i}: ${secret} applies.`),
+    ].join('\n\n');
+    const doc = (await addText(agentId, { name: 'handbook.md', text, scope: 'space' })).body;
+    await waitUntil(async () => {
+      await api.app.get(IngestionWorker).idle();
+      return (await admin.get<Doc>(`${K}/${agentId}/documents/${doc.id}`)).body.status === 'Ready';
+    }, 20_000);
+    const holding = () => {
+      const found: string[] = [];
+      for (const entry of readdirSync(api.config.dataDir, { withFileTypes: true, recursive: true })) {
+        if (!entry.isFile()) continue;
+        try {
+          if (readFileSync(join(entry.parentPath, entry.name)).includes(secret)) found.push(entry.name);
+        } catch {
+          // removed meanwhile (a rotated journal)
+        }
+      }
+      return found;
+    };
+    expect(holding()).not.toEqual([]);
+
+    expect((await admin.delete(`${CORE}/spaces/${spaceId}`)).status).toBe(204);
+    const store = api.app.get<EventStore>(EVENT_STORE);
+    await waitUntil(
+      async () =>
+        (await store.readStream(`document-${doc.id}`)).some(
+          (event) => event.type === 'DocumentContentPurged',
+        ),
+      20_000,
+    );
+    // Purged means the chunks left the index and the blobs were removed: nothing may remain, WAL files included.
+    expect(holding()).toEqual([]);
   });
 
   it('runs bulk actions per document: tag, untag, re-process (forced or not) and delete', async () => {

@@ -54,6 +54,20 @@ export const codeExecutionProjector = defineProjector<SandboxEvent>({
         },
       ];
     },
+    // An erased run (its message or conversation deleted) leaves nothing of it in the read model, also in a rebuild.
+    CodeRunsErased: async ({ data }, context) => {
+      const current = await context.get<SandboxView>(CONVERSATION_SANDBOXES, data.conversationId);
+      const erased = new Set(data.callIds);
+      if (!current || !current.calls.some((call) => erased.has(call.callId))) return [];
+      return [
+        {
+          kind: 'patch',
+          collection: CONVERSATION_SANDBOXES,
+          id: data.conversationId,
+          set: { calls: current.calls.filter((call) => !erased.has(call.callId)) },
+        },
+      ];
+    },
     SandboxDestroyed: ({ data, metadata }) => [
       {
         kind: 'patch',

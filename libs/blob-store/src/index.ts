@@ -1,2 +1,3 @@
 export * from './blob-store.port.js';
 export * from './open-blob-store.js';
+export * from './blob-gc.js';

@@ -5,7 +5,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Module, type OnModuleInit } from '@nestjs/common';
-import { ContextProviders, ConversationsModule } from '#conversations';
+import { ContextProviders, ConversationDirectory, ConversationsModule } from '#conversations';
 import { PLATFORM_CONFIG, sha256, type PlatformConfig } from '#kernel';
 import { BubblewrapSandbox, CODE_SANDBOX, DockerSandbox } from '#sandbox';
 import { SkillsModule } from '#skills';
@@ -15,7 +15,7 @@ import { DownloadSandboxFileController } from './queries/download-sandbox-file/d
 import { DownloadSandboxFileHandler } from './queries/download-sandbox-file/download-sandbox-file.query.js';
 import { GetSandboxController } from './queries/get-sandbox/get-sandbox.controller.js';
 import { GetSandboxHandler } from './queries/get-sandbox/get-sandbox.query.js';
-import { MaintainSandboxHandler } from './sandbox-lifecycle.process.js';
+import { MaintainSandboxHandler, SANDBOX_LIFECYCLE_PROCESS } from './sandbox-lifecycle.process.js';
 import { SandboxSweeper } from './sandbox-sweeper.js';
 
 /**
@@ -55,9 +55,12 @@ export class CodeExecutionModule implements OnModuleInit {
   constructor(
     private readonly contextProviders: ContextProviders,
     private readonly code: CodeExecutionContextProvider,
+    private readonly conversations: ConversationDirectory,
   ) {}
 
   onModuleInit(): void {
     this.contextProviders.add(this.code);
+    // Deleting a message or a conversation answers once its code runs are erased (keys destroyed, files deleted).
+    this.conversations.stored.followErasure({ projection: SANDBOX_LIFECYCLE_PROCESS });
   }
 }

@@ -68,7 +68,7 @@ export class CodeExecutionContextProvider implements ContextProvider {
           run = await this.runs.run(
             turn.agent,
             turn.conversationId,
-            turn.messageId,
+            { messageId: turn.messageId, answerId: turn.answerId },
             { language, code: given.code },
             turn.signal,
             commandContext(turn.caller),

@@ -1,20 +1,24 @@
 // A conversation's sandbox as the runtime uses it: created on first use with the Agent's Skills' reference files
 // (active versions, under /skills/<skill>/…), runs recorded as events (code and output sealed under the
-// conversation's keys), files the code produced stored in the blob store, and destruction (timeouts, the
-// conversation's deletion) recorded before the directory goes.
+// conversation's keys), files the code produced stored in the blob store sealed with the run's key (their names and
+// paths sealed in the event; capped per run and per conversation), erasure of a deleted turn's runs (keys destroyed,
+// blobs deleted), and destruction (timeouts, the conversation's deletion) recorded before the directory goes.
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
 import type { AgentView } from '#agents';
 import { SYSTEM_ACTOR, newId, type PlatformConfig, PLATFORM_CONFIG } from '#kernel';
 import type { CommandContext } from '#eventsourcing';
-import { ContentCipher } from '#key-store';
+import { ContentCipher, KEY_STORE, type KeyStore } from '#key-store';
 import { CommandRunner, CommandSender } from '#platform';
 import { CODE_SANDBOX, type CodeSandbox, type RunRequest, type RunResult } from '#sandbox';
 import { AvailableSkills } from '#skills';
 import { RunSlots } from './run-slots.js';
 import {
+  runKeyIds,
+  runsToErase,
   sandboxDecider,
   sandboxStreamId,
+  type ProducedFile,
   type SandboxCommand,
   type SandboxSkill,
   type SandboxState,
@@ -27,7 +31,7 @@ const OUTPUT_CHARS = 8_000;
 
 export interface CodeRun {
   readonly result: RunResult;
-  readonly files: readonly { path: string; blobId: string; sizeBytes: number }[];
+  readonly files: readonly ProducedFile[];
 }
 
 @Injectable()
@@ -44,6 +48,7 @@ export class CodeRuns implements OnModuleDestroy {
     private readonly sender: CommandSender,
     private readonly cipher: ContentCipher,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
     @Inject(PLATFORM_CONFIG) readonly config: PlatformConfig,
   ) {
     this.slots = new RunSlots({
@@ -70,7 +75,7 @@ export class CodeRuns implements OnModuleDestroy {
   async run(
     agent: AgentView,
     conversationId: string,
-    messageId: string,
+    turn: { readonly messageId: string; readonly answerId: string },
     request: RunRequest,
     signal: AbortSignal,
     context: CommandContext,
@@ -92,11 +97,11 @@ export class CodeRuns implements OnModuleDestroy {
       (await this.sandbox.listFiles(sandboxId)).map((file) => [file.path, file.sizeBytes]),
     );
     const ran = await this.slots.withSlot(userId, signal, () => this.sandbox.run(sandboxId, request, signal));
-    const { files, notKept } = await this.keepFiles(sandboxId, before, state);
+    const callId = newId('run');
+    const { files, notKept } = await this.keepFiles(sandboxId, before, state, callId, conversationId);
     const result = notKept
       ? { ...ran, stderr: `${ran.stderr}${ran.stderr && !ran.stderr.endsWith('\n') ? '\n' : ''}${notKept}\n` }
       : ran;
-    const callId = newId('run');
     const output = `${result.stdout}${result.stderr ? `\n${result.stderr}` : ''}`.slice(0, OUTPUT_CHARS);
     const position = await this.record(
       {
@@ -104,7 +109,8 @@ export class CodeRuns implements OnModuleDestroy {
         data: {
           conversationId,
           callId,
-          messageId,
+          messageId: turn.messageId,
+          answerId: turn.answerId,
           language: request.language,
           code: await this.cipher.seal(callId, conversationId, request.code),
           exitCode: result.exitCode,
@@ -113,7 +119,10 @@ export class CodeRuns implements OnModuleDestroy {
           truncated: result.truncated,
           killedBy: result.killedBy,
           output: await this.cipher.seal(`${callId}-out`, conversationId, output),
-          files,
+          files: [],
+          sealedFiles: await this.cipher.seal(callId, conversationId, JSON.stringify(files)),
+          blobIds: files.map((file) => file.blobId),
+          keptBytes: files.reduce((sum, file) => sum + file.sizeBytes, 0),
         },
       },
       context,
@@ -131,12 +140,14 @@ export class CodeRuns implements OnModuleDestroy {
     sandboxId: string,
     before: ReadonlyMap<string, number>,
     state: Pick<SandboxState, 'keptFiles' | 'keptBytes'>,
-  ): Promise<{ files: CodeRun['files'][number][]; notKept: string }> {
+    callId: string,
+    conversationId: string,
+  ): Promise<{ files: ProducedFile[]; notKept: string }> {
     const caps = this.config.sandbox;
     const changed = (await this.sandbox.listFiles(sandboxId))
       .filter((file) => before.get(file.path) !== file.sizeBytes && file.sizeBytes <= KEEP_FILE_BYTES)
       .sort((a, b) => a.sizeBytes - b.sizeBytes || a.path.localeCompare(b.path));
-    const files: CodeRun['files'][number][] = [];
+    const files: ProducedFile[] = [];
     let keptFiles = state.keptFiles;
     let keptBytes = state.keptBytes;
     for (const file of changed) {
@@ -144,10 +155,11 @@ export class CodeRuns implements OnModuleDestroy {
       if (keptBytes + file.sizeBytes > caps.maxKeptBytesPerConversation) break;
       const bytes = await this.sandbox.readFile(sandboxId, file.path);
       if (!bytes) continue;
-      const stored = await this.blobs.put(bytes);
-      files.push({ path: file.path, blobId: stored.id, sizeBytes: stored.sizeBytes });
+      // Sealed with the run's key: the blob store holds ciphertext only, and destroying the key shreds it.
+      const stored = await this.blobs.put(await this.cipher.sealBytes(callId, conversationId, bytes));
+      files.push({ path: file.path, blobId: stored.id, sizeBytes: bytes.byteLength });
       keptFiles += 1;
-      keptBytes += stored.sizeBytes;
+      keptBytes += bytes.byteLength;
     }
     const left = changed.length - files.length;
     const notKept =
@@ -187,6 +199,22 @@ export class CodeRuns implements OnModuleDestroy {
     await this.record({ type: 'RecordSandboxDestroyed', data: { conversationId, reason } }, context);
     await this.sandbox.destroy(this.sandboxIdOf(conversationId));
     this.created.delete(this.sandboxIdOf(conversationId));
+  }
+
+  /**
+   * Erases the runs of a deleted message's turn (or, with `messageId` null, every run of the conversation): their keys
+   * are destroyed and their blobs deleted first, then CodeRunsErased is appended, so a process that dies in between
+   * does it again when the process manager replays the deletion; a replay after the append finds nothing to erase.
+   */
+  async erase(conversationId: string, messageId: string | null, context: CommandContext): Promise<void> {
+    const { state } = await this.commands.load(sandboxStreamId(conversationId), sandboxDecider);
+    const runs = runsToErase(state, messageId);
+    if (runs.length === 0) return;
+    for (const run of runs) {
+      for (const keyId of runKeyIds(run.callId)) await this.keys.destroy(keyId);
+      for (const blobId of run.blobIds) await this.blobs.delete(blobId);
+    }
+    await this.record({ type: 'EraseCodeRuns', data: { conversationId, messageId } }, context);
   }
 
   /** The sandboxes idle or too old in this process (the sweeper destroys them). */

@@ -3,3 +3,4 @@ export * from './sandbox.events.js';
 export * from './sandbox.read-model.js';
 export { SandboxLifecycleProcess } from './sandbox-lifecycle.process.js';
 export { sandboxRoot } from './code-execution.module.js';
+export { sandboxBlobReferences } from './sandbox-blob-references.js';

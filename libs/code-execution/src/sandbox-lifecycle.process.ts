@@ -1,4 +1,5 @@
-// Process manager: a deleted conversation's sandbox goes with it (its files too); a change to the Skills an Agent has
+// Process manager: a deleted message erases the code runs of its turn (their keys, their files), a deleted
+// conversation erases every run and its sandbox goes with it (its files too); a change to the Skills an Agent has
 // (a Skill created, published, rolled back or deleted) rebuilds the /skills files of that Agent's active sandboxes,
 // recorded with the cause in their streams. It keeps the active sandboxes per Agent in its own checkpointed state, so
 // a crash mid-rebuild resumes from the log.
@@ -20,13 +21,17 @@ import type { SkillEvent } from '#skills';
 import { CodeRuns } from './code-runs.js';
 import type { SandboxEvent } from './sandbox.events.js';
 
-/** Rebuilds (or, for a deleted conversation, destroys) one conversation's sandbox. */
+/**
+ * Rebuilds one conversation's sandbox, destroys it (a deleted conversation), or erases runs: those of the turn of
+ * `messageId`, or every run when it is null.
+ */
 export class MaintainSandbox extends Command<void> {
   constructor(
     readonly conversationId: string,
     readonly agentId: string,
-    readonly action: 'rebuild' | 'destroy',
+    readonly action: 'rebuild' | 'destroy' | 'erase',
     readonly context: CommandContext,
+    readonly messageId: string | null = null,
   ) {
     super();
   }
@@ -39,7 +44,8 @@ export class MaintainSandboxHandler implements ICommandHandler<MaintainSandbox> 
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute({ conversationId, agentId, action, context }: MaintainSandbox): Promise<void> {
+  async execute({ conversationId, agentId, action, context, messageId }: MaintainSandbox): Promise<void> {
+    if (action === 'erase') return this.runs.erase(conversationId, messageId, context);
     if (action === 'destroy') return this.runs.destroy(conversationId, 'conversation_deleted', context);
     const agent = await this.readStore.reader<AgentView>(AGENTS).get(agentId);
     if (!agent) return;
@@ -60,6 +66,7 @@ interface ActiveSandboxes {
 }
 
 const ACTIVE = 'pm_active_sandboxes';
+export const SANDBOX_LIFECYCLE_PROCESS = 'sandbox-lifecycle-process';
 const ALL = 'all';
 
 type Read = Extract<
@@ -68,6 +75,7 @@ type Read = Extract<
     type:
       | 'SandboxCreated'
       | 'SandboxDestroyed'
+      | 'MessageDeleted'
       | 'ConversationDeleted'
       | 'SkillCreated'
       | 'SkillVersionPublished'
@@ -78,7 +86,7 @@ type Read = Extract<
 
 @Injectable()
 export class SandboxLifecycleProcess implements Projector {
-  readonly name = 'sandbox-lifecycle-process';
+  readonly name = SANDBOX_LIFECYCLE_PROCESS;
   readonly version = 1;
   readonly collections = [{ name: ACTIVE }];
 
@@ -98,7 +106,18 @@ export class SandboxLifecycleProcess implements Projector {
       const active = await this.active(context);
       return [this.save(active.entries.filter((entry) => entry.conversationId !== data.conversationId))];
     },
+    MessageDeleted: async (event) => {
+      const { conversationId, messageId } = event.data;
+      await this.bus.execute(
+        new MaintainSandbox(conversationId, '', 'erase', causedBy(event, conversationId), messageId),
+      );
+      return [];
+    },
     ConversationDeleted: async (event, context) => {
+      const { conversationId } = event.data;
+      await this.bus.execute(
+        new MaintainSandbox(conversationId, '', 'erase', causedBy(event, conversationId)),
+      );
       const entry = (await this.active(context)).entries.find(
         (e) => e.conversationId === event.data.conversationId,
       );

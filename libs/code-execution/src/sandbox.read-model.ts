@@ -1,5 +1,6 @@
 // The conversation sandboxes read model (GET …/conversation/{conversationId}/sandbox), built by
-// projections/code-execution: one document per conversation that ran code, with its calls (code and output sealed).
+// projections/code-execution: one document per conversation that ran code, with its calls (code, output and, since
+// the second shape of CodeRan, the files sealed); an erased call (its message deleted) is dropped.
 import { defineReadModel } from '#eventsourcing';
 import type { ProducedFile, Sealed, SandboxSkill } from './sandbox.events.js';
 
@@ -14,7 +15,11 @@ export interface SandboxCallView {
   readonly truncated: boolean;
   readonly killedBy: string | null;
   readonly output: Sealed;
+  /** The first shape's files in the clear; later calls have `sealedFiles`. */
   readonly files: readonly ProducedFile[];
+  readonly answerId?: string;
+  readonly sealedFiles?: Sealed;
+  readonly blobIds?: readonly string[];
   readonly at: string;
 }
 

@@ -27,8 +27,12 @@ import {
 
 const PAGE = 200;
 
+type Settles = Parameters<CommandSender['settle']>[1][number];
+
 @Injectable()
 export class StoredConversations {
+  private readonly erasureFollowers: Settles[] = [];
+
   constructor(
     private readonly commands: CommandRunner,
     private readonly sender: CommandSender,
@@ -224,6 +228,24 @@ export class StoredConversations {
 
   settle(position: number): Promise<boolean> {
     return this.sender.settle(position, [CONVERSATIONS_READ_MODEL, MESSAGES_READ_MODEL]);
+  }
+
+  /**
+   * Another context that erases content of its own with a message or a conversation (code runs) names the
+   * projection doing it, so a deletion answers once that content is gone too.
+   */
+  followErasure(follower: Settles): void {
+    if (!this.erasureFollowers.some((known) => known.projection === follower.projection))
+      this.erasureFollowers.push(follower);
+  }
+
+  /** Waits for the read models and for every erasure follower to apply a deletion's position. */
+  settleErasure(position: number): Promise<boolean> {
+    return this.sender.settle(position, [
+      CONVERSATIONS_READ_MODEL,
+      MESSAGES_READ_MODEL,
+      ...this.erasureFollowers,
+    ]);
   }
 
   private run(command: ConversationCommand, context: CommandContext) {

@@ -6,6 +6,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { KEY_STORE, type KeyStore } from './key-store.port.js';
 
 const PREFIX = 'sealed:v1:';
+const BYTES_MAGIC = Buffer.from('SEALEDB1', 'ascii');
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 /** `sealed:v1:<keyId>:<iv>:<tag>:<ciphertext>`, the binary parts base64url without padding. */
@@ -99,6 +100,67 @@ export class ContentCipher {
       const key = value && keys.get(value.keyId);
       return value && key ? decrypt(value, key) : null;
     });
+  }
+
+  /**
+   * Seals bytes (a file) under the data key `keyId`: `SEALEDB1`, the key id's length (one byte) and the key id, then
+   * iv, tag and ciphertext. Each call draws a fresh iv, so the stored bytes (and a content address of them) say
+   * nothing of the plaintext, and destroying the key shreds every copy.
+   */
+  async sealBytes(keyId: string, group: string, plaintext: Uint8Array): Promise<Buffer> {
+    const id = Buffer.from(keyId, 'utf8');
+    if (keyId === '' || keyId.includes(':') || id.byteLength > 255)
+      throw new SealedContentError(`${JSON.stringify(keyId)} cannot be a data key id (1-255 bytes, no ':')`);
+    const key = await this.keys.obtain(keyId, group);
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
+    cipher.setAAD(id);
+    const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+    return Buffer.concat([
+      BYTES_MAGIC,
+      Buffer.from([id.byteLength]),
+      id,
+      iv,
+      cipher.getAuthTag(),
+      ciphertext,
+    ]);
+  }
+
+  /** Whether `bytes` were sealed by `sealBytes` (they may still fail to open). */
+  isSealedBytes(bytes: Uint8Array): boolean {
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+      .subarray(0, BYTES_MAGIC.byteLength)
+      .equals(BYTES_MAGIC);
+  }
+
+  /** The plaintext bytes, or null when their key was destroyed; throws on malformed or altered bytes. */
+  async openBytes(sealed: Uint8Array): Promise<Buffer | null> {
+    const bytes = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
+    const idLength = bytes[BYTES_MAGIC.byteLength];
+    const start = BYTES_MAGIC.byteLength + 1;
+    if (
+      !this.isSealedBytes(bytes) ||
+      idLength === undefined ||
+      bytes.byteLength < start + idLength + IV_BYTES + TAG_BYTES
+    )
+      throw new SealedContentError('The bytes are not sealed (SEALEDB1)');
+    const id = bytes.subarray(start, start + idLength);
+    const keyId = id.toString('utf8');
+    const key = (await this.keys.getMany([keyId])).get(keyId);
+    if (!key) return null;
+    const iv = bytes.subarray(start + idLength, start + idLength + IV_BYTES);
+    const tag = bytes.subarray(start + idLength + IV_BYTES, start + idLength + IV_BYTES + TAG_BYTES);
+    const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
+    decipher.setAAD(id);
+    decipher.setAuthTag(tag);
+    try {
+      return Buffer.concat([
+        decipher.update(bytes.subarray(start + idLength + IV_BYTES + TAG_BYTES)),
+        decipher.final(),
+      ]);
+    } catch {
+      throw new SealedContentError(`Bytes sealed under data key '${keyId}' failed authentication`);
+    }
   }
 
   /** Whether `value` has the shape of a sealed value (it may still fail to open). */

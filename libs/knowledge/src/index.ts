@@ -11,3 +11,4 @@ export { SearchKnowledge } from './queries/search-knowledge/search-knowledge.que
 export { GetDocumentText } from './queries/get-document-text/get-document-text.query.js';
 export { prepareDocument } from './ingestion/parse.js';
 export { IngestionError } from './ingestion/ingestion-error.js';
+export { KNOWLEDGE_BLOB_REFERENCES } from './blob-references.js';

@@ -1,10 +1,11 @@
-// `blobs gc`: a thin nest-commander adapter over sweepBlobs, which removes the blobs the log no longer references
-// (what a crash left behind), and prints each removed blob and a summary.
+// `blobs gc`: a thin nest-commander adapter over sweepBlobs, which removes the blobs no context's declared references
+// (ALL_BLOB_REFERENCES) keep alive any more (what a crash left behind), and prints each removed blob, each kept as
+// unaccounted for, and a summary.
 import { Inject } from '@nestjs/common';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
-import { BLOB_STORE, type BlobStore } from '#blob-store';
+import { BLOB_STORE, DEFAULT_BLOB_GC_MIN_AGE_MS, sweepBlobs, type BlobStore } from '#blob-store';
 import { EVENT_STORE, type EventStore } from '#event-store';
-import { DEFAULT_BLOB_GC_MIN_AGE_MS, sweepBlobs } from '#knowledge/blob-gc';
+import { ALL_BLOB_REFERENCES } from '../../../blob-references.js';
 import { CLI_OUTPUT, type CliOutput } from '../output.js';
 import { groupCommand, nonNegativeInteger } from './options.js';
 
@@ -20,9 +21,9 @@ const DEFAULT_MIN_AGE_MINUTES = DEFAULT_BLOB_GC_MIN_AGE_MS / MINUTE_MS;
 @SubCommand({
   name: 'gc',
   description:
-    'remove the blobs no event references any more (the bytes of an upload, an ingestion or a summary build ' +
-    'that crashed before recording them), except those stored within the grace period; prints each removed ' +
-    'blob and a summary',
+    'remove the blobs no context references any more (Knowledge documents and summary trees, Skill versions, ' +
+    'sandbox files: the bytes of a writer that crashed before recording them), except those stored within the ' +
+    'grace period and those named by events no context accounts for; prints each removed blob and a summary',
 })
 export class BlobsGcCommand extends CommandRunner {
   constructor(
@@ -44,17 +45,23 @@ export class BlobsGcCommand extends CommandRunner {
     const result = await sweepBlobs({
       blobs: this.blobs,
       events: this.events,
+      references: ALL_BLOB_REFERENCES,
       minAge: minAgeMinutes * MINUTE_MS,
       dryRun,
     });
     for (const blob of result.removed)
       this.output.line(`${dryRun ? 'would remove' : 'removed'}  ${blob.id}  ${blob.sizeBytes} bytes`);
+    for (const blob of result.keptUnaccounted)
+      this.output.line(`kept (unaccounted for)  ${blob.id}  named by ${blob.eventTypes.join(', ')}`);
     this.output.line(
       `${dryRun ? 'dry run, nothing removed: ' : ''}scanned ${result.scanned} blobs: ` +
         `${result.referenced} referenced, ` +
         `${result.removed.length} ${dryRun ? 'to remove' : 'removed'} ` +
         `(${result.bytesFreed} bytes ${dryRun ? 'to free' : 'freed'}), ` +
-        `${result.keptYoung} kept as stored within the last ${minAgeMinutes} minutes`,
+        `${result.keptYoung} kept as stored within the last ${minAgeMinutes} minutes` +
+        (result.keptUnaccounted.length > 0
+          ? `, ${result.keptUnaccounted.length} kept as named by events no context accounts for`
+          : ''),
     );
   }
 

@@ -18,6 +18,8 @@ export interface TurnContext {
   readonly query: string;
   /** The user's message being answered. */
   readonly messageId: string;
+  /** The answer's id (the assistant message this turn records). */
+  readonly answerId: string;
   readonly visibility: 'normal' | 'private' | 'incognito';
   /** An API-driven streamed turn (spec: memory is not applied to those; they stay a raw model call with Knowledge). */
   readonly streamed: boolean;

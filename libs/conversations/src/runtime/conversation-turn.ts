@@ -204,6 +204,7 @@ export class ConversationTurns {
       conversationId,
       query: request.content,
       messageId: ids.userMessageId,
+      answerId: ids.answerId,
       visibility,
       streamed: request.stream,
       signal: AbortSignal.any([request.signal, posting.signal]),

@@ -95,6 +95,26 @@ describe('SqliteKeyStore on disk', () => {
     await reopened.close();
   });
 
+  it('seals bytes so that the stored form holds nothing of them, and destroying the key shreds them', async () => {
+    const store = new SqliteKeyStore({ path: join(dataDir, 'keys.db') });
+    const cipher = new ContentCipher(store);
+    const plain = Buffer.from('file contents FILE-MARKER-1234567890', 'utf8');
+    const first = await cipher.sealBytes('run_1', 'cnv_1', plain);
+    const second = await cipher.sealBytes('run_1', 'cnv_1', plain);
+    expect(first.includes(Buffer.from('FILE-MARKER'))).toBe(false);
+    expect(first.equals(second)).toBe(false); // a fresh iv each time: equal files are not linkable
+    expect(cipher.isSealedBytes(first)).toBe(true);
+    expect(cipher.isSealedBytes(plain)).toBe(false);
+    expect((await cipher.openBytes(first))!.equals(plain)).toBe(true);
+    const altered = Buffer.from(first);
+    altered[altered.length - 1]! ^= 1;
+    await expect(cipher.openBytes(altered)).rejects.toThrow('failed authentication');
+    await expect(cipher.openBytes(plain)).rejects.toThrow('not sealed');
+    expect(await store.destroyGroup('cnv_1')).toBe(1);
+    expect(await cipher.openBytes(first)).toBeNull();
+    await store.close();
+  });
+
   it('converts a database left in WAL mode to a rollback journal', async () => {
     const path = join(dataDir, 'keys.db');
     const wal = new DatabaseSync(path);

@@ -60,7 +60,11 @@ export class SqliteReadStore implements ReadStore {
   constructor(options: SqliteReadStoreOptions) {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
     this.db = new DatabaseSync(options.path);
-    this.db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+    // secure_delete: a purged document's bytes are overwritten, not left in a free page; a commit that deletes
+    // documents (a purge) then checkpoints and truncates the WAL, whose older frames still hold them.
+    this.db.exec(
+      'PRAGMA busy_timeout = 5000; PRAGMA secure_delete = ON; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;',
+    );
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS projections (name TEXT PRIMARY KEY, record TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS checkpoints (
@@ -194,6 +198,8 @@ export class SqliteReadStore implements ReadStore {
         ref.generation,
       );
     });
+    // A dropped generation may hold what the live one no longer has (a rebuild after an erasure).
+    this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     this.statementCache.clear();
   }
 
@@ -239,6 +245,7 @@ export class SqliteReadStore implements ReadStore {
            DO UPDATE SET position = MAX(position, excluded.position)`,
       ).run(ref.name, ref.generation, checkpoint);
     });
+    if (ops.some(({ op }) => op.kind === 'delete')) this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   }
 
   async checkpoint(ref: ProjectionRef): Promise<number> {

@@ -2,7 +2,7 @@
 // dist/ (built by `pretest`; run `npm run build` first when calling jest directly), while this thread searches the
 // same WAL file through the TypeScript source. Within one process the contract's interleaving tests only run calls
 // one after the other; here the write transactions really run while searches read.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,5 +114,53 @@ describe('SqliteSearchIndex.setDocumentTags across threads', () => {
     expect(searches).toBe(600);
     // Every search saw all chunks red or none; and the writes did overlap the searches (both states seen).
     expect([...seen.keys()].sort()).toEqual(['', whole]);
+  });
+});
+
+describe('SqliteSearchIndex deletion on disk', () => {
+  /** The files under `at` (the database, its -wal and -shm) whose bytes hold `needle`. */
+  const holding = (at: string, needle: string): string[] =>
+    readdirSync(at)
+      .filter((name) => readFileSync(join(at, name)).includes(Buffer.from(needle)))
+      .sort();
+
+  it('leaves a deleted document’s text in no file, the WAL included, while the index stays open', async () => {
+    const at = mkdtempSync(join(tmpdir(), 'search-erase-'));
+    const index = new SqliteSearchIndex({ path: join(at, 'search.db') });
+    await index.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
+    const chunk = (documentId: string, text: string, n: number) => ({
+      chunkId: `${documentId}-${n}`,
+      documentId,
+      version: 1,
+      ownerId: 'spc_1',
+      tagIds: [],
+      sectionPath: [],
+      start: 0,
+      end: text.length,
+      text,
+      embedding: [1, n, 0, 0],
+      documentName: `${documentId}.md`,
+    });
+    const secret = 'DELETEDTEXT7fq2k';
+    await index.upsertDocument('chunks_v1', 'keep', 1, [chunk('keep', 'a document that stays', 0)]);
+    await index.upsertDocument(
+      'chunks_v1',
+      'gone',
+      1,
+      Array.from({ length: 20 }, (_, n) => chunk('gone', `paragraph ${n} holds ${secret} in its words`, n)),
+    );
+    expect(holding(at, secret)).not.toEqual([]);
+    await index.deleteDocument('chunks_v1', 'gone');
+    expect(holding(at, secret)).toEqual([]);
+    const hits = await index.search('chunks_v1', {
+      text: 'stays',
+      embedding: [],
+      ownerIds: ['spc_1'],
+      limit: 5,
+      mode: 'bm25',
+    });
+    expect(hits.map((hit) => hit.documentId)).toEqual(['keep']);
+    await index.close();
+    rmSync(at, { recursive: true, force: true });
   });
 });

@@ -152,7 +152,11 @@ export class SqliteSearchIndex implements SearchIndex {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
     this.db = new DatabaseSync(options.path);
     this.vectorCache = new VectorCache(options.vectorCacheBytes ?? DEFAULT_VECTOR_CACHE_BYTES);
-    this.db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+    // secure_delete: a deleted chunk's text is overwritten with zeros, not left in a free page; after a deletion the
+    // WAL is checkpointed and truncated (purge below), since its older frames still hold the pages as they were.
+    this.db.exec(
+      'PRAGMA busy_timeout = 5000; PRAGMA secure_delete = ON; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;',
+    );
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS search_indexes (
         name TEXT PRIMARY KEY, dimensions INTEGER NOT NULL, incarnation TEXT NOT NULL,
@@ -311,6 +315,7 @@ export class SqliteSearchIndex implements SearchIndex {
       const removed = this.removeDocument(index, current);
       this.adjustCounts(index, -removed, removed > 0 ? -1 : 0);
     });
+    this.purgeWal();
   }
 
   async search(index: string, query: SearchQuery): Promise<SearchHit[]> {
@@ -412,6 +417,7 @@ export class SqliteSearchIndex implements SearchIndex {
       this.vectorCache.forget(`${record.incarnation}:`);
       this.termStats.delete(record.incarnation);
     });
+    this.purgeWal();
   }
 
   async stats(index: string): Promise<SearchIndexStats> {
@@ -576,6 +582,15 @@ export class SqliteSearchIndex implements SearchIndex {
     const found = this.registry(name);
     if (!found) throw new NotFoundError('Search index', name);
     return found;
+  }
+
+  /**
+   * Copies the WAL into the database and truncates it to nothing: the WAL's frames hold deleted text as it was
+   * (secure_delete zeroes the pages, not their older copies in the log). A reader holding an old snapshot may keep a
+   * frame until its next purge; every deletion purges again.
+   */
+  private purgeWal(): void {
+    if (!this.closed) this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   }
 
   private write(work: () => void): void {

@@ -25,7 +25,7 @@ export class DeleteConversationHandler implements ICommandHandler<DeleteConversa
     const owned = await this.directory.owned(agentId, conversationId, caller);
     if (owned.kind === 'incognito') return this.directory.incognito.delete(owned.record.id);
     const { stored } = this.directory;
-    await stored.settle(
+    await stored.settleErasure(
       await stored.delete(owned.record.id, caller.userId, 'requested', commandContext(caller)),
     );
   }

@@ -29,7 +29,7 @@ export class DeleteMessageHandler implements ICommandHandler<DeleteMessage> {
       return;
     }
     const { stored } = this.directory;
-    await stored.settle(
+    await stored.settleErasure(
       await stored.deleteMessage(owned.record.id, caller.userId, messageId, commandContext(caller)),
     );
   }

@@ -1,5 +1,6 @@
-// The blob sweep over a file-system blob store and an embedded event store in a fresh directory: blobs are backdated
-// by their modification time (what the store lists as storedAt), never by waiting.
+// The blob sweep (libs/blob-store/src/blob-gc.ts) with Knowledge's declarations, over a file-system blob store and an
+// embedded event store in a fresh directory: blobs are backdated by their modification time (what the store lists as
+// storedAt), never by waiting.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,11 +9,14 @@ import type { BlobStore, ListedBlob, StoredBlob } from '#blob-store';
 import { FsBlobStore } from '#blob-store/fs/fs-blob-store';
 import { SqliteEventStore } from '#event-store';
 import { makeEvent } from '#testing/fixtures';
-import { sweepBlobs, type SweptBlob } from './blob-gc.js';
+import { sweepBlobs as sweep, type SweepBlobsOptions, type SweptBlob } from '#blob-store';
+import { KNOWLEDGE_BLOB_REFERENCES } from './blob-references.js';
 import { documentStreamId, type DocumentEvent } from './document.events.js';
 import { summaryIndexStreamId, type SummaryIndexEvent } from './summary/summary-index.events.js';
 
 const HOUR = 60 * 60 * 1000;
+const sweepBlobs = (options: Omit<SweepBlobsOptions, 'references'>) =>
+  sweep({ ...options, references: KNOWLEDGE_BLOB_REFERENCES });
 const byId = (a: SweptBlob, b: SweptBlob): number => a.id.localeCompare(b.id);
 const swept = (blob: StoredBlob): SweptBlob => ({ id: blob.id, sizeBytes: blob.sizeBytes });
 
@@ -132,6 +136,7 @@ describe('sweepBlobs', () => {
       referenced: 5,
       removed: garbage.map(swept).sort(byId),
       keptYoung: 1,
+      keptUnaccounted: [],
       bytesFreed: 5000 + 300 + 40,
     });
     for (const blob of garbage) expect(await blobs.has(blob.id)).toBe(false);
@@ -219,7 +224,22 @@ describe('sweepBlobs', () => {
       referenced: 0,
       removed: [],
       keptYoung: 0,
+      keptUnaccounted: [],
       bytesFreed: 0,
     });
+  });
+
+  it('keeps, and reports, blobs named by events no declaration accounts for', async () => {
+    const named = await stored(3);
+    const orphan = await stored(3);
+    await events.appendToStream(
+      'gadget-1',
+      [makeEvent('GadgetBuilt', { gadgetId: 'gadget-1', parts: [{ blob: named.id }] })],
+      'any',
+    );
+    const result = await sweepBlobs({ blobs, events });
+    expect(result.removed).toEqual([swept(orphan)]);
+    expect(result.keptUnaccounted).toEqual([{ id: named.id, eventTypes: ['GadgetBuilt'] }]);
+    expect(await blobs.has(named.id)).toBe(true);
   });
 });
