@@ -7,7 +7,7 @@ import { READ_STORE, type ReadStore } from '#read-store';
 import { usageRange, usageReport, type UsageRangeQuery, type UsageReport } from '#usage';
 
 export class GetAgentUsage extends Query<
-  Pick<UsageReport, 'from' | 'to' | 'totals' | 'days'> & { readonly agentId: string }
+  Pick<UsageReport, 'from' | 'to' | 'totals' | 'days' | 'records'> & { readonly agentId: string }
 > {
   constructor(
     readonly agentId: string,
@@ -25,7 +25,7 @@ export class GetAgentUsageHandler implements IQueryHandler<GetAgentUsage> {
   async execute({ agentId, query, caller }: GetAgentUsage) {
     const range = usageRange(query);
     await accessibleAgent(this.readStore, agentId, caller);
-    const { from, to, totals, days } = await usageReport(this.readStore, 'agent', agentId, range);
-    return { agentId, from, to, totals, days };
+    const { from, to, totals, days, records } = await usageReport(this.readStore, 'agent', agentId, range);
+    return { agentId, from, to, totals, days, records };
   }
 }
