@@ -492,6 +492,7 @@ describe('compatible gateway (e2e, openai SDK)', () => {
       type Report = {
         totals: { calls: number; inputTokens: number; costUsd: number };
         days: { day: string }[];
+        records: Record<string, unknown>[];
       };
       const own = client(api.url, key.key);
       const report = await eventually(async () => {
@@ -500,9 +501,35 @@ describe('compatible gateway (e2e, openai SDK)', () => {
       });
       expect(report.totals).toMatchObject({ calls: 2, inputTokens: 2000, costUsd: 0.00328 });
       expect(report.days).toEqual([expect.objectContaining({ day: utcDay(new Date()) })]);
+      // The records carry the spec's isIncludedUsage by that name: fake-chat is billable.
+      expect(report.records).toEqual([
+        {
+          day: utcDay(new Date()),
+          isIncludedUsage: false,
+          calls: 2,
+          failedCalls: 0,
+          inputTokens: 2000,
+          cachedInputTokens: 800,
+          outputTokens: 1000,
+          costUsd: 0.00328,
+        },
+      ]);
       const byModel = await admin().get<Report>(`${CORE}/usage?dimension=model&subject=fake-chat`);
       expect(byModel.body.totals.calls).toBeGreaterThanOrEqual(2);
+      expect(byModel.body.records).toEqual([expect.objectContaining({ isIncludedUsage: false })]);
       expect((await own.get(`${CORE}/usage?dimension=model&subject=fake-chat`)).status).toBe(403);
+      // A model or Agent report without `subject` is a malformed request, for an admin as for anyone: 400 naming it.
+      for (const caller of [own, admin()])
+        for (const dimension of ['model', 'agent']) {
+          const missing = await caller.get<{ error: { code: string; param: string } }>(
+            `${CORE}/usage?dimension=${dimension}`,
+          );
+          expect([missing.status, missing.body.error.code, missing.body.error.param]).toEqual([
+            400,
+            'missing_field',
+            'subject',
+          ]);
+        }
       expect((await own.get(`${CORE}/usage?from=2026-02-30`)).status).toBe(400);
     });
 

@@ -602,6 +602,21 @@ describe('hostile input (e2e)', () => {
     expect([many.status, many.body?.error.code]).toEqual([431, 'headers_too_large']);
     const garbage = parsed(await rawExchange(port(), ['GET / HTTP/1.1\r\nhost x\r\n\r\n']));
     expect([garbage.status, garbage.body?.error.type]).toEqual([400, 'invalid_request_error']);
+    // HTTP/1.1 without Host: Node refuses it on its own (a bare 400, no body) unless the server routes it here.
+    const hostless = await rawExchange(port(), ['GET /health HTTP/1.1\r\n\r\n']);
+    expect(parsed(hostless)).toEqual({
+      status: 400,
+      body: {
+        error: {
+          type: 'invalid_request_error',
+          code: 'missing_host',
+          message: 'an HTTP/1.1 request must carry a Host header',
+        },
+      },
+    });
+    expect(hostless.toLowerCase()).toContain('connection: close');
+    // HTTP/1.0 needs no Host: still answered.
+    expect(parsed(await rawExchange(port(), ['GET /health/live HTTP/1.0\r\n\r\n'])).status).toBe(200);
   });
 
   it('cuts a client that sends its body too slowly (408, connection closed)', async () => {

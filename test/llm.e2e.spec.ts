@@ -575,7 +575,11 @@ describe('core LLM endpoints (e2e)', () => {
         [agentId, 'core', 'generateImage', 'completed'],
       ]);
 
-      let report: Json & { totals: Json; days: Json[] } = { totals: {}, days: [] };
+      let report: Json & { totals: Json; days: Json[]; records: Json[] } = {
+        totals: {},
+        days: [],
+        records: [],
+      };
       await waitUntil(async () => {
         const reply = await caller.get<typeof report>(`${LLM}/${agentId}/usage`);
         report = reply.body;
@@ -594,6 +598,30 @@ describe('core LLM endpoints (e2e)', () => {
       expect(report.totals.costUsd).toBeCloseTo(0.00024, 9);
       expect(report.totals.billableCostUsd).toBeCloseTo(0.00024, 9);
       expect(report.days).toEqual([{ day: today, ...report.totals }]);
+      // The same day split by the spec's isIncludedUsage, by that name: the offline image model is covered by the
+      // subscription (includedUsage), fake-chat is billable.
+      expect(report.records).toEqual([
+        {
+          day: today,
+          isIncludedUsage: true,
+          calls: 1,
+          failedCalls: 0,
+          inputTokens: Number(report.totals.inputTokens) - 200,
+          cachedInputTokens: 0,
+          outputTokens: 0,
+          costUsd: 0,
+        },
+        {
+          day: today,
+          isIncludedUsage: false,
+          calls: 2,
+          failedCalls: 0,
+          inputTokens: 200,
+          cachedInputTokens: 0,
+          outputTokens: 20,
+          costUsd: expect.closeTo(0.00024, 9),
+        },
+      ]);
 
       const past = await caller.get(`${LLM}/${agentId}/usage?from=2020-01-01&to=2020-01-31`);
       expect(past.body).toMatchObject({

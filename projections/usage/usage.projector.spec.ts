@@ -46,6 +46,12 @@ describe('usage projection', () => {
       outputTokens: 20,
       costUsd: 1,
       billableCostUsd: 0.5,
+      // The subscription-covered part: the second call only (failed).
+      includedCalls: 1,
+      includedFailedCalls: 1,
+      includedInputTokens: 100,
+      includedCachedInputTokens: 40,
+      includedOutputTokens: 10,
     });
     expect(await h.get(USAGE_DAILY, usageDayId('model', 'gpt-x', '2026-11-20'))).toMatchObject({ calls: 2 });
     expect(await h.get(USAGE_DAILY, usageDayId('user', 'usr_1', '2026-11-20'))).toMatchObject({ calls: 2 });

@@ -6,20 +6,28 @@ import { agentUserSubject, USAGE_DAILY, USAGE_READ_MODEL, usageDayId, type Usage
 
 export const usageProjector = defineProjector<UsageEvent>({
   name: USAGE_READ_MODEL.projection,
-  // 2: per user of an Agent (agentUser), so that a user sees their own usage of an Agent.
+  // 2: per user of an Agent (agentUser), so that a user sees their own usage of an Agent; and the
+  // subscription-covered part of each day (included*), so reports split calls by isIncludedUsage.
   version: 2,
   collections: [USAGE_READ_MODEL],
   on: {
     ModelCallRecorded: ({ data: call }): WriteOp[] => {
       const day = call.startedAt.slice(0, 10);
+      const failed = call.outcome === 'failed' ? 1 : 0;
+      const included = call.isIncludedUsage ? 1 : 0;
       const by = {
         calls: 1,
-        failedCalls: call.outcome === 'failed' ? 1 : 0,
+        failedCalls: failed,
         inputTokens: call.inputTokens,
         cachedInputTokens: call.cachedInputTokens,
         outputTokens: call.outputTokens,
         costUsd: call.costUsd,
         billableCostUsd: call.isIncludedUsage ? 0 : call.costUsd,
+        includedCalls: included,
+        includedFailedCalls: included * failed,
+        includedInputTokens: included * call.inputTokens,
+        includedCachedInputTokens: included * call.cachedInputTokens,
+        includedOutputTokens: included * call.outputTokens,
       };
       const subjects: [UsageDimension, string | null][] = [
         ['apiKey', call.apiKeyId],

@@ -1,5 +1,7 @@
 // Boots the real api in-process on 127.0.0.1 (random port) over its own temporary data directory, and speaks HTTP.
+import { channel } from 'node:diagnostics_channel';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -46,12 +48,49 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
   const app = await createApi(config, logger);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address() as { port: number };
+  const connections = watchConnections();
   return {
     url: `http://127.0.0.1:${address.port}`,
     config,
     app,
     logs: () => chunks.join(''),
-    close: () => app.close(),
+    close: async () => {
+      await app.close();
+      await connections.closedTo(address.port);
+    },
+  };
+}
+
+/**
+ * The TCP connections this test process opens (fetch, SDKs, raw sockets). A response whose body is never read holds
+ * its connection paused: it never sees the server close, and keeps the jest worker alive after its last test ("A
+ * worker process has failed to exit gracefully"). Closing the api therefore checks that every connection to it has
+ * ended, and fails the suite, naming the cause, when one has not.
+ */
+function watchConnections() {
+  const sockets = new Set<Socket>();
+  const client = channel('net.client.socket');
+  const opened = (message: unknown) => {
+    const { socket } = message as { socket: Socket };
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  };
+  client.subscribe(opened);
+  return {
+    async closedTo(port: number): Promise<void> {
+      client.unsubscribe(opened);
+      const open = () => [...sockets].filter((socket) => !socket.destroyed && socket.remotePort === port);
+      // Connections the server just closed end within a few event-loop turns; a paused one never does.
+      for (let waited = 0; open().length > 0 && waited < 2000; waited += 20)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      const left = open();
+      for (const socket of left) socket.destroy();
+      if (left.length > 0)
+        throw new Error(
+          `${left.length} connection(s) to the api were still open after it closed: a response body was left ` +
+            'unread (read it, or cancel it with response.body?.cancel())',
+        );
+    },
   };
 }
 

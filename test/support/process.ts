@@ -17,6 +17,18 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The api processes of this suite still running. A test that fails or times out before it stops its api would leave
+ * the process running past the suite: holding the jest worker open ("A worker process has failed to exit gracefully")
+ * until it exits, or orphaned. Every api started here ends with the suite, and none starts after it.
+ */
+const running = new Set<ChildProcess>();
+let suiteEnded = false;
+afterAll(async () => {
+  suiteEnded = true;
+  await Promise.all([...running].map((child) => stopProcess(child, 'SIGKILL')));
+});
+
 export interface ApiProcess {
   readonly url: string;
   readonly child: ChildProcess;
@@ -25,11 +37,15 @@ export interface ApiProcess {
 
 export async function spawnApi(env: Record<string, string>, timeoutMs = 20_000): Promise<ApiProcess> {
   if (!existsSync(API_ENTRY)) throw new Error(`${API_ENTRY} is missing: npm test builds it first (pretest)`);
+  if (suiteEnded)
+    throw new Error('the suite has ended (a test went on after its timeout): no api is started');
   const port = await freePort();
   const child = spawn(process.execPath, [API_ENTRY], {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

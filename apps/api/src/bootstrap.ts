@@ -1,10 +1,11 @@
 // Builds and starts the api: Fastify, the Nest application, projections (in embedded mode), the admin bootstrap,
 // then listens. Used by main.ts and by the end-to-end tests, which start it on a random port with their own DATA_DIR.
-import { createServer, STATUS_CODES, type RequestListener } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener } from 'node:http';
 import type { Socket } from 'node:net';
-import { NestFactory } from '@nestjs/core';
+import type { Type } from '@nestjs/common';
+import { DiscoveryService, NestFactory } from '@nestjs/core';
 import fastifyMultipart from '@fastify/multipart';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest, RawServerDefault } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
@@ -13,21 +14,23 @@ import { EVENT_STORE, type EventStore } from '#event-store';
 import { ProjectionRunner, ProjectionWaiter, PROJECTORS, type Projector } from '#eventsourcing';
 import { createLogger, PinoNestLogger } from '#platform';
 import { AdminBootstrap } from '#identity/admin-bootstrap';
-import { errorBody } from '#http';
+import { DEFAULT_BODY_LIMIT_BYTES, documentedPath, errorBody, routeBodyLimits, routeDocs } from '#http';
 import { IngestionWorker } from '#knowledge/ingestion.worker';
 import { SummaryIndexWorker } from '#knowledge/summary/summary-index.worker';
 import { ApiModule } from './app.module.js';
 import { OperationsController } from './operations.controller.js';
 import { instrumentHttp } from './http-metrics.js';
 
-export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+/** The code of the refusal of an HTTP/1.1 request without `Host` (see missingHost). */
+const MISSING_HOST = 'ERR_MISSING_HOST';
 
 const CLIENT_ERRORS: Record<string, readonly [number, string, string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'the request was not received in time'],
   HPE_HEADER_OVERFLOW: [431, 'headers_too_large', 'the request line and headers are over 16 KB'],
+  [MISSING_HOST]: [400, 'missing_host', 'an HTTP/1.1 request must carry a Host header'],
 };
 
-/** Writes an enveloped error on a socket whose request Node could not parse, then closes it. */
+/** Writes an enveloped error on a socket whose request Node could not parse (or refuses), then closes it. */
 function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
@@ -44,6 +47,14 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }
+
+/**
+ * Node answers an HTTP/1.1 request without `Host` with a bare 400 of its own, without calling the `clientError`
+ * handler (`requireHostHeader`). The server is created without that check, and the request goes to the same handler
+ * as every other request Node's parser refuses, so its answer carries the envelope too.
+ */
+const missingHost = (request: IncomingMessage): boolean =>
+  request.httpVersion === '1.1' && request.headers.host === undefined;
 /** Largest uploaded file (a Knowledge document). */
 export const UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
 
@@ -52,7 +63,7 @@ export async function createApi(
   logger: Logger = createLogger(config),
 ): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
-    bodyLimit: BODY_LIMIT_BYTES,
+    bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: 200 },
     // Errors the router raises before Nest sees the request (bad URL encoding, over-long ids) get the same envelope.
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
@@ -72,15 +83,23 @@ export async function createApi(
     requestTimeout: config.requestTimeoutMs,
     // Node checks request timeouts on an interval (30 s by default): check every second so a slow sender is cut on
     // time.
-    serverFactory: (handler: RequestListener) =>
-      createServer(
+    serverFactory: (handler: RequestListener) => {
+      const server = createServer(
         {
           requestTimeout: config.requestTimeoutMs,
           headersTimeout: config.requestTimeoutMs,
           connectionsCheckingInterval: 1000,
+          requireHostHeader: false,
         },
-        handler,
-      ),
+        (request, response) => {
+          if (!missingHost(request)) return handler(request, response);
+          const error: NodeJS.ErrnoException = new Error('missing Host header');
+          error.code = MISSING_HOST;
+          answerClientError(error, request.socket);
+        },
+      );
+      return server;
+    },
     // Requests Node's parser refuses before any route sees them (malformed HTTP, headers over 16 KB, a request not
     // received in time) get the envelope too, written on the socket.
     clientErrorHandler: answerClientError,
@@ -99,6 +118,34 @@ export async function createApi(
     limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12 },
   });
   const fastify = app.getHttpAdapter().getInstance();
+  // A body declared as JSON but empty (a DELETE sent with `content-type: application/json` by many clients) is no
+  // body, not invalid JSON; anything else goes to Fastify's own parser (prototype poisoning refused).
+  const json = fastify.getDefaultJsonParser('error', 'error');
+  app.useBodyParser<RawServerDefault>(
+    'application/json',
+    { bodyLimit: DEFAULT_BODY_LIMIT_BYTES },
+    (request, body, done) => {
+      if (body.length === 0) done(null, undefined);
+      else void json(request, body.toString('utf8'), done);
+    },
+  );
+  // Routes that take more than the default body (a conversation turn with its attachment) say so in their
+  // documentation (`bodyLimitBytes`); the same figure is applied here as the route is registered.
+  const limits = routeBodyLimits(
+    routeDocs(
+      app
+        .get(DiscoveryService)
+        .getControllers()
+        .map((wrapper) => wrapper.metatype as Type | null)
+        .filter((controller): controller is Type => controller !== null),
+    ),
+  );
+  fastify.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      const limit = limits.get(`${method} ${documentedPath(route.url)}`);
+      if (limit !== undefined) route.bodyLimit = limit;
+    }
+  });
   instrumentHttp(fastify, metrics);
   // Callback-style hooks: an async hook costs a promise per request on every route.
   fastify.addHook('onRequest', (request, reply, done) => {

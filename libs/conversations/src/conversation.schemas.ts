@@ -7,6 +7,16 @@ import { MAX_ATTACHMENT_BYTES } from './runtime/attachments.js';
 export const MAX_MESSAGE_CHARS = 200_000;
 const MAX_ATTACHMENTS = 10;
 
+/**
+ * Largest body of a turn (POST /llm/{agentId}/conversation): room for one attachment of MAX_ATTACHMENT_BYTES in
+ * base64 (4/3 of it: 13.3 MiB) beside the longest message written with JSON escapes (6 bytes a character) and the
+ * request's other fields, rounded up to whole MiB (15 MiB). The other routes keep the default limit (10 MiB).
+ */
+export const TURN_BODY_LIMIT_BYTES =
+  Math.ceil((Math.ceil(MAX_ATTACHMENT_BYTES / 3) * 4 + MAX_MESSAGE_CHARS * 6 + 64 * 1024) / (1024 * 1024)) *
+  1024 *
+  1024;
+
 const Attachment = z.union([
   z.strictObject({
     documentId: z

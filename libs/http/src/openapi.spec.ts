@@ -1,7 +1,14 @@
 import 'reflect-metadata';
 import { Controller, Delete, Get, Post } from '@nestjs/common';
 import { z } from 'zod';
-import { ApiRoute, buildOpenApi, routeDocs } from './openapi.js';
+import {
+  ApiRoute,
+  buildOpenApi,
+  DEFAULT_BODY_LIMIT_BYTES,
+  documentedPath,
+  routeBodyLimits,
+  routeDocs,
+} from './openapi.js';
 
 @Controller('api/v1/core/things/:thingId')
 class ThingsController {
@@ -14,6 +21,17 @@ class ThingsController {
   @ApiRoute({ tag: 'Things', summary: 'Tag a thing', body: z.object({ tag: z.string() }), errors: [404] })
   @Post('tags/:tagId')
   tag() {
+    return {};
+  }
+
+  @ApiRoute({
+    tag: 'Things',
+    summary: 'Attach a big file',
+    body: z.object({ file: z.string() }),
+    bodyLimitBytes: 15 * 1024 * 1024,
+  })
+  @Post('files')
+  attach() {
     return {};
   }
 
@@ -35,6 +53,7 @@ describe('route documentation beside the routes', () => {
     ).toEqual([
       { method: 'get', path: '/api/v1/core/things/{thingId}', summary: 'Get a thing' },
       { method: 'post', path: '/api/v1/core/things/{thingId}/tags/{tagId}', summary: 'Tag a thing' },
+      { method: 'post', path: '/api/v1/core/things/{thingId}/files', summary: 'Attach a big file' },
     ]);
   });
 
@@ -43,13 +62,23 @@ describe('route documentation beside the routes', () => {
       { title: 't', version: '1', description: 'd' },
       routeDocs([ThingsController]),
     );
-    const post = document.paths['/api/v1/core/things/{thingId}/tags/{tagId}']!.post as {
+    type Operation = {
       parameters: { name: string }[];
-      requestBody: unknown;
+      requestBody: { description: string };
       responses: Record<string, unknown>;
     };
+    const post = document.paths['/api/v1/core/things/{thingId}/tags/{tagId}']!.post as Operation;
     expect(post.parameters.map((parameter) => parameter.name)).toEqual(['thingId', 'tagId']);
-    expect(post.requestBody).toBeDefined();
-    expect(Object.keys(post.responses)).toEqual(['401', '404']);
+    // A route with a body names its limit (the default here) and the 413 beyond it.
+    expect(post.requestBody.description).toContain(`At most ${DEFAULT_BODY_LIMIT_BYTES} bytes (10 MiB)`);
+    expect(Object.keys(post.responses)).toEqual(['401', '404', '413']);
+    const files = document.paths['/api/v1/core/things/{thingId}/files']!.post as Operation;
+    expect(files.requestBody.description).toContain(`At most ${15 * 1024 * 1024} bytes (15 MiB)`);
+  });
+
+  it('gives the server the body limits routes declare, under the paths the router uses', () => {
+    const limits = routeBodyLimits(routeDocs([ThingsController]));
+    expect([...limits]).toEqual([['POST /api/v1/core/things/{thingId}/files', 15 * 1024 * 1024]]);
+    expect(limits.get(`POST ${documentedPath('/api/v1/core/things/:thingId/files')}`)).toBe(15 * 1024 * 1024);
   });
 });

@@ -19,7 +19,27 @@ export interface RouteDoc {
   readonly public?: boolean;
   /** Also takes `Authorization: Bearer <key>` (the compatible API). */
   readonly bearer?: boolean;
+  /** Largest request body this route takes, when it is not DEFAULT_BODY_LIMIT_BYTES (the server enforces it: 413). */
+  readonly bodyLimitBytes?: number;
 }
+
+/** Largest request body of a route that names no limit of its own; beyond it the answer is 413 `body_too_large`. */
+export const DEFAULT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+
+/**
+ * The body limits routes declare, keyed `METHOD /path/{param}`, for the server to apply when it registers each route
+ * (the documentation and the enforcement come from the same declaration).
+ */
+export function routeBodyLimits(routes: readonly RouteDoc[]): Map<string, number> {
+  return new Map(
+    routes
+      .filter((route) => route.bodyLimitBytes !== undefined)
+      .map((route) => [`${route.method.toUpperCase()} ${route.path}`, route.bodyLimitBytes!]),
+  );
+}
+
+/** A Fastify route path (`/a/:id`) in the form of the documented paths (`/a/{id}`). */
+export const documentedPath = (url: string): string => url.replace(/:(\w+)/g, '{$1}');
 
 /** What a route's decorator says; its method and path come from `@Get`/`@Post`… and `@Controller`. */
 export type ApiRouteDoc = Omit<RouteDoc, 'method' | 'path'>;
@@ -69,11 +89,14 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'The API key is not allowed this operation or Agent',
   404: 'Unknown id',
   409: 'Conflict with the current state (e.g. a name already in use)',
+  413: 'The request body is over the limit named in the request body description (code body_too_large)',
   422: 'The request was understood but could not be carried out',
   429: "The API key's usage limit is exceeded (code usage_limit_exceeded)",
   502: 'A model upstream failed',
   504: 'A model upstream did not answer in time',
 };
+
+const mib = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 100) / 100} MiB`;
 
 const pathParams = (path: string) =>
   [...path.matchAll(/\{(\w+)\}/g)].map((match) => ({
@@ -123,7 +146,12 @@ export function buildOpenApi(
           : {}),
       };
     }
-    for (const error of [...(route.public ? [] : [401]), ...(route.errors ?? [])]) {
+    const errors = route.errors ?? [];
+    const tooLarge =
+      route.body && !errors.some((error) => (typeof error === 'number' ? error : error.status) === 413)
+        ? [413]
+        : [];
+    for (const error of [...(route.public ? [] : [401]), ...errors, ...tooLarge]) {
       const status = typeof error === 'number' ? error : error.status;
       responses[String(status)] = {
         description: typeof error === 'number' ? (ERROR_DESCRIPTIONS[status] ?? 'Error') : error.description,
@@ -140,6 +168,7 @@ export function buildOpenApi(
         ? {
             requestBody: {
               required: true,
+              description: `At most ${route.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES} bytes (${mib(route.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES)}); a larger body is refused with 413 \`body_too_large\`.`,
               content: {
                 'application/json': {
                   schema: z.toJSONSchema(route.body, { io: 'input', unrepresentable: 'any' }),

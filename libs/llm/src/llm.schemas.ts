@@ -1,5 +1,6 @@
 // Wire shapes of the core LLM endpoints: they validate requests and generate the OpenAPI document.
 import { z } from 'zod';
+import { UsageRecordDto } from '#usage';
 import { INPUT_LIMITS, withinChars, MODEL_KINDS, SECURITY_TIERS, ASPECT_RATIOS, RESOLUTIONS } from '#models';
 
 // Content parts of the chat-completions format, checked to the fields a provider reads (a text part without text
@@ -198,4 +199,9 @@ export const UsageDto = z.object({
   to: z.string(),
   totals: UsageTotalsDto,
   days: z.array(UsageTotalsDto.extend({ day: z.string() })).describe('Days with calls, oldest first'),
+  records: z
+    .array(UsageRecordDto)
+    .describe(
+      'The days split by isIncludedUsage (covered first within a day), oldest first; parts with calls only',
+    ),
 });

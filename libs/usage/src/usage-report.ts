@@ -30,6 +30,20 @@ export const UsageRangeQuery = z.object({
 });
 export type UsageRangeQuery = z.output<typeof UsageRangeQuery>;
 
+/** A day's calls covered by the subscription, or billable: the spec's `isIncludedUsage`, by that name. */
+export const UsageRecordDto = z.object({
+  day: z.string(),
+  isIncludedUsage: z
+    .boolean()
+    .describe('true: calls covered by the subscription (models configured `includedUsage`); false: billable'),
+  calls: z.number(),
+  failedCalls: z.number(),
+  inputTokens: z.number().describe('All input tokens, cached reads included'),
+  cachedInputTokens: z.number(),
+  outputTokens: z.number(),
+  costUsd: z.number(),
+});
+
 /** The range asked for, defaulted to the last 30 days and bounded to 366. */
 export function usageRange(query: UsageRangeQuery, now = new Date()): { from: string; to: string } {
   const to = query.to ?? utcDay(now);
@@ -42,19 +56,6 @@ export function usageRange(query: UsageRangeQuery, now = new Date()): { from: st
   return { from, to };
 }
 
-/** The figures of a report line: a usage day without its identity. */
-export type UsageFigures = Omit<UsageDayView, 'id' | 'dimension' | 'subject' | 'day'>;
-
-export interface UsageReport {
-  readonly dimension: UsageDimension;
-  readonly subject: string;
-  readonly from: string;
-  readonly to: string;
-  readonly totals: UsageFigures;
-  /** Days with at least one call, oldest first. */
-  readonly days: readonly (UsageFigures & { readonly day: string })[];
-}
-
 const FIELDS = [
   'calls',
   'failedCalls',
@@ -65,7 +66,61 @@ const FIELDS = [
   'billableCostUsd',
 ] as const;
 
+/** The figures of a report line: a usage day without its identity and its split by inclusion. */
+export type UsageFigures = Pick<UsageDayView, (typeof FIELDS)[number]>;
+
+/**
+ * One usage record: a day's calls that were covered by the subscription (`isIncludedUsage: true`, the name of the
+ * spec's "LLM invocation" field) or billable (`false`).
+ */
+export interface UsageRecord {
+  readonly day: string;
+  readonly isIncludedUsage: boolean;
+  readonly calls: number;
+  readonly failedCalls: number;
+  readonly inputTokens: number;
+  readonly cachedInputTokens: number;
+  readonly outputTokens: number;
+  readonly costUsd: number;
+}
+
+export interface UsageReport {
+  readonly dimension: UsageDimension;
+  readonly subject: string;
+  readonly from: string;
+  readonly to: string;
+  readonly totals: UsageFigures;
+  /** Days with at least one call, oldest first. */
+  readonly days: readonly (UsageFigures & { readonly day: string })[];
+  /** The same days split by isIncludedUsage (covered first), only the parts with calls. */
+  readonly records: readonly UsageRecord[];
+}
+
 const round = (value: number): number => Math.round(value * 1e9) / 1e9;
+
+/** A day's covered and billable parts, each when it has calls. */
+function recordsOf(doc: UsageDayView): UsageRecord[] {
+  const included = {
+    calls: doc.includedCalls ?? 0,
+    failedCalls: doc.includedFailedCalls ?? 0,
+    inputTokens: doc.includedInputTokens ?? 0,
+    cachedInputTokens: doc.includedCachedInputTokens ?? 0,
+    outputTokens: doc.includedOutputTokens ?? 0,
+    costUsd: round((doc.costUsd ?? 0) - (doc.billableCostUsd ?? 0)),
+  };
+  const billable = {
+    calls: doc.calls - included.calls,
+    failedCalls: doc.failedCalls - included.failedCalls,
+    inputTokens: doc.inputTokens - included.inputTokens,
+    cachedInputTokens: doc.cachedInputTokens - included.cachedInputTokens,
+    outputTokens: doc.outputTokens - included.outputTokens,
+    costUsd: round(doc.billableCostUsd ?? 0),
+  };
+  return [
+    ...(included.calls > 0 ? [{ day: doc.day, isIncludedUsage: true, ...included }] : []),
+    ...(billable.calls > 0 ? [{ day: doc.day, isIncludedUsage: false, ...billable }] : []),
+  ];
+}
 
 export async function usageReport(
   readStore: ReadStore,
@@ -92,5 +147,5 @@ export async function usageReport(
     return { day: doc.day, ...figures };
   });
   for (const field of FIELDS) totals[field] = round(totals[field]);
-  return { dimension, subject, ...range, totals, days };
+  return { dimension, subject, ...range, totals, days, records: page.data.flatMap(recordsOf) };
 }

@@ -22,6 +22,15 @@ export interface UsageDayView {
   readonly costUsd: number;
   /** Cost of calls not covered by the subscription. */
   readonly billableCostUsd: number;
+  /**
+   * The part of the figures above from calls covered by the subscription (`isIncludedUsage`); the billable part is
+   * the difference. Absent on documents of projector version 1 (read as 0).
+   */
+  readonly includedCalls?: number;
+  readonly includedFailedCalls?: number;
+  readonly includedInputTokens?: number;
+  readonly includedCachedInputTokens?: number;
+  readonly includedOutputTokens?: number;
 }
 
 export const USAGE_DAILY = 'usage_daily';

@@ -11,7 +11,7 @@ import { PLATFORM_CONFIG, ValidationError, type PlatformConfig } from '#kernel';
 import { LOGGER } from '#platform';
 import type { Logger } from 'pino';
 import { parseOrThrow } from '#http';
-import { SendMessageBody, TurnResultDto } from '../../conversation.schemas.js';
+import { SendMessageBody, TURN_BODY_LIMIT_BYTES, TurnResultDto } from '../../conversation.schemas.js';
 import type { TurnAnswer } from '../../runtime/conversation-turn.js';
 import type { NoticeEvent, TurnEvent } from '../../runtime/turn-events.js';
 import { SendMessage } from './send-message.command.js';
@@ -40,6 +40,7 @@ export class SendMessageController {
       'a retried turn returns the first answer (header `idempotent-replayed: true`) and appends nothing; while the ' +
       'first is still running a retry is 409; a turn that ended incomplete is answered again.',
     body: SendMessageBody,
+    bodyLimitBytes: TURN_BODY_LIMIT_BYTES,
     idempotent: true,
     response: {
       status: 201,

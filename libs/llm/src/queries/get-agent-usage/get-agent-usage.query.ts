@@ -8,7 +8,7 @@ import { READ_STORE, type ReadStore } from '#read-store';
 import { agentUserSubject, usageRange, usageReport, type UsageRangeQuery, type UsageReport } from '#usage';
 
 export class GetAgentUsage extends Query<
-  Pick<UsageReport, 'from' | 'to' | 'totals' | 'days'> & {
+  Pick<UsageReport, 'from' | 'to' | 'totals' | 'days' | 'records'> & {
     readonly agentId: string;
     /** `agent`: every user's calls; `user`: the caller's user's only (userId says whose). */
     readonly scope: 'agent' | 'user';
@@ -32,11 +32,16 @@ export class GetAgentUsageHandler implements IQueryHandler<GetAgentUsage> {
     const range = usageRange(query);
     const agent = await accessibleAgent(this.readStore, agentId, caller);
     if (await managesAgent(this.readStore, agent, caller)) {
-      const { from, to, totals, days } = await usageReport(this.readStore, 'agent', agentId, range);
-      return { agentId, scope: 'agent' as const, from, to, totals, days };
+      const { from, to, totals, days, records } = await usageReport(this.readStore, 'agent', agentId, range);
+      return { agentId, scope: 'agent' as const, from, to, totals, days, records };
     }
     const subject = agentUserSubject(agentId, caller.userId);
-    const { from, to, totals, days } = await usageReport(this.readStore, 'agentUser', subject, range);
-    return { agentId, scope: 'user' as const, userId: caller.userId, from, to, totals, days };
+    const { from, to, totals, days, records } = await usageReport(
+      this.readStore,
+      'agentUser',
+      subject,
+      range,
+    );
+    return { agentId, scope: 'user' as const, userId: caller.userId, from, to, totals, days, records };
   }
 }

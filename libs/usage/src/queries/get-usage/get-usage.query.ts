@@ -3,7 +3,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { ForbiddenError } from '#kernel';
+import { ForbiddenError, ValidationError } from '#kernel';
 import type { Caller } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { usageRange, usageReport } from '../../usage-report.js';
@@ -26,15 +26,16 @@ export class GetUsageHandler implements IQueryHandler<GetUsage> {
     const own =
       query.dimension === 'apiKey' ? caller.apiKey.id : query.dimension === 'user' ? caller.userId : null;
     const subject = query.subject ?? own;
-    if (!caller.isAdmin && (subject === null || subject !== own))
+    // A missing subject (agent, model: there is no own one) is a malformed request, whoever asks; the schema refuses
+    // it first, this keeps the handler right on its own.
+    if (subject === null) throw new ValidationError('missing_field', 'subject is required', 'subject');
+    if (!caller.isAdmin && subject !== own)
       throw new ForbiddenError(
         'usage_access_denied',
         query.dimension === 'agent'
           ? 'use GET /llm/{agentId}/usage for an Agent this key is granted'
           : "only admins see usage other than their own key's and user's",
       );
-    if (subject === null)
-      throw new ForbiddenError('usage_access_denied', `name the ${query.dimension} in \`subject\``);
     return usageReport(this.readStore, query.dimension, subject, usageRange(query));
   }
 }
