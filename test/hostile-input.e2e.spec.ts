@@ -118,6 +118,7 @@ describe('hostile input (e2e)', () => {
     await api.close();
   });
 
+  // Thousands of sequential requests over every route: the budget is for a loaded 2-core machine, not a timing claim.
   it('answers every malformed request with a 4xx and the error envelope, and stays up', async () => {
     const problems: string[] = [];
     let count = 0;
@@ -534,7 +535,7 @@ describe('hostile input (e2e)', () => {
     expect(count).toBeGreaterThan(1000);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect((await fetch(`${api.url}/health/live`)).status).toBe(200);
-  });
+  }, 180_000);
 
   it('refuses an oversized body with 413 before reading it all', async () => {
     const response = await fetch(`${api.url}/api/v1/core/spaces`, {
