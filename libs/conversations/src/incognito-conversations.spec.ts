@@ -172,6 +172,24 @@ describe('IncognitoConversations memory bound', () => {
     expect(incognito.held()).toBeLessThanOrEqual(1024 * KB);
   });
 
+  it('never counts bytes of a conversation forgotten while its turn was being prepared', () => {
+    incognito = store(1024 * KB, 4096 * KB);
+    const used = open(incognito, 'usr_a');
+    turn(incognito, used, KB);
+    const fresh = open(incognito, 'usr_a');
+    // Both are forgotten (as idle expiry or making room would) after the turn found them, before its message is kept.
+    incognito.delete(used.record.id);
+    incognito.delete(fresh.record.id);
+    expect(() => incognito.postUserMessage(used, 'msg_late', 'q', [], new Date())).toThrow(
+      expect.objectContaining({ code: 'conversation_not_found' }),
+    );
+    expect(incognito.held('usr_a')).toBe(0);
+    // A conversation this turn started is simply held again, and counted.
+    incognito.postUserMessage(fresh, 'msg_new', 'q'.repeat(KB), [], new Date());
+    expect(incognito.has(fresh.record.id)).toBe(true);
+    expect(incognito.held('usr_a')).toBe(KB);
+  });
+
   it('stays within the caps over 60 turns with big attachments, forgetting idle ones as it goes', () => {
     incognito = store(2048 * KB, 8192 * KB);
     let refused = 0;

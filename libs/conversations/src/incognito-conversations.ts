@@ -18,6 +18,7 @@ import {
   type PlainAttachment,
   type PlainMessage,
 } from './conversation-records.js';
+import { ConversationNotFoundError } from './conversation.decider.js';
 
 /** Incognito conversations one process keeps at most: past it the least recently used is forgotten first. */
 const MAX_CONVERSATIONS = 10_000;
@@ -138,10 +139,16 @@ export class IncognitoConversations implements OnModuleDestroy {
       ...USER_MESSAGE_FIELDS,
       createdAt: now.toISOString(),
     };
+    const { id } = conversation.record;
+    if (this.conversations.get(id) !== conversation) {
+      // Forgotten since the turn found it (idle, or to make room): a new one is started again, a used one is gone.
+      if (conversation.messages.length > 0) throw new ConversationNotFoundError(id);
+      this.conversations.set(id, conversation);
+    }
     try {
       this.admit(conversation, messageBytes(message));
     } catch (error) {
-      if (conversation.messages.length === 0 && conversation.turns === 0) this.forget(conversation.record.id);
+      if (conversation.messages.length === 0 && conversation.turns === 0) this.forget(id);
       throw error;
     }
     conversation.turns++;
