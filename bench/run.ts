@@ -1,7 +1,7 @@
 // `npm run bench`: runs every benchmark once on this machine, each against a baseline measured in the same run, and
 // prints a table (value, baseline, ratio, goal, PASS/MISS) plus dist/bench-results.json. Performance is measured
 // here, never asserted in tests.
-//   BENCH_ONLY=command,projection,api,gateway,knowledge,conversations   run a subset
+//   BENCH_ONLY=command,projection,api,gateway,knowledge,conversations,eventloop   run a subset
 //   BENCH_QUICK=1                                         shorter runs and a smaller log (smoke test of the harness only)
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -14,11 +14,12 @@ import { benchApiStartup } from './api-startup.js';
 import { benchGateway } from './gateway.js';
 import { benchKnowledge } from './knowledge.js';
 import { benchConversations } from './conversations.js';
+import { benchEventLoop } from './event-loop.js';
 import { fmtRate, log, passes, type MetricRow } from './util.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const only = new Set(
-  (process.env.BENCH_ONLY ?? 'command,projection,api,gateway,knowledge,conversations')
+  (process.env.BENCH_ONLY ?? 'command,projection,api,gateway,knowledge,conversations,eventloop')
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean),
@@ -221,6 +222,20 @@ async function main(): Promise<void> {
     });
     rows.push(...result.rows);
     details.conversations = result.details;
+  }
+
+  if (only.has('eventloop')) {
+    log('7/7 event loop under big turns, incognito memory …');
+    const result = await benchEventLoop({
+      mainPath,
+      readyTimeoutMs: 60_000,
+      turns: quick ? 10 : 40,
+      messageChars: 88_000,
+      incognitoTurns: quick ? 8 : 60,
+      attachmentBytes: 4_900_000,
+      settleMs: quick ? 2_000 : 15_000,
+    });
+    rows.push(...result.rows);
   }
 
   const totalSeconds = (performance.now() - started) / 1000;

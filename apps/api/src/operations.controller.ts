@@ -15,6 +15,7 @@ import { ApiRoute } from '#http';
 import { projectionHealth, registerProjectionMetrics } from '#operations';
 import { registerUsageMetrics } from '#usage/usage-metrics';
 import { streamsOpen } from '#gateway';
+import { offlinePoolStats } from '#models';
 import { UsageRecorder } from '#usage';
 import { CODE_SANDBOX, type CodeSandbox } from '#sandbox';
 import { OPENAPI_DOCUMENT } from './openapi.js';
@@ -61,6 +62,20 @@ export class OperationsController {
       registers: [registry],
       collect() {
         this.set(streamsOpen());
+      },
+    });
+    new Gauge({
+      name: 'offline_pool_tasks',
+      help:
+        'Token counts, offline model calls and history work (compaction plans, history token counts) run since start, ' +
+        'by operation and thread: worker (a pooled worker thread) or inline (small inputs, on the event loop)',
+      labelNames: ['op', 'thread'],
+      registers: [registry],
+      collect() {
+        for (const [op, counts] of offlinePoolStats()) {
+          this.set({ op, thread: 'worker' }, counts.worker);
+          this.set({ op, thread: 'inline' }, counts.inline);
+        }
       },
     });
     this.collectProjections = registerProjectionMetrics(registry, {

@@ -24,6 +24,14 @@ export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 /** Characters of text an attachment may bring into the prompt. */
 const MAX_ATTACHMENT_TEXT = 200_000;
 
+/**
+ * The first MAX_ATTACHMENT_TEXT characters of an extracted text, as a string of their own: a slice of a string is a
+ * view that keeps the whole string alive (V8's sliced strings), so the 200,000 characters an incognito conversation
+ * keeps would hold the 5 MB text they were cut from.
+ */
+const bounded = (text: string): string =>
+  text.length <= MAX_ATTACHMENT_TEXT ? text : structuredClone(text.slice(0, MAX_ATTACHMENT_TEXT));
+
 @Injectable()
 export class TurnAttachments {
   constructor(
@@ -71,7 +79,7 @@ export class TurnAttachments {
       name: document?.name ?? documentId,
       mimeType: document?.mimeType ?? 'text/plain',
       sizeBytes: Buffer.byteLength(text),
-      text: text.slice(0, MAX_ATTACHMENT_TEXT),
+      text: bounded(text),
     };
   }
 
@@ -99,7 +107,7 @@ export class TurnAttachments {
         name: input.name,
         mimeType: prepared.mimeType,
         sizeBytes: bytes.length,
-        text: prepared.text.slice(0, MAX_ATTACHMENT_TEXT),
+        text: bounded(prepared.text),
       };
     } catch (error) {
       if (error instanceof IngestionError)

@@ -260,7 +260,7 @@ export class ConversationTurns {
       const compacted = await this.compaction.compact({
         history: prompted,
         current: this.checkpointOf(place),
-        budget: budget - sectionTokens(sections),
+        budget: budget - (await sectionTokens(sections)),
         model,
         scope,
         signal: request.signal,
@@ -559,8 +559,12 @@ const errorSummary = (error: unknown) => ({
   code: error instanceof PlatformError ? error.code : undefined,
 });
 
+/** Characters of a message read for its title: enough for 80 after collapsing a long run of whitespace. */
+const TITLE_SCAN = 4_096;
+
 /** A conversation's first title: its first message, on one line, cut at 80 characters. */
 export const titleOf = (content: string): string => {
-  const line = content.replace(/\s+/g, ' ').trim();
+  // Only the head of a message can make the title: a 200,000-character message is not scanned whole.
+  const line = content.slice(0, TITLE_SCAN).replace(/\s+/g, ' ').trim();
   return line.length > 80 ? `${Array.from(line).slice(0, 79).join('')}…` : line || 'New conversation';
 };

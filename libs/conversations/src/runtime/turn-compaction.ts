@@ -6,12 +6,8 @@ import { Injectable } from '@nestjs/common';
 import { ModelGateway, type CallScope } from '#gateway';
 import { newId } from '#kernel';
 import type { ModelConfig } from '#models';
-import {
-  historyTokens,
-  planCompaction,
-  type Checkpoint,
-  type HistoryMessage,
-} from '../compaction/compaction-boundary.js';
+import type { Checkpoint, HistoryMessage } from '../compaction/compaction-boundary.js';
+import { planHistoryCompaction, recentThatFit, viewTokens } from '../compaction/history-pool.js';
 import type { NewCheckpoint } from '../conversation-records.js';
 import type { TurnEmitter } from './turn-events.js';
 import { SUMMARY_INSTRUCTIONS } from './turn-prompt.js';
@@ -41,12 +37,8 @@ export class TurnCompaction {
   }> {
     const { history, current, model, scope, signal, emit } = input;
     const historyBudget = Math.max(256, input.budget);
-    const newest = history.at(-1);
-    const keepTokens = Math.min(
-      historyBudget,
-      Math.max(Math.floor(historyBudget / 2), newest ? historyTokens([newest], null) : 0),
-    );
-    const plan = planCompaction(history, current, historyBudget, { keepTokens });
+    // Counting and planning are linear in the history (a cut inside a message, O(n log n)): in the worker pool.
+    const plan = await planHistoryCompaction(history, current, historyBudget);
     if (!plan) return { history, checkpoint: current };
     try {
       const summary = await this.gateway.chat(
@@ -68,7 +60,7 @@ export class TurnCompaction {
         throughOffset: plan.throughOffset,
         summary: summary.message.content ?? '',
       };
-      const tokensAfter = historyTokens(history, checkpoint);
+      const tokensAfter = await viewTokens(history, checkpoint);
       await input.save({ ...checkpoint, tokensBefore: plan.tokensBefore, tokensAfter, model: model.key });
       await emit({
         event: 'compaction',
@@ -83,7 +75,7 @@ export class TurnCompaction {
       return { history, checkpoint };
     } catch (error) {
       if (signal.aborted) throw error;
-      const kept = recentThatFit(history, current, historyBudget);
+      const kept = history.slice(await recentThatFit(history, current, historyBudget));
       await emit({
         event: 'compaction',
         data: {
@@ -95,18 +87,4 @@ export class TurnCompaction {
       return { history: kept, checkpoint: null };
     }
   }
-}
-
-/** The most recent messages whose view fits the budget (at least the newest): the fallback when a summary fails. */
-function recentThatFit(
-  history: readonly HistoryMessage[],
-  checkpoint: Checkpoint | null,
-  budget: number,
-): HistoryMessage[] {
-  for (let from = 0; from < history.length - 1; from++) {
-    const tail = history.slice(from);
-    const kept = tail.some((message) => message.id === checkpoint?.throughMessageId) ? checkpoint : null;
-    if (historyTokens(tail, kept) <= budget) return tail;
-  }
-  return history.slice(-1);
 }

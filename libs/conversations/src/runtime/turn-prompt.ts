@@ -3,7 +3,6 @@
 // verbatim and the new message (attachments as text after it). Compaction is planned here against the budget left
 // once the fixed sections are counted.
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { countTokens } from '#tokenizer';
 import { modelView, type Checkpoint, type HistoryMessage } from '../compaction/compaction-boundary.js';
 import type { PlainMessage } from '../conversation-records.js';
 
@@ -49,9 +48,7 @@ export function promptMessages(
   return messages;
 }
 
-/** Tokens of the fixed sections (system prompt and providers), with a little for each message's framing. */
-export const sectionTokens = (sections: readonly string[]): number =>
-  sections.reduce((sum, section) => sum + countTokens(section) + 4, 0);
+export { sectionTokens } from '../compaction/history-pool.js';
 
 export const SUMMARY_INSTRUCTIONS =
   'Summarise the earlier part of a conversation for the assistant who continues it. Keep every fact, name, ' +

@@ -70,6 +70,18 @@ const ConfigSchema = z
     CONVERSATION_MAX_TOOL_STEPS: z.coerce.number().int().min(1).max(20).default(5),
     CONVERSATION_TOKEN_BUDGET: z.coerce.number().int().min(256).max(2_000_000).default(32_000),
     INCOGNITO_IDLE_MINUTES: z.coerce.number().min(0.01).max(1_440).default(30),
+    INCOGNITO_MAX_BYTES_PER_USER: z.coerce
+      .number()
+      .int()
+      .min(65_536)
+      .max(2 ** 40)
+      .default(20 * 1024 * 1024),
+    INCOGNITO_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(65_536)
+      .max(2 ** 40)
+      .default(200 * 1024 * 1024),
     MEMORY_PERSONAL_CAP: z.coerce.number().int().min(1).max(10_000).default(100),
     MEMORY_SHARED_CAP: z.coerce.number().int().min(1).max(10_000).default(200),
     MEMORY_SHARED_PER_USER_CAP: z.coerce.number().int().min(1).max(10_000).default(20),
@@ -143,6 +155,13 @@ const ConfigSchema = z
     conversationTokenBudget: env.CONVERSATION_TOKEN_BUDGET,
     /** An incognito conversation left idle this long is forgotten (it lives only in the serving process's memory). */
     incognitoIdleMs: Math.round(env.INCOGNITO_IDLE_MINUTES * 60_000),
+    /**
+     * Bytes (UTF-8) of text one user's incognito conversations may hold in this process: messages, attachments'
+     * extracted text, answers, summaries. A turn that would pass it is refused (429 incognito_limit_exceeded).
+     */
+    incognitoMaxBytesPerUser: env.INCOGNITO_MAX_BYTES_PER_USER,
+    /** Bytes all incognito conversations may hold in this process; past it the least recently used idle ones go. */
+    incognitoMaxBytes: env.INCOGNITO_MAX_BYTES,
     /** Live memories a user's personal bucket of one Agent holds; a new one retires the least recently used. */
     memoryPersonalCap: env.MEMORY_PERSONAL_CAP,
     /** Live memories an Agent's shared bucket holds (same rule). */

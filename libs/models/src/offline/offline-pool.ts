@@ -5,15 +5,48 @@
 //
 // The worker is the compiled `offline-worker.js` beside this module; from the TypeScript sources (ts-jest) there is
 // none and every task runs in this thread.
+//
+// Other contexts hand their own heavy pure functions to the same pool with `runPooled` (a compiled module of theirs
+// and the name of an exported function; conversations plan compaction and count a history's tokens this way), so
+// the api has one bounded set of worker threads: at most POOL_SIZE (never more than the machine's cores), and a
+// task beyond waits in a worker's queue instead of starting another thread.
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { runOfflineTask, taskSize, type OfflineTask } from './offline-tasks.js';
+import { runOfflineTask, taskSize, type OfflineTask, type PooledCall } from './offline-tasks.js';
 
 export const INLINE_CHARS = 16_384;
-const POOL_SIZE = 2;
+const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism()));
 const WORKER_URL = new URL('./offline-worker.js', import.meta.url);
 const HAS_WORKER = existsSync(fileURLToPath(WORKER_URL));
+/** The compiled tree the worker may load modules from (dist/): a pooled call names a module inside it. */
+const DIST_ROOT = new URL('../../../../', import.meta.url).href;
+
+const compiledModules = new Map<string, boolean>();
+/** Whether `module` is a compiled module inside dist/ (checked once per module): only such a module is loaded. */
+const compiled = (module: string): boolean => {
+  let known = compiledModules.get(module);
+  if (known === undefined) {
+    known = module.startsWith(DIST_ROOT) && existsSync(fileURLToPath(module));
+    compiledModules.set(module, known);
+  }
+  return known;
+};
+
+/** Tasks run so far, by operation and by where they ran: what /metrics shows as `offline_pool_tasks_total`. */
+const ran = new Map<string, { worker: number; inline: number }>();
+const count = (op: string, where: 'worker' | 'inline'): void => {
+  const counts = ran.get(op) ?? { worker: 0, inline: 0 };
+  counts[where]++;
+  ran.set(op, counts);
+};
+
+/** Tasks run so far by operation: how many in a worker thread and how many inline (small ones). */
+export const offlinePoolStats = (): ReadonlyMap<
+  string,
+  { readonly worker: number; readonly inline: number }
+> => ran;
 
 interface PooledWorker {
   readonly worker: Worker;
@@ -72,15 +105,50 @@ const leastBusy = (): PooledWorker => {
   return workers.reduce((best, pooled) => (pooled.busy < best.busy ? pooled : best));
 };
 
+const inThisThread = <T>(op: string, run: () => T): Promise<T> => {
+  count(op, 'inline');
+  try {
+    return Promise.resolve(run());
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+};
+
 /** The result of `task`, computed in a worker thread when it is big, else in this thread. */
 export const runOffline = <T>(task: OfflineTask): Promise<T> => {
-  if (!HAS_WORKER || taskSize(task) <= INLINE_CHARS) {
-    try {
-      return Promise.resolve(runOfflineTask(task) as T);
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
-  }
+  if (!HAS_WORKER || taskSize(task) <= INLINE_CHARS)
+    return inThisThread(task.op, () => runOfflineTask(task) as T);
+  return post<T>(task.op, task);
+};
+
+export interface PooledFunction<A extends readonly unknown[], T> {
+  /** The compiled module exporting the function (`new URL('./x.js', import.meta.url)`). */
+  readonly module: URL;
+  /** Its export's name; the function is pure (data in, data out: what structured clone carries). */
+  readonly name: string;
+  /** The same function, for small inputs and for the TypeScript sources (no compiled module to load). */
+  readonly inline: (...args: A) => T;
+}
+
+/**
+ * `fn(...args)` in a worker thread when `size` (characters of text the call works on) is over INLINE_CHARS and the
+ * compiled module exists, else in this thread: a context's own heavy pure work, kept off the event loop by the same
+ * bounded pool.
+ */
+export const runPooled = <A extends readonly unknown[], T>(
+  fn: PooledFunction<A, T>,
+  args: A,
+  size: number,
+): Promise<T> => {
+  const module = fn.module.href;
+  if (!HAS_WORKER || size <= INLINE_CHARS || !compiled(module))
+    return inThisThread(fn.name, () => fn.inline(...args));
+  const call: PooledCall = { op: 'call', module, name: fn.name, args };
+  return post<T>(fn.name, call);
+};
+
+const post = <T>(op: string, task: OfflineTask | PooledCall): Promise<T> => {
+  count(op, 'worker');
   const pooled = leastBusy();
   const id = nextId++;
   clearTimeout(pooled.idleTimer);

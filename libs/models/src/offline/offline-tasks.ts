@@ -19,6 +19,15 @@ export type OfflineTask =
       readonly toolChoice?: ChatCompletionToolChoiceOption | null;
     };
 
+/** A pure function exported by a compiled module of another context, run in the pool (`runPooled`). */
+export interface PooledCall {
+  readonly op: 'call';
+  /** file: URL of the module, inside the compiled tree */
+  readonly module: string;
+  readonly name: string;
+  readonly args: readonly unknown[];
+}
+
 export const runOfflineTask = (task: OfflineTask): unknown => {
   switch (task.op) {
     case 'chat':

@@ -1,0 +1,63 @@
+// The history work a turn hands to the worker pool: the fallback window is found with each message counted once, and
+// chooses what the quadratic search (every tail counted whole) chose; the compaction plan keeps the newest message.
+import { historyTokens, type Checkpoint, type HistoryMessage } from './compaction-boundary.js';
+import { historySize, planHistoryCompaction, recentThatFit, sectionTokens } from './history-work.js';
+
+const WORDS = ['harbour', 'lantern', 'quarry', 'meadow', 'copper', 'falcon', 'orchard', 'glacier'];
+
+const history = (lengths: readonly number[], attachmentAt = -1): HistoryMessage[] =>
+  lengths.map((length, index) => ({
+    id: `msg_${index}`,
+    role: index % 2 === 0 ? 'user' : 'assistant',
+    text: Array.from({ length }, (_, word) => WORDS[(word + index) % WORDS.length]).join(' '),
+    attachments: index === attachmentAt ? [{ name: 'a.txt', text: 'attached words '.repeat(length) }] : [],
+  }));
+
+/** The search as it was: every tail counted whole, from the oldest. */
+const quadratic = (messages: readonly HistoryMessage[], checkpoint: Checkpoint | null, budget: number) => {
+  for (let from = 0; from < messages.length - 1; from++) {
+    const tail = messages.slice(from);
+    const kept = tail.some((message) => message.id === checkpoint?.throughMessageId) ? checkpoint : null;
+    if (historyTokens(tail, kept) <= budget) return from;
+  }
+  return Math.max(0, messages.length - 1);
+};
+
+describe('history work', () => {
+  it('finds the fallback window the quadratic search found, with and without a checkpoint', () => {
+    const messages = history([40, 10, 70, 5, 30, 25, 60, 8], 2);
+    const checkpoints: (Checkpoint | null)[] = [
+      null,
+      { throughMessageId: 'msg_2', throughOffset: 50, summary: 'summary words here' },
+      { throughMessageId: 'msg_5', throughOffset: 1_000_000, summary: 'a longer summary '.repeat(20) },
+      { throughMessageId: 'msg_gone', throughOffset: 3, summary: 'stale' },
+    ];
+    for (const checkpoint of checkpoints)
+      for (const budget of [1, 10, 40, 80, 120, 200, 300, 600, 5_000])
+        expect([checkpoint?.throughMessageId, budget, recentThatFit(messages, checkpoint, budget)]).toEqual([
+          checkpoint?.throughMessageId,
+          budget,
+          quadratic(messages, checkpoint, budget),
+        ]);
+    expect(recentThatFit(history([10]), null, 1)).toBe(0);
+    expect(recentThatFit([], null, 1)).toBe(0);
+  });
+
+  it('plans no compaction for a history within budget, and keeps the newest message whole when it fits', () => {
+    const messages = history([200, 200, 200, 150]);
+    expect(planHistoryCompaction(messages, null, 10_000)).toBeNull();
+    const plan = planHistoryCompaction(messages, null, historyTokens(messages, null) - 50)!;
+    expect(plan).not.toBeNull();
+    expect(plan.throughMessageId).not.toBe('msg_3');
+  });
+
+  it('counts sections with their framing, and sizes a history by its characters', () => {
+    expect(sectionTokens([])).toBe(0);
+    expect(sectionTokens(['hello world', 'again'])).toBeGreaterThan(8);
+    const messages = history([3], 0);
+    expect(historySize(messages)).toBe(messages[0]!.text.length + messages[0]!.attachments[0]!.text!.length);
+    expect(historySize(messages, { throughMessageId: 'msg_0', throughOffset: 0, summary: 'abcd' })).toBe(
+      historySize(messages) + 4,
+    );
+  });
+});
