@@ -3,3 +3,5 @@ export * from './sandbox.events.js';
 export * from './sandbox.read-model.js';
 export { SandboxLifecycleProcess } from './sandbox-lifecycle.process.js';
 export { sandboxRoot } from './code-execution.module.js';
+export * from './code-prompt.js';
+export { codeOfflineResponder, OFFLINE_CODE_PREFIX } from './offline/code-responder.js';

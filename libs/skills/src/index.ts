@@ -4,3 +4,5 @@ export * from './skills.read-model.js';
 export { SkillOwnerDeletionProcess } from './skill-owner-deletion.process.js';
 export { SkillsSeeder } from './skills-seeder.js';
 export { AvailableSkills, type AvailableSkill } from './available-skills.js';
+export * from './skills-prompt.js';
+export { skillsOfflineResponder } from './offline/skills-responder.js';

@@ -4,10 +4,12 @@
 // a worker is busy for tens of milliseconds per megabyte; the point is that /health and every other client are not.
 //
 // The worker is the compiled `offline-worker.js` beside this module; from the TypeScript sources (ts-jest) there is
-// none and every task runs in this thread.
+// none and every task runs in this thread. A worker imports the module that registered the offline chat model's
+// responders here (`offline-responder.ts`) before its first task.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { offlineSetupModule } from './offline-responder.js';
 import { runOfflineTask, taskSize, type OfflineTask } from './offline-tasks.js';
 
 export const INLINE_CHARS = 16_384;
@@ -40,7 +42,10 @@ const pending = new Map<number, Pending>();
 let nextId = 0;
 
 const start = (): PooledWorker => {
-  const pooled: PooledWorker = { worker: new Worker(WORKER_URL), busy: 0 };
+  const pooled: PooledWorker = {
+    worker: new Worker(WORKER_URL, { workerData: { setup: offlineSetupModule() } }),
+    busy: 0,
+  };
   pooled.worker.unref();
   pooled.worker.on('message', (reply: { id: number; ok: boolean; result?: unknown; message?: string }) => {
     const waiting = pending.get(reply.id);
