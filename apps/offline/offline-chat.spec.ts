@@ -12,7 +12,12 @@ import { formatMemoriesBlock, parseMemories } from '#memory';
 import { formatCodeResult } from '#code-execution';
 import { formatLoadedSkill, formatSkillFile, formatSkillsManifest, type PromptSkill } from '#skills';
 import type { ChatDelta, ChatRequest, ChatResult } from '#models';
-import { OFFLINE_REPLY_PREFIX, offlineChat, offlineChatStream, splitWords } from '#models/offline/offline-chat';
+import {
+  OFFLINE_REPLY_PREFIX,
+  offlineChat,
+  offlineChatStream,
+  splitWords,
+} from '#models/offline/offline-chat';
 import './offline-responders.js';
 import { countMessageTokens, countTokens } from '#tokenizer';
 

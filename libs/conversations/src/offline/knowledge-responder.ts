@@ -3,14 +3,13 @@
 // and answers from them (`grounded-answer.ts`), and it calls `search_knowledge` only when the user asks to search,
 // once a turn.
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { currentTurn, isToolResult, lastUserMessage, textOf, type OfflineResponder } from '#models';
 import {
-  currentTurn,
-  isToolResult,
-  lastUserMessage,
-  textOf,
-  type OfflineResponder,
-} from '#models';
-import { isSourcesText, parseSources, SEARCH_KNOWLEDGE_TOOL, type PromptSource } from '../runtime/grounding.js';
+  isSourcesText,
+  parseSources,
+  SEARCH_KNOWLEDGE_TOOL,
+  type PromptSource,
+} from '../runtime/grounding.js';
 import { groundedAnswer, OFFLINE_GROUNDED_PREFIX, searchQueryOf } from './grounded-answer.js';
 
 type Messages = readonly ChatCompletionMessageParam[];

@@ -17,7 +17,8 @@ import { offlineMemoryReply } from './offline-memory.js';
 
 type Messages = readonly ChatCompletionMessageParam[];
 
-export const OFFLINE_REMEMBERED_PREFIX = 'Offline stand-in answer (no language model was called), from memory: ';
+export const OFFLINE_REMEMBERED_PREFIX =
+  'Offline stand-in answer (no language model was called), from memory: ';
 /** Joins what the sources say and what is remembered, when both answer. */
 export const ALSO_REMEMBERED = ' I also remember: ';
 
@@ -53,7 +54,10 @@ const extractionAnswer = (messages: Messages): string | undefined => {
   return offlineMemoryReply(textOf(lastUserMessage(messages)?.content));
 };
 
-const remembered = (text: string): OfflineReply => ({ text: `${OFFLINE_REMEMBERED_PREFIX}${text}`, found: true });
+const remembered = (text: string): OfflineReply => ({
+  text: `${OFFLINE_REMEMBERED_PREFIX}${text}`,
+  found: true,
+});
 
 export const memoryOfflineResponder: OfflineResponder = {
   name: 'memory',
@@ -64,7 +68,9 @@ export const memoryOfflineResponder: OfflineResponder = {
     const known = before();
     if (known) {
       if (!recalled) return known;
-      return known.found ? { text: `${known.text}${ALSO_REMEMBERED}${recalled}`, found: true } : remembered(recalled);
+      return known.found
+        ? { text: `${known.text}${ALSO_REMEMBERED}${recalled}`, found: true }
+        : remembered(recalled);
     }
     return recalled ? remembered(recalled) : undefined;
   },

@@ -86,7 +86,8 @@ const textReply = (messages: readonly ChatCompletionMessageParam[]): string => {
 };
 
 /** The built-in tools of the registered responders, in registration order. */
-const builtInTools = (): readonly OfflineTool[] => offlineResponders().flatMap((responder) => responder.tools ?? []);
+const builtInTools = (): readonly OfflineTool[] =>
+  offlineResponders().flatMap((responder) => responder.tools ?? []);
 
 /**
  * The tool the model picks itself: the built-in tool that claims the turn when it is asked for (and no other

@@ -12,7 +12,6 @@ import type {
   ChatCompletionContentPartRefusal,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type { ChatRequest } from '../provider.port.js';
 
 type Messages = readonly ChatCompletionMessageParam[];
 
@@ -92,10 +91,8 @@ export const textOf = (content: string | readonly Part[] | null | undefined): st
     .join('\n');
 };
 
-export const lastUserMessage = (messages: Messages) => messages.findLast((message) => message.role === 'user');
-
-/** The text of the last user message ('' when there is none). */
-export const lastUserText = (messages: Messages): string => textOf(lastUserMessage(messages)?.content);
+export const lastUserMessage = (messages: Messages) =>
+  messages.findLast((message) => message.role === 'user');
 
 export const isToolResult = (message: ChatCompletionMessageParam): boolean =>
   message.role === 'tool' || message.role === 'function';
@@ -103,13 +100,6 @@ export const isToolResult = (message: ChatCompletionMessageParam): boolean =>
 /** The messages after the last user message: the current turn's tool calls and results. */
 export const currentTurn = (messages: Messages): Messages =>
   messages.slice(messages.findLastIndex((message) => message.role === 'user') + 1);
-
-/** The system (or developer) messages, last first. */
-export const systemTexts = (messages: Messages): string[] =>
-  messages
-    .filter((message) => message.role === 'system' || message.role === 'developer')
-    .map((message) => textOf(message.content))
-    .reverse();
 
 /** The names of the functions the model called in the current turn. */
 export const turnCalls = (messages: Messages): string[] =>
@@ -120,17 +110,11 @@ export const turnCalls = (messages: Messages): string[] =>
   );
 
 /** The results of the current turn's tool calls, read with `parse`; the last one read wins. */
-export const lastTurnResult = <T>(messages: Messages, parse: (text: string) => T | undefined): T | undefined =>
+export const lastTurnResult = <T>(
+  messages: Messages,
+  parse: (text: string) => T | undefined,
+): T | undefined =>
   currentTurn(messages)
     .filter(isToolResult)
     .map((message) => parse(textOf(message.content)))
     .findLast((value) => value !== undefined);
-
-/** The texts of the current turn's tool results, in order. */
-export const turnResultTexts = (messages: Messages): string[] =>
-  currentTurn(messages)
-    .filter(isToolResult)
-    .map((message) => textOf(message.content));
-
-/** The request's messages, for a responder's `answer` that needs the whole request. */
-export type OfflineMessages = ChatRequest['messages'];

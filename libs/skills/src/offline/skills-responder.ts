@@ -36,7 +36,8 @@ const turnSkills = (messages: Messages): PromptSkill[] => {
 };
 
 /** The Skill loaded in the current turn (the last `load_skill` result), if any. */
-const turnLoadedSkill = (messages: Messages): LoadedSkill | undefined => lastTurnResult(messages, parseLoadedSkill);
+const turnLoadedSkill = (messages: Messages): LoadedSkill | undefined =>
+  lastTurnResult(messages, parseLoadedSkill);
 
 /** The file of `skill` read in the current turn (the last `read_skill_file` result of that Skill), if any. */
 const turnSkillFile = (messages: Messages, skill: string): SkillFile | undefined =>
