@@ -1,6 +1,6 @@
 // The offline chat model's core with responders of this spec's own (no context's format): what the core does with
 // what a responder registers — its tools, its reply, its whole answer — and in which order.
-import type { ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { ChatRequest } from '../provider.port.js';
 import { OFFLINE_REPLY_PREFIX, offlineChat } from './offline-chat.js';
 import {
@@ -14,6 +14,8 @@ import {
   type OfflineResponder,
 } from './offline-responder.js';
 
+type Messages = readonly ChatCompletionMessageParam[];
+
 const tool = (name: string): ChatCompletionTool => ({
   type: 'function',
   function: { name, parameters: { type: 'object', properties: { q: { type: 'string' } } } },
@@ -22,7 +24,7 @@ const said = (content: string, extra: Partial<ChatRequest> = {}): ChatRequest =>
   messages: [{ role: 'user', content }],
   ...extra,
 });
-const userSays = (request: ChatRequest, word: string): boolean =>
+const userSays = (request: { messages: ChatRequest['messages'] | Messages }, word: string): boolean =>
   textOf(lastUserMessage(request.messages)?.content).includes(word);
 
 /** `ping` is called when the user says "ping", once a turn; its result "pong" is answered "ponged". */
