@@ -1,6 +1,13 @@
 // Layering of the monorepo, checked by `npm run lint` (and so by CI). One rule per sentence of the design:
 // contexts use each other only through their index.ts; kernel imports nothing of ours; libs/ never imports
-// projections/, apps/, test/ or bench/; no import cycles.
+// projections/, apps/, test/ or bench/; infrastructure never imports a context; no import cycles.
+//
+// Infrastructure (knows no domain): kernel, event-store, read-store, search, blob-store, message-bus, key-store,
+// sandbox, tokenizer, models (the model port, registry, providers and the offline models' core), eventsourcing,
+// http, platform, operations, testing. Contexts (own a part of the domain: events, deciders, routes, prompt formats):
+// identity, spaces, agents, knowledge, conversations, memory, skills, code-execution, llm, gateway (the model
+// gateway's routes and keys), usage. A context adds to infrastructure by registration (an offline responder, a
+// context provider) made by the composition root in apps/.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -25,6 +32,19 @@ module.exports = {
       comment: 'The kernel is the bottom layer.',
       from: { path: '^libs/kernel/' },
       to: { path: '^(libs/(?!kernel/)|projections/|apps/)' },
+    },
+    {
+      name: 'infrastructure-imports-no-context',
+      severity: 'error',
+      comment:
+        'Infrastructure libs never import a context (specs included): a context registers what it adds ' +
+        '(its offline responder, its prompt format) through the composition root in apps/.',
+      from: {
+        path: '^libs/(kernel|event-store|read-store|search|blob-store|message-bus|key-store|sandbox|tokenizer|models|eventsourcing|http|platform|operations|testing)/',
+      },
+      to: {
+        path: '^libs/(identity|spaces|agents|knowledge|conversations|memory|skills|code-execution|llm|gateway|usage)/',
+      },
     },
     {
       name: 'contexts-through-index',

@@ -27,7 +27,7 @@ import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LIVE_INDEX_ALIAS } from '#knowledge/pipeline/index-aliases';
-import { formatSourcesBlock } from '#models';
+import { formatSourcesBlock } from '#conversations';
 import { EMBEDDING_DIMENSIONS } from '#models/offline/offline-embed';
 import { SqliteSearchIndex, type IndexedChunk } from '#search';
 import { BENCH_ADMIN_API_KEY, spawnApi, stop } from './api-startup.js';

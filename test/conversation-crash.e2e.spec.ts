@@ -1,6 +1,6 @@
 // Crash safety of a conversation turn: the api is SIGKILLed while the model is answering. The user message was
 // already in the log; after a restart it is listed, no answer is listed as complete, and the conversation goes on.
-import { MEMORY_EXTRACTION_HEADER } from '#models';
+import { MEMORY_EXTRACTION_HEADER } from '#memory';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeUpstream } from '#testing/fake-openai-upstream';

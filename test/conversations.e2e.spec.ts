@@ -2,7 +2,7 @@
 // OpenAI-compatible upstream whose received requests the tests inspect), streaming, aborts, usage, ownership,
 // visibility, deletions (erasure included, across a rebuild of the read models), compaction, idempotency, the
 // cascade of an Agent's deletion and usage limits.
-import { MEMORY_EXTRACTION_HEADER } from '#models';
+import { MEMORY_EXTRACTION_HEADER } from '#memory';
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -20,6 +20,8 @@ import { ALL_PROJECTORS } from '../../projectors.js';
 import { OperationsController } from './operations.controller.js';
 import { OPENAPI_DOCUMENT, openApiDocument } from './openapi.js';
 import { HTTP_METRICS } from './http-metrics.js';
+// Registers the contexts' offline chat responders in this process (and, by its URL, in the offline worker threads).
+import '../../offline/offline-responders.js';
 
 @Module({})
 export class ApiModule {

@@ -18,6 +18,8 @@ import {
 } from './commands/projections.command.js';
 import { KnowledgeCommand, KnowledgeReindexCommand } from './commands/knowledge.command.js';
 import { BlobsCommand, BlobsGcCommand } from './commands/blobs.command.js';
+// Registers the contexts' offline chat responders in this process (and, by its URL, in the offline worker threads).
+import '../../offline/offline-responders.js';
 
 export const CLI_NAME = 'agent-platform';
 

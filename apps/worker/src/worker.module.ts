@@ -6,6 +6,8 @@ import type { Logger } from 'pino';
 import type { PlatformConfig } from '#kernel';
 import { PlatformModule } from '#platform';
 import { ALL_PROJECTORS, PROCESS_MODULES } from '../../projectors.js';
+// Registers the contexts' offline chat responders in this process (and, by its URL, in the offline worker threads).
+import '../../offline/offline-responders.js';
 
 @Module({})
 export class WorkerModule {

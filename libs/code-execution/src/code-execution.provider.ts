@@ -12,7 +12,7 @@ import type {
   TurnContext,
 } from '#conversations';
 import { commandContext } from '#identity';
-import { formatCodeResult, RUN_CODE_TOOL } from '#models';
+import { formatCodeResult, RUN_CODE_TOOL } from './code-prompt.js';
 import { CodeRuns } from './code-runs.js';
 import { RunSlotsBusyError } from './run-slots.js';
 

@@ -8,3 +8,6 @@ export { agentChatModel, agentSampling } from './agent-model.js';
 export { ConversationErasureProcess } from './conversation-erasure.process.js';
 export { AgentConversationsDeletionProcess } from './agent-conversations-deletion.process.js';
 export * from './runtime/context-providers.js';
+export * from './runtime/grounding.js';
+export { knowledgeOfflineResponder } from './offline/knowledge-responder.js';
+export { OFFLINE_GROUNDED_PREFIX, OFFLINE_UNGROUNDED_PREFIX } from './offline/grounded-answer.js';

@@ -5,3 +5,6 @@ export * from './memory.read-model.js';
 export { MemoryErasureProcess } from './memory-erasure.process.js';
 export { AgentMemoriesDeletionProcess } from './agent-memories-deletion.process.js';
 export { MemoryProposalProcess } from './memory-proposal.process.js';
+export * from './memory-extraction.js';
+export * from './memories-block.js';
+export { memoryOfflineResponder, OFFLINE_REMEMBERED_PREFIX } from './offline/memory-responder.js';

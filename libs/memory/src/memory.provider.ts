@@ -2,7 +2,7 @@
 // Agent's shared ones, by similarity to the message and recency, within its token share) into the prompt, and lists
 // them (id and version) for the answer's provenance. After a complete answer it records the recall (recency, and
 // which answers used a memory), then extracts candidate facts with the Agent's model (the fixed prompt of
-// #models' memory-extraction, recorded as usage), screens each, drops those already remembered or recalled, and
+// memory-extraction.ts, recorded as usage), screens each, drops those already remembered or recalled, and
 // saves them: personal ones at once, agent-wide ones as a proposal to the user (when the Agent shares memories).
 // Nothing of this runs for public Agents, incognito conversations or API-driven streamed turns (memory-rules.ts).
 import { Injectable } from '@nestjs/common';
@@ -16,7 +16,8 @@ import {
 } from '#conversations';
 import { callerScope, ModelGateway, type CallScope } from '#gateway';
 import { commandContext } from '#identity';
-import { extractionMessages, formatMemoriesBlock, memoryTextKey, parseCandidates } from '#models';
+import { formatMemoriesBlock } from './memories-block.js';
+import { extractionMessages, memoryTextKey, parseCandidates } from './memory-extraction.js';
 import { countTokens } from '#tokenizer';
 import { MemoryEmbeddings } from './memory-embeddings.js';
 import { proposalsLimitedMessage } from './memory-proposal.decider.js';

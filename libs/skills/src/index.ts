@@ -5,3 +5,5 @@ export { SkillOwnerDeletionProcess } from './skill-owner-deletion.process.js';
 export { SkillsSeeder } from './skills-seeder.js';
 export { AvailableSkills, type AvailableSkill } from './available-skills.js';
 export { skillBlobReferences } from './skill-blob-references.js';
+export * from './skills-prompt.js';
+export { skillsOfflineResponder } from './offline/skills-responder.js';

@@ -16,7 +16,7 @@ import {
   formatSkillsManifest,
   LOAD_SKILL_TOOL,
   READ_SKILL_FILE_TOOL,
-} from '#models';
+} from './skills-prompt.js';
 import { countTokens } from '#tokenizer';
 import { AvailableSkills, type AvailableSkill } from './available-skills.js';
 import { SkillStore } from './skill-store.js';

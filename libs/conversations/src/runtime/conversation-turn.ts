@@ -19,7 +19,8 @@ import {
   ValidationError,
   type PlatformConfig,
 } from '#kernel';
-import { citationMarkers, dropUnknownMarkers, type ModelConfig } from '#models';
+import type { ModelConfig } from '#models';
+import { citationMarkers, dropUnknownMarkers } from './grounding.js';
 import { CommandRunner, LOGGER } from '#platform';
 import type { Logger } from 'pino';
 import { READ_STORE, type ReadStore } from '#read-store';

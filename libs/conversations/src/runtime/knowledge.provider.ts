@@ -5,7 +5,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { DOCUMENTS_READ_MODEL, SearchKnowledge, type DocumentView } from '#knowledge';
-import { formatSourcesBlock, formatToolSources } from '#models';
+import { formatSourcesBlock, formatToolSources } from './grounding.js';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { countTokens } from '#tokenizer';
 import type {

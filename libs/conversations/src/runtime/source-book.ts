@@ -1,6 +1,6 @@
 // The sources a turn retrieved, numbered in the order they were found (the first search's, then each
 // search_knowledge call's). Citations are checked against it: a marker whose number it does not hold is dropped.
-import type { PromptSource } from '#models';
+import type { PromptSource } from './grounding.js';
 import type { Citation } from '../conversation.events.js';
 
 export interface RetrievedSource extends Omit<Citation, 'index'> {

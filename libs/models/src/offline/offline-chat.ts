@@ -1,20 +1,15 @@
 // The offline chat model: no language model at all, a deterministic stand-in that says so. The reply is derived
-// from the conversation only (same request → same reply): given retrieved sources (the grounding format: a system
-// message, `search_knowledge` results) it quotes and cites the passages sharing most words with the question;
-// without them it quotes the last user message verbatim, or answers a tool result with "The tool returned: …".
-// A memory extraction request (`memory-extraction.ts`) is answered with the candidates JSON, found by plain
-// statement patterns in the turn's user message (`offline-memory.ts`).
-// It calls the first offered function tool (or the one `tool_choice` names) with arguments built from the tool's
-// JSON Schema, except `search_knowledge`, which it calls only when the user asks to search (and only once a turn),
-// so an Agent's tool loop ends, and the Skill tools (`offline-skills.ts`): `load_skill` only when the user's message
-// names or describes a Skill of the manifest (once a turn, before other tools), then `read_skill_file` only when the
-// message names one of the loaded Skill's files (once); after them it answers following the Skill. `run_code` it calls
-// only when the user's message holds a fenced code block (```python, ```sh…; `code-prompt.ts`), with that code, once
-// a turn and before any other tool; after its result it answers with the exit code and the start of the output.
-// `max_completion_tokens`/`max_tokens` and `stop` are honoured like an upstream does; `seed`, `temperature` and the
-// like change nothing.
-// Over 300 lines on purpose: the offline model decides every reply of a request in one place (tools in order of
-// precedence, then grounded, remembered, skill and code answers); the formats it reads live in their own modules.
+// from the conversation only (same request → same reply). This is its core, which knows no context's prompt format:
+// - tools: it calls the first offered function tool (or the one `tool_choice` names) with arguments built from the
+//   tool's JSON Schema, except the built-in tools the registered responders own (`offline-responder.ts`), which it
+//   calls only when the conversation asks for them (a responder's tool that claims the turn, then the others in
+//   registration order), and, right after a tool result, only the one a responder names as the follow-up;
+// - text: the reply the registered responders make (grounded in sources, remembered, following a Skill, after a
+//   code run — each context reads its own format back), else "The tool returned: …" after tool results, else the
+//   last user message quoted verbatim; a responder's whole answer (a memory extraction's JSON) wins over both and
+//   over `response_format`;
+// - `max_completion_tokens`/`max_tokens` and `stop` are honoured like an upstream does; `seed`, `temperature` and
+//   the like change nothing; the streamed answer is the complete one cut in word-sized pieces.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   ChatCompletionContentPart,
@@ -24,57 +19,18 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import { sha256, ValidationError } from '#kernel';
-import {
-  isSourcesText,
-  MEMORIES_HEADER,
-  parseMemories,
-  parseSources,
-  SEARCH_KNOWLEDGE_TOOL,
-  type PromptSource,
-} from '../grounding.js';
-import {
-  fencedCode,
-  parseCodeResult,
-  RUN_CODE_TOOL,
-  type CodeResult,
-  type FencedCode,
-} from '../code-prompt.js';
-import { MEMORY_EXTRACTION_HEADER } from '../memory-extraction.js';
 import type { ChatDelta, ChatRequest, ChatResult } from '../provider.port.js';
 import {
-  LOAD_SKILL_TOOL,
-  parseLoadedSkill,
-  parseSkillFile,
-  parseSkillsManifest,
-  READ_SKILL_FILE_TOOL,
-  type LoadedSkill,
-  type PromptSkill,
-  type SkillFile,
-} from '../skills-prompt.js';
-import {
-  ALSO_REMEMBERED,
-  groundedAnswer,
-  OFFLINE_GROUNDED_PREFIX,
-  OFFLINE_REMEMBERED_PREFIX,
-  rememberedAnswer,
-  searchQueryOf,
-} from './grounded-answer.js';
-import { offlineMemoryReply } from './offline-memory.js';
-import {
-  ALSO_FOLLOWING,
-  followingSkill,
-  OFFLINE_SKILL_PREFIX,
-  skillFileNamed,
-  skillToLoad,
-} from './offline-skills.js';
+  lastUserMessage,
+  offlineResponders,
+  textOf,
+  type OfflineReply,
+  type OfflineTool,
+} from './offline-responder.js';
 import { exampleForSchema } from './schema-example.js';
 import { countMessageTokens, countTokens, truncateToTokens } from '#tokenizer';
 
 export const OFFLINE_REPLY_PREFIX = 'Offline model reply: ';
-export const OFFLINE_CODE_PREFIX =
-  'Offline stand-in answer (no language model was called), after running the code: ';
-/** Characters of a run's stdout quoted in the answer after it. */
-const CODE_OUTPUT_QUOTE = 200;
 /** Characters of argument JSON per streamed tool-call fragment. */
 const ARGUMENT_FRAGMENT = 8;
 
@@ -85,15 +41,6 @@ export interface OfflineChatOptions {
 
 type Part = ChatCompletionContentPart | ChatCompletionContentPartRefusal;
 
-const textOf = (content: string | readonly Part[] | null | undefined): string => {
-  if (typeof content === 'string') return content;
-  if (!content) return '';
-  return content
-    .map((part) => (part.type === 'text' ? part.text : part.type === 'refusal' ? part.refusal : ''))
-    .filter((text) => text.length > 0)
-    .join('\n');
-};
-
 const nonTextParts = (content: string | readonly Part[] | null | undefined): number =>
   Array.isArray(content) ? content.filter((part) => part.type !== 'text').length : 0;
 
@@ -101,9 +48,6 @@ const countWords = (text: string): number =>
   text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)?.length ?? 0;
 
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
-
-const lastUserMessage = (messages: readonly ChatCompletionMessageParam[]) =>
-  messages.findLast((message) => message.role === 'user');
 
 /** The trailing tool (or legacy function) results: what the model answers after its tool call. */
 const trailingToolResults = (messages: readonly ChatCompletionMessageParam[]): string[] => {
@@ -116,159 +60,16 @@ const trailingToolResults = (messages: readonly ChatCompletionMessageParam[]): s
   return results;
 };
 
-const isToolResult = (message: ChatCompletionMessageParam): boolean =>
-  message.role === 'tool' || message.role === 'function';
-
-/** The messages after the last user message: the current turn's tool calls and results. */
-const currentTurn = (
-  messages: readonly ChatCompletionMessageParam[],
-): readonly ChatCompletionMessageParam[] =>
-  messages.slice(messages.findLastIndex((message) => message.role === 'user') + 1);
-
-/**
- * The sources of the turn: the last system message in the grounding format and the `search_knowledge` results
- * after the last user message (earlier turns' results may reuse numbers); the first of a number wins. Undefined
- * when the request has no sources block at all, an empty list when its blocks found nothing.
- */
-const turnSources = (messages: readonly ChatCompletionMessageParam[]): PromptSource[] | undefined => {
-  const system = messages.findLast(
-    (message) =>
-      (message.role === 'system' || message.role === 'developer') && isSourcesText(textOf(message.content)),
-  );
-  const found = currentTurn(messages).filter(
-    (message) => isToolResult(message) && isSourcesText(textOf(message.content)),
-  );
-  const blocks = system ? [system, ...found] : found;
-  if (blocks.length === 0) return undefined;
-  const byIndex = new Map<number, PromptSource>();
-  for (const message of blocks)
-    for (const source of parseSources(textOf(message.content)))
-      if (!byIndex.has(source.index)) byIndex.set(source.index, source);
-  return [...byIndex.values()];
-};
-
-/** The memories the turn recalled (the last memories block of the system messages). */
-const turnMemories = (messages: readonly ChatCompletionMessageParam[]): string[] => {
-  const block = messages.findLast(
-    (message) =>
-      (message.role === 'system' || message.role === 'developer') &&
-      textOf(message.content).startsWith(MEMORIES_HEADER),
-  );
-  return block ? parseMemories(textOf(block.content)).map((memory) => memory.text) : [];
-};
-
-/** The Skills of the manifest in the system messages (the last one listing any), in its order. */
-const turnSkills = (messages: readonly ChatCompletionMessageParam[]): PromptSkill[] => {
-  for (const message of messages.toReversed()) {
-    if (message.role !== 'system' && message.role !== 'developer') continue;
-    const skills = parseSkillsManifest(textOf(message.content));
-    if (skills.length > 0) return skills;
-  }
-  return [];
-};
-
-/** The names of the functions the model called in the current turn. */
-const turnCalls = (messages: readonly ChatCompletionMessageParam[]): string[] =>
-  currentTurn(messages).flatMap((message) =>
-    message.role === 'assistant'
-      ? (message.tool_calls ?? []).flatMap((call) => (call.type === 'function' ? [call.function.name] : []))
-      : [],
-  );
-
-/** The results of the current turn's tool calls, read with `parse`; the last one read wins. */
-const lastTurnResult = <T>(
-  messages: readonly ChatCompletionMessageParam[],
-  parse: (text: string) => T | undefined,
-): T | undefined =>
-  currentTurn(messages)
-    .filter(isToolResult)
-    .map((message) => parse(textOf(message.content)))
-    .findLast((value) => value !== undefined);
-
-/** The Skill loaded in the current turn (the last `load_skill` result), if any. */
-const turnLoadedSkill = (messages: readonly ChatCompletionMessageParam[]): LoadedSkill | undefined =>
-  lastTurnResult(messages, parseLoadedSkill);
-
-/** The file of `skill` read in the current turn (the last `read_skill_file` result of that Skill), if any. */
-const turnSkillFile = (
-  messages: readonly ChatCompletionMessageParam[],
-  skill: string,
-): SkillFile | undefined =>
-  lastTurnResult(messages, (text) => {
-    const file = parseSkillFile(text);
-    return file?.skill.toLowerCase() === skill.toLowerCase() ? file : undefined;
-  });
-
-/** The Skill the user's message names or describes, when the turn has not loaded one yet. */
-const skillAsked = (messages: readonly ChatCompletionMessageParam[]): PromptSkill | undefined => {
-  const user = lastUserMessage(messages);
-  if (!user || turnCalls(messages).includes(LOAD_SKILL_TOOL) || turnLoadedSkill(messages)) return undefined;
-  return skillToLoad(textOf(user.content), turnSkills(messages));
-};
-
-/** The file of the loaded Skill the user's message names, when the turn has read none yet. */
-const skillFileAsked = (
-  messages: readonly ChatCompletionMessageParam[],
-): { skill: string; file: string } | undefined => {
-  const loaded = turnLoadedSkill(messages);
-  const user = lastUserMessage(messages);
-  if (!loaded || !user || turnCalls(messages).includes(READ_SKILL_FILE_TOOL)) return undefined;
-  const file = skillFileNamed(textOf(user.content), loaded.files);
-  return file === undefined ? undefined : { skill: loaded.name, file };
-};
-
-/** The code the user's message holds in a fenced block, when the turn has not run code yet. */
-const codeAsked = (messages: readonly ChatCompletionMessageParam[]): FencedCode | undefined => {
-  const user = lastUserMessage(messages);
-  if (!user || turnCalls(messages).includes(RUN_CODE_TOOL) || lastTurnResult(messages, parseCodeResult))
-    return undefined;
-  return fencedCode(textOf(user.content));
-};
-
-/** The answer after a `run_code` result: `exit <n>; output: <start of stdout>`, then the files it left. */
-const codeAnswer = (result: CodeResult): string => {
-  const status = result.timedOut
-    ? 'timed out'
-    : `exit ${result.exitCode === null ? 'none' : String(result.exitCode)}`;
-  const output = Array.from(result.stdout.trim()).slice(0, CODE_OUTPUT_QUOTE).join('');
-  const files = result.files.length > 0 ? ` Files: ${result.files.join(', ')}` : '';
-  return `${OFFLINE_CODE_PREFIX}${status}; output: ${output === '' ? '(none)' : output}${files}`;
-};
-
-/** What the sources and memories of the turn answer, when the turn has any. */
-const knowledgeReply = (messages: readonly ChatCompletionMessageParam[]): string | undefined => {
-  const sources = turnSources(messages);
-  const question = lastUserMessage(messages);
-  const remembered = question ? rememberedAnswer(textOf(question.content), turnMemories(messages)) : null;
-  if (sources && question) {
-    const grounded = groundedAnswer(textOf(question.content), sources);
-    if (!remembered) return grounded;
-    return grounded.startsWith(OFFLINE_GROUNDED_PREFIX)
-      ? `${grounded}${ALSO_REMEMBERED}${remembered}`
-      : `${OFFLINE_REMEMBERED_PREFIX}${remembered}`;
-  }
-  return remembered ? `${OFFLINE_REMEMBERED_PREFIX}${remembered}` : undefined;
-};
-
-/**
- * After a Skill was loaded: the answer of the sources or memories (when they answer) followed by the Skill part,
- * or the Skill part alone. See {@link followingSkill}.
- */
-const skillReply = (messages: readonly ChatCompletionMessageParam[]): string | undefined => {
-  const loaded = turnLoadedSkill(messages);
-  if (!loaded) return undefined;
-  const part = followingSkill(loaded, turnSkillFile(messages, loaded.name));
-  const known = knowledgeReply(messages);
-  return known?.startsWith(OFFLINE_GROUNDED_PREFIX) || known?.startsWith(OFFLINE_REMEMBERED_PREFIX)
-    ? `${known}${ALSO_FOLLOWING}${part}`
-    : `${OFFLINE_SKILL_PREFIX}${part}`;
-};
+/** The registered responders' reply: each gets the reply of those before it, on demand. */
+const responderReply = (messages: readonly ChatCompletionMessageParam[]): OfflineReply | undefined =>
+  offlineResponders().reduce<() => OfflineReply | undefined>(
+    (before, responder) => (responder.reply ? () => responder.reply!(messages, before) : before),
+    () => undefined,
+  )();
 
 const textReply = (messages: readonly ChatCompletionMessageParam[]): string => {
-  const ran = lastTurnResult(messages, parseCodeResult);
-  if (ran) return codeAnswer(ran);
-  const answered = skillReply(messages) ?? knowledgeReply(messages);
-  if (answered !== undefined) return answered;
+  const answered = responderReply(messages);
+  if (answered !== undefined) return answered.text;
   const toolResults = trailingToolResults(messages);
   if (toolResults.length > 0)
     return OFFLINE_REPLY_PREFIX + toolResults.map((result) => `The tool returned: ${result}`).join('\n');
@@ -284,28 +85,14 @@ const textReply = (messages: readonly ChatCompletionMessageParam[]): string => {
   );
 };
 
-/** Whether the user asks to search and the turn has not searched yet: one search a turn, then an answer. */
-const searchAsked = (messages: readonly ChatCompletionMessageParam[]): boolean => {
-  const user = lastUserMessage(messages);
-  return (
-    user !== undefined &&
-    searchQueryOf(textOf(user.content)) !== undefined &&
-    !currentTurn(messages).some(isToolResult)
-  );
-};
-
-/** The built-in tools called only when the conversation asks for them, never just because they are offered. */
-const ON_REQUEST: ReadonlySet<string> = new Set([
-  SEARCH_KNOWLEDGE_TOOL,
-  LOAD_SKILL_TOOL,
-  READ_SKILL_FILE_TOOL,
-  RUN_CODE_TOOL,
-]);
+/** The built-in tools of the registered responders, in registration order. */
+const builtInTools = (): readonly OfflineTool[] =>
+  offlineResponders().flatMap((responder) => responder.tools ?? []);
 
 /**
- * The tool the model picks itself: `run_code` when the message holds a fenced code block, `search_knowledge` when
- * asked, `load_skill` when a Skill is named or described, else any other tool always (or, when one is required, the
- * first built-in offered of search, load, read, run).
+ * The tool the model picks itself: the built-in tool that claims the turn when it is asked for (and no other
+ * built-in one then), else the first built-in tool asked for, else any other tool always (or, when one is required,
+ * the first built-in tool offered).
  */
 const pickTool = (
   request: ChatRequest,
@@ -313,18 +100,18 @@ const pickTool = (
   required: boolean,
 ): ChatCompletionFunctionTool | undefined => {
   const named = (name: string) => tools.find((tool) => tool.function.name === name);
-  const run = named(RUN_CODE_TOOL);
-  if (run && codeAsked(request.messages)) return run;
-  // A message holding code to run is about that code: its words do not ask for a search or a Skill.
-  const user = lastUserMessage(request.messages);
-  const codeTurn = run !== undefined && user !== undefined && fencedCode(textOf(user.content)) !== undefined;
-  const search = named(SEARCH_KNOWLEDGE_TOOL);
-  if (search && !codeTurn && searchAsked(request.messages)) return search;
-  const load = named(LOAD_SKILL_TOOL);
-  if (load && !codeTurn && skillAsked(request.messages)) return load;
+  const builtIn = builtInTools().filter((tool) => named(tool.name) !== undefined);
+  const claiming = builtIn.find((tool) => tool.claims?.(request.messages));
+  const asked = claiming
+    ? claiming.asked?.(request.messages)
+      ? claiming
+      : undefined
+    : builtIn.find((tool) => tool.asked?.(request.messages));
+  if (asked) return named(asked.name);
+  const names = new Set(builtInTools().map((tool) => tool.name));
   return (
-    tools.find((tool) => !ON_REQUEST.has(tool.function.name)) ??
-    (required ? (search ?? load ?? named(READ_SKILL_FILE_TOOL) ?? run) : undefined)
+    tools.find((tool) => !names.has(tool.function.name)) ??
+    (required && builtIn.length > 0 ? named(builtIn[0]!.name) : undefined)
   );
 };
 
@@ -354,11 +141,15 @@ const chosenTool = (request: ChatRequest): ChatCompletionFunctionTool | undefine
   if (tools.length === 0 || choice === 'none') return undefined;
   const byName = (name: string) => tools.find((tool) => tool.function.name === name);
   if (trailingToolResults(request.messages).length > 0) {
-    // The one call after a tool result: the reference file named in the message, once a Skill is loaded.
-    const read = byName(READ_SKILL_FILE_TOOL);
-    return read && choiceAllows(choice, READ_SKILL_FILE_TOOL) && skillFileAsked(request.messages)
-      ? read
-      : undefined;
+    // The one call after a tool result: the built-in tool a responder names as the follow-up (a reference file
+    // named in the message, once a Skill is loaded).
+    const next = builtInTools().find(
+      (tool) =>
+        byName(tool.name) !== undefined &&
+        choiceAllows(choice, tool.name) &&
+        tool.followUp?.(request.messages) === true,
+    );
+    return next ? byName(next.name) : undefined;
   }
   if (typeof choice === 'object' && choice.type === 'function') {
     const tool = byName(choice.function.name);
@@ -381,57 +172,27 @@ const chosenTool = (request: ChatRequest): ChatCompletionFunctionTool | undefine
   return pickTool(request, tools, choice === 'required');
 };
 
-/** The Skill `load_skill` is called with: the one asked for, or (when the call is forced) the manifest's first. */
-const skillToCall = (messages: readonly ChatCompletionMessageParam[], said: string): string => {
-  const skills = turnSkills(messages);
-  return (skillToLoad(said, skills) ?? skills[0])?.name ?? said;
-};
-
-/**
- * The arguments of `read_skill_file`: the file the message names of the loaded Skill (else of the Skill asked for,
- * else of the manifest's first), or a search of that Skill's files for the message when it names none.
- */
-const skillFileToRead = (
-  messages: readonly ChatCompletionMessageParam[],
-  said: string,
-): { skill: string; file: string } | { skill: string; query: string } => {
-  const asked = skillFileAsked(messages);
-  if (asked) return asked;
-  const skills = turnSkills(messages);
-  const skill: { name: string; files?: readonly string[] } | undefined =
-    turnLoadedSkill(messages) ?? skillToLoad(said, skills) ?? skills[0];
-  if (!skill) return { skill: '', query: said };
-  const file = skillFileNamed(said, skill.files ?? []);
-  return file === undefined ? { skill: skill.name, query: said } : { skill: skill.name, file };
-};
-
 const toolCallFor = (
   request: ChatRequest,
   tool: ChatCompletionFunctionTool,
 ): ChatCompletionMessageFunctionToolCall => {
   const said = textOf(lastUserMessage(request.messages)?.content);
+  const builtIn = builtInTools().find((known) => known.name === tool.function.name);
   const args = JSON.stringify(
-    tool.function.name === SEARCH_KNOWLEDGE_TOOL
-      ? { query: searchQueryOf(said) ?? said }
-      : tool.function.name === LOAD_SKILL_TOOL
-        ? { name: skillToCall(request.messages, said) }
-        : tool.function.name === READ_SKILL_FILE_TOOL
-          ? skillFileToRead(request.messages, said)
-          : ((tool.function.name === RUN_CODE_TOOL ? fencedCode(said) : undefined) ??
-            exampleForSchema(tool.function.parameters ?? { type: 'object', properties: {} }, said)),
+    builtIn?.args?.(request.messages, said) ??
+      exampleForSchema(tool.function.parameters ?? { type: 'object', properties: {} }, said),
   );
   const id = `call_${sha256(JSON.stringify([request.messages, tool.function.name, args])).slice(0, 24)}`;
   return { id, type: 'function', function: { name: tool.function.name, arguments: args } };
 };
 
-/**
- * The answer to a memory extraction request (its first system message starts with the extraction header): the
- * candidates JSON of the turn in its last user message; undefined for any other request.
- */
-const memoryReply = (messages: readonly ChatCompletionMessageParam[]): string | undefined => {
-  const system = messages.find((message) => message.role === 'system' || message.role === 'developer');
-  if (!system || !textOf(system.content).trimStart().startsWith(MEMORY_EXTRACTION_HEADER)) return undefined;
-  return offlineMemoryReply(textOf(lastUserMessage(messages)?.content));
+/** A responder's whole answer to a request of its own (a memory extraction), if one has it. */
+const responderAnswer = (messages: readonly ChatCompletionMessageParam[]): string | undefined => {
+  for (const responder of offlineResponders()) {
+    const answer = responder.answer?.(messages);
+    if (answer !== undefined) return answer;
+  }
+  return undefined;
 };
 
 /** Content for `response_format`: JSON valid for the given schema, or a JSON object wrapping the text reply. */
@@ -480,8 +241,9 @@ export const offlineChat = (request: ChatRequest): ChatResult => {
       },
     };
   }
-  // A memory extraction is answered with its candidates JSON whatever `response_format` asks: it is the JSON wanted.
-  const reply = memoryReply(request.messages) ?? formatted(request, textReply(request.messages));
+  // A responder's whole answer (a memory extraction's candidates JSON) wins whatever `response_format` asks: it is
+  // the JSON wanted.
+  const reply = responderAnswer(request.messages) ?? formatted(request, textReply(request.messages));
   const { content, finishReason } = limit(request, reply);
   return {
     message: { role: 'assistant', content, refusal: null },

@@ -4,7 +4,8 @@
 // a worker is busy for tens of milliseconds per megabyte; the point is that /health and every other client are not.
 //
 // The worker is the compiled `offline-worker.js` beside this module; from the TypeScript sources (ts-jest) there is
-// none and every task runs in this thread.
+// none and every task runs in this thread. A worker imports the module that registered the offline chat model's
+// responders here (`offline-responder.ts`) before its first task.
 //
 // Other contexts hand their own heavy pure functions to the same pool with `runPooled` (a compiled module of theirs
 // and the name of an exported function; conversations plan compaction and count a history's tokens this way), so
@@ -14,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { offlineSetupModule } from './offline-responder.js';
 import { runOfflineTask, taskSize, type OfflineTask, type PooledCall } from './offline-tasks.js';
 
 export const INLINE_CHARS = 16_384;
@@ -73,7 +75,10 @@ const pending = new Map<number, Pending>();
 let nextId = 0;
 
 const start = (): PooledWorker => {
-  const pooled: PooledWorker = { worker: new Worker(WORKER_URL), busy: 0 };
+  const pooled: PooledWorker = {
+    worker: new Worker(WORKER_URL, { workerData: { setup: offlineSetupModule() } }),
+    busy: 0,
+  };
   pooled.worker.unref();
   pooled.worker.on('message', (reply: { id: number; ok: boolean; result?: unknown; message?: string }) => {
     const waiting = pending.get(reply.id);

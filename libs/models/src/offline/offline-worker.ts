@@ -1,8 +1,13 @@
 // The entry of the worker threads the offline models' heavy work runs in (started by `offline-pool.ts`): token counts
 // and whole offline calls over large inputs, and other contexts' pure functions handed over with `runPooled`
-// (compaction plans, history token counts), so that a big request never holds the api's event loop.
-import { parentPort } from 'node:worker_threads';
+// (compaction plans, history token counts), so that a big request never holds the api's event loop. Before its
+// first task it imports the module that registered the offline chat model's responders in the starting thread
+// (`workerData.setup`, see `offline-responder.ts`), so that it answers like that thread does.
+import { parentPort, workerData } from 'node:worker_threads';
 import { runOfflineTask, type OfflineTask, type PooledCall } from './offline-tasks.js';
+
+const setup = (workerData as { setup?: string } | null)?.setup;
+const ready: Promise<unknown> = setup === undefined ? Promise.resolve() : import(setup);
 
 /** Modules a pooled call loaded, by URL: each is imported once per worker. */
 const modules = new Map<string, Promise<Record<string, unknown>>>();
@@ -29,5 +34,5 @@ parentPort?.on('message', ({ id, task }: { id: number; task: OfflineTask | Poole
           message: error instanceof Error ? error.message : String(error),
         }),
     );
-  void reply(task.op === 'call' ? call(task) : Promise.resolve().then(() => runOfflineTask(task)));
+  void reply(ready.then(() => (task.op === 'call' ? call(task) : runOfflineTask(task))));
 });

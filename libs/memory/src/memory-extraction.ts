@@ -1,8 +1,9 @@
 // The one format of Agent Memory extraction, shared by the memory extractor (which asks an Agent's chat model, after
-// a conversation turn, for facts worth remembering) and the offline chat model (which recognises the request by its
-// header and answers it without a language model). The model gets a fixed system prompt and one user message laying
-// out the turn; it answers with JSON only, which `parseCandidates` reads tolerantly. Extraction is not a safety layer:
-// every candidate is screened afterwards, whatever the prompt told the model.
+// a conversation turn, for facts worth remembering) and the memory's offline responder (`offline/memory-responder.ts`,
+// which recognises the request by its header and answers it without a language model). The model gets a fixed system
+// prompt and one user message laying out the turn; it answers with JSON only, which `parseCandidates` reads
+// tolerantly. Extraction is not a safety layer: every candidate is screened afterwards, whatever the prompt told the
+// model.
 //
 // The turn's texts are fenced with backticks, the fence one longer than the longest run of backticks inside the text
 // (at least three), so no message, however hostile, can close its fence early and pass for another part of the turn.

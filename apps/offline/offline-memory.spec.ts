@@ -1,7 +1,8 @@
-import { extractionMessages, parseCandidates, type MemoryCandidate } from '../memory-extraction.js';
-import type { ChatDelta, ChatRequest } from '../provider.port.js';
-import { offlineChat, offlineChatStream } from './offline-chat.js';
-import { offlineMemoryCandidates, offlineMemoryReply } from './offline-memory.js';
+import { extractionMessages, parseCandidates, type MemoryCandidate } from '#memory';
+import { offlineMemoryCandidates, offlineMemoryReply } from '#memory/offline/offline-memory';
+import type { ChatDelta, ChatRequest } from '#models';
+import { offlineChat, offlineChatStream } from '#models/offline/offline-chat';
+import './offline-responders.js';
 import { countTokens } from '#tokenizer';
 
 /** An extraction request as the memory extractor sends it. */

@@ -1,6 +1,6 @@
 // The text formats of code execution in a prompt, shared by the conversation runtime (which writes the result of
-// the `run_code` tool) and the offline chat model (which finds the code to run in the user's message and reads the
-// result back to answer without a language model).
+// the `run_code` tool) and code execution's offline responder (`offline/code-responder.ts`, which finds the code to
+// run in the user's message and reads the result back to answer without a language model).
 //
 //   Code run result: python
 //   exit: 0                      (or `exit: none` without an exit code, `timed out`, `timed out (exit 137)`)

@@ -2,22 +2,23 @@ import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/reso
 import { z } from 'zod';
 import {
   citationMarkers,
-  formatMemoriesBlock,
   formatSourcesBlock,
   formatToolSources,
-  parseMemories,
+  OFFLINE_GROUNDED_PREFIX,
+  OFFLINE_UNGROUNDED_PREFIX,
   type PromptSource,
-} from '../grounding.js';
-import { formatCodeResult } from '../code-prompt.js';
-import type { ChatDelta, ChatRequest, ChatResult } from '../provider.port.js';
+} from '#conversations';
+import { formatMemoriesBlock, parseMemories } from '#memory';
+import { formatCodeResult } from '#code-execution';
+import { formatLoadedSkill, formatSkillFile, formatSkillsManifest, type PromptSkill } from '#skills';
+import type { ChatDelta, ChatRequest, ChatResult } from '#models';
 import {
-  formatLoadedSkill,
-  formatSkillFile,
-  formatSkillsManifest,
-  type PromptSkill,
-} from '../skills-prompt.js';
-import { OFFLINE_GROUNDED_PREFIX, OFFLINE_UNGROUNDED_PREFIX } from './grounded-answer.js';
-import { OFFLINE_REPLY_PREFIX, offlineChat, offlineChatStream, splitWords } from './offline-chat.js';
+  OFFLINE_REPLY_PREFIX,
+  offlineChat,
+  offlineChatStream,
+  splitWords,
+} from '#models/offline/offline-chat';
+import './offline-responders.js';
 import { countMessageTokens, countTokens } from '#tokenizer';
 
 const QUESTION = 'What is the weather in Paris today?';

@@ -1,6 +1,6 @@
 // The text formats of Agent Skills in a prompt, shared by the conversation runtime (which writes them: the manifest
-// in the Agent's system prompt, the results of the `load_skill` and `read_skill_file` tools) and the offline chat
-// model (which reads them back to load and follow a Skill without a language model).
+// in the Agent's system prompt, the results of the `load_skill` and `read_skill_file` tools) and the Skills' offline
+// responder (`offline/skills-responder.ts`, which reads them back to load and follow a Skill without a language model).
 //
 //   Skills available to you (load one with load_skill before following it):
 //   - expense-report: Files an expense report from receipts. (files: policy.md, rates.csv)

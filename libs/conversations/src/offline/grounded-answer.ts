@@ -1,15 +1,12 @@
 // How the offline chat model answers from retrieved sources without a language model: plain word overlap between
 // the question and each passage, so the same sources and question always give the same answer, and a test can tell
 // in advance which source is quoted and cited. The answer says it is a stand-in, like every offline reply.
-import type { PromptSource } from '../grounding.js';
+import { contentWords, sharedWords } from '#models';
+import type { PromptSource } from '../runtime/grounding.js';
 
 export const OFFLINE_GROUNDED_PREFIX =
   'Offline stand-in answer (no language model was called), from the retrieved sources: ';
 export const OFFLINE_UNGROUNDED_PREFIX = 'Offline stand-in answer (no language model was called): ';
-export const OFFLINE_REMEMBERED_PREFIX =
-  'Offline stand-in answer (no language model was called), from memory: ';
-/** Joins what the sources say and what is remembered, when both answer. */
-export const ALSO_REMEMBERED = ' I also remember: ';
 /** Sources quoted at most: enough to show citing more than one, short enough to read. */
 const QUOTED_SOURCES = 2;
 
@@ -22,35 +19,6 @@ export const searchQueryOf = (message: string): string | undefined => {
     ?.replace(/[\s?.!]+$/u, '')
     .trim();
   return query ? query : undefined;
-};
-
-// Words that say nothing about the topic: without them every English question would match every passage.
-const STOP_WORDS = new Set(
-  (
-    'a about above after again against all also am an and any are as at be because been before being below ' +
-    'between both but by can could did do does doing down during each else few for from further had has have ' +
-    'having he her here hers him his how i if in into is it its just me more most my no nor not of off on once ' +
-    'only or other our ours out over own please same she should so some such than that the their theirs them ' +
-    'then there these they this those through to too under until up us very was we were what when where which ' +
-    'while who whom whose why will with would you your yours s t d ll m re ve'
-  ).split(' '),
-);
-
-/** The distinct words of a text that say something about its topic (lower case, stop words left out). */
-export const contentWords = (text: string): Set<string> =>
-  new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !STOP_WORDS.has(word)));
-
-/**
- * How much a text says about the question: 2 for each question word it holds, 1 for each it holds inside a longer
- * word ("volcano" in "stratovolcano"), so the passage that names the topic outranks one that only repeats a word.
- */
-export const sharedWords = (question: ReadonlySet<string>, text: string): number => {
-  let score = 0;
-  for (const word of contentWords(text))
-    if (question.has(word)) score += 2;
-    else if (word.length > 4 && [...question].some((asked) => asked.length >= 4 && word.includes(asked)))
-      score += 1;
-  return score;
 };
 
 const wordCount = (text: string): number => text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
@@ -96,16 +64,4 @@ export const groundedAnswer = (question: string, sources: readonly PromptSource[
     OFFLINE_GROUNDED_PREFIX +
     quoted.map(({ source }) => `${bestSentence(source.text, words)} [${source.index}]`).join(' ')
   );
-};
-
-/** The recalled memory that shares the most with the question (the earliest of equals), or null when none does. */
-export const rememberedAnswer = (question: string, memories: readonly string[]): string | null => {
-  const words = contentWords(question);
-  let best: string | null = null;
-  let bestScore = 0;
-  for (const memory of memories) {
-    const score = sharedWords(words, memory);
-    if (score > bestScore) [best, bestScore] = [memory, score];
-  }
-  return best;
 };
