@@ -8,7 +8,7 @@
 // `skill_name_taken`.
 import { Inject, Injectable } from '@nestjs/common';
 import { accessibleAgent, AGENTS, manageableAgent, type AgentView } from '#agents';
-import type { Caller } from '#identity';
+import { authorize, type Caller } from '#identity';
 import { ConflictError, ForbiddenError, ValidationError } from '#kernel';
 import { findAll, READ_STORE, type Filter, type ReadStore } from '#read-store';
 import { changeableSpace, SpaceGrants, visibleSpace } from '#spaces';
@@ -53,8 +53,13 @@ export class SkillAccess {
       await this.canSee(placement, caller);
       return;
     }
-    if (placement.kind === 'global')
-      throw new ForbiddenError('skill_change_denied', 'only admins change the Skills every Agent has');
+    if (placement.kind === 'global') {
+      // The policy's `skill.change` on a DEFAULT Skill: admins only.
+      const decision = authorize(caller, 'skill.change', { kind: 'global' });
+      if (!decision.allow)
+        throw new ForbiddenError(decision.reason, 'only admins change the Skills every Agent has');
+      return;
+    }
     if (placement.kind === 'space') {
       await changeableSpace(this.readStore, this.grants, placement.spaceId, caller);
       return;

@@ -4,7 +4,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ForbiddenError } from '#kernel';
-import type { Caller } from '#identity';
+import { authorize, type Caller } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { usageRange, usageReport } from '../../usage-report.js';
 import type { UsageQuery } from './get-usage.schema.js';
@@ -26,7 +26,7 @@ export class GetUsageHandler implements IQueryHandler<GetUsage> {
     const own =
       query.dimension === 'apiKey' ? caller.apiKey.id : query.dimension === 'user' ? caller.userId : null;
     const subject = query.subject ?? own;
-    if (!caller.isAdmin && (subject === null || subject !== own))
+    if ((subject === null || subject !== own) && !authorize(caller, 'usage.read.all', null).allow)
       throw new ForbiddenError(
         'usage_access_denied',
         query.dimension === 'agent'
