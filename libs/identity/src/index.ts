@@ -11,3 +11,4 @@ export * from './http/caller.js';
 export * from './http/idempotency.interceptor.js';
 export * from './authorization/principal.js';
 export * from './authorization/policy.js';
+export * from './authorization/routes.js';

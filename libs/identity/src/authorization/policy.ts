@@ -70,6 +70,10 @@ export interface Resources {
   'knowledge.read': AgentOwnership;
   /** Add, change, tag, delete or re-process a document of this scope through this Agent. */
   'knowledge.write': AgentInSpace & { readonly scope: KnowledgeScope };
+  /** Create, rename, delete the Agent's own tags (tags are per Agent, also on shared documents). */
+  'knowledge.tag': AgentOwnership;
+  /** Build, rebuild or cancel the Agent's summary index (derived from what it reads). */
+  'knowledge.index': AgentOwnership;
   /** Read one's own memories and the Agent's shared ones. */
   'memory.read': AgentOwnership;
   /** Change one's own memories of the Agent. */
@@ -111,6 +115,8 @@ export const ACTIONS = [
   'space.change',
   'knowledge.read',
   'knowledge.write',
+  'knowledge.tag',
+  'knowledge.index',
   'memory.read',
   'memory.personal.write',
   'memory.shared.write',
@@ -221,6 +227,8 @@ const RULES: { readonly [A in Action]: Rule<A> } = {
       return allowIf(mayManageAgent(principal, resource), 'space_change_denied');
     return ALLOW;
   },
+  'knowledge.tag': (principal, agent) => allowIf(mayUseAgent(principal, agent), 'agent_access_denied'),
+  'knowledge.index': (principal, agent) => allowIf(mayUseAgent(principal, agent), 'agent_access_denied'),
   'memory.read': (principal, agent) =>
     allowIf(isUser(principal) && mayUseAgent(principal, agent), 'agent_access_denied'),
   'memory.personal.write': (principal, agent) =>
