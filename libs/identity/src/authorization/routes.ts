@@ -135,8 +135,18 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   'POST /api/compat/v1/rerank': 'model.call',
 };
 
-/** The row of a route, if it has one. */
+/** The row of a route (`GET`, `/api/v1/core/agents/{agentId}`), if it has one. */
 export const routeRule = (method: string, path: string): RouteRule | undefined =>
   Object.hasOwn(ROUTE_AUTHORIZATION, `${method} ${path}`)
     ? ROUTE_AUTHORIZATION[`${method} ${path}`]
     : undefined;
+
+/**
+ * The row of a request's route as the router registered it (`/api/v1/core/agents/:agentId`); a HEAD request is its
+ * GET route's (the router answers HEAD for every GET route).
+ */
+export const routeRuleOf = (method: string, registeredUrl: string): RouteRule | undefined =>
+  routeRule(
+    method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase(),
+    registeredUrl.replace(/:(\w+)/g, '{$1}'),
+  );
