@@ -47,14 +47,13 @@ export class SkillAccess {
     else if (placement.kind === 'agent') await accessibleAgent(this.readStore, placement.agentId, caller);
   }
 
+  /**
+   * The policy's `skill.change` on the place: DEFAULT Skills admins only (403 `skill_change_denied`); a Space's,
+   * whoever may change the Space (`changeableSpace`: 404 when unseen, 403 `space_change_denied`); an Agent's, whoever
+   * manages it (`manageableAgent`). A Space or an Agent that does not exist is 404, to admins too.
+   */
   async canChange(placement: SkillPlacement, caller: Caller): Promise<void> {
-    if (caller.isAdmin) {
-      // An admin changes every place, of those that exist: a Space or an Agent that does not is 404.
-      await this.canSee(placement, caller);
-      return;
-    }
     if (placement.kind === 'global') {
-      // The policy's `skill.change` on a DEFAULT Skill: admins only.
       const decision = authorize(caller, 'skill.change', { kind: 'global' });
       if (!decision.allow)
         throw new ForbiddenError(decision.reason, 'only admins change the Skills every Agent has');
@@ -64,7 +63,6 @@ export class SkillAccess {
       await changeableSpace(this.readStore, this.grants, placement.spaceId, caller);
       return;
     }
-    // An Agent's Skills are changed by whoever manages the Agent (the access policy's one rule).
     await manageableAgent(this.readStore, placement.agentId, caller);
   }
 
