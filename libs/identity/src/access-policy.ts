@@ -5,7 +5,9 @@ import type { Caller } from './http/caller.js';
 import {
   authorize,
   isAllowed,
+  type Action,
   type AgentOwnership,
+  type Resources,
   type ManagedAgent,
   type SpaceOwnership,
 } from './authorization/policy.js';
@@ -35,6 +37,17 @@ export function canChangeSpace(caller: Caller, space: SpaceOwnership): boolean {
  */
 export function canManageAgent(caller: Caller, agent: ManagedAgent, space: SpaceOwnership | null): boolean {
   return isAllowed(caller, 'agent.manage', { agent, space });
+}
+
+/** 403 with the policy's reason as its code, unless the policy allows the action on the resource. */
+export function assertAllowed<A extends Action>(
+  caller: Caller,
+  action: A,
+  resource: Resources[A],
+  message: string,
+): void {
+  const decision = authorize(caller, action, resource);
+  if (!decision.allow) throw new ForbiddenError(decision.reason, message);
 }
 
 /** The actions only admins (and the platform) may do. */
