@@ -114,6 +114,21 @@ describe('the authorization policy', () => {
       }),
     ).toEqual(ALLOW);
     expect(authorize(key(), 'skill.read', { kind: 'global' })).toEqual(ALLOW);
+    expect(authorize(key(), 'skill.read', { kind: 'space', space: teamSpace })).toEqual(
+      denied('space_not_visible'),
+    );
+    expect(
+      authorize(key(), 'skill.read', { kind: 'space', space: teamSpace, holdsReachableAgent: true }),
+    ).toEqual(ALLOW);
+    // An admin changes every place's Skills but those of another user's personal Agent, which it does not reach.
+    const othersPersonal = { ...personal, ownerUserId: 'usr_2' };
+    expect(
+      authorize(key({ isAdmin: true }), 'skill.change', {
+        kind: 'agent',
+        agent: othersPersonal,
+        space: null,
+      }),
+    ).toEqual(denied('agent_access_denied'));
   });
 
   it('instance-wide actions are for admins only', () => {

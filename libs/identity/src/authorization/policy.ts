@@ -16,7 +16,7 @@
 //   Skills): admins only.
 // - Principals to come: a session is its user (personal Agents; admin rights if an admin); an App token uses the
 //   Agents of its allowlist (standalone: none); an embed visitor uses the one public Agent it visits; the platform
-//   (process managers) may do what an admin may.
+//   (process managers) may do what an admin may, except what is a user's own (memories, usage, one's user).
 import type { AgentAccess } from '../api-key.events.js';
 import { asPrincipal, type Principal, type PrincipalOrCaller } from './principal.js';
 
@@ -50,7 +50,12 @@ export type KnowledgeScope = 'agent' | 'space' | 'global';
 /** Where a Skill lives: DEFAULT (global), a Space's, or an Agent's. */
 export type SkillPlace =
   | { readonly kind: 'global' }
-  | { readonly kind: 'space'; readonly space: SpaceOwnership }
+  | {
+      readonly kind: 'space';
+      readonly space: SpaceOwnership;
+      /** Whether the Space holds an Agent the principal may use (it then sees the Space, and its Skills). */
+      readonly holdsReachableAgent?: boolean;
+    }
   | { readonly kind: 'agent'; readonly agent: ManagedAgent; readonly space: SpaceOwnership | null };
 
 /** What each action needs to know of its resource. */
@@ -242,14 +247,16 @@ const RULES: { readonly [A in Action]: Rule<A> } = {
       ? ALLOW
       : place.kind === 'agent'
         ? allowIf(mayUseAgent(principal, place.agent), 'agent_access_denied')
-        : // A Space's Skills: whoever sees the Space (its loader asks `space.read` first and answers 404).
-          ALLOW,
-  'skill.change': (principal, place) => {
-    if (isAdmin(principal)) return ALLOW;
-    if (place.kind === 'global') return deny('skill_change_denied');
-    if (place.kind === 'space') return allowIf(mayChangeSpace(principal, place.space), 'space_change_denied');
-    return RULES['agent.manage'](principal, place);
-  },
+        : RULES['space.read'](principal, {
+            space: place.space,
+            holdsReachableAgent: place.holdsReachableAgent ?? false,
+          }),
+  'skill.change': (principal, place) =>
+    place.kind === 'global'
+      ? allowIf(isAdmin(principal), 'skill_change_denied')
+      : place.kind === 'space'
+        ? allowIf(mayChangeSpace(principal, place.space), 'space_change_denied')
+        : RULES['agent.manage'](principal, place),
   'skill.marketplace.curate': (principal) => allowIf(isAdmin(principal), 'admin_required'),
   'apiKey.manage': (principal) => allowIf(isAdmin(principal), 'admin_required'),
   'user.list': (principal) => allowIf(isAdmin(principal), 'admin_required'),
