@@ -1,8 +1,10 @@
-// Tenant isolation: every route of the core API called with another tenant's ids, by each kind of key that must not
-// reach them. The matrix is a table (add a route, it is covered): no answer may carry the victim's data, nothing of
-// the victim's may change, and no answer is a success. Then the rules one by one: Spaces seen and changed only by
-// their creator (or through a granted Agent, read-only), Agents moved only into Spaces the caller may change, personal
-// Agents their user's alone and never deletable, Agent models checked.
+// Tenant isolation: routes of the core API called with another tenant's ids, by each kind of key that must not reach
+// them: no answer may carry the victim's data, nothing of the victim's may change, and no answer is a success. Every
+// registered route × every kind of principal is covered by the generated matrix (authorization-matrix.e2e.spec.ts);
+// this table adds the cross-tenant combinations it cannot generate (another tenant's document through one's own
+// Agent, one's own Agent moved into another tenant's Space). Then the rules one by one: Spaces seen and changed only
+// by their creator (or through a granted Agent, read-only), Agents moved only into Spaces the caller may change,
+// personal Agents their user's alone and never deletable, Agent models checked.
 import { waitUntil } from '#testing/fixtures';
 import { ADMIN_KEY, client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
 

@@ -1,6 +1,7 @@
 // The Agent a route names, if the caller may use it: 404 when there is no such Agent, 403 when the caller's key does
 // not reach it. Every agent-scoped route starts here. A route that changes the Agent (or what its Space shares)
-// starts at manageableAgent instead: using an Agent is not managing it (see canManageAgent in the access policy).
+// starts at manageableAgent instead: using an Agent is not managing it. The rules are the policy's (`agent.use`,
+// `agent.manage` in #identity authorization/policy.ts); these load the Agent and its Space and raise the HTTP errors.
 import { ForbiddenError, NotFoundError } from '#kernel';
 import type { Caller } from '#identity';
 import { assertAgentAccess, canManageAgent } from '#identity';
@@ -31,14 +32,17 @@ export async function assertManagesAgent(
   agent: AgentView,
   caller: Caller,
 ): Promise<void> {
-  if (!(await managesAgent(readStore, agent, caller)))
-    throw new ForbiddenError(
-      'space_change_denied',
-      agent.spaceId
-        ? `this API key may use Agent '${agent.id}' but not manage it: that needs the right to change its Space '${agent.spaceId}'`
-        : `only admins manage Agent '${agent.id}'`,
-    );
+  if (!(await managesAgent(readStore, agent, caller))) throw manageDenied(agent);
 }
+
+/** The 403 `space_change_denied` of a caller that uses the Agent but may not manage it. */
+export const manageDenied = (agent: Pick<AgentView, 'id' | 'spaceId'>): ForbiddenError =>
+  new ForbiddenError(
+    'space_change_denied',
+    agent.spaceId
+      ? `this API key may use Agent '${agent.id}' but not manage it: that needs the right to change its Space '${agent.spaceId}'`
+      : `only admins manage Agent '${agent.id}'`,
+  );
 
 /** The Agent, if the caller may use (404/403 as accessibleAgent) and manage it (403 `space_change_denied`). */
 export async function manageableAgent(

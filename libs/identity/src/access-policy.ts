@@ -1,25 +1,21 @@
-// Which Agents and Spaces a caller may use and manage. Agents: a personal Agent is its user's alone (not even an
-// admin's key reaches another user's) and follows the user, not the key's grant list (a key granted `agents: []`
-// still reaches its own user's); other Agents: admins reach all, other keys those they are granted. Agent-scoped routes
-// answer 403 outside the grants, and lists leave such Agents out. Spaces (until Space membership and roles arrive): an
-// admin sees and changes every Space; another key sees a Space it created or one holding an Agent it is granted, and
-// changes or deletes only Spaces it created. Managing an Agent (changing its settings or prompt, moving, publishing,
-// deleting it, changing its shared memory, writing its Space's Knowledge) is a right apart from using it: the
-// right to change its Space (admins always; a personal Agent only its own user). A grant is the right to use.
+// The access policy's helpers for request handlers: thin adapters over the one policy (authorization/policy.ts, where
+// every rule lives) that turn a denial into the HTTP error the routes have always answered.
 import { ForbiddenError } from '#kernel';
 import type { Caller } from './http/caller.js';
+import {
+  authorize,
+  isAllowed,
+  type Action,
+  type AgentOwnership,
+  type Resources,
+  type ManagedAgent,
+  type SpaceOwnership,
+} from './authorization/policy.js';
 
-export interface AgentOwnership {
-  readonly id: string;
-  readonly isPersonal: boolean;
-  readonly ownerUserId: string | null;
-}
+export type { AgentOwnership, ManagedAgent, SpaceOwnership } from './authorization/policy.js';
 
 export function canAccessAgent(caller: Caller, agent: AgentOwnership): boolean {
-  if (agent.isPersonal) return agent.ownerUserId === caller.userId;
-  if (caller.isAdmin) return true;
-  const access = caller.apiKey.agentAccess;
-  return access.kind === 'all' || access.agentIds.includes(agent.id);
+  return isAllowed(caller, 'agent.use', agent);
 }
 
 export function assertAgentAccess(caller: Caller, agent: AgentOwnership): void {
@@ -30,32 +26,36 @@ export function assertAgentAccess(caller: Caller, agent: AgentOwnership): void {
     );
 }
 
-export interface SpaceOwnership {
-  readonly id: string;
-  /** The API key that created the Space; null when it was created by the platform or before this was recorded. */
-  readonly createdByApiKeyId?: string | null;
-}
-
 export function canChangeSpace(caller: Caller, space: SpaceOwnership): boolean {
-  return caller.isAdmin || (!!space.createdByApiKeyId && space.createdByApiKeyId === caller.apiKey.id);
-}
-
-export interface ManagedAgent extends AgentOwnership {
-  readonly spaceId: string | null;
+  return isAllowed(caller, 'space.change', space);
 }
 
 /**
  * Whether the caller may manage the Agent (change, move, publish or delete it, change its shared memory, write its
- * Space's Knowledge): it must reach the Agent, and may change the Agent's Space (`space`, read by the caller of this
- * function; null when the Agent has none or it is gone). A personal Agent is managed by its own user only; a
- * non-personal Agent without a Space by admins only. Moving an Agent also needs the right to change the target Space.
+ * Space's Knowledge): the policy's `agent.manage`. `space` is the Agent's Space as read by the caller of this
+ * function (null when the Agent has none or it is gone). Moving an Agent also needs `space.change` on the target.
  */
 export function canManageAgent(caller: Caller, agent: ManagedAgent, space: SpaceOwnership | null): boolean {
-  if (!canAccessAgent(caller, agent)) return false;
-  if (agent.isPersonal || caller.isAdmin) return true;
-  return space !== null && space.id === agent.spaceId && canChangeSpace(caller, space);
+  return isAllowed(caller, 'agent.manage', { agent, space });
 }
 
-export function assertAdmin(caller: Caller): void {
-  if (!caller.isAdmin) throw new ForbiddenError('admin_required', 'this operation needs an admin API key');
+/** 403 with the policy's reason as its code, unless the policy allows the action on the resource. */
+export function assertAllowed<A extends Action>(
+  caller: Caller,
+  action: A,
+  resource: Resources[A],
+  message: string,
+): void {
+  const decision = authorize(caller, action, resource);
+  if (!decision.allow) throw new ForbiddenError(decision.reason, message);
+}
+
+/** The actions only admins (and the platform) may do. */
+export type AdminAction =
+  'apiKey.manage' | 'user.list' | 'usage.read.all' | 'knowledgeIndex.manage' | 'skill.marketplace.curate';
+
+/** 403 `admin_required` unless the policy allows the (admin-only) action; `apiKey.manage` when none is named. */
+export function assertAdmin(caller: Caller, action: AdminAction = 'apiKey.manage'): void {
+  if (!authorize(caller, action, null).allow)
+    throw new ForbiddenError('admin_required', 'this operation needs an admin API key');
 }

@@ -9,3 +9,6 @@ export * from './user.events.js';
 export * from './users.read-model.js';
 export * from './http/caller.js';
 export * from './http/idempotency.interceptor.js';
+export * from './authorization/principal.js';
+export * from './authorization/policy.js';
+export * from './authorization/routes.js';

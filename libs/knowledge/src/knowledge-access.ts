@@ -1,11 +1,13 @@
-// Who may read and change what in an Agent's Knowledge: the Agent (the caller must be granted it), the documents it
+// Who may read and change what in an Agent's Knowledge (the rule is the policy's `knowledge.write`; this loads what it
+// needs): the Agent (the caller must be granted it), the documents it
 // reaches (its own, its Space's, Global), the ones the caller may change (Agent-level ones: whoever uses the Agent;
 // Space-level ones: whoever manages the Agent, i.e. may change its Space; Global ones: admins only), its tags.
 // Tags are per Agent, also on shared documents: a Space or Global document may carry the tags of several Agents,
 // and each Agent sees, sets and removes only its own there (another Agent's tag ids are never shown to it).
 import { Inject, Injectable } from '@nestjs/common';
-import { accessibleAgent, assertManagesAgent, type AgentView } from '#agents';
-import type { Caller } from '#identity';
+import { accessibleAgent, manageDenied, type AgentView } from '#agents';
+import { authorize, type Caller } from '#identity';
+import { SPACES, type SpaceView } from '#spaces';
 import { ForbiddenError, NotFoundError, ValidationError } from '#kernel';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import type { DocumentScope } from './document.events.js';
@@ -34,10 +36,8 @@ export class KnowledgeAccess {
 
   async writableDocument(agent: AgentView, documentId: string, caller: Caller): Promise<DocumentView> {
     const document = await this.visibleDocument(agent, documentId);
-    if (document.scope === 'global' && !caller.isAdmin)
-      throw new ForbiddenError('admin_required', 'only admins change Global documents');
     // A Space's documents are shared by every Agent of the Space: a grant on one of them is not the right to change them.
-    if (document.scope === 'space') await assertManagesAgent(this.readStore, agent, caller);
+    await this.requireWrite(agent, document.scope, caller, 'only admins change Global documents');
     return document;
   }
 
@@ -76,10 +76,30 @@ export class KnowledgeAccess {
     if (scope === 'space') {
       if (!agent.spaceId)
         throw new ValidationError('agent_has_no_space', `Agent '${agent.id}' is not in a Space`, 'scope');
-      await assertManagesAgent(this.readStore, agent, caller);
+      await this.requireWrite(agent, scope, caller, '');
       return agent.spaceId;
     }
-    if (!caller.isAdmin) throw new ForbiddenError('admin_required', 'only admins add Global documents');
+    await this.requireWrite(agent, scope, caller, 'only admins add Global documents');
     return GLOBAL_OWNER;
+  }
+
+  /** The policy's `knowledge.write` for a document of this scope, through this Agent (one the caller uses). */
+  private async requireWrite(
+    agent: AgentView,
+    scope: DocumentScope,
+    caller: Caller,
+    globalMessage: string,
+  ): Promise<void> {
+    if (scope === 'agent') return;
+    const space = scope === 'space' && agent.spaceId ? await this.space(agent.spaceId) : null;
+    const decision = authorize(caller, 'knowledge.write', { agent, space, scope });
+    if (decision.allow) return;
+    if (decision.reason === 'admin_required') throw new ForbiddenError('admin_required', globalMessage);
+    // The manager's 403 `space_change_denied`, worded as for every manage action.
+    throw manageDenied(agent);
+  }
+
+  private async space(spaceId: string): Promise<SpaceView | null> {
+    return (await this.readStore.reader<SpaceView>(SPACES).get(spaceId)) ?? null;
   }
 }

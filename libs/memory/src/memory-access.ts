@@ -1,11 +1,12 @@
 // Who may touch which memory: a user reaches their own personal memories of an Agent they may use, and reads the
 // Agent's shared ones; changing shared memories (add, edit, roll back, delete, clear) needs the Agent's manager (the
-// access policy's canManageAgent: a key that may change its Space, an admin, a personal Agent's own user). A memory of another user, another Agent, or one gone is the same 404.
+// policy's `memory.shared.write`: a key that may change its Space, an admin, a personal Agent's own user). A memory of another user, another Agent, or one gone is the same 404.
 import { Inject, Injectable } from '@nestjs/common';
-import { accessibleAgent, managesAgent, type AgentView } from '#agents';
-import type { Caller } from '#identity';
+import { accessibleAgent, type AgentView } from '#agents';
+import { authorize, type Caller } from '#identity';
 import { ForbiddenError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
+import { SPACES, type SpaceView } from '#spaces';
 import { MemoryNotFoundError } from './memory.decider.js';
 import { SHARED_OWNER } from './memory.events.js';
 import { MEMORIES, type MemoryView } from './memory.read-model.js';
@@ -40,7 +41,8 @@ export class MemoryAccess {
   /** The bucket the caller may change: its own, or the shared one when it manages the Agent. */
   async requireWritable(agent: AgentView, owner: string, caller: Caller): Promise<void> {
     if (owner !== SHARED_OWNER) return;
-    if (!(await managesAgent(this.readStore, agent, caller)))
+    const space = agent.spaceId ? await this.readStore.reader<SpaceView>(SPACES).get(agent.spaceId) : null;
+    if (!authorize(caller, 'memory.shared.write', { agent, space: space ?? null }).allow)
       throw new ForbiddenError(
         'shared_memory_change_denied',
         "only the Agent's manager (a key that may change its Space) or an admin may change its shared memories",

@@ -8,7 +8,7 @@
 // `skill_name_taken`.
 import { Inject, Injectable } from '@nestjs/common';
 import { accessibleAgent, AGENTS, manageableAgent, type AgentView } from '#agents';
-import type { Caller } from '#identity';
+import { authorize, type Caller } from '#identity';
 import { ConflictError, ForbiddenError, ValidationError } from '#kernel';
 import { findAll, READ_STORE, type Filter, type ReadStore } from '#read-store';
 import { changeableSpace, SpaceGrants, visibleSpace } from '#spaces';
@@ -47,19 +47,22 @@ export class SkillAccess {
     else if (placement.kind === 'agent') await accessibleAgent(this.readStore, placement.agentId, caller);
   }
 
+  /**
+   * The policy's `skill.change` on the place: DEFAULT Skills admins only (403 `skill_change_denied`); a Space's,
+   * whoever may change the Space (`changeableSpace`: 404 when unseen, 403 `space_change_denied`); an Agent's, whoever
+   * manages it (`manageableAgent`). A Space or an Agent that does not exist is 404, to admins too.
+   */
   async canChange(placement: SkillPlacement, caller: Caller): Promise<void> {
-    if (caller.isAdmin) {
-      // An admin changes every place, of those that exist: a Space or an Agent that does not is 404.
-      await this.canSee(placement, caller);
+    if (placement.kind === 'global') {
+      const decision = authorize(caller, 'skill.change', { kind: 'global' });
+      if (!decision.allow)
+        throw new ForbiddenError(decision.reason, 'only admins change the Skills every Agent has');
       return;
     }
-    if (placement.kind === 'global')
-      throw new ForbiddenError('skill_change_denied', 'only admins change the Skills every Agent has');
     if (placement.kind === 'space') {
       await changeableSpace(this.readStore, this.grants, placement.spaceId, caller);
       return;
     }
-    // An Agent's Skills are changed by whoever manages the Agent (the access policy's one rule).
     await manageableAgent(this.readStore, placement.agentId, caller);
   }
 

@@ -1,9 +1,10 @@
-// Which Spaces a caller may see and change (the rule is the access policy's, see access-policy.ts). An admin sees
+// Which Spaces a caller may see and change: loaders over the policy's `space.read` and `space.change` (see
+// #identity authorization/policy.ts); visibleSpaceIds is the same rule as a query, for lists. An admin sees
 // every Space; another key the Spaces it created and those holding an Agent it is granted. A Space outside that is
 // answered 404, so that no key learns that its id exists.
 import { ForbiddenError, NotFoundError } from '#kernel';
 import type { Caller } from '#identity';
-import { canChangeSpace } from '#identity';
+import { authorize, canChangeSpace } from '#identity';
 import { findAll, type ReadStore } from '#read-store';
 import { SPACES, type SpaceView } from './spaces.read-model.js';
 
@@ -36,9 +37,11 @@ export async function visibleSpace(
   caller: Caller,
 ): Promise<SpaceView> {
   const space = await readStore.reader<SpaceView>(SPACES).get(spaceId);
-  if (space && caller.isAdmin) return space;
-  const visible = space ? await visibleSpaceIds(readStore, grants, caller) : [];
-  if (!space || !visible?.includes(spaceId)) throw new NotFoundError('Space', spaceId);
+  if (!space) throw new NotFoundError('Space', spaceId);
+  if (authorize(caller, 'space.read', { space, holdsReachableAgent: false }).allow) return space;
+  const holdsReachableAgent = (await grants.grantedSpaceIds(caller)).includes(spaceId);
+  if (!authorize(caller, 'space.read', { space, holdsReachableAgent }).allow)
+    throw new NotFoundError('Space', spaceId);
   return space;
 }
 

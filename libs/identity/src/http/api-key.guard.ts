@@ -1,13 +1,16 @@
 // Authentication for every route not marked @Public(): the core API takes `x-api-key` only; routes marked
 // @AcceptsBearer() (the compatible gateway) also take `Authorization: Bearer`. Unknown or revoked keys get 401.
+// Deny by default: a route without a row in the authorization table (ROUTE_AUTHORIZATION) answers 403
+// `route_not_authorized` to everyone, public or not, until its row says who may call it.
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { UnauthorizedError } from '#kernel';
+import { ForbiddenError, UnauthorizedError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { PUBLIC_ROUTE, type RequestWithCaller } from './caller.js';
 import { API_KEYS, API_KEYS_READ_MODEL, type ApiKeyView } from '../api-keys.read-model.js';
 import { ProjectionRunner } from '#eventsourcing';
+import { routeRuleOf } from '../authorization/routes.js';
 
 const API_KEYS_PROJECTION = API_KEYS_READ_MODEL.projection;
 import { hashApiKey } from '../api-key.secret.js';
@@ -76,8 +79,11 @@ export class ApiKeyGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
     const request = context.switchToHttp().getRequest<RequestWithCaller>();
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) {
+      this.requireRow(request);
+      return true;
+    }
     const bearer = this.reflector.getAllAndOverride<boolean>(ACCEPTS_BEARER, targets) ?? false;
     const key = this.presentedKey(request, bearer);
     if (!key)
@@ -94,6 +100,7 @@ export class ApiKeyGuard implements CanActivate {
     });
     if (!apiKey) throw new UnauthorizedError('invalid_api_key', 'the API key is not valid');
     if (apiKey.revoked) throw new UnauthorizedError('api_key_revoked', 'the API key has been revoked');
+    this.requireRow(request);
     const requestId = request.headers['x-request-id'];
     request.caller = {
       apiKey,
@@ -103,6 +110,16 @@ export class ApiKeyGuard implements CanActivate {
       correlationId: typeof requestId === 'string' && REQUEST_ID.test(requestId) ? requestId : randomUUID(),
     };
     return true;
+  }
+
+  /** 403 unless the route has a row in the authorization table. */
+  private requireRow(request: RequestWithCaller): void {
+    const route = request.routeOptions.url ?? request.url;
+    if (routeRuleOf(request.method, route) === undefined)
+      throw new ForbiddenError(
+        'route_not_authorized',
+        'this route has no row in the authorization table, so no one may call it yet',
+      );
   }
 
   private presentedKey(request: RequestWithCaller, acceptsBearer: boolean): string | null {

@@ -3,7 +3,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ForbiddenError } from '#kernel';
 import { newEntityId, type CommandContext } from '#eventsourcing';
-import type { Caller } from '#identity';
+import { authorize, type Caller } from '#identity';
 import { CommandRunner, type WriteResult } from '#platform';
 import { agentDecider, type AgentCommand } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
@@ -35,7 +35,7 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgent> {
 
   async execute({ fields, context, caller, agentId: given }: CreateAgent): Promise<WriteResult> {
     if (caller) {
-      if (!caller.isAdmin && caller.apiKey.agentAccess.kind !== 'all')
+      if (!authorize(caller, 'agent.create', null).allow)
         throw new ForbiddenError(
           'agent_creation_denied',
           'only keys with access to all Agents can create Agents',

@@ -4,6 +4,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import type { Caller } from '../../http/caller.js';
+import { assertAllowed } from '../../access-policy.js';
 import { USERS, type UserView } from '../../users.read-model.js';
 
 export class GetCurrentUser extends Query<UserView> {
@@ -17,6 +18,7 @@ export class GetCurrentUserHandler implements IQueryHandler<GetCurrentUser> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
   async execute({ caller }: GetCurrentUser): Promise<UserView> {
+    assertAllowed(caller, 'user.self', null, 'this principal is not a user');
     const user = await this.readStore.reader<UserView>(USERS).get(caller.userId);
     if (!user) throw new NotFoundError('User', caller.userId);
     return user;

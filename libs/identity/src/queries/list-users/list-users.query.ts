@@ -22,7 +22,7 @@ export class ListUsersHandler implements IQueryHandler<ListUsers> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
   execute({ query, caller }: ListUsers): Promise<Page<UserView>> {
-    assertAdmin(caller);
+    assertAdmin(caller, 'user.list');
     return this.readStore
       .reader<UserView>(USERS)
       .find({}, { sort: { field: 'createdAt' }, limit: query.limit, cursor: query.cursor ?? null });

@@ -22,7 +22,7 @@ export class ReindexKnowledgeController {
   @Post('reindex')
   @HttpCode(202)
   startReindex(@CurrentCaller() caller: Caller) {
-    assertAdmin(caller);
+    assertAdmin(caller, 'knowledgeIndex.manage');
     return { reindex: this.reindexer.start() };
   }
 }

@@ -21,7 +21,7 @@ export class GetKnowledgeIndexController {
   })
   @Get()
   async status(@CurrentCaller() caller: Caller) {
-    assertAdmin(caller);
+    assertAdmin(caller, 'knowledgeIndex.manage');
     const live = await this.search.liveIndex(LIVE_INDEX_ALIAS);
     const building = await this.search.liveIndex(BUILDING_INDEX_ALIAS);
     return {

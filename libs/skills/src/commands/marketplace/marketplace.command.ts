@@ -3,7 +3,7 @@
 // (source MARKETPLACE, provider and sourceId naming the origin) sharing the listed version's blobs.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { commandContext, type Caller } from '#identity';
+import { authorize, commandContext, type Caller } from '#identity';
 import { ForbiddenError, newId } from '#kernel';
 import { SkillAccess } from '../../skill-access.js';
 import { marketplaceListing, skillDecider } from '../../skill.decider.js';
@@ -41,7 +41,7 @@ export class ManageMarketplaceHandler implements ICommandHandler<ManageMarketpla
   async execute({ skillId, action, caller }: ManageMarketplace) {
     const context = commandContext(caller);
     if (action.kind !== 'install') {
-      if (!caller.isAdmin)
+      if (!authorize(caller, 'skill.marketplace.curate', null).allow)
         throw new ForbiddenError(
           'marketplace_admin_only',
           'only admins list, archive and restore marketplace Skills',

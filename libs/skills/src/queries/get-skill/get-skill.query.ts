@@ -1,7 +1,7 @@
 // One Skill with its versions, one version with its instructions, and the marketplace listing.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Caller } from '#identity';
+import { authorize, type Caller } from '#identity';
 import { ForbiddenError } from '#kernel';
 import { SkillVersionNotFoundError } from '../../skill.decider.js';
 import { SkillAccess } from '../../skill-access.js';
@@ -50,7 +50,7 @@ export class ListMarketplaceHandler implements IQueryHandler<ListMarketplace> {
   constructor(private readonly store: SkillStore) {}
 
   async execute({ archived, caller }: ListMarketplace) {
-    if (archived !== 'false' && !caller.isAdmin)
+    if (archived !== 'false' && !authorize(caller, 'skill.marketplace.curate', null).allow)
       throw new ForbiddenError('marketplace_admin_only', 'only admins list archived marketplace Skills');
     const states =
       archived === 'false' ? ['listed'] : archived === 'true' ? ['archived'] : ['listed', 'archived'];

@@ -4,7 +4,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { newEntityId, type CommandContext } from '#eventsourcing';
-import type { Caller } from '#identity';
+import { assertAllowed, type Caller } from '#identity';
 import { CommandRunner, type WriteResult } from '#platform';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { DEFAULT_SPACE_COLOR, spaceDecider } from '../../space.decider.js';
@@ -37,6 +37,7 @@ export class CreateSpaceHandler implements ICommandHandler<CreateSpace> {
   }
 
   async execute({ input, context, caller }: CreateSpace): Promise<WriteResult> {
+    if (caller) assertAllowed(caller, 'space.create', null, 'this principal may not create Spaces');
     const spaceId = newEntityId(context, 'spc');
     const fields = {
       name: input.name,

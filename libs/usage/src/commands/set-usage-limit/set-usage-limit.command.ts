@@ -24,7 +24,7 @@ export class SetUsageLimitHandler implements ICommandHandler<SetUsageLimit> {
   constructor(private readonly bus: CommandBus) {}
 
   execute({ apiKeyId, usageLimit, onlyIfNone, context, caller }: SetUsageLimit): Promise<WriteResult> {
-    assertAdmin(caller);
+    assertAdmin(caller, 'usage.read.all');
     return this.bus.execute(
       new ChangeApiKey(
         { apiKeyId, usageLimit, ...(onlyIfNone ? { onlyIfNoUsageLimit: true } : {}) },

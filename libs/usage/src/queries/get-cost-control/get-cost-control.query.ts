@@ -4,7 +4,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ForbiddenError, NotFoundError } from '#kernel';
-import { API_KEYS, type ApiKeyView, type Caller } from '#identity';
+import { API_KEYS, assertAllowed, authorize, type ApiKeyView, type Caller } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { UsageLimiter } from '../../usage-limiter.js';
 import { windowResetsAt } from '../../usage-window.js';
@@ -29,7 +29,8 @@ export class GetCostControlHandler implements IQueryHandler<GetCostControl> {
   ) {}
 
   async execute({ apiKeyId, caller, stored }: GetCostControl) {
-    if (apiKeyId !== caller.apiKey.id && !caller.isAdmin)
+    assertAllowed(caller, 'usage.read.own', null, 'this principal has no usage of its own');
+    if (apiKeyId !== caller.apiKey.id && !authorize(caller, 'usage.read.all', null).allow)
       throw new ForbiddenError('admin_required', "only admins see another key's limits");
     return this.status(apiKeyId === caller.apiKey.id && !stored ? caller.apiKey : await this.key(apiKeyId));
   }

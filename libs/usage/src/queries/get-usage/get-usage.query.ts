@@ -4,7 +4,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ForbiddenError, ValidationError } from '#kernel';
-import type { Caller } from '#identity';
+import { assertAllowed, authorize, type Caller } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { usageRange, usageReport } from '../../usage-report.js';
 import type { UsageQuery } from './get-usage.schema.js';
@@ -23,13 +23,14 @@ export class GetUsageHandler implements IQueryHandler<GetUsage> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
   execute({ query, caller }: GetUsage) {
+    assertAllowed(caller, 'usage.read.own', null, 'this principal has no usage of its own');
     const own =
       query.dimension === 'apiKey' ? caller.apiKey.id : query.dimension === 'user' ? caller.userId : null;
     const subject = query.subject ?? own;
     // A missing subject (agent, model: there is no own one) is a malformed request, whoever asks; the schema refuses
     // it first, this keeps the handler right on its own.
     if (subject === null) throw new ValidationError('missing_field', 'subject is required', 'subject');
-    if (!caller.isAdmin && subject !== own)
+    if (subject !== own && !authorize(caller, 'usage.read.all', null).allow)
       throw new ForbiddenError(
         'usage_access_denied',
         query.dimension === 'agent'

@@ -1,0 +1,202 @@
+import { ACTIONS, authorize, type Action, type Decision } from './policy.js';
+import type { Principal } from './principal.js';
+
+const key = (
+  over: Partial<{ keyId: string; userId: string; isAdmin: boolean; agents: 'all' | string[] }> = {},
+) =>
+  ({
+    kind: 'apiKey',
+    keyId: over.keyId ?? 'key_1',
+    userId: over.userId ?? 'usr_1',
+    isAdmin: over.isAdmin ?? false,
+    grants:
+      over.agents === undefined || over.agents === 'all'
+        ? { kind: 'all' }
+        : { kind: 'agents', agentIds: over.agents },
+  }) as const satisfies Principal;
+
+const teamAgent = { id: 'agt_t', isPersonal: false, ownerUserId: null, spaceId: 'spc_t', isPublic: false };
+const publicAgent = { ...teamAgent, id: 'agt_pub', isPublic: true };
+const teamSpace = { id: 'spc_t', createdByApiKeyId: 'key_owner' };
+const personal = { id: 'agt_p', isPersonal: true, ownerUserId: 'usr_1', spaceId: null };
+const denied = (reason: string): Decision => ({ allow: false, reason }) as Decision;
+const ALLOW: Decision = { allow: true };
+
+describe('the authorization policy', () => {
+  it('denies by default: an unknown action or principal kind has no rule', () => {
+    expect(authorize(key({ isAdmin: true }), 'agent.destroy' as Action, null as never)).toEqual(
+      denied('no_rule'),
+    );
+    expect(authorize({ kind: 'robot' } as unknown as Principal, 'agent.use', teamAgent)).toEqual(
+      denied('no_rule'),
+    );
+    expect(authorize(key({ isAdmin: true }), 'toString' as Action, null as never)).toEqual(denied('no_rule'));
+  });
+
+  it('an API key uses the Agents it is granted; its user alone reaches a personal Agent, admins included', () => {
+    expect(authorize(key({ agents: ['agt_t'] }), 'agent.use', teamAgent)).toEqual(ALLOW);
+    expect(authorize(key({ agents: [] }), 'agent.use', teamAgent)).toEqual(denied('agent_access_denied'));
+    expect(authorize(key({ agents: [] }), 'agent.use', personal)).toEqual(ALLOW);
+    expect(authorize(key({ userId: 'usr_2', isAdmin: true }), 'agent.use', personal)).toEqual(
+      denied('agent_access_denied'),
+    );
+  });
+
+  it('using is not managing: managing needs the right to change the Space (admins always)', () => {
+    const resource = { agent: teamAgent, space: teamSpace };
+    expect(authorize(key(), 'agent.manage', resource)).toEqual(denied('space_change_denied'));
+    expect(authorize(key({ keyId: 'key_owner' }), 'agent.manage', resource)).toEqual(ALLOW);
+    expect(authorize(key({ keyId: 'key_owner', agents: [] }), 'agent.manage', resource)).toEqual(
+      denied('agent_access_denied'),
+    );
+    expect(authorize(key({ isAdmin: true }), 'agent.manage', { agent: teamAgent, space: null })).toEqual(
+      ALLOW,
+    );
+    expect(authorize(key({ keyId: 'key_owner' }), 'agent.manage', { agent: teamAgent, space: null })).toEqual(
+      denied('space_change_denied'),
+    );
+    expect(authorize(key({ agents: [] }), 'agent.manage', { agent: personal, space: null })).toEqual(ALLOW);
+  });
+
+  it('creating an Agent needs a key with access to all Agents', () => {
+    expect(authorize(key(), 'agent.create', null)).toEqual(ALLOW);
+    expect(authorize(key({ agents: ['agt_t'] }), 'agent.create', null)).toEqual(
+      denied('agent_creation_denied'),
+    );
+    expect(authorize(key({ isAdmin: true, agents: [] }), 'agent.create', null)).toEqual(ALLOW);
+  });
+
+  it('Spaces: seen by their creator and through a reachable Agent, changed by their creator and admins', () => {
+    expect(authorize(key(), 'space.read', { space: teamSpace, holdsReachableAgent: false })).toEqual(
+      denied('space_not_visible'),
+    );
+    expect(authorize(key(), 'space.read', { space: teamSpace, holdsReachableAgent: true })).toEqual(ALLOW);
+    expect(
+      authorize(key({ keyId: 'key_owner' }), 'space.read', { space: teamSpace, holdsReachableAgent: false }),
+    ).toEqual(ALLOW);
+    expect(authorize(key(), 'space.change', teamSpace)).toEqual(denied('space_change_denied'));
+    expect(authorize(key(), 'space.change', { id: 'spc_x', createdByApiKeyId: null })).toEqual(
+      denied('space_change_denied'),
+    );
+    expect(authorize(key({ isAdmin: true }), 'space.change', teamSpace)).toEqual(ALLOW);
+  });
+
+  it('Knowledge: Agent documents by users of the Agent, Space documents by its managers, Global by admins', () => {
+    const at = (scope: 'agent' | 'space' | 'global') => ({ agent: teamAgent, space: teamSpace, scope });
+    expect(authorize(key(), 'knowledge.write', at('agent'))).toEqual(ALLOW);
+    expect(authorize(key(), 'knowledge.write', at('space'))).toEqual(denied('space_change_denied'));
+    expect(authorize(key({ keyId: 'key_owner' }), 'knowledge.write', at('space'))).toEqual(ALLOW);
+    expect(authorize(key({ keyId: 'key_owner' }), 'knowledge.write', at('global'))).toEqual(
+      denied('admin_required'),
+    );
+    expect(authorize(key({ isAdmin: true }), 'knowledge.write', at('global'))).toEqual(ALLOW);
+    expect(authorize(key({ agents: [] }), 'knowledge.write', at('agent'))).toEqual(
+      denied('agent_access_denied'),
+    );
+  });
+
+  it("shared memory is changed by the Agent's managers; Skills by their place's", () => {
+    expect(authorize(key(), 'memory.shared.write', { agent: teamAgent, space: teamSpace })).toEqual(
+      denied('shared_memory_change_denied'),
+    );
+    expect(
+      authorize(key({ keyId: 'key_owner' }), 'memory.shared.write', { agent: teamAgent, space: teamSpace }),
+    ).toEqual(ALLOW);
+    expect(authorize(key(), 'skill.change', { kind: 'global' })).toEqual(denied('skill_change_denied'));
+    expect(authorize(key(), 'skill.change', { kind: 'space', space: teamSpace })).toEqual(
+      denied('space_change_denied'),
+    );
+    expect(
+      authorize(key({ keyId: 'key_owner' }), 'skill.change', {
+        kind: 'agent',
+        agent: teamAgent,
+        space: teamSpace,
+      }),
+    ).toEqual(ALLOW);
+    expect(authorize(key(), 'skill.read', { kind: 'global' })).toEqual(ALLOW);
+    expect(authorize(key(), 'skill.read', { kind: 'space', space: teamSpace })).toEqual(
+      denied('space_not_visible'),
+    );
+    expect(
+      authorize(key(), 'skill.read', { kind: 'space', space: teamSpace, holdsReachableAgent: true }),
+    ).toEqual(ALLOW);
+    // An admin changes every place's Skills but those of another user's personal Agent, which it does not reach.
+    const othersPersonal = { ...personal, ownerUserId: 'usr_2' };
+    expect(
+      authorize(key({ isAdmin: true }), 'skill.change', {
+        kind: 'agent',
+        agent: othersPersonal,
+        space: null,
+      }),
+    ).toEqual(denied('agent_access_denied'));
+  });
+
+  it('instance-wide actions are for admins only', () => {
+    for (const action of [
+      'apiKey.manage',
+      'user.list',
+      'usage.read.all',
+      'knowledgeIndex.manage',
+      'skill.marketplace.curate',
+    ] as const) {
+      expect(authorize(key(), action, null)).toEqual(denied('admin_required'));
+      expect(authorize(key({ isAdmin: true }), action, null)).toEqual(ALLOW);
+    }
+  });
+
+  it('the principals to come: sessions, App tokens, embed visitors, the platform', () => {
+    const session = { kind: 'session', userId: 'usr_1', isAdmin: false } as const;
+    expect(authorize(session, 'agent.use', personal)).toEqual(ALLOW);
+    expect(authorize(session, 'agent.use', teamAgent)).toEqual(denied('agent_access_denied'));
+    expect(authorize(session, 'apiKey.manage', null)).toEqual(denied('admin_required'));
+
+    const app = { kind: 'appToken', appId: 'app_1', allowlist: ['agt_t'] } as const;
+    expect(authorize(app, 'agent.use', teamAgent)).toEqual(ALLOW);
+    expect(authorize(app, 'agent.use', personal)).toEqual(denied('agent_access_denied'));
+    expect(authorize(app, 'agent.manage', { agent: teamAgent, space: teamSpace })).toEqual(
+      denied('space_change_denied'),
+    );
+    expect(authorize({ ...app, allowlist: 'standalone' }, 'agent.use', teamAgent)).toEqual(
+      denied('agent_access_denied'),
+    );
+    expect(authorize(app, 'memory.read', teamAgent)).toEqual(denied('agent_access_denied'));
+
+    const visitor = { kind: 'embedVisitor', agentId: 'agt_pub', visitorId: 'v_1' } as const;
+    expect(authorize(visitor, 'agent.use', publicAgent)).toEqual(ALLOW);
+    expect(authorize(visitor, 'agent.use', { ...publicAgent, isPublic: false })).toEqual(
+      denied('agent_access_denied'),
+    );
+    expect(authorize(visitor, 'agent.use', { ...teamAgent, isPublic: true })).toEqual(
+      denied('agent_access_denied'),
+    );
+    expect(authorize(visitor, 'space.create', null)).toEqual(denied('principal_not_supported'));
+    expect(authorize(visitor, 'model.call', null)).toEqual(denied('principal_not_supported'));
+
+    const platform = { kind: 'platform', process: 'space-deletion' } as const;
+    expect(authorize(platform, 'agent.manage', { agent: teamAgent, space: null })).toEqual(ALLOW);
+  });
+
+  it('has a rule for every action it lists, and no visitor or App token holds an admin right', () => {
+    const visitor = { kind: 'embedVisitor', agentId: 'agt_pub', visitorId: 'v_1' } as const;
+    const app = { kind: 'appToken', appId: 'app_1', allowlist: 'standalone' } as const;
+    for (const action of ACTIONS) {
+      const resource = {
+        kind: 'global',
+        id: 'x',
+        isPersonal: false,
+        ownerUserId: null,
+        spaceId: null,
+        space: teamSpace,
+        agent: teamAgent,
+        holdsReachableAgent: false,
+        scope: 'global',
+      };
+      expect(authorize(key({ isAdmin: true }), action, resource as never)).toEqual(
+        action === 'skill.read' || action === 'space.read' ? ALLOW : expect.anything(),
+      );
+      if (action === 'skill.read') continue;
+      expect(authorize(visitor, action, resource as never).allow).toBe(false);
+      expect(authorize(app, action, resource as never).allow).toBe(false);
+    }
+  });
+});

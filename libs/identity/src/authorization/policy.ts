@@ -1,0 +1,300 @@
+// The one place that decides who may: `authorize(principal, action, resource)` answers allow, or deny with a reason
+// code. Every rule of "who may" lives here; the contexts' loaders (accessibleAgent, visibleSpace, KnowledgeAccess,
+// MemoryAccess, SkillAccess, …) only fetch the resource the action needs, ask this policy, and turn a denial into
+// their HTTP error (404 where existence must not be confirmed, else 403 with the reason as the code). Deny by default:
+// an action or a principal kind without a rule here is denied (`no_rule`).
+//
+// The rules (until Space membership and roles arrive):
+// - Agents. A personal Agent is its user's alone (not even an admin's key reaches another user's) and follows the
+//   user, not the key's grant list. Other Agents: admins reach all, other keys those they are granted. Using an Agent
+//   (reading it, talking to it, its Knowledge, one's own memories and usage) needs only that; managing it (settings,
+//   prompt, moving, publishing, deleting, its shared memory, its Space's Knowledge, its Skills) needs the right to
+//   change its Space too (admins always; a personal Agent its own user only; an Agent without a Space admins only).
+// - Spaces. An admin sees and changes every Space; another key sees the Spaces it created and those holding an Agent
+//   it reaches, and changes only those it created.
+// - Instance-wide things (API keys, users, every user's usage, the knowledge index, Global documents, DEFAULT
+//   Skills): admins only.
+// - Principals to come: a session is its user (personal Agents; admin rights if an admin); an App token uses the
+//   Agents of its allowlist (standalone: none); an embed visitor uses the one public Agent it visits; the platform
+//   (process managers) may do what an admin may, except what is a user's own (memories, usage, one's user).
+import type { AgentAccess } from '../api-key.events.js';
+import { asPrincipal, type Principal, type PrincipalOrCaller } from './principal.js';
+
+export interface AgentOwnership {
+  readonly id: string;
+  readonly isPersonal: boolean;
+  readonly ownerUserId: string | null;
+  /** Whether anyone may talk to it through its embed (only read for embed visitors). */
+  readonly isPublic?: boolean;
+}
+
+export interface ManagedAgent extends AgentOwnership {
+  readonly spaceId: string | null;
+}
+
+export interface SpaceOwnership {
+  readonly id: string;
+  /** The API key that created the Space; null when it was created by the platform or before this was recorded. */
+  readonly createdByApiKeyId?: string | null;
+}
+
+/** An Agent to manage, with its Space as read by the loader (null when it has none or the Space is gone). */
+export interface AgentInSpace {
+  readonly agent: ManagedAgent;
+  readonly space: SpaceOwnership | null;
+}
+
+/** Where a Knowledge document lives: its Agent's own, its Space's (shared by its Agents) or Global (every Agent's). */
+export type KnowledgeScope = 'agent' | 'space' | 'global';
+
+/** Where a Skill lives: DEFAULT (global), a Space's, or an Agent's. */
+export type SkillPlace =
+  | { readonly kind: 'global' }
+  | {
+      readonly kind: 'space';
+      readonly space: SpaceOwnership;
+      /** Whether the Space holds an Agent the principal may use (it then sees the Space, and its Skills). */
+      readonly holdsReachableAgent?: boolean;
+    }
+  | { readonly kind: 'agent'; readonly agent: ManagedAgent; readonly space: SpaceOwnership | null };
+
+/** What each action needs to know of its resource. */
+export interface Resources {
+  /** Create an Agent (in no Space yet: putting it into one is `space.change`). */
+  'agent.create': null;
+  /** Read an Agent, talk to it, its Knowledge, one's own memories, conversations and usage of it. */
+  'agent.use': AgentOwnership;
+  /** Change its settings or prompt, move, publish or delete it; see every user's usage of it. */
+  'agent.manage': AgentInSpace;
+  'space.create': null;
+  /** See a Space: `holdsReachableAgent` is whether it holds an Agent the principal may use. */
+  'space.read': { readonly space: SpaceOwnership; readonly holdsReachableAgent: boolean };
+  /** Change or delete a Space, or put an Agent into it. */
+  'space.change': SpaceOwnership;
+  /** Read an Agent's Knowledge (its own, its Space's and Global documents). */
+  'knowledge.read': AgentOwnership;
+  /** Add, change, tag, delete or re-process a document of this scope through this Agent. */
+  'knowledge.write': AgentInSpace & { readonly scope: KnowledgeScope };
+  /** Create, rename, delete the Agent's own tags (tags are per Agent, also on shared documents). */
+  'knowledge.tag': AgentOwnership;
+  /** Build, rebuild or cancel the Agent's summary index (derived from what it reads). */
+  'knowledge.index': AgentOwnership;
+  /** Read one's own memories and the Agent's shared ones. */
+  'memory.read': AgentOwnership;
+  /** Change one's own memories of the Agent. */
+  'memory.personal.write': AgentOwnership;
+  /** Change the Agent's shared memories (and see who contributed them). */
+  'memory.shared.write': AgentInSpace;
+  /** See a Skill of this place (DEFAULT Skills: everyone). */
+  'skill.read': SkillPlace;
+  /** Create, change, publish or delete a Skill of this place. */
+  'skill.change': SkillPlace;
+  /** List, archive and restore marketplace Skills; see archived ones. */
+  'skill.marketplace.curate': null;
+  /** Issue, list, change and revoke API keys. */
+  'apiKey.manage': null;
+  /** List every user. */
+  'user.list': null;
+  /** Read one's own user. */
+  'user.self': null;
+  /** Usage of every key, Agent, model and user; cost controls. */
+  'usage.read.all': null;
+  /** Read one's own usage. */
+  'usage.read.own': null;
+  /** The instance-wide knowledge index: read its state, reindex. */
+  'knowledgeIndex.manage': null;
+  /** Call a model directly through the OpenAI-compatible gateway (no Agent). */
+  'model.call': null;
+  /** Erase everything one user stored in one's own name (one's memories of every Agent). */
+  'memory.own.erase': null;
+}
+
+export type Action = keyof Resources;
+
+export const ACTIONS = [
+  'agent.create',
+  'agent.use',
+  'agent.manage',
+  'space.create',
+  'space.read',
+  'space.change',
+  'knowledge.read',
+  'knowledge.write',
+  'knowledge.tag',
+  'knowledge.index',
+  'memory.read',
+  'memory.personal.write',
+  'memory.shared.write',
+  'skill.read',
+  'skill.change',
+  'skill.marketplace.curate',
+  'apiKey.manage',
+  'user.list',
+  'user.self',
+  'usage.read.all',
+  'usage.read.own',
+  'knowledgeIndex.manage',
+  'model.call',
+  'memory.own.erase',
+] as const satisfies readonly Action[];
+
+/** Why a principal is refused: the loaders use it as the error code of a 403 (or answer 404 to hide existence). */
+export type DenyReason =
+  | 'agent_access_denied'
+  | 'agent_creation_denied'
+  | 'space_not_visible'
+  | 'space_change_denied'
+  | 'admin_required'
+  | 'shared_memory_change_denied'
+  | 'skill_change_denied'
+  | 'principal_not_supported'
+  | 'no_rule';
+
+export type Decision = { readonly allow: true } | { readonly allow: false; readonly reason: DenyReason };
+
+const ALLOW: Decision = { allow: true };
+const deny = (reason: DenyReason): Decision => ({ allow: false, reason });
+const allowIf = (condition: boolean, reason: DenyReason): Decision => (condition ? ALLOW : deny(reason));
+
+const granted = (grants: AgentAccess, agentId: string) =>
+  grants.kind === 'all' || grants.agentIds.includes(agentId);
+
+function mayUseAgent(principal: Principal, agent: AgentOwnership): boolean {
+  switch (principal.kind) {
+    case 'apiKey':
+      if (agent.isPersonal) return agent.ownerUserId === principal.userId;
+      return principal.isAdmin || granted(principal.grants, agent.id);
+    case 'session':
+      if (agent.isPersonal) return agent.ownerUserId === principal.userId;
+      return principal.isAdmin;
+    case 'appToken':
+      return (
+        !agent.isPersonal && principal.allowlist !== 'standalone' && principal.allowlist.includes(agent.id)
+      );
+    case 'embedVisitor':
+      return !agent.isPersonal && agent.isPublic === true && principal.agentId === agent.id;
+    case 'platform':
+      return true;
+    default:
+      return false;
+  }
+}
+
+const isAdmin = (principal: Principal): boolean =>
+  principal.kind === 'platform' ||
+  ((principal.kind === 'apiKey' || principal.kind === 'session') && principal.isAdmin);
+
+function mayChangeSpace(principal: Principal, space: SpaceOwnership): boolean {
+  if (isAdmin(principal)) return true;
+  return (
+    principal.kind === 'apiKey' && !!space.createdByApiKeyId && space.createdByApiKeyId === principal.keyId
+  );
+}
+
+function mayManageAgent(principal: Principal, { agent, space }: AgentInSpace): boolean {
+  if (!mayUseAgent(principal, agent)) return false;
+  if (agent.isPersonal || isAdmin(principal)) return true;
+  return space !== null && space.id === agent.spaceId && mayChangeSpace(principal, space);
+}
+
+/** Whether the principal is a user's (an API key or a session), the only ones that own Spaces, keys and memories. */
+const isUser = (principal: Principal) => principal.kind === 'apiKey' || principal.kind === 'session';
+
+type Rule<A extends Action> = (principal: Principal, resource: Resources[A]) => Decision;
+
+const RULES: { readonly [A in Action]: Rule<A> } = {
+  'agent.create': (principal) =>
+    allowIf(
+      isAdmin(principal) || (principal.kind === 'apiKey' && principal.grants.kind === 'all'),
+      'agent_creation_denied',
+    ),
+  'agent.use': (principal, agent) => allowIf(mayUseAgent(principal, agent), 'agent_access_denied'),
+  'agent.manage': (principal, resource) =>
+    !mayUseAgent(principal, resource.agent)
+      ? deny('agent_access_denied')
+      : allowIf(mayManageAgent(principal, resource), 'space_change_denied'),
+  'space.create': (principal) => allowIf(isUser(principal) || isAdmin(principal), 'principal_not_supported'),
+  'space.read': (principal, { space, holdsReachableAgent }) =>
+    allowIf(
+      isAdmin(principal) ||
+        holdsReachableAgent ||
+        (principal.kind === 'apiKey' &&
+          !!space.createdByApiKeyId &&
+          space.createdByApiKeyId === principal.keyId),
+      'space_not_visible',
+    ),
+  'space.change': (principal, space) => allowIf(mayChangeSpace(principal, space), 'space_change_denied'),
+  'knowledge.read': (principal, agent) => allowIf(mayUseAgent(principal, agent), 'agent_access_denied'),
+  'knowledge.write': (principal, resource) => {
+    if (!mayUseAgent(principal, resource.agent)) return deny('agent_access_denied');
+    if (resource.scope === 'global') return allowIf(isAdmin(principal), 'admin_required');
+    if (resource.scope === 'space')
+      return allowIf(mayManageAgent(principal, resource), 'space_change_denied');
+    return ALLOW;
+  },
+  'knowledge.tag': (principal, agent) => allowIf(mayUseAgent(principal, agent), 'agent_access_denied'),
+  'knowledge.index': (principal, agent) => allowIf(mayUseAgent(principal, agent), 'agent_access_denied'),
+  'memory.read': (principal, agent) =>
+    allowIf(isUser(principal) && mayUseAgent(principal, agent), 'agent_access_denied'),
+  'memory.personal.write': (principal, agent) =>
+    allowIf(isUser(principal) && mayUseAgent(principal, agent), 'agent_access_denied'),
+  'memory.shared.write': (principal, resource) =>
+    !mayUseAgent(principal, resource.agent)
+      ? deny('agent_access_denied')
+      : allowIf(mayManageAgent(principal, resource), 'shared_memory_change_denied'),
+  'skill.read': (principal, place) =>
+    place.kind === 'global'
+      ? ALLOW
+      : place.kind === 'agent'
+        ? allowIf(mayUseAgent(principal, place.agent), 'agent_access_denied')
+        : RULES['space.read'](principal, {
+            space: place.space,
+            holdsReachableAgent: place.holdsReachableAgent ?? false,
+          }),
+  'skill.change': (principal, place) =>
+    place.kind === 'global'
+      ? allowIf(isAdmin(principal), 'skill_change_denied')
+      : place.kind === 'space'
+        ? allowIf(mayChangeSpace(principal, place.space), 'space_change_denied')
+        : RULES['agent.manage'](principal, place),
+  'skill.marketplace.curate': (principal) => allowIf(isAdmin(principal), 'admin_required'),
+  'apiKey.manage': (principal) => allowIf(isAdmin(principal), 'admin_required'),
+  'user.list': (principal) => allowIf(isAdmin(principal), 'admin_required'),
+  'user.self': (principal) => allowIf(isUser(principal), 'principal_not_supported'),
+  'usage.read.all': (principal) => allowIf(isAdmin(principal), 'admin_required'),
+  'usage.read.own': (principal) => allowIf(isUser(principal), 'principal_not_supported'),
+  'knowledgeIndex.manage': (principal) => allowIf(isAdmin(principal), 'admin_required'),
+  'model.call': (principal) =>
+    allowIf(principal.kind === 'apiKey' || isAdmin(principal), 'principal_not_supported'),
+  'memory.own.erase': (principal) => allowIf(isUser(principal), 'principal_not_supported'),
+};
+
+const KNOWN_PRINCIPALS: ReadonlySet<string> = new Set([
+  'apiKey',
+  'session',
+  'appToken',
+  'embedVisitor',
+  'platform',
+]);
+
+/**
+ * May this principal (or request caller) do this action on this resource? Deny by default: an unknown action or
+ * principal kind is `no_rule`.
+ */
+export function authorize<A extends Action>(
+  who: PrincipalOrCaller,
+  action: A,
+  resource: Resources[A],
+): Decision {
+  const principal = asPrincipal(who);
+  if (!KNOWN_PRINCIPALS.has((principal as { kind?: unknown }).kind as string)) return deny('no_rule');
+  const rule = Object.hasOwn(RULES, action) ? (RULES[action] as Rule<A>) : undefined;
+  return rule ? rule(principal, resource) : deny('no_rule');
+}
+
+/** `authorize(…).allow`. */
+export const isAllowed = <A extends Action>(
+  who: PrincipalOrCaller,
+  action: A,
+  resource: Resources[A],
+): boolean => authorize(who, action, resource).allow;

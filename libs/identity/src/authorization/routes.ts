@@ -1,0 +1,152 @@
+// Who may call each route: one row per `METHOD /path` the application registers (paths as in the OpenAPI document).
+// A row names the policy action that guards the route (its handler asks `authorize` for it, through its context's
+// loader), `{ each: action }` for a list filtered item by item, or `public` for a route without credentials. The
+// generated matrix (test/authorization-matrix.e2e.spec.ts) calls every registered route as every kind of principal
+// and fails for a route without a row here, or whose answers disagree with the policy. Adding a route: add its row.
+import type { Action } from './policy.js';
+
+export type RouteRule = 'public' | Action | { readonly each: Action };
+
+const CORE = '/api/v1/core';
+const K = `${CORE}/knowledge/{agentId}`;
+const LLM = `${CORE}/llm/{agentId}`;
+const CONVERSATION = `${LLM}/conversation/{conversationId}`;
+const MEMORY = `${CORE}/memory/{agentId}`;
+
+export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
+  // Operations and documentation: no credential.
+  'GET /health': 'public',
+  'GET /health/live': 'public',
+  'GET /health/ready': 'public',
+  'GET /metrics': 'public',
+  [`GET ${CORE}/openapi.json`]: 'public',
+  [`GET ${CORE}/docs`]: 'public',
+  [`GET ${CORE}/docs/{asset}`]: 'public',
+
+  // Spaces.
+  [`GET ${CORE}/spaces`]: { each: 'space.read' },
+  [`POST ${CORE}/spaces`]: 'space.create',
+  [`GET ${CORE}/spaces/{spaceId}`]: 'space.read',
+  [`PATCH ${CORE}/spaces/{spaceId}`]: 'space.change',
+  [`DELETE ${CORE}/spaces/{spaceId}`]: 'space.change',
+
+  // Agents.
+  [`GET ${CORE}/agents`]: { each: 'agent.use' },
+  [`POST ${CORE}/agents`]: 'agent.create',
+  [`GET ${CORE}/agents/{agentId}`]: 'agent.use',
+  [`PUT ${CORE}/agents/{agentId}`]: 'agent.manage',
+  [`PUT ${CORE}/agents/{agentId}/prompt`]: 'agent.manage',
+  [`DELETE ${CORE}/agents/{agentId}`]: 'agent.manage',
+
+  // API keys and users.
+  [`GET ${CORE}/api-keys`]: 'apiKey.manage',
+  [`POST ${CORE}/api-keys`]: 'apiKey.manage',
+  [`GET ${CORE}/api-keys/{apiKeyId}`]: 'apiKey.manage',
+  [`PATCH ${CORE}/api-keys/{apiKeyId}`]: 'apiKey.manage',
+  [`DELETE ${CORE}/api-keys/{apiKeyId}`]: 'apiKey.manage',
+  [`GET ${CORE}/users`]: 'user.list',
+  [`GET ${CORE}/users/me`]: 'user.self',
+
+  // Knowledge: reading through an Agent one uses; the fixture's documents are its Space's (writing needs its manager).
+  [`GET ${K}/documents`]: 'knowledge.read',
+  [`POST ${K}/documents`]: 'knowledge.write',
+  [`POST ${K}/documents/bulk`]: { each: 'knowledge.write' },
+  [`POST ${K}/documents/download`]: 'knowledge.read',
+  [`GET ${K}/documents/{documentId}`]: 'knowledge.read',
+  [`PUT ${K}/documents/{documentId}`]: 'knowledge.write',
+  [`DELETE ${K}/documents/{documentId}`]: 'knowledge.write',
+  [`GET ${K}/documents/{documentId}/log`]: 'knowledge.read',
+  [`GET ${K}/documents/{documentId}/content`]: 'knowledge.read',
+  [`GET ${K}/documents/{documentId}/chunks`]: 'knowledge.read',
+  [`GET ${K}/documents/{documentId}/download`]: 'knowledge.read',
+  [`POST ${K}/documents/{documentId}/tags/{tagId}`]: 'knowledge.write',
+  [`DELETE ${K}/documents/{documentId}/tags/{tagId}`]: 'knowledge.write',
+  [`POST ${K}/search`]: 'knowledge.read',
+  [`GET ${K}/tags`]: 'knowledge.read',
+  [`POST ${K}/tags`]: 'knowledge.tag',
+  [`PUT ${K}/tags/{tagId}`]: 'knowledge.tag',
+  [`DELETE ${K}/tags/{tagId}`]: 'knowledge.tag',
+  [`GET ${K}/summary-index`]: 'knowledge.read',
+  [`GET ${K}/summary-index/tree`]: 'knowledge.read',
+  [`POST ${K}/summary-index/build`]: 'knowledge.index',
+  [`POST ${K}/summary-index/rebuild`]: 'knowledge.index',
+  [`POST ${K}/summary-index/cancel`]: 'knowledge.index',
+  [`GET ${CORE}/knowledge-index`]: 'knowledgeIndex.manage',
+  [`POST ${CORE}/knowledge-index/reindex`]: 'knowledgeIndex.manage',
+
+  // Talking to an Agent: one's own conversations (another user's are 404 to whoever uses the Agent).
+  [`POST ${LLM}/generateText`]: 'agent.use',
+  [`POST ${LLM}/generateObject`]: 'agent.use',
+  [`POST ${LLM}/generateImage`]: 'agent.use',
+  [`GET ${LLM}/models`]: 'agent.use',
+  [`GET ${LLM}/usage`]: 'agent.use',
+  [`GET ${LLM}/conversation`]: 'agent.use',
+  [`POST ${LLM}/conversation`]: 'agent.use',
+  [`PATCH ${CONVERSATION}`]: 'agent.use',
+  [`DELETE ${CONVERSATION}`]: 'agent.use',
+  [`GET ${CONVERSATION}/messages`]: 'agent.use',
+  [`DELETE ${CONVERSATION}/messages/{messageId}`]: 'agent.use',
+  [`GET ${CONVERSATION}/messages/{messageId}/provenance`]: 'agent.use',
+  [`GET ${CONVERSATION}/sandbox`]: 'agent.use',
+  [`GET ${CONVERSATION}/sandbox/files`]: 'agent.use',
+
+  // Memory: one's own of an Agent one uses (the shared bucket needs `memory.shared.write`, checked per request).
+  [`GET ${MEMORY}/memories`]: 'memory.read',
+  [`POST ${MEMORY}/memories`]: 'memory.personal.write',
+  [`DELETE ${MEMORY}/memories`]: 'memory.personal.write',
+  [`PATCH ${MEMORY}/memories/{memoryId}`]: 'memory.personal.write',
+  [`DELETE ${MEMORY}/memories/{memoryId}`]: 'memory.personal.write',
+  [`POST ${MEMORY}/memories/{memoryId}/rollback`]: 'memory.personal.write',
+  [`GET ${MEMORY}/memories/{memoryId}/versions`]: 'memory.read',
+  [`GET ${MEMORY}/memories/{memoryId}/answers`]: 'memory.read',
+  [`GET ${MEMORY}/proposals`]: 'memory.read',
+  [`POST ${MEMORY}/proposals/{proposalId}`]: 'memory.personal.write',
+  [`DELETE ${CORE}/memory`]: 'memory.own.erase',
+
+  // Skills (the fixture's is its Agent's: seen by the Agent's users, changed by its managers).
+  [`GET ${CORE}/skills`]: { each: 'skill.read' },
+  [`POST ${CORE}/skills`]: 'skill.change',
+  [`POST ${CORE}/skills/upload`]: 'skill.change',
+  [`GET ${CORE}/skills/{skillId}`]: 'skill.read',
+  [`PUT ${CORE}/skills/{skillId}`]: 'skill.change',
+  [`DELETE ${CORE}/skills/{skillId}`]: 'skill.change',
+  [`PUT ${CORE}/skills/{skillId}/upload`]: 'skill.change',
+  [`POST ${CORE}/skills/{skillId}/publish`]: 'skill.change',
+  [`PUT ${CORE}/skills/{skillId}/active-version`]: 'skill.change',
+  [`GET ${CORE}/skills/{skillId}/versions/{versionId}`]: 'skill.read',
+  [`POST ${CORE}/skills/{skillId}/marketplace`]: 'skill.marketplace.curate',
+  [`GET ${CORE}/marketplace/skills`]: { each: 'skill.read' },
+  [`POST ${CORE}/marketplace/skills/{skillId}/install`]: 'skill.change',
+  [`DELETE ${CORE}/marketplace/skills/{skillId}`]: 'skill.marketplace.curate',
+  [`POST ${CORE}/marketplace/skills/{skillId}/restore`]: 'skill.marketplace.curate',
+
+  // Usage and cost control: one's own; every key's for admins.
+  [`GET ${CORE}/usage`]: 'usage.read.own',
+  [`GET ${CORE}/cost-control`]: 'usage.read.own',
+  [`POST ${CORE}/cost-control/{apiKeyId}`]: 'usage.read.all',
+  [`PUT ${CORE}/cost-control/{apiKeyId}`]: 'usage.read.all',
+  [`DELETE ${CORE}/cost-control/{apiKeyId}`]: 'usage.read.all',
+
+  // The OpenAI-compatible gateway: models called directly, no Agent.
+  'GET /api/compat/v1/models': 'model.call',
+  'GET /api/compat/v1/models/{model}': 'model.call',
+  'POST /api/compat/v1/chat/completions': 'model.call',
+  'POST /api/compat/v1/embeddings': 'model.call',
+  'POST /api/compat/v1/rerank': 'model.call',
+};
+
+/** The row of a route (`GET`, `/api/v1/core/agents/{agentId}`), if it has one. */
+export const routeRule = (method: string, path: string): RouteRule | undefined =>
+  Object.hasOwn(ROUTE_AUTHORIZATION, `${method} ${path}`)
+    ? ROUTE_AUTHORIZATION[`${method} ${path}`]
+    : undefined;
+
+/**
+ * The row of a request's route as the router registered it (`/api/v1/core/agents/:agentId`); a HEAD request is its
+ * GET route's (the router answers HEAD for every GET route).
+ */
+export const routeRuleOf = (method: string, registeredUrl: string): RouteRule | undefined =>
+  routeRule(
+    method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase(),
+    registeredUrl.replace(/:(\w+)/g, '{$1}'),
+  );
