@@ -15,11 +15,15 @@ import { usageStreamId, utcDay, type ModelCall } from '#usage';
 import { ADMIN_KEY, client, CORE, startTestApi, type TestApi, writeModelsFile } from './support/api.js';
 
 const UPSTREAM_KEY = 'sk-fake-upstream-secret-0123456789';
-const WEATHER_PARAMETERS = {
+const WEATHER_PARAMETERS: {
+  type: 'object';
+  properties: Record<string, { type: 'string' }>;
+  required: string[];
+} = {
   type: 'object',
   properties: { city: { type: 'string' } },
   required: ['city'],
-} as const;
+};
 
 const eventually = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
@@ -48,6 +52,8 @@ describe('compatible gateway: Responses and Messages (e2e, official clients)', (
       `  fake: { baseUrl: '${upstream.url}', apiKeyEnv: FAKE_UPSTREAM_KEY }`,
       'models:',
       '  - { key: fake-chat, modelId: fake-model, provider: fake, kind: chat, pricing: { input: 1, output: 2 } }',
+      '  - { key: fake-slow, modelId: fake-model, provider: fake, kind: chat, timeoutMs: 300 }',
+      '  - { key: fake-native, modelId: fake-model, provider: fake, kind: chat, api: responses }',
     ]);
     api = await startTestApi({ MODELS_FILE: modelsFile, FAKE_UPSTREAM_KEY: UPSTREAM_KEY });
     // A key whose limit no call fits in: every call is a 429.
@@ -221,6 +227,104 @@ describe('compatible gateway: Responses and Messages (e2e, official clients)', (
       expect(
         Number((limit as InstanceType<typeof OpenAI.RateLimitError>).headers.get('retry-after')),
       ).toBeGreaterThan(0);
+    });
+  });
+
+  describe('POST /responses passed through to an upstream that speaks it (api: responses)', () => {
+    const sdk = (apiKey: string = ADMIN_KEY) => new OpenAI({ baseURL: compatUrl(), apiKey, maxRetries: 0 });
+
+    it('forwards the body to the upstream /responses (never stored there) and records its usage', async () => {
+      const key = await issueKey();
+      upstream.set({
+        usage: { prompt_tokens: 7, completion_tokens: 3, prompt_tokens_details: { cached_tokens: 2 } },
+      });
+      const response = await sdk(key.key).responses.create({
+        model: 'fake-native',
+        input: [{ role: 'user', content: [{ type: 'input_text', text: 'Hello native' }] }],
+        max_output_tokens: 32,
+      });
+      expect(response.output_text).toBe('Echo: Hello native');
+      expect(response.model).toBe('fake-native');
+      const sent = upstream.requests.at(-1)!;
+      expect(sent.path).toBe('/v1/responses');
+      expect(sent.headers.authorization).toBe(`Bearer ${UPSTREAM_KEY}`);
+      expect(sent.body).toMatchObject({
+        model: 'fake-model',
+        store: false,
+        max_output_tokens: 32,
+        stream: false,
+      });
+      const [call] = await recordedCalls(key.id, 1);
+      expect(call).toMatchObject({
+        surface: 'compat-responses',
+        model: 'fake-native',
+        inputTokens: 7,
+        cachedInputTokens: 2,
+        outputTokens: 3,
+        estimated: false,
+      });
+    });
+
+    it('passes the typed events through, text and a function call, with the model key', async () => {
+      const stream = sdk().responses.stream({ model: 'fake-native', input: 'Stream it natively' });
+      const final = await stream.finalResponse();
+      expect(final.output_text).toBe('Echo: Stream it natively');
+      expect(final.model).toBe('fake-native');
+      expect(upstream.requests.at(-1)!.body).toMatchObject({ stream: true, store: false });
+
+      upstream.set({ toolCall: { name: 'get_weather', arguments: { city: 'Paris' } } });
+      const tools: OpenAI.Responses.FunctionTool[] = [
+        { type: 'function', name: 'get_weather', parameters: { ...WEATHER_PARAMETERS }, strict: false },
+      ];
+      const called = await sdk()
+        .responses.stream({ model: 'fake-native', input: 'Weather?', tools })
+        .finalResponse();
+      const call = called.output.find((item) => item.type === 'function_call');
+      if (call?.type !== 'function_call') throw new Error('expected a function call');
+      expect(JSON.parse(call.arguments)).toEqual({ city: 'Paris' });
+    });
+
+    it('keeps the policy: store: true refused, upstream failures mapped without their message', async () => {
+      const stored = await failureOf(
+        sdk().responses.create({ model: 'fake-native', input: 'x', store: true }),
+      );
+      expect(stored).toMatchObject({ status: 400, param: 'store' });
+      upstream.set({ failWith: { status: 500, error: { message: `boom ${UPSTREAM_KEY}` } } });
+      const failed = await failureOf(sdk().responses.create({ model: 'fake-native', input: 'x' }));
+      expect(failed).toBeInstanceOf(OpenAI.InternalServerError);
+      expect(failed).toMatchObject({ status: 502, code: 'upstream_error' });
+      expect(String((failed as Error).message)).not.toContain(UPSTREAM_KEY);
+    });
+  });
+
+  describe('a stream whose upstream stalls', () => {
+    it("ends with the route's error event, never a false completion (Responses and Messages)", async () => {
+      upstream.set({ stallAfterChunks: 2 });
+      const responses = new OpenAI({
+        baseURL: compatUrl(),
+        apiKey: ADMIN_KEY,
+        maxRetries: 0,
+      }).responses.stream({
+        model: 'fake-slow',
+        input: 'one two three four five',
+      });
+      // The Responses stream's own `error` event (the SDK yields it; the stream then ends without a response).
+      const types: string[] = [];
+      for await (const event of responses) types.push(event.type);
+      expect(types.at(-1)).toBe('error');
+      expect(types).not.toContain('response.completed');
+      expect(await failureOf(responses.finalResponse())).not.toBeNull();
+      expect(types).toContain('response.output_text.delta');
+
+      const messages = new Anthropic({ baseURL: `${api.url}/api/compat`, apiKey: ADMIN_KEY, maxRetries: 0 });
+      const stream = messages.messages.stream({
+        model: 'fake-slow',
+        max_tokens: 64,
+        messages: [{ role: 'user', content: 'one two three four five' }],
+      });
+      const failure = await failureOf(stream.finalMessage());
+      expect(failure).toBeInstanceOf(Anthropic.APIError);
+      expect(String((failure as Error).message)).toContain('api_error');
     });
   });
 

@@ -6,9 +6,10 @@ import type { Logger } from 'pino';
 import type { FastifyReply } from 'fastify';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { AcceptsBearer, CurrentCaller, type Caller } from '#identity';
-import { parseOrThrow, ApiRoute } from '#http';
+import { parseOrThrow, ApiRoute, compatErrorBody } from '#http';
+import type { ChatRequest, ModelConfig, ResponsesEvent, ResponsesPayload } from '#models';
 import { LOGGER } from '#platform';
-import { callerScope, ModelGateway } from '../model-gateway.js';
+import { callerScope, ModelGateway, type CallScope } from '../model-gateway.js';
 import { abortOnDisconnect } from './sse.js';
 import { streamReply } from './stream-reply.js';
 import { ERRORS } from './compat.responses.js';
@@ -59,6 +60,8 @@ export class CompatResponsesController {
     const signal = abortOnDisconnect(reply);
     const scope = callerScope(caller, 'compat-responses');
     const shell = new ResponseShell(model.key, body);
+    if (model.api === 'responses')
+      return this.passThrough(raw as ResponsesPayload, body, request, model, scope, signal, reply);
     if (!body.stream) {
       const result = await this.gateway.chat(scope, model, request, signal);
       void reply.status(200).send(shell.fromResult(result));
@@ -72,6 +75,51 @@ export class CompatResponsesController {
       model.key,
       deltas,
       new ResponsesStreamEncoder(shell),
+    );
+  }
+
+  /**
+   * A model configured `api: responses`: the body goes upstream as the client sent it (validated and refused alike,
+   * never stored there: `store: false`), the answer comes back as the upstream sent it, with our model key.
+   */
+  private async passThrough(
+    raw: ResponsesPayload,
+    body: ResponsesBody,
+    request: ChatRequest,
+    model: ModelConfig,
+    scope: CallScope,
+    signal: AbortSignal,
+    reply: FastifyReply,
+  ): Promise<void> {
+    const upstreamBody = { ...raw, store: false };
+    if (!body.stream) {
+      const answer = await this.gateway.responses(scope, model, upstreamBody, request, signal);
+      void reply.status(200).send({ ...answer, model: model.key });
+      return;
+    }
+    const events = await this.gateway.responsesStream(scope, model, upstreamBody, request, signal);
+    let sequence = 0;
+    await streamReply<ResponsesEvent>(
+      reply,
+      this.config.streamStallTimeoutMs,
+      this.logger,
+      model.key,
+      events,
+      {
+        delta: (event, sse) => {
+          sequence = typeof event.sequence_number === 'number' ? event.sequence_number + 1 : sequence + 1;
+          const response = event.response as Record<string, unknown> | undefined;
+          return sse.event(
+            event.type,
+            response ? { ...event, response: { ...response, model: model.key } } : event,
+          );
+        },
+        end: async () => undefined,
+        error: async (status, error, sse) => {
+          const { message, code, param } = compatErrorBody(status, error).error;
+          await sse.event('error', { type: 'error', sequence_number: sequence, code, message, param });
+        },
+      },
     );
   }
 }

@@ -9,11 +9,11 @@ import { toErrorResponse, type ErrorBody } from '#http';
 import type { ChatDelta } from '#models';
 import { SseWriter } from './sse.js';
 
-/** What a route makes of a stream of chat deltas: its own events, nothing else. */
-export interface StreamEncoder {
+/** What a route makes of a stream of chat deltas (or of another piece it passes through): its own events. */
+export interface StreamEncoder<T = ChatDelta> {
   /** Events sent once the stream is open, before the first delta's (Responses' `response.created`). */
   start?(sse: SseWriter): Promise<void>;
-  delta(piece: ChatDelta, sse: SseWriter): Promise<void>;
+  delta(piece: T, sse: SseWriter): Promise<void>;
   /** After the last delta (writes to a closed stream are dropped). */
   end(sse: SseWriter): Promise<void>;
   /** An error after the stream began, in the route's own error event. */
@@ -24,13 +24,13 @@ const INTERNAL: ErrorBody = {
   error: { type: 'api_error', code: 'internal_error', message: 'internal error; it has been logged' },
 };
 
-export async function streamReply(
+export async function streamReply<T>(
   reply: FastifyReply,
   stallTimeoutMs: number,
   logger: Logger,
   model: string,
-  stream: AsyncIterable<ChatDelta>,
-  encoder: StreamEncoder,
+  stream: AsyncIterable<T>,
+  encoder: StreamEncoder<T>,
 ): Promise<void> {
   const deltas = stream[Symbol.asyncIterator]();
   // The first delta decides between an HTTP error (nothing sent yet) and a stream.
