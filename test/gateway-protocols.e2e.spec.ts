@@ -198,6 +198,32 @@ describe('compatible gateway: Responses and Messages (e2e, official clients)', (
       });
     });
 
+    it('takes the functions of namespace tools (as the Codex CLI sends them) and names the namespace in the call', async () => {
+      const response = await sdk().responses.create({
+        model: 'offline-chat',
+        input: 'Spawn a helper',
+        tools: [
+          {
+            type: 'namespace',
+            name: 'agents',
+            description: 'Sub-agents',
+            tools: [
+              { type: 'function', name: 'spawn_agent', parameters: { type: 'object', properties: {} } },
+            ],
+          },
+        ] as never,
+      });
+      expect(response.output.find((item) => item.type === 'function_call')).toMatchObject({
+        name: 'spawn_agent',
+        namespace: 'agents',
+      });
+      // A hosted tool has no counterpart upstream: refused naming it.
+      const hosted = await failureOf(
+        sdk().responses.create({ model: 'offline-chat', input: 'x', tools: [{ type: 'web_search' }] }),
+      );
+      expect(hosted).toMatchObject({ status: 400, param: 'tools.0.type', code: 'unsupported_parameter' });
+    });
+
     it.each([
       ['store', { store: true }],
       ['previous_response_id', { previous_response_id: 'resp_123' }],
@@ -433,6 +459,21 @@ describe('compatible gateway: Responses and Messages (e2e, official clients)', (
           })
         ).type,
       ).toBe('message');
+    });
+
+    it('takes system messages inside messages (as Claude Code sends its reminders)', async () => {
+      await sdk().messages.create({
+        model: 'fake-chat',
+        max_tokens: 16,
+        messages: [
+          { role: 'user', content: 'first' },
+          { role: 'system', content: [{ type: 'text', text: 'a reminder' }] },
+        ] as never,
+      });
+      expect((upstream.requests.at(-1)!.body as { messages: unknown[] }).messages).toEqual([
+        { role: 'user', content: 'first' },
+        { role: 'system', content: 'a reminder' },
+      ]);
     });
 
     it('streams with messages.stream: the event sequence, text deltas and final usage', async () => {

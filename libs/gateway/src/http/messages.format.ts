@@ -31,7 +31,8 @@ export const MessagesBody = z.object({
   messages: z
     .array(
       z.looseObject({
-        role: z.enum(['user', 'assistant']),
+        // `system` mid-conversation: what Claude Code sends for its reminders (text only).
+        role: z.enum(['user', 'assistant', 'system']),
         content: z.union([z.string(), z.array(Block)]),
       }),
     )
@@ -105,6 +106,10 @@ export function messagesToChatRequest(body: MessagesBody): ChatRequest {
   if (body.system) messages.push({ role: 'system', content: textOf(body.system, 'system') });
   body.messages.forEach((message, index) => {
     const param = `messages.${index}.content`;
+    if (message.role === 'system') {
+      messages.push({ role: 'system', content: textOf(message.content, param) });
+      return;
+    }
     if (typeof message.content === 'string') {
       messages.push({ role: message.role, content: message.content });
       return;

@@ -6,7 +6,7 @@ import type {
   ChatCompletionContentPart,
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
-  ChatCompletionTool,
+  ChatCompletionFunctionTool,
 } from 'openai/resources/chat/completions';
 import { newId, ValidationError } from '#kernel';
 import {
@@ -20,7 +20,7 @@ import {
 import type { SseWriter } from './sse.js';
 import type { StreamEncoder } from './stream-reply.js';
 import type { ErrorBody } from '#http';
-import { compatErrorBody } from '#http';
+import { compatErrorBody, parseOrThrow } from '#http';
 
 const optional = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 
@@ -176,20 +176,7 @@ export function responsesToChatRequest(body: ResponsesBody): ChatRequest {
   });
   if (messages.length === 0) refuse('input', 'at least one message is required');
   const request: Record<string, unknown> = { messages };
-  if (body.tools?.length)
-    request.tools = body.tools.map((tool, index): ChatCompletionTool => {
-      if (tool.type !== 'function' || !tool.name)
-        return refuse(`tools.${index}.type`, `only function tools are available (not '${tool.type}')`);
-      return {
-        type: 'function',
-        function: {
-          name: tool.name,
-          ...(tool.description ? { description: tool.description } : {}),
-          ...(tool.parameters ? { parameters: tool.parameters } : {}),
-          ...(typeof tool.strict === 'boolean' ? { strict: tool.strict } : {}),
-        },
-      };
-    });
+  if (body.tools?.length) request.tools = functionTools(body.tools).map(({ tool }) => tool);
   const choice = body.tool_choice;
   if (choice !== null && choice !== undefined)
     request.tool_choice =
@@ -201,6 +188,44 @@ export function responsesToChatRequest(body: ResponsesBody): ChatRequest {
   if (body.max_output_tokens !== null && body.max_output_tokens !== undefined)
     request.max_completion_tokens = body.max_output_tokens;
   return request as unknown as ChatRequest;
+}
+
+type ToolEntry = z.output<typeof FunctionTool>;
+
+/**
+ * The function tools offered, as chat-completions tools: `function` tools, and the functions inside `namespace`
+ * tools (as the Codex CLI groups some), with the namespace each came from. Hosted tools (web search, file search,
+ * code interpreter, …) have no counterpart upstream and are refused naming them.
+ */
+function functionTools(
+  tools: readonly ToolEntry[],
+  param = 'tools',
+  namespace?: string,
+): { tool: ChatCompletionFunctionTool; namespace?: string }[] {
+  return tools.flatMap((tool, index) => {
+    if (tool.type === 'namespace' && !namespace && typeof tool.name === 'string' && Array.isArray(tool.tools))
+      return functionTools(
+        parseOrThrow(z.array(FunctionTool), tool.tools),
+        `${param}.${index}.tools`,
+        tool.name,
+      );
+    if (tool.type !== 'function' || !tool.name)
+      return refuse(`${param}.${index}.type`, `only function tools are available (not '${tool.type}')`);
+    return [
+      {
+        tool: {
+          type: 'function' as const,
+          function: {
+            name: tool.name,
+            ...(tool.description ? { description: tool.description } : {}),
+            ...(tool.parameters ? { parameters: tool.parameters } : {}),
+            ...(typeof tool.strict === 'boolean' ? { strict: tool.strict } : {}),
+          },
+        },
+        ...(namespace ? { namespace } : {}),
+      },
+    ];
+  });
 }
 
 export const toResponsesUsage = (usage: TokenUsage) => ({
@@ -224,6 +249,8 @@ type OutputItem =
       id: string;
       call_id: string;
       name: string;
+      /** The namespace tool the function was offered in. */
+      namespace?: string;
       arguments: string;
       status: 'in_progress' | 'completed';
     };
@@ -234,11 +261,21 @@ const itemId = (prefix: 'msg' | 'fc') => `${prefix}_${newId('x').slice(2)}`;
 export class ResponseShell {
   readonly id = `resp_${newId('x').slice(2)}`;
   readonly createdAt = Math.floor(Date.now() / 1000);
+  private readonly namespaces = new Map<string, string>();
 
   constructor(
     private readonly model: string,
     private readonly body: ResponsesBody,
-  ) {}
+  ) {
+    for (const { tool, namespace } of functionTools(body.tools ?? []))
+      if (namespace) this.namespaces.set(tool.function.name, namespace);
+  }
+
+  /** A function call's item fields: its name, and the namespace it was offered in. */
+  callee(name: string): { name: string; namespace?: string } {
+    const namespace = this.namespaces.get(name);
+    return namespace ? { name, namespace } : { name };
+  }
 
   object(
     status: 'in_progress' | 'completed' | 'incomplete' | 'failed',
@@ -293,7 +330,7 @@ export class ResponseShell {
           type: 'function_call',
           id: itemId('fc'),
           call_id: call.id,
-          name: call.function.name,
+          ...this.callee(call.function.name),
           arguments: call.function.arguments,
           status: 'completed',
         });
@@ -396,7 +433,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
           type: 'function_call',
           id: itemId('fc'),
           call_id: call.id ?? `call_${newId('x').slice(2)}`,
-          name: call.function?.name ?? '',
+          ...this.shell.callee(call.function?.name ?? ''),
           arguments: '',
           status: 'in_progress',
         });
