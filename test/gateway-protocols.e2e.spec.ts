@@ -588,6 +588,67 @@ describe('compatible gateway: Responses and Messages (e2e, official clients)', (
     });
   });
 
+  describe('malformed bodies', () => {
+    const send = (path: string, body: string) =>
+      fetch(`${compatUrl()}/${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+        body,
+      });
+
+    it("answer a 4xx in each route's own envelope, never a 5xx", async () => {
+      const responses = [
+        '{}',
+        '[]',
+        '{"model":"offline-chat"}',
+        '{"model":"offline-chat","input":[]}',
+        '{"model":"offline-chat","input":{"$gt":1}}',
+        '{"model":"offline-chat","input":[{"role":"user"}]}',
+        '{"model":"offline-chat","input":[{"role":"user","content":[{"type":"input_file","file_id":"f"}]}]}',
+        '{"model":"offline-chat","input":[{"type":"function_call","call_id":"c"}]}',
+        '{"model":"offline-chat","input":[{"type":"function_call_output","output":"x"}]}',
+        '{"model":"offline-chat","input":[{"type":"item_reference","id":"msg_1"}]}',
+        '{"model":"offline-chat","input":[{"type":"computer_call"}]}',
+        '{"model":"offline-chat","input":[{"type":"reasoning","summary":[]}]}',
+        '{"model":"offline-chat","input":"x","tools":[{"type":"function"}]}',
+        '{"model":"offline-chat","input":"x","tools":[{"type":"namespace","name":"n","tools":[{"type":"file_search"}]}]}',
+        '{"model":"offline-chat","input":"x","tools":[{"type":"namespace","name":"n","tools":"x"}]}',
+        '{"model":"offline-chat","input":"x","max_output_tokens":0}',
+        '{"model":"offline-chat","input":"x","stream":"yes"}',
+        '{"model":"offline-chat","input":"x","background":true}',
+        `{"model":"offline-chat","input":"${'x'.repeat(1_000_001)}"}`,
+      ];
+      const messages = [
+        '{}',
+        '{"model":"offline-chat","max_tokens":8}',
+        '{"model":"offline-chat","max_tokens":8,"messages":[]}',
+        '{"model":"offline-chat","max_tokens":0,"messages":[{"role":"user","content":"x"}]}',
+        '{"model":"offline-chat","max_tokens":8,"messages":[{"role":"tool","content":"x"}]}',
+        '{"model":"offline-chat","max_tokens":8,"messages":[{"role":"user","content":[{"type":"document"}]}]}',
+        '{"model":"offline-chat","max_tokens":8,"messages":[{"role":"user","content":[{"type":"image","source":{}}]}]}',
+        '{"model":"offline-chat","max_tokens":8,"messages":[{"role":"user","content":[{"type":"tool_result"}]}]}',
+        '{"model":"offline-chat","max_tokens":8,"messages":[{"role":"assistant","content":[{"type":"tool_use"}]}]}',
+        '{"model":"offline-chat","max_tokens":8,"messages":[{"role":"user","content":"x"}],"tools":[{"type":"web_search_20250305","name":"web_search"}]}',
+        '{"model":"offline-chat","max_tokens":8,"messages":[{"role":"user","content":"x"}],"tool_choice":{"type":"tool"}}',
+        '{"model":"offline-chat","max_tokens":8,"messages":[{"role":"user","content":"x"}],"stop_sequences":["a","b","c","d","e"]}',
+        '{"model":"offline-chat","max_tokens":8,"messages":[{"role":"user","content":"x"}],"temperature":1.5}',
+        '{"model":"offline-chat","max_tokens":8,"messages":"hi"}',
+      ];
+      const problems: string[] = [];
+      for (const [path, bodies, shape] of [
+        ['responses', responses, /^\{"error":\{"message":/],
+        ['messages', messages, /^\{"type":"error","error":\{"type":"[a-z_]+","message":/],
+      ] as const)
+        for (const body of bodies) {
+          const response = await send(path, body);
+          const text = await response.text();
+          if (response.status < 400 || response.status >= 500 || !shape.test(text))
+            problems.push(`${path} ${body.slice(0, 80)} → ${response.status} ${text.slice(0, 160)}`);
+        }
+      expect(problems).toEqual([]);
+    });
+  });
+
   describe('POST /messages with the AI SDK Anthropic provider', () => {
     const provider = (apiKey: string = ADMIN_KEY) => createAnthropic({ baseURL: compatUrl(), apiKey });
 
