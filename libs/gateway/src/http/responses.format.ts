@@ -148,9 +148,9 @@ export function responsesToChatRequest(body: ResponsesBody): ChatRequest {
         type: 'function',
         function: { name, arguments: args },
       };
-      // Consecutive calls (parallel tool calls) belong to one assistant message, as chat completions wants them.
+      // The calls of one turn (after its text, if any) belong to one assistant message, as chat completions has them.
       const last = messages.at(-1);
-      if (last?.role === 'assistant' && (last.tool_calls?.length || !last.content))
+      if (last?.role === 'assistant')
         (last as { tool_calls?: ChatCompletionMessageToolCall[] }).tool_calls = [
           ...(last.tool_calls ?? []),
           call,
