@@ -1,6 +1,8 @@
 // The Responses API (`POST /responses`) as a format over chat completions: its request translated into the gateway's
 // ChatRequest, a ChatResult into a `response` object, and chat deltas into its typed stream events. Stateless: nothing
 // is stored, so `store: true`, `previous_response_id`, `conversation` and item references are refused by name.
+// Over 300 lines on purpose: one wire format end to end (request schema, refusals, translation, answer, stream events),
+// so a field's way in and its way out are read side by side.
 import { z } from 'zod';
 import type {
   ChatCompletionContentPart,
