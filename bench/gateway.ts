@@ -5,6 +5,8 @@
 // "gateway" (client → api → upstream, model `bench-chat`), in alternating blocks after a warm-up of both, so drift
 // (CPU frequency, GC, the usage log growing) falls on both. Measured: sequential latency (p50, p99), saturated
 // throughput at a fixed concurrency, streaming time to first content token, and content chunks lost in streams.
+// The gateway's two other doors, POST /responses and POST /messages (translated to the same upstream chat
+// completions), are measured in the same rounds against the same direct path, with the same goals.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request, type OutgoingHttpHeaders } from 'node:http';
@@ -40,10 +42,14 @@ export interface GatewayBenchOptions {
   readonly warmup: { readonly requests: number; readonly seconds: number; readonly streams: number };
 }
 
-type PathName = 'direct' | 'gateway';
+type PathName = 'direct' | 'gateway' | 'responses' | 'messages';
+/** The gateway's routes besides chat completions, measured like it. */
+const OTHER_ROUTES = ['responses', 'messages'] as const;
 
 interface Target {
   readonly name: PathName;
+  /** The wire format of the path's answers. */
+  readonly kind: 'chat' | 'responses' | 'messages';
   readonly port: number;
   readonly path: string;
   readonly body: Buffer;
@@ -86,6 +92,11 @@ export interface PathFigures {
 export interface GatewayDetails {
   readonly direct: PathFigures;
   readonly gateway: PathFigures;
+  /** POST /responses and POST /messages: their figures and added latencies, as for chat completions. */
+  readonly routes: Record<
+    (typeof OTHER_ROUTES)[number],
+    PathFigures & { addedLatencyP50Ms: number; instantAddedLatencyP50Ms: number; chunksLost: number }
+  >;
   readonly addedLatencyP50Ms: number;
   /** Back-to-back requests against an upstream that answers at once. */
   readonly instantUpstream: {
@@ -109,6 +120,27 @@ const MESSAGES = [
 
 const chatBody = (model: string, stream: boolean): Buffer =>
   Buffer.from(JSON.stringify({ model, messages: MESSAGES, max_tokens: 64, ...(stream ? { stream } : {}) }));
+/** The same request in the Responses and the Messages format. */
+const responsesBody = (model: string, stream: boolean): Buffer =>
+  Buffer.from(
+    JSON.stringify({
+      model,
+      instructions: MESSAGES[0]!.content,
+      input: MESSAGES[1]!.content,
+      max_output_tokens: 64,
+      ...(stream ? { stream } : {}),
+    }),
+  );
+const messagesBody = (model: string, stream: boolean): Buffer =>
+  Buffer.from(
+    JSON.stringify({
+      model,
+      system: MESSAGES[0]!.content,
+      messages: [MESSAGES[1]!],
+      max_tokens: 64,
+      ...(stream ? { stream } : {}),
+    }),
+  );
 
 /** Nearest-rank percentile of sorted values. */
 function percentile(sorted: readonly number[], p: number): number {
@@ -233,6 +265,7 @@ export async function benchGateway(
     });
     const direct: Target = {
       name: 'direct',
+      kind: 'chat',
       port: upstream.port,
       path: '/v1/chat/completions',
       body: chatBody('fake-model', false),
@@ -241,6 +274,7 @@ export async function benchGateway(
     };
     const gateway: Target = {
       name: 'gateway',
+      kind: 'chat',
       port: api.port,
       path: '/api/compat/v1/chat/completions',
       body: chatBody('bench-chat', false),
@@ -255,6 +289,26 @@ export async function benchGateway(
       body: chatBody('bench-instant', false),
       streamBody: chatBody('bench-instant', true),
     };
+    const responsesRoute = (model: string): Target => ({
+      name: 'responses',
+      kind: 'responses',
+      port: api.port,
+      path: '/api/compat/v1/responses',
+      body: responsesBody(model, false),
+      streamBody: responsesBody(model, true),
+      headers,
+    });
+    const messagesRoute = (model: string): Target => ({
+      name: 'messages',
+      kind: 'messages',
+      port: api.port,
+      path: '/api/compat/v1/messages',
+      body: messagesBody(model, false),
+      streamBody: messagesBody(model, true),
+      headers,
+    });
+    const others = [responsesRoute('bench-chat'), messagesRoute('bench-chat')];
+    const othersInstant = [responsesRoute('bench-instant'), messagesRoute('bench-instant')];
 
     const post = (target: Target): Promise<Answer> =>
       new Promise((resolve, reject) => {
@@ -291,8 +345,17 @@ export async function benchGateway(
           `${target.name} answered ${answer.status}: ${answer.body.slice(0, 500)}\n${api.output()}`,
         );
       if (!check) return;
-      const content = (JSON.parse(answer.body) as { choices?: { message?: { content?: string } }[] })
-        .choices?.[0]?.message?.content;
+      const parsed = JSON.parse(answer.body) as {
+        choices?: { message?: { content?: string } }[];
+        output_text?: string;
+        content?: { text?: string }[];
+      };
+      const content =
+        target.kind === 'chat'
+          ? parsed.choices?.[0]?.message?.content
+          : target.kind === 'responses'
+            ? parsed.output_text
+            : parsed.content?.[0]?.text;
       if (content !== REPLY)
         throw new Error(`${target.name} answered unexpected content: ${answer.body.slice(0, 500)}`);
     };
@@ -333,9 +396,21 @@ export async function benchGateway(
                 const event = JSON.parse(payload) as {
                   choices?: { delta?: { content?: string | null } }[];
                   error?: unknown;
+                  type?: string;
+                  delta?: string | { text?: string };
                 };
-                if (event.error !== undefined) errorEvent = payload;
-                const content = event.choices?.[0]?.delta?.content;
+                let content: unknown;
+                if (target.kind === 'chat') {
+                  if (event.error !== undefined) errorEvent = payload;
+                  content = event.choices?.[0]?.delta?.content;
+                } else {
+                  // Responses and Messages: typed events; their last one stands for [DONE].
+                  if (event.type === 'error') errorEvent = payload;
+                  if (event.type === 'response.completed' || event.type === 'message_stop') done = true;
+                  if (event.type === 'response.output_text.delta') content = event.delta;
+                  else if (event.type === 'content_block_delta' && typeof event.delta === 'object')
+                    content = event.delta.text;
+                }
                 if (typeof content === 'string' && content.length > 0) {
                   ttftMs ??= now - started;
                   contentChunks += 1;
@@ -393,10 +468,16 @@ export async function benchGateway(
       }
     };
 
-    /** Runs `block` for both paths `rounds` times, swapping which goes first every round (ABBA). */
+    /**
+     * Runs `block` for every path `rounds` times: direct and chat completions swapping which goes first every round
+     * (ABBA), the other routes after them in turn.
+     */
     const alternate = async (rounds: number, block: (target: Target, round: number) => Promise<void>) => {
       for (let round = 0; round < rounds; round++)
-        for (const target of round % 2 === 0 ? [direct, gateway] : [gateway, direct])
+        for (const target of [
+          ...(round % 2 === 0 ? [direct, gateway] : [gateway, direct]),
+          ...(round % 2 === 0 ? others : [...others].reverse()),
+        ])
           await block(target, round);
     };
 
@@ -404,30 +485,35 @@ export async function benchGateway(
       `gateway: warm-up (${options.warmup.requests} requests, ${options.warmup.seconds} s saturated, ` +
         `${options.warmup.streams} streams per path) …`,
     );
-    for (const target of [direct, gateway, direct, gateway]) {
+    for (const target of [direct, gateway, ...others, direct, gateway, ...others]) {
       await sequential(target, Math.ceil(options.warmup.requests / 2));
       await saturate(target, options.warmup.seconds / 2);
       await streams(target, Math.ceil(options.warmup.streams / 2));
     }
 
-    const latencies: Record<PathName, number[]> = { direct: [], gateway: [] };
+    const latencies: Record<PathName, number[]> = { direct: [], gateway: [], responses: [], messages: [] };
     const latencyRounds = Math.ceil(options.latencyRequests / options.latencyBlock);
     log(`gateway: sequential latency, ${latencyRounds} × ${options.latencyBlock} requests per path …`);
     await alternate(latencyRounds, (target) =>
       sequential(target, options.latencyBlock, latencies[target.name]),
     );
 
-    const instantLatencies: Record<PathName, number[]> = { direct: [], gateway: [] };
+    const instantLatencies: Record<PathName, number[]> = {
+      direct: [],
+      gateway: [],
+      responses: [],
+      messages: [],
+    };
     log(
       `gateway: back-to-back latency (instant upstream), ${latencyRounds} × ${options.latencyBlock} per path …`,
     );
     const bareLatencies: number[] = [];
     const into = (target: Target) => (target === bareInstant ? bareLatencies : instantLatencies[target.name]);
-    for (const target of [directInstant, gatewayInstant, bareInstant])
+    for (const target of [directInstant, gatewayInstant, bareInstant, ...othersInstant])
       await sequential(target, options.latencyBlock);
     for (let round = 0; round < latencyRounds; round++) {
-      const order = [directInstant, gatewayInstant, bareInstant];
-      for (let i = 0; i < round % 3; i++) order.push(order.shift()!);
+      const order = [directInstant, gatewayInstant, bareInstant, ...othersInstant];
+      for (let i = 0; i < round % order.length; i++) order.push(order.shift()!);
       for (const target of order) await sequential(target, options.latencyBlock, into(target));
     }
     const p50Of = (values: readonly number[]) =>
@@ -445,6 +531,8 @@ export async function benchGateway(
     > = {
       direct: { completed: 0, seconds: 0, client: 0, upstream: 0, api: 0 },
       gateway: { completed: 0, seconds: 0, client: 0, upstream: 0, api: 0 },
+      responses: { completed: 0, seconds: 0, client: 0, upstream: 0, api: 0 },
+      messages: { completed: 0, seconds: 0, client: 0, upstream: 0, api: 0 },
     };
     const blockSeconds = options.throughputSeconds / options.throughputBlocks;
     log(
@@ -465,7 +553,12 @@ export async function benchGateway(
       figures.api += cpuSeconds(api.child.pid!) - apiCpu;
     });
 
-    const streamed: Record<PathName, StreamOutcome[]> = { direct: [], gateway: [] };
+    const streamed: Record<PathName, StreamOutcome[]> = {
+      direct: [],
+      gateway: [],
+      responses: [],
+      messages: [],
+    };
     const streamRounds = Math.ceil(options.streams / options.streamBlock);
     log(`gateway: streaming, ${streamRounds} × ${options.streamBlock} streams per path …`);
     await alternate(streamRounds, (target) => streams(target, options.streamBlock, streamed[target.name]));
@@ -507,7 +600,7 @@ export async function benchGateway(
         cpuUsPerRequest: {
           client: perRequest(client),
           upstream: perRequest(upstreamCpu),
-          api: name === 'gateway' ? perRequest(apiCpu) : null,
+          api: name === 'direct' ? null : perRequest(apiCpu),
         },
         streaming: {
           ttftMedianMs: median(ttfts),
@@ -524,10 +617,13 @@ export async function benchGateway(
     const g = figuresOf('gateway');
     // A chunk is lost when a gateway stream carries fewer content chunks than the upstream sent; a stream without
     // its `[DONE]` counts as one more (the client cannot tell it finished).
-    const chunksLost =
-      streamed.gateway.reduce((sum, s) => sum + Math.max(0, expectedChunks - s.contentChunks), 0) +
-      g.streaming.streamsWithoutDone;
-    const errorEvents = streamed.gateway.filter((s) => s.errorEvent !== null);
+    const lostOn = (name: PathName) =>
+      streamed[name].reduce((sum, s) => sum + Math.max(0, expectedChunks - s.contentChunks), 0) +
+      streamed[name].filter((s) => !s.done).length;
+    const chunksLost = lostOn('gateway');
+    const errorEvents = [...streamed.gateway, ...streamed.responses, ...streamed.messages].filter(
+      (s) => s.errorEvent !== null,
+    );
     if (errorEvents.length > 0)
       log(
         `gateway: ${errorEvents.length} streams carried an error event, e.g. ${errorEvents[0]!.errorEvent}`,
@@ -628,11 +724,104 @@ export async function benchGateway(
         goal: { on: 'value', op: '<=', target: 0 },
       },
     ];
+    const routes = {} as GatewayDetails['routes'];
+    for (const name of OTHER_ROUTES) {
+      const figures = figuresOf(name);
+      const added = instantP50(name) - instantP50('direct');
+      const lost = lostOn(name);
+      routes[name] = {
+        ...figures,
+        addedLatencyP50Ms: figures.latency.p50Ms - d.latency.p50Ms,
+        instantAddedLatencyP50Ms: added,
+        chunksLost: lost,
+      };
+      log(
+        `gateway /${name}: added p50 ${routes[name].addedLatencyP50Ms.toFixed(3)} ms (instant upstream ` +
+          `${added.toFixed(3)} ms), ${figures.throughput.requestsPerSecond.toFixed(0)} req/s, TTFT ` +
+          `${figures.streaming.ttftMedianMs.toFixed(3)} ms, api ${figures.cpuUsPerRequest.api} µs/request`,
+      );
+      // The same goals as chat completions.
+      rows.push(
+        {
+          metric: `gateway /${name} added latency p50 (instant upstream)`,
+          value: added,
+          unit: 'ms',
+          baseline: bareAdded,
+          baselineLabel: 'ms bare proxy',
+          ratio: bareAdded > 0 ? added / bareAdded : null,
+          goal: { on: 'ratio', op: '<=', target: 1.15 },
+        },
+        {
+          metric: `gateway /${name} added latency p50 (${options.upstreamLatencyMs} ms upstream)`,
+          value: routes[name].addedLatencyP50Ms,
+          unit: 'ms',
+          baseline: null,
+          baselineLabel: null,
+          ratio: null,
+          goal: { on: 'value', op: '<=', target: 0.6 },
+        },
+        ratioRow(
+          `gateway /${name} p50 latency`,
+          figures.latency.p50Ms,
+          d.latency.p50Ms,
+          'ms',
+          'ms direct',
+          '<=',
+          1.25,
+        ),
+        ratioRow(
+          `gateway /${name} p99 latency`,
+          figures.latency.p99Ms,
+          d.latency.p99Ms,
+          'ms',
+          'ms direct',
+          '<=',
+          1.5,
+        ),
+        ratioRow(
+          `gateway /${name} saturated throughput (concurrency ${options.concurrency})`,
+          figures.throughput.requestsPerSecond,
+          d.throughput.requestsPerSecond,
+          'req/s',
+          'req/s direct',
+          '>=',
+          0.75,
+        ),
+        {
+          metric: `gateway /${name} api CPU per request (saturated, concurrency ${options.concurrency})`,
+          value: figures.cpuUsPerRequest.api!,
+          unit: 'µs',
+          baseline: null,
+          baselineLabel: null,
+          ratio: null,
+          goal: { on: 'value', op: '<=', target: 220 },
+        },
+        ratioRow(
+          `gateway /${name} streaming TTFT`,
+          figures.streaming.ttftMedianMs,
+          d.streaming.ttftMedianMs,
+          'ms',
+          'ms direct',
+          '<=',
+          1.1,
+        ),
+        {
+          metric: `gateway /${name} stream chunks lost (${figures.streaming.streams} streams × ${expectedChunks})`,
+          value: lost,
+          unit: 'chunks',
+          baseline: null,
+          baselineLabel: null,
+          ratio: null,
+          goal: { on: 'value', op: '<=', target: 0 },
+        },
+      );
+    }
     return {
       rows,
       details: {
         direct: d,
         gateway: g,
+        routes,
         addedLatencyP50Ms: g.latency.p50Ms - d.latency.p50Ms,
         instantUpstream: {
           directP50Ms: instantP50('direct'),

@@ -9,10 +9,18 @@ import { ModelGateway } from './model-gateway.js';
 import { CompatChatController } from './http/compat-chat.controller.js';
 import { CompatEmbeddingsController } from './http/compat-embeddings.controller.js';
 import { CompatModelsController } from './http/compat-models.controller.js';
+import { CompatResponsesController } from './http/compat-responses.controller.js';
+import { CompatMessagesController } from './http/compat-messages.controller.js';
 
 @Module({
   imports: [UsageModule],
-  controllers: [CompatModelsController, CompatChatController, CompatEmbeddingsController],
+  controllers: [
+    CompatModelsController,
+    CompatChatController,
+    CompatResponsesController,
+    CompatMessagesController,
+    CompatEmbeddingsController,
+  ],
   providers: [
     {
       provide: ModelProviders,

@@ -21,6 +21,9 @@ import {
   type ImageRequest,
   type ImageResult,
   type RerankResult,
+  type ModelProvider,
+  type ResponsesEvent,
+  type ResponsesPayload,
   type TokenUsage,
   runOffline,
 } from '#models';
@@ -157,35 +160,60 @@ export class ModelGateway {
   ): Promise<AsyncIterable<ChatDelta>> {
     const call = await this.begin(scope, model, operation, true, () => chatEstimate(model, request));
     const provider = this.providers.for(model);
-    return (async function* () {
-      let usage: TokenUsage | undefined;
-      let outcome: CallOutcome = 'aborted';
-      let output = '';
-      try {
-        for await (const delta of provider.chatStream(model, request, signal)) {
-          if (delta.usage) usage = delta.usage;
-          output += delta.delta.content ?? '';
-          for (const toolCall of delta.delta.tool_calls ?? [])
-            output += (toolCall.function?.name ?? '') + (toolCall.function?.arguments ?? '');
-          yield delta;
-        }
-        outcome = signal.aborted ? 'aborted' : 'completed';
-      } catch (error) {
-        outcome = signal.aborted ? 'aborted' : 'failed';
-        throw toGatewayError(error, model, signal);
-      } finally {
-        const estimated = usage === undefined;
-        call.end(
-          outcome,
-          usage ?? {
-            inputTokens: await countInputTokens(request),
-            cachedInputTokens: 0,
-            outputTokens: await runOffline<number>({ op: 'countText', text: output }),
-          },
-          estimated,
-        );
-      }
-    })();
+    return metered(call, model, request, signal, provider.chatStream(model, request, signal), chatDeltaText);
+  }
+
+  /**
+   * A Responses request passed to an upstream that speaks it (a model configured `api: responses`), on the same
+   * path as chat: `request` is its translation to chat completions, which sizes the limit's reservation.
+   */
+  async responses(
+    scope: CallScope,
+    model: ModelConfig,
+    body: ResponsesPayload,
+    request: ChatRequest,
+    signal: AbortSignal,
+  ): Promise<ResponsesPayload> {
+    const provider = this.nativeResponses(model);
+    const call = await this.begin(scope, model, 'chat', false, () => chatEstimate(model, request));
+    return this.complete(
+      call,
+      model,
+      signal,
+      () => provider.responses!(model, body, signal),
+      (answer) => responsesUsage(answer.usage),
+    );
+  }
+
+  /** The streamed form of `responses`: the upstream's events, recorded however the stream ends. */
+  async responsesStream(
+    scope: CallScope,
+    model: ModelConfig,
+    body: ResponsesPayload,
+    request: ChatRequest,
+    signal: AbortSignal,
+  ): Promise<AsyncIterable<ResponsesEvent>> {
+    const provider = this.nativeResponses(model);
+    const call = await this.begin(scope, model, 'chat', true, () => chatEstimate(model, request));
+    return metered(
+      call,
+      model,
+      request,
+      signal,
+      provider.responsesStream!(model, body, signal),
+      responsesEventText,
+    );
+  }
+
+  private nativeResponses(model: ModelConfig): ModelProvider {
+    const provider = this.providers.for(model);
+    if (model.api !== 'responses' || !provider.responses || !provider.responsesStream)
+      throw new PlatformError(
+        'upstream_failed',
+        'upstream_error',
+        `model '${model.key}' is not configured to speak the Responses API`,
+      );
+    return provider;
   }
 
   async embed(
@@ -317,6 +345,80 @@ export class ModelGateway {
         );
       },
     };
+  }
+}
+
+/** What a streamed piece adds to the output (its usage, when it carries the call's), to count a stream cut short. */
+interface Metered {
+  readonly usage?: TokenUsage;
+  readonly text: string;
+}
+
+const chatDeltaText = (delta: ChatDelta): Metered => {
+  let text = delta.delta.content ?? '';
+  for (const toolCall of delta.delta.tool_calls ?? [])
+    text += (toolCall.function?.name ?? '') + (toolCall.function?.arguments ?? '');
+  return delta.usage ? { usage: delta.usage, text } : { text };
+};
+
+const responsesUsage = (usage: unknown): TokenUsage => {
+  const wire = usage as
+    | { input_tokens?: number; output_tokens?: number; input_tokens_details?: { cached_tokens?: number } }
+    | null
+    | undefined;
+  return {
+    inputTokens: wire?.input_tokens ?? 0,
+    cachedInputTokens: wire?.input_tokens_details?.cached_tokens ?? 0,
+    outputTokens: wire?.output_tokens ?? 0,
+  };
+};
+
+const responsesEventText = (event: ResponsesEvent): Metered => {
+  if (event.type === 'response.output_text.delta' || event.type === 'response.function_call_arguments.delta')
+    return { text: typeof event.delta === 'string' ? event.delta : '' };
+  const response = event.response as { usage?: unknown } | undefined;
+  return (event.type === 'response.completed' || event.type === 'response.incomplete') && response?.usage
+    ? { usage: responsesUsage(response.usage), text: '' }
+    : { text: '' };
+};
+
+/**
+ * Passes a provider's stream through and ends the call however the stream ends (completed, failed, or cut by the
+ * client); without usage from the upstream, the tokens are counted here and marked estimated.
+ */
+async function* metered<T>(
+  call: CallInProgress,
+  model: ModelConfig,
+  request: ChatRequest,
+  signal: AbortSignal,
+  source: AsyncIterable<T>,
+  measure: (piece: T) => Metered,
+): AsyncIterable<T> {
+  let usage: TokenUsage | undefined;
+  let outcome: CallOutcome = 'aborted';
+  let output = '';
+  try {
+    for await (const piece of source) {
+      const seen = measure(piece);
+      if (seen.usage) usage = seen.usage;
+      output += seen.text;
+      yield piece;
+    }
+    outcome = signal.aborted ? 'aborted' : 'completed';
+  } catch (error) {
+    outcome = signal.aborted ? 'aborted' : 'failed';
+    throw toGatewayError(error, model, signal);
+  } finally {
+    const estimated = usage === undefined;
+    call.end(
+      outcome,
+      usage ?? {
+        inputTokens: await countInputTokens(request),
+        cachedInputTokens: 0,
+        outputTokens: await runOffline<number>({ op: 'countText', text: output }),
+      },
+      estimated,
+    );
   }
 }
 

@@ -89,6 +89,41 @@ export function compatErrorBody(status: number, body: ErrorBody) {
 
 export const isCompatPath = (url: string): boolean => url.startsWith('/api/compat/');
 
+/** The Anthropic Messages route of the compatible API answers errors in Anthropic's shape. */
+export const isAnthropicPath = (url: string): boolean =>
+  url === '/api/compat/v1/messages' || url.startsWith('/api/compat/v1/messages?');
+
+/** Anthropic's error types by status, which its SDKs map to their error classes (529 is `overloaded_error`). */
+const ANTHROPIC_TYPE: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  529: 'overloaded_error',
+};
+
+/**
+ * Anthropic's envelope, `{ type: 'error', error: { type, message } }`, on the Messages route; every other 4xx is
+ * `invalid_request_error` and every 5xx `api_error`.
+ */
+export function anthropicErrorBody(status: number, body: ErrorBody) {
+  return {
+    type: 'error',
+    error: {
+      type: ANTHROPIC_TYPE[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'),
+      message: body.error.message,
+    },
+  };
+}
+
+/** The body of an error on a route: Anthropic's shape on the Messages route, the chat-completions one elsewhere. */
+export function compatSurfaceErrorBody(url: string, status: number, body: ErrorBody): unknown {
+  if (!isCompatPath(url)) return body;
+  return isAnthropicPath(url) ? anthropicErrorBody(status, body) : compatErrorBody(status, body);
+}
+
 /** A request's path without its query string, for logs. */
 export const pathOf = (url: string): string => {
   const query = url.indexOf('?');
@@ -156,12 +191,11 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const request = host.switchToHttp().getRequest<FastifyRequest>();
-    const compat = isCompatPath(request.url);
     const known = toErrorResponse(exception);
     if (known) {
       if (reply.sent || reply.raw.headersSent) return;
       if (exception instanceof PlatformError) void reply.headers(exception.headers);
-      void reply.status(known.status).send(compat ? compatErrorBody(known.status, known.body) : known.body);
+      void reply.status(known.status).send(compatSurfaceErrorBody(request.url, known.status, known.body));
       return;
     }
     // The path only: a query string can carry a key (`?api_key=…`).
@@ -171,6 +205,6 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     );
     if (reply.sent || reply.raw.headersSent) return;
     const body = errorBody(500, 'internal_error', 'internal error; it has been logged');
-    void reply.status(500).send(compat ? compatErrorBody(500, body) : body);
+    void reply.status(500).send(compatSurfaceErrorBody(request.url, 500, body));
   }
 }

@@ -167,4 +167,43 @@ describe('config/models.example.yaml', () => {
     expect(registry.get('gpt-4o-mini')?.securityTier).toBe('us-cloud');
     expect(registry.get('mistral-small')?.contextWindow).toBe(32_000);
   });
+
+  it('marks an upstream chat model as speaking the Responses API, and refuses the flag elsewhere', () => {
+    const native = ModelRegistry.build(
+      {
+        models: [
+          {
+            key: 'gpt-r',
+            provider: 'openai',
+            baseUrl: 'https://api.openai.com/v1',
+            kind: 'chat',
+            api: 'responses',
+          },
+          { key: 'gpt-c', provider: 'openai', baseUrl: 'https://api.openai.com/v1', kind: 'chat' },
+        ],
+      },
+      config(),
+    );
+    expect(native.get('gpt-r')!.api).toBe('responses');
+    expect(native.get('gpt-c')!.api).toBeUndefined();
+    // How a model is reached is not part of its public description.
+    expect(native.infos().find((info) => info.key === 'gpt-r')).not.toHaveProperty('api');
+    for (const entry of [
+      { key: 'off', provider: 'offline', kind: 'chat', api: 'responses' },
+      {
+        key: 'emb',
+        provider: 'openai',
+        baseUrl: 'https://api.openai.com/v1',
+        kind: 'embedding',
+        api: 'responses',
+      },
+    ])
+      expect(() => ModelRegistry.build({ models: [entry] }, config())).toThrow(/api 'responses'/);
+    expect(() =>
+      ModelRegistry.build(
+        { models: [{ key: 'x', provider: 'offline', kind: 'chat', api: 'soap' }] },
+        config(),
+      ),
+    ).toThrow(ModelsFileError);
+  });
 });

@@ -48,6 +48,8 @@ const ModelEntry = z.strictObject({
   baseUrl: z.url().optional(),
   apiKeyEnv: z.string().regex(ENV_NAME, 'an environment variable name').optional(),
   timeoutMs: z.number().int().min(100).max(600_000).optional(),
+  /** The upstream's native API besides chat completions: `responses` passes POST /responses through as it is. */
+  api: z.enum(['chat-completions', 'responses']).optional(),
 });
 
 const ModelsFile = z.strictObject({
@@ -161,6 +163,8 @@ export class ModelRegistry {
       const baseUrl = entry.baseUrl ?? upstream?.baseUrl;
       if (entry.provider !== 'offline' && !baseUrl)
         throw new ModelsFileError(`model '${entry.key}': provider '${entry.provider}' needs a baseUrl`);
+      if (entry.api === 'responses' && (entry.provider === 'offline' || entry.kind !== 'chat'))
+        throw new ModelsFileError(`model '${entry.key}': api 'responses' is for upstream chat models only`);
       const apiKeyEnv = entry.apiKeyEnv ?? upstream?.apiKeyEnv;
       if (apiKeyEnv) {
         const value = config.secret(apiKeyEnv);
@@ -187,6 +191,7 @@ export class ModelRegistry {
         ...(baseUrl ? { baseUrl } : {}),
         ...(apiKeyEnv ? { apiKeyEnv } : {}),
         timeoutMs: entry.timeoutMs ?? upstream?.timeoutMs ?? config.upstreamTimeoutMs,
+        ...(entry.api === 'responses' ? { api: 'responses' as const } : {}),
       });
     }
     for (const offline of OFFLINE) {

@@ -43,6 +43,11 @@ export interface ModelConfig extends ModelInfo {
   /** Name of the environment variable holding the upstream key; the key itself is never in configuration files. */
   readonly apiKeyEnv?: string;
   readonly timeoutMs: number;
+  /**
+   * `responses`: the upstream also speaks OpenAI's Responses API, and the gateway's `POST /responses` passes requests
+   * to it as they are instead of translating them to chat completions (every other route still uses chat completions).
+   */
+  readonly api?: 'responses';
 }
 
 /** The description without how to reach the model (URL, key variable, timeout). */
@@ -50,6 +55,7 @@ export const toModelInfo = ({
   baseUrl: _baseUrl,
   apiKeyEnv: _apiKeyEnv,
   timeoutMs: _timeoutMs,
+  api: _api,
   ...info
 }: ModelConfig): ModelInfo => info;
 

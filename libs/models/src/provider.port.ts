@@ -78,6 +78,15 @@ export class UpstreamError extends Error {
   }
 }
 
+/** A Responses API body or answer, passed through as the client or the upstream sent it. */
+export type ResponsesPayload = Readonly<Record<string, unknown>>;
+
+/** One event of an upstream's Responses stream, as it sent it (`type`, `sequence_number` and its fields). */
+export interface ResponsesEvent {
+  readonly type: string;
+  readonly [field: string]: unknown;
+}
+
 export interface ModelProvider {
   chat(model: ModelConfig, request: ChatRequest, signal: AbortSignal): Promise<ChatResult>;
   /** Yields deltas as they arrive; aborting `signal` ends the upstream call. */
@@ -91,6 +100,13 @@ export interface ModelProvider {
     signal: AbortSignal,
   ): Promise<RerankResult>;
   image(model: ModelConfig, request: ImageRequest, signal: AbortSignal): Promise<ImageResult>;
+  /** The Responses API natively, for models configured `api: responses` (upstream providers only). */
+  responses?(model: ModelConfig, body: ResponsesPayload, signal: AbortSignal): Promise<ResponsesPayload>;
+  responsesStream?(
+    model: ModelConfig,
+    body: ResponsesPayload,
+    signal: AbortSignal,
+  ): AsyncIterable<ResponsesEvent>;
 }
 
 /** One embeddings input: a text, or the token ids of one. */

@@ -1,6 +1,7 @@
 // A fake OpenAI-compatible upstream for tests and the benchmark: the network edge we do not own.
 // Plain node:http on 127.0.0.1 (random port), speaking the wire format the `openai` SDK expects:
-// chat completions (JSON and SSE), embeddings (float and base64), models and rerank.
+// chat completions (JSON and SSE), the Responses API (JSON and typed SSE events), embeddings (float and base64),
+// models and rerank.
 // Over 300 lines on purpose: test support (not product code) that stands in for a whole upstream API surface.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -255,6 +256,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
   async function route(exchange: Exchange, current: FakeUpstreamBehaviour): Promise<void> {
     const { method, path } = exchange.request;
     if (method === 'POST' && path === '/v1/chat/completions') return chatCompletions(exchange, current);
+    if (method === 'POST' && path === '/v1/responses') return responses(exchange, current);
     if (method === 'POST' && path === '/v1/embeddings') return embeddings(exchange, current);
     if (method === 'POST' && path === '/v1/rerank') return rerank(exchange);
     if (method === 'POST' && path === '/v1/images/generations') return images(exchange);
@@ -413,6 +415,130 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     }
     if (signal.aborted) return;
     res.end('data: [DONE]\n\n');
+  }
+
+  /** The Responses API, stateless: a message (or the scripted function call) and usage; typed events when streamed. */
+  async function responses(exchange: Exchange, current: FakeUpstreamBehaviour): Promise<void> {
+    const body = asRecord(exchange.request.body);
+    const model = requireModel(body);
+    const items: unknown[] =
+      typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : (body.input as unknown[]);
+    if (!Array.isArray(items) || items.length === 0)
+      throw new HttpError(400, { message: "'input' must be a string or a non-empty array.", param: 'input' });
+    sequence += 1;
+    const scripted =
+      typeof current.toolCall === 'function' ? current.toolCall(exchange.request) : current.toolCall;
+    const args = scripted
+      ? typeof scripted.arguments === 'string'
+        ? scripted.arguments
+        : JSON.stringify(scripted.arguments)
+      : '';
+    const text = scripted
+      ? ''
+      : typeof current.reply === 'function'
+        ? current.reply(exchange.request)
+        : (current.reply ?? `Echo: ${lastUserText(items)}`);
+    const chat = computeUsage(
+      items.map((item) => contentText(asRecord(item).content)).join(' '),
+      scripted ? args : text,
+      current.usage,
+    );
+    const usage = {
+      input_tokens: chat.prompt_tokens,
+      input_tokens_details: { cached_tokens: chat.prompt_tokens_details.cached_tokens },
+      output_tokens: chat.completion_tokens,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: chat.total_tokens,
+    };
+    const item = scripted
+      ? {
+          type: 'function_call',
+          id: `fc_fake_${sequence}`,
+          call_id: `call_fake_${sequence}`,
+          name: scripted.name,
+          arguments: args,
+          status: 'completed',
+        }
+      : {
+          type: 'message',
+          id: `msg_fake_${sequence}`,
+          status: 'completed',
+          role: 'assistant',
+          content: [{ type: 'output_text', text, annotations: [], logprobs: [] }],
+        };
+    const response = (status: string, output: unknown[], withUsage: boolean) => ({
+      id: `resp_fake_${sequence}`,
+      object: 'response',
+      created_at: Math.floor(Date.now() / 1000),
+      status,
+      error: null,
+      incomplete_details: null,
+      model,
+      output,
+      parallel_tool_calls: true,
+      store: body.store ?? true,
+      tool_choice: body.tool_choice ?? 'auto',
+      tools: body.tools ?? [],
+      usage: withUsage ? usage : null,
+    });
+    if (body.stream !== true) {
+      sendJson(exchange.res, exchange.requestId, 200, response('completed', [item], true));
+      return;
+    }
+    const events: Record<string, unknown>[] = [
+      { type: 'response.created', response: response('in_progress', [], false) },
+      { type: 'response.in_progress', response: response('in_progress', [], false) },
+    ];
+    const at = { item_id: item.id, output_index: 0 };
+    if (scripted) {
+      events.push({
+        type: 'response.output_item.added',
+        output_index: 0,
+        item: { ...item, arguments: '', status: 'in_progress' },
+      });
+      for (const delta of splitPieces(args, current.streamChunks, 'characters'))
+        events.push({ type: 'response.function_call_arguments.delta', ...at, delta });
+      events.push({ type: 'response.function_call_arguments.done', ...at, arguments: args });
+    } else {
+      const part = { type: 'output_text', text: '', annotations: [] };
+      events.push(
+        {
+          type: 'response.output_item.added',
+          output_index: 0,
+          item: { ...item, status: 'in_progress', content: [] },
+        },
+        { type: 'response.content_part.added', ...at, content_index: 0, part },
+      );
+      for (const delta of splitPieces(text, current.streamChunks, 'words'))
+        events.push({ type: 'response.output_text.delta', ...at, content_index: 0, delta, logprobs: [] });
+      events.push(
+        { type: 'response.output_text.done', ...at, content_index: 0, text, logprobs: [] },
+        { type: 'response.content_part.done', ...at, content_index: 0, part: { ...part, text } },
+      );
+    }
+    events.push(
+      { type: 'response.output_item.done', output_index: 0, item },
+      { type: 'response.completed', response: response('completed', [item], true) },
+    );
+    const { res, signal } = exchange;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-request-id': exchange.requestId,
+    });
+    res.flushHeaders();
+    for (const [index, event] of events.entries()) {
+      if (current.stallAfterChunks !== undefined && index >= current.stallAfterChunks) {
+        await waitForAbort(signal);
+        return;
+      }
+      if (index > 0 && !(await pause(current.chunkDelayMs, signal))) return;
+      if (signal.aborted) return;
+      chunksWritten++;
+      const frame = `event: ${event.type as string}\ndata: ${JSON.stringify({ ...event, sequence_number: index })}\n\n`;
+      if (!res.write(frame)) await drainedOrAborted(res, signal);
+    }
+    if (!signal.aborted) res.end();
   }
 
   async function embeddings(exchange: Exchange, current: FakeUpstreamBehaviour): Promise<void> {

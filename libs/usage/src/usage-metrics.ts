@@ -6,7 +6,7 @@ import type { UsageRecorder } from './usage-recorder.js';
 export function registerUsageMetrics(registry: Registry, recorder: UsageRecorder): void {
   const calls = new Counter({
     name: 'model_calls_total',
-    help: 'Model calls by model, surface (compat or core), operation and outcome',
+    help: 'Model calls by model, surface (compat, compat-responses, compat-messages or core), operation and outcome',
     labelNames: ['model', 'surface', 'operation', 'outcome'],
     registers: [registry],
   });

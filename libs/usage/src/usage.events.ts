@@ -2,7 +2,12 @@
 // spend in any window is a fold over a handful of short streams, and auditors can replay every call.
 import type { DomainEvent } from '#kernel';
 
-export const SURFACES = ['compat', 'core'] as const;
+/**
+ * Where a call came in: `compat` is the compatible API's chat completions (and its embeddings and rerank),
+ * `compat-responses` and `compat-messages` its Responses and Anthropic Messages routes (added later: older events
+ * have only `compat` and `core`), `core` the core LLM endpoints and the platform's own calls.
+ */
+export const SURFACES = ['compat', 'compat-responses', 'compat-messages', 'core'] as const;
 export type Surface = (typeof SURFACES)[number];
 
 export const OPERATIONS = [

@@ -8,12 +8,13 @@ import type { FastifyReply } from 'fastify';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { newId, PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { AcceptsBearer, CurrentCaller, type Caller } from '#identity';
-import { parseOrThrow, compatErrorBody, toErrorResponse, ApiRoute } from '#http';
+import { parseOrThrow, compatErrorBody, ApiRoute } from '#http';
 import type { ChatDelta, ChatRequest, ChatResult, TokenUsage } from '#models';
 import { LOGGER } from '#platform';
 import { callerScope, ModelGateway, type CallScope } from '../model-gateway.js';
 import { ChatCompletionBody, refuseUnsupportedChatFields } from './compat.schemas.js';
-import { abortOnDisconnect, SseWriter } from './sse.js';
+import { abortOnDisconnect } from './sse.js';
+import { streamReply } from './stream-reply.js';
 import { ChatCompletion, ERRORS } from './compat.responses.js';
 
 export const toOpenAiUsage = (usage: TokenUsage) => ({
@@ -96,12 +97,7 @@ export class CompatChatController {
       return;
     }
 
-    const deltas = (await this.gateway.chatStream(compatScope(caller), model, request, signal))[
-      Symbol.asyncIterator
-    ]();
-    // The first delta decides between an HTTP error (nothing sent yet) and a stream.
-    let next = await deltas.next();
-    const sse = SseWriter.open(reply, this.config.streamStallTimeoutMs);
+    const deltas = await this.gateway.chatStream(compatScope(caller), model, request, signal);
     const includeUsage = body.stream_options?.include_usage === true;
     const chunk = (choices: ChatCompletionChunk['choices'], usage?: ChatCompletionChunk['usage']) =>
       JSON.stringify({
@@ -115,9 +111,8 @@ export class CompatChatController {
       });
     let usage: TokenUsage | undefined;
     let first = true;
-    try {
-      while (!next.done) {
-        const piece: ChatDelta = next.value;
+    await streamReply(reply, this.config.streamStallTimeoutMs, this.logger, model.key, deltas, {
+      delta: async (piece: ChatDelta, sse) => {
         if (piece.usage) usage = piece.usage;
         const hasDelta = Object.keys(piece.delta).length > 0;
         if (hasDelta || piece.finishReason || first) {
@@ -126,24 +121,13 @@ export class CompatChatController {
           first = false;
           await sse.data(chunk([{ index: 0, delta, finish_reason: piece.finishReason, logprobs: null }]));
         }
-        if (sse.closed) break;
-        next = await deltas.next();
-      }
-      if (includeUsage && usage && !sse.closed) await sse.data(chunk([], toOpenAiUsage(usage)));
-      await sse.data('[DONE]');
-    } catch (error) {
-      const known = toErrorResponse(error);
-      if (!known) this.logger.error({ err: error, model: model.key }, 'chat stream failed');
-      const status = known?.status ?? 500;
-      const body = known?.body ?? {
-        error: { type: 'api_error', code: 'internal_error', message: 'internal error; it has been logged' },
-      };
-      if (!sse.closed && status !== 499) await sse.data(JSON.stringify(compatErrorBody(status, body)));
-    } finally {
-      // Ends the upstream call (and records usage) if the loop stopped early.
-      await deltas.return?.();
-      sse.end();
-    }
+      },
+      end: async (sse) => {
+        if (includeUsage && usage && !sse.closed) await sse.data(chunk([], toOpenAiUsage(usage)));
+        await sse.data('[DONE]');
+      },
+      error: (status, error, sse) => sse.data(JSON.stringify(compatErrorBody(status, error))),
+    });
   }
 }
 

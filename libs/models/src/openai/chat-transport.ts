@@ -13,6 +13,8 @@ import {
   type ChatDelta,
   type ChatRequest,
   type ChatResult,
+  type ResponsesEvent,
+  type ResponsesPayload,
   type TokenUsage,
 } from '../provider.port.js';
 
@@ -101,11 +103,73 @@ export class ChatTransport {
     }
   }
 
+  /** A Responses API call passed through (models configured `api: responses`): the body as the client sent it. */
+  async responses(
+    model: ModelConfig,
+    body: ResponsesPayload,
+    signal: AbortSignal,
+  ): Promise<ResponsesPayload> {
+    const response = await this.post(
+      model,
+      { ...body, model: model.modelId, stream: false },
+      signal,
+      false,
+      '/responses',
+    );
+    const answer = (await this.read(model, () => response.body.json(), signal)) as ResponsesPayload | null;
+    if (typeof answer !== 'object' || answer === null || answer.object !== 'response')
+      throw new UpstreamError('rejected', `upstream of model '${model.key}' answered no response`);
+    return answer;
+  }
+
+  /** The upstream's Responses events as it sends them; its `error` and `response.failed` events end the stream. */
+  async *responsesStream(
+    model: ModelConfig,
+    body: ResponsesPayload,
+    signal: AbortSignal,
+  ): AsyncIterable<ResponsesEvent> {
+    const response = await this.post(
+      model,
+      { ...body, model: model.modelId, stream: true },
+      signal,
+      true,
+      '/responses',
+    );
+    const messages: EventSourceMessage[] = [];
+    const parser = createParser({ onEvent: (message) => messages.push(message) });
+    try {
+      response.body.setEncoding('utf8');
+      const pieces = response.body[Symbol.asyncIterator]() as AsyncIterator<string>;
+      for (;;) {
+        const piece = await this.read(model, () => pieces.next(), signal);
+        if (piece.done) break;
+        parser.feed(piece.value);
+        for (const message of messages.splice(0)) {
+          const event = JSON.parse(message.data) as ResponsesEvent;
+          if (event.type === 'error' || event.type === 'response.failed')
+            throw new UpstreamError('rejected', `upstream of model '${model.key}' sent an error mid-stream`);
+          yield event;
+        }
+      }
+      if (signal.aborted) throw signal.reason;
+    } catch (error) {
+      throw this.mapError(model, error, signal);
+    } finally {
+      if (!response.body.destroyed) response.body.destroy();
+    }
+  }
+
   async close(): Promise<void> {
     await this.pool?.close();
   }
 
-  private async post(model: ModelConfig, body: object, signal: AbortSignal, stream: boolean) {
+  private async post(
+    model: ModelConfig,
+    body: object,
+    signal: AbortSignal,
+    stream: boolean,
+    path = '/chat/completions',
+  ) {
     const key = this.upstreamKey(model);
     if (model.apiKeyEnv && !key)
       throw new UpstreamError(
@@ -113,7 +177,7 @@ export class ChatTransport {
         `model '${model.key}' has no upstream key (${model.apiKeyEnv} is not set)`,
       );
     try {
-      const response = await undici().request(`${model.baseUrl!.replace(/\/+$/, '')}/chat/completions`, {
+      const response = await undici().request(`${model.baseUrl!.replace(/\/+$/, '')}${path}`, {
         method: 'POST',
         dispatcher: this.agent,
         headers: {

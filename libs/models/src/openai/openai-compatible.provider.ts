@@ -19,6 +19,8 @@ import {
   type ImageResult,
   type ModelProvider,
   type RerankResult,
+  type ResponsesEvent,
+  type ResponsesPayload,
 } from '../provider.port.js';
 
 const sdk = lazyModule<typeof import('openai')>('openai');
@@ -107,6 +109,18 @@ export class OpenAiCompatibleProvider implements ModelProvider {
 
   chatStream(model: ModelConfig, request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatDelta> {
     return this.transport.stream(model, request, signal);
+  }
+
+  responses(model: ModelConfig, body: ResponsesPayload, signal: AbortSignal): Promise<ResponsesPayload> {
+    return this.transport.responses(model, body, signal);
+  }
+
+  responsesStream(
+    model: ModelConfig,
+    body: ResponsesPayload,
+    signal: AbortSignal,
+  ): AsyncIterable<ResponsesEvent> {
+    return this.transport.responsesStream(model, body, signal);
   }
 
   embed(

@@ -1,0 +1,76 @@
+// POST /api/compat/v1/messages: Anthropic's Messages API (as the Anthropic SDKs and Claude Code send it, with
+// `x-api-key` or `Authorization: Bearer`; `anthropic-version` is accepted and not needed), as a format over the same
+// path as chat completions: the ApiKeyGuard, the model registry, the usage limits and recording in ModelGateway and
+// the shared stream pump. Errors on this route are Anthropic's `{ type: 'error', error: { type, message } }` (the
+// error filter picks the shape by path), so the SDK raises its own error classes.
+import { Body, Controller, HttpCode, Inject, Post, Res } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { FastifyReply } from 'fastify';
+import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
+import { AcceptsBearer, CurrentCaller, type Caller } from '#identity';
+import { parseOrThrow, ApiRoute } from '#http';
+import { LOGGER } from '#platform';
+import { callerScope, ModelGateway } from '../model-gateway.js';
+import { abortOnDisconnect } from './sse.js';
+import { streamReply } from './stream-reply.js';
+import {
+  MessagesBody,
+  MessagesStreamEncoder,
+  messagesToChatRequest,
+  toAnthropicMessage,
+} from './messages.format.js';
+
+@AcceptsBearer()
+@Controller('api/compat/v1')
+export class CompatMessagesController {
+  constructor(
+    private readonly gateway: ModelGateway,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+  ) {}
+
+  @ApiRoute({
+    tag: 'Compatible API',
+    bearer: true,
+    summary: 'Create a message (Anthropic Messages format)',
+    description:
+      "The same model call as chat completions in Anthropic's Messages format: `model`, `max_tokens` (required), " +
+      '`system` (string or text blocks), `messages` with text, image, `tool_use` and `tool_result` blocks, ' +
+      '`tools`, `tool_choice` (auto, any, tool, none), `temperature`, `top_p`, `top_k`, `stop_sequences` (at most ' +
+      '4), `stream`. Takes `x-api-key` or `Authorization: Bearer`; `anthropic-version` is accepted. Streams send ' +
+      '`message_start`, `ping`, `content_block_start|delta|stop`, `message_delta` (stop reason and usage) and ' +
+      "`message_stop`. Errors use Anthropic's shape `{ type: 'error', error: { type, message } }` (400 " +
+      'invalid_request_error, 401 authentication_error, 403 permission_error, 404 not_found_error, 429 ' +
+      'rate_limit_error with `retry-after`, 5xx api_error).',
+    body: MessagesBody,
+    response: { status: 200, description: 'A `message` (or its SSE event stream)' },
+    errors: [400, 404, 429, 502, 504],
+  })
+  @Post('messages')
+  @HttpCode(200)
+  async create(
+    @Body() raw: unknown,
+    @CurrentCaller() caller: Caller,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const body = parseOrThrow(MessagesBody, raw);
+    const model = this.gateway.resolve(body.model, 'chat');
+    const request = messagesToChatRequest(body);
+    const signal = abortOnDisconnect(reply);
+    const scope = callerScope(caller, 'compat-messages');
+    if (!body.stream) {
+      const result = await this.gateway.chat(scope, model, request, signal);
+      void reply.status(200).send(toAnthropicMessage(model.key, result));
+      return;
+    }
+    const deltas = await this.gateway.chatStream(scope, model, request, signal);
+    await streamReply(
+      reply,
+      this.config.streamStallTimeoutMs,
+      this.logger,
+      model.key,
+      deltas,
+      new MessagesStreamEncoder(model.key),
+    );
+  }
+}
