@@ -133,6 +133,8 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   'POST /api/compat/v1/chat/completions': 'model.call',
   'POST /api/compat/v1/embeddings': 'model.call',
   'POST /api/compat/v1/rerank': 'model.call',
+  'POST /api/compat/v1/responses': 'model.call',
+  'POST /api/compat/v1/messages': 'model.call',
 };
 
 /** The row of a route (`GET`, `/api/v1/core/agents/{agentId}`), if it has one. */
