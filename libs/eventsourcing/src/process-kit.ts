@@ -168,8 +168,10 @@ export function ownerCascade<E extends DomainEvent>(spec: OwnerCascadeSpec<E>): 
       { name: gone },
     ],
     handlers(deleteChild) {
-      const handlers: Record<string, ((event: EventEnvelope, context: ProjectionContext) => Promise<WriteOp[]>) | null> =
-        {};
+      const handlers: Record<
+        string,
+        ((event: EventEnvelope, context: ProjectionContext) => Promise<WriteOp[]>) | null
+      > = {};
       const table = spec.on as Record<string, ((event: EventEnvelope) => CascadeSteps) | null>;
       for (const [type, meaning] of Object.entries(table))
         handlers[type] = meaning
