@@ -196,8 +196,8 @@ export interface ErasedKeys {
 
 /** What destroys data keys (the key store, seen from here). Destroying a key that is gone is a no-op. */
 export interface KeyDestroyer {
-  destroy(keyId: string): Promise<void>;
-  destroyGroup(group: string): Promise<void>;
+  destroy(keyId: string): Promise<unknown>;
+  destroyGroup(group: string): Promise<unknown>;
 }
 
 /** The handlers of an erasure process: per event type, the keys it erases (null: not read). Writes nothing. */
