@@ -1,8 +1,11 @@
 import type { EventEnvelope } from '#kernel';
 import { projectionHarness } from '#testing/projection-harness';
+import { inMemoryStores, makeEvent, waitUntil } from '#testing/fixtures';
 import {
   defineProcess,
   erasureHandlers,
+  processLeaseOwner,
+  ProjectionRunner,
   ownerCascade,
   type CascadeChild,
   type EventHandlers,
@@ -42,9 +45,11 @@ class FolderDeletionProcess extends defineProcess<Read>({
   readonly sent: string[] = [];
   /** The page size of every read of its children. */
   readonly pages: (number | undefined)[] = [];
-  readonly on: EventHandlers<Read> = cascade.handlers(async (child: CascadeChild, cause: EventEnvelope) => {
+  /** What "deleting" a child does: records the command it would send (a test may replace it). */
+  remove = async (child: CascadeChild, cause: EventEnvelope): Promise<void> => {
     this.sent.push(`delete ${child.id} of ${child.ownerId} for ${cause.type}@${cause.position}`);
-  });
+  };
+  readonly on: EventHandlers<Read> = cascade.handlers((child, cause) => this.remove(child, cause));
 
   override project(event: EventEnvelope, context: ProjectionContext) {
     return super.project(event, {
@@ -179,6 +184,53 @@ describe('ownerCascade', () => {
     expect(process.pages).toEqual(Array.from({ length: 100 }, () => 100));
     expect(await h.count('pm_folder_children')).toBe(1);
   }, 120_000);
+});
+
+describe('ownerCascade under the runner', () => {
+  it('is crash-safe: a command that fails mid-cascade makes the batch run again from the checkpoint, to the end', async () => {
+    const { events, reads } = inMemoryStores();
+    const process = new FolderDeletionProcess();
+    const attempts = new Map<string, number>();
+    const done = new Set<string>();
+    // The 3rd child's command fails once (a crash of the command side): nothing of the batch is committed.
+    process.remove = async (child) => {
+      const attempt = (attempts.get(child.id) ?? 0) + 1;
+      attempts.set(child.id, attempt);
+      if (child.id === 'f3' && attempt === 1) throw new Error('command side down');
+      done.add(child.id);
+    };
+    await events.appendToStream(
+      'folder-d1',
+      [
+        ...['f1', 'f2', 'f3', 'f4', 'f5'].map((fileId) =>
+          makeEvent('FileAdded', { fileId, folderIds: ['d1'] }),
+        ),
+        makeEvent('FolderDeleted', { folderId: 'd1' }),
+      ],
+      'no_stream',
+    );
+    const runner = new ProjectionRunner(events, reads, [process], {
+      owner: processLeaseOwner('t'),
+      maxBackoffMs: 50,
+      leaseTtlMs: 600,
+    });
+    runner.start();
+    try {
+      await waitUntil(
+        async () => done.size === 5 && (await reads.reader('pm_folder_gone').count()) === 1,
+        10_000,
+      );
+      await waitUntil(() => runner.isLive(process.name), 10_000);
+      expect(runner.status()[0]).toMatchObject({ state: 'live', lastError: 'command side down' });
+      expect(await reads.reader('pm_folder_children').count()).toBe(0);
+      // The commands before the failure were sent again (they are idempotent by their derived ids).
+      expect(Object.fromEntries(attempts)).toEqual({ f1: 2, f2: 2, f3: 2, f4: 1, f5: 1 });
+    } finally {
+      await runner.stop();
+      await events.close();
+      await reads.close();
+    }
+  });
 });
 
 describe('erasureHandlers', () => {
