@@ -56,7 +56,7 @@ async function messageAdded(
   return writes;
 }
 
-/** Every message document of a conversation, read page by page (a conversation holds no list of its messages). */
+/** Deletes of every message document of a conversation, read page by page in its index's order (seq). */
 async function messagesOf(context: ProjectionContext, conversationId: string): Promise<WriteOp[]> {
   const writes: WriteOp[] = [];
   let cursor: string | null = null;
@@ -64,7 +64,7 @@ async function messagesOf(context: ProjectionContext, conversationId: string): P
     const page: { data: MessageView[]; nextCursor: string | null } = await context.find<MessageView>(
       CONVERSATION_MESSAGES,
       { conversationId },
-      { limit: 500, cursor },
+      { sort: { field: 'seq' }, limit: 500, cursor },
     );
     for (const message of page.data)
       writes.push({ kind: 'delete', collection: CONVERSATION_MESSAGES, id: message.id });

@@ -9,7 +9,7 @@
 //    pages through them.
 //  - `erasureHandlers`: a table of event → data keys to destroy.
 import type { DomainEvent, EventEnvelope } from '#kernel';
-import type { CollectionSpec, WriteOp } from '#read-store';
+import type { CollectionSpec, Filter, Page, WriteOp } from '#read-store';
 import {
   eventHandlers,
   type EnvelopeOf,
@@ -118,6 +118,23 @@ export function ownerCascade<E extends DomainEvent>(spec: OwnerCascadeSpec<E>): 
   const gone = `${spec.state}_gone`;
   const pageSize = spec.pageSize ?? 500;
 
+  /** The members a filter selects, page by page (an owner's pages follow its index: ownerId, then id). */
+  const eachMember = async (
+    context: ProjectionContext,
+    filter: Filter,
+    visit: (member: CascadeMember) => Promise<void>,
+  ): Promise<void> => {
+    let cursor: string | null = null;
+    do {
+      const page: Page<CascadeMember> = await context.find<CascadeMember>(children, filter, {
+        limit: pageSize,
+        cursor,
+      });
+      for (const member of page.data) await visit(member);
+      cursor = page.nextCursor;
+    } while (cursor);
+  };
+
   const apply = async (
     step: CascadeStep,
     event: EventEnvelope,
@@ -140,31 +157,24 @@ export function ownerCascade<E extends DomainEvent>(spec: OwnerCascadeSpec<E>): 
         const id = memberId(step.from, step.remove);
         return (await context.get(children, id)) ? [{ kind: 'delete', collection: children, id }] : [];
       }
-      // A child belongs to few owners: one page holds them.
-      const { data } = await context.find<CascadeMember>(children, { childId: step.remove }, { limit: 1000 });
-      return data.map((member): WriteOp => ({ kind: 'delete', collection: children, id: member.id }));
+      const ops: WriteOp[] = [];
+      await eachMember(context, { childId: step.remove }, async (member) => {
+        ops.push({ kind: 'delete', collection: children, id: member.id });
+      });
+      return ops;
     }
     const ownerId = step.ownerGone;
     const ops: WriteOp[] = [{ kind: 'upsert', collection: gone, doc: { id: ownerId } }];
-    let cursor: string | null = null;
-    do {
-      const page: { data: CascadeMember[]; nextCursor: string | null } = await context.find<CascadeMember>(
-        children,
-        { ownerId },
-        { limit: pageSize, cursor },
-      );
-      for (const member of page.data) {
-        await deleteChild({ id: member.childId, kind: member.kind, ownerId }, event);
-        ops.push({ kind: 'delete', collection: children, id: member.id });
-      }
-      cursor = page.nextCursor;
-    } while (cursor);
+    await eachMember(context, { ownerId }, async (member) => {
+      await deleteChild({ id: member.childId, kind: member.kind, ownerId }, event);
+      ops.push({ kind: 'delete', collection: children, id: member.id });
+    });
     return ops;
   };
 
   return {
     collections: [
-      { name: children, indexes: [{ fields: ['ownerId'] }, { fields: ['childId'] }] },
+      { name: children, indexes: [{ fields: ['ownerId', 'id'] }, { fields: ['childId', 'id'] }] },
       { name: gone },
     ],
     handlers(deleteChild) {
