@@ -2,6 +2,7 @@ import type { EventEnvelope } from '#kernel';
 import { projectionHarness } from '#testing/projection-harness';
 import { inMemoryStores, makeEvent, waitUntil } from '#testing/fixtures';
 import {
+  childIndex,
   defineProcess,
   erasureHandlers,
   processLeaseOwner,
@@ -230,6 +231,47 @@ describe('ownerCascade under the runner', () => {
       await events.close();
       await reads.close();
     }
+  });
+});
+
+describe('childIndex', () => {
+  type Sandboxes =
+    | { type: 'SandboxCreated'; data: { conversationId: string; agentId: string } }
+    | { type: 'SandboxDestroyed'; data: { conversationId: string } }
+    | { type: 'SkillsChanged'; data: Record<string, never> };
+  const active = childIndex('pm_test_sandboxes', 3);
+
+  it("lets a process act on every child, or one owner's, page by page", async () => {
+    const rebuilt: string[] = [];
+    class Lifecycle extends defineProcess<Sandboxes>({
+      name: 'lifecycle',
+      version: 1,
+      collections: [active.collection],
+    }) {
+      readonly on: EventHandlers<Sandboxes> = {
+        SandboxCreated: ({ data }, context) => active.add(context, data.agentId, data.conversationId),
+        SandboxDestroyed: ({ data }, context) => active.remove(context, data.conversationId),
+        SkillsChanged: async (_event, context) => {
+          await active.each(context, {}, async (member) => void rebuilt.push(member.childId));
+          return [];
+        },
+      };
+    }
+    const h = await projectionHarness(new Lifecycle());
+    const created = (conversationId: string, agentId: string) =>
+      h.envelope({ type: 'SandboxCreated', data: { conversationId, agentId } });
+    await h.apply(...['c1', 'c2', 'c3', 'c4', 'c5'].map((id) => created(id, id < 'c3' ? 'a1' : 'a2')));
+    await h.apply(
+      h.envelope({ type: 'SandboxDestroyed', data: { conversationId: 'c4' } }),
+      created('c6', 'a1'),
+      h.envelope({ type: 'SkillsChanged', data: {} }),
+    );
+    expect(rebuilt.sort()).toEqual(['c1', 'c2', 'c3', 'c5', 'c6']);
+    expect((await h.find('pm_test_sandboxes', { ownerId: 'a1' })).data.map((doc) => doc.id)).toEqual([
+      'a1:c1',
+      'a1:c2',
+      'a1:c6',
+    ]);
   });
 });
 

@@ -7,9 +7,10 @@
 //  - `ownerCascade`: "deleting an owner deletes its children, and any child created after it": one document per
 //    (owner, child), so an owner with a million children costs the same per write as an empty one, and the deletion
 //    pages through them.
+//  - `childIndex`: the owner → children index they keep (one document per pair, read page by page).
 //  - `erasureHandlers`: a table of event → data keys to destroy.
 import type { DomainEvent, EventEnvelope } from '#kernel';
-import type { CollectionSpec, Filter, Page, WriteOp } from '#read-store';
+import type { CollectionSpec, Page, WriteOp } from '#read-store';
 import {
   eventHandlers,
   type EnvelopeOf,
@@ -97,7 +98,7 @@ export interface OwnerCascadeSpec<E extends DomainEvent> {
   readonly state: string;
   /** Per event type of the union: the steps it means (null: not read). */
   readonly on: { readonly [T in E['type']]: ((event: EnvelopeOf<E, T>) => CascadeSteps) | null };
-  /** Children read per page when an owner goes. */
+  /** Children read per page when an owner goes (default 500). */
   readonly pageSize?: number;
 }
 
@@ -110,23 +111,30 @@ export interface OwnerCascade<E extends DomainEvent> {
   handlers(deleteChild: (child: CascadeChild, cause: EventEnvelope) => Promise<void>): EventHandlers<E>;
 }
 
-const memberId = (ownerId: string, childId: string) => `${ownerId}:${childId}`;
-
-/** Owner → children, deleting the children when the owner goes, and any child added after that. */
-export function ownerCascade<E extends DomainEvent>(spec: OwnerCascadeSpec<E>): OwnerCascade<E> {
-  const children = `${spec.state}_children`;
-  const gone = `${spec.state}_gone`;
-  const pageSize = spec.pageSize ?? 500;
-
-  /** The members a filter selects, page by page (an owner's pages follow its index: ownerId, then id). */
-  const eachMember = async (
+/**
+ * An index owner → children as one document per (owner, child), `${ownerId}:${childId}`, read page by page: what a
+ * process manager keeps instead of a list of ids in one document. `ownerCascade` is built on it; a process that acts
+ * on an owner's children otherwise (rebuild them, say) uses it directly.
+ */
+export interface ChildIndex {
+  readonly collection: CollectionSpec;
+  /** Files the child under the owner (nothing to write when it is there already). */
+  add(context: ProjectionContext, ownerId: string, childId: string, kind?: string | null): Promise<WriteOp[]>;
+  /** Takes the child out of the owner `ownerId`, or of every owner it has. */
+  remove(context: ProjectionContext, childId: string, ownerId?: string): Promise<WriteOp[]>;
+  /** Visits the members a filter selects (`{ ownerId }`, `{ childId }`, `{}` for all), a page at a time. */
+  each(
     context: ProjectionContext,
-    filter: Filter,
+    filter: { readonly ownerId?: string; readonly childId?: string },
     visit: (member: CascadeMember) => Promise<void>,
-  ): Promise<void> => {
+  ): Promise<void>;
+}
+
+export function childIndex(name: string, pageSize = 500): ChildIndex {
+  const each: ChildIndex['each'] = async (context, filter, visit) => {
     let cursor: string | null = null;
     do {
-      const page: Page<CascadeMember> = await context.find<CascadeMember>(children, filter, {
+      const page: Page<CascadeMember> = await context.find<CascadeMember>(name, filter, {
         limit: pageSize,
         cursor,
       });
@@ -134,6 +142,33 @@ export function ownerCascade<E extends DomainEvent>(spec: OwnerCascadeSpec<E>): 
       cursor = page.nextCursor;
     } while (cursor);
   };
+  return {
+    collection: { name, indexes: [{ fields: ['ownerId', 'id'] }, { fields: ['childId', 'id'] }] },
+    async add(context, ownerId, childId, kind = null) {
+      const id = `${ownerId}:${childId}`;
+      if (await context.get(name, id)) return [];
+      const doc: CascadeMember = { id, ownerId, childId, kind };
+      return [{ kind: 'upsert', collection: name, doc: { ...doc } }];
+    },
+    async remove(context, childId, ownerId) {
+      if (ownerId !== undefined) {
+        const id = `${ownerId}:${childId}`;
+        return (await context.get(name, id)) ? [{ kind: 'delete', collection: name, id }] : [];
+      }
+      const ops: WriteOp[] = [];
+      await each(context, { childId }, async (member) => {
+        ops.push({ kind: 'delete', collection: name, id: member.id });
+      });
+      return ops;
+    },
+    each,
+  };
+}
+
+/** Owner → children, deleting the children when the owner goes, and any child added after that. */
+export function ownerCascade<E extends DomainEvent>(spec: OwnerCascadeSpec<E>): OwnerCascade<E> {
+  const children = childIndex(`${spec.state}_children`, spec.pageSize);
+  const gone = `${spec.state}_gone`;
 
   const apply = async (
     step: CascadeStep,
@@ -142,41 +177,24 @@ export function ownerCascade<E extends DomainEvent>(spec: OwnerCascadeSpec<E>): 
     deleteChild: (child: CascadeChild, cause: EventEnvelope) => Promise<void>,
   ): Promise<WriteOp[]> => {
     if ('add' in step) {
-      const kind = step.as ?? null;
       if (await context.get(gone, step.to)) {
-        await deleteChild({ id: step.add, kind, ownerId: step.to }, event);
+        await deleteChild({ id: step.add, kind: step.as ?? null, ownerId: step.to }, event);
         return [];
       }
-      const id = memberId(step.to, step.add);
-      if (await context.get(children, id)) return [];
-      const doc: CascadeMember = { id, ownerId: step.to, childId: step.add, kind };
-      return [{ kind: 'upsert', collection: children, doc: { ...doc } }];
+      return children.add(context, step.to, step.add, step.as);
     }
-    if ('remove' in step) {
-      if (step.from !== undefined) {
-        const id = memberId(step.from, step.remove);
-        return (await context.get(children, id)) ? [{ kind: 'delete', collection: children, id }] : [];
-      }
-      const ops: WriteOp[] = [];
-      await eachMember(context, { childId: step.remove }, async (member) => {
-        ops.push({ kind: 'delete', collection: children, id: member.id });
-      });
-      return ops;
-    }
+    if ('remove' in step) return children.remove(context, step.remove, step.from);
     const ownerId = step.ownerGone;
     const ops: WriteOp[] = [{ kind: 'upsert', collection: gone, doc: { id: ownerId } }];
-    await eachMember(context, { ownerId }, async (member) => {
+    await children.each(context, { ownerId }, async (member) => {
       await deleteChild({ id: member.childId, kind: member.kind, ownerId }, event);
-      ops.push({ kind: 'delete', collection: children, id: member.id });
+      ops.push({ kind: 'delete', collection: children.collection.name, id: member.id });
     });
     return ops;
   };
 
   return {
-    collections: [
-      { name: children, indexes: [{ fields: ['ownerId', 'id'] }, { fields: ['childId', 'id'] }] },
-      { name: gone },
-    ],
+    collections: [children.collection, { name: gone }],
     handlers(deleteChild) {
       const handlers: Record<
         string,
