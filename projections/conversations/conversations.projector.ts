@@ -24,7 +24,11 @@ const patch = (id: string, set: Partial<ConversationView>): WriteOp => ({
 const conversation = (context: ProjectionContext, id: string) =>
   context.get<ConversationView>(CONVERSATIONS, id);
 
-/** The message's document, and the conversation's list and counters with it appended (once, however often replayed). */
+/**
+ * The message's document, and the conversation's counters with it counted (once, however often replayed: a message
+ * already stored by another event is not counted again; one stored by this very event is a replay, whose writes the
+ * store's position guard skips where they were applied).
+ */
 async function messageAdded(
   event: EnvelopeOf<ConversationEvent, 'UserMessagePosted' | 'AssistantMessageRecorded'>,
   context: ProjectionContext,
@@ -32,6 +36,7 @@ async function messageAdded(
 ): Promise<WriteOp[]> {
   const { conversationId, messageId } = event.data;
   const current = await conversation(context, conversationId);
+  const stored = await context.get<MessageView>(CONVERSATION_MESSAGES, messageId);
   const doc: MessageView = {
     id: messageId,
     conversationId,
@@ -40,17 +45,31 @@ async function messageAdded(
     ...message,
   };
   const writes: WriteOp[] = [{ kind: 'upsert', collection: CONVERSATION_MESSAGES, doc: { ...doc } }];
-  if (current && !current.messageIds.includes(messageId)) {
-    const messageIds = [...current.messageIds, messageId];
+  if (current && (stored === null || stored.seq === event.revision))
     writes.push(
       patch(conversationId, {
-        messageIds,
-        messageCount: messageIds.length,
+        messageCount: current.messageCount + 1,
         lastMessageAt: event.metadata.occurredAt,
         updatedAt: event.metadata.occurredAt,
       }),
     );
-  }
+  return writes;
+}
+
+/** Deletes of every message document of a conversation, read page by page in its index's order (seq). */
+async function messagesOf(context: ProjectionContext, conversationId: string): Promise<WriteOp[]> {
+  const writes: WriteOp[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { data: MessageView[]; nextCursor: string | null } = await context.find<MessageView>(
+      CONVERSATION_MESSAGES,
+      { conversationId },
+      { sort: { field: 'seq' }, limit: 500, cursor },
+    );
+    for (const message of page.data)
+      writes.push({ kind: 'delete', collection: CONVERSATION_MESSAGES, id: message.id });
+    cursor = page.nextCursor;
+  } while (cursor);
   return writes;
 }
 
@@ -62,7 +81,7 @@ const changed =
 
 export const conversationsProjector = defineProjector<ConversationEvent>({
   name: CONVERSATIONS_PROJECTION,
-  version: 1,
+  version: 2,
   collections: [CONVERSATIONS_READ_MODEL, MESSAGES_READ_MODEL],
   on: {
     ConversationStarted: ({ data, metadata }) => {
@@ -77,7 +96,6 @@ export const conversationsProjector = defineProjector<ConversationEvent>({
         messageCount: 0,
         lastMessageAt: null,
         checkpoint: null,
-        messageIds: [],
         createdAt: metadata.occurredAt,
         updatedAt: metadata.occurredAt,
       };
@@ -129,28 +147,19 @@ export const conversationsProjector = defineProjector<ConversationEvent>({
     MessageDeleted: async ({ data, metadata }, context) => {
       const writes: WriteOp[] = [{ kind: 'delete', collection: CONVERSATION_MESSAGES, id: data.messageId }];
       const current = await conversation(context, data.conversationId);
-      if (current?.messageIds.includes(data.messageId)) {
-        const messageIds = current.messageIds.filter((id) => id !== data.messageId);
+      const stored = await context.get<MessageView>(CONVERSATION_MESSAGES, data.messageId);
+      if (current && stored)
         writes.push(
           patch(data.conversationId, {
-            messageIds,
-            messageCount: messageIds.length,
+            messageCount: current.messageCount - 1,
             updatedAt: metadata.occurredAt,
           }),
         );
-      }
       return writes;
     },
-    ConversationDeleted: async ({ data }, context) => {
-      const current = await conversation(context, data.conversationId);
-      return [
-        ...(current?.messageIds ?? []).map((id): WriteOp => ({
-          kind: 'delete',
-          collection: CONVERSATION_MESSAGES,
-          id,
-        })),
-        { kind: 'delete', collection: CONVERSATIONS, id: data.conversationId },
-      ];
-    },
+    ConversationDeleted: async ({ data }, context) => [
+      ...(await messagesOf(context, data.conversationId)),
+      { kind: 'delete', collection: CONVERSATIONS, id: data.conversationId },
+    ],
   },
 });

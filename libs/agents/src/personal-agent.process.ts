@@ -4,13 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateAgent } from './commands/create-agent/create-agent.command.js';
 import { sha256, type EventEnvelope } from '#kernel';
-import {
-  causedBy,
-  eventHandlers,
-  type EnvelopeOf,
-  type ProjectionContext,
-  type Projector,
-} from '#eventsourcing';
+import { causedBy, defineProcess, type EnvelopeOf, type EventHandlers } from '#eventsourcing';
 import { CommandRunner } from '#platform';
 import type { UserEvent } from '#identity';
 import { agentDecider } from './agent.decider.js';
@@ -29,27 +23,23 @@ type PersonalAgentRead = Extract<UserEvent | AgentEvent, { type: 'UserRegistered
  * if a log holds the deletion of one (personal Agents can no longer be deleted, but logs written before could).
  */
 @Injectable()
-export class PersonalAgentProcess implements Projector {
-  readonly name = 'personal-agent-process';
-  readonly version = 2;
-  readonly collections = [];
-
+export class PersonalAgentProcess extends defineProcess<PersonalAgentRead>({
+  name: 'personal-agent-process',
+  version: 2,
+}) {
   constructor(
     private readonly commands: CommandRunner,
     private readonly bus: CommandBus,
-  ) {}
-
-  private readonly handlers = eventHandlers<PersonalAgentRead>({
-    UserRegistered: (event, context) => this.handle(event, context),
-    AgentDeleted: (event, context) => this.handle(event, context),
-  });
-  readonly eventTypes = this.handlers.eventTypes;
-
-  project(event: EventEnvelope, context: ProjectionContext) {
-    return this.handlers.project(event, context);
+  ) {
+    super();
   }
 
-  private async handle(event: EnvelopeOf<PersonalAgentRead>, _context: ProjectionContext): Promise<never[]> {
+  readonly on: EventHandlers<PersonalAgentRead> = {
+    UserRegistered: (event) => this.handle(event),
+    AgentDeleted: (event) => this.handle(event),
+  };
+
+  private async handle(event: EnvelopeOf<PersonalAgentRead>): Promise<never[]> {
     if (event.type === 'UserRegistered') {
       await this.ensure(personalAgentId(event.data.userId), event.data.userId, event.data.name, event);
       return [];

@@ -2,22 +2,24 @@
 // conversation erases every run and its sandbox goes with it (its files too); a change to the Skills an Agent has
 // (a Skill created, published, rolled back or deleted) rebuilds the /skills files of that Agent's active sandboxes,
 // recorded with the cause in their streams. It keeps the active sandboxes per Agent in its own checkpointed state, so
-// a crash mid-rebuild resumes from the log.
-import { Injectable } from '@nestjs/common';
+// a crash mid-rebuild resumes from the log. The active sandboxes are one document per sandbox (`childIndex`: Agent →
+// conversation), so a thousand of them cost the same per write as one.
+import { Inject, Injectable } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { ConversationEvent } from '#conversations';
 import type { EventEnvelope } from '#kernel';
 import {
   causedBy,
-  eventHandlers,
+  childIndex,
+  defineProcess,
   type CommandContext,
+  type EventHandlers,
   type ProjectionContext,
-  type Projector,
 } from '#eventsourcing';
 import { AGENTS, type AgentView } from '#agents';
-import { Inject } from '@nestjs/common';
+import { CommandSender } from '#platform';
 import { READ_STORE, type ReadStore, type WriteOp } from '#read-store';
-import type { SkillEvent } from '#skills';
+import { SKILL_VERSIONS_READ_MODEL, SKILLS_READ_MODEL, type SkillEvent } from '#skills';
 import { CodeRuns } from './code-runs.js';
 import type { SandboxEvent } from './sandbox.events.js';
 
@@ -32,6 +34,8 @@ export class MaintainSandbox extends Command<void> {
     readonly action: 'rebuild' | 'destroy' | 'erase',
     readonly context: CommandContext,
     readonly messageId: string | null = null,
+    /** The log position of the cause: a rebuild reads the Skills as of (at least) there. */
+    readonly position: number | null = null,
   ) {
     super();
   }
@@ -41,12 +45,23 @@ export class MaintainSandbox extends Command<void> {
 export class MaintainSandboxHandler implements ICommandHandler<MaintainSandbox> {
   constructor(
     private readonly runs: CodeRuns,
+    private readonly sender: CommandSender,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute({ conversationId, agentId, action, context, messageId }: MaintainSandbox): Promise<void> {
+  async execute({
+    conversationId,
+    agentId,
+    action,
+    context,
+    messageId,
+    position,
+  }: MaintainSandbox): Promise<void> {
     if (action === 'erase') return this.runs.erase(conversationId, messageId, context);
     if (action === 'destroy') return this.runs.destroy(conversationId, 'conversation_deleted', context);
+    // The Skills read models are projected beside this process: without the wait, the rebuild a SkillCreated causes
+    // can read the Skills before that Skill (or its published version) is in them, and place the old files.
+    if (position !== null) await this.sender.settle(position, [SKILLS_READ_MODEL, SKILL_VERSIONS_READ_MODEL]);
     const agent = await this.readStore.reader<AgentView>(AGENTS).get(agentId);
     if (!agent) return;
     const { files, skills } = await this.runs.skillFiles(agent);
@@ -60,14 +75,9 @@ export class MaintainSandboxHandler implements ICommandHandler<MaintainSandbox> 
   }
 }
 
-interface ActiveSandboxes {
-  readonly id: string;
-  readonly entries: readonly { readonly conversationId: string; readonly agentId: string }[];
-}
-
-const ACTIVE = 'pm_active_sandboxes';
+/** The active sandboxes: Agent (owner) → conversation (child), one document each. */
+const ACTIVE = childIndex('pm_sandbox_lifecycle_active');
 export const SANDBOX_LIFECYCLE_PROCESS = 'sandbox-lifecycle-process';
-const ALL = 'all';
 
 type Read = Extract<
   SandboxEvent | ConversationEvent | SkillEvent,
@@ -85,27 +95,22 @@ type Read = Extract<
 >;
 
 @Injectable()
-export class SandboxLifecycleProcess implements Projector {
-  readonly name = SANDBOX_LIFECYCLE_PROCESS;
-  readonly version = 1;
-  readonly collections = [{ name: ACTIVE }];
+export class SandboxLifecycleProcess extends defineProcess<Read>({
+  name: SANDBOX_LIFECYCLE_PROCESS,
+  // 2: the active sandboxes as one document each (was one document holding them all).
+  version: 2,
+  collections: [ACTIVE.collection],
+}) {
+  constructor(private readonly bus: CommandBus) {
+    super();
+  }
 
-  constructor(private readonly bus: CommandBus) {}
-
-  private readonly handlers = eventHandlers<Read>({
-    SandboxCreated: async ({ data }, context) => {
-      const active = await this.active(context);
-      return [
-        this.save([
-          ...active.entries.filter((entry) => entry.conversationId !== data.conversationId),
-          { conversationId: data.conversationId, agentId: data.agentId },
-        ]),
-      ];
-    },
-    SandboxDestroyed: async ({ data }, context) => {
-      const active = await this.active(context);
-      return [this.save(active.entries.filter((entry) => entry.conversationId !== data.conversationId))];
-    },
+  readonly on: EventHandlers<Read> = {
+    SandboxCreated: async ({ data }, context) => [
+      ...(await ACTIVE.remove(context, data.conversationId)),
+      ...(await ACTIVE.add(context, data.agentId, data.conversationId)),
+    ],
+    SandboxDestroyed: async ({ data }, context) => ACTIVE.remove(context, data.conversationId),
     MessageDeleted: async (event) => {
       const { conversationId, messageId } = event.data;
       await this.bus.execute(
@@ -118,50 +123,33 @@ export class SandboxLifecycleProcess implements Projector {
       await this.bus.execute(
         new MaintainSandbox(conversationId, '', 'erase', causedBy(event, conversationId)),
       );
-      const entry = (await this.active(context)).entries.find(
-        (e) => e.conversationId === event.data.conversationId,
+      await ACTIVE.each(context, { childId: conversationId }, (member) =>
+        this.bus.execute(
+          new MaintainSandbox(member.childId, member.ownerId, 'destroy', causedBy(event, member.childId)),
+        ),
       );
-      if (entry)
-        await this.bus.execute(
-          new MaintainSandbox(
-            entry.conversationId,
-            entry.agentId,
-            'destroy',
-            causedBy(event, entry.conversationId),
-          ),
-        );
       return [];
     },
     SkillCreated: (event, context) => this.rebuild(event, context),
     SkillVersionPublished: (event, context) => this.rebuild(event, context),
     SkillActiveVersionSet: (event, context) => this.rebuild(event, context),
     SkillDeleted: (event, context) => this.rebuild(event, context),
-  });
-  readonly eventTypes = this.handlers.eventTypes;
-
-  project(event: EventEnvelope, context: ProjectionContext) {
-    return this.handlers.project(event, context);
-  }
+  };
 
   /** Every active sandbox's /skills is rebuilt: rebuilding one the change does not reach writes the same files. */
   private async rebuild(cause: EventEnvelope, context: ProjectionContext): Promise<WriteOp[]> {
-    for (const entry of (await this.active(context)).entries)
-      await this.bus.execute(
+    await ACTIVE.each(context, {}, (member) =>
+      this.bus.execute(
         new MaintainSandbox(
-          entry.conversationId,
-          entry.agentId,
+          member.childId,
+          member.ownerId,
           'rebuild',
-          causedBy(cause, entry.conversationId),
+          causedBy(cause, member.childId),
+          null,
+          cause.position,
         ),
-      );
+      ),
+    );
     return [];
-  }
-
-  private async active(context: ProjectionContext): Promise<ActiveSandboxes> {
-    return (await context.get<ActiveSandboxes>(ACTIVE, ALL)) ?? { id: ALL, entries: [] };
-  }
-
-  private save(entries: ActiveSandboxes['entries']): WriteOp {
-    return { kind: 'upsert', collection: ACTIVE, doc: { id: ALL, entries: [...entries] } };
   }
 }

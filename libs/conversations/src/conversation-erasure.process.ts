@@ -3,41 +3,30 @@
 // checkpointed log: a process that died between the append and the destruction is caught up here. Destroying a key
 // that is already gone is a no-op, so a replay changes nothing.
 import { Inject, Injectable } from '@nestjs/common';
-import type { EventEnvelope } from '#kernel';
-import { eventHandlers, type ProjectionContext, type Projector } from '#eventsourcing';
+import { defineProcess, erasureHandlers, type EventHandlers } from '#eventsourcing';
 import { KEY_STORE, type KeyStore } from '#key-store';
 import type { ConversationEvent } from './conversation.events.js';
 
-type ErasureRead = Extract<
+type Read = Extract<
   ConversationEvent,
   { type: 'MessageDeleted' | 'CheckpointDiscarded' | 'ConversationDeleted' }
 >;
 
 @Injectable()
-export class ConversationErasureProcess implements Projector {
-  readonly name = 'conversation-erasure-process';
-  readonly version = 1;
-  readonly collections = [];
-
-  constructor(@Inject(KEY_STORE) private readonly keys: KeyStore) {}
-
-  private readonly handlers = eventHandlers<ErasureRead>({
-    MessageDeleted: async (event) => {
-      await this.keys.destroy(event.data.messageId);
-      return [];
-    },
-    CheckpointDiscarded: async (event) => {
-      await this.keys.destroy(event.data.checkpointId);
-      return [];
-    },
-    ConversationDeleted: async (event) => {
-      await this.keys.destroyGroup(event.data.conversationId);
-      return [];
-    },
-  });
-  readonly eventTypes = this.handlers.eventTypes;
-
-  project(event: EventEnvelope, context: ProjectionContext) {
-    return this.handlers.project(event, context);
+export class ConversationErasureProcess extends defineProcess<Read>({
+  name: 'conversation-erasure-process',
+  version: 1,
+}) {
+  constructor(@Inject(KEY_STORE) private readonly keys: KeyStore) {
+    super();
   }
+
+  readonly on: EventHandlers<Read> = erasureHandlers<Read>(
+    {
+      MessageDeleted: ({ data }) => ({ keys: [data.messageId] }),
+      CheckpointDiscarded: ({ data }) => ({ keys: [data.checkpointId] }),
+      ConversationDeleted: ({ data }) => ({ groups: [data.conversationId] }),
+    },
+    () => this.keys,
+  );
 }

@@ -1,6 +1,7 @@
 // The Conversations read models, built by projections/conversations: one document per stored conversation (the
-// listings) and one per message (the history, its citations and the answer's provenance). Texts stay sealed here as
-// in the log: a query opens them with the data keys that still exist, so an erased message is unreadable in a read
+// listings) and one per message (the history, its citations and the answer's provenance). A conversation holds no
+// list of its messages: appending one writes the same two documents whatever the conversation's length. Texts stay
+// sealed here as in the log: a query opens them with the data keys that still exist, so an erased message is unreadable in a read
 // model, in a rebuild and in a backup alike, even before its document is purged.
 import { defineReadModel } from '#eventsourcing';
 import type {
@@ -24,8 +25,6 @@ export interface ConversationView {
   readonly messageCount: number;
   readonly lastMessageAt: string | null;
   readonly checkpoint: (CheckpointRef & { readonly summary: Sealed; readonly model: string }) | null;
-  /** Live message ids, oldest first: what a deletion of the conversation purges. Not shown by the API. */
-  readonly messageIds: readonly string[];
   readonly createdAt: string;
   readonly updatedAt: string;
 }

@@ -1,6 +1,6 @@
-import type { PositionedOp, WriteOp } from '#read-store';
+import type { Filter, PositionedOp, WriteOp } from '#read-store';
 import { SqliteReadStore } from '#read-store';
-import { compactOps } from './in-memory-ops.js';
+import { compactOps, matchesFilter } from './in-memory-ops.js';
 
 const at = (position: number, op: WriteOp): PositionedOp => ({ position, op });
 const C = 'docs';
@@ -99,5 +99,44 @@ describe('compactOps', () => {
         onCreate: { kind: 'k' },
       }),
     ]);
+  });
+});
+
+describe('matchesFilter', () => {
+  it('selects what the read store selects for the same filter', async () => {
+    const store = new SqliteReadStore({ path: ':memory:' });
+    const ref = { name: 'filters', generation: 1 };
+    await store.prepareGeneration(ref, [{ name: C }]);
+    const docs = [
+      { id: 'a', ownerId: 'o1', n: 1, flag: true },
+      { id: 'b', ownerId: 'o1', n: 5, flag: false, note: null },
+      { id: 'c', ownerId: 'o2', n: 10 },
+      { id: 'd', ownerId: 'o2', n: 3, note: 'x' },
+    ];
+    await store.commit(
+      ref,
+      docs.map((doc, i) => at(i + 1, { kind: 'upsert', collection: C, doc })),
+      docs.length,
+    );
+    const filters: Filter[] = [
+      {},
+      { ownerId: 'o1' },
+      { ownerId: 'o3' },
+      { note: null },
+      { flag: true },
+      { ownerId: { $in: ['o2', 'o3'] } },
+      { ownerId: { $ne: 'o1' } },
+      { n: { $gt: 3 } },
+      { n: { $gte: 3, $lt: 10 } },
+      { n: { $lte: 5 }, ownerId: 'o2' },
+    ];
+    for (const filter of filters) {
+      const stored = (await store.readerAt(C, ref).find(filter, { limit: 100 })).data.map((doc) => doc.id);
+      expect([filter, docs.filter((doc) => matchesFilter(doc, filter)).map((doc) => doc.id)]).toEqual([
+        filter,
+        stored,
+      ]);
+    }
+    await store.close();
   });
 });

@@ -1,6 +1,6 @@
 // Applies pending write ops to a committed document in memory, so a projector reading its own state inside a batch
 // sees the writes of the batch's earlier events exactly as the store will after commit.
-import type { PositionedOp, StoredDocument } from '#read-store';
+import type { Filter, PositionedOp, StoredDocument } from '#read-store';
 
 export function applyOpsInMemory(
   committed: StoredDocument | null,
@@ -81,4 +81,33 @@ export function compactOps(
     else open.set(key, out.length - 1);
   }
   return out.filter((op): op is PositionedOp => op !== null);
+}
+
+type Comparable = string | number | boolean | null;
+
+const equal = (value: unknown, expected: Comparable): boolean =>
+  expected === null ? value === null || value === undefined : value === expected;
+
+const ordered = (value: unknown, bound: string | number, test: (order: number) => boolean): boolean =>
+  (typeof value === 'string' || typeof value === 'number') &&
+  typeof value === typeof bound &&
+  test(value < bound ? -1 : value > bound ? 1 : 0);
+
+/** Whether a document satisfies a read-store filter, with the stores' semantics (null also matches a missing field). */
+export function matchesFilter(doc: StoredDocument, filter: Filter): boolean {
+  const fields = doc as unknown as Record<string, unknown>;
+  for (const [field, condition] of Object.entries(filter)) {
+    const value = fields[field];
+    if (condition === null || typeof condition !== 'object') {
+      if (!equal(value, condition)) return false;
+      continue;
+    }
+    if (condition.$in && !condition.$in.some((candidate) => equal(value, candidate))) return false;
+    if (condition.$ne !== undefined && equal(value, condition.$ne)) return false;
+    if (condition.$gt !== undefined && !ordered(value, condition.$gt, (order) => order > 0)) return false;
+    if (condition.$gte !== undefined && !ordered(value, condition.$gte, (order) => order >= 0)) return false;
+    if (condition.$lt !== undefined && !ordered(value, condition.$lt, (order) => order < 0)) return false;
+    if (condition.$lte !== undefined && !ordered(value, condition.$lte, (order) => order <= 0)) return false;
+  }
+  return true;
 }

@@ -10,13 +10,16 @@ import type { EventEnvelope } from '#kernel';
 import type { EventStore, Subscription } from '#event-store';
 import type {
   CollectionSpec,
+  Filter,
+  FindOptions,
+  Page,
   PositionedOp,
   ProjectionRecord,
   ProjectionRef,
   ReadStore,
   StoredDocument,
 } from '#read-store';
-import { applyOpsInMemory, compactOps } from './in-memory-ops.js';
+import { applyOpsInMemory, compactOps, matchesFilter } from './in-memory-ops.js';
 import type { ProjectionContext, Projector } from './projector.js';
 
 export type ProjectorState = 'starting' | 'standby' | 'catching_up' | 'live' | 'failed' | 'stopped';
@@ -171,6 +174,8 @@ export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }
         const committed = await this.readStore.readerAt<T>(collection, ref).get(id);
         return applyOpsInMemory(committed, collection, id, pending) as T | null;
       },
+      find: <T extends StoredDocument>(collection: string, filter: Filter, options?: FindOptions) =>
+        findPendingPage<T>(this.readStore, ref, collection, filter, options ?? {}, pending),
     };
     for (const event of events) {
       if (!interesting.has(event.type)) continue;
@@ -184,6 +189,40 @@ export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }
     );
     return true;
   }
+}
+
+/**
+ * One page of a projector's collection with the batch's pending writes applied: committed documents the batch
+ * changed or deleted are shown changed (or left out), and on the last page come those only the batch created.
+ */
+async function findPendingPage<T extends StoredDocument>(
+  readStore: ReadStore,
+  ref: ProjectionRef,
+  collection: string,
+  filter: Filter,
+  options: FindOptions,
+  pending: readonly PositionedOp[],
+): Promise<Page<T>> {
+  const reader = readStore.readerAt<T>(collection, ref);
+  const page = await reader.find(filter, options);
+  const touched = new Set<string>();
+  for (const { op } of pending)
+    if (op.collection === collection) touched.add(op.kind === 'upsert' ? op.doc.id : op.id);
+  if (touched.size === 0) return page;
+  const data: T[] = [];
+  for (const doc of page.data) {
+    const current = touched.has(doc.id) ? applyOpsInMemory(doc, collection, doc.id, pending) : doc;
+    if (current && matchesFilter(current, filter)) data.push(current as T);
+  }
+  if (page.nextCursor === null)
+    for (const id of touched) {
+      const committed = await reader.get(id);
+      // A committed document that matched was listed on its page already.
+      if (committed && matchesFilter(committed, filter)) continue;
+      const current = applyOpsInMemory(committed, collection, id, pending);
+      if (current && matchesFilter(current, filter)) data.push(current as T);
+    }
+  return { data, nextCursor: page.nextCursor };
 }
 
 /**

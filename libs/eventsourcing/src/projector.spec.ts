@@ -33,7 +33,10 @@ describe('defineProjector / eventHandlers', () => {
       Audited: null,
     },
   });
-  const context = { get: () => Promise.resolve(null) };
+  const context = {
+    get: () => Promise.resolve(null),
+    find: () => Promise.resolve({ data: [], nextCursor: null }),
+  };
 
   it('reads the event types that have a handler, never those marked null', () => {
     expect(projector.eventTypes).toEqual(['Opened', 'Renamed']);

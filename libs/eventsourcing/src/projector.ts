@@ -4,11 +4,18 @@
 // event type of a union, so the types it reads are derived from the handlers and a new event of the union is a
 // compile error until the projector says what it does with it.
 import type { DomainEvent, EventEnvelope } from '#kernel';
-import type { CollectionSpec, StoredDocument, WriteOp } from '#read-store';
+import type { CollectionSpec, Filter, FindOptions, Page, StoredDocument, WriteOp } from '#read-store';
 
 export interface ProjectionContext {
   /** A document of this projector's own collections, as committed plus the writes pending in this batch. */
   get<T extends StoredDocument>(collection: string, id: string): Promise<T | null>;
+  /**
+   * A page of a collection of this projector's own, as committed plus the writes pending in this batch: what it
+   * reads page by page instead of keeping an unbounded list in one document. The committed documents come in the
+   * store's order (`sort` as in the store, on their committed values); documents only this batch created come at the
+   * end of the last page.
+   */
+  find<T extends StoredDocument>(collection: string, filter: Filter, options?: FindOptions): Promise<Page<T>>;
 }
 
 export interface Projector {

@@ -1,134 +1,53 @@
 // Process manager: when an Agent is deleted, its documents and its tags go too; when a Space is deleted, its
-// Space-level documents go (its Agents' own documents follow through their AgentDeleted). It keeps which documents
-// each owner holds, and which tags each Agent created (a tag deleted meanwhile is skipped), in its own checkpointed
-// state; a document added to an owner
+// Space-level documents go (its Agents' own documents follow through their AgentDeleted). An owner cascade: owner →
+// documents and tags, one state document per child (a tag deleted meanwhile is skipped); a document added to an owner
 // that is already gone is deleted as soon as it appears. Commands carry event ids derived from their cause, so a
 // replay appends nothing.
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { DeleteDocument } from './commands/delete-document/delete-document.command.js';
-import { DeleteTag } from './commands/delete-tag/delete-tag.command.js';
 import type { EventEnvelope } from '#kernel';
-import {
-  causedBy,
-  eventHandlers,
-  type EnvelopeOf,
-  type ProjectionContext,
-  type Projector,
-} from '#eventsourcing';
-import type { WriteOp } from '#read-store';
+import { causedBy, defineProcess, ownerCascade, type EventHandlers } from '#eventsourcing';
 import { CommandRunner } from '#platform';
 import type { AgentEvent } from '#agents';
 import type { SpaceEvent } from '#spaces';
+import { DeleteDocument } from './commands/delete-document/delete-document.command.js';
+import { DeleteTag } from './commands/delete-tag/delete-tag.command.js';
 import type { DocumentEvent } from './document.events.js';
 import { tagDecider } from './tag.decider.js';
 import { tagStreamId, type TagEvent } from './tag.events.js';
 
-interface OwnerHoldings {
-  readonly id: string;
-  readonly documentIds: readonly string[];
-  readonly tagIds: readonly string[];
-  readonly deleted: boolean;
-}
-
-const OWNERS = 'pm_knowledge_owners';
-const DOCUMENT_OWNER = 'pm_knowledge_document_owner';
-
-type OwnerDeletionRead = Extract<
+type Read = Extract<
   DocumentEvent | TagEvent | AgentEvent | SpaceEvent,
   { type: 'DocumentAdded' | 'DocumentDeleted' | 'KnowledgeTagCreated' | 'AgentDeleted' | 'SpaceDeleted' }
 >;
 
-@Injectable()
-export class KnowledgeOwnerDeletionProcess implements Projector {
-  readonly name = 'knowledge-owner-deletion-process';
-  readonly version = 1;
-  readonly collections = [{ name: OWNERS }, { name: DOCUMENT_OWNER }];
+const ownerKnowledge = ownerCascade<Read>({
+  state: 'pm_knowledge_owner',
+  on: {
+    DocumentAdded: ({ data }) => ({ add: data.documentId, to: data.ownerId, as: 'document' }),
+    DocumentDeleted: ({ data }) => ({ remove: data.documentId }),
+    KnowledgeTagCreated: ({ data }) => ({ add: data.tagId, to: data.agentId, as: 'tag' }),
+    AgentDeleted: ({ data }) => ({ ownerGone: data.agentId }),
+    SpaceDeleted: ({ data }) => ({ ownerGone: data.spaceId }),
+  },
+});
 
+@Injectable()
+export class KnowledgeOwnerDeletionProcess extends defineProcess<Read>({
+  name: 'knowledge-owner-deletion-process',
+  version: 2,
+  collections: ownerKnowledge.collections,
+}) {
   constructor(
     private readonly commands: CommandRunner,
     private readonly bus: CommandBus,
-  ) {}
-
-  private readonly handlers = eventHandlers<OwnerDeletionRead>({
-    DocumentAdded: (event, context) => this.handle(event, context),
-    DocumentDeleted: (event, context) => this.handle(event, context),
-    KnowledgeTagCreated: (event, context) => this.handle(event, context),
-    AgentDeleted: (event, context) => this.handle(event, context),
-    SpaceDeleted: (event, context) => this.handle(event, context),
-  });
-  readonly eventTypes = this.handlers.eventTypes;
-
-  project(event: EventEnvelope, context: ProjectionContext) {
-    return this.handlers.project(event, context);
+  ) {
+    super();
   }
 
-  private async handle(event: EnvelopeOf<OwnerDeletionRead>, context: ProjectionContext): Promise<WriteOp[]> {
-    const holdings = async (ownerId: string): Promise<OwnerHoldings> =>
-      (await context.get<OwnerHoldings>(OWNERS, ownerId)) ?? {
-        id: ownerId,
-        documentIds: [],
-        tagIds: [],
-        deleted: false,
-      };
-    const save = (doc: OwnerHoldings): WriteOp => ({ kind: 'upsert', collection: OWNERS, doc: { ...doc } });
-
-    switch (event.type) {
-      case 'DocumentAdded': {
-        const { documentId, ownerId } = event.data;
-        const owner = await holdings(ownerId);
-        if (owner.deleted) {
-          await this.deleteDocument(documentId, event);
-          return [];
-        }
-        return [
-          save({
-            ...owner,
-            documentIds: [...owner.documentIds.filter((id) => id !== documentId), documentId],
-          }),
-          { kind: 'upsert', collection: DOCUMENT_OWNER, doc: { id: documentId, ownerId } },
-        ];
-      }
-      case 'DocumentDeleted': {
-        const index = await context.get<{ id: string; ownerId: string }>(
-          DOCUMENT_OWNER,
-          event.data.documentId,
-        );
-        if (!index) return [];
-        const owner = await holdings(index.ownerId);
-        return [
-          { kind: 'delete', collection: DOCUMENT_OWNER, id: index.id },
-          save({ ...owner, documentIds: owner.documentIds.filter((id) => id !== index.id) }),
-        ];
-      }
-      case 'KnowledgeTagCreated': {
-        const owner = await holdings(event.data.agentId);
-        if (owner.deleted) {
-          await this.deleteTag(event.data.tagId, event);
-          return [];
-        }
-        return [save({ ...owner, tagIds: [...owner.tagIds, event.data.tagId] })];
-      }
-      case 'AgentDeleted':
-        return this.ownerGone(await holdings(event.data.agentId), event);
-      case 'SpaceDeleted':
-        return this.ownerGone(await holdings(event.data.spaceId), event);
-      default:
-        return [];
-    }
-  }
-
-  private async ownerGone(owner: OwnerHoldings, cause: EventEnvelope): Promise<WriteOp[]> {
-    for (const documentId of owner.documentIds) await this.deleteDocument(documentId, cause);
-    for (const tagId of owner.tagIds) await this.deleteTag(tagId, cause);
-    return [
-      {
-        kind: 'upsert',
-        collection: OWNERS,
-        doc: { id: owner.id, documentIds: [], tagIds: [], deleted: true },
-      },
-    ];
-  }
+  readonly on: EventHandlers<Read> = ownerKnowledge.handlers((child, cause) =>
+    child.kind === 'tag' ? this.deleteTag(child.id, cause) : this.deleteDocument(child.id, cause),
+  );
 
   private async deleteDocument(documentId: string, cause: EventEnvelope): Promise<void> {
     await this.bus.execute(

@@ -6,13 +6,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { EventEnvelope } from '#kernel';
-import {
-  causedBy,
-  eventHandlers,
-  type CommandContext,
-  type ProjectionContext,
-  type Projector,
-} from '#eventsourcing';
+import { causedBy, defineProcess, type CommandContext, type EventHandlers } from '#eventsourcing';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { KEY_STORE, type KeyStore } from '#key-store';
 import { SharedMemoryFullError } from './memory.decider.js';
@@ -92,26 +86,22 @@ type Read = Extract<
 >;
 
 @Injectable()
-export class MemoryProposalProcess implements Projector {
-  readonly name = 'memory-proposal-process';
-  readonly version = 1;
-  readonly collections = [];
+export class MemoryProposalProcess extends defineProcess<Read>({
+  name: 'memory-proposal-process',
+  version: 1,
+}) {
+  constructor(private readonly bus: CommandBus) {
+    super();
+  }
 
-  constructor(private readonly bus: CommandBus) {}
-
-  private readonly handlers = eventHandlers<Read>({
+  readonly on: EventHandlers<Read> = {
     MemoryProposalConfirmed: (event) =>
       this.complete(event, { memoryId: event.data.memoryId, bucket: 'shared' }),
     MemoryProposalKeptPersonal: (event) =>
       this.complete(event, { memoryId: event.data.memoryId, bucket: 'personal' }),
     MemoryProposalDiscarded: (event) => this.complete(event, null),
     MemoryProposalFlagged: (event) => this.complete(event, null),
-  });
-  readonly eventTypes = this.handlers.eventTypes;
-
-  project(event: EventEnvelope, context: ProjectionContext) {
-    return this.handlers.project(event, context);
-  }
+  };
 
   private async complete(event: EnvelopeWithProposal, outcome: CompleteProposal['outcome']) {
     const { proposalId } = event.data;

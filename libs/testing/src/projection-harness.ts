@@ -5,7 +5,7 @@ import { SqliteEventStore } from '#event-store';
 import { ProjectionRunner } from '#eventsourcing';
 import type { Projector } from '#eventsourcing';
 import { SqliteReadStore } from '#read-store';
-import type { StoredDocument } from '#read-store';
+import type { Filter, StoredDocument } from '#read-store';
 
 export async function projectionHarness(projector: Projector) {
   const readStore = new SqliteReadStore({ path: ':memory:' });
@@ -41,6 +41,8 @@ export async function projectionHarness(projector: Projector) {
     apply: (...events: EventEnvelope[]) => runner.applyBatch(projector, ref, events),
     get: <T extends StoredDocument>(collection: string, id: string) =>
       readStore.readerAt<T>(collection, ref).get(id),
+    find: <T extends StoredDocument>(collection: string, filter: Filter = {}) =>
+      readStore.readerAt<T>(collection, ref).find(filter, { limit: 200 }),
     count: (collection: string) => readStore.readerAt(collection, ref).count(),
   };
 }
