@@ -31,7 +31,7 @@ const derivedId = (seed: string, prefix: string, what: string): string =>
   `${prefix}_${sha256(`${seed}:${what}`).slice(0, 32)}`;
 
 /** The lease that marks a keyed turn as running. */
-const leaseName = (seed: string) => `turn-in-flight-${seed}`;
+export const inFlightLease = (seed: string) => `turn-in-flight-${seed}`;
 
 @Injectable()
 export class TurnIdempotency {
@@ -116,7 +116,7 @@ export class TurnIdempotency {
    * The mark is renewed while the turn runs, so a long answer keeps it; a process that dies leaves one that expires.
    */
   async claim(ids: TurnIds): Promise<() => Promise<void>> {
-    const name = leaseName(ids.seed);
+    const name = inFlightLease(ids.seed);
     const owner = newId('turn');
     const ttl = this.config.idempotencyInFlightMs;
     if (!(await this.readStore.acquireLease(name, owner, ttl)))
