@@ -127,6 +127,7 @@ export class ConversationTurns {
       messageId,
       answerId,
       visibility,
+      keepsTraces: place.keepsTraces,
       streamed: request.stream,
       signal: AbortSignal.any([request.signal, posting.signal]),
       sources,

@@ -25,6 +25,8 @@ export interface ConversationPlace {
   readonly created: boolean;
   /** The conversation's visibility (what the `conversation` event and the answer say). */
   readonly visibility: Visibility;
+  /** Whether the turn may leave traces beyond the conversation (memories, a code sandbox): see TurnContext. */
+  readonly keepsTraces: boolean;
   /** The conversation as recorded; null before its first message is kept. */
   record(): ConversationRecord | null;
   /** One message of the conversation, or null. */

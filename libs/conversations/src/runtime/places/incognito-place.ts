@@ -6,6 +6,8 @@ import { summarised, type ConversationPlace, type TurnQuestion } from './convers
 export class IncognitoPlace implements ConversationPlace {
   readonly created: boolean;
   readonly visibility = 'incognito' as const;
+  /** Nothing of an incognito conversation outlives it: no memories, no sandbox. */
+  readonly keepsTraces = false;
 
   constructor(
     private readonly incognito: IncognitoConversations,

@@ -14,6 +14,7 @@ import { summarised, titleOf, type ConversationPlace, type TurnQuestion } from '
 export class StoredPlace implements ConversationPlace {
   readonly created: boolean;
   readonly visibility: Visibility;
+  readonly keepsTraces = true;
 
   constructor(
     private readonly stored: StoredConversations,
