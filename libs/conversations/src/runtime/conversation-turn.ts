@@ -27,7 +27,7 @@ import { NO_USAGE, recordedAnswer, turnAnswer, type TurnAnswer } from './turn-an
 import { TurnCompaction } from './turn-compaction.js';
 import type { TurnEmitter } from './turn-events.js';
 import { TurnIdempotency, type TurnIds } from './turn-idempotency.js';
-import { promptMessages, sectionTokens, toHistory } from './turn-prompt.js';
+import { promptBudget, promptMessages, sectionTokens, toHistory } from './turn-prompt.js';
 import { afterAnswer, contributions, type Contributions } from './turn-providers.js';
 
 export interface TurnRequest {
@@ -43,9 +43,6 @@ export interface TurnRequest {
   /** Aborted when the client disconnects: the model call ends, the turn is recorded as incomplete. */
   readonly signal: AbortSignal;
 }
-
-/** Tokens of a model's window kept free for the answer. */
-const ANSWER_RESERVE = 0.25;
 
 @Injectable()
 export class ConversationTurns {
@@ -110,12 +107,10 @@ export class ConversationTurns {
     const context = commandContext(caller);
     const scope: CallScope = { ...callerScope(caller, 'core', agent.id), conversationId };
     const sources = new SourceBook();
-    const budget = Math.max(
-      256,
-      Math.min(
-        agent.conversationTokenBudget ?? this.config.conversationTokenBudget,
-        Math.floor(model.contextWindow * (1 - ANSWER_RESERVE)),
-      ),
+    const budget = promptBudget(
+      agent.conversationTokenBudget,
+      this.config.conversationTokenBudget,
+      model.contextWindow,
     );
     const posting = new AbortController();
     const loaded: ContextItem[] = [];
@@ -149,15 +144,8 @@ export class ConversationTurns {
       posting.abort();
       throw error;
     }
-    await emit({
-      event: 'conversation',
-      data: {
-        conversationId,
-        created,
-        visibility,
-        userMessage: { id: messageId, createdAt: postedAt.toISOString() },
-      },
-    });
+    const userMessage = { id: messageId, createdAt: postedAt.toISOString() };
+    await emit({ event: 'conversation', data: { conversationId, created, visibility, userMessage } });
 
     let contributed: Contributions = { sections: [], tools: [], contributors: [], items: new Map() };
     let checkpointId: string | null = null;
