@@ -29,7 +29,7 @@ export class CodeExecutionContextProvider implements ContextProvider {
   constructor(private readonly runs: CodeRuns) {}
 
   async contribute(turn: TurnContext): Promise<ContextContribution | null> {
-    if (!turn.agent.codeExecutionEnabled || turn.visibility === 'incognito') return null;
+    if (!turn.agent.codeExecutionEnabled || !turn.keepsTraces) return null;
     const availability = await this.runs.sandbox.availability();
     if (!availability.available) return null;
     return { system: CODE_INSTRUCTIONS, tools: [this.tool()] };

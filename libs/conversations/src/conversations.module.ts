@@ -26,6 +26,8 @@ import { ListConversationsHandler } from './queries/list-conversations/list-conv
 import { TurnAttachments } from './runtime/attachments.js';
 import { ContextProviders } from './runtime/context-providers.js';
 import { ConversationTurns } from './runtime/conversation-turn.js';
+import { ConversationPlaces } from './runtime/places/conversation-places.js';
+import { TurnIdempotency } from './runtime/turn-idempotency.js';
 import { TurnCompaction } from './runtime/turn-compaction.js';
 import { KnowledgeContextProvider } from './runtime/knowledge.provider.js';
 import { StoredConversations } from './stored-conversations.js';
@@ -64,6 +66,8 @@ export const CONVERSATION_QUERY_HANDLERS = [
     IncognitoConversations,
     ConversationDirectory,
     ConversationTurns,
+    ConversationPlaces,
+    TurnIdempotency,
     TurnCompaction,
     TurnAttachments,
     KnowledgeContextProvider,

@@ -7,19 +7,18 @@ const agent: MemoryTurn['agent'] = {
   isPersonal: false,
   spaceId: 'spc_1',
 };
-const turn: MemoryTurn = { agent, visibility: 'normal', streamed: false, userId: 'usr_1' };
+const turn: MemoryTurn = { agent, keepsTraces: true, streamed: false, userId: 'usr_1' };
 
 describe('when memory applies', () => {
-  it('applies to a normal or private turn of a signed-in user on an Agent with memory', () => {
+  it('applies to a turn of a signed-in user on an Agent with memory, in a conversation that keeps traces', () => {
     expect(memoryApplies(turn)).toBe(true);
-    expect(memoryApplies({ ...turn, visibility: 'private' })).toBe(true);
   });
 
   it.each([
     ['a public Agent', { ...turn, agent: { ...agent, isPublic: true } }],
     ['an Agent with memory off', { ...turn, agent: { ...agent, memoryEnabled: false } }],
     ['an anonymous user', { ...turn, userId: null }],
-    ['an incognito conversation', { ...turn, visibility: 'incognito' as const }],
+    ['an incognito conversation (it keeps no traces)', { ...turn, keepsTraces: false }],
     ['an API-driven streamed turn', { ...turn, streamed: true }],
   ])('never applies to %s', (_case, subject) => expect(memoryApplies(subject)).toBe(false));
 

@@ -10,7 +10,8 @@ export interface MemoryTurn {
     AgentView,
     'memoryEnabled' | 'sharedMemoryEnabled' | 'isPublic' | 'isPersonal' | 'spaceId'
   >;
-  readonly visibility: 'normal' | 'private' | 'incognito';
+  /** False where nothing of the turn may outlive its conversation (incognito). */
+  readonly keepsTraces: boolean;
   readonly streamed: boolean;
   /** Null for an anonymous visitor (the embed widget, later). */
   readonly userId: string | null;
@@ -20,7 +21,7 @@ export const memoryApplies = (turn: MemoryTurn): boolean =>
   turn.agent.memoryEnabled &&
   !turn.agent.isPublic &&
   turn.userId !== null &&
-  turn.visibility !== 'incognito' &&
+  turn.keepsTraces &&
   !turn.streamed;
 
 /** Whether the Agent's shared bucket is read and written at all. */

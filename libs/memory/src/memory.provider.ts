@@ -245,7 +245,7 @@ export class MemoryContextProvider implements ContextProvider {
   private memoryTurn(turn: TurnContext) {
     return {
       agent: turn.agent,
-      visibility: turn.visibility,
+      keepsTraces: turn.keepsTraces,
       streamed: turn.streamed,
       userId: turn.caller.userId,
     };

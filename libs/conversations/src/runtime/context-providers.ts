@@ -21,6 +21,11 @@ export interface TurnContext {
   /** The answer's id (the assistant message this turn records). */
   readonly answerId: string;
   readonly visibility: 'normal' | 'private' | 'incognito';
+  /**
+   * Whether the turn may leave anything that outlives its conversation's place (memories, a code sandbox): its place
+   * says (false for an incognito conversation). Providers ask this, not the kind of conversation.
+   */
+  readonly keepsTraces: boolean;
   /** An API-driven streamed turn (spec: memory is not applied to those; they stay a raw model call with Knowledge). */
   readonly streamed: boolean;
   readonly signal: AbortSignal;

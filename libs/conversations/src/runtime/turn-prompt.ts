@@ -54,3 +54,13 @@ export const SUMMARY_INSTRUCTIONS =
   'Summarise the earlier part of a conversation for the assistant who continues it. Keep every fact, name, ' +
   'number, decision, preference and open question; drop pleasantries. Write in the language of the conversation, ' +
   'as compact notes.';
+
+/** Tokens of a model's window kept free for the answer. */
+const ANSWER_RESERVE = 0.25;
+
+/** Tokens a turn's prompt may take: the Agent's budget (or the default), at most 75% of the model's window. */
+export const promptBudget = (
+  agentBudget: number | null | undefined,
+  fallback: number,
+  contextWindow: number,
+) => Math.max(256, Math.min(agentBudget ?? fallback, Math.floor(contextWindow * (1 - ANSWER_RESERVE))));

@@ -2,7 +2,8 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Caller } from '#identity';
 import type { SendMessageBody } from '../../conversation.schemas.js';
-import { ConversationTurns, type TurnAnswer } from '../../runtime/conversation-turn.js';
+import { ConversationTurns } from '../../runtime/conversation-turn.js';
+import type { TurnAnswer } from '../../runtime/turn-answer.js';
 import type { TurnEmitter } from '../../runtime/turn-events.js';
 
 export class SendMessage extends Command<TurnAnswer> {

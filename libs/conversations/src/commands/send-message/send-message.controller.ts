@@ -12,7 +12,7 @@ import { LOGGER } from '#platform';
 import type { Logger } from 'pino';
 import { parseOrThrow } from '#http';
 import { SendMessageBody, TURN_BODY_LIMIT_BYTES, TurnResultDto } from '../../conversation.schemas.js';
-import type { TurnAnswer } from '../../runtime/conversation-turn.js';
+import type { TurnAnswer } from '../../runtime/turn-answer.js';
 import type { NoticeEvent, TurnEvent } from '../../runtime/turn-events.js';
 import { SendMessage } from './send-message.command.js';
 

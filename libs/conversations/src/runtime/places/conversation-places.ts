@@ -1,0 +1,53 @@
+// Chooses a turn's place once: the caller's conversation of this Agent named by the request (incognito or stored,
+// 404 when neither), or a new one (incognito when asked, else stored; a keyed retry of a creation finds the
+// conversation its first try started).
+import { Injectable } from '@nestjs/common';
+import type { Caller } from '#identity';
+import type { Visibility } from '../../conversation-records.js';
+import { ConversationNotFoundError } from '../../conversation.decider.js';
+import { IncognitoConversations } from '../../incognito-conversations.js';
+import { StoredConversations } from '../../stored-conversations.js';
+import { titleOf, type ConversationPlace } from './conversation-place.js';
+import { IncognitoPlace } from './incognito-place.js';
+import { StoredPlace } from './stored-place.js';
+
+export interface PlaceRequest {
+  readonly agentId: string;
+  readonly caller: Caller;
+  /** The conversation named by the request, if any. */
+  readonly conversationId?: string | undefined;
+  readonly visibility?: Visibility | undefined;
+  readonly content: string;
+  readonly keyed: boolean;
+}
+
+@Injectable()
+export class ConversationPlaces {
+  constructor(
+    private readonly stored: StoredConversations,
+    private readonly incognito: IncognitoConversations,
+  ) {}
+
+  /** The place of conversation `conversationId` (the request's, or the new one's id). */
+  async choose(request: PlaceRequest, conversationId: string): Promise<ConversationPlace> {
+    const { agentId, caller } = request;
+    const { userId } = caller;
+    const requested = request.visibility === 'private' ? 'private' : 'normal';
+    const storedPlace = (found: Awaited<ReturnType<StoredConversations['find']>>) =>
+      new StoredPlace(this.stored, conversationId, agentId, caller, found, requested);
+    if (request.conversationId !== undefined) {
+      const live = this.incognito.find(conversationId, userId, agentId);
+      if (live) return new IncognitoPlace(this.incognito, live);
+      const record = await this.stored.find(conversationId, userId, agentId);
+      if (!record) throw new ConversationNotFoundError(conversationId);
+      return storedPlace(record);
+    }
+    if (request.visibility === 'incognito') {
+      const live = this.incognito.find(conversationId, userId, agentId);
+      if (live) return new IncognitoPlace(this.incognito, live);
+      this.incognito.start(conversationId, agentId, userId, titleOf(request.content), new Date());
+      return new IncognitoPlace(this.incognito, this.incognito.find(conversationId, userId, agentId)!);
+    }
+    return storedPlace(request.keyed ? await this.stored.find(conversationId, userId, agentId) : null);
+  }
+}

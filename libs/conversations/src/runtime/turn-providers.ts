@@ -1,0 +1,81 @@
+// The context providers' part of a turn: their sections, tools and items before the answer, in the providers' order
+// (the order sources are numbered in), and their work once the answer is recorded (memory extraction).
+import type { Logger } from 'pino';
+import { PlatformError } from '#kernel';
+import type {
+  AnsweredTurn,
+  ContextItem,
+  ContextProvider,
+  ContextTool,
+  TurnContext,
+  TurnNotice,
+} from './context-providers.js';
+import type { TurnEmitter } from './turn-events.js';
+
+export interface Contributions {
+  readonly sections: readonly string[];
+  readonly tools: readonly ContextTool[];
+  readonly contributors: readonly string[];
+  readonly items: ReadonlyMap<ContextProvider, readonly ContextItem[]>;
+}
+
+/** Each provider's section, tools and items, in the providers' order. */
+export async function contributions(
+  providers: readonly ContextProvider[],
+  turn: TurnContext,
+  budget: number,
+): Promise<Contributions> {
+  const sections: string[] = [turn.agent.systemPrompt];
+  const tools: ContextTool[] = [];
+  const contributors: string[] = [];
+  const items = new Map<ContextProvider, readonly ContextItem[]>();
+  for (const provider of providers) {
+    const contribution = await provider.contribute({
+      ...turn,
+      tokenShare: Math.floor(budget * provider.share),
+    });
+    if (!contribution) continue;
+    contributors.push(provider.name);
+    if (contribution.system) sections.push(contribution.system);
+    tools.push(...contribution.tools);
+    if (contribution.items?.length) items.set(provider, contribution.items);
+  }
+  return { sections, tools, contributors, items };
+}
+
+/**
+ * The providers' work once the answer is recorded, in order; each may add a field to the message (and a streamed
+ * event of that name). A provider that fails there is logged out of the way: the answer stands.
+ */
+export async function afterAnswer(
+  providers: readonly ContextProvider[],
+  logger: Logger,
+  turn: TurnContext,
+  answered: Omit<AnsweredTurn, 'items'>,
+  items: ReadonlyMap<ContextProvider, readonly ContextItem[]>,
+  emit: TurnEmitter,
+): Promise<Record<string, unknown>> {
+  const notices: Record<string, unknown> = {};
+  for (const provider of providers) {
+    if (!provider.afterAnswer) continue;
+    let notice: TurnNotice | null = null;
+    try {
+      notice = await provider.afterAnswer(turn, { ...answered, items: items.get(provider) ?? [] });
+    } catch (error) {
+      logger.warn(
+        { provider: provider.name, conversationId: turn.conversationId, err: errorSummary(error) },
+        'a context provider failed after the answer',
+      );
+    }
+    if (!notice) continue;
+    notices[notice.field] = notice.value;
+    await emit({ event: 'notice', name: notice.field, data: notice.value });
+  }
+  return notices;
+}
+
+/** An error as a log line may name it: its class and code, never its message (it may quote the conversation). */
+const errorSummary = (error: unknown) => ({
+  name: error instanceof Error ? error.name : typeof error,
+  code: error instanceof PlatformError ? error.code : undefined,
+});
