@@ -4,3 +4,4 @@ export * from './projection-runner.js';
 export * from './projection-waiter.js';
 export * from './unique-claims.js';
 export * from './to-do-list-scanner.js';
+export * from './as-of.js';
