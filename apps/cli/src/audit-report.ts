@@ -51,7 +51,8 @@ export function auditRow(entry: AuditEntry): string[] {
   ];
 }
 
-const csvCell = (value: string): string =>
+/** A CSV cell, quoted when it holds a comma, a quote or a line break. */
+export const csvCell = (value: string): string =>
   /[",\n\r]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 
 export function parseIsoTime(value: string, flag: string): string {

@@ -39,7 +39,7 @@ const IDENTITY: Record<string, string> = {
 };
 
 const KNOWLEDGE: Record<string, string> = {
-  DocumentUploaded: 'uploaded a document',
+  DocumentAdded: 'added a document',
   DocumentRenamed: 'renamed a document',
   DocumentDeleted: 'deleted a document',
   DocumentContentPurged: "purged a document's content",
