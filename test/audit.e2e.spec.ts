@@ -207,4 +207,29 @@ describe('audit trail and time travel (e2e)', () => {
     await cli.agentDiff(agentId, atOne, atThree);
     expect(shown.lines.slice(1)).toEqual(['systemPrompt: Prompt one. → Prompt three.']);
   });
+
+  it('answers malformed audit and asOf queries with a 400 naming the parameter, and documents both', async () => {
+    for (const [query, param] of [
+      ['cursor=-1', 'cursor'],
+      ['order=sideways', 'order'],
+      ['limit=0', 'limit'],
+      ['to=2026-13-45', 'to'],
+      ['resourceId=a&resourceId=b', 'resourceId'],
+      ['unknown=1', 'unknown'],
+    ] as const) {
+      const reply = await admin.get(`${CORE}/audit?${query}`);
+      expect([query, reply.status, reply.body]).toMatchObject([query, 400, { error: { param } }]);
+    }
+    for (const path of ['agents', 'spaces']) {
+      const reply = await admin.get(`${CORE}/${path}/nope?asOf=2026-01-01&asOf=2026-01-02`);
+      expect(reply.status).toBe(400);
+      expect(reply.body).toMatchObject({ error: { param: 'asOf' } });
+    }
+    const openapi = await admin.get<{
+      paths: Record<string, Record<string, { parameters?: { name: string }[] }>>;
+    }>(`${CORE}/openapi.json`);
+    expect(openapi.body.paths[`${CORE}/audit`]?.get).toBeDefined();
+    for (const path of [`${CORE}/agents/{agentId}`, `${CORE}/spaces/{spaceId}`])
+      expect(openapi.body.paths[path]!.get!.parameters!.map((parameter) => parameter.name)).toContain('asOf');
+  });
 });
