@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor, EventEnvelope } from '#kernel';
-import { AuditFold, ERASED_MARK, redact, SEALED_MARK } from './audit-fold.js';
+import { AuditFold, ERASED_MARK, redact, resourceOfStream, SEALED_MARK } from './audit-fold.js';
 import { AUDIT_FIELD_READINGS } from './audit-trail.js';
 import { actionOf } from './audit-actions.js';
 
@@ -144,5 +144,28 @@ describe('redact', () => {
       other: 'sealed:v1:k2:iv:tag:ct',
     };
     expect(redact(value, new Set(['k1']))).toEqual({ name: 'n', text: SEALED_MARK, other: ERASED_MARK });
+  });
+});
+
+describe('resourceOfStream', () => {
+  it('takes the words before the first entity id as the type', () => {
+    expect(resourceOfStream('agent-agt_1')).toEqual({ type: 'agent', id: 'agt_1' });
+    expect(resourceOfStream('memory-bucket-agt_1-usr_2')).toEqual({
+      type: 'memory-bucket',
+      id: 'agt_1-usr_2',
+    });
+    expect(resourceOfStream('conversation-sandbox-cnv_1')).toEqual({
+      type: 'conversation-sandbox',
+      id: 'cnv_1',
+    });
+    expect(resourceOfStream('unique-space-name-abc')).toEqual({ type: 'unique', id: 'space-name-abc' });
+  });
+
+  it('puts a memory bucket inside the Agent its stream names', () => {
+    const e = log();
+    const fold = new AuditFold();
+    const entry = fold.apply(e('memory-bucket-agt_1-usr_2', 'MemoryAdded', { text: 'sealed:v1:k:iv:t:c' }));
+    expect(fold.entryWithin(entry, 'agt_1')).toBe(true);
+    expect(fold.entryWithin(entry, 'agt_9')).toBe(false);
   });
 });

@@ -52,8 +52,15 @@ const SEALED = /^sealed:v\d+:([^:]+):/;
 export const SEALED_MARK = 'sealed';
 export const ERASED_MARK = 'erased';
 
-/** Splits a stream id `<aggregate>-<id>` into the resource it is about. */
+/**
+ * Splits a stream id into the resource it is about: the words before the first entity id (`prefix_…`) are its type
+ * (`agent-agt_1` → agent agt_1, `memory-bucket-agt_1-usr_2` → memory-bucket agt_1-usr_2, `conversation-sandbox-cnv_1`
+ * → conversation-sandbox cnv_1); a stream naming no entity id splits at its first dash.
+ */
 export function resourceOfStream(streamId: string): { type: string; id: string } {
+  const parts = streamId.split('-');
+  const at = parts.findIndex((part) => part.includes('_'));
+  if (at > 0) return { type: parts.slice(0, at).join('-'), id: parts.slice(at).join('-') };
   const dash = streamId.indexOf('-');
   return dash < 0
     ? { type: streamId, id: streamId }
@@ -137,7 +144,10 @@ export class AuditFold {
   /** Folds one event and answers its entry (values not yet redacted: see `redact`). */
   apply(event: EventEnvelope): AuditEntry {
     const resource = resourceOfStream(event.streamId);
-    if (!this.firstEvents.has(resource.id)) this.firstEvents.set(resource.id, event);
+    if (!this.firstEvents.has(resource.id)) {
+      this.firstEvents.set(resource.id, event);
+      this.linkStreamIdParts(resource.id);
+    }
     for (const id of referencedIds(event, resource.id)) {
       let set = this.parents.get(resource.id);
       if (!set) this.parents.set(resource.id, (set = new Set()));
@@ -208,6 +218,15 @@ export class AuditFold {
   /** Whether an entry is about `resourceId` or something inside it (its stream, or an id its event's data names). */
   entryWithin(entry: AuditEntry, resourceId: string): boolean {
     return this.isWithin(entry.resource.id, resourceId);
+  }
+
+  /** Links a stream's resource to the entities its id names (a memory bucket `agt_1-usr_2` to agt_1 and usr_2). */
+  private linkStreamIdParts(resourceId: string): void {
+    const parts = resourceId.split('-').filter((part) => part.includes('_'));
+    if (parts.length < 2) return;
+    let set = this.parents.get(resourceId);
+    if (!set) this.parents.set(resourceId, (set = new Set()));
+    for (const part of parts) set.add(part);
   }
 
   /** The first event of an entity's stream (its creation), if any was folded. */

@@ -90,9 +90,9 @@ export class AuditTrail {
     return { entries: kept, fold };
   }
 
-  /** One page of entries, redacted. */
-  async page(filters: AuditFilters): Promise<AuditPage> {
-    const { entries } = await this.select(filters);
+  /** One page of entries, redacted (of `selected`, when the caller has already selected them with these filters). */
+  async page(filters: AuditFilters, selected?: readonly AuditEntry[]): Promise<AuditPage> {
+    const entries = [...(selected ?? (await this.select(filters)).entries)];
     const newest = (filters.order ?? 'newest') === 'newest';
     const ordered = newest ? entries.reverse() : entries;
     const cursor = filters.cursor;

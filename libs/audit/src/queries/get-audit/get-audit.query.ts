@@ -43,17 +43,15 @@ export class GetAuditHandler implements IQueryHandler<GetAudit> {
   async execute({ query, caller }: GetAudit): Promise<AuditPage> {
     const { cursor, ...rest } = query;
     const filters = { ...rest, ...(cursor !== undefined ? { cursor: Number(cursor) } : {}) };
-    if (!caller.isAdmin) {
-      if (!query.resourceId)
-        throw new ForbiddenError(
-          'admin_required',
-          'only admins read the whole audit trail: name a Space you may change (resourceId)',
-        );
-      const { fold } = await this.trail.select({ resourceId: query.resourceId, limit: 0 });
-      // Unknown and unreachable resources answer alike, so no key learns that an id exists.
-      if (!mayAuditResource(fold, query.resourceId, caller))
-        throw new NotFoundError('Resource', query.resourceId);
-    }
-    return this.trail.page(filters);
+    if (!caller.isAdmin && !query.resourceId)
+      throw new ForbiddenError(
+        'admin_required',
+        'only admins read the whole audit trail: name a Space you may change (resourceId)',
+      );
+    const { entries, fold } = await this.trail.select(filters);
+    // Unknown and unreachable resources answer alike, so no key learns that an id exists.
+    if (!caller.isAdmin && !mayAuditResource(fold, query.resourceId!, caller))
+      throw new NotFoundError('Resource', query.resourceId!);
+    return this.trail.page(filters, entries);
   }
 }
