@@ -169,3 +169,25 @@ describe('resourceOfStream', () => {
     expect(fold.entryWithin(entry, 'agt_9')).toBe(false);
   });
 });
+
+describe('streams of many items', () => {
+  it("folds each item apart: one memory's text is never another's before", () => {
+    const e = log();
+    const fold = new AuditFold({ itemFieldByStreamType: { 'memory-bucket': 'memoryId' } });
+    fold.apply(e('memory-bucket-agt_1-usr_2', 'MemoryAdded', { memoryId: 'mem_1', text: 'a', version: 1 }));
+    const second = fold.apply(
+      e('memory-bucket-agt_1-usr_2', 'MemoryAdded', { memoryId: 'mem_2', text: 'b', version: 1 }),
+    );
+    const revised = fold.apply(
+      e('memory-bucket-agt_1-usr_2', 'MemoryRevised', { memoryId: 'mem_1', text: 'c', version: 2 }),
+    );
+    expect(second.changes).toContainEqual({ field: 'text', before: null, after: 'b' });
+    expect(revised.changes).toEqual([
+      { field: 'text', before: 'a', after: 'c' },
+      { field: 'version', before: 1, after: 2 },
+    ]);
+    expect(revised.resource.itemId).toBe('mem_1');
+    expect(fold.entryWithin(revised, 'mem_1')).toBe(true);
+    expect(fold.entryWithin(second, 'mem_1')).toBe(false);
+  });
+});

@@ -37,6 +37,8 @@ export interface AuditEntry {
     readonly id: string;
     readonly streamId: string;
     readonly revision: number;
+    /** The item of the stream the event is about (a memory of a bucket, a message of a conversation), if any. */
+    readonly itemId?: string;
   };
   readonly changes: readonly AuditChange[];
   readonly correlationId: string;
@@ -115,18 +117,30 @@ export const dataFields: FieldChanges = (event) => {
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** Ids named by an event's data (any `…Id` field holding a string): the entities its stream lives inside. */
-function referencedIds(event: EventEnvelope, ownId: string): string[] {
+function referencedIds(event: EventEnvelope, ownId: string, itemId: string | undefined): string[] {
   const data = event.data;
   if (!data || typeof data !== 'object') return [];
   const ids: string[] = [];
   for (const [key, value] of Object.entries(data))
-    if (/Id$/.test(key) && typeof value === 'string' && value !== ownId && value.length > 0) ids.push(value);
+    if (
+      /Id$/.test(key) &&
+      typeof value === 'string' &&
+      value !== ownId &&
+      value !== itemId &&
+      value.length > 0
+    )
+      ids.push(value);
   return ids;
 }
 
 export interface AuditFoldOptions {
   /** How an event changes its stream's state, per stream type (`agent`, `space`, …); default: its data fields. */
   readonly changesByStreamType?: Readonly<Record<string, FieldChanges>>;
+  /**
+   * Streams holding many items (a bucket's memories, a conversation's messages, a day's model calls): the data field
+   * naming the item. Its events are folded per item, so one memory's text is never shown as another's "before".
+   */
+  readonly itemFieldByStreamType?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -148,7 +162,10 @@ export class AuditFold {
       this.firstEvents.set(resource.id, event);
       this.linkStreamIdParts(resource.id);
     }
-    for (const id of referencedIds(event, resource.id)) {
+    const itemField = this.options.itemFieldByStreamType?.[resource.type];
+    const itemValue = itemField ? (event.data as Record<string, unknown> | null)?.[itemField] : undefined;
+    const itemId = typeof itemValue === 'string' ? itemValue : undefined;
+    for (const id of referencedIds(event, resource.id, itemId)) {
       let set = this.parents.get(resource.id);
       if (!set) this.parents.set(resource.id, (set = new Set()));
       set.add(id);
@@ -158,11 +175,12 @@ export class AuditFold {
       if (data.apiKeyId && data.ownerUserId)
         this.keyOwners.set(data.apiKeyId, { userId: data.ownerUserId, isAdmin: data.isAdmin === true });
     }
-    const before = this.states.get(event.streamId) ?? {};
+    const stateKey = itemId === undefined ? event.streamId : `${event.streamId}\u0000${itemId}`;
+    const before = this.states.get(stateKey) ?? {};
     const reading = this.options.changesByStreamType?.[resource.type] ?? dataFields;
     const set = reading(event);
     const after = { ...before, ...set };
-    this.states.set(event.streamId, after);
+    this.states.set(stateKey, after);
     const changes: AuditChange[] = [];
     for (const [field, value] of Object.entries(set))
       if (!(field in before) || !same(before[field], value))
@@ -175,7 +193,12 @@ export class AuditFold {
       sourceAddress: null,
       action: actionOf(event.type),
       eventType: event.type,
-      resource: { ...resource, streamId: event.streamId, revision: event.revision },
+      resource: {
+        ...resource,
+        streamId: event.streamId,
+        revision: event.revision,
+        ...(itemId !== undefined ? { itemId } : {}),
+      },
       changes,
       correlationId: event.metadata.correlationId,
       causationId: event.metadata.causationId,
@@ -217,7 +240,7 @@ export class AuditFold {
 
   /** Whether an entry is about `resourceId` or something inside it (its stream, or an id its event's data names). */
   entryWithin(entry: AuditEntry, resourceId: string): boolean {
-    return this.isWithin(entry.resource.id, resourceId);
+    return entry.resource.itemId === resourceId || this.isWithin(entry.resource.id, resourceId);
   }
 
   /** Links a stream's resource to the entities its id names (a memory bucket `agt_1-usr_2` to agt_1 and usr_2). */

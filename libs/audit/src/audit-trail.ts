@@ -45,6 +45,13 @@ const agentFields: FieldChanges = (event) => {
 /** How the stream types whose events are not plain field sets are read. */
 export const AUDIT_FIELD_READINGS: Readonly<Record<string, FieldChanges>> = { agent: agentFields };
 
+/** Streams of many items, folded per item (see AuditFoldOptions). */
+export const AUDIT_ITEM_FIELDS: Readonly<Record<string, string>> = {
+  'memory-bucket': 'memoryId',
+  conversation: 'messageId',
+  usage: 'callId',
+};
+
 const READ_BATCH = 1000;
 
 @Injectable()
@@ -56,7 +63,10 @@ export class AuditTrail {
 
   /** Folds the whole log; `visit` sees each entry in log order with the fold as it stands. */
   async fold(visit: (entry: AuditEntry, fold: AuditFold, event: EventEnvelope) => void): Promise<AuditFold> {
-    const fold = new AuditFold({ changesByStreamType: AUDIT_FIELD_READINGS });
+    const fold = new AuditFold({
+      changesByStreamType: AUDIT_FIELD_READINGS,
+      itemFieldByStreamType: AUDIT_ITEM_FIELDS,
+    });
     let after: number | undefined;
     for (;;) {
       const batch = await this.eventStore.readAll({ after, maxCount: READ_BATCH });

@@ -52,7 +52,16 @@ export const AuditEntryDto = z.object({
   sourceAddress: z.string().nullable().describe('Not recorded in the log yet: null'),
   action: z.string().describe('The action in words'),
   eventType: z.string(),
-  resource: z.object({ type: z.string(), id: z.string(), streamId: z.string(), revision: z.number() }),
+  resource: z.object({
+    type: z.string(),
+    id: z.string(),
+    streamId: z.string(),
+    revision: z.number(),
+    itemId: z
+      .string()
+      .optional()
+      .describe('The memory, message or model call of the stream the entry is about'),
+  }),
   changes: z
     .array(z.object({ field: z.string(), before: z.unknown(), after: z.unknown() }))
     .describe(
