@@ -15,6 +15,27 @@ import { client, CORE, startTestApi, uniqueName, type TestApi } from './support/
 
 type Page = { data: AuditEntry[]; nextCursor: string | null };
 
+/**
+ * One run of the CLI as `npm run cli -- …` runs it (nest-commander parsing the arguments), over the api's stores: what
+ * it printed and its errors. A fresh CLI each time, as each process parses once.
+ */
+async function runCli(api: TestApi, ...args: string[]) {
+  const { CommandFactory, CommandRunnerService } = await import('nest-commander');
+  const { CliModule } = await import('../apps/cli/src/cli.module.js');
+  const output = capturedOutput();
+  const errors: string[] = [];
+  const app = await CommandFactory.createWithoutRunning(CliModule.forRoot({ config: api.config, output }), {
+    logger: false,
+    serviceErrorHandler: (error: Error) => void errors.push(error.message),
+  });
+  try {
+    await app.get(CommandRunnerService).run(['node', 'cli', ...args]);
+  } finally {
+    await app.close();
+  }
+  return { lines: output.lines, errors };
+}
+
 describe('audit trail and time travel (e2e)', () => {
   let api: TestApi;
   let admin: ReturnType<typeof client>;
@@ -206,6 +227,51 @@ describe('audit trail and time travel (e2e)', () => {
     expect(JSON.parse(shown.lines.join('\n'))).toMatchObject({ systemPrompt: 'Prompt two.' });
     await cli.agentDiff(agentId, atOne, atThree);
     expect(shown.lines.slice(1)).toEqual(['systemPrompt: Prompt one. → Prompt three.']);
+
+    // The same through nest-commander's argument parsing, over the api's data directory (as `npm run cli --` runs).
+    const parsed = await runCli(api, 'audit', '--format', 'csv', '--resource', spaceId, '--to', cutoff);
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.lines).toEqual(output.lines.slice(0, rows.length + 1));
+    const exported = join(mkdtempSync(join(tmpdir(), 'audit-export-')), 'audit.jsonl');
+    const exportRun = await runCli(
+      api,
+      'audit',
+      'export',
+      '--out',
+      exported,
+      '--resource',
+      agentId,
+      '--to',
+      cutoff,
+    );
+    expect(exportRun.errors).toEqual([]);
+    const agentRows = (
+      await admin.get<Page>(
+        `${CORE}/audit?resourceId=${agentId}&to=${encodeURIComponent(cutoff)}&order=oldest&limit=500`,
+      )
+    ).body.data;
+    expect(agentRows.map((entry) => entry.eventType)).toEqual(
+      expect.arrayContaining([
+        'AgentCreated',
+        'AgentSystemPromptChanged',
+        'DocumentAdded',
+        'DocumentDeleted',
+      ]),
+    );
+    expect(exportRun.lines).toEqual([
+      expect.stringMatching(new RegExp(`^exported ${agentRows.length} entries`)),
+    ]);
+    expect((await runCli(api, 'audit', 'verify', exported)).errors).toEqual([]);
+    const bytes = readFileSync(exported);
+    bytes[Math.floor(bytes.length / 2)]! ^= 1;
+    writeFileSync(exported, bytes);
+    expect((await runCli(api, 'audit', 'verify', exported)).errors).toEqual([
+      expect.stringMatching(/chain is broken at line \d+/),
+    ]);
+    const diff = await runCli(api, 'agent', 'diff', agentId, '--from', atOne, '--to', atTwo);
+    expect(diff.lines).toEqual(['systemPrompt: Prompt one. → Prompt two.']);
+    const show = await runCli(api, 'agent', 'show', agentId, '--as-of', atOne);
+    expect(JSON.parse(show.lines.join('\n'))).toMatchObject({ systemPrompt: 'Prompt one.' });
   });
 
   it('answers malformed audit and asOf queries with a 400 naming the parameter, and documents both', async () => {

@@ -183,7 +183,7 @@ export class AuditFold {
     this.states.set(stateKey, after);
     const changes: AuditChange[] = [];
     for (const [field, value] of Object.entries(set))
-      if (!(field in before) || !same(before[field], value))
+      if (field in before ? !same(before[field], value) : value !== null && value !== undefined)
         changes.push({ field, before: field in before ? before[field] : null, after: value });
     return {
       position: event.position,

@@ -45,8 +45,10 @@ export class AuditExportCommand extends CommandRunner {
   }
 
   async run(_params: string[], flags: AuditFlags & { out?: string } = {}): Promise<void> {
-    if (!flags.out) throw new CliError('audit export needs --out FILE');
-    await this.report.export(filtersOf(flags), flags.out);
+    // commander hands the flags the parent `audit` also declares (--resource, --from, --to) to the parent.
+    const merged = { ...(this.command.parent?.opts() ?? {}), ...flags } as AuditFlags & { out?: string };
+    if (!merged.out) throw new CliError('audit export needs --out FILE');
+    await this.report.export(filtersOf(merged), merged.out);
   }
 
   @Option({ flags: '--out <file>', description: 'the file to write' })
