@@ -43,7 +43,7 @@ module.exports = {
         path: '^libs/(kernel|event-store|read-store|search|blob-store|message-bus|key-store|sandbox|tokenizer|models|eventsourcing|http|platform|operations|testing)/',
       },
       to: {
-        path: '^libs/(identity|spaces|agents|knowledge|conversations|memory|skills|code-execution|llm|gateway|usage)/',
+        path: '^libs/(identity|spaces|agents|knowledge|conversations|memory|skills|code-execution|llm|gateway|usage|audit)/',
       },
     },
     {

@@ -16,6 +16,7 @@ import { ConversationsModule } from '#conversations';
 import { MemoryModule } from '#memory';
 import { SkillsModule, SkillsSeeder } from '#skills';
 import { CodeExecutionModule } from '#code-execution';
+import { AuditModule } from '#audit';
 import { ALL_PROJECTORS } from '../../projectors.js';
 import { OperationsController } from './operations.controller.js';
 import { OPENAPI_DOCUMENT, openApiDocument } from './openapi.js';
@@ -41,6 +42,7 @@ export class ApiModule {
         MemoryModule,
         SkillsModule,
         CodeExecutionModule,
+        AuditModule,
       ],
       controllers: [OperationsController],
       providers: [

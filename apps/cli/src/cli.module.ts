@@ -18,6 +18,10 @@ import {
 } from './commands/projections.command.js';
 import { KnowledgeCommand, KnowledgeReindexCommand } from './commands/knowledge.command.js';
 import { BlobsCommand, BlobsGcCommand } from './commands/blobs.command.js';
+import { AuditCommand, AuditExportCommand, AuditVerifyCommand } from './commands/audit.command.js';
+import { AgentCommand, AgentDiffCommand, AgentShowCommand } from './commands/agent.command.js';
+import { AuditReport } from './audit-report.js';
+import { AuditTrail } from '#audit';
 // Registers the contexts' offline chat responders in this process (and, by its URL, in the offline worker threads).
 import '../../offline/offline-responders.js';
 
@@ -34,7 +38,10 @@ Build first, then pass the command after --:
   npm run cli -- projections status
   npm run cli -- projections rebuild spaces
   npm run cli -- knowledge reindex
-  npm run cli -- blobs gc --dry-run`;
+  npm run cli -- blobs gc --dry-run
+  npm run cli -- audit --resource spc_0123… --format csv
+  npm run cli -- audit export --out audit.jsonl && npm run cli -- audit verify audit.jsonl
+  npm run cli -- agent diff agt_0123… --from 2026-01-01T00:00:00Z --to 2026-02-01T00:00:00Z`;
 
 /** The part of commander's root command this module configures. */
 interface RootProgram {
@@ -76,6 +83,12 @@ export const CLI_COMMANDS = [
   KnowledgeReindexCommand,
   BlobsCommand,
   BlobsGcCommand,
+  AuditCommand,
+  AuditExportCommand,
+  AuditVerifyCommand,
+  AgentCommand,
+  AgentShowCommand,
+  AgentDiffCommand,
 ];
 
 @Module({})
@@ -91,6 +104,8 @@ export class CliModule {
         { provide: CLI_OUTPUT, useValue: options.output },
         EventLog,
         ProjectionAdmin,
+        AuditTrail,
+        AuditReport,
         CliProgram,
         ...CLI_COMMANDS,
       ],

@@ -5,3 +5,4 @@ export * from './projection-waiter.js';
 export * from './unique-claims.js';
 export * from './to-do-list-scanner.js';
 export * from './process-kit.js';
+export * from './as-of.js';

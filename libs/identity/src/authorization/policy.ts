@@ -107,6 +107,8 @@ export interface Resources {
   'model.call': null;
   /** Erase everything one user stored in one's own name (one's memories of every Agent). */
   'memory.own.erase': null;
+  /** Read the audit trail: of a Space and what is inside it (its changer), or the whole trail (null: admins). */
+  'audit.read': SpaceOwnership | null;
 }
 
 export type Action = keyof Resources;
@@ -136,6 +138,7 @@ export const ACTIONS = [
   'knowledgeIndex.manage',
   'model.call',
   'memory.own.erase',
+  'audit.read',
 ] as const satisfies readonly Action[];
 
 /** Why a principal is refused: the loaders use it as the error code of a 403 (or answer 404 to hide existence). */
@@ -267,6 +270,10 @@ const RULES: { readonly [A in Action]: Rule<A> } = {
   'model.call': (principal) =>
     allowIf(principal.kind === 'apiKey' || isAdmin(principal), 'principal_not_supported'),
   'memory.own.erase': (principal) => allowIf(isUser(principal), 'principal_not_supported'),
+  'audit.read': (principal, space) =>
+    space === null
+      ? allowIf(isAdmin(principal), 'admin_required')
+      : allowIf(mayChangeSpace(principal, space), 'space_change_denied'),
 };
 
 const KNOWN_PRINCIPALS: ReadonlySet<string> = new Set([

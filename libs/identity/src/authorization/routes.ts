@@ -23,6 +23,9 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`GET ${CORE}/docs`]: 'public',
   [`GET ${CORE}/docs/{asset}`]: 'public',
 
+  // The audit trail (the whole of it: admins; a Space and what is inside it: whoever may change the Space).
+  [`GET ${CORE}/audit`]: 'audit.read',
+
   // Spaces.
   [`GET ${CORE}/spaces`]: { each: 'space.read' },
   [`POST ${CORE}/spaces`]: 'space.create',

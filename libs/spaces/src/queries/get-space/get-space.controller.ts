@@ -1,7 +1,7 @@
 // GET /spaces/{spaceId} (our extension).
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiRoute } from '#http';
+import { ApiRoute, AsOfQuery, ZodQuery, type AsOf } from '#http';
 import { CurrentCaller, type Caller } from '#identity';
 import { GetSpace } from './get-space.query.js';
 import { SpaceDto } from './space.dto.js';
@@ -12,12 +12,17 @@ export class GetSpaceController {
 
   @ApiRoute({
     tag: 'Spaces',
-    summary: 'Get a Space (extension)',
+    summary: 'Get a Space (extension); with asOf, the Space as it was at that time (folded from the log)',
+    query: AsOfQuery,
     response: { status: 200, schema: SpaceDto, description: 'The Space' },
-    errors: [404],
+    errors: [400, 404],
   })
   @Get(':spaceId')
-  get(@Param('spaceId') spaceId: string, @CurrentCaller() caller: Caller) {
-    return this.queries.execute(new GetSpace(spaceId, caller));
+  get(
+    @Param('spaceId') spaceId: string,
+    @Query(new ZodQuery(AsOfQuery)) query: AsOf,
+    @CurrentCaller() caller: Caller,
+  ) {
+    return this.queries.execute(new GetSpace(spaceId, caller, query.asOf ? new Date(query.asOf) : undefined));
   }
 }

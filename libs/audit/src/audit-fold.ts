@@ -1,0 +1,264 @@
+// The audit trail's pure core: folds the global log, in log order, into audit entries. Each stream's state is the
+// fold of its events (field → value), so an entry's before → after values are derived by folding, never stored twice.
+// Which entity lives inside which (a document in a Space, a conversation of an Agent) is learnt from the ids an
+// event's data names, so "everything inside a Space" needs no table per context. Secrets are dropped; content sealed
+// for crypto-shredding is never shown (the caller marks it "sealed" or, once its key is destroyed, "erased").
+import type { EventEnvelope } from '#kernel';
+import { actionOf } from './audit-actions.js';
+
+export type AuditActorKind = 'user' | 'apiKey' | 'app' | 'platform';
+export type CredentialKind = 'apiKey' | 'adminApiKey' | 'session' | 'appToken' | 'none';
+
+export interface AuditActor {
+  readonly kind: AuditActorKind;
+  readonly id: string;
+  /** The person behind an API key (its owner), when known. */
+  readonly userId: string | null;
+}
+
+export interface AuditChange {
+  readonly field: string;
+  readonly before: unknown;
+  readonly after: unknown;
+}
+
+export interface AuditEntry {
+  readonly position: number;
+  readonly eventId: string;
+  readonly occurredAt: string;
+  readonly actor: AuditActor;
+  readonly credentialKind: CredentialKind;
+  /** Not recorded in the log's metadata today: always null. */
+  readonly sourceAddress: string | null;
+  readonly action: string;
+  readonly eventType: string;
+  readonly resource: {
+    readonly type: string;
+    readonly id: string;
+    readonly streamId: string;
+    readonly revision: number;
+    /** The item of the stream the event is about (a memory of a bucket, a message of a conversation), if any. */
+    readonly itemId?: string;
+  };
+  readonly changes: readonly AuditChange[];
+  readonly correlationId: string;
+  readonly causationId: string | null;
+}
+
+/** A field whose value is a secret (or a secret's hash): never shown, not even as a change. */
+const SECRET_FIELD =
+  /^(keyHash|secretHash|tokenHash|passwordHash|password|secret|clientSecret|token|apiKey)$/i;
+/** Values sealed with a data key (libs/key-store ContentCipher): `sealed:v1:<keyId>:…`. */
+const SEALED = /^sealed:v\d+:([^:]+):/;
+
+export const SEALED_MARK = 'sealed';
+export const ERASED_MARK = 'erased';
+
+/**
+ * Splits a stream id into the resource it is about: the words before the first entity id (`prefix_…`) are its type
+ * (`agent-agt_1` → agent agt_1, `memory-bucket-agt_1-usr_2` → memory-bucket agt_1-usr_2, `conversation-sandbox-cnv_1`
+ * → conversation-sandbox cnv_1); a stream naming no entity id splits at its first dash.
+ */
+export function resourceOfStream(streamId: string): { type: string; id: string } {
+  const parts = streamId.split('-');
+  const at = parts.findIndex((part) => part.includes('_'));
+  if (at > 0) return { type: parts.slice(0, at).join('-'), id: parts.slice(at).join('-') };
+  const dash = streamId.indexOf('-');
+  return dash < 0
+    ? { type: streamId, id: streamId }
+    : { type: streamId.slice(0, dash), id: streamId.slice(dash + 1) };
+}
+
+/** The key ids of every sealed value inside `value` (deep). */
+export function sealedKeyIds(value: unknown, into = new Set<string>()): Set<string> {
+  if (typeof value === 'string') {
+    const match = SEALED.exec(value);
+    if (match) into.add(match[1]!);
+  } else if (Array.isArray(value)) for (const item of value) sealedKeyIds(item, into);
+  else if (value && typeof value === 'object')
+    for (const item of Object.values(value)) sealedKeyIds(item, into);
+  return into;
+}
+
+/** A copy of `value` with secrets dropped and sealed content replaced by "sealed" or "erased" (key destroyed). */
+export function redact(value: unknown, liveKeyIds: ReadonlySet<string>): unknown {
+  if (typeof value === 'string') {
+    const match = SEALED.exec(value);
+    if (!match) return value;
+    return liveKeyIds.has(match[1]!) ? SEALED_MARK : ERASED_MARK;
+  }
+  if (Array.isArray(value)) return value.map((item) => redact(item, liveKeyIds));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (SECRET_FIELD.test(key)) continue;
+      out[key] = redact(item, liveKeyIds);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** The fields an event sets on its stream's state: its data without the stream's own id. */
+export type FieldChanges = (event: EventEnvelope) => Readonly<Record<string, unknown>>;
+
+const ownIdField = (type: string): string => `${type.replace(/[^a-z0-9]/gi, '')}Id`.toLowerCase();
+
+/** The default reading of an event: every data field except the one naming the stream's own id. */
+export const dataFields: FieldChanges = (event) => {
+  const data = event.data;
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return {};
+  const own = ownIdField(resourceOfStream(event.streamId).type);
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) if (key.toLowerCase() !== own) out[key] = value;
+  return out;
+};
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** Ids named by an event's data (any `…Id` field holding a string): the entities its stream lives inside. */
+function referencedIds(event: EventEnvelope, ownId: string, itemId: string | undefined): string[] {
+  const data = event.data;
+  if (!data || typeof data !== 'object') return [];
+  const ids: string[] = [];
+  for (const [key, value] of Object.entries(data))
+    if (
+      /Id$/.test(key) &&
+      typeof value === 'string' &&
+      value !== ownId &&
+      value !== itemId &&
+      value.length > 0
+    )
+      ids.push(value);
+  return ids;
+}
+
+export interface AuditFoldOptions {
+  /** How an event changes its stream's state, per stream type (`agent`, `space`, …); default: its data fields. */
+  readonly changesByStreamType?: Readonly<Record<string, FieldChanges>>;
+  /**
+   * Streams holding many items (a bucket's memories, a conversation's messages, a day's model calls): the data field
+   * naming the item. Its events are folded per item, so one memory's text is never shown as another's "before".
+   */
+  readonly itemFieldByStreamType?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Folds the log, event by event in log order, into entries. Keeps per stream its folded fields, the containment
+ * links between entities, and the owner of each API key (from `ApiKeyIssued`), so it can be fed the whole log once.
+ */
+export class AuditFold {
+  private readonly states = new Map<string, Record<string, unknown>>();
+  private readonly parents = new Map<string, Set<string>>();
+  private readonly keyOwners = new Map<string, { userId: string; isAdmin: boolean }>();
+  private readonly firstEvents = new Map<string, EventEnvelope>();
+
+  constructor(private readonly options: AuditFoldOptions = {}) {}
+
+  /** Folds one event and answers its entry (values not yet redacted: see `redact`). */
+  apply(event: EventEnvelope): AuditEntry {
+    const resource = resourceOfStream(event.streamId);
+    if (!this.firstEvents.has(resource.id)) {
+      this.firstEvents.set(resource.id, event);
+      this.linkStreamIdParts(resource.id);
+    }
+    const itemField = this.options.itemFieldByStreamType?.[resource.type];
+    const itemValue = itemField ? (event.data as Record<string, unknown> | null)?.[itemField] : undefined;
+    const itemId = typeof itemValue === 'string' ? itemValue : undefined;
+    for (const id of referencedIds(event, resource.id, itemId)) {
+      let set = this.parents.get(resource.id);
+      if (!set) this.parents.set(resource.id, (set = new Set()));
+      set.add(id);
+    }
+    if (event.type === 'ApiKeyIssued') {
+      const data = event.data as { apiKeyId?: string; ownerUserId?: string; isAdmin?: boolean };
+      if (data.apiKeyId && data.ownerUserId)
+        this.keyOwners.set(data.apiKeyId, { userId: data.ownerUserId, isAdmin: data.isAdmin === true });
+    }
+    const stateKey = itemId === undefined ? event.streamId : `${event.streamId}\u0000${itemId}`;
+    const before = this.states.get(stateKey) ?? {};
+    const reading = this.options.changesByStreamType?.[resource.type] ?? dataFields;
+    const set = reading(event);
+    const after = { ...before, ...set };
+    this.states.set(stateKey, after);
+    const changes: AuditChange[] = [];
+    for (const [field, value] of Object.entries(set))
+      if (field in before ? !same(before[field], value) : value !== null && value !== undefined)
+        changes.push({ field, before: field in before ? before[field] : null, after: value });
+    return {
+      position: event.position,
+      eventId: event.id,
+      occurredAt: event.metadata.occurredAt,
+      ...this.actorOf(event),
+      sourceAddress: null,
+      action: actionOf(event.type),
+      eventType: event.type,
+      resource: {
+        ...resource,
+        streamId: event.streamId,
+        revision: event.revision,
+        ...(itemId !== undefined ? { itemId } : {}),
+      },
+      changes,
+      correlationId: event.metadata.correlationId,
+      causationId: event.metadata.causationId,
+    };
+  }
+
+  private actorOf(event: EventEnvelope): { actor: AuditActor; credentialKind: CredentialKind } {
+    const { kind, id } = event.metadata.actor;
+    switch (kind) {
+      case 'apiKey': {
+        const owner = this.keyOwners.get(id);
+        return {
+          actor: { kind: 'apiKey', id, userId: owner?.userId ?? null },
+          credentialKind: owner?.isAdmin ? 'adminApiKey' : 'apiKey',
+        };
+      }
+      case 'user':
+        return { actor: { kind: 'user', id, userId: id }, credentialKind: 'session' };
+      case 'app':
+        return { actor: { kind: 'app', id, userId: null }, credentialKind: 'appToken' };
+      default:
+        return { actor: { kind: 'platform', id, userId: null }, credentialKind: 'none' };
+    }
+  }
+
+  /** Whether the entity `id` is `ancestor` or lives (transitively) inside it. */
+  isWithin(id: string, ancestor: string): boolean {
+    const seen = new Set<string>();
+    const stack = [id];
+    while (stack.length > 0) {
+      const next = stack.pop()!;
+      if (next === ancestor) return true;
+      if (seen.has(next)) continue;
+      seen.add(next);
+      for (const parent of this.parents.get(next) ?? []) stack.push(parent);
+    }
+    return false;
+  }
+
+  /** Whether an entry is about `resourceId` or something inside it (its stream, or an id its event's data names). */
+  entryWithin(entry: AuditEntry, resourceId: string): boolean {
+    return entry.resource.itemId === resourceId || this.isWithin(entry.resource.id, resourceId);
+  }
+
+  /** Links a stream's resource to the entities its id names (a memory bucket `agt_1-usr_2` to agt_1 and usr_2). */
+  private linkStreamIdParts(resourceId: string): void {
+    const parts = resourceId.split('-').filter((part) => part.includes('_'));
+    if (parts.length < 2) return;
+    let set = this.parents.get(resourceId);
+    if (!set) this.parents.set(resourceId, (set = new Set()));
+    for (const part of parts) set.add(part);
+  }
+
+  /** The first event of an entity's stream (its creation), if any was folded. */
+  firstEventOf(id: string): EventEnvelope | undefined {
+    return this.firstEvents.get(id);
+  }
+
+  /** The entities `id` lives inside, directly. */
+  parentsOf(id: string): readonly string[] {
+    return [...(this.parents.get(id) ?? [])];
+  }
+}
