@@ -18,7 +18,7 @@ import { streamsOpen } from '#gateway';
 import { offlinePoolStats } from '#models';
 import { UsageRecorder } from '#usage';
 import { CODE_SANDBOX, type CodeSandbox } from '#sandbox';
-import { OPENAPI_DOCUMENT } from './openapi.js';
+import { OPENAPI_DOCUMENT, type OpenApiDocument } from './openapi.js';
 import { HTTP_METRICS } from './http-metrics.js';
 
 // Only the package's folder: its entry module would load the whole browser bundle into the server (~30 MB RSS).
@@ -48,7 +48,7 @@ export class OperationsController {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(PROJECTORS) private readonly projectors: Projector[],
     private readonly runner: ProjectionRunner,
-    @Inject(OPENAPI_DOCUMENT) private readonly openApi: object,
+    @Inject(OPENAPI_DOCUMENT) private readonly openApi: OpenApiDocument,
     @Inject(HTTP_METRICS) registry: Registry,
     usage: UsageRecorder,
     @Optional() @Inject(CODE_SANDBOX) private readonly sandbox?: CodeSandbox,
@@ -156,7 +156,7 @@ export class OperationsController {
 
   @Get('api/v1/core/openapi.json')
   openapi() {
-    return this.openApi;
+    return this.openApi();
   }
 
   @Get('api/v1/core/docs')
