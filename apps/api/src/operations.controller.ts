@@ -3,7 +3,16 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Controller, Get, Header, Inject, Optional, Param, Res } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Header,
+  Inject,
+  Optional,
+  Param,
+  Res,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { NotFoundError } from '#kernel';
@@ -39,7 +48,7 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/api/v1/core/openapi.json
 
 @Public()
 @Controller()
-export class OperationsController {
+export class OperationsController implements OnApplicationBootstrap {
   private readonly metrics: Registry;
   private ready = false;
 
@@ -86,6 +95,11 @@ export class OperationsController {
   }
 
   private readonly collectProjections: () => Promise<void>;
+
+  /** The sandbox's availability probe runs while the projections catch up: the first /health does not wait for it. */
+  onApplicationBootstrap(): void {
+    void this.sandbox?.availability().catch(() => undefined);
+  }
 
   markReady(): void {
     this.ready = true;
