@@ -203,7 +203,7 @@ export async function benchApiStartup(
       baseline: null,
       baselineLabel: null,
       ratio: null,
-      goal: { on: 'value', op: '<=', target: 1.5 },
+      goal: { on: 'value', op: '<=', target: 1.0 },
     },
     {
       metric: `  first start on ${seeded.toLocaleString('en-US')} seeded events (catch-up, info)`,

@@ -1,14 +1,22 @@
 // Entry point of the api process: read configuration once, start, and shut down cleanly on SIGINT/SIGTERM.
-import 'reflect-metadata';
-import { loadConfigOrExit } from '#kernel';
-import { createLogger } from '#platform';
-import { startApi } from './bootstrap.js';
+// Only young-generation.js is imported statically: V8 parses every module of a static import graph before running
+// any of them, and that parsing is where the young generation would grow, so the api itself is imported once the
+// growth is held off (see young-generation.ts).
+import { holdYoungGeneration, releaseYoungGeneration } from './young-generation.js';
 
 async function main(): Promise<void> {
   const started = performance.now();
+  holdYoungGeneration();
+  await import('reflect-metadata');
+  const [{ loadConfigOrExit }, { createLogger }, { startApi }] = await Promise.all([
+    import('#kernel'),
+    import('#platform'),
+    import('./bootstrap.js'),
+  ]);
   const config = loadConfigOrExit();
   const logger = createLogger(config);
   const app = await startApi(config, logger);
+  releaseYoungGeneration();
   logger.info(
     {
       port: config.port,

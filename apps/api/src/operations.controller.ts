@@ -3,7 +3,16 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Controller, Get, Header, Inject, Optional, Param, Res } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Header,
+  Inject,
+  Optional,
+  Param,
+  Res,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { NotFoundError } from '#kernel';
@@ -18,7 +27,7 @@ import { streamsOpen } from '#gateway';
 import { offlinePoolStats } from '#models';
 import { UsageRecorder } from '#usage';
 import { CODE_SANDBOX, type CodeSandbox } from '#sandbox';
-import { OPENAPI_DOCUMENT } from './openapi.js';
+import { OPENAPI_DOCUMENT, type OpenApiDocument } from './openapi.js';
 import { HTTP_METRICS } from './http-metrics.js';
 
 // Only the package's folder: its entry module would load the whole browser bundle into the server (~30 MB RSS).
@@ -39,7 +48,7 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/api/v1/core/openapi.json
 
 @Public()
 @Controller()
-export class OperationsController {
+export class OperationsController implements OnApplicationBootstrap {
   private readonly metrics: Registry;
   private ready = false;
 
@@ -48,7 +57,7 @@ export class OperationsController {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(PROJECTORS) private readonly projectors: Projector[],
     private readonly runner: ProjectionRunner,
-    @Inject(OPENAPI_DOCUMENT) private readonly openApi: object,
+    @Inject(OPENAPI_DOCUMENT) private readonly openApi: OpenApiDocument,
     @Inject(HTTP_METRICS) registry: Registry,
     usage: UsageRecorder,
     @Optional() @Inject(CODE_SANDBOX) private readonly sandbox?: CodeSandbox,
@@ -86,6 +95,11 @@ export class OperationsController {
   }
 
   private readonly collectProjections: () => Promise<void>;
+
+  /** The sandbox's availability probe runs while the projections catch up: the first /health does not wait for it. */
+  onApplicationBootstrap(): void {
+    void this.sandbox?.availability().catch(() => undefined);
+  }
 
   markReady(): void {
     this.ready = true;
@@ -156,7 +170,7 @@ export class OperationsController {
 
   @Get('api/v1/core/openapi.json')
   openapi() {
-    return this.openApi;
+    return this.openApi();
   }
 
   @Get('api/v1/core/docs')

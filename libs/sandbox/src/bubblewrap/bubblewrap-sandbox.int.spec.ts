@@ -59,6 +59,30 @@ if (!availability.available) {
 } else {
   codeSandboxContract('bubblewrap', async () => sandbox);
 
+  describe('BubblewrapSandbox availability probe', () => {
+    it('runs its probe sandbox without holding the event loop (the first /health of the api asks for it)', async () => {
+      // A setpriv that marks when it runs: timers firing while it runs prove the api's loop was free meanwhile
+      // (a spawnSync held it for the whole run: no tick could see it running).
+      const marks = await mkdtemp(join(tmpdir(), 'probe-marks-'));
+      const slow = join(marks, 'setpriv');
+      await writeFile(slow, `#!/bin/sh\ntouch ${marks}/started\nsleep 1\ntouch ${marks}/finished\n`, {
+        mode: 0o755,
+      });
+      const probing = new BubblewrapSandbox({ root, limits: CONTRACT_LIMITS, setprivPath: slow });
+      let ticksWhileRunning = 0;
+      const ticker = setInterval(() => {
+        if (existsSync(join(marks, 'started')) && !existsSync(join(marks, 'finished'))) ticksWhileRunning++;
+      }, 10);
+      try {
+        expect(await probing.availability()).toEqual({ available: true });
+      } finally {
+        clearInterval(ticker);
+        await rm(marks, { recursive: true, force: true });
+      }
+      expect(ticksWhileRunning).toBeGreaterThan(0);
+    }, 30_000);
+  });
+
   describe('BubblewrapSandbox hostile-code suite', () => {
     let attempts = 0;
     let contained = 0;

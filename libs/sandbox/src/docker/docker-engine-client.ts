@@ -6,8 +6,11 @@
 // `cpu-features` build); the adapter needs nine endpoints, and must cut an exec's stream at the output cap or the
 // wall timeout by dropping its connection, which dockerode's modem hides behind its own stream handling. The fake
 // Engine spec (`docker-sandbox.int.spec.ts`) is the contract for every request shape here.
-import { Client } from 'undici';
-import { ValidationError } from '#kernel';
+import type { Client } from 'undici';
+import { lazyModule, ValidationError } from '#kernel';
+
+/** undici, loaded when a Docker sandbox first calls the Engine (a platform without one never loads it). */
+const undici = lazyModule<typeof import('undici')>('undici');
 
 const MB = 1024 * 1024;
 
@@ -214,6 +217,6 @@ export class DockerEngineClient {
   }
 
   private newClient(): Client {
-    return new Client(this.origin, this.socketPath ? { socketPath: this.socketPath } : {});
+    return new (undici().Client)(this.origin, this.socketPath ? { socketPath: this.socketPath } : {});
   }
 }
