@@ -132,7 +132,9 @@ export function codeSandboxContract(name: string, open: () => Promise<CodeSandbo
     it('kills the run when the caller aborts', async () => {
       const id = await make();
       const abort = new AbortController();
-      setTimeout(() => abort.abort(), 300);
+      // Late enough that a loaded machine has started the run (cgroup, bwrap, seccomp) and printed; well before the
+      // wall timeout, so only the abort can end it.
+      setTimeout(() => abort.abort(), 1_500);
       const result = await sandbox.run(
         id,
         { language: 'shell', code: 'echo started; sleep 30' },
