@@ -1,6 +1,6 @@
 // The composition root's one list of what runs over the log: every read-model projector, then the contexts' process
-// managers, then the integration-event relay. The api, the worker and the CLI run the same set, in this order (the CLI lists it), with the modules whose
-// command handlers the process managers send to.
+// managers, then the integration-event relay. The api, the worker and the CLI run the same set, in this order (the
+// CLI lists it), with the modules whose command handlers the process managers send to.
 import type { Type } from '@nestjs/common';
 import type { Projector } from '#eventsourcing';
 import { AgentsModule, PersonalAgentProcess, SpaceDeletionProcess } from '#agents';

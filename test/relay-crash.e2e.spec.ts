@@ -71,7 +71,12 @@ if ('unavailable' in mock) {
   /** Starts a relay process; its stdout lines, as they come. */
   const relay = (dataDir: string, extra: Record<string, string> = {}) => {
     const child = spawn(process.execPath, ['--no-warnings', RELAY], {
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, KAFKA_BROKERS: mock.brokers.join(','), ...extra },
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATA_DIR: dataDir,
+        KAFKA_BROKERS: mock.brokers.join(','),
+        ...extra,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
@@ -100,7 +105,11 @@ if ('unavailable' in mock) {
         mapped.push(created, prompt);
         await store.appendToStream(`agent-${agentId}`, [created, prompt], 'no_stream');
         // Something no context publishes, between them.
-        await store.appendToStream(`noise-${agentId}`, [event('ModelCallRecorded', { agentId })], 'no_stream');
+        await store.appendToStream(
+          `noise-${agentId}`,
+          [event('ModelCallRecorded', { agentId })],
+          'no_stream',
+        );
       }
       await store.close();
 

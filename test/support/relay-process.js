@@ -5,10 +5,14 @@
 //   log's head. With HANG_AFTER=n it stops dead after the n-th acknowledgement (mid-batch, checkpoint not stored) and
 //   waits there to be killed.
 import { join } from 'node:path';
+import { clearInterval, setInterval } from 'node:timers';
 import { SqliteEventStore } from '../../dist/libs/event-store/src/index.js';
 import { SqliteReadStore } from '../../dist/libs/read-store/src/index.js';
 import { ProjectionRunner, processLeaseOwner } from '../../dist/libs/eventsourcing/src/index.js';
-import { IntegrationEventRelay, INTEGRATION_EVENT_RELAY } from '../../dist/libs/integration-events/src/index.js';
+import {
+  IntegrationEventRelay,
+  INTEGRATION_EVENT_RELAY,
+} from '../../dist/libs/integration-events/src/index.js';
 import { KafkaMessageBus } from '../../dist/libs/message-bus/src/kafka/kafka-message-bus.js';
 import { INTEGRATION_EVENT_MAPS } from '../../dist/apps/integration-events.js';
 

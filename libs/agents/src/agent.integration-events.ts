@@ -21,7 +21,11 @@ export const AGENT_INTEGRATION_EVENTS = defineIntegrationEvents<AgentEvent>('age
     fact: 'moved',
     subject: { agentId: data.agentId, spaceId: data.spaceId },
   }),
-  AgentDeleted: ({ data }) => ({ fact: 'deleted', subject: { agentId: data.agentId }, data: { reason: data.reason } }),
+  AgentDeleted: ({ data }) => ({
+    fact: 'deleted',
+    subject: { agentId: data.agentId },
+    data: { reason: data.reason },
+  }),
   AgentRenamed: setting('name'),
   AgentModelChanged: setting('model'),
   AgentSystemPromptChanged: setting('systemPrompt'),

@@ -6,5 +6,9 @@ import { defineIntegrationEvents } from '#integration-events';
 import type { UserEvent } from './user.events.js';
 
 export const USER_INTEGRATION_EVENTS = defineIntegrationEvents<UserEvent>('user', {
-  UserRegistered: ({ data }) => ({ fact: 'registered', subject: { userId: data.userId }, data: { role: data.role } }),
+  UserRegistered: ({ data }) => ({
+    fact: 'registered',
+    subject: { userId: data.userId },
+    data: { role: data.role },
+  }),
 });

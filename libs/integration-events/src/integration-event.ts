@@ -48,8 +48,7 @@ export function defineIntegrationEvents<E extends { readonly type: string; reado
   entity: string,
   on: {
     readonly [T in E['type']]:
-      | ((event: EventEnvelope<T, Extract<E, { type: T }>['data']>) => MappedEvent | null)
-      | null;
+      ((event: EventEnvelope<T, Extract<E, { type: T }>['data']>) => MappedEvent | null) | null;
   },
 ): IntegrationEventMap {
   const map: Record<string, Mapper> = {};

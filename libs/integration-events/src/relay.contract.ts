@@ -71,12 +71,17 @@ export function relayContract(name: string, openBus: () => Promise<MessageBus>):
     });
 
     const startRelay = (relayBus: MessageBus, entity: string): ProjectionRunner => {
-      const runner = new ProjectionRunner(events, reads, [new IntegrationEventRelay(relayBus, [thingMap(entity)])], {
-        owner: processLeaseOwner(fresh('host-')),
-        batchSize: 4,
-        leaseTtlMs: 2_000,
-        maxBackoffMs: 50,
-      });
+      const runner = new ProjectionRunner(
+        events,
+        reads,
+        [new IntegrationEventRelay(relayBus, [thingMap(entity)])],
+        {
+          owner: processLeaseOwner(fresh('host-')),
+          batchSize: 4,
+          leaseTtlMs: 2_000,
+          maxBackoffMs: 50,
+        },
+      );
       runners.push(runner);
       runner.start();
       return runner;

@@ -26,7 +26,8 @@ export class IntegrationEventRelay implements Projector {
     const types = new Set<string>();
     for (const { entity, map } of maps)
       for (const type of Object.keys(map)) {
-        if (types.has(type)) throw new Error(`Two integration-event maps read ${type} (the second: ${entity})`);
+        if (types.has(type))
+          throw new Error(`Two integration-event maps read ${type} (the second: ${entity})`);
         types.add(type);
       }
     this.eventTypes = [...types];

@@ -22,7 +22,8 @@ export const DOCUMENT_INTEGRATION_EVENTS = defineIntegrationEvents<DocumentEvent
     status(data.documentId, 'Ready', { version: data.version, chunkCount: data.chunkCount }),
   DocumentProcessingSkipped: ({ data }) => status(data.documentId, 'Ready', { version: data.version }),
   // The reason code only: the message may quote the file.
-  DocumentFailed: ({ data }) => status(data.documentId, 'Failed', { version: data.version, reason: data.reason }),
+  DocumentFailed: ({ data }) =>
+    status(data.documentId, 'Failed', { version: data.version, reason: data.reason }),
   DocumentDeleted: ({ data }) => ({
     fact: 'deleted',
     subject: { documentId: data.documentId },

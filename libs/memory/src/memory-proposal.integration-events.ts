@@ -17,7 +17,10 @@ export const MEMORY_PROPOSAL_INTEGRATION_EVENTS = defineIntegrationEvents<Memory
     fact: 'proposal-kept-personal',
     subject: { proposalId: data.proposalId, memoryId: data.memoryId },
   }),
-  MemoryProposalDiscarded: ({ data }) => ({ fact: 'proposal-discarded', subject: { proposalId: data.proposalId } }),
+  MemoryProposalDiscarded: ({ data }) => ({
+    fact: 'proposal-discarded',
+    subject: { proposalId: data.proposalId },
+  }),
   MemoryProposalFlagged: ({ data }) => ({
     fact: 'proposal-flagged',
     subject: { proposalId: data.proposalId },

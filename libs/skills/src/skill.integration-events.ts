@@ -24,7 +24,11 @@ export const SKILL_INTEGRATION_EVENTS = defineIntegrationEvents<SkillEvent>('ski
     subject: { skillId: data.skillId, versionId: data.versionId },
     data: { previousVersionId: data.previousVersionId, reason: data.reason },
   }),
-  SkillDeleted: ({ data }) => ({ fact: 'deleted', subject: { skillId: data.skillId }, data: { reason: data.reason } }),
+  SkillDeleted: ({ data }) => ({
+    fact: 'deleted',
+    subject: { skillId: data.skillId },
+    data: { reason: data.reason },
+  }),
   SkillDraftSaved: null,
   SkillListedOnMarketplace: null,
   SkillArchivedFromMarketplace: null,
