@@ -4,6 +4,7 @@
 //
 // Infrastructure (knows no domain): kernel, event-store, read-store, search, blob-store, message-bus, key-store,
 // sandbox, tokenizer, models (the model port, registry, providers and the offline models' core), eventsourcing,
+// integration-events (the relay and the contract of integration events; each context maps its own events),
 // http, platform, operations, testing. Contexts (own a part of the domain: events, deciders, routes, prompt formats):
 // identity, spaces, agents, knowledge, conversations, memory, skills, code-execution, llm, gateway (the model
 // gateway's routes and keys), usage. A context adds to infrastructure by registration (an offline responder, a
@@ -40,7 +41,7 @@ module.exports = {
         'Infrastructure libs never import a context (specs included): a context registers what it adds ' +
         '(its offline responder, its prompt format) through the composition root in apps/.',
       from: {
-        path: '^libs/(kernel|event-store|read-store|search|blob-store|message-bus|key-store|sandbox|tokenizer|models|eventsourcing|http|platform|operations|testing)/',
+        path: '^libs/(kernel|event-store|read-store|search|blob-store|message-bus|key-store|sandbox|tokenizer|models|eventsourcing|integration-events|http|platform|operations|testing)/',
       },
       to: {
         path: '^libs/(identity|spaces|agents|knowledge|conversations|memory|skills|code-execution|llm|gateway|usage|audit)/',

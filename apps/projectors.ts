@@ -1,6 +1,6 @@
 // The composition root's one list of what runs over the log: every read-model projector, then the contexts' process
-// managers. The api, the worker and the CLI run the same set, in this order (the CLI lists it), with the modules whose
-// command handlers the process managers send to.
+// managers, then the integration-event relay. The api, the worker and the CLI run the same set, in this order (the
+// CLI lists it), with the modules whose command handlers the process managers send to.
 import type { Type } from '@nestjs/common';
 import type { Projector } from '#eventsourcing';
 import { AgentsModule, PersonalAgentProcess, SpaceDeletionProcess } from '#agents';
@@ -24,6 +24,7 @@ import {
 import { SkillOwnerDeletionProcess, SkillsModule } from '#skills';
 import { CodeExecutionModule, SandboxLifecycleProcess } from '#code-execution';
 import { READ_MODEL_PROJECTORS } from '#projections';
+import { PlatformIntegrationEventRelay } from './integration-events.js';
 
 export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
   ...READ_MODEL_PROJECTORS,
@@ -39,6 +40,7 @@ export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
   AgentMemoriesDeletionProcess,
   SkillOwnerDeletionProcess,
   SandboxLifecycleProcess,
+  PlatformIntegrationEventRelay,
 ];
 
 /** What a process that runs ALL_PROJECTORS imports beside the platform: the handlers of the commands they send. */

@@ -12,3 +12,4 @@ export * from './http/idempotency.interceptor.js';
 export * from './authorization/principal.js';
 export * from './authorization/policy.js';
 export * from './authorization/routes.js';
+export * from './user.integration-events.js';

@@ -12,3 +12,4 @@ export { GetDocumentText } from './queries/get-document-text/get-document-text.q
 export { prepareDocument } from './ingestion/parse.js';
 export { IngestionError } from './ingestion/ingestion-error.js';
 export { KNOWLEDGE_BLOB_REFERENCES } from './blob-references.js';
+export * from './document.integration-events.js';

@@ -8,3 +8,4 @@ export { MemoryProposalProcess } from './memory-proposal.process.js';
 export * from './memory-extraction.js';
 export * from './memories-block.js';
 export { memoryOfflineResponder, OFFLINE_REMEMBERED_PREFIX } from './offline/memory-responder.js';
+export * from './memory-proposal.integration-events.js';

@@ -7,3 +7,4 @@ export { AvailableSkills, type AvailableSkill } from './available-skills.js';
 export { skillBlobReferences } from './skill-blob-references.js';
 export * from './skills-prompt.js';
 export { skillsOfflineResponder } from './offline/skills-responder.js';
+export * from './skill.integration-events.js';

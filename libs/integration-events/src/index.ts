@@ -1,0 +1,2 @@
+export * from './integration-event.js';
+export * from './relay.js';
