@@ -31,6 +31,7 @@ import { countTokens } from '#tokenizer';
 import { callCost, UsageLimiter, type Reservation, type UsageEstimate, UsageRecorder } from '#usage';
 import type { CallOutcome, Operation, Surface } from '#usage';
 import type { ApiKeyView, Caller } from '#identity';
+import { StreamedText } from './streamed-text.js';
 
 /** Who a call is for: usage is attributed to the key, its user and the Agent (core surface). */
 export interface CallScope {
@@ -396,12 +397,12 @@ async function* metered<T>(
 ): AsyncIterable<T> {
   let usage: TokenUsage | undefined;
   let outcome: CallOutcome = 'aborted';
-  let output = '';
+  const output = new StreamedText();
   try {
     for await (const piece of source) {
       const seen = measure(piece);
       if (seen.usage) usage = seen.usage;
-      output += seen.text;
+      output.add(seen.text);
       yield piece;
     }
     outcome = signal.aborted ? 'aborted' : 'completed';
@@ -415,7 +416,7 @@ async function* metered<T>(
       usage ?? {
         inputTokens: await countInputTokens(request),
         cachedInputTokens: 0,
-        outputTokens: await runOffline<number>({ op: 'countText', text: output }),
+        outputTokens: await runOffline<number>({ op: 'countText', text: output.text() }),
       },
       estimated,
     );
