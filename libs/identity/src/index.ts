@@ -12,3 +12,6 @@ export * from './http/idempotency.interceptor.js';
 export * from './authorization/principal.js';
 export * from './authorization/policy.js';
 export * from './authorization/routes.js';
+export * from './invitation.events.js';
+export * from './invitations.read-model.js';
+export * from './password.js';

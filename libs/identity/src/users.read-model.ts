@@ -1,13 +1,20 @@
-// The users read model (owners of API keys). Built by projections/users.
+// The users read model (people who sign in and own API keys). Built by projections/users; never a password hash.
 import { defineReadModel } from '#eventsourcing';
-import type { UserRole } from './user.events.js';
+import type { UserLanguage, UserRole } from './user.events.js';
 
 export interface UserView {
   readonly id: string;
   readonly email: string;
   readonly name: string;
   readonly role: UserRole;
+  /** Absent on documents projected before issue 21: read as active. */
+  readonly status?: 'active' | 'deactivated';
+  readonly language?: UserLanguage;
+  readonly hasPassword?: boolean;
+  /** Start of the per-user usage window (cost control): the user's registration until changed. */
+  readonly usageWindowStart?: string;
   readonly createdAt: string;
+  readonly updatedAt?: string;
 }
 
 export const USERS = 'users';
@@ -15,5 +22,5 @@ export const USERS = 'users';
 export const USERS_READ_MODEL = defineReadModel<UserView>({
   name: USERS,
   projection: 'users',
-  indexes: [{ fields: ['email'] }, { fields: ['createdAt'] }],
+  indexes: [{ fields: ['email'] }, { fields: ['createdAt'] }, { fields: ['role'] }],
 });

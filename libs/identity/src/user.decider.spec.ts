@@ -1,0 +1,71 @@
+import { deciderSpec } from '#testing/decider-spec';
+import { userDecider, type UserEvent } from './user.events.js';
+
+const given = deciderSpec(userDecider);
+const source = { address: '127.0.0.1', userAgent: 'jest' };
+const registered = (role: 'admin' | 'member'): UserEvent => ({
+  type: 'UserRegistered',
+  data: { userId: 'u1', email: 'ada@example.com', name: 'Ada', role },
+});
+
+describe('user decider (lifecycle)', () => {
+  it('nobody changes their own role, not even an administrator', () =>
+    given(registered('member'))
+      .when({
+        type: 'ChangeUserRole',
+        userId: 'u1',
+        role: 'admin',
+        byUserId: 'u1',
+        otherActiveAdmins: 3,
+        source,
+      })
+      .thenThrows('own_role_unchangeable'));
+
+  it('an administrator changes another user role', () =>
+    given(registered('member'))
+      .when({
+        type: 'ChangeUserRole',
+        userId: 'u1',
+        role: 'admin',
+        byUserId: 'u2',
+        otherActiveAdmins: 1,
+        source,
+      })
+      .then([{ type: 'UserRoleChanged', data: { userId: 'u1', role: 'admin', source } }]));
+
+  it('the last active administrator is neither demoted nor deactivated', () => {
+    given(registered('admin'))
+      .when({
+        type: 'ChangeUserRole',
+        userId: 'u1',
+        role: 'member',
+        byUserId: 'u2',
+        otherActiveAdmins: 0,
+        source,
+      })
+      .thenThrows('last_admin');
+    given(registered('admin'))
+      .when({ type: 'DeactivateUser', userId: 'u1', byUserId: 'u2', otherActiveAdmins: 0, source })
+      .thenThrows('last_admin');
+  });
+
+  it('deactivates and reactivates, each once', () => {
+    const deactivated: UserEvent = { type: 'UserDeactivated', data: { userId: 'u1', source } };
+    given(registered('member'))
+      .when({ type: 'DeactivateUser', userId: 'u1', byUserId: 'u2', otherActiveAdmins: 0, source })
+      .then([deactivated]);
+    given(registered('member'), deactivated)
+      .when({ type: 'DeactivateUser', userId: 'u1', byUserId: 'u2', otherActiveAdmins: 0, source })
+      .then([]);
+    given(registered('member'), deactivated)
+      .when({ type: 'ReactivateUser', userId: 'u1', source })
+      .then([{ type: 'UserReactivated', data: { userId: 'u1', source } }]);
+  });
+
+  it('a deactivated user gets no password; an unknown one is 404', () => {
+    given(registered('member'), { type: 'UserDeactivated', data: { userId: 'u1', source } })
+      .when({ type: 'SetPassword', userId: 'u1', passwordHash: '$argon2id$x', reason: 'reset', source })
+      .thenThrows('user_deactivated');
+    given().when({ type: 'ReactivateUser', userId: 'u1', source }).thenThrows('user_not_found');
+  });
+});
