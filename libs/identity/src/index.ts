@@ -15,3 +15,4 @@ export * from './authorization/routes.js';
 export * from './invitation.events.js';
 export * from './invitations.read-model.js';
 export * from './password.js';
+export * from './mail/mail.port.js';

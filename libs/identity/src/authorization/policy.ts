@@ -95,6 +95,8 @@ export interface Resources {
   'apiKey.manage': null;
   /** List every user. */
   'user.list': null;
+  /** Invite people, change another user's role, deactivate and reactivate users, read the mail outbox. */
+  'user.manage': null;
   /** Read one's own user. */
   'user.self': null;
   /** Usage of every key, Agent, model and user; cost controls. */
@@ -130,6 +132,7 @@ export const ACTIONS = [
   'skill.marketplace.curate',
   'apiKey.manage',
   'user.list',
+  'user.manage',
   'user.self',
   'usage.read.all',
   'usage.read.own',
@@ -260,6 +263,7 @@ const RULES: { readonly [A in Action]: Rule<A> } = {
   'skill.marketplace.curate': (principal) => allowIf(isAdmin(principal), 'admin_required'),
   'apiKey.manage': (principal) => allowIf(isAdmin(principal), 'admin_required'),
   'user.list': (principal) => allowIf(isAdmin(principal), 'admin_required'),
+  'user.manage': (principal) => allowIf(isAdmin(principal), 'admin_required'),
   'user.self': (principal) => allowIf(isUser(principal), 'principal_not_supported'),
   'usage.read.all': (principal) => allowIf(isAdmin(principal), 'admin_required'),
   'usage.read.own': (principal) => allowIf(isUser(principal), 'principal_not_supported'),

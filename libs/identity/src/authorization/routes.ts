@@ -46,6 +46,14 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`DELETE ${CORE}/api-keys/{apiKeyId}`]: 'apiKey.manage',
   [`GET ${CORE}/users`]: 'user.list',
   [`GET ${CORE}/users/me`]: 'user.self',
+  [`PATCH ${CORE}/users/{userId}`]: 'user.manage',
+  [`POST ${CORE}/users/{userId}/deactivate`]: 'user.manage',
+  [`POST ${CORE}/users/{userId}/reactivate`]: 'user.manage',
+  [`GET ${CORE}/invitations`]: 'user.manage',
+  [`POST ${CORE}/invitations`]: 'user.manage',
+  [`DELETE ${CORE}/invitations/{invitationId}`]: 'user.manage',
+  [`POST ${CORE}/invitations/accept`]: 'public',
+  [`GET ${CORE}/mail-outbox`]: 'user.manage',
 
   // Knowledge: reading through an Agent one uses; the fixture's documents are its Space's (writing needs its manager).
   [`GET ${K}/documents`]: 'knowledge.read',

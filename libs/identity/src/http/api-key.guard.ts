@@ -7,13 +7,13 @@ import { Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContex
 import { Reflector } from '@nestjs/core';
 import { ForbiddenError, UnauthorizedError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { PUBLIC_ROUTE, type RequestWithCaller } from './caller.js';
+import { PUBLIC_ROUTE, sourceOf, type RequestWithCaller } from './caller.js';
 import { API_KEYS, API_KEYS_READ_MODEL, type ApiKeyView } from '../api-keys.read-model.js';
 import { ProjectionRunner } from '#eventsourcing';
 import { routeRuleOf } from '../authorization/routes.js';
 
-const API_KEYS_PROJECTION = API_KEYS_READ_MODEL.projection;
 import { hashApiKey } from '../api-key.secret.js';
+import { USERS, USERS_READ_MODEL, type UserView } from '../users.read-model.js';
 
 export const ACCEPTS_BEARER = 'platform:accepts-bearer';
 export const AcceptsBearer = () => SetMetadata(ACCEPTS_BEARER, true);
@@ -26,33 +26,36 @@ const LOCAL_TTL_MS = 60_000;
 const CACHE_LIMIT = 10_000;
 
 /**
- * Known keys by hash, so a request costs no read-store query. Entries are dropped whenever the api-keys projection
- * applies a batch in this process (a revocation is then seen at once; a batch it skipped, without key events, changes
- * nothing); when another process runs that projection they live one second. A generation counter keeps a lookup that
- * raced with a batch from caching what it read.
+ * Known keys by hash (and their owners by id), so a request costs no read-store query. Entries are dropped whenever
+ * their projection applies a batch in this process (a revocation or a deactivation is then seen at once; a batch it
+ * skipped changes nothing); when another process runs that projection they live one second. A generation counter
+ * keeps a lookup that raced with a batch from caching what it read.
  */
-class KnownKeys {
-  private readonly entries = new Map<string, { view: ApiKeyView; at: number }>();
+class Known<T> {
+  private readonly entries = new Map<string, { view: T; at: number }>();
   private generation = 0;
 
-  constructor(private readonly runner: ProjectionRunner) {
+  constructor(
+    private readonly runner: ProjectionRunner,
+    private readonly projection: string,
+  ) {
     runner.on('progress', (progress) => {
-      if (progress.name !== API_KEYS_PROJECTION || !progress.applied) return;
+      if (progress.name !== projection || !progress.applied) return;
       this.generation++;
       this.entries.clear();
     });
   }
 
-  get(hash: string): ApiKeyView | undefined {
+  get(hash: string): T | undefined {
     const entry = this.entries.get(hash);
     if (!entry) return undefined;
-    const local = this.runner.isLive(API_KEYS_PROJECTION);
+    const local = this.runner.isLive(this.projection);
     if (Date.now() - entry.at <= (local ? LOCAL_TTL_MS : REMOTE_TTL_MS)) return entry.view;
     this.entries.delete(hash);
     return undefined;
   }
 
-  async lookup(hash: string, read: () => Promise<ApiKeyView | undefined>): Promise<ApiKeyView | undefined> {
+  async lookup(hash: string, read: () => Promise<T | undefined>): Promise<T | undefined> {
     const cached = this.get(hash);
     if (cached) return cached;
     const generation = this.generation;
@@ -67,14 +70,16 @@ class KnownKeys {
 
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  private readonly known: KnownKeys;
+  private readonly known: Known<ApiKeyView>;
+  private readonly users: Known<UserView>;
 
   constructor(
     private readonly reflector: Reflector,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     runner: ProjectionRunner,
   ) {
-    this.known = new KnownKeys(runner);
+    this.known = new Known(runner, API_KEYS_READ_MODEL.projection);
+    this.users = new Known(runner, USERS_READ_MODEL.projection);
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -100,6 +105,7 @@ export class ApiKeyGuard implements CanActivate {
     });
     if (!apiKey) throw new UnauthorizedError('invalid_api_key', 'the API key is not valid');
     if (apiKey.revoked) throw new UnauthorizedError('api_key_revoked', 'the API key has been revoked');
+    await this.requireActiveUser(apiKey.ownerUserId);
     this.requireRow(request);
     const requestId = request.headers['x-request-id'];
     request.caller = {
@@ -108,8 +114,19 @@ export class ApiKeyGuard implements CanActivate {
       userId: apiKey.ownerUserId,
       isAdmin: apiKey.isAdmin,
       correlationId: typeof requestId === 'string' && REQUEST_ID.test(requestId) ? requestId : randomUUID(),
+      source: sourceOf(request),
     };
     return true;
+  }
+
+  /** 401 when the credential's user is deactivated: every key and session of that person stops at once. */
+  private async requireActiveUser(userId: string): Promise<void> {
+    const user = await this.users.lookup(
+      userId,
+      async () => (await this.readStore.reader<UserView>(USERS).get(userId)) ?? undefined,
+    );
+    if (user?.status === 'deactivated')
+      throw new UnauthorizedError('user_deactivated', 'the account of this credential is deactivated');
   }
 
   /** 403 unless the route has a row in the authorization table. */

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Actor } from '#kernel';
 import type { CommandContext, IdempotentRequest } from '#eventsourcing';
 import type { ApiKeyView } from '../api-keys.read-model.js';
+import type { ChangeSource } from '../user.events.js';
 
 export interface Caller {
   readonly apiKey: ApiKeyView;
@@ -11,6 +12,8 @@ export interface Caller {
   readonly userId: string;
   readonly isAdmin: boolean;
   readonly correlationId: string;
+  /** The request's source address and user agent, recorded on identity events. */
+  readonly source?: ChangeSource;
   /** Set by the Idempotency-Key interceptor: the request's ids derive from it (see newEntityId). */
   readonly idempotent?: IdempotentRequest;
 }
@@ -29,6 +32,15 @@ export const commandContext = (caller: Caller): CommandContext => ({
   ...(caller.idempotent ? { request: caller.idempotent } : {}),
   now: () => new Date(),
 });
+
+/** Where a request came from (for identity events): its source address and user agent, bounded. */
+export const sourceOf = (request: FastifyRequest): ChangeSource => {
+  const agent = request.headers['user-agent'];
+  return {
+    address: request.ip || null,
+    userAgent: typeof agent === 'string' && agent.length > 0 ? agent.slice(0, 256) : null,
+  };
+};
 
 export const PUBLIC_ROUTE = 'platform:public-route';
 /** A route that needs no API key (health, metrics, API docs). */

@@ -104,6 +104,13 @@ const ConfigSchema = z
     SANDBOX: z.enum(['bubblewrap', 'docker']).optional(),
     DOCKER_HOST: z.string().min(1).optional(),
     SANDBOX_IMAGE: z.string().min(1).default('python:3.12-slim'),
+    INVITATION_TTL_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 90)
+      .default(24 * 7),
+    PUBLIC_URL: z.url().optional(),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -197,6 +204,12 @@ const ConfigSchema = z
       adapter: env.SANDBOX ?? (env.DOCKER_HOST ? 'docker' : 'bubblewrap'),
       dockerEndpoint: env.DOCKER_HOST ?? 'unix:///var/run/docker.sock',
       image: env.SANDBOX_IMAGE,
+    },
+    people: {
+      /** How long an invitation link may be accepted. */
+      invitationTtlMs: env.INVITATION_TTL_HOURS * 3_600_000,
+      /** Where people reach the instance (links in mail); http://HOST:PORT when unset. */
+      publicUrl: (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/+$/, ''),
     },
   }))
   .superRefine((config, ctx) => {

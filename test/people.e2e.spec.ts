@@ -1,0 +1,198 @@
+// People (issue 21): invited users. An administrator invites by email with a role; the single-use link is accepted
+// once with a name, a password and a language; refused links and taken emails change nothing; nobody changes their
+// own role, the last administrator stays; deactivation stops the person's keys with the next request. No password or
+// link token appears in an event or a log line.
+import { EVENT_STORE, type EventStore } from '#event-store';
+import { ADMIN_KEY, client, CORE, startTestApi, type TestApi } from './support/api.js';
+
+const PASSWORD = 'canary-Passw0rd-7f3e91';
+
+interface Invitation {
+  id: string;
+  email: string;
+  role: string;
+  status: string;
+  link: string | null;
+}
+interface User {
+  id: string;
+  email: string;
+  role: string;
+  status: string;
+  language: string;
+  hasPassword: boolean;
+  name: string;
+}
+
+const tokenOf = (link: string) => decodeURIComponent(link.split('#token=')[1] ?? '');
+
+describe('people: invitations and users (e2e)', () => {
+  let api: TestApi;
+  let admin: ReturnType<typeof client>;
+  const tokens: string[] = [];
+
+  beforeAll(async () => {
+    api = await startTestApi();
+    admin = client(api.url);
+  });
+  afterAll(() => api.close());
+
+  const invite = async (email: string, role = 'member') => {
+    const reply = await admin.post<Invitation>(`${CORE}/invitations`, { email, role });
+    expect(reply.status).toBe(201);
+    tokens.push(tokenOf(reply.body.link!));
+    return reply.body;
+  };
+  const anonymous = () => client(api.url, null);
+  const accept = (token: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+    anonymous().post<User & { error: { code: string } }>(
+      `${CORE}/invitations/accept`,
+      { token, name: 'Bo Berg', password: PASSWORD, ...extra },
+      headers,
+    );
+
+  it('invite → the mail outbox holds the link → accept once with a password and the language of Accept-Language', async () => {
+    const invitation = await invite('bo@example.com');
+    expect(invitation).toMatchObject({ email: 'bo@example.com', role: 'member', status: 'pending' });
+    const token = tokenOf(invitation.link!);
+
+    const outbox = await admin.get<{ data: { to: string; kind: string; text: string }[] }>(
+      `${CORE}/mail-outbox`,
+    );
+    expect(outbox.body.data[0]).toMatchObject({ to: 'bo@example.com', kind: 'invitation' });
+    expect(outbox.body.data[0]!.text).toContain(token);
+    expect((await client(api.url, null).get(`${CORE}/mail-outbox`)).status).toBe(401);
+
+    // Bad input: 4xx, nothing changes.
+    expect((await accept(token, { password: 'short' })).status).toBe(400);
+    expect((await accept(`${token.slice(0, -2)}xx`)).body.error.code).toBe('invalid_invitation');
+    expect((await accept('not-a-token')).body.error.code).toBe('invalid_invitation');
+
+    const accepted = await accept(token, {}, { 'accept-language': 'fr;q=1, de-DE;q=0.9, en;q=0.5' });
+    expect(accepted.status).toBe(201);
+    expect(accepted.body).toMatchObject({
+      email: 'bo@example.com',
+      name: 'Bo Berg',
+      role: 'member',
+      status: 'active',
+      language: 'de',
+      hasPassword: true,
+    });
+    expect(JSON.stringify(accepted.body)).not.toMatch(/argon2|passwordHash/);
+
+    const reused = await accept(token);
+    expect(reused.status).toBe(409);
+    expect(reused.body.error.code).toBe('invitation_used');
+    const listed = await admin.get<{ data: Invitation[] }>(`${CORE}/invitations`);
+    expect(listed.body.data.find((i) => i.id === invitation.id)).toMatchObject({ status: 'accepted' });
+  });
+
+  it('a revoked link, an email already a user, and an email taken meanwhile are refused and change nothing', async () => {
+    const revoked = await invite('cy@example.com');
+    expect((await admin.delete<Invitation>(`${CORE}/invitations/${revoked.id}`)).body.status).toBe('revoked');
+    expect((await accept(tokenOf(revoked.link!))).body.error.code).toBe('invitation_revoked');
+
+    const taken = await admin.post<{ error: { code: string } }>(`${CORE}/invitations`, {
+      email: 'BO@example.com',
+    });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error.code).toBe('email_taken');
+
+    const first = await invite('di@example.com');
+    const second = await invite('di@example.com');
+    expect((await accept(tokenOf(first.link!), { language: 'en' })).status).toBe(201);
+    const late = await accept(tokenOf(second.link!));
+    expect(late.status).toBe(409);
+    expect(late.body.error.code).toBe('email_taken');
+    const listed = await admin.get<{ data: Invitation[] }>(`${CORE}/invitations?limit=100`);
+    expect(listed.body.data.find((i) => i.id === second.id)).toMatchObject({ status: 'pending' });
+    expect((await admin.post(`${CORE}/invitations/accept`, { token: 'x' })).status).toBe(400);
+  });
+
+  it('members cannot invite or change roles; nobody changes their own role; the last admin stays', async () => {
+    const users = await admin.get<{ data: User[] }>(`${CORE}/users?limit=100`);
+    const bo = users.body.data.find((u) => u.email === 'bo@example.com')!;
+    const me = await admin.get<User>(`${CORE}/users/me`);
+
+    // Bo, a member, with a key of their own: no invitations, no roles, not even their own.
+    const boKey = await admin.post<{ key: string }>(`${CORE}/api-keys`, {
+      name: 'bo',
+      owner: { email: bo.email },
+    });
+    const asBo = client(api.url, boKey.body.key);
+    expect((await asBo.post(`${CORE}/invitations`, { email: 'x@example.com' })).status).toBe(403);
+    expect((await asBo.patch(`${CORE}/users/${bo.id}`, { role: 'admin' })).status).toBe(403);
+    expect((await admin.get<User>(`${CORE}/users/me`)).body.role).toBe('admin');
+
+    const own = await admin.patch<{ error: { code: string } }>(`${CORE}/users/${me.body.id}`, {
+      role: 'member',
+    });
+    expect(own.status).toBe(403);
+    expect(own.body.error.code).toBe('own_role_unchangeable');
+    const self = await admin.post<{ error: { code: string } }>(`${CORE}/users/${me.body.id}/deactivate`);
+    expect(self.status).toBe(403);
+
+    // Promote Bo, who (with an admin key) demotes the bootstrap admin; demoting Bo then would leave no admin.
+    expect((await admin.patch<User>(`${CORE}/users/${bo.id}`, { role: 'admin' })).body.role).toBe('admin');
+    const boAdminKey = await admin.post<{ key: string }>(`${CORE}/api-keys`, {
+      name: 'bo admin',
+      owner: { email: bo.email },
+      isAdmin: true,
+    });
+    const asBoAdmin = client(api.url, boAdminKey.body.key);
+    expect((await asBoAdmin.patch<User>(`${CORE}/users/${me.body.id}`, { role: 'member' })).body.role).toBe(
+      'member',
+    );
+    const last = await admin.patch<{ error: { code: string } }>(`${CORE}/users/${bo.id}`, { role: 'member' });
+    expect(last.status).toBe(409);
+    expect(last.body.error.code).toBe('last_admin');
+    const lastOff = await admin.post<{ error: { code: string } }>(`${CORE}/users/${bo.id}/deactivate`);
+    expect(lastOff.body.error.code).toBe('last_admin');
+    expect((await asBoAdmin.patch<User>(`${CORE}/users/${me.body.id}`, { role: 'admin' })).body.role).toBe(
+      'admin',
+    );
+    expect((await admin.patch(`${CORE}/users/usr_unknown`, { role: 'admin' })).status).toBe(404);
+  });
+
+  it("deactivation stops the person's keys with the next request; reactivation restores them", async () => {
+    const users = await admin.get<{ data: User[] }>(`${CORE}/users?limit=100`);
+    const di = users.body.data.find((u) => u.email === 'di@example.com')!;
+    const diKey = await admin.post<{ key: string }>(`${CORE}/api-keys`, {
+      name: 'di',
+      owner: { email: di.email },
+    });
+    const asDi = client(api.url, diKey.body.key);
+    expect((await asDi.get(`${CORE}/users/me`)).status).toBe(200);
+
+    expect((await admin.post<User>(`${CORE}/users/${di.id}/deactivate`)).body.status).toBe('deactivated');
+    const refused = await asDi.get<{ error: { code: string } }>(`${CORE}/users/me`);
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('user_deactivated');
+
+    expect((await admin.post<User>(`${CORE}/users/${di.id}/reactivate`)).body.status).toBe('active');
+    expect((await asDi.get(`${CORE}/users/me`)).status).toBe(200);
+  });
+
+  it('no password or link token in any event or log line; every change names its source', async () => {
+    const events = await api.app.get<EventStore>(EVENT_STORE).readAll();
+    const text = JSON.stringify(events) + api.logs();
+    expect(text).not.toContain(PASSWORD);
+    for (const token of tokens) expect(text).not.toContain(token.split('.')[1]);
+    expect(text).not.toContain(ADMIN_KEY);
+    const changes = events.filter((e) =>
+      [
+        'UserRoleChanged',
+        'UserDeactivated',
+        'InvitationIssued',
+        'InvitationAccepted',
+        'UserPasswordSet',
+      ].includes(e.type),
+    );
+    expect(changes.length).toBeGreaterThan(5);
+    for (const event of changes)
+      expect((event.data as { source: unknown }).source).toEqual({
+        address: '127.0.0.1',
+        userAgent: expect.any(String),
+      });
+  });
+});
