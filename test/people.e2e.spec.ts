@@ -173,11 +173,119 @@ describe('people: invitations and users (e2e)', () => {
     expect((await asDi.get(`${CORE}/users/me`)).status).toBe(200);
   });
 
+  const signIn = async (email: string, password = PASSWORD, cookie?: string) => {
+    const response = await fetch(`${api.url}${CORE}/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      body: JSON.stringify({ email, password }),
+    });
+    const body = (await response.json()) as User & { error: { code: string } };
+    const setCookie = response.headers.get('set-cookie') ?? '';
+    const secret = /ap_session=([^;]*)/.exec(setCookie)?.[1] ?? '';
+    if (secret) secrets.push(secret);
+    return {
+      status: response.status,
+      body,
+      setCookie,
+      cookie: `ap_session=${secret}`,
+      headers: response.headers,
+    };
+  };
+  const withCookie = (cookie: string, origin: string | null = api.url) => ({
+    get: <T>(path: string) => client(api.url, null).get<T>(path, { cookie }),
+    post: <T>(path: string, body?: unknown) =>
+      client(api.url, null).post<T>(path, body, { cookie, ...(origin ? { origin } : {}) }),
+  });
+  const secrets: string[] = [];
+
+  it('sign in with the password → an HttpOnly SameSite=Lax cookie that works on the core API; the compat API refuses it', async () => {
+    const wrong = await signIn('bo@example.com', 'not-the-password-at-all');
+    const unknown = await signIn('nobody@example.com', 'not-the-password-at-all');
+    expect(wrong.status).toBe(401);
+    expect([unknown.status, unknown.body]).toEqual([wrong.status, wrong.body]);
+    expect(wrong.body.error.code).toBe('invalid_credentials');
+
+    const bo = await signIn('BO@example.com');
+    expect(bo.status).toBe(200);
+    expect(bo.body.email).toBe('bo@example.com');
+    expect(bo.setCookie).toMatch(
+      /^ap_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+$/,
+    );
+    const asBo = withCookie(bo.cookie);
+    expect((await asBo.get<User>(`${CORE}/users/me`)).body.email).toBe('bo@example.com');
+    expect((await asBo.get(`${CORE}/agents`)).status).toBe(200);
+
+    // CSRF: an unsafe request by cookie must come from this instance.
+    const foreign = await withCookie(bo.cookie, 'https://evil.example').post<{ error: { code: string } }>(
+      `${CORE}/spaces`,
+      { name: 'from elsewhere' },
+    );
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.error.code).toBe('csrf_origin_mismatch');
+    expect((await withCookie(bo.cookie, null).post(`${CORE}/spaces`, { name: 'no origin' })).status).toBe(
+      403,
+    );
+    expect((await asBo.post(`${CORE}/spaces`, { name: 'from here' })).status).toBe(201);
+
+    // The compatible gateway is key-only.
+    const compat = await client(api.url, null).get<{ error: { code: string } }>('/api/compat/v1/models', {
+      cookie: bo.cookie,
+    });
+    expect(compat.status).toBe(401);
+
+    // Signing in again rotates the session: the one the request came with ends.
+    const again = await signIn('bo@example.com', PASSWORD, bo.cookie);
+    expect(again.cookie).not.toBe(bo.cookie);
+    expect((await asBo.get(`${CORE}/users/me`)).status).toBe(401);
+    expect((await withCookie(again.cookie).get(`${CORE}/users/me`)).status).toBe(200);
+  });
+
+  it('wrong passwords are rate limited per account (429 with Retry-After, even for the right password)', async () => {
+    for (let i = 0; i < 5; i++)
+      expect((await signIn('di@example.com', `wrong-password-${i}`)).status).toBe(401);
+    const limited = await signIn('di@example.com');
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe('sign_in_rate_limited');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    const events = await api.app.get<EventStore>(EVENT_STORE).readAll();
+    expect(events.filter((e) => e.type === 'SignInFailed').length).toBeGreaterThanOrEqual(7);
+  });
+
+  it('sign-out ends this session, sign-out-everywhere every one; deactivation stops cookie and key within one request', async () => {
+    const one = await signIn('bo@example.com');
+    const two = await signIn('bo@example.com');
+    expect((await withCookie(one.cookie).post(`${CORE}/auth/sign-out`)).status).toBe(204);
+    expect((await withCookie(one.cookie).get(`${CORE}/users/me`)).status).toBe(401);
+    expect((await withCookie(two.cookie).get(`${CORE}/users/me`)).status).toBe(200);
+    expect((await withCookie(two.cookie).post(`${CORE}/auth/sign-out-everywhere`)).status).toBe(204);
+    expect((await withCookie(two.cookie).get(`${CORE}/users/me`)).status).toBe(401);
+
+    const users = await admin.get<{ data: User[] }>(`${CORE}/users?limit=100`);
+    const bo = users.body.data.find((u) => u.email === 'bo@example.com')!;
+    const session = await signIn('bo@example.com');
+    const key = await admin.post<{ key: string }>(`${CORE}/api-keys`, {
+      name: 'bo 3',
+      owner: { email: bo.email },
+    });
+    expect((await withCookie(session.cookie).get(`${CORE}/users/me`)).status).toBe(200);
+    expect((await client(api.url, key.body.key).get(`${CORE}/users/me`)).status).toBe(200);
+    expect((await admin.post<User>(`${CORE}/users/${bo.id}/deactivate`)).body.status).toBe('deactivated');
+    expect((await withCookie(session.cookie).get(`${CORE}/users/me`)).status).toBe(401);
+    expect((await client(api.url, key.body.key).get(`${CORE}/users/me`)).status).toBe(401);
+    expect((await signIn('bo@example.com')).status).toBe(401);
+    // Reactivation brings back the keys, not the sessions.
+    await admin.post(`${CORE}/users/${bo.id}/reactivate`);
+    expect((await withCookie(session.cookie).get(`${CORE}/users/me`)).status).toBe(401);
+    expect((await client(api.url, key.body.key).get(`${CORE}/users/me`)).status).toBe(200);
+  });
+
   it('no password or link token in any event or log line; every change names its source', async () => {
     const events = await api.app.get<EventStore>(EVENT_STORE).readAll();
     const text = JSON.stringify(events) + api.logs();
     expect(text).not.toContain(PASSWORD);
     for (const token of tokens) expect(text).not.toContain(token.split('.')[1]);
+    expect(secrets.length).toBeGreaterThan(3);
+    for (const secret of secrets) expect(text).not.toContain(secret);
     expect(text).not.toContain(ADMIN_KEY);
     const changes = events.filter((e) =>
       [

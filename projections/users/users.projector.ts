@@ -1,13 +1,20 @@
 // Builds the users and invitations read models (libs/identity/src/users.read-model.ts, invitations.read-model.ts).
 // The password hash stays in the log: the read model says only whether there is one.
 import { defineProjector } from '#eventsourcing';
-import type { InvitationEvent, UserEvent } from '#identity';
-import { INVITATIONS, INVITATIONS_READ_MODEL, USERS, USERS_READ_MODEL } from '#identity';
+import type { InvitationEvent, SessionEvent, UserEvent } from '#identity';
+import {
+  INVITATIONS,
+  INVITATIONS_READ_MODEL,
+  SESSIONS,
+  SESSIONS_READ_MODEL,
+  USERS,
+  USERS_READ_MODEL,
+} from '#identity';
 
-export const usersProjector = defineProjector<UserEvent | InvitationEvent>({
+export const usersProjector = defineProjector<UserEvent | InvitationEvent | SessionEvent>({
   name: USERS_READ_MODEL.projection,
   version: 2,
-  collections: [USERS_READ_MODEL, INVITATIONS_READ_MODEL],
+  collections: [USERS_READ_MODEL, INVITATIONS_READ_MODEL, SESSIONS_READ_MODEL],
   on: {
     UserRegistered: ({ data, metadata: { occurredAt: at } }) => [
       {
@@ -22,6 +29,7 @@ export const usersProjector = defineProjector<UserEvent | InvitationEvent>({
           language: data.language ?? 'en',
           hasPassword: false,
           usageWindowStart: at,
+          sessionsNotBefore: null,
           createdAt: at,
           updatedAt: at,
         },
@@ -40,7 +48,11 @@ export const usersProjector = defineProjector<UserEvent | InvitationEvent>({
         kind: 'patch',
         collection: USERS,
         id: data.userId,
-        set: { status: 'deactivated', updatedAt: metadata.occurredAt },
+        set: {
+          status: 'deactivated',
+          sessionsNotBefore: metadata.occurredAt,
+          updatedAt: metadata.occurredAt,
+        },
       },
     ],
     UserReactivated: ({ data, metadata }) => [
@@ -58,6 +70,35 @@ export const usersProjector = defineProjector<UserEvent | InvitationEvent>({
         id: data.userId,
         set: { hasPassword: true, updatedAt: metadata.occurredAt },
       },
+    ],
+    UserSignedOutEverywhere: ({ data, metadata }) => [
+      {
+        kind: 'patch',
+        collection: USERS,
+        id: data.userId,
+        set: { sessionsNotBefore: metadata.occurredAt, updatedAt: metadata.occurredAt },
+      },
+    ],
+    SessionStarted: ({ data, metadata: { occurredAt: at } }) => [
+      {
+        kind: 'upsert',
+        collection: SESSIONS,
+        doc: {
+          id: data.sessionId,
+          userId: data.userId,
+          method: data.method,
+          expiresAt: data.expiresAt,
+          lastSeenAt: at,
+          revoked: false,
+          createdAt: at,
+        },
+      },
+    ],
+    SessionRefreshed: ({ data, metadata }) => [
+      { kind: 'patch', collection: SESSIONS, id: data.sessionId, set: { lastSeenAt: metadata.occurredAt } },
+    ],
+    SessionRevoked: ({ data }) => [
+      { kind: 'patch', collection: SESSIONS, id: data.sessionId, set: { revoked: true } },
     ],
     UserLanguageChanged: ({ data, metadata }) => [
       {

@@ -21,6 +21,11 @@ import { RevokeInvitationHandler } from './commands/revoke-invitation/revoke-inv
 import { SetUserActiveController } from './commands/set-user-active/set-user-active.controller.js';
 import { SetUserActiveHandler } from './commands/set-user-active/set-user-active.command.js';
 import { EmbeddedOutbox, Mailer } from './mail/mail.port.js';
+import { SignInController } from './commands/sign-in/sign-in.controller.js';
+import { SignInHandler } from './commands/sign-in/sign-in.command.js';
+import { SignOutController } from './commands/sign-out/sign-out.controller.js';
+import { SignOutHandler } from './commands/sign-out/sign-out.command.js';
+import { SignInLimiter } from './sessions/sign-in-limiter.js';
 import { ListInvitationsController } from './queries/list-invitations/list-invitations.controller.js';
 import {
   GetInvitationHandler,
@@ -54,6 +59,8 @@ export const IDENTITY_CONTROLLERS = [
   RevokeInvitationController,
   AcceptInvitationController,
   ListMailOutboxController,
+  SignInController,
+  SignOutController,
 ];
 
 export const IDENTITY_COMMAND_HANDLERS = [
@@ -66,6 +73,8 @@ export const IDENTITY_COMMAND_HANDLERS = [
   AcceptInvitationHandler,
   ChangeUserRoleHandler,
   SetUserActiveHandler,
+  SignInHandler,
+  SignOutHandler,
 ];
 
 export const IDENTITY_QUERY_HANDLERS = [
@@ -85,6 +94,7 @@ export const IDENTITY_QUERY_HANDLERS = [
     ...IDENTITY_QUERY_HANDLERS,
     AdminBootstrap,
     EmbeddedOutbox,
+    SignInLimiter,
     { provide: Mailer, useExisting: EmbeddedOutbox },
     { provide: APP_GUARD, useClass: ApiKeyGuard },
   ],

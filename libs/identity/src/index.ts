@@ -16,3 +16,4 @@ export * from './invitation.events.js';
 export * from './invitations.read-model.js';
 export * from './password.js';
 export * from './mail/mail.port.js';
+export * from './session.events.js';

@@ -44,6 +44,7 @@ export type UserEvent =
         readonly source: ChangeSource;
       }
     >
+  | DomainEvent<'UserSignedOutEverywhere', { readonly userId: string; readonly source: ChangeSource }>
   | DomainEvent<
       'UserLanguageChanged',
       { readonly userId: string; readonly language: UserLanguage; readonly source: ChangeSource }
@@ -96,6 +97,7 @@ export type UserCommand =
       readonly reason: 'invitation' | 'reset' | 'change';
       readonly source: ChangeSource;
     }
+  | { readonly type: 'SignOutEverywhere'; readonly userId: string; readonly source: ChangeSource }
   | {
       readonly type: 'ChangeLanguage';
       readonly userId: string;
@@ -134,6 +136,8 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         return { ...state, passwordHash: event.data.passwordHash };
       case 'UserLanguageChanged':
         return { ...state, language: event.data.language };
+      case 'UserSignedOutEverywhere':
+        return state;
     }
   },
   decide: (command, state) => {
@@ -186,6 +190,8 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
             data: { userId, passwordHash: command.passwordHash, reason: command.reason, source },
           },
         ];
+      case 'SignOutEverywhere':
+        return [{ type: 'UserSignedOutEverywhere', data: { userId, source } }];
       case 'ChangeLanguage':
         return state.language === command.language
           ? []

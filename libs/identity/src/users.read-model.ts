@@ -13,6 +13,8 @@ export interface UserView {
   readonly hasPassword?: boolean;
   /** Start of the per-user usage window (cost control): the user's registration until changed. */
   readonly usageWindowStart?: string;
+  /** Sessions started before this (sign out everywhere, deactivation) are over. */
+  readonly sessionsNotBefore?: string | null;
   readonly createdAt: string;
   readonly updatedAt?: string;
 }
@@ -23,4 +25,23 @@ export const USERS_READ_MODEL = defineReadModel<UserView>({
   name: USERS,
   projection: 'users',
   indexes: [{ fields: ['email'] }, { fields: ['createdAt'] }, { fields: ['role'] }],
+});
+
+/** A session (never its secret: `id` is `ses_` + the secret's SHA-256). Built by projections/users. */
+export interface SessionView {
+  readonly id: string;
+  readonly userId: string;
+  readonly method: string;
+  readonly expiresAt: string;
+  readonly lastSeenAt: string;
+  readonly revoked: boolean;
+  readonly createdAt: string;
+}
+
+export const SESSIONS = 'sessions';
+
+export const SESSIONS_READ_MODEL = defineReadModel<SessionView>({
+  name: SESSIONS,
+  projection: 'users',
+  indexes: [{ fields: ['userId'] }],
 });

@@ -14,7 +14,8 @@
 //   it reaches, and changes only those it created.
 // - Instance-wide things (API keys, users, every user's usage, the knowledge index, Global documents, DEFAULT
 //   Skills): admins only.
-// - Principals to come: a session is its user (personal Agents; admin rights if an admin); an App token uses the
+// - A session (a person signed in) is its user as a key of theirs granted every Agent would be (its personal Agents,
+//   every other Agent, admin rights if an admin). Principals to come: an App token uses the
 //   Agents of its allowlist (standalone: none); an embed visitor uses the one public Agent it visits; the platform
 //   (process managers) may do what an admin may, except what is a user's own (memories, usage, one's user).
 import type { AgentAccess } from '../api-key.events.js';
@@ -168,8 +169,9 @@ function mayUseAgent(principal: Principal, agent: AgentOwnership): boolean {
       if (agent.isPersonal) return agent.ownerUserId === principal.userId;
       return principal.isAdmin || granted(principal.grants, agent.id);
     case 'session':
+      // A signed-in user, like a key of theirs granted every Agent.
       if (agent.isPersonal) return agent.ownerUserId === principal.userId;
-      return principal.isAdmin;
+      return true;
     case 'appToken':
       return (
         !agent.isPersonal && principal.allowlist !== 'standalone' && principal.allowlist.includes(agent.id)
@@ -208,7 +210,9 @@ type Rule<A extends Action> = (principal: Principal, resource: Resources[A]) => 
 const RULES: { readonly [A in Action]: Rule<A> } = {
   'agent.create': (principal) =>
     allowIf(
-      isAdmin(principal) || (principal.kind === 'apiKey' && principal.grants.kind === 'all'),
+      isAdmin(principal) ||
+        principal.kind === 'session' ||
+        (principal.kind === 'apiKey' && principal.grants.kind === 'all'),
       'agent_creation_denied',
     ),
   'agent.use': (principal, agent) => allowIf(mayUseAgent(principal, agent), 'agent_access_denied'),

@@ -54,6 +54,9 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`DELETE ${CORE}/invitations/{invitationId}`]: 'user.manage',
   [`POST ${CORE}/invitations/accept`]: 'public',
   [`GET ${CORE}/mail-outbox`]: 'user.manage',
+  [`POST ${CORE}/auth/sign-in`]: 'public',
+  [`POST ${CORE}/auth/sign-out`]: 'user.self',
+  [`POST ${CORE}/auth/sign-out-everywhere`]: 'user.self',
 
   // Knowledge: reading through an Agent one uses; the fixture's documents are its Space's (writing needs its manager).
   [`GET ${K}/documents`]: 'knowledge.read',

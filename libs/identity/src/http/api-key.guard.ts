@@ -5,7 +5,16 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ForbiddenError, UnauthorizedError } from '#kernel';
+import {
+  ForbiddenError,
+  PLATFORM_CONFIG,
+  SYSTEM_ACTOR,
+  UnauthorizedError,
+  type PlatformConfig,
+} from '#kernel';
+import { CommandRunner } from '#platform';
+import { sessionDecider, sessionIdOf, sessionStreamId } from '../session.events.js';
+import { sessionSecretOf } from '../sessions/session-cookie.js';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { PUBLIC_ROUTE, sourceOf, type RequestWithCaller } from './caller.js';
 import { API_KEYS, API_KEYS_READ_MODEL, type ApiKeyView } from '../api-keys.read-model.js';
@@ -13,7 +22,7 @@ import { ProjectionRunner } from '#eventsourcing';
 import { routeRuleOf } from '../authorization/routes.js';
 
 import { hashApiKey } from '../api-key.secret.js';
-import { USERS, USERS_READ_MODEL, type UserView } from '../users.read-model.js';
+import { SESSIONS, USERS, USERS_READ_MODEL, type SessionView, type UserView } from '../users.read-model.js';
 
 export const ACCEPTS_BEARER = 'platform:accepts-bearer';
 export const AcceptsBearer = () => SetMetadata(ACCEPTS_BEARER, true);
@@ -72,14 +81,20 @@ class Known<T> {
 export class ApiKeyGuard implements CanActivate {
   private readonly known: Known<ApiKeyView>;
   private readonly users: Known<UserView>;
+  private readonly sessions: Known<SessionView>;
+  /** When this process last saw each session (its idle timeout); persisted now and then (SessionRefreshed). */
+  private readonly lastSeen = new Map<string, number>();
 
   constructor(
     private readonly reflector: Reflector,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     runner: ProjectionRunner,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    private readonly commands: CommandRunner,
   ) {
     this.known = new Known(runner, API_KEYS_READ_MODEL.projection);
     this.users = new Known(runner, USERS_READ_MODEL.projection);
+    this.sessions = new Known(runner, USERS_READ_MODEL.projection);
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -91,6 +106,12 @@ export class ApiKeyGuard implements CanActivate {
     }
     const bearer = this.reflector.getAllAndOverride<boolean>(ACCEPTS_BEARER, targets) ?? false;
     const key = this.presentedKey(request, bearer);
+    // The session cookie: on the core API only (the compatible gateway stays key-only), never beside a key.
+    const sessionSecret = !key && !bearer ? sessionSecretOf(request) : null;
+    if (sessionSecret) {
+      request.caller = await this.sessionCaller(request, sessionSecret);
+      return true;
+    }
     if (!key)
       throw new UnauthorizedError(
         'missing_api_key',
@@ -117,6 +138,87 @@ export class ApiKeyGuard implements CanActivate {
       source: sourceOf(request),
     };
     return true;
+  }
+
+  /**
+   * The caller of a session cookie: a live session (not revoked, within its absolute and idle timeouts, started after
+   * its user last signed out everywhere or was deactivated) of an active user, acting as that user's key granted
+   * every Agent. An unsafe request must come from the instance's own origin (CSRF).
+   */
+  private async sessionCaller(request: RequestWithCaller, secret: string) {
+    const sessionId = sessionIdOf(secret);
+    const session = await this.sessions.lookup(
+      sessionId,
+      async () => (await this.readStore.reader<SessionView>(SESSIONS).get(sessionId)) ?? undefined,
+    );
+    const refused = () => new UnauthorizedError('invalid_session', 'the session is over: sign in again');
+    if (!session || session.revoked) throw refused();
+    const now = Date.now();
+    const { sessionIdleMs } = this.config.people;
+    const lastSeen = Math.max(this.lastSeen.get(sessionId) ?? 0, Date.parse(session.lastSeenAt));
+    if (now >= Date.parse(session.expiresAt) || now - lastSeen > sessionIdleMs) throw refused();
+    const user = await this.users.lookup(
+      session.userId,
+      async () => (await this.readStore.reader<UserView>(USERS).get(session.userId)) ?? undefined,
+    );
+    if (!user || user.status === 'deactivated') throw refused();
+    if (user.sessionsNotBefore && session.createdAt <= user.sessionsNotBefore) throw refused();
+    this.requireRow(request);
+    this.requireSameOrigin(request);
+    this.touch(sessionId, lastSeen, now);
+    const requestId = request.headers['x-request-id'];
+    const isAdmin = user.role === 'admin';
+    return {
+      apiKey: {
+        id: sessionId,
+        name: 'session',
+        ownerUserId: user.id,
+        keyHash: '',
+        keyPrefix: '',
+        agentAccess: { kind: 'all' as const },
+        isAdmin,
+        usageLimit: null,
+        bootstrap: false,
+        revoked: false,
+        revokedAt: null,
+        createdAt: session.createdAt,
+        updatedAt: session.createdAt,
+      },
+      session: { id: sessionId },
+      actor: { kind: 'user' as const, id: user.id },
+      userId: user.id,
+      isAdmin,
+      correlationId: typeof requestId === 'string' && REQUEST_ID.test(requestId) ? requestId : randomUUID(),
+      source: sourceOf(request),
+    };
+  }
+
+  /** Remembers the session was used; persists it (SessionRefreshed) when the stored time is a quarter idle old. */
+  private touch(sessionId: string, persisted: number, now: number): void {
+    if (this.lastSeen.size > 100_000) this.lastSeen.delete(this.lastSeen.keys().next().value!);
+    this.lastSeen.set(sessionId, now);
+    if (now - persisted < this.config.people.sessionIdleMs / 4) return;
+    const context = { actor: SYSTEM_ACTOR, correlationId: randomUUID(), now: () => new Date() };
+    void this.commands
+      .run(sessionStreamId(sessionId), sessionDecider, { type: 'RefreshSession', sessionId }, context)
+      .catch(() => undefined);
+  }
+
+  /** CSRF: a cookie-authenticated unsafe request must say it comes from this instance (Origin, else Referer). */
+  private requireSameOrigin(request: RequestWithCaller): void {
+    if (['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return;
+    const origin = request.headers.origin ?? request.headers.referer;
+    const presented = typeof origin === 'string' && URL.canParse(origin) ? new URL(origin).origin : null;
+    const host = request.headers.host;
+    const allowed = [
+      new URL(this.config.people.publicUrl).origin,
+      ...(typeof host === 'string' ? [`http://${host}`, `https://${host}`] : []),
+    ];
+    if (!presented || !allowed.includes(presented))
+      throw new ForbiddenError(
+        'csrf_origin_mismatch',
+        'a request signed in by cookie must come from this instance (Origin header)',
+      );
   }
 
   /** 401 when the credential's user is deactivated: every key and session of that person stops at once. */

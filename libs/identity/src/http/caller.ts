@@ -7,7 +7,13 @@ import type { ApiKeyView } from '../api-keys.read-model.js';
 import type { ChangeSource } from '../user.events.js';
 
 export interface Caller {
+  /**
+   * The key of the request; for a session, the session standing in for a key of its user granted every Agent
+   * (`id` is the session's id, so usage, cost control and Idempotency-Keys are the session's).
+   */
   readonly apiKey: ApiKeyView;
+  /** Set when the request came with a session cookie instead of a key. */
+  readonly session?: { readonly id: string };
   readonly actor: Actor;
   readonly userId: string;
   readonly isAdmin: boolean;

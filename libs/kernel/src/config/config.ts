@@ -111,6 +111,26 @@ const ConfigSchema = z
       .max(24 * 90)
       .default(24 * 7),
     PUBLIC_URL: z.url().optional(),
+    SESSION_IDLE_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(60 * 24 * 30)
+      .default(120),
+    SESSION_ABSOLUTE_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 90)
+      .default(24 * 7),
+    SIGN_IN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(5),
+    SIGN_IN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(50),
+    SIGN_IN_FAILURE_WINDOW_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(15),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -209,6 +229,12 @@ const ConfigSchema = z
       /** How long an invitation link may be accepted. */
       invitationTtlMs: env.INVITATION_TTL_HOURS * 3_600_000,
       /** Where people reach the instance (links in mail); http://HOST:PORT when unset. */
+      sessionIdleMs: env.SESSION_IDLE_MINUTES * 60_000,
+      sessionAbsoluteMs: env.SESSION_ABSOLUTE_HOURS * 3_600_000,
+      /** Failed sign-ins an account, and a source address, may have per window before 429. */
+      signInMaxFailuresPerAccount: env.SIGN_IN_MAX_FAILURES_PER_ACCOUNT,
+      signInMaxFailuresPerAddress: env.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
+      signInFailureWindowMs: env.SIGN_IN_FAILURE_WINDOW_MINUTES * 60_000,
       publicUrl: (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/+$/, ''),
     },
   }))
