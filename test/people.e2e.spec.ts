@@ -3,6 +3,7 @@
 // own role, the last administrator stays; deactivation stops the person's keys with the next request. No password or
 // link token appears in an event or a log line.
 import { EVENT_STORE, type EventStore } from '#event-store';
+import { waitUntil } from '#testing/fixtures';
 import { ADMIN_KEY, client, CORE, startTestApi, type TestApi } from './support/api.js';
 
 const PASSWORD = 'canary-Passw0rd-7f3e91';
@@ -277,6 +278,88 @@ describe('people: invitations and users (e2e)', () => {
     await admin.post(`${CORE}/users/${bo.id}/reactivate`);
     expect((await withCookie(session.cookie).get(`${CORE}/users/me`)).status).toBe(401);
     expect((await client(api.url, key.body.key).get(`${CORE}/users/me`)).status).toBe(200);
+  });
+
+  it('Developer Settings: a self-made key is granted only Agents its maker may use, and carries a usage limit', async () => {
+    const invitation = await invite('ed@example.com');
+    expect((await accept(tokenOf(invitation.link!), { name: 'Ed' })).status).toBe(201);
+    const ed = withCookie((await signIn('ed@example.com')).cookie);
+    type Agents = { data: { id: string; isPersonal: boolean; ownerUserId: string | null }[] };
+    const me = (await ed.get<User>(`${CORE}/users/me`)).body;
+    await waitUntil(async () =>
+      (await ed.get<Agents>(`${CORE}/agents?limit=200`)).body.data.some((a) => a.isPersonal),
+    );
+    const personal = (await ed.get<Agents>(`${CORE}/agents?limit=200`)).body.data.find((a) => a.isPersonal)!;
+    expect(personal.ownerUserId).toBe(me.id);
+    const adminMe = (await admin.get<User>(`${CORE}/users/me`)).body;
+    await waitUntil(async () =>
+      (await admin.get<Agents>(`${CORE}/agents?limit=200`)).body.data.some(
+        (a) => a.ownerUserId === adminMe.id,
+      ),
+    );
+    const adminsPersonal = (await admin.get<Agents>(`${CORE}/agents?limit=200`)).body.data.find(
+      (a) => a.ownerUserId === adminMe.id,
+    )!;
+    const limit = { tokens: 10000, window: 'day' };
+
+    // Asking for an Agent one cannot use is 403 (not narrowed); no usage limit is 400.
+    const wider = await ed.post<{ error: { code: string } }>(`${CORE}/me/api-keys`, {
+      name: 'wider',
+      agents: [personal.id, adminsPersonal.id],
+      usageLimit: limit,
+    });
+    expect(wider.status).toBe(403);
+    expect(wider.body.error.code).toBe('agent_access_denied');
+    expect((await ed.post(`${CORE}/me/api-keys`, { name: 'no limit', agents: [personal.id] })).status).toBe(
+      400,
+    );
+
+    const made = await ed.post<{ id: string; key: string; isAdmin: boolean; ownerUserId: string }>(
+      `${CORE}/me/api-keys`,
+      { name: 'mine', agents: [personal.id], usageLimit: limit },
+    );
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ isAdmin: false, ownerUserId: me.id });
+    secrets.push(made.body.key);
+    const asKey = client(api.url, made.body.key);
+    expect((await asKey.get(`${CORE}/agents/${personal.id}`)).status).toBe(200);
+    expect([403, 404]).toContain((await asKey.get(`${CORE}/agents/${adminsPersonal.id}`)).status);
+
+    // A key makes no key wider than itself: not "all", not another Agent, not for an admin's personal Agent.
+    const fromKey = await asKey.post<{ error: { code: string } }>(`${CORE}/me/api-keys`, {
+      name: 'all',
+      agents: 'all',
+      usageLimit: limit,
+    });
+    expect(fromKey.status).toBe(403);
+    expect(
+      (await asKey.post(`${CORE}/me/api-keys`, { name: 'x', agents: [adminsPersonal.id], usageLimit: limit }))
+        .status,
+    ).toBe(403);
+    // Nor may a member make keys for someone else or an admin key (the admin routes stay admin-only).
+    expect(
+      (await asKey.post(`${CORE}/api-keys`, { name: 'x', owner: { email: 'bo@example.com' } })).status,
+    ).toBe(403);
+
+    const listed = await ed.get<{ data: { id: string; ownerUserId: string }[] }>(`${CORE}/me/api-keys`);
+    expect(listed.body.data.map((k) => k.id)).toEqual([made.body.id]);
+    const others = await admin.get<{ data: { id: string }[] }>(`${CORE}/api-keys?limit=200`);
+    const foreignId = others.body.data.find((k) => k.id !== made.body.id)!.id;
+    expect((await ed.post(`${CORE}/me/api-keys/${foreignId}/rotate`)).status).toBe(404);
+    expect((await client(api.url, null).delete(`${CORE}/me/api-keys/${foreignId}`)).status).toBe(401);
+
+    const rotated = await ed.post<{ id: string; key: string }>(`${CORE}/me/api-keys/${made.body.id}/rotate`);
+    expect(rotated.status).toBe(201);
+    secrets.push(rotated.body.key);
+    expect((await asKey.get(`${CORE}/users/me`)).status).toBe(401);
+    const asRotated = client(api.url, rotated.body.key);
+    expect((await asRotated.get(`${CORE}/agents/${personal.id}`)).status).toBe(200);
+    expect(
+      (await ed.post(`${CORE}/me/api-keys`, { name: 'all', agents: 'all', usageLimit: limit })).status,
+    ).toBe(201);
+    const revoked = await asRotated.delete<{ revoked: boolean }>(`${CORE}/me/api-keys/${rotated.body.id}`);
+    expect(revoked.body.revoked).toBe(true);
+    expect((await asRotated.get(`${CORE}/users/me`)).status).toBe(401);
   });
 
   it('no password or link token in any event or log line; every change names its source', async () => {

@@ -26,6 +26,12 @@ import { SignInHandler } from './commands/sign-in/sign-in.command.js';
 import { SignOutController } from './commands/sign-out/sign-out.controller.js';
 import { SignOutHandler } from './commands/sign-out/sign-out.command.js';
 import { SignInLimiter } from './sessions/sign-in-limiter.js';
+import { OwnApiKeysController } from './commands/own-api-keys/own-api-keys.controller.js';
+import {
+  CreateOwnApiKeyHandler,
+  RevokeOwnApiKeyHandler,
+  RotateOwnApiKeyHandler,
+} from './commands/own-api-keys/own-api-keys.command.js';
 import { ListInvitationsController } from './queries/list-invitations/list-invitations.controller.js';
 import {
   GetInvitationHandler,
@@ -61,6 +67,7 @@ export const IDENTITY_CONTROLLERS = [
   ListMailOutboxController,
   SignInController,
   SignOutController,
+  OwnApiKeysController,
 ];
 
 export const IDENTITY_COMMAND_HANDLERS = [
@@ -75,6 +82,9 @@ export const IDENTITY_COMMAND_HANDLERS = [
   SetUserActiveHandler,
   SignInHandler,
   SignOutHandler,
+  CreateOwnApiKeyHandler,
+  RevokeOwnApiKeyHandler,
+  RotateOwnApiKeyHandler,
 ];
 
 export const IDENTITY_QUERY_HANDLERS = [

@@ -17,3 +17,4 @@ export * from './invitations.read-model.js';
 export * from './password.js';
 export * from './mail/mail.port.js';
 export * from './session.events.js';
+export * from './agent-directory.js';

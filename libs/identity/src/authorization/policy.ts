@@ -100,6 +100,8 @@ export interface Resources {
   'user.manage': null;
   /** Read one's own user. */
   'user.self': null;
+  /** Developer Settings: create, list, revoke and rotate one's own API keys (grants checked Agent by Agent). */
+  'apiKey.own': null;
   /** Usage of every key, Agent, model and user; cost controls. */
   'usage.read.all': null;
   /** Read one's own usage. */
@@ -135,6 +137,7 @@ export const ACTIONS = [
   'user.list',
   'user.manage',
   'user.self',
+  'apiKey.own',
   'usage.read.all',
   'usage.read.own',
   'knowledgeIndex.manage',
@@ -269,6 +272,7 @@ const RULES: { readonly [A in Action]: Rule<A> } = {
   'user.list': (principal) => allowIf(isAdmin(principal), 'admin_required'),
   'user.manage': (principal) => allowIf(isAdmin(principal), 'admin_required'),
   'user.self': (principal) => allowIf(isUser(principal), 'principal_not_supported'),
+  'apiKey.own': (principal) => allowIf(isUser(principal), 'principal_not_supported'),
   'usage.read.all': (principal) => allowIf(isAdmin(principal), 'admin_required'),
   'usage.read.own': (principal) => allowIf(isUser(principal), 'principal_not_supported'),
   'knowledgeIndex.manage': (principal) => allowIf(isAdmin(principal), 'admin_required'),

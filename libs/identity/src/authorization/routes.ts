@@ -57,6 +57,10 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`POST ${CORE}/auth/sign-in`]: 'public',
   [`POST ${CORE}/auth/sign-out`]: 'user.self',
   [`POST ${CORE}/auth/sign-out-everywhere`]: 'user.self',
+  [`GET ${CORE}/me/api-keys`]: 'apiKey.own',
+  [`POST ${CORE}/me/api-keys`]: 'apiKey.own',
+  [`DELETE ${CORE}/me/api-keys/{apiKeyId}`]: 'apiKey.own',
+  [`POST ${CORE}/me/api-keys/{apiKeyId}/rotate`]: 'apiKey.own',
 
   // Knowledge: reading through an Agent one uses; the fixture's documents are its Space's (writing needs its manager).
   [`GET ${K}/documents`]: 'knowledge.read',
