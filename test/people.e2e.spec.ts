@@ -31,6 +31,7 @@ describe('people: invitations and users (e2e)', () => {
   let api: TestApi;
   let admin: ReturnType<typeof client>;
   const tokens: string[] = [];
+  const secrets: string[] = [];
 
   beforeAll(async () => {
     api = await startTestApi();
@@ -80,6 +81,13 @@ describe('people: invitations and users (e2e)', () => {
       hasPassword: true,
     });
     expect(JSON.stringify(accepted.body)).not.toMatch(/argon2|passwordHash/);
+    // Accepting signs the person in.
+    const cookie = /ap_session=[A-Za-z0-9_-]{43}/.exec(accepted.headers.get('set-cookie') ?? '')?.[0];
+    expect(cookie).toBeDefined();
+    secrets.push(cookie!.split('=')[1]!);
+    expect((await client(api.url, null).get<User>(`${CORE}/users/me`, { cookie: cookie! })).body.id).toBe(
+      accepted.body.id,
+    );
 
     const reused = await accept(token);
     expect(reused.status).toBe(409);
@@ -197,7 +205,6 @@ describe('people: invitations and users (e2e)', () => {
     post: <T>(path: string, body?: unknown) =>
       client(api.url, null).post<T>(path, body, { cookie, ...(origin ? { origin } : {}) }),
   });
-  const secrets: string[] = [];
 
   it('sign in with the password → an HttpOnly SameSite=Lax cookie that works on the core API; the compat API refuses it', async () => {
     const wrong = await signIn('bo@example.com', 'not-the-password-at-all');
@@ -360,6 +367,28 @@ describe('people: invitations and users (e2e)', () => {
     const revoked = await asRotated.delete<{ revoked: boolean }>(`${CORE}/me/api-keys/${rotated.body.id}`);
     expect(revoked.body.revoked).toBe(true);
     expect((await asRotated.get(`${CORE}/users/me`)).status).toBe(401);
+  });
+
+  it('an admin-issued password reset link gives the bootstrap admin a password, once', async () => {
+    const me = (await admin.get<User>(`${CORE}/users/me`)).body;
+    expect(me.hasPassword).toBe(false);
+    const issued = await admin.post<{ link: string }>(`${CORE}/users/${me.id}/password-reset`);
+    expect(issued.status).toBe(201);
+    const token = tokenOf(issued.body.link);
+    tokens.push(token);
+    const outbox = await admin.get<{ data: { kind: string; to: string }[] }>(`${CORE}/mail-outbox`);
+    expect(outbox.body.data[0]).toMatchObject({ kind: 'password-reset', to: me.email });
+    const reset = (body: unknown) =>
+      anonymous().post<{ error: { code: string } }>(`${CORE}/auth/password-reset`, body);
+    expect((await reset({ token: `${token.slice(0, -2)}xx`, password: PASSWORD })).body.error.code).toBe(
+      'invalid_reset_link',
+    );
+    expect((await reset({ token, password: PASSWORD })).status).toBe(204);
+    expect((await reset({ token, password: PASSWORD })).body.error.code).toBe('invalid_reset_link');
+    const signedIn = await signIn(me.email);
+    expect(signedIn.status).toBe(200);
+    expect((await withCookie(signedIn.cookie).get<{ data: User[] }>(`${CORE}/users`)).status).toBe(200);
+    expect((await client(api.url, null).post(`${CORE}/users/${me.id}/password-reset`)).status).toBe(401);
   });
 
   it('no password or link token in any event or log line; every change names its source', async () => {

@@ -71,6 +71,7 @@ export const usersProjector = defineProjector<UserEvent | InvitationEvent | Sess
         set: { hasPassword: true, updatedAt: metadata.occurredAt },
       },
     ],
+    UserPasswordResetIssued: () => [],
     UserSignedOutEverywhere: ({ data, metadata }) => [
       {
         kind: 'patch',

@@ -26,6 +26,11 @@ import { SignInHandler } from './commands/sign-in/sign-in.command.js';
 import { SignOutController } from './commands/sign-out/sign-out.controller.js';
 import { SignOutHandler } from './commands/sign-out/sign-out.command.js';
 import { SignInLimiter } from './sessions/sign-in-limiter.js';
+import { ResetPasswordController } from './commands/reset-password/reset-password.controller.js';
+import {
+  IssuePasswordResetHandler,
+  ResetPasswordHandler,
+} from './commands/reset-password/reset-password.command.js';
 import { OwnApiKeysController } from './commands/own-api-keys/own-api-keys.controller.js';
 import {
   CreateOwnApiKeyHandler,
@@ -68,6 +73,7 @@ export const IDENTITY_CONTROLLERS = [
   SignInController,
   SignOutController,
   OwnApiKeysController,
+  ResetPasswordController,
 ];
 
 export const IDENTITY_COMMAND_HANDLERS = [
@@ -85,6 +91,8 @@ export const IDENTITY_COMMAND_HANDLERS = [
   CreateOwnApiKeyHandler,
   RevokeOwnApiKeyHandler,
   RotateOwnApiKeyHandler,
+  IssuePasswordResetHandler,
+  ResetPasswordHandler,
 ];
 
 export const IDENTITY_QUERY_HANDLERS = [

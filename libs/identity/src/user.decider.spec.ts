@@ -64,8 +64,36 @@ describe('user decider (lifecycle)', () => {
 
   it('a deactivated user gets no password; an unknown one is 404', () => {
     given(registered('member'), { type: 'UserDeactivated', data: { userId: 'u1', source } })
-      .when({ type: 'SetPassword', userId: 'u1', passwordHash: '$argon2id$x', reason: 'reset', source })
+      .when({ type: 'SetPassword', userId: 'u1', passwordHash: '$argon2id$x', reason: 'change', source })
       .thenThrows('user_deactivated');
     given().when({ type: 'ReactivateUser', userId: 'u1', source }).thenThrows('user_not_found');
+  });
+
+  it('a password reset link works once, before it expires', () => {
+    const issued: UserEvent = {
+      type: 'UserPasswordResetIssued',
+      data: { userId: 'u1', tokenHash: 'h1', expiresAt: '2030-01-02T00:00:00.000Z', source },
+    };
+    const reset = {
+      type: 'SetPassword' as const,
+      userId: 'u1',
+      passwordHash: '$argon2id$new',
+      reason: 'reset' as const,
+      reset: { tokenHash: 'h1', now: '2030-01-01T00:00:00.000Z' },
+      source,
+    };
+    const set: UserEvent = {
+      type: 'UserPasswordSet',
+      data: { userId: 'u1', passwordHash: '$argon2id$new', reason: 'reset', source },
+    };
+    given(registered('member'), issued).when(reset).then([set]);
+    given(registered('member'), issued, set).when(reset).thenThrows('invalid_reset_link');
+    given(registered('member'), issued)
+      .when({ ...reset, reset: { tokenHash: 'h2', now: reset.reset.now } })
+      .thenThrows('invalid_reset_link');
+    given(registered('member'), issued)
+      .when({ ...reset, reset: { tokenHash: 'h1', now: '2030-01-02T00:00:00.000Z' } })
+      .thenThrows('reset_link_expired');
+    given(registered('member')).when(reset).thenThrows('invalid_reset_link');
   });
 });

@@ -44,6 +44,16 @@ export type UserEvent =
         readonly source: ChangeSource;
       }
     >
+  | DomainEvent<
+      'UserPasswordResetIssued',
+      {
+        readonly userId: string;
+        /** SHA-256 of the single-use link's token, never the token. */
+        readonly tokenHash: string;
+        readonly expiresAt: string;
+        readonly source: ChangeSource;
+      }
+    >
   | DomainEvent<'UserSignedOutEverywhere', { readonly userId: string; readonly source: ChangeSource }>
   | DomainEvent<
       'UserLanguageChanged',
@@ -59,6 +69,8 @@ export type UserState =
       readonly role: UserRole;
       readonly language: UserLanguage;
       readonly passwordHash: string | null;
+      /** The pending password reset link (its token's hash), if any. */
+      readonly reset?: { readonly tokenHash: string; readonly expiresAt: string } | null;
     };
 
 export type UserCommand =
@@ -95,6 +107,15 @@ export type UserCommand =
       readonly userId: string;
       readonly passwordHash: string;
       readonly reason: 'invitation' | 'reset' | 'change';
+      /** For a reset: the hash of the link's token, and when it is used. */
+      readonly reset?: { readonly tokenHash: string; readonly now: string };
+      readonly source: ChangeSource;
+    }
+  | {
+      readonly type: 'IssuePasswordReset';
+      readonly userId: string;
+      readonly tokenHash: string;
+      readonly expiresAt: string;
       readonly source: ChangeSource;
     }
   | { readonly type: 'SignOutEverywhere'; readonly userId: string; readonly source: ChangeSource }
@@ -133,7 +154,9 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'UserReactivated':
         return { ...state, status: 'active' };
       case 'UserPasswordSet':
-        return { ...state, passwordHash: event.data.passwordHash };
+        return { ...state, passwordHash: event.data.passwordHash, reset: null };
+      case 'UserPasswordResetIssued':
+        return { ...state, reset: { tokenHash: event.data.tokenHash, expiresAt: event.data.expiresAt } };
       case 'UserLanguageChanged':
         return { ...state, language: event.data.language };
       case 'UserSignedOutEverywhere':
@@ -181,7 +204,23 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         return [{ type: 'UserDeactivated', data: { userId, source } }];
       case 'ReactivateUser':
         return state.status === 'active' ? [] : [{ type: 'UserReactivated', data: { userId, source } }];
+      case 'IssuePasswordReset':
+        if (state.status !== 'active')
+          throw new ForbiddenError('user_deactivated', 'the account is deactivated');
+        return [
+          {
+            type: 'UserPasswordResetIssued',
+            data: { userId, tokenHash: command.tokenHash, expiresAt: command.expiresAt, source },
+          },
+        ];
       case 'SetPassword':
+        if (command.reason === 'reset') {
+          const pending = state.reset;
+          if (!command.reset || !pending || pending.tokenHash !== command.reset.tokenHash)
+            throw new ValidationError('invalid_reset_link', 'the password reset link is not valid', 'token');
+          if (Date.parse(command.reset.now) >= Date.parse(pending.expiresAt))
+            throw new ConflictError('reset_link_expired', 'the password reset link has expired', 'token');
+        }
         if (state.status !== 'active')
           throw new ForbiddenError('user_deactivated', 'the account is deactivated');
         return [

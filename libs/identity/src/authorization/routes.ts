@@ -55,6 +55,8 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`POST ${CORE}/invitations/accept`]: 'public',
   [`GET ${CORE}/mail-outbox`]: 'user.manage',
   [`POST ${CORE}/auth/sign-in`]: 'public',
+  [`POST ${CORE}/auth/password-reset`]: 'public',
+  [`POST ${CORE}/users/{userId}/password-reset`]: 'user.manage',
   [`POST ${CORE}/auth/sign-out`]: 'user.self',
   [`POST ${CORE}/auth/sign-out-everywhere`]: 'user.self',
   [`GET ${CORE}/me/api-keys`]: 'apiKey.own',

@@ -111,6 +111,12 @@ const ConfigSchema = z
       .max(24 * 90)
       .default(24 * 7),
     PUBLIC_URL: z.url().optional(),
+    PASSWORD_RESET_TTL_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30)
+      .default(24),
     SESSION_IDLE_MINUTES: z.coerce
       .number()
       .int()
@@ -229,6 +235,8 @@ const ConfigSchema = z
       /** How long an invitation link may be accepted. */
       invitationTtlMs: env.INVITATION_TTL_HOURS * 3_600_000,
       /** Where people reach the instance (links in mail); http://HOST:PORT when unset. */
+      /** How long a password reset link may be used. */
+      passwordResetTtlMs: env.PASSWORD_RESET_TTL_HOURS * 3_600_000,
       sessionIdleMs: env.SESSION_IDLE_MINUTES * 60_000,
       sessionAbsoluteMs: env.SESSION_ABSOLUTE_HOURS * 3_600_000,
       /** Failed sign-ins an account, and a source address, may have per window before 429. */

@@ -14,10 +14,11 @@ import {
   type InvitationCommand,
 } from '../../invitation.events.js';
 import { hashPassword } from '../../password.js';
+import { newSessionSecret, sessionDecider, sessionIdOf, sessionStreamId } from '../../session.events.js';
 import { userDecider, userStreamId, type ChangeSource, type UserLanguage } from '../../user.events.js';
 import { RegisterUser } from '../register-user/register-user.command.js';
 
-export class AcceptInvitation extends Command<WriteResult> {
+export class AcceptInvitation extends Command<WriteResult & { secret: string }> {
   constructor(
     readonly input: {
       readonly token: string;
@@ -27,6 +28,8 @@ export class AcceptInvitation extends Command<WriteResult> {
     },
     readonly source: ChangeSource,
     readonly correlationId: string,
+    /** How long the session it starts lasts (SESSION_ABSOLUTE_HOURS). */
+    readonly sessionAbsoluteMs: number,
   ) {
     super();
   }
@@ -41,7 +44,7 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
     private readonly bus: CommandBus,
   ) {}
 
-  async execute({ input, source, correlationId }: AcceptInvitation) {
+  async execute({ input, source, correlationId, sessionAbsoluteMs }: AcceptInvitation) {
     const invitationId = invitationIdOf(input.token);
     if (!invitationId)
       throw new PlatformError(
@@ -90,12 +93,23 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
       { type: 'SetPassword', userId, passwordHash, reason: 'invitation', source },
       context,
     );
+    await this.commands.run(invitationStreamId(invitationId), invitationDecider, accept, context);
+    // Accepting signs the person in.
+    const secret = newSessionSecret();
+    const sessionId = sessionIdOf(secret);
     const result = await this.commands.run(
-      invitationStreamId(invitationId),
-      invitationDecider,
-      accept,
+      sessionStreamId(sessionId),
+      sessionDecider,
+      {
+        type: 'StartSession',
+        sessionId,
+        userId,
+        method: 'invitation',
+        expiresAt: new Date(Date.now() + sessionAbsoluteMs).toISOString(),
+        source,
+      },
       context,
     );
-    return { id: userId, position: result.position };
+    return { id: userId, position: result.position, secret };
   }
 }

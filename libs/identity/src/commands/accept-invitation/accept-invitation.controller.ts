@@ -1,8 +1,10 @@
 // POST /invitations/accept (public): accept an invitation with a name, a password and a language.
 import { randomUUID } from 'node:crypto';
-import { Body, Controller, Post, Req } from '@nestjs/common';
+import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
+import { setSessionCookie } from '../../sessions/session-cookie.js';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
 import { CommandSender } from '#platform';
@@ -11,7 +13,7 @@ import { INVITATIONS_READ_MODEL } from '../../invitations.read-model.js';
 import { UserDto } from '../../queries/list-users/user.dto.js';
 import { GetUserById } from '../../queries/get-current-user/get-current-user.query.js';
 import type { UserLanguage } from '../../user.events.js';
-import { USERS_READ_MODEL } from '../../users.read-model.js';
+import { SESSIONS_READ_MODEL, USERS_READ_MODEL } from '../../users.read-model.js';
 import { AcceptInvitation } from './accept-invitation.command.js';
 import { AcceptInvitationBody } from './accept-invitation.schema.js';
 
@@ -40,6 +42,7 @@ export class AcceptInvitationController {
   constructor(
     private readonly sender: CommandSender,
     private readonly queries: QueryBus,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
   @Public()
@@ -49,7 +52,8 @@ export class AcceptInvitationController {
     description:
       "Public: the invitation link's token is the credential. Sets the person's name, password (12 to 256 " +
       'characters, stored as an argon2id hash) and language (default from Accept-Language). ' +
-      'Expired, reused, revoked links and an email already taken are refused and change nothing.',
+      'Expired, reused, revoked links and an email already taken are refused and change nothing. Signs the ' +
+      'person in (the session cookie, as POST /auth/sign-in).',
     body: AcceptInvitationBody,
     response: { status: 201, schema: UserDto, description: 'The new user' },
     errors: [400, 409],
@@ -58,11 +62,23 @@ export class AcceptInvitationController {
   async accept(
     @Body(new ZodBody(AcceptInvitationBody)) body: z.output<typeof AcceptInvitationBody>,
     @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const language = body.language ?? languageOf(request.headers['accept-language']);
     const accepted = await this.sender.send(
-      new AcceptInvitation({ ...body, language }, sourceOf(request), randomUUID()),
-      [USERS_READ_MODEL, INVITATIONS_READ_MODEL],
+      new AcceptInvitation(
+        { ...body, language },
+        sourceOf(request),
+        randomUUID(),
+        this.config.people.sessionAbsoluteMs,
+      ),
+      [USERS_READ_MODEL, INVITATIONS_READ_MODEL, SESSIONS_READ_MODEL],
+    );
+    setSessionCookie(
+      reply,
+      accepted.secret,
+      this.config.people.sessionAbsoluteMs,
+      this.config.people.publicUrl.startsWith('https:'),
     );
     return this.queries.execute(new GetUserById(accepted.id));
   }
