@@ -26,6 +26,8 @@ import { SignInHandler } from './commands/sign-in/sign-in.command.js';
 import { SignOutController } from './commands/sign-out/sign-out.controller.js';
 import { SignOutHandler } from './commands/sign-out/sign-out.command.js';
 import { SignInLimiter } from './sessions/sign-in-limiter.js';
+import { ChangeOwnUserController } from './commands/change-own-user/change-own-user.controller.js';
+import { ChangeOwnUserHandler } from './commands/change-own-user/change-own-user.command.js';
 import { ResetPasswordController } from './commands/reset-password/reset-password.controller.js';
 import {
   IssuePasswordResetHandler,
@@ -74,6 +76,7 @@ export const IDENTITY_CONTROLLERS = [
   SignOutController,
   OwnApiKeysController,
   ResetPasswordController,
+  ChangeOwnUserController,
 ];
 
 export const IDENTITY_COMMAND_HANDLERS = [
@@ -93,6 +96,7 @@ export const IDENTITY_COMMAND_HANDLERS = [
   RotateOwnApiKeyHandler,
   IssuePasswordResetHandler,
   ResetPasswordHandler,
+  ChangeOwnUserHandler,
 ];
 
 export const IDENTITY_QUERY_HANDLERS = [

@@ -46,6 +46,7 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`DELETE ${CORE}/api-keys/{apiKeyId}`]: 'apiKey.manage',
   [`GET ${CORE}/users`]: 'user.list',
   [`GET ${CORE}/users/me`]: 'user.self',
+  [`PATCH ${CORE}/users/me`]: 'user.self',
   [`PATCH ${CORE}/users/{userId}`]: 'user.manage',
   [`POST ${CORE}/users/{userId}/deactivate`]: 'user.manage',
   [`POST ${CORE}/users/{userId}/reactivate`]: 'user.manage',
