@@ -126,14 +126,15 @@ export class ApiKeyGuard implements CanActivate {
     });
     if (!apiKey) throw new UnauthorizedError('invalid_api_key', 'the API key is not valid');
     if (apiKey.revoked) throw new UnauthorizedError('api_key_revoked', 'the API key has been revoked');
-    await this.requireActiveUser(apiKey.ownerUserId);
+    const owner = await this.requireActiveUser(apiKey.ownerUserId);
     this.requireRow(request);
     const requestId = request.headers['x-request-id'];
     request.caller = {
       apiKey,
       actor: { kind: 'apiKey', id: apiKey.id },
       userId: apiKey.ownerUserId,
-      isAdmin: apiKey.isAdmin,
+      // An admin key acts as an admin only while its user is one: a demoted user's admin keys lose admin rights.
+      isAdmin: apiKey.isAdmin && (owner?.role ?? 'admin') === 'admin',
       correlationId: typeof requestId === 'string' && REQUEST_ID.test(requestId) ? requestId : randomUUID(),
       source: sourceOf(request),
     };
@@ -222,13 +223,14 @@ export class ApiKeyGuard implements CanActivate {
   }
 
   /** 401 when the credential's user is deactivated: every key and session of that person stops at once. */
-  private async requireActiveUser(userId: string): Promise<void> {
+  private async requireActiveUser(userId: string): Promise<UserView | undefined> {
     const user = await this.users.lookup(
       userId,
       async () => (await this.readStore.reader<UserView>(USERS).get(userId)) ?? undefined,
     );
     if (user?.status === 'deactivated')
       throw new UnauthorizedError('user_deactivated', 'the account of this credential is deactivated');
+    return user;
   }
 
   /** 403 unless the route has a row in the authorization table. */
