@@ -312,6 +312,14 @@ describe('people: invitations and users (e2e)', () => {
     )!;
     const limit = { tokens: 10000, window: 'day' };
 
+    // A conversation turn with the session cookie.
+    const turn = await ed.post<{ conversationId: string; message: { content: string } }>(
+      `${CORE}/llm/${personal.id}/conversation`,
+      { message: 'hello from a session' },
+    );
+    expect(turn.status).toBe(201);
+    expect(turn.body.message.content.length).toBeGreaterThan(0);
+
     // Asking for an Agent one cannot use is 403 (not narrowed); no usage limit is 400.
     const wider = await ed.post<{ error: { code: string } }>(`${CORE}/me/api-keys`, {
       name: 'wider',
