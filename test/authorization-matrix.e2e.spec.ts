@@ -168,6 +168,9 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
       [`PUT ${CORE}/agents/{agentId}/prompt`]: { systemPrompt: 'changed' },
       [`POST ${CORE}/api-keys`]: { name: uniqueName('matrix key'), agents: [] },
       [`PATCH ${CORE}/api-keys/{apiKeyId}`]: { name: 'renamed' },
+      [`POST ${CORE}/invitations`]: { email: 'matrix-invitee@example.com' },
+      [`PATCH ${CORE}/users/{userId}`]: { role: 'member' },
+      [`PATCH ${CORE}/users/me`]: { language: 'en' },
       [`POST ${CORE}/knowledge/{agentId}/documents`]: {
         name: 'planted.txt',
         text: 'planted',

@@ -1,15 +1,146 @@
-// Builds the users read model (libs/identity/src/users.read-model.ts).
+// Builds the users and invitations read models (libs/identity/src/users.read-model.ts, invitations.read-model.ts).
+// The password hash stays in the log: the read model says only whether there is one.
 import { defineProjector } from '#eventsourcing';
-import type { UserEvent } from '#identity';
-import { USERS, USERS_READ_MODEL } from '#identity';
+import type { InvitationEvent, SessionEvent, UserEvent } from '#identity';
+import {
+  INVITATIONS,
+  INVITATIONS_READ_MODEL,
+  SESSIONS,
+  SESSIONS_READ_MODEL,
+  USERS,
+  USERS_READ_MODEL,
+} from '#identity';
 
-export const usersProjector = defineProjector<UserEvent>({
+export const usersProjector = defineProjector<UserEvent | InvitationEvent | SessionEvent>({
   name: USERS_READ_MODEL.projection,
-  version: 1,
-  collections: [USERS_READ_MODEL],
+  version: 2,
+  collections: [USERS_READ_MODEL, INVITATIONS_READ_MODEL, SESSIONS_READ_MODEL],
   on: {
-    UserRegistered: ({ data: { userId, ...fields }, metadata }) => [
-      { kind: 'upsert', collection: USERS, doc: { id: userId, ...fields, createdAt: metadata.occurredAt } },
+    UserRegistered: ({ data, metadata: { occurredAt: at } }) => [
+      {
+        kind: 'upsert',
+        collection: USERS,
+        doc: {
+          id: data.userId,
+          email: data.email,
+          name: data.name,
+          role: data.role,
+          status: 'active',
+          language: data.language ?? 'en',
+          hasPassword: false,
+          usageWindowStart: at,
+          sessionsNotBefore: null,
+          createdAt: at,
+          updatedAt: at,
+        },
+      },
+    ],
+    UserRoleChanged: ({ data, metadata }) => [
+      {
+        kind: 'patch',
+        collection: USERS,
+        id: data.userId,
+        set: { role: data.role, updatedAt: metadata.occurredAt },
+      },
+    ],
+    UserDeactivated: ({ data, metadata }) => [
+      {
+        kind: 'patch',
+        collection: USERS,
+        id: data.userId,
+        set: {
+          status: 'deactivated',
+          sessionsNotBefore: metadata.occurredAt,
+          updatedAt: metadata.occurredAt,
+        },
+      },
+    ],
+    UserReactivated: ({ data, metadata }) => [
+      {
+        kind: 'patch',
+        collection: USERS,
+        id: data.userId,
+        set: { status: 'active', updatedAt: metadata.occurredAt },
+      },
+    ],
+    UserPasswordSet: ({ data, metadata }) => [
+      {
+        kind: 'patch',
+        collection: USERS,
+        id: data.userId,
+        set: { hasPassword: true, updatedAt: metadata.occurredAt },
+      },
+    ],
+    UserPasswordResetIssued: () => [],
+    UserSignedOutEverywhere: ({ data, metadata }) => [
+      {
+        kind: 'patch',
+        collection: USERS,
+        id: data.userId,
+        set: { sessionsNotBefore: metadata.occurredAt, updatedAt: metadata.occurredAt },
+      },
+    ],
+    SessionStarted: ({ data, metadata: { occurredAt: at } }) => [
+      {
+        kind: 'upsert',
+        collection: SESSIONS,
+        doc: {
+          id: data.sessionId,
+          userId: data.userId,
+          method: data.method,
+          expiresAt: data.expiresAt,
+          lastSeenAt: at,
+          revoked: false,
+          createdAt: at,
+        },
+      },
+    ],
+    SessionRefreshed: ({ data, metadata }) => [
+      { kind: 'patch', collection: SESSIONS, id: data.sessionId, set: { lastSeenAt: metadata.occurredAt } },
+    ],
+    SessionRevoked: ({ data }) => [
+      { kind: 'patch', collection: SESSIONS, id: data.sessionId, set: { revoked: true } },
+    ],
+    UserLanguageChanged: ({ data, metadata }) => [
+      {
+        kind: 'patch',
+        collection: USERS,
+        id: data.userId,
+        set: { language: data.language, updatedAt: metadata.occurredAt },
+      },
+    ],
+    InvitationIssued: ({ data, metadata: { occurredAt: at } }) => [
+      {
+        kind: 'upsert',
+        collection: INVITATIONS,
+        doc: {
+          id: data.invitationId,
+          email: data.email,
+          role: data.role,
+          status: 'pending',
+          expiresAt: data.expiresAt,
+          invitedByUserId: data.invitedByUserId,
+          userId: null,
+          createdAt: at,
+          updatedAt: at,
+        },
+      },
+    ],
+    InvitationAccepted: ({ data, metadata }) => [
+      {
+        kind: 'patch',
+        collection: INVITATIONS,
+        id: data.invitationId,
+        set: { status: 'accepted', userId: data.userId, updatedAt: metadata.occurredAt },
+      },
+    ],
+    InvitationRevoked: ({ data, metadata }) => [
+      {
+        kind: 'patch',
+        collection: INVITATIONS,
+        id: data.invitationId,
+        set: { status: 'revoked', updatedAt: metadata.occurredAt },
+      },
     ],
   },
 });

@@ -3,7 +3,9 @@
 // finds the SpaceGrants it asks (Agents depend on Spaces, never the reverse), and contexts that depend on Agents
 // find the AgentMoveChecks they register with.
 import { Global, Module } from '@nestjs/common';
+import { AgentDirectory } from '#identity';
 import { SpaceGrants } from '#spaces';
+import { ReadModelAgentDirectory } from './agent-directory.adapter.js';
 import { AgentMoveChecks } from './agent-move-checks.js';
 import { AgentRules } from './agent-rules.js';
 import { AgentSpaceGrants } from './agent-space-grants.js';
@@ -47,7 +49,8 @@ export const AGENT_QUERY_HANDLERS = [ListAgentsHandler, GetAgentHandler];
     AgentRules,
     AgentMoveChecks,
     { provide: SpaceGrants, useClass: AgentSpaceGrants },
+    { provide: AgentDirectory, useClass: ReadModelAgentDirectory },
   ],
-  exports: [SpaceGrants, AgentMoveChecks],
+  exports: [SpaceGrants, AgentMoveChecks, AgentDirectory],
 })
 export class AgentsModule {}

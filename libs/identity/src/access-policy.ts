@@ -52,7 +52,12 @@ export function assertAllowed<A extends Action>(
 
 /** The actions only admins (and the platform) may do. */
 export type AdminAction =
-  'apiKey.manage' | 'user.list' | 'usage.read.all' | 'knowledgeIndex.manage' | 'skill.marketplace.curate';
+  | 'apiKey.manage'
+  | 'user.list'
+  | 'user.manage'
+  | 'usage.read.all'
+  | 'knowledgeIndex.manage'
+  | 'skill.marketplace.curate';
 
 /** 403 `admin_required` unless the policy allows the (admin-only) action; `apiKey.manage` when none is named. */
 export function assertAdmin(caller: Caller, action: AdminAction = 'apiKey.manage'): void {

@@ -10,10 +10,48 @@ import { RegisterUserHandler } from './commands/register-user/register-user.comm
 import { RevokeApiKeyController } from './commands/revoke-api-key/revoke-api-key.controller.js';
 import { RevokeApiKeyHandler } from './commands/revoke-api-key/revoke-api-key.command.js';
 import { ApiKeyGuard } from './http/api-key.guard.js';
+import { AcceptInvitationController } from './commands/accept-invitation/accept-invitation.controller.js';
+import { AcceptInvitationHandler } from './commands/accept-invitation/accept-invitation.command.js';
+import { ChangeUserController } from './commands/change-user/change-user.controller.js';
+import { ChangeUserRoleHandler } from './commands/change-user/change-user.command.js';
+import { InviteUserController } from './commands/invite-user/invite-user.controller.js';
+import { InviteUserHandler } from './commands/invite-user/invite-user.command.js';
+import { RevokeInvitationController } from './commands/revoke-invitation/revoke-invitation.controller.js';
+import { RevokeInvitationHandler } from './commands/revoke-invitation/revoke-invitation.command.js';
+import { SetUserActiveController } from './commands/set-user-active/set-user-active.controller.js';
+import { SetUserActiveHandler } from './commands/set-user-active/set-user-active.command.js';
+import { EmbeddedOutbox, Mailer } from './mail/mail.port.js';
+import { SignInController } from './commands/sign-in/sign-in.controller.js';
+import { SignInHandler } from './commands/sign-in/sign-in.command.js';
+import { SignOutController } from './commands/sign-out/sign-out.controller.js';
+import { SignOutHandler } from './commands/sign-out/sign-out.command.js';
+import { SignInLimiter } from './sessions/sign-in-limiter.js';
+import { ChangeOwnUserController } from './commands/change-own-user/change-own-user.controller.js';
+import { ChangeOwnUserHandler } from './commands/change-own-user/change-own-user.command.js';
+import { ResetPasswordController } from './commands/reset-password/reset-password.controller.js';
+import {
+  IssuePasswordResetHandler,
+  ResetPasswordHandler,
+} from './commands/reset-password/reset-password.command.js';
+import { OwnApiKeysController } from './commands/own-api-keys/own-api-keys.controller.js';
+import {
+  CreateOwnApiKeyHandler,
+  RevokeOwnApiKeyHandler,
+  RotateOwnApiKeyHandler,
+} from './commands/own-api-keys/own-api-keys.command.js';
+import { ListInvitationsController } from './queries/list-invitations/list-invitations.controller.js';
+import {
+  GetInvitationHandler,
+  ListInvitationsHandler,
+} from './queries/list-invitations/list-invitations.query.js';
+import { ListMailOutboxController } from './queries/list-mail-outbox/list-mail-outbox.controller.js';
 import { GetApiKeyController } from './queries/get-api-key/get-api-key.controller.js';
 import { GetApiKeyHandler } from './queries/get-api-key/get-api-key.query.js';
 import { GetCurrentUserController } from './queries/get-current-user/get-current-user.controller.js';
-import { GetCurrentUserHandler } from './queries/get-current-user/get-current-user.query.js';
+import {
+  GetCurrentUserHandler,
+  GetUserByIdHandler,
+} from './queries/get-current-user/get-current-user.query.js';
 import { ListApiKeysController } from './queries/list-api-keys/list-api-keys.controller.js';
 import { ListApiKeysHandler } from './queries/list-api-keys/list-api-keys.query.js';
 import { ListUsersController } from './queries/list-users/list-users.controller.js';
@@ -27,6 +65,18 @@ export const IDENTITY_CONTROLLERS = [
   RevokeApiKeyController,
   ListUsersController,
   GetCurrentUserController,
+  ChangeUserController,
+  SetUserActiveController,
+  InviteUserController,
+  ListInvitationsController,
+  RevokeInvitationController,
+  AcceptInvitationController,
+  ListMailOutboxController,
+  SignInController,
+  SignOutController,
+  OwnApiKeysController,
+  ResetPasswordController,
+  ChangeOwnUserController,
 ];
 
 export const IDENTITY_COMMAND_HANDLERS = [
@@ -34,6 +84,19 @@ export const IDENTITY_COMMAND_HANDLERS = [
   IssueApiKeyHandler,
   ChangeApiKeyHandler,
   RevokeApiKeyHandler,
+  InviteUserHandler,
+  RevokeInvitationHandler,
+  AcceptInvitationHandler,
+  ChangeUserRoleHandler,
+  SetUserActiveHandler,
+  SignInHandler,
+  SignOutHandler,
+  CreateOwnApiKeyHandler,
+  RevokeOwnApiKeyHandler,
+  RotateOwnApiKeyHandler,
+  IssuePasswordResetHandler,
+  ResetPasswordHandler,
+  ChangeOwnUserHandler,
 ];
 
 export const IDENTITY_QUERY_HANDLERS = [
@@ -41,6 +104,9 @@ export const IDENTITY_QUERY_HANDLERS = [
   GetApiKeyHandler,
   ListUsersHandler,
   GetCurrentUserHandler,
+  GetUserByIdHandler,
+  ListInvitationsHandler,
+  GetInvitationHandler,
 ];
 
 @Module({
@@ -49,8 +115,11 @@ export const IDENTITY_QUERY_HANDLERS = [
     ...IDENTITY_COMMAND_HANDLERS,
     ...IDENTITY_QUERY_HANDLERS,
     AdminBootstrap,
+    EmbeddedOutbox,
+    SignInLimiter,
+    { provide: Mailer, useExisting: EmbeddedOutbox },
     { provide: APP_GUARD, useClass: ApiKeyGuard },
   ],
-  exports: [AdminBootstrap],
+  exports: [AdminBootstrap, Mailer],
 })
 export class IdentityModule {}

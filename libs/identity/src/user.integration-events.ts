@@ -1,4 +1,5 @@
-// What others hear of users (integration events, see #integration-events): a user was registered, with their role.
+// What others hear of users (integration events, see #integration-events): a user was registered, with their role; a
+// role changed; a user was deactivated or reactivated.
 // Not their email or name (personal data a consumer reads through the API). Membership events do not exist yet: when
 // they do, map them here as a second map (`defineIntegrationEvents<MembershipEvent>('membership', …)`, types
 // `membership.<fact>.v1`) and list it in apps/integration-events.ts.
@@ -11,4 +12,16 @@ export const USER_INTEGRATION_EVENTS = defineIntegrationEvents<UserEvent>('user'
     subject: { userId: data.userId },
     data: { role: data.role },
   }),
+  UserRoleChanged: ({ data }) => ({
+    fact: 'role-changed',
+    subject: { userId: data.userId },
+    data: { role: data.role },
+  }),
+  UserDeactivated: ({ data }) => ({ fact: 'deactivated', subject: { userId: data.userId }, data: {} }),
+  UserReactivated: ({ data }) => ({ fact: 'reactivated', subject: { userId: data.userId }, data: {} }),
+  // Credentials, sessions and preferences stay inside.
+  UserPasswordSet: null,
+  UserPasswordResetIssued: null,
+  UserSignedOutEverywhere: null,
+  UserLanguageChanged: null,
 });

@@ -1,13 +1,22 @@
-// The users read model (owners of API keys). Built by projections/users.
+// The users read model (people who sign in and own API keys). Built by projections/users; never a password hash.
 import { defineReadModel } from '#eventsourcing';
-import type { UserRole } from './user.events.js';
+import type { UserLanguage, UserRole } from './user.events.js';
 
 export interface UserView {
   readonly id: string;
   readonly email: string;
   readonly name: string;
   readonly role: UserRole;
+  /** Absent on documents projected before issue 21: read as active. */
+  readonly status?: 'active' | 'deactivated';
+  readonly language?: UserLanguage;
+  readonly hasPassword?: boolean;
+  /** Start of the per-user usage window (cost control): the user's registration until changed. */
+  readonly usageWindowStart?: string;
+  /** Sessions started before this (sign out everywhere, deactivation) are over. */
+  readonly sessionsNotBefore?: string | null;
   readonly createdAt: string;
+  readonly updatedAt?: string;
 }
 
 export const USERS = 'users';
@@ -15,5 +24,24 @@ export const USERS = 'users';
 export const USERS_READ_MODEL = defineReadModel<UserView>({
   name: USERS,
   projection: 'users',
-  indexes: [{ fields: ['email'] }, { fields: ['createdAt'] }],
+  indexes: [{ fields: ['email'] }, { fields: ['createdAt'] }, { fields: ['role'] }],
+});
+
+/** A session (never its secret: `id` is `ses_` + the secret's SHA-256). Built by projections/users. */
+export interface SessionView {
+  readonly id: string;
+  readonly userId: string;
+  readonly method: string;
+  readonly expiresAt: string;
+  readonly lastSeenAt: string;
+  readonly revoked: boolean;
+  readonly createdAt: string;
+}
+
+export const SESSIONS = 'sessions';
+
+export const SESSIONS_READ_MODEL = defineReadModel<SessionView>({
+  name: SESSIONS,
+  projection: 'users',
+  indexes: [{ fields: ['userId'] }],
 });

@@ -147,7 +147,7 @@ describe('the authorization policy', () => {
   it('the principals to come: sessions, App tokens, embed visitors, the platform', () => {
     const session = { kind: 'session', userId: 'usr_1', isAdmin: false } as const;
     expect(authorize(session, 'agent.use', personal)).toEqual(ALLOW);
-    expect(authorize(session, 'agent.use', teamAgent)).toEqual(denied('agent_access_denied'));
+    expect(authorize(session, 'agent.use', teamAgent)).toEqual(ALLOW);
     expect(authorize(session, 'apiKey.manage', null)).toEqual(denied('admin_required'));
 
     const app = { kind: 'appToken', appId: 'app_1', allowlist: ['agt_t'] } as const;

@@ -14,7 +14,8 @@
 //   it reaches, and changes only those it created.
 // - Instance-wide things (API keys, users, every user's usage, the knowledge index, Global documents, DEFAULT
 //   Skills): admins only.
-// - Principals to come: a session is its user (personal Agents; admin rights if an admin); an App token uses the
+// - A session (a person signed in) is its user as a key of theirs granted every Agent would be (its personal Agents,
+//   every other Agent, admin rights if an admin). Principals to come: an App token uses the
 //   Agents of its allowlist (standalone: none); an embed visitor uses the one public Agent it visits; the platform
 //   (process managers) may do what an admin may, except what is a user's own (memories, usage, one's user).
 import type { AgentAccess } from '../api-key.events.js';
@@ -95,8 +96,12 @@ export interface Resources {
   'apiKey.manage': null;
   /** List every user. */
   'user.list': null;
+  /** Invite people, change another user's role, deactivate and reactivate users, read the mail outbox. */
+  'user.manage': null;
   /** Read one's own user. */
   'user.self': null;
+  /** Developer Settings: create, list, revoke and rotate one's own API keys (grants checked Agent by Agent). */
+  'apiKey.own': null;
   /** Usage of every key, Agent, model and user; cost controls. */
   'usage.read.all': null;
   /** Read one's own usage. */
@@ -132,7 +137,9 @@ export const ACTIONS = [
   'skill.marketplace.curate',
   'apiKey.manage',
   'user.list',
+  'user.manage',
   'user.self',
+  'apiKey.own',
   'usage.read.all',
   'usage.read.own',
   'knowledgeIndex.manage',
@@ -168,8 +175,9 @@ function mayUseAgent(principal: Principal, agent: AgentOwnership): boolean {
       if (agent.isPersonal) return agent.ownerUserId === principal.userId;
       return principal.isAdmin || granted(principal.grants, agent.id);
     case 'session':
+      // A signed-in user, like a key of theirs granted every Agent.
       if (agent.isPersonal) return agent.ownerUserId === principal.userId;
-      return principal.isAdmin;
+      return true;
     case 'appToken':
       return (
         !agent.isPersonal && principal.allowlist !== 'standalone' && principal.allowlist.includes(agent.id)
@@ -208,7 +216,9 @@ type Rule<A extends Action> = (principal: Principal, resource: Resources[A]) => 
 const RULES: { readonly [A in Action]: Rule<A> } = {
   'agent.create': (principal) =>
     allowIf(
-      isAdmin(principal) || (principal.kind === 'apiKey' && principal.grants.kind === 'all'),
+      isAdmin(principal) ||
+        principal.kind === 'session' ||
+        (principal.kind === 'apiKey' && principal.grants.kind === 'all'),
       'agent_creation_denied',
     ),
   'agent.use': (principal, agent) => allowIf(mayUseAgent(principal, agent), 'agent_access_denied'),
@@ -263,7 +273,9 @@ const RULES: { readonly [A in Action]: Rule<A> } = {
   'skill.marketplace.curate': (principal) => allowIf(isAdmin(principal), 'admin_required'),
   'apiKey.manage': (principal) => allowIf(isAdmin(principal), 'admin_required'),
   'user.list': (principal) => allowIf(isAdmin(principal), 'admin_required'),
+  'user.manage': (principal) => allowIf(isAdmin(principal), 'admin_required'),
   'user.self': (principal) => allowIf(isUser(principal), 'principal_not_supported'),
+  'apiKey.own': (principal) => allowIf(isUser(principal), 'principal_not_supported'),
   'usage.read.all': (principal) => allowIf(isAdmin(principal), 'admin_required'),
   'usage.read.own': (principal) => allowIf(isUser(principal), 'principal_not_supported'),
   'knowledgeIndex.manage': (principal) => allowIf(isAdmin(principal), 'admin_required'),

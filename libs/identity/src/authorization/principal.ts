@@ -13,7 +13,7 @@ export interface ApiKeyPrincipal {
   readonly isAdmin: boolean;
 }
 
-/** A user signed in (no key, so no grant list: until Space membership arrives, a user's own Agents only). */
+/** A user signed in: what a key of that user granted every Agent may do (until Space membership narrows it). */
 export interface SessionPrincipal {
   readonly kind: 'session';
   readonly userId: string;
@@ -45,14 +45,17 @@ export type Principal =
 
 export type PrincipalKind = Principal['kind'];
 
-/** The principal of an API-key request. */
-export const principalOf = (caller: Caller): ApiKeyPrincipal => ({
-  kind: 'apiKey',
-  userId: caller.userId,
-  keyId: caller.apiKey.id,
-  grants: caller.apiKey.agentAccess,
-  isAdmin: caller.isAdmin,
-});
+/** The principal of a request: its API key, or its session. */
+export const principalOf = (caller: Caller): ApiKeyPrincipal | SessionPrincipal =>
+  caller.session
+    ? { kind: 'session', userId: caller.userId, isAdmin: caller.isAdmin }
+    : {
+        kind: 'apiKey',
+        userId: caller.userId,
+        keyId: caller.apiKey.id,
+        grants: caller.apiKey.agentAccess,
+        isAdmin: caller.isAdmin,
+      };
 
 /** A principal or a request's caller (which the policy reads as its API-key principal). */
 export type PrincipalOrCaller = Principal | Caller;

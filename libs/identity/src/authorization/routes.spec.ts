@@ -1,7 +1,8 @@
 import type { ExecutionContext } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import type { ProjectionRunner } from '#eventsourcing';
-import { ForbiddenError } from '#kernel';
+import { ForbiddenError, type PlatformConfig } from '#kernel';
+import type { CommandRunner } from '#platform';
 import type { ReadStore } from '#read-store';
 import { ApiKeyGuard } from '../http/api-key.guard.js';
 import { routeRuleOf } from './routes.js';
@@ -12,6 +13,8 @@ const publicRequest = (method: string, url: string) => {
     { getAllAndOverride: () => true } as unknown as Reflector,
     {} as ReadStore,
     { on: () => undefined } as unknown as ProjectionRunner,
+    {} as PlatformConfig,
+    {} as CommandRunner,
   );
   const request = { method, url, routeOptions: { url }, headers: {} };
   const context = {

@@ -5,15 +5,24 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ForbiddenError, UnauthorizedError } from '#kernel';
+import {
+  ForbiddenError,
+  PLATFORM_CONFIG,
+  SYSTEM_ACTOR,
+  UnauthorizedError,
+  type PlatformConfig,
+} from '#kernel';
+import { CommandRunner } from '#platform';
+import { sessionDecider, sessionIdOf, sessionStreamId } from '../session.events.js';
+import { sessionSecretOf } from '../sessions/session-cookie.js';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { PUBLIC_ROUTE, type RequestWithCaller } from './caller.js';
+import { PUBLIC_ROUTE, sourceOf, type RequestWithCaller } from './caller.js';
 import { API_KEYS, API_KEYS_READ_MODEL, type ApiKeyView } from '../api-keys.read-model.js';
 import { ProjectionRunner } from '#eventsourcing';
 import { routeRuleOf } from '../authorization/routes.js';
 
-const API_KEYS_PROJECTION = API_KEYS_READ_MODEL.projection;
 import { hashApiKey } from '../api-key.secret.js';
+import { SESSIONS, USERS, USERS_READ_MODEL, type SessionView, type UserView } from '../users.read-model.js';
 
 export const ACCEPTS_BEARER = 'platform:accepts-bearer';
 export const AcceptsBearer = () => SetMetadata(ACCEPTS_BEARER, true);
@@ -26,33 +35,36 @@ const LOCAL_TTL_MS = 60_000;
 const CACHE_LIMIT = 10_000;
 
 /**
- * Known keys by hash, so a request costs no read-store query. Entries are dropped whenever the api-keys projection
- * applies a batch in this process (a revocation is then seen at once; a batch it skipped, without key events, changes
- * nothing); when another process runs that projection they live one second. A generation counter keeps a lookup that
- * raced with a batch from caching what it read.
+ * Known keys by hash (and their owners by id), so a request costs no read-store query. Entries are dropped whenever
+ * their projection applies a batch in this process (a revocation or a deactivation is then seen at once; a batch it
+ * skipped changes nothing); when another process runs that projection they live one second. A generation counter
+ * keeps a lookup that raced with a batch from caching what it read.
  */
-class KnownKeys {
-  private readonly entries = new Map<string, { view: ApiKeyView; at: number }>();
+class Known<T> {
+  private readonly entries = new Map<string, { view: T; at: number }>();
   private generation = 0;
 
-  constructor(private readonly runner: ProjectionRunner) {
+  constructor(
+    private readonly runner: ProjectionRunner,
+    private readonly projection: string,
+  ) {
     runner.on('progress', (progress) => {
-      if (progress.name !== API_KEYS_PROJECTION || !progress.applied) return;
+      if (progress.name !== projection || !progress.applied) return;
       this.generation++;
       this.entries.clear();
     });
   }
 
-  get(hash: string): ApiKeyView | undefined {
+  get(hash: string): T | undefined {
     const entry = this.entries.get(hash);
     if (!entry) return undefined;
-    const local = this.runner.isLive(API_KEYS_PROJECTION);
+    const local = this.runner.isLive(this.projection);
     if (Date.now() - entry.at <= (local ? LOCAL_TTL_MS : REMOTE_TTL_MS)) return entry.view;
     this.entries.delete(hash);
     return undefined;
   }
 
-  async lookup(hash: string, read: () => Promise<ApiKeyView | undefined>): Promise<ApiKeyView | undefined> {
+  async lookup(hash: string, read: () => Promise<T | undefined>): Promise<T | undefined> {
     const cached = this.get(hash);
     if (cached) return cached;
     const generation = this.generation;
@@ -67,14 +79,22 @@ class KnownKeys {
 
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  private readonly known: KnownKeys;
+  private readonly known: Known<ApiKeyView>;
+  private readonly users: Known<UserView>;
+  private readonly sessions: Known<SessionView>;
+  /** When this process last saw each session (its idle timeout); persisted now and then (SessionRefreshed). */
+  private readonly lastSeen = new Map<string, number>();
 
   constructor(
     private readonly reflector: Reflector,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     runner: ProjectionRunner,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    private readonly commands: CommandRunner,
   ) {
-    this.known = new KnownKeys(runner);
+    this.known = new Known(runner, API_KEYS_READ_MODEL.projection);
+    this.users = new Known(runner, USERS_READ_MODEL.projection);
+    this.sessions = new Known(runner, USERS_READ_MODEL.projection);
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -86,6 +106,12 @@ export class ApiKeyGuard implements CanActivate {
     }
     const bearer = this.reflector.getAllAndOverride<boolean>(ACCEPTS_BEARER, targets) ?? false;
     const key = this.presentedKey(request, bearer);
+    // The session cookie: on the core API only (the compatible gateway stays key-only), never beside a key.
+    const sessionSecret = !key && !bearer ? sessionSecretOf(request) : null;
+    if (sessionSecret) {
+      request.caller = await this.sessionCaller(request, sessionSecret);
+      return true;
+    }
     if (!key)
       throw new UnauthorizedError(
         'missing_api_key',
@@ -100,16 +126,111 @@ export class ApiKeyGuard implements CanActivate {
     });
     if (!apiKey) throw new UnauthorizedError('invalid_api_key', 'the API key is not valid');
     if (apiKey.revoked) throw new UnauthorizedError('api_key_revoked', 'the API key has been revoked');
+    const owner = await this.requireActiveUser(apiKey.ownerUserId);
     this.requireRow(request);
     const requestId = request.headers['x-request-id'];
     request.caller = {
       apiKey,
       actor: { kind: 'apiKey', id: apiKey.id },
       userId: apiKey.ownerUserId,
-      isAdmin: apiKey.isAdmin,
+      // An admin key acts as an admin only while its user is one: a demoted user's admin keys lose admin rights.
+      isAdmin: apiKey.isAdmin && (owner?.role ?? 'admin') === 'admin',
       correlationId: typeof requestId === 'string' && REQUEST_ID.test(requestId) ? requestId : randomUUID(),
+      source: sourceOf(request),
     };
     return true;
+  }
+
+  /**
+   * The caller of a session cookie: a live session (not revoked, within its absolute and idle timeouts, started after
+   * its user last signed out everywhere or was deactivated) of an active user, acting as that user's key granted
+   * every Agent. An unsafe request must come from the instance's own origin (CSRF).
+   */
+  private async sessionCaller(request: RequestWithCaller, secret: string) {
+    const sessionId = sessionIdOf(secret);
+    const session = await this.sessions.lookup(
+      sessionId,
+      async () => (await this.readStore.reader<SessionView>(SESSIONS).get(sessionId)) ?? undefined,
+    );
+    const refused = () => new UnauthorizedError('invalid_session', 'the session is over: sign in again');
+    if (!session || session.revoked) throw refused();
+    const now = Date.now();
+    const { sessionIdleMs } = this.config.people;
+    const lastSeen = Math.max(this.lastSeen.get(sessionId) ?? 0, Date.parse(session.lastSeenAt));
+    if (now >= Date.parse(session.expiresAt) || now - lastSeen > sessionIdleMs) throw refused();
+    const user = await this.users.lookup(
+      session.userId,
+      async () => (await this.readStore.reader<UserView>(USERS).get(session.userId)) ?? undefined,
+    );
+    if (!user || user.status === 'deactivated') throw refused();
+    if (user.sessionsNotBefore && session.createdAt <= user.sessionsNotBefore) throw refused();
+    this.requireRow(request);
+    this.requireSameOrigin(request);
+    this.touch(sessionId, lastSeen, now);
+    const requestId = request.headers['x-request-id'];
+    const isAdmin = user.role === 'admin';
+    return {
+      apiKey: {
+        id: sessionId,
+        name: 'session',
+        ownerUserId: user.id,
+        keyHash: '',
+        keyPrefix: '',
+        agentAccess: { kind: 'all' as const },
+        isAdmin,
+        usageLimit: null,
+        bootstrap: false,
+        revoked: false,
+        revokedAt: null,
+        createdAt: session.createdAt,
+        updatedAt: session.createdAt,
+      },
+      session: { id: sessionId },
+      actor: { kind: 'user' as const, id: user.id },
+      userId: user.id,
+      isAdmin,
+      correlationId: typeof requestId === 'string' && REQUEST_ID.test(requestId) ? requestId : randomUUID(),
+      source: sourceOf(request),
+    };
+  }
+
+  /** Remembers the session was used; persists it (SessionRefreshed) when the stored time is a quarter idle old. */
+  private touch(sessionId: string, persisted: number, now: number): void {
+    if (this.lastSeen.size > 100_000) this.lastSeen.delete(this.lastSeen.keys().next().value!);
+    this.lastSeen.set(sessionId, now);
+    if (now - persisted < this.config.people.sessionIdleMs / 4) return;
+    const context = { actor: SYSTEM_ACTOR, correlationId: randomUUID(), now: () => new Date() };
+    void this.commands
+      .run(sessionStreamId(sessionId), sessionDecider, { type: 'RefreshSession', sessionId }, context)
+      .catch(() => undefined);
+  }
+
+  /** CSRF: a cookie-authenticated unsafe request must say it comes from this instance (Origin, else Referer). */
+  private requireSameOrigin(request: RequestWithCaller): void {
+    if (['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return;
+    const origin = request.headers.origin ?? request.headers.referer;
+    const presented = typeof origin === 'string' && URL.canParse(origin) ? new URL(origin).origin : null;
+    const host = request.headers.host;
+    const allowed = [
+      new URL(this.config.people.publicUrl).origin,
+      ...(typeof host === 'string' ? [`http://${host}`, `https://${host}`] : []),
+    ];
+    if (!presented || !allowed.includes(presented))
+      throw new ForbiddenError(
+        'csrf_origin_mismatch',
+        'a request signed in by cookie must come from this instance (Origin header)',
+      );
+  }
+
+  /** 401 when the credential's user is deactivated: every key and session of that person stops at once. */
+  private async requireActiveUser(userId: string): Promise<UserView | undefined> {
+    const user = await this.users.lookup(
+      userId,
+      async () => (await this.readStore.reader<UserView>(USERS).get(userId)) ?? undefined,
+    );
+    if (user?.status === 'deactivated')
+      throw new UnauthorizedError('user_deactivated', 'the account of this credential is deactivated');
+    return user;
   }
 
   /** 403 unless the route has a row in the authorization table. */

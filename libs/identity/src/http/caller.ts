@@ -4,13 +4,22 @@ import type { FastifyRequest } from 'fastify';
 import type { Actor } from '#kernel';
 import type { CommandContext, IdempotentRequest } from '#eventsourcing';
 import type { ApiKeyView } from '../api-keys.read-model.js';
+import type { ChangeSource } from '../user.events.js';
 
 export interface Caller {
+  /**
+   * The key of the request; for a session, the session standing in for a key of its user granted every Agent
+   * (`id` is the session's id, so usage, cost control and Idempotency-Keys are the session's).
+   */
   readonly apiKey: ApiKeyView;
+  /** Set when the request came with a session cookie instead of a key. */
+  readonly session?: { readonly id: string };
   readonly actor: Actor;
   readonly userId: string;
   readonly isAdmin: boolean;
   readonly correlationId: string;
+  /** The request's source address and user agent, recorded on identity events. */
+  readonly source?: ChangeSource;
   /** Set by the Idempotency-Key interceptor: the request's ids derive from it (see newEntityId). */
   readonly idempotent?: IdempotentRequest;
 }
@@ -29,6 +38,15 @@ export const commandContext = (caller: Caller): CommandContext => ({
   ...(caller.idempotent ? { request: caller.idempotent } : {}),
   now: () => new Date(),
 });
+
+/** Where a request came from (for identity events): its source address and user agent, bounded. */
+export const sourceOf = (request: FastifyRequest): ChangeSource => {
+  const agent = request.headers['user-agent'];
+  return {
+    address: request.ip || null,
+    userAgent: typeof agent === 'string' && agent.length > 0 ? agent.slice(0, 256) : null,
+  };
+};
 
 export const PUBLIC_ROUTE = 'platform:public-route';
 /** A route that needs no API key (health, metrics, API docs). */

@@ -104,6 +104,39 @@ const ConfigSchema = z
     SANDBOX: z.enum(['bubblewrap', 'docker']).optional(),
     DOCKER_HOST: z.string().min(1).optional(),
     SANDBOX_IMAGE: z.string().min(1).default('python:3.12-slim'),
+    INVITATION_TTL_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 90)
+      .default(24 * 7),
+    PUBLIC_URL: z.url().optional(),
+    PASSWORD_RESET_TTL_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30)
+      .default(24),
+    SESSION_IDLE_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(60 * 24 * 30)
+      .default(120),
+    SESSION_ABSOLUTE_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 90)
+      .default(24 * 7),
+    SIGN_IN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(5),
+    SIGN_IN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(50),
+    SIGN_IN_FAILURE_WINDOW_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(15),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -197,6 +230,20 @@ const ConfigSchema = z
       adapter: env.SANDBOX ?? (env.DOCKER_HOST ? 'docker' : 'bubblewrap'),
       dockerEndpoint: env.DOCKER_HOST ?? 'unix:///var/run/docker.sock',
       image: env.SANDBOX_IMAGE,
+    },
+    people: {
+      /** How long an invitation link may be accepted. */
+      invitationTtlMs: env.INVITATION_TTL_HOURS * 3_600_000,
+      /** Where people reach the instance (links in mail); http://HOST:PORT when unset. */
+      /** How long a password reset link may be used. */
+      passwordResetTtlMs: env.PASSWORD_RESET_TTL_HOURS * 3_600_000,
+      sessionIdleMs: env.SESSION_IDLE_MINUTES * 60_000,
+      sessionAbsoluteMs: env.SESSION_ABSOLUTE_HOURS * 3_600_000,
+      /** Failed sign-ins an account, and a source address, may have per window before 429. */
+      signInMaxFailuresPerAccount: env.SIGN_IN_MAX_FAILURES_PER_ACCOUNT,
+      signInMaxFailuresPerAddress: env.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
+      signInFailureWindowMs: env.SIGN_IN_FAILURE_WINDOW_MINUTES * 60_000,
+      publicUrl: (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/+$/, ''),
     },
   }))
   .superRefine((config, ctx) => {

@@ -4,7 +4,13 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { PlatformError } from '#kernel';
 import { claimUnique, newEntityId, type CommandContext } from '#eventsourcing';
 import { CommandRunner, type WriteResult } from '#platform';
-import { userDecider, userStreamId, type UserRole } from '../../user.events.js';
+import {
+  userDecider,
+  userStreamId,
+  type ChangeSource,
+  type UserLanguage,
+  type UserRole,
+} from '../../user.events.js';
 
 export class RegisterUser extends Command<WriteResult & { created: boolean }> {
   constructor(
@@ -13,6 +19,9 @@ export class RegisterUser extends Command<WriteResult & { created: boolean }> {
       readonly name: string;
       readonly role: UserRole;
       readonly userId?: string;
+      readonly language?: UserLanguage;
+      readonly invitationId?: string;
+      readonly source?: ChangeSource;
     },
     readonly context: CommandContext,
   ) {

@@ -12,7 +12,7 @@ export class GetCurrentUserController {
 
   @ApiRoute({
     tag: 'Users',
-    summary: "The calling key's owner",
+    summary: "The caller's user (an API key's owner, or the signed-in person)",
     response: { status: 200, schema: UserDto, description: 'The user' },
   })
   @Get('users/me')

@@ -24,3 +24,21 @@ export class GetCurrentUserHandler implements IQueryHandler<GetCurrentUser> {
     return user;
   }
 }
+
+/** A user by id, for a route that has just made it (no caller: the public invitation acceptance). */
+export class GetUserById extends Query<UserView> {
+  constructor(readonly userId: string) {
+    super();
+  }
+}
+
+@QueryHandler(GetUserById)
+export class GetUserByIdHandler implements IQueryHandler<GetUserById> {
+  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
+
+  async execute({ userId }: GetUserById): Promise<UserView> {
+    const user = await this.readStore.reader<UserView>(USERS).get(userId);
+    if (!user) throw new NotFoundError('User', userId);
+    return user;
+  }
+}

@@ -1,0 +1,115 @@
+// Accepting an invitation (public; the link's token is the credential): the person becomes a user with the
+// invitation's email and role, their name, password (argon2id) and language. Expired, reused, revoked and forged links,
+// and an email taken meanwhile, fail before anything is appended. The user's id derives from the invitation, so a
+// retry after a crash between the steps finishes them instead of making a second user.
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { PlatformError } from '#kernel';
+import type { CommandContext } from '#eventsourcing';
+import { CommandRunner, type WriteResult } from '#platform';
+import {
+  hashToken,
+  invitationDecider,
+  invitationIdOf,
+  invitationStreamId,
+  type InvitationCommand,
+} from '../../invitation.events.js';
+import { hashPassword } from '../../password.js';
+import { newSessionSecret, sessionDecider, sessionIdOf, sessionStreamId } from '../../session.events.js';
+import { userDecider, userStreamId, type ChangeSource, type UserLanguage } from '../../user.events.js';
+import { RegisterUser } from '../register-user/register-user.command.js';
+
+export class AcceptInvitation extends Command<WriteResult & { secret: string }> {
+  constructor(
+    readonly input: {
+      readonly token: string;
+      readonly name: string;
+      readonly password: string;
+      readonly language: UserLanguage;
+    },
+    readonly source: ChangeSource,
+    readonly correlationId: string,
+    /** How long the session it starts lasts (SESSION_ABSOLUTE_HOURS). */
+    readonly sessionAbsoluteMs: number,
+  ) {
+    super();
+  }
+}
+
+export const userIdOfInvitation = (invitationId: string) => `usr_${invitationId.replace(/^inv_/, '')}`;
+
+@CommandHandler(AcceptInvitation)
+export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation> {
+  constructor(
+    private readonly commands: CommandRunner,
+    private readonly bus: CommandBus,
+  ) {}
+
+  async execute({ input, source, correlationId, sessionAbsoluteMs }: AcceptInvitation) {
+    const invitationId = invitationIdOf(input.token);
+    if (!invitationId)
+      throw new PlatformError(
+        'validation',
+        'invalid_invitation',
+        'the invitation link is not valid',
+        'token',
+      );
+    const userId = userIdOfInvitation(invitationId);
+    const context: CommandContext = {
+      actor: { kind: 'user', id: userId },
+      correlationId,
+      now: () => new Date(),
+    };
+    const accept: InvitationCommand = {
+      type: 'AcceptInvitation',
+      invitationId,
+      tokenHash: hashToken(input.token),
+      userId,
+      now: context.now().toISOString(),
+      source,
+    };
+    // Checked first, so a refused link changes nothing (the same decision runs again when appending).
+    const invitation = await this.commands.load(invitationStreamId(invitationId), invitationDecider);
+    invitationDecider.decide(accept, invitation.state);
+    if (invitation.state.status !== 'pending')
+      throw new Error('unreachable: decide accepted a non-pending invitation');
+    const passwordHash = await hashPassword(input.password);
+    await this.bus.execute(
+      new RegisterUser(
+        {
+          userId,
+          email: invitation.state.email,
+          name: input.name,
+          role: invitation.state.role,
+          language: input.language,
+          invitationId,
+          source,
+        },
+        context,
+      ),
+    );
+    await this.commands.run(
+      userStreamId(userId),
+      userDecider,
+      { type: 'SetPassword', userId, passwordHash, reason: 'invitation', source },
+      context,
+    );
+    await this.commands.run(invitationStreamId(invitationId), invitationDecider, accept, context);
+    // Accepting signs the person in.
+    const secret = newSessionSecret();
+    const sessionId = sessionIdOf(secret);
+    const result = await this.commands.run(
+      sessionStreamId(sessionId),
+      sessionDecider,
+      {
+        type: 'StartSession',
+        sessionId,
+        userId,
+        method: 'invitation',
+        expiresAt: new Date(Date.now() + sessionAbsoluteMs).toISOString(),
+        source,
+      },
+      context,
+    );
+    return { id: userId, position: result.position, secret };
+  }
+}

@@ -1,0 +1,6 @@
+// PATCH /users/{userId}: the request body.
+import { z } from 'zod';
+
+export const ChangeUserBody = z.strictObject({
+  role: z.enum(['admin', 'member']),
+});

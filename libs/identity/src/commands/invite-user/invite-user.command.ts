@@ -1,0 +1,74 @@
+// Inviting a person (admins): an email not yet a user's, an instance role and a single-use link that expires
+// (INVITATION_TTL_HOURS). The token goes out through the mail port and in this answer once; the log keeps its hash.
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { ConflictError, PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { newEntityId, type CommandContext } from '#eventsourcing';
+import { CommandRunner, type WriteResult } from '#platform';
+import { assertAdmin } from '../../access-policy.js';
+import type { Caller } from '../../http/caller.js';
+import {
+  hashToken,
+  invitationDecider,
+  invitationStreamId,
+  newInvitationToken,
+} from '../../invitation.events.js';
+import { Mailer } from '../../mail/mail.port.js';
+import type { UserRole } from '../../user.events.js';
+import { USERS, type UserView } from '../../users.read-model.js';
+
+export class InviteUser extends Command<WriteResult & { link: string | null }> {
+  constructor(
+    readonly input: { readonly email: string; readonly role: UserRole },
+    readonly context: CommandContext,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(InviteUser)
+export class InviteUserHandler implements ICommandHandler<InviteUser> {
+  constructor(
+    private readonly commands: CommandRunner,
+    private readonly mailer: Mailer,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+  ) {}
+
+  async execute({ input, context, caller }: InviteUser) {
+    assertAdmin(caller, 'user.manage');
+    const email = input.email.toLowerCase();
+    const taken = (await this.readStore.reader<UserView>(USERS).find({ email }, { limit: 1 })).data[0];
+    if (taken) throw new ConflictError('email_taken', `'${email}' is already a user's email`, 'email');
+    const invitationId = newEntityId(context, 'inv');
+    const token = newInvitationToken(invitationId);
+    const expiresAt = new Date(context.now().getTime() + this.config.people.invitationTtlMs).toISOString();
+    const result = await this.commands.run(
+      invitationStreamId(invitationId),
+      invitationDecider,
+      {
+        type: 'IssueInvitation',
+        invitationId,
+        email,
+        role: input.role,
+        tokenHash: hashToken(token),
+        expiresAt,
+        invitedByUserId: caller.userId,
+        source: caller.source ?? { address: null, userAgent: null },
+      },
+      context,
+    );
+    // A retried request whose invitation was issued before the process died sends nothing: that link was sent then.
+    if (result.events.length === 0) return { id: invitationId, position: result.position, link: null };
+    const link = `${this.config.people.publicUrl}/invitations/accept#token=${token}`;
+    await this.mailer.send({
+      kind: 'invitation',
+      to: email,
+      subject: 'You are invited to the Agent Platform',
+      text: `You have been invited to the Agent Platform. Accept before ${expiresAt}: ${link}`,
+    });
+    return { id: invitationId, position: result.position, link };
+  }
+}

@@ -1,0 +1,103 @@
+// Developer Settings (a signed-in user, or a key acting for its user): GET/POST /me/api-keys,
+// DELETE /me/api-keys/{apiKeyId}, POST /me/api-keys/{apiKeyId}/rotate.
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { z } from 'zod';
+import { ApiRoute, ZodBody } from '#http';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { CommandSender } from '#platform';
+import { assertAllowed } from '../../access-policy.js';
+import { toAccess, toLimit } from '../../api-key.schemas.js';
+import { API_KEYS, API_KEYS_READ_MODEL, type ApiKeyView } from '../../api-keys.read-model.js';
+import { commandContext, CurrentCaller, type Caller } from '../../http/caller.js';
+import { ApiKeyDto, IssuedApiKeyDto, toApiKeyDto } from '../../queries/get-api-key/api-key.dto.js';
+import { CreateOwnApiKey, RevokeOwnApiKey, RotateOwnApiKey } from './own-api-keys.command.js';
+import { CreateOwnApiKeyBody } from './own-api-keys.schema.js';
+
+@Controller('api/v1/core')
+export class OwnApiKeysController {
+  constructor(
+    private readonly sender: CommandSender,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  @ApiRoute({
+    tag: 'Developer Settings',
+    summary: 'List my API keys',
+    response: {
+      status: 200,
+      schema: z.object({ data: z.array(ApiKeyDto) }),
+      description: "The caller's keys",
+    },
+    errors: [401, 403],
+  })
+  @Get('me/api-keys')
+  async list(@CurrentCaller() caller: Caller) {
+    assertAllowed(caller, 'apiKey.own', null, 'this principal has no keys of its own');
+    const keys = await this.readStore
+      .reader<ApiKeyView>(API_KEYS)
+      .find({ ownerUserId: caller.userId }, { sort: { field: 'createdAt' }, limit: 1000 });
+    return { data: keys.data.map(toApiKeyDto) };
+  }
+
+  @ApiRoute({
+    tag: 'Developer Settings',
+    summary: 'Create an API key of my own',
+    description:
+      "The key acts as the caller's user, is granted only Agents the caller may use (asking for more is 403 " +
+      '`agent_access_denied`), is never an admin key and carries a usage limit. The secret is in this response only.',
+    body: CreateOwnApiKeyBody,
+    response: { status: 201, schema: IssuedApiKeyDto, description: 'The key with its secret' },
+    errors: [400, 401, 403],
+  })
+  @Post('me/api-keys')
+  async create(
+    @Body(new ZodBody(CreateOwnApiKeyBody)) body: z.output<typeof CreateOwnApiKeyBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const issued = await this.sender.send(
+      new CreateOwnApiKey(
+        { name: body.name, agentAccess: toAccess(body.agents), usageLimit: toLimit(body.usageLimit)! },
+        commandContext(caller),
+        caller,
+      ),
+      [API_KEYS_READ_MODEL],
+    );
+    return { ...(await this.own(issued.id)), key: issued.key };
+  }
+
+  @ApiRoute({
+    tag: 'Developer Settings',
+    summary: 'Revoke an API key of my own',
+    response: { status: 200, schema: ApiKeyDto, description: 'The revoked key' },
+    errors: [401, 403, 404],
+  })
+  @Delete('me/api-keys/:apiKeyId')
+  async revoke(@Param('apiKeyId') apiKeyId: string, @CurrentCaller() caller: Caller) {
+    await this.sender.send(new RevokeOwnApiKey(apiKeyId, commandContext(caller), caller), [
+      API_KEYS_READ_MODEL,
+    ]);
+    return this.own(apiKeyId);
+  }
+
+  @ApiRoute({
+    tag: 'Developer Settings',
+    summary: 'Rotate an API key of my own',
+    description:
+      'A new key with the same name, grants and usage limit (its secret in this response only); the old one is revoked.',
+    response: { status: 201, schema: IssuedApiKeyDto, description: 'The new key with its secret' },
+    errors: [401, 403, 404],
+  })
+  @HttpCode(201)
+  @Post('me/api-keys/:apiKeyId/rotate')
+  async rotate(@Param('apiKeyId') apiKeyId: string, @CurrentCaller() caller: Caller) {
+    const issued = await this.sender.send(new RotateOwnApiKey(apiKeyId, commandContext(caller), caller), [
+      API_KEYS_READ_MODEL,
+    ]);
+    return { ...(await this.own(issued.id)), key: issued.key };
+  }
+
+  private async own(apiKeyId: string) {
+    const key = await this.readStore.reader<ApiKeyView>(API_KEYS).get(apiKeyId);
+    return key ? toApiKeyDto(key) : null;
+  }
+}

@@ -1,0 +1,112 @@
+// Password reset: an administrator issues a single-use link for a user (also the bootstrap admin's way to a password);
+// it goes out through the mail port and in the answer once, the log keeps its hash. Using it sets the new password.
+import { randomBytes } from 'node:crypto';
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { PLATFORM_CONFIG, ValidationError, type PlatformConfig } from '#kernel';
+import type { CommandContext } from '#eventsourcing';
+import { CommandRunner, type WriteResult } from '#platform';
+import { assertAdmin } from '../../access-policy.js';
+import type { Caller } from '../../http/caller.js';
+import { hashToken } from '../../invitation.events.js';
+import { Mailer } from '../../mail/mail.port.js';
+import { hashPassword } from '../../password.js';
+import { userDecider, userStreamId, type ChangeSource } from '../../user.events.js';
+
+const RESET_TOKEN = /^pwr_([A-Za-z0-9_-]{1,80})\.[A-Za-z0-9_-]{43}$/;
+
+export class IssuePasswordReset extends Command<WriteResult & { link: string; expiresAt: string }> {
+  constructor(
+    readonly userId: string,
+    readonly context: CommandContext,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+export class ResetPassword extends Command<WriteResult> {
+  constructor(
+    readonly input: { readonly token: string; readonly password: string },
+    readonly source: ChangeSource,
+    readonly correlationId: string,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(IssuePasswordReset)
+export class IssuePasswordResetHandler implements ICommandHandler<IssuePasswordReset> {
+  constructor(
+    private readonly commands: CommandRunner,
+    private readonly mailer: Mailer,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+  ) {}
+
+  async execute({ userId, context, caller }: IssuePasswordReset) {
+    assertAdmin(caller, 'user.manage');
+    const token = `pwr_${userId}.${randomBytes(32).toString('base64url')}`;
+    if (!RESET_TOKEN.test(token)) throw new ValidationError('invalid_user_id', 'not a user id', 'userId');
+    const expiresAt = new Date(context.now().getTime() + this.config.people.passwordResetTtlMs).toISOString();
+    const result = await this.commands.run(
+      userStreamId(userId),
+      userDecider,
+      {
+        type: 'IssuePasswordReset',
+        userId,
+        tokenHash: hashToken(token),
+        expiresAt,
+        source: caller.source ?? { address: null, userAgent: null },
+      },
+      context,
+    );
+    const state = (await this.commands.load(userStreamId(userId), userDecider)).state;
+    const link = `${this.config.people.publicUrl}/password-reset#token=${token}`;
+    if (state.status !== 'absent')
+      await this.mailer.send({
+        kind: 'password-reset',
+        to: state.email,
+        subject: 'Set your Agent Platform password',
+        text: `Set your password before ${expiresAt}: ${link}`,
+      });
+    return { id: userId, position: result.position, link, expiresAt };
+  }
+}
+
+@CommandHandler(ResetPassword)
+export class ResetPasswordHandler implements ICommandHandler<ResetPassword> {
+  constructor(private readonly commands: CommandRunner) {}
+
+  async execute({ input, source, correlationId }: ResetPassword) {
+    const userId = RESET_TOKEN.exec(input.token)?.[1];
+    if (!userId)
+      throw new ValidationError('invalid_reset_link', 'the password reset link is not valid', 'token');
+    const context: CommandContext = {
+      actor: { kind: 'user', id: userId },
+      correlationId,
+      now: () => new Date(),
+    };
+    const reset = { tokenHash: hashToken(input.token), now: context.now().toISOString() };
+    // Checked before the (costly) hash; the same decision runs again when appending.
+    const state = (await this.commands.load(userStreamId(userId), userDecider)).state;
+    const check = {
+      type: 'SetPassword' as const,
+      userId,
+      passwordHash: '',
+      reason: 'reset' as const,
+      reset,
+      source,
+    };
+    if (state.status === 'absent')
+      throw new ValidationError('invalid_reset_link', 'the password reset link is not valid', 'token');
+    userDecider.decide(check, state);
+    const passwordHash = await hashPassword(input.password);
+    const result = await this.commands.run(
+      userStreamId(userId),
+      userDecider,
+      { ...check, passwordHash },
+      context,
+    );
+    return { id: userId, position: result.position };
+  }
+}

@@ -1,0 +1,50 @@
+// Deactivating (every session and API key of the person stops at once: the guard refuses a deactivated user's
+// credentials) and reactivating a user (admins). Nobody deactivates themselves; the last active administrator stays.
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { READ_STORE, type ReadStore } from '#read-store';
+import type { CommandContext } from '#eventsourcing';
+import { CommandRunner, type WriteResult } from '#platform';
+import { assertAdmin } from '../../access-policy.js';
+import type { Caller } from '../../http/caller.js';
+import { userDecider, userStreamId } from '../../user.events.js';
+import { otherActiveAdmins } from '../change-user/admins.js';
+
+export class SetUserActive extends Command<WriteResult> {
+  constructor(
+    readonly userId: string,
+    readonly active: boolean,
+    readonly context: CommandContext,
+    readonly caller: Caller,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(SetUserActive)
+export class SetUserActiveHandler implements ICommandHandler<SetUserActive> {
+  constructor(
+    private readonly commands: CommandRunner,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  async execute({ userId, active, context, caller }: SetUserActive) {
+    assertAdmin(caller, 'user.manage');
+    const source = caller.source ?? { address: null, userAgent: null };
+    const result = await this.commands.run(
+      userStreamId(userId),
+      userDecider,
+      active
+        ? { type: 'ReactivateUser', userId, source }
+        : {
+            type: 'DeactivateUser',
+            userId,
+            byUserId: caller.userId,
+            otherActiveAdmins: await otherActiveAdmins(this.readStore, userId),
+            source,
+          },
+      context,
+    );
+    return { id: userId, position: result.position };
+  }
+}

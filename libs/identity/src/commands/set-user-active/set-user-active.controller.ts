@@ -1,0 +1,52 @@
+// POST /users/{userId}/deactivate and /reactivate (admins).
+import { Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiRoute } from '#http';
+import { CommandSender } from '#platform';
+import { commandContext, CurrentCaller, type Caller } from '../../http/caller.js';
+import { GetUserById } from '../../queries/get-current-user/get-current-user.query.js';
+import { UserDto } from '../../queries/list-users/user.dto.js';
+import { USERS_READ_MODEL } from '../../users.read-model.js';
+import { SetUserActive } from './set-user-active.command.js';
+
+@Controller('api/v1/core')
+export class SetUserActiveController {
+  constructor(
+    private readonly sender: CommandSender,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @ApiRoute({
+    tag: 'Users',
+    summary: 'Deactivate a user (admin)',
+    description:
+      'Every API key of the person stops working with the next request. Nobody deactivates themselves; the last ' +
+      'active administrator stays (409 last_admin).',
+    response: { status: 200, schema: UserDto, description: 'The user' },
+    errors: [403, 404, 409],
+  })
+  @HttpCode(200)
+  @Post('users/:userId/deactivate')
+  deactivate(@Param('userId') userId: string, @CurrentCaller() caller: Caller) {
+    return this.set(userId, false, caller);
+  }
+
+  @ApiRoute({
+    tag: 'Users',
+    summary: 'Reactivate a user (admin)',
+    response: { status: 200, schema: UserDto, description: 'The user' },
+    errors: [403, 404],
+  })
+  @HttpCode(200)
+  @Post('users/:userId/reactivate')
+  reactivate(@Param('userId') userId: string, @CurrentCaller() caller: Caller) {
+    return this.set(userId, true, caller);
+  }
+
+  private async set(userId: string, active: boolean, caller: Caller) {
+    await this.sender.send(new SetUserActive(userId, active, commandContext(caller), caller), [
+      USERS_READ_MODEL,
+    ]);
+    return this.queries.execute(new GetUserById(userId));
+  }
+}

@@ -1,0 +1,105 @@
+// Signing in with a password: the same 401 for an unknown email, a wrong password, an account without a password or
+// a deactivated one (argon2 runs in every case); failures are events (never the password) and rate limited per account
+// and per source address. Success starts a new session (its secret goes to the cookie only).
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { PLATFORM_CONFIG, UnauthorizedError, type PlatformConfig } from '#kernel';
+import { READ_STORE, type ReadStore } from '#read-store';
+import type { CommandContext } from '#eventsourcing';
+import { CommandRunner, type WriteResult } from '#platform';
+import { hashPassword, verifyPassword } from '../../password.js';
+import {
+  newSessionSecret,
+  sessionDecider,
+  sessionIdOf,
+  sessionStreamId,
+  signInDecider,
+  signInStreamId,
+  type SignInEvent,
+} from '../../session.events.js';
+import { SignInLimiter } from '../../sessions/sign-in-limiter.js';
+import { userDecider, userStreamId, type ChangeSource } from '../../user.events.js';
+import { USERS, type UserView } from '../../users.read-model.js';
+
+export class SignIn extends Command<WriteResult & { secret: string; sessionId: string }> {
+  constructor(
+    readonly input: { readonly email: string; readonly password: string },
+    readonly source: ChangeSource,
+    readonly correlationId: string,
+    /** The session the request came with, if any: revoked (the session id rotates at sign-in). */
+    readonly previousSessionId: string | null = null,
+  ) {
+    super();
+  }
+}
+
+/** A hash to verify against when there is no account, so that an unknown email costs what a wrong password does. */
+let decoy: Promise<string> | undefined;
+const decoyHash = () => (decoy ??= hashPassword(`decoy-${Math.random()}-password`));
+
+@CommandHandler(SignIn)
+export class SignInHandler implements ICommandHandler<SignIn> {
+  constructor(
+    private readonly commands: CommandRunner,
+    private readonly limiter: SignInLimiter,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+  ) {}
+
+  async execute({ input, source, correlationId, previousSessionId }: SignIn) {
+    const email = input.email.toLowerCase();
+    this.limiter.check(email, source.address);
+    const user = (await this.readStore.reader<UserView>(USERS).find({ email }, { limit: 1 })).data[0];
+    const state = user ? (await this.commands.load(userStreamId(user.id), userDecider)).state : null;
+    const passwordHash = state && state.status !== 'absent' ? state.passwordHash : null;
+    const matches = await verifyPassword(passwordHash ?? (await decoyHash()), input.password);
+    const reason: SignInEvent['data']['reason'] | null = !user
+      ? 'unknown_email'
+      : !passwordHash
+        ? 'no_password'
+        : !matches
+          ? 'wrong_password'
+          : state?.status !== 'active'
+            ? 'deactivated'
+            : null;
+    const systemContext: CommandContext = {
+      actor: user ? { kind: 'user', id: user.id } : { kind: 'system', id: 'sign-in' },
+      correlationId,
+      now: () => new Date(),
+    };
+    if (reason || !user) {
+      this.limiter.fail(email, source.address);
+      await this.commands.run(
+        signInStreamId(email),
+        signInDecider,
+        { email, userId: user?.id ?? null, reason: reason ?? 'unknown_email', source },
+        systemContext,
+      );
+      throw new UnauthorizedError('invalid_credentials', 'the email or the password is wrong');
+    }
+    this.limiter.succeed(email);
+    if (previousSessionId)
+      await this.commands.run(
+        sessionStreamId(previousSessionId),
+        sessionDecider,
+        { type: 'RevokeSession', sessionId: previousSessionId, source },
+        systemContext,
+      );
+    const secret = newSessionSecret();
+    const sessionId = sessionIdOf(secret);
+    const result = await this.commands.run(
+      sessionStreamId(sessionId),
+      sessionDecider,
+      {
+        type: 'StartSession',
+        sessionId,
+        userId: user.id,
+        method: 'password',
+        expiresAt: new Date(Date.now() + this.config.people.sessionAbsoluteMs).toISOString(),
+        source,
+      },
+      systemContext,
+    );
+    return { id: user.id, position: result.position, secret, sessionId };
+  }
+}

@@ -1,0 +1,104 @@
+// Sessions of people signed in, and sign-in attempts. A session's secret lives only in the person's cookie: the log
+// and the read model know it by `ses_` + its SHA-256 (the session's id), never the secret. Sign-out revokes one;
+// "sign out everywhere" and deactivation end every session started before them (the user's `sessionsNotBefore`).
+import { createHash, randomBytes } from 'node:crypto';
+import type { DomainEvent } from '#kernel';
+import type { Decider } from '#eventsourcing';
+import type { ChangeSource } from './user.events.js';
+
+export type SessionEvent =
+  | DomainEvent<
+      'SessionStarted',
+      {
+        readonly sessionId: string;
+        readonly userId: string;
+        readonly method: 'password' | 'invitation';
+        readonly expiresAt: string;
+        readonly source: ChangeSource;
+      }
+    >
+  | DomainEvent<'SessionRefreshed', { readonly sessionId: string }>
+  | DomainEvent<
+      'SessionRevoked',
+      { readonly sessionId: string; readonly reason: 'signOut'; readonly source: ChangeSource }
+    >;
+
+/** A failed sign-in, on a stream per email (hashed in the stream's name); never the password. */
+export type SignInEvent = DomainEvent<
+  'SignInFailed',
+  {
+    readonly email: string;
+    /** The user, when the email is one's; null for an unknown email (the answer is the same). */
+    readonly userId: string | null;
+    readonly reason: 'unknown_email' | 'wrong_password' | 'no_password' | 'deactivated' | 'rate_limited';
+    readonly source: ChangeSource;
+  }
+>;
+
+export type SessionState =
+  | { readonly status: 'absent' }
+  | { readonly status: 'active' | 'revoked'; readonly userId: string; readonly expiresAt: string };
+
+export type SessionCommand =
+  | {
+      readonly type: 'StartSession';
+      readonly sessionId: string;
+      readonly userId: string;
+      readonly method: 'password' | 'invitation';
+      readonly expiresAt: string;
+      readonly source: ChangeSource;
+    }
+  | { readonly type: 'RefreshSession'; readonly sessionId: string }
+  | { readonly type: 'RevokeSession'; readonly sessionId: string; readonly source: ChangeSource };
+
+export const sessionStreamId = (sessionId: string) => `session-${sessionId}`;
+export const signInStreamId = (email: string) =>
+  `sign-in-${createHash('sha256').update(email.toLowerCase()).digest('hex').slice(0, 40)}`;
+
+/** A new session secret (the cookie's value). */
+export const newSessionSecret = (): string => randomBytes(32).toString('base64url');
+/** The session's id: what the log, the read model and the routes know of a secret. */
+export const sessionIdOf = (secret: string): string =>
+  `ses_${createHash('sha256').update(secret).digest('hex').slice(0, 48)}`;
+
+export const sessionDecider: Decider<SessionState, SessionCommand, SessionEvent> = {
+  initialState: () => ({ status: 'absent' }),
+  evolve: (state, event) => {
+    switch (event.type) {
+      case 'SessionStarted':
+        return { status: 'active', userId: event.data.userId, expiresAt: event.data.expiresAt };
+      case 'SessionRefreshed':
+        return state;
+      case 'SessionRevoked':
+        return state.status === 'absent' ? state : { ...state, status: 'revoked' };
+    }
+  },
+  decide: (command, state) => {
+    switch (command.type) {
+      case 'StartSession': {
+        if (state.status !== 'absent') return [];
+        const { type: _type, ...data } = command;
+        return [{ type: 'SessionStarted', data }];
+      }
+      case 'RefreshSession':
+        return state.status === 'active'
+          ? [{ type: 'SessionRefreshed', data: { sessionId: command.sessionId } }]
+          : [];
+      case 'RevokeSession':
+        return state.status === 'active'
+          ? [
+              {
+                type: 'SessionRevoked',
+                data: { sessionId: command.sessionId, reason: 'signOut', source: command.source },
+              },
+            ]
+          : [];
+    }
+  },
+};
+
+export const signInDecider: Decider<null, SignInEvent['data'], SignInEvent> = {
+  initialState: () => null,
+  evolve: () => null,
+  decide: (data) => [{ type: 'SignInFailed', data }],
+};
