@@ -44,6 +44,7 @@ import {
 } from '../search-index.port.js';
 import { foldTerm, matchExpression, MAX_OWNER_TOKENS, ownerToken, queryTerms } from './fts5-query.js';
 import { packVectors, TopScores, unitVector, unpackVectors } from './packed-vectors.js';
+import { AnnIndexes, type AnnProgress, type OwnerDocument } from './ann-index.js';
 import { VectorScanner } from './wasm-scan.js';
 
 export interface SqliteSearchIndexOptions {
@@ -51,7 +52,16 @@ export interface SqliteSearchIndexOptions {
   readonly path: string;
   /** Memory for decoded embeddings, most recently used kept (default 256 MiB, ≈170,000 chunks of 384 floats). */
   readonly vectorCacheBytes?: number;
+  /**
+   * Approximate nearest neighbours (HNSW) for owners with at least `minChunks` chunks (default 5,000; below it the
+   * exact scan is faster); `inlineAddMax` vectors at most are added to a graph by a search, more are built by a
+   * worker thread (default 2,000). Graphs are saved in `<path>.ann/` (in memory only for ':memory:').
+   */
+  readonly ann?: { readonly minChunks?: number; readonly inlineAddMax?: number };
 }
+
+export const DEFAULT_ANN_MIN_CHUNKS = 5000;
+const DEFAULT_ANN_INLINE_ADD_MAX = 2000;
 
 const DEFAULT_VECTOR_CACHE_BYTES = 256 * 1024 * 1024;
 
@@ -146,11 +156,25 @@ export class SqliteSearchIndex implements SearchIndex {
     string,
     { total: number; at: number; frequencies: Map<string, number> }
   >();
+  private readonly ann: AnnIndexes;
+  private readonly annMinChunks: number;
   private closed = false;
 
   constructor(options: SqliteSearchIndexOptions) {
-    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+    const inMemory = options.path === ':memory:';
+    if (!inMemory) mkdirSync(dirname(options.path), { recursive: true });
     this.db = new DatabaseSync(options.path);
+    this.ann = new AnnIndexes(
+      {
+        directory: inMemory ? null : `${options.path}.ann`,
+        // A worker cannot open another connection's in-memory database: everything is added inline there.
+        inlineAddMax: inMemory
+          ? Number.POSITIVE_INFINITY
+          : (options.ann?.inlineAddMax ?? DEFAULT_ANN_INLINE_ADD_MAX),
+      },
+      options.path,
+    );
+    this.annMinChunks = options.ann?.minChunks ?? DEFAULT_ANN_MIN_CHUNKS;
     this.vectorCache = new VectorCache(options.vectorCacheBytes ?? DEFAULT_VECTOR_CACHE_BYTES);
     this.db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
     this.db.exec(`
@@ -344,8 +368,10 @@ export class SqliteSearchIndex implements SearchIndex {
       );
       const bm25At = mode === 'vector' ? -1 : 0;
       const vectorAt = mode === 'vector' ? 0 : mode === 'bm25' ? -1 : 1;
-      return fused.map(({ id, score, ranks }) => {
-        const row = rows.get(id)!;
+      return fused.flatMap(({ id, score, ranks }) => {
+        // Every id comes from this snapshot's rows; a chunk that is not in it is never returned.
+        const row = rows.get(id);
+        if (!row) return [];
         return {
           chunkId: row.chunk_id,
           documentId: row.document_id,
@@ -411,6 +437,7 @@ export class SqliteSearchIndex implements SearchIndex {
       this.run('DELETE FROM search_indexes WHERE name = ?', name);
       this.vectorCache.forget(`${record.incarnation}:`);
       this.termStats.delete(record.incarnation);
+      this.ann.forget(record.incarnation);
     });
   }
 
@@ -423,8 +450,19 @@ export class SqliteSearchIndex implements SearchIndex {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.ann.close();
     this.statementCache.clear();
     this.db.close();
+  }
+
+  /** The approximate-nearest-neighbour graphs: building (with progress) or serving. */
+  annProgress(): AnnProgress[] {
+    return this.ann.progress();
+  }
+
+  /** Resolves once the graph builds started so far have finished. */
+  async annSettled(): Promise<void> {
+    await this.ann.settled();
   }
 
   /**
@@ -492,7 +530,12 @@ export class SqliteSearchIndex implements SearchIndex {
     return frequency;
   }
 
-  /** Chunk rowids best first by cosine similarity, scanning every allowed owner's (and tag's) chunks exactly. */
+  /**
+   * Chunk rowids best first by cosine similarity. An owner with at least `ann.minChunks` chunks is searched through
+   * its HNSW graph (brought to this snapshot's rows first) when no tag filter applies; every other owner, a tag
+   * filter, or a graph still being built, is scanned exactly. Both give cosine similarities of unit vectors, so the
+   * owners' candidates merge by score.
+   */
   private vectorLeg(
     index: string,
     record: IndexRecord,
@@ -504,15 +547,25 @@ export class SqliteSearchIndex implements SearchIndex {
     const query = embedding.length > 0 ? unitVector(embedding) : null;
     if (!query) return [];
     const t = tables(index);
-    const scanner = new VectorScanner(query);
     const top = new TopScores(candidates);
+    const exactOwners: string[] = [];
+    for (const ownerId of ownerIds) {
+      const found = tagIds ? null : this.annSearch(index, record, ownerId, query, candidates);
+      if (!found) {
+        exactOwners.push(ownerId);
+        continue;
+      }
+      for (let i = 0; i < found.ids.length; i++) top.offer(found.ids[i]!, found.scores[i]!);
+    }
+    if (exactOwners.length === 0) return top.best();
+    const scanner = new VectorScanner(query);
     const tagged = tagIds
       ? new Set(
           this.all<{ chunk: number }>(
             `SELECT chunk FROM ${t.tags} WHERE tag_id IN (SELECT value FROM json_each(?))
              AND doc_rowid IN (SELECT doc_rowid FROM ${t.documents} WHERE owner_id IN (SELECT value FROM json_each(?)))`,
             json(tagIds),
-            json(ownerIds),
+            json(exactOwners),
           ).map((row) => row.chunk),
         )
       : null;
@@ -521,18 +574,14 @@ export class SqliteSearchIndex implements SearchIndex {
       `SELECT doc_rowid, first_chunk, chunk_count FROM ${t.documents}
        WHERE owner_id IN (SELECT value FROM json_each(?)) AND chunk_count > 0
        ${tagIds ? `AND doc_rowid IN (SELECT doc_rowid FROM ${t.tags} WHERE tag_id IN (SELECT value FROM json_each(?)))` : ''}`,
-      json(ownerIds),
+      json(exactOwners),
       ...(tagIds ? [json(tagIds)] : []),
     );
     for (const { doc_rowid: docRowid, first_chunk: first, chunk_count: count } of documents) {
       const key = `${record.incarnation}:${docRowid}`;
       let packed = this.vectorCache.get(key);
       if (!packed) {
-        const row = this.get<{ vectors: Uint8Array }>(
-          `SELECT vectors FROM ${t.documents} WHERE doc_rowid = ?`,
-          docRowid,
-        );
-        packed = unpackVectors(row!.vectors);
+        packed = unpackVectors(this.documentVectors(index, docRowid));
         this.vectorCache.set(key, packed);
       }
       const scores = scanner.score(packed, count);
@@ -542,6 +591,53 @@ export class SqliteSearchIndex implements SearchIndex {
       }
     }
     return top.best();
+  }
+
+  /** The owner's nearest chunks through its graph, or null when it is small or its graph is not ready. */
+  private annSearch(
+    index: string,
+    record: IndexRecord,
+    ownerId: string,
+    query: Float32Array,
+    candidates: number,
+  ): { ids: number[]; scores: number[] } | null {
+    const t = tables(index);
+    // Covered by the owner index: a few microseconds per thousand documents.
+    const summary = this.get<{ rows: number; last: number; chunks: number }>(
+      `SELECT count(*) AS rows, ifnull(max(doc_rowid), 0) AS last, ifnull(sum(chunk_count), 0) AS chunks
+       FROM ${t.documents} WHERE owner_id = ? AND chunk_count > 0`,
+      ownerId,
+    )!;
+    if (summary.chunks < this.annMinChunks) return null;
+    return this.ann.search(
+      index,
+      record.incarnation,
+      ownerId,
+      record.dimensions,
+      `${summary.rows}:${summary.last}`,
+      {
+        listDocuments: () =>
+          this.all<{ doc_rowid: number; first_chunk: number; chunk_count: number }>(
+            `SELECT doc_rowid, first_chunk, chunk_count FROM ${t.documents}
+             WHERE owner_id = ? AND chunk_count > 0`,
+            ownerId,
+          ).map((row): OwnerDocument => ({
+            docRowid: row.doc_rowid,
+            first: row.first_chunk,
+            count: row.chunk_count,
+          })),
+        vectors: (docRowid) => this.documentVectors(index, docRowid),
+      },
+      query,
+      candidates,
+    );
+  }
+
+  private documentVectors(index: string, docRowid: number): Uint8Array {
+    return this.get<{ vectors: Uint8Array }>(
+      `SELECT vectors FROM ${tables(index).documents} WHERE doc_rowid = ?`,
+      docRowid,
+    )!.vectors;
   }
 
   /** Deletes the document's chunks, FTS rows, tags and row; returns how many chunks it had. */
