@@ -549,8 +549,19 @@ export class SqliteSearchIndex implements SearchIndex {
     const t = tables(index);
     const top = new TopScores(candidates);
     const exactOwners: string[] = [];
+    // One pass over the owner index (it covers it): which owners are big enough for a graph, and their signatures.
+    const big = new Map<string, string>();
+    if (!tagIds) {
+      for (const row of this.all<{ owner_id: string; rows: number; last: number; chunks: number }>(
+        `SELECT owner_id, count(*) AS rows, max(doc_rowid) AS last, sum(chunk_count) AS chunks FROM ${t.documents}
+         WHERE owner_id IN (SELECT value FROM json_each(?)) AND chunk_count > 0 GROUP BY owner_id`,
+        json(ownerIds),
+      ))
+        if (row.chunks >= this.annMinChunks) big.set(row.owner_id, `${row.rows}:${row.last}`);
+    }
     for (const ownerId of ownerIds) {
-      const found = tagIds ? null : this.annSearch(index, record, ownerId, query, candidates);
+      const signature = big.get(ownerId);
+      const found = signature ? this.annSearch(index, record, ownerId, signature, query, candidates) : null;
       if (!found) {
         exactOwners.push(ownerId);
         continue;
@@ -593,28 +604,22 @@ export class SqliteSearchIndex implements SearchIndex {
     return top.best();
   }
 
-  /** The owner's nearest chunks through its graph, or null when it is small or its graph is not ready. */
+  /** The owner's nearest chunks through its graph, or null while its graph is not ready. */
   private annSearch(
     index: string,
     record: IndexRecord,
     ownerId: string,
+    signature: string,
     query: Float32Array,
     candidates: number,
   ): { ids: number[]; scores: number[] } | null {
     const t = tables(index);
-    // Covered by the owner index: a few microseconds per thousand documents.
-    const summary = this.get<{ rows: number; last: number; chunks: number }>(
-      `SELECT count(*) AS rows, ifnull(max(doc_rowid), 0) AS last, ifnull(sum(chunk_count), 0) AS chunks
-       FROM ${t.documents} WHERE owner_id = ? AND chunk_count > 0`,
-      ownerId,
-    )!;
-    if (summary.chunks < this.annMinChunks) return null;
     return this.ann.search(
       index,
       record.incarnation,
       ownerId,
       record.dimensions,
-      `${summary.rows}:${summary.last}`,
+      signature,
       {
         listDocuments: () =>
           this.all<{ doc_rowid: number; first_chunk: number; chunk_count: number }>(
