@@ -279,7 +279,7 @@ async function main(): Promise<void> {
     '    same query, the query: same word count upstream); added = turn p50 − gateway p50; POST …/knowledge/…/search of',
     '    the same query alongside (info). Streaming = first `delta` event vs first content chunk (p50s, 100; quick 20).',
     '    Sizes: the turn part alone runs first with 1k and 10k chunks (1 and 10 per document; quick: 1k), 100 turns',
-    "    each (quick 40). From 5,000 chunks the Agent's HNSW graph is built by the bench after the fill (build time and",
+    "    each (quick 40). From 50,000 chunks the Agent's HNSW graph is built by the bench after the fill (build time and",
     '    RSS per 100k in details.conversations.knowledge.ann) and saved beside search.db: the api loads it.',
     '    Listing = one conversation of 1,000 messages (quick 400) made by 500 sequential turns through the api against',
     '    an instant upstream, then GET …/messages?limit=200 through every page, 30 times (quick 10): goal on one page.',
