@@ -76,7 +76,7 @@ describe('SqliteSearchIndex approximate nearest neighbours', () => {
   it('returns the exact scan’s top results on small data, above the threshold as below it, owners kept apart', async () => {
     const path = freshPath();
     const exact = new SqliteSearchIndex({ path, ann: { minChunks: 1_000_000 } });
-    const approximate = new SqliteSearchIndex({ path, ann: { minChunks: 50 } });
+    const approximate = new SqliteSearchIndex({ path, ann: { minChunks: 50, inlineAddMax: 1000 } });
     await exact.ensureIndex(INDEX, { dimensions: DIMENSIONS });
     await fill(exact, 'agt_big', clustered(400, 1), 40);
     await fill(exact, 'spc_small', clustered(30, 2), 10);
