@@ -30,7 +30,10 @@ import { unpackVectors } from './packed-vectors.js';
 
 const require = createRequire(import.meta.url);
 const USEARCH_PATH = require.resolve('usearch');
-const usearch = require('usearch') as typeof import('usearch');
+/** The native addon is loaded on the first graph, not at start: most processes never need one. */
+let usearchModule: typeof import('usearch') | undefined;
+const usearch = (): typeof import('usearch') =>
+  (usearchModule ??= require('usearch') as typeof import('usearch'));
 
 /**
  * HNSW parameters, measured on the bench corpus (offline-embed: feature-hashed, 384 dimensions, short queries far
@@ -250,10 +253,10 @@ export class AnnIndexes {
 
   private create(dimensions: number): Graph {
     return {
-      index: new usearch.Index({
+      index: new (usearch().Index)({
         dimensions,
-        metric: usearch.MetricKind.Cos,
-        quantization: usearch.ScalarKind.F32,
+        metric: usearch().MetricKind.Cos,
+        quantization: usearch().ScalarKind.F32,
         connectivity: CONNECTIVITY,
         expansion_add: EXPANSION_ADD,
         expansion_search: EXPANSION_SEARCH,
