@@ -11,7 +11,7 @@
 // again on the same DATA_DIR. Every chunk is the bench Agent's own: a turn's retrieval ranks all of them.
 // Part (1) runs first at each of `smallerChunkCounts` (the same documents with fewer generated chunks each, the api
 // restarted after each fill), then at the full size before (2) and (3): how a turn's added latency grows with the
-// Knowledge. From the ANN threshold on, the fill also builds the Agent's HNSW graph (as the api would on its first
+// Knowledge. From the default ANN threshold on (off today: DEFAULT_ANN_MIN_CHUNKS), the fill also builds the Agent's HNSW graph (as the api would on its first
 // search) and saves it beside search.db, so the api started next loads it.
 //
 // (1) Turn vs gateway: sequential, a new conversation per turn (no history), each a different query of the corpus
