@@ -9,6 +9,10 @@
 // (the knowledge bench's corpus generator, offlineEmbed vectors of 384 dimensions, owner the bench Agent) through the
 // SearchIndex port's upsertDocument (same version: it replaces the tiny document's chunk), and the api is started
 // again on the same DATA_DIR. Every chunk is the bench Agent's own: a turn's retrieval ranks all of them.
+// Part (1) runs first at each of `smallerChunkCounts` (the same documents with fewer generated chunks each, the api
+// restarted after each fill), then at the full size before (2) and (3): how a turn's added latency grows with the
+// Knowledge. From the default ANN threshold on (off today: DEFAULT_ANN_MIN_CHUNKS), the fill also builds the Agent's HNSW graph (as the api would on its first
+// search) and saves it beside search.db, so the api started next loads it.
 //
 // (1) Turn vs gateway: sequential, a new conversation per turn (no history), each a different query of the corpus
 //     vocabulary; the gateway call sends the same model the same prompt the turn builds (system prompt, the sources
@@ -29,7 +33,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LIVE_INDEX_ALIAS } from '#knowledge/pipeline/index-aliases';
 import { formatSourcesBlock } from '#conversations';
 import { EMBEDDING_DIMENSIONS } from '#models/offline/offline-embed';
-import { SqliteSearchIndex, type IndexedChunk } from '#search';
+import { DEFAULT_ANN_MIN_CHUNKS, SqliteSearchIndex, type IndexedChunk } from '#search';
 import { BENCH_ADMIN_API_KEY, spawnApi, stop } from './api-startup.js';
 import { startUpstream } from './gateway.js';
 import { embedAll, prng, Prose } from './knowledge.js';
@@ -44,6 +48,9 @@ export interface ConversationsBenchOptions {
   /** Documents added through the api, and the generated chunks each gets in the index. */
   readonly documents: number;
   readonly chunksPerDocument: number;
+  /** Smaller Knowledge sizes (chunks) at which the turn vs gateway part alone runs first, with `smallerTurns`. */
+  readonly smallerChunkCounts: readonly number[];
+  readonly smallerTurns: number;
   /** Sequential turns (and gateway calls, and searches) measured, in alternating blocks of `block`. */
   readonly turns: number;
   readonly block: number;
@@ -69,6 +76,13 @@ interface Latencies {
   readonly n: number;
 }
 
+interface AnnBuild {
+  readonly buildSeconds: number;
+  readonly buildSecondsPer100k: number;
+  readonly memoryMegabytes: number;
+  readonly memoryMegabytesPer100k: number;
+}
+
 export interface ConversationsDetails {
   readonly knowledge: {
     readonly documents: number;
@@ -76,6 +90,15 @@ export interface ConversationsDetails {
     readonly addSeconds: number;
     readonly fillSeconds: number;
     readonly index: string;
+    /** The Agent's HNSW graph at the full size (null below the threshold). */
+    readonly ann: AnnBuild | null;
+    /** The turn's added p50 and the search's p50 at each size, smallest first. */
+    readonly growth: readonly {
+      chunks: number;
+      addedMs: number;
+      searchMs: number;
+      annBuildSeconds: number | null;
+    }[];
   };
   readonly turn: Latencies;
   readonly gateway: Latencies;
@@ -301,7 +324,7 @@ async function fillIndex(
   agentId: string,
   documentIds: readonly string[],
   chunksPerDocument: number,
-): Promise<{ index: string; chunks: number }> {
+): Promise<{ index: string; chunks: number; ann: AnnBuild | null }> {
   const searchIndex = new SqliteSearchIndex({ path: join(dataDir, 'search.db') });
   try {
     const index = await searchIndex.liveIndex(LIVE_INDEX_ALIAS);
@@ -350,7 +373,32 @@ async function fillIndex(
         `the index holds ${stats.chunks} chunks of ${stats.documents} documents, not ${expected} of ` +
           `${documentIds.length}: did ingestion index another version than 1?`,
       );
-    return { index, chunks: stats.chunks };
+    // The Agent's HNSW graph (an owner over the threshold), built here as the api would on its first search and
+    // saved beside search.db: the api started next loads it instead of building it.
+    let ann: AnnBuild | null = null;
+    if (stats.chunks >= DEFAULT_ANN_MIN_CHUNKS) {
+      const rssBefore = process.memoryUsage().rss;
+      const probe = { text: 'probe', embedding: embedAll(['probe'])[0]!, ownerIds: [agentId], limit: 10 };
+      await searchIndex.search(index, { ...probe, mode: 'vector' });
+      await searchIndex.annSettled();
+      await searchIndex.search(index, { ...probe, mode: 'vector' });
+      const graph = searchIndex.annProgress().find((entry) => entry.ownerId === agentId);
+      if (graph?.state !== 'ready' || graph.vectors !== stats.chunks)
+        throw new Error(`the Agent's ANN graph is not ready: ${JSON.stringify(graph)}`);
+      const per100k = 100_000 / stats.chunks;
+      const memoryMegabytes = (process.memoryUsage().rss - rssBefore) / 1024 / 1024;
+      ann = {
+        buildSeconds: Number(((graph.buildMs ?? 0) / 1000).toFixed(2)),
+        buildSecondsPer100k: Number((((graph.buildMs ?? 0) / 1000) * per100k).toFixed(2)),
+        memoryMegabytes: Number(memoryMegabytes.toFixed(1)),
+        memoryMegabytesPer100k: Number((memoryMegabytes * per100k).toFixed(1)),
+      };
+      log(
+        `conversations: the Agent's ANN graph of ${stats.chunks.toLocaleString('en-US')} chunks built in ` +
+          `${ann.buildSeconds} s, +${ann.memoryMegabytes} MB RSS once loaded`,
+      );
+    }
+    return { index, chunks: stats.chunks, ann };
   } finally {
     await searchIndex.close();
   }
@@ -435,6 +483,155 @@ export async function benchConversations(
     );
     await stop(first.child);
     children.delete(first.child);
+    interface Prepared {
+      readonly query: string;
+      readonly gatewayBody: unknown;
+    }
+    // --- (1) as a function: run at each Knowledge size -------------------------------------------------------
+    const turnsVsGateway = async (
+      turnCount: number,
+      warmupCount: number,
+      fail: (message: string) => Error,
+    ) => {
+      // --- (1) turn vs gateway vs retrieval alone ----------------------------------------------------------------
+      const queryProse = new Prose(prng(99));
+      const queries = Array.from(
+        { length: warmupCount + turnCount },
+        () => `What do the documents say about ${queryProse.query(queryProse.topic())}?`,
+      );
+      const searchTimes: number[] = [];
+      const search = async (query: string, into?: number[]) => {
+        const answer = await client.json<{ hits: Hit[] }>('POST', `${CORE}/knowledge/${agentId}/search`, {
+          query,
+          limit: 8,
+        });
+        expectStatus('search', answer, 200);
+        into?.push(answer.ms);
+        return answer.body.hits;
+      };
+      // The gateway's prompt for each query: the one the turn builds (system prompt, sources block, the message).
+      log(`conversations: preparing ${queries.length} prompts (one search each; loads the vector cache) …`);
+      const prepared: Prepared[] = [];
+      for (const query of queries) {
+        const hits = await search(query);
+        if (hits.length === 0) throw fail(`no hits for '${query}'`);
+        const sources = formatSourcesBlock(
+          hits.map((hit, i) => ({
+            index: i + 1,
+            documentName: hit.documentName,
+            sectionPath: hit.sectionPath,
+            text: hit.text,
+          })),
+        );
+        prepared.push({
+          query,
+          gatewayBody: {
+            model: 'fake-chat',
+            messages: [
+              { role: 'system', content: systemPrompt },
+              { role: 'system', content: sources },
+              { role: 'user', content: query },
+            ],
+          },
+        });
+      }
+
+      const turnTimes: number[] = [];
+      const gatewayTimes: number[] = [];
+      const promptWords = { turn: [] as number[], gateway: [] as number[] };
+      const citations: number[] = [];
+      const turn = async (item: Prepared, into?: number[]) => {
+        const answer = await client.json<TurnResult & { message: { usage: { inputTokens: number } } }>(
+          'POST',
+          `${CORE}/llm/${agentId}/conversation`,
+          { message: item.query },
+        );
+        expectStatus('a conversation turn', answer, 201);
+        if (answer.body.message.content !== REPLY)
+          throw fail(`unexpected turn answer: ${answer.raw.slice(0, 500)}`);
+        if (into) {
+          into.push(answer.ms);
+          promptWords.turn.push(answer.body.message.usage.inputTokens);
+          citations.push(answer.body.message.citations.length);
+        }
+      };
+      const gateway = async (item: Prepared, into?: number[]) => {
+        const answer = await client.json<{
+          choices: { message: { content: string } }[];
+          usage: { prompt_tokens: number };
+        }>('POST', COMPAT_CHAT, item.gatewayBody);
+        expectStatus('the gateway', answer, 200);
+        if (answer.body.choices[0]?.message.content !== REPLY)
+          throw fail(`unexpected gateway answer: ${answer.raw.slice(0, 500)}`);
+        if (into) {
+          into.push(answer.ms);
+          promptWords.gateway.push(answer.body.usage.prompt_tokens);
+        }
+      };
+      const warm = prepared.slice(0, warmupCount);
+      log(`conversations: warm-up, ${warm.length} turns, gateway calls and searches …`);
+      for (const item of warm) {
+        await turn(item);
+        await gateway(item);
+        await search(item.query);
+      }
+      const measured = prepared.slice(warmupCount);
+      const paths = [
+        (item: Prepared) => turn(item, turnTimes),
+        (item: Prepared) => gateway(item, gatewayTimes),
+        (item: Prepared) => search(item.query, searchTimes).then(() => undefined),
+      ];
+      log(
+        `conversations: ${measured.length} sequential turns (new conversation each), gateway calls and searches, ` +
+          `blocks of ${options.block} …`,
+      );
+      for (let from = 0, round = 0; from < measured.length; from += options.block, round++) {
+        const items = measured.slice(from, from + options.block);
+        const order = [...paths];
+        for (let i = 0; i < round % 3; i++) order.push(order.shift()!);
+        for (const path of order) for (const item of items) await path(item);
+      }
+      const turnLatency = latencies(turnTimes);
+      const gatewayLatency = latencies(gatewayTimes);
+      const searchLatency = latencies(searchTimes);
+      const added = turnLatency.p50 - gatewayLatency.p50;
+      log(
+        `conversations: turn p50 ${turnLatency.p50.toFixed(2)} ms, gateway ${gatewayLatency.p50.toFixed(2)} ms ` +
+          `(added ${added.toFixed(2)} ms), search alone ${searchLatency.p50.toFixed(2)} ms; prompt words ` +
+          `${median(promptWords.turn)} / ${median(promptWords.gateway)}`,
+      );
+      return {
+        queries,
+        prepared,
+        measured,
+        turnLatency,
+        gatewayLatency,
+        searchLatency,
+        added,
+        promptWords,
+        citations,
+      };
+    };
+
+    // --- (1) at the smaller sizes first: the same documents, fewer generated chunks each ---------------------
+    const growth: { chunks: number; addedMs: number; searchMs: number; annBuildSeconds: number | null }[] =
+      [];
+    for (const chunks of options.smallerChunkCounts) {
+      const perDocument = Math.max(1, Math.round(chunks / documentIds.length));
+      const small = await fillIndex(dataDir, agentId, documentIds, perDocument);
+      const api = await startApi();
+      const result = await turnsVsGateway(options.smallerTurns, options.warmupTurns, (message) => {
+        return new Error(`${message}\n${api.output()}`);
+      });
+      growth.push({
+        chunks: small.chunks,
+        addedMs: Number(result.added.toFixed(3)),
+        searchMs: Number(result.searchLatency.p50.toFixed(3)),
+        annBuildSeconds: small.ann?.buildSeconds ?? null,
+      });
+      await stop(api.child);
+      children.delete(api.child);
+    }
     at = performance.now();
     const filled = await fillIndex(dataDir, agentId, documentIds, options.chunksPerDocument);
     const fillSeconds = (performance.now() - at) / 1000;
@@ -444,118 +641,23 @@ export async function benchConversations(
     );
     const runningApi = await startApi();
     const fail = (message: string) => new Error(`${message}\n${runningApi.output()}`);
-
-    // --- (1) turn vs gateway vs retrieval alone ----------------------------------------------------------------
-    const queryProse = new Prose(prng(99));
-    const queries = Array.from(
-      { length: options.warmupTurns + options.turns },
-      () => `What do the documents say about ${queryProse.query(queryProse.topic())}?`,
-    );
-    interface Prepared {
-      readonly query: string;
-      readonly gatewayBody: unknown;
-    }
-    const searchTimes: number[] = [];
-    const search = async (query: string, into?: number[]) => {
-      const answer = await client.json<{ hits: Hit[] }>('POST', `${CORE}/knowledge/${agentId}/search`, {
-        query,
-        limit: 8,
-      });
-      expectStatus('search', answer, 200);
-      into?.push(answer.ms);
-      return answer.body.hits;
-    };
-    // The gateway's prompt for each query: the one the turn builds (system prompt, sources block, the message).
-    log(`conversations: preparing ${queries.length} prompts (one search each; loads the vector cache) …`);
-    const prepared: Prepared[] = [];
-    for (const query of queries) {
-      const hits = await search(query);
-      if (hits.length === 0) throw fail(`no hits for '${query}'`);
-      const sources = formatSourcesBlock(
-        hits.map((hit, i) => ({
-          index: i + 1,
-          documentName: hit.documentName,
-          sectionPath: hit.sectionPath,
-          text: hit.text,
-        })),
-      );
-      prepared.push({
-        query,
-        gatewayBody: {
-          model: 'fake-chat',
-          messages: [
-            { role: 'system', content: systemPrompt },
-            { role: 'system', content: sources },
-            { role: 'user', content: query },
-          ],
-        },
-      });
-    }
-
-    const turnTimes: number[] = [];
-    const gatewayTimes: number[] = [];
-    const promptWords = { turn: [] as number[], gateway: [] as number[] };
-    const citations: number[] = [];
-    const turn = async (item: Prepared, into?: number[]) => {
-      const answer = await client.json<TurnResult & { message: { usage: { inputTokens: number } } }>(
-        'POST',
-        `${CORE}/llm/${agentId}/conversation`,
-        { message: item.query },
-      );
-      expectStatus('a conversation turn', answer, 201);
-      if (answer.body.message.content !== REPLY)
-        throw fail(`unexpected turn answer: ${answer.raw.slice(0, 500)}`);
-      if (into) {
-        into.push(answer.ms);
-        promptWords.turn.push(answer.body.message.usage.inputTokens);
-        citations.push(answer.body.message.citations.length);
-      }
-    };
-    const gateway = async (item: Prepared, into?: number[]) => {
-      const answer = await client.json<{
-        choices: { message: { content: string } }[];
-        usage: { prompt_tokens: number };
-      }>('POST', COMPAT_CHAT, item.gatewayBody);
-      expectStatus('the gateway', answer, 200);
-      if (answer.body.choices[0]?.message.content !== REPLY)
-        throw fail(`unexpected gateway answer: ${answer.raw.slice(0, 500)}`);
-      if (into) {
-        into.push(answer.ms);
-        promptWords.gateway.push(answer.body.usage.prompt_tokens);
-      }
-    };
-    const warm = prepared.slice(0, options.warmupTurns);
-    log(`conversations: warm-up, ${warm.length} turns, gateway calls and searches …`);
-    for (const item of warm) {
-      await turn(item);
-      await gateway(item);
-      await search(item.query);
-    }
-    const measured = prepared.slice(options.warmupTurns);
-    const paths = [
-      (item: Prepared) => turn(item, turnTimes),
-      (item: Prepared) => gateway(item, gatewayTimes),
-      (item: Prepared) => search(item.query, searchTimes).then(() => undefined),
-    ];
-    log(
-      `conversations: ${measured.length} sequential turns (new conversation each), gateway calls and searches, ` +
-        `blocks of ${options.block} …`,
-    );
-    for (let from = 0, round = 0; from < measured.length; from += options.block, round++) {
-      const items = measured.slice(from, from + options.block);
-      const order = [...paths];
-      for (let i = 0; i < round % 3; i++) order.push(order.shift()!);
-      for (const path of order) for (const item of items) await path(item);
-    }
-    const turnLatency = latencies(turnTimes);
-    const gatewayLatency = latencies(gatewayTimes);
-    const searchLatency = latencies(searchTimes);
-    const added = turnLatency.p50 - gatewayLatency.p50;
-    log(
-      `conversations: turn p50 ${turnLatency.p50.toFixed(2)} ms, gateway ${gatewayLatency.p50.toFixed(2)} ms ` +
-        `(added ${added.toFixed(2)} ms), search alone ${searchLatency.p50.toFixed(2)} ms; prompt words ` +
-        `${median(promptWords.turn)} / ${median(promptWords.gateway)}`,
-    );
+    const {
+      queries,
+      prepared,
+      measured,
+      turnLatency,
+      gatewayLatency,
+      searchLatency,
+      added,
+      promptWords,
+      citations,
+    } = await turnsVsGateway(options.turns, options.warmupTurns, fail);
+    growth.push({
+      chunks: filled.chunks,
+      addedMs: Number(added.toFixed(3)),
+      searchMs: Number(searchLatency.p50.toFixed(3)),
+      annBuildSeconds: filled.ann?.buildSeconds ?? null,
+    });
 
     // --- (2) streaming: first delta vs first content chunk -----------------------------------------------------
     const isDelta = (event: string) => event === 'delta';
@@ -697,8 +799,32 @@ export async function benchConversations(
         baseline: null,
         baselineLabel: null,
         ratio: null,
-        goal: { on: 'value', op: '<=', target: 5 },
+        goal: { on: 'value', op: '<=', target: filled.chunks >= 50_000 ? 10 : 5 },
       },
+      ...growth
+        .filter((size) => size.chunks !== filled.chunks)
+        .map((size): MetricRow => ({
+          metric: `conversation turn added latency p50 (retrieval over ${Math.round(size.chunks / 1000)}k chunks)`,
+          value: size.addedMs,
+          unit: 'ms',
+          baseline: null,
+          baselineLabel: null,
+          ratio: null,
+          goal: size.chunks >= 10_000 ? { on: 'value', op: '<=', target: 5 } : null,
+        })),
+      ...(filled.ann
+        ? [
+            {
+              metric: `  the Agent's ANN graph: build s / RSS MB per 100k chunks (info)`,
+              value: filled.ann.buildSecondsPer100k,
+              unit: 's',
+              baseline: filled.ann.memoryMegabytesPer100k,
+              baselineLabel: 'MB RSS',
+              ratio: null,
+              goal: null,
+            } satisfies MetricRow,
+          ]
+        : []),
       {
         metric: `  turn p50 ÷ gateway p50 (${options.upstreamLatencyMs} ms upstream, info)`,
         value: turnLatency.p50,
@@ -754,6 +880,8 @@ export async function benchConversations(
           addSeconds: Number(addSeconds.toFixed(2)),
           fillSeconds: Number(fillSeconds.toFixed(2)),
           index: filled.index,
+          ann: filled.ann,
+          growth,
         },
         turn: turnLatency,
         gateway: gatewayLatency,

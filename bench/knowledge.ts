@@ -9,9 +9,15 @@
 //     queries are interleaved (order alternating per query), query embeddings computed beforehand (timed apart);
 //     p50 of each, and of a query over every owner (admin-style). The vector cache is warm (one all-owners query
 //     first): the steady state of a running service whose cache (256 MiB, ~170,000 chunks) holds the index.
+// (c) ANN: the same chunks are also written to a second index under one owner (an Agent with ~100,000 chunks). The
+//     first search starts its HNSW graph build (a worker thread; build time and the api process's resident memory
+//     growth once the graph is loaded, both per 100,000 chunks, and the saved file's size); then the scoped queries'
+//     texts run against it in vector and hybrid mode through the graph and through the exact scan (a second instance
+//     on the same file whose threshold is never reached), interleaved: p50s, and recall@10 of the graph's vector
+//     top 10 against the exact scan's.
 // Text comes from a seeded PRNG over a fixed vocabulary (function words, domain words, a generated tail of rarer
 // terms; Zipf-distributed, with per-document topic words), so every run indexes the same corpus.
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { chunkDocument, parseDocument, PARSES_IN_CHILD_PROCESS, sniffType } from '#knowledge/ingestion/index';
@@ -25,6 +31,10 @@ import { log, makeTempDir, median, type MetricRow } from './util.js';
 /** As libs/knowledge/src/ingestion.worker.ts. */
 const EMBED_BATCH = 64;
 const INDEX = 'chunks_v1';
+/** The same chunks under one owner, searched through its HNSW graph. */
+const ONE_OWNER_INDEX = 'one_owner_v1';
+const ONE_OWNER = 'agt_bench_big';
+const ANN_BENCH_MIN_CHUNKS = 50_000;
 const LIMIT = 8;
 
 export interface SearchPlan {
@@ -58,6 +68,21 @@ interface Latencies {
   readonly p99: number;
   readonly mean: number;
   readonly max: number;
+}
+
+export interface AnnDetails {
+  readonly chunks: number;
+  /** The worker's graph build, and per 100,000 chunks. */
+  readonly buildSeconds: number;
+  readonly buildSecondsPer100k: number;
+  /** This process's resident memory growth once the graph is loaded and serving, and per 100,000 chunks. */
+  readonly memoryMegabytes: number;
+  readonly memoryMegabytesPer100k: number;
+  readonly fileMegabytes: number;
+  readonly queries: number;
+  readonly recallAt10: number;
+  readonly vector: { ann: Latencies; exact: Latencies };
+  readonly hybrid: { ann: Latencies; exact: Latencies };
 }
 
 export interface KnowledgeDetails {
@@ -98,6 +123,7 @@ export interface KnowledgeDetails {
      * words in half the chunks or more are left out of the BM25 MATCH by the index.
      */
     readonly queryTerms: { distinct: number; medianShare: number; p90Share: number; commonShare: number };
+    readonly ann: AnnDetails;
     readonly sampleQueries: string[];
   };
 }
@@ -605,6 +631,24 @@ async function buildSearchIndex(
       }),
     );
     upsertMs += performance.now() - at;
+    await searchIndex.upsertDocument(
+      ONE_OWNER_INDEX,
+      documentId,
+      1,
+      texts.map((text, i): IndexedChunk => ({
+        chunkId: `${documentId}:1:${i}`,
+        documentId,
+        version: 1,
+        ownerId: ONE_OWNER,
+        tagIds: [],
+        sectionPath: [title],
+        start: 0,
+        end: text.length,
+        text,
+        embedding: vectors[i]!,
+        documentName: `${title}.md`,
+      })),
+    );
     chunks += document.chunks;
     if (chunks / total >= nextLog) {
       log(
@@ -663,6 +707,7 @@ async function benchSearch(
   const searchIndex = new SqliteSearchIndex({ path });
   try {
     await searchIndex.ensureIndex(INDEX, { dimensions: EMBEDDING_DIMENSIONS });
+    await searchIndex.ensureIndex(ONE_OWNER_INDEX, { dimensions: EMBEDDING_DIMENSIONS });
     const planned = all.reduce((sum, owner) => sum + owner.chunks, 0);
     log(
       `knowledge: building a search index of ${planned.toLocaleString('en-US')} chunks over ${all.length} owners …`,
@@ -735,6 +780,7 @@ async function benchSearch(
     }
 
     const terms = termFrequencies(path, built.chunks, [...queries, ...adminQueries]);
+    const ann = await benchAnn(path, searchIndex, built.chunks, queries);
 
     const scoped = {
       hybrid: latencies(timings.hybrid),
@@ -785,6 +831,7 @@ async function benchSearch(
       },
       bm25EmptyQueries: bm25Empty,
       queryTerms: terms,
+      ann,
       sampleQueries: queries.slice(0, 8).map((query) => query.text),
     };
     log(
@@ -822,10 +869,130 @@ async function benchSearch(
         ratio: allOwners.hybrid.p50 / allOwners.bm25.p50,
         goal: null,
       },
+      {
+        metric: `knowledge ANN recall@10 vs exact (one owner, ${size})`,
+        value: ann.recallAt10,
+        unit: '',
+        baseline: null,
+        baselineLabel: null,
+        ratio: null,
+        goal: { on: 'value', op: '>=', target: 0.95 },
+      },
+      {
+        metric: `  knowledge vector search p50, one owner of ${size}: ANN vs exact (info)`,
+        value: ann.vector.ann.p50,
+        unit: 'ms',
+        baseline: ann.vector.exact.p50,
+        baselineLabel: 'exact p50 ms',
+        ratio: ann.vector.ann.p50 / ann.vector.exact.p50,
+        goal: null,
+      },
+      {
+        metric: `  knowledge hybrid search p50, one owner of ${size}: ANN vs exact (info)`,
+        value: ann.hybrid.ann.p50,
+        unit: 'ms',
+        baseline: ann.hybrid.exact.p50,
+        baselineLabel: 'exact p50 ms',
+        ratio: ann.hybrid.ann.p50 / ann.hybrid.exact.p50,
+        goal: null,
+      },
+      {
+        metric: '  knowledge ANN graph build, s per 100k chunks (info)',
+        value: ann.buildSecondsPer100k,
+        unit: 's',
+        baseline: null,
+        baselineLabel: null,
+        ratio: null,
+        goal: null,
+      },
+      {
+        metric: '  knowledge ANN graph memory, MB per 100k chunks (info)',
+        value: ann.memoryMegabytesPer100k,
+        unit: 'MB',
+        baseline: null,
+        baselineLabel: null,
+        ratio: null,
+        goal: null,
+      },
     ];
     return { rows, details };
   } finally {
     await searchIndex.close();
+  }
+}
+
+/** (c): the one-owner index through its HNSW graph against the exact scan. */
+async function benchAnn(
+  path: string,
+  searchIndex: SqliteSearchIndex,
+  chunks: number,
+  queries: readonly { text: string; embedding: number[] | Float32Array }[],
+): Promise<AnnDetails> {
+  const exact = searchIndex;
+  // The graph is off by default: this instance turns it on from 50,000 chunks.
+  const approximate = new SqliteSearchIndex({ path, ann: { minChunks: ANN_BENCH_MIN_CHUNKS } });
+  try {
+    const ask = (index: SqliteSearchIndex, query: (typeof queries)[number], mode: SearchMode) =>
+      index.search(ONE_OWNER_INDEX, { ...query, ownerIds: [ONE_OWNER], limit: 10, mode });
+    log(`knowledge: ANN graph of one owner's ${chunks.toLocaleString('en-US')} chunks, built in a worker …`);
+    const rssBefore = process.memoryUsage().rss;
+    await ask(approximate, queries[0]!, 'vector');
+    await approximate.annSettled();
+    await ask(approximate, queries[0]!, 'vector');
+    const memoryMegabytes = (process.memoryUsage().rss - rssBefore) / 1024 / 1024;
+    const graph = approximate.annProgress().find((entry) => entry.index === ONE_OWNER_INDEX);
+    if (!graph || graph.state !== 'ready' || graph.vectors !== chunks)
+      throw new Error(`the ANN graph is not ready: ${JSON.stringify(graph)}`);
+    const buildSeconds = (graph.buildMs ?? 0) / 1000;
+    const annDir = `${path}.ann`;
+    const fileMegabytes = readdirSync(annDir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .reduce((sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size, 0);
+    const timings = {
+      vector: { ann: [] as number[], exact: [] as number[] },
+      hybrid: { ann: [] as number[], exact: [] as number[] },
+    };
+    let found = 0;
+    for (const [n, query] of queries.entries()) {
+      const order = n % 2 === 0 ? ([approximate, exact] as const) : ([exact, approximate] as const);
+      const tops = new Map<SqliteSearchIndex, string[]>();
+      for (const mode of ['vector', 'hybrid'] as const) {
+        for (const index of order) {
+          const at = performance.now();
+          const hits = await ask(index, query, mode);
+          timings[mode][index === exact ? 'exact' : 'ann'].push(performance.now() - at);
+          if (mode === 'vector')
+            tops.set(
+              index,
+              hits.map((hit) => hit.chunkId),
+            );
+        }
+      }
+      const expected = new Set(tops.get(exact));
+      found += tops.get(approximate)!.filter((chunkId) => expected.has(chunkId)).length;
+    }
+    const per100k = 100_000 / chunks;
+    const details: AnnDetails = {
+      chunks,
+      buildSeconds: seconds(buildSeconds * 1000),
+      buildSecondsPer100k: Number((buildSeconds * per100k).toFixed(1)),
+      memoryMegabytes: Number(memoryMegabytes.toFixed(1)),
+      memoryMegabytesPer100k: Number((memoryMegabytes * per100k).toFixed(1)),
+      fileMegabytes: Number((fileMegabytes / 1024 / 1024).toFixed(1)),
+      queries: queries.length,
+      recallAt10: Number((found / (queries.length * 10)).toFixed(4)),
+      vector: { ann: latencies(timings.vector.ann), exact: latencies(timings.vector.exact) },
+      hybrid: { ann: latencies(timings.hybrid.ann), exact: latencies(timings.hybrid.exact) },
+    };
+    log(
+      `knowledge: ANN over ${chunks.toLocaleString('en-US')} chunks: build ${details.buildSeconds} s, ` +
+        `+${details.memoryMegabytes} MB RSS, file ${details.fileMegabytes} MB; recall@10 ${details.recallAt10}; ` +
+        `vector p50 ${details.vector.ann.p50.toFixed(2)} ms (exact ${details.vector.exact.p50.toFixed(2)}), ` +
+        `hybrid p50 ${details.hybrid.ann.p50.toFixed(2)} ms (exact ${details.hybrid.exact.p50.toFixed(2)})`,
+    );
+    return details;
+  } finally {
+    await approximate.close();
   }
 }
 

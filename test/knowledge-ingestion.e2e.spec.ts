@@ -353,6 +353,7 @@ describe('knowledge ingestion and search (e2e)', () => {
       live: string;
       stats: { chunks: number; documents: number };
       reindex: { running: boolean; result: Json | null };
+      nearestNeighbours: Json[];
     };
     const before = (await admin.get<Status>(`${CORE}/knowledge-index`)).body;
     const hitsBefore = await search(agentId, 'widget gadget', { limit: 50 });
@@ -368,6 +369,8 @@ describe('knowledge ingestion and search (e2e)', () => {
     expect(after.reindex).toMatchObject({ running: false, result: { from: before.live, to: after.live } });
     expect(after.live).not.toBe(before.live);
     expect(after.stats).toEqual(before.stats);
+    // A few chunks per owner: exact scans, no graph.
+    expect(after.nearestNeighbours).toEqual([]);
     expect(await search(agentId, 'widget gadget', { limit: 50 })).toEqual(hitsBefore);
     const key = (await admin.post<{ key: string }>(`${CORE}/api-keys`, { name: 'x', agents: [agentId] })).body
       .key;

@@ -422,6 +422,54 @@ export function searchIndexContract(adapter: string, open: () => Promise<SearchI
       expect(await search.stats(index)).toEqual({ chunks: 2, documents: 2 });
     });
 
+    it('never returns a chunk deleted or replaced after an earlier search saw it, in any mode', async () => {
+      const [owner, other] = [fresh('agt'), fresh('spc')];
+      const many = (n: number, word: string) =>
+        Array.from({ length: n }, (_, i) => ({
+          text: `${word} shared ${i}`,
+          embedding: vector([0, 1], [1, i / n], [2, 0.1]),
+        }));
+      const gone = document(owner, many(6, 'gone'));
+      const replaced = document(owner, many(4, 'older'));
+      const stays = document(owner, many(3, 'stays'));
+      const foreign = document(other, many(5, 'foreign'));
+      await put(gone, replaced, stays, foreign);
+      for (const mode of MODES) {
+        const hits = await query({
+          text: 'shared',
+          embedding: vector([0, 1], [2, 0.1]),
+          ownerIds: [owner],
+          limit: 50,
+          mode,
+        });
+        expect(hits).toHaveLength(13);
+      }
+      await search.deleteDocument(index, gone.documentId);
+      await put(document(owner, many(2, 'newer'), { documentId: replaced.documentId, version: 2 }));
+      for (const mode of MODES) {
+        const hits = await query({
+          text: 'shared',
+          embedding: vector([0, 1], [2, 0.1]),
+          ownerIds: [owner],
+          limit: 50,
+          mode,
+        });
+        expect(hits.map((hit) => hit.documentId).sort()).toEqual(
+          [...Array(2).fill(replaced.documentId), ...Array(3).fill(stays.documentId)].sort(),
+        );
+        expect(hits.every((hit) => !hit.text.startsWith('older') && !hit.text.startsWith('gone'))).toBe(true);
+        const both = await query({
+          text: 'shared',
+          embedding: vector([0, 1], [2, 0.1]),
+          ownerIds: [owner, other],
+          limit: 50,
+          mode,
+        });
+        expect(both).toHaveLength(10);
+        expect(both.filter((hit) => hit.documentId === foreign.documentId)).toHaveLength(5);
+      }
+    });
+
     it('replaces the tags of every chunk of a document at once, in every mode', async () => {
       const owner = fresh('agt');
       const [red, blue, green] = [fresh('tag'), fresh('tag'), fresh('tag')];

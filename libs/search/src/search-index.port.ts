@@ -64,6 +64,17 @@ export interface SearchIndexStats {
   readonly documents: number;
 }
 
+/** One owner's approximate-nearest-neighbour graph in the embedded adapter: being built (with progress) or serving. */
+export interface AnnGraphProgress {
+  readonly index: string;
+  readonly ownerId: string;
+  readonly state: 'building' | 'ready';
+  readonly vectors: number;
+  readonly total: number;
+  /** How long the worker's build took, when this process built it. */
+  readonly buildMs?: number;
+}
+
 export interface SearchIndex {
   /** Creates the index if absent; a ConflictError when it exists with other dimensions. */
   ensureIndex(name: string, options: { readonly dimensions: number }): Promise<void>;
@@ -95,6 +106,8 @@ export interface SearchIndex {
   /** Drops the index and its chunks; nothing happens when it is absent; a ConflictError while an alias points at it. */
   dropIndex(name: string): Promise<void>;
   stats(index: string): Promise<SearchIndexStats>;
+  /** The embedded adapter's per-owner HNSW graphs; absent where the engine keeps its own (Elasticsearch). */
+  annProgress?(): AnnGraphProgress[];
   close(): Promise<void>;
 }
 

@@ -18,6 +18,20 @@ afterAll(() => {
 
 searchIndexContract('sqlite (WAL file)', async () => new SqliteSearchIndex({ path: freshPath() }));
 searchIndexContract('sqlite (:memory:)', async () => new SqliteSearchIndex({ path: ':memory:' }));
+// Every owner through its HNSW graph: built inline by the searches, or by a worker thread (the searches scan exactly
+// until it is ready, and it is then brought to each search's snapshot).
+searchIndexContract(
+  'sqlite (ANN for every owner, WAL file)',
+  async () => new SqliteSearchIndex({ path: freshPath(), ann: { minChunks: 1 } }),
+);
+searchIndexContract(
+  'sqlite (ANN for every owner, :memory:)',
+  async () => new SqliteSearchIndex({ path: ':memory:', ann: { minChunks: 1 } }),
+);
+searchIndexContract(
+  'sqlite (ANN built by workers)',
+  async () => new SqliteSearchIndex({ path: freshPath(), ann: { minChunks: 1, inlineAddMax: 0 } }),
+);
 searchIndexContract(
   'sqlite (no vector cache)',
   async () => new SqliteSearchIndex({ path: ':memory:', vectorCacheBytes: 0 }),

@@ -1,4 +1,5 @@
-// GET /knowledge-index (admin, extension): which search index version is live, its size, and a re-index's progress.
+// GET /knowledge-index (admin, extension): which search index version is live, its size, a re-index's progress, and
+// the embedded index's per-owner HNSW graphs (built or building, with progress).
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiRoute } from '#http';
 import { assertAdmin, CurrentCaller, type Caller } from '#identity';
@@ -16,7 +17,7 @@ export class GetKnowledgeIndexController {
   @ApiRoute({
     tag: 'Knowledge',
     summary: 'The live search index, its size, and the progress of a re-index (admin, extension)',
-    response: { status: 200, description: '`{ live, stats, building, reindex }`' },
+    response: { status: 200, description: '`{ live, stats, building, reindex, nearestNeighbours }`' },
     errors: [403],
   })
   @Get()
@@ -29,6 +30,7 @@ export class GetKnowledgeIndexController {
       stats: live ? await this.search.stats(live) : null,
       building: building && building !== live ? building : null,
       reindex: this.reindexer.state,
+      nearestNeighbours: this.search.annProgress?.() ?? [],
     };
   }
 }
