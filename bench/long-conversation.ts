@@ -7,6 +7,8 @@
 // Part of the conversations bench (section 4, after the listing, on its 1,000-message conversation); also runnable
 // alone, without the 100,000-chunk Knowledge and the other sections, after `npm run build`:
 //   node dist/bench/long-conversation.js     (a small Knowledge of tiny documents; prints the rows and details)
+//   LONG_BUDGET=4000 …                       (the Agent's conversation token budget: the long conversation compacts)
+//   LONG_TURNS=60, LONG_MESSAGES=1000        (measured turns per path, messages of the long conversation)
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -97,11 +99,15 @@ export async function measureLongConversation(
   const paths = [
     async (into: boolean) => {
       const answer = await turn(longConversationId);
-      if (into) (longTimes.push(answer.ms), longTokens.push(answer.body.message.usage.inputTokens));
+      if (!into) return;
+      longTimes.push(answer.ms);
+      longTokens.push(answer.body.message.usage.inputTokens);
     },
     async (into: boolean) => {
       const answer = await turn(shorts[nextShort++]!);
-      if (into) (shortTimes.push(answer.ms), shortTokens.push(answer.body.message.usage.inputTokens));
+      if (!into) return;
+      shortTimes.push(answer.ms);
+      shortTokens.push(answer.body.message.usage.inputTokens);
     },
   ];
   for (let i = 0; i < options.warmupTurns; i++) for (const path of paths) await path(false);
@@ -221,7 +227,12 @@ async function main(): Promise<void> {
       name: 'Bench agent',
       model: 'fake-chat-instant',
       systemPrompt: 'You are the bench Agent. Answer from the documents.',
+      // LONG_BUDGET: the Agent's conversation token budget, so that the long conversation is compacted (its turns
+      // then read the checkpoint and the messages after it); unset, the default budget keeps 1,000 short messages
+      // whole (about 14,000 tokens), and every turn's model view is all of them.
+      ...(process.env.LONG_BUDGET ? { conversationTokenBudget: Number(process.env.LONG_BUDGET) } : {}),
     });
+    if (agent.status !== 201) throw new Error(`creating the Agent answered ${agent.status}: ${agent.raw}`);
     const agentId = agent.body.id;
     for (let i = 0; i < 5; i++)
       await client.json('POST', `${CORE}/knowledge/${agentId}/documents`, {
