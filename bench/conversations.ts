@@ -25,6 +25,7 @@
 //     instant upstream (model fake-chat-instant, same Agent and Knowledge, so answers carry citations and
 //     provenance), then GET …/messages?limit=200 followed through every page, repeated; p50 of the first page and of
 //     the whole listing.
+// (4) A turn in that conversation against a turn in a 10-message one (bench/long-conversation.ts, also runnable alone).
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -38,6 +39,7 @@ import { BENCH_ADMIN_API_KEY, spawnApi, stop } from './api-startup.js';
 import { startUpstream } from './gateway.js';
 import { embedAll, prng, Prose } from './knowledge.js';
 import { log, makeTempDir, median, text, type MetricRow } from './util.js';
+import { measureLongConversation, type LongConversationDetails } from './long-conversation.js';
 
 export interface ConversationsBenchOptions {
   /** dist/apps/api/src/main.js */
@@ -66,6 +68,8 @@ export interface ConversationsBenchOptions {
   readonly listingMessages: number;
   readonly listings: number;
   readonly pageSize: number;
+  /** Turns timed in the listed conversation and in 10-message ones (section 4 of long-conversation.ts); 60 unset. */
+  readonly longConversationTurns?: number;
 }
 
 interface Latencies {
@@ -117,6 +121,8 @@ export interface ConversationsDetails {
     readonly fullListing: Latencies;
     readonly pages: number;
   };
+  /** A turn in the listed (1,000-message) conversation against one in a 10-message conversation. */
+  readonly longConversation: LongConversationDetails;
   readonly upstream: { latencyMs: number; streamChunks: number; chunkDelayMs: number; reply: string };
 }
 
@@ -790,6 +796,22 @@ export async function benchConversations(
         `${firstPageLatency.p50.toFixed(2)} ms, full listing (${pageCount} pages) ${fullLatency.p50.toFixed(2)} ms`,
     );
 
+    // --- (4) a turn in that long conversation vs in a 10-message one (bench/long-conversation.ts) --------------
+    const long = await measureLongConversation(
+      client,
+      agentId,
+      conversationId!,
+      options.listingMessages,
+      queries,
+      {
+        shortMessages: 10,
+        turns: options.longConversationTurns ?? 60,
+        block: 10,
+        warmupTurns: 10,
+        model: 'fake-chat-instant',
+      },
+    );
+
     const chunksLabel = `${Math.round(filled.chunks / 1000)}k chunks`;
     const rows: MetricRow[] = [
       {
@@ -870,6 +892,7 @@ export async function benchConversations(
         ratio: null,
         goal: null,
       },
+      ...long.rows,
     ];
     return {
       rows,
@@ -899,6 +922,7 @@ export async function benchConversations(
           fullListing: fullLatency,
           pages: pageCount,
         },
+        longConversation: long.details,
         upstream: {
           latencyMs: options.upstreamLatencyMs,
           streamChunks: options.streamChunks,

@@ -60,9 +60,15 @@ export async function conversationHistory(
   directory: ConversationDirectory,
   owned: OwnedConversation,
 ): Promise<ChatCompletionMessageParam[]> {
-  const messages =
-    owned.kind === 'stored' ? await directory.stored.history(owned.record.id) : owned.live.messages;
   const checkpoint = owned.record.checkpoint;
+  // A compacted conversation is read from its checkpoint's message on: what the summary covers is never opened.
+  const messages =
+    owned.kind === 'stored'
+      ? await directory.stored.history(
+          owned.record.id,
+          checkpoint?.summary != null ? checkpoint.throughMessageId : null,
+        )
+      : owned.live.messages;
   return promptMessages(
     [],
     toHistory(messages),

@@ -1,0 +1,154 @@
+// A long conversation costs what a short one does: over real stores (SQLite event, read and key stores, the real
+// projector and command routine), a 1,000-message conversation compacted near its end is read from its checkpoint on
+// (the turn's history and the model's view a generate call reads) and a listing page opens only its page. Counted in
+// values the cipher opens, not in time.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '#kernel';
+import { ProjectionRunner, ProjectionWaiter, processLeaseOwner } from '#eventsourcing';
+import { CommandRunner, CommandSender, ReadYourWrites } from '#platform';
+import { ContentCipher } from '#key-store';
+import { SqliteKeyStore } from '#key-store/sqlite/sqlite-key-store';
+import { inMemoryStores, makeEvent, waitUntil } from '#testing/fixtures';
+import { directCommandBus } from '#testing/direct-command-bus';
+import type { AgentView } from '#agents';
+import { ConversationDirectory, conversationHistory, conversationStreamId } from '#conversations';
+import { IncognitoConversations } from '#conversations/incognito-conversations';
+import { StoredConversations } from '#conversations/stored-conversations';
+import { StoredPlace } from '#conversations/runtime/places/stored-place';
+import type { Caller } from '#identity';
+import { conversationsProjector } from './conversations.projector.js';
+
+/** The real cipher, counting the sealed values it opens. */
+class CountingCipher extends ContentCipher {
+  opened = 0;
+  override openMany(sealed: readonly (string | null)[]): Promise<(string | null)[]> {
+    this.opened += sealed.filter((value) => value !== null).length;
+    return super.openMany(sealed);
+  }
+}
+
+const MESSAGES = 1_000;
+/** The checkpoint covers messages 1..990: the model's view is the summary and the last ten. */
+const THROUGH = 990;
+
+describe('a long conversation reads only its tail', () => {
+  let dir: string;
+  let keys: SqliteKeyStore;
+  let cipher: CountingCipher;
+  let runner: ProjectionRunner;
+  let incognito: IncognitoConversations;
+  const { events, reads } = inMemoryStores();
+  const config = loadConfig({});
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'long-conversation-'));
+    keys = new SqliteKeyStore({ path: join(dir, 'keys.db') });
+    cipher = new CountingCipher(keys);
+    incognito = new IncognitoConversations(config);
+  });
+  afterAll(async () => {
+    await runner?.stop();
+    incognito.onModuleDestroy();
+    await keys.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('opens the checkpoint tail for a turn and a generate call, and one page for a listing', async () => {
+    const commands = new CommandRunner(events, config);
+    const stored = new StoredConversations(
+      commands,
+      new CommandSender(directCommandBus(), new ReadYourWrites(new ProjectionWaiter(reads, null), config)),
+      cipher,
+      keys,
+      reads,
+    );
+    runner = new ProjectionRunner(events, reads, [conversationsProjector], { owner: processLeaseOwner('t') });
+    runner.start();
+
+    const conversationId = 'cnv_long';
+    const id = (n: number) => `msg_${String(n).padStart(4, '0')}`;
+    const posted = [];
+    for (let n = 1; n <= MESSAGES; n++)
+      posted.push(
+        makeEvent('UserMessagePosted', {
+          conversationId,
+          messageId: id(n),
+          content: await cipher.seal(id(n), conversationId, `message number ${n}`),
+          attachments: [],
+        }),
+      );
+    await events.appendToStream(
+      conversationStreamId(conversationId),
+      [
+        makeEvent('ConversationStarted', {
+          conversationId,
+          agentId: 'agt_1',
+          userId: 'usr_1',
+          apiKeyId: 'key_1',
+          visibility: 'normal',
+          title: await cipher.seal(conversationId, conversationId, 'A long one'),
+        }),
+        ...posted,
+      ],
+      'no_stream',
+    );
+    // The checkpoint goes through the real decider (which folds the stream) and the cipher.
+    await stored.compact(
+      conversationId,
+      {
+        checkpointId: 'ckp_1',
+        throughMessageId: id(THROUGH),
+        throughOffset: `message number ${THROUGH}`.length,
+        summary: 'the first 990 messages, summarised',
+        tokensBefore: 5_000,
+        tokensAfter: 50,
+        model: 'fake-chat',
+      },
+      { actor: { kind: 'user', id: 'usr_1' }, correlationId: 'c', now: () => new Date() },
+    );
+    await waitUntil(
+      async () => (await stored.find(conversationId, 'usr_1', 'agt_1'))?.checkpoint?.summary != null,
+      10_000,
+    );
+
+    cipher.opened = 0;
+    const record = (await stored.find(conversationId, 'usr_1', 'agt_1'))!;
+    expect(cipher.opened).toBe(2); // the title and the summary
+
+    // A turn's history: the checkpoint's message and the ten after it, nothing before.
+    const caller = { userId: 'usr_1', apiKey: { id: 'key_1' } } as unknown as Caller;
+    const place = new StoredPlace(stored, conversationId, 'agt_1', caller, record, 'normal');
+    cipher.opened = 0;
+    const history = await place.history();
+    expect(history.map((message) => message.id)).toEqual(
+      Array.from({ length: MESSAGES - THROUGH + 1 }, (_, i) => id(THROUGH + i)),
+    );
+    expect(cipher.opened).toBe(MESSAGES - THROUGH + 1);
+
+    // A generate call's model view: the summary and the ten messages after the boundary, read the same way.
+    const directory = new ConversationDirectory(stored, incognito, reads);
+    cipher.opened = 0;
+    const view = await conversationHistory(directory, {
+      kind: 'stored',
+      agent: { id: 'agt_1' } as AgentView,
+      record,
+    });
+    expect(cipher.opened).toBe(MESSAGES - THROUGH + 1);
+    expect(view[0]).toEqual({
+      role: 'system',
+      content: expect.stringContaining('the first 990 messages, summarised') as unknown,
+    });
+    expect(view.slice(1).map((message) => message.content)).toEqual(
+      Array.from({ length: MESSAGES - THROUGH }, (_, i) => `message number ${THROUGH + 1 + i}`),
+    );
+
+    // A listing page opens its page only.
+    cipher.opened = 0;
+    const page = await stored.messages(conversationId, { limit: 200, cursor: null });
+    expect(page.data).toHaveLength(200);
+    expect(page.data[0]!.id).toBe(id(1));
+    expect(cipher.opened).toBe(200);
+  }, 60_000);
+});
