@@ -204,6 +204,7 @@ describe('people: invitations and users (e2e)', () => {
     };
   };
   const withCookie = (cookie: string, origin: string | null = api.url) => ({
+    cookie,
     get: <T>(path: string) => client(api.url, null).get<T>(path, { cookie }),
     post: <T>(path: string, body?: unknown) =>
       client(api.url, null).post<T>(path, body, { cookie, ...(origin ? { origin } : {}) }),
@@ -249,6 +250,49 @@ describe('people: invitations and users (e2e)', () => {
     expect(again.cookie).not.toBe(bo.cookie);
     expect((await asBo.get(`${CORE}/users/me`)).status).toBe(401);
     expect((await withCookie(again.cookie).get(`${CORE}/users/me`)).status).toBe(200);
+  });
+
+  it('a signed-in member sees, changes and deletes the Space they created; another member does not see it', async () => {
+    const member = async (email: string) => {
+      const invitation = await invite(email);
+      expect((await accept(tokenOf(invitation.link!), { name: email })).status).toBe(201);
+      return withCookie((await signIn(email)).cookie);
+    };
+    const eve = await member('eve-spaces@example.com');
+    const fay = await member('fay-spaces@example.com');
+    const created = await eve.post<{ id: string; name: string; createdByUserId: string | null }>(
+      `${CORE}/spaces`,
+      {
+        name: 'Eve signed in',
+      },
+    );
+    expect(created.status).toBe(201);
+    expect(created.body.name).toBe('Eve signed in');
+    const eveId = (await eve.get<User>(`${CORE}/users/me`)).body.id;
+    expect(created.body.createdByUserId).toBe(eveId);
+    const path = `${CORE}/spaces/${created.body.id}`;
+    expect((await eve.get(path)).status).toBe(200);
+    const listed = await eve.get<{ data: { id: string }[] }>(`${CORE}/spaces`);
+    expect(listed.body.data.map((space) => space.id)).toContain(created.body.id);
+    // Another member's session neither sees nor changes it.
+    expect((await fay.get(path)).status).toBe(404);
+    const asFay = await fetch(`${api.url}${path}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', cookie: fay.cookie, origin: api.url },
+      body: JSON.stringify({ name: 'Taken over' }),
+    });
+    expect(asFay.status).toBe(404);
+    const renamed = await fetch(`${api.url}${path}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', cookie: eve.cookie, origin: api.url },
+      body: JSON.stringify({ name: 'Eve renamed' }),
+    });
+    expect(renamed.status).toBe(200);
+    const deleted = await fetch(`${api.url}${path}`, {
+      method: 'DELETE',
+      headers: { cookie: eve.cookie, origin: api.url },
+    });
+    expect(deleted.status).toBe(204);
   });
 
   it('wrong passwords are rate limited per account (429 with Retry-After, even for the right password)', async () => {

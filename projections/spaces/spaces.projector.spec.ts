@@ -17,6 +17,7 @@ describe('spaces projection', () => {
     expect(await h.get(SPACES, 's1')).toEqual({
       id: 's1',
       createdByApiKeyId: null,
+      createdByUserId: null,
       name: 'Lab',
       slug: 'research',
       description: 'R&D',
@@ -44,5 +45,17 @@ describe('spaces projection', () => {
     const h = await projectionHarness(spacesProjector);
     await h.apply(h.envelope(created), h.envelope({ type: 'SpaceDeleted', data: { spaceId: 's1' } }));
     expect(await h.get(SPACES, 's1')).toBeNull();
+  });
+
+  it('records who created the Space: the API key, or the user signed in (a session)', async () => {
+    const h = await projectionHarness(spacesProjector);
+    const byKey = h.envelope(created);
+    const bySession = h.envelope({ ...created, data: { ...created.data, spaceId: 's2', slug: 'other' } });
+    await h.apply(
+      { ...byKey, metadata: { ...byKey.metadata, actor: { kind: 'apiKey', id: 'key_1' } } },
+      { ...bySession, metadata: { ...bySession.metadata, actor: { kind: 'user', id: 'usr_1' } } },
+    );
+    expect(await h.get(SPACES, 's1')).toMatchObject({ createdByApiKeyId: 'key_1', createdByUserId: null });
+    expect(await h.get(SPACES, 's2')).toMatchObject({ createdByApiKeyId: null, createdByUserId: 'usr_1' });
   });
 });

@@ -10,7 +10,8 @@ const patch = (id: string, set: Partial<SpaceView>, at: string): WriteOp[] => [
 
 export const spacesProjector = defineProjector<SpaceEvent>({
   name: SPACES_READ_MODEL.projection,
-  version: 2,
+  // 3: the creating user of a Space created through a session (createdByUserId).
+  version: 3,
   collections: [SPACES_READ_MODEL],
   on: {
     SpaceCreated: ({ data: { spaceId: id, ...fields }, metadata: { actor, occurredAt: at } }) => [
@@ -21,6 +22,7 @@ export const spacesProjector = defineProjector<SpaceEvent>({
           id,
           ...fields,
           createdByApiKeyId: actor.kind === 'apiKey' ? actor.id : null,
+          createdByUserId: actor.kind === 'user' ? actor.id : null,
           createdAt: at,
           updatedAt: at,
         },

@@ -23,7 +23,11 @@ export async function visibleSpaceIds(
   caller: Caller,
 ): Promise<string[] | null> {
   if (caller.isAdmin) return null;
-  const created = await findAll<SpaceView>(readStore, SPACES, { createdByApiKeyId: caller.apiKey.id });
+  const created = await findAll<SpaceView>(
+    readStore,
+    SPACES,
+    caller.session ? { createdByUserId: caller.userId } : { createdByApiKeyId: caller.apiKey.id },
+  );
   const ids = new Set(created.map((space) => space.id));
   for (const spaceId of await grants.grantedSpaceIds(caller)) ids.add(spaceId);
   return [...ids];

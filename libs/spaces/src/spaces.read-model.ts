@@ -10,6 +10,8 @@ export interface SpaceView {
   readonly color: string;
   /** The API key that created it (from the event's actor): it may change the Space. */
   readonly createdByApiKeyId: string | null;
+  /** The user who created it signed in (a session; from the event's actor): their sessions may change the Space. */
+  readonly createdByUserId?: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -24,5 +26,6 @@ export const SPACES_READ_MODEL = defineReadModel<SpaceView>({
     { fields: ['name'] },
     { fields: ['slug'] },
     { fields: ['createdByApiKeyId'] },
+    { fields: ['createdByUserId'] },
   ],
 });

@@ -37,6 +37,8 @@ export interface SpaceOwnership {
   readonly id: string;
   /** The API key that created the Space; null when it was created by the platform or before this was recorded. */
   readonly createdByApiKeyId?: string | null;
+  /** The user who created the Space signed in (through a session); null otherwise. */
+  readonly createdByUserId?: string | null;
 }
 
 /** An Agent to manage, with its Space as read by the loader (null when it has none or the Space is gone). */
@@ -197,9 +199,16 @@ const isAdmin = (principal: Principal): boolean =>
 
 function mayChangeSpace(principal: Principal, space: SpaceOwnership): boolean {
   if (isAdmin(principal)) return true;
-  return (
-    principal.kind === 'apiKey' && !!space.createdByApiKeyId && space.createdByApiKeyId === principal.keyId
-  );
+  return created(principal, space);
+}
+
+/** Whether the principal created the Space: the same API key, or (signed in) the same user. */
+function created(principal: Principal, space: SpaceOwnership): boolean {
+  if (principal.kind === 'apiKey')
+    return !!space.createdByApiKeyId && space.createdByApiKeyId === principal.keyId;
+  if (principal.kind === 'session')
+    return !!space.createdByUserId && space.createdByUserId === principal.userId;
+  return false;
 }
 
 function mayManageAgent(principal: Principal, { agent, space }: AgentInSpace): boolean {
@@ -228,14 +237,7 @@ const RULES: { readonly [A in Action]: Rule<A> } = {
       : allowIf(mayManageAgent(principal, resource), 'space_change_denied'),
   'space.create': (principal) => allowIf(isUser(principal) || isAdmin(principal), 'principal_not_supported'),
   'space.read': (principal, { space, holdsReachableAgent }) =>
-    allowIf(
-      isAdmin(principal) ||
-        holdsReachableAgent ||
-        (principal.kind === 'apiKey' &&
-          !!space.createdByApiKeyId &&
-          space.createdByApiKeyId === principal.keyId),
-      'space_not_visible',
-    ),
+    allowIf(isAdmin(principal) || holdsReachableAgent || created(principal, space), 'space_not_visible'),
   'space.change': (principal, space) => allowIf(mayChangeSpace(principal, space), 'space_change_denied'),
   'knowledge.read': (principal, agent) => allowIf(mayUseAgent(principal, agent), 'agent_access_denied'),
   'knowledge.write': (principal, resource) => {

@@ -28,7 +28,11 @@ export function mayAuditResource(fold: AuditFold, resourceId: string, caller: Ca
     const first = fold.firstEventOf(id);
     if (first?.type === 'SpaceCreated') {
       const actor = first.metadata.actor;
-      const space = { id, createdByApiKeyId: actor.kind === 'apiKey' ? actor.id : null };
+      const space = {
+        id,
+        createdByApiKeyId: actor.kind === 'apiKey' ? actor.id : null,
+        createdByUserId: actor.kind === 'user' ? actor.id : null,
+      };
       if (authorize(caller, 'audit.read', space).allow) return true;
     }
     stack.push(...fold.parentsOf(id));

@@ -39,6 +39,7 @@ export async function spaceAsOf(store: EventStore, spaceId: string, asOf: Date):
     description: state.description,
     color: state.color,
     createdByApiKeyId: creator.kind === 'apiKey' ? creator.id : null,
+    createdByUserId: creator.kind === 'user' ? creator.id : null,
     createdAt: firstAt!,
     updatedAt: lastAt!,
   };

@@ -13,6 +13,13 @@ export const SpaceDto = z.object({
     .describe(
       'The API key that created the Space: besides admins, the only key that may change or delete it',
     ),
+  createdByUserId: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'The user who created the Space signed in (a session): besides admins, only their sessions may change or delete it',
+    ),
   createdAt: z.string().describe('ISO 8601'),
   updatedAt: z.string().describe('ISO 8601'),
 });
