@@ -6,6 +6,7 @@ import { Module } from '@nestjs/common';
 import { ModelRegistry, ModelProviders } from '#models';
 import { UsageModule } from '#usage';
 import { ModelGateway } from './model-gateway.js';
+import { ChatReplies } from './http/chat-replies.js';
 import { CompatChatController } from './http/compat-chat.controller.js';
 import { CompatEmbeddingsController } from './http/compat-embeddings.controller.js';
 import { CompatModelsController } from './http/compat-models.controller.js';
@@ -28,6 +29,7 @@ import { CompatMessagesController } from './http/compat-messages.controller.js';
       inject: [ModelRegistry],
     },
     ModelGateway,
+    ChatReplies,
   ],
   exports: [ModelGateway, UsageModule],
 })

@@ -2,19 +2,18 @@
 // Knowledge, tools or memory). Non-streaming answers a `chat.completion`; `stream: true` answers SSE
 // `chat.completion.chunk`s ending with `data: [DONE]`, plus a usage chunk when `stream_options.include_usage` is set.
 // Errors before the first chunk are ordinary HTTP errors; an error after it is sent as an `error` event.
-import { Body, Controller, HttpCode, Inject, Post, Res } from '@nestjs/common';
-import type { Logger } from 'pino';
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { newId, PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
+import { newId } from '#kernel';
 import { AcceptsBearer, CurrentCaller, type Caller } from '#identity';
 import { parseOrThrow, compatErrorBody, ApiRoute } from '#http';
 import type { ChatDelta, ChatRequest, ChatResult, TokenUsage } from '#models';
-import { LOGGER } from '#platform';
 import { callerScope, ModelGateway, type CallScope } from '../model-gateway.js';
 import { ChatCompletionBody, refuseUnsupportedChatFields } from './compat.schemas.js';
 import { abortOnDisconnect } from './sse.js';
-import { streamReply } from './stream-reply.js';
+import { ChatReplies } from './chat-replies.js';
+import type { StreamEncoder } from './stream-reply.js';
 import { ChatCompletion, ERRORS } from './compat.responses.js';
 
 export const toOpenAiUsage = (usage: TokenUsage) => ({
@@ -53,8 +52,7 @@ export const compatScope = (caller: Caller): CallScope => callerScope(caller, 'c
 export class CompatChatController {
   constructor(
     private readonly gateway: ModelGateway,
-    @Inject(LOGGER) private readonly logger: Logger,
-    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    private readonly replies: ChatReplies,
   ) {}
 
   @ApiRoute({
@@ -87,48 +85,53 @@ export class CompatChatController {
     refuseUnsupportedChatFields(raw);
     const body = parseOrThrow(ChatCompletionBody, raw);
     const model = this.gateway.resolve(body.model, 'chat');
-    const signal = abortOnDisconnect(reply);
-    const request = toChatRequest(body);
     const id = `chatcmpl-${newId('c').slice(2)}`;
     const created = Math.floor(Date.now() / 1000);
-    if (!body.stream) {
-      const result = await this.gateway.chat(compatScope(caller), model, request, signal);
-      void reply.status(200).send(completion(id, created, model.key, result));
-      return;
-    }
-
-    const deltas = await this.gateway.chatStream(compatScope(caller), model, request, signal);
-    const includeUsage = body.stream_options?.include_usage === true;
-    const chunk = (choices: ChatCompletionChunk['choices'], usage?: ChatCompletionChunk['usage']) =>
-      JSON.stringify({
-        id,
-        object: 'chat.completion.chunk',
-        created,
-        model: model.key,
-        system_fingerprint: null,
-        choices,
-        ...(includeUsage ? { usage: usage ?? null } : {}),
-      });
-    let usage: TokenUsage | undefined;
-    let first = true;
-    await streamReply(reply, this.config.streamStallTimeoutMs, this.logger, model.key, deltas, {
-      delta: async (piece: ChatDelta, sse) => {
-        if (piece.usage) usage = piece.usage;
-        const hasDelta = Object.keys(piece.delta).length > 0;
-        if (hasDelta || piece.finishReason || first) {
-          const delta =
-            first && !piece.delta.role ? { role: 'assistant' as const, ...piece.delta } : piece.delta;
-          first = false;
-          await sse.data(chunk([{ index: 0, delta, finish_reason: piece.finishReason, logprobs: null }]));
-        }
-      },
-      end: async (sse) => {
-        if (includeUsage && usage && !sse.closed) await sse.data(chunk([], toOpenAiUsage(usage)));
-        await sse.data('[DONE]');
-      },
-      error: (status, error, sse) => sse.data(JSON.stringify(compatErrorBody(status, error))),
+    const call = {
+      scope: compatScope(caller),
+      model,
+      request: toChatRequest(body),
+      signal: abortOnDisconnect(reply),
+      stream: body.stream === true,
+    };
+    await this.replies.send(reply, call, {
+      whole: (result) => completion(id, created, model.key, result),
+      encoder: () => chunkEncoder(id, created, model.key, body.stream_options?.include_usage === true),
     });
   }
+}
+
+/** Chat deltas as `chat.completion.chunk` events: the role on the first, usage last when asked, then `[DONE]`. */
+function chunkEncoder(id: string, created: number, model: string, includeUsage: boolean): StreamEncoder {
+  const chunk = (choices: ChatCompletionChunk['choices'], usage?: ChatCompletionChunk['usage']) =>
+    JSON.stringify({
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model,
+      system_fingerprint: null,
+      choices,
+      ...(includeUsage ? { usage: usage ?? null } : {}),
+    });
+  let usage: TokenUsage | undefined;
+  let first = true;
+  return {
+    delta: async (piece: ChatDelta, sse) => {
+      if (piece.usage) usage = piece.usage;
+      const hasDelta = Object.keys(piece.delta).length > 0;
+      if (hasDelta || piece.finishReason || first) {
+        const delta =
+          first && !piece.delta.role ? { role: 'assistant' as const, ...piece.delta } : piece.delta;
+        first = false;
+        await sse.data(chunk([{ index: 0, delta, finish_reason: piece.finishReason, logprobs: null }]));
+      }
+    },
+    end: async (sse) => {
+      if (includeUsage && usage && !sse.closed) await sse.data(chunk([], toOpenAiUsage(usage)));
+      await sse.data('[DONE]');
+    },
+    error: (status, error, sse) => sse.data(JSON.stringify(compatErrorBody(status, error))),
+  };
 }
 
 function completion(id: string, created: number, model: string, result: ChatResult) {

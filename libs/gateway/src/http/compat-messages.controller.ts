@@ -3,16 +3,13 @@
 // path as chat completions: the ApiKeyGuard, the model registry, the usage limits and recording in ModelGateway and
 // the shared stream pump. Errors on this route are Anthropic's `{ type: 'error', error: { type, message } }` (the
 // error filter picks the shape by path), so the SDK raises its own error classes.
-import { Body, Controller, HttpCode, Inject, Post, Res } from '@nestjs/common';
-import type { Logger } from 'pino';
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { AcceptsBearer, CurrentCaller, type Caller } from '#identity';
 import { parseOrThrow, ApiRoute } from '#http';
-import { LOGGER } from '#platform';
 import { callerScope, ModelGateway } from '../model-gateway.js';
 import { abortOnDisconnect } from './sse.js';
-import { streamReply } from './stream-reply.js';
+import { ChatReplies } from './chat-replies.js';
 import {
   MessagesBody,
   MessagesStreamEncoder,
@@ -25,8 +22,7 @@ import {
 export class CompatMessagesController {
   constructor(
     private readonly gateway: ModelGateway,
-    @Inject(LOGGER) private readonly logger: Logger,
-    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    private readonly replies: ChatReplies,
   ) {}
 
   @ApiRoute({
@@ -55,22 +51,16 @@ export class CompatMessagesController {
   ): Promise<void> {
     const body = parseOrThrow(MessagesBody, raw);
     const model = this.gateway.resolve(body.model, 'chat');
-    const request = messagesToChatRequest(body);
-    const signal = abortOnDisconnect(reply);
-    const scope = callerScope(caller, 'compat-messages');
-    if (!body.stream) {
-      const result = await this.gateway.chat(scope, model, request, signal);
-      void reply.status(200).send(toAnthropicMessage(model.key, result));
-      return;
-    }
-    const deltas = await this.gateway.chatStream(scope, model, request, signal);
-    await streamReply(
-      reply,
-      this.config.streamStallTimeoutMs,
-      this.logger,
-      model.key,
-      deltas,
-      new MessagesStreamEncoder(model.key),
-    );
+    const call = {
+      scope: callerScope(caller, 'compat-messages'),
+      model,
+      request: messagesToChatRequest(body),
+      signal: abortOnDisconnect(reply),
+      stream: body.stream === true,
+    };
+    await this.replies.send(reply, call, {
+      whole: (result) => toAnthropicMessage(model.key, result),
+      encoder: () => new MessagesStreamEncoder(model.key),
+    });
   }
 }

@@ -11,6 +11,7 @@ import type { ChatRequest, ModelConfig, ResponsesEvent, ResponsesPayload } from 
 import { LOGGER } from '#platform';
 import { callerScope, ModelGateway, type CallScope } from '../model-gateway.js';
 import { abortOnDisconnect } from './sse.js';
+import { ChatReplies } from './chat-replies.js';
 import { streamReply } from './stream-reply.js';
 import { ERRORS } from './compat.responses.js';
 import {
@@ -28,6 +29,7 @@ export class CompatResponsesController {
     private readonly gateway: ModelGateway,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    private readonly replies: ChatReplies,
   ) {}
 
   @ApiRoute({
@@ -59,22 +61,13 @@ export class CompatResponsesController {
     const request = responsesToChatRequest(body);
     const signal = abortOnDisconnect(reply);
     const scope = callerScope(caller, 'compat-responses');
-    const shell = new ResponseShell(model.key, body);
     if (model.api === 'responses')
       return this.passThrough(raw as ResponsesPayload, body, request, model, scope, signal, reply);
-    if (!body.stream) {
-      const result = await this.gateway.chat(scope, model, request, signal);
-      void reply.status(200).send(shell.fromResult(result));
-      return;
-    }
-    const deltas = await this.gateway.chatStream(scope, model, request, signal);
-    await streamReply(
+    const shell = new ResponseShell(model.key, body);
+    await this.replies.send(
       reply,
-      this.config.streamStallTimeoutMs,
-      this.logger,
-      model.key,
-      deltas,
-      new ResponsesStreamEncoder(shell),
+      { scope, model, request, signal, stream: body.stream === true },
+      { whole: (result) => shell.fromResult(result), encoder: () => new ResponsesStreamEncoder(shell) },
     );
   }
 
