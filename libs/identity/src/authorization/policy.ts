@@ -3,6 +3,8 @@
 // MemoryAccess, SkillAccess, …) only fetch the resource the action needs, ask this policy, and turn a denial into
 // their HTTP error (404 where existence must not be confirmed, else 403 with the reason as the code). Deny by default:
 // an action or a principal kind without a rule here is denied (`no_rule`).
+// Over 300 lines on purpose: every rule, with the resource type each action reads, is in this one file, so that
+// "who may" is answered in one place.
 //
 // The rules (until Space membership and roles arrive):
 // - Agents. A personal Agent is its user's alone (not even an admin's key reaches another user's) and follows the
