@@ -209,12 +209,17 @@ describe('managing an Agent needs the right to change its Space (e2e)', () => {
             `${attacker.label}: ${attempt.label} (${attempt.method} ${attempt.path}) → ${reply.status} ${JSON.stringify(reply.body).slice(0, 200)}`,
           );
       }
-    const appended = (await store.headPosition()) - head;
+    // Only what the attackers wrote counts: the victim's document may still be finishing its ingestion, and model calls
+    // are recorded in batches, so the platform can append meanwhile.
+    const attackerKeyIds = new Set([wide.id, narrow.id]);
+    const appended = (await store.readAll({ after: head })).filter((event) =>
+      attackerKeyIds.has(event.metadata.actor.id),
+    ).length;
     const changed = (await snapshot(victim)) !== before;
     process.stdout.write(
       `agent management matrix: ${attackers.length} keys × ${size / attackers.length} routes = ${size} attempts, ` +
         `${failures.length} not refused, ${accepted} unauthorised changes (answered 2xx), ${appended} events ` +
-        `appended, victim's Agent, document and shared memory ${changed ? 'CHANGED' : 'unchanged'}\n`,
+        `appended by the attackers, victim's Agent, document and shared memory ${changed ? 'CHANGED' : 'unchanged'}\n`,
     );
     expect(failures).toEqual([]);
     expect(accepted).toBe(0);
