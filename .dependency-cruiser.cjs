@@ -3,11 +3,11 @@
 // projections/, apps/, test/ or bench/; infrastructure never imports a context; no import cycles.
 //
 // Infrastructure (knows no domain): kernel, event-store, read-store, search, blob-store, message-bus, key-store,
-// sandbox, tokenizer, models (the model port, registry, providers and the offline models' core), eventsourcing,
+// sandbox, tokenizer, model-providers (the model port, registry, providers and the offline models' core), eventsourcing,
 // integration-events (the relay and the contract of integration events; each context maps its own events),
-// http, platform, operations, testing. Contexts (own a part of the domain: events, deciders, routes, prompt formats):
-// identity, spaces, agents, knowledge, conversations, memory, skills, code-execution, llm, gateway (the model
-// gateway's routes and keys), usage. A context adds to infrastructure by registration (an offline responder, a
+// http, infrastructure (the shared wiring and logging), operations, testing. Contexts (own a part of the domain: events, deciders, routes, prompt formats):
+// identity, spaces, agents, knowledge, conversations, memory, skills, code-execution, agent-generation (model calls as an
+// Agent), model-gateway (the model gateway and its compatible routes), usage. A context adds to infrastructure by registration (an offline responder, a
 // context provider) made by the composition root in apps/.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -41,10 +41,10 @@ module.exports = {
         'Infrastructure libs never import a context (specs included): a context registers what it adds ' +
         '(its offline responder, its prompt format) through the composition root in apps/.',
       from: {
-        path: '^libs/(kernel|event-store|read-store|search|blob-store|message-bus|key-store|sandbox|tokenizer|models|eventsourcing|integration-events|http|platform|operations|testing)/',
+        path: '^libs/(kernel|event-store|read-store|search|blob-store|message-bus|key-store|sandbox|tokenizer|model-providers|eventsourcing|integration-events|http|infrastructure|operations|testing)/',
       },
       to: {
-        path: '^libs/(identity|spaces|agents|knowledge|conversations|memory|skills|code-execution|llm|gateway|usage|audit)/',
+        path: '^libs/(identity|spaces|agents|knowledge|conversations|memory|skills|code-execution|agent-generation|model-gateway|usage|audit)/',
       },
     },
     {
@@ -53,19 +53,24 @@ module.exports = {
       comment: "A context uses another only through that context's index.ts (its public face).",
       from: {
         path: '^libs/([^/]+)/',
-        pathNot: ['\\.(spec|contract)\\.ts$', '^libs/testing/', '^libs/platform/src/platform\\.module\\.ts$'],
+        pathNot: [
+          '\\.(spec|contract)\\.ts$',
+          '^libs/testing/',
+          '^libs/infrastructure/src/infrastructure\\.module\\.ts$',
+        ],
       },
       to: { path: '^libs/', pathNot: ['^libs/$1/', '^libs/[^/]+/src/index\\.ts$'] },
     },
     {
-      name: 'platform-adapters-only',
+      name: 'infrastructure-adapters-only',
       severity: 'error',
-      comment: 'The platform module composes the production adapters; nothing else reaches into another lib.',
-      from: { path: '^libs/platform/src/platform\\.module\\.ts$' },
+      comment:
+        'The infrastructure module composes the production adapters; nothing else reaches into another lib.',
+      from: { path: '^libs/infrastructure/src/infrastructure\\.module\\.ts$' },
       to: {
         path: '^libs/',
         pathNot: [
-          '^libs/platform/',
+          '^libs/infrastructure/',
           '^libs/[^/]+/src/index\\.ts$',
           '^libs/[^/]+/src/(sqlite|mongodb|kurrentdb|elasticsearch|fs|kafka)/',
         ],

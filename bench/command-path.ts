@@ -1,4 +1,4 @@
-// Benchmark 1: the command path (the api's CommandRunner — the generic `handleCommand` with its state cache — over SqliteEventStore: load stream, fold, decide, append
+// Benchmark 1: the command path (the api's AggregateRepository — the generic `handleCommand` with its state cache — over SqliteEventStore: load stream, fold, decide, append
 // with expected revision) against raw node:sqlite inserts of the same rows into a table of the same schema, with the
 // same pragmas (WAL, synchronous=FULL) and one autocommitted INSERT per event. Both run single-writer, time-boxed,
 // alternating baseline/command runs (fsync throughput drifts), each on a fresh file; the median of the runs counts.
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { newId, loadConfig } from '#kernel';
 import { toNewEvents } from '#eventsourcing';
-import { CommandRunner } from '#platform';
+import { AggregateRepository } from '#eventsourcing';
 import { SqliteEventStore } from '#event-store';
 import { spaceDecider, spaceStreamId } from '#spaces';
 import { agentDecider, type AgentCommand } from '#agents/agent.decider';
@@ -77,10 +77,10 @@ function createSpaces(): Scenario {
   return {
     name: 'CreateSpace (new stream)',
     command: async (store) => {
-      const commands = new CommandRunner(store, loadConfig({}));
+      const commands = new AggregateRepository(store, loadConfig({}));
       return async (i) => {
         const command = createSpaceCommand(i);
-        await commands.run(spaceStreamId(command.spaceId), spaceDecider, command, benchContext());
+        await commands.decide(spaceStreamId(command.spaceId), spaceDecider, command, benchContext());
       };
     },
     setupRows: [],
@@ -129,12 +129,12 @@ function changeSystemPrompts(agents: number, history: number): Scenario {
     name: `ChangeAgentSystemPrompt (${agents.toLocaleString('en-US')} Agents × ${history}+ events)`,
     command: async (store) => {
       for (const { streamId, events } of histories) await store.appendToStream(streamId, events, 'no_stream');
-      // The api's CommandRunner, with its state cache: each command reads only the events after the cached revision.
-      const commands = new CommandRunner(store, loadConfig({}));
+      // The api's AggregateRepository, with its state cache: each command reads only the events after the cached revision.
+      const commands = new AggregateRepository(store, loadConfig({}));
       return async (i) => {
         const agentId = agentIds[i % agents]!;
         const command: AgentCommand = { type: 'ChangeAgentSystemPrompt', agentId, systemPrompt: prompt(i) };
-        await commands.run(agentStreamId(agentId), agentDecider, command, benchContext());
+        await commands.decide(agentStreamId(agentId), agentDecider, command, benchContext());
       };
     },
     setupRows,

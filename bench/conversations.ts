@@ -33,7 +33,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LIVE_INDEX_ALIAS } from '#knowledge/pipeline/index-aliases';
 import { formatSourcesBlock } from '#conversations';
-import { EMBEDDING_DIMENSIONS } from '#models/offline/offline-embed';
+import { EMBEDDING_DIMENSIONS } from '#model-providers/offline/offline-embed';
 import { DEFAULT_ANN_MIN_CHUNKS, SqliteSearchIndex, type IndexedChunk } from '#search';
 import { BENCH_ADMIN_API_KEY, spawnApi, stop } from './api-startup.js';
 import { startUpstream } from './gateway.js';

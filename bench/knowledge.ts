@@ -21,7 +21,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { chunkDocument, parseDocument, PARSES_IN_CHILD_PROCESS, sniffType } from '#knowledge/ingestion/index';
-import { EMBEDDING_DIMENSIONS, offlineEmbed } from '#models/offline/offline-embed';
+import { EMBEDDING_DIMENSIONS, offlineEmbed } from '#model-providers/offline/offline-embed';
 import { countTokens } from '#tokenizer';
 import type { IndexedChunk, SearchMode } from '#search';
 import { foldTerm, queryTerms } from '#search/sqlite/fts5-query';

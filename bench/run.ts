@@ -256,7 +256,7 @@ async function main(): Promise<void> {
     table(rows),
     '',
     'notes:',
-    '  command path = CommandRunner (handleCommand with its state cache: load, fold, decide, append with expected revision) on SqliteEventStore;',
+    '  command path = AggregateRepository (handleCommand with its state cache: load, fold, decide, append with expected revision) on SqliteEventStore;',
     '    baseline = one autocommitted raw INSERT per event of the same rows, same schema and pragmas',
     '    (WAL, synchronous=FULL); time-boxed runs alternate baseline/command on fresh files; medians of 3.',
     '  rebuild = ProjectionRunner (one subscription per projector) over a fresh SqliteReadStore until every',

@@ -15,7 +15,8 @@ import { EVENT_STORE, type EventStore } from '#event-store';
 import { BLOB_STORE, type BlobStore, type StoredBlob } from '#blob-store';
 import { READ_STORE, type ReadStore, type StoredDocument } from '#read-store';
 import { ProjectionRunner, PROJECTORS, type Projector } from '#eventsourcing';
-import { PlatformModule, CommandRunner, createLogger } from '#platform';
+import { InfrastructureModule, createLogger } from '#infrastructure';
+import { AggregateRepository } from '#eventsourcing';
 import { documentDecider } from '#knowledge/document.decider';
 import { documentStreamId } from '#knowledge';
 import { spaceStreamId } from '#spaces';
@@ -48,7 +49,7 @@ async function boot(): Promise<Platform> {
     {
       module: class CliSpecRoot {},
       imports: [
-        PlatformModule.forRoot({ config, projectors: ALL_PROJECTORS, logger: createLogger(config) }),
+        InfrastructureModule.forRoot({ config, projectors: ALL_PROJECTORS, logger: createLogger(config) }),
         ...PROCESS_MODULES,
       ],
     },
@@ -462,7 +463,7 @@ describe('blobs gc (nest-commander)', () => {
   /** A document added through its command, its content the given blob. */
   async function addDocument(platform: Platform, blob: StoredBlob): Promise<void> {
     const documentId = `doc_${randomUUID().replace(/-/g, '')}`;
-    await platform.app.get(CommandRunner).run(
+    await platform.app.get(AggregateRepository).decide(
       documentStreamId(documentId),
       documentDecider,
       {

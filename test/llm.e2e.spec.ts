@@ -2,7 +2,7 @@
 // offline models and a fake OpenAI-compatible upstream whose received requests the tests inspect.
 import { agentDecider } from '#agents/agent.decider';
 import { agentStreamId } from '#agents';
-import { CommandRunner } from '#platform';
+import { AggregateRepository } from '#eventsourcing';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import {
   startFakeUpstream,
@@ -72,8 +72,8 @@ describe('core LLM endpoints (e2e)', () => {
   const agentWithRetiredModel = async (model: string): Promise<string> => {
     const agentId = await createAgent();
     await api.app
-      .get(CommandRunner)
-      .run(
+      .get(AggregateRepository)
+      .decide(
         agentStreamId(agentId),
         agentDecider,
         { type: 'ChangeAgent', agentId, settings: { model } },

@@ -11,13 +11,13 @@ import {
 import { formatMemoriesBlock, parseMemories } from '#memory';
 import { formatCodeResult } from '#code-execution';
 import { formatLoadedSkill, formatSkillFile, formatSkillsManifest, type PromptSkill } from '#skills';
-import type { ChatDelta, ChatRequest, ChatResult } from '#models';
+import type { ChatDelta, ChatRequest, ChatResult } from '#model-providers';
 import {
   OFFLINE_REPLY_PREFIX,
   offlineChat,
   offlineChatStream,
   splitWords,
-} from '#models/offline/offline-chat';
+} from '#model-providers/offline/offline-chat';
 import './offline-responders.js';
 import { countMessageTokens, countTokens } from '#tokenizer';
 

@@ -1,7 +1,7 @@
 import { extractionMessages, parseCandidates, type MemoryCandidate } from '#memory';
 import { offlineMemoryCandidates, offlineMemoryReply } from '#memory/offline/offline-memory';
-import type { ChatDelta, ChatRequest } from '#models';
-import { offlineChat, offlineChatStream } from '#models/offline/offline-chat';
+import type { ChatDelta, ChatRequest } from '#model-providers';
+import { offlineChat, offlineChatStream } from '#model-providers/offline/offline-chat';
 import './offline-responders.js';
 import { countTokens } from '#tokenizer';
 

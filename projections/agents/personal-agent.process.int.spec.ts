@@ -1,7 +1,7 @@
 import { loadConfig } from '#kernel';
 import { ProjectionRunner, processLeaseOwner } from '#eventsourcing';
-import { CommandRunner } from '#platform';
-import { ModelRegistry } from '#models';
+import { AggregateRepository } from '#eventsourcing';
+import { ModelRegistry } from '#model-providers';
 import { inMemoryStores, makeEvent, waitUntil } from '#testing/fixtures';
 import { directCommandBus } from '#testing/direct-command-bus';
 import { AgentRules } from '#agents/agent-rules';
@@ -14,7 +14,7 @@ describe('PersonalAgentProcess', () => {
   it("gives every user a personal Agent, and a new one when a log holds the deletion of the user's", async () => {
     const { events, reads } = inMemoryStores();
     const config = loadConfig({});
-    const commands = new CommandRunner(events, config);
+    const commands = new AggregateRepository(events, config);
     const rules = new AgentRules(reads, new AgentSpaceGrants(reads), ModelRegistry.build({}, config));
     const bus = directCommandBus([CreateAgent, new CreateAgentHandler(commands, rules)]);
     const projectors = [agentsProjector, new PersonalAgentProcess(commands, bus)];

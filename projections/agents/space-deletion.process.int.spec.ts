@@ -1,6 +1,6 @@
 import { loadConfig } from '#kernel';
 import { ProjectionRunner, processLeaseOwner } from '#eventsourcing';
-import { CommandRunner } from '#platform';
+import { AggregateRepository } from '#eventsourcing';
 import { inMemoryStores, makeEvent, waitUntil } from '#testing/fixtures';
 import { directCommandBus } from '#testing/direct-command-bus';
 import { DeleteAgent, DeleteAgentHandler } from '#agents/commands/delete-agent/delete-agent.command';
@@ -22,7 +22,7 @@ describe('SpaceDeletionProcess', () => {
 
   it('deletes the Agents of a deleted Space, and an Agent created there afterwards; a replay appends nothing', async () => {
     const { events, reads } = inMemoryStores();
-    const commands = new CommandRunner(events, loadConfig({}));
+    const commands = new AggregateRepository(events, loadConfig({}));
     const bus = directCommandBus([DeleteAgent, new DeleteAgentHandler(commands, reads)]);
     const projectors = [agentsProjector, new SpaceDeletionProcess(commands, bus)];
     const runner = new ProjectionRunner(events, reads, projectors, { owner: processLeaseOwner('t') });

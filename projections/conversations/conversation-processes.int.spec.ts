@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '#kernel';
 import { ProjectionRunner, ProjectionWaiter, processLeaseOwner } from '#eventsourcing';
-import { CommandRunner, CommandSender, ReadYourWrites } from '#platform';
+import { AggregateRepository, ReadYourWritesBus } from '#eventsourcing';
 import { ContentCipher } from '#key-store';
 import { SqliteKeyStore } from '#key-store/sqlite/sqlite-key-store';
 import { inMemoryStores, makeEvent, waitUntil } from '#testing/fixtures';
@@ -82,7 +82,7 @@ describe('Conversations process managers', () => {
   it("deletes an Agent's conversations (and one started on it afterwards) once; a replay appends nothing", async () => {
     const { events, reads } = inMemoryStores();
     const config = loadConfig({});
-    const commands = new CommandRunner(events, config);
+    const commands = new AggregateRepository(events, config);
     const processes = [
       conversationsProjector,
       new AgentConversationsDeletionProcess(
@@ -91,10 +91,7 @@ describe('Conversations process managers', () => {
           new DeleteAgentConversationHandler(
             new StoredConversations(
               commands,
-              new CommandSender(
-                directCommandBus(),
-                new ReadYourWrites(new ProjectionWaiter(reads, null), config),
-              ),
+              new ReadYourWritesBus(directCommandBus(), new ProjectionWaiter(reads, null), config),
               cipher,
               keys,
               reads,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '#kernel';
 import { ProjectionRunner, ProjectionWaiter, processLeaseOwner } from '#eventsourcing';
-import { CommandRunner, CommandSender, ReadYourWrites } from '#platform';
+import { AggregateRepository, ReadYourWritesBus } from '#eventsourcing';
 import { ContentCipher } from '#key-store';
 import { SqliteKeyStore } from '#key-store/sqlite/sqlite-key-store';
 import { inMemoryStores, makeEvent, waitUntil } from '#testing/fixtures';
@@ -56,10 +56,10 @@ describe('a long conversation reads only its tail', () => {
   });
 
   it('opens the checkpoint tail for a turn and a generate call, and one page for a listing', async () => {
-    const commands = new CommandRunner(events, config);
+    const commands = new AggregateRepository(events, config);
     const stored = new StoredConversations(
       commands,
-      new CommandSender(directCommandBus(), new ReadYourWrites(new ProjectionWaiter(reads, null), config)),
+      new ReadYourWritesBus(directCommandBus(), new ProjectionWaiter(reads, null), config),
       cipher,
       keys,
       reads,

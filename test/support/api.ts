@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig, type PlatformConfig } from '#kernel';
-import { createLogger } from '#platform';
+import { createLogger } from '#infrastructure';
 import { createApi } from '../../apps/api/src/bootstrap.js';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789';

@@ -4,14 +4,14 @@ import { APP_FILTER, DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import { Registry } from 'prom-client';
 import type { Logger } from 'pino';
 import type { PlatformConfig } from '#kernel';
-import { PlatformModule } from '#platform';
+import { InfrastructureModule } from '#infrastructure';
 import { ErrorEnvelopeFilter } from '#http';
 import { IdentityModule } from '#identity';
 import { SpacesModule } from '#spaces';
 import { AgentsModule } from '#agents';
-import { GatewayModule } from '#gateway';
+import { ModelGatewayModule } from '#model-gateway';
 import { KnowledgeModule } from '#knowledge';
-import { LlmModule } from '#llm';
+import { AgentGenerationModule } from '#agent-generation';
 import { ConversationsModule } from '#conversations';
 import { MemoryModule } from '#memory';
 import { SkillsModule, SkillsSeeder } from '#skills';
@@ -31,13 +31,13 @@ export class ApiModule {
       module: ApiModule,
       imports: [
         DiscoveryModule,
-        PlatformModule.forRoot({ config, projectors: ALL_PROJECTORS, logger }),
+        InfrastructureModule.forRoot({ config, projectors: ALL_PROJECTORS, logger }),
         IdentityModule,
         SpacesModule,
         AgentsModule,
-        GatewayModule,
+        ModelGatewayModule,
         KnowledgeModule,
-        LlmModule,
+        AgentGenerationModule,
         ConversationsModule,
         MemoryModule,
         SkillsModule,

@@ -12,7 +12,7 @@ import { Registry } from 'prom-client';
 import type { PlatformConfig } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { ProjectionRunner, ProjectionWaiter, PROJECTORS, type Projector } from '#eventsourcing';
-import { createLogger, PinoNestLogger } from '#platform';
+import { createLogger, PinoNestLogger } from '#infrastructure';
 import { AdminBootstrap } from '#identity/admin-bootstrap';
 import { DEFAULT_BODY_LIMIT_BYTES, documentedPath, errorBody, routeBodyLimits, routeDocs } from '#http';
 import { IngestionWorker } from '#knowledge/ingestion.worker';

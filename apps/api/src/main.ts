@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   await import('reflect-metadata');
   const [{ loadConfigOrExit }, { createLogger }, { startApi }] = await Promise.all([
     import('#kernel'),
-    import('#platform'),
+    import('#infrastructure'),
     import('./bootstrap.js'),
   ]);
   const config = loadConfigOrExit();

@@ -5,7 +5,7 @@ import { Injectable, Module, Optional, type DynamicModule, type OnModuleInit } f
 import type { Logger } from 'pino';
 import { InjectCommander } from 'nest-commander';
 import type { PlatformConfig } from '#kernel';
-import { PlatformModule, createLogger } from '#platform';
+import { InfrastructureModule, createLogger } from '#infrastructure';
 import { ALL_PROJECTORS, PROCESS_MODULES } from '../../projectors.js';
 import { EventLog } from './event-log.js';
 import { ProjectionAdmin } from './projection-admin.js';
@@ -99,7 +99,10 @@ export class CliModule {
     const logger = options.logger ?? createLogger({ logLevel: level }, process.stderr);
     return {
       module: CliModule,
-      imports: [PlatformModule.forRoot({ config, projectors: ALL_PROJECTORS, logger }), ...PROCESS_MODULES],
+      imports: [
+        InfrastructureModule.forRoot({ config, projectors: ALL_PROJECTORS, logger }),
+        ...PROCESS_MODULES,
+      ],
       providers: [
         { provide: CLI_OUTPUT, useValue: options.output },
         EventLog,

@@ -7,7 +7,7 @@ import { loadConfigOrExit } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { ProjectionRunner } from '#eventsourcing';
-import { createLogger, PinoNestLogger } from '#platform';
+import { createLogger, PinoNestLogger } from '#infrastructure';
 import { IngestionWorker } from '#knowledge/ingestion.worker';
 import { SummaryIndexWorker } from '#knowledge/summary/summary-index.worker';
 import { WorkerModule } from './worker.module.js';

@@ -4,7 +4,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { PlatformConfig } from '#kernel';
-import { PlatformModule } from '#platform';
+import { InfrastructureModule } from '#infrastructure';
 import { ALL_PROJECTORS, PROCESS_MODULES } from '../../projectors.js';
 // Registers the contexts' offline chat responders in this process (and, by its URL, in the offline worker threads).
 import '../../offline/offline-responders.js';
@@ -14,7 +14,10 @@ export class WorkerModule {
   static forRoot(config: PlatformConfig, logger: Logger): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [PlatformModule.forRoot({ config, projectors: ALL_PROJECTORS, logger }), ...PROCESS_MODULES],
+      imports: [
+        InfrastructureModule.forRoot({ config, projectors: ALL_PROJECTORS, logger }),
+        ...PROCESS_MODULES,
+      ],
     };
   }
 }

@@ -3,7 +3,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundError, ValidationError } from '#kernel';
 import type { Caller } from '#identity';
-import { kindWithArticle, ModelRegistry } from '#models';
+import { kindWithArticle, ModelRegistry } from '#model-providers';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { changeableSpace, SpaceGrants } from '#spaces';
 

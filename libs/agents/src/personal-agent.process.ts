@@ -5,7 +5,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { CreateAgent } from './commands/create-agent/create-agent.command.js';
 import { sha256, type EventEnvelope } from '#kernel';
 import { causedBy, defineProcess, type EnvelopeOf, type EventHandlers } from '#eventsourcing';
-import { CommandRunner } from '#platform';
+import { AggregateRepository } from '#eventsourcing';
 import type { UserEvent } from '#identity';
 import { agentDecider } from './agent.decider.js';
 import { agentStreamId, type AgentEvent } from './agent.events.js';
@@ -28,7 +28,7 @@ export class PersonalAgentProcess extends defineProcess<PersonalAgentRead>({
   version: 2,
 }) {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly bus: CommandBus,
   ) {
     super();
@@ -45,7 +45,7 @@ export class PersonalAgentProcess extends defineProcess<PersonalAgentRead>({
       return [];
     }
     if (event.type !== 'AgentDeleted') return [];
-    const { state } = await this.commands.load(agentStreamId(event.data.agentId), agentDecider);
+    const { state } = await this.aggregates.load(agentStreamId(event.data.agentId), agentDecider);
     if (state.status !== 'deleted' || !state.isPersonal || !state.ownerUserId) return [];
     const name = state.name.replace(/'s assistant$/, '');
     await this.ensure(
@@ -58,7 +58,7 @@ export class PersonalAgentProcess extends defineProcess<PersonalAgentRead>({
   }
 
   private async ensure(agentId: string, userId: string, name: string, cause: EventEnvelope): Promise<void> {
-    const { state } = await this.commands.load(agentStreamId(agentId), agentDecider);
+    const { state } = await this.aggregates.load(agentStreamId(agentId), agentDecider);
     if (state.status !== 'absent') return;
     await this.bus.execute(
       new CreateAgent(

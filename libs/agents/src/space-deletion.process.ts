@@ -5,7 +5,7 @@ import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { EventEnvelope } from '#kernel';
 import { causedBy, defineProcess, ownerCascade, type EventHandlers } from '#eventsourcing';
-import { CommandRunner } from '#platform';
+import { AggregateRepository } from '#eventsourcing';
 import type { SpaceEvent } from '#spaces';
 import { DeleteAgent } from './commands/delete-agent/delete-agent.command.js';
 import { agentDecider } from './agent.decider.js';
@@ -36,7 +36,7 @@ export class SpaceDeletionProcess extends defineProcess<Read>({
   collections: spaceAgents.collections,
 }) {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly bus: CommandBus,
   ) {
     super();
@@ -47,7 +47,7 @@ export class SpaceDeletionProcess extends defineProcess<Read>({
   );
 
   private async deleteAgent(agentId: string, cause: EventEnvelope): Promise<void> {
-    const { state } = await this.commands.load(agentStreamId(agentId), agentDecider);
+    const { state } = await this.aggregates.load(agentStreamId(agentId), agentDecider);
     if (state.status !== 'active') return;
     await this.bus.execute(new DeleteAgent(agentId, 'space_deleted', causedBy(cause, agentId), null));
   }

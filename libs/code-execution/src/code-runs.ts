@@ -9,7 +9,7 @@ import type { AgentView } from '#agents';
 import { SYSTEM_ACTOR, newId, type PlatformConfig, PLATFORM_CONFIG } from '#kernel';
 import type { CommandContext } from '#eventsourcing';
 import { ContentCipher, KEY_STORE, type KeyStore } from '#key-store';
-import { CommandRunner, CommandSender } from '#platform';
+import { AggregateRepository, ReadYourWritesBus } from '#eventsourcing';
 import { CODE_SANDBOX, type CodeSandbox, type RunRequest, type RunResult } from '#sandbox';
 import { AvailableSkills } from '#skills';
 import { RunSlots } from './run-slots.js';
@@ -44,8 +44,8 @@ export class CodeRuns implements OnModuleDestroy {
   constructor(
     @Inject(CODE_SANDBOX) readonly sandbox: CodeSandbox,
     private readonly skills: AvailableSkills,
-    private readonly commands: CommandRunner,
-    private readonly sender: CommandSender,
+    private readonly aggregates: AggregateRepository,
+    private readonly sender: ReadYourWritesBus,
     private readonly cipher: ContentCipher,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(KEY_STORE) private readonly keys: KeyStore,
@@ -83,7 +83,7 @@ export class CodeRuns implements OnModuleDestroy {
     userId: string,
   ): Promise<CodeRun> {
     const sandboxId = this.sandboxIdOf(conversationId);
-    const { state } = await this.commands.load(sandboxStreamId(conversationId), sandboxDecider);
+    const { state } = await this.aggregates.load(sandboxStreamId(conversationId), sandboxDecider);
     if (state.status !== 'active' || !this.created.has(sandboxId)) {
       const { files, skills } = await this.skillFiles(agent);
       await this.sandbox.create(sandboxId, files);
@@ -207,7 +207,7 @@ export class CodeRuns implements OnModuleDestroy {
    * does it again when the process manager replays the deletion; a replay after the append finds nothing to erase.
    */
   async erase(conversationId: string, messageId: string | null, context: CommandContext): Promise<void> {
-    const { state } = await this.commands.load(sandboxStreamId(conversationId), sandboxDecider);
+    const { state } = await this.aggregates.load(sandboxStreamId(conversationId), sandboxDecider);
     const runs = runsToErase(state, messageId);
     if (runs.length === 0) return;
     for (const run of runs) {
@@ -230,7 +230,7 @@ export class CodeRuns implements OnModuleDestroy {
   }
 
   async record(command: SandboxCommand, context: CommandContext): Promise<number> {
-    const { position } = await this.commands.run(
+    const { position } = await this.aggregates.decide(
       sandboxStreamId(command.data.conversationId),
       sandboxDecider,
       command,

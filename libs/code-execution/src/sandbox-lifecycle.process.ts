@@ -17,7 +17,7 @@ import {
   type ProjectionContext,
 } from '#eventsourcing';
 import { AGENTS, type AgentView } from '#agents';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { READ_STORE, type ReadStore, type WriteOp } from '#read-store';
 import { SKILL_VERSIONS_READ_MODEL, SKILLS_READ_MODEL, type SkillEvent } from '#skills';
 import { CodeRuns } from './code-runs.js';
@@ -45,7 +45,7 @@ export class MaintainSandbox extends Command<void> {
 export class MaintainSandboxHandler implements ICommandHandler<MaintainSandbox> {
   constructor(
     private readonly runs: CodeRuns,
-    private readonly sender: CommandSender,
+    private readonly sender: ReadYourWritesBus,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 

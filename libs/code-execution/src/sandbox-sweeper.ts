@@ -2,7 +2,7 @@
 // recording why in their streams first. Runs in the api (which holds the sandboxes it created).
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { LOGGER } from '#platform';
+import { LOGGER } from '#infrastructure';
 import { CodeRuns } from './code-runs.js';
 
 @Injectable()

@@ -1,9 +1,9 @@
 // Which chat model an Agent's call uses: the one the request names (a configured chat model, as GET
 // /llm/{agentId}/models lists them), or the Agent's own. Shared by conversations and the generate endpoints.
 import type { AgentView } from '#agents';
-import type { ModelGateway } from '#gateway';
+import type { ModelGateway } from '#model-gateway';
 import { PlatformError } from '#kernel';
-import type { ModelConfig } from '#models';
+import type { ModelConfig } from '#model-providers';
 
 export function agentChatModel(
   gateway: ModelGateway,

@@ -3,7 +3,7 @@
 // (the log for normal and private ones, memory for incognito ones). Its process managers run with the projectors
 // (apps/projectors.ts).
 import { Module, type OnModuleInit } from '@nestjs/common';
-import { GatewayModule } from '#gateway';
+import { ModelGatewayModule } from '#model-gateway';
 import { ChangeConversationController } from './commands/change-conversation/change-conversation.controller.js';
 import { ChangeConversationHandler } from './commands/change-conversation/change-conversation.command.js';
 import { DeleteConversationController } from './commands/delete-conversation/delete-conversation.controller.js';
@@ -57,7 +57,7 @@ export const CONVERSATION_QUERY_HANDLERS = [
 ];
 
 @Module({
-  imports: [GatewayModule],
+  imports: [ModelGatewayModule],
   controllers: CONVERSATION_CONTROLLERS,
   providers: [
     ...CONVERSATION_COMMAND_HANDLERS,

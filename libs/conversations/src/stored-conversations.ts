@@ -5,7 +5,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandContext } from '#eventsourcing';
 import { ContentCipher, KEY_STORE, type KeyStore } from '#key-store';
-import { CommandRunner, CommandSender } from '#platform';
+import { AggregateRepository, ReadYourWritesBus } from '#eventsourcing';
 import { READ_STORE, type Filter, type ReadStore } from '#read-store';
 import { conversationDecider, type ConversationCommand } from './conversation.decider.js';
 import { conversationStreamId, type StoredVisibility } from './conversation.events.js';
@@ -27,15 +27,15 @@ import {
 
 const PAGE = 200;
 
-type Settles = Parameters<CommandSender['settle']>[1][number];
+type Settles = Parameters<ReadYourWritesBus['settle']>[1][number];
 
 @Injectable()
 export class StoredConversations {
   private readonly erasureFollowers: Settles[] = [];
 
   constructor(
-    private readonly commands: CommandRunner,
-    private readonly sender: CommandSender,
+    private readonly aggregates: AggregateRepository,
+    private readonly sender: ReadYourWritesBus,
     private readonly cipher: ContentCipher,
     @Inject(KEY_STORE) private readonly keys: KeyStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
@@ -249,7 +249,7 @@ export class StoredConversations {
   }
 
   private run(command: ConversationCommand, context: CommandContext) {
-    return this.commands.run(
+    return this.aggregates.decide(
       conversationStreamId(command.conversationId),
       conversationDecider,
       command,

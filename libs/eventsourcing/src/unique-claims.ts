@@ -3,7 +3,8 @@
 // crash) is stale and can be taken over, so a crash between the claim and the entity's own append blocks nothing.
 import { ConflictError, sha256, type DomainEvent } from '#kernel';
 import type { EventStore } from '#event-store';
-import { handleCommand, type CommandContext, type Decider } from './decider.js';
+import { handleCommand, type CommandContext } from './command-handling.js';
+import type { Decider } from './decider.js';
 
 export type ClaimEvent =
   | DomainEvent<

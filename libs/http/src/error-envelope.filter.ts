@@ -5,7 +5,7 @@ import { Catch, HttpException, Inject, type ArgumentsHost, type ExceptionFilter 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { PlatformError, type ErrorKind } from '#kernel';
-import { LOGGER } from '#platform';
+import { LOGGER } from '#infrastructure';
 
 export interface ErrorBody {
   readonly error: {

@@ -5,7 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { PLATFORM_CONFIG, sha256, SYSTEM_ACTOR, type PlatformConfig } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { API_KEYS, type ApiKeyView, API_KEYS_READ_MODEL as API_KEYS_MODEL } from './api-keys.read-model.js';
 import { hashApiKey } from './api-key.secret.js';
 import { IssueApiKey } from './commands/issue-api-key/issue-api-key.command.js';
@@ -17,7 +17,7 @@ import { USERS_READ_MODEL } from './users.read-model.js';
 export class AdminBootstrap {
   constructor(
     private readonly commandBus: CommandBus,
-    private readonly sender: CommandSender,
+    private readonly sender: ReadYourWritesBus,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}

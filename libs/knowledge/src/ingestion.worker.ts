@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { MESSAGE_BUS, type BusMessage, type Consumer, type Delivery, type MessageBus } from '#message-bus';
 import { ProjectionRunner, ToDoListScanner } from '#eventsourcing';
-import { LOGGER } from '#platform';
+import { LOGGER } from '#infrastructure';
 import { READ_STORE, type ReadStore } from '#read-store';
 import {
   INGESTION_JOBS,

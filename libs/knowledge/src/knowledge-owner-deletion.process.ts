@@ -7,7 +7,7 @@ import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { EventEnvelope } from '#kernel';
 import { causedBy, defineProcess, ownerCascade, type EventHandlers } from '#eventsourcing';
-import { CommandRunner } from '#platform';
+import { AggregateRepository } from '#eventsourcing';
 import type { AgentEvent } from '#agents';
 import type { SpaceEvent } from '#spaces';
 import { DeleteDocument } from './commands/delete-document/delete-document.command.js';
@@ -39,7 +39,7 @@ export class KnowledgeOwnerDeletionProcess extends defineProcess<Read>({
   collections: ownerKnowledge.collections,
 }) {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly bus: CommandBus,
   ) {
     super();
@@ -56,7 +56,7 @@ export class KnowledgeOwnerDeletionProcess extends defineProcess<Read>({
   }
 
   private async deleteTag(tagId: string, cause: EventEnvelope): Promise<void> {
-    const { state } = await this.commands.load(tagStreamId(tagId), tagDecider);
+    const { state } = await this.aggregates.load(tagStreamId(tagId), tagDecider);
     if (state.status !== 'active') return;
     await this.bus.execute(new DeleteTag(state.agentId, tagId, causedBy(cause, tagId), null));
   }

@@ -1,7 +1,7 @@
 // The Knowledge bounded context: documents at three levels, tags, the ingestion pipeline, search and the section
 // summaries, as command and query slices; the ingestion and summary workers; the rules of access (KnowledgeAccess).
 import { Module } from '@nestjs/common';
-import { GatewayModule } from '#gateway';
+import { ModelGatewayModule } from '#model-gateway';
 import { AddDocumentController } from './commands/add-document/add-document.controller.js';
 import { AddDocumentHandler } from './commands/add-document/add-document.command.js';
 import { AttachDocumentTagController } from './commands/attach-document-tag/attach-document-tag.controller.js';
@@ -123,7 +123,7 @@ export const KNOWLEDGE_QUERY_HANDLERS = [
 ];
 
 @Module({
-  imports: [GatewayModule],
+  imports: [ModelGatewayModule],
   controllers: KNOWLEDGE_CONTROLLERS,
   providers: [
     ...KNOWLEDGE_COMMAND_HANDLERS,

@@ -1,7 +1,7 @@
 // Model calls Knowledge makes on its own (ingestion, re-indexing, summary builds) work for nobody's key: they are
 // recorded as the platform's own usage, against the Agent they serve when there is one.
 import type { ApiKeyView } from '#identity';
-import type { CallScope, ModelGateway } from '#gateway';
+import type { CallScope, ModelGateway } from '#model-gateway';
 
 const SYSTEM_KEY = {
   id: 'system',

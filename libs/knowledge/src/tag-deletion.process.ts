@@ -6,7 +6,7 @@ import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { EventEnvelope } from '#kernel';
 import { causedBy, defineProcess, ownerCascade, type EventHandlers } from '#eventsourcing';
-import { CommandRunner } from '#platform';
+import { AggregateRepository } from '#eventsourcing';
 import { DetachDocumentTag } from './commands/detach-document-tag/detach-document-tag.command.js';
 import { documentDecider } from './document.decider.js';
 import { documentStreamId, type DocumentEvent } from './document.events.js';
@@ -36,7 +36,7 @@ export class KnowledgeTagDeletionProcess extends defineProcess<Read>({
   collections: tagCarriers.collections,
 }) {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly bus: CommandBus,
   ) {
     super();
@@ -48,7 +48,7 @@ export class KnowledgeTagDeletionProcess extends defineProcess<Read>({
 
   /** Detaches the tag from a document that still exists (a deleted document has nothing to detach). */
   private async detach(documentId: string, tagId: string, cause: EventEnvelope): Promise<void> {
-    const { state } = await this.commands.load(documentStreamId(documentId), documentDecider);
+    const { state } = await this.aggregates.load(documentStreamId(documentId), documentDecider);
     if (!('tagIds' in state) || !state.tagIds.includes(tagId)) return;
     await this.bus.execute(new DetachDocumentTag(documentId, tagId, causedBy(cause, documentId), null));
   }

@@ -3,8 +3,8 @@
 // this process by memory version (bounded, least recently used out); they never reach a store, so erasing a memory
 // leaves no vector of it behind.
 import { Injectable } from '@nestjs/common';
-import type { CallScope } from '#gateway';
-import { ModelGateway } from '#gateway';
+import type { CallScope } from '#model-gateway';
+import { ModelGateway } from '#model-gateway';
 
 const CACHE = 20_000;
 

@@ -3,7 +3,7 @@
 // as a classifier (asked to answer INJECTION or SAFE; anything else, or a failure, flags: the screen fails closed).
 // The classifier's calls are recorded as usage of the caller, like every model call.
 import { Inject, Injectable } from '@nestjs/common';
-import { ModelGateway, type CallScope } from '#gateway';
+import { ModelGateway, type CallScope } from '#model-gateway';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { LayeredMemoryScreen, type ScreenVerdict } from './screening/memory-screen.js';
 

@@ -6,7 +6,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CommandContext } from '#eventsourcing';
 import { ContentCipher, KEY_STORE, type KeyStore } from '#key-store';
 import { newId, PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
-import { CommandRunner, CommandSender } from '#platform';
+import { AggregateRepository, ReadYourWritesBus } from '#eventsourcing';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import { memoryBucketDecider, type MemoryBucketCommand } from './memory.decider.js';
 import { memoryBucketStreamId, SHARED_OWNER, type MemoryEvent, type MemorySource } from './memory.events.js';
@@ -55,8 +55,8 @@ const SETTLES = [MEMORIES_READ_MODEL, MEMORY_PROPOSALS_READ_MODEL, MEMORY_RECALL
 @Injectable()
 export class MemoryStore {
   constructor(
-    private readonly commands: CommandRunner,
-    private readonly sender: CommandSender,
+    private readonly aggregates: AggregateRepository,
+    private readonly sender: ReadYourWritesBus,
     readonly cipher: ContentCipher,
     @Inject(KEY_STORE) private readonly keys: KeyStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
@@ -77,7 +77,7 @@ export class MemoryStore {
    * confirmation is refused before the proposal is answered (it stays pending: it can still be kept personal).
    */
   async checkRoom(agentId: string, owner: string, addedBy: string, source: MemorySource): Promise<void> {
-    const { state } = await this.commands.load(memoryBucketStreamId(agentId, owner), memoryBucketDecider);
+    const { state } = await this.aggregates.load(memoryBucketStreamId(agentId, owner), memoryBucketDecider);
     memoryBucketDecider.decide(
       {
         type: 'AddMemory',
@@ -352,7 +352,7 @@ export class MemoryStore {
   }
 
   private runBucket(command: MemoryBucketCommand, context: CommandContext) {
-    return this.commands.run(
+    return this.aggregates.decide(
       memoryBucketStreamId(command.agentId, command.owner),
       memoryBucketDecider,
       command,
@@ -361,7 +361,7 @@ export class MemoryStore {
   }
 
   private runProposal(command: MemoryProposalCommand, context: CommandContext) {
-    return this.commands.run(
+    return this.aggregates.decide(
       memoryProposalStreamId(command.proposalId),
       memoryProposalDecider,
       command,

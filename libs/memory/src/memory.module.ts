@@ -4,7 +4,7 @@
 // conversations' list when this module starts). Its process managers run with the projectors (apps/projectors.ts).
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { ContextProviders, ConversationsModule } from '#conversations';
-import { GatewayModule } from '#gateway';
+import { ModelGatewayModule } from '#model-gateway';
 import { ClearDeletedAgentBucketHandler } from './agent-memories-deletion.process.js';
 import { CompleteProposalHandler } from './memory-proposal.process.js';
 import { AddMemoryController } from './commands/add-memory/add-memory.controller.js';
@@ -53,7 +53,7 @@ export const MEMORY_COMMAND_HANDLERS = [
 export const MEMORY_QUERY_HANDLERS = [ListMemoriesHandler, GetMemoryHistoryHandler, ListProposalsHandler];
 
 @Module({
-  imports: [GatewayModule, ConversationsModule],
+  imports: [ModelGatewayModule, ConversationsModule],
   controllers: MEMORY_CONTROLLERS,
   providers: [
     ...MEMORY_COMMAND_HANDLERS,

@@ -14,7 +14,7 @@ import {
   type TurnContext,
   type TurnNotice,
 } from '#conversations';
-import { callerScope, ModelGateway, type CallScope } from '#gateway';
+import { callerScope, ModelGateway, type CallScope } from '#model-gateway';
 import { commandContext } from '#identity';
 import { formatMemoriesBlock } from './memories-block.js';
 import { extractionMessages, memoryTextKey, parseCandidates } from './memory-extraction.js';

@@ -6,7 +6,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
 import type { CommandContext } from '#eventsourcing';
 import { newId } from '#kernel';
-import { CommandRunner, CommandSender } from '#platform';
+import { AggregateRepository, ReadYourWritesBus } from '#eventsourcing';
 import { findAll, READ_STORE, type Filter, type ReadStore } from '#read-store';
 import type { SkillBundle } from './bundle/skill-zip.js';
 import { skillDecider, type SkillCommand } from './skill.decider.js';
@@ -25,8 +25,8 @@ const SETTLES = [SKILLS_READ_MODEL, SKILL_VERSIONS_READ_MODEL];
 @Injectable()
 export class SkillStore {
   constructor(
-    readonly commands: CommandRunner,
-    private readonly sender: CommandSender,
+    readonly aggregates: AggregateRepository,
+    private readonly sender: ReadYourWritesBus,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
@@ -52,7 +52,7 @@ export class SkillStore {
   }
 
   async run(command: SkillCommand, context: CommandContext) {
-    return this.commands.run(skillStreamId(command.skillId), skillDecider, command, context);
+    return this.aggregates.decide(skillStreamId(command.skillId), skillDecider, command, context);
   }
 
   settle(position: number): Promise<boolean> {

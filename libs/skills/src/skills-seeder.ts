@@ -16,7 +16,7 @@ export class SkillsSeeder implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     for (const skill of DEFAULT_SKILLS) {
       const skillId = defaultSkillId(skill.name);
-      if ((await this.store.commands.store.streamRevision(skillStreamId(skillId))) !== null) continue;
+      if ((await this.store.aggregates.store.streamRevision(skillStreamId(skillId))) !== null) continue;
       const content = await this.store.content({
         manifest: skill,
         files: skill.files.map((file) => ({ path: file.path, bytes: Buffer.from(file.content, 'utf8') })),

@@ -7,7 +7,7 @@
 import { ConflictError, sha256 } from '#kernel';
 import type { CommandContext } from '#eventsourcing';
 import { claimStreamId, claimUnique, releaseUnique } from '#eventsourcing';
-import { CommandRunner } from '#platform';
+import { AggregateRepository } from '#eventsourcing';
 import { spaceDecider } from './space.decider.js';
 import { spaceStreamId, type SpaceState } from './space.events.js';
 
@@ -19,7 +19,7 @@ export type MaySee = (spaceId: string) => Promise<boolean>;
 
 /** Claims and releases of a Space's unique fields; a claim is stale once its Space no longer uses the value. */
 export class SpaceUniqueness {
-  constructor(private readonly commands: CommandRunner) {}
+  constructor(private readonly aggregates: AggregateRepository) {}
 
   async claim(
     field: UniqueField,
@@ -30,7 +30,7 @@ export class SpaceUniqueness {
   ): Promise<void> {
     try {
       await claimUnique(
-        this.commands.store,
+        this.aggregates.store,
         CLAIM_KIND[field],
         value,
         spaceId,
@@ -68,17 +68,17 @@ export class SpaceUniqueness {
   }
 
   release(field: UniqueField, value: string, spaceId: string, context: CommandContext): Promise<void> {
-    return releaseUnique(this.commands.store, CLAIM_KIND[field], value, spaceId, context);
+    return releaseUnique(this.aggregates.store, CLAIM_KIND[field], value, spaceId, context);
   }
 
   private async uses(holder: string, field: UniqueField, value: string): Promise<boolean> {
-    const { state } = await this.commands.load<SpaceState, never>(spaceStreamId(holder), spaceDecider);
+    const { state } = await this.aggregates.load<SpaceState, never>(spaceStreamId(holder), spaceDecider);
     return state.status === 'active' && state[field].toLowerCase() === value.trim().toLowerCase();
   }
 
   /** The Space holding the value's claim, if any. */
   private async holder(field: UniqueField, value: string): Promise<string | null> {
-    const [last] = await this.commands.store.readStream(claimStreamId(CLAIM_KIND[field], value), {
+    const [last] = await this.aggregates.store.readStream(claimStreamId(CLAIM_KIND[field], value), {
       direction: 'backwards',
       maxCount: 1,
     });

@@ -1,6 +1,6 @@
 // Cost of a call from its token counts (spec: "LLM invocation"): the input price applies only to the non-cached part
 // of the input; cached reads cost the model's cachedInput price, or 10% of the input price when it has none.
-import type { ModelPricing, TokenUsage } from '#models';
+import type { ModelPricing, TokenUsage } from '#model-providers';
 
 const PER_MILLION = 1_000_000;
 

@@ -5,7 +5,7 @@
 // plus this process's calls not yet appended, and is refreshed from the log so other processes' calls count too.
 import { Injectable } from '@nestjs/common';
 import { PlatformError } from '#kernel';
-import { CommandRunner } from '#platform';
+import { AggregateRepository } from '#eventsourcing';
 import type { ApiKeyView, UsageLimit } from '#identity';
 import { usageDecider } from './usage.decider.js';
 import { usageStreamId } from './usage.events.js';
@@ -63,7 +63,7 @@ export class UsageLimiter {
   private readonly loading = new Map<string, Promise<WindowState>>();
 
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly recorder: UsageRecorder,
   ) {}
 
@@ -148,7 +148,7 @@ export class UsageLimiter {
     const pending = this.recorder.pendingFor(apiKeyId);
     let used: UsageAmount = { tokens: pending.tokens, costUsd: pending.billableCostUsd };
     for (const day of days) {
-      const { state } = await this.commands.load(usageStreamId(apiKeyId, day), usageDecider);
+      const { state } = await this.aggregates.load(usageStreamId(apiKeyId, day), usageDecider);
       used = add(used, { tokens: state.tokens, costUsd: state.billableCostUsd });
     }
     return used;

@@ -2,7 +2,7 @@ import pino from 'pino';
 import type { PlatformConfig } from '#kernel';
 import type { EventStore } from '#event-store';
 import { SqliteEventStore } from '#event-store';
-import { CommandRunner } from '#platform';
+import { AggregateRepository } from '#eventsourcing';
 import { UsageLimiter } from './usage-limiter.js';
 import { UsageRecorder } from './usage-recorder.js';
 import { usageStreamId, type ModelCall } from './usage.events.js';
@@ -33,7 +33,7 @@ describe('UsageRecorder', () => {
   let store: EventStore;
   const setup = (wrap: (store: EventStore) => EventStore = (s) => s) => {
     store = new SqliteEventStore({ path: ':memory:' });
-    const commands = new CommandRunner(wrap(store), { commandRetries: 3 } as PlatformConfig);
+    const commands = new AggregateRepository(wrap(store), { commandRetries: 3 } as PlatformConfig);
     return new UsageRecorder(commands, pino({ level: 'silent' }));
   };
   afterEach(() => store.close());
@@ -84,7 +84,7 @@ describe('UsageRecorder', () => {
   it('feeds the limiter: a window folds the log plus what is still queued', async () => {
     const recorder = setup();
     const limiter = new UsageLimiter(
-      new CommandRunner(store, { commandRetries: 3 } as PlatformConfig),
+      new AggregateRepository(store, { commandRetries: 3 } as PlatformConfig),
       recorder,
     );
     const now = new Date('2026-11-20T12:00:00.000Z');

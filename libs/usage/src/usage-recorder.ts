@@ -10,7 +10,8 @@ import {
 import type { Logger } from 'pino';
 import { derivedEventId, WrongExpectedRevisionError, type NewEvent } from '#kernel';
 import { SCHEMA_VERSION } from '#eventsourcing';
-import { CommandRunner, LOGGER } from '#platform';
+import { LOGGER } from '#infrastructure';
+import { AggregateRepository } from '#eventsourcing';
 import { addCall, ZERO_USAGE, type UsageTotals } from './usage.decider.js';
 import { usageStreamId, type ModelCall } from './usage.events.js';
 
@@ -39,7 +40,7 @@ export class UsageRecorder implements BeforeApplicationShutdown, OnApplicationSh
   private readonly listeners: ((call: ModelCall) => void)[] = [];
 
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -136,7 +137,7 @@ export class UsageRecorder implements BeforeApplicationShutdown, OnApplicationSh
   private async appendStream(streamId: string, calls: readonly QueuedCall[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       // Only the revision matters: loading the state would read and parse the calls appended since it was last loaded.
-      const revision = await this.commands.store.streamRevision(streamId);
+      const revision = await this.aggregates.store.streamRevision(streamId);
       const events: NewEvent[] = calls.map(({ call, correlationId }) => ({
         id: callEventId(call.callId),
         type: 'ModelCallRecorded',
@@ -150,7 +151,7 @@ export class UsageRecorder implements BeforeApplicationShutdown, OnApplicationSh
         },
       }));
       try {
-        await this.commands.store.appendToStream(
+        await this.aggregates.store.appendToStream(
           streamId,
           events,
           revision === null ? 'no_stream' : revision,

@@ -1,7 +1,7 @@
 // The history work of a turn (history-work.ts) run through the offline worker pool: in a worker thread once the text
 // it covers is over the pool's inline threshold, in this thread below it (where a thread hop costs more than the
 // count). From the TypeScript sources there is no compiled module to load, and everything runs in this thread.
-import { runPooled, type PooledFunction } from '#models';
+import { runPooled, type PooledFunction } from '#model-providers';
 import type { Checkpoint, CompactionPlan, HistoryMessage } from './compaction-boundary.js';
 import * as work from './history-work.js';
 

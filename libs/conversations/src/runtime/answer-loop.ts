@@ -8,8 +8,8 @@ import type {
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type { CallScope, ModelGateway } from '#gateway';
-import type { ChatRequest, ModelConfig } from '#models';
+import type { CallScope, ModelGateway } from '#model-gateway';
+import type { ChatRequest, ModelConfig } from '#model-providers';
 import type { AnswerUsage } from '../conversation.events.js';
 import type { ContextTool, TurnContext } from './context-providers.js';
 import type { TurnEmitter } from './turn-events.js';

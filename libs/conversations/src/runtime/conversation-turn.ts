@@ -8,11 +8,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { AgentView } from '#agents';
 import { accessibleAgent, agentStreamId } from '#agents';
-import { callerScope, ModelGateway, type CallScope } from '#gateway';
+import { callerScope, ModelGateway, type CallScope } from '#model-gateway';
 import { commandContext, type Caller } from '#identity';
 import { PLATFORM_CONFIG, ValidationError, type PlatformConfig } from '#kernel';
-import type { ModelConfig } from '#models';
-import { CommandRunner, LOGGER } from '#platform';
+import type { ModelConfig } from '#model-providers';
+import { LOGGER } from '#infrastructure';
+import { AggregateRepository } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { agentChatModel, agentSampling } from '../agent-model.js';
 import type { HistoryMessage } from '../compaction/compaction-boundary.js';
@@ -51,7 +52,7 @@ export class ConversationTurns {
     private readonly places: ConversationPlaces,
     private readonly idempotency: TurnIdempotency,
     private readonly attachments: TurnAttachments,
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly contextProviders: ContextProviders,
     private readonly compaction: TurnCompaction,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
@@ -205,7 +206,7 @@ export class ConversationTurns {
       result,
       complete: interrupted === null,
       sources,
-      agentRevision: await this.commands.store.streamRevision(agentStreamId(agent.id)),
+      agentRevision: await this.aggregates.store.streamRevision(agentStreamId(agent.id)),
       checkpointId,
       contributors: contributed.contributors,
       contextItems: [...[...contributed.items.values()].flat(), ...loaded],

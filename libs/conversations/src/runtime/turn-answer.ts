@@ -2,7 +2,7 @@
 // dropped), the answer as recorded with its provenance, and the answer as the client receives it.
 import type { AgentView } from '#agents';
 import { sha256 } from '#kernel';
-import type { ModelConfig } from '#models';
+import type { ModelConfig } from '#model-providers';
 import type { Citation } from '../conversation.events.js';
 import type { NewAnswer, Visibility } from '../conversation-records.js';
 import type { LoopResult } from './answer-loop.js';

@@ -3,9 +3,9 @@
 // compaction/compaction-boundary.ts). A summary that fails leaves the turn usable: it sends the most recent messages
 // that fit, and the `compaction` event says so. The message being answered stays verbatim whenever it fits alone.
 import { Injectable } from '@nestjs/common';
-import { ModelGateway, type CallScope } from '#gateway';
+import { ModelGateway, type CallScope } from '#model-gateway';
 import { newId } from '#kernel';
-import type { ModelConfig } from '#models';
+import type { ModelConfig } from '#model-providers';
 import type { Checkpoint, HistoryMessage } from '../compaction/compaction-boundary.js';
 import { planHistoryCompaction, recentThatFit, viewTokens } from '../compaction/history-pool.js';
 import type { NewCheckpoint } from '../conversation-records.js';

@@ -2,7 +2,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import type { ProjectionRunner } from '#eventsourcing';
 import { ForbiddenError, type PlatformConfig } from '#kernel';
-import type { CommandRunner } from '#platform';
+import type { AggregateRepository } from '#eventsourcing';
 import type { ReadStore } from '#read-store';
 import { ApiKeyGuard } from '../http/api-key.guard.js';
 import { routeRuleOf } from './routes.js';
@@ -14,7 +14,7 @@ const publicRequest = (method: string, url: string) => {
     {} as ReadStore,
     { on: () => undefined } as unknown as ProjectionRunner,
     {} as PlatformConfig,
-    {} as CommandRunner,
+    {} as AggregateRepository,
   );
   const request = { method, url, routeOptions: { url }, headers: {} };
   const context = {

@@ -12,7 +12,7 @@ import {
   UnauthorizedError,
   type PlatformConfig,
 } from '#kernel';
-import { CommandRunner } from '#platform';
+import { AggregateRepository } from '#eventsourcing';
 import { sessionDecider, sessionIdOf, sessionStreamId } from '../session.events.js';
 import { sessionSecretOf } from '../sessions/session-cookie.js';
 import { READ_STORE, type ReadStore } from '#read-store';
@@ -90,7 +90,7 @@ export class ApiKeyGuard implements CanActivate {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     runner: ProjectionRunner,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
   ) {
     this.known = new Known(runner, API_KEYS_READ_MODEL.projection);
     this.users = new Known(runner, USERS_READ_MODEL.projection);
@@ -200,8 +200,8 @@ export class ApiKeyGuard implements CanActivate {
     this.lastSeen.set(sessionId, now);
     if (now - persisted < this.config.people.sessionIdleMs / 4) return;
     const context = { actor: SYSTEM_ACTOR, correlationId: randomUUID(), now: () => new Date() };
-    void this.commands
-      .run(sessionStreamId(sessionId), sessionDecider, { type: 'RefreshSession', sessionId }, context)
+    void this.aggregates
+      .decide(sessionStreamId(sessionId), sessionDecider, { type: 'RefreshSession', sessionId }, context)
       .catch(() => undefined);
   }
 

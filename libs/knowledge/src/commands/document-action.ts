@@ -4,7 +4,7 @@
 import { Injectable } from '@nestjs/common';
 import type { CommandContext } from '#eventsourcing';
 import type { Caller } from '#identity';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { documentDecider, type DocumentCommand } from '../document.decider.js';
 import { documentStreamId } from '../document.events.js';
 import { KnowledgeAccess } from '../knowledge-access.js';
@@ -22,7 +22,7 @@ export type ActingCaller = { readonly caller: Caller; readonly agentId: string }
 @Injectable()
 export abstract class DocumentActionHandler {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly access: KnowledgeAccess,
   ) {}
 
@@ -38,7 +38,7 @@ export abstract class DocumentActionHandler {
       if (action.type === 'AttachDocumentTag' || action.type === 'DetachDocumentTag')
         await this.access.requireTags(agent, [action.tagId]);
     }
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       documentStreamId(action.documentId),
       documentDecider,
       action,

@@ -7,9 +7,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
-import { ModelGateway } from '#gateway';
+import { ModelGateway } from '#model-gateway';
 import { PLATFORM_CONFIG, PlatformError, type PlatformConfig } from '#kernel';
-import { CommandRunner, LOGGER } from '#platform';
+import { LOGGER } from '#infrastructure';
+import { AggregateRepository } from '#eventsourcing';
 import { SEARCH_INDEX, type IndexedChunk, type SearchIndex } from '#search';
 import {
   RecordDocumentProcessing,
@@ -41,7 +42,7 @@ export class DocumentPipeline {
   private readonly parseLimits: Partial<ParseLimits>;
 
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly bus: CommandBus,
     private readonly gateway: ModelGateway,
     private readonly indexes: IndexAliases,
@@ -56,7 +57,7 @@ export class DocumentPipeline {
 
   /** Works one job: a deleted document is purged, a stale job ignored, the current version processed. */
   async process(job: IngestionJob): Promise<void> {
-    const { state } = await this.commands.load(documentStreamId(job.documentId), documentDecider);
+    const { state } = await this.aggregates.load(documentStreamId(job.documentId), documentDecider);
     if (state.status === 'deleted') return this.purge.purge(job.documentId, state);
     if (state.status === 'absent' || state.version !== job.version) return;
     if (state.status === 'Ready' || state.status === 'Failed') return;
@@ -70,7 +71,7 @@ export class DocumentPipeline {
       version: job.version,
     });
     if (started === 0) return;
-    const current = await this.commands.load(documentStreamId(job.documentId), documentDecider);
+    const current = await this.aggregates.load(documentStreamId(job.documentId), documentDecider);
     if (current.state.status !== 'Processing') return;
     if (current.state.attempts > MAX_ATTEMPTS)
       return this.fail(job, 'too_many_attempts', `processing was tried ${MAX_ATTEMPTS} times`);
@@ -162,7 +163,7 @@ export class DocumentPipeline {
     for (const index of indexes)
       await this.search.upsertDocument(index, job.documentId, job.version, prepared.chunks);
     // Tags changed while this version was processed: the index takes the current ones.
-    const now = await this.commands.load(documentStreamId(job.documentId), documentDecider);
+    const now = await this.aggregates.load(documentStreamId(job.documentId), documentDecider);
     if ('tagIds' in now.state && now.state.tagIds.join() !== state.tagIds.join())
       for (const index of indexes) await this.search.setDocumentTags(index, job.documentId, now.state.tagIds);
     await this.record({

@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
 import { ProjectionWaiter } from '#eventsourcing';
-import { CommandRunner } from '#platform';
+import { AggregateRepository } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { SEARCH_INDEX, type SearchIndex } from '#search';
 import { RecordDocumentProcessing } from '../commands/record-document-processing/record-document-processing.command.js';
@@ -15,7 +15,7 @@ import { IndexAliases } from './index-aliases.js';
 @Injectable()
 export class ContentPurge {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly bus: CommandBus,
     private readonly waiter: ProjectionWaiter,
     private readonly indexes: IndexAliases,
@@ -30,7 +30,7 @@ export class ContentPurge {
     // Content is stored once per content: a blob another live document still uses stays. The documents list is
     // read once it has caught up with the log, so a document just added with the same content counts (and an upload
     // racing with this purge puts its bytes back after its event is appended).
-    await this.waiter.waitFor([KNOWLEDGE_PROJECTION], await this.commands.store.headPosition(), 5_000);
+    await this.waiter.waitFor([KNOWLEDGE_PROJECTION], await this.aggregates.store.headPosition(), 5_000);
     const removed: string[] = [];
     for (const blobId of state.blobIds) {
       const users = await this.readStore

@@ -4,7 +4,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { ConflictError } from '#kernel';
-import { CommandRunner, LOGGER } from '#platform';
+import { LOGGER } from '#infrastructure';
+import { AggregateRepository } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { SEARCH_INDEX, type SearchIndex } from '#search';
 import { documentDecider } from '../document.decider.js';
@@ -47,7 +48,7 @@ export class Reindexer {
   };
 
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly pipeline: DocumentPipeline,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
@@ -97,7 +98,7 @@ export class Reindexer {
           { sort: { field: 'createdAt' }, limit: 100, cursor },
         );
         for (const view of page.data) {
-          const { state } = await this.commands.load(documentStreamId(view.id), documentDecider);
+          const { state } = await this.aggregates.load(documentStreamId(view.id), documentDecider);
           if (state.status === 'Ready') {
             try {
               const prepared = await this.pipeline.prepare(view.id, state.version, state);

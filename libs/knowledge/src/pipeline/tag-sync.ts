@@ -2,7 +2,7 @@
 // recorded (the ingestion process's tag job is done once the index has the current tags).
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { CommandRunner } from '#platform';
+import { AggregateRepository } from '#eventsourcing';
 import { SEARCH_INDEX, type SearchIndex } from '#search';
 import { RecordDocumentProcessing } from '../commands/record-document-processing/record-document-processing.command.js';
 import { documentDecider } from '../document.decider.js';
@@ -12,14 +12,14 @@ import { IndexAliases } from './index-aliases.js';
 @Injectable()
 export class TagSync {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly bus: CommandBus,
     private readonly indexes: IndexAliases,
     @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
   ) {}
 
   async sync(documentId: string): Promise<void> {
-    const { state } = await this.commands.load(documentStreamId(documentId), documentDecider);
+    const { state } = await this.aggregates.load(documentStreamId(documentId), documentDecider);
     if (state.status === 'absent' || state.status === 'deleted') return;
     for (const index of await this.indexes.existing())
       await this.search.setDocumentTags(index, documentId, state.tagIds);

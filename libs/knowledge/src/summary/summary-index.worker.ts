@@ -11,11 +11,12 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
 import { newId, PlatformError } from '#kernel';
 import { ProjectionRunner, ToDoListScanner } from '#eventsourcing';
-import { CommandRunner, LOGGER } from '#platform';
+import { LOGGER } from '#infrastructure';
+import { AggregateRepository } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
-import { ModelGateway } from '#gateway';
-import type { ModelConfig } from '#models';
+import { ModelGateway } from '#model-gateway';
+import type { ModelConfig } from '#model-providers';
 import { truncateToTokens } from '#tokenizer';
 import { AGENTS, type AgentView } from '#agents';
 import { KNOWLEDGE_DOCUMENTS, type DocumentView } from '../knowledge.read-model.js';
@@ -71,7 +72,7 @@ export class SummaryIndexWorker implements BeforeApplicationShutdown {
   >();
 
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly bus: CommandBus,
     runner: ProjectionRunner,
     private readonly gateway: ModelGateway,
@@ -149,7 +150,7 @@ export class SummaryIndexWorker implements BeforeApplicationShutdown {
   }
 
   private async runBuild(agentId: string, signal: AbortSignal): Promise<void> {
-    const { state } = await this.commands.load(summaryIndexStreamId(agentId), summaryIndexDecider);
+    const { state } = await this.aggregates.load(summaryIndexStreamId(agentId), summaryIndexDecider);
     const build = state.build;
     if (!build) return;
     if (build.attempts >= MAX_ATTEMPTS)
@@ -249,7 +250,7 @@ export class SummaryIndexWorker implements BeforeApplicationShutdown {
         { sort: { field: 'createdAt' }, limit: 200, cursor },
       );
       for (const view of page.data) {
-        const { state } = await this.commands.load(documentStreamId(view.id), documentDecider);
+        const { state } = await this.aggregates.load(documentStreamId(view.id), documentDecider);
         const blobId = 'chunksBlobId' in state ? state.chunksBlobId : null;
         const json = blobId ? await this.blobs.get(blobId) : null;
         if (!json) continue;
@@ -315,7 +316,7 @@ export class SummaryIndexWorker implements BeforeApplicationShutdown {
     if (recorded === 0) return;
     if (blob.id !== serving.treeBlobId) await this.blobs.delete(serving.treeBlobId);
     // The summaries that quoted it are gone; an incremental build writes those groups again (the rest is reused).
-    const { state } = await this.commands.load(summaryIndexStreamId(row.id), summaryIndexDecider);
+    const { state } = await this.aggregates.load(summaryIndexStreamId(row.id), summaryIndexDecider);
     if (!state.build)
       await this.run({
         type: 'RequestSummaryBuild',

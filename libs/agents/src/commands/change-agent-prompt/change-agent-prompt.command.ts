@@ -3,7 +3,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import type { Caller } from '#identity';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { manageableAgent } from '../../accessible-agent.js';
 import { agentDecider } from '../../agent.decider.js';
@@ -23,13 +23,13 @@ export class ChangeAgentPrompt extends Command<WriteResult> {
 @CommandHandler(ChangeAgentPrompt)
 export class ChangeAgentPromptHandler implements ICommandHandler<ChangeAgentPrompt> {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
   async execute({ agentId, systemPrompt, context, caller }: ChangeAgentPrompt): Promise<WriteResult> {
     await manageableAgent(this.readStore, agentId, caller);
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       agentStreamId(agentId),
       agentDecider,
       { type: 'ChangeAgentSystemPrompt', agentId, systemPrompt },

@@ -5,7 +5,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import type { Caller } from '#identity';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { manageableAgent } from '../../accessible-agent.js';
 import { agentDecider, type AgentCommand } from '../../agent.decider.js';
@@ -27,7 +27,7 @@ export class ChangeAgent extends Command<WriteResult> {
 @CommandHandler(ChangeAgent)
 export class ChangeAgentHandler implements ICommandHandler<ChangeAgent> {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly rules: AgentRules,
     private readonly moveChecks: AgentMoveChecks,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
@@ -43,7 +43,7 @@ export class ChangeAgentHandler implements ICommandHandler<ChangeAgent> {
       await this.moveChecks.require(agent, spaceId);
     }
     this.rules.requireChatModel(settings.model);
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       agentStreamId(agentId),
       agentDecider,
       { type: 'ChangeAgent', agentId, ...(spaceId !== undefined ? { spaceId } : {}), settings },

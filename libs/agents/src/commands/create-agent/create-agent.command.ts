@@ -4,7 +4,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ForbiddenError } from '#kernel';
 import { newEntityId, type CommandContext } from '#eventsourcing';
 import { authorize, type Caller } from '#identity';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { agentDecider, type AgentCommand } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
 import { AgentRules } from '../../agent-rules.js';
@@ -29,7 +29,7 @@ export class CreateAgent extends Command<WriteResult> {
 @CommandHandler(CreateAgent)
 export class CreateAgentHandler implements ICommandHandler<CreateAgent> {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly rules: AgentRules,
   ) {}
 
@@ -45,7 +45,7 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgent> {
     }
     const agentId = given ?? newEntityId(context, 'agt');
     const settings = { ...fields.settings, model: fields.settings.model ?? this.rules.defaultChatModel() };
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       agentStreamId(agentId),
       agentDecider,
       { type: 'CreateAgent', agentId, ...fields, settings },

@@ -4,7 +4,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
 import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { AGENTS_READ_MODEL } from '../../agents.read-model.js';
 import { AgentDto } from '../../queries/get-agent/agent.dto.js';
 import { GetAgent } from '../../queries/get-agent/get-agent.query.js';
@@ -15,7 +15,7 @@ import { CreateAgentBody } from './create-agent.schema.js';
 @Controller('api/v1/core/agents')
 export class CreateAgentController {
   constructor(
-    private readonly sender: CommandSender,
+    private readonly sender: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 

@@ -4,7 +4,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import type { Caller } from '#identity';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { manageableAgent } from '../../accessible-agent.js';
 import { agentDecider, type AgentCommand } from '../../agent.decider.js';
@@ -25,13 +25,13 @@ export class DeleteAgent extends Command<WriteResult> {
 @CommandHandler(DeleteAgent)
 export class DeleteAgentHandler implements ICommandHandler<DeleteAgent> {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
   async execute({ agentId, reason, context, caller }: DeleteAgent): Promise<WriteResult> {
     if (caller) await manageableAgent(this.readStore, agentId, caller);
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       agentStreamId(agentId),
       agentDecider,
       { type: 'DeleteAgent', agentId, reason },

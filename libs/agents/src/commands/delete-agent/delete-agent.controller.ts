@@ -2,13 +2,13 @@
 import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
 import { ApiRoute } from '#http';
 import { commandContext, CurrentCaller, type Caller } from '#identity';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { AGENTS_READ_MODEL } from '../../agents.read-model.js';
 import { DeleteAgent } from './delete-agent.command.js';
 
 @Controller('api/v1/core/agents')
 export class DeleteAgentController {
-  constructor(private readonly sender: CommandSender) {}
+  constructor(private readonly sender: ReadYourWritesBus) {}
 
   @ApiRoute({
     tag: 'Agents',

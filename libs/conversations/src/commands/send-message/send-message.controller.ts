@@ -4,11 +4,11 @@
 import { Body, Controller, Headers, Inject, Param, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { abortOnDisconnect, SseWriter } from '#gateway';
+import { abortOnDisconnect, SseWriter } from '#model-gateway';
 import { ApiRoute, toErrorResponse } from '#http';
 import { CurrentCaller, type Caller } from '#identity';
 import { PLATFORM_CONFIG, ValidationError, type PlatformConfig } from '#kernel';
-import { LOGGER } from '#platform';
+import { LOGGER } from '#infrastructure';
 import type { Logger } from 'pino';
 import { parseOrThrow } from '#http';
 import { SendMessageBody, TURN_BODY_LIMIT_BYTES, TurnResultDto } from '../../conversation.schemas.js';

@@ -5,7 +5,7 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { PlatformError } from '#kernel';
 import type { CommandContext } from '#eventsourcing';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import {
   hashToken,
   invitationDecider,
@@ -40,7 +40,7 @@ export const userIdOfInvitation = (invitationId: string) => `usr_${invitationId.
 @CommandHandler(AcceptInvitation)
 export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation> {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly bus: CommandBus,
   ) {}
 
@@ -68,7 +68,7 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
       source,
     };
     // Checked first, so a refused link changes nothing (the same decision runs again when appending).
-    const invitation = await this.commands.load(invitationStreamId(invitationId), invitationDecider);
+    const invitation = await this.aggregates.load(invitationStreamId(invitationId), invitationDecider);
     invitationDecider.decide(accept, invitation.state);
     if (invitation.state.status !== 'pending')
       throw new Error('unreachable: decide accepted a non-pending invitation');
@@ -87,17 +87,17 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
         context,
       ),
     );
-    await this.commands.run(
+    await this.aggregates.decide(
       userStreamId(userId),
       userDecider,
       { type: 'SetPassword', userId, passwordHash, reason: 'invitation', source },
       context,
     );
-    await this.commands.run(invitationStreamId(invitationId), invitationDecider, accept, context);
+    await this.aggregates.decide(invitationStreamId(invitationId), invitationDecider, accept, context);
     // Accepting signs the person in.
     const secret = newSessionSecret();
     const sessionId = sessionIdOf(secret);
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       sessionStreamId(sessionId),
       sessionDecider,
       {

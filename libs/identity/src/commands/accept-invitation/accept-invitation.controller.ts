@@ -7,7 +7,7 @@ import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { setSessionCookie } from '../../sessions/session-cookie.js';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { Public, sourceOf } from '../../http/caller.js';
 import { INVITATIONS_READ_MODEL } from '../../invitations.read-model.js';
 import { UserDto } from '../../queries/list-users/user.dto.js';
@@ -40,7 +40,7 @@ export const languageOf = (header: string | undefined): UserLanguage => {
 @Controller('api/v1/core')
 export class AcceptInvitationController {
   constructor(
-    private readonly sender: CommandSender,
+    private readonly sender: ReadYourWritesBus,
     private readonly queries: QueryBus,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}

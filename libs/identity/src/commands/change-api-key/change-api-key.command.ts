@@ -1,7 +1,7 @@
 // Changing an API key's name, Agent grants or usage limit (admins).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAdmin } from '../../access-policy.js';
 import { apiKeyDecider, type ApiKeyCommand } from '../../api-key.decider.js';
 import { apiKeyStreamId } from '../../api-key.events.js';
@@ -20,11 +20,11 @@ export class ChangeApiKey extends Command<WriteResult> {
 
 @CommandHandler(ChangeApiKey)
 export class ChangeApiKeyHandler implements ICommandHandler<ChangeApiKey> {
-  constructor(private readonly commands: CommandRunner) {}
+  constructor(private readonly aggregates: AggregateRepository) {}
 
   async execute({ input, context, caller }: ChangeApiKey): Promise<WriteResult> {
     assertAdmin(caller);
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       apiKeyStreamId(input.apiKeyId),
       apiKeyDecider,
       { type: 'ChangeApiKey', ...input },

@@ -2,7 +2,7 @@
 // one's own: PATCH /users/{userId}).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAllowed } from '../../access-policy.js';
 import type { Caller } from '../../http/caller.js';
 import { userDecider, userStreamId, type UserLanguage } from '../../user.events.js';
@@ -19,11 +19,11 @@ export class ChangeOwnUser extends Command<WriteResult> {
 
 @CommandHandler(ChangeOwnUser)
 export class ChangeOwnUserHandler implements ICommandHandler<ChangeOwnUser> {
-  constructor(private readonly commands: CommandRunner) {}
+  constructor(private readonly aggregates: AggregateRepository) {}
 
   async execute({ language, context, caller }: ChangeOwnUser) {
     assertAllowed(caller, 'user.self', null, 'this principal is not a user');
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       userStreamId(caller.userId),
       userDecider,
       {

@@ -3,7 +3,7 @@ import { Body, Controller, Patch } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { commandContext, CurrentCaller, type Caller } from '../../http/caller.js';
 import { GetCurrentUser } from '../../queries/get-current-user/get-current-user.query.js';
 import { UserDto } from '../../queries/list-users/user.dto.js';
@@ -15,7 +15,7 @@ const ChangeOwnUserBody = z.strictObject({ language: z.enum(['de', 'en']) });
 @Controller('api/v1/core')
 export class ChangeOwnUserController {
   constructor(
-    private readonly sender: CommandSender,
+    private readonly sender: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 

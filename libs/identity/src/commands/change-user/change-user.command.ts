@@ -3,7 +3,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { READ_STORE, type ReadStore } from '#read-store';
 import type { CommandContext } from '#eventsourcing';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAdmin } from '../../access-policy.js';
 import type { Caller } from '../../http/caller.js';
 import { userDecider, userStreamId, type UserRole } from '../../user.events.js';
@@ -23,13 +23,13 @@ export class ChangeUserRole extends Command<WriteResult> {
 @CommandHandler(ChangeUserRole)
 export class ChangeUserRoleHandler implements ICommandHandler<ChangeUserRole> {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
   async execute({ userId, role, context, caller }: ChangeUserRole) {
     assertAdmin(caller, 'user.manage');
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       userStreamId(userId),
       userDecider,
       {

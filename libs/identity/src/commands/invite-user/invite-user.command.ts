@@ -5,7 +5,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError, PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { newEntityId, type CommandContext } from '#eventsourcing';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAdmin } from '../../access-policy.js';
 import type { Caller } from '../../http/caller.js';
 import {
@@ -31,7 +31,7 @@ export class InviteUser extends Command<WriteResult & { link: string | null }> {
 @CommandHandler(InviteUser)
 export class InviteUserHandler implements ICommandHandler<InviteUser> {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly mailer: Mailer,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
@@ -45,7 +45,7 @@ export class InviteUserHandler implements ICommandHandler<InviteUser> {
     const invitationId = newEntityId(context, 'inv');
     const token = newInvitationToken(invitationId);
     const expiresAt = new Date(context.now().getTime() + this.config.people.invitationTtlMs).toISOString();
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       invitationStreamId(invitationId),
       invitationDecider,
       {

@@ -3,7 +3,7 @@ import { Body, Controller, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { commandContext, CurrentCaller, type Caller } from '../../http/caller.js';
 import { INVITATIONS_READ_MODEL } from '../../invitations.read-model.js';
 import { IssuedInvitationDto } from '../../queries/list-invitations/invitation.dto.js';
@@ -14,7 +14,7 @@ import { InviteUserBody } from './invite-user.schema.js';
 @Controller('api/v1/core')
 export class InviteUserController {
   constructor(
-    private readonly sender: CommandSender,
+    private readonly sender: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 

@@ -5,7 +5,7 @@ import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nest
 import type { PlatformError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { newEntityId, type CommandContext } from '#eventsourcing';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAdmin } from '../../access-policy.js';
 import { apiKeyDecider } from '../../api-key.decider.js';
 import { apiKeyStreamId, type AgentAccess, type UsageLimit } from '../../api-key.events.js';
@@ -39,7 +39,7 @@ export class IssueApiKey extends Command<WriteResult & { key: string | null }> {
 @CommandHandler(IssueApiKey)
 export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly bus: CommandBus,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
@@ -49,7 +49,7 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
     const ownerUserId = await this.ownerOf(input, context, caller);
     const apiKeyId = input.apiKeyId ?? newEntityId(context, 'key');
     const key = input.key ?? generateApiKey();
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       apiKeyStreamId(apiKeyId),
       apiKeyDecider,
       {

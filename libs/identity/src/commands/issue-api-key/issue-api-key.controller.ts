@@ -3,7 +3,7 @@ import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { toAccess, toLimit } from '../../api-key.schemas.js';
 import { API_KEYS_READ_MODEL } from '../../api-keys.read-model.js';
 import { commandContext, CurrentCaller, type Caller } from '../../http/caller.js';
@@ -18,7 +18,7 @@ import { IssueApiKeyBody } from './issue-api-key.schema.js';
 @Controller('api/v1/core')
 export class IssueApiKeyController {
   constructor(
-    private readonly sender: CommandSender,
+    private readonly sender: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 

@@ -6,7 +6,7 @@ import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nest
 import { ForbiddenError, NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { newEntityId, type CommandContext } from '#eventsourcing';
-import type { WriteResult } from '#platform';
+import type { WriteResult } from '#eventsourcing';
 import { assertAllowed } from '../../access-policy.js';
 import { AgentDirectory } from '../../agent-directory.js';
 import type { AgentAccess, UsageLimit } from '../../api-key.events.js';

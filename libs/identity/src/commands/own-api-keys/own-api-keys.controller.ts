@@ -4,7 +4,7 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post } from '@n
 import { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { assertAllowed } from '../../access-policy.js';
 import { toAccess, toLimit } from '../../api-key.schemas.js';
 import { API_KEYS, API_KEYS_READ_MODEL, type ApiKeyView } from '../../api-keys.read-model.js';
@@ -16,7 +16,7 @@ import { CreateOwnApiKeyBody } from './own-api-keys.schema.js';
 @Controller('api/v1/core')
 export class OwnApiKeysController {
   constructor(
-    private readonly sender: CommandSender,
+    private readonly sender: ReadYourWritesBus,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 

@@ -3,7 +3,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { PlatformError } from '#kernel';
 import { claimUnique, newEntityId, type CommandContext } from '#eventsourcing';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import {
   userDecider,
   userStreamId,
@@ -31,23 +31,23 @@ export class RegisterUser extends Command<WriteResult & { created: boolean }> {
 
 @CommandHandler(RegisterUser)
 export class RegisterUserHandler implements ICommandHandler<RegisterUser> {
-  constructor(private readonly commands: CommandRunner) {}
+  constructor(private readonly aggregates: AggregateRepository) {}
 
   async execute({ input, context }: RegisterUser) {
     const userId = input.userId ?? newEntityId(context, 'usr');
     const email = input.email.toLowerCase();
     await claimUnique(
-      this.commands.store,
+      this.aggregates.store,
       'email',
       email,
       userId,
       async (holder) =>
-        (await this.commands.load(userStreamId(holder), userDecider)).state.status === 'active',
+        (await this.aggregates.load(userStreamId(holder), userDecider)).state.status === 'active',
       context,
     ).catch((error: PlatformError) => {
       throw error.code === 'email_taken' ? Object.assign(error, { param: 'email' }) : error;
     });
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       userStreamId(userId),
       userDecider,
       { type: 'RegisterUser', userId, ...input, email },

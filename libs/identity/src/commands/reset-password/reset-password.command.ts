@@ -5,7 +5,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { PLATFORM_CONFIG, ValidationError, type PlatformConfig } from '#kernel';
 import type { CommandContext } from '#eventsourcing';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAdmin } from '../../access-policy.js';
 import type { Caller } from '../../http/caller.js';
 import { hashToken } from '../../invitation.events.js';
@@ -38,7 +38,7 @@ export class ResetPassword extends Command<WriteResult> {
 @CommandHandler(IssuePasswordReset)
 export class IssuePasswordResetHandler implements ICommandHandler<IssuePasswordReset> {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly mailer: Mailer,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
@@ -48,7 +48,7 @@ export class IssuePasswordResetHandler implements ICommandHandler<IssuePasswordR
     const token = `pwr_${userId}.${randomBytes(32).toString('base64url')}`;
     if (!RESET_TOKEN.test(token)) throw new ValidationError('invalid_user_id', 'not a user id', 'userId');
     const expiresAt = new Date(context.now().getTime() + this.config.people.passwordResetTtlMs).toISOString();
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       userStreamId(userId),
       userDecider,
       {
@@ -60,7 +60,7 @@ export class IssuePasswordResetHandler implements ICommandHandler<IssuePasswordR
       },
       context,
     );
-    const state = (await this.commands.load(userStreamId(userId), userDecider)).state;
+    const state = (await this.aggregates.load(userStreamId(userId), userDecider)).state;
     const link = `${this.config.people.publicUrl}/password-reset#token=${token}`;
     if (state.status !== 'absent')
       await this.mailer.send({
@@ -75,7 +75,7 @@ export class IssuePasswordResetHandler implements ICommandHandler<IssuePasswordR
 
 @CommandHandler(ResetPassword)
 export class ResetPasswordHandler implements ICommandHandler<ResetPassword> {
-  constructor(private readonly commands: CommandRunner) {}
+  constructor(private readonly aggregates: AggregateRepository) {}
 
   async execute({ input, source, correlationId }: ResetPassword) {
     const userId = RESET_TOKEN.exec(input.token)?.[1];
@@ -88,7 +88,7 @@ export class ResetPasswordHandler implements ICommandHandler<ResetPassword> {
     };
     const reset = { tokenHash: hashToken(input.token), now: context.now().toISOString() };
     // Checked before the (costly) hash; the same decision runs again when appending.
-    const state = (await this.commands.load(userStreamId(userId), userDecider)).state;
+    const state = (await this.aggregates.load(userStreamId(userId), userDecider)).state;
     const check = {
       type: 'SetPassword' as const,
       userId,
@@ -101,7 +101,7 @@ export class ResetPasswordHandler implements ICommandHandler<ResetPassword> {
       throw new ValidationError('invalid_reset_link', 'the password reset link is not valid', 'token');
     userDecider.decide(check, state);
     const passwordHash = await hashPassword(input.password);
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       userStreamId(userId),
       userDecider,
       { ...check, passwordHash },

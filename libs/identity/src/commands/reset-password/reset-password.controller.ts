@@ -4,7 +4,7 @@ import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { commandContext, CurrentCaller, Public, sourceOf, type Caller } from '../../http/caller.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../password.js';
 import { USERS_READ_MODEL } from '../../users.read-model.js';
@@ -22,7 +22,7 @@ const IssuedResetDto = z.object({
 
 @Controller('api/v1/core')
 export class ResetPasswordController {
-  constructor(private readonly sender: CommandSender) {}
+  constructor(private readonly sender: ReadYourWritesBus) {}
 
   @ApiRoute({
     tag: 'Users',

@@ -1,7 +1,7 @@
 // Revoking an API key (admins; the system for a rotated bootstrap key).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAdmin } from '../../access-policy.js';
 import { apiKeyDecider } from '../../api-key.decider.js';
 import { apiKeyStreamId } from '../../api-key.events.js';
@@ -20,11 +20,11 @@ export class RevokeApiKey extends Command<WriteResult> {
 
 @CommandHandler(RevokeApiKey)
 export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKey> {
-  constructor(private readonly commands: CommandRunner) {}
+  constructor(private readonly aggregates: AggregateRepository) {}
 
   async execute({ apiKeyId, context, caller }: RevokeApiKey): Promise<WriteResult> {
     if (caller) assertAdmin(caller);
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       apiKeyStreamId(apiKeyId),
       apiKeyDecider,
       { type: 'RevokeApiKey', apiKeyId },

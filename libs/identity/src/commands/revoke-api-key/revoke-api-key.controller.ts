@@ -2,7 +2,7 @@
 import { Controller, Delete, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { API_KEYS_READ_MODEL } from '../../api-keys.read-model.js';
 import { commandContext, CurrentCaller, type Caller } from '../../http/caller.js';
 import { ApiKeyDto } from '../../queries/get-api-key/api-key.dto.js';
@@ -13,7 +13,7 @@ import { RevokeApiKey } from './revoke-api-key.command.js';
 @Controller('api/v1/core')
 export class RevokeApiKeyController {
   constructor(
-    private readonly sender: CommandSender,
+    private readonly sender: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 

@@ -2,7 +2,7 @@
 import { Controller, Delete, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { commandContext, CurrentCaller, type Caller } from '../../http/caller.js';
 import { INVITATIONS_READ_MODEL } from '../../invitations.read-model.js';
 import { InvitationDto } from '../../queries/list-invitations/invitation.dto.js';
@@ -12,7 +12,7 @@ import { RevokeInvitation } from './revoke-invitation.command.js';
 @Controller('api/v1/core')
 export class RevokeInvitationController {
   constructor(
-    private readonly sender: CommandSender,
+    private readonly sender: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 

@@ -4,7 +4,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { READ_STORE, type ReadStore } from '#read-store';
 import type { CommandContext } from '#eventsourcing';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAdmin } from '../../access-policy.js';
 import type { Caller } from '../../http/caller.js';
 import { userDecider, userStreamId } from '../../user.events.js';
@@ -24,14 +24,14 @@ export class SetUserActive extends Command<WriteResult> {
 @CommandHandler(SetUserActive)
 export class SetUserActiveHandler implements ICommandHandler<SetUserActive> {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
   async execute({ userId, active, context, caller }: SetUserActive) {
     assertAdmin(caller, 'user.manage');
     const source = caller.source ?? { address: null, userAgent: null };
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       userStreamId(userId),
       userDecider,
       active

@@ -2,7 +2,7 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { commandContext, CurrentCaller, type Caller } from '../../http/caller.js';
 import { GetUserById } from '../../queries/get-current-user/get-current-user.query.js';
 import { UserDto } from '../../queries/list-users/user.dto.js';
@@ -12,7 +12,7 @@ import { SetUserActive } from './set-user-active.command.js';
 @Controller('api/v1/core')
 export class SetUserActiveController {
   constructor(
-    private readonly sender: CommandSender,
+    private readonly sender: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 

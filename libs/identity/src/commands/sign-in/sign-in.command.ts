@@ -6,7 +6,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { PLATFORM_CONFIG, UnauthorizedError, type PlatformConfig } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import type { CommandContext } from '#eventsourcing';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { hashPassword, verifyPassword } from '../../password.js';
 import {
   newSessionSecret,
@@ -40,7 +40,7 @@ const decoyHash = () => (decoy ??= hashPassword(`decoy-${Math.random()}-password
 @CommandHandler(SignIn)
 export class SignInHandler implements ICommandHandler<SignIn> {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly limiter: SignInLimiter,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
@@ -50,7 +50,7 @@ export class SignInHandler implements ICommandHandler<SignIn> {
     const email = input.email.toLowerCase();
     this.limiter.check(email, source.address);
     const user = (await this.readStore.reader<UserView>(USERS).find({ email }, { limit: 1 })).data[0];
-    const state = user ? (await this.commands.load(userStreamId(user.id), userDecider)).state : null;
+    const state = user ? (await this.aggregates.load(userStreamId(user.id), userDecider)).state : null;
     const passwordHash = state && state.status !== 'absent' ? state.passwordHash : null;
     const matches = await verifyPassword(passwordHash ?? (await decoyHash()), input.password);
     const reason: SignInEvent['data']['reason'] | null = !user
@@ -69,7 +69,7 @@ export class SignInHandler implements ICommandHandler<SignIn> {
     };
     if (reason || !user) {
       this.limiter.fail(email, source.address);
-      await this.commands.run(
+      await this.aggregates.decide(
         signInStreamId(email),
         signInDecider,
         { email, userId: user?.id ?? null, reason: reason ?? 'unknown_email', source },
@@ -79,7 +79,7 @@ export class SignInHandler implements ICommandHandler<SignIn> {
     }
     this.limiter.succeed(email);
     if (previousSessionId)
-      await this.commands.run(
+      await this.aggregates.decide(
         sessionStreamId(previousSessionId),
         sessionDecider,
         { type: 'RevokeSession', sessionId: previousSessionId, source },
@@ -87,7 +87,7 @@ export class SignInHandler implements ICommandHandler<SignIn> {
       );
     const secret = newSessionSecret();
     const sessionId = sessionIdOf(secret);
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       sessionStreamId(sessionId),
       sessionDecider,
       {

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
 import { Inject } from '@nestjs/common';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { Public, sourceOf } from '../../http/caller.js';
 import { GetUserById } from '../../queries/get-current-user/get-current-user.query.js';
 import { UserDto } from '../../queries/list-users/user.dto.js';
@@ -20,7 +20,7 @@ import { SignInBody } from './sign-in.schema.js';
 @Controller('api/v1/core')
 export class SignInController {
   constructor(
-    private readonly sender: CommandSender,
+    private readonly sender: ReadYourWritesBus,
     private readonly queries: QueryBus,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}

@@ -3,7 +3,7 @@ import { Controller, HttpCode, Inject, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiRoute } from '#http';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { commandContext, CurrentCaller, type Caller } from '../../http/caller.js';
 import { clearSessionCookie } from '../../sessions/session-cookie.js';
 import { SESSIONS_READ_MODEL, USERS_READ_MODEL } from '../../users.read-model.js';
@@ -12,7 +12,7 @@ import { SignOut } from './sign-out.command.js';
 @Controller('api/v1/core')
 export class SignOutController {
   constructor(
-    private readonly sender: CommandSender,
+    private readonly sender: ReadYourWritesBus,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 

@@ -3,7 +3,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { newEntityId, type CommandContext } from '#eventsourcing';
 import type { Caller } from '#identity';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { DocumentBytes } from '../../document-bytes.js';
 import { documentDecider } from '../../document.decider.js';
 import { documentStreamId, type DocumentScope } from '../../document.events.js';
@@ -36,7 +36,7 @@ export class AddDocument extends Command<DocumentWrite> {
 @CommandHandler(AddDocument)
 export class AddDocumentHandler implements ICommandHandler<AddDocument> {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly access: KnowledgeAccess,
     private readonly bytes: DocumentBytes,
   ) {}
@@ -48,7 +48,7 @@ export class AddDocumentHandler implements ICommandHandler<AddDocument> {
     await this.access.requireTags(agent, document.tagIds);
     const content = await this.bytes.store(document.bytes, document.declaredType);
     const documentId = newEntityId(context, 'doc');
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       documentStreamId(documentId),
       documentDecider,
       {

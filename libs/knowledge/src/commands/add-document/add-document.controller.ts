@@ -5,7 +5,7 @@ import { Controller, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute, parseOrThrow } from '#http';
 import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { DOCUMENTS_READ_MODEL } from '../../knowledge.read-model.js';
 import { GetDocument } from '../../queries/get-document/get-document.query.js';
 import { Param, Post, Req } from '@nestjs/common';
@@ -30,7 +30,7 @@ const textDocument = (raw: unknown): NewDocument => {
 @Controller('api/v1/core/knowledge/:agentId')
 export class AddDocumentController {
   constructor(
-    private readonly sender: CommandSender,
+    private readonly sender: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 

@@ -1,7 +1,7 @@
 // Attaching one of the Agent's tags to a document.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
-import type { WriteResult } from '#platform';
+import type { WriteResult } from '#eventsourcing';
 import { DocumentActionHandler, type ActingCaller } from '../document-action.js';
 
 export class AttachDocumentTag extends Command<WriteResult> {

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { CommandContext } from '#eventsourcing';
 import type { Caller } from '#identity';
 import { PlatformError } from '#kernel';
-import type { WriteResult } from '#platform';
+import type { WriteResult } from '#eventsourcing';
 import { KnowledgeAccess } from '../../knowledge-access.js';
 import type { BulkDocumentsBody, BulkResultDto } from '../../knowledge.schemas.js';
 import { AttachDocumentTag } from '../attach-document-tag/attach-document-tag.command.js';

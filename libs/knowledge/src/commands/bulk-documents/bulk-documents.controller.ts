@@ -2,7 +2,7 @@
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { ApiRoute, ZodBody } from '#http';
 import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { DOCUMENTS_READ_MODEL } from '../../knowledge.read-model.js';
 import { Body, HttpCode, Param, Post } from '@nestjs/common';
 import type { z } from 'zod';
@@ -12,7 +12,7 @@ import { BulkDocuments } from './bulk-documents.command.js';
 @UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core/knowledge/:agentId')
 export class BulkDocumentsController {
-  constructor(private readonly sender: CommandSender) {}
+  constructor(private readonly sender: ReadYourWritesBus) {}
 
   @ApiRoute({
     tag: 'Knowledge',

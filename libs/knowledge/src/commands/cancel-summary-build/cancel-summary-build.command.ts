@@ -2,7 +2,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import type { Caller } from '#identity';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { KnowledgeAccess } from '../../knowledge-access.js';
 import { summaryIndexDecider } from '../../summary/summary-index.decider.js';
 import { summaryIndexStreamId } from '../../summary/summary-index.events.js';
@@ -20,13 +20,13 @@ export class CancelSummaryBuild extends Command<WriteResult> {
 @CommandHandler(CancelSummaryBuild)
 export class CancelSummaryBuildHandler implements ICommandHandler<CancelSummaryBuild> {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly access: KnowledgeAccess,
   ) {}
 
   async execute({ agentId, context, caller }: CancelSummaryBuild): Promise<WriteResult> {
     await this.access.agent(agentId, caller);
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       summaryIndexStreamId(agentId),
       summaryIndexDecider,
       { type: 'CancelSummaryBuild', agentId },

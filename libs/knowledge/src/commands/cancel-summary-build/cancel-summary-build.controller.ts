@@ -3,7 +3,7 @@ import { Controller, HttpCode, Param, Post, UseInterceptors } from '@nestjs/comm
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
 import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { SummaryIndexStatusDto } from '../../knowledge.schemas.js';
 import { GetSummaryIndex } from '../../queries/get-summary-index/get-summary-index.query.js';
 import { SUMMARY_INDEXES_READ_MODEL } from '../../summary/summary-index.read-model.js';
@@ -13,7 +13,7 @@ import { CancelSummaryBuild } from './cancel-summary-build.command.js';
 @Controller('api/v1/core/knowledge/:agentId/summary-index')
 export class CancelSummaryBuildController {
   constructor(
-    private readonly sender: CommandSender,
+    private readonly sender: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 

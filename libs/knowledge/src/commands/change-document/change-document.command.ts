@@ -4,7 +4,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { CommandContext } from '#eventsourcing';
 import type { Caller } from '#identity';
-import { CommandRunner } from '#platform';
+import { AggregateRepository } from '#eventsourcing';
 import { declaredTextType, DocumentBytes } from '../../document-bytes.js';
 import { documentDecider } from '../../document.decider.js';
 import { documentStreamId } from '../../document.events.js';
@@ -27,7 +27,7 @@ export class ChangeDocument extends Command<DocumentWrite> {
 @CommandHandler(ChangeDocument)
 export class ChangeDocumentHandler implements ICommandHandler<ChangeDocument> {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly access: KnowledgeAccess,
     private readonly bytes: DocumentBytes,
   ) {}
@@ -40,7 +40,7 @@ export class ChangeDocumentHandler implements ICommandHandler<ChangeDocument> {
     const content = text
       ? await this.bytes.store(text, declaredTextType(change.name ?? document.name))
       : null;
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       documentStreamId(documentId),
       documentDecider,
       {

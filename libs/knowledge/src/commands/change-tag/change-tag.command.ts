@@ -2,7 +2,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import type { Caller } from '#identity';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { KnowledgeAccess } from '../../knowledge-access.js';
 import { tagDecider } from '../../tag.decider.js';
 import { tagStreamId } from '../../tag.events.js';
@@ -23,7 +23,7 @@ export class ChangeTag extends Command<WriteResult> {
 @CommandHandler(ChangeTag)
 export class ChangeTagHandler implements ICommandHandler<ChangeTag> {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly access: KnowledgeAccess,
   ) {}
 
@@ -32,7 +32,7 @@ export class ChangeTagHandler implements ICommandHandler<ChangeTag> {
       await this.access.agent(agentId, caller);
       await this.access.agentTag(agentId, tagId);
     }
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       tagStreamId(tagId),
       tagDecider,
       { type: 'ChangeTag', tagId, ...change },

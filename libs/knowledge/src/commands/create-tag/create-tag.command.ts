@@ -2,7 +2,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { newEntityId, type CommandContext } from '#eventsourcing';
 import type { Caller } from '#identity';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { KnowledgeAccess } from '../../knowledge-access.js';
 import { tagDecider } from '../../tag.decider.js';
 import { tagStreamId } from '../../tag.events.js';
@@ -23,14 +23,14 @@ export class CreateTag extends Command<WriteResult> {
 @CommandHandler(CreateTag)
 export class CreateTagHandler implements ICommandHandler<CreateTag> {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly access: KnowledgeAccess,
   ) {}
 
   async execute({ agentId, name, color, context, caller }: CreateTag): Promise<WriteResult> {
     if (caller) await this.access.agent(agentId, caller);
     const tagId = newEntityId(context, 'tag');
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       tagStreamId(tagId),
       tagDecider,
       { type: 'CreateTag', tagId, agentId, name, color },

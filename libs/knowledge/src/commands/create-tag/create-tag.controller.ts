@@ -2,7 +2,7 @@
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { ApiRoute, ZodBody } from '#http';
 import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { TAGS_READ_MODEL } from '../../knowledge.read-model.js';
 import { QueryBus } from '@nestjs/cqrs';
 import { GetTag } from '../../queries/get-tag/get-tag.query.js';
@@ -15,7 +15,7 @@ import { CreateTag } from './create-tag.command.js';
 @Controller('api/v1/core/knowledge/:agentId')
 export class CreateTagController {
   constructor(
-    private readonly sender: CommandSender,
+    private readonly sender: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 

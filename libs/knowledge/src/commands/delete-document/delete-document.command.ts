@@ -1,7 +1,7 @@
 // Deleting a document: by a caller, or for the system when its owner (Agent, Space) was deleted.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
-import type { WriteResult } from '#platform';
+import type { WriteResult } from '#eventsourcing';
 import { DocumentActionHandler, type ActingCaller } from '../document-action.js';
 
 export class DeleteDocument extends Command<WriteResult> {

@@ -2,7 +2,7 @@
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { ApiRoute } from '#http';
 import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { DOCUMENTS_READ_MODEL } from '../../knowledge.read-model.js';
 import { Delete, HttpCode, Param } from '@nestjs/common';
 import { DeleteDocument } from './delete-document.command.js';
@@ -10,7 +10,7 @@ import { DeleteDocument } from './delete-document.command.js';
 @UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core/knowledge/:agentId')
 export class DeleteDocumentController {
-  constructor(private readonly sender: CommandSender) {}
+  constructor(private readonly sender: ReadYourWritesBus) {}
 
   @ApiRoute({
     tag: 'Knowledge',

@@ -2,7 +2,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import type { Caller } from '#identity';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { KnowledgeAccess } from '../../knowledge-access.js';
 import { tagDecider } from '../../tag.decider.js';
 import { tagStreamId } from '../../tag.events.js';
@@ -22,7 +22,7 @@ export class DeleteTag extends Command<WriteResult> {
 @CommandHandler(DeleteTag)
 export class DeleteTagHandler implements ICommandHandler<DeleteTag> {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly access: KnowledgeAccess,
   ) {}
 
@@ -31,7 +31,7 @@ export class DeleteTagHandler implements ICommandHandler<DeleteTag> {
       await this.access.agent(agentId, caller);
       await this.access.agentTag(agentId, tagId);
     }
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       tagStreamId(tagId),
       tagDecider,
       { type: 'DeleteTag', tagId },

@@ -4,7 +4,7 @@
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { ApiRoute } from '#http';
 import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { TAGS_READ_MODEL, DOCUMENTS_READ_MODEL } from '../../knowledge.read-model.js';
 import { Delete, HttpCode, Param } from '@nestjs/common';
 import { EVENT_STORE, type EventStore } from '#event-store';
@@ -16,7 +16,7 @@ import { DeleteTag } from './delete-tag.command.js';
 @Controller('api/v1/core/knowledge/:agentId')
 export class DeleteTagController {
   constructor(
-    private readonly sender: CommandSender,
+    private readonly sender: ReadYourWritesBus,
     @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 

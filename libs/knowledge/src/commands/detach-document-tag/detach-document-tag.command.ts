@@ -1,7 +1,7 @@
 // Detaching a tag from a document: by a caller, or for the system when the tag was deleted.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
-import type { WriteResult } from '#platform';
+import type { WriteResult } from '#eventsourcing';
 import { DocumentActionHandler, type ActingCaller } from '../document-action.js';
 
 export class DetachDocumentTag extends Command<WriteResult> {

@@ -2,7 +2,7 @@
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { ApiRoute } from '#http';
 import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { DOCUMENTS_READ_MODEL } from '../../knowledge.read-model.js';
 import { QueryBus } from '@nestjs/cqrs';
 import { GetDocument } from '../../queries/get-document/get-document.query.js';
@@ -14,7 +14,7 @@ import { DetachDocumentTag } from './detach-document-tag.command.js';
 @Controller('api/v1/core/knowledge/:agentId')
 export class DetachDocumentTagController {
   constructor(
-    private readonly sender: CommandSender,
+    private readonly sender: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 

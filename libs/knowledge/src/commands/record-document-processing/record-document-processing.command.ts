@@ -3,7 +3,7 @@
 // purged. The decider makes repeats no-ops; the answer says how many events were appended.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { SYSTEM_ACTOR } from '#kernel';
-import { CommandRunner } from '#platform';
+import { AggregateRepository } from '#eventsourcing';
 import { documentDecider, type DocumentCommand } from '../../document.decider.js';
 import { documentStreamId } from '../../document.events.js';
 
@@ -28,15 +28,20 @@ export class RecordDocumentProcessing extends Command<{ readonly appended: numbe
 
 @CommandHandler(RecordDocumentProcessing)
 export class RecordDocumentProcessingHandler implements ICommandHandler<RecordDocumentProcessing> {
-  constructor(private readonly commands: CommandRunner) {}
+  constructor(private readonly aggregates: AggregateRepository) {}
 
   async execute({ record }: RecordDocumentProcessing) {
-    const result = await this.commands.run(documentStreamId(record.documentId), documentDecider, record, {
-      actor: SYSTEM_ACTOR,
-      correlationId: `ingestion:${record.documentId}`,
-      causationId: null,
-      now: () => new Date(),
-    });
+    const result = await this.aggregates.decide(
+      documentStreamId(record.documentId),
+      documentDecider,
+      record,
+      {
+        actor: SYSTEM_ACTOR,
+        correlationId: `ingestion:${record.documentId}`,
+        causationId: null,
+        now: () => new Date(),
+      },
+    );
     return { appended: result.events.length };
   }
 }

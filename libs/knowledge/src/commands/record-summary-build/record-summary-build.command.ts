@@ -2,7 +2,7 @@
 // tree pruned, an index deleted. The decider makes repeats no-ops; the answer says how many events were appended.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { SYSTEM_ACTOR } from '#kernel';
-import { CommandRunner } from '#platform';
+import { AggregateRepository } from '#eventsourcing';
 import { summaryIndexDecider, type SummaryIndexCommand } from '../../summary/summary-index.decider.js';
 import { summaryIndexStreamId } from '../../summary/summary-index.events.js';
 
@@ -14,10 +14,10 @@ export class RecordSummaryBuild extends Command<{ readonly appended: number }> {
 
 @CommandHandler(RecordSummaryBuild)
 export class RecordSummaryBuildHandler implements ICommandHandler<RecordSummaryBuild> {
-  constructor(private readonly commands: CommandRunner) {}
+  constructor(private readonly aggregates: AggregateRepository) {}
 
   async execute({ record }: RecordSummaryBuild) {
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       summaryIndexStreamId(record.agentId),
       summaryIndexDecider,
       record,

@@ -1,7 +1,7 @@
 // Processing a document again (forced: even when its content is unchanged).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
-import type { WriteResult } from '#platform';
+import type { WriteResult } from '#eventsourcing';
 import { DocumentActionHandler, type ActingCaller } from '../document-action.js';
 
 export class ReprocessDocument extends Command<WriteResult> {

@@ -3,10 +3,10 @@
 // background (the summary-index worker); the previous tree serves until it completes.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
-import { ModelGateway } from '#gateway';
+import { ModelGateway } from '#model-gateway';
 import type { Caller } from '#identity';
 import { ConflictError, newId } from '#kernel';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { KnowledgeAccess } from '../../knowledge-access.js';
 import { summaryIndexDecider } from '../../summary/summary-index.decider.js';
 import { summaryIndexStreamId } from '../../summary/summary-index.events.js';
@@ -25,7 +25,7 @@ export class RequestSummaryBuild extends Command<WriteResult> {
 @CommandHandler(RequestSummaryBuild)
 export class RequestSummaryBuildHandler implements ICommandHandler<RequestSummaryBuild> {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     private readonly access: KnowledgeAccess,
     private readonly gateway: ModelGateway,
   ) {}
@@ -36,7 +36,7 @@ export class RequestSummaryBuildHandler implements ICommandHandler<RequestSummar
     const model = own?.kind === 'chat' ? own : this.gateway.registry.defaultModel('chat');
     if (!model)
       throw new ConflictError('no_chat_model', 'no chat model is configured to write the summaries');
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       summaryIndexStreamId(agentId),
       summaryIndexDecider,
       { type: 'RequestSummaryBuild', agentId, buildId: newId('sumb'), full, model: model.key },

@@ -4,7 +4,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
 import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { SummaryBuildBody, SummaryIndexStatusDto } from '../../knowledge.schemas.js';
 import { GetSummaryIndex } from '../../queries/get-summary-index/get-summary-index.query.js';
 import { CONFLICT_RUNNING } from '../../summary/summary-index.dto.js';
@@ -15,7 +15,7 @@ import { RequestSummaryBuild } from './request-summary-build.command.js';
 @Controller('api/v1/core/knowledge/:agentId/summary-index')
 export class RequestSummaryBuildController {
   constructor(
-    private readonly sender: CommandSender,
+    private readonly sender: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 

@@ -4,7 +4,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
 import type { Caller } from '#identity';
 import { ConflictError } from '#kernel';
-import { CommandRunner } from '#platform';
+import { AggregateRepository } from '#eventsourcing';
 import { documentDecider } from '../../document.decider.js';
 import { documentStreamId } from '../../document.events.js';
 import { KnowledgeAccess } from '../../knowledge-access.js';
@@ -25,14 +25,14 @@ export class GetDocumentText extends Query<string> {
 export abstract class ReadyVersionReader {
   constructor(
     protected readonly access: KnowledgeAccess,
-    protected readonly commands: CommandRunner,
+    protected readonly aggregates: AggregateRepository,
     @Inject(BLOB_STORE) protected readonly blobs: BlobStore,
   ) {}
 
   protected async state(agentId: string, documentId: string, caller: Caller) {
     const agent = await this.access.agent(agentId, caller);
     await this.access.visibleDocument(agent, documentId);
-    return (await this.commands.load(documentStreamId(documentId), documentDecider)).state;
+    return (await this.aggregates.load(documentStreamId(documentId), documentDecider)).state;
   }
 }
 

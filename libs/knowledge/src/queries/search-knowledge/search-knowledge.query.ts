@@ -4,7 +4,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { callerScope, ModelGateway } from '#gateway';
+import { callerScope, ModelGateway } from '#model-gateway';
 import type { Caller } from '#identity';
 import { ConflictError } from '#kernel';
 import { SEARCH_INDEX, type SearchIndex } from '#search';

@@ -3,7 +3,7 @@
 // bucket's cap holds here as on every path.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { callerScope } from '#gateway';
+import { callerScope } from '#model-gateway';
 import { commandContext, type Caller } from '#identity';
 import { PlatformError, ValidationError } from '#kernel';
 import { MemoryAccess } from '../../memory-access.js';

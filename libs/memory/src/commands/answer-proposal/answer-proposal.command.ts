@@ -5,7 +5,7 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { callerScope } from '#gateway';
+import { callerScope } from '#model-gateway';
 import { commandContext, type Caller } from '#identity';
 import { KEY_STORE, type KeyStore } from '#key-store';
 import { newId, ValidationError } from '#kernel';

@@ -2,7 +2,7 @@
 // text. An edit is screened like every new text.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { callerScope } from '#gateway';
+import { callerScope } from '#model-gateway';
 import { commandContext, type Caller } from '#identity';
 import { MemoryAccess } from '../../memory-access.js';
 import { toMemoryDto } from '../../memory-dto.js';

@@ -60,7 +60,7 @@ export class ManageMarketplaceHandler implements ICommandHandler<ManageMarketpla
     }
     const placement = this.access.placement(action.target);
     await this.access.canChange(placement, caller);
-    const { state } = await this.store.commands.load(skillStreamId(skillId), skillDecider);
+    const { state } = await this.store.aggregates.load(skillStreamId(skillId), skillDecider);
     const listing = marketplaceListing(state, skillId);
     await this.access.requireFreeName(listing.content.name, placement);
     const installedId = newId('skl');

@@ -4,7 +4,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import type { Caller } from '#identity';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';
 import type { SpaceFields } from '../../space.decider.js';
 import { spaceDecider } from '../../space.decider.js';
@@ -27,16 +27,16 @@ export class ChangeSpace extends Command<WriteResult> {
 export class ChangeSpaceHandler implements ICommandHandler<ChangeSpace> {
   private readonly unique: SpaceUniqueness;
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly grants: SpaceGrants,
   ) {
-    this.unique = new SpaceUniqueness(commands);
+    this.unique = new SpaceUniqueness(aggregates);
   }
 
   async execute({ spaceId, fields, context, caller }: ChangeSpace): Promise<WriteResult> {
     await changeableSpace(this.readStore, this.grants, spaceId, caller);
-    const { state } = await this.commands.load<SpaceState, never>(spaceStreamId(spaceId), spaceDecider);
+    const { state } = await this.aggregates.load<SpaceState, never>(spaceStreamId(spaceId), spaceDecider);
     spaceDecider.decide({ type: 'ChangeSpace', spaceId, ...fields }, state);
     const previous = state.status === 'active' ? state : null;
     const changed = (field: UniqueField) =>
@@ -46,7 +46,7 @@ export class ChangeSpaceHandler implements ICommandHandler<ChangeSpace> {
     const maySee = (holder: string) => maySeeSpace(this.readStore, this.grants, holder, caller);
     for (const field of ['name', 'slug'] as const)
       if (changed(field)) await this.unique.claim(field, fields[field]!, spaceId, context, maySee);
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       spaceStreamId(spaceId),
       spaceDecider,
       { type: 'ChangeSpace', spaceId, ...fields },

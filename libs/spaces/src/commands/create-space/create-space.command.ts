@@ -5,7 +5,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { newEntityId, type CommandContext } from '#eventsourcing';
 import { assertAllowed, type Caller } from '#identity';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { DEFAULT_SPACE_COLOR, spaceDecider } from '../../space.decider.js';
 import { spaceStreamId } from '../../space.events.js';
@@ -29,11 +29,11 @@ export class CreateSpace extends Command<WriteResult> {
 export class CreateSpaceHandler implements ICommandHandler<CreateSpace> {
   private readonly unique: SpaceUniqueness;
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly grants: SpaceGrants,
   ) {
-    this.unique = new SpaceUniqueness(commands);
+    this.unique = new SpaceUniqueness(aggregates);
   }
 
   async execute({ input, context, caller }: CreateSpace): Promise<WriteResult> {
@@ -52,7 +52,7 @@ export class CreateSpaceHandler implements ICommandHandler<CreateSpace> {
     let slug = fields.slug;
     if (input.slug !== undefined) await this.unique.claim('slug', slug, spaceId, context, maySee);
     else slug = await this.unique.claimDerivedSlug(slug, spaceId, context);
-    const result = await this.commands.run(
+    const result = await this.aggregates.decide(
       spaceStreamId(spaceId),
       spaceDecider,
       { type: 'CreateSpace', spaceId, ...fields, slug },

@@ -4,7 +4,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
 import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { SpaceDto } from '../../queries/get-space/space.dto.js';
 import { GetSpace } from '../../queries/get-space/get-space.query.js';
 import { SPACES_READ_MODEL } from '../../spaces.read-model.js';
@@ -15,7 +15,7 @@ import { CreateSpaceBody } from './create-space.schema.js';
 @Controller('api/v1/core/spaces')
 export class CreateSpaceController {
   constructor(
-    private readonly sender: CommandSender,
+    private readonly sender: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 

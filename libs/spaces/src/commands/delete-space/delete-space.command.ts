@@ -4,7 +4,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import type { Caller } from '#identity';
-import { CommandRunner, type WriteResult } from '#platform';
+import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { spaceDecider } from '../../space.decider.js';
 import { spaceStreamId, type SpaceState } from '../../space.events.js';
@@ -26,19 +26,19 @@ export class DeleteSpace extends Command<WriteResult> {
 export class DeleteSpaceHandler implements ICommandHandler<DeleteSpace> {
   private readonly unique: SpaceUniqueness;
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly aggregates: AggregateRepository,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly grants: SpaceGrants,
   ) {
-    this.unique = new SpaceUniqueness(commands);
+    this.unique = new SpaceUniqueness(aggregates);
   }
 
   async execute({ spaceId, context, caller }: DeleteSpace): Promise<WriteResult> {
     // A Space already gone is left to the decider (deleting it again is a no-op, an unknown id 404).
     if (await this.readStore.reader<SpaceView>(SPACES).get(spaceId))
       await changeableSpace(this.readStore, this.grants, spaceId, caller);
-    const { state } = await this.commands.load<SpaceState, never>(spaceStreamId(spaceId), spaceDecider);
-    const result = await this.commands.run(
+    const { state } = await this.aggregates.load<SpaceState, never>(spaceStreamId(spaceId), spaceDecider);
+    const result = await this.aggregates.decide(
       spaceStreamId(spaceId),
       spaceDecider,
       { type: 'DeleteSpace', spaceId },

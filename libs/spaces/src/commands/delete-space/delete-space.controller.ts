@@ -2,13 +2,13 @@
 import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
 import { ApiRoute } from '#http';
 import { commandContext, CurrentCaller, type Caller } from '#identity';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { SPACES_READ_MODEL } from '../../spaces.read-model.js';
 import { DeleteSpace } from './delete-space.command.js';
 
 @Controller('api/v1/core/spaces')
 export class DeleteSpaceController {
-  constructor(private readonly sender: CommandSender) {}
+  constructor(private readonly sender: ReadYourWritesBus) {}
 
   @ApiRoute({
     tag: 'Spaces',

@@ -3,7 +3,7 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { assertAdmin, ChangeApiKey, type Caller, type UsageLimit } from '#identity';
-import type { WriteResult } from '#platform';
+import type { WriteResult } from '#eventsourcing';
 
 export class SetUsageLimit extends Command<WriteResult> {
   constructor(

@@ -13,7 +13,7 @@ import {
   type Caller,
   type UsageLimit,
 } from '#identity';
-import { CommandSender } from '#platform';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { CostControlDto } from '../../queries/get-cost-control/get-cost-control.schema.js';
 import { GetCostControl } from '../../queries/get-cost-control/get-cost-control.query.js';
 import { SetUsageLimit } from './set-usage-limit.command.js';
@@ -21,7 +21,7 @@ import { SetUsageLimit } from './set-usage-limit.command.js';
 @Controller('api/v1/core')
 export class SetUsageLimitController {
   constructor(
-    private readonly sender: CommandSender,
+    private readonly sender: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 

@@ -1,0 +1,43 @@
+// POST /llm/{agentId}/generateImage (spec).
+import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
+import { abortOnDisconnect } from '#model-gateway';
+import { ApiRoute, ZodBody } from '#http';
+import { CurrentCaller, type Caller } from '#identity';
+import { GenerateImageBody, ImageResultDto } from '../../llm.schemas.js';
+import { GenerateImage } from './generate-image.command.js';
+
+@Controller('api/v1/core/llm/:agentId')
+export class GenerateImageController {
+  constructor(private readonly bus: CommandBus) {}
+
+  @ApiRoute({
+    tag: 'LLM',
+    summary: 'Generate an image',
+    description: "Uses `model` or the instance's default image model; the image is returned as base64.",
+    body: GenerateImageBody,
+    response: { status: 200, schema: ImageResultDto, description: 'The image' },
+    errors: [
+      {
+        status: 400,
+        description: 'Invalid request, the field named in `param` (a bad mask is `invalid_mask`)',
+      },
+      403,
+      { status: 404, description: 'Unknown Agent (`agent_not_found`) or image model (`model_not_found`)' },
+      429,
+      502,
+      504,
+    ],
+  })
+  @Post('generateImage')
+  @HttpCode(200)
+  generateImage(
+    @Param('agentId') agentId: string,
+    @Body(new ZodBody(GenerateImageBody)) body: GenerateImageBody,
+    @CurrentCaller() caller: Caller,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.bus.execute(new GenerateImage(agentId, body, caller, abortOnDisconnect(reply)));
+  }
+}

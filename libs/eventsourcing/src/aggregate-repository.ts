@@ -1,0 +1,51 @@
+// The write side's one door to the log: a handler hands it a stream, its decider, a command and the command's
+// context; it loads (through a bounded cache of folded states), decides, and appends with the expected revision
+// (handleCommand). It never waits for read models: an HTTP write that must read its own change sends its command
+// through ReadYourWritesBus, which waits after the handler has run.
+import { Inject, Injectable } from '@nestjs/common';
+import { PLATFORM_CONFIG, type DomainEvent, type PlatformConfig } from '#kernel';
+import { EVENT_STORE, type EventStore } from '#event-store';
+import {
+  AggregateStateCache,
+  handleCommand,
+  loadState,
+  type CommandContext,
+  type CommandResult,
+} from './command-handling.js';
+import type { Decider } from './decider.js';
+
+@Injectable()
+export class AggregateRepository {
+  private readonly states = new AggregateStateCache();
+
+  constructor(
+    @Inject(EVENT_STORE) readonly store: EventStore,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+  ) {}
+
+  /** Loads the stream, runs the decider and appends what it decided (retried on a concurrent write). */
+  decide<State, Command, Event extends DomainEvent>(
+    streamId: string,
+    decider: Decider<State, Command, Event>,
+    command: Command,
+    context: CommandContext,
+  ): Promise<CommandResult<Event>> {
+    return handleCommand(
+      this.store,
+      streamId,
+      decider,
+      command,
+      context,
+      this.config.commandRetries,
+      this.states,
+    );
+  }
+
+  /** The stream's folded state and revision, for a handler whose decision needs more than one stream. */
+  load<State, Event extends DomainEvent>(
+    streamId: string,
+    decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>,
+  ) {
+    return loadState(this.store, streamId, decider, this.states);
+  }
+}

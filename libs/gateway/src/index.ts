@@ -1,3 +1,0 @@
-export * from './gateway.module.js';
-export * from './http/sse.js';
-export * from './model-gateway.js';

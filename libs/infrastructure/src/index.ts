@@ -1,0 +1,2 @@
+export * from './infrastructure.module.js';
+export * from './logger.js';

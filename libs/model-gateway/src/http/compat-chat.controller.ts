@@ -1,0 +1,158 @@
+// POST /api/compat/v1/chat/completions: the common chat-completions format, straight to the model (no Agent prompt,
+// Knowledge, tools or memory). Non-streaming answers a `chat.completion`; `stream: true` answers SSE
+// `chat.completion.chunk`s ending with `data: [DONE]`, plus a usage chunk when `stream_options.include_usage` is set.
+// Errors before the first chunk are ordinary HTTP errors; an error after it is sent as an `error` event.
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { newId } from '#kernel';
+import { AcceptsBearer, CurrentCaller, type Caller } from '#identity';
+import { parseOrThrow, compatErrorBody, ApiRoute } from '#http';
+import type { ChatDelta, ChatRequest, ChatResult, TokenUsage } from '#model-providers';
+import { callerScope, ModelGateway, type CallScope } from '../model-gateway.js';
+import { ChatCompletionBody, refuseUnsupportedChatFields } from './compat.schemas.js';
+import { abortOnDisconnect } from './sse.js';
+import { ChatReplies } from './chat-replies.js';
+import type { StreamEncoder } from './stream-reply.js';
+import { ChatCompletion, ERRORS } from './compat.responses.js';
+
+export const toOpenAiUsage = (usage: TokenUsage) => ({
+  prompt_tokens: usage.inputTokens,
+  completion_tokens: usage.outputTokens,
+  total_tokens: usage.inputTokens + usage.outputTokens,
+  prompt_tokens_details: { cached_tokens: usage.cachedInputTokens },
+});
+
+/** The upstream request: the client's fields as sent (null and absent left out), without model and stream. */
+export function toChatRequest(body: ChatCompletionBody): ChatRequest {
+  const {
+    model: _model,
+    stream: _stream,
+    stream_options: _streamOptions,
+    n: _n,
+    logprobs: _logprobs,
+    max_completion_tokens,
+    max_tokens,
+    ...fields
+  } = body;
+  const request: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(fields))
+    if (value !== null && value !== undefined) request[field] = value;
+  // max_completion_tokens wins; the legacy name is kept only when it is the one sent (some upstreams know only it).
+  if (max_completion_tokens !== null && max_completion_tokens !== undefined)
+    request.max_completion_tokens = max_completion_tokens;
+  else if (max_tokens !== null && max_tokens !== undefined) request.max_tokens = max_tokens;
+  return request as unknown as ChatRequest;
+}
+
+export const compatScope = (caller: Caller): CallScope => callerScope(caller, 'compat');
+
+@AcceptsBearer()
+@Controller('api/compat/v1')
+export class CompatChatController {
+  constructor(
+    private readonly gateway: ModelGateway,
+    private readonly replies: ChatReplies,
+  ) {}
+
+  @ApiRoute({
+    tag: 'Compatible API',
+    bearer: true,
+    summary: 'Create a chat completion (OpenAI format)',
+    description:
+      'Straight to the model: no Agent prompt, Knowledge, tools or memory. `max_completion_tokens` wins over ' +
+      '`max_tokens`. Unsupported: `n` other than 1, `logprobs: true`, `response_format`, `logit_bias` (400 naming ' +
+      'the field). With `stream: true` the answer is `text/event-stream`: `data: {chat.completion.chunk}` events, a ' +
+      'final usage chunk (`choices: []`) when `stream_options.include_usage` is true, then `data: [DONE]`. An error ' +
+      'after the first chunk arrives as a `data: {"error": …}` event. A client that reads nothing for ' +
+      '`STREAM_STALL_TIMEOUT_MS` is disconnected. Messages and tools: at most 1,000,000 characters (400 ' +
+      '`input_too_large`). A usage-limit 429 carries `Retry-After` and `x-should-retry: false`.',
+    body: ChatCompletionBody,
+    response: {
+      status: 200,
+      schema: ChatCompletion,
+      description: 'A chat.completion (or an SSE stream of chunks)',
+    },
+    errors: [ERRORS[400], ERRORS[404], ERRORS[429], ERRORS[502], ERRORS[504]],
+  })
+  @Post('chat/completions')
+  @HttpCode(200)
+  async create(
+    @Body() raw: unknown,
+    @CurrentCaller() caller: Caller,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    refuseUnsupportedChatFields(raw);
+    const body = parseOrThrow(ChatCompletionBody, raw);
+    const model = this.gateway.resolve(body.model, 'chat');
+    const id = `chatcmpl-${newId('c').slice(2)}`;
+    const created = Math.floor(Date.now() / 1000);
+    const call = {
+      scope: compatScope(caller),
+      model,
+      request: toChatRequest(body),
+      signal: abortOnDisconnect(reply),
+      stream: body.stream === true,
+    };
+    await this.replies.send(reply, call, {
+      whole: (result) => completion(id, created, model.key, result),
+      encoder: () => chunkEncoder(id, created, model.key, body.stream_options?.include_usage === true),
+    });
+  }
+}
+
+/** Chat deltas as `chat.completion.chunk` events: the role on the first, usage last when asked, then `[DONE]`. */
+function chunkEncoder(id: string, created: number, model: string, includeUsage: boolean): StreamEncoder {
+  const chunk = (choices: ChatCompletionChunk['choices'], usage?: ChatCompletionChunk['usage']) =>
+    JSON.stringify({
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model,
+      system_fingerprint: null,
+      choices,
+      ...(includeUsage ? { usage: usage ?? null } : {}),
+    });
+  let usage: TokenUsage | undefined;
+  let first = true;
+  return {
+    delta: async (piece: ChatDelta, sse) => {
+      if (piece.usage) usage = piece.usage;
+      const hasDelta = Object.keys(piece.delta).length > 0;
+      if (hasDelta || piece.finishReason || first) {
+        const delta =
+          first && !piece.delta.role ? { role: 'assistant' as const, ...piece.delta } : piece.delta;
+        first = false;
+        await sse.data(chunk([{ index: 0, delta, finish_reason: piece.finishReason, logprobs: null }]));
+      }
+    },
+    end: async (sse) => {
+      if (includeUsage && usage && !sse.closed) await sse.data(chunk([], toOpenAiUsage(usage)));
+      await sse.data('[DONE]');
+    },
+    error: (status, error, sse) => sse.data(JSON.stringify(compatErrorBody(status, error))),
+  };
+}
+
+function completion(id: string, created: number, model: string, result: ChatResult) {
+  return {
+    id,
+    object: 'chat.completion',
+    created,
+    model,
+    system_fingerprint: null,
+    choices: [
+      {
+        index: 0,
+        message: {
+          ...result.message,
+          refusal: result.message.refusal ?? null,
+          content: result.message.content ?? null,
+        },
+        finish_reason: result.finishReason,
+        logprobs: null,
+      },
+    ],
+    usage: toOpenAiUsage(result.usage),
+  };
+}

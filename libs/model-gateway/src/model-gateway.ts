@@ -1,0 +1,453 @@
+// Every model call of the platform goes through here, whichever surface asked (the compatible gateway or the core
+// LLM endpoints): resolve the model, admit the call against the key's usage limit, call the provider with the
+// caller's abort signal, map upstream failures to clear errors, and record the call's usage (also for streams that
+// end early, whose tokens are then counted here).
+// Over 300 lines on purpose: the one hot path of every model call (chat, stream, embeddings, rerank, image), kept in
+// one place so that admission, abort, error mapping and usage recording cannot drift apart between call kinds.
+import { Injectable } from '@nestjs/common';
+import { newId, PlatformError } from '#kernel';
+import {
+  ModelRegistry,
+  ModelProviders,
+  kindWithArticle,
+  type ModelConfig,
+  type ModelKind,
+  UpstreamError,
+  type ChatDelta,
+  type ChatRequest,
+  type ChatResult,
+  type EmbeddingInput,
+  type EmbeddingResult,
+  type ImageRequest,
+  type ImageResult,
+  type RerankResult,
+  type ModelProvider,
+  type ResponsesEvent,
+  type ResponsesPayload,
+  type TokenUsage,
+  runOffline,
+} from '#model-providers';
+import { countTokens } from '#tokenizer';
+import { callCost, UsageLimiter, type Reservation, type UsageEstimate, UsageRecorder } from '#usage';
+import type { CallOutcome, Operation, Surface } from '#usage';
+import type { ApiKeyView, Caller } from '#identity';
+import { StreamedText } from './streamed-text.js';
+
+/** Who a call is for: usage is attributed to the key, its user and the Agent (core surface). */
+export interface CallScope {
+  readonly apiKey: ApiKeyView;
+  readonly userId: string;
+  readonly agentId: string | null;
+  readonly surface: Surface;
+  readonly correlationId: string;
+  /** The Agent conversation the call serves (its turn, tool steps, retrieval and compaction). */
+  readonly conversationId?: string;
+}
+
+/** A call made for an authenticated caller: usage goes to its key and user, and to the Agent when there is one. */
+export const callerScope = (caller: Caller, surface: Surface, agentId: string | null = null): CallScope => ({
+  apiKey: caller.apiKey,
+  userId: caller.userId,
+  agentId,
+  surface,
+  correlationId: caller.correlationId,
+});
+
+export class ModelNotFoundError extends PlatformError {
+  constructor(message: string) {
+    super('not_found', 'model_not_found', message, 'model');
+  }
+}
+
+/** Output tokens assumed for a reservation when the request sets no maximum. */
+const DEFAULT_OUTPUT_ESTIMATE = 256;
+const MAX_OUTPUT_ESTIMATE = 4096;
+const NOTHING_EXPECTED: UsageEstimate = { tokens: 0, costUsd: 0, certain: { tokens: 0, costUsd: 0 } };
+const inputOnlyEstimate = (tokens: number): UsageEstimate => ({
+  tokens,
+  costUsd: 0,
+  certain: { tokens, costUsd: 0 },
+});
+const NO_USAGE: TokenUsage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
+const inputOnly = (result: { inputTokens: number }): TokenUsage => ({
+  inputTokens: result.inputTokens,
+  cachedInputTokens: 0,
+  outputTokens: 0,
+});
+
+interface CallInProgress {
+  end(outcome: CallOutcome, usage: TokenUsage, estimated: boolean): void;
+}
+
+/** Maps a provider failure to the gateway's errors; the upstream's own message is never passed on (it may quote keys). */
+export function toGatewayError(error: unknown, model: ModelConfig, signal: AbortSignal): unknown {
+  if (error instanceof PlatformError) return error;
+  if (signal.aborted) return new PlatformError('cancelled', 'client_closed_request', 'the client went away');
+  if (!(error instanceof UpstreamError)) return error;
+  if (error.kind === 'timeout')
+    return new PlatformError('upstream_timeout', 'upstream_timeout', error.message);
+  const status = error.upstreamStatus;
+  if (status === 429)
+    return new PlatformError(
+      'rate_limited',
+      'upstream_rate_limited',
+      `the upstream of model '${model.key}' is rate limiting; retry later`,
+    );
+  if (status !== undefined && status >= 400 && status < 500 && ![401, 403, 404].includes(status))
+    return new PlatformError(
+      'validation',
+      'upstream_rejected_request',
+      `the upstream of model '${model.key}' rejected the request (status ${status})`,
+    );
+  return new PlatformError('upstream_failed', 'upstream_error', error.message);
+}
+
+@Injectable()
+export class ModelGateway {
+  constructor(
+    readonly registry: ModelRegistry,
+    private readonly providers: ModelProviders,
+    private readonly recorder: UsageRecorder,
+    private readonly limiter: UsageLimiter,
+  ) {}
+
+  /** The configured model of that key and kind, or 404 `model_not_found`. */
+  resolve(key: string, kind: ModelKind): ModelConfig {
+    const model = this.registry.get(key);
+    if (!model || model.kind !== kind)
+      throw new ModelNotFoundError(
+        model
+          ? `model '${key}' is ${kindWithArticle(model.kind)} model, not ${kindWithArticle(kind)} model`
+          : `model '${key}' is not configured on this instance`,
+      );
+    return model;
+  }
+
+  /** The configured reranker; any other key is 404 `model_not_found` (spec: "POST /rerank"). */
+  resolveReranker(key: string): ModelConfig {
+    const reranker = this.registry.reranker();
+    if (key !== reranker.key)
+      throw new ModelNotFoundError(`model '${key}' is not this instance's reranker (use '${reranker.key}')`);
+    return reranker;
+  }
+
+  async chat(
+    scope: CallScope,
+    model: ModelConfig,
+    request: ChatRequest,
+    signal: AbortSignal,
+    operation: Operation = 'chat',
+  ): Promise<ChatResult> {
+    const call = await this.begin(scope, model, operation, false, () => chatEstimate(model, request));
+    return this.complete(
+      call,
+      model,
+      signal,
+      () => this.providers.for(model).chat(model, request, signal),
+      (result) => result.usage,
+    );
+  }
+
+  /**
+   * Admits the call (a 429 is thrown here, before anything is streamed) and returns its deltas. Usage is recorded
+   * when the stream ends, however it ends; without usage from the upstream (the client left), tokens are counted here.
+   */
+  async chatStream(
+    scope: CallScope,
+    model: ModelConfig,
+    request: ChatRequest,
+    signal: AbortSignal,
+    operation: Operation = 'chat',
+  ): Promise<AsyncIterable<ChatDelta>> {
+    const call = await this.begin(scope, model, operation, true, () => chatEstimate(model, request));
+    const provider = this.providers.for(model);
+    return metered(call, model, request, signal, provider.chatStream(model, request, signal), chatDeltaText);
+  }
+
+  /**
+   * A Responses request passed to an upstream that speaks it (a model configured `api: responses`), on the same
+   * path as chat: `request` is its translation to chat completions, which sizes the limit's reservation.
+   */
+  async responses(
+    scope: CallScope,
+    model: ModelConfig,
+    body: ResponsesPayload,
+    request: ChatRequest,
+    signal: AbortSignal,
+  ): Promise<ResponsesPayload> {
+    const provider = this.nativeResponses(model);
+    const call = await this.begin(scope, model, 'chat', false, () => chatEstimate(model, request));
+    return this.complete(
+      call,
+      model,
+      signal,
+      () => provider.responses!(model, body, signal),
+      (answer) => responsesUsage(answer.usage),
+    );
+  }
+
+  /** The streamed form of `responses`: the upstream's events, recorded however the stream ends. */
+  async responsesStream(
+    scope: CallScope,
+    model: ModelConfig,
+    body: ResponsesPayload,
+    request: ChatRequest,
+    signal: AbortSignal,
+  ): Promise<AsyncIterable<ResponsesEvent>> {
+    const provider = this.nativeResponses(model);
+    const call = await this.begin(scope, model, 'chat', true, () => chatEstimate(model, request));
+    return metered(
+      call,
+      model,
+      request,
+      signal,
+      provider.responsesStream!(model, body, signal),
+      responsesEventText,
+    );
+  }
+
+  private nativeResponses(model: ModelConfig): ModelProvider {
+    const provider = this.providers.for(model);
+    if (model.api !== 'responses' || !provider.responses || !provider.responsesStream)
+      throw new PlatformError(
+        'upstream_failed',
+        'upstream_error',
+        `model '${model.key}' is not configured to speak the Responses API`,
+      );
+    return provider;
+  }
+
+  async embed(
+    scope: CallScope,
+    model: ModelConfig,
+    inputs: readonly EmbeddingInput[],
+    signal: AbortSignal,
+  ): Promise<EmbeddingResult> {
+    // Embeddings are recorded but not limited: Knowledge ingestion depends on them (spec: limits cover chat and rerank).
+    const call = await this.begin(scope, model, 'embeddings', false, null);
+    const provider = this.providers.for(model);
+    return this.complete(call, model, signal, () => provider.embed(model, inputs, signal), inputOnly);
+  }
+
+  async rerank(
+    scope: CallScope,
+    model: ModelConfig,
+    query: string,
+    documents: readonly string[],
+    signal: AbortSignal,
+  ): Promise<RerankResult> {
+    const call = await this.begin(scope, model, 'rerank', false, async () =>
+      inputOnlyEstimate(
+        await runOffline<number>({ op: 'countText', text: [query, ...documents].join('\n') }),
+      ),
+    );
+    const provider = this.providers.for(model);
+    return this.complete(
+      call,
+      model,
+      signal,
+      () => provider.rerank(model, query, documents, signal),
+      inputOnly,
+    );
+  }
+
+  async image(
+    scope: CallScope,
+    model: ModelConfig,
+    request: ImageRequest,
+    signal: AbortSignal,
+  ): Promise<ImageResult> {
+    const promptTokens = () => countTokens(request.prompt);
+    const call = await this.begin(scope, model, 'generateImage', false, async () =>
+      inputOnlyEstimate(promptTokens()),
+    );
+    const provider = this.providers.for(model);
+    return this.complete(
+      call,
+      model,
+      signal,
+      () => provider.image(model, request, signal),
+      () => ({ inputTokens: promptTokens(), cachedInputTokens: 0, outputTokens: 0 }),
+    );
+  }
+
+  /** Runs a non-streamed provider call: records its usage however it ends and maps its failure. */
+  private async complete<T>(
+    call: CallInProgress,
+    model: ModelConfig,
+    signal: AbortSignal,
+    run: () => Promise<T>,
+    usage: (result: T) => TokenUsage,
+  ): Promise<T> {
+    try {
+      const result = await run();
+      call.end('completed', usage(result), false);
+      return result;
+    } catch (error) {
+      call.end(signal.aborted ? 'aborted' : 'failed', NO_USAGE, false);
+      throw toGatewayError(error, model, signal);
+    }
+  }
+
+  /** Admits a call (limited when `estimate` is given) and returns how to end it: settle the limit, record usage. */
+  private async begin(
+    scope: CallScope,
+    model: ModelConfig,
+    operation: Operation,
+    streamed: boolean,
+    estimate: (() => Promise<UsageEstimate>) | null,
+  ): Promise<CallInProgress> {
+    const reservation: Reservation | null = estimate
+      ? await this.limiter.reserve(
+          scope.apiKey,
+          scope.apiKey.usageLimit ? await estimate() : NOTHING_EXPECTED,
+        )
+      : null;
+    const startedAt = new Date();
+    const started = performance.now();
+    let ended = false;
+    return {
+      end: (outcome: CallOutcome, usage: TokenUsage, estimated: boolean) => {
+        if (ended) return;
+        ended = true;
+        const costUsd = callCost(model.pricing, usage);
+        reservation?.settle({
+          tokens: usage.inputTokens + usage.outputTokens,
+          costUsd: model.includedUsage ? 0 : costUsd,
+        });
+        const latencyMs = Math.round((performance.now() - started) * 10) / 10;
+        // Recorded a moment later, once the answer is on its way (setImmediate runs after pending I/O).
+        const recorder = this.recorder;
+        setImmediate(() =>
+          recorder.record(
+            {
+              callId: newId('call'),
+              apiKeyId: scope.apiKey.id,
+              userId: scope.userId,
+              agentId: scope.agentId,
+              ...(scope.conversationId ? { conversationId: scope.conversationId } : {}),
+              model: model.key,
+              provider: model.provider,
+              surface: scope.surface,
+              operation,
+              streamed,
+              inputTokens: usage.inputTokens,
+              cachedInputTokens: usage.cachedInputTokens,
+              outputTokens: usage.outputTokens,
+              costUsd,
+              isIncludedUsage: model.includedUsage,
+              latencyMs,
+              outcome,
+              estimated,
+              startedAt: startedAt.toISOString(),
+            },
+            scope.correlationId,
+          ),
+        );
+      },
+    };
+  }
+}
+
+/** What a streamed piece adds to the output (its usage, when it carries the call's), to count a stream cut short. */
+interface Metered {
+  readonly usage?: TokenUsage;
+  readonly text: string;
+}
+
+const chatDeltaText = (delta: ChatDelta): Metered => {
+  let text = delta.delta.content ?? '';
+  for (const toolCall of delta.delta.tool_calls ?? [])
+    text += (toolCall.function?.name ?? '') + (toolCall.function?.arguments ?? '');
+  return delta.usage ? { usage: delta.usage, text } : { text };
+};
+
+const responsesUsage = (usage: unknown): TokenUsage => {
+  const wire = usage as
+    | { input_tokens?: number; output_tokens?: number; input_tokens_details?: { cached_tokens?: number } }
+    | null
+    | undefined;
+  return {
+    inputTokens: wire?.input_tokens ?? 0,
+    cachedInputTokens: wire?.input_tokens_details?.cached_tokens ?? 0,
+    outputTokens: wire?.output_tokens ?? 0,
+  };
+};
+
+const responsesEventText = (event: ResponsesEvent): Metered => {
+  if (event.type === 'response.output_text.delta' || event.type === 'response.function_call_arguments.delta')
+    return { text: typeof event.delta === 'string' ? event.delta : '' };
+  const response = event.response as { usage?: unknown } | undefined;
+  return (event.type === 'response.completed' || event.type === 'response.incomplete') && response?.usage
+    ? { usage: responsesUsage(response.usage), text: '' }
+    : { text: '' };
+};
+
+/**
+ * Passes a provider's stream through and ends the call however the stream ends (completed, failed, or cut by the
+ * client); without usage from the upstream, the tokens are counted here and marked estimated.
+ */
+async function* metered<T>(
+  call: CallInProgress,
+  model: ModelConfig,
+  request: ChatRequest,
+  signal: AbortSignal,
+  source: AsyncIterable<T>,
+  measure: (piece: T) => Metered,
+): AsyncIterable<T> {
+  let usage: TokenUsage | undefined;
+  let outcome: CallOutcome = 'aborted';
+  const output = new StreamedText();
+  try {
+    for await (const piece of source) {
+      const seen = measure(piece);
+      if (seen.usage) usage = seen.usage;
+      output.add(seen.text);
+      yield piece;
+    }
+    outcome = signal.aborted ? 'aborted' : 'completed';
+  } catch (error) {
+    outcome = signal.aborted ? 'aborted' : 'failed';
+    throw toGatewayError(error, model, signal);
+  } finally {
+    const estimated = usage === undefined;
+    call.end(
+      outcome,
+      usage ?? {
+        inputTokens: await countInputTokens(request),
+        cachedInputTokens: 0,
+        outputTokens: await runOffline<number>({ op: 'countText', text: output.text() }),
+      },
+      estimated,
+    );
+  }
+}
+
+const countInputTokens = (request: ChatRequest): Promise<number> =>
+  runOffline<number>({
+    op: 'countMessages',
+    messages: request.messages,
+    tools: request.tools,
+    toolChoice: request.tool_choice,
+  });
+
+/**
+ * A reservation's estimate: the input counted with the tokenizer (a character-based guess undercounted CJK text
+ * almost eightfold), plus the output allowance: `max_tokens` when given, else as long as the input within bounds.
+ */
+async function chatEstimate(model: ModelConfig, request: ChatRequest): Promise<UsageEstimate> {
+  const inputTokens = await countInputTokens(request);
+  const outputTokens =
+    request.max_completion_tokens ??
+    request.max_tokens ??
+    Math.min(MAX_OUTPUT_ESTIMATE, Math.max(DEFAULT_OUTPUT_ESTIMATE, inputTokens));
+  const cost = (output: number) =>
+    model.includedUsage
+      ? 0
+      : callCost(model.pricing, { inputTokens, cachedInputTokens: 0, outputTokens: output });
+  return {
+    tokens: inputTokens + outputTokens,
+    costUsd: cost(outputTokens),
+    certain: { tokens: inputTokens, costUsd: cost(0) },
+  };
+}
