@@ -4,8 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '#kernel';
-import { ProjectionRunner, ProjectionWaiter, processLeaseOwner } from '#eventsourcing';
-import { AggregateRepository, ReadYourWritesBus } from '#eventsourcing';
+import { AggregateRepository, ProjectionRunner, processLeaseOwner } from '#eventsourcing';
 import { ContentCipher } from '#key-store';
 import { SqliteKeyStore } from '#key-store/sqlite/sqlite-key-store';
 import { inMemoryStores, makeEvent, waitUntil } from '#testing/fixtures';
@@ -19,7 +18,7 @@ import {
   ConversationErasureProcess,
   conversationStreamId,
 } from '#conversations';
-import { StoredConversations } from '#conversations/stored-conversations';
+import { ConversationRepository } from '#conversations/conversation.repository';
 import {
   DeleteAgentConversation,
   DeleteAgentConversationHandler,
@@ -88,15 +87,7 @@ describe('Conversations process managers', () => {
       new AgentConversationsDeletionProcess(
         directCommandBus([
           DeleteAgentConversation,
-          new DeleteAgentConversationHandler(
-            new StoredConversations(
-              commands,
-              new ReadYourWritesBus(directCommandBus(), new ProjectionWaiter(reads, null), config),
-              cipher,
-              keys,
-              reads,
-            ),
-          ),
+          new DeleteAgentConversationHandler(new ConversationRepository(commands, cipher, keys)),
         ]),
       ),
       new ConversationErasureProcess(keys),

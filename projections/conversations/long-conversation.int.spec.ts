@@ -13,10 +13,14 @@ import { SqliteKeyStore } from '#key-store/sqlite/sqlite-key-store';
 import { inMemoryStores, makeEvent, waitUntil } from '#testing/fixtures';
 import { directCommandBus } from '#testing/direct-command-bus';
 import type { AgentView } from '#agents';
-import { ConversationDirectory, conversationHistory, conversationStreamId } from '#conversations';
-import { IncognitoConversations } from '#conversations/incognito-conversations';
-import { StoredConversations } from '#conversations/stored-conversations';
-import { StoredPlace } from '#conversations/runtime/places/stored-place';
+import { conversationHistory, conversationStreamId } from '#conversations';
+import {
+  CompactConversation,
+  CompactConversationHandler,
+} from '#conversations/commands/compact-conversation/compact-conversation.command';
+import { ConversationReader } from '#conversations/conversation.reader';
+import { ConversationRepository } from '#conversations/conversation.repository';
+import { StoredPlace, StoredReads } from '#conversations/runtime/places/stored-place';
 import type { Caller } from '#identity';
 import { conversationsProjector } from './conversations.projector.js';
 
@@ -38,7 +42,6 @@ describe('a long conversation reads only its tail', () => {
   let keys: SqliteKeyStore;
   let cipher: CountingCipher;
   let runner: ProjectionRunner;
-  let incognito: IncognitoConversations;
   const { events, reads } = inMemoryStores();
   const config = loadConfig({});
 
@@ -46,24 +49,17 @@ describe('a long conversation reads only its tail', () => {
     dir = mkdtempSync(join(tmpdir(), 'long-conversation-'));
     keys = new SqliteKeyStore({ path: join(dir, 'keys.db') });
     cipher = new CountingCipher(keys);
-    incognito = new IncognitoConversations(config);
   });
   afterAll(async () => {
     await runner?.stop();
-    incognito.onModuleDestroy();
     await keys.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
   it('opens the checkpoint tail for a turn and a generate call, and one page for a listing', async () => {
     const commands = new AggregateRepository(events, config);
-    const stored = new StoredConversations(
-      commands,
-      new ReadYourWritesBus(directCommandBus(), new ProjectionWaiter(reads, null), config),
-      cipher,
-      keys,
-      reads,
-    );
+    const repository = new ConversationRepository(commands, cipher, keys);
+    const reader = new ConversationReader(cipher, reads);
     runner = new ProjectionRunner(events, reads, [conversationsProjector], { owner: processLeaseOwner('t') });
     runner.start();
 
@@ -95,31 +91,35 @@ describe('a long conversation reads only its tail', () => {
       'no_stream',
     );
     // The checkpoint goes through the real decider (which folds the stream) and the cipher.
-    await stored.compact(
-      conversationId,
-      {
-        checkpointId: 'ckp_1',
-        throughMessageId: id(THROUGH),
-        throughOffset: `message number ${THROUGH}`.length,
-        summary: 'the first 990 messages, summarised',
-        tokensBefore: 5_000,
-        tokensAfter: 50,
-        model: 'fake-chat',
-      },
-      { actor: { kind: 'user', id: 'usr_1' }, correlationId: 'c', now: () => new Date() },
+    await new CompactConversationHandler(repository).execute(
+      new CompactConversation(
+        conversationId,
+        {
+          checkpointId: 'ckp_1',
+          throughMessageId: id(THROUGH),
+          throughOffset: `message number ${THROUGH}`.length,
+          summary: 'the first 990 messages, summarised',
+          tokensBefore: 5_000,
+          tokensAfter: 50,
+          model: 'fake-chat',
+        },
+        { actor: { kind: 'user', id: 'usr_1' }, correlationId: 'c', now: () => new Date() },
+      ),
     );
     await waitUntil(
-      async () => (await stored.find(conversationId, 'usr_1', 'agt_1'))?.checkpoint?.summary != null,
+      async () => (await reader.find(conversationId, 'usr_1', 'agt_1'))?.checkpoint?.summary != null,
       10_000,
     );
 
     cipher.opened = 0;
-    const record = (await stored.find(conversationId, 'usr_1', 'agt_1'))!;
+    const record = (await reader.find(conversationId, 'usr_1', 'agt_1'))!;
     expect(cipher.opened).toBe(2); // the title and the summary
 
     // A turn's history: the checkpoint's message and the ten after it, nothing before.
     const caller = { userId: 'usr_1', apiKey: { id: 'key_1' } } as unknown as Caller;
-    const place = new StoredPlace(stored, conversationId, 'agt_1', caller, record, 'normal');
+    const bus = directCommandBus();
+    const buses = { bus, writes: new ReadYourWritesBus(bus, new ProjectionWaiter(reads, null), config) };
+    const place = new StoredPlace(reader, buses, conversationId, 'agt_1', caller, record, 'normal');
     cipher.opened = 0;
     const history = await place.history();
     expect(history.map((message) => message.id)).toEqual(
@@ -128,12 +128,13 @@ describe('a long conversation reads only its tail', () => {
     expect(cipher.opened).toBe(MESSAGES - THROUGH + 1);
 
     // A generate call's model view: the summary and the ten messages after the boundary, read the same way.
-    const directory = new ConversationDirectory(stored, incognito, reads);
     cipher.opened = 0;
-    const view = await conversationHistory(directory, {
-      kind: 'stored',
+    const view = await conversationHistory({
       agent: { id: 'agt_1' } as AgentView,
+      userId: 'usr_1',
       record,
+      reads: new StoredReads(reader, record),
+      writer: repository,
     });
     expect(cipher.opened).toBe(MESSAGES - THROUGH + 1);
     expect(view[0]).toEqual({
@@ -146,7 +147,7 @@ describe('a long conversation reads only its tail', () => {
 
     // A listing page opens its page only.
     cipher.opened = 0;
-    const page = await stored.messages(conversationId, { limit: 200, cursor: null });
+    const page = await reader.messages(conversationId, { limit: 200, cursor: null });
     expect(page.data).toHaveLength(200);
     expect(page.data[0]!.id).toBe(id(1));
     expect(cipher.opened).toBe(200);

@@ -20,6 +20,6 @@ export class ConversationAccess {
     conversationId: string,
   ): Promise<readonly ChatCompletionMessageParam[]> {
     const owned = await this.directory.owned(agent.id, conversationId, caller);
-    return conversationHistory(this.directory, owned);
+    return conversationHistory(owned);
   }
 }

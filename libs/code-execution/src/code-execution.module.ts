@@ -61,6 +61,6 @@ export class CodeExecutionModule implements OnModuleInit {
   onModuleInit(): void {
     this.contextProviders.add(this.code);
     // Deleting a message or a conversation answers once its code runs are erased (keys destroyed, files deleted).
-    this.conversations.stored.followErasure({ projection: SANDBOX_LIFECYCLE_PROCESS });
+    this.conversations.followErasure({ projection: SANDBOX_LIFECYCLE_PROCESS });
   }
 }

@@ -1,45 +1,96 @@
-// Which conversation a route may touch: the caller's own, of this Agent (which the caller's key must reach), stored
-// or incognito. Any other id (another user's, another Agent's, unknown, deleted, an incognito one forgotten) is the
-// same 404, so ids cannot be probed.
+// Which conversation a route may touch: the principal's own, of this Agent (which the principal must be allowed to
+// use: the policy's `agent.use`), stored or incognito, resolved once here into its reads and its writer
+// (owned-conversation.ts), so no handler asks which kind it is. Any other id (another user's, another Agent's,
+// unknown, deleted, an incognito one forgotten) is the same 404, so ids cannot be probed.
 import { Inject, Injectable } from '@nestjs/common';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { accessibleAgent, type AgentView } from '#agents';
-import type { Caller } from '#identity';
+import { AGENTS, type AgentView } from '#agents';
+import type { Settles } from '#eventsourcing';
+import { asPrincipal, authorize, type PrincipalOrCaller } from '#identity';
+import { ForbiddenError, NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { ConversationNotFoundError } from './conversation.decider.js';
 import type { ConversationRecord } from './conversation-records.js';
-import { IncognitoConversations, type IncognitoConversation } from './incognito-conversations.js';
-import { StoredConversations } from './stored-conversations.js';
+import { ConversationReader } from './conversation.reader.js';
+import { ConversationRepository } from './conversation.repository.js';
+import { CONVERSATIONS_READ_MODEL, MESSAGES_READ_MODEL } from './conversations.read-model.js';
+import { IncognitoConversations } from './incognito-conversations.js';
+import type { OwnedConversation } from './owned-conversation.js';
+import { IncognitoReads, IncognitoWriter } from './runtime/places/incognito-place.js';
+import { StoredReads } from './runtime/places/stored-place.js';
 import { promptMessages, toHistory } from './runtime/turn-prompt.js';
 
-export type OwnedConversation =
-  | { readonly kind: 'stored'; readonly agent: AgentView; readonly record: ConversationRecord }
-  | {
-      readonly kind: 'incognito';
-      readonly agent: AgentView;
-      readonly record: ConversationRecord;
-      readonly live: IncognitoConversation;
-    };
+/** The user a principal acts for: conversations are a user's (an API key's or a session's user); others have none. */
+const userOf = (who: PrincipalOrCaller): string | null => {
+  const principal = asPrincipal(who);
+  return principal.kind === 'apiKey' || principal.kind === 'session' ? principal.userId : null;
+};
 
 @Injectable()
 export class ConversationDirectory {
+  private readonly erasureFollowers: Settles[] = [];
+
   constructor(
-    readonly stored: StoredConversations,
-    readonly incognito: IncognitoConversations,
+    private readonly reader: ConversationReader,
+    private readonly repository: ConversationRepository,
+    private readonly incognito: IncognitoConversations,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  agent(agentId: string, caller: Caller): Promise<AgentView> {
-    return accessibleAgent(this.readStore, agentId, caller);
+  /** The Agent a conversation route names: 404 when there is none, 403 `agent_access_denied` when not usable. */
+  async agent(agentId: string, who: PrincipalOrCaller): Promise<AgentView> {
+    const agent = await this.readStore.reader<AgentView>(AGENTS).get(agentId);
+    if (!agent) throw new NotFoundError('Agent', agentId);
+    const decision = authorize(who, 'agent.use', agent);
+    if (!decision.allow)
+      throw new ForbiddenError(decision.reason, `this API key is not granted access to Agent '${agent.id}'`);
+    return agent;
   }
 
-  async owned(agentId: string, conversationId: string, caller: Caller): Promise<OwnedConversation> {
-    const agent = await this.agent(agentId, caller);
-    const live = this.incognito.find(conversationId, caller.userId, agent.id);
-    if (live) return { kind: 'incognito', agent, record: live.record, live };
-    const record = await this.stored.find(conversationId, caller.userId, agent.id);
+  /** The principal's conversation of this Agent, whichever kind, or 404 `conversation_not_found`. */
+  async owned(agentId: string, conversationId: string, who: PrincipalOrCaller): Promise<OwnedConversation> {
+    const agent = await this.agent(agentId, who);
+    const userId = userOf(who);
+    if (userId === null) throw new ConversationNotFoundError(conversationId);
+    const live = this.incognito.find(conversationId, userId, agent.id);
+    if (live)
+      return {
+        agent,
+        userId,
+        record: live.record,
+        reads: new IncognitoReads(live),
+        writer: new IncognitoWriter(this.incognito, live),
+      };
+    const record = await this.reader.find(conversationId, userId, agent.id);
     if (!record) throw new ConversationNotFoundError(conversationId);
-    return { kind: 'stored', agent, record };
+    return { agent, userId, record, reads: new StoredReads(this.reader, record), writer: this.repository };
+  }
+
+  /** The principal's stored conversations with the Agent (incognito ones are never listed), oldest first. */
+  async list(
+    agentId: string,
+    who: PrincipalOrCaller,
+    archived: 'true' | 'false' | 'all',
+    page: { limit: number; cursor: string | null },
+  ): Promise<{ data: ConversationRecord[]; nextCursor: string | null }> {
+    const agent = await this.agent(agentId, who);
+    const userId = userOf(who);
+    if (userId === null) return { data: [], nextCursor: null };
+    return this.reader.list(agent.id, userId, archived, page);
+  }
+
+  /**
+   * Another context that erases content of its own with a message or a conversation (code runs) names the
+   * projection doing it, so a deletion answers once that content is gone too.
+   */
+  followErasure(follower: Settles): void {
+    if (!this.erasureFollowers.some((known) => known.projection === follower.projection))
+      this.erasureFollowers.push(follower);
+  }
+
+  /** What a deletion waits for: the read models, and every erasure follower. */
+  erasureSettles(): Settles[] {
+    return [CONVERSATIONS_READ_MODEL, MESSAGES_READ_MODEL, ...this.erasureFollowers];
   }
 }
 
@@ -56,22 +107,11 @@ export const toConversationDto = (record: ConversationRecord) => ({
 });
 
 /** The model's view of a conversation (compacted, deleted messages absent) as chat messages: generate calls' history. */
-export async function conversationHistory(
-  directory: ConversationDirectory,
-  owned: OwnedConversation,
-): Promise<ChatCompletionMessageParam[]> {
+export async function conversationHistory(owned: OwnedConversation): Promise<ChatCompletionMessageParam[]> {
   const checkpoint = owned.record.checkpoint;
-  // A compacted conversation is read from its checkpoint's message on: what the summary covers is never opened.
-  const messages =
-    owned.kind === 'stored'
-      ? await directory.stored.history(
-          owned.record.id,
-          checkpoint?.summary != null ? checkpoint.throughMessageId : null,
-        )
-      : owned.live.messages;
   return promptMessages(
     [],
-    toHistory(messages),
+    toHistory(await owned.reads.history()),
     checkpoint?.summary != null ? { ...checkpoint, summary: checkpoint.summary } : null,
   );
 }

@@ -1,7 +1,13 @@
 // The Conversations bounded context: the Agent runtime's conversations (turns, history, compaction, visibility,
-// erasure, provenance) as command and query slices, its context providers, and the stores that keep conversations
-// (the log for normal and private ones, memory for incognito ones). Its process managers run with the projectors
-// (apps/projectors.ts).
+// erasure, provenance) as command and query slices, its context providers, and where conversations are kept (the log
+// for normal and private ones: written by ConversationRepository, read by ConversationReader; memory for incognito
+// ones). Its process managers run with the projectors (apps/projectors.ts).
+//
+// Every write is a command with its handler (commands/<verb-noun>/), the only code that runs the repository's
+// decide methods, the turn's own writes included (start-turn, record-answer, compact-conversation: the turn sends
+// them on the CommandBus). The one documented exception: a turn itself (POST …/conversation) is a direct call from
+// its controller to ConversationTurns, not a command, because it carries the client's AbortSignal and the stream's
+// emitter and runs as long as the answer does.
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { ModelGatewayModule } from '#model-gateway';
 import { ChangeConversationController } from './commands/change-conversation/change-conversation.controller.js';
@@ -14,9 +20,14 @@ import {
 import { DeleteMessageController } from './commands/delete-message/delete-message.controller.js';
 import { DeleteMessageHandler } from './commands/delete-message/delete-message.command.js';
 import { SendMessageController } from './commands/send-message/send-message.controller.js';
-import { SendMessageHandler } from './commands/send-message/send-message.command.js';
+import { StartTurnHandler } from './commands/start-turn/start-turn.command.js';
+import { RecordAnswerHandler } from './commands/record-answer/record-answer.command.js';
+import { CompactConversationHandler } from './commands/compact-conversation/compact-conversation.command.js';
+import { ConversationReader } from './conversation.reader.js';
+import { ConversationRepository } from './conversation.repository.js';
 import { ConversationDirectory } from './conversation-directory.js';
 import { IncognitoConversations } from './incognito-conversations.js';
+import { GetConversationHandler } from './queries/get-conversation/get-conversation.query.js';
 import { GetMessagesController } from './queries/get-messages/get-messages.controller.js';
 import { GetMessagesHandler } from './queries/get-messages/get-messages.query.js';
 import { GetProvenanceController } from './queries/get-provenance/get-provenance.controller.js';
@@ -30,7 +41,6 @@ import { ConversationPlaces } from './runtime/places/conversation-places.js';
 import { TurnIdempotency } from './runtime/turn-idempotency.js';
 import { TurnCompaction } from './runtime/turn-compaction.js';
 import { KnowledgeContextProvider } from './runtime/knowledge.provider.js';
-import { StoredConversations } from './stored-conversations.js';
 
 export const CONVERSATION_CONTROLLERS = [
   SendMessageController,
@@ -43,7 +53,9 @@ export const CONVERSATION_CONTROLLERS = [
 ];
 
 export const CONVERSATION_COMMAND_HANDLERS = [
-  SendMessageHandler,
+  StartTurnHandler,
+  RecordAnswerHandler,
+  CompactConversationHandler,
   ChangeConversationHandler,
   DeleteConversationHandler,
   DeleteAgentConversationHandler,
@@ -52,6 +64,7 @@ export const CONVERSATION_COMMAND_HANDLERS = [
 
 export const CONVERSATION_QUERY_HANDLERS = [
   ListConversationsHandler,
+  GetConversationHandler,
   GetMessagesHandler,
   GetProvenanceHandler,
 ];
@@ -62,7 +75,8 @@ export const CONVERSATION_QUERY_HANDLERS = [
   providers: [
     ...CONVERSATION_COMMAND_HANDLERS,
     ...CONVERSATION_QUERY_HANDLERS,
-    StoredConversations,
+    ConversationRepository,
+    ConversationReader,
     IncognitoConversations,
     ConversationDirectory,
     ConversationTurns,
@@ -73,7 +87,7 @@ export const CONVERSATION_QUERY_HANDLERS = [
     KnowledgeContextProvider,
     ContextProviders,
   ],
-  exports: [ConversationDirectory, StoredConversations, IncognitoConversations, ContextProviders],
+  exports: [ConversationDirectory, ConversationReader, IncognitoConversations, ContextProviders],
 })
 export class ConversationsModule implements OnModuleInit {
   constructor(

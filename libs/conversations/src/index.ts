@@ -4,6 +4,8 @@ export * from './conversations.read-model.js';
 export * from './conversation-records.js';
 export { ConversationNotFoundError } from './conversation.decider.js';
 export { ConversationDirectory, conversationHistory } from './conversation-directory.js';
+export type { OwnedConversation } from './owned-conversation.js';
+export { ConversationReader } from './conversation.reader.js';
 export { agentChatModel, agentSampling } from './agent-model.js';
 export { ConversationErasureProcess } from './conversation-erasure.process.js';
 export { AgentConversationsDeletionProcess } from './agent-conversations-deletion.process.js';

@@ -3,7 +3,8 @@
 // the user's message posted first (so a turn cut short is never lost, nor shown as answered), the context providers'
 // sections (turn-providers.ts), compaction when the history outgrows its budget (turn-compaction.ts), the answer loop
 // (answer-loop.ts), and the answer assembled and recorded with its provenance, complete or not (turn-answer.ts).
-// It runs as a direct service call from the SendMessage handler: a turn streams and is cut short by its client.
+// It runs as a direct service call from its controller (commands/send-message/): a turn streams and is cut short by
+// its client, so it is the module's one documented exception to sending a command (see conversations.module.ts).
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { AgentView } from '#agents';

@@ -1,15 +1,21 @@
 // PATCH /llm/{agentId}/conversation/{conversationId} (extension): title, archived, visibility normal ↔ private.
 import { Body, Controller, Param, Patch } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { ApiRoute, ZodBody } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
 import { ChangeConversationBody, ConversationDto } from '../../conversation.schemas.js';
+import { CONVERSATIONS_READ_MODEL, MESSAGES_READ_MODEL } from '../../conversations.read-model.js';
+import { GetConversation } from '../../queries/get-conversation/get-conversation.query.js';
 import { ChangeConversation } from './change-conversation.command.js';
 
 @Controller('api/v1/core/llm/:agentId/conversation/:conversationId')
 export class ChangeConversationController {
-  constructor(private readonly bus: CommandBus) {}
+  constructor(
+    private readonly writes: ReadYourWritesBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @ApiRoute({
     tag: 'Conversations',
@@ -28,12 +34,17 @@ export class ChangeConversationController {
     ],
   })
   @Patch()
-  change(
+  async change(
     @Param('agentId') agentId: string,
     @Param('conversationId') conversationId: string,
     @Body(new ZodBody(ChangeConversationBody)) body: z.output<typeof ChangeConversationBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    return this.bus.execute(new ChangeConversation(agentId, conversationId, body, caller));
+    const principal = principalOf(caller);
+    await this.writes.send(
+      new ChangeConversation(agentId, conversationId, body, commandContext(caller), principal),
+      [CONVERSATIONS_READ_MODEL, MESSAGES_READ_MODEL],
+    );
+    return this.queries.execute(new GetConversation(agentId, conversationId, principal));
   }
 }

@@ -1,17 +1,18 @@
 // Deleting a conversation for good: ConversationDeleted in the log (who and when stay), its data keys destroyed (its
-// texts are unreadable everywhere: read models, rebuilds, backups of the log), its read-model documents purged.
-// Also sent by the process that cascades an Agent's deletion (no user then).
+// texts are unreadable everywhere: read models, rebuilds, backups of the log), its read-model documents purged; an
+// incognito one is forgotten. Also sent by the process that cascades an Agent's deletion (DeleteAgentConversation).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { CommandContext } from '#eventsourcing';
-import { commandContext, type Caller } from '#identity';
+import type { CommandContext, WriteResult } from '#eventsourcing';
+import type { PlatformPrincipal, Principal } from '#identity';
 import { ConversationDirectory } from '../../conversation-directory.js';
-import { StoredConversations } from '../../stored-conversations.js';
+import { ConversationRepository } from '../../conversation.repository.js';
 
-export class DeleteConversation extends Command<void> {
+export class DeleteConversation extends Command<WriteResult> {
   constructor(
     readonly agentId: string,
     readonly conversationId: string,
-    readonly caller: Caller,
+    readonly context: CommandContext,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -21,21 +22,21 @@ export class DeleteConversation extends Command<void> {
 export class DeleteConversationHandler implements ICommandHandler<DeleteConversation> {
   constructor(private readonly directory: ConversationDirectory) {}
 
-  async execute({ agentId, conversationId, caller }: DeleteConversation): Promise<void> {
-    const owned = await this.directory.owned(agentId, conversationId, caller);
-    if (owned.kind === 'incognito') return this.directory.incognito.delete(owned.record.id);
-    const { stored } = this.directory;
-    await stored.settleErasure(
-      await stored.delete(owned.record.id, caller.userId, 'requested', commandContext(caller)),
-    );
+  async execute({ agentId, conversationId, context, principal }: DeleteConversation): Promise<WriteResult> {
+    const { record, userId, writer } = await this.directory.owned(agentId, conversationId, principal);
+    return { id: record.id, position: await writer.delete(record.id, userId, 'requested', context) };
   }
 }
 
-/** The platform deletes a conversation because its Agent was deleted. */
-export class DeleteAgentConversation extends Command<void> {
+/**
+ * The platform deletes a conversation because its Agent was deleted: only the platform sends it (its principal is the
+ * deleting process). A conversation already deleted appends nothing.
+ */
+export class DeleteAgentConversation extends Command<WriteResult> {
   constructor(
     readonly conversationId: string,
     readonly context: CommandContext,
+    readonly principal: PlatformPrincipal,
   ) {
     super();
   }
@@ -43,9 +44,12 @@ export class DeleteAgentConversation extends Command<void> {
 
 @CommandHandler(DeleteAgentConversation)
 export class DeleteAgentConversationHandler implements ICommandHandler<DeleteAgentConversation> {
-  constructor(private readonly stored: StoredConversations) {}
+  constructor(private readonly repository: ConversationRepository) {}
 
-  async execute({ conversationId, context }: DeleteAgentConversation): Promise<void> {
-    await this.stored.delete(conversationId, null, 'agent_deleted', context);
+  async execute({ conversationId, context }: DeleteAgentConversation): Promise<WriteResult> {
+    return {
+      id: conversationId,
+      position: await this.repository.delete(conversationId, null, 'agent_deleted', context),
+    };
   }
 }

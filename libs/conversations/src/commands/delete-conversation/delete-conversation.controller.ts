@@ -1,13 +1,17 @@
 // DELETE /llm/{agentId}/conversation/{conversationId} (extension): permanent.
 import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { ApiRoute } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { ConversationDirectory } from '../../conversation-directory.js';
 import { DeleteConversation } from './delete-conversation.command.js';
 
 @Controller('api/v1/core/llm/:agentId/conversation/:conversationId')
 export class DeleteConversationController {
-  constructor(private readonly bus: CommandBus) {}
+  constructor(
+    private readonly writes: ReadYourWritesBus,
+    private readonly directory: ConversationDirectory,
+  ) {}
 
   @ApiRoute({
     tag: 'Conversations',
@@ -25,6 +29,9 @@ export class DeleteConversationController {
     @Param('conversationId') conversationId: string,
     @CurrentCaller() caller: Caller,
   ) {
-    await this.bus.execute(new DeleteConversation(agentId, conversationId, caller));
+    await this.writes.send(
+      new DeleteConversation(agentId, conversationId, commandContext(caller), principalOf(caller)),
+      this.directory.erasureSettles(),
+    );
   }
 }

@@ -1,13 +1,17 @@
 // DELETE /llm/{agentId}/conversation/{conversationId}/messages/{messageId} (extension).
 import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { ApiRoute } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { ConversationDirectory } from '../../conversation-directory.js';
 import { DeleteMessage } from './delete-message.command.js';
 
 @Controller('api/v1/core/llm/:agentId/conversation/:conversationId/messages/:messageId')
 export class DeleteMessageController {
-  constructor(private readonly bus: CommandBus) {}
+  constructor(
+    private readonly writes: ReadYourWritesBus,
+    private readonly directory: ConversationDirectory,
+  ) {}
 
   @ApiRoute({
     tag: 'Conversations',
@@ -25,6 +29,9 @@ export class DeleteMessageController {
     @Param('messageId') messageId: string,
     @CurrentCaller() caller: Caller,
   ) {
-    await this.bus.execute(new DeleteMessage(agentId, conversationId, messageId, caller));
+    await this.writes.send(
+      new DeleteMessage(agentId, conversationId, messageId, commandContext(caller), principalOf(caller)),
+      this.directory.erasureSettles(),
+    );
   }
 }

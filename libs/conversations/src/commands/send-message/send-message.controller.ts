@@ -1,8 +1,10 @@
 // POST /llm/{agentId}/conversation (spec: continue or create a conversation and get the assistant reply), as JSON
 // or, with `stream: true`, as named Server-Sent Events. Errors found before anything is streamed (unknown Agent or
 // conversation, bad input, a usage limit) are plain HTTP errors; after that, an `error` event ends the stream.
+// The documented exception to "a controller sends a command" (conversations.module.ts): the turn carries the client's
+// AbortSignal and the stream's emitter, so this controller calls ConversationTurns directly; the turn's writes are
+// still commands (StartTurn, RecordAnswer, CompactConversation).
 import { Body, Controller, Headers, Inject, Param, Post, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { abortOnDisconnect, SseWriter } from '#model-gateway';
 import { ApiRoute, toErrorResponse } from '#http';
@@ -12,16 +14,16 @@ import { LOGGER } from '#infrastructure';
 import type { Logger } from 'pino';
 import { parseOrThrow } from '#http';
 import { SendMessageBody, TURN_BODY_LIMIT_BYTES, TurnResultDto } from '../../conversation.schemas.js';
+import { ConversationTurns, type TurnRequest } from '../../runtime/conversation-turn.js';
 import type { TurnAnswer } from '../../runtime/turn-answer.js';
 import type { NoticeEvent, TurnEvent } from '../../runtime/turn-events.js';
-import { SendMessage } from './send-message.command.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 @Controller('api/v1/core/llm/:agentId/conversation')
 export class SendMessageController {
   constructor(
-    private readonly bus: CommandBus,
+    private readonly turns: ConversationTurns,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -84,11 +86,9 @@ export class SendMessageController {
         'Idempotency-Key',
       );
     const body = parseOrThrow(SendMessageBody, raw);
-    const signal = abortOnDisconnect(reply);
+    const request = turnRequest(agentId, body, caller, abortOnDisconnect(reply), idempotencyKey);
     if (!body.stream) {
-      const answer = await this.bus.execute(
-        new SendMessage(agentId, body, caller, signal, async () => {}, idempotencyKey),
-      );
+      const answer = await this.turns.run(request, async () => {});
       if (answer.replayed) void reply.header('idempotent-replayed', 'true');
       void reply.status(answer.created ? 201 : 200).send(toResult(answer));
       return;
@@ -99,9 +99,7 @@ export class SendMessageController {
       await sse.event(event.event === 'notice' ? event.name : event.event, event.data);
     };
     try {
-      const answer = await this.bus.execute(
-        new SendMessage(agentId, body, caller, signal, emit, idempotencyKey),
-      );
+      const answer = await this.turns.run(request, emit);
       if (answer.replayed) {
         void reply.header('idempotent-replayed', 'true');
         await emit({
@@ -136,6 +134,29 @@ export class SendMessageController {
     }
   }
 }
+
+const turnRequest = (
+  agentId: string,
+  body: SendMessageBody,
+  caller: Caller,
+  signal: AbortSignal,
+  idempotencyKey: string | undefined,
+): TurnRequest => {
+  const message =
+    typeof body.message === 'string' ? { content: body.message, attachments: [] } : body.message;
+  return {
+    agentId,
+    caller,
+    conversationId: body.conversationId,
+    content: message.content,
+    attachments: message.attachments ?? [],
+    visibility: body.visibility,
+    model: body.model,
+    stream: body.stream,
+    idempotencyKey,
+    signal,
+  };
+};
 
 const toResult = (answer: TurnAnswer) => ({
   conversationId: answer.conversationId,

@@ -3,7 +3,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodQuery } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, principalOf, type Caller } from '#identity';
 import { MessagesDto, MessagesQuery } from '../../conversation.schemas.js';
 import { GetMessages } from './get-messages.query.js';
 
@@ -32,6 +32,6 @@ export class GetMessagesController {
     @Query(new ZodQuery(MessagesQuery)) query: z.output<typeof MessagesQuery>,
     @CurrentCaller() caller: Caller,
   ) {
-    return this.queries.execute(new GetMessages(agentId, conversationId, query, caller));
+    return this.queries.execute(new GetMessages(agentId, conversationId, query, principalOf(caller)));
   }
 }

@@ -2,7 +2,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, principalOf, type Caller } from '#identity';
 import { ProvenanceDto } from '../../conversation.schemas.js';
 import { GetProvenance } from './get-provenance.query.js';
 
@@ -32,6 +32,6 @@ export class GetProvenanceController {
     @Param('messageId') messageId: string,
     @CurrentCaller() caller: Caller,
   ) {
-    return this.queries.execute(new GetProvenance(agentId, conversationId, messageId, caller));
+    return this.queries.execute(new GetProvenance(agentId, conversationId, messageId, principalOf(caller)));
   }
 }

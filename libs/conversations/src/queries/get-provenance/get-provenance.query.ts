@@ -2,11 +2,9 @@
 // version, content hash, section, score), every tool call (its arguments opened with the message's key).
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Caller } from '#identity';
-import { ContentCipher } from '#key-store';
+import type { Principal } from '#identity';
 import { ConversationDirectory } from '../../conversation-directory.js';
 import { MessageNotFoundError } from '../../conversation.decider.js';
-import type { PlainMessage } from '../../conversation-records.js';
 import type { ProvenanceDto } from '../../conversation.schemas.js';
 
 export class GetProvenance extends Query<z.output<typeof ProvenanceDto>> {
@@ -14,7 +12,7 @@ export class GetProvenance extends Query<z.output<typeof ProvenanceDto>> {
     readonly agentId: string,
     readonly conversationId: string,
     readonly messageId: string,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -22,23 +20,14 @@ export class GetProvenance extends Query<z.output<typeof ProvenanceDto>> {
 
 @QueryHandler(GetProvenance)
 export class GetProvenanceHandler implements IQueryHandler<GetProvenance> {
-  constructor(
-    private readonly directory: ConversationDirectory,
-    private readonly cipher: ContentCipher,
-  ) {}
+  constructor(private readonly directory: ConversationDirectory) {}
 
-  async execute({ agentId, conversationId, messageId, caller }: GetProvenance) {
-    const owned = await this.directory.owned(agentId, conversationId, caller);
-    const message: PlainMessage | null =
-      owned.kind === 'stored'
-        ? await this.directory.stored.message(owned.record.id, messageId)
-        : (owned.live.messages.find((candidate) => candidate.id === messageId) ?? null);
+  async execute({ agentId, conversationId, messageId, principal }: GetProvenance) {
+    const owned = await this.directory.owned(agentId, conversationId, principal);
+    const message = await owned.reads.message(messageId);
     if (!message?.provenance) throw new MessageNotFoundError(messageId);
     const { provenance } = message;
-    const args =
-      owned.kind === 'stored'
-        ? await this.cipher.openMany(provenance.toolCalls.map((call) => call.arguments))
-        : provenance.toolCalls.map((call) => call.arguments);
+    const args = await owned.reads.toolArguments(message);
     return {
       messageId,
       conversationId: owned.record.id,

@@ -3,7 +3,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, listOf, ZodQuery } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, principalOf, type Caller } from '#identity';
 import { ConversationDto, ConversationListQuery } from '../../conversation.schemas.js';
 import { ListConversations } from './list-conversations.query.js';
 
@@ -25,6 +25,6 @@ export class ListConversationsController {
     @Query(new ZodQuery(ConversationListQuery)) query: z.output<typeof ConversationListQuery>,
     @CurrentCaller() caller: Caller,
   ) {
-    return this.queries.execute(new ListConversations(agentId, query, caller));
+    return this.queries.execute(new ListConversations(agentId, query, principalOf(caller)));
   }
 }

@@ -1,7 +1,7 @@
 // The caller's stored conversations with an Agent (incognito ones are never listed), oldest first, without bodies.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Caller } from '#identity';
+import type { Principal } from '#identity';
 import { ConversationDirectory, toConversationDto } from '../../conversation-directory.js';
 import type { ConversationDto, ConversationListQuery } from '../../conversation.schemas.js';
 
@@ -12,7 +12,7 @@ export class ListConversations extends Query<{
   constructor(
     readonly agentId: string,
     readonly query: z.output<typeof ConversationListQuery>,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -22,9 +22,8 @@ export class ListConversations extends Query<{
 export class ListConversationsHandler implements IQueryHandler<ListConversations> {
   constructor(private readonly directory: ConversationDirectory) {}
 
-  async execute({ agentId, query, caller }: ListConversations) {
-    const agent = await this.directory.agent(agentId, caller);
-    const page = await this.directory.stored.list(agent.id, caller.userId, query.archived, {
+  async execute({ agentId, query, principal }: ListConversations) {
+    const page = await this.directory.list(agentId, principal, query.archived, {
       limit: query.limit,
       cursor: query.cursor ?? null,
     });

@@ -2,11 +2,14 @@
 // 404 when neither), or a new one (incognito when asked, else stored; a keyed retry of a creation finds the
 // conversation its first try started).
 import { Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ReadYourWritesBus } from '#eventsourcing';
 import type { Caller } from '#identity';
 import type { Visibility } from '../../conversation-records.js';
 import { ConversationNotFoundError } from '../../conversation.decider.js';
+import type { ConversationRecord } from '../../conversation-records.js';
+import { ConversationReader } from '../../conversation.reader.js';
 import { IncognitoConversations } from '../../incognito-conversations.js';
-import { StoredConversations } from '../../stored-conversations.js';
 import { titleOf, type ConversationPlace } from './conversation-place.js';
 import { IncognitoPlace } from './incognito-place.js';
 import { StoredPlace } from './stored-place.js';
@@ -24,8 +27,10 @@ export interface PlaceRequest {
 @Injectable()
 export class ConversationPlaces {
   constructor(
-    private readonly stored: StoredConversations,
+    private readonly reader: ConversationReader,
     private readonly incognito: IncognitoConversations,
+    private readonly bus: CommandBus,
+    private readonly writes: ReadYourWritesBus,
   ) {}
 
   /** The place of conversation `conversationId` (the request's, or the new one's id). */
@@ -33,12 +38,20 @@ export class ConversationPlaces {
     const { agentId, caller } = request;
     const { userId } = caller;
     const requested = request.visibility === 'private' ? 'private' : 'normal';
-    const storedPlace = (found: Awaited<ReturnType<StoredConversations['find']>>) =>
-      new StoredPlace(this.stored, conversationId, agentId, caller, found, requested);
+    const storedPlace = (found: ConversationRecord | null) =>
+      new StoredPlace(
+        this.reader,
+        { bus: this.bus, writes: this.writes },
+        conversationId,
+        agentId,
+        caller,
+        found,
+        requested,
+      );
     if (request.conversationId !== undefined) {
       const live = this.incognito.find(conversationId, userId, agentId);
       if (live) return new IncognitoPlace(this.incognito, live);
-      const record = await this.stored.find(conversationId, userId, agentId);
+      const record = await this.reader.find(conversationId, userId, agentId);
       if (!record) throw new ConversationNotFoundError(conversationId);
       return storedPlace(record);
     }
@@ -48,6 +61,6 @@ export class ConversationPlaces {
       this.incognito.start(conversationId, agentId, userId, titleOf(request.content), new Date());
       return new IncognitoPlace(this.incognito, this.incognito.find(conversationId, userId, agentId)!);
     }
-    return storedPlace(request.keyed ? await this.stored.find(conversationId, userId, agentId) : null);
+    return storedPlace(request.keyed ? await this.reader.find(conversationId, userId, agentId) : null);
   }
 }

@@ -1,6 +1,12 @@
-// An incognito conversation: kept in this process's memory only, never in the log.
+// An incognito conversation: kept in this process's memory only, never in the log. Its place in a turn
+// (IncognitoPlace), and its reads and writer for the routes (IncognitoReads, IncognitoWriter).
+import type { CommandContext } from '#eventsourcing';
+import { ValidationError } from '#kernel';
+import { decodeCursor, encodeCursor, InvalidCursorError } from '#read-store';
 import type { NewAnswer, NewCheckpoint, PlainMessage } from '../../conversation-records.js';
+import { MessageNotFoundError } from '../../conversation.decider.js';
 import type { IncognitoConversation, IncognitoConversations } from '../../incognito-conversations.js';
+import type { ConversationChange, ConversationReads, ConversationWriter } from '../../owned-conversation.js';
 import { summarised, type ConversationPlace, type TurnQuestion } from './conversation-place.js';
 
 export class IncognitoPlace implements ConversationPlace {
@@ -48,5 +54,71 @@ export class IncognitoPlace implements ConversationPlace {
 
   async recordAnswer(answer: NewAnswer, at: Date): Promise<void> {
     this.incognito.recordAnswer(this.live, answer, at);
+  }
+}
+
+/** An incognito conversation's reads: its messages in memory, in clear; pages by offset. */
+export class IncognitoReads implements ConversationReads {
+  constructor(private readonly live: IncognitoConversation) {}
+
+  async messages(page: { limit: number; cursor: string | null }) {
+    const position = page.cursor ? decodeCursor(page.cursor) : { value: 0 };
+    const from = Number(position?.value);
+    if (!Number.isInteger(from) || from < 0) throw new InvalidCursorError();
+    const data = this.live.messages.slice(from, from + page.limit);
+    const next = from + data.length;
+    return {
+      data,
+      nextCursor: next < this.live.messages.length ? encodeCursor({ value: next, id: '' }) : null,
+    };
+  }
+
+  async message(messageId: string): Promise<PlainMessage | null> {
+    return this.live.messages.find((candidate) => candidate.id === messageId) ?? null;
+  }
+
+  async toolArguments(message: PlainMessage): Promise<(string | null)[]> {
+    return (message.provenance?.toolCalls ?? []).map((call) => call.arguments);
+  }
+
+  async history(): Promise<PlainMessage[]> {
+    return this.live.messages;
+  }
+}
+
+/**
+ * An incognito conversation's writer: changed at once in memory (nothing to wait for: position 0). It can only be
+ * renamed: it has no stored state to archive and cannot become stored.
+ */
+export class IncognitoWriter implements ConversationWriter {
+  constructor(
+    private readonly incognito: IncognitoConversations,
+    private readonly live: IncognitoConversation,
+  ) {}
+
+  async change(_conversationId: string, _userId: string, change: ConversationChange): Promise<number> {
+    if (change.archived !== undefined || change.visibility !== undefined)
+      throw new ValidationError(
+        'incognito_conversation',
+        'an incognito conversation is never stored: it can be renamed, not archived or made normal or private',
+        change.archived !== undefined ? 'archived' : 'visibility',
+      );
+    this.incognito.change(this.live, change);
+    return 0;
+  }
+
+  async deleteMessage(
+    _conversationId: string,
+    _userId: string,
+    messageId: string,
+    _context: CommandContext,
+  ): Promise<number> {
+    if (!this.incognito.deleteMessage(this.live, messageId)) throw new MessageNotFoundError(messageId);
+    return 0;
+  }
+
+  async delete(): Promise<number> {
+    this.incognito.delete(this.live.record.id);
+    return 0;
   }
 }

@@ -1,6 +1,12 @@
-// A conversation kept in the log: its messages are events (sealed), read back through StoredConversations.
-import type { CommandContext } from '#eventsourcing';
+// A conversation kept in the log: its messages are events (sealed). Its place in a turn (StoredPlace) reads through
+// the ConversationReader and writes by sending the turn's commands (StartTurn, RecordAnswer, CompactConversation) on
+// the command bus; its reads for the routes are StoredReads (its writer there is the ConversationRepository).
+import { CommandBus } from '@nestjs/cqrs';
+import { ReadYourWritesBus, type CommandContext } from '#eventsourcing';
 import type { Caller } from '#identity';
+import { CompactConversation } from '../../commands/compact-conversation/compact-conversation.command.js';
+import { RecordAnswer } from '../../commands/record-answer/record-answer.command.js';
+import { StartTurn } from '../../commands/start-turn/start-turn.command.js';
 import type {
   ConversationRecord,
   NewAnswer,
@@ -8,8 +14,25 @@ import type {
   PlainMessage,
   Visibility,
 } from '../../conversation-records.js';
-import type { StoredConversations } from '../../stored-conversations.js';
+import type { ConversationReader } from '../../conversation.reader.js';
+import { CONVERSATIONS_READ_MODEL, MESSAGES_READ_MODEL } from '../../conversations.read-model.js';
+import type { ConversationReads } from '../../owned-conversation.js';
 import { summarised, titleOf, type ConversationPlace, type TurnQuestion } from './conversation-place.js';
+
+/** What a turn's writes wait for: its next read (a retry, the answer's listing) sees the message. */
+const TURN_SETTLES = [CONVERSATIONS_READ_MODEL, MESSAGES_READ_MODEL];
+
+/** What the stored place writes with: the command bus, and the bus that waits for the read models. */
+export interface StoredWrites {
+  readonly bus: CommandBus;
+  readonly writes: ReadYourWritesBus;
+}
+
+/** The model's view starts at a summarised checkpoint's message: what the summary covers is never opened. */
+const historyFrom = (record: ConversationRecord | null): string | null => {
+  const checkpoint = record?.checkpoint;
+  return checkpoint?.summary != null ? checkpoint.throughMessageId : null;
+};
 
 export class StoredPlace implements ConversationPlace {
   readonly created: boolean;
@@ -17,7 +40,8 @@ export class StoredPlace implements ConversationPlace {
   readonly keepsTraces = true;
 
   constructor(
-    private readonly stored: StoredConversations,
+    private readonly reader: ConversationReader,
+    private readonly buses: StoredWrites,
     private readonly conversationId: string,
     private readonly agentId: string,
     private readonly caller: Caller,
@@ -35,16 +59,12 @@ export class StoredPlace implements ConversationPlace {
   }
 
   message(messageId: string): Promise<PlainMessage | null> {
-    return this.stored.message(this.conversationId, messageId);
+    return this.reader.message(this.conversationId, messageId);
   }
 
   async history(): Promise<PlainMessage[]> {
     if (!this.found) return [];
-    const checkpoint = this.found.checkpoint;
-    return this.stored.history(
-      this.conversationId,
-      checkpoint?.summary != null ? checkpoint.throughMessageId : null,
-    );
+    return this.reader.history(this.conversationId, historyFrom(this.found));
   }
 
   checkpoint() {
@@ -52,27 +72,58 @@ export class StoredPlace implements ConversationPlace {
   }
 
   async postUserMessage(question: TurnQuestion, context: CommandContext): Promise<void> {
-    await this.stored.postUserMessage(
-      {
-        conversationId: this.conversationId,
-        agentId: this.agentId,
-        userId: this.caller.userId,
-        start: this.found
-          ? null
-          : { apiKeyId: this.caller.apiKey.id, visibility: this.requested, title: titleOf(question.content) },
-        messageId: question.messageId,
-        content: question.content,
-        attachments: question.attachments,
-      },
-      context,
+    await this.buses.writes.send(
+      new StartTurn(
+        {
+          conversationId: this.conversationId,
+          agentId: this.agentId,
+          userId: this.caller.userId,
+          start: this.found
+            ? null
+            : {
+                apiKeyId: this.caller.apiKey.id,
+                visibility: this.requested,
+                title: titleOf(question.content),
+              },
+          messageId: question.messageId,
+          content: question.content,
+          attachments: question.attachments,
+        },
+        context,
+      ),
+      TURN_SETTLES,
     );
   }
 
-  saveCheckpoint(checkpoint: NewCheckpoint, context: CommandContext): Promise<void> {
-    return this.stored.compact(this.conversationId, checkpoint, context);
+  async saveCheckpoint(checkpoint: NewCheckpoint, context: CommandContext): Promise<void> {
+    await this.buses.bus.execute(new CompactConversation(this.conversationId, checkpoint, context));
   }
 
-  recordAnswer(answer: NewAnswer, _at: Date, context: CommandContext): Promise<void> {
-    return this.stored.recordAnswer(this.conversationId, answer, context);
+  async recordAnswer(answer: NewAnswer, _at: Date, context: CommandContext): Promise<void> {
+    await this.buses.writes.send(new RecordAnswer(this.conversationId, answer, context), TURN_SETTLES);
+  }
+}
+
+/** A stored conversation's reads for the routes, through the ConversationReader. */
+export class StoredReads implements ConversationReads {
+  constructor(
+    private readonly reader: ConversationReader,
+    private readonly record: ConversationRecord,
+  ) {}
+
+  messages(page: { limit: number; cursor: string | null }) {
+    return this.reader.messages(this.record.id, page);
+  }
+
+  message(messageId: string): Promise<PlainMessage | null> {
+    return this.reader.message(this.record.id, messageId);
+  }
+
+  toolArguments(message: PlainMessage): Promise<(string | null)[]> {
+    return this.reader.toolArguments(message);
+  }
+
+  history(): Promise<PlainMessage[]> {
+    return this.reader.history(this.record.id, historyFrom(this.record));
   }
 }

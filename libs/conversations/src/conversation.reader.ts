@@ -1,0 +1,158 @@
+// The query side of normal and private conversations: the read models' documents opened with their data keys (the
+// message's own, the conversation's for its title, the checkpoint's for its summary). Used by the query handlers and
+// by the runtime (through the stored place); it writes nothing (writes: conversation.repository.ts).
+import { Inject, Injectable } from '@nestjs/common';
+import { ContentCipher } from '#key-store';
+import { READ_STORE, type Filter, type ReadStore } from '#read-store';
+import type { ConversationRecord, PlainMessage } from './conversation-records.js';
+import {
+  CONVERSATION_MESSAGES,
+  CONVERSATIONS,
+  type ConversationView,
+  type MessageView,
+} from './conversations.read-model.js';
+
+const PAGE = 200;
+
+@Injectable()
+export class ConversationReader {
+  constructor(
+    private readonly cipher: ContentCipher,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  /** The caller's conversation with this Agent, or null (another user's, another Agent's, unknown, deleted). */
+  async find(conversationId: string, userId: string, agentId: string): Promise<ConversationRecord | null> {
+    const view = await this.readStore.reader<ConversationView>(CONVERSATIONS).get(conversationId);
+    if (!view || view.userId !== userId || view.agentId !== agentId) return null;
+    return this.open(view);
+  }
+
+  async list(
+    agentId: string,
+    userId: string,
+    archived: 'true' | 'false' | 'all',
+    page: { limit: number; cursor: string | null },
+  ): Promise<{ data: ConversationRecord[]; nextCursor: string | null }> {
+    const result = await this.readStore
+      .reader<ConversationView>(CONVERSATIONS)
+      .find(
+        { agentId, userId, ...(archived === 'all' ? {} : { archived: archived === 'true' }) },
+        { sort: { field: 'createdAt' }, limit: page.limit, cursor: page.cursor },
+      );
+    const titles = await this.cipher.openMany(result.data.map((view) => view.title));
+    return {
+      data: result.data.map((view, i) => this.record(view, titles[i] ?? null, null)),
+      nextCursor: result.nextCursor,
+    };
+  }
+
+  /** One page of the conversation's messages, oldest first, opened. */
+  async messages(
+    conversationId: string,
+    page: { limit: number; cursor: string | null },
+  ): Promise<{ data: PlainMessage[]; nextCursor: string | null }> {
+    const result = await this.readStore
+      .reader<MessageView>(CONVERSATION_MESSAGES)
+      .find({ conversationId }, { sort: { field: 'seq' }, limit: page.limit, cursor: page.cursor });
+    return { data: await this.openMessages(result.data), nextCursor: result.nextCursor };
+  }
+
+  /**
+   * The live messages a turn builds its history from, oldest first: every one, or, once the conversation is compacted,
+   * those from the checkpoint's message on (the model never sees what the summary covers), so a long conversation's
+   * turn reads and opens a bounded tail instead of its whole history.
+   */
+  async history(conversationId: string, fromMessageId: string | null = null): Promise<PlainMessage[]> {
+    const from = fromMessageId
+      ? await this.readStore.reader<MessageView>(CONVERSATION_MESSAGES).get(fromMessageId)
+      : null;
+    const filter: Filter =
+      from && from.conversationId === conversationId
+        ? { conversationId, seq: { $gte: from.seq } }
+        : { conversationId };
+    const views: MessageView[] = [];
+    let cursor: string | null = null;
+    do {
+      const result = await this.readStore
+        .reader<MessageView>(CONVERSATION_MESSAGES)
+        .find(filter, { sort: { field: 'seq' }, limit: PAGE, cursor });
+      views.push(...result.data);
+      cursor = result.nextCursor;
+    } while (cursor);
+    return this.openMessages(views);
+  }
+
+  /** One message, opened (its tool calls' arguments stay sealed: `toolArguments` opens them). */
+  async message(conversationId: string, messageId: string): Promise<PlainMessage | null> {
+    const view = await this.readStore.reader<MessageView>(CONVERSATION_MESSAGES).get(messageId);
+    if (!view || view.conversationId !== conversationId) return null;
+    return (await this.openMessages([view]))[0]!;
+  }
+
+  /** The arguments of an answer's tool calls, opened with the message's key (null where it is gone). */
+  toolArguments(message: PlainMessage): Promise<(string | null)[]> {
+    return this.cipher.openMany((message.provenance?.toolCalls ?? []).map((call) => call.arguments));
+  }
+
+  private async open(view: ConversationView): Promise<ConversationRecord> {
+    const [title, summary] = await this.cipher.openMany([view.title, view.checkpoint?.summary ?? null]);
+    return this.record(view, title ?? null, summary ?? null);
+  }
+
+  private record(view: ConversationView, title: string | null, summary: string | null): ConversationRecord {
+    return {
+      id: view.id,
+      agentId: view.agentId,
+      userId: view.userId,
+      visibility: view.visibility,
+      title,
+      archived: view.archived,
+      messageCount: view.messageCount,
+      lastMessageAt: view.lastMessageAt,
+      createdAt: view.createdAt,
+      checkpoint: view.checkpoint && {
+        checkpointId: view.checkpoint.checkpointId,
+        throughMessageId: view.checkpoint.throughMessageId,
+        throughOffset: view.checkpoint.throughOffset,
+        model: view.checkpoint.model,
+        summary,
+      },
+    };
+  }
+
+  /** Opens a page of messages with one key look-up for all of them. */
+  private async openMessages(views: readonly MessageView[]): Promise<PlainMessage[]> {
+    const sealed: (string | null)[] = [];
+    for (const view of views) {
+      sealed.push(view.content);
+      for (const attachment of view.attachments) sealed.push(attachment.name, attachment.text);
+    }
+    const opened = await this.cipher.openMany(sealed);
+    let next = 0;
+    return views.map((view) => {
+      const content = opened[next++] ?? null;
+      const attachments = view.attachments.map((attachment) => ({
+        documentId: attachment.documentId,
+        mimeType: attachment.mimeType,
+        sizeBytes: attachment.sizeBytes,
+        name: opened[next++] ?? '',
+        text: opened[next++] ?? null,
+      }));
+      return {
+        id: view.id,
+        role: view.role,
+        content,
+        attachments,
+        citations: view.citations,
+        status: view.status,
+        replyTo: view.replyTo,
+        model: view.model,
+        finishReason: view.finishReason,
+        usage: view.usage,
+        provenance: view.provenance,
+        createdAt: view.createdAt,
+      };
+    });
+  }
+}

@@ -1,0 +1,162 @@
+// The write side of normal and private conversations: every text is sealed with its data key (the message's own, the
+// conversation's for its title, the checkpoint's for its summary, all filed under the conversation so that deleting it
+// destroys them together), the Conversation decider decides, its events are appended; a deletion then destroys the
+// deleted texts' keys at once (the erasure process does it again from the log, should this process die in between).
+// It serves no reads (conversation.reader.ts) and waits for no read model (the controllers and the stored place do,
+// through ReadYourWritesBus). Its callers are the command handlers only.
+import { Inject, Injectable } from '@nestjs/common';
+import { AggregateRepository, type CommandContext } from '#eventsourcing';
+import { ContentCipher, KEY_STORE, type KeyStore } from '#key-store';
+import { conversationDecider, type ConversationCommand } from './conversation.decider.js';
+import { conversationStreamId, type StoredVisibility } from './conversation.events.js';
+import type { NewAnswer, NewCheckpoint, PlainAttachment } from './conversation-records.js';
+import type { ConversationChange, ConversationWriter } from './owned-conversation.js';
+
+/** A turn's user message, in clear, as the stored place hands it over. */
+export interface StoredTurn {
+  readonly conversationId: string;
+  readonly agentId: string;
+  readonly userId: string;
+  /** Given when this turn starts the conversation. */
+  readonly start: { apiKeyId: string; visibility: StoredVisibility; title: string } | null;
+  readonly messageId: string;
+  readonly content: string;
+  readonly attachments: readonly PlainAttachment[];
+}
+
+@Injectable()
+export class ConversationRepository implements ConversationWriter {
+  constructor(
+    private readonly aggregates: AggregateRepository,
+    private readonly cipher: ContentCipher,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
+  ) {}
+
+  /** Posts a turn's user message, starting the conversation on its first turn. */
+  async startTurn(turn: StoredTurn, context: CommandContext): Promise<number> {
+    const { conversationId, messageId } = turn;
+    const seal = (text: string) => this.cipher.seal(messageId, conversationId, text);
+    return this.decide(
+      {
+        type: 'StartTurn',
+        conversationId,
+        userId: turn.userId,
+        agentId: turn.agentId,
+        start: turn.start && {
+          apiKeyId: turn.start.apiKeyId,
+          visibility: turn.start.visibility,
+          title: await this.cipher.seal(conversationId, conversationId, turn.start.title),
+        },
+        messageId,
+        content: await seal(turn.content),
+        attachments: await Promise.all(
+          turn.attachments.map(async (attachment) => ({
+            documentId: attachment.documentId,
+            name: await seal(attachment.name),
+            mimeType: attachment.mimeType,
+            sizeBytes: attachment.sizeBytes,
+            text: attachment.text === null ? null : await seal(attachment.text),
+          })),
+        ),
+      },
+      context,
+    );
+  }
+
+  async recordAnswer(conversationId: string, answer: NewAnswer, context: CommandContext): Promise<number> {
+    const seal = (text: string) => this.cipher.seal(answer.messageId, conversationId, text);
+    return this.decide(
+      {
+        type: 'RecordAnswer',
+        conversationId,
+        answer: {
+          ...answer,
+          content: await seal(answer.content),
+          provenance: {
+            ...answer.provenance,
+            toolCalls: await Promise.all(
+              answer.provenance.toolCalls.map(async (call) => ({
+                ...call,
+                arguments: await seal(call.arguments),
+              })),
+            ),
+          },
+        },
+      },
+      context,
+    );
+  }
+
+  async compact(conversationId: string, checkpoint: NewCheckpoint, context: CommandContext): Promise<number> {
+    const summary = await this.cipher.seal(checkpoint.checkpointId, conversationId, checkpoint.summary);
+    return this.decide(
+      { type: 'CompactConversation', conversationId, checkpoint: { ...checkpoint, summary } },
+      context,
+    );
+  }
+
+  async change(
+    conversationId: string,
+    userId: string,
+    change: ConversationChange,
+    context: CommandContext,
+  ): Promise<number> {
+    const { title, ...flags } = change;
+    return this.decide(
+      {
+        type: 'ChangeConversation',
+        conversationId,
+        userId,
+        ...flags,
+        ...(title !== undefined
+          ? { title: await this.cipher.seal(conversationId, conversationId, title) }
+          : {}),
+      },
+      context,
+    );
+  }
+
+  /** Deletes one message: its key is destroyed at once, and a discarded checkpoint's with it. */
+  async deleteMessage(
+    conversationId: string,
+    userId: string,
+    messageId: string,
+    context: CommandContext,
+  ): Promise<number> {
+    const result = await this.aggregates.decide(
+      conversationStreamId(conversationId),
+      conversationDecider,
+      { type: 'DeleteMessage', conversationId, userId, messageId },
+      context,
+    );
+    await this.keys.destroy(messageId);
+    for (const event of result.events)
+      if (event.type === 'CheckpointDiscarded') await this.keys.destroy(event.data.checkpointId);
+    return result.position;
+  }
+
+  /** Deletes the conversation: every key filed under it is destroyed at once. */
+  async delete(
+    conversationId: string,
+    userId: string | null,
+    reason: 'requested' | 'agent_deleted',
+    context: CommandContext,
+  ): Promise<number> {
+    const position = await this.decide(
+      { type: 'DeleteConversation', conversationId, userId, reason },
+      context,
+    );
+    await this.keys.destroyGroup(conversationId);
+    return position;
+  }
+
+  private async decide(command: ConversationCommand, context: CommandContext): Promise<number> {
+    const result = await this.aggregates.decide(
+      conversationStreamId(command.conversationId),
+      conversationDecider,
+      command,
+      context,
+    );
+    return result.position;
+  }
+}

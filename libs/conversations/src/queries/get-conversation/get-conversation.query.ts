@@ -1,0 +1,27 @@
+// One of the principal's conversations with an Agent, stored or incognito, as the routes answer it. It has no route of
+// its own: PATCH …/conversation/{conversationId} answers with it once its change is applied.
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import type { Principal } from '#identity';
+import { ConversationDirectory, toConversationDto } from '../../conversation-directory.js';
+import type { ConversationDto } from '../../conversation.schemas.js';
+
+export class GetConversation extends Query<z.output<typeof ConversationDto>> {
+  constructor(
+    readonly agentId: string,
+    readonly conversationId: string,
+    readonly principal: Principal,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetConversation)
+export class GetConversationHandler implements IQueryHandler<GetConversation> {
+  constructor(private readonly directory: ConversationDirectory) {}
+
+  async execute({ agentId, conversationId, principal }: GetConversation) {
+    const { record } = await this.directory.owned(agentId, conversationId, principal);
+    return toConversationDto(record);
+  }
+}
