@@ -82,12 +82,14 @@ describe('Conversations process managers', () => {
     const { events, reads } = inMemoryStores();
     const config = loadConfig({});
     const commands = new AggregateRepository(events, config);
+    const handler = new DeleteAgentConversationHandler(new ConversationRepository(commands, cipher, keys));
+    const sent: DeleteAgentConversation[] = [];
     const processes = [
       conversationsProjector,
       new AgentConversationsDeletionProcess(
         directCommandBus([
           DeleteAgentConversation,
-          new DeleteAgentConversationHandler(new ConversationRepository(commands, cipher, keys)),
+          { execute: (command: DeleteAgentConversation) => (sent.push(command), handler.execute(command)) },
         ]),
       ),
       new ConversationErasureProcess(keys),
@@ -139,6 +141,11 @@ describe('Conversations process managers', () => {
     for (const sealed of [c1, c2, late])
       expect(await cipher.openMany([sealed.title, sealed.content])).toEqual([null, null]);
     expect(await cipher.open(c3.content)).toBe('hello from c3');
+    // The process acts as the platform, named, and never as a user.
+    expect(sent.map((command) => command.principal)).toEqual(
+      sent.map(() => ({ kind: 'platform', process: 'agent-conversations-deletion-process' })),
+    );
+    expect(new Set(sent.map((command) => command.conversationId))).toEqual(new Set(['c1', 'c2', 'late']));
 
     // Rebuilding the process manager replays AgentDeleted and every ConversationStarted: the derived event ids
     // make its commands no-ops.
