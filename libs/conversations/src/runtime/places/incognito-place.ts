@@ -96,7 +96,12 @@ export class IncognitoWriter implements ConversationWriter {
     private readonly live: IncognitoConversation,
   ) {}
 
-  async change(_conversationId: string, _userId: string, change: ConversationChange): Promise<number> {
+  async change(
+    _conversationId: string,
+    _userId: string,
+    change: ConversationChange,
+    _context: CommandContext,
+  ): Promise<number> {
     if (change.archived !== undefined || change.visibility !== undefined)
       throw new ValidationError(
         'incognito_conversation',
