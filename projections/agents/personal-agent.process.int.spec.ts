@@ -6,7 +6,14 @@ import { inMemoryStores, makeEvent, waitUntil } from '#testing/fixtures';
 import { directCommandBus } from '#testing/direct-command-bus';
 import { AgentRules } from '#agents/agent-rules';
 import { AgentSpaceGrants } from '#agents/agent-space-grants';
-import { CreateAgent, CreateAgentHandler } from '#agents/commands/create-agent/create-agent.command';
+import {
+  CreatePersonalAgent,
+  CreatePersonalAgentHandler,
+} from '#agents/commands/create-personal-agent/create-personal-agent.command';
+import {
+  ReplacePersonalAgent,
+  ReplacePersonalAgentHandler,
+} from '#agents/commands/replace-personal-agent/replace-personal-agent.command';
 import { agentsProjector } from './agents.projector.js';
 import { agentStreamId, PersonalAgentProcess, personalAgentId } from '#agents';
 
@@ -16,8 +23,11 @@ describe('PersonalAgentProcess', () => {
     const config = loadConfig({});
     const commands = new AggregateRepository(events, config);
     const rules = new AgentRules(reads, new AgentSpaceGrants(reads), ModelRegistry.build({}, config));
-    const bus = directCommandBus([CreateAgent, new CreateAgentHandler(commands, rules)]);
-    const projectors = [agentsProjector, new PersonalAgentProcess(commands, bus)];
+    const bus = directCommandBus(
+      [CreatePersonalAgent, new CreatePersonalAgentHandler(commands, rules)],
+      [ReplacePersonalAgent, new ReplacePersonalAgentHandler(commands, rules)],
+    );
+    const projectors = [agentsProjector, new PersonalAgentProcess(bus)];
     const runner = new ProjectionRunner(events, reads, projectors, { owner: processLeaseOwner('t') });
     runner.start();
 

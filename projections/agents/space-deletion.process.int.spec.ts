@@ -24,7 +24,7 @@ describe('SpaceDeletionProcess', () => {
     const { events, reads } = inMemoryStores();
     const commands = new AggregateRepository(events, loadConfig({}));
     const bus = directCommandBus([DeleteAgent, new DeleteAgentHandler(commands, reads)]);
-    const projectors = [agentsProjector, new SpaceDeletionProcess(commands, bus)];
+    const projectors = [agentsProjector, new SpaceDeletionProcess(bus)];
     const runner = new ProjectionRunner(events, reads, projectors, { owner: processLeaseOwner('t') });
     runner.start();
 

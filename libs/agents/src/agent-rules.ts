@@ -2,7 +2,7 @@
 // may use. The command handlers apply them before the decider runs.
 import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundError, ValidationError } from '#kernel';
-import type { Caller } from '#identity';
+import type { PrincipalOrCaller } from '#identity';
 import { kindWithArticle, ModelRegistry } from '#model-providers';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { changeableSpace, SpaceGrants } from '#spaces';
@@ -16,12 +16,12 @@ export class AgentRules {
   ) {}
 
   /**
-   * An Agent goes only into a Space the caller may change: one it cannot see is `unknown_space` (whether or not it
+   * An Agent goes only into a Space the principal may change: one it cannot see is `unknown_space` (whether or not it
    * exists), one it only sees is 403. Moving an own Agent into another team's Space gave access to its Knowledge.
    */
-  async requireSpace(spaceId: string, caller: Caller): Promise<void> {
+  async requireSpace(spaceId: string, who: PrincipalOrCaller): Promise<void> {
     try {
-      await changeableSpace(this.readStore, this.grants, spaceId, caller);
+      await changeableSpace(this.readStore, this.grants, spaceId, who);
     } catch (error) {
       if (error instanceof NotFoundError)
         throw new ValidationError('unknown_space', `Space '${spaceId}' does not exist`, 'spaceId');

@@ -1,9 +1,27 @@
-// The Spaces context asks which Spaces a caller reaches through its Agents; this answers from the Agents read model.
+// The Spaces context asks which Spaces a principal reaches through its Agents; this answers from the Agents read model.
 import { Inject, Injectable } from '@nestjs/common';
-import type { Caller } from '#identity';
+import type { AgentAccess, Principal } from '#identity';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import { SpaceGrants } from '#spaces';
 import { AGENTS, type AgentView } from './agents.read-model.js';
+
+/** The Agents a principal is granted: a key's grants; a session (its user) and the platform every Agent. */
+function grantsOf(principal: Principal): AgentAccess {
+  switch (principal.kind) {
+    case 'apiKey':
+      return principal.grants;
+    case 'session':
+    case 'platform':
+      return { kind: 'all' };
+    case 'appToken':
+      return {
+        kind: 'agents',
+        agentIds: principal.allowlist === 'standalone' ? [] : [...principal.allowlist],
+      };
+    case 'embedVisitor':
+      return { kind: 'agents', agentIds: [principal.agentId] };
+  }
+}
 
 @Injectable()
 export class AgentSpaceGrants extends SpaceGrants {
@@ -11,8 +29,8 @@ export class AgentSpaceGrants extends SpaceGrants {
     super();
   }
 
-  async grantedSpaceIds(caller: Caller): Promise<string[]> {
-    const access = caller.apiKey.agentAccess;
+  async grantedSpaceIds(principal: Principal): Promise<string[]> {
+    const access = grantsOf(principal);
     const granted = await findAll<AgentView>(
       this.readStore,
       AGENTS,

@@ -163,6 +163,32 @@ describe('Agent decider', () => {
       .thenThrows('personal_agent_cannot_be_public');
   });
 
+  it("creates a user's personal Agent once: nothing when it exists (a replayed registration)", () => {
+    const personal = {
+      type: 'CreatePersonalAgent',
+      agentId: 'a1',
+      ownerUserId: 'u1',
+      settings: { name: "Ada's assistant", model: 'offline-chat' },
+    } as const;
+    given()
+      .when(personal)
+      .then([
+        {
+          type: 'AgentCreated',
+          data: {
+            agentId: 'a1',
+            spaceId: null,
+            isPersonal: true,
+            ownerUserId: 'u1',
+            ...AGENT_DEFAULTS,
+            name: "Ada's assistant",
+            model: 'offline-chat',
+          },
+        },
+      ]);
+    given(created).when(personal).then([]);
+  });
+
   it('deletes once, and a deleted Agent cannot be changed', () => {
     const deleted: AgentEvent = { type: 'AgentDeleted', data: { agentId: 'a1', reason: 'requested' } };
     given(created).when({ type: 'DeleteAgent', agentId: 'a1', reason: 'requested' }).then([deleted]);

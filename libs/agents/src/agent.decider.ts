@@ -43,6 +43,13 @@ export type AgentCommand =
       readonly spaceId?: string;
       readonly settings: Partial<AgentSettings>;
     }
+  | {
+      /** A user's personal Agent (no Space), made by the platform: nothing when the Agent exists already. */
+      readonly type: 'CreatePersonalAgent';
+      readonly agentId: string;
+      readonly ownerUserId: string;
+      readonly settings: Pick<AgentSettings, 'name' | 'model'>;
+    }
   | { readonly type: 'ChangeAgentSystemPrompt'; readonly agentId: string; readonly systemPrompt: string }
   | {
       readonly type: 'DeleteAgent';
@@ -104,6 +111,14 @@ export function decideAgent(command: AgentCommand, state: AgentState): AgentEven
           },
         },
       ];
+    }
+    case 'CreatePersonalAgent': {
+      if (state.status !== 'absent') return [];
+      const { ownerUserId, settings } = command;
+      return decideAgent(
+        { type: 'CreateAgent', agentId, spaceId: null, isPersonal: true, ownerUserId, settings },
+        state,
+      );
     }
     case 'ChangeAgent':
       if (state.status !== 'active') throw new NotFoundError('Agent', agentId);

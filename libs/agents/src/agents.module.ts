@@ -15,8 +15,10 @@ import { ChangeAgentPromptController } from './commands/change-agent-prompt/chan
 import { ChangeAgentPromptHandler } from './commands/change-agent-prompt/change-agent-prompt.command.js';
 import { CreateAgentController } from './commands/create-agent/create-agent.controller.js';
 import { CreateAgentHandler } from './commands/create-agent/create-agent.command.js';
+import { CreatePersonalAgentHandler } from './commands/create-personal-agent/create-personal-agent.command.js';
 import { DeleteAgentController } from './commands/delete-agent/delete-agent.controller.js';
 import { DeleteAgentHandler } from './commands/delete-agent/delete-agent.command.js';
+import { ReplacePersonalAgentHandler } from './commands/replace-personal-agent/replace-personal-agent.command.js';
 import { GetAgentController } from './queries/get-agent/get-agent.controller.js';
 import { GetAgentHandler } from './queries/get-agent/get-agent.query.js';
 import { ListAgentsController } from './queries/list-agents/list-agents.controller.js';
@@ -33,6 +35,8 @@ export const AGENT_CONTROLLERS = [
 
 export const AGENT_COMMAND_HANDLERS = [
   CreateAgentHandler,
+  CreatePersonalAgentHandler,
+  ReplacePersonalAgentHandler,
   ChangeAgentHandler,
   ChangeAgentPromptHandler,
   DeleteAgentHandler,

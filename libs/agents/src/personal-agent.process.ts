@@ -1,72 +1,54 @@
-// Process manager: every registered user gets a personal chat Agent (isPersonal, no Space), created through the
-// ordinary CreateAgent command with an id and event ids derived from the registration, so a replay creates nothing.
+// Process manager: every registered user gets a personal chat Agent (isPersonal, no Space): CreatePersonalAgent with
+// an id derived from the user, sent by the platform with event ids derived from the registration; a deleted personal
+// Agent (logs written before they became undeletable) gets a replacement (ReplacePersonalAgent). The commands'
+// decider makes each Agent once, so a replay appends nothing.
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { CreateAgent } from './commands/create-agent/create-agent.command.js';
-import { sha256, type EventEnvelope } from '#kernel';
-import { causedBy, defineProcess, type EnvelopeOf, type EventHandlers } from '#eventsourcing';
-import { AggregateRepository } from '#eventsourcing';
-import type { UserEvent } from '#identity';
-import { agentDecider } from './agent.decider.js';
-import { agentStreamId, type AgentEvent } from './agent.events.js';
+import { causedBy, defineProcess, type EventHandlers } from '#eventsourcing';
+import { platformPrincipal, type UserEvent } from '#identity';
+import {
+  CreatePersonalAgent,
+  personalAgentId,
+} from './commands/create-personal-agent/create-personal-agent.command.js';
+import { ReplacePersonalAgent } from './commands/replace-personal-agent/replace-personal-agent.command.js';
+import type { AgentEvent } from './agent.events.js';
 
-export const personalAgentId = (userId: string): string => `agt_personal_${sha256(userId).slice(0, 24)}`;
-
-/** The personal Agent that replaces one deleted by the event `deletionEventId` (derived: a replay makes the same). */
-export const replacementPersonalAgentId = (userId: string, deletionEventId: string): string =>
-  `agt_personal_${sha256(`${userId}:${deletionEventId}`).slice(0, 24)}`;
+export { personalAgentId } from './commands/create-personal-agent/create-personal-agent.command.js';
+export { replacementPersonalAgentId } from './commands/replace-personal-agent/replace-personal-agent.command.js';
 
 type PersonalAgentRead = Extract<UserEvent | AgentEvent, { type: 'UserRegistered' | 'AgentDeleted' }>;
 
-/**
- * Keeps the invariant "every user has a personal Agent": creates it when the user registers, and creates a new one
- * if a log holds the deletion of one (personal Agents can no longer be deleted, but logs written before could).
- */
+const PLATFORM = platformPrincipal('personal-agent-process');
+
+/** Keeps the invariant "every user has a personal Agent". */
 @Injectable()
 export class PersonalAgentProcess extends defineProcess<PersonalAgentRead>({
   name: 'personal-agent-process',
   version: 2,
 }) {
-  constructor(
-    private readonly aggregates: AggregateRepository,
-    private readonly bus: CommandBus,
-  ) {
+  constructor(private readonly bus: CommandBus) {
     super();
   }
 
   readonly on: EventHandlers<PersonalAgentRead> = {
-    UserRegistered: (event) => this.handle(event),
-    AgentDeleted: (event) => this.handle(event),
-  };
-
-  private async handle(event: EnvelopeOf<PersonalAgentRead>): Promise<never[]> {
-    if (event.type === 'UserRegistered') {
-      await this.ensure(personalAgentId(event.data.userId), event.data.userId, event.data.name, event);
+    UserRegistered: async (event) => {
+      const { userId, name } = event.data;
+      await this.bus.execute(
+        new CreatePersonalAgent(
+          personalAgentId(userId),
+          userId,
+          `${name}'s assistant`,
+          causedBy(event, 'personal-agent'),
+          PLATFORM,
+        ),
+      );
       return [];
-    }
-    if (event.type !== 'AgentDeleted') return [];
-    const { state } = await this.aggregates.load(agentStreamId(event.data.agentId), agentDecider);
-    if (state.status !== 'deleted' || !state.isPersonal || !state.ownerUserId) return [];
-    const name = state.name.replace(/'s assistant$/, '');
-    await this.ensure(
-      replacementPersonalAgentId(state.ownerUserId, event.id),
-      state.ownerUserId,
-      name,
-      event,
-    );
-    return [];
-  }
-
-  private async ensure(agentId: string, userId: string, name: string, cause: EventEnvelope): Promise<void> {
-    const { state } = await this.aggregates.load(agentStreamId(agentId), agentDecider);
-    if (state.status !== 'absent') return;
-    await this.bus.execute(
-      new CreateAgent(
-        { spaceId: null, isPersonal: true, ownerUserId: userId, settings: { name: `${name}'s assistant` } },
-        causedBy(cause, 'personal-agent'),
-        null,
-        agentId,
-      ),
-    );
-  }
+    },
+    AgentDeleted: async (event) => {
+      await this.bus.execute(
+        new ReplacePersonalAgent(event.data.agentId, event.id, causedBy(event, 'personal-agent'), PLATFORM),
+      );
+      return [];
+    },
+  };
 }

@@ -1,20 +1,21 @@
 // Process manager: deleting a Space deletes every Agent in it, each through its own DeleteAgent command, and also an
 // Agent created in (or moved to) a Space after that Space was deleted (an owner cascade: Space → Agents, one state
-// document per Agent). Commands carry event ids derived from the cause, so a replay appends nothing.
+// document per Agent). The platform sends the commands, with event ids derived from the cause; the decider deletes an
+// Agent once, so a replay appends nothing.
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { EventEnvelope } from '#kernel';
 import { causedBy, defineProcess, ownerCascade, type EventHandlers } from '#eventsourcing';
-import { AggregateRepository } from '#eventsourcing';
+import { platformPrincipal } from '#identity';
 import type { SpaceEvent } from '#spaces';
 import { DeleteAgent } from './commands/delete-agent/delete-agent.command.js';
-import { agentDecider } from './agent.decider.js';
-import { agentStreamId, type AgentEvent } from './agent.events.js';
+import type { AgentEvent } from './agent.events.js';
 
 type Read = Extract<
   AgentEvent | SpaceEvent,
   { type: 'AgentCreated' | 'AgentMovedToSpace' | 'AgentDeleted' | 'SpaceDeleted' }
 >;
+
+const PLATFORM = platformPrincipal('space-deletion-process');
 
 const spaceAgents = ownerCascade<Read>({
   state: 'pm_space_agents',
@@ -35,20 +36,11 @@ export class SpaceDeletionProcess extends defineProcess<Read>({
   version: 2,
   collections: spaceAgents.collections,
 }) {
-  constructor(
-    private readonly aggregates: AggregateRepository,
-    private readonly bus: CommandBus,
-  ) {
+  constructor(private readonly bus: CommandBus) {
     super();
   }
 
-  readonly on: EventHandlers<Read> = spaceAgents.handlers((agent, cause) =>
-    this.deleteAgent(agent.id, cause),
-  );
-
-  private async deleteAgent(agentId: string, cause: EventEnvelope): Promise<void> {
-    const { state } = await this.aggregates.load(agentStreamId(agentId), agentDecider);
-    if (state.status !== 'active') return;
-    await this.bus.execute(new DeleteAgent(agentId, 'space_deleted', causedBy(cause, agentId), null));
-  }
+  readonly on: EventHandlers<Read> = spaceAgents.handlers(async (agent, cause) => {
+    await this.bus.execute(new DeleteAgent(agent.id, 'space_deleted', causedBy(cause, agent.id), PLATFORM));
+  });
 }

@@ -25,6 +25,7 @@ import { SignInController } from './commands/sign-in/sign-in.controller.js';
 import { SignInHandler } from './commands/sign-in/sign-in.command.js';
 import { SignOutController } from './commands/sign-out/sign-out.controller.js';
 import { SignOutHandler } from './commands/sign-out/sign-out.command.js';
+import { RefreshSessionHandler } from './commands/refresh-session/refresh-session.command.js';
 import { SignInLimiter } from './sessions/sign-in-limiter.js';
 import { ChangeOwnUserController } from './commands/change-own-user/change-own-user.controller.js';
 import { ChangeOwnUserHandler } from './commands/change-own-user/change-own-user.command.js';
@@ -91,6 +92,7 @@ export const IDENTITY_COMMAND_HANDLERS = [
   SetUserActiveHandler,
   SignInHandler,
   SignOutHandler,
+  RefreshSessionHandler,
   CreateOwnApiKeyHandler,
   RevokeOwnApiKeyHandler,
   RotateOwnApiKeyHandler,

@@ -188,5 +188,12 @@ describe('document decider', () => {
       .when({ type: 'ChangeDocument', documentId, name: 'x' })
       .thenThrows('document_not_found');
     given().when({ type: 'AttachDocumentTag', documentId, tagId: 't' }).thenThrows('document_not_found');
+    // The tag-deletion cascade detaching from a document gone meanwhile: nothing; a client: 404.
+    given(added, deleted)
+      .when({ type: 'DetachDocumentTag', documentId, tagId: 't', reason: 'tag_deleted' })
+      .then([]);
+    given(added, deleted)
+      .when({ type: 'DetachDocumentTag', documentId, tagId: 't', reason: 'requested' })
+      .thenThrows('document_not_found');
   });
 });

@@ -39,7 +39,13 @@ export type DocumentCommand =
       readonly ownTagIds?: readonly string[];
     }
   | { readonly type: 'AttachDocumentTag'; readonly documentId: string; readonly tagId: string }
-  | { readonly type: 'DetachDocumentTag'; readonly documentId: string; readonly tagId: string }
+  | {
+      readonly type: 'DetachDocumentTag';
+      readonly documentId: string;
+      readonly tagId: string;
+      /** tag_deleted: a cascade, to which a document gone meanwhile is no error. */
+      readonly reason?: 'requested' | 'tag_deleted';
+    }
   | { readonly type: 'RequestReprocessing'; readonly documentId: string; readonly force: boolean }
   | { readonly type: 'StartProcessing'; readonly documentId: string; readonly version: number }
   | {
@@ -116,10 +122,12 @@ export function decideDocument(command: DocumentCommand, state: DocumentState): 
       ? []
       : [{ type: 'DocumentTagsIndexed', data: { documentId, tagIds: [...command.tagIds] } }];
   if (state.status === 'absent' || state.status === 'deleted') {
-    // The pipeline's late outcomes, and a cascade deleting again, change nothing; what a client asks is a 404.
+    // The pipeline's late outcomes, and a cascade deleting or detaching again, change nothing; what a client asks is
+    // a 404.
     const quiet =
       PIPELINE_COMMANDS.has(command.type) ||
-      (command.type === 'DeleteDocument' && command.reason === 'owner_deleted');
+      (command.type === 'DeleteDocument' && command.reason === 'owner_deleted') ||
+      (command.type === 'DetachDocumentTag' && command.reason === 'tag_deleted');
     if (quiet) return [];
     throw new NotFoundError('Document', documentId);
   }

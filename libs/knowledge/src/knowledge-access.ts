@@ -6,7 +6,7 @@
 // and each Agent sees, sets and removes only its own there (another Agent's tag ids are never shown to it).
 import { Inject, Injectable } from '@nestjs/common';
 import { accessibleAgent, manageDenied, type AgentView } from '#agents';
-import { authorize, type Caller } from '#identity';
+import { asPrincipal, authorize, type PrincipalOrCaller } from '#identity';
 import { SPACES, type SpaceView } from '#spaces';
 import { ForbiddenError, NotFoundError, ValidationError } from '#kernel';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';
@@ -23,8 +23,23 @@ import { GLOBAL_OWNER, visibleOwners } from './visible-owners.js';
 export class KnowledgeAccess {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  agent(agentId: string, caller: Caller): Promise<AgentView> {
-    return accessibleAgent(this.readStore, agentId, caller);
+  agent(agentId: string, who: PrincipalOrCaller): Promise<AgentView> {
+    return accessibleAgent(this.readStore, agentId, who);
+  }
+
+  /**
+   * The Agent a write goes through, as `agent` loads it; null for the platform (a process manager cascading a
+   * deletion), which acts through no Agent and on the log, where the read models may no longer hold the Agent (a
+   * replay): the policy is asked for its strictest case (`knowledge.write` on a Global document), and the decider
+   * says whether there is anything to do.
+   */
+  async actingAgent(agentId: string | null, who: PrincipalOrCaller): Promise<AgentView | null> {
+    if (agentId !== null && asPrincipal(who).kind !== 'platform') return this.agent(agentId, who);
+    const unscoped = { id: agentId ?? '', isPersonal: false, ownerUserId: null, spaceId: null };
+    const decision = authorize(who, 'knowledge.write', { agent: unscoped, space: null, scope: 'global' });
+    if (!decision.allow)
+      throw new ForbiddenError(decision.reason, 'only the platform changes Knowledge through no Agent');
+    return null;
   }
 
   async visibleDocument(agent: AgentView, documentId: string): Promise<DocumentView> {
@@ -34,10 +49,14 @@ export class KnowledgeAccess {
     return document;
   }
 
-  async writableDocument(agent: AgentView, documentId: string, caller: Caller): Promise<DocumentView> {
+  async writableDocument(
+    agent: AgentView,
+    documentId: string,
+    who: PrincipalOrCaller,
+  ): Promise<DocumentView> {
     const document = await this.visibleDocument(agent, documentId);
     // A Space's documents are shared by every Agent of the Space: a grant on one of them is not the right to change them.
-    await this.requireWrite(agent, document.scope, caller, 'only admins change Global documents');
+    await this.requireWrite(agent, document.scope, who, 'only admins change Global documents');
     return document;
   }
 
@@ -71,28 +90,28 @@ export class KnowledgeAccess {
   }
 
   /** The owner a new document of this scope gets: the Agent, its Space (its managers), or Global (admins only). */
-  async ownerFor(agent: AgentView, scope: DocumentScope, caller: Caller): Promise<string> {
+  async ownerFor(agent: AgentView, scope: DocumentScope, who: PrincipalOrCaller): Promise<string> {
     if (scope === 'agent') return agent.id;
     if (scope === 'space') {
       if (!agent.spaceId)
         throw new ValidationError('agent_has_no_space', `Agent '${agent.id}' is not in a Space`, 'scope');
-      await this.requireWrite(agent, scope, caller, '');
+      await this.requireWrite(agent, scope, who, '');
       return agent.spaceId;
     }
-    await this.requireWrite(agent, scope, caller, 'only admins add Global documents');
+    await this.requireWrite(agent, scope, who, 'only admins add Global documents');
     return GLOBAL_OWNER;
   }
 
-  /** The policy's `knowledge.write` for a document of this scope, through this Agent (one the caller uses). */
+  /** The policy's `knowledge.write` for a document of this scope, through this Agent (one the principal uses). */
   private async requireWrite(
     agent: AgentView,
     scope: DocumentScope,
-    caller: Caller,
+    who: PrincipalOrCaller,
     globalMessage: string,
   ): Promise<void> {
     if (scope === 'agent') return;
     const space = scope === 'space' && agent.spaceId ? await this.space(agent.spaceId) : null;
-    const decision = authorize(caller, 'knowledge.write', { agent, space, scope });
+    const decision = authorize(who, 'knowledge.write', { agent, space, scope });
     if (decision.allow) return;
     if (decision.reason === 'admin_required') throw new ForbiddenError('admin_required', globalMessage);
     // The manager's 403 `space_change_denied`, worded as for every manage action.

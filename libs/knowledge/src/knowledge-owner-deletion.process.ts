@@ -1,25 +1,25 @@
 // Process manager: when an Agent is deleted, its documents and its tags go too; when a Space is deleted, its
 // Space-level documents go (its Agents' own documents follow through their AgentDeleted). An owner cascade: owner →
 // documents and tags, one state document per child (a tag deleted meanwhile is skipped); a document added to an owner
-// that is already gone is deleted as soon as it appears. Commands carry event ids derived from their cause, so a
-// replay appends nothing.
+// that is already gone is deleted as soon as it appears. The platform sends the commands, with event ids derived from
+// their cause; the deciders delete a document or a tag once, so a replay appends nothing.
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { EventEnvelope } from '#kernel';
 import { causedBy, defineProcess, ownerCascade, type EventHandlers } from '#eventsourcing';
-import { AggregateRepository } from '#eventsourcing';
+import { platformPrincipal } from '#identity';
 import type { AgentEvent } from '#agents';
 import type { SpaceEvent } from '#spaces';
 import { DeleteDocument } from './commands/delete-document/delete-document.command.js';
 import { DeleteTag } from './commands/delete-tag/delete-tag.command.js';
 import type { DocumentEvent } from './document.events.js';
-import { tagDecider } from './tag.decider.js';
-import { tagStreamId, type TagEvent } from './tag.events.js';
+import type { TagEvent } from './tag.events.js';
 
 type Read = Extract<
   DocumentEvent | TagEvent | AgentEvent | SpaceEvent,
   { type: 'DocumentAdded' | 'DocumentDeleted' | 'KnowledgeTagCreated' | 'AgentDeleted' | 'SpaceDeleted' }
 >;
+
+const PLATFORM = platformPrincipal('knowledge-owner-deletion-process');
 
 const ownerKnowledge = ownerCascade<Read>({
   state: 'pm_knowledge_owner',
@@ -38,26 +38,16 @@ export class KnowledgeOwnerDeletionProcess extends defineProcess<Read>({
   version: 2,
   collections: ownerKnowledge.collections,
 }) {
-  constructor(
-    private readonly aggregates: AggregateRepository,
-    private readonly bus: CommandBus,
-  ) {
+  constructor(private readonly bus: CommandBus) {
     super();
   }
 
-  readonly on: EventHandlers<Read> = ownerKnowledge.handlers((child, cause) =>
-    child.kind === 'tag' ? this.deleteTag(child.id, cause) : this.deleteDocument(child.id, cause),
-  );
-
-  private async deleteDocument(documentId: string, cause: EventEnvelope): Promise<void> {
+  readonly on: EventHandlers<Read> = ownerKnowledge.handlers(async (child, cause) => {
+    const context = causedBy(cause, child.id);
     await this.bus.execute(
-      new DeleteDocument(documentId, 'owner_deleted', causedBy(cause, documentId), null),
+      child.kind === 'tag'
+        ? new DeleteTag(child.ownerId, child.id, 'owner_deleted', context, PLATFORM)
+        : new DeleteDocument(child.id, 'owner_deleted', null, context, PLATFORM),
     );
-  }
-
-  private async deleteTag(tagId: string, cause: EventEnvelope): Promise<void> {
-    const { state } = await this.aggregates.load(tagStreamId(tagId), tagDecider);
-    if (state.status !== 'active') return;
-    await this.bus.execute(new DeleteTag(state.agentId, tagId, causedBy(cause, tagId), null));
-  }
+  });
 }

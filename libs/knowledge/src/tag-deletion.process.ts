@@ -1,18 +1,19 @@
 // Process manager: a deleted tag leaves every document that carried it. An owner cascade tag → documents carrying it,
 // one state document per (tag, document); when the tag is deleted it detaches it from each of them (each document is
 // its own stream and its own command), and a tag attached later by a request that raced with the deletion is detached
-// as soon as the attachment appears. Commands carry event ids derived from their cause, so a replay appends nothing.
+// as soon as the attachment appears. The platform sends the commands, with event ids derived from their cause; the
+// decider detaches only a tag the document still carries, so a replay appends nothing.
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { EventEnvelope } from '#kernel';
 import { causedBy, defineProcess, ownerCascade, type EventHandlers } from '#eventsourcing';
-import { AggregateRepository } from '#eventsourcing';
+import { platformPrincipal } from '#identity';
 import { DetachDocumentTag } from './commands/detach-document-tag/detach-document-tag.command.js';
-import { documentDecider } from './document.decider.js';
-import { documentStreamId, type DocumentEvent } from './document.events.js';
+import type { DocumentEvent } from './document.events.js';
 import type { TagEvent } from './tag.events.js';
 
 export const TAG_DELETION_PROCESS = 'knowledge-tag-deletion-process';
+
+const PLATFORM = platformPrincipal(TAG_DELETION_PROCESS);
 
 type Read = Extract<
   DocumentEvent | TagEvent,
@@ -35,21 +36,14 @@ export class KnowledgeTagDeletionProcess extends defineProcess<Read>({
   version: 2,
   collections: tagCarriers.collections,
 }) {
-  constructor(
-    private readonly aggregates: AggregateRepository,
-    private readonly bus: CommandBus,
-  ) {
+  constructor(private readonly bus: CommandBus) {
     super();
   }
 
-  readonly on: EventHandlers<Read> = tagCarriers.handlers((document, cause) =>
-    this.detach(document.id, document.ownerId, cause),
-  );
-
-  /** Detaches the tag from a document that still exists (a deleted document has nothing to detach). */
-  private async detach(documentId: string, tagId: string, cause: EventEnvelope): Promise<void> {
-    const { state } = await this.aggregates.load(documentStreamId(documentId), documentDecider);
-    if (!('tagIds' in state) || !state.tagIds.includes(tagId)) return;
-    await this.bus.execute(new DetachDocumentTag(documentId, tagId, causedBy(cause, documentId), null));
-  }
+  readonly on: EventHandlers<Read> = tagCarriers.handlers(async (document, cause) => {
+    const tagId = document.ownerId;
+    await this.bus.execute(
+      new DetachDocumentTag(document.id, tagId, 'tag_deleted', null, causedBy(cause, document.id), PLATFORM),
+    );
+  });
 }

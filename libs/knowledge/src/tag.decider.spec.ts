@@ -36,4 +36,13 @@ describe('knowledge tag decider', () => {
       .when({ type: 'ChangeTag', tagId: 't1', name: 'x' })
       .thenThrows('tag_not_found');
   });
+
+  it('deletes once: again, a client gets 404 and the owner-deletion cascade nothing', () => {
+    const deleted = { type: 'KnowledgeTagDeleted', data: { tagId: 't1' } } as const;
+    given(created, deleted)
+      .when({ type: 'DeleteTag', tagId: 't1', reason: 'requested' })
+      .thenThrows('tag_not_found');
+    given(created, deleted).when({ type: 'DeleteTag', tagId: 't1', reason: 'owner_deleted' }).then([]);
+    given().when({ type: 'DeleteTag', tagId: 't1', reason: 'owner_deleted' }).then([]);
+  });
 });

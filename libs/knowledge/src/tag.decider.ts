@@ -16,7 +16,12 @@ export type TagCommand =
       readonly color: string;
     }
   | { readonly type: 'ChangeTag'; readonly tagId: string; readonly name?: string; readonly color?: string }
-  | { readonly type: 'DeleteTag'; readonly tagId: string };
+  | {
+      readonly type: 'DeleteTag';
+      readonly tagId: string;
+      /** owner_deleted: a cascade, to which a tag gone meanwhile is no error. */
+      readonly reason?: 'requested' | 'owner_deleted';
+    };
 
 function checkName(name: string): string {
   const trimmed = name.trim();
@@ -47,7 +52,10 @@ export function decideTag(command: TagCommand, state: TagState): TagEvent[] {
       },
     ];
   }
-  if (state.status !== 'active') throw new NotFoundError('Tag', tagId);
+  if (state.status !== 'active') {
+    if (command.type === 'DeleteTag' && command.reason === 'owner_deleted') return [];
+    throw new NotFoundError('Tag', tagId);
+  }
   if (command.type === 'DeleteTag') return [{ type: 'KnowledgeTagDeleted', data: { tagId } }];
   const events: TagEvent[] = [];
   if (command.name !== undefined) {

@@ -30,7 +30,7 @@ import {
 import { countTokens } from '#tokenizer';
 import { callCost, UsageLimiter, type Reservation, type UsageEstimate, UsageRecorder } from '#usage';
 import type { CallOutcome, Operation, Surface } from '#usage';
-import type { ApiKeyView, Caller } from '#identity';
+import { assertAllowed, type ApiKeyView, type Caller } from '#identity';
 import { StreamedText } from './streamed-text.js';
 
 /** Who a call is for: usage is attributed to the key, its user and the Agent (core surface). */
@@ -52,6 +52,16 @@ export const callerScope = (caller: Caller, surface: Surface, agentId: string | 
   surface,
   correlationId: caller.correlationId,
 });
+
+/** 403 unless the policy lets the caller call models directly (`model.call`: API keys and admins). */
+export const assertMayCallModels = (caller: Caller): void =>
+  assertAllowed(caller, 'model.call', null, 'this principal may not call models directly');
+
+/** The scope of a direct model call (the compatible gateway: no Agent), if the policy allows it (403 otherwise). */
+export function directCallScope(caller: Caller, surface: Surface): CallScope {
+  assertMayCallModels(caller);
+  return callerScope(caller, surface);
+}
 
 export class ModelNotFoundError extends PlatformError {
   constructor(message: string) {

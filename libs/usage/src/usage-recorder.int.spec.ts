@@ -4,6 +4,11 @@ import type { EventStore } from '#event-store';
 import { SqliteEventStore } from '#event-store';
 import { AggregateRepository } from '#eventsourcing';
 import { UsageLimiter } from './usage-limiter.js';
+import { directCommandBus } from '#testing/direct-command-bus';
+import {
+  RecordModelCalls,
+  RecordModelCallsHandler,
+} from './commands/record-model-calls/record-model-calls.command.js';
 import { UsageRecorder } from './usage-recorder.js';
 import { usageStreamId, type ModelCall } from './usage.events.js';
 
@@ -34,7 +39,8 @@ describe('UsageRecorder', () => {
   const setup = (wrap: (store: EventStore) => EventStore = (s) => s) => {
     store = new SqliteEventStore({ path: ':memory:' });
     const commands = new AggregateRepository(wrap(store), { commandRetries: 3 } as PlatformConfig);
-    return new UsageRecorder(commands, pino({ level: 'silent' }));
+    const bus = directCommandBus([RecordModelCalls, new RecordModelCallsHandler(commands)]);
+    return new UsageRecorder(bus, pino({ level: 'silent' }));
   };
   afterEach(() => store.close());
 

@@ -1,6 +1,7 @@
-// Records model calls off the hot path: a call is queued in memory and appended with others of its stream (key and
-// day) in one batch a moment later, with the expected revision and event ids derived from the call ids, so a retried
-// batch never records a call twice. A failed append keeps the batch and retries; shutdown flushes what is queued.
+// Records model calls off the hot path: a call is queued in memory and sent with others of its stream (key and day)
+// in one RecordModelCalls command a moment later (its handler appends them with the expected revision and event ids
+// derived from the call ids, so a retried batch never records a call twice). A failed batch is kept and retried;
+// shutdown flushes what is queued.
 import {
   Inject,
   Injectable,
@@ -8,26 +9,23 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { derivedEventId, WrongExpectedRevisionError, type NewEvent } from '#kernel';
-import { SCHEMA_VERSION } from '#eventsourcing';
+import { CommandBus } from '@nestjs/cqrs';
 import { LOGGER } from '#infrastructure';
-import { AggregateRepository } from '#eventsourcing';
+import {
+  RecordModelCalls,
+  type RecordedCall,
+} from './commands/record-model-calls/record-model-calls.command.js';
 import { addCall, ZERO_USAGE, type UsageTotals } from './usage.decider.js';
 import { usageStreamId, type ModelCall } from './usage.events.js';
 
-/** A call waiting to be appended, with the correlation id of the request that made it. */
-interface QueuedCall {
-  readonly call: ModelCall;
-  readonly correlationId: string;
+/** A call waiting to be recorded, with the correlation id of the request that made it. */
+interface QueuedCall extends RecordedCall {
   readonly streamId: string;
 }
 
 const FLUSH_DELAY_MS = 200;
 const FLUSH_AT = 1_000;
 const RETRY_DELAY_MS = 1_000;
-const APPEND_ATTEMPTS = 8;
-
-export const callEventId = (callId: string): string => derivedEventId('model-call', callId);
 
 @Injectable()
 export class UsageRecorder implements BeforeApplicationShutdown, OnApplicationShutdown {
@@ -40,7 +38,7 @@ export class UsageRecorder implements BeforeApplicationShutdown, OnApplicationSh
   private readonly listeners: ((call: ModelCall) => void)[] = [];
 
   constructor(
-    private readonly aggregates: AggregateRepository,
+    private readonly commands: CommandBus,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -120,7 +118,7 @@ export class UsageRecorder implements BeforeApplicationShutdown, OnApplicationSh
     await Promise.all(
       [...byStream].map(async ([streamId, calls]) => {
         try {
-          await this.appendStream(streamId, calls);
+          await this.appendStream(calls);
           for (const { call } of calls) this.settle(call);
         } catch (error) {
           this.logger.error({ err: error, streamId, calls: calls.length }, 'usage append failed; will retry');
@@ -134,33 +132,16 @@ export class UsageRecorder implements BeforeApplicationShutdown, OnApplicationSh
     }
   }
 
-  private async appendStream(streamId: string, calls: readonly QueuedCall[]): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      // Only the revision matters: loading the state would read and parse the calls appended since it was last loaded.
-      const revision = await this.aggregates.store.streamRevision(streamId);
-      const events: NewEvent[] = calls.map(({ call, correlationId }) => ({
-        id: callEventId(call.callId),
-        type: 'ModelCallRecorded',
-        data: call,
-        metadata: {
-          correlationId,
-          causationId: null,
-          actor: { kind: 'apiKey', id: call.apiKeyId },
-          occurredAt: call.startedAt,
-          schemaVersion: SCHEMA_VERSION,
-        },
-      }));
-      try {
-        await this.aggregates.store.appendToStream(
-          streamId,
-          events,
-          revision === null ? 'no_stream' : revision,
-        );
-        return;
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError) || attempt >= APPEND_ATTEMPTS) throw error;
-      }
-    }
+  private async appendStream(calls: readonly QueuedCall[]): Promise<void> {
+    const { call, correlationId } = calls[0]!;
+    await this.commands.execute(
+      new RecordModelCalls(
+        call.apiKeyId,
+        call.startedAt.slice(0, 10),
+        calls.map(({ call, correlationId }) => ({ call, correlationId })),
+        { actor: { kind: 'apiKey', id: call.apiKeyId }, correlationId, now: () => new Date() },
+      ),
+    );
   }
 
   private settle(call: ModelCall): void {

@@ -3,6 +3,7 @@
 import { Module } from '@nestjs/common';
 import { SetUsageLimitController } from './commands/set-usage-limit/set-usage-limit.controller.js';
 import { SetUsageLimitHandler } from './commands/set-usage-limit/set-usage-limit.command.js';
+import { RecordModelCallsHandler } from './commands/record-model-calls/record-model-calls.command.js';
 import { GetCostControlController } from './queries/get-cost-control/get-cost-control.controller.js';
 import { GetCostControlHandler } from './queries/get-cost-control/get-cost-control.query.js';
 import { GetUsageController } from './queries/get-usage/get-usage.controller.js';
@@ -12,7 +13,7 @@ import { UsageRecorder } from './usage-recorder.js';
 
 export const USAGE_CONTROLLERS = [GetUsageController, GetCostControlController, SetUsageLimitController];
 
-export const USAGE_COMMAND_HANDLERS = [SetUsageLimitHandler];
+export const USAGE_COMMAND_HANDLERS = [SetUsageLimitHandler, RecordModelCallsHandler];
 
 export const USAGE_QUERY_HANDLERS = [GetUsageHandler, GetCostControlHandler];
 

@@ -1,5 +1,5 @@
 import { ACTIONS, authorize, type Action, type Decision } from './policy.js';
-import type { Principal } from './principal.js';
+import { platformPrincipal, type Principal } from './principal.js';
 
 const key = (
   over: Partial<{ keyId: string; userId: string; isAdmin: boolean; agents: 'all' | string[] }> = {},
@@ -174,6 +174,19 @@ describe('the authorization policy', () => {
 
     const platform = { kind: 'platform', process: 'space-deletion' } as const;
     expect(authorize(platform, 'agent.manage', { agent: teamAgent, space: null })).toEqual(ALLOW);
+  });
+
+  it("lets the platform do what its process managers send, and nothing that is a user's own", () => {
+    const platform = platformPrincipal('test-process');
+    // The personal-agent process, the Space-deletion cascade, the Knowledge tag and owner cascades.
+    expect(authorize(platform, 'agent.create', null)).toEqual(ALLOW);
+    expect(authorize(platform, 'agent.manage', { agent: personal, space: null })).toEqual(ALLOW);
+    expect(
+      authorize(platform, 'knowledge.write', { agent: teamAgent, space: null, scope: 'global' }),
+    ).toEqual(ALLOW);
+    for (const action of ['user.self', 'apiKey.own', 'usage.read.own', 'memory.own.erase'] as const)
+      expect(authorize(platform, action, null)).toEqual(denied('principal_not_supported'));
+    expect(authorize(platform, 'memory.personal.write', teamAgent)).toEqual(denied('agent_access_denied'));
   });
 
   it('has a rule for every action it lists, and no visitor or App token holds an admin right', () => {

@@ -61,3 +61,6 @@ export const principalOf = (caller: Caller): ApiKeyPrincipal | SessionPrincipal 
 export type PrincipalOrCaller = Principal | Caller;
 
 export const asPrincipal = (who: PrincipalOrCaller): Principal => ('kind' in who ? who : principalOf(who));
+
+/** The principal a process manager's commands carry (`process`: its name, for the reason). */
+export const platformPrincipal = (process: string): PlatformPrincipal => ({ kind: 'platform', process });

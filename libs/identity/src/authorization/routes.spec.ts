@@ -2,7 +2,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import type { ProjectionRunner } from '#eventsourcing';
 import { ForbiddenError, type PlatformConfig } from '#kernel';
-import type { AggregateRepository } from '#eventsourcing';
+import type { CommandBus } from '@nestjs/cqrs';
 import type { ReadStore } from '#read-store';
 import { ApiKeyGuard } from '../http/api-key.guard.js';
 import { routeRuleOf } from './routes.js';
@@ -14,7 +14,7 @@ const publicRequest = (method: string, url: string) => {
     {} as ReadStore,
     { on: () => undefined } as unknown as ProjectionRunner,
     {} as PlatformConfig,
-    {} as AggregateRepository,
+    {} as CommandBus,
   );
   const request = { method, url, routeOptions: { url }, headers: {} };
   const context = {

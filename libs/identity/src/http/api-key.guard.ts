@@ -12,8 +12,9 @@ import {
   UnauthorizedError,
   type PlatformConfig,
 } from '#kernel';
-import { AggregateRepository } from '#eventsourcing';
-import { sessionDecider, sessionIdOf, sessionStreamId } from '../session.events.js';
+import { CommandBus } from '@nestjs/cqrs';
+import { RefreshSession } from '../commands/refresh-session/refresh-session.command.js';
+import { sessionIdOf } from '../session.events.js';
 import { sessionSecretOf } from '../sessions/session-cookie.js';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { PUBLIC_ROUTE, sourceOf, type RequestWithCaller } from './caller.js';
@@ -90,7 +91,7 @@ export class ApiKeyGuard implements CanActivate {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     runner: ProjectionRunner,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
-    private readonly aggregates: AggregateRepository,
+    private readonly commands: CommandBus,
   ) {
     this.known = new Known(runner, API_KEYS_READ_MODEL.projection);
     this.users = new Known(runner, USERS_READ_MODEL.projection);
@@ -200,9 +201,7 @@ export class ApiKeyGuard implements CanActivate {
     this.lastSeen.set(sessionId, now);
     if (now - persisted < this.config.people.sessionIdleMs / 4) return;
     const context = { actor: SYSTEM_ACTOR, correlationId: randomUUID(), now: () => new Date() };
-    void this.aggregates
-      .decide(sessionStreamId(sessionId), sessionDecider, { type: 'RefreshSession', sessionId }, context)
-      .catch(() => undefined);
+    void this.commands.execute(new RefreshSession(sessionId, context)).catch(() => undefined);
   }
 
   /** CSRF: a cookie-authenticated unsafe request must say it comes from this instance (Origin, else Referer). */

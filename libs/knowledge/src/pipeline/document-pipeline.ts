@@ -13,6 +13,7 @@ import { LOGGER } from '#infrastructure';
 import { AggregateRepository } from '#eventsourcing';
 import { SEARCH_INDEX, type IndexedChunk, type SearchIndex } from '#search';
 import {
+  ingestionContext,
   RecordDocumentProcessing,
   type ProcessingRecord,
 } from '../commands/record-document-processing/record-document-processing.command.js';
@@ -143,7 +144,8 @@ export class DocumentPipeline {
 
   /** Records a step of a document's processing; returns the number of events appended (0: a repeat). */
   async record(record: ProcessingRecord): Promise<number> {
-    return (await this.bus.execute(new RecordDocumentProcessing(record))).appended;
+    return (await this.bus.execute(new RecordDocumentProcessing(record, ingestionContext(record.documentId))))
+      .appended;
   }
 
   private async ingest(job: IngestionJob, state: WithContent): Promise<void> {

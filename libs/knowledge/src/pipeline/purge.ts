@@ -7,7 +7,10 @@ import { ProjectionWaiter } from '#eventsourcing';
 import { AggregateRepository } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { SEARCH_INDEX, type SearchIndex } from '#search';
-import { RecordDocumentProcessing } from '../commands/record-document-processing/record-document-processing.command.js';
+import {
+  ingestionContext,
+  RecordDocumentProcessing,
+} from '../commands/record-document-processing/record-document-processing.command.js';
 import type { DocumentState } from '../document.events.js';
 import { KNOWLEDGE_DOCUMENTS, KNOWLEDGE_PROJECTION, type DocumentView } from '../knowledge.read-model.js';
 import { IndexAliases } from './index-aliases.js';
@@ -39,7 +42,10 @@ export class ContentPurge {
       if (users === 0 && (await this.blobs.delete(blobId))) removed.push(blobId);
     }
     await this.bus.execute(
-      new RecordDocumentProcessing({ type: 'RecordContentPurged', documentId, blobIds: removed }),
+      new RecordDocumentProcessing(
+        { type: 'RecordContentPurged', documentId, blobIds: removed },
+        ingestionContext(documentId),
+      ),
     );
   }
 }

@@ -4,7 +4,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { AggregateRepository } from '#eventsourcing';
 import { SEARCH_INDEX, type SearchIndex } from '#search';
-import { RecordDocumentProcessing } from '../commands/record-document-processing/record-document-processing.command.js';
+import {
+  ingestionContext,
+  RecordDocumentProcessing,
+} from '../commands/record-document-processing/record-document-processing.command.js';
 import { documentDecider } from '../document.decider.js';
 import { documentStreamId } from '../document.events.js';
 import { IndexAliases } from './index-aliases.js';
@@ -24,7 +27,10 @@ export class TagSync {
     for (const index of await this.indexes.existing())
       await this.search.setDocumentTags(index, documentId, state.tagIds);
     await this.bus.execute(
-      new RecordDocumentProcessing({ type: 'RecordTagsIndexed', documentId, tagIds: state.tagIds }),
+      new RecordDocumentProcessing(
+        { type: 'RecordTagsIndexed', documentId, tagIds: state.tagIds },
+        ingestionContext(documentId),
+      ),
     );
   }
 }

@@ -39,6 +39,17 @@ describe('summary index decider', () => {
         model: 'offline-chat',
       }),
     ).toThrow(expect.objectContaining({ code: 'summary_build_running' }));
+    // The worker's rebuild after pruning a deleted document: nothing while a build is under way.
+    expect(
+      run(history, {
+        type: 'RequestSummaryBuild',
+        agentId,
+        buildId: 'b3',
+        full: false,
+        model: 'offline-chat',
+        reason: 'document_deleted',
+      }),
+    ).toEqual([]);
     // Completion before the build started, or of another build, changes nothing.
     expect(run(history, complete('b1'))).toEqual([]);
     run(history, { type: 'StartSummaryBuild', agentId, buildId: 'b1', leafCount: 9, documentCount: 1 });

@@ -55,6 +55,8 @@ export function decideSummaryIndex(
   const active = 'buildId' in command && state.build?.buildId === command.buildId ? state.build : null;
   switch (command.type) {
     case 'RequestSummaryBuild':
+      // The rebuild after a deletion pruned the tree is no conflict: the build under way reads the documents as now.
+      if (state.build && command.reason === 'document_deleted') return [];
       if (state.build)
         throw new ConflictError(
           'summary_build_running',

@@ -32,7 +32,10 @@ import { embedInBatches, systemScope } from '../system-calls.js';
 import { visibleOwners } from '../visible-owners.js';
 import { summaryIndexDecider, type SummaryIndexCommand } from './summary-index.decider.js';
 import { summaryIndexStreamId, type ActiveSummaryBuild } from './summary-index.events.js';
-import { RecordSummaryBuild } from '../commands/record-summary-build/record-summary-build.command.js';
+import {
+  RecordSummaryBuild,
+  summaryBuildContext,
+} from '../commands/record-summary-build/record-summary-build.command.js';
 import { buildSummaryTree, pruneSummaryTree, type SummaryLeaf, type SummaryTree } from './summary-tree.js';
 
 /** The tree as stored in the blob store. */
@@ -315,17 +318,16 @@ export class SummaryIndexWorker implements BeforeApplicationShutdown {
     });
     if (recorded === 0) return;
     if (blob.id !== serving.treeBlobId) await this.blobs.delete(serving.treeBlobId);
-    // The summaries that quoted it are gone; an incremental build writes those groups again (the rest is reused).
-    const { state } = await this.aggregates.load(summaryIndexStreamId(row.id), summaryIndexDecider);
-    if (!state.build)
-      await this.run({
-        type: 'RequestSummaryBuild',
-        agentId: row.id,
-        buildId: newId('sumb'),
-        full: false,
-        model: serving.model,
-        reason: 'document_deleted',
-      });
+    // The summaries that quoted it are gone; an incremental build writes those groups again (the rest is reused),
+    // unless a build is under way (the decider's).
+    await this.run({
+      type: 'RequestSummaryBuild',
+      agentId: row.id,
+      buildId: newId('sumb'),
+      full: false,
+      model: serving.model,
+      reason: 'document_deleted',
+    });
   }
 
   /** A deleted Agent's tree leaves the blob store, and its index the log's list. */
@@ -347,6 +349,7 @@ export class SummaryIndexWorker implements BeforeApplicationShutdown {
   }
 
   private async run(command: SummaryIndexCommand): Promise<number> {
-    return (await this.bus.execute(new RecordSummaryBuild(command))).appended;
+    return (await this.bus.execute(new RecordSummaryBuild(command, summaryBuildContext(command.agentId))))
+      .appended;
   }
 }

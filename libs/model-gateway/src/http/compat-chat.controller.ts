@@ -9,7 +9,7 @@ import { newId } from '#kernel';
 import { AcceptsBearer, CurrentCaller, type Caller } from '#identity';
 import { parseOrThrow, compatErrorBody, ApiRoute } from '#http';
 import type { ChatDelta, ChatRequest, ChatResult, TokenUsage } from '#model-providers';
-import { callerScope, ModelGateway, type CallScope } from '../model-gateway.js';
+import { directCallScope, ModelGateway, type CallScope } from '../model-gateway.js';
 import { ChatCompletionBody, refuseUnsupportedChatFields } from './compat.schemas.js';
 import { abortOnDisconnect } from './sse.js';
 import { ChatReplies } from './chat-replies.js';
@@ -45,7 +45,8 @@ export function toChatRequest(body: ChatCompletionBody): ChatRequest {
   return request as unknown as ChatRequest;
 }
 
-export const compatScope = (caller: Caller): CallScope => callerScope(caller, 'compat');
+/** The scope of a compatible call: the policy's `model.call` (see directCallScope). */
+export const compatScope = (caller: Caller): CallScope => directCallScope(caller, 'compat');
 
 @AcceptsBearer()
 @Controller('api/compat/v1')
@@ -82,13 +83,14 @@ export class CompatChatController {
     @CurrentCaller() caller: Caller,
     @Res() reply: FastifyReply,
   ): Promise<void> {
+    const scope = compatScope(caller);
     refuseUnsupportedChatFields(raw);
     const body = parseOrThrow(ChatCompletionBody, raw);
     const model = this.gateway.resolve(body.model, 'chat');
     const id = `chatcmpl-${newId('c').slice(2)}`;
     const created = Math.floor(Date.now() / 1000);
     const call = {
-      scope: compatScope(caller),
+      scope,
       model,
       request: toChatRequest(body),
       signal: abortOnDisconnect(reply),

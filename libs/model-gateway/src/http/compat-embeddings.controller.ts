@@ -63,6 +63,7 @@ export class CompatEmbeddingsController {
   @Post('embeddings')
   @HttpCode(200)
   async embeddings(@Body() raw: unknown, @CurrentCaller() caller: Caller, @Res() reply: FastifyReply) {
+    const scope = compatScope(caller);
     const body = parseOrThrow(EmbeddingsBody, raw);
     const inputs: readonly EmbeddingInput[] =
       typeof body.input === 'string' || typeof body.input[0] === 'number'
@@ -75,7 +76,7 @@ export class CompatEmbeddingsController {
         'input',
       );
     const model = this.gateway.resolve(body.model, 'embedding');
-    const result = await this.gateway.embed(compatScope(caller), model, inputs, abortOnDisconnect(reply));
+    const result = await this.gateway.embed(scope, model, inputs, abortOnDisconnect(reply));
     const width = result.vectors[0]?.length ?? 0;
     if (body.dimensions && body.dimensions > width)
       throw new ValidationError(
@@ -110,18 +111,13 @@ export class CompatEmbeddingsController {
   @Post('rerank')
   @HttpCode(200)
   async rerank(@Body() raw: unknown, @CurrentCaller() caller: Caller, @Res() reply: FastifyReply) {
+    const scope = compatScope(caller);
     const body = parseRerank(raw);
     const documents = typeof body.input === 'string' ? [body.input] : body.input;
     if (documents.length === 0)
       throw new ValidationError('invalid_input', 'input must contain at least one document', 'input');
     const model = this.gateway.resolveReranker(body.model);
-    const result = await this.gateway.rerank(
-      compatScope(caller),
-      model,
-      body.query,
-      documents,
-      abortOnDisconnect(reply),
-    );
+    const result = await this.gateway.rerank(scope, model, body.query, documents, abortOnDisconnect(reply));
     const ranked = result.scores
       .map((relevance_score, index) => ({ index, relevance_score }))
       .sort((a, b) => b.relevance_score - a.relevance_score || a.index - b.index)

@@ -7,7 +7,7 @@ import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { AcceptsBearer, CurrentCaller, type Caller } from '#identity';
 import { parseOrThrow, ApiRoute } from '#http';
-import { callerScope, ModelGateway } from '../model-gateway.js';
+import { directCallScope, ModelGateway } from '../model-gateway.js';
 import { abortOnDisconnect } from './sse.js';
 import { ChatReplies } from './chat-replies.js';
 import {
@@ -49,10 +49,11 @@ export class CompatMessagesController {
     @CurrentCaller() caller: Caller,
     @Res() reply: FastifyReply,
   ): Promise<void> {
+    const scope = directCallScope(caller, 'compat-messages');
     const body = parseOrThrow(MessagesBody, raw);
     const model = this.gateway.resolve(body.model, 'chat');
     const call = {
-      scope: callerScope(caller, 'compat-messages'),
+      scope,
       model,
       request: messagesToChatRequest(body),
       signal: abortOnDisconnect(reply),

@@ -9,7 +9,7 @@ import { AcceptsBearer, CurrentCaller, type Caller } from '#identity';
 import { parseOrThrow, ApiRoute, compatErrorBody } from '#http';
 import type { ChatRequest, ModelConfig, ResponsesEvent, ResponsesPayload } from '#model-providers';
 import { LOGGER } from '#infrastructure';
-import { callerScope, ModelGateway, type CallScope } from '../model-gateway.js';
+import { directCallScope, ModelGateway, type CallScope } from '../model-gateway.js';
 import { abortOnDisconnect } from './sse.js';
 import { ChatReplies } from './chat-replies.js';
 import { streamReply } from './stream-reply.js';
@@ -55,12 +55,12 @@ export class CompatResponsesController {
     @CurrentCaller() caller: Caller,
     @Res() reply: FastifyReply,
   ): Promise<void> {
+    const scope = directCallScope(caller, 'compat-responses');
     refuseUnsupportedResponsesFields(raw);
     const body = parseOrThrow(ResponsesBody, raw);
     const model = this.gateway.resolve(body.model, 'chat');
     const request = responsesToChatRequest(body);
     const signal = abortOnDisconnect(reply);
-    const scope = callerScope(caller, 'compat-responses');
     if (model.api === 'responses')
       return this.passThrough(raw as ResponsesPayload, body, request, model, scope, signal, reply);
     const shell = new ResponseShell(model.key, body);

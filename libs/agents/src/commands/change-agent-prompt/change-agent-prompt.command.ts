@@ -1,9 +1,8 @@
-// Changing an Agent's system prompt: by a caller that manages the Agent (a grant alone is not enough).
+// Changing an Agent's system prompt: by a principal that manages the Agent (a grant alone is not enough).
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { CommandContext } from '#eventsourcing';
-import type { Caller } from '#identity';
-import { AggregateRepository, type WriteResult } from '#eventsourcing';
+import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
+import type { Principal } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { manageableAgent } from '../../accessible-agent.js';
 import { agentDecider } from '../../agent.decider.js';
@@ -14,7 +13,7 @@ export class ChangeAgentPrompt extends Command<WriteResult> {
     readonly agentId: string,
     readonly systemPrompt: string,
     readonly context: CommandContext,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -27,8 +26,8 @@ export class ChangeAgentPromptHandler implements ICommandHandler<ChangeAgentProm
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute({ agentId, systemPrompt, context, caller }: ChangeAgentPrompt): Promise<WriteResult> {
-    await manageableAgent(this.readStore, agentId, caller);
+  async execute({ agentId, systemPrompt, context, principal }: ChangeAgentPrompt): Promise<WriteResult> {
+    await manageableAgent(this.readStore, agentId, principal);
     const result = await this.aggregates.decide(
       agentStreamId(agentId),
       agentDecider,

@@ -3,7 +3,7 @@ import { Body, Controller, Param, Put } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { commandContext, CurrentCaller, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { AGENTS_READ_MODEL } from '../../agents.read-model.js';
 import { AgentDto } from '../../queries/get-agent/agent.dto.js';
@@ -14,7 +14,7 @@ import { ChangeAgentPromptBody } from './change-agent-prompt.schema.js';
 @Controller('api/v1/core/agents')
 export class ChangeAgentPromptController {
   constructor(
-    private readonly sender: ReadYourWritesBus,
+    private readonly writes: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 
@@ -41,8 +41,8 @@ export class ChangeAgentPromptController {
     @Body(new ZodBody(ChangeAgentPromptBody)) body: z.output<typeof ChangeAgentPromptBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    await this.sender.send(
-      new ChangeAgentPrompt(agentId, body.systemPrompt, commandContext(caller), caller),
+    await this.writes.send(
+      new ChangeAgentPrompt(agentId, body.systemPrompt, commandContext(caller), principalOf(caller)),
       [AGENTS_READ_MODEL],
     );
     return this.queries.execute(new GetAgent(agentId, caller));

@@ -1,11 +1,10 @@
-// Changing an Agent's settings, and moving it into another Space, by a caller that manages the Agent (may change its
+// Changing an Agent's settings, and moving it into another Space, by a principal that manages the Agent (may change its
 // Space; a grant alone is not enough); a move also needs the right to change the target Space and passes the checks
 // other contexts registered (AgentMoveChecks). Each changed setting is recorded as its own event (the decider's).
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { CommandContext } from '#eventsourcing';
-import type { Caller } from '#identity';
-import { AggregateRepository, type WriteResult } from '#eventsourcing';
+import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
+import type { Principal } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { manageableAgent } from '../../accessible-agent.js';
 import { agentDecider, type AgentCommand } from '../../agent.decider.js';
@@ -18,7 +17,7 @@ export class ChangeAgent extends Command<WriteResult> {
     readonly agentId: string,
     readonly change: Pick<Extract<AgentCommand, { type: 'ChangeAgent' }>, 'spaceId' | 'settings'>,
     readonly context: CommandContext,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -33,12 +32,12 @@ export class ChangeAgentHandler implements ICommandHandler<ChangeAgent> {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute({ agentId, change, context, caller }: ChangeAgent): Promise<WriteResult> {
-    const agent = await manageableAgent(this.readStore, agentId, caller);
+  async execute({ agentId, change, context, principal }: ChangeAgent): Promise<WriteResult> {
+    const agent = await manageableAgent(this.readStore, agentId, principal);
     const { spaceId, settings } = change;
     // Naming the Agent's current Space is no move: only a real move checks the target.
     if (spaceId !== undefined && spaceId !== agent.spaceId) {
-      await this.rules.requireSpace(spaceId, caller);
+      await this.rules.requireSpace(spaceId, principal);
       // What other contexts refuse in the target Space (a Skill name it already uses: 409 skill_name_taken).
       await this.moveChecks.require(agent, spaceId);
     }

@@ -3,7 +3,7 @@ import { Body, Controller, Param, Put } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { commandContext, CurrentCaller, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { AGENTS_READ_MODEL } from '../../agents.read-model.js';
 import { AgentDto } from '../../queries/get-agent/agent.dto.js';
@@ -14,7 +14,7 @@ import { ChangeAgentBody } from './change-agent.schema.js';
 @Controller('api/v1/core/agents')
 export class ChangeAgentController {
   constructor(
-    private readonly sender: ReadYourWritesBus,
+    private readonly writes: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 
@@ -46,9 +46,10 @@ export class ChangeAgentController {
     @CurrentCaller() caller: Caller,
   ) {
     const { spaceId, ...settings } = body;
-    await this.sender.send(new ChangeAgent(agentId, { spaceId, settings }, commandContext(caller), caller), [
-      AGENTS_READ_MODEL,
-    ]);
+    await this.writes.send(
+      new ChangeAgent(agentId, { spaceId, settings }, commandContext(caller), principalOf(caller)),
+      [AGENTS_READ_MODEL],
+    );
     return this.queries.execute(new GetAgent(agentId, caller));
   }
 }

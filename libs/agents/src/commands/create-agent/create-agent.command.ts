@@ -1,10 +1,9 @@
-// Creating an Agent: by a caller (POST /agents) into a Space it may change, or for the system (a user's personal
-// Agent, by the personal-agent process) with the id it derives.
+// Creating an Agent (POST /agents): by a principal the policy lets create Agents, into a Space it may change, with a
+// configured chat model (the instance's default when none is named). A user's personal Agent is made by the platform
+// through CreatePersonalAgent instead.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ForbiddenError } from '#kernel';
-import { newEntityId, type CommandContext } from '#eventsourcing';
-import { authorize, type Caller } from '#identity';
-import { AggregateRepository, type WriteResult } from '#eventsourcing';
+import { AggregateRepository, newEntityId, type CommandContext, type WriteResult } from '#eventsourcing';
+import { assertAllowed, type Principal } from '#identity';
 import { agentDecider, type AgentCommand } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
 import { AgentRules } from '../../agent-rules.js';
@@ -18,9 +17,7 @@ export class CreateAgent extends Command<WriteResult> {
       };
     },
     readonly context: CommandContext,
-    /** The caller whose grants decide; null when the system acts (the id is then given). */
-    readonly caller: Caller | null,
-    readonly agentId?: string,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -33,17 +30,11 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgent> {
     private readonly rules: AgentRules,
   ) {}
 
-  async execute({ fields, context, caller, agentId: given }: CreateAgent): Promise<WriteResult> {
-    if (caller) {
-      if (!authorize(caller, 'agent.create', null).allow)
-        throw new ForbiddenError(
-          'agent_creation_denied',
-          'only keys with access to all Agents can create Agents',
-        );
-      if (fields.spaceId) await this.rules.requireSpace(fields.spaceId, caller);
-      this.rules.requireChatModel(fields.settings.model);
-    }
-    const agentId = given ?? newEntityId(context, 'agt');
+  async execute({ fields, context, principal }: CreateAgent): Promise<WriteResult> {
+    assertAllowed(principal, 'agent.create', null, 'only keys with access to all Agents can create Agents');
+    if (fields.spaceId) await this.rules.requireSpace(fields.spaceId, principal);
+    this.rules.requireChatModel(fields.settings.model);
+    const agentId = newEntityId(context, 'agt');
     const settings = { ...fields.settings, model: fields.settings.model ?? this.rules.defaultChatModel() };
     const result = await this.aggregates.decide(
       agentStreamId(agentId),

@@ -3,7 +3,7 @@ import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, IdempotencyInterceptor, type Caller } from '#identity';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { AGENTS_READ_MODEL } from '../../agents.read-model.js';
 import { AgentDto } from '../../queries/get-agent/agent.dto.js';
@@ -15,7 +15,7 @@ import { CreateAgentBody } from './create-agent.schema.js';
 @Controller('api/v1/core/agents')
 export class CreateAgentController {
   constructor(
-    private readonly sender: ReadYourWritesBus,
+    private readonly writes: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 
@@ -40,11 +40,11 @@ export class CreateAgentController {
     @CurrentCaller() caller: Caller,
   ) {
     const { spaceId, ...settings } = body;
-    const { id } = await this.sender.send(
+    const { id } = await this.writes.send(
       new CreateAgent(
         { spaceId, isPersonal: false, ownerUserId: null, settings },
         commandContext(caller),
-        caller,
+        principalOf(caller),
       ),
       [AGENTS_READ_MODEL],
     );

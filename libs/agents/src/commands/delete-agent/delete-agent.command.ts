@@ -1,12 +1,11 @@
-// Deleting an Agent: by a caller that manages it (may change its Space; a grant alone is not enough), or for the
-// system when its Space was deleted.
+// Deleting an Agent: by a principal that manages it (may change its Space; a grant alone is not enough), or by the
+// platform when its Space was deleted (the Space-deletion process). Deleting a deleted Agent appends nothing.
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { CommandContext } from '#eventsourcing';
-import type { Caller } from '#identity';
-import { AggregateRepository, type WriteResult } from '#eventsourcing';
+import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
+import type { Principal } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { manageableAgent } from '../../accessible-agent.js';
+import { authorizeManagement } from '../../accessible-agent.js';
 import { agentDecider, type AgentCommand } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
 
@@ -15,8 +14,7 @@ export class DeleteAgent extends Command<WriteResult> {
     readonly agentId: string,
     readonly reason: Extract<AgentCommand, { type: 'DeleteAgent' }>['reason'],
     readonly context: CommandContext,
-    /** The caller whose grants decide; null when the system acts. */
-    readonly caller: Caller | null,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -29,8 +27,8 @@ export class DeleteAgentHandler implements ICommandHandler<DeleteAgent> {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute({ agentId, reason, context, caller }: DeleteAgent): Promise<WriteResult> {
-    if (caller) await manageableAgent(this.readStore, agentId, caller);
+  async execute({ agentId, reason, context, principal }: DeleteAgent): Promise<WriteResult> {
+    await authorizeManagement(this.readStore, agentId, principal);
     const result = await this.aggregates.decide(
       agentStreamId(agentId),
       agentDecider,

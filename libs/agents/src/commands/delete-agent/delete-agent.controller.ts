@@ -1,14 +1,14 @@
 // DELETE /agents/{agentId} (spec: Delete an Agent).
 import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
 import { ApiRoute } from '#http';
-import { commandContext, CurrentCaller, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { AGENTS_READ_MODEL } from '../../agents.read-model.js';
 import { DeleteAgent } from './delete-agent.command.js';
 
 @Controller('api/v1/core/agents')
 export class DeleteAgentController {
-  constructor(private readonly sender: ReadYourWritesBus) {}
+  constructor(private readonly writes: ReadYourWritesBus) {}
 
   @ApiRoute({
     tag: 'Agents',
@@ -28,8 +28,9 @@ export class DeleteAgentController {
   @Delete(':agentId')
   @HttpCode(204)
   async delete(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller): Promise<void> {
-    await this.sender.send(new DeleteAgent(agentId, 'requested', commandContext(caller), caller), [
-      AGENTS_READ_MODEL,
-    ]);
+    await this.writes.send(
+      new DeleteAgent(agentId, 'requested', commandContext(caller), principalOf(caller)),
+      [AGENTS_READ_MODEL],
+    );
   }
 }

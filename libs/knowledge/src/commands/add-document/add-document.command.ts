@@ -2,7 +2,7 @@
 // log; processing (Pending → Processing → Ready/Failed) is the ingestion pipeline's work.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { newEntityId, type CommandContext } from '#eventsourcing';
-import type { Caller } from '#identity';
+import type { Principal } from '#identity';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { DocumentBytes } from '../../document-bytes.js';
 import { documentDecider } from '../../document.decider.js';
@@ -27,7 +27,7 @@ export class AddDocument extends Command<DocumentWrite> {
     /** Reads the request's document: after the access check, so a caller without access learns nothing more. */
     readonly read: () => Promise<NewDocument>,
     readonly context: CommandContext,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -41,10 +41,10 @@ export class AddDocumentHandler implements ICommandHandler<AddDocument> {
     private readonly bytes: DocumentBytes,
   ) {}
 
-  async execute({ agentId, read, context, caller }: AddDocument): Promise<DocumentWrite> {
-    const agent = await this.access.agent(agentId, caller);
+  async execute({ agentId, read, context, principal }: AddDocument): Promise<DocumentWrite> {
+    const agent = await this.access.agent(agentId, principal);
     const document = await read();
-    const ownerId = await this.access.ownerFor(agent, document.scope, caller);
+    const ownerId = await this.access.ownerFor(agent, document.scope, principal);
     await this.access.requireTags(agent, document.tagIds);
     const content = await this.bytes.store(document.bytes, document.declaredType);
     const documentId = newEntityId(context, 'doc');

@@ -4,7 +4,7 @@
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute, parseOrThrow } from '#http';
-import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { commandContext, principalOf, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { DOCUMENTS_READ_MODEL } from '../../knowledge.read-model.js';
 import { GetDocument } from '../../queries/get-document/get-document.query.js';
@@ -30,7 +30,7 @@ const textDocument = (raw: unknown): NewDocument => {
 @Controller('api/v1/core/knowledge/:agentId')
 export class AddDocumentController {
   constructor(
-    private readonly sender: ReadYourWritesBus,
+    private readonly writes: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 
@@ -64,8 +64,8 @@ export class AddDocumentController {
   ) {
     const read = async (): Promise<NewDocument> =>
       request.isMultipart() ? readUpload(request) : textDocument(request.body);
-    const { id, stored } = await this.sender.send(
-      new AddDocument(agentId, read, commandContext(caller), caller),
+    const { id, stored } = await this.writes.send(
+      new AddDocument(agentId, read, commandContext(caller), principalOf(caller)),
       [DOCUMENTS_READ_MODEL],
     );
     const added = await this.queries.execute(new GetDocument(agentId, id, caller));

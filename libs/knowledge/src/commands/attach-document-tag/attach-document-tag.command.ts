@@ -1,15 +1,16 @@
 // Attaching one of the Agent's tags to a document.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { CommandContext } from '#eventsourcing';
-import type { WriteResult } from '#eventsourcing';
-import { DocumentActionHandler, type ActingCaller } from '../document-action.js';
+import type { CommandContext, WriteResult } from '#eventsourcing';
+import type { Principal } from '#identity';
+import { DocumentActionHandler, type DocumentActionCommand } from '../document-action.command.js';
 
-export class AttachDocumentTag extends Command<WriteResult> {
+export class AttachDocumentTag extends Command<WriteResult> implements DocumentActionCommand {
   constructor(
     readonly documentId: string,
     readonly tagId: string,
+    readonly agentId: string,
     readonly context: CommandContext,
-    readonly by: ActingCaller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -23,8 +24,7 @@ export class AttachDocumentTagHandler
   execute(command: AttachDocumentTag): Promise<WriteResult> {
     return this.act(
       { type: 'AttachDocumentTag', documentId: command.documentId, tagId: command.tagId },
-      command.context,
-      command.by,
+      command,
     );
   }
 }

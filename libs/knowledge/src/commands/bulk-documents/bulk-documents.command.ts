@@ -3,7 +3,7 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { CommandContext } from '#eventsourcing';
-import type { Caller } from '#identity';
+import type { Principal } from '#identity';
 import { PlatformError } from '#kernel';
 import type { WriteResult } from '#eventsourcing';
 import { KnowledgeAccess } from '../../knowledge-access.js';
@@ -18,7 +18,7 @@ export class BulkDocuments extends Command<WriteResult & z.output<typeof BulkRes
     readonly agentId: string,
     readonly body: z.output<typeof BulkDocumentsBody>,
     readonly context: CommandContext,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -31,21 +31,26 @@ export class BulkDocumentsHandler implements ICommandHandler<BulkDocuments> {
     private readonly access: KnowledgeAccess,
   ) {}
 
-  async execute({ agentId, body, context, caller }: BulkDocuments) {
-    const agent = await this.access.agent(agentId, caller);
+  async execute({ agentId, body, context, principal }: BulkDocuments) {
+    const agent = await this.access.agent(agentId, principal);
     if (body.tagId) await this.access.requireTags(agent, [body.tagId]);
-    const by = { caller, agentId };
     const results = [];
     let position = 0;
     for (const documentId of new Set(body.documentIds)) {
       const command =
         body.action === 'addTag'
-          ? new AttachDocumentTag(documentId, body.tagId!, context, by)
+          ? new AttachDocumentTag(documentId, body.tagId!, agentId, context, principal)
           : body.action === 'removeTag'
-            ? new DetachDocumentTag(documentId, body.tagId!, context, by)
+            ? new DetachDocumentTag(documentId, body.tagId!, 'requested', agentId, context, principal)
             : body.action === 'delete'
-              ? new DeleteDocument(documentId, 'requested', context, by)
-              : new ReprocessDocument(documentId, body.action === 'forceReprocess', context, by);
+              ? new DeleteDocument(documentId, 'requested', agentId, context, principal)
+              : new ReprocessDocument(
+                  documentId,
+                  body.action === 'forceReprocess',
+                  agentId,
+                  context,
+                  principal,
+                );
       try {
         position = Math.max(position, (await this.bus.execute(command)).position);
         results.push({ documentId, ok: true });

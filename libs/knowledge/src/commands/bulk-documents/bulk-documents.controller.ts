@@ -1,7 +1,7 @@
 // POST /knowledge/{agentId}/documents/bulk (our extension): one action over many documents.
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { ApiRoute, ZodBody } from '#http';
-import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { commandContext, principalOf, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { DOCUMENTS_READ_MODEL } from '../../knowledge.read-model.js';
 import { Body, HttpCode, Param, Post } from '@nestjs/common';
@@ -12,7 +12,7 @@ import { BulkDocuments } from './bulk-documents.command.js';
 @UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core/knowledge/:agentId')
 export class BulkDocumentsController {
-  constructor(private readonly sender: ReadYourWritesBus) {}
+  constructor(private readonly writes: ReadYourWritesBus) {}
 
   @ApiRoute({
     tag: 'Knowledge',
@@ -31,8 +31,8 @@ export class BulkDocumentsController {
     @Body(new ZodBody(BulkDocumentsBody)) body: z.output<typeof BulkDocumentsBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    const { action, results } = await this.sender.send(
-      new BulkDocuments(agentId, body, commandContext(caller), caller),
+    const { action, results } = await this.writes.send(
+      new BulkDocuments(agentId, body, commandContext(caller), principalOf(caller)),
       [DOCUMENTS_READ_MODEL],
     );
     return { action, results };

@@ -1,7 +1,7 @@
 // Cancelling the build under way of an Agent's section-summary index; the tree built before keeps serving.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
-import type { Caller } from '#identity';
+import type { Principal } from '#identity';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { KnowledgeAccess } from '../../knowledge-access.js';
 import { summaryIndexDecider } from '../../summary/summary-index.decider.js';
@@ -11,7 +11,7 @@ export class CancelSummaryBuild extends Command<WriteResult> {
   constructor(
     readonly agentId: string,
     readonly context: CommandContext,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -24,8 +24,8 @@ export class CancelSummaryBuildHandler implements ICommandHandler<CancelSummaryB
     private readonly access: KnowledgeAccess,
   ) {}
 
-  async execute({ agentId, context, caller }: CancelSummaryBuild): Promise<WriteResult> {
-    await this.access.agent(agentId, caller);
+  async execute({ agentId, context, principal }: CancelSummaryBuild): Promise<WriteResult> {
+    await this.access.agent(agentId, principal);
     const result = await this.aggregates.decide(
       summaryIndexStreamId(agentId),
       summaryIndexDecider,

@@ -2,7 +2,7 @@
 import { Controller, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
-import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { commandContext, principalOf, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { SummaryIndexStatusDto } from '../../knowledge.schemas.js';
 import { GetSummaryIndex } from '../../queries/get-summary-index/get-summary-index.query.js';
@@ -13,7 +13,7 @@ import { CancelSummaryBuild } from './cancel-summary-build.command.js';
 @Controller('api/v1/core/knowledge/:agentId/summary-index')
 export class CancelSummaryBuildController {
   constructor(
-    private readonly sender: ReadYourWritesBus,
+    private readonly writes: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 
@@ -26,7 +26,7 @@ export class CancelSummaryBuildController {
   @Post('cancel')
   @HttpCode(200)
   async cancel(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller) {
-    await this.sender.send(new CancelSummaryBuild(agentId, commandContext(caller), caller), [
+    await this.writes.send(new CancelSummaryBuild(agentId, commandContext(caller), principalOf(caller)), [
       SUMMARY_INDEXES_READ_MODEL,
     ]);
     return this.queries.execute(new GetSummaryIndex(agentId, caller));

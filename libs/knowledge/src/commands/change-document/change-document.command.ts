@@ -3,7 +3,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { CommandContext } from '#eventsourcing';
-import type { Caller } from '#identity';
+import type { Principal } from '#identity';
 import { AggregateRepository } from '#eventsourcing';
 import { declaredTextType, DocumentBytes } from '../../document-bytes.js';
 import { documentDecider } from '../../document.decider.js';
@@ -18,7 +18,7 @@ export class ChangeDocument extends Command<DocumentWrite> {
     readonly documentId: string,
     readonly change: z.output<typeof ChangeDocumentBody>,
     readonly context: CommandContext,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -32,9 +32,9 @@ export class ChangeDocumentHandler implements ICommandHandler<ChangeDocument> {
     private readonly bytes: DocumentBytes,
   ) {}
 
-  async execute({ agentId, documentId, change, context, caller }: ChangeDocument): Promise<DocumentWrite> {
-    const agent = await this.access.agent(agentId, caller);
-    const document = await this.access.writableDocument(agent, documentId, caller);
+  async execute({ agentId, documentId, change, context, principal }: ChangeDocument): Promise<DocumentWrite> {
+    const agent = await this.access.agent(agentId, principal);
+    const document = await this.access.writableDocument(agent, documentId, principal);
     if (change.tagIds) await this.access.requireTags(agent, change.tagIds);
     const text = change.text !== undefined ? Buffer.from(change.text, 'utf8') : null;
     const content = text

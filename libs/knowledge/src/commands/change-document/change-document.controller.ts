@@ -1,7 +1,7 @@
 // PUT /knowledge/{agentId}/documents/{documentId} (spec): rename, replace the content, set the tags.
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { ApiRoute, ZodBody } from '#http';
-import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { commandContext, principalOf, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { DOCUMENTS_READ_MODEL } from '../../knowledge.read-model.js';
 import { QueryBus } from '@nestjs/cqrs';
@@ -15,7 +15,7 @@ import { ChangeDocument } from './change-document.command.js';
 @Controller('api/v1/core/knowledge/:agentId')
 export class ChangeDocumentController {
   constructor(
-    private readonly sender: ReadYourWritesBus,
+    private readonly writes: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 
@@ -42,8 +42,8 @@ export class ChangeDocumentController {
     @Body(new ZodBody(ChangeDocumentBody)) body: z.output<typeof ChangeDocumentBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    const { stored } = await this.sender.send(
-      new ChangeDocument(agentId, documentId, body, commandContext(caller), caller),
+    const { stored } = await this.writes.send(
+      new ChangeDocument(agentId, documentId, body, commandContext(caller), principalOf(caller)),
       [DOCUMENTS_READ_MODEL],
     );
     await stored;

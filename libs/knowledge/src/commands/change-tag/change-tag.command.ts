@@ -1,7 +1,7 @@
 // Renaming or recolouring one of an Agent's tags.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
-import type { Caller } from '#identity';
+import type { Principal } from '#identity';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { KnowledgeAccess } from '../../knowledge-access.js';
 import { tagDecider } from '../../tag.decider.js';
@@ -13,8 +13,7 @@ export class ChangeTag extends Command<WriteResult> {
     readonly tagId: string,
     readonly change: { readonly name?: string | undefined; readonly color?: string | undefined },
     readonly context: CommandContext,
-    /** null when the system acts (the Agent owning the tag was deleted). */
-    readonly caller: Caller | null,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -27,11 +26,9 @@ export class ChangeTagHandler implements ICommandHandler<ChangeTag> {
     private readonly access: KnowledgeAccess,
   ) {}
 
-  async execute({ agentId, tagId, change, context, caller }: ChangeTag): Promise<WriteResult> {
-    if (caller) {
-      await this.access.agent(agentId, caller);
-      await this.access.agentTag(agentId, tagId);
-    }
+  async execute({ agentId, tagId, change, context, principal }: ChangeTag): Promise<WriteResult> {
+    await this.access.agent(agentId, principal);
+    await this.access.agentTag(agentId, tagId);
     const result = await this.aggregates.decide(
       tagStreamId(tagId),
       tagDecider,

@@ -1,7 +1,7 @@
 // PUT /knowledge/{agentId}/tags/{tagId} (spec): rename or recolour.
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { ApiRoute, ZodBody } from '#http';
-import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { commandContext, principalOf, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { TAGS_READ_MODEL } from '../../knowledge.read-model.js';
 import { QueryBus } from '@nestjs/cqrs';
@@ -15,7 +15,7 @@ import { ChangeTag } from './change-tag.command.js';
 @Controller('api/v1/core/knowledge/:agentId')
 export class ChangeTagController {
   constructor(
-    private readonly sender: ReadYourWritesBus,
+    private readonly writes: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 
@@ -33,7 +33,7 @@ export class ChangeTagController {
     @Body(new ZodBody(ChangeTagBody)) body: z.output<typeof ChangeTagBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    await this.sender.send(new ChangeTag(agentId, tagId, body, commandContext(caller), caller), [
+    await this.writes.send(new ChangeTag(agentId, tagId, body, commandContext(caller), principalOf(caller)), [
       TAGS_READ_MODEL,
     ]);
     return this.queries.execute(new GetTag(agentId, tagId, caller));

@@ -1,7 +1,7 @@
 // Creating one of an Agent's tags.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { newEntityId, type CommandContext } from '#eventsourcing';
-import type { Caller } from '#identity';
+import type { Principal } from '#identity';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { KnowledgeAccess } from '../../knowledge-access.js';
 import { tagDecider } from '../../tag.decider.js';
@@ -13,8 +13,7 @@ export class CreateTag extends Command<WriteResult> {
     readonly name: string,
     readonly color: string,
     readonly context: CommandContext,
-    /** null when the system acts (the Agent owning the tag was deleted). */
-    readonly caller: Caller | null,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -27,8 +26,8 @@ export class CreateTagHandler implements ICommandHandler<CreateTag> {
     private readonly access: KnowledgeAccess,
   ) {}
 
-  async execute({ agentId, name, color, context, caller }: CreateTag): Promise<WriteResult> {
-    if (caller) await this.access.agent(agentId, caller);
+  async execute({ agentId, name, color, context, principal }: CreateTag): Promise<WriteResult> {
+    await this.access.agent(agentId, principal);
     const tagId = newEntityId(context, 'tag');
     const result = await this.aggregates.decide(
       tagStreamId(tagId),

@@ -1,7 +1,7 @@
 // POST /knowledge/{agentId}/tags (spec).
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { ApiRoute, ZodBody } from '#http';
-import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { commandContext, principalOf, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { TAGS_READ_MODEL } from '../../knowledge.read-model.js';
 import { QueryBus } from '@nestjs/cqrs';
@@ -15,7 +15,7 @@ import { CreateTag } from './create-tag.command.js';
 @Controller('api/v1/core/knowledge/:agentId')
 export class CreateTagController {
   constructor(
-    private readonly sender: ReadYourWritesBus,
+    private readonly writes: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 
@@ -33,8 +33,8 @@ export class CreateTagController {
     @Body(new ZodBody(CreateTagBody)) body: z.output<typeof CreateTagBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    const { id } = await this.sender.send(
-      new CreateTag(agentId, body.name, body.color, commandContext(caller), caller),
+    const { id } = await this.writes.send(
+      new CreateTag(agentId, body.name, body.color, commandContext(caller), principalOf(caller)),
       [TAGS_READ_MODEL],
     );
     return this.queries.execute(new GetTag(agentId, id, caller));

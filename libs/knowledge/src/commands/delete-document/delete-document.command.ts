@@ -1,15 +1,17 @@
-// Deleting a document: by a caller, or for the system when its owner (Agent, Space) was deleted.
+// Deleting a document: by a principal through one of its Agents, or by the platform when the document's owner (Agent,
+// Space) was deleted (a document gone meanwhile is then no error: the decider's).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { CommandContext } from '#eventsourcing';
-import type { WriteResult } from '#eventsourcing';
-import { DocumentActionHandler, type ActingCaller } from '../document-action.js';
+import type { CommandContext, WriteResult } from '#eventsourcing';
+import type { Principal } from '#identity';
+import { DocumentActionHandler, type DocumentActionCommand } from '../document-action.command.js';
 
-export class DeleteDocument extends Command<WriteResult> {
+export class DeleteDocument extends Command<WriteResult> implements DocumentActionCommand {
   constructor(
     readonly documentId: string,
     readonly reason: 'requested' | 'owner_deleted',
+    readonly agentId: string | null,
     readonly context: CommandContext,
-    readonly by: ActingCaller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -20,8 +22,7 @@ export class DeleteDocumentHandler extends DocumentActionHandler implements ICom
   execute(command: DeleteDocument): Promise<WriteResult> {
     return this.act(
       { type: 'DeleteDocument', documentId: command.documentId, reason: command.reason },
-      command.context,
-      command.by,
+      command,
     );
   }
 }

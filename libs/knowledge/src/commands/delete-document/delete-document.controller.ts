@@ -1,7 +1,7 @@
 // DELETE /knowledge/{agentId}/documents/{documentId} (spec).
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { ApiRoute } from '#http';
-import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { commandContext, principalOf, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { DOCUMENTS_READ_MODEL } from '../../knowledge.read-model.js';
 import { Delete, HttpCode, Param } from '@nestjs/common';
@@ -10,7 +10,7 @@ import { DeleteDocument } from './delete-document.command.js';
 @UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core/knowledge/:agentId')
 export class DeleteDocumentController {
-  constructor(private readonly sender: ReadYourWritesBus) {}
+  constructor(private readonly writes: ReadYourWritesBus) {}
 
   @ApiRoute({
     tag: 'Knowledge',
@@ -33,8 +33,8 @@ export class DeleteDocumentController {
     @Param('documentId') documentId: string,
     @CurrentCaller() caller: Caller,
   ): Promise<void> {
-    await this.sender.send(
-      new DeleteDocument(documentId, 'requested', commandContext(caller), { caller, agentId }),
+    await this.writes.send(
+      new DeleteDocument(documentId, 'requested', agentId, commandContext(caller), principalOf(caller)),
       [DOCUMENTS_READ_MODEL],
     );
   }

@@ -1,7 +1,9 @@
-// Deleting one of an Agent's tags; the documents that carry it lose it through the tag-deletion process.
+// Deleting one of an Agent's tags: by a principal using the Agent, or by the platform when the Agent was deleted (the
+// owner-deletion process; a tag gone meanwhile is then no error). The documents that carry it lose it through the
+// tag-deletion process.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
-import type { Caller } from '#identity';
+import type { Principal } from '#identity';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { KnowledgeAccess } from '../../knowledge-access.js';
 import { tagDecider } from '../../tag.decider.js';
@@ -11,9 +13,9 @@ export class DeleteTag extends Command<WriteResult> {
   constructor(
     readonly agentId: string,
     readonly tagId: string,
+    readonly reason: 'requested' | 'owner_deleted',
     readonly context: CommandContext,
-    /** null when the system acts (the Agent owning the tag was deleted). */
-    readonly caller: Caller | null,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -26,15 +28,13 @@ export class DeleteTagHandler implements ICommandHandler<DeleteTag> {
     private readonly access: KnowledgeAccess,
   ) {}
 
-  async execute({ agentId, tagId, context, caller }: DeleteTag): Promise<WriteResult> {
-    if (caller) {
-      await this.access.agent(agentId, caller);
-      await this.access.agentTag(agentId, tagId);
-    }
+  async execute({ agentId, tagId, reason, context, principal }: DeleteTag): Promise<WriteResult> {
+    const agent = await this.access.actingAgent(agentId, principal);
+    if (agent) await this.access.agentTag(agentId, tagId);
     const result = await this.aggregates.decide(
       tagStreamId(tagId),
       tagDecider,
-      { type: 'DeleteTag', tagId },
+      { type: 'DeleteTag', tagId, reason },
       context,
     );
     return { id: tagId, position: result.position };

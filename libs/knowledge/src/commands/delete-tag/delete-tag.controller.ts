@@ -3,7 +3,7 @@
 // read-your-writes wait).
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { ApiRoute } from '#http';
-import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { commandContext, principalOf, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { TAGS_READ_MODEL, DOCUMENTS_READ_MODEL } from '../../knowledge.read-model.js';
 import { Delete, HttpCode, Param } from '@nestjs/common';
@@ -16,7 +16,7 @@ import { DeleteTag } from './delete-tag.command.js';
 @Controller('api/v1/core/knowledge/:agentId')
 export class DeleteTagController {
   constructor(
-    private readonly sender: ReadYourWritesBus,
+    private readonly writes: ReadYourWritesBus,
     @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
@@ -33,9 +33,12 @@ export class DeleteTagController {
     @Param('tagId') tagId: string,
     @CurrentCaller() caller: Caller,
   ): Promise<void> {
-    const result = await this.sender.send(new DeleteTag(agentId, tagId, commandContext(caller), caller), []);
+    const result = await this.writes.send(
+      new DeleteTag(agentId, tagId, 'requested', commandContext(caller), principalOf(caller)),
+      [],
+    );
     const tagDeletion = { projection: TAG_DELETION_PROCESS };
-    if (await this.sender.settle(result.position, [TAGS_READ_MODEL, DOCUMENTS_READ_MODEL, tagDeletion]))
-      await this.sender.settle(await this.events.headPosition(), [TAGS_READ_MODEL, DOCUMENTS_READ_MODEL]);
+    if (await this.writes.settle(result.position, [TAGS_READ_MODEL, DOCUMENTS_READ_MODEL, tagDeletion]))
+      await this.writes.settle(await this.events.headPosition(), [TAGS_READ_MODEL, DOCUMENTS_READ_MODEL]);
   }
 }

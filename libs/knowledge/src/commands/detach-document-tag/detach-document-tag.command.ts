@@ -1,15 +1,18 @@
-// Detaching a tag from a document: by a caller, or for the system when the tag was deleted.
+// Detaching a tag from a document: by a principal through the tag's Agent, or by the platform when the tag was deleted
+// (the tag-deletion process; a document gone or without the tag meanwhile is then no error: the decider's).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { CommandContext } from '#eventsourcing';
-import type { WriteResult } from '#eventsourcing';
-import { DocumentActionHandler, type ActingCaller } from '../document-action.js';
+import type { CommandContext, WriteResult } from '#eventsourcing';
+import type { Principal } from '#identity';
+import { DocumentActionHandler, type DocumentActionCommand } from '../document-action.command.js';
 
-export class DetachDocumentTag extends Command<WriteResult> {
+export class DetachDocumentTag extends Command<WriteResult> implements DocumentActionCommand {
   constructor(
     readonly documentId: string,
     readonly tagId: string,
+    readonly reason: 'requested' | 'tag_deleted',
+    readonly agentId: string | null,
     readonly context: CommandContext,
-    readonly by: ActingCaller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -21,10 +24,7 @@ export class DetachDocumentTagHandler
   implements ICommandHandler<DetachDocumentTag>
 {
   execute(command: DetachDocumentTag): Promise<WriteResult> {
-    return this.act(
-      { type: 'DetachDocumentTag', documentId: command.documentId, tagId: command.tagId },
-      command.context,
-      command.by,
-    );
+    const { documentId, tagId, reason } = command;
+    return this.act({ type: 'DetachDocumentTag', documentId, tagId, reason }, command);
   }
 }

@@ -1,7 +1,7 @@
 // DELETE /knowledge/{agentId}/documents/{documentId}/tags/{tagId} (spec).
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { ApiRoute } from '#http';
-import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { commandContext, principalOf, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { DOCUMENTS_READ_MODEL } from '../../knowledge.read-model.js';
 import { QueryBus } from '@nestjs/cqrs';
@@ -14,7 +14,7 @@ import { DetachDocumentTag } from './detach-document-tag.command.js';
 @Controller('api/v1/core/knowledge/:agentId')
 export class DetachDocumentTagController {
   constructor(
-    private readonly sender: ReadYourWritesBus,
+    private readonly writes: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 
@@ -31,8 +31,15 @@ export class DetachDocumentTagController {
     @Param('tagId') tagId: string,
     @CurrentCaller() caller: Caller,
   ) {
-    await this.sender.send(
-      new DetachDocumentTag(documentId, tagId, commandContext(caller), { caller, agentId }),
+    await this.writes.send(
+      new DetachDocumentTag(
+        documentId,
+        tagId,
+        'requested',
+        agentId,
+        commandContext(caller),
+        principalOf(caller),
+      ),
       [DOCUMENTS_READ_MODEL],
     );
     return this.queries.execute(new GetDocument(agentId, documentId, caller));

@@ -1,9 +1,10 @@
 // What the ingestion pipeline records about a document, as the platform: processing started, skipped, Ready or
 // Failed (each naming the version it worked on, so a superseded outcome changes nothing), tags indexed, content
-// purged. The decider makes repeats no-ops; the answer says how many events were appended.
+// purged. The decider makes repeats no-ops; the answer says how many events were appended. No principal: only the
+// platform's workers send it (no route does).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { SYSTEM_ACTOR } from '#kernel';
-import { AggregateRepository } from '#eventsourcing';
+import { AggregateRepository, type CommandContext } from '#eventsourcing';
 import { documentDecider, type DocumentCommand } from '../../document.decider.js';
 import { documentStreamId } from '../../document.events.js';
 
@@ -20,8 +21,19 @@ export type ProcessingRecord = Extract<
   }
 >;
 
+/** The context of the pipeline's records: the platform, correlated by document. */
+export const ingestionContext = (documentId: string): CommandContext => ({
+  actor: SYSTEM_ACTOR,
+  correlationId: `ingestion:${documentId}`,
+  causationId: null,
+  now: () => new Date(),
+});
+
 export class RecordDocumentProcessing extends Command<{ readonly appended: number }> {
-  constructor(readonly record: ProcessingRecord) {
+  constructor(
+    readonly record: ProcessingRecord,
+    readonly context: CommandContext,
+  ) {
     super();
   }
 }
@@ -30,17 +42,12 @@ export class RecordDocumentProcessing extends Command<{ readonly appended: numbe
 export class RecordDocumentProcessingHandler implements ICommandHandler<RecordDocumentProcessing> {
   constructor(private readonly aggregates: AggregateRepository) {}
 
-  async execute({ record }: RecordDocumentProcessing) {
+  async execute({ record, context }: RecordDocumentProcessing) {
     const result = await this.aggregates.decide(
       documentStreamId(record.documentId),
       documentDecider,
       record,
-      {
-        actor: SYSTEM_ACTOR,
-        correlationId: `ingestion:${record.documentId}`,
-        causationId: null,
-        now: () => new Date(),
-      },
+      context,
     );
     return { appended: result.events.length };
   }

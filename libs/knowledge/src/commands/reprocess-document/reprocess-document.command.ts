@@ -1,15 +1,16 @@
 // Processing a document again (forced: even when its content is unchanged).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { CommandContext } from '#eventsourcing';
-import type { WriteResult } from '#eventsourcing';
-import { DocumentActionHandler, type ActingCaller } from '../document-action.js';
+import type { CommandContext, WriteResult } from '#eventsourcing';
+import type { Principal } from '#identity';
+import { DocumentActionHandler, type DocumentActionCommand } from '../document-action.command.js';
 
-export class ReprocessDocument extends Command<WriteResult> {
+export class ReprocessDocument extends Command<WriteResult> implements DocumentActionCommand {
   constructor(
     readonly documentId: string,
     readonly force: boolean,
+    readonly agentId: string,
     readonly context: CommandContext,
-    readonly by: ActingCaller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -23,8 +24,7 @@ export class ReprocessDocumentHandler
   execute(command: ReprocessDocument): Promise<WriteResult> {
     return this.act(
       { type: 'RequestReprocessing', documentId: command.documentId, force: command.force },
-      command.context,
-      command.by,
+      command,
     );
   }
 }

@@ -4,7 +4,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { ModelGateway } from '#model-gateway';
-import type { Caller } from '#identity';
+import type { Principal } from '#identity';
 import { ConflictError, newId } from '#kernel';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { KnowledgeAccess } from '../../knowledge-access.js';
@@ -16,7 +16,7 @@ export class RequestSummaryBuild extends Command<WriteResult> {
     readonly agentId: string,
     readonly full: boolean,
     readonly context: CommandContext,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -30,8 +30,8 @@ export class RequestSummaryBuildHandler implements ICommandHandler<RequestSummar
     private readonly gateway: ModelGateway,
   ) {}
 
-  async execute({ agentId, full, context, caller }: RequestSummaryBuild): Promise<WriteResult> {
-    const agent = await this.access.agent(agentId, caller);
+  async execute({ agentId, full, context, principal }: RequestSummaryBuild): Promise<WriteResult> {
+    const agent = await this.access.agent(agentId, principal);
     const own = agent.model ? this.gateway.registry.get(agent.model) : undefined;
     const model = own?.kind === 'chat' ? own : this.gateway.registry.defaultModel('chat');
     if (!model)

@@ -3,7 +3,7 @@ import { Body, Controller, HttpCode, Param, Post, UseInterceptors } from '@nestj
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { commandContext, principalOf, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { SummaryBuildBody, SummaryIndexStatusDto } from '../../knowledge.schemas.js';
 import { GetSummaryIndex } from '../../queries/get-summary-index/get-summary-index.query.js';
@@ -15,7 +15,7 @@ import { RequestSummaryBuild } from './request-summary-build.command.js';
 @Controller('api/v1/core/knowledge/:agentId/summary-index')
 export class RequestSummaryBuildController {
   constructor(
-    private readonly sender: ReadYourWritesBus,
+    private readonly writes: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 
@@ -54,9 +54,10 @@ export class RequestSummaryBuildController {
   }
 
   private async request(agentId: string, full: boolean, caller: Caller) {
-    await this.sender.send(new RequestSummaryBuild(agentId, full, commandContext(caller), caller), [
-      SUMMARY_INDEXES_READ_MODEL,
-    ]);
+    await this.writes.send(
+      new RequestSummaryBuild(agentId, full, commandContext(caller), principalOf(caller)),
+      [SUMMARY_INDEXES_READ_MODEL],
+    );
     return this.queries.execute(new GetSummaryIndex(agentId, caller));
   }
 }

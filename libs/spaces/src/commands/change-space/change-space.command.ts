@@ -2,9 +2,8 @@
 // old one released after.
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { CommandContext } from '#eventsourcing';
-import type { Caller } from '#identity';
-import { AggregateRepository, type WriteResult } from '#eventsourcing';
+import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
+import type { Principal } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
 import type { SpaceFields } from '../../space.decider.js';
 import { spaceDecider } from '../../space.decider.js';
@@ -17,7 +16,7 @@ export class ChangeSpace extends Command<WriteResult> {
     readonly spaceId: string,
     readonly fields: Partial<SpaceFields>,
     readonly context: CommandContext,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -34,8 +33,8 @@ export class ChangeSpaceHandler implements ICommandHandler<ChangeSpace> {
     this.unique = new SpaceUniqueness(aggregates);
   }
 
-  async execute({ spaceId, fields, context, caller }: ChangeSpace): Promise<WriteResult> {
-    await changeableSpace(this.readStore, this.grants, spaceId, caller);
+  async execute({ spaceId, fields, context, principal }: ChangeSpace): Promise<WriteResult> {
+    await changeableSpace(this.readStore, this.grants, spaceId, principal);
     const { state } = await this.aggregates.load<SpaceState, never>(spaceStreamId(spaceId), spaceDecider);
     spaceDecider.decide({ type: 'ChangeSpace', spaceId, ...fields }, state);
     const previous = state.status === 'active' ? state : null;
@@ -43,7 +42,7 @@ export class ChangeSpaceHandler implements ICommandHandler<ChangeSpace> {
       previous !== null &&
       fields[field] !== undefined &&
       fields[field].trim().toLowerCase() !== previous[field].toLowerCase();
-    const maySee = (holder: string) => maySeeSpace(this.readStore, this.grants, holder, caller);
+    const maySee = (holder: string) => maySeeSpace(this.readStore, this.grants, holder, principal);
     for (const field of ['name', 'slug'] as const)
       if (changed(field)) await this.unique.claim(field, fields[field]!, spaceId, context, maySee);
     const result = await this.aggregates.decide(

@@ -3,7 +3,7 @@ import { Body, Controller, Param, Patch } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { commandContext, CurrentCaller, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { SpaceDto } from '../../queries/get-space/space.dto.js';
 import { GetSpace } from '../../queries/get-space/get-space.query.js';
@@ -14,7 +14,7 @@ import { ChangeSpaceBody } from './change-space.schema.js';
 @Controller('api/v1/core/spaces')
 export class ChangeSpaceController {
   constructor(
-    private readonly sender: ReadYourWritesBus,
+    private readonly writes: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 
@@ -44,7 +44,7 @@ export class ChangeSpaceController {
     @Body(new ZodBody(ChangeSpaceBody)) body: z.output<typeof ChangeSpaceBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    await this.sender.send(new ChangeSpace(spaceId, body, commandContext(caller), caller), [
+    await this.writes.send(new ChangeSpace(spaceId, body, commandContext(caller), principalOf(caller)), [
       SPACES_READ_MODEL,
     ]);
     return this.queries.execute(new GetSpace(spaceId, caller));

@@ -3,9 +3,8 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { newEntityId, type CommandContext } from '#eventsourcing';
-import { assertAllowed, type Caller } from '#identity';
-import { AggregateRepository, type WriteResult } from '#eventsourcing';
+import { AggregateRepository, newEntityId, type CommandContext, type WriteResult } from '#eventsourcing';
+import { assertAllowed, type Principal } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { DEFAULT_SPACE_COLOR, spaceDecider } from '../../space.decider.js';
 import { spaceStreamId } from '../../space.events.js';
@@ -18,8 +17,8 @@ export class CreateSpace extends Command<WriteResult> {
   constructor(
     readonly input: z.output<typeof CreateSpaceBody>,
     readonly context: CommandContext,
-    /** Whose visibility decides what a conflict tells (see SpaceUniqueness). */
-    readonly caller: Caller,
+    /** Who creates it; its visibility decides what a conflict tells (see SpaceUniqueness). */
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -36,8 +35,8 @@ export class CreateSpaceHandler implements ICommandHandler<CreateSpace> {
     this.unique = new SpaceUniqueness(aggregates);
   }
 
-  async execute({ input, context, caller }: CreateSpace): Promise<WriteResult> {
-    if (caller) assertAllowed(caller, 'space.create', null, 'this principal may not create Spaces');
+  async execute({ input, context, principal }: CreateSpace): Promise<WriteResult> {
+    assertAllowed(principal, 'space.create', null, 'this principal may not create Spaces');
     const spaceId = newEntityId(context, 'spc');
     const fields = {
       name: input.name,
@@ -47,7 +46,7 @@ export class CreateSpaceHandler implements ICommandHandler<CreateSpace> {
     };
     // Validate before claiming, so a bad request leaves no claim behind.
     spaceDecider.decide({ type: 'CreateSpace', spaceId, ...fields }, spaceDecider.initialState());
-    const maySee = (holder: string) => maySeeSpace(this.readStore, this.grants, holder, caller);
+    const maySee = (holder: string) => maySeeSpace(this.readStore, this.grants, holder, principal);
     await this.unique.claim('name', fields.name, spaceId, context, maySee);
     let slug = fields.slug;
     if (input.slug !== undefined) await this.unique.claim('slug', slug, spaceId, context, maySee);

@@ -3,7 +3,7 @@ import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { commandContext, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, IdempotencyInterceptor, type Caller } from '#identity';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { SpaceDto } from '../../queries/get-space/space.dto.js';
 import { GetSpace } from '../../queries/get-space/get-space.query.js';
@@ -15,7 +15,7 @@ import { CreateSpaceBody } from './create-space.schema.js';
 @Controller('api/v1/core/spaces')
 export class CreateSpaceController {
   constructor(
-    private readonly sender: ReadYourWritesBus,
+    private readonly writes: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 
@@ -42,9 +42,10 @@ export class CreateSpaceController {
     @Body(new ZodBody(CreateSpaceBody)) body: z.output<typeof CreateSpaceBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    const { id } = await this.sender.send(new CreateSpace(body, commandContext(caller), caller), [
-      SPACES_READ_MODEL,
-    ]);
+    const { id } = await this.writes.send(
+      new CreateSpace(body, commandContext(caller), principalOf(caller)),
+      [SPACES_READ_MODEL],
+    );
     return this.queries.execute(new GetSpace(id, caller));
   }
 }

@@ -2,9 +2,8 @@
 // Space-deletion process of the Agents context). Its name and slug are released.
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { CommandContext } from '#eventsourcing';
-import type { Caller } from '#identity';
-import { AggregateRepository, type WriteResult } from '#eventsourcing';
+import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
+import type { Principal } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { spaceDecider } from '../../space.decider.js';
 import { spaceStreamId, type SpaceState } from '../../space.events.js';
@@ -16,7 +15,7 @@ export class DeleteSpace extends Command<WriteResult> {
   constructor(
     readonly spaceId: string,
     readonly context: CommandContext,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -33,10 +32,10 @@ export class DeleteSpaceHandler implements ICommandHandler<DeleteSpace> {
     this.unique = new SpaceUniqueness(aggregates);
   }
 
-  async execute({ spaceId, context, caller }: DeleteSpace): Promise<WriteResult> {
+  async execute({ spaceId, context, principal }: DeleteSpace): Promise<WriteResult> {
     // A Space already gone is left to the decider (deleting it again is a no-op, an unknown id 404).
     if (await this.readStore.reader<SpaceView>(SPACES).get(spaceId))
-      await changeableSpace(this.readStore, this.grants, spaceId, caller);
+      await changeableSpace(this.readStore, this.grants, spaceId, principal);
     const { state } = await this.aggregates.load<SpaceState, never>(spaceStreamId(spaceId), spaceDecider);
     const result = await this.aggregates.decide(
       spaceStreamId(spaceId),

@@ -1,14 +1,14 @@
 // DELETE /spaces/{spaceId} (spec: Delete a Space).
 import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
 import { ApiRoute } from '#http';
-import { commandContext, CurrentCaller, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { SPACES_READ_MODEL } from '../../spaces.read-model.js';
 import { DeleteSpace } from './delete-space.command.js';
 
 @Controller('api/v1/core/spaces')
 export class DeleteSpaceController {
-  constructor(private readonly sender: ReadYourWritesBus) {}
+  constructor(private readonly writes: ReadYourWritesBus) {}
 
   @ApiRoute({
     tag: 'Spaces',
@@ -25,6 +25,8 @@ export class DeleteSpaceController {
   @Delete(':spaceId')
   @HttpCode(204)
   async delete(@Param('spaceId') spaceId: string, @CurrentCaller() caller: Caller): Promise<void> {
-    await this.sender.send(new DeleteSpace(spaceId, commandContext(caller), caller), [SPACES_READ_MODEL]);
+    await this.writes.send(new DeleteSpace(spaceId, commandContext(caller), principalOf(caller)), [
+      SPACES_READ_MODEL,
+    ]);
   }
 }

@@ -2,7 +2,7 @@
 // decider refuses to set a limit "only if none" on a key that has one (`usage_limit_exists`).
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
-import { assertAdmin, ChangeApiKey, type Caller, type UsageLimit } from '#identity';
+import { assertAdmin, ChangeApiKey, type Principal, type UsageLimit } from '#identity';
 import type { WriteResult } from '#eventsourcing';
 
 export class SetUsageLimit extends Command<WriteResult> {
@@ -13,7 +13,7 @@ export class SetUsageLimit extends Command<WriteResult> {
     /** POST: only on a key without a limit (PUT replaces one). */
     readonly onlyIfNone: boolean,
     readonly context: CommandContext,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -23,13 +23,13 @@ export class SetUsageLimit extends Command<WriteResult> {
 export class SetUsageLimitHandler implements ICommandHandler<SetUsageLimit> {
   constructor(private readonly bus: CommandBus) {}
 
-  execute({ apiKeyId, usageLimit, onlyIfNone, context, caller }: SetUsageLimit): Promise<WriteResult> {
-    assertAdmin(caller, 'usage.read.all');
+  execute({ apiKeyId, usageLimit, onlyIfNone, context, principal }: SetUsageLimit): Promise<WriteResult> {
+    assertAdmin(principal, 'usage.read.all');
     return this.bus.execute(
       new ChangeApiKey(
         { apiKeyId, usageLimit, ...(onlyIfNone ? { onlyIfNoUsageLimit: true } : {}) },
         context,
-        caller,
+        principal,
       ),
     );
   }

@@ -7,6 +7,7 @@ import { ApiRoute, ZodBody } from '#http';
 import {
   API_KEYS_READ_MODEL,
   commandContext,
+  principalOf,
   CurrentCaller,
   toLimit,
   UsageLimitBody,
@@ -21,7 +22,7 @@ import { SetUsageLimit } from './set-usage-limit.command.js';
 @Controller('api/v1/core')
 export class SetUsageLimitController {
   constructor(
-    private readonly sender: ReadYourWritesBus,
+    private readonly writes: ReadYourWritesBus,
     private readonly queries: QueryBus,
   ) {}
 
@@ -75,8 +76,8 @@ export class SetUsageLimitController {
   }
 
   private async set(apiKeyId: string, usageLimit: UsageLimit | null, onlyIfNone: boolean, caller: Caller) {
-    await this.sender.send(
-      new SetUsageLimit(apiKeyId, usageLimit, onlyIfNone, commandContext(caller), caller),
+    await this.writes.send(
+      new SetUsageLimit(apiKeyId, usageLimit, onlyIfNone, commandContext(caller), principalOf(caller)),
       [API_KEYS_READ_MODEL],
     );
     return this.queries.execute(new GetCostControl(apiKeyId, caller, true));

@@ -1,10 +1,10 @@
-// The single-document commands (delete, attach or detach a tag, re-process) act on a document the caller may change:
-// its Agent granted, Global ones admins only. The routes, the bulk route and the process managers (for the system,
-// without a caller) send them.
+// The single-document commands (delete, attach or detach a tag, re-process) act on a document the principal may
+// change through one of its Agents: Agent-level documents whoever uses the Agent, Space-level ones its managers,
+// Global ones admins only. The routes and the bulk route send them through the caller's Agent; the process managers
+// send them as the platform, through no Agent (KnowledgeAccess.actingAgent).
 import { Injectable } from '@nestjs/common';
-import type { CommandContext } from '#eventsourcing';
-import type { Caller } from '#identity';
-import { AggregateRepository, type WriteResult } from '#eventsourcing';
+import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
+import type { Principal } from '#identity';
 import { documentDecider, type DocumentCommand } from '../document.decider.js';
 import { documentStreamId } from '../document.events.js';
 import { KnowledgeAccess } from '../knowledge-access.js';
@@ -14,8 +14,13 @@ export type DocumentAction = Extract<
   { type: 'DeleteDocument' | 'AttachDocumentTag' | 'DetachDocumentTag' | 'RequestReprocessing' }
 >;
 
-/** Who acts: a caller through one of its Agents, or null when the system acts (a cascade). */
-export type ActingCaller = { readonly caller: Caller; readonly agentId: string } | null;
+/** What every single-document command carries besides its own fields. */
+export interface DocumentActionCommand {
+  /** The Agent the principal acts through; null for the platform. */
+  readonly agentId: string | null;
+  readonly context: CommandContext;
+  readonly principal: Principal;
+}
 
 /** The handlers of the single-document commands: the access checks, then the decider. */
 // Injectable so that TypeScript records its constructor's parameter types, which the handlers extending it inherit.
@@ -28,12 +33,11 @@ export abstract class DocumentActionHandler {
 
   protected async act(
     action: DocumentAction,
-    context: CommandContext,
-    by: ActingCaller,
+    { agentId, context, principal }: DocumentActionCommand,
   ): Promise<WriteResult> {
-    if (by) {
-      const agent = await this.access.agent(by.agentId, by.caller);
-      await this.access.writableDocument(agent, action.documentId, by.caller);
+    const agent = await this.access.actingAgent(agentId, principal);
+    if (agent) {
+      await this.access.writableDocument(agent, action.documentId, principal);
       // Only the Agent's own tags: another Agent's tag on a shared document is not this one's to remove.
       if (action.type === 'AttachDocumentTag' || action.type === 'DetachDocumentTag')
         await this.access.requireTags(agent, [action.tagId]);
