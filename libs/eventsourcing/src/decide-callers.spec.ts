@@ -23,7 +23,6 @@ const ROUTINE = /^libs\/(eventsourcing|testing)\/src\//;
  */
 const NOT_YET_CONVERTED: readonly string[] = [
   'libs/code-execution/src/code-runs.ts',
-  'libs/conversations/src/stored-conversations.ts',
   'libs/memory/src/memory-store.ts',
   'libs/skills/src/skill-store.ts',
 ];
