@@ -19,7 +19,15 @@ import {
 import { KnowledgeCommand, KnowledgeReindexCommand } from './commands/knowledge.command.js';
 import { BlobsCommand, BlobsGcCommand } from './commands/blobs.command.js';
 import { AuditCommand, AuditExportCommand, AuditVerifyCommand } from './commands/audit.command.js';
-import { AgentCommand, AgentDiffCommand, AgentShowCommand } from './commands/agent.command.js';
+import {
+  AgentCommand,
+  AgentDiffCommand,
+  AgentKnowledgeCommand,
+  AgentShowCommand,
+  AgentSkillsCommand,
+} from './commands/agent.command.js';
+import { SkillCommand, SkillDiffCommand, SkillShowCommand } from './commands/skill.command.js';
+import { TimeTravelReport } from './time-travel-report.js';
 import { AuditReport } from './audit-report.js';
 import { AuditTrail } from '#audit';
 // Registers the contexts' offline chat responders in this process (and, by its URL, in the offline worker threads).
@@ -89,6 +97,11 @@ export const CLI_COMMANDS = [
   AgentCommand,
   AgentShowCommand,
   AgentDiffCommand,
+  AgentKnowledgeCommand,
+  AgentSkillsCommand,
+  SkillCommand,
+  SkillShowCommand,
+  SkillDiffCommand,
 ];
 
 @Module({})
@@ -109,6 +122,7 @@ export class CliModule {
         ProjectionAdmin,
         AuditTrail,
         AuditReport,
+        TimeTravelReport,
         CliProgram,
         ...CLI_COMMANDS,
       ],
