@@ -28,8 +28,10 @@ import {
 } from './commands/agent.command.js';
 import { SkillCommand, SkillDiffCommand, SkillShowCommand } from './commands/skill.command.js';
 import { TimeTravelReport } from './time-travel-report.js';
+import { ReplayCommand } from './commands/replay.command.js';
+import { ReplayReportWriter } from './replay-report.js';
 import { AuditReport } from './audit-report.js';
-import { AuditTrail } from '#audit';
+import { AuditTrail, ReplayModule } from '#audit';
 // Registers the contexts' offline chat responders in this process (and, by its URL, in the offline worker threads).
 import '../../offline/offline-responders.js';
 
@@ -102,6 +104,7 @@ export const CLI_COMMANDS = [
   SkillCommand,
   SkillShowCommand,
   SkillDiffCommand,
+  ReplayCommand,
 ];
 
 @Module({})
@@ -115,6 +118,7 @@ export class CliModule {
       imports: [
         InfrastructureModule.forRoot({ config, projectors: ALL_PROJECTORS, logger }),
         ...PROCESS_MODULES,
+        ReplayModule,
       ],
       providers: [
         { provide: CLI_OUTPUT, useValue: options.output },
@@ -123,6 +127,7 @@ export class CliModule {
         AuditTrail,
         AuditReport,
         TimeTravelReport,
+        ReplayReportWriter,
         CliProgram,
         ...CLI_COMMANDS,
       ],
