@@ -177,6 +177,25 @@ describe('provenance queries (e2e)', () => {
     expect([bad.status, bad.body.error.param]).toEqual([400, 'source']);
     expect((await admin.get(`${CORE}/provenance`)).status).toBe(400);
 
+    // A memory version: the answers whose prompt held it stay listed under that version after a rollback.
+    const M = `${CORE}/memory/${agentId}/memories`;
+    expect((await admin.put(`${CORE}/agents/${agentId}`, { memoryEnabled: true })).status).toBe(200);
+    const memory = await admin.post<{ id: string }>(M, {
+      text: 'My locker code is 4711.',
+      bucket: 'personal',
+    });
+    expect(memory.status).toBe(201);
+    const recalled = await ask(admin, 'What is my locker code?');
+    expect((await admin.patch(`${M}/${memory.body.id}`, { text: 'My locker code is 9000.' })).status).toBe(
+      200,
+    );
+    expect((await admin.post(`${M}/${memory.body.id}/rollback`, { version: 1 })).status).toBeLessThan(300);
+    await waitUntil(async () => (await provenanceOf(`memory:${memory.body.id}@1`)).data.length === 1, 30_000);
+    expect((await provenanceOf(`memory:${memory.body.id}@1`)).data).toEqual([
+      expect.objectContaining({ messageId: recalled.message.id, version: '1' }),
+    ]);
+    expect((await provenanceOf(`memory:${memory.body.id}@3`)).data).toEqual([]);
+
     // Deleted: the same answers, the document shown deleted.
     expect((await admin.delete(`${K}/${agentId}/documents/${volcanoes}`)).status).toBeLessThan(300);
     const after = await provenanceOf(`document:${volcanoes}`);
