@@ -211,5 +211,8 @@ describe('provenance queries (e2e)', () => {
         ).status === 409,
       30_000,
     );
+    // To anyone but an admin, a gone chunk is an empty answer (no hint that the document existed).
+    const unseen = await provenanceOf(`chunk:${volcanoes}:1:${chunk.index}`, user);
+    expect(unseen).toMatchObject({ source: { status: 'unknown' }, data: [] });
   }, 120_000);
 });

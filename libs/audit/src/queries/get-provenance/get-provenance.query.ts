@@ -4,7 +4,8 @@
 // user their own answers of an Agent they use); a deleted or superseded document keeps its answers listed, with the
 // document shown deleted (its stream folded now). A chunk (`<documentId>:<version>:<index>`, the search's chunk id)
 // is its document version's passages that overlap the chunk's range, read from the version's chunks while they
-// exist (409 `chunk_content_purged` after the document's deletion: ask for the document version instead).
+// exist (409 `chunk_content_purged` after the document's deletion, to admins: ask for the document version instead;
+// anyone else gets an empty answer, as for a chunk they do not see).
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
@@ -77,7 +78,13 @@ export class GetProvenanceHandler implements IQueryHandler<GetProvenance> {
     let range: { start: number; end: number } | null = null;
     let documentId: string | null = null;
     if (kind === 'chunk') {
-      const chunk = await this.chunk(id);
+      const admin = authorize(caller, 'provenance.read', null).allow;
+      const chunk = await this.chunk(id).catch((error: unknown) => {
+        // Only admins learn that a chunk's document is gone: anyone else gets the empty answer of a chunk unseen.
+        if (admin || !(error instanceof ConflictError)) throw error;
+        return null;
+      });
+      if (!chunk) return { source: { kind, id, version: null, ...UNKNOWN }, data: [], nextCursor: null };
       documentId = chunk.documentId;
       range = chunk;
       filter = { source: `document:${chunk.documentId}`, version: chunk.version };
