@@ -9,7 +9,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { newId, type EventEnvelope } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
@@ -18,94 +17,24 @@ import { agentAsOf } from '#agents';
 import type { ApiKeyView, Caller } from '#identity';
 import { ModelGateway, type CallScope } from '#model-gateway';
 import { callCost } from '#usage';
-import { documentStreamId, SearchKnowledge } from '#knowledge';
+import { SearchKnowledge } from '#knowledge';
+import { citationMarkers, conversationStreamId, type Citation, type ConversationEvent } from '#conversations';
 import {
-  citationMarkers,
-  conversationStreamId,
-  formatSourcesBlock,
-  type Citation,
-  type ConversationEvent,
-  type PromptSource,
-} from '#conversations';
-
-/** Which turns: an Agent's, in a time range, or a list of answer message ids (any combination narrows). */
-export interface ReplaySelection {
-  readonly agentId?: string;
-  readonly from?: string;
-  readonly to?: string;
-  readonly messageIds?: readonly string[];
-  readonly limit?: number;
-}
-
-export interface ReplayOptions {
-  /** The model key to replay against (a chat model of the registry). */
-  readonly model: string;
-  /** Search the Knowledge again instead of the passages recorded. */
-  readonly reRetrieve?: {
-    readonly mode: 'hybrid' | 'bm25' | 'vector';
-    readonly limit: number;
-    readonly rerank: boolean;
-  };
-  readonly signal?: AbortSignal;
-}
-
-export interface CitedRange {
-  readonly documentId: string;
-  readonly documentName: string;
-  readonly start: number;
-  readonly end: number;
-}
-
-export interface ReplayedAnswer {
-  readonly model: string;
-  readonly content: string | null;
-  readonly citations: readonly CitedRange[];
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly costUsd: number | null;
-}
-
-export interface ReplayedTurn {
-  readonly conversationId: string;
-  readonly messageId: string;
-  readonly agentId: string;
-  readonly at: string;
-  readonly question: string | null;
-  readonly old: ReplayedAnswer;
-  readonly new: ReplayedAnswer | null;
-  /** Why the turn could not be replayed (null when it was). */
-  readonly error: string | null;
-  readonly citationsKept: readonly CitedRange[];
-  readonly citationsLost: readonly CitedRange[];
-  readonly citationsAdded: readonly CitedRange[];
-  readonly tokenDifference: number;
-  readonly costDifferenceUsd: number | null;
-  /** The Agent's prompt as of the turn hashes to what the answer recorded. */
-  readonly promptVerified: boolean;
-  readonly retrieval: 'recorded' | 're-retrieved';
-  /** Recorded passages whose text is gone (the document deleted since): sent as a note, not the text. */
-  readonly passagesMissing: number;
-  /** Memories and Skill versions the recorded prompt held, not re-sent. */
-  readonly contextItemsNotReplayed: readonly string[];
-}
-
-export interface ReplayReport {
-  readonly generatedAt: string;
-  readonly model: string;
-  readonly retrieval: 'recorded' | 're-retrieved';
-  readonly turns: readonly ReplayedTurn[];
-  readonly totals: {
-    readonly turns: number;
-    readonly replayed: number;
-    readonly citationsKept: number;
-    readonly citationsLost: number;
-    readonly citationsAdded: number;
-    readonly oldTokens: number;
-    readonly newTokens: number;
-    readonly oldCostUsd: number;
-    readonly newCostUsd: number;
-  };
-}
+  recordedPassageText,
+  recordedPrompt,
+  selectRecordedTurns,
+  type Envelope,
+  type PassageSource,
+  type Recorded,
+} from './recorded-turns.js';
+import type {
+  CitedRange,
+  ReplayedAnswer,
+  ReplayedTurn,
+  ReplayOptions,
+  ReplayReport,
+  ReplaySelection,
+} from './replay-report.types.js';
 
 /** The platform's own key: replays work for nobody's key (as Knowledge's own calls). */
 const REPLAY_KEY = {
@@ -124,12 +53,6 @@ const REPLAY_KEY = {
   updatedAt: '',
 } satisfies ApiKeyView;
 
-const READ_BATCH = 1000;
-/**
- * The header of a compacted history's summary, as the turn writes it (`SUMMARY_HEADER` of the conversations runtime's
- * turn-prompt.ts, not exported from its index while that runtime is being reworked).
- */
-const SUMMARY_HEADER = 'Summary of the earlier part of this conversation:';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const rangeKey = (range: CitedRange) => `${range.documentId}:${range.start}-${range.end}`;
 const toRange = (citation: Pick<Citation, 'documentId' | 'documentName' | 'start' | 'end'>): CitedRange => ({
@@ -138,18 +61,6 @@ const toRange = (citation: Pick<Citation, 'documentId' | 'documentName' | 'start
   start: citation.start,
   end: citation.end,
 });
-
-type Envelope<T extends ConversationEvent['type']> = EventEnvelope<
-  T,
-  Extract<ConversationEvent, { type: T }>['data']
->;
-type Recorded = Envelope<'AssistantMessageRecorded'>;
-
-interface PassageSource extends PromptSource {
-  readonly documentId: string;
-  readonly start: number;
-  readonly end: number;
-}
 
 @Injectable()
 export class TurnReplay {
@@ -161,39 +72,11 @@ export class TurnReplay {
     private readonly queries: QueryBus,
   ) {}
 
-  /** The recorded answers the selection names, oldest first: one pass over the log. */
-  async select(selection: ReplaySelection): Promise<Recorded[]> {
-    const agentOf = new Map<string, string>();
-    const ids = selection.messageIds ? new Set(selection.messageIds) : null;
-    const from = selection.from ? Date.parse(selection.from) : -Infinity;
-    const to = selection.to ? Date.parse(selection.to) : Infinity;
-    const found: Recorded[] = [];
-    let after: number | undefined;
-    for (;;) {
-      const batch = await this.eventStore.readAll({ after, maxCount: READ_BATCH });
-      for (const event of batch) {
-        if (event.type === 'ConversationStarted') {
-          const data = event.data as Envelope<'ConversationStarted'>['data'];
-          agentOf.set(data.conversationId, data.agentId);
-        } else if (event.type === 'AssistantMessageRecorded') {
-          const recorded = event as unknown as Recorded;
-          const at = Date.parse(recorded.metadata.occurredAt);
-          if (ids && !ids.has(recorded.data.messageId)) continue;
-          if (selection.agentId && agentOf.get(recorded.data.conversationId) !== selection.agentId) continue;
-          if (at < from || at > to) continue;
-          found.push(recorded);
-        }
-      }
-      if (batch.length < READ_BATCH) break;
-      after = batch.at(-1)!.position;
-    }
-    return selection.limit === undefined ? found : found.slice(0, selection.limit);
-  }
-
   async replay(selection: ReplaySelection, options: ReplayOptions): Promise<ReplayReport> {
     const model = this.gateway.resolve(options.model, 'chat');
     const turns: ReplayedTurn[] = [];
-    for (const recorded of await this.select(selection)) turns.push(await this.replayTurn(recorded, options));
+    for (const recorded of await selectRecordedTurns(this.eventStore, selection))
+      turns.push(await this.replayTurn(recorded, options));
     const replayed = turns.filter((turn) => turn.new !== null);
     const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
     return {
@@ -279,7 +162,7 @@ export class TurnReplay {
     } else {
       sources = [];
       for (const source of provenance.sources) {
-        const text = await this.passageText(source);
+        const text = await recordedPassageText(this.eventStore, this.blobs, source);
         if (text === null) passagesMissing += 1;
         sources.push({
           index: source.index,
@@ -292,7 +175,9 @@ export class TurnReplay {
         });
       }
     }
-    const messages = await this.prompt(
+    const messages = await recordedPrompt(
+      this.cipher,
+
       events,
       question,
       agent.systemPrompt,
@@ -357,66 +242,6 @@ export class TurnReplay {
       promptVerified: sha256(agent.systemPrompt) === provenance.systemPromptSha256,
       passagesMissing,
     };
-  }
-
-  /** The prompt as the turn built it: system prompt, sources, summary, then the history and the question. */
-  private async prompt(
-    events: readonly EventEnvelope[],
-    question: Envelope<'UserMessagePosted'>,
-    systemPrompt: string,
-    checkpointId: string | null,
-    sources: readonly PassageSource[],
-    questionText: string,
-  ): Promise<ChatCompletionMessageParam[]> {
-    const before = events.slice(0, events.indexOf(question as unknown as EventEnvelope));
-    const compacted = checkpointId
-      ? (before.find(
-          (event) =>
-            event.type === 'ConversationCompacted' &&
-            (event.data as { checkpointId: string }).checkpointId === checkpointId,
-        ) as Envelope<'ConversationCompacted'> | undefined)
-      : undefined;
-    let history = before.filter(
-      (event) => event.type === 'UserMessagePosted' || event.type === 'AssistantMessageRecorded',
-    );
-    if (compacted) {
-      const through = history.findIndex(
-        (event) => (event.data as { messageId: string }).messageId === compacted.data.throughMessageId,
-      );
-      history = history.slice(through + 1);
-    }
-    const messages: ChatCompletionMessageParam[] = [];
-    if (systemPrompt.trim()) messages.push({ role: 'system', content: systemPrompt });
-    messages.push({ role: 'system', content: formatSourcesBlock(sources) });
-    const summary = compacted ? await this.cipher.open(compacted.data.summary) : null;
-    if (summary) messages.push({ role: 'system', content: `${SUMMARY_HEADER}\n${summary}` });
-    const texts = await this.cipher.openMany(
-      history.map((event) => (event.data as { content: string }).content),
-    );
-    history.forEach((event, i) => {
-      const text = texts[i];
-      if (text === null || text === undefined) return;
-      messages.push(
-        event.type === 'UserMessagePosted'
-          ? { role: 'user', content: text }
-          : { role: 'assistant', content: text },
-      );
-    });
-    messages.push({ role: 'user', content: questionText });
-    return messages;
-  }
-
-  /** A recorded passage's text: the cited range of its document version's extracted text (null once purged). */
-  private async passageText(source: Citation): Promise<string | null> {
-    let textBlobId: string | null = null;
-    for (const event of await this.eventStore.readStream(documentStreamId(source.documentId))) {
-      const data = event.data as { version?: number; textBlobId?: string };
-      if (event.type === 'DocumentReady' && data.version === source.documentVersion)
-        textBlobId = data.textBlobId ?? null;
-    }
-    if (!textBlobId) return null;
-    const bytes = await this.blobs.get(textBlobId);
-    return bytes ? bytes.toString('utf8').slice(source.start, source.end) : null;
   }
 
   /** Passages searched again for the question, as the platform (an admin of no person). */
