@@ -138,6 +138,11 @@ describe('audit trail and time travel (e2e)', () => {
     const agentDeleted = byType('AgentDeleted')[0]!;
     expect(spaceDeleted.actor.id).toBe(ownerKey.id);
     expect(agentDeleted.correlationId).toBe(spaceDeleted.correlationId);
+    // The source address of the request that made each change (carried in the command's metadata); none for the
+    // platform's cascade.
+    expect(created.sourceAddress).toMatch(/^(::ffff:)?127\.0\.0\.1$|^::1$/);
+    expect(byType('AgentSystemPromptChanged')[0]!.sourceAddress).toBe(created.sourceAddress);
+    expect(agentDeleted.sourceAddress).toBeNull();
     expect(agentDeleted.causationId).not.toBeNull();
     const cascade = await admin.get<Page>(
       `${CORE}/audit?correlationId=${encodeURIComponent(spaceDeleted.correlationId)}&order=oldest`,

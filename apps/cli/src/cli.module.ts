@@ -19,9 +19,19 @@ import {
 import { KnowledgeCommand, KnowledgeReindexCommand } from './commands/knowledge.command.js';
 import { BlobsCommand, BlobsGcCommand } from './commands/blobs.command.js';
 import { AuditCommand, AuditExportCommand, AuditVerifyCommand } from './commands/audit.command.js';
-import { AgentCommand, AgentDiffCommand, AgentShowCommand } from './commands/agent.command.js';
+import {
+  AgentCommand,
+  AgentDiffCommand,
+  AgentKnowledgeCommand,
+  AgentShowCommand,
+  AgentSkillsCommand,
+} from './commands/agent.command.js';
+import { SkillCommand, SkillDiffCommand, SkillShowCommand } from './commands/skill.command.js';
+import { TimeTravelReport } from './time-travel-report.js';
+import { ReplayCommand } from './commands/replay.command.js';
+import { ReplayReportWriter } from './replay-report.js';
 import { AuditReport } from './audit-report.js';
-import { AuditTrail } from '#audit';
+import { AuditTrail, ReplayModule } from '#audit';
 // Registers the contexts' offline chat responders in this process (and, by its URL, in the offline worker threads).
 import '../../offline/offline-responders.js';
 
@@ -89,6 +99,12 @@ export const CLI_COMMANDS = [
   AgentCommand,
   AgentShowCommand,
   AgentDiffCommand,
+  AgentKnowledgeCommand,
+  AgentSkillsCommand,
+  SkillCommand,
+  SkillShowCommand,
+  SkillDiffCommand,
+  ReplayCommand,
 ];
 
 @Module({})
@@ -102,6 +118,7 @@ export class CliModule {
       imports: [
         InfrastructureModule.forRoot({ config, projectors: ALL_PROJECTORS, logger }),
         ...PROCESS_MODULES,
+        ReplayModule,
       ],
       providers: [
         { provide: CLI_OUTPUT, useValue: options.output },
@@ -109,6 +126,8 @@ export class CliModule {
         ProjectionAdmin,
         AuditTrail,
         AuditReport,
+        TimeTravelReport,
+        ReplayReportWriter,
         CliProgram,
         ...CLI_COMMANDS,
       ],

@@ -86,6 +86,26 @@ describe('AuditFold', () => {
     expect(first.resource).toEqual({ type: 'agent', id: 'agt_1', streamId: 'agent-agt_1', revision: 1 });
   });
 
+  it("carries the source address: the metadata's request source, else an identity event's own source", () => {
+    const append = log();
+    const fold = new AuditFold();
+    const fromRequest = append('space-spc_1', 'SpaceCreated', { spaceId: 'spc_1', name: 'A' });
+    const withSource = {
+      ...fromRequest,
+      metadata: { ...fromRequest.metadata, source: { address: '10.0.0.7', userAgent: 'curl/8' } },
+    };
+    expect(fold.apply(withSource).sourceAddress).toBe('10.0.0.7');
+    const identity = append('user-usr_1', 'UserRoleChanged', {
+      userId: 'usr_1',
+      role: 'admin',
+      source: { address: '10.0.0.8', userAgent: null },
+    });
+    expect(fold.apply(identity).sourceAddress).toBe('10.0.0.8');
+    const skill = append('skill-skl_1', 'SkillCreated', { skillId: 'skl_1', source: 'CUSTOM' });
+    expect(fold.apply(skill).sourceAddress).toBeNull();
+    expect(fold.apply(append('space-spc_2', 'SpaceCreated', { spaceId: 'spc_2' })).sourceAddress).toBeNull();
+  });
+
   it('a field set to the value it had is no change', () => {
     const e = log();
     const fold = new AuditFold();

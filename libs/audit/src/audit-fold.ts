@@ -6,6 +6,13 @@
 import type { EventEnvelope } from '#kernel';
 import { actionOf } from './audit-actions.js';
 
+/** Where the change came from: the metadata's request source, else an identity event's own `source`. */
+export function sourceAddressOf(event: EventEnvelope): string | null {
+  if (event.metadata.source) return event.metadata.source.address;
+  const source = (event.data as { source?: { address?: unknown } } | null)?.source;
+  return source && typeof source.address === 'string' ? source.address : null;
+}
+
 export type AuditActorKind = 'user' | 'apiKey' | 'app' | 'platform';
 export type CredentialKind = 'apiKey' | 'adminApiKey' | 'session' | 'appToken' | 'none';
 
@@ -28,7 +35,10 @@ export interface AuditEntry {
   readonly occurredAt: string;
   readonly actor: AuditActor;
   readonly credentialKind: CredentialKind;
-  /** Not recorded in the log's metadata today: always null. */
+  /**
+   * The request's source address: from the event's metadata (every change a request made), or from an identity
+   * event's own `source` (recorded before the metadata carried it); null for the platform's own changes.
+   */
   readonly sourceAddress: string | null;
   readonly action: string;
   readonly eventType: string;
@@ -190,7 +200,7 @@ export class AuditFold {
       eventId: event.id,
       occurredAt: event.metadata.occurredAt,
       ...this.actorOf(event),
-      sourceAddress: null,
+      sourceAddress: sourceAddressOf(event),
       action: actionOf(event.type),
       eventType: event.type,
       resource: {

@@ -1,12 +1,15 @@
-// The audit context: the audit trail over the log (GET /audit) and its pure folds, shared with the CLI.
+// The audit context: the audit trail over the log (GET /audit) and its pure folds, shared with the CLI; which answers
+// used a source (GET /provenance, over the provenance read model).
 import { Module } from '@nestjs/common';
 import { AuditTrail } from './audit-trail.js';
 import { GetAuditController } from './queries/get-audit/get-audit.controller.js';
 import { GetAuditHandler } from './queries/get-audit/get-audit.query.js';
+import { GetProvenanceController } from './queries/get-provenance/get-provenance.controller.js';
+import { GetProvenanceHandler } from './queries/get-provenance/get-provenance.query.js';
 
-export const AUDIT_CONTROLLERS = [GetAuditController];
+export const AUDIT_CONTROLLERS = [GetAuditController, GetProvenanceController];
 
-export const AUDIT_QUERY_HANDLERS = [GetAuditHandler];
+export const AUDIT_QUERY_HANDLERS = [GetAuditHandler, GetProvenanceHandler];
 
 @Module({
   controllers: AUDIT_CONTROLLERS,

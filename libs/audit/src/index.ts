@@ -4,3 +4,8 @@ export * from './audit-fold.js';
 export * from './audit-actions.js';
 export * from './hash-chain.js';
 export * from './queries/get-audit/get-audit.schema.js';
+export * from './provenance/provenance.read-model.js';
+export * from './queries/get-provenance/get-provenance.schema.js';
+export * from './replay/turn-replay.js';
+export * from './replay/replay-report.types.js';
+export * from './replay/replay.module.js';

@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '#kernel';
-import { foldAsOf } from './as-of.js';
+import type { EventStore } from '#event-store';
+import { foldAsOf, foldStreamsAsOf } from './as-of.js';
 
 const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second));
 const event = (second: number, value: string): EventEnvelope => ({
@@ -37,5 +38,52 @@ describe('foldAsOf', () => {
 
   it('before the first event the state is the initial one', () => {
     expect(foldAsOf(events, at(0), [], evolve)).toEqual({ state: [], firstAt: null, lastAt: null });
+  });
+});
+
+describe('foldStreamsAsOf', () => {
+  const inStream = (streamId: string, second: number, value: string, type = 'Set'): EventEnvelope => ({
+    ...event(second, value),
+    streamId,
+    type,
+  });
+  const log = [
+    inStream('doc-1', 1, 'a'),
+    inStream('other-1', 2, 'x'),
+    inStream('doc-2', 3, 'b'),
+    inStream('doc-1', 4, 'c'),
+    inStream('doc-1', 5, 'ignored', 'Unknown'),
+    inStream('doc-2', 9, 'late'),
+  ];
+  const store = {
+    readAll: async ({ after = 0 }: { after?: number }) =>
+      log.filter((entry) => entry.position > after).slice(0, 1000),
+  } as unknown as EventStore;
+
+  it('folds every stream of the prefix and types up to the time, across the whole log', async () => {
+    const folded = await foldStreamsAsOf(
+      store,
+      { streamPrefix: 'doc-', eventTypes: ['Set'] },
+      at(5),
+      () => [] as string[],
+      evolve,
+    );
+    expect(Object.fromEntries([...folded].map(([id, { state, lastAt }]) => [id, { state, lastAt }]))).toEqual(
+      {
+        'doc-1': { state: ['a', 'c'], lastAt: at(4).toISOString() },
+        'doc-2': { state: ['b'], lastAt: at(3).toISOString() },
+      },
+    );
+  });
+
+  it('leaves out streams with no event up to the time', async () => {
+    const folded = await foldStreamsAsOf(
+      store,
+      { streamPrefix: 'doc-', eventTypes: ['Set'] },
+      at(0),
+      () => [],
+      evolve,
+    );
+    expect(folded.size).toBe(0);
   });
 });

@@ -41,3 +41,48 @@ export async function loadStateAsOf<State, Event extends DomainEvent>(
   const events = await store.readStream(streamId);
   return { ...foldAsOf(events, asOf, initial, evolve), events };
 }
+
+export interface StreamsAsOfOptions {
+  /** Only streams whose id starts with this (`document-`, `skill-`). */
+  readonly streamPrefix: string;
+  /** Only events of these types (the aggregate's union). */
+  readonly eventTypes: readonly string[];
+}
+
+const SCAN_BATCH = 1000;
+
+/**
+ * Every stream of one aggregate type folded up to `asOf`, when the streams to fold are not known by id (the
+ * documents an Agent reached then: the read models keep no deleted entity). One pass over the log in order, linear
+ * in its size; events after `asOf` are skipped (positions are append order, occurred-at the writer's clock, so the
+ * pass does not stop early). Streams with no event up to `asOf` are absent from the answer.
+ */
+export async function foldStreamsAsOf<State, Event extends DomainEvent>(
+  store: EventStore,
+  options: StreamsAsOfOptions,
+  asOf: Date,
+  initial: () => State,
+  /** The decider's evolve; the envelope is there for folds that keep times (a view's createdAt). */
+  evolve: (state: State, event: Event, envelope: EventEnvelope) => State,
+): Promise<Map<string, FoldedAsOf<State>>> {
+  const limit = asOf.getTime();
+  const types = new Set(options.eventTypes);
+  const folded = new Map<string, { state: State; firstAt: string; lastAt: string }>();
+  let after: number | undefined;
+  for (;;) {
+    const batch = await store.readAll({ after, maxCount: SCAN_BATCH });
+    for (const event of batch) {
+      if (!types.has(event.type) || !event.streamId.startsWith(options.streamPrefix)) continue;
+      if (Date.parse(event.metadata.occurredAt) > limit) continue;
+      const known = folded.get(event.streamId);
+      const state = evolve(known?.state ?? initial(), { type: event.type, data: event.data } as Event, event);
+      folded.set(event.streamId, {
+        state,
+        firstAt: known?.firstAt ?? event.metadata.occurredAt,
+        lastAt: event.metadata.occurredAt,
+      });
+    }
+    if (batch.length < SCAN_BATCH) return folded;
+    after = batch.at(-1)!.position;
+  }
+}

@@ -12,6 +12,7 @@ import {
   type DomainEvent,
   type EventEnvelope,
   type NewEvent,
+  type RequestSource,
 } from '#kernel';
 import type { EventStore } from '#event-store';
 import type { Decider } from './decider.js';
@@ -30,6 +31,8 @@ export interface CommandContext {
    */
   readonly request?: IdempotentRequest;
   readonly now: () => Date;
+  /** The request's source address and user agent, carried into the events' metadata for the audit trail. */
+  readonly source?: RequestSource;
 }
 
 /** An HTTP request sent with an Idempotency-Key: the seed its event ids derive from, and its commands so far. */
@@ -75,6 +78,7 @@ export function toNewEvents<Event extends DomainEvent>(
       actor: context.actor,
       occurredAt,
       schemaVersion: SCHEMA_VERSION,
+      ...(context.source ? { source: context.source } : {}),
     },
   }));
 }

@@ -1,4 +1,5 @@
-// `?asOf=<ISO time>` of the time-travel reads (GET /agents/{id}, GET /spaces/{id}): a bad time is a 400 naming asOf.
+// `?asOf=<ISO time>` of the time-travel reads (Agents, Spaces, Skills, memories, documents): a bad time is a 400
+// naming asOf.
 import { z } from 'zod';
 
 export const AsOfQuery = z.object({

@@ -7,12 +7,20 @@ export interface Actor {
   readonly id: string;
 }
 
+/** Where a request came from: its source address and user agent (never a credential). */
+export interface RequestSource {
+  readonly address: string | null;
+  readonly userAgent: string | null;
+}
+
 export interface EventMetadata {
   readonly correlationId: string;
   readonly causationId: string | null;
   readonly actor: Actor;
   readonly occurredAt: string;
   readonly schemaVersion: number;
+  /** The request that made the change (absent for the platform's own changes and on events recorded before it). */
+  readonly source?: RequestSource;
 }
 
 /** A domain event before it is stored: the decider's output plus the envelope's metadata. */

@@ -13,3 +13,4 @@ export { prepareDocument } from './ingestion/parse.js';
 export { IngestionError } from './ingestion/ingestion-error.js';
 export { KNOWLEDGE_BLOB_REFERENCES } from './blob-references.js';
 export * from './document.integration-events.js';
+export { documentAsOf, knowledgeSetAsOf, evolveDocumentView } from './knowledge-as-of.js';

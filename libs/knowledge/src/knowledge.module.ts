@@ -42,6 +42,10 @@ import { DownloadDocumentsController } from './queries/download-documents/downlo
 import { DownloadDocumentsHandler } from './queries/download-documents/download-documents.query.js';
 import { GetDocumentController } from './queries/get-document/get-document.controller.js';
 import { GetDocumentHandler } from './queries/get-document/get-document.query.js';
+import {
+  GetDocumentAsOfHandler,
+  ListDocumentsAsOfHandler,
+} from './queries/knowledge-as-of/knowledge-as-of.query.js';
 import { GetDocumentChunksController } from './queries/get-document-chunks/get-document-chunks.controller.js';
 import { GetDocumentChunksHandler } from './queries/get-document-chunks/get-document-chunks.query.js';
 import { GetDocumentLogController } from './queries/get-document-log/get-document-log.controller.js';
@@ -110,6 +114,8 @@ export const KNOWLEDGE_COMMAND_HANDLERS = [
 export const KNOWLEDGE_QUERY_HANDLERS = [
   ListDocumentsHandler,
   GetDocumentHandler,
+  ListDocumentsAsOfHandler,
+  GetDocumentAsOfHandler,
   GetDocumentLogHandler,
   GetDocumentTextHandler,
   GetDocumentChunksHandler,

@@ -1,6 +1,6 @@
 // Wire shapes of the Knowledge API, shared by its slices: they validate requests and generate the OpenAPI document.
 import { z } from 'zod';
-import { ListQuery } from '#http';
+import { AsOfQuery, ListQuery } from '#http';
 import { DOCUMENT_SCOPES, DOCUMENT_STATUSES } from './document.events.js';
 import { MAX_DOCUMENT_NAME } from './document.decider.js';
 import { DEFAULT_TAG_COLOR, MAX_TAG_NAME } from './tag.decider.js';
@@ -43,6 +43,9 @@ export const DocumentListQuery = ListQuery.extend({
     .default('all')
     .describe('Which level: the Agent’s own, its Space’s, Global, or all three'),
   status: z.enum(DOCUMENT_STATUSES).optional(),
+  asOf: AsOfQuery.shape.asOf.describe(
+    'The documents the Agent reached at this time (ISO 8601), with their status then, in one page (folded from the log)',
+  ),
 });
 
 export const DocumentDto = z.object({

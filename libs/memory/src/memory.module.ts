@@ -26,6 +26,7 @@ import { GetMemoryHistoryController } from './queries/get-memory-history/get-mem
 import { GetMemoryHistoryHandler } from './queries/get-memory-history/get-memory-history.query.js';
 import { ListMemoriesController } from './queries/list-memories/list-memories.controller.js';
 import { ListMemoriesHandler } from './queries/list-memories/list-memories.query.js';
+import { ListMemoriesAsOfHandler } from './queries/list-memories/list-memories-as-of.query.js';
 import { ListProposalsController } from './queries/list-proposals/list-proposals.controller.js';
 import { ListProposalsHandler } from './queries/list-proposals/list-proposals.query.js';
 
@@ -50,7 +51,12 @@ export const MEMORY_COMMAND_HANDLERS = [
   CompleteProposalHandler,
 ];
 
-export const MEMORY_QUERY_HANDLERS = [ListMemoriesHandler, GetMemoryHistoryHandler, ListProposalsHandler];
+export const MEMORY_QUERY_HANDLERS = [
+  ListMemoriesHandler,
+  GetMemoryHistoryHandler,
+  ListProposalsHandler,
+  ListMemoriesAsOfHandler,
+];
 
 @Module({
   imports: [ModelGatewayModule, ConversationsModule],

@@ -1,5 +1,6 @@
 // Wire shapes of the memory routes: they validate requests and generate the OpenAPI document.
 import { z } from 'zod';
+import { AsOfQuery } from '#http';
 
 export const MEMORY_TEXT_MAX = 2_000;
 
@@ -45,6 +46,9 @@ export const MemoryListQuery = z.object({
     .enum(['personal', 'shared', 'all'])
     .default('all')
     .describe('Which memories: mine, the shared ones, or both'),
+  asOf: AsOfQuery.shape.asOf.describe(
+    'The memories as they were at this time (ISO 8601), folded from the log',
+  ),
 });
 
 export const AddMemoryBody = z.strictObject({

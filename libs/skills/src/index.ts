@@ -8,3 +8,5 @@ export { skillBlobReferences } from './skill-blob-references.js';
 export * from './skills-prompt.js';
 export { skillsOfflineResponder } from './offline/skills-responder.js';
 export * from './skill.integration-events.js';
+export { skillAsOf, availableSkillsAsOf, type SkillAsOf } from './skills-as-of.js';
+export { toSkillDto } from './skill-dto.js';

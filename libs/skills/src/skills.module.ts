@@ -17,6 +17,8 @@ import { MarketplaceController } from './commands/marketplace/marketplace.contro
 import { ManageMarketplaceHandler } from './commands/marketplace/marketplace.command.js';
 import { GetSkillController } from './queries/get-skill/get-skill.controller.js';
 import { GetSkillHandler, ListMarketplaceHandler } from './queries/get-skill/get-skill.query.js';
+import { GetSkillAsOfHandler } from './queries/get-skill/get-skill-as-of.query.js';
+import { ListSkillsAsOfHandler } from './queries/list-skills/list-skills-as-of.query.js';
 import { ListSkillsController } from './queries/list-skills/list-skills.controller.js';
 import { ListSkillsHandler } from './queries/list-skills/list-skills.query.js';
 import { SkillAccess } from './skill-access.js';
@@ -41,7 +43,13 @@ export const SKILL_COMMAND_HANDLERS = [
   DeleteOwnedSkillHandler,
 ];
 
-export const SKILL_QUERY_HANDLERS = [ListSkillsHandler, GetSkillHandler, ListMarketplaceHandler];
+export const SKILL_QUERY_HANDLERS = [
+  ListSkillsHandler,
+  GetSkillHandler,
+  ListMarketplaceHandler,
+  GetSkillAsOfHandler,
+  ListSkillsAsOfHandler,
+];
 
 @Module({
   imports: [ConversationsModule],

@@ -1,6 +1,7 @@
 // Wire shapes of the Skill routes: they validate requests and generate the OpenAPI document.
 import { z } from 'zod';
 import { MAX_DESCRIPTION_CHARS, MAX_INSTRUCTIONS_CHARS } from './bundle/skill-manifest.js';
+import { AsOfQuery } from '#http';
 
 const id = z.string().min(1).max(128);
 
@@ -52,6 +53,9 @@ export const PlacementBody = z.strictObject({
 export const SkillListQuery = z.object({
   spaceId: id.optional().describe("The Space's Skills"),
   agentId: id.optional().describe("Every Skill the Agent has: its own, its Space's and the DEFAULT ones"),
+  asOf: AsOfQuery.shape.asOf.describe(
+    'With agentId: the Skills the Agent had available at this time (ISO 8601), each with the version active then',
+  ),
 });
 
 export const MarketplaceListQuery = z.object({

@@ -25,6 +25,8 @@ export const OPERATIONS = [
   'memory_extraction',
   /** The optional classifier that screens memory candidates for prompt injection. */
   'memory_screening',
+  /** A recorded turn re-run against another model or retrieval configuration (`cli replay`): nothing is appended to conversations. */
+  'replay',
 ] as const;
 export type Operation = (typeof OPERATIONS)[number];
 

@@ -212,4 +212,22 @@ describe('the authorization policy', () => {
       expect(authorize(app, action, resource as never).allow).toBe(false);
     }
   });
+
+  it('provenance: admins see every answer that used a source; a user their own answers of an Agent they use', () => {
+    const answer = { agent: teamAgent, userId: 'usr_1' };
+    expect(authorize(key({ isAdmin: true, userId: 'usr_9' }), 'provenance.read', answer)).toEqual(ALLOW);
+    expect(authorize(key({ isAdmin: true }), 'provenance.read', { agent: null, userId: 'usr_2' })).toEqual(
+      ALLOW,
+    );
+    expect(authorize(key({ isAdmin: true }), 'provenance.read', null)).toEqual(ALLOW);
+    expect(authorize(key(), 'provenance.read', null)).toEqual(denied('admin_required'));
+    expect(authorize(key({ agents: ['agt_t'] }), 'provenance.read', answer)).toEqual(ALLOW);
+    expect(authorize(key({ userId: 'usr_2' }), 'provenance.read', answer)).toEqual(
+      denied('agent_access_denied'),
+    );
+    expect(authorize(key({ agents: [] }), 'provenance.read', answer)).toEqual(denied('agent_access_denied'));
+    expect(authorize(key(), 'provenance.read', { agent: null, userId: 'usr_1' })).toEqual(
+      denied('agent_access_denied'),
+    );
+  });
 });

@@ -118,6 +118,11 @@ export interface Resources {
   'memory.own.erase': null;
   /** Read the audit trail: of a Space and what is inside it (its changer), or the whole trail (null: admins). */
   'audit.read': SpaceOwnership | null;
+  /**
+   * See that an answer used a source (its conversation, message, time, user): admins every answer; a user their own
+   * answers of an Agent they use. `agent` null: the Agent is gone; null: every answer (admins).
+   */
+  'provenance.read': { readonly agent: AgentOwnership | null; readonly userId: string } | null;
 }
 
 export type Action = keyof Resources;
@@ -150,6 +155,7 @@ export const ACTIONS = [
   'model.call',
   'memory.own.erase',
   'audit.read',
+  'provenance.read',
 ] as const satisfies readonly Action[];
 
 /** Why a principal is refused: the loaders use it as the error code of a 403 (or answer 404 to hide existence). */
@@ -290,6 +296,16 @@ const RULES: { readonly [A in Action]: Rule<A> } = {
     space === null
       ? allowIf(isAdmin(principal), 'admin_required')
       : allowIf(mayChangeSpace(principal, space), 'space_change_denied'),
+  'provenance.read': (principal, answer) =>
+    isAdmin(principal) || answer === null
+      ? allowIf(isAdmin(principal), 'admin_required')
+      : allowIf(
+          isUser(principal) &&
+            principal.userId === answer.userId &&
+            answer.agent !== null &&
+            mayUseAgent(principal, answer.agent),
+          'agent_access_denied',
+        ),
 };
 
 const KNOWN_PRINCIPALS: ReadonlySet<string> = new Set([

@@ -25,6 +25,8 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
 
   // The audit trail (the whole of it: admins; a Space and what is inside it: whoever may change the Space).
   [`GET ${CORE}/audit`]: 'audit.read',
+  // Which answers used a source: each answer filtered by the policy (admins all; a user their own).
+  [`GET ${CORE}/provenance`]: { each: 'provenance.read' },
 
   // Spaces.
   [`GET ${CORE}/spaces`]: { each: 'space.read' },

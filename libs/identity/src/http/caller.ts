@@ -36,6 +36,7 @@ export const commandContext = (caller: Caller): CommandContext => ({
   actor: caller.actor,
   correlationId: caller.correlationId,
   ...(caller.idempotent ? { request: caller.idempotent } : {}),
+  ...(caller.source ? { source: caller.source } : {}),
   now: () => new Date(),
 });
 

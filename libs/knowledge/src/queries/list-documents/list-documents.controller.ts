@@ -7,6 +7,7 @@ import { Get, Param, Query } from '@nestjs/common';
 import type { z } from 'zod';
 import { DocumentDto, DocumentListQuery } from '../../knowledge.schemas.js';
 import { ListDocuments } from './list-documents.query.js';
+import { ListDocumentsAsOf } from '../knowledge-as-of/knowledge-as-of.query.js';
 
 const DocumentList = listOf(DocumentDto);
 
@@ -28,6 +29,7 @@ export class ListDocumentsController {
     @Query(new ZodQuery(DocumentListQuery)) query: z.output<typeof DocumentListQuery>,
     @CurrentCaller() caller: Caller,
   ) {
+    if (query.asOf !== undefined) return this.queries.execute(new ListDocumentsAsOf(agentId, query, caller));
     return this.queries.execute(new ListDocuments(agentId, query, caller));
   }
 }

@@ -6,6 +6,7 @@ import { ApiRoute, listOf, ZodQuery } from '#http';
 import { CurrentCaller, type Caller } from '#identity';
 import { MemoryDto, MemoryListQuery } from '../../memory.schemas.js';
 import { ListMemories } from './list-memories.query.js';
+import { ListMemoriesAsOf } from './list-memories-as-of.query.js';
 
 @Controller('api/v1/core/memory/:agentId/memories')
 export class ListMemoriesController {
@@ -29,6 +30,7 @@ export class ListMemoriesController {
     @Query(new ZodQuery(MemoryListQuery)) query: z.output<typeof MemoryListQuery>,
     @CurrentCaller() caller: Caller,
   ) {
+    if (query.asOf !== undefined) return this.queries.execute(new ListMemoriesAsOf(agentId, query, caller));
     return this.queries.execute(new ListMemories(agentId, query, caller));
   }
 }

@@ -1,10 +1,11 @@
 // GET /skills/{skillId} and GET /skills/{skillId}/versions/{versionId} (our design).
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiRoute } from '#http';
+import { ApiRoute, AsOfQuery, ZodQuery, type AsOf } from '#http';
 import { CurrentCaller, type Caller } from '#identity';
 import { SkillDto, SkillVersionDto } from '../../skills.schemas.js';
 import { GetSkill } from './get-skill.query.js';
+import { GetSkillAsOf } from './get-skill-as-of.query.js';
 
 @Controller('api/v1/core/skills/:skillId')
 export class GetSkillController {
@@ -12,12 +13,18 @@ export class GetSkillController {
 
   @ApiRoute({
     tag: 'Skills',
-    summary: 'A Skill, with its versions',
+    summary: 'A Skill, with its versions; with asOf, as it was at that time (folded from the log)',
+    query: AsOfQuery,
     response: { status: 200, schema: SkillDto, description: 'The Skill' },
-    errors: [404],
+    errors: [400, 404],
   })
   @Get()
-  get(@Param('skillId') skillId: string, @CurrentCaller() caller: Caller) {
+  get(
+    @Param('skillId') skillId: string,
+    @Query(new ZodQuery(AsOfQuery)) query: AsOf,
+    @CurrentCaller() caller: Caller,
+  ) {
+    if (query.asOf) return this.queries.execute(new GetSkillAsOf(skillId, new Date(query.asOf), caller));
     return this.queries.execute(new GetSkill(skillId, null, caller));
   }
 

@@ -7,6 +7,7 @@ import { CurrentCaller, type Caller } from '#identity';
 import { MarketplaceListQuery, SkillDto, SkillListQuery } from '../../skills.schemas.js';
 import { ListMarketplace } from '../get-skill/get-skill.query.js';
 import { ListSkills } from './list-skills.query.js';
+import { ListSkillsAsOf } from './list-skills-as-of.query.js';
 
 @Controller('api/v1/core')
 export class ListSkillsController {
@@ -17,7 +18,8 @@ export class ListSkillsController {
     summary: 'List Skills',
     description:
       "`spaceId`: the Space's Skills; `agentId`: every Skill the Agent has (its own, its Space's, the DEFAULT ones); " +
-      'neither: the DEFAULT Skills.',
+      'neither: the DEFAULT Skills. `agentId` with `asOf`: the Skills the Agent had available then, each with the ' +
+      'version that was active (folded from the log).',
     query: SkillListQuery,
     response: { status: 200, schema: listOf(SkillDto), description: 'The Skills, oldest first' },
     errors: [400, 403, 404],
@@ -27,6 +29,7 @@ export class ListSkillsController {
     @Query(new ZodQuery(SkillListQuery)) query: z.output<typeof SkillListQuery>,
     @CurrentCaller() caller: Caller,
   ) {
+    if (query.asOf !== undefined) return this.queries.execute(new ListSkillsAsOf(query, caller));
     return this.queries.execute(new ListSkills(query, caller));
   }
 

@@ -1,0 +1,231 @@
+// Regression replay (issue 25 §4): 10 recorded turns (offline-chat, grounded in a document, some continuing their
+// conversation) replayed with `cli replay` against a second model behind a fake upstream: the report (JSON and
+// Markdown) has each turn's old and new answers, citations kept and lost, token and cost differences; the model saw
+// the prompt as recorded (system prompt, the recorded passages' text, the history before the question); the
+// conversations are unchanged (same stream revisions); the calls are recorded under the `replay` operation.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EVENT_STORE, type EventStore } from '#event-store';
+import type { ReplayReport } from '#audit';
+import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
+import { waitUntil } from '#testing/fixtures';
+import { capturedOutput } from '../apps/cli/src/output.js';
+import { client, CORE, startTestApi, uniqueName, writeModelsFile, type TestApi } from './support/api.js';
+
+const LLM = `${CORE}/llm`;
+const K = `${CORE}/knowledge`;
+const VOLCANOES = [
+  '# Volcanoes of Italy',
+  '',
+  '## Etna',
+  '',
+  'Mount Etna is an active stratovolcano on the east coast of Sicily. It is the tallest active volcano in Europe.',
+  '',
+  '## Vesuvius',
+  '',
+  'Mount Vesuvius stands in Campania, near the Bay of Naples. Its eruption in 79 AD buried Pompeii.',
+  '',
+].join('\n');
+
+type Turn = {
+  conversationId: string;
+  message: { id: string; citations: { documentId: string; start: number; end: number }[] };
+};
+
+async function runCli(api: TestApi, ...args: string[]) {
+  const { CommandFactory, CommandRunnerService } = await import('nest-commander');
+  const { CliModule } = await import('../apps/cli/src/cli.module.js');
+  const output = capturedOutput();
+  const errors: string[] = [];
+  const app = await CommandFactory.createWithoutRunning(CliModule.forRoot({ config: api.config, output }), {
+    logger: false,
+    serviceErrorHandler: (error: Error) => void errors.push(error.message),
+  });
+  try {
+    await app.get(CommandRunnerService).run(['node', 'cli', ...args]);
+  } finally {
+    await app.close();
+  }
+  return { lines: output.lines, errors };
+}
+
+describe('regression replay (e2e)', () => {
+  let api: TestApi;
+  let upstream: FakeUpstream;
+  let admin: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream({ reply: 'From the sources [1].' });
+    api = await startTestApi({
+      MODELS_FILE: writeModelsFile([
+        'providers:',
+        `  fake: { baseUrl: '${upstream.url}' }`,
+        'models:',
+        '  - { key: second-chat, modelId: fake-model, provider: fake, kind: chat, contextWindow: 64000, pricing: { input: 1, output: 2 } }',
+      ]),
+    });
+    admin = client(api.url);
+  }, 60_000);
+  afterAll(async () => {
+    await api.close();
+    await upstream.close();
+    expect(api.logs()).not.toContain('unhandled error');
+  });
+
+  it('replays 10 recorded turns against a second model, writes the report, leaves the conversations unchanged', async () => {
+    const space = await admin.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Replay') });
+    const agent = await admin.post<{ id: string }>(`${CORE}/agents`, {
+      spaceId: space.body.id,
+      name: uniqueName('Librarian'),
+      model: 'offline-chat',
+      systemPrompt: 'You answer questions about volcanoes.',
+    });
+    expect(agent.status).toBe(201);
+    const agentId = agent.body.id;
+    const added = await admin.post<{ id: string }>(`${K}/${agentId}/documents`, {
+      name: 'volcanoes.md',
+      text: VOLCANOES,
+    });
+    expect(added.status).toBe(201);
+    await waitUntil(
+      async () =>
+        (await admin.get<{ status: string }>(`${K}/${agentId}/documents/${added.body.id}`)).body.status ===
+        'Ready',
+      30_000,
+    );
+
+    const questions = [
+      'Which volcano is in Sicily?',
+      'Which volcano is the tallest in Europe?',
+      'What did Vesuvius bury?',
+      'Where does Vesuvius stand?',
+      'When did Vesuvius erupt?',
+      'Is Etna active?',
+      'Which coast of Sicily has Etna?',
+      'Which bay is near Vesuvius?',
+      'What kind of volcano is Etna?',
+      'Which region holds Vesuvius?',
+    ];
+    const turns: Turn[] = [];
+    let conversationId: string | undefined;
+    for (const [i, message] of questions.entries()) {
+      // Three conversations: turns continue the current one, a new one starts every fourth question.
+      const body = i % 4 === 0 || !conversationId ? { message } : { message, conversationId };
+      const turn = await admin.post<Turn>(`${LLM}/${agentId}/conversation`, body);
+      expect([200, 201]).toContain(turn.status);
+      conversationId = turn.body.conversationId;
+      turns.push(turn.body);
+    }
+    expect(turns.some((turn) => turn.message.citations.length > 0)).toBe(true);
+    const store = api.app.get<EventStore>(EVENT_STORE);
+    const conversationIds = [...new Set(turns.map((turn) => turn.conversationId))];
+    expect(conversationIds).toHaveLength(3);
+    const revisions = async () =>
+      Promise.all(conversationIds.map((id) => store.streamRevision(`conversation-${id}`)));
+    const before = await revisions();
+    upstream.reset();
+
+    const out = join(mkdtempSync(join(tmpdir(), 'replay-')), 'report');
+    const run = await runCli(api, 'replay', '--model', 'second-chat', '--agent', agentId, '--out', out);
+    expect(run.errors).toEqual([]);
+    expect(run.lines.join('\n')).toContain('replayed 10 of 10 turns against second-chat');
+
+    // The report: each turn, old vs new, citations kept or lost, tokens and cost.
+    const report = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as ReplayReport;
+    expect(report.turns.map((turn) => turn.messageId)).toEqual(turns.map((turn) => turn.message.id));
+    for (const [i, turn] of report.turns.entries()) {
+      expect(turn.error).toBeNull();
+      expect(turn.question).toBe(questions[i]);
+      expect(turn.old.model).toBe('offline-chat');
+      expect(turn.new).toMatchObject({ model: 'second-chat', content: 'From the sources [1].' });
+      expect(turn.promptVerified).toBe(true);
+      expect(turn.passagesMissing).toBe(0);
+      const recorded = turns[i]!.message.citations;
+      expect(turn.old.citations.map((c) => [c.documentId, c.start, c.end])).toEqual(
+        recorded.map((c) => [c.documentId, c.start, c.end]),
+      );
+      // [1] cites the first recorded passage: every old citation of it is kept, the others lost.
+      expect(turn.citationsKept.length + turn.citationsLost.length).toBe(recorded.length);
+      expect(turn.tokenDifference).toBe(
+        turn.new!.inputTokens + turn.new!.outputTokens - turn.old.inputTokens - turn.old.outputTokens,
+      );
+      expect(turn.new!.costUsd).toBeGreaterThan(0);
+    }
+    expect(report.totals).toMatchObject({ turns: 10, replayed: 10 });
+    expect(report.totals.citationsKept).toBeGreaterThan(0);
+    const markdown = readFileSync(`${out}.md`, 'utf8');
+    expect(markdown).toContain('# Replay against second-chat');
+    expect(markdown).toContain('**Old answer** (offline-chat)');
+    expect(markdown).toContain('**New answer** (second-chat)');
+
+    // The second model saw the prompt as recorded: the system prompt, the passages' text, the earlier turns.
+    const chats = upstream.requests.filter((request) => request.path === '/v1/chat/completions');
+    expect(chats).toHaveLength(10);
+    const messagesOf = (i: number) =>
+      (chats[i]!.body as { messages: { role: string; content: string }[] }).messages;
+    expect(messagesOf(0)[0]).toEqual({ role: 'system', content: 'You answer questions about volcanoes.' });
+    expect(
+      messagesOf(0).some((m) => m.role === 'system' && m.content.includes('Mount Etna is an active')),
+    ).toBe(true);
+    expect(messagesOf(0).at(-1)).toEqual({ role: 'user', content: questions[0] });
+    const second = messagesOf(1)
+      .filter((m) => m.role === 'user')
+      .map((m) => m.content);
+    expect(second).toEqual([questions[0], questions[1]]);
+
+    // Read-only: the conversations have the same revisions; the calls are usage under `replay`.
+    expect(await revisions()).toEqual(before);
+    const replays = (await store.readAll({ maxCount: 100_000 })).filter(
+      (event) =>
+        event.type === 'ModelCallRecorded' && (event.data as { operation: string }).operation === 'replay',
+    );
+    expect(replays).toHaveLength(10);
+    expect(replays[0]!.data).toMatchObject({ apiKeyId: 'system', agentId, model: 'second-chat' });
+
+    // A list of message ids replays just those.
+    const some = await runCli(
+      api,
+      'replay',
+      '--model',
+      'second-chat',
+      '--messages',
+      `${turns[2]!.message.id},${turns[7]!.message.id}`,
+      '--out',
+      `${out}-two`,
+    );
+    expect(some.errors).toEqual([]);
+    const two = JSON.parse(readFileSync(`${out}-two.json`, 'utf8')) as ReplayReport;
+    expect(two.turns.map((turn) => turn.messageId)).toEqual([turns[2]!.message.id, turns[7]!.message.id]);
+    expect(await revisions()).toEqual(before);
+
+    // Another retrieval configuration: the Knowledge searched again (BM25, two passages).
+    const searched = await runCli(
+      api,
+      'replay',
+      '--model',
+      'second-chat',
+      '--messages',
+      turns[0]!.message.id,
+      '--re-retrieve',
+      '--retrieval-mode',
+      'bm25',
+      '--passages',
+      '2',
+      '--out',
+      `${out}-bm25`,
+    );
+    expect(searched.errors).toEqual([]);
+    const bm25 = JSON.parse(readFileSync(`${out}-bm25.json`, 'utf8')) as ReplayReport;
+    expect(bm25).toMatchObject({
+      retrieval: 're-retrieved',
+      turns: [{ error: null, retrieval: 're-retrieved' }],
+    });
+    expect(bm25.turns[0]!.new!.citations[0]).toMatchObject({ documentId: added.body.id });
+    expect(await revisions()).toEqual(before);
+
+    // Bad input is a clear error.
+    const unknown = await runCli(api, 'replay', '--model', 'no-such-model', '--agent', agentId, '--out', out);
+    expect(unknown.errors.join('\n')).toContain('no-such-model');
+  }, 180_000);
+});
