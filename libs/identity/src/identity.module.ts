@@ -56,6 +56,22 @@ import { ListApiKeysController } from './queries/list-api-keys/list-api-keys.con
 import { ListApiKeysHandler } from './queries/list-api-keys/list-api-keys.query.js';
 import { ListUsersController } from './queries/list-users/list-users.controller.js';
 import { ListUsersHandler } from './queries/list-users/list-users.query.js';
+import { SignInWithOidcController } from './commands/sign-in-with-oidc/sign-in-with-oidc.controller.js';
+import {
+  RecordOidcFailureHandler,
+  SignInWithOidcHandler,
+} from './commands/sign-in-with-oidc/sign-in-with-oidc.command.js';
+import { LinkIdentityController } from './commands/link-identity/link-identity.controller.js';
+import {
+  LinkIdentityHandler,
+  UnlinkIdentityHandler,
+} from './commands/link-identity/link-identity.command.js';
+import { ListAuthProvidersController } from './queries/list-auth-providers/list-auth-providers.controller.js';
+import {
+  ListAuthProvidersHandler,
+  ListIdentitiesHandler,
+} from './queries/list-auth-providers/list-auth-providers.query.js';
+import { OidcSignIn } from './oidc/oidc-sign-in.js';
 
 export const IDENTITY_CONTROLLERS = [
   ListApiKeysController,
@@ -77,6 +93,9 @@ export const IDENTITY_CONTROLLERS = [
   OwnApiKeysController,
   ResetPasswordController,
   ChangeOwnUserController,
+  ListAuthProvidersController,
+  SignInWithOidcController,
+  LinkIdentityController,
 ];
 
 export const IDENTITY_COMMAND_HANDLERS = [
@@ -97,6 +116,10 @@ export const IDENTITY_COMMAND_HANDLERS = [
   IssuePasswordResetHandler,
   ResetPasswordHandler,
   ChangeOwnUserHandler,
+  SignInWithOidcHandler,
+  RecordOidcFailureHandler,
+  LinkIdentityHandler,
+  UnlinkIdentityHandler,
 ];
 
 export const IDENTITY_QUERY_HANDLERS = [
@@ -107,6 +130,8 @@ export const IDENTITY_QUERY_HANDLERS = [
   GetUserByIdHandler,
   ListInvitationsHandler,
   GetInvitationHandler,
+  ListAuthProvidersHandler,
+  ListIdentitiesHandler,
 ];
 
 @Module({
@@ -117,6 +142,7 @@ export const IDENTITY_QUERY_HANDLERS = [
     AdminBootstrap,
     EmbeddedOutbox,
     SignInLimiter,
+    OidcSignIn,
     { provide: Mailer, useExisting: EmbeddedOutbox },
     { provide: APP_GUARD, useClass: ApiKeyGuard },
   ],

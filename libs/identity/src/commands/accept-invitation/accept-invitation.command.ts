@@ -2,8 +2,10 @@
 // invitation's email and role, their name, password (argon2id) and language. Expired, reused, revoked and forged links,
 // and an email taken meanwhile, fail before anything is appended. The user's id derives from the invitation, so a
 // retry after a crash between the steps finishes them instead of making a second user.
+import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { PlatformError } from '#kernel';
+import { PLATFORM_CONFIG, PlatformError, type PlatformConfig } from '#kernel';
+import { assertPasswordSignIn } from '../../sessions/password-sign-in.js';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import {
@@ -42,9 +44,11 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
   constructor(
     private readonly aggregates: AggregateRepository,
     private readonly bus: CommandBus,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
   async execute({ input, source, correlationId, sessionAbsoluteMs }: AcceptInvitation) {
+    assertPasswordSignIn(this.config);
     const invitationId = invitationIdOf(input.token);
     if (!invitationId)
       throw new PlatformError(

@@ -11,6 +11,7 @@ import type { Caller } from '../../http/caller.js';
 import { hashToken } from '../../invitation.events.js';
 import { Mailer } from '../../mail/mail.port.js';
 import { hashPassword } from '../../password.js';
+import { assertPasswordSignIn } from '../../sessions/password-sign-in.js';
 import { userDecider, userStreamId, type ChangeSource } from '../../user.events.js';
 
 const RESET_TOKEN = /^pwr_([A-Za-z0-9_-]{1,80})\.[A-Za-z0-9_-]{43}$/;
@@ -45,6 +46,7 @@ export class IssuePasswordResetHandler implements ICommandHandler<IssuePasswordR
 
   async execute({ userId, context, caller }: IssuePasswordReset) {
     assertAdmin(caller, 'user.manage');
+    assertPasswordSignIn(this.config);
     const token = `pwr_${userId}.${randomBytes(32).toString('base64url')}`;
     if (!RESET_TOKEN.test(token)) throw new ValidationError('invalid_user_id', 'not a user id', 'userId');
     const expiresAt = new Date(context.now().getTime() + this.config.people.passwordResetTtlMs).toISOString();

@@ -17,6 +17,7 @@ import {
   signInStreamId,
   type SignInEvent,
 } from '../../session.events.js';
+import { assertPasswordSignIn } from '../../sessions/password-sign-in.js';
 import { SignInLimiter } from '../../sessions/sign-in-limiter.js';
 import { userDecider, userStreamId, type ChangeSource } from '../../user.events.js';
 import { USERS, type UserView } from '../../users.read-model.js';
@@ -47,6 +48,7 @@ export class SignInHandler implements ICommandHandler<SignIn> {
   ) {}
 
   async execute({ input, source, correlationId, previousSessionId }: SignIn) {
+    assertPasswordSignIn(this.config);
     const email = input.email.toLowerCase();
     this.limiter.check(email, source.address);
     const user = (await this.readStore.reader<UserView>(USERS).find({ email }, { limit: 1 })).data[0];
