@@ -21,6 +21,8 @@ import { RevokeInvitationHandler } from './commands/revoke-invitation/revoke-inv
 import { SetUserActiveController } from './commands/set-user-active/set-user-active.controller.js';
 import { SetUserActiveHandler } from './commands/set-user-active/set-user-active.command.js';
 import { EmbeddedOutbox, Mailer } from './mail/mail.port.js';
+import { SmtpMailer } from './mail/smtp-mailer.js';
+import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { SignInController } from './commands/sign-in/sign-in.controller.js';
 import { SignInHandler } from './commands/sign-in/sign-in.command.js';
 import { SignOutController } from './commands/sign-out/sign-out.controller.js';
@@ -143,7 +145,13 @@ export const IDENTITY_QUERY_HANDLERS = [
     EmbeddedOutbox,
     SignInLimiter,
     OidcSignIn,
-    { provide: Mailer, useExisting: EmbeddedOutbox },
+    SmtpMailer,
+    {
+      provide: Mailer,
+      inject: [PLATFORM_CONFIG, EmbeddedOutbox, SmtpMailer],
+      useFactory: (config: PlatformConfig, outbox: EmbeddedOutbox, smtp: SmtpMailer) =>
+        config.mail.url ? smtp : outbox,
+    },
     { provide: APP_GUARD, useClass: ApiKeyGuard },
   ],
   exports: [AdminBootstrap, Mailer],

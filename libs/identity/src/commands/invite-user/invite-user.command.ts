@@ -15,12 +15,13 @@ import {
   newInvitationToken,
 } from '../../invitation.events.js';
 import { Mailer } from '../../mail/mail.port.js';
-import type { UserRole } from '../../user.events.js';
+import { mailOf } from '../../mail/mail-templates.js';
+import type { UserLanguage, UserRole } from '../../user.events.js';
 import { USERS, type UserView } from '../../users.read-model.js';
 
 export class InviteUser extends Command<WriteResult & { link: string | null }> {
   constructor(
-    readonly input: { readonly email: string; readonly role: UserRole },
+    readonly input: { readonly email: string; readonly role: UserRole; readonly language?: UserLanguage },
     readonly context: CommandContext,
     readonly caller: Caller,
   ) {
@@ -63,12 +64,7 @@ export class InviteUserHandler implements ICommandHandler<InviteUser> {
     // A retried request whose invitation was issued before the process died sends nothing: that link was sent then.
     if (result.events.length === 0) return { id: invitationId, position: result.position, link: null };
     const link = `${this.config.people.publicUrl}/invitations/accept#token=${token}`;
-    await this.mailer.send({
-      kind: 'invitation',
-      to: email,
-      subject: 'You are invited to the Agent Platform',
-      text: `You have been invited to the Agent Platform. Accept before ${expiresAt}: ${link}`,
-    });
+    await this.mailer.send(mailOf({ kind: 'invitation', link, expiresAt }, email, input.language ?? 'en'));
     return { id: invitationId, position: result.position, link };
   }
 }

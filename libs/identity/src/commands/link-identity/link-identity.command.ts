@@ -9,7 +9,9 @@ import { AggregateRepository, type CommandContext, type WriteResult } from '#eve
 import { authorize } from '../../authorization/policy.js';
 import type { Principal } from '../../authorization/principal.js';
 import { externalIdentityDecider, identityIdOf, identityStreamId } from '../../external-identity.events.js';
-import type { VerifiedIdentity } from '../../oidc/oidc-sign-in.js';
+import { Mailer } from '../../mail/mail.port.js';
+import { mailOf } from '../../mail/mail-templates.js';
+import { OidcSignIn, type VerifiedIdentity } from '../../oidc/oidc-sign-in.js';
 import { userDecider, userStreamId, type ChangeSource } from '../../user.events.js';
 import { IDENTITIES, type IdentityView } from '../../users.read-model.js';
 
@@ -51,6 +53,8 @@ const linkingUser = (principal: Principal): string => {
 export class LinkIdentityHandler implements ICommandHandler<LinkIdentity> {
   constructor(
     private readonly aggregates: AggregateRepository,
+    private readonly mailer: Mailer,
+    private readonly oidc: OidcSignIn,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
@@ -83,6 +87,19 @@ export class LinkIdentityHandler implements ICommandHandler<LinkIdentity> {
       },
       context,
     );
+    // A sign-in notice: a new way into the account is worth telling its owner about (not for a repeat).
+    if (result.events.length > 0)
+      await this.mailer.send(
+        mailOf(
+          {
+            kind: 'sign-in-notice',
+            provider: this.oidc.provider(identity.providerId).name,
+            at: context.now().toISOString(),
+          },
+          user.email,
+          user.language,
+        ),
+      );
     return { id: identityId, position: result.position };
   }
 }

@@ -10,6 +10,7 @@ import { assertAdmin } from '../../access-policy.js';
 import type { Caller } from '../../http/caller.js';
 import { hashToken } from '../../invitation.events.js';
 import { Mailer } from '../../mail/mail.port.js';
+import { mailOf } from '../../mail/mail-templates.js';
 import { hashPassword } from '../../password.js';
 import { assertPasswordSignIn } from '../../sessions/password-sign-in.js';
 import { userDecider, userStreamId, type ChangeSource } from '../../user.events.js';
@@ -65,12 +66,9 @@ export class IssuePasswordResetHandler implements ICommandHandler<IssuePasswordR
     const state = (await this.aggregates.load(userStreamId(userId), userDecider)).state;
     const link = `${this.config.people.publicUrl}/password-reset#token=${token}`;
     if (state.status !== 'absent')
-      await this.mailer.send({
-        kind: 'password-reset',
-        to: state.email,
-        subject: 'Set your Agent Platform password',
-        text: `Set your password before ${expiresAt}: ${link}`,
-      });
+      await this.mailer.send(
+        mailOf({ kind: 'password-reset', link, expiresAt }, state.email, state.language),
+      );
     return { id: userId, position: result.position, link, expiresAt };
   }
 }
