@@ -22,6 +22,7 @@ import { SetUserActiveController } from './commands/set-user-active/set-user-act
 import { SetUserActiveHandler } from './commands/set-user-active/set-user-active.command.js';
 import { EmbeddedOutbox, Mailer } from './mail/mail.port.js';
 import { SmtpMailer } from './mail/smtp-mailer.js';
+import { SessionClock } from './sessions/session-clock.js';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { SignInController } from './commands/sign-in/sign-in.controller.js';
 import { SignInHandler } from './commands/sign-in/sign-in.command.js';
@@ -145,6 +146,7 @@ export const IDENTITY_QUERY_HANDLERS = [
     EmbeddedOutbox,
     SignInLimiter,
     OidcSignIn,
+    SessionClock,
     SmtpMailer,
     {
       provide: Mailer,
@@ -154,6 +156,6 @@ export const IDENTITY_QUERY_HANDLERS = [
     },
     { provide: APP_GUARD, useClass: ApiKeyGuard },
   ],
-  exports: [AdminBootstrap, Mailer],
+  exports: [AdminBootstrap, Mailer, SessionClock],
 })
 export class IdentityModule {}

@@ -21,3 +21,4 @@ export * from './session.events.js';
 export * from './agent-directory.js';
 export * from './external-identity.events.js';
 export * from './oidc/providers-file.js';
+export * from './sessions/session-clock.js';

@@ -14,6 +14,7 @@ import {
 } from '#kernel';
 import { AggregateRepository } from '#eventsourcing';
 import { sessionDecider, sessionIdOf, sessionStreamId } from '../session.events.js';
+import { SessionClock } from '../sessions/session-clock.js';
 import { sessionSecretOf } from '../sessions/session-cookie.js';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { PUBLIC_ROUTE, sourceOf, type RequestWithCaller } from './caller.js';
@@ -91,6 +92,7 @@ export class ApiKeyGuard implements CanActivate {
     runner: ProjectionRunner,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     private readonly aggregates: AggregateRepository,
+    private readonly clock: SessionClock = new SessionClock(),
   ) {
     this.known = new Known(runner, API_KEYS_READ_MODEL.projection);
     this.users = new Known(runner, USERS_READ_MODEL.projection);
@@ -154,7 +156,7 @@ export class ApiKeyGuard implements CanActivate {
     );
     const refused = () => new UnauthorizedError('invalid_session', 'the session is over: sign in again');
     if (!session || session.revoked) throw refused();
-    const now = Date.now();
+    const now = this.clock.now();
     const { sessionIdleMs } = this.config.people;
     const lastSeen = Math.max(this.lastSeen.get(sessionId) ?? 0, Date.parse(session.lastSeenAt));
     if (now >= Date.parse(session.expiresAt) || now - lastSeen > sessionIdleMs) throw refused();
