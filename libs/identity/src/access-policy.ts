@@ -2,6 +2,7 @@
 // every rule lives) that turn a denial into the HTTP error the routes have always answered.
 import { ForbiddenError } from '#kernel';
 import type { Caller } from './http/caller.js';
+import type { PrincipalOrCaller } from './authorization/principal.js';
 import {
   authorize,
   isAllowed,
@@ -41,7 +42,7 @@ export function canManageAgent(caller: Caller, agent: ManagedAgent, space: Space
 
 /** 403 with the policy's reason as its code, unless the policy allows the action on the resource. */
 export function assertAllowed<A extends Action>(
-  caller: Caller,
+  caller: PrincipalOrCaller,
   action: A,
   resource: Resources[A],
   message: string,
@@ -60,7 +61,7 @@ export type AdminAction =
   | 'skill.marketplace.curate';
 
 /** 403 `admin_required` unless the policy allows the (admin-only) action; `apiKey.manage` when none is named. */
-export function assertAdmin(caller: Caller, action: AdminAction = 'apiKey.manage'): void {
+export function assertAdmin(caller: PrincipalOrCaller, action: AdminAction = 'apiKey.manage'): void {
   if (!authorize(caller, action, null).allow)
     throw new ForbiddenError('admin_required', 'this operation needs an admin API key');
 }

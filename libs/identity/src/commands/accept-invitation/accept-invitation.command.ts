@@ -16,7 +16,7 @@ import {
   type InvitationCommand,
 } from '../../invitation.events.js';
 import { hashPassword } from '../../password.js';
-import { newSessionSecret, sessionDecider, sessionIdOf, sessionStreamId } from '../../session.events.js';
+import { startSession } from '../../sessions/start-session.js';
 import { userDecider, userStreamId, type ChangeSource, type UserLanguage } from '../../user.events.js';
 import { RegisterUser } from '../register-user/register-user.command.js';
 
@@ -29,9 +29,8 @@ export class AcceptInvitation extends Command<WriteResult & { secret: string }> 
       readonly language: UserLanguage;
     },
     readonly source: ChangeSource,
-    readonly correlationId: string,
-    /** How long the session it starts lasts (SESSION_ABSOLUTE_HOURS). */
-    readonly sessionAbsoluteMs: number,
+    /** The request's (a public route: the actor becomes the new user). */
+    readonly context: CommandContext,
   ) {
     super();
   }
@@ -47,7 +46,7 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
-  async execute({ input, source, correlationId, sessionAbsoluteMs }: AcceptInvitation) {
+  async execute({ input, source, context: request }: AcceptInvitation) {
     assertPasswordSignIn(this.config);
     const invitationId = invitationIdOf(input.token);
     if (!invitationId)
@@ -58,11 +57,7 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
         'token',
       );
     const userId = userIdOfInvitation(invitationId);
-    const context: CommandContext = {
-      actor: { kind: 'user', id: userId },
-      correlationId,
-      now: () => new Date(),
-    };
+    const context: CommandContext = { ...request, actor: { kind: 'user', id: userId } };
     const accept: InvitationCommand = {
       type: 'AcceptInvitation',
       invitationId,
@@ -99,21 +94,17 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
     );
     await this.aggregates.decide(invitationStreamId(invitationId), invitationDecider, accept, context);
     // Accepting signs the person in.
-    const secret = newSessionSecret();
-    const sessionId = sessionIdOf(secret);
-    const result = await this.aggregates.decide(
-      sessionStreamId(sessionId),
-      sessionDecider,
+    const session = await startSession(
+      this.aggregates,
       {
-        type: 'StartSession',
-        sessionId,
         userId,
         method: 'invitation',
-        expiresAt: new Date(Date.now() + sessionAbsoluteMs).toISOString(),
+        absoluteMs: this.config.people.sessionAbsoluteMs,
+        previousSessionId: null,
         source,
       },
       context,
     );
-    return { id: userId, position: result.position, secret };
+    return { id: userId, position: session.position, secret: session.secret };
   }
 }

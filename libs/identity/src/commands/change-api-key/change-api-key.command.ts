@@ -5,14 +5,14 @@ import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAdmin } from '../../access-policy.js';
 import { apiKeyDecider, type ApiKeyCommand } from '../../api-key.decider.js';
 import { apiKeyStreamId } from '../../api-key.events.js';
-import type { Caller } from '../../http/caller.js';
+import type { Principal } from '../../authorization/principal.js';
 
 export class ChangeApiKey extends Command<WriteResult> {
   constructor(
     readonly input: Omit<Extract<ApiKeyCommand, { type: 'ChangeApiKey' }>, 'type'>,
     readonly context: CommandContext,
-    /** The admin changing it. */
-    readonly caller: Caller,
+    /** The admin changing it (or the platform). */
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -22,8 +22,8 @@ export class ChangeApiKey extends Command<WriteResult> {
 export class ChangeApiKeyHandler implements ICommandHandler<ChangeApiKey> {
   constructor(private readonly aggregates: AggregateRepository) {}
 
-  async execute({ input, context, caller }: ChangeApiKey): Promise<WriteResult> {
-    assertAdmin(caller);
+  async execute({ input, context, principal }: ChangeApiKey): Promise<WriteResult> {
+    assertAdmin(principal);
     const result = await this.aggregates.decide(
       apiKeyStreamId(input.apiKeyId),
       apiKeyDecider,

@@ -2,14 +2,13 @@
 // back to GET /auth/oidc/{providerId}/callback, which signs the person in (the session cookie, as POST /auth/sign-in)
 // or finishes linking the identity to the user who started it from their session (POST /auth/oidc/{id}/link), and
 // redirects to `returnTo`. A refusal answers the error envelope (4xx) and is recorded as a SignInFailed event.
-import { randomUUID } from 'node:crypto';
 import { Controller, Get, HttpCode, Inject, Param, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { ApiRoute, ZodQuery } from '#http';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
-import { ReadYourWritesBus, type CommandContext } from '#eventsourcing';
-import { Public, sourceOf } from '../../http/caller.js';
+import { ReadYourWritesBus } from '#eventsourcing';
+import { Public, publicContext, sourceOf } from '../../http/caller.js';
 import { OIDC_COOKIE, OidcSignIn, OidcSignInError } from '../../oidc/oidc-sign-in.js';
 import { sessionIdOf } from '../../session.events.js';
 import { sessionSecretOf, setSessionCookie } from '../../sessions/session-cookie.js';
@@ -99,11 +98,7 @@ export class SignInWithOidcController {
       'set-cookie',
       `${OIDC_COOKIE}=; Path=/api/v1/core/auth/oidc; HttpOnly; SameSite=Lax; Max-Age=0${secure ? '; Secure' : ''}`,
     );
-    const context: CommandContext = {
-      actor: { kind: 'system', id: 'oidc-sign-in' },
-      correlationId: randomUUID(),
-      now: () => new Date(),
-    };
+    const context = publicContext('oidc-sign-in');
     const finished = await this.oidc.finish(providerId, request).catch(async (error: unknown) => {
       if (error instanceof OidcSignInError)
         await this.sender.send(new RecordOidcFailure(providerId, error.reason, source, context), []);

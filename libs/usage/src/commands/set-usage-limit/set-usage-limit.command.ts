@@ -2,7 +2,7 @@
 // decider refuses to set a limit "only if none" on a key that has one (`usage_limit_exists`).
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
-import { assertAdmin, ChangeApiKey, type Caller, type UsageLimit } from '#identity';
+import { assertAdmin, ChangeApiKey, principalOf, type Caller, type UsageLimit } from '#identity';
 import type { WriteResult } from '#eventsourcing';
 
 export class SetUsageLimit extends Command<WriteResult> {
@@ -29,7 +29,7 @@ export class SetUsageLimitHandler implements ICommandHandler<SetUsageLimit> {
       new ChangeApiKey(
         { apiKeyId, usageLimit, ...(onlyIfNone ? { onlyIfNoUsageLimit: true } : {}) },
         context,
-        caller,
+        principalOf(caller),
       ),
     );
   }
