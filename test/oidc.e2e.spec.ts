@@ -82,6 +82,8 @@ describe('single sign-on with a real OpenID provider (e2e)', () => {
   /** Alters the provider's token answer's id_token (null: leaves it). */
   let alterIdToken: ((idToken: string) => Promise<string> | string) | null = null;
   const accounts = new Map<string, Account>();
+  /** The code and state of a callback (never to be found in an event or a log line). */
+  const callbackSecrets: string[] = [];
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'test-signing-key', alg: 'RS256', use: 'sig' };
 
@@ -114,6 +116,13 @@ describe('single sign-on with a real OpenID provider (e2e)', () => {
         `    issuer: ${issuer}`,
         '    clientId: platform-social',
         `    clientSecret: ${SOCIAL_SECRET}`,
+        '  - id: partners',
+        '    kind: sso',
+        `    issuer: ${issuer}`,
+        '    clientId: platform-jit',
+        `    clientSecret: ${SSO_SECRET}-jit`,
+        '    allowedDomains: [partner.example]',
+        '    justInTime: true',
       ].join('\n'),
     );
     api = await startTestApi({ AUTH_PROVIDERS_FILE: providersFile, CORP_SSO_SECRET: SSO_SECRET });
@@ -122,6 +131,11 @@ describe('single sign-on with a real OpenID provider (e2e)', () => {
       clients: [
         { client_id: 'platform-sso', client_secret: SSO_SECRET, redirect_uris: [callback('corp')] },
         { client_id: 'platform-social', client_secret: SOCIAL_SECRET, redirect_uris: [callback('social')] },
+        {
+          client_id: 'platform-jit',
+          client_secret: `${SSO_SECRET}-jit`,
+          redirect_uris: [callback('partners')],
+        },
       ],
       jwks: { keys: [jwk] },
       claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
@@ -238,6 +252,7 @@ describe('single sign-on with a real OpenID provider (e2e)', () => {
       data: [
         { id: 'corp', kind: 'sso', name: 'Corp SSO' },
         { id: 'social', kind: 'social', name: 'Social' },
+        { id: 'partners', kind: 'sso', name: 'partners' },
       ],
       passwordSignIn: true,
     });
@@ -374,6 +389,10 @@ describe('single sign-on with a real OpenID provider (e2e)', () => {
     const replayed = (await replay.json()) as { error: { code: string } };
     expect(replay.status).toBe(401);
     expect(replayed.error.code).toBe('oidc_state_invalid');
+    callbackSecrets.push(
+      first.callback!.searchParams.get('code')!,
+      first.callback!.searchParams.get('state')!,
+    );
   });
 
   it('social: links from the session, then signs that user in; refuses an identity linked elsewhere and unknown people', async () => {
@@ -438,6 +457,30 @@ describe('single sign-on with a real OpenID provider (e2e)', () => {
     expect(afterUnlink.body?.error?.code).toBe('oidc_identity_not_linked');
   });
 
+  it('just-in-time accounts: only for a verified email of allowedDomains, and only where the provider allows them', async () => {
+    account = person('partner-sub', 'pat@partner.example');
+    const jar = new CookieJar();
+    expect((await ssoSignIn(jar, 'partners')).url.pathname).toBe('/chat');
+    const pat = await withSession(jar).get<{ email: string; role: string }>(`${CORE}/users/me`);
+    expect(pat.body).toMatchObject({ email: 'pat@partner.example', role: 'member' });
+    account = person('partner-unverified', 'uma@partner.example', false);
+    expect((await ssoSignIn(new CookieJar(), 'partners')).body?.error?.code).toBe('oidc_email_unverified');
+    account = person('outsider-sub', 'oz@elsewhere.example');
+    expect((await ssoSignIn(new CookieJar(), 'partners')).body?.error?.code).toBe('oidc_identity_not_linked');
+    // The corp provider has no justInTime: the same partner domain gets no account there.
+    account = person('partner-at-corp', 'pia@partner.example');
+    expect((await ssoSignIn(new CookieJar(), 'corp')).body?.error?.code).toBe('oidc_identity_not_linked');
+  });
+
+  it('a deactivated user is not signed in by their provider', async () => {
+    const users = await admin().get<{ data: { id: string; email: string }[] }>(`${CORE}/users?limit=100`);
+    const pat = users.body.data.find((u) => u.email === 'pat@partner.example')!;
+    expect((await admin().post(`${CORE}/users/${pat.id}/deactivate`)).status).toBe(200);
+    account = accounts.get('partner-sub')!;
+    const refused = await ssoSignIn(new CookieJar(), 'partners');
+    expect([refused.status, refused.body?.error?.code]).toEqual([401, 'user_deactivated']);
+  });
+
   it('records links and refusals as events with source and user agent, and no token, code or secret anywhere', async () => {
     const store = api.app.get<EventStore>(EVENT_STORE);
     const events: { type: string; data: Record<string, unknown> }[] = [];
@@ -465,5 +508,7 @@ describe('single sign-on with a real OpenID provider (e2e)', () => {
     for (const secret of [SSO_SECRET, SOCIAL_SECRET]) expect(everything).not.toContain(secret);
     expect(everything).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\.eyJ/); // no JWT
     expect(everything).not.toMatch(/code_verifier|"nonce"|"state"/);
+    expect(callbackSecrets).toHaveLength(2);
+    for (const secret of callbackSecrets) expect(everything).not.toContain(secret);
   });
 });
