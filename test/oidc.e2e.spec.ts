@@ -264,6 +264,22 @@ describe('single sign-on with a real OpenID provider (e2e)', () => {
     expect(unknown.body.error.code).toBe('auth_provider_not_found');
     const offsite = await client(api.url, null).get(`${CORE}/auth/oidc/corp/start?returnTo=//evil.example`);
     expect(offsite.status).toBe(400);
+
+    // The OpenAPI document has every route of single sign-on; the public ones need no key.
+    type Doc = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const doc = (await client(api.url, null).get<Doc>(`${CORE}/openapi.json`)).body;
+    const routes: [string, string][] = [
+      ['get', '/auth/providers'],
+      ['get', '/auth/oidc/{providerId}/start'],
+      ['get', '/auth/oidc/{providerId}/callback'],
+      ['post', '/auth/oidc/{providerId}/link'],
+      ['get', '/me/identities'],
+      ['delete', '/me/identities/{providerId}'],
+    ];
+    for (const [method, path] of routes) expect(doc.paths[`${CORE}${path}`]?.[method]).toBeDefined();
+    const start = doc.paths[`${CORE}/auth/oidc/{providerId}/start`]!.get!;
+    expect(Object.keys(start.responses)).toEqual(expect.arrayContaining(['303', '404']));
+    expect(start.responses['401']).toBeUndefined();
   });
 
   it('invite → SSO sign-in with the invited, verified email → session cookie → users/me and a conversation turn', async () => {

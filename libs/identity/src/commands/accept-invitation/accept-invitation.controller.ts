@@ -46,6 +46,7 @@ export class AcceptInvitationController {
 
   @Public()
   @ApiRoute({
+    public: true,
     tag: 'Users',
     summary: 'Accept an invitation',
     description:

@@ -57,7 +57,7 @@ export class InviteUserHandler implements ICommandHandler<InviteUser> {
         role: input.role,
         tokenHash: hashToken(token),
         expiresAt,
-        invitedByUserId: userIdOf(principal) ?? (principal.kind === 'platform' ? principal.process : ''),
+        invitedByUserId: userIdOf(principal) ?? principal.kind,
         source,
       },
       context,

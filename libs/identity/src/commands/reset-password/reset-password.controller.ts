@@ -52,6 +52,7 @@ export class ResetPasswordController {
 
   @Public()
   @ApiRoute({
+    public: true,
     tag: 'Sign-in',
     summary: 'Set a new password with a reset link',
     description: 'Public: the link is the credential. A used, replaced, expired or forged link is refused.',

@@ -27,6 +27,7 @@ export class SignInWithOidcController {
 
   @Public()
   @ApiRoute({
+    public: true,
     tag: 'Sign-in',
     summary: 'Start single sign-on with a provider',
     description:
@@ -55,6 +56,7 @@ export class SignInWithOidcController {
 
   @Public()
   @ApiRoute({
+    public: true,
     tag: 'Sign-in',
     summary: 'Single sign-on callback (the provider redirects here)',
     description:

@@ -26,6 +26,7 @@ export class SignInController {
 
   @Public()
   @ApiRoute({
+    public: true,
     tag: 'Sign-in',
     summary: 'Sign in with email and password',
     description:

@@ -16,6 +16,7 @@ export class ListAuthProvidersController {
 
   @Public()
   @ApiRoute({
+    public: true,
     tag: 'Sign-in',
     summary: 'The sign-in choices: single sign-on providers, and whether passwords are accepted',
     response: { status: 200, schema: AuthProvidersDto, description: 'Providers of AUTH_PROVIDERS_FILE' },
