@@ -483,6 +483,10 @@ describe('single sign-on with a real OpenID provider (e2e)', () => {
     expect((await ssoSignIn(new CookieJar(), 'partners')).body?.error?.code).toBe('oidc_email_unverified');
     account = person('outsider-sub', 'oz@elsewhere.example');
     expect((await ssoSignIn(new CookieJar(), 'partners')).body?.error?.code).toBe('oidc_identity_not_linked');
+    // Another identity with pat's (verified) email is not pat, and gets no second account: never linked by email.
+    account = person('partner-impostor', 'pat@partner.example');
+    const impostor = await ssoSignIn(new CookieJar(), 'partners');
+    expect([impostor.status, impostor.body?.error?.code]).toEqual([403, 'oidc_identity_not_linked']);
     // The corp provider has no justInTime: the same partner domain gets no account there.
     account = person('partner-at-corp', 'pia@partner.example');
     expect((await ssoSignIn(new CookieJar(), 'corp')).body?.error?.code).toBe('oidc_identity_not_linked');
