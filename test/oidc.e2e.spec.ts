@@ -195,11 +195,18 @@ describe('single sign-on with a real OpenID provider (e2e)', () => {
    * A browser: follows redirects by hand, with its cookies, until a page of the web app (a path of the api's origin
    * outside /api) or an answer that is not a redirect. `start` is an api path, or an absolute URL.
    */
-  const browse = async (jar: CookieJar, start: string, init: RequestInit = {}): Promise<Landing> => {
+  const browse = async (
+    jar: CookieJar,
+    start: string,
+    init: RequestInit = {},
+    stopAtCallback = false,
+  ): Promise<Landing> => {
     let url = new URL(start, api.url);
     let request: RequestInit = init;
     let callback: URL | null = null;
     for (let hops = 0; hops < 20; hops++) {
+      if (stopAtCallback && url.pathname.endsWith('/callback'))
+        return { status: 0, url, body: null, callback: url };
       const response = await fetch(url, {
         ...request,
         redirect: 'manual',
@@ -409,6 +416,28 @@ describe('single sign-on with a real OpenID provider (e2e)', () => {
       first.callback!.searchParams.get('code')!,
       first.callback!.searchParams.get('state')!,
     );
+
+    // Login CSRF: a browser that started its own sign-in is sent another sign-in's answer (code and state): refused by
+    // the state check, and the browser's own start is used up by the attempt.
+    const victim = new CookieJar();
+    const attacker = new CookieJar();
+    const victimsOwn = await browse(victim, `${CORE}/auth/oidc/corp/start`, {}, true);
+    const attackers = await browse(attacker, `${CORE}/auth/oidc/corp/start`, {}, true);
+    const forged = await fetch(attackers.callback!, {
+      redirect: 'manual',
+      headers: { cookie: victim.header(attackers.callback!) },
+    });
+    expect([forged.status, ((await forged.json()) as { error: { code: string } }).error.code]).toEqual([
+      401,
+      'oidc_state_invalid',
+    ]);
+    const afterwards = await fetch(victimsOwn.callback!, {
+      redirect: 'manual',
+      headers: { cookie: victim.header(victimsOwn.callback!) },
+    });
+    expect(afterwards.status).toBe(401);
+    await afterwards.body?.cancel();
+    expect(victim.value(api.url, 'ap_session')).toBeUndefined();
   });
 
   it('social: links from the session, then signs that user in; refuses an identity linked elsewhere and unknown people', async () => {

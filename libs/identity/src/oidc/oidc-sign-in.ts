@@ -5,7 +5,7 @@
 // (enableNonRepudiationChecks: without it a token from the token endpoint is trusted on TLS alone), `iss`, `aud`/`azp`
 // (this client only), expiry and `nonce`. What it answers is the verified claims; no token leaves this file, and no
 // error carries one. A sign-in started in one api process must come back to it (sticky sessions when scaled out).
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import * as oidc from 'openid-client';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -50,6 +50,11 @@ export class OidcSignInError extends UnauthorizedError {
     super(code, message);
   }
 }
+
+const sameSecret = (presented: string | null, expected: string) =>
+  presented !== null &&
+  presented.length === expected.length &&
+  timingSafeEqual(Buffer.from(presented), Buffer.from(expected));
 
 const digest = (value: string) => createHash('sha256').update(value).digest('hex');
 
@@ -145,6 +150,13 @@ export class OidcSignIn {
       );
     const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
     const currentUrl = new URL(`${pending.redirectUri}${query}`);
+    // The answer must be for this browser's own start (login CSRF); openid-client checks it again.
+    if (!sameSecret(currentUrl.searchParams.get('state'), pending.state))
+      throw new OidcSignInError(
+        'oidc_state_invalid',
+        'the provider answered for another sign-in (state): start again',
+        'invalid_state',
+      );
     const configuration = await this.configuration(provider);
     let claims: oidc.IDToken | undefined;
     try {
@@ -157,13 +169,10 @@ export class OidcSignIn {
       claims = tokens.claims();
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      const stateMismatch = code === 'OAUTH_INVALID_RESPONSE' && /state/i.test((error as Error).message);
       throw new OidcSignInError(
-        stateMismatch ? 'oidc_state_invalid' : 'oidc_response_invalid',
-        stateMismatch
-          ? 'the provider answered for another sign-in (state): start again'
-          : `the provider's answer was refused (${typeof code === 'string' ? code : 'unverifiable'})`,
-        stateMismatch ? 'invalid_state' : 'invalid_response',
+        'oidc_response_invalid',
+        `the provider's answer was refused (${typeof code === 'string' ? code : 'unverifiable'})`,
+        'invalid_response',
       );
     }
     if (!claims?.sub)
