@@ -82,8 +82,6 @@ describe('single sign-on with a real OpenID provider (e2e)', () => {
   /** Alters the provider's token answer's id_token (null: leaves it). */
   let alterIdToken: ((idToken: string) => Promise<string> | string) | null = null;
   const accounts = new Map<string, Account>();
-  /** The code and state of a callback (never to be found in an event or a log line). */
-  const callbackSecrets: string[] = [];
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'test-signing-key', alg: 'RS256', use: 'sig' };
 
@@ -252,6 +250,37 @@ describe('single sign-on with a real OpenID provider (e2e)', () => {
     return reply.body;
   };
 
+  /** A fresh tag for names and emails: each test makes its own people. */
+  const tag = () => Math.random().toString(36).slice(2, 10);
+
+  /** A person invited and signed in by the sso provider: their browser (with the session), account and user id. */
+  const ssoUser = async (name: string) => {
+    const email = `${name}-${tag()}@example.com`;
+    await invite(email);
+    const own = person(`${name}-${tag()}`, email);
+    account = own;
+    const jar = new CookieJar();
+    expect((await ssoSignIn(jar)).url.pathname).toBe('/chat');
+    const id = (await withSession(jar).get<{ id: string }>(`${CORE}/users/me`)).body.id;
+    return { jar, account: own, email, id };
+  };
+
+  /** Links the social provider to the user of `jar`'s session, signing in there as `as`; the callback's landing. */
+  const linkSocial = async (jar: CookieJar, as: Account) => {
+    const started = await withSession(jar).post<{ authorizationUrl: string }>(
+      `${CORE}/auth/oidc/social/link`,
+      {
+        returnTo: '/settings',
+      },
+    );
+    expect(started.status).toBe(200);
+    jar.store(new URL(api.url), started.headers);
+    // At the provider the person signs in with the social account, not the corp one the browser is signed in with.
+    jar.forget(issuer);
+    account = as;
+    return browse(jar, started.body.authorizationUrl);
+  };
+
   it('lists the providers for the web app, and password sign-in as allowed', async () => {
     const reply = await client(api.url, null).get(`${CORE}/auth/providers`);
     expect(reply.status).toBe(200);
@@ -334,31 +363,34 @@ describe('single sign-on with a real OpenID provider (e2e)', () => {
   });
 
   it('refuses an invitation by an email the provider does not call verified, and an unknown person', async () => {
-    const invitation = await invite('unverified@example.com');
-    account = person('unverified-sub', 'unverified@example.com', false);
+    const email = `unverified-${tag()}@example.com`;
+    const invitation = await invite(email);
+    account = person(`unverified-${tag()}`, email, false);
     const refused = await ssoSignIn(new CookieJar());
     expect(refused.status).toBe(403);
     expect(refused.body?.error?.code).toBe('oidc_email_unverified');
     const invitations = await admin().get<{ data: { id: string; status: string }[] }>(`${CORE}/invitations`);
     expect(invitations.body.data.find((i) => i.id === invitation.id)?.status).toBe('pending');
 
-    account = person('stranger-sub', 'stranger@example.com');
+    account = person(`stranger-${tag()}`, `stranger-${tag()}@example.com`);
     const stranger = await ssoSignIn(new CookieJar());
     expect(stranger.status).toBe(403);
     expect(stranger.body?.error?.code).toBe('oidc_identity_not_linked');
   });
 
   it('never links an existing user by email: the SSO identity of a password user is refused', async () => {
-    // ada is a user (signed in by sso above); a second identity at the provider with her email is not her.
-    account = person('impostor-sub', 'ada@example.com');
+    // A second identity at the provider with a user's email is not that user.
+    const eve = await ssoUser('eve');
+    account = person(`impostor-${tag()}`, eve.email);
     const refused = await ssoSignIn(new CookieJar());
     expect(refused.status).toBe(403);
     expect(refused.body?.error?.code).toBe('oidc_identity_not_linked');
   });
 
   it('refuses a token for another client, a tampered signature, alg none, and a replayed state', async () => {
-    await invite('bea@example.com');
-    account = person('bea-sub', 'bea@example.com');
+    const email = `bea-${tag()}@example.com`;
+    await invite(email);
+    account = person(`bea-${tag()}`, email);
     const { SignJWT, decodeJwt, decodeProtectedHeader, importJWK } = await import('jose');
     const key = await importJWK(jwk, 'RS256');
     const attempts: [string, (idToken: string) => Promise<string> | string][] = [
@@ -399,7 +431,7 @@ describe('single sign-on with a real OpenID provider (e2e)', () => {
       (await admin().get<{ data: { email: string }[] }>(`${CORE}/users?limit=100`)).body.data.map(
         (u) => u.email,
       ),
-    ).not.toContain('bea@example.com');
+    ).not.toContain(email);
 
     // A replayed state: the same callback URL (code, state) a second time, with the same browser's cookies.
     const jar = new CookieJar();
@@ -412,10 +444,6 @@ describe('single sign-on with a real OpenID provider (e2e)', () => {
     const replayed = (await replay.json()) as { error: { code: string } };
     expect(replay.status).toBe(401);
     expect(replayed.error.code).toBe('oidc_state_invalid');
-    callbackSecrets.push(
-      first.callback!.searchParams.get('code')!,
-      first.callback!.searchParams.get('state')!,
-    );
 
     // Login CSRF: a browser that started its own sign-in is sent another sign-in's answer (code and state): refused by
     // the state check, and the browser's own start is used up by the attempt.
@@ -441,61 +469,40 @@ describe('single sign-on with a real OpenID provider (e2e)', () => {
   });
 
   it('social: links from the session, then signs that user in; refuses an identity linked elsewhere and unknown people', async () => {
-    // An unknown person at the social provider: never an account, never a link by email.
-    account = person('social-ada', 'ada@example.com');
+    const ada = await ssoUser('ada');
+    const social = person(`social-${tag()}`, ada.email);
+    // An unknown person at the social provider (with a user's email): never an account, never a link by email.
+    account = social;
     const unknown = await ssoSignIn(new CookieJar(), 'social');
-    expect(unknown.status).toBe(403);
-    expect(unknown.body?.error?.code).toBe('oidc_identity_not_linked');
+    expect([unknown.status, unknown.body?.error?.code]).toEqual([403, 'oidc_identity_not_linked']);
 
-    // ada links it from her session (she signs in by sso first).
-    account = accounts.get('ada-sub')!;
-    const jar = new CookieJar();
-    await ssoSignIn(jar);
-    const ada = withSession(jar);
-    const adaId = (await ada.get<{ id: string }>(`${CORE}/users/me`)).body.id;
-    // An API key cannot link (a session only).
+    // An API key cannot link (a session only); ada links it from her session.
     expect((await admin().post(`${CORE}/auth/oidc/social/link`, {})).status).toBe(403);
-    const started = await ada.post<{ authorizationUrl: string }>(`${CORE}/auth/oidc/social/link`, {
-      returnTo: '/settings',
-    });
-    expect(started.status).toBe(200);
-    jar.store(new URL(api.url), started.headers);
-    // At the provider, she signs in with her social account (not the corp one her browser is signed in with).
-    jar.forget(issuer);
-    account = accounts.get('social-ada')!;
-    const linked = await browse(jar, started.body.authorizationUrl);
-    expect(linked.url.pathname).toBe('/settings');
-    const identities = await ada.get<{ data: { providerId: string; via: string }[] }>(
+    expect((await linkSocial(ada.jar, social)).url.pathname).toBe('/settings');
+    const identities = await withSession(ada.jar).get<{ data: { providerId: string }[] }>(
       `${CORE}/me/identities`,
     );
     expect(identities.body.data.map((i) => i.providerId).sort()).toEqual(['corp', 'social']);
 
     // Now the social provider signs ada in.
     const socialJar = new CookieJar();
+    account = social;
     const landing = await ssoSignIn(socialJar, 'social', '/');
     expect({ path: landing.url.pathname, body: landing.body }).toEqual({ path: '/', body: null });
-    expect((await withSession(socialJar).get<{ id: string }>(`${CORE}/users/me`)).body.id).toBe(adaId);
+    expect((await withSession(socialJar).get<{ id: string }>(`${CORE}/users/me`)).body.id).toBe(ada.id);
 
     // bea (another user) tries to link the same social identity: refused, it stays ada's.
-    account = accounts.get('bea-sub')!;
-    const beaJar = new CookieJar();
-    expect((await ssoSignIn(beaJar)).url.pathname).toBe('/chat');
-    const bea = withSession(beaJar);
-    const beaStart = await bea.post<{ authorizationUrl: string }>(`${CORE}/auth/oidc/social/link`, {});
-    beaJar.store(new URL(api.url), beaStart.headers);
-    beaJar.forget(issuer);
-    account = accounts.get('social-ada')!;
-    const elsewhere = await browse(beaJar, beaStart.body.authorizationUrl);
-    expect(elsewhere.status).toBe(409);
-    expect(elsewhere.body?.error?.code).toBe('identity_linked_elsewhere');
+    const bea = await ssoUser('bea');
+    const elsewhere = await linkSocial(bea.jar, social);
+    expect([elsewhere.status, elsewhere.body?.error?.code]).toEqual([409, 'identity_linked_elsewhere']);
     const again = new CookieJar();
     await ssoSignIn(again, 'social');
-    expect((await withSession(again).get<{ id: string }>(`${CORE}/users/me`)).body.id).toBe(adaId);
+    expect((await withSession(again).get<{ id: string }>(`${CORE}/users/me`)).body.id).toBe(ada.id);
 
     // Unlinking: the social provider no longer signs ada in.
     const unlink = await fetch(`${api.url}${CORE}/me/identities/social`, {
       method: 'DELETE',
-      headers: { cookie: `ap_session=${jar.value(api.url, 'ap_session')}`, origin: api.url },
+      headers: { cookie: `ap_session=${ada.jar.value(api.url, 'ap_session')}`, origin: api.url },
     });
     expect(unlink.status).toBe(204);
     const afterUnlink = await ssoSignIn(new CookieJar(), 'social');
@@ -503,61 +510,101 @@ describe('single sign-on with a real OpenID provider (e2e)', () => {
   });
 
   it('just-in-time accounts: only for a verified email of allowedDomains, and only where the provider allows them', async () => {
-    account = person('partner-sub', 'pat@partner.example');
+    const email = `pat-${tag()}@partner.example`;
+    account = person(`partner-${tag()}`, email);
     const jar = new CookieJar();
     expect((await ssoSignIn(jar, 'partners')).url.pathname).toBe('/chat');
     const pat = await withSession(jar).get<{ email: string; role: string }>(`${CORE}/users/me`);
-    expect(pat.body).toMatchObject({ email: 'pat@partner.example', role: 'member' });
-    account = person('partner-unverified', 'uma@partner.example', false);
+    expect(pat.body).toMatchObject({ email, role: 'member' });
+    account = person(`partner-${tag()}`, `uma-${tag()}@partner.example`, false);
     expect((await ssoSignIn(new CookieJar(), 'partners')).body?.error?.code).toBe('oidc_email_unverified');
-    account = person('outsider-sub', 'oz@elsewhere.example');
+    account = person(`outsider-${tag()}`, `oz-${tag()}@elsewhere.example`);
     expect((await ssoSignIn(new CookieJar(), 'partners')).body?.error?.code).toBe('oidc_identity_not_linked');
     // Another identity with pat's (verified) email is not pat, and gets no second account: never linked by email.
-    account = person('partner-impostor', 'pat@partner.example');
+    account = person(`impostor-${tag()}`, email);
     const impostor = await ssoSignIn(new CookieJar(), 'partners');
     expect([impostor.status, impostor.body?.error?.code]).toEqual([403, 'oidc_identity_not_linked']);
     // The corp provider has no justInTime: the same partner domain gets no account there.
-    account = person('partner-at-corp', 'pia@partner.example');
+    account = person(`partner-${tag()}`, `pia-${tag()}@partner.example`);
     expect((await ssoSignIn(new CookieJar(), 'corp')).body?.error?.code).toBe('oidc_identity_not_linked');
   });
 
   it('a deactivated user is not signed in by their provider', async () => {
-    const users = await admin().get<{ data: { id: string; email: string }[] }>(`${CORE}/users?limit=100`);
-    const pat = users.body.data.find((u) => u.email === 'pat@partner.example')!;
-    expect((await admin().post(`${CORE}/users/${pat.id}/deactivate`)).status).toBe(200);
-    account = accounts.get('partner-sub')!;
-    const refused = await ssoSignIn(new CookieJar(), 'partners');
+    const dan = await ssoUser('dan');
+    expect((await admin().post(`${CORE}/users/${dan.id}/deactivate`)).status).toBe(200);
+    account = dan.account;
+    const refused = await ssoSignIn(new CookieJar());
     expect([refused.status, refused.body?.error?.code]).toEqual([401, 'user_deactivated']);
   });
 
   it('records links and refusals as events with source and user agent, and no token, code or secret anywhere', async () => {
     const store = api.app.get<EventStore>(EVENT_STORE);
-    const events: { type: string; data: Record<string, unknown> }[] = [];
+    const from = await store.headPosition();
+    // A sign-in (a link by invitation), a link from the session and an unlink, and refusals of each kind.
+    const gil = await ssoUser('gil');
+    const social = person(`social-${tag()}`, `gil-social-${tag()}@example.com`);
+    await linkSocial(gil.jar, social);
+    const unlink = await fetch(`${api.url}${CORE}/me/identities/social`, {
+      method: 'DELETE',
+      headers: { cookie: `ap_session=${gil.jar.value(api.url, 'ap_session')}`, origin: api.url },
+    });
+    expect(unlink.status).toBe(204);
+    const unverified = `unverified-${tag()}@example.com`;
+    await invite(unverified);
+    account = person(`unverified-${tag()}`, unverified, false);
+    await ssoSignIn(new CookieJar());
+    account = social;
+    await ssoSignIn(new CookieJar(), 'social');
+    account = gil.account;
+    alterIdToken = (idToken) => `${idToken.slice(0, -4)}AAAA`;
+    await ssoSignIn(new CookieJar());
+    alterIdToken = null;
+    const jar = new CookieJar();
+    const first = await ssoSignIn(jar);
+    const replay = await fetch(first.callback!, {
+      redirect: 'manual',
+      headers: { cookie: jar.header(first.callback!) },
+    });
+    expect(replay.status).toBe(401);
+    await replay.body?.cancel();
+
+    const events = (await store.readAll({ after: from, maxCount: 10_000 })) as unknown as {
+      type: string;
+      data: Record<string, unknown>;
+    }[];
+    const types = events.map((e) => e.type);
+    expect(types).toEqual(expect.arrayContaining(['IdentityLinked', 'IdentityUnlinked', 'SignInFailed']));
+    const links = events.filter((e) => e.type === 'IdentityLinked').map((e) => e.data.via);
+    expect(links.sort()).toEqual(['invitation', 'session']);
+    const failures = events.filter((e) => e.type === 'SignInFailed').map((e) => e.data);
+    expect(failures.map((f) => f.reason).sort()).toEqual([
+      'email_unverified',
+      'identity_not_linked',
+      'invalid_response',
+      'invalid_state',
+    ]);
+    for (const event of [
+      ...failures,
+      ...events.filter((e) => e.type.startsWith('Identity')).map((e) => e.data),
+    ])
+      expect(event.source).toEqual({ address: '127.0.0.1', userAgent: expect.any(String) });
+    const sessions = events.filter((e) => e.type === 'SessionStarted' && e.data.method === 'oidc');
+    expect(sessions.map((e) => e.data.providerId)).toEqual(['corp', 'corp']);
+
+    // Nothing secret, in these events or anywhere in the log and the api's log lines.
+    const secrets = [SSO_SECRET, SOCIAL_SECRET, first.callback!.searchParams.get('code')!];
+    secrets.push(first.callback!.searchParams.get('state')!);
+    const everything: string[] = [];
     for (let after = 0; ;) {
       const page = await store.readAll({ after, maxCount: 1000 });
       if (page.length === 0) break;
-      events.push(...(page as unknown as typeof events));
+      everything.push(JSON.stringify(page));
       after = page.at(-1)!.position;
     }
-    const types = events.map((e) => e.type);
-    expect(types).toEqual(expect.arrayContaining(['IdentityLinked', 'IdentityUnlinked', 'SignInFailed']));
-    const failures = events.filter((e) => e.type === 'SignInFailed').map((e) => e.data);
-    expect(failures.map((f) => f.reason)).toEqual(
-      expect.arrayContaining([
-        'email_unverified',
-        'identity_not_linked',
-        'invalid_response',
-        'invalid_state',
-      ]),
-    );
-    for (const failure of failures) expect(failure.source).toMatchObject({ address: '127.0.0.1' });
-    const oidcSessions = events.filter((e) => e.type === 'SessionStarted' && e.data.method === 'oidc');
-    expect(oidcSessions.length).toBeGreaterThan(0);
-    const everything = JSON.stringify(events) + api.logs();
-    for (const secret of [SSO_SECRET, SOCIAL_SECRET]) expect(everything).not.toContain(secret);
-    expect(everything).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\.eyJ/); // no JWT
-    expect(everything).not.toMatch(/code_verifier|"nonce"|"state"/);
-    expect(callbackSecrets).toHaveLength(2);
-    for (const secret of callbackSecrets) expect(everything).not.toContain(secret);
+    everything.push(api.logs());
+    const text = everything.join('\n');
+    for (const secret of secrets) expect(text).not.toContain(secret);
+    expect(text).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\.eyJ/); // no JWT
+    expect(text).not.toMatch(/code_verifier|"nonce"|"state"/);
   });
 });
