@@ -141,6 +141,15 @@ describe('single sign-on with a real OpenID provider (e2e)', () => {
       features: { devInteractions: { enabled: false } },
       interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
       cookies: { keys: ['test-cookie-key-0123456789'] },
+      // Lifetimes given (the provider notices defaults otherwise): a sign-in in this test takes seconds.
+      ttl: {
+        AccessToken: 600,
+        AuthorizationCode: 60,
+        Grant: 600,
+        IdToken: 600,
+        Interaction: 600,
+        Session: 600,
+      },
       findAccount: (_ctx, sub) => {
         const found = accounts.get(sub);
         return found ? { accountId: sub, claims: () => ({ ...found }) } : undefined;
