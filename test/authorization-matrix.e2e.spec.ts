@@ -171,6 +171,7 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
       [`POST ${CORE}/invitations`]: { email: 'matrix-invitee@example.com' },
       [`PATCH ${CORE}/users/{userId}`]: { role: 'member' },
       [`PATCH ${CORE}/users/me`]: { language: 'en' },
+      [`POST ${CORE}/auth/oidc/{providerId}/link`]: { returnTo: '/settings' },
       [`POST ${CORE}/knowledge/{agentId}/documents`]: {
         name: 'planted.txt',
         text: 'planted',

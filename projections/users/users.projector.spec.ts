@@ -1,5 +1,5 @@
 import { projectionHarness } from '#testing/projection-harness';
-import { INVITATIONS, SESSIONS, USERS } from '#identity';
+import { IDENTITIES, identityIdOf, INVITATIONS, SESSIONS, USERS } from '#identity';
 import { usersProjector } from './users.projector.js';
 
 const source = { address: '10.0.0.1', userAgent: 'jest' };
@@ -51,5 +51,36 @@ describe('users projection', () => {
     expect(await h.get(SESSIONS, 'ses_1')).toMatchObject({ userId: 'u1', revoked: true });
     const stored = JSON.stringify([user, await h.get(INVITATIONS, 'inv1'), await h.get(SESSIONS, 'ses_1')]);
     expect(stored).not.toMatch(/SECRETHASH|TOKENHASH/);
+  });
+
+  it('keeps the identities linked to users, and forgets an unlinked one (each event applied twice)', async () => {
+    const h = await projectionHarness(usersProjector);
+    const identityId = identityIdOf('social', 'sub-1');
+    const linked = h.envelope({
+      type: 'IdentityLinked',
+      data: {
+        identityId,
+        providerId: 'social',
+        subject: 'sub-1',
+        userId: 'u1',
+        email: 'ada@example.com',
+        via: 'session',
+        source,
+      },
+    });
+    await h.apply(linked, linked);
+    expect(await h.get(IDENTITIES, identityId)).toMatchObject({
+      providerId: 'social',
+      subject: 'sub-1',
+      userId: 'u1',
+      via: 'session',
+      createdAt: linked.metadata.occurredAt,
+    });
+    const unlinked = h.envelope({
+      type: 'IdentityUnlinked',
+      data: { identityId, providerId: 'social', userId: 'u1', source },
+    });
+    await h.apply(unlinked, unlinked);
+    expect(await h.get(IDENTITIES, identityId)).toBeNull();
   });
 });

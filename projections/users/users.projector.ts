@@ -1,8 +1,10 @@
 // Builds the users and invitations read models (libs/identity/src/users.read-model.ts, invitations.read-model.ts).
 // The password hash stays in the log: the read model says only whether there is one.
 import { defineProjector } from '#eventsourcing';
-import type { InvitationEvent, SessionEvent, UserEvent } from '#identity';
+import type { ExternalIdentityEvent, InvitationEvent, SessionEvent, UserEvent } from '#identity';
 import {
+  IDENTITIES,
+  IDENTITIES_READ_MODEL,
   INVITATIONS,
   INVITATIONS_READ_MODEL,
   SESSIONS,
@@ -11,10 +13,12 @@ import {
   USERS_READ_MODEL,
 } from '#identity';
 
-export const usersProjector = defineProjector<UserEvent | InvitationEvent | SessionEvent>({
+export const usersProjector = defineProjector<
+  UserEvent | InvitationEvent | SessionEvent | ExternalIdentityEvent
+>({
   name: USERS_READ_MODEL.projection,
-  version: 2,
-  collections: [USERS_READ_MODEL, INVITATIONS_READ_MODEL, SESSIONS_READ_MODEL],
+  version: 3,
+  collections: [USERS_READ_MODEL, INVITATIONS_READ_MODEL, SESSIONS_READ_MODEL, IDENTITIES_READ_MODEL],
   on: {
     UserRegistered: ({ data, metadata: { occurredAt: at } }) => [
       {
@@ -109,6 +113,22 @@ export const usersProjector = defineProjector<UserEvent | InvitationEvent | Sess
         set: { language: data.language, updatedAt: metadata.occurredAt },
       },
     ],
+    IdentityLinked: ({ data, metadata: { occurredAt: at } }) => [
+      {
+        kind: 'upsert',
+        collection: IDENTITIES,
+        doc: {
+          id: data.identityId,
+          providerId: data.providerId,
+          subject: data.subject,
+          userId: data.userId,
+          email: data.email,
+          via: data.via,
+          createdAt: at,
+        },
+      },
+    ],
+    IdentityUnlinked: ({ data }) => [{ kind: 'delete', collection: IDENTITIES, id: data.identityId }],
     InvitationIssued: ({ data, metadata: { occurredAt: at } }) => [
       {
         kind: 'upsert',

@@ -2,6 +2,7 @@
 // admin user. Ids derive from the key's hash, so restarts append nothing; an earlier bootstrap key (the variable was
 // rotated) is revoked.
 import { Inject, Injectable } from '@nestjs/common';
+import type { PlatformPrincipal } from './authorization/principal.js';
 import { CommandBus } from '@nestjs/cqrs';
 import { PLATFORM_CONFIG, sha256, SYSTEM_ACTOR, type PlatformConfig } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
@@ -13,6 +14,7 @@ import { RegisterUser } from './commands/register-user/register-user.command.js'
 import { RevokeApiKey } from './commands/revoke-api-key/revoke-api-key.command.js';
 import { USERS_READ_MODEL } from './users.read-model.js';
 
+const BOOTSTRAP: PlatformPrincipal = { kind: 'platform', process: 'admin-bootstrap' };
 @Injectable()
 export class AdminBootstrap {
   constructor(
@@ -44,12 +46,13 @@ export class AdminBootstrap {
           usageLimit: null,
         },
         context,
+        BOOTSTRAP,
       ),
     );
     await this.sender.settle(Math.max(user.position, issued.position), [API_KEYS_MODEL, USERS_READ_MODEL]);
     const stale = await this.readStore
       .reader<ApiKeyView>(API_KEYS)
       .find({ bootstrap: true, revoked: false, id: { $ne: apiKeyId } });
-    for (const old of stale.data) await this.commandBus.execute(new RevokeApiKey(old.id, context));
+    for (const old of stale.data) await this.commandBus.execute(new RevokeApiKey(old.id, context, BOOTSTRAP));
   }
 }

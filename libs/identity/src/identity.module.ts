@@ -21,6 +21,9 @@ import { RevokeInvitationHandler } from './commands/revoke-invitation/revoke-inv
 import { SetUserActiveController } from './commands/set-user-active/set-user-active.controller.js';
 import { SetUserActiveHandler } from './commands/set-user-active/set-user-active.command.js';
 import { EmbeddedOutbox, Mailer } from './mail/mail.port.js';
+import { SmtpMailer } from './mail/smtp-mailer.js';
+import { SessionClock } from './sessions/session-clock.js';
+import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { SignInController } from './commands/sign-in/sign-in.controller.js';
 import { SignInHandler } from './commands/sign-in/sign-in.command.js';
 import { SignOutController } from './commands/sign-out/sign-out.controller.js';
@@ -57,6 +60,22 @@ import { ListApiKeysController } from './queries/list-api-keys/list-api-keys.con
 import { ListApiKeysHandler } from './queries/list-api-keys/list-api-keys.query.js';
 import { ListUsersController } from './queries/list-users/list-users.controller.js';
 import { ListUsersHandler } from './queries/list-users/list-users.query.js';
+import { SignInWithOidcController } from './commands/sign-in-with-oidc/sign-in-with-oidc.controller.js';
+import {
+  RecordOidcFailureHandler,
+  SignInWithOidcHandler,
+} from './commands/sign-in-with-oidc/sign-in-with-oidc.command.js';
+import { LinkIdentityController } from './commands/link-identity/link-identity.controller.js';
+import {
+  LinkIdentityHandler,
+  UnlinkIdentityHandler,
+} from './commands/link-identity/link-identity.command.js';
+import { ListAuthProvidersController } from './queries/list-auth-providers/list-auth-providers.controller.js';
+import {
+  ListAuthProvidersHandler,
+  ListIdentitiesHandler,
+} from './queries/list-auth-providers/list-auth-providers.query.js';
+import { OidcSignIn } from './oidc/oidc-sign-in.js';
 
 export const IDENTITY_CONTROLLERS = [
   ListApiKeysController,
@@ -78,6 +97,9 @@ export const IDENTITY_CONTROLLERS = [
   OwnApiKeysController,
   ResetPasswordController,
   ChangeOwnUserController,
+  ListAuthProvidersController,
+  SignInWithOidcController,
+  LinkIdentityController,
 ];
 
 export const IDENTITY_COMMAND_HANDLERS = [
@@ -99,6 +121,10 @@ export const IDENTITY_COMMAND_HANDLERS = [
   IssuePasswordResetHandler,
   ResetPasswordHandler,
   ChangeOwnUserHandler,
+  SignInWithOidcHandler,
+  RecordOidcFailureHandler,
+  LinkIdentityHandler,
+  UnlinkIdentityHandler,
 ];
 
 export const IDENTITY_QUERY_HANDLERS = [
@@ -109,6 +135,8 @@ export const IDENTITY_QUERY_HANDLERS = [
   GetUserByIdHandler,
   ListInvitationsHandler,
   GetInvitationHandler,
+  ListAuthProvidersHandler,
+  ListIdentitiesHandler,
 ];
 
 @Module({
@@ -119,9 +147,17 @@ export const IDENTITY_QUERY_HANDLERS = [
     AdminBootstrap,
     EmbeddedOutbox,
     SignInLimiter,
-    { provide: Mailer, useExisting: EmbeddedOutbox },
+    OidcSignIn,
+    SessionClock,
+    SmtpMailer,
+    {
+      provide: Mailer,
+      inject: [PLATFORM_CONFIG, EmbeddedOutbox, SmtpMailer],
+      useFactory: (config: PlatformConfig, outbox: EmbeddedOutbox, smtp: SmtpMailer) =>
+        config.mail.url ? smtp : outbox,
+    },
     { provide: APP_GUARD, useClass: ApiKeyGuard },
   ],
-  exports: [AdminBootstrap, Mailer],
+  exports: [AdminBootstrap, Mailer, SessionClock],
 })
 export class IdentityModule {}

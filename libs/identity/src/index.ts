@@ -19,3 +19,6 @@ export * from './password.js';
 export * from './mail/mail.port.js';
 export * from './session.events.js';
 export * from './agent-directory.js';
+export * from './external-identity.events.js';
+export * from './oidc/providers-file.js';
+export * from './sessions/session-clock.js';

@@ -59,4 +59,28 @@ describe('invitation decider', () => {
       .thenThrows('invalid_invitation');
     given().when(accept).thenThrows('invalid_invitation');
   });
+
+  it("a single sign-on accepts it only for the invitation's own (verified) email, once, before it expires", () => {
+    const bySignOn = {
+      type: 'AcceptInvitationBySignOn' as const,
+      invitationId: 'inv1',
+      verifiedEmail: 'Bo@Example.com',
+      providerId: 'corp',
+      userId: 'u1',
+      now: '2030-01-02T00:00:00.000Z',
+      source,
+    };
+    const accepted = {
+      type: 'InvitationAccepted' as const,
+      data: { invitationId: 'inv1', userId: 'u1', providerId: 'corp', source },
+    };
+    given(issued).when(bySignOn).then([accepted]);
+    given(issued)
+      .when({ ...bySignOn, verifiedEmail: 'eve@example.com' })
+      .thenThrows('invalid_invitation');
+    given(issued, accepted).when(bySignOn).thenThrows('invitation_used');
+    given(issued)
+      .when({ ...bySignOn, now: '2030-01-08T00:00:00.000Z' })
+      .thenThrows('invitation_expired');
+  });
 });

@@ -21,7 +21,13 @@ export type InvitationEvent =
     >
   | DomainEvent<
       'InvitationAccepted',
-      { readonly invitationId: string; readonly userId: string; readonly source: ChangeSource }
+      {
+        readonly invitationId: string;
+        readonly userId: string;
+        /** Set when the invitation was accepted by single sign-on (the provider's verified email matched). */
+        readonly providerId?: string;
+        readonly source: ChangeSource;
+      }
     >
   | DomainEvent<'InvitationRevoked', { readonly invitationId: string; readonly source: ChangeSource }>;
 
@@ -51,6 +57,16 @@ export type InvitationCommand =
       readonly type: 'AcceptInvitation';
       readonly invitationId: string;
       readonly tokenHash: string;
+      readonly userId: string;
+      readonly now: string;
+      readonly source: ChangeSource;
+    }
+  | {
+      /** A first single sign-on whose provider vouched (email_verified) for the invitation's email. */
+      readonly type: 'AcceptInvitationBySignOn';
+      readonly invitationId: string;
+      readonly verifiedEmail: string;
+      readonly providerId: string;
       readonly userId: string;
       readonly now: string;
       readonly source: ChangeSource;
@@ -101,8 +117,15 @@ export const invitationDecider: Decider<InvitationState, InvitationCommand, Invi
         const { type: _type, ...data } = command;
         return [{ type: 'InvitationIssued', data: { ...data, email: command.email.toLowerCase() } }];
       }
-      case 'AcceptInvitation': {
-        if (state.status === 'absent' || !sameHash(state.tokenHash, command.tokenHash)) throw invalidLink();
+      case 'AcceptInvitation':
+      case 'AcceptInvitationBySignOn': {
+        if (
+          state.status === 'absent' ||
+          (command.type === 'AcceptInvitation'
+            ? !sameHash(state.tokenHash, command.tokenHash)
+            : state.email !== command.verifiedEmail.toLowerCase())
+        )
+          throw invalidLink();
         if (state.status === 'accepted')
           throw new ConflictError('invitation_used', 'the invitation has already been accepted', 'token');
         if (state.status === 'revoked')
@@ -112,7 +135,12 @@ export const invitationDecider: Decider<InvitationState, InvitationCommand, Invi
         return [
           {
             type: 'InvitationAccepted',
-            data: { invitationId: command.invitationId, userId: command.userId, source: command.source },
+            data: {
+              invitationId: command.invitationId,
+              userId: command.userId,
+              ...(command.type === 'AcceptInvitationBySignOn' ? { providerId: command.providerId } : {}),
+              source: command.source,
+            },
           },
         ];
       }

@@ -12,7 +12,9 @@ export type SessionEvent =
       {
         readonly sessionId: string;
         readonly userId: string;
-        readonly method: 'password' | 'invitation';
+        readonly method: SessionMethod;
+        /** The OpenID provider of an `oidc` session. */
+        readonly providerId?: string;
         readonly expiresAt: string;
         readonly source: ChangeSource;
       }
@@ -23,14 +25,32 @@ export type SessionEvent =
       { readonly sessionId: string; readonly reason: 'signOut'; readonly source: ChangeSource }
     >;
 
-/** A failed sign-in, on a stream per email (hashed in the stream's name); never the password. */
+export type SessionMethod = 'password' | 'invitation' | 'oidc';
+
+/** Why a single sign-on was refused (the provider's answer is never recorded, nor a token). */
+export type OidcFailure =
+  | 'invalid_response'
+  | 'invalid_state'
+  | 'email_unverified'
+  | 'identity_not_linked'
+  | 'identity_linked_elsewhere'
+  | 'email_taken';
+
+/**
+ * A failed sign-in, on a stream per email (hashed in the stream's name), or per provider when a single sign-on failed
+ * before an email was known; never the password, a token or a code.
+ */
 export type SignInEvent = DomainEvent<
   'SignInFailed',
   {
+    /** The email tried (empty when a single sign-on failed before the provider's answer was verified). */
     readonly email: string;
     /** The user, when the email is one's; null for an unknown email (the answer is the same). */
     readonly userId: string | null;
-    readonly reason: 'unknown_email' | 'wrong_password' | 'no_password' | 'deactivated' | 'rate_limited';
+    readonly reason:
+      'unknown_email' | 'wrong_password' | 'no_password' | 'deactivated' | 'rate_limited' | OidcFailure;
+    /** Set for a single sign-on: the provider. */
+    readonly providerId?: string;
     readonly source: ChangeSource;
   }
 >;
@@ -44,7 +64,8 @@ export type SessionCommand =
       readonly type: 'StartSession';
       readonly sessionId: string;
       readonly userId: string;
-      readonly method: 'password' | 'invitation';
+      readonly method: SessionMethod;
+      readonly providerId?: string;
       readonly expiresAt: string;
       readonly source: ChangeSource;
     }
@@ -54,6 +75,8 @@ export type SessionCommand =
 export const sessionStreamId = (sessionId: string) => `session-${sessionId}`;
 export const signInStreamId = (email: string) =>
   `sign-in-${createHash('sha256').update(email.toLowerCase()).digest('hex').slice(0, 40)}`;
+/** Where a single sign-on's failure before an email was known is recorded. */
+export const providerSignInStreamId = (providerId: string) => `sign-in-provider-${providerId}`;
 
 /** A new session secret (the cookie's value). */
 export const newSessionSecret = (): string => randomBytes(32).toString('base64url');

@@ -45,3 +45,23 @@ export const SESSIONS_READ_MODEL = defineReadModel<SessionView>({
   projection: 'users',
   indexes: [{ fields: ['userId'] }],
 });
+
+/** An identity at an OpenID provider linked to a user (`id`: identityIdOf(provider, subject)). */
+export interface IdentityView {
+  readonly id: string;
+  readonly providerId: string;
+  /** The provider's `sub` for the person (an identifier, not a credential). */
+  readonly subject: string;
+  readonly userId: string;
+  readonly email: string | null;
+  readonly via: string;
+  readonly createdAt: string;
+}
+
+export const IDENTITIES = 'identities';
+
+export const IDENTITIES_READ_MODEL = defineReadModel<IdentityView>({
+  name: IDENTITIES,
+  projection: 'users',
+  indexes: [{ fields: ['userId'] }],
+});

@@ -189,6 +189,18 @@ describe('the authorization policy', () => {
     expect(authorize(platform, 'memory.personal.write', teamAgent)).toEqual(denied('agent_access_denied'));
   });
 
+  it('identities are linked from a signed-in session only: not by a key, an admin key, or the platform', () => {
+    const session = { kind: 'session', userId: 'usr_1', isAdmin: false } as const;
+    expect(authorize(session, 'identity.link', null)).toEqual(ALLOW);
+    expect(authorize(key(), 'identity.link', null)).toEqual(denied('principal_not_supported'));
+    expect(authorize(key({ isAdmin: true }), 'identity.link', null)).toEqual(
+      denied('principal_not_supported'),
+    );
+    expect(authorize({ kind: 'platform', process: 'x' }, 'identity.link', null)).toEqual(
+      denied('principal_not_supported'),
+    );
+  });
+
   it('has a rule for every action it lists, and no visitor or App token holds an admin right', () => {
     const visitor = { kind: 'embedVisitor', agentId: 'agt_pub', visitorId: 'v_1' } as const;
     const app = { kind: 'appToken', appId: 'app_1', allowlist: 'standalone' } as const;

@@ -106,6 +106,8 @@ export interface Resources {
   'user.self': null;
   /** Developer Settings: create, list, revoke and rotate one's own API keys (grants checked Agent by Agent). */
   'apiKey.own': null;
+  /** Link an OpenID provider's identity to one's user, or unlink it: from a signed-in session only. */
+  'identity.link': null;
   /** Usage of every key, Agent, model and user; cost controls. */
   'usage.read.all': null;
   /** Read one's own usage. */
@@ -149,6 +151,7 @@ export const ACTIONS = [
   'user.manage',
   'user.self',
   'apiKey.own',
+  'identity.link',
   'usage.read.all',
   'usage.read.own',
   'knowledgeIndex.manage',
@@ -286,6 +289,7 @@ const RULES: { readonly [A in Action]: Rule<A> } = {
   'user.manage': (principal) => allowIf(isAdmin(principal), 'admin_required'),
   'user.self': (principal) => allowIf(isUser(principal), 'principal_not_supported'),
   'apiKey.own': (principal) => allowIf(isUser(principal), 'principal_not_supported'),
+  'identity.link': (principal) => allowIf(principal.kind === 'session', 'principal_not_supported'),
   'usage.read.all': (principal) => allowIf(isAdmin(principal), 'admin_required'),
   'usage.read.own': (principal) => allowIf(isUser(principal), 'principal_not_supported'),
   'knowledgeIndex.manage': (principal) => allowIf(isAdmin(principal), 'admin_required'),

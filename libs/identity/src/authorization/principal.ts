@@ -57,6 +57,10 @@ export const principalOf = (caller: Caller): ApiKeyPrincipal | SessionPrincipal 
         isAdmin: caller.isAdmin,
       };
 
+/** The user a principal acts for (an API key's owner, a session's person); null for the others. */
+export const userIdOf = (principal: Principal): string | null =>
+  principal.kind === 'apiKey' || principal.kind === 'session' ? principal.userId : null;
+
 /** A principal or a request's caller (which the policy reads as its API-key principal). */
 export type PrincipalOrCaller = Principal | Caller;
 

@@ -15,6 +15,7 @@ import {
 import { CommandBus } from '@nestjs/cqrs';
 import { RefreshSession } from '../commands/refresh-session/refresh-session.command.js';
 import { sessionIdOf } from '../session.events.js';
+import { SessionClock } from '../sessions/session-clock.js';
 import { sessionSecretOf } from '../sessions/session-cookie.js';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { PUBLIC_ROUTE, sourceOf, type RequestWithCaller } from './caller.js';
@@ -92,6 +93,7 @@ export class ApiKeyGuard implements CanActivate {
     runner: ProjectionRunner,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     private readonly commands: CommandBus,
+    private readonly clock: SessionClock = new SessionClock(),
   ) {
     this.known = new Known(runner, API_KEYS_READ_MODEL.projection);
     this.users = new Known(runner, USERS_READ_MODEL.projection);
@@ -155,7 +157,7 @@ export class ApiKeyGuard implements CanActivate {
     );
     const refused = () => new UnauthorizedError('invalid_session', 'the session is over: sign in again');
     if (!session || session.revoked) throw refused();
-    const now = Date.now();
+    const now = this.clock.now();
     const { sessionIdleMs } = this.config.people;
     const lastSeen = Math.max(this.lastSeen.get(sessionId) ?? 0, Date.parse(session.lastSeenAt));
     if (now >= Date.parse(session.expiresAt) || now - lastSeen > sessionIdleMs) throw refused();

@@ -1,4 +1,5 @@
 // Who is calling: the authenticated API key, its owner, and the correlation id every event of the request carries.
+import { randomUUID } from 'node:crypto';
 import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Actor } from '#kernel';
@@ -39,6 +40,17 @@ export const commandContext = (caller: Caller): CommandContext => ({
   ...(caller.source ? { source: caller.source } : {}),
   now: () => new Date(),
 });
+
+/** The context of a request to a public route (no credential yet): the system acts until a handler knows who. */
+export const publicContext = (route: string): CommandContext => ({
+  actor: { kind: 'system', id: route },
+  correlationId: randomUUID(),
+  now: () => new Date(),
+});
+
+/** The request's source as recorded on identity events (nothing known: both null). */
+export const changeSourceOf = (caller: Caller): ChangeSource =>
+  caller.source ?? { address: null, userAgent: null };
 
 /** Where a request came from (for identity events): its source address and user agent, bounded. */
 export const sourceOf = (request: FastifyRequest): ChangeSource => {

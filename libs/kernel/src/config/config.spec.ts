@@ -76,3 +76,31 @@ describe('sandbox limits configuration', () => {
     expect(() => loadConfig({ SANDBOX_MAX_CONCURRENT_RUNS: '0' })).toThrow(ConfigError);
   });
 });
+
+describe('sign-in and mail configuration', () => {
+  it('allows passwords and the embedded outbox by default; reads the providers file path, SMTP and PUBLIC_URL', () => {
+    const defaults = loadConfig({});
+    expect(defaults.people).toMatchObject({ passwordSignIn: true, publicUrlSet: false });
+    expect(defaults.people.providersFile).toBeUndefined();
+    expect(defaults.mail.url).toBeUndefined();
+    const set = loadConfig({
+      AUTH_PASSWORD_SIGN_IN: 'false',
+      AUTH_PROVIDERS_FILE: 'providers.yaml',
+      MAIL_URL: 'smtps://mailer:pw@mail.example.com:465',
+      PUBLIC_URL: 'https://agents.example.com/',
+    });
+    expect(set.people).toMatchObject({
+      passwordSignIn: false,
+      publicUrl: 'https://agents.example.com',
+      publicUrlSet: true,
+    });
+    expect(set.people.providersFile).toMatch(/\/providers\.yaml$/);
+    expect(set.mail.url).toBe('smtps://mailer:pw@mail.example.com:465');
+  });
+
+  it('refuses a MAIL_URL that is not SMTP, without echoing it', () => {
+    const message = problems({ MAIL_URL: 'https://user:secret-canary@mail.example.com' });
+    expect(message).toContain('MAIL_URL must be smtp://… or smtps://…');
+    expect(message).not.toContain('secret-canary');
+  });
+});

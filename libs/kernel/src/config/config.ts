@@ -137,6 +137,13 @@ const ConfigSchema = z
       .min(1)
       .max(24 * 60)
       .default(15),
+    AUTH_PROVIDERS_FILE: z.string().min(1).optional(),
+    AUTH_PASSWORD_SIGN_IN: flag.default(true),
+    MAIL_URL: z
+      .url()
+      .refine((url) => /^smtps?:\/\//.test(url), 'MAIL_URL must be smtp://… or smtps://…')
+      .optional(),
+    MAIL_FROM: z.string().min(3).max(254).default('Agent Platform <no-reply@localhost>'),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -244,6 +251,17 @@ const ConfigSchema = z
       signInMaxFailuresPerAddress: env.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
       signInFailureWindowMs: env.SIGN_IN_FAILURE_WINDOW_MINUTES * 60_000,
       publicUrl: (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/+$/, ''),
+      /** PUBLIC_URL as given: the base of single sign-on's redirect URI (unset: the request's own origin). */
+      publicUrlSet: env.PUBLIC_URL !== undefined,
+      /** The OpenID providers file (YAML: sso and social providers); none when unset. */
+      providersFile: env.AUTH_PROVIDERS_FILE ? resolve(env.AUTH_PROVIDERS_FILE) : undefined,
+      /** false: single sign-on replaces the password fields (sign-in, invitation acceptance, resets). */
+      passwordSignIn: env.AUTH_PASSWORD_SIGN_IN,
+    },
+    mail: {
+      /** smtp://user:pass@host:port (smtps:// for TLS): mail leaves by SMTP; unset: the embedded outbox. */
+      url: env.MAIL_URL,
+      from: env.MAIL_FROM,
     },
   }))
   .superRefine((config, ctx) => {

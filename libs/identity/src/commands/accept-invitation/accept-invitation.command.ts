@@ -2,8 +2,10 @@
 // invitation's email and role, their name, password (argon2id) and language. Expired, reused, revoked and forged links,
 // and an email taken meanwhile, fail before anything is appended. The user's id derives from the invitation, so a
 // retry after a crash between the steps finishes them instead of making a second user.
+import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { PlatformError } from '#kernel';
+import { PLATFORM_CONFIG, PlatformError, type PlatformConfig } from '#kernel';
+import { assertPasswordSignIn } from '../../sessions/password-sign-in.js';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import {
@@ -14,7 +16,7 @@ import {
   type InvitationCommand,
 } from '../../invitation.events.js';
 import { hashPassword } from '../../password.js';
-import { newSessionSecret, sessionDecider, sessionIdOf, sessionStreamId } from '../../session.events.js';
+import { startSession } from '../../sessions/start-session.js';
 import { userDecider, userStreamId, type ChangeSource, type UserLanguage } from '../../user.events.js';
 import { RegisterUser } from '../register-user/register-user.command.js';
 
@@ -27,9 +29,8 @@ export class AcceptInvitation extends Command<WriteResult & { secret: string }> 
       readonly language: UserLanguage;
     },
     readonly source: ChangeSource,
-    readonly correlationId: string,
-    /** How long the session it starts lasts (SESSION_ABSOLUTE_HOURS). */
-    readonly sessionAbsoluteMs: number,
+    /** The request's (a public route: the actor becomes the new user). */
+    readonly context: CommandContext,
   ) {
     super();
   }
@@ -42,9 +43,11 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
   constructor(
     private readonly aggregates: AggregateRepository,
     private readonly bus: CommandBus,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
-  async execute({ input, source, correlationId, sessionAbsoluteMs }: AcceptInvitation) {
+  async execute({ input, source, context: request }: AcceptInvitation) {
+    assertPasswordSignIn(this.config);
     const invitationId = invitationIdOf(input.token);
     if (!invitationId)
       throw new PlatformError(
@@ -54,11 +57,7 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
         'token',
       );
     const userId = userIdOfInvitation(invitationId);
-    const context: CommandContext = {
-      actor: { kind: 'user', id: userId },
-      correlationId,
-      now: () => new Date(),
-    };
+    const context: CommandContext = { ...request, actor: { kind: 'user', id: userId } };
     const accept: InvitationCommand = {
       type: 'AcceptInvitation',
       invitationId,
@@ -95,21 +94,17 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
     );
     await this.aggregates.decide(invitationStreamId(invitationId), invitationDecider, accept, context);
     // Accepting signs the person in.
-    const secret = newSessionSecret();
-    const sessionId = sessionIdOf(secret);
-    const result = await this.aggregates.decide(
-      sessionStreamId(sessionId),
-      sessionDecider,
+    const session = await startSession(
+      this.aggregates,
       {
-        type: 'StartSession',
-        sessionId,
         userId,
         method: 'invitation',
-        expiresAt: new Date(Date.now() + sessionAbsoluteMs).toISOString(),
+        absoluteMs: this.config.people.sessionAbsoluteMs,
+        previousSessionId: null,
         source,
       },
       context,
     );
-    return { id: userId, position: result.position, secret };
+    return { id: userId, position: session.position, secret: session.secret };
   }
 }

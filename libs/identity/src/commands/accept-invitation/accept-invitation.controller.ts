@@ -1,5 +1,4 @@
 // POST /invitations/accept (public): accept an invitation with a name, a password and a language.
-import { randomUUID } from 'node:crypto';
 import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -8,7 +7,7 @@ import { setSessionCookie } from '../../sessions/session-cookie.js';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { Public, sourceOf } from '../../http/caller.js';
+import { Public, publicContext, sourceOf } from '../../http/caller.js';
 import { INVITATIONS_READ_MODEL } from '../../invitations.read-model.js';
 import { UserDto } from '../../queries/list-users/user.dto.js';
 import { GetUserById } from '../../queries/get-current-user/get-current-user.query.js';
@@ -47,6 +46,7 @@ export class AcceptInvitationController {
 
   @Public()
   @ApiRoute({
+    public: true,
     tag: 'Users',
     summary: 'Accept an invitation',
     description:
@@ -66,12 +66,7 @@ export class AcceptInvitationController {
   ) {
     const language = body.language ?? languageOf(request.headers['accept-language']);
     const accepted = await this.sender.send(
-      new AcceptInvitation(
-        { ...body, language },
-        sourceOf(request),
-        randomUUID(),
-        this.config.people.sessionAbsoluteMs,
-      ),
+      new AcceptInvitation({ ...body, language }, sourceOf(request), publicContext('accept-invitation')),
       [USERS_READ_MODEL, INVITATIONS_READ_MODEL, SESSIONS_READ_MODEL],
     );
     setSessionCookie(

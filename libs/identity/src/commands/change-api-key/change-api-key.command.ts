@@ -5,14 +5,14 @@ import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAdmin } from '../../access-policy.js';
 import { apiKeyDecider, type ApiKeyCommand } from '../../api-key.decider.js';
 import { apiKeyStreamId } from '../../api-key.events.js';
-import type { PrincipalOrCaller } from '../../authorization/principal.js';
+import type { Principal } from '../../authorization/principal.js';
 
 export class ChangeApiKey extends Command<WriteResult> {
   constructor(
     readonly input: Omit<Extract<ApiKeyCommand, { type: 'ChangeApiKey' }>, 'type'>,
     readonly context: CommandContext,
-    /** The admin changing it (a request's caller, or a principal: SetUsageLimit's). */
-    readonly principal: PrincipalOrCaller,
+    /** The admin changing it (or the platform). */
+    readonly principal: Principal,
   ) {
     super();
   }

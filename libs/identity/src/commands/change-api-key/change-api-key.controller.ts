@@ -2,6 +2,7 @@
 import { Body, Controller, Param, Patch } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
+import { principalOf } from '../../authorization/principal.js';
 import { ApiRoute, ZodBody } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { toAccess, toLimit } from '../../api-key.schemas.js';
@@ -42,7 +43,7 @@ export class ChangeApiKeyController {
           ...(body.usageLimit !== undefined ? { usageLimit: toLimit(body.usageLimit) } : {}),
         },
         commandContext(caller),
-        caller,
+        principalOf(caller),
       ),
       [API_KEYS_READ_MODEL, USERS_READ_MODEL],
     );

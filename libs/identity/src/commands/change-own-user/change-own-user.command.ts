@@ -1,17 +1,19 @@
 // A user changes their own settings: today the language (`de` | `en`). Never the role (that is an admin's, and never
 // one's own: PATCH /users/{userId}).
+import { ForbiddenError } from '#kernel';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAllowed } from '../../access-policy.js';
-import type { Caller } from '../../http/caller.js';
-import { userDecider, userStreamId, type UserLanguage } from '../../user.events.js';
+import { userIdOf, type Principal } from '../../authorization/principal.js';
+import { userDecider, userStreamId, type UserLanguage, type ChangeSource } from '../../user.events.js';
 
 export class ChangeOwnUser extends Command<WriteResult> {
   constructor(
     readonly language: UserLanguage,
+    readonly source: ChangeSource,
     readonly context: CommandContext,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -21,19 +23,16 @@ export class ChangeOwnUser extends Command<WriteResult> {
 export class ChangeOwnUserHandler implements ICommandHandler<ChangeOwnUser> {
   constructor(private readonly aggregates: AggregateRepository) {}
 
-  async execute({ language, context, caller }: ChangeOwnUser) {
-    assertAllowed(caller, 'user.self', null, 'this principal is not a user');
+  async execute({ language, source, context, principal }: ChangeOwnUser) {
+    assertAllowed(principal, 'user.self', null, 'this principal is not a user');
+    const userId = userIdOf(principal);
+    if (!userId) throw new ForbiddenError('principal_not_supported', 'this principal is not a user');
     const result = await this.aggregates.decide(
-      userStreamId(caller.userId),
+      userStreamId(userId),
       userDecider,
-      {
-        type: 'ChangeLanguage',
-        userId: caller.userId,
-        language,
-        source: caller.source ?? { address: null, userAgent: null },
-      },
+      { type: 'ChangeLanguage', userId, language, source },
       context,
     );
-    return { id: caller.userId, position: result.position };
+    return { id: userId, position: result.position };
   }
 }

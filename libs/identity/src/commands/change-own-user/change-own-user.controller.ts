@@ -2,9 +2,10 @@
 import { Body, Controller, Patch } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
+import { principalOf } from '../../authorization/principal.js';
 import { ApiRoute, ZodBody } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { commandContext, CurrentCaller, type Caller } from '../../http/caller.js';
+import { changeSourceOf, commandContext, CurrentCaller, type Caller } from '../../http/caller.js';
 import { GetCurrentUser } from '../../queries/get-current-user/get-current-user.query.js';
 import { UserDto } from '../../queries/list-users/user.dto.js';
 import { USERS_READ_MODEL } from '../../users.read-model.js';
@@ -31,9 +32,10 @@ export class ChangeOwnUserController {
     @Body(new ZodBody(ChangeOwnUserBody)) body: z.output<typeof ChangeOwnUserBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    await this.sender.send(new ChangeOwnUser(body.language, commandContext(caller), caller), [
-      USERS_READ_MODEL,
-    ]);
+    await this.sender.send(
+      new ChangeOwnUser(body.language, changeSourceOf(caller), commandContext(caller), principalOf(caller)),
+      [USERS_READ_MODEL],
+    );
     return this.queries.execute(new GetCurrentUser(caller));
   }
 }

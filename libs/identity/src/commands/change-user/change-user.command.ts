@@ -5,16 +5,17 @@ import { READ_STORE, type ReadStore } from '#read-store';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAdmin } from '../../access-policy.js';
-import type { Caller } from '../../http/caller.js';
-import { userDecider, userStreamId, type UserRole } from '../../user.events.js';
+import { userIdOf, type Principal } from '../../authorization/principal.js';
+import { userDecider, userStreamId, type UserRole, type ChangeSource } from '../../user.events.js';
 import { otherActiveAdmins } from './admins.js';
 
 export class ChangeUserRole extends Command<WriteResult> {
   constructor(
     readonly userId: string,
     readonly role: UserRole,
+    readonly source: ChangeSource,
     readonly context: CommandContext,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -27,8 +28,8 @@ export class ChangeUserRoleHandler implements ICommandHandler<ChangeUserRole> {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute({ userId, role, context, caller }: ChangeUserRole) {
-    assertAdmin(caller, 'user.manage');
+  async execute({ userId, role, source, context, principal }: ChangeUserRole) {
+    assertAdmin(principal, 'user.manage');
     const result = await this.aggregates.decide(
       userStreamId(userId),
       userDecider,
@@ -36,9 +37,9 @@ export class ChangeUserRoleHandler implements ICommandHandler<ChangeUserRole> {
         type: 'ChangeUserRole',
         userId,
         role,
-        byUserId: caller.userId,
+        byUserId: userIdOf(principal) ?? principal.kind,
         otherActiveAdmins: await otherActiveAdmins(this.readStore, userId),
-        source: caller.source ?? { address: null, userAgent: null },
+        source,
       },
       context,
     );

@@ -2,9 +2,10 @@
 import { Body, Controller, Param, Patch } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
+import { principalOf } from '../../authorization/principal.js';
 import { ApiRoute, ZodBody } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { commandContext, CurrentCaller, type Caller } from '../../http/caller.js';
+import { changeSourceOf, commandContext, CurrentCaller, type Caller } from '../../http/caller.js';
 import { GetUserById } from '../../queries/get-current-user/get-current-user.query.js';
 import { UserDto } from '../../queries/list-users/user.dto.js';
 import { USERS_READ_MODEL } from '../../users.read-model.js';
@@ -34,9 +35,16 @@ export class ChangeUserController {
     @Body(new ZodBody(ChangeUserBody)) body: z.output<typeof ChangeUserBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    await this.sender.send(new ChangeUserRole(userId, body.role, commandContext(caller), caller), [
-      USERS_READ_MODEL,
-    ]);
+    await this.sender.send(
+      new ChangeUserRole(
+        userId,
+        body.role,
+        changeSourceOf(caller),
+        commandContext(caller),
+        principalOf(caller),
+      ),
+      [USERS_READ_MODEL],
+    );
     return this.queries.execute(new GetUserById(userId));
   }
 }

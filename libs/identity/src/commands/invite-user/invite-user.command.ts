@@ -7,7 +7,7 @@ import { READ_STORE, type ReadStore } from '#read-store';
 import { newEntityId, type CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAdmin } from '../../access-policy.js';
-import type { Caller } from '../../http/caller.js';
+import { userIdOf, type Principal } from '../../authorization/principal.js';
 import {
   hashToken,
   invitationDecider,
@@ -15,14 +15,16 @@ import {
   newInvitationToken,
 } from '../../invitation.events.js';
 import { Mailer } from '../../mail/mail.port.js';
-import type { UserRole } from '../../user.events.js';
+import { mailOf } from '../../mail/mail-templates.js';
+import type { ChangeSource, UserLanguage, UserRole } from '../../user.events.js';
 import { USERS, type UserView } from '../../users.read-model.js';
 
 export class InviteUser extends Command<WriteResult & { link: string | null }> {
   constructor(
-    readonly input: { readonly email: string; readonly role: UserRole },
+    readonly input: { readonly email: string; readonly role: UserRole; readonly language?: UserLanguage },
+    readonly source: ChangeSource,
     readonly context: CommandContext,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -37,8 +39,8 @@ export class InviteUserHandler implements ICommandHandler<InviteUser> {
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
-  async execute({ input, context, caller }: InviteUser) {
-    assertAdmin(caller, 'user.manage');
+  async execute({ input, source, context, principal }: InviteUser) {
+    assertAdmin(principal, 'user.manage');
     const email = input.email.toLowerCase();
     const taken = (await this.readStore.reader<UserView>(USERS).find({ email }, { limit: 1 })).data[0];
     if (taken) throw new ConflictError('email_taken', `'${email}' is already a user's email`, 'email');
@@ -55,20 +57,15 @@ export class InviteUserHandler implements ICommandHandler<InviteUser> {
         role: input.role,
         tokenHash: hashToken(token),
         expiresAt,
-        invitedByUserId: caller.userId,
-        source: caller.source ?? { address: null, userAgent: null },
+        invitedByUserId: userIdOf(principal) ?? principal.kind,
+        source,
       },
       context,
     );
     // A retried request whose invitation was issued before the process died sends nothing: that link was sent then.
     if (result.events.length === 0) return { id: invitationId, position: result.position, link: null };
     const link = `${this.config.people.publicUrl}/invitations/accept#token=${token}`;
-    await this.mailer.send({
-      kind: 'invitation',
-      to: email,
-      subject: 'You are invited to the Agent Platform',
-      text: `You have been invited to the Agent Platform. Accept before ${expiresAt}: ${link}`,
-    });
+    await this.mailer.send(mailOf({ kind: 'invitation', link, expiresAt }, email, input.language ?? 'en'));
     return { id: invitationId, position: result.position, link };
   }
 }

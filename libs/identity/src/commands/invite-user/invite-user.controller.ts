@@ -2,9 +2,10 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
+import { principalOf } from '../../authorization/principal.js';
 import { ApiRoute, ZodBody } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { commandContext, CurrentCaller, type Caller } from '../../http/caller.js';
+import { changeSourceOf, commandContext, CurrentCaller, type Caller } from '../../http/caller.js';
 import { INVITATIONS_READ_MODEL } from '../../invitations.read-model.js';
 import { IssuedInvitationDto } from '../../queries/list-invitations/invitation.dto.js';
 import { GetInvitation } from '../../queries/list-invitations/list-invitations.query.js';
@@ -33,9 +34,10 @@ export class InviteUserController {
     @Body(new ZodBody(InviteUserBody)) body: z.output<typeof InviteUserBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    const issued = await this.sender.send(new InviteUser(body, commandContext(caller), caller), [
-      INVITATIONS_READ_MODEL,
-    ]);
+    const issued = await this.sender.send(
+      new InviteUser(body, changeSourceOf(caller), commandContext(caller), principalOf(caller)),
+      [INVITATIONS_READ_MODEL],
+    );
     return { ...(await this.queries.execute(new GetInvitation(issued.id, caller))), link: issued.link };
   }
 }

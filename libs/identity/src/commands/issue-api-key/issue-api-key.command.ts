@@ -10,7 +10,7 @@ import { assertAdmin } from '../../access-policy.js';
 import { apiKeyDecider } from '../../api-key.decider.js';
 import { apiKeyStreamId, type AgentAccess, type UsageLimit } from '../../api-key.events.js';
 import { displayPrefix, generateApiKey, hashApiKey } from '../../api-key.secret.js';
-import type { Caller } from '../../http/caller.js';
+import { userIdOf, type Principal } from '../../authorization/principal.js';
 import { USERS, type UserView } from '../../users.read-model.js';
 import { RegisterUser } from '../register-user/register-user.command.js';
 
@@ -29,8 +29,8 @@ export class IssueApiKey extends Command<WriteResult & { key: string | null }> {
       readonly bootstrap?: boolean;
     },
     readonly context: CommandContext,
-    /** The admin issuing it; null for the system (the bootstrap key). */
-    readonly caller: Caller | null = null,
+    /** The admin issuing it; the platform for the bootstrap key and a user's own key (checked before). */
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -44,9 +44,9 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute({ input, context, caller }: IssueApiKey) {
-    if (caller) assertAdmin(caller);
-    const ownerUserId = await this.ownerOf(input, context, caller);
+  async execute({ input, context, principal }: IssueApiKey) {
+    assertAdmin(principal);
+    const ownerUserId = await this.ownerOf(input, context, principal);
     const apiKeyId = input.apiKeyId ?? newEntityId(context, 'key');
     const key = input.key ?? generateApiKey();
     const result = await this.aggregates.decide(
@@ -73,12 +73,13 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
   }
 
   /** The owner's user id; an email not yet known registers its user (an admin when the key is an admin key). */
-  private async ownerOf(input: IssueApiKey['input'], context: CommandContext, caller: Caller | null) {
+  private async ownerOf(input: IssueApiKey['input'], context: CommandContext, principal: Principal) {
     const owner = input.owner;
     if (typeof owner === 'string') return owner;
     if (!owner) {
-      if (!caller) throw new Error('a key the system issues names its owner');
-      return caller.userId;
+      const userId = userIdOf(principal);
+      if (!userId) throw new Error('a key the platform issues names its owner');
+      return userId;
     }
     const email = owner.email.toLowerCase();
     const existing = (await this.readStore.reader<UserView>(USERS).find({ email }, { limit: 1 })).data[0];

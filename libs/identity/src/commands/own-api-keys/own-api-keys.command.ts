@@ -12,7 +12,7 @@ import { AgentDirectory } from '../../agent-directory.js';
 import type { AgentAccess, UsageLimit } from '../../api-key.events.js';
 import { API_KEYS, type ApiKeyView } from '../../api-keys.read-model.js';
 import { authorize } from '../../authorization/policy.js';
-import type { Caller } from '../../http/caller.js';
+import { userIdOf, type PlatformPrincipal, type Principal } from '../../authorization/principal.js';
 import { IssueApiKey } from '../issue-api-key/issue-api-key.command.js';
 import { RevokeApiKey } from '../revoke-api-key/revoke-api-key.command.js';
 
@@ -26,7 +26,7 @@ export class CreateOwnApiKey extends Command<Issued> {
       readonly usageLimit: UsageLimit;
     },
     readonly context: CommandContext,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -36,7 +36,7 @@ export class RevokeOwnApiKey extends Command<WriteResult> {
   constructor(
     readonly apiKeyId: string,
     readonly context: CommandContext,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -47,11 +47,22 @@ export class RotateOwnApiKey extends Command<Issued> {
   constructor(
     readonly apiKeyId: string,
     readonly context: CommandContext,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
 }
+
+/** The inner key commands run as the platform: this handler authorized the user's request first. */
+const OWN_KEYS: PlatformPrincipal = { kind: 'platform', process: 'own-api-keys' };
+
+/** The user whose keys these are (403 for a principal that is not a user). */
+const ownerOf = (principal: Principal): string => {
+  assertAllowed(principal, 'apiKey.own', null, 'this principal has no keys of its own');
+  const userId = userIdOf(principal);
+  if (!userId) throw new ForbiddenError('principal_not_supported', 'this principal has no keys of its own');
+  return userId;
+};
 
 const notAllAgents = () =>
   new ForbiddenError(
@@ -60,9 +71,9 @@ const notAllAgents = () =>
   );
 
 /** The caller's own (unrevoked) key, or 404 — also for another user's key, whose existence is not confirmed. */
-async function ownKey(readStore: ReadStore, apiKeyId: string, caller: Caller): Promise<ApiKeyView> {
+async function ownKey(readStore: ReadStore, apiKeyId: string, userId: string): Promise<ApiKeyView> {
   const key = await readStore.reader<ApiKeyView>(API_KEYS).get(apiKeyId);
-  if (!key || key.ownerUserId !== caller.userId || key.revoked) throw new NotFoundError('API key', apiKeyId);
+  if (!key || key.ownerUserId !== userId || key.revoked) throw new NotFoundError('API key', apiKeyId);
   return key;
 }
 
@@ -73,35 +84,37 @@ export class CreateOwnApiKeyHandler implements ICommandHandler<CreateOwnApiKey> 
     private readonly agents: AgentDirectory,
   ) {}
 
-  async execute({ input, context, caller }: CreateOwnApiKey): Promise<Issued> {
-    assertAllowed(caller, 'apiKey.own', null, 'this principal has no keys of its own');
-    await this.assertGrantable(input.agentAccess, caller);
+  async execute({ input, context, principal }: CreateOwnApiKey): Promise<Issued> {
+    const userId = ownerOf(principal);
+    await this.assertGrantable(input.agentAccess, principal);
     return this.bus.execute(
       new IssueApiKey(
         {
           name: input.name,
-          owner: caller.userId,
+          owner: userId,
           agentAccess: input.agentAccess,
           isAdmin: false,
           usageLimit: input.usageLimit,
           apiKeyId: newEntityId(context, 'key'),
         },
         context,
+        OWN_KEYS,
       ),
     );
   }
 
   /** 403 unless the caller may use every Agent it asks for (and reaches every Agent, for "all"). */
-  private async assertGrantable(access: AgentAccess, caller: Caller): Promise<void> {
+  private async assertGrantable(access: AgentAccess, principal: Principal): Promise<void> {
     if (access.kind === 'all') {
-      const reachesAll = caller.session ? true : caller.apiKey.agentAccess.kind === 'all';
+      const reachesAll =
+        principal.kind === 'session' || (principal.kind === 'apiKey' && principal.grants.kind === 'all');
       if (!reachesAll) throw notAllAgents();
       return;
     }
     const found = await this.agents.ownership(access.agentIds);
     for (const agentId of access.agentIds) {
       const agent = found.get(agentId);
-      if (!agent || !authorize(caller, 'agent.use', agent).allow)
+      if (!agent || !authorize(principal, 'agent.use', agent).allow)
         throw new ForbiddenError('agent_access_denied', `you may not grant Agent '${agentId}'`);
     }
   }
@@ -114,10 +127,9 @@ export class RevokeOwnApiKeyHandler implements ICommandHandler<RevokeOwnApiKey> 
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute({ apiKeyId, context, caller }: RevokeOwnApiKey): Promise<WriteResult> {
-    assertAllowed(caller, 'apiKey.own', null, 'this principal has no keys of its own');
-    await ownKey(this.readStore, apiKeyId, caller);
-    return this.bus.execute(new RevokeApiKey(apiKeyId, context));
+  async execute({ apiKeyId, context, principal }: RevokeOwnApiKey): Promise<WriteResult> {
+    await ownKey(this.readStore, apiKeyId, ownerOf(principal));
+    return this.bus.execute(new RevokeApiKey(apiKeyId, context, OWN_KEYS));
   }
 }
 
@@ -128,25 +140,26 @@ export class RotateOwnApiKeyHandler implements ICommandHandler<RotateOwnApiKey> 
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute({ apiKeyId, context, caller }: RotateOwnApiKey): Promise<Issued> {
-    assertAllowed(caller, 'apiKey.own', null, 'this principal has no keys of its own');
-    const old = await ownKey(this.readStore, apiKeyId, caller);
+  async execute({ apiKeyId, context, principal }: RotateOwnApiKey): Promise<Issued> {
+    const userId = ownerOf(principal);
+    const old = await ownKey(this.readStore, apiKeyId, userId);
     if (old.isAdmin)
       throw new ForbiddenError('admin_key_rotation', 'an admin-issued admin key is rotated by an admin');
     const issued: Issued = await this.bus.execute(
       new IssueApiKey(
         {
           name: old.name,
-          owner: caller.userId,
+          owner: userId,
           agentAccess: old.agentAccess,
           isAdmin: false,
           usageLimit: old.usageLimit,
           apiKeyId: newEntityId(context, 'key'),
         },
         context,
+        OWN_KEYS,
       ),
     );
-    await this.bus.execute(new RevokeApiKey(apiKeyId, context));
+    await this.bus.execute(new RevokeApiKey(apiKeyId, context, OWN_KEYS));
     return issued;
   }
 }

@@ -2,6 +2,7 @@
 // DELETE /me/api-keys/{apiKeyId}, POST /me/api-keys/{apiKeyId}/rotate.
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { z } from 'zod';
+import { principalOf } from '../../authorization/principal.js';
 import { ApiRoute, ZodBody } from '#http';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { ReadYourWritesBus } from '#eventsourcing';
@@ -58,7 +59,7 @@ export class OwnApiKeysController {
       new CreateOwnApiKey(
         { name: body.name, agentAccess: toAccess(body.agents), usageLimit: toLimit(body.usageLimit)! },
         commandContext(caller),
-        caller,
+        principalOf(caller),
       ),
       [API_KEYS_READ_MODEL],
     );
@@ -73,7 +74,7 @@ export class OwnApiKeysController {
   })
   @Delete('me/api-keys/:apiKeyId')
   async revoke(@Param('apiKeyId') apiKeyId: string, @CurrentCaller() caller: Caller) {
-    await this.sender.send(new RevokeOwnApiKey(apiKeyId, commandContext(caller), caller), [
+    await this.sender.send(new RevokeOwnApiKey(apiKeyId, commandContext(caller), principalOf(caller)), [
       API_KEYS_READ_MODEL,
     ]);
     return this.own(apiKeyId);
@@ -90,9 +91,10 @@ export class OwnApiKeysController {
   @HttpCode(201)
   @Post('me/api-keys/:apiKeyId/rotate')
   async rotate(@Param('apiKeyId') apiKeyId: string, @CurrentCaller() caller: Caller) {
-    const issued = await this.sender.send(new RotateOwnApiKey(apiKeyId, commandContext(caller), caller), [
-      API_KEYS_READ_MODEL,
-    ]);
+    const issued = await this.sender.send(
+      new RotateOwnApiKey(apiKeyId, commandContext(caller), principalOf(caller)),
+      [API_KEYS_READ_MODEL],
+    );
     return { ...(await this.own(issued.id)), key: issued.key };
   }
 

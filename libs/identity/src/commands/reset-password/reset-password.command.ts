@@ -7,10 +7,12 @@ import { PLATFORM_CONFIG, ValidationError, type PlatformConfig } from '#kernel';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAdmin } from '../../access-policy.js';
-import type { Caller } from '../../http/caller.js';
+import type { Principal } from '../../authorization/principal.js';
 import { hashToken } from '../../invitation.events.js';
 import { Mailer } from '../../mail/mail.port.js';
+import { mailOf } from '../../mail/mail-templates.js';
 import { hashPassword } from '../../password.js';
+import { assertPasswordSignIn } from '../../sessions/password-sign-in.js';
 import { userDecider, userStreamId, type ChangeSource } from '../../user.events.js';
 
 const RESET_TOKEN = /^pwr_([A-Za-z0-9_-]{1,80})\.[A-Za-z0-9_-]{43}$/;
@@ -18,8 +20,9 @@ const RESET_TOKEN = /^pwr_([A-Za-z0-9_-]{1,80})\.[A-Za-z0-9_-]{43}$/;
 export class IssuePasswordReset extends Command<WriteResult & { link: string; expiresAt: string }> {
   constructor(
     readonly userId: string,
+    readonly source: ChangeSource,
     readonly context: CommandContext,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -29,7 +32,8 @@ export class ResetPassword extends Command<WriteResult> {
   constructor(
     readonly input: { readonly token: string; readonly password: string },
     readonly source: ChangeSource,
-    readonly correlationId: string,
+    /** The request's (a public route: the actor becomes the link's user). */
+    readonly context: CommandContext,
   ) {
     super();
   }
@@ -43,8 +47,9 @@ export class IssuePasswordResetHandler implements ICommandHandler<IssuePasswordR
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
-  async execute({ userId, context, caller }: IssuePasswordReset) {
-    assertAdmin(caller, 'user.manage');
+  async execute({ userId, source, context, principal }: IssuePasswordReset) {
+    assertAdmin(principal, 'user.manage');
+    assertPasswordSignIn(this.config);
     const token = `pwr_${userId}.${randomBytes(32).toString('base64url')}`;
     if (!RESET_TOKEN.test(token)) throw new ValidationError('invalid_user_id', 'not a user id', 'userId');
     const expiresAt = new Date(context.now().getTime() + this.config.people.passwordResetTtlMs).toISOString();
@@ -56,19 +61,16 @@ export class IssuePasswordResetHandler implements ICommandHandler<IssuePasswordR
         userId,
         tokenHash: hashToken(token),
         expiresAt,
-        source: caller.source ?? { address: null, userAgent: null },
+        source,
       },
       context,
     );
     const state = (await this.aggregates.load(userStreamId(userId), userDecider)).state;
     const link = `${this.config.people.publicUrl}/password-reset#token=${token}`;
     if (state.status !== 'absent')
-      await this.mailer.send({
-        kind: 'password-reset',
-        to: state.email,
-        subject: 'Set your Agent Platform password',
-        text: `Set your password before ${expiresAt}: ${link}`,
-      });
+      await this.mailer.send(
+        mailOf({ kind: 'password-reset', link, expiresAt }, state.email, state.language),
+      );
     return { id: userId, position: result.position, link, expiresAt };
   }
 }
@@ -77,14 +79,13 @@ export class IssuePasswordResetHandler implements ICommandHandler<IssuePasswordR
 export class ResetPasswordHandler implements ICommandHandler<ResetPassword> {
   constructor(private readonly aggregates: AggregateRepository) {}
 
-  async execute({ input, source, correlationId }: ResetPassword) {
+  async execute({ input, source, context: request }: ResetPassword) {
     const userId = RESET_TOKEN.exec(input.token)?.[1];
     if (!userId)
       throw new ValidationError('invalid_reset_link', 'the password reset link is not valid', 'token');
     const context: CommandContext = {
+      ...request,
       actor: { kind: 'user', id: userId },
-      correlationId,
-      now: () => new Date(),
     };
     const reset = { tokenHash: hashToken(input.token), now: context.now().toISOString() };
     // Checked before the (costly) hash; the same decision runs again when appending.

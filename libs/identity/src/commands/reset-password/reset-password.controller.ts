@@ -1,11 +1,19 @@
 // POST /users/{userId}/password-reset (admins): a single-use link; POST /auth/password-reset (public): use it.
-import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { principalOf } from '../../authorization/principal.js';
 import { ApiRoute, ZodBody } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { commandContext, CurrentCaller, Public, sourceOf, type Caller } from '../../http/caller.js';
+import {
+  changeSourceOf,
+  commandContext,
+  CurrentCaller,
+  Public,
+  publicContext,
+  sourceOf,
+  type Caller,
+} from '../../http/caller.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../password.js';
 import { USERS_READ_MODEL } from '../../users.read-model.js';
 import { IssuePasswordReset, ResetPassword } from './reset-password.command.js';
@@ -35,14 +43,16 @@ export class ResetPasswordController {
   })
   @Post('users/:userId/password-reset')
   async issue(@Param('userId') userId: string, @CurrentCaller() caller: Caller) {
-    const issued = await this.sender.send(new IssuePasswordReset(userId, commandContext(caller), caller), [
-      USERS_READ_MODEL,
-    ]);
+    const issued = await this.sender.send(
+      new IssuePasswordReset(userId, changeSourceOf(caller), commandContext(caller), principalOf(caller)),
+      [USERS_READ_MODEL],
+    );
     return { link: issued.link, expiresAt: issued.expiresAt };
   }
 
   @Public()
   @ApiRoute({
+    public: true,
     tag: 'Sign-in',
     summary: 'Set a new password with a reset link',
     description: 'Public: the link is the credential. A used, replaced, expired or forged link is refused.',
@@ -56,6 +66,8 @@ export class ResetPasswordController {
     @Body(new ZodBody(ResetPasswordBody)) body: z.output<typeof ResetPasswordBody>,
     @Req() request: FastifyRequest,
   ) {
-    await this.sender.send(new ResetPassword(body, sourceOf(request), randomUUID()), [USERS_READ_MODEL]);
+    await this.sender.send(new ResetPassword(body, sourceOf(request), publicContext('password-reset')), [
+      USERS_READ_MODEL,
+    ]);
   }
 }

@@ -5,14 +5,14 @@ import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAdmin } from '../../access-policy.js';
 import { apiKeyDecider } from '../../api-key.decider.js';
 import { apiKeyStreamId } from '../../api-key.events.js';
-import type { Caller } from '../../http/caller.js';
+import type { Principal } from '../../authorization/principal.js';
 
 export class RevokeApiKey extends Command<WriteResult> {
   constructor(
     readonly apiKeyId: string,
     readonly context: CommandContext,
-    /** The admin revoking it; null for the system (a rotated bootstrap key). */
-    readonly caller: Caller | null = null,
+    /** The admin revoking it; the platform for a rotated bootstrap key and for a user's own key (checked before). */
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -22,8 +22,8 @@ export class RevokeApiKey extends Command<WriteResult> {
 export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKey> {
   constructor(private readonly aggregates: AggregateRepository) {}
 
-  async execute({ apiKeyId, context, caller }: RevokeApiKey): Promise<WriteResult> {
-    if (caller) assertAdmin(caller);
+  async execute({ apiKeyId, context, principal }: RevokeApiKey): Promise<WriteResult> {
+    assertAdmin(principal);
     const result = await this.aggregates.decide(
       apiKeyStreamId(apiKeyId),
       apiKeyDecider,

@@ -1,6 +1,7 @@
 // DELETE /api-keys/{apiKeyId} (our extension, admins): the key is revoked, not forgotten.
 import { Controller, Delete, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import { principalOf } from '../../authorization/principal.js';
 import { ApiRoute } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { API_KEYS_READ_MODEL } from '../../api-keys.read-model.js';
@@ -25,7 +26,7 @@ export class RevokeApiKeyController {
   })
   @Delete('api-keys/:apiKeyId')
   async revoke(@Param('apiKeyId') apiKeyId: string, @CurrentCaller() caller: Caller) {
-    await this.sender.send(new RevokeApiKey(apiKeyId, commandContext(caller), caller), [
+    await this.sender.send(new RevokeApiKey(apiKeyId, commandContext(caller), principalOf(caller)), [
       API_KEYS_READ_MODEL,
       USERS_READ_MODEL,
     ]);

@@ -3,14 +3,16 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAdmin } from '../../access-policy.js';
-import type { Caller } from '../../http/caller.js';
+import type { ChangeSource } from '../../user.events.js';
+import type { Principal } from '../../authorization/principal.js';
 import { invitationDecider, invitationStreamId } from '../../invitation.events.js';
 
 export class RevokeInvitation extends Command<WriteResult> {
   constructor(
     readonly invitationId: string,
+    readonly source: ChangeSource,
     readonly context: CommandContext,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -20,12 +22,12 @@ export class RevokeInvitation extends Command<WriteResult> {
 export class RevokeInvitationHandler implements ICommandHandler<RevokeInvitation> {
   constructor(private readonly aggregates: AggregateRepository) {}
 
-  async execute({ invitationId, context, caller }: RevokeInvitation) {
-    assertAdmin(caller, 'user.manage');
+  async execute({ invitationId, source, context, principal }: RevokeInvitation) {
+    assertAdmin(principal, 'user.manage');
     const result = await this.aggregates.decide(
       invitationStreamId(invitationId),
       invitationDecider,
-      { type: 'RevokeInvitation', invitationId, source: caller.source ?? { address: null, userAgent: null } },
+      { type: 'RevokeInvitation', invitationId, source },
       context,
     );
     return { id: invitationId, position: result.position };

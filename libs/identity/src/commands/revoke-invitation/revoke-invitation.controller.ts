@@ -1,9 +1,10 @@
 // DELETE /invitations/{invitationId} (admins): the invitation is revoked, not forgotten.
 import { Controller, Delete, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import { principalOf } from '../../authorization/principal.js';
 import { ApiRoute } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { commandContext, CurrentCaller, type Caller } from '../../http/caller.js';
+import { changeSourceOf, commandContext, CurrentCaller, type Caller } from '../../http/caller.js';
 import { INVITATIONS_READ_MODEL } from '../../invitations.read-model.js';
 import { InvitationDto } from '../../queries/list-invitations/invitation.dto.js';
 import { GetInvitation } from '../../queries/list-invitations/list-invitations.query.js';
@@ -24,9 +25,10 @@ export class RevokeInvitationController {
   })
   @Delete('invitations/:invitationId')
   async revoke(@Param('invitationId') invitationId: string, @CurrentCaller() caller: Caller) {
-    await this.sender.send(new RevokeInvitation(invitationId, commandContext(caller), caller), [
-      INVITATIONS_READ_MODEL,
-    ]);
+    await this.sender.send(
+      new RevokeInvitation(invitationId, changeSourceOf(caller), commandContext(caller), principalOf(caller)),
+      [INVITATIONS_READ_MODEL],
+    );
     return this.queries.execute(new GetInvitation(invitationId, caller));
   }
 }

@@ -6,16 +6,17 @@ import { READ_STORE, type ReadStore } from '#read-store';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAdmin } from '../../access-policy.js';
-import type { Caller } from '../../http/caller.js';
-import { userDecider, userStreamId } from '../../user.events.js';
+import { userIdOf, type Principal } from '../../authorization/principal.js';
+import { userDecider, userStreamId, type ChangeSource } from '../../user.events.js';
 import { otherActiveAdmins } from '../change-user/admins.js';
 
 export class SetUserActive extends Command<WriteResult> {
   constructor(
     readonly userId: string,
     readonly active: boolean,
+    readonly source: ChangeSource,
     readonly context: CommandContext,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -28,9 +29,8 @@ export class SetUserActiveHandler implements ICommandHandler<SetUserActive> {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute({ userId, active, context, caller }: SetUserActive) {
-    assertAdmin(caller, 'user.manage');
-    const source = caller.source ?? { address: null, userAgent: null };
+  async execute({ userId, active, source, context, principal }: SetUserActive) {
+    assertAdmin(principal, 'user.manage');
     const result = await this.aggregates.decide(
       userStreamId(userId),
       userDecider,
@@ -39,7 +39,7 @@ export class SetUserActiveHandler implements ICommandHandler<SetUserActive> {
         : {
             type: 'DeactivateUser',
             userId,
-            byUserId: caller.userId,
+            byUserId: userIdOf(principal) ?? principal.kind,
             otherActiveAdmins: await otherActiveAdmins(this.readStore, userId),
             source,
           },

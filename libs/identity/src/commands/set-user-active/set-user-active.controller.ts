@@ -1,9 +1,10 @@
 // POST /users/{userId}/deactivate and /reactivate (admins).
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import { principalOf } from '../../authorization/principal.js';
 import { ApiRoute } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { commandContext, CurrentCaller, type Caller } from '../../http/caller.js';
+import { changeSourceOf, commandContext, CurrentCaller, type Caller } from '../../http/caller.js';
 import { GetUserById } from '../../queries/get-current-user/get-current-user.query.js';
 import { UserDto } from '../../queries/list-users/user.dto.js';
 import { USERS_READ_MODEL } from '../../users.read-model.js';
@@ -44,9 +45,10 @@ export class SetUserActiveController {
   }
 
   private async set(userId: string, active: boolean, caller: Caller) {
-    await this.sender.send(new SetUserActive(userId, active, commandContext(caller), caller), [
-      USERS_READ_MODEL,
-    ]);
+    await this.sender.send(
+      new SetUserActive(userId, active, changeSourceOf(caller), commandContext(caller), principalOf(caller)),
+      [USERS_READ_MODEL],
+    );
     return this.queries.execute(new GetUserById(userId));
   }
 }

@@ -8,15 +8,9 @@ import { READ_STORE, type ReadStore } from '#read-store';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { hashPassword, verifyPassword } from '../../password.js';
-import {
-  newSessionSecret,
-  sessionDecider,
-  sessionIdOf,
-  sessionStreamId,
-  signInDecider,
-  signInStreamId,
-  type SignInEvent,
-} from '../../session.events.js';
+import { startSession } from '../../sessions/start-session.js';
+import { signInDecider, signInStreamId, type SignInEvent } from '../../session.events.js';
+import { assertPasswordSignIn } from '../../sessions/password-sign-in.js';
 import { SignInLimiter } from '../../sessions/sign-in-limiter.js';
 import { userDecider, userStreamId, type ChangeSource } from '../../user.events.js';
 import { USERS, type UserView } from '../../users.read-model.js';
@@ -25,9 +19,10 @@ export class SignIn extends Command<WriteResult & { secret: string; sessionId: s
   constructor(
     readonly input: { readonly email: string; readonly password: string },
     readonly source: ChangeSource,
-    readonly correlationId: string,
     /** The session the request came with, if any: revoked (the session id rotates at sign-in). */
-    readonly previousSessionId: string | null = null,
+    readonly previousSessionId: string | null,
+    /** The request's (a public route: the actor becomes the user, when the email is one's). */
+    readonly context: CommandContext,
   ) {
     super();
   }
@@ -46,7 +41,8 @@ export class SignInHandler implements ICommandHandler<SignIn> {
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
-  async execute({ input, source, correlationId, previousSessionId }: SignIn) {
+  async execute({ input, source, previousSessionId, context }: SignIn) {
+    assertPasswordSignIn(this.config);
     const email = input.email.toLowerCase();
     this.limiter.check(email, source.address);
     const user = (await this.readStore.reader<UserView>(USERS).find({ email }, { limit: 1 })).data[0];
@@ -62,11 +58,9 @@ export class SignInHandler implements ICommandHandler<SignIn> {
           : state?.status !== 'active'
             ? 'deactivated'
             : null;
-    const systemContext: CommandContext = {
-      actor: user ? { kind: 'user', id: user.id } : { kind: 'system', id: 'sign-in' },
-      correlationId,
-      now: () => new Date(),
-    };
+    const systemContext: CommandContext = user
+      ? { ...context, actor: { kind: 'user', id: user.id } }
+      : context;
     if (reason || !user) {
       this.limiter.fail(email, source.address);
       await this.aggregates.decide(
@@ -78,28 +72,17 @@ export class SignInHandler implements ICommandHandler<SignIn> {
       throw new UnauthorizedError('invalid_credentials', 'the email or the password is wrong');
     }
     this.limiter.succeed(email);
-    if (previousSessionId)
-      await this.aggregates.decide(
-        sessionStreamId(previousSessionId),
-        sessionDecider,
-        { type: 'RevokeSession', sessionId: previousSessionId, source },
-        systemContext,
-      );
-    const secret = newSessionSecret();
-    const sessionId = sessionIdOf(secret);
-    const result = await this.aggregates.decide(
-      sessionStreamId(sessionId),
-      sessionDecider,
+    const session = await startSession(
+      this.aggregates,
       {
-        type: 'StartSession',
-        sessionId,
         userId: user.id,
         method: 'password',
-        expiresAt: new Date(Date.now() + this.config.people.sessionAbsoluteMs).toISOString(),
+        absoluteMs: this.config.people.sessionAbsoluteMs,
+        previousSessionId,
         source,
       },
       systemContext,
     );
-    return { id: user.id, position: result.position, secret, sessionId };
+    return { id: user.id, ...session };
   }
 }

@@ -1,5 +1,4 @@
 // POST /auth/sign-in (public): email and password → a session cookie (HttpOnly, SameSite=Lax, Secure over https).
-import { randomUUID } from 'node:crypto';
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -8,7 +7,7 @@ import { ApiRoute, ZodBody } from '#http';
 import { Inject } from '@nestjs/common';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { Public, sourceOf } from '../../http/caller.js';
+import { Public, publicContext, sourceOf } from '../../http/caller.js';
 import { GetUserById } from '../../queries/get-current-user/get-current-user.query.js';
 import { UserDto } from '../../queries/list-users/user.dto.js';
 import { sessionIdOf } from '../../session.events.js';
@@ -27,6 +26,7 @@ export class SignInController {
 
   @Public()
   @ApiRoute({
+    public: true,
     tag: 'Sign-in',
     summary: 'Sign in with email and password',
     description:
@@ -47,7 +47,7 @@ export class SignInController {
   ) {
     const previous = sessionSecretOf(request);
     const signedIn = await this.sender.send(
-      new SignIn(body, sourceOf(request), randomUUID(), previous ? sessionIdOf(previous) : null),
+      new SignIn(body, sourceOf(request), previous ? sessionIdOf(previous) : null, publicContext('sign-in')),
       [SESSIONS_READ_MODEL],
     );
     setSessionCookie(

@@ -3,15 +3,19 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAllowed } from '../../access-policy.js';
-import type { Caller } from '../../http/caller.js';
+import { userIdOf, type Principal } from '../../authorization/principal.js';
 import { sessionDecider, sessionStreamId } from '../../session.events.js';
-import { userDecider, userStreamId } from '../../user.events.js';
+import { userDecider, userStreamId, type ChangeSource } from '../../user.events.js';
+import { ForbiddenError } from '#kernel';
 
 export class SignOut extends Command<WriteResult> {
   constructor(
     readonly everywhere: boolean,
+    /** The session the request came with (null for an API key: nothing to end). */
+    readonly sessionId: string | null,
+    readonly source: ChangeSource,
     readonly context: CommandContext,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -21,20 +25,20 @@ export class SignOut extends Command<WriteResult> {
 export class SignOutHandler implements ICommandHandler<SignOut> {
   constructor(private readonly aggregates: AggregateRepository) {}
 
-  async execute({ everywhere, context, caller }: SignOut) {
-    assertAllowed(caller, 'user.self', null, 'this principal is not a user');
-    const source = caller.source ?? { address: null, userAgent: null };
+  async execute({ everywhere, sessionId, source, context, principal }: SignOut) {
+    assertAllowed(principal, 'user.self', null, 'this principal is not a user');
+    const userId = userIdOf(principal);
+    if (!userId) throw new ForbiddenError('principal_not_supported', 'this principal is not a user');
     if (everywhere) {
       const result = await this.aggregates.decide(
-        userStreamId(caller.userId),
+        userStreamId(userId),
         userDecider,
-        { type: 'SignOutEverywhere', userId: caller.userId, source },
+        { type: 'SignOutEverywhere', userId, source },
         context,
       );
-      return { id: caller.userId, position: result.position };
+      return { id: userId, position: result.position };
     }
-    if (!caller.session) return { id: caller.userId, position: 0 };
-    const sessionId = caller.session.id;
+    if (!sessionId) return { id: userId, position: 0 };
     const result = await this.aggregates.decide(
       sessionStreamId(sessionId),
       sessionDecider,

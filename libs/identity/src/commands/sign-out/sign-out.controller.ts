@@ -1,10 +1,11 @@
 // POST /auth/sign-out and /auth/sign-out-everywhere: end this session, or every session of the user.
 import { Controller, HttpCode, Inject, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { principalOf } from '../../authorization/principal.js';
 import { ApiRoute } from '#http';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { commandContext, CurrentCaller, type Caller } from '../../http/caller.js';
+import { changeSourceOf, commandContext, CurrentCaller, type Caller } from '../../http/caller.js';
 import { clearSessionCookie } from '../../sessions/session-cookie.js';
 import { SESSIONS_READ_MODEL, USERS_READ_MODEL } from '../../users.read-model.js';
 import { SignOut } from './sign-out.command.js';
@@ -26,7 +27,16 @@ export class SignOutController {
   @HttpCode(204)
   @Post('auth/sign-out')
   async signOut(@CurrentCaller() caller: Caller, @Res({ passthrough: true }) reply: FastifyReply) {
-    await this.sender.send(new SignOut(false, commandContext(caller), caller), [SESSIONS_READ_MODEL]);
+    await this.sender.send(
+      new SignOut(
+        false,
+        caller.session?.id ?? null,
+        changeSourceOf(caller),
+        commandContext(caller),
+        principalOf(caller),
+      ),
+      [SESSIONS_READ_MODEL],
+    );
     clearSessionCookie(reply, this.config.people.publicUrl.startsWith('https:'));
   }
 
@@ -40,7 +50,16 @@ export class SignOutController {
   @HttpCode(204)
   @Post('auth/sign-out-everywhere')
   async signOutEverywhere(@CurrentCaller() caller: Caller, @Res({ passthrough: true }) reply: FastifyReply) {
-    await this.sender.send(new SignOut(true, commandContext(caller), caller), [USERS_READ_MODEL]);
+    await this.sender.send(
+      new SignOut(
+        true,
+        caller.session?.id ?? null,
+        changeSourceOf(caller),
+        commandContext(caller),
+        principalOf(caller),
+      ),
+      [USERS_READ_MODEL],
+    );
     clearSessionCookie(reply, this.config.people.publicUrl.startsWith('https:'));
   }
 }

@@ -1,0 +1,96 @@
+// An identity at an OpenID provider (its `sub`) linked to a user. One stream per provider and subject, so that the
+// decider is the one place refusing an identity already linked to another user (two racing links: one wins, the other
+// meets the stream's revision). Links are made at a first single sign-on (by the invitation's verified email), for a
+// just-in-time account, or from the user's own session (the only way for a `social` provider); never by email alone to
+// an existing user.
+import { createHash } from 'node:crypto';
+import { ConflictError, NotFoundError, type DomainEvent } from '#kernel';
+import type { Decider } from '#eventsourcing';
+import type { ChangeSource } from './user.events.js';
+
+export type IdentityLinkVia = 'invitation' | 'justInTime' | 'session';
+
+export type ExternalIdentityEvent =
+  | DomainEvent<
+      'IdentityLinked',
+      {
+        readonly identityId: string;
+        readonly providerId: string;
+        readonly subject: string;
+        readonly userId: string;
+        /** The provider's email for the identity when it was linked (verified or not), if it sent one. */
+        readonly email: string | null;
+        readonly via: IdentityLinkVia;
+        readonly source: ChangeSource;
+      }
+    >
+  | DomainEvent<
+      'IdentityUnlinked',
+      {
+        readonly identityId: string;
+        readonly providerId: string;
+        readonly userId: string;
+        readonly source: ChangeSource;
+      }
+    >;
+
+export type ExternalIdentityState =
+  { readonly status: 'unlinked' } | { readonly status: 'linked'; readonly userId: string };
+
+export type ExternalIdentityCommand =
+  | {
+      readonly type: 'LinkIdentity';
+      readonly providerId: string;
+      readonly subject: string;
+      readonly userId: string;
+      readonly email: string | null;
+      readonly via: IdentityLinkVia;
+      readonly source: ChangeSource;
+    }
+  | {
+      readonly type: 'UnlinkIdentity';
+      readonly providerId: string;
+      readonly subject: string;
+      readonly userId: string;
+      readonly source: ChangeSource;
+    };
+
+/** The identity's id: `idn_` + SHA-256 of provider and subject (the read model's key and the stream's name). */
+export const identityIdOf = (providerId: string, subject: string): string =>
+  `idn_${createHash('sha256').update(`${providerId}\n${subject}`).digest('hex').slice(0, 40)}`;
+
+export const identityStreamId = (identityId: string): string => `identity-${identityId}`;
+
+export const externalIdentityDecider: Decider<
+  ExternalIdentityState,
+  ExternalIdentityCommand,
+  ExternalIdentityEvent
+> = {
+  initialState: () => ({ status: 'unlinked' }),
+  evolve: (_state, event) =>
+    event.type === 'IdentityLinked'
+      ? { status: 'linked', userId: event.data.userId }
+      : { status: 'unlinked' },
+  decide: (command, state) => {
+    const identityId = identityIdOf(command.providerId, command.subject);
+    if (command.type === 'LinkIdentity') {
+      if (state.status === 'linked') {
+        if (state.userId === command.userId) return [];
+        throw new ConflictError(
+          'identity_linked_elsewhere',
+          'this identity of the provider is linked to another user',
+        );
+      }
+      const { type: _type, ...data } = command;
+      return [{ type: 'IdentityLinked', data: { identityId, ...data } }];
+    }
+    if (state.status !== 'linked' || state.userId !== command.userId)
+      throw new NotFoundError('Identity', command.providerId);
+    return [
+      {
+        type: 'IdentityUnlinked',
+        data: { identityId, providerId: command.providerId, userId: command.userId, source: command.source },
+      },
+    ];
+  },
+};
