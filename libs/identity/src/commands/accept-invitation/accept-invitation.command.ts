@@ -16,7 +16,7 @@ import {
   type InvitationCommand,
 } from '../../invitation.events.js';
 import { hashPassword } from '../../password.js';
-import { startSession } from '../../sessions/start-session.js';
+import { startSession } from '../../sessions/session.repository.js';
 import { userDecider, userStreamId, type ChangeSource, type UserLanguage } from '../../user.events.js';
 import { RegisterUser } from '../register-user/register-user.command.js';
 

@@ -25,7 +25,7 @@ import {
   signInStreamId,
   type OidcFailure,
 } from '../../session.events.js';
-import { startSession } from '../../sessions/start-session.js';
+import { startSession } from '../../sessions/session.repository.js';
 import { userDecider, userStreamId, type ChangeSource } from '../../user.events.js';
 import { USERS, type UserView } from '../../users.read-model.js';
 import { userIdOfInvitation } from '../accept-invitation/accept-invitation.command.js';

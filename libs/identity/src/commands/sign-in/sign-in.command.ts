@@ -8,7 +8,7 @@ import { READ_STORE, type ReadStore } from '#read-store';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { hashPassword, verifyPassword } from '../../password.js';
-import { startSession } from '../../sessions/start-session.js';
+import { startSession } from '../../sessions/session.repository.js';
 import { signInDecider, signInStreamId, type SignInEvent } from '../../session.events.js';
 import { assertPasswordSignIn } from '../../sessions/password-sign-in.js';
 import { SignInLimiter } from '../../sessions/sign-in-limiter.js';

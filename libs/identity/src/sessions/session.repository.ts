@@ -1,6 +1,6 @@
-// Starting a session, for the handlers that sign someone in (password, invitation, single sign-on): the session the
-// request came with is revoked (the id rotates at sign-in), a new secret is made for the cookie, and only its hash
-// reaches the log.
+// The session write repository, for the handlers that sign someone in (password, invitation, single sign-on): the
+// session the request came with is revoked (the id rotates at sign-in), a new secret is made for the cookie, and only
+// its hash reaches the log.
 import type { AggregateRepository, CommandContext } from '#eventsourcing';
 import {
   newSessionSecret,
