@@ -12,6 +12,7 @@ import { conversationsProjector } from './conversations/conversations.projector.
 import { memoryProjector } from './memory/memory.projector.js';
 import { skillsProjector } from './skills/skills.projector.js';
 import { codeExecutionProjector } from './code-execution/code-execution.projector.js';
+import { appsProjector } from './apps/apps.projector.js';
 
 export const READ_MODEL_PROJECTORS: readonly Projector[] = [
   spacesProjector,
@@ -25,4 +26,5 @@ export const READ_MODEL_PROJECTORS: readonly Projector[] = [
   memoryProjector,
   skillsProjector,
   codeExecutionProjector,
+  appsProjector,
 ];

@@ -118,8 +118,9 @@ export const IDENTITY_QUERY_HANDLERS = [
     EmbeddedOutbox,
     SignInLimiter,
     { provide: Mailer, useExisting: EmbeddedOutbox },
-    { provide: APP_GUARD, useClass: ApiKeyGuard },
+    ApiKeyGuard,
+    { provide: APP_GUARD, useExisting: ApiKeyGuard },
   ],
-  exports: [AdminBootstrap, Mailer],
+  exports: [AdminBootstrap, Mailer, ApiKeyGuard],
 })
 export class IdentityModule {}

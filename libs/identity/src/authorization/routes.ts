@@ -148,6 +148,19 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`PUT ${CORE}/cost-control/{apiKeyId}`]: 'usage.read.all',
   [`DELETE ${CORE}/cost-control/{apiKeyId}`]: 'usage.read.all',
 
+  // Apps (admins register, change, refresh, rotate the token of and delete them).
+  [`GET ${CORE}/apps`]: 'app.manage',
+  [`POST ${CORE}/apps`]: 'app.manage',
+  [`GET ${CORE}/apps/{appId}`]: 'app.manage',
+  [`PATCH ${CORE}/apps/{appId}`]: 'app.manage',
+  [`DELETE ${CORE}/apps/{appId}`]: 'app.manage',
+  [`POST ${CORE}/apps/{appId}/token`]: 'app.manage',
+  [`POST ${CORE}/apps/{appId}/refresh`]: 'app.manage',
+
+  // The bridge (an App token or a svc_session_token): the Agents of the App's allowlist.
+  [`GET /api/v1/bridge/agents/{agentId}`]: 'agent.use',
+  [`POST /api/v1/bridge/agents/{agentId}/llm/generateText`]: 'agent.use',
+
   // The OpenAI-compatible gateway: models called directly, no Agent.
   'GET /api/compat/v1/models': 'model.call',
   'GET /api/compat/v1/models/{model}': 'model.call',

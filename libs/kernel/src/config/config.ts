@@ -111,6 +111,7 @@ const ConfigSchema = z
       .max(24 * 90)
       .default(24 * 7),
     PUBLIC_URL: z.url().optional(),
+    APP_PROXY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
     PASSWORD_RESET_TTL_HOURS: z.coerce
       .number()
       .int()
@@ -230,6 +231,10 @@ const ConfigSchema = z
       adapter: env.SANDBOX ?? (env.DOCKER_HOST ? 'docker' : 'bubblewrap'),
       dockerEndpoint: env.DOCKER_HOST ?? 'unix:///var/run/docker.sock',
       image: env.SANDBOX_IMAGE,
+    },
+    apps: {
+      /** How long the App proxy waits for an App's response headers, and between its body chunks. */
+      proxyTimeoutMs: env.APP_PROXY_TIMEOUT_SECONDS * 1000,
     },
     people: {
       /** How long an invitation link may be accepted. */

@@ -1,0 +1,57 @@
+// `svc_session_token`: what the App proxy hands an App for the signed-in person (Apps rule 6), usable as the bridge's
+// bearer. `svc_` + base64url(JSON { app, user, exp }) + `.` + HMAC-SHA256 under a data key every api process shares
+// through the key store; it is scoped to one App and one person and lives SESSION_TOKEN_TTL_MS.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { KEY_STORE, type KeyStore } from '#key-store';
+
+export const SESSION_TOKEN_PREFIX = 'svc_';
+export const SESSION_TOKEN_TTL_MS = 15 * 60_000;
+const KEY_ID = 'app-session-token-signing';
+
+export interface AppSessionClaims {
+  readonly appId: string;
+  readonly userId: string;
+  /** Expiry, epoch milliseconds. */
+  readonly exp: number;
+}
+
+@Injectable()
+export class AppSessionTokens {
+  constructor(@Inject(KEY_STORE) private readonly keys: KeyStore) {}
+
+  async issue(appId: string, userId: string, now = Date.now()): Promise<string> {
+    const body = Buffer.from(JSON.stringify({ a: appId, u: userId, e: now + SESSION_TOKEN_TTL_MS })).toString(
+      'base64url',
+    );
+    return `${SESSION_TOKEN_PREFIX}${body}.${await this.sign(body)}`;
+  }
+
+  /** The claims of a valid, unexpired token; null otherwise. */
+  async verify(token: string, now = Date.now()): Promise<AppSessionClaims | null> {
+    const match = /^svc_([A-Za-z0-9_-]{1,2048})\.([A-Za-z0-9_-]{43})$/.exec(token);
+    if (!match) return null;
+    const [, body, signature] = match as unknown as [string, string, string];
+    const expected = Buffer.from(await this.sign(body), 'base64url');
+    const given = Buffer.from(signature, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    try {
+      const claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as {
+        a: unknown;
+        u: unknown;
+        e: unknown;
+      };
+      if (typeof claims.a !== 'string' || typeof claims.u !== 'string' || typeof claims.e !== 'number')
+        return null;
+      if (claims.e <= now) return null;
+      return { appId: claims.a, userId: claims.u, exp: claims.e };
+    } catch {
+      return null;
+    }
+  }
+
+  private async sign(body: string): Promise<string> {
+    const key = await this.keys.obtain(KEY_ID, 'apps');
+    return createHmac('sha256', key).update(body).digest('base64url');
+  }
+}

@@ -1,0 +1,174 @@
+// The App proxy: `/app/{id}/...` forwarded to the App (its URL, or its container's address) through
+// @fastify/http-proxy (streaming both ways, bounded timeouts). Apps rule 5: only `/admin`, `/user`, `/knowledge` and
+// `/standalone` (and below) need a platform session, 401 without one; every other path (the App's own API, OAuth
+// callbacks, webhooks) is forwarded without one. Rule 6: each request carries `svc_session_token` (for a signed-in
+// person: short-lived, scoped to this App and person, usable as the bridge's bearer), `svc_server_url` and
+// `svc_base_path`. Nothing of the platform's credentials reaches the App: its session cookie, API keys and
+// Authorization are stripped, as are hop-by-hop headers, and a `set-cookie` for the platform's session is dropped.
+// A standalone App (`standalone: true` in its /meta) is served full-page at `/app/{id}`.
+import httpProxy from '@fastify/http-proxy';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import { errorBody } from '#http';
+import type { ReadStore } from '#read-store';
+import { APPS, type AppView } from '../apps.read-model.js';
+import type { AppSessionTokens } from '../app-session-token.js';
+
+const SESSION_PATHS = /^\/(admin|user|knowledge|standalone)(\/|$)/;
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+];
+const PLATFORM_CREDENTIALS = [
+  'cookie',
+  'authorization',
+  'x-api-key',
+  'svc_session_token',
+  'svc_server_url',
+  'svc_base_path',
+];
+const SESSION_COOKIE = 'ap_session';
+
+export interface AppProxyOptions {
+  readonly readStore: ReadStore;
+  readonly tokens: AppSessionTokens;
+  /** The signed-in person of a request (its session cookie), or null. */
+  readonly sessionUser: (request: FastifyRequest) => Promise<{ readonly userId: string } | null>;
+  /** Where the platform is reached (`svc_server_url`). */
+  readonly publicUrl: string;
+  /** How long the App may take to answer headers, and between body chunks. */
+  readonly timeoutMs: number;
+}
+
+interface Forward {
+  readonly upstream: string;
+  readonly path: string;
+  readonly headers: Record<string, string>;
+}
+
+const forwards = new WeakMap<FastifyRequest, Forward>();
+
+/** `/app/{id}/rest?query` → the App's id and the rest (`/rest?query`, `/` when none). */
+function split(url: string): { appId: string; rest: string } | null {
+  const match = /^\/app\/([A-Za-z0-9_-]{1,100})(\/[^?#]*)?(\?.*)?$/.exec(url);
+  if (!match) return null;
+  return { appId: match[1]!, rest: `${match[2] ?? '/'}${match[3] ?? ''}` };
+}
+
+/** The platform's credentials and hop-by-hop headers removed; what the App needs added. */
+function forwardedHeaders(headers: IncomingHttpHeaders, added: Record<string, string>): IncomingHttpHeaders {
+  const out: IncomingHttpHeaders = {};
+  const named = new Set(
+    String(headers.connection ?? '')
+      .split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean),
+  );
+  for (const [name, value] of Object.entries(headers)) {
+    if (HOP_BY_HOP.includes(name) || named.has(name) || PLATFORM_CREDENTIALS.includes(name)) continue;
+    out[name] = value;
+  }
+  return { ...out, ...added };
+}
+
+export async function registerAppProxy(fastify: FastifyInstance, options: AppProxyOptions): Promise<void> {
+  const apps = options.readStore.reader<AppView>(APPS);
+  const refuse = (reply: FastifyReply, status: number, code: string, message: string) =>
+    reply
+      .status(status)
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(errorBody(status, code, message));
+
+  await fastify.register(httpProxy, {
+    prefix: '/app',
+    upstream: '',
+    websocket: false,
+    undici: {
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connect: { timeout: options.timeoutMs },
+    },
+    preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const target = split(request.url);
+      if (!target) return refuse(reply, 404, 'app_not_found', 'no App is served at this path');
+      const app = await apps.get(target.appId);
+      if (!app) return refuse(reply, 404, 'app_not_found', `App '${target.appId}' was not found`);
+      // A standalone App is its own full page at /app/{id} (its /standalone view, under the same session rule).
+      const rest =
+        app.meta?.standalone && /^\/(\?|$)/.test(target.rest)
+          ? target.rest.replace(/^\//, '/standalone')
+          : target.rest;
+      const user = await options.sessionUser(request);
+      if (SESSION_PATHS.test(rest.split('?', 1)[0]!) && !user)
+        return refuse(
+          reply,
+          401,
+          'session_required',
+          'this part of the App needs a platform session: sign in',
+        );
+      if (!app.upstreamUrl)
+        return refuse(reply, 502, 'app_unavailable', app.lastError ?? 'the App is not running');
+      const basePath = `/app/${app.id}`;
+      const upstream = new URL(app.upstreamUrl);
+      forwards.set(request, {
+        upstream: upstream.origin,
+        path: `${upstream.pathname.replace(/\/+$/, '')}${rest}`,
+        headers: {
+          svc_server_url: options.publicUrl,
+          svc_base_path: basePath,
+          ...(user ? { svc_session_token: await options.tokens.issue(app.id, user.userId) } : {}),
+        },
+      });
+      return undefined;
+    },
+    replyOptions: {
+      getUpstream: (request: FastifyRequest) => forwards.get(request)?.upstream ?? 'http://127.0.0.1:9',
+      rewriteRequestHeaders: (request: FastifyRequest, headers: IncomingHttpHeaders) =>
+        forwardedHeaders(headers, forwards.get(request)?.headers ?? {}),
+      rewriteHeaders: (headers: Record<string, unknown>) => {
+        const cookies = headers['set-cookie'];
+        if (cookies === undefined) return headers;
+        const kept = [cookies]
+          .flat()
+          .filter((cookie) => !String(cookie).trimStart().startsWith(`${SESSION_COOKIE}=`));
+        const { 'set-cookie': _dropped, ...rest } = headers;
+        return kept.length > 0 ? { ...rest, 'set-cookie': kept } : rest;
+      },
+      onError: (reply: FastifyReply, { error }: { error: Error & { code?: string } }) => {
+        const timeout = /timeout/i.test(`${error.code ?? ''} ${error.message}`);
+        void refuse(
+          reply,
+          timeout ? 504 : 502,
+          timeout ? 'app_timeout' : 'app_unreachable',
+          timeout ? 'the App did not answer in time' : 'the App could not be reached',
+        );
+      },
+    },
+    handler: (request: FastifyRequest, reply: FastifyReply, _dest: string, replyOptions: object) => {
+      const forward = forwards.get(request)!;
+      return reply.from(forward.path, { ...replyOptions, getUpstream: () => forward.upstream });
+    },
+  } as never);
+}
+
+/**
+ * The older bridge base path: anything under `/api/v1/admin` answers 307 to the same path (and query) under
+ * `/api/v1/bridge`, so the client repeats the method and the body there (spec, Versioning rule 1).
+ */
+export function registerBridgeRedirect(fastify: FastifyInstance): void {
+  fastify.route({
+    method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url: '/api/v1/admin/*',
+    // The body is not read: the client sends it again to the new location.
+    config: {},
+    handler: (request, reply) => {
+      void reply.redirect(request.url.replace(/^\/api\/v1\/admin/, '/api/v1/bridge'), 307);
+    },
+  });
+}
