@@ -3,27 +3,21 @@
 // guard builds an App caller whose allowlist holds that Agent only when the App's does, and the same commands and
 // queries as the core API answer, so the one policy decides (403 `agent_access_denied` outside the allowlist; a
 // session token also limited to what its person may use).
-import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import type { FastifyReply } from 'fastify';
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
-import { ApiRoute, parseOrThrow } from '#http';
-import { AcceptsAppToken, CurrentCaller, type Caller } from '#identity';
+import { ApiRoute, ZodBody } from '#http';
+import { CurrentCaller, type Caller } from '#identity';
 import { GetAgent } from '#agents';
-import { abortOnDisconnect } from '#model-gateway';
-import { GenerateText, GenerateTextBody, rejectInstructionRoles, TextResultDto } from '#agent-generation';
+import { FindConversations, FindConversationsFilter } from '#conversations';
 
 export const BRIDGE = 'api/v1/bridge';
 
 const BridgeAgent = z.object({ id: z.string(), name: z.string(), model: z.string() });
 
-@AcceptsAppToken()
 @Controller(`${BRIDGE}/agents/:agentId`)
 export class BridgeAgentController {
-  constructor(
-    private readonly queries: QueryBus,
-    private readonly bus: CommandBus,
-  ) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @ApiRoute({
     tag: 'Bridge',
@@ -44,26 +38,29 @@ export class BridgeAgentController {
 
   @ApiRoute({
     tag: 'Bridge',
-    summary: 'Generate text as the Agent (`llm.generateText`)',
-    body: GenerateTextBody,
-    response: { status: 200, schema: TextResultDto, description: "The model's answer" },
+    summary: 'Find conversations with the Agent (`conversation.findMany`)',
+    description:
+      "The person's (of a `svc_session_token`) conversations with the Agent: never incognito or private ones, " +
+      'archived ones only with `where.archived: true`, never message bodies. An App token alone has none.',
+    body: FindConversationsFilter,
+    response: {
+      status: 200,
+      schema: z.object({ data: z.array(z.record(z.string(), z.unknown())) }),
+      description: 'The conversations, with the selected fields',
+    },
     errors: [
       400,
       401,
       { status: 403, description: "`agent_access_denied`: the Agent is outside the App's allowlist" },
-      404,
     ],
   })
-  @Post('llm/generateText')
+  @Post('conversations/find')
   @HttpCode(200)
-  generateText(
+  findConversations(
     @Param('agentId') agentId: string,
-    @Body() raw: unknown,
+    @Body(new ZodBody(FindConversationsFilter.optional())) filter: FindConversationsFilter | undefined,
     @CurrentCaller() caller: Caller,
-    @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const signal = abortOnDisconnect(reply);
-    rejectInstructionRoles(raw);
-    return this.bus.execute(new GenerateText(agentId, parseOrThrow(GenerateTextBody, raw), caller, signal));
+    return this.queries.execute(new FindConversations(agentId, filter ?? {}, caller));
   }
 }

@@ -12,6 +12,7 @@ const K = `${CORE}/knowledge/{agentId}`;
 const LLM = `${CORE}/llm/{agentId}`;
 const CONVERSATION = `${LLM}/conversation/{conversationId}`;
 const MEMORY = `${CORE}/memory/{agentId}`;
+const BRIDGE = '/api/v1/bridge/agents/{agentId}';
 
 export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   // Operations and documentation: no credential.
@@ -158,8 +159,18 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`POST ${CORE}/apps/{appId}/refresh`]: 'app.manage',
 
   // The bridge (an App token or a svc_session_token): the Agents of the App's allowlist.
-  [`GET /api/v1/bridge/agents/{agentId}`]: 'agent.use',
-  [`POST /api/v1/bridge/agents/{agentId}/llm/generateText`]: 'agent.use',
+  [`GET ${BRIDGE}`]: 'agent.use',
+  [`POST ${BRIDGE}/conversations/find`]: 'agent.use',
+  [`POST ${BRIDGE}/llm/generateText`]: 'agent.use',
+  [`POST ${BRIDGE}/llm/generateObject`]: 'agent.use',
+  [`POST ${BRIDGE}/llm/generateImage`]: 'agent.use',
+  [`GET ${BRIDGE}/llm/models`]: 'agent.use',
+  [`GET ${BRIDGE}/knowledge/tags`]: 'knowledge.read',
+  [`POST ${BRIDGE}/knowledge/tags`]: 'knowledge.tag',
+  [`PUT ${BRIDGE}/knowledge/tags/{tagId}`]: 'knowledge.tag',
+  [`DELETE ${BRIDGE}/knowledge/tags/{tagId}`]: 'knowledge.tag',
+  [`POST ${BRIDGE}/knowledge/documents/{documentId}/tags/{tagId}`]: 'knowledge.write',
+  [`DELETE ${BRIDGE}/knowledge/documents/{documentId}/tags/{tagId}`]: 'knowledge.write',
 
   // The OpenAI-compatible gateway: models called directly, no Agent.
   'GET /api/compat/v1/models': 'model.call',

@@ -27,7 +27,7 @@ import { PUBLIC_ROUTE, sourceOf, type RequestWithCaller } from './caller.js';
 import { API_KEYS, API_KEYS_READ_MODEL, type ApiKeyView } from '../api-keys.read-model.js';
 import { ProjectionRunner } from '#eventsourcing';
 import { routeRuleOf } from '../authorization/routes.js';
-import { ACCEPTS_APP_TOKEN, AppCallers } from './app-callers.js';
+import { AppCallers, BRIDGE_PREFIX } from './app-callers.js';
 
 import { hashApiKey } from '../api-key.secret.js';
 import { SESSIONS, USERS, USERS_READ_MODEL, type SessionView, type UserView } from '../users.read-model.js';
@@ -113,7 +113,8 @@ export class ApiKeyGuard implements CanActivate {
       this.requireRow(request);
       return true;
     }
-    if (this.reflector.getAllAndOverride<boolean>(ACCEPTS_APP_TOKEN, targets)) {
+    // The bridge (`/api/v1/bridge/...`) takes App credentials only: an App token or a svc_session_token.
+    if ((request.routeOptions.url ?? '').startsWith(BRIDGE_PREFIX)) {
       request.caller = await this.appCaller(request);
       return true;
     }

@@ -1,13 +1,15 @@
 // The door through which bridge requests (`/api/v1/bridge`) are authenticated: an App's bearer token or a
 // `svc_session_token` the App proxy handed it. Identity only names it; the apps context provides it (identity does not
 // import the contexts built on it), as the Agents context provides the AgentDirectory.
-import { SetMetadata } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Caller } from './caller.js';
 
-export const ACCEPTS_APP_TOKEN = 'platform:accepts-app-token';
-/** A bridge route: it takes `Authorization: Bearer <App token | svc_session_token>`, never an API key or a cookie. */
-export const AcceptsAppToken = () => SetMetadata(ACCEPTS_APP_TOKEN, true);
+/**
+ * The bridge's base path (spec, App-facing paths). Every route under it takes `Authorization: Bearer <App token |
+ * svc_session_token>`, never an API key or a cookie; the core API's Agent routes the bridge offers are the same
+ * controllers registered under both paths (`/api/v1/core/llm/{agentId}/…` and `/api/v1/bridge/agents/{agentId}/llm/…`).
+ */
+export const BRIDGE_PREFIX = '/api/v1/bridge/';
 
 export abstract class AppCallers {
   /**
