@@ -2,7 +2,8 @@
 // rule (only /admin, /user, /knowledge, /standalone need a session), the svc_ headers, no platform credential reaching
 // the App, a standalone App at /app/{id}; the bridge with the App token and the svc_session_token (an Agent outside
 // the allowlist 403, a new Agent joining a global App's allowlist without a step), /api/v1/admin → 307.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { waitUntil } from '#testing/fixtures';
 import { ADMIN_KEY, client, CORE, startTestApi, type TestApi } from './support/api.js';
@@ -52,7 +53,7 @@ describe('Apps: registry, proxy and bridge (e2e)', () => {
   let cookie: string;
 
   beforeAll(async () => {
-    api = await startTestApi();
+    api = await startTestApi({ APP_ORIGIN: 'http://apps.localhost' });
     admin = client(api.url);
     app = await startApp({ id: 'notes', name: 'Notes', standalone: false, views: [], tools: [] });
     standaloneApp = await startApp({ id: 'board', name: 'Board', standalone: true });
@@ -72,8 +73,10 @@ describe('Apps: registry, proxy and bridge (e2e)', () => {
   });
   afterAll(async () => {
     await api.close();
-    app.server.close();
-    standaloneApp.server.close();
+    for (const server of [app.server, standaloneApp.server]) {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   const register = (body: Record<string, unknown>) =>
@@ -134,7 +137,7 @@ describe('Apps: registry, proxy and bridge (e2e)', () => {
     expect(signedIn.headers.getSetCookie().join('\n')).not.toContain('ap_session');
     const seen = app.seen[before]!;
     expect(seen.headers.svc_session_token).toMatch(/^svc_/);
-    expect(seen.headers.svc_server_url).toBe(api.config.people.publicUrl);
+    expect(seen.headers.svc_server_url).toBe(api.url);
     expect(seen.headers.svc_base_path).toBe(`/app/${body.id}`);
     expect(seen.headers.cookie).toBeUndefined();
     expect(seen.headers['x-api-key']).toBeUndefined();
@@ -150,6 +153,28 @@ describe('Apps: registry, proxy and bridge (e2e)', () => {
     expect(app.seen.at(-1)!.headers.svc_base_path).toBe(`/app/${body.id}`);
 
     expect((await raw('/app/app_nope/webhook').then(async (r) => (await r.text(), r))).status).toBe(404);
+  });
+
+  it("isolates App documents: sandboxed (opaque origin) on the platform's origin, their own on APP_ORIGIN", async () => {
+    const { body } = await register({ name: 'Isolated', source: { type: 'url', url: app.url } });
+    const onPlatform = await raw(`/app/${body.id}/view`);
+    await onPlatform.text();
+    expect(onPlatform.headers.get('content-security-policy')).toMatch(/^sandbox allow-scripts/);
+    expect(onPlatform.headers.get('content-security-policy')).not.toContain('allow-same-origin');
+    // The same App reached on the App origin (its Host): no sandbox needed, it is another origin.
+    const onAppOrigin = await new Promise<IncomingHttpHeaders>((resolve, reject) => {
+      const { port } = new URL(api.url);
+      httpRequest(
+        { host: '127.0.0.1', port, path: `/app/${body.id}/view`, headers: { host: 'apps.localhost' } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.headers));
+        },
+      )
+        .on('error', reject)
+        .end();
+    });
+    expect(onAppOrigin['content-security-policy']).toBeUndefined();
   });
 
   it('serves a standalone App full-page at /app/{id}', async () => {
@@ -253,6 +278,19 @@ describe('Apps: registry, proxy and bridge (e2e)', () => {
         })
       ).status,
     ).toBe(200);
+  });
+
+  it('the platform has one version: package.json, the OpenAPI info.version and /health agree', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+    const health = (await json(await raw('/health'))) as { version: string };
+    const openapi = (await json(await raw(`${CORE}/openapi.json`))) as { info: { version: string } };
+    expect(health.version).toBe(version);
+    expect(openapi.info.version).toBe(version);
+    const changelog = readFileSync(new URL('../CHANGELOG.md', import.meta.url), 'utf8');
+    expect(changelog).toContain(`## [${version}]`);
   });
 
   it('/api/v1/admin/... answers 307 to the same path under /api/v1/bridge, method and body kept by the client', async () => {

@@ -127,7 +127,8 @@ export async function createApi(
     readStore: app.get<ReadStore>(READ_STORE),
     tokens: app.get(AppSessionTokens),
     sessionUser: (request) => guard.sessionUser(request),
-    publicUrl: config.people.publicUrl,
+    serverUrl: config.apps.serverUrl,
+    appOrigin: config.apps.appOrigin,
     timeoutMs: config.apps.proxyTimeoutMs,
   });
   registerBridgeRedirect(fastify);

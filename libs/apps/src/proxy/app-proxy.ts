@@ -5,7 +5,9 @@
 // person: short-lived, scoped to this App and person, usable as the bridge's bearer), `svc_server_url` and
 // `svc_base_path`. Nothing of the platform's credentials reaches the App: its session cookie, API keys and
 // Authorization are stripped, as are hop-by-hop headers, and a `set-cookie` for the platform's session is dropped.
-// A standalone App (`standalone: true` in its /meta) is served full-page at `/app/{id}`.
+// A standalone App (`standalone: true` in its /meta) is served full-page at `/app/{id}`. Isolation: served on the
+// platform's origin, every App response carries a CSP `sandbox` without `allow-same-origin` (an opaque origin: no
+// access to the platform's cookies or storage); on the separate App origin (APP_ORIGIN) it is its own origin.
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -40,11 +42,22 @@ export interface AppProxyOptions {
   readonly tokens: AppSessionTokens;
   /** The signed-in person of a request (its session cookie), or null. */
   readonly sessionUser: (request: FastifyRequest) => Promise<{ readonly userId: string } | null>;
-  /** Where the platform is reached (`svc_server_url`). */
-  readonly publicUrl: string;
+  /** Where the platform is reached (`svc_server_url`): PUBLIC_URL, or (null) the origin the request came to. */
+  readonly serverUrl: string | null;
   /** How long the App may take to answer headers, and between body chunks. */
   readonly timeoutMs: number;
+  /** The separate origin Apps are served on (APP_ORIGIN); null when none is configured. */
+  readonly appOrigin: string | null;
 }
+
+/**
+ * Served on the platform's origin (not APP_ORIGIN), an App's document runs in a sandbox without `allow-same-origin`:
+ * an opaque origin, so its scripts cannot read the platform's cookies or storage (nor call its API as the person).
+ */
+export const APP_SANDBOX = 'sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads';
+
+const onAppOrigin = (request: FastifyRequest, appOrigin: string | null): boolean =>
+  appOrigin !== null && `${request.protocol}://${request.host}` === appOrigin;
 
 interface Forward {
   readonly upstream: string;
@@ -75,6 +88,18 @@ function forwardedHeaders(headers: IncomingHttpHeaders, added: Record<string, st
     out[name] = value;
   }
   return { ...out, ...added };
+}
+
+const isSessionCookie = (cookie: unknown): boolean =>
+  String(cookie).trimStart().startsWith(`${SESSION_COOKIE}=`);
+
+/** `svc_server_url`: the configured one, else the origin the request reached (a Host of host[:port] only). */
+function serverUrlOf(request: FastifyRequest, options: AppProxyOptions): string {
+  if (options.serverUrl) return options.serverUrl;
+  const host = /^[A-Za-z0-9.-]{1,253}(:\d{1,5})?$|^\[[0-9A-Fa-f:.]{2,45}\](:\d{1,5})?$/.test(request.host)
+    ? request.host
+    : '127.0.0.1';
+  return `${request.protocol}://${host}`;
 }
 
 export async function registerAppProxy(fastify: FastifyInstance, options: AppProxyOptions): Promise<void> {
@@ -120,7 +145,7 @@ export async function registerAppProxy(fastify: FastifyInstance, options: AppPro
         upstream: upstream.origin,
         path: `${upstream.pathname.replace(/\/+$/, '')}${rest}`,
         headers: {
-          svc_server_url: options.publicUrl,
+          svc_server_url: serverUrlOf(request, options),
           svc_base_path: basePath,
           ...(user ? { svc_session_token: await options.tokens.issue(app.id, user.userId) } : {}),
         },
@@ -131,14 +156,18 @@ export async function registerAppProxy(fastify: FastifyInstance, options: AppPro
       getUpstream: (request: FastifyRequest) => forwards.get(request)?.upstream ?? 'http://127.0.0.1:9',
       rewriteRequestHeaders: (request: FastifyRequest, headers: IncomingHttpHeaders) =>
         forwardedHeaders(headers, forwards.get(request)?.headers ?? {}),
-      rewriteHeaders: (headers: Record<string, unknown>) => {
-        const cookies = headers['set-cookie'];
-        if (cookies === undefined) return headers;
-        const kept = [cookies]
-          .flat()
-          .filter((cookie) => !String(cookie).trimStart().startsWith(`${SESSION_COOKIE}=`));
-        const { 'set-cookie': _dropped, ...rest } = headers;
-        return kept.length > 0 ? { ...rest, 'set-cookie': kept } : rest;
+      rewriteHeaders: (headers: Record<string, unknown>, request: FastifyRequest) => {
+        const { 'set-cookie': cookies, 'content-security-policy': policy, ...rest } = headers;
+        // The platform's session cookie is the platform's to set: an App cannot plant one.
+        const kept =
+          cookies === undefined ? [] : [cookies].flat().filter((cookie) => !isSessionCookie(cookie));
+        const policies = [policy ?? []].flat();
+        if (!onAppOrigin(request, options.appOrigin)) policies.push(APP_SANDBOX);
+        return {
+          ...rest,
+          ...(kept.length > 0 ? { 'set-cookie': kept } : {}),
+          ...(policies.length > 0 ? { 'content-security-policy': policies } : {}),
+        };
       },
       onError: (reply: FastifyReply, { error }: { error: Error & { code?: string } }) => {
         const timeout = /timeout/i.test(`${error.code ?? ''} ${error.message}`);
