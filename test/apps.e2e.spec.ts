@@ -5,6 +5,7 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
 import { waitUntil } from '#testing/fixtures';
 import { ADMIN_KEY, client, CORE, startTestApi, type TestApi } from './support/api.js';
 
@@ -35,6 +36,19 @@ function startApp(meta: Record<string, unknown>): Promise<{ url: string; seen: S
         })
         .end(JSON.stringify({ path: request.url, body }));
     });
+  });
+  // Websockets: echoes each message, after a first one naming the svc_ headers of the upgrade.
+  const sockets = new WebSocketServer({ server });
+  sockets.on('connection', (socket, request) => {
+    socket.send(
+      JSON.stringify({
+        path: request.url,
+        base: request.headers.svc_base_path,
+        session: request.headers.svc_session_token ?? null,
+        cookie: request.headers.cookie ?? null,
+      }),
+    );
+    socket.on('message', (data) => socket.send(`echo: ${String(data)}`));
   });
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () =>
@@ -175,6 +189,34 @@ describe('Apps: registry, proxy and bridge (e2e)', () => {
         .end();
     });
     expect(onAppOrigin['content-security-policy']).toBeUndefined();
+  });
+
+  it('upgrades websockets to the App (same session rule, same svc_ headers, no cookie)', async () => {
+    const { body } = await register({ name: 'Live', source: { type: 'url', url: app.url } });
+    const socket = new WebSocket(`${api.url.replace('http', 'ws')}/app/${body.id}/live?room=1`);
+    const messages: string[] = [];
+    socket.addEventListener('message', (event) => messages.push(String(event.data)));
+    await new Promise((resolve, reject) => {
+      socket.addEventListener('open', resolve);
+      socket.addEventListener('error', reject);
+    });
+    socket.send('ping');
+    await waitUntil(() => messages.length >= 2);
+    expect(JSON.parse(messages[0]!)).toEqual({
+      path: '/live?room=1',
+      base: `/app/${body.id}`,
+      session: null,
+      cookie: null,
+    });
+    expect(messages[1]).toBe('echo: ping');
+    socket.close();
+    // A session path refuses the upgrade without a session.
+    const refused = new WebSocket(`${api.url.replace('http', 'ws')}/app/${body.id}/admin/live`);
+    const outcome = await new Promise<string>((resolve) => {
+      refused.addEventListener('open', () => resolve('open'));
+      refused.addEventListener('error', () => resolve('refused'));
+    });
+    expect(outcome).toBe('refused');
   });
 
   it('serves a standalone App full-page at /app/{id}', async () => {

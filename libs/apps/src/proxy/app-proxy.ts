@@ -111,9 +111,17 @@ export async function registerAppProxy(fastify: FastifyInstance, options: AppPro
       .send(errorBody(status, code, message));
 
   await fastify.register(httpProxy, {
-    prefix: '/app',
+    // `/app/{id}` and below; the plugin strips the prefix (the App sees its own paths).
+    prefix: '/app/:appId',
+    rewritePrefix: '',
     upstream: '',
-    websocket: false,
+    websocket: true,
+    // A websocket upgrade is forwarded with the same headers an HTTP request gets (no cookie: the plugin's default
+    // would copy it), to the App's origin and the same path (an App URL's own path prefix applies to HTTP only).
+    wsClientOptions: {
+      rewriteRequestHeaders: (_headers: object, request: FastifyRequest) =>
+        forwards.get(request)?.headers ?? {},
+    },
     undici: {
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
