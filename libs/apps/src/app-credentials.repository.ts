@@ -1,8 +1,8 @@
 // The write repository of a container App's registry credentials: seal, then decide and append on their own stream.
 // It serves no reads; the container starter (AppContainers) opens them when it pulls the image.
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AggregateRepository, type CommandContext } from '#eventsourcing';
-import { ContentCipher } from '#key-store';
+import { ContentCipher, KEY_STORE, type KeyStore } from '#key-store';
 import {
   appCredentialsDecider,
   appCredentialsKeyId,
@@ -17,6 +17,7 @@ export class AppCredentialsRepository {
   constructor(
     private readonly aggregates: AggregateRepository,
     private readonly cipher: ContentCipher,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
   ) {}
 
   async set(appId: string, credentials: RegistryCredentials, context: CommandContext) {
@@ -29,12 +30,15 @@ export class AppCredentialsRepository {
     );
   }
 
-  remove(appId: string, context: CommandContext) {
-    return this.aggregates.decide(
+  /** Removes them, and destroys their data key: the sealed copies in the log can never be opened again. */
+  async remove(appId: string, context: CommandContext) {
+    const result = await this.aggregates.decide(
       appCredentialsStreamId(appId),
       appCredentialsDecider,
       { type: 'RemoveAppRegistryCredentials', appId },
       context,
     );
+    await this.keys.destroy(appCredentialsKeyId(appId));
+    return result;
   }
 }
