@@ -94,9 +94,10 @@ describeIf('App isolation in Chromium (e2e)', () => {
     const page = await context.newPage();
     // The platform's origin: its storage holds a secret, and the person is signed in.
     await page.goto(`${api.url}/health`);
-    await page.evaluate(() => localStorage.setItem('platform-secret', 'platform-storage-secret'));
-    expect(await page.evaluate(() => document.cookie)).toContain('platform_visible');
-    const me = await page.evaluate(async () => (await fetch('/api/v1/core/users/me')).status);
+    // (Expressions as text: they run in the browser, where the DOM is; this file compiles without it.)
+    await page.evaluate("localStorage.setItem('platform-secret', 'platform-storage-secret')");
+    expect(await page.evaluate('document.cookie')).toContain('platform_visible');
+    const me = await page.evaluate("fetch('/api/v1/core/users/me').then((answer) => answer.status)");
     expect(me).toBe(200);
 
     // Top-level: the App's view through the proxy (a session path).
@@ -104,11 +105,9 @@ describeIf('App isolation in Chromium (e2e)', () => {
     await waitUntil(() => reports.length >= 1, 15_000);
     // Inside an iframe of a platform page that sandboxes nothing itself.
     await page.goto(`${api.url}/health`);
-    await page.evaluate((src) => {
-      const frame = document.createElement('iframe');
-      frame.src = src;
-      document.body.append(frame);
-    }, `/app/${app.body.id}/user/framed`);
+    await page.evaluate(
+      `document.body.append(Object.assign(document.createElement('iframe'), { src: '/app/${app.body.id}/user/framed' }))`,
+    );
     await waitUntil(() => reports.length >= 2, 15_000);
     await context.close();
 

@@ -110,6 +110,36 @@ export async function registerAppProxy(fastify: FastifyInstance, options: AppPro
       .header('content-type', 'application/json; charset=utf-8')
       .send(errorBody(status, code, message));
 
+  /** Admits a request to the App: its session rule, its headers (kept for the forwarding); or refuses it. */
+  const admit = async (request: FastifyRequest, reply: FastifyReply) => {
+    const target = split(request.url);
+    if (!target) return refuse(reply, 404, 'app_not_found', 'no App is served at this path');
+    const app = await apps.get(target.appId);
+    if (!app) return refuse(reply, 404, 'app_not_found', `App '${target.appId}' was not found`);
+    // A standalone App is its own full page at /app/{id} (its /standalone view, under the same session rule).
+    const rest =
+      app.meta?.standalone && /^\/(\?|$)/.test(target.rest)
+        ? target.rest.replace(/^\//, '/standalone')
+        : target.rest;
+    const user = await options.sessionUser(request);
+    if (SESSION_PATHS.test(rest.split('?', 1)[0]!) && !user)
+      return refuse(reply, 401, 'session_required', 'this part of the App needs a platform session: sign in');
+    if (!app.upstreamUrl)
+      return refuse(reply, 502, 'app_unavailable', app.lastError ?? 'the App is not running');
+    const basePath = `/app/${app.id}`;
+    const upstream = new URL(app.upstreamUrl);
+    forwards.set(request, {
+      upstream: upstream.origin,
+      path: `${upstream.pathname.replace(/\/+$/, '')}${rest}`,
+      headers: {
+        svc_server_url: serverUrlOf(request, options),
+        svc_base_path: basePath,
+        ...(user ? { svc_session_token: await options.tokens.issue(app.id, user.userId) } : {}),
+      },
+    });
+    return undefined;
+  };
+
   await fastify.register(httpProxy, {
     // `/app/{id}` and below; the plugin strips the prefix (the App sees its own paths).
     prefix: '/app/:appId',
@@ -127,38 +157,13 @@ export async function registerAppProxy(fastify: FastifyInstance, options: AppPro
       bodyTimeout: options.timeoutMs,
       connect: { timeout: options.timeoutMs },
     },
+    // Whatever fails before the App is reached (the read store) answers the envelope, never a bare 500.
     preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const target = split(request.url);
-      if (!target) return refuse(reply, 404, 'app_not_found', 'no App is served at this path');
-      const app = await apps.get(target.appId);
-      if (!app) return refuse(reply, 404, 'app_not_found', `App '${target.appId}' was not found`);
-      // A standalone App is its own full page at /app/{id} (its /standalone view, under the same session rule).
-      const rest =
-        app.meta?.standalone && /^\/(\?|$)/.test(target.rest)
-          ? target.rest.replace(/^\//, '/standalone')
-          : target.rest;
-      const user = await options.sessionUser(request);
-      if (SESSION_PATHS.test(rest.split('?', 1)[0]!) && !user)
-        return refuse(
-          reply,
-          401,
-          'session_required',
-          'this part of the App needs a platform session: sign in',
-        );
-      if (!app.upstreamUrl)
-        return refuse(reply, 502, 'app_unavailable', app.lastError ?? 'the App is not running');
-      const basePath = `/app/${app.id}`;
-      const upstream = new URL(app.upstreamUrl);
-      forwards.set(request, {
-        upstream: upstream.origin,
-        path: `${upstream.pathname.replace(/\/+$/, '')}${rest}`,
-        headers: {
-          svc_server_url: serverUrlOf(request, options),
-          svc_base_path: basePath,
-          ...(user ? { svc_session_token: await options.tokens.issue(app.id, user.userId) } : {}),
-        },
-      });
-      return undefined;
+      try {
+        return await admit(request, reply);
+      } catch {
+        return refuse(reply, 503, 'app_proxy_unavailable', 'the App proxy cannot serve this request now');
+      }
     },
     replyOptions: {
       getUpstream: (request: FastifyRequest) => forwards.get(request)?.upstream ?? 'http://127.0.0.1:9',

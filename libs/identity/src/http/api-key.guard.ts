@@ -161,21 +161,20 @@ export class ApiKeyGuard implements CanActivate {
    * every Agent. An unsafe request must come from the instance's own origin (CSRF).
    */
   /**
-   * The person the request's session cookie signs in, or null (no cookie, or a session that is over): the App
-   * proxy's rule for the sub-paths that need a platform session. An unsafe request must still come from this
-   * instance (403 `csrf_origin_mismatch`).
+   * The person the request's session cookie signs in, or null: no cookie, a session that is over, or an unsafe
+   * request that does not come from this instance (CSRF: it is then treated as without a session). The App proxy's
+   * rule for the sub-paths that need a platform session.
    */
   async sessionUser(request: RequestWithCaller): Promise<{ userId: string; isAdmin: boolean } | null> {
     const secret = sessionSecretOf(request);
     if (!secret) return null;
-    let caller: Awaited<ReturnType<ApiKeyGuard['sessionCaller']>>;
     try {
-      caller = await this.sessionCaller(request, secret, false);
+      const caller = await this.sessionCaller(request, secret, false);
+      this.requireSameOrigin(request);
+      return { userId: caller.userId, isAdmin: caller.isAdmin };
     } catch {
       return null;
     }
-    this.requireSameOrigin(request);
-    return { userId: caller.userId, isAdmin: caller.isAdmin };
   }
 
   private async sessionCaller(request: RequestWithCaller, secret: string, routed = true) {
