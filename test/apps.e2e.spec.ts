@@ -322,6 +322,45 @@ describe('Apps: registry, proxy and bridge (e2e)', () => {
     ).toBe(200);
   });
 
+  it('a svc_session_token ends with the session it was issued for (sign-out)', async () => {
+    const invitation = await admin.post<{ link: string }>(`${CORE}/invitations`, {
+      email: 'leaving@example.com',
+    });
+    const accepted = await raw(`${CORE}/invitations/accept`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        token: decodeURIComponent(invitation.body.link.split('#token=')[1]!),
+        name: 'Leaving',
+        password: PASSWORD,
+      }),
+    });
+    const person = (await json(accepted)) as { id: string };
+    const leaving = /ap_session=[^;]+/.exec(accepted.headers.get('set-cookie') ?? '')![0];
+    const { body } = await register({
+      name: 'Until sign-out',
+      source: { type: 'url', url: app.url },
+      enablement: { kind: 'global' },
+    });
+    const before = app.seen.length;
+    await raw(`/app/${body.id}/user`, { headers: { cookie: leaving } }).then((r) => r.text());
+    const auth = { authorization: `Bearer ${app.seen[before]!.headers.svc_session_token as string}` };
+    const agents = await client(api.url, null).get<{ data: { id: string; ownerUserId: string }[] }>(
+      `${CORE}/agents?limit=200`,
+      { cookie: leaving },
+    );
+    const own = agents.body.data.find((agent) => agent.ownerUserId === person.id)!;
+    const bridge = client(api.url, null);
+    expect((await bridge.get(`/api/v1/bridge/agents/${own.id}`, auth)).status).toBe(200);
+    const signOut = await raw(`${CORE}/auth/sign-out`, {
+      method: 'POST',
+      headers: { cookie: leaving, origin: api.url },
+    });
+    expect(signOut.status).toBeLessThan(300);
+    await signOut.text();
+    await waitUntil(async () => (await bridge.get(`/api/v1/bridge/agents/${own.id}`, auth)).status === 401);
+  });
+
   it('the platform has one version: package.json, the OpenAPI info.version and /health agree', async () => {
     const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
       version: string;

@@ -1,6 +1,7 @@
 // `svc_session_token`: what the App proxy hands an App for the signed-in person (Apps rule 6), usable as the bridge's
-// bearer. `svc_` + base64url(JSON { app, user, exp }) + `.` + HMAC-SHA256 under a data key every api process shares
-// through the key store; it is scoped to one App and one person and lives SESSION_TOKEN_TTL_MS.
+// bearer. `svc_` + base64url(JSON { app, user, session, exp }) + `.` + HMAC-SHA256 under a data key every api
+// process shares through the key store; it is scoped to one App and one person, lives SESSION_TOKEN_TTL_MS at most,
+// and ends with the session it was issued for (the bridge checks that session is still live).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { KEY_STORE, type KeyStore } from '#key-store';
@@ -12,6 +13,8 @@ const KEY_ID = 'app-session-token-signing';
 export interface AppSessionClaims {
   readonly appId: string;
   readonly userId: string;
+  /** The platform session it was issued for. */
+  readonly sessionId: string;
   /** Expiry, epoch milliseconds. */
   readonly exp: number;
 }
@@ -20,10 +23,9 @@ export interface AppSessionClaims {
 export class AppSessionTokens {
   constructor(@Inject(KEY_STORE) private readonly keys: KeyStore) {}
 
-  async issue(appId: string, userId: string, now = Date.now()): Promise<string> {
-    const body = Buffer.from(JSON.stringify({ a: appId, u: userId, e: now + SESSION_TOKEN_TTL_MS })).toString(
-      'base64url',
-    );
+  async issue(appId: string, userId: string, sessionId: string, now = Date.now()): Promise<string> {
+    const claims = { a: appId, u: userId, s: sessionId, e: now + SESSION_TOKEN_TTL_MS };
+    const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
     return `${SESSION_TOKEN_PREFIX}${body}.${await this.sign(body)}`;
   }
 
@@ -36,15 +38,12 @@ export class AppSessionTokens {
     const given = Buffer.from(signature, 'base64url');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     try {
-      const claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as {
-        a: unknown;
-        u: unknown;
-        e: unknown;
-      };
-      if (typeof claims.a !== 'string' || typeof claims.u !== 'string' || typeof claims.e !== 'number')
+      const claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Record<string, unknown>;
+      const { a, u, s, e } = claims;
+      if (typeof a !== 'string' || typeof u !== 'string' || typeof s !== 'string' || typeof e !== 'number')
         return null;
-      if (claims.e <= now) return null;
-      return { appId: claims.a, userId: claims.u, exp: claims.e };
+      if (e <= now) return null;
+      return { appId: a, userId: u, sessionId: s, exp: e };
     } catch {
       return null;
     }

@@ -5,7 +5,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { AppCallers, sourceOf, USERS, type Caller, type UserView } from '#identity';
+import {
+  AppCallers,
+  SESSIONS,
+  sourceOf,
+  USERS,
+  type Caller,
+  type SessionView,
+  type UserView,
+} from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { APP_TOKEN_PREFIX, hashAppToken } from './app-token.js';
 import { AppSessionTokens, SESSION_TOKEN_PREFIX } from './app-session-token.js';
@@ -39,6 +47,10 @@ export class BridgeCallers extends AppCallers {
     } else if (token.startsWith(SESSION_TOKEN_PREFIX)) {
       const claims = await this.sessionTokens.verify(token);
       if (!claims) return null;
+      // The token ends with its session: signed out, revoked or expired, it is refused.
+      const session = await this.readStore.reader<SessionView>(SESSIONS).get(claims.sessionId);
+      if (!session || session.revoked || session.userId !== claims.userId) return null;
+      if (Date.parse(session.expiresAt) <= Date.now()) return null;
       app = await this.readStore.reader<AppView>(APPS).get(claims.appId);
       user = await this.readStore.reader<UserView>(USERS).get(claims.userId);
       if (!user || user.status === 'deactivated') return null;

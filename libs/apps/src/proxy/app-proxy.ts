@@ -41,7 +41,9 @@ export interface AppProxyOptions {
   readonly readStore: ReadStore;
   readonly tokens: AppSessionTokens;
   /** The signed-in person of a request (its session cookie), or null. */
-  readonly sessionUser: (request: FastifyRequest) => Promise<{ readonly userId: string } | null>;
+  readonly sessionUser: (
+    request: FastifyRequest,
+  ) => Promise<{ readonly userId: string; readonly sessionId: string } | null>;
   /** Where the platform is reached (`svc_server_url`): PUBLIC_URL, or (null) the origin the request came to. */
   readonly serverUrl: string | null;
   /** How long the App may take to answer headers, and between body chunks. */
@@ -134,7 +136,9 @@ export async function registerAppProxy(fastify: FastifyInstance, options: AppPro
       headers: {
         svc_server_url: serverUrlOf(request, options),
         svc_base_path: basePath,
-        ...(user ? { svc_session_token: await options.tokens.issue(app.id, user.userId) } : {}),
+        ...(user
+          ? { svc_session_token: await options.tokens.issue(app.id, user.userId, user.sessionId) }
+          : {}),
       },
     });
     return undefined;

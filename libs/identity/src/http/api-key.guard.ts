@@ -165,13 +165,15 @@ export class ApiKeyGuard implements CanActivate {
    * request that does not come from this instance (CSRF: it is then treated as without a session). The App proxy's
    * rule for the sub-paths that need a platform session.
    */
-  async sessionUser(request: RequestWithCaller): Promise<{ userId: string; isAdmin: boolean } | null> {
+  async sessionUser(
+    request: RequestWithCaller,
+  ): Promise<{ userId: string; isAdmin: boolean; sessionId: string } | null> {
     const secret = sessionSecretOf(request);
     if (!secret) return null;
     try {
       const caller = await this.sessionCaller(request, secret, false);
       this.requireSameOrigin(request);
-      return { userId: caller.userId, isAdmin: caller.isAdmin };
+      return { userId: caller.userId, isAdmin: caller.isAdmin, sessionId: caller.session.id };
     } catch {
       return null;
     }
