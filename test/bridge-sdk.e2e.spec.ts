@@ -64,6 +64,10 @@ try {
 } catch (error) {
   out.standaloneModels = error.code;
 }
+// What a standalone bridge may do: the model calls, with the instance-wide default models.
+out.standaloneText = await standalone.llm.generateText({ messages: [{ role: 'user', content: 'no Agent here' }] });
+const standaloneSpeech = await standalone.llm.generateSpeech({ text: 'standalone', voiceName: 'alloy' });
+out.standaloneHeard = (await standalone.llm.transcribe({ model: 'offline-transcribe', audioBase64: standaloneSpeech.base64, mimeType: 'audio/wav' })).text;
 process.stdout.write(JSON.stringify(out));
 `;
 
@@ -286,5 +290,7 @@ describe('the bridge SDK from its packed tarball, used by an App (e2e)', () => {
     });
     expect(result.standaloneFindMany).toBe('standalone_scope');
     expect(result.standaloneModels).toBe('standalone_scope');
+    expect(result.standaloneText).toMatchObject({ text: expect.any(String), model: 'offline-chat' });
+    expect(result.standaloneHeard).toBe('standalone');
   }, 120_000);
 });
