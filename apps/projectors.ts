@@ -23,6 +23,7 @@ import {
 } from '#memory';
 import { SkillOwnerDeletionProcess, SkillsModule } from '#skills';
 import { CodeExecutionModule, SandboxLifecycleProcess } from '#code-execution';
+import { AppAllowlistProcess } from '#apps';
 import { READ_MODEL_PROJECTORS } from '#projections';
 import { PlatformIntegrationEventRelay } from './integration-events.js';
 
@@ -40,6 +41,7 @@ export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
   AgentMemoriesDeletionProcess,
   SkillOwnerDeletionProcess,
   SandboxLifecycleProcess,
+  AppAllowlistProcess,
   PlatformIntegrationEventRelay,
 ];
 

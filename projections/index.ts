@@ -13,6 +13,7 @@ import { memoryProjector } from './memory/memory.projector.js';
 import { skillsProjector } from './skills/skills.projector.js';
 import { codeExecutionProjector } from './code-execution/code-execution.projector.js';
 import { provenanceProjector } from './provenance/provenance.projector.js';
+import { appsProjector } from './apps/apps.projector.js';
 
 export const READ_MODEL_PROJECTORS: readonly Projector[] = [
   spacesProjector,
@@ -27,4 +28,5 @@ export const READ_MODEL_PROJECTORS: readonly Projector[] = [
   skillsProjector,
   codeExecutionProjector,
   provenanceProjector,
+  appsProjector,
 ];

@@ -17,6 +17,7 @@ import { MemoryModule } from '#memory';
 import { SkillsModule, SkillsSeeder } from '#skills';
 import { CodeExecutionModule } from '#code-execution';
 import { AuditModule } from '#audit';
+import { AppsModule } from '#apps';
 import { ALL_PROJECTORS } from '../../projectors.js';
 import { OperationsController } from './operations.controller.js';
 import { OPENAPI_DOCUMENT, openApiDocument } from './openapi.js';
@@ -43,6 +44,7 @@ export class ApiModule {
         SkillsModule,
         CodeExecutionModule,
         AuditModule,
+        AppsModule,
       ],
       controllers: [OperationsController],
       providers: [

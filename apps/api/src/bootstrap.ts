@@ -14,6 +14,9 @@ import { EVENT_STORE, type EventStore } from '#event-store';
 import { ProjectionRunner, ProjectionWaiter, PROJECTORS, type Projector } from '#eventsourcing';
 import { createLogger, PinoNestLogger } from '#infrastructure';
 import { AdminBootstrap } from '#identity/admin-bootstrap';
+import { ApiKeyGuard } from '#identity';
+import { AppSessionTokens, registerAppProxy, registerBridgeRedirect } from '#apps';
+import { READ_STORE, type ReadStore } from '#read-store';
 import { DEFAULT_BODY_LIMIT_BYTES, documentedPath, errorBody, routeBodyLimits, routeDocs } from '#http';
 import { IngestionWorker } from '#knowledge/ingestion.worker';
 import { SummaryIndexWorker } from '#knowledge/summary/summary-index.worker';
@@ -118,6 +121,17 @@ export async function createApi(
     limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12 },
   });
   const fastify = app.getHttpAdapter().getInstance();
+  // The App proxy (/app/{id}/...): its own encapsulated routes, bodies streamed through unparsed.
+  const guard = app.get(ApiKeyGuard);
+  await registerAppProxy(fastify, {
+    readStore: app.get<ReadStore>(READ_STORE),
+    tokens: app.get(AppSessionTokens),
+    sessionUser: (request) => guard.sessionUser(request),
+    serverUrl: config.apps.serverUrl,
+    appOrigin: config.apps.appOrigin,
+    timeoutMs: config.apps.proxyTimeoutMs,
+  });
+  registerBridgeRedirect(fastify);
   // A body declared as JSON but empty (a DELETE sent with `content-type: application/json` by many clients) is no
   // body, not invalid JSON; anything else goes to Fastify's own parser (prototype poisoning refused).
   const json = fastify.getDefaultJsonParser('error', 'error');

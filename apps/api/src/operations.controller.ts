@@ -1,5 +1,6 @@
 // Operators' and integrators' endpoints: health (liveness, readiness with projection lag), Prometheus metrics, the
 // OpenAPI document and its docs page. None needs an API key.
+import { PLATFORM_VERSION } from './version.js';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -139,6 +140,7 @@ export class OperationsController implements OnApplicationBootstrap {
     void reply.status(ready ? 200 : 503);
     return {
       status: !ready ? 'starting' : failing.length > 0 ? 'degraded' : 'ok',
+      version: PLATFORM_VERSION,
       live: true,
       ready,
       failing,

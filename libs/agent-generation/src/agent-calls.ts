@@ -1,20 +1,22 @@
 // What a model call made as an Agent needs once the request is accepted: the Agent (the caller must be granted it),
 // the model (the requested one or the Agent's, a configured chat model either way), the conversation's history and
-// who pays (the call scope). Shared by the generate handlers.
+// who pays (the call scope). Shared by the generate handlers. A standalone App's bridge (no Agent) calls with the
+// instance-wide default models, no system prompt and no conversation (`agentId` null): the policy's `app.standalone`.
 import { Inject, Injectable } from '@nestjs/common';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { accessibleAgent, type AgentView } from '#agents';
 import { agentChatModel } from '#conversations';
 import { callerScope, ModelGateway, type CallScope } from '#model-gateway';
-import type { Caller } from '#identity';
-import { PlatformError } from '#kernel';
+import { assertAllowed, type Caller } from '#identity';
+import { PlatformError, ValidationError } from '#kernel';
 import { ModelRegistry, type ChatRequest, type ModelConfig, type TokenUsage } from '#model-providers';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { buildChatRequest } from './chat-request.js';
+import { buildChatRequest, type AgentSettingsForChat } from './chat-request.js';
 import { ConversationAccess } from './conversation-access.js';
 
 export interface AgentCall {
-  readonly agent: AgentView;
+  /** The Agent's settings the request carries; none (no prompt, no sampling) on a standalone bridge. */
+  readonly agent: AgentSettingsForChat;
   readonly model: ModelConfig;
   readonly history: readonly ChatCompletionMessageParam[];
   readonly scope: CallScope;
@@ -26,7 +28,10 @@ export const toUsage = (usage: TokenUsage) => ({
   outputTokens: usage.outputTokens,
 });
 
-export const scopeOf = (caller: Caller, agentId: string): CallScope => callerScope(caller, 'core', agentId);
+export const scopeOf = (caller: Caller, agentId: string | null): CallScope =>
+  callerScope(caller, 'core', agentId);
+
+const NO_AGENT: AgentSettingsForChat = { systemPrompt: '', temperature: null, topP: null, topK: null };
 
 @Injectable()
 export class AgentCalls {
@@ -38,10 +43,24 @@ export class AgentCalls {
   ) {}
 
   async prepare(
-    agentId: string,
+    agentId: string | null,
     body: { readonly model?: string | undefined; readonly conversationId?: string | undefined },
     caller: Caller,
   ): Promise<AgentCall> {
+    if (agentId === null) {
+      this.assertStandalone(caller);
+      if (body.conversationId !== undefined)
+        throw new ValidationError(
+          'conversation_needs_agent',
+          'a standalone bridge has no conversations: send no conversationId',
+          'conversationId',
+        );
+      const model =
+        body.model !== undefined
+          ? this.gateway.resolve(body.model, 'chat')
+          : this.defaultModel('chat', 'chat');
+      return { agent: NO_AGENT, model, history: [], scope: scopeOf(caller, null) };
+    }
     const agent = await accessibleAgent(this.readStore, agentId, caller);
     const history = body.conversationId
       ? await this.conversations.historyFor(caller, agent, body.conversationId)
@@ -70,9 +89,32 @@ export class AgentCalls {
   }
 
   defaultImageModel(): ModelConfig {
-    const model = this.models.defaultModel('image');
+    return this.defaultModel('image', 'image');
+  }
+
+  /** The instance's default model of a kind (404 `model_not_found` when it has none). */
+  defaultModel(kind: 'chat' | 'image' | 'speech' | 'transcription', what: string): ModelConfig {
+    const model = this.models.defaultModel(kind);
     if (!model)
-      throw new PlatformError('not_found', 'model_not_found', 'this instance has no default image model');
+      throw new PlatformError('not_found', 'model_not_found', `this instance has no default ${what} model`);
     return model;
+  }
+
+  /**
+   * The Agent a call is made for, when the caller may use it; with none (a standalone bridge) the caller must be an
+   * App (`app.standalone`).
+   */
+  async authorizeAgent(agentId: string | null, caller: Caller): Promise<void> {
+    if (agentId === null) this.assertStandalone(caller);
+    else await accessibleAgent(this.readStore, agentId, caller);
+  }
+
+  private assertStandalone(caller: Caller): void {
+    assertAllowed(
+      caller,
+      'app.standalone',
+      null,
+      'only an App calls without an Agent (its standalone bridge)',
+    );
   }
 }

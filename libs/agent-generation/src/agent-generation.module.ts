@@ -10,6 +10,11 @@ import { GenerateObjectController } from './commands/generate-object/generate-ob
 import { GenerateObjectHandler } from './commands/generate-object/generate-object.command.js';
 import { GenerateTextController } from './commands/generate-text/generate-text.controller.js';
 import { GenerateTextHandler } from './commands/generate-text/generate-text.command.js';
+import { GenerateSpeechController } from './commands/generate-speech/generate-speech.controller.js';
+import { GenerateSpeechHandler } from './commands/generate-speech/generate-speech.command.js';
+import { TranscribeAudioController } from './commands/transcribe-audio/transcribe-audio.controller.js';
+import { TranscribeAudioHandler } from './commands/transcribe-audio/transcribe-audio.command.js';
+import { StandaloneBridgeController } from './commands/standalone-bridge.controller.js';
 import { ConversationAccess } from './conversation-access.js';
 import { GetAgentUsageController } from './queries/get-agent-usage/get-agent-usage.controller.js';
 import { GetAgentUsageHandler } from './queries/get-agent-usage/get-agent-usage.query.js';
@@ -20,11 +25,20 @@ export const LLM_CONTROLLERS = [
   GenerateTextController,
   GenerateObjectController,
   GenerateImageController,
+  GenerateSpeechController,
+  TranscribeAudioController,
+  StandaloneBridgeController,
   ListAgentModelsController,
   GetAgentUsageController,
 ];
 
-export const LLM_COMMAND_HANDLERS = [GenerateTextHandler, GenerateObjectHandler, GenerateImageHandler];
+export const LLM_COMMAND_HANDLERS = [
+  GenerateTextHandler,
+  GenerateObjectHandler,
+  GenerateImageHandler,
+  GenerateSpeechHandler,
+  TranscribeAudioHandler,
+];
 
 export const LLM_QUERY_HANDLERS = [ListAgentModelsHandler, GetAgentUsageHandler];
 

@@ -212,3 +212,55 @@ export const UsageDto = z.object({
       'The days split by isIncludedUsage (covered first within a day), oldest first; parts with calls only',
     ),
 });
+
+/** Speech synthesis: one voice, or a multi-speaker text with at most 2 speakers (spec, Limits). */
+export const GenerateSpeechBody = z
+  .strictObject({
+    text: z.string().trim().min(1).max(4_096),
+    model: z
+      .string()
+      .min(1)
+      .max(256)
+      .optional()
+      .describe("A configured speech model key; default: the instance's default speech model"),
+    voiceName: z.string().min(1).max(100).optional(),
+    speakers: z
+      .array(z.strictObject({ speaker: z.string().min(1).max(100), voiceName: z.string().min(1).max(100) }))
+      .min(1)
+      .max(2, 'at most 2 speakers')
+      .optional()
+      .describe('Multi-speaker speech: the text names each speaker (at most 2)'),
+  })
+  .refine((body) => (body.voiceName === undefined) !== (body.speakers === undefined), {
+    message: 'send either voiceName or speakers',
+    path: ['voiceName'],
+  });
+export type GenerateSpeechBody = z.output<typeof GenerateSpeechBody>;
+
+export const SpeechResultDto = z.object({
+  base64: z.string().describe('The audio, base64'),
+  mimeType: z.string().describe('audio/wav from the offline model'),
+  model: z.string(),
+});
+
+/** Largest audio a transcription takes (decoded), and the body that carries it in base64 with room to spare. */
+export const TRANSCRIPTION_AUDIO_BYTES = 10 * 1024 * 1024;
+export const TRANSCRIPTION_BODY_BYTES = 15 * 1024 * 1024;
+
+export const TranscribeBody = z.strictObject({
+  model: z
+    .string()
+    .min(1)
+    .max(256)
+    .describe('A configured transcription model key (offline-transcribe offline)'),
+  audioBase64: z
+    .string()
+    .min(1)
+    .max(Math.ceil(TRANSCRIPTION_AUDIO_BYTES / 3) * 4 + 4)
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'base64'),
+  mimeType: z.string().regex(/^audio\/[a-z0-9.+-]+$/i, 'an audio MIME type'),
+  prompt: z.string().max(2_000).optional(),
+});
+export type TranscribeBody = z.output<typeof TranscribeBody>;
+
+export const TranscriptionResultDto = z.object({ text: z.string(), model: z.string() });

@@ -6,5 +6,6 @@ export * from './agents.read-model.js';
 export * from './personal-agent.process.js';
 export * from './space-deletion.process.js';
 export { agentAsOf } from './queries/get-agent/get-agent.query.js';
+export { GetAgent } from './queries/get-agent/get-agent.query.js';
 export { AgentDto, toAgentDto } from './queries/get-agent/agent.dto.js';
 export * from './agent.integration-events.js';

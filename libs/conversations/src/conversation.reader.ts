@@ -47,6 +47,32 @@ export class ConversationReader {
     };
   }
 
+  /**
+   * Every `normal` (never private, never incognito) conversation of the user with the Agent, titles opened, at most
+   * `bound` of them (the bridge's findMany filters and orders them); `truncated` when there were more.
+   */
+  async listShareable(
+    agentId: string,
+    userId: string,
+    archived: boolean | null,
+    bound: number,
+  ): Promise<{ data: ConversationRecord[]; truncated: boolean }> {
+    const records: ConversationRecord[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { data: ConversationView[]; nextCursor: string | null } = await this.readStore
+        .reader<ConversationView>(CONVERSATIONS)
+        .find(
+          { agentId, userId, visibility: 'normal', ...(archived === null ? {} : { archived }) },
+          { sort: { field: 'createdAt' }, limit: 200, cursor },
+        );
+      const titles = await this.cipher.openMany(page.data.map((view) => view.title));
+      page.data.forEach((view, i) => records.push(this.record(view, titles[i] ?? null, null)));
+      cursor = page.nextCursor;
+    } while (cursor && records.length < bound);
+    return { data: records.slice(0, bound), truncated: cursor !== null || records.length > bound };
+  }
+
   /** One page of the conversation's messages, oldest first, opened. */
   async messages(
     conversationId: string,

@@ -34,6 +34,7 @@ import { GetProvenanceController } from './queries/get-provenance/get-provenance
 import { GetProvenanceHandler } from './queries/get-provenance/get-provenance.query.js';
 import { ListConversationsController } from './queries/list-conversations/list-conversations.controller.js';
 import { ListConversationsHandler } from './queries/list-conversations/list-conversations.query.js';
+import { FindConversationsHandler } from './queries/find-conversations/find-conversations.query.js';
 import { TurnAttachments } from './runtime/attachments.js';
 import { ContextProviders } from './runtime/context-providers.js';
 import { ConversationTurns } from './runtime/conversation-turn.js';
@@ -65,6 +66,7 @@ export const CONVERSATION_COMMAND_HANDLERS = [
 export const CONVERSATION_QUERY_HANDLERS = [
   ListConversationsHandler,
   GetConversationHandler,
+  FindConversationsHandler,
   GetMessagesHandler,
   GetProvenanceHandler,
 ];

@@ -13,3 +13,8 @@ export * from './runtime/context-providers.js';
 export * from './runtime/grounding.js';
 export { knowledgeOfflineResponder } from './offline/knowledge-responder.js';
 export { OFFLINE_GROUNDED_PREFIX, OFFLINE_UNGROUNDED_PREFIX } from './offline/grounded-answer.js';
+export {
+  FindConversations,
+  FindConversationsFilter,
+  type FoundConversation,
+} from './queries/find-conversations/find-conversations.query.js';

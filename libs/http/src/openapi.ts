@@ -64,7 +64,10 @@ const joinPath = (...parts: (string | undefined)[]): string =>
 export function routeDocs(controllers: readonly Type[]): RouteDoc[] {
   const routes: RouteDoc[] = [];
   for (const controller of controllers) {
-    const prefix = Reflect.getMetadata(PATH_METADATA, controller) as string | undefined;
+    // A controller may answer under several prefixes (a core route the bridge offers too): one doc per prefix.
+    const prefixes = ([] as (string | undefined)[]).concat(
+      Reflect.getMetadata(PATH_METADATA, controller) as string | string[] | undefined,
+    );
     for (const name of Object.getOwnPropertyNames(controller.prototype)) {
       // The descriptor's value, never the property: reading a getter would run it on the prototype.
       const handler: unknown = Object.getOwnPropertyDescriptor(controller.prototype, name)?.value;
@@ -73,11 +76,12 @@ export function routeDocs(controllers: readonly Type[]): RouteDoc[] {
       if (!doc) continue;
       const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
       const path = Reflect.getMetadata(PATH_METADATA, handler) as string | undefined;
-      routes.push({
-        ...doc,
-        method: method.toLowerCase() as RouteDoc['method'],
-        path: joinPath(prefix, path),
-      });
+      for (const prefix of prefixes)
+        routes.push({
+          ...doc,
+          method: method.toLowerCase() as RouteDoc['method'],
+          path: joinPath(prefix, path),
+        });
     }
   }
   return routes;

@@ -156,8 +156,9 @@ export const IDENTITY_QUERY_HANDLERS = [
       useFactory: (config: PlatformConfig, outbox: EmbeddedOutbox, smtp: SmtpMailer) =>
         config.mail.url ? smtp : outbox,
     },
-    { provide: APP_GUARD, useClass: ApiKeyGuard },
+    ApiKeyGuard,
+    { provide: APP_GUARD, useExisting: ApiKeyGuard },
   ],
-  exports: [AdminBootstrap, Mailer, SessionClock],
+  exports: [AdminBootstrap, Mailer, SessionClock, ApiKeyGuard],
 })
 export class IdentityModule {}

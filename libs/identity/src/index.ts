@@ -8,6 +8,7 @@ export * from './http/api-key.guard.js';
 export * from './user.events.js';
 export * from './users.read-model.js';
 export * from './http/caller.js';
+export * from './http/app-callers.js';
 export * from './http/idempotency.interceptor.js';
 export * from './authorization/principal.js';
 export * from './authorization/policy.js';

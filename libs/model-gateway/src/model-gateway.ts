@@ -5,7 +5,7 @@
 // Over 300 lines on purpose: the one hot path of every model call (chat, stream, embeddings, rerank, image), kept in
 // one place so that admission, abort, error mapping and usage recording cannot drift apart between call kinds.
 import { Injectable } from '@nestjs/common';
-import { newId, PlatformError } from '#kernel';
+import { newId, PlatformError, ValidationError } from '#kernel';
 import {
   ModelRegistry,
   ModelProviders,
@@ -21,6 +21,10 @@ import {
   type ImageRequest,
   type ImageResult,
   type RerankResult,
+  type SpeechRequest,
+  type SpeechResult,
+  type TranscriptionRequest,
+  type TranscriptionResult,
   type ModelProvider,
   type ResponsesEvent,
   type ResponsesPayload,
@@ -278,6 +282,57 @@ export class ModelGateway {
       signal,
       () => provider.image(model, request, signal),
       () => ({ inputTokens: promptTokens(), cachedInputTokens: 0, outputTokens: 0 }),
+    );
+  }
+
+  /** Speech synthesis through the model's provider (usage: the text's tokens as input). */
+  async speech(
+    scope: CallScope,
+    model: ModelConfig,
+    request: SpeechRequest,
+    signal: AbortSignal,
+  ): Promise<SpeechResult> {
+    const provider = this.providers.for(model);
+    if (!provider.speech)
+      throw new ValidationError(
+        'speech_unsupported',
+        `model '${model.key}' cannot synthesize speech`,
+        'model',
+      );
+    const textTokens = () => countTokens(request.text);
+    const call = await this.begin(scope, model, 'generateSpeech', false, async () =>
+      inputOnlyEstimate(textTokens()),
+    );
+    return this.complete(
+      call,
+      model,
+      signal,
+      () => provider.speech!(model, request, signal),
+      () => ({ inputTokens: textTokens(), cachedInputTokens: 0, outputTokens: 0 }),
+    );
+  }
+
+  /** Transcription through the model's provider (usage: the transcript's tokens as output). */
+  async transcribe(
+    scope: CallScope,
+    model: ModelConfig,
+    request: TranscriptionRequest,
+    signal: AbortSignal,
+  ): Promise<TranscriptionResult> {
+    const provider = this.providers.for(model);
+    if (!provider.transcribe)
+      throw new ValidationError(
+        'transcription_unsupported',
+        `model '${model.key}' cannot transcribe`,
+        'model',
+      );
+    const call = await this.begin(scope, model, 'transcribe', false, null);
+    return this.complete(
+      call,
+      model,
+      signal,
+      () => provider.transcribe!(model, request, signal),
+      (result) => ({ inputTokens: 0, cachedInputTokens: 0, outputTokens: countTokens(result.text) }),
     );
   }
 

@@ -57,6 +57,8 @@ describe('ModelRegistry', () => {
       'offline-embed',
       'offline-rerank',
       'offline-image',
+      'offline-speech',
+      'offline-transcribe',
     ]);
     expect(registry.get('offline-chat')).toMatchObject({
       provider: 'offline',
@@ -67,6 +69,8 @@ describe('ModelRegistry', () => {
     expect(registry.defaultModel('chat')?.key).toBe('offline-chat');
     expect(registry.defaultModel('embedding')?.key).toBe('offline-embed');
     expect(registry.reranker().key).toBe('offline-rerank');
+    expect(registry.defaultModel('speech')?.key).toBe('offline-speech');
+    expect(registry.defaultModel('transcription')?.key).toBe('offline-transcribe');
   });
 
   it('reads models, inheriting provider settings, inferring tiers from regions only', () => {
@@ -114,6 +118,8 @@ describe('ModelRegistry', () => {
       'offline-embed': 8192,
       'offline-rerank': 8192,
       'offline-image': 8192,
+      'offline-speech': 8192,
+      'offline-transcribe': 8192,
     });
   });
 

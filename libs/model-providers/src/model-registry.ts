@@ -106,6 +106,18 @@ const OFFLINE: readonly {
     displayName: 'Offline image (deterministic pattern PNG)',
     tags: ['offline', 'deterministic'],
   },
+  {
+    key: 'offline-speech',
+    kind: 'speech',
+    displayName: 'Offline speech (a WAV of tones carrying the text, read back by offline-transcribe)',
+    tags: ['offline', 'deterministic'],
+  },
+  {
+    key: 'offline-transcribe',
+    kind: 'transcription',
+    displayName: 'Offline transcription (reads back what offline-speech said)',
+    tags: ['offline', 'deterministic'],
+  },
 ];
 
 export class ModelRegistry {
@@ -215,6 +227,8 @@ export class ModelRegistry {
       chat: 'offline-chat',
       embedding: 'offline-embed',
       image: 'offline-image',
+      speech: 'offline-speech',
+      transcription: 'offline-transcribe',
       ...file.defaults,
       ...(config.defaultChatModelOverride ? { chat: config.defaultChatModelOverride } : {}),
     };

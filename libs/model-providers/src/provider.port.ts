@@ -66,6 +66,28 @@ export interface ImageResult {
   readonly height: number;
 }
 
+/** Speech synthesis: one voice, or (multi-speaker) at most 2 speakers each with a voice, named in the text. */
+export interface SpeechRequest {
+  readonly text: string;
+  readonly voiceName?: string;
+  readonly speakers?: readonly { readonly speaker: string; readonly voiceName: string }[];
+}
+
+export interface SpeechResult {
+  readonly audio: Uint8Array;
+  readonly mimeType: string;
+}
+
+export interface TranscriptionRequest {
+  readonly audio: Uint8Array;
+  readonly mimeType: string;
+  readonly prompt?: string;
+}
+
+export interface TranscriptionResult {
+  readonly text: string;
+}
+
 /** An upstream failure, mapped by the gateway to 502 (upstream error) or 504 (timeout). */
 export class UpstreamError extends Error {
   constructor(
@@ -100,6 +122,14 @@ export interface ModelProvider {
     signal: AbortSignal,
   ): Promise<RerankResult>;
   image(model: ModelConfig, request: ImageRequest, signal: AbortSignal): Promise<ImageResult>;
+  /** Speech synthesis (models of kind `speech`); absent where the provider has none. */
+  speech?(model: ModelConfig, request: SpeechRequest, signal: AbortSignal): Promise<SpeechResult>;
+  /** Transcription (models of kind `transcription`); absent where the provider has none. */
+  transcribe?(
+    model: ModelConfig,
+    request: TranscriptionRequest,
+    signal: AbortSignal,
+  ): Promise<TranscriptionResult>;
   /** The Responses API natively, for models configured `api: responses` (upstream providers only). */
   responses?(model: ModelConfig, body: ResponsesPayload, signal: AbortSignal): Promise<ResponsesPayload>;
   responsesStream?(

@@ -185,7 +185,8 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     const parsedUrl = new URL(req.url ?? '/', 'http://127.0.0.1');
     let body: unknown;
     let invalidJson = false;
-    if (rawBody.length > 0) {
+    // Multipart bodies (audio transcriptions) are not JSON: they are read from `rawBody`.
+    if (rawBody.length > 0 && !String(req.headers['content-type'] ?? '').startsWith('multipart/form-data')) {
       try {
         body = JSON.parse(rawBody);
       } catch {
@@ -260,6 +261,8 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     if (method === 'POST' && path === '/v1/embeddings') return embeddings(exchange, current);
     if (method === 'POST' && path === '/v1/rerank') return rerank(exchange);
     if (method === 'POST' && path === '/v1/images/generations') return images(exchange);
+    if (method === 'POST' && path === '/v1/audio/speech') return speech(exchange);
+    if (method === 'POST' && path === '/v1/audio/transcriptions') return transcriptions(exchange);
     if (method === 'GET' && path === '/v1/models') {
       sendJson(exchange.res, exchange.requestId, 200, {
         object: 'list',
@@ -582,6 +585,37 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     sendJson(exchange.res, exchange.requestId, 200, {
       created: Math.floor(Date.now() / 1000),
       data: [{ b64_json: ONE_PIXEL_PNG, revised_prompt: `${body.prompt} (${String(body.size ?? 'auto')})` }],
+    });
+  }
+
+  /** `/audio/speech`: a "WAV" whose bytes name the voice and the input (enough to check what was sent). */
+  async function speech(exchange: Exchange): Promise<void> {
+    const body = asRecord(exchange.request.body);
+    requireModel(body);
+    if (typeof body.input !== 'string' || typeof body.voice !== 'string')
+      throw new HttpError(400, { message: "'input' and 'voice' are required.", param: 'input' });
+    const audio = Buffer.concat([
+      Buffer.from('RIFF\0\0\0\0WAVE', 'latin1'),
+      Buffer.from(`${body.voice}:${body.input}`),
+    ]);
+    exchange.res.writeHead(200, {
+      'content-type': 'audio/wav',
+      'content-length': audio.length,
+      'x-request-id': exchange.requestId,
+    });
+    exchange.res.end(audio);
+  }
+
+  /** `/audio/transcriptions` (multipart): answers which model heard how large a file, and the prompt. */
+  async function transcriptions(exchange: Exchange): Promise<void> {
+    const raw = exchange.request.rawBody;
+    const field = (name: string) => new RegExp(`name="${name}"\\r\\n\\r\\n([^\\r]*)`).exec(raw)?.[1];
+    const model = field('model');
+    if (!model || !/name="file"; filename="/.test(raw))
+      throw new HttpError(400, { message: "'model' and 'file' are required.", param: 'file' });
+    const prompt = field('prompt');
+    sendJson(exchange.res, exchange.requestId, 200, {
+      text: `heard by ${model}${prompt ? ` (prompt: ${prompt})` : ''}`,
     });
   }
 

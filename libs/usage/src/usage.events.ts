@@ -17,6 +17,9 @@ export const OPERATIONS = [
   'generateText',
   'generateObject',
   'generateImage',
+  /** Speech synthesis and transcription (Agents' and Apps' audio). */
+  'generateSpeech',
+  'transcribe',
   /** A model call of an Agent conversation's turn (the answer and its tool steps). */
   'conversation',
   /** Summarising a conversation's oldest part into a checkpoint. */

@@ -153,6 +153,22 @@ describe('the authorization policy', () => {
     const app = { kind: 'appToken', appId: 'app_1', allowlist: ['agt_t'] } as const;
     expect(authorize(app, 'agent.use', teamAgent)).toEqual(ALLOW);
     expect(authorize(app, 'agent.use', personal)).toEqual(denied('agent_access_denied'));
+    // A global App's allowlist holds personal Agents too (Apps rule 3); the person of a session token narrows it.
+    const global = { ...app, allowlist: ['agt_t', personal.id] };
+    expect(authorize(global, 'agent.use', personal)).toEqual(ALLOW);
+    expect(
+      authorize(
+        { ...global, user: { userId: personal.ownerUserId!, isAdmin: false } },
+        'agent.use',
+        personal,
+      ),
+    ).toEqual(ALLOW);
+    expect(
+      authorize({ ...global, user: { userId: 'usr_other', isAdmin: true } }, 'agent.use', personal),
+    ).toEqual(denied('agent_access_denied'));
+    expect(
+      authorize({ ...global, user: { userId: 'usr_other', isAdmin: true } }, 'user.manage', null),
+    ).toEqual(denied('admin_required'));
     expect(authorize(app, 'agent.manage', { agent: teamAgent, space: teamSpace })).toEqual(
       denied('space_change_denied'),
     );
@@ -221,7 +237,8 @@ describe('the authorization policy', () => {
       );
       if (action === 'skill.read') continue;
       expect(authorize(visitor, action, resource as never).allow).toBe(false);
-      expect(authorize(app, action, resource as never).allow).toBe(false);
+      // An App's own right (the bridge without an Agent) is its only one; it is no admin right.
+      expect(authorize(app, action, resource as never).allow).toBe(action === 'app.standalone');
     }
   });
 

@@ -17,8 +17,9 @@
 // - Instance-wide things (API keys, users, every user's usage, the knowledge index, Global documents, DEFAULT
 //   Skills): admins only.
 // - A session (a person signed in) is its user as a key of theirs granted every Agent would be (its personal Agents,
-//   every other Agent, admin rights if an admin). Principals to come: an App token uses the
-//   Agents of its allowlist (standalone: none); an embed visitor uses the one public Agent it visits; the platform
+//   every other Agent, admin rights if an admin). An App token uses the Agents of its allowlist (standalone: none;
+//   a global App's allowlist holds personal Agents too), with the person of a `svc_session_token` narrowing it to
+//   what that person may use; it manages nothing and owns nothing. Principals to come: an embed visitor uses the one public Agent it visits; the platform
 //   (process managers) may do what an admin may, except what is a user's own (memories, usage, one's user).
 import type { AgentAccess } from '../api-key.events.js';
 import { asPrincipal, type Principal, type PrincipalOrCaller } from './principal.js';
@@ -125,6 +126,10 @@ export interface Resources {
    * answers of an Agent they use. `agent` null: the Agent is gone; null: every answer (admins).
    */
   'provenance.read': { readonly agent: AgentOwnership | null; readonly userId: string } | null;
+  /** Register, change, refresh, rotate the token of and delete Apps; list them. */
+  'app.manage': null;
+  /** Call the bridge without an Agent (a standalone App's generation, transcription, speech). */
+  'app.standalone': null;
 }
 
 export type Action = keyof Resources;
@@ -159,6 +164,8 @@ export const ACTIONS = [
   'memory.own.erase',
   'audit.read',
   'provenance.read',
+  'app.manage',
+  'app.standalone',
 ] as const satisfies readonly Action[];
 
 /** Why a principal is refused: the loaders use it as the error code of a 403 (or answer 404 to hide existence). */
@@ -192,9 +199,10 @@ function mayUseAgent(principal: Principal, agent: AgentOwnership): boolean {
       if (agent.isPersonal) return agent.ownerUserId === principal.userId;
       return true;
     case 'appToken':
-      return (
-        !agent.isPersonal && principal.allowlist !== 'standalone' && principal.allowlist.includes(agent.id)
-      );
+      // The allowlist decides (a global App's holds every Agent, personal ones included: spec, Apps rule 3); a
+      // session token is also its person's: another user's personal Agent stays out of reach.
+      if (principal.allowlist === 'standalone' || !principal.allowlist.includes(agent.id)) return false;
+      return !agent.isPersonal || !principal.user || agent.ownerUserId === principal.user.userId;
     case 'embedVisitor':
       return !agent.isPersonal && agent.isPublic === true && principal.agentId === agent.id;
     case 'platform':
@@ -310,6 +318,10 @@ const RULES: { readonly [A in Action]: Rule<A> } = {
             mayUseAgent(principal, answer.agent),
           'agent_access_denied',
         ),
+  'app.manage': (principal) => allowIf(isAdmin(principal), 'admin_required'),
+  // Any App (its token, or a person through its session token) may use the instance-wide default model without an
+  // Agent; users do that through the gateway.
+  'app.standalone': (principal) => allowIf(principal.kind === 'appToken', 'principal_not_supported'),
 };
 
 const KNOWN_PRINCIPALS: ReadonlySet<string> = new Set([

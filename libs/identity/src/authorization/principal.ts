@@ -20,11 +20,17 @@ export interface SessionPrincipal {
   readonly isAdmin: boolean;
 }
 
-/** An App's token: an allowlist of the Agents it may use, or standalone (no Agent). */
+/**
+ * An App's token: an allowlist of the Agents it may use, or standalone (no Agent). Presented as a `svc_session_token`
+ * (the proxy's short-lived token for a signed-in person) it also carries that person (`user`), whose own rights
+ * narrow it further. The bridge gives the allowlist as it concerns the request: the targeted Agent when the App's
+ * allowlist holds it, else empty.
+ */
 export interface AppTokenPrincipal {
   readonly kind: 'appToken';
   readonly appId: string;
   readonly allowlist: readonly string[] | 'standalone';
+  readonly user?: { readonly userId: string; readonly isAdmin: boolean };
 }
 
 /** An anonymous visitor of a public Agent's embed: that Agent, nothing else. */
@@ -45,17 +51,24 @@ export type Principal =
 
 export type PrincipalKind = Principal['kind'];
 
-/** The principal of a request: its API key, or its session. */
-export const principalOf = (caller: Caller): ApiKeyPrincipal | SessionPrincipal =>
-  caller.session
-    ? { kind: 'session', userId: caller.userId, isAdmin: caller.isAdmin }
-    : {
-        kind: 'apiKey',
-        userId: caller.userId,
-        keyId: caller.apiKey.id,
-        grants: caller.apiKey.agentAccess,
-        isAdmin: caller.isAdmin,
-      };
+/** The principal of a request: its App token (bridge), its API key, or its session. */
+export const principalOf = (caller: Caller): ApiKeyPrincipal | SessionPrincipal | AppTokenPrincipal =>
+  caller.app
+    ? {
+        kind: 'appToken',
+        appId: caller.app.appId,
+        allowlist: caller.app.allowlist,
+        ...(caller.app.user ? { user: caller.app.user } : {}),
+      }
+    : caller.session
+      ? { kind: 'session', userId: caller.userId, isAdmin: caller.isAdmin }
+      : {
+          kind: 'apiKey',
+          userId: caller.userId,
+          keyId: caller.apiKey.id,
+          grants: caller.apiKey.agentAccess,
+          isAdmin: caller.isAdmin,
+        };
 
 /** The user a principal acts for (an API key's owner, a session's person); null for the others. */
 export const userIdOf = (principal: Principal): string | null =>

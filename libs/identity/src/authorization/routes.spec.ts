@@ -5,6 +5,7 @@ import { ForbiddenError, type PlatformConfig } from '#kernel';
 import type { CommandBus } from '@nestjs/cqrs';
 import type { ReadStore } from '#read-store';
 import { ApiKeyGuard } from '../http/api-key.guard.js';
+import { SessionClock } from '../sessions/session-clock.js';
 import { routeRuleOf } from './routes.js';
 
 /** The guard on a route marked @Public(), as the router registered it. */
@@ -15,6 +16,7 @@ const publicRequest = (method: string, url: string) => {
     { on: () => undefined } as unknown as ProjectionRunner,
     {} as PlatformConfig,
     {} as CommandBus,
+    new SessionClock(),
   );
   const request = { method, url, routeOptions: { url }, headers: {} };
   const context = {

@@ -12,6 +12,7 @@ const K = `${CORE}/knowledge/{agentId}`;
 const LLM = `${CORE}/llm/{agentId}`;
 const CONVERSATION = `${LLM}/conversation/{conversationId}`;
 const MEMORY = `${CORE}/memory/{agentId}`;
+const BRIDGE = '/api/v1/bridge/agents/{agentId}';
 
 export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   // Operations and documentation: no credential.
@@ -107,6 +108,8 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`POST ${LLM}/generateText`]: 'agent.use',
   [`POST ${LLM}/generateObject`]: 'agent.use',
   [`POST ${LLM}/generateImage`]: 'agent.use',
+  [`POST ${LLM}/speech`]: 'agent.use',
+  [`POST ${LLM}/transcribe`]: 'agent.use',
   [`GET ${LLM}/models`]: 'agent.use',
   [`GET ${LLM}/usage`]: 'agent.use',
   [`GET ${LLM}/conversation`]: 'agent.use',
@@ -155,6 +158,37 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`POST ${CORE}/cost-control/{apiKeyId}`]: 'usage.read.all',
   [`PUT ${CORE}/cost-control/{apiKeyId}`]: 'usage.read.all',
   [`DELETE ${CORE}/cost-control/{apiKeyId}`]: 'usage.read.all',
+
+  // Apps (admins register, change, refresh, rotate the token of and delete them).
+  [`GET ${CORE}/apps`]: 'app.manage',
+  [`POST ${CORE}/apps`]: 'app.manage',
+  [`GET ${CORE}/apps/{appId}`]: 'app.manage',
+  [`PATCH ${CORE}/apps/{appId}`]: 'app.manage',
+  [`DELETE ${CORE}/apps/{appId}`]: 'app.manage',
+  [`POST ${CORE}/apps/{appId}/token`]: 'app.manage',
+  [`POST ${CORE}/apps/{appId}/refresh`]: 'app.manage',
+
+  // The bridge (an App token or a svc_session_token): the Agents of the App's allowlist.
+  [`GET ${BRIDGE}`]: 'agent.use',
+  [`POST ${BRIDGE}/conversations/find`]: 'agent.use',
+  [`POST ${BRIDGE}/llm/generateText`]: 'agent.use',
+  [`POST ${BRIDGE}/llm/generateObject`]: 'agent.use',
+  [`POST ${BRIDGE}/llm/generateImage`]: 'agent.use',
+  [`POST ${BRIDGE}/llm/speech`]: 'agent.use',
+  [`POST ${BRIDGE}/llm/transcribe`]: 'agent.use',
+  [`GET ${BRIDGE}/llm/models`]: 'agent.use',
+  // The standalone bridge (no Agent): Apps only, the instance-wide default models.
+  'POST /api/v1/bridge/llm/generateText': 'app.standalone',
+  'POST /api/v1/bridge/llm/generateObject': 'app.standalone',
+  'POST /api/v1/bridge/llm/generateImage': 'app.standalone',
+  'POST /api/v1/bridge/llm/speech': 'app.standalone',
+  'POST /api/v1/bridge/llm/transcribe': 'app.standalone',
+  [`GET ${BRIDGE}/knowledge/tags`]: 'knowledge.read',
+  [`POST ${BRIDGE}/knowledge/tags`]: 'knowledge.tag',
+  [`PUT ${BRIDGE}/knowledge/tags/{tagId}`]: 'knowledge.tag',
+  [`DELETE ${BRIDGE}/knowledge/tags/{tagId}`]: 'knowledge.tag',
+  [`POST ${BRIDGE}/knowledge/documents/{documentId}/tags/{tagId}`]: 'knowledge.write',
+  [`DELETE ${BRIDGE}/knowledge/documents/{documentId}/tags/{tagId}`]: 'knowledge.write',
 
   // The OpenAI-compatible gateway: models called directly, no Agent.
   'GET /api/compat/v1/models': 'model.call',

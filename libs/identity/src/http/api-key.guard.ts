@@ -3,7 +3,14 @@
 // Deny by default: a route without a row in the authorization table (ROUTE_AUTHORIZATION) answers 403
 // `route_not_authorized` to everyone, public or not, until its row says who may call it.
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Optional,
+  SetMetadata,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
   ForbiddenError,
@@ -22,6 +29,7 @@ import { PUBLIC_ROUTE, sourceOf, type RequestWithCaller } from './caller.js';
 import { API_KEYS, API_KEYS_READ_MODEL, type ApiKeyView } from '../api-keys.read-model.js';
 import { ProjectionRunner } from '#eventsourcing';
 import { routeRuleOf } from '../authorization/routes.js';
+import { AppCallers, BRIDGE_PREFIX } from './app-callers.js';
 
 import { hashApiKey } from '../api-key.secret.js';
 import { SESSIONS, USERS, USERS_READ_MODEL, type SessionView, type UserView } from '../users.read-model.js';
@@ -93,7 +101,8 @@ export class ApiKeyGuard implements CanActivate {
     runner: ProjectionRunner,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     private readonly commands: CommandBus,
-    private readonly clock: SessionClock = new SessionClock(),
+    private readonly clock: SessionClock,
+    @Optional() private readonly appCallers?: AppCallers,
   ) {
     this.known = new Known(runner, API_KEYS_READ_MODEL.projection);
     this.users = new Known(runner, USERS_READ_MODEL.projection);
@@ -105,6 +114,11 @@ export class ApiKeyGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<RequestWithCaller>();
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) {
       this.requireRow(request);
+      return true;
+    }
+    // The bridge (`/api/v1/bridge/...`) takes App credentials only: an App token or a svc_session_token.
+    if ((request.routeOptions.url ?? '').startsWith(BRIDGE_PREFIX)) {
+      request.caller = await this.appCaller(request);
       return true;
     }
     const bearer = this.reflector.getAllAndOverride<boolean>(ACCEPTS_BEARER, targets) ?? false;
@@ -149,7 +163,26 @@ export class ApiKeyGuard implements CanActivate {
    * its user last signed out everywhere or was deactivated) of an active user, acting as that user's key granted
    * every Agent. An unsafe request must come from the instance's own origin (CSRF).
    */
-  private async sessionCaller(request: RequestWithCaller, secret: string) {
+  /**
+   * The person the request's session cookie signs in, or null: no cookie, a session that is over, or an unsafe
+   * request that does not come from this instance (CSRF: it is then treated as without a session). The App proxy's
+   * rule for the sub-paths that need a platform session.
+   */
+  async sessionUser(
+    request: RequestWithCaller,
+  ): Promise<{ userId: string; isAdmin: boolean; sessionId: string } | null> {
+    const secret = sessionSecretOf(request);
+    if (!secret) return null;
+    try {
+      const caller = await this.sessionCaller(request, secret, false);
+      this.requireSameOrigin(request);
+      return { userId: caller.userId, isAdmin: caller.isAdmin, sessionId: caller.session.id };
+    } catch {
+      return null;
+    }
+  }
+
+  private async sessionCaller(request: RequestWithCaller, secret: string, routed = true) {
     const sessionId = sessionIdOf(secret);
     const session = await this.sessions.lookup(
       sessionId,
@@ -167,8 +200,10 @@ export class ApiKeyGuard implements CanActivate {
     );
     if (!user || user.status === 'deactivated') throw refused();
     if (user.sessionsNotBefore && session.createdAt <= user.sessionsNotBefore) throw refused();
-    this.requireRow(request);
-    this.requireSameOrigin(request);
+    if (routed) {
+      this.requireRow(request);
+      this.requireSameOrigin(request);
+    }
     this.touch(sessionId, lastSeen, now);
     const requestId = request.headers['x-request-id'];
     const isAdmin = user.role === 'admin';
@@ -195,6 +230,24 @@ export class ApiKeyGuard implements CanActivate {
       correlationId: typeof requestId === 'string' && REQUEST_ID.test(requestId) ? requestId : randomUUID(),
       source: sourceOf(request),
     };
+  }
+
+  /** The caller of a bridge request: its App token or `svc_session_token` (Authorization: Bearer). */
+  private async appCaller(request: RequestWithCaller) {
+    const authorization = request.headers.authorization;
+    const match = typeof authorization === 'string' ? /^Bearer\s+(\S+)$/i.exec(authorization) : null;
+    if (!match)
+      throw new UnauthorizedError(
+        'missing_app_token',
+        'send the App token or a svc_session_token as `Authorization: Bearer <token>`',
+      );
+    const params = request.params as Record<string, unknown> | undefined;
+    const agentId = typeof params?.agentId === 'string' ? params.agentId : null;
+    const caller = this.appCallers ? await this.appCallers.callerOf(match[1]!, agentId, request) : null;
+    if (!caller) throw new UnauthorizedError('invalid_app_token', 'the App token is not valid');
+    if (caller.app?.user) await this.requireActiveUser(caller.app.user.userId);
+    this.requireRow(request);
+    return caller;
   }
 
   /** Remembers the session was used; persists it (SessionRefreshed) when the stored time is a quarter idle old. */

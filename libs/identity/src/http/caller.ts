@@ -15,6 +15,15 @@ export interface Caller {
   readonly apiKey: ApiKeyView;
   /** Set when the request came with a session cookie instead of a key. */
   readonly session?: { readonly id: string };
+  /**
+   * Set on a bridge request (`/api/v1/bridge`): the App whose token (or `svc_session_token`) it carried, the
+   * allowlist as it concerns the request, and the person of a session token. The policy reads it as an App token.
+   */
+  readonly app?: {
+    readonly appId: string;
+    readonly allowlist: readonly string[] | 'standalone';
+    readonly user?: { readonly userId: string; readonly isAdmin: boolean };
+  };
   readonly actor: Actor;
   readonly userId: string;
   readonly isAdmin: boolean;

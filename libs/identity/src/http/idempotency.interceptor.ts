@@ -26,7 +26,8 @@ import type { RequestWithCaller } from './caller.js';
 import { toErrorResponse } from '#http';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
-const SECRET_FIELDS = ['key'];
+// Fields of an answer that hold a secret shown once (an API key, an App's token): never kept for a replay.
+const SECRET_FIELDS = ['key', 'token'];
 
 type IdempotencyEvent =
   | { type: 'IdempotentRequestStarted'; data: { fingerprint: string; startedAt: string } }

@@ -111,6 +111,8 @@ const ConfigSchema = z
       .max(24 * 90)
       .default(24 * 7),
     PUBLIC_URL: z.url().optional(),
+    APP_PROXY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
+    APP_ORIGIN: z.url().optional(),
     PASSWORD_RESET_TTL_HOURS: z.coerce
       .number()
       .int()
@@ -237,6 +239,18 @@ const ConfigSchema = z
       adapter: env.SANDBOX ?? (env.DOCKER_HOST ? 'docker' : 'bubblewrap'),
       dockerEndpoint: env.DOCKER_HOST ?? 'unix:///var/run/docker.sock',
       image: env.SANDBOX_IMAGE,
+    },
+    apps: {
+      /** How long the App proxy waits for an App's response headers, and between its body chunks. */
+      proxyTimeoutMs: env.APP_PROXY_TIMEOUT_SECONDS * 1000,
+      /** `svc_server_url`: PUBLIC_URL when set, else the origin each request reached the proxy at. */
+      serverUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : null,
+      /**
+       * The separate origin Apps are served on inside a chat (APP_ORIGIN, e.g. https://apps.example.com pointing at
+       * this server). App documents served on any other origin (the platform's) run sandboxed: an opaque origin
+       * without the platform's cookies or storage.
+       */
+      appOrigin: env.APP_ORIGIN ? new URL(env.APP_ORIGIN).origin : null,
     },
     people: {
       /** How long an invitation link may be accepted. */

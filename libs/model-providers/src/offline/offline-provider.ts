@@ -2,7 +2,7 @@
 // request → same result). It is a stand-in, not a model: chat quotes the last user message and says it is offline,
 // embeddings are feature hashes, rerank is BM25, images are hash-derived patterns. Dispatch is by method, so any
 // model configured with provider `offline` works whatever its id (the usual ids are offline-chat, offline-embed,
-// offline-rerank and offline-image).
+// offline-rerank, offline-image, offline-speech and offline-transcribe).
 import type { ModelConfig } from '../model.js';
 import type {
   ChatDelta,
@@ -14,7 +14,12 @@ import type {
   ImageResult,
   ModelProvider,
   RerankResult,
+  SpeechRequest,
+  SpeechResult,
+  TranscriptionRequest,
+  TranscriptionResult,
 } from '../provider.port.js';
+import { offlineSpeech, offlineTranscription } from './offline-speech.js';
 import { streamChatResult, type OfflineChatOptions } from './offline-chat.js';
 import { offlineImage } from './offline-image.js';
 import { runOffline } from './offline-pool.js';
@@ -65,5 +70,13 @@ export class OfflineProvider implements ModelProvider {
 
   image(_model: ModelConfig, request: ImageRequest, signal: AbortSignal): Promise<ImageResult> {
     return offlineImage(request, signal);
+  }
+
+  speech(_model: ModelConfig, request: SpeechRequest): Promise<SpeechResult> {
+    return Promise.resolve().then(() => offlineSpeech(request));
+  }
+
+  transcribe(_model: ModelConfig, request: TranscriptionRequest): Promise<TranscriptionResult> {
+    return Promise.resolve().then(() => offlineTranscription(request));
   }
 }

@@ -23,6 +23,8 @@ describe('OpenAiCompatibleProvider (against a fake upstream)', () => {
           { key: 'chat', modelId: 'fake-model', provider: 'up', kind: 'chat', region: 'us-east-1' },
           { key: 'chat-short-timeout', modelId: 'fake-model', provider: 'hanging', kind: 'chat' },
           { key: 'embed', modelId: 'fake-embedding-model', provider: 'up', kind: 'embedding' },
+          { key: 'tts', modelId: 'fake-tts', provider: 'up', kind: 'speech' },
+          { key: 'stt', modelId: 'fake-stt', provider: 'up', kind: 'transcription' },
           { key: 'nokey', provider: 'other', baseUrl: fake.url, apiKeyEnv: 'MISSING_KEY', kind: 'chat' },
         ],
       },
@@ -38,6 +40,28 @@ describe('OpenAiCompatibleProvider (against a fake upstream)', () => {
   afterEach(() => fake.reset());
   afterAll(async () => {
     await fake.close();
+  });
+
+  it('passes speech through to /audio/speech and transcription to /audio/transcriptions', async () => {
+    const spoken = await provider.speech(
+      registry.get('tts')!,
+      { text: 'hello there', voiceName: 'nova' },
+      signal(),
+    );
+    expect(spoken.mimeType).toBe('audio/wav');
+    expect(Buffer.from(spoken.audio).toString('latin1')).toContain('nova:hello there');
+    expect(fake.requests.at(-1)).toMatchObject({
+      path: '/v1/audio/speech',
+      body: { model: 'fake-tts', input: 'hello there', voice: 'nova', response_format: 'wav' },
+    });
+    const heard = await provider.transcribe(
+      registry.get('stt')!,
+      { audio: spoken.audio, mimeType: 'audio/wav', prompt: 'names' },
+      signal(),
+    );
+    expect(heard).toEqual({ text: 'heard by fake-stt (prompt: names)' });
+    expect(fake.requests.at(-1)!.path).toBe('/v1/audio/transcriptions');
+    expect(fake.requests.at(-1)!.headers.authorization).toBe('Bearer sk-upstream');
   });
 
   it('sends the upstream model id and the configured key, and maps the answer and usage', async () => {

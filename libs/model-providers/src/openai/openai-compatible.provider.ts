@@ -8,6 +8,12 @@ import { ChatTransport } from './chat-transport.js';
 import { imageSize } from '../offline/offline-image.js';
 import { lazyModule, ValidationError } from '#kernel';
 import type { ModelRegistry } from '../model-registry.js';
+import type {
+  SpeechRequest,
+  SpeechResult,
+  TranscriptionRequest,
+  TranscriptionResult,
+} from '../provider.port.js';
 import {
   UpstreamError,
   type ChatDelta,
@@ -201,6 +207,44 @@ export class OpenAiCompatibleProvider implements ModelProvider {
         width: size?.width ?? width,
         height: size?.height ?? height,
       };
+    });
+  }
+
+  /** OpenAI-compatible `/audio/speech` (one voice; a multi-speaker request uses its first speaker's voice). */
+  speech(model: ModelConfig, request: SpeechRequest, signal: AbortSignal): Promise<SpeechResult> {
+    const voice = request.voiceName ?? request.speakers?.[0]?.voiceName ?? 'alloy';
+    return this.call(model, signal, async (combined) => {
+      const response = await this.client(model).audio.speech.create(
+        { model: model.modelId, input: request.text, voice, response_format: 'wav' },
+        { signal: combined },
+      );
+      return {
+        audio: new Uint8Array(await response.arrayBuffer()),
+        mimeType: response.headers.get('content-type')?.split(';')[0] ?? 'audio/wav',
+      };
+    });
+  }
+
+  /** OpenAI-compatible `/audio/transcriptions` (multipart, the audio as a file). */
+  transcribe(
+    model: ModelConfig,
+    request: TranscriptionRequest,
+    signal: AbortSignal,
+  ): Promise<TranscriptionResult> {
+    return this.call(model, signal, async (combined) => {
+      const extension =
+        request.mimeType
+          .split('/')[1]
+          ?.replace(/^x-/, '')
+          .replace(/[^a-z0-9]/g, '') || 'wav';
+      const file = await sdk().toFile(Buffer.from(request.audio), `audio.${extension}`, {
+        type: request.mimeType,
+      });
+      const response = await this.client(model).audio.transcriptions.create(
+        { model: model.modelId, file, ...(request.prompt ? { prompt: request.prompt } : {}) },
+        { signal: combined },
+      );
+      return { text: response.text };
     });
   }
 }

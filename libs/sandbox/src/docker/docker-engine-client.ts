@@ -80,8 +80,10 @@ export class DockerEngineClient {
     body: unknown,
     expected: readonly number[],
     what: string,
+    /** Extra request headers (an image pull's `X-Registry-Auth`). */
+    headers: Readonly<Record<string, string>> = {},
   ): Promise<EngineAnswer> {
-    const answer = await this.request(method, path, body, AbortSignal.timeout(60_000));
+    const answer = await this.request(method, path, body, AbortSignal.timeout(60_000), 16 * MB, headers);
     if (!expected.includes(answer.status)) throw new DockerApiError(answer.status, what, this.said(answer));
     return answer;
   }
@@ -96,13 +98,17 @@ export class DockerEngineClient {
     body: unknown,
     signal: AbortSignal,
     bound = 16 * MB,
+    headers: Readonly<Record<string, string>> = {},
   ): Promise<EngineAnswer> {
     this.client ??= this.newClient();
     const raw = body instanceof Uint8Array;
     const response = await this.client.request({
       method,
       path,
-      headers: body === undefined ? {} : { 'content-type': raw ? 'application/x-tar' : 'application/json' },
+      headers: {
+        ...headers,
+        ...(body === undefined ? {} : { 'content-type': raw ? 'application/x-tar' : 'application/json' }),
+      },
       body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
       signal,
     });

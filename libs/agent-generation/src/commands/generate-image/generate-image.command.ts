@@ -1,17 +1,15 @@
 // Generating an image for the Agent's caller: the named image model or the instance's default.
-import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { accessibleAgent } from '#agents';
 import type { Caller } from '#identity';
-import { READ_STORE, type ReadStore } from '#read-store';
 import { AgentCalls, scopeOf } from '../../agent-calls.js';
 import { validateMask } from '../../image-mask.js';
 import type { GenerateImageBody, ImageResultDto } from '../../llm.schemas.js';
 
 export class GenerateImage extends Command<z.output<typeof ImageResultDto>> {
   constructor(
-    readonly agentId: string,
+    /** null: a standalone App's bridge (the instance-wide default model). */
+    readonly agentId: string | null,
     readonly body: GenerateImageBody,
     readonly caller: Caller,
     readonly signal: AbortSignal,
@@ -22,14 +20,11 @@ export class GenerateImage extends Command<z.output<typeof ImageResultDto>> {
 
 @CommandHandler(GenerateImage)
 export class GenerateImageHandler implements ICommandHandler<GenerateImage> {
-  constructor(
-    private readonly calls: AgentCalls,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
-  ) {}
+  constructor(private readonly calls: AgentCalls) {}
 
   async execute({ agentId, body, caller, signal }: GenerateImage) {
     if (body.mask !== undefined) validateMask(body.mask);
-    await accessibleAgent(this.readStore, agentId, caller);
+    await this.calls.authorizeAgent(agentId, caller);
     const model =
       body.model !== undefined
         ? this.calls.gateway.resolve(body.model, 'image')

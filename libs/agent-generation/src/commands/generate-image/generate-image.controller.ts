@@ -8,7 +8,7 @@ import { CurrentCaller, type Caller } from '#identity';
 import { GenerateImageBody, ImageResultDto } from '../../llm.schemas.js';
 import { GenerateImage } from './generate-image.command.js';
 
-@Controller('api/v1/core/llm/:agentId')
+@Controller(['api/v1/core/llm/:agentId', 'api/v1/bridge/agents/:agentId/llm'])
 export class GenerateImageController {
   constructor(private readonly bus: CommandBus) {}
 

@@ -12,7 +12,8 @@ const DEFAULT_SCHEMA_NAME = 'response';
 
 export class GenerateObject extends Command<z.output<typeof ObjectResultDto>> {
   constructor(
-    readonly agentId: string,
+    /** null: a standalone App's bridge (the instance-wide default model). */
+    readonly agentId: string | null,
     readonly body: GenerateObjectBody,
     readonly caller: Caller,
     readonly signal: AbortSignal,

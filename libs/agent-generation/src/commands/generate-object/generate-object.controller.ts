@@ -10,7 +10,7 @@ import { generateErrors } from '../../generate-errors.js';
 import { GenerateObjectBody, ObjectResultDto } from '../../llm.schemas.js';
 import { GenerateObject } from './generate-object.command.js';
 
-@Controller('api/v1/core/llm/:agentId')
+@Controller(['api/v1/core/llm/:agentId', 'api/v1/bridge/agents/:agentId/llm'])
 export class GenerateObjectController {
   constructor(private readonly bus: CommandBus) {}
 

@@ -8,7 +8,8 @@ import type { GenerateTextBody, TextResultDto } from '../../llm.schemas.js';
 
 export class GenerateText extends Command<z.output<typeof TextResultDto>> {
   constructor(
-    readonly agentId: string,
+    /** null: a standalone App's bridge (the instance-wide default model). */
+    readonly agentId: string | null,
     readonly body: GenerateTextBody,
     readonly caller: Caller,
     /** Aborted when the client disconnects: the upstream call is cancelled. */

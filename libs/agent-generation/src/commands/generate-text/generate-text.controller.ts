@@ -10,7 +10,7 @@ import { generateErrors } from '../../generate-errors.js';
 import { GenerateTextBody, TextResultDto } from '../../llm.schemas.js';
 import { GenerateText } from './generate-text.command.js';
 
-@Controller('api/v1/core/llm/:agentId')
+@Controller(['api/v1/core/llm/:agentId', 'api/v1/bridge/agents/:agentId/llm'])
 export class GenerateTextController {
   constructor(private readonly bus: CommandBus) {}
 

@@ -6,7 +6,7 @@ import { CurrentCaller, type Caller } from '#identity';
 import { ModelsDto } from '../../llm.schemas.js';
 import { ListAgentModels } from './list-agent-models.query.js';
 
-@Controller('api/v1/core/llm/:agentId')
+@Controller(['api/v1/core/llm/:agentId', 'api/v1/bridge/agents/:agentId/llm'])
 export class ListAgentModelsController {
   constructor(private readonly queries: QueryBus) {}
 

@@ -12,7 +12,7 @@ import { ChangeTagBody, TagDto } from '../../knowledge.schemas.js';
 import { ChangeTag } from './change-tag.command.js';
 
 @UseInterceptors(IdempotencyInterceptor)
-@Controller('api/v1/core/knowledge/:agentId')
+@Controller(['api/v1/core/knowledge/:agentId', 'api/v1/bridge/agents/:agentId/knowledge'])
 export class ChangeTagController {
   constructor(
     private readonly writes: ReadYourWritesBus,

@@ -12,7 +12,7 @@ import { CreateTagBody, TagDto } from '../../knowledge.schemas.js';
 import { CreateTag } from './create-tag.command.js';
 
 @UseInterceptors(IdempotencyInterceptor)
-@Controller('api/v1/core/knowledge/:agentId')
+@Controller(['api/v1/core/knowledge/:agentId', 'api/v1/bridge/agents/:agentId/knowledge'])
 export class CreateTagController {
   constructor(
     private readonly writes: ReadYourWritesBus,

@@ -13,7 +13,7 @@ import { TAG_DELETION_PROCESS } from '../../tag-deletion.process.js';
 import { DeleteTag } from './delete-tag.command.js';
 
 @UseInterceptors(IdempotencyInterceptor)
-@Controller('api/v1/core/knowledge/:agentId')
+@Controller(['api/v1/core/knowledge/:agentId', 'api/v1/bridge/agents/:agentId/knowledge'])
 export class DeleteTagController {
   constructor(
     private readonly writes: ReadYourWritesBus,

@@ -11,7 +11,7 @@ import { DocumentDto } from '../../knowledge.schemas.js';
 import { DetachDocumentTag } from './detach-document-tag.command.js';
 
 @UseInterceptors(IdempotencyInterceptor)
-@Controller('api/v1/core/knowledge/:agentId')
+@Controller(['api/v1/core/knowledge/:agentId', 'api/v1/bridge/agents/:agentId/knowledge'])
 export class DetachDocumentTagController {
   constructor(
     private readonly writes: ReadYourWritesBus,

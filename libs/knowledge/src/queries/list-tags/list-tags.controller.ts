@@ -8,7 +8,7 @@ import { TagDto } from '../../knowledge.schemas.js';
 import { ListTags } from './list-tags.query.js';
 
 @UseInterceptors(IdempotencyInterceptor)
-@Controller('api/v1/core/knowledge/:agentId')
+@Controller(['api/v1/core/knowledge/:agentId', 'api/v1/bridge/agents/:agentId/knowledge'])
 export class ListTagsController {
   constructor(private readonly queries: QueryBus) {}
 

@@ -1,0 +1,44 @@
+// The write repository of a container App's registry credentials: seal, then decide and append on their own stream.
+// It serves no reads; the container starter (AppContainers) opens them when it pulls the image.
+import { Inject, Injectable } from '@nestjs/common';
+import { AggregateRepository, type CommandContext } from '#eventsourcing';
+import { ContentCipher, KEY_STORE, type KeyStore } from '#key-store';
+import {
+  appCredentialsDecider,
+  appCredentialsKeyId,
+  appCredentialsStreamId,
+  type RegistryCredentials,
+} from './app-credentials.events.js';
+
+const GROUP = 'app-credentials';
+
+@Injectable()
+export class AppCredentialsRepository {
+  constructor(
+    private readonly aggregates: AggregateRepository,
+    private readonly cipher: ContentCipher,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
+  ) {}
+
+  async set(appId: string, credentials: RegistryCredentials, context: CommandContext) {
+    const sealed = await this.cipher.seal(appCredentialsKeyId(appId), GROUP, JSON.stringify(credentials));
+    return this.aggregates.decide(
+      appCredentialsStreamId(appId),
+      appCredentialsDecider,
+      { type: 'SetAppRegistryCredentials', appId, sealed },
+      context,
+    );
+  }
+
+  /** Removes them, and destroys their data key: the sealed copies in the log can never be opened again. */
+  async remove(appId: string, context: CommandContext) {
+    const result = await this.aggregates.decide(
+      appCredentialsStreamId(appId),
+      appCredentialsDecider,
+      { type: 'RemoveAppRegistryCredentials', appId },
+      context,
+    );
+    await this.keys.destroy(appCredentialsKeyId(appId));
+    return result;
+  }
+}

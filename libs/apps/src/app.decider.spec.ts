@@ -1,0 +1,94 @@
+import { deciderSpec } from '#testing/decider-spec';
+import { appDecider } from './app.decider.js';
+import type { AppEvent } from './app.events.js';
+
+const given = deciderSpec(appDecider);
+
+const registered: AppEvent = {
+  type: 'AppRegistered',
+  data: {
+    appId: 'app_1',
+    name: 'Notes',
+    source: { type: 'url', url: 'http://127.0.0.1:5000' },
+    enablement: { kind: 'agents', agentIds: ['a1'] },
+    tokenHash: 'h1',
+  },
+};
+const meta = { id: 'notes', name: 'Notes', standalone: false, views: [], tools: [] };
+
+describe('App decider', () => {
+  it('registers an App once', () => {
+    given()
+      .when({
+        type: 'RegisterApp',
+        appId: 'app_1',
+        name: ' Notes ',
+        source: { type: 'url', url: 'http://127.0.0.1:5000' },
+        enablement: { kind: 'agents', agentIds: ['a1'] },
+        tokenHash: 'h1',
+      })
+      .then([registered]);
+    given(registered)
+      .when({ ...(registered.data as object), type: 'RegisterApp' } as never)
+      .thenThrows('app_exists');
+  });
+
+  it('records one fact per change, and nothing when nothing changes (same Agents in another order)', () => {
+    given({
+      ...registered,
+      data: { ...registered.data, enablement: { kind: 'agents', agentIds: ['a1', 'a2'] } },
+    })
+      .when({
+        type: 'ChangeApp',
+        appId: 'app_1',
+        name: 'Notes',
+        enablement: { kind: 'agents', agentIds: ['a2', 'a1'] },
+      })
+      .then([]);
+    given(registered)
+      .when({ type: 'ChangeApp', appId: 'app_1', name: 'Board', enablement: { kind: 'global' } })
+      .then([
+        { type: 'AppRenamed', data: { appId: 'app_1', name: 'Board' } },
+        { type: 'AppEnablementChanged', data: { appId: 'app_1', enablement: { kind: 'global' } } },
+      ]);
+    given(registered).when({ type: 'ChangeApp', appId: 'app_1', name: '  ' }).thenThrows('invalid_name');
+  });
+
+  it('records what /meta said, or why it failed (lastError), and a container outcome once', () => {
+    given(registered)
+      .when({ type: 'RecordAppMeta', appId: 'app_1', outcome: { meta }, at: 't1' })
+      .then([{ type: 'AppMetaRead', data: { appId: 'app_1', meta, readAt: 't1' } }]);
+    given(registered)
+      .when({ type: 'RecordAppMeta', appId: 'app_1', outcome: { error: '/meta answered 500' }, at: 't1' })
+      .then([
+        { type: 'AppMetaReadFailed', data: { appId: 'app_1', error: '/meta answered 500', failedAt: 't1' } },
+      ]);
+    const started: AppEvent = {
+      type: 'AppContainerStarted',
+      data: { appId: 'app_1', containerId: 'c1', upstreamUrl: 'http://127.0.0.1:7000' },
+    };
+    given(registered, started)
+      .when({
+        type: 'RecordAppContainer',
+        appId: 'app_1',
+        outcome: { containerId: 'c1', upstreamUrl: 'http://127.0.0.1:7000' },
+        at: 't2',
+      })
+      .then([]);
+  });
+
+  it('rotates the token; a deleted App is gone, and late outcomes for it change nothing', () => {
+    given(registered)
+      .when({ type: 'RotateAppToken', appId: 'app_1', tokenHash: 'h2' })
+      .then([{ type: 'AppTokenRotated', data: { appId: 'app_1', tokenHash: 'h2' } }]);
+    const deleted: AppEvent = { type: 'AppDeleted', data: { appId: 'app_1' } };
+    given(registered, deleted)
+      .when({ type: 'RotateAppToken', appId: 'app_1', tokenHash: 'h3' })
+      .thenThrows('app_not_found');
+    given(registered, deleted)
+      .when({ type: 'RecordAppMeta', appId: 'app_1', outcome: { meta }, at: 't3' })
+      .then([]);
+    given(registered, deleted).when({ type: 'DeleteApp', appId: 'app_1' }).then([]);
+    given().when({ type: 'DeleteApp', appId: 'app_2' }).thenThrows('app_not_found');
+  });
+});

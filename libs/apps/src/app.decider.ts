@@ -1,0 +1,115 @@
+// App commands and the pure decision over them: registration, renaming, enablement, token rotation, the outcome of
+// reading `/meta` or starting the container, deletion. Repeating a command that changes nothing appends nothing.
+import { ConflictError, NotFoundError, ValidationError } from '#kernel';
+import type { Decider } from '#eventsourcing';
+import {
+  evolveApp,
+  initialAppState,
+  type AppEnablement,
+  type AppEvent,
+  type AppMeta,
+  type AppSource,
+  type AppState,
+} from './app.events.js';
+
+export type AppCommand =
+  | {
+      readonly type: 'RegisterApp';
+      readonly appId: string;
+      readonly name: string;
+      readonly source: AppSource;
+      readonly enablement: AppEnablement;
+      readonly tokenHash: string;
+    }
+  | {
+      readonly type: 'ChangeApp';
+      readonly appId: string;
+      readonly name?: string;
+      readonly enablement?: AppEnablement;
+    }
+  | { readonly type: 'RotateAppToken'; readonly appId: string; readonly tokenHash: string }
+  | {
+      readonly type: 'RecordAppMeta';
+      readonly appId: string;
+      readonly outcome: { readonly meta: AppMeta } | { readonly error: string };
+      readonly at: string;
+    }
+  | {
+      readonly type: 'RecordAppContainer';
+      readonly appId: string;
+      readonly outcome:
+        { readonly containerId: string; readonly upstreamUrl: string } | { readonly error: string };
+      readonly at: string;
+    }
+  | { readonly type: 'DeleteApp'; readonly appId: string };
+
+const sameEnablement = (a: AppEnablement, b: AppEnablement): boolean =>
+  a.kind === b.kind &&
+  (a.kind === 'global' ||
+    (b.kind === 'agents' &&
+      a.agentIds.length === b.agentIds.length &&
+      a.agentIds.every((id) => b.agentIds.includes(id))));
+
+function checkName(name: string): void {
+  if (name.trim().length === 0) throw new ValidationError('invalid_name', 'name must not be empty', 'name');
+}
+
+export function decideApp(command: AppCommand, state: AppState): AppEvent[] {
+  const { appId } = command;
+  if (command.type === 'RegisterApp') {
+    if (state.status !== 'absent') throw new ConflictError('app_exists', `App '${appId}' already exists`);
+    checkName(command.name);
+    const { name, source, enablement, tokenHash } = command;
+    return [{ type: 'AppRegistered', data: { appId, name: name.trim(), source, enablement, tokenHash } }];
+  }
+  if (state.status === 'absent') throw new NotFoundError('App', appId);
+  if (state.status === 'deleted') {
+    // A late outcome of reading /meta or starting the container for a deleted App changes nothing.
+    if (
+      command.type === 'DeleteApp' ||
+      command.type === 'RecordAppMeta' ||
+      command.type === 'RecordAppContainer'
+    )
+      return [];
+    throw new NotFoundError('App', appId);
+  }
+  switch (command.type) {
+    case 'ChangeApp': {
+      const events: AppEvent[] = [];
+      if (command.name !== undefined) {
+        checkName(command.name);
+        if (command.name.trim() !== state.name)
+          events.push({ type: 'AppRenamed', data: { appId, name: command.name.trim() } });
+      }
+      if (command.enablement && !sameEnablement(command.enablement, state.enablement))
+        events.push({ type: 'AppEnablementChanged', data: { appId, enablement: command.enablement } });
+      return events;
+    }
+    case 'RotateAppToken':
+      return [{ type: 'AppTokenRotated', data: { appId, tokenHash: command.tokenHash } }];
+    case 'RecordAppMeta':
+      return 'meta' in command.outcome
+        ? [{ type: 'AppMetaRead', data: { appId, meta: command.outcome.meta, readAt: command.at } }]
+        : [
+            {
+              type: 'AppMetaReadFailed',
+              data: { appId, error: command.outcome.error, failedAt: command.at },
+            },
+          ];
+    case 'RecordAppContainer':
+      if ('error' in command.outcome)
+        return [
+          { type: 'AppContainerFailed', data: { appId, error: command.outcome.error, failedAt: command.at } },
+        ];
+      if (state.upstreamUrl === command.outcome.upstreamUrl) return [];
+      return [{ type: 'AppContainerStarted', data: { appId, ...command.outcome } }];
+    case 'DeleteApp':
+      return [{ type: 'AppDeleted', data: { appId } }];
+  }
+}
+
+export const appDecider: Decider<AppState, AppCommand, AppEvent> = {
+  initialState: initialAppState,
+  evolve: evolveApp,
+  decide: decideApp,
+};

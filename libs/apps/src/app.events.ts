@@ -1,0 +1,101 @@
+// The App aggregate: an App registered as a proxied URL or a container image, where it is enabled (chosen Agents or
+// every Agent), what its `/meta` said when last read (or why it could not be read: `lastError`), and the hash of its
+// bearer token (the token itself is shown once and never stored). Registry credentials of a container App are not
+// here: they live sealed in a stream of their own (app-credentials.events.ts) and are never returned.
+import type { DomainEvent } from '#kernel';
+
+export type AppSource =
+  | { readonly type: 'url'; readonly url: string }
+  | { readonly type: 'container'; readonly image: string; readonly port: number };
+
+/** Where an App applies: the Agents chosen for it, or every Agent (personal ones included). */
+export type AppEnablement =
+  { readonly kind: 'agents'; readonly agentIds: readonly string[] } | { readonly kind: 'global' };
+
+/** What an App's `/meta` declares (validated, see app-meta.ts). */
+export interface AppMeta {
+  readonly id: string;
+  readonly name: string;
+  readonly standalone: boolean;
+  readonly views: readonly { readonly id: string; readonly title: string; readonly path: string }[];
+  readonly tools: readonly { readonly name: string; readonly description: string }[];
+}
+
+type Id = { readonly appId: string };
+
+export type AppEvent =
+  | DomainEvent<
+      'AppRegistered',
+      Id & {
+        readonly name: string;
+        readonly source: AppSource;
+        readonly enablement: AppEnablement;
+        /** SHA-256 of the bearer token (hex). */
+        readonly tokenHash: string;
+      }
+    >
+  | DomainEvent<'AppRenamed', Id & { readonly name: string }>
+  | DomainEvent<'AppEnablementChanged', Id & { readonly enablement: AppEnablement }>
+  | DomainEvent<'AppTokenRotated', Id & { readonly tokenHash: string }>
+  | DomainEvent<'AppMetaRead', Id & { readonly meta: AppMeta; readonly readAt: string }>
+  | DomainEvent<'AppMetaReadFailed', Id & { readonly error: string; readonly failedAt: string }>
+  | DomainEvent<'AppContainerStarted', Id & { readonly containerId: string; readonly upstreamUrl: string }>
+  | DomainEvent<'AppContainerFailed', Id & { readonly error: string; readonly failedAt: string }>
+  | DomainEvent<'AppDeleted', Id>;
+
+export type AppEventType = AppEvent['type'];
+
+export interface AppRecord {
+  readonly appId: string;
+  readonly name: string;
+  readonly source: AppSource;
+  readonly enablement: AppEnablement;
+  readonly tokenHash: string;
+  readonly meta: AppMeta | null;
+  readonly lastError: string | null;
+  /** Where the proxy sends requests: the URL, or the started container's address (null until it runs). */
+  readonly upstreamUrl: string | null;
+}
+
+export type AppState =
+  { readonly status: 'absent' } | ({ readonly status: 'active' | 'deleted' } & AppRecord);
+
+export const appStreamId = (appId: string): string => `app-${appId}`;
+
+export const initialAppState = (): AppState => ({ status: 'absent' });
+
+export function evolveApp(state: AppState, event: AppEvent): AppState {
+  if (event.type === 'AppRegistered') {
+    const { appId, name, source, enablement, tokenHash } = event.data;
+    return {
+      status: 'active',
+      appId,
+      name,
+      source,
+      enablement,
+      tokenHash,
+      meta: null,
+      lastError: null,
+      upstreamUrl: source.type === 'url' ? source.url : null,
+    };
+  }
+  if (state.status === 'absent') return state;
+  switch (event.type) {
+    case 'AppRenamed':
+      return { ...state, name: event.data.name };
+    case 'AppEnablementChanged':
+      return { ...state, enablement: event.data.enablement };
+    case 'AppTokenRotated':
+      return { ...state, tokenHash: event.data.tokenHash };
+    case 'AppMetaRead':
+      return { ...state, meta: event.data.meta, lastError: null };
+    case 'AppMetaReadFailed':
+      return { ...state, lastError: event.data.error };
+    case 'AppContainerStarted':
+      return { ...state, upstreamUrl: event.data.upstreamUrl, lastError: null };
+    case 'AppContainerFailed':
+      return { ...state, lastError: event.data.error };
+    case 'AppDeleted':
+      return { ...state, status: 'deleted' };
+  }
+}

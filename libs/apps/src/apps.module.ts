@@ -1,0 +1,60 @@
+// The Apps context: the App registry (admin routes), container Apps, the allowlist process (run with the projectors,
+// apps/projectors.ts), the authentication of bridge requests (AppCallers, asked by identity's guard) and the App
+// proxy's session tokens. Global so that identity's guard finds the AppCallers it asks.
+import { Global, Module } from '@nestjs/common';
+import { AppCallers } from '#identity';
+import { AppContainers } from './app-containers.js';
+import { AppCredentialsRepository } from './app-credentials.repository.js';
+import { AppSessionTokens } from './app-session-token.js';
+import { BridgeCallers } from './bridge-callers.js';
+import { BridgeAgentController } from './bridge/bridge.controller.js';
+import { ChangeAppController } from './commands/change-app/change-app.controller.js';
+import { ChangeAppHandler } from './commands/change-app/change-app.command.js';
+import { DeleteAppController } from './commands/delete-app/delete-app.controller.js';
+import { DeleteAppHandler } from './commands/delete-app/delete-app.command.js';
+import { RefreshAppController } from './commands/refresh-app/refresh-app.controller.js';
+import { RefreshAppHandler } from './commands/refresh-app/refresh-app.command.js';
+import { RegisterAppController } from './commands/register-app/register-app.controller.js';
+import { RegisterAppHandler } from './commands/register-app/register-app.command.js';
+import { RotateAppTokenController } from './commands/rotate-app-token/rotate-app-token.controller.js';
+import { RotateAppTokenHandler } from './commands/rotate-app-token/rotate-app-token.command.js';
+import { GetAppController } from './queries/get-app/get-app.controller.js';
+import { GetAppHandler } from './queries/get-app/get-app.query.js';
+import { ListAppsController } from './queries/list-apps/list-apps.controller.js';
+import { ListAppsHandler } from './queries/list-apps/list-apps.query.js';
+
+export const APP_CONTROLLERS = [
+  ListAppsController,
+  RegisterAppController,
+  GetAppController,
+  ChangeAppController,
+  RotateAppTokenController,
+  RefreshAppController,
+  DeleteAppController,
+  BridgeAgentController,
+];
+
+export const APP_COMMAND_HANDLERS = [
+  RegisterAppHandler,
+  ChangeAppHandler,
+  RotateAppTokenHandler,
+  RefreshAppHandler,
+  DeleteAppHandler,
+];
+
+export const APP_QUERY_HANDLERS = [ListAppsHandler, GetAppHandler];
+
+@Global()
+@Module({
+  controllers: APP_CONTROLLERS,
+  providers: [
+    ...APP_COMMAND_HANDLERS,
+    ...APP_QUERY_HANDLERS,
+    AppCredentialsRepository,
+    AppContainers,
+    AppSessionTokens,
+    { provide: AppCallers, useClass: BridgeCallers },
+  ],
+  exports: [AppCallers, AppSessionTokens],
+})
+export class AppsModule {}

@@ -1,0 +1,34 @@
+// Renaming an App, or enabling it for other Agents or globally (admins); the allowlist process follows.
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
+import type { Principal } from '#identity';
+import { assertAppAdmin } from '../../app-access.js';
+import { appDecider } from '../../app.decider.js';
+import { appStreamId, type AppEnablement } from '../../app.events.js';
+
+export class ChangeApp extends Command<WriteResult> {
+  constructor(
+    readonly appId: string,
+    readonly change: { readonly name?: string; readonly enablement?: AppEnablement },
+    readonly context: CommandContext,
+    readonly principal: Principal,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(ChangeApp)
+export class ChangeAppHandler implements ICommandHandler<ChangeApp> {
+  constructor(private readonly aggregates: AggregateRepository) {}
+
+  async execute({ appId, change, context, principal }: ChangeApp): Promise<WriteResult> {
+    assertAppAdmin(principal);
+    const result = await this.aggregates.decide(
+      appStreamId(appId),
+      appDecider,
+      { type: 'ChangeApp', appId, ...change },
+      context,
+    );
+    return { id: appId, position: result.position };
+  }
+}

@@ -1,0 +1,59 @@
+// Reading an App's `/meta` again (on registration and on demand; admins): a container App's container is started
+// first. Each outcome is recorded: the meta, or the failure as the App's lastError. The App answering badly never
+// fails the request.
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
+import { NotFoundError } from '#kernel';
+import type { Principal } from '#identity';
+import { assertAppAdmin } from '../../app-access.js';
+import { AppContainers } from '../../app-containers.js';
+import { appDecider } from '../../app.decider.js';
+import { appStreamId } from '../../app.events.js';
+import { fetchAppMeta } from '../../app-meta.js';
+
+export class RefreshApp extends Command<WriteResult> {
+  constructor(
+    readonly appId: string,
+    readonly context: CommandContext,
+    readonly principal: Principal,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(RefreshApp)
+export class RefreshAppHandler implements ICommandHandler<RefreshApp> {
+  constructor(
+    private readonly aggregates: AggregateRepository,
+    private readonly containers: AppContainers,
+  ) {}
+
+  async execute({ appId, context, principal }: RefreshApp): Promise<WriteResult> {
+    assertAppAdmin(principal);
+    const { state } = await this.aggregates.load(appStreamId(appId), appDecider);
+    if (state.status !== 'active') throw new NotFoundError('App', appId);
+    const at = () => context.now().toISOString();
+    let upstream = state.upstreamUrl;
+    let position = 0;
+    if (state.source.type === 'container') {
+      const outcome = await this.containers.start(appId, state.source.image, state.source.port);
+      const started = await this.aggregates.decide(
+        appStreamId(appId),
+        appDecider,
+        { type: 'RecordAppContainer', appId, outcome, at: at() },
+        context,
+      );
+      position = Math.max(position, started.position);
+      if ('error' in outcome) return { id: appId, position };
+      upstream = outcome.upstreamUrl;
+    }
+    const outcome = upstream ? await fetchAppMeta(upstream) : { error: 'the App has no address yet' };
+    const read = await this.aggregates.decide(
+      appStreamId(appId),
+      appDecider,
+      { type: 'RecordAppMeta', appId, outcome, at: at() },
+      context,
+    );
+    return { id: appId, position: Math.max(position, read.position) };
+  }
+}

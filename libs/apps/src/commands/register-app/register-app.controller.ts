@@ -1,0 +1,67 @@
+// POST /apps (our design; admins): register an App by URL or container image. The answer carries the App's bearer
+// token, once; `/meta` has been read (or its failure recorded as lastError) before it answers.
+import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { z } from 'zod';
+import { ApiRoute, ZodBody } from '#http';
+import { commandContext, CurrentCaller, IdempotencyInterceptor, principalOf, type Caller } from '#identity';
+import { ReadYourWritesBus } from '#eventsourcing';
+import { APP_ALLOWLIST_PROCESS } from '../../app-allowlist.process.js';
+import { APPS_READ_MODEL } from '../../apps.read-model.js';
+import { RegisterAppBody } from '../../app.schemas.js';
+import { AppDto } from '../../queries/get-app/app.dto.js';
+import { GetApp } from '../../queries/get-app/get-app.query.js';
+import { RefreshApp } from '../refresh-app/refresh-app.command.js';
+import { RegisterApp } from './register-app.command.js';
+
+export const AppWithToken = AppDto.extend({
+  token: z
+    .string()
+    .nullable()
+    .describe('The bearer token, shown once (null when an Idempotency-Key replays)'),
+});
+
+@UseInterceptors(IdempotencyInterceptor)
+@Controller('api/v1/core/apps')
+export class RegisterAppController {
+  constructor(
+    private readonly writes: ReadYourWritesBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @ApiRoute({
+    tag: 'Apps',
+    summary: 'Register an App (admins)',
+    description:
+      'A proxied URL (`{ type: "url", url }`) or a container image (`{ type: "container", image, port }`, run through ' +
+      "the Docker Engine when one is reachable). Its `/meta` is read at once; a failure is the App's `lastError`. " +
+      'Registry credentials are stored sealed, apart from the App, and never returned.',
+    body: RegisterAppBody,
+    idempotent: true,
+    response: { status: 201, schema: AppWithToken, description: 'The App and its bearer token (shown once)' },
+    errors: [400, { status: 403, description: '`admin_required`' }],
+  })
+  @Post()
+  async register(
+    @Body(new ZodBody(RegisterAppBody)) body: z.output<typeof RegisterAppBody>,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const principal = principalOf(caller);
+    const context = commandContext(caller);
+    const { id, token } = await this.writes.send(
+      new RegisterApp(
+        {
+          name: body.name,
+          source: body.source,
+          enablement: body.enablement,
+          ...(body.registryCredentials ? { registryCredentials: body.registryCredentials } : {}),
+        },
+        context,
+        principal,
+      ),
+      [APPS_READ_MODEL, { projection: APP_ALLOWLIST_PROCESS }],
+    );
+    await this.writes.send(new RefreshApp(id, context, principal), [APPS_READ_MODEL]);
+    return { ...(await this.queries.execute(new GetApp(id, principal))), token };
+  }
+}

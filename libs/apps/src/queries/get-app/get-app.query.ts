@@ -1,0 +1,30 @@
+// One App (admins).
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { NotFoundError } from '#kernel';
+import type { Principal } from '#identity';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { assertAppAdmin } from '../../app-access.js';
+import { APPS, type AppView } from '../../apps.read-model.js';
+import { toAppDto, type AppDtoOutput } from './app.dto.js';
+
+export class GetApp extends Query<AppDtoOutput> {
+  constructor(
+    readonly appId: string,
+    readonly principal: Principal,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetApp)
+export class GetAppHandler implements IQueryHandler<GetApp> {
+  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
+
+  async execute({ appId, principal }: GetApp): Promise<AppDtoOutput> {
+    assertAppAdmin(principal);
+    const app = await this.readStore.reader<AppView>(APPS).get(appId);
+    if (!app) throw new NotFoundError('App', appId);
+    return toAppDto(app);
+  }
+}

@@ -1,0 +1,388 @@
+// Apps (issue 24): a small App server on loopback with a `/meta`, registered by an admin; the App proxy's session
+// rule (only /admin, /user, /knowledge, /standalone need a session), the svc_ headers, no platform credential reaching
+// the App, a standalone App at /app/{id}; the bridge with the App token and the svc_session_token (an Agent outside
+// the allowlist 403, a new Agent joining a global App's allowlist without a step), /api/v1/admin → 307.
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
+import { waitUntil } from '#testing/fixtures';
+import { ADMIN_KEY, client, CORE, startTestApi, type TestApi } from './support/api.js';
+
+interface Seen {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+}
+
+/** The App: answers /meta, and echoes every other request (what it saw) as JSON. */
+function startApp(meta: Record<string, unknown>): Promise<{ url: string; seen: Seen[]; server: Server }> {
+  const seen: Seen[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      if (request.url === '/meta') {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(meta));
+        return;
+      }
+      seen.push({ method: request.method!, url: request.url!, headers: request.headers, body });
+      response
+        .writeHead(200, {
+          'content-type': 'application/json',
+          'set-cookie': ['ap_session=forged; Path=/', 'app_own=1; Path=/app'],
+        })
+        .end(JSON.stringify({ path: request.url, body }));
+    });
+  });
+  // Websockets: echoes each message, after a first one naming the svc_ headers of the upgrade.
+  const sockets = new WebSocketServer({ server });
+  sockets.on('connection', (socket, request) => {
+    socket.send(
+      JSON.stringify({
+        path: request.url,
+        base: request.headers.svc_base_path,
+        session: request.headers.svc_session_token ?? null,
+        cookie: request.headers.cookie ?? null,
+      }),
+    );
+    socket.on('message', (data) => socket.send(`echo: ${String(data)}`));
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server }),
+    ),
+  );
+}
+
+const PASSWORD = 'a long passphrase 4 apps';
+
+describe('Apps: registry, proxy and bridge (e2e)', () => {
+  let api: TestApi;
+  let admin: ReturnType<typeof client>;
+  let app: Awaited<ReturnType<typeof startApp>>;
+  let standaloneApp: Awaited<ReturnType<typeof startApp>>;
+  let cookie: string;
+
+  beforeAll(async () => {
+    api = await startTestApi({ APP_ORIGIN: 'http://apps.localhost' });
+    admin = client(api.url);
+    app = await startApp({ id: 'notes', name: 'Notes', standalone: false, views: [], tools: [] });
+    standaloneApp = await startApp({ id: 'board', name: 'Board', standalone: true });
+    // A person signed in: invited, accepted (which signs in).
+    const invitation = await admin.post<{ link: string }>(`${CORE}/invitations`, {
+      email: 'app-user@example.com',
+      role: 'member',
+    });
+    const token = decodeURIComponent(invitation.body.link.split('#token=')[1]!);
+    const accepted = await fetch(`${api.url}${CORE}/invitations/accept`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token, name: 'Ada App', password: PASSWORD }),
+    });
+    await accepted.text();
+    cookie = /ap_session=[^;]+/.exec(accepted.headers.get('set-cookie') ?? '')![0];
+  });
+  afterAll(async () => {
+    await api.close();
+    for (const server of [app.server, standaloneApp.server]) {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  const register = (body: Record<string, unknown>) =>
+    admin.post<{ id: string; token: string; meta: { id: string } | null; lastError: string | null }>(
+      `${CORE}/apps`,
+      body,
+    );
+  const newSpace = async () =>
+    (await admin.post<{ id: string }>(`${CORE}/spaces`, { name: `Apps ${Math.random()}` })).body.id;
+  const newAgent = async (spaceId: string, name: string) =>
+    (await admin.post<{ id: string }>(`${CORE}/agents`, { spaceId, name })).body.id;
+  const raw = (path: string, init: RequestInit = {}) => fetch(`${api.url}${path}`, init);
+  const json = async (response: Response) => JSON.parse(await response.text()) as Record<string, unknown>;
+
+  it('registers an App by URL: /meta read and recorded; an unreachable one and a container without an engine show lastError', async () => {
+    const registered = await register({ name: 'Notes', source: { type: 'url', url: app.url } });
+    expect(registered.status).toBe(201);
+    expect(registered.body.token).toMatch(/^apt_/);
+    expect(registered.body.meta).toMatchObject({ id: 'notes', standalone: false });
+    expect(registered.body.lastError).toBeNull();
+    const listed = await admin.get<{ data: Record<string, unknown>[] }>(`${CORE}/apps`);
+    expect(JSON.stringify(listed.body)).not.toContain(registered.body.token);
+    expect(JSON.stringify(listed.body)).not.toContain('tokenHash');
+
+    const unreachable = await register({ name: 'Gone', source: { type: 'url', url: 'http://127.0.0.1:9' } });
+    expect(unreachable.status).toBe(201);
+    expect(unreachable.body.lastError).toMatch(/\/meta/);
+
+    const container = await admin.post<{ id: string; lastError: string | null }>(`${CORE}/apps`, {
+      name: 'Boxed',
+      source: { type: 'container', image: 'example/app:1', port: 8080 },
+      registryCredentials: { username: 'bot', password: 'registry-secret-canary' },
+    });
+    expect(container.status).toBe(201);
+    expect(container.body.lastError).toMatch(/container engine|Docker/i);
+    expect(JSON.stringify(container.body)).not.toContain('registry-secret-canary');
+    expect(api.logs()).not.toContain('registry-secret-canary');
+
+    const member = client(api.url, null);
+    expect((await member.get(`${CORE}/apps`, { cookie })).status).toBe(403);
+  });
+
+  it('proxies /app/{id}: session paths 401 without a session and 200 with one; other paths reach the App without one', async () => {
+    const { body } = await register({ name: 'Notes 2', source: { type: 'url', url: app.url } });
+    const admin401 = await raw(`/app/${body.id}/admin`);
+    expect(admin401.status).toBe(401);
+    expect((await json(admin401)).error).toMatchObject({ code: 'session_required' });
+    for (const path of ['user', 'knowledge/x', 'standalone'])
+      expect((await raw(`/app/${body.id}/${path}`).then(async (r) => (await r.text(), r))).status).toBe(401);
+
+    const before = app.seen.length;
+    const signedIn = await raw(`/app/${body.id}/admin?tab=1`, {
+      headers: { cookie: `${cookie}; app_own=1`, 'x-api-key': ADMIN_KEY },
+    });
+    expect(signedIn.status).toBe(200);
+    expect(await json(signedIn)).toMatchObject({ path: '/admin?tab=1' });
+    // The platform's session cookie set by the App is dropped; the App's own cookie passes.
+    expect(signedIn.headers.getSetCookie().join('\n')).not.toContain('ap_session');
+    const seen = app.seen[before]!;
+    expect(seen.headers.svc_session_token).toMatch(/^svc_/);
+    expect(seen.headers.svc_server_url).toBe(api.url);
+    expect(seen.headers.svc_base_path).toBe(`/app/${body.id}`);
+    expect(seen.headers.cookie).toBeUndefined();
+    expect(seen.headers['x-api-key']).toBeUndefined();
+
+    const webhook = await raw(`/app/${body.id}/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: 'raw-bytes-not-json',
+    });
+    expect(webhook.status).toBe(200);
+    expect(await json(webhook)).toMatchObject({ path: '/webhook', body: 'raw-bytes-not-json' });
+    expect(app.seen.at(-1)!.headers.svc_session_token).toBeUndefined();
+    expect(app.seen.at(-1)!.headers.svc_base_path).toBe(`/app/${body.id}`);
+
+    expect((await raw('/app/app_nope/webhook').then(async (r) => (await r.text(), r))).status).toBe(404);
+  });
+
+  it("isolates App documents: sandboxed (opaque origin) on the platform's origin, their own on APP_ORIGIN", async () => {
+    const { body } = await register({ name: 'Isolated', source: { type: 'url', url: app.url } });
+    const onPlatform = await raw(`/app/${body.id}/view`);
+    await onPlatform.text();
+    expect(onPlatform.headers.get('content-security-policy')).toMatch(/^sandbox allow-scripts/);
+    expect(onPlatform.headers.get('content-security-policy')).not.toContain('allow-same-origin');
+    // The same App reached on the App origin (its Host): no sandbox needed, it is another origin.
+    const onAppOrigin = await new Promise<IncomingHttpHeaders>((resolve, reject) => {
+      const { port } = new URL(api.url);
+      httpRequest(
+        { host: '127.0.0.1', port, path: `/app/${body.id}/view`, headers: { host: 'apps.localhost' } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.headers));
+        },
+      )
+        .on('error', reject)
+        .end();
+    });
+    expect(onAppOrigin['content-security-policy']).toBeUndefined();
+  });
+
+  it('upgrades websockets to the App (same session rule, same svc_ headers, no cookie)', async () => {
+    const { body } = await register({ name: 'Live', source: { type: 'url', url: app.url } });
+    const socket = new WebSocket(`${api.url.replace('http', 'ws')}/app/${body.id}/live?room=1`);
+    const messages: string[] = [];
+    socket.addEventListener('message', (event) => messages.push(String(event.data)));
+    await new Promise((resolve, reject) => {
+      socket.addEventListener('open', resolve);
+      socket.addEventListener('error', reject);
+    });
+    socket.send('ping');
+    await waitUntil(() => messages.length >= 2);
+    expect(JSON.parse(messages[0]!)).toEqual({
+      path: '/live?room=1',
+      base: `/app/${body.id}`,
+      session: null,
+      cookie: null,
+    });
+    expect(messages[1]).toBe('echo: ping');
+    socket.close();
+    // A session path refuses the upgrade without a session.
+    const refused = new WebSocket(`${api.url.replace('http', 'ws')}/app/${body.id}/admin/live`);
+    const outcome = await new Promise<string>((resolve) => {
+      refused.addEventListener('open', () => resolve('open'));
+      refused.addEventListener('error', () => resolve('refused'));
+    });
+    expect(outcome).toBe('refused');
+  });
+
+  it('serves a standalone App full-page at /app/{id}', async () => {
+    const { body } = await register({ name: 'Board', source: { type: 'url', url: standaloneApp.url } });
+    expect(body.meta).toMatchObject({ id: 'board', standalone: true });
+    const page = await raw(`/app/${body.id}`, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    expect(await json(page)).toMatchObject({ path: '/standalone' });
+    expect((await raw(`/app/${body.id}`).then(async (r) => (await r.text(), r))).status).toBe(401);
+  });
+
+  it('bridge: the App token reaches the Agents of its allowlist only (403 outside); a new Agent joins a global App without a step', async () => {
+    const spaceId = await newSpace();
+    const inside = await newAgent(spaceId, 'Inside');
+    const outside = await newAgent(spaceId, 'Outside');
+    const { body } = await register({
+      name: 'Chosen',
+      source: { type: 'url', url: app.url },
+      enablement: { kind: 'agents', agentIds: [inside] },
+    });
+    const bridge = client(api.url, null);
+    const auth = { authorization: `Bearer ${body.token}` };
+    const got = await bridge.get(`/api/v1/bridge/agents/${inside}`, auth);
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual({ id: inside, name: 'Inside', model: expect.any(String) });
+    const refused = await bridge.get<{ error: { code: string } }>(`/api/v1/bridge/agents/${outside}`, auth);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('agent_access_denied');
+    expect((await bridge.get(`/api/v1/bridge/agents/${inside}`)).status).toBe(401);
+    expect(
+      (await bridge.get(`/api/v1/bridge/agents/${inside}`, { authorization: 'Bearer apt_forged' })).status,
+    ).toBe(401);
+    // An API key is not a bridge credential.
+    expect((await bridge.get(`/api/v1/bridge/agents/${inside}`, { 'x-api-key': ADMIN_KEY })).status).toBe(
+      401,
+    );
+
+    const text = await bridge.post<{ text: string }>(
+      `/api/v1/bridge/agents/${inside}/llm/generateText`,
+      { messages: [{ role: 'user', content: 'hello from an App' }] },
+      auth,
+    );
+    expect(text.status).toBe(200);
+    expect(typeof text.body.text).toBe('string');
+
+    const global = await register({
+      name: 'Everywhere',
+      source: { type: 'url', url: app.url },
+      enablement: { kind: 'global' },
+    });
+    const globalAuth = { authorization: `Bearer ${global.body.token}` };
+    expect((await bridge.get(`/api/v1/bridge/agents/${outside}`, globalAuth)).status).toBe(200);
+    const later = await newAgent(spaceId, 'Later');
+    await waitUntil(
+      async () => (await bridge.get(`/api/v1/bridge/agents/${later}`, globalAuth)).status === 200,
+    );
+    expect((await admin.delete(`${CORE}/agents/${later}`)).status).toBe(204);
+    await waitUntil(
+      async () => (await bridge.get(`/api/v1/bridge/agents/${later}`, globalAuth)).status !== 200,
+    );
+
+    // Rotating the token: the old one stops at once.
+    const rotated = await admin.post<{ token: string }>(`${CORE}/apps/${global.body.id}/token`);
+    expect((await bridge.get(`/api/v1/bridge/agents/${outside}`, globalAuth)).status).toBe(401);
+    expect(
+      (
+        await bridge.get(`/api/v1/bridge/agents/${outside}`, {
+          authorization: `Bearer ${rotated.body.token}`,
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  it("bridge: the svc_session_token is the App's and its person's (another user's personal Agent stays out of reach)", async () => {
+    const { body } = await register({
+      name: 'Personal',
+      source: { type: 'url', url: app.url },
+      enablement: { kind: 'global' },
+    });
+    const before = app.seen.length;
+    await raw(`/app/${body.id}/admin`, { headers: { cookie } }).then((r) => r.text());
+    const sessionToken = app.seen[before]!.headers.svc_session_token as string;
+    const bridge = client(api.url, null);
+    const auth = { authorization: `Bearer ${sessionToken}` };
+    const me = await client(api.url, null).get<{ id: string }>(`${CORE}/users/me`, { cookie });
+    const agents = await client(api.url, null).get<{
+      data: { id: string; isPersonal: boolean; ownerUserId: string }[];
+    }>(`${CORE}/agents?limit=200`, { cookie });
+    const mine = agents.body.data.find((agent) => agent.isPersonal && agent.ownerUserId === me.body.id)!;
+    expect((await bridge.get(`/api/v1/bridge/agents/${mine.id}`, auth)).status).toBe(200);
+    const adminAgents = await admin.get<{ data: { id: string; isPersonal: boolean }[] }>(
+      `${CORE}/agents?limit=200`,
+    );
+    const adminsPersonal = adminAgents.body.data.find((agent) => agent.isPersonal)!;
+    expect((await bridge.get(`/api/v1/bridge/agents/${adminsPersonal.id}`, auth)).status).toBe(403);
+    // The App token of a global App reaches that personal Agent (Apps rule 3).
+    expect(
+      (
+        await bridge.get(`/api/v1/bridge/agents/${adminsPersonal.id}`, {
+          authorization: `Bearer ${body.token}`,
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  it('a svc_session_token ends with the session it was issued for (sign-out)', async () => {
+    const invitation = await admin.post<{ link: string }>(`${CORE}/invitations`, {
+      email: 'leaving@example.com',
+    });
+    const accepted = await raw(`${CORE}/invitations/accept`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        token: decodeURIComponent(invitation.body.link.split('#token=')[1]!),
+        name: 'Leaving',
+        password: PASSWORD,
+      }),
+    });
+    const person = (await json(accepted)) as { id: string };
+    const leaving = /ap_session=[^;]+/.exec(accepted.headers.get('set-cookie') ?? '')![0];
+    const { body } = await register({
+      name: 'Until sign-out',
+      source: { type: 'url', url: app.url },
+      enablement: { kind: 'global' },
+    });
+    const before = app.seen.length;
+    await raw(`/app/${body.id}/user`, { headers: { cookie: leaving } }).then((r) => r.text());
+    const auth = { authorization: `Bearer ${app.seen[before]!.headers.svc_session_token as string}` };
+    const agents = await client(api.url, null).get<{ data: { id: string; ownerUserId: string }[] }>(
+      `${CORE}/agents?limit=200`,
+      { cookie: leaving },
+    );
+    const own = agents.body.data.find((agent) => agent.ownerUserId === person.id)!;
+    const bridge = client(api.url, null);
+    expect((await bridge.get(`/api/v1/bridge/agents/${own.id}`, auth)).status).toBe(200);
+    const signOut = await raw(`${CORE}/auth/sign-out`, {
+      method: 'POST',
+      headers: { cookie: leaving, origin: api.url },
+    });
+    expect(signOut.status).toBeLessThan(300);
+    await signOut.text();
+    await waitUntil(async () => (await bridge.get(`/api/v1/bridge/agents/${own.id}`, auth)).status === 401);
+  });
+
+  it('the platform has one version: package.json, the OpenAPI info.version and /health agree', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+    const health = (await json(await raw('/health'))) as { version: string };
+    const openapi = (await json(await raw(`${CORE}/openapi.json`))) as { info: { version: string } };
+    expect(health.version).toBe(version);
+    expect(openapi.info.version).toBe(version);
+    const changelog = readFileSync(new URL('../CHANGELOG.md', import.meta.url), 'utf8');
+    expect(changelog).toContain(`## [${version}]`);
+  });
+
+  it('/api/v1/admin/... answers 307 to the same path under /api/v1/bridge, method and body kept by the client', async () => {
+    const response = await raw('/api/v1/admin/agents/agt_x/llm/generateText?x=1', {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(response.status).toBe(307);
+    expect(response.headers.get('location')).toBe('/api/v1/bridge/agents/agt_x/llm/generateText?x=1');
+    await response.text();
+  });
+});
