@@ -4,13 +4,13 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Caller } from '#identity';
+import type { Principal } from '#identity';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import { MemoryAccess } from '../../memory-access.js';
 import { SHARED_OWNER } from '../../memory.events.js';
 import { MEMORY_RECALLS, type MemoryRecallView } from '../../memory.read-model.js';
+import { MemoryReader } from '../../memory.reader.js';
 import type { MemoryAnswersDto, MemoryVersionDto } from '../../memory.schemas.js';
-import { MemoryStore } from '../../memory-store.js';
 
 export class GetMemoryHistory extends Query<
   { data: z.output<typeof MemoryVersionDto>[] } | z.output<typeof MemoryAnswersDto>
@@ -19,7 +19,7 @@ export class GetMemoryHistory extends Query<
     readonly agentId: string,
     readonly memoryId: string,
     readonly what: 'versions' | 'answers',
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -29,27 +29,27 @@ export class GetMemoryHistory extends Query<
 export class GetMemoryHistoryHandler implements IQueryHandler<GetMemoryHistory> {
   constructor(
     private readonly access: MemoryAccess,
-    private readonly store: MemoryStore,
+    private readonly reader: MemoryReader,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute({ agentId, memoryId, what, caller }: GetMemoryHistory) {
-    const agent = await this.access.agent(agentId, caller);
-    const view = await this.access.memory(agent, memoryId, caller);
+  async execute({ agentId, memoryId, what, principal }: GetMemoryHistory) {
+    const agent = await this.access.agent(agentId, principal);
+    const view = await this.access.memory(agent, memoryId, principal);
     if (what === 'answers') {
       // A shared memory is recalled into every user's turns: its manager (and admins) see every answer that used
       // it; any other user sees their own answers only.
-      const everyone = view.owner !== SHARED_OWNER || (await this.access.managesShared(agent, caller));
+      const everyone = view.owner !== SHARED_OWNER || (await this.access.managesShared(agent, principal));
       const recalls = (
         await findAll<MemoryRecallView>(this.readStore, MEMORY_RECALLS, { memoryId: view.id })
-      ).filter((recall) => everyone || recall.userId === caller.userId);
+      ).filter((recall) => everyone || recall.userId === this.access.user(principal));
       return {
         data: recalls
           .toSorted((a, b) => a.at.localeCompare(b.at))
           .map(({ conversationId, messageId, at }) => ({ conversationId, messageId, at })),
       };
     }
-    const texts = await this.store.cipher.openMany(view.versions.map((version) => version.text));
+    const texts = await this.reader.texts(view.versions.map((version) => version.text));
     return {
       data: view.versions.map((version, i) => ({
         version: version.version,

@@ -2,20 +2,20 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Caller } from '#identity';
+import type { Principal } from '#identity';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import { MemoryAccess } from '../../memory-access.js';
 import { toMemoryDto } from '../../memory-dto.js';
 import { SHARED_OWNER } from '../../memory.events.js';
 import { MEMORY_RECALLS, type MemoryRecallView } from '../../memory.read-model.js';
+import { MemoryReader } from '../../memory.reader.js';
 import type { MemoryDto, MemoryListQuery } from '../../memory.schemas.js';
-import { MemoryStore } from '../../memory-store.js';
 
 export class ListMemories extends Query<{ data: z.output<typeof MemoryDto>[]; nextCursor: null }> {
   constructor(
     readonly agentId: string,
     readonly query: z.output<typeof MemoryListQuery>,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -25,20 +25,20 @@ export class ListMemories extends Query<{ data: z.output<typeof MemoryDto>[]; ne
 export class ListMemoriesHandler implements IQueryHandler<ListMemories> {
   constructor(
     private readonly access: MemoryAccess,
-    private readonly store: MemoryStore,
+    private readonly reader: MemoryReader,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute({ agentId, query, caller }: ListMemories) {
-    const agent = await this.access.agent(agentId, caller);
+  async execute({ agentId, query, principal }: ListMemories) {
+    const agent = await this.access.agent(agentId, principal);
     const owners = [
-      ...(query.bucket !== 'shared' ? [caller.userId] : []),
+      ...(query.bucket !== 'shared' ? [this.access.user(principal)] : []),
       ...(query.bucket !== 'personal' ? [SHARED_OWNER] : []),
     ];
-    const memories = await this.store.memories(agent.id, owners);
+    const memories = await this.reader.memories(agent.id, owners);
     // The Agent's manager and admins govern the shared bucket: each shared memory comes with its contributor and
     // the answers that used it, so a poisoned one can be found, its reach seen, and removed.
-    const governs = owners.includes(SHARED_OWNER) && (await this.access.managesShared(agent, caller));
+    const governs = owners.includes(SHARED_OWNER) && (await this.access.managesShared(agent, principal));
     const data: z.output<typeof MemoryDto>[] = [];
     for (const memory of memories) {
       const dto = toMemoryDto(memory);
