@@ -2,7 +2,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, principalOf, type Caller } from '#identity';
 import { SkillDto, SkillVersionDto } from '../../skills.schemas.js';
 import { GetSkill } from './get-skill.query.js';
 
@@ -18,7 +18,7 @@ export class GetSkillController {
   })
   @Get()
   get(@Param('skillId') skillId: string, @CurrentCaller() caller: Caller) {
-    return this.queries.execute(new GetSkill(skillId, null, caller));
+    return this.queries.execute(new GetSkill(skillId, null, principalOf(caller)));
   }
 
   @ApiRoute({
@@ -33,6 +33,6 @@ export class GetSkillController {
     @Param('versionId') versionId: string,
     @CurrentCaller() caller: Caller,
   ) {
-    return this.queries.execute(new GetSkill(skillId, versionId, caller));
+    return this.queries.execute(new GetSkill(skillId, versionId, principalOf(caller)));
   }
 }
