@@ -75,8 +75,7 @@ export class MemoryAccess {
   /** Erasing every memory of one's own, across Agents (`memory.own.erase`): the user it acts for. */
   requireOwnErase(principal: Principal): string {
     const decision = authorize(principal, 'memory.own.erase', null);
-    if (!decision.allow)
-      throw new ForbiddenError(decision.reason, 'only a user erases their own memories');
+    if (!decision.allow) throw new ForbiddenError(decision.reason, 'only a user erases their own memories');
     return this.user(principal);
   }
 }

@@ -6,12 +6,7 @@ import { ContentCipher } from '#key-store';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import type { Sealed } from './memory.events.js';
-import {
-  MEMORIES,
-  MEMORY_PROPOSALS,
-  type MemoryProposalView,
-  type MemoryView,
-} from './memory.read-model.js';
+import { MEMORIES, MEMORY_PROPOSALS, type MemoryProposalView, type MemoryView } from './memory.read-model.js';
 
 /** A memory as the routes and the runtime read it: its text opened. */
 export interface PlainMemory {

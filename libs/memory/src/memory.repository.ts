@@ -38,7 +38,16 @@ export class MemoryRepository {
   async checkRoom(agentId: string, owner: string, addedBy: string, source: MemorySource): Promise<void> {
     const { state } = await this.aggregates.load(memoryBucketStreamId(agentId, owner), memoryBucketDecider);
     memoryBucketDecider.decide(
-      { type: 'AddMemory', agentId, owner, memoryId: newId('mem'), text: '', source, addedBy, ...this.limits(owner) },
+      {
+        type: 'AddMemory',
+        agentId,
+        owner,
+        memoryId: newId('mem'),
+        text: '',
+        source,
+        addedBy,
+        ...this.limits(owner),
+      },
       state,
     );
   }

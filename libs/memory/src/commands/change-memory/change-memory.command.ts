@@ -31,7 +31,14 @@ export class ChangeMemoryHandler implements ICommandHandler<ChangeMemory> {
     private readonly screening: MemoryScreening,
   ) {}
 
-  async execute({ agentId, memoryId, change, usage, context, principal }: ChangeMemory): Promise<WriteResult> {
+  async execute({
+    agentId,
+    memoryId,
+    change,
+    usage,
+    context,
+    principal,
+  }: ChangeMemory): Promise<WriteResult> {
     const agent = await this.access.agent(agentId, principal, 'memory.personal.write');
     const view = await this.access.memory(agent, memoryId, principal);
     await this.access.requireWritable(agent, view.owner, principal);
@@ -57,7 +64,13 @@ export class ChangeMemoryHandler implements ICommandHandler<ChangeMemory> {
     );
     if (verdict.flagged) {
       await this.memories.flag(
-        { agentId: agent.id, owner: view.owner, reasons: verdict.reasons, source: API_SOURCE, flaggedBy: userId },
+        {
+          agentId: agent.id,
+          owner: view.owner,
+          reasons: verdict.reasons,
+          source: API_SOURCE,
+          flaggedBy: userId,
+        },
         context,
       );
       throw new MemoryFlaggedError();

@@ -54,6 +54,9 @@ export class ClearMemoriesHandler implements ICommandHandler<ClearMemories> {
     const userId = this.access.user(principal);
     const owner = bucket === 'shared' ? SHARED_OWNER : userId;
     await this.access.requireWritable(agent, owner, principal);
-    return { id: agent.id, position: await this.memories.clear(agent.id, owner, userId, 'requested', context) };
+    return {
+      id: agent.id,
+      position: await this.memories.clear(agent.id, owner, userId, 'requested', context),
+    };
   }
 }

@@ -68,7 +68,14 @@ export class KeepExtractedMemoriesHandler implements ICommandHandler<KeepExtract
         case 'added':
           position = (
             await this.memories.add(
-              { agentId, owner: userId, text: memory.text, source, addedBy: userId, memoryId: memory.memoryId },
+              {
+                agentId,
+                owner: userId,
+                text: memory.text,
+                source,
+                addedBy: userId,
+                memoryId: memory.memoryId,
+              },
               context,
             )
           ).position;

@@ -24,7 +24,10 @@ export class RecordMemoryRecallHandler implements ICommandHandler<RecordMemoryRe
   async execute({ agentId, recalled, turn, context }: RecordMemoryRecall): Promise<WriteResult> {
     let position = 0;
     for (const { owner, memoryIds } of recalled)
-      position = Math.max(position, await this.memories.recall(agentId, owner, memoryIds, { ...turn }, context));
+      position = Math.max(
+        position,
+        await this.memories.recall(agentId, owner, memoryIds, { ...turn }, context),
+      );
     return { id: turn.messageId, position };
   }
 }
