@@ -45,11 +45,18 @@ export class SkillAccess {
   }
 
   /**
-   * The policy's `skill.read` on the place: a Space's Skills whoever sees the Space (404 otherwise, as for an
-   * unknown Space), an Agent's whoever may use the Agent (404 when there is none, 403 `agent_access_denied`).
+   * The policy's `skill.read` on the place: DEFAULT Skills everyone; a Space's Skills whoever sees the Space (404
+   * otherwise, as for an unknown Space), an Agent's whoever may use the Agent (404 when there is none, 403
+   * `agent_access_denied`).
    */
   async canSee(placement: SkillPlacement, principal: Principal): Promise<void> {
-    if (placement.kind === 'global') return;
+    if (placement.kind === 'global') {
+      // DEFAULT Skills: everyone (the policy says so; asked all the same, so a rule change reaches here).
+      const decision = authorize(principal, 'skill.read', { kind: 'global' });
+      if (!decision.allow)
+        throw new ForbiddenError(decision.reason, 'the DEFAULT Skills are not readable here');
+      return;
+    }
     if (placement.kind === 'space') {
       const { space, place } = await this.spacePlace(placement.spaceId, principal);
       if (!authorize(principal, 'skill.read', place).allow) throw new NotFoundError('Space', space.id);

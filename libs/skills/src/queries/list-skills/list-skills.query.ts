@@ -39,7 +39,10 @@ export class ListSkillsHandler implements IQueryHandler<ListSkills> {
     } else if (query.spaceId !== undefined) {
       await this.access.canSee({ kind: 'space', spaceId: query.spaceId }, principal);
       skills = await this.reader.placed({ spaceId: query.spaceId });
-    } else skills = await this.reader.placed({ placement: 'global' });
+    } else {
+      await this.access.canSee({ kind: 'global' }, principal);
+      skills = await this.reader.placed({ placement: 'global' });
+    }
     return {
       data: skills
         .toSorted((a, b) => a.createdAt.localeCompare(b.createdAt))
