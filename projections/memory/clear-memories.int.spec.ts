@@ -38,7 +38,7 @@ describe('ClearMemories for every Agent (DELETE /memory)', () => {
     const config = loadConfig({});
     const repository = new MemoryRepository(new AggregateRepository(events, config), cipher, keys, config);
     const reader = new MemoryReader(cipher, reads, config);
-    const handler = new ClearMemoriesHandler(new MemoryAccess(reads), repository, reads);
+    const handler = new ClearMemoriesHandler(new MemoryAccess(reads), reader, repository);
     runner = new ProjectionRunner(events, reads, [memoryProjector], { owner: processLeaseOwner('t') });
     runner.start();
     for (const [agentId, owner, text] of [

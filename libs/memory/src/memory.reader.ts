@@ -6,7 +6,14 @@ import { ContentCipher } from '#key-store';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import type { Sealed } from './memory.events.js';
-import { MEMORIES, MEMORY_PROPOSALS, type MemoryProposalView, type MemoryView } from './memory.read-model.js';
+import {
+  MEMORIES,
+  MEMORY_PROPOSALS,
+  MEMORY_RECALLS,
+  type MemoryProposalView,
+  type MemoryRecallView,
+  type MemoryView,
+} from './memory.read-model.js';
 
 /** A memory as the routes and the runtime read it: its text opened. */
 export interface PlainMemory {
@@ -94,6 +101,34 @@ export class MemoryReader {
         },
       ];
     });
+  }
+
+  /** A user's proposals on an Agent (only the pending ones, if asked), oldest first; their texts still sealed. */
+  async proposals(agentId: string, userId: string, pendingOnly: boolean): Promise<MemoryProposalView[]> {
+    return (
+      await findAll<MemoryProposalView>(this.readStore, MEMORY_PROPOSALS, {
+        agentId,
+        userId,
+        ...(pendingOnly ? { state: 'pending' } : {}),
+      })
+    ).toSorted((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  /** The answers that used a memory, oldest first. */
+  async recalls(memoryId: string): Promise<MemoryRecallView[]> {
+    return (await findAll<MemoryRecallView>(this.readStore, MEMORY_RECALLS, { memoryId })).toSorted((a, b) =>
+      a.at.localeCompare(b.at),
+    );
+  }
+
+  /** The Agents where a user has a personal bucket: a memory, or a pending proposal (its key is in the bucket's group). */
+  async agentsWithBucketsOf(userId: string): Promise<string[]> {
+    const mine = await findAll<MemoryView>(this.readStore, MEMORIES, { owner: userId });
+    const proposed = await findAll<MemoryProposalView>(this.readStore, MEMORY_PROPOSALS, {
+      userId,
+      state: 'pending',
+    });
+    return [...new Set([...mine, ...proposed].map((item) => item.agentId))];
   }
 
   /** A sealed text opened; null once its key is destroyed. */

@@ -1,13 +1,10 @@
 // My personal memories of an Agent and its shared ones (spec: "Memory" management), opened, oldest first.
-import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { Principal } from '#identity';
-import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import { MemoryAccess } from '../../memory-access.js';
 import { toMemoryDto } from '../../memory-dto.js';
 import { SHARED_OWNER } from '../../memory.events.js';
-import { MEMORY_RECALLS, type MemoryRecallView } from '../../memory.read-model.js';
 import { MemoryReader } from '../../memory.reader.js';
 import type { MemoryDto, MemoryListQuery } from '../../memory.schemas.js';
 
@@ -26,7 +23,6 @@ export class ListMemoriesHandler implements IQueryHandler<ListMemories> {
   constructor(
     private readonly access: MemoryAccess,
     private readonly reader: MemoryReader,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
   async execute({ agentId, query, principal }: ListMemories) {
@@ -46,15 +42,11 @@ export class ListMemoriesHandler implements IQueryHandler<ListMemories> {
         data.push(dto);
         continue;
       }
-      const recalls = await findAll<MemoryRecallView>(this.readStore, MEMORY_RECALLS, {
-        memoryId: memory.id,
-      });
+      const recalls = await this.reader.recalls(memory.id);
       data.push({
         ...dto,
         contributor: memory.contributor,
-        answers: recalls
-          .toSorted((a, b) => a.at.localeCompare(b.at))
-          .map(({ conversationId, messageId, at }) => ({ conversationId, messageId, at })),
+        answers: recalls.map(({ conversationId, messageId, at }) => ({ conversationId, messageId, at })),
       });
     }
     return { data, nextCursor: null };

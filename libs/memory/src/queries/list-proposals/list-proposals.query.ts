@@ -1,11 +1,9 @@
 // The shared-memory proposals waiting for the caller (or all of theirs), with their texts opened.
-import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { Principal } from '#identity';
-import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import { MemoryAccess } from '../../memory-access.js';
-import { MEMORY_PROPOSALS, type MemoryProposalView } from '../../memory.read-model.js';
+import type { MemoryProposalView } from '../../memory.read-model.js';
 import type { ProposalDto, ProposalListQuery } from '../../memory.schemas.js';
 import { MemoryReader } from '../../memory.reader.js';
 
@@ -39,18 +37,15 @@ export class ListProposalsHandler implements IQueryHandler<ListProposals> {
   constructor(
     private readonly access: MemoryAccess,
     private readonly reader: MemoryReader,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
   async execute({ agentId, query, principal }: ListProposals) {
     const agent = await this.access.agent(agentId, principal);
-    const views = (
-      await findAll<MemoryProposalView>(this.readStore, MEMORY_PROPOSALS, {
-        agentId: agent.id,
-        userId: this.access.user(principal),
-        ...(query.state === 'pending' ? { state: 'pending' } : {}),
-      })
-    ).toSorted((a, b) => a.createdAt.localeCompare(b.createdAt));
+    const views = await this.reader.proposals(
+      agent.id,
+      this.access.user(principal),
+      query.state === 'pending',
+    );
     const texts = await this.reader.texts(views.map((view) => view.text));
     return { data: views.map((view, i) => toProposalDto(view, texts[i] ?? null)), nextCursor: null };
   }
