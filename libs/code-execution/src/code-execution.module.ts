@@ -1,7 +1,9 @@
 // The code-execution context: a sandbox per conversation (the embedded bubblewrap adapter, sandboxRoot below,
 // limits from the configuration), the run_code tool through a context provider, the sandbox's state as events and
 // a read model, its route, the sweeper of idle and old sandboxes, and the process manager that destroys a deleted
-// conversation's sandbox and rebuilds sandboxes when Skills change.
+// conversation's sandbox and rebuilds sandboxes when Skills change. A run is a service call (CodeRuns: it carries the
+// turn's AbortSignal); every write it and the others make is a command whose handler appends through
+// SandboxRepository.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Module, type OnModuleInit } from '@nestjs/common';
@@ -11,11 +13,17 @@ import { BubblewrapSandbox, CODE_SANDBOX, DockerSandbox } from '#sandbox';
 import { SkillsModule } from '#skills';
 import { CodeExecutionContextProvider } from './code-execution.provider.js';
 import { CodeRuns } from './code-runs.js';
+import { DestroySandboxHandler } from './commands/destroy-sandbox/destroy-sandbox.command.js';
+import { EraseCodeRunsHandler } from './commands/erase-code-runs/erase-code-runs.command.js';
+import { RebuildSandboxSkillsHandler } from './commands/rebuild-sandbox-skills/rebuild-sandbox-skills.command.js';
+import { RecordCodeRunHandler } from './commands/record-code-run/record-code-run.command.js';
+import { RecordSandboxCreatedHandler } from './commands/record-sandbox-created/record-sandbox-created.command.js';
 import { DownloadSandboxFileController } from './queries/download-sandbox-file/download-sandbox-file.controller.js';
 import { DownloadSandboxFileHandler } from './queries/download-sandbox-file/download-sandbox-file.query.js';
 import { GetSandboxController } from './queries/get-sandbox/get-sandbox.controller.js';
 import { GetSandboxHandler } from './queries/get-sandbox/get-sandbox.query.js';
-import { MaintainSandboxHandler, SANDBOX_LIFECYCLE_PROCESS } from './sandbox-lifecycle.process.js';
+import { SANDBOX_LIFECYCLE_PROCESS } from './sandbox-lifecycle.process.js';
+import { SandboxRepository } from './sandbox.repository.js';
 import { SandboxSweeper } from './sandbox-sweeper.js';
 
 /**
@@ -43,10 +51,15 @@ export const sandboxRoot = (dataDir: string): string =>
       inject: [PLATFORM_CONFIG],
     },
     CodeRuns,
+    SandboxRepository,
     CodeExecutionContextProvider,
     GetSandboxHandler,
     DownloadSandboxFileHandler,
-    MaintainSandboxHandler,
+    RecordSandboxCreatedHandler,
+    RecordCodeRunHandler,
+    DestroySandboxHandler,
+    EraseCodeRunsHandler,
+    RebuildSandboxSkillsHandler,
     SandboxSweeper,
   ],
   exports: [CODE_SANDBOX],

@@ -1,25 +1,25 @@
-// A conversation's sandbox as the runtime uses it: created on first use with the Agent's Skills' reference files
-// (active versions, under /skills/<skill>/…), runs recorded as events (code and output sealed under the
-// conversation's keys), files the code produced stored in the blob store sealed with the run's key (their names and
-// paths sealed in the event; capped per run and per conversation), erasure of a deleted turn's runs (keys destroyed,
-// blobs deleted), and destruction (timeouts, the conversation's deletion) recorded before the directory goes.
+// A conversation's sandbox as the runtime uses it: a long-running service (a run carries the turn's AbortSignal and
+// waits for a run slot), not a command. It creates the sandbox on first use with the Agent's Skills' reference files
+// (active versions, under /skills/<skill>/…), runs the code, and stores the files the code produced in the blob store
+// sealed with the run's key (capped per run and per conversation). What it records goes through commands
+// (RecordSandboxCreated, RecordCodeRun: their handlers seal and append through SandboxRepository); destruction
+// (timeouts, the conversation's deletion) is the DestroySandbox command, which calls `release` once it is recorded.
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
 import type { AgentView } from '#agents';
-import { SYSTEM_ACTOR, newId, type PlatformConfig, PLATFORM_CONFIG } from '#kernel';
-import type { CommandContext } from '#eventsourcing';
-import { ContentCipher, KEY_STORE, type KeyStore } from '#key-store';
-import { AggregateRepository, ReadYourWritesBus } from '#eventsourcing';
+import { newId, type PlatformConfig, PLATFORM_CONFIG } from '#kernel';
+import { AggregateRepository, ReadYourWritesBus, type CommandContext } from '#eventsourcing';
+import { ContentCipher } from '#key-store';
 import { CODE_SANDBOX, type CodeSandbox, type RunRequest, type RunResult } from '#sandbox';
 import { AvailableSkills } from '#skills';
+import { RecordCodeRun } from './commands/record-code-run/record-code-run.command.js';
+import { RecordSandboxCreated } from './commands/record-sandbox-created/record-sandbox-created.command.js';
 import { RunSlots } from './run-slots.js';
 import {
-  runKeyIds,
-  runsToErase,
   sandboxDecider,
   sandboxStreamId,
   type ProducedFile,
-  type SandboxCommand,
   type SandboxSkill,
   type SandboxState,
 } from './sandbox.events.js';
@@ -45,10 +45,10 @@ export class CodeRuns implements OnModuleDestroy {
     @Inject(CODE_SANDBOX) readonly sandbox: CodeSandbox,
     private readonly skills: AvailableSkills,
     private readonly aggregates: AggregateRepository,
-    private readonly sender: ReadYourWritesBus,
+    private readonly bus: CommandBus,
+    private readonly writes: ReadYourWritesBus,
     private readonly cipher: ContentCipher,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
-    @Inject(KEY_STORE) private readonly keys: KeyStore,
     @Inject(PLATFORM_CONFIG) readonly config: PlatformConfig,
   ) {
     this.slots = new RunSlots({
@@ -83,15 +83,13 @@ export class CodeRuns implements OnModuleDestroy {
     userId: string,
   ): Promise<CodeRun> {
     const sandboxId = this.sandboxIdOf(conversationId);
+    // The stream's state (is the sandbox active, what it kept so far) decides whether to make it and what to keep.
     const { state } = await this.aggregates.load(sandboxStreamId(conversationId), sandboxDecider);
     if (state.status !== 'active' || !this.created.has(sandboxId)) {
       const { files, skills } = await this.skillFiles(agent);
       await this.sandbox.create(sandboxId, files);
       this.created.set(sandboxId, { conversationId, at: Date.now() });
-      await this.record(
-        { type: 'RecordSandboxCreated', data: { conversationId, agentId: agent.id, sandboxId, skills } },
-        context,
-      );
+      await this.bus.execute(new RecordSandboxCreated(conversationId, agent.id, sandboxId, skills, context));
     }
     const before = new Map(
       (await this.sandbox.listFiles(sandboxId)).map((file) => [file.path, file.sizeBytes]),
@@ -103,31 +101,27 @@ export class CodeRuns implements OnModuleDestroy {
       ? { ...ran, stderr: `${ran.stderr}${ran.stderr && !ran.stderr.endsWith('\n') ? '\n' : ''}${notKept}\n` }
       : ran;
     const output = `${result.stdout}${result.stderr ? `\n${result.stderr}` : ''}`.slice(0, OUTPUT_CHARS);
-    const position = await this.record(
-      {
-        type: 'RecordCodeRun',
-        data: {
+    await this.writes.send(
+      new RecordCodeRun(
+        {
           conversationId,
           callId,
           messageId: turn.messageId,
           answerId: turn.answerId,
           language: request.language,
-          code: await this.cipher.seal(callId, conversationId, request.code),
+          code: request.code,
+          output,
           exitCode: result.exitCode,
           durationMs: result.durationMs,
           timedOut: result.timedOut,
           truncated: result.truncated,
           killedBy: result.killedBy,
-          output: await this.cipher.seal(`${callId}-out`, conversationId, output),
-          files: [],
-          sealedFiles: await this.cipher.seal(callId, conversationId, JSON.stringify(files)),
-          blobIds: files.map((file) => file.blobId),
-          keptBytes: files.reduce((sum, file) => sum + file.sizeBytes, 0),
+          files,
         },
-      },
-      context,
+        context,
+      ),
+      [SANDBOXES_READ_MODEL],
     );
-    await this.sender.settle(position, [SANDBOXES_READ_MODEL]);
     return { result, files };
   }
 
@@ -186,35 +180,10 @@ export class CodeRuns implements OnModuleDestroy {
     return { files, skills };
   }
 
-  /** Destroys a conversation's sandbox and its files; the reason is in the log first. */
-  async destroy(
-    conversationId: string,
-    reason: 'idle_timeout' | 'hard_timeout' | 'conversation_deleted',
-    context: CommandContext = {
-      actor: SYSTEM_ACTOR,
-      correlationId: `sandbox-${conversationId}`,
-      now: () => new Date(),
-    },
-  ): Promise<void> {
-    await this.record({ type: 'RecordSandboxDestroyed', data: { conversationId, reason } }, context);
+  /** The sandbox and its files go, once DestroySandbox has recorded why. */
+  async release(conversationId: string): Promise<void> {
     await this.sandbox.destroy(this.sandboxIdOf(conversationId));
     this.created.delete(this.sandboxIdOf(conversationId));
-  }
-
-  /**
-   * Erases the runs of a deleted message's turn (or, with `messageId` null, every run of the conversation): their keys
-   * are destroyed and their blobs deleted first, then CodeRunsErased is appended, so a process that dies in between
-   * does it again when the process manager replays the deletion; a replay after the append finds nothing to erase.
-   */
-  async erase(conversationId: string, messageId: string | null, context: CommandContext): Promise<void> {
-    const { state } = await this.aggregates.load(sandboxStreamId(conversationId), sandboxDecider);
-    const runs = runsToErase(state, messageId);
-    if (runs.length === 0) return;
-    for (const run of runs) {
-      for (const keyId of runKeyIds(run.callId)) await this.keys.destroy(keyId);
-      for (const blobId of run.blobIds) await this.blobs.delete(blobId);
-    }
-    await this.record({ type: 'EraseCodeRuns', data: { conversationId, messageId } }, context);
   }
 
   /** The sandboxes idle or too old in this process (the sweeper destroys them). */
@@ -227,15 +196,5 @@ export class CodeRuns implements OnModuleDestroy {
       else if (idle.has(sandboxId)) expired.push({ conversationId, reason: 'idle_timeout' });
     }
     return expired;
-  }
-
-  async record(command: SandboxCommand, context: CommandContext): Promise<number> {
-    const { position } = await this.aggregates.decide(
-      sandboxStreamId(command.data.conversationId),
-      sandboxDecider,
-      command,
-      context,
-    );
-    return position;
   }
 }

@@ -4,80 +4,29 @@
 // recorded with the cause in their streams. It keeps the active sandboxes per Agent in its own checkpointed state, so
 // a crash mid-rebuild resumes from the log. The active sandboxes are one document per sandbox (`childIndex`: Agent →
 // conversation), so a thousand of them cost the same per write as one.
-import { Inject, Injectable } from '@nestjs/common';
-import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { ConversationEvent } from '#conversations';
 import type { EventEnvelope } from '#kernel';
 import {
   causedBy,
   childIndex,
   defineProcess,
-  type CommandContext,
   type EventHandlers,
   type ProjectionContext,
 } from '#eventsourcing';
-import { AGENTS, type AgentView } from '#agents';
-import { ReadYourWritesBus } from '#eventsourcing';
-import { READ_STORE, type ReadStore, type WriteOp } from '#read-store';
-import { SKILL_VERSIONS_READ_MODEL, SKILLS_READ_MODEL, type SkillEvent } from '#skills';
-import { CodeRuns } from './code-runs.js';
+import type { PlatformPrincipal } from '#identity';
+import type { WriteOp } from '#read-store';
+import type { SkillEvent } from '#skills';
+import { DestroySandbox } from './commands/destroy-sandbox/destroy-sandbox.command.js';
+import { EraseCodeRuns } from './commands/erase-code-runs/erase-code-runs.command.js';
+import { RebuildSandboxSkills } from './commands/rebuild-sandbox-skills/rebuild-sandbox-skills.command.js';
 import type { SandboxEvent } from './sandbox.events.js';
-
-/**
- * Rebuilds one conversation's sandbox, destroys it (a deleted conversation), or erases runs: those of the turn of
- * `messageId`, or every run when it is null.
- */
-export class MaintainSandbox extends Command<void> {
-  constructor(
-    readonly conversationId: string,
-    readonly agentId: string,
-    readonly action: 'rebuild' | 'destroy' | 'erase',
-    readonly context: CommandContext,
-    readonly messageId: string | null = null,
-    /** The log position of the cause: a rebuild reads the Skills as of (at least) there. */
-    readonly position: number | null = null,
-  ) {
-    super();
-  }
-}
-
-@CommandHandler(MaintainSandbox)
-export class MaintainSandboxHandler implements ICommandHandler<MaintainSandbox> {
-  constructor(
-    private readonly runs: CodeRuns,
-    private readonly sender: ReadYourWritesBus,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
-  ) {}
-
-  async execute({
-    conversationId,
-    agentId,
-    action,
-    context,
-    messageId,
-    position,
-  }: MaintainSandbox): Promise<void> {
-    if (action === 'erase') return this.runs.erase(conversationId, messageId, context);
-    if (action === 'destroy') return this.runs.destroy(conversationId, 'conversation_deleted', context);
-    // The Skills read models are projected beside this process: without the wait, the rebuild a SkillCreated causes
-    // can read the Skills before that Skill (or its published version) is in them, and place the old files.
-    if (position !== null) await this.sender.settle(position, [SKILLS_READ_MODEL, SKILL_VERSIONS_READ_MODEL]);
-    const agent = await this.readStore.reader<AgentView>(AGENTS).get(agentId);
-    if (!agent) return;
-    const { files, skills } = await this.runs.skillFiles(agent);
-    await this.runs.sandbox
-      .replaceSkills(this.runs.sandboxIdOf(conversationId), files)
-      .catch(() => undefined);
-    await this.runs.record(
-      { type: 'RecordSkillsReplaced', data: { conversationId, skills, reason: 'skills_changed' } },
-      context,
-    );
-  }
-}
 
 /** The active sandboxes: Agent (owner) → conversation (child), one document each. */
 const ACTIVE = childIndex('pm_sandbox_lifecycle_active');
 export const SANDBOX_LIFECYCLE_PROCESS = 'sandbox-lifecycle-process';
+const PLATFORM: PlatformPrincipal = { kind: 'platform', process: SANDBOX_LIFECYCLE_PROCESS };
 
 type Read = Extract<
   SandboxEvent | ConversationEvent | SkillEvent,
@@ -114,20 +63,25 @@ export class SandboxLifecycleProcess extends defineProcess<Read>({
     MessageDeleted: async (event) => {
       const { conversationId, messageId } = event.data;
       await this.bus.execute(
-        new MaintainSandbox(conversationId, '', 'erase', causedBy(event, conversationId), messageId),
+        new EraseCodeRuns(conversationId, messageId, causedBy(event, conversationId), PLATFORM),
       );
       return [];
     },
     ConversationDeleted: async (event, context) => {
       const { conversationId } = event.data;
       await this.bus.execute(
-        new MaintainSandbox(conversationId, '', 'erase', causedBy(event, conversationId)),
+        new EraseCodeRuns(conversationId, null, causedBy(event, conversationId), PLATFORM),
       );
-      await ACTIVE.each(context, { childId: conversationId }, (member) =>
-        this.bus.execute(
-          new MaintainSandbox(member.childId, member.ownerId, 'destroy', causedBy(event, member.childId)),
-        ),
-      );
+      await ACTIVE.each(context, { childId: conversationId }, async (member) => {
+        await this.bus.execute(
+          new DestroySandbox(
+            member.childId,
+            'conversation_deleted',
+            causedBy(event, member.childId),
+            PLATFORM,
+          ),
+        );
+      });
       return [];
     },
     SkillCreated: (event, context) => this.rebuild(event, context),
@@ -138,18 +92,17 @@ export class SandboxLifecycleProcess extends defineProcess<Read>({
 
   /** Every active sandbox's /skills is rebuilt: rebuilding one the change does not reach writes the same files. */
   private async rebuild(cause: EventEnvelope, context: ProjectionContext): Promise<WriteOp[]> {
-    await ACTIVE.each(context, {}, (member) =>
-      this.bus.execute(
-        new MaintainSandbox(
+    await ACTIVE.each(context, {}, async (member) => {
+      await this.bus.execute(
+        new RebuildSandboxSkills(
           member.childId,
           member.ownerId,
-          'rebuild',
-          causedBy(cause, member.childId),
-          null,
           cause.position,
+          causedBy(cause, member.childId),
+          PLATFORM,
         ),
-      ),
-    );
+      );
+    });
     return [];
   }
 }

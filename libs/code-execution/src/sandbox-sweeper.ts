@@ -1,9 +1,15 @@
 // Destroys the sandboxes of this process that were idle for SANDBOX_IDLE_MINUTES or alive for SANDBOX_HARD_MINUTES,
 // recording why in their streams first. Runs in the api (which holds the sandboxes it created).
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
+import type { PlatformPrincipal } from '#identity';
 import { LOGGER } from '#infrastructure';
+import { SYSTEM_ACTOR } from '#kernel';
 import { CodeRuns } from './code-runs.js';
+import { DestroySandbox } from './commands/destroy-sandbox/destroy-sandbox.command.js';
+
+const PLATFORM: PlatformPrincipal = { kind: 'platform', process: 'sandbox-sweeper' };
 
 @Injectable()
 export class SandboxSweeper implements OnModuleInit, OnModuleDestroy {
@@ -11,6 +17,7 @@ export class SandboxSweeper implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly runs: CodeRuns,
+    private readonly bus: CommandBus,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -26,8 +33,15 @@ export class SandboxSweeper implements OnModuleInit, OnModuleDestroy {
 
   async sweep(now = Date.now()): Promise<void> {
     for (const { conversationId, reason } of this.runs.expired(now))
-      await this.runs
-        .destroy(conversationId, reason)
+      await this.bus
+        .execute(
+          new DestroySandbox(
+            conversationId,
+            reason,
+            { actor: SYSTEM_ACTOR, correlationId: `sandbox-${conversationId}`, now: () => new Date() },
+            PLATFORM,
+          ),
+        )
         .catch((error: unknown) =>
           this.logger.warn(
             { conversationId, err: error instanceof Error ? error.name : 'error' },

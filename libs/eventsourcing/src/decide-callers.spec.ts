@@ -17,15 +17,10 @@ const ALLOWED = /(\.command|\.repository)\.ts$/;
 const ROUTINE = /^libs\/(eventsourcing|testing)\/src\//;
 
 /**
- * Files that still run decisions outside a handler, until issue 20 §1 lands in their contexts (other branches convert
- * conversations, memory, Skills and code execution): the lead empties this list after merging them. An entry that no
- * longer calls `decide` fails the test, so that the list only shrinks.
+ * Files allowed to run decisions outside a handler: none. An entry here must say why; an entry that no longer calls
+ * `decide` fails the test, so that the list only shrinks.
  */
-const NOT_YET_CONVERTED: readonly string[] = [
-  'libs/code-execution/src/code-runs.ts',
-  'libs/memory/src/memory-store.ts',
-  'libs/skills/src/skill-store.ts',
-];
+const NOT_YET_CONVERTED: readonly string[] = [];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {

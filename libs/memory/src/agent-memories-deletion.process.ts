@@ -3,45 +3,17 @@
 // a user with a proposal and no memory has a bucket to clear too). It keeps which buckets each Agent has in its own
 // checkpointed state (an owner cascade: Agent → buckets); a memory added (or a proposal made) to an Agent already
 // deleted clears its bucket at once. Commands carry ids derived from their cause: a replay appends nothing.
-import { Inject, Injectable } from '@nestjs/common';
-import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { AgentEvent } from '#agents';
-import {
-  causedBy,
-  defineProcess,
-  ownerCascade,
-  type CommandContext,
-  type EventHandlers,
-} from '#eventsourcing';
-import { KEY_STORE, type KeyStore } from '#key-store';
+import { causedBy, defineProcess, ownerCascade, type EventHandlers } from '#eventsourcing';
+import type { PlatformPrincipal } from '#identity';
+import { ClearDeletedAgentBucket } from './commands/clear-deleted-agent-bucket/clear-deleted-agent-bucket.command.js';
 import type { MemoryEvent } from './memory.events.js';
 import type { MemoryProposalEvent } from './memory-proposal.events.js';
-import { bucketKeyGroup, MemoryStore } from './memory-store.js';
 
-/** The platform clears a bucket because its Agent was deleted. */
-export class ClearDeletedAgentBucket extends Command<void> {
-  constructor(
-    readonly agentId: string,
-    readonly owner: string,
-    readonly context: CommandContext,
-  ) {
-    super();
-  }
-}
-
-@CommandHandler(ClearDeletedAgentBucket)
-export class ClearDeletedAgentBucketHandler implements ICommandHandler<ClearDeletedAgentBucket> {
-  constructor(
-    private readonly store: MemoryStore,
-    @Inject(KEY_STORE) private readonly keys: KeyStore,
-  ) {}
-
-  async execute({ agentId, owner, context }: ClearDeletedAgentBucket): Promise<void> {
-    await this.store.clear(agentId, owner, null, 'agent_deleted', context);
-    // A bucket with no live memory clears nothing (no event), yet its group may hold pending proposals' keys.
-    await this.keys.destroyGroup(bucketKeyGroup(agentId, owner));
-  }
-}
+const NAME = 'agent-memories-deletion-process';
+const PLATFORM: PlatformPrincipal = { kind: 'platform', process: NAME };
 
 type Read = Extract<
   MemoryEvent | MemoryProposalEvent | AgentEvent,
@@ -60,7 +32,7 @@ const agentBuckets = ownerCascade<Read>({
 
 @Injectable()
 export class AgentMemoriesDeletionProcess extends defineProcess<Read>({
-  name: 'agent-memories-deletion-process',
+  name: NAME,
   version: 3,
   collections: agentBuckets.collections,
 }) {
@@ -68,7 +40,9 @@ export class AgentMemoriesDeletionProcess extends defineProcess<Read>({
     super();
   }
 
-  readonly on: EventHandlers<Read> = agentBuckets.handlers(({ id: owner, ownerId: agentId }, cause) =>
-    this.bus.execute(new ClearDeletedAgentBucket(agentId, owner, causedBy(cause, `${agentId}:${owner}`))),
-  );
+  readonly on: EventHandlers<Read> = agentBuckets.handlers(async ({ id: owner, ownerId: agentId }, cause) => {
+    await this.bus.execute(
+      new ClearDeletedAgentBucket(agentId, owner, causedBy(cause, `${agentId}:${owner}`), PLATFORM),
+    );
+  });
 }

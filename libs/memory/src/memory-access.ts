@@ -1,10 +1,13 @@
-// Who may touch which memory: a user reaches their own personal memories of an Agent they may use, and reads the
-// Agent's shared ones; changing shared memories (add, edit, roll back, delete, clear) needs the Agent's manager (the
-// policy's `memory.shared.write`: a key that may change its Space, an admin, a personal Agent's own user). A memory of another user, another Agent, or one gone is the same 404.
+// Who may touch which memory, asked of the one policy (#identity authorization/policy.ts): a user reaches their own
+// personal memories of an Agent they may use (`memory.read`, `memory.personal.write`), and reads the Agent's shared
+// ones; changing shared memories (add, edit, roll back, delete, clear) needs the Agent's manager
+// (`memory.shared.write`: a key that may change its Space, an admin, a personal Agent's own user); erasing all of
+// one's memories across Agents is `memory.own.erase`. Memories are a user's own: a principal that is no user (an App,
+// an embed visitor, the platform) has none. A memory of another user, another Agent, or one gone is the same 404.
 import { Inject, Injectable } from '@nestjs/common';
-import { accessibleAgent, type AgentView } from '#agents';
-import { authorize, type Caller } from '#identity';
-import { ForbiddenError } from '#kernel';
+import { AGENTS, type AgentView } from '#agents';
+import { authorize, type Principal } from '#identity';
+import { ForbiddenError, NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { SPACES, type SpaceView } from '#spaces';
 import { MemoryNotFoundError } from './memory.decider.js';
@@ -15,22 +18,42 @@ import { MEMORIES, type MemoryView } from './memory.read-model.js';
 export class MemoryAccess {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  agent(agentId: string, caller: Caller): Promise<AgentView> {
-    return accessibleAgent(this.readStore, agentId, caller);
+  /** The user a principal acts for: memories are a user's own (403 for any other principal). */
+  user(principal: Principal): string {
+    if (principal.kind === 'apiKey' || principal.kind === 'session') return principal.userId;
+    throw new ForbiddenError('principal_not_supported', 'memories belong to users: this principal has none');
   }
 
-  /** The memory, if the caller sees it (its own personal one, or the Agent's shared one). */
-  async memory(agent: AgentView, memoryId: string, caller: Caller): Promise<MemoryView> {
+  /** The Agent a route names, if the principal may read (`memory.read`) or change its own memories of it. */
+  async agent(
+    agentId: string,
+    principal: Principal,
+    action: 'memory.read' | 'memory.personal.write' = 'memory.read',
+  ): Promise<AgentView> {
+    const agent = await this.readStore.reader<AgentView>(AGENTS).get(agentId);
+    if (!agent) throw new NotFoundError('Agent', agentId);
+    const decision = authorize(principal, action, agent);
+    if (!decision.allow)
+      throw new ForbiddenError(decision.reason, `this API key is not granted access to Agent '${agent.id}'`);
+    return agent;
+  }
+
+  /** The memory, if the principal sees it (its own personal one, or the Agent's shared one). */
+  async memory(agent: AgentView, memoryId: string, principal: Principal): Promise<MemoryView> {
     const view = await this.readStore.reader<MemoryView>(MEMORIES).get(memoryId);
-    if (!view || view.agentId !== agent.id || (view.owner !== caller.userId && view.owner !== SHARED_OWNER))
+    if (
+      !view ||
+      view.agentId !== agent.id ||
+      (view.owner !== SHARED_OWNER && view.owner !== this.user(principal))
+    )
       throw new MemoryNotFoundError(memoryId);
     return view;
   }
 
-  /** Whether the caller manages the Agent's shared memory (its manager or an admin): sees contributors and reach. */
-  async managesShared(agent: AgentView, caller: Caller): Promise<boolean> {
+  /** Whether the principal manages the Agent's shared memory (its manager or an admin): sees contributors and reach. */
+  async managesShared(agent: AgentView, principal: Principal): Promise<boolean> {
     try {
-      await this.requireWritable(agent, SHARED_OWNER, caller);
+      await this.requireWritable(agent, SHARED_OWNER, principal);
       return true;
     } catch (error) {
       if (error instanceof ForbiddenError) return false;
@@ -38,14 +61,21 @@ export class MemoryAccess {
     }
   }
 
-  /** The bucket the caller may change: its own, or the shared one when it manages the Agent. */
-  async requireWritable(agent: AgentView, owner: string, caller: Caller): Promise<void> {
+  /** The bucket the principal may change: its own, or the shared one when it manages the Agent. */
+  async requireWritable(agent: AgentView, owner: string, principal: Principal): Promise<void> {
     if (owner !== SHARED_OWNER) return;
     const space = agent.spaceId ? await this.readStore.reader<SpaceView>(SPACES).get(agent.spaceId) : null;
-    if (!authorize(caller, 'memory.shared.write', { agent, space: space ?? null }).allow)
+    if (!authorize(principal, 'memory.shared.write', { agent, space: space ?? null }).allow)
       throw new ForbiddenError(
         'shared_memory_change_denied',
         "only the Agent's manager (a key that may change its Space) or an admin may change its shared memories",
       );
+  }
+
+  /** Erasing every memory of one's own, across Agents (`memory.own.erase`): the user it acts for. */
+  requireOwnErase(principal: Principal): string {
+    const decision = authorize(principal, 'memory.own.erase', null);
+    if (!decision.allow) throw new ForbiddenError(decision.reason, 'only a user erases their own memories');
+    return this.user(principal);
   }
 }

@@ -1,7 +1,7 @@
 // A memory as every route answers it.
 import type { z } from 'zod';
 import type { MemoryDto } from './memory.schemas.js';
-import type { PlainMemory } from './memory-store.js';
+import type { PlainMemory } from './memory.reader.js';
 
 export const toMemoryDto = (memory: PlainMemory): z.output<typeof MemoryDto> => ({
   id: memory.id,

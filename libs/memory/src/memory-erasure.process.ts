@@ -5,7 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { defineProcess, erasureHandlers, type EventHandlers } from '#eventsourcing';
 import { KEY_STORE, type KeyStore } from '#key-store';
 import type { MemoryEvent } from './memory.events.js';
-import { bucketKeyGroup } from './memory-store.js';
+import { bucketKeyGroup } from './memory.repository.js';
 
 type Read = Extract<MemoryEvent, { type: 'MemoryRetired' | 'MemoryDeleted' | 'MemoryBucketCleared' }>;
 

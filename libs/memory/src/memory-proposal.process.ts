@@ -3,76 +3,16 @@
 // or refused proposal, the proposal's key is destroyed (its text is no longer needed anywhere). The answering request
 // does the same at once; this catches up a process that died between the answer and the memory. Adding a memory id
 // twice is a no-op, so a replay changes nothing.
-import { Inject, Injectable } from '@nestjs/common';
-import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { EventEnvelope } from '#kernel';
-import { causedBy, defineProcess, type CommandContext, type EventHandlers } from '#eventsourcing';
-import { EVENT_STORE, type EventStore } from '#event-store';
-import { KEY_STORE, type KeyStore } from '#key-store';
-import { SharedMemoryFullError } from './memory.decider.js';
-import { SHARED_OWNER } from './memory.events.js';
-import { memoryProposalStreamId, type MemoryProposalEvent } from './memory-proposal.events.js';
-import { MemoryStore } from './memory-store.js';
+import { causedBy, defineProcess, type EventHandlers } from '#eventsourcing';
+import type { PlatformPrincipal } from '#identity';
+import { CompleteProposal } from './commands/complete-proposal/complete-proposal.command.js';
+import type { MemoryProposalEvent } from './memory-proposal.events.js';
 
-type Proposed = Extract<MemoryProposalEvent, { type: 'MemoryProposed' }>['data'];
-
-/** Completes an answered proposal: the memory it names (unless discarded or refused), then its key destroyed. */
-export class CompleteProposal extends Command<void> {
-  constructor(
-    readonly proposalId: string,
-    readonly outcome: { readonly memoryId: string; readonly bucket: 'shared' | 'personal' } | null,
-    readonly context: CommandContext,
-  ) {
-    super();
-  }
-}
-
-@CommandHandler(CompleteProposal)
-export class CompleteProposalHandler implements ICommandHandler<CompleteProposal> {
-  constructor(
-    private readonly store: MemoryStore,
-    @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(KEY_STORE) private readonly keys: KeyStore,
-  ) {}
-
-  async execute({ proposalId, outcome, context }: CompleteProposal): Promise<void> {
-    if (outcome) {
-      const proposed = (await this.events.readStream(memoryProposalStreamId(proposalId))).find(
-        (event) => event.type === 'MemoryProposed',
-      )?.data as Proposed | undefined;
-      const text = proposed ? await this.store.cipher.open(proposed.text) : null;
-      if (proposed && text !== null)
-        await this.addUnlessFull(
-          {
-            agentId: proposed.agentId,
-            owner: outcome.bucket === 'shared' ? SHARED_OWNER : proposed.userId,
-            text,
-            source: {
-              kind: 'proposal',
-              conversationId: proposed.conversationId,
-              messageId: proposed.messageId,
-            },
-            addedBy: proposed.userId,
-            memoryId: outcome.memoryId,
-          },
-          context,
-        );
-    }
-    await this.keys.destroy(proposalId);
-  }
-
-  /**
-   * The answering request checked for room before confirming; should the shared bucket have filled in between (a
-   * narrow race), the memory is not added rather than retiring another contributor's (or wedging this process).
-   */
-  private async addUnlessFull(...args: Parameters<MemoryStore['add']>): Promise<void> {
-    try {
-      await this.store.add(...args);
-    } catch (error) {
-      if (!(error instanceof SharedMemoryFullError)) throw error;
-    }
-  }
-}
+const NAME = 'memory-proposal-process';
+const PLATFORM: PlatformPrincipal = { kind: 'platform', process: NAME };
 
 type Read = Extract<
   MemoryProposalEvent,
@@ -87,7 +27,7 @@ type Read = Extract<
 
 @Injectable()
 export class MemoryProposalProcess extends defineProcess<Read>({
-  name: 'memory-proposal-process',
+  name: NAME,
   version: 1,
 }) {
   constructor(private readonly bus: CommandBus) {
@@ -105,7 +45,7 @@ export class MemoryProposalProcess extends defineProcess<Read>({
 
   private async complete(event: EnvelopeWithProposal, outcome: CompleteProposal['outcome']) {
     const { proposalId } = event.data;
-    await this.bus.execute(new CompleteProposal(proposalId, outcome, causedBy(event, proposalId)));
+    await this.bus.execute(new CompleteProposal(proposalId, outcome, causedBy(event, proposalId), PLATFORM));
     return [];
   }
 }

@@ -1,29 +1,36 @@
 // The Memory bounded context: durable per-Agent, per-user facts (personal and shared buckets with caps, screening
-// before storage, shared-memory proposals, versions, rollback and reach) as command and query slices, and the
-// context provider that recalls memories into conversation turns and extracts new ones after them (added to the
-// conversations' list when this module starts). Its process managers run with the projectors (apps/projectors.ts).
+// before storage, shared-memory proposals, versions, rollback and reach) as command and query slices (a write: its
+// command's handler authorizes through MemoryAccess, then MemoryRepository seals, decides and appends; a read:
+// MemoryReader opens the read models' texts), and the context provider that recalls memories into conversation
+// turns and extracts new ones after them, through commands too (added to the conversations' list when this module
+// starts). Its process managers run with the projectors (apps/projectors.ts).
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { ContextProviders, ConversationsModule } from '#conversations';
 import { ModelGatewayModule } from '#model-gateway';
-import { ClearDeletedAgentBucketHandler } from './agent-memories-deletion.process.js';
-import { CompleteProposalHandler } from './memory-proposal.process.js';
 import { AddMemoryController } from './commands/add-memory/add-memory.controller.js';
 import { AddMemoryHandler } from './commands/add-memory/add-memory.command.js';
 import { AnswerProposalController } from './commands/answer-proposal/answer-proposal.controller.js';
 import { AnswerProposalHandler } from './commands/answer-proposal/answer-proposal.command.js';
 import { ChangeMemoryController } from './commands/change-memory/change-memory.controller.js';
 import { ChangeMemoryHandler } from './commands/change-memory/change-memory.command.js';
+import { ClearDeletedAgentBucketHandler } from './commands/clear-deleted-agent-bucket/clear-deleted-agent-bucket.command.js';
 import { ClearMemoriesController } from './commands/clear-memories/clear-memories.controller.js';
 import { ClearMemoriesHandler } from './commands/clear-memories/clear-memories.command.js';
+import { CompleteProposalHandler } from './commands/complete-proposal/complete-proposal.command.js';
 import { DeleteMemoryController } from './commands/delete-memory/delete-memory.controller.js';
 import { DeleteMemoryHandler } from './commands/delete-memory/delete-memory.command.js';
+import { KeepExtractedMemoriesHandler } from './commands/keep-extracted-memories/keep-extracted-memories.command.js';
+import { RecordMemoryRecallHandler } from './commands/record-memory-recall/record-memory-recall.command.js';
 import { MemoryAccess } from './memory-access.js';
 import { MemoryEmbeddings } from './memory-embeddings.js';
 import { MemoryScreening } from './memory-screening.js';
-import { MemoryStore } from './memory-store.js';
+import { MemoryReader } from './memory.reader.js';
+import { MemoryRepository } from './memory.repository.js';
 import { MemoryContextProvider } from './memory.provider.js';
+import { GetMemoryHandler } from './queries/get-memory/get-memory.query.js';
 import { GetMemoryHistoryController } from './queries/get-memory-history/get-memory-history.controller.js';
 import { GetMemoryHistoryHandler } from './queries/get-memory-history/get-memory-history.query.js';
+import { GetProposalHandler } from './queries/get-proposal/get-proposal.query.js';
 import { ListMemoriesController } from './queries/list-memories/list-memories.controller.js';
 import { ListMemoriesHandler } from './queries/list-memories/list-memories.query.js';
 import { ListMemoriesAsOfHandler } from './queries/list-memories/list-memories-as-of.query.js';
@@ -49,6 +56,8 @@ export const MEMORY_COMMAND_HANDLERS = [
   AnswerProposalHandler,
   ClearDeletedAgentBucketHandler,
   CompleteProposalHandler,
+  RecordMemoryRecallHandler,
+  KeepExtractedMemoriesHandler,
 ];
 
 export const MEMORY_QUERY_HANDLERS = [
@@ -56,6 +65,8 @@ export const MEMORY_QUERY_HANDLERS = [
   GetMemoryHistoryHandler,
   ListProposalsHandler,
   ListMemoriesAsOfHandler,
+  GetMemoryHandler,
+  GetProposalHandler,
 ];
 
 @Module({
@@ -64,7 +75,8 @@ export const MEMORY_QUERY_HANDLERS = [
   providers: [
     ...MEMORY_COMMAND_HANDLERS,
     ...MEMORY_QUERY_HANDLERS,
-    MemoryStore,
+    MemoryRepository,
+    MemoryReader,
     MemoryAccess,
     MemoryEmbeddings,
     MemoryScreening,

@@ -6,6 +6,7 @@
 // saves them: personal ones at once, agent-wide ones as a proposal to the user (when the Agent shares memories).
 // Nothing of this runs for public Agents, incognito conversations or API-driven streamed turns (memory-rules.ts).
 import { Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import {
   agentChatModel,
   type AnsweredTurn,
@@ -15,16 +16,24 @@ import {
   type TurnNotice,
 } from '#conversations';
 import { callerScope, ModelGateway, type CallScope } from '#model-gateway';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { commandContext } from '#identity';
+import { newId } from '#kernel';
+import {
+  KeepExtractedMemories,
+  type ExtractedMemory,
+} from './commands/keep-extracted-memories/keep-extracted-memories.command.js';
+import { RecordMemoryRecall } from './commands/record-memory-recall/record-memory-recall.command.js';
 import { formatMemoriesBlock } from './memories-block.js';
 import { extractionMessages, memoryTextKey, parseCandidates } from './memory-extraction.js';
 import { countTokens } from '#tokenizer';
 import { MemoryEmbeddings } from './memory-embeddings.js';
 import { proposalsLimitedMessage } from './memory-proposal.decider.js';
 import { cosine, memoryApplies, sharedMemoryApplies } from './memory-rules.js';
-import { SHARED_OWNER, type MemorySource } from './memory.events.js';
+import { SHARED_OWNER } from './memory.events.js';
 import { MemoryScreening } from './memory-screening.js';
-import { MemoryStore, type PlainMemory } from './memory-store.js';
+import { MEMORY_READ_MODELS } from './memory.read-model.js';
+import { MemoryReader, type PlainMemory, type ProposalRate } from './memory.reader.js';
 import { FLAGGED_MESSAGE } from './screening/memory-screen.js';
 
 /** At or above: the same fact as one remembered already (not stored again). */
@@ -53,7 +62,9 @@ export class MemoryContextProvider implements ContextProvider {
   private readonly recalled = new Map<string, PlainMemory[]>();
 
   constructor(
-    private readonly store: MemoryStore,
+    private readonly reader: MemoryReader,
+    private readonly bus: CommandBus,
+    private readonly writes: ReadYourWritesBus,
     private readonly embeddings: MemoryEmbeddings,
     private readonly screening: MemoryScreening,
     private readonly gateway: ModelGateway,
@@ -61,7 +72,7 @@ export class MemoryContextProvider implements ContextProvider {
 
   async contribute(turn: TurnContext): Promise<ContextContribution | null> {
     if (!memoryApplies(this.memoryTurn(turn))) return null;
-    const memories = await this.store.memories(turn.agent.id, this.owners(turn));
+    const memories = await this.reader.memories(turn.agent.id, this.owners(turn));
     if (memories.length === 0) return null;
     const [query, ...vectors] = await this.embeddings.embed(
       this.scope(turn),
@@ -103,20 +114,18 @@ export class MemoryContextProvider implements ContextProvider {
     if (!memoryApplies(this.memoryTurn(turn)) || answered.status !== 'complete') return null;
     const context = commandContext(turn.caller);
     const conversation = { conversationId: turn.conversationId, messageId: answered.answerId };
-    let position = 0;
-    for (const owner of new Set(recalled.map((memory) => memory.owner))) {
-      const ids = recalled.filter((memory) => memory.owner === owner).map((memory) => memory.id);
-      position = Math.max(
-        position,
-        await this.store.recall(
-          turn.agent.id,
+    const owners = [...new Set(recalled.map((memory) => memory.owner))];
+    let { position } = await this.bus.execute(
+      new RecordMemoryRecall(
+        turn.agent.id,
+        owners.map((owner) => ({
           owner,
-          ids,
-          { ...conversation, userId: turn.caller.userId },
-          context,
-        ),
-      );
-    }
+          memoryIds: recalled.filter((memory) => memory.owner === owner).map((memory) => memory.id),
+        })),
+        { ...conversation, userId: turn.caller.userId },
+        context,
+      ),
+    );
 
     const signal = AbortSignal.timeout(EXTRACTION_TIMEOUT_MS);
     const model = agentChatModel(this.gateway, turn.agent, undefined);
@@ -141,28 +150,26 @@ export class MemoryContextProvider implements ContextProvider {
       flagged: null as string | null,
       proposalsLimited: undefined as string | undefined,
     };
-    let proposalRate: Awaited<ReturnType<MemoryStore['proposalRate']>> | undefined;
+    let proposalRate: ProposalRate | undefined;
     if (candidates.length === 0) {
-      if (position) await this.store.settle(position);
+      if (position) await this.writes.settle(position, MEMORY_READ_MODELS);
       return null;
     }
-    const source: MemorySource = { kind: 'extraction', ...conversation, messageId: turn.messageId };
+    const source = { kind: 'extraction' as const, ...conversation, messageId: turn.messageId };
     const userId = turn.caller.userId;
-    const known = await this.store.memories(turn.agent.id, this.owners(turn));
+    const known = await this.reader.memories(turn.agent.id, this.owners(turn));
     const knownVectors = await this.embeddings.embed(
       this.scope(turn),
       known.map((memory) => memory.text),
       signal,
       known.map((memory) => `${memory.id}:${memory.version}`),
     );
+    const extracted: ExtractedMemory[] = [];
     const recalledKeys = new Set(recalled.map((memory) => memoryTextKey(memory.text)));
     for (const candidate of candidates) {
       const verdict = await this.screening.screen(candidate.text, this.scope(turn), signal);
       if (verdict.flagged) {
-        position = await this.store.flag(
-          { agentId: turn.agent.id, owner: userId, reasons: verdict.reasons, source, flaggedBy: userId },
-          context,
-        );
+        extracted.push({ kind: 'flagged', reasons: verdict.reasons });
         notice.flagged = FLAGGED_MESSAGE;
         continue;
       }
@@ -180,24 +187,18 @@ export class MemoryContextProvider implements ContextProvider {
         closest.similarity >= SUPERSEDES &&
         closest.memory.bucket === 'personal'
       ) {
-        position = await this.store.revise(
-          {
-            agentId: turn.agent.id,
-            owner: closest.memory.owner,
-            memoryId: closest.memory.id,
-            text: candidate.text,
-            source,
-            revisedBy: null,
-            reason: 'superseded',
-          },
-          context,
-        );
+        extracted.push({
+          kind: 'superseded',
+          owner: closest.memory.owner,
+          memoryId: closest.memory.id,
+          text: candidate.text,
+        });
         notice.saved.push({ id: closest.memory.id, bucket: closest.memory.bucket, text: candidate.text });
         continue;
       }
       if (shared) {
         // Proposals per user per Agent per hour are limited: beyond it the fact is not proposed (the turn answers).
-        proposalRate ??= await this.store.proposalRate(turn.agent.id, userId, 'proposed');
+        proposalRate ??= await this.reader.proposalRate(turn.agent.id, userId, 'proposed');
         if (proposalRate.count + notice.proposals.length >= proposalRate.limit) {
           notice.proposalsLimited = proposalsLimitedMessage(
             proposalRate.limit,
@@ -205,28 +206,29 @@ export class MemoryContextProvider implements ContextProvider {
           );
           continue;
         }
-        const proposed = await this.store.propose(
-          {
-            agentId: turn.agent.id,
-            userId,
-            text: candidate.text,
-            conversationId: turn.conversationId,
-            messageId: turn.messageId,
-          },
-          context,
-        );
-        position = proposed.position;
-        notice.proposals.push({ id: proposed.proposalId, text: candidate.text });
+        const proposalId = newId('prop');
+        extracted.push({ kind: 'proposed', proposalId, text: candidate.text });
+        notice.proposals.push({ id: proposalId, text: candidate.text });
         continue;
       }
-      const added = await this.store.add(
-        { agentId: turn.agent.id, owner: userId, text: candidate.text, source, addedBy: userId },
-        context,
-      );
-      position = added.position;
-      notice.saved.push({ id: added.memoryId, bucket: 'personal', text: candidate.text });
+      const memoryId = newId('mem');
+      extracted.push({ kind: 'added', memoryId, text: candidate.text });
+      notice.saved.push({ id: memoryId, bucket: 'personal', text: candidate.text });
     }
-    if (position) await this.store.settle(position);
+    if (extracted.length > 0) {
+      const kept = await this.bus.execute(
+        new KeepExtractedMemories(
+          turn.agent.id,
+          userId,
+          source,
+          { conversationId: turn.conversationId, messageId: turn.messageId },
+          extracted,
+          context,
+        ),
+      );
+      position = kept.position || position;
+    }
+    if (position) await this.writes.settle(position, MEMORY_READ_MODELS);
     const { proposalsLimited, ...rest } = notice;
     if (rest.saved.length === 0 && rest.proposals.length === 0 && rest.flagged === null && !proposalsLimited)
       return null;

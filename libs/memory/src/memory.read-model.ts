@@ -94,3 +94,10 @@ export const MEMORY_RECALLS_READ_MODEL = defineReadModel<MemoryRecallView>({
   projection: MEMORY_PROJECTION,
   indexes: [{ fields: ['memoryId', 'at'] }],
 });
+
+/** The read models a memory write waits for before its route reads its change back. */
+export const MEMORY_READ_MODELS = [
+  MEMORIES_READ_MODEL,
+  MEMORY_PROPOSALS_READ_MODEL,
+  MEMORY_RECALLS_READ_MODEL,
+] as const;

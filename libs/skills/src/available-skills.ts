@@ -2,7 +2,7 @@
 // active version (a draft is never loaded). Its own win over its Space's, and those over the defaults, by name.
 import { Injectable } from '@nestjs/common';
 import type { AgentView } from '#agents';
-import { SkillStore } from './skill-store.js';
+import { SkillReader } from './skill.reader.js';
 import type { SkillVersionView, SkillView } from './skills.read-model.js';
 
 export interface AvailableSkill {
@@ -12,20 +12,20 @@ export interface AvailableSkill {
 
 @Injectable()
 export class AvailableSkills {
-  constructor(private readonly store: SkillStore) {}
+  constructor(private readonly reader: SkillReader) {}
 
   async of(agent: Pick<AgentView, 'id' | 'spaceId'>): Promise<AvailableSkill[]> {
     const [globals, space, own] = await Promise.all([
-      this.store.placed({ placement: 'global' }),
-      agent.spaceId ? this.store.placed({ spaceId: agent.spaceId }) : Promise.resolve([]),
-      this.store.placed({ agentId: agent.id }),
+      this.reader.placed({ placement: 'global' }),
+      agent.spaceId ? this.reader.placed({ spaceId: agent.spaceId }) : Promise.resolve([]),
+      this.reader.placed({ agentId: agent.id }),
     ]);
     const byName = new Map<string, SkillView>();
     for (const skill of [...globals, ...space, ...own])
       if (skill.activeVersionId) byName.set(skill.name, skill);
     const available: AvailableSkill[] = [];
     for (const skill of byName.values()) {
-      const version = await this.store.version(skill.activeVersionId!);
+      const version = await this.reader.version(skill.activeVersionId!);
       if (version?.state === 'published') available.push({ skill, version });
     }
     return available.toSorted((a, b) => a.skill.name.localeCompare(b.skill.name));

@@ -7,15 +7,15 @@
 // those), and an Agent with a Skill named as one of a Space's does not move into it; duplicates are 409
 // `skill_name_taken`.
 import { Inject, Injectable } from '@nestjs/common';
-import { accessibleAgent, AGENTS, manageableAgent, type AgentView } from '#agents';
-import { authorize, type Caller } from '#identity';
-import { ConflictError, ForbiddenError, ValidationError } from '#kernel';
+import { AGENTS, type AgentView } from '#agents';
+import { authorize, type Principal, type SkillPlace } from '#identity';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#kernel';
 import { findAll, READ_STORE, type Filter, type ReadStore } from '#read-store';
-import { changeableSpace, SpaceGrants, visibleSpace } from '#spaces';
+import { SPACES, type SpaceView } from '#spaces';
 import { SkillNotFoundError } from './skill.decider.js';
 import type { SkillPlacement } from './skill.events.js';
+import { SkillReader } from './skill.reader.js';
 import type { SkillView } from './skills.read-model.js';
-import { SkillStore } from './skill-store.js';
 
 export const placementOf = (skill: SkillView): SkillPlacement =>
   skill.placement === 'space'
@@ -24,11 +24,14 @@ export const placementOf = (skill: SkillView): SkillPlacement =>
       ? { kind: 'agent', agentId: skill.agentId! }
       : { kind: 'global' };
 
+/** The user a principal acts for (a Skill's creator), or null for one that is no user's (the platform). */
+export const userOf = (principal: Principal): string | null =>
+  principal.kind === 'apiKey' || principal.kind === 'session' ? principal.userId : null;
+
 @Injectable()
 export class SkillAccess {
   constructor(
-    private readonly store: SkillStore,
-    private readonly grants: SpaceGrants,
+    private readonly reader: SkillReader,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
@@ -41,41 +44,94 @@ export class SkillAccess {
       : { kind: 'agent', agentId: target.agentId! };
   }
 
-  async canSee(placement: SkillPlacement, caller: Caller): Promise<void> {
-    if (placement.kind === 'space')
-      await visibleSpace(this.readStore, this.grants, placement.spaceId, caller);
-    else if (placement.kind === 'agent') await accessibleAgent(this.readStore, placement.agentId, caller);
+  /**
+   * The policy's `skill.read` on the place: DEFAULT Skills everyone; a Space's Skills whoever sees the Space (404
+   * otherwise, as for an unknown Space), an Agent's whoever may use the Agent (404 when there is none, 403
+   * `agent_access_denied`).
+   */
+  async canSee(placement: SkillPlacement, principal: Principal): Promise<void> {
+    if (placement.kind === 'global') {
+      // DEFAULT Skills: everyone (the policy says so; asked all the same, so a rule change reaches here).
+      const decision = authorize(principal, 'skill.read', { kind: 'global' });
+      if (!decision.allow)
+        throw new ForbiddenError(decision.reason, 'the DEFAULT Skills are not readable here');
+      return;
+    }
+    if (placement.kind === 'space') {
+      const { space, place } = await this.spacePlace(placement.spaceId, principal);
+      if (!authorize(principal, 'skill.read', place).allow) throw new NotFoundError('Space', space.id);
+      return;
+    }
+    await this.agent(placement.agentId, principal);
   }
 
   /**
    * The policy's `skill.change` on the place: DEFAULT Skills admins only (403 `skill_change_denied`); a Space's,
-   * whoever may change the Space (`changeableSpace`: 404 when unseen, 403 `space_change_denied`); an Agent's, whoever
-   * manages it (`manageableAgent`). A Space or an Agent that does not exist is 404, to admins too.
+   * whoever may change the Space (404 when unseen, 403 `space_change_denied`); an Agent's, whoever manages it (404,
+   * 403 `agent_access_denied`, 403 `space_change_denied`). A Space or an Agent that does not exist is 404, to admins
+   * too.
    */
-  async canChange(placement: SkillPlacement, caller: Caller): Promise<void> {
+  async canChange(placement: SkillPlacement, principal: Principal): Promise<void> {
     if (placement.kind === 'global') {
-      const decision = authorize(caller, 'skill.change', { kind: 'global' });
+      const decision = authorize(principal, 'skill.change', { kind: 'global' });
       if (!decision.allow)
         throw new ForbiddenError(decision.reason, 'only admins change the Skills every Agent has');
       return;
     }
     if (placement.kind === 'space') {
-      await changeableSpace(this.readStore, this.grants, placement.spaceId, caller);
+      const { space, place } = await this.spacePlace(placement.spaceId, principal);
+      if (!authorize(principal, 'skill.read', place).allow) throw new NotFoundError('Space', space.id);
+      const decision = authorize(principal, 'skill.change', place);
+      if (!decision.allow)
+        throw new ForbiddenError(decision.reason, `this API key may not change Space '${space.id}'`);
       return;
     }
-    await manageableAgent(this.readStore, placement.agentId, caller);
+    const agent = await this.agent(placement.agentId, principal);
+    const space = agent.spaceId ? await this.readStore.reader<SpaceView>(SPACES).get(agent.spaceId) : null;
+    const decision = authorize(principal, 'skill.change', { kind: 'agent', agent, space: space ?? null });
+    if (!decision.allow)
+      throw new ForbiddenError(
+        decision.reason,
+        agent.spaceId
+          ? `this API key may use Agent '${agent.id}' but not manage it: that needs the right to change its Space '${agent.spaceId}'`
+          : `only admins manage Agent '${agent.id}'`,
+      );
   }
 
-  /** The Skill, if the caller sees it; 404 otherwise. */
-  async skill(skillId: string, caller: Caller): Promise<SkillView> {
-    const skill = await this.store.skill(skillId);
+  /** The Skill, if the principal sees it; 404 otherwise. */
+  async skill(skillId: string, principal: Principal): Promise<SkillView> {
+    const skill = await this.reader.skill(skillId);
     if (!skill) throw new SkillNotFoundError(skillId);
     try {
-      await this.canSee(placementOf(skill), caller);
+      await this.canSee(placementOf(skill), principal);
     } catch {
       throw new SkillNotFoundError(skillId);
     }
     return skill;
+  }
+
+  /** The Agent, if the principal may use it: 404 when there is none, 403 `agent_access_denied`. */
+  async agent(agentId: string, principal: Principal): Promise<AgentView> {
+    const agent = await this.readStore.reader<AgentView>(AGENTS).get(agentId);
+    if (!agent) throw new NotFoundError('Agent', agentId);
+    const decision = authorize(principal, 'agent.use', agent);
+    if (!decision.allow)
+      throw new ForbiddenError(decision.reason, `this API key is not granted access to Agent '${agent.id}'`);
+    return agent;
+  }
+
+  /** A Space as the policy's Skill place: whether it holds an Agent the principal may use is read only if needed. */
+  private async spacePlace(
+    spaceId: string,
+    principal: Principal,
+  ): Promise<{ space: SpaceView; place: Extract<SkillPlace, { kind: 'space' }> }> {
+    const space = await this.readStore.reader<SpaceView>(SPACES).get(spaceId);
+    if (!space) throw new NotFoundError('Space', spaceId);
+    if (authorize(principal, 'skill.read', { kind: 'space', space }).allow)
+      return { space, place: { kind: 'space', space } };
+    const agents = await findAll<AgentView>(this.readStore, AGENTS, { spaceId });
+    const holdsReachableAgent = agents.some((agent) => authorize(principal, 'agent.use', agent).allow);
+    return { space, place: { kind: 'space', space, holdsReachableAgent } };
   }
 
   /**
@@ -90,7 +146,7 @@ export class SkillAccess {
   ): Promise<void> {
     // The name is part of every query: only Skills of that name in the place are read.
     const taken = async (where: Filter) =>
-      (await this.store.placed({ ...where, name })).some((skill) => skill.id !== except);
+      (await this.reader.placed({ ...where, name })).some((skill) => skill.id !== except);
     let clash: boolean;
     if (placement.kind === 'global') clash = await taken({});
     else if (await taken({ placement: 'global' })) clash = true;
@@ -120,9 +176,9 @@ export class SkillAccess {
    * through AgentMoveChecks.
    */
   async requireFreeNamesInSpace(agentId: string, spaceId: string): Promise<void> {
-    const own = await this.store.placed({ agentId });
+    const own = await this.reader.placed({ agentId });
     if (own.length === 0) return;
-    const clashes = await this.store.placed({ spaceId, name: { $in: own.map((skill) => skill.name) } });
+    const clashes = await this.reader.placed({ spaceId, name: { $in: own.map((skill) => skill.name) } });
     if (clashes.length > 0) {
       const names = [...new Set(clashes.map((skill) => `'${skill.name}'`))].toSorted().join(', ');
       throw new ConflictError(

@@ -3,42 +3,16 @@
 // checkpointed state (an owner cascade, one document per Skill); a Skill created on an owner already gone is deleted as soon as it appears. Commands carry ids
 // derived from their cause, so a replay appends nothing.
 import { Injectable } from '@nestjs/common';
-import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandBus } from '@nestjs/cqrs';
 import type { AgentEvent } from '#agents';
-import {
-  causedBy,
-  defineProcess,
-  ownerCascade,
-  type CommandContext,
-  type EventHandlers,
-} from '#eventsourcing';
+import { causedBy, defineProcess, ownerCascade, type EventHandlers } from '#eventsourcing';
+import type { PlatformPrincipal } from '#identity';
 import type { SpaceEvent } from '#spaces';
+import { DeleteOwnedSkill } from './commands/delete-owned-skill/delete-owned-skill.command.js';
 import type { SkillEvent } from './skill.events.js';
-import { SkillStore } from './skill-store.js';
 
-/** The platform deletes a Skill because the Space or Agent it was placed on was deleted. */
-export class DeleteOwnedSkill extends Command<void> {
-  constructor(
-    readonly skillId: string,
-    readonly context: CommandContext,
-  ) {
-    super();
-  }
-}
-
-@CommandHandler(DeleteOwnedSkill)
-export class DeleteOwnedSkillHandler implements ICommandHandler<DeleteOwnedSkill> {
-  constructor(private readonly store: SkillStore) {}
-
-  async execute({ skillId, context }: DeleteOwnedSkill): Promise<void> {
-    const versions = await this.store.versions(skillId);
-    const result = await this.store.run({ type: 'DeleteSkill', skillId, reason: 'owner_deleted' }, context);
-    if (result.events.length > 0) {
-      await this.store.settle(result.position);
-      await this.store.purge(versions);
-    }
-  }
-}
+const NAME = 'skill-owner-deletion-process';
+const PLATFORM: PlatformPrincipal = { kind: 'platform', process: NAME };
 
 type Read = Extract<
   SkillEvent | AgentEvent | SpaceEvent,
@@ -59,7 +33,7 @@ const ownerSkills = ownerCascade<Read>({
 
 @Injectable()
 export class SkillOwnerDeletionProcess extends defineProcess<Read>({
-  name: 'skill-owner-deletion-process',
+  name: NAME,
   version: 2,
   collections: ownerSkills.collections,
 }) {
@@ -67,7 +41,7 @@ export class SkillOwnerDeletionProcess extends defineProcess<Read>({
     super();
   }
 
-  readonly on: EventHandlers<Read> = ownerSkills.handlers((skill, cause) =>
-    this.bus.execute(new DeleteOwnedSkill(skill.id, causedBy(cause, skill.id))),
-  );
+  readonly on: EventHandlers<Read> = ownerSkills.handlers(async (skill, cause) => {
+    await this.bus.execute(new DeleteOwnedSkill(skill.id, causedBy(cause, skill.id), PLATFORM));
+  });
 }

@@ -1,6 +1,7 @@
 // The Skills bounded context: versioned instruction bundles with reference files (inline, .md and .zip uploads,
 // drafts and published versions, Space, Agent and default availability, a marketplace) as command and query
-// slices, and the context provider that loads Skills on demand in conversations
+// slices (a write: its command's handler authorizes through SkillAccess, then SkillRepository stores the bundle's
+// blobs, decides and appends; a read: SkillReader), and the context provider that loads Skills on demand in conversations
 // (added to the conversations' list when this module starts), and the Skill-name check an Agent's move passes
 // (added to the Agents context's AgentMoveChecks).
 import { Module, type OnModuleInit } from '@nestjs/common';
@@ -11,10 +12,12 @@ import { ChangeSkillController } from './commands/change-skill/change-skill.cont
 import { ChangeSkillHandler } from './commands/change-skill/change-skill.command.js';
 import { CreateSkillController } from './commands/create-skill/create-skill.controller.js';
 import { CreateSkillHandler } from './commands/create-skill/create-skill.command.js';
+import { DeleteOwnedSkillHandler } from './commands/delete-owned-skill/delete-owned-skill.command.js';
 import { DeleteSkillController } from './commands/delete-skill/delete-skill.controller.js';
 import { DeleteSkillHandler } from './commands/delete-skill/delete-skill.command.js';
 import { MarketplaceController } from './commands/marketplace/marketplace.controller.js';
 import { ManageMarketplaceHandler } from './commands/marketplace/marketplace.command.js';
+import { SeedDefaultSkillHandler } from './commands/seed-default-skill/seed-default-skill.command.js';
 import { GetSkillController } from './queries/get-skill/get-skill.controller.js';
 import { GetSkillHandler, ListMarketplaceHandler } from './queries/get-skill/get-skill.query.js';
 import { GetSkillAsOfHandler } from './queries/get-skill/get-skill-as-of.query.js';
@@ -22,9 +25,9 @@ import { ListSkillsAsOfHandler } from './queries/list-skills/list-skills-as-of.q
 import { ListSkillsController } from './queries/list-skills/list-skills.controller.js';
 import { ListSkillsHandler } from './queries/list-skills/list-skills.query.js';
 import { SkillAccess } from './skill-access.js';
-import { SkillStore } from './skill-store.js';
+import { SkillReader } from './skill.reader.js';
+import { SkillRepository } from './skill.repository.js';
 import { SkillsContextProvider } from './skills.provider.js';
-import { DeleteOwnedSkillHandler } from './skill-owner-deletion.process.js';
 
 export const SKILL_CONTROLLERS = [
   ListSkillsController,
@@ -41,6 +44,7 @@ export const SKILL_COMMAND_HANDLERS = [
   DeleteSkillHandler,
   ManageMarketplaceHandler,
   DeleteOwnedSkillHandler,
+  SeedDefaultSkillHandler,
 ];
 
 export const SKILL_QUERY_HANDLERS = [
@@ -57,12 +61,13 @@ export const SKILL_QUERY_HANDLERS = [
   providers: [
     ...SKILL_COMMAND_HANDLERS,
     ...SKILL_QUERY_HANDLERS,
-    SkillStore,
+    SkillRepository,
+    SkillReader,
     SkillAccess,
     AvailableSkills,
     SkillsContextProvider,
   ],
-  exports: [SkillStore, AvailableSkills],
+  exports: [AvailableSkills],
 })
 export class SkillsModule implements OnModuleInit {
   constructor(

@@ -19,7 +19,7 @@ import {
 } from './skills-prompt.js';
 import { countTokens } from '#tokenizer';
 import { AvailableSkills, type AvailableSkill } from './available-skills.js';
-import { SkillStore } from './skill-store.js';
+import { SkillReader } from './skill.reader.js';
 
 /** Characters of a reference file a read returns (the rest is cut, and the result says so). */
 const FILE_CHARS = 20_000;
@@ -36,7 +36,7 @@ export class SkillsContextProvider implements ContextProvider {
 
   constructor(
     private readonly available: AvailableSkills,
-    private readonly store: SkillStore,
+    private readonly reader: SkillReader,
   ) {}
 
   async contribute(turn: TurnContext): Promise<ContextContribution | null> {
@@ -82,7 +82,7 @@ export class SkillsContextProvider implements ContextProvider {
         const name = String(argsOf(args).name ?? '');
         const entry = skills.find(({ skill }) => skill.name === name);
         if (!entry) return { content: `There is no Skill named '${name}'.`, ok: false, sources: [] };
-        const instructions = await this.store.text(entry.version.instructions);
+        const instructions = await this.reader.text(entry.version.instructions);
         if (instructions === null)
           return { content: `The Skill '${name}' could not be read.`, ok: false, sources: [] };
         turn.recordItem({
@@ -138,7 +138,7 @@ export class SkillsContextProvider implements ContextProvider {
           const asked = words(query);
           let best = -1;
           for (const candidate of files) {
-            const text = (await this.store.text(candidate)) ?? '';
+            const text = (await this.reader.text(candidate)) ?? '';
             const score = [...words(`${candidate.path} ${text.slice(0, FILE_CHARS)}`)].filter((word) =>
               asked.has(word),
             ).length;
@@ -151,7 +151,7 @@ export class SkillsContextProvider implements ContextProvider {
             ok: false,
             sources: [],
           };
-        const content = (await this.store.text(chosen)) ?? '';
+        const content = (await this.reader.text(chosen)) ?? '';
         return {
           content: formatSkillFile({
             skill: entry.skill.name,

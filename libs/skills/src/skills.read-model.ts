@@ -73,3 +73,6 @@ export const SKILL_VERSIONS_READ_MODEL = defineReadModel<SkillVersionView>({
   projection: SKILLS_PROJECTION,
   indexes: [{ fields: ['skillId', 'number'] }],
 });
+
+/** The read models a Skill write waits for before its route reads its change back. */
+export const SKILL_READ_MODELS = [SKILLS_READ_MODEL, SKILL_VERSIONS_READ_MODEL] as const;

@@ -1,15 +1,22 @@
 // POST /memory/{agentId}/memories (our design): add a memory.
 import { Body, Controller, Param, Post } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { ApiRoute, ZodBody } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { callerScope } from '#model-gateway';
+import { MEMORY_READ_MODELS } from '../../memory.read-model.js';
 import { AddMemoryBody, MemoryDto } from '../../memory.schemas.js';
+import { GetMemory } from '../../queries/get-memory/get-memory.query.js';
 import { AddMemory } from './add-memory.command.js';
 
 @Controller('api/v1/core/memory/:agentId/memories')
 export class AddMemoryController {
-  constructor(private readonly bus: CommandBus) {}
+  constructor(
+    private readonly writes: ReadYourWritesBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @ApiRoute({
     tag: 'Memory',
@@ -37,11 +44,16 @@ export class AddMemoryController {
     ],
   })
   @Post()
-  add(
+  async add(
     @Param('agentId') agentId: string,
     @Body(new ZodBody(AddMemoryBody)) body: z.output<typeof AddMemoryBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    return this.bus.execute(new AddMemory(agentId, body, caller));
+    const principal = principalOf(caller);
+    const { id } = await this.writes.send(
+      new AddMemory(agentId, body, callerScope(caller, 'core', agentId), commandContext(caller), principal),
+      MEMORY_READ_MODELS,
+    );
+    return this.queries.execute(new GetMemory(agentId, id, principal));
   }
 }

@@ -1,15 +1,22 @@
 // POST /memory/{agentId}/proposals/{proposalId} (our design): answer a shared-memory proposal.
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { ApiRoute, ZodBody } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { callerScope } from '#model-gateway';
+import { MEMORY_READ_MODELS } from '../../memory.read-model.js';
 import { AnswerProposalBody, ProposalDto } from '../../memory.schemas.js';
+import { GetProposal } from '../../queries/get-proposal/get-proposal.query.js';
 import { AnswerProposal } from './answer-proposal.command.js';
 
 @Controller('api/v1/core/memory/:agentId/proposals/:proposalId')
 export class AnswerProposalController {
-  constructor(private readonly bus: CommandBus) {}
+  constructor(
+    private readonly writes: ReadYourWritesBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @ApiRoute({
     tag: 'Memory',
@@ -40,12 +47,18 @@ export class AnswerProposalController {
   })
   @Post()
   @HttpCode(200)
-  answer(
+  async answer(
     @Param('agentId') agentId: string,
     @Param('proposalId') proposalId: string,
     @Body(new ZodBody(AnswerProposalBody)) body: z.output<typeof AnswerProposalBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    return this.bus.execute(new AnswerProposal(agentId, proposalId, body, caller));
+    const principal = principalOf(caller);
+    const usage = callerScope(caller, 'core', agentId);
+    const { message } = await this.writes.send(
+      new AnswerProposal(agentId, proposalId, body, usage, commandContext(caller), principal),
+      MEMORY_READ_MODELS,
+    );
+    return { ...(await this.queries.execute(new GetProposal(agentId, proposalId, principal))), message };
   }
 }

@@ -1,15 +1,22 @@
 // PATCH /memory/{agentId}/memories/{memoryId} and POST …/rollback (our design).
 import { Body, Controller, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { ApiRoute, ZodBody } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { callerScope } from '#model-gateway';
+import { MEMORY_READ_MODELS } from '../../memory.read-model.js';
 import { ChangeMemoryBody, MemoryDto, RollBackMemoryBody } from '../../memory.schemas.js';
+import { GetMemory } from '../../queries/get-memory/get-memory.query.js';
 import { ChangeMemory } from './change-memory.command.js';
 
 @Controller('api/v1/core/memory/:agentId/memories/:memoryId')
 export class ChangeMemoryController {
-  constructor(private readonly bus: CommandBus) {}
+  constructor(
+    private readonly writes: ReadYourWritesBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @ApiRoute({
     tag: 'Memory',
@@ -26,7 +33,7 @@ export class ChangeMemoryController {
     @Body(new ZodBody(ChangeMemoryBody)) body: z.output<typeof ChangeMemoryBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    return this.bus.execute(new ChangeMemory(agentId, memoryId, { text: body.text }, caller));
+    return this.send(agentId, memoryId, { text: body.text }, caller);
   }
 
   @ApiRoute({
@@ -50,6 +57,16 @@ export class ChangeMemoryController {
     @Body(new ZodBody(RollBackMemoryBody)) body: z.output<typeof RollBackMemoryBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    return this.bus.execute(new ChangeMemory(agentId, memoryId, { rollBackTo: body.version }, caller));
+    return this.send(agentId, memoryId, { rollBackTo: body.version }, caller);
+  }
+
+  private async send(agentId: string, memoryId: string, change: ChangeMemory['change'], caller: Caller) {
+    const principal = principalOf(caller);
+    const usage = callerScope(caller, 'core', agentId);
+    await this.writes.send(
+      new ChangeMemory(agentId, memoryId, change, usage, commandContext(caller), principal),
+      MEMORY_READ_MODELS,
+    );
+    return this.queries.execute(new GetMemory(agentId, memoryId, principal));
   }
 }

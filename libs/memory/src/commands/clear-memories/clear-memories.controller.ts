@@ -1,15 +1,16 @@
 // DELETE /memory/{agentId}/memories (clear one Agent's memories) and DELETE /memory (clear all of mine).
 import { Controller, Delete, HttpCode, Param, Query } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { ApiRoute, ZodQuery } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { MEMORY_READ_MODELS } from '../../memory.read-model.js';
 import { ClearMemoriesQuery } from '../../memory.schemas.js';
 import { ClearMemories } from './clear-memories.command.js';
 
 @Controller('api/v1/core/memory')
 export class ClearMemoriesController {
-  constructor(private readonly bus: CommandBus) {}
+  constructor(private readonly writes: ReadYourWritesBus) {}
 
   @ApiRoute({
     tag: 'Memory',
@@ -28,7 +29,10 @@ export class ClearMemoriesController {
     @Query(new ZodQuery(ClearMemoriesQuery)) query: z.output<typeof ClearMemoriesQuery>,
     @CurrentCaller() caller: Caller,
   ) {
-    await this.bus.execute(new ClearMemories(agentId, query.bucket, caller));
+    await this.writes.send(
+      new ClearMemories(agentId, query.bucket, commandContext(caller), principalOf(caller)),
+      MEMORY_READ_MODELS,
+    );
   }
 
   @ApiRoute({
@@ -40,6 +44,9 @@ export class ClearMemoriesController {
   @Delete()
   @HttpCode(204)
   async clearAll(@CurrentCaller() caller: Caller) {
-    await this.bus.execute(new ClearMemories(null, 'personal', caller));
+    await this.writes.send(
+      new ClearMemories(null, 'personal', commandContext(caller), principalOf(caller)),
+      MEMORY_READ_MODELS,
+    );
   }
 }

@@ -1,14 +1,16 @@
 // Deleting one memory: its key is destroyed, so every version of its text is gone from the log and the read models.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { commandContext, type Caller } from '#identity';
+import type { CommandContext, WriteResult } from '#eventsourcing';
+import type { Principal } from '#identity';
 import { MemoryAccess } from '../../memory-access.js';
-import { MemoryStore } from '../../memory-store.js';
+import { MemoryRepository } from '../../memory.repository.js';
 
-export class DeleteMemory extends Command<void> {
+export class DeleteMemory extends Command<WriteResult> {
   constructor(
     readonly agentId: string,
     readonly memoryId: string,
-    readonly caller: Caller,
+    readonly context: CommandContext,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -18,15 +20,14 @@ export class DeleteMemory extends Command<void> {
 export class DeleteMemoryHandler implements ICommandHandler<DeleteMemory> {
   constructor(
     private readonly access: MemoryAccess,
-    private readonly store: MemoryStore,
+    private readonly memories: MemoryRepository,
   ) {}
 
-  async execute({ agentId, memoryId, caller }: DeleteMemory): Promise<void> {
-    const agent = await this.access.agent(agentId, caller);
-    const view = await this.access.memory(agent, memoryId, caller);
-    await this.access.requireWritable(agent, view.owner, caller);
-    await this.store.settle(
-      await this.store.delete(agent.id, view.owner, memoryId, 'requested', commandContext(caller)),
-    );
+  async execute({ agentId, memoryId, context, principal }: DeleteMemory): Promise<WriteResult> {
+    const agent = await this.access.agent(agentId, principal, 'memory.personal.write');
+    const view = await this.access.memory(agent, memoryId, principal);
+    await this.access.requireWritable(agent, view.owner, principal);
+    const position = await this.memories.delete(agent.id, view.owner, memoryId, 'requested', context);
+    return { id: memoryId, position };
   }
 }

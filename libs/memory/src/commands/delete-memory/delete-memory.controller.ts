@@ -1,13 +1,14 @@
 // DELETE /memory/{agentId}/memories/{memoryId} (spec: delete one memory).
 import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { ReadYourWritesBus } from '#eventsourcing';
 import { ApiRoute } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { MEMORY_READ_MODELS } from '../../memory.read-model.js';
 import { DeleteMemory } from './delete-memory.command.js';
 
 @Controller('api/v1/core/memory/:agentId/memories/:memoryId')
 export class DeleteMemoryController {
-  constructor(private readonly bus: CommandBus) {}
+  constructor(private readonly writes: ReadYourWritesBus) {}
 
   @ApiRoute({
     tag: 'Memory',
@@ -23,6 +24,9 @@ export class DeleteMemoryController {
     @Param('memoryId') memoryId: string,
     @CurrentCaller() caller: Caller,
   ) {
-    await this.bus.execute(new DeleteMemory(agentId, memoryId, caller));
+    await this.writes.send(
+      new DeleteMemory(agentId, memoryId, commandContext(caller), principalOf(caller)),
+      MEMORY_READ_MODELS,
+    );
   }
 }

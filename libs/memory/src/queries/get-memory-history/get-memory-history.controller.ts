@@ -3,7 +3,7 @@ import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { ApiRoute } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, principalOf, type Caller } from '#identity';
 import { MemoryAnswersDto, MemoryVersionDto } from '../../memory.schemas.js';
 import { GetMemoryHistory } from './get-memory-history.query.js';
 
@@ -29,7 +29,7 @@ export class GetMemoryHistoryController {
     @Param('memoryId') memoryId: string,
     @CurrentCaller() caller: Caller,
   ) {
-    return this.queries.execute(new GetMemoryHistory(agentId, memoryId, 'versions', caller));
+    return this.queries.execute(new GetMemoryHistory(agentId, memoryId, 'versions', principalOf(caller)));
   }
 
   @ApiRoute({
@@ -47,6 +47,6 @@ export class GetMemoryHistoryController {
     @Param('memoryId') memoryId: string,
     @CurrentCaller() caller: Caller,
   ) {
-    return this.queries.execute(new GetMemoryHistory(agentId, memoryId, 'answers', caller));
+    return this.queries.execute(new GetMemoryHistory(agentId, memoryId, 'answers', principalOf(caller)));
   }
 }

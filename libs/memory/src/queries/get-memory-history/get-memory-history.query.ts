@@ -1,16 +1,13 @@
 // A memory's governance views: its versions (text, who or what wrote it, which conversation message caused it) and
 // the answers that used it (from the recalls the turns recorded), so a poisoned memory can be found, its reach seen,
 // and it can be rolled back or removed.
-import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Caller } from '#identity';
-import { findAll, READ_STORE, type ReadStore } from '#read-store';
+import type { Principal } from '#identity';
 import { MemoryAccess } from '../../memory-access.js';
 import { SHARED_OWNER } from '../../memory.events.js';
-import { MEMORY_RECALLS, type MemoryRecallView } from '../../memory.read-model.js';
+import { MemoryReader } from '../../memory.reader.js';
 import type { MemoryAnswersDto, MemoryVersionDto } from '../../memory.schemas.js';
-import { MemoryStore } from '../../memory-store.js';
 
 export class GetMemoryHistory extends Query<
   { data: z.output<typeof MemoryVersionDto>[] } | z.output<typeof MemoryAnswersDto>
@@ -19,7 +16,7 @@ export class GetMemoryHistory extends Query<
     readonly agentId: string,
     readonly memoryId: string,
     readonly what: 'versions' | 'answers',
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -29,27 +26,24 @@ export class GetMemoryHistory extends Query<
 export class GetMemoryHistoryHandler implements IQueryHandler<GetMemoryHistory> {
   constructor(
     private readonly access: MemoryAccess,
-    private readonly store: MemoryStore,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly reader: MemoryReader,
   ) {}
 
-  async execute({ agentId, memoryId, what, caller }: GetMemoryHistory) {
-    const agent = await this.access.agent(agentId, caller);
-    const view = await this.access.memory(agent, memoryId, caller);
+  async execute({ agentId, memoryId, what, principal }: GetMemoryHistory) {
+    const agent = await this.access.agent(agentId, principal);
+    const view = await this.access.memory(agent, memoryId, principal);
     if (what === 'answers') {
       // A shared memory is recalled into every user's turns: its manager (and admins) see every answer that used
       // it; any other user sees their own answers only.
-      const everyone = view.owner !== SHARED_OWNER || (await this.access.managesShared(agent, caller));
-      const recalls = (
-        await findAll<MemoryRecallView>(this.readStore, MEMORY_RECALLS, { memoryId: view.id })
-      ).filter((recall) => everyone || recall.userId === caller.userId);
+      const everyone = view.owner !== SHARED_OWNER || (await this.access.managesShared(agent, principal));
+      const recalls = (await this.reader.recalls(view.id)).filter(
+        (recall) => everyone || recall.userId === this.access.user(principal),
+      );
       return {
-        data: recalls
-          .toSorted((a, b) => a.at.localeCompare(b.at))
-          .map(({ conversationId, messageId, at }) => ({ conversationId, messageId, at })),
+        data: recalls.map(({ conversationId, messageId, at }) => ({ conversationId, messageId, at })),
       };
     }
-    const texts = await this.store.cipher.openMany(view.versions.map((version) => version.text));
+    const texts = await this.reader.texts(view.versions.map((version) => version.text));
     return {
       data: view.versions.map((version, i) => ({
         version: version.version,

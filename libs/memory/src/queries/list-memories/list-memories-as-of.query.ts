@@ -5,7 +5,7 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { Inject } from '@nestjs/common';
 import { z } from 'zod';
-import type { Caller } from '#identity';
+import type { Principal } from '#identity';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { ContentCipher } from '#key-store';
 import { MemoryAccess } from '../../memory-access.js';
@@ -30,7 +30,7 @@ export class ListMemoriesAsOf extends Query<{ data: z.output<typeof MemoryAsOfDt
   constructor(
     readonly agentId: string,
     readonly query: z.output<typeof MemoryListQuery>,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -44,11 +44,11 @@ export class ListMemoriesAsOfHandler implements IQueryHandler<ListMemoriesAsOf> 
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
   ) {}
 
-  async execute({ agentId, query, caller }: ListMemoriesAsOf) {
-    const agent = await this.access.agent(agentId, caller);
+  async execute({ agentId, query, principal }: ListMemoriesAsOf) {
+    const agent = await this.access.agent(agentId, principal);
     const asOf = new Date(query.asOf!);
     const owners = [
-      ...(query.bucket !== 'shared' ? [caller.userId] : []),
+      ...(query.bucket !== 'shared' ? [this.access.user(principal)] : []),
       ...(query.bucket !== 'personal' ? [SHARED_OWNER] : []),
     ];
     const memories = (

@@ -3,7 +3,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, listOf, ZodQuery } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, principalOf, type Caller } from '#identity';
 import { MemoryDto, MemoryListQuery } from '../../memory.schemas.js';
 import { ListMemories } from './list-memories.query.js';
 import { ListMemoriesAsOf } from './list-memories-as-of.query.js';
@@ -30,7 +30,8 @@ export class ListMemoriesController {
     @Query(new ZodQuery(MemoryListQuery)) query: z.output<typeof MemoryListQuery>,
     @CurrentCaller() caller: Caller,
   ) {
-    if (query.asOf !== undefined) return this.queries.execute(new ListMemoriesAsOf(agentId, query, caller));
-    return this.queries.execute(new ListMemories(agentId, query, caller));
+    if (query.asOf !== undefined)
+      return this.queries.execute(new ListMemoriesAsOf(agentId, query, principalOf(caller)));
+    return this.queries.execute(new ListMemories(agentId, query, principalOf(caller)));
   }
 }

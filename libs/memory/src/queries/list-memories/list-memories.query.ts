@@ -1,21 +1,18 @@
 // My personal memories of an Agent and its shared ones (spec: "Memory" management), opened, oldest first.
-import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Caller } from '#identity';
-import { findAll, READ_STORE, type ReadStore } from '#read-store';
+import type { Principal } from '#identity';
 import { MemoryAccess } from '../../memory-access.js';
 import { toMemoryDto } from '../../memory-dto.js';
 import { SHARED_OWNER } from '../../memory.events.js';
-import { MEMORY_RECALLS, type MemoryRecallView } from '../../memory.read-model.js';
+import { MemoryReader } from '../../memory.reader.js';
 import type { MemoryDto, MemoryListQuery } from '../../memory.schemas.js';
-import { MemoryStore } from '../../memory-store.js';
 
 export class ListMemories extends Query<{ data: z.output<typeof MemoryDto>[]; nextCursor: null }> {
   constructor(
     readonly agentId: string,
     readonly query: z.output<typeof MemoryListQuery>,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -25,20 +22,19 @@ export class ListMemories extends Query<{ data: z.output<typeof MemoryDto>[]; ne
 export class ListMemoriesHandler implements IQueryHandler<ListMemories> {
   constructor(
     private readonly access: MemoryAccess,
-    private readonly store: MemoryStore,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly reader: MemoryReader,
   ) {}
 
-  async execute({ agentId, query, caller }: ListMemories) {
-    const agent = await this.access.agent(agentId, caller);
+  async execute({ agentId, query, principal }: ListMemories) {
+    const agent = await this.access.agent(agentId, principal);
     const owners = [
-      ...(query.bucket !== 'shared' ? [caller.userId] : []),
+      ...(query.bucket !== 'shared' ? [this.access.user(principal)] : []),
       ...(query.bucket !== 'personal' ? [SHARED_OWNER] : []),
     ];
-    const memories = await this.store.memories(agent.id, owners);
+    const memories = await this.reader.memories(agent.id, owners);
     // The Agent's manager and admins govern the shared bucket: each shared memory comes with its contributor and
     // the answers that used it, so a poisoned one can be found, its reach seen, and removed.
-    const governs = owners.includes(SHARED_OWNER) && (await this.access.managesShared(agent, caller));
+    const governs = owners.includes(SHARED_OWNER) && (await this.access.managesShared(agent, principal));
     const data: z.output<typeof MemoryDto>[] = [];
     for (const memory of memories) {
       const dto = toMemoryDto(memory);
@@ -46,15 +42,11 @@ export class ListMemoriesHandler implements IQueryHandler<ListMemories> {
         data.push(dto);
         continue;
       }
-      const recalls = await findAll<MemoryRecallView>(this.readStore, MEMORY_RECALLS, {
-        memoryId: memory.id,
-      });
+      const recalls = await this.reader.recalls(memory.id);
       data.push({
         ...dto,
         contributor: memory.contributor,
-        answers: recalls
-          .toSorted((a, b) => a.at.localeCompare(b.at))
-          .map(({ conversationId, messageId, at }) => ({ conversationId, messageId, at })),
+        answers: recalls.map(({ conversationId, messageId, at }) => ({ conversationId, messageId, at })),
       });
     }
     return { data, nextCursor: null };

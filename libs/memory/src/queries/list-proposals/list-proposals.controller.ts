@@ -3,7 +3,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, listOf, ZodQuery } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, principalOf, type Caller } from '#identity';
 import { ProposalDto, ProposalListQuery } from '../../memory.schemas.js';
 import { ListProposals } from './list-proposals.query.js';
 
@@ -26,6 +26,6 @@ export class ListProposalsController {
     @Query(new ZodQuery(ProposalListQuery)) query: z.output<typeof ProposalListQuery>,
     @CurrentCaller() caller: Caller,
   ) {
-    return this.queries.execute(new ListProposals(agentId, query, caller));
+    return this.queries.execute(new ListProposals(agentId, query, principalOf(caller)));
   }
 }

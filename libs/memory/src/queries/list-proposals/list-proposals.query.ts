@@ -1,13 +1,11 @@
 // The shared-memory proposals waiting for the caller (or all of theirs), with their texts opened.
-import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Caller } from '#identity';
-import { findAll, READ_STORE, type ReadStore } from '#read-store';
+import type { Principal } from '#identity';
 import { MemoryAccess } from '../../memory-access.js';
-import { MEMORY_PROPOSALS, type MemoryProposalView } from '../../memory.read-model.js';
+import type { MemoryProposalView } from '../../memory.read-model.js';
 import type { ProposalDto, ProposalListQuery } from '../../memory.schemas.js';
-import { MemoryStore } from '../../memory-store.js';
+import { MemoryReader } from '../../memory.reader.js';
 
 export const toProposalDto = (
   view: MemoryProposalView,
@@ -28,7 +26,7 @@ export class ListProposals extends Query<{ data: z.output<typeof ProposalDto>[];
   constructor(
     readonly agentId: string,
     readonly query: z.output<typeof ProposalListQuery>,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -38,20 +36,17 @@ export class ListProposals extends Query<{ data: z.output<typeof ProposalDto>[];
 export class ListProposalsHandler implements IQueryHandler<ListProposals> {
   constructor(
     private readonly access: MemoryAccess,
-    private readonly store: MemoryStore,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly reader: MemoryReader,
   ) {}
 
-  async execute({ agentId, query, caller }: ListProposals) {
-    const agent = await this.access.agent(agentId, caller);
-    const views = (
-      await findAll<MemoryProposalView>(this.readStore, MEMORY_PROPOSALS, {
-        agentId: agent.id,
-        userId: caller.userId,
-        ...(query.state === 'pending' ? { state: 'pending' } : {}),
-      })
-    ).toSorted((a, b) => a.createdAt.localeCompare(b.createdAt));
-    const texts = await this.store.cipher.openMany(views.map((view) => view.text));
+  async execute({ agentId, query, principal }: ListProposals) {
+    const agent = await this.access.agent(agentId, principal);
+    const views = await this.reader.proposals(
+      agent.id,
+      this.access.user(principal),
+      query.state === 'pending',
+    );
+    const texts = await this.reader.texts(views.map((view) => view.text));
     return { data: views.map((view, i) => toProposalDto(view, texts[i] ?? null)), nextCursor: null };
   }
 }

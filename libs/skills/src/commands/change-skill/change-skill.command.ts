@@ -2,14 +2,14 @@
 // change becomes a new draft), publishing the draft (it becomes the version Agents load), or setting the active
 // version back to an earlier published one (a rollback). A name change is checked against the place when it goes live.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { z } from 'zod';
-import { commandContext, type Caller } from '#identity';
+import type { CommandContext, WriteResult } from '#eventsourcing';
+import type { Principal } from '#identity';
+import { newId } from '#kernel';
 import type { SkillBundle } from '../../bundle/skill-zip.js';
 import { placementOf, SkillAccess } from '../../skill-access.js';
-import { toSkillDto } from '../../skill-dto.js';
 import type { SkillContent } from '../../skill.events.js';
-import { SkillStore } from '../../skill-store.js';
-import type { SkillDto } from '../../skills.schemas.js';
+import { SkillReader } from '../../skill.reader.js';
+import { SkillRepository } from '../../skill.repository.js';
 
 export type SkillChange =
   | {
@@ -20,11 +20,12 @@ export type SkillChange =
   | { readonly kind: 'publish' }
   | { readonly kind: 'activate'; readonly versionId: string };
 
-export class ChangeSkill extends Command<z.output<typeof SkillDto>> {
+export class ChangeSkill extends Command<WriteResult> {
   constructor(
     readonly skillId: string,
     readonly change: SkillChange,
-    readonly caller: Caller,
+    readonly context: CommandContext,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -34,21 +35,21 @@ export class ChangeSkill extends Command<z.output<typeof SkillDto>> {
 export class ChangeSkillHandler implements ICommandHandler<ChangeSkill> {
   constructor(
     private readonly access: SkillAccess,
-    private readonly store: SkillStore,
+    private readonly reader: SkillReader,
+    private readonly skills: SkillRepository,
   ) {}
 
-  async execute({ skillId, change, caller }: ChangeSkill) {
-    const skill = await this.access.skill(skillId, caller);
+  async execute({ skillId, change, context, principal }: ChangeSkill): Promise<WriteResult> {
+    const skill = await this.access.skill(skillId, principal);
     const placement = placementOf(skill);
-    await this.access.canChange(placement, caller);
-    const context = commandContext(caller);
+    await this.access.canChange(placement, principal);
     let position: number;
     if (change.kind === 'draft') {
-      const base = await this.store.version(skill.draftVersionId ?? skill.activeVersionId ?? '');
+      const base = await this.reader.version(skill.draftVersionId ?? skill.activeVersionId ?? '');
       const instructions =
-        change.manifest.instructions ?? (base ? ((await this.store.text(base.instructions)) ?? '') : '');
+        change.manifest.instructions ?? (base ? ((await this.reader.text(base.instructions)) ?? '') : '');
       const content: SkillContent = {
-        ...(await this.store.content({
+        ...(await this.skills.content({
           manifest: {
             name: change.manifest.name ?? base?.name ?? skill.name,
             description: change.manifest.description ?? base?.description ?? skill.description,
@@ -59,11 +60,11 @@ export class ChangeSkillHandler implements ICommandHandler<ChangeSkill> {
       };
       const files = change.files ? content.files : (base?.files ?? []);
       position = (
-        await this.store.run(
+        await this.skills.decide(
           {
             type: 'SaveSkillDraft',
             skillId,
-            versionId: this.store.newVersionId(),
+            versionId: newId('skv'),
             content: { ...content, files },
           },
           context,
@@ -72,13 +73,13 @@ export class ChangeSkillHandler implements ICommandHandler<ChangeSkill> {
     } else {
       const goingLive =
         change.kind === 'publish'
-          ? await this.store.version(skill.draftVersionId ?? '')
-          : await this.store.version(change.versionId);
+          ? await this.reader.version(skill.draftVersionId ?? '')
+          : await this.reader.version(change.versionId);
       // Another Skill's version is no version of this one: the decider answers 404 for it.
       if (goingLive && goingLive.skillId === skillId && goingLive.name !== skill.name)
         await this.access.requireFreeName(goingLive.name, placement, skill.id);
       position = (
-        await this.store.run(
+        await this.skills.decide(
           change.kind === 'publish'
             ? { type: 'PublishSkillVersion', skillId }
             : { type: 'SetActiveSkillVersion', skillId, versionId: change.versionId },
@@ -86,7 +87,6 @@ export class ChangeSkillHandler implements ICommandHandler<ChangeSkill> {
         )
       ).position;
     }
-    await this.store.settle(position);
-    return toSkillDto((await this.store.skill(skillId))!, await this.store.versions(skillId));
+    return { id: skillId, position };
   }
 }

@@ -1,19 +1,25 @@
 // PUT /skills/{skillId} (save a draft), PUT /skills/{skillId}/upload (a draft from a .md or .zip),
 // POST /skills/{skillId}/publish, PUT /skills/{skillId}/active-version (our design).
 import { Body, Controller, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { ApiRoute, parseOrThrow, readMultipartFile, ZodBody } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { ReadYourWritesBus } from '#eventsourcing';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
 import { validateDescription, validateInstructions, validateSkillName } from '../../bundle/skill-manifest.js';
 import { readSkillUpload } from '../../bundle/skill-upload.js';
 import { ActiveVersionBody, SaveDraftBody, SkillDto } from '../../skills.schemas.js';
+import { GetSkill } from '../../queries/get-skill/get-skill.query.js';
+import { SKILL_READ_MODELS } from '../../skills.read-model.js';
 import { ChangeSkill } from './change-skill.command.js';
 
 @Controller('api/v1/core/skills/:skillId')
 export class ChangeSkillController {
-  constructor(private readonly bus: CommandBus) {}
+  constructor(
+    private readonly writes: ReadYourWritesBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @ApiRoute({
     tag: 'Skills',
@@ -33,7 +39,10 @@ export class ChangeSkillController {
       ...(body.description !== undefined ? { description: validateDescription(body.description) } : {}),
       ...(body.instructions !== undefined ? { instructions: validateInstructions(body.instructions) } : {}),
     };
-    return this.bus.execute(new ChangeSkill(skillId, { kind: 'draft', manifest }, caller));
+    return this.send(
+      new ChangeSkill(skillId, { kind: 'draft', manifest }, commandContext(caller), principalOf(caller)),
+      caller,
+    );
   }
 
   @ApiRoute({
@@ -52,8 +61,14 @@ export class ChangeSkillController {
   ) {
     const { file } = await readMultipartFile(request);
     const bundle = await readSkillUpload(file.filename, file.bytes);
-    return this.bus.execute(
-      new ChangeSkill(skillId, { kind: 'draft', manifest: bundle.manifest, files: bundle.files }, caller),
+    return this.send(
+      new ChangeSkill(
+        skillId,
+        { kind: 'draft', manifest: bundle.manifest, files: bundle.files },
+        commandContext(caller),
+        principalOf(caller),
+      ),
+      caller,
     );
   }
 
@@ -67,7 +82,10 @@ export class ChangeSkillController {
   @Post('publish')
   @HttpCode(200)
   publish(@Param('skillId') skillId: string, @CurrentCaller() caller: Caller) {
-    return this.bus.execute(new ChangeSkill(skillId, { kind: 'publish' }, caller));
+    return this.send(
+      new ChangeSkill(skillId, { kind: 'publish' }, commandContext(caller), principalOf(caller)),
+      caller,
+    );
   }
 
   @ApiRoute({
@@ -89,8 +107,20 @@ export class ChangeSkillController {
     @Body(new ZodBody(ActiveVersionBody)) body: z.output<typeof ActiveVersionBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    return this.bus.execute(
-      new ChangeSkill(skillId, { kind: 'activate', versionId: body.versionId }, caller),
+    return this.send(
+      new ChangeSkill(
+        skillId,
+        { kind: 'activate', versionId: body.versionId },
+        commandContext(caller),
+        principalOf(caller),
+      ),
+      caller,
     );
+  }
+
+  /** Sends the command, waits for the Skills read models, and answers the Skill with its versions. */
+  private async send(command: ChangeSkill, caller: Caller) {
+    const { id } = await this.writes.send(command, SKILL_READ_MODELS);
+    return this.queries.execute(new GetSkill(id, null, principalOf(caller)));
   }
 }

@@ -2,21 +2,21 @@
 // Skills, with a name free in that place; its first version is a draft, or published at once when asked. Its
 // instructions and reference files go to the blob store, never into an event.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { z } from 'zod';
-import { commandContext, type Caller } from '#identity';
+import type { CommandContext, WriteResult } from '#eventsourcing';
+import type { Principal } from '#identity';
 import { newId } from '#kernel';
 import type { SkillBundle } from '../../bundle/skill-zip.js';
-import { SkillAccess } from '../../skill-access.js';
-import { toSkillDto } from '../../skill-dto.js';
-import { SkillStore } from '../../skill-store.js';
-import type { SkillDto } from '../../skills.schemas.js';
+import { SkillAccess, userOf } from '../../skill-access.js';
+import { SkillRepository } from '../../skill.repository.js';
 
-export class CreateSkill extends Command<z.output<typeof SkillDto>> {
+/** Answers the new Skill's id. */
+export class CreateSkill extends Command<WriteResult> {
   constructor(
     readonly target: { readonly spaceId?: string | undefined; readonly agentId?: string | undefined },
     readonly bundle: SkillBundle,
     readonly publish: boolean,
-    readonly caller: Caller,
+    readonly context: CommandContext,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -26,32 +26,30 @@ export class CreateSkill extends Command<z.output<typeof SkillDto>> {
 export class CreateSkillHandler implements ICommandHandler<CreateSkill> {
   constructor(
     private readonly access: SkillAccess,
-    private readonly store: SkillStore,
+    private readonly skills: SkillRepository,
   ) {}
 
-  async execute({ target, bundle, publish, caller }: CreateSkill) {
+  async execute({ target, bundle, publish, context, principal }: CreateSkill): Promise<WriteResult> {
     const placement = this.access.placement(target);
-    await this.access.canChange(placement, caller);
+    await this.access.canChange(placement, principal);
     await this.access.requireFreeName(bundle.manifest.name, placement);
     const skillId = newId('skl');
-    const result = await this.store.run(
+    const { position } = await this.skills.decide(
       {
         type: 'CreateSkill',
         skillId,
-        versionId: this.store.newVersionId(),
+        versionId: newId('skv'),
         placement,
         source: 'CUSTOM',
         provider: null,
         sourceId: null,
         creatorType: 'USER',
-        creatorId: caller.userId,
-        content: await this.store.content(bundle),
+        creatorId: userOf(principal),
+        content: await this.skills.content(bundle),
         publish,
       },
-      commandContext(caller),
+      context,
     );
-    await this.store.settle(result.position);
-    const skill = (await this.store.skill(skillId))!;
-    return toSkillDto(skill, await this.store.versions(skillId));
+    return { id: skillId, position };
   }
 }

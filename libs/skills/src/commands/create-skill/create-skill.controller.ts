@@ -1,12 +1,15 @@
 // POST /skills (inline) and POST /skills/upload (a .md with frontmatter or a .zip with SKILL.md and reference files).
 import { Body, Controller, Post, Req } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { ApiRoute, parseOrThrow, readMultipartFile } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { ReadYourWritesBus } from '#eventsourcing';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
 import { validateDescription, validateInstructions, validateSkillName } from '../../bundle/skill-manifest.js';
 import { readSkillUpload } from '../../bundle/skill-upload.js';
 import { CreateSkillBody, SkillDto, UploadFields } from '../../skills.schemas.js';
+import { GetSkill } from '../../queries/get-skill/get-skill.query.js';
+import { SKILL_READ_MODELS } from '../../skills.read-model.js';
 import { CreateSkill } from './create-skill.command.js';
 
 const BAD_INPUT =
@@ -17,7 +20,10 @@ const BAD_INPUT =
 
 @Controller('api/v1/core/skills')
 export class CreateSkillController {
-  constructor(private readonly bus: CommandBus) {}
+  constructor(
+    private readonly writes: ReadYourWritesBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @ApiRoute({
     tag: 'Skills',
@@ -41,13 +47,15 @@ export class CreateSkillController {
       description: validateDescription(body.description),
       instructions: validateInstructions(body.instructions),
     };
-    return this.bus.execute(
+    return this.send(
       new CreateSkill(
         { spaceId: body.spaceId, agentId: body.agentId },
         { manifest, files: [] },
         body.publish,
-        caller,
+        commandContext(caller),
+        principalOf(caller),
       ),
+      caller,
     );
   }
 
@@ -66,8 +74,21 @@ export class CreateSkillController {
     const { fields, file } = await readMultipartFile(request);
     const target = parseOrThrow(UploadFields, fields);
     const bundle = await readSkillUpload(file.filename, file.bytes);
-    return this.bus.execute(
-      new CreateSkill({ spaceId: target.spaceId, agentId: target.agentId }, bundle, target.publish, caller),
+    return this.send(
+      new CreateSkill(
+        { spaceId: target.spaceId, agentId: target.agentId },
+        bundle,
+        target.publish,
+        commandContext(caller),
+        principalOf(caller),
+      ),
+      caller,
     );
+  }
+
+  /** Sends the command, waits for the Skills read models, and answers the Skill with its versions. */
+  private async send(command: CreateSkill, caller: Caller) {
+    const { id } = await this.writes.send(command, SKILL_READ_MODELS);
+    return this.queries.execute(new GetSkill(id, null, principalOf(caller)));
   }
 }

@@ -2,14 +2,16 @@
 // the read models, and its blobs purged (those no other live Skill uses). Deleting an installed marketplace Skill is
 // uninstalling it: its availability there ends, the marketplace entry stays.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { commandContext, type Caller } from '#identity';
+import type { CommandContext, WriteResult } from '#eventsourcing';
+import type { Principal } from '#identity';
 import { placementOf, SkillAccess } from '../../skill-access.js';
-import { SkillStore } from '../../skill-store.js';
+import { SkillRepository } from '../../skill.repository.js';
 
-export class DeleteSkill extends Command<void> {
+export class DeleteSkill extends Command<WriteResult> {
   constructor(
     readonly skillId: string,
-    readonly caller: Caller,
+    readonly context: CommandContext,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -19,18 +21,17 @@ export class DeleteSkill extends Command<void> {
 export class DeleteSkillHandler implements ICommandHandler<DeleteSkill> {
   constructor(
     private readonly access: SkillAccess,
-    private readonly store: SkillStore,
+    private readonly skills: SkillRepository,
   ) {}
 
-  async execute({ skillId, caller }: DeleteSkill): Promise<void> {
-    const skill = await this.access.skill(skillId, caller);
-    await this.access.canChange(placementOf(skill), caller);
-    const versions = await this.store.versions(skillId);
-    const result = await this.store.run(
-      { type: 'DeleteSkill', skillId, reason: skill.source === 'MARKETPLACE' ? 'uninstalled' : 'requested' },
-      commandContext(caller),
+  async execute({ skillId, context, principal }: DeleteSkill): Promise<WriteResult> {
+    const skill = await this.access.skill(skillId, principal);
+    await this.access.canChange(placementOf(skill), principal);
+    const position = await this.skills.delete(
+      skillId,
+      skill.source === 'MARKETPLACE' ? 'uninstalled' : 'requested',
+      context,
     );
-    await this.store.settle(result.position);
-    await this.store.purge(versions);
+    return { id: skillId, position };
   }
 }

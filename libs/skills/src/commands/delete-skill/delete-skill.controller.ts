@@ -1,13 +1,14 @@
 // DELETE /skills/{skillId} (our design): delete permanently, or uninstall an installed marketplace Skill.
 import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { ReadYourWritesBus } from '#eventsourcing';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { SKILL_READ_MODELS } from '../../skills.read-model.js';
 import { DeleteSkill } from './delete-skill.command.js';
 
 @Controller('api/v1/core/skills/:skillId')
 export class DeleteSkillController {
-  constructor(private readonly bus: CommandBus) {}
+  constructor(private readonly writes: ReadYourWritesBus) {}
 
   @ApiRoute({
     tag: 'Skills',
@@ -20,6 +21,9 @@ export class DeleteSkillController {
   @Delete()
   @HttpCode(204)
   async delete(@Param('skillId') skillId: string, @CurrentCaller() caller: Caller) {
-    await this.bus.execute(new DeleteSkill(skillId, caller));
+    await this.writes.send(
+      new DeleteSkill(skillId, commandContext(caller), principalOf(caller)),
+      SKILL_READ_MODELS,
+    );
   }
 }

@@ -2,19 +2,18 @@
 // installed copies keep their provenance) and restore archived ones; installing scopes a listed Skill to a Space or an Agent as a new Skill
 // (source MARKETPLACE, provider and sourceId naming the origin) sharing the listed version's blobs.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { z } from 'zod';
-import { authorize, commandContext, type Caller } from '#identity';
+import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
+import { authorize, type Principal } from '#identity';
 import { ForbiddenError, newId } from '#kernel';
-import { SkillAccess } from '../../skill-access.js';
+import { SkillAccess, userOf } from '../../skill-access.js';
 import { marketplaceListing, skillDecider } from '../../skill.decider.js';
-import { toSkillDto } from '../../skill-dto.js';
 import { skillStreamId } from '../../skill.events.js';
-import { SkillStore } from '../../skill-store.js';
-import type { SkillDto } from '../../skills.schemas.js';
+import { SkillRepository } from '../../skill.repository.js';
 
 export const MARKETPLACE_PROVIDER = 'platform-marketplace';
 
-export class ManageMarketplace extends Command<z.output<typeof SkillDto>> {
+/** Answers the Skill changed, or (install) the Skill installed. */
+export class ManageMarketplace extends Command<WriteResult> {
   constructor(
     readonly skillId: string,
     readonly action:
@@ -25,7 +24,8 @@ export class ManageMarketplace extends Command<z.output<typeof SkillDto>> {
           readonly kind: 'install';
           readonly target: { spaceId?: string | undefined; agentId?: string | undefined };
         },
-    readonly caller: Caller,
+    readonly context: CommandContext,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -35,19 +35,19 @@ export class ManageMarketplace extends Command<z.output<typeof SkillDto>> {
 export class ManageMarketplaceHandler implements ICommandHandler<ManageMarketplace> {
   constructor(
     private readonly access: SkillAccess,
-    private readonly store: SkillStore,
+    private readonly skills: SkillRepository,
+    private readonly aggregates: AggregateRepository,
   ) {}
 
-  async execute({ skillId, action, caller }: ManageMarketplace) {
-    const context = commandContext(caller);
+  async execute({ skillId, action, context, principal }: ManageMarketplace): Promise<WriteResult> {
     if (action.kind !== 'install') {
-      if (!authorize(caller, 'skill.marketplace.curate', null).allow)
+      if (!authorize(principal, 'skill.marketplace.curate', null).allow)
         throw new ForbiddenError(
           'marketplace_admin_only',
           'only admins list, archive and restore marketplace Skills',
         );
-      await this.access.skill(skillId, caller);
-      const { position } = await this.store.run(
+      await this.access.skill(skillId, principal);
+      const { position } = await this.skills.decide(
         action.kind === 'list'
           ? { type: 'ListOnMarketplace', skillId, versionId: null }
           : action.kind === 'archive'
@@ -55,29 +55,28 @@ export class ManageMarketplaceHandler implements ICommandHandler<ManageMarketpla
             : { type: 'RestoreToMarketplace', skillId },
         context,
       );
-      await this.store.settle(position);
-      return toSkillDto((await this.store.skill(skillId))!);
+      return { id: skillId, position };
     }
     const placement = this.access.placement(action.target);
-    await this.access.canChange(placement, caller);
-    const { state } = await this.store.aggregates.load(skillStreamId(skillId), skillDecider);
+    await this.access.canChange(placement, principal);
+    // The installation copies exactly the listed version: read from the listed Skill's own stream.
+    const { state } = await this.aggregates.load(skillStreamId(skillId), skillDecider);
     const listing = marketplaceListing(state, skillId);
     await this.access.requireFreeName(listing.content.name, placement);
     const installedId = newId('skl');
-    const { position } = await this.store.run(
+    const { position } = await this.skills.decide(
       {
         type: 'InstallSkill',
         skillId: installedId,
-        versionId: this.store.newVersionId(),
+        versionId: newId('skv'),
         placement,
         provider: MARKETPLACE_PROVIDER,
         creatorType: 'USER',
-        creatorId: caller.userId,
+        creatorId: userOf(principal),
         listing,
       },
       context,
     );
-    await this.store.settle(position);
-    return toSkillDto((await this.store.skill(installedId))!, await this.store.versions(installedId));
+    return { id: installedId, position };
   }
 }

@@ -2,16 +2,22 @@
 // /marketplace/skills/{skillId} (archive, admins), POST /marketplace/skills/{skillId}/restore (admins),
 // POST /marketplace/skills/{skillId}/install.
 import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { ReadYourWritesBus } from '#eventsourcing';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
 import { PlacementBody, SkillDto } from '../../skills.schemas.js';
+import { GetSkill } from '../../queries/get-skill/get-skill.query.js';
+import { SKILL_READ_MODELS } from '../../skills.read-model.js';
 import { ManageMarketplace } from './marketplace.command.js';
 
 @Controller('api/v1/core')
 export class MarketplaceController {
-  constructor(private readonly bus: CommandBus) {}
+  constructor(
+    private readonly writes: ReadYourWritesBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @ApiRoute({
     tag: 'Skills',
@@ -27,7 +33,11 @@ export class MarketplaceController {
   @Post('skills/:skillId/marketplace')
   @HttpCode(200)
   list(@Param('skillId') skillId: string, @CurrentCaller() caller: Caller) {
-    return this.bus.execute(new ManageMarketplace(skillId, { kind: 'list' }, caller));
+    return this.send(
+      new ManageMarketplace(skillId, { kind: 'list' }, commandContext(caller), principalOf(caller)),
+      caller,
+      false,
+    );
   }
 
   @ApiRoute({
@@ -40,7 +50,11 @@ export class MarketplaceController {
   })
   @Delete('marketplace/skills/:skillId')
   archive(@Param('skillId') skillId: string, @CurrentCaller() caller: Caller) {
-    return this.bus.execute(new ManageMarketplace(skillId, { kind: 'archive' }, caller));
+    return this.send(
+      new ManageMarketplace(skillId, { kind: 'archive' }, commandContext(caller), principalOf(caller)),
+      caller,
+      false,
+    );
   }
 
   @ApiRoute({
@@ -55,7 +69,11 @@ export class MarketplaceController {
   @Post('marketplace/skills/:skillId/restore')
   @HttpCode(200)
   restore(@Param('skillId') skillId: string, @CurrentCaller() caller: Caller) {
-    return this.bus.execute(new ManageMarketplace(skillId, { kind: 'restore' }, caller));
+    return this.send(
+      new ManageMarketplace(skillId, { kind: 'restore' }, commandContext(caller), principalOf(caller)),
+      caller,
+      false,
+    );
   }
 
   @ApiRoute({
@@ -73,6 +91,20 @@ export class MarketplaceController {
     @Body(new ZodBody(PlacementBody)) body: z.output<typeof PlacementBody>,
     @CurrentCaller() caller: Caller,
   ) {
-    return this.bus.execute(new ManageMarketplace(skillId, { kind: 'install', target: body }, caller));
+    return this.send(
+      new ManageMarketplace(
+        skillId,
+        { kind: 'install', target: body },
+        commandContext(caller),
+        principalOf(caller),
+      ),
+      caller,
+    );
+  }
+
+  /** Sends the command, waits for the Skills read models, and answers the Skill (with its versions if asked). */
+  private async send(command: ManageMarketplace, caller: Caller, withVersions = true) {
+    const { id } = await this.writes.send(command, SKILL_READ_MODELS);
+    return this.queries.execute(new GetSkill(id, null, principalOf(caller), withVersions));
   }
 }

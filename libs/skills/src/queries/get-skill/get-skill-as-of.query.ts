@@ -4,7 +4,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Caller } from '#identity';
+import type { Principal } from '#identity';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { SkillNotFoundError } from '../../skill.decider.js';
 import { placementOf, SkillAccess } from '../../skill-access.js';
@@ -16,7 +16,7 @@ export class GetSkillAsOf extends Query<z.output<typeof SkillDto>> {
   constructor(
     readonly skillId: string,
     readonly asOf: Date,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -29,11 +29,11 @@ export class GetSkillAsOfHandler implements IQueryHandler<GetSkillAsOf> {
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
   ) {}
 
-  async execute({ skillId, asOf, caller }: GetSkillAsOf) {
+  async execute({ skillId, asOf, principal }: GetSkillAsOf) {
     const found = await skillAsOf(this.eventStore, skillId, asOf);
     if (!found) throw new SkillNotFoundError(skillId);
     try {
-      await this.access.canSee(placementOf(found.skill), caller);
+      await this.access.canSee(placementOf(found.skill), principal);
     } catch {
       throw new SkillNotFoundError(skillId);
     }

@@ -2,7 +2,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute, AsOfQuery, ZodQuery, type AsOf } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, principalOf, type Caller } from '#identity';
 import { SkillDto, SkillVersionDto } from '../../skills.schemas.js';
 import { GetSkill } from './get-skill.query.js';
 import { GetSkillAsOf } from './get-skill-as-of.query.js';
@@ -24,8 +24,9 @@ export class GetSkillController {
     @Query(new ZodQuery(AsOfQuery)) query: AsOf,
     @CurrentCaller() caller: Caller,
   ) {
-    if (query.asOf) return this.queries.execute(new GetSkillAsOf(skillId, new Date(query.asOf), caller));
-    return this.queries.execute(new GetSkill(skillId, null, caller));
+    if (query.asOf)
+      return this.queries.execute(new GetSkillAsOf(skillId, new Date(query.asOf), principalOf(caller)));
+    return this.queries.execute(new GetSkill(skillId, null, principalOf(caller)));
   }
 
   @ApiRoute({
@@ -40,6 +41,6 @@ export class GetSkillController {
     @Param('versionId') versionId: string,
     @CurrentCaller() caller: Caller,
   ) {
-    return this.queries.execute(new GetSkill(skillId, versionId, caller));
+    return this.queries.execute(new GetSkill(skillId, versionId, principalOf(caller)));
   }
 }

@@ -4,7 +4,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { accessibleAgent, agentAsOf } from '#agents';
-import type { Caller } from '#identity';
+import type { Principal } from '#identity';
 import { NotFoundError, ValidationError } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { READ_STORE, type ReadStore } from '#read-store';
@@ -15,7 +15,7 @@ import type { SkillDto, SkillListQuery } from '../../skills.schemas.js';
 export class ListSkillsAsOf extends Query<{ data: z.output<typeof SkillDto>[]; nextCursor: null }> {
   constructor(
     readonly query: z.output<typeof SkillListQuery>,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -28,7 +28,7 @@ export class ListSkillsAsOfHandler implements IQueryHandler<ListSkillsAsOf> {
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
   ) {}
 
-  async execute({ query, caller }: ListSkillsAsOf) {
+  async execute({ query, principal }: ListSkillsAsOf) {
     if (query.agentId === undefined || query.spaceId !== undefined)
       throw new ValidationError(
         'as_of_needs_agent',
@@ -36,7 +36,7 @@ export class ListSkillsAsOfHandler implements IQueryHandler<ListSkillsAsOf> {
         'asOf',
       );
     const asOf = new Date(query.asOf!);
-    await accessibleAgent(this.readStore, query.agentId, caller);
+    await accessibleAgent(this.readStore, query.agentId, principal);
     const then = await agentAsOf(this.eventStore, query.agentId, asOf);
     if (!then) throw new NotFoundError('Agent', query.agentId);
     const skills = await availableSkillsAsOf(this.eventStore, then, asOf);

@@ -3,7 +3,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, listOf, ZodQuery } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, principalOf, type Caller } from '#identity';
 import { MarketplaceListQuery, SkillDto, SkillListQuery } from '../../skills.schemas.js';
 import { ListMarketplace } from '../get-skill/get-skill.query.js';
 import { ListSkills } from './list-skills.query.js';
@@ -29,8 +29,8 @@ export class ListSkillsController {
     @Query(new ZodQuery(SkillListQuery)) query: z.output<typeof SkillListQuery>,
     @CurrentCaller() caller: Caller,
   ) {
-    if (query.asOf !== undefined) return this.queries.execute(new ListSkillsAsOf(query, caller));
-    return this.queries.execute(new ListSkills(query, caller));
+    if (query.asOf !== undefined) return this.queries.execute(new ListSkillsAsOf(query, principalOf(caller)));
+    return this.queries.execute(new ListSkills(query, principalOf(caller)));
   }
 
   @ApiRoute({
@@ -48,6 +48,6 @@ export class ListSkillsController {
     @Query(new ZodQuery(MarketplaceListQuery)) query: z.output<typeof MarketplaceListQuery>,
     @CurrentCaller() caller: Caller,
   ) {
-    return this.queries.execute(new ListMarketplace(query.archived, caller));
+    return this.queries.execute(new ListMarketplace(query.archived, principalOf(caller)));
   }
 }

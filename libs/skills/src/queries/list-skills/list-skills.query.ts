@@ -2,20 +2,17 @@
 // DEFAULT Skills.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { accessibleAgent } from '#agents';
-import type { Caller } from '#identity';
+import type { Principal } from '#identity';
 import { ValidationError } from '#kernel';
-import { Inject } from '@nestjs/common';
-import { READ_STORE, type ReadStore } from '#read-store';
 import { SkillAccess } from '../../skill-access.js';
 import { toSkillDto } from '../../skill-dto.js';
-import { SkillStore } from '../../skill-store.js';
+import { SkillReader } from '../../skill.reader.js';
 import type { SkillDto, SkillListQuery } from '../../skills.schemas.js';
 
 export class ListSkills extends Query<{ data: z.output<typeof SkillDto>[]; nextCursor: null }> {
   constructor(
     readonly query: z.output<typeof SkillListQuery>,
-    readonly caller: Caller,
+    readonly principal: Principal,
   ) {
     super();
   }
@@ -25,25 +22,27 @@ export class ListSkills extends Query<{ data: z.output<typeof SkillDto>[]; nextC
 export class ListSkillsHandler implements IQueryHandler<ListSkills> {
   constructor(
     private readonly access: SkillAccess,
-    private readonly store: SkillStore,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly reader: SkillReader,
   ) {}
 
-  async execute({ query, caller }: ListSkills) {
+  async execute({ query, principal }: ListSkills) {
     if (query.agentId !== undefined && query.spaceId !== undefined)
       throw new ValidationError('invalid_placement', 'name at most one of spaceId and agentId', 'spaceId');
     let skills;
     if (query.agentId !== undefined) {
-      const agent = await accessibleAgent(this.readStore, query.agentId, caller);
+      const agent = await this.access.agent(query.agentId, principal);
       skills = [
-        ...(await this.store.placed({ placement: 'global' })),
-        ...(agent.spaceId ? await this.store.placed({ spaceId: agent.spaceId }) : []),
-        ...(await this.store.placed({ agentId: agent.id })),
+        ...(await this.reader.placed({ placement: 'global' })),
+        ...(agent.spaceId ? await this.reader.placed({ spaceId: agent.spaceId }) : []),
+        ...(await this.reader.placed({ agentId: agent.id })),
       ];
     } else if (query.spaceId !== undefined) {
-      await this.access.canSee({ kind: 'space', spaceId: query.spaceId }, caller);
-      skills = await this.store.placed({ spaceId: query.spaceId });
-    } else skills = await this.store.placed({ placement: 'global' });
+      await this.access.canSee({ kind: 'space', spaceId: query.spaceId }, principal);
+      skills = await this.reader.placed({ spaceId: query.spaceId });
+    } else {
+      await this.access.canSee({ kind: 'global' }, principal);
+      skills = await this.reader.placed({ placement: 'global' });
+    }
     return {
       data: skills
         .toSorted((a, b) => a.createdAt.localeCompare(b.createdAt))

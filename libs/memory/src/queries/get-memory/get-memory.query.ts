@@ -1,0 +1,35 @@
+// One memory, opened, as a write route answers it after its command (no route of its own: the list is the read
+// route). The principal must see it, as for every memory read.
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import type { Principal } from '#identity';
+import { MemoryAccess } from '../../memory-access.js';
+import { toMemoryDto } from '../../memory-dto.js';
+import { MemoryNotFoundError } from '../../memory.decider.js';
+import { MemoryReader } from '../../memory.reader.js';
+import type { MemoryDto } from '../../memory.schemas.js';
+
+export class GetMemory extends Query<z.output<typeof MemoryDto>> {
+  constructor(
+    readonly agentId: string,
+    readonly memoryId: string,
+    readonly principal: Principal,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetMemory)
+export class GetMemoryHandler implements IQueryHandler<GetMemory> {
+  constructor(
+    private readonly access: MemoryAccess,
+    private readonly reader: MemoryReader,
+  ) {}
+
+  async execute({ agentId, memoryId, principal }: GetMemory) {
+    const agent = await this.access.agent(agentId, principal);
+    const [memory] = await this.reader.open([await this.access.memory(agent, memoryId, principal)]);
+    if (!memory) throw new MemoryNotFoundError(memoryId);
+    return toMemoryDto(memory);
+  }
+}
