@@ -1,20 +1,24 @@
 // The LLM context of the core API (`/api/v1/core/llm/{agentId}/…`): model calls made as an Agent, through the
 // gateway's ModelGateway so both surfaces share model resolution, usage limits and usage recording.
+// Its calls (`calls/<verb-noun>/`: generate text, object, image, speech; transcribe) are not writes: they append
+// nothing but usage (recorded by the gateway through its own command), and they carry the client's AbortSignal. So,
+// like a conversation turn, each is a direct service call from its controller (the documented exception to "a
+// command on the bus", see README "How a write is wired"), never a command class on the CommandBus.
 import { Module } from '@nestjs/common';
 import { ConversationsModule } from '#conversations';
 import { ModelGatewayModule } from '#model-gateway';
 import { AgentCalls } from './agent-calls.js';
-import { GenerateImageController } from './commands/generate-image/generate-image.controller.js';
-import { GenerateImageHandler } from './commands/generate-image/generate-image.command.js';
-import { GenerateObjectController } from './commands/generate-object/generate-object.controller.js';
-import { GenerateObjectHandler } from './commands/generate-object/generate-object.command.js';
-import { GenerateTextController } from './commands/generate-text/generate-text.controller.js';
-import { GenerateTextHandler } from './commands/generate-text/generate-text.command.js';
-import { GenerateSpeechController } from './commands/generate-speech/generate-speech.controller.js';
-import { GenerateSpeechHandler } from './commands/generate-speech/generate-speech.command.js';
-import { TranscribeAudioController } from './commands/transcribe-audio/transcribe-audio.controller.js';
-import { TranscribeAudioHandler } from './commands/transcribe-audio/transcribe-audio.command.js';
-import { StandaloneBridgeController } from './commands/standalone-bridge.controller.js';
+import { GenerateImageController } from './calls/generate-image/generate-image.controller.js';
+import { GenerateImageCall } from './calls/generate-image/generate-image.call.js';
+import { GenerateObjectController } from './calls/generate-object/generate-object.controller.js';
+import { GenerateObjectCall } from './calls/generate-object/generate-object.call.js';
+import { GenerateTextController } from './calls/generate-text/generate-text.controller.js';
+import { GenerateTextCall } from './calls/generate-text/generate-text.call.js';
+import { GenerateSpeechController } from './calls/generate-speech/generate-speech.controller.js';
+import { GenerateSpeechCall } from './calls/generate-speech/generate-speech.call.js';
+import { TranscribeAudioController } from './calls/transcribe-audio/transcribe-audio.controller.js';
+import { TranscribeAudioCall } from './calls/transcribe-audio/transcribe-audio.call.js';
+import { StandaloneBridgeController } from './calls/standalone-bridge.controller.js';
 import { ConversationAccess } from './conversation-access.js';
 import { GetAgentUsageController } from './queries/get-agent-usage/get-agent-usage.controller.js';
 import { GetAgentUsageHandler } from './queries/get-agent-usage/get-agent-usage.query.js';
@@ -32,12 +36,12 @@ export const LLM_CONTROLLERS = [
   GetAgentUsageController,
 ];
 
-export const LLM_COMMAND_HANDLERS = [
-  GenerateTextHandler,
-  GenerateObjectHandler,
-  GenerateImageHandler,
-  GenerateSpeechHandler,
-  TranscribeAudioHandler,
+export const LLM_CALLS = [
+  GenerateTextCall,
+  GenerateObjectCall,
+  GenerateImageCall,
+  GenerateSpeechCall,
+  TranscribeAudioCall,
 ];
 
 export const LLM_QUERY_HANDLERS = [ListAgentModelsHandler, GetAgentUsageHandler];
@@ -45,6 +49,6 @@ export const LLM_QUERY_HANDLERS = [ListAgentModelsHandler, GetAgentUsageHandler]
 @Module({
   imports: [ModelGatewayModule, ConversationsModule],
   controllers: LLM_CONTROLLERS,
-  providers: [...LLM_COMMAND_HANDLERS, ...LLM_QUERY_HANDLERS, AgentCalls, ConversationAccess],
+  providers: [...LLM_CALLS, ...LLM_QUERY_HANDLERS, AgentCalls, ConversationAccess],
 })
 export class AgentGenerationModule {}

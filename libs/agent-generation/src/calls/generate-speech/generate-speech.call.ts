@@ -1,28 +1,32 @@
 // Speech for an Agent's caller (or a standalone App): the named speech model or the instance's default, one voice
 // or at most 2 speakers, through the ModelGateway (limits, usage). Offline it is a real WAV (offline-speech).
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import type { Caller } from '#identity';
 import { AgentCalls, scopeOf } from '../../agent-calls.js';
 import type { GenerateSpeechBody, SpeechResultDto } from '../../llm.schemas.js';
 
-export class GenerateSpeech extends Command<z.output<typeof SpeechResultDto>> {
+export class GenerateSpeech {
   constructor(
     /** null: a standalone App's bridge. */
     readonly agentId: string | null,
     readonly body: GenerateSpeechBody,
     readonly caller: Caller,
     readonly signal: AbortSignal,
-  ) {
-    super();
-  }
+  ) {}
 }
 
-@CommandHandler(GenerateSpeech)
-export class GenerateSpeechHandler implements ICommandHandler<GenerateSpeech> {
+/** Runs the call: a direct service call from its controller (it carries the client's AbortSignal; see the module header). */
+@Injectable()
+export class GenerateSpeechCall {
   constructor(private readonly calls: AgentCalls) {}
 
-  async execute({ agentId, body, caller, signal }: GenerateSpeech) {
+  async execute({
+    agentId,
+    body,
+    caller,
+    signal,
+  }: GenerateSpeech): Promise<z.output<typeof SpeechResultDto>> {
     await this.calls.authorizeAgent(agentId, caller);
     const model =
       body.model !== undefined

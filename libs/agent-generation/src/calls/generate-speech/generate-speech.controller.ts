@@ -1,13 +1,12 @@
 // POST /llm/{agentId}/speech (our design; `llm.generateSpeech` of the bridge under /api/v1/bridge/agents/{agentId}).
 import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
 import { CurrentCaller, type Caller } from '#identity';
 import { abortOnDisconnect } from '#model-gateway';
 import { GenerateSpeechBody, SpeechResultDto } from '../../llm.schemas.js';
-import { GenerateSpeech } from './generate-speech.command.js';
+import { GenerateSpeech, GenerateSpeechCall } from './generate-speech.call.js';
 
 export const SPEECH_ROUTE_DOC = {
   tag: 'LLM',
@@ -22,7 +21,7 @@ export const SPEECH_ROUTE_DOC = {
 
 @Controller(['api/v1/core/llm/:agentId', 'api/v1/bridge/agents/:agentId/llm'])
 export class GenerateSpeechController {
-  constructor(private readonly bus: CommandBus) {}
+  constructor(private readonly call: GenerateSpeechCall) {}
 
   @ApiRoute(SPEECH_ROUTE_DOC)
   @Post('speech')
@@ -33,6 +32,6 @@ export class GenerateSpeechController {
     @CurrentCaller() caller: Caller,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    return this.bus.execute(new GenerateSpeech(agentId, body, caller, abortOnDisconnect(reply)));
+    return this.call.execute(new GenerateSpeech(agentId, body, caller, abortOnDisconnect(reply)));
   }
 }

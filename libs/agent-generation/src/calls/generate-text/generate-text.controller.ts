@@ -1,6 +1,5 @@
 // POST /llm/{agentId}/generateText (spec).
 import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { abortOnDisconnect } from '#model-gateway';
 import { ApiRoute, parseOrThrow } from '#http';
@@ -8,11 +7,11 @@ import { CurrentCaller, type Caller } from '#identity';
 import { rejectInstructionRoles } from '../../chat-request.js';
 import { generateErrors } from '../../generate-errors.js';
 import { GenerateTextBody, TextResultDto } from '../../llm.schemas.js';
-import { GenerateText } from './generate-text.command.js';
+import { GenerateText, GenerateTextCall } from './generate-text.call.js';
 
 @Controller(['api/v1/core/llm/:agentId', 'api/v1/bridge/agents/:agentId/llm'])
 export class GenerateTextController {
-  constructor(private readonly bus: CommandBus) {}
+  constructor(private readonly call: GenerateTextCall) {}
 
   @ApiRoute({
     tag: 'LLM',
@@ -35,6 +34,6 @@ export class GenerateTextController {
   ) {
     const signal = abortOnDisconnect(reply);
     rejectInstructionRoles(raw);
-    return this.bus.execute(new GenerateText(agentId, parseOrThrow(GenerateTextBody, raw), caller, signal));
+    return this.call.execute(new GenerateText(agentId, parseOrThrow(GenerateTextBody, raw), caller, signal));
   }
 }

@@ -1,12 +1,12 @@
 // Generating text as the Agent: its system prompt, the conversation's history, then the messages, on its model (or
 // the one named) with its sampling controls, through the ModelGateway (limits, usage).
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import type { Caller } from '#identity';
 import { AgentCalls, toUsage } from '../../agent-calls.js';
 import type { GenerateTextBody, TextResultDto } from '../../llm.schemas.js';
 
-export class GenerateText extends Command<z.output<typeof TextResultDto>> {
+export class GenerateText {
   constructor(
     /** null: a standalone App's bridge (the instance-wide default model). */
     readonly agentId: string | null,
@@ -14,16 +14,15 @@ export class GenerateText extends Command<z.output<typeof TextResultDto>> {
     readonly caller: Caller,
     /** Aborted when the client disconnects: the upstream call is cancelled. */
     readonly signal: AbortSignal,
-  ) {
-    super();
-  }
+  ) {}
 }
 
-@CommandHandler(GenerateText)
-export class GenerateTextHandler implements ICommandHandler<GenerateText> {
+/** Runs the call: a direct service call from its controller (it carries the client's AbortSignal; see the module header). */
+@Injectable()
+export class GenerateTextCall {
   constructor(private readonly calls: AgentCalls) {}
 
-  async execute({ agentId, body, caller, signal }: GenerateText) {
+  async execute({ agentId, body, caller, signal }: GenerateText): Promise<z.output<typeof TextResultDto>> {
     const call = await this.calls.prepare(agentId, body, caller);
     const result = await this.calls.gateway.chat(
       call.scope,

@@ -1,13 +1,12 @@
 // POST /llm/{agentId}/transcribe (our design; `llm.transcribe` of the bridge under /api/v1/bridge/agents/{agentId}).
 import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
 import { CurrentCaller, type Caller } from '#identity';
 import { abortOnDisconnect } from '#model-gateway';
 import { TRANSCRIPTION_BODY_BYTES, TranscribeBody, TranscriptionResultDto } from '../../llm.schemas.js';
-import { TranscribeAudio } from './transcribe-audio.command.js';
+import { TranscribeAudio, TranscribeAudioCall } from './transcribe-audio.call.js';
 
 export const TRANSCRIBE_ROUTE_DOC = {
   tag: 'LLM',
@@ -23,7 +22,7 @@ export const TRANSCRIBE_ROUTE_DOC = {
 
 @Controller(['api/v1/core/llm/:agentId', 'api/v1/bridge/agents/:agentId/llm'])
 export class TranscribeAudioController {
-  constructor(private readonly bus: CommandBus) {}
+  constructor(private readonly call: TranscribeAudioCall) {}
 
   @ApiRoute(TRANSCRIBE_ROUTE_DOC)
   @Post('transcribe')
@@ -34,6 +33,6 @@ export class TranscribeAudioController {
     @CurrentCaller() caller: Caller,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    return this.bus.execute(new TranscribeAudio(agentId, body, caller, abortOnDisconnect(reply)));
+    return this.call.execute(new TranscribeAudio(agentId, body, caller, abortOnDisconnect(reply)));
   }
 }

@@ -3,7 +3,6 @@
 // instance-wide default model; speech and transcription alike). Only App credentials reach these routes (the guard,
 // by path), and the policy's `app.standalone` decides; the same commands as the Agent routes answer, with no Agent.
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { ApiRoute, parseOrThrow, ZodBody } from '#http';
@@ -20,12 +19,12 @@ import {
   TextResultDto,
   TranscribeBody,
 } from '../llm.schemas.js';
-import { GenerateImage } from './generate-image/generate-image.command.js';
-import { GenerateObject } from './generate-object/generate-object.command.js';
-import { GenerateSpeech } from './generate-speech/generate-speech.command.js';
+import { GenerateImage, GenerateImageCall } from './generate-image/generate-image.call.js';
+import { GenerateObject, GenerateObjectCall } from './generate-object/generate-object.call.js';
+import { GenerateSpeech, GenerateSpeechCall } from './generate-speech/generate-speech.call.js';
 import { SPEECH_ROUTE_DOC } from './generate-speech/generate-speech.controller.js';
-import { GenerateText } from './generate-text/generate-text.command.js';
-import { TranscribeAudio } from './transcribe-audio/transcribe-audio.command.js';
+import { GenerateText, GenerateTextCall } from './generate-text/generate-text.call.js';
+import { TranscribeAudio, TranscribeAudioCall } from './transcribe-audio/transcribe-audio.call.js';
 import { TRANSCRIBE_ROUTE_DOC } from './transcribe-audio/transcribe-audio.controller.js';
 
 const ERRORS = [
@@ -40,7 +39,13 @@ const ERRORS = [
 
 @Controller('api/v1/bridge/llm')
 export class StandaloneBridgeController {
-  constructor(private readonly bus: CommandBus) {}
+  constructor(
+    private readonly generateTextCall: GenerateTextCall,
+    private readonly generateObjectCall: GenerateObjectCall,
+    private readonly generateImageCall: GenerateImageCall,
+    private readonly generateSpeechCall: GenerateSpeechCall,
+    private readonly transcribeAudioCall: TranscribeAudioCall,
+  ) {}
 
   @ApiRoute({
     tag: 'Bridge',
@@ -60,7 +65,9 @@ export class StandaloneBridgeController {
   ) {
     const signal = abortOnDisconnect(reply);
     rejectInstructionRoles(raw);
-    return this.bus.execute(new GenerateText(null, parseOrThrow(GenerateTextBody, raw), caller, signal));
+    return this.generateTextCall.execute(
+      new GenerateText(null, parseOrThrow(GenerateTextBody, raw), caller, signal),
+    );
   }
 
   @ApiRoute({
@@ -79,7 +86,9 @@ export class StandaloneBridgeController {
   ) {
     const signal = abortOnDisconnect(reply);
     rejectInstructionRoles(raw);
-    return this.bus.execute(new GenerateObject(null, parseOrThrow(GenerateObjectBody, raw), caller, signal));
+    return this.generateObjectCall.execute(
+      new GenerateObject(null, parseOrThrow(GenerateObjectBody, raw), caller, signal),
+    );
   }
 
   @ApiRoute({
@@ -96,7 +105,7 @@ export class StandaloneBridgeController {
     @CurrentCaller() caller: Caller,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    return this.bus.execute(new GenerateImage(null, body, caller, abortOnDisconnect(reply)));
+    return this.generateImageCall.execute(new GenerateImage(null, body, caller, abortOnDisconnect(reply)));
   }
 
   @ApiRoute({
@@ -111,7 +120,7 @@ export class StandaloneBridgeController {
     @CurrentCaller() caller: Caller,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    return this.bus.execute(new GenerateSpeech(null, body, caller, abortOnDisconnect(reply)));
+    return this.generateSpeechCall.execute(new GenerateSpeech(null, body, caller, abortOnDisconnect(reply)));
   }
 
   @ApiRoute({
@@ -126,6 +135,8 @@ export class StandaloneBridgeController {
     @CurrentCaller() caller: Caller,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    return this.bus.execute(new TranscribeAudio(null, body, caller, abortOnDisconnect(reply)));
+    return this.transcribeAudioCall.execute(
+      new TranscribeAudio(null, body, caller, abortOnDisconnect(reply)),
+    );
   }
 }

@@ -1,6 +1,6 @@
 // Transcribing audio for an Agent's caller (or a standalone App): the named transcription model, through the
 // ModelGateway. Offline, offline-transcribe reads back what offline-speech said.
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import type { Caller } from '#identity';
 import { ValidationError } from '#kernel';
@@ -11,23 +11,27 @@ import {
   type TranscriptionResultDto,
 } from '../../llm.schemas.js';
 
-export class TranscribeAudio extends Command<z.output<typeof TranscriptionResultDto>> {
+export class TranscribeAudio {
   constructor(
     /** null: a standalone App's bridge. */
     readonly agentId: string | null,
     readonly body: TranscribeBody,
     readonly caller: Caller,
     readonly signal: AbortSignal,
-  ) {
-    super();
-  }
+  ) {}
 }
 
-@CommandHandler(TranscribeAudio)
-export class TranscribeAudioHandler implements ICommandHandler<TranscribeAudio> {
+/** Runs the call: a direct service call from its controller (it carries the client's AbortSignal; see the module header). */
+@Injectable()
+export class TranscribeAudioCall {
   constructor(private readonly calls: AgentCalls) {}
 
-  async execute({ agentId, body, caller, signal }: TranscribeAudio) {
+  async execute({
+    agentId,
+    body,
+    caller,
+    signal,
+  }: TranscribeAudio): Promise<z.output<typeof TranscriptionResultDto>> {
     await this.calls.authorizeAgent(agentId, caller);
     const model = this.calls.gateway.resolve(body.model, 'transcription');
     const audio = Buffer.from(body.audioBase64, 'base64');

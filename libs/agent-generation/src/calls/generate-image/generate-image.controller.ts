@@ -1,16 +1,15 @@
 // POST /llm/{agentId}/generateImage (spec).
 import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { abortOnDisconnect } from '#model-gateway';
 import { ApiRoute, ZodBody } from '#http';
 import { CurrentCaller, type Caller } from '#identity';
 import { GenerateImageBody, ImageResultDto } from '../../llm.schemas.js';
-import { GenerateImage } from './generate-image.command.js';
+import { GenerateImage, GenerateImageCall } from './generate-image.call.js';
 
 @Controller(['api/v1/core/llm/:agentId', 'api/v1/bridge/agents/:agentId/llm'])
 export class GenerateImageController {
-  constructor(private readonly bus: CommandBus) {}
+  constructor(private readonly call: GenerateImageCall) {}
 
   @ApiRoute({
     tag: 'LLM',
@@ -38,6 +37,6 @@ export class GenerateImageController {
     @CurrentCaller() caller: Caller,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    return this.bus.execute(new GenerateImage(agentId, body, caller, abortOnDisconnect(reply)));
+    return this.call.execute(new GenerateImage(agentId, body, caller, abortOnDisconnect(reply)));
   }
 }

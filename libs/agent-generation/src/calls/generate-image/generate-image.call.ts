@@ -1,28 +1,27 @@
 // Generating an image for the Agent's caller: the named image model or the instance's default.
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import type { Caller } from '#identity';
 import { AgentCalls, scopeOf } from '../../agent-calls.js';
 import { validateMask } from '../../image-mask.js';
 import type { GenerateImageBody, ImageResultDto } from '../../llm.schemas.js';
 
-export class GenerateImage extends Command<z.output<typeof ImageResultDto>> {
+export class GenerateImage {
   constructor(
     /** null: a standalone App's bridge (the instance-wide default model). */
     readonly agentId: string | null,
     readonly body: GenerateImageBody,
     readonly caller: Caller,
     readonly signal: AbortSignal,
-  ) {
-    super();
-  }
+  ) {}
 }
 
-@CommandHandler(GenerateImage)
-export class GenerateImageHandler implements ICommandHandler<GenerateImage> {
+/** Runs the call: a direct service call from its controller (it carries the client's AbortSignal; see the module header). */
+@Injectable()
+export class GenerateImageCall {
   constructor(private readonly calls: AgentCalls) {}
 
-  async execute({ agentId, body, caller, signal }: GenerateImage) {
+  async execute({ agentId, body, caller, signal }: GenerateImage): Promise<z.output<typeof ImageResultDto>> {
     if (body.mask !== undefined) validateMask(body.mask);
     await this.calls.authorizeAgent(agentId, caller);
     const model =

@@ -1,6 +1,5 @@
 // POST /llm/{agentId}/generateObject (spec).
 import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { abortOnDisconnect } from '#model-gateway';
 import { ApiRoute, parseOrThrow } from '#http';
@@ -8,11 +7,11 @@ import { CurrentCaller, type Caller } from '#identity';
 import { rejectInstructionRoles } from '../../chat-request.js';
 import { generateErrors } from '../../generate-errors.js';
 import { GenerateObjectBody, ObjectResultDto } from '../../llm.schemas.js';
-import { GenerateObject } from './generate-object.command.js';
+import { GenerateObject, GenerateObjectCall } from './generate-object.call.js';
 
 @Controller(['api/v1/core/llm/:agentId', 'api/v1/bridge/agents/:agentId/llm'])
 export class GenerateObjectController {
-  constructor(private readonly bus: CommandBus) {}
+  constructor(private readonly call: GenerateObjectCall) {}
 
   @ApiRoute({
     tag: 'LLM',
@@ -44,7 +43,7 @@ export class GenerateObjectController {
   ) {
     const signal = abortOnDisconnect(reply);
     rejectInstructionRoles(raw);
-    return this.bus.execute(
+    return this.call.execute(
       new GenerateObject(agentId, parseOrThrow(GenerateObjectBody, raw), caller, signal),
     );
   }

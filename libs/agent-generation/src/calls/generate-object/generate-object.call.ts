@@ -1,6 +1,6 @@
 // Generating a JSON object that matches a schema, as the Agent: the answer is validated, an invalid one gets exactly
 // one repair attempt, a second invalid one is 422 `object_validation_failed`.
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import type { Caller } from '#identity';
 import { AgentCalls, toUsage } from '../../agent-calls.js';
@@ -10,23 +10,27 @@ import { generateStructuredOutput } from '../../structured-output.js';
 
 const DEFAULT_SCHEMA_NAME = 'response';
 
-export class GenerateObject extends Command<z.output<typeof ObjectResultDto>> {
+export class GenerateObject {
   constructor(
     /** null: a standalone App's bridge (the instance-wide default model). */
     readonly agentId: string | null,
     readonly body: GenerateObjectBody,
     readonly caller: Caller,
     readonly signal: AbortSignal,
-  ) {
-    super();
-  }
+  ) {}
 }
 
-@CommandHandler(GenerateObject)
-export class GenerateObjectHandler implements ICommandHandler<GenerateObject> {
+/** Runs the call: a direct service call from its controller (it carries the client's AbortSignal; see the module header). */
+@Injectable()
+export class GenerateObjectCall {
   constructor(private readonly calls: AgentCalls) {}
 
-  async execute({ agentId, body, caller, signal }: GenerateObject) {
+  async execute({
+    agentId,
+    body,
+    caller,
+    signal,
+  }: GenerateObject): Promise<z.output<typeof ObjectResultDto>> {
     const validate = compileSchema(body.schema);
     const call = await this.calls.prepare(agentId, body, caller);
     const request = this.calls.chatRequest(call, body, {
