@@ -65,22 +65,52 @@ function decrypt(sealed: Sealed, key: Buffer): string {
   }
 }
 
+function checkKeyId(keyId: string): void {
+  if (typeof keyId !== 'string' || keyId === '' || keyId.includes(':')) {
+    throw new SealedContentError(`${JSON.stringify(keyId)} cannot be a data key id (non-empty, no ':')`);
+  }
+}
+
+function encrypt(keyId: string, key: Buffer, plaintext: string): string {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
+  cipher.setAAD(Buffer.from(keyId, 'utf8'));
+  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return `${PREFIX}${keyId}:${iv.toString('base64url')}:${cipher.getAuthTag().toString('base64url')}:${ciphertext.toString('base64url')}`;
+}
+
+/** Seals texts under data keys obtained beforehand (ContentCipher.sealer). */
+export interface Sealer {
+  seal(keyId: string, plaintext: string): string;
+}
+
 @Injectable()
 export class ContentCipher {
   constructor(@Inject(KEY_STORE) private readonly keys: KeyStore) {}
 
   /** Seals `plaintext` under the data key `keyId` (created in `group` on first use). */
   async seal(keyId: string, group: string, plaintext: string): Promise<string> {
-    if (typeof keyId !== 'string' || keyId === '' || keyId.includes(':')) {
-      throw new SealedContentError(`${JSON.stringify(keyId)} cannot be a data key id (non-empty, no ':')`);
-    }
+    checkKeyId(keyId);
     if (typeof plaintext !== 'string') throw new SealedContentError('Only a string can be sealed');
-    const key = await this.keys.obtain(keyId, group);
-    const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
-    cipher.setAAD(Buffer.from(keyId, 'utf8'));
-    const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return `${PREFIX}${keyId}:${iv.toString('base64url')}:${cipher.getAuthTag().toString('base64url')}:${ciphertext.toString('base64url')}`;
+    return encrypt(keyId, await this.keys.obtain(keyId, group), plaintext);
+  }
+
+  /**
+   * A sealer for the data keys `keyIds`, obtained (created in `group` when missing) in one key-store call: a write
+   * that seals several texts, or creates a key it will need next, pays one durable commit. Only for the write at
+   * hand: the keys it holds are not kept beyond it.
+   */
+  async sealer(group: string, keyIds: readonly string[]): Promise<Sealer> {
+    for (const keyId of keyIds) checkKeyId(keyId);
+    const keys = await this.keys.obtainMany(keyIds.map((keyId) => ({ keyId, group })));
+    return {
+      seal: (keyId, plaintext) => {
+        const key = keys.get(keyId);
+        if (!key) throw new Error(`The data key '${keyId}' was not obtained for this write`);
+        if (typeof plaintext !== 'string') throw new SealedContentError('Only a string can be sealed');
+        return encrypt(keyId, key, plaintext);
+      },
+    };
   }
 
   /** The plaintext, or null when its key was destroyed (or `sealed` is null); throws on a malformed or altered value. */
