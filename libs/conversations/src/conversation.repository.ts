@@ -20,6 +20,8 @@ export interface StoredTurn {
   /** Given when this turn starts the conversation. */
   readonly start: { apiKeyId: string; visibility: StoredVisibility; title: string } | null;
   readonly messageId: string;
+  /** The id the turn's answer will have: its data key is created with the message's. */
+  readonly answerId: string;
   readonly content: string;
   readonly attachments: readonly PlainAttachment[];
 }
@@ -32,10 +34,19 @@ export class ConversationRepository implements ConversationWriter {
     @Inject(KEY_STORE) private readonly keys: KeyStore,
   ) {}
 
-  /** Posts a turn's user message, starting the conversation on its first turn. */
+  /**
+   * Posts a turn's user message, starting the conversation on its first turn. The turn's data keys (the title's, the
+   * message's, and the answer's it will record next) are obtained in one key-store write, each filed under the
+   * conversation, so a turn pays one durable key commit rather than one per key.
+   */
   async startTurn(turn: StoredTurn, context: CommandContext): Promise<number> {
     const { conversationId, messageId } = turn;
-    const seal = (text: string) => this.cipher.seal(messageId, conversationId, text);
+    const sealer = await this.cipher.sealer(conversationId, [
+      ...(turn.start ? [conversationId] : []),
+      messageId,
+      turn.answerId,
+    ]);
+    const seal = (text: string) => sealer.seal(messageId, text);
     return this.decide(
       {
         type: 'StartTurn',
@@ -45,41 +56,39 @@ export class ConversationRepository implements ConversationWriter {
         start: turn.start && {
           apiKeyId: turn.start.apiKeyId,
           visibility: turn.start.visibility,
-          title: await this.cipher.seal(conversationId, conversationId, turn.start.title),
+          title: sealer.seal(conversationId, turn.start.title),
         },
         messageId,
-        content: await seal(turn.content),
-        attachments: await Promise.all(
-          turn.attachments.map(async (attachment) => ({
-            documentId: attachment.documentId,
-            name: await seal(attachment.name),
-            mimeType: attachment.mimeType,
-            sizeBytes: attachment.sizeBytes,
-            text: attachment.text === null ? null : await seal(attachment.text),
-          })),
-        ),
+        content: seal(turn.content),
+        attachments: turn.attachments.map((attachment) => ({
+          documentId: attachment.documentId,
+          name: seal(attachment.name),
+          mimeType: attachment.mimeType,
+          sizeBytes: attachment.sizeBytes,
+          text: attachment.text === null ? null : seal(attachment.text),
+        })),
       },
       context,
     );
   }
 
+  /** Records a turn's answer; its key (created by startTurn) is looked up once for its text and its tool calls. */
   async recordAnswer(conversationId: string, answer: NewAnswer, context: CommandContext): Promise<number> {
-    const seal = (text: string) => this.cipher.seal(answer.messageId, conversationId, text);
+    const sealer = await this.cipher.sealer(conversationId, [answer.messageId]);
+    const seal = (text: string) => sealer.seal(answer.messageId, text);
     return this.decide(
       {
         type: 'RecordAnswer',
         conversationId,
         answer: {
           ...answer,
-          content: await seal(answer.content),
+          content: seal(answer.content),
           provenance: {
             ...answer.provenance,
-            toolCalls: await Promise.all(
-              answer.provenance.toolCalls.map(async (call) => ({
-                ...call,
-                arguments: await seal(call.arguments),
-              })),
-            ),
+            toolCalls: answer.provenance.toolCalls.map((call) => ({
+              ...call,
+              arguments: seal(call.arguments),
+            })),
           },
         },
       },

@@ -122,6 +122,25 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
       expect(await store.streamRevision(uniqueStream('missing'))).toBeNull();
     });
 
+    it('reads a stream from an event id on, at most maxCount, and nothing for an id it does not hold', async () => {
+      const stream = uniqueStream();
+      const events = ['A', 'B', 'C', 'D', 'E'].map((t) => makeEvent(t));
+      await store.appendToStream(stream, events, 'no_stream');
+      const other = uniqueStream();
+      const elsewhere = makeEvent('X');
+      await store.appendToStream(other, [elsewhere], 'no_stream');
+
+      const types = (read: Promise<EventEnvelope[]>) => read.then((found) => found.map((e) => e.type));
+      expect(await types(store.readStreamFromEvent(stream, events[1]!.id, 10))).toEqual(['B', 'C', 'D', 'E']);
+      expect(await types(store.readStreamFromEvent(stream, events[1]!.id, 2))).toEqual(['B', 'C']);
+      expect(await types(store.readStreamFromEvent(stream, events[4]!.id, 2))).toEqual(['E']);
+      const [found] = await store.readStreamFromEvent(stream, events[0]!.id, 1);
+      expect(found).toMatchObject({ id: events[0]!.id, streamId: stream, revision: 0 });
+      expect(await store.readStreamFromEvent(stream, elsewhere.id, 10)).toEqual([]);
+      expect(await store.readStreamFromEvent(stream, makeEvent('Z').id, 10)).toEqual([]);
+      expect(await store.readStreamFromEvent(uniqueStream('missing'), events[0]!.id, 10)).toEqual([]);
+    });
+
     it('reads the global log in order after a position', async () => {
       const head = await store.headPosition();
       const s1 = uniqueStream();

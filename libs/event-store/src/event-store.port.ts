@@ -55,6 +55,12 @@ export interface EventStore {
   ): Promise<AppendResult>;
   /** Events of one stream; an unknown stream reads as empty. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<EventEnvelope[]>;
+  /**
+   * The events of a stream from the one with id `eventId` on, oldest first, at most `maxCount`; empty when the stream
+   * holds no event with that id. Finds an idempotent request's events without reading the whole stream where the
+   * store can look an event id up.
+   */
+  readStreamFromEvent(streamId: string, eventId: string, maxCount: number): Promise<EventEnvelope[]>;
   /** Current revision of a stream, or null when it does not exist. */
   streamRevision(streamId: string): Promise<number | null>;
   /** The global log, in order, after a position. */

@@ -1,7 +1,7 @@
-import { SqliteEventStore } from '#event-store';
+import { SqliteEventStore, type EventStore, type ReadStreamOptions } from '#event-store';
 import { ConflictError, type DomainEvent } from '#kernel';
 import { uniqueStream } from '#testing/fixtures';
-import { AggregateStateCache, handleCommand } from './command-handling.js';
+import { AggregateStateCache, handleCommand, type CommandContext } from './command-handling.js';
 import type { Decider } from './decider.js';
 
 type Event = DomainEvent<'Added', { readonly n: number }>;
@@ -51,5 +51,58 @@ describe('handleCommand', () => {
     expect(cache.get('b', counter.evolve)).toBeNull();
     expect(cache.get('a', counter.evolve)).not.toBeNull();
     expect(cache.get('a', () => 0)).toBeNull();
+  });
+
+  describe('a retried idempotent request', () => {
+    type Logged = DomainEvent<'Logged', { readonly line: number }>;
+    /** Appends `lines` events per command, whatever came before. */
+    const log: Decider<null, { lines: number }, Logged> = {
+      initialState: () => null,
+      evolve: () => null,
+      decide: (command) =>
+        Array.from({ length: command.lines }, (_, line) => ({ type: 'Logged', data: { line } })),
+    };
+    const keyed = (seed: string): CommandContext => ({ ...context, request: { seed, commands: new Map() } });
+
+    it('answers the original result from the request’s own events, reading from them on, not the whole stream', async () => {
+      const sqlite = new SqliteEventStore({ path: ':memory:' });
+      const reads: (ReadStreamOptions | string)[] = [];
+      const store: EventStore = Object.assign(Object.create(sqlite) as EventStore, {
+        readStream: (streamId: string, options?: ReadStreamOptions) => {
+          reads.push(options ?? 'whole stream');
+          return sqlite.readStream(streamId, options);
+        },
+        readStreamFromEvent: (streamId: string, eventId: string, maxCount: number) => {
+          reads.push(`from event, at most ${maxCount}`);
+          return sqlite.readStreamFromEvent(streamId, eventId, maxCount);
+        },
+      });
+      const stream = uniqueStream();
+      await handleCommand(sqlite, stream, log, { lines: 5 }, context);
+      // More events than one page of the lookup, then many more from other commands.
+      const first = await handleCommand(sqlite, stream, log, { lines: 70 }, keyed('req_1'));
+      await handleCommand(sqlite, stream, log, { lines: 3 }, keyed('req_2'));
+      for (let i = 0; i < 20; i++) await handleCommand(sqlite, stream, log, { lines: 10 }, context);
+
+      const retried = await handleCommand(store, stream, log, { lines: 70 }, keyed('req_1'));
+      expect(retried).toEqual(first);
+      expect(retried.revision).toBe(74);
+      expect(retried.events).toHaveLength(70);
+      expect(reads[0]).toMatch(/^from event/);
+      expect(reads.every((read) => read !== 'whole stream')).toBe(true);
+      expect((await sqlite.readStream(stream)).length).toBe(5 + 70 + 3 + 200);
+
+      // A request seen for the first time finds nothing and is applied once.
+      reads.length = 0;
+      const fresh = await handleCommand(store, stream, log, { lines: 2 }, keyed('req_3'));
+      expect(fresh.events).toHaveLength(2);
+      expect(reads[0]).toMatch(/^from event/);
+      expect(await handleCommand(store, stream, log, { lines: 2 }, keyed('req_3'))).toEqual(fresh);
+      expect(
+        await handleCommand(store, uniqueStream('other'), log, { lines: 1 }, keyed('req_1')),
+      ).toMatchObject({
+        revision: 0,
+      });
+    });
   });
 });

@@ -142,20 +142,36 @@ export const newEntityId = (context: CommandContext, prefix: string): string => 
   return `${prefix}_${sha256(`${request.seed}\u0000${slot}\u0000${nth}`).slice(0, 32)}`;
 };
 
-/** The events an earlier run of the same idempotent request appended to this stream, if it got that far. */
+/** Events read at a time while collecting an earlier run's events (a command rarely appends more than a few). */
+const APPLIED_PAGE = 32;
+
+/**
+ * The events an earlier run of the same idempotent request appended to this stream, if it got that far: read from
+ * its first event's (derived) id on, never the whole stream.
+ */
 async function alreadyApplied<Event extends DomainEvent>(
   store: EventStore,
   streamId: string,
   seed: string,
 ): Promise<CommandResult<Event> | null> {
-  const first = derivedEventId(seed, streamId, '0');
-  const stream = await store.readStream(streamId);
-  const at = stream.findIndex((event) => event.id === first);
-  if (at < 0) return null;
-  const applied: EventEnvelope[] = [stream[at]!];
-  for (let index = 1; stream[at + index]?.id === derivedEventId(seed, streamId, String(index)); index++)
-    applied.push(stream[at + index]!);
-  const last = applied.at(-1)!;
+  const idAt = (index: number) => derivedEventId(seed, streamId, String(index));
+  let page = await store.readStreamFromEvent(streamId, idAt(0), APPLIED_PAGE);
+  if (page.length === 0) return null;
+  const applied: EventEnvelope[] = [];
+  for (;;) {
+    for (const event of page) {
+      if (event.id !== idAt(applied.length)) break;
+      applied.push(event);
+    }
+    // The page ended on one of the run's events: the run may go on past it.
+    if (applied.length === 0 || page.length < APPLIED_PAGE || page.at(-1) !== applied.at(-1)) break;
+    page = await store.readStream(streamId, {
+      fromRevision: applied.at(-1)!.revision + 1,
+      maxCount: APPLIED_PAGE,
+    });
+  }
+  const last = applied.at(-1);
+  if (!last) return null;
   return {
     events: applied.map((event) => ({ type: event.type, data: event.data }) as Event),
     position: last.position,

@@ -1,7 +1,7 @@
 // Seals erasable content (message text, summaries) with its data key before it reaches an event or a read model,
 // and opens it again while the key lives. Keys are looked up on every call and never cached: a destroyed key must
 // make the content unreadable at once, in this process and every other.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { KEY_STORE, type KeyStore } from './key-store.port.js';
 
@@ -52,7 +52,7 @@ function parse(sealed: string): Sealed {
   };
 }
 
-function decrypt(sealed: Sealed, key: Buffer): string {
+function decrypt(sealed: Sealed, key: KeyObject): string {
   const decipher = createDecipheriv('aes-256-gcm', key, sealed.iv, { authTagLength: TAG_BYTES });
   decipher.setAAD(Buffer.from(sealed.keyId, 'utf8'));
   decipher.setAuthTag(sealed.tag);
@@ -65,22 +65,60 @@ function decrypt(sealed: Sealed, key: Buffer): string {
   }
 }
 
+/**
+ * The keys as KeyObjects, each made once: node:crypto turns a raw key into one on every cipher it creates, which
+ * costs about twice the AES-GCM work of a short text (≈15 µs against ≈5 µs per message opened).
+ */
+function secretKeys(keys: ReadonlyMap<string, Buffer>): Map<string, KeyObject> {
+  return new Map([...keys].map(([keyId, key]) => [keyId, createSecretKey(key)]));
+}
+
+function checkKeyId(keyId: string): void {
+  if (typeof keyId !== 'string' || keyId === '' || keyId.includes(':')) {
+    throw new SealedContentError(`${JSON.stringify(keyId)} cannot be a data key id (non-empty, no ':')`);
+  }
+}
+
+function encrypt(keyId: string, key: KeyObject, plaintext: string): string {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
+  cipher.setAAD(Buffer.from(keyId, 'utf8'));
+  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return `${PREFIX}${keyId}:${iv.toString('base64url')}:${cipher.getAuthTag().toString('base64url')}:${ciphertext.toString('base64url')}`;
+}
+
+/** Seals texts under data keys obtained beforehand (ContentCipher.sealer). */
+export interface Sealer {
+  seal(keyId: string, plaintext: string): string;
+}
+
 @Injectable()
 export class ContentCipher {
   constructor(@Inject(KEY_STORE) private readonly keys: KeyStore) {}
 
   /** Seals `plaintext` under the data key `keyId` (created in `group` on first use). */
   async seal(keyId: string, group: string, plaintext: string): Promise<string> {
-    if (typeof keyId !== 'string' || keyId === '' || keyId.includes(':')) {
-      throw new SealedContentError(`${JSON.stringify(keyId)} cannot be a data key id (non-empty, no ':')`);
-    }
+    checkKeyId(keyId);
     if (typeof plaintext !== 'string') throw new SealedContentError('Only a string can be sealed');
-    const key = await this.keys.obtain(keyId, group);
-    const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
-    cipher.setAAD(Buffer.from(keyId, 'utf8'));
-    const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return `${PREFIX}${keyId}:${iv.toString('base64url')}:${cipher.getAuthTag().toString('base64url')}:${ciphertext.toString('base64url')}`;
+    return encrypt(keyId, createSecretKey(await this.keys.obtain(keyId, group)), plaintext);
+  }
+
+  /**
+   * A sealer for the data keys `keyIds`, obtained (created in `group` when missing) in one key-store call: a write
+   * that seals several texts, or creates a key it will need next, pays one durable commit. Only for the write at
+   * hand: the keys it holds are not kept beyond it.
+   */
+  async sealer(group: string, keyIds: readonly string[]): Promise<Sealer> {
+    for (const keyId of keyIds) checkKeyId(keyId);
+    const keys = secretKeys(await this.keys.obtainMany(keyIds.map((keyId) => ({ keyId, group }))));
+    return {
+      seal: (keyId, plaintext) => {
+        const key = keys.get(keyId);
+        if (!key) throw new Error(`The data key '${keyId}' was not obtained for this write`);
+        if (typeof plaintext !== 'string') throw new SealedContentError('Only a string can be sealed');
+        return encrypt(keyId, key, plaintext);
+      },
+    };
   }
 
   /** The plaintext, or null when its key was destroyed (or `sealed` is null); throws on a malformed or altered value. */
@@ -95,7 +133,7 @@ export class ContentCipher {
     const parsed = sealed.map((value) => (value === null ? null : parse(value)));
     const keyIds = [...new Set(parsed.flatMap((value) => (value ? [value.keyId] : [])))];
     if (keyIds.length === 0) return parsed.map(() => null);
-    const keys = await this.keys.getMany(keyIds);
+    const keys = secretKeys(await this.keys.getMany(keyIds));
     return parsed.map((value) => {
       const key = value && keys.get(value.keyId);
       return value && key ? decrypt(value, key) : null;

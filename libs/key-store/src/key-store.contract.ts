@@ -17,14 +17,21 @@ export interface KeyStoreUnderTest {
 const freshId = (prefix = 'key'): string => `${prefix}_${randomUUID().replace(/-/g, '')}`;
 
 /** Counts the calls a cipher makes, to show a listing needs one lookup. */
-function counting(store: KeyStore): { store: KeyStore; calls: { obtain: number; getMany: number } } {
-  const calls = { obtain: 0, getMany: 0 };
+function counting(store: KeyStore): {
+  store: KeyStore;
+  calls: { obtain: number; obtainMany: number; getMany: number };
+} {
+  const calls = { obtain: 0, obtainMany: 0, getMany: 0 };
   return {
     calls,
     store: {
       obtain: (keyId, group) => {
         calls.obtain++;
         return store.obtain(keyId, group);
+      },
+      obtainMany: (wanted) => {
+        calls.obtainMany++;
+        return store.obtainMany(wanted);
       },
       getMany: (keyIds) => {
         calls.getMany++;
@@ -155,6 +162,79 @@ export function keyStoreContract(adapter: string, subjectOf: () => Promise<KeySt
       expect(await store.destroyGroup(first)).toBe(1);
     });
 
+    it('obtains many keys in one call: the missing ones created in their groups, the existing ones as they are', async () => {
+      const [group, otherGroup, firstGroup] = [freshId('grp'), freshId('grp'), freshId('grp')];
+      const existing = freshId();
+      const existingKey = await store.obtain(existing, firstGroup);
+      const [a, b] = [freshId(), freshId()];
+
+      const keys = await store.obtainMany([
+        { keyId: a, group },
+        { keyId: existing, group },
+        { keyId: b, group: otherGroup },
+        { keyId: a, group: otherGroup },
+      ]);
+      expect([...keys.keys()].sort()).toEqual([a, b, existing].sort());
+      for (const key of keys.values()) expect(key).toHaveLength(32);
+      expect(keys.get(existing)!.equals(existingKey)).toBe(true);
+      expect(keys.get(a)!.equals(keys.get(b)!)).toBe(false);
+      // The same bytes ever after, from any instance, and each filed under the first group asked for it.
+      const again = await (
+        await open()
+      ).obtainMany([
+        { keyId: a, group: freshId('grp') },
+        { keyId: b, group },
+      ]);
+      expect(again.get(a)!.equals(keys.get(a)!)).toBe(true);
+      expect(again.get(b)!.equals(keys.get(b)!)).toBe(true);
+      expect((await store.obtain(b, group)).equals(keys.get(b)!)).toBe(true);
+      expect(await store.destroyGroup(group)).toBe(1);
+      expect([...(await store.getMany([a, b, existing])).keys()].sort()).toEqual([b, existing].sort());
+      expect(await store.destroyGroup(otherGroup)).toBe(1);
+      expect(await store.destroyGroup(firstGroup)).toBe(1);
+      expect((await store.obtainMany([])).size).toBe(0);
+    });
+
+    it('agrees on the keys when overlapping sets are obtained concurrently, by one instance or two', async () => {
+      const group = freshId('grp');
+      const ids = Array.from({ length: 6 }, () => freshId());
+      const other = await open();
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          (i % 2 ? other : store).obtainMany(
+            ids.slice(i % 3, (i % 3) + 4).map((keyId) => ({ keyId, group })),
+          ),
+        ),
+      );
+      const kept = await store.getMany(ids);
+      expect(kept.size).toBe(ids.length);
+      for (const keys of results)
+        for (const [keyId, key] of keys) expect(key.equals(kept.get(keyId)!)).toBe(true);
+    });
+
+    it('seals several texts of one write with one key lookup, and a key it creates ahead seals later', async () => {
+      const group = freshId('grp');
+      const [message, title, ahead] = [freshId(), freshId(), freshId()];
+      const { store: watched, calls } = counting(store);
+      const sealer = await new ContentCipher(watched).sealer(group, [title, message, ahead]);
+      const sealed = [
+        sealer.seal(title, 'A title'),
+        sealer.seal(message, 'Hello ✓'),
+        sealer.seal(message, ''),
+      ];
+      expect(calls).toEqual({ obtain: 0, obtainMany: 1, getMany: 0 });
+      expect(await cipher.openMany(sealed)).toEqual(['A title', 'Hello ✓', '']);
+      expect(cipher.keyIdOf(sealed[1]!)).toBe(message);
+      expect(() => sealer.seal(freshId(), 'x')).toThrow(/not obtained/);
+      await expect(cipher.sealer(group, ['bad:id'])).rejects.toThrow(SealedContentError);
+
+      // The key created ahead exists, filed under the group: a later write finds it, and erasure reaches it.
+      const later = await cipher.seal(ahead, freshId('grp'), 'the answer');
+      expect(await cipher.open(later)).toBe('the answer');
+      expect(await store.destroyGroup(group)).toBe(3);
+      expect(await cipher.openMany([...sealed, later])).toEqual([null, null, null, null]);
+    });
+
     it('seals and opens text of any script, the empty string and a megabyte', async () => {
       const keyId = freshId();
       const texts = [
@@ -207,7 +287,7 @@ export function keyStoreContract(adapter: string, subjectOf: () => Promise<KeySt
 
       const { store: watched, calls } = counting(store);
       const opened = await new ContentCipher(watched).openMany(sealed);
-      expect(calls).toEqual({ obtain: 0, getMany: 1 });
+      expect(calls).toEqual({ obtain: 0, obtainMany: 0, getMany: 1 });
       expect(opened).toEqual(texts.map((text, i) => (i === 500 || i % 3 === 2 ? null : text)));
 
       expect(await new ContentCipher(watched).openMany([null, null])).toEqual([null, null]);

@@ -3,9 +3,20 @@
 // copied (read models, rebuilds, backups of the log) while the log keeps who did what and when (crypto-shredding).
 // Two adapters (SQLite embedded, a MongoDB collection in production) pass one contract suite.
 
+/** A data key to obtain, and the group it is filed under if it has to be created. */
+export interface WantedKey {
+  readonly keyId: string;
+  readonly group: string;
+}
+
 export interface KeyStore {
   /** The 32-byte data key `keyId`, created (filed under `group`) when it does not exist yet. */
   obtain(keyId: string, group: string): Promise<Buffer>;
+  /**
+   * The data keys `wanted` names, each created (filed under its group) when it does not exist yet, all in one write:
+   * a turn's keys cost one durable commit, not one each. Keys that exist already cost a read and keep their group.
+   */
+  obtainMany(wanted: readonly WantedKey[]): Promise<ReadonlyMap<string, Buffer>>;
   /** The data keys that still exist among `keyIds` (destroyed or unknown ones are absent). */
   getMany(keyIds: readonly string[]): Promise<ReadonlyMap<string, Buffer>>;
   /** Destroys one key; its content can never be read again. Destroying a missing key is a no-op. */

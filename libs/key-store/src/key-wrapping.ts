@@ -1,7 +1,7 @@
 // How a data key lies in storage, for every adapter: wrapped under the configured master key with AES-256-GCM, or
 // raw when none is configured (development). Keeping this in one place means a store written by one adapter's
 // rules can never be read by the other's, and a key cannot be moved to another key id (the key id is the AAD).
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 
 export const DATA_KEY_BYTES = 32;
 const MASTER_KEY_BYTES = 32;
@@ -20,7 +20,8 @@ export class DataKeyUnreadableError extends Error {
 }
 
 export class KeyWrapping {
-  private readonly masterKey: Buffer | undefined;
+  /** A KeyObject made once: node:crypto would otherwise build one from raw bytes for every key (un)wrapped. */
+  private readonly masterKey: KeyObject | undefined;
 
   constructor(masterKey: Buffer | undefined) {
     if (masterKey !== undefined && masterKey.length !== MASTER_KEY_BYTES) {
@@ -29,7 +30,7 @@ export class KeyWrapping {
       );
     }
     // A copy, so a caller that zeroes or reuses its buffer does not change how keys are unwrapped.
-    this.masterKey = masterKey ? Buffer.from(masterKey) : undefined;
+    this.masterKey = masterKey ? createSecretKey(Buffer.from(masterKey)) : undefined;
   }
 
   /** What to store for the data key `key` of `keyId`. */

@@ -139,7 +139,7 @@ export class ConversationTurns {
     const postedAt = new Date();
     try {
       await place.postUserMessage(
-        { messageId, content: request.content, attachments, at: postedAt },
+        { messageId, answerId, content: request.content, attachments, at: postedAt },
         context,
       );
     } catch (error) {

@@ -202,6 +202,30 @@ export class KurrentDbEventStore implements EventStore {
     return recorded.map((event) => this.toEnvelope(event));
   }
 
+  async readStreamFromEvent(streamId: string, eventId: string, maxCount: number): Promise<EventEnvelope[]> {
+    if (maxCount <= 0) return [];
+    // KurrentDB indexes no event ids: the stream is read backwards (a retry is most often of a recent request),
+    // keeping the newest events seen, until the id turns up.
+    const after: RecordedEvent[] = [];
+    try {
+      for await (const resolved of this.client.readStream(streamId, {
+        direction: BACKWARDS,
+        fromRevision: END,
+      })) {
+        const event = resolved.event;
+        if (!event) continue;
+        if (sameId(event.id, eventId))
+          return [event, ...after.reverse()].slice(0, maxCount).map((found) => this.toEnvelope(found));
+        after.push(event);
+        if (after.length >= maxCount) after.shift();
+      }
+    } catch (error) {
+      if (isStreamNotFound(error)) return [];
+      throw error;
+    }
+    return [];
+  }
+
   async streamRevision(streamId: string): Promise<number | null> {
     const [last] = await this.readRecorded(streamId, {
       direction: BACKWARDS,

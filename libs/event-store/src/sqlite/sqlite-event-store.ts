@@ -80,6 +80,7 @@ export class SqliteEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly statements: {
     findIds: StatementSync;
+    findId: StatementSync;
     revision: StatementSync;
     insert: StatementSync;
     readForwards: StatementSync;
@@ -100,6 +101,7 @@ export class SqliteEventStore implements EventStore {
       findIds: this.db.prepare(
         'SELECT id, stream_id, revision, position FROM events WHERE id IN (SELECT value FROM json_each(?)) ORDER BY position',
       ),
+      findId: this.db.prepare('SELECT revision FROM events WHERE id = ? AND stream_id = ?'),
       revision: this.db.prepare(
         'SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1',
       ),
@@ -202,6 +204,13 @@ export class SqliteEventStore implements EventStore {
         ? this.statements.readBackwards.all(streamId, options.fromRevision ?? Number.MAX_SAFE_INTEGER, limit)
         : this.statements.readForwards.all(streamId, options.fromRevision ?? 0, limit);
     return (rows as unknown as EventRow[]).map((row) => this.toEnvelope(row));
+  }
+
+  async readStreamFromEvent(streamId: string, eventId: string, maxCount: number): Promise<EventEnvelope[]> {
+    // The unique index on the event id finds it; then the stream's index reads on from its revision.
+    const found = this.statements.findId.get(eventId, streamId) as { revision: number } | undefined;
+    if (!found || maxCount <= 0) return [];
+    return this.readStream(streamId, { fromRevision: found.revision, maxCount });
   }
 
   async streamRevision(streamId: string): Promise<number | null> {

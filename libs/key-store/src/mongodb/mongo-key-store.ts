@@ -2,8 +2,8 @@
 // official driver, indexed on group for destroyGroup. A key is created by an upsert that only sets fields on insert,
 // so concurrent obtains from any number of processes agree on the first key written.
 import { randomBytes } from 'node:crypto';
-import { Binary, MongoClient, MongoServerError, type Collection } from 'mongodb';
-import type { KeyStore } from '../key-store.port.js';
+import { Binary, MongoBulkWriteError, MongoClient, MongoServerError, type Collection } from 'mongodb';
+import type { KeyStore, WantedKey } from '../key-store.port.js';
 import { DATA_KEY_BYTES, KeyWrapping } from '../key-wrapping.js';
 
 export interface MongoKeyStoreOptions {
@@ -24,6 +24,12 @@ export interface DataKeyDocument {
 }
 
 const DUPLICATE_KEY = 11000;
+
+/** Whether a failed bulk upsert failed only on ids another writer inserted first. */
+const onlyDuplicates = (error: unknown): boolean =>
+  error instanceof MongoBulkWriteError
+    ? [error.writeErrors].flat().every((each) => each.code === DUPLICATE_KEY)
+    : error instanceof MongoServerError && error.code === DUPLICATE_KEY;
 
 export class MongoKeyStore implements KeyStore {
   private constructor(
@@ -48,20 +54,46 @@ export class MongoKeyStore implements KeyStore {
   }
 
   async obtain(keyId: string, group: string): Promise<Buffer> {
-    const candidate = { group, key: new Binary(this.wrapping.wrap(keyId, randomBytes(DATA_KEY_BYTES))) };
+    return (await this.obtainMany([{ keyId, group }])).get(keyId)!;
+  }
+
+  async obtainMany(wanted: readonly WantedKey[]): Promise<ReadonlyMap<string, Buffer>> {
+    const keys = new Map(await this.getMany(wanted.map((each) => each.keyId)));
+    const missing = new Map<string, string>();
+    for (const { keyId, group } of wanted)
+      if (!keys.has(keyId) && !missing.has(keyId)) missing.set(keyId, group);
+    if (missing.size === 0) return keys;
+    const createdAt = new Date();
     try {
-      await this.keys.updateOne(
-        { _id: keyId },
-        { $setOnInsert: { ...candidate, createdAt: new Date() } },
-        { upsert: true },
+      // One round trip for every missing key; each upsert only sets fields on insert, so a key another process
+      // created first is kept as it is.
+      await this.keys.bulkWrite(
+        [...missing].map(([keyId, group]) => ({
+          updateOne: {
+            filter: { _id: keyId },
+            update: {
+              $setOnInsert: {
+                group,
+                key: new Binary(this.wrapping.wrap(keyId, randomBytes(DATA_KEY_BYTES))),
+                createdAt,
+              },
+            },
+            upsert: true,
+          },
+        })),
+        { ordered: false },
       );
     } catch (error) {
       // Two upserts of a new _id can both miss and race to insert; the loser's key is simply not the one kept.
-      if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
+      if (!onlyDuplicates(error)) throw error;
     }
-    const stored = await this.keys.findOne({ _id: keyId }, { projection: { key: 1 } });
-    if (!stored) throw new Error(`Data key '${keyId}' was destroyed while it was being obtained`);
-    return this.wrapping.unwrap(keyId, stored.key.value());
+    const created = await this.getMany([...missing.keys()]);
+    for (const keyId of missing.keys()) {
+      const key = created.get(keyId);
+      if (!key) throw new Error(`Data key '${keyId}' was destroyed while it was being obtained`);
+      keys.set(keyId, key);
+    }
+    return keys;
   }
 
   async getMany(keyIds: readonly string[]): Promise<ReadonlyMap<string, Buffer>> {

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import type { KeyStore } from '../key-store.port.js';
+import type { KeyStore, WantedKey } from '../key-store.port.js';
 import { DATA_KEY_BYTES, KeyWrapping } from '../key-wrapping.js';
 
 export interface SqliteKeyStoreOptions {
@@ -28,7 +28,6 @@ export class SqliteKeyStore implements KeyStore {
   private readonly db: DatabaseSync;
   private readonly wrapping: KeyWrapping;
   private readonly insert: StatementSync;
-  private readonly selectOne: StatementSync;
   private readonly deleteOne: StatementSync;
   private readonly deleteGroup: StatementSync;
   private readonly selectChunk = new Map<number, StatementSync>();
@@ -46,18 +45,41 @@ export class SqliteKeyStore implements KeyStore {
     this.insert = this.db.prepare(
       'INSERT OR IGNORE INTO data_keys (key_id, grp, key, created_at) VALUES (?, ?, ?, ?)',
     );
-    this.selectOne = this.db.prepare('SELECT key_id, key FROM data_keys WHERE key_id = ?');
     this.deleteOne = this.db.prepare('DELETE FROM data_keys WHERE key_id = ?');
     this.deleteGroup = this.db.prepare('DELETE FROM data_keys WHERE grp = ?');
   }
 
   async obtain(keyId: string, group: string): Promise<Buffer> {
-    // Another process may create the key between our insert and select: whichever insert won is the key.
-    this.insert.run(keyId, group, this.wrapping.wrap(keyId, randomBytes(DATA_KEY_BYTES)), Date.now());
-    const row = this.selectOne.get(keyId) as KeyRow | undefined;
-    // Only a destroy racing this very call gets here; the caller asked for a key that exists, so say so.
-    if (!row) throw new Error(`Data key '${keyId}' was destroyed while it was being obtained`);
-    return this.wrapping.unwrap(keyId, row.key);
+    return (await this.obtainMany([{ keyId, group }])).get(keyId)!;
+  }
+
+  async obtainMany(wanted: readonly WantedKey[]): Promise<ReadonlyMap<string, Buffer>> {
+    // Keys that exist are read without a write transaction: only a commit costs the journal's fsyncs.
+    const keys = new Map(await this.getMany(wanted.map((each) => each.keyId)));
+    const missing = new Map<string, string>();
+    for (const { keyId, group } of wanted)
+      if (!keys.has(keyId) && !missing.has(keyId)) missing.set(keyId, group);
+    if (missing.size === 0) return keys;
+    // Every missing key in one transaction (one commit). Another process may create one of them between our read
+    // and our insert: whichever insert won is the key, so the keys are read back after the commit.
+    const now = Date.now();
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      for (const [keyId, group] of missing)
+        this.insert.run(keyId, group, this.wrapping.wrap(keyId, randomBytes(DATA_KEY_BYTES)), now);
+      this.db.exec('COMMIT');
+    } catch (error) {
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    }
+    const created = await this.getMany([...missing.keys()]);
+    for (const keyId of missing.keys()) {
+      const key = created.get(keyId);
+      // Only a destroy racing this very call gets here; the caller asked for a key that exists, so say so.
+      if (!key) throw new Error(`Data key '${keyId}' was destroyed while it was being obtained`);
+      keys.set(keyId, key);
+    }
+    return keys;
   }
 
   async getMany(keyIds: readonly string[]): Promise<ReadonlyMap<string, Buffer>> {

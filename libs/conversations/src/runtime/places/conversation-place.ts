@@ -15,6 +15,8 @@ import type {
 /** The user's message of a turn, as the place keeps it. */
 export interface TurnQuestion {
   readonly messageId: string;
+  /** The id the turn's answer will have. */
+  readonly answerId: string;
   readonly content: string;
   readonly attachments: readonly PlainAttachment[];
   readonly at: Date;

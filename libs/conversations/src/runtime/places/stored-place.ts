@@ -86,6 +86,7 @@ export class StoredPlace implements ConversationPlace {
                 title: titleOf(question.content),
               },
           messageId: question.messageId,
+          answerId: question.answerId,
           content: question.content,
           attachments: question.attachments,
         },
