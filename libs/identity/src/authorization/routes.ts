@@ -5,7 +5,12 @@
 // and fails for a route without a row here, or whose answers disagree with the policy. Adding a route: add its row.
 import type { Action } from './policy.js';
 
-export type RouteRule = 'public' | Action | { readonly each: Action };
+/**
+ * `public`: no credential. An action: the caller's principal must be allowed it. `{ each }`: a list filtered item by
+ * item. `{ embed }`: no credential, and the route asks the policy itself whether an embed visitor may do the action
+ * on the Agent it names (the embed page of a public Agent; 403 `Agent is not public` otherwise).
+ */
+export type RouteRule = 'public' | Action | { readonly each: Action } | { readonly embed: Action };
 
 const CORE = '/api/v1/core';
 const K = `${CORE}/knowledge/{agentId}`;
@@ -22,6 +27,21 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`GET ${CORE}/openapi.json`]: 'public',
   [`GET ${CORE}/docs`]: 'public',
   [`GET ${CORE}/docs/{asset}`]: 'public',
+
+  // The web app's pages and assets, the embed page (it asks the policy itself: an embed visitor of a public Agent)
+  // and the embed scripts: no credential (the app signs in through the API).
+  'GET /': 'public',
+  'GET /sign-in': 'public',
+  'GET /memories': 'public',
+  'GET /developer': 'public',
+  'GET /usage': 'public',
+  'GET /space/{spaceId}/agent/{agentId}': 'public',
+  'GET /chat/{agentId}': 'public',
+  'GET /agent/{agentId}/settings': 'public',
+  'GET /assets/{asset}': 'public',
+  'GET /embed/widget.js': 'public',
+  'GET /embed/bubble.js': 'public',
+  'GET /embed/{agentId}': { embed: 'agent.use' },
 
   // The audit trail (the whole of it: admins; a Space and what is inside it: whoever may change the Space).
   [`GET ${CORE}/audit`]: 'audit.read',

@@ -1,0 +1,137 @@
+// An Agent's Knowledge (upload with live status and the ingestion log) and its Embed tab (the iframe, inline widget
+// and floating bubble snippets).
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api';
+import { t } from '../i18n';
+import type { Agent, List } from '../state';
+
+interface Document {
+  readonly id: string;
+  readonly name: string;
+  readonly status: 'Pending' | 'Processing' | 'Ready' | 'Failed';
+}
+
+function Knowledge({ agentId }: { agentId: string }) {
+  const [documents, setDocuments] = useState<Document[]>([]);
+  const [log, setLog] = useState<{ id: string; lines: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const base = `knowledge/${agentId}/documents`;
+  const load = () =>
+    api<List<Document>>('GET', `${base}?limit=200`).then(
+      (l) => setDocuments(l.data),
+      () => undefined,
+    );
+  useEffect(() => void load(), [agentId]);
+  // Live status: poll while a document is still on its way.
+  useEffect(() => {
+    if (!documents.some((d) => d.status === 'Pending' || d.status === 'Processing')) return;
+    const timer = setTimeout(() => void load(), 1000);
+    return () => clearTimeout(timer);
+  }, [documents]);
+  const upload = async (event: Event) => {
+    event.preventDefault();
+    const form = event.target as HTMLFormElement;
+    const input = form.elements.namedItem('file') as HTMLInputElement;
+    const file = input.files?.[0];
+    if (!file) return;
+    const body = new FormData();
+    body.append('name', file.name);
+    body.append('file', file);
+    setError(null);
+    try {
+      await api('POST', base, body);
+      form.reset();
+      void load();
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  };
+  const showLog = (id: string) =>
+    void api<unknown>('GET', `${base}/${id}/log`).then((answer) =>
+      setLog({ id, lines: typeof answer === 'string' ? answer : JSON.stringify(answer, null, 2) }),
+    );
+  return (
+    <section aria-labelledby="knowledge-title">
+      <h2 id="knowledge-title">{t('knowledge')}</h2>
+      <form onSubmit={(e) => void upload(e)}>
+        <label>
+          {t('document')}
+          <input type="file" name="file" required />
+        </label>
+        <button type="submit">{t('upload')}</button>
+      </form>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">{t('name')}</th>
+            <th scope="col">{t('status')}</th>
+            <th scope="col">{t('log')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {documents.map((d) => (
+            <tr key={d.id}>
+              <td>{d.name}</td>
+              <td class={`status ${d.status}`}>{d.status}</td>
+              <td>
+                <button type="button" onClick={() => showLog(d.id)}>
+                  {t('log')} {d.name}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {log && <pre class="log">{log.lines}</pre>}
+    </section>
+  );
+}
+
+function Embed({ agent }: { agent: Agent }) {
+  const origin = location.origin;
+  const snippets: [string, string][] = [
+    [
+      t('iframeSnippet'),
+      `<iframe src="${origin}/embed/${agent.id}" title="${agent.name}" width="400" height="600" style="border:0"></iframe>`,
+    ],
+    [
+      t('widgetSnippet'),
+      `<div id="agent-chat"></div>\n<script src="${origin}/embed/widget.js" data-agent="${agent.id}" data-target="#agent-chat" defer></script>`,
+    ],
+    [t('bubbleSnippet'), `<script src="${origin}/embed/bubble.js" data-agent="${agent.id}" defer></script>`],
+  ];
+  return (
+    <section aria-labelledby="embed-title">
+      <h2 id="embed-title">{t('embed')}</h2>
+      {!agent.isPublic && <p class="note">{t('embedNotPublic')}</p>}
+      {snippets.map(([title, code]) => (
+        <figure key={title}>
+          <figcaption>{title}</figcaption>
+          <pre>
+            <code>{code}</code>
+          </pre>
+        </figure>
+      ))}
+    </section>
+  );
+}
+
+export function AgentSettings({ agentId }: { agentId: string }) {
+  const [agent, setAgent] = useState<Agent | null>(null);
+  useEffect(() => void api<Agent>('GET', `agents/${agentId}`).then(setAgent, () => undefined), [agentId]);
+  if (!agent) return <p class="page">{t('loading')}</p>;
+  return (
+    <section class="page" aria-labelledby="settings-title">
+      <h1 id="settings-title">
+        {agent.name}: {t('settings')}
+      </h1>
+      <Knowledge agentId={agent.id} />
+      <Embed agent={agent} />
+    </section>
+  );
+}
