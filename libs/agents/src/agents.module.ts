@@ -19,6 +19,9 @@ import { DeleteAgentController } from './commands/delete-agent/delete-agent.cont
 import { DeleteAgentHandler } from './commands/delete-agent/delete-agent.command.js';
 import { GetAgentController } from './queries/get-agent/get-agent.controller.js';
 import { GetAgentHandler } from './queries/get-agent/get-agent.query.js';
+import { StartEmbedSessionController } from './queries/start-embed-session/start-embed-session.controller.js';
+import { StartEmbedSessionHandler } from './queries/start-embed-session/start-embed-session.query.js';
+import { IdentityModule } from '#identity';
 import { ListAgentsController } from './queries/list-agents/list-agents.controller.js';
 import { ListAgentsHandler } from './queries/list-agents/list-agents.query.js';
 
@@ -26,6 +29,7 @@ export const AGENT_CONTROLLERS = [
   ListAgentsController,
   CreateAgentController,
   GetAgentController,
+  StartEmbedSessionController,
   ChangeAgentController,
   ChangeAgentPromptController,
   DeleteAgentController,
@@ -38,10 +42,12 @@ export const AGENT_COMMAND_HANDLERS = [
   DeleteAgentHandler,
 ];
 
-export const AGENT_QUERY_HANDLERS = [ListAgentsHandler, GetAgentHandler];
+export const AGENT_QUERY_HANDLERS = [ListAgentsHandler, GetAgentHandler, StartEmbedSessionHandler];
 
 @Global()
 @Module({
+  // The embed visitor sessions are identity's.
+  imports: [IdentityModule],
   controllers: AGENT_CONTROLLERS,
   providers: [
     ...AGENT_COMMAND_HANDLERS,

@@ -19,3 +19,4 @@ export * from './password.js';
 export * from './mail/mail.port.js';
 export * from './session.events.js';
 export * from './agent-directory.js';
+export * from './embed/embed-visitor.js';

@@ -9,8 +9,7 @@ import { Controller, Get, Header, Inject, Param, Req, Res } from '@nestjs/common
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { authorize, Public } from '#identity';
-import { AGENTS, type AgentView } from '#agents';
-import { APP_CSP, embedCsp, originAllowed } from './content-security-policy.js';
+import { AGENTS, APP_CSP, embedCsp, originAllowed, type AgentView } from '#agents';
 import { WebAssets } from './web-assets.js';
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Agent Platform</title></head>

@@ -5,6 +5,28 @@
   if (script) {
     const origin = new URL(script.src).origin;
     const agentId = script.dataset.agent ?? '';
+    // Keeps the chat's visit in this page's sessionStorage for the embed page when its own is blocked (third-party
+    // storage): only for messages of its own frame, from the instance's origin.
+    const keepFor = (frame: HTMLIFrameElement) => {
+      const key = `agent-embed:${agentId}`;
+      addEventListener('message', (event: MessageEvent) => {
+        if (event.source !== frame.contentWindow || event.origin !== origin) return;
+        const data = event.data as { type?: string; agentId?: string; value?: unknown };
+        if (data?.agentId !== agentId) return;
+        try {
+          if (data.type === 'agent-embed:read')
+            frame.contentWindow?.postMessage(
+              { type: 'agent-embed:kept', agentId, value: JSON.parse(sessionStorage.getItem(key) ?? 'null') },
+              origin,
+            );
+          else if (data.type === 'agent-embed:keep')
+            if (data.value) sessionStorage.setItem(key, JSON.stringify(data.value));
+            else sessionStorage.removeItem(key);
+        } catch {
+          // storage unavailable here too: nothing is kept
+        }
+      });
+    };
     const mount = () => {
       if (!agentId) return;
       const button = document.createElement('button');
@@ -45,6 +67,7 @@
             zIndex: '2147483647',
           });
           document.body.appendChild(frame);
+          keepFor(frame);
         } else frame.hidden = !frame.hidden;
         button.setAttribute('aria-expanded', String(!frame.hidden));
       });

@@ -32,14 +32,72 @@ const mode = new URLSearchParams(location.search).get('mode');
 const STORE = `embed:${agentId}`;
 const SESSION_HEADER = 'x-embed-session';
 
-function kept(): Kept | null {
+/**
+ * Where the visit is kept between reloads: the page's sessionStorage when the browser lets a framed page use it;
+ * else (third-party storage blocked) the host page's, through the widget or bubble script (postMessage with the
+ * host, whose origin frame-ancestors vouched for); else nowhere (a plain iframe then starts afresh).
+ */
+interface Keeper {
+  read(): Promise<Kept | null>;
+  write(value: Kept | null): void;
+}
+
+function ownStorage(): Storage | null {
   try {
-    const value = JSON.parse(sessionStorage.getItem(STORE) ?? 'null') as Kept | null;
-    if (value && value.until > Date.now()) return value;
+    const storage = window.sessionStorage;
+    storage.getItem(STORE);
+    return storage;
+  } catch {
+    return null;
+  }
+}
+
+const host = (): string | null => {
+  if (window.parent === window) return null;
+  const ancestors = (location as Location & { ancestorOrigins?: DOMStringList }).ancestorOrigins;
+  return ancestors?.[0] ?? (document.referrer ? new URL(document.referrer).origin : null);
+};
+
+function keeper(): Keeper {
+  const storage = ownStorage();
+  if (storage)
+    return {
+      read: async () => JSON.parse(storage.getItem(STORE) ?? 'null') as Kept | null,
+      write: (value) => (value ? storage.setItem(STORE, JSON.stringify(value)) : storage.removeItem(STORE)),
+    };
+  const origin = host();
+  if (!origin) return { read: async () => null, write: () => undefined };
+  return {
+    read: () =>
+      new Promise((resolve) => {
+        const timer = setTimeout(() => done(null), 500);
+        const done = (value: Kept | null) => {
+          clearTimeout(timer);
+          removeEventListener('message', listen);
+          resolve(value);
+        };
+        const listen = (event: MessageEvent) => {
+          const data = event.data as { type?: string; agentId?: string; value?: Kept | null };
+          if (event.origin === origin && data?.type === 'agent-embed:kept' && data.agentId === agentId)
+            done(data.value ?? null);
+        };
+        addEventListener('message', listen);
+        window.parent.postMessage({ type: 'agent-embed:read', agentId }, origin);
+      }),
+    write: (value) => window.parent.postMessage({ type: 'agent-embed:keep', agentId, value }, origin),
+  };
+}
+
+const store = keeper();
+
+async function kept(): Promise<Kept | null> {
+  try {
+    const value = await store.read();
+    if (value && typeof value.token === 'string' && value.until > Date.now()) return value;
   } catch {
     // unreadable: start afresh
   }
-  sessionStorage.removeItem(STORE);
+  store.write(null);
   return null;
 }
 
@@ -53,30 +111,27 @@ function EmbedChat() {
   const conversation = useRef<string | null>(null);
   const abort = useRef<AbortController | null>(null);
 
+  const until = useRef<number | null>(null);
   const keep = (v: Visit) => {
     if (v.sessionMinutes <= 0) return;
-    const previous = kept();
-    sessionStorage.setItem(
-      STORE,
-      JSON.stringify({
-        token: v.token,
-        conversationId: conversation.current,
-        until: previous?.token === v.token ? previous.until : Date.now() + v.sessionMinutes * 60_000,
-      } satisfies Kept),
-    );
+    until.current ??= Date.now() + v.sessionMinutes * 60_000;
+    store.write({ token: v.token, conversationId: conversation.current, until: until.current });
   };
 
   useEffect(() => {
-    const resume = kept();
-    api<Visit>(
-      'POST',
-      `/api/v1/embed/${encodeURIComponent(agentId)}/session`,
-      resume ? { resume: resume.token } : {},
-    ).then(
-      async (v) => {
-        setVisit(v);
-        if (resume && resume.token === v.token && resume.conversationId) {
-          conversation.current = resume.conversationId;
+    const start = async () => {
+      const resume = await kept();
+      const v = await api<Visit>(
+        'POST',
+        `/api/v1/embed/${encodeURIComponent(agentId)}/session`,
+        resume ? { resume: resume.token } : {},
+      );
+      setVisit(v);
+      if (v.sessionMinutes <= 0) return store.write(null);
+      if (resume && resume.token === v.token) {
+        until.current = resume.until;
+        conversation.current = resume.conversationId;
+        if (resume.conversationId) {
           const page = await api<{ data: Line[] }>(
             'GET',
             `${CORE}/llm/${agentId}/conversation/${resume.conversationId}/messages?limit=200`,
@@ -85,11 +140,10 @@ function EmbedChat() {
           ).catch(() => ({ data: [] as Line[] }));
           setLines(page.data.map((m) => ({ id: m.id, role: m.role, content: m.content ?? '' })));
         }
-        if (v.sessionMinutes <= 0) sessionStorage.removeItem(STORE);
-        else keep(v);
-      },
-      (error: Error) => setFailure(error.message),
-    );
+      }
+      keep(v);
+    };
+    start().catch((error: Error) => setFailure(error.message));
   }, []);
 
   const send = async (event: Event) => {

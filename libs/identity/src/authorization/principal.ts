@@ -45,17 +45,19 @@ export type Principal =
 
 export type PrincipalKind = Principal['kind'];
 
-/** The principal of a request: its API key, or its session. */
-export const principalOf = (caller: Caller): ApiKeyPrincipal | SessionPrincipal =>
-  caller.session
-    ? { kind: 'session', userId: caller.userId, isAdmin: caller.isAdmin }
-    : {
-        kind: 'apiKey',
-        userId: caller.userId,
-        keyId: caller.apiKey.id,
-        grants: caller.apiKey.agentAccess,
-        isAdmin: caller.isAdmin,
-      };
+/** The principal of a request: its API key, its session, or an embed visitor's session. */
+export const principalOf = (caller: Caller): ApiKeyPrincipal | SessionPrincipal | EmbedVisitorPrincipal =>
+  caller.visitor
+    ? { kind: 'embedVisitor', agentId: caller.visitor.agentId, visitorId: caller.visitor.visitorId }
+    : caller.session
+      ? { kind: 'session', userId: caller.userId, isAdmin: caller.isAdmin }
+      : {
+          kind: 'apiKey',
+          userId: caller.userId,
+          keyId: caller.apiKey.id,
+          grants: caller.apiKey.agentAccess,
+          isAdmin: caller.isAdmin,
+        };
 
 /** A principal or a request's caller (which the policy reads as its API-key principal). */
 export type PrincipalOrCaller = Principal | Caller;

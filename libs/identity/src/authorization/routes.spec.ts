@@ -5,6 +5,7 @@ import { ForbiddenError, type PlatformConfig } from '#kernel';
 import type { AggregateRepository } from '#eventsourcing';
 import type { ReadStore } from '#read-store';
 import { ApiKeyGuard } from '../http/api-key.guard.js';
+import type { EmbedRateLimits, EmbedVisitorSessions } from '../embed/embed-visitor.js';
 import { routeRuleOf } from './routes.js';
 
 /** The guard on a route marked @Public(), as the router registered it. */
@@ -15,6 +16,8 @@ const publicRequest = (method: string, url: string) => {
     { on: () => undefined } as unknown as ProjectionRunner,
     {} as PlatformConfig,
     {} as AggregateRepository,
+    {} as EmbedVisitorSessions,
+    {} as EmbedRateLimits,
   );
   const request = { method, url, routeOptions: { url }, headers: {} };
   const context = {

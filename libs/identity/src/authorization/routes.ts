@@ -42,6 +42,7 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   'GET /embed/widget.js': 'public',
   'GET /embed/bubble.js': 'public',
   'GET /embed/{agentId}': { embed: 'agent.use' },
+  'POST /api/v1/embed/{agentId}/session': { embed: 'agent.use' },
 
   // The audit trail (the whole of it: admins; a Space and what is inside it: whoever may change the Space).
   [`GET ${CORE}/audit`]: 'audit.read',
@@ -192,4 +193,21 @@ export const routeRuleOf = (method: string, registeredUrl: string): RouteRule | 
   routeRule(
     method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase(),
     registeredUrl.replace(/:(\w+)/g, '{$1}'),
+  );
+
+/**
+ * The routes an embed visitor (a signed visitor session in `x-embed-session`) may call: exactly the embed's chat of
+ * the Agent its session is bound to: a turn, and the messages of its own conversation (to resume after a reload).
+ * Anywhere else the session is refused (403 `embed_route_denied`); the policy then answers for the Agent
+ * (`agent.use` of an embed visitor: public, not personal, its own Agent).
+ */
+export const EMBED_VISITOR_ROUTES: ReadonlySet<string> = new Set([
+  `POST ${LLM}/conversation`,
+  `GET ${CONVERSATION}/messages`,
+]);
+
+/** Whether an embed visitor may call this route (as the router registered it). */
+export const isEmbedVisitorRoute = (method: string, registeredUrl: string): boolean =>
+  EMBED_VISITOR_ROUTES.has(
+    `${method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase()} ${registeredUrl.replace(/:(\w+)/g, '{$1}')}`,
   );

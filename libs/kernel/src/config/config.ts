@@ -111,6 +111,11 @@ const ConfigSchema = z
       .max(24 * 90)
       .default(24 * 7),
     PUBLIC_URL: z.url().optional(),
+    EMBED_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    EMBED_SESSION_MINUTES: z.coerce.number().int().min(1).max(1_440).default(60),
+    EMBED_VISITOR_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
+    EMBED_AGENT_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
+    EMBED_DAILY_COST_USD: z.coerce.number().positive().max(1_000_000).default(5),
     PASSWORD_RESET_TTL_HOURS: z.coerce
       .number()
       .int()
@@ -244,6 +249,19 @@ const ConfigSchema = z
       signInMaxFailuresPerAddress: env.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
       signInFailureWindowMs: env.SIGN_IN_FAILURE_WINDOW_MINUTES * 60_000,
       publicUrl: (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/+$/, ''),
+    },
+    /**
+     * Embedded chats of public Agents. Visitor sessions are signed with `sessionSecret` (one random per process when
+     * unset: set it when several api processes serve embeds); a session lives `sessionMs` (at least an Agent's Embed
+     * session minutes). Abuse limits: messages per visitor and per Agent per minute (in each api process), and the
+     * cost all visitors of one Agent may spend per UTC day.
+     */
+    embed: {
+      sessionSecret: env.EMBED_SESSION_SECRET,
+      sessionMs: env.EMBED_SESSION_MINUTES * 60_000,
+      visitorMessagesPerMinute: env.EMBED_VISITOR_MESSAGES_PER_MINUTE,
+      agentMessagesPerMinute: env.EMBED_AGENT_MESSAGES_PER_MINUTE,
+      dailyCostUsd: env.EMBED_DAILY_COST_USD,
     },
   }))
   .superRefine((config, ctx) => {

@@ -1,6 +1,7 @@
-// The Content-Security-Policy of every page the api serves: scripts, styles and connections from the instance only
-// (no inline script), images from the instance or data: URLs. The embed page names who may frame it: the instance
-// and the Agent's Allowed URLs (`*` any site; an empty list only the instance: never allow-all by default).
+// Where a public Agent may be embedded: the Content-Security-Policy of pages (scripts, styles and connections from the
+// instance only, no inline script, images from the instance or data: URLs), the embed page's `frame-ancestors 'self'
+// <Allowed URLs>` (`*` any site; an empty list only the instance: never allow-all by default), and the check of an
+// Origin or Referer against the Allowed URLs (a second line: a header can be forged or left out).
 
 const BASE = [
   "default-src 'self'",
@@ -23,7 +24,7 @@ const SOURCE = /^(\*|(https?:\/\/)?(\*\.)?[A-Za-z0-9.-]+(:\d{1,5}|:\*)?)$/;
 /** `frame-ancestors 'self' <allowedUrls>` for an Agent's embed page (paths dropped: the browser checks origins). */
 export function embedCsp(allowedUrls: readonly string[]): string {
   const sources = allowedUrls
-    .map((url) => url.trim().replace(/^((?:https?:\/\/)?[^/]+)\/.*$/, '$1'))
+    .map((url) => url.trim().replace(/^((?:https?:\/\/)?[^/]+)(\/.*)?$/, '$1'))
     .filter((url) => SOURCE.test(url));
   const ancestors = ["'self'", ...new Set(sources)].join(' ');
   return [...BASE, `frame-ancestors ${ancestors}`].join('; ');
