@@ -54,7 +54,9 @@ export class StartEmbedSessionController {
   @Post(':agentId/session')
   start(
     @Param('agentId') agentId: string,
-    @Body(new ZodBody(StartEmbedSessionBody)) body: z.output<typeof StartEmbedSessionBody> | undefined,
+    // No body is an empty one.
+    @Body(new ZodBody(StartEmbedSessionBody.optional()))
+    body: z.output<typeof StartEmbedSessionBody> | undefined,
     @Req() request: FastifyRequest,
   ) {
     const origin = request.headers.origin;
