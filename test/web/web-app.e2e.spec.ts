@@ -206,6 +206,43 @@ describeBrowser('web app in Chromium (e2e)', () => {
     }
   });
 
+  it('a waiting shared-memory proposal shows in the chat and is confirmed there', async () => {
+    const admin = client(api.url, ADMIN_KEY);
+    const agent = await admin.post<{ id: string }>(`${CORE}/agents`, {
+      spaceId,
+      name: uniqueName('Team'),
+      sharedMemoryEnabled: true,
+      knowledgeEnabled: false,
+    });
+    expect(agent.status).toBe(201);
+    const teamAgent = agent.body.id;
+    await page.goto(`${api.url}/space/${spaceId}/agent/${teamAgent}`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    // A turn of the person's (JSON: the memory step follows a whole answer) proposes a team fact to them.
+    const turn = await page.evaluate(
+      async ([path, message]) => {
+        const response = await fetch(path!, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ message }),
+        });
+        return (await response.json()) as { message: { memory?: { proposals: { id: string }[] } } };
+      },
+      [`/api/v1/core/llm/${teamAgent}/conversation`, 'Our team deploys on Fridays.'],
+    );
+    expect(turn.message.memory?.proposals).toHaveLength(1);
+    await page.reload();
+    const proposal = page.getByRole('group', { name: 'Remember this for the team?' });
+    await proposal.getByText('Our team deploys on Fridays.').waitFor();
+    await screenshot(page, 'memory-proposal');
+    await proposal.getByRole('button', { name: 'Confirm' }).click();
+    await proposal.waitFor({ state: 'detached' });
+    const shared = await admin.get<{ data: { text: string }[] }>(
+      `${CORE}/memory/${teamAgent}/memories?bucket=shared`,
+    );
+    expect(shared.body.data.map((memory) => memory.text)).toEqual(['Our team deploys on Fridays.']);
+  });
+
   it('switches to German labels', async () => {
     await page.getByLabel('Language').selectOption('de');
     await page.getByRole('button', { name: 'Senden' }).waitFor();
