@@ -178,6 +178,27 @@ describeBrowser('web app in Chromium (e2e)', () => {
     await screenshot(page, 'chat-stopped');
   });
 
+  it('a reload during a stream shows the answer once it is complete: one turn, nothing lost, nothing cancelled', async () => {
+    upstream.reset();
+    const words = Array.from({ length: 40 }, (_, i) => `part${i}`);
+    upstream.set({ reply: words.join(' '), chunkDelayMs: 50 });
+    await page.goto(`${api.url}/space/${spaceId}/agent/${agentId}`);
+    await page.getByLabel('Message', { exact: true }).fill('Count for me.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page
+      .locator('li.message.assistant[data-streaming="true"] .markdown', { hasText: 'part1' })
+      .waitFor();
+    await page.waitForURL(/\?c=/);
+    await page.reload();
+    const answer = page.locator('li.message.assistant', { hasText: 'part39' });
+    await answer.waitFor({ timeout: 30_000 });
+    expect(await page.locator('li.message.user', { hasText: 'Count for me.' }).count()).toBe(1);
+    expect(await page.locator('li.message.assistant').count()).toBe(1);
+    expect(await answer.getAttribute('data-status')).toBe('complete');
+    expect(upstream.aborted).toBe(0);
+    await screenshot(page, 'chat-after-reload');
+  });
+
   it('renders a remote Markdown image as a link and never requests it', async () => {
     const hits: string[] = [];
     const listener: Server = createServer((request, response) => {

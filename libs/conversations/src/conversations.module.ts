@@ -31,6 +31,9 @@ import { TurnIdempotency } from './runtime/turn-idempotency.js';
 import { TurnCompaction } from './runtime/turn-compaction.js';
 import { KnowledgeContextProvider } from './runtime/knowledge.provider.js';
 import { StoredConversations } from './stored-conversations.js';
+import { RunningTurns } from './runtime/running-turns.js';
+import { StopTurnController } from './commands/stop-turn/stop-turn.controller.js';
+import { StopTurnHandler } from './commands/stop-turn/stop-turn.command.js';
 
 export const CONVERSATION_CONTROLLERS = [
   SendMessageController,
@@ -40,6 +43,7 @@ export const CONVERSATION_CONTROLLERS = [
   ChangeConversationController,
   DeleteConversationController,
   DeleteMessageController,
+  StopTurnController,
 ];
 
 export const CONVERSATION_COMMAND_HANDLERS = [
@@ -48,6 +52,7 @@ export const CONVERSATION_COMMAND_HANDLERS = [
   DeleteConversationHandler,
   DeleteAgentConversationHandler,
   DeleteMessageHandler,
+  StopTurnHandler,
 ];
 
 export const CONVERSATION_QUERY_HANDLERS = [
@@ -72,6 +77,7 @@ export const CONVERSATION_QUERY_HANDLERS = [
     TurnAttachments,
     KnowledgeContextProvider,
     ContextProviders,
+    RunningTurns,
   ],
   exports: [ConversationDirectory, StoredConversations, IncognitoConversations, ContextProviders],
 })

@@ -172,6 +172,7 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
   const [flagged, setFlagged] = useState<string | null>(null);
   const [editing, setEditing] = useState<{ id: string; text: string } | null>(null);
   const abort = useRef<AbortController | null>(null);
+  const streamingConversation = useRef<string | null>(null);
   const base = `${CORE}/llm/${agentId}/conversation`;
 
   const loadConversations = () =>
@@ -179,7 +180,18 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
       (list) => setConversations(list.data),
       () => undefined,
     );
-  const loadMessages = async (id: string) => setMessages(await fetchMessages(id));
+  const loadMessages = async (id: string) => {
+    let stored = await fetchMessages(id);
+    setMessages(stored);
+    // Its last message a question: its answer is still being written (the page was reloaded during a stream).
+    // Show it once it is complete.
+    for (let waited = 0; stored.at(-1)?.role === 'user' && waited < 300; waited++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      if (conversationQuery() !== id) return;
+      stored = await fetchMessages(id);
+      if (stored.at(-1)?.role === 'assistant') setMessages(stored);
+    }
+  };
   const fetchMessages = async (id: string) => {
     const all: ChatMessage[] = [];
     let cursor: string | null | undefined;
@@ -278,6 +290,8 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
         {
           message,
           stream: true,
+          // A reload does not stop the answer (it is shown once complete); Stop does, through the stop route.
+          continueOnDisconnect: true,
           ...(current ? { conversationId: current } : incognito ? { visibility: 'incognito' } : {}),
         },
         controller.signal,
@@ -285,6 +299,7 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
           const body = data as Record<string, unknown>;
           if (event === 'conversation') {
             current = body.conversationId as string;
+            streamingConversation.current = current;
             if (!conversationId) {
               setConversationId(current);
               history.replaceState(null, '', `${location.pathname}?c=${encodeURIComponent(current)}`);
@@ -312,12 +327,21 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
       }
     } finally {
       abort.current = null;
+      streamingConversation.current = null;
       setBusy(false);
       void loadConversations();
       // The stored turn replaces the optimistic one (its ids: delete, edit and regenerate need them). A stopped turn
       // is recorded (incomplete) just after the abort reaches the server: wait for it a little.
       if (current && !incognito) await settle(current).catch(() => undefined);
     }
+  };
+
+  const stop = () => {
+    abort.current?.abort();
+    if (conversationId || streamingConversation.current)
+      void api('POST', `${base}/${conversationId ?? streamingConversation.current}/stop`).catch(
+        () => undefined,
+      );
   };
 
   const submit = (event: Event) => {
@@ -498,6 +522,11 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
             </li>
           ))}
         </ol>
+        {!busy && messages.at(-1)?.role === 'user' && (
+          <p class="thinking" role="status">
+            {t('thinking')}
+          </p>
+        )}
         {flagged && (
           <p role="status" class="flagged">
             {flagged}
@@ -541,7 +570,7 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
             </label>
           )}
           {busy ? (
-            <button type="button" class="stop" onClick={() => abort.current?.abort()}>
+            <button type="button" class="stop" onClick={stop}>
               {t('stop')}
             </button>
           ) : (

@@ -15,6 +15,7 @@ import { SendMessageBody, TURN_BODY_LIMIT_BYTES, TurnResultDto } from '../../con
 import type { TurnAnswer } from '../../runtime/turn-answer.js';
 import type { NoticeEvent, TurnEvent } from '../../runtime/turn-events.js';
 import { SendMessage } from './send-message.command.js';
+import { RunningTurns } from '../../runtime/running-turns.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -24,6 +25,7 @@ export class SendMessageController {
     private readonly bus: CommandBus,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly running: RunningTurns,
   ) {}
 
   @ApiRoute({
@@ -84,7 +86,11 @@ export class SendMessageController {
         'Idempotency-Key',
       );
     const body = parseOrThrow(SendMessageBody, raw);
-    const signal = abortOnDisconnect(reply);
+    // A turn that outlives its client is stopped by its owner's Stop instead (RunningTurns).
+    const outlives = body.stream && body.continueOnDisconnect;
+    const own = new AbortController();
+    const signal = outlives ? own.signal : abortOnDisconnect(reply);
+    let unregister = () => {};
     if (!body.stream) {
       const answer = await this.bus.execute(
         new SendMessage(agentId, body, caller, signal, async () => {}, idempotencyKey),
@@ -95,6 +101,8 @@ export class SendMessageController {
     }
     let sse: SseWriter | null = null;
     const emit = async (event: TurnEvent | NoticeEvent) => {
+      if (outlives && event.event === 'conversation')
+        unregister = this.running.start(event.data.conversationId, own);
       sse ??= SseWriter.open(reply, this.config.streamStallTimeoutMs);
       await sse.event(event.event === 'notice' ? event.name : event.event, event.data);
     };
@@ -132,6 +140,7 @@ export class SendMessageController {
           },
         );
     } finally {
+      unregister();
       (sse as SseWriter | null)?.end();
     }
   }
