@@ -88,6 +88,14 @@ const en = {
   agentNotPublic: 'Agent is not public',
   rateLimited: 'Too many messages: please wait a moment.',
   poweredBy: 'Chat',
+  admin: 'Users and invitations',
+  invitations: 'Invitations',
+  invite: 'Invite',
+  invitationLink: 'Send this link to the person (shown once):',
+  role: 'Role',
+  users: 'Users',
+  deactivate: 'Deactivate',
+  reactivate: 'Reactivate',
 };
 
 export type Label = keyof typeof en;
@@ -180,6 +188,14 @@ const de: Record<Label, string> = {
   agentNotPublic: 'Agent is not public',
   rateLimited: 'Zu viele Nachrichten: bitte einen Moment warten.',
   poweredBy: 'Chat',
+  admin: 'Benutzer und Einladungen',
+  invitations: 'Einladungen',
+  invite: 'Einladen',
+  invitationLink: 'Sende diesen Link an die Person (nur einmal angezeigt):',
+  role: 'Rolle',
+  users: 'Benutzer',
+  deactivate: 'Deaktivieren',
+  reactivate: 'Reaktivieren',
 };
 
 export type Language = 'de' | 'en';

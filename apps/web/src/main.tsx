@@ -14,6 +14,7 @@ import { Memories } from './pages/memories';
 import { AgentSettings } from './pages/agent-settings';
 import { Developer } from './pages/developer';
 import { Usage } from './pages/usage';
+import { Admin } from './pages/admin';
 
 function NotFound() {
   return (
@@ -119,6 +120,13 @@ function Navigation({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
             {t('usage')}
           </a>
         </li>
+        {me.role === 'admin' && (
+          <li>
+            <a href="/admin" onClick={linkTo('/admin')}>
+              {t('admin')}
+            </a>
+          </li>
+        )}
       </ul>
       <LanguageSwitch me={me} />
       <button type="button" onClick={onSignOut}>
@@ -138,6 +146,7 @@ function Routed({ path, me }: { path: string; me: Me }) {
   if (path === '/memories') return <Memories />;
   if (path === '/developer') return <Developer />;
   if (path === '/usage') return <Usage me={me} />;
+  if (path === '/admin' && me.role === 'admin') return <Admin />;
   if (path === '/' || path === '/sign-in')
     return (
       <section class="page">

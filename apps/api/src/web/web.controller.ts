@@ -49,7 +49,7 @@ export class WebController {
       .send(html?.body ?? NOT_BUILT);
   }
 
-  @Get(['/', 'sign-in', 'memories', 'developer', 'usage'])
+  @Get(['/', 'sign-in', 'memories', 'developer', 'usage', 'admin'])
   app(@Res() reply: FastifyReply): void {
     this.page(reply, '/index.html', APP_CSP);
   }

@@ -35,6 +35,7 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   'GET /memories': 'public',
   'GET /developer': 'public',
   'GET /usage': 'public',
+  'GET /admin': 'public',
   'GET /space/{spaceId}/agent/{agentId}': 'public',
   'GET /chat/{agentId}': 'public',
   'GET /agent/{agentId}/settings': 'public',
