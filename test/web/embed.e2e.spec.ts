@@ -59,7 +59,6 @@ describeBrowser('embed in Chromium (e2e)', () => {
         'models:',
         '  - { key: fake-chat, modelId: fake-model, provider: fake, kind: chat, contextWindow: 64000, pricing: { input: 1, output: 2 } }',
       ]),
-      EMBED_VISITOR_MESSAGES_PER_MINUTE: String(VISITOR_LIMIT),
     });
     // The host site: another origin (127.0.0.2), serving pages that embed an Agent.
     host = createServer((request, response) => {
@@ -87,6 +86,8 @@ describeBrowser('embed in Chromium (e2e)', () => {
       allowedUrls: [hostOrigin],
       embedSessionMinutes: 30,
       embedWindowTitle: 'Ask the Guide',
+      // The Agent's own limit (the instance default is 10 a minute).
+      embedLimits: { visitorMessagesPerMinute: VISITOR_LIMIT },
     });
     await createAgent('notKept', { isPublic: true, allowedUrls: [hostOrigin], embedSessionMinutes: 0 });
     await createAgent('unlisted', { isPublic: true, allowedUrls: ['http://127.0.0.3:1'] });
@@ -240,7 +241,7 @@ describeBrowser('embed in Chromium (e2e)', () => {
     }
   });
 
-  it('the per-visitor limit answers 429 in the widget', async () => {
+  it("the Agent's per-visitor limit answers 429 in the widget", async () => {
     const page = await newPage();
     await page.goto(`${hostOrigin}/widget/${agents.listed}`);
     const frame = await embedFrame(page);

@@ -9,13 +9,22 @@ describe('embed visitor sessions', () => {
 
   it('issues a session bound to one Agent that verifies until it expires', () => {
     const now = Date.UTC(2026, 0, 1);
-    const { token, session } = sessions.issue('agt_1', 0, now);
+    const { token, session } = sessions.issue('agt_1', 0, {}, now);
     expect(session.agentId).toBe('agt_1');
     expect(session.expiresAt).toBe(now + 60 * 60_000);
     expect(sessions.verify(token, now + 1000)).toEqual(session);
     expect(sessions.verify(token, session.expiresAt)).toBeNull();
     // Embed session minutes longer than the default keep the session as long.
-    expect(sessions.issue('agt_1', 120 * 60_000, now).session.expiresAt).toBe(now + 120 * 60_000);
+    expect(sessions.issue('agt_1', 120 * 60_000, {}, now).session.expiresAt).toBe(now + 120 * 60_000);
+  });
+
+  it("carries the Agent's limits, each unset one the instance default", () => {
+    const { token } = sessions.issue('agt_1', 0, { visitorMessagesPerMinute: 2, dailyCostUsd: null });
+    expect(sessions.verify(token)?.limits).toEqual({
+      visitorMessagesPerMinute: 2,
+      agentMessagesPerMinute: 120,
+      dailyCostUsd: 5,
+    });
   });
 
   it('refuses a forged, altered or foreign token', () => {
@@ -37,11 +46,14 @@ describe('embed visitor sessions', () => {
 });
 
 describe('embed rate limits', () => {
-  it('allows N messages a minute per visitor and per Agent, then 429 with Retry-After', () => {
-    const limits = new EmbedRateLimits(
-      config({ EMBED_VISITOR_MESSAGES_PER_MINUTE: '2', EMBED_AGENT_MESSAGES_PER_MINUTE: '3' }),
-    );
-    const visitor = (visitorId: string) => ({ agentId: 'agt_1', visitorId, expiresAt: Infinity });
+  it("allows the session's messages a minute per visitor and per Agent, then 429 with Retry-After", () => {
+    const limits = new EmbedRateLimits();
+    const visitor = (visitorId: string) => ({
+      agentId: 'agt_1',
+      visitorId,
+      expiresAt: Infinity,
+      limits: { visitorMessagesPerMinute: 2, agentMessagesPerMinute: 3, dailyCostUsd: 5 },
+    });
     const now = 1_000_000;
     limits.take(visitor('a'), now);
     limits.take(visitor('a'), now + 1);

@@ -10,12 +10,22 @@ import { PLATFORM_CONFIG, PlatformError, type PlatformConfig } from '#kernel';
 
 export const EMBED_SESSION_HEADER = 'x-embed-session';
 
+/** The abuse limits a session carries (the Agent's settings, or the instance defaults, when it was issued). */
+export interface VisitorLimits {
+  readonly visitorMessagesPerMinute: number;
+  readonly agentMessagesPerMinute: number;
+  readonly dailyCostUsd: number;
+}
+
 export interface VisitorSession {
   readonly agentId: string;
   readonly visitorId: string;
   /** Epoch milliseconds. */
   readonly expiresAt: number;
+  readonly limits: VisitorLimits;
 }
+
+type LimitSettings = { readonly [K in keyof VisitorLimits]?: number | null };
 
 /** The key every visitor of one Agent spends (usage, cost cap): the Agent is who pays. */
 export const embedKeyId = (agentId: string): string => `embed_${agentId}`;
@@ -32,14 +42,31 @@ export class EmbedVisitorSessions {
       : randomBytes(32);
   }
 
-  /** A new visitor session of this Agent, living `lifetimeMs` (at least EMBED_SESSION_MINUTES). */
-  issue(agentId: string, lifetimeMs: number, now = Date.now()): { token: string; session: VisitorSession } {
+  /**
+   * A new visitor session of this Agent, living `lifetimeMs` (at least EMBED_SESSION_MINUTES), carrying the Agent's
+   * abuse limits (each unset one: the instance default); a change of them applies to the sessions issued after it.
+   */
+  issue(
+    agentId: string,
+    lifetimeMs: number,
+    limits: LimitSettings = {},
+    now = Date.now(),
+  ): { token: string; session: VisitorSession } {
     const session: VisitorSession = {
       agentId,
       visitorId: `vis_${randomBytes(12).toString('base64url')}`,
       expiresAt: now + Math.max(lifetimeMs, this.config.embed.sessionMs),
+      limits: this.resolve(limits),
     };
-    const payload = b64(JSON.stringify({ a: session.agentId, v: session.visitorId, e: session.expiresAt }));
+    const { visitorMessagesPerMinute, agentMessagesPerMinute, dailyCostUsd } = session.limits;
+    const payload = b64(
+      JSON.stringify({
+        a: session.agentId,
+        v: session.visitorId,
+        e: session.expiresAt,
+        l: [visitorMessagesPerMinute, agentMessagesPerMinute, dailyCostUsd],
+      }),
+    );
     return { token: `${payload}.${this.sign(payload)}`, session };
   }
 
@@ -52,15 +79,35 @@ export class EmbedVisitorSessions {
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
     try {
-      const { a, v, e } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<
+      const { a, v, e, l } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<
         string,
         unknown
       >;
       if (typeof a !== 'string' || typeof v !== 'string' || typeof e !== 'number' || e <= now) return null;
-      return { agentId: a, visitorId: v, expiresAt: e };
+      const [visitor, agent, cost] = Array.isArray(l) ? (l as unknown[]) : [];
+      const number = (value: unknown) => (typeof value === 'number' && value > 0 ? value : null);
+      return {
+        agentId: a,
+        visitorId: v,
+        expiresAt: e,
+        limits: this.resolve({
+          visitorMessagesPerMinute: number(visitor),
+          agentMessagesPerMinute: number(agent),
+          dailyCostUsd: number(cost),
+        }),
+      };
     } catch {
       return null;
     }
+  }
+
+  private resolve(limits: LimitSettings): VisitorLimits {
+    const defaults = this.config.embed;
+    return {
+      visitorMessagesPerMinute: limits.visitorMessagesPerMinute ?? defaults.visitorMessagesPerMinute,
+      agentMessagesPerMinute: limits.agentMessagesPerMinute ?? defaults.agentMessagesPerMinute,
+      dailyCostUsd: limits.dailyCostUsd ?? defaults.dailyCostUsd,
+    };
   }
 
   private sign(payload: string): string {
@@ -83,12 +130,10 @@ export class EmbedRateLimitedError extends PlatformError {
 const MINUTE = 60_000;
 const MAX_TRACKED = 50_000;
 
-/** Messages per visitor and per Agent in the last minute (a sliding window, in this process). */
+/** Messages per visitor and per Agent in the last minute (a sliding window, in this process), as the session says. */
 @Injectable()
 export class EmbedRateLimits {
   private readonly sent = new Map<string, number[]>();
-
-  constructor(@Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig) {}
 
   /** Counts one message of this visitor, or throws 429 when the visitor's or the Agent's minute is full. */
   take(session: VisitorSession, now = Date.now()): void {
@@ -96,7 +141,7 @@ export class EmbedRateLimits {
     const agentKey = `a:${session.agentId}`;
     const visitor = this.recent(visitorKey, now);
     const agent = this.recent(agentKey, now);
-    const { visitorMessagesPerMinute, agentMessagesPerMinute } = this.config.embed;
+    const { visitorMessagesPerMinute, agentMessagesPerMinute } = session.limits;
     const wait = (times: number[]) => Math.max(1, Math.ceil((times[0]! + MINUTE - now) / 1000));
     if (visitor.length >= visitorMessagesPerMinute)
       throw new EmbedRateLimitedError(

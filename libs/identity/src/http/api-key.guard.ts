@@ -236,7 +236,7 @@ export class ApiKeyGuard implements CanActivate {
         keyPrefix: '',
         agentAccess: { kind: 'agents' as const, agentIds: [session.agentId] },
         isAdmin: false,
-        usageLimit: { tokens: null, costUsd: this.config.embed.dailyCostUsd, window: 'day' as const },
+        usageLimit: { tokens: null, costUsd: session.limits.dailyCostUsd, window: 'day' as const },
         bootstrap: false,
         revoked: false,
         revokedAt: null,

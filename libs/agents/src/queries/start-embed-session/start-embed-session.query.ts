@@ -52,7 +52,7 @@ export class StartEmbedSessionHandler implements IQueryHandler<StartEmbedSession
     const { token, session } =
       kept && kept.agentId === agent.id
         ? { token: resume!, session: kept }
-        : this.sessions.issue(agent.id, agent.embedSessionMinutes * 60_000);
+        : this.sessions.issue(agent.id, agent.embedSessionMinutes * 60_000, agent.embedLimits ?? {});
     return {
       token,
       expiresAt: new Date(session.expiresAt).toISOString(),
