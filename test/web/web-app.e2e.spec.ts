@@ -258,6 +258,44 @@ describeBrowser('web app in Chromium (e2e)', () => {
     expect(await page.locator('.flagged').innerText()).toBe('Memory not saved - flagged as unsafe.');
   });
 
+  it("the Agent's Embed tab publishes it with Allowed URLs and gives the three snippets", async () => {
+    // An Agent of the person's own Space (they manage it).
+    const own = await page.evaluate(async (name) => {
+      const post = async (path: string, body: unknown) =>
+        (await (
+          await fetch(`/api/v1/core${path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          })
+        ).json()) as { id: string };
+      const space = await post('/spaces', { name });
+      return post('/agents', { spaceId: space.id, name: `${name} agent` });
+    }, uniqueName('Mine'));
+    await page.goto(`${api.url}/agent/${own.id}/settings`);
+    await page.getByLabel(/^Public Agent/).check();
+    await page.getByLabel(/^Allowed URLs/).fill('https://shop.example.com, https://*.example.org');
+    await page.getByLabel(/^Embed session minutes/).fill('30');
+    await page.getByLabel(/^Embed window title/).fill('Ask us');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    const saved = await client(api.url, ADMIN_KEY).get<Record<string, unknown>>(`${CORE}/agents/${own.id}`);
+    expect(saved.body).toMatchObject({
+      isPublic: true,
+      allowedUrls: ['https://shop.example.com', 'https://*.example.org'],
+      embedSessionMinutes: 30,
+      embedWindowTitle: 'Ask us',
+    });
+    const snippets = await page.locator('figure code').allInnerTexts();
+    expect(snippets).toEqual([
+      expect.stringContaining(`<iframe src="${api.url}/embed/${own.id}"`),
+      expect.stringContaining(`${api.url}/embed/widget.js" data-agent="${own.id}"`),
+      expect.stringContaining(`${api.url}/embed/bubble.js" data-agent="${own.id}"`),
+    ]);
+    await screenshot(page, 'embed-tab');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
   it('switches to German labels', async () => {
     await page.getByLabel('Language').selectOption('de');
     await page.getByRole('button', { name: 'Senden' }).waitFor();

@@ -96,6 +96,12 @@ const en = {
   users: 'Users',
   deactivate: 'Deactivate',
   reactivate: 'Reactivate',
+  publicAgent: 'Public Agent (anyone may chat through the embed)',
+  allowedUrls: 'Allowed URLs (comma-separated; * any site; empty: only this instance)',
+  sessionMinutes: 'Embed session minutes (0: a reload starts afresh)',
+  windowTitle: 'Embed window title (the floating bubble)',
+  save: 'Save',
+  saved: 'Saved.',
 };
 
 export type Label = keyof typeof en;
@@ -196,6 +202,12 @@ const de: Record<Label, string> = {
   users: 'Benutzer',
   deactivate: 'Deaktivieren',
   reactivate: 'Reaktivieren',
+  publicAgent: 'Öffentlicher Agent (jeder kann über die Einbettung chatten)',
+  allowedUrls: 'Erlaubte URLs (kommagetrennt; * jede Seite; leer: nur diese Instanz)',
+  sessionMinutes: 'Minuten der Einbettungssitzung (0: Neuladen beginnt neu)',
+  windowTitle: 'Fenstertitel der Einbettung (schwebende Blase)',
+  save: 'Speichern',
+  saved: 'Gespeichert.',
 };
 
 export type Language = 'de' | 'en';

@@ -92,8 +92,28 @@ function Knowledge({ agentId }: { agentId: string }) {
   );
 }
 
-function Embed({ agent }: { agent: Agent }) {
+function Embed({ agent, onSaved }: { agent: Agent; onSaved: (agent: Agent) => void }) {
   const origin = location.origin;
+  const [isPublic, setPublic] = useState(Boolean(agent.isPublic));
+  const [urls, setUrls] = useState((agent.allowedUrls ?? []).join(', '));
+  const [minutes, setMinutes] = useState(String(agent.embedSessionMinutes ?? 0));
+  const [title, setTitle] = useState(agent.embedWindowTitle ?? '');
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const save = async (event: Event) => {
+    event.preventDefault();
+    try {
+      const saved = await api<Agent>('PUT', `agents/${agent.id}`, {
+        isPublic,
+        allowedUrls: urls,
+        embedSessionMinutes: Number(minutes),
+        embedWindowTitle: title,
+      });
+      onSaved(saved);
+      setMessage({ ok: true, text: t('saved') });
+    } catch (failure) {
+      setMessage({ ok: false, text: (failure as Error).message });
+    }
+  };
   const snippets: [string, string][] = [
     [
       t('iframeSnippet'),
@@ -108,10 +128,43 @@ function Embed({ agent }: { agent: Agent }) {
   return (
     <section aria-labelledby="embed-title">
       <h2 id="embed-title">{t('embed')}</h2>
+      <form onSubmit={(e) => void save(e)}>
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={isPublic}
+            onChange={(e) => setPublic((e.target as HTMLInputElement).checked)}
+          />
+          {t('publicAgent')}
+        </label>
+        <label>
+          {t('allowedUrls')}
+          <input value={urls} onInput={(e) => setUrls((e.target as HTMLInputElement).value)} />
+        </label>
+        <label>
+          {t('sessionMinutes')}
+          <input
+            type="number"
+            min="0"
+            value={minutes}
+            onInput={(e) => setMinutes((e.target as HTMLInputElement).value)}
+          />
+        </label>
+        <label>
+          {t('windowTitle')}
+          <input value={title} onInput={(e) => setTitle((e.target as HTMLInputElement).value)} />
+        </label>
+        <button type="submit">{t('save')}</button>
+      </form>
+      {message && (
+        <p role={message.ok ? 'status' : 'alert'} class={message.ok ? 'note' : 'error'}>
+          {message.text}
+        </p>
+      )}
       {!agent.isPublic && <p class="note">{t('embedNotPublic')}</p>}
-      {snippets.map(([title, code]) => (
-        <figure key={title}>
-          <figcaption>{title}</figcaption>
+      {snippets.map(([caption, code]) => (
+        <figure key={caption}>
+          <figcaption>{caption}</figcaption>
           <pre>
             <code>{code}</code>
           </pre>
@@ -131,7 +184,7 @@ export function AgentSettings({ agentId }: { agentId: string }) {
         {agent.name}: {t('settings')}
       </h1>
       <Knowledge agentId={agent.id} />
-      <Embed agent={agent} />
+      <Embed agent={agent} onSaved={setAgent} />
     </section>
   );
 }
