@@ -118,7 +118,7 @@ describeBrowser('web app in Chromium (e2e)', () => {
     await screenshot(page, 'home');
   });
 
-  it('uploads a document and watches its status become Ready', async () => {
+  it('uploads a document, watches its status become Ready, and tags it', async () => {
     await page.goto(`${api.url}/agent/${agentId}/settings`);
     await page.getByLabel('Document').setInputFiles({
       name: 'volcanoes.md',
@@ -128,6 +128,16 @@ describeBrowser('web app in Chromium (e2e)', () => {
     await page.getByRole('button', { name: 'Upload' }).click();
     await page.locator('td.status.Ready').waitFor({ timeout: 60_000 });
     await screenshot(page, 'knowledge-ready');
+    // Tags: create one, put it on the document.
+    await page.getByLabel('New tag').fill('geology');
+    await page.getByRole('button', { name: 'Create tag' }).click();
+    await page.getByLabel('geology').check();
+    await waitUntil(async () => {
+      const list = await client(api.url, ADMIN_KEY).get<{ data: { name: string; tags: string[] }[] }>(
+        `${CORE}/knowledge/${agentId}/documents`,
+      );
+      return list.body.data.some((d) => d.name === 'volcanoes.md' && d.tags.length === 1);
+    }, 10_000);
   });
 
   it('streams an answer, and citation [1] opens the cited passage', async () => {

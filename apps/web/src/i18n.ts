@@ -102,6 +102,8 @@ const en = {
   windowTitle: 'Embed window title (the floating bubble)',
   save: 'Save',
   saved: 'Saved.',
+  newTag: 'New tag',
+  createTag: 'Create tag',
 };
 
 export type Label = keyof typeof en;
@@ -208,6 +210,8 @@ const de: Record<Label, string> = {
   windowTitle: 'Fenstertitel der Einbettung (schwebende Blase)',
   save: 'Speichern',
   saved: 'Gespeichert.',
+  newTag: 'Neuer Tag',
+  createTag: 'Tag erstellen',
 };
 
 export type Language = 'de' | 'en';

@@ -9,6 +9,12 @@ interface Document {
   readonly id: string;
   readonly name: string;
   readonly status: 'Pending' | 'Processing' | 'Ready' | 'Failed';
+  readonly tags: readonly string[];
+}
+
+interface Tag {
+  readonly id: string;
+  readonly name: string;
 }
 
 function Knowledge({ agentId }: { agentId: string }) {
@@ -21,7 +27,32 @@ function Knowledge({ agentId }: { agentId: string }) {
       (l) => setDocuments(l.data),
       () => undefined,
     );
-  useEffect(() => void load(), [agentId]);
+  const [tags, setTags] = useState<Tag[]>([]);
+  const [tagName, setTagName] = useState('');
+  const loadTags = () =>
+    api<List<Tag>>('GET', `knowledge/${agentId}/tags?limit=200`).then(
+      (l) => setTags(l.data),
+      () => undefined,
+    );
+  useEffect(() => {
+    void load();
+    void loadTags();
+  }, [agentId]);
+  const createTag = async (event: Event) => {
+    event.preventDefault();
+    try {
+      await api('POST', `knowledge/${agentId}/tags`, { name: tagName });
+      setTagName('');
+      void loadTags();
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  };
+  const toggleTag = (document: Document, tag: Tag) =>
+    void api(
+      document.tags.includes(tag.id) ? 'DELETE' : 'POST',
+      `${base}/${document.id}/tags/${tag.id}`,
+    ).then(load, (failure: Error) => setError(failure.message));
   // Live status: poll while a document is still on its way.
   useEffect(() => {
     if (!documents.some((d) => d.status === 'Pending' || d.status === 'Processing')) return;
@@ -70,6 +101,7 @@ function Knowledge({ agentId }: { agentId: string }) {
           <tr>
             <th scope="col">{t('name')}</th>
             <th scope="col">{t('status')}</th>
+            <th scope="col">{t('tags')}</th>
             <th scope="col">{t('log')}</th>
           </tr>
         </thead>
@@ -78,6 +110,18 @@ function Knowledge({ agentId }: { agentId: string }) {
             <tr key={d.id}>
               <td>{d.name}</td>
               <td class={`status ${d.status}`}>{d.status}</td>
+              <td>
+                {tags.map((tag) => (
+                  <label class="check" key={tag.id}>
+                    <input
+                      type="checkbox"
+                      checked={d.tags.includes(tag.id)}
+                      onChange={() => toggleTag(d, tag)}
+                    />
+                    {tag.name}
+                  </label>
+                ))}
+              </td>
               <td>
                 <button type="button" onClick={() => showLog(d.id)}>
                   {t('log')} {d.name}
@@ -88,6 +132,13 @@ function Knowledge({ agentId }: { agentId: string }) {
         </tbody>
       </table>
       {log && <pre class="log">{log.lines}</pre>}
+      <form onSubmit={(e) => void createTag(e)}>
+        <label>
+          {t('newTag')}
+          <input required value={tagName} onInput={(e) => setTagName((e.target as HTMLInputElement).value)} />
+        </label>
+        <button type="submit">{t('createTag')}</button>
+      </form>
     </section>
   );
 }
