@@ -125,7 +125,7 @@ describeBrowser('web app in Chromium (e2e)', () => {
       mimeType: 'text/markdown',
       buffer: Buffer.from(VOLCANOES),
     });
-    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.locator('td.status.Ready').waitFor({ timeout: 60_000 });
     await screenshot(page, 'knowledge-ready');
     // Tags: create one, put it on the document.
@@ -268,7 +268,7 @@ describeBrowser('web app in Chromium (e2e)', () => {
     expect(await page.locator('.flagged').innerText()).toBe('Memory not saved - flagged as unsafe.');
   });
 
-  it("the Agent's Embed tab publishes it with Allowed URLs and gives the three snippets", async () => {
+  it("the Agent's settings: the Embed tab publishes it with Allowed URLs and gives the snippets; a Skill is uploaded", async () => {
     // An Agent of the person's own Space (they manage it).
     const own = await page.evaluate(async (name) => {
       const post = async (path: string, body: unknown) =>
@@ -304,9 +304,27 @@ describeBrowser('web app in Chromium (e2e)', () => {
     ]);
     await screenshot(page, 'embed-tab');
     expect(await seriousViolations(page)).toEqual([]);
+    // A Skill of the Agent's, uploaded and published from the same page.
+    await page.getByLabel('Skill (SKILL.md or .zip)').setInputFiles({
+      name: 'SKILL.md',
+      mimeType: 'text/markdown',
+      buffer: Buffer.from(
+        '---\nname: incident-report\ndescription: Write an incident report when asked about an outage.\n---\n' +
+          'Summarise the outage, its impact and the follow-ups.\n',
+      ),
+    });
+    await page.getByRole('button', { name: 'Upload Skill' }).click();
+    await page.locator('ul.skills li', { hasText: 'incident-report (agent)' }).waitFor();
+    const skills = await client(api.url, ADMIN_KEY).get<{
+      data: { name: string; activeVersionId: string | null }[];
+    }>(`${CORE}/skills?agentId=${own.id}`);
+    expect(skills.body.data.find((skill) => skill.name === 'incident-report')?.activeVersionId).toEqual(
+      expect.any(String),
+    );
   });
 
   it('switches to German labels', async () => {
+    await page.goto(`${api.url}/space/${spaceId}/agent/${agentId}`);
     await page.getByLabel('Language').selectOption('de');
     await page.getByRole('button', { name: 'Senden' }).waitFor();
     await page.getByRole('button', { name: 'Abmelden' }).waitFor();

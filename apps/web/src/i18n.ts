@@ -104,6 +104,10 @@ const en = {
   saved: 'Saved.',
   newTag: 'New tag',
   createTag: 'Create tag',
+  skills: 'Skills',
+  skillFile: 'Skill (SKILL.md or .zip)',
+  publish: 'Publish',
+  uploadSkill: 'Upload Skill',
 };
 
 export type Label = keyof typeof en;
@@ -212,6 +216,10 @@ const de: Record<Label, string> = {
   saved: 'Gespeichert.',
   newTag: 'Neuer Tag',
   createTag: 'Tag erstellen',
+  skills: 'Skills',
+  skillFile: 'Skill (SKILL.md oder .zip)',
+  publish: 'Veröffentlichen',
+  uploadSkill: 'Skill hochladen',
 };
 
 export type Language = 'de' | 'en';

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { t } from '../i18n';
 import type { Agent, List } from '../state';
+import { Skills } from './skills';
 
 interface Document {
   readonly id: string;
@@ -235,6 +236,7 @@ export function AgentSettings({ agentId }: { agentId: string }) {
         {agent.name}: {t('settings')}
       </h1>
       <Knowledge agentId={agent.id} />
+      <Skills agentId={agent.id} />
       <Embed agent={agent} onSaved={setAgent} />
     </section>
   );
