@@ -323,6 +323,68 @@ describeBrowser('web app in Chromium (e2e)', () => {
     );
   });
 
+  it('attachments, regenerate, edit-and-rerun, delete a message; the list searches, archives and deletes', async () => {
+    upstream.reset();
+    upstream.set({
+      reply: (request) => `Answer ${upstream.requests.length} to: ${JSON.stringify(request.body).length}`,
+      chunkDelayMs: 0,
+    });
+    await page.goto(`${api.url}/space/${spaceId}/agent/${agentId}`);
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    // An attachment's text reaches the model.
+    await page.getByLabel('Attach a file').setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('The secret ingredient is cardamom.'),
+    });
+    await page.getByLabel('Message', { exact: true }).fill('What is in my notes?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('li.message.assistant[data-streaming="false"]').first().waitFor();
+    await page.waitForURL(/\?c=/);
+    const conversationId = new URL(page.url()).searchParams.get('c')!;
+    expect(upstream.requests.some((r) => r.rawBody.includes('cardamom'))).toBe(true);
+    // The person's conversation, as they read it (through the page: their session).
+    const thread = () =>
+      page.evaluate(async (path) => {
+        const response = await fetch(path);
+        const body = (await response.json()) as { data?: { role: string; content: string }[] };
+        return { status: response.status, body: { data: body.data ?? [] } };
+      }, `/api/v1/core/llm/${agentId}/conversation/${conversationId}/messages`);
+    // Regenerate: the last answer is replaced, not added to.
+    const before = (await page.locator('li.message.assistant .markdown').last().innerText()).trim();
+    await page.getByRole('button', { name: 'Regenerate' }).click();
+    const answers = page.locator('li.message.assistant[data-streaming="false"] .markdown');
+    await waitUntil(
+      async () => (await answers.count()) === 1 && (await answers.first().innerText()).trim() !== before,
+      15_000,
+    );
+    // Edit and rerun: the question is replaced and answered again.
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Edit', { exact: true }).fill('What else is in my notes?');
+    await page.getByRole('button', { name: 'Save and rerun' }).click();
+    await page.locator('li.message.user', { hasText: 'What else is in my notes?' }).waitFor();
+    await page.locator('li.message.assistant[data-streaming="false"] .actions').waitFor();
+    await waitUntil(async () => (await thread()).body.data.length === 2, 10_000);
+    expect((await thread()).body.data.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect((await thread()).body.data[0]!.content).toBe('What else is in my notes?');
+    // Delete one message.
+    await page.locator('li.message.assistant').getByRole('button', { name: 'Delete message' }).click();
+    await waitUntil(async () => (await thread()).body.data.length === 1, 10_000);
+    // The list (titled by the first question): search, archive (gone from the active list), show archived, delete.
+    const list = page.locator('section.conversations');
+    await list.getByLabel('Search conversations').fill('my notes');
+    await list.getByRole('link', { name: 'What is in my notes?' }).waitFor();
+    await list.getByLabel('Search conversations').fill('no such title');
+    await list.getByRole('link').first().waitFor({ state: 'detached' });
+    await list.getByLabel('Search conversations').fill('');
+    await list.getByRole('button', { name: 'Archive What is in my notes?' }).click();
+    await list.getByRole('link', { name: 'What is in my notes?' }).waitFor({ state: 'detached' });
+    await list.getByLabel('Show archived').check();
+    await list.getByRole('button', { name: 'Delete What is in my notes?' }).click();
+    await list.getByRole('link', { name: 'What is in my notes?' }).waitFor({ state: 'detached' });
+    expect((await thread()).status).toBe(404);
+  });
+
   it('switches to German labels', async () => {
     await page.goto(`${api.url}/space/${spaceId}/agent/${agentId}`);
     await page.getByLabel('Language').selectOption('de');
