@@ -258,6 +258,24 @@ describeBrowser('embed in Chromium (e2e)', () => {
     await page.context().close();
   });
 
+  it("the Agent's daily cost cap answers 429 to its visitors when a turn would pass it", async () => {
+    await createAgent('capped', {
+      isPublic: true,
+      allowedUrls: [hostOrigin],
+      embedLimits: { dailyCostUsd: 0.000001 },
+    });
+    const anonymous = client(api.url, null);
+    const token = (await anonymous.post<{ token: string }>(`/api/v1/embed/${agents.capped}/session`, {})).body
+      .token;
+    const turn = await anonymous.post<{ error: { code: string } }>(
+      `${CORE}/llm/${agents.capped}/conversation`,
+      { message: 'A question that costs more than the cap allows.' },
+      { 'x-embed-session': token },
+    );
+    expect(turn.status).toBe(429);
+    expect(turn.body.error.code).toBe('usage_limit_exceeded');
+  });
+
   it('a visitor session reaches only its Agent’s chat and its own conversation', async () => {
     const anonymous = client(api.url, null);
     const start = async (agent: string) =>
