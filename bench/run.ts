@@ -1,7 +1,7 @@
 // `npm run bench`: runs every benchmark once on this machine, each against a baseline measured in the same run, and
 // prints a table (value, baseline, ratio, goal, PASS/MISS) plus dist/bench-results.json. Performance is measured
 // here, never asserted in tests.
-//   BENCH_ONLY=command,projection,api,gateway,knowledge,conversations,eventloop   run a subset
+//   BENCH_ONLY=command,projection,api,gateway,knowledge,conversations,eventloop,web   run a subset
 //   BENCH_QUICK=1                                         shorter runs and a smaller log (smoke test of the harness only)
 //   BENCH_ANN=1                                           also build and measure an HNSW graph over the knowledge bench's one-owner
 //                                                         index (recall@10, build time, memory; 4–18 minutes on 2 cores)
@@ -17,11 +17,12 @@ import { benchGateway } from './gateway.js';
 import { benchKnowledge } from './knowledge.js';
 import { benchConversations } from './conversations.js';
 import { benchEventLoop } from './event-loop.js';
+import { benchWeb } from './web.js';
 import { fmtRate, log, passes, type MetricRow } from './util.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const only = new Set(
-  (process.env.BENCH_ONLY ?? 'command,projection,api,gateway,knowledge,conversations,eventloop')
+  (process.env.BENCH_ONLY ?? 'command,projection,api,gateway,knowledge,conversations,eventloop,web')
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean),
@@ -240,6 +241,19 @@ async function main(): Promise<void> {
       settleMs: quick ? 2_000 : 15_000,
     });
     rows.push(...result.rows);
+  }
+
+  if (only.has('web')) {
+    log('8/8 web app: chat page JS size, first render of a long conversation in Chromium …');
+    const result = await benchWeb({
+      mainPath,
+      webDir: fileURLToPath(new URL('../web', import.meta.url)),
+      readyTimeoutMs: 60_000,
+      messages: 200,
+      loads: quick ? 2 : 5,
+    });
+    rows.push(...result.rows);
+    details.web = result.details;
   }
 
   const totalSeconds = (performance.now() - started) / 1000;

@@ -299,7 +299,7 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
   /** What the action needs to know of the fixtures, as the policy reads it. */
   const resourceFor = (
     action: Action,
-    principal: ApiKeyPrincipal | AppTokenPrincipal,
+    principal: Parameters<typeof authorize>[0],
     f: Fixtures,
   ): Resources[Action] => {
     const agent = {
@@ -417,6 +417,14 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
         if (reply.status >= 500) fail('a 5xx');
         if (rule === 'public') {
           if (reply.status === 401 || reply.status === 403) fail('a public route refused');
+          continue;
+        }
+        if (typeof rule === 'object' && 'embed' in rule) {
+          // Whoever asks, the answer is the embed visitor's: the fixture's Agent is not public.
+          const visitor = { kind: 'embedVisitor', agentId: f.agentId, visitorId: 'matrix' } as const;
+          const allowed = authorize(visitor, rule.embed, resourceFor(rule.embed, visitor, f)).allow;
+          if (allowed ? reply.status >= 400 : reply.status !== 403)
+            fail(`embed visitor '${rule.embed}' not as the policy says`);
           continue;
         }
         if (!who.principal) {

@@ -49,6 +49,7 @@ export const agentsProjector = defineProjector<AgentEvent>({
     AgentAiSummaryIncluded: changed,
     AgentAiSummaryExcluded: changed,
     AgentConversationBudgetChanged: changed,
+    AgentEmbedLimitsChanged: changed,
     AgentCodeExecutionEnabled: changed,
     AgentCodeExecutionDisabled: changed,
   },

@@ -20,6 +20,8 @@ import { AuditModule } from '#audit';
 import { AppsModule } from '#apps';
 import { ALL_PROJECTORS } from '../../projectors.js';
 import { OperationsController } from './operations.controller.js';
+import { WebController } from './web/web.controller.js';
+import { WebAssets } from './web/web-assets.js';
 import { OPENAPI_DOCUMENT, openApiDocument } from './openapi.js';
 import { HTTP_METRICS } from './http-metrics.js';
 // Registers the contexts' offline chat responders in this process (and, by its URL, in the offline worker threads).
@@ -46,10 +48,11 @@ export class ApiModule {
         AuditModule,
         AppsModule,
       ],
-      controllers: [OperationsController],
+      controllers: [OperationsController, WebController],
       providers: [
         { provide: OPENAPI_DOCUMENT, useFactory: openApiDocument, inject: [DiscoveryService] },
         { provide: HTTP_METRICS, useValue: metrics },
+        { provide: WebAssets, useFactory: () => new WebAssets() },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
         // The api seeds the DEFAULT Skills on start (the worker and the CLI do not).
         SkillsSeeder,

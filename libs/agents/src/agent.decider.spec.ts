@@ -82,6 +82,19 @@ describe('Agent decider', () => {
       .then([]);
   });
 
+  it("records the embed's abuse limits, and nothing when they are unchanged", () => {
+    const limits = { visitorMessagesPerMinute: 3, agentMessagesPerMinute: null, dailyCostUsd: 1.5 };
+    given(created)
+      .when({ type: 'ChangeAgent', agentId: 'a1', settings: { embedLimits: limits } })
+      .then([{ type: 'AgentEmbedLimitsChanged', data: { agentId: 'a1', embedLimits: limits } }]);
+    given(created, { type: 'AgentEmbedLimitsChanged', data: { agentId: 'a1', embedLimits: limits } })
+      .when({ type: 'ChangeAgent', agentId: 'a1', settings: { embedLimits: { ...limits } } })
+      .then([]);
+    given(created)
+      .when({ type: 'ChangeAgent', agentId: 'a1', settings: { embedLimits: AGENT_DEFAULTS.embedLimits } })
+      .then([]);
+  });
+
   it('turns code execution on and off, and records nothing when it is unchanged', () => {
     given(created)
       .when({ type: 'ChangeAgent', agentId: 'a1', settings: { codeExecutionEnabled: true } })

@@ -4,6 +4,7 @@ import type { Decider } from '#eventsourcing';
 import {
   evolveAgent,
   initialAgentState,
+  INSTANCE_EMBED_LIMITS,
   type AgentEvent,
   type AgentRecord,
   type AgentSettings,
@@ -26,6 +27,7 @@ export const AGENT_DEFAULTS: Omit<AgentSettings, 'name' | 'model'> = {
   includeAiSummary: false,
   conversationTokenBudget: null,
   codeExecutionEnabled: false,
+  embedLimits: INSTANCE_EMBED_LIMITS,
 };
 
 export type AgentCommand =
@@ -239,6 +241,16 @@ function changeAgent(
       type: 'AgentConversationBudgetChanged',
       data: { agentId, conversationTokenBudget: settings.conversationTokenBudget },
     });
+  if (settings.embedLimits !== undefined) {
+    const limits = settings.embedLimits;
+    const current = state.embedLimits ?? INSTANCE_EMBED_LIMITS;
+    if (
+      limits.visitorMessagesPerMinute !== current.visitorMessagesPerMinute ||
+      limits.agentMessagesPerMinute !== current.agentMessagesPerMinute ||
+      limits.dailyCostUsd !== current.dailyCostUsd
+    )
+      events.push({ type: 'AgentEmbedLimitsChanged', data: { agentId, embedLimits: limits } });
+  }
   toggle(
     settings.codeExecutionEnabled,
     state.codeExecutionEnabled,

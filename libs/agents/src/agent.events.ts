@@ -8,6 +8,22 @@ export interface Sampling {
   readonly topK: number | null;
 }
 
+/**
+ * Abuse limits of a public Agent's embed; each null is the instance default (EMBED_VISITOR_MESSAGES_PER_MINUTE,
+ * EMBED_AGENT_MESSAGES_PER_MINUTE, EMBED_DAILY_COST_USD).
+ */
+export interface EmbedLimits {
+  readonly visitorMessagesPerMinute: number | null;
+  readonly agentMessagesPerMinute: number | null;
+  readonly dailyCostUsd: number | null;
+}
+
+export const INSTANCE_EMBED_LIMITS: EmbedLimits = {
+  visitorMessagesPerMinute: null,
+  agentMessagesPerMinute: null,
+  dailyCostUsd: null,
+};
+
 export interface AgentSettings extends Sampling {
   readonly name: string;
   readonly model: string;
@@ -24,6 +40,8 @@ export interface AgentSettings extends Sampling {
   readonly conversationTokenBudget: number | null;
   /** The Agent's conversations may run code in a sandbox (the run_code tool); off by default. */
   readonly codeExecutionEnabled: boolean;
+  /** Its embed's abuse limits (null each: the instance defaults). */
+  readonly embedLimits: EmbedLimits;
 }
 
 type Id = { readonly agentId: string };
@@ -32,7 +50,9 @@ export type AgentEvent =
   | DomainEvent<
       'AgentCreated',
       Id &
-        Omit<AgentSettings, 'conversationTokenBudget' | 'codeExecutionEnabled'> & {
+        Omit<AgentSettings, 'conversationTokenBudget' | 'codeExecutionEnabled' | 'embedLimits'> & {
+          /** Added later: Agents created before it have none (the instance defaults). */
+          readonly embedLimits?: EmbedLimits;
           /** Added later: Agents created before it have none (the instance default). */
           readonly conversationTokenBudget?: number | null;
           /** Added later: Agents created before it have none (off). */
@@ -63,6 +83,7 @@ export type AgentEvent =
   | DomainEvent<'AgentConversationBudgetChanged', Id & { readonly conversationTokenBudget: number | null }>
   | DomainEvent<'AgentCodeExecutionEnabled', Id>
   | DomainEvent<'AgentCodeExecutionDisabled', Id>
+  | DomainEvent<'AgentEmbedLimitsChanged', Id & { readonly embedLimits: EmbedLimits }>
   | DomainEvent<'AgentDeleted', Id & { readonly reason: 'requested' | 'space_deleted' }>;
 
 export type AgentEventType = AgentEvent['type'];
@@ -86,7 +107,12 @@ export function agentChanges(event: AgentEvent): Partial<AgentRecord> {
   switch (event.type) {
     case 'AgentCreated': {
       const { agentId: _agentId, ...fields } = event.data;
-      return { conversationTokenBudget: null, codeExecutionEnabled: false, ...fields };
+      return {
+        conversationTokenBudget: null,
+        codeExecutionEnabled: false,
+        embedLimits: INSTANCE_EMBED_LIMITS,
+        ...fields,
+      };
     }
     case 'AgentRenamed':
       return { name: event.data.name };
@@ -128,6 +154,8 @@ export function agentChanges(event: AgentEvent): Partial<AgentRecord> {
       return { conversationTokenBudget: event.data.conversationTokenBudget };
     case 'AgentCodeExecutionEnabled':
       return { codeExecutionEnabled: true };
+    case 'AgentEmbedLimitsChanged':
+      return { embedLimits: event.data.embedLimits };
     case 'AgentCodeExecutionDisabled':
       return { codeExecutionEnabled: false };
     case 'AgentDeleted':

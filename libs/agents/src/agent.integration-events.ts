@@ -46,4 +46,5 @@ export const AGENT_INTEGRATION_EVENTS = defineIntegrationEvents<AgentEvent>('age
   AgentConversationBudgetChanged: setting('conversationTokenBudget'),
   AgentCodeExecutionEnabled: setting('codeExecutionEnabled'),
   AgentCodeExecutionDisabled: setting('codeExecutionEnabled'),
+  AgentEmbedLimitsChanged: setting('embedLimits'),
 });

@@ -48,6 +48,22 @@ export const settings = {
   allowedUrls,
   embedSessionMinutes: z.number().int().min(0).max(43_200),
   embedWindowTitle: z.string().max(200),
+  embedLimits: z
+    .strictObject({
+      visitorMessagesPerMinute: z.number().int().min(1).max(10_000).nullable().optional(),
+      agentMessagesPerMinute: z.number().int().min(1).max(1_000_000).nullable().optional(),
+      dailyCostUsd: z.number().positive().max(1_000_000).nullable().optional(),
+    })
+    .transform((limits) => ({
+      visitorMessagesPerMinute: limits.visitorMessagesPerMinute ?? null,
+      agentMessagesPerMinute: limits.agentMessagesPerMinute ?? null,
+      dailyCostUsd: limits.dailyCostUsd ?? null,
+    }))
+    .describe(
+      'Abuse limits of the public embed: messages per visitor and per Agent a minute, cost of all visitors per UTC ' +
+        'day (429 beyond each). The object replaces the limits; a field null or absent: the instance default (EMBED_VISITOR_MESSAGES_PER_MINUTE 10, ' +
+        'EMBED_AGENT_MESSAGES_PER_MINUTE 120, EMBED_DAILY_COST_USD 5)',
+    ),
   temperature: z
     .number()
     .min(0)

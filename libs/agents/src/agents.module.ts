@@ -21,6 +21,9 @@ import { DeleteAgentHandler } from './commands/delete-agent/delete-agent.command
 import { ReplacePersonalAgentHandler } from './commands/replace-personal-agent/replace-personal-agent.command.js';
 import { GetAgentController } from './queries/get-agent/get-agent.controller.js';
 import { GetAgentHandler } from './queries/get-agent/get-agent.query.js';
+import { StartEmbedSessionController } from './queries/start-embed-session/start-embed-session.controller.js';
+import { StartEmbedSessionHandler } from './queries/start-embed-session/start-embed-session.query.js';
+import { IdentityModule } from '#identity';
 import { ListAgentsController } from './queries/list-agents/list-agents.controller.js';
 import { ListAgentsHandler } from './queries/list-agents/list-agents.query.js';
 
@@ -28,6 +31,7 @@ export const AGENT_CONTROLLERS = [
   ListAgentsController,
   CreateAgentController,
   GetAgentController,
+  StartEmbedSessionController,
   ChangeAgentController,
   ChangeAgentPromptController,
   DeleteAgentController,
@@ -42,10 +46,12 @@ export const AGENT_COMMAND_HANDLERS = [
   DeleteAgentHandler,
 ];
 
-export const AGENT_QUERY_HANDLERS = [ListAgentsHandler, GetAgentHandler];
+export const AGENT_QUERY_HANDLERS = [ListAgentsHandler, GetAgentHandler, StartEmbedSessionHandler];
 
 @Global()
 @Module({
+  // The embed visitor sessions are identity's.
+  imports: [IdentityModule],
   controllers: AGENT_CONTROLLERS,
   providers: [
     ...AGENT_COMMAND_HANDLERS,

@@ -9,3 +9,5 @@ export { agentAsOf } from './queries/get-agent/get-agent.query.js';
 export { GetAgent } from './queries/get-agent/get-agent.query.js';
 export { AgentDto, toAgentDto } from './queries/get-agent/agent.dto.js';
 export * from './agent.integration-events.js';
+export * from './embed-origins.js';
+export { agentNotPublic } from './queries/start-embed-session/start-embed-session.query.js';

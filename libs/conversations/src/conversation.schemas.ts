@@ -63,6 +63,13 @@ export const SendMessageBody = z.strictObject({
     .describe(
       'Answer as Server-Sent Events: conversation, retrieval, compaction, delta, tool_call, tool_result, then done or error',
     ),
+  continueOnDisconnect: z
+    .boolean()
+    .default(false)
+    .describe(
+      'With stream: a client that disconnects (a reload) does not stop the turn: it runs to its end and is recorded ' +
+        'complete; POST …/conversation/{conversationId}/stop stops it',
+    ),
   visibility: z
     .enum(['normal', 'private', 'incognito'])
     .optional()

@@ -42,6 +42,9 @@ import { ConversationPlaces } from './runtime/places/conversation-places.js';
 import { TurnIdempotency } from './runtime/turn-idempotency.js';
 import { TurnCompaction } from './runtime/turn-compaction.js';
 import { KnowledgeContextProvider } from './runtime/knowledge.provider.js';
+import { RunningTurns } from './runtime/running-turns.js';
+import { StopTurnController } from './commands/stop-turn/stop-turn.controller.js';
+import { StopTurnHandler } from './commands/stop-turn/stop-turn.command.js';
 
 export const CONVERSATION_CONTROLLERS = [
   SendMessageController,
@@ -51,6 +54,7 @@ export const CONVERSATION_CONTROLLERS = [
   ChangeConversationController,
   DeleteConversationController,
   DeleteMessageController,
+  StopTurnController,
 ];
 
 export const CONVERSATION_COMMAND_HANDLERS = [
@@ -61,6 +65,7 @@ export const CONVERSATION_COMMAND_HANDLERS = [
   DeleteConversationHandler,
   DeleteAgentConversationHandler,
   DeleteMessageHandler,
+  StopTurnHandler,
 ];
 
 export const CONVERSATION_QUERY_HANDLERS = [
@@ -88,6 +93,7 @@ export const CONVERSATION_QUERY_HANDLERS = [
     TurnAttachments,
     KnowledgeContextProvider,
     ContextProviders,
+    RunningTurns,
   ],
   exports: [ConversationDirectory, ConversationReader, IncognitoConversations, ContextProviders],
 })

@@ -10,6 +10,7 @@ import { RegisterUserHandler } from './commands/register-user/register-user.comm
 import { RevokeApiKeyController } from './commands/revoke-api-key/revoke-api-key.controller.js';
 import { RevokeApiKeyHandler } from './commands/revoke-api-key/revoke-api-key.command.js';
 import { ApiKeyGuard } from './http/api-key.guard.js';
+import { EmbedRateLimits, EmbedVisitorSessions } from './embed/embed-visitor.js';
 import { AcceptInvitationController } from './commands/accept-invitation/accept-invitation.controller.js';
 import { AcceptInvitationHandler } from './commands/accept-invitation/accept-invitation.command.js';
 import { ChangeUserController } from './commands/change-user/change-user.controller.js';
@@ -156,9 +157,11 @@ export const IDENTITY_QUERY_HANDLERS = [
       useFactory: (config: PlatformConfig, outbox: EmbeddedOutbox, smtp: SmtpMailer) =>
         config.mail.url ? smtp : outbox,
     },
+    EmbedVisitorSessions,
+    EmbedRateLimits,
     ApiKeyGuard,
     { provide: APP_GUARD, useExisting: ApiKeyGuard },
   ],
-  exports: [AdminBootstrap, Mailer, SessionClock, ApiKeyGuard],
+  exports: [AdminBootstrap, Mailer, SessionClock, ApiKeyGuard, EmbedVisitorSessions],
 })
 export class IdentityModule {}

@@ -1,6 +1,6 @@
 // The event envelope every store adapter speaks, and the metadata rules of the log.
 
-export type ActorKind = 'user' | 'apiKey' | 'app' | 'system';
+export type ActorKind = 'user' | 'apiKey' | 'app' | 'embedVisitor' | 'system';
 
 export interface Actor {
   readonly kind: ActorKind;

@@ -1,5 +1,6 @@
 // When memory is read or written (spec: "Memory"): never for public Agents, anonymous users or incognito
-// conversations, nor for API-driven streamed turns (they stay a raw model call with Knowledge); only while the Agent
+// conversations, nor for API-driven streamed turns (they stay a raw model call with Knowledge; the web app's streamed
+// turns, a signed-in person's, are not API-driven); only while the Agent
 // has memory enabled (turning it off stops new memories; existing ones persist until deleted, unused). Shared
 // memories need `sharedMemoryEnabled`, and an Agent with no Space (a personal Agent: a private space of one) keeps
 // every memory personal.

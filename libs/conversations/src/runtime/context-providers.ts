@@ -26,7 +26,10 @@ export interface TurnContext {
    * says (false for an incognito conversation). Providers ask this, not the kind of conversation.
    */
   readonly keepsTraces: boolean;
-  /** An API-driven streamed turn (spec: memory is not applied to those; they stay a raw model call with Knowledge). */
+  /**
+   * An API-driven streamed turn (spec: memory is not applied to those; they stay a raw model call with Knowledge). A
+   * streamed turn of a signed-in person (the web app's chat) is not one.
+   */
   readonly streamed: boolean;
   readonly signal: AbortSignal;
   /** The numbered sources of this turn, shared by every provider and tool (citations are checked against it). */

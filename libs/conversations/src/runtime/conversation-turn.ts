@@ -125,7 +125,8 @@ export class ConversationTurns {
       answerId,
       visibility,
       keepsTraces: place.keepsTraces,
-      streamed: request.stream,
+      // API-driven: a person chatting in the web app (a session) streams too, and keeps their memory.
+      streamed: request.stream && !caller.session,
       signal: AbortSignal.any([request.signal, posting.signal]),
       sources,
       tokenShare: 0,

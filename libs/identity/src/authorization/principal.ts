@@ -51,8 +51,10 @@ export type Principal =
 
 export type PrincipalKind = Principal['kind'];
 
-/** The principal of a request: its App token (bridge), its API key, or its session. */
-export const principalOf = (caller: Caller): ApiKeyPrincipal | SessionPrincipal | AppTokenPrincipal =>
+/** The principal of a request: its App token (bridge), an embed visitor's session, its API key, or its session. */
+export const principalOf = (
+  caller: Caller,
+): ApiKeyPrincipal | SessionPrincipal | AppTokenPrincipal | EmbedVisitorPrincipal =>
   caller.app
     ? {
         kind: 'appToken',
@@ -60,15 +62,17 @@ export const principalOf = (caller: Caller): ApiKeyPrincipal | SessionPrincipal 
         allowlist: caller.app.allowlist,
         ...(caller.app.user ? { user: caller.app.user } : {}),
       }
-    : caller.session
-      ? { kind: 'session', userId: caller.userId, isAdmin: caller.isAdmin }
-      : {
-          kind: 'apiKey',
-          userId: caller.userId,
-          keyId: caller.apiKey.id,
-          grants: caller.apiKey.agentAccess,
-          isAdmin: caller.isAdmin,
-        };
+    : caller.visitor
+      ? { kind: 'embedVisitor', agentId: caller.visitor.agentId, visitorId: caller.visitor.visitorId }
+      : caller.session
+        ? { kind: 'session', userId: caller.userId, isAdmin: caller.isAdmin }
+        : {
+            kind: 'apiKey',
+            userId: caller.userId,
+            keyId: caller.apiKey.id,
+            grants: caller.apiKey.agentAccess,
+            isAdmin: caller.isAdmin,
+          };
 
 /** The user a principal acts for (an API key's owner, a session's person); null for the others. */
 export const userIdOf = (principal: Principal): string | null =>

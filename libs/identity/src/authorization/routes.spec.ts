@@ -6,6 +6,7 @@ import type { CommandBus } from '@nestjs/cqrs';
 import type { ReadStore } from '#read-store';
 import { ApiKeyGuard } from '../http/api-key.guard.js';
 import { SessionClock } from '../sessions/session-clock.js';
+import type { EmbedRateLimits, EmbedVisitorSessions } from '../embed/embed-visitor.js';
 import { routeRuleOf } from './routes.js';
 
 /** The guard on a route marked @Public(), as the router registered it. */
@@ -17,6 +18,8 @@ const publicRequest = (method: string, url: string) => {
     {} as PlatformConfig,
     {} as CommandBus,
     new SessionClock(),
+    {} as EmbedVisitorSessions,
+    {} as EmbedRateLimits,
   );
   const request = { method, url, routeOptions: { url }, headers: {} };
   const context = {

@@ -5,7 +5,12 @@
 // and fails for a route without a row here, or whose answers disagree with the policy. Adding a route: add its row.
 import type { Action } from './policy.js';
 
-export type RouteRule = 'public' | Action | { readonly each: Action };
+/**
+ * `public`: no credential. An action: the caller's principal must be allowed it. `{ each }`: a list filtered item by
+ * item. `{ embed }`: no credential, and the route asks the policy itself whether an embed visitor may do the action
+ * on the Agent it names (the embed page of a public Agent; 403 `Agent is not public` otherwise).
+ */
+export type RouteRule = 'public' | Action | { readonly each: Action } | { readonly embed: Action };
 
 const CORE = '/api/v1/core';
 const K = `${CORE}/knowledge/{agentId}`;
@@ -23,6 +28,23 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`GET ${CORE}/openapi.json`]: 'public',
   [`GET ${CORE}/docs`]: 'public',
   [`GET ${CORE}/docs/{asset}`]: 'public',
+
+  // The web app's pages and assets, the embed page (it asks the policy itself: an embed visitor of a public Agent)
+  // and the embed scripts: no credential (the app signs in through the API).
+  'GET /': 'public',
+  'GET /sign-in': 'public',
+  'GET /memories': 'public',
+  'GET /developer': 'public',
+  'GET /usage': 'public',
+  'GET /admin': 'public',
+  'GET /space/{spaceId}/agent/{agentId}': 'public',
+  'GET /chat/{agentId}': 'public',
+  'GET /agent/{agentId}/settings': 'public',
+  'GET /assets/{asset}': 'public',
+  'GET /embed/widget.js': 'public',
+  'GET /embed/bubble.js': 'public',
+  'GET /embed/{agentId}': { embed: 'agent.use' },
+  'POST /api/v1/embed/{agentId}/session': { embed: 'agent.use' },
 
   // The audit trail (the whole of it: admins; a Space and what is inside it: whoever may change the Space).
   [`GET ${CORE}/audit`]: 'audit.read',
@@ -118,6 +140,7 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`DELETE ${CONVERSATION}`]: 'agent.use',
   [`GET ${CONVERSATION}/messages`]: 'agent.use',
   [`DELETE ${CONVERSATION}/messages/{messageId}`]: 'agent.use',
+  [`POST ${CONVERSATION}/stop`]: 'agent.use',
   [`GET ${CONVERSATION}/messages/{messageId}/provenance`]: 'agent.use',
   [`GET ${CONVERSATION}/sandbox`]: 'agent.use',
   [`GET ${CONVERSATION}/sandbox/files`]: 'agent.use',
@@ -214,4 +237,21 @@ export const routeRuleOf = (method: string, registeredUrl: string): RouteRule | 
   routeRule(
     method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase(),
     registeredUrl.replace(/:(\w+)/g, '{$1}'),
+  );
+
+/**
+ * The routes an embed visitor (a signed visitor session in `x-embed-session`) may call: exactly the embed's chat of
+ * the Agent its session is bound to: a turn, and the messages of its own conversation (to resume after a reload).
+ * Anywhere else the session is refused (403 `embed_route_denied`); the policy then answers for the Agent
+ * (`agent.use` of an embed visitor: public, not personal, its own Agent).
+ */
+export const EMBED_VISITOR_ROUTES: ReadonlySet<string> = new Set([
+  `POST ${LLM}/conversation`,
+  `GET ${CONVERSATION}/messages`,
+]);
+
+/** Whether an embed visitor may call this route (as the router registered it). */
+export const isEmbedVisitorRoute = (method: string, registeredUrl: string): boolean =>
+  EMBED_VISITOR_ROUTES.has(
+    `${method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase()} ${registeredUrl.replace(/:(\w+)/g, '{$1}')}`,
   );

@@ -28,8 +28,14 @@ import { READ_STORE, type ReadStore } from '#read-store';
 import { PUBLIC_ROUTE, sourceOf, type RequestWithCaller } from './caller.js';
 import { API_KEYS, API_KEYS_READ_MODEL, type ApiKeyView } from '../api-keys.read-model.js';
 import { ProjectionRunner } from '#eventsourcing';
-import { routeRuleOf } from '../authorization/routes.js';
 import { AppCallers, BRIDGE_PREFIX } from './app-callers.js';
+import { isEmbedVisitorRoute, routeRuleOf } from '../authorization/routes.js';
+import {
+  EMBED_SESSION_HEADER,
+  EmbedRateLimits,
+  EmbedVisitorSessions,
+  embedKeyId,
+} from '../embed/embed-visitor.js';
 
 import { hashApiKey } from '../api-key.secret.js';
 import { SESSIONS, USERS, USERS_READ_MODEL, type SessionView, type UserView } from '../users.read-model.js';
@@ -102,6 +108,8 @@ export class ApiKeyGuard implements CanActivate {
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     private readonly commands: CommandBus,
     private readonly clock: SessionClock,
+    private readonly visitors: EmbedVisitorSessions,
+    private readonly embedLimits: EmbedRateLimits,
     @Optional() private readonly appCallers?: AppCallers,
   ) {
     this.known = new Known(runner, API_KEYS_READ_MODEL.projection);
@@ -119,6 +127,11 @@ export class ApiKeyGuard implements CanActivate {
     // The bridge (`/api/v1/bridge/...`) takes App credentials only: an App token or a svc_session_token.
     if ((request.routeOptions.url ?? '').startsWith(BRIDGE_PREFIX)) {
       request.caller = await this.appCaller(request);
+      return true;
+    }
+    const visitorToken = request.headers[EMBED_SESSION_HEADER];
+    if (typeof visitorToken === 'string') {
+      request.caller = this.visitorCaller(request, visitorToken);
       return true;
     }
     const bearer = this.reflector.getAllAndOverride<boolean>(ACCEPTS_BEARER, targets) ?? false;
@@ -248,6 +261,51 @@ export class ApiKeyGuard implements CanActivate {
     if (caller.app?.user) await this.requireActiveUser(caller.app.user.userId);
     this.requireRow(request);
     return caller;
+  }
+
+  /**
+   * The caller of an embed visitor session: a session this instance signed, not expired, on one of the embed's chat
+   * routes (EMBED_VISITOR_ROUTES) of the Agent it is bound to; a new message counts against the abuse limits. The
+   * policy decides the rest (the Agent must still be public).
+   */
+  private visitorCaller(request: RequestWithCaller, token: string) {
+    const session = this.visitors.verify(token);
+    if (!session)
+      throw new UnauthorizedError('invalid_embed_session', 'the chat session is over: reload the page');
+    this.requireRow(request);
+    const route = request.routeOptions.url ?? request.url;
+    const agentId = (request.params as Record<string, string> | undefined)?.agentId;
+    if (!isEmbedVisitorRoute(request.method, route) || agentId !== session.agentId)
+      throw new ForbiddenError(
+        'embed_route_denied',
+        'an embed chat session may only chat with its own Agent',
+      );
+    if (request.method === 'POST') this.embedLimits.take(session);
+    const requestId = request.headers['x-request-id'];
+    const at = new Date(session.expiresAt).toISOString();
+    return {
+      apiKey: {
+        id: embedKeyId(session.agentId),
+        name: 'embed',
+        ownerUserId: session.visitorId,
+        keyHash: '',
+        keyPrefix: '',
+        agentAccess: { kind: 'agents' as const, agentIds: [session.agentId] },
+        isAdmin: false,
+        usageLimit: { tokens: null, costUsd: session.limits.dailyCostUsd, window: 'day' as const },
+        bootstrap: false,
+        revoked: false,
+        revokedAt: null,
+        createdAt: at,
+        updatedAt: at,
+      },
+      visitor: { agentId: session.agentId, visitorId: session.visitorId },
+      actor: { kind: 'embedVisitor' as const, id: session.visitorId },
+      userId: session.visitorId,
+      isAdmin: false,
+      correlationId: typeof requestId === 'string' && REQUEST_ID.test(requestId) ? requestId : randomUUID(),
+      source: sourceOf(request),
+    };
   }
 
   /** Remembers the session was used; persists it (SessionRefreshed) when the stored time is a quarter idle old. */

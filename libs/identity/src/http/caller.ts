@@ -24,6 +24,12 @@ export interface Caller {
     readonly allowlist: readonly string[] | 'standalone';
     readonly user?: { readonly userId: string; readonly isAdmin: boolean };
   };
+  /**
+   * Set when the request came with an embed visitor session (`x-embed-session`): an anonymous visitor of this public
+   * Agent. `apiKey` is then the Agent's embed key (`embed_<agentId>`, whose usage limit is the Agent's daily cost cap)
+   * and `userId` the visitor's id (their conversations are theirs alone).
+   */
+  readonly visitor?: { readonly agentId: string; readonly visitorId: string };
   readonly actor: Actor;
   readonly userId: string;
   readonly isAdmin: boolean;

@@ -113,6 +113,11 @@ const ConfigSchema = z
     PUBLIC_URL: z.url().optional(),
     APP_PROXY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
     APP_ORIGIN: z.url().optional(),
+    EMBED_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    EMBED_SESSION_MINUTES: z.coerce.number().int().min(1).max(1_440).default(60),
+    EMBED_VISITOR_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
+    EMBED_AGENT_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
+    EMBED_DAILY_COST_USD: z.coerce.number().positive().max(1_000_000).default(5),
     PASSWORD_RESET_TTL_HOURS: z.coerce
       .number()
       .int()
@@ -276,6 +281,19 @@ const ConfigSchema = z
       /** smtp://user:pass@host:port (smtps:// for TLS): mail leaves by SMTP; unset: the embedded outbox. */
       url: env.MAIL_URL,
       from: env.MAIL_FROM,
+    },
+    /**
+     * Embedded chats of public Agents. Visitor sessions are signed with `sessionSecret` (one random per process when
+     * unset: set it when several api processes serve embeds); a session lives `sessionMs` (at least an Agent's Embed
+     * session minutes). Abuse limits: messages per visitor and per Agent per minute (in each api process), and the
+     * cost all visitors of one Agent may spend per UTC day.
+     */
+    embed: {
+      sessionSecret: env.EMBED_SESSION_SECRET,
+      sessionMs: env.EMBED_SESSION_MINUTES * 60_000,
+      visitorMessagesPerMinute: env.EMBED_VISITOR_MESSAGES_PER_MINUTE,
+      agentMessagesPerMinute: env.EMBED_AGENT_MESSAGES_PER_MINUTE,
+      dailyCostUsd: env.EMBED_DAILY_COST_USD,
     },
   }))
   .superRefine((config, ctx) => {

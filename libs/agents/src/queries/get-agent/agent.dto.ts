@@ -1,6 +1,7 @@
 // An Agent as every route answers it: the response schema and the mapping from the read model.
 import { z } from 'zod';
 import type { AgentView } from '../../agents.read-model.js';
+import { INSTANCE_EMBED_LIMITS } from '../../agent.events.js';
 
 export const AgentDto = z.object({
   id: z.string(),
@@ -23,6 +24,13 @@ export const AgentDto = z.object({
   includeAiSummary: z.boolean(),
   conversationTokenBudget: z.number().nullable().describe('null: the instance default'),
   codeExecutionEnabled: z.boolean().describe('Conversations may run code in a sandbox (the run_code tool)'),
+  embedLimits: z
+    .object({
+      visitorMessagesPerMinute: z.number().nullable(),
+      agentMessagesPerMinute: z.number().nullable(),
+      dailyCostUsd: z.number().nullable(),
+    })
+    .describe("The embed's abuse limits; null each: the instance default"),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -48,6 +56,7 @@ export const toAgentDto = (agent: AgentView): z.output<typeof AgentDto> => ({
   includeAiSummary: agent.includeAiSummary,
   conversationTokenBudget: agent.conversationTokenBudget ?? null,
   codeExecutionEnabled: agent.codeExecutionEnabled ?? false,
+  embedLimits: { ...INSTANCE_EMBED_LIMITS, ...agent.embedLimits },
   createdAt: agent.createdAt,
   updatedAt: agent.updatedAt,
 });

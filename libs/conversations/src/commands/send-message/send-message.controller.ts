@@ -17,6 +17,7 @@ import { SendMessageBody, TURN_BODY_LIMIT_BYTES, TurnResultDto } from '../../con
 import { ConversationTurns, type TurnRequest } from '../../runtime/conversation-turn.js';
 import type { TurnAnswer } from '../../runtime/turn-answer.js';
 import type { NoticeEvent, TurnEvent } from '../../runtime/turn-events.js';
+import { RunningTurns } from '../../runtime/running-turns.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -26,6 +27,7 @@ export class SendMessageController {
     private readonly turns: ConversationTurns,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly running: RunningTurns,
   ) {}
 
   @ApiRoute({
@@ -86,7 +88,12 @@ export class SendMessageController {
         'Idempotency-Key',
       );
     const body = parseOrThrow(SendMessageBody, raw);
-    const request = turnRequest(agentId, body, caller, abortOnDisconnect(reply), idempotencyKey);
+    // A turn that outlives its client is stopped by its owner's Stop instead (RunningTurns).
+    const outlives = body.stream && body.continueOnDisconnect;
+    const own = new AbortController();
+    const signal = outlives ? own.signal : abortOnDisconnect(reply);
+    let unregister = () => {};
+    const request = turnRequest(agentId, body, caller, signal, idempotencyKey);
     if (!body.stream) {
       const answer = await this.turns.run(request, async () => {});
       if (answer.replayed) void reply.header('idempotent-replayed', 'true');
@@ -95,6 +102,8 @@ export class SendMessageController {
     }
     let sse: SseWriter | null = null;
     const emit = async (event: TurnEvent | NoticeEvent) => {
+      if (outlives && event.event === 'conversation')
+        unregister = this.running.start(event.data.conversationId, own);
       sse ??= SseWriter.open(reply, this.config.streamStallTimeoutMs);
       await sse.event(event.event === 'notice' ? event.name : event.event, event.data);
     };
@@ -130,6 +139,7 @@ export class SendMessageController {
           },
         );
     } finally {
+      unregister();
       (sse as SseWriter | null)?.end();
     }
   }

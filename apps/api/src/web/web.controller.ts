@@ -1,0 +1,132 @@
+// The web app and the embed page, served by the api (no CDN, nothing fetched at run time): the app's routes answer
+// its one page (the browser routes), `/assets/*` the built files, `/embed/{agentId}` the embed page of a public
+// Agent with `frame-ancestors 'self' <Allowed URLs>`, and `/embed/widget.js` / `/embed/bubble.js` the scripts a host
+// page loads. Every page carries the strict CSP. None needs a credential: the app signs in through the API, and the
+// embed page asks the policy whether an embed visitor may use the Agent (public, not personal): else 403
+// `Agent is not public`. The Referer of the embed page, when sent, is checked against the Allowed URLs as a second line
+// (frame-ancestors is the first: a Referer can be forged or left out).
+import { Controller, Get, Header, Inject, Param, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { authorize, Public } from '#identity';
+import { AGENTS, APP_CSP, embedCsp, originAllowed, type AgentView } from '#agents';
+import { WebAssets } from './web-assets.js';
+
+const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Agent Platform</title></head>
+<body><h1>The web app is not built</h1><p>Run <code>npm run build</code>.</p></body></html>`;
+
+const plainPage = (title: string, text: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>` +
+  `<body><main><h1>${title}</h1><p>${text}</p></main></body></html>`;
+
+const originOf = (url: string): string => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'invalid';
+  }
+};
+
+const ASSET = /^[A-Za-z0-9._-]{1,200}$/;
+
+@Public()
+@Controller()
+export class WebController {
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(WebAssets) private readonly assets: WebAssets,
+  ) {}
+
+  private page(reply: FastifyReply, file: string, csp: string, status = 200): void {
+    const html = this.assets.get(file);
+    void reply
+      .status(html ? status : 503)
+      .header('content-security-policy', csp)
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'same-origin')
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(html?.body ?? NOT_BUILT);
+  }
+
+  @Get(['/', 'sign-in', 'memories', 'developer', 'usage', 'admin'])
+  app(@Res() reply: FastifyReply): void {
+    this.page(reply, '/index.html', APP_CSP);
+  }
+
+  @Get('space/:spaceId/agent/:agentId')
+  chat(@Res() reply: FastifyReply): void {
+    this.page(reply, '/index.html', APP_CSP);
+  }
+
+  /** The old chat route: the app looks the Agent's Space up and goes to its Space route (or shows 404). */
+  @Get('chat/:agentId')
+  oldChat(@Res() reply: FastifyReply): void {
+    this.page(reply, '/index.html', APP_CSP);
+  }
+
+  @Get('agent/:agentId/settings')
+  agentSettings(@Res() reply: FastifyReply): void {
+    this.page(reply, '/index.html', APP_CSP);
+  }
+
+  @Get('assets/:asset')
+  asset(@Param('asset') asset: string, @Res() reply: FastifyReply): void {
+    const file = ASSET.test(asset) ? this.assets.get(`/assets/${asset}`) : undefined;
+    if (!file) {
+      void reply.status(404).type('text/plain; charset=utf-8').send('not found');
+      return;
+    }
+    void reply
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('x-content-type-options', 'nosniff')
+      .type(file.type)
+      .send(file.body);
+  }
+
+  @Get('embed/widget.js')
+  @Header('cache-control', 'public, max-age=300')
+  widget(@Res() reply: FastifyReply): void {
+    this.script(reply, '/embed/widget.js');
+  }
+
+  @Get('embed/bubble.js')
+  @Header('cache-control', 'public, max-age=300')
+  bubble(@Res() reply: FastifyReply): void {
+    this.script(reply, '/embed/bubble.js');
+  }
+
+  private script(reply: FastifyReply, path: string): void {
+    const file = this.assets.get(path);
+    void reply
+      .status(file ? 200 : 503)
+      .header('x-content-type-options', 'nosniff')
+      // Loaded by other sites' pages.
+      .header('cross-origin-resource-policy', 'cross-origin')
+      .type('application/javascript; charset=utf-8')
+      .send(file?.body ?? '');
+  }
+
+  @Get('embed/:agentId')
+  async embed(@Param('agentId') agentId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const agent =
+      agentId.length <= 128 ? await this.readStore.reader<AgentView>(AGENTS).get(agentId) : undefined;
+    const refuse = (status: number, title: string, text: string) =>
+      void reply
+        .status(status)
+        .header('content-security-policy', APP_CSP)
+        .header('x-content-type-options', 'nosniff')
+        .type('text/html; charset=utf-8')
+        .send(plainPage(title, text));
+    if (!agent) return refuse(404, 'Not found', 'There is no such Agent.');
+    const visitor = { kind: 'embedVisitor', agentId: agent.id, visitorId: 'page' } as const;
+    if (!authorize(visitor, 'agent.use', agent).allow)
+      return refuse(403, 'Agent is not public', 'Agent is not public');
+    const self = `${request.protocol}://${request.headers.host ?? ''}`;
+    const referer = request.headers.referer;
+    const from = referer ? originOf(referer) : null;
+    if (from !== null && !originAllowed(from, agent.allowedUrls ?? [], self))
+      return refuse(403, 'Not allowed here', 'This site may not embed this Agent.');
+    this.page(reply, '/embed.html', embedCsp(agent.allowedUrls ?? []));
+  }
+}

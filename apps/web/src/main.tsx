@@ -1,0 +1,200 @@
+// The web app: sign-in, the navigation (Spaces, the private one first, and their Agents), the chat route
+// `/space/{spaceId}/agent/{agentId}` (`/chat/{agentId}` redirects to it), memories, Knowledge and embed settings,
+// Developer Settings and usage. Served by the api under `/` with a strict CSP: no inline script, same-origin fetches.
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import './styles.css';
+import { api, ApiError } from './api';
+import { language, setLanguage, t, type Language } from './i18n';
+import { linkTo, match, navigate } from './router';
+import { useRerender, type Agent, type List, type Me, type Space } from './state';
+import { SignIn } from './pages/sign-in';
+import { Chat } from './pages/chat';
+import { Memories } from './pages/memories';
+import { AgentSettings } from './pages/agent-settings';
+import { Developer } from './pages/developer';
+import { Usage } from './pages/usage';
+import { Admin } from './pages/admin';
+
+function NotFound() {
+  return (
+    <section class="page" aria-labelledby="nf-title">
+      <h1 id="nf-title">{t('notFound')}</h1>
+      <p>{t('notFoundText')}</p>
+      <a href="/" onClick={linkTo('/')}>
+        {t('back')}
+      </a>
+    </section>
+  );
+}
+
+/** `/chat/{agentId}`: the Agent's Space looked up, then the Space route (404 for an Agent one may not use). */
+function ChatRedirect({ agentId }: { agentId: string }) {
+  const [missing, setMissing] = useState(false);
+  useEffect(() => {
+    api<Agent>('GET', `agents/${encodeURIComponent(agentId)}`).then(
+      (agent) => navigate(`/space/${agent.spaceId ?? 'personal'}/agent/${agent.id}`, true),
+      () => setMissing(true),
+    );
+  }, [agentId]);
+  return missing ? <NotFound /> : <p class="page">{t('loading')}</p>;
+}
+
+function LanguageSwitch({ me }: { me: Me | null }) {
+  const change = (next: Language) => {
+    setLanguage(next);
+    if (me) void api('PATCH', 'users/me', { language: next }).catch(() => undefined);
+  };
+  return (
+    <label class="language">
+      {t('language')}{' '}
+      <select value={language()} onChange={(e) => change((e.target as HTMLSelectElement).value as Language)}>
+        <option value="en">English</option>
+        <option value="de">Deutsch</option>
+      </select>
+    </label>
+  );
+}
+
+function Navigation({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
+  const [spaces, setSpaces] = useState<Space[]>([]);
+  const [agents, setAgents] = useState<Agent[]>([]);
+  useEffect(() => {
+    void api<List<Space>>('GET', 'spaces?limit=200').then(
+      (r) => setSpaces(r.data),
+      () => undefined,
+    );
+    void api<List<Agent>>('GET', 'agents?limit=200').then(
+      (r) => setAgents(r.data),
+      () => undefined,
+    );
+  }, [me.id]);
+  // The private Space first (where the platform marks one), then by name.
+  const ordered = spaces.toSorted(
+    (a, b) =>
+      Number(Boolean(b.isPrivate || b.kind === 'private')) -
+        Number(Boolean(a.isPrivate || a.kind === 'private')) || a.name.localeCompare(b.name),
+  );
+  const personal = agents.filter((agent) => agent.isPersonal);
+  const agentLink = (agent: Agent) => {
+    const path = `/space/${agent.spaceId ?? 'personal'}/agent/${agent.id}`;
+    return (
+      <li key={agent.id}>
+        <a href={path} onClick={linkTo(path)} aria-current={location.pathname === path ? 'page' : undefined}>
+          {agent.name}
+        </a>
+      </li>
+    );
+  };
+  return (
+    <nav class="sidebar" aria-label={t('mainNav')}>
+      <a class="brand" href="/" onClick={linkTo('/')}>
+        {t('appName')}
+      </a>
+      {personal.length > 0 && (
+        <section>
+          <h2>{t('personal')}</h2>
+          <ul>{personal.map(agentLink)}</ul>
+        </section>
+      )}
+      <h2>{t('spaces')}</h2>
+      {ordered.map((space) => (
+        <section key={space.id} class="space">
+          <h3>{space.name}</h3>
+          <ul>{agents.filter((a) => a.spaceId === space.id && !a.isPersonal).map(agentLink)}</ul>
+        </section>
+      ))}
+      <ul class="links">
+        <li>
+          <a href="/memories" onClick={linkTo('/memories')}>
+            {t('memories')}
+          </a>
+        </li>
+        <li>
+          <a href="/developer" onClick={linkTo('/developer')}>
+            {t('developer')}
+          </a>
+        </li>
+        <li>
+          <a href="/usage" onClick={linkTo('/usage')}>
+            {t('usage')}
+          </a>
+        </li>
+        {me.role === 'admin' && (
+          <li>
+            <a href="/admin" onClick={linkTo('/admin')}>
+              {t('admin')}
+            </a>
+          </li>
+        )}
+      </ul>
+      <LanguageSwitch me={me} />
+      <button type="button" onClick={onSignOut}>
+        {t('signOut')}
+      </button>
+      <p class="who">{me.email}</p>
+    </nav>
+  );
+}
+
+function Routed({ path, me }: { path: string; me: Me }) {
+  let params: Record<string, string> | null;
+  if ((params = match('/space/:spaceId/agent/:agentId', path)))
+    return <Chat key={params.agentId} spaceId={params.spaceId!} agentId={params.agentId!} />;
+  if ((params = match('/chat/:agentId', path))) return <ChatRedirect agentId={params.agentId!} />;
+  if ((params = match('/agent/:agentId/settings', path))) return <AgentSettings agentId={params.agentId!} />;
+  if (path === '/memories') return <Memories />;
+  if (path === '/developer') return <Developer />;
+  if (path === '/usage') return <Usage me={me} />;
+  if (path === '/admin' && me.role === 'admin') return <Admin />;
+  if (path === '/' || path === '/sign-in')
+    return (
+      <section class="page">
+        <h1>{t('appName')}</h1>
+        <p>{t('chooseAgent')}</p>
+      </section>
+    );
+  return <NotFound />;
+}
+
+function App() {
+  useRerender();
+  const [me, setMe] = useState<Me | null | undefined>(undefined);
+  const load = () =>
+    api<Me>('GET', 'users/me').then(
+      (user) => {
+        if (user.language) setLanguage(user.language);
+        setMe(user);
+      },
+      (error: unknown) => {
+        if (error instanceof ApiError && error.status === 401) setMe(null);
+        else setMe(null);
+      },
+    );
+  useEffect(() => void load(), []);
+  const signOut = async () => {
+    await api('POST', 'auth/sign-out').catch(() => undefined);
+    setMe(null);
+    navigate('/sign-in');
+  };
+  if (me === undefined) return <p class="page">{t('loading')}</p>;
+  if (me === null)
+    return (
+      <main id="main">
+        <SignIn onSignedIn={() => void load()} languageSwitch={<LanguageSwitch me={null} />} />
+      </main>
+    );
+  return (
+    <div class="layout">
+      <a class="skip" href="#main">
+        {t('skip')}
+      </a>
+      <Navigation me={me} onSignOut={() => void signOut()} />
+      <main id="main">
+        <Routed path={location.pathname} me={me} />
+      </main>
+    </div>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,243 @@
+// An Agent's Knowledge (upload with live status and the ingestion log) and its Embed tab (the iframe, inline widget
+// and floating bubble snippets).
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api';
+import { t } from '../i18n';
+import type { Agent, List } from '../state';
+import { Skills } from './skills';
+
+interface Document {
+  readonly id: string;
+  readonly name: string;
+  readonly status: 'Pending' | 'Processing' | 'Ready' | 'Failed';
+  readonly tags: readonly string[];
+}
+
+interface Tag {
+  readonly id: string;
+  readonly name: string;
+}
+
+function Knowledge({ agentId }: { agentId: string }) {
+  const [documents, setDocuments] = useState<Document[]>([]);
+  const [log, setLog] = useState<{ id: string; lines: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const base = `knowledge/${agentId}/documents`;
+  const load = () =>
+    api<List<Document>>('GET', `${base}?limit=200`).then(
+      (l) => setDocuments(l.data),
+      () => undefined,
+    );
+  const [tags, setTags] = useState<Tag[]>([]);
+  const [tagName, setTagName] = useState('');
+  const loadTags = () =>
+    api<List<Tag>>('GET', `knowledge/${agentId}/tags?limit=200`).then(
+      (l) => setTags(l.data),
+      () => undefined,
+    );
+  useEffect(() => {
+    void load();
+    void loadTags();
+  }, [agentId]);
+  const createTag = async (event: Event) => {
+    event.preventDefault();
+    try {
+      await api('POST', `knowledge/${agentId}/tags`, { name: tagName });
+      setTagName('');
+      void loadTags();
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  };
+  const toggleTag = (document: Document, tag: Tag) =>
+    void api(
+      document.tags.includes(tag.id) ? 'DELETE' : 'POST',
+      `${base}/${document.id}/tags/${tag.id}`,
+    ).then(load, (failure: Error) => setError(failure.message));
+  // Live status: poll while a document is still on its way.
+  useEffect(() => {
+    if (!documents.some((d) => d.status === 'Pending' || d.status === 'Processing')) return;
+    const timer = setTimeout(() => void load(), 1000);
+    return () => clearTimeout(timer);
+  }, [documents]);
+  const upload = async (event: Event) => {
+    event.preventDefault();
+    const form = event.target as HTMLFormElement;
+    const input = form.elements.namedItem('file') as HTMLInputElement;
+    const file = input.files?.[0];
+    if (!file) return;
+    const body = new FormData();
+    body.append('name', file.name);
+    body.append('file', file);
+    setError(null);
+    try {
+      await api('POST', base, body);
+      form.reset();
+      void load();
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  };
+  const showLog = (id: string) =>
+    void api<unknown>('GET', `${base}/${id}/log`).then((answer) =>
+      setLog({ id, lines: typeof answer === 'string' ? answer : JSON.stringify(answer, null, 2) }),
+    );
+  return (
+    <section aria-labelledby="knowledge-title">
+      <h2 id="knowledge-title">{t('knowledge')}</h2>
+      <form onSubmit={(e) => void upload(e)}>
+        <label>
+          {t('document')}
+          <input type="file" name="file" required />
+        </label>
+        <button type="submit">{t('upload')}</button>
+      </form>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">{t('name')}</th>
+            <th scope="col">{t('status')}</th>
+            <th scope="col">{t('tags')}</th>
+            <th scope="col">{t('log')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {documents.map((d) => (
+            <tr key={d.id}>
+              <td>{d.name}</td>
+              <td class={`status ${d.status}`}>{d.status}</td>
+              <td>
+                {tags.map((tag) => (
+                  <label class="check" key={tag.id}>
+                    <input
+                      type="checkbox"
+                      checked={d.tags.includes(tag.id)}
+                      onChange={() => toggleTag(d, tag)}
+                    />
+                    {tag.name}
+                  </label>
+                ))}
+              </td>
+              <td>
+                <button type="button" onClick={() => showLog(d.id)}>
+                  {t('log')} {d.name}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {log && <pre class="log">{log.lines}</pre>}
+      <form onSubmit={(e) => void createTag(e)}>
+        <label>
+          {t('newTag')}
+          <input required value={tagName} onInput={(e) => setTagName((e.target as HTMLInputElement).value)} />
+        </label>
+        <button type="submit">{t('createTag')}</button>
+      </form>
+    </section>
+  );
+}
+
+function Embed({ agent, onSaved }: { agent: Agent; onSaved: (agent: Agent) => void }) {
+  const origin = location.origin;
+  const [isPublic, setPublic] = useState(Boolean(agent.isPublic));
+  const [urls, setUrls] = useState((agent.allowedUrls ?? []).join(', '));
+  const [minutes, setMinutes] = useState(String(agent.embedSessionMinutes ?? 0));
+  const [title, setTitle] = useState(agent.embedWindowTitle ?? '');
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const save = async (event: Event) => {
+    event.preventDefault();
+    try {
+      const saved = await api<Agent>('PUT', `agents/${agent.id}`, {
+        isPublic,
+        allowedUrls: urls,
+        embedSessionMinutes: Number(minutes),
+        embedWindowTitle: title,
+      });
+      onSaved(saved);
+      setMessage({ ok: true, text: t('saved') });
+    } catch (failure) {
+      setMessage({ ok: false, text: (failure as Error).message });
+    }
+  };
+  const snippets: [string, string][] = [
+    [
+      t('iframeSnippet'),
+      `<iframe src="${origin}/embed/${agent.id}" title="${agent.name}" width="400" height="600" style="border:0"></iframe>`,
+    ],
+    [
+      t('widgetSnippet'),
+      `<div id="agent-chat"></div>\n<script src="${origin}/embed/widget.js" data-agent="${agent.id}" data-target="#agent-chat" defer></script>`,
+    ],
+    [t('bubbleSnippet'), `<script src="${origin}/embed/bubble.js" data-agent="${agent.id}" defer></script>`],
+  ];
+  return (
+    <section aria-labelledby="embed-title">
+      <h2 id="embed-title">{t('embed')}</h2>
+      <form onSubmit={(e) => void save(e)}>
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={isPublic}
+            onChange={(e) => setPublic((e.target as HTMLInputElement).checked)}
+          />
+          {t('publicAgent')}
+        </label>
+        <label>
+          {t('allowedUrls')}
+          <input value={urls} onInput={(e) => setUrls((e.target as HTMLInputElement).value)} />
+        </label>
+        <label>
+          {t('sessionMinutes')}
+          <input
+            type="number"
+            min="0"
+            value={minutes}
+            onInput={(e) => setMinutes((e.target as HTMLInputElement).value)}
+          />
+        </label>
+        <label>
+          {t('windowTitle')}
+          <input value={title} onInput={(e) => setTitle((e.target as HTMLInputElement).value)} />
+        </label>
+        <button type="submit">{t('save')}</button>
+      </form>
+      {message && (
+        <p role={message.ok ? 'status' : 'alert'} class={message.ok ? 'note' : 'error'}>
+          {message.text}
+        </p>
+      )}
+      {!agent.isPublic && <p class="note">{t('embedNotPublic')}</p>}
+      {snippets.map(([caption, code]) => (
+        <figure key={caption}>
+          <figcaption>{caption}</figcaption>
+          <pre>
+            <code>{code}</code>
+          </pre>
+        </figure>
+      ))}
+    </section>
+  );
+}
+
+export function AgentSettings({ agentId }: { agentId: string }) {
+  const [agent, setAgent] = useState<Agent | null>(null);
+  useEffect(() => void api<Agent>('GET', `agents/${agentId}`).then(setAgent, () => undefined), [agentId]);
+  if (!agent) return <p class="page">{t('loading')}</p>;
+  return (
+    <section class="page" aria-labelledby="settings-title">
+      <h1 id="settings-title">
+        {agent.name}: {t('settings')}
+      </h1>
+      <Knowledge agentId={agent.id} />
+      <Skills agentId={agent.id} />
+      <Embed agent={agent} onSaved={setAgent} />
+    </section>
+  );
+}

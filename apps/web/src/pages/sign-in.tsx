@@ -1,0 +1,101 @@
+// Sign-in: email and password (the session cookie), and a button per configured SSO/social provider when the
+// platform lists them (GET /auth/providers; absent on an instance without them).
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api';
+import { t } from '../i18n';
+
+interface Provider {
+  readonly id: string;
+  readonly kind: string;
+  readonly name: string;
+}
+
+export function SignIn({
+  onSignedIn,
+  languageSwitch,
+}: {
+  onSignedIn: () => void;
+  languageSwitch: ComponentChildren;
+}) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [providers, setProviders] = useState<Provider[]>([]);
+  const [passwordSignIn, setPasswordSignIn] = useState(true);
+  useEffect(() => {
+    api<{ data: Provider[]; passwordSignIn?: boolean }>('GET', 'auth/providers').then(
+      (answer) => {
+        setProviders(answer.data);
+        setPasswordSignIn(answer.passwordSignIn !== false);
+      },
+      () => undefined,
+    );
+  }, []);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      await api('POST', 'auth/sign-in', { email, password });
+      if (location.pathname === '/sign-in') history.replaceState(null, '', '/');
+      onSignedIn();
+    } catch (failure) {
+      setError(t('signInFailed', { message: (failure as Error).message }));
+    }
+  };
+  const returnTo = encodeURIComponent(
+    location.pathname === '/sign-in' ? '/' : location.pathname + location.search,
+  );
+  return (
+    <section class="sign-in" aria-labelledby="sign-in-title">
+      <h1 id="sign-in-title">{t('signIn')}</h1>
+      {passwordSignIn && (
+        <form onSubmit={(e) => void submit(e)}>
+          <label>
+            {t('email')}
+            <input
+              type="email"
+              name="email"
+              autocomplete="username"
+              required
+              value={email}
+              onInput={(e) => setEmail((e.target as HTMLInputElement).value)}
+            />
+          </label>
+          <label>
+            {t('password')}
+            <input
+              type="password"
+              name="password"
+              autocomplete="current-password"
+              required
+              value={password}
+              onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+            />
+          </label>
+          <button type="submit">{t('signIn')}</button>
+        </form>
+      )}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {providers.length > 0 && (
+        <ul class="providers">
+          {providers.map((provider) => (
+            <li key={provider.id}>
+              <a
+                class="button"
+                href={`/api/v1/core/auth/oidc/${encodeURIComponent(provider.id)}/start?returnTo=${returnTo}`}
+              >
+                {t('signInWith', { name: provider.name })}
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+      {languageSwitch}
+    </section>
+  );
+}

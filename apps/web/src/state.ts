@@ -1,0 +1,49 @@
+// What the app knows about the person signed in, and hooks to re-render on a language or route change.
+import { useEffect, useReducer } from 'preact/hooks';
+import { onLanguageChange } from './i18n';
+import { onRouteChange } from './router';
+
+export interface Me {
+  readonly id: string;
+  readonly email: string;
+  readonly name: string;
+  readonly role: 'admin' | 'member';
+  readonly language?: 'de' | 'en';
+}
+
+export interface Space {
+  readonly id: string;
+  readonly name: string;
+  readonly isPrivate?: boolean;
+  readonly kind?: string;
+}
+
+export interface Agent {
+  readonly id: string;
+  readonly name: string;
+  readonly spaceId: string | null;
+  readonly isPersonal?: boolean;
+  readonly isPublic?: boolean;
+  readonly allowedUrls?: readonly string[];
+  readonly embedSessionMinutes?: number;
+  readonly embedWindowTitle?: string;
+  readonly includeAiSummary?: boolean;
+}
+
+export interface List<T> {
+  readonly data: T[];
+  readonly nextCursor?: string | null;
+}
+
+/** Re-renders the calling component when the language or the route changes. */
+export function useRerender(): void {
+  const [, bump] = useReducer((n: number, _: number) => n + 1, 0);
+  useEffect(() => {
+    const offLanguage = onLanguageChange(() => bump(1));
+    const offRoute = onRouteChange(() => bump(1));
+    return () => {
+      offLanguage();
+      offRoute();
+    };
+  }, []);
+}

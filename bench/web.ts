@@ -1,0 +1,127 @@
+// Benchmark 8: the web app. The chat page's JavaScript gzipped (the scripts and module preloads of dist/web/index.html;
+// goal ≤ 150 KB), and the first render of a 200-message conversation in Chromium: from navigation start to 200
+// messages in the page, median of 5 loads (goal ≤ 1 s). The conversation is a signed-in person's, built through the
+// API with the offline model (100 turns). Skipped, with the reason printed, without /usr/bin/chromium.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { BENCH_ADMIN_API_KEY, spawnApi, stop } from './api-startup.js';
+import { log, makeTempDir, median, type MetricRow } from './util.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const PASSWORD = 'a long enough passphrase';
+
+/** What the page function reads (the bench compiles without the DOM types). */
+interface PageGlobals {
+  readonly document: { querySelectorAll(selector: string): { readonly length: number } };
+}
+
+export interface WebBenchOptions {
+  readonly mainPath: string;
+  readonly webDir: string;
+  readonly readyTimeoutMs: number;
+  readonly messages: number;
+  readonly loads: number;
+}
+
+/** Gzipped bytes of the JavaScript the chat page loads (its entry and the chunks it preloads). */
+export function chatPageScriptBytes(webDir: string): { bytes: number; files: string[] } {
+  const html = readFileSync(join(webDir, 'index.html'), 'utf8');
+  const files = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+  const bytes = files.reduce(
+    (sum, file) => sum + gzipSync(readFileSync(join(webDir, file)), { level: 9 }).length,
+    0,
+  );
+  return { bytes, files };
+}
+
+export async function benchWeb(options: WebBenchOptions): Promise<{ rows: MetricRow[]; details: unknown }> {
+  const size = chatPageScriptBytes(options.webDir);
+  const rows: MetricRow[] = [
+    {
+      metric: 'web: chat page JS (gzipped)',
+      value: size.bytes / 1024,
+      unit: 'KB',
+      baseline: null,
+      baselineLabel: null,
+      ratio: null,
+      goal: { on: 'value', op: '<=', target: 150 },
+    },
+  ];
+  if (!existsSync(CHROMIUM)) {
+    log(`web: SKIP the render benchmark: ${CHROMIUM} is not installed (apt-get install -y chromium)`);
+    return { rows, details: { size } };
+  }
+  const dir = makeTempDir('bench-web');
+  const api = await spawnApi(options.mainPath, dir.path, options.readyTimeoutMs, {}, true);
+  const base = `http://127.0.0.1:${api.port}`;
+  const core = `${base}/api/v1/core`;
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+  try {
+    const admin = { 'x-api-key': BENCH_ADMIN_API_KEY, 'content-type': 'application/json' };
+    const post = async (path: string, body: unknown, headers: Record<string, string>) => {
+      const response = await fetch(`${core}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+      if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+      return { body: (await response.json()) as Record<string, unknown>, headers: response.headers };
+    };
+    const space = await post('/spaces', { name: 'Bench web' }, admin);
+    const agent = await post('/agents', { spaceId: space.body.id, name: 'Bench chat' }, admin);
+    const invitation = await post('/invitations', { email: 'bench@example.com', role: 'member' }, admin);
+    const token = decodeURIComponent(String(invitation.body.link).split('#token=')[1] ?? '');
+    const accepted = await post(
+      '/invitations/accept',
+      { token, name: 'Bench', password: PASSWORD },
+      { 'content-type': 'application/json' },
+    );
+    const cookie = (accepted.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const session = { cookie, origin: base, 'content-type': 'application/json' };
+    let conversationId: string | undefined;
+    for (let turn = 0; turn < options.messages / 2; turn++) {
+      const answer = await post(
+        `/llm/${String(agent.body.id)}/conversation`,
+        {
+          message: `Question ${turn}: tell me about **item ${turn}** with a list:\n\n- one\n- two\n\n\`code ${turn}\``,
+          ...(conversationId ? { conversationId } : {}),
+        },
+        session,
+      );
+      conversationId = String(answer.body.conversationId);
+    }
+    const context = await browser.newContext();
+    const [name, value] = cookie.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: base }]);
+    const page = await context.newPage();
+    const url = `${base}/space/${String(space.body.id)}/agent/${String(agent.body.id)}?c=${conversationId}`;
+    const times: number[] = [];
+    for (let load = 0; load <= options.loads; load++) {
+      await page.goto(url);
+      // A function, not a string: the page's CSP forbids eval.
+      await page.waitForFunction(
+        (n: number) =>
+          (globalThis as unknown as PageGlobals).document.querySelectorAll('li.message').length >= n,
+        options.messages,
+        { timeout: 60_000 },
+      );
+      const ms = await page.evaluate(() => performance.now());
+      if (load > 0) times.push(ms); // the first load warms the browser's caches
+    }
+    rows.push({
+      metric: `web: first render of ${options.messages} messages`,
+      value: median(times),
+      unit: 'ms',
+      baseline: null,
+      baselineLabel: null,
+      ratio: null,
+      goal: { on: 'value', op: '<=', target: 1000 },
+    });
+    return { rows, details: { size, renderMs: times } };
+  } finally {
+    await browser.close();
+    await stop(api.child);
+    dir.remove();
+  }
+}

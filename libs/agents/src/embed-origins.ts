@@ -1,0 +1,56 @@
+// Where a public Agent may be embedded: the Content-Security-Policy of pages (scripts, styles and connections from the
+// instance only, no inline script, images from the instance or data: URLs), the embed page's `frame-ancestors 'self'
+// <Allowed URLs>` (`*` any site; an empty list only the instance: never allow-all by default), and the check of an
+// Origin or Referer against the Allowed URLs (a second line: a header can be forged or left out).
+
+const BASE = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+];
+
+/** The CSP of the app's pages: framed by the instance itself only. */
+export const APP_CSP = [...BASE, "frame-ancestors 'self'"].join('; ');
+
+/** A source the header can carry: `*`, or an origin / host pattern (the Agent schema's shape) without a path. */
+const SOURCE = /^(\*|(https?:\/\/)?(\*\.)?[A-Za-z0-9.-]+(:\d{1,5}|:\*)?)$/;
+
+/** `frame-ancestors 'self' <allowedUrls>` for an Agent's embed page (paths dropped: the browser checks origins). */
+export function embedCsp(allowedUrls: readonly string[]): string {
+  const sources = allowedUrls
+    .map((url) => url.trim().replace(/^((?:https?:\/\/)?[^/]+)(\/.*)?$/, '$1'))
+    .filter((url) => SOURCE.test(url));
+  const ancestors = ["'self'", ...new Set(sources)].join(' ');
+  return [...BASE, `frame-ancestors ${ancestors}`].join('; ');
+}
+
+/** Whether a page of `origin` may embed an Agent with these Allowed URLs (the Origin/Referer second line). */
+export function originAllowed(origin: string, allowedUrls: readonly string[], self: string): boolean {
+  if (origin === self) return true;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  return allowedUrls.some((entry) => {
+    if (entry === '*') return true;
+    const withScheme = /^https?:\/\//.test(entry) ? entry : `${url.protocol}//${entry}`;
+    const match = /^(https?:)\/\/(\*\.)?([^/:]+)(?::(\d+|\*))?/.exec(withScheme);
+    if (!match) return false;
+    const [, scheme, wildcard, host, port] = match;
+    if (scheme !== url.protocol) return false;
+    const hostOk = wildcard
+      ? url.hostname.endsWith(`.${host!.toLowerCase()}`)
+      : url.hostname === host!.toLowerCase();
+    const defaultPort = url.protocol === 'https:' ? '443' : '80';
+    const portOk = port === '*' || (port ?? defaultPort) === (url.port || defaultPort);
+    return hostOk && portOk;
+  });
+}

@@ -1,0 +1,81 @@
+// Browser tests' support: the Debian `chromium` driven by playwright-core (no browser download), axe-core run in the
+// page, screenshots kept under test/web/artifacts (gitignored; CI keeps them as artifacts), and a person invited by
+// the admin who signs in through the real page.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { ADMIN_KEY, client, CORE } from '../support/api.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const ARTIFACTS = join(process.cwd(), 'test', 'web', 'artifacts');
+
+/** Whether the browser tests can run here; when not, the reason is printed and the suite's tests are skipped. */
+export function chromiumOrSkip(suite: string): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  process.stdout.write(
+    `SKIP ${suite}: ${CHROMIUM} is not installed (apt-get install -y chromium; .ci/run installs it)\n`,
+  );
+  return false;
+}
+
+export function builtOrFail(): void {
+  if (!existsSync(join(process.cwd(), 'dist', 'web', 'index.html')))
+    throw new Error('dist/web is missing: run `npm run build` before the browser tests');
+}
+
+export const launch = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+  });
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  readonly id: string;
+  readonly impact: string | null;
+  readonly help: string;
+  readonly nodes: { target: unknown }[];
+}
+
+/** axe-core's serious and critical violations on the page as it is (run through the debugger: not subject to CSP). */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  const violations = await page.evaluate(`(async () => {
+    ${AXE_SOURCE}
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+  })()`);
+  return (violations as AxeViolation[]).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+export const PASSWORD = 'a long enough passphrase';
+
+/** An admin invites `email`; the person accepts with PASSWORD (through the API: the mail's link is not the subject). */
+export async function invitedPerson(base: string, email: string): Promise<{ userId: string }> {
+  const admin = client(base, ADMIN_KEY);
+  const invitation = await admin.post<{ link: string }>(`${CORE}/invitations`, { email, role: 'member' });
+  if (invitation.status !== 201) throw new Error(`invitation: ${invitation.status}`);
+  const token = decodeURIComponent(invitation.body.link.split('#token=')[1] ?? '');
+  const accepted = await client(base, null).post<{ id: string }>(`${CORE}/invitations/accept`, {
+    token,
+    name: 'Bo Berg',
+    password: PASSWORD,
+  });
+  if (accepted.status >= 300) throw new Error(`accept: ${accepted.status} ${JSON.stringify(accepted.body)}`);
+  return { userId: accepted.body.id };
+}
+
+/** Signs in through the sign-in page. */
+export async function signIn(page: Page, base: string, email: string): Promise<void> {
+  await page.goto(`${base}/`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation').waitFor();
+}
