@@ -20,10 +20,14 @@ import { IncognitoReads, IncognitoWriter } from './runtime/places/incognito-plac
 import { StoredReads } from './runtime/places/stored-place.js';
 import { promptMessages, toHistory } from './runtime/turn-prompt.js';
 
-/** The user a principal acts for: conversations are a user's (an API key's or a session's user); others have none. */
+/**
+ * Whose conversations a principal reaches: an API key's or a session's user; an embed visitor's own (filed under its
+ * visitor id, private to that visit); the others have none.
+ */
 const userOf = (who: PrincipalOrCaller): string | null => {
   const principal = asPrincipal(who);
-  return principal.kind === 'apiKey' || principal.kind === 'session' ? principal.userId : null;
+  if (principal.kind === 'apiKey' || principal.kind === 'session') return principal.userId;
+  return principal.kind === 'embedVisitor' ? principal.visitorId : null;
 };
 
 @Injectable()
