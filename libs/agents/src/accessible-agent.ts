@@ -16,14 +16,22 @@ export async function accessibleAgent(
 ): Promise<AgentView> {
   const agent = await readStore.reader<AgentView>(AGENTS).get(agentId);
   if (!agent) throw new NotFoundError('Agent', agentId);
-  assertAgentAccess(caller, agent);
+  assertAgentAccess(caller, { ...agent, space: await spaceOf(readStore, agent) });
   return agent;
+}
+
+/** The Agent's Space with its members (what `agent.use` reads for the caller's role); null when none or gone. */
+export async function spaceOf(
+  readStore: ReadStore,
+  agent: Pick<AgentView, 'spaceId'>,
+): Promise<SpaceView | null> {
+  return agent.spaceId ? ((await readStore.reader<SpaceView>(SPACES).get(agent.spaceId)) ?? null) : null;
 }
 
 /** Whether the caller manages this Agent (one it reaches): the access policy's rule, with the Agent's Space read. */
 export async function managesAgent(readStore: ReadStore, agent: AgentView, caller: Caller): Promise<boolean> {
-  const space = agent.spaceId ? await readStore.reader<SpaceView>(SPACES).get(agent.spaceId) : null;
-  return canManageAgent(caller, agent, space ?? null);
+  const space = await spaceOf(readStore, agent);
+  return canManageAgent(caller, { ...agent, space }, space);
 }
 
 /** 403 `space_change_denied` unless the caller manages the Agent. */

@@ -60,7 +60,7 @@ export class SkillAccess {
       return;
     }
     if (placement.kind === 'space') {
-      await changeableSpace(this.readStore, this.grants, placement.spaceId, caller);
+      await changeableSpace(this.readStore, this.grants, placement.spaceId, caller, 'space.content.change');
       return;
     }
     await manageableAgent(this.readStore, placement.agentId, caller);

@@ -3,3 +3,5 @@ export * from './space-visibility.js';
 export * from './space.decider.js';
 export * from './space.events.js';
 export * from './spaces.read-model.js';
+export * from './space-membership.js';
+export * from './space.integration-events.js';

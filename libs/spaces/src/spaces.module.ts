@@ -11,6 +11,12 @@ import { GetSpaceController } from './queries/get-space/get-space.controller.js'
 import { GetSpaceHandler } from './queries/get-space/get-space.query.js';
 import { ListSpacesController } from './queries/list-spaces/list-spaces.controller.js';
 import { ListSpacesHandler } from './queries/list-spaces/list-spaces.query.js';
+import { SpaceMembersController } from './commands/add-space-member/space-members.controller.js';
+import { AddSpaceMemberHandler } from './commands/add-space-member/add-space-member.command.js';
+import { ChangeSpaceMemberRoleHandler } from './commands/change-space-member-role/change-space-member-role.command.js';
+import { RemoveSpaceMemberHandler } from './commands/remove-space-member/remove-space-member.command.js';
+import { ListSpaceMembersController } from './queries/list-space-members/list-space-members.controller.js';
+import { ListSpaceMembersHandler } from './queries/list-space-members/list-space-members.query.js';
 
 export const SPACE_CONTROLLERS = [
   ListSpacesController,
@@ -18,11 +24,20 @@ export const SPACE_CONTROLLERS = [
   CreateSpaceController,
   ChangeSpaceController,
   DeleteSpaceController,
+  ListSpaceMembersController,
+  SpaceMembersController,
 ];
 
-export const SPACE_COMMAND_HANDLERS = [CreateSpaceHandler, ChangeSpaceHandler, DeleteSpaceHandler];
+export const SPACE_COMMAND_HANDLERS = [
+  CreateSpaceHandler,
+  ChangeSpaceHandler,
+  DeleteSpaceHandler,
+  AddSpaceMemberHandler,
+  ChangeSpaceMemberRoleHandler,
+  RemoveSpaceMemberHandler,
+];
 
-export const SPACE_QUERY_HANDLERS = [ListSpacesHandler, GetSpaceHandler];
+export const SPACE_QUERY_HANDLERS = [ListSpacesHandler, GetSpaceHandler, ListSpaceMembersHandler];
 
 @Module({
   controllers: SPACE_CONTROLLERS,

@@ -32,6 +32,11 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`GET ${CORE}/spaces/{spaceId}`]: 'space.read',
   [`PATCH ${CORE}/spaces/{spaceId}`]: 'space.change',
   [`DELETE ${CORE}/spaces/{spaceId}`]: 'space.change',
+  [`GET ${CORE}/spaces/{spaceId}/members`]: 'space.members.read',
+  [`POST ${CORE}/spaces/{spaceId}/members`]: 'space.member.change',
+  [`PATCH ${CORE}/spaces/{spaceId}/members/{userId}`]: 'space.member.change',
+  [`DELETE ${CORE}/spaces/{spaceId}/members/{userId}`]: 'space.member.change',
+  [`POST ${CORE}/spaces/{spaceId}/leave`]: 'space.member.change',
 
   // Agents.
   [`GET ${CORE}/agents`]: { each: 'agent.use' },

@@ -1,4 +1,4 @@
-// Creating a Space: its name and slug are claimed first (unique across Spaces), then the Space is created. A slug the
+// Creating a Space (its creator becomes its owner): its name and slug are claimed first (unique across Spaces), then the Space is created. A slug the
 // client did not send is derived from the name, and made unique when that one is taken: the client did not cause it.
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
@@ -55,7 +55,8 @@ export class CreateSpaceHandler implements ICommandHandler<CreateSpace> {
     const result = await this.aggregates.decide(
       spaceStreamId(spaceId),
       spaceDecider,
-      { type: 'CreateSpace', spaceId, ...fields, slug },
+      // Its creator is its first owner (a user: signed in, or through a key of theirs).
+      { type: 'CreateSpace', spaceId, ...fields, slug, ownerUserId: caller?.userId ?? null },
       context,
     );
     return { id: spaceId, position: result.position };

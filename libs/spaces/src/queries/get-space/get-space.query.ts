@@ -10,7 +10,7 @@ import { EVENT_STORE, type EventStore } from '#event-store';
 import { loadStateAsOf } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { maySeeSpace, SpaceGrants, visibleSpace } from '../../space-visibility.js';
-import type { SpaceView } from '../../spaces.read-model.js';
+import { spaceReply, type SpaceView } from '../../spaces.read-model.js';
 import { evolveSpace, initialSpaceState, spaceStreamId, type SpaceState } from '../../space.events.js';
 
 export class GetSpace extends Query<SpaceView> {
@@ -54,7 +54,7 @@ export class GetSpaceHandler implements IQueryHandler<GetSpace> {
   ) {}
 
   async execute({ spaceId, caller, asOf }: GetSpace): Promise<SpaceView> {
-    if (!asOf) return visibleSpace(this.readStore, this.grants, spaceId, caller);
+    if (!asOf) return spaceReply(await visibleSpace(this.readStore, this.grants, spaceId, caller));
     const space = await spaceAsOf(this.eventStore, spaceId, asOf);
     if (
       !space ||

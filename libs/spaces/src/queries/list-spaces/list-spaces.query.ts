@@ -7,7 +7,7 @@ import type { ListQuery } from '#http';
 import type { Caller } from '#identity';
 import { READ_STORE, type Page, type ReadStore } from '#read-store';
 import { SpaceGrants, visibleSpaceIds } from '../../space-visibility.js';
-import { SPACES, type SpaceView } from '../../spaces.read-model.js';
+import { spaceReply, SPACES, type SpaceView } from '../../spaces.read-model.js';
 
 export class ListSpaces extends Query<Page<SpaceView>> {
   constructor(
@@ -27,10 +27,13 @@ export class ListSpacesHandler implements IQueryHandler<ListSpaces> {
 
   async execute({ query, caller }: ListSpaces): Promise<Page<SpaceView>> {
     const visible = await visibleSpaceIds(this.readStore, this.grants, caller);
-    return this.readStore.reader<SpaceView>(SPACES).find(visible === null ? {} : { id: { $in: visible } }, {
-      sort: { field: 'createdAt' },
-      limit: query.limit,
-      cursor: query.cursor ?? null,
-    });
+    const page = await this.readStore
+      .reader<SpaceView>(SPACES)
+      .find(visible === null ? {} : { id: { $in: visible } }, {
+        sort: { field: 'createdAt' },
+        limit: query.limit,
+        cursor: query.cursor ?? null,
+      });
+    return { ...page, data: page.data.map(spaceReply) };
   }
 }
