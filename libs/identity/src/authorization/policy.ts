@@ -97,8 +97,11 @@ export type SkillPlace =
 
 /** What each action needs to know of its resource. */
 export interface Resources {
-  /** Create an Agent (in no Space yet: putting it into one is `space.change`). */
-  'agent.create': null;
+  /**
+   * Create an Agent: in the Space given (which needs editor in it, as `space.content.change`), or null when only
+   * the principal is asked (the Space is then checked as `space.content.change` by the loader).
+   */
+  'agent.create': SpaceOwnership | null;
   /** Read an Agent, talk to it, its Knowledge, one's own memories, conversations and usage of it. */
   'agent.use': AgentOwnership;
   /** Change its settings or prompt, move, publish or delete it; see every user's usage of it. */
@@ -304,13 +307,16 @@ const isUser = (principal: Principal) => principal.kind === 'apiKey' || principa
 type Rule<A extends Action> = (principal: Principal, resource: Resources[A]) => Decision;
 
 const RULES: { readonly [A in Action]: Rule<A> } = {
-  'agent.create': (principal) =>
-    allowIf(
+  'agent.create': (principal, space) =>
+    !(
       isAdmin(principal) ||
-        principal.kind === 'session' ||
-        (principal.kind === 'apiKey' && principal.grants.kind === 'all'),
-      'agent_creation_denied',
-    ),
+      principal.kind === 'session' ||
+      (principal.kind === 'apiKey' && principal.grants.kind === 'all')
+    )
+      ? deny('agent_creation_denied')
+      : space === null
+        ? ALLOW
+        : allowIf(mayChangeContent(principal, space), 'space_change_denied'),
   'agent.use': (principal, agent) => allowIf(mayUseAgent(principal, agent), 'agent_access_denied'),
   'agent.manage': (principal, resource) =>
     !mayUseAgent(principal, resource.agent)
