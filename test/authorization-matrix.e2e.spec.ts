@@ -223,6 +223,7 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
       [`PATCH ${CORE}/spaces/{spaceId}`]: { description: 'changed' },
       [`POST ${CORE}/spaces/{spaceId}/members`]: { userId: f.spareUserId, role: 'member' },
       [`PATCH ${CORE}/spaces/{spaceId}/members/{userId}`]: { role: 'member' },
+      [`PUT ${CORE}/settings/space-creation`]: { creatorRoles: ['admin', 'member'] },
       [`POST ${CORE}/agents`]: { spaceId: f.spaceId, name: 'matrix agent' },
       [`PUT ${CORE}/agents/{agentId}`]: { name: `${SECRET} agent` },
       [`PUT ${CORE}/agents/{agentId}/prompt`]: { systemPrompt: 'changed' },

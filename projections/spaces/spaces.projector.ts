@@ -1,20 +1,29 @@
 // Builds the Spaces read model (libs/spaces/src/spaces.read-model.ts).
 import { defineProjector } from '#eventsourcing';
 import type { WriteOp } from '#read-store';
-import type { SpaceMemberView, SpaceRole, SpaceView, SpaceEvent } from '#spaces';
-import { SPACE_MEMBERS, SPACE_MEMBERS_READ_MODEL, spaceMemberId, SPACES, SPACES_READ_MODEL } from '#spaces';
+import type { SpaceCreationEvent, SpaceMemberView, SpaceRole, SpaceView, SpaceEvent } from '#spaces';
+import {
+  SPACE_CREATION_ID,
+  SPACE_MEMBERS,
+  SPACE_MEMBERS_READ_MODEL,
+  SPACE_SETTINGS,
+  SPACE_SETTINGS_READ_MODEL,
+  spaceMemberId,
+  SPACES,
+  SPACES_READ_MODEL,
+} from '#spaces';
 import type { ProjectionContext } from '#eventsourcing';
 
 const patch = (id: string, set: Partial<SpaceView>, at: string): WriteOp[] => [
   { kind: 'patch', collection: SPACES, id, set: { ...set, updatedAt: at } },
 ];
 
-export const spacesProjector = defineProjector<SpaceEvent>({
+export const spacesProjector = defineProjector<SpaceEvent | SpaceCreationEvent>({
   name: SPACES_READ_MODEL.projection,
   // 3: the creating user of a Space created through a session (createdByUserId). 4: members (the map on the Space's
-  // document the policy reads, and one document per membership).
+  // document the policy reads, and one document per membership) and who may create Spaces (the instance setting).
   version: 4,
-  collections: [SPACES_READ_MODEL, SPACE_MEMBERS_READ_MODEL],
+  collections: [SPACES_READ_MODEL, SPACE_MEMBERS_READ_MODEL, SPACE_SETTINGS_READ_MODEL],
   on: {
     SpaceCreated: ({ data: { spaceId: id, ...fields }, metadata: { actor, occurredAt: at } }) => [
       {
@@ -52,6 +61,13 @@ export const spacesProjector = defineProjector<SpaceEvent>({
       setMember(context, data.spaceId, data.userId, data.role, metadata.occurredAt),
     SpaceMemberRemoved: ({ data, metadata }, context) =>
       setMember(context, data.spaceId, data.userId, null, metadata.occurredAt),
+    SpaceCreationRolesSet: ({ data, metadata }) => [
+      {
+        kind: 'upsert',
+        collection: SPACE_SETTINGS,
+        doc: { id: SPACE_CREATION_ID, creatorRoles: data.creatorRoles, updatedAt: metadata.occurredAt },
+      },
+    ],
   },
 });
 

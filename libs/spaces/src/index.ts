@@ -5,3 +5,5 @@ export * from './space.events.js';
 export * from './spaces.read-model.js';
 export * from './space-membership.js';
 export * from './space.integration-events.js';
+export * from './space-creation.js';
+export { spaceAsOf } from './queries/get-space/get-space.query.js';

@@ -17,6 +17,9 @@ import { ChangeSpaceMemberRoleHandler } from './commands/change-space-member-rol
 import { RemoveSpaceMemberHandler } from './commands/remove-space-member/remove-space-member.command.js';
 import { ListSpaceMembersController } from './queries/list-space-members/list-space-members.controller.js';
 import { ListSpaceMembersHandler } from './queries/list-space-members/list-space-members.query.js';
+import { SpaceCreationController } from './commands/set-space-creation-roles/space-creation.controller.js';
+import { SetSpaceCreationRolesHandler } from './commands/set-space-creation-roles/set-space-creation-roles.command.js';
+import { GetSpaceCreationRolesHandler } from './queries/get-space-creation-roles/get-space-creation-roles.query.js';
 
 export const SPACE_CONTROLLERS = [
   ListSpacesController,
@@ -26,6 +29,7 @@ export const SPACE_CONTROLLERS = [
   DeleteSpaceController,
   ListSpaceMembersController,
   SpaceMembersController,
+  SpaceCreationController,
 ];
 
 export const SPACE_COMMAND_HANDLERS = [
@@ -35,9 +39,15 @@ export const SPACE_COMMAND_HANDLERS = [
   AddSpaceMemberHandler,
   ChangeSpaceMemberRoleHandler,
   RemoveSpaceMemberHandler,
+  SetSpaceCreationRolesHandler,
 ];
 
-export const SPACE_QUERY_HANDLERS = [ListSpacesHandler, GetSpaceHandler, ListSpaceMembersHandler];
+export const SPACE_QUERY_HANDLERS = [
+  ListSpacesHandler,
+  GetSpaceHandler,
+  ListSpaceMembersHandler,
+  GetSpaceCreationRolesHandler,
+];
 
 @Module({
   controllers: SPACE_CONTROLLERS,

@@ -311,4 +311,18 @@ describe('the authorization policy', () => {
       ).toEqual(ALLOW);
     });
   });
+
+  it('who may create shared Spaces: everyone until an admin restricts it; admins always (issue 22 §4)', () => {
+    const session: Principal = { kind: 'session', userId: 'usr_1', isAdmin: false };
+    expect(authorize(session, 'space.create', null)).toEqual(ALLOW);
+    expect(authorize(key(), 'space.create', { creatorRoles: ['admin', 'member'] })).toEqual(ALLOW);
+    expect(authorize(session, 'space.create', { creatorRoles: ['admin'] })).toEqual(
+      denied('space_creation_restricted'),
+    );
+    expect(authorize(key(), 'space.create', { creatorRoles: [] })).toEqual(
+      denied('space_creation_restricted'),
+    );
+    expect(authorize(key({ isAdmin: true }), 'space.create', { creatorRoles: [] })).toEqual(ALLOW);
+    expect(authorize(key(), 'instance.settings.manage', null)).toEqual(denied('admin_required'));
+  });
 });

@@ -25,7 +25,8 @@
 //   deleting, its shared memory, its Space's Knowledge, its Skills) needs editor in its Space (admins always; a
 //   personal Agent its own user only; an Agent without a Space admins only). A loader that reads an Agent without its
 //   Space (`space` undefined) gets the grant rule alone: the Agent routes start at a loader that reads it.
-// - Instance-wide things (API keys, users, every user's usage, the knowledge index, Global documents, DEFAULT
+// - Creating shared Spaces: the instance setting lists the roles allowed (none set: everyone); admins always.
+// - Instance-wide things (instance settings, API keys, users, every user's usage, the knowledge index, Global documents, DEFAULT
 //   Skills): admins only.
 // - Principals to come: an App token uses the Agents of its allowlist (standalone: none); an embed visitor uses the
 //   one public Agent it visits; the platform (process managers) may do what an admin may, except what is a user's
@@ -106,7 +107,13 @@ export interface Resources {
   'agent.use': AgentOwnership;
   /** Change its settings or prompt, move, publish or delete it; see every user's usage of it. */
   'agent.manage': AgentInSpace;
-  'space.create': null;
+  /**
+   * Create a shared Space: `creatorRoles` is the instance setting of the roles allowed to (null: no setting,
+   * everyone). Admins always may.
+   */
+  'space.create': { readonly creatorRoles: readonly ('admin' | 'member')[] } | null;
+  /** Read and change the instance's settings (who may create Spaces). */
+  'instance.settings.manage': null;
   /** See a Space: `holdsReachableAgent` is whether it holds an Agent the principal may use. */
   'space.read': { readonly space: SpaceOwnership; readonly holdsReachableAgent: boolean };
   /** Rename or delete a Space; read its audit trail. */
@@ -168,6 +175,7 @@ export const ACTIONS = [
   'agent.use',
   'agent.manage',
   'space.create',
+  'instance.settings.manage',
   'space.read',
   'space.change',
   'space.content.change',
@@ -202,6 +210,7 @@ export type DenyReason =
   | 'agent_creation_denied'
   | 'space_not_visible'
   | 'space_change_denied'
+  | 'space_creation_restricted'
   | 'space_member_change_denied'
   | 'role_above_own'
   | 'own_role_change_denied'
@@ -322,7 +331,14 @@ const RULES: { readonly [A in Action]: Rule<A> } = {
     !mayUseAgent(principal, resource.agent)
       ? deny('agent_access_denied')
       : allowIf(mayManageAgent(principal, resource), 'space_change_denied'),
-  'space.create': (principal) => allowIf(isUser(principal) || isAdmin(principal), 'principal_not_supported'),
+  'space.create': (principal, setting) =>
+    !(isUser(principal) || isAdmin(principal))
+      ? deny('principal_not_supported')
+      : allowIf(
+          isAdmin(principal) || setting === null || setting.creatorRoles.includes('member'),
+          'space_creation_restricted',
+        ),
+  'instance.settings.manage': (principal) => allowIf(isAdmin(principal), 'admin_required'),
   'space.read': (principal, { space, holdsReachableAgent }) =>
     allowIf(
       isAdmin(principal) || holdsReachableAgent || roleIn(principal, space) !== null,

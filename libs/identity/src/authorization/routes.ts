@@ -37,6 +37,8 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`PATCH ${CORE}/spaces/{spaceId}/members/{userId}`]: 'space.member.change',
   [`DELETE ${CORE}/spaces/{spaceId}/members/{userId}`]: 'space.member.change',
   [`POST ${CORE}/spaces/{spaceId}/leave`]: 'space.member.change',
+  [`GET ${CORE}/settings/space-creation`]: 'instance.settings.manage',
+  [`PUT ${CORE}/settings/space-creation`]: 'instance.settings.manage',
 
   // Agents.
   [`GET ${CORE}/agents`]: { each: 'agent.use' },

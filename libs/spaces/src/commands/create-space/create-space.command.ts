@@ -13,6 +13,7 @@ import { slugify } from '../../space.schemas.js';
 import { SpaceUniqueness } from '../../space-uniqueness.js';
 import { maySeeSpace, SpaceGrants } from '../../space-visibility.js';
 import type { CreateSpaceBody } from './create-space.schema.js';
+import { spaceCreationSetting } from '../../queries/get-space-creation-roles/get-space-creation-roles.query.js';
 
 export class CreateSpace extends Command<WriteResult> {
   constructor(
@@ -37,7 +38,13 @@ export class CreateSpaceHandler implements ICommandHandler<CreateSpace> {
   }
 
   async execute({ input, context, caller }: CreateSpace): Promise<WriteResult> {
-    if (caller) assertAllowed(caller, 'space.create', null, 'this principal may not create Spaces');
+    if (caller)
+      assertAllowed(
+        caller,
+        'space.create',
+        await spaceCreationSetting(this.readStore),
+        'creating shared Spaces is restricted to the roles an admin allowed (GET /settings/space-creation)',
+      );
     const spaceId = newEntityId(context, 'spc');
     const fields = {
       name: input.name,

@@ -40,6 +40,7 @@ export async function spaceAsOf(store: EventStore, spaceId: string, asOf: Date):
     color: state.color,
     createdByApiKeyId: creator.kind === 'apiKey' ? creator.id : null,
     createdByUserId: creator.kind === 'user' ? creator.id : null,
+    ...(state.members ? { members: state.members } : {}),
     createdAt: firstAt!,
     updatedAt: lastAt!,
   };
@@ -61,6 +62,6 @@ export class GetSpaceHandler implements IQueryHandler<GetSpace> {
       !(canChangeSpace(caller, space) || (await maySeeSpace(this.readStore, this.grants, spaceId, caller)))
     )
       throw new NotFoundError('Space', spaceId);
-    return space;
+    return spaceReply(space);
   }
 }
