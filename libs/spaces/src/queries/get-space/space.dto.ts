@@ -11,15 +11,13 @@ export const SpaceDto = z.object({
     .string()
     .nullable()
     .describe(
-      'The API key that created the Space: besides admins, the only key that may change or delete it',
+      'The API key that created the Space (a Space from before members: its owner until a membership is recorded)',
     ),
   createdByUserId: z
     .string()
     .nullable()
     .optional()
-    .describe(
-      'The user who created the Space signed in (a session): besides admins, only their sessions may change or delete it',
-    ),
+    .describe('The user who created the Space signed in (a session): its first owner'),
   createdAt: z.string().describe('ISO 8601'),
   updatedAt: z.string().describe('ISO 8601'),
 });
