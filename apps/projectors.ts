@@ -22,6 +22,7 @@ import {
   MemoryProposalProcess,
 } from '#memory';
 import { SkillOwnerDeletionProcess, SkillsModule } from '#skills';
+import { PersonalSpaceProcess, SpacesModule } from '#spaces';
 import { CodeExecutionModule, SandboxLifecycleProcess } from '#code-execution';
 import { READ_MODEL_PROJECTORS } from '#projections';
 import { PlatformIntegrationEventRelay } from './integration-events.js';
@@ -32,6 +33,7 @@ export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
   KnowledgeOwnerDeletionProcess,
   KnowledgeTagDeletionProcess,
   ingestionProcess,
+  PersonalSpaceProcess,
   PersonalAgentProcess,
   ConversationErasureProcess,
   AgentConversationsDeletionProcess,
@@ -45,6 +47,7 @@ export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
 
 /** What a process that runs ALL_PROJECTORS imports beside the platform: the handlers of the commands they send. */
 export const PROCESS_MODULES: readonly Type[] = [
+  SpacesModule,
   AgentsModule,
   KnowledgeModule,
   ConversationsModule,

@@ -1,6 +1,7 @@
 // Space members and roles over HTTP (issue 22): three people in a Space as owner, editor and member, each by their
 // own key, and a person outside it. What each role may do, the membership rules (nobody grants above their own role,
 // nobody changes their own, the last owner stays), removal ending access with the answer, and who may create Spaces.
+import { waitUntil } from '#testing/fixtures';
 import { client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
 
 type ErrorBody = { error: { code: string } };
@@ -168,5 +169,56 @@ describe('Space members and roles (e2e)', () => {
       (await admin().put(`${CORE}/settings/space-creation`, { creatorRoles: ['admin', 'member'] })).status,
     ).toBe(200);
     expect((await someone.as.post(`${CORE}/spaces`, { name: uniqueName('Mine') })).status).toBe(201);
+  });
+
+  it('gives every user a private personal Space holding their personal Agent: nobody else sees it, admins included', async () => {
+    const someone = await person('private');
+    const other = await person('nosy');
+    // The personal-space and personal-agent processes follow the registration.
+    await waitUntil(async () =>
+      (
+        await someone.as.get<{ data: { isPersonal: boolean; spaceId: string | null }[] }>(
+          `${CORE}/agents?limit=200`,
+        )
+      ).body.data.some((agent) => agent.isPersonal && agent.spaceId !== null),
+    );
+    await waitUntil(async () =>
+      (await someone.as.get<{ data: { isPersonal: boolean }[] }>(`${CORE}/spaces?limit=200`)).body.data.some(
+        (space) => space.isPersonal,
+      ),
+    );
+    const spaces = await someone.as.get<{ data: { id: string; isPersonal: boolean; name: string }[] }>(
+      `${CORE}/spaces?limit=200`,
+    );
+    const personal = spaces.body.data.find((space) => space.isPersonal)!;
+    expect(personal).toMatchObject({ name: 'Personal', isPersonal: true });
+    const agents = await someone.as.get<{ data: { id: string; isPersonal: boolean; spaceId: string }[] }>(
+      `${CORE}/agents?limit=200`,
+    );
+    expect(agents.body.data.find((agent) => agent.isPersonal)).toMatchObject({ spaceId: personal.id });
+    expect((await admin().get(`${CORE}/spaces/${personal.id}`)).status).toBe(404);
+    expect((await other.as.get(`${CORE}/spaces/${personal.id}`)).status).toBe(404);
+    const listed = await admin().get<{ data: { id: string }[] }>(`${CORE}/spaces?limit=200`);
+    expect(listed.body.data.map((space) => space.id)).not.toContain(personal.id);
+    expect(
+      code(
+        await someone.as.post(`${CORE}/spaces/${personal.id}/members`, {
+          userId: other.userId,
+          role: 'member',
+        }),
+      ),
+    ).toEqual([403, 'personal_space_unshareable']);
+    expect(code(await someone.as.delete(`${CORE}/spaces/${personal.id}`))).toEqual([
+      409,
+      'personal_space_undeletable',
+    ]);
+    expect(code(await someone.as.patch(`${CORE}/spaces/${personal.id}`, { slug: 'taken-over' }))).toEqual([
+      409,
+      'personal_space_locked',
+    ]);
+    expect(code(await someone.as.post(`${CORE}/agents`, { spaceId: personal.id, name: 'Shared?' }))).toEqual([
+      403,
+      'space_change_denied',
+    ]);
   });
 });

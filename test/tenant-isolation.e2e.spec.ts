@@ -237,8 +237,13 @@ describe('tenant isolation (e2e)', () => {
     });
     const asReader = client(api.url, reader.key);
     expect((await asReader.get(`${CORE}/spaces/${owner.spaceId}`)).status).toBe(200);
-    const listed = await asReader.get<{ data: { id: string }[] }>(`${CORE}/spaces?limit=200`);
-    expect(listed.body.data.map((space) => space.id)).toEqual([owner.spaceId]);
+    const listed = await asReader.get<{ data: { id: string; isPersonal: boolean }[] }>(
+      `${CORE}/spaces?limit=200`,
+    );
+    // Besides its user's own private personal Space.
+    expect(listed.body.data.filter((space) => !space.isPersonal).map((space) => space.id)).toEqual([
+      owner.spaceId,
+    ]);
     const patch = await asReader.patch(`${CORE}/spaces/${owner.spaceId}`, { name: 'mine now' });
     expect([patch.status, (patch.body as { error: { code: string } }).error.code]).toEqual([
       403,
@@ -298,9 +303,9 @@ describe('tenant isolation (e2e)', () => {
       'unknown_space',
       'spaceId',
     ]);
-    expect(
-      (await admin().get<{ spaceId: string }>(`${CORE}/agents/${mover.agentId}`)).body.spaceId,
-    ).toBe(mover.spaceId);
+    expect((await admin().get<{ spaceId: string }>(`${CORE}/agents/${mover.agentId}`)).body.spaceId).toBe(
+      mover.spaceId,
+    );
     const second = await client(api.url, mover.key.key).post<{ id: string }>(`${CORE}/spaces`, {
       name: uniqueName('Second'),
     });

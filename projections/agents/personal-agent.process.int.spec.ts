@@ -7,6 +7,10 @@ import { directCommandBus } from '#testing/direct-command-bus';
 import { AgentRules } from '#agents/agent-rules';
 import { AgentSpaceGrants } from '#agents/agent-space-grants';
 import { CreateAgent, CreateAgentHandler } from '#agents/commands/create-agent/create-agent.command';
+import {
+  PlacePersonalAgent,
+  PlacePersonalAgentHandler,
+} from '#agents/commands/place-personal-agent/place-personal-agent.command';
 import { agentsProjector } from './agents.projector.js';
 import { agentStreamId, PersonalAgentProcess, personalAgentId } from '#agents';
 
@@ -16,7 +20,10 @@ describe('PersonalAgentProcess', () => {
     const config = loadConfig({});
     const commands = new AggregateRepository(events, config);
     const rules = new AgentRules(reads, new AgentSpaceGrants(reads), ModelRegistry.build({}, config));
-    const bus = directCommandBus([CreateAgent, new CreateAgentHandler(commands, rules)]);
+    const bus = directCommandBus(
+      [CreateAgent, new CreateAgentHandler(commands, rules)],
+      [PlacePersonalAgent, new PlacePersonalAgentHandler(commands)],
+    );
     const projectors = [agentsProjector, new PersonalAgentProcess(commands, bus)];
     const runner = new ProjectionRunner(events, reads, projectors, { owner: processLeaseOwner('t') });
     runner.start();

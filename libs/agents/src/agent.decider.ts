@@ -45,6 +45,12 @@ export type AgentCommand =
     }
   | { readonly type: 'ChangeAgentSystemPrompt'; readonly agentId: string; readonly systemPrompt: string }
   | {
+      /** Puts a personal Agent created before personal Spaces into its user's (the platform; once). */
+      readonly type: 'PlacePersonalAgent';
+      readonly agentId: string;
+      readonly spaceId: string;
+    }
+  | {
       readonly type: 'DeleteAgent';
       readonly agentId: string;
       readonly reason: 'requested' | 'space_deleted';
@@ -114,6 +120,10 @@ export function decideAgent(command: AgentCommand, state: AgentState): AgentEven
       return command.systemPrompt === state.systemPrompt
         ? []
         : [{ type: 'AgentSystemPromptChanged', data: { agentId, systemPrompt: command.systemPrompt } }];
+    case 'PlacePersonalAgent':
+      return state.status === 'active' && state.isPersonal && state.spaceId === null
+        ? [{ type: 'AgentMovedToSpace', data: { agentId, spaceId: command.spaceId } }]
+        : [];
     case 'DeleteAgent':
       if (state.status === 'absent') throw new NotFoundError('Agent', agentId);
       // Every user has a personal Agent for as long as the user exists (nothing would create another).
@@ -155,7 +165,7 @@ function changeAgent(
     if (state.isPersonal)
       throw new ValidationError(
         'personal_agent_has_no_space',
-        'a personal Agent cannot move to a Space',
+        "a personal Agent stays in its user's private personal Space",
         'spaceId',
       );
     events.push({ type: 'AgentMovedToSpace', data: { agentId, spaceId: command.spaceId } });

@@ -17,6 +17,7 @@ import { CreateAgentController } from './commands/create-agent/create-agent.cont
 import { CreateAgentHandler } from './commands/create-agent/create-agent.command.js';
 import { DeleteAgentController } from './commands/delete-agent/delete-agent.controller.js';
 import { DeleteAgentHandler } from './commands/delete-agent/delete-agent.command.js';
+import { PlacePersonalAgentHandler } from './commands/place-personal-agent/place-personal-agent.command.js';
 import { GetAgentController } from './queries/get-agent/get-agent.controller.js';
 import { GetAgentHandler } from './queries/get-agent/get-agent.query.js';
 import { ListAgentsController } from './queries/list-agents/list-agents.controller.js';
@@ -36,6 +37,7 @@ export const AGENT_COMMAND_HANDLERS = [
   ChangeAgentHandler,
   ChangeAgentPromptHandler,
   DeleteAgentHandler,
+  PlacePersonalAgentHandler,
 ];
 
 export const AGENT_QUERY_HANDLERS = [ListAgentsHandler, GetAgentHandler];

@@ -1,12 +1,16 @@
-// Process manager: every registered user gets a personal chat Agent (isPersonal, no Space), created through the
-// ordinary CreateAgent command with an id and event ids derived from the registration, so a replay creates nothing.
+// Process manager: every registered user gets a personal chat Agent (isPersonal, in their private personal Space),
+// created through the ordinary CreateAgent command with an id and event ids derived from the registration, so a
+// replay creates nothing. A personal Agent created before personal Spaces is put into its user's when that Space is
+// created (PlacePersonalAgent: once).
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateAgent } from './commands/create-agent/create-agent.command.js';
 import { sha256, type EventEnvelope } from '#kernel';
 import { causedBy, defineProcess, type EnvelopeOf, type EventHandlers } from '#eventsourcing';
 import { AggregateRepository } from '#eventsourcing';
-import type { UserEvent } from '#identity';
+import type { Principal, UserEvent } from '#identity';
+import { personalSpaceId, type SpaceEvent } from '#spaces';
+import { PlacePersonalAgent } from './commands/place-personal-agent/place-personal-agent.command.js';
 import { agentDecider } from './agent.decider.js';
 import { agentStreamId, type AgentEvent } from './agent.events.js';
 
@@ -16,7 +20,12 @@ export const personalAgentId = (userId: string): string => `agt_personal_${sha25
 export const replacementPersonalAgentId = (userId: string, deletionEventId: string): string =>
   `agt_personal_${sha256(`${userId}:${deletionEventId}`).slice(0, 24)}`;
 
-type PersonalAgentRead = Extract<UserEvent | AgentEvent, { type: 'UserRegistered' | 'AgentDeleted' }>;
+type PersonalAgentRead = Extract<
+  UserEvent | AgentEvent | SpaceEvent,
+  { type: 'UserRegistered' | 'AgentDeleted' | 'SpaceCreated' }
+>;
+
+const PLATFORM: Principal = { kind: 'platform', process: 'personal-agent-process' };
 
 /**
  * Keeps the invariant "every user has a personal Agent": creates it when the user registers, and creates a new one
@@ -37,6 +46,19 @@ export class PersonalAgentProcess extends defineProcess<PersonalAgentRead>({
   readonly on: EventHandlers<PersonalAgentRead> = {
     UserRegistered: (event) => this.handle(event),
     AgentDeleted: (event) => this.handle(event),
+    SpaceCreated: async (event) => {
+      const userId = event.data.personalOf;
+      if (userId)
+        await this.bus.execute(
+          new PlacePersonalAgent(
+            personalAgentId(userId),
+            event.data.spaceId,
+            causedBy(event, 'personal-agent-space'),
+            PLATFORM,
+          ),
+        );
+      return [];
+    },
   };
 
   private async handle(event: EnvelopeOf<PersonalAgentRead>): Promise<never[]> {
@@ -62,7 +84,12 @@ export class PersonalAgentProcess extends defineProcess<PersonalAgentRead>({
     if (state.status !== 'absent') return;
     await this.bus.execute(
       new CreateAgent(
-        { spaceId: null, isPersonal: true, ownerUserId: userId, settings: { name: `${name}'s assistant` } },
+        {
+          spaceId: personalSpaceId(userId),
+          isPersonal: true,
+          ownerUserId: userId,
+          settings: { name: `${name}'s assistant` },
+        },
         causedBy(cause, 'personal-agent'),
         null,
         agentId,

@@ -7,3 +7,5 @@ export * from './space-membership.js';
 export * from './space.integration-events.js';
 export * from './space-creation.js';
 export { spaceAsOf } from './queries/get-space/get-space.query.js';
+export * from './personal-space.process.js';
+export { personalSpaceId } from './commands/create-personal-space/create-personal-space.command.js';

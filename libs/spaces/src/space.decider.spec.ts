@@ -127,4 +127,61 @@ describe('Space decider', () => {
         .when({ type: 'AddSpaceMember', spaceId: 's1', userId: 'u2', role: 'member' })
         .thenThrows('space_not_found'));
   });
+
+  describe('the private personal Space', () => {
+    const personal: SpaceEvent = {
+      type: 'SpaceCreated',
+      data: {
+        spaceId: 's1',
+        name: 'Personal',
+        slug: 'personal-1',
+        description: '',
+        color: '#6366f1',
+        personalOf: 'u1',
+      },
+    };
+    const owner: SpaceEvent = {
+      type: 'SpaceMemberAdded',
+      data: { spaceId: 's1', userId: 'u1', role: 'owner' },
+    };
+
+    it('is created once, its user its owner', () => {
+      given()
+        .when({
+          type: 'CreatePersonalSpace',
+          spaceId: 's1',
+          userId: 'u1',
+          name: 'Personal',
+          slug: 'personal-1',
+        })
+        .then([personal, owner]);
+      given(personal, owner)
+        .when({
+          type: 'CreatePersonalSpace',
+          spaceId: 's1',
+          userId: 'u1',
+          name: 'Personal',
+          slug: 'personal-1',
+        })
+        .then([]);
+    });
+
+    it('is never shared, deleted, renamed or given another slug', () => {
+      given(personal, owner)
+        .when({ type: 'AddSpaceMember', spaceId: 's1', userId: 'u2', role: 'member' })
+        .thenThrows('personal_space_unshareable');
+      given(personal, owner)
+        .when({ type: 'DeleteSpace', spaceId: 's1' })
+        .thenThrows('personal_space_undeletable');
+      given(personal, owner)
+        .when({ type: 'ChangeSpace', spaceId: 's1', slug: 'research' })
+        .thenThrows('personal_space_locked');
+      given(personal, owner)
+        .when({ type: 'ChangeSpace', spaceId: 's1', name: 'Research' })
+        .thenThrows('personal_space_locked');
+      given(personal, owner)
+        .when({ type: 'ChangeSpace', spaceId: 's1', description: 'mine' })
+        .then([{ type: 'SpaceDescriptionChanged', data: { spaceId: 's1', description: 'mine' } }]);
+    });
+  });
 });

@@ -38,6 +38,14 @@ export type SpaceCommand =
       /** The user who creates it (its first owner); none when the platform creates it. */
       readonly ownerUserId?: string | null;
     } & SpaceFields)
+  | {
+      /** A user's private personal Space (idempotent: nothing to do when it exists). */
+      readonly type: 'CreatePersonalSpace';
+      readonly spaceId: string;
+      readonly userId: string;
+      readonly name: string;
+      readonly slug: string;
+    }
   | (MembershipCommand & { readonly type: 'AddSpaceMember'; readonly role: SpaceRole })
   | (MembershipCommand & { readonly type: 'ChangeSpaceMemberRole'; readonly role: SpaceRole })
   | (MembershipCommand & { readonly type: 'RemoveSpaceMember' })
@@ -72,9 +80,30 @@ export function decideSpace(command: SpaceCommand, state: SpaceState): SpaceEven
         events.push({ type: 'SpaceMemberAdded', data: { spaceId, userId: ownerUserId, role: 'owner' } });
       return events;
     }
+    case 'CreatePersonalSpace': {
+      if (state.status !== 'absent') return [];
+      const { userId, name, slug } = command;
+      checkFields({ name, slug });
+      return [
+        {
+          type: 'SpaceCreated',
+          data: { spaceId, name, slug, description: '', color: DEFAULT_SPACE_COLOR, personalOf: userId },
+        },
+        { type: 'SpaceMemberAdded', data: { spaceId, userId, role: 'owner' } },
+      ];
+    }
     case 'ChangeSpace': {
       if (state.status !== 'active') throw new NotFoundError('Space', spaceId);
       checkFields(command);
+      if (
+        state.personalOf &&
+        ((command.name !== undefined && command.name.trim() !== state.name) ||
+          (command.slug !== undefined && command.slug !== state.slug))
+      )
+        throw new ConflictError(
+          'personal_space_locked',
+          'a private personal Space keeps its name and slug (its description and colour may change)',
+        );
       const events: SpaceEvent[] = [];
       const name = command.name?.trim();
       if (name !== undefined && name !== state.name)
@@ -89,6 +118,8 @@ export function decideSpace(command: SpaceCommand, state: SpaceState): SpaceEven
     }
     case 'DeleteSpace':
       if (state.status === 'absent') throw new NotFoundError('Space', spaceId);
+      if (state.status === 'active' && state.personalOf)
+        throw new ConflictError('personal_space_undeletable', 'a private personal Space cannot be deleted');
       return state.status === 'deleted' ? [] : [{ type: 'SpaceDeleted', data: { spaceId } }];
     case 'AddSpaceMember':
     case 'ChangeSpaceMemberRole':
@@ -108,6 +139,8 @@ const NOT_A_MEMBER = (spaceId: string, userId: string) =>
 function decideMembership(command: Membership, state: SpaceState): SpaceEvent[] {
   const { spaceId, userId } = command;
   if (state.status !== 'active') throw new NotFoundError('Space', spaceId);
+  if (state.personalOf)
+    throw new ConflictError('personal_space_unshareable', 'a private personal Space cannot be shared');
   // A Space from before members: its creator is its owner, recorded with the first membership change.
   const recorded = state.members ?? {};
   const adopt: SpaceEvent[] =

@@ -15,6 +15,8 @@ export type SpaceEvent =
         readonly slug: string;
         readonly description: string;
         readonly color: string;
+        /** Set on a user's private personal Space (created by the platform): that user's id. */
+        readonly personalOf?: string;
       }
     >
   | DomainEvent<'SpaceRenamed', { readonly spaceId: string; readonly name: string }>
@@ -43,6 +45,7 @@ export type SpaceState =
       readonly slug: string;
       readonly description: string;
       readonly color: string;
+      readonly personalOf?: string;
       /** Its members and their roles (empty for a Space created before members existed, until one is added). */
       readonly members?: Readonly<Record<string, SpaceRole>>;
     };

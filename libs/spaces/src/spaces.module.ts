@@ -18,6 +18,7 @@ import { RemoveSpaceMemberHandler } from './commands/remove-space-member/remove-
 import { ListSpaceMembersController } from './queries/list-space-members/list-space-members.controller.js';
 import { ListSpaceMembersHandler } from './queries/list-space-members/list-space-members.query.js';
 import { SpaceCreationController } from './commands/set-space-creation-roles/space-creation.controller.js';
+import { CreatePersonalSpaceHandler } from './commands/create-personal-space/create-personal-space.command.js';
 import { SetSpaceCreationRolesHandler } from './commands/set-space-creation-roles/set-space-creation-roles.command.js';
 import { GetSpaceCreationRolesHandler } from './queries/get-space-creation-roles/get-space-creation-roles.query.js';
 
@@ -40,6 +41,7 @@ export const SPACE_COMMAND_HANDLERS = [
   ChangeSpaceMemberRoleHandler,
   RemoveSpaceMemberHandler,
   SetSpaceCreationRolesHandler,
+  CreatePersonalSpaceHandler,
 ];
 
 export const SPACE_QUERY_HANDLERS = [

@@ -18,6 +18,8 @@ export interface SpaceView {
    * so that every loader that reads the Space has them). Never answered as is: GET /spaces/{id}/members lists them.
    */
   readonly members?: Readonly<Record<string, SpaceRole>>;
+  /** A user's private personal Space: that user's id (absent on shared Spaces). */
+  readonly personalOf?: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -46,6 +48,7 @@ export const SPACES_READ_MODEL = defineReadModel<SpaceView>({
     { fields: ['slug'] },
     { fields: ['createdByApiKeyId'] },
     { fields: ['createdByUserId'] },
+    { fields: ['personalOf'] },
   ],
 });
 
@@ -55,5 +58,12 @@ export const SPACE_MEMBERS_READ_MODEL = defineReadModel<SpaceMemberView>({
   indexes: [{ fields: ['spaceId', 'addedAt'] }, { fields: ['userId'] }],
 });
 
-/** A Space as the API answers it: without the members map (listed by its own route, to whoever may read it). */
-export const spaceReply = ({ members: _members, ...space }: SpaceView): SpaceView => space;
+/**
+ * A Space as the API answers it: without the members map (listed by its own route, to whoever may read it), and
+ * whether it is its user's private personal Space.
+ */
+export const spaceReply = ({
+  members: _members,
+  personalOf,
+  ...space
+}: SpaceView): SpaceView & { readonly isPersonal: boolean } => ({ ...space, isPersonal: !!personalOf });

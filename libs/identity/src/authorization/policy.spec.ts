@@ -325,4 +325,40 @@ describe('the authorization policy', () => {
     expect(authorize(key({ isAdmin: true }), 'space.create', { creatorRoles: [] })).toEqual(ALLOW);
     expect(authorize(key(), 'instance.settings.manage', null)).toEqual(denied('admin_required'));
   });
+
+  it("a private personal Space is its user's alone: admins do not see it; it is never shared; it holds only the personal Agent", () => {
+    const personalSpace = {
+      id: 'spc_p',
+      createdByApiKeyId: null,
+      personalOf: 'usr_1',
+      members: { usr_1: 'owner' } as const,
+    };
+    const session = (userId: string, isAdmin = false): Principal => ({ kind: 'session', userId, isAdmin });
+    expect(
+      authorize(session('usr_1'), 'space.read', { space: personalSpace, holdsReachableAgent: false }),
+    ).toEqual(ALLOW);
+    expect(
+      authorize(session('usr_2', true), 'space.read', { space: personalSpace, holdsReachableAgent: false }),
+    ).toEqual(denied('space_not_visible'));
+    expect(authorize(key({ userId: 'usr_2', isAdmin: true }), 'space.members.read', personalSpace)).toEqual(
+      denied('space_not_visible'),
+    );
+    expect(authorize(key({ userId: 'usr_2', isAdmin: true }), 'space.change', personalSpace)).toEqual(
+      denied('space_change_denied'),
+    );
+    expect(
+      authorize(session('usr_1'), 'space.member.change', {
+        space: personalSpace,
+        userId: 'usr_2',
+        currentRole: null,
+        newRole: 'member',
+      }),
+    ).toEqual(denied('personal_space_unshareable'));
+    expect(authorize(session('usr_1'), 'space.content.change', personalSpace)).toEqual(
+      denied('space_change_denied'),
+    );
+    expect(authorize({ kind: 'platform', process: 'p' }, 'space.content.change', personalSpace)).toEqual(
+      ALLOW,
+    );
+  });
 });

@@ -17,6 +17,8 @@
 //   role. Members: adding, changing and removing others needs editor at least, and nobody grants a role above their
 //   own or touches a member above them; nobody changes their own role; anyone may leave (the last owner stays:
 //   the decider's rule).
+// - A private personal Space (`personalOf`) is its user's alone: they are its owner, nobody else has a role, admins
+//   do not see it; it is never shared; it holds the personal Agent only (the platform puts it there).
 // - Agents. A personal Agent is its user's alone (not even an admin's key reaches another user's) and follows the
 //   user, not the key's grant list. Other Agents: admins reach all; a session and a key granted `all` those of the
 //   Spaces their user has a role in; a key with a list of Agents those it lists (a grant an admin issued: until grants
@@ -66,6 +68,8 @@ export interface SpaceOwnership {
   readonly createdByUserId?: string | null;
   /** Its members' roles by user id, as the read model holds them; empty or absent before members existed. */
   readonly members?: Readonly<Record<string, SpaceRole>>;
+  /** A user's private personal Space: that user's id (theirs alone, admins included; never shared). */
+  readonly personalOf?: string | null;
 }
 
 /** A change of one membership: adding (`currentRole` null), changing a role, removing (`newRole` null). */
@@ -212,6 +216,7 @@ export type DenyReason =
   | 'space_change_denied'
   | 'space_creation_restricted'
   | 'space_member_change_denied'
+  | 'personal_space_unshareable'
   | 'role_above_own'
   | 'own_role_change_denied'
   | 'admin_required'
@@ -232,6 +237,7 @@ const granted = (grants: AgentAccess, agentId: string) =>
 /** A user's role in a Space (keys and sessions; null for other principals and for non-members). */
 export function roleIn(principal: Principal, space: SpaceOwnership): SpaceRole | null {
   if (principal.kind !== 'apiKey' && principal.kind !== 'session') return null;
+  if (space.personalOf) return space.personalOf === principal.userId ? 'owner' : null;
   const members = space.members ?? {};
   if (Object.keys(members).length > 0) return members[principal.userId] ?? null;
   return created(principal, space) ? 'owner' : null;
@@ -272,13 +278,22 @@ const isAdmin = (principal: Principal): boolean =>
   principal.kind === 'platform' ||
   ((principal.kind === 'apiKey' || principal.kind === 'session') && principal.isAdmin);
 
+/** Admins reach every Space but a user's private personal one (the platform reaches that too). */
+const adminOver = (principal: Principal, space: SpaceOwnership): boolean =>
+  principal.kind === 'platform' || (isAdmin(principal) && !space.personalOf);
+
 /** Owners (and admins) rename and delete a Space. */
 const mayChangeSpace = (principal: Principal, space: SpaceOwnership): boolean =>
-  isAdmin(principal) || roleIn(principal, space) === 'owner';
+  adminOver(principal, space) || roleIn(principal, space) === 'owner';
 
-/** Editors and owners (and admins) change what is in a Space. */
+/**
+ * Editors and owners (and admins) change what is in a Space. A private personal Space holds its user's personal
+ * Agent only (the platform puts it there): every memory in it stays personal.
+ */
 const mayChangeContent = (principal: Principal, space: SpaceOwnership): boolean =>
-  isAdmin(principal) || atLeast(roleIn(principal, space), 'editor');
+  space.personalOf
+    ? principal.kind === 'platform'
+    : isAdmin(principal) || atLeast(roleIn(principal, space), 'editor');
 
 /** Whether the principal created the Space: the same API key, or (signed in, or a key of theirs) the same user. */
 function created(principal: Principal, space: SpaceOwnership): boolean {
@@ -296,6 +311,7 @@ function mayManageAgent(principal: Principal, { agent, space }: AgentInSpace): b
 }
 
 function mayChangeMembership(principal: Principal, change: MembershipChange): Decision {
+  if (change.space.personalOf) return deny('personal_space_unshareable');
   const self =
     (principal.kind === 'apiKey' || principal.kind === 'session') && principal.userId === change.userId;
   if (self)
@@ -303,7 +319,7 @@ function mayChangeMembership(principal: Principal, change: MembershipChange): De
     return change.newRole === null && (change.currentRole !== null || isAdmin(principal))
       ? ALLOW
       : deny('own_role_change_denied');
-  if (isAdmin(principal)) return ALLOW;
+  if (adminOver(principal, change.space)) return ALLOW;
   const own = roleIn(principal, change.space);
   if (!atLeast(own, 'editor')) return deny('space_member_change_denied');
   if (rank(change.currentRole) > rank(own) || rank(change.newRole) > rank(own)) return deny('role_above_own');
@@ -341,14 +357,14 @@ const RULES: { readonly [A in Action]: Rule<A> } = {
   'instance.settings.manage': (principal) => allowIf(isAdmin(principal), 'admin_required'),
   'space.read': (principal, { space, holdsReachableAgent }) =>
     allowIf(
-      isAdmin(principal) || holdsReachableAgent || roleIn(principal, space) !== null,
+      adminOver(principal, space) || holdsReachableAgent || roleIn(principal, space) !== null,
       'space_not_visible',
     ),
   'space.change': (principal, space) => allowIf(mayChangeSpace(principal, space), 'space_change_denied'),
   'space.content.change': (principal, space) =>
     allowIf(mayChangeContent(principal, space), 'space_change_denied'),
   'space.members.read': (principal, space) =>
-    allowIf(isAdmin(principal) || roleIn(principal, space) !== null, 'space_not_visible'),
+    allowIf(adminOver(principal, space) || roleIn(principal, space) !== null, 'space_not_visible'),
   'space.member.change': (principal, change) => mayChangeMembership(principal, change),
   'knowledge.read': (principal, agent) => allowIf(mayUseAgent(principal, agent), 'agent_access_denied'),
   'knowledge.write': (principal, resource) => {

@@ -18,6 +18,11 @@ export const SpaceDto = z.object({
     .nullable()
     .optional()
     .describe('The user who created the Space signed in (a session): its first owner'),
+  isPersonal: z
+    .boolean()
+    .describe(
+      "Its user's private personal Space: only they see it (admins included), it is never shared or deleted",
+    ),
   createdAt: z.string().describe('ISO 8601'),
   updatedAt: z.string().describe('ISO 8601'),
 });
