@@ -197,6 +197,9 @@ describe('Space members and roles (e2e)', () => {
     );
     expect(agents.body.data.find((agent) => agent.isPersonal)).toMatchObject({ spaceId: personal.id });
     expect((await admin().get(`${CORE}/spaces/${personal.id}`)).status).toBe(404);
+    const now = encodeURIComponent(new Date().toISOString());
+    expect((await admin().get(`${CORE}/spaces/${personal.id}?asOf=${now}`)).status).toBe(404);
+    expect((await someone.as.get(`${CORE}/spaces/${personal.id}?asOf=${now}`)).status).toBe(200);
     expect((await other.as.get(`${CORE}/spaces/${personal.id}`)).status).toBe(404);
     const listed = await admin().get<{ data: { id: string }[] }>(`${CORE}/spaces?limit=200`);
     expect(listed.body.data.map((space) => space.id)).not.toContain(personal.id);

@@ -41,6 +41,7 @@ export async function spaceAsOf(store: EventStore, spaceId: string, asOf: Date):
     createdByApiKeyId: creator.kind === 'apiKey' ? creator.id : null,
     createdByUserId: creator.kind === 'user' ? creator.id : null,
     ...(state.members ? { members: state.members } : {}),
+    ...(state.personalOf ? { personalOf: state.personalOf } : {}),
     createdAt: firstAt!,
     updatedAt: lastAt!,
   };
