@@ -46,6 +46,7 @@ interface Fixtures {
   readonly memoryId: string;
   readonly skillId: string;
   readonly versionId: string;
+  readonly promptId: string;
   readonly spareKeyId: string;
   /** The user of the spare key: the one the membership routes add, change and remove. */
   readonly spareUserId: string;
@@ -67,6 +68,7 @@ const DELETE_ORDER = [
   '/documents/{documentId}',
   '/marketplace/skills/{skillId}',
   '/skills/{skillId}',
+  '/prompts/{promptId}',
   '/cost-control/{apiKeyId}',
   '/api-keys/{apiKeyId}',
   '/agents/{agentId}',
@@ -178,8 +180,13 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
       instructions: `${SECRET} do it`,
       publish: true,
     });
+    const prompt = await created(`${CORE}/spaces/${space.id}/prompts`, {
+      title: `${SECRET} prompt`,
+      text: `${SECRET} start from here`,
+    });
     const spare = await issueKey([], 'spare');
     return {
+      promptId: prompt.id,
       spareUserId: spare.ownerUserId,
       ownerUserId,
       members: { [ownerUserId]: 'owner', [team.editor]: 'editor', [team.member]: 'member' },
@@ -211,6 +218,8 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
       skillId: f.skillId,
       versionId: f.versionId,
       apiKeyId: f.spareKeyId,
+      promptId: f.promptId,
+      version: '1',
       userId: route.includes('/members/') ? f.spareUserId : 'userId',
       proposalId: 'prp_matrix0000000000',
       model: 'offline-chat',
@@ -224,6 +233,8 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
       [`POST ${CORE}/spaces/{spaceId}/members`]: { userId: f.spareUserId, role: 'member' },
       [`PATCH ${CORE}/spaces/{spaceId}/members/{userId}`]: { role: 'member' },
       [`PUT ${CORE}/settings/space-creation`]: { creatorRoles: ['admin', 'member'] },
+      [`POST ${CORE}/spaces/{spaceId}/prompts`]: { title: 'planted', text: 'planted' },
+      [`PATCH ${CORE}/spaces/{spaceId}/prompts/{promptId}`]: { text: 'revised' },
       [`POST ${CORE}/agents`]: { spaceId: f.spaceId, name: 'matrix agent' },
       [`PUT ${CORE}/agents/{agentId}`]: { name: `${SECRET} agent` },
       [`PUT ${CORE}/agents/{agentId}/prompt`]: { systemPrompt: 'changed' },
@@ -348,6 +359,8 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
       case 'space.change':
       case 'space.content.change':
       case 'space.members.read':
+      case 'prompt.read':
+      case 'prompt.change':
         return space;
       case 'space.member.change': {
         // Leaving: the principal's own membership; the other membership routes: the spare user's, a member.

@@ -113,6 +113,35 @@ describe('Space members and roles (e2e)', () => {
       'space_change_denied',
     ]);
 
+    // The prompt library: the editor creates and revises a prompt; the member reads it and its first version.
+    const prompts = `${CORE}/spaces/${spaceId}/prompts`;
+    const prompt = await editor.as.post<{ id: string; version: number }>(prompts, {
+      title: 'Weekly report',
+      text: 'Summarise the week.',
+      tags: ['ops'],
+    });
+    expect(prompt.body).toMatchObject({ version: 1 });
+    expect(
+      (await editor.as.patch(`${prompts}/${prompt.body.id}`, { text: 'Summarise the week in three lines.' }))
+        .body,
+    ).toMatchObject({ version: 2, text: 'Summarise the week in three lines.' });
+    expect((await member.as.get<{ data: { id: string }[] }>(prompts)).body.data.map((p) => p.id)).toEqual([
+      prompt.body.id,
+    ]);
+    expect((await member.as.get(`${prompts}/${prompt.body.id}/versions/1`)).body).toMatchObject({
+      version: 1,
+      text: 'Summarise the week.',
+    });
+    expect(code(await member.as.post(prompts, { title: 'Mine', text: 'x' }))).toEqual([
+      403,
+      'space_change_denied',
+    ]);
+    expect(code(await member.as.delete(`${prompts}/${prompt.body.id}`))).toEqual([
+      403,
+      'space_change_denied',
+    ]);
+    expect((await outsider.as.get(prompts)).status).toBe(404);
+
     // Someone outside the Space neither sees it nor reaches its Agent.
     expect((await outsider.as.get(`${CORE}/spaces/${spaceId}`)).status).toBe(404);
     expect((await outsider.as.get(members)).status).toBe(404);

@@ -9,3 +9,4 @@ export * from './space-creation.js';
 export { spaceAsOf } from './queries/get-space/get-space.query.js';
 export * from './personal-space.process.js';
 export { personalSpaceId } from './commands/create-personal-space/create-personal-space.command.js';
+export * from './prompts/prompt.js';

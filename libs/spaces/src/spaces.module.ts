@@ -18,6 +18,17 @@ import { RemoveSpaceMemberHandler } from './commands/remove-space-member/remove-
 import { ListSpaceMembersController } from './queries/list-space-members/list-space-members.controller.js';
 import { ListSpaceMembersHandler } from './queries/list-space-members/list-space-members.query.js';
 import { SpaceCreationController } from './commands/set-space-creation-roles/space-creation.controller.js';
+import { PromptsController } from './prompts/prompts.controller.js';
+import {
+  CreatePromptHandler,
+  DeletePromptHandler,
+  RevisePromptHandler,
+} from './prompts/commands/prompt-commands.js';
+import {
+  GetPromptHandler,
+  GetPromptVersionHandler,
+  ListPromptsHandler,
+} from './prompts/queries/prompt-queries.js';
 import { CreatePersonalSpaceHandler } from './commands/create-personal-space/create-personal-space.command.js';
 import { SetSpaceCreationRolesHandler } from './commands/set-space-creation-roles/set-space-creation-roles.command.js';
 import { GetSpaceCreationRolesHandler } from './queries/get-space-creation-roles/get-space-creation-roles.query.js';
@@ -31,6 +42,7 @@ export const SPACE_CONTROLLERS = [
   ListSpaceMembersController,
   SpaceMembersController,
   SpaceCreationController,
+  PromptsController,
 ];
 
 export const SPACE_COMMAND_HANDLERS = [
@@ -42,6 +54,9 @@ export const SPACE_COMMAND_HANDLERS = [
   RemoveSpaceMemberHandler,
   SetSpaceCreationRolesHandler,
   CreatePersonalSpaceHandler,
+  CreatePromptHandler,
+  RevisePromptHandler,
+  DeletePromptHandler,
 ];
 
 export const SPACE_QUERY_HANDLERS = [
@@ -49,6 +64,9 @@ export const SPACE_QUERY_HANDLERS = [
   GetSpaceHandler,
   ListSpaceMembersHandler,
   GetSpaceCreationRolesHandler,
+  ListPromptsHandler,
+  GetPromptHandler,
+  GetPromptVersionHandler,
 ];
 
 @Module({

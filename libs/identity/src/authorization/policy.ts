@@ -128,6 +128,10 @@ export interface Resources {
   'space.members.read': SpaceOwnership;
   /** Add a member, change a member's role, remove a member or leave. */
   'space.member.change': MembershipChange;
+  /** List and read the Space's prompts (and their versions). */
+  'prompt.read': SpaceOwnership;
+  /** Create, revise and delete the Space's prompts. */
+  'prompt.change': SpaceOwnership;
   /** Read an Agent's Knowledge (its own, its Space's and Global documents). */
   'knowledge.read': AgentOwnership;
   /** Add, change, tag, delete or re-process a document of this scope through this Agent. */
@@ -185,6 +189,8 @@ export const ACTIONS = [
   'space.content.change',
   'space.members.read',
   'space.member.change',
+  'prompt.read',
+  'prompt.change',
   'knowledge.read',
   'knowledge.write',
   'knowledge.tag',
@@ -366,6 +372,9 @@ const RULES: { readonly [A in Action]: Rule<A> } = {
   'space.members.read': (principal, space) =>
     allowIf(adminOver(principal, space) || roleIn(principal, space) !== null, 'space_not_visible'),
   'space.member.change': (principal, change) => mayChangeMembership(principal, change),
+  'prompt.read': (principal, space) =>
+    allowIf(adminOver(principal, space) || roleIn(principal, space) !== null, 'space_not_visible'),
+  'prompt.change': (principal, space) => allowIf(mayChangeContent(principal, space), 'space_change_denied'),
   'knowledge.read': (principal, agent) => allowIf(mayUseAgent(principal, agent), 'agent_access_denied'),
   'knowledge.write': (principal, resource) => {
     if (!mayUseAgent(principal, resource.agent)) return deny('agent_access_denied');

@@ -37,6 +37,12 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`PATCH ${CORE}/spaces/{spaceId}/members/{userId}`]: 'space.member.change',
   [`DELETE ${CORE}/spaces/{spaceId}/members/{userId}`]: 'space.member.change',
   [`POST ${CORE}/spaces/{spaceId}/leave`]: 'space.member.change',
+  [`GET ${CORE}/spaces/{spaceId}/prompts`]: 'prompt.read',
+  [`POST ${CORE}/spaces/{spaceId}/prompts`]: 'prompt.change',
+  [`GET ${CORE}/spaces/{spaceId}/prompts/{promptId}`]: 'prompt.read',
+  [`PATCH ${CORE}/spaces/{spaceId}/prompts/{promptId}`]: 'prompt.change',
+  [`DELETE ${CORE}/spaces/{spaceId}/prompts/{promptId}`]: 'prompt.change',
+  [`GET ${CORE}/spaces/{spaceId}/prompts/{promptId}/versions/{version}`]: 'prompt.read',
   [`GET ${CORE}/settings/space-creation`]: 'instance.settings.manage',
   [`PUT ${CORE}/settings/space-creation`]: 'instance.settings.manage',
 
