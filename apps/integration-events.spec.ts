@@ -152,6 +152,28 @@ describe('the platform integration events', () => {
     expect(JSON.stringify(user)).not.toMatch(/ada@example\.com|Ada/);
   });
 
+  it('tells of Space memberships: added, role changed, removed; not of the Space itself', () => {
+    expect(
+      publish('space-spc_1', 'SpaceMemberAdded', { spaceId: 'spc_1', userId: 'usr_2', role: 'editor' }),
+    ).toMatchObject({
+      topic: 'agent-platform.membership.v1',
+      event: {
+        type: 'membership.added.v1',
+        subject: { spaceId: 'spc_1', userId: 'usr_2' },
+        data: { role: 'editor' },
+      },
+    });
+    expect(
+      publish('space-spc_1', 'SpaceMemberRoleChanged', { spaceId: 'spc_1', userId: 'usr_2', role: 'member' }),
+    ).toMatchObject({ event: { type: 'membership.role-changed.v1', data: { role: 'member' } } });
+    expect(publish('space-spc_1', 'SpaceMemberRemoved', { spaceId: 'spc_1', userId: 'usr_2' })).toMatchObject(
+      {
+        event: { type: 'membership.removed.v1', subject: { spaceId: 'spc_1', userId: 'usr_2' } },
+      },
+    );
+    expect(publish('space-spc_1', 'SpaceRenamed', { spaceId: 'spc_1', name: 'X' })).toBeNull();
+  });
+
   it('publishes nothing for events no context maps', () => {
     expect(publish('conversation-cnv_1', 'UserMessageRecorded', { text: 'hello' })).toBeNull();
   });

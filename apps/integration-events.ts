@@ -8,6 +8,7 @@ import { DOCUMENT_INTEGRATION_EVENTS } from '#knowledge';
 import { SKILL_INTEGRATION_EVENTS } from '#skills';
 import { MEMORY_PROPOSAL_INTEGRATION_EVENTS } from '#memory';
 import { USER_INTEGRATION_EVENTS } from '#identity';
+import { MEMBERSHIP_INTEGRATION_EVENTS } from '#spaces';
 
 export const INTEGRATION_EVENT_MAPS: readonly IntegrationEventMap[] = [
   AGENT_INTEGRATION_EVENTS,
@@ -15,6 +16,7 @@ export const INTEGRATION_EVENT_MAPS: readonly IntegrationEventMap[] = [
   SKILL_INTEGRATION_EVENTS,
   MEMORY_PROPOSAL_INTEGRATION_EVENTS,
   USER_INTEGRATION_EVENTS,
+  MEMBERSHIP_INTEGRATION_EVENTS,
 ];
 
 /** The relay as the platform runs it: over the configured message bus. */

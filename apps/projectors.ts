@@ -22,6 +22,7 @@ import {
   MemoryProposalProcess,
 } from '#memory';
 import { SkillOwnerDeletionProcess, SkillsModule } from '#skills';
+import { PersonalSpaceProcess, SpacesModule } from '#spaces';
 import { CodeExecutionModule, SandboxLifecycleProcess } from '#code-execution';
 import { AppAllowlistProcess } from '#apps';
 import { READ_MODEL_PROJECTORS } from '#projections';
@@ -33,6 +34,7 @@ export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
   KnowledgeOwnerDeletionProcess,
   KnowledgeTagDeletionProcess,
   ingestionProcess,
+  PersonalSpaceProcess,
   PersonalAgentProcess,
   ConversationErasureProcess,
   AgentConversationsDeletionProcess,
@@ -47,6 +49,7 @@ export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
 
 /** What a process that runs ALL_PROJECTORS imports beside the platform: the handlers of the commands they send. */
 export const PROCESS_MODULES: readonly Type[] = [
+  SpacesModule,
   AgentsModule,
   KnowledgeModule,
   ConversationsModule,

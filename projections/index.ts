@@ -4,6 +4,7 @@ import type { Projector } from '#eventsourcing';
 import { agentsProjector } from './agents/agents.projector.js';
 import { apiKeysProjector } from './api-keys/api-keys.projector.js';
 import { spacesProjector } from './spaces/spaces.projector.js';
+import { promptsProjector } from './spaces/prompts.projector.js';
 import { usersProjector } from './users/users.projector.js';
 import { usageProjector } from './usage/usage.projector.js';
 import { knowledgeProjector } from './knowledge/knowledge.projector.js';
@@ -17,6 +18,7 @@ import { appsProjector } from './apps/apps.projector.js';
 
 export const READ_MODEL_PROJECTORS: readonly Projector[] = [
   spacesProjector,
+  promptsProjector,
   agentsProjector,
   usersProjector,
   apiKeysProjector,

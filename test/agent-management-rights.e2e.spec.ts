@@ -175,10 +175,16 @@ describe('managing an Agent needs the right to change its Space (e2e)', () => {
   it('refuses every Agent-changing route and Space-level Knowledge write to keys granted the Agent: 0 unauthorised changes', async () => {
     const victim = await team('victim');
     const wide = await issueKey(`wide-${Date.now()}@example.com`, 'all');
+    // A key granted all Agents uses those of the Spaces its user has a role in: its user is a member of the victim's.
+    const joined = await client(api.url, victim.key.key).post(`${CORE}/spaces/${victim.spaceId}/members`, {
+      userId: wide.ownerUserId,
+      role: 'member',
+    });
+    expect(joined.status).toBe(201);
     const narrow = await issueKey(`narrow-${Date.now()}@example.com`, [victim.agentId]);
     const attackers = [];
     for (const [label, key] of [
-      ['key granted all Agents', wide],
+      ['a member key granted all Agents', wide],
       ['key granted the one Agent', narrow],
     ] as const) {
       const own = await client(api.url, key.key).post<{ id: string }>(`${CORE}/spaces`, {

@@ -146,10 +146,16 @@ suite('code execution in conversations (e2e)', () => {
     );
 
     // Another user never sees it.
-    const other = await admin.post<{ key: string }>(`${CORE}/api-keys`, {
+    const other = await admin.post<{ key: string; ownerUserId: string }>(`${CORE}/api-keys`, {
       name: uniqueName('other'),
       owner: { email: `${uniqueName('o').replace(/\s/g, '')}@example.com` },
     });
+    // Another member of the Space: they use the Agent, not another's conversation.
+    const joined = await admin.post(`${CORE}/spaces/${spaceId}/members`, {
+      userId: other.body.ownerUserId,
+      role: 'member',
+    });
+    expect(joined.status).toBe(201);
     const stranger = client(api.url, other.body.key);
     expect((await stranger.get(`${LLM}/${agentId}/conversation/${conversationId}/sandbox`)).status).toBe(404);
   });

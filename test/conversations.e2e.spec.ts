@@ -554,6 +554,12 @@ describe('Agent conversations (e2e)', () => {
       owner: { email: `${marker('other').toLowerCase()}@example.com` },
       agents: 'all',
     });
+    // Another member of the Space: they use the Agent, not another's conversations.
+    const joined = await admin.post(`${CORE}/spaces/${spaceId}/members`, {
+      userId: (other as { ownerUserId?: string }).ownerUserId,
+      role: 'member',
+    });
+    expect(joined.status).toBe(201);
     const stranger = client(api.url, other.key);
     const base = `${LLM}/${agentId}/conversation`;
     const attempts: [string, () => Promise<{ status: number; body: unknown }>][] = [

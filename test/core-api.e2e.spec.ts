@@ -306,8 +306,9 @@ describe('core API (e2e)', () => {
         (await ada.get<Page>(`${CORE}/agents?limit=200`)).body.data.some((a) => a.isPersonal),
       );
       const personal = (await ada.get<Page>(`${CORE}/agents?limit=200`)).body.data.find((a) => a.isPersonal)!;
+      // In Ada's private personal Space.
       expect(personal).toMatchObject({
-        spaceId: null,
+        spaceId: expect.stringMatching(/^spc_personal_/),
         name: "Ada's assistant",
         ownerUserId: issued.ownerUserId,
       });

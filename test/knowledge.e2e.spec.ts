@@ -90,7 +90,7 @@ describe('knowledge documents and tags (e2e)', () => {
     expect((await list(a1, '?scope=agent&status=Failed')).map((doc) => doc.id)).toEqual([]);
   });
 
-  it('keeps Global documents to admins, and refuses a Space document for an Agent outside any Space', async () => {
+  it("keeps Global documents to admins, and a personal Agent's Space documents in its user's private Space", async () => {
     const spaceId = await space();
     const agentId = await agent(spaceId);
     const key = (await admin.post<{ key: string }>(`${CORE}/api-keys`, { name: 'member', agents: [agentId] }))
@@ -106,13 +106,12 @@ describe('knowledge documents and tags (e2e)', () => {
     const other = await agent(spaceId);
     expect((await member.get(`${K}/${other}/documents`)).status).toBe(403);
 
-    // The admin's personal Agent belongs to no Space.
+    // The admin's personal Agent lives in the admin's private personal Space: a Space document is theirs alone.
     const agents = await admin.get<{ data: (Json & { id: string })[] }>(`${CORE}/agents?limit=200`);
     const personal = agents.body.data.find((a) => a.isPersonal === true);
-    expect(personal).toBeDefined();
-    const refused = await addText(personal!.id, { name: 'x', text: 'x', scope: 'space' });
-    expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ error: { code: 'agent_has_no_space', param: 'scope' } });
+    expect(personal).toMatchObject({ spaceId: expect.stringMatching(/^spc_personal_/) });
+    const kept = await addText(personal!.id, { name: 'x', text: 'x', scope: 'space' });
+    expect(kept.status).toBe(201);
   });
 
   it('renames, replaces content (a new hash) and leaves identical content alone', async () => {

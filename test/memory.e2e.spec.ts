@@ -144,7 +144,7 @@ describe('Agent Memory (e2e)', () => {
     expect(reply.status).toBe(201);
     return reply.body.id as string;
   }
-  /** A second user, with a key of their own that may use every Agent. */
+  /** A second user, a member of the test's Space, with a key of their own that may use every Agent. */
   const secondUser = async (base = api.url, as: Client = admin) => {
     const reply = await as.post<{ id: string; key: string }>(`${CORE}/api-keys`, {
       name: uniqueName('key'),
@@ -155,6 +155,8 @@ describe('Agent Memory (e2e)', () => {
     const other = client(base, reply.body.key);
     const me = await other.get(`${CORE}/users/me`);
     expect(me.status).toBe(200);
+    const joined = await as.post(`${CORE}/spaces/${spaceId}/members`, { userId: me.body.id, role: 'member' });
+    expect(joined.status).toBe(201);
     return { as: other, userId: me.body.id as string };
   };
   const converse = async (agentId: string, body: Json, as: Client = admin) => {
@@ -536,6 +538,12 @@ describe('Agent Memory (e2e)', () => {
     // The manager: the (non-admin) key that created the Agent's Space.
     const space = await as(keys.manager).post(`${CORE}/spaces`, { name: uniqueName('Flood') });
     expect(space.status).toBe(201);
+    // The others are members of the manager's Space (they use its Agent; they do not manage it).
+    for (const userId of [ids.a, ids.b, await userIdOf(keys.c)])
+      expect(
+        (await as(keys.manager).post(`${CORE}/spaces/${space.body.id}/members`, { userId, role: 'member' }))
+          .status,
+      ).toBe(201);
     const agentId = await createAgent(
       { sharedMemoryEnabled: true },
       as(keys.manager),

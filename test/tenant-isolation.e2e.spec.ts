@@ -237,8 +237,13 @@ describe('tenant isolation (e2e)', () => {
     });
     const asReader = client(api.url, reader.key);
     expect((await asReader.get(`${CORE}/spaces/${owner.spaceId}`)).status).toBe(200);
-    const listed = await asReader.get<{ data: { id: string }[] }>(`${CORE}/spaces?limit=200`);
-    expect(listed.body.data.map((space) => space.id)).toEqual([owner.spaceId]);
+    const listed = await asReader.get<{ data: { id: string; isPersonal: boolean }[] }>(
+      `${CORE}/spaces?limit=200`,
+    );
+    // Besides its user's own private personal Space.
+    expect(listed.body.data.filter((space) => !space.isPersonal).map((space) => space.id)).toEqual([
+      owner.spaceId,
+    ]);
     const patch = await asReader.patch(`${CORE}/spaces/${owner.spaceId}`, { name: 'mine now' });
     expect([patch.status, (patch.body as { error: { code: string } }).error.code]).toEqual([
       403,
@@ -257,7 +262,18 @@ describe('tenant isolation (e2e)', () => {
   it('moves an Agent only into a Space the caller may change', async () => {
     const victim = await tenant('target');
     const mover = await tenant('mover');
-    // A key granted every Agent sees the Space (it holds an Agent there) but may not change it: 403.
+    // A key granted every Agent reaches only the Spaces its user has a role in: another's is unknown (400).
+    const unseen = await client(api.url, mover.key.key).put<{ error: { code: string } }>(
+      `${CORE}/agents/${mover.agentId}`,
+      { spaceId: victim.spaceId },
+    );
+    expect([unseen.status, unseen.body.error.code]).toEqual([400, 'unknown_space']);
+    // A member of the Space sees it but may not put Agents into it (that needs editor): 403.
+    const joined = await client(api.url, victim.key.key).post(`${CORE}/spaces/${victim.spaceId}/members`, {
+      userId: mover.key.ownerUserId,
+      role: 'member',
+    });
+    expect(joined.status).toBe(201);
     const moved = await client(api.url, mover.key.key).put<{ error: { code: string } }>(
       `${CORE}/agents/${mover.agentId}`,
       { spaceId: victim.spaceId },
@@ -287,7 +303,9 @@ describe('tenant isolation (e2e)', () => {
       'unknown_space',
       'spaceId',
     ]);
-    expect((await client(api.url, victim.key.key).get(`${CORE}/agents/${mover.agentId}`)).status).toBe(200);
+    expect((await admin().get<{ spaceId: string }>(`${CORE}/agents/${mover.agentId}`)).body.spaceId).toBe(
+      mover.spaceId,
+    );
     const second = await client(api.url, mover.key.key).post<{ id: string }>(`${CORE}/spaces`, {
       name: uniqueName('Second'),
     });

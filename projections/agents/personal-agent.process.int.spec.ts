@@ -14,6 +14,10 @@ import {
   ReplacePersonalAgent,
   ReplacePersonalAgentHandler,
 } from '#agents/commands/replace-personal-agent/replace-personal-agent.command';
+import {
+  PlacePersonalAgent,
+  PlacePersonalAgentHandler,
+} from '#agents/commands/place-personal-agent/place-personal-agent.command';
 import { agentsProjector } from './agents.projector.js';
 import { agentStreamId, PersonalAgentProcess, personalAgentId } from '#agents';
 
@@ -26,6 +30,7 @@ describe('PersonalAgentProcess', () => {
     const bus = directCommandBus(
       [CreatePersonalAgent, new CreatePersonalAgentHandler(commands, rules)],
       [ReplacePersonalAgent, new ReplacePersonalAgentHandler(commands, rules)],
+      [PlacePersonalAgent, new PlacePersonalAgentHandler(commands)],
     );
     const projectors = [agentsProjector, new PersonalAgentProcess(bus)];
     const runner = new ProjectionRunner(events, reads, projectors, { owner: processLeaseOwner('t') });

@@ -1,5 +1,5 @@
 import { projectionHarness } from '#testing/projection-harness';
-import { SPACES } from '#spaces';
+import { SPACE_MEMBERS, SPACES } from '#spaces';
 import { spacesProjector } from './spaces.projector.js';
 
 const created = {
@@ -57,5 +57,34 @@ describe('spaces projection', () => {
     );
     expect(await h.get(SPACES, 's1')).toMatchObject({ createdByApiKeyId: 'key_1', createdByUserId: null });
     expect(await h.get(SPACES, 's2')).toMatchObject({ createdByApiKeyId: null, createdByUserId: 'usr_1' });
+  });
+
+  it('keeps the members map on the Space and one document per membership; removal and deletion drop them', async () => {
+    const h = await projectionHarness(spacesProjector);
+    const add = h.envelope({
+      type: 'SpaceMemberAdded',
+      data: { spaceId: 's1', userId: 'u1', role: 'owner' },
+    });
+    const add2 = h.envelope({
+      type: 'SpaceMemberAdded',
+      data: { spaceId: 's1', userId: 'u2', role: 'member' },
+    });
+    const promote = h.envelope({
+      type: 'SpaceMemberRoleChanged',
+      data: { spaceId: 's1', userId: 'u2', role: 'editor' },
+    });
+    await h.apply(h.envelope(created), add, add2, promote);
+    expect(await h.get(SPACES, 's1')).toMatchObject({ members: { u1: 'owner', u2: 'editor' } });
+    expect(await h.get(SPACE_MEMBERS, 's1:u2')).toMatchObject({
+      spaceId: 's1',
+      userId: 'u2',
+      role: 'editor',
+      addedAt: add2.metadata.occurredAt,
+    });
+    await h.apply(h.envelope({ type: 'SpaceMemberRemoved', data: { spaceId: 's1', userId: 'u2' } }));
+    expect(((await h.get(SPACES, 's1')) as { members?: unknown } | null)?.members).toEqual({ u1: 'owner' });
+    expect(await h.get(SPACE_MEMBERS, 's1:u2')).toBeNull();
+    await h.apply(h.envelope({ type: 'SpaceDeleted', data: { spaceId: 's1' } }));
+    expect(await h.get(SPACE_MEMBERS, 's1:u1')).toBeNull();
   });
 });

@@ -15,12 +15,20 @@ export async function accessibleAgent(
 ): Promise<AgentView> {
   const agent = await readStore.reader<AgentView>(AGENTS).get(agentId);
   if (!agent) throw new NotFoundError('Agent', agentId);
-  if (!authorize(who, 'agent.use', agent).allow)
+  if (!authorize(who, 'agent.use', { ...agent, space: await spaceOf(readStore, agent) }).allow)
     throw new ForbiddenError(
       'agent_access_denied',
       `this API key is not granted access to Agent '${agent.id}'`,
     );
   return agent;
+}
+
+/** The Agent's Space with its members (what `agent.use` reads for the principal's role); null when none or gone. */
+export async function spaceOf(
+  readStore: ReadStore,
+  agent: Pick<AgentView, 'spaceId'>,
+): Promise<SpaceView | null> {
+  return agent.spaceId ? ((await readStore.reader<SpaceView>(SPACES).get(agent.spaceId)) ?? null) : null;
 }
 
 /** Whether the principal manages this Agent (one it reaches): the policy's rule, with the Agent's Space read. */
@@ -29,8 +37,8 @@ export async function managesAgent(
   agent: AgentView,
   who: PrincipalOrCaller,
 ): Promise<boolean> {
-  const space = agent.spaceId ? await readStore.reader<SpaceView>(SPACES).get(agent.spaceId) : null;
-  return authorize(who, 'agent.manage', { agent, space: space ?? null }).allow;
+  const space = await spaceOf(readStore, agent);
+  return authorize(who, 'agent.manage', { agent: { ...agent, space }, space }).allow;
 }
 
 /** 403 `space_change_denied` unless the principal manages the Agent. */
@@ -85,8 +93,8 @@ export async function authorizeManagement(
     ownerUserId: null,
     spaceId: null,
   };
-  const space = agent.spaceId ? await readStore.reader<SpaceView>(SPACES).get(agent.spaceId) : null;
-  const decision = authorize(principal, 'agent.manage', { agent, space: space ?? null });
+  const space = await spaceOf(readStore, agent);
+  const decision = authorize(principal, 'agent.manage', { agent: { ...agent, space }, space });
   if (!decision.allow)
     throw new ForbiddenError(
       decision.reason,

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AgentDirectory, type AgentOwnership } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { AGENTS, type AgentView } from './agents.read-model.js';
+import { spaceOf } from './accessible-agent.js';
 
 @Injectable()
 export class ReadModelAgentDirectory extends AgentDirectory {
@@ -20,6 +21,8 @@ export class ReadModelAgentDirectory extends AgentDirectory {
           id: agent.id,
           isPersonal: agent.isPersonal,
           ownerUserId: agent.ownerUserId,
+          // With its Space's members: a self-made key grants only Agents its user may use by their roles.
+          space: await spaceOf(this.readStore, agent),
         });
     }
     return found;

@@ -21,7 +21,7 @@ export class AgentRules {
    */
   async requireSpace(spaceId: string, who: PrincipalOrCaller): Promise<void> {
     try {
-      await changeableSpace(this.readStore, this.grants, spaceId, who);
+      await changeableSpace(this.readStore, this.grants, spaceId, who, 'space.content.change');
     } catch (error) {
       if (error instanceof NotFoundError)
         throw new ValidationError('unknown_space', `Space '${spaceId}' does not exist`, 'spaceId');

@@ -31,11 +31,9 @@ export class AgentSpaceGrants extends SpaceGrants {
 
   async grantedSpaceIds(principal: Principal): Promise<string[]> {
     const access = grantsOf(principal);
-    const granted = await findAll<AgentView>(
-      this.readStore,
-      AGENTS,
-      access.kind === 'all' ? { isPersonal: false } : { id: { $in: access.agentIds } },
-    );
+    // `all` (a session, an 'all' key) reaches the Agents of the Spaces its user has a role in: no Space beyond them.
+    if (access.kind === 'all') return [];
+    const granted = await findAll<AgentView>(this.readStore, AGENTS, { id: { $in: access.agentIds } });
     return granted.flatMap((agent) => (agent.spaceId ? [agent.spaceId] : []));
   }
 }

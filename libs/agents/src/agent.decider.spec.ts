@@ -181,6 +181,7 @@ describe('Agent decider', () => {
       type: 'CreatePersonalAgent',
       agentId: 'a1',
       ownerUserId: 'u1',
+      spaceId: null,
       settings: { name: "Ada's assistant", model: 'offline-chat' },
     } as const;
     given()
@@ -210,5 +211,19 @@ describe('Agent decider', () => {
       .when({ type: 'ChangeAgentSystemPrompt', agentId: 'a1', systemPrompt: 'x' })
       .thenThrows('agent_not_found');
     given().when({ type: 'DeleteAgent', agentId: 'a1', reason: 'requested' }).thenThrows('agent_not_found');
+  });
+
+  it("puts a personal Agent from before personal Spaces into its user's, once; never a shared Agent", () => {
+    const personal: AgentEvent = {
+      ...created,
+      data: { ...created.data, spaceId: null, isPersonal: true, ownerUserId: 'u1' },
+    } as AgentEvent;
+    given(personal)
+      .when({ type: 'PlacePersonalAgent', agentId: 'a1', spaceId: 'spc_p' })
+      .then([{ type: 'AgentMovedToSpace', data: { agentId: 'a1', spaceId: 'spc_p' } }]);
+    given(personal, { type: 'AgentMovedToSpace', data: { agentId: 'a1', spaceId: 'spc_p' } })
+      .when({ type: 'PlacePersonalAgent', agentId: 'a1', spaceId: 'spc_q' })
+      .then([]);
+    given(created).when({ type: 'PlacePersonalAgent', agentId: 'a1', spaceId: 'spc_p' }).then([]);
   });
 });

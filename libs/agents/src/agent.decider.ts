@@ -50,9 +50,17 @@ export type AgentCommand =
       readonly type: 'CreatePersonalAgent';
       readonly agentId: string;
       readonly ownerUserId: string;
+      /** The user's private personal Space (null: a log from before personal Spaces). */
+      readonly spaceId: string | null;
       readonly settings: Pick<AgentSettings, 'name' | 'model'>;
     }
   | { readonly type: 'ChangeAgentSystemPrompt'; readonly agentId: string; readonly systemPrompt: string }
+  | {
+      /** Puts a personal Agent created before personal Spaces into its user's (the platform; once). */
+      readonly type: 'PlacePersonalAgent';
+      readonly agentId: string;
+      readonly spaceId: string;
+    }
   | {
       readonly type: 'DeleteAgent';
       readonly agentId: string;
@@ -116,9 +124,9 @@ export function decideAgent(command: AgentCommand, state: AgentState): AgentEven
     }
     case 'CreatePersonalAgent': {
       if (state.status !== 'absent') return [];
-      const { ownerUserId, settings } = command;
+      const { ownerUserId, settings, spaceId } = command;
       return decideAgent(
-        { type: 'CreateAgent', agentId, spaceId: null, isPersonal: true, ownerUserId, settings },
+        { type: 'CreateAgent', agentId, spaceId, isPersonal: true, ownerUserId, settings },
         state,
       );
     }
@@ -131,6 +139,10 @@ export function decideAgent(command: AgentCommand, state: AgentState): AgentEven
       return command.systemPrompt === state.systemPrompt
         ? []
         : [{ type: 'AgentSystemPromptChanged', data: { agentId, systemPrompt: command.systemPrompt } }];
+    case 'PlacePersonalAgent':
+      return state.status === 'active' && state.isPersonal && state.spaceId === null
+        ? [{ type: 'AgentMovedToSpace', data: { agentId, spaceId: command.spaceId } }]
+        : [];
     case 'DeleteAgent':
       if (state.status === 'absent') throw new NotFoundError('Agent', agentId);
       // Every user has a personal Agent for as long as the user exists (nothing would create another).
@@ -172,7 +184,7 @@ function changeAgent(
     if (state.isPersonal)
       throw new ValidationError(
         'personal_agent_has_no_space',
-        'a personal Agent cannot move to a Space',
+        "a personal Agent stays in its user's private personal Space",
         'spaceId',
       );
     events.push({ type: 'AgentMovedToSpace', data: { agentId, spaceId: command.spaceId } });

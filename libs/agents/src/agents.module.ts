@@ -19,6 +19,7 @@ import { CreatePersonalAgentHandler } from './commands/create-personal-agent/cre
 import { DeleteAgentController } from './commands/delete-agent/delete-agent.controller.js';
 import { DeleteAgentHandler } from './commands/delete-agent/delete-agent.command.js';
 import { ReplacePersonalAgentHandler } from './commands/replace-personal-agent/replace-personal-agent.command.js';
+import { PlacePersonalAgentHandler } from './commands/place-personal-agent/place-personal-agent.command.js';
 import { GetAgentController } from './queries/get-agent/get-agent.controller.js';
 import { GetAgentHandler } from './queries/get-agent/get-agent.query.js';
 import { StartEmbedSessionController } from './queries/start-embed-session/start-embed-session.controller.js';
@@ -44,6 +45,7 @@ export const AGENT_COMMAND_HANDLERS = [
   ChangeAgentHandler,
   ChangeAgentPromptHandler,
   DeleteAgentHandler,
+  PlacePersonalAgentHandler,
 ];
 
 export const AGENT_QUERY_HANDLERS = [ListAgentsHandler, GetAgentHandler, StartEmbedSessionHandler];

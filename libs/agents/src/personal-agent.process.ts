@@ -1,22 +1,28 @@
-// Process manager: every registered user gets a personal chat Agent (isPersonal, no Space): CreatePersonalAgent with
-// an id derived from the user, sent by the platform with event ids derived from the registration; a deleted personal
-// Agent (logs written before they became undeletable) gets a replacement (ReplacePersonalAgent). The commands'
-// decider makes each Agent once, so a replay appends nothing.
+// Process manager: every registered user gets a personal chat Agent (isPersonal, in their private personal Space):
+// CreatePersonalAgent with an id derived from the user, sent by the platform with event ids derived from the
+// registration; a deleted personal Agent (logs written before they became undeletable) gets a replacement
+// (ReplacePersonalAgent); a personal Agent created before personal Spaces is put into its user's when that Space is
+// created (PlacePersonalAgent, once). The commands' decider makes each change once, so a replay appends nothing.
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { causedBy, defineProcess, type EventHandlers } from '#eventsourcing';
 import { platformPrincipal, type UserEvent } from '#identity';
+import type { SpaceEvent } from '#spaces';
 import {
   CreatePersonalAgent,
   personalAgentId,
 } from './commands/create-personal-agent/create-personal-agent.command.js';
+import { PlacePersonalAgent } from './commands/place-personal-agent/place-personal-agent.command.js';
 import { ReplacePersonalAgent } from './commands/replace-personal-agent/replace-personal-agent.command.js';
 import type { AgentEvent } from './agent.events.js';
 
 export { personalAgentId } from './commands/create-personal-agent/create-personal-agent.command.js';
 export { replacementPersonalAgentId } from './commands/replace-personal-agent/replace-personal-agent.command.js';
 
-type PersonalAgentRead = Extract<UserEvent | AgentEvent, { type: 'UserRegistered' | 'AgentDeleted' }>;
+type PersonalAgentRead = Extract<
+  UserEvent | AgentEvent | SpaceEvent,
+  { type: 'UserRegistered' | 'AgentDeleted' | 'SpaceCreated' }
+>;
 
 const PLATFORM = platformPrincipal('personal-agent-process');
 
@@ -48,6 +54,19 @@ export class PersonalAgentProcess extends defineProcess<PersonalAgentRead>({
       await this.bus.execute(
         new ReplacePersonalAgent(event.data.agentId, event.id, causedBy(event, 'personal-agent'), PLATFORM),
       );
+      return [];
+    },
+    SpaceCreated: async (event) => {
+      const userId = event.data.personalOf;
+      if (userId)
+        await this.bus.execute(
+          new PlacePersonalAgent(
+            personalAgentId(userId),
+            event.data.spaceId,
+            causedBy(event, 'personal-agent-space'),
+            PLATFORM,
+          ),
+        );
       return [];
     },
   };

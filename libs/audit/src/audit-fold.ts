@@ -162,6 +162,9 @@ export class AuditFold {
   private readonly parents = new Map<string, Set<string>>();
   private readonly keyOwners = new Map<string, { userId: string; isAdmin: boolean }>();
   private readonly firstEvents = new Map<string, EventEnvelope>();
+  /** Each Space's members and roles, and its personal owner, as folded so far (what `audit.read` reads). */
+  private readonly spaceMembers = new Map<string, Record<string, string>>();
+  private readonly personalOwners = new Map<string, string>();
 
   constructor(private readonly options: AuditFoldOptions = {}) {}
 
@@ -180,6 +183,7 @@ export class AuditFold {
       if (!set) this.parents.set(resource.id, (set = new Set()));
       set.add(id);
     }
+    this.foldMembership(event);
     if (event.type === 'ApiKeyIssued') {
       const data = event.data as { apiKeyId?: string; ownerUserId?: string; isAdmin?: boolean };
       if (data.apiKeyId && data.ownerUserId)
@@ -260,6 +264,31 @@ export class AuditFold {
     let set = this.parents.get(resourceId);
     if (!set) this.parents.set(resourceId, (set = new Set()));
     for (const part of parts) set.add(part);
+  }
+
+  private foldMembership(event: EventEnvelope): void {
+    const data = event.data as {
+      spaceId?: string;
+      userId?: string;
+      role?: string;
+      personalOf?: string;
+    } | null;
+    if (!data?.spaceId) return;
+    if (event.type === 'SpaceCreated' && data.personalOf)
+      this.personalOwners.set(data.spaceId, data.personalOf);
+    if (!data.userId || !event.type.startsWith('SpaceMember')) return;
+    const members = { ...this.spaceMembers.get(data.spaceId) };
+    if (event.type === 'SpaceMemberRemoved') delete members[data.userId];
+    else if (data.role) members[data.userId] = data.role;
+    this.spaceMembers.set(data.spaceId, members);
+  }
+
+  /** A Space's members by user id and its personal owner, as folded (empty before members existed). */
+  membershipOf(spaceId: string): { members: Readonly<Record<string, string>>; personalOf: string | null } {
+    return {
+      members: this.spaceMembers.get(spaceId) ?? {},
+      personalOf: this.personalOwners.get(spaceId) ?? null,
+    };
   }
 
   /** The first event of an entity's stream (its creation), if any was folded. */

@@ -60,4 +60,34 @@ describe('AuditTrail (int)', () => {
     expect(mayAuditResource(fold, 'agt_1', caller('key_owner'))).toBe(false);
     expect(mayAuditResource(fold, 'spc_9', caller('key_admin', true))).toBe(true);
   });
+
+  it("lets a Space's owners audit it by their membership: a promoted owner may, a demoted creator may not", async () => {
+    const creator: Actor = { kind: 'apiKey', id: 'key_creator' };
+    await events.appendToStream(
+      'space-spc_m',
+      [
+        by(creator, makeEvent('SpaceCreated', { spaceId: 'spc_m', name: 'M' })),
+        by(creator, makeEvent('SpaceMemberAdded', { spaceId: 'spc_m', userId: 'usr_c', role: 'owner' })),
+        by(creator, makeEvent('SpaceMemberAdded', { spaceId: 'spc_m', userId: 'usr_n', role: 'member' })),
+        by(
+          creator,
+          makeEvent('SpaceMemberRoleChanged', { spaceId: 'spc_m', userId: 'usr_n', role: 'owner' }),
+        ),
+        by(
+          creator,
+          makeEvent('SpaceMemberRoleChanged', { spaceId: 'spc_m', userId: 'usr_c', role: 'editor' }),
+        ),
+      ],
+      'no_stream',
+    );
+    const as = (apiKeyId: string, userId: string) =>
+      ({
+        apiKey: { id: apiKeyId, agentAccess: { kind: 'all' } },
+        userId,
+        isAdmin: false,
+      }) as unknown as Caller;
+    const { fold } = await trail.select({});
+    expect(mayAuditResource(fold, 'spc_m', as('key_new', 'usr_n'))).toBe(true);
+    expect(mayAuditResource(fold, 'spc_m', as('key_creator', 'usr_c'))).toBe(false);
+  });
 });

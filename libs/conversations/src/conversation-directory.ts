@@ -4,10 +4,9 @@
 // unknown, deleted, an incognito one forgotten) is the same 404, so ids cannot be probed.
 import { Inject, Injectable } from '@nestjs/common';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { AGENTS, type AgentView } from '#agents';
+import { accessibleAgent, type AgentView } from '#agents';
 import type { Settles } from '#eventsourcing';
-import { asPrincipal, authorize, type PrincipalOrCaller } from '#identity';
-import { ForbiddenError, NotFoundError } from '#kernel';
+import { asPrincipal, type PrincipalOrCaller } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { ConversationNotFoundError } from './conversation.decider.js';
 import type { ConversationRecord } from './conversation-records.js';
@@ -43,12 +42,7 @@ export class ConversationDirectory {
 
   /** The Agent a conversation route names: 404 when there is none, 403 `agent_access_denied` when not usable. */
   async agent(agentId: string, who: PrincipalOrCaller): Promise<AgentView> {
-    const agent = await this.readStore.reader<AgentView>(AGENTS).get(agentId);
-    if (!agent) throw new NotFoundError('Agent', agentId);
-    const decision = authorize(who, 'agent.use', agent);
-    if (!decision.allow)
-      throw new ForbiddenError(decision.reason, `this API key is not granted access to Agent '${agent.id}'`);
-    return agent;
+    return accessibleAgent(this.readStore, agentId, who);
   }
 
   /** The principal's conversation of this Agent, whichever kind, or 404 `conversation_not_found`. */

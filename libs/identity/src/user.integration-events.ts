@@ -1,8 +1,7 @@
 // What others hear of users (integration events, see #integration-events): a user was registered, with their role; a
 // role changed; a user was deactivated or reactivated.
-// Not their email or name (personal data a consumer reads through the API). Membership events do not exist yet: when
-// they do, map them here as a second map (`defineIntegrationEvents<MembershipEvent>('membership', …)`, types
-// `membership.<fact>.v1`) and list it in apps/integration-events.ts.
+// Not their email or name (personal data a consumer reads through the API). Space memberships are the Spaces
+// context's (#spaces space.integration-events.ts, `membership.<fact>.v1`).
 import { defineIntegrationEvents } from '#integration-events';
 import type { UserEvent } from './user.events.js';
 

@@ -5,7 +5,7 @@
 // one's memories across Agents is `memory.own.erase`. Memories are a user's own: a principal that is no user (an App,
 // an embed visitor, the platform) has none. A memory of another user, another Agent, or one gone is the same 404.
 import { Inject, Injectable } from '@nestjs/common';
-import { AGENTS, type AgentView } from '#agents';
+import { AGENTS, spaceOf, type AgentView } from '#agents';
 import { authorize, type Principal } from '#identity';
 import { ForbiddenError, NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
@@ -32,7 +32,7 @@ export class MemoryAccess {
   ): Promise<AgentView> {
     const agent = await this.readStore.reader<AgentView>(AGENTS).get(agentId);
     if (!agent) throw new NotFoundError('Agent', agentId);
-    const decision = authorize(principal, action, agent);
+    const decision = authorize(principal, action, { ...agent, space: await spaceOf(this.readStore, agent) });
     if (!decision.allow)
       throw new ForbiddenError(decision.reason, `this API key is not granted access to Agent '${agent.id}'`);
     return agent;

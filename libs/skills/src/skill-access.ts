@@ -7,7 +7,7 @@
 // those), and an Agent with a Skill named as one of a Space's does not move into it; duplicates are 409
 // `skill_name_taken`.
 import { Inject, Injectable } from '@nestjs/common';
-import { AGENTS, type AgentView } from '#agents';
+import { accessibleAgent, AGENTS, type AgentView } from '#agents';
 import { authorize, type Principal, type SkillPlace } from '#identity';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#kernel';
 import { findAll, READ_STORE, type Filter, type ReadStore } from '#read-store';
@@ -112,12 +112,7 @@ export class SkillAccess {
 
   /** The Agent, if the principal may use it: 404 when there is none, 403 `agent_access_denied`. */
   async agent(agentId: string, principal: Principal): Promise<AgentView> {
-    const agent = await this.readStore.reader<AgentView>(AGENTS).get(agentId);
-    if (!agent) throw new NotFoundError('Agent', agentId);
-    const decision = authorize(principal, 'agent.use', agent);
-    if (!decision.allow)
-      throw new ForbiddenError(decision.reason, `this API key is not granted access to Agent '${agent.id}'`);
-    return agent;
+    return accessibleAgent(this.readStore, agentId, principal);
   }
 
   /** A Space as the policy's Skill place: whether it holds an Agent the principal may use is read only if needed. */
@@ -130,7 +125,9 @@ export class SkillAccess {
     if (authorize(principal, 'skill.read', { kind: 'space', space }).allow)
       return { space, place: { kind: 'space', space } };
     const agents = await findAll<AgentView>(this.readStore, AGENTS, { spaceId });
-    const holdsReachableAgent = agents.some((agent) => authorize(principal, 'agent.use', agent).allow);
+    const holdsReachableAgent = agents.some(
+      (agent) => authorize(principal, 'agent.use', { ...agent, space }).allow,
+    );
     return { space, place: { kind: 'space', space, holdsReachableAgent } };
   }
 

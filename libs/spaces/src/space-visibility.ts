@@ -1,11 +1,12 @@
-// Which Spaces a principal may see and change: loaders over the policy's `space.read` and `space.change` (see
-// #identity authorization/policy.ts); visibleSpaceIds is the same rule as a query, for lists. An admin sees
-// every Space; another key the Spaces it created and those holding an Agent it is granted. A Space outside that is
-// answered 404, so that no key learns that its id exists.
+// Which Spaces a principal may see and change: loaders over the policy's `space.read`, `space.change` and
+// `space.content.change` (see #identity authorization/policy.ts); visibleSpaceIds is the same rule as a query, for
+// lists. An admin sees every Space; another user the Spaces they have a role in (a Space from before members: the
+// ones they created) and, through a key, those holding an Agent it is granted. A Space outside that is answered 404,
+// so that no key learns that its id exists.
 import { ForbiddenError, NotFoundError } from '#kernel';
-import { asPrincipal, authorize, type Principal, type PrincipalOrCaller } from '#identity';
+import { asPrincipal, authorize, userIdOf, type Principal, type PrincipalOrCaller } from '#identity';
 import { findAll, type ReadStore } from '#read-store';
-import { SPACES, type SpaceView } from './spaces.read-model.js';
+import { SPACE_MEMBERS, SPACES, type SpaceMemberView, type SpaceView } from './spaces.read-model.js';
 
 /**
  * The Spaces a principal reaches through the Agents it is granted. The Agents context answers it (it provides this
@@ -23,15 +24,32 @@ export async function visibleSpaceIds(
 ): Promise<string[] | null> {
   const principal = asPrincipal(who);
   if (principal.kind === 'platform' || ('isAdmin' in principal && principal.isAdmin)) return null;
-  const created =
-    principal.kind === 'session'
-      ? await findAll<SpaceView>(readStore, SPACES, { createdByUserId: principal.userId })
-      : principal.kind === 'apiKey'
-        ? await findAll<SpaceView>(readStore, SPACES, { createdByApiKeyId: principal.keyId })
-        : [];
-  const ids = new Set(created.map((space) => space.id));
+  const ids = new Set(await roleSpaceIds(readStore, principal));
   for (const spaceId of await grants.grantedSpaceIds(principal)) ids.add(spaceId);
   return [...ids];
+}
+
+/** The ids of the Spaces the principal's user has a role in (a Space from before members: created by them). */
+export async function roleSpaceIds(readStore: ReadStore, who: PrincipalOrCaller): Promise<string[]> {
+  const principal = asPrincipal(who);
+  const userId = userIdOf(principal);
+  if (userId === null) return [];
+  const candidates = [
+    ...(await findAll<SpaceView>(readStore, SPACES, { createdByUserId: userId })),
+    ...(principal.kind === 'apiKey'
+      ? await findAll<SpaceView>(readStore, SPACES, { createdByApiKeyId: principal.keyId })
+      : []),
+  ];
+  const memberships = await findAll<SpaceMemberView>(readStore, SPACE_MEMBERS, { userId });
+  const spaces = readStore.reader<SpaceView>(SPACES);
+  for (const { spaceId } of memberships) {
+    const space = await spaces.get(spaceId);
+    if (space) candidates.push(space);
+  }
+  const ids = candidates
+    .filter((space) => authorize(principal, 'space.read', { space, holdsReachableAgent: false }).allow)
+    .map((space) => space.id);
+  return [...new Set(ids)];
 }
 
 /** The Space, if the principal may see it; else 404 whether or not it exists. */
@@ -67,15 +85,26 @@ export async function maySeeSpace(
   }
 }
 
-/** The Space, if the principal may change it (and so put Agents in it): 404 when it cannot see it, 403 when it only sees it. */
+/**
+ * The Space, if the principal may change it (`space.change`: rename, delete; owners) or what is in it
+ * (`space.content.change`: put Agents, Skills, prompts into it; editors): 404 when it cannot see it, 403 when it
+ * only sees it.
+ */
 export async function changeableSpace(
   readStore: ReadStore,
   grants: SpaceGrants,
   spaceId: string,
   who: PrincipalOrCaller,
+  action: 'space.change' | 'space.content.change' = 'space.change',
 ): Promise<SpaceView> {
   const space = await visibleSpace(readStore, grants, spaceId, who);
-  if (!authorize(who, 'space.change', space).allow)
-    throw new ForbiddenError('space_change_denied', `this API key may not change Space '${spaceId}'`);
+  const decision = authorize(who, action, space);
+  if (!decision.allow)
+    throw new ForbiddenError(
+      decision.reason,
+      action === 'space.change'
+        ? `only an owner of Space '${spaceId}' renames or deletes it`
+        : `changing what is in Space '${spaceId}' needs the editor role in it`,
+    );
   return space;
 }

@@ -11,6 +11,27 @@ import { GetSpaceController } from './queries/get-space/get-space.controller.js'
 import { GetSpaceHandler } from './queries/get-space/get-space.query.js';
 import { ListSpacesController } from './queries/list-spaces/list-spaces.controller.js';
 import { ListSpacesHandler } from './queries/list-spaces/list-spaces.query.js';
+import { SpaceMembersController } from './commands/add-space-member/space-members.controller.js';
+import { AddSpaceMemberHandler } from './commands/add-space-member/add-space-member.command.js';
+import { ChangeSpaceMemberRoleHandler } from './commands/change-space-member-role/change-space-member-role.command.js';
+import { RemoveSpaceMemberHandler } from './commands/remove-space-member/remove-space-member.command.js';
+import { ListSpaceMembersController } from './queries/list-space-members/list-space-members.controller.js';
+import { ListSpaceMembersHandler } from './queries/list-space-members/list-space-members.query.js';
+import { SpaceCreationController } from './commands/set-space-creation-roles/space-creation.controller.js';
+import { PromptsController } from './prompts/prompts.controller.js';
+import {
+  CreatePromptHandler,
+  DeletePromptHandler,
+  RevisePromptHandler,
+} from './prompts/commands/prompt-commands.js';
+import {
+  GetPromptHandler,
+  GetPromptVersionHandler,
+  ListPromptsHandler,
+} from './prompts/queries/prompt-queries.js';
+import { CreatePersonalSpaceHandler } from './commands/create-personal-space/create-personal-space.command.js';
+import { SetSpaceCreationRolesHandler } from './commands/set-space-creation-roles/set-space-creation-roles.command.js';
+import { GetSpaceCreationRolesHandler } from './queries/get-space-creation-roles/get-space-creation-roles.query.js';
 
 export const SPACE_CONTROLLERS = [
   ListSpacesController,
@@ -18,11 +39,35 @@ export const SPACE_CONTROLLERS = [
   CreateSpaceController,
   ChangeSpaceController,
   DeleteSpaceController,
+  ListSpaceMembersController,
+  SpaceMembersController,
+  SpaceCreationController,
+  PromptsController,
 ];
 
-export const SPACE_COMMAND_HANDLERS = [CreateSpaceHandler, ChangeSpaceHandler, DeleteSpaceHandler];
+export const SPACE_COMMAND_HANDLERS = [
+  CreateSpaceHandler,
+  ChangeSpaceHandler,
+  DeleteSpaceHandler,
+  AddSpaceMemberHandler,
+  ChangeSpaceMemberRoleHandler,
+  RemoveSpaceMemberHandler,
+  SetSpaceCreationRolesHandler,
+  CreatePersonalSpaceHandler,
+  CreatePromptHandler,
+  RevisePromptHandler,
+  DeletePromptHandler,
+];
 
-export const SPACE_QUERY_HANDLERS = [ListSpacesHandler, GetSpaceHandler];
+export const SPACE_QUERY_HANDLERS = [
+  ListSpacesHandler,
+  GetSpaceHandler,
+  ListSpaceMembersHandler,
+  GetSpaceCreationRolesHandler,
+  ListPromptsHandler,
+  GetPromptHandler,
+  GetPromptVersionHandler,
+];
 
 @Module({
   controllers: SPACE_CONTROLLERS,

@@ -259,4 +259,166 @@ describe('the authorization policy', () => {
       denied('agent_access_denied'),
     );
   });
+
+  describe('Space roles (issue 22)', () => {
+    const space = {
+      id: 'spc_r',
+      createdByApiKeyId: null,
+      createdByUserId: 'usr_o',
+      members: { usr_o: 'owner', usr_e: 'editor', usr_m: 'member' } as const,
+    };
+    const agent = { id: 'agt_r', isPersonal: false, ownerUserId: null, spaceId: 'spc_r', space };
+    const session = (userId: string, isAdmin = false): Principal => ({ kind: 'session', userId, isAdmin });
+    const as = (userId: string) => key({ userId, keyId: `key_${userId}` });
+    const change = (userId: string, currentRole: string | null, newRole: string | null) =>
+      ({ space, userId, currentRole, newRole }) as Parameters<typeof authorize<'space.member.change'>>[2];
+
+    it('owner, editor and member use the Agent; a non-member does not, with a session or a key granted all', () => {
+      for (const user of ['usr_o', 'usr_e', 'usr_m']) {
+        expect(authorize(session(user), 'agent.use', agent)).toEqual(ALLOW);
+        expect(authorize(as(user), 'agent.use', agent)).toEqual(ALLOW);
+      }
+      expect(authorize(session('usr_x'), 'agent.use', agent)).toEqual(denied('agent_access_denied'));
+      expect(authorize(as('usr_x'), 'agent.use', agent)).toEqual(denied('agent_access_denied'));
+      expect(authorize(session('usr_x', true), 'agent.use', agent)).toEqual(ALLOW);
+    });
+
+    it('a key narrows its user: a member key granted other Agents does not use this one', () => {
+      expect(authorize(key({ userId: 'usr_m', agents: ['agt_other'] }), 'agent.use', agent)).toEqual(
+        denied('agent_access_denied'),
+      );
+    });
+
+    it('using is not managing: editors and owners manage the Agent, members do not', () => {
+      const resource = { agent, space };
+      expect(authorize(session('usr_o'), 'agent.manage', resource)).toEqual(ALLOW);
+      expect(authorize(as('usr_e'), 'agent.manage', resource)).toEqual(ALLOW);
+      expect(authorize(as('usr_m'), 'agent.manage', resource)).toEqual(denied('space_change_denied'));
+      expect(authorize(as('usr_m'), 'knowledge.write', { ...resource, scope: 'space' })).toEqual(
+        denied('space_change_denied'),
+      );
+      expect(authorize(as('usr_m'), 'memory.shared.write', resource)).toEqual(
+        denied('shared_memory_change_denied'),
+      );
+    });
+
+    it('owners rename and delete the Space; editors change what is in it; members read it', () => {
+      expect(authorize(as('usr_o'), 'space.change', space)).toEqual(ALLOW);
+      expect(authorize(as('usr_e'), 'space.change', space)).toEqual(denied('space_change_denied'));
+      expect(authorize(as('usr_e'), 'space.content.change', space)).toEqual(ALLOW);
+      expect(authorize(as('usr_m'), 'space.content.change', space)).toEqual(denied('space_change_denied'));
+      expect(authorize(as('usr_m'), 'space.read', { space, holdsReachableAgent: false })).toEqual(ALLOW);
+      expect(authorize(as('usr_m'), 'space.members.read', space)).toEqual(ALLOW);
+      expect(authorize(as('usr_x'), 'space.members.read', space)).toEqual(denied('space_not_visible'));
+      expect(authorize(as('usr_m'), 'skill.change', { kind: 'space', space })).toEqual(
+        denied('space_change_denied'),
+      );
+      expect(authorize(as('usr_e'), 'skill.change', { kind: 'space', space })).toEqual(ALLOW);
+    });
+
+    it('a creator is owner only while no members are recorded (removal ends it)', () => {
+      const legacy = { id: 'spc_l', createdByApiKeyId: 'key_old', createdByUserId: null };
+      expect(authorize(key({ keyId: 'key_old' }), 'space.change', legacy)).toEqual(ALLOW);
+      const later = { ...legacy, members: { usr_o: 'owner' } as const };
+      expect(authorize(key({ keyId: 'key_old' }), 'space.change', later)).toEqual(
+        denied('space_change_denied'),
+      );
+      expect(
+        authorize(key({ keyId: 'key_old' }), 'space.read', { space: later, holdsReachableAgent: false }),
+      ).toEqual(denied('space_not_visible'));
+    });
+
+    it('a member removes nobody (Dify #16330); editors add and change members up to their own role', () => {
+      expect(authorize(as('usr_m'), 'space.member.change', change('usr_e', 'editor', null))).toEqual(
+        denied('space_member_change_denied'),
+      );
+      expect(authorize(as('usr_m'), 'space.member.change', change('usr_x', null, 'member'))).toEqual(
+        denied('space_member_change_denied'),
+      );
+      expect(authorize(as('usr_e'), 'space.member.change', change('usr_x', null, 'editor'))).toEqual(ALLOW);
+      expect(authorize(as('usr_e'), 'space.member.change', change('usr_m', 'member', null))).toEqual(ALLOW);
+    });
+
+    it('nobody grants a role above their own, or touches a member above them', () => {
+      expect(authorize(as('usr_e'), 'space.member.change', change('usr_x', null, 'owner'))).toEqual(
+        denied('role_above_own'),
+      );
+      expect(authorize(as('usr_e'), 'space.member.change', change('usr_m', 'member', 'owner'))).toEqual(
+        denied('role_above_own'),
+      );
+      expect(authorize(as('usr_e'), 'space.member.change', change('usr_o', 'owner', 'member'))).toEqual(
+        denied('role_above_own'),
+      );
+      expect(authorize(as('usr_e'), 'space.member.change', change('usr_o', 'owner', null))).toEqual(
+        denied('role_above_own'),
+      );
+      expect(authorize(as('usr_o'), 'space.member.change', change('usr_x', null, 'owner'))).toEqual(ALLOW);
+    });
+
+    it('nobody changes their own role, admins included; anyone leaves', () => {
+      expect(authorize(as('usr_m'), 'space.member.change', change('usr_m', 'member', 'owner'))).toEqual(
+        denied('own_role_change_denied'),
+      );
+      expect(authorize(as('usr_o'), 'space.member.change', change('usr_o', 'owner', 'editor'))).toEqual(
+        denied('own_role_change_denied'),
+      );
+      expect(
+        authorize(session('usr_o', true), 'space.member.change', change('usr_o', 'owner', 'member')),
+      ).toEqual(denied('own_role_change_denied'));
+      expect(authorize(as('usr_m'), 'space.member.change', change('usr_m', 'member', null))).toEqual(ALLOW);
+      expect(
+        authorize(session('usr_a', true), 'space.member.change', change('usr_x', null, 'owner')),
+      ).toEqual(ALLOW);
+    });
+  });
+
+  it('who may create shared Spaces: everyone until an admin restricts it; admins always (issue 22 §4)', () => {
+    const session: Principal = { kind: 'session', userId: 'usr_1', isAdmin: false };
+    expect(authorize(session, 'space.create', null)).toEqual(ALLOW);
+    expect(authorize(key(), 'space.create', { creatorRoles: ['admin', 'member'] })).toEqual(ALLOW);
+    expect(authorize(session, 'space.create', { creatorRoles: ['admin'] })).toEqual(
+      denied('space_creation_restricted'),
+    );
+    expect(authorize(key(), 'space.create', { creatorRoles: [] })).toEqual(
+      denied('space_creation_restricted'),
+    );
+    expect(authorize(key({ isAdmin: true }), 'space.create', { creatorRoles: [] })).toEqual(ALLOW);
+    expect(authorize(key(), 'instance.settings.manage', null)).toEqual(denied('admin_required'));
+  });
+
+  it("a private personal Space is its user's alone: admins do not see it; it is never shared; it holds only the personal Agent", () => {
+    const personalSpace = {
+      id: 'spc_p',
+      createdByApiKeyId: null,
+      personalOf: 'usr_1',
+      members: { usr_1: 'owner' } as const,
+    };
+    const session = (userId: string, isAdmin = false): Principal => ({ kind: 'session', userId, isAdmin });
+    expect(
+      authorize(session('usr_1'), 'space.read', { space: personalSpace, holdsReachableAgent: false }),
+    ).toEqual(ALLOW);
+    expect(
+      authorize(session('usr_2', true), 'space.read', { space: personalSpace, holdsReachableAgent: false }),
+    ).toEqual(denied('space_not_visible'));
+    expect(authorize(key({ userId: 'usr_2', isAdmin: true }), 'space.members.read', personalSpace)).toEqual(
+      denied('space_not_visible'),
+    );
+    expect(authorize(key({ userId: 'usr_2', isAdmin: true }), 'space.change', personalSpace)).toEqual(
+      denied('space_change_denied'),
+    );
+    expect(
+      authorize(session('usr_1'), 'space.member.change', {
+        space: personalSpace,
+        userId: 'usr_2',
+        currentRole: null,
+        newRole: 'member',
+      }),
+    ).toEqual(denied('personal_space_unshareable'));
+    expect(authorize(session('usr_1'), 'space.content.change', personalSpace)).toEqual(
+      denied('space_change_denied'),
+    );
+    expect(authorize({ kind: 'platform', process: 'p' }, 'space.content.change', personalSpace)).toEqual(
+      ALLOW,
+    );
+  });
 });

@@ -1,28 +1,49 @@
 // The one place that decides who may: `authorize(principal, action, resource)` answers allow, or deny with a reason
 // code. Every rule of "who may" lives here; the contexts' loaders (accessibleAgent, visibleSpace, KnowledgeAccess,
-// MemoryAccess, SkillAccess, …) only fetch the resource the action needs, ask this policy, and turn a denial into
-// their HTTP error (404 where existence must not be confirmed, else 403 with the reason as the code). Deny by default:
-// an action or a principal kind without a rule here is denied (`no_rule`).
+// MemoryAccess, SkillAccess, …) only fetch the resource the action needs (a Space with its members as the read model
+// holds them), ask this policy, and turn a denial into their HTTP error (404 where existence must not be confirmed,
+// else 403 with the reason as the code). Deny by default: an action or a principal kind without a rule here is denied
+// (`no_rule`).
 // Over 300 lines on purpose: every rule, with the resource type each action reads, is in this one file, so that
 // "who may" is answered in one place.
 //
-// The rules (until Space membership and roles arrive):
+// The rules:
+// - Space roles. A user's role in a Space is their membership's (owner, editor or member). A Space without recorded
+//   members (created before members existed) has its creator as owner (the key that created it, or the user who
+//   did). An API key acts as its user: the role is its user's, and its grants narrow it, never widen it. Admins
+//   (and the platform) may do everything everywhere.
+// - Spaces. Seeing one needs a role in it (or, for keys, an Agent granted in it); renaming, deleting it and its
+//   audit trail need owner; putting Agents, Skills and prompts into it needs editor; reading its members needs a
+//   role. Members: adding, changing and removing others needs editor at least, and nobody grants a role above their
+//   own or touches a member above them; nobody changes their own role; anyone may leave (the last owner stays:
+//   the decider's rule).
+// - A private personal Space (`personalOf`) is its user's alone: they are its owner, nobody else has a role, admins
+//   do not see it; it is never shared; it holds the personal Agent only (the platform puts it there).
 // - Agents. A personal Agent is its user's alone (not even an admin's key reaches another user's) and follows the
-//   user, not the key's grant list. Other Agents: admins reach all, other keys those they are granted. Using an Agent
-//   (reading it, talking to it, its Knowledge, one's own memories and usage) needs only that; managing it (settings,
-//   prompt, moving, publishing, deleting, its shared memory, its Space's Knowledge, its Skills) needs the right to
-//   change its Space too (admins always; a personal Agent its own user only; an Agent without a Space admins only).
-// - Spaces. An admin sees and changes every Space; another key sees the Spaces it created and those holding an Agent
-//   it reaches, and changes only those it created.
-// - Instance-wide things (API keys, users, every user's usage, the knowledge index, Global documents, DEFAULT
+//   user, not the key's grant list. Other Agents: admins reach all; a session and a key granted `all` those of the
+//   Spaces their user has a role in; a key with a list of Agents those it lists (a grant an admin issued: until grants
+//   are migrated to memberships, a listed Agent is used without a role). Using an Agent (reading it, talking to it,
+//   its Knowledge, one's own memories and usage) needs only that; managing it (settings, prompt, moving, publishing,
+//   deleting, its shared memory, its Space's Knowledge, its Skills) needs editor in its Space (admins always; a
+//   personal Agent its own user only; an Agent without a Space admins only). A loader that reads an Agent without its
+//   Space (`space` undefined) gets the grant rule alone: the Agent routes start at a loader that reads it.
+// - Creating shared Spaces: the instance setting lists the roles allowed (none set: everyone); admins always.
+// - Instance-wide things (instance settings, API keys, users, every user's usage, the knowledge index, Global documents, DEFAULT
 //   Skills): admins only.
-// - A session (a person signed in) is its user as a key of theirs granted every Agent would be (its personal Agents,
-//   every other Agent, admin rights if an admin). An App token uses the Agents of its allowlist (standalone: none;
-//   a global App's allowlist holds personal Agents too), with the person of a `svc_session_token` narrowing it to
-//   what that person may use; it manages nothing and owns nothing. Principals to come: an embed visitor uses the one public Agent it visits; the platform
+// - A session (a person signed in) is its user: the Agents of the Spaces they have a role in, their personal Agent,
+//   admin rights if an admin. An App token uses the Agents of its allowlist (standalone: none; a global App's
+//   allowlist holds personal Agents too), with the person of a `svc_session_token` narrowing it to what that person
+//   may use; it manages nothing and owns nothing. An embed visitor uses the one public Agent it visits; the platform
 //   (process managers) may do what an admin may, except what is a user's own (memories, usage, one's user).
 import type { AgentAccess } from '../api-key.events.js';
 import { asPrincipal, type Principal, type PrincipalOrCaller } from './principal.js';
+
+/** A member's role in a Space, weakest first. */
+export const SPACE_ROLES = ['member', 'editor', 'owner'] as const;
+export type SpaceRole = (typeof SPACE_ROLES)[number];
+
+const rank = (role: SpaceRole | null): number => (role === null ? -1 : SPACE_ROLES.indexOf(role));
+const atLeast = (role: SpaceRole | null, floor: SpaceRole): boolean => rank(role) >= rank(floor);
 
 export interface AgentOwnership {
   readonly id: string;
@@ -30,6 +51,11 @@ export interface AgentOwnership {
   readonly ownerUserId: string | null;
   /** Whether anyone may talk to it through its embed (only read for embed visitors). */
   readonly isPublic?: boolean;
+  /**
+   * The Agent's Space with its members, as the loader read it (null: none, or gone); undefined when the loader did
+   * not read it (the grant rule alone then answers, see the header).
+   */
+  readonly space?: SpaceOwnership | null;
 }
 
 export interface ManagedAgent extends AgentOwnership {
@@ -42,6 +68,18 @@ export interface SpaceOwnership {
   readonly createdByApiKeyId?: string | null;
   /** The user who created the Space signed in (through a session); null otherwise. */
   readonly createdByUserId?: string | null;
+  /** Its members' roles by user id, as the read model holds them; empty or absent before members existed. */
+  readonly members?: Readonly<Record<string, SpaceRole>>;
+  /** A user's private personal Space: that user's id (theirs alone, admins included; never shared). */
+  readonly personalOf?: string | null;
+}
+
+/** A change of one membership: adding (`currentRole` null), changing a role, removing (`newRole` null). */
+export interface MembershipChange {
+  readonly space: SpaceOwnership;
+  readonly userId: string;
+  readonly currentRole: SpaceRole | null;
+  readonly newRole: SpaceRole | null;
 }
 
 /** An Agent to manage, with its Space as read by the loader (null when it has none or the Space is gone). */
@@ -66,17 +104,36 @@ export type SkillPlace =
 
 /** What each action needs to know of its resource. */
 export interface Resources {
-  /** Create an Agent (in no Space yet: putting it into one is `space.change`). */
-  'agent.create': null;
+  /**
+   * Create an Agent: in the Space given (which needs editor in it, as `space.content.change`), or null when only
+   * the principal is asked (the Space is then checked as `space.content.change` by the loader).
+   */
+  'agent.create': SpaceOwnership | null;
   /** Read an Agent, talk to it, its Knowledge, one's own memories, conversations and usage of it. */
   'agent.use': AgentOwnership;
   /** Change its settings or prompt, move, publish or delete it; see every user's usage of it. */
   'agent.manage': AgentInSpace;
-  'space.create': null;
+  /**
+   * Create a shared Space: `creatorRoles` is the instance setting of the roles allowed to (null: no setting,
+   * everyone). Admins always may.
+   */
+  'space.create': { readonly creatorRoles: readonly ('admin' | 'member')[] } | null;
+  /** Read and change the instance's settings (who may create Spaces). */
+  'instance.settings.manage': null;
   /** See a Space: `holdsReachableAgent` is whether it holds an Agent the principal may use. */
   'space.read': { readonly space: SpaceOwnership; readonly holdsReachableAgent: boolean };
-  /** Change or delete a Space, or put an Agent into it. */
+  /** Rename or delete a Space; read its audit trail. */
   'space.change': SpaceOwnership;
+  /** Put an Agent into a Space, create and change its Skills and prompts. */
+  'space.content.change': SpaceOwnership;
+  /** List a Space's members. */
+  'space.members.read': SpaceOwnership;
+  /** Add a member, change a member's role, remove a member or leave. */
+  'space.member.change': MembershipChange;
+  /** List and read the Space's prompts (and their versions). */
+  'prompt.read': SpaceOwnership;
+  /** Create, revise and delete the Space's prompts. */
+  'prompt.change': SpaceOwnership;
   /** Read an Agent's Knowledge (its own, its Space's and Global documents). */
   'knowledge.read': AgentOwnership;
   /** Add, change, tag, delete or re-process a document of this scope through this Agent. */
@@ -139,8 +196,14 @@ export const ACTIONS = [
   'agent.use',
   'agent.manage',
   'space.create',
+  'instance.settings.manage',
   'space.read',
   'space.change',
+  'space.content.change',
+  'space.members.read',
+  'space.member.change',
+  'prompt.read',
+  'prompt.change',
   'knowledge.read',
   'knowledge.write',
   'knowledge.tag',
@@ -174,6 +237,11 @@ export type DenyReason =
   | 'agent_creation_denied'
   | 'space_not_visible'
   | 'space_change_denied'
+  | 'space_creation_restricted'
+  | 'space_member_change_denied'
+  | 'personal_space_unshareable'
+  | 'role_above_own'
+  | 'own_role_change_denied'
   | 'admin_required'
   | 'shared_memory_change_denied'
   | 'skill_change_denied'
@@ -189,15 +257,33 @@ const allowIf = (condition: boolean, reason: DenyReason): Decision => (condition
 const granted = (grants: AgentAccess, agentId: string) =>
   grants.kind === 'all' || grants.agentIds.includes(agentId);
 
+/** A user's role in a Space (keys and sessions; null for other principals and for non-members). */
+export function roleIn(principal: Principal, space: SpaceOwnership): SpaceRole | null {
+  if (principal.kind !== 'apiKey' && principal.kind !== 'session') return null;
+  if (space.personalOf) return space.personalOf === principal.userId ? 'owner' : null;
+  const members = space.members ?? {};
+  if (Object.keys(members).length > 0) return members[principal.userId] ?? null;
+  return created(principal, space) ? 'owner' : null;
+}
+
+/** Whether the principal's user has a role in the Agent's Space (true when the loader did not read the Space). */
+function memberOfAgentSpace(principal: Principal, agent: AgentOwnership): boolean {
+  if (agent.space === undefined) return true;
+  return agent.space !== null && roleIn(principal, agent.space) !== null;
+}
+
 function mayUseAgent(principal: Principal, agent: AgentOwnership): boolean {
   switch (principal.kind) {
     case 'apiKey':
       if (agent.isPersonal) return agent.ownerUserId === principal.userId;
-      return principal.isAdmin || granted(principal.grants, agent.id);
+      if (principal.isAdmin) return true;
+      // A list is an admin's grant of these Agents; `all` is everything its user may use.
+      return principal.grants.kind === 'all'
+        ? memberOfAgentSpace(principal, agent)
+        : granted(principal.grants, agent.id);
     case 'session':
-      // A signed-in user, like a key of theirs granted every Agent.
       if (agent.isPersonal) return agent.ownerUserId === principal.userId;
-      return true;
+      return principal.isAdmin || memberOfAgentSpace(principal, agent);
     case 'appToken':
       // The allowlist decides (a global App's holds every Agent, personal ones included: spec, Apps rule 3); a
       // session token is also its person's: another user's personal Agent stays out of reach.
@@ -216,24 +302,52 @@ const isAdmin = (principal: Principal): boolean =>
   principal.kind === 'platform' ||
   ((principal.kind === 'apiKey' || principal.kind === 'session') && principal.isAdmin);
 
-function mayChangeSpace(principal: Principal, space: SpaceOwnership): boolean {
-  if (isAdmin(principal)) return true;
-  return created(principal, space);
-}
+/** Admins reach every Space but a user's private personal one (the platform reaches that too). */
+const adminOver = (principal: Principal, space: SpaceOwnership): boolean =>
+  principal.kind === 'platform' || (isAdmin(principal) && !space.personalOf);
 
-/** Whether the principal created the Space: the same API key, or (signed in) the same user. */
+/** Owners (and admins) rename and delete a Space. */
+const mayChangeSpace = (principal: Principal, space: SpaceOwnership): boolean =>
+  adminOver(principal, space) || roleIn(principal, space) === 'owner';
+
+/**
+ * Editors and owners (and admins) change what is in a Space. A private personal Space holds its user's personal
+ * Agent only (the platform puts it there): every memory in it stays personal.
+ */
+const mayChangeContent = (principal: Principal, space: SpaceOwnership): boolean =>
+  space.personalOf
+    ? principal.kind === 'platform'
+    : isAdmin(principal) || atLeast(roleIn(principal, space), 'editor');
+
+/** Whether the principal created the Space: the same API key, or (signed in, or a key of theirs) the same user. */
 function created(principal: Principal, space: SpaceOwnership): boolean {
-  if (principal.kind === 'apiKey')
-    return !!space.createdByApiKeyId && space.createdByApiKeyId === principal.keyId;
-  if (principal.kind === 'session')
-    return !!space.createdByUserId && space.createdByUserId === principal.userId;
-  return false;
+  if (principal.kind !== 'apiKey' && principal.kind !== 'session') return false;
+  if (!!space.createdByUserId && space.createdByUserId === principal.userId) return true;
+  return (
+    principal.kind === 'apiKey' && !!space.createdByApiKeyId && space.createdByApiKeyId === principal.keyId
+  );
 }
 
 function mayManageAgent(principal: Principal, { agent, space }: AgentInSpace): boolean {
   if (!mayUseAgent(principal, agent)) return false;
   if (agent.isPersonal || isAdmin(principal)) return true;
-  return space !== null && space.id === agent.spaceId && mayChangeSpace(principal, space);
+  return space !== null && space.id === agent.spaceId && mayChangeContent(principal, space);
+}
+
+function mayChangeMembership(principal: Principal, change: MembershipChange): Decision {
+  if (change.space.personalOf) return deny('personal_space_unshareable');
+  const self =
+    (principal.kind === 'apiKey' || principal.kind === 'session') && principal.userId === change.userId;
+  if (self)
+    // Leaving is everyone's; changing one's own role is nobody's (admins included: another admin does it).
+    return change.newRole === null && (change.currentRole !== null || isAdmin(principal))
+      ? ALLOW
+      : deny('own_role_change_denied');
+  if (adminOver(principal, change.space)) return ALLOW;
+  const own = roleIn(principal, change.space);
+  if (!atLeast(own, 'editor')) return deny('space_member_change_denied');
+  if (rank(change.currentRole) > rank(own) || rank(change.newRole) > rank(own)) return deny('role_above_own');
+  return ALLOW;
 }
 
 /** Whether the principal is a user's (an API key or a session), the only ones that own Spaces, keys and memories. */
@@ -242,22 +356,43 @@ const isUser = (principal: Principal) => principal.kind === 'apiKey' || principa
 type Rule<A extends Action> = (principal: Principal, resource: Resources[A]) => Decision;
 
 const RULES: { readonly [A in Action]: Rule<A> } = {
-  'agent.create': (principal) =>
-    allowIf(
+  'agent.create': (principal, space) =>
+    !(
       isAdmin(principal) ||
-        principal.kind === 'session' ||
-        (principal.kind === 'apiKey' && principal.grants.kind === 'all'),
-      'agent_creation_denied',
-    ),
+      principal.kind === 'session' ||
+      (principal.kind === 'apiKey' && principal.grants.kind === 'all')
+    )
+      ? deny('agent_creation_denied')
+      : space === null
+        ? ALLOW
+        : allowIf(mayChangeContent(principal, space), 'space_change_denied'),
   'agent.use': (principal, agent) => allowIf(mayUseAgent(principal, agent), 'agent_access_denied'),
   'agent.manage': (principal, resource) =>
     !mayUseAgent(principal, resource.agent)
       ? deny('agent_access_denied')
       : allowIf(mayManageAgent(principal, resource), 'space_change_denied'),
-  'space.create': (principal) => allowIf(isUser(principal) || isAdmin(principal), 'principal_not_supported'),
+  'space.create': (principal, setting) =>
+    !(isUser(principal) || isAdmin(principal))
+      ? deny('principal_not_supported')
+      : allowIf(
+          isAdmin(principal) || setting === null || setting.creatorRoles.includes('member'),
+          'space_creation_restricted',
+        ),
+  'instance.settings.manage': (principal) => allowIf(isAdmin(principal), 'admin_required'),
   'space.read': (principal, { space, holdsReachableAgent }) =>
-    allowIf(isAdmin(principal) || holdsReachableAgent || created(principal, space), 'space_not_visible'),
+    allowIf(
+      adminOver(principal, space) || holdsReachableAgent || roleIn(principal, space) !== null,
+      'space_not_visible',
+    ),
   'space.change': (principal, space) => allowIf(mayChangeSpace(principal, space), 'space_change_denied'),
+  'space.content.change': (principal, space) =>
+    allowIf(mayChangeContent(principal, space), 'space_change_denied'),
+  'space.members.read': (principal, space) =>
+    allowIf(adminOver(principal, space) || roleIn(principal, space) !== null, 'space_not_visible'),
+  'space.member.change': (principal, change) => mayChangeMembership(principal, change),
+  'prompt.read': (principal, space) =>
+    allowIf(adminOver(principal, space) || roleIn(principal, space) !== null, 'space_not_visible'),
+  'prompt.change': (principal, space) => allowIf(mayChangeContent(principal, space), 'space_change_denied'),
   'knowledge.read': (principal, agent) => allowIf(mayUseAgent(principal, agent), 'agent_access_denied'),
   'knowledge.write': (principal, resource) => {
     if (!mayUseAgent(principal, resource.agent)) return deny('agent_access_denied');
@@ -289,7 +424,7 @@ const RULES: { readonly [A in Action]: Rule<A> } = {
     place.kind === 'global'
       ? allowIf(isAdmin(principal), 'skill_change_denied')
       : place.kind === 'space'
-        ? allowIf(mayChangeSpace(principal, place.space), 'space_change_denied')
+        ? allowIf(mayChangeContent(principal, place.space), 'space_change_denied')
         : RULES['agent.manage'](principal, place),
   'skill.marketplace.curate': (principal) => allowIf(isAdmin(principal), 'admin_required'),
   'apiKey.manage': (principal) => allowIf(isAdmin(principal), 'admin_required'),

@@ -4,6 +4,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { sha256 } from '#kernel';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
 import { assertAllowed, type Principal } from '#identity';
+import { personalSpaceId } from '#spaces';
 import { agentDecider } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
 import { AgentRules } from '../../agent-rules.js';
@@ -46,6 +47,7 @@ export class CreatePersonalAgentHandler implements ICommandHandler<CreatePersona
         type: 'CreatePersonalAgent',
         agentId,
         ownerUserId,
+        spaceId: personalSpaceId(ownerUserId),
         settings: { name, model: this.rules.defaultChatModel() },
       },
       context,

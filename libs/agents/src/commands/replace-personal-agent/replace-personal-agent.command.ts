@@ -5,6 +5,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { sha256 } from '#kernel';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
 import { assertAllowed, type Principal } from '#identity';
+import { personalSpaceId } from '#spaces';
 import { agentDecider } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
 import { AgentRules } from '../../agent-rules.js';
@@ -48,6 +49,7 @@ export class ReplacePersonalAgentHandler implements ICommandHandler<ReplacePerso
         type: 'CreatePersonalAgent',
         agentId,
         ownerUserId: state.ownerUserId,
+        spaceId: personalSpaceId(state.ownerUserId),
         settings: { name, model: this.rules.defaultChatModel() },
       },
       context,

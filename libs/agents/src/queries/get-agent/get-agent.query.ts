@@ -10,7 +10,8 @@ import { assertAgentAccess, type Caller } from '#identity';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { loadStateAsOf } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { accessibleAgent } from '../../accessible-agent.js';
+import { spaceAsOf } from '#spaces';
+import { accessibleAgent, spaceOf } from '../../accessible-agent.js';
 import { agentStreamId, evolveAgent, initialAgentState, type AgentState } from '../../agent.events.js';
 import type { AgentView } from '../../agents.read-model.js';
 import { toAgentDto, type AgentDto } from './agent.dto.js';
@@ -52,7 +53,11 @@ export class GetAgentHandler implements IQueryHandler<GetAgent> {
     if (!asOf) return toAgentDto(await accessibleAgent(this.readStore, agentId, caller));
     const agent = await agentAsOf(this.eventStore, agentId, asOf);
     if (!agent) throw new NotFoundError('Agent', agentId);
-    assertAgentAccess(caller, agent);
+    // Its Space now, or (deleted since) as it was then: the caller's role in it is what `agent.use` reads.
+    const space =
+      (await spaceOf(this.readStore, agent)) ??
+      (agent.spaceId ? await spaceAsOf(this.eventStore, agent.spaceId, asOf) : null);
+    assertAgentAccess(caller, { ...agent, space });
     return toAgentDto(agent);
   }
 }

@@ -1,5 +1,6 @@
-// The Agents a caller may use, oldest first. Another user's personal Agent is filtered out after paging: a page may
-// be short, the cursor stays exact. A key granted a list of Agents also lists its user's personal Agent (it follows the
+// The Agents a caller may use, oldest first. Another user's personal Agent, and (for a session or a key granted
+// `all`) an Agent of a Space the user has no role in, is filtered out after paging: a page may be short, the cursor
+// stays exact. A key granted a list of Agents also lists its user's personal Agent (it follows the
 // user, not the grant list).
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
@@ -7,6 +8,7 @@ import type { z } from 'zod';
 import { canAccessAgent, type Caller } from '#identity';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import { AGENTS, type AgentView } from '../../agents.read-model.js';
+import { spaceOf } from '../../accessible-agent.js';
 import { toAgentDto, type AgentDto } from '../get-agent/agent.dto.js';
 import type { AgentListQuery } from './list-agents.schema.js';
 
@@ -41,7 +43,15 @@ export class ListAgentsHandler implements IQueryHandler<ListAgents> {
       cursor: query.cursor ?? null,
     });
     return {
-      data: page.data.filter((agent) => canAccessAgent(caller, agent)).map(toAgentDto),
+      data: (
+        await Promise.all(
+          page.data.map(async (agent) =>
+            canAccessAgent(caller, { ...agent, space: await spaceOf(this.readStore, agent) }) ? agent : null,
+          ),
+        )
+      )
+        .filter((agent) => agent !== null)
+        .map(toAgentDto),
       nextCursor: page.nextCursor,
     };
   }

@@ -3,7 +3,7 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { NotFoundError } from '#kernel';
-import { assertAllowed, authorize, type Caller } from '#identity';
+import { assertAllowed, authorize, type Caller, type SpaceRole } from '#identity';
 import { AuditTrail, type AuditPage } from '../../audit-trail.js';
 import type { AuditFold } from '../../audit-fold.js';
 import type { AuditQuery } from './get-audit.schema.js';
@@ -28,10 +28,14 @@ export function mayAuditResource(fold: AuditFold, resourceId: string, caller: Ca
     const first = fold.firstEventOf(id);
     if (first?.type === 'SpaceCreated') {
       const actor = first.metadata.actor;
+      // With its members as folded: its owners audit it (a Space from before members: its creator).
+      const { members, personalOf } = fold.membershipOf(id);
       const space = {
         id,
         createdByApiKeyId: actor.kind === 'apiKey' ? actor.id : null,
         createdByUserId: actor.kind === 'user' ? actor.id : null,
+        members: members as Readonly<Record<string, SpaceRole>>,
+        personalOf,
       };
       if (authorize(caller, 'audit.read', space).allow) return true;
     }

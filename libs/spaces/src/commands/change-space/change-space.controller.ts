@@ -27,7 +27,7 @@ export class ChangeSpaceController {
       400,
       {
         status: 403,
-        description: '`space_change_denied`: only admins and the key that created the Space change it',
+        description: '`space_change_denied`: only its owners (and admins) change it',
       },
       { status: 404, description: 'No such Space, or one this key cannot see' },
       {

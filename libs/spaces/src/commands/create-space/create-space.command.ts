@@ -1,10 +1,10 @@
-// Creating a Space: its name and slug are claimed first (unique across Spaces), then the Space is created. A slug the
+// Creating a Space (its creator becomes its owner): its name and slug are claimed first (unique across Spaces), then the Space is created. A slug the
 // client did not send is derived from the name, and made unique when that one is taken: the client did not cause it.
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { AggregateRepository, newEntityId, type CommandContext, type WriteResult } from '#eventsourcing';
-import { assertAllowed, type Principal } from '#identity';
+import { userIdOf, assertAllowed, type Principal } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { DEFAULT_SPACE_COLOR, spaceDecider } from '../../space.decider.js';
 import { spaceStreamId } from '../../space.events.js';
@@ -12,6 +12,7 @@ import { slugify } from '../../space.schemas.js';
 import { SpaceUniqueness } from '../../space-uniqueness.js';
 import { maySeeSpace, SpaceGrants } from '../../space-visibility.js';
 import type { CreateSpaceBody } from './create-space.schema.js';
+import { spaceCreationSetting } from '../../queries/get-space-creation-roles/get-space-creation-roles.query.js';
 
 export class CreateSpace extends Command<WriteResult> {
   constructor(
@@ -36,7 +37,12 @@ export class CreateSpaceHandler implements ICommandHandler<CreateSpace> {
   }
 
   async execute({ input, context, principal }: CreateSpace): Promise<WriteResult> {
-    assertAllowed(principal, 'space.create', null, 'this principal may not create Spaces');
+    assertAllowed(
+      principal,
+      'space.create',
+      await spaceCreationSetting(this.readStore),
+      'creating shared Spaces is restricted to the roles an admin allowed (GET /settings/space-creation)',
+    );
     const spaceId = newEntityId(context, 'spc');
     const fields = {
       name: input.name,
@@ -54,7 +60,8 @@ export class CreateSpaceHandler implements ICommandHandler<CreateSpace> {
     const result = await this.aggregates.decide(
       spaceStreamId(spaceId),
       spaceDecider,
-      { type: 'CreateSpace', spaceId, ...fields, slug },
+      // Its creator is its first owner (a user: signed in, or through a key of theirs).
+      { type: 'CreateSpace', spaceId, ...fields, slug, ownerUserId: userIdOf(principal) },
       context,
     );
     return { id: spaceId, position: result.position };

@@ -28,6 +28,11 @@ export class CreateSpaceController {
     errors: [
       400,
       {
+        status: 403,
+        description:
+          '`space_creation_restricted`: an admin restricted creating shared Spaces to roles the caller does not have',
+      },
+      {
         status: 409,
         description:
           'Names are unique across the instance. `space_name_taken` (or `space_slug_taken`): a Space this key may ' +

@@ -15,10 +15,10 @@ export class DeleteSpaceController {
     summary: 'Delete a Space',
     description:
       'Permanently removes the Space and, through their own commands, every Agent in it (and later its Knowledge and ' +
-      'conversations). Admins and the key that created the Space only.',
+      'conversations). Its owners (and admins) only.',
     response: { status: 204, description: 'Deleted' },
     errors: [
-      { status: 403, description: '`space_change_denied`: this key only sees the Space' },
+      { status: 403, description: '`space_change_denied`: the caller is not an owner of the Space' },
       { status: 404, description: 'No such Space, or one this key cannot see' },
     ],
   })

@@ -10,7 +10,7 @@ import { EVENT_STORE, type EventStore } from '#event-store';
 import { loadStateAsOf } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { maySeeSpace, SpaceGrants, visibleSpace } from '../../space-visibility.js';
-import type { SpaceView } from '../../spaces.read-model.js';
+import { spaceReply, type SpaceView } from '../../spaces.read-model.js';
 import { evolveSpace, initialSpaceState, spaceStreamId, type SpaceState } from '../../space.events.js';
 
 export class GetSpace extends Query<SpaceView> {
@@ -40,6 +40,8 @@ export async function spaceAsOf(store: EventStore, spaceId: string, asOf: Date):
     color: state.color,
     createdByApiKeyId: creator.kind === 'apiKey' ? creator.id : null,
     createdByUserId: creator.kind === 'user' ? creator.id : null,
+    ...(state.members ? { members: state.members } : {}),
+    ...(state.personalOf ? { personalOf: state.personalOf } : {}),
     createdAt: firstAt!,
     updatedAt: lastAt!,
   };
@@ -54,13 +56,13 @@ export class GetSpaceHandler implements IQueryHandler<GetSpace> {
   ) {}
 
   async execute({ spaceId, caller, asOf }: GetSpace): Promise<SpaceView> {
-    if (!asOf) return visibleSpace(this.readStore, this.grants, spaceId, caller);
+    if (!asOf) return spaceReply(await visibleSpace(this.readStore, this.grants, spaceId, caller));
     const space = await spaceAsOf(this.eventStore, spaceId, asOf);
     if (
       !space ||
       !(canChangeSpace(caller, space) || (await maySeeSpace(this.readStore, this.grants, spaceId, caller)))
     )
       throw new NotFoundError('Space', spaceId);
-    return space;
+    return spaceReply(space);
   }
 }

@@ -11,14 +11,17 @@ export const SpaceDto = z.object({
     .string()
     .nullable()
     .describe(
-      'The API key that created the Space: besides admins, the only key that may change or delete it',
+      'The API key that created the Space (a Space from before members: its owner until a membership is recorded)',
     ),
   createdByUserId: z
     .string()
     .nullable()
     .optional()
+    .describe('The user who created the Space signed in (a session): its first owner'),
+  isPersonal: z
+    .boolean()
     .describe(
-      'The user who created the Space signed in (a session): besides admins, only their sessions may change or delete it',
+      "Its user's private personal Space: only they see it (admins included), it is never shared or deleted",
     ),
   createdAt: z.string().describe('ISO 8601'),
   updatedAt: z.string().describe('ISO 8601'),

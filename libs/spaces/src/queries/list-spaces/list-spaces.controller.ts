@@ -15,7 +15,8 @@ export class ListSpacesController {
     tag: 'Spaces',
     summary: 'List Spaces',
     description:
-      'An admin key lists every Space; another key the Spaces it created and those holding an Agent it is granted.',
+      'An admin lists every Space; another person the Spaces they have a role in (and, with a key granted a list of ' +
+      'Agents, those holding them).',
     query: ListQuery,
     response: { status: 200, schema: listOf(SpaceDto), description: 'A page of Spaces, oldest first' },
     errors: [400],

@@ -1,13 +1,14 @@
-// The Spaces a caller sees, oldest first: an admin every Space; another key the Spaces it created and those holding
-// an Agent it is granted.
+// The Spaces a caller sees, oldest first: an admin every Space but other users' private personal ones; another
+// person the Spaces they have a role in (and, with a key granted a list of Agents, those holding them). An admin's
+// page may be short (personal Spaces are filtered after paging); the cursor stays exact.
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { ListQuery } from '#http';
-import type { Caller } from '#identity';
+import { authorize, type Caller } from '#identity';
 import { READ_STORE, type Page, type ReadStore } from '#read-store';
 import { SpaceGrants, visibleSpaceIds } from '../../space-visibility.js';
-import { SPACES, type SpaceView } from '../../spaces.read-model.js';
+import { spaceReply, SPACES, type SpaceView } from '../../spaces.read-model.js';
 
 export class ListSpaces extends Query<Page<SpaceView>> {
   constructor(
@@ -27,10 +28,18 @@ export class ListSpacesHandler implements IQueryHandler<ListSpaces> {
 
   async execute({ query, caller }: ListSpaces): Promise<Page<SpaceView>> {
     const visible = await visibleSpaceIds(this.readStore, this.grants, caller);
-    return this.readStore.reader<SpaceView>(SPACES).find(visible === null ? {} : { id: { $in: visible } }, {
-      sort: { field: 'createdAt' },
-      limit: query.limit,
-      cursor: query.cursor ?? null,
-    });
+    const page = await this.readStore
+      .reader<SpaceView>(SPACES)
+      .find(visible === null ? {} : { id: { $in: visible } }, {
+        sort: { field: 'createdAt' },
+        limit: query.limit,
+        cursor: query.cursor ?? null,
+      });
+    // An admin's list holds every Space but other users' private personal ones (the policy's space.read).
+    const data = page.data.filter(
+      (space) =>
+        visible !== null || authorize(caller, 'space.read', { space, holdsReachableAgent: false }).allow,
+    );
+    return { ...page, data: data.map(spaceReply) };
   }
 }

@@ -1,0 +1,36 @@
+// Putting a personal Agent created before personal Spaces into its user's private personal Space (the
+// personal-agent process, for the platform). The decider does it once: an Agent already in a Space is left alone.
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { ForbiddenError } from '#kernel';
+import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
+import type { Principal } from '#identity';
+import { agentDecider } from '../../agent.decider.js';
+import { agentStreamId } from '../../agent.events.js';
+
+export class PlacePersonalAgent extends Command<WriteResult> {
+  constructor(
+    readonly agentId: string,
+    readonly spaceId: string,
+    readonly context: CommandContext,
+    readonly principal: Principal,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(PlacePersonalAgent)
+export class PlacePersonalAgentHandler implements ICommandHandler<PlacePersonalAgent> {
+  constructor(private readonly aggregates: AggregateRepository) {}
+
+  async execute({ agentId, spaceId, context, principal }: PlacePersonalAgent): Promise<WriteResult> {
+    if (principal.kind !== 'platform')
+      throw new ForbiddenError('principal_not_supported', 'personal Agents are placed by the platform');
+    const result = await this.aggregates.decide(
+      agentStreamId(agentId),
+      agentDecider,
+      { type: 'PlacePersonalAgent', agentId, spaceId },
+      context,
+    );
+    return { id: agentId, position: result.position };
+  }
+}

@@ -1,0 +1,41 @@
+// Adding a member to a Space by user id, with a role (editors and owners; nobody grants above their own role).
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
+import type { Principal } from '#identity';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { spaceDecider } from '../../space.decider.js';
+import { spaceStreamId, type SpaceRole } from '../../space.events.js';
+import { loadMembershipChange, requireActiveUser } from '../../space-membership.js';
+
+export class AddSpaceMember extends Command<WriteResult> {
+  constructor(
+    readonly spaceId: string,
+    readonly userId: string,
+    readonly role: SpaceRole,
+    readonly context: CommandContext,
+    readonly principal: Principal,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(AddSpaceMember)
+export class AddSpaceMemberHandler implements ICommandHandler<AddSpaceMember> {
+  constructor(
+    private readonly aggregates: AggregateRepository,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  async execute({ spaceId, userId, role, context, principal }: AddSpaceMember): Promise<WriteResult> {
+    const { creatorUserId } = await loadMembershipChange(this.readStore, spaceId, userId, role, principal);
+    await requireActiveUser(this.readStore, userId);
+    const result = await this.aggregates.decide(
+      spaceStreamId(spaceId),
+      spaceDecider,
+      { type: 'AddSpaceMember', spaceId, userId, role, creatorUserId },
+      context,
+    );
+    return { id: spaceId, position: result.position };
+  }
+}

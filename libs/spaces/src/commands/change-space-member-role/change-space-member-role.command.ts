@@ -1,0 +1,48 @@
+// Changing a member's role (editors and owners, up to their own role; never one's own; the last owner stays).
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { NotFoundError } from '#kernel';
+import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
+import type { Principal } from '#identity';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { spaceDecider } from '../../space.decider.js';
+import { spaceStreamId, type SpaceRole } from '../../space.events.js';
+import { loadMembershipChange } from '../../space-membership.js';
+
+export class ChangeSpaceMemberRole extends Command<WriteResult> {
+  constructor(
+    readonly spaceId: string,
+    readonly userId: string,
+    readonly role: SpaceRole,
+    readonly context: CommandContext,
+    readonly principal: Principal,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(ChangeSpaceMemberRole)
+export class ChangeSpaceMemberRoleHandler implements ICommandHandler<ChangeSpaceMemberRole> {
+  constructor(
+    private readonly aggregates: AggregateRepository,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  async execute({ spaceId, userId, role, context, principal }: ChangeSpaceMemberRole): Promise<WriteResult> {
+    const { creatorUserId, currentRole } = await loadMembershipChange(
+      this.readStore,
+      spaceId,
+      userId,
+      role,
+      principal,
+    );
+    if (currentRole === null) throw new NotFoundError('Space member', userId);
+    const result = await this.aggregates.decide(
+      spaceStreamId(spaceId),
+      spaceDecider,
+      { type: 'ChangeSpaceMemberRole', spaceId, userId, role, creatorUserId },
+      context,
+    );
+    return { id: spaceId, position: result.position };
+  }
+}

@@ -1,0 +1,56 @@
+// The members of a Space, oldest first: to whoever has a role in it (and admins). A Space from before members lists
+// its creator as owner until a membership is recorded.
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import type { ListQuery } from '#http';
+import type { Principal } from '#identity';
+import { READ_STORE, type Page, type ReadStore } from '#read-store';
+import { creatorOf, spaceWithMembers } from '../../space-membership.js';
+import { SPACE_MEMBERS, type SpaceMemberView } from '../../spaces.read-model.js';
+
+export class ListSpaceMembers extends Query<Page<SpaceMemberView>> {
+  constructor(
+    readonly spaceId: string,
+    readonly query: z.output<typeof ListQuery>,
+    readonly principal: Principal,
+    /** Only this user's membership (what a membership write answers). */
+    readonly userId?: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListSpaceMembers)
+export class ListSpaceMembersHandler implements IQueryHandler<ListSpaceMembers> {
+  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
+
+  async execute({ spaceId, query, principal, userId }: ListSpaceMembers): Promise<Page<SpaceMemberView>> {
+    const space = await spaceWithMembers(this.readStore, spaceId, principal);
+    if (Object.keys(space.members ?? {}).length === 0) {
+      const creator = await creatorOf(this.readStore, space);
+      const data =
+        creator && (userId === undefined || userId === creator)
+          ? [
+              {
+                id: `${spaceId}:${creator}`,
+                spaceId,
+                userId: creator,
+                role: 'owner' as const,
+                addedAt: space.createdAt,
+                updatedAt: space.createdAt,
+              },
+            ]
+          : [];
+      return { data, nextCursor: null };
+    }
+    const page = await this.readStore
+      .reader<SpaceMemberView>(SPACE_MEMBERS)
+      .find(userId === undefined ? { spaceId } : { spaceId, userId }, {
+        sort: { field: 'addedAt' },
+        limit: query.limit,
+        cursor: query.cursor ?? null,
+      });
+    return { ...page, data: page.data.map(({ id: _id, ...member }) => member as SpaceMemberView) };
+  }
+}
