@@ -75,7 +75,13 @@ describeBrowser('web app in Chromium (e2e)', () => {
     });
     expect(agent.status).toBe(201);
     agentId = agent.body.id;
-    await invitedPerson(api.url, email);
+    const person = await invitedPerson(api.url, email);
+    // The person works in the Space as its editor: Space roles decide what a session reaches.
+    const member = await admin.post(`${CORE}/spaces/${spaceId}/members`, {
+      userId: person.userId,
+      role: 'editor',
+    });
+    expect(member.status).toBe(201);
     browser = await launch();
     context = await browser.newContext({ locale: 'en-US' });
     page = await context.newPage();
