@@ -1,12 +1,13 @@
 // The chat: the conversation list (search, archive, delete), the messages (Markdown made safe, citations `[n]` that
 // open the cited passage), a streamed answer with Stop (aborting the fetch ends the upstream call on the server),
 // regenerate, edit-and-rerun, attachments, an incognito toggle, and the turn's memory word (a proposal to answer, or
-// the flagged notice).
+// the flagged notice); the Agent's App views (app-views.tsx).
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, CORE, streamPost } from '../api';
 import { t } from '../i18n';
 import { renderMarkdown } from '../markdown';
 import { linkTo, navigate } from '../router';
+import { AppViews } from './app-views';
 import type { Agent, List } from '../state';
 
 export interface Citation {
@@ -456,6 +457,7 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
             {spaceId}
           </span>
         </header>
+        <AppViews agentId={agentId} onInsert={(text) => setDraft(text)} />
         <ol class="messages" aria-live="polite">
           {messages.map((m, index) => (
             <li
