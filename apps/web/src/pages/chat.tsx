@@ -206,10 +206,28 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
     } while (cursor);
     return all;
   };
-  const settle = async (id: string) => {
+  /**
+   * The stored turn replaces the streamed one. The stored answer's citations carry no cluster summary (and no chunk
+   * text): those of the streamed answer are kept on it, so citation [n] still opens the passage and the summary.
+   */
+  const settle = async (id: string, live?: ChatMessage) => {
     for (let attempt = 0; attempt < 20; attempt++) {
       const stored = await fetchMessages(id);
-      if (stored.at(-1)?.role === 'assistant') return setMessages(stored);
+      const last = stored.at(-1);
+      if (last?.role === 'assistant') {
+        if (!live || live.citations.length === 0) return setMessages(stored);
+        const citations = last.citations.map((citation) => {
+          const streamed = live.citations.find((c) => c.index === citation.index);
+          return streamed?.documentId === citation.documentId
+            ? {
+                ...citation,
+                text: citation.text ?? streamed.text,
+                summary: citation.summary ?? streamed.summary,
+              }
+            : citation;
+        });
+        return setMessages([...stored.slice(0, -1), { ...last, citations }]);
+      }
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   };
@@ -333,7 +351,7 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
       void loadConversations();
       // The stored turn replaces the optimistic one (its ids: delete, edit and regenerate need them). A stopped turn
       // is recorded (incomplete) just after the abort reaches the server: wait for it a little.
-      if (current && !incognito) await settle(current).catch(() => undefined);
+      if (current && !incognito) await settle(current, answer).catch(() => undefined);
     }
   };
 
