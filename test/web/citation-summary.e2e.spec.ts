@@ -1,9 +1,9 @@
 // Citations with the AI summary in Chromium (issue 23 §1): an Agent whose "Include AI summary" is on, its documents
 // Ready and its section-summary index built (as test/knowledge-summary.e2e.spec.ts builds it), answers with the
 // offline model, which cites [1]; in the chat, citation [1] opens the passage (document, section, the chunk's text)
-// and the cluster summary next to it, once the answer has streamed and been replaced by the stored turn (whose
-// citations carry no summary: the streamed answer's are kept). Not yet: a reloaded conversation's citations (the
-// recorded answer does not keep the summary). axe-core: 0 serious or critical violations with the panel open.
+// and the cluster summary next to it, once the answer has streamed and been replaced by the stored turn, and again
+// after a reload of the conversation (the recorded answer keeps its citations' summary, sealed). axe-core: 0 serious
+// or critical violations with the panel open.
 import type { Browser } from 'playwright-core';
 import { IngestionWorker } from '#knowledge/ingestion.worker';
 import { SummaryIndexWorker } from '#knowledge/summary/summary-index.worker';
@@ -100,7 +100,7 @@ describeBrowser('citations with the AI summary in Chromium (e2e)', () => {
     await api?.close();
   });
 
-  it('citation [1] opens the passage and the cluster summary next to it, once the stored turn replaced the streamed one', async () => {
+  it('citation [1] opens the passage and the cluster summary next to it, after the turn and after a reload', async () => {
     const context = await browser.newContext({ locale: 'en-US' });
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
@@ -111,17 +111,25 @@ describeBrowser('citations with the AI summary in Chromium (e2e)', () => {
     // The stored turn has replaced the streamed one (its actions need the stored ids).
     const answer = page.locator('li.message.assistant[data-streaming="false"]');
     await answer.getByRole('button', { name: 'Delete message' }).waitFor();
-    await answer.getByRole('button', { name: '[1]' }).first().click();
-    const panel = page.locator('.citation-panel');
-    await panel.locator('.passage', { hasText: 'Etna' }).waitFor();
-    expect(await panel.innerText()).toContain('volcanoes.md');
-    const summary = panel.locator('.summary');
-    await summary.getByRole('heading', { name: 'AI summary' }).waitFor();
-    // (The paragraph shows the summary's text; its line breaks are white space there.)
-    const squeeze = (text: string) => text.replace(/\s+/g, ' ').trim();
-    expect(squeeze(await summary.locator('p').innerText())).toBe(squeeze(summaryText));
+    const opensPassageAndSummary = async () => {
+      await answer.getByRole('button', { name: '[1]' }).first().click();
+      const panel = page.locator('.citation-panel');
+      await panel.locator('.passage', { hasText: 'Etna' }).waitFor();
+      expect(await panel.innerText()).toContain('volcanoes.md');
+      const summary = panel.locator('.summary');
+      await summary.getByRole('heading', { name: 'AI summary' }).waitFor();
+      // (The paragraph shows the summary's text; its line breaks are white space there.)
+      const squeeze = (text: string) => text.replace(/\s+/g, ' ').trim();
+      expect(squeeze(await summary.locator('p').innerText())).toBe(squeeze(summaryText));
+    };
+    await opensPassageAndSummary();
     await screenshot(page, 'chat-citation-summary');
     expect(await seriousViolations(page)).toEqual([]);
+
+    // A reload: the stored conversation's citation opens the same passage and summary.
+    await page.reload();
+    await answer.getByRole('button', { name: 'Delete message' }).waitFor();
+    await opensPassageAndSummary();
     await context.close();
   }, 120_000);
 });

@@ -207,8 +207,8 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
     return all;
   };
   /**
-   * The stored turn replaces the streamed one. The stored answer's citations carry no cluster summary (and no chunk
-   * text): those of the streamed answer are kept on it, so citation [n] still opens the passage and the summary.
+   * The stored turn replaces the streamed one. The stored answer's citations carry no chunk text (nor a cluster
+   * summary when recorded before the summary was kept): the streamed answer's are kept on it (no second fetch).
    */
   const settle = async (id: string, live?: ChatMessage) => {
     for (let attempt = 0; attempt < 20; attempt++) {
