@@ -251,6 +251,31 @@ describeBrowser('App isolation in the chat, in Chromium (e2e)', () => {
       const page = await fetch(`${separate.url}/space/spc_x/agent/agt_x`);
       await page.text();
       expect(page.headers.get('content-security-policy')).toContain('frame-src http://apps.localhost:4999;');
+      expect(page.headers.get('content-security-policy')).not.toContain("frame-src 'self'");
+      const other = client(separate.url, ADMIN_KEY);
+      const otherSpace = await other.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Apps') });
+      const otherAgent = await other.post<{ id: string }>(`${CORE}/agents`, {
+        spaceId: otherSpace.body.id,
+        name: uniqueName('Separate'),
+      });
+      const otherApp = await other.post<{ id: string }>(`${CORE}/apps`, {
+        name: 'Separate App',
+        source: { type: 'url', url: appUrl },
+        enablement: { kind: 'global' },
+      });
+      let views: { appOrigin: string | null; data: { views: { url: string }[] }[] } = {
+        appOrigin: null,
+        data: [],
+      };
+      // The global App's allowlist reaches the new Agent through the allowlist process.
+      await waitUntil(async () => {
+        views = (await other.get<typeof views>(`${CORE}/agents/${otherAgent.body.id}/apps`)).body;
+        return views.data.length === 1;
+      }, 10_000);
+      expect(views.appOrigin).toBe('http://apps.localhost:4999');
+      expect(views.data[0]!.views[0]!.url).toBe(
+        `http://apps.localhost:4999/app/${otherApp.body.id}/user/notes`,
+      );
     } finally {
       await separate.close();
     }

@@ -44,10 +44,12 @@ function AppFrame({
 }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const [received, setReceived] = useState<string[]>([]);
+  // An App origin that is the platform's own (a misconfiguration) counts as none: the view stays opaque.
+  const separate = appOrigin !== null && appOrigin !== location.origin ? appOrigin : null;
   useEffect(() => {
     setReceived([]);
     // Opaque ('null') without an App origin: the source check below is then what tells the frame apart.
-    const expectedOrigin = appOrigin ?? 'null';
+    const expectedOrigin = separate ?? 'null';
     const onMessage = (event: MessageEvent) => {
       if (event.source === null || event.source !== frame.current?.contentWindow) return;
       if (event.origin !== expectedOrigin) return;
@@ -59,7 +61,7 @@ function AppFrame({
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
-  }, [chosen.view.url, appOrigin]);
+  }, [chosen.view.url, separate]);
   const heading = `${chosen.appName}: ${chosen.view.title}`;
   return (
     <section class="app-view" aria-labelledby="app-view-title">
@@ -74,7 +76,7 @@ function AppFrame({
         src={chosen.view.url}
         title={heading}
         // Never allow-same-origin on the platform's origin; on the App origin the App's own origin is kept.
-        sandbox={appOrigin ? 'allow-scripts allow-forms allow-same-origin' : 'allow-scripts allow-forms'}
+        sandbox={separate ? 'allow-scripts allow-forms allow-same-origin' : 'allow-scripts allow-forms'}
         referrerpolicy="no-referrer"
       />
       {received.length > 0 && (
