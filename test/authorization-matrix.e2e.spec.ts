@@ -421,6 +421,7 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
       case 'knowledge.index':
       case 'memory.read':
       case 'memory.personal.write':
+      case 'app.view':
         return agent;
       default:
         return null;

@@ -1,4 +1,4 @@
-import { embedCsp, originAllowed } from './embed-origins.js';
+import { APP_CSP, chatCsp, embedCsp, originAllowed } from './embed-origins.js';
 
 const SELF = 'http://127.0.0.1:3000';
 
@@ -12,6 +12,14 @@ describe('embed origins', () => {
     expect(embedCsp(['*'])).toMatch(/frame-ancestors 'self' \*$/);
     // Nothing that could break out of the directive.
     expect(embedCsp(["https://a.com; script-src 'unsafe-inline'"])).toMatch(/frame-ancestors 'self'$/);
+  });
+
+  it("the app's pages frame the App views from the App origin only: APP_ORIGIN, else the instance itself", () => {
+    expect(chatCsp(null)).toContain("frame-src 'self';");
+    expect(chatCsp('https://apps.example.com')).toContain('frame-src https://apps.example.com;');
+    expect(chatCsp('https://apps.example.com')).not.toContain("frame-src 'self'");
+    expect(chatCsp(null)).toContain("frame-ancestors 'self'");
+    expect(APP_CSP).not.toContain('frame-src');
   });
 
   it('an Origin is allowed when it is the instance or matches an Allowed URL', () => {

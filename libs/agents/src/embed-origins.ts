@@ -15,8 +15,17 @@ const BASE = [
   "form-action 'self'",
 ];
 
-/** The CSP of the app's pages: framed by the instance itself only. */
+/** The CSP of the plain pages (the embed's refusals): framed by the instance itself only. */
 export const APP_CSP = [...BASE, "frame-ancestors 'self'"].join('; ');
+
+/**
+ * The web app's CSP (every route of its one page: the browser keeps a document's CSP across the app's own
+ * navigation, so the chat's frames are allowed from whichever route the app was opened at). It frames the App views
+ * of a chat, and only those: `frame-src` is exactly the App origin (APP_ORIGIN), or without one the platform's own
+ * origin (where every App answer carries a CSP sandbox and the iframe has no `allow-same-origin`).
+ */
+export const chatCsp = (appOrigin: string | null): string =>
+  [...BASE, `frame-src ${appOrigin ?? "'self'"}`, "frame-ancestors 'self'"].join('; ');
 
 /** A source the header can carry: `*`, or an origin / host pattern (the Agent schema's shape) without a path. */
 const SOURCE = /^(\*|(https?:\/\/)?(\*\.)?[A-Za-z0-9.-]+(:\d{1,5}|:\*)?)$/;

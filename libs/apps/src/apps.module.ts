@@ -20,6 +20,8 @@ import { RotateAppTokenController } from './commands/rotate-app-token/rotate-app
 import { RotateAppTokenHandler } from './commands/rotate-app-token/rotate-app-token.command.js';
 import { GetAppController } from './queries/get-app/get-app.controller.js';
 import { GetAppHandler } from './queries/get-app/get-app.query.js';
+import { ListAgentAppsController } from './queries/list-agent-apps/list-agent-apps.controller.js';
+import { ListAgentAppsHandler } from './queries/list-agent-apps/list-agent-apps.query.js';
 import { ListAppsController } from './queries/list-apps/list-apps.controller.js';
 import { ListAppsHandler } from './queries/list-apps/list-apps.query.js';
 
@@ -31,6 +33,7 @@ export const APP_CONTROLLERS = [
   RotateAppTokenController,
   RefreshAppController,
   DeleteAppController,
+  ListAgentAppsController,
   BridgeAgentController,
 ];
 
@@ -42,7 +45,7 @@ export const APP_COMMAND_HANDLERS = [
   DeleteAppHandler,
 ];
 
-export const APP_QUERY_HANDLERS = [ListAppsHandler, GetAppHandler];
+export const APP_QUERY_HANDLERS = [ListAppsHandler, GetAppHandler, ListAgentAppsHandler];
 
 @Global()
 @Module({

@@ -32,6 +32,18 @@ export interface Citation {
   readonly start: number;
   readonly end: number;
   readonly score: number;
+  /**
+   * With the Agent's includeAiSummary: the cluster summary of the section-summary index the answer was given, when it
+   * covers the cited document (null: none did). Its text is sealed with the message's key in the log and the read
+   * model, clear in the records the reader opens. Absent in answers recorded before it was kept.
+   */
+  readonly summary?: CitationSummary | null;
+}
+
+export interface CitationSummary {
+  readonly nodeId: string;
+  readonly level: number;
+  readonly text: Sealed;
 }
 
 export interface ToolCallRecord {

@@ -153,6 +153,7 @@ export class ConversationReader {
     for (const view of views) {
       sealed.push(view.content);
       for (const attachment of view.attachments) sealed.push(attachment.name, attachment.text);
+      for (const citation of view.citations) if (citation.summary) sealed.push(citation.summary.text);
     }
     const opened = await this.cipher.openMany(sealed);
     let next = 0;
@@ -165,12 +166,17 @@ export class ConversationReader {
         name: opened[next++] ?? '',
         text: opened[next++] ?? null,
       }));
+      const citations = view.citations.map((citation) =>
+        citation.summary
+          ? { ...citation, summary: { ...citation.summary, text: opened[next++] ?? '' } }
+          : citation,
+      );
       return {
         id: view.id,
         role: view.role,
         content,
         attachments,
-        citations: view.citations,
+        citations,
         status: view.status,
         replyTo: view.replyTo,
         model: view.model,

@@ -36,6 +36,20 @@ const answer = (messageId: string, replyTo: string): NewAnswer => ({
   },
 });
 
+/** A citation with the cluster summary the answer was given (an Agent with includeAiSummary). */
+const CITED = {
+  index: 1,
+  documentId: 'doc_1',
+  documentName: 'a.txt',
+  documentVersion: 1,
+  contentHash: 'sha256-x',
+  sectionPath: ['A'],
+  start: 0,
+  end: 3,
+  score: 0.9,
+  summary: { nodeId: 'node_1', level: 1, text: 'The documents speak of the alphabet.' },
+};
+
 describe('ConversationRepository: a turn’s data keys', () => {
   const dir = mkdtempSync(join(tmpdir(), 'conv-repo-'));
   const events = new SqliteEventStore({ path: ':memory:' });
@@ -83,7 +97,7 @@ describe('ConversationRepository: a turn’s data keys', () => {
     expect([...(await store.getMany(['msg_a1'])).keys()]).toEqual(['msg_a1']);
 
     calls.length = 0;
-    await repository.recordAnswer('conv_1', answer('msg_a1', 'msg_q1'), context);
+    await repository.recordAnswer('conv_1', { ...answer('msg_a1', 'msg_q1'), citations: [CITED] }, context);
     expect(calls).toEqual(['obtainMany msg_a1']);
 
     // Everything sealed opens with the keys the turn obtained; deleting the conversation erases all three.
@@ -96,7 +110,13 @@ describe('ConversationRepository: a turn’s data keys', () => {
       (data(posted).attachments as { name: string; text: string }[])[0]!.text,
       data(recorded).content,
       (data(recorded).provenance as { toolCalls: { arguments: string }[] }).toolCalls[0]!.arguments,
+      (data(recorded).citations as (typeof CITED)[])[0]!.summary.text,
     ];
+    // The citation's summary is kept with the answer, its text sealed (never in the log in clear).
+    expect((data(recorded).citations as (typeof CITED)[])[0]).toEqual({
+      ...CITED,
+      summary: { nodeId: 'node_1', level: 1, text: expect.not.stringContaining('alphabet') },
+    });
     expect(await cipher.openMany(sealed)).toEqual([
       'Hello',
       'Hello there',
@@ -104,6 +124,7 @@ describe('ConversationRepository: a turn’s data keys', () => {
       'abc',
       'The answer [1].',
       '{"q":"x"}',
+      'The documents speak of the alphabet.',
     ]);
     expect(await store.destroyGroup('conv_1')).toBe(3);
     expect(await cipher.openMany(sealed)).toEqual(sealed.map(() => null));

@@ -83,6 +83,11 @@ export class ConversationRepository implements ConversationWriter {
         answer: {
           ...answer,
           content: seal(answer.content),
+          citations: answer.citations.map((citation) =>
+            citation.summary
+              ? { ...citation, summary: { ...citation.summary, text: seal(citation.summary.text) } }
+              : citation,
+          ),
           provenance: {
             ...answer.provenance,
             toolCalls: answer.provenance.toolCalls.map((call) => ({

@@ -9,7 +9,8 @@ import { Controller, Get, Header, Inject, Param, Req, Res } from '@nestjs/common
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { authorize, Public } from '#identity';
-import { AGENTS, APP_CSP, embedCsp, originAllowed, type AgentView } from '#agents';
+import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
+import { AGENTS, APP_CSP, chatCsp, embedCsp, originAllowed, type AgentView } from '#agents';
 import { WebAssets } from './web-assets.js';
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Agent Platform</title></head>
@@ -35,6 +36,7 @@ export class WebController {
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(WebAssets) private readonly assets: WebAssets,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
   private page(reply: FastifyReply, file: string, csp: string, status = 200): void {
@@ -51,23 +53,24 @@ export class WebController {
 
   @Get(['/', 'sign-in', 'memories', 'developer', 'usage', 'admin'])
   app(@Res() reply: FastifyReply): void {
-    this.page(reply, '/index.html', APP_CSP);
+    this.page(reply, '/index.html', chatCsp(this.config.apps.appOrigin));
   }
 
+  /** The chat: it frames its Agent's App views, from the App origin only (`frame-src`, as on every app route). */
   @Get('space/:spaceId/agent/:agentId')
   chat(@Res() reply: FastifyReply): void {
-    this.page(reply, '/index.html', APP_CSP);
+    this.page(reply, '/index.html', chatCsp(this.config.apps.appOrigin));
   }
 
   /** The old chat route: the app looks the Agent's Space up and goes to its Space route (or shows 404). */
   @Get('chat/:agentId')
   oldChat(@Res() reply: FastifyReply): void {
-    this.page(reply, '/index.html', APP_CSP);
+    this.page(reply, '/index.html', chatCsp(this.config.apps.appOrigin));
   }
 
   @Get('agent/:agentId/settings')
   agentSettings(@Res() reply: FastifyReply): void {
-    this.page(reply, '/index.html', APP_CSP);
+    this.page(reply, '/index.html', chatCsp(this.config.apps.appOrigin));
   }
 
   @Get('assets/:asset')

@@ -1,12 +1,13 @@
 // The chat: the conversation list (search, archive, delete), the messages (Markdown made safe, citations `[n]` that
 // open the cited passage), a streamed answer with Stop (aborting the fetch ends the upstream call on the server),
 // regenerate, edit-and-rerun, attachments, an incognito toggle, and the turn's memory word (a proposal to answer, or
-// the flagged notice).
+// the flagged notice); the Agent's App views (app-views.tsx).
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, CORE, streamPost } from '../api';
 import { t } from '../i18n';
 import { renderMarkdown } from '../markdown';
 import { linkTo, navigate } from '../router';
+import { AppViews } from './app-views';
 import type { Agent, List } from '../state';
 
 export interface Citation {
@@ -205,10 +206,28 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
     } while (cursor);
     return all;
   };
-  const settle = async (id: string) => {
+  /**
+   * The stored turn replaces the streamed one. The stored answer's citations carry no chunk text (nor a cluster
+   * summary when recorded before the summary was kept): the streamed answer's are kept on it (no second fetch).
+   */
+  const settle = async (id: string, live?: ChatMessage) => {
     for (let attempt = 0; attempt < 20; attempt++) {
       const stored = await fetchMessages(id);
-      if (stored.at(-1)?.role === 'assistant') return setMessages(stored);
+      const last = stored.at(-1);
+      if (last?.role === 'assistant') {
+        if (!live || live.citations.length === 0) return setMessages(stored);
+        const citations = last.citations.map((citation) => {
+          const streamed = live.citations.find((c) => c.index === citation.index);
+          return streamed?.documentId === citation.documentId
+            ? {
+                ...citation,
+                text: citation.text ?? streamed.text,
+                summary: citation.summary ?? streamed.summary,
+              }
+            : citation;
+        });
+        return setMessages([...stored.slice(0, -1), { ...last, citations }]);
+      }
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   };
@@ -332,7 +351,7 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
       void loadConversations();
       // The stored turn replaces the optimistic one (its ids: delete, edit and regenerate need them). A stopped turn
       // is recorded (incomplete) just after the abort reaches the server: wait for it a little.
-      if (current && !incognito) await settle(current).catch(() => undefined);
+      if (current && !incognito) await settle(current, answer).catch(() => undefined);
     }
   };
 
@@ -456,6 +475,7 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
             {spaceId}
           </span>
         </header>
+        <AppViews agentId={agentId} onInsert={(text) => setDraft(text)} />
         <ol class="messages" aria-live="polite">
           {messages.map((m, index) => (
             <li

@@ -10,9 +10,7 @@ import type { ContextItem } from './context-providers.js';
 import { citationMarkers, dropUnknownMarkers } from './grounding.js';
 import type { SourceBook } from './source-book.js';
 
-export type AnswerCitation = Citation & {
-  readonly summary?: { readonly nodeId: string; readonly level: number; readonly text: string } | null;
-};
+export type AnswerCitation = Citation;
 
 export interface TurnAnswer {
   readonly conversationId: string;
@@ -58,9 +56,22 @@ export function recordedAnswer(outcome: TurnOutcome): NewAnswer {
   const { agent, model, result, sources } = outcome;
   const known = sources.indexes();
   const content = dropUnknownMarkers(result.content, known);
+  const summary = agent.includeAiSummary ? sources.summary : null;
   const citations: AnswerCitation[] = citationMarkers(content)
     .filter((index) => known.has(index))
-    .map((index) => sources.get(index)!);
+    .map((index) => {
+      const citation = sources.get(index)!;
+      return agent.includeAiSummary
+        ? {
+            ...citation,
+            // Kept with the answer, so a reloaded conversation's citation still opens its summary.
+            summary:
+              summary && summary.documentIds.includes(citation.documentId)
+                ? { nodeId: summary.nodeId, level: summary.level, text: summary.text }
+                : null,
+          }
+        : citation;
+    });
   return {
     messageId: outcome.answerId,
     replyTo: outcome.messageId,

@@ -242,6 +242,21 @@ describe('the authorization policy', () => {
     }
   });
 
+  it("an Agent's App views are seen by the people who use the Agent; never by an App or a visitor", () => {
+    const session = { kind: 'session', userId: 'usr_1', isAdmin: false } as const;
+    expect(authorize(session, 'app.view', teamAgent)).toEqual(ALLOW);
+    expect(authorize(session, 'app.view', personal)).toEqual(ALLOW);
+    expect(authorize({ ...session, userId: 'usr_2' }, 'app.view', personal)).toEqual(
+      denied('agent_access_denied'),
+    );
+    expect(authorize(key({ agents: ['agt_t'] }), 'app.view', teamAgent)).toEqual(ALLOW);
+    expect(authorize(key({ agents: [] }), 'app.view', teamAgent)).toEqual(denied('agent_access_denied'));
+    const app = { kind: 'appToken', appId: 'app_1', allowlist: ['agt_pub'] } as const;
+    expect(authorize(app, 'app.view', publicAgent)).toEqual(denied('principal_not_supported'));
+    const visitor = { kind: 'embedVisitor', agentId: 'agt_pub', visitorId: 'v_1' } as const;
+    expect(authorize(visitor, 'app.view', publicAgent)).toEqual(denied('principal_not_supported'));
+  });
+
   it('provenance: admins see every answer that used a source; a user their own answers of an Agent they use', () => {
     const answer = { agent: teamAgent, userId: 'usr_1' };
     expect(authorize(key({ isAdmin: true, userId: 'usr_9' }), 'provenance.read', answer)).toEqual(ALLOW);

@@ -187,6 +187,8 @@ export interface Resources {
   'app.manage': null;
   /** Call the bridge without an Agent (a standalone App's generation, transcription, speech). */
   'app.standalone': null;
+  /** See the Apps enabled for an Agent and open their views in the chat: a person who uses the Agent. */
+  'app.view': AgentOwnership;
 }
 
 export type Action = keyof Resources;
@@ -229,6 +231,7 @@ export const ACTIONS = [
   'provenance.read',
   'app.manage',
   'app.standalone',
+  'app.view',
 ] as const satisfies readonly Action[];
 
 /** Why a principal is refused: the loaders use it as the error code of a 403 (or answer 404 to hide existence). */
@@ -457,6 +460,11 @@ const RULES: { readonly [A in Action]: Rule<A> } = {
   // Any App (its token, or a person through its session token) may use the instance-wide default model without an
   // Agent; users do that through the gateway.
   'app.standalone': (principal) => allowIf(principal.kind === 'appToken', 'principal_not_supported'),
+  // The App views a chat shows: a person's (a session or their key) who uses the Agent; an App or a visitor, none.
+  'app.view': (principal, agent) =>
+    !isUser(principal) && !isAdmin(principal)
+      ? deny('principal_not_supported')
+      : allowIf(mayUseAgent(principal, agent), 'agent_access_denied'),
 };
 
 const KNOWN_PRINCIPALS: ReadonlySet<string> = new Set([

@@ -203,6 +203,8 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`DELETE ${CORE}/apps/{appId}`]: 'app.manage',
   [`POST ${CORE}/apps/{appId}/token`]: 'app.manage',
   [`POST ${CORE}/apps/{appId}/refresh`]: 'app.manage',
+  // The Apps of an Agent whose views its chat shows: whoever uses the Agent as a person.
+  [`GET ${CORE}/agents/{agentId}/apps`]: 'app.view',
 
   // The bridge (an App token or a svc_session_token): the Agents of the App's allowlist.
   [`GET ${BRIDGE}`]: 'agent.use',

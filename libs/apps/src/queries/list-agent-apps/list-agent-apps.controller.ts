@@ -1,0 +1,45 @@
+// GET /agents/{agentId}/apps (our design): the Apps of an Agent whose views its chat shows, for whoever uses the
+// Agent as a person.
+import { Controller, Get, Param } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { z } from 'zod';
+import { ApiRoute } from '#http';
+import { CurrentCaller, principalOf, type Caller } from '#identity';
+import { ListAgentApps } from './list-agent-apps.query.js';
+
+const AgentAppsDto = z.object({
+  appOrigin: z
+    .string()
+    .nullable()
+    .describe("APP_ORIGIN, where the views are served; null: the platform's origin (each view sandboxed)"),
+  data: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      views: z.array(
+        z.object({
+          id: z.string(),
+          title: z.string(),
+          path: z.string(),
+          url: z.string().describe("Where the chat's sandboxed iframe points"),
+        }),
+      ),
+    }),
+  ),
+});
+
+@Controller('api/v1/core/agents/:agentId/apps')
+export class ListAgentAppsController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @ApiRoute({
+    tag: 'Apps',
+    summary: 'The Apps enabled for an Agent, with the views its chat shows',
+    response: { status: 200, schema: AgentAppsDto, description: 'The Apps with views, by name' },
+    errors: [{ status: 403, description: '`agent_access_denied`, `principal_not_supported`' }, 404],
+  })
+  @Get()
+  list(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller) {
+    return this.queries.execute(new ListAgentApps(agentId, principalOf(caller)));
+  }
+}

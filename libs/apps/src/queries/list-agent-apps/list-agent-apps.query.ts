@@ -1,0 +1,77 @@
+// The Apps enabled for an Agent (its allowlist documents, kept by AppAllowlistProcess) with the views its chat may
+// show: a person who uses the Agent asks (the policy's `app.view`). Each view's `url` is where the chat's sandboxed
+// iframe points: the App origin (APP_ORIGIN) when one is configured, else the proxy's path on the platform's origin.
+// Nothing of the App's source, token or errors is answered.
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { authorize, type Principal } from '#identity';
+import { ForbiddenError, NotFoundError, PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { AGENTS, type AgentView } from '#agents';
+import { APP_ALLOWLIST, APPS, type AppAllowlistEntry, type AppView } from '../../apps.read-model.js';
+
+export interface AgentAppView {
+  readonly id: string;
+  readonly title: string;
+  readonly path: string;
+  readonly url: string;
+}
+
+export interface AgentApps {
+  /** The origin the views are served on: APP_ORIGIN, or null (the platform's own, each view an opaque origin). */
+  readonly appOrigin: string | null;
+  readonly data: { readonly id: string; readonly name: string; readonly views: AgentAppView[] }[];
+}
+
+export class ListAgentApps extends Query<AgentApps> {
+  constructor(
+    readonly agentId: string,
+    readonly principal: Principal,
+  ) {
+    super();
+  }
+}
+
+/** An Agent's allowlist is bounded by the Apps registered; a page this size is read at a time. */
+const PAGE = 200;
+
+@QueryHandler(ListAgentApps)
+export class ListAgentAppsHandler implements IQueryHandler<ListAgentApps> {
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+  ) {}
+
+  async execute({ agentId, principal }: ListAgentApps): Promise<AgentApps> {
+    const agent =
+      agentId.length <= 128 ? await this.readStore.reader<AgentView>(AGENTS).get(agentId) : undefined;
+    if (!agent) throw new NotFoundError('Agent', agentId);
+    const decision = authorize(principal, 'app.view', agent);
+    if (!decision.allow)
+      throw new ForbiddenError(decision.reason, `the Apps of Agent '${agent.id}' are not yours to see`);
+    const appOrigin = this.config.apps.appOrigin;
+    const allowlist = this.readStore.reader<AppAllowlistEntry>(APP_ALLOWLIST);
+    const apps = this.readStore.reader<AppView>(APPS);
+    const data: AgentApps['data'][number][] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await allowlist.find({ agentId }, { limit: PAGE, cursor });
+      for (const entry of page.data) {
+        const app = await apps.get(entry.appId);
+        if (!app?.meta || app.meta.standalone || app.meta.views.length === 0) continue;
+        const base = `/app/${app.id}`;
+        data.push({
+          id: app.id,
+          name: app.name,
+          views: app.meta.views.map((view) => {
+            const path = view.path.startsWith('/') ? view.path : `/${view.path}`;
+            return { id: view.id, title: view.title, path, url: `${appOrigin ?? ''}${base}${path}` };
+          }),
+        });
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    data.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+    return { appOrigin, data };
+  }
+}
