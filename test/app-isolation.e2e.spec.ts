@@ -124,7 +124,13 @@ describeBrowser('App isolation in the chat, in Chromium (e2e)', () => {
     });
     expect(app.status).toBe(201);
     const email = `iso-${Date.now()}@example.com`;
-    await invitedPerson(api.url, email);
+    const person = await invitedPerson(api.url, email);
+    // The person uses the Space's Agent as its member (Space roles decide what a person reaches).
+    const member = await admin.post(`${CORE}/spaces/${space.body.id}/members`, {
+      userId: person.userId,
+      role: 'member',
+    });
+    expect(member.status).toBe(201);
 
     const context = await browser.newContext({ locale: 'en-US' });
     await context.addInitScript(PROBE);

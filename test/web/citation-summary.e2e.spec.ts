@@ -91,7 +91,13 @@ describeBrowser('citations with the AI summary in Chromium (e2e)', () => {
     });
     expect(found.body.summary?.text).toBeTruthy();
     summaryText = found.body.summary!.text;
-    await invitedPerson(api.url, email);
+    const person = await invitedPerson(api.url, email);
+    // The person uses the Space's Agent as its member (Space roles decide what a person reaches).
+    const member = await admin.post(`${CORE}/spaces/${spaceId}/members`, {
+      userId: person.userId,
+      role: 'member',
+    });
+    expect(member.status).toBe(201);
     browser = await launch();
   }, 180_000);
 

@@ -19,11 +19,9 @@ import { ListSpaceMembersController } from './queries/list-space-members/list-sp
 import { ListSpaceMembersHandler } from './queries/list-space-members/list-space-members.query.js';
 import { SpaceCreationController } from './commands/set-space-creation-roles/space-creation.controller.js';
 import { PromptsController } from './prompts/prompts.controller.js';
-import {
-  CreatePromptHandler,
-  DeletePromptHandler,
-  RevisePromptHandler,
-} from './prompts/commands/prompt-commands.js';
+import { CreatePromptHandler } from './prompts/commands/create-prompt/create-prompt.command.js';
+import { RevisePromptHandler } from './prompts/commands/revise-prompt/revise-prompt.command.js';
+import { DeletePromptHandler } from './prompts/commands/delete-prompt/delete-prompt.command.js';
 import {
   GetPromptHandler,
   GetPromptVersionHandler,

@@ -18,7 +18,9 @@ import { ApiRoute, listOf, ListQuery, ZodBody, ZodQuery } from '#http';
 import { commandContext, CurrentCaller, IdempotencyInterceptor, principalOf, type Caller } from '#identity';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { ValidationError } from '#kernel';
-import { CreatePrompt, DeletePrompt, RevisePrompt } from './commands/prompt-commands.js';
+import { CreatePrompt } from './commands/create-prompt/create-prompt.command.js';
+import { RevisePrompt } from './commands/revise-prompt/revise-prompt.command.js';
+import { DeletePrompt } from './commands/delete-prompt/delete-prompt.command.js';
 import { GetPrompt, GetPromptVersion, ListPrompts } from './queries/prompt-queries.js';
 import { PROMPT_VERSIONS_READ_MODEL, PROMPTS_READ_MODEL } from './prompt.js';
 

@@ -7,7 +7,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { authorize, type Principal } from '#identity';
 import { ForbiddenError, NotFoundError, PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { AGENTS, type AgentView } from '#agents';
+import { AGENTS, spaceOf, type AgentView } from '#agents';
 import { APP_ALLOWLIST, APPS, type AppAllowlistEntry, type AppView } from '../../apps.read-model.js';
 
 export interface AgentAppView {
@@ -46,7 +46,10 @@ export class ListAgentAppsHandler implements IQueryHandler<ListAgentApps> {
     const agent =
       agentId.length <= 128 ? await this.readStore.reader<AgentView>(AGENTS).get(agentId) : undefined;
     if (!agent) throw new NotFoundError('Agent', agentId);
-    const decision = authorize(principal, 'app.view', agent);
+    const decision = authorize(principal, 'app.view', {
+      ...agent,
+      space: await spaceOf(this.readStore, agent),
+    });
     if (!decision.allow)
       throw new ForbiddenError(decision.reason, `the Apps of Agent '${agent.id}' are not yours to see`);
     const appOrigin = this.config.apps.appOrigin;

@@ -1,0 +1,40 @@
+// Delete a Space's prompt (the prompt library): the handler authorizes through the loader (the policy's
+// `prompt.change`: editors) and runs the prompt decider.
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
+import type { Principal } from '#identity';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { promptDecider, promptStreamId } from '../../prompt.js';
+import { promptOf, promptSpace } from '../../prompt-access.js';
+
+export class DeletePrompt extends Command<WriteResult> {
+  constructor(
+    readonly spaceId: string,
+    readonly promptId: string,
+    readonly context: CommandContext,
+    readonly principal: Principal,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(DeletePrompt)
+export class DeletePromptHandler implements ICommandHandler<DeletePrompt> {
+  constructor(
+    private readonly aggregates: AggregateRepository,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  async execute({ spaceId, promptId, context, principal }: DeletePrompt): Promise<WriteResult> {
+    await promptSpace(this.readStore, spaceId, principal, 'prompt.change');
+    await promptOf(this.readStore, spaceId, promptId);
+    const result = await this.aggregates.decide(
+      promptStreamId(promptId),
+      promptDecider,
+      { type: 'DeletePrompt', promptId },
+      context,
+    );
+    return { id: promptId, position: result.position };
+  }
+}
