@@ -31,7 +31,20 @@
       if (!agentId) return;
       const button = document.createElement('button');
       button.type = 'button';
-      button.textContent = '💬';
+      // A speech-bubble icon drawn as SVG: no emoji font needed on the host's machine.
+      const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+      svg.setAttribute('viewBox', '0 0 24 24');
+      svg.setAttribute('width', '26');
+      svg.setAttribute('height', '26');
+      svg.setAttribute('aria-hidden', 'true');
+      const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+      path.setAttribute(
+        'd',
+        'M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4H4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z',
+      );
+      path.setAttribute('fill', 'currentColor');
+      svg.append(path);
+      button.append(svg);
       button.setAttribute('aria-label', script.dataset.label ?? 'Open chat');
       button.setAttribute('aria-expanded', 'false');
       Object.assign(button.style, {
