@@ -8,15 +8,34 @@ import { GetCostControlController } from './queries/get-cost-control/get-cost-co
 import { GetCostControlHandler } from './queries/get-cost-control/get-cost-control.query.js';
 import { GetUsageController } from './queries/get-usage/get-usage.controller.js';
 import { GetUsageHandler } from './queries/get-usage/get-usage.query.js';
+import { SetUserSpendLimitController } from './commands/set-user-spend-limit/set-user-spend-limit.controller.js';
+import { SetUserSpendLimitHandler } from './commands/set-user-spend-limit/set-user-spend-limit.command.js';
+import { GetUserSpendController } from './queries/get-user-spend/get-user-spend.controller.js';
+import { GetUserSpendHandler, ListUserSpendHandler } from './queries/get-user-spend/get-user-spend.query.js';
 import { UsageLimiter } from './usage-limiter.js';
 import { UsageRecorder } from './usage-recorder.js';
 import { UserSpendLimiter } from './user-spend-limiter.js';
 
-export const USAGE_CONTROLLERS = [GetUsageController, GetCostControlController, SetUsageLimitController];
+export const USAGE_CONTROLLERS = [
+  GetUsageController,
+  GetCostControlController,
+  SetUsageLimitController,
+  GetUserSpendController,
+  SetUserSpendLimitController,
+];
 
-export const USAGE_COMMAND_HANDLERS = [SetUsageLimitHandler, RecordModelCallsHandler];
+export const USAGE_COMMAND_HANDLERS = [
+  SetUsageLimitHandler,
+  RecordModelCallsHandler,
+  SetUserSpendLimitHandler,
+];
 
-export const USAGE_QUERY_HANDLERS = [GetUsageHandler, GetCostControlHandler];
+export const USAGE_QUERY_HANDLERS = [
+  GetUsageHandler,
+  GetCostControlHandler,
+  GetUserSpendHandler,
+  ListUserSpendHandler,
+];
 
 @Module({
   controllers: USAGE_CONTROLLERS,
