@@ -138,6 +138,41 @@ describe('per-user weekly spend (e2e)', () => {
     });
   });
 
+  it('200 racing calls overshoot the limit by no more than one call’s estimate', async () => {
+    const ask = () =>
+      sdk().chat.completions.create({
+        model: 'offline-chat',
+        messages: [{ role: 'user', content: 'Tell me about volcanoes.' }],
+        max_tokens: 40,
+      });
+    const probe = await ask();
+    // The reservation of one call: its input (counted as the gateway counts it) plus its max_tokens.
+    const estimate = probe.usage!.prompt_tokens + 40;
+    const start = await admin().get<Spend>(`${spendOf}/me`);
+    const limit = start.body.used.tokens + 50 * estimate + Math.floor(estimate / 2);
+    await admin().put(`${spendOf}/${userId}`, { tokens: limit, overage: 'block' });
+    const outcomes = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        ask().then(
+          () => 'admitted',
+          (error: unknown) =>
+            (error as { code?: string }).code === 'usage_limit_exceeded' ? 'refused' : 'other',
+        ),
+      ),
+    );
+    const admitted = outcomes.filter((outcome) => outcome === 'admitted').length;
+    const used = (await admin().get<Spend>(`${spendOf}/me`)).body.used.tokens;
+    const overshoot = Math.max(0, used - limit);
+    console.log(
+      `200 racing chats: ${admitted} admitted, ${outcomes.filter((o) => o === 'refused').length} refused; ` +
+        `used ${used} of ${limit} tokens, overshoot ${overshoot} (one call's estimate: ${estimate})`,
+    );
+    expect(outcomes).not.toContain('other');
+    expect(admitted).toBeGreaterThan(0);
+    expect(admitted).toBeLessThan(200);
+    expect(overshoot).toBeLessThanOrEqual(estimate);
+  });
+
   it('lets a user read their own limit only; admins set them; bad input is a 4xx', async () => {
     const other = await admin().post<{ id: string; key: string; ownerUserId: string }>(`${CORE}/api-keys`, {
       name: uniqueName('other'),
