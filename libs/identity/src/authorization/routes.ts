@@ -196,7 +196,8 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`DELETE ${CORE}/cost-control/{apiKeyId}`]: 'usage.read.all',
   // Users' weekly spend limits: one's own (`me`); everyone's and setting them for admins.
   [`GET ${CORE}/cost-control/users`]: 'usage.read.all',
-  [`GET ${CORE}/cost-control/users/{userId}`]: 'usage.read.own',
+  [`GET ${CORE}/cost-control/users/me`]: 'usage.read.own',
+  [`GET ${CORE}/cost-control/users/{userId}`]: 'usage.read.all',
   [`PUT ${CORE}/cost-control/users/{userId}`]: 'usage.read.all',
   [`DELETE ${CORE}/cost-control/users/{userId}`]: 'usage.read.all',
 

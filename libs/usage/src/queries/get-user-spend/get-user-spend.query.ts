@@ -1,4 +1,5 @@
-// A user's spend limit, what their week has used, its overage and when it resets: one's own; everyone's for admins.
+// A user's spend limit, what their week has used, its overage and when it resets: one's own (`me`); any user's and
+// everyone's for admins.
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
@@ -10,7 +11,8 @@ import type { UserSpendDto, UserSpendListDto } from './get-user-spend.schema.js'
 
 export class GetUserSpend extends Query<z.output<typeof UserSpendDto>> {
   constructor(
-    readonly userId: string,
+    /** null: the caller's own (`me`, `usage.read.own`); a user's id: admins (`usage.read.all`). */
+    readonly userId: string | null,
     readonly caller: Caller,
   ) {
     super();
@@ -32,9 +34,15 @@ export class GetUserSpendHandler implements IQueryHandler<GetUserSpend> {
   ) {}
 
   async execute({ userId, caller }: GetUserSpend) {
-    assertAllowed(caller, 'usage.read.own', null, 'this principal has no usage of its own');
-    if (userId !== caller.userId && !authorize(caller, 'usage.read.all', null).allow)
-      throw new ForbiddenError('admin_required', "only admins see another user's limit");
+    if (userId === null) {
+      assertAllowed(caller, 'usage.read.own', null, 'this principal has no usage of its own');
+      return this.spend.status(caller.userId);
+    }
+    if (!authorize(caller, 'usage.read.all', null).allow)
+      throw new ForbiddenError(
+        'admin_required',
+        "only admins read a user's limit by id (yours: /cost-control/users/me)",
+      );
     const user = await this.readStore.reader<UserView>(USERS).get(userId);
     if (!user) throw new NotFoundError('user', userId);
     return this.spend.status(userId);
