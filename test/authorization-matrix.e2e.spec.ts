@@ -310,6 +310,8 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
       [`POST ${CORE}/marketplace/skills/{skillId}/restore`]: {},
       [`POST ${CORE}/cost-control/{apiKeyId}`]: { tokens: 1000, window: 'day' },
       [`PUT ${CORE}/cost-control/{apiKeyId}`]: { tokens: 2000, window: 'day' },
+      // `allow`: the user's later calls in the matrix still go through.
+      [`PUT ${CORE}/cost-control/users/{userId}`]: { tokens: 1_000_000, overage: 'allow' },
       [`POST ${CORE}/apps`]: {
         name: uniqueName('matrix app'),
         source: { type: 'url', url: 'http://127.0.0.1:9' },

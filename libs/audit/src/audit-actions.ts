@@ -36,6 +36,7 @@ const IDENTITY: Record<string, string> = {
   ApiKeyAgentAccessChanged: "changed an API key's Agent grants",
   ApiKeyUsageLimitChanged: "changed an API key's usage limit",
   ApiKeyRevoked: 'revoked an API key',
+  UserSpendLimitChanged: "changed a user's weekly spend limit",
 };
 
 const KNOWLEDGE: Record<string, string> = {

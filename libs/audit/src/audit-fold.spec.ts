@@ -153,6 +153,10 @@ describe('AuditFold', () => {
   it('lists unknown event types by their name in words', () => {
     expect(actionOf('SkillVersionPublished')).toBe('skill version published');
   });
+
+  it("names a change of a user's spend limit in the trail", () => {
+    expect(actionOf('UserSpendLimitChanged')).toBe("changed a user's weekly spend limit");
+  });
 });
 
 describe('redact', () => {

@@ -1,5 +1,7 @@
 // Every model call of the platform goes through here, whichever surface asked (the compatible gateway or the core
-// LLM endpoints): resolve the model, admit the call against the key's usage limit, call the provider with the
+// LLM endpoints): resolve the model, admit the call against the key's and the user's usage limits at once (one choke
+// point for every path: compat chat streamed or not, embeddings, rerank, turns and their tool steps, memory
+// extraction, compaction, generate endpoints, bridge), call the provider with the
 // caller's abort signal, map upstream failures to clear errors, and record the call's usage (also for streams that
 // end early, whose tokens are then counted here).
 // Over 300 lines on purpose: the one hot path of every model call (chat, stream, embeddings, rerank, image), kept in
@@ -32,7 +34,14 @@ import {
   runOffline,
 } from '#model-providers';
 import { countTokens } from '#tokenizer';
-import { callCost, UsageLimiter, type Reservation, type UsageEstimate, UsageRecorder } from '#usage';
+import {
+  callCost,
+  UsageLimiter,
+  UserSpendLimiter,
+  type Reservation,
+  type UsageEstimate,
+  UsageRecorder,
+} from '#usage';
 import type { CallOutcome, Operation, Surface } from '#usage';
 import { assertAllowed, type ApiKeyView, type Caller } from '#identity';
 import { StreamedText } from './streamed-text.js';
@@ -123,6 +132,7 @@ export class ModelGateway {
     private readonly providers: ModelProviders,
     private readonly recorder: UsageRecorder,
     private readonly limiter: UsageLimiter,
+    private readonly spend: UserSpendLimiter,
   ) {}
 
   /** The configured model of that key and kind, or 404 `model_not_found`. */
@@ -237,8 +247,9 @@ export class ModelGateway {
     inputs: readonly EmbeddingInput[],
     signal: AbortSignal,
   ): Promise<EmbeddingResult> {
-    // Embeddings are recorded but not limited: Knowledge ingestion depends on them (spec: limits cover chat and rerank).
-    const call = await this.begin(scope, model, 'embeddings', false, null);
+    // Embeddings are not limited by the key's limit (Knowledge ingestion depends on them; spec: key limits cover chat
+    // and rerank), but by the user's weekly limit: their input counts.
+    const call = await this.begin(scope, model, 'embeddings', false, null, () => embeddingEstimate(inputs));
     const provider = this.providers.for(model);
     return this.complete(call, model, signal, () => provider.embed(model, inputs, signal), inputOnly);
   }
@@ -354,20 +365,40 @@ export class ModelGateway {
     }
   }
 
-  /** Admits a call (limited when `estimate` is given) and returns how to end it: settle the limit, record usage. */
+  /**
+   * Admits a call and returns how to end it (settle the limits, record usage): against the key's limit when `estimate`
+   * is given, and always against the user's weekly limit (`spent + reserved + estimate ≤ limit`; `userEstimate` for
+   * calls the key's limit does not cover, else `estimate`; nothing expected when neither is known beforehand).
+   */
   private async begin(
     scope: CallScope,
     model: ModelConfig,
     operation: Operation,
     streamed: boolean,
     estimate: (() => Promise<UsageEstimate>) | null,
+    userEstimate: (() => Promise<UsageEstimate>) | null = estimate,
   ): Promise<CallInProgress> {
+    const userLimit = await this.spend.limitOf(scope.userId);
+    const expected =
+      estimate && (scope.apiKey.usageLimit || (userLimit && userEstimate === estimate))
+        ? await estimate()
+        : NOTHING_EXPECTED;
     const reservation: Reservation | null = estimate
-      ? await this.limiter.reserve(
-          scope.apiKey,
-          scope.apiKey.usageLimit ? await estimate() : NOTHING_EXPECTED,
-        )
+      ? await this.limiter.reserve(scope.apiKey, scope.apiKey.usageLimit ? expected : NOTHING_EXPECTED)
       : null;
+    let userReservation: Reservation | null = null;
+    if (userLimit)
+      try {
+        const forUser =
+          userEstimate === estimate ? expected : userEstimate ? await userEstimate() : NOTHING_EXPECTED;
+        userReservation = await this.spend.reserve(scope.userId, {
+          tokens: forUser.tokens,
+          costUsd: forUser.costUsd,
+        });
+      } catch (error) {
+        reservation?.settle({ tokens: 0, costUsd: 0 });
+        throw error;
+      }
     const startedAt = new Date();
     const started = performance.now();
     let ended = false;
@@ -376,10 +407,12 @@ export class ModelGateway {
         if (ended) return;
         ended = true;
         const costUsd = callCost(model.pricing, usage);
-        reservation?.settle({
+        const spent = {
           tokens: usage.inputTokens + usage.outputTokens,
           costUsd: model.includedUsage ? 0 : costUsd,
-        });
+        };
+        reservation?.settle(spent);
+        userReservation?.settle(spent);
         const latencyMs = Math.round((performance.now() - started) * 10) / 10;
         // Recorded a moment later, once the answer is on its way (setImmediate runs after pending I/O).
         const recorder = this.recorder;
@@ -495,6 +528,14 @@ const countInputTokens = (request: ChatRequest): Promise<number> =>
     tools: request.tools,
     toolChoice: request.tool_choice,
   });
+
+/** The input of an embeddings call: its texts counted with the tokenizer, its token arrays by their length. */
+async function embeddingEstimate(inputs: readonly EmbeddingInput[]): Promise<UsageEstimate> {
+  const texts = inputs.filter((input): input is string => typeof input === 'string');
+  const tokenIds = inputs.reduce((sum, input) => sum + (typeof input === 'string' ? 0 : input.length), 0);
+  const counted = texts.length ? await runOffline<number>({ op: 'countText', text: texts.join('\n') }) : 0;
+  return inputOnlyEstimate(counted + tokenIds);
+}
 
 /**
  * A reservation's estimate: the input counted with the tokenizer (a character-based guess undercounted CJK text

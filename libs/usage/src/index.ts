@@ -5,3 +5,5 @@ export * from './usage-recorder.js';
 export * from './usage-report.js';
 export * from './usage.events.js';
 export * from './usage.read-model.js';
+export * from './user-spend.js';
+export * from './user-spend-limiter.js';

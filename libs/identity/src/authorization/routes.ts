@@ -194,6 +194,12 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`POST ${CORE}/cost-control/{apiKeyId}`]: 'usage.read.all',
   [`PUT ${CORE}/cost-control/{apiKeyId}`]: 'usage.read.all',
   [`DELETE ${CORE}/cost-control/{apiKeyId}`]: 'usage.read.all',
+  // Users' weekly spend limits: one's own (`me`); everyone's and setting them for admins.
+  [`GET ${CORE}/cost-control/users`]: 'usage.read.all',
+  [`GET ${CORE}/cost-control/users/me`]: 'usage.read.own',
+  [`GET ${CORE}/cost-control/users/{userId}`]: 'usage.read.all',
+  [`PUT ${CORE}/cost-control/users/{userId}`]: 'usage.read.all',
+  [`DELETE ${CORE}/cost-control/users/{userId}`]: 'usage.read.all',
 
   // Apps (admins register, change, refresh, rotate the token of and delete them).
   [`GET ${CORE}/apps`]: 'app.manage',

@@ -1,0 +1,41 @@
+// Setting, replacing or removing a user's weekly spend limit (admins). The user must exist (404 otherwise); the
+// decider refuses a limit without tokens or cost and records nothing when the limit is unchanged.
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { NotFoundError } from '#kernel';
+import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
+import { assertAdmin, USERS, type Principal, type UserView } from '#identity';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { userSpendDecider, userSpendStreamId, type UserSpendLimit } from '../../user-spend.js';
+
+export class SetUserSpendLimit extends Command<WriteResult> {
+  constructor(
+    readonly userId: string,
+    /** null removes the limit. */
+    readonly limit: UserSpendLimit | null,
+    readonly context: CommandContext,
+    readonly principal: Principal,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(SetUserSpendLimit)
+export class SetUserSpendLimitHandler implements ICommandHandler<SetUserSpendLimit> {
+  constructor(
+    private readonly aggregates: AggregateRepository,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  async execute({ userId, limit, context, principal }: SetUserSpendLimit): Promise<WriteResult> {
+    assertAdmin(principal, 'usage.read.all');
+    if (!(await this.readStore.reader<UserView>(USERS).get(userId))) throw new NotFoundError('user', userId);
+    const { position } = await this.aggregates.decide(
+      userSpendStreamId(userId),
+      userSpendDecider,
+      { userId, limit },
+      context,
+    );
+    return { id: userId, position };
+  }
+}
