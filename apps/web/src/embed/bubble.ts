@@ -5,7 +5,8 @@
   if (script) {
     const origin = new URL(script.src).origin;
     const agentId = script.dataset.agent ?? '';
-    // Keeps the chat's visit in this page's sessionStorage for the embed page when its own is blocked (third-party
+    // (Repeated in widget.ts and bubble.ts on purpose: each is a classic script loaded alone by the host page, so
+    // neither may import a shared chunk.) Keeps the chat's visit in this page's sessionStorage for the embed page when its own is blocked (third-party
     // storage): only for messages of its own frame, from the instance's origin.
     const keepFor = (frame: HTMLIFrameElement) => {
       const key = `agent-embed:${agentId}`;
