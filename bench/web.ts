@@ -79,7 +79,11 @@ export async function benchWeb(options: WebBenchOptions): Promise<{ rows: Metric
     );
     const cookie = (accepted.headers.get('set-cookie') ?? '').split(';')[0]!;
     // The person uses the Space's Agent as its member (Space roles decide what a session reaches).
-    await post(`/spaces/${String(space.body.id)}/members`, { userId: accepted.body.id, role: 'member' }, admin);
+    await post(
+      `/spaces/${String(space.body.id)}/members`,
+      { userId: accepted.body.id, role: 'member' },
+      admin,
+    );
     const session = { cookie, origin: base, 'content-type': 'application/json' };
     let conversationId: string | undefined;
     for (let turn = 0; turn < options.messages / 2; turn++) {

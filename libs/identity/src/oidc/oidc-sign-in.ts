@@ -7,7 +7,11 @@
 // error carries one. A sign-in started in one api process must come back to it (sticky sessions when scaled out).
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import * as oidc from 'openid-client';
+// openid-client is loaded when a provider is first used (an instance without AUTH_PROVIDERS_FILE never pays for it).
+import type * as Oidc from 'openid-client';
+
+let loaded: Promise<typeof Oidc> | undefined;
+const openidClient = (): Promise<typeof Oidc> => (loaded ??= import('openid-client'));
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PLATFORM_CONFIG, PlatformError, UnauthorizedError, type PlatformConfig } from '#kernel';
 import { LOOPBACK, loadProviders, type AuthProvider } from './providers-file.js';
@@ -65,7 +69,7 @@ export const safeReturnTo = (value: unknown): string =>
 @Injectable()
 export class OidcSignIn {
   private readonly providers: ReadonlyMap<string, AuthProvider>;
-  private readonly configurations = new Map<string, Promise<oidc.Configuration>>();
+  private readonly configurations = new Map<string, Promise<Oidc.Configuration>>();
   private readonly pending = new Map<string, Pending>();
 
   constructor(@Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig) {
@@ -97,6 +101,7 @@ export class OidcSignIn {
   ): Promise<URL> {
     const provider = this.provider(providerId);
     const configuration = await this.configuration(provider);
+    const oidc = await openidClient();
     const codeVerifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
@@ -158,7 +163,8 @@ export class OidcSignIn {
         'invalid_state',
       );
     const configuration = await this.configuration(provider);
-    let claims: oidc.IDToken | undefined;
+    const oidc = await openidClient();
+    let claims: Oidc.IDToken | undefined;
     try {
       const tokens = await oidc.authorizationCodeGrant(configuration, currentUrl, {
         pkceCodeVerifier: pending.codeVerifier,
@@ -199,21 +205,23 @@ export class OidcSignIn {
   }
 
   /** The provider's metadata (discovered once; a failed discovery is tried again at the next sign-in). */
-  private configuration(provider: AuthProvider): Promise<oidc.Configuration> {
+  private configuration(provider: AuthProvider): Promise<Oidc.Configuration> {
     let found = this.configurations.get(provider.id);
     if (!found) {
       const insecure =
         new URL(provider.issuer).protocol === 'http:' && LOOPBACK.has(new URL(provider.issuer).hostname);
-      found = oidc
-        .discovery(
-          new URL(provider.issuer),
-          provider.clientId,
-          undefined,
-          oidc.ClientSecretBasic(provider.clientSecret),
-          {
-            execute: [oidc.enableNonRepudiationChecks, ...(insecure ? [oidc.allowInsecureRequests] : [])],
-            timeout: 10,
-          },
+      found = openidClient()
+        .then((oidc) =>
+          oidc.discovery(
+            new URL(provider.issuer),
+            provider.clientId,
+            undefined,
+            oidc.ClientSecretBasic(provider.clientSecret),
+            {
+              execute: [oidc.enableNonRepudiationChecks, ...(insecure ? [oidc.allowInsecureRequests] : [])],
+              timeout: 10,
+            },
+          ),
         )
         .catch((error: unknown) => {
           this.configurations.delete(provider.id);
