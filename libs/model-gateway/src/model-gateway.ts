@@ -391,10 +391,12 @@ export class ModelGateway {
       try {
         const forUser =
           userEstimate === estimate ? expected : userEstimate ? await userEstimate() : NOTHING_EXPECTED;
-        userReservation = await this.spend.reserve(scope.userId, {
-          tokens: forUser.tokens,
-          costUsd: forUser.costUsd,
-        });
+        userReservation = await this.spend.reserve(
+          scope.userId,
+          { tokens: forUser.tokens, costUsd: forUser.costUsd },
+          new Date(),
+          userLimit,
+        );
       } catch (error) {
         reservation?.settle({ tokens: 0, costUsd: 0 });
         throw error;

@@ -60,8 +60,14 @@ export class UserSpendLimiter {
   }
 
   /** Admits a call against the user's limit or throws 429 `usage_limit_exceeded` (policy `block`). */
-  async reserve(userId: string, estimate: UsageAmount, now = new Date()): Promise<Reservation> {
-    const limit = await this.limitOf(userId);
+  async reserve(
+    userId: string,
+    estimate: UsageAmount,
+    now = new Date(),
+    /** The user's limit when the caller has just read it (the gateway does): not read from the log twice. */
+    known?: UserSpendLimit | null,
+  ): Promise<Reservation> {
+    const limit = known !== undefined ? known : await this.limitOf(userId);
     if (!limit) return NO_LIMIT;
     const state = await this.window(userId, now);
     if (limit.overage === 'block') {
