@@ -2,6 +2,9 @@
 // @AcceptsBearer() (the compatible gateway) also take `Authorization: Bearer`. Unknown or revoked keys get 401.
 // Deny by default: a route without a row in the authorization table (ROUTE_AUTHORIZATION) answers 403
 // `route_not_authorized` to everyone, public or not, until its row says who may call it.
+// Over 300 lines on purpose: the one place every request's credential becomes a Caller — an API key, a session
+// cookie, an App token or svc_session_token on the bridge, an embed visitor session — so that no route can be reached
+// by a credential kind this file does not judge.
 import { randomUUID } from 'node:crypto';
 import {
   Inject,

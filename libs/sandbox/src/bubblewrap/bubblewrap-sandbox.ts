@@ -1,6 +1,7 @@
 // The embedded code sandbox: each run is a bubblewrap container started as a uid of the sandbox's own, with no
 // network (not even loopback), no view of the host but /usr and the few paths interpreters need, a clean environment,
-// and per-process resource limits set by prlimit in front of the interpreter.
+// and per-process resource limits set by prlimit in front of the interpreter. Over 300 lines on purpose: the mounts,
+// cgroup, seccomp and limits of one run are one argument list whose parts only make sense together.
 //
 // Layout: `<root>/<sandboxId>/work` (owned by the sandbox's uid, 0700, bound read-write at /work) and
 // `<root>/<sandboxId>/skills` (root-owned, files 0444, bound read-only at /skills). The sandbox's uid is

@@ -1,6 +1,7 @@
 // The production code sandbox: one container per sandbox, driven through the Docker Engine API (HTTP over the unix
 // socket, or a `tcp://`/`http(s)://` endpoint). The container is `sandbox-<id>`, labelled `agent-platform.sandbox`,
-// and sleeps; each run is an exec in it.
+// and sleeps; each run is an exec in it. Over 300 lines on purpose: the isolation settings, the run's limits and the
+// refusals of one engine stay readable together (the Engine client and the tar reader are files of their own).
 //
 // Isolation: no network (NetworkMode none), a read-only root file system, every capability dropped, no new privileges,
 // the user nobody (65534), an environment of PATH, HOME and LANG only (each exec starts under `env -i`), a cgroup of
