@@ -22,7 +22,7 @@ import {
   MemoryProposalProcess,
 } from '#memory';
 import { SkillOwnerDeletionProcess, SkillsModule } from '#skills';
-import { PersonalSpaceProcess, SpacesModule } from '#spaces';
+import { LegacySpaceOwnerProcess, PersonalSpaceProcess, SpacesModule } from '#spaces';
 import { CodeExecutionModule, SandboxLifecycleProcess } from '#code-execution';
 import { AppAllowlistProcess } from '#apps';
 import { READ_MODEL_PROJECTORS } from '#projections';
@@ -35,6 +35,7 @@ export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
   KnowledgeTagDeletionProcess,
   ingestionProcess,
   PersonalSpaceProcess,
+  LegacySpaceOwnerProcess,
   PersonalAgentProcess,
   ConversationErasureProcess,
   AgentConversationsDeletionProcess,

@@ -7,6 +7,7 @@ import { spacesProjector } from './spaces/spaces.projector.js';
 import { promptsProjector } from './spaces/prompts.projector.js';
 import { usersProjector } from './users/users.projector.js';
 import { usageProjector } from './usage/usage.projector.js';
+import { spendLimitsProjector } from './usage/spend-limits.projector.js';
 import { knowledgeProjector } from './knowledge/knowledge.projector.js';
 import { summaryIndexProjector } from './knowledge/summary-index.projector.js';
 import { conversationsProjector } from './conversations/conversations.projector.js';
@@ -15,6 +16,7 @@ import { skillsProjector } from './skills/skills.projector.js';
 import { codeExecutionProjector } from './code-execution/code-execution.projector.js';
 import { provenanceProjector } from './provenance/provenance.projector.js';
 import { appsProjector } from './apps/apps.projector.js';
+import { auditProjector } from './audit/audit.projector.js';
 
 export const READ_MODEL_PROJECTORS: readonly Projector[] = [
   spacesProjector,
@@ -23,6 +25,7 @@ export const READ_MODEL_PROJECTORS: readonly Projector[] = [
   usersProjector,
   apiKeysProjector,
   usageProjector,
+  spendLimitsProjector,
   knowledgeProjector,
   summaryIndexProjector,
   conversationsProjector,
@@ -31,4 +34,5 @@ export const READ_MODEL_PROJECTORS: readonly Projector[] = [
   codeExecutionProjector,
   provenanceProjector,
   appsProjector,
+  auditProjector,
 ];

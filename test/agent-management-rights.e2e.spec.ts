@@ -38,6 +38,23 @@ describe('managing an Agent needs the right to change its Space (e2e)', () => {
     return reply.body;
   };
 
+  /**
+   * A key issued for someone granted the one Agent: a key acts as its user, so its user is made a member of the
+   * Agent's Space (by the Space's owner) — a grant list narrows its user's rights, it never widens them.
+   */
+  const memberKey = async (
+    label: string,
+    owned: { key: { key: string }; spaceId: string; agentId: string },
+  ) => {
+    const key = await issueKey(`${label}-${Date.now()}@example.com`, [owned.agentId]);
+    const joined = await client(api.url, owned.key.key).post(`${CORE}/spaces/${owned.spaceId}/members`, {
+      userId: key.ownerUserId,
+      role: 'member',
+    });
+    expect(joined.status).toBe(201);
+    return key;
+  };
+
   /** A team: a key granted every Agent, its Space, an Agent with shared memory, and a tagged Space-level document. */
   const team = async (label: string) => {
     const key = await issueKey(`${label}-${Date.now()}@example.com`, 'all');
@@ -181,7 +198,7 @@ describe('managing an Agent needs the right to change its Space (e2e)', () => {
       role: 'member',
     });
     expect(joined.status).toBe(201);
-    const narrow = await issueKey(`narrow-${Date.now()}@example.com`, [victim.agentId]);
+    const narrow = await memberKey('narrow', victim);
     const attackers = [];
     for (const [label, key] of [
       ['a member key granted all Agents', wide],
@@ -263,7 +280,7 @@ describe('managing an Agent needs the right to change its Space (e2e)', () => {
 
   it('moving an Agent needs the right to change both Spaces, so it can no longer make a grantee its manager', async () => {
     const victim = await team('moved');
-    const grantee = await issueKey(`grantee-${Date.now()}@example.com`, [victim.agentId]);
+    const grantee = await memberKey('grantee', victim);
     const as = client(api.url, grantee.key);
     const own = await as.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('grantee') });
     const moved = await as.put<ErrorBody>(`${CORE}/agents/${victim.agentId}`, { spaceId: own.body.id });
@@ -314,7 +331,7 @@ describe('managing an Agent needs the right to change its Space (e2e)', () => {
 
   it("shows a user their own usage of an Agent, and every user's only to its managers and admins", async () => {
     const owner = await team('usage');
-    const user = await issueKey(`usage-user-${Date.now()}@example.com`, [owner.agentId]);
+    const user = await memberKey('usage-user', owner);
     const messages = [{ role: 'user', content: 'hello' }];
     const path = `${CORE}/llm/${owner.agentId}`;
     expect((await client(api.url, owner.key.key).post(`${path}/generateText`, { messages })).status).toBe(

@@ -7,6 +7,7 @@
 // reports what it could reach to the App's server. Also top-level through the proxy. The chat page with the App view
 // is screenshotted (test/web/artifacts) and checked by axe-core. Skipped, saying why, where Chromium is not installed.
 import { createServer, type Server } from 'node:http';
+import { connect, createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { waitUntil } from '#testing/fixtures';
@@ -284,6 +285,90 @@ describeBrowser('App isolation in the chat, in Chromium (e2e)', () => {
       );
     } finally {
       await separate.close();
+    }
+  }, 120_000);
+
+  it('with APP_ORIGIN on another loopback address: the view opens in the chat as that origin, with the person, and reaches none of the platform', async () => {
+    // 127.0.0.2 is another site than 127.0.0.1: a port there forwarding to the api stands for a host pointing at it.
+    let apiPort = 0;
+    const tunnel = createTcpServer((socket) => {
+      const upstream = connect(apiPort, '127.0.0.1');
+      socket.pipe(upstream).pipe(socket);
+      socket.on('error', () => upstream.destroy());
+      upstream.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((done) => tunnel.listen(0, '127.0.0.2', done));
+    const appOrigin = `http://127.0.0.2:${(tunnel.address() as AddressInfo).port}`;
+    const separate = await startTestApi({ APP_ORIGIN: appOrigin });
+    apiPort = Number(new URL(separate.url).port);
+    try {
+      const admin = client(separate.url, ADMIN_KEY);
+      const space = await admin.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Apps') });
+      const agent = await admin.post<{ id: string }>(`${CORE}/agents`, {
+        spaceId: space.body.id,
+        name: uniqueName('Origin'),
+        model: 'offline-chat',
+        memoryEnabled: false,
+      });
+      const app = await admin.post<{ id: string }>(`${CORE}/apps`, {
+        name: 'Curious App',
+        source: { type: 'url', url: appUrl },
+        enablement: { kind: 'agents', agentIds: [agent.body.id] },
+      });
+      expect(app.status).toBe(201);
+      const email = `origin-${Date.now()}@example.com`;
+      const person = await invitedPerson(separate.url, email);
+      await admin.post(`${CORE}/spaces/${space.body.id}/members`, { userId: person.userId, role: 'member' });
+      // Without the person's ticket the view's session path is refused on the App origin.
+      const bare = await fetch(`${appOrigin}/app/${app.body.id}/user/notes`);
+      expect(bare.status).toBe(401);
+      await bare.text();
+
+      const context = await browser.newContext({ locale: 'en-US' });
+      await context.addInitScript(PROBE);
+      const chat = await context.newPage();
+      chat.setDefaultTimeout(15_000);
+      await signIn(chat, separate.url, email);
+      await chat.evaluate("localStorage.setItem('platform-secret', 'platform-storage-secret')");
+      const secret = (await context.cookies(separate.url)).find(
+        (cookie) => cookie.name === 'ap_session',
+      )!.value;
+      await chat.goto(`${separate.url}/space/${space.body.id}/agent/${agent.body.id}`);
+      const button = chat
+        .getByRole('navigation', { name: 'Apps' })
+        .getByRole('button', { name: 'Curious App: Notes' });
+      await button.waitFor();
+      // Opening the view asks for the Apps list again (its token lives 15 minutes; the chat may be open longer):
+      // the frame gets the URL of that answer, not the one the bar was drawn from.
+      const listed = chat.waitForResponse(
+        (response) =>
+          response.request().method() === 'GET' && response.url().endsWith(`/agents/${agent.body.id}/apps`),
+      );
+      await button.click();
+      const fresh = (await (await listed).json()) as { data: { views: { url: string }[] }[] };
+      const frame = chat.locator('iframe[title="Curious App: Notes"]');
+      const src = await frame.getAttribute('src');
+      expect(src).toMatch(new RegExp(`^${appOrigin}/app/${app.body.id}/user/notes\\?`));
+      expect(src).toContain('svc_session_token=');
+      expect(src).toBe(fresh.data[0]!.views[0]!.url);
+      const where = `/app/${app.body.id}/user/notes`;
+      await waitUntil(() => reports.some((report) => report.where === where), 15_000);
+      const view = reports.find((report) => report.where === where)!;
+      // The view is its own origin (the App origin), with none of the platform's cookie, storage or API.
+      expect(view.origin).toBe(appOrigin);
+      expect(String(view.cookie)).not.toContain(secret);
+      expect(view.storage).not.toBe('platform-storage-secret');
+      expect(view.api).not.toBe(200);
+      expect(String(view.parentDocument)).toMatch(/^blocked:/);
+      // And it works in the chat: its message is accepted (from its origin and its frame only).
+      await waitUntil(
+        async () => (await chat.getByLabel('Message', { exact: true }).inputValue()) === GENUINE,
+        15_000,
+      );
+      await context.close();
+    } finally {
+      await separate.close();
+      await new Promise((done) => tunnel.close(done));
     }
   }, 120_000);
 });

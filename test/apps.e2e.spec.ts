@@ -219,6 +219,146 @@ describe('Apps: registry, proxy and bridge (e2e)', () => {
     expect(outcome).toBe('refused');
   });
 
+  it('an App under a path prefix gets its HTTP requests, redirects and websockets under that prefix', async () => {
+    // The App lives at http://127.0.0.1:PORT/some/prefix: everything of it is below that path, websockets included.
+    const PREFIX = '/some/prefix';
+    const server = createServer((request, response) => {
+      if (request.url === `${PREFIX}/meta`)
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ id: 'prefixed', name: 'Prefixed', views: [], tools: [] }));
+      else if (request.url === `${PREFIX}/go`)
+        response.writeHead(302, { location: `${PREFIX}/landed` }).end();
+      else if (request.url?.startsWith(`${PREFIX}/`))
+        response.writeHead(200, { 'content-type': 'text/plain' }).end(`at ${request.url}`);
+      else response.writeHead(404).end('outside the prefix');
+    });
+    const sockets = new WebSocketServer({ noServer: true });
+    server.on('upgrade', (request, socket, head) => {
+      // Only the App's own paths accept an upgrade; the origin's root is not the App.
+      if (!request.url?.startsWith(`${PREFIX}/`)) {
+        socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+        return;
+      }
+      sockets.handleUpgrade(request, socket, head, (ws) => {
+        ws.send(`open at ${request.url}`);
+        ws.on('message', (data) => ws.send(`echo: ${String(data)}`));
+      });
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${PREFIX}`;
+      const { body } = await register({ name: 'Prefixed', source: { type: 'url', url } });
+      expect(body.lastError).toBeNull();
+      const page = await raw(`/app/${body.id}/page?x=1`);
+      expect(await page.text()).toBe(`at ${PREFIX}/page?x=1`);
+      const socket = new WebSocket(`${api.url.replace('http', 'ws')}/app/${body.id}/live?room=2`);
+      const messages: string[] = [];
+      socket.addEventListener('message', (event) => messages.push(String(event.data)));
+      await new Promise((resolve, reject) => {
+        socket.addEventListener('open', resolve);
+        socket.addEventListener('error', reject);
+      });
+      socket.send('hello');
+      await waitUntil(() => messages.length >= 2);
+      expect(messages).toEqual([`open at ${PREFIX}/live?room=2`, 'echo: hello']);
+      socket.close();
+      // A redirect within the App stays under /app/{id}.
+      const moved = await raw(`/app/${body.id}/go`, { redirect: 'manual' });
+      await moved.text();
+      expect(moved.status).toBe(302);
+      expect(moved.headers.get('location')).toBe(`/app/${body.id}/landed`);
+    } finally {
+      sockets.close();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('streams both ways: the App sees the first bytes of an upload before it ends, the person the first of an answer', async () => {
+    // Each side waits for the other to have seen its first chunk before sending the rest: a proxy that buffered a
+    // whole body would never let either go on.
+    let uploadSeen = '';
+    let finishAnswer = () => {};
+    const server = createServer((request, response) => {
+      if (request.url === '/meta') {
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ id: 'streamer', name: 'Streamer' }));
+        return;
+      }
+      if (request.url === '/upload') {
+        request.on('data', (chunk: Buffer) => (uploadSeen += String(chunk)));
+        request.on('end', () => response.writeHead(200).end(`received ${uploadSeen}`));
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.write('first;');
+      finishAnswer = () => response.end('rest');
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const { body } = await register({ name: 'Streamer', source: { type: 'url', url } });
+      const { port } = new URL(api.url);
+      const answer = await new Promise<string>((resolve, reject) => {
+        const upload = httpRequest(
+          { host: '127.0.0.1', port, method: 'POST', path: `/app/${body.id}/upload` },
+          (response) => {
+            let text = '';
+            response.on('data', (chunk: Buffer) => (text += String(chunk)));
+            response.on('end', () => resolve(text));
+          },
+        ).on('error', reject);
+        upload.write('part-1;');
+        void waitUntil(() => uploadSeen === 'part-1;').then(() => upload.end('part-2'), reject);
+      });
+      expect(answer).toBe('received part-1;part-2');
+
+      const download = await raw(`/app/${body.id}/download`);
+      const reader = download.body!.getReader();
+      const first = await reader.read();
+      expect(new TextDecoder().decode(first.value)).toBe('first;');
+      finishAnswer();
+      let rest = '';
+      for (let next = await reader.read(); !next.done; next = await reader.read())
+        rest += new TextDecoder().decode(next.value);
+      expect(rest).toBe('rest');
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it("on APP_ORIGIN a view's ticket stands for the person, for its App only, never on the platform's origin, never forwarded", async () => {
+    const first = await register({ name: 'Ticketed', source: { type: 'url', url: app.url } });
+    const second = await register({ name: 'Other', source: { type: 'url', url: app.url } });
+    const before = app.seen.length;
+    await raw(`/app/${first.body.id}/user`, { headers: { cookie } }).then((r) => r.text());
+    const ticket = encodeURIComponent(app.seen[before]!.headers.svc_session_token as string);
+    const { port } = new URL(api.url);
+    const onAppOrigin = (path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        httpRequest({ host: '127.0.0.1', port, path, headers: { host: 'apps.localhost' } }, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += String(chunk)));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        })
+          .on('error', reject)
+          .end();
+      });
+    const opened = await onAppOrigin(`/app/${first.body.id}/user/notes?tab=2&svc_session_token=${ticket}`);
+    expect(opened.status).toBe(200);
+    expect(JSON.parse(opened.body)).toMatchObject({ path: '/user/notes?tab=2' });
+    expect(app.seen.at(-1)!.headers.svc_session_token).toMatch(/^svc_/);
+    expect((await onAppOrigin(`/app/${second.body.id}/user/notes?svc_session_token=${ticket}`)).status).toBe(
+      401,
+    );
+    const onPlatform = await raw(`/app/${first.body.id}/user/notes?svc_session_token=${ticket}`);
+    expect(onPlatform.status).toBe(401);
+    await onPlatform.text();
+  });
+
   it('serves a standalone App full-page at /app/{id}', async () => {
     const { body } = await register({ name: 'Board', source: { type: 'url', url: standaloneApp.url } });
     expect(body.meta).toMatchObject({ id: 'board', standalone: true });

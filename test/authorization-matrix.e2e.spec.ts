@@ -312,6 +312,7 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
       [`PUT ${CORE}/cost-control/{apiKeyId}`]: { tokens: 2000, window: 'day' },
       // `allow`: the user's later calls in the matrix still go through.
       [`PUT ${CORE}/cost-control/users/{userId}`]: { tokens: 1_000_000, overage: 'allow' },
+      [`PUT ${CORE}/cost-control/spaces/{spaceId}`]: { tokens: 1_000_000, overage: 'allow' },
       [`POST ${CORE}/apps`]: {
         name: uniqueName('matrix app'),
         source: { type: 'url', url: 'http://127.0.0.1:9' },
@@ -327,6 +328,7 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
       [`GET ${CORE}/skills`]: `?agentId=${f.agentId}`,
       [`GET ${CORE}/agents`]: '?limit=200',
       [`GET ${CORE}/spaces`]: '?limit=200',
+      [`GET ${CORE}/spaces/{spaceId}/member-candidates`]: '?query=example',
       [`GET ${CORE}/llm/{agentId}/conversation/{conversationId}/sandbox/files`]: '?path=/',
     };
     const multipart = route.endsWith('/upload')
@@ -400,6 +402,7 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
       case 'space.change':
       case 'space.content.change':
       case 'space.members.read':
+      case 'space.member.candidates':
       case 'prompt.read':
       case 'prompt.change':
         return space;

@@ -302,7 +302,8 @@ describe('projections status', () => {
       'up to date',
       spacesVersion(platform),
       '1',
-      '5',
+      // The 5 events, and the owners the legacy-space-owner process recorded for the 2 Spaces from before members.
+      '7',
       '0',
       '0.0s',
       '-',
@@ -323,7 +324,7 @@ describe('projections status', () => {
       'up to date',
       spacesVersion(platform),
       '1',
-      '5',
+      '7',
       '0',
       '0.0s',
       '-',
@@ -368,7 +369,7 @@ describe('projections rebuild', () => {
     expect((await platform.readStore.reader<StoredDocument>('spaces').find({}, { limit: 100 })).data).toEqual(
       before,
     );
-    expect(await platform.readStore.checkpoint({ name: 'spaces', generation: 2 })).toBe(5);
+    expect(await platform.readStore.checkpoint({ name: 'spaces', generation: 2 })).toBe(7);
     expect((await documents(platform.readStore, 1)).data).toEqual([]);
     expect(await platform.readStore.leaseHolder('projection:spaces')).toBeNull();
   });
@@ -406,7 +407,7 @@ describe('projections rebuild', () => {
   it('refuses an unknown projection by name', async () => {
     const platform = await boot();
     await expect(platform.admin.rebuild('nope')).rejects.toThrow(
-      /^unknown projection 'nope' \(known: spaces, prompts, agents, users, api-keys, usage, knowledge, knowledge-summary-index, conversations, memory, skills, code-execution, provenance, apps, space-deletion-process, knowledge-owner-deletion-process, knowledge-tag-deletion-process, knowledge-ingestion-process, personal-space-process, personal-agent-process, conversation-erasure-process, agent-conversations-deletion-process, memory-erasure-process, memory-proposal-process, agent-memories-deletion-process, skill-owner-deletion-process, sandbox-lifecycle-process, app-allowlist-process, integration-event-relay\)$/,
+      /^unknown projection 'nope' \(known: spaces, prompts, agents, users, api-keys, usage, spend-limits, knowledge, knowledge-summary-index, conversations, memory, skills, code-execution, provenance, apps, audit-trail, space-deletion-process, knowledge-owner-deletion-process, knowledge-tag-deletion-process, knowledge-ingestion-process, personal-space-process, legacy-space-owner-process, personal-agent-process, conversation-erasure-process, agent-conversations-deletion-process, memory-erasure-process, memory-proposal-process, agent-memories-deletion-process, skill-owner-deletion-process, sandbox-lifecycle-process, app-allowlist-process, integration-event-relay\)$/,
     );
     expect(await platform.readStore.projection('nope')).toBeNull();
   });

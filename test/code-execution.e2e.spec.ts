@@ -181,17 +181,17 @@ suite('code execution in conversations (e2e)', () => {
     });
     expect(upload.status).toBe(201);
 
+    // The upload appends the Skill and then its published version: a rebuild caused by the first may record a sandbox
+    // without the Skill yet; the one caused by the publish holds it.
     const store = api.app.get<EventStore>(EVENT_STORE);
+    const holdsTheSkill = (event: { type: string; data: unknown }) =>
+      event.type === 'SandboxSkillsReplaced' &&
+      (event.data as { skills: { name: string }[] }).skills.some((skill) => skill.name === 'unit-converter');
     await waitUntil(
-      async () =>
-        (await store.readStream(`conversation-sandbox-${conversationId}`)).some(
-          (event) => event.type === 'SandboxSkillsReplaced',
-        ),
+      async () => (await store.readStream(`conversation-sandbox-${conversationId}`)).some(holdsTheSkill),
       15_000,
     );
-    const replaced = (await store.readStream(`conversation-sandbox-${conversationId}`)).find(
-      (event) => event.type === 'SandboxSkillsReplaced',
-    )!;
+    const replaced = (await store.readStream(`conversation-sandbox-${conversationId}`)).find(holdsTheSkill)!;
     expect(replaced.metadata.causationId).not.toBeNull();
     const second = await turn(agentId, {
       conversationId,

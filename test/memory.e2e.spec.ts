@@ -722,6 +722,14 @@ describe('Agent Memory (e2e)', () => {
     expect(answers.body.data).toEqual([
       expect.objectContaining({ conversationId: used.conversationId, messageId: used.message.id }),
     ]);
+    // One mechanism: the same answers, at the same times, as the provenance route lists for the memory.
+    const provenance = await admin.get<{ data: { conversationId: string; messageId: string; at: string }[] }>(
+      `${CORE}/provenance?source=${encodeURIComponent(`memory:${memory.id}`)}`,
+    );
+    expect(provenance.status).toBe(200);
+    expect(answers.body.data).toEqual(
+      provenance.body.data.map(({ conversationId, messageId, at }) => ({ conversationId, messageId, at })),
+    );
 
     // Another user can neither read, change nor delete my memory.
     for (const attempt of [

@@ -87,12 +87,17 @@ describe('provenance queries (e2e)', () => {
     });
     expect(userKey.status).toBe(201);
     const user = client(api.url, userKey.body.key);
-    const strangerKey = await admin.post<{ key: string }>(`${CORE}/api-keys`, {
+    const strangerKey = await admin.post<{ key: string; ownerUserId: string }>(`${CORE}/api-keys`, {
       name: uniqueName('key'),
       owner: { email: `stranger-${Date.now()}@example.com` },
       agents: [agentId],
     });
     const stranger = client(api.url, strangerKey.body.key);
+    // A key acts as its user: both people are members of the Agent's Space (the stranger reads no one else's answers).
+    for (const userId of [userKey.body.ownerUserId, strangerKey.body.ownerUserId])
+      expect(
+        (await admin.post(`${CORE}/spaces/${space.body.id}/members`, { userId, role: 'member' })).status,
+      ).toBe(201);
 
     const ask = async (as: ReturnType<typeof client>, message: string) => {
       const turn = await as.post<Turn>(`${LLM}/${agentId}/conversation`, { message });

@@ -1,8 +1,11 @@
-// Regression replay (issue 25 §4): 10 recorded turns (offline-chat, grounded in a document, some continuing their
-// conversation) replayed with `cli replay` against a second model behind a fake upstream: the report (JSON and
-// Markdown) has each turn's old and new answers, citations kept and lost, token and cost differences; the model saw
-// the prompt as recorded (system prompt, the recorded passages' text, the history before the question); the
-// conversations are unchanged (same stream revisions); the calls are recorded under the `replay` operation.
+// Regression replay (issue 25 §4): 10 recorded turns (offline-chat, grounded in a document, recalling a memory, some
+// continuing their conversation) replayed with `cli replay` against a second model behind a fake upstream: the report
+// (JSON and Markdown) has each turn's old and new answers, citations kept and lost, token and cost differences; the
+// model saw the prompt as recorded (system prompt, the recorded passages' text, the recalled memory's text, the history
+// before the question); a model asking for search_knowledge gets the live turn's tool loop; a memory deleted since is
+// named as erased, not re-sent; the conversations are unchanged (same stream revisions); every model call (chat and
+// the searches' embeddings) is recorded under the `replay` operation; re-retrieved passages carry their document's
+// version.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +98,23 @@ describe('regression replay (e2e)', () => {
       30_000,
     );
 
+    // A memory the turns recall: re-sent by the replay as recorded.
+    const memory = await admin.post<{ id: string }>(`${CORE}/memory/${agentId}/memories`, {
+      text: 'The user studies volcanology in Catania.',
+      bucket: 'personal',
+    });
+    expect(memory.status).toBe(201);
+
+    // A Skill the Agent has at the recorded time: a replay offers it (manifest and load_skill) as it was then.
+    const skill = await admin.post<{ id: string }>(`${CORE}/skills`, {
+      agentId,
+      name: 'eruption-dates',
+      description: 'Dates volcanic eruptions',
+      instructions: 'Give the eruption year first.',
+      publish: true,
+    });
+    expect(skill.status).toBe(201);
+
     const questions = [
       'Which volcano is in Sicily?',
       'Which volcano is the tallest in Europe?',
@@ -169,6 +189,15 @@ describe('regression replay (e2e)', () => {
       messagesOf(0).some((m) => m.role === 'system' && m.content.includes('Mount Etna is an active')),
     ).toBe(true);
     expect(messagesOf(0).at(-1)).toEqual({ role: 'user', content: questions[0] });
+    // The recalled memory, re-sent as recorded (its text at the version the turn recalled).
+    expect(
+      messagesOf(0).some((m) => m.role === 'system' && m.content.includes('studies volcanology in Catania')),
+    ).toBe(true);
+    for (const turn of report.turns) {
+      expect(turn.contextItemsReplayed).toContain(`memory:${memory.body.id}@1`);
+      expect(turn.contextItemsNotReplayed).toEqual([]);
+    }
+    expect(markdown).toContain(`Re-sent as recorded: memory:${memory.body.id}@1`);
     const second = messagesOf(1)
       .filter((m) => m.role === 'user')
       .map((m) => m.content);
@@ -221,7 +250,138 @@ describe('regression replay (e2e)', () => {
       retrieval: 're-retrieved',
       turns: [{ error: null, retrieval: 're-retrieved' }],
     });
-    expect(bm25.turns[0]!.new!.citations[0]).toMatchObject({ documentId: added.body.id });
+    // A re-retrieved passage carries its document's real version (as a live turn's), like the recorded ones.
+    const recordedVersions = new Set(
+      report.turns.flatMap((turn) =>
+        turn.old.citations.filter((c) => c.documentId === added.body.id).map((c) => c.documentVersion),
+      ),
+    );
+    expect(recordedVersions.size).toBe(1);
+    const [version] = [...recordedVersions];
+    expect(version).toBeGreaterThan(0);
+    expect(bm25.turns[0]!.new!.citations[0]).toMatchObject({
+      documentId: added.body.id,
+      documentVersion: version,
+    });
+    expect(await revisions()).toEqual(before);
+
+    // The live turn's tool loop: the second model searches the Knowledge, then answers from what it found.
+    upstream.reset();
+    upstream.set({
+      toolCall: (request) =>
+        (request.body as { messages: { role: string }[] }).messages.some((m) => m.role === 'tool')
+          ? undefined
+          : { name: 'search_knowledge', arguments: { query: 'Pompeii eruption' } },
+    });
+    const looped = await runCli(
+      api,
+      'replay',
+      '--model',
+      'second-chat',
+      '--messages',
+      turns[1]!.message.id,
+      '--out',
+      `${out}-loop`,
+    );
+    expect(looped.errors).toEqual([]);
+    const loop = JSON.parse(readFileSync(`${out}-loop.json`, 'utf8')) as ReplayReport;
+    expect(loop.turns[0]!.new).toMatchObject({
+      steps: 2,
+      toolCalls: [{ name: 'search_knowledge', ok: true }],
+      content: 'From the sources [1].',
+    });
+    const loopCalls = upstream.requests.filter((request) => request.path === '/v1/chat/completions');
+    expect(loopCalls).toHaveLength(2);
+    const toolResult = (
+      loopCalls[1]!.body as { messages: { role: string; content: string }[] }
+    ).messages.find((m) => m.role === 'tool');
+    expect(toolResult?.content).toContain('Sources found by search_knowledge:');
+    expect(toolResult?.content).toContain('Pompeii');
+    upstream.set({ toolCall: undefined });
+
+    // Every model call a replay made — the answers, the tool steps and the searches' embeddings — is usage under
+    // `replay` (the searches are not ordinary embedding usage), and none is attributed to a conversation.
+    const replayCalls = (await store.readAll({ maxCount: 100_000 })).filter(
+      (event) => event.type === 'ModelCallRecorded' && event.metadata.correlationId.startsWith('replay-'),
+    );
+    const callsOf = replayCalls.map(
+      (event) => event.data as { operation: string; model: string; conversationId?: string },
+    );
+    expect(callsOf.some((call) => call.model !== 'second-chat')).toBe(true);
+    expect(new Set(callsOf.map((call) => call.operation))).toEqual(new Set(['replay']));
+    expect(callsOf.filter((call) => call.conversationId !== undefined)).toEqual([]);
+
+    // The Skills offered as of the recorded time: version 2 published since, the replay loads version 1 (as the
+    // live turn would have); run_code is never offered in a replay.
+    const drafted = await admin.put(`${CORE}/skills/${skill.body.id}`, {
+      instructions: 'Version two: give the eruption century.',
+    });
+    expect(drafted.status).toBe(200);
+    expect((await admin.post(`${CORE}/skills/${skill.body.id}/publish`)).status).toBe(200);
+    upstream.reset();
+    upstream.set({
+      toolCall: (request) =>
+        (request.body as { messages: { role: string }[] }).messages.some((m) => m.role === 'tool')
+          ? undefined
+          : { name: 'load_skill', arguments: { name: 'eruption-dates' } },
+    });
+    const skilled = await runCli(
+      api,
+      'replay',
+      '--model',
+      'second-chat',
+      '--messages',
+      turns[2]!.message.id,
+      '--out',
+      `${out}-skill`,
+    );
+    expect(skilled.errors).toEqual([]);
+    const withSkill = JSON.parse(readFileSync(`${out}-skill.json`, 'utf8')) as ReplayReport;
+    expect(withSkill.turns[0]!.new).toMatchObject({
+      steps: 2,
+      toolCalls: [{ name: 'load_skill', ok: true }],
+    });
+    const skillCalls = upstream.requests.filter((request) => request.path === '/v1/chat/completions');
+    const offered = (skillCalls[0]!.body as { tools?: { function: { name: string } }[] }).tools ?? [];
+    expect(offered.map((tool) => tool.function.name)).toEqual(
+      expect.arrayContaining(['search_knowledge', 'load_skill', 'read_skill_file']),
+    );
+    expect(offered.map((tool) => tool.function.name)).not.toContain('run_code');
+    expect(
+      (skillCalls[0]!.body as { messages: { role: string; content: string }[] }).messages.some(
+        (m) => m.role === 'system' && m.content.includes('Dates volcanic eruptions'),
+      ),
+    ).toBe(true);
+    const loadedSkill = (
+      skillCalls[1]!.body as { messages: { role: string; content: string }[] }
+    ).messages.find((m) => m.role === 'tool');
+    expect(loadedSkill?.content).toContain('Give the eruption year first.');
+    expect(loadedSkill?.content).not.toContain('Version two');
+    upstream.set({ toolCall: undefined });
+
+    // The memory deleted since (its key destroyed): named as erased, not re-sent.
+    expect((await admin.delete(`${CORE}/memory/${agentId}/memories/${memory.body.id}`)).status).toBeLessThan(
+      300,
+    );
+    upstream.reset();
+    const erased = await runCli(
+      api,
+      'replay',
+      '--model',
+      'second-chat',
+      '--messages',
+      turns[0]!.message.id,
+      '--out',
+      `${out}-erased`,
+    );
+    expect(erased.errors).toEqual([]);
+    const afterErasure = JSON.parse(readFileSync(`${out}-erased.json`, 'utf8')) as ReplayReport;
+    expect(afterErasure.turns[0]!.contextItemsNotReplayed).toEqual([
+      expect.stringMatching(new RegExp(`^memory:${memory.body.id}@1 \\(erased`)),
+    ]);
+    expect(JSON.stringify(upstream.requests.map((request) => request.body))).not.toContain(
+      'studies volcanology in Catania',
+    );
     expect(await revisions()).toEqual(before);
 
     // Bad input is a clear error.

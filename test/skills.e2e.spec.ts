@@ -101,13 +101,13 @@ describe('Agent Skills (e2e)', () => {
    * holding a non-personal Agent; with none, it sees only the Spaces it creates).
    */
   const stranger = async (agents: 'all' | string[] = 'all') => {
-    const reply = await admin.post<{ key: string }>(`${CORE}/api-keys`, {
+    const reply = await admin.post<{ key: string; ownerUserId: string }>(`${CORE}/api-keys`, {
       name: uniqueName('key'),
       owner: { email: `${slug('stranger')}@example.com` },
       agents,
     });
     expect(reply.status).toBe(201);
-    return { as: client(api.url, reply.body.key), key: reply.body.key };
+    return { as: client(api.url, reply.body.key), key: reply.body.key, userId: reply.body.ownerUserId };
   };
   /** multipart/form-data to an upload route: the fields, then `file`. */
   const upload = async (
@@ -643,8 +643,12 @@ describe('Agent Skills (e2e)', () => {
     expect(
       (await skillsOf(`spaceId=${spaceId}`)).filter((entry) => entry.name.startsWith('intruder-')),
     ).toEqual([]);
-    // A key granted the Space's Agents sees the Space (read-only): it reads the Skill, and changes nothing.
-    const { as: reader } = await stranger([agentId]);
+    // A key granted the Space's Agents, of a member of the Space (a key acts as its user), sees the Space
+    // (read-only): it reads the Skill, and changes nothing.
+    const { as: reader, userId: readerId } = await stranger([agentId]);
+    expect(
+      (await admin.post(`${CORE}/spaces/${spaceId}/members`, { userId: readerId, role: 'member' })).status,
+    ).toBe(201);
     expect((await reader.get<Skill>(`${S}/${id}`)).body.id).toBe(id);
     for (const reply of [
       await reader.put<ErrorBody>(`${S}/${id}`, { instructions: 'Mine now.' }),

@@ -175,6 +175,193 @@ describe('Space members and roles (e2e)', () => {
     expect((await spare.as.get(`${CORE}/spaces/${spaceId}`)).status).toBe(404);
   });
 
+  it('owners and editors find people to add by name or e-mail (member-candidates); members and outsiders see no directory; the list names every member', async () => {
+    const [owner, editor, member, outsider] = [
+      await person('cand-owner'),
+      await person('cand-editor'),
+      await person('cand-member'),
+      await person('cand-outsider'),
+    ];
+    const tag = `findme${Date.now()}`;
+    const wanted = await person(tag);
+    const space = await owner.as.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Directory') });
+    const spaceId = space.body.id;
+    const members = `${CORE}/spaces/${spaceId}/members`;
+    await owner.as.post(members, { userId: editor.userId, role: 'editor' });
+    await owner.as.post(members, { userId: member.userId, role: 'member' });
+    const candidates = (query: string) =>
+      `${CORE}/spaces/${spaceId}/member-candidates?query=${encodeURIComponent(query)}`;
+    type Found = { data: { id: string; name: string; email: string }[] };
+
+    // Owner and editor find the person by part of the e-mail, in any case: id, name and e-mail only.
+    for (const who of [owner, editor]) {
+      const found = await who.as.get<Found>(candidates(tag.toUpperCase()));
+      expect(found.status).toBe(200);
+      expect(found.body.data).toEqual([
+        {
+          id: wanted.userId,
+          name: expect.any(String) as string,
+          email: expect.stringContaining(tag) as string,
+        },
+      ]);
+      expect(Object.keys(found.body.data[0]!).sort()).toEqual(['email', 'id', 'name']);
+    }
+    // Members of the Space are no candidates.
+    const self = await owner.as.get<Found>(candidates('cand-member'));
+    expect(self.body.data.map((u) => u.id)).not.toContain(member.userId);
+    // Deny by default: a member who may not add sees no directory; an outsider does not see the Space at all.
+    expect(code(await member.as.get(candidates(tag)))).toEqual([403, 'space_member_change_denied']);
+    expect((await outsider.as.get(candidates(tag))).status).toBe(404);
+    // A bad query is a clear 400: too short, missing, a bad limit.
+    for (const bad of [
+      candidates('a'),
+      `${CORE}/spaces/${spaceId}/member-candidates`,
+      `${candidates(tag)}&limit=99`,
+    ]) {
+      const reply = await owner.as.get<ErrorBody>(bad);
+      expect(reply.status).toBe(400);
+      expect(reply.body.error.code).toEqual(expect.any(String));
+    }
+    // The list shows every member's name, to every member.
+    const listed = await member.as.get<{ data: { userId: string; name: string | null }[] }>(members);
+    expect(listed.body.data.every((m) => typeof m.name === 'string' && m.name.length > 0)).toBe(true);
+  });
+
+  it("a key's grant list narrows its user's rights: a listed Agent needs a role in its Space; removal cuts the key at once", async () => {
+    const owner = await person('grant-owner');
+    const space = await owner.as.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Granted') });
+    const members = `${CORE}/spaces/${space.body.id}/members`;
+    const agent = await owner.as.post<{ id: string }>(`${CORE}/agents`, {
+      spaceId: space.body.id,
+      name: 'G',
+    });
+    expect(agent.status).toBe(201);
+    const agentPath = `${CORE}/agents/${agent.body.id}`;
+    // An admin issues a key for someone, listing the Agent: the list grants nothing their user may not do.
+    const issued = await admin().post<{ key: string; ownerUserId: string }>(`${CORE}/api-keys`, {
+      name: uniqueName('listed'),
+      owner: { email: `listed-${Date.now()}@example.com` },
+      agents: [agent.body.id],
+    });
+    expect(issued.status).toBe(201);
+    const listed = client(api.url, issued.body.key);
+    expect(code(await listed.get(agentPath))).toEqual([403, 'agent_access_denied']);
+    expect((await listed.get(`${CORE}/spaces/${space.body.id}`)).status).toBe(404);
+    // Made a member, the key uses the Agent (and manages none of it); removed, it stops with the answer.
+    expect((await owner.as.post(members, { userId: issued.body.ownerUserId, role: 'member' })).status).toBe(
+      201,
+    );
+    expect((await listed.get(agentPath)).status).toBe(200);
+    expect(code(await listed.put(agentPath, { name: 'mine' }))).toEqual([403, 'space_change_denied']);
+    expect((await owner.as.delete(`${members}/${issued.body.ownerUserId}`)).status).toBe(204);
+    expect(code(await listed.get(agentPath))).toEqual([403, 'agent_access_denied']);
+    expect(code(await listed.post(`${CORE}/llm/${agent.body.id}/conversation`, { message: 'hi' }))).toEqual([
+      403,
+      'agent_access_denied',
+    ]);
+    // A key the admin issues for itself (machine use) acts as the admin, narrowed to what it lists.
+    const machine = await admin().post<{ key: string }>(`${CORE}/api-keys`, {
+      name: uniqueName('machine'),
+      agents: [agent.body.id],
+    });
+    expect(machine.status).toBe(201);
+    const machineKey = client(api.url, machine.body.key);
+    expect((await machineKey.get(agentPath)).status).toBe(200);
+    expect(code(await machineKey.put(agentPath, { name: 'mine' }))).toEqual([403, 'space_change_denied']);
+  });
+
+  it("lists the Agents of one's Spaces in full pages: Agents of other Spaces are left out by the query, not after paging", async () => {
+    const stranger = await person('stranger-spaces');
+    const elsewhere = await stranger.as.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Else') });
+    for (const name of ['e1', 'e2', 'e3'])
+      expect((await stranger.as.post(`${CORE}/agents`, { spaceId: elsewhere.body.id, name })).status).toBe(
+        201,
+      );
+    const reader = await person('full-pages');
+    const mine = await reader.as.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Mine') });
+    const ids: string[] = [];
+    for (const name of ['m1', 'm2']) {
+      const created = await reader.as.post<{ id: string }>(`${CORE}/agents`, { spaceId: mine.body.id, name });
+      ids.push(created.body.id);
+    }
+    // Every Agent the reader may use, page by page: each page but the last is full.
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { status: number; body: { data: { id: string }[]; nextCursor: string | null } } =
+        await reader.as.get(`${CORE}/agents?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(page.status).toBe(200);
+      if (page.body.nextCursor !== null) expect(page.body.data).toHaveLength(2);
+      seen.push(...page.body.data.map((agent) => agent.id));
+      cursor = page.body.nextCursor;
+    } while (cursor !== null);
+    expect(seen).toEqual(expect.arrayContaining(ids));
+    const first = await reader.as.get<{ data: { id: string; spaceId: string | null }[] }>(
+      `${CORE}/agents?limit=2`,
+    );
+    expect(first.body.data).toHaveLength(2);
+    expect(first.body.data.every((agent) => agent.spaceId !== elsewhere.body.id)).toBe(true);
+  });
+
+  it("a member starts a turn from a library prompt (a version of it); the answer's provenance names the version", async () => {
+    const [owner, member] = [await person('prompt-owner'), await person('prompt-member')];
+    const space = await owner.as.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Prompts') });
+    const spaceId = space.body.id;
+    expect(
+      (await owner.as.post(`${CORE}/spaces/${spaceId}/members`, { userId: member.userId, role: 'member' }))
+        .status,
+    ).toBe(201);
+    const agent = await owner.as.post<{ id: string }>(`${CORE}/agents`, { spaceId, name: 'Prompted' });
+    const prompts = `${CORE}/spaces/${spaceId}/prompts`;
+    const prompt = await owner.as.post<{ id: string }>(prompts, { title: 'Greet', text: 'Say hello.' });
+    expect(prompt.status).toBe(201);
+    expect((await owner.as.patch(`${prompts}/${prompt.body.id}`, { text: 'Say goodbye.' })).status).toBe(200);
+    const other = await owner.as.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Other') });
+    const foreign = await owner.as.post<{ id: string }>(`${CORE}/spaces/${other.body.id}/prompts`, {
+      title: 'Foreign',
+      text: 'Not here.',
+    });
+    expect(foreign.status).toBe(201);
+
+    const turnPath = `${CORE}/llm/${agent.body.id}/conversation`;
+    type Turn = { conversationId: string; message: { id: string } };
+    const current = await member.as.post<Turn>(turnPath, { promptId: prompt.body.id, message: 'to Ada' });
+    expect(current.status).toBe(201);
+    const first = await member.as.post<Turn>(turnPath, { promptId: prompt.body.id, promptVersion: 1 });
+    expect(first.status).toBe(201);
+    const userText = async (turn: Turn) =>
+      (
+        await member.as.get<{ data: { role: string; content: string }[] }>(
+          `${turnPath}/${turn.conversationId}/messages`,
+        )
+      ).body.data.find((message) => message.role === 'user')?.content;
+    expect(await userText(current.body)).toBe('Say goodbye.\n\nto Ada');
+    expect(await userText(first.body)).toBe('Say hello.');
+
+    // Provenance lists each answer under the prompt version it started from.
+    const answersOf = async (source: string) =>
+      (
+        await member.as.get<{ data: { messageId: string }[] }>(
+          `${CORE}/provenance?source=${encodeURIComponent(source)}&limit=200`,
+        )
+      ).body.data.map((answer) => answer.messageId);
+    await waitUntil(async () => (await answersOf(`prompt:${prompt.body.id}`)).length === 2);
+    expect(await answersOf(`prompt:${prompt.body.id}@2`)).toEqual([current.body.message.id]);
+    expect(await answersOf(`prompt:${prompt.body.id}@1`)).toEqual([first.body.message.id]);
+
+    // Only the Agent's Space's prompts, existing versions; promptVersion needs promptId.
+    expect(code(await member.as.post(turnPath, { promptId: foreign.body.id }))).toEqual([
+      404,
+      'prompt_not_found',
+    ]);
+    expect(code(await member.as.post(turnPath, { promptId: prompt.body.id, promptVersion: 9 }))).toEqual([
+      404,
+      'prompt_not_found',
+    ]);
+    expect((await member.as.post(turnPath, { message: 'hi', promptVersion: 1 })).status).toBe(400);
+    expect((await member.as.post(turnPath, {})).status).toBe(400);
+  });
+
   it('creating shared Spaces can be restricted to admins: others get 403 space_creation_restricted', async () => {
     const someone = await person('creator');
     expect((await admin().get<{ creatorRoles: string[] }>(`${CORE}/settings/space-creation`)).body).toEqual({

@@ -194,6 +194,15 @@ describe('tenant isolation (e2e)', () => {
       owner: { email: `mallory-${Date.now()}@example.com` },
       agents: [own.body.id],
     });
+    // A key acts as its user: Mallory is a member of the Space of the one Agent her key lists.
+    expect(
+      (
+        await admin().post(`${CORE}/spaces/${space.body.id}/members`, {
+          userId: granted.ownerUserId,
+          role: 'member',
+        })
+      ).status,
+    ).toBe(201);
     const routes = routesAgainst(victim, own.body.id);
     const attackers = [
       { label: 'key granted one Agent', key: granted.key, routes },
@@ -229,13 +238,23 @@ describe('tenant isolation (e2e)', () => {
     expect(await snapshot(victim)).toBe(before);
   });
 
-  it('shows a Space to the keys that created it or are granted an Agent in it, and lets only its creator change it', async () => {
+  it('shows a Space to its creator and its members (a key granted an Agent in it only as its member user), and lets only its creator change it', async () => {
     const owner = await tenant('owner');
     const reader = await issueKey({
       owner: { email: `reader-${Date.now()}@example.com` },
       agents: [owner.agentId],
     });
     const asReader = client(api.url, reader.key);
+    // The grant alone shows nothing: its user has no role in the Space yet.
+    expect((await asReader.get(`${CORE}/spaces/${owner.spaceId}`)).status).toBe(404);
+    expect(
+      (
+        await client(api.url, owner.key.key).post(`${CORE}/spaces/${owner.spaceId}/members`, {
+          userId: reader.ownerUserId,
+          role: 'member',
+        })
+      ).status,
+    ).toBe(201);
     expect((await asReader.get(`${CORE}/spaces/${owner.spaceId}`)).status).toBe(200);
     const listed = await asReader.get<{ data: { id: string; isPersonal: boolean }[] }>(
       `${CORE}/spaces?limit=200`,
@@ -284,6 +303,14 @@ describe('tenant isolation (e2e)', () => {
       owner: { email: `narrow-${Date.now()}@example.com` },
       agents: [mover.agentId],
     });
+    expect(
+      (
+        await client(api.url, mover.key.key).post(`${CORE}/spaces/${mover.spaceId}/members`, {
+          userId: narrow.ownerUserId,
+          role: 'member',
+        })
+      ).status,
+    ).toBe(201);
     const unmanaged = await client(api.url, narrow.key).put<{ error: { code: string } }>(
       `${CORE}/agents/${mover.agentId}`,
       { spaceId: victim.spaceId },

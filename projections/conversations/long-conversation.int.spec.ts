@@ -20,6 +20,7 @@ import {
 } from '#conversations/commands/compact-conversation/compact-conversation.command';
 import { ConversationReader } from '#conversations/conversation.reader';
 import { ConversationRepository } from '#conversations/conversation.repository';
+import { OpenedHistory } from '#conversations/opened-history';
 import { StoredPlace, StoredReads } from '#conversations/runtime/places/stored-place';
 import type { Caller } from '#identity';
 import { conversationsProjector } from './conversations.projector.js';
@@ -127,7 +128,8 @@ describe('a long conversation reads only its tail', () => {
     );
     expect(cipher.opened).toBe(MESSAGES - THROUGH + 1);
 
-    // A generate call's model view: the summary and the ten messages after the boundary, read the same way.
+    // A generate call's model view: the summary and the ten messages after the boundary, read the same way (the turn
+    // opened them: none is opened again).
     cipher.opened = 0;
     const view = await conversationHistory({
       agent: { id: 'agt_1' } as AgentView,
@@ -136,7 +138,7 @@ describe('a long conversation reads only its tail', () => {
       reads: new StoredReads(reader, record),
       writer: repository,
     });
-    expect(cipher.opened).toBe(MESSAGES - THROUGH + 1);
+    expect(cipher.opened).toBe(0);
     expect(view[0]).toEqual({
       role: 'system',
       content: expect.stringContaining('the first 990 messages, summarised') as unknown,
@@ -151,5 +153,108 @@ describe('a long conversation reads only its tail', () => {
     expect(page.data).toHaveLength(200);
     expect(page.data[0]!.id).toBe(id(1));
     expect(cipher.opened).toBe(200);
+  }, 60_000);
+});
+
+describe('a long conversation without a checkpoint opens only what a turn has not seen', () => {
+  let dir: string;
+  let keys: SqliteKeyStore;
+  let cipher: CountingCipher;
+  let runner: ProjectionRunner;
+  const { events, reads } = inMemoryStores();
+  const config = loadConfig({});
+  const conversationId = 'cnv_uncompacted';
+  const id = (n: number) => `msg_u${String(n).padStart(4, '0')}`;
+  const post = async (from: number, to: number, expected: 'no_stream' | bigint | number) => {
+    const posted = [];
+    for (let n = from; n <= to; n++)
+      posted.push(
+        makeEvent('UserMessagePosted', {
+          conversationId,
+          messageId: id(n),
+          content: await cipher.seal(id(n), conversationId, `message number ${n}`),
+          attachments: [],
+        }),
+      );
+    const start =
+      expected === 'no_stream'
+        ? [
+            makeEvent('ConversationStarted', {
+              conversationId,
+              agentId: 'agt_1',
+              userId: 'usr_1',
+              apiKeyId: 'key_1',
+              visibility: 'normal',
+              title: await cipher.seal(conversationId, conversationId, 'An uncompacted one'),
+            }),
+          ]
+        : [];
+    await events.appendToStream(
+      conversationStreamId(conversationId),
+      [...start, ...posted],
+      expected as never,
+    );
+  };
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'long-conversation-'));
+    keys = new SqliteKeyStore({ path: join(dir, 'keys.db') });
+    cipher = new CountingCipher(keys);
+  });
+  afterAll(async () => {
+    await runner?.stop();
+    await keys.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('opens the new messages only on the next turn; a deleted message or a destroyed key is never served', async () => {
+    const opened = new OpenedHistory();
+    const commands = new AggregateRepository(events, config);
+    const repository = new ConversationRepository(commands, cipher, keys, opened);
+    const reader = new ConversationReader(cipher, reads, opened);
+    runner = new ProjectionRunner(events, reads, [conversationsProjector], { owner: processLeaseOwner('t') });
+    runner.start();
+    const messageCount = async () => (await reader.find(conversationId, 'usr_1', 'agt_1'))?.messageCount ?? 0;
+
+    await post(1, MESSAGES, 'no_stream');
+    await waitUntil(async () => (await messageCount()) === MESSAGES, 10_000);
+
+    // The first turn opens every message; the next (two messages later: a question and its answer) only the two.
+    cipher.opened = 0;
+    expect(await reader.history(conversationId)).toHaveLength(MESSAGES);
+    expect(cipher.opened).toBe(MESSAGES);
+    await post(MESSAGES + 1, MESSAGES + 2, MESSAGES);
+    await waitUntil(async () => (await messageCount()) === MESSAGES + 2, 10_000);
+    cipher.opened = 0;
+    const history = await reader.history(conversationId);
+    expect(cipher.opened).toBe(2);
+    expect(history.map((message) => message.content)).toEqual(
+      Array.from({ length: MESSAGES + 2 }, (_, i) => `message number ${i + 1}`),
+    );
+
+    // A deleted message is not in the next turn's history (its key is destroyed, the read model drops it).
+    const context = {
+      actor: { kind: 'user' as const, id: 'usr_1' },
+      correlationId: 'c',
+      now: () => new Date(),
+    };
+    await repository.deleteMessage(conversationId, 'usr_1', id(500), context);
+    await waitUntil(async () => (await reader.message(conversationId, id(500))) === null, 10_000);
+    const afterDeletion = await reader.history(conversationId);
+    expect(afterDeletion).toHaveLength(MESSAGES + 1);
+    expect(afterDeletion.some((message) => message.id === id(500))).toBe(false);
+    expect(afterDeletion.some((message) => message.content === 'message number 500')).toBe(false);
+
+    // A key destroyed behind the cache's back (another process, before the read model has caught up): the value is
+    // not served from what this process opened before.
+    await keys.destroy(id(7));
+    const afterDestroy = await reader.history(conversationId);
+    expect(afterDestroy.find((message) => message.id === id(7))?.content).toBeNull();
+    expect(afterDestroy.some((message) => message.content === 'message number 7')).toBe(false);
+
+    // Deleting the conversation forgets it at once.
+    expect(opened.size).toBe(1);
+    await repository.delete(conversationId, 'usr_1', 'requested', context);
+    expect(opened.size).toBe(0);
   }, 60_000);
 });

@@ -2,9 +2,7 @@ import { projectionHarness } from '#testing/projection-harness';
 import {
   MEMORIES,
   MEMORY_PROPOSALS,
-  MEMORY_RECALLS,
   type MemoryProposalView,
-  type MemoryRecallView,
   type MemoryView,
 } from '#memory/memory.read-model';
 import { memoryProjector } from './memory.projector.js';
@@ -145,7 +143,7 @@ describe('memory projection', () => {
     ]);
   });
 
-  it('records one document per recalled memory and answer, and refreshes lastUsedAt only', async () => {
+  it('refreshes lastUsedAt of each recalled memory and keeps no recall rows (the provenance read model lists answers)', async () => {
     const h = await projectionHarness(memoryProjector);
     const e1 = h.envelope(added('x1'));
     const e2 = h.envelope(added('x2'));
@@ -153,27 +151,15 @@ describe('memory projection', () => {
     const e4 = h.envelope(recalled(['x1'], 'm4'));
     await h.apply(e1, e2, e3);
     await h.apply(e4);
-    expect(await h.get<MemoryRecallView>(MEMORY_RECALLS, 'm2:x1')).toEqual({
-      id: 'm2:x1',
-      memoryId: 'x1',
-      agentId: 'a1',
-      conversationId: 'c1',
-      messageId: 'm2',
-      // a recall recorded before the user was kept: nobody's (shown to the Agent's managers only)
-      userId: null,
-      at: e3.metadata.occurredAt,
-    });
-    expect(await h.get(MEMORY_RECALLS, 'm2:x2')).toMatchObject({ memoryId: 'x2', messageId: 'm2' });
-    expect(await h.get(MEMORY_RECALLS, 'm4:x1')).toMatchObject({ memoryId: 'x1', messageId: 'm4' });
-    expect(await h.count(MEMORY_RECALLS)).toBe(3);
+    expect(memoryProjector.collections.map((collection) => collection.name)).toEqual([
+      MEMORIES,
+      MEMORY_PROPOSALS,
+    ]);
     expect(await h.get<MemoryView>(MEMORIES, 'x1')).toMatchObject({
       lastUsedAt: e4.metadata.occurredAt,
       updatedAt: e1.metadata.occurredAt,
     });
     expect(await h.get<MemoryView>(MEMORIES, 'x2')).toMatchObject({ lastUsedAt: e3.metadata.occurredAt });
-    const withUser = recalled(['x2'], 'm5');
-    await h.apply(h.envelope({ ...withUser, data: { ...withUser.data, userId: 'u7' } } as typeof withUser));
-    expect(await h.get(MEMORY_RECALLS, 'm5:x2')).toMatchObject({ memoryId: 'x2', userId: 'u7' });
   });
 
   it('removes the document of a retired, a deleted and every cleared memory', async () => {
@@ -210,23 +196,16 @@ describe('memory projection', () => {
     ];
     await h.apply(...events);
     const read = () =>
-      Promise.all([
-        h.get(MEMORIES, 'x1'),
-        h.get(MEMORIES, 'x3'),
-        h.get(MEMORY_RECALLS, 'm2:x1'),
-        h.get(MEMORY_RECALLS, 'm2:x3'),
-        h.get(MEMORY_PROPOSALS, 'p1'),
-      ]);
+      Promise.all([h.get(MEMORIES, 'x1'), h.get(MEMORIES, 'x3'), h.get(MEMORY_PROPOSALS, 'p1')]);
     const before = await read();
     await h.apply(...events);
     for (const event of events) await h.apply(event);
     expect(await read()).toEqual(before);
     expect(await h.get(MEMORIES, 'x2')).toBeNull();
     expect(await h.count(MEMORIES)).toBe(2);
-    expect(await h.count(MEMORY_RECALLS)).toBe(2);
     const memory = before[0] as MemoryView;
     expect(memory.versions.map((version) => version.version)).toEqual([1, 2, 3]);
-    expect(before[4]).toMatchObject({ state: 'confirmed', memoryId: 'x9' });
+    expect(before[2]).toMatchObject({ state: 'confirmed', memoryId: 'x9' });
   });
 
   describe('proposals', () => {

@@ -1,6 +1,7 @@
-// Builds the Memory read models (libs/memory/src/memory.read-model.ts): live memories with their version history,
-// shared-memory proposals, and the recalls that say which answers used a memory. Texts stay sealed (the query opens
-// them). A memory retired by the cap, deleted or cleared loses its document; its recalls stay (ids only, as the log).
+// Builds the Memory read models (libs/memory/src/memory.read-model.ts): live memories with their version history
+// (and when each was last recalled) and shared-memory proposals. Texts stay sealed (the query opens them). A memory
+// retired by the cap, deleted or cleared loses its document. Which answers used a memory is the provenance read
+// model's (projections/provenance), as for every other source. Version 2: the recall rows of version 1 are gone.
 import { defineProjector, type EnvelopeOf, type ProjectionContext } from '#eventsourcing';
 import type { WriteOp } from '#read-store';
 import type { MemoryEvent } from '#memory';
@@ -11,11 +12,7 @@ import {
   MEMORY_PROJECTION,
   MEMORY_PROPOSALS,
   MEMORY_PROPOSALS_READ_MODEL,
-  MEMORY_RECALLS,
-  MEMORY_RECALLS_READ_MODEL,
-  memoryRecallId,
   type MemoryProposalView,
-  type MemoryRecallView,
   type MemoryVersionView,
   type MemoryView,
 } from '#memory';
@@ -54,8 +51,8 @@ const proposalAnswered =
 
 export const memoryProjector = defineProjector<Event>({
   name: MEMORY_PROJECTION,
-  version: 1,
-  collections: [MEMORIES_READ_MODEL, MEMORY_PROPOSALS_READ_MODEL, MEMORY_RECALLS_READ_MODEL],
+  version: 2,
+  collections: [MEMORIES_READ_MODEL, MEMORY_PROPOSALS_READ_MODEL],
   on: {
     MemoryAdded: ({ data, metadata }) => {
       const at = metadata.occurredAt;
@@ -102,21 +99,12 @@ export const memoryProjector = defineProjector<Event>({
         rolledBackTo: event.data.toVersion,
       })),
     MemoriesRecalled: ({ data, metadata }) =>
-      data.memoryIds.flatMap((memoryId): WriteOp[] => {
-        const recall: MemoryRecallView = {
-          id: memoryRecallId(data.messageId, memoryId),
-          memoryId,
-          agentId: data.agentId,
-          conversationId: data.conversationId,
-          messageId: data.messageId,
-          userId: data.userId ?? null,
-          at: metadata.occurredAt,
-        };
-        return [
-          { kind: 'upsert', collection: MEMORY_RECALLS, doc: { ...recall } },
-          { kind: 'patch', collection: MEMORIES, id: memoryId, set: { lastUsedAt: metadata.occurredAt } },
-        ];
-      }),
+      data.memoryIds.map((memoryId): WriteOp => ({
+        kind: 'patch',
+        collection: MEMORIES,
+        id: memoryId,
+        set: { lastUsedAt: metadata.occurredAt },
+      })),
     MemoryRetired: ({ data }) => [deleteMemory(data.memoryId)],
     MemoryDeleted: ({ data }) => [deleteMemory(data.memoryId)],
     MemoryBucketCleared: ({ data }) => data.memoryIds.map(deleteMemory),

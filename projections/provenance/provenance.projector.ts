@@ -60,7 +60,8 @@ export function sourcesOf(data: Pick<Recorded['data'], 'citations' | 'provenance
     rows.set(keyOf(row), { ...(known ?? row), passages: [...(known?.passages ?? []), passageOf(source)] });
   }
   for (const item of data.provenance.contextItems ?? [])
-    if (item.kind === 'memory' || item.kind === 'skill') {
+    // A library prompt (`prompt:<promptId>@<version>`) beside the system prompt's row (`prompt:<agentId>@<sha>`).
+    if (item.kind === 'memory' || item.kind === 'skill' || item.kind === 'prompt') {
       const row: Row = {
         ...base,
         kind: item.kind,

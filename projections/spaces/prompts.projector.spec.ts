@@ -23,4 +23,28 @@ describe('prompts projection', () => {
     await h.apply(h.envelope({ type: 'PromptDeleted', data: { promptId: 'p1' } }));
     expect(await h.get(PROMPTS, 'p1')).toBeNull();
   });
+
+  it("removes a deleted Space's prompts and their versions, and only those; a replay changes nothing (issue 22 gap 5)", async () => {
+    const h = await projectionHarness(promptsProjector);
+    await h.apply(
+      h.envelope({ type: 'PromptCreated', data: { promptId: 'p1', spaceId: 's1', ...fields } }),
+      h.envelope({ type: 'PromptRevised', data: { promptId: 'p1', version: 2, ...fields, text: 'Two.' } }),
+      h.envelope({ type: 'PromptCreated', data: { promptId: 'p2', spaceId: 's1', ...fields } }),
+      h.envelope({ type: 'PromptCreated', data: { promptId: 'q1', spaceId: 's2', ...fields } }),
+    );
+    const deleted = h.envelope({ type: 'SpaceDeleted', data: { spaceId: 's1' } });
+    await h.apply(deleted);
+    for (const [collection, id] of [
+      [PROMPTS, 'p1'],
+      [PROMPTS, 'p2'],
+      [PROMPT_VERSIONS, 'p1:1'],
+      [PROMPT_VERSIONS, 'p1:2'],
+      [PROMPT_VERSIONS, 'p2:1'],
+    ] as const)
+      expect(await h.get(collection, id)).toBeNull();
+    expect(await h.get(PROMPTS, 'q1')).toMatchObject({ spaceId: 's2' });
+    expect(await h.get(PROMPT_VERSIONS, 'q1:1')).toMatchObject({ spaceId: 's2' });
+    await h.apply(deleted);
+    expect(await h.get(PROMPTS, 'q1')).toMatchObject({ spaceId: 's2' });
+  });
 });

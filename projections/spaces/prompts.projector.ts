@@ -1,12 +1,37 @@
 // Builds the prompt library's read models (libs/spaces/src/prompts/prompt.ts): each prompt's current version, and
-// every version.
-import { defineProjector } from '#eventsourcing';
-import type { PromptEvent, PromptView } from '#spaces';
+// every version. A Space's deletion removes its prompts and their versions (idempotent: a replay deletes what is
+// not there). Version 2: the deletion (a rebuild drops the prompts of Spaces deleted before it).
+import { defineProjector, type ProjectionContext } from '#eventsourcing';
+import type { WriteOp } from '#read-store';
+import type { PromptEvent, PromptView, SpaceEvent } from '#spaces';
 import { PROMPT_VERSIONS, PROMPT_VERSIONS_READ_MODEL, PROMPTS, PROMPTS_READ_MODEL } from '#spaces';
 
-export const promptsProjector = defineProjector<PromptEvent>({
+/** A page of this size is read at a time. */
+const PAGE = 500;
+
+/** Deletes every document of the collection that belongs to the Space. */
+async function deleteOfSpace(
+  context: ProjectionContext,
+  collection: string,
+  spaceId: string,
+): Promise<WriteOp[]> {
+  const ops: WriteOp[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { data: { id: string }[]; nextCursor: string | null } = await context.find(
+      collection,
+      { spaceId },
+      { limit: PAGE, cursor },
+    );
+    for (const { id } of page.data) ops.push({ kind: 'delete', collection, id });
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return ops;
+}
+
+export const promptsProjector = defineProjector<PromptEvent | Extract<SpaceEvent, { type: 'SpaceDeleted' }>>({
   name: PROMPTS_READ_MODEL.projection,
-  version: 1,
+  version: 2,
   collections: [PROMPTS_READ_MODEL, PROMPT_VERSIONS_READ_MODEL],
   on: {
     PromptCreated: ({ data: { promptId, ...fields }, metadata: { occurredAt: at } }) => [
@@ -40,5 +65,9 @@ export const promptsProjector = defineProjector<PromptEvent>({
       ];
     },
     PromptDeleted: ({ data }) => [{ kind: 'delete', collection: PROMPTS, id: data.promptId }],
+    SpaceDeleted: async ({ data: { spaceId } }, context) => [
+      ...(await deleteOfSpace(context, PROMPTS, spaceId)),
+      ...(await deleteOfSpace(context, PROMPT_VERSIONS, spaceId)),
+    ],
   },
 });

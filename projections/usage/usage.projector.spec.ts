@@ -74,6 +74,21 @@ describe('usage projection', () => {
     expect(await h.get(USAGE_DAILY, usageDayId('agent', 'agt_1', '2026-11-20'))).toMatchObject({ calls: 2 });
   });
 
+  it("adds a call that served a Space to the Space's day (its weekly spend limit)", async () => {
+    const h = await projectionHarness(usageProjector);
+    await h.apply(
+      h.envelope(call({ agentId: 'agt_1', spaceId: 'spc_1' })),
+      h.envelope(call({ callId: 'call_2', agentId: null, spaceId: 'spc_1' })),
+      h.envelope(call({ callId: 'call_3' })),
+    );
+    expect(await h.get(USAGE_DAILY, usageDayId('space', 'spc_1', '2026-11-20'))).toMatchObject({
+      dimension: 'space',
+      calls: 2,
+      inputTokens: 200,
+      outputTokens: 20,
+    });
+  });
+
   it('the same event twice is counted once', async () => {
     const h = await projectionHarness(usageProjector);
     const event = h.envelope(call());

@@ -35,6 +35,8 @@ export const usageProjector = defineProjector<UsageEvent>({
         ['model', call.model],
         ['user', call.userId],
         ['agentUser', call.agentId && call.userId ? agentUserSubject(call.agentId, call.userId) : null],
+        // A Space's spend (its weekly limit). Events before spaceId existed have none: no rebuild needed.
+        ['space', call.spaceId ?? null],
       ];
       return subjects
         .filter((entry): entry is [UsageDimension, string] => entry[1] !== null)

@@ -57,14 +57,18 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
 export const PASSWORD = 'a long enough passphrase';
 
 /** An admin invites `email`; the person accepts with PASSWORD (through the API: the mail's link is not the subject). */
-export async function invitedPerson(base: string, email: string): Promise<{ userId: string }> {
+export async function invitedPerson(
+  base: string,
+  email: string,
+  { role = 'member', name = 'Bo Berg' }: { role?: 'member' | 'admin'; name?: string } = {},
+): Promise<{ userId: string }> {
   const admin = client(base, ADMIN_KEY);
-  const invitation = await admin.post<{ link: string }>(`${CORE}/invitations`, { email, role: 'member' });
+  const invitation = await admin.post<{ link: string }>(`${CORE}/invitations`, { email, role });
   if (invitation.status !== 201) throw new Error(`invitation: ${invitation.status}`);
   const token = decodeURIComponent(invitation.body.link.split('#token=')[1] ?? '');
   const accepted = await client(base, null).post<{ id: string }>(`${CORE}/invitations/accept`, {
     token,
-    name: 'Bo Berg',
+    name,
     password: PASSWORD,
   });
   if (accepted.status >= 300) throw new Error(`accept: ${accepted.status} ${JSON.stringify(accepted.body)}`);

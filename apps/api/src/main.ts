@@ -1,11 +1,15 @@
 // Entry point of the api process: read configuration once, start, and shut down cleanly on SIGINT/SIGTERM.
 // Only young-generation.js is imported statically: V8 parses every module of a static import graph before running
 // any of them, and that parsing is where the young generation would grow, so the api itself is imported once the
-// growth is held off (see young-generation.ts).
-import { holdYoungGeneration, releaseYoungGeneration } from './young-generation.js';
+// growth is held off (see young-generation.ts). Node's compile cache is switched on before that import: the api
+// loads ~1,100 modules, and compiling them is a tenth of a cold start; the cache (NODE_COMPILE_CACHE, else
+// `<tmpdir>/node-compile-cache`, keyed by each file's content) lets every start after the first skip it.
+import { enableCompileCache } from 'node:module';
+import { collectStartupGarbage, holdYoungGeneration, releaseYoungGeneration } from './young-generation.js';
 
 async function main(): Promise<void> {
   const started = performance.now();
+  enableCompileCache();
   holdYoungGeneration();
   await import('reflect-metadata');
   const [{ loadConfigOrExit }, { createLogger }, { startApi }] = await Promise.all([
@@ -17,6 +21,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config);
   const app = await startApi(config, logger);
   releaseYoungGeneration();
+  collectStartupGarbage();
   logger.info(
     {
       port: config.port,

@@ -55,6 +55,13 @@ export function replayMarkdown(report: ReplayReport): string {
       lines.push('', "_The Agent's prompt as of the turn does not hash to what the answer recorded._");
     if (turn.passagesMissing > 0)
       lines.push('', `_${turn.passagesMissing} recorded passages are no longer stored._`);
+    if ((turn.new.toolCalls ?? []).length > 0)
+      lines.push(
+        '',
+        `Tool calls: ${turn.new.toolCalls!.map((call) => `${call.name}(${call.arguments})${call.ok ? '' : ' failed'}`).join(', ')}.`,
+      );
+    if (turn.contextItemsReplayed.length > 0)
+      lines.push('', `Re-sent as recorded: ${turn.contextItemsReplayed.join(', ')}.`);
     if (turn.contextItemsNotReplayed.length > 0)
       lines.push('', `_Not re-sent: ${turn.contextItemsNotReplayed.join(', ')}._`);
   });

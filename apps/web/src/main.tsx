@@ -13,8 +13,13 @@ import { Chat } from './pages/chat';
 import { Memories } from './pages/memories';
 import { AgentSettings } from './pages/agent-settings';
 import { Developer } from './pages/developer';
-import { Usage } from './pages/usage';
 import { Admin } from './pages/admin';
+import { lazy } from './lazy';
+
+// Pages a chat does not need load on first use (chunks of their own, outside the chat page's JavaScript budget).
+const Members = lazy(() => import('./pages/members'), 'Members');
+const Prompts = lazy(() => import('./pages/prompts'), 'Prompts');
+const Usage = lazy(() => import('./pages/usage'), 'Usage');
 
 function NotFound() {
   return (
@@ -69,11 +74,9 @@ function Navigation({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
       () => undefined,
     );
   }, [me.id]);
-  // The private Space first (where the platform marks one), then by name.
+  // The personal Space first, then by name.
   const ordered = spaces.toSorted(
-    (a, b) =>
-      Number(Boolean(b.isPrivate || b.kind === 'private')) -
-        Number(Boolean(a.isPrivate || a.kind === 'private')) || a.name.localeCompare(b.name),
+    (a, b) => Number(Boolean(b.isPersonal)) - Number(Boolean(a.isPersonal)) || a.name.localeCompare(b.name),
   );
   const personal = agents.filter((agent) => agent.isPersonal);
   const agentLink = (agent: Agent) => {
@@ -102,6 +105,28 @@ function Navigation({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
         <section key={space.id} class="space">
           <h3>{space.name}</h3>
           <ul>{agents.filter((a) => a.spaceId === space.id && !a.isPersonal).map(agentLink)}</ul>
+          <ul class="space-links">
+            {!space.isPersonal && (
+              <li>
+                <a
+                  href={`/space/${space.id}/members`}
+                  onClick={linkTo(`/space/${space.id}/members`)}
+                  aria-label={`${t('members')}: ${space.name}`}
+                >
+                  {t('members')}
+                </a>
+              </li>
+            )}
+            <li>
+              <a
+                href={`/space/${space.id}/prompts`}
+                onClick={linkTo(`/space/${space.id}/prompts`)}
+                aria-label={`${t('promptLibrary')}: ${space.name}`}
+              >
+                {t('promptLibrary')}
+              </a>
+            </li>
+          </ul>
         </section>
       ))}
       <ul class="links">
@@ -142,6 +167,10 @@ function Routed({ path, me }: { path: string; me: Me }) {
   if ((params = match('/space/:spaceId/agent/:agentId', path)))
     return <Chat key={params.agentId} spaceId={params.spaceId!} agentId={params.agentId!} />;
   if ((params = match('/chat/:agentId', path))) return <ChatRedirect agentId={params.agentId!} />;
+  if ((params = match('/space/:spaceId/members', path)))
+    return <Members key={params.spaceId} spaceId={params.spaceId!} me={me} />;
+  if ((params = match('/space/:spaceId/prompts', path)))
+    return <Prompts key={params.spaceId} spaceId={params.spaceId!} me={me} />;
   if ((params = match('/agent/:agentId/settings', path))) return <AgentSettings agentId={params.agentId!} />;
   if (path === '/memories') return <Memories />;
   if (path === '/developer') return <Developer />;

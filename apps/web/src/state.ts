@@ -14,8 +14,8 @@ export interface Me {
 export interface Space {
   readonly id: string;
   readonly name: string;
-  readonly isPrivate?: boolean;
-  readonly kind?: string;
+  /** Its user's private personal Space (never shared: no members page). */
+  readonly isPersonal?: boolean;
 }
 
 export interface Agent {

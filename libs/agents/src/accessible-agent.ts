@@ -38,7 +38,7 @@ export async function managesAgent(
   who: PrincipalOrCaller,
 ): Promise<boolean> {
   const space = await spaceOf(readStore, agent);
-  return authorize(who, 'agent.manage', { agent: { ...agent, space }, space }).allow;
+  return authorize(who, 'agent.manage', { agent, space }).allow;
 }
 
 /** 403 `space_change_denied` unless the principal manages the Agent. */
@@ -94,7 +94,7 @@ export async function authorizeManagement(
     spaceId: null,
   };
   const space = await spaceOf(readStore, agent);
-  const decision = authorize(principal, 'agent.manage', { agent: { ...agent, space }, space });
+  const decision = authorize(principal, 'agent.manage', { agent, space });
   if (!decision.allow)
     throw new ForbiddenError(
       decision.reason,

@@ -1,9 +1,10 @@
 // The Spaces context asks which Spaces a principal reaches through its Agents; this answers from the Agents read model.
 import { Inject, Injectable } from '@nestjs/common';
-import type { AgentAccess, Principal } from '#identity';
+import { authorize, type AgentAccess, type Principal } from '#identity';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import { SpaceGrants } from '#spaces';
 import { AGENTS, type AgentView } from './agents.read-model.js';
+import { spaceOf } from './accessible-agent.js';
 
 /** The Agents a principal is granted: a key's grants; a session (its user) and the platform every Agent. */
 function grantsOf(principal: Principal): AgentAccess {
@@ -34,6 +35,13 @@ export class AgentSpaceGrants extends SpaceGrants {
     // `all` (a session, an 'all' key) reaches the Agents of the Spaces its user has a role in: no Space beyond them.
     if (access.kind === 'all') return [];
     const granted = await findAll<AgentView>(this.readStore, AGENTS, { id: { $in: access.agentIds } });
-    return granted.flatMap((agent) => (agent.spaceId ? [agent.spaceId] : []));
+    // A listed Agent shows its Space only when the principal reaches it (a key's list narrows its user's rights).
+    const reached: string[] = [];
+    for (const agent of granted) {
+      if (!agent.spaceId) continue;
+      const space = await spaceOf(this.readStore, agent);
+      if (authorize(principal, 'agent.use', { ...agent, space }).allow) reached.push(agent.spaceId);
+    }
+    return reached;
   }
 }

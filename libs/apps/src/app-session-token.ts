@@ -4,7 +4,9 @@
 // and ends with the session it was issued for (the bridge checks that session is still live).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { SESSIONS, USERS, type SessionView, type UserView } from '#identity';
 import { KEY_STORE, type KeyStore } from '#key-store';
+import type { ReadStore } from '#read-store';
 
 export const SESSION_TOKEN_PREFIX = 'svc_';
 export const SESSION_TOKEN_TTL_MS = 15 * 60_000;
@@ -53,4 +55,23 @@ export class AppSessionTokens {
     const key = await this.keys.obtain(KEY_ID, 'apps');
     return createHmac('sha256', key).update(body).digest('base64url');
   }
+}
+
+/**
+ * The claims and the person of a `svc_session_token` whose session still lives (not signed out, revoked or over, its
+ * person active); null otherwise. The bridge's check, and the App proxy's for a view opened on APP_ORIGIN.
+ */
+export async function liveSessionToken(
+  tokens: AppSessionTokens,
+  readStore: ReadStore,
+  token: string,
+): Promise<{ readonly claims: AppSessionClaims; readonly user: UserView } | null> {
+  const claims = await tokens.verify(token);
+  if (!claims) return null;
+  const session = await readStore.reader<SessionView>(SESSIONS).get(claims.sessionId);
+  if (!session || session.revoked || session.userId !== claims.userId) return null;
+  if (Date.parse(session.expiresAt) <= Date.now()) return null;
+  const user = await readStore.reader<UserView>(USERS).get(claims.userId);
+  if (!user || user.status === 'deactivated') return null;
+  return { claims, user };
 }

@@ -5,18 +5,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import {
-  AppCallers,
-  SESSIONS,
-  sourceOf,
-  USERS,
-  type Caller,
-  type SessionView,
-  type UserView,
-} from '#identity';
+import { AppCallers, sourceOf, type Caller, type UserView } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { APP_TOKEN_PREFIX, hashAppToken } from './app-token.js';
-import { AppSessionTokens, SESSION_TOKEN_PREFIX } from './app-session-token.js';
+import { AppSessionTokens, liveSessionToken, SESSION_TOKEN_PREFIX } from './app-session-token.js';
 import {
   APP_ALLOWLIST,
   APPS,
@@ -45,15 +37,11 @@ export class BridgeCallers extends AppCallers {
         .find({ tokenHash: hashAppToken(token) }, { limit: 1 });
       app = page.data[0] ?? null;
     } else if (token.startsWith(SESSION_TOKEN_PREFIX)) {
-      const claims = await this.sessionTokens.verify(token);
-      if (!claims) return null;
       // The token ends with its session: signed out, revoked or expired, it is refused.
-      const session = await this.readStore.reader<SessionView>(SESSIONS).get(claims.sessionId);
-      if (!session || session.revoked || session.userId !== claims.userId) return null;
-      if (Date.parse(session.expiresAt) <= Date.now()) return null;
-      app = await this.readStore.reader<AppView>(APPS).get(claims.appId);
-      user = await this.readStore.reader<UserView>(USERS).get(claims.userId);
-      if (!user || user.status === 'deactivated') return null;
+      const holder = await liveSessionToken(this.sessionTokens, this.readStore, token);
+      if (!holder) return null;
+      app = await this.readStore.reader<AppView>(APPS).get(holder.claims.appId);
+      user = holder.user;
     }
     if (!app) return null;
     const allowed =

@@ -3,7 +3,8 @@
 // Which entity lives inside which (a document in a Space, a conversation of an Agent) is learnt from the ids an
 // event's data names, so "everything inside a Space" needs no table per context. Secrets are dropped; content sealed
 // for crypto-shredding is never shown (the caller marks it "sealed" or, once its key is destroyed, "erased").
-import type { EventEnvelope } from '#kernel';
+import { createHash } from 'node:crypto';
+import type { Actor, EventEnvelope } from '#kernel';
 import { actionOf } from './audit-actions.js';
 
 /** Where the change came from: the metadata's request source, else an identity event's own `source`. */
@@ -153,6 +154,166 @@ export interface AuditFoldOptions {
   readonly itemFieldByStreamType?: Readonly<Record<string, string>>;
 }
 
+/** An API key's owner, as `ApiKeyIssued` names it: the person behind the key in entries it acted in. */
+export interface KeyOwner {
+  readonly userId: string;
+  readonly isAdmin: boolean;
+}
+
+/** What an event is about: its resource, the item of a many-item stream, and the key of its folded state. */
+export interface AuditSubject {
+  readonly resource: { readonly type: string; readonly id: string };
+  readonly itemId: string | undefined;
+  /** The stream, or the stream and the item: whose folded fields the event changes. */
+  readonly stateKey: string;
+  /** The entities the resource lives inside, as this event names them (its data's `…Id` fields). */
+  readonly parentIds: readonly string[];
+}
+
+/** What an event is about (see AuditSubject). */
+export function auditSubjectOf(event: EventEnvelope, options: AuditFoldOptions = {}): AuditSubject {
+  const resource = resourceOfStream(event.streamId);
+  const itemField = options.itemFieldByStreamType?.[resource.type];
+  const itemValue = itemField ? (event.data as Record<string, unknown> | null)?.[itemField] : undefined;
+  const itemId = typeof itemValue === 'string' ? itemValue : undefined;
+  return {
+    resource,
+    itemId,
+    stateKey: itemId === undefined ? event.streamId : `${event.streamId}\u0000${itemId}`,
+    parentIds: referencedIds(event, resource.id, itemId),
+  };
+}
+
+/** The entities a stream's resource id names (a memory bucket `agt_1-usr_2` lives inside agt_1 and usr_2). */
+export function streamIdParents(resourceId: string): string[] {
+  const parts = resourceId.split('-').filter((part) => part.includes('_'));
+  return parts.length < 2 ? [] : parts;
+}
+
+/** The owner an `ApiKeyIssued` names, if the event is one. */
+export function keyIssued(event: EventEnvelope): { apiKeyId: string; owner: KeyOwner } | null {
+  if (event.type !== 'ApiKeyIssued') return null;
+  const data = event.data as { apiKeyId?: string; ownerUserId?: string; isAdmin?: boolean };
+  return data.apiKeyId && data.ownerUserId
+    ? { apiKeyId: data.apiKeyId, owner: { userId: data.ownerUserId, isAdmin: data.isAdmin === true } }
+    : null;
+}
+
+/** A Space's members by user id, after a membership event (unchanged by any other event). */
+export function membersAfter(
+  event: EventEnvelope,
+  members: Readonly<Record<string, string>>,
+): Readonly<Record<string, string>> {
+  const data = event.data as { userId?: string; role?: string } | null;
+  if (!data?.userId || !event.type.startsWith('SpaceMember')) return members;
+  const next = { ...members };
+  if (event.type === 'SpaceMemberRemoved') delete next[data.userId];
+  else if (data.role) next[data.userId] = data.role;
+  return next;
+}
+
+/** The Space an event is about, when it names one. */
+export const spaceIdOf = (event: EventEnvelope): string | null => {
+  const spaceId = (event.data as { spaceId?: unknown } | null)?.spaceId;
+  return typeof spaceId === 'string' && spaceId.length > 0 ? spaceId : null;
+};
+
+/** The personal owner a `SpaceCreated` names. */
+export const personalOwnerOf = (event: EventEnvelope): string | null => {
+  if (event.type !== 'SpaceCreated') return null;
+  const personalOf = (event.data as { personalOf?: unknown } | null)?.personalOf;
+  return typeof personalOf === 'string' ? personalOf : null;
+};
+
+/**
+ * Values as the audit keeps them: secret fields dropped (deep), sealed content reduced to its key id and a digest of
+ * its ciphertext (`sealed:v1:<keyId>:#<digest>`: still "sealed"/"erased" by its key, still compared by content, and
+ * no ciphertext of erasable content kept). The audit read model stores only such values.
+ */
+export function scrub(value: unknown): unknown {
+  if (typeof value === 'string') {
+    const match = SEALED.exec(value);
+    if (!match) return value;
+    return `${match[0]}#${createHash('sha256').update(value).digest('base64url').slice(0, 22)}`;
+  }
+  if (Array.isArray(value)) return value.map(scrub);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) if (!SECRET_FIELD.test(key)) out[key] = scrub(item);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * The entry of one event, given the folded fields of its stream (or item) before it and the owner of the key that
+ * acted (if an API key did): the one derivation the fold and the audit read model share. Answers the fields after.
+ */
+export function auditEntryOf(
+  event: EventEnvelope,
+  subject: AuditSubject,
+  before: Readonly<Record<string, unknown>>,
+  keyOwner: KeyOwner | undefined,
+  options: AuditFoldOptions = {},
+): { entry: AuditEntry; after: Record<string, unknown> } {
+  const reading = options.changesByStreamType?.[subject.resource.type] ?? dataFields;
+  const set = scrub(reading(event)) as Record<string, unknown>;
+  const after = { ...before, ...set };
+  const changes: AuditChange[] = [];
+  for (const [field, value] of Object.entries(set))
+    if (field in before ? !same(before[field], value) : value !== null && value !== undefined)
+      changes.push({ field, before: field in before ? before[field] : null, after: value });
+  const entry: AuditEntry = {
+    position: event.position,
+    eventId: event.id,
+    occurredAt: event.metadata.occurredAt,
+    ...actorOf(event, keyOwner),
+    sourceAddress: sourceAddressOf(event),
+    action: actionOf(event.type),
+    eventType: event.type,
+    resource: {
+      ...subject.resource,
+      streamId: event.streamId,
+      revision: event.revision,
+      ...(subject.itemId !== undefined ? { itemId: subject.itemId } : {}),
+    },
+    changes,
+    correlationId: event.metadata.correlationId,
+    causationId: event.metadata.causationId,
+  };
+  return { entry, after };
+}
+
+function actorOf(
+  event: EventEnvelope,
+  owner: KeyOwner | undefined,
+): { actor: AuditActor; credentialKind: CredentialKind } {
+  const { kind, id } = event.metadata.actor;
+  switch (kind) {
+    case 'apiKey':
+      return {
+        actor: { kind: 'apiKey', id, userId: owner?.userId ?? null },
+        credentialKind: owner?.isAdmin ? 'adminApiKey' : 'apiKey',
+      };
+    case 'user':
+      return { actor: { kind: 'user', id, userId: id }, credentialKind: 'session' };
+    case 'app':
+      return { actor: { kind: 'app', id, userId: null }, credentialKind: 'appToken' };
+    default:
+      return { actor: { kind: 'platform', id, userId: null }, credentialKind: 'none' };
+  }
+}
+
+/** What deciding a non-admin's access to a resource reads: creations, memberships and containment links. */
+export interface AuditGraph {
+  /** The first event of an entity's stream (its creation): its type and actor. */
+  firstEventOf(id: string): Promise<{ readonly type: string; readonly actor: Actor } | undefined>;
+  membershipOf(
+    spaceId: string,
+  ): Promise<{ members: Readonly<Record<string, string>>; personalOf: string | null }>;
+  parentsOf(id: string): Promise<readonly string[]>;
+}
+
 /**
  * Folds the log, event by event in log order, into entries. Keeps per stream its folded fields, the containment
  * links between entities, and the owner of each API key (from `ApiKeyIssued`), so it can be fed the whole log once.
@@ -160,82 +321,46 @@ export interface AuditFoldOptions {
 export class AuditFold {
   private readonly states = new Map<string, Record<string, unknown>>();
   private readonly parents = new Map<string, Set<string>>();
-  private readonly keyOwners = new Map<string, { userId: string; isAdmin: boolean }>();
+  private readonly keyOwners = new Map<string, KeyOwner>();
   private readonly firstEvents = new Map<string, EventEnvelope>();
   /** Each Space's members and roles, and its personal owner, as folded so far (what `audit.read` reads). */
-  private readonly spaceMembers = new Map<string, Record<string, string>>();
+  private readonly spaceMembers = new Map<string, Readonly<Record<string, string>>>();
   private readonly personalOwners = new Map<string, string>();
 
   constructor(private readonly options: AuditFoldOptions = {}) {}
 
   /** Folds one event and answers its entry (values not yet redacted: see `redact`). */
   apply(event: EventEnvelope): AuditEntry {
-    const resource = resourceOfStream(event.streamId);
+    const subject = auditSubjectOf(event, this.options);
+    const { resource } = subject;
     if (!this.firstEvents.has(resource.id)) {
       this.firstEvents.set(resource.id, event);
-      this.linkStreamIdParts(resource.id);
+      this.link(resource.id, streamIdParents(resource.id));
     }
-    const itemField = this.options.itemFieldByStreamType?.[resource.type];
-    const itemValue = itemField ? (event.data as Record<string, unknown> | null)?.[itemField] : undefined;
-    const itemId = typeof itemValue === 'string' ? itemValue : undefined;
-    for (const id of referencedIds(event, resource.id, itemId)) {
-      let set = this.parents.get(resource.id);
-      if (!set) this.parents.set(resource.id, (set = new Set()));
-      set.add(id);
+    this.link(resource.id, subject.parentIds);
+    const spaceId = spaceIdOf(event);
+    if (spaceId) {
+      const personalOf = personalOwnerOf(event);
+      if (personalOf) this.personalOwners.set(spaceId, personalOf);
+      const members = this.spaceMembers.get(spaceId) ?? {};
+      const next = membersAfter(event, members);
+      if (next !== members) this.spaceMembers.set(spaceId, next);
     }
-    this.foldMembership(event);
-    if (event.type === 'ApiKeyIssued') {
-      const data = event.data as { apiKeyId?: string; ownerUserId?: string; isAdmin?: boolean };
-      if (data.apiKeyId && data.ownerUserId)
-        this.keyOwners.set(data.apiKeyId, { userId: data.ownerUserId, isAdmin: data.isAdmin === true });
-    }
-    const stateKey = itemId === undefined ? event.streamId : `${event.streamId}\u0000${itemId}`;
-    const before = this.states.get(stateKey) ?? {};
-    const reading = this.options.changesByStreamType?.[resource.type] ?? dataFields;
-    const set = reading(event);
-    const after = { ...before, ...set };
-    this.states.set(stateKey, after);
-    const changes: AuditChange[] = [];
-    for (const [field, value] of Object.entries(set))
-      if (field in before ? !same(before[field], value) : value !== null && value !== undefined)
-        changes.push({ field, before: field in before ? before[field] : null, after: value });
-    return {
-      position: event.position,
-      eventId: event.id,
-      occurredAt: event.metadata.occurredAt,
-      ...this.actorOf(event),
-      sourceAddress: sourceAddressOf(event),
-      action: actionOf(event.type),
-      eventType: event.type,
-      resource: {
-        ...resource,
-        streamId: event.streamId,
-        revision: event.revision,
-        ...(itemId !== undefined ? { itemId } : {}),
-      },
-      changes,
-      correlationId: event.metadata.correlationId,
-      causationId: event.metadata.causationId,
-    };
+    const issued = keyIssued(event);
+    if (issued) this.keyOwners.set(issued.apiKeyId, issued.owner);
+    const before = this.states.get(subject.stateKey) ?? {};
+    const keyOwner =
+      event.metadata.actor.kind === 'apiKey' ? this.keyOwners.get(event.metadata.actor.id) : undefined;
+    const { entry, after } = auditEntryOf(event, subject, before, keyOwner, this.options);
+    this.states.set(subject.stateKey, after);
+    return entry;
   }
 
-  private actorOf(event: EventEnvelope): { actor: AuditActor; credentialKind: CredentialKind } {
-    const { kind, id } = event.metadata.actor;
-    switch (kind) {
-      case 'apiKey': {
-        const owner = this.keyOwners.get(id);
-        return {
-          actor: { kind: 'apiKey', id, userId: owner?.userId ?? null },
-          credentialKind: owner?.isAdmin ? 'adminApiKey' : 'apiKey',
-        };
-      }
-      case 'user':
-        return { actor: { kind: 'user', id, userId: id }, credentialKind: 'session' };
-      case 'app':
-        return { actor: { kind: 'app', id, userId: null }, credentialKind: 'appToken' };
-      default:
-        return { actor: { kind: 'platform', id, userId: null }, credentialKind: 'none' };
-    }
+  private link(id: string, parents: readonly string[]): void {
+    if (parents.length === 0) return;
+    let set = this.parents.get(id);
+    if (!set) this.parents.set(id, (set = new Set()));
+    for (const parent of parents) set.add(parent);
   }
 
   /** Whether the entity `id` is `ancestor` or lives (transitively) inside it. */
@@ -257,32 +382,6 @@ export class AuditFold {
     return entry.resource.itemId === resourceId || this.isWithin(entry.resource.id, resourceId);
   }
 
-  /** Links a stream's resource to the entities its id names (a memory bucket `agt_1-usr_2` to agt_1 and usr_2). */
-  private linkStreamIdParts(resourceId: string): void {
-    const parts = resourceId.split('-').filter((part) => part.includes('_'));
-    if (parts.length < 2) return;
-    let set = this.parents.get(resourceId);
-    if (!set) this.parents.set(resourceId, (set = new Set()));
-    for (const part of parts) set.add(part);
-  }
-
-  private foldMembership(event: EventEnvelope): void {
-    const data = event.data as {
-      spaceId?: string;
-      userId?: string;
-      role?: string;
-      personalOf?: string;
-    } | null;
-    if (!data?.spaceId) return;
-    if (event.type === 'SpaceCreated' && data.personalOf)
-      this.personalOwners.set(data.spaceId, data.personalOf);
-    if (!data.userId || !event.type.startsWith('SpaceMember')) return;
-    const members = { ...this.spaceMembers.get(data.spaceId) };
-    if (event.type === 'SpaceMemberRemoved') delete members[data.userId];
-    else if (data.role) members[data.userId] = data.role;
-    this.spaceMembers.set(data.spaceId, members);
-  }
-
   /** A Space's members by user id and its personal owner, as folded (empty before members existed). */
   membershipOf(spaceId: string): { members: Readonly<Record<string, string>>; personalOf: string | null } {
     return {
@@ -299,5 +398,17 @@ export class AuditFold {
   /** The entities `id` lives inside, directly. */
   parentsOf(id: string): readonly string[] {
     return [...(this.parents.get(id) ?? [])];
+  }
+
+  /** The fold as an AuditGraph (what `mayAuditResource` reads). */
+  graph(): AuditGraph {
+    return {
+      firstEventOf: (id) => {
+        const first = this.firstEventOf(id);
+        return Promise.resolve(first ? { type: first.type, actor: first.metadata.actor } : undefined);
+      },
+      membershipOf: (spaceId) => Promise.resolve(this.membershipOf(spaceId)),
+      parentsOf: (id) => Promise.resolve(this.parentsOf(id)),
+    };
   }
 }

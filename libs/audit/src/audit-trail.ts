@@ -54,6 +54,14 @@ export const AUDIT_ITEM_FIELDS: Readonly<Record<string, string>> = {
 
 const READ_BATCH = 1000;
 
+/**
+ * Events that are not changes and stay out of the audit trail (the route, `cli audit` and the export alike): a model
+ * call's usage record (one per call, the gateway's hottest write) is usage, read at `GET /usage` and
+ * `/cost-control`. Projecting each into the audit trail cost the saturated gateway ≈70 µs of api CPU per request and
+ * 15% of its throughput (bench, same run: 262 → 194 µs, 0.66 → 0.79 of a direct call).
+ */
+export const AUDIT_SKIPPED_EVENT_TYPES: ReadonlySet<string> = new Set(['ModelCallRecorded']);
+
 @Injectable()
 export class AuditTrail {
   constructor(
@@ -70,7 +78,8 @@ export class AuditTrail {
     let after: number | undefined;
     for (;;) {
       const batch = await this.eventStore.readAll({ after, maxCount: READ_BATCH });
-      for (const event of batch) visit(fold.apply(event), fold, event);
+      for (const event of batch)
+        if (!AUDIT_SKIPPED_EVENT_TYPES.has(event.type)) visit(fold.apply(event), fold, event);
       if (batch.length < READ_BATCH) return fold;
       after = batch.at(-1)!.position;
     }

@@ -1,7 +1,8 @@
-// The audit context: the audit trail over the log (GET /audit) and its pure folds, shared with the CLI; which answers
-// used a source (GET /provenance, over the provenance read model).
+// The audit context: the audit trail (GET /audit, over its read model; the fold over the log, shared with the CLI's
+// export); which answers used a source (GET /provenance, over the provenance read model).
 import { Module } from '@nestjs/common';
 import { AuditTrail } from './audit-trail.js';
+import { AuditEntriesReader } from './audit-entries.reader.js';
 import { GetAuditController } from './queries/get-audit/get-audit.controller.js';
 import { GetAuditHandler } from './queries/get-audit/get-audit.query.js';
 import { GetProvenanceController } from './queries/get-provenance/get-provenance.controller.js';
@@ -13,7 +14,7 @@ export const AUDIT_QUERY_HANDLERS = [GetAuditHandler, GetProvenanceHandler];
 
 @Module({
   controllers: AUDIT_CONTROLLERS,
-  providers: [AuditTrail, ...AUDIT_QUERY_HANDLERS],
-  exports: [AuditTrail],
+  providers: [AuditTrail, AuditEntriesReader, ...AUDIT_QUERY_HANDLERS],
+  exports: [AuditTrail, AuditEntriesReader],
 })
 export class AuditModule {}

@@ -1,7 +1,7 @@
 // The query side of normal and private conversations: the read models' documents opened with their data keys (the
 // message's own, the conversation's for its title, the checkpoint's for its summary). Used by the query handlers and
 // by the runtime (through the stored place); it writes nothing (writes: conversation.repository.ts).
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ContentCipher } from '#key-store';
 import { READ_STORE, type Filter, type ReadStore } from '#read-store';
 import type { ConversationRecord, PlainMessage } from './conversation-records.js';
@@ -11,6 +11,7 @@ import {
   type ConversationView,
   type MessageView,
 } from './conversations.read-model.js';
+import { OpenedHistory } from './opened-history.js';
 
 const PAGE = 200;
 
@@ -19,6 +20,8 @@ export class ConversationReader {
   constructor(
     private readonly cipher: ContentCipher,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
+    /** What the last turns opened, so the next one opens only what is new (opened-history.ts). */
+    @Optional() private readonly opened: OpenedHistory = new OpenedHistory(),
   ) {}
 
   /** The caller's conversation with this Agent, or null (another user's, another Agent's, unknown, deleted). */
@@ -106,7 +109,17 @@ export class ConversationReader {
       views.push(...result.data);
       cursor = result.nextCursor;
     } while (cursor);
-    return this.openMessages(views);
+    // The values opened before are served again only while the read model still holds them and their keys exist;
+    // what this read kept is exactly what it read (a deleted message's plaintext is dropped with it).
+    const known = this.opened.take(conversationId);
+    const read = new Map<string, string>();
+    const messages = await this.openMessages(
+      views,
+      (sealed) => this.cipher.openManyKnown(sealed, known),
+      read,
+    );
+    this.opened.keep(conversationId, read);
+    return messages;
   }
 
   /** One message, opened (its tool calls' arguments stay sealed: `toolArguments` opens them). */
@@ -148,14 +161,24 @@ export class ConversationReader {
   }
 
   /** Opens a page of messages with one key look-up for all of them. */
-  private async openMessages(views: readonly MessageView[]): Promise<PlainMessage[]> {
+  private async openMessages(
+    views: readonly MessageView[],
+    openMany: (sealed: (string | null)[]) => Promise<(string | null)[]> = (sealed) =>
+      this.cipher.openMany(sealed),
+    read: Map<string, string> | null = null,
+  ): Promise<PlainMessage[]> {
     const sealed: (string | null)[] = [];
     for (const view of views) {
       sealed.push(view.content);
       for (const attachment of view.attachments) sealed.push(attachment.name, attachment.text);
       for (const citation of view.citations) if (citation.summary) sealed.push(citation.summary.text);
     }
-    const opened = await this.cipher.openMany(sealed);
+    const opened = await openMany(sealed);
+    if (read)
+      sealed.forEach((value, i) => {
+        const plaintext = opened[i];
+        if (value !== null && plaintext != null) read.set(value, plaintext);
+      });
     let next = 0;
     return views.map((view) => {
       const content = opened[next++] ?? null;

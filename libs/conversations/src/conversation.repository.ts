@@ -4,12 +4,13 @@
 // deleted texts' keys at once (the erasure process does it again from the log, should this process die in between).
 // It serves no reads (conversation.reader.ts) and waits for no read model (the controllers and the stored place do,
 // through ReadYourWritesBus). Its callers are the command handlers only.
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AggregateRepository, type CommandContext } from '#eventsourcing';
 import { ContentCipher, KEY_STORE, type KeyStore } from '#key-store';
 import { conversationDecider, type ConversationCommand } from './conversation.decider.js';
 import { conversationStreamId, type StoredVisibility } from './conversation.events.js';
 import type { NewAnswer, NewCheckpoint, PlainAttachment } from './conversation-records.js';
+import { OpenedHistory } from './opened-history.js';
 import type { ConversationChange, ConversationWriter } from './owned-conversation.js';
 
 /** A turn's user message, in clear, as the stored place hands it over. */
@@ -32,6 +33,8 @@ export class ConversationRepository implements ConversationWriter {
     private readonly aggregates: AggregateRepository,
     private readonly cipher: ContentCipher,
     @Inject(KEY_STORE) private readonly keys: KeyStore,
+    /** The reader's opened history, forgotten on a deletion (a process without one keeps none). */
+    @Optional() private readonly opened: OpenedHistory = new OpenedHistory(),
   ) {}
 
   /**
@@ -143,6 +146,7 @@ export class ConversationRepository implements ConversationWriter {
       { type: 'DeleteMessage', conversationId, userId, messageId },
       context,
     );
+    this.opened.forget(conversationId);
     await this.keys.destroy(messageId);
     for (const event of result.events)
       if (event.type === 'CheckpointDiscarded') await this.keys.destroy(event.data.checkpointId);
@@ -160,6 +164,7 @@ export class ConversationRepository implements ConversationWriter {
       { type: 'DeleteConversation', conversationId, userId, reason },
       context,
     );
+    this.opened.forget(conversationId);
     await this.keys.destroyGroup(conversationId);
     return position;
   }

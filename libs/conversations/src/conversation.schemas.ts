@@ -41,49 +41,78 @@ const Attachment = z.union([
 
 const MessageContent = z.string().min(1).max(MAX_MESSAGE_CHARS);
 
-export const SendMessageBody = z.strictObject({
-  conversationId: z
-    .string()
-    .min(1)
-    .max(128)
-    .optional()
-    .describe('Continue this conversation of yours; without it a new conversation is created (201)'),
-  message: z
-    .union([
-      MessageContent,
-      z.strictObject({
-        content: MessageContent,
-        attachments: z.array(Attachment).max(MAX_ATTACHMENTS).optional(),
-      }),
-    ])
-    .describe('The user message: text, or `{ content, attachments }`'),
-  stream: z
-    .boolean()
-    .default(false)
-    .describe(
-      'Answer as Server-Sent Events: conversation, retrieval, compaction, delta, tool_call, tool_result, then done or error',
-    ),
-  continueOnDisconnect: z
-    .boolean()
-    .default(false)
-    .describe(
-      'With stream: a client that disconnects (a reload) does not stop the turn: it runs to its end and is recorded ' +
-        'complete; POST …/conversation/{conversationId}/stop stops it',
-    ),
-  visibility: z
-    .enum(['normal', 'private', 'incognito'])
-    .optional()
-    .describe(
-      'On creation only. private: listed for its owner only, never to Apps; incognito: kept only in the serving ' +
-        "process's memory (never stored, never listed, forgotten after INCOGNITO_IDLE_MINUTES idle or a restart)",
-    ),
-  model: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe("Another of the Agent's allowed chat models for this turn"),
-});
+export const SendMessageBody = z
+  .strictObject({
+    conversationId: z
+      .string()
+      .min(1)
+      .max(128)
+      .optional()
+      .describe('Continue this conversation of yours; without it a new conversation is created (201)'),
+    message: z
+      .union([
+        MessageContent,
+        z.strictObject({
+          content: MessageContent,
+          attachments: z.array(Attachment).max(MAX_ATTACHMENTS).optional(),
+        }),
+      ])
+      .optional()
+      .describe(
+        'The user message: text, or `{ content, attachments }`. Optional with `promptId` (the prompt is then the message)',
+      ),
+    promptId: z
+      .string()
+      .min(1)
+      .max(128)
+      .optional()
+      .describe(
+        "Start from a prompt of the Agent's Space prompt library: its text is the user message, or comes before " +
+          '`message` (a blank line between). The prompt version used is recorded in the answer’s provenance ' +
+          '(`GET /provenance?source=prompt:<promptId>@<version>`). 404 `prompt_not_found` for a prompt that is not ' +
+          "the Agent's Space's (or an Agent without a Space, or a Space whose prompts the caller may not read)",
+      ),
+    promptVersion: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('With promptId: this earlier version of the prompt (default: its current version)'),
+    stream: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Answer as Server-Sent Events: conversation, retrieval, compaction, delta, tool_call, tool_result, then done or error',
+      ),
+    continueOnDisconnect: z
+      .boolean()
+      .default(false)
+      .describe(
+        'With stream: a client that disconnects (a reload) does not stop the turn: it runs to its end and is recorded ' +
+          'complete; POST …/conversation/{conversationId}/stop stops it',
+      ),
+    visibility: z
+      .enum(['normal', 'private', 'incognito'])
+      .optional()
+      .describe(
+        'On creation only. private: listed for its owner only, never to Apps; incognito: kept only in the serving ' +
+          "process's memory (never stored, never listed, forgotten after INCOGNITO_IDLE_MINUTES idle or a restart)",
+      ),
+    model: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("Another of the Agent's allowed chat models for this turn"),
+  })
+  .refine((body) => body.message !== undefined || body.promptId !== undefined, {
+    message: 'send a message, a promptId, or both',
+    path: ['message'],
+  })
+  .refine((body) => body.promptVersion === undefined || body.promptId !== undefined, {
+    message: 'promptVersion needs promptId',
+    path: ['promptVersion'],
+  });
 export type SendMessageBody = z.output<typeof SendMessageBody>;
 
 export const CitationDto = z.object({

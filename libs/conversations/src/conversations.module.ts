@@ -24,6 +24,7 @@ import { StartTurnHandler } from './commands/start-turn/start-turn.command.js';
 import { RecordAnswerHandler } from './commands/record-answer/record-answer.command.js';
 import { CompactConversationHandler } from './commands/compact-conversation/compact-conversation.command.js';
 import { ConversationReader } from './conversation.reader.js';
+import { OpenedHistory } from './opened-history.js';
 import { ConversationRepository } from './conversation.repository.js';
 import { ConversationDirectory } from './conversation-directory.js';
 import { IncognitoConversations } from './incognito-conversations.js';
@@ -41,6 +42,7 @@ import { ConversationTurns } from './runtime/conversation-turn.js';
 import { ConversationPlaces } from './runtime/places/conversation-places.js';
 import { TurnIdempotency } from './runtime/turn-idempotency.js';
 import { TurnCompaction } from './runtime/turn-compaction.js';
+import { LibraryPrompts } from './runtime/library-prompt.js';
 import { KnowledgeContextProvider } from './runtime/knowledge.provider.js';
 import { RunningTurns } from './runtime/running-turns.js';
 import { StopTurnController } from './commands/stop-turn/stop-turn.controller.js';
@@ -84,18 +86,26 @@ export const CONVERSATION_QUERY_HANDLERS = [
     ...CONVERSATION_QUERY_HANDLERS,
     ConversationRepository,
     ConversationReader,
+    OpenedHistory,
     IncognitoConversations,
     ConversationDirectory,
     ConversationTurns,
     ConversationPlaces,
     TurnIdempotency,
     TurnCompaction,
+    LibraryPrompts,
     TurnAttachments,
     KnowledgeContextProvider,
     ContextProviders,
     RunningTurns,
   ],
-  exports: [ConversationDirectory, ConversationReader, IncognitoConversations, ContextProviders],
+  exports: [
+    ConversationDirectory,
+    ConversationReader,
+    IncognitoConversations,
+    ContextProviders,
+    KnowledgeContextProvider,
+  ],
 })
 export class ConversationsModule implements OnModuleInit {
   constructor(

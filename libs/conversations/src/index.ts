@@ -11,6 +11,10 @@ export { ConversationErasureProcess } from './conversation-erasure.process.js';
 export { AgentConversationsDeletionProcess } from './agent-conversations-deletion.process.js';
 export * from './runtime/context-providers.js';
 export * from './runtime/grounding.js';
+export { answerLoop, AnswerInterrupted, type LoopResult } from './runtime/answer-loop.js';
+export { SourceBook, type RetrievedSource } from './runtime/source-book.js';
+export { KnowledgeContextProvider, type Retrieval } from './runtime/knowledge.provider.js';
+export { promptBudget } from './runtime/turn-prompt.js';
 export { knowledgeOfflineResponder } from './offline/knowledge-responder.js';
 export { OFFLINE_GROUNDED_PREFIX, OFFLINE_UNGROUNDED_PREFIX } from './offline/grounded-answer.js';
 export {

@@ -10,7 +10,7 @@ import {
   type ProjectionRunnerOptions,
 } from './projection-runner.js';
 import { ProjectionWaiter } from './projection-waiter.js';
-import type { Projector } from './projector.js';
+import { EVERY_EVENT, type Projector } from './projector.js';
 
 /** Counts Tick events with an increment: any duplicate or gap in delivery shows in the count. */
 const counter = (name = 'counter'): Projector => ({
@@ -101,6 +101,19 @@ describe('ProjectionRunner', () => {
     await ticks(events, 3);
     await waitUntil(async () => (await count()) === 68);
     expect(await count()).toBe(68);
+  });
+
+  it('runs a projector that reads every event of the log (EVERY_EVENT), whatever its type or stream', async () => {
+    const every: Projector = { ...counter('every'), eventTypes: EVERY_EVENT };
+    await ticks(events, 4);
+    await others(events, 6);
+    const running = runner([every]);
+    expect(await running.caughtUp(5000)).toBe(true);
+    expect(await count('every')).toBe(10);
+    await others(events, 2);
+    await waitUntil(async () => (await count('every')) === 12);
+    expect(running.eventTypesOf(every).has('AnythingAtAll')).toBe(true);
+    expect(running.eventTypesOf(counter()).has('Other')).toBe(false);
   });
 
   it('rebuilds a new version beside the live one and switches without ever serving an empty model', async () => {
@@ -253,6 +266,27 @@ describe('ProjectionRunner', () => {
     expect(await restarted.caughtUp(5000)).toBe(true);
     await waitUntil(async () => (await count()) === 10);
     expect(restarted.status()[0]!.checkpoint).toBe(await events.headPosition());
+  });
+
+  it('wakes a read-your-writes wait on progress made while it was reading the stored checkpoint', async () => {
+    const live = runner([labels(1, 20)]);
+    expect(await live.caughtUp(5000)).toBe(true);
+    await events.appendToStream(
+      uniqueStream('label'),
+      [makeEvent('Labelled', { id: 'l1', text: 'one' })],
+      'no_stream',
+    );
+    const head = await events.headPosition();
+    // A read store that answers the checkpoint as it was when read, after a while (a remote one; here until the
+    // runner has applied the position): the progress comes while the wait is looking, not while it listens.
+    const slow = Object.create(reads) as SqliteReadStore;
+    slow.checkpoint = async (ref) => {
+      const stored = await reads.checkpoint(ref);
+      await waitUntil(() => live.status()[0]!.checkpoint >= head);
+      return stored;
+    };
+    // A poll longer than the test's timeout: only the runner's progress can end this wait.
+    expect(await new ProjectionWaiter(slow, live, 600_000).waitFor(['labels'], head, 600_000)).toBe(true);
   });
 
   it('stores the position of skipped batches lazily, without a batch to apply', async () => {

@@ -22,7 +22,12 @@ import type {
   StoredDocument,
 } from '#read-store';
 import { applyOpsInMemory, compactOps, matchesFilter } from './in-memory-ops.js';
-import type { ProjectionContext, Projector } from './projector.js';
+import {
+  eventTypeFilter,
+  type EventTypeFilter,
+  type ProjectionContext,
+  type Projector,
+} from './projector.js';
 
 export type ProjectorState = 'starting' | 'standby' | 'catching_up' | 'live' | 'failed' | 'stopped';
 
@@ -100,7 +105,7 @@ const withoutIndexes = (collections: readonly CollectionSpec[]): CollectionSpec[
 
 export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }> {
   private readonly workers: ProjectorWorker[];
-  private readonly reads = new Map<Projector, ReadonlySet<string>>();
+  private readonly reads = new Map<Projector, EventTypeFilter>();
 
   constructor(
     readonly eventStore: EventStore,
@@ -139,11 +144,11 @@ export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }
     return this.workers.find((worker) => worker.projector.name === name)?.projector;
   }
 
-  /** The event types a projector reads, as a set. */
-  eventTypesOf(projector: Projector): ReadonlySet<string> {
+  /** The event types a projector reads (every type for one that reads EVERY_EVENT). */
+  eventTypesOf(projector: Projector): EventTypeFilter {
     let types = this.reads.get(projector);
     if (!types) {
-      types = new Set(projector.eventTypes);
+      types = eventTypeFilter(projector.eventTypes);
       this.reads.set(projector, types);
     }
     return types;

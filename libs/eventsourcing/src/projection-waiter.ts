@@ -20,11 +20,18 @@ export class ProjectionWaiter {
     const deadline = Date.now() + timeoutMs;
     let pending = [...names];
     while (true) {
-      pending = await this.notYetAt(pending, position);
-      if (pending.length === 0) return true;
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) return false;
-      await this.nextProgress(Math.min(remaining, this.pollMs));
+      // Listening before looking: progress made while the check awaits the read store (the projector applying the
+      // very position) wakes the wait at once instead of being missed for a whole poll.
+      const progress = this.progressSignal();
+      try {
+        pending = await this.notYetAt(pending, position);
+        if (pending.length === 0) return true;
+        const remaining = deadline - Date.now();
+        if (remaining <= 0) return false;
+        await progress.next(Math.min(remaining, this.pollMs));
+      } finally {
+        progress.cancel();
+      }
     }
   }
 
@@ -82,15 +89,29 @@ export class ProjectionWaiter {
     return false;
   }
 
-  private nextProgress(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.runner?.off('progress', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.runner?.on('progress', done);
-    });
+  /** Listens for the local runner's progress from now on; `next` resolves at once if some came already. */
+  private progressSignal(): { next(ms: number): Promise<void>; cancel(): void } {
+    let progressed = false;
+    let wake: (() => void) | null = null;
+    let timer: NodeJS.Timeout | null = null;
+    const onProgress = () => {
+      progressed = true;
+      wake?.();
+    };
+    this.runner?.on('progress', onProgress);
+    const cancel = () => {
+      if (timer) clearTimeout(timer);
+      this.runner?.off('progress', onProgress);
+    };
+    return {
+      next: (ms) =>
+        progressed
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => {
+              wake = resolve;
+              timer = setTimeout(resolve, ms);
+            }),
+      cancel,
+    };
   }
 }

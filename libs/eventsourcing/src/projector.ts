@@ -24,12 +24,27 @@ export interface Projector {
   /** Bump when the projection logic changes: a new generation is built beside the live one and switched to. */
   readonly version: number;
   readonly collections: readonly CollectionSpec[];
-  /** Event types this projector reads; a batch without any is skipped (its position is stored lazily). */
+  /**
+   * Event types this projector reads; a batch without any is skipped (its position is stored lazily). `['*']`
+   * (EVERY_EVENT): every event of the log, whatever its stream (an all-streams read model: the audit trail's).
+   */
   readonly eventTypes: readonly string[];
   project(event: EventEnvelope, context: ProjectionContext): Promise<readonly WriteOp[]> | readonly WriteOp[];
 }
 
 export const PROJECTORS = Symbol('PROJECTORS');
+
+/** The `eventTypes` of a projector that reads every event of the log. */
+export const EVERY_EVENT: readonly string[] = ['*'];
+
+/** Which event types a projector reads (`has`), as the runner, the waiter and the health check ask it. */
+export interface EventTypeFilter {
+  has(type: string): boolean;
+}
+
+/** The event types a projector reads: its list, or every type when it reads EVERY_EVENT. */
+export const eventTypeFilter = (eventTypes: readonly string[]): EventTypeFilter =>
+  eventTypes.includes('*') ? { has: () => true } : new Set(eventTypes);
 
 /** The stored form of one event of a union: its literal type, its data, and the envelope's metadata and place. */
 export type EnvelopeOf<E extends DomainEvent, T extends E['type'] = E['type']> =

@@ -22,9 +22,12 @@ const caller = (over: {
     correlationId: 'c',
   }) as unknown as Caller;
 
-const teamAgent = { id: 'agt_t', isPersonal: false, ownerUserId: null, spaceId: 'spc_t' };
+// A Space from before members: its creator, the key `key_owner`, is its owner.
 const teamSpace = { id: 'spc_t', createdByApiKeyId: 'key_owner' };
-const personal = { id: 'agt_p', isPersonal: true, ownerUserId: 'usr_1', spaceId: null };
+// usr_1 is a member of the Agent's Space; key_owner's user its owner.
+const memberSpace = { ...teamSpace, members: { usr_1: 'member', usr_owner: 'owner' } } as const;
+const teamAgent = { id: 'agt_t', isPersonal: false, ownerUserId: null, spaceId: 'spc_t', space: memberSpace };
+const personal = { id: 'agt_p', isPersonal: true, ownerUserId: 'usr_1', spaceId: null, space: null };
 
 describe('access policy: using and managing Agents', () => {
   it('a grant is the right to use, not to manage: a key granted all Agents manages none in Spaces it may not change', () => {

@@ -111,6 +111,17 @@ export function keyStoreContract(adapter: string, subjectOf: () => Promise<KeySt
       expect((await store.getMany([])).size).toBe(0);
     });
 
+    it('says which keys still exist (existing), over more ids than one query chunk holds', async () => {
+      const group = freshId('grp');
+      const live = Array.from({ length: 620 }, () => freshId());
+      await store.obtainMany(live.map((keyId) => ({ keyId, group })));
+      await store.destroy(live[3]!);
+      const unknown = Array.from({ length: 620 }, () => freshId('unknown'));
+      const found = await store.existing!([...live.flatMap((keyId, i) => [keyId, unknown[i]!]), live[0]!]);
+      expect([...found].sort()).toEqual(live.filter((_, i) => i !== 3).sort());
+      expect((await store.existing!([])).size).toBe(0);
+    });
+
     it('looks up more ids than one query chunk holds', async () => {
       const group = freshId('grp');
       const live = Array.from({ length: 620 }, () => freshId());

@@ -19,6 +19,11 @@ export interface KeyStore {
   obtainMany(wanted: readonly WantedKey[]): Promise<ReadonlyMap<string, Buffer>>;
   /** The data keys that still exist among `keyIds` (destroyed or unknown ones are absent). */
   getMany(keyIds: readonly string[]): Promise<ReadonlyMap<string, Buffer>>;
+  /**
+   * Which of `keyIds` still exist, nothing read or unwrapped but their ids: what a cache of opened values checks
+   * before it serves one (a destroyed key's content is never served). Optional: without it `getMany` answers.
+   */
+  existing?(keyIds: readonly string[]): Promise<ReadonlySet<string>>;
   /** Destroys one key; its content can never be read again. Destroying a missing key is a no-op. */
   destroy(keyId: string): Promise<void>;
   /** Destroys every key filed under `group`; returns how many were destroyed. */

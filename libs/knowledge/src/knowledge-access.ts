@@ -110,7 +110,7 @@ export class KnowledgeAccess {
     globalMessage: string,
   ): Promise<void> {
     if (scope === 'agent') return;
-    const space = scope === 'space' && agent.spaceId ? await this.space(agent.spaceId) : null;
+    const space = agent.spaceId ? await this.space(agent.spaceId) : null;
     const decision = authorize(who, 'knowledge.write', { agent, space, scope });
     if (decision.allow) return;
     if (decision.reason === 'admin_required') throw new ForbiddenError('admin_required', globalMessage);

@@ -21,12 +21,14 @@ const SYSTEM_KEY = {
 
 const EMBED_BATCH = 64;
 
-export const systemScope = (agentId: string | null, correlationId: string): CallScope => ({
+/** `spaceId`: the Space whose Knowledge the call serves (its spend limit), when there is no Agent. */
+export const systemScope = (agentId: string | null, correlationId: string, spaceId?: string): CallScope => ({
   apiKey: SYSTEM_KEY,
   userId: 'system',
   agentId,
   surface: 'core',
   correlationId,
+  ...(spaceId ? { spaceId } : {}),
 });
 
 /** Embeds texts in batches with the instance's embedding model. */

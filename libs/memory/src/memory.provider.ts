@@ -11,7 +11,9 @@ import {
   agentChatModel,
   type AnsweredTurn,
   type ContextContribution,
+  type ContextItem,
   type ContextProvider,
+  type ReplayedContribution,
   type TurnContext,
   type TurnNotice,
 } from '#conversations';
@@ -32,9 +34,16 @@ import { proposalsLimitedMessage } from './memory-proposal.decider.js';
 import { cosine, memoryApplies, sharedMemoryApplies } from './memory-rules.js';
 import { SHARED_OWNER } from './memory.events.js';
 import { MemoryScreening } from './memory-screening.js';
+import { PROVENANCE_USES_READ_MODEL } from '#audit';
 import { MEMORY_READ_MODELS } from './memory.read-model.js';
 import { MemoryReader, type PlainMemory, type ProposalRate } from './memory.reader.js';
 import { FLAGGED_MESSAGE } from './screening/memory-screen.js';
+
+/**
+ * What the turn's memory writes wait for: the memories (a recall's recency, what extraction kept) and the provenance
+ * read model, where the memory routes' `…/answers` read the answer that used them (the recall is recorded after it).
+ */
+const TURN_READ_MODELS = [...MEMORY_READ_MODELS, PROVENANCE_USES_READ_MODEL];
 
 /** At or above: the same fact as one remembered already (not stored again). */
 const DUPLICATE = 0.9;
@@ -108,6 +117,35 @@ export class MemoryContextProvider implements ContextProvider {
     };
   }
 
+  /**
+   * A replay re-sends the memories the recorded turn recalled, each at the version it had then (from the memory's
+   * version history, opened with its key), in the recorded order. A memory deleted since (its document gone, its key
+   * destroyed) or whose key is destroyed is not re-sent: it is named in `missing`, with why.
+   */
+  async replay(_turn: TurnContext, items: readonly ContextItem[]): Promise<ReplayedContribution | null> {
+    const recalled = items.filter((item) => item.kind === 'memory');
+    if (recalled.length === 0) return null;
+    const memories: { bucket: 'personal' | 'shared'; text: string }[] = [];
+    const missing: string[] = [];
+    for (const item of recalled) {
+      const name = `memory:${item.id}@${item.version}`;
+      const view = await this.reader.memory(item.id);
+      const version = view?.versions.find((known) => known.version === item.version);
+      if (!view || !version) {
+        missing.push(`${name} (erased: the memory was deleted)`);
+        continue;
+      }
+      const text = await this.reader.text(version.text);
+      if (text === null) missing.push(`${name} (erased: its key was destroyed)`);
+      else memories.push({ bucket: view.bucket, text });
+    }
+    return {
+      system: memories.length > 0 ? formatMemoriesBlock(memories) : null,
+      tools: [],
+      missing,
+    };
+  }
+
   async afterAnswer(turn: TurnContext, answered: AnsweredTurn): Promise<TurnNotice | null> {
     const recalled = this.recalled.get(turn.messageId) ?? [];
     this.recalled.delete(turn.messageId);
@@ -152,7 +190,7 @@ export class MemoryContextProvider implements ContextProvider {
     };
     let proposalRate: ProposalRate | undefined;
     if (candidates.length === 0) {
-      if (position) await this.writes.settle(position, MEMORY_READ_MODELS);
+      if (position) await this.writes.settle(position, TURN_READ_MODELS);
       return null;
     }
     const source = { kind: 'extraction' as const, ...conversation, messageId: turn.messageId };
@@ -228,7 +266,7 @@ export class MemoryContextProvider implements ContextProvider {
       );
       position = kept.position || position;
     }
-    if (position) await this.writes.settle(position, MEMORY_READ_MODELS);
+    if (position) await this.writes.settle(position, TURN_READ_MODELS);
     const { proposalsLimited, ...rest } = notice;
     if (rest.saved.length === 0 && rest.proposals.length === 0 && rest.flagged === null && !proposalsLimited)
       return null;

@@ -1,6 +1,6 @@
 // The Memory read models, built by projections/memory under one projection: the live memories of every bucket (one
-// document each, with its version history), the shared-memory proposals, and one document per recall, so "which
-// answers used this memory" is a query. Texts stay sealed here as in the log: a query opens them with the memory's
+// document each, with its version history) and the shared-memory proposals. "Which answers used this memory" is the
+// provenance read model's (libs/audit), one mechanism for every source kind. Texts stay sealed here as in the log: a query opens them with the memory's
 // data key while it exists. Retired, deleted and cleared memories leave no document behind.
 import { defineReadModel } from '#eventsourcing';
 import type { MemoryBucketKind, MemorySource, Sealed } from './memory.events.js';
@@ -56,25 +56,9 @@ export interface MemoryProposalView {
   readonly answeredAt: string | null;
 }
 
-export interface MemoryRecallView {
-  /** `${messageId}:${memoryId}` */
-  readonly id: string;
-  readonly memoryId: string;
-  readonly agentId: string;
-  readonly conversationId: string;
-  /** The answer that used the memory. */
-  readonly messageId: string;
-  /** The user whose turn it was; null for recalls recorded before it was kept (shown to managers only). */
-  readonly userId?: string | null;
-  readonly at: string;
-}
-
 export const MEMORIES = 'memories';
 export const MEMORY_PROPOSALS = 'memory_proposals';
-export const MEMORY_RECALLS = 'memory_recalls';
 export const MEMORY_PROJECTION = 'memory';
-
-export const memoryRecallId = (messageId: string, memoryId: string): string => `${messageId}:${memoryId}`;
 
 export const MEMORIES_READ_MODEL = defineReadModel<MemoryView>({
   name: MEMORIES,
@@ -89,15 +73,5 @@ export const MEMORY_PROPOSALS_READ_MODEL = defineReadModel<MemoryProposalView>({
   indexes: [{ fields: ['agentId', 'userId', 'state'] }],
 });
 
-export const MEMORY_RECALLS_READ_MODEL = defineReadModel<MemoryRecallView>({
-  name: MEMORY_RECALLS,
-  projection: MEMORY_PROJECTION,
-  indexes: [{ fields: ['memoryId', 'at'] }],
-});
-
 /** The read models a memory write waits for before its route reads its change back. */
-export const MEMORY_READ_MODELS = [
-  MEMORIES_READ_MODEL,
-  MEMORY_PROPOSALS_READ_MODEL,
-  MEMORY_RECALLS_READ_MODEL,
-] as const;
+export const MEMORY_READ_MODELS = [MEMORIES_READ_MODEL, MEMORY_PROPOSALS_READ_MODEL] as const;

@@ -5,15 +5,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ContentCipher } from '#key-store';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';
+import { PROVENANCE_USES, type ProvenanceUseView } from '#audit';
 import type { Sealed } from './memory.events.js';
-import {
-  MEMORIES,
-  MEMORY_PROPOSALS,
-  MEMORY_RECALLS,
-  type MemoryProposalView,
-  type MemoryRecallView,
-  type MemoryView,
-} from './memory.read-model.js';
+import { MEMORIES, MEMORY_PROPOSALS, type MemoryProposalView, type MemoryView } from './memory.read-model.js';
 
 /** A memory as the routes and the runtime read it: its text opened. */
 export interface PlainMemory {
@@ -31,6 +25,14 @@ export interface PlainMemory {
     readonly userId: string | null;
     readonly via: 'direct' | 'proposal' | 'extraction';
   };
+}
+
+/** An answer that used a memory: whose conversation it is, and when it was recorded. */
+export interface MemoryAnswer {
+  readonly conversationId: string;
+  readonly messageId: string;
+  readonly userId: string;
+  readonly at: string;
 }
 
 /** The rate of a user's shared-memory proposals on an Agent in the last hour (MEMORY_PROPOSALS_PER_HOUR). */
@@ -114,11 +116,17 @@ export class MemoryReader {
     ).toSorted((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
-  /** The answers that used a memory, oldest first. */
-  async recalls(memoryId: string): Promise<MemoryRecallView[]> {
-    return (await findAll<MemoryRecallView>(this.readStore, MEMORY_RECALLS, { memoryId })).toSorted((a, b) =>
-      a.at.localeCompare(b.at),
-    );
+  /**
+   * The answers that used a memory (any of its versions), oldest first: from the provenance read model, the one
+   * record of which answers used which source (GET /provenance reads it too), fed by each recorded answer.
+   */
+  async answersUsing(memoryId: string): Promise<MemoryAnswer[]> {
+    const uses = await findAll<ProvenanceUseView>(this.readStore, PROVENANCE_USES, {
+      source: `memory:${memoryId}`,
+    });
+    return uses
+      .map(({ conversationId, messageId, userId, at }) => ({ conversationId, messageId, userId, at }))
+      .toSorted((a, b) => a.at.localeCompare(b.at) || a.messageId.localeCompare(b.messageId));
   }
 
   /** The Agents where a user has a personal bucket: a memory, or a pending proposal (its key is in the bucket's group). */

@@ -1,5 +1,6 @@
 // Every model call of the platform goes through here, whichever surface asked (the compatible gateway or the core
-// LLM endpoints): resolve the model, admit the call against the key's and the user's usage limits at once (one choke
+// LLM endpoints): resolve the model, admit the call against the key's, the user's and the Space's usage limits at once
+// (a call made for an Agent of a Space, or for the Space's Knowledge, counts toward the Space; one choke
 // point for every path: compat chat streamed or not, embeddings, rerank, turns and their tool steps, memory
 // extraction, compaction, generate endpoints, bridge), call the provider with the
 // caller's abort signal, map upstream failures to clear errors, and record the call's usage (also for streams that
@@ -36,6 +37,7 @@ import {
 import { countTokens } from '#tokenizer';
 import {
   callCost,
+  SpendLimits,
   UsageLimiter,
   UserSpendLimiter,
   type Reservation,
@@ -55,6 +57,16 @@ export interface CallScope {
   readonly correlationId: string;
   /** The Agent conversation the call serves (its turn, tool steps, retrieval and compaction). */
   readonly conversationId?: string;
+  /**
+   * The Space the call serves, for its spend limit: the Space of a Space's Knowledge (no Agent). Left out, it is the
+   * Agent's Space when there is an Agent.
+   */
+  readonly spaceId?: string | null;
+  /**
+   * The operation every call of this scope is recorded under, whatever its kind (a regression replay's chat,
+   * embedding and rerank calls: `replay`); left out, each call's own (`chat`, `embeddings`, `rerank`, …).
+   */
+  readonly operation?: Operation;
 }
 
 /** A call made for an authenticated caller: usage goes to its key and user, and to the Agent when there is one. */
@@ -133,6 +145,7 @@ export class ModelGateway {
     private readonly recorder: UsageRecorder,
     private readonly limiter: UsageLimiter,
     private readonly spend: UserSpendLimiter,
+    private readonly limits: SpendLimits,
   ) {}
 
   /** The configured model of that key and kind, or 404 `model_not_found`. */
@@ -367,8 +380,10 @@ export class ModelGateway {
 
   /**
    * Admits a call and returns how to end it (settle the limits, record usage): against the key's limit when `estimate`
-   * is given, and always against the user's weekly limit (`spent + reserved + estimate ≤ limit`; `userEstimate` for
-   * calls the key's limit does not cover, else `estimate`; nothing expected when neither is known beforehand).
+   * is given, and always against the user's and (for a call serving a Space) the Space's weekly limits
+   * (`spent + reserved + estimate ≤ limit`; `userEstimate` for calls the key's limit does not cover, else `estimate`;
+   * nothing expected when neither is known beforehand). Every limit applies: none skips another, and a refusal by one
+   * releases what the others reserved.
    */
   private async begin(
     scope: CallScope,
@@ -378,27 +393,39 @@ export class ModelGateway {
     estimate: (() => Promise<UsageEstimate>) | null,
     userEstimate: (() => Promise<UsageEstimate>) | null = estimate,
   ): Promise<CallInProgress> {
+    const spaceId =
+      scope.spaceId !== undefined
+        ? scope.spaceId
+        : scope.agentId
+          ? await this.limits.spaceOfAgent(scope.agentId)
+          : null;
     const userLimit = await this.spend.limitOf(scope.userId);
+    const spaceLimit = spaceId ? await this.spend.spaceLimitOf(spaceId) : null;
+    const weekly = userLimit !== null || spaceLimit !== null;
     const expected =
-      estimate && (scope.apiKey.usageLimit || (userLimit && userEstimate === estimate))
+      estimate && (scope.apiKey.usageLimit || (weekly && userEstimate === estimate))
         ? await estimate()
         : NOTHING_EXPECTED;
     const reservation: Reservation | null = estimate
       ? await this.limiter.reserve(scope.apiKey, scope.apiKey.usageLimit ? expected : NOTHING_EXPECTED)
       : null;
-    let userReservation: Reservation | null = null;
-    if (userLimit)
+    const reservations: Reservation[] = [];
+    if (weekly)
       try {
-        const forUser =
+        const forWeek =
           userEstimate === estimate ? expected : userEstimate ? await userEstimate() : NOTHING_EXPECTED;
-        userReservation = await this.spend.reserve(
-          scope.userId,
-          { tokens: forUser.tokens, costUsd: forUser.costUsd },
-          new Date(),
-          userLimit,
-        );
+        const amount = { tokens: forWeek.tokens, costUsd: forWeek.costUsd };
+        const now = new Date();
+        if (userLimit)
+          reservations.push(
+            await this.spend.reserveFor({ scope: 'user', id: scope.userId }, amount, now, userLimit),
+          );
+        if (spaceId && spaceLimit)
+          reservations.push(
+            await this.spend.reserveFor({ scope: 'space', id: spaceId }, amount, now, spaceLimit),
+          );
       } catch (error) {
-        reservation?.settle({ tokens: 0, costUsd: 0 });
+        for (const held of [reservation, ...reservations]) held?.settle({ tokens: 0, costUsd: 0 });
         throw error;
       }
     const startedAt = new Date();
@@ -414,7 +441,7 @@ export class ModelGateway {
           costUsd: model.includedUsage ? 0 : costUsd,
         };
         reservation?.settle(spent);
-        userReservation?.settle(spent);
+        for (const held of reservations) held.settle(spent);
         const latencyMs = Math.round((performance.now() - started) * 10) / 10;
         // Recorded a moment later, once the answer is on its way (setImmediate runs after pending I/O).
         const recorder = this.recorder;
@@ -426,10 +453,11 @@ export class ModelGateway {
               userId: scope.userId,
               agentId: scope.agentId,
               ...(scope.conversationId ? { conversationId: scope.conversationId } : {}),
+              ...(spaceId ? { spaceId } : {}),
               model: model.key,
               provider: model.provider,
               surface: scope.surface,
-              operation,
+              operation: scope.operation ?? operation,
               streamed,
               inputTokens: usage.inputTokens,
               cachedInputTokens: usage.cachedInputTokens,

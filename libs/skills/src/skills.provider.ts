@@ -2,11 +2,14 @@
 // names each, within its token share); the built-in `load_skill` tool loads a Skill's active version's instructions
 // into the turn, and `read_skill_file` finds a reference file by name (or by search over the Skill's files) and reads
 // it. Each version loaded is recorded for the answer's provenance.
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { EVENT_STORE, type EventStore } from '#event-store';
 import type {
   ContextContribution,
+  ContextItem,
   ContextProvider,
   ContextTool,
+  ReplayedContribution,
   ToolOutcome,
   TurnContext,
 } from '#conversations';
@@ -20,6 +23,7 @@ import {
 import { countTokens } from '#tokenizer';
 import { AvailableSkills, type AvailableSkill } from './available-skills.js';
 import { SkillReader } from './skill.reader.js';
+import { availableSkillsAsOf } from './skills-as-of.js';
 
 /** Characters of a reference file a read returns (the rest is cut, and the result says so). */
 const FILE_CHARS = 20_000;
@@ -37,19 +41,13 @@ export class SkillsContextProvider implements ContextProvider {
   constructor(
     private readonly available: AvailableSkills,
     private readonly reader: SkillReader,
+    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
   ) {}
 
   async contribute(turn: TurnContext): Promise<ContextContribution | null> {
     const skills = await this.available.of(turn.agent);
     if (skills.length === 0) return null;
-    const listed: AvailableSkill[] = [];
-    let used = 0;
-    for (const entry of skills) {
-      const tokens = countTokens(`${entry.skill.name} ${entry.version.description}`) + 8;
-      if (used + tokens > turn.tokenShare) break;
-      listed.push(entry);
-      used += tokens;
-    }
+    const listed = this.fitting(skills, turn.tokenShare);
     if (listed.length === 0) return null;
     return {
       system: formatSkillsManifest(
@@ -61,6 +59,81 @@ export class SkillsContextProvider implements ContextProvider {
       ),
       tools: [this.loadTool(listed), this.readTool(listed)],
     };
+  }
+
+  /**
+   * A replay offers the Skills the Agent had available when the question was asked (`recordedAt`: the versions
+   * active then, folded from the log), as a live turn does: their manifest, `load_skill` and `read_skill_file`
+   * (read-only: a load in a replay records nothing). The Skill versions the recorded turn loaded are re-sent as they
+   * were, their instructions as `load_skill` returned them (read from the version's blob); a version whose content is
+   * gone (the Skill deleted and purged) is named in `missing`.
+   */
+  async replay(
+    turn: TurnContext,
+    items: readonly ContextItem[],
+    recordedAt: Date,
+  ): Promise<ReplayedContribution | null> {
+    const offered = this.fitting(
+      (await availableSkillsAsOf(this.eventStore, turn.agent, recordedAt)).flatMap(({ skill, versions }) =>
+        versions[0] ? [{ skill, version: versions[0] }] : [],
+      ),
+      turn.tokenShare,
+    );
+    const loaded = items.filter((item) => item.kind === 'skill');
+    if (loaded.length === 0 && offered.length === 0) return null;
+    const versions: { name: string; description: string; number: number; files: string[]; text: string }[] =
+      [];
+    const missing: string[] = [];
+    for (const item of loaded) {
+      const name = `skill:${item.id}@${item.version}`;
+      const version = item.versionId
+        ? await this.reader.version(item.versionId)
+        : ((await this.reader.versions(item.id)).find((known) => known.number === item.version) ?? null);
+      const text = version ? await this.reader.text(version.instructions) : null;
+      if (!version || text === null) {
+        missing.push(`${name} (its content is no longer stored: the Skill was deleted)`);
+        continue;
+      }
+      const files = version.files.map((file) => file.path);
+      versions.push({
+        name: version.name,
+        description: version.description,
+        number: version.number,
+        files,
+        text,
+      });
+    }
+    const listed = [
+      ...offered.map(({ skill, version }) => ({
+        name: skill.name,
+        description: version.description,
+        files: version.files.map((file) => file.path),
+      })),
+      ...versions
+        .filter(({ name }) => !offered.some(({ skill }) => skill.name === name))
+        .map(({ name, description, files }) => ({ name, description, files })),
+    ];
+    const instructions = versions.map(({ name, number, text, files }) =>
+      formatLoadedSkill({ name, version: number, instructions: text, files }),
+    );
+    return {
+      system: listed.length > 0 ? [formatSkillsManifest(listed), ...instructions].join('\n\n') : null,
+      tools: offered.length > 0 ? [this.loadTool(offered), this.readTool(offered)] : [],
+      missing,
+    };
+  }
+
+  /** The Skills whose manifest lines fit the provider's token share, in order. */
+  private fitting(skills: readonly AvailableSkill[], share: number): AvailableSkill[] {
+    const listed: AvailableSkill[] = [];
+    let used = 0;
+    for (const entry of skills) {
+      const tokens = countTokens(`${entry.skill.name} ${entry.version.description}`) + 8;
+      if (used + tokens > share) break;
+      listed.push(entry);
+      used += tokens;
+    }
+    return listed;
   }
 
   private loadTool(skills: readonly AvailableSkill[]): ContextTool {

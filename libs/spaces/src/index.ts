@@ -8,5 +8,7 @@ export * from './space.integration-events.js';
 export * from './space-creation.js';
 export { spaceAsOf } from './queries/get-space/get-space.query.js';
 export * from './personal-space.process.js';
+export * from './legacy-space-owner.process.js';
 export { personalSpaceId } from './commands/create-personal-space/create-personal-space.command.js';
 export * from './prompts/prompt.js';
+export { GetPrompt, GetPromptVersion } from './prompts/queries/prompt-queries.js';

@@ -49,6 +49,15 @@ export type SpaceCommand =
   | (MembershipCommand & { readonly type: 'AddSpaceMember'; readonly role: SpaceRole })
   | (MembershipCommand & { readonly type: 'ChangeSpaceMemberRole'; readonly role: SpaceRole })
   | (MembershipCommand & { readonly type: 'RemoveSpaceMember' })
+  | {
+      /**
+       * A Space from before members (none recorded): its creator becomes its owner (the legacy-space-owner process).
+       * Idempotent: a Space with members, a personal or a deleted one, or none at all, needs nothing.
+       */
+      readonly type: 'AdoptSpaceCreator';
+      readonly spaceId: string;
+      readonly creatorUserId: string;
+    }
   | ({ readonly type: 'ChangeSpace'; readonly spaceId: string } & Partial<SpaceFields>)
   | { readonly type: 'DeleteSpace'; readonly spaceId: string };
 
@@ -125,6 +134,10 @@ export function decideSpace(command: SpaceCommand, state: SpaceState): SpaceEven
     case 'ChangeSpaceMemberRole':
     case 'RemoveSpaceMember':
       return decideMembership(command, state);
+    case 'AdoptSpaceCreator':
+      return state.status === 'active' && !state.personalOf && Object.keys(state.members ?? {}).length === 0
+        ? [{ type: 'SpaceMemberAdded', data: { spaceId, userId: command.creatorUserId, role: 'owner' } }]
+        : [];
   }
 }
 

@@ -13,10 +13,13 @@ import { ListSpacesController } from './queries/list-spaces/list-spaces.controll
 import { ListSpacesHandler } from './queries/list-spaces/list-spaces.query.js';
 import { SpaceMembersController } from './commands/add-space-member/space-members.controller.js';
 import { AddSpaceMemberHandler } from './commands/add-space-member/add-space-member.command.js';
+import { AdoptSpaceCreatorHandler } from './commands/adopt-space-creator/adopt-space-creator.command.js';
 import { ChangeSpaceMemberRoleHandler } from './commands/change-space-member-role/change-space-member-role.command.js';
 import { RemoveSpaceMemberHandler } from './commands/remove-space-member/remove-space-member.command.js';
 import { ListSpaceMembersController } from './queries/list-space-members/list-space-members.controller.js';
 import { ListSpaceMembersHandler } from './queries/list-space-members/list-space-members.query.js';
+import { SearchMemberCandidatesController } from './queries/search-member-candidates/search-member-candidates.controller.js';
+import { SearchMemberCandidatesHandler } from './queries/search-member-candidates/search-member-candidates.query.js';
 import { SpaceCreationController } from './commands/set-space-creation-roles/space-creation.controller.js';
 import { PromptsController } from './prompts/prompts.controller.js';
 import { CreatePromptHandler } from './prompts/commands/create-prompt/create-prompt.command.js';
@@ -38,6 +41,7 @@ export const SPACE_CONTROLLERS = [
   ChangeSpaceController,
   DeleteSpaceController,
   ListSpaceMembersController,
+  SearchMemberCandidatesController,
   SpaceMembersController,
   SpaceCreationController,
   PromptsController,
@@ -48,6 +52,7 @@ export const SPACE_COMMAND_HANDLERS = [
   ChangeSpaceHandler,
   DeleteSpaceHandler,
   AddSpaceMemberHandler,
+  AdoptSpaceCreatorHandler,
   ChangeSpaceMemberRoleHandler,
   RemoveSpaceMemberHandler,
   SetSpaceCreationRolesHandler,
@@ -61,6 +66,7 @@ export const SPACE_QUERY_HANDLERS = [
   ListSpacesHandler,
   GetSpaceHandler,
   ListSpaceMembersHandler,
+  SearchMemberCandidatesHandler,
   GetSpaceCreationRolesHandler,
   ListPromptsHandler,
   GetPromptHandler,

@@ -7,3 +7,6 @@ export * from './usage.events.js';
 export * from './usage.read-model.js';
 export * from './user-spend.js';
 export * from './user-spend-limiter.js';
+export * from './space-spend.js';
+export * from './spend-limits.js';
+export * from './spend-limits.read-model.js';

@@ -42,6 +42,11 @@ export interface ModelCall {
   readonly apiKeyId: string;
   readonly userId: string;
   readonly agentId: string | null;
+  /**
+   * The Space the call served (its Agent's, or the Space of the Knowledge it embedded), which counts it toward the
+   * Space's spend limit; absent for calls outside one (added later: older events lack it).
+   */
+  readonly spaceId?: string;
   /** The Agent conversation the call served; absent for calls outside one (added later: older events lack it). */
   readonly conversationId?: string;
   /** The model key the client used. */

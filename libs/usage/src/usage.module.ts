@@ -1,6 +1,11 @@
 // The usage context: the record of model calls (UsageRecorder), spend limits (UsageLimiter per key, UserSpendLimiter per
-// user, which the model gateway consults before a call) and the usage and cost-control routes.
+// user and per Space, which the model gateway consults before a call) and the usage and cost-control routes.
 import { Module } from '@nestjs/common';
+import { AgentsModule } from '#agents';
+import { SetSpaceSpendLimitController } from './commands/set-space-spend-limit/set-space-spend-limit.controller.js';
+import { SetSpaceSpendLimitHandler } from './commands/set-space-spend-limit/set-space-spend-limit.command.js';
+import { GetSpaceSpendController } from './queries/get-space-spend/get-space-spend.controller.js';
+import { GetSpaceSpendHandler } from './queries/get-space-spend/get-space-spend.query.js';
 import { SetUsageLimitController } from './commands/set-usage-limit/set-usage-limit.controller.js';
 import { SetUsageLimitHandler } from './commands/set-usage-limit/set-usage-limit.command.js';
 import { RecordModelCallsHandler } from './commands/record-model-calls/record-model-calls.command.js';
@@ -15,6 +20,7 @@ import { GetUserSpendHandler, ListUserSpendHandler } from './queries/get-user-sp
 import { UsageLimiter } from './usage-limiter.js';
 import { UsageRecorder } from './usage-recorder.js';
 import { UserSpendLimiter } from './user-spend-limiter.js';
+import { SpendLimits } from './spend-limits.js';
 
 export const USAGE_CONTROLLERS = [
   GetUsageController,
@@ -22,12 +28,15 @@ export const USAGE_CONTROLLERS = [
   SetUsageLimitController,
   GetUserSpendController,
   SetUserSpendLimitController,
+  GetSpaceSpendController,
+  SetSpaceSpendLimitController,
 ];
 
 export const USAGE_COMMAND_HANDLERS = [
   SetUsageLimitHandler,
   RecordModelCallsHandler,
   SetUserSpendLimitHandler,
+  SetSpaceSpendLimitHandler,
 ];
 
 export const USAGE_QUERY_HANDLERS = [
@@ -35,9 +44,12 @@ export const USAGE_QUERY_HANDLERS = [
   GetCostControlHandler,
   GetUserSpendHandler,
   ListUserSpendHandler,
+  GetSpaceSpendHandler,
 ];
 
 @Module({
+  // SpaceGrants (who sees a Space through an Agent it is granted): the Agents context provides it.
+  imports: [AgentsModule],
   controllers: USAGE_CONTROLLERS,
   providers: [
     ...USAGE_COMMAND_HANDLERS,
@@ -45,7 +57,8 @@ export const USAGE_QUERY_HANDLERS = [
     UsageRecorder,
     UsageLimiter,
     UserSpendLimiter,
+    SpendLimits,
   ],
-  exports: [UsageRecorder, UsageLimiter, UserSpendLimiter],
+  exports: [UsageRecorder, UsageLimiter, UserSpendLimiter, SpendLimits],
 })
 export class UsageModule {}

@@ -4,8 +4,11 @@ import { defineReadModel } from '#eventsourcing';
 
 /** The dimensions GET /usage takes. */
 export const USAGE_DIMENSIONS = ['apiKey', 'agent', 'model', 'user'] as const;
-/** Kept for GET /llm/{agentId}/usage, whose callers see their own usage of the Agent (subject: agentUserSubject). */
-export type UsageDimension = (typeof USAGE_DIMENSIONS)[number] | 'agentUser';
+/**
+ * Kept for GET /llm/{agentId}/usage, whose callers see their own usage of the Agent (subject: agentUserSubject), and
+ * for a Space's weekly spend limit (`space`: calls made for an Agent of the Space or its Knowledge).
+ */
+export type UsageDimension = (typeof USAGE_DIMENSIONS)[number] | 'agentUser' | 'space';
 
 export const agentUserSubject = (agentId: string, userId: string): string => `${agentId}/${userId}`;
 

@@ -4,7 +4,13 @@ import { AggregateRepository, type CommandContext } from '#eventsourcing';
 import type { ReadStore } from '#read-store';
 import { UsageLimitExceededError } from './usage-limiter.js';
 import { UserSpendLimiter } from './user-spend-limiter.js';
-import { userSpendDecider, userSpendStreamId, userWindow, type UserSpendLimit } from './user-spend.js';
+import { SpendLimits } from './spend-limits.js';
+import {
+  SetUserSpendLimitHandler,
+  SetUserSpendLimit,
+} from './commands/set-user-spend-limit/set-user-spend-limit.command.js';
+import { spaceSpendDecider, spaceSpendStreamId } from './space-spend.js';
+import { userSpendStreamId, userWindow, type UserSpendLimit } from './user-spend.js';
 
 const context: CommandContext = {
   actor: { kind: 'user', userId: 'usr_admin' } as unknown as CommandContext['actor'],
@@ -12,6 +18,7 @@ const context: CommandContext = {
   now: () => new Date(),
 };
 const REGISTERED = '2026-11-18T15:30:00.000Z';
+const SPACE_CREATED = '2026-11-16T08:00:00.000Z';
 
 describe('UserSpendLimiter', () => {
   let store: SqliteEventStore;
@@ -20,18 +27,26 @@ describe('UserSpendLimiter', () => {
   // The users and usage read models as the projections leave them (one user; 300 tokens used on the window's day).
   const docs: Record<string, Record<string, unknown>> = {
     users: { usr_1: { id: 'usr_1', usageWindowStart: REGISTERED, createdAt: REGISTERED } },
+    spaces: { spc_1: { id: 'spc_1', createdAt: SPACE_CREATED } },
     usage_daily: {},
   };
   const readStore = {
     reader: (name: string) => ({ get: async (id: string) => docs[name]?.[id] ?? null }),
   } as unknown as ReadStore;
+  let handler: SetUserSpendLimitHandler;
+  let limits: SpendLimits;
+  // As PUT /cost-control/users/usr_1 does: through the command's handler (which puts the new limit in memory).
   const setLimit = (limit: UserSpendLimit | null) =>
-    aggregates.decide(userSpendStreamId('usr_1'), userSpendDecider, { userId: 'usr_1', limit }, context);
+    handler.execute(
+      new SetUserSpendLimit('usr_1', limit, context, { kind: 'session', userId: 'usr_admin', isAdmin: true }),
+    );
 
   beforeEach(() => {
     store = new SqliteEventStore({ path: ':memory:' });
     aggregates = new AggregateRepository(store, { commandRetries: 3 } as PlatformConfig);
-    limiter = new UserSpendLimiter(aggregates, readStore);
+    limits = new SpendLimits(aggregates, readStore);
+    limiter = new UserSpendLimiter(limits, readStore);
+    handler = new SetUserSpendLimitHandler(aggregates, readStore, limits);
   });
   afterEach(() => store.close());
 
@@ -125,5 +140,51 @@ describe('UserSpendLimiter', () => {
     expect(admitted).toBeGreaterThan(0);
     expect(admitted).toBeLessThan(200);
     expect(overshoot).toBeLessThanOrEqual(estimate);
+  });
+
+  describe("a Space's limit", () => {
+    const space = { scope: 'space', id: 'spc_1' } as const;
+    const setSpaceLimit = async (limit: UserSpendLimit | null) => {
+      await aggregates.decide(
+        spaceSpendStreamId('spc_1'),
+        spaceSpendDecider,
+        { spaceId: 'spc_1', limit },
+        context,
+      );
+      limits.changed('space', 'spc_1', limit);
+    };
+
+    it("counts the Space's week from its creation and refuses at spend == limit, apart from any user's", async () => {
+      await setSpaceLimit({ tokens: 100, costUsd: null, overage: 'block' });
+      const now = new Date('2026-11-20T00:00:00.000Z');
+      expect(await limiter.statusOf(space, now)).toMatchObject({
+        windowStart: SPACE_CREATED,
+        resetsAt: '2026-11-23T08:00:00.000Z',
+      });
+      (await limiter.reserveFor(space, { tokens: 100, costUsd: 0 }, now)).settle({ tokens: 100, costUsd: 0 });
+      // At spend == limit a call that adds a token is refused (≤, not <: LiteLLM #33321).
+      await expect(limiter.reserveFor(space, { tokens: 1, costUsd: 0 }, now)).rejects.toThrow(
+        /the Space spc_1's weekly usage limit/,
+      );
+      // The user's week is another's: nothing of the Space's counts toward it.
+      expect((await limiter.status('usr_1', now)).used.tokens).toBe(0);
+    });
+
+    it('counts the usage read model of the week per Space, and a removed limit admits again', async () => {
+      docs['usage_daily']!['space:spc_1:2026-11-17'] = {
+        inputTokens: 60,
+        outputTokens: 40,
+        billableCostUsd: 0,
+      };
+      await setSpaceLimit({ tokens: 100, costUsd: null, overage: 'block' });
+      const now = new Date('2026-11-18T00:00:00.000Z');
+      await expect(limiter.reserveFor(space, { tokens: 1, costUsd: 0 }, now)).rejects.toThrow(
+        UsageLimitExceededError,
+      );
+      await setSpaceLimit(null);
+      expect(await limiter.spaceLimitOf('spc_1')).toBeNull();
+      await expect(limiter.reserveFor(space, { tokens: 1, costUsd: 0 }, now)).resolves.toBeDefined();
+      delete docs['usage_daily']!['space:spc_1:2026-11-17'];
+    });
   });
 });

@@ -10,7 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { authorize, Public } from '#identity';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
-import { AGENTS, APP_CSP, chatCsp, embedCsp, originAllowed, type AgentView } from '#agents';
+import { AGENTS, APP_CSP, chatCsp, embedCsp, originAllowed, spaceOf, type AgentView } from '#agents';
 import { WebAssets } from './web-assets.js';
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Agent Platform</title></head>
@@ -65,6 +65,12 @@ export class WebController {
   /** The old chat route: the app looks the Agent's Space up and goes to its Space route (or shows 404). */
   @Get('chat/:agentId')
   oldChat(@Res() reply: FastifyReply): void {
+    this.page(reply, '/index.html', chatCsp(this.config.apps.appOrigin));
+  }
+
+  /** A Space's members and roles, and its prompt library. */
+  @Get(['space/:spaceId/members', 'space/:spaceId/prompts'])
+  spacePages(@Res() reply: FastifyReply): void {
     this.page(reply, '/index.html', chatCsp(this.config.apps.appOrigin));
   }
 
@@ -123,7 +129,7 @@ export class WebController {
         .send(plainPage(title, text));
     if (!agent) return refuse(404, 'Not found', 'There is no such Agent.');
     const visitor = { kind: 'embedVisitor', agentId: agent.id, visitorId: 'page' } as const;
-    if (!authorize(visitor, 'agent.use', agent).allow)
+    if (!authorize(visitor, 'agent.use', { ...agent, space: await spaceOf(this.readStore, agent) }).allow)
       return refuse(403, 'Agent is not public', 'Agent is not public');
     const self = `${request.protocol}://${request.headers.host ?? ''}`;
     const referer = request.headers.referer;

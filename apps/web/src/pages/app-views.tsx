@@ -24,6 +24,7 @@ export interface AgentApps {
 }
 
 interface Chosen {
+  readonly appId: string;
   readonly appName: string;
   readonly view: AppViewLink;
 }
@@ -94,10 +95,24 @@ function AppFrame({
 export function AppViews({ agentId, onInsert }: { agentId: string; onInsert: (text: string) => void }) {
   const [apps, setApps] = useState<AgentApps | null>(null);
   const [chosen, setChosen] = useState<Chosen | null>(null);
+  const list = () => api<AgentApps>('GET', `agents/${agentId}/apps`);
   useEffect(() => {
     setChosen(null);
-    void api<AgentApps>('GET', `agents/${agentId}/apps`).then(setApps, () => setApps(null));
+    void list().then(setApps, () => setApps(null));
   }, [agentId]);
+  // A view's URL may carry a short-lived `svc_session_token` (15 minutes): opening a view asks for the list again,
+  // so the frame gets a fresh one however long the chat has been open. Without an answer the known URL is used.
+  const open = async (appId: string, appName: string, view: AppViewLink) => {
+    let fresh = view;
+    try {
+      const now = await list();
+      setApps(now);
+      fresh = now.data.find((app) => app.id === appId)?.views.find((v) => v.id === view.id) ?? view;
+    } catch {
+      // The list is unreachable: keep what the bar shows.
+    }
+    setChosen({ appId, appName, view: fresh });
+  };
   if (!apps || apps.data.length === 0) return null;
   return (
     <>
@@ -107,8 +122,8 @@ export function AppViews({ agentId, onInsert }: { agentId: string; onInsert: (te
             <button
               key={`${app.id}/${view.id}`}
               type="button"
-              aria-pressed={chosen?.view.url === view.url}
-              onClick={() => setChosen({ appName: app.name, view })}
+              aria-pressed={chosen?.appId === app.id && chosen.view.id === view.id}
+              onClick={() => void open(app.id, app.name, view)}
             >
               {app.name}: {view.title}
             </button>

@@ -8,7 +8,11 @@ import { t } from '../i18n';
 import { renderMarkdown } from '../markdown';
 import { linkTo, navigate } from '../router';
 import { AppViews } from './app-views';
+import { lazy } from '../lazy';
 import type { Agent, List } from '../state';
+
+// The Space's prompt library, loaded when the person first opens it (not part of the chat page's JavaScript).
+const PromptPicker = lazy(() => import('./prompt-picker'), 'PromptPicker');
 
 export interface Citation {
   readonly index: number;
@@ -172,6 +176,8 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
   const [proposals, setProposals] = useState<Proposal[]>([]);
   const [flagged, setFlagged] = useState<string | null>(null);
   const [editing, setEditing] = useState<{ id: string; text: string } | null>(null);
+  const [picking, setPicking] = useState(false);
+  const messageBox = useRef<HTMLTextAreaElement>(null);
   const abort = useRef<AbortController | null>(null);
   const streamingConversation = useRef<string | null>(null);
   const base = `${CORE}/llm/${agentId}/conversation`;
@@ -564,6 +570,7 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
           <label class="message-box">
             {t('message')}
             <textarea
+              ref={messageBox}
               value={draft}
               onInput={(e) => setDraft((e.target as HTMLTextAreaElement).value)}
               onKeyDown={(e) => {
@@ -571,6 +578,9 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
               }}
             />
           </label>
+          <button type="button" class="open-prompts" aria-haspopup="dialog" onClick={() => setPicking(true)}>
+            {t('openPromptLibrary')}
+          </button>
           <label class="attach">
             {t('attach')}
             <input
@@ -598,6 +608,16 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
           )}
         </form>
       </section>
+      {picking && (
+        <PromptPicker
+          spaceId={agent?.spaceId ?? spaceId}
+          onChoose={(text) => setDraft((current) => (current.trim() ? `${current}\n\n${text}` : text))}
+          onClose={() => {
+            setPicking(false);
+            messageBox.current?.focus();
+          }}
+        />
+      )}
       {citation && <CitationPanel agentId={agentId} citation={citation} onClose={() => setCitation(null)} />}
     </div>
   );

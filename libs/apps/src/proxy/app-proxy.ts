@@ -1,41 +1,29 @@
-// The App proxy: `/app/{id}/...` forwarded to the App (its URL, or its container's address) through
-// @fastify/http-proxy (streaming both ways, bounded timeouts). Apps rule 5: only `/admin`, `/user`, `/knowledge` and
-// `/standalone` (and below) need a platform session, 401 without one; every other path (the App's own API, OAuth
-// callbacks, webhooks) is forwarded without one. Rule 6: each request carries `svc_session_token` (for a signed-in
-// person: short-lived, scoped to this App and person, usable as the bridge's bearer), `svc_server_url` and
-// `svc_base_path`. Nothing of the platform's credentials reaches the App: its session cookie, API keys and
-// Authorization are stripped, as are hop-by-hop headers, and a `set-cookie` for the platform's session is dropped.
-// A standalone App (`standalone: true` in its /meta) is served full-page at `/app/{id}`. Isolation: served on the
-// platform's origin, every App response carries a CSP `sandbox` without `allow-same-origin` (an opaque origin: no
-// access to the platform's cookies or storage); on the separate App origin (APP_ORIGIN) it is its own origin.
-import httpProxy from '@fastify/http-proxy';
+// The App proxy: `/app/{id}/...` forwarded to the App (its URL, or its container's address), streaming both ways with
+// bounded timeouts, websockets upgraded. Apps rule 5: only `/admin`, `/user`, `/knowledge` and `/standalone` (and
+// below) need a platform session, 401 without one; every other path (the App's own API, OAuth callbacks, webhooks)
+// is forwarded without one. Rule 6: each request carries `svc_session_token` (for a signed-in person: short-lived,
+// scoped to this App and person, usable as the bridge's bearer), `svc_server_url` and `svc_base_path`. Nothing of the
+// platform's credentials reaches the App: its session cookie, API keys and Authorization are stripped, as are
+// hop-by-hop headers, and a `set-cookie` for the platform's session is dropped. A standalone App (`standalone: true`
+// in its /meta) is served full-page at `/app/{id}`. Isolation: served on the platform's origin, every App response
+// carries a CSP `sandbox` without `allow-same-origin` (an opaque origin: no access to the platform's cookies or
+// storage); on the separate App origin (APP_ORIGIN) it is its own origin.
+//
+// The routes are registered at start with nothing heavy behind them; the forwarding itself (undici for HTTP, `ws` for
+// websockets, in app-forwarder.ts) is imported at the first App request, so an instance whose Apps are never opened
+// never pays for it (issue 27: +75 ms and +17.5 MB at start with @fastify/http-proxy). Both kinds of request go to
+// the same target: the App URL's origin and its path prefix followed by the path under `/app/{id}`.
+import { ServerResponse, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { IncomingHttpHeaders } from 'node:http';
 import { errorBody } from '#http';
 import type { ReadStore } from '#read-store';
 import { APPS, type AppView } from '../apps.read-model.js';
-import type { AppSessionTokens } from '../app-session-token.js';
+import { liveSessionToken, type AppSessionTokens } from '../app-session-token.js';
+import type { AppForwarder, Forward } from './app-forwarder.js';
 
 const SESSION_PATHS = /^\/(admin|user|knowledge|standalone)(\/|$)/;
-const HOP_BY_HOP = [
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-];
-const PLATFORM_CREDENTIALS = [
-  'cookie',
-  'authorization',
-  'x-api-key',
-  'svc_session_token',
-  'svc_server_url',
-  'svc_base_path',
-];
-const SESSION_COOKIE = 'ap_session';
+const METHODS = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'];
 
 export interface AppProxyOptions {
   readonly readStore: ReadStore;
@@ -61,13 +49,12 @@ export const APP_SANDBOX = 'sandbox allow-scripts allow-forms allow-popups allow
 const onAppOrigin = (request: FastifyRequest, appOrigin: string | null): boolean =>
   appOrigin !== null && `${request.protocol}://${request.host}` === appOrigin;
 
-interface Forward {
-  readonly upstream: string;
-  readonly path: string;
-  readonly headers: Record<string, string>;
+/** A websocket upgrade on its way through the router: the socket and the first bytes, kept on the raw request. */
+interface Upgrade {
+  readonly socket: Duplex;
+  readonly head: Buffer;
 }
-
-const forwards = new WeakMap<FastifyRequest, Forward>();
+const upgrades = new WeakMap<IncomingMessage, Upgrade>();
 
 /** `/app/{id}/rest?query` → the App's id and the rest (`/rest?query`, `/` when none). */
 function split(url: string): { appId: string; rest: string } | null {
@@ -76,24 +63,29 @@ function split(url: string): { appId: string; rest: string } | null {
   return { appId: match[1]!, rest: `${match[2] ?? '/'}${match[3] ?? ''}` };
 }
 
-/** The platform's credentials and hop-by-hop headers removed; what the App needs added. */
-function forwardedHeaders(headers: IncomingHttpHeaders, added: Record<string, string>): IncomingHttpHeaders {
-  const out: IncomingHttpHeaders = {};
-  const named = new Set(
-    String(headers.connection ?? '')
-      .split(',')
-      .map((name) => name.trim().toLowerCase())
-      .filter(Boolean),
-  );
-  for (const [name, value] of Object.entries(headers)) {
-    if (HOP_BY_HOP.includes(name) || named.has(name) || PLATFORM_CREDENTIALS.includes(name)) continue;
-    out[name] = value;
-  }
-  return { ...out, ...added };
-}
+/** The query parameter of a view's URL on APP_ORIGIN that stands for the person (see ListAgentApps). */
+export const VIEW_TICKET = 'svc_session_token';
 
-const isSessionCookie = (cookie: unknown): boolean =>
-  String(cookie).trimStart().startsWith(`${SESSION_COOKIE}=`);
+/** `/rest?query` without the view ticket (never forwarded: a platform credential), and the ticket if one came. */
+function withoutTicket(rest: string): { rest: string; ticket: string | null } {
+  const at = rest.indexOf('?');
+  if (at === -1) return { rest, ticket: null };
+  let ticket: string | null = null;
+  const kept = rest
+    .slice(at + 1)
+    .split('&')
+    .filter((part) => {
+      const [name, value = ''] = part.split('=', 2) as [string, string?];
+      if (name !== VIEW_TICKET) return true;
+      try {
+        ticket = decodeURIComponent(value);
+      } catch {
+        ticket = null;
+      }
+      return false;
+    });
+  return { rest: `${rest.slice(0, at)}${kept.length > 0 ? `?${kept.join('&')}` : ''}`, ticket };
+}
 
 /** `svc_server_url`: the configured one, else the origin the request reached (a Host of host[:port] only). */
 function serverUrlOf(request: FastifyRequest, options: AppProxyOptions): string {
@@ -104,6 +96,21 @@ function serverUrlOf(request: FastifyRequest, options: AppProxyOptions): string 
   return `${request.protocol}://${host}`;
 }
 
+/**
+ * Every upgrade request goes through the router like any request (its hooks, the session rule), answering on the
+ * socket itself; a route that accepts it (the App proxy) takes the socket over. An upgrade nothing accepts gets its
+ * HTTP answer and the socket is closed.
+ */
+function routeUpgrades(fastify: FastifyInstance): void {
+  fastify.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    upgrades.set(request, { socket, head });
+    const response = new ServerResponse(request);
+    response.assignSocket(socket as never);
+    response.on('finish', () => socket.destroy());
+    fastify.routing(request, response);
+  });
+}
+
 export async function registerAppProxy(fastify: FastifyInstance, options: AppProxyOptions): Promise<void> {
   const apps = options.readStore.reader<AppView>(APPS);
   const refuse = (reply: FastifyReply, status: number, code: string, message: string) =>
@@ -112,95 +119,89 @@ export async function registerAppProxy(fastify: FastifyInstance, options: AppPro
       .header('content-type', 'application/json; charset=utf-8')
       .send(errorBody(status, code, message));
 
-  /** Admits a request to the App: its session rule, its headers (kept for the forwarding); or refuses it. */
-  const admit = async (request: FastifyRequest, reply: FastifyReply) => {
+  /** Where a request goes and what it carries; or a refusal already answered (undefined). */
+  const admit = async (request: FastifyRequest, reply: FastifyReply): Promise<Forward | undefined> => {
     const target = split(request.url);
-    if (!target) return refuse(reply, 404, 'app_not_found', 'no App is served at this path');
+    if (!target) return void (await refuse(reply, 404, 'app_not_found', 'no App is served at this path'));
     const app = await apps.get(target.appId);
-    if (!app) return refuse(reply, 404, 'app_not_found', `App '${target.appId}' was not found`);
+    if (!app) return void (await refuse(reply, 404, 'app_not_found', `App '${target.appId}' was not found`));
     // A standalone App is its own full page at /app/{id} (its /standalone view, under the same session rule).
-    const rest =
+    const { rest, ticket } = withoutTicket(
       app.meta?.standalone && /^\/(\?|$)/.test(target.rest)
         ? target.rest.replace(/^\//, '/standalone')
-        : target.rest;
-    const user = await options.sessionUser(request);
+        : target.rest,
+    );
+    let user = await options.sessionUser(request);
+    // On APP_ORIGIN the platform's session cookie is not there (another site): a view opened from the chat carries
+    // the person's ticket for this App instead (a `svc_session_token`, checked like the bridge checks it).
+    if (!user && ticket !== null && onAppOrigin(request, options.appOrigin)) {
+      const holder = await liveSessionToken(options.tokens, options.readStore, ticket);
+      if (holder?.claims.appId === app.id)
+        user = { userId: holder.user.id, sessionId: holder.claims.sessionId };
+    }
     if (SESSION_PATHS.test(rest.split('?', 1)[0]!) && !user)
-      return refuse(reply, 401, 'session_required', 'this part of the App needs a platform session: sign in');
+      return void (await refuse(
+        reply,
+        401,
+        'session_required',
+        'this part of the App needs a platform session: sign in',
+      ));
     if (!app.upstreamUrl)
-      return refuse(reply, 502, 'app_unavailable', app.lastError ?? 'the App is not running');
-    const basePath = `/app/${app.id}`;
+      return void (await refuse(reply, 502, 'app_unavailable', app.lastError ?? 'the App is not running'));
     const upstream = new URL(app.upstreamUrl);
-    forwards.set(request, {
-      upstream: upstream.origin,
-      path: `${upstream.pathname.replace(/\/+$/, '')}${rest}`,
+    const prefix = upstream.pathname.replace(/\/+$/, '');
+    return {
+      origin: upstream.origin,
+      prefix,
+      path: `${prefix}${rest}`,
+      basePath: `/app/${app.id}`,
+      policy: onAppOrigin(request, options.appOrigin) ? null : APP_SANDBOX,
       headers: {
         svc_server_url: serverUrlOf(request, options),
-        svc_base_path: basePath,
+        svc_base_path: `/app/${app.id}`,
         ...(user
           ? { svc_session_token: await options.tokens.issue(app.id, user.userId, user.sessionId) }
           : {}),
       },
-    });
-    return undefined;
+    };
   };
 
-  await fastify.register(httpProxy, {
-    // `/app/{id}` and below; the plugin strips the prefix (the App sees its own paths).
-    prefix: '/app/:appId',
-    rewritePrefix: '',
-    upstream: '',
-    websocket: true,
-    // A websocket upgrade is forwarded with the same headers an HTTP request gets (no cookie: the plugin's default
-    // would copy it), to the App's origin and the same path (an App URL's own path prefix applies to HTTP only).
-    wsClientOptions: {
-      rewriteRequestHeaders: (_headers: object, request: FastifyRequest) =>
-        forwards.get(request)?.headers ?? {},
-    },
-    undici: {
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      connect: { timeout: options.timeoutMs },
-    },
-    // Whatever fails before the App is reached (the read store) answers the envelope, never a bare 500.
-    preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
-      try {
-        return await admit(request, reply);
-      } catch {
-        return refuse(reply, 503, 'app_proxy_unavailable', 'the App proxy cannot serve this request now');
-      }
-    },
-    replyOptions: {
-      getUpstream: (request: FastifyRequest) => forwards.get(request)?.upstream ?? 'http://127.0.0.1:9',
-      rewriteRequestHeaders: (request: FastifyRequest, headers: IncomingHttpHeaders) =>
-        forwardedHeaders(headers, forwards.get(request)?.headers ?? {}),
-      rewriteHeaders: (headers: Record<string, unknown>, request: FastifyRequest) => {
-        const { 'set-cookie': cookies, 'content-security-policy': policy, ...rest } = headers;
-        // The platform's session cookie is the platform's to set: an App cannot plant one.
-        const kept =
-          cookies === undefined ? [] : [cookies].flat().filter((cookie) => !isSessionCookie(cookie));
-        const policies = [policy ?? []].flat();
-        if (!onAppOrigin(request, options.appOrigin)) policies.push(APP_SANDBOX);
-        return {
-          ...rest,
-          ...(kept.length > 0 ? { 'set-cookie': kept } : {}),
-          ...(policies.length > 0 ? { 'content-security-policy': policies } : {}),
-        };
-      },
-      onError: (reply: FastifyReply, { error }: { error: Error & { code?: string } }) => {
-        const timeout = /timeout/i.test(`${error.code ?? ''} ${error.message}`);
-        void refuse(
-          reply,
-          timeout ? 504 : 502,
-          timeout ? 'app_timeout' : 'app_unreachable',
-          timeout ? 'the App did not answer in time' : 'the App could not be reached',
-        );
-      },
-    },
-    handler: (request: FastifyRequest, reply: FastifyReply, _dest: string, replyOptions: object) => {
-      const forward = forwards.get(request)!;
-      return reply.from(forward.path, { ...replyOptions, getUpstream: () => forward.upstream });
-    },
-  } as never);
+  let forwarder: Promise<AppForwarder> | undefined;
+  const load = () =>
+    (forwarder ??= import('./app-forwarder.js').then(
+      ({ AppForwarder }) => new AppForwarder({ timeoutMs: options.timeoutMs, logger: fastify.log }),
+    ));
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    let forward: Forward | undefined;
+    try {
+      forward = await admit(request, reply);
+    } catch {
+      // Whatever fails before the App is reached (the read store) answers the envelope, never a bare 500.
+      return refuse(reply, 503, 'app_proxy_unavailable', 'the App proxy cannot serve this request now');
+    }
+    if (!forward) return reply;
+    const proxy = await load();
+    const upgrade = upgrades.get(request.raw);
+    if (upgrade) {
+      reply.hijack();
+      proxy.upgrade(request.raw, upgrade.socket, upgrade.head, forward);
+      return reply;
+    }
+    return proxy.forward(request, reply, forward, refuse);
+  };
+
+  await fastify.register(async (scope) => {
+    // Bodies go to the App as they come, unparsed (any content type).
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    for (const url of ['/app/:appId', '/app/:appId/*']) scope.route({ method: METHODS, url, handler });
+  });
+  routeUpgrades(fastify);
+  // Open websockets are closed (going away) before the server waits for its connections to end.
+  fastify.addHook('preClose', async () => {
+    if (forwarder) (await forwarder).close();
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 // The recorded turns a replay reads from the log: which answers a selection names (one pass over the log), the
-// prompt a turn was given rebuilt from its conversation's events (system prompt, sources, the compacted summary, the
+// prompt a turn was given rebuilt from its conversation's events (its system sections, the compacted summary, the
 // history before the question, opened with their keys: erased messages are absent), and a recorded passage's text.
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { EventEnvelope } from '#kernel';
@@ -7,7 +7,7 @@ import type { EventStore } from '#event-store';
 import type { BlobStore } from '#blob-store';
 import type { ContentCipher } from '#key-store';
 import { documentStreamId } from '#knowledge';
-import { formatSourcesBlock, type Citation, type ConversationEvent, type PromptSource } from '#conversations';
+import type { Citation, ConversationEvent, RetrievedSource } from '#conversations';
 import type { ReplaySelection } from './replay-report.types.js';
 
 const READ_BATCH = 1000;
@@ -22,11 +22,8 @@ export type Envelope<T extends ConversationEvent['type']> = EventEnvelope<
 >;
 export type Recorded = Envelope<'AssistantMessageRecorded'>;
 
-export interface PassageSource extends PromptSource {
-  readonly documentId: string;
-  readonly start: number;
-  readonly end: number;
-}
+/** A passage the replayed turn's prompt holds: recorded (its text read back), or found by searching again. */
+export type PassageSource = RetrievedSource;
 
 /** The recorded answers the selection names, oldest first: one pass over the log. */
 export async function selectRecordedTurns(
@@ -60,14 +57,16 @@ export async function selectRecordedTurns(
   return selection.limit === undefined ? found : found.slice(0, selection.limit);
 }
 
-/** The prompt as the turn built it: system prompt, sources, summary, then the history and the question. */
+/**
+ * The prompt as the turn built it: its system sections (the Agent's prompt, then each context provider's, in the
+ * providers' order), the summary, then the history and the question.
+ */
 export async function recordedPrompt(
   cipher: ContentCipher,
   events: readonly EventEnvelope[],
   question: Envelope<'UserMessagePosted'>,
-  systemPrompt: string,
+  sections: readonly string[],
   checkpointId: string | null,
-  sources: readonly PassageSource[],
   questionText: string,
 ): Promise<ChatCompletionMessageParam[]> {
   const before = events.slice(0, events.indexOf(question as unknown as EventEnvelope));
@@ -87,9 +86,9 @@ export async function recordedPrompt(
     );
     history = history.slice(through + 1);
   }
-  const messages: ChatCompletionMessageParam[] = [];
-  if (systemPrompt.trim()) messages.push({ role: 'system', content: systemPrompt });
-  messages.push({ role: 'system', content: formatSourcesBlock(sources) });
+  const messages: ChatCompletionMessageParam[] = sections
+    .filter((section) => section.trim().length > 0)
+    .map((content) => ({ role: 'system', content }));
   const summary = compacted ? await cipher.open(compacted.data.summary) : null;
   if (summary) messages.push({ role: 'system', content: `${SUMMARY_HEADER}\n${summary}` });
   const texts = await cipher.openMany(history.map((event) => (event.data as { content: string }).content));

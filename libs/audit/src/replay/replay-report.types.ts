@@ -23,6 +23,8 @@ export interface ReplayOptions {
 export interface CitedRange {
   readonly documentId: string;
   readonly documentName: string;
+  /** The document version the passage was cited from (recorded, or the version a re-retrieval found). */
+  readonly documentVersion: number;
   readonly start: number;
   readonly end: number;
 }
@@ -34,6 +36,10 @@ export interface ReplayedAnswer {
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly costUsd: number | null;
+  /** Model calls of the answer's tool loop (the recorded answer: absent). */
+  readonly steps?: number;
+  /** The tools the new answer's loop called (search_knowledge), in order. */
+  readonly toolCalls?: readonly { readonly name: string; readonly arguments: string; readonly ok: boolean }[];
 }
 
 export interface ReplayedTurn {
@@ -56,7 +62,9 @@ export interface ReplayedTurn {
   readonly retrieval: 'recorded' | 're-retrieved';
   /** Recorded passages whose text is gone (the document deleted since): sent as a note, not the text. */
   readonly passagesMissing: number;
-  /** Memories and Skill versions the recorded prompt held, not re-sent. */
+  /** Memories (at their version) and Skill versions the recorded prompt held, re-sent as recorded. */
+  readonly contextItemsReplayed: readonly string[];
+  /** Those that could not be re-sent, each with why (erased: its key destroyed, or the memory deleted). */
   readonly contextItemsNotReplayed: readonly string[];
 }
 

@@ -3,13 +3,13 @@
 // of the turn (checked against the hash the answer recorded), the compacted summary and the history before the
 // question (opened with their keys: erased messages are absent), the Knowledge passages the answer recorded (their
 // text read from the cited document version's extracted text) — or, with `reRetrieve`, passages searched again with
-// the given retrieval configuration. The memories and Skill versions the prompt held are listed in the report, not
-// re-sent. The model is called through the gateway as the platform's own usage, recorded under the `replay`
-// operation; nothing is appended to any conversation.
+// the given retrieval configuration (each passage with its document's version, as a live turn's). The memories and
+// Skill versions the prompt held are re-sent as recorded. Every model call — the answer's, its tool steps', and the
+// searches' embeddings and reranks — goes through the gateway as the platform's own usage, recorded under the
+// `replay` operation; nothing is appended to any conversation.
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
-import { newId, type EventEnvelope } from '#kernel';
+import { newId, PLATFORM_CONFIG, type EventEnvelope, type PlatformConfig } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
 import { ContentCipher } from '#key-store';
@@ -17,8 +17,21 @@ import { agentAsOf } from '#agents';
 import type { ApiKeyView, Caller } from '#identity';
 import { ModelGateway, type CallScope } from '#model-gateway';
 import { callCost } from '#usage';
-import { SearchKnowledge } from '#knowledge';
-import { citationMarkers, conversationStreamId, type Citation, type ConversationEvent } from '#conversations';
+import {
+  AnswerInterrupted,
+  answerLoop,
+  citationMarkers,
+  ContextProviders,
+  conversationStreamId,
+  KnowledgeContextProvider,
+  promptBudget,
+  SourceBook,
+  type Citation,
+  type ContextTool,
+  type ConversationEvent,
+  type LoopResult,
+  type TurnContext,
+} from '#conversations';
 import {
   recordedPassageText,
   recordedPrompt,
@@ -55,9 +68,12 @@ const REPLAY_KEY = {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const rangeKey = (range: CitedRange) => `${range.documentId}:${range.start}-${range.end}`;
-const toRange = (citation: Pick<Citation, 'documentId' | 'documentName' | 'start' | 'end'>): CitedRange => ({
+const toRange = (
+  citation: Pick<Citation, 'documentId' | 'documentName' | 'documentVersion' | 'start' | 'end'>,
+): CitedRange => ({
   documentId: citation.documentId,
   documentName: citation.documentName,
+  documentVersion: citation.documentVersion,
   start: citation.start,
   end: citation.end,
 });
@@ -69,7 +85,9 @@ export class TurnReplay {
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     private readonly cipher: ContentCipher,
     private readonly gateway: ModelGateway,
-    private readonly queries: QueryBus,
+    private readonly providers: ContextProviders,
+    private readonly knowledge: KnowledgeContextProvider,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
   async replay(selection: ReplaySelection, options: ReplayOptions): Promise<ReplayReport> {
@@ -126,9 +144,6 @@ export class TurnReplay {
       at: recorded.metadata.occurredAt,
       old,
       retrieval: options.reRetrieve ? ('re-retrieved' as const) : ('recorded' as const),
-      contextItemsNotReplayed: (provenance.contextItems ?? []).map(
-        (item) => `${item.kind}:${item.id}@${item.version}`,
-      ),
     };
     const failed = (error: string, questionText: string | null = null): ReplayedTurn => ({
       ...base,
@@ -142,6 +157,8 @@ export class TurnReplay {
       costDifferenceUsd: null,
       promptVerified: false,
       passagesMissing: 0,
+      contextItemsReplayed: [],
+      contextItemsNotReplayed: [],
     });
     if (!question) return failed('the question of this answer is not in its conversation');
     const questionText = await this.cipher.open(question.data.content);
@@ -151,11 +168,39 @@ export class TurnReplay {
     if (!agent)
       return failed(`Agent '${agentId}' did not exist at ${question.metadata.occurredAt}`, questionText);
 
+    const chatModel = this.gateway.resolve(options.model, 'chat');
+    const maxSteps = this.config.conversationMaxToolSteps;
+    const signal = options.signal ?? AbortSignal.timeout(chatModel.timeoutMs * maxSteps);
+    const budget = promptBudget(
+      agent.conversationTokenBudget,
+      this.config.conversationTokenBudget,
+      chatModel.contextWindow,
+    );
+    const book = new SourceBook();
+    const turn: TurnContext = {
+      agent,
+      caller: replayCaller(),
+      conversationId,
+      query: questionText,
+      messageId: replyTo,
+      answerId: messageId,
+      visibility: 'normal',
+      // Nothing of a replay outlives it: no memories, no sandbox.
+      keepsTraces: false,
+      streamed: false,
+      // Every model call of the replay (its answer, tool steps and searches) is usage under `replay`.
+      operation: 'replay',
+      signal,
+      sources: book,
+      tokenShare: Math.floor(budget / 2),
+      recordItem: () => undefined,
+    };
     let sources: PassageSource[];
     let passagesMissing = 0;
     if (options.reRetrieve) {
       try {
-        sources = await this.search(agentId, questionText, options.reRetrieve);
+        // As a live turn's retrieval (each passage with its document's version), with the replay's configuration.
+        sources = await this.knowledge.retrieve(turn, questionText, options.reRetrieve);
       } catch (error) {
         return failed(`searching the Knowledge again failed: ${(error as Error).message}`, questionText);
       }
@@ -164,58 +209,84 @@ export class TurnReplay {
       for (const source of provenance.sources) {
         const text = await recordedPassageText(this.eventStore, this.blobs, source);
         if (text === null) passagesMissing += 1;
+        const { index: _index, ...recordedSource } = source;
         sources.push({
-          index: source.index,
-          documentName: source.documentName,
-          sectionPath: source.sectionPath,
-          documentId: source.documentId,
-          start: source.start,
-          end: source.end,
+          ...recordedSource,
           text: text ?? '(the passage is no longer stored: its document was deleted)',
         });
       }
     }
+    book.add(sources);
+    // Each provider's section as the recorded prompt held it, in the providers' order (as a live turn's).
+    const items = provenance.contextItems ?? [];
+    const contributors = new Set(provenance.contextProviders);
+    if (options.reRetrieve) contributors.add('knowledge');
+    const sections: string[] = [agent.systemPrompt];
+    const tools: ContextTool[] = [];
+    const replayedItems: string[] = [];
+    const notReplayed: string[] = [];
+    for (const provider of this.providers.all()) {
+      const own = items.filter((item) => providerOfItem(item.kind) === provider.name);
+      if (!provider.replay || (!contributors.has(provider.name) && own.length === 0)) continue;
+      const contribution = await provider.replay(
+        { ...turn, tokenShare: Math.floor(budget * provider.share) },
+        own,
+        askedAt,
+      );
+      if (!contribution) continue;
+      if (contribution.system) sections.push(contribution.system);
+      tools.push(...contribution.tools);
+      notReplayed.push(...contribution.missing);
+      const missing = new Set(contribution.missing.map((line) => line.split(' ')[0]));
+      for (const item of own) {
+        const name = `${item.kind}:${item.id}@${item.version}`;
+        if (!missing.has(name)) replayedItems.push(name);
+      }
+    }
     const messages = await recordedPrompt(
       this.cipher,
-
       events,
       question,
-      agent.systemPrompt,
+      sections,
       provenance.checkpointId,
-      sources,
       questionText,
     );
-    const chatModel = this.gateway.resolve(options.model, 'chat');
     const scope: CallScope = {
       apiKey: REPLAY_KEY,
       userId: 'system',
       agentId,
       surface: 'core',
       correlationId: `replay-${newId('rpl')}`,
+      operation: 'replay',
     };
-    let result;
+    let result: LoopResult;
     try {
-      result = await this.gateway.chat(
+      result = await answerLoop({
+        gateway: this.gateway,
         scope,
-        chatModel,
-        {
-          messages,
+        model: chatModel,
+        messages,
+        sampling: {
           ...(provenance.sampling.temperature !== null
             ? { temperature: provenance.sampling.temperature }
             : {}),
           ...(provenance.sampling.topP !== null ? { top_p: provenance.sampling.topP } : {}),
           ...(provenance.sampling.topK !== null ? { top_k: provenance.sampling.topK } : {}),
         },
-        options.signal ?? AbortSignal.timeout(chatModel.timeoutMs),
-        'replay',
-      );
+        tools,
+        maxSteps,
+        stream: false,
+        turn,
+        emit: async () => undefined,
+        operation: 'replay',
+      });
     } catch (error) {
-      return failed(`the model call failed: ${(error as Error).message}`, questionText);
+      const reason = error instanceof AnswerInterrupted ? error.reason : error;
+      return failed(`the model call failed: ${(reason as Error).message}`, questionText);
     }
-    const content = typeof result.message.content === 'string' ? result.message.content : '';
-    const byIndex = new Map(sources.map((source) => [source.index, source]));
+    const content = result.content;
     const newCitations = citationMarkers(content).flatMap((index) => {
-      const source = byIndex.get(index);
+      const source = book.get(index);
       return source ? [toRange(source)] : [];
     });
     const fresh: ReplayedAnswer = {
@@ -225,6 +296,8 @@ export class TurnReplay {
       inputTokens: result.usage.inputTokens,
       outputTokens: result.usage.outputTokens,
       costUsd: chatModel.pricing ? callCost(chatModel.pricing, result.usage) : null,
+      steps: result.steps,
+      toolCalls: result.toolCalls.map(({ name, arguments: args, ok }) => ({ name, arguments: args, ok })),
     };
     const newKeys = new Set(newCitations.map(rangeKey));
     const oldKeys = new Set(old.citations.map(rangeKey));
@@ -241,35 +314,22 @@ export class TurnReplay {
         fresh.costUsd !== null && old.costUsd !== null ? round(fresh.costUsd - old.costUsd) : null,
       promptVerified: sha256(agent.systemPrompt) === provenance.systemPromptSha256,
       passagesMissing,
+      contextItemsReplayed: replayedItems,
+      contextItemsNotReplayed: notReplayed,
     };
-  }
-
-  /** Passages searched again for the question, as the platform (an admin of no person). */
-  private async search(
-    agentId: string,
-    query: string,
-    retrieval: NonNullable<ReplayOptions['reRetrieve']>,
-  ): Promise<PassageSource[]> {
-    const caller: Caller = {
-      apiKey: REPLAY_KEY,
-      actor: { kind: 'system', id: 'replay' },
-      userId: 'system',
-      isAdmin: true,
-      correlationId: `replay-${newId('rpl')}`,
-    };
-    const answer = await this.queries.execute(
-      new SearchKnowledge(agentId, { query: query.slice(0, 2000), ...retrieval }, caller),
-    );
-    return answer.hits.map((hit, i) => ({
-      index: i + 1,
-      documentName: hit.documentName,
-      sectionPath: hit.sectionPath,
-      documentId: hit.documentId,
-      start: hit.start,
-      end: hit.end,
-      text: hit.text,
-    }));
   }
 }
 
 const round = (usd: number): number => Math.round(usd * 1e9) / 1e9;
+
+/** The platform as the caller of a replay's searches: an admin of no person. */
+const replayCaller = (): Caller => ({
+  apiKey: REPLAY_KEY,
+  actor: { kind: 'system', id: 'replay' },
+  userId: 'system',
+  isAdmin: true,
+  correlationId: `replay-${newId('rpl')}`,
+});
+
+/** The provider that puts a recorded item's kind in the prompt. */
+const providerOfItem = (kind: string): string => (kind === 'skill' ? 'skills' : kind);

@@ -25,6 +25,11 @@ export interface LoopInput {
   readonly stream: boolean;
   readonly turn: TurnContext;
   readonly emit: TurnEmitter;
+  /**
+   * The usage operation the model calls are recorded under (default: the turn's, else `conversation`; a regression
+   * replay's: `replay`).
+   */
+  readonly operation?: 'conversation' | 'replay';
 }
 
 export interface LoopResult {
@@ -143,7 +148,13 @@ async function step(
 ): Promise<StepAnswer> {
   const signal = input.turn.signal;
   if (!input.stream) {
-    const result = await input.gateway.chat(input.scope, input.model, request, signal, 'conversation');
+    const result = await input.gateway.chat(
+      input.scope,
+      input.model,
+      request,
+      signal,
+      input.operation ?? input.turn.operation ?? 'conversation',
+    );
     return {
       content: result.message.content ?? '',
       toolCalls: (result.message.tool_calls ?? []).filter(
@@ -153,7 +164,13 @@ async function step(
       usage: result.usage,
     };
   }
-  const deltas = await input.gateway.chatStream(input.scope, input.model, request, signal, 'conversation');
+  const deltas = await input.gateway.chatStream(
+    input.scope,
+    input.model,
+    request,
+    signal,
+    input.operation ?? input.turn.operation ?? 'conversation',
+  );
   const calls: { id: string; name: string; arguments: string }[] = [];
   let content = '';
   let finishReason: string | null = null;

@@ -31,6 +31,11 @@ export interface TurnContext {
    * streamed turn of a signed-in person (the web app's chat) is not one.
    */
   readonly streamed: boolean;
+  /**
+   * The usage operation the turn's model calls are recorded under — its answer, tool steps and the retrieval they do:
+   * `conversation` (left out), or `replay` for a regression replay (which serves no conversation).
+   */
+  readonly operation?: 'conversation' | 'replay';
   readonly signal: AbortSignal;
   /** The numbered sources of this turn, shared by every provider and tool (citations are checked against it). */
   readonly sources: SourceBook;
@@ -78,12 +83,34 @@ export interface TurnNotice {
   readonly value: unknown;
 }
 
+/** What a provider re-sends when a recorded turn is replayed (see ContextProvider.replay). */
+export interface ReplayedContribution {
+  /** The section as the recorded turn's prompt held it, or null when nothing of it can be re-sent. */
+  readonly system: string | null;
+  /** Read-only tools the replay's tool loop offers (they append nothing to the log). */
+  readonly tools: readonly ContextTool[];
+  /** The recorded items that could not be re-sent, each with why (`memory:mem_1@2 (erased)`). */
+  readonly missing: readonly string[];
+}
+
 export interface ContextProvider {
   /** Recorded in provenance (`knowledge`, later `memory`, `skills`). */
   readonly name: string;
   /** Share of the prompt budget this provider's section may use (0..1). */
   readonly share: number;
   contribute(turn: TurnContext): Promise<ContextContribution | null>;
+  /**
+   * For a regression replay (read-only): this provider's section rebuilt from what a recorded turn's answer recorded
+   * (its items, opened with their keys; Knowledge: the turn's sources as `turn.sources` holds them), not searched or
+   * chosen again, and the read-only tools a replay may offer (as of `recordedAt`, the time the question was asked,
+   * when what they offer depends on it: the Skills available then). A provider without `replay` (code execution:
+   * `run_code`) is not part of a replay.
+   */
+  replay?(
+    turn: TurnContext,
+    items: readonly ContextItem[],
+    recordedAt: Date,
+  ): Promise<ReplayedContribution | null>;
   /** Runs after a complete answer is recorded (memory extraction); its failure never fails the turn. */
   afterAnswer?(turn: TurnContext, answered: AnsweredTurn): Promise<TurnNotice | null>;
 }

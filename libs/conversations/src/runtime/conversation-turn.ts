@@ -29,6 +29,7 @@ import { NO_USAGE, recordedAnswer, turnAnswer, type TurnAnswer } from './turn-an
 import { TurnCompaction } from './turn-compaction.js';
 import type { TurnEmitter } from './turn-events.js';
 import { TurnIdempotency, type TurnIds } from './turn-idempotency.js';
+import { LibraryPrompts, type LibraryPromptRequest } from './library-prompt.js';
 import { promptBudget, promptMessages, sectionTokens, toHistory } from './turn-prompt.js';
 import { afterAnswer, contributions, type Contributions } from './turn-providers.js';
 
@@ -36,8 +37,11 @@ export interface TurnRequest {
   readonly agentId: string;
   readonly caller: Caller;
   readonly conversationId?: string | undefined;
+  /** The user's message ('' when a library prompt alone is the message). */
   readonly content: string;
   readonly attachments: readonly AttachmentInput[];
+  /** A prompt of the Agent's Space prompt library to start from (library-prompt.ts). */
+  readonly prompt?: LibraryPromptRequest | undefined;
   readonly visibility?: Visibility | undefined;
   readonly model?: string | undefined;
   readonly stream: boolean;
@@ -56,15 +60,20 @@ export class ConversationTurns {
     private readonly aggregates: AggregateRepository,
     private readonly contextProviders: ContextProviders,
     private readonly compaction: TurnCompaction,
+    private readonly libraryPrompts: LibraryPrompts,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async run(request: TurnRequest, emit: TurnEmitter): Promise<TurnAnswer> {
-    const { caller } = request;
-    const agent = await accessibleAgent(this.readStore, request.agentId, caller);
-    const model = agentChatModel(this.gateway, agent, request.model);
+  async run(asked: TurnRequest, emit: TurnEmitter): Promise<TurnAnswer> {
+    const { caller } = asked;
+    const agent = await accessibleAgent(this.readStore, asked.agentId, caller);
+    const model = agentChatModel(this.gateway, agent, asked.model);
+    const prompted = asked.prompt
+      ? await this.libraryPrompts.compose(agent, caller, asked.prompt, asked.content)
+      : null;
+    const request = prompted ? { ...asked, content: prompted.content, promptItem: prompted.item } : asked;
     const ids = this.idempotency.ids({ ...request, userId: caller.userId });
     if (request.conversationId !== undefined && request.visibility !== undefined)
       throw new ValidationError(
@@ -88,7 +97,7 @@ export class ConversationTurns {
   }
 
   private async turn(
-    request: TurnRequest,
+    request: TurnRequest & { readonly promptItem?: ContextItem },
     agent: AgentView,
     model: ModelConfig,
     place: ConversationPlace,
@@ -115,7 +124,8 @@ export class ConversationTurns {
       model.contextWindow,
     );
     const posting = new AbortController();
-    const loaded: ContextItem[] = [];
+    // The library prompt the message starts from is in the answer's provenance beside what the tools load.
+    const loaded: ContextItem[] = request.promptItem ? [request.promptItem] : [];
     const turn: TurnContext = {
       agent,
       caller,

@@ -12,6 +12,7 @@ import type {
   ContextContribution,
   ContextProvider,
   ContextTool,
+  ReplayedContribution,
   ToolOutcome,
   TurnContext,
 } from './context-providers.js';
@@ -20,6 +21,14 @@ import { toPromptSource, type RetrievedSource } from './source-book.js';
 /** Passages searched per retrieval (the first one and each tool call). */
 const PASSAGES = 8;
 const QUERY_CHARS = 2000;
+
+/** How a retrieval searches (a live turn's; a regression replay may search with another). */
+export interface Retrieval {
+  readonly mode: 'hybrid' | 'bm25' | 'vector';
+  readonly limit: number;
+  readonly rerank: boolean;
+}
+const LIVE_RETRIEVAL: Retrieval = { mode: 'hybrid', limit: PASSAGES, rerank: false };
 
 @Injectable()
 export class KnowledgeContextProvider implements ContextProvider {
@@ -35,6 +44,15 @@ export class KnowledgeContextProvider implements ContextProvider {
     if (!turn.agent.knowledgeEnabled) return null;
     const sources = turn.sources.add(fitting(await this.retrieve(turn, turn.query), turn.tokenShare));
     return { system: formatSourcesBlock(sources.map(toPromptSource)), tools: [this.searchTool] };
+  }
+
+  /** A replay re-sends the turn's sources (recorded, or searched again by the replay) and offers the search tool. */
+  async replay(turn: TurnContext): Promise<ReplayedContribution> {
+    return {
+      system: formatSourcesBlock(turn.sources.numbered().map(toPromptSource)),
+      tools: turn.agent.knowledgeEnabled ? [this.searchTool] : [],
+      missing: [],
+    };
   }
 
   private readonly searchTool: ContextTool = {
@@ -69,13 +87,23 @@ export class KnowledgeContextProvider implements ContextProvider {
     },
   };
 
-  private async retrieve(turn: TurnContext, query: string): Promise<RetrievedSource[]> {
+  /**
+   * Passages searched for `query` with the turn's caller, each with its document's version and content hash (as
+   * provenance records them); a replay's search serves no conversation and is recorded under `replay`.
+   */
+  async retrieve(
+    turn: TurnContext,
+    query: string,
+    retrieval: Retrieval = LIVE_RETRIEVAL,
+  ): Promise<RetrievedSource[]> {
     const answer = await this.queries.execute(
       new SearchKnowledge(
         turn.agent.id,
-        { query: query.slice(0, QUERY_CHARS), limit: PASSAGES, mode: 'hybrid', rerank: false },
+        { query: query.slice(0, QUERY_CHARS), ...retrieval },
         turn.caller,
-        { conversationId: turn.conversationId, signal: turn.signal },
+        turn.operation === 'replay'
+          ? { operation: 'replay', signal: turn.signal }
+          : { conversationId: turn.conversationId, signal: turn.signal },
       ),
     );
     if (answer.summary)

@@ -15,10 +15,19 @@ const key = (
         : { kind: 'agents', agentIds: over.agents },
   }) as const satisfies Principal;
 
-const teamAgent = { id: 'agt_t', isPersonal: false, ownerUserId: null, spaceId: 'spc_t', isPublic: false };
-const publicAgent = { ...teamAgent, id: 'agt_pub', isPublic: true };
+// A Space from before members (its creator, the key `key_owner`, is its owner); usr_1 is a member of `memberSpace`.
 const teamSpace = { id: 'spc_t', createdByApiKeyId: 'key_owner' };
-const personal = { id: 'agt_p', isPersonal: true, ownerUserId: 'usr_1', spaceId: null };
+const memberSpace = { ...teamSpace, members: { usr_1: 'member', usr_owner: 'owner' } } as const;
+const teamAgent = {
+  id: 'agt_t',
+  isPersonal: false,
+  ownerUserId: null,
+  spaceId: 'spc_t',
+  isPublic: false,
+  space: memberSpace,
+};
+const publicAgent = { ...teamAgent, id: 'agt_pub', isPublic: true };
+const personal = { id: 'agt_p', isPersonal: true, ownerUserId: 'usr_1', spaceId: null, space: null };
 const denied = (reason: string): Decision => ({ allow: false, reason }) as Decision;
 const ALLOW: Decision = { allow: true };
 
@@ -43,19 +52,70 @@ describe('the authorization policy', () => {
   });
 
   it('using is not managing: managing needs the right to change the Space (admins always)', () => {
-    const resource = { agent: teamAgent, space: teamSpace };
+    const resource = { agent: teamAgent, space: memberSpace };
     expect(authorize(key(), 'agent.manage', resource)).toEqual(denied('space_change_denied'));
-    expect(authorize(key({ keyId: 'key_owner' }), 'agent.manage', resource)).toEqual(ALLOW);
-    expect(authorize(key({ keyId: 'key_owner', agents: [] }), 'agent.manage', resource)).toEqual(
-      denied('agent_access_denied'),
+    expect(authorize(key({ keyId: 'key_owner', userId: 'usr_owner' }), 'agent.manage', resource)).toEqual(
+      ALLOW,
     );
+    expect(
+      authorize(key({ keyId: 'key_owner', userId: 'usr_owner', agents: [] }), 'agent.manage', resource),
+    ).toEqual(denied('agent_access_denied'));
     expect(authorize(key({ isAdmin: true }), 'agent.manage', { agent: teamAgent, space: null })).toEqual(
       ALLOW,
     );
-    expect(authorize(key({ keyId: 'key_owner' }), 'agent.manage', { agent: teamAgent, space: null })).toEqual(
+    expect(
+      authorize(key({ keyId: 'key_owner', userId: 'usr_owner' }), 'agent.manage', {
+        agent: teamAgent,
+        space: null,
+      }),
+    ).toEqual(denied('agent_access_denied'));
+    expect(authorize(key({ agents: [] }), 'agent.manage', { agent: personal, space: null })).toEqual(ALLOW);
+  });
+
+  it('deny by default: an Agent read without its Space is used through no role (issue 22 gap 1)', () => {
+    const unread = { ...teamAgent, space: undefined } as never;
+    expect(authorize(key(), 'agent.use', unread)).toEqual(denied('agent_access_denied'));
+    expect(authorize(key({ agents: ['agt_t'] }), 'agent.use', unread)).toEqual(denied('agent_access_denied'));
+    expect(authorize({ kind: 'session', userId: 'usr_1', isAdmin: false }, 'agent.use', unread)).toEqual(
+      denied('agent_access_denied'),
+    );
+    expect(authorize(key(), 'knowledge.read', unread)).toEqual(denied('agent_access_denied'));
+    expect(authorize(key(), 'memory.read', unread)).toEqual(denied('agent_access_denied'));
+    // Whoever's rule does not read the Space: admins, the platform, the user of a personal Agent.
+    expect(authorize(key({ isAdmin: true }), 'agent.use', unread)).toEqual(ALLOW);
+    expect(authorize(platformPrincipal('p'), 'agent.use', unread)).toEqual(ALLOW);
+    expect(authorize(key(), 'agent.use', { ...personal, space: undefined } as never)).toEqual(ALLOW);
+  });
+
+  it("a key's grants narrow its user's rights, never widen them (issue 22 gap 2)", () => {
+    const stranger = key({ userId: 'usr_x', agents: ['agt_t'] });
+    // A listed Agent of a Space its user has no role in: out of reach, to use and to manage.
+    expect(authorize(stranger, 'agent.use', teamAgent)).toEqual(denied('agent_access_denied'));
+    expect(authorize(stranger, 'agent.manage', { agent: teamAgent, space: memberSpace })).toEqual(
+      denied('agent_access_denied'),
+    );
+    expect(authorize(stranger, 'knowledge.read', teamAgent)).toEqual(denied('agent_access_denied'));
+    // Made a member, the same key uses it; removed, it does not any more (the Space's members as read).
+    const joined = { ...memberSpace, members: { ...memberSpace.members, usr_x: 'member' } } as const;
+    expect(authorize(stranger, 'agent.use', { ...teamAgent, space: joined })).toEqual(ALLOW);
+    expect(authorize(key({ agents: ['agt_t'] }), 'agent.use', teamAgent)).toEqual(ALLOW);
+    const removed = { ...memberSpace, members: { usr_owner: 'owner' } } as const;
+    expect(authorize(key({ agents: ['agt_t'] }), 'agent.use', { ...teamAgent, space: removed })).toEqual(
+      denied('agent_access_denied'),
+    );
+    // The list narrows an admin's key as well; an admin user's key that is no admin key uses what it lists.
+    expect(authorize(key({ isAdmin: true, agents: [] }), 'agent.use', teamAgent)).toEqual(
+      denied('agent_access_denied'),
+    );
+    const machine = { ...key({ userId: 'usr_admin', agents: ['agt_t'] }), userIsAdmin: true };
+    expect(authorize(machine, 'agent.use', { ...teamAgent, space: removed })).toEqual(ALLOW);
+    expect(authorize(machine, 'agent.use', { ...teamAgent, id: 'agt_other', space: removed })).toEqual(
+      denied('agent_access_denied'),
+    );
+    // …and manages nothing an admin key would: managing needs editor, or an admin key.
+    expect(authorize(machine, 'agent.manage', { agent: teamAgent, space: removed })).toEqual(
       denied('space_change_denied'),
     );
-    expect(authorize(key({ agents: [] }), 'agent.manage', { agent: personal, space: null })).toEqual(ALLOW);
   });
 
   it('creating an Agent needs a key with access to all Agents', () => {
@@ -82,13 +142,15 @@ describe('the authorization policy', () => {
   });
 
   it('Knowledge: Agent documents by users of the Agent, Space documents by its managers, Global by admins', () => {
-    const at = (scope: 'agent' | 'space' | 'global') => ({ agent: teamAgent, space: teamSpace, scope });
+    const at = (scope: 'agent' | 'space' | 'global') => ({ agent: teamAgent, space: memberSpace, scope });
     expect(authorize(key(), 'knowledge.write', at('agent'))).toEqual(ALLOW);
     expect(authorize(key(), 'knowledge.write', at('space'))).toEqual(denied('space_change_denied'));
-    expect(authorize(key({ keyId: 'key_owner' }), 'knowledge.write', at('space'))).toEqual(ALLOW);
-    expect(authorize(key({ keyId: 'key_owner' }), 'knowledge.write', at('global'))).toEqual(
-      denied('admin_required'),
-    );
+    expect(
+      authorize(key({ keyId: 'key_owner', userId: 'usr_owner' }), 'knowledge.write', at('space')),
+    ).toEqual(ALLOW);
+    expect(
+      authorize(key({ keyId: 'key_owner', userId: 'usr_owner' }), 'knowledge.write', at('global')),
+    ).toEqual(denied('admin_required'));
     expect(authorize(key({ isAdmin: true }), 'knowledge.write', at('global'))).toEqual(ALLOW);
     expect(authorize(key({ agents: [] }), 'knowledge.write', at('agent'))).toEqual(
       denied('agent_access_denied'),
@@ -96,21 +158,24 @@ describe('the authorization policy', () => {
   });
 
   it("shared memory is changed by the Agent's managers; Skills by their place's", () => {
-    expect(authorize(key(), 'memory.shared.write', { agent: teamAgent, space: teamSpace })).toEqual(
+    expect(authorize(key(), 'memory.shared.write', { agent: teamAgent, space: memberSpace })).toEqual(
       denied('shared_memory_change_denied'),
     );
     expect(
-      authorize(key({ keyId: 'key_owner' }), 'memory.shared.write', { agent: teamAgent, space: teamSpace }),
+      authorize(key({ keyId: 'key_owner', userId: 'usr_owner' }), 'memory.shared.write', {
+        agent: teamAgent,
+        space: memberSpace,
+      }),
     ).toEqual(ALLOW);
     expect(authorize(key(), 'skill.change', { kind: 'global' })).toEqual(denied('skill_change_denied'));
-    expect(authorize(key(), 'skill.change', { kind: 'space', space: teamSpace })).toEqual(
+    expect(authorize(key(), 'skill.change', { kind: 'space', space: memberSpace })).toEqual(
       denied('space_change_denied'),
     );
     expect(
-      authorize(key({ keyId: 'key_owner' }), 'skill.change', {
+      authorize(key({ keyId: 'key_owner', userId: 'usr_owner' }), 'skill.change', {
         kind: 'agent',
         agent: teamAgent,
-        space: teamSpace,
+        space: memberSpace,
       }),
     ).toEqual(ALLOW);
     expect(authorize(key(), 'skill.read', { kind: 'global' })).toEqual(ALLOW);
@@ -352,6 +417,22 @@ describe('the authorization policy', () => {
       );
       expect(authorize(as('usr_e'), 'space.member.change', change('usr_x', null, 'editor'))).toEqual(ALLOW);
       expect(authorize(as('usr_e'), 'space.member.change', change('usr_m', 'member', null))).toEqual(ALLOW);
+    });
+
+    it('the directory of people to add (member-candidates): owners, editors and admins; members and outsiders none', () => {
+      expect(authorize(session('usr_o'), 'space.member.candidates', space)).toEqual(ALLOW);
+      expect(authorize(as('usr_e'), 'space.member.candidates', space)).toEqual(ALLOW);
+      expect(authorize(session('usr_a', true), 'space.member.candidates', space)).toEqual(ALLOW);
+      expect(authorize(session('usr_m'), 'space.member.candidates', space)).toEqual(
+        denied('space_member_change_denied'),
+      );
+      expect(authorize(session('usr_x'), 'space.member.candidates', space)).toEqual(
+        denied('space_member_change_denied'),
+      );
+      const personal = { ...space, members: {}, personalOf: 'usr_o' };
+      expect(authorize(session('usr_o'), 'space.member.candidates', personal)).toEqual(
+        denied('personal_space_unshareable'),
+      );
     });
 
     it('nobody grants a role above their own, or touches a member above them', () => {

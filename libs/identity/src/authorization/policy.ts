@@ -10,8 +10,8 @@
 // The rules:
 // - Space roles. A user's role in a Space is their membership's (owner, editor or member). A Space without recorded
 //   members (created before members existed) has its creator as owner (the key that created it, or the user who
-//   did). An API key acts as its user: the role is its user's, and its grants narrow it, never widen it. Admins
-//   (and the platform) may do everything everywhere.
+//   did). An API key acts as its user (its owner): the role is its user's, and its grants narrow it, never widen
+//   it. Admins (and the platform) may do everything everywhere.
 // - Spaces. Seeing one needs a role in it (or, for keys, an Agent granted in it); renaming, deleting it and its
 //   audit trail need owner; putting Agents, Skills and prompts into it needs editor; reading its members needs a
 //   role. Members: adding, changing and removing others needs editor at least, and nobody grants a role above their
@@ -20,13 +20,14 @@
 // - A private personal Space (`personalOf`) is its user's alone: they are its owner, nobody else has a role, admins
 //   do not see it; it is never shared; it holds the personal Agent only (the platform puts it there).
 // - Agents. A personal Agent is its user's alone (not even an admin's key reaches another user's) and follows the
-//   user, not the key's grant list. Other Agents: admins reach all; a session and a key granted `all` those of the
-//   Spaces their user has a role in; a key with a list of Agents those it lists (a grant an admin issued: until grants
-//   are migrated to memberships, a listed Agent is used without a role). Using an Agent (reading it, talking to it,
+//   user, not the key's grant list. Other Agents: admins reach all; a session those of the Spaces its user has a
+//   role in; an API key those its user reaches (an admin user: all, whether or not the key is an admin key) that its
+//   grants allow (`all`, or the Agents it lists): a listed Agent of a Space its user has no role in stays out of
+//   reach, and removing the user from the Space ends its keys' use at once. Using an Agent (reading it, talking to it,
 //   its Knowledge, one's own memories and usage) needs only that; managing it (settings, prompt, moving, publishing,
 //   deleting, its shared memory, its Space's Knowledge, its Skills) needs editor in its Space (admins always; a
-//   personal Agent its own user only; an Agent without a Space admins only). A loader that reads an Agent without its
-//   Space (`space` undefined) gets the grant rule alone: the Agent routes start at a loader that reads it.
+//   personal Agent its own user only; an Agent without a Space admins only). Every loader reads the Agent's Space
+//   with it (`space`): an Agent without its Space read is nobody's to use through a role (deny by default).
 // - Creating shared Spaces: the instance setting lists the roles allowed (none set: everyone); admins always.
 // - Instance-wide things (instance settings, API keys, users, every user's usage, the knowledge index, Global documents, DEFAULT
 //   Skills): admins only.
@@ -36,7 +37,7 @@
 //   may use; it manages nothing and owns nothing. An embed visitor uses the one public Agent it visits; the platform
 //   (process managers) may do what an admin may, except what is a user's own (memories, usage, one's user).
 import type { AgentAccess } from '../api-key.events.js';
-import { asPrincipal, type Principal, type PrincipalOrCaller } from './principal.js';
+import { asPrincipal, type ApiKeyPrincipal, type Principal, type PrincipalOrCaller } from './principal.js';
 
 /** A member's role in a Space, weakest first. */
 export const SPACE_ROLES = ['member', 'editor', 'owner'] as const;
@@ -52,13 +53,15 @@ export interface AgentOwnership {
   /** Whether anyone may talk to it through its embed (only read for embed visitors). */
   readonly isPublic?: boolean;
   /**
-   * The Agent's Space with its members, as the loader read it (null: none, or gone); undefined when the loader did
-   * not read it (the grant rule alone then answers, see the header).
+   * The Agent's Space with its members, as the loader read it (null: none, or gone). Every loader reads it: an Agent
+   * without it (undefined, e.g. from untyped code) is used by nobody but the principals whose rule does not read the
+   * Space (the platform, an App token's allowlist, an embed visitor, the user of a personal Agent): deny by default.
    */
-  readonly space?: SpaceOwnership | null;
+  readonly space: SpaceOwnership | null;
 }
 
-export interface ManagedAgent extends AgentOwnership {
+/** An Agent to manage: its Space is the one `AgentInSpace` carries beside it (the policy reads it from there). */
+export interface ManagedAgent extends Omit<AgentOwnership, 'space'> {
   readonly spaceId: string | null;
 }
 
@@ -122,7 +125,7 @@ export interface Resources {
   'instance.settings.manage': null;
   /** See a Space: `holdsReachableAgent` is whether it holds an Agent the principal may use. */
   'space.read': { readonly space: SpaceOwnership; readonly holdsReachableAgent: boolean };
-  /** Rename or delete a Space; read its audit trail. */
+  /** Rename or delete a Space; read its audit trail; set its spend limit. */
   'space.change': SpaceOwnership;
   /** Put an Agent into a Space, create and change its Skills and prompts. */
   'space.content.change': SpaceOwnership;
@@ -130,6 +133,8 @@ export interface Resources {
   'space.members.read': SpaceOwnership;
   /** Add a member, change a member's role, remove a member or leave. */
   'space.member.change': MembershipChange;
+  /** Find people of the instance by name or e-mail to add to this Space (the member picker): who may add members. */
+  'space.member.candidates': SpaceOwnership;
   /** List and read the Space's prompts (and their versions). */
   'prompt.read': SpaceOwnership;
   /** Create, revise and delete the Space's prompts. */
@@ -204,6 +209,7 @@ export const ACTIONS = [
   'space.content.change',
   'space.members.read',
   'space.member.change',
+  'space.member.candidates',
   'prompt.read',
   'prompt.change',
   'knowledge.read',
@@ -269,21 +275,29 @@ export function roleIn(principal: Principal, space: SpaceOwnership): SpaceRole |
   return created(principal, space) ? 'owner' : null;
 }
 
-/** Whether the principal's user has a role in the Agent's Space (true when the loader did not read the Space). */
+/**
+ * Whether the principal's user has a role in the Agent's Space. Deny by default: an Agent without a Space (null), or
+ * one whose loader did not read its Space (undefined), is no member's.
+ */
 function memberOfAgentSpace(principal: Principal, agent: AgentOwnership): boolean {
-  if (agent.space === undefined) return true;
-  return agent.space !== null && roleIn(principal, agent.space) !== null;
+  const space = (agent as { space?: SpaceOwnership | null }).space;
+  return space !== undefined && space !== null && roleIn(principal, space) !== null;
 }
+
+/** Whether an API key's user is an instance admin (an admin key's always is; the guard reads the user's role). */
+const keyUserIsAdmin = (principal: ApiKeyPrincipal): boolean =>
+  principal.isAdmin || principal.userIsAdmin === true;
 
 function mayUseAgent(principal: Principal, agent: AgentOwnership): boolean {
   switch (principal.kind) {
     case 'apiKey':
       if (agent.isPersonal) return agent.ownerUserId === principal.userId;
-      if (principal.isAdmin) return true;
-      // A list is an admin's grant of these Agents; `all` is everything its user may use.
-      return principal.grants.kind === 'all'
-        ? memberOfAgentSpace(principal, agent)
-        : granted(principal.grants, agent.id);
+      // The key acts as its user (an admin uses every Agent; another user those of the Spaces they have a role in),
+      // and its grants narrow that: a listed Agent its user may not use stays out of reach.
+      return (
+        granted(principal.grants, agent.id) &&
+        (keyUserIsAdmin(principal) || memberOfAgentSpace(principal, agent))
+      );
     case 'session':
       if (agent.isPersonal) return agent.ownerUserId === principal.userId;
       return principal.isAdmin || memberOfAgentSpace(principal, agent);
@@ -331,8 +345,15 @@ function created(principal: Principal, space: SpaceOwnership): boolean {
   );
 }
 
-function mayManageAgent(principal: Principal, { agent, space }: AgentInSpace): boolean {
-  if (!mayUseAgent(principal, agent)) return false;
+/** The Agent of an `AgentInSpace` as `agent.use` reads it: with its Space (null when it is not the Agent's). */
+const inItsSpace = ({ agent, space }: AgentInSpace): AgentOwnership => ({
+  ...agent,
+  space: space !== null && space.id === agent.spaceId ? space : null,
+});
+
+function mayManageAgent(principal: Principal, resource: AgentInSpace): boolean {
+  const { agent, space } = resource;
+  if (!mayUseAgent(principal, inItsSpace(resource))) return false;
   if (agent.isPersonal || isAdmin(principal)) return true;
   return space !== null && space.id === agent.spaceId && mayChangeContent(principal, space);
 }
@@ -371,7 +392,7 @@ const RULES: { readonly [A in Action]: Rule<A> } = {
         : allowIf(mayChangeContent(principal, space), 'space_change_denied'),
   'agent.use': (principal, agent) => allowIf(mayUseAgent(principal, agent), 'agent_access_denied'),
   'agent.manage': (principal, resource) =>
-    !mayUseAgent(principal, resource.agent)
+    !mayUseAgent(principal, inItsSpace(resource))
       ? deny('agent_access_denied')
       : allowIf(mayManageAgent(principal, resource), 'space_change_denied'),
   'space.create': (principal, setting) =>
@@ -393,12 +414,20 @@ const RULES: { readonly [A in Action]: Rule<A> } = {
   'space.members.read': (principal, space) =>
     allowIf(adminOver(principal, space) || roleIn(principal, space) !== null, 'space_not_visible'),
   'space.member.change': (principal, change) => mayChangeMembership(principal, change),
+  // Deny by default: a directory of the instance's people only for whoever may add someone (editor, owner, admin).
+  'space.member.candidates': (principal, space) =>
+    space.personalOf
+      ? deny('personal_space_unshareable')
+      : allowIf(
+          adminOver(principal, space) || atLeast(roleIn(principal, space), 'editor'),
+          'space_member_change_denied',
+        ),
   'prompt.read': (principal, space) =>
     allowIf(adminOver(principal, space) || roleIn(principal, space) !== null, 'space_not_visible'),
   'prompt.change': (principal, space) => allowIf(mayChangeContent(principal, space), 'space_change_denied'),
   'knowledge.read': (principal, agent) => allowIf(mayUseAgent(principal, agent), 'agent_access_denied'),
   'knowledge.write': (principal, resource) => {
-    if (!mayUseAgent(principal, resource.agent)) return deny('agent_access_denied');
+    if (!mayUseAgent(principal, inItsSpace(resource))) return deny('agent_access_denied');
     if (resource.scope === 'global') return allowIf(isAdmin(principal), 'admin_required');
     if (resource.scope === 'space')
       return allowIf(mayManageAgent(principal, resource), 'space_change_denied');
@@ -411,14 +440,14 @@ const RULES: { readonly [A in Action]: Rule<A> } = {
   'memory.personal.write': (principal, agent) =>
     allowIf(isUser(principal) && mayUseAgent(principal, agent), 'agent_access_denied'),
   'memory.shared.write': (principal, resource) =>
-    !mayUseAgent(principal, resource.agent)
+    !mayUseAgent(principal, inItsSpace(resource))
       ? deny('agent_access_denied')
       : allowIf(mayManageAgent(principal, resource), 'shared_memory_change_denied'),
   'skill.read': (principal, place) =>
     place.kind === 'global'
       ? ALLOW
       : place.kind === 'agent'
-        ? allowIf(mayUseAgent(principal, place.agent), 'agent_access_denied')
+        ? allowIf(mayUseAgent(principal, inItsSpace(place)), 'agent_access_denied')
         : RULES['space.read'](principal, {
             space: place.space,
             holdsReachableAgent: place.holdsReachableAgent ?? false,

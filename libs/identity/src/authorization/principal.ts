@@ -10,7 +10,13 @@ export interface ApiKeyPrincipal {
   readonly userId: string;
   readonly keyId: string;
   readonly grants: AgentAccess;
+  /** An admin key of a user who is an admin: the key holds admin rights. */
   readonly isAdmin: boolean;
+  /**
+   * Whether the key's user is an instance admin (who may use every Agent): a key that is not an admin key still acts
+   * as its user, narrowed by its grants. Absent: as `isAdmin`.
+   */
+  readonly userIsAdmin?: boolean;
 }
 
 /** A user signed in: what a key of that user granted every Agent may do (until Space membership narrows it). */
@@ -72,6 +78,7 @@ export const principalOf = (
             keyId: caller.apiKey.id,
             grants: caller.apiKey.agentAccess,
             isAdmin: caller.isAdmin,
+            ...(caller.userIsAdmin !== undefined ? { userIsAdmin: caller.userIsAdmin } : {}),
           };
 
 /** The user a principal acts for (an API key's owner, a session's person); null for the others. */

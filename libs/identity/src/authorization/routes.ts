@@ -38,6 +38,8 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   'GET /usage': 'public',
   'GET /admin': 'public',
   'GET /space/{spaceId}/agent/{agentId}': 'public',
+  'GET /space/{spaceId}/members': 'public',
+  'GET /space/{spaceId}/prompts': 'public',
   'GET /chat/{agentId}': 'public',
   'GET /agent/{agentId}/settings': 'public',
   'GET /assets/{asset}': 'public',
@@ -62,6 +64,7 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`PATCH ${CORE}/spaces/{spaceId}/members/{userId}`]: 'space.member.change',
   [`DELETE ${CORE}/spaces/{spaceId}/members/{userId}`]: 'space.member.change',
   [`POST ${CORE}/spaces/{spaceId}/leave`]: 'space.member.change',
+  [`GET ${CORE}/spaces/{spaceId}/member-candidates`]: 'space.member.candidates',
   [`GET ${CORE}/spaces/{spaceId}/prompts`]: 'prompt.read',
   [`POST ${CORE}/spaces/{spaceId}/prompts`]: 'prompt.change',
   [`GET ${CORE}/spaces/{spaceId}/prompts/{promptId}`]: 'prompt.read',
@@ -198,6 +201,10 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`GET ${CORE}/cost-control/users`]: 'usage.read.all',
   [`GET ${CORE}/cost-control/users/me`]: 'usage.read.own',
   [`GET ${CORE}/cost-control/users/{userId}`]: 'usage.read.all',
+  // A Space's weekly spend limit: read by whoever sees the Space, set by its owners and admins.
+  [`GET ${CORE}/cost-control/spaces/{spaceId}`]: 'space.read',
+  [`PUT ${CORE}/cost-control/spaces/{spaceId}`]: 'space.change',
+  [`DELETE ${CORE}/cost-control/spaces/{spaceId}`]: 'space.change',
   [`PUT ${CORE}/cost-control/users/{userId}`]: 'usage.read.all',
   [`DELETE ${CORE}/cost-control/users/{userId}`]: 'usage.read.all',
 

@@ -168,6 +168,8 @@ export class ApiKeyGuard implements CanActivate {
       userId: apiKey.ownerUserId,
       // An admin key acts as an admin only while its user is one: a demoted user's admin keys lose admin rights.
       isAdmin: apiKey.isAdmin && (owner?.role ?? 'admin') === 'admin',
+      // The key acts as its user: an admin user's key (admin key or not) uses every Agent its grants allow.
+      userIsAdmin: (owner?.role ?? (apiKey.isAdmin ? 'admin' : 'member')) === 'admin',
       correlationId: typeof requestId === 'string' && REQUEST_ID.test(requestId) ? requestId : randomUUID(),
       source: sourceOf(request),
     };

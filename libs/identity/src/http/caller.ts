@@ -32,7 +32,10 @@ export interface Caller {
   readonly visitor?: { readonly agentId: string; readonly visitorId: string };
   readonly actor: Actor;
   readonly userId: string;
+  /** Admin rights: an admin key of an admin user, or an admin's session. */
   readonly isAdmin: boolean;
+  /** Whether the key's user is an instance admin (the key then uses every Agent its grants allow); absent: isAdmin. */
+  readonly userIsAdmin?: boolean;
   readonly correlationId: string;
   /** The request's source address and user agent, recorded on identity events. */
   readonly source?: ChangeSource;

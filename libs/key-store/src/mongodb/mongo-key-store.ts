@@ -105,6 +105,17 @@ export class MongoKeyStore implements KeyStore {
     return keys;
   }
 
+  async existing(keyIds: readonly string[]): Promise<ReadonlySet<string>> {
+    const found = new Set<string>();
+    if (keyIds.length === 0) return found;
+    for await (const stored of this.keys.find(
+      { _id: { $in: [...new Set(keyIds)] } },
+      { projection: { _id: 1 } },
+    ))
+      found.add(stored._id);
+    return found;
+  }
+
   async destroy(keyId: string): Promise<void> {
     await this.keys.deleteOne({ _id: keyId });
   }

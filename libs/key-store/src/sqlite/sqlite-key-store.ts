@@ -31,6 +31,7 @@ export class SqliteKeyStore implements KeyStore {
   private readonly deleteOne: StatementSync;
   private readonly deleteGroup: StatementSync;
   private readonly selectChunk = new Map<number, StatementSync>();
+  private readonly selectIdsChunk = new Map<number, StatementSync>();
 
   constructor(options: SqliteKeyStoreOptions) {
     this.wrapping = new KeyWrapping(options.masterKey);
@@ -94,6 +95,17 @@ export class SqliteKeyStore implements KeyStore {
     return keys;
   }
 
+  async existing(keyIds: readonly string[]): Promise<ReadonlySet<string>> {
+    const ids = [...new Set(keyIds)];
+    const found = new Set<string>();
+    for (let start = 0; start < ids.length; start += GET_MANY_CHUNK) {
+      const chunk = ids.slice(start, start + GET_MANY_CHUNK);
+      for (const row of this.selectIdsIn(chunk.length).all(...chunk) as unknown as { key_id: string }[])
+        found.add(row.key_id);
+    }
+    return found;
+  }
+
   async destroy(keyId: string): Promise<void> {
     this.deleteOne.run(keyId);
   }
@@ -112,6 +124,16 @@ export class SqliteKeyStore implements KeyStore {
       const placeholders = Array.from({ length: count }, () => '?').join(', ');
       statement = this.db.prepare(`SELECT key_id, key FROM data_keys WHERE key_id IN (${placeholders})`);
       this.selectChunk.set(count, statement);
+    }
+    return statement;
+  }
+
+  private selectIdsIn(count: number): StatementSync {
+    let statement = this.selectIdsChunk.get(count);
+    if (!statement) {
+      const placeholders = Array.from({ length: count }, () => '?').join(', ');
+      statement = this.db.prepare(`SELECT key_id FROM data_keys WHERE key_id IN (${placeholders})`);
+      this.selectIdsChunk.set(count, statement);
     }
     return statement;
   }

@@ -116,6 +116,8 @@ export class DocumentPipeline {
       chunks.map((chunk) => chunk.text),
       state.scope === 'agent' ? state.ownerId : null,
       `ingestion:${documentId}:${version}`,
+      // A Space's document counts toward the Space's spend limit (an Agent's toward its Agent's Space).
+      state.scope === 'space' ? state.ownerId : undefined,
     );
     return {
       text: prepared.text,
@@ -138,8 +140,13 @@ export class DocumentPipeline {
   }
 
   /** Embeds texts in batches with the instance's embedding model, as the platform's own usage. */
-  embed(texts: readonly string[], agentId: string | null, correlationId: string): Promise<number[][]> {
-    return embedInBatches(this.gateway, systemScope(agentId, correlationId), texts);
+  embed(
+    texts: readonly string[],
+    agentId: string | null,
+    correlationId: string,
+    spaceId?: string,
+  ): Promise<number[][]> {
+    return embedInBatches(this.gateway, systemScope(agentId, correlationId, spaceId), texts);
   }
 
   /** Records a step of a document's processing; returns the number of events appended (0: a repeat). */

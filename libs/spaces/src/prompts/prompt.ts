@@ -120,5 +120,5 @@ export const PROMPTS_READ_MODEL = defineReadModel<PromptView>({
 export const PROMPT_VERSIONS_READ_MODEL = defineReadModel<PromptVersionView>({
   name: PROMPT_VERSIONS,
   projection: 'prompts',
-  indexes: [{ fields: ['promptId', 'version'] }],
+  indexes: [{ fields: ['promptId', 'version'] }, { fields: ['spaceId'] }],
 });

@@ -1,12 +1,15 @@
-// The Agents a caller may use, oldest first. Another user's personal Agent, and (for a session or a key granted
-// `all`) an Agent of a Space the user has no role in, is filtered out after paging: a page may be short, the cursor
-// stays exact. A key granted a list of Agents also lists its user's personal Agent (it follows the
-// user, not the grant list).
+// The Agents a caller may use, oldest first. The query itself narrows to them, so that pages are full: a user who is
+// not an admin (a session, or a key of theirs) gets the Agents of the Spaces they have a role in and their own
+// personal Agent; a key granted a list of Agents also only those it lists (and its user's personal Agent, which
+// follows the user, not the grant list). An admin's list is not narrowed by Space; another user's personal Agent is
+// then filtered out after paging (such a page may be short, the cursor stays exact). Every Agent is still asked of the
+// policy with its Space before it is answered.
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { canAccessAgent, type Caller } from '#identity';
-import { findAll, READ_STORE, type ReadStore } from '#read-store';
+import { canAccessAgent, principalOf, type Caller } from '#identity';
+import { findAll, READ_STORE, type Filter, type ReadStore } from '#read-store';
+import { roleSpaceIds } from '#spaces';
 import { AGENTS, type AgentView } from '../../agents.read-model.js';
 import { spaceOf } from '../../accessible-agent.js';
 import { toAgentDto, type AgentDto } from '../get-agent/agent.dto.js';
@@ -26,18 +29,7 @@ export class ListAgentsHandler implements IQueryHandler<ListAgents> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
   async execute({ query, caller }: ListAgents) {
-    const access = caller.apiKey.agentAccess;
-    const own = async () =>
-      (
-        await findAll<AgentView>(this.readStore, AGENTS, { ownerUserId: caller.userId, isPersonal: true })
-      ).map((agent) => agent.id);
-    const filter = {
-      ...(query.spaceId ? { spaceId: query.spaceId } : {}),
-      ...(!caller.isAdmin && access.kind === 'agents'
-        ? { id: { $in: [...access.agentIds, ...(await own())] } }
-        : {}),
-    };
-    const page = await this.readStore.reader<AgentView>(AGENTS).find(filter, {
+    const page = await this.readStore.reader<AgentView>(AGENTS).find(await this.reachable(query, caller), {
       sort: { field: 'createdAt' },
       limit: query.limit,
       cursor: query.cursor ?? null,
@@ -54,5 +46,34 @@ export class ListAgentsHandler implements IQueryHandler<ListAgents> {
         .map(toAgentDto),
       nextCursor: page.nextCursor,
     };
+  }
+
+  /** The query of the Agents the caller may use (as far as the read model's filters say it; the policy decides). */
+  private async reachable(query: ListAgents['query'], caller: Caller): Promise<Filter> {
+    const principal = principalOf(caller);
+    const access = caller.apiKey.agentAccess;
+    const isKey = principal.kind === 'apiKey';
+    // A key acts as its user: an admin user's key (admin key or not) reaches every Agent its grants allow.
+    const userIsAdmin = caller.isAdmin || (isKey && (caller.userIsAdmin ?? false));
+    const own = await findAll<AgentView>(this.readStore, AGENTS, {
+      ownerUserId: caller.userId,
+      isPersonal: true,
+    });
+    const filter: Record<string, Filter[string]> = {};
+    if (isKey && access.kind === 'agents')
+      filter.id = { $in: [...access.agentIds, ...own.map((agent) => agent.id)] };
+    if (userIsAdmin) {
+      if (query.spaceId) filter.spaceId = query.spaceId;
+      return filter;
+    }
+    // The Spaces the user has a role in, and their private personal Space (their personal Agent's).
+    const spaceIds = new Set(await roleSpaceIds(this.readStore, principal));
+    for (const agent of own) if (agent.spaceId) spaceIds.add(agent.spaceId);
+    filter.spaceId = query.spaceId
+      ? spaceIds.has(query.spaceId)
+        ? query.spaceId
+        : { $in: [] }
+      : { $in: [...spaceIds] };
+    return filter;
   }
 }

@@ -11,6 +11,7 @@ import { authorize, EmbedVisitorSessions } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { AGENTS, type AgentView } from '../../agents.read-model.js';
 import { originAllowed } from '../../embed-origins.js';
+import { spaceOf } from '../../accessible-agent.js';
 
 export interface EmbedSession {
   readonly token: string;
@@ -45,7 +46,8 @@ export class StartEmbedSessionHandler implements IQueryHandler<StartEmbedSession
     const agent = await this.readStore.reader<AgentView>(AGENTS).get(agentId);
     if (!agent) throw new NotFoundError('Agent', agentId);
     const visitor = { kind: 'embedVisitor', agentId: agent.id, visitorId: 'new' } as const;
-    if (!authorize(visitor, 'agent.use', agent).allow) throw agentNotPublic();
+    if (!authorize(visitor, 'agent.use', { ...agent, space: await spaceOf(this.readStore, agent) }).allow)
+      throw agentNotPublic();
     if (origin !== null && !originAllowed(origin, agent.allowedUrls, self))
       throw new ForbiddenError('origin_not_allowed', 'this site may not embed this Agent');
     const kept = resume ? this.sessions.verify(resume) : null;

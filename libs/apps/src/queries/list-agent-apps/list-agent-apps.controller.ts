@@ -21,7 +21,11 @@ const AgentAppsDto = z.object({
           id: z.string(),
           title: z.string(),
           path: z.string(),
-          url: z.string().describe("Where the chat's sandboxed iframe points"),
+          url: z
+            .string()
+            .describe(
+              "Where the chat's sandboxed iframe points; on APP_ORIGIN, for a session, with the person's ticket for this App (`svc_session_token`)",
+            ),
         }),
       ),
     }),
@@ -40,6 +44,7 @@ export class ListAgentAppsController {
   })
   @Get()
   list(@Param('agentId') agentId: string, @CurrentCaller() caller: Caller) {
-    return this.queries.execute(new ListAgentApps(agentId, principalOf(caller)));
+    const session = caller.session ? { userId: caller.userId, sessionId: caller.session.id } : null;
+    return this.queries.execute(new ListAgentApps(agentId, principalOf(caller), session));
   }
 }

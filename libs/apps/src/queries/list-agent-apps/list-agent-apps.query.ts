@@ -1,6 +1,9 @@
 // The Apps enabled for an Agent (its allowlist documents, kept by AppAllowlistProcess) with the views its chat may
 // show: a person who uses the Agent asks (the policy's `app.view`). Each view's `url` is where the chat's sandboxed
 // iframe points: the App origin (APP_ORIGIN) when one is configured, else the proxy's path on the platform's origin.
+// On the App origin the platform's session cookie is not sent (another site), so for a person signed in with a
+// session each view's URL carries a ticket: a `svc_session_token` of this App and this person (short-lived, ending
+// with the session), which the proxy takes there in the cookie's place for that App only.
 // Nothing of the App's source, token or errors is answered.
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
@@ -9,6 +12,7 @@ import { ForbiddenError, NotFoundError, PLATFORM_CONFIG, type PlatformConfig } f
 import { READ_STORE, type ReadStore } from '#read-store';
 import { AGENTS, spaceOf, type AgentView } from '#agents';
 import { APP_ALLOWLIST, APPS, type AppAllowlistEntry, type AppView } from '../../apps.read-model.js';
+import { AppSessionTokens } from '../../app-session-token.js';
 
 export interface AgentAppView {
   readonly id: string;
@@ -27,6 +31,8 @@ export class ListAgentApps extends Query<AgentApps> {
   constructor(
     readonly agentId: string,
     readonly principal: Principal,
+    /** The session of the person asking (a cookie), or null: the views' tickets on APP_ORIGIN are issued for it. */
+    readonly session: { readonly userId: string; readonly sessionId: string } | null = null,
   ) {
     super();
   }
@@ -40,9 +46,10 @@ export class ListAgentAppsHandler implements IQueryHandler<ListAgentApps> {
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    private readonly tokens: AppSessionTokens,
   ) {}
 
-  async execute({ agentId, principal }: ListAgentApps): Promise<AgentApps> {
+  async execute({ agentId, principal, session }: ListAgentApps): Promise<AgentApps> {
     const agent =
       agentId.length <= 128 ? await this.readStore.reader<AgentView>(AGENTS).get(agentId) : undefined;
     if (!agent) throw new NotFoundError('Agent', agentId);
@@ -63,12 +70,17 @@ export class ListAgentAppsHandler implements IQueryHandler<ListAgentApps> {
         const app = await apps.get(entry.appId);
         if (!app?.meta || app.meta.standalone || app.meta.views.length === 0) continue;
         const base = `/app/${app.id}`;
+        const ticket =
+          appOrigin !== null && session !== null
+            ? `svc_session_token=${encodeURIComponent(await this.tokens.issue(app.id, session.userId, session.sessionId))}`
+            : null;
         data.push({
           id: app.id,
           name: app.name,
           views: app.meta.views.map((view) => {
             const path = view.path.startsWith('/') ? view.path : `/${view.path}`;
-            return { id: view.id, title: view.title, path, url: `${appOrigin ?? ''}${base}${path}` };
+            const query = ticket === null ? '' : `${path.includes('?') ? '&' : '?'}${ticket}`;
+            return { id: view.id, title: view.title, path, url: `${appOrigin ?? ''}${base}${path}${query}` };
           }),
         });
       }

@@ -10,12 +10,12 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ConflictError, ValidationError } from '#kernel';
-import { authorize, type Caller } from '#identity';
+import { authorize, type AgentOwnership, type Caller } from '#identity';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
 import { loadStateAsOf } from '#eventsourcing';
 import { READ_STORE, type Filter, type ReadStore } from '#read-store';
-import { AGENTS, type AgentView } from '#agents';
+import { AGENTS, spaceOf, type AgentView } from '#agents';
 import {
   documentStreamId,
   evolveDocument,
@@ -145,10 +145,13 @@ export class GetProvenanceHandler implements IQueryHandler<GetProvenance> {
   /** The rows whose answers the caller may read: the policy asked per answer, with its Agent (null once deleted). */
   private async visible(rows: readonly ProvenanceUseView[], caller: Caller): Promise<ProvenanceUseView[]> {
     if (authorize(caller, 'provenance.read', null).allow) return [...rows];
-    const agents = new Map<string, AgentView | null>();
+    const agents = new Map<string, AgentOwnership | null>();
     const reader = this.readStore.reader<AgentView>(AGENTS);
-    for (const agentId of new Set(rows.map((row) => row.agentId)))
-      agents.set(agentId, (await reader.get(agentId)) ?? null);
+    for (const agentId of new Set(rows.map((row) => row.agentId))) {
+      const agent = await reader.get(agentId);
+      // With its Space's members: a user's answers are theirs to see while they may use the Agent.
+      agents.set(agentId, agent ? { ...agent, space: await spaceOf(this.readStore, agent) } : null);
+    }
     return rows.filter(
       (row) =>
         authorize(caller, 'provenance.read', { agent: agents.get(row.agentId) ?? null, userId: row.userId })

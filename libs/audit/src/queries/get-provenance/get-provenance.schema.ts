@@ -11,11 +11,12 @@ export const ProvenanceQuery = ListQuery.extend({
     .regex(
       SOURCE_PATTERN,
       'must be document:<id>[@version], chunk:<chunkId>, skill:<id>[@number|versionId], ' +
-        'memory:<id>[@version] or prompt:<agentId>[@systemPromptSha256]',
+        'memory:<id>[@version], prompt:<agentId>[@systemPromptSha256] or prompt:<promptId>[@version]',
     )
     .describe(
       'The source: `document:<id>[@<version>]`, `chunk:<documentId>:<version>:<index>` (a search hit’s chunkId), ' +
-        '`skill:<id>[@<number or skv_ id>]`, `memory:<id>[@<version>]`, `prompt:<agentId>[@<systemPromptSha256>]`',
+        '`skill:<id>[@<number or skv_ id>]`, `memory:<id>[@<version>]`, `prompt:<agentId>[@<systemPromptSha256>]` (an Agent’s ' +
+        'system prompt), `prompt:<promptId>[@<version>]` (a Space prompt library’s prompt a turn started from)',
     ),
   retrieved: z
     .enum(['true', 'false'])

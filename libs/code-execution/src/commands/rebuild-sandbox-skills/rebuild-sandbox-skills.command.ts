@@ -33,7 +33,32 @@ export class RebuildSandboxSkillsHandler implements ICommandHandler<RebuildSandb
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute({ conversationId, agentId, position, context }: RebuildSandboxSkills): Promise<WriteResult> {
+  /** The rebuild running per conversation: one at a time, each reading the Skills when its turn comes. */
+  private readonly running = new Map<string, Promise<unknown>>();
+
+  /**
+   * Rebuilds of one conversation run one after another: two at once (an upload appends the Skill, then its published
+   * version: two causes) interleaved their removals and writes of /skills, leaving it empty while the later rebuild
+   * recorded the Skill. Run in turn, the last one reads the newest Skills and its files are what stays.
+   */
+  execute(command: RebuildSandboxSkills): Promise<WriteResult> {
+    const previous = this.running.get(command.conversationId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.rebuild(command));
+    this.running.set(command.conversationId, next);
+    void next
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.running.get(command.conversationId) === next) this.running.delete(command.conversationId);
+      });
+    return next;
+  }
+
+  private async rebuild({
+    conversationId,
+    agentId,
+    position,
+    context,
+  }: RebuildSandboxSkills): Promise<WriteResult> {
     // The Skills read models are projected beside the process that sends this: without the wait, the rebuild a
     // SkillCreated causes can read the Skills before that Skill (or its published version) is in them.
     await this.writes.settle(position, [SKILLS_READ_MODEL, SKILL_VERSIONS_READ_MODEL]);

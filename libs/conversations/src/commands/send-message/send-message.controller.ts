@@ -153,13 +153,18 @@ const turnRequest = (
   idempotencyKey: string | undefined,
 ): TurnRequest => {
   const message =
-    typeof body.message === 'string' ? { content: body.message, attachments: [] } : body.message;
+    typeof body.message === 'string' || body.message === undefined
+      ? { content: body.message ?? '', attachments: [] }
+      : body.message;
   return {
     agentId,
     caller,
     conversationId: body.conversationId,
     content: message.content,
     attachments: message.attachments ?? [],
+    ...(body.promptId !== undefined
+      ? { prompt: { promptId: body.promptId, promptVersion: body.promptVersion } }
+      : {}),
     visibility: body.visibility,
     model: body.model,
     stream: body.stream,

@@ -25,8 +25,13 @@ export class SearchKnowledge extends Query<SearchAnswer> {
     readonly agentId: string,
     readonly body: z.output<typeof SearchBody>,
     readonly caller: Caller,
-    /** A conversation turn's retrieval: its usage is attributed to the conversation, and it ends with the turn. */
-    readonly turn?: { readonly conversationId: string; readonly signal: AbortSignal },
+    /**
+     * A conversation turn's retrieval: its usage is attributed to the conversation, and it ends with the turn. A
+     * regression replay's (`operation: 'replay'`, no conversation: it serves none) is recorded under `replay`.
+     */
+    readonly turn?:
+      | { readonly conversationId: string; readonly signal: AbortSignal }
+      | { readonly operation: 'replay'; readonly signal: AbortSignal },
   ) {
     super();
   }
@@ -50,7 +55,8 @@ export class SearchKnowledgeHandler implements IQueryHandler<SearchKnowledge> {
     if (!index) return { query: body.query, hits: [], ...(agent.includeAiSummary ? { summary: null } : {}) };
     const scope = {
       ...callerScope(caller, 'core', agentId),
-      ...(turn ? { conversationId: turn.conversationId } : {}),
+      ...(turn && 'conversationId' in turn ? { conversationId: turn.conversationId } : {}),
+      ...(turn && 'operation' in turn ? { operation: turn.operation } : {}),
     };
     const signal = turn
       ? AbortSignal.any([turn.signal, AbortSignal.timeout(30_000)])

@@ -1,5 +1,5 @@
 // A memory's governance views: its versions (text, who or what wrote it, which conversation message caused it) and
-// the answers that used it (from the recalls the turns recorded), so a poisoned memory can be found, its reach seen,
+// the answers that used it (from the provenance read model every recorded answer feeds), so a poisoned memory can be found, its reach seen,
 // and it can be rolled back or removed.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
@@ -36,11 +36,11 @@ export class GetMemoryHistoryHandler implements IQueryHandler<GetMemoryHistory> 
       // A shared memory is recalled into every user's turns: its manager (and admins) see every answer that used
       // it; any other user sees their own answers only.
       const everyone = view.owner !== SHARED_OWNER || (await this.access.managesShared(agent, principal));
-      const recalls = (await this.reader.recalls(view.id)).filter(
-        (recall) => everyone || recall.userId === this.access.user(principal),
+      const answers = (await this.reader.answersUsing(view.id)).filter(
+        (answer) => everyone || answer.userId === this.access.user(principal),
       );
       return {
-        data: recalls.map(({ conversationId, messageId, at }) => ({ conversationId, messageId, at })),
+        data: answers.map(({ conversationId, messageId, at }) => ({ conversationId, messageId, at })),
       };
     }
     const texts = await this.reader.texts(view.versions.map((version) => version.text));

@@ -42,11 +42,11 @@ export class ListMemoriesHandler implements IQueryHandler<ListMemories> {
         data.push(dto);
         continue;
       }
-      const recalls = await this.reader.recalls(memory.id);
+      const answers = await this.reader.answersUsing(memory.id);
       data.push({
         ...dto,
         contributor: memory.contributor,
-        answers: recalls.map(({ conversationId, messageId, at }) => ({ conversationId, messageId, at })),
+        answers: answers.map(({ conversationId, messageId, at }) => ({ conversationId, messageId, at })),
       });
     }
     return { data, nextCursor: null };

@@ -4,12 +4,15 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { ListQuery } from '#http';
-import type { Principal } from '#identity';
+import { USERS, type Principal, type UserView } from '#identity';
 import { READ_STORE, type Page, type ReadStore } from '#read-store';
 import { creatorOf, spaceWithMembers } from '../../space-membership.js';
 import { SPACE_MEMBERS, type SpaceMemberView } from '../../spaces.read-model.js';
 
-export class ListSpaceMembers extends Query<Page<SpaceMemberView>> {
+/** A membership with the member's name (every member sees who the others are; e-mails only in the picker). */
+export type NamedSpaceMember = SpaceMemberView & { readonly name: string | null };
+
+export class ListSpaceMembers extends Query<Page<NamedSpaceMember>> {
   constructor(
     readonly spaceId: string,
     readonly query: z.output<typeof ListQuery>,
@@ -25,7 +28,24 @@ export class ListSpaceMembers extends Query<Page<SpaceMemberView>> {
 export class ListSpaceMembersHandler implements IQueryHandler<ListSpaceMembers> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  async execute({ spaceId, query, principal, userId }: ListSpaceMembers): Promise<Page<SpaceMemberView>> {
+  async execute({ spaceId, query, principal, userId }: ListSpaceMembers): Promise<Page<NamedSpaceMember>> {
+    const page = await this.members(spaceId, query, principal, userId);
+    const users = this.readStore.reader<UserView>(USERS);
+    const data = await Promise.all(
+      page.data.map(async (member) => ({
+        ...member,
+        name: (await users.get(member.userId))?.name ?? null,
+      })),
+    );
+    return { data, nextCursor: page.nextCursor };
+  }
+
+  private async members(
+    spaceId: string,
+    query: z.output<typeof ListQuery>,
+    principal: Principal,
+    userId: string | undefined,
+  ): Promise<Page<SpaceMemberView>> {
     const space = await spaceWithMembers(this.readStore, spaceId, principal);
     if (Object.keys(space.members ?? {}).length === 0) {
       const creator = await creatorOf(this.readStore, space);

@@ -12,6 +12,7 @@ export const SpaceRoleSchema = z
 export const SpaceMemberDto = z.object({
   spaceId: z.string(),
   userId: z.string(),
+  name: z.string().nullable().describe('The member’s name (null for a user no longer known)'),
   role: SpaceRoleSchema,
   addedAt: z.string().describe('ISO 8601'),
   updatedAt: z.string().describe('ISO 8601'),

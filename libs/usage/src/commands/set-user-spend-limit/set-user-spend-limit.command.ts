@@ -6,6 +6,7 @@ import { NotFoundError } from '#kernel';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
 import { assertAdmin, USERS, type Principal, type UserView } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
+import { SpendLimits } from '../../spend-limits.js';
 import { userSpendDecider, userSpendStreamId, type UserSpendLimit } from '../../user-spend.js';
 
 export class SetUserSpendLimit extends Command<WriteResult> {
@@ -25,6 +26,7 @@ export class SetUserSpendLimitHandler implements ICommandHandler<SetUserSpendLim
   constructor(
     private readonly aggregates: AggregateRepository,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly limits: SpendLimits,
   ) {}
 
   async execute({ userId, limit, context, principal }: SetUserSpendLimit): Promise<WriteResult> {
@@ -36,6 +38,8 @@ export class SetUserSpendLimitHandler implements ICommandHandler<SetUserSpendLim
       { userId, limit },
       context,
     );
+    // The gateway's next call in this process applies the new limit (other processes: see SpendLimits).
+    this.limits.changed('user', userId, limit);
     return { id: userId, position };
   }
 }

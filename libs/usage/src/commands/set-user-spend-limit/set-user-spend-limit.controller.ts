@@ -1,6 +1,6 @@
 // PUT and DELETE /cost-control/users/{userId} (our extension, admins): a user's weekly spend limit. Every change is a
-// UserSpendLimitChanged event and applies from that moment. The gateway reads the limit from its stream, so no read
-// model needs to settle.
+// UserSpendLimitChanged event and applies from that moment: at once in this process and where the spend-limits
+// projection runs (the write waits for it), within a second in the others (SpendLimits).
 import { Body, Controller, Delete, Param, Put } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
@@ -8,6 +8,7 @@ import { ApiRoute, ZodBody } from '#http';
 import { commandContext, principalOf, CurrentCaller, type Caller } from '#identity';
 import { ReadYourWritesBus } from '#eventsourcing';
 import type { UserSpendLimit } from '../../user-spend.js';
+import { SPEND_LIMITS_READ_MODEL } from '../../spend-limits.read-model.js';
 import { GetUserSpend } from '../../queries/get-user-spend/get-user-spend.query.js';
 import { UserSpendDto, UserSpendLimitBody } from '../../queries/get-user-spend/get-user-spend.schema.js';
 import { SetUserSpendLimit } from './set-user-spend-limit.command.js';
@@ -63,7 +64,7 @@ export class SetUserSpendLimitController {
   private async set(userId: string, limit: UserSpendLimit | null, caller: Caller) {
     await this.writes.send(
       new SetUserSpendLimit(userId, limit, commandContext(caller), principalOf(caller)),
-      [],
+      [SPEND_LIMITS_READ_MODEL],
     );
     return this.queries.execute(new GetUserSpend(userId, caller));
   }

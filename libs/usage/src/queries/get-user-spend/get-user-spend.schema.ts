@@ -12,23 +12,27 @@ export const UserSpendLimitBody = z.strictObject({
     ),
 });
 
-const Amount = z.object({ tokens: z.number(), costUsd: z.number() });
+/** Tokens and cost (shared with the Space spend answer). */
+export const SpendAmount = z.object({ tokens: z.number(), costUsd: z.number() });
+
+/** A weekly limit as answered (shared with the Space spend answer); null: none. */
+export const SpendLimitDto = z
+  .object({
+    tokens: z.number().nullable(),
+    costUsd: z.number().nullable(),
+    overage: z.enum(OVERAGE_POLICIES),
+  })
+  .nullable();
 
 export const UserSpendDto = z.object({
   userId: z.string(),
-  limit: z
-    .object({
-      tokens: z.number().nullable(),
-      costUsd: z.number().nullable(),
-      overage: z.enum(OVERAGE_POLICIES),
-    })
-    .nullable(),
+  limit: SpendLimitDto,
   windowStart: z
     .string()
     .describe("Start of the user's current week (their usageWindowStart plus whole weeks)"),
   resetsAt: z.string().describe('windowStart plus seven days'),
-  used: Amount.describe('In the current week'),
-  overage: Amount.describe('What the week used beyond the limit (0 within it)'),
+  used: SpendAmount.describe('In the current week'),
+  overage: SpendAmount.describe('What the week used beyond the limit (0 within it)'),
 });
 
 export const UserSpendListDto = z.object({ data: z.array(UserSpendDto) });

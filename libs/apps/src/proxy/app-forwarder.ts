@@ -1,0 +1,243 @@
+// The App proxy's forwarding, imported at the first App request (app-proxy.ts admits each request and says where it
+// goes): HTTP through undici (bodies streamed both ways, bounded timeouts, one keep-alive pool for every App), and
+// websockets relayed with `ws` to the same target as HTTP — the App URL's origin and its path prefix, then the path
+// under `/app/{id}` (an App at `http://host/some/prefix` gets its websockets at `/some/prefix/...` too).
+import { validateHeaderValue, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import { Agent, request as send } from 'undici';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+
+/** Where an admitted request goes, and what it carries there. */
+export interface Forward {
+  /** The App's origin (`http://host:port`). */
+  readonly origin: string;
+  /** The App URL's own path, without a trailing slash ('' at the root). */
+  readonly prefix: string;
+  /** The path and query at the App: the prefix, then what follows `/app/{id}`. */
+  readonly path: string;
+  /** `/app/{id}`. */
+  readonly basePath: string;
+  /** A CSP added to the App's answers (the sandbox on the platform's origin), or null. */
+  readonly policy: string | null;
+  /** The `svc_` headers. */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+type Refuse = (reply: FastifyReply, status: number, code: string, message: string) => FastifyReply;
+
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+];
+/** Never forwarded to an App: the platform's credentials, what it sets itself, and the platform's Host. */
+const PLATFORM_ONLY = [
+  'host',
+  'cookie',
+  'authorization',
+  'x-api-key',
+  'svc_session_token',
+  'svc_server_url',
+  'svc_base_path',
+];
+const SESSION_COOKIE = 'ap_session';
+
+/** The header names the `Connection` header lists (also hop-by-hop). */
+const connectionNamed = (headers: IncomingHttpHeaders | Record<string, unknown>): Set<string> =>
+  new Set(
+    [headers.connection ?? []]
+      .flat()
+      .join(',')
+      .split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean),
+  );
+
+/** The platform's credentials and hop-by-hop headers removed; what the App needs added. */
+export function requestHeaders(
+  headers: IncomingHttpHeaders,
+  added: Readonly<Record<string, string>>,
+): Record<string, string | string[]> {
+  const named = connectionNamed(headers);
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || HOP_BY_HOP.includes(name) || named.has(name) || PLATFORM_ONLY.includes(name))
+      continue;
+    out[name] = value;
+  }
+  return { ...out, ...added };
+}
+
+const isSessionCookie = (cookie: unknown): boolean =>
+  String(cookie).trimStart().startsWith(`${SESSION_COOKIE}=`);
+
+const validValue = (name: string, value: string): boolean => {
+  try {
+    validateHeaderValue(name, value);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The App's answer headers as the person gets them: hop-by-hop ones removed, no `set-cookie` of the platform's
+ * session, the sandbox CSP on the platform's origin, and a redirect within the App kept under `/app/{id}`.
+ */
+export function responseHeaders(
+  headers: Record<string, string | string[] | undefined>,
+  forward: Forward,
+): Record<string, string | string[]> {
+  const named = connectionNamed(headers);
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || HOP_BY_HOP.includes(name) || named.has(name)) continue;
+    const values = [value].flat().filter((one) => validValue(name, one));
+    if (values.length > 0) out[name] = Array.isArray(value) ? values : values[0]!;
+  }
+  if (out['set-cookie'] !== undefined) {
+    // The platform's session cookie is the platform's to set: an App cannot plant one.
+    const kept = [out['set-cookie']].flat().filter((cookie) => !isSessionCookie(cookie));
+    if (kept.length > 0) out['set-cookie'] = kept;
+    else delete out['set-cookie'];
+  }
+  if (forward.policy !== null)
+    out['content-security-policy'] = [[out['content-security-policy'] ?? []].flat(), forward.policy].flat();
+  // A redirect to a path of the App (under its URL's prefix) stays under /app/{id}; anything else is left as is.
+  const location = out.location;
+  if (typeof location === 'string' && /^\/(?!\/)/.test(location)) {
+    const rest = location.slice(forward.prefix.length);
+    if (location.startsWith(forward.prefix) && /^(?:[/?#]|$)/.test(rest))
+      out.location = `${forward.basePath}${rest.startsWith('/') ? rest : `/${rest}`}`;
+  }
+  return out;
+}
+
+/** A close code `ws` accepts for sending (1004–1006 are reserved, others become application codes). */
+function closeCode(code: unknown): number {
+  if (typeof code !== 'number' || code < 1000 || code > 4999) return 1011;
+  if (code === 1004 || code === 1005 || code === 1006 || code === 1015) return 1011;
+  return code;
+}
+
+/** Messages, pings and closes relayed both ways; messages sent before the App answers wait for it. */
+function relay(client: WebSocket, target: WebSocket): void {
+  const waiting: [RawData, boolean][] = [];
+  let closed = false;
+  const close = (code?: unknown, reason?: Buffer | string) => {
+    if (closed) return;
+    closed = true;
+    waiting.length = 0;
+    const why = String(reason ?? '').slice(0, 120);
+    for (const socket of [client, target]) {
+      if (socket.readyState === WebSocket.OPEN) socket.close(closeCode(code), why);
+      else if (socket.readyState === WebSocket.CONNECTING) socket.terminate();
+    }
+  };
+  client.on('message', (data, binary) => {
+    if (target.readyState === WebSocket.OPEN) target.send(data, { binary });
+    else if (target.readyState === WebSocket.CONNECTING) waiting.push([data, binary]);
+  });
+  target.on('open', () => {
+    for (const [data, binary] of waiting.splice(0)) target.send(data, { binary });
+  });
+  target.on('message', (data, binary) => {
+    if (client.readyState === WebSocket.OPEN) client.send(data, { binary });
+  });
+  client.on('ping', (data) => target.readyState === WebSocket.OPEN && target.ping(data));
+  target.on('ping', (data) => client.readyState === WebSocket.OPEN && client.ping(data));
+  client.on('close', (code, reason) => close(code, reason));
+  target.on('close', (code, reason) => close(code, reason));
+  client.on('error', () => close(1011));
+  target.on('error', () => close(1011, 'the App could not be reached'));
+  target.on('unexpected-response', (_request, response) => {
+    response.resume();
+    close(1011, `the App answered ${response.statusCode}`);
+  });
+}
+
+export class AppForwarder {
+  private readonly agent: Agent;
+  private readonly sockets = new WebSocketServer({ noServer: true });
+  private readonly clients = new Set<WebSocket>();
+
+  constructor(private readonly options: { readonly timeoutMs: number; readonly logger: FastifyBaseLogger }) {
+    this.agent = new Agent({
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connect: { timeout: options.timeoutMs },
+    });
+    this.sockets.on('error', (error) => options.logger.warn({ err: error }, 'App websocket server error'));
+  }
+
+  /** An HTTP request to the App, its answer streamed back; a failure before the answer is a 502 or 504. */
+  async forward(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    forward: Forward,
+    refuse: Refuse,
+  ): Promise<FastifyReply> {
+    const raw = request.raw;
+    const length = raw.headers['content-length'];
+    const hasBody =
+      raw.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+    let answer: Awaited<ReturnType<typeof send>>;
+    try {
+      answer = await send(`${forward.origin}${forward.path}`, {
+        method: request.method as 'GET',
+        headers: requestHeaders(raw.headers, forward.headers),
+        body: hasBody ? raw : null,
+        dispatcher: this.agent,
+      });
+    } catch (error) {
+      const { code, message } = error as { code?: string; message?: string };
+      const timeout = /timeout/i.test(`${code ?? ''} ${message ?? ''}`);
+      return refuse(
+        reply,
+        timeout ? 504 : 502,
+        timeout ? 'app_timeout' : 'app_unreachable',
+        timeout ? 'the App did not answer in time' : 'the App could not be reached',
+      );
+    }
+    reply.status(answer.statusCode).headers(responseHeaders(answer.headers, forward));
+    if (request.method === 'HEAD' || answer.statusCode === 204 || answer.statusCode === 304) {
+      await answer.body.dump();
+      return reply.send();
+    }
+    return reply.send(answer.body);
+  }
+
+  /** A websocket upgrade accepted, and relayed to the App (the same target as HTTP, with the `svc_` headers). */
+  upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, forward: Forward): void {
+    this.sockets.handleUpgrade(request, socket, head, (client) => {
+      this.clients.add(client);
+      client.on('close', () => this.clients.delete(client));
+      let target: WebSocket;
+      try {
+        target = new WebSocket(
+          `${forward.origin.replace(/^http/, 'ws')}${forward.path}`,
+          client.protocol ? [client.protocol] : [],
+          { headers: { ...forward.headers }, handshakeTimeout: this.options.timeoutMs },
+        );
+      } catch {
+        client.close(1011, 'the App could not be reached');
+        return;
+      }
+      relay(client, target);
+    });
+  }
+
+  /** The open websockets closed (going away), the pool's connections ended. */
+  close(): void {
+    for (const client of this.clients) client.close(1001, 'the platform is shutting down');
+    this.sockets.close();
+    void this.agent.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,47 @@
+// A Space created before members existed gets its creator as owner (the legacy-space-owner process, for the
+// platform): until then only the very key that created it was its owner (the policy's fallback). The decider says
+// whether there is anything to do (a Space with members, a personal or deleted one: nothing).
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { ForbiddenError } from '#kernel';
+import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
+import { authorize, type Principal } from '#identity';
+import { spaceDecider } from '../../space.decider.js';
+import { spaceStreamId } from '../../space.events.js';
+
+export class AdoptSpaceCreator extends Command<WriteResult> {
+  constructor(
+    readonly spaceId: string,
+    readonly creatorUserId: string,
+    readonly context: CommandContext,
+    readonly principal: Principal,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(AdoptSpaceCreator)
+export class AdoptSpaceCreatorHandler implements ICommandHandler<AdoptSpaceCreator> {
+  constructor(private readonly aggregates: AggregateRepository) {}
+
+  async execute({ spaceId, creatorUserId, context, principal }: AdoptSpaceCreator): Promise<WriteResult> {
+    // The platform only: it acts on the log (a user adds members through AddSpaceMember).
+    const decision =
+      principal.kind === 'platform'
+        ? authorize(principal, 'space.member.change', {
+            space: { id: spaceId },
+            userId: creatorUserId,
+            currentRole: null,
+            newRole: 'owner',
+          })
+        : ({ allow: false, reason: 'principal_not_supported' } as const);
+    if (!decision.allow)
+      throw new ForbiddenError(decision.reason, 'the creator of a Space is made its owner by the platform');
+    const result = await this.aggregates.decide(
+      spaceStreamId(spaceId),
+      spaceDecider,
+      { type: 'AdoptSpaceCreator', spaceId, creatorUserId },
+      context,
+    );
+    return { id: spaceId, position: result.position };
+  }
+}

@@ -1,0 +1,63 @@
+// The people an owner or editor may add to a Space, found by name or e-mail (the member picker): active users whose
+// name or e-mail contains the query (case-insensitive), who are not members yet; id, name and e-mail only, at most
+// `limit`. Only for whoever may add members (`space.member.candidates`): 404 for a Space the caller does not see,
+// 403 for a member who may not add. The users read model has no text index: the scan reads it in pages and stops
+// at `limit` matches.
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { ForbiddenError } from '#kernel';
+import { authorize, USERS, type Principal, type UserView } from '#identity';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { spaceWithMembers } from '../../space-membership.js';
+
+export interface MemberCandidate {
+  readonly id: string;
+  readonly name: string;
+  readonly email: string;
+}
+
+export class SearchMemberCandidates extends Query<{ data: MemberCandidate[] }> {
+  constructor(
+    readonly spaceId: string,
+    readonly query: string,
+    readonly limit: number,
+    readonly principal: Principal,
+  ) {
+    super();
+  }
+}
+
+const SCAN_PAGE = 500;
+
+@QueryHandler(SearchMemberCandidates)
+export class SearchMemberCandidatesHandler implements IQueryHandler<SearchMemberCandidates> {
+  constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
+
+  async execute({ spaceId, query, limit, principal }: SearchMemberCandidates) {
+    const space = await spaceWithMembers(this.readStore, spaceId, principal);
+    const decision = authorize(principal, 'space.member.candidates', space);
+    if (!decision.allow)
+      throw new ForbiddenError(
+        decision.reason,
+        decision.reason === 'personal_space_unshareable'
+          ? 'a personal Space has no other members'
+          : `finding people to add to Space '${spaceId}' needs the editor role in it`,
+      );
+    const needle = query.toLowerCase();
+    const members = space.members ?? {};
+    const users = this.readStore.reader<UserView>(USERS);
+    const data: MemberCandidate[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await users.find({}, { sort: { field: 'createdAt' }, limit: SCAN_PAGE, cursor });
+      for (const user of page.data) {
+        if (user.status === 'deactivated' || Object.hasOwn(members, user.id)) continue;
+        if (!user.name.toLowerCase().includes(needle) && !user.email.toLowerCase().includes(needle)) continue;
+        data.push({ id: user.id, name: user.name, email: user.email });
+        if (data.length >= limit) return { data };
+      }
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    return { data };
+  }
+}

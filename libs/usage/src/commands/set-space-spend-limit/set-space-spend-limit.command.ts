@@ -1,0 +1,46 @@
+// Setting, replacing or removing a Space's weekly spend limit: its owners and admins (the policy's `space.change`,
+// through the Spaces' loader: 404 for a Space the caller cannot see, 403 `space_change_denied` for one it only sees).
+// The decider refuses a limit without tokens or cost and records nothing when the limit is unchanged.
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Inject } from '@nestjs/common';
+import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
+import type { Principal } from '#identity';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { changeableSpace, SpaceGrants } from '#spaces';
+import { SpendLimits } from '../../spend-limits.js';
+import { spaceSpendDecider, spaceSpendStreamId, type SpaceSpendLimit } from '../../space-spend.js';
+
+export class SetSpaceSpendLimit extends Command<WriteResult> {
+  constructor(
+    readonly spaceId: string,
+    /** null removes the limit. */
+    readonly limit: SpaceSpendLimit | null,
+    readonly context: CommandContext,
+    readonly principal: Principal,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(SetSpaceSpendLimit)
+export class SetSpaceSpendLimitHandler implements ICommandHandler<SetSpaceSpendLimit> {
+  constructor(
+    private readonly aggregates: AggregateRepository,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly grants: SpaceGrants,
+    private readonly limits: SpendLimits,
+  ) {}
+
+  async execute({ spaceId, limit, context, principal }: SetSpaceSpendLimit): Promise<WriteResult> {
+    await changeableSpace(this.readStore, this.grants, spaceId, principal, 'space.change');
+    const { position } = await this.aggregates.decide(
+      spaceSpendStreamId(spaceId),
+      spaceSpendDecider,
+      { spaceId, limit },
+      context,
+    );
+    // The gateway's next call in this process applies the new limit (other processes: see SpendLimits).
+    this.limits.changed('space', spaceId, limit);
+    return { id: spaceId, position };
+  }
+}
