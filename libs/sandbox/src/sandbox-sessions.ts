@@ -46,8 +46,12 @@ export class SandboxSessions {
     return [...this.lastUsed].filter(([, at]) => now - at > this.idleTimeoutMs).map(([id]) => id);
   }
 
-  /** Runs `work` after the sandbox's earlier runs (one at a time), then counts the sandbox as used. */
-  async serialize<T>(sandboxId: string, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` after the sandbox's earlier work (one at a time), then counts the sandbox as used unless `use` is
+   * false. Runs and the rewrites of /skills share the queue, so a run sees the Skills before or after a rewrite,
+   * never half of it.
+   */
+  async serialize<T>(sandboxId: string, work: () => Promise<T>, { use = true } = {}): Promise<T> {
     const previous = this.queues.get(sandboxId) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(work);
     this.queues.set(sandboxId, next);
@@ -55,7 +59,7 @@ export class SandboxSessions {
       return await next;
     } finally {
       if (this.queues.get(sandboxId) === next) this.queues.delete(sandboxId);
-      if (this.lastUsed.has(sandboxId)) this.touch(sandboxId);
+      if (use && this.lastUsed.has(sandboxId)) this.touch(sandboxId);
     }
   }
 

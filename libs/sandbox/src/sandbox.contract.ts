@@ -106,6 +106,23 @@ export function codeSandboxContract(name: string, open: () => Promise<CodeSandbo
       expect(await sandbox.listFiles(id)).toEqual([]);
     });
 
+    it('replaces the skill files between runs: a run sees the old Skills or the new ones, never neither', async () => {
+      const id = await make([{ path: 'old/SKILL.md', bytes: text('old') }]);
+      // A run under way when the Skills change, the change, and a run right after it.
+      const during = run(id, 'shell', 'sleep 0.4; ls /skills; cat /skills/old/SKILL.md');
+      const replaced = sandbox.replaceSkills(id, [
+        { path: 'new/SKILL.md', bytes: text('new') },
+        { path: 'new/factors.csv', bytes: text('km,mi,0.621') },
+      ]);
+      const after = run(id, 'shell', 'ls /skills; cat /skills/new/factors.csv');
+      await replaced;
+      expect(await during).toMatchObject({ exitCode: 0, stdout: 'old\nold' });
+      expect(await after).toMatchObject({ exitCode: 0, stdout: 'new\nkm,mi,0.621' });
+      await expect(sandbox.replaceSkills(id, [{ path: '../x', bytes: text('x') }])).rejects.toBeInstanceOf(
+        ValidationError,
+      );
+    });
+
     it('refuses skill paths leading outside, malformed ids and unknown sandboxes', async () => {
       await expect(
         sandbox.create(freshSandboxId(), [{ path: '../x', bytes: text('x') }]),

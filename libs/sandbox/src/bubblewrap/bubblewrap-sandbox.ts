@@ -198,21 +198,30 @@ export class BubblewrapSandbox implements CodeSandbox {
     this.sessions.touch(sandboxId);
   }
 
+  /** In the sandbox's queue: a run never sees /skills half rewritten (removed, or some files written). */
   async replaceSkills(sandboxId: string, files: readonly SandboxFile[]): Promise<void> {
     assertSandboxId(sandboxId);
-    await this.requireAvailable();
-    const dir = this.dirOf(sandboxId);
-    const skills = join(dir, 'skills');
-    await rm(skills, { recursive: true, force: true });
-    await mkdir(skills, { mode: 0o755 });
-    for (const file of files) {
+    const placed = files.map((file) => {
       const segments = safeSegments(file.path);
       if (!segments)
         throw new ValidationError('invalid_sandbox_path', `Not a relative path: ${file.path}`, 'path');
-      const target = join(skills, ...segments);
-      await mkdir(dirname(target), { recursive: true, mode: 0o755 });
-      await writeFile(target, file.bytes, { mode: 0o444 });
-    }
+      return { segments, bytes: file.bytes };
+    });
+    await this.requireAvailable();
+    const skills = join(this.dirOf(sandboxId), 'skills');
+    await this.sessions.serialize(
+      sandboxId,
+      async () => {
+        await rm(skills, { recursive: true, force: true });
+        await mkdir(skills, { mode: 0o755 });
+        for (const { segments, bytes } of placed) {
+          const target = join(skills, ...segments);
+          await mkdir(dirname(target), { recursive: true, mode: 0o755 });
+          await writeFile(target, bytes, { mode: 0o444 });
+        }
+      },
+      { use: false },
+    );
   }
 
   async run(sandboxId: string, request: RunRequest, signal: AbortSignal): Promise<RunResult> {

@@ -188,9 +188,16 @@ export class DockerSandbox implements CodeSandbox {
     const archive = await skillsArchive(files);
     await this.requireAvailable();
     const name = this.nameOf(sandboxId);
-    const execId = await this.execCreate(sandboxId, ['find', '/skills', '-mindepth', '1', '-delete'], '0:0');
-    await this.engine.execStart(execId, AbortSignal.timeout(30_000), Number.MAX_SAFE_INTEGER);
-    await this.putSkills(name, archive);
+    // In the sandbox's queue: a run never sees /skills emptied and not yet written again.
+    await this.sessions.serialize(
+      sandboxId,
+      async () => {
+        const execId = await this.execCreate(sandboxId, ['find', '/skills', '-mindepth', '1', '-delete'], '0:0');
+        await this.engine.execStart(execId, AbortSignal.timeout(30_000), Number.MAX_SAFE_INTEGER);
+        await this.putSkills(name, archive);
+      },
+      { use: false },
+    );
   }
 
   async run(sandboxId: string, request: RunRequest, signal: AbortSignal): Promise<RunResult> {
