@@ -192,7 +192,11 @@ export class DockerSandbox implements CodeSandbox {
     await this.sessions.serialize(
       sandboxId,
       async () => {
-        const execId = await this.execCreate(sandboxId, ['find', '/skills', '-mindepth', '1', '-delete'], '0:0');
+        const execId = await this.execCreate(
+          sandboxId,
+          ['find', '/skills', '-mindepth', '1', '-delete'],
+          '0:0',
+        );
         await this.engine.execStart(execId, AbortSignal.timeout(30_000), Number.MAX_SAFE_INTEGER);
         await this.putSkills(name, archive);
       },
