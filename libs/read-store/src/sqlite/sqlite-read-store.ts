@@ -203,24 +203,48 @@ export class SqliteReadStore implements ReadStore {
     this.statementCache.clear();
   }
 
+  /**
+   * The statement of a commit's op, found by (table, op kind, fields) without building its SQL again: a rebuild
+   * commits hundreds of thousands of ops, and building and hashing each one's SQL text cost more than running it.
+   */
+  private opStatement(table: string, key: string, sql: () => string): StatementSync {
+    let byKey = this.opStatements.get(table);
+    if (!byKey) {
+      byKey = new Map();
+      this.opStatements.set(table, byKey);
+    }
+    let statement = byKey.get(key);
+    if (!statement) {
+      statement = this.statement(sql());
+      byKey.set(key, statement);
+    }
+    return statement;
+  }
+
+  private readonly opStatements = new Map<string, Map<string, StatementSync>>();
+
   async commit(ref: ProjectionRef, ops: readonly PositionedOp[], checkpoint: number): Promise<void> {
     this.transaction(() => {
       for (const { position, op } of ops) {
-        const table = `"${physicalName(checkName(op.collection), ref.generation)}"`;
+        const physical = physicalName(checkName(op.collection), ref.generation);
+        const table = `"${physical}"`;
         switch (op.kind) {
           case 'upsert':
-            this.statement(
-              `INSERT INTO ${table} (id, doc, position) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE
+            this.opStatement(
+              physical,
+              'upsert',
+              () => `INSERT INTO ${table} (id, doc, position) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE
                  SET doc = excluded.doc, position = excluded.position WHERE position < excluded.position`,
             ).run(op.doc.id, JSON.stringify(op.doc), position);
             break;
           case 'patch': {
             const entries = Object.entries(op.set).filter(([, value]) => value !== undefined);
             if (entries.length === 0) break;
-            const paths = entries.map(([name]) => `'$.${checkFieldName(name)}', json(?)`).join(', ');
-            this.statement(
-              `UPDATE ${table} SET doc = json_set(doc, ${paths}), position = ? WHERE id = ? AND position < ?`,
-            ).run(...entries.map(([, value]) => JSON.stringify(value)), position, op.id, position);
+            const fields = entries.map(([name]) => checkFieldName(name)).join(',');
+            this.opStatement(physical, `patch:${fields}`, () => {
+              const paths = entries.map(([name]) => `'$.${checkFieldName(name)}', json(?)`).join(', ');
+              return `UPDATE ${table} SET doc = json_set(doc, ${paths}), position = ? WHERE id = ? AND position < ?`;
+            }).run(...entries.map(([, value]) => JSON.stringify(value)), position, op.id, position);
             break;
           }
           case 'increment': {
@@ -236,7 +260,11 @@ export class SqliteReadStore implements ReadStore {
             break;
           }
           case 'delete':
-            this.statement(`DELETE FROM ${table} WHERE id = ? AND position < ?`).run(op.id, position);
+            this.opStatement(
+              physical,
+              'delete',
+              () => `DELETE FROM ${table} WHERE id = ? AND position < ?`,
+            ).run(op.id, position);
             break;
         }
       }
