@@ -166,7 +166,8 @@ export async function benchProjectionRebuild(
         baseline: readAllMedian,
         baselineLabel: 'readAll ev/s',
         ratio: details.ratio,
-        goal: { on: 'ratio', op: '>=', target: 0.4 },
+        // Issue 27 raised the goal from 0.4 to 0.5.
+        goal: { on: 'ratio', op: '>=', target: 0.5 },
       },
       ...perProjector.map((p): MetricRow => ({
         metric: `  ${p.name} projector alone (info)`,
