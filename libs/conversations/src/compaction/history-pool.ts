@@ -1,6 +1,8 @@
 // The history work of a turn (history-work.ts) run through the offline worker pool: in a worker thread once the text
 // it covers is over the pool's inline threshold, in this thread below it (where a thread hop costs more than the
 // count). From the TypeScript sources there is no compiled module to load, and everything runs in this thread.
+// Each message is counted once: its count is remembered with the message object (a long conversation's turn gets
+// the objects it had before: opened-history.ts, turn-prompt.ts), so a turn counts its new messages, not its history.
 import { runPooled, type PooledFunction } from '#model-providers';
 import type { Checkpoint, CompactionPlan, HistoryMessage } from './compaction-boundary.js';
 import * as work from './history-work.js';
@@ -12,17 +14,45 @@ const pooled = <A extends readonly unknown[], T>(
   inline: (...args: A) => T,
 ): PooledFunction<A, T> => ({ module: MODULE, name, inline });
 
+const COUNT = pooled('messageTokens', work.messageTokens);
 const PLAN = pooled('planHistoryCompaction', work.planHistoryCompaction);
 const VIEW = pooled('viewTokens', work.viewTokens);
 const RECENT = pooled('recentThatFit', work.recentThatFit);
 const SECTIONS = pooled('sectionTokens', work.sectionTokens);
 
-export const planHistoryCompaction = (
+/** Each message's tokens (text and attachments), by message object; weak, so a forgotten message takes its count. */
+const counted = new WeakMap<HistoryMessage, number>();
+
+/** The tokens of each message of `history`, counting only those not counted before. */
+async function messageTokens(history: readonly HistoryMessage[]): Promise<number[]> {
+  const tokens: number[] = [];
+  const uncounted: HistoryMessage[] = [];
+  for (const message of history) {
+    const known = counted.get(message);
+    if (known === undefined) uncounted.push(message);
+    tokens.push(known ?? -1);
+  }
+  if (uncounted.length === 0) return tokens;
+  const counts = await runPooled(COUNT, [uncounted] as const, work.historySize(uncounted));
+  uncounted.forEach((message, i) => counted.set(message, counts[i]!));
+  return history.map((message) => counted.get(message)!);
+}
+
+export const planHistoryCompaction = async (
   history: readonly HistoryMessage[],
   current: Checkpoint | null,
   budget: number,
-): Promise<CompactionPlan | null> =>
-  runPooled(PLAN, [history, current, budget] as const, work.historySize(history, current));
+): Promise<CompactionPlan | null> => {
+  const tokens = await messageTokens(history);
+  // What the view costs is then a sum, and with a checkpoint its summary and a straddled message's tail: a history
+  // that fits is known without sending it anywhere.
+  const fits =
+    current === null
+      ? tokens.reduce((sum, each) => sum + each, 0) <= budget
+      : (await runPooled(VIEW, [history, current, tokens] as const, work.historySize([], current))) <= budget;
+  if (fits) return null;
+  return runPooled(PLAN, [history, current, budget, tokens] as const, work.historySize(history, current));
+};
 
 export const viewTokens = (
   history: readonly HistoryMessage[],
