@@ -125,6 +125,8 @@ const toViewMessage = ({ message, start }: VisiblePart): ViewMessage =>
  * are replaced by a note naming them.
  */
 export function modelView(messages: readonly HistoryMessage[], checkpoint: Checkpoint | null): ModelView {
+  // Without a checkpoint every message is shown whole: its own view.
+  if (!checkpoint) return { summary: null, messages };
   const { summary, parts } = resolve(messages, checkpoint);
   return { summary, messages: parts.map(toViewMessage) };
 }
