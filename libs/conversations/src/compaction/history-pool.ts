@@ -15,6 +15,7 @@ const pooled = <A extends readonly unknown[], T>(
 ): PooledFunction<A, T> => ({ module: MODULE, name, inline });
 
 const COUNT = pooled('messageTokens', work.messageTokens);
+const TEXT = pooled('textTokens', work.textTokens);
 const PLAN = pooled('planHistoryCompaction', work.planHistoryCompaction);
 const VIEW = pooled('viewTokens', work.viewTokens);
 const RECENT = pooled('recentThatFit', work.recentThatFit);
@@ -38,19 +39,44 @@ async function messageTokens(history: readonly HistoryMessage[]): Promise<number
   return history.map((message) => counted.get(message)!);
 }
 
+/**
+ * Each checkpoint's summary's tokens, by checkpoint id (a checkpoint's summary never changes; ids and counts only, no
+ * text), the most recent SUMMARY_COUNTS of them.
+ */
+const summaryCounts = new Map<string, number>();
+const SUMMARY_COUNTS = 1_024;
+
+async function summaryTokens(checkpoint: Checkpoint & { checkpointId?: string }): Promise<number> {
+  const id = checkpoint.checkpointId;
+  const known = id === undefined ? undefined : summaryCounts.get(id);
+  if (known !== undefined) return known;
+  const tokens = await runPooled(TEXT, [checkpoint.summary] as const, checkpoint.summary.length);
+  if (id !== undefined) {
+    summaryCounts.set(id, tokens);
+    if (summaryCounts.size > SUMMARY_COUNTS) summaryCounts.delete(summaryCounts.keys().next().value!);
+  }
+  return tokens;
+}
+
 export const planHistoryCompaction = async (
   history: readonly HistoryMessage[],
-  current: Checkpoint | null,
+  current: (Checkpoint & { readonly checkpointId?: string }) | null,
   budget: number,
 ): Promise<CompactionPlan | null> => {
   const tokens = await messageTokens(history);
-  // What the view costs is then a sum, and with a checkpoint its summary and a straddled message's tail: a history
-  // that fits is known without sending it anywhere.
-  const fits =
+  // What the view costs is then a sum, and with a checkpoint its summary (counted once per checkpoint) and a
+  // straddled message's tail: a history that fits is known without sending it anywhere.
+  const summary = current && (await summaryTokens(current));
+  const view =
     current === null
-      ? tokens.reduce((sum, each) => sum + each, 0) <= budget
-      : (await runPooled(VIEW, [history, current, tokens] as const, work.historySize([], current))) <= budget;
-  if (fits) return null;
+      ? tokens.reduce((sum, each) => sum + each, 0)
+      : await runPooled(
+          VIEW,
+          [history, current, tokens, summary ?? undefined] as const,
+          // All that is counted then: the tail of the message the checkpoint straddles.
+          history.find((message) => message.id === current.throughMessageId)?.text.length ?? 0,
+        );
+  if (view <= budget) return null;
   return runPooled(PLAN, [history, current, budget, tokens] as const, work.historySize(history, current));
 };
 

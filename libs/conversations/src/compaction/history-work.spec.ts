@@ -94,6 +94,25 @@ describe('history work', () => {
     ).not.toBeNull();
   });
 
+  it("counts a checkpoint's summary once: the next turn from the same checkpoint does not count it again", async () => {
+    const messages = history([40, 40]);
+    // The messages and a short summary fit; with a long summary the view is over and the older message is summarised.
+    const budget = historyTokens(messages, null) + 10;
+    const checkpoint = {
+      checkpointId: 'ckp_memo',
+      throughMessageId: 'msg_0',
+      throughOffset: 0,
+      summary: 'short',
+    };
+    expect(await pool.planHistoryCompaction(messages, checkpoint, budget)).toBeNull();
+    // A checkpoint's summary never changes; changed here, it shows that the count remembered is used.
+    checkpoint.summary = WORDS.join(' ').repeat(40);
+    expect(await pool.planHistoryCompaction(messages, checkpoint, budget)).toBeNull();
+    expect(
+      await pool.planHistoryCompaction(messages, { ...checkpoint, checkpointId: 'ckp_other' }, budget),
+    ).not.toBeNull();
+  });
+
   it('counts sections with their framing, and sizes a history by its characters', () => {
     expect(sectionTokens([])).toBe(0);
     expect(sectionTokens(['hello world', 'again'])).toBeGreaterThan(8);

@@ -44,13 +44,26 @@ export function planHistoryCompaction(
   return planCompaction(history, current, budget, { keepTokens, tokensOf });
 }
 
-/** Tokens of the model's view of the history (`historyTokens` with the platform's tokenizer; `tokens` as above). */
+/**
+ * Tokens of the model's view of the history (`historyTokens` with the platform's tokenizer; `tokens` as above, and
+ * `summaryTokens` the checkpoint's summary's when known).
+ */
 export function viewTokens(
   history: readonly HistoryMessage[],
   checkpoint: Checkpoint | null,
   tokens?: readonly number[],
+  summaryTokens?: number,
 ): number {
-  return historyTokens(history, checkpoint, countTokens, known(history, tokens));
+  const count =
+    checkpoint && summaryTokens !== undefined
+      ? (text: string) => (text === checkpoint.summary ? summaryTokens : countTokens(text))
+      : countTokens;
+  return historyTokens(history, checkpoint, count, known(history, tokens));
+}
+
+/** Tokens of one text. */
+export function textTokens(text: string): number {
+  return countTokens(text);
 }
 
 /**
