@@ -6,6 +6,7 @@
 import { runPooled, type PooledFunction } from '#model-providers';
 import type { Checkpoint, CompactionPlan, HistoryMessage } from './compaction-boundary.js';
 import * as work from './history-work.js';
+import { PrefixMemo } from './prefix-memo.js';
 
 const MODULE = new URL('./history-work.js', import.meta.url);
 
@@ -24,19 +25,29 @@ const SECTIONS = pooled('sectionTokens', work.sectionTokens);
 /** Each message's tokens (text and attachments), by message object; weak, so a forgotten message takes its count. */
 const counted = new WeakMap<HistoryMessage, number>();
 
+/** The last history's counts, reused for the same messages by identity. */
+const counts = new PrefixMemo<HistoryMessage, number>();
+
 /** The tokens of each message of `history`, counting only those not counted before. */
 async function messageTokens(history: readonly HistoryMessage[]): Promise<number[]> {
-  const tokens: number[] = [];
+  // The last history's counts first (by identity: no message read), then each other message's, if it was counted.
+  const { count, outputs } = counts.reuse(history);
+  const tokens = outputs.slice(0, count);
   const uncounted: HistoryMessage[] = [];
-  for (const message of history) {
+  for (let i = count; i < history.length; i++) {
+    const message = history[i]!;
     const known = counted.get(message);
     if (known === undefined) uncounted.push(message);
     tokens.push(known ?? -1);
   }
-  if (uncounted.length === 0) return tokens;
-  const counts = await runPooled(COUNT, [uncounted] as const, work.historySize(uncounted));
-  uncounted.forEach((message, i) => counted.set(message, counts[i]!));
-  return history.map((message) => counted.get(message)!);
+  if (uncounted.length > 0) {
+    const made = await runPooled(COUNT, [uncounted] as const, work.historySize(uncounted));
+    uncounted.forEach((message, i) => counted.set(message, made[i]!));
+    let next = 0;
+    for (let i = count; i < history.length; i++) if (tokens[i] === -1) tokens[i] = made[next++]!;
+  }
+  counts.keep(history, tokens);
+  return tokens;
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   type HistoryMessage,
   type ViewMessage,
 } from '../compaction/compaction-boundary.js';
+import { PrefixMemo } from '../compaction/prefix-memo.js';
 import type { PlainMessage } from '../conversation-records.js';
 
 export const SUMMARY_HEADER = 'Summary of the earlier part of this conversation:';
@@ -37,13 +38,14 @@ const historyForm = (message: PlainMessage, text: string): HistoryMessage => {
   return form;
 };
 
+/** The last history's forms, one per message (null: unreadable), reused for the same messages by identity. */
+const histories = new PrefixMemo<PlainMessage, HistoryMessage | null>();
+
 /** The history as the compaction functions read it (deleted and unreadable messages are simply absent). */
-export const toHistory = (messages: readonly PlainMessage[]): HistoryMessage[] => {
-  const history: HistoryMessage[] = [];
-  for (const message of messages)
-    if (message.content !== null) history.push(historyForm(message, message.content));
-  return history;
-};
+export const toHistory = (messages: readonly PlainMessage[]): HistoryMessage[] =>
+  histories
+    .map(messages, (message) => (message.content === null ? null : historyForm(message, message.content)))
+    .filter((form) => form !== null);
 
 /** Each history message as the model reads it, made once (as `historyForms`): a message whole, attachments after it. */
 const promptForms = new WeakMap<ViewMessage, ChatCompletionMessageParam>();
@@ -63,6 +65,9 @@ const promptForm = (message: ViewMessage): ChatCompletionMessageParam => {
   return form;
 };
 
+/** The last prompt's forms, reused for the same view messages by identity. */
+const prompts = new PrefixMemo<ViewMessage, ChatCompletionMessageParam>();
+
 export function promptMessages(
   systemSections: readonly string[],
   history: readonly HistoryMessage[],
@@ -73,7 +78,7 @@ export function promptMessages(
     .filter((section) => section.trim().length > 0)
     .map((content) => ({ role: 'system', content }));
   if (view.summary !== null) messages.push({ role: 'system', content: `${SUMMARY_HEADER}\n${view.summary}` });
-  for (const message of view.messages) messages.push(promptForm(message));
+  for (const form of prompts.map(view.messages, promptForm)) messages.push(form);
   return messages;
 }
 
