@@ -13,7 +13,8 @@ import { SqliteKeyStore } from '#key-store/sqlite/sqlite-key-store';
 import { inMemoryStores, makeEvent, waitUntil } from '#testing/fixtures';
 import { directCommandBus } from '#testing/direct-command-bus';
 import type { AgentView } from '#agents';
-import { conversationHistory, conversationStreamId } from '#conversations';
+import type { Filter, FindOptions, ReadStore, StoredDocument } from '#read-store';
+import { CONVERSATION_MESSAGES, conversationHistory, conversationStreamId } from '#conversations';
 import {
   CompactConversation,
   CompactConversationHandler,
@@ -32,6 +33,30 @@ class CountingCipher extends ContentCipher {
     this.opened += sealed.filter((value) => value !== null).length;
     return super.openMany(sealed);
   }
+}
+
+/** The read store, counting the message documents its readers hand out. */
+function countingReads(reads: ReadStore): { reads: ReadStore; documents: () => number; reset: () => void } {
+  let documents = 0;
+  const counted = Object.create(reads) as ReadStore;
+  counted.reader = <T extends StoredDocument>(collection: string) => {
+    const reader = reads.reader<T>(collection);
+    if (collection !== CONVERSATION_MESSAGES) return reader;
+    return {
+      get: async (id: string) => {
+        const doc = await reader.get(id);
+        if (doc) documents++;
+        return doc;
+      },
+      find: async (filter?: Filter, options?: FindOptions) => {
+        const page = await reader.find(filter, options);
+        documents += page.data.length;
+        return page;
+      },
+      count: (filter?: Filter) => reader.count(filter),
+    };
+  };
+  return { reads: counted, documents: () => documents, reset: () => (documents = 0) };
 }
 
 const MESSAGES = 1_000;
@@ -207,11 +232,12 @@ describe('a long conversation without a checkpoint opens only what a turn has no
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('opens the new messages only on the next turn; a deleted message or a destroyed key is never served', async () => {
+  it('reads and opens the new messages only on the next turn; a deleted message or a destroyed key is never served', async () => {
     const opened = new OpenedHistory();
     const commands = new AggregateRepository(events, config);
     const repository = new ConversationRepository(commands, cipher, keys, opened);
-    const reader = new ConversationReader(cipher, reads, opened);
+    const counting = countingReads(reads);
+    const reader = new ConversationReader(cipher, counting.reads, opened);
     runner = new ProjectionRunner(events, reads, [conversationsProjector], { owner: processLeaseOwner('t') });
     runner.start();
     const messageCount = async () => (await reader.find(conversationId, 'usr_1', 'agt_1'))?.messageCount ?? 0;
@@ -219,18 +245,28 @@ describe('a long conversation without a checkpoint opens only what a turn has no
     await post(1, MESSAGES, 'no_stream');
     await waitUntil(async () => (await messageCount()) === MESSAGES, 10_000);
 
-    // The first turn opens every message; the next (two messages later: a question and its answer) only the two.
+    // The first turn reads and opens every message; the next (two messages later: a question and its answer) only
+    // the two, and gets the messages it had as the same objects (their token counts are remembered with them).
     cipher.opened = 0;
-    expect(await reader.history(conversationId)).toHaveLength(MESSAGES);
+    counting.reset();
+    const first = await reader.history(conversationId);
+    expect(first).toHaveLength(MESSAGES);
     expect(cipher.opened).toBe(MESSAGES);
+    expect(counting.documents()).toBe(MESSAGES);
     await post(MESSAGES + 1, MESSAGES + 2, MESSAGES);
     await waitUntil(async () => (await messageCount()) === MESSAGES + 2, 10_000);
     cipher.opened = 0;
+    counting.reset();
     const history = await reader.history(conversationId);
     expect(cipher.opened).toBe(2);
+    expect(counting.documents()).toBe(2);
     expect(history.map((message) => message.content)).toEqual(
       Array.from({ length: MESSAGES + 2 }, (_, i) => `message number ${i + 1}`),
     );
+    expect(history.slice(0, MESSAGES).every((message, i) => message === first[i])).toBe(true);
+    // What a caller does to the array it got does not change what the next read serves.
+    history.length = 0;
+    expect(await reader.history(conversationId)).toHaveLength(MESSAGES + 2);
 
     // A deleted message is not in the next turn's history (its key is destroyed, the read model drops it).
     const context = {
@@ -251,6 +287,14 @@ describe('a long conversation without a checkpoint opens only what a turn has no
     const afterDestroy = await reader.history(conversationId);
     expect(afterDestroy.find((message) => message.id === id(7))?.content).toBeNull();
     expect(afterDestroy.some((message) => message.content === 'message number 7')).toBe(false);
+
+    // The same by another process's key store (over the same file): its destruction is counted where all can see it.
+    const elsewhere = new SqliteKeyStore({ path: join(dir, 'keys.db') });
+    await elsewhere.destroy(id(9));
+    await elsewhere.close();
+    const afterElsewhere = await reader.history(conversationId);
+    expect(afterElsewhere.find((message) => message.id === id(9))?.content).toBeNull();
+    expect(afterElsewhere.some((message) => message.content === 'message number 9')).toBe(false);
 
     // Deleting the conversation forgets it at once.
     expect(opened.size).toBe(1);

@@ -11,9 +11,27 @@ import {
   type ConversationView,
   type MessageView,
 } from './conversations.read-model.js';
-import { OpenedHistory } from './opened-history.js';
+import { OpenedHistory, type OpenedMessages } from './opened-history.js';
 
 const PAGE = 200;
+
+/**
+ * What of a kept history a read from `fromMessageId` (null: the first message) can serve: all of it, or its tail from
+ * that message on; null when it does not reach back that far (the read starts anew).
+ */
+function servable(
+  kept: OpenedMessages,
+  fromMessageId: string | null,
+): Pick<OpenedMessages, 'fromStart' | 'throughSeq' | 'messages'> | null {
+  if (fromMessageId === null) return kept.fromStart ? kept : null;
+  const at = kept.messages.findIndex((message) => message.id === fromMessageId);
+  if (at < 0) return null;
+  return {
+    fromStart: kept.fromStart && at === 0,
+    throughSeq: kept.throughSeq,
+    messages: kept.messages.slice(at),
+  };
+}
 
 @Injectable()
 export class ConversationReader {
@@ -90,15 +108,26 @@ export class ConversationReader {
   /**
    * The live messages a turn builds its history from, oldest first: every one, or, once the conversation is compacted,
    * those from the checkpoint's message on (the model never sees what the summary covers), so a long conversation's
-   * turn reads and opens a bounded tail instead of its whole history.
+   * turn reads and opens a bounded tail instead of its whole history. What the last read served is served again
+   * while no key of the conversation was destroyed since (opened-history.ts): then only the messages after it are
+   * read and opened, and the same message objects come back.
    */
   async history(conversationId: string, fromMessageId: string | null = null): Promise<PlainMessage[]> {
-    const from = fromMessageId
-      ? await this.readStore.reader<MessageView>(CONVERSATION_MESSAGES).get(fromMessageId)
-      : null;
-    const filter: Filter =
-      from && from.conversationId === conversationId
-        ? { conversationId, seq: { $gte: from.seq } }
+    // Read before anything is opened: a key destroyed after this changes it, and the next read starts anew.
+    const destructions = await this.cipher.destructions(conversationId);
+    const kept = destructions === null ? null : this.opened.take(conversationId);
+    const base = kept && kept.destructions === destructions ? servable(kept, fromMessageId) : null;
+    // A kept history is continued after its last message; else the read starts at the checkpoint's message (when it
+    // is still there) or at the first.
+    const from =
+      !base && fromMessageId
+        ? await this.readStore.reader<MessageView>(CONVERSATION_MESSAGES).get(fromMessageId)
+        : null;
+    const fromSeq = from && from.conversationId === conversationId ? from.seq : null;
+    const filter: Filter = base
+      ? { conversationId, seq: { $gt: base.throughSeq } }
+      : fromSeq !== null
+        ? { conversationId, seq: { $gte: fromSeq } }
         : { conversationId };
     const views: MessageView[] = [];
     let cursor: string | null = null;
@@ -109,17 +138,15 @@ export class ConversationReader {
       views.push(...result.data);
       cursor = result.nextCursor;
     } while (cursor);
-    // The values opened before are served again only while the read model still holds them and their keys exist;
-    // what this read kept is exactly what it read (a deleted message's plaintext is dropped with it).
-    const known = this.opened.take(conversationId);
-    const read = new Map<string, string>();
-    const messages = await this.openMessages(
-      views,
-      (sealed) => this.cipher.openManyKnown(sealed, known),
-      read,
-    );
-    this.opened.keep(conversationId, read);
-    return messages;
+    const messages = [...(base?.messages ?? []), ...(await this.openMessages(views))];
+    if (destructions === null) return messages;
+    this.opened.keep(conversationId, {
+      destructions,
+      fromStart: base ? base.fromStart : fromSeq === null,
+      throughSeq: views.at(-1)?.seq ?? base?.throughSeq ?? -1,
+      messages,
+    });
+    return [...messages];
   }
 
   /** One message, opened (its tool calls' arguments stay sealed: `toolArguments` opens them). */
@@ -161,24 +188,14 @@ export class ConversationReader {
   }
 
   /** Opens a page of messages with one key look-up for all of them. */
-  private async openMessages(
-    views: readonly MessageView[],
-    openMany: (sealed: (string | null)[]) => Promise<(string | null)[]> = (sealed) =>
-      this.cipher.openMany(sealed),
-    read: Map<string, string> | null = null,
-  ): Promise<PlainMessage[]> {
+  private async openMessages(views: readonly MessageView[]): Promise<PlainMessage[]> {
     const sealed: (string | null)[] = [];
     for (const view of views) {
       sealed.push(view.content);
       for (const attachment of view.attachments) sealed.push(attachment.name, attachment.text);
       for (const citation of view.citations) if (citation.summary) sealed.push(citation.summary.text);
     }
-    const opened = await openMany(sealed);
-    if (read)
-      sealed.forEach((value, i) => {
-        const plaintext = opened[i];
-        if (value !== null && plaintext != null) read.set(value, plaintext);
-      });
+    const opened = await this.cipher.openMany(sealed);
     let next = 0;
     return views.map((view) => {
       const content = opened[next++] ?? null;

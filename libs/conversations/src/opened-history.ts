@@ -1,24 +1,42 @@
-// The opened history of the conversations turns ran in lately, so a long conversation's next turn opens only what it
-// has not seen (issue 27 §2). Per conversation, the plaintext of each sealed value of its live history (sealed value →
-// plaintext): a value is served only while the read model still holds that very sealed value and its key still exists
-// (ContentCipher.openManyKnown checks), so a deleted or erased message, or a destroyed key, is never served, and other
-// processes' writes (a changed value is another sealed value) are seen as they are. Each read keeps exactly the values
-// it read; a deletion forgets its conversation at once. Bounded: least recently used conversations go first, beyond
-// `maxConversations` or `maxChars` characters (sealed and plain) in all.
+// The opened history of the conversations turns ran in lately, so a long conversation's next turn reads and opens
+// only the messages posted since (issue 27 §2). Per conversation: the live messages a read served (opened, oldest
+// first), the read model's order number (seq) of the last one, and the count of the conversation's key destructions
+// (KeyStore.destructions) read before they were opened. A read serves them again only while that count is unchanged:
+// every deletion of a message (or of the conversation) destroys its key, in whatever process, so a deleted or erased
+// message, or any destroyed key, makes the next read open the history anew instead of serving it. A deletion in this
+// process forgets its conversation at once. Bounded: least recently used conversations go first, beyond
+// `maxConversations` or `maxChars` characters of opened text in all.
 import { Injectable } from '@nestjs/common';
+import type { PlainMessage } from './conversation-records.js';
 
 /** At most this many conversations, and this many characters in all (~2 bytes each): 64 MiB. */
 export const OPENED_HISTORY_MAX_CONVERSATIONS = 256;
 export const OPENED_HISTORY_MAX_CHARS = 32 * 1024 * 1024;
 
-interface Entry {
-  values: Map<string, string>;
-  chars: number;
+/** A conversation's history as a read served it. */
+export interface OpenedMessages {
+  /** KeyStore.destructions of the conversation, read before any of these messages was opened. */
+  readonly destructions: number;
+  /** Whether the read started at the conversation's first message (else at `messages[0]`, a checkpoint's). */
+  readonly fromStart: boolean;
+  /** The seq of the last message the read model held then (-1: none). */
+  readonly throughSeq: number;
+  readonly messages: readonly PlainMessage[];
 }
 
-const charsOf = (values: ReadonlyMap<string, string>): number => {
+interface Entry {
+  readonly opened: OpenedMessages;
+  readonly chars: number;
+}
+
+const charsOf = (messages: readonly PlainMessage[]): number => {
   let chars = 0;
-  for (const [sealed, plain] of values) chars += sealed.length + plain.length;
+  for (const message of messages) {
+    chars += message.content?.length ?? 0;
+    for (const attachment of message.attachments)
+      chars += attachment.name.length + (attachment.text?.length ?? 0);
+    for (const citation of message.citations) chars += citation.summary?.text.length ?? 0;
+  }
   return chars;
 };
 
@@ -37,21 +55,32 @@ export class OpenedHistory {
     return history;
   }
 
-  /** The values known of a conversation (most recently used from now on); `keep` it after the read. */
-  take(conversationId: string): Map<string, string> {
+  /** What a read of the conversation served last (most recently used from now on), or null. */
+  take(conversationId: string): OpenedMessages | null {
     const entry = this.entries.get(conversationId);
-    if (!entry) return new Map();
+    if (!entry) return null;
     this.entries.delete(conversationId);
     this.entries.set(conversationId, entry);
-    return entry.values;
+    return entry.opened;
   }
 
-  /** Keeps exactly `read` (sealed → plaintext of the values a read just served) for the conversation. */
-  keep(conversationId: string, read: Map<string, string>): void {
+  /** Keeps exactly what a read just served for the conversation, in place of what it kept before. */
+  keep(conversationId: string, opened: OpenedMessages): void {
+    const before = this.entries.get(conversationId);
+    // A history continued from the one kept (the same messages first) is counted from where that one ended.
+    const kept = before?.opened.messages ?? [];
+    const continued =
+      before !== undefined &&
+      kept.length > 0 &&
+      opened.messages.length >= kept.length &&
+      opened.messages[0] === kept[0] &&
+      opened.messages[kept.length - 1] === kept.at(-1);
+    const chars = continued
+      ? before.chars + charsOf(opened.messages.slice(kept.length))
+      : charsOf(opened.messages);
     this.forget(conversationId);
-    const chars = charsOf(read);
     if (chars > this.maxChars) return;
-    this.entries.set(conversationId, { values: read, chars });
+    this.entries.set(conversationId, { opened, chars });
     this.chars += chars;
     for (const [oldest, entry] of this.entries) {
       if (this.entries.size <= this.maxConversations && this.chars <= this.maxChars) break;

@@ -141,38 +141,11 @@ export class ContentCipher {
   }
 
   /**
-   * Opens many values as `openMany` does, taking a value's plaintext from `known` (sealed value → plaintext, values
-   * this cipher opened before) when its key still exists: one look-up of which keys exist, nothing unwrapped or
-   * decrypted for them. A value whose key is gone is null and leaves `known`; what is opened here joins it.
+   * The count of destructions of `group`'s keys (KeyStore.destructions), or null when the store cannot say: what a
+   * cache of values opened with the group's keys reads before opening them and checks unchanged before serving them.
    */
-  async openManyKnown(
-    sealed: readonly (string | null)[],
-    known: Map<string, string>,
-  ): Promise<(string | null)[]> {
-    const parsed = sealed.map((value) => (value === null ? null : parse(value)));
-    const knownKeyIds = new Set<string>();
-    parsed.forEach((value, i) => {
-      if (value && known.has(sealed[i]!)) knownKeyIds.add(value.keyId);
-    });
-    const alive = knownKeyIds.size === 0 ? new Set<string>() : await this.existingKeys([...knownKeyIds]);
-    const served = sealed.map((value, i) =>
-      value !== null && alive.has(parsed[i]!.keyId) ? (known.get(value) ?? null) : null,
-    );
-    const missing = sealed.map((value, i) => (value === null || served[i] !== null ? null : value));
-    const opened = await this.openMany(missing);
-    return sealed.map((value, i) => {
-      if (value === null) return null;
-      if (served[i] !== null) return served[i];
-      const plaintext = opened[i] ?? null;
-      if (plaintext === null) known.delete(value);
-      else known.set(value, plaintext);
-      return plaintext;
-    });
-  }
-
-  private async existingKeys(keyIds: readonly string[]): Promise<ReadonlySet<string>> {
-    if (this.keys.existing) return this.keys.existing(keyIds);
-    return new Set((await this.keys.getMany(keyIds)).keys());
+  async destructions(group: string): Promise<number | null> {
+    return this.keys.destructions ? this.keys.destructions(group) : null;
   }
 
   /**

@@ -111,15 +111,28 @@ export function keyStoreContract(adapter: string, subjectOf: () => Promise<KeySt
       expect((await store.getMany([])).size).toBe(0);
     });
 
-    it('says which keys still exist (existing), over more ids than one query chunk holds', async () => {
-      const group = freshId('grp');
-      const live = Array.from({ length: 620 }, () => freshId());
-      await store.obtainMany(live.map((keyId) => ({ keyId, group })));
-      await store.destroy(live[3]!);
-      const unknown = Array.from({ length: 620 }, () => freshId('unknown'));
-      const found = await store.existing!([...live.flatMap((keyId, i) => [keyId, unknown[i]!]), live[0]!]);
-      expect([...found].sort()).toEqual(live.filter((_, i) => i !== 3).sort());
-      expect((await store.existing!([])).size).toBe(0);
+    it("counts a group's destructions (one key, the whole group), from any instance, and nothing else", async () => {
+      const [group, other] = [freshId('grp'), freshId('grp')];
+      const [a, b, c] = [freshId(), freshId(), freshId()];
+      await store.obtainMany([a, b, c].map((keyId) => ({ keyId, group })));
+      await store.obtain(freshId(), other);
+      expect(await store.destructions!(group)).toBe(0);
+
+      await store.destroy(a);
+      const afterOne = await store.destructions!(group);
+      expect(afterOne).toBeGreaterThan(0);
+      expect(await (await open()).destructions!(group)).toBe(afterOne);
+      // Nothing destroyed: destroying a missing key, creating keys, another group's destruction.
+      await store.destroy(a);
+      await store.destroy(freshId('unknown'));
+      await store.obtain(freshId(), group);
+      await store.destroyGroup(freshId('unknown'));
+      expect(await store.destructions!(group)).toBe(afterOne);
+      expect(await store.destructions!(other)).toBe(0);
+
+      await store.destroyGroup(group);
+      expect(await store.destructions!(group)).toBeGreaterThan(afterOne);
+      expect(await store.destructions!(freshId('grp'))).toBe(0);
     });
 
     it('looks up more ids than one query chunk holds', async () => {

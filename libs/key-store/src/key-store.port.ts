@@ -20,10 +20,12 @@ export interface KeyStore {
   /** The data keys that still exist among `keyIds` (destroyed or unknown ones are absent). */
   getMany(keyIds: readonly string[]): Promise<ReadonlyMap<string, Buffer>>;
   /**
-   * Which of `keyIds` still exist, nothing read or unwrapped but their ids: what a cache of opened values checks
-   * before it serves one (a destroyed key's content is never served). Optional: without it `getMany` answers.
+   * How many destructions of keys filed under `group` this store has seen (destroying one of its keys counts one,
+   * destroying the group counts one): it only grows. A cache of values opened with a group's keys reads it before
+   * opening them; reading it unchanged later, it knows that none of their keys was destroyed since (in any process),
+   * without looking each key up. Optional: a store without it gives a cache nothing to trust, so nothing is kept.
    */
-  existing?(keyIds: readonly string[]): Promise<ReadonlySet<string>>;
+  destructions?(group: string): Promise<number>;
   /** Destroys one key; its content can never be read again. Destroying a missing key is a no-op. */
   destroy(keyId: string): Promise<void>;
   /** Destroys every key filed under `group`; returns how many were destroyed. */

@@ -64,6 +64,17 @@ describe('fake OpenAI-compatible upstream', () => {
     });
   });
 
+  it('counts the prompt in whitespace-separated words, Unicode spaces and runs of them included', async () => {
+    const completion = await client.chat.completions.create({
+      model: 'gpt-test',
+      messages: [
+        { role: 'system', content: '  one\ttwo\n\nthree\u00a0four\u3000five\u2028six\ufeffseven  ' },
+        { role: 'user', content: 'eight-nine 😀ten' },
+      ],
+    });
+    expect(completion.usage?.prompt_tokens).toBe(9);
+  });
+
   it('uses the configured reply and usage override', async () => {
     fake.set({
       reply: 'fixed answer',

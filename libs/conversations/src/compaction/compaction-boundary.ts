@@ -59,7 +59,12 @@ export interface PlanOptions {
    */
   readonly keepTokens?: number;
   readonly count?: (text: string) => number;
+  /** A message's tokens when known (its text and attachments, counted before with `count`): not counted again. */
+  readonly tokensOf?: KnownTokens;
 }
+
+/** A message's tokens counted before (its text and attachments, whole), or undefined. */
+export type KnownTokens = (message: HistoryMessage) => number | undefined;
 
 /** The note that replaces attachments before the boundary: `[Attachments summarised earlier: a.pdf, b.txt]`. */
 export function attachmentNote(names: readonly string[]): string {
@@ -108,12 +113,11 @@ const visibleText = (message: HistoryMessage, start: number): string => {
   return `${attachmentNote(message.attachments.map((attachment) => attachment.name))}\n\n${tail}`;
 };
 
-const toViewMessage = ({ message, start }: VisiblePart): ViewMessage => ({
-  id: message.id,
-  role: message.role,
-  text: visibleText(message, start),
-  attachments: start === 0 ? message.attachments : [],
-});
+/** A message shown whole is its own view (the same object each time: the prompt's forms are made once per message). */
+const toViewMessage = ({ message, start }: VisiblePart): ViewMessage =>
+  start === 0
+    ? message
+    : { id: message.id, role: message.role, text: visibleText(message, start), attachments: [] };
 
 /**
  * The model's view: messages after the boundary, the straddling message from throughOffset on; before that a
@@ -121,13 +125,17 @@ const toViewMessage = ({ message, start }: VisiblePart): ViewMessage => ({
  * are replaced by a note naming them.
  */
 export function modelView(messages: readonly HistoryMessage[], checkpoint: Checkpoint | null): ModelView {
+  // Without a checkpoint every message is shown whole: its own view.
+  if (!checkpoint) return { summary: null, messages };
   const { summary, parts } = resolve(messages, checkpoint);
   return { summary, messages: parts.map(toViewMessage) };
 }
 
 // Per-message chat framing (role markers) is not counted: it depends on how the caller renders the view, and the
 // budget the caller passes is expected to leave room for it and for the reply.
-const partTokens = (part: VisiblePart, count: (text: string) => number): number => {
+const partTokens = (part: VisiblePart, count: (text: string) => number, tokensOf?: KnownTokens): number => {
+  const known = part.start === 0 ? tokensOf?.(part.message) : undefined;
+  if (known !== undefined) return known;
   const view = toViewMessage(part);
   let tokens = count(view.text);
   for (const attachment of view.attachments) tokens += count(attachment.text ?? '');
@@ -142,10 +150,11 @@ export function historyTokens(
   messages: readonly HistoryMessage[],
   checkpoint: Checkpoint | null,
   count: (text: string) => number = countTokens,
+  tokensOf?: KnownTokens,
 ): number {
   const { summary, parts } = resolve(messages, checkpoint);
   let tokens = summary === null ? 0 : count(summary);
-  for (const part of parts) tokens += partTokens(part, count);
+  for (const part of parts) tokens += partTokens(part, count, tokensOf);
   return tokens;
 }
 
@@ -252,7 +261,8 @@ export function planCompaction(
   options: PlanOptions = {},
 ): CompactionPlan | null {
   const count = options.count ?? countTokens;
-  const tokensBefore = historyTokens(messages, checkpoint, count);
+  const { tokensOf } = options;
+  const tokensBefore = historyTokens(messages, checkpoint, count, tokensOf);
   if (tokensBefore <= budgetTokens) return null;
   const { summary, parts } = resolve(messages, checkpoint);
   let remaining = options.keepTokens ?? Math.floor(budgetTokens / 2);
@@ -266,7 +276,7 @@ export function planCompaction(
 
   for (let index = parts.length - 1; index >= 0; index--) {
     const part = parts[index]!;
-    const tokens = partTokens(part, count);
+    const tokens = partTokens(part, count, tokensOf);
     if (tokens <= remaining) {
       remaining -= tokens;
       continue;

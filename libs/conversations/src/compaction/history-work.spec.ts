@@ -1,7 +1,15 @@
 // The history work a turn hands to the worker pool: the fallback window is found with each message counted once, and
 // chooses what the quadratic search (every tail counted whole) chose; the compaction plan keeps the newest message.
 import { historyTokens, type Checkpoint, type HistoryMessage } from './compaction-boundary.js';
-import { historySize, planHistoryCompaction, recentThatFit, sectionTokens } from './history-work.js';
+import * as pool from './history-pool.js';
+import {
+  historySize,
+  messageTokens,
+  planHistoryCompaction,
+  recentThatFit,
+  sectionTokens,
+  viewTokens,
+} from './history-work.js';
 
 const WORDS = ['harbour', 'lantern', 'quarry', 'meadow', 'copper', 'falcon', 'orchard', 'glacier'];
 
@@ -49,6 +57,60 @@ describe('history work', () => {
     const plan = planHistoryCompaction(messages, null, historyTokens(messages, null) - 50)!;
     expect(plan).not.toBeNull();
     expect(plan.throughMessageId).not.toBe('msg_3');
+  });
+
+  it('plans with the counts it is given: only the summary and a straddled tail are counted', () => {
+    const messages = history([200, 200, 200, 150], 1);
+    const tokens = messageTokens(messages);
+    expect(tokens).toEqual(messages.map((message) => historyTokens([message], null)));
+    const total = historyTokens(messages, null);
+    expect(viewTokens(messages, null, tokens)).toBe(total);
+    const checkpoint = { throughMessageId: 'msg_1', throughOffset: 100, summary: 'the start, summarised' };
+    expect(viewTokens(messages, checkpoint, tokens)).toBe(historyTokens(messages, checkpoint));
+    expect(planHistoryCompaction(messages, null, total, tokens)).toBeNull();
+    expect(planHistoryCompaction(messages, null, total - 1, tokens)).toEqual(
+      planHistoryCompaction(messages, null, total - 1),
+    );
+    // Counts that say otherwise are believed: nothing was counted again.
+    expect(viewTokens(messages, null, [1, 1, 1, 1])).toBe(4);
+    expect(planHistoryCompaction(messages, null, 10, [1, 1, 1, 1])).toBeNull();
+  });
+
+  it('counts a message once: a turn that gets the same message object again does not count it again', async () => {
+    const budget = 50;
+    const long: { id: string; role: 'user'; text: string; attachments: [] } = {
+      id: 'msg_long',
+      role: 'user',
+      text: 'short',
+      attachments: [],
+    };
+    const messages: HistoryMessage[] = [long, ...history([5, 5])];
+    expect(await pool.planHistoryCompaction(messages, null, budget)).toBeNull();
+    // The object's text is never changed in a turn; changed here, it shows that the count remembered is used.
+    long.text = WORDS.join(' ').repeat(40);
+    expect(await pool.planHistoryCompaction(messages, null, budget)).toBeNull();
+    expect(
+      await pool.planHistoryCompaction([{ ...long }, ...messages.slice(1)], null, budget),
+    ).not.toBeNull();
+  });
+
+  it("counts a checkpoint's summary once: the next turn from the same checkpoint does not count it again", async () => {
+    const messages = history([40, 40]);
+    // The messages and a short summary fit; with a long summary the view is over and the older message is summarised.
+    const budget = historyTokens(messages, null) + 10;
+    const checkpoint = {
+      checkpointId: 'ckp_memo',
+      throughMessageId: 'msg_0',
+      throughOffset: 0,
+      summary: 'short',
+    };
+    expect(await pool.planHistoryCompaction(messages, checkpoint, budget)).toBeNull();
+    // A checkpoint's summary never changes; changed here, it shows that the count remembered is used.
+    checkpoint.summary = WORDS.join(' ').repeat(40);
+    expect(await pool.planHistoryCompaction(messages, checkpoint, budget)).toBeNull();
+    expect(
+      await pool.planHistoryCompaction(messages, { ...checkpoint, checkpointId: 'ckp_other' }, budget),
+    ).not.toBeNull();
   });
 
   it('counts sections with their framing, and sizes a history by its characters', () => {

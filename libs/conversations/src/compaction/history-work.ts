@@ -9,28 +9,61 @@ import {
   type Checkpoint,
   type CompactionPlan,
   type HistoryMessage,
+  type KnownTokens,
 } from './compaction-boundary.js';
+
+/** Each message's tokens, whole (its text and attachments): what a caller counts once and passes as `tokens`. */
+export function messageTokens(history: readonly HistoryMessage[]): number[] {
+  return history.map((message) => historyTokens([message], null));
+}
+
+/** The counts `tokens` (one per message of `history`, as `messageTokens` gives them) as a look-up. */
+const known = (history: readonly HistoryMessage[], tokens?: readonly number[]): KnownTokens | undefined => {
+  if (!tokens) return undefined;
+  const byMessage = new Map(history.map((message, i) => [message, tokens[i]]));
+  return (message) => byMessage.get(message);
+};
 
 /**
  * The turn's compaction plan: null when the history fits `budget`. The tokens kept verbatim are half the budget, or
- * the whole newest message (the one being answered) when it is larger and still fits the budget.
+ * the whole newest message (the one being answered) when it is larger and still fits the budget. `tokens`: the
+ * messages' counts when known (`messageTokens`), so only the summary and a straddled message's tail are counted.
  */
 export function planHistoryCompaction(
   history: readonly HistoryMessage[],
   current: Checkpoint | null,
   budget: number,
+  tokens?: readonly number[],
 ): CompactionPlan | null {
+  const tokensOf = known(history, tokens);
   const newest = history.at(-1);
   const keepTokens = Math.min(
     budget,
-    Math.max(Math.floor(budget / 2), newest ? historyTokens([newest], null) : 0),
+    Math.max(Math.floor(budget / 2), newest ? historyTokens([newest], null, countTokens, tokensOf) : 0),
   );
-  return planCompaction(history, current, budget, { keepTokens });
+  return planCompaction(history, current, budget, { keepTokens, tokensOf });
 }
 
-/** Tokens of the model's view of the history (`historyTokens` with the platform's tokenizer). */
-export function viewTokens(history: readonly HistoryMessage[], checkpoint: Checkpoint | null): number {
-  return historyTokens(history, checkpoint);
+/**
+ * Tokens of the model's view of the history (`historyTokens` with the platform's tokenizer; `tokens` as above, and
+ * `summaryTokens` the checkpoint's summary's when known).
+ */
+export function viewTokens(
+  history: readonly HistoryMessage[],
+  checkpoint: Checkpoint | null,
+  tokens?: readonly number[],
+  summaryTokens?: number,
+): number {
+  const count =
+    checkpoint && summaryTokens !== undefined
+      ? (text: string) => (text === checkpoint.summary ? summaryTokens : countTokens(text))
+      : countTokens;
+  return historyTokens(history, checkpoint, count, known(history, tokens));
+}
+
+/** Tokens of one text. */
+export function textTokens(text: string): number {
+  return countTokens(text);
 }
 
 /**

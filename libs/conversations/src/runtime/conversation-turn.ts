@@ -112,8 +112,11 @@ export class ConversationTurns {
       place.history(),
     ]);
     // A keyed retry of a turn whose question is already posted: the question is added below, once, and attempts
-    // that ended incomplete are not part of the history the model reads.
-    const earlier = history.filter((message) => message.id !== messageId && message.replyTo !== messageId);
+    // that ended incomplete are not part of the history the model reads. An unkeyed turn's ids are new: nothing to
+    // look for (a long history is not walked for it).
+    const earlier = request.idempotencyKey
+      ? history.filter((message) => message.id !== messageId && message.replyTo !== messageId)
+      : history;
     const { created, visibility } = place;
     const context = commandContext(caller);
     const scope: CallScope = { ...callerScope(caller, 'core', agent.id), conversationId };

@@ -3,28 +3,70 @@
 // verbatim and the new message (attachments as text after it). Compaction is planned here against the budget left
 // once the fixed sections are counted.
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { modelView, type Checkpoint, type HistoryMessage } from '../compaction/compaction-boundary.js';
+import {
+  modelView,
+  type Checkpoint,
+  type HistoryMessage,
+  type ViewMessage,
+} from '../compaction/compaction-boundary.js';
+import { PrefixMemo } from '../compaction/prefix-memo.js';
 import type { PlainMessage } from '../conversation-records.js';
 
 export const SUMMARY_HEADER = 'Summary of the earlier part of this conversation:';
 
+/**
+ * Each opened message's history form, made once: a long conversation's turn gets the messages it served before as the
+ * same objects (opened-history.ts), so it gets the same history messages, whose token counts are remembered
+ * (history-pool.ts). Weak: a message the reader no longer keeps is collected with its form.
+ */
+const historyForms = new WeakMap<PlainMessage, HistoryMessage>();
+
+const historyForm = (message: PlainMessage, text: string): HistoryMessage => {
+  let form = historyForms.get(message);
+  if (!form) {
+    form = {
+      id: message.id,
+      role: message.role,
+      text,
+      attachments: message.attachments.map((attachment) => ({
+        name: attachment.name,
+        text: attachment.text,
+      })),
+    };
+    historyForms.set(message, form);
+  }
+  return form;
+};
+
+/** The last history's forms, one per message (null: unreadable), reused for the same messages by identity. */
+const histories = new PrefixMemo<PlainMessage, HistoryMessage | null>();
+
 /** The history as the compaction functions read it (deleted and unreadable messages are simply absent). */
 export const toHistory = (messages: readonly PlainMessage[]): HistoryMessage[] =>
-  messages.flatMap((message) =>
-    message.content === null
-      ? []
-      : [
-          {
-            id: message.id,
-            role: message.role,
-            text: message.content,
-            attachments: message.attachments.map((attachment) => ({
-              name: attachment.name,
-              text: attachment.text,
-            })),
-          },
-        ],
-  );
+  histories
+    .map(messages, (message) => (message.content === null ? null : historyForm(message, message.content)))
+    .filter((form) => form !== null);
+
+/** Each history message as the model reads it, made once (as `historyForms`): a message whole, attachments after it. */
+const promptForms = new WeakMap<ViewMessage, ChatCompletionMessageParam>();
+
+const promptForm = (message: ViewMessage): ChatCompletionMessageParam => {
+  let form = promptForms.get(message);
+  if (!form) {
+    const attachments = message.attachments
+      .map(
+        (attachment) => `Attachment '${attachment.name}':\n${attachment.text ?? '(no text could be read)'}`,
+      )
+      .join('\n\n');
+    const content = attachments ? `${message.text}\n\n${attachments}` : message.text;
+    form = message.role === 'user' ? { role: 'user', content } : { role: 'assistant', content };
+    promptForms.set(message, form);
+  }
+  return form;
+};
+
+/** The last prompt's forms, reused for the same view messages by identity. */
+const prompts = new PrefixMemo<ViewMessage, ChatCompletionMessageParam>();
 
 export function promptMessages(
   systemSections: readonly string[],
@@ -36,15 +78,7 @@ export function promptMessages(
     .filter((section) => section.trim().length > 0)
     .map((content) => ({ role: 'system', content }));
   if (view.summary !== null) messages.push({ role: 'system', content: `${SUMMARY_HEADER}\n${view.summary}` });
-  for (const message of view.messages) {
-    const attachments = message.attachments
-      .map(
-        (attachment) => `Attachment '${attachment.name}':\n${attachment.text ?? '(no text could be read)'}`,
-      )
-      .join('\n\n');
-    const content = attachments ? `${message.text}\n\n${attachments}` : message.text;
-    messages.push(message.role === 'user' ? { role: 'user', content } : { role: 'assistant', content });
-  }
+  for (const form of prompts.map(view.messages, promptForm)) messages.push(form);
   return messages;
 }
 

@@ -1,6 +1,7 @@
 // Production key store: one MongoDB collection (`data_keys`) of `{ _id: keyId, group, key, createdAt }` through the
 // official driver, indexed on group for destroyGroup. A key is created by an upsert that only sets fields on insert,
-// so concurrent obtains from any number of processes agree on the first key written.
+// so concurrent obtains from any number of processes agree on the first key written. Beside it, `data_key_destructions`
+// counts each group's destructions (`{ _id: group, count }`), for the caches that check it instead of every key.
 import { randomBytes } from 'node:crypto';
 import { Binary, MongoBulkWriteError, MongoClient, MongoServerError, type Collection } from 'mongodb';
 import type { KeyStore, WantedKey } from '../key-store.port.js';
@@ -23,6 +24,11 @@ export interface DataKeyDocument {
   readonly createdAt: Date;
 }
 
+export interface KeyDestructionsDocument {
+  readonly _id: string;
+  readonly count: number;
+}
+
 const DUPLICATE_KEY = 11000;
 
 /** Whether a failed bulk upsert failed only on ids another writer inserted first. */
@@ -35,6 +41,7 @@ export class MongoKeyStore implements KeyStore {
   private constructor(
     private readonly client: MongoClient,
     private readonly keys: Collection<DataKeyDocument>,
+    private readonly destroyed: Collection<KeyDestructionsDocument>,
     private readonly wrapping: KeyWrapping,
   ) {}
 
@@ -42,11 +49,12 @@ export class MongoKeyStore implements KeyStore {
     const wrapping = new KeyWrapping(options.masterKey);
     const client = await MongoClient.connect(options.uri);
     try {
-      const keys = client
-        .db(options.dbName)
-        .collection<DataKeyDocument>(options.collectionName ?? 'data_keys');
+      const name = options.collectionName ?? 'data_keys';
+      const db = client.db(options.dbName);
+      const keys = db.collection<DataKeyDocument>(name);
       await keys.createIndex({ group: 1 });
-      return new MongoKeyStore(client, keys, wrapping);
+      const destroyed = db.collection<KeyDestructionsDocument>(`${name}_destructions`);
+      return new MongoKeyStore(client, keys, destroyed, wrapping);
     } catch (error) {
       await client.close();
       throw error;
@@ -105,23 +113,30 @@ export class MongoKeyStore implements KeyStore {
     return keys;
   }
 
-  async existing(keyIds: readonly string[]): Promise<ReadonlySet<string>> {
-    const found = new Set<string>();
-    if (keyIds.length === 0) return found;
-    for await (const stored of this.keys.find(
-      { _id: { $in: [...new Set(keyIds)] } },
-      { projection: { _id: 1 } },
-    ))
-      found.add(stored._id);
-    return found;
+  async destructions(group: string): Promise<number> {
+    return (await this.destroyed.findOne({ _id: group }))?.count ?? 0;
   }
 
+  // Without a transaction, the group's count grows before and after the delete: a reader that saw the count before
+  // the first increment sees it changed once the key is gone, and one that read it between the two (and may have
+  // opened a value while the key still existed) sees it change again.
   async destroy(keyId: string): Promise<void> {
+    const stored = await this.keys.findOne({ _id: keyId }, { projection: { group: 1 } });
+    if (!stored) return;
+    await this.countDestruction(stored.group);
     await this.keys.deleteOne({ _id: keyId });
+    await this.countDestruction(stored.group);
   }
 
   async destroyGroup(group: string): Promise<number> {
-    return (await this.keys.deleteMany({ group })).deletedCount;
+    await this.countDestruction(group);
+    const destroyed = (await this.keys.deleteMany({ group })).deletedCount;
+    await this.countDestruction(group);
+    return destroyed;
+  }
+
+  private async countDestruction(group: string): Promise<void> {
+    await this.destroyed.updateOne({ _id: group }, { $inc: { count: 1 } }, { upsert: true });
   }
 
   async close(): Promise<void> {

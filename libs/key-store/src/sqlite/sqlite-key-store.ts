@@ -30,8 +30,9 @@ export class SqliteKeyStore implements KeyStore {
   private readonly insert: StatementSync;
   private readonly deleteOne: StatementSync;
   private readonly deleteGroup: StatementSync;
+  private readonly countDestruction: StatementSync;
+  private readonly selectDestructions: StatementSync;
   private readonly selectChunk = new Map<number, StatementSync>();
-  private readonly selectIdsChunk = new Map<number, StatementSync>();
 
   constructor(options: SqliteKeyStoreOptions) {
     this.wrapping = new KeyWrapping(options.masterKey);
@@ -42,12 +43,17 @@ export class SqliteKeyStore implements KeyStore {
       CREATE TABLE IF NOT EXISTS data_keys (
         key_id TEXT PRIMARY KEY, grp TEXT NOT NULL, key BLOB NOT NULL, created_at INTEGER NOT NULL);
       CREATE INDEX IF NOT EXISTS data_keys_grp ON data_keys (grp);
+      CREATE TABLE IF NOT EXISTS key_group_destructions (grp TEXT PRIMARY KEY, count INTEGER NOT NULL);
     `);
     this.insert = this.db.prepare(
       'INSERT OR IGNORE INTO data_keys (key_id, grp, key, created_at) VALUES (?, ?, ?, ?)',
     );
-    this.deleteOne = this.db.prepare('DELETE FROM data_keys WHERE key_id = ?');
+    this.deleteOne = this.db.prepare('DELETE FROM data_keys WHERE key_id = ? RETURNING grp');
     this.deleteGroup = this.db.prepare('DELETE FROM data_keys WHERE grp = ?');
+    this.countDestruction = this.db.prepare(
+      'INSERT INTO key_group_destructions (grp, count) VALUES (?, 1) ON CONFLICT (grp) DO UPDATE SET count = count + 1',
+    );
+    this.selectDestructions = this.db.prepare('SELECT count FROM key_group_destructions WHERE grp = ?');
   }
 
   async obtain(keyId: string, group: string): Promise<Buffer> {
@@ -95,23 +101,37 @@ export class SqliteKeyStore implements KeyStore {
     return keys;
   }
 
-  async existing(keyIds: readonly string[]): Promise<ReadonlySet<string>> {
-    const ids = [...new Set(keyIds)];
-    const found = new Set<string>();
-    for (let start = 0; start < ids.length; start += GET_MANY_CHUNK) {
-      const chunk = ids.slice(start, start + GET_MANY_CHUNK);
-      for (const row of this.selectIdsIn(chunk.length).all(...chunk) as unknown as { key_id: string }[])
-        found.add(row.key_id);
-    }
-    return found;
+  async destructions(group: string): Promise<number> {
+    const row = this.selectDestructions.get(group) as { count: number } | undefined;
+    return row?.count ?? 0;
   }
 
+  // A destruction and its count commit together: a reader never sees the key gone and the count unchanged.
   async destroy(keyId: string): Promise<void> {
-    this.deleteOne.run(keyId);
+    this.counted(() => {
+      const row = this.deleteOne.get(keyId) as { grp: string } | undefined;
+      if (row) this.countDestruction.run(row.grp);
+    });
   }
 
   async destroyGroup(group: string): Promise<number> {
-    return Number(this.deleteGroup.run(group).changes);
+    return this.counted(() => {
+      const destroyed = Number(this.deleteGroup.run(group).changes);
+      if (destroyed > 0) this.countDestruction.run(group);
+      return destroyed;
+    });
+  }
+
+  private counted<T>(destroy: () => T): T {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = destroy();
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    }
   }
 
   async close(): Promise<void> {
@@ -124,16 +144,6 @@ export class SqliteKeyStore implements KeyStore {
       const placeholders = Array.from({ length: count }, () => '?').join(', ');
       statement = this.db.prepare(`SELECT key_id, key FROM data_keys WHERE key_id IN (${placeholders})`);
       this.selectChunk.set(count, statement);
-    }
-    return statement;
-  }
-
-  private selectIdsIn(count: number): StatementSync {
-    let statement = this.selectIdsChunk.get(count);
-    if (!statement) {
-      const placeholders = Array.from({ length: count }, () => '?').join(', ');
-      statement = this.db.prepare(`SELECT key_id FROM data_keys WHERE key_id IN (${placeholders})`);
-      this.selectIdsChunk.set(count, statement);
     }
     return statement;
   }
