@@ -11,8 +11,10 @@
 // MAX_OWNER_TOKENS by the chunk's owner in a join); the vector leg reads only the allowed owners' documents.
 //
 // The vector leg is an exact cosine scan over the allowed owners' packed BLOBs, decoded once and kept in an LRU
-// cache; its inner loop runs in a small WebAssembly SIMD module with the JavaScript loop's exact arithmetic
-// (wasm-scan.ts). The scan figures below were measured with the JavaScript loop, ~2.5x slower than the module. sqlite-vec 0.1.9 installs and loads (DatabaseSync { allowExtension: true }) and was measured on
+// cache with int8 codes of the same vectors: a first pass over the codes (int8-scan.ts, WebAssembly SIMD, the codes
+// resident in the module's memory) leaves only the vectors that may be among the best, by a proven error bound, to
+// score exactly; documents that are not cached are scored exactly in a small WebAssembly SIMD module with the
+// JavaScript loop's exact arithmetic (wasm-scan.ts). Either way the scores and the ranking are the exact scan's. The scan figures below were measured with the JavaScript loop, ~2.5x slower than the module. sqlite-vec 0.1.9 installs and loads (DatabaseSync { allowExtension: true }) and was measured on
 // 100,000 chunks of 384 dimensions, 500 owners (2-core VM, same load): its scalar vec_distance_cosine over per-chunk
 // rows ≈ 138 ms over all of them, this scan ≈ 73 ms (cached), its vec0 KNN ≈ 51 ms on one 100,000-vector
 // partition; for three owners (~600 chunks) this scan ≈ 0.35 ms, vec0 ≈ 0.6 ms. vec0 would need a partition per
@@ -53,6 +55,7 @@ import {
 import { packVectors, TopScores, unitVector, unpackVectors } from './packed-vectors.js';
 import { AnnIndexes, type AnnProgress, type OwnerDocument } from './ann-index.js';
 import { VectorScanner } from './wasm-scan.js';
+import { Int8Block, int8Available, Int8Scan } from './int8-scan.js';
 
 export interface SqliteSearchIndexOptions {
   /** The database file, or ':memory:'. */
@@ -107,46 +110,62 @@ interface IndexRecord {
   incarnation: string;
 }
 
+/** A document row's decoded embeddings, and their int8 codes for the scan's first pass (int8-scan.ts). */
+interface CachedVectors {
+  readonly vectors: Float32Array;
+  readonly codes: Int8Block | null;
+}
+
 /**
  * Decoded embeddings per document row. A row's vectors never change (an upsert writes a new row, and row ids are
  * AUTOINCREMENT, never reused), so an entry is valid as long as its key exists: no invalidation is needed, and
- * writes of other processes simply miss the cache.
+ * writes of other processes simply miss the cache. An evicted entry gives its codes' memory back.
  */
 class VectorCache {
-  private readonly entries = new Map<string, Float32Array>();
+  private readonly entries = new Map<string, CachedVectors>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
 
-  get(key: string): Float32Array | undefined {
-    const vectors = this.entries.get(key);
-    if (vectors) {
+  get(key: string): CachedVectors | undefined {
+    const cached = this.entries.get(key);
+    if (cached) {
       this.entries.delete(key);
-      this.entries.set(key, vectors);
+      this.entries.set(key, cached);
     }
-    return vectors;
+    return cached;
   }
 
-  set(key: string, vectors: Float32Array): void {
-    if (vectors.byteLength > this.maxBytes) return;
-    this.entries.set(key, vectors);
-    this.bytes += vectors.byteLength;
+  /** Caches the vectors (with codes when the scan can use them); undefined when they exceed the whole budget. */
+  set(key: string, vectors: Float32Array, count: number, dimensions: number): CachedVectors | undefined {
+    if (vectors.byteLength + count * dimensions > this.maxBytes) return undefined;
+    const cached = { vectors, codes: Int8Block.encode(vectors, count, dimensions) };
+    this.entries.set(key, cached);
+    this.bytes += size(cached);
     for (const [oldest, evicted] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(oldest);
-      this.bytes -= evicted.byteLength;
+      this.drop(evicted);
     }
+    return cached;
   }
 
   forget(prefix: string): void {
-    for (const [key, vectors] of this.entries) {
+    for (const [key, cached] of this.entries) {
       if (key.startsWith(prefix)) {
         this.entries.delete(key);
-        this.bytes -= vectors.byteLength;
+        this.drop(cached);
       }
     }
   }
+
+  private drop(cached: CachedVectors): void {
+    this.bytes -= size(cached);
+    cached.codes?.release();
+  }
 }
+
+const size = (cached: CachedVectors): number => cached.vectors.byteLength + (cached.codes?.bytes ?? 0);
 
 interface DocumentRow {
   doc_rowid: number;
@@ -637,6 +656,8 @@ export class SqliteSearchIndex implements SearchIndex {
     }
     if (exactOwners.length === 0) return top.best();
     const scanner = new VectorScanner(query);
+    // Cached documents go through their int8 codes first; the others (not cacheable) are scanned exactly here.
+    const coarse = int8Available(record.dimensions) ? new Int8Scan(query, candidates) : null;
     const tagged = tagIds
       ? new Set(
           this.all<{ chunk: number }>(
@@ -647,6 +668,7 @@ export class SqliteSearchIndex implements SearchIndex {
           ).map((row) => row.chunk),
         )
       : null;
+    const keep = tagged ? (id: number) => tagged.has(id) : undefined;
     // The owner index covers this listing: no embedding is read unless the cache misses it.
     const documents = this.all<{ doc_rowid: number; first_chunk: number; chunk_count: number }>(
       `SELECT doc_rowid, first_chunk, chunk_count FROM ${t.documents}
@@ -657,17 +679,23 @@ export class SqliteSearchIndex implements SearchIndex {
     );
     for (const { doc_rowid: docRowid, first_chunk: first, chunk_count: count } of documents) {
       const key = `${record.incarnation}:${docRowid}`;
-      let packed = this.vectorCache.get(key);
+      let cached = this.vectorCache.get(key);
+      let packed = cached?.vectors;
       if (!packed) {
         packed = unpackVectors(this.documentVectors(index, docRowid));
-        this.vectorCache.set(key, packed);
+        cached = this.vectorCache.set(key, packed, count, record.dimensions);
+      }
+      if (coarse && cached?.codes) {
+        coarse.offer(cached.codes, packed, first, keep);
+        continue;
       }
       const scores = scanner.score(packed, count);
       for (let i = 0; i < count; i++) {
-        if (tagged && !tagged.has(first + i)) continue;
+        if (keep && !keep(first + i)) continue;
         top.offer(first + i, scores[i]!);
       }
     }
+    coarse?.exact(top);
     return top.best();
   }
 
