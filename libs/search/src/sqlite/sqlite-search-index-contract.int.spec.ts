@@ -191,6 +191,46 @@ describe('SqliteSearchIndex', () => {
     await index.close();
   });
 
+  it('keeps BM25 to the allowed owners whichever way it checks them, in the same order', async () => {
+    const index = new SqliteSearchIndex({ path: ':memory:' });
+    await index.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
+    // agt_big holds 1,200 chunks, agt_small 60; "needle" is in 10 chunks of each.
+    for (let d = 0; d < 12; d++)
+      await index.upsertDocument(
+        'chunks_v1',
+        `big${d}`,
+        1,
+        Array.from({ length: 100 }, (_, i) =>
+          chunk('agt_big', `big${d}`, i, `hay ${d * 100 + i < 10 ? 'needle ' : ''}big ${d}-${i}`),
+        ),
+      );
+    await index.upsertDocument(
+      'chunks_v1',
+      'small',
+      1,
+      Array.from({ length: 60 }, (_, i) =>
+        chunk('agt_small', 'small', i, `hay ${i < 10 ? 'needle ' : ''}small ${i}`),
+      ),
+    );
+    const bm25 = async (text: string, ownerIds: string[]) =>
+      (await index.search('chunks_v1', { text, embedding: [], ownerIds, limit: 100, mode: 'bm25' })).map(
+        (hit) => [hit.documentId.replace(/\d+$/, ''), hit.chunkId] as const,
+      );
+    // Both owners hold every chunk: nothing to check.
+    const both = await bm25('needle', ['agt_big', 'agt_small']);
+    expect(both).toHaveLength(20);
+    // The big owner, a word of few rows: each matched row is checked (a join), the small owner's rows never come.
+    const big = await bm25('needle', ['agt_big']);
+    expect(big).toHaveLength(10);
+    expect(big.every(([document]) => document === 'big')).toBe(true);
+    // The small owner: its token in the MATCH costs less than checking the rows of both owners.
+    const small = await bm25('needle', ['agt_small']);
+    expect(small.map(([document]) => document)).toEqual(new Array(10).fill('small'));
+    // A row's rank does not depend on how its owner was checked.
+    expect(big).toEqual(both.filter(([document]) => document === 'big'));
+    await index.close();
+  });
+
   it('ranks rows with rarer words by every word of the query, and still finds rows holding only frequent ones', async () => {
     const index = new SqliteSearchIndex({ path: ':memory:' });
     await index.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });

@@ -91,6 +91,10 @@ const FREQUENT_SHARE = 0.05;
 /** FTS5's bm25() k1 (fts5_aux.c): a word's part of a row's score is below its IDF × (k1 + 1). */
 const BM25_K1 = 1.2;
 const OWNER_TOKEN_SHAPE = /^o[0-9a-f]+$/;
+/** How a BM25 MATCH keeps to the allowed owners (bm25Leg). */
+type OwnerFilter = 'tokens' | 'join' | 'none';
+/** A join's lookup per matched row against FTS5's read of one posting of an owner token, measured: ~25. */
+const JOIN_ROW_COST = 25;
 
 /** FTS5's IDF of a word held by `rows` of `total` rows (fts5_aux.c, fts5Bm25GetData). */
 const bm25Idf = (total: number, rows: number): number => {
@@ -545,21 +549,34 @@ export class SqliteSearchIndex implements SearchIndex {
     if (terms.length === 0) return [];
     const t = tables(index);
     const ownerTokens = ownerIds.length <= MAX_OWNER_TOKENS ? ownerIds : null;
-    // With the owners' tokens in the MATCH, FTS5 keeps only their rows by itself: the chunks table is joined only
-    // to check owners beyond MAX_OWNER_TOKENS (one lookup per matched row).
-    const sql = `SELECT ${t.fts}.rowid AS id, bm25(${t.fts}, 1.0, 0.0) AS score FROM ${t.fts}
-       ${ownerTokens ? '' : `JOIN ${t.chunks} c ON c.id = ${t.fts}.rowid`}
-       WHERE ${t.fts} MATCH ? ${ownerTokens ? '' : 'AND c.owner_id IN (SELECT value FROM json_each(?))'}
+    const statement = (filter: OwnerFilter) =>
+      `SELECT ${t.fts}.rowid AS id, bm25(${t.fts}, 1.0, 0.0) AS score FROM ${t.fts}
+       ${filter === 'join' ? `JOIN ${t.chunks} c ON c.id = ${t.fts}.rowid` : ''}
+       WHERE ${t.fts} MATCH ? ${filter === 'join' ? 'AND c.owner_id IN (SELECT value FROM json_each(?))' : ''}
        ${tagIds ? `AND ${t.fts}.rowid IN (SELECT chunk FROM ${t.tags} WHERE tag_id IN (SELECT value FROM json_each(?)))` : ''}
        ORDER BY score, ${t.fts}.rowid LIMIT ?`;
-    const ranked = (words: readonly string[], others?: OtherTerms) =>
-      this.all<{ id: number; score: number }>(
-        sql,
-        matchExpression(words, ownerTokens, others),
-        ...(ownerTokens ? [] : [json(ownerIds)]),
+    // How the owners are kept to (an owner phrase adds nothing to a score: its weight is 0, so every filter gives the
+    // same scores). Their tokens in the MATCH make FTS5 walk their whole posting list (bm25() counts every phrase's
+    // rows for its IDF, and intersects): fine for owners of a few chunks, ~10 ms per MATCH for 100,000. A join
+    // checks each matched row instead, ~25 times a posting's cost, so it wins when the words match far fewer rows
+    // than the owners hold; and when the owners hold every chunk of the index there is nothing to check.
+    let held: number | undefined;
+    const filterFor = (rows: number): OwnerFilter => {
+      held ??= this.ownerChunks(index, ownerIds);
+      if (held === record.chunks) return 'none';
+      if (!ownerTokens) return 'join';
+      return held <= JOIN_ROW_COST * rows ? 'tokens' : 'join';
+    };
+    const ranked = (words: readonly string[], others?: OtherTerms, filter?: OwnerFilter) => {
+      const using = filter ?? (ownerTokens ? 'tokens' : 'join');
+      return this.all<{ id: number; score: number }>(
+        statement(using),
+        matchExpression(words, using === 'tokens' ? ownerTokens : null, others),
+        ...(using === 'join' ? [json(ownerIds)] : []),
         ...(tagIds ? [json(tagIds)] : []),
         candidates,
       );
+    };
     const ids = (rows: readonly { id: number }[]) => rows.map((row) => row.id);
     if (record.chunks < PRUNE_MIN_CHUNKS) return ids(ranked(terms));
     const frequencies = new Map(terms.map((term) => [term, this.documentFrequency(index, record, term)]));
@@ -572,10 +589,12 @@ export class SqliteSearchIndex implements SearchIndex {
     );
     const rare = words.filter((term) => !frequent.includes(term));
     let found: number[] | null = null;
+    const rows = (list: readonly string[]) => list.reduce((sum, term) => sum + frequencies.get(term)!, 0);
     if (rare.length > 0 && frequent.length > 0) {
+      const filter = filterFor(rows(rare));
       const best = [
-        ...ranked(rare, { terms: frequent, present: true }),
-        ...ranked(rare, { terms: frequent, present: false }),
+        ...ranked(rare, { terms: frequent, present: true }, filter),
+        ...ranked(rare, { terms: frequent, present: false }, filter),
       ]
         .sort((a, b) => a.score - b.score || a.id - b.id)
         .slice(0, candidates);
@@ -586,8 +605,10 @@ export class SqliteSearchIndex implements SearchIndex {
       // bm25() is negated: the best row has the lowest value.
       if (best.length === candidates && -best[candidates - 1]!.score > ceiling) found = ids(best);
     }
-    found ??= ids(ranked([...rare, ...frequent]));
-    return found.length > 0 || words.length === terms.length ? found : ids(ranked(terms));
+    found ??= ids(ranked([...rare, ...frequent], undefined, filterFor(rows(words))));
+    return found.length > 0 || words.length === terms.length
+      ? found
+      : ids(ranked(terms, undefined, filterFor(rows(terms))));
   }
 
   /**
@@ -614,6 +635,17 @@ export class SqliteSearchIndex implements SearchIndex {
       stats.frequencies.set(folded, frequency);
     }
     return frequency;
+  }
+
+  /** How many chunks the owners hold (the owner index covers it). */
+  private ownerChunks(index: string, ownerIds: readonly string[]): number {
+    return (
+      this.get<{ chunks: number | null }>(
+        `SELECT sum(chunk_count) AS chunks FROM ${tables(index).documents}
+         WHERE owner_id IN (SELECT value FROM json_each(?))`,
+        json(ownerIds),
+      )?.chunks ?? 0
+    );
   }
 
   /**
