@@ -60,7 +60,10 @@ import { Int8Block, int8Available, Int8Scan } from './int8-scan.js';
 export interface SqliteSearchIndexOptions {
   /** The database file, or ':memory:'. */
   readonly path: string;
-  /** Memory for decoded embeddings, most recently used kept (default 256 MiB, ≈170,000 chunks of 384 floats). */
+  /**
+   * Memory for decoded embeddings and their int8 codes, most recently used kept (default 256 MiB, ≈139,000 chunks of
+   * 384 dimensions: 1,536 bytes of floats, 384 of codes and 8 of scale each).
+   */
   readonly vectorCacheBytes?: number;
   /**
    * Approximate nearest neighbours (HNSW) for owners with at least `minChunks` chunks (default: off, see
