@@ -263,6 +263,38 @@ describe('SqliteSearchIndex', () => {
     const ranked = await bm25('seldom scarce sparse often', 12);
     expect(ranked).toHaveLength(12);
     expect(ranked.every((hit) => hit.startsWith('seldom scarce sparse often'))).toBe(true);
+    // Two frequent words outweigh one rarer word, but "often" (10 %) counted with the rarer ones leaves "usual" (30 %)
+    // alone frequent: its rows, however scored, stay below; it still counts among the rows that are ranked.
+    const tiers = new SqliteSearchIndex({ path: ':memory:' });
+    await tiers.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
+    const tierText = (n: number) =>
+      [
+        n < 55 ? 'seldom' : '',
+        n >= 40 && n < 160 ? 'often' : '',
+        (n >= 30 && n < 45) || (n >= 200 && n < 575) ? 'usual' : '',
+        `filler ${n}`,
+      ]
+        .filter(Boolean)
+        .join(' ');
+    for (let d = 0; d < 12; d++)
+      await tiers.upsertDocument(
+        'chunks_v1',
+        `doc${d}`,
+        1,
+        Array.from({ length: 100 }, (_, i) => chunk('agt_1', `doc${d}`, i, tierText(d * 100 + i))),
+      );
+    const tiered = (
+      await tiers.search('chunks_v1', {
+        text: 'seldom often usual',
+        embedding: [],
+        ownerIds: ['agt_1'],
+        limit: 12,
+        mode: 'bm25',
+      })
+    ).map((hit) => hit.text);
+    expect(tiered.slice(0, 5).every((hit) => hit.startsWith('seldom often usual'))).toBe(true);
+    expect(tiered.slice(5).every((hit) => hit.startsWith('seldom often filler'))).toBe(true);
+    await tiers.close();
     // One rarer word scores below what "often" may reach: the rows holding only "often" are ranked too, after.
     const all = await bm25('seldom often', 200);
     expect(all).toHaveLength(155);
