@@ -195,12 +195,18 @@ export class Int8Block {
     readonly scales: Float64Array,
   ) {}
 
-  /** The codes of `count` unit vectors of `packed`; null where int8Available(dimensions) is false. */
+  /** The codes of `count` unit vectors of `packed`; null where int8Available(dimensions) is false or memory ran out. */
   static encode(packed: Float32Array, count: number, dimensions: number): Int8Block | null {
     const found = int8Available(dimensions) ? module() : null;
     if (!found) return null;
     const stride = strideOf(dimensions);
-    const at = found.arena.allocate(count * stride);
+    let at: number;
+    try {
+      at = found.arena.allocate(count * stride);
+    } catch {
+      // The module's memory could not grow (address space, or the 4 GiB limit): these vectors are scanned exactly.
+      return null;
+    }
     const codes = new Int8Array(found.wasm.memory.buffer, at, count * stride);
     codes.fill(0);
     const scales = new Float64Array(count);
