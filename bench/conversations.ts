@@ -102,6 +102,8 @@ export interface ConversationsDetails {
       addedMs: number;
       searchMs: number;
       annBuildSeconds: number | null;
+      /** Recall@10 of the vector leg the api runs against the plain exact scan. */
+      recall: number;
     }[];
   };
   readonly turn: Latencies;
@@ -330,7 +332,7 @@ async function fillIndex(
   agentId: string,
   documentIds: readonly string[],
   chunksPerDocument: number,
-): Promise<{ index: string; chunks: number; ann: AnnBuild | null }> {
+): Promise<{ index: string; chunks: number; ann: AnnBuild | null; recall: number }> {
   const searchIndex = new SqliteSearchIndex({ path: join(dataDir, 'search.db') });
   try {
     const index = await searchIndex.liveIndex(LIVE_INDEX_ALIAS);
@@ -404,9 +406,53 @@ async function fillIndex(
           `${ann.buildSeconds} s, +${ann.memoryMegabytes} MB RSS once loaded`,
       );
     }
-    return { index, chunks: stats.chunks, ann };
+    // After the graph (when there is one): the searches below then go through it.
+    const recall = await vectorRecall(searchIndex, index, agentId, dataDir);
+    log(`conversations: vector leg recall@10 vs the plain exact scan ${recall.toFixed(3)}`);
+    return { index, chunks: stats.chunks, ann, recall };
   } finally {
     await searchIndex.close();
+  }
+}
+
+/**
+ * Recall@10 of the vector leg as the api runs it (vector cache on: the int8 first pass, or the Agent's graph from the
+ * ANN threshold on) against the plain exact scan (no cache: every vector scored in full), over the bench's first
+ * RECALL_QUERIES questions (the turns' own, same generator).
+ */
+const RECALL_QUERIES = 100;
+async function vectorRecall(
+  searchIndex: SqliteSearchIndex,
+  index: string,
+  agentId: string,
+  dataDir: string,
+): Promise<number> {
+  const exact = new SqliteSearchIndex({ path: join(dataDir, 'search.db'), vectorCacheBytes: 0 });
+  try {
+    const prose = new Prose(prng(99));
+    const questions = Array.from(
+      { length: RECALL_QUERIES },
+      () => `What do the documents say about ${prose.query(prose.topic())}?`,
+    );
+    const embeddings = embedAll(questions);
+    let found = 0;
+    let expected = 0;
+    for (const [i, text] of questions.entries()) {
+      const query = {
+        text,
+        embedding: embeddings[i]!,
+        ownerIds: [agentId],
+        limit: 10,
+        mode: 'vector' as const,
+      };
+      const truth = new Set((await exact.search(index, query)).map((hit) => hit.chunkId));
+      const served = await searchIndex.search(index, query);
+      expected += truth.size;
+      found += served.filter((hit) => truth.has(hit.chunkId)).length;
+    }
+    return expected === 0 ? 1 : found / expected;
+  } finally {
+    await exact.close();
   }
 }
 
@@ -620,8 +666,13 @@ export async function benchConversations(
     };
 
     // --- (1) at the smaller sizes first: the same documents, fewer generated chunks each ---------------------
-    const growth: { chunks: number; addedMs: number; searchMs: number; annBuildSeconds: number | null }[] =
-      [];
+    const growth: {
+      chunks: number;
+      addedMs: number;
+      searchMs: number;
+      annBuildSeconds: number | null;
+      recall: number;
+    }[] = [];
     for (const chunks of options.smallerChunkCounts) {
       const perDocument = Math.max(1, Math.round(chunks / documentIds.length));
       const small = await fillIndex(dataDir, agentId, documentIds, perDocument);
@@ -634,6 +685,7 @@ export async function benchConversations(
         addedMs: Number(result.added.toFixed(3)),
         searchMs: Number(result.searchLatency.p50.toFixed(3)),
         annBuildSeconds: small.ann?.buildSeconds ?? null,
+        recall: small.recall,
       });
       await stop(api.child);
       children.delete(api.child);
@@ -663,6 +715,7 @@ export async function benchConversations(
       addedMs: Number(added.toFixed(3)),
       searchMs: Number(searchLatency.p50.toFixed(3)),
       annBuildSeconds: filled.ann?.buildSeconds ?? null,
+      recall: filled.recall,
     });
 
     // --- (2) streaming: first delta vs first content chunk -----------------------------------------------------
@@ -847,6 +900,15 @@ export async function benchConversations(
             } satisfies MetricRow,
           ]
         : []),
+      {
+        metric: `vector leg recall@10 vs the plain exact scan (${chunksLabel}, ${RECALL_QUERIES} questions)`,
+        value: filled.recall,
+        unit: 'recall@10',
+        baseline: null,
+        baselineLabel: null,
+        ratio: null,
+        goal: { on: 'value', op: '>=', target: 0.95 },
+      },
       {
         metric: `  turn p50 ÷ gateway p50 (${options.upstreamLatencyMs} ms upstream, info)`,
         value: turnLatency.p50,

@@ -60,6 +60,7 @@ function formatValue(value: number, unit: string): string {
   if (unit === 's') return `${value.toFixed(3)} s`;
   if (unit === 'ms') return `${value.toFixed(3)} ms`;
   if (unit === 'chunks') return `${value.toFixed(0)} ${unit}`;
+  if (unit === 'recall@10') return value.toFixed(3);
   return `${value.toFixed(1)} ${unit}`;
 }
 
@@ -315,6 +316,8 @@ async function main(): Promise<void> {
     '    Sizes: the turn part alone runs first with 1k and 10k chunks (1 and 10 per document; quick: 1k), 100 turns',
     '    each (quick 40). When the HNSW graphs are on by default (DEFAULT_ANN_MIN_CHUNKS; off today), the bench builds',
     "    the Agent's graph after the fill (build time, RSS per 100k in details) and saves it beside search.db.",
+    "    Recall@10 = after each fill, the vector top 10 of the turns' first 100 questions as the api ranks them (vector",
+    '    cache on: the int8 first pass, or the graph) against the plain exact scan (no cache), in the bench process.',
     '    Listing = one conversation of 1,000 messages (quick 400) made by 500 sequential turns through the api against',
     '    an instant upstream, then GET …/messages?limit=200 through every page, 30 times (quick 10): goal on one page.',
     '',

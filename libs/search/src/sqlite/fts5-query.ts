@@ -34,12 +34,28 @@ export const quoteFts = (term: string): string => `"${term.replaceAll('"', '""')
  */
 export const ownerToken = (ownerId: string): string => `o${Buffer.from(ownerId, 'utf8').toString('hex')}`;
 
+/** Whether a query's split between rows with rarer words and the rest is about the rows holding `others` or not. */
+export interface OtherTerms {
+  readonly terms: readonly string[];
+  /** true: rows holding one of `terms` and one of `others`; false: rows holding one of `terms` and none of `others`. */
+  readonly present: boolean;
+}
+
 /**
  * Any of the terms in the text column; with owner tokens, only in rows of those owners (FTS5 intersects the
- * posting lists, so a few owners' rows are found without scoring everyone else's).
+ * posting lists, so a few owners' rows are found without scoring everyone else's). With `others`, rows holding (or
+ * not holding) one of those words as well: their phrases follow the terms', so bm25() adds a row's per-word parts
+ * in the same order as the expression of `[...terms, ...others.terms]` and gives the same score, bit for bit.
  */
-export function matchExpression(terms: readonly string[], ownerIds: readonly string[] | null): string {
-  const text = `text : (${terms.map(quoteFts).join(' OR ')})`;
+export function matchExpression(
+  terms: readonly string[],
+  ownerIds: readonly string[] | null,
+  others?: OtherTerms,
+): string {
+  const column = (words: readonly string[]) => `text : (${words.map(quoteFts).join(' OR ')})`;
+  let text = column(terms);
+  if (others && others.terms.length > 0)
+    text = `(${text} ${others.present ? 'AND' : 'NOT'} ${column(others.terms)})`;
   if (!ownerIds) return text;
   return `${text} AND owner : (${ownerIds.map((id) => quoteFts(ownerToken(id))).join(' OR ')})`;
 }

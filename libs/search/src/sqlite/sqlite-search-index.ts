@@ -7,12 +7,14 @@
 // - `<ix>__fts`: contentless FTS5 (unicode61, diacritics removed) over the text, plus an `owner` column holding one
 //   token per owner so that a MATCH finds only the allowed owners' rows; ranked with bm25() weighting owner at 0.
 //
-// Both legs filter by owner inside the query: BM25 by the owner tokens in the MATCH (a few owners) and always by
-// the chunk's owner in a join; the vector leg reads only the allowed owners' documents.
+// Both legs filter by owner inside the query: BM25 by the owner tokens in the MATCH (a few owners; beyond
+// MAX_OWNER_TOKENS by the chunk's owner in a join); the vector leg reads only the allowed owners' documents.
 //
 // The vector leg is an exact cosine scan over the allowed owners' packed BLOBs, decoded once and kept in an LRU
-// cache; its inner loop runs in a small WebAssembly SIMD module with the JavaScript loop's exact arithmetic
-// (wasm-scan.ts). The scan figures below were measured with the JavaScript loop, ~2.5x slower than the module. sqlite-vec 0.1.9 installs and loads (DatabaseSync { allowExtension: true }) and was measured on
+// cache with int8 codes of the same vectors: a first pass over the codes (int8-scan.ts, WebAssembly SIMD, the codes
+// resident in the module's memory) leaves only the vectors that may be among the best, by a proven error bound, to
+// score exactly; documents that are not cached are scored exactly in a small WebAssembly SIMD module with the
+// JavaScript loop's exact arithmetic (wasm-scan.ts). Either way the scores and the ranking are the exact scan's. The scan figures below were measured with the JavaScript loop, ~2.5x slower than the module. sqlite-vec 0.1.9 installs and loads (DatabaseSync { allowExtension: true }) and was measured on
 // 100,000 chunks of 384 dimensions, 500 owners (2-core VM, same load): its scalar vec_distance_cosine over per-chunk
 // rows ≈ 138 ms over all of them, this scan ≈ 73 ms (cached), its vec0 KNN ≈ 51 ms on one 100,000-vector
 // partition; for three owners (~600 chunks) this scan ≈ 0.35 ms, vec0 ≈ 0.6 ms. vec0 would need a partition per
@@ -42,15 +44,26 @@ import {
   type SearchIndexStats,
   type SearchQuery,
 } from '../search-index.port.js';
-import { foldTerm, matchExpression, MAX_OWNER_TOKENS, ownerToken, queryTerms } from './fts5-query.js';
+import {
+  foldTerm,
+  matchExpression,
+  MAX_OWNER_TOKENS,
+  ownerToken,
+  queryTerms,
+  type OtherTerms,
+} from './fts5-query.js';
 import { packVectors, TopScores, unitVector, unpackVectors } from './packed-vectors.js';
 import { AnnIndexes, type AnnProgress, type OwnerDocument } from './ann-index.js';
 import { VectorScanner } from './wasm-scan.js';
+import { Int8Block, int8Available, Int8Scan } from './int8-scan.js';
 
 export interface SqliteSearchIndexOptions {
   /** The database file, or ':memory:'. */
   readonly path: string;
-  /** Memory for decoded embeddings, most recently used kept (default 256 MiB, ≈170,000 chunks of 384 floats). */
+  /**
+   * Memory for decoded embeddings and their int8 codes, most recently used kept (default 256 MiB, ≈139,000 chunks of
+   * 384 dimensions: 1,536 bytes of floats, 384 of codes and 8 of scale each).
+   */
   readonly vectorCacheBytes?: number;
   /**
    * Approximate nearest neighbours (HNSW) for owners with at least `minChunks` chunks (default: off, see
@@ -72,6 +85,28 @@ const DEFAULT_VECTOR_CACHE_BYTES = 256 * 1024 * 1024;
 
 /** Below this many chunks every query term is kept: the BM25 leg is cheap anyway. */
 const PRUNE_MIN_CHUNKS = 1000;
+/**
+ * Query words in at least this share of a large index's chunks are matched only in rows that also hold a rarer
+ * word of the query (bm25Leg); when the bound does not hold at the first share, the next one is tried (fewer rows
+ * of frequent words alone to rule out, more rows scored), then the whole query. Measured on the bench corpus
+ * (100,000 chunks, one owner): at 5 % two queries in three keep the whole query's list from the bound alone, at
+ * ~25 ms against ~95 ms for the whole query; at 20 % nearly all of them, at ~40 ms.
+ */
+const FREQUENT_SHARES = [0.05, 0.2] as const;
+/** FTS5's bm25() k1 (fts5_aux.c): a word's part of a row's score is below its IDF × (k1 + 1). */
+const BM25_K1 = 1.2;
+const OWNER_TOKEN_SHAPE = /^o[0-9a-f]+$/;
+/** How a BM25 MATCH keeps to the allowed owners (bm25Leg). */
+type OwnerFilter = 'tokens' | 'join' | 'none';
+/** A join's lookup per matched row against FTS5's read of one posting of an owner token, measured: ~25. */
+const JOIN_ROW_COST = 25;
+
+/** FTS5's IDF of a word held by `rows` of `total` rows (fts5_aux.c, fts5Bm25GetData). */
+const bm25Idf = (total: number, rows: number): number => {
+  const idf = Math.log((total - rows + 0.5) / (rows + 0.5));
+  return idf <= 0 ? 1e-6 : idf;
+};
+
 /** Document frequencies are looked up again after this long, or once the index grew or shrank by a tenth. */
 const TERM_STATS_TTL_MS = 60_000;
 const MAX_CACHED_TERMS = 50_000;
@@ -84,46 +119,62 @@ interface IndexRecord {
   incarnation: string;
 }
 
+/** A document row's decoded embeddings, and their int8 codes for the scan's first pass (int8-scan.ts). */
+interface CachedVectors {
+  readonly vectors: Float32Array;
+  readonly codes: Int8Block | null;
+}
+
 /**
  * Decoded embeddings per document row. A row's vectors never change (an upsert writes a new row, and row ids are
  * AUTOINCREMENT, never reused), so an entry is valid as long as its key exists: no invalidation is needed, and
- * writes of other processes simply miss the cache.
+ * writes of other processes simply miss the cache. An evicted entry gives its codes' memory back.
  */
 class VectorCache {
-  private readonly entries = new Map<string, Float32Array>();
+  private readonly entries = new Map<string, CachedVectors>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
 
-  get(key: string): Float32Array | undefined {
-    const vectors = this.entries.get(key);
-    if (vectors) {
+  get(key: string): CachedVectors | undefined {
+    const cached = this.entries.get(key);
+    if (cached) {
       this.entries.delete(key);
-      this.entries.set(key, vectors);
+      this.entries.set(key, cached);
     }
-    return vectors;
+    return cached;
   }
 
-  set(key: string, vectors: Float32Array): void {
-    if (vectors.byteLength > this.maxBytes) return;
-    this.entries.set(key, vectors);
-    this.bytes += vectors.byteLength;
+  /** Caches the vectors (with codes when the scan can use them); undefined when they exceed the whole budget. */
+  set(key: string, vectors: Float32Array, count: number, dimensions: number): CachedVectors | undefined {
+    if (vectors.byteLength + count * dimensions > this.maxBytes) return undefined;
+    const cached = { vectors, codes: Int8Block.encode(vectors, count, dimensions) };
+    this.entries.set(key, cached);
+    this.bytes += size(cached);
     for (const [oldest, evicted] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(oldest);
-      this.bytes -= evicted.byteLength;
+      this.drop(evicted);
     }
+    return cached;
   }
 
   forget(prefix: string): void {
-    for (const [key, vectors] of this.entries) {
+    for (const [key, cached] of this.entries) {
       if (key.startsWith(prefix)) {
         this.entries.delete(key);
-        this.bytes -= vectors.byteLength;
+        this.drop(cached);
       }
     }
   }
+
+  private drop(cached: CachedVectors): void {
+    this.bytes -= size(cached);
+    cached.codes?.release();
+  }
 }
+
+const size = (cached: CachedVectors): number => cached.vectors.byteLength + (cached.codes?.bytes ?? 0);
 
 interface DocumentRow {
   doc_rowid: number;
@@ -482,6 +533,15 @@ export class SqliteSearchIndex implements SearchIndex {
    * add nothing to a score, yet matching them scores nearly every row. What is lost is only the tail of chunks that
    * hold nothing but those words, at near-zero scores. A query of such words alone, or whose rarer words match
    * nothing, runs in full.
+   *
+   * bm25() costs FTS5 about as much per matched row as anything else in a search (instance lists and the row's
+   * size), and words found in a few percent of the chunks ("what", "about") match a large share of a big owner's
+   * rows. So the remaining words are split into rare ones and frequent ones (FREQUENT_SHARES), and only rows holding
+   * a rare word are scored, in two MATCHes (with a frequent word too, and without any) that give each row the very
+   * score of the whole query. A row holding frequent words only scores at most the sum of their IDFs × (k1 + 1);
+   * when the weakest of the best `candidates` rows beats that, no such row can enter the list, and it is the whole
+   * query's, ties and all. Otherwise the split is tried again with fewer words counted frequent, then the whole query
+   * runs.
    */
   private bm25Leg(
     index: string,
@@ -495,24 +555,76 @@ export class SqliteSearchIndex implements SearchIndex {
     if (terms.length === 0) return [];
     const t = tables(index);
     const ownerTokens = ownerIds.length <= MAX_OWNER_TOKENS ? ownerIds : null;
-    const run = (words: readonly string[]): number[] =>
-      this.all<{ id: number }>(
-        `SELECT ${t.fts}.rowid AS id FROM ${t.fts} JOIN ${t.chunks} c ON c.id = ${t.fts}.rowid
-         WHERE ${t.fts} MATCH ? AND c.owner_id IN (SELECT value FROM json_each(?))
-         ${tagIds ? `AND c.id IN (SELECT chunk FROM ${t.tags} WHERE tag_id IN (SELECT value FROM json_each(?)))` : ''}
-         ORDER BY bm25(${t.fts}, 1.0, 0.0), ${t.fts}.rowid LIMIT ?`,
-        matchExpression(words, ownerTokens),
-        json(ownerIds),
+    const statement = (filter: OwnerFilter) =>
+      `SELECT ${t.fts}.rowid AS id, bm25(${t.fts}, 1.0, 0.0) AS score FROM ${t.fts}
+       ${filter === 'join' ? `JOIN ${t.chunks} c ON c.id = ${t.fts}.rowid` : ''}
+       WHERE ${t.fts} MATCH ? ${filter === 'join' ? 'AND c.owner_id IN (SELECT value FROM json_each(?))' : ''}
+       ${tagIds ? `AND ${t.fts}.rowid IN (SELECT chunk FROM ${t.tags} WHERE tag_id IN (SELECT value FROM json_each(?)))` : ''}
+       ORDER BY score, ${t.fts}.rowid LIMIT ?`;
+    // How the owners are kept to (an owner phrase adds nothing to a score: its weight is 0, so every filter gives the
+    // same scores). Their tokens in the MATCH make FTS5 walk their whole posting list (bm25() counts every phrase's
+    // rows for its IDF, and intersects): fine for owners of a few chunks, ~10 ms per MATCH for 100,000. A join
+    // checks each matched row instead, ~25 times a posting's cost, so it wins when the words match far fewer rows
+    // than the owners hold; and when the owners hold every chunk of the index there is nothing to check.
+    let held: number | undefined;
+    const filterFor = (rows: number): OwnerFilter => {
+      held ??= this.ownerChunks(index, ownerIds);
+      if (held === record.chunks) return 'none';
+      if (!ownerTokens) return 'join';
+      return held <= JOIN_ROW_COST * rows ? 'tokens' : 'join';
+    };
+    const ranked = (words: readonly string[], others?: OtherTerms, filter?: OwnerFilter) => {
+      const using = filter ?? (ownerTokens ? 'tokens' : 'join');
+      return this.all<{ id: number; score: number }>(
+        statement(using),
+        matchExpression(words, using === 'tokens' ? ownerTokens : null, others),
+        ...(using === 'join' ? [json(ownerIds)] : []),
         ...(tagIds ? [json(tagIds)] : []),
         candidates,
-      ).map((row) => row.id);
-    if (record.chunks < PRUNE_MIN_CHUNKS) return run(terms);
-    const informative = terms.filter(
-      (term) => 2 * this.documentFrequency(index, record, term) < record.chunks,
-    );
-    if (informative.length === 0 || informative.length === terms.length) return run(terms);
-    const pruned = run(informative);
-    return pruned.length > 0 ? pruned : run(terms);
+      );
+    };
+    const ids = (rows: readonly { id: number }[]) => rows.map((row) => row.id);
+    if (record.chunks < PRUNE_MIN_CHUNKS) return ids(ranked(terms));
+    const frequencies = new Map(terms.map((term) => [term, this.documentFrequency(index, record, term)]));
+    const informative = terms.filter((term) => 2 * frequencies.get(term)! < record.chunks);
+    const words = informative.length === 0 ? terms : informative;
+    const frequency = (term: string) => frequencies.get(term)!;
+    // An owner token typed as a word is never counted frequent: its fts5vocab count includes the owner column. The
+    // frequent words go last, rarest first, in every MATCH below: the same phrase order, so the same scores.
+    const frequent = words
+      .filter(
+        (term) =>
+          frequency(term) >= FREQUENT_SHARES[0]! * record.chunks && !OWNER_TOKEN_SHAPE.test(foldTerm(term)),
+      )
+      .sort((a, b) => frequency(a) - frequency(b));
+    const ordered = [...words.filter((term) => !frequent.includes(term)), ...frequent];
+    const rows = (list: readonly string[]) => list.reduce((sum, term) => sum + frequency(term), 0);
+    let found: number[] | null = null;
+    for (const share of FREQUENT_SHARES) {
+      const high = frequent.filter((term) => frequency(term) >= share * record.chunks);
+      const low = ordered.slice(0, ordered.length - high.length);
+      if (low.length === 0 || high.length === 0) continue;
+      const filter = filterFor(rows(low));
+      const best = [
+        ...ranked(low, { terms: high, present: true }, filter),
+        ...ranked(low, { terms: high, present: false }, filter),
+      ]
+        .sort((a, b) => a.score - b.score || a.id - b.id)
+        .slice(0, candidates);
+      const ceiling = high.reduce(
+        (sum, term) => sum + (BM25_K1 + 1) * bm25Idf(record.chunks, frequency(term)),
+        0,
+      );
+      // bm25() is negated: the best row has the lowest value.
+      if (best.length === candidates && -best[candidates - 1]!.score > ceiling) {
+        found = ids(best);
+        break;
+      }
+    }
+    found ??= ids(ranked(ordered, undefined, filterFor(rows(words))));
+    return found.length > 0 || words.length === terms.length
+      ? found
+      : ids(ranked(terms, undefined, filterFor(rows(terms))));
   }
 
   /**
@@ -539,6 +651,17 @@ export class SqliteSearchIndex implements SearchIndex {
       stats.frequencies.set(folded, frequency);
     }
     return frequency;
+  }
+
+  /** How many chunks the owners hold (the owner index covers it). */
+  private ownerChunks(index: string, ownerIds: readonly string[]): number {
+    return (
+      this.get<{ chunks: number | null }>(
+        `SELECT sum(chunk_count) AS chunks FROM ${tables(index).documents}
+         WHERE owner_id IN (SELECT value FROM json_each(?))`,
+        json(ownerIds),
+      )?.chunks ?? 0
+    );
   }
 
   /**
@@ -581,6 +704,8 @@ export class SqliteSearchIndex implements SearchIndex {
     }
     if (exactOwners.length === 0) return top.best();
     const scanner = new VectorScanner(query);
+    // Cached documents go through their int8 codes first; the others (not cacheable) are scanned exactly here.
+    const coarse = int8Available(record.dimensions) ? new Int8Scan(query, candidates) : null;
     const tagged = tagIds
       ? new Set(
           this.all<{ chunk: number }>(
@@ -591,6 +716,7 @@ export class SqliteSearchIndex implements SearchIndex {
           ).map((row) => row.chunk),
         )
       : null;
+    const keep = tagged ? (id: number) => tagged.has(id) : undefined;
     // The owner index covers this listing: no embedding is read unless the cache misses it.
     const documents = this.all<{ doc_rowid: number; first_chunk: number; chunk_count: number }>(
       `SELECT doc_rowid, first_chunk, chunk_count FROM ${t.documents}
@@ -601,17 +727,23 @@ export class SqliteSearchIndex implements SearchIndex {
     );
     for (const { doc_rowid: docRowid, first_chunk: first, chunk_count: count } of documents) {
       const key = `${record.incarnation}:${docRowid}`;
-      let packed = this.vectorCache.get(key);
+      let cached = this.vectorCache.get(key);
+      let packed = cached?.vectors;
       if (!packed) {
         packed = unpackVectors(this.documentVectors(index, docRowid));
-        this.vectorCache.set(key, packed);
+        cached = this.vectorCache.set(key, packed, count, record.dimensions);
+      }
+      if (coarse && cached?.codes) {
+        coarse.offer(cached.codes, packed, first, keep);
+        continue;
       }
       const scores = scanner.score(packed, count);
       for (let i = 0; i < count; i++) {
-        if (tagged && !tagged.has(first + i)) continue;
+        if (keep && !keep(first + i)) continue;
         top.offer(first + i, scores[i]!);
       }
     }
+    coarse?.exact(top);
     return top.best();
   }
 

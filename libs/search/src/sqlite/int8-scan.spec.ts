@@ -1,0 +1,89 @@
+import { dotAt, packVectors, TopScores, unitVector, unpackVectors } from './packed-vectors.js';
+import { Int8Block, int8Available, Int8Scan } from './int8-scan.js';
+
+describe('Int8Scan', () => {
+  let seed = 23;
+  const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647) * 2 - 1;
+  const vectors = (count: number, dimensions: number) =>
+    Array.from({ length: count }, () => Array.from({ length: dimensions }, random));
+  const packed = (rows: number[][], dimensions: number) => unpackVectors(packVectors(rows, dimensions));
+
+  /** The exact scan's answer: every vector scored with dotAt, the best `capacity` by score then id. */
+  const exactBest = (
+    blocks: readonly { floats: Float32Array; first: number; count: number }[],
+    query: Float32Array,
+    capacity: number,
+    keep?: (id: number) => boolean,
+  ) => {
+    const top = new TopScores(capacity);
+    for (const { floats, first, count } of blocks)
+      for (let i = 0; i < count; i++)
+        if (!keep || keep(first + i)) top.offer(first + i, dotAt(floats, i * query.length, query));
+    return top.best();
+  };
+
+  it('finds exactly the best vectors of the exact scan, ties and filters included, for any dimension count', () => {
+    for (const dimensions of [384, 8, 7, 100]) {
+      expect(int8Available(dimensions)).toBe(true);
+      const blocks: { floats: Float32Array; first: number; count: number; codes: Int8Block }[] = [];
+      let first = 1;
+      for (const count of [1, 37, 300, 5]) {
+        const rows = vectors(count, dimensions);
+        // Repeated vectors tie: the smaller id must win, as in the exact scan.
+        if (count > 10) rows[7] = rows[3]!;
+        const floats = packed(rows, dimensions);
+        blocks.push({ floats, first, count, codes: Int8Block.encode(floats, count, dimensions)! });
+        first += count + 10;
+      }
+      for (let q = 0; q < 5; q++) {
+        const query = unitVector(vectors(1, dimensions)[0]!)!;
+        for (const capacity of [1, 10, 50]) {
+          for (const keep of [undefined, (id: number) => id % 3 !== 0]) {
+            const scan = new Int8Scan(query, capacity);
+            for (const block of blocks) scan.offer(block.codes, block.floats, block.first, keep);
+            const top = new TopScores(capacity);
+            scan.exact(top);
+            expect(top.best()).toEqual(exactBest(blocks, query, capacity, keep));
+            // The point of the first pass: it leaves far fewer vectors to score exactly.
+            if (dimensions === 384 && capacity === 10) expect(scan.rescored).toBeLessThan(200);
+          }
+        }
+      }
+      for (const block of blocks) block.codes.release();
+    }
+  });
+
+  it('scores the zero vector 0, like the exact scan, and ranks it by id among equal scores', () => {
+    const dimensions = 16;
+    const rows = [new Array<number>(dimensions).fill(0), ...vectors(3, dimensions)];
+    const floats = packed(rows, dimensions);
+    const codes = Int8Block.encode(floats, rows.length, dimensions)!;
+    const query = unitVector(vectors(1, dimensions)[0]!)!;
+    const scan = new Int8Scan(query, 4);
+    scan.offer(codes, floats, 100);
+    const top = new TopScores(4);
+    scan.exact(top);
+    expect(top.best()).toEqual(exactBest([{ floats, first: 100, count: rows.length }], query, 4));
+    codes.release();
+  });
+
+  it('reuses the memory of released blocks, merged with their free neighbours', () => {
+    const dimensions = 32;
+    const floats = packed(vectors(64, dimensions), dimensions);
+    const a = Int8Block.encode(floats, 64, dimensions)!;
+    const b = Int8Block.encode(floats, 64, dimensions)!;
+    const c = Int8Block.encode(floats, 64, dimensions)!;
+    a.release();
+    b.release();
+    // a and b merged: a block of both their sizes fits where a was.
+    const both = Int8Block.encode(packed(vectors(128, dimensions), dimensions), 128, dimensions)!;
+    expect(both.at).toBe(a.at);
+    // Releasing twice gives nothing back twice.
+    both.release();
+    both.release();
+    c.release();
+    const again = Int8Block.encode(floats, 64, dimensions)!;
+    expect(again.at).toBe(a.at);
+    again.release();
+  });
+});
