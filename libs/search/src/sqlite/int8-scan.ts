@@ -13,26 +13,8 @@
 // dots(query, codes, count, dimensions, out): for each of `count` rows of `dimensions` int8 codes from byte `codes`,
 // the int32 dot product with the `dimensions` int16 values at byte `query`, stored at `out`.
 import { dotAt } from './packed-vectors.js';
+import { I32, instantiate, oneFunctionModule, simd, V128 } from './wasm-module.js';
 
-const uleb = (value: number): number[] => {
-  const bytes: number[] = [];
-  do {
-    let byte = value & 0x7f;
-    value >>>= 7;
-    if (value !== 0) byte |= 0x80;
-    bytes.push(byte);
-  } while (value !== 0);
-  return bytes;
-};
-const section = (id: number, items: number[][]): number[] => {
-  const content = [...uleb(items.length), ...items.flat()];
-  return [id, ...uleb(content.length), ...content];
-};
-const simd = (op: number): number[] => [0xfd, ...uleb(op)];
-const name = (text: string): number[] => [text.length, ...Array.from(text, (c) => c.charCodeAt(0))];
-
-const I32 = 0x7f;
-const V128 = 0x7b;
 const V128_LOAD = 0x00;
 const V128_CONST = 0x0c;
 const I32X4_EXTRACT_LANE = 0x1b;
@@ -79,22 +61,7 @@ const BODY = [
   ...[0x20, 5, 0x41, 1, 0x6a, 0x21, 5, 0x0c, 0], // row += 1
   ...[0x0b, 0x0b, 0x0b],
 ];
-const MODULE_BYTES = new Uint8Array([
-  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-  ...section(1, [[0x60, 5, I32, I32, I32, I32, I32, 0]]),
-  ...section(3, [[0]]),
-  ...section(5, [[0, 1]]),
-  ...section(7, [
-    [...name('memory'), 2, 0],
-    [...name('dots'), 0, 0],
-  ]),
-  ...section(10, [[...uleb(BODY.length), ...BODY]]),
-]);
-
-interface WebAssemblyApi {
-  readonly Module: new (bytes: Uint8Array) => object;
-  readonly Instance: new (module: object) => { readonly exports: unknown };
-}
+const MODULE_BYTES = oneFunctionModule('dots', BODY);
 
 interface Exports {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
@@ -164,9 +131,8 @@ let compiled: { wasm: Exports; arena: Arena } | null | undefined;
 
 function module(): { wasm: Exports; arena: Arena } | null {
   if (compiled === undefined) {
-    const api = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly;
     try {
-      const wasm = api ? (new api.Instance(new api.Module(MODULE_BYTES)).exports as Exports) : null;
+      const wasm = instantiate<Exports>(MODULE_BYTES);
       compiled = wasm ? { wasm, arena: new Arena(wasm) } : null;
     } catch {
       compiled = null;

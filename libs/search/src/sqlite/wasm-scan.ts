@@ -10,26 +10,8 @@
 // score(query, vectors, count, dimensions, out): for each of `count` vectors of `dimensions` Float32 values from
 // byte `vectors`, the dot product with the `dimensions` Float64 values at byte `query`, stored as Float64 at `out`.
 import { scoreVectors } from './packed-vectors.js';
+import { I32, instantiate, oneFunctionModule, simd, V128 } from './wasm-module.js';
 
-const uleb = (value: number): number[] => {
-  const bytes: number[] = [];
-  do {
-    let byte = value & 0x7f;
-    value >>>= 7;
-    if (value !== 0) byte |= 0x80;
-    bytes.push(byte);
-  } while (value !== 0);
-  return bytes;
-};
-const section = (id: number, items: number[][]): number[] => {
-  const content = [...uleb(items.length), ...items.flat()];
-  return [id, ...uleb(content.length), ...content];
-};
-const simd = (op: number): number[] => [0xfd, ...uleb(op)];
-const name = (text: string): number[] => [text.length, ...Array.from(text, (c) => c.charCodeAt(0))];
-
-const I32 = 0x7f;
-const V128 = 0x7b;
 const V128_LOAD = 0x00;
 const V128_CONST = 0x0c;
 const I8X16_SHUFFLE = 0x0d;
@@ -83,23 +65,7 @@ const BODY = [
   ...[0x20, 5, 0x41, 1, 0x6a, 0x21, 5, 0x0c, 0], // row += 1
   ...[0x0b, 0x0b, 0x0b],
 ];
-const MODULE_BYTES = new Uint8Array([
-  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-  ...section(1, [[0x60, 5, I32, I32, I32, I32, I32, 0]]),
-  ...section(3, [[0]]),
-  ...section(5, [[0, 1]]),
-  ...section(7, [
-    [...name('memory'), 2, 0],
-    [...name('score'), 0, 0],
-  ]),
-  ...section(10, [[...uleb(BODY.length), ...BODY]]),
-]);
-
-/** The part of the WebAssembly API used here (the project's lib settings declare no WebAssembly types). */
-interface WebAssemblyApi {
-  readonly Module: new (bytes: Uint8Array) => object;
-  readonly Instance: new (module: object) => { readonly exports: unknown };
-}
+const MODULE_BYTES = oneFunctionModule('score', BODY);
 
 interface Exports {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
@@ -110,9 +76,8 @@ let compiled: Exports | null | undefined;
 
 function instance(): Exports | null {
   if (compiled === undefined) {
-    const api = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly;
     try {
-      compiled = api ? (new api.Instance(new api.Module(MODULE_BYTES)).exports as Exports) : null;
+      compiled = instantiate<Exports>(MODULE_BYTES);
     } catch {
       compiled = null;
     }
