@@ -147,6 +147,33 @@ describe('regression replay (e2e)', () => {
     upstream.reset();
 
     const out = join(mkdtempSync(join(tmpdir(), 'replay-')), 'report');
+    /** Replays one recorded turn with the second model, which calls `tool` once and then answers; its report. */
+    const replayWithTool = async (
+      tool: string,
+      args: Record<string, string>,
+      messageId: string,
+      suffix: string,
+    ): Promise<ReplayReport> => {
+      upstream.reset();
+      upstream.set({
+        toolCall: (request) =>
+          (request.body as { messages: { role: string }[] }).messages.some((m) => m.role === 'tool')
+            ? undefined
+            : { name: tool, arguments: args },
+      });
+      const replayed = await runCli(
+        api,
+        'replay',
+        '--model',
+        'second-chat',
+        '--messages',
+        messageId,
+        '--out',
+        `${out}-${suffix}`,
+      );
+      expect(replayed.errors).toEqual([]);
+      return JSON.parse(readFileSync(`${out}-${suffix}.json`, 'utf8')) as ReplayReport;
+    };
     const run = await runCli(api, 'replay', '--model', 'second-chat', '--agent', agentId, '--out', out);
     expect(run.errors).toEqual([]);
     expect(run.lines.join('\n')).toContain('replayed 10 of 10 turns against second-chat');
@@ -266,25 +293,12 @@ describe('regression replay (e2e)', () => {
     expect(await revisions()).toEqual(before);
 
     // The live turn's tool loop: the second model searches the Knowledge, then answers from what it found.
-    upstream.reset();
-    upstream.set({
-      toolCall: (request) =>
-        (request.body as { messages: { role: string }[] }).messages.some((m) => m.role === 'tool')
-          ? undefined
-          : { name: 'search_knowledge', arguments: { query: 'Pompeii eruption' } },
-    });
-    const looped = await runCli(
-      api,
-      'replay',
-      '--model',
-      'second-chat',
-      '--messages',
+    const loop = await replayWithTool(
+      'search_knowledge',
+      { query: 'Pompeii eruption' },
       turns[1]!.message.id,
-      '--out',
-      `${out}-loop`,
+      'loop',
     );
-    expect(looped.errors).toEqual([]);
-    const loop = JSON.parse(readFileSync(`${out}-loop.json`, 'utf8')) as ReplayReport;
     expect(loop.turns[0]!.new).toMatchObject({
       steps: 2,
       toolCalls: [{ name: 'search_knowledge', ok: true }],
@@ -318,25 +332,12 @@ describe('regression replay (e2e)', () => {
     });
     expect(drafted.status).toBe(200);
     expect((await admin.post(`${CORE}/skills/${skill.body.id}/publish`)).status).toBe(200);
-    upstream.reset();
-    upstream.set({
-      toolCall: (request) =>
-        (request.body as { messages: { role: string }[] }).messages.some((m) => m.role === 'tool')
-          ? undefined
-          : { name: 'load_skill', arguments: { name: 'eruption-dates' } },
-    });
-    const skilled = await runCli(
-      api,
-      'replay',
-      '--model',
-      'second-chat',
-      '--messages',
+    const withSkill = await replayWithTool(
+      'load_skill',
+      { name: 'eruption-dates' },
       turns[2]!.message.id,
-      '--out',
-      `${out}-skill`,
+      'skill',
     );
-    expect(skilled.errors).toEqual([]);
-    const withSkill = JSON.parse(readFileSync(`${out}-skill.json`, 'utf8')) as ReplayReport;
     expect(withSkill.turns[0]!.new).toMatchObject({
       steps: 2,
       toolCalls: [{ name: 'load_skill', ok: true }],
