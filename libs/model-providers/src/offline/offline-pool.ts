@@ -61,8 +61,8 @@ interface PooledWorker {
  * concurrent 200,000-character prompts: +170 MB of RSS in two workers, measured), and held it until the worker
  * retired. At 128 MB of old generation and a young generation of 8 MB, the biggest tasks the routes accept still fit
  * (counting and answering 1,000,000 characters of mixed, CJK or random text; four 2,100,000-character message lists
- * at once on one worker), and the burst's peak fell by about half (README "Stalled readers"). A task that outgrows
- * it ends the worker: its tasks fail, and the next task starts a new one.
+ * at once on one worker), and the burst's peak RSS growth fell from +251–521 to +182–250 MB (README "Red-team
+ * rerun"). A task that outgrows it ends the worker: its tasks fail, and the next task starts a new one.
  */
 export const WORKER_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 } as const;
 
