@@ -5,7 +5,12 @@
 // loads ~1,100 modules, and compiling them is a tenth of a cold start; the cache (NODE_COMPILE_CACHE, else
 // `<tmpdir>/node-compile-cache`, keyed by each file's content) lets every start after the first skip it.
 import { enableCompileCache } from 'node:module';
-import { collectStartupGarbage, holdYoungGeneration, releaseYoungGeneration } from './young-generation.js';
+import {
+  BurstCollector,
+  collectStartupGarbage,
+  holdYoungGeneration,
+  releaseYoungGeneration,
+} from './young-generation.js';
 
 async function main(): Promise<void> {
   const started = performance.now();
@@ -22,6 +27,7 @@ async function main(): Promise<void> {
   const app = await startApi(config, logger);
   releaseYoungGeneration();
   collectStartupGarbage();
+  BurstCollector.start();
   logger.info(
     {
       port: config.port,

@@ -9,8 +9,9 @@
 //
 // Other contexts hand their own heavy pure functions to the same pool with `runPooled` (a compiled module of theirs
 // and the name of an exported function; conversations plan compaction and count a history's tokens this way), so
-// the api has one bounded set of worker threads: at most POOL_SIZE (never more than the machine's cores), and a
-// task beyond waits in a worker's queue instead of starting another thread.
+// the api has one bounded set of worker threads: at most POOL_SIZE (one core fewer than the machine has, so the event
+// loop keeps one; at least one, at most two), and a task beyond waits in a worker's queue instead of starting
+// another thread.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +20,13 @@ import { offlineSetupModule } from './offline-responder.js';
 import { runOfflineTask, taskSize, type OfflineTask, type PooledCall } from './offline-tasks.js';
 
 export const INLINE_CHARS = 16_384;
-const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism()));
+/**
+ * Worker threads at most: the cores but the event loop's, between one and two. Each worker loads the tokenizer's
+ * tables (~65 MB) and keeps a heap of its own, and on two cores a second worker only competes with the event loop:
+ * 50 concurrent 200,000-character prompts peaked ~87 MB higher with two workers than with one (README "Red-team
+ * rerun").
+ */
+export const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1));
 const WORKER_URL = new URL('./offline-worker.js', import.meta.url);
 const HAS_WORKER = existsSync(fileURLToPath(WORKER_URL));
 /** The compiled tree the worker may load modules from (dist/): a pooled call names a module inside it. */
