@@ -33,8 +33,16 @@ const finish = (reason: string | null | undefined): ChatResult['finishReason'] |
 
 const undici = lazyModule<typeof import('undici')>('undici');
 
+/** Where a request goes, as undici's `request(url)` would split it (origin, path with query). */
+interface Target {
+  readonly origin: string;
+  readonly path: string;
+}
+
 export class ChatTransport {
   private pool: Agent | undefined;
+  /** Parsed once per base URL and path: `request(url)` parsed the URL (WHATWG) on every call. */
+  private readonly targets = new Map<string, Target>();
 
   private get agent(): Agent {
     return (this.pool ??= new (undici().Agent)({
@@ -177,9 +185,11 @@ export class ChatTransport {
         `model '${model.key}' has no upstream key (${model.apiKeyEnv} is not set)`,
       );
     try {
-      const response = await undici().request(`${model.baseUrl!.replace(/\/+$/, '')}${path}`, {
+      const { origin, path: target } = this.target(model.baseUrl!, path);
+      const response = await this.agent.request({
+        origin,
+        path: target,
         method: 'POST',
-        dispatcher: this.agent,
         headers: {
           'content-type': 'application/json',
           accept: stream ? 'text/event-stream' : 'application/json',
@@ -203,6 +213,20 @@ export class ChatTransport {
     } catch (error) {
       throw this.mapError(model, error, signal);
     }
+  }
+
+  private target(baseUrl: string, path: string): Target {
+    const key = `${baseUrl}\u0000${path}`;
+    let target = this.targets.get(key);
+    if (!target) {
+      const url = new URL(`${baseUrl.replace(/\/+$/, '')}${path}`);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new TypeError(`the URL must start with http: or https: (${url.protocol})`);
+      target = { origin: url.origin, path: url.search ? `${url.pathname}${url.search}` : url.pathname };
+      if (this.targets.size >= 1000) this.targets.clear();
+      this.targets.set(key, target);
+    }
+    return target;
   }
 
   /** Awaits one read of the body, mapping its failures. */
