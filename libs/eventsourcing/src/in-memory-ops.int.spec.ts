@@ -100,6 +100,22 @@ describe('compactOps', () => {
       }),
     ]);
   });
+
+  it('with mergeIncrements, sums runs of increments without changing the ops it was given', () => {
+    // A projector may share one `by` between the documents of an event (the usage projector does).
+    const by = { calls: 1, cost: 0.25 };
+    const ops = [1, 2, 3].flatMap((position) => [
+      at(position, { kind: 'increment', collection: C, id: 'key', by }),
+      at(position, { kind: 'increment', collection: C, id: 'user', by }),
+    ]);
+    const given = structuredClone(ops);
+    expect(compactOps(ops, { mergeIncrements: true })).toEqual([
+      at(3, { kind: 'increment', collection: C, id: 'key', by: { calls: 3, cost: 0.75 } }),
+      at(3, { kind: 'increment', collection: C, id: 'user', by: { calls: 3, cost: 0.75 } }),
+    ]);
+    expect(ops).toEqual(given);
+    expect(by).toEqual({ calls: 1, cost: 0.25 });
+  });
 });
 
 describe('matchesFilter', () => {

@@ -1,6 +1,6 @@
 // Applies pending write ops to a committed document in memory, so a projector reading its own state inside a batch
 // sees the writes of the batch's earlier events exactly as the store will after commit.
-import type { Filter, PositionedOp, StoredDocument } from '#read-store';
+import type { Filter, PositionedOp, StoredDocument, WriteOp } from '#read-store';
 
 /**
  * A batch's pending writes in order, and by document: a read inside the batch applies its document's own writes only,
@@ -65,6 +65,12 @@ export function applyOpsInMemory(
   return doc as StoredDocument | null;
 }
 
+/** A run of increments merged into one op that compactOps made, and so may add into. */
+interface Sum {
+  position: number;
+  readonly op: Extract<WriteOp, { kind: 'increment' }> & { readonly by: Record<string, number> };
+}
+
 /**
  * Folds a batch's writes to each document into as few ops as give the same result under the store's position
  * guard: an upsert absorbs the patches after it, consecutive patches merge, a delete supersedes what came before.
@@ -80,6 +86,9 @@ export function compactOps(
 ): PositionedOp[] {
   const out: (PositionedOp | null)[] = [];
   const open = new Map<string, number>();
+  // Increments merged here, whose `by` this function made: the next increment of the run adds into it in place
+  // instead of copying it again (a projector's ops may share one `by` between documents, so theirs are never written).
+  const sums = new Set<PositionedOp>();
   for (const current of ops) {
     const { op } = current;
     const id = op.kind === 'upsert' ? op.doc.id : op.id;
@@ -97,9 +106,13 @@ export function compactOps(
         doc[field] = ((doc[field] as number | undefined) ?? 0) + by;
       merged = { position: current.position, op: { ...previous.op, doc } };
     } else if (options.mergeIncrements && previous?.op.kind === 'increment' && op.kind === 'increment') {
-      const by: Record<string, number> = { ...previous.op.by };
-      for (const [field, amount] of Object.entries(op.by)) by[field] = (by[field] ?? 0) + amount;
-      merged = { position: current.position, op: { ...previous.op, by } };
+      const sum: Sum = sums.has(previous)
+        ? (previous as Sum)
+        : { position: 0, op: { ...previous.op, by: { ...previous.op.by } } };
+      sum.position = current.position;
+      for (const field in op.by) sum.op.by[field] = (sum.op.by[field] ?? 0) + op.by[field]!;
+      sums.add(sum);
+      merged = sum;
     } else if (previous?.op.kind === 'patch' && op.kind === 'patch')
       merged = { position: current.position, op: { ...previous.op, set: { ...previous.op.set, ...op.set } } };
     else if (previous?.op.kind === 'delete' && op.kind === 'patch') merged = previous;
