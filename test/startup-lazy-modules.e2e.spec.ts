@@ -10,8 +10,21 @@ import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { ADMIN_KEY, client, CORE, tempDataDir, uniqueName } from './support/api.js';
 import { spawnApi, stopProcess, type ApiProcess } from './support/process.js';
 
-/** Loaded at the first request that needs them, never at start-up. */
-const LAZY_PACKAGES = ['yaml', 'yauzl', 'fflate', 'file-type', 'csv-parse', 'tar-stream'];
+/**
+ * Loaded at the first request that needs them, never at start-up (Fastify's JSON Schema compilers: at the first route
+ * with a Fastify schema, which the api has none of).
+ */
+const LAZY_PACKAGES = [
+  'yaml',
+  'yauzl',
+  'fflate',
+  'file-type',
+  'csv-parse',
+  'tar-stream',
+  '@fastify/ajv-compiler',
+  '@fastify/fast-json-stringify-compiler',
+  'ajv',
+];
 
 /**
  * Appends the name of every npm package the process loads, and the path of every compiled module of ours (`dist/…`),
