@@ -1,11 +1,18 @@
 // Builds and starts the api: Fastify, the Nest application, projections (in embedded mode), the admin bootstrap,
 // then listens. Used by main.ts and by the end-to-end tests, which start it on a random port with their own DATA_DIR.
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import type { Type } from '@nestjs/common';
 import { DiscoveryService, NestFactory } from '@nestjs/core';
 import fastifyMultipart from '@fastify/multipart';
-import type { FastifyError, FastifyReply, FastifyRequest, RawServerDefault } from 'fastify';
+import type {
+  FastifyError,
+  FastifyReply,
+  FastifyRequest,
+  FastifyServerOptions,
+  RawServerDefault,
+} from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
@@ -61,12 +68,32 @@ const missingHost = (request: IncomingMessage): boolean =>
 /** Largest uploaded file (a Knowledge document). */
 export const UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
 
+/** Fastify's own dependencies, required from where Fastify is installed. */
+const fastifyRequire = createRequire(createRequire(import.meta.url).resolve('fastify'));
+type SchemaCompilers = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
+type CompilerFactory = (...args: unknown[]) => unknown;
+const onFirstUse = (pkg: string): CompilerFactory => {
+  let build: CompilerFactory | undefined;
+  return (...args) => (build ??= (fastifyRequire(pkg) as () => CompilerFactory)())(...args);
+};
+
+/**
+ * Fastify's JSON Schema compilers (ajv and fast-json-stringify, 113 modules) as Fastify builds them by default, but
+ * required when a route first declares a Fastify schema instead of when Fastify is created: no route of the api does
+ * (bodies are checked with zod), so a start does not load them.
+ */
+const schemaCompilersOnFirstUse = {
+  buildValidator: onFirstUse('@fastify/ajv-compiler'),
+  buildSerializer: onFirstUse('@fastify/fast-json-stringify-compiler'),
+} as SchemaCompilers;
+
 export async function createApi(
   config: PlatformConfig,
   logger: Logger = createLogger(config),
 ): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
+    schemaController: { compilersFactory: schemaCompilersOnFirstUse },
     routerOptions: { maxParamLength: 200 },
     // Errors the router raises before Nest sees the request (bad URL encoding, over-long ids) get the same envelope.
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {

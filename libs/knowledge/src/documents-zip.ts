@@ -1,5 +1,4 @@
 // Several documents' original files as one zip archive (bounded in size); names that repeat get ` (2)`, ` (3)`…
-import { zip } from 'fflate';
 import { ValidationError } from '#kernel';
 
 export const MAX_ZIP_BYTES = 200 * 1024 * 1024;
@@ -31,6 +30,8 @@ export class DocumentsZip {
   }
 
   async archive(): Promise<Buffer> {
+    // fflate is loaded at the first download, not at start-up.
+    const { zip } = await import('fflate');
     const archive = await new Promise<Uint8Array>((resolve, reject) =>
       zip(this.files, { level: 6 }, (error, data) => (error ? reject(error) : resolve(data))),
     );

@@ -3,9 +3,8 @@
 // Upstream keys are referenced by environment variable name and resolved once; they never appear in a model's
 // description, a log line or an error.
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import { z } from 'zod';
-import type { PlatformConfig } from '#kernel';
+import { lazyModule, type PlatformConfig } from '#kernel';
 import {
   kindWithArticle,
   MODEL_KINDS,
@@ -16,6 +15,9 @@ import {
   type ModelKind,
 } from './model.js';
 import { resolveSecurityTier } from './security-tier.js';
+
+// yaml is required when a MODELS_FILE is read, not at start-up (the built-in models need none).
+const yaml = lazyModule<typeof import('yaml')>('yaml');
 
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
 /** An upstream chat model's context when the file gives none: today's common size, which a file can lower. */
@@ -139,7 +141,7 @@ export class ModelRegistry {
     let content: unknown = {};
     if (config.modelsFile) {
       try {
-        content = parse(readFileSync(config.modelsFile, 'utf8')) ?? {};
+        content = yaml().parse(readFileSync(config.modelsFile, 'utf8')) ?? {};
       } catch (error) {
         throw new ModelsFileError(`MODELS_FILE ${config.modelsFile}: ${(error as Error).message}`);
       }

@@ -3,9 +3,11 @@
 // in users who linked them from their session. A client secret is written in the file or named by variable
 // (`clientSecretEnv`, read through the configuration); it never appears in an error, a log line or an event.
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import { z } from 'zod';
-import type { PlatformConfig } from '#kernel';
+import { lazyModule, type PlatformConfig } from '#kernel';
+
+// yaml is required when AUTH_PROVIDERS_FILE is read, not at start-up.
+const yaml = lazyModule<typeof import('yaml')>('yaml');
 
 export type AuthProviderKind = 'sso' | 'social';
 
@@ -112,7 +114,7 @@ export function loadProviders(config: PlatformConfig): readonly AuthProvider[] {
   if (!path) return [];
   let content: unknown;
   try {
-    content = parse(readFileSync(path, 'utf8'));
+    content = yaml().parse(readFileSync(path, 'utf8'));
   } catch (error) {
     // Not the parser's message: it quotes the file's lines, which may hold a client secret.
     const { code, linePos } = error as { code?: string; linePos?: { line: number }[] };

@@ -4,7 +4,7 @@
 // HTML (a doctype, an <html> tag, or markup that opens with structural tags), CSV (a consistent table under one
 // delimiter), Markdown (its syntax shows) or plain text. The file name is only a tie-breaker between the text
 // kinds: it never makes bytes a PDF or a DOCX. Null means unsupported (the caller fails with `unsupported_type`).
-import { fileTypeFromBuffer } from 'file-type';
+import type * as FileType from 'file-type';
 import { csvShape } from './formats/csv.js';
 import { decodeText, decodeUnicode, decodeUtf8, readsAsText } from './text-decoding.js';
 
@@ -27,6 +27,10 @@ export const MIME_TYPES: Readonly<Record<DocumentKind, string>> = {
 };
 
 const sniffed = (kind: DocumentKind): SniffedType => ({ kind, mimeType: MIME_TYPES[kind] });
+
+// file-type (and the ~40 modules of its tokenizer) is loaded at the first binary document, not at start-up.
+let fileType: Promise<typeof FileType> | undefined;
+const loadFileType = (): Promise<typeof FileType> => (fileType ??= import('file-type'));
 
 const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
 /** Readers accept the PDF header anywhere in the first KiB (some producers put junk before it). */
@@ -123,7 +127,7 @@ export const sniffType = async (bytes: Uint8Array, fileName?: string): Promise<S
   const utf8 = decodeUtf8(bytes);
   if (utf8 !== null && readsAsText(utf8)) return sniffText(utf8, fileName);
   if (view(bytes, PDF_HEADER_WINDOW).includes(PDF_MAGIC)) return sniffed('pdf');
-  const detected = await fileTypeFromBuffer(bytes);
+  const detected = await (await loadFileType()).fileTypeFromBuffer(bytes);
   if (detected) return detected.mime === MIME_TYPES.docx ? sniffed('docx') : null;
   // No known binary format: UTF-16 behind its byte-order mark, else legacy single-byte text (Windows-1252).
   if (utf8 !== null) return null;

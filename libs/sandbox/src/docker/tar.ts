@@ -3,7 +3,11 @@
 // paths as PAX records); `readTar` reads what the Engine sends back for `GET …/archive`, within caps on the number
 // of entries and on the bytes they declare, checked from each header before its data is read.
 import { Readable } from 'node:stream';
-import { extract, type Header, pack } from 'tar-stream';
+import type { Header } from 'tar-stream';
+import { lazyModule } from '#kernel';
+
+// tar-stream (and streamx) is required at the first archive, not at start-up: only the Docker sandbox uses it.
+const tarStream = lazyModule<typeof import('tar-stream')>('tar-stream');
 
 export interface TarEntry {
   /** The entry's path as stored (`/`-separated, no leading `./`, directories without the trailing `/`). */
@@ -33,7 +37,7 @@ export class TarLimitError extends Error {}
 
 /** A tar archive of `entries`, in order, ending with the two zero blocks. */
 export async function writeTar(entries: readonly TarInput[]): Promise<Uint8Array> {
-  const archive = pack();
+  const archive = tarStream().pack();
   const chunks: Uint8Array[] = [];
   const drained = (async () => {
     for await (const chunk of archive as AsyncIterable<Uint8Array>) chunks.push(chunk);
@@ -73,7 +77,7 @@ export async function readTar(
   caps: TarCaps,
 ): Promise<TarEntry[]> {
   const source = archive instanceof Uint8Array ? Readable.from([archive]) : Readable.from(archive);
-  const reader = extract();
+  const reader = tarStream().extract();
   source.on('error', (error) => reader.destroy(error));
   source.pipe(reader);
   const entries: TarEntry[] = [];

@@ -1,7 +1,9 @@
 // A Skill's SKILL.md (the Agent Skills format): YAML frontmatter between two `---` lines, then the instructions.
 // Parsing is strict and bounded: the failsafe YAML schema (every scalar a string), no tags, few aliases, known keys only.
-import { isAlias, isScalar, parseDocument, stringify, visit } from 'yaml';
-import { ValidationError } from '#kernel';
+import { lazyModule, ValidationError } from '#kernel';
+
+// yaml is required at the first SKILL.md read or written, not at start-up (the default Skills are seeded without it).
+const yaml = lazyModule<typeof import('yaml')>('yaml');
 
 /** 1–64 characters: lowercase letters, digits and single hyphens, neither first nor last. */
 export const SKILL_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -134,7 +136,7 @@ function splitFrontmatter(text: string, param: string): { yaml: string; body: st
 
 /** Reads the YAML block as a string-keyed mapping of strings, lists and mappings (the failsafe schema). */
 function readYaml(source: string, param: string): Record<string, unknown> {
-  const doc = parseDocument(source, {
+  const doc = yaml().parseDocument(source, {
     schema: 'failsafe',
     customTags: [],
     merge: false,
@@ -146,18 +148,18 @@ function readYaml(source: string, param: string): Record<string, unknown> {
   const problem = doc.errors[0] ?? doc.warnings[0];
   if (problem) throw frontmatterError(`invalid YAML (${problem.message.split('\n')[0]})`, param);
   let refusal: string | undefined;
-  visit(doc, {
+  yaml().visit(doc, {
     Node(_key, node) {
-      if (!isAlias(node) && node.tag) {
+      if (!yaml().isAlias(node) && node.tag) {
         refusal = `YAML tags are not allowed (${quoted(node.tag)})`;
-        return visit.BREAK;
+        return yaml().visit.BREAK;
       }
       return undefined;
     },
     Pair(_key, pair) {
-      if (!isScalar(pair.key)) {
+      if (!yaml().isScalar(pair.key)) {
         refusal = 'mapping keys must be plain strings';
-        return visit.BREAK;
+        return yaml().visit.BREAK;
       }
       return undefined;
     },
@@ -281,5 +283,5 @@ export function renderSkillMarkdown(manifest: SkillManifest): string {
   if (manifest.compatibility !== undefined) front.compatibility = manifest.compatibility;
   if (manifest.allowedTools?.length) front['allowed-tools'] = manifest.allowedTools;
   if (manifest.metadata && Object.keys(manifest.metadata).length > 0) front.metadata = manifest.metadata;
-  return `---\n${stringify(front, { lineWidth: 0 })}---\n\n${manifest.instructions.trim()}\n`;
+  return `---\n${yaml().stringify(front, { lineWidth: 0 })}---\n\n${manifest.instructions.trim()}\n`;
 }

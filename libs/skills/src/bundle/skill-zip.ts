@@ -9,8 +9,8 @@
 // Over 300 lines on purpose: the refusal policy of one uploaded archive (paths, links, counts, sizes, ratios,
 // overlaps) stays in one file with the reading that applies it.
 import { crc32 } from 'node:zlib';
-import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import { ValidationError } from '#kernel';
+import type { Entry, ZipFile } from 'yauzl';
+import { lazyModule, ValidationError } from '#kernel';
 import {
   decodeSkillMarkdown,
   MAX_SKILL_MD_BYTES,
@@ -18,6 +18,9 @@ import {
   quoted,
   type SkillManifest,
 } from './skill-manifest.js';
+
+// yauzl is required at the first Skill zip, not at start-up.
+const yauzl = lazyModule<typeof import('yauzl')>('yauzl');
 
 export interface ZipLimits {
   /** The zip itself (the caller checks the upload too). */
@@ -139,7 +142,7 @@ function decodeName(entry: Entry): string {
   } catch {
     if ((entry.generalPurposeBitFlag & 0x800) !== 0)
       throw refuse('zip_invalid_path', 'an entry name is not valid UTF-8');
-    return yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, raw, [], true);
+    return yauzl().getFileNameLowLevel(entry.generalPurposeBitFlag, raw, [], true);
   }
 }
 
@@ -344,7 +347,7 @@ export async function readSkillZip(bytes: Uint8Array, limits?: Partial<ZipLimits
       `the zip must be at most ${bounds.maxZipBytes} bytes (got ${bytes.length})`,
     );
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const zip = await yauzl
+  const zip = await yauzl()
     .fromBufferPromise(buffer, {
       lazyEntries: true,
       validateEntrySizes: true,

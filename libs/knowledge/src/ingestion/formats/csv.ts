@@ -1,9 +1,12 @@
 // CSV to one table block with csv-parse. Each data row becomes one self-describing line, `name: value; …`, named by
 // the header row, so any row quoted alone (a citation, a chunk that starts mid-table) still says what its values
 // are. The delimiter (comma, semicolon or tab) is the one under which the first records agree on their width.
-import { parse } from 'csv-parse/sync';
+import { lazyModule } from '#kernel';
 import { IngestionError } from '../ingestion-error.js';
 import { collapseWhitespace, type DocumentBuilder } from '../parsed-document.js';
+
+// Required at the first text sniffed or CSV parsed, not at start-up.
+const csvParse = lazyModule<typeof import('csv-parse/sync')>('csv-parse/sync');
 
 export const CSV_DELIMITERS = [',', ';', '\t'] as const;
 export type CsvDelimiter = (typeof CSV_DELIMITERS)[number];
@@ -30,7 +33,12 @@ export const csvShape = (text: string): CsvShape | null => {
     if (!sample.includes(delimiter)) continue;
     let records: string[][];
     try {
-      records = parse(sample, { delimiter, skip_empty_lines: true, to: SAMPLE_RECORDS, bom: true });
+      records = csvParse().parse(sample, {
+        delimiter,
+        skip_empty_lines: true,
+        to: SAMPLE_RECORDS,
+        bom: true,
+      });
     } catch {
       continue;
     }
@@ -43,7 +51,7 @@ export const csvShape = (text: string): CsvShape | null => {
 
 export const addCsvBlocks = (text: string, builder: DocumentBuilder, maxChars: number): void => {
   const delimiter = csvShape(text)?.delimiter ?? ',';
-  const records: string[][] = parse(text, {
+  const records: string[][] = csvParse().parse(text, {
     delimiter,
     bom: true,
     relax_column_count: true,

@@ -1,0 +1,143 @@
+// What the api loads at start-up, and what it leaves to the first request that needs it (the built api in its own
+// process, as `npm start` runs it). The api's own code comes from its bundle (dist/apps/api/bundle/); packages only
+// some routes use (archives, YAML, document sniffing) are loaded on first use, not at start. The proof is the list of
+// modules the process has loaded, recorded by a module hook preloaded with `--import`, and the first request to such
+// a route on a fresh api answering as it always did.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { ADMIN_KEY, client, CORE, tempDataDir, uniqueName } from './support/api.js';
+import { spawnApi, stopProcess, type ApiProcess } from './support/process.js';
+
+/**
+ * Loaded at the first request that needs them, never at start-up (Fastify's JSON Schema compilers: at the first route
+ * with a Fastify schema, which the api has none of).
+ */
+const LAZY_PACKAGES = [
+  'yaml',
+  'yauzl',
+  'fflate',
+  'file-type',
+  'csv-parse',
+  'tar-stream',
+  '@fastify/ajv-compiler',
+  '@fastify/fast-json-stringify-compiler',
+  'ajv',
+];
+
+/**
+ * Appends the name of every npm package the process loads, and the path of every compiled module of ours (`dist/…`),
+ * once each, to the file named by LOADED_PACKAGES_FILE.
+ */
+const HOOK = `
+import { registerHooks } from 'node:module';
+import { appendFileSync } from 'node:fs';
+const file = process.env.LOADED_PACKAGES_FILE;
+const seen = new Set();
+registerHooks({
+  load(url, context, nextLoad) {
+    const name =
+      /node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(url)?.[1] ?? /\\/(dist\\/.*)$/.exec(url)?.[1];
+    if (name && !seen.has(name)) {
+      seen.add(name);
+      appendFileSync(file, name + '\\n');
+    }
+    return nextLoad(url, context);
+  },
+});
+`;
+
+describe('start-up loads what the first request needs, the rest on first use (e2e, separate process)', () => {
+  let api: ApiProcess;
+  let loadedFile: string;
+  const loaded = () => new Set(readFileSync(loadedFile, 'utf8').split('\n').filter(Boolean));
+
+  beforeAll(async () => {
+    const dir = tempDataDir();
+    const hook = join(dir, 'record-packages.mjs');
+    writeFileSync(hook, HOOK);
+    loadedFile = join(dir, 'loaded-packages.txt');
+    writeFileSync(loadedFile, '');
+    api = await spawnApi(
+      {
+        DATA_DIR: join(dir, 'data'),
+        ADMIN_API_KEY: ADMIN_KEY,
+        LOADED_PACKAGES_FILE: loadedFile,
+        NODE_OPTIONS: `--import=${pathToFileURL(hook).href}`,
+      },
+      60_000,
+    );
+  }, 60_000);
+  afterAll(async () => {
+    if (api) await stopProcess(api.child);
+  });
+
+  it('is ready without the packages only some routes use', () => {
+    const packages = loaded();
+    // The hook saw the api load (Nest is there), so an absent package was not loaded.
+    expect(packages).toContain('@nestjs/core');
+    expect(LAZY_PACKAGES.filter((name) => packages.has(name))).toEqual([]);
+  });
+
+  it('loads the api from its bundle, with no second copy of a compiled module', () => {
+    // `npm run build` bundles the api (apps/api/bundle.js): main.js imports it, and nothing in the process imports a
+    // compiled module of ours by its own path (which would load a second copy of it and of what it imports).
+    const ours = [...loaded()].filter((name) => name.startsWith('dist/'));
+    expect(ours).toContain('dist/apps/api/bundle/api.js');
+    expect(ours.filter((path) => !path.startsWith('dist/apps/api/bundle/'))).toEqual([
+      'dist/apps/api/src/main.js',
+      'dist/apps/api/src/young-generation.js',
+    ]);
+  });
+
+  it('answers the first Skill zip upload (yauzl, yaml loaded then) as before', async () => {
+    const admin = client(api.url);
+    const space = await admin.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Lazy') });
+    expect(space.status).toBe(201);
+    const name = `lazy-${Math.random().toString(36).slice(2, 10).replace(/\d/g, 'x')}`;
+    const form = new FormData();
+    form.append('spaceId', space.body.id);
+    form.append(
+      'file',
+      new Blob([
+        zipSync({
+          'SKILL.md': strToU8(`---\nname: ${name}\ndescription: Checks receipts.\n---\n\nTotal them.\n`),
+          'notes.md': strToU8('Meals are capped.'),
+        }),
+      ]),
+      'skill.zip',
+    );
+    const response = await fetch(`${api.url}${CORE}/skills/upload`, {
+      method: 'POST',
+      headers: { 'x-api-key': ADMIN_KEY },
+      body: form,
+    });
+    const body = (await response.json()) as { name: string; description: string };
+    expect(response.status).toBe(201);
+    expect(body).toMatchObject({ name, description: 'Checks receipts.' });
+    expect([...loaded()]).toEqual(expect.arrayContaining(['yauzl', 'yaml']));
+  });
+
+  it('answers the first documents download (fflate loaded then) as before', async () => {
+    const admin = client(api.url);
+    const space = await admin.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Lazy') });
+    const agent = await admin.post<{ id: string }>(`${CORE}/agents`, {
+      spaceId: space.body.id,
+      name: 'Reader',
+    });
+    expect(agent.status).toBe(201);
+    const K = `${CORE}/knowledge/${agent.body.id}/documents`;
+    const doc = await admin.post<{ id: string }>(K, { name: 'a.md', text: '# First' });
+    expect(doc.status).toBe(201);
+    const response = await fetch(`${api.url}${K}/download`, {
+      method: 'POST',
+      headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ documentIds: [doc.body.id] }),
+    });
+    expect(response.status).toBe(200);
+    const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
+    expect(strFromU8(files['a.md']!)).toBe('# First');
+    expect(loaded()).toContain('fflate');
+  });
+});
