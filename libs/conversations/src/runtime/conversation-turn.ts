@@ -30,7 +30,13 @@ import { TurnCompaction } from './turn-compaction.js';
 import type { TurnEmitter } from './turn-events.js';
 import { TurnIdempotency, type TurnIds } from './turn-idempotency.js';
 import { LibraryPrompts, type LibraryPromptRequest } from './library-prompt.js';
-import { promptBudget, promptMessages, sectionTokens, toHistory } from './turn-prompt.js';
+import {
+  fitsWithoutCounting,
+  promptBudget,
+  promptMessages,
+  sectionTokens,
+  toHistory,
+} from './turn-prompt.js';
 import { afterAnswer, contributions, type Contributions } from './turn-providers.js';
 
 export interface TurnRequest {
@@ -183,16 +189,20 @@ export class ConversationTurns {
           attachments: attachments.map((attachment) => ({ name: attachment.name, text: attachment.text })),
         },
       ];
-      const compacted = await this.compaction.compact({
-        history: prompted,
-        current: place.checkpoint(),
-        budget: budget - (await sectionTokens(sections)),
-        model,
-        scope,
-        signal: request.signal,
-        save: (checkpoint) => place.saveCheckpoint(checkpoint, context),
-        emit,
-      });
+      const current = place.checkpoint();
+      // A prompt whose bytes fit the budget fits it in tokens: nothing to count, nothing to compact.
+      const compacted = fitsWithoutCounting(sections, prompted, current, budget)
+        ? { history: prompted, checkpoint: current }
+        : await this.compaction.compact({
+            history: prompted,
+            current,
+            budget: budget - (await sectionTokens(sections)),
+            model,
+            scope,
+            signal: request.signal,
+            save: (checkpoint) => place.saveCheckpoint(checkpoint, context),
+            emit,
+          });
       checkpointId = compacted.checkpoint?.checkpointId ?? null;
       result = await answerLoop({
         gateway: this.gateway,
