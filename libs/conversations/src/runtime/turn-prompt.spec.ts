@@ -3,7 +3,11 @@ import type { HistoryMessage } from '../compaction/compaction-boundary.js';
 import { planHistoryCompaction, sectionTokens } from '../compaction/history-work.js';
 import { fitsWithoutCounting } from './turn-prompt.js';
 
-const message = (id: string, text: string, attachments: HistoryMessage['attachments'] = []): HistoryMessage => ({
+const message = (
+  id: string,
+  text: string,
+  attachments: HistoryMessage['attachments'] = [],
+): HistoryMessage => ({
   id,
   role: 'user',
   text,
@@ -14,7 +18,8 @@ const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
 describe('fitsWithoutCounting', () => {
   const system = 'You are a careful assistant. Answer from the sources and cite them.';
-  const sources = 'Sources:\n[1] Handbook › Leave\nEmployees get 25 days of paid leave. Unused days expire in March.';
+  const sources =
+    'Sources:\n[1] Handbook › Leave\nEmployees get 25 days of paid leave. Unused days expire in March.';
   const history = [
     message('m1', 'How many days of leave do I get? 日本語のテキストと絵文字 🎉👩‍👩‍👧 too.'),
     message('m2', 'And the attachment?', [{ name: 'notes.txt', text: 'x'.repeat(300) }]),
