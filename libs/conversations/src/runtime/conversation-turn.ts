@@ -239,16 +239,25 @@ export class ConversationTurns {
     const answer = recordedAnswer(outcome);
     const answeredAt = new Date();
     // Recorded whatever happened to the client: an interrupted turn is kept, marked incomplete.
-    await place.recordAnswer(answer, answeredAt, context);
+    const recorded = place.recordAnswer(answer, answeredAt, context);
+    // A complete answer's after-work (memory extraction's model call) runs while it is recorded; its writes, and its
+    // notices, wait for the record.
+    const after =
+      interrupted === null
+        ? afterAnswer(
+            this.contextProviders.all(),
+            this.logger,
+            turn,
+            { answerId, answer: answer.content, status: answer.status, recorded },
+            contributed.items,
+            emit,
+          )
+        : null;
+    // Awaited below; when the record fails, the turn fails with the record's error instead.
+    after?.catch(() => undefined);
+    await recorded;
     if (interrupted !== null) throw interrupted;
-    const notices = await afterAnswer(
-      this.contextProviders.all(),
-      this.logger,
-      turn,
-      { answerId, answer: answer.content, status: answer.status },
-      contributed.items,
-      emit,
-    );
+    const notices = await after!;
     return turnAnswer(
       outcome,
       answer,
