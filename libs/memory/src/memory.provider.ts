@@ -153,21 +153,10 @@ export class MemoryContextProvider implements ContextProvider {
     const context = commandContext(turn.caller);
     const conversation = { conversationId: turn.conversationId, messageId: answered.answerId };
     const owners = [...new Set(recalled.map((memory) => memory.owner))];
-    let { position } = await this.bus.execute(
-      new RecordMemoryRecall(
-        turn.agent.id,
-        owners.map((owner) => ({
-          owner,
-          memoryIds: recalled.filter((memory) => memory.owner === owner).map((memory) => memory.id),
-        })),
-        { ...conversation, userId: turn.caller.userId },
-        context,
-      ),
-    );
-
+    // The extraction's model call needs only the question and the answer: it runs while the answer is recorded.
     const signal = AbortSignal.timeout(EXTRACTION_TIMEOUT_MS);
     const model = agentChatModel(this.gateway, turn.agent, undefined);
-    const extraction = await this.gateway.chat(
+    const extracting = this.gateway.chat(
       this.scope(turn),
       model,
       {
@@ -181,6 +170,22 @@ export class MemoryContextProvider implements ContextProvider {
       signal,
       'memory_extraction',
     );
+    // Awaited below, after the recall is recorded (as before, whatever the extraction's outcome).
+    extracting.catch(() => undefined);
+    // The recall follows the answer in the log (the memory routes' …/answers read the answer that used them).
+    await answered.recorded;
+    let { position } = await this.bus.execute(
+      new RecordMemoryRecall(
+        turn.agent.id,
+        owners.map((owner) => ({
+          owner,
+          memoryIds: recalled.filter((memory) => memory.owner === owner).map((memory) => memory.id),
+        })),
+        { ...conversation, userId: turn.caller.userId },
+        context,
+      ),
+    );
+    const extraction = await extracting;
     const candidates = parseCandidates(extraction.message.content);
     const notice = {
       saved: [] as MemoryNotice['saved'][number][],

@@ -75,6 +75,11 @@ export interface AnsweredTurn {
   readonly status: 'complete' | 'incomplete';
   /** The items this provider contributed to the prompt. */
   readonly items: readonly ContextItem[];
+  /**
+   * Settles once the answer is recorded in the log (rejects when recording it failed): the providers' work starts
+   * while it is recorded (memory extraction's model call), and whatever they write waits for it.
+   */
+  readonly recorded: Promise<void>;
 }
 
 /** What a provider tells the client after the answer: a field of the message and, streamed, an event of that name. */
@@ -111,7 +116,10 @@ export interface ContextProvider {
     items: readonly ContextItem[],
     recordedAt: Date,
   ): Promise<ReplayedContribution | null>;
-  /** Runs after a complete answer is recorded (memory extraction); its failure never fails the turn. */
+  /**
+   * Runs for a complete answer while it is recorded (memory extraction); it writes nothing before `recorded` settles.
+   * Its failure never fails the turn.
+   */
   afterAnswer?(turn: TurnContext, answered: AnsweredTurn): Promise<TurnNotice | null>;
 }
 

@@ -30,7 +30,13 @@ import { TurnCompaction } from './turn-compaction.js';
 import type { TurnEmitter } from './turn-events.js';
 import { TurnIdempotency, type TurnIds } from './turn-idempotency.js';
 import { LibraryPrompts, type LibraryPromptRequest } from './library-prompt.js';
-import { promptBudget, promptMessages, sectionTokens, toHistory } from './turn-prompt.js';
+import {
+  fitsWithoutCounting,
+  promptBudget,
+  promptMessages,
+  sectionTokens,
+  toHistory,
+} from './turn-prompt.js';
 import { afterAnswer, contributions, type Contributions } from './turn-providers.js';
 
 export interface TurnRequest {
@@ -183,16 +189,20 @@ export class ConversationTurns {
           attachments: attachments.map((attachment) => ({ name: attachment.name, text: attachment.text })),
         },
       ];
-      const compacted = await this.compaction.compact({
-        history: prompted,
-        current: place.checkpoint(),
-        budget: budget - (await sectionTokens(sections)),
-        model,
-        scope,
-        signal: request.signal,
-        save: (checkpoint) => place.saveCheckpoint(checkpoint, context),
-        emit,
-      });
+      const current = place.checkpoint();
+      // A prompt whose bytes fit the budget fits it in tokens: nothing to count, nothing to compact.
+      const compacted = fitsWithoutCounting(sections, prompted, current, budget)
+        ? { history: prompted, checkpoint: current }
+        : await this.compaction.compact({
+            history: prompted,
+            current,
+            budget: budget - (await sectionTokens(sections)),
+            model,
+            scope,
+            signal: request.signal,
+            save: (checkpoint) => place.saveCheckpoint(checkpoint, context),
+            emit,
+          });
       checkpointId = compacted.checkpoint?.checkpointId ?? null;
       result = await answerLoop({
         gateway: this.gateway,
@@ -229,16 +239,25 @@ export class ConversationTurns {
     const answer = recordedAnswer(outcome);
     const answeredAt = new Date();
     // Recorded whatever happened to the client: an interrupted turn is kept, marked incomplete.
-    await place.recordAnswer(answer, answeredAt, context);
+    const recorded = place.recordAnswer(answer, answeredAt, context);
+    // A complete answer's after-work (memory extraction's model call) runs while it is recorded; its writes, and its
+    // notices, wait for the record.
+    const after =
+      interrupted === null
+        ? afterAnswer(
+            this.contextProviders.all(),
+            this.logger,
+            turn,
+            { answerId, answer: answer.content, status: answer.status, recorded },
+            contributed.items,
+            emit,
+          )
+        : null;
+    // Awaited below; when the record fails, the turn fails with the record's error instead.
+    after?.catch(() => undefined);
+    await recorded;
     if (interrupted !== null) throw interrupted;
-    const notices = await afterAnswer(
-      this.contextProviders.all(),
-      this.logger,
-      turn,
-      { answerId, answer: answer.content, status: answer.status },
-      contributed.items,
-      emit,
-    );
+    const notices = await after!;
     return turnAnswer(
       outcome,
       answer,

@@ -84,6 +84,33 @@ export function promptMessages(
 
 export { sectionTokens } from '../compaction/history-pool.js';
 
+/** Tokens sectionTokens adds to each section for its message framing. */
+const SECTION_FRAMING = 4;
+
+/**
+ * True when the prompt surely fits `budget` without compaction, known from its UTF-8 bytes alone: a token covers at
+ * least one byte, so the sections' bytes (with their framing) and the history's bytes bound what sectionTokens and
+ * the compaction plan would count. Only without a checkpoint (a summarised view adds text of its own). When true the
+ * counts are not needed: the plan would find the history fits the budget left beside the sections. Counting a
+ * turn's sections (system prompt, sources block) with the BPE encoder took a few milliseconds of each turn.
+ */
+export function fitsWithoutCounting(
+  sections: readonly string[],
+  history: readonly HistoryMessage[],
+  checkpoint: Checkpoint | null,
+  budget: number,
+): boolean {
+  if (checkpoint !== null) return false;
+  let bytes = 0;
+  for (const section of sections) bytes += Buffer.byteLength(section, 'utf8') + SECTION_FRAMING;
+  for (const message of history) {
+    bytes += Buffer.byteLength(message.text, 'utf8');
+    for (const attachment of message.attachments) bytes += Buffer.byteLength(attachment.text ?? '', 'utf8');
+    if (bytes > budget) return false;
+  }
+  return bytes <= budget;
+}
+
 export const SUMMARY_INSTRUCTIONS =
   'Summarise the earlier part of a conversation for the assistant who continues it. Keep every fact, name, ' +
   'number, decision, preference and open question; drop pleasantries. Write in the language of the conversation, ' +

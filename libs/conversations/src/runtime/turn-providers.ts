@@ -44,8 +44,10 @@ export async function contributions(
 }
 
 /**
- * The providers' work once the answer is recorded, in order; each may add a field to the message (and a streamed
- * event of that name). A provider that fails there is logged out of the way: the answer stands.
+ * The providers' work for a complete answer, in order, started while the answer is recorded (`answered.recorded`);
+ * each may add a field to the message (and a streamed event of that name), once the answer is recorded. A provider
+ * that fails there is logged out of the way: the answer stands. When recording the answer failed, this rejects (the
+ * turn fails with the recording's error) and nothing is logged or emitted.
  */
 export async function afterAnswer(
   providers: readonly ContextProvider[],
@@ -62,11 +64,13 @@ export async function afterAnswer(
     try {
       notice = await provider.afterAnswer(turn, { ...answered, items: items.get(provider) ?? [] });
     } catch (error) {
+      await answered.recorded;
       logger.warn(
         { provider: provider.name, conversationId: turn.conversationId, err: errorSummary(error) },
         'a context provider failed after the answer',
       );
     }
+    await answered.recorded;
     if (!notice) continue;
     notices[notice.field] = notice.value;
     await emit({ event: 'notice', name: notice.field, data: notice.value });

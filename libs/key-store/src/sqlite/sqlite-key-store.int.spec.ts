@@ -1,5 +1,7 @@
 // The SQLite key store: the shared contract, then what only the file can show: a destroyed key leaves no copy of
-// its bytes in any file of the data directory, and openKeyStore's embedded choice of DATA_DIR/keys.db.
+// its bytes in any file of the data directory, and openKeyStore's embedded choice of DATA_DIR/keys.db. From the
+// TypeScript sources the store commits new keys in its own thread; the compiled key-writer worker (dist/, built by
+// `npm run test:int`) runs the contract and the on-disk checks again, committing them in that thread.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +12,11 @@ import { openKeyStore } from '../open-key-store.js';
 import { SqliteKeyStore } from './sqlite-key-store.js';
 
 const freshDir = (): string => mkdtempSync(join(tmpdir(), 'keys-'));
+
+const COMPILED_WRITER = new URL(
+  '../../../../dist/libs/key-store/src/sqlite/key-writer.worker.js',
+  import.meta.url,
+);
 
 /** Every file under dir (journals and WAL files included), each read whole. */
 const filesUnder = (dir: string): Map<string, Buffer> =>
@@ -26,24 +33,28 @@ const filesUnder = (dir: string): Map<string, Buffer> =>
 const filesHolding = (dir: string, bytes: Buffer): string[] =>
   [...filesUnder(dir)].filter(([, content]) => content.includes(bytes)).map(([path]) => path);
 
-keyStoreContract('sqlite', async () => {
-  const dir = freshDir();
-  const path = join(dir, 'keys.db');
-  return {
-    open: async (masterKey) => new SqliteKeyStore({ path, masterKey }),
-    storedBytes: async (keyId) => {
-      const db = new DatabaseSync(path, { readOnly: true });
-      try {
-        const row = db.prepare('SELECT key FROM data_keys WHERE key_id = ?').get(keyId) as
-          { key: Uint8Array } | undefined;
-        return row ? Buffer.from(row.key) : null;
-      } finally {
-        db.close();
-      }
-    },
-    dispose: async () => rmSync(dir, { recursive: true, force: true }),
-  };
-});
+for (const [name, writerWorker] of [
+  ['sqlite', null],
+  ['sqlite (keys committed in the writer thread)', COMPILED_WRITER],
+] as const)
+  keyStoreContract(name, async () => {
+    const dir = freshDir();
+    const path = join(dir, 'keys.db');
+    return {
+      open: async (masterKey) => new SqliteKeyStore({ path, masterKey, writerWorker }),
+      storedBytes: async (keyId) => {
+        const db = new DatabaseSync(path, { readOnly: true });
+        try {
+          const row = db.prepare('SELECT key FROM data_keys WHERE key_id = ?').get(keyId) as
+            { key: Uint8Array } | undefined;
+          return row ? Buffer.from(row.key) : null;
+        } finally {
+          db.close();
+        }
+      },
+      dispose: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  });
 
 describe('SqliteKeyStore on disk', () => {
   let dataDir: string;
@@ -113,6 +124,63 @@ describe('SqliteKeyStore on disk', () => {
     expect(await store.destroyGroup('cnv_1')).toBe(1);
     expect(await cipher.openBytes(first)).toBeNull();
     await store.close();
+  });
+
+  it('commits new keys in the writer thread: the event loop runs on meanwhile, and the key is on disk once obtained', async () => {
+    const path = join(dataDir, 'keys.db');
+    const store = new SqliteKeyStore({ path, writerWorker: COMPILED_WRITER });
+    const order: string[] = [];
+    setImmediate(() => order.push('event loop'));
+    const key = await store.obtain('msg_1', 'cnv_1');
+    order.push('obtained');
+    expect(order).toEqual(['event loop', 'obtained']);
+    const other = new DatabaseSync(path, { readOnly: true });
+    expect(
+      Buffer.from(
+        (other.prepare('SELECT key FROM data_keys WHERE key_id = ?').get('msg_1') as { key: Uint8Array }).key,
+      ).equals(key),
+    ).toBe(true);
+    other.close();
+    // In this thread (no writer), the same call holds the event loop until its commit.
+    const inline = new SqliteKeyStore({ path: join(dataDir, 'inline.db'), writerWorker: null });
+    const inlineOrder: string[] = [];
+    setImmediate(() => inlineOrder.push('event loop'));
+    await inline.obtain('msg_1', 'cnv_1');
+    inlineOrder.push('obtained');
+    expect(inlineOrder).toEqual(['obtained']);
+    await Promise.all([store.close(), inline.close()]);
+  });
+
+  it('fails an obtain whose writer thread ends, creating nothing, and tries a new thread next time', async () => {
+    const path = join(dataDir, 'keys.db');
+    const broken = new URL('data:text/javascript,process.exit(3)');
+    const store = new SqliteKeyStore({ path, writerWorker: broken });
+    await expect(
+      store.obtainMany([
+        { keyId: 'a', group: 'g' },
+        { keyId: 'b', group: 'g' },
+      ]),
+    ).rejects.toThrow('exit code 3');
+    expect((await store.getMany(['a', 'b'])).size).toBe(0);
+    await expect(store.obtain('a', 'g')).rejects.toThrow('exit code 3');
+    await store.close();
+    const working = new SqliteKeyStore({ path, writerWorker: COMPILED_WRITER });
+    const key = await working.obtain('a', 'g');
+    expect((await working.getMany(['a'])).get('a')!.equals(key)).toBe(true);
+    await working.close();
+  });
+
+  it('leaves no copy of a destroyed key created in the writer thread, nor any file but keys.db', async () => {
+    const store = new SqliteKeyStore({ path: join(dataDir, 'keys.db'), writerWorker: COMPILED_WRITER });
+    for (let i = 0; i < 100; i++) await store.obtain(`neighbour_${i}`, `grp_${i % 7}`);
+    const doomed = await store.obtain('doomed', 'grp_doomed');
+    const group = await store.obtainMany([0, 1, 2].map((i) => ({ keyId: `cnv_key_${i}`, group: 'cnv' })));
+    for (const key of [doomed, ...group.values()]) expect(filesHolding(dataDir, key)).toHaveLength(1);
+    await store.destroy('doomed');
+    expect(await store.destroyGroup('cnv')).toBe(3);
+    await store.close();
+    for (const key of [doomed, ...group.values()]) expect(filesHolding(dataDir, key)).toEqual([]);
+    expect([...filesUnder(dataDir).keys()]).toEqual([join(dataDir, 'keys.db')]);
   });
 
   it('converts a database left in WAL mode to a rollback journal', async () => {

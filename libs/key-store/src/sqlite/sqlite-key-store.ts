@@ -2,18 +2,25 @@
 // Destroying a key must leave no copy anywhere in the directory: secure_delete overwrites the deleted row and freed
 // pages with zeros, and the rollback journal (journal_mode DELETE) is removed after each commit, where a WAL file
 // would keep the old page until a checkpoint. Blocks the file system itself freed are beyond SQLite's reach.
+// New keys of a file-backed store are committed in a worker thread (key-writer.ts): the commit's fsyncs no longer
+// hold the event loop (a conversation turn's retrieval runs meanwhile); reads and destructions stay in this thread.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { KeyStore, WantedKey } from '../key-store.port.js';
 import { DATA_KEY_BYTES, KeyWrapping } from '../key-wrapping.js';
+import { insertKeys, openKeyDatabase, prepareInsert, type NewKeyRow } from './key-database.js';
+import { defaultKeyWriterWorker, KeyWriter } from './key-writer.js';
 
 export interface SqliteKeyStoreOptions {
   /** The database file, or `:memory:`. */
   readonly path: string;
   /** Wraps the stored keys (AES-256-GCM); without it they are stored raw. */
   readonly masterKey?: Buffer | undefined;
+  /**
+   * The compiled key-writer worker new keys are committed in (default: the one beside this module, when compiled);
+   * null commits them in this thread. A `:memory:` store always does.
+   */
+  readonly writerWorker?: URL | null | undefined;
 }
 
 /** SQLite allows 32,766 bound parameters; smaller chunks keep each statement cheap to prepare. */
@@ -33,21 +40,14 @@ export class SqliteKeyStore implements KeyStore {
   private readonly countDestruction: StatementSync;
   private readonly selectDestructions: StatementSync;
   private readonly selectChunk = new Map<number, StatementSync>();
+  private readonly writer: KeyWriter | null;
 
   constructor(options: SqliteKeyStoreOptions) {
     this.wrapping = new KeyWrapping(options.masterKey);
-    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-    this.db = new DatabaseSync(options.path);
-    this.db.exec('PRAGMA busy_timeout = 5000; PRAGMA secure_delete = ON; PRAGMA journal_mode = DELETE;');
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS data_keys (
-        key_id TEXT PRIMARY KEY, grp TEXT NOT NULL, key BLOB NOT NULL, created_at INTEGER NOT NULL);
-      CREATE INDEX IF NOT EXISTS data_keys_grp ON data_keys (grp);
-      CREATE TABLE IF NOT EXISTS key_group_destructions (grp TEXT PRIMARY KEY, count INTEGER NOT NULL);
-    `);
-    this.insert = this.db.prepare(
-      'INSERT OR IGNORE INTO data_keys (key_id, grp, key, created_at) VALUES (?, ?, ?, ?)',
-    );
+    this.db = openKeyDatabase(options.path);
+    this.insert = prepareInsert(this.db);
+    const worker = options.writerWorker === undefined ? defaultKeyWriterWorker() : options.writerWorker;
+    this.writer = worker && options.path !== ':memory:' ? new KeyWriter(worker, options.path) : null;
     this.deleteOne = this.db.prepare('DELETE FROM data_keys WHERE key_id = ? RETURNING grp');
     this.deleteGroup = this.db.prepare('DELETE FROM data_keys WHERE grp = ?');
     this.countDestruction = this.db.prepare(
@@ -70,15 +70,13 @@ export class SqliteKeyStore implements KeyStore {
     // Every missing key in one transaction (one commit). Another process may create one of them between our read
     // and our insert: whichever insert won is the key, so the keys are read back after the commit.
     const now = Date.now();
-    this.db.exec('BEGIN IMMEDIATE');
-    try {
-      for (const [keyId, group] of missing)
-        this.insert.run(keyId, group, this.wrapping.wrap(keyId, randomBytes(DATA_KEY_BYTES)), now);
-      this.db.exec('COMMIT');
-    } catch (error) {
-      if (this.db.isTransaction) this.db.exec('ROLLBACK');
-      throw error;
-    }
+    const rows: NewKeyRow[] = [...missing].map(([keyId, group]) => ({
+      keyId,
+      group,
+      stored: this.wrapping.wrap(keyId, randomBytes(DATA_KEY_BYTES)),
+    }));
+    if (this.writer) await this.writer.insert(rows, now);
+    else insertKeys(this.db, this.insert, rows, now);
     const created = await this.getMany([...missing.keys()]);
     for (const keyId of missing.keys()) {
       const key = created.get(keyId);
@@ -135,6 +133,7 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   async close(): Promise<void> {
+    await this.writer?.close();
     if (this.db.isOpen) this.db.close();
   }
 
