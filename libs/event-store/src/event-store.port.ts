@@ -38,9 +38,9 @@ export interface SubscribeOptions {
   readonly onError?: (error: unknown) => void;
   readonly batchSize?: number;
   /**
-   * Until it first reaches the head, consecutive full pages of `batchSize` are handed over together, up to this many
-   * events per `onEvents` (a projector rebuilding or starting then commits once per several pages); once live, a
-   * backlog comes page by page. Default: `batchSize`. An adapter whose subscription is a server push may ignore it.
+   * While catching up, consecutive full pages of `batchSize` are handed over together, up to this many events per
+   * `onEvents` (a projector then commits once per several pages); at the head batches are as they come. Default:
+   * `batchSize`. An adapter whose subscription is a server push may ignore it.
    */
   readonly catchUpBatchSize?: number;
 }

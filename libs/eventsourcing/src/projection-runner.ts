@@ -61,9 +61,8 @@ export interface ProjectionRunnerOptions {
   readonly leaseTtlMs?: number;
   readonly batchSize?: number;
   /**
-   * Events per batch at most while a generation first catches up or rebuilds (default 4 × batchSize): one commit per
-   * that many events instead of one per page of the log (the commit, not the projector, was a rebuild's biggest
-   * cost). Once live, a backlog is applied page by page, so no batch holds the event loop longer than before.
+   * Events per batch at most while a generation catches up or rebuilds (default 4 × batchSize): one commit per that
+   * many events instead of one per page of the log (the commit, not the projector, was a rebuild's biggest cost).
    */
   readonly catchUpBatchSize?: number;
   /** How long an old generation is kept after a switch, for readers whose generation cache is still warm. */

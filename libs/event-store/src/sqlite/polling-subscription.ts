@@ -28,18 +28,13 @@ export function pollingSubscription(
   const batchSize = options.batchSize ?? 500;
   const catchUpBatchSize = Math.max(batchSize, options.catchUpBatchSize ?? batchSize);
 
-  /**
-   * One page, then while each page read is full (more behind it) and room is left under `most`, the next ones. Only
-   * the first catch-up merges pages: once live, a backlog (a burst of appends) comes page by page as before, so the
-   * work between two turns of the event loop stays one page's.
-   */
+  /** One page, then while each page read is full (more behind it) and room is left, the next ones. */
   const readBatch = async (
     after: number | undefined,
-    most: number,
   ): Promise<{ events: EventEnvelope[]; full: boolean }> => {
     let events = await store.readAll({ after, maxCount: batchSize });
     let full = events.length === batchSize;
-    while (full && !stopped && events.length + batchSize <= most) {
+    while (full && !stopped && events.length + batchSize <= catchUpBatchSize) {
       const page = await store.readAll({ after: events[events.length - 1]!.position, maxCount: batchSize });
       events = events.concat(page);
       full = page.length === batchSize;
@@ -60,7 +55,7 @@ export function pollingSubscription(
     let caughtUp = false;
     while (!stopped) {
       appended = false;
-      const { events: batch, full } = await readBatch(checkpoint, caughtUp ? batchSize : catchUpBatchSize);
+      const { events: batch, full } = await readBatch(checkpoint);
       if (stopped) break;
       if (batch.length > 0) {
         await options.onEvents(batch);
