@@ -37,12 +37,6 @@ export interface SubscribeOptions {
   /** A failure of onEvents or of the store ends the subscription and is reported here. */
   readonly onError?: (error: unknown) => void;
   readonly batchSize?: number;
-  /**
-   * While catching up, consecutive full pages of `batchSize` are handed over together, up to this many events per
-   * `onEvents` (a projector then commits once per several pages); at the head batches are as they come. Default:
-   * `batchSize`. An adapter whose subscription is a server push may ignore it.
-   */
-  readonly catchUpBatchSize?: number;
 }
 
 export interface Subscription {

@@ -2,39 +2,6 @@
 // sees the writes of the batch's earlier events exactly as the store will after commit.
 import type { Filter, PositionedOp, StoredDocument, WriteOp } from '#read-store';
 
-/**
- * A batch's pending writes in order, and by document: a read inside the batch applies its document's own writes only,
- * so a batch of thousands of events costs each read the writes of one document, not of the whole batch.
- */
-export class PendingOps {
-  readonly all: PositionedOp[] = [];
-  private readonly byCollection = new Map<string, Map<string, PositionedOp[]>>();
-
-  push(positioned: PositionedOp): void {
-    this.all.push(positioned);
-    const { op } = positioned;
-    let documents = this.byCollection.get(op.collection);
-    if (!documents) {
-      documents = new Map();
-      this.byCollection.set(op.collection, documents);
-    }
-    const id = op.kind === 'upsert' ? op.doc.id : op.id;
-    const ops = documents.get(id);
-    if (ops) ops.push(positioned);
-    else documents.set(id, [positioned]);
-  }
-
-  /** The writes to one document, in order. */
-  of(collection: string, id: string): readonly PositionedOp[] {
-    return this.byCollection.get(collection)?.get(id) ?? [];
-  }
-
-  /** Ids of the documents of `collection` the batch writes. */
-  touched(collection: string): Iterable<string> {
-    return this.byCollection.get(collection)?.keys() ?? [];
-  }
-}
-
 export function applyOpsInMemory(
   committed: StoredDocument | null,
   collection: string,

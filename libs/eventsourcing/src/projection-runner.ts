@@ -15,12 +15,13 @@ import type {
   Filter,
   FindOptions,
   Page,
+  PositionedOp,
   ProjectionRecord,
   ProjectionRef,
   ReadStore,
   StoredDocument,
 } from '#read-store';
-import { applyOpsInMemory, compactOps, matchesFilter, PendingOps } from './in-memory-ops.js';
+import { applyOpsInMemory, compactOps, matchesFilter } from './in-memory-ops.js';
 import {
   eventTypeFilter,
   type EventTypeFilter,
@@ -60,11 +61,6 @@ export interface ProjectionRunnerOptions {
   readonly owner: string;
   readonly leaseTtlMs?: number;
   readonly batchSize?: number;
-  /**
-   * Events per batch at most while a generation catches up or rebuilds (default 4 × batchSize): one commit per that
-   * many events instead of one per page of the log (the commit, not the projector, was a rebuild's biggest cost).
-   */
-  readonly catchUpBatchSize?: number;
   /** How long an old generation is kept after a switch, for readers whose generation cache is still warm. */
   readonly retireGraceMs?: number;
   readonly maxBackoffMs?: number;
@@ -179,11 +175,11 @@ export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }
   ): Promise<boolean> {
     const interesting = this.eventTypesOf(projector);
     if (!events.some((event) => interesting.has(event.type))) return false;
-    const pending = new PendingOps();
+    const pending: PositionedOp[] = [];
     const context: ProjectionContext = {
       get: async <T extends StoredDocument>(collection: string, id: string) => {
         const committed = await this.readStore.readerAt<T>(collection, ref).get(id);
-        return applyOpsInMemory(committed, collection, id, pending.of(collection, id)) as T | null;
+        return applyOpsInMemory(committed, collection, id, pending) as T | null;
       },
       find: <T extends StoredDocument>(collection: string, filter: Filter, options?: FindOptions) =>
         findPendingPage<T>(this.readStore, ref, collection, filter, options ?? {}, pending),
@@ -195,7 +191,7 @@ export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }
     }
     await this.readStore.commit(
       ref,
-      compactOps(pending.all, { mergeIncrements: this.readStore.atomicCommit }),
+      compactOps(pending, { mergeIncrements: this.readStore.atomicCommit }),
       events[events.length - 1]!.position,
     );
     return true;
@@ -212,17 +208,17 @@ async function findPendingPage<T extends StoredDocument>(
   collection: string,
   filter: Filter,
   options: FindOptions,
-  pending: PendingOps,
+  pending: readonly PositionedOp[],
 ): Promise<Page<T>> {
   const reader = readStore.readerAt<T>(collection, ref);
   const page = await reader.find(filter, options);
-  const touched = new Set(pending.touched(collection));
+  const touched = new Set<string>();
+  for (const { op } of pending)
+    if (op.collection === collection) touched.add(op.kind === 'upsert' ? op.doc.id : op.id);
   if (touched.size === 0) return page;
   const data: T[] = [];
   for (const doc of page.data) {
-    const current = touched.has(doc.id)
-      ? applyOpsInMemory(doc, collection, doc.id, pending.of(collection, doc.id))
-      : doc;
+    const current = touched.has(doc.id) ? applyOpsInMemory(doc, collection, doc.id, pending) : doc;
     if (current && matchesFilter(current, filter)) data.push(current as T);
   }
   if (page.nextCursor === null)
@@ -230,7 +226,7 @@ async function findPendingPage<T extends StoredDocument>(
       const committed = await reader.get(id);
       // A committed document that matched was listed on its page already.
       if (committed && matchesFilter(committed, filter)) continue;
-      const current = applyOpsInMemory(committed, collection, id, pending.of(collection, id));
+      const current = applyOpsInMemory(committed, collection, id, pending);
       if (current && matchesFilter(current, filter)) data.push(current as T);
     }
   return { data, nextCursor: page.nextCursor };
@@ -439,7 +435,6 @@ class ProjectorWorker {
       const subscription = this.runner.eventStore.subscribeToAll({
         after,
         batchSize: options.batchSize ?? 500,
-        catchUpBatchSize: options.catchUpBatchSize ?? 4 * (options.batchSize ?? 500),
         onEvents: async (events) => {
           const applied = await this.runner.applyBatch(projector, ref, events);
           const position = events[events.length - 1]!.position;

@@ -1,7 +1,6 @@
 // A catch-up subscription over readAll: reads batches after the checkpoint until none is left, then waits until the
 // store says the log has grown (a local append at once, another process's when the store's poll sees the head move).
 // Ordered positions mean no gaps or duplicates.
-import type { EventEnvelope } from '#kernel';
 import type { EventStore, SubscribeOptions, Subscription } from '../event-store.port.js';
 
 export interface PollingOptions {
@@ -26,21 +25,6 @@ export function pollingSubscription(
     wake?.();
   });
   const batchSize = options.batchSize ?? 500;
-  const catchUpBatchSize = Math.max(batchSize, options.catchUpBatchSize ?? batchSize);
-
-  /** One page, then while each page read is full (more behind it) and room is left, the next ones. */
-  const readBatch = async (
-    after: number | undefined,
-  ): Promise<{ events: EventEnvelope[]; full: boolean }> => {
-    let events = await store.readAll({ after, maxCount: batchSize });
-    let full = events.length === batchSize;
-    while (full && !stopped && events.length + batchSize <= catchUpBatchSize) {
-      const page = await store.readAll({ after: events[events.length - 1]!.position, maxCount: batchSize });
-      events = events.concat(page);
-      full = page.length === batchSize;
-    }
-    return { events, full };
-  };
 
   const idle = () =>
     new Promise<void>((resolve) => {
@@ -55,16 +39,16 @@ export function pollingSubscription(
     let caughtUp = false;
     while (!stopped) {
       appended = false;
-      const { events: batch, full } = await readBatch(checkpoint);
+      const batch = await store.readAll({ after: checkpoint, maxCount: batchSize });
       if (stopped) break;
       if (batch.length > 0) {
         await options.onEvents(batch);
         checkpoint = batch[batch.length - 1]!.position;
         // SQLite answers synchronously: without a macrotask turn, a long catch-up would starve HTTP and timers.
         await new Promise<void>((resolve) => setImmediate(resolve));
-        // A full last page may have more behind it. A short one reached the head: reading again finds only what
-        // was appended since, which the store announces.
-        if (full || appended) continue;
+        // A full batch may have more behind it. A short one reached the head: reading again finds only what was
+        // appended since, which the store announces.
+        if (batch.length === batchSize || appended) continue;
       }
       if (!caughtUp) {
         caughtUp = true;

@@ -102,43 +102,4 @@ describe('SqliteEventStore specifics', () => {
     await Promise.all(subscriptions.map((subscription) => subscription.stop()));
     await store.close();
   });
-  it('catching up hands over full pages together up to catchUpBatchSize; at the head batches come as appended', async () => {
-    const store = new SqliteEventStore({ path: ':memory:' });
-    await store.appendToStream(
-      uniqueStream(),
-      Array.from({ length: 25 }, (_, i) => makeEvent(`E${i}`)),
-      'no_stream',
-    );
-    const subscribe = (catchUpBatchSize?: number) => {
-      const sizes: number[] = [];
-      const types: string[] = [];
-      let caughtUp = false;
-      const subscription = store.subscribeToAll({
-        after: 0,
-        batchSize: 5,
-        ...(catchUpBatchSize === undefined ? {} : { catchUpBatchSize }),
-        onEvents: async (events) => {
-          sizes.push(events.length);
-          types.push(...events.map((event) => event.type));
-        },
-        onCaughtUp: () => (caughtUp = true),
-      });
-      return { sizes, types, subscription, caughtUp: () => caughtUp };
-    };
-    const together = subscribe(12);
-    const pages = subscribe();
-    await waitUntil(() => together.caughtUp() && pages.caughtUp());
-    // Two full pages fit in 12 (a third would not); the last page is short: the head.
-    expect(together.sizes).toEqual([10, 10, 5]);
-    expect(pages.sizes).toEqual([5, 5, 5, 5, 5]);
-    const all = Array.from({ length: 25 }, (_, i) => `E${i}`);
-    expect(together.types).toEqual(all);
-    await store.appendToStream(uniqueStream(), [makeEvent('Live1'), makeEvent('Live2')], 'no_stream');
-    await waitUntil(() => together.types.length === 27 && pages.types.length === 27);
-    expect(together.sizes.at(-1)).toBe(2);
-    expect(together.types).toEqual([...all, 'Live1', 'Live2']);
-    await together.subscription.stop();
-    await pages.subscription.stop();
-    await store.close();
-  });
 });
