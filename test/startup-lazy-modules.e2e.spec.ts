@@ -1,7 +1,8 @@
 // What the api loads at start-up, and what it leaves to the first request that needs it (the built api in its own
-// process, as `npm start` runs it). Packages only some routes use (archives, YAML, document sniffing) are loaded on
-// first use, not at start; the proof is the list of packages the process has loaded, recorded by a module hook
-// preloaded with `--import`, and the first request to such a route on a fresh api answering as it always did.
+// process, as `npm start` runs it). The api's own code comes from its bundle (dist/apps/api/bundle/); packages only
+// some routes use (archives, YAML, document sniffing) are loaded on first use, not at start. The proof is the list of
+// modules the process has loaded, recorded by a module hook preloaded with `--import`, and the first request to such
+// a route on a fresh api answering as it always did.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,7 +26,10 @@ const LAZY_PACKAGES = [
   'ajv',
 ];
 
-/** Appends the name of every npm package the process loads (once each) to the file named by LOADED_PACKAGES_FILE. */
+/**
+ * Appends the name of every npm package the process loads, and the path of every compiled module of ours (`dist/…`),
+ * once each, to the file named by LOADED_PACKAGES_FILE.
+ */
 const HOOK = `
 import { registerHooks } from 'node:module';
 import { appendFileSync } from 'node:fs';
@@ -33,7 +37,8 @@ const file = process.env.LOADED_PACKAGES_FILE;
 const seen = new Set();
 registerHooks({
   load(url, context, nextLoad) {
-    const name = /node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(url)?.[1];
+    const name =
+      /node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(url)?.[1] ?? /\\/(dist\\/.*)$/.exec(url)?.[1];
     if (name && !seen.has(name)) {
       seen.add(name);
       appendFileSync(file, name + '\\n');
@@ -73,6 +78,17 @@ describe('start-up loads what the first request needs, the rest on first use (e2
     // The hook saw the api load (Nest is there), so an absent package was not loaded.
     expect(packages).toContain('@nestjs/core');
     expect(LAZY_PACKAGES.filter((name) => packages.has(name))).toEqual([]);
+  });
+
+  it('loads the api from its bundle, with no second copy of a compiled module', () => {
+    // `npm run build` bundles the api (apps/api/bundle.js): main.js imports it, and nothing in the process imports a
+    // compiled module of ours by its own path (which would load a second copy of it and of what it imports).
+    const ours = [...loaded()].filter((name) => name.startsWith('dist/'));
+    expect(ours).toContain('dist/apps/api/bundle/api.js');
+    expect(ours.filter((path) => !path.startsWith('dist/apps/api/bundle/'))).toEqual([
+      'dist/apps/api/src/main.js',
+      'dist/apps/api/src/young-generation.js',
+    ]);
   });
 
   it('answers the first Skill zip upload (yauzl, yaml loaded then) as before', async () => {
