@@ -231,76 +231,83 @@ describe('SqliteSearchIndex', () => {
     await index.close();
   });
 
-  it('ranks rows with rarer words by every word of the query, and still finds rows holding only frequent ones', async () => {
-    const index = new SqliteSearchIndex({ path: ':memory:' });
-    await index.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
-    // 1,200 chunks: "seldom scarce sparse" in 55 of them (under 5 %), "often" in 120 (10 %: a frequent word), the
-    // last 20 of the 55 among them (longer, and later: without "often" counted, they would rank last of the 55).
-    const text = (n: number) =>
-      [n < 55 ? 'seldom scarce sparse' : '', n >= 35 && n < 155 ? 'often' : '', `filler ${n}`]
-        .filter(Boolean)
-        .join(' ');
-    for (let d = 0; d < 12; d++) {
-      const documentId = `doc${d}`;
-      await index.upsertDocument(
-        'chunks_v1',
-        documentId,
-        1,
-        Array.from({ length: 100 }, (_, i) => chunk('agt_1', documentId, i, text(d * 100 + i))),
-      );
-    }
-    const bm25 = async (query: string, limit: number) =>
-      (
-        await index.search('chunks_v1', {
-          text: query,
+  // The split between rarer and frequent words is tried from 4,000 chunks by default; 1,200 here, so both ways run.
+  it.each([
+    ['the split tried', 1000],
+    ['the whole query matched', undefined],
+  ])(
+    'ranks rows with rarer words by every word of the query, and still finds rows holding only frequent ones (%s)',
+    async (_, bm25SplitMinChunks) => {
+      const index = new SqliteSearchIndex({ path: ':memory:', bm25SplitMinChunks });
+      await index.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
+      // 1,200 chunks: "seldom scarce sparse" in 55 of them (under 5 %), "often" in 120 (10 %: a frequent word), the
+      // last 20 of the 55 among them (longer, and later: without "often" counted, they would rank last of the 55).
+      const text = (n: number) =>
+        [n < 55 ? 'seldom scarce sparse' : '', n >= 35 && n < 155 ? 'often' : '', `filler ${n}`]
+          .filter(Boolean)
+          .join(' ');
+      for (let d = 0; d < 12; d++) {
+        const documentId = `doc${d}`;
+        await index.upsertDocument(
+          'chunks_v1',
+          documentId,
+          1,
+          Array.from({ length: 100 }, (_, i) => chunk('agt_1', documentId, i, text(d * 100 + i))),
+        );
+      }
+      const bm25 = async (query: string, limit: number) =>
+        (
+          await index.search('chunks_v1', {
+            text: query,
+            embedding: [],
+            ownerIds: ['agt_1'],
+            limit,
+            mode: 'bm25',
+          })
+        ).map((hit) => hit.text);
+      // Enough rows hold the rarer words to outscore any row of "often" alone: among them, "often" still counts.
+      const ranked = await bm25('seldom scarce sparse often', 12);
+      expect(ranked).toHaveLength(12);
+      expect(ranked.every((hit) => hit.startsWith('seldom scarce sparse often'))).toBe(true);
+      // Two frequent words outweigh one rarer word, but "often" (10 %) counted with the rarer ones leaves "usual" (30 %)
+      // alone frequent: its rows, however scored, stay below; it still counts among the rows that are ranked.
+      const tiers = new SqliteSearchIndex({ path: ':memory:', bm25SplitMinChunks });
+      await tiers.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
+      const tierText = (n: number) =>
+        [
+          n < 55 ? 'seldom' : '',
+          n >= 40 && n < 160 ? 'often' : '',
+          (n >= 30 && n < 45) || (n >= 200 && n < 575) ? 'usual' : '',
+          `filler ${n}`,
+        ]
+          .filter(Boolean)
+          .join(' ');
+      for (let d = 0; d < 12; d++)
+        await tiers.upsertDocument(
+          'chunks_v1',
+          `doc${d}`,
+          1,
+          Array.from({ length: 100 }, (_, i) => chunk('agt_1', `doc${d}`, i, tierText(d * 100 + i))),
+        );
+      const tiered = (
+        await tiers.search('chunks_v1', {
+          text: 'seldom often usual',
           embedding: [],
           ownerIds: ['agt_1'],
-          limit,
+          limit: 12,
           mode: 'bm25',
         })
       ).map((hit) => hit.text);
-    // Enough rows hold the rarer words to outscore any row of "often" alone: among them, "often" still counts.
-    const ranked = await bm25('seldom scarce sparse often', 12);
-    expect(ranked).toHaveLength(12);
-    expect(ranked.every((hit) => hit.startsWith('seldom scarce sparse often'))).toBe(true);
-    // Two frequent words outweigh one rarer word, but "often" (10 %) counted with the rarer ones leaves "usual" (30 %)
-    // alone frequent: its rows, however scored, stay below; it still counts among the rows that are ranked.
-    const tiers = new SqliteSearchIndex({ path: ':memory:' });
-    await tiers.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
-    const tierText = (n: number) =>
-      [
-        n < 55 ? 'seldom' : '',
-        n >= 40 && n < 160 ? 'often' : '',
-        (n >= 30 && n < 45) || (n >= 200 && n < 575) ? 'usual' : '',
-        `filler ${n}`,
-      ]
-        .filter(Boolean)
-        .join(' ');
-    for (let d = 0; d < 12; d++)
-      await tiers.upsertDocument(
-        'chunks_v1',
-        `doc${d}`,
-        1,
-        Array.from({ length: 100 }, (_, i) => chunk('agt_1', `doc${d}`, i, tierText(d * 100 + i))),
-      );
-    const tiered = (
-      await tiers.search('chunks_v1', {
-        text: 'seldom often usual',
-        embedding: [],
-        ownerIds: ['agt_1'],
-        limit: 12,
-        mode: 'bm25',
-      })
-    ).map((hit) => hit.text);
-    expect(tiered.slice(0, 5).every((hit) => hit.startsWith('seldom often usual'))).toBe(true);
-    expect(tiered.slice(5).every((hit) => hit.startsWith('seldom often filler'))).toBe(true);
-    await tiers.close();
-    // One rarer word scores below what "often" may reach: the rows holding only "often" are ranked too, after.
-    const all = await bm25('seldom often', 200);
-    expect(all).toHaveLength(155);
-    expect(all.slice(0, 20).every((hit) => hit.startsWith('seldom scarce sparse often'))).toBe(true);
-    expect(all.slice(20, 55).every((hit) => hit.startsWith('seldom scarce sparse filler'))).toBe(true);
-    expect(all.slice(55).every((hit) => hit.startsWith('often filler'))).toBe(true);
-    await index.close();
-  });
+      expect(tiered.slice(0, 5).every((hit) => hit.startsWith('seldom often usual'))).toBe(true);
+      expect(tiered.slice(5).every((hit) => hit.startsWith('seldom often filler'))).toBe(true);
+      await tiers.close();
+      // One rarer word scores below what "often" may reach: the rows holding only "often" are ranked too, after.
+      const all = await bm25('seldom often', 200);
+      expect(all).toHaveLength(155);
+      expect(all.slice(0, 20).every((hit) => hit.startsWith('seldom scarce sparse often'))).toBe(true);
+      expect(all.slice(20, 55).every((hit) => hit.startsWith('seldom scarce sparse filler'))).toBe(true);
+      expect(all.slice(55).every((hit) => hit.startsWith('often filler'))).toBe(true);
+      await index.close();
+    },
+  );
 });
