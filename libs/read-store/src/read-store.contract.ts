@@ -168,7 +168,18 @@ export function readStoreContract(adapter: string, open: () => Promise<ReadStore
       await store.saveProjection({ name: projection, liveGeneration: 2, liveVersion: 2 });
       expect((await store.reader<Item>(coll()).get('a'))?.name).toBe('Rebuilt');
       await store.dropGeneration(ref, [coll()]);
-      expect(await store.readerAt<Item>(coll(), ref).get('a')).toBeNull();
+      // A dropped generation, or one never prepared, reads as empty (its reads were prepared while it existed).
+      const dropped = store.readerAt<Item>(coll(), ref);
+      expect(await dropped.get('a')).toBeNull();
+      expect(await dropped.find({}, { sort: { field: 'name', direction: 'asc' } })).toEqual({
+        data: [],
+        nextCursor: null,
+      });
+      expect(await dropped.count()).toBe(0);
+      expect(await store.readerAt<Item>(coll(), { name: projection, generation: 99 }).find()).toEqual({
+        data: [],
+        nextCursor: null,
+      });
       expect(await store.checkpoint(ref)).toBe(0);
       const record = await store.projection(projection);
       expect(record).toMatchObject({

@@ -102,13 +102,26 @@ export class SqliteReadStore implements ReadStore {
 
   readerAt<T extends StoredDocument>(collection: string, ref: ProjectionRef): DocumentReader<T> {
     const table = physicalName(checkName(collection), ref.generation);
-    return this.tableReader<T>(() => (this.tableExists(table) ? table : null));
+    return this.tableReader<T>(() => table);
   }
 
-  private tableExists(table: string): boolean {
-    return (
-      this.statement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined
-    );
+  /**
+   * Reads of a table that may not exist (a generation not prepared yet, or dropped, here or by another process on the
+   * same file): asked as if it did, and a missing table reads as empty. Projectors read through this on every event,
+   * so no catalogue lookup precedes each read.
+   */
+  private ifTable<R>(table: string, read: () => R, absent: R): R {
+    try {
+      return read();
+    } catch (error) {
+      // node:sqlite's errors may come from another realm (a test's VM context): their message is what is checked.
+      const message = (error as { message?: unknown } | null)?.message;
+      if (typeof message !== 'string' || !message.includes(`no such table: ${table}`)) throw error;
+      // A statement prepared while the table existed stays invalid once it is gone.
+      for (const sql of this.statementCache.keys())
+        if (sql.includes(`"${table}"`)) this.statementCache.delete(sql);
+      return absent;
+    }
   }
 
   private tableReader<T extends StoredDocument>(resolve: () => string | null): DocumentReader<T> {
@@ -116,21 +129,33 @@ export class SqliteReadStore implements ReadStore {
       get: async (id) => {
         const table = resolve();
         if (!table) return null;
-        const row = this.statement(`SELECT doc FROM "${table}" WHERE id = ?`).get(id) as
-          { doc: string } | undefined;
+        const row = this.ifTable(
+          table,
+          () =>
+            this.statement(`SELECT doc FROM "${table}" WHERE id = ?`).get(id) as { doc: string } | undefined,
+          undefined,
+        );
         return row ? (JSON.parse(row.doc) as T) : null;
       },
       find: async (filter = {}, options = {}) => {
         const table = resolve();
-        return table ? this.find<T>(table, filter, options) : { data: [], nextCursor: null };
+        const empty: Page<T> = { data: [], nextCursor: null };
+        return table ? this.ifTable(table, () => this.find<T>(table, filter, options), empty) : empty;
       },
       count: async (filter = {}) => {
         const table = resolve();
         if (!table) return 0;
         const { sql, params } = whereClause(filter);
-        return (
-          this.statement(`SELECT COUNT(*) AS n FROM "${table}" WHERE ${sql}`).get(...params) as { n: number }
-        ).n;
+        return this.ifTable(
+          table,
+          () =>
+            (
+              this.statement(`SELECT COUNT(*) AS n FROM "${table}" WHERE ${sql}`).get(...params) as {
+                n: number;
+              }
+            ).n,
+          0,
+        );
       },
     };
   }
