@@ -59,3 +59,50 @@ describe('SqliteReadStore commit statements', () => {
     await store.close();
   });
 });
+
+describe('SqliteReadStore commits of one turn of the event loop', () => {
+  it('commits them as one transaction, and a commit that fails takes back only its own ops and checkpoint', async () => {
+    const at = mkdtempSync(join(tmpdir(), 'rs-group-'));
+    const store = new SqliteReadStore({ path: join(at, 'read.db') });
+    const one = { name: 'group_one', generation: 1 };
+    const two = { name: 'group_two', generation: 1 };
+    await store.prepareGeneration(one, [{ name: 'ones' }]);
+    await store.prepareGeneration(two, [{ name: 'twos' }]);
+    const upsert = (collection: string, id: string, position: number) => ({
+      position,
+      op: { kind: 'upsert' as const, collection, doc: { id, position } },
+    });
+    // Three projectors commit in the same turn; the second writes a document and then a bad patch.
+    const results = await Promise.allSettled([
+      store.commit(one, [upsert('ones', 'a', 5)], 5),
+      store.commit(
+        two,
+        [
+          upsert('twos', 'b', 5),
+          { position: 5, op: { kind: 'patch', collection: 'twos', id: 'b', set: { 'not a field': 1 } } },
+        ],
+        5,
+      ),
+      store.commit(one, [upsert('ones', 'c', 6)], 6),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({
+      message: "invalid field name 'not a field'",
+    });
+    expect(await store.readerAt('ones', one).get('a')).toMatchObject({ id: 'a' });
+    expect(await store.readerAt('ones', one).get('c')).toMatchObject({ id: 'c' });
+    expect(await store.checkpoint(one)).toBe(6);
+    // The failed commit left nothing: neither its first document nor its checkpoint.
+    expect(await store.readerAt('twos', two).get('b')).toBeNull();
+    expect(await store.checkpoint(two)).toBe(0);
+    // What was committed is on disk for another connection, and a commit queued at close is not lost.
+    const pending = store.commit(two, [upsert('twos', 'd', 7)], 7);
+    await store.close();
+    await pending;
+    const reopened = new SqliteReadStore({ path: join(at, 'read.db') });
+    expect(await reopened.readerAt('twos', two).get('d')).toMatchObject({ id: 'd' });
+    expect(await reopened.checkpoint(one)).toBe(6);
+    await reopened.close();
+    rmSync(at, { recursive: true, force: true });
+  });
+});
