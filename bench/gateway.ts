@@ -106,6 +106,12 @@ export interface GatewayDetails {
     /** The reference bare proxy's added latency: the floor of a Node proxy on this machine. */
     bareProxyAddedLatencyP50Ms: number;
   };
+  /** The same bare proxy in front of the upstream the goals use: what the rows without it compare against. */
+  readonly bareProxy: {
+    addedLatencyP50Ms: number;
+    requestsPerSecond: number;
+    cpuUsPerRequest: number;
+  };
   readonly addedLatencyP99Ms: number;
   readonly chunksLost: number;
   readonly upstream: { streamChunks: number; chunkDelayMs: number; latencyMs: number; reply: string };
@@ -232,6 +238,9 @@ export async function benchGateway(
     children.push(instantUpstream.child);
     const bareProxy = await startUpstream(options.bareProxyPath, { upstreamPort: instantUpstream.port });
     children.push(bareProxy.child);
+    // The bare proxy again, in front of the delayed upstream: the floor of the added-latency, throughput and CPU rows.
+    const bareProxySlow = await startUpstream(options.bareProxyPath, { upstreamPort: upstream.port });
+    children.push(bareProxySlow.child);
     const modelsFile = join(dir.path, 'models.yaml');
     writeFileSync(
       modelsFile,
@@ -284,6 +293,7 @@ export async function benchGateway(
 
     const directInstant: Target = { ...direct, port: instantUpstream.port };
     const bareInstant: Target = { ...direct, port: bareProxy.port };
+    const bare: Target = { ...direct, port: bareProxySlow.port };
     const gatewayInstant: Target = {
       ...gateway,
       body: chatBody('bench-instant', false),
@@ -485,7 +495,7 @@ export async function benchGateway(
       `gateway: warm-up (${options.warmup.requests} requests, ${options.warmup.seconds} s saturated, ` +
         `${options.warmup.streams} streams per path) …`,
     );
-    for (const target of [direct, gateway, ...others, direct, gateway, ...others]) {
+    for (const target of [direct, gateway, bare, ...others, direct, gateway, bare, ...others]) {
       await sequential(target, Math.ceil(options.warmup.requests / 2));
       await saturate(target, options.warmup.seconds / 2);
       await streams(target, Math.ceil(options.warmup.streams / 2));
@@ -494,9 +504,12 @@ export async function benchGateway(
     const latencies: Record<PathName, number[]> = { direct: [], gateway: [], responses: [], messages: [] };
     const latencyRounds = Math.ceil(options.latencyRequests / options.latencyBlock);
     log(`gateway: sequential latency, ${latencyRounds} × ${options.latencyBlock} requests per path …`);
-    await alternate(latencyRounds, (target) =>
-      sequential(target, options.latencyBlock, latencies[target.name]),
-    );
+    const bareSlowLatencies: number[] = [];
+    await alternate(latencyRounds, async (target) => {
+      await sequential(target, options.latencyBlock, latencies[target.name]);
+      // The bare proxy's block follows the direct one's, in the same rounds.
+      if (target === direct) await sequential(bare, options.latencyBlock, bareSlowLatencies);
+    });
 
     const instantLatencies: Record<PathName, number[]> = {
       direct: [],
@@ -539,7 +552,15 @@ export async function benchGateway(
       `gateway: saturated throughput, ${options.throughputBlocks} × ${blockSeconds} s per path at concurrency ` +
         `${options.concurrency} …`,
     );
+    const bareLoad = { completed: 0, seconds: 0, cpu: 0 };
     await alternate(options.throughputBlocks, async (target) => {
+      if (target === direct) {
+        const bareCpu = cpuSeconds(bareProxySlow.child.pid!);
+        const result = await saturate(bare, blockSeconds);
+        bareLoad.completed += result.completed;
+        bareLoad.seconds += result.seconds;
+        bareLoad.cpu += cpuSeconds(bareProxySlow.child.pid!) - bareCpu;
+      }
       const client = process.cpuUsage();
       const upstreamCpu = cpuSeconds(upstream.child.pid!);
       const apiCpu = cpuSeconds(api.child.pid!);
@@ -614,6 +635,26 @@ export async function benchGateway(
       };
     };
     const d = figuresOf('direct');
+    const bareFigures = {
+      addedLatencyP50Ms: p50Of(bareSlowLatencies) - d.latency.p50Ms,
+      requestsPerSecond: bareLoad.completed / bareLoad.seconds,
+      cpuUsPerRequest: Math.round((bareLoad.cpu / bareLoad.completed) * 1e6 * 10) / 10,
+    };
+    const info = (
+      metric: string,
+      value: number,
+      unit: string,
+      baseline?: number,
+      label?: string,
+    ): MetricRow => ({
+      metric,
+      value,
+      unit,
+      baseline: baseline ?? null,
+      baselineLabel: label ?? null,
+      ratio: baseline ? value / baseline : null,
+      goal: null,
+    });
     const g = figuresOf('gateway');
     // A chunk is lost when a gateway stream carries fewer content chunks than the upstream sent; a stream without
     // its `[DONE]` counts as one more (the client cannot tell it finished).
@@ -684,6 +725,11 @@ export async function benchGateway(
         ratio: null,
         goal: { on: 'value', op: '<=', target: 0.6 },
       },
+      info(
+        `  reference: bare proxy, added p50 (${options.upstreamLatencyMs} ms upstream) (info)`,
+        bareFigures.addedLatencyP50Ms,
+        'ms',
+      ),
       ratioRow('gateway p50 latency', g.latency.p50Ms, d.latency.p50Ms, 'ms', 'ms direct', '<=', 1.25),
       ratioRow('gateway p99 latency', g.latency.p99Ms, d.latency.p99Ms, 'ms', 'ms direct', '<=', 1.5),
       ratioRow(
@@ -695,6 +741,13 @@ export async function benchGateway(
         '>=',
         0.75,
       ),
+      info(
+        '  reference: bare proxy saturated throughput (info)',
+        bareFigures.requestsPerSecond,
+        'req/s',
+        d.throughput.requestsPerSecond,
+        'req/s direct',
+      ),
       {
         // user + system time of the api process (every thread) during the saturated gateway blocks ÷ requests.
         metric: `gateway api CPU per request (saturated, concurrency ${options.concurrency})`,
@@ -705,6 +758,7 @@ export async function benchGateway(
         ratio: null,
         goal: { on: 'value', op: '<=', target: 220 },
       },
+      info('  reference: bare proxy CPU per request (saturated) (info)', bareFigures.cpuUsPerRequest, 'µs'),
       ratioRow(
         'gateway streaming TTFT',
         g.streaming.ttftMedianMs,
@@ -829,6 +883,7 @@ export async function benchGateway(
           addedLatencyP50Ms: instantAdded,
           bareProxyAddedLatencyP50Ms: bareAdded,
         },
+        bareProxy: bareFigures,
         addedLatencyP99Ms: g.latency.p99Ms - d.latency.p99Ms,
         chunksLost,
         upstream: {

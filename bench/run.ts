@@ -285,6 +285,8 @@ async function main(): Promise<void> {
     '    (back-to-back requests), beside a reference bare proxy (fastify in, undici out, 20 lines) measured the same',
     '    way: the floor of any Node gateway on this machine (its goal is a ratio to that floor). api CPU per request =',
     '    user + system time of the api process (all threads, /proc) during the saturated gateway blocks ÷ requests.',
+    '    A second bare proxy stands in front of the 10 ms upstream, in the same rounds: its added p50, saturated',
+    '    throughput and CPU per request are the info rows under the goals they are the floor of.',
     '    latency = sequential non-streaming requests (p50/p99, send to last byte); added latency = gateway p50 − direct p50;',
     '    throughput = 32 requests in flight, time-boxed; TTFT = stream: true, upstream sends 20 content chunks 2 ms apart,',
     '    time to the first SSE event with non-empty delta.content (median); chunks lost = content chunks missing from',
