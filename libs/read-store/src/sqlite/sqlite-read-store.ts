@@ -248,111 +248,57 @@ export class SqliteReadStore implements ReadStore {
 
   private readonly opStatements = new Map<string, Map<string, StatementSync>>();
 
-  /**
-   * Commits wait for the end of this turn of the event loop and go as one transaction (each in a savepoint of its own,
-   * so one that fails takes back only its ops): every projector an append wakes commits in the same turn, and one
-   * commit of theirs costs what each commit did (a conversation turn made ~9 commits, ~0.33 ms each). A commit
-   * resolves once its transaction is committed; nothing reads a batch's writes before its commit resolves (the
-   * runner awaits it before the next batch and before it reports progress).
-   */
-  commit(ref: ProjectionRef, ops: readonly PositionedOp[], checkpoint: number): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.queued.push({ ref, ops, checkpoint, resolve, reject });
-      if (this.queued.length === 1) setImmediate(() => this.flushCommits());
-    });
-  }
-
-  private queued: QueuedCommit[] = [];
-
-  /** Commits what is queued, now (also before any other write, and on close). */
-  private flushCommits(): void {
-    const group = this.queued;
-    if (group.length === 0) return;
-    this.queued = [];
-    const failed = new Map<QueuedCommit, unknown>();
-    try {
-      if (!this.db.isOpen) throw new Error('read store closed');
-      this.db.exec('BEGIN IMMEDIATE');
-      try {
-        if (group.length === 1) this.applyCommit(group[0]!);
-        else
-          for (const commit of group) {
-            this.db.exec('SAVEPOINT read_commit');
-            try {
-              this.applyCommit(commit);
-              this.db.exec('RELEASE read_commit');
-            } catch (error) {
-              this.db.exec('ROLLBACK TO read_commit');
-              this.db.exec('RELEASE read_commit');
-              failed.set(commit, error);
-            }
-          }
-        this.db.exec('COMMIT');
-      } catch (error) {
-        if (this.db.isTransaction) this.db.exec('ROLLBACK');
-        throw error;
-      }
-    } catch (error) {
-      for (const commit of group) commit.reject(error);
-      return;
-    }
-    // A purge's document may still be in older WAL frames: checkpointed and truncated at once.
-    if (group.some((commit) => !failed.has(commit) && commit.ops.some(({ op }) => op.kind === 'delete')))
-      this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-    for (const commit of group) {
-      if (failed.has(commit)) commit.reject(failed.get(commit));
-      else commit.resolve();
-    }
-  }
-
-  private applyCommit({ ref, ops, checkpoint }: QueuedCommit): void {
-    for (const { position, op } of ops) {
-      const physical = physicalName(checkName(op.collection), ref.generation);
-      const table = `"${physical}"`;
-      switch (op.kind) {
-        case 'upsert':
-          this.opStatement(
-            physical,
-            'upsert',
-            () => `INSERT INTO ${table} (id, doc, position) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE
+  async commit(ref: ProjectionRef, ops: readonly PositionedOp[], checkpoint: number): Promise<void> {
+    this.transaction(() => {
+      for (const { position, op } of ops) {
+        const physical = physicalName(checkName(op.collection), ref.generation);
+        const table = `"${physical}"`;
+        switch (op.kind) {
+          case 'upsert':
+            this.opStatement(
+              physical,
+              'upsert',
+              () => `INSERT INTO ${table} (id, doc, position) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE
                  SET doc = excluded.doc, position = excluded.position WHERE position < excluded.position`,
-          ).run(op.doc.id, JSON.stringify(op.doc), position);
-          break;
-        case 'patch': {
-          const entries = Object.entries(op.set).filter(([, value]) => value !== undefined);
-          if (entries.length === 0) break;
-          const fields = entries.map(([name]) => checkFieldName(name)).join(',');
-          this.opStatement(physical, `patch:${fields}`, () => {
-            const paths = entries.map(([name]) => `'$.${checkFieldName(name)}', json(?)`).join(', ');
-            return `UPDATE ${table} SET doc = json_set(doc, ${paths}), position = ? WHERE id = ? AND position < ?`;
-          }).run(...entries.map(([, value]) => JSON.stringify(value)), position, op.id, position);
-          break;
-        }
-        case 'increment': {
-          const entries = Object.entries(op.by);
-          const initial = { ...op.onCreate, ...op.by, id: op.id };
-          const sets = entries
-            .map(([name]) => `'$.${checkFieldName(name)}', COALESCE(json_extract(doc, '$.${name}'), 0) + ?`)
-            .join(', ');
-          this.statement(
-            `INSERT INTO ${table} (id, doc, position) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE
+            ).run(op.doc.id, JSON.stringify(op.doc), position);
+            break;
+          case 'patch': {
+            const entries = Object.entries(op.set).filter(([, value]) => value !== undefined);
+            if (entries.length === 0) break;
+            const fields = entries.map(([name]) => checkFieldName(name)).join(',');
+            this.opStatement(physical, `patch:${fields}`, () => {
+              const paths = entries.map(([name]) => `'$.${checkFieldName(name)}', json(?)`).join(', ');
+              return `UPDATE ${table} SET doc = json_set(doc, ${paths}), position = ? WHERE id = ? AND position < ?`;
+            }).run(...entries.map(([, value]) => JSON.stringify(value)), position, op.id, position);
+            break;
+          }
+          case 'increment': {
+            const entries = Object.entries(op.by);
+            const initial = { ...op.onCreate, ...op.by, id: op.id };
+            const sets = entries
+              .map(([name]) => `'$.${checkFieldName(name)}', COALESCE(json_extract(doc, '$.${name}'), 0) + ?`)
+              .join(', ');
+            this.statement(
+              `INSERT INTO ${table} (id, doc, position) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE
                  SET doc = json_set(doc, ${sets}), position = excluded.position WHERE position < excluded.position`,
-          ).run(op.id, JSON.stringify(initial), position, ...entries.map(([, value]) => value));
-          break;
+            ).run(op.id, JSON.stringify(initial), position, ...entries.map(([, value]) => value));
+            break;
+          }
+          case 'delete':
+            this.opStatement(
+              physical,
+              'delete',
+              () => `DELETE FROM ${table} WHERE id = ? AND position < ?`,
+            ).run(op.id, position);
+            break;
         }
-        case 'delete':
-          this.opStatement(
-            physical,
-            'delete',
-            () => `DELETE FROM ${table} WHERE id = ? AND position < ?`,
-          ).run(op.id, position);
-          break;
       }
-    }
-    this.statement(
-      `INSERT INTO checkpoints (name, generation, position) VALUES (?, ?, ?) ON CONFLICT (name, generation)
+      this.statement(
+        `INSERT INTO checkpoints (name, generation, position) VALUES (?, ?, ?) ON CONFLICT (name, generation)
            DO UPDATE SET position = MAX(position, excluded.position)`,
-    ).run(ref.name, ref.generation, checkpoint);
+      ).run(ref.name, ref.generation, checkpoint);
+    });
+    if (ops.some(({ op }) => op.kind === 'delete')) this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   }
 
   async checkpoint(ref: ProjectionRef): Promise<number> {
@@ -424,13 +370,10 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async close(): Promise<void> {
-    this.flushCommits();
     if (this.db.isOpen) this.db.close();
   }
 
-  /** Other writes (generations, projection records) come after the commits queued before them. */
   private transaction(work: () => void): void {
-    this.flushCommits();
     this.db.exec('BEGIN IMMEDIATE');
     try {
       work();
@@ -440,14 +383,6 @@ export class SqliteReadStore implements ReadStore {
       throw error;
     }
   }
-}
-
-interface QueuedCommit {
-  readonly ref: ProjectionRef;
-  readonly ops: readonly PositionedOp[];
-  readonly checkpoint: number;
-  readonly resolve: () => void;
-  readonly reject: (error: unknown) => void;
 }
 
 function checkFieldName(name: string): string {
