@@ -159,7 +159,8 @@ export class RotateOwnApiKeyHandler implements ICommandHandler<RotateOwnApiKey> 
         OWN_KEYS,
       ),
     );
-    await this.bus.execute(new RevokeApiKey(apiKeyId, context, OWN_KEYS));
-    return issued;
+    const revoked: WriteResult = await this.bus.execute(new RevokeApiKey(apiKeyId, context, OWN_KEYS));
+    // The caller reads its writes up to the later one: the old key is refused from the response on.
+    return { ...issued, position: Math.max(issued.position, revoked.position) };
   }
 }
