@@ -336,6 +336,26 @@ export function keyStoreContract(adapter: string, subjectOf: () => Promise<KeySt
       expect(await cipher.open(sealed)).toBe('the original text');
     });
 
+    it('refuses a part that is not the one canonical base64url of its bytes, before reading any key', async () => {
+      const sealed = await cipher.seal(freshId(), 'grp', 'text');
+      const [, , keyId, iv, tag, ciphertext] = sealed.split(':');
+      // A tag is 16 bytes: 22 characters whose last one carries 4 unused bits, zero in the canonical encoding; the
+      // next character of the alphabet decodes to the same bytes with one of them set.
+      const bumped = (part: string) =>
+        `${part.slice(0, -1)}${String.fromCharCode(part.charCodeAt(part.length - 1) + 1)}`;
+      const { store: watched, calls } = counting(store);
+      for (const value of [
+        `sealed:v1:${keyId}:${iv}:${bumped(tag!)}:${ciphertext}`,
+        // 4n + 1 characters: the last one would carry 6 bits of no byte.
+        `sealed:v1:${keyId}:${iv}:${tag}:${ciphertext}${'A'.repeat((((1 - ciphertext!.length) % 4) + 4) % 4)}`,
+      ]) {
+        await expect(new ContentCipher(watched).open(value)).rejects.toThrow(/is not base64url/);
+        expect(() => cipher.keyIdOf(value)).toThrow(SealedContentError);
+      }
+      expect(calls.getMany).toBe(0);
+      expect(await cipher.open(sealed)).toBe('text');
+    });
+
     it('refuses malformed values and key ids that cannot be written down', async () => {
       const sealed = await cipher.seal(freshId(), 'grp', 'text');
       const [, , keyId, iv, tag, ciphertext] = sealed.split(':');
