@@ -125,38 +125,28 @@ export class SqliteReadStore implements ReadStore {
   }
 
   private tableReader<T extends StoredDocument>(resolve: () => string | null): DocumentReader<T> {
+    /** `run` on the table, or `absent` when there is none (no live generation, or its table missing). */
+    const onTable = <R>(absent: R, run: (table: string) => R): R => {
+      const table = resolve();
+      return table ? this.ifTable(table, () => run(table), absent) : absent;
+    };
     return {
       get: async (id) => {
-        const table = resolve();
-        if (!table) return null;
-        const row = this.ifTable(
-          table,
-          () =>
-            this.statement(`SELECT doc FROM "${table}" WHERE id = ?`).get(id) as { doc: string } | undefined,
+        const row = onTable(
           undefined,
+          (table) =>
+            this.statement(`SELECT doc FROM "${table}" WHERE id = ?`).get(id) as { doc: string } | undefined,
         );
         return row ? (JSON.parse(row.doc) as T) : null;
       },
-      find: async (filter = {}, options = {}) => {
-        const table = resolve();
-        const empty: Page<T> = { data: [], nextCursor: null };
-        return table ? this.ifTable(table, () => this.find<T>(table, filter, options), empty) : empty;
-      },
-      count: async (filter = {}) => {
-        const table = resolve();
-        if (!table) return 0;
-        const { sql, params } = whereClause(filter);
-        return this.ifTable(
-          table,
-          () =>
-            (
-              this.statement(`SELECT COUNT(*) AS n FROM "${table}" WHERE ${sql}`).get(...params) as {
-                n: number;
-              }
-            ).n,
-          0,
-        );
-      },
+      find: async (filter = {}, options = {}) =>
+        onTable<Page<T>>({ data: [], nextCursor: null }, (table) => this.find<T>(table, filter, options)),
+      count: async (filter = {}) =>
+        onTable(0, (table) => {
+          const { sql, params } = whereClause(filter);
+          const row = this.statement(`SELECT COUNT(*) AS n FROM "${table}" WHERE ${sql}`).get(...params);
+          return (row as { n: number }).n;
+        }),
     };
   }
 
