@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SqliteEventStore } from '#event-store';
+import { apiNodeFlags } from './node-flags.js';
 import { log, makeTempDir, median, seed, type MetricRow, type SeedPlan } from './util.js';
 
 const exitWithParentUrl = new URL('./exit-with-parent.js', import.meta.url).href;
@@ -120,7 +121,11 @@ export async function spawnApi(
     output = (output + chunk.toString()).slice(-4000);
   };
   const started = performance.now();
-  const args = exitWithParent ? ['--import', exitWithParentUrl, mainPath] : [mainPath];
+  // The api's Node flags as `npm start` gives them (node-flags.ts).
+  const args = [
+    ...apiNodeFlags(),
+    ...(exitWithParent ? ['--import', exitWithParentUrl, mainPath] : [mainPath]),
+  ];
   const child = spawn(process.execPath, args, {
     env,
     stdio: [exitWithParent ? 'pipe' : 'ignore', 'pipe', 'pipe'],

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { apiNodeFlags } from '../../bench/node-flags.js';
 
 export const API_ENTRY = join(process.cwd(), 'dist/apps/api/src/main.js');
 
@@ -40,7 +41,8 @@ export async function spawnApi(env: Record<string, string>, timeoutMs = 20_000):
   if (suiteEnded)
     throw new Error('the suite has ended (a test went on after its timeout): no api is started');
   const port = await freePort();
-  const child = spawn(process.execPath, [API_ENTRY], {
+  // Started as `npm start` starts it: with the Node flags of package.json's start script.
+  const child = spawn(process.execPath, [...apiNodeFlags(), API_ENTRY], {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -4,7 +4,13 @@
 // it some 10 s after the last full collection: an idle api held 128 MB of an empty young generation (RSS 246 MB;
 // 124 MB once reduced; measured, README "Start-up and idle memory"). main.ts holds the growth off while the api
 // loads and starts (those objects are promoted to the old generation, where they belong) and gives V8 its default
-// back once the api is ready, so an api under load grows its young generation as before.
+// back once the api is ready, so an api under load grows its young generation as before, up to the maximum the
+// process was started with: `--max-semi-space-size=16` (package.json's start script, docker/Dockerfile), 2 × 16 MB
+// instead of Node 24's 2 × 64 MB. The maximum can only be given at start (V8 sizes its heap before any script runs).
+// Measured on the saturated gateway (bench/gateway.ts, 2 cores): 383–522 µs of api CPU per request against 964–1,040
+// with the default, throughput 0.58–0.69 of direct against 0.39–0.41; 50 stalled streamed readers +96–100 MB at the
+// peak against +331–359 MB. A young generation of 128 MB is more memory touched per scavenge cycle than this
+// machine's caches hold, and the pages V8 gives back after each shrink are faulted in again on the next growth.
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
