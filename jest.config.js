@@ -22,6 +22,9 @@ const sources = ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/projections'];
 /** @type {import('jest').Config} */
 export default {
   testTimeout: 30000,
+  // One temporary directory per run for the tests' data directories, removed when the run ends (temp-root.js).
+  globalSetup: '<rootDir>/test/support/temp-root-setup.js',
+  globalTeardown: '<rootDir>/test/support/temp-root-teardown.js',
   maxWorkers: 2,
   projects: [
     {

@@ -22,7 +22,9 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export const tempDataDir = (): string => mkdtempSync(join(tmpdir(), 'agent-platform-'));
+/** A fresh directory under this test run's temporary root (removed when the run ends: temp-root.js), else the OS's. */
+export const tempDataDir = (): string =>
+  mkdtempSync(join(process.env.TEST_TEMP_ROOT ?? tmpdir(), 'agent-platform-'));
 
 /** A models file (MODELS_FILE) of these YAML lines, in a fresh temporary directory. */
 export function writeModelsFile(lines: readonly string[]): string {

@@ -1,0 +1,2 @@
+// Jest globalSetup (jest.config.js): see temp-root.js.
+export { setup as default } from './temp-root.js';
