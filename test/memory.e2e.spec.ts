@@ -442,10 +442,15 @@ describe('Agent Memory (e2e)', () => {
           : 'Noted.',
     });
     const plain = await converse(fakeAgent, { message: 'What do I drink?' });
-    const [answerCall, extractionCall] = chatRequests(upstream);
+    // Two calls for the turn, the extraction beside the answer (it reads the user's message, not the answer).
+    const calls = chatRequests(upstream);
+    expect(calls).toHaveLength(2);
+    const answerCall = calls.find((call) => !isExtraction(call));
+    const extractionCall = calls.find(isExtraction);
     expect(answerCall!.rawBody).toContain(MEMORIES_BLOCK);
     expect(answerCall!.rawBody).toContain('The user drinks green tea.');
-    expect(isExtraction(extractionCall!)).toBe(true);
+    expect(extractionCall!.rawBody).toContain('What do I drink?');
+    expect(extractionCall!.rawBody).not.toContain('Noted.');
     expect(plain.message.memory?.saved.map((memory) => memory.text)).toEqual([
       "The user's code name is Falcon.",
     ]);

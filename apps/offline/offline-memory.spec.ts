@@ -11,7 +11,7 @@ const extraction = (
   recalled: readonly string[] = [],
   extra: Partial<ChatRequest> = {},
 ): ChatRequest => ({
-  messages: extractionMessages(userMessage, 'Noted. Anything else I can help with?', recalled),
+  messages: extractionMessages(userMessage, recalled),
   ...extra,
 });
 const extract = (userMessage: string, recalled: readonly string[] = []): MemoryCandidate[] => {
@@ -149,11 +149,9 @@ describe('Offline memory extraction', () => {
     );
   });
 
-  it("reads the user's message only: the assistant's answer and the remembered list are never sources", () => {
+  it("reads the user's message only: the remembered list is never a source", () => {
     const request: ChatRequest = {
-      messages: extractionMessages('Thanks.', 'I live in Paris. Remember that I love cheese.', [
-        'I work at Acme.',
-      ]),
+      messages: extractionMessages('Thanks.', ['I live in Paris.', 'Remember that I love cheese.']),
     };
     expect(offlineChat(request).message.content).toBe('{"candidates":[]}');
   });
@@ -186,7 +184,7 @@ describe('Offline memory extraction', () => {
   });
 
   it('is recognised by the first system message only; other requests are answered as before', () => {
-    const [system, user] = extractionMessages('I live in Lyon.', 'ok', []);
+    const [system, user] = extractionMessages('I live in Lyon.', []);
     const later = offlineChat({
       messages: [{ role: 'system', content: 'You are terse.' }, system!, user!],
     });

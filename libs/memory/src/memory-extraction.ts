@@ -26,7 +26,6 @@ export interface MemoryCandidate {
 
 /** The layout of the turn in the user message: a label line, then a fenced text (the list is not fenced). */
 export const USER_MESSAGE_LABEL = "The user's message:";
-export const ASSISTANT_ANSWER_LABEL = "The assistant's answer:";
 export const RECALLED_LABEL = 'Already remembered:';
 /** The list line when nothing is remembered yet. */
 export const NOTHING_RECALLED = '(nothing yet)';
@@ -68,35 +67,31 @@ const fenced = (label: string, text: string): string => {
 const listItem = (fact: string): string => `- ${fact.replace(/\s+/g, ' ').trim()}`;
 
 /** The text of the user message that lays out a turn, as {@link extractionMessages} sends it. */
-export const formatExtractionTurn = (
-  userMessage: string,
-  assistantAnswer: string,
-  recalled: readonly string[],
-): string => {
+export const formatExtractionTurn = (userMessage: string, recalled: readonly string[]): string => {
   const facts = recalled.map(listItem).filter((item) => item !== '- ');
   return [
     fenced(USER_MESSAGE_LABEL, userMessage),
-    fenced(ASSISTANT_ANSWER_LABEL, assistantAnswer),
     `${RECALLED_LABEL}\n${facts.length > 0 ? facts.join('\n') : NOTHING_RECALLED}`,
   ].join('\n\n');
 };
 
-/** The request for a turn's memories: the fixed system prompt, then the turn laid out in one user message. */
+/**
+ * The request for a turn's memories: the fixed system prompt, then the turn laid out in one user message. Only the
+ * user is a source: the assistant's answer is not part of it, and the extraction runs while the answer is written.
+ */
 export function extractionMessages(
   userMessage: string,
-  assistantAnswer: string,
   recalled: readonly string[],
 ): ChatCompletionMessageParam[] {
   return [
     { role: 'system', content: MEMORY_EXTRACTION_PROMPT },
-    { role: 'user', content: formatExtractionTurn(userMessage, assistantAnswer, recalled) },
+    { role: 'user', content: formatExtractionTurn(userMessage, recalled) },
   ];
 }
 
 /** A turn read back from {@link formatExtractionTurn}'s layout. */
 export interface ExtractionTurn {
   readonly userMessage: string;
-  readonly assistantAnswer: string;
   readonly recalled: readonly string[];
 }
 
@@ -119,9 +114,7 @@ export const parseExtractionTurn = (text: string): ExtractionTurn | undefined =>
   const lines = text.split('\n');
   const user = readFenced(lines, USER_MESSAGE_LABEL, 0);
   if (!user) return undefined;
-  const answer = readFenced(lines, ASSISTANT_ANSWER_LABEL, user.next);
-  if (!answer) return undefined;
-  const list = lines.indexOf(RECALLED_LABEL, answer.next);
+  const list = lines.indexOf(RECALLED_LABEL, user.next);
   const recalled =
     list < 0
       ? []
@@ -130,7 +123,7 @@ export const parseExtractionTurn = (text: string): ExtractionTurn | undefined =>
           .filter((line) => line.startsWith('- '))
           .map((line) => line.slice(2).trim())
           .filter((fact) => fact !== '');
-  return { userMessage: user.text, assistantAnswer: answer.text, recalled };
+  return { userMessage: user.text, recalled };
 };
 
 /** What makes two memory texts the same: case, spacing and final punctuation aside. */

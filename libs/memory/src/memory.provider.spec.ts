@@ -7,9 +7,69 @@ import type { MemoryScreening } from './memory-screening.js';
 import type { MemoryReader } from './memory.reader.js';
 import { MemoryContextProvider } from './memory.provider.js';
 
-describe('MemoryContextProvider.afterAnswer', () => {
-  it("makes the extraction's model call while the answer is recorded, and records the recall only after it", async () => {
-    const steps: string[] = [];
+/** A provider over fakes of its ports: the gateway answers the extraction (or hangs until aborted). */
+function setUp(options: { hang?: boolean } = {}) {
+  const steps: string[] = [];
+  const signals: AbortSignal[] = [];
+  const gateway = {
+    registry: { get: () => ({ key: 'chat', kind: 'chat' }) },
+    chat: async (
+      _scope: unknown,
+      _model: unknown,
+      request: { messages: { content: string }[] },
+      signal: AbortSignal,
+    ) => {
+      steps.push('extraction call');
+      signals.push(signal);
+      expect(request.messages[1]!.content).toContain('What is my name?');
+      if (options.hang)
+        await new Promise((_resolve, reject) =>
+          signal.addEventListener('abort', () => reject(signal.reason)),
+        );
+      return { message: { content: '[]' } };
+    },
+  } as unknown as ModelGateway;
+  const bus = {
+    execute: async (command: object) => {
+      steps.push(command.constructor.name);
+      return { position: 0 };
+    },
+  } as unknown as CommandBus;
+  const provider = new MemoryContextProvider(
+    { memories: async () => [] } as unknown as MemoryReader,
+    bus,
+    {} as ReadYourWritesBus,
+    {} as MemoryEmbeddings,
+    {} as MemoryScreening,
+    gateway,
+  );
+  const client = new AbortController();
+  const turn = {
+    agent: {
+      id: 'agt_1',
+      model: 'chat',
+      memoryEnabled: true,
+      sharedMemoryEnabled: false,
+      isPublic: false,
+      isPersonal: false,
+      spaceId: 'spc_1',
+    },
+    caller: { userId: 'usr_1', apiKey: { id: 'key_1' } },
+    conversationId: 'cnv_1',
+    messageId: 'msg_1',
+    query: 'What is my name?',
+    keepsTraces: true,
+    streamed: false,
+    signal: client.signal,
+  } as unknown as TurnContext;
+  return { steps, signals, provider, turn, client };
+}
+
+const nextTurnOfLoop = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('MemoryContextProvider: extraction alongside the answer', () => {
+  it("makes the extraction's model call with the turn, before any answer, and records the recall only once the answer is", async () => {
+    const { steps, provider, turn } = setUp();
     let recordAnswer!: () => void;
     const recorded = new Promise<void>((resolve) => {
       recordAnswer = () => {
@@ -17,44 +77,10 @@ describe('MemoryContextProvider.afterAnswer', () => {
         resolve();
       };
     });
-    const gateway = {
-      registry: { get: () => ({ key: 'chat', kind: 'chat' }) },
-      chat: async () => {
-        steps.push('extraction call');
-        return { message: { content: '[]' } };
-      },
-    } as unknown as ModelGateway;
-    const bus = {
-      execute: async (command: object) => {
-        steps.push(command.constructor.name);
-        return { position: 0 };
-      },
-    } as unknown as CommandBus;
-    const provider = new MemoryContextProvider(
-      {} as MemoryReader,
-      bus,
-      {} as ReadYourWritesBus,
-      {} as MemoryEmbeddings,
-      {} as MemoryScreening,
-      gateway,
-    );
-    const turn = {
-      agent: {
-        id: 'agt_1',
-        model: 'chat',
-        memoryEnabled: true,
-        sharedMemoryEnabled: false,
-        isPublic: false,
-        isPersonal: false,
-        spaceId: 'spc_1',
-      },
-      caller: { userId: 'usr_1', apiKey: { id: 'key_1' } },
-      conversationId: 'cnv_1',
-      messageId: 'msg_1',
-      query: 'What is my name?',
-      keepsTraces: true,
-      streamed: false,
-    } as unknown as TurnContext;
+    expect(await provider.contribute(turn)).toBeNull();
+    await nextTurnOfLoop();
+    // The answer is not written yet: the extraction is already under way.
+    expect(steps).toEqual(['extraction call']);
     const answered: AnsweredTurn = {
       answerId: 'msg_2',
       answer: 'I do not know yet.',
@@ -63,10 +89,46 @@ describe('MemoryContextProvider.afterAnswer', () => {
       recorded,
     };
     const working = provider.afterAnswer(turn, answered);
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurnOfLoop();
     expect(steps).toEqual(['extraction call']);
     recordAnswer();
     expect(await working).toBeNull();
+    // One model call for the turn: the one started with it.
     expect(steps).toEqual(['extraction call', 'answer recorded', 'RecordMemoryRecall']);
+  });
+
+  it('aborts the extraction of a turn that ends without a complete answer, and records nothing', async () => {
+    const { steps, signals, provider, turn } = setUp({ hang: true });
+    await provider.contribute(turn);
+    await nextTurnOfLoop();
+    expect(signals[0]!.aborted).toBe(false);
+    provider.abandon(turn);
+    expect(signals[0]!.aborted).toBe(true);
+    await nextTurnOfLoop();
+    expect(steps).toEqual(['extraction call']);
+  });
+
+  it('aborts the extraction when the turn is aborted (the client left, the message was not posted)', async () => {
+    const { signals, provider, turn, client } = setUp({ hang: true });
+    await provider.contribute(turn);
+    await nextTurnOfLoop();
+    client.abort();
+    expect(signals[0]!.aborted).toBe(true);
+  });
+
+  it('aborts the extraction of an incomplete answer and saves nothing from it', async () => {
+    const { steps, signals, provider, turn } = setUp({ hang: true });
+    await provider.contribute(turn);
+    await nextTurnOfLoop();
+    const answered: AnsweredTurn = {
+      answerId: 'msg_2',
+      answer: 'I do not',
+      status: 'incomplete',
+      items: [],
+      recorded: Promise.resolve(),
+    };
+    expect(await provider.afterAnswer(turn, answered)).toBeNull();
+    expect(signals[0]!.aborted).toBe(true);
+    expect(steps).toEqual(['extraction call']);
   });
 });

@@ -1,9 +1,12 @@
 // The Memory context provider. Before the answer it recalls the relevant memories (the user's personal ones and the
 // Agent's shared ones, by similarity to the message and recency, within its token share) into the prompt, and lists
-// them (id and version) for the answer's provenance. After a complete answer it records the recall (recency, and
-// which answers used a memory), then extracts candidate facts with the Agent's model (the fixed prompt of
-// memory-extraction.ts, recorded as usage), screens each, drops those already remembered or recalled, and
-// saves them: personal ones at once, agent-wide ones as a proposal to the user (when the Agent shares memories).
+// them (id and version) for the answer's provenance; then it asks the Agent's model for candidate facts in the user's
+// message (the fixed prompt of memory-extraction.ts, recorded as usage) while the answer is being written: only the
+// user is a source, so the extraction does not wait for the answer (it used to, and a turn waited for two model
+// calls one after the other). After a complete answer it records the recall (recency, and which answers used a
+// memory), then takes the extraction's candidates, screens each, drops those already remembered or recalled, and
+// saves them: personal ones at once, agent-wide ones as a proposal to the user (when the Agent shares memories). A
+// turn that ends without a complete answer abandons its extraction (aborted: nothing is kept).
 // Nothing of this runs for public Agents, incognito conversations or API-driven streamed turns (memory-rules.ts).
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
@@ -18,6 +21,7 @@ import {
   type TurnNotice,
 } from '#conversations';
 import { callerScope, ModelGateway, type CallScope } from '#model-gateway';
+import type { ChatResult } from '#model-providers';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { commandContext } from '#identity';
 import { newId } from '#kernel';
@@ -52,6 +56,21 @@ const SUPERSEDES = 0.75;
 /** Recency's weight beside similarity when ranking what to recall. */
 const RECENCY_WEIGHT = 0.1;
 const EXTRACTION_TIMEOUT_MS = 60_000;
+/**
+ * A turn's extraction is dropped this long after it settled when its turn neither answered nor was abandoned (a
+ * provider after this one failed before the answer): nothing is held for ever. A turn answered later than that
+ * extracts then, as the answer is recorded.
+ */
+const UNCLAIMED_EXTRACTION_MS = 15 * 60_000;
+
+/** What a turn keeps from its contribution until its answer: what it recalled and its extraction under way. */
+interface TurnMemory {
+  readonly recalled: PlainMemory[];
+  readonly extraction: Promise<ChatResult>;
+  readonly abort: AbortController;
+  /** Drops it once it has waited UNCLAIMED_EXTRACTION_MS after settling; cleared when claimed. */
+  unclaimed?: NodeJS.Timeout;
+}
 
 export interface MemoryNotice {
   readonly saved: readonly { id: string; bucket: 'personal' | 'shared'; text: string }[];
@@ -67,8 +86,8 @@ export class MemoryContextProvider implements ContextProvider {
   readonly name = 'memory';
   readonly share = 0.15;
 
-  /** What each turn recalled, until its answer is recorded (keyed by the user's message id). */
-  private readonly recalled = new Map<string, PlainMemory[]>();
+  /** What each turn recalled and its extraction, until its answer is recorded (keyed by the user's message id). */
+  private readonly turns = new Map<string, TurnMemory>();
 
   constructor(
     private readonly reader: MemoryReader,
@@ -82,7 +101,10 @@ export class MemoryContextProvider implements ContextProvider {
   async contribute(turn: TurnContext): Promise<ContextContribution | null> {
     if (!memoryApplies(this.memoryTurn(turn))) return null;
     const memories = await this.reader.memories(turn.agent.id, this.owners(turn));
-    if (memories.length === 0) return null;
+    if (memories.length === 0) {
+      this.extract(turn, []);
+      return null;
+    }
     const [query, ...vectors] = await this.embeddings.embed(
       this.scope(turn),
       [turn.query.slice(0, 2000), ...memories.map((memory) => memory.text)],
@@ -108,8 +130,8 @@ export class MemoryContextProvider implements ContextProvider {
       chosen.push(memory);
       used += tokens;
     }
+    this.extract(turn, chosen);
     if (chosen.length === 0) return null;
-    this.recalled.set(turn.messageId, chosen);
     return {
       system: formatMemoriesBlock(chosen.map((memory) => ({ bucket: memory.bucket, text: memory.text }))),
       tools: [],
@@ -146,32 +168,25 @@ export class MemoryContextProvider implements ContextProvider {
     };
   }
 
+  /** A turn that ended without a complete answer: its extraction is aborted and forgotten. */
+  abandon(turn: TurnContext): void {
+    this.claim(turn)?.abort.abort();
+  }
+
   async afterAnswer(turn: TurnContext, answered: AnsweredTurn): Promise<TurnNotice | null> {
-    const recalled = this.recalled.get(turn.messageId) ?? [];
-    this.recalled.delete(turn.messageId);
-    if (!memoryApplies(this.memoryTurn(turn)) || answered.status !== 'complete') return null;
+    const kept = this.claim(turn);
+    if (!memoryApplies(this.memoryTurn(turn)) || answered.status !== 'complete') {
+      kept?.abort.abort();
+      return null;
+    }
+    // Started with the turn (extract); a turn whose extraction was dropped unclaimed starts it now.
+    const { recalled, extraction: extracting } = kept ?? this.extraction(turn, []);
+    // Awaited below, after the recall is recorded (whatever the extraction's outcome).
+    extracting.catch(() => undefined);
     const context = commandContext(turn.caller);
     const conversation = { conversationId: turn.conversationId, messageId: answered.answerId };
     const owners = [...new Set(recalled.map((memory) => memory.owner))];
-    // The extraction's model call needs only the question and the answer: it runs while the answer is recorded.
     const signal = AbortSignal.timeout(EXTRACTION_TIMEOUT_MS);
-    const model = agentChatModel(this.gateway, turn.agent, undefined);
-    const extracting = this.gateway.chat(
-      this.scope(turn),
-      model,
-      {
-        messages: extractionMessages(
-          turn.query,
-          answered.answer,
-          recalled.map((memory) => memory.text),
-        ),
-        max_completion_tokens: 600,
-      },
-      signal,
-      'memory_extraction',
-    );
-    // Awaited below, after the recall is recorded (as before, whatever the extraction's outcome).
-    extracting.catch(() => undefined);
     // The recall follows the answer in the log (the memory routes' …/answers read the answer that used them).
     await answered.recorded;
     let { position } = await this.bus.execute(
@@ -277,6 +292,50 @@ export class MemoryContextProvider implements ContextProvider {
       return null;
     const value: MemoryNotice = proposalsLimited ? { ...rest, proposalsLimited } : rest;
     return { field: 'memory', value };
+  }
+
+  /**
+   * Starts the turn's extraction (the user's message and what is remembered already) and keeps it with what the turn
+   * recalled until the answer (afterAnswer) or the end without one (abandon, or the turn's signal: the client left,
+   * the message was not posted).
+   */
+  private extract(turn: TurnContext, recalled: PlainMemory[]): void {
+    const kept = this.extraction(turn, recalled);
+    this.turns.set(turn.messageId, kept);
+    if (turn.signal.aborted) this.abandon(turn);
+    else turn.signal.addEventListener('abort', () => this.abandon(turn), { once: true });
+    // Held until claimed; awaited (and its failure handled) by afterAnswer.
+    const unclaimed = () => {
+      if (this.turns.get(turn.messageId) !== kept) return;
+      kept.unclaimed = setTimeout(() => this.claim(turn), UNCLAIMED_EXTRACTION_MS).unref();
+    };
+    kept.extraction.then(unclaimed, unclaimed);
+  }
+
+  /** The turn's kept recall and extraction, no longer kept. */
+  private claim(turn: TurnContext): TurnMemory | undefined {
+    const kept = this.turns.get(turn.messageId);
+    this.turns.delete(turn.messageId);
+    clearTimeout(kept?.unclaimed);
+    return kept;
+  }
+
+  private extraction(turn: TurnContext, recalled: PlainMemory[]): TurnMemory {
+    const abort = new AbortController();
+    const extraction = this.gateway.chat(
+      this.scope(turn),
+      agentChatModel(this.gateway, turn.agent, undefined),
+      {
+        messages: extractionMessages(
+          turn.query,
+          recalled.map((memory) => memory.text),
+        ),
+        max_completion_tokens: 600,
+      },
+      AbortSignal.any([abort.signal, AbortSignal.timeout(EXTRACTION_TIMEOUT_MS)]),
+      'memory_extraction',
+    );
+    return { recalled, extraction, abort };
   }
 
   private owners(turn: TurnContext): string[] {

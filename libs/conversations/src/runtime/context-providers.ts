@@ -121,6 +121,11 @@ export interface ContextProvider {
    * Its failure never fails the turn.
    */
   afterAnswer?(turn: TurnContext, answered: AnsweredTurn): Promise<TurnNotice | null>;
+  /**
+   * The turn ended without a complete answer (afterAnswer is not called): the provider drops what it started for it
+   * (memory: its extraction's model call, aborted).
+   */
+  abandon?(turn: TurnContext): void;
 }
 
 /**

@@ -37,7 +37,7 @@ import {
   sectionTokens,
   toHistory,
 } from './turn-prompt.js';
-import { afterAnswer, contributions, type Contributions } from './turn-providers.js';
+import { abandonTurn, afterAnswer, contributions, type Contributions } from './turn-providers.js';
 
 export interface TurnRequest {
   readonly agentId: string;
@@ -240,8 +240,9 @@ export class ConversationTurns {
     const answeredAt = new Date();
     // Recorded whatever happened to the client: an interrupted turn is kept, marked incomplete.
     const recorded = place.recordAnswer(answer, answeredAt, context);
-    // A complete answer's after-work (memory extraction's model call) runs while it is recorded; its writes, and its
-    // notices, wait for the record.
+    // A complete answer's after-work (memory extraction's candidates, its model call started with the turn) runs
+    // while it is recorded; its writes, and its notices, wait for the record. Without one, the providers drop theirs.
+    if (interrupted !== null) abandonTurn(this.contextProviders.all(), turn);
     const after =
       interrupted === null
         ? afterAnswer(

@@ -83,3 +83,8 @@ const errorSummary = (error: unknown) => ({
   name: error instanceof Error ? error.name : typeof error,
   code: error instanceof PlatformError ? error.code : undefined,
 });
+
+/** A turn that ended without a complete answer: each provider drops what it started for it. */
+export function abandonTurn(providers: readonly ContextProvider[], turn: TurnContext): void {
+  for (const provider of providers) provider.abandon?.(turn);
+}
