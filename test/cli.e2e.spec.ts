@@ -42,7 +42,7 @@ const runners: ProjectionRunner[] = [];
 
 async function boot(): Promise<Platform> {
   const config = loadConfig({
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'agent-platform-cli-')),
+    DATA_DIR: mkdtempSync(join(process.env.TEST_TEMP_ROOT ?? tmpdir(), 'agent-platform-cli-')),
     LOG_LEVEL: 'silent',
   });
   const app = await NestFactory.createApplicationContext(

@@ -94,7 +94,7 @@ if ('unavailable' in mock) {
 
   describe('integration-event relay killed mid-publish (separate process, kafka mock cluster)', () => {
     it('loses nothing: after a restart every event arrives at least once, duplicates with the same id', async () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'agent-platform-relay-'));
+      const dataDir = mkdtempSync(join(process.env.TEST_TEMP_ROOT ?? tmpdir(), 'agent-platform-relay-'));
       const store = new SqliteEventStore({ path: join(dataDir, 'events.sqlite') });
       const mapped: NewEvent[] = [];
       for (let i = 0; i < AGENTS; i++) {
