@@ -56,20 +56,11 @@ const SUPERSEDES = 0.75;
 /** Recency's weight beside similarity when ranking what to recall. */
 const RECENCY_WEIGHT = 0.1;
 const EXTRACTION_TIMEOUT_MS = 60_000;
-/**
- * A turn's extraction is dropped this long after it settled when its turn neither answered nor was abandoned (a
- * provider after this one failed before the answer): nothing is held for ever. A turn answered later than that
- * extracts then, as the answer is recorded.
- */
-const UNCLAIMED_EXTRACTION_MS = 15 * 60_000;
-
 /** What a turn keeps from its contribution until its answer: what it recalled and its extraction under way. */
 interface TurnMemory {
   readonly recalled: PlainMemory[];
   readonly extraction: Promise<ChatResult>;
   readonly abort: AbortController;
-  /** Drops it once it has waited UNCLAIMED_EXTRACTION_MS after settling; cleared when claimed. */
-  unclaimed?: NodeJS.Timeout;
 }
 
 export interface MemoryNotice {
@@ -168,7 +159,7 @@ export class MemoryContextProvider implements ContextProvider {
     };
   }
 
-  /** A turn that ended without a complete answer: its extraction is aborted and forgotten. */
+  /** The turn has ended: an extraction no afterAnswer claimed is aborted and forgotten. */
   abandon(turn: TurnContext): void {
     this.claim(turn)?.abort.abort();
   }
@@ -179,7 +170,8 @@ export class MemoryContextProvider implements ContextProvider {
       kept?.abort.abort();
       return null;
     }
-    // Started with the turn (extract); a turn whose extraction was dropped unclaimed starts it now.
+    // Started with the turn (extract); when the client left just after a complete answer (the turn's signal abandoned
+    // it), it starts now, as it did after the answer before.
     const { recalled, extraction: extracting } = kept ?? this.extraction(turn, []);
     // Awaited below, after the recall is recorded (whatever the extraction's outcome).
     extracting.catch(() => undefined);
@@ -296,27 +288,22 @@ export class MemoryContextProvider implements ContextProvider {
 
   /**
    * Starts the turn's extraction (the user's message and what is remembered already) and keeps it with what the turn
-   * recalled until the answer (afterAnswer) or the end without one (abandon, or the turn's signal: the client left,
-   * the message was not posted).
+   * recalled until the answer (afterAnswer) or the turn's end (abandon; at once when the turn's signal aborts: the
+   * client left, the message was not posted).
    */
   private extract(turn: TurnContext, recalled: PlainMemory[]): void {
     const kept = this.extraction(turn, recalled);
     this.turns.set(turn.messageId, kept);
     if (turn.signal.aborted) this.abandon(turn);
     else turn.signal.addEventListener('abort', () => this.abandon(turn), { once: true });
-    // Held until claimed; awaited (and its failure handled) by afterAnswer.
-    const unclaimed = () => {
-      if (this.turns.get(turn.messageId) !== kept) return;
-      kept.unclaimed = setTimeout(() => this.claim(turn), UNCLAIMED_EXTRACTION_MS).unref();
-    };
-    kept.extraction.then(unclaimed, unclaimed);
+    // Awaited by afterAnswer; an abandoned one fails unseen.
+    kept.extraction.catch(() => undefined);
   }
 
   /** The turn's kept recall and extraction, no longer kept. */
   private claim(turn: TurnContext): TurnMemory | undefined {
     const kept = this.turns.get(turn.messageId);
     this.turns.delete(turn.messageId);
-    clearTimeout(kept?.unclaimed);
     return kept;
   }
 

@@ -122,8 +122,8 @@ export interface ContextProvider {
    */
   afterAnswer?(turn: TurnContext, answered: AnsweredTurn): Promise<TurnNotice | null>;
   /**
-   * The turn ended without a complete answer (afterAnswer is not called): the provider drops what it started for it
-   * (memory: its extraction's model call, aborted).
+   * The turn has ended (called for every turn, after afterAnswer when that ran): the provider drops what it started for
+   * the turn and no afterAnswer claimed (memory: its extraction's model call, aborted).
    */
   abandon?(turn: TurnContext): void;
 }

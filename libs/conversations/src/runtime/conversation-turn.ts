@@ -156,114 +156,119 @@ export class ConversationTurns {
     const contributing = contributions(this.contextProviders.all(), turn, budget);
     // Awaited below; until then a failure is held, not reported as unhandled.
     contributing.catch(() => undefined);
-    const postedAt = new Date();
+    // However the turn ends, each provider has ended its part: afterAnswer claimed it, or it is abandoned here (an
+    // interrupted answer, a failed post or record: memory's extraction, under way since `contributions`, is aborted).
     try {
-      await place.postUserMessage(
-        { messageId, answerId, content: request.content, attachments, at: postedAt },
-        context,
-      );
-    } catch (error) {
-      posting.abort();
-      throw error;
-    }
-    const userMessage = { id: messageId, createdAt: postedAt.toISOString() };
-    await emit({ event: 'conversation', data: { conversationId, created, visibility, userMessage } });
+      const postedAt = new Date();
+      try {
+        await place.postUserMessage(
+          { messageId, answerId, content: request.content, attachments, at: postedAt },
+          context,
+        );
+      } catch (error) {
+        posting.abort();
+        throw error;
+      }
+      const userMessage = { id: messageId, createdAt: postedAt.toISOString() };
+      await emit({ event: 'conversation', data: { conversationId, created, visibility, userMessage } });
 
-    let contributed: Contributions = { sections: [], tools: [], contributors: [], items: new Map() };
-    let checkpointId: string | null = null;
-    let result: LoopResult = { content: '', finishReason: null, usage: NO_USAGE, steps: 0, toolCalls: [] };
-    let interrupted: unknown = null;
-    // From here on the user's message is kept: whatever fails, the turn is recorded (incomplete) before the error
-    // reaches the client.
-    try {
-      contributed = await contributing;
-      const { sections, tools, contributors } = contributed;
-      if (contributors.includes('knowledge'))
-        await emit({ event: 'retrieval', data: { sources: sources.numbered() } });
-      const prompted: HistoryMessage[] = [
-        ...toHistory(earlier),
-        {
-          id: messageId,
-          role: 'user',
-          text: request.content,
-          attachments: attachments.map((attachment) => ({ name: attachment.name, text: attachment.text })),
-        },
-      ];
-      const current = place.checkpoint();
-      // A prompt whose bytes fit the budget fits it in tokens: nothing to count, nothing to compact.
-      const compacted = fitsWithoutCounting(sections, prompted, current, budget)
-        ? { history: prompted, checkpoint: current }
-        : await this.compaction.compact({
-            history: prompted,
-            current,
-            budget: budget - (await sectionTokens(sections)),
-            model,
-            scope,
-            signal: request.signal,
-            save: (checkpoint) => place.saveCheckpoint(checkpoint, context),
-            emit,
-          });
-      checkpointId = compacted.checkpoint?.checkpointId ?? null;
-      result = await answerLoop({
-        gateway: this.gateway,
-        scope,
+      let contributed: Contributions = { sections: [], tools: [], contributors: [], items: new Map() };
+      let checkpointId: string | null = null;
+      let result: LoopResult = { content: '', finishReason: null, usage: NO_USAGE, steps: 0, toolCalls: [] };
+      let interrupted: unknown = null;
+      // From here on the user's message is kept: whatever fails, the turn is recorded (incomplete) before the error
+      // reaches the client.
+      try {
+        contributed = await contributing;
+        const { sections, tools, contributors } = contributed;
+        if (contributors.includes('knowledge'))
+          await emit({ event: 'retrieval', data: { sources: sources.numbered() } });
+        const prompted: HistoryMessage[] = [
+          ...toHistory(earlier),
+          {
+            id: messageId,
+            role: 'user',
+            text: request.content,
+            attachments: attachments.map((attachment) => ({ name: attachment.name, text: attachment.text })),
+          },
+        ];
+        const current = place.checkpoint();
+        // A prompt whose bytes fit the budget fits it in tokens: nothing to count, nothing to compact.
+        const compacted = fitsWithoutCounting(sections, prompted, current, budget)
+          ? { history: prompted, checkpoint: current }
+          : await this.compaction.compact({
+              history: prompted,
+              current,
+              budget: budget - (await sectionTokens(sections)),
+              model,
+              scope,
+              signal: request.signal,
+              save: (checkpoint) => place.saveCheckpoint(checkpoint, context),
+              emit,
+            });
+        checkpointId = compacted.checkpoint?.checkpointId ?? null;
+        result = await answerLoop({
+          gateway: this.gateway,
+          scope,
+          model,
+          messages: promptMessages(sections, compacted.history, compacted.checkpoint),
+          sampling: agentSampling(agent),
+          tools,
+          maxSteps: this.config.conversationMaxToolSteps,
+          stream: request.stream,
+          turn: { ...turn, tokenShare: Math.floor(budget / 2) },
+          emit,
+        });
+      } catch (error) {
+        if (error instanceof AnswerInterrupted) {
+          result = error.partial;
+          interrupted = error.reason;
+        } else interrupted = error;
+      }
+
+      const outcome = {
+        agent,
         model,
-        messages: promptMessages(sections, compacted.history, compacted.checkpoint),
-        sampling: agentSampling(agent),
-        tools,
-        maxSteps: this.config.conversationMaxToolSteps,
-        stream: request.stream,
-        turn: { ...turn, tokenShare: Math.floor(budget / 2) },
-        emit,
-      });
-    } catch (error) {
-      if (error instanceof AnswerInterrupted) {
-        result = error.partial;
-        interrupted = error.reason;
-      } else interrupted = error;
+        messageId,
+        answerId,
+        result,
+        complete: interrupted === null,
+        sources,
+        agentRevision: await this.aggregates.store.streamRevision(agentStreamId(agent.id)),
+        checkpointId,
+        contributors: contributed.contributors,
+        contextItems: [...[...contributed.items.values()].flat(), ...loaded],
+      };
+      const answer = recordedAnswer(outcome);
+      const answeredAt = new Date();
+      // Recorded whatever happened to the client: an interrupted turn is kept, marked incomplete.
+      const recorded = place.recordAnswer(answer, answeredAt, context);
+      // A complete answer's after-work (memory extraction's candidates, its model call started with the turn) runs
+      // while it is recorded; its writes, and its notices, wait for the record.
+      const after =
+        interrupted === null
+          ? afterAnswer(
+              this.contextProviders.all(),
+              this.logger,
+              turn,
+              { answerId, answer: answer.content, status: answer.status, recorded },
+              contributed.items,
+              emit,
+            )
+          : null;
+      // Awaited below; when the record fails, the turn fails with the record's error instead.
+      after?.catch(() => undefined);
+      await recorded;
+      if (interrupted !== null) throw interrupted;
+      const notices = await after!;
+      return turnAnswer(
+        outcome,
+        answer,
+        { conversationId, created, visibility, postedAt, answeredAt },
+        notices,
+      );
+    } finally {
+      abandonTurn(this.contextProviders.all(), turn);
     }
-
-    const outcome = {
-      agent,
-      model,
-      messageId,
-      answerId,
-      result,
-      complete: interrupted === null,
-      sources,
-      agentRevision: await this.aggregates.store.streamRevision(agentStreamId(agent.id)),
-      checkpointId,
-      contributors: contributed.contributors,
-      contextItems: [...[...contributed.items.values()].flat(), ...loaded],
-    };
-    const answer = recordedAnswer(outcome);
-    const answeredAt = new Date();
-    // Recorded whatever happened to the client: an interrupted turn is kept, marked incomplete.
-    const recorded = place.recordAnswer(answer, answeredAt, context);
-    // A complete answer's after-work (memory extraction's candidates, its model call started with the turn) runs
-    // while it is recorded; its writes, and its notices, wait for the record. Without one, the providers drop theirs.
-    if (interrupted !== null) abandonTurn(this.contextProviders.all(), turn);
-    const after =
-      interrupted === null
-        ? afterAnswer(
-            this.contextProviders.all(),
-            this.logger,
-            turn,
-            { answerId, answer: answer.content, status: answer.status, recorded },
-            contributed.items,
-            emit,
-          )
-        : null;
-    // Awaited below; when the record fails, the turn fails with the record's error instead.
-    after?.catch(() => undefined);
-    await recorded;
-    if (interrupted !== null) throw interrupted;
-    const notices = await after!;
-    return turnAnswer(
-      outcome,
-      answer,
-      { conversationId, created, visibility, postedAt, answeredAt },
-      notices,
-    );
   }
 }

@@ -84,7 +84,7 @@ const errorSummary = (error: unknown) => ({
   code: error instanceof PlatformError ? error.code : undefined,
 });
 
-/** A turn that ended without a complete answer: each provider drops what it started for it. */
+/** A turn has ended: each provider drops what it started for it and did not hand on in afterAnswer. */
 export function abandonTurn(providers: readonly ContextProvider[], turn: TurnContext): void {
   for (const provider of providers) provider.abandon?.(turn);
 }
