@@ -2,9 +2,6 @@
 // ProjectionAdmin) with a captured output, and once through nest-commander's argument parsing. jest cannot run the
 // compiled CLI, and nest-commander (CommonJS requiring ESM Nest) only loads here through a dynamic import.
 import 'reflect-metadata';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +22,7 @@ import { ALL_PROJECTORS, PROCESS_MODULES } from '../apps/projectors.js';
 import { EventLog } from '../apps/cli/src/event-log.js';
 import { ProjectionAdmin } from '../apps/cli/src/projection-admin.js';
 import { capturedOutput, CliError, type CapturedOutput } from '../apps/cli/src/output.js';
+import { tempDir } from './support/temp-dir.js';
 
 interface Platform {
   readonly config: PlatformConfig;
@@ -42,7 +40,7 @@ const runners: ProjectionRunner[] = [];
 
 async function boot(): Promise<Platform> {
   const config = loadConfig({
-    DATA_DIR: mkdtempSync(join(process.env.TEST_TEMP_ROOT ?? tmpdir(), 'agent-platform-cli-')),
+    DATA_DIR: tempDir('agent-platform-cli-'),
     LOG_LEVEL: 'silent',
   });
   const app = await NestFactory.createApplicationContext(

@@ -5,8 +5,6 @@
 // the same id and the same content, so a consumer de-duplicating by id sees every event exactly once.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteEventStore } from '#event-store';
 import type { NewEvent } from '#kernel';
@@ -15,6 +13,7 @@ import { KafkaMessageBus } from '#message-bus/kafka/kafka-message-bus';
 import { skipWithReason, waitUntil } from '#testing/fixtures';
 import { startKafkaMockCluster } from '#testing/kafka-mock-cluster';
 import { stopProcess } from './support/process.js';
+import { tempDir } from './support/temp-dir.js';
 
 const RELAY = join(process.cwd(), 'test/support/relay-process.js');
 const DEADLINE_MS = 60_000;
@@ -94,7 +93,7 @@ if ('unavailable' in mock) {
 
   describe('integration-event relay killed mid-publish (separate process, kafka mock cluster)', () => {
     it('loses nothing: after a restart every event arrives at least once, duplicates with the same id', async () => {
-      const dataDir = mkdtempSync(join(process.env.TEST_TEMP_ROOT ?? tmpdir(), 'agent-platform-relay-'));
+      const dataDir = tempDir('agent-platform-relay-');
       const store = new SqliteEventStore({ path: join(dataDir, 'events.sqlite') });
       const mapped: NewEvent[] = [];
       for (let i = 0; i < AGENTS; i++) {

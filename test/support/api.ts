@@ -1,9 +1,9 @@
 // Boots the real api in-process on 127.0.0.1 (random port) over its own temporary data directory, and speaks HTTP.
 import { channel } from 'node:diagnostics_channel';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tempDir } from './temp-dir.js';
 import { Writable } from 'node:stream';
 import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -22,9 +22,7 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-/** A fresh directory under this test run's temporary root (removed when the run ends: temp-root.js), else the OS's. */
-export const tempDataDir = (): string =>
-  mkdtempSync(join(process.env.TEST_TEMP_ROOT ?? tmpdir(), 'agent-platform-'));
+export const tempDataDir = (): string => tempDir('agent-platform-');
 
 /** A models file (MODELS_FILE) of these YAML lines, in a fresh temporary directory. */
 export function writeModelsFile(lines: readonly string[]): string {
