@@ -29,6 +29,9 @@ export interface PlainMessage {
   readonly createdAt: string;
 }
 
+/** A message as a page of the listing shows it: without an answer's usage and provenance (its own route has those). */
+export type ListedMessage = Omit<PlainMessage, 'usage' | 'provenance'>;
+
 /** What a user message has of the fields only answers fill. */
 export const USER_MESSAGE_FIELDS = {
   citations: [],

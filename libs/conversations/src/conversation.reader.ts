@@ -4,7 +4,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ContentCipher } from '#key-store';
 import { READ_STORE, type Filter, type ReadStore } from '#read-store';
-import type { ConversationRecord, PlainMessage } from './conversation-records.js';
+import type { ConversationRecord, ListedMessage, PlainMessage } from './conversation-records.js';
 import {
   CONVERSATION_MESSAGES,
   CONVERSATIONS,
@@ -14,6 +14,9 @@ import {
 import { OpenedHistory, type OpenedMessages } from './opened-history.js';
 
 const PAGE = 200;
+
+/** A message's stored document as a listing reads it. */
+type ListedView = Omit<MessageView, 'usage' | 'provenance'>;
 
 /**
  * What of a kept history a read from `fromMessageId` (null: the first message) can serve: all of it, or its tail from
@@ -94,15 +97,21 @@ export class ConversationReader {
     return { data: records.slice(0, bound), truncated: cursor !== null || records.length > bound };
   }
 
-  /** One page of the conversation's messages, oldest first, opened. */
+  /**
+   * One page of the conversation's messages, oldest first, opened. An answer's provenance (its sources, prompt and
+   * context record) is most of its stored document and no listing shows it: the page is read without it.
+   */
   async messages(
     conversationId: string,
     page: { limit: number; cursor: string | null },
-  ): Promise<{ data: PlainMessage[]; nextCursor: string | null }> {
+  ): Promise<{ data: ListedMessage[]; nextCursor: string | null }> {
     const result = await this.readStore
-      .reader<MessageView>(CONVERSATION_MESSAGES)
-      .find({ conversationId }, { sort: { field: 'seq' }, limit: page.limit, cursor: page.cursor });
-    return { data: await this.openMessages(result.data), nextCursor: result.nextCursor };
+      .reader<ListedView>(CONVERSATION_MESSAGES)
+      .find(
+        { conversationId },
+        { sort: { field: 'seq' }, limit: page.limit, cursor: page.cursor, omit: ['usage', 'provenance'] },
+      );
+    return { data: await this.openListed(result.data), nextCursor: result.nextCursor };
   }
 
   /**
@@ -189,6 +198,16 @@ export class ConversationReader {
 
   /** Opens a page of messages with one key look-up for all of them. */
   private async openMessages(views: readonly MessageView[]): Promise<PlainMessage[]> {
+    const listed = await this.openListed(views);
+    return listed.map((message, i) => ({
+      ...message,
+      usage: views[i]!.usage,
+      provenance: views[i]!.provenance,
+    }));
+  }
+
+  /** Opens messages read without usage and provenance, with one key look-up for all of them. */
+  private async openListed(views: readonly ListedView[]): Promise<ListedMessage[]> {
     const sealed: (string | null)[] = [];
     for (const view of views) {
       sealed.push(view.content);
@@ -221,8 +240,6 @@ export class ConversationReader {
         replyTo: view.replyTo,
         model: view.model,
         finishReason: view.finishReason,
-        usage: view.usage,
-        provenance: view.provenance,
         createdAt: view.createdAt,
       };
     });

@@ -4,7 +4,7 @@
 // ConversationRepository itself (the handler calls its decide methods); the incognito kind's is its memory.
 import type { AgentView } from '#agents';
 import type { CommandContext } from '#eventsourcing';
-import type { ConversationRecord, PlainMessage } from './conversation-records.js';
+import type { ConversationRecord, ListedMessage, PlainMessage } from './conversation-records.js';
 import type { StoredVisibility } from './conversation.events.js';
 
 /** What a route may change of a conversation (an incognito one refuses all but the title). */
@@ -16,11 +16,11 @@ export interface ConversationChange {
 
 /** The reads of one conversation, opened. */
 export interface ConversationReads {
-  /** One page of its messages, oldest first. */
+  /** One page of its messages, oldest first (without answers' usage and provenance: `message` has them). */
   messages(page: {
     limit: number;
     cursor: string | null;
-  }): Promise<{ data: PlainMessage[]; nextCursor: string | null }>;
+  }): Promise<{ data: ListedMessage[]; nextCursor: string | null }>;
   /** One of its messages, or null. */
   message(messageId: string): Promise<PlainMessage | null>;
   /** The arguments of an answer's tool calls, opened (null where erased). */

@@ -103,6 +103,56 @@ describe('ProjectionRunner', () => {
     expect(await count()).toBe(68);
   });
 
+  it("shows a projector's find its batch's pending writes, without the fields the find omits", async () => {
+    type Note = { id: string; tag: string; body: string };
+    const notes: Projector = {
+      name: 'notes',
+      version: 1,
+      collections: [{ name: 'notes' }, { name: 'notes_seen' }],
+      eventTypes: ['Noted', 'Retagged', 'Listed'],
+      async project(event, context) {
+        const data = event.data as Partial<Note>;
+        if (event.type === 'Noted')
+          return [
+            { kind: 'upsert', collection: 'notes', doc: { id: data.id!, tag: data.tag, body: data.body } },
+          ];
+        if (event.type === 'Retagged')
+          return [{ kind: 'patch', collection: 'notes', id: data.id!, set: { tag: data.tag } }];
+        const page = await context.find('notes', { tag: 'red' }, { omit: ['body'] });
+        return [{ kind: 'upsert', collection: 'notes_seen', doc: { id: 'listing', docs: page.data } }];
+      },
+    };
+    // The first batch (seven events) commits note a; the second changes a, b and c and lists before committing.
+    await events.appendToStream(
+      uniqueStream('notes'),
+      [
+        makeEvent('Noted', { id: 'a', tag: 'red', body: 'A' }),
+        ...Array.from({ length: 6 }, () => makeEvent('Other')),
+      ],
+      'no_stream',
+    );
+    await events.appendToStream(
+      uniqueStream('notes'),
+      [
+        makeEvent('Noted', { id: 'b', tag: 'red', body: 'B' }),
+        makeEvent('Retagged', { id: 'a', tag: 'blue' }),
+        makeEvent('Noted', { id: 'c', tag: 'blue', body: 'C' }),
+        makeEvent('Retagged', { id: 'c', tag: 'red' }),
+        makeEvent('Listed'),
+      ],
+      'no_stream',
+    );
+    expect(await runner([notes]).caughtUp(5000)).toBe(true);
+    expect(await reads.reader<{ id: string; docs: unknown[] }>('notes_seen').get('listing')).toEqual({
+      id: 'listing',
+      docs: [
+        { id: 'b', tag: 'red' },
+        { id: 'c', tag: 'red' },
+      ],
+    });
+    expect(await reads.reader<Note>('notes').get('c')).toEqual({ id: 'c', tag: 'red', body: 'C' });
+  });
+
   it('runs a projector that reads every event of the log (EVERY_EVENT), whatever its type or stream', async () => {
     const every: Projector = { ...counter('every'), eventTypes: EVERY_EVENT };
     await ticks(events, 4);

@@ -217,9 +217,22 @@ async function findPendingPage<T extends StoredDocument>(
     if (op.collection === collection) touched.add(op.kind === 'upsert' ? op.doc.id : op.id);
   if (touched.size === 0) return page;
   const data: T[] = [];
+  // A document the batch changed is shown whole (its pending state): the page's omitted fields are left out again.
+  const shown = (doc: StoredDocument): T => {
+    if (!options.omit?.length) return doc as T;
+    const copy: Record<string, unknown> = { ...doc };
+    for (const name of options.omit) delete copy[name];
+    return copy as T;
+  };
   for (const doc of page.data) {
-    const current = touched.has(doc.id) ? applyOpsInMemory(doc, collection, doc.id, pending) : doc;
-    if (current && matchesFilter(current, filter)) data.push(current as T);
+    if (!touched.has(doc.id)) {
+      data.push(doc);
+      continue;
+    }
+    // The page's copy lacks the omitted fields, which the filter may test: the whole document is read then.
+    const base = options.omit?.length ? await reader.get(doc.id) : doc;
+    const current = applyOpsInMemory(base, collection, doc.id, pending);
+    if (current && matchesFilter(current, filter)) data.push(shown(current));
   }
   if (page.nextCursor === null)
     for (const id of touched) {
@@ -227,7 +240,7 @@ async function findPendingPage<T extends StoredDocument>(
       // A committed document that matched was listed on its page already.
       if (committed && matchesFilter(committed, filter)) continue;
       const current = applyOpsInMemory(committed, collection, id, pending);
-      if (current && matchesFilter(current, filter)) data.push(current as T);
+      if (current && matchesFilter(current, filter)) data.push(shown(current));
     }
   return { data, nextCursor: page.nextCursor };
 }

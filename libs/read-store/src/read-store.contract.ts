@@ -108,6 +108,42 @@ export function readStoreContract(adapter: string, open: () => Promise<ReadStore
       });
     });
 
+    it('leaves omitted fields out of every document of a page, and pages on as before', async () => {
+      const reader = await seed();
+      await store.commit(
+        ref,
+        [at(6, { kind: 'patch', collection: coll(), id: 'c', set: { tags: ['x', 'y'] } })],
+        6,
+      );
+      const seen: Partial<Item>[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: Awaited<ReturnType<typeof reader.find>> = await reader.find(
+          { active: true },
+          { sort: { field: 'rank' }, limit: 2, cursor, omit: ['name', 'tags'] },
+        );
+        seen.push(...page.data);
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(seen).toEqual([
+        { id: 'c', rank: 2, team: 'red', active: true },
+        { id: 'd', rank: 2, team: null, active: true },
+        { id: 'a', rank: 3, team: 'red', active: true },
+      ]);
+      // The documents themselves keep every field.
+      expect(await reader.get('c')).toEqual({
+        id: 'c',
+        name: 'Charlie',
+        rank: 2,
+        team: 'red',
+        active: true,
+        tags: ['x', 'y'],
+      });
+      await expect(reader.find({}, { sort: { field: 'rank' }, omit: ['rank'] })).rejects.toThrow(
+        "find cannot omit 'rank'",
+      );
+    });
+
     it('patches fields (null is kept as a value), increments and deletes', async () => {
       const reader = await seed();
       await store.commit(

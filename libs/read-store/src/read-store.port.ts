@@ -30,6 +30,20 @@ export interface FindOptions {
   readonly limit?: number;
   /** An opaque cursor from a previous page's nextCursor. */
   readonly cursor?: string | null;
+  /**
+   * Top-level fields left out of every document of the page (never `id` or the sort field): a listing that shows
+   * none of a large field (an answer's provenance) does not read and parse it for every row.
+   */
+  readonly omit?: readonly string[];
+}
+
+/** The fields `omit` may name: not `id`, not the field the page is sorted by (its cursor is read from it). */
+export function checkOmitted(options: FindOptions): readonly string[] {
+  const omit = options.omit ?? [];
+  for (const name of omit)
+    if (name === 'id' || name === (options.sort?.field ?? 'id'))
+      throw new Error(`find cannot omit '${name}': a page needs its id and sort field`);
+  return omit;
 }
 
 export interface Page<T> {

@@ -106,8 +106,15 @@ describe('sort and keyset cursor', () => {
       sort: { team: 1, _id: 1 },
       sortPath: 'team',
       limit: 2,
+      projection: null,
     });
-    expect(findPlan({}, {})).toEqual({ query: {}, sort: { _id: 1 }, sortPath: '_id', limit: null });
+    expect(findPlan({}, {})).toEqual({
+      query: {},
+      sort: { _id: 1 },
+      sortPath: '_id',
+      limit: null,
+      projection: null,
+    });
     expect(findPlan({}, { limit: -1 }).limit).toBeNull();
     expect(findPlan({}, { cursor: encodeCursor({ value: 'a', id: 'a' }) }).query).toEqual({
       _id: { $gt: 'a' },
@@ -115,6 +122,18 @@ describe('sort and keyset cursor', () => {
     expect(() => findPlan({}, { cursor: 'not-a-cursor' })).toThrow(
       expect.objectContaining({ code: 'invalid_cursor' }),
     );
+  });
+
+  it('plans omitted fields as an exclusion projection, never of the id or the sort field', () => {
+    expect(findPlan({}, { sort: { field: 'rank' }, omit: ['detail', 'tags'] }).projection).toEqual({
+      detail: 0,
+      tags: 0,
+    });
+    expect(() => findPlan({}, { omit: ['id'] })).toThrow("find cannot omit 'id'");
+    expect(() => findPlan({}, { sort: { field: 'rank' }, omit: ['rank'] })).toThrow(
+      "find cannot omit 'rank'",
+    );
+    expect(() => findPlan({}, { omit: ['_position'] })).toThrow("invalid field name '_position'");
   });
 
   it('cuts limit + 1 documents into a page whose cursor holds the last sort value (null when missing)', () => {

@@ -3,6 +3,7 @@
 // without a server (mongo-query.spec.ts); mongo-read-store.ts only sends what these functions build.
 import type { mongo } from 'mongoose';
 import {
+  checkOmitted,
   decodeCursor,
   encodeCursor,
   InvalidCursorError,
@@ -145,6 +146,8 @@ export interface FindPlan {
   readonly sortPath: string;
   /** Page size; null reads to the end. The store fetches one more to know whether a next page exists. */
   readonly limit: number | null;
+  /** The omitted fields as an exclusion projection, or null (whole documents). */
+  readonly projection: Record<string, 0> | null;
 }
 
 export function findPlan(filter: Filter, options: FindOptions): FindPlan {
@@ -158,7 +161,10 @@ export function findPlan(filter: Filter, options: FindOptions): FindPlan {
   }
   // A negative limit means "no limit" as in SQLite (to the driver it would mean a single batch).
   const limit = options.limit === undefined || options.limit < 0 ? null : options.limit;
-  return { query: and(parts), sort: sortSpec(sortPath, descending), sortPath, limit };
+  const omit = checkOmitted(options);
+  const projection =
+    omit.length === 0 ? null : Object.fromEntries(omit.map((name) => [fieldPath(name), 0 as const]));
+  return { query: and(parts), sort: sortSpec(sortPath, descending), sortPath, limit, projection };
 }
 
 /** A stored document as the port returns it: `{ id, ...fields }` exactly as written, without _id and _position. */

@@ -184,6 +184,7 @@ export class MongoReadStore implements ReadStore {
     const name = await resolve();
     if (!name) return { data: [], nextCursor: null };
     let cursor = this.documents(name).find(plan.query).sort(plan.sort);
+    if (plan.projection) cursor = cursor.project(plan.projection);
     // One more than the page tells whether there is a next page.
     if (plan.limit !== null) cursor = cursor.limit(plan.limit + 1);
     return toPage<T>(await cursor.toArray(), plan);

@@ -15,6 +15,7 @@ import {
   type FieldCondition,
   type Filter,
   type FindOptions,
+  checkOmitted,
   type Page,
   type PositionedOp,
   type ProjectionRecord,
@@ -167,8 +168,14 @@ export class SqliteReadStore implements ReadStore {
     const direction = descending ? 'DESC' : 'ASC';
     const limit = options.limit ?? -1;
     const order = sortField === 'id' ? `id ${direction}` : `${expr} ${direction}, id ${direction}`;
+    // SQLite drops omitted fields while the row is still text: they are never parsed here.
+    const omit = checkOmitted(options);
+    const doc =
+      omit.length === 0
+        ? 'doc'
+        : `json_remove(doc, ${omit.map((name) => `'$.${checkFieldName(name)}'`).join(', ')})`;
     const rows = this.statement(
-      `SELECT id, doc, ${expr} AS sort_value FROM "${table}" WHERE ${clauses.join(' AND ')} ORDER BY ${order} LIMIT ?`,
+      `SELECT id, ${doc} AS doc, ${expr} AS sort_value FROM "${table}" WHERE ${clauses.join(' AND ')} ORDER BY ${order} LIMIT ?`,
     ).all(...params, limit < 0 ? -1 : limit + 1) as { id: string; doc: string; sort_value: unknown }[];
     const more = limit >= 0 && rows.length > limit;
     const page = more ? rows.slice(0, limit) : rows;

@@ -4,7 +4,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { Principal } from '#identity';
 import { ConversationDirectory } from '../../conversation-directory.js';
-import type { PlainMessage } from '../../conversation-records.js';
+import type { ListedMessage } from '../../conversation-records.js';
 import type { MessagesDto, MessagesQuery } from '../../conversation.schemas.js';
 
 export class GetMessages extends Query<z.output<typeof MessagesDto>> {
@@ -18,7 +18,7 @@ export class GetMessages extends Query<z.output<typeof MessagesDto>> {
   }
 }
 
-export const toMessageDto = (message: PlainMessage) => ({
+export const toMessageDto = (message: ListedMessage) => ({
   id: message.id,
   role: message.role,
   content: message.content,
