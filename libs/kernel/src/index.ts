@@ -3,3 +3,4 @@ export * from './errors.js';
 export * from './ids.js';
 export * from './config/config.js';
 export * from './lazy-module.js';
+export * from './sqlite/wal-checkpoints.js';

@@ -9,6 +9,8 @@ import {
   WrongExpectedRevisionError,
   type EventEnvelope,
   type NewEvent,
+  defaultWalCheckpointsWorker,
+  WalCheckpoints,
 } from '#kernel';
 import {
   describeExpected,
@@ -55,6 +57,11 @@ export interface SqliteEventStoreOptions {
   readonly upcasters?: UpcasterRegistry;
   /** How often the head of the log is checked for events other processes appended, while subscriptions are live. */
   readonly pollIntervalMs?: number;
+  /**
+   * The compiled worker of the process's WAL checkpoint thread (kernel's WalCheckpoints; default: the one beside its
+   * module, when compiled); null leaves checkpoints to the appending thread, as SQLite does by default.
+   */
+  readonly checkpointWorker?: URL | null;
 }
 
 export class SqliteEventStore implements EventStore {
@@ -78,6 +85,7 @@ export class SqliteEventStore implements EventStore {
   private listeners = 0;
   private readonly upcasters: UpcasterRegistry;
   private readonly pollIntervalMs: number;
+  private readonly stopCheckpoints: (() => Promise<void>) | null;
   private readonly statements: {
     findIds: StatementSync;
     findId: StatementSync;
@@ -94,6 +102,19 @@ export class SqliteEventStore implements EventStore {
     this.db = new DatabaseSync(options.path);
     this.db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
     this.db.exec(SCHEMA);
+    // Appends commit (and sync the log) on the event loop; copying the log into the file is the thread's work.
+    const worker =
+      options.checkpointWorker === undefined ? defaultWalCheckpointsWorker() : options.checkpointWorker;
+    this.stopCheckpoints =
+      worker && options.path !== ':memory:'
+        ? WalCheckpoints.for(worker).register({
+            path: options.path,
+            synchronous: 'FULL',
+            autocheckpoint: (pages) => {
+              if (this.db.isOpen) this.db.exec(`PRAGMA wal_autocheckpoint = ${pages}`);
+            },
+          })
+        : null;
     this.upcasters = options.upcasters ?? new UpcasterRegistry();
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
     this.appended.setMaxListeners(0);
@@ -298,6 +319,7 @@ export class SqliteEventStore implements EventStore {
     if (this.headPageExpiry) clearImmediate(this.headPageExpiry);
     this.headPageExpiry = null;
     this.headPage = null;
+    await this.stopCheckpoints?.();
     if (this.db.isOpen) this.db.close();
   }
 

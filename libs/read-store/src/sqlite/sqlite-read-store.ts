@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { defaultWalCheckpointsWorker, WalCheckpoints } from '#kernel';
 import {
   decodeCursor,
   encodeCursor,
@@ -48,6 +49,11 @@ export interface SqliteReadStoreOptions {
   readonly path: string;
   /** How long a reader trusts its cached map of live generations (other processes may switch them). */
   readonly generationCacheMs?: number;
+  /**
+   * The compiled worker of the process's WAL checkpoint thread (kernel's WalCheckpoints; default: the one beside its
+   * module, when compiled); null leaves checkpoints to the committing thread, as SQLite does by default.
+   */
+  readonly checkpointWorker?: URL | null;
 }
 
 export class SqliteReadStore implements ReadStore {
@@ -57,6 +63,7 @@ export class SqliteReadStore implements ReadStore {
   private readonly statementCache = new Map<string, StatementSync>();
   private liveTables: { map: Map<string, string>; at: number } | null = null;
   private readonly generationCacheMs: number;
+  private readonly stopCheckpoints: (() => Promise<void>) | null;
 
   constructor(options: SqliteReadStoreOptions) {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
@@ -73,6 +80,19 @@ export class SqliteReadStore implements ReadStore {
       CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL);
     `);
     this.generationCacheMs = options.generationCacheMs ?? 500;
+    // Projectors commit on the event loop; copying the log into the file (and syncing it) is the thread's work.
+    const worker =
+      options.checkpointWorker === undefined ? defaultWalCheckpointsWorker() : options.checkpointWorker;
+    this.stopCheckpoints =
+      worker && options.path !== ':memory:'
+        ? WalCheckpoints.for(worker).register({
+            path: options.path,
+            synchronous: 'NORMAL',
+            autocheckpoint: (pages) => {
+              if (this.db.isOpen) this.db.exec(`PRAGMA wal_autocheckpoint = ${pages}`);
+            },
+          })
+        : null;
   }
 
   private statement(sql: string): StatementSync {
@@ -367,6 +387,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async close(): Promise<void> {
+    await this.stopCheckpoints?.();
     if (this.db.isOpen) this.db.close();
   }
 
