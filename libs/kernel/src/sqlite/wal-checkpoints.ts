@@ -3,15 +3,15 @@
 // the log into the database file and sync both, inside that COMMIT: on the api's event loop, every tenth turn or so
 // (measured: +17 ms on one turn in ten) and many times in a projection rebuild.
 //
-// The thread costs memory (≈13 MB: a V8 isolate and its connections), so it starts only once a registered file's
-// writer has checkpointed its log itself: the log restarted (its salt in the wal-index header changed, walformat.html
-// §2.2.1) after reaching SQLite's 1,000 pages, or it holds STARTS_AT_FRAMES pages (readers kept it from restarting).
-// A main-thread timer reads the `-shm` files' headers every `watchIntervalMs`. A fresh api's first start (≈700 pages,
-// its tables created) or a process that writes little never starts it; a process that does keeps it. From then on it runs a PASSIVE checkpoint of every registered file every `intervalMs` (PASSIVE
-// never waits for readers or writers), and each writer's automatic checkpoint is raised to a backstop
-// (BACKSTOP_AUTOCHECKPOINT_PAGES) for a log the thread cannot keep up with. The worker is the compiled
-// `wal-checkpoints.worker.js` beside this module; from the TypeScript sources (ts-jest) there is none, and writers
-// checkpoint themselves, as SQLite does by default.
+// The thread costs memory (≈13 MB in the api: a V8 isolate and its connections), so it starts only once a registered
+// file's writer has checkpointed its log itself: the log restarted (the salt in its wal-index header changed,
+// walformat.html §2.2.1) after reaching SQLite's 1,000 pages, or it holds STARTS_AT_FRAMES pages (readers kept it from
+// restarting). A main-thread timer reads the `-shm` files' headers every `watchIntervalMs`. A fresh api's first start
+// (≈700 pages, its tables created) or a process that writes little never starts it; a process that does keeps it.
+// From then on it runs a PASSIVE checkpoint of every registered file every `intervalMs` (PASSIVE never waits for
+// readers or writers), and each writer's automatic checkpoint is raised to a backstop (BACKSTOP_AUTOCHECKPOINT_PAGES)
+// for a log the thread cannot keep up with. The worker is the compiled `wal-checkpoints.worker.js` beside this
+// module; from the TypeScript sources (ts-jest) there is none, and writers checkpoint themselves, as SQLite does.
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { fileURLToPath } from 'node:url';
