@@ -105,6 +105,32 @@ describe('WalCheckpoints', () => {
     expect(existsSync(`${b.path}-wal`)).toBe(false);
   });
 
+  it('lets a writer that erased a row truncate its log while the thread runs: the row is in no file', async () => {
+    const checkpoints = new WalCheckpoints({
+      workerUrl: COMPILED_WORKER,
+      watchIntervalMs: 20,
+      intervalMs: 20,
+      startsAtFrames: 10,
+    });
+    const a = writer('a.db');
+    a.db.exec('PRAGMA secure_delete = ON');
+    const stop = checkpoints.register(a.file);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    a.write(30);
+    await until(() => checkpoints.running);
+    const secret = `erase-me-${'z'.repeat(64)}`;
+    a.db.prepare('INSERT INTO t (x) VALUES (?)').run(secret);
+    await until(() => walIndex(a.path).backfilled === walIndex(a.path).frames);
+    expect(readFileSync(a.path).includes(secret)).toBe(true);
+    // What the stores do after a deletion: delete, then checkpoint and truncate the log from the writer.
+    a.db.prepare('DELETE FROM t WHERE x = ?').run(secret);
+    a.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    for (const file of [a.path, `${a.path}-wal`])
+      if (existsSync(file)) expect(readFileSync(file).includes(secret)).toBe(false);
+    await stop();
+    a.db.close();
+  });
+
   it('hands checkpoints back to the writers when its worker fails', async () => {
     const broken = join(dir, 'broken.worker.mjs');
     writeFileSync(broken, "throw new Error('no checkpoints here');\n");

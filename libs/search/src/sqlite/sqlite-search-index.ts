@@ -27,7 +27,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import { ConflictError, NotFoundError, ValidationError } from '#kernel';
+import {
+  ConflictError,
+  defaultWalCheckpointsWorker,
+  NotFoundError,
+  ValidationError,
+  WalCheckpoints,
+} from '#kernel';
 import {
   assertDimensions,
   assertDocumentChunks,
@@ -76,6 +82,11 @@ export interface SqliteSearchIndexOptions {
    * DEFAULT_BM25_SPLIT_MIN_CHUNKS); below it the whole query is matched at once. Results are the same either way.
    */
   readonly bm25SplitMinChunks?: number;
+  /**
+   * The compiled worker of the process's WAL checkpoint thread (kernel's WalCheckpoints; default: the one beside its
+   * module, when compiled); null leaves checkpoints to the writing thread, as SQLite does by default.
+   */
+  readonly checkpointWorker?: URL | null;
 }
 
 /**
@@ -228,6 +239,7 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly annMinChunks: number;
   private readonly bm25SplitMinChunks: number;
   private closed = false;
+  private readonly stopCheckpoints: (() => Promise<void>) | null;
 
   constructor(options: SqliteSearchIndexOptions) {
     const inMemory = options.path === ':memory:';
@@ -257,6 +269,19 @@ export class SqliteSearchIndex implements SearchIndex {
         chunks INTEGER NOT NULL DEFAULT 0, documents INTEGER NOT NULL DEFAULT 0) STRICT;
       CREATE TABLE IF NOT EXISTS search_aliases (alias TEXT PRIMARY KEY, index_name TEXT NOT NULL) STRICT;
     `);
+    // Ingestion commits chunks on the event loop; copying the log into the file is the checkpoint thread's work.
+    const worker =
+      options.checkpointWorker === undefined ? defaultWalCheckpointsWorker() : options.checkpointWorker;
+    this.stopCheckpoints =
+      worker && !inMemory
+        ? WalCheckpoints.for(worker).register({
+            path: options.path,
+            synchronous: 'NORMAL',
+            autocheckpoint: (pages) => {
+              if (this.db.isOpen) this.db.exec(`PRAGMA wal_autocheckpoint = ${pages}`);
+            },
+          })
+        : null;
   }
 
   async ensureIndex(name: string, options: { readonly dimensions: number }): Promise<void> {
@@ -527,6 +552,7 @@ export class SqliteSearchIndex implements SearchIndex {
     if (this.closed) return;
     this.closed = true;
     await this.ann.close();
+    await this.stopCheckpoints?.();
     this.statementCache.clear();
     this.db.close();
   }
