@@ -9,8 +9,7 @@ import {
   WrongExpectedRevisionError,
   type EventEnvelope,
   type NewEvent,
-  defaultWalCheckpointsWorker,
-  WalCheckpoints,
+  checkpointInThread,
 } from '#kernel';
 import {
   describeExpected,
@@ -103,18 +102,11 @@ export class SqliteEventStore implements EventStore {
     this.db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
     this.db.exec(SCHEMA);
     // Appends commit (and sync the log) on the event loop; copying the log into the file is the thread's work.
-    const worker =
-      options.checkpointWorker === undefined ? defaultWalCheckpointsWorker() : options.checkpointWorker;
-    this.stopCheckpoints =
-      worker && options.path !== ':memory:'
-        ? WalCheckpoints.for(worker).register({
-            path: options.path,
-            synchronous: 'FULL',
-            autocheckpoint: (pages) => {
-              if (this.db.isOpen) this.db.exec(`PRAGMA wal_autocheckpoint = ${pages}`);
-            },
-          })
-        : null;
+    this.stopCheckpoints = checkpointInThread(this.db, {
+      path: options.path,
+      synchronous: 'FULL',
+      worker: options.checkpointWorker,
+    });
     this.upcasters = options.upcasters ?? new UpcasterRegistry();
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
     this.appended.setMaxListeners(0);

@@ -14,6 +14,7 @@
 // module; from the TypeScript sources (ts-jest) there is none, and writers checkpoint themselves, as SQLite does.
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { endianness } from 'node:os';
+import type { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
@@ -158,6 +159,26 @@ export class WalCheckpoints {
     worker.postMessage({ open: id, path: file.path, synchronous: file.synchronous });
     file.autocheckpoint(BACKSTOP_AUTOCHECKPOINT_PAGES);
   }
+}
+
+/**
+ * Has the process's checkpoint thread checkpoint a writer's file (what the embedded stores do when they open it): the
+ * compiled worker by default, `worker: null` to leave checkpoints to the writer. The returned function ends it (call
+ * it before closing `db`); null where there is nothing to do (`:memory:`, or no compiled worker).
+ */
+export function checkpointInThread(
+  db: DatabaseSync,
+  options: { readonly path: string; readonly synchronous: 'NORMAL' | 'FULL'; readonly worker?: URL | null },
+): (() => Promise<void>) | null {
+  const worker = options.worker === undefined ? defaultWalCheckpointsWorker() : options.worker;
+  if (!worker || options.path === ':memory:') return null;
+  return WalCheckpoints.for(worker).register({
+    path: options.path,
+    synchronous: options.synchronous,
+    autocheckpoint: (pages) => {
+      if (db.isOpen) db.exec(`PRAGMA wal_autocheckpoint = ${pages}`);
+    },
+  });
 }
 
 const bytes = Buffer.alloc(36);

@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import { defaultWalCheckpointsWorker, WalCheckpoints } from '#kernel';
+import { checkpointInThread } from '#kernel';
 import {
   decodeCursor,
   encodeCursor,
@@ -81,18 +81,11 @@ export class SqliteReadStore implements ReadStore {
     `);
     this.generationCacheMs = options.generationCacheMs ?? 500;
     // Projectors commit on the event loop; copying the log into the file (and syncing it) is the thread's work.
-    const worker =
-      options.checkpointWorker === undefined ? defaultWalCheckpointsWorker() : options.checkpointWorker;
-    this.stopCheckpoints =
-      worker && options.path !== ':memory:'
-        ? WalCheckpoints.for(worker).register({
-            path: options.path,
-            synchronous: 'NORMAL',
-            autocheckpoint: (pages) => {
-              if (this.db.isOpen) this.db.exec(`PRAGMA wal_autocheckpoint = ${pages}`);
-            },
-          })
-        : null;
+    this.stopCheckpoints = checkpointInThread(this.db, {
+      path: options.path,
+      synchronous: 'NORMAL',
+      worker: options.checkpointWorker,
+    });
   }
 
   private statement(sql: string): StatementSync {

@@ -27,13 +27,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import {
-  ConflictError,
-  defaultWalCheckpointsWorker,
-  NotFoundError,
-  ValidationError,
-  WalCheckpoints,
-} from '#kernel';
+import { ConflictError, checkpointInThread, NotFoundError, ValidationError } from '#kernel';
 import {
   assertDimensions,
   assertDocumentChunks,
@@ -270,18 +264,11 @@ export class SqliteSearchIndex implements SearchIndex {
       CREATE TABLE IF NOT EXISTS search_aliases (alias TEXT PRIMARY KEY, index_name TEXT NOT NULL) STRICT;
     `);
     // Ingestion commits chunks on the event loop; copying the log into the file is the checkpoint thread's work.
-    const worker =
-      options.checkpointWorker === undefined ? defaultWalCheckpointsWorker() : options.checkpointWorker;
-    this.stopCheckpoints =
-      worker && !inMemory
-        ? WalCheckpoints.for(worker).register({
-            path: options.path,
-            synchronous: 'NORMAL',
-            autocheckpoint: (pages) => {
-              if (this.db.isOpen) this.db.exec(`PRAGMA wal_autocheckpoint = ${pages}`);
-            },
-          })
-        : null;
+    this.stopCheckpoints = checkpointInThread(this.db, {
+      path: options.path,
+      synchronous: 'NORMAL',
+      worker: options.checkpointWorker,
+    });
   }
 
   async ensureIndex(name: string, options: { readonly dimensions: number }): Promise<void> {
