@@ -231,6 +231,38 @@ describe('SqliteSearchIndex', () => {
     await index.close();
   });
 
+  it('matches rarer words alone when the frequent ones hold many more rows, ranking as the whole query', async () => {
+    // 1,200 chunks: "rare" in 80 (0–79), "common" in 500 (40–539; under half): the rarer word's 80 rows against the
+    // frequent word's 500, so the split matches "rare" alone beside "rare AND common". Rows 40–79 hold both, and are
+    // longer: scored by "rare" alone they rank below rows 0–39, and only the first MATCH gives them their place.
+    const text = (n: number) =>
+      [n < 80 ? 'rare' : '', n >= 40 && n < 540 ? 'common' : '', `filler ${n}`].filter(Boolean).join(' ');
+    const ranked = async (bm25SplitMinChunks: number | undefined) => {
+      const index = new SqliteSearchIndex({ path: ':memory:', bm25SplitMinChunks });
+      await index.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
+      for (let d = 0; d < 12; d++)
+        await index.upsertDocument(
+          'chunks_v1',
+          `doc${d}`,
+          1,
+          Array.from({ length: 100 }, (_, i) => chunk('agt_1', `doc${d}`, i, text(d * 100 + i))),
+        );
+      const query = { text: 'rare common', embedding: [], ownerIds: ['agt_1'], mode: 'bm25' as const };
+      const hits = (limit: number) =>
+        index.search('chunks_v1', { ...query, limit }).then((found) => found.map((hit) => hit.text));
+      // 12 and 20 hits: 48 and 80 candidates, at most the 80 rows of "rare", so the split runs.
+      const found = { top: await hits(12), more: await hits(20) };
+      await index.close();
+      return found;
+    };
+    const split = await ranked(1000);
+    expect(split.top).toHaveLength(12);
+    expect(split.more).toHaveLength(20);
+    expect([...split.top, ...split.more].every((hit) => hit.startsWith('rare common filler'))).toBe(true);
+    // The same rows in the same order as the whole query's MATCH (1,200 chunks: under the default, no split).
+    expect(split).toEqual(await ranked(undefined));
+  });
+
   // The split between rarer and frequent words is tried from 4,000 chunks by default; 1,200 here, so both ways run.
   it.each([
     ['the split tried', 1000],
