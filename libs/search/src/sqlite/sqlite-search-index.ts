@@ -55,6 +55,7 @@ import {
 import { packVectors, TopScores, unitVector, unpackVectors } from './packed-vectors.js';
 import { AnnIndexes, type AnnProgress, type OwnerDocument } from './ann-index.js';
 import { VectorScanner } from './wasm-scan.js';
+import { Bm25Thread, defaultBm25Worker, type Bm25Request } from './bm25-thread.js';
 import { Int8Block, int8Available, Int8Scan } from './int8-scan.js';
 
 export interface SqliteSearchIndexOptions {
@@ -81,6 +82,13 @@ export interface SqliteSearchIndexOptions {
    * module, when compiled); null leaves checkpoints to the writing thread, as SQLite does by default.
    */
   readonly checkpointWorker?: URL | null;
+  /**
+   * The compiled worker the BM25 leg of large indexes' searches runs in, beside the vector leg (bm25-thread.ts;
+   * default: the one beside its module, when compiled); null ranks BM25 in the searching thread.
+   */
+  readonly bm25Worker?: URL | null;
+  /** An index of at least this many chunks ranks BM25 in that thread (default DEFAULT_BM25_SPLIT_MIN_CHUNKS). */
+  readonly bm25ThreadMinChunks?: number;
 }
 
 /**
@@ -238,6 +246,8 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly ann: AnnIndexes;
   private readonly annMinChunks: number;
   private readonly bm25SplitMinChunks: number;
+  private readonly bm25Thread: Bm25Thread | null;
+  private readonly bm25ThreadMinChunks: number;
   private closed = false;
   private readonly stopCheckpoints: (() => Promise<void>) | null;
 
@@ -257,6 +267,10 @@ export class SqliteSearchIndex implements SearchIndex {
     );
     this.annMinChunks = options.ann?.minChunks ?? DEFAULT_ANN_MIN_CHUNKS;
     this.bm25SplitMinChunks = options.bm25SplitMinChunks ?? DEFAULT_BM25_SPLIT_MIN_CHUNKS;
+    const bm25Worker = options.bm25Worker === undefined ? defaultBm25Worker() : options.bm25Worker;
+    this.bm25Thread =
+      bm25Worker && !inMemory ? new Bm25Thread(bm25Worker, options.path, this.bm25SplitMinChunks) : null;
+    this.bm25ThreadMinChunks = options.bm25ThreadMinChunks ?? DEFAULT_BM25_SPLIT_MIN_CHUNKS;
     this.vectorCache = new VectorCache(options.vectorCacheBytes ?? DEFAULT_VECTOR_CACHE_BYTES);
     // secure_delete: a deleted chunk's text is overwritten with zeros, not left in a free page; after a deletion the
     // WAL is checkpointed and truncated (purge below), since its older frames still hold the pages as they were.
@@ -439,48 +453,102 @@ export class SqliteSearchIndex implements SearchIndex {
     const limit = clampLimit(query.limit);
     const ownerIds = [...new Set(query.ownerIds)].filter((id) => typeof id === 'string');
     const tagIds = query.tagIds && query.tagIds.length > 0 ? [...new Set(query.tagIds)] : null;
+    const text = typeof query.text === 'string' ? query.text : '';
+    let inThread: Promise<readonly number[]> | null = null;
+    let request: Bm25Request | null = null;
+    let vectorIds: number[] | null = null;
     this.db.exec('BEGIN');
     try {
       const record = this.existing(index);
       if (mode !== 'bm25') assertQueryEmbedding(query.embedding, record.dimensions);
       if (limit === 0 || ownerIds.length === 0) return [];
       const candidates = candidatesPerLeg(limit);
-      const lists: number[][] = [];
-      if (mode !== 'vector')
-        lists.push(this.bm25Leg(index, record, query.text, ownerIds, tagIds, candidates));
+      let bm25Ids: number[] | null = null;
+      if (mode !== 'vector') {
+        request = { index, text, ownerIds, tagIds, candidates };
+        // A large index's BM25 leg is ranked in the thread while this one runs the vector leg.
+        if (record.chunks >= this.bm25ThreadMinChunks && this.bm25Thread?.available()) {
+          inThread = this.bm25Thread.rank(request);
+          // Awaited below; a vector leg that throws first leaves it handled.
+          inThread.catch(() => undefined);
+        } else bm25Ids = this.bm25Leg(index, record, text, ownerIds, tagIds, candidates);
+      }
       if (mode !== 'bm25')
-        lists.push(this.vectorLeg(index, record, query.embedding, ownerIds, tagIds, candidates));
-      const fused = reciprocalRankFusion(lists).slice(0, limit);
-      if (fused.length === 0) return [];
-      const rows = new Map(
-        this.all<ChunkRow>(
-          `SELECT id, chunk_id, document_id, document_name, section_path, start, "end", text
-           FROM ${tables(index).chunks} WHERE id IN (SELECT value FROM json_each(?))`,
-          JSON.stringify(fused.map((item) => item.id)),
-        ).map((row) => [row.id, row]),
-      );
-      const bm25At = mode === 'vector' ? -1 : 0;
-      const vectorAt = mode === 'vector' ? 0 : mode === 'bm25' ? -1 : 1;
-      return fused.flatMap(({ id, score, ranks }) => {
-        // Every id comes from this snapshot's rows; a chunk that is not in it is never returned.
-        const row = rows.get(id);
-        if (!row) return [];
-        return {
-          chunkId: row.chunk_id,
-          documentId: row.document_id,
-          documentName: row.document_name,
-          sectionPath: JSON.parse(row.section_path) as string[],
-          start: row.start,
-          end: row.end,
-          text: row.text,
-          score,
-          bm25Rank: bm25At < 0 ? null : ranks[bm25At]!,
-          vectorRank: vectorAt < 0 ? null : ranks[vectorAt]!,
-        };
-      });
+        vectorIds = this.vectorLeg(index, record, query.embedding, ownerIds, tagIds, candidates);
+      if (!inThread) return this.hits(index, mode, bm25Ids, vectorIds, limit);
     } finally {
       this.db.exec('COMMIT');
     }
+    // Out of the transaction: the event loop is free until the thread answers. A thread that failed is ranked here.
+    const ranked = await inThread.catch(() => this.bm25Ranks(request!));
+    this.db.exec('BEGIN');
+    try {
+      // The chunks are read in this snapshot: one deleted since either leg read its own is not returned.
+      this.existing(index);
+      return this.hits(index, mode, [...ranked], vectorIds, limit);
+    } finally {
+      this.db.exec('COMMIT');
+    }
+  }
+
+  /**
+   * A BM25 leg in a read transaction of its own: the chunk rowids best first (the BM25 thread's work; see
+   * bm25-thread.ts). Not part of the SearchIndex port.
+   */
+  bm25Ranks(request: Bm25Request): number[] {
+    this.db.exec('BEGIN');
+    try {
+      const record = this.existing(request.index);
+      return this.bm25Leg(
+        request.index,
+        record,
+        request.text,
+        request.ownerIds,
+        request.tagIds,
+        request.candidates,
+      );
+    } finally {
+      this.db.exec('COMMIT');
+    }
+  }
+
+  /** The legs' rowids fused (reciprocal rank fusion), the best `limit` read as hits from the current snapshot. */
+  private hits(
+    index: string,
+    mode: 'hybrid' | 'bm25' | 'vector',
+    bm25Ids: number[] | null,
+    vectorIds: number[] | null,
+    limit: number,
+  ): SearchHit[] {
+    const lists = [bm25Ids, vectorIds].filter((list): list is number[] => list !== null);
+    const fused = reciprocalRankFusion(lists).slice(0, limit);
+    if (fused.length === 0) return [];
+    const rows = new Map(
+      this.all<ChunkRow>(
+        `SELECT id, chunk_id, document_id, document_name, section_path, start, "end", text
+         FROM ${tables(index).chunks} WHERE id IN (SELECT value FROM json_each(?))`,
+        JSON.stringify(fused.map((item) => item.id)),
+      ).map((row) => [row.id, row]),
+    );
+    const bm25At = mode === 'vector' ? -1 : 0;
+    const vectorAt = mode === 'vector' ? 0 : mode === 'bm25' ? -1 : 1;
+    return fused.flatMap(({ id, score, ranks }) => {
+      // Every id is looked up in this snapshot's rows; a chunk that is not in it is never returned.
+      const row = rows.get(id);
+      if (!row) return [];
+      return {
+        chunkId: row.chunk_id,
+        documentId: row.document_id,
+        documentName: row.document_name,
+        sectionPath: JSON.parse(row.section_path) as string[],
+        start: row.start,
+        end: row.end,
+        text: row.text,
+        score,
+        bm25Rank: bm25At < 0 ? null : ranks[bm25At]!,
+        vectorRank: vectorAt < 0 ? null : ranks[vectorAt]!,
+      };
+    });
   }
 
   async setLive(alias: string, index: string): Promise<void> {
@@ -545,6 +613,7 @@ export class SqliteSearchIndex implements SearchIndex {
     if (this.closed) return;
     this.closed = true;
     await this.ann.close();
+    await this.bm25Thread?.close();
     await this.stopCheckpoints?.();
     this.statementCache.clear();
     this.db.close();
@@ -553,6 +622,11 @@ export class SqliteSearchIndex implements SearchIndex {
   /** The approximate-nearest-neighbour graphs: building (with progress) or serving. */
   annProgress(): AnnProgress[] {
     return this.ann.progress();
+  }
+
+  /** Whether large indexes' BM25 legs are ranked in the BM25 thread now (it started and said it is ready). */
+  bm25ThreadReady(): boolean {
+    return this.bm25Thread?.isReady ?? false;
   }
 
   /** Resolves once the graph builds started so far have finished. */
