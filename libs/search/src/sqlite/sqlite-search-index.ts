@@ -22,7 +22,10 @@
 // tag inside its KNN, and does not reclaim deleted vectors yet; so no native extension is loaded.
 //
 // A search runs in one read transaction, so its legs and the fetched chunks come from one snapshot: with WAL,
-// another process's upsert is seen entirely or not at all. Each write is one IMMEDIATE transaction.
+// another process's upsert is seen entirely or not at all. The exception: a large index's BM25 leg is ranked in a
+// thread of its own (bm25-thread.ts) while this one runs the vector leg, in the thread's own snapshot; the chunks
+// are then read in a second read transaction, so a chunk deleted meanwhile is never returned. Each write is one
+// IMMEDIATE transaction.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
