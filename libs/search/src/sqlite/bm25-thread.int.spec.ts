@@ -147,6 +147,45 @@ describe('SqliteSearchIndex with the BM25 thread', () => {
     await threaded.close();
   });
 
+  it('answers a search whose index is dropped while the thread ranks with no hits, not an error', async () => {
+    // Says it is ready, then answers each request 200 ms later.
+    const slow = join(dir, 'slow.worker.mjs');
+    writeFileSync(
+      slow,
+      "import { parentPort } from 'node:worker_threads';\n" +
+        'parentPort.postMessage({ ready: true });\n' +
+        "parentPort.on('message', ({ id }) => setTimeout(() => parentPort.postMessage({ id, ids: [1, 2, 3] }), 200));\n",
+    );
+    const index = new SqliteSearchIndex({
+      path: join(dir, 'dropping.db'),
+      ...LARGE,
+      bm25Worker: pathToFileURL(slow),
+    });
+    await index.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
+    for (let d = 0; d < 5; d++)
+      await index.upsertDocument(
+        'chunks_v1',
+        `doc${d}`,
+        1,
+        Array.from({ length: 25 }, (_, n) => chunk(`doc${d}`, d * 25 + n, 'agt_a')),
+      );
+    while (!index.bm25ThreadReady()) {
+      await search(index, QUERIES[3]!, 'vector');
+      await index.search('chunks_v1', {
+        text: 'ledger',
+        embedding: [],
+        ownerIds: ['agt_a'],
+        limit: 5,
+        mode: 'bm25',
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const pending = search(index, { text: 'ledger invoice', ownerIds: ['agt_a'] }, 'hybrid');
+    await index.dropIndex('chunks_v1');
+    await expect(pending).resolves.toEqual([]);
+    await index.close();
+  });
+
   it('answers every search in the searching thread when the worker cannot start or dies under a request', async () => {
     const plain = new SqliteSearchIndex({ path, ...LARGE, bm25Worker: null });
     const broken = join(dir, 'broken.worker.mjs');

@@ -483,11 +483,12 @@ export class SqliteSearchIndex implements SearchIndex {
       this.db.exec('COMMIT');
     }
     // Out of the transaction: the event loop is free until the thread answers. A thread that failed is ranked here.
-    const ranked = await inThread.catch(() => this.bm25Ranks(request!));
+    const ranked = await inThread.catch(() => (this.registry(index) ? this.bm25Ranks(request!) : []));
     this.db.exec('BEGIN');
     try {
-      // The chunks are read in this snapshot: one deleted since either leg read its own is not returned.
-      this.existing(index);
+      // The chunks are read in this snapshot: one deleted since either leg read its own is not returned, and an
+      // index dropped meanwhile (a reindex's old one) has none left to return.
+      if (!this.registry(index)) return [];
       return this.hits(index, mode, [...ranked], vectorIds, limit);
     } finally {
       this.db.exec('COMMIT');
