@@ -33,6 +33,23 @@ const argsOf = (args: unknown): Record<string, unknown> =>
 
 const words = (text: string): Set<string> => new Set(text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []);
 
+/**
+ * A manifest line's tokens by its text (the same text always counts the same), the most recent MANIFEST_COUNTS of
+ * them: every turn lists the same Skills, and counting their lines again cost ≈ 0.2 ms a turn.
+ */
+const manifestTokens = new Map<string, number>();
+const MANIFEST_COUNTS = 1_024;
+
+const lineTokens = (line: string): number => {
+  let tokens = manifestTokens.get(line);
+  if (tokens === undefined) {
+    tokens = countTokens(line);
+    if (manifestTokens.size >= MANIFEST_COUNTS) manifestTokens.delete(manifestTokens.keys().next().value!);
+    manifestTokens.set(line, tokens);
+  }
+  return tokens;
+};
+
 @Injectable()
 export class SkillsContextProvider implements ContextProvider {
   readonly name = 'skills';
@@ -128,7 +145,7 @@ export class SkillsContextProvider implements ContextProvider {
     const listed: AvailableSkill[] = [];
     let used = 0;
     for (const entry of skills) {
-      const tokens = countTokens(`${entry.skill.name} ${entry.version.description}`) + 8;
+      const tokens = lineTokens(`${entry.skill.name} ${entry.version.description}`) + 8;
       if (used + tokens > share) break;
       listed.push(entry);
       used += tokens;
