@@ -61,6 +61,22 @@ const QUERIES: readonly { text: string; ownerIds: string[]; tagIds?: string[] }[
 ];
 const MODES: readonly SearchMode[] = ['hybrid', 'bm25'];
 
+/** Documents doc0… of 25 chunks each, the document's owner as `ownerOf` says. */
+async function fill(
+  index: SqliteSearchIndex,
+  documents: number,
+  ownerOf: (d: number) => string,
+): Promise<void> {
+  await index.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
+  for (let d = 0; d < documents; d++)
+    await index.upsertDocument(
+      'chunks_v1',
+      `doc${d}`,
+      1,
+      Array.from({ length: 25 }, (_, n) => chunk(`doc${d}`, d * 25 + n, ownerOf(d))),
+    );
+}
+
 let dir: string;
 let path: string;
 beforeAll(async () => {
@@ -69,16 +85,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'bm25-thread-'));
   path = join(dir, 'search.db');
   const writer = new SqliteSearchIndex({ path, bm25Worker: null });
-  await writer.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
-  for (let d = 0; d < 12; d++) {
-    const documentId = `doc${d}`;
-    await writer.upsertDocument(
-      'chunks_v1',
-      documentId,
-      1,
-      Array.from({ length: 25 }, (_, n) => chunk(documentId, d * 25 + n, OWNERS[d % OWNERS.length]!)),
-    );
-  }
+  await fill(writer, 12, (d) => OWNERS[d % OWNERS.length]!);
   await writer.close();
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -126,14 +133,7 @@ describe('SqliteSearchIndex with the BM25 thread', () => {
       ...LARGE,
       bm25Worker: COMPILED_WORKER,
     });
-    await threaded.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
-    for (let d = 0; d < 6; d++)
-      await threaded.upsertDocument(
-        'chunks_v1',
-        `doc${d}`,
-        1,
-        Array.from({ length: 25 }, (_, n) => chunk(`doc${d}`, d * 25 + n, 'agt_a')),
-      );
+    await fill(threaded, 6, () => 'agt_a');
     await whenReady(threaded);
     const query = { text: 'ledger invoice budget', ownerIds: ['agt_a'] };
     const before = await search(threaded, query, 'bm25');
@@ -161,14 +161,7 @@ describe('SqliteSearchIndex with the BM25 thread', () => {
       ...LARGE,
       bm25Worker: pathToFileURL(slow),
     });
-    await index.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
-    for (let d = 0; d < 5; d++)
-      await index.upsertDocument(
-        'chunks_v1',
-        `doc${d}`,
-        1,
-        Array.from({ length: 25 }, (_, n) => chunk(`doc${d}`, d * 25 + n, 'agt_a')),
-      );
+    await fill(index, 5, () => 'agt_a');
     while (!index.bm25ThreadReady()) {
       await search(index, QUERIES[3]!, 'vector');
       await index.search('chunks_v1', {

@@ -456,25 +456,29 @@ export class SqliteSearchIndex implements SearchIndex {
     const limit = clampLimit(query.limit);
     const ownerIds = [...new Set(query.ownerIds)].filter((id) => typeof id === 'string');
     const tagIds = query.tagIds && query.tagIds.length > 0 ? [...new Set(query.tagIds)] : null;
-    const text = typeof query.text === 'string' ? query.text : '';
+    const candidates = candidatesPerLeg(limit);
+    const request: Bm25Request = {
+      index,
+      text: typeof query.text === 'string' ? query.text : '',
+      ownerIds,
+      tagIds,
+      candidates,
+    };
     let inThread: Promise<readonly number[]> | null = null;
-    let request: Bm25Request | null = null;
     let vectorIds: number[] | null = null;
     this.db.exec('BEGIN');
     try {
       const record = this.existing(index);
       if (mode !== 'bm25') assertQueryEmbedding(query.embedding, record.dimensions);
       if (limit === 0 || ownerIds.length === 0) return [];
-      const candidates = candidatesPerLeg(limit);
       let bm25Ids: number[] | null = null;
       if (mode !== 'vector') {
-        request = { index, text, ownerIds, tagIds, candidates };
         // A large index's BM25 leg is ranked in the thread while this one runs the vector leg.
         if (record.chunks >= this.bm25ThreadMinChunks && this.bm25Thread?.available()) {
           inThread = this.bm25Thread.rank(request);
           // Awaited below; a vector leg that throws first leaves it handled.
           inThread.catch(() => undefined);
-        } else bm25Ids = this.bm25Leg(index, record, text, ownerIds, tagIds, candidates);
+        } else bm25Ids = this.bm25Leg(index, record, request.text, ownerIds, tagIds, candidates);
       }
       if (mode !== 'bm25')
         vectorIds = this.vectorLeg(index, record, query.embedding, ownerIds, tagIds, candidates);
@@ -483,7 +487,7 @@ export class SqliteSearchIndex implements SearchIndex {
       this.db.exec('COMMIT');
     }
     // Out of the transaction: the event loop is free until the thread answers. A thread that failed is ranked here.
-    const ranked = await inThread.catch(() => (this.registry(index) ? this.bm25Ranks(request!) : []));
+    const ranked = await inThread.catch(() => (this.registry(index) ? this.bm25Ranks(request) : []));
     this.db.exec('BEGIN');
     try {
       // The chunks are read in this snapshot: one deleted since either leg read its own is not returned, and an
