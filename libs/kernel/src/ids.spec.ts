@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { v5 as uuidv5, validate, version } from 'uuid';
-import { derivedEventId, newId, sha256 } from './ids.js';
+import { derivedEventId, derivedTimedEventId, newId, sha256 } from './ids.js';
 
 const NAMESPACE = '2c1f4a8e-7d57-4d43-9a5e-0b6d3c2f9e11';
 
@@ -24,6 +24,30 @@ describe('derivedEventId', () => {
 
   it('refuses a lone surrogate as before (it has no UTF-8)', () => {
     expect(() => derivedEventId('\ud800')).toThrow(URIError);
+  });
+});
+
+describe('derivedTimedEventId', () => {
+  const at = Date.parse('2026-11-24T18:12:44.123Z');
+
+  it('is a valid version-8 UUID whose first 48 bits are the instant, and the rest derivedEventId’s hash', () => {
+    const id = derivedTimedEventId(at, 'model-call', 'call_a');
+    expect(validate(id) && version(id)).toBe(8);
+    expect(parseInt(id.slice(0, 8) + id.slice(9, 13), 16)).toBe(at);
+    expect(id.slice(15)).toBe(derivedEventId('model-call', 'call_a').slice(15));
+  });
+
+  it('is deterministic, differs between names, and sorts by the instant whatever the name', () => {
+    expect(derivedTimedEventId(at, 'x')).toBe(derivedTimedEventId(at, 'x'));
+    expect(derivedTimedEventId(at, 'x')).not.toBe(derivedTimedEventId(at, 'y'));
+    const ids = Array.from({ length: 50 }, (_, i) => derivedTimedEventId(at + i * 7, `call_${50 - i}`));
+    expect([...ids].sort()).toEqual(ids);
+  });
+
+  it('keeps an instant outside a UUID’s time field, or none, inside it', () => {
+    expect(derivedTimedEventId(Number.NaN, 'x').slice(0, 13)).toBe('00000000-0000');
+    expect(derivedTimedEventId(-5, 'x').slice(0, 13)).toBe('00000000-0000');
+    expect(derivedTimedEventId(2 ** 60, 'x').slice(0, 13)).toBe('ffffffff-ffff');
   });
 });
 

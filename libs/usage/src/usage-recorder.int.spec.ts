@@ -63,6 +63,20 @@ describe('UsageRecorder', () => {
     expect(await store.readStream(usageStreamId('key_1', '2026-11-21'))).toHaveLength(1);
   });
 
+  it('gives each call an event id led by its start, so the ids sort as the calls started', async () => {
+    const recorder = setup();
+    const starts = ['2026-11-20T10:00:00.900Z', '2026-11-20T10:00:00.100Z', '2026-11-20T10:00:00.500Z'];
+    starts.forEach((startedAt, i) => recorder.record(call(`c${i}`, { startedAt }), `corr-${i}`));
+    await recorder.flush();
+    const events = await store.readStream(usageStreamId('key_1', '2026-11-20'));
+    const idOf = (startedAt: string) =>
+      events.find((event) => (event.data as ModelCall).startedAt === startedAt)!.id;
+    expect(starts.map(idOf).map((id) => parseInt(id.slice(0, 8) + id.slice(9, 13), 16))).toEqual(
+      starts.map((startedAt) => Date.parse(startedAt)),
+    );
+    expect([...starts].sort().map(idOf)).toEqual(starts.map(idOf).sort());
+  });
+
   it('keeps a batch whose append failed and appends it on the next flush, once', async () => {
     let failures = 1;
     const recorder = setup((inner) =>

@@ -1,6 +1,6 @@
 // Usage: every model call on either surface is a fact in the log, in one stream per API key and UTC day, so a key's
 // spend in any window is a fold over a handful of short streams, and auditors can replay every call.
-import { derivedEventId, type DomainEvent } from '#kernel';
+import { derivedTimedEventId, type DomainEvent } from '#kernel';
 
 /**
  * Where a call came in: `compat` is the compatible API's chat completions (and its embeddings and rerank),
@@ -77,5 +77,10 @@ export const utcDay = (at: Date): string => at.toISOString().slice(0, 10);
 
 export const usageStreamId = (apiKeyId: string, day: string): string => `usage-${apiKeyId}-${day}`;
 
-/** A recorded call's event id: derived from the call, so a retried batch never records a call twice. */
-export const callEventId = (callId: string): string => derivedEventId('model-call', callId);
+/**
+ * A recorded call's event id: derived from the call, so a retried batch never records a call twice; led by the call's
+ * start, so the calls' events sort by time in the event store's index of ids (one per model call: see
+ * derivedTimedEventId).
+ */
+export const callEventId = (call: Pick<ModelCall, 'callId' | 'startedAt'>): string =>
+  derivedTimedEventId(Date.parse(call.startedAt), 'model-call', call.callId);

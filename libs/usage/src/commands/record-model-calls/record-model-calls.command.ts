@@ -39,7 +39,7 @@ export class RecordModelCallsHandler implements ICommandHandler<RecordModelCalls
     const events: NewEvent[] = decided.map((event, index) => {
       const { call, correlationId } = calls[index]!;
       return {
-        id: callEventId(call.callId),
+        id: callEventId(call),
         type: event.type,
         data: event.data,
         metadata: {
