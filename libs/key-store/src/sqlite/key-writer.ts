@@ -14,6 +14,9 @@ const COMPILED_WORKER = new URL('./key-writer.worker.js', import.meta.url);
 export const defaultKeyWriterWorker = (): URL | null =>
   existsSync(fileURLToPath(COMPILED_WORKER)) ? COMPILED_WORKER : null;
 
+/** How long a closing worker may take to close its connection before it is terminated. */
+const CLOSE_WAIT_MS = 2_000;
+
 /** The worker handles a few small rows at a time: a small heap. */
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 } as const;
 
@@ -50,13 +53,24 @@ export class KeyWriter {
     return done;
   }
 
-  /** Waits for the requests under way, then ends the worker. */
+  /**
+   * Waits for the requests under way, then ends the worker: it closes its connection first (so the store's own close,
+   * the last, removes the log), or is terminated if it has not ended within CLOSE_WAIT_MS.
+   */
   async close(): Promise<void> {
     this.closed = true;
     await Promise.allSettled([...this.inFlight]);
     const worker = this.worker;
     this.worker = null;
-    if (worker) await worker.terminate();
+    if (!worker) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => void worker.terminate().then(() => resolve()), CLOSE_WAIT_MS);
+      worker.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      worker.postMessage({ close: true });
+    });
   }
 
   private start(): Worker {

@@ -91,7 +91,7 @@ describe('SqliteKeyStore on disk', () => {
     for (const key of [doomed, sealedKey, ...groupKeys]) expect(filesHolding(dataDir, key)).toEqual([]);
     await store.close();
     for (const key of [doomed, sealedKey, ...groupKeys]) expect(filesHolding(dataDir, key)).toEqual([]);
-    // Only the database file: no WAL, no journal left behind.
+    // Only the database file: the last connection to close removed the log and its index.
     expect([...filesUnder(dataDir).keys()]).toEqual([join(dataDir, 'keys.db')]);
 
     const reopened = await openKeyStore({
@@ -183,19 +183,40 @@ describe('SqliteKeyStore on disk', () => {
     expect([...filesUnder(dataDir).keys()]).toEqual([join(dataDir, 'keys.db')]);
   });
 
-  it('converts a database left in WAL mode to a rollback journal', async () => {
+  it('converts a database made with a rollback journal to a write-ahead log', async () => {
     const path = join(dataDir, 'keys.db');
-    const wal = new DatabaseSync(path);
-    wal.exec('PRAGMA journal_mode = WAL; CREATE TABLE t (x)');
-    wal.close();
+    const journal = new DatabaseSync(path);
+    journal.exec('PRAGMA journal_mode = DELETE; CREATE TABLE t (x)');
+    journal.close();
     const store = new SqliteKeyStore({ path });
     const doomed = await store.obtain('doomed', 'grp');
     await store.destroy('doomed');
+    expect(filesHolding(dataDir, doomed)).toEqual([]);
     await store.close();
-    const check = new DatabaseSync(path, { readOnly: true });
-    expect(check.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'delete' });
+    const check = new DatabaseSync(path);
+    expect(check.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
     check.close();
     expect(filesHolding(dataDir, doomed)).toEqual([]);
+  });
+
+  it('truncates at opening a log that still holds a destroyed key (a process died before truncating it)', async () => {
+    const path = join(dataDir, 'keys.db');
+    await new SqliteKeyStore({ path }).close();
+    // What a process that died between a destruction's commit and the log's truncation leaves: the key deleted from
+    // the table, its page as it was created still in the log (this connection stays open, as the dead one's file did).
+    const dead = new DatabaseSync(path);
+    dead.exec('PRAGMA secure_delete = ON; PRAGMA wal_autocheckpoint = 0;');
+    const doomed = Buffer.from('an erased conversation key 0123456789abcdef');
+    dead
+      .prepare('INSERT INTO data_keys (key_id, grp, key, created_at) VALUES (?, ?, ?, ?)')
+      .run('k', 'g', doomed, 1);
+    dead.exec("DELETE FROM data_keys WHERE key_id = 'k'");
+    expect(filesHolding(dataDir, doomed)).toEqual([`${path}-wal`]);
+    const store = new SqliteKeyStore({ path });
+    expect(filesHolding(dataDir, doomed)).toEqual([]);
+    expect((await store.getMany(['k'])).size).toBe(0);
+    await store.close();
+    dead.close();
   });
 });
 

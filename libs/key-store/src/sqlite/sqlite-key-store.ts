@@ -1,14 +1,15 @@
 // Embedded key store: one SQLite file (DATA_DIR/keys.db by default) of data keys, each filed under a group.
 // Destroying a key must leave no copy anywhere in the directory: secure_delete overwrites the deleted row and freed
-// pages with zeros, and the rollback journal (journal_mode DELETE) is removed after each commit, where a WAL file
-// would keep the old page until a checkpoint. Blocks the file system itself freed are beyond SQLite's reach.
-// New keys of a file-backed store are committed in a worker thread (key-writer.ts): the commit's fsyncs no longer
-// hold the event loop (a conversation turn's retrieval runs meanwhile); reads and destructions stay in this thread.
+// pages with zeros, and the write-ahead log, which keeps a page's earlier versions until a checkpoint, is checkpointed
+// and truncated to nothing before a destruction returns (key-database.ts); the log and its index are removed when the
+// last connection closes. Blocks the file system itself freed are beyond SQLite's reach.
+// New keys of a file-backed store are committed in a worker thread (key-writer.ts): the commit's fsync no longer
+// holds the event loop (a conversation turn's retrieval runs meanwhile); reads and destructions stay in this thread.
 import { randomBytes } from 'node:crypto';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { KeyStore, WantedKey } from '../key-store.port.js';
 import { DATA_KEY_BYTES, KeyWrapping } from '../key-wrapping.js';
-import { insertKeys, openKeyDatabase, prepareInsert, type NewKeyRow } from './key-database.js';
+import { insertKeys, openKeyDatabase, prepareInsert, truncateLog, type NewKeyRow } from './key-database.js';
 import { defaultKeyWriterWorker, KeyWriter } from './key-writer.js';
 
 export interface SqliteKeyStoreOptions {
@@ -122,14 +123,17 @@ export class SqliteKeyStore implements KeyStore {
 
   private counted<T>(destroy: () => T): T {
     this.db.exec('BEGIN IMMEDIATE');
+    let result: T;
     try {
-      const result = destroy();
+      result = destroy();
       this.db.exec('COMMIT');
-      return result;
     } catch (error) {
       if (this.db.isTransaction) this.db.exec('ROLLBACK');
       throw error;
     }
+    // The destroyed keys' earlier pages leave the log before the destruction returns.
+    truncateLog(this.db);
+    return result;
   }
 
   async close(): Promise<void> {
