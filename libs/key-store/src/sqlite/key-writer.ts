@@ -65,6 +65,8 @@ export class KeyWriter {
     if (!worker) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => void worker.terminate().then(() => resolve()), CLOSE_WAIT_MS);
+      // Never what keeps a process alive: one that ends without it ends the thread too.
+      timer.unref();
       worker.once('exit', () => {
         clearTimeout(timer);
         resolve();

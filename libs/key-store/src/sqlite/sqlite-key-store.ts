@@ -62,7 +62,7 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   async obtainMany(wanted: readonly WantedKey[]): Promise<ReadonlyMap<string, Buffer>> {
-    // Keys that exist are read without a write transaction: only a commit costs the journal's fsyncs.
+    // Keys that exist are read without a write transaction: only a commit costs the log's fsync.
     const keys = new Map(await this.getMany(wanted.map((each) => each.keyId)));
     const missing = new Map<string, string>();
     for (const { keyId, group } of wanted)
