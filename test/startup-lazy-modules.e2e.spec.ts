@@ -1,6 +1,7 @@
 // What the api loads at start-up, and what it leaves to the first request that needs it (the built api in its own
-// process, as `npm start` runs it). The api's own code comes from its bundle (dist/apps/api/bundle/); packages only
-// some routes use (archives, YAML, document sniffing) are loaded on first use, not at start. The proof is the list of
+// process, as `npm start` runs it). The api's own code and the packages every start loads come from its bundle
+// (dist/apps/api/bundle/); packages only some routes use (archives, YAML, document sniffing) are loaded on first use,
+// not at start. The proof is the list of
 // modules the process has loaded, recorded by a module hook preloaded with `--import`, and the first request to such
 // a route on a fresh api answering as it always did.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,11 @@ import { spawnApi, stopProcess, type ApiProcess } from './support/process.js';
  * Loaded at the first request that needs them, never at start-up (Fastify's JSON Schema compilers: at the first route
  * with a Fastify schema, which the api has none of).
  */
+/** The packages built into the api's bundle (apps/api/bundle.js): never loaded from node_modules as well. */
+const BUNDLED_PACKAGES = JSON.parse(
+  readFileSync(join(process.cwd(), 'apps/api/bundled-packages.json'), 'utf8'),
+) as string[];
+
 const LAZY_PACKAGES = [
   'yaml',
   'yauzl',
@@ -75,9 +81,14 @@ describe('start-up loads what the first request needs, the rest on first use (e2
 
   it('is ready without the packages only some routes use', () => {
     const packages = loaded();
-    // The hook saw the api load (Nest is there), so an absent package was not loaded.
-    expect(packages).toContain('@nestjs/core');
+    // The hook saw the api load packages (pino, the logger, is outside the bundle), so an absent package was not loaded.
+    expect(packages).toContain('pino');
     expect(LAZY_PACKAGES.filter((name) => packages.has(name))).toEqual([]);
+  });
+
+  it('takes Nest, Fastify, rxjs and zod from the bundle, none of them from node_modules', () => {
+    expect(BUNDLED_PACKAGES).toEqual(expect.arrayContaining(['@nestjs/core', 'fastify', 'rxjs', 'zod']));
+    expect(BUNDLED_PACKAGES.filter((name) => loaded().has(name))).toEqual([]);
   });
 
   it('loads the api from its bundle, with no second copy of a compiled module', () => {
@@ -139,5 +150,10 @@ describe('start-up loads what the first request needs, the rest on first use (e2
     const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
     expect(strFromU8(files['a.md']!)).toBe('# First');
     expect(loaded()).toContain('fflate');
+  });
+
+  it('loaded no bundled package a second time from node_modules while answering the requests above', () => {
+    expect(loaded()).toContain('fflate');
+    expect(BUNDLED_PACKAGES.filter((name) => loaded().has(name))).toEqual([]);
   });
 });

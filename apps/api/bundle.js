@@ -1,18 +1,83 @@
 // Bundles the compiled api (tsc's output in dist/) into a few modules in dist/apps/api/bundle/, which main.js loads
-// when they are there. The api is ≈850 modules of our own: resolving (the `#context` imports map), reading, checking
-// the format of, compiling and linking each one was most of a cold start's CPU (README "Start-up and idle memory").
-// Packages from node_modules stay outside (imported as they are), and so does every dynamic import of our code
-// (a chunk of its own, loaded on first use, as before). `import.meta.url` keeps meaning the module's own compiled
-// file: the worker threads, the parse child and the static files are found beside it, as without the bundle.
+// when they are there. The api is ≈850 modules of our own and ≈1,100 of the packages every start loads (Nest, rxjs,
+// zod, Fastify…): resolving, reading, checking the format of, compiling and linking each one was most of a cold
+// start's CPU (README "Start-up and idle memory"). Both are bundled; the packages loaded only on first use stay
+// outside (imported as they are, when they are), and so does every dynamic import of our code (a chunk of its own,
+// loaded on first use, as before). `import.meta.url` keeps meaning the module's own file (our compiled one, or the
+// package's): the worker threads, the parse child and the static files are found beside it, as without the bundle.
+import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { rolldown } from 'rolldown';
 
 const root = resolve(import.meta.dirname, '../..');
 const outDir = resolve(root, 'dist/apps/api/bundle');
 
-/** Our modules (relative paths and the `#context` imports) are bundled; packages and Node's builtins are not. */
-const external = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('#');
+/**
+ * The packages every start of the api loads, listed in bundled-packages.json: bundled with our code
+ * (test/startup-lazy-modules.e2e.spec.ts checks that none of them is also loaded from node_modules). Not listed: the
+ * packages loaded on first use (bundling them would make every start read and parse their code), pino and its own
+ * dependencies (its transports start worker threads from its files), and reflect-metadata (main.js imports it before
+ * the bundle).
+ */
+const STARTUP_PACKAGES = new Set(
+  JSON.parse(readFileSync(resolve(import.meta.dirname, 'bundled-packages.json'), 'utf8')),
+);
+
+/**
+ * Bundled packages whose objects carry their identity (Nest's injection tokens and classes, rxjs's and zod's classes,
+ * Fastify's instances): a package left outside that depends on one of them would load a second copy of it from
+ * node_modules, and the two would not know each other's objects. The build fails instead.
+ */
+const ONE_COPY_ONLY = /^(@nestjs\/|rxjs$|zod$|fastify$)/;
+
+const packageName = (specifier) => /^(?:@[^/]+\/)?[^/]+/.exec(specifier)?.[0];
+
+/** Packages imported by the bundle but left outside it (not our code, not Node's builtins). */
+const outside = new Set();
+
+/** Our modules (relative paths and the `#context` imports) and the start-up packages are bundled; the rest is not. */
+const external = (id) => {
+  if (id.startsWith('.') || id.startsWith('/') || id.startsWith('#') || id.startsWith('\0')) return false;
+  if (id.startsWith('node:')) return true;
+  const name = packageName(id);
+  if (STARTUP_PACKAGES.has(name)) return false;
+  if (name) outside.add(name);
+  return true;
+};
+
+/** The folder of `name` as Node would find it from `from` (undefined when it is not installed). */
+function packageFolder(name, from) {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** The dependency paths from the packages left outside to a bundled package that must exist once only. */
+function secondCopies() {
+  const found = [];
+  const seen = new Set();
+  const visit = (name, from, path) => {
+    const folder = packageFolder(name, from);
+    if (!folder || seen.has(folder)) return;
+    seen.add(folder);
+    if (path.length > 1 && STARTUP_PACKAGES.has(name) && ONE_COPY_ONLY.test(name)) {
+      found.push(path.join(' → '));
+      return;
+    }
+    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+    for (const dependency of Object.keys({
+      ...manifest.dependencies,
+      ...manifest.peerDependencies,
+      ...manifest.optionalDependencies,
+    }))
+      visit(dependency, folder, [...path, dependency]);
+  };
+  for (const name of outside) visit(name, root, [name]);
+  return found;
+}
 
 /** Rewrites `import.meta.url` to the URL of the module's compiled file, computed from the bundle's own location. */
 const compiledModuleUrl = {
@@ -43,3 +108,12 @@ await bundle.write({
   keepNames: true,
 });
 await bundle.close();
+
+const copies = secondCopies();
+if (copies.length > 0) {
+  await rm(outDir, { recursive: true, force: true });
+  throw new Error(
+    `a package outside the api's bundle depends on one bundled in it, which would then be loaded twice:\n  ${copies.join('\n  ')}\n` +
+      'bundle the dependent package too (apps/api/bundled-packages.json), or leave the other outside',
+  );
+}
