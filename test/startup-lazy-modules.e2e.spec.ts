@@ -4,7 +4,8 @@
 // not at start. The proof is the list of
 // modules the process has loaded, recorded by a module hook preloaded with `--import`, and the first request to such
 // a route on a fresh api answering as it always did.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
@@ -89,6 +90,22 @@ describe('start-up loads what the first request needs, the rest on first use (e2
   it('takes Nest, Fastify, rxjs and zod from the bundle, none of them from node_modules', () => {
     expect(BUNDLED_PACKAGES).toEqual(expect.arrayContaining(['@nestjs/core', 'fastify', 'rxjs', 'zod']));
     expect(BUNDLED_PACKAGES.filter((name) => loaded().has(name))).toEqual([]);
+  });
+
+  it('takes Node builtins with require in the bundle, so no builtin gets an ES facade that runs its getters', () => {
+    // An ES import of node:http would make Node read http.WebSocket, which loads its copy of undici (apps/api/bundle.js).
+    const bundle = join(process.cwd(), 'dist/apps/api/bundle');
+    const imported = readdirSync(bundle)
+      .filter((file) => file.endsWith('.js'))
+      .flatMap((file) =>
+        [...readFileSync(join(bundle, file), 'utf8').matchAll(/^import [^;]*? from "([^"]+)"/gm)].map(
+          (m) => m[1]!,
+        ),
+      );
+    expect(imported.length).toBeGreaterThan(0);
+    expect(
+      imported.filter((specifier) => isBuiltin(specifier) && !/^(node:)?module$/.test(specifier)),
+    ).toEqual([]);
   });
 
   it('loads the api from its bundle, with no second copy of a compiled module', () => {

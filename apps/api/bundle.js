@@ -7,6 +7,7 @@
 // package's): the worker threads, the parse child and the static files are found beside it, as without the bundle.
 import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { rolldown } from 'rolldown';
 
@@ -39,8 +40,8 @@ const outside = new Set();
 /** Our modules (relative paths and the `#context` imports) and the start-up packages are bundled; the rest is not. */
 const external = (id) => {
   if (id.startsWith('.') || id.startsWith('/') || id.startsWith('#') || id.startsWith('\0')) return false;
-  if (id.startsWith('node:')) return true;
   const name = packageName(id);
+  if (isBuiltin(id)) return false; // builtinsByRequire decides
   if (STARTUP_PACKAGES.has(name)) return false;
   if (name) outside.add(name);
   return true;
@@ -79,6 +80,28 @@ function secondCopies() {
   return found;
 }
 
+/**
+ * Node's builtins, imported by an ES module of the bundle, are taken with `require` instead. An ES import of a builtin
+ * makes Node build an ES facade of it, which reads every export, getters included: `node:http`'s `WebSocket` getter
+ * loads Node's copy of undici (≈45 ms of a start here), `node:crypto`'s loads WebCrypto, `node:fs`'s fs/promises.
+ * Through `require` the code gets the module itself, and a getter runs when something reads it (CommonJS semantics,
+ * as the bundled packages already had).
+ */
+const builtinsByRequire = {
+  name: 'builtins-by-require',
+  resolveId(source, _importer, options) {
+    if (!isBuiltin(source)) return null;
+    const name = source.replace(/^node:/, '');
+    // node:module stays an import: the bundle's `require` is made with it.
+    if (options.kind !== 'import-statement' || name === 'module') return { id: source, external: true };
+    return { id: `\0builtin:${name}`, moduleSideEffects: false };
+  },
+  load(id) {
+    if (!id.startsWith('\0builtin:')) return null;
+    return { code: `module.exports = require(${JSON.stringify(`node:${id.slice(9)}`)});`, moduleType: 'js' };
+  },
+};
+
 /** Rewrites `import.meta.url` to the URL of the module's compiled file, computed from the bundle's own location. */
 const compiledModuleUrl = {
   name: 'compiled-module-url',
@@ -96,7 +119,7 @@ const bundle = await rolldown({
   input: { api: resolve(root, 'dist/apps/api/src/api.js') },
   platform: 'node',
   external,
-  plugins: [compiledModuleUrl],
+  plugins: [builtinsByRequire, compiledModuleUrl],
   logLevel: 'warn',
 });
 await bundle.write({
