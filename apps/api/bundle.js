@@ -40,8 +40,8 @@ const outside = new Set();
 /** Our modules (relative paths and the `#context` imports) and the start-up packages are bundled; the rest is not. */
 const external = (id) => {
   if (id.startsWith('.') || id.startsWith('/') || id.startsWith('#') || id.startsWith('\0')) return false;
-  const name = packageName(id);
   if (isBuiltin(id)) return false; // builtinsByRequire decides
+  const name = packageName(id);
   if (STARTUP_PACKAGES.has(name)) return false;
   if (name) outside.add(name);
   return true;
