@@ -3,7 +3,13 @@ import {
   conversationDecider,
   type ConversationCommand,
 } from './conversation.decider.js';
-import type { ConversationEvent } from './conversation.events.js';
+import {
+  evolveConversation,
+  hasMessage,
+  initialConversationState,
+  type ConversationEvent,
+  type ConversationState,
+} from './conversation.events.js';
 import { deciderSpec } from '#testing/decider-spec';
 
 const given = deciderSpec(conversationDecider);
@@ -319,6 +325,53 @@ describe('Conversation decider', () => {
     it('is "not found" for another user, and for its user once deleted', () => {
       given(started).when(del('u2')).thenThrows('conversation_not_found');
       given(started, deleted).when(del('u1')).thenThrows('conversation_not_found');
+    });
+  });
+
+  describe("a long conversation's look-ups (an index that each append hands on)", () => {
+    const many = Array.from({ length: 40 }, (_, i) => posted(`m${i}`));
+    const fold = (state: ConversationState, ...events: ConversationEvent[]) =>
+      events.reduce(evolveConversation, state);
+    const ids = (state: ConversationState) => (state.status === 'absent' ? [] : state.messageIds);
+    const removed: ConversationEvent = {
+      type: 'MessageDeleted',
+      data: { conversationId: 'c1', messageId: 'm5' },
+    };
+
+    it('finds exactly the live messages of each state, after appends, a branch and a deletion', () => {
+      const state = fold(initialConversationState(), started, ...many);
+      expect(hasMessage(ids(state), 'm39')).toBe(true);
+      expect(hasMessage(ids(state), 'm40')).toBe(false);
+      const next = fold(state, posted('m40'));
+      expect(hasMessage(ids(next), 'm40')).toBe(true);
+      // The shorter state still answers for itself, and a branch from it sees its own append only.
+      expect(hasMessage(ids(state), 'm40')).toBe(false);
+      const branch = fold(state, posted('x'));
+      expect(hasMessage(ids(branch), 'x')).toBe(true);
+      expect(hasMessage(ids(branch), 'm40')).toBe(false);
+      expect(hasMessage(ids(next), 'x')).toBe(false);
+      const afterDelete = fold(next, removed);
+      expect(hasMessage(ids(afterDelete), 'm5')).toBe(false);
+      expect(hasMessage(ids(afterDelete), 'm40')).toBe(true);
+      expect(hasMessage(ids(next), 'm5')).toBe(true);
+    });
+
+    it('decides as in a short one: retried turns and answers post nothing, a deleted message takes no answer', () => {
+      given(started, ...many)
+        .when(turn({ messageId: 'm39' }))
+        .then([]);
+      given(started, ...many)
+        .when(turn({ messageId: 'm40', content: 'sealed-m40' }))
+        .then([posted('m40')]);
+      given(started, ...many, answered('a1', 'm39'))
+        .when(recordAnswer('a1', 'm39'))
+        .then([]);
+      given(started, ...many, removed)
+        .when(recordAnswer('a2', 'm5'))
+        .then([]);
+      given(started, ...many)
+        .when(recordAnswer('a2', 'm38'))
+        .then([answered('a2', 'm38')]);
     });
   });
 });

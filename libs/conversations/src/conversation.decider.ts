@@ -6,6 +6,7 @@ import { PlatformError } from '#kernel';
 import type { Decider } from '#eventsourcing';
 import {
   evolveConversation,
+  hasMessage,
   initialConversationState,
   type ConversationEvent,
   type ConversationState,
@@ -119,7 +120,7 @@ function decide(command: ConversationCommand, state: ConversationState): Convers
       if (state.status !== 'absent' || !command.start) {
         const live = owned(state, conversationId, command.userId, command.agentId);
         // A retried turn (the same Idempotency-Key) finds its message posted: nothing to post again.
-        if (live.messageIds.includes(command.messageId)) return [];
+        if (hasMessage(live.messageIds, command.messageId)) return [];
       }
       events.push({
         type: 'UserMessagePosted',
@@ -134,12 +135,12 @@ function decide(command: ConversationCommand, state: ConversationState): Convers
     }
     case 'RecordAnswer': {
       // The conversation (or the message answered) was deleted while the model answered: nothing to record.
-      if (state.status !== 'active' || !state.messageIds.includes(command.answer.replyTo)) return [];
-      if (state.messageIds.includes(command.answer.messageId)) return [];
+      if (state.status !== 'active' || !hasMessage(state.messageIds, command.answer.replyTo)) return [];
+      if (hasMessage(state.messageIds, command.answer.messageId)) return [];
       return [{ type: 'AssistantMessageRecorded', data: { conversationId, ...command.answer } }];
     }
     case 'CompactConversation': {
-      if (state.status !== 'active' || !state.messageIds.includes(command.checkpoint.throughMessageId))
+      if (state.status !== 'active' || !hasMessage(state.messageIds, command.checkpoint.throughMessageId))
         return [];
       if (state.checkpoint?.checkpointId === command.checkpoint.checkpointId) return [];
       return [{ type: 'ConversationCompacted', data: { conversationId, ...command.checkpoint } }];
