@@ -69,11 +69,11 @@ async function summaryTokens(checkpoint: Checkpoint & { checkpointId?: string })
   return tokens;
 }
 
-export const planHistoryCompaction = async (
+/** The history's counts, and what its view costs (with a checkpoint: its summary and a straddled message's tail). */
+async function countedView(
   history: readonly HistoryMessage[],
   current: (Checkpoint & { readonly checkpointId?: string }) | null,
-  budget: number,
-): Promise<CompactionPlan | null> => {
+): Promise<{ tokens: number[]; view: number }> {
   const tokens = await messageTokens(history);
   // What the view costs is then a sum, and with a checkpoint its summary (counted once per checkpoint) and a
   // straddled message's tail: a history that fits is known without sending it anywhere.
@@ -87,6 +87,21 @@ export const planHistoryCompaction = async (
           // All that is counted then: the tail of the message the checkpoint straddles.
           history.find((message) => message.id === current.throughMessageId)?.text.length ?? 0,
         );
+  return { tokens, view };
+}
+
+/** The tokens of the history's model view (`viewTokens`), from the counts remembered for its messages. */
+export const historyViewTokens = async (
+  history: readonly HistoryMessage[],
+  current: (Checkpoint & { readonly checkpointId?: string }) | null,
+): Promise<number> => (await countedView(history, current)).view;
+
+export const planHistoryCompaction = async (
+  history: readonly HistoryMessage[],
+  current: (Checkpoint & { readonly checkpointId?: string }) | null,
+  budget: number,
+): Promise<CompactionPlan | null> => {
+  const { tokens, view } = await countedView(history, current);
   if (view <= budget) return null;
   return runPooled(PLAN, [history, current, budget, tokens] as const, work.historySize(history, current));
 };

@@ -30,13 +30,7 @@ import { TurnCompaction } from './turn-compaction.js';
 import type { TurnEmitter } from './turn-events.js';
 import { TurnIdempotency, type TurnIds } from './turn-idempotency.js';
 import { LibraryPrompts, type LibraryPromptRequest } from './library-prompt.js';
-import {
-  fitsWithoutCounting,
-  promptBudget,
-  promptMessages,
-  sectionTokens,
-  toHistory,
-} from './turn-prompt.js';
+import { fitsWithoutCounting, promptBudget, promptMessages, toHistory } from './turn-prompt.js';
 import { abandonTurn, afterAnswer, contributions, type Contributions } from './turn-providers.js';
 
 export interface TurnRequest {
@@ -199,7 +193,8 @@ export class ConversationTurns {
           : await this.compaction.compact({
               history: prompted,
               current,
-              budget: budget - (await sectionTokens(sections)),
+              budget,
+              sections,
               model,
               scope,
               signal: request.signal,

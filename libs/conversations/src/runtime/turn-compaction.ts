@@ -7,18 +7,26 @@ import { ModelGateway, type CallScope } from '#model-gateway';
 import { newId } from '#kernel';
 import type { ModelConfig } from '#model-providers';
 import type { Checkpoint, HistoryMessage } from '../compaction/compaction-boundary.js';
-import { planHistoryCompaction, recentThatFit, viewTokens } from '../compaction/history-pool.js';
+import {
+  historyViewTokens,
+  planHistoryCompaction,
+  recentThatFit,
+  sectionTokens,
+  viewTokens,
+} from '../compaction/history-pool.js';
 import type { NewCheckpoint } from '../conversation-records.js';
 import type { TurnEmitter } from './turn-events.js';
-import { SUMMARY_INSTRUCTIONS } from './turn-prompt.js';
+import { SUMMARY_INSTRUCTIONS, sectionsBound } from './turn-prompt.js';
 
 export type TurnCheckpoint = Checkpoint & { readonly checkpointId: string };
 
 export interface CompactionInput {
   readonly history: readonly HistoryMessage[];
   readonly current: TurnCheckpoint | null;
-  /** Tokens the history may take (the budget less the fixed sections). */
+  /** Tokens the whole prompt may take: the fixed sections and the history. */
   readonly budget: number;
+  /** The fixed sections (system prompt, providers): counted only when the history may not fit beside them. */
+  readonly sections: readonly string[];
   readonly model: ModelConfig;
   readonly scope: CallScope;
   readonly signal: AbortSignal;
@@ -36,8 +44,14 @@ export class TurnCompaction {
     checkpoint: TurnCheckpoint | null;
   }> {
     const { history, current, model, scope, signal, emit } = input;
-    const historyBudget = Math.max(256, input.budget);
-    // Counting and planning are linear in the history (a cut inside a message, O(n log n)): in the worker pool.
+    // Counting and planning are linear in the history (a cut inside a message, O(n log n)): in the worker pool. The
+    // history's counts are remembered from turn to turn (history-pool.ts), the sections' (retrieved sources, new each
+    // turn) are not: the history is first measured against the budget less the sections' bytes, which bound their
+    // tokens from above; a history that fits there fits beside their count, and they are not counted (a 1,000-message
+    // turn's sections: ~0.5 ms).
+    const bounded = Math.max(256, input.budget - sectionsBound(input.sections));
+    if ((await historyViewTokens(history, current)) <= bounded) return { history, checkpoint: current };
+    const historyBudget = Math.max(256, input.budget - (await sectionTokens(input.sections)));
     const plan = await planHistoryCompaction(history, current, historyBudget);
     if (!plan) return { history, checkpoint: current };
     try {

@@ -59,7 +59,10 @@ const promptForm = (message: ViewMessage): ChatCompletionMessageParam => {
       )
       .join('\n\n');
     const content = attachments ? `${message.text}\n\n${attachments}` : message.text;
-    form = message.role === 'user' ? { role: 'user', content } : { role: 'assistant', content };
+    // Frozen: the transport serialises a frozen message once (chat-transport.ts), not at every turn of the conversation.
+    form = Object.freeze(
+      message.role === 'user' ? { role: 'user', content } : { role: 'assistant', content },
+    );
     promptForms.set(message, form);
   }
   return form;
@@ -87,6 +90,13 @@ export { sectionTokens } from '../compaction/history-pool.js';
 /** Tokens sectionTokens adds to each section for its message framing. */
 const SECTION_FRAMING = 4;
 
+/** At least what sectionTokens counts for the sections (a token is at least one byte): their bytes, with framing. */
+export function sectionsBound(sections: readonly string[]): number {
+  let bytes = 0;
+  for (const section of sections) bytes += Buffer.byteLength(section, 'utf8') + SECTION_FRAMING;
+  return bytes;
+}
+
 /**
  * True when the prompt surely fits `budget` without compaction, known from its UTF-8 bytes alone: a token covers at
  * least one byte, so the sections' bytes (with their framing) and the history's bytes bound what sectionTokens and
@@ -101,8 +111,7 @@ export function fitsWithoutCounting(
   budget: number,
 ): boolean {
   if (checkpoint !== null) return false;
-  let bytes = 0;
-  for (const section of sections) bytes += Buffer.byteLength(section, 'utf8') + SECTION_FRAMING;
+  let bytes = sectionsBound(sections);
   for (const message of history) {
     bytes += Buffer.byteLength(message.text, 'utf8');
     for (const attachment of message.attachments) bytes += Buffer.byteLength(attachment.text ?? '', 'utf8');
