@@ -18,6 +18,8 @@ describe('requestBody', () => {
         frozen('assistant', 'two'),
         { role: 'tool', tool_call_id: 't1', content: 'result', extra: undefined },
         frozen('user', 'three'),
+        // What JSON.stringify writes as null in an array (a toJSON answering undefined) is null here too.
+        Object.freeze({ toJSON: () => undefined }),
       ],
       model: 'm',
       stream: true,

@@ -75,7 +75,7 @@ function frozenRunBytes(messages: readonly object[]): Buffer {
     while (shared < most && known.messages[shared] === messages[shared]) shared++;
     if (shared === messages.length) return known.bytes.buffer.subarray(0, known.ends[shared - 1]);
   }
-  const fresh = messages.slice(shared).map((message) => Buffer.from(JSON.stringify(message)));
+  const fresh = messages.slice(shared).map((message) => Buffer.from(JSON.stringify(message) ?? 'null'));
   // Other objects with the same JSON keep their bytes too: a turn's question is made for its prompt, and the next
   // turn has it again as read back from the history.
   let same = 0;
