@@ -42,7 +42,7 @@ const undici = lazyModule<typeof import('undici')>('undici');
  * same messages and two more) sends the bytes of what it shares as they are and serialises only the rest, written
  * after them in the same buffer while nothing was written there (else into a new one). Serialising a 1,000-message
  * history (~150 KB) and encoding that string took ~1.5 ms of every turn, and any fresh buffer that size costs ~40 page
- * faults (~0.3 ms here): the body goes to undici as pieces, the run's bytes among them, never copied into one.
+ * faults (~0.3 ms here): a big body goes to undici as pieces, the run's bytes among them, never copied into one.
  */
 interface RunBytes {
   /** Not from Node's shared pool: what lies beyond `filled` is this run's to write. */
@@ -132,6 +132,14 @@ export function requestBody(body: object): string | Buffer[] {
   pieces.push(Buffer.from(rest === '{}' ? `${text}]}` : `${text}],${rest.slice(1)}`));
   return pieces;
 }
+
+const bytesOf = (pieces: readonly Buffer[]): number => pieces.reduce((sum, piece) => sum + piece.length, 0);
+
+/** Pieces of a small body copied into one (a copy costs less than a stream); a big body's streamed as they are. */
+const SMALL_BODY = 64 * 1024;
+
+const sendable = (json: string | Buffer[]): string | Buffer | Buffer[] =>
+  typeof json === 'string' || bytesOf(json) > SMALL_BODY ? json : Buffer.concat(json);
 
 /** Where a request goes, as undici's `request(url)` would split it (origin, path with query). */
 interface Target {
@@ -286,7 +294,7 @@ export class ChatTransport {
       );
     try {
       const { origin, path: target } = this.target(model.baseUrl!, path);
-      const json = requestBody(body);
+      const json = sendable(requestBody(body));
       const response = await this.agent.request({
         origin,
         path: target,
@@ -296,11 +304,9 @@ export class ChatTransport {
           accept: stream ? 'text/event-stream' : 'application/json',
           ...(key ? { authorization: `Bearer ${key}` } : {}),
           // Pieces are streamed one after the other: their length is said up front (else they would go chunked).
-          ...(typeof json === 'string'
-            ? {}
-            : { 'content-length': String(json.reduce((sum, piece) => sum + piece.length, 0)) }),
+          ...(Array.isArray(json) ? { 'content-length': String(bytesOf(json)) } : {}),
         },
-        body: typeof json === 'string' ? json : Readable.from(json, { objectMode: false }),
+        body: Array.isArray(json) ? Readable.from(json, { objectMode: false }) : json,
         signal,
         headersTimeout: model.timeoutMs,
         bodyTimeout: model.timeoutMs,

@@ -82,6 +82,23 @@ describe('OpenAiCompatibleProvider (against a fake upstream)', () => {
     expect(fake.requests[0]!.headers.authorization).toBe('Bearer sk-upstream');
   });
 
+  it('sends frozen messages (a conversation history) as the same JSON, small and over 64 KB, with a content-length', async () => {
+    const history = (count: number, size: number) =>
+      Array.from({ length: count }, (_, i) =>
+        Object.freeze({ role: i % 2 ? 'assistant' : 'user', content: `${i} ü — "${'x'.repeat(size)}"` }),
+      );
+    for (const messages of [history(5, 10), history(401, 400)]) {
+      const sent = [{ role: 'system', content: 'rules' }, ...messages];
+      const result = await provider.chat(registry.get('chat')!, { messages: sent }, signal());
+      expect(result.message.content).toBe(`Echo: ${messages.at(-1)!.content}`);
+      const request = fake.requests.at(-1)!;
+      expect(request.body).toMatchObject({ model: 'fake-model', messages: sent, stream: false });
+      expect(Number(request.headers['content-length'])).toBe(Buffer.byteLength(JSON.stringify(request.body)));
+      expect(request.headers['transfer-encoding']).toBeUndefined();
+    }
+    expect(fake.requests.at(-1)!.headers['content-length']).toMatch(/^\d{6}$/);
+  });
+
   it('streams deltas and ends with usage', async () => {
     let text = '';
     let finish: string | null = null;
