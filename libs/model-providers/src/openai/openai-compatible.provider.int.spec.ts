@@ -1,3 +1,4 @@
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
 import { ModelRegistry } from '../model-registry.js';
 import { UpstreamError } from '../provider.port.js';
@@ -85,10 +86,13 @@ describe('OpenAiCompatibleProvider (against a fake upstream)', () => {
   it('sends frozen messages (a conversation history) as the same JSON, small and over 64 KB, with a content-length', async () => {
     const history = (count: number, size: number) =>
       Array.from({ length: count }, (_, i) =>
-        Object.freeze({ role: i % 2 ? 'assistant' : 'user', content: `${i} ü — "${'x'.repeat(size)}"` }),
+        Object.freeze({
+          role: i % 2 ? ('assistant' as const) : ('user' as const),
+          content: `${i} ü — "${'x'.repeat(size)}"`,
+        }),
       );
     for (const messages of [history(5, 10), history(401, 400)]) {
-      const sent = [{ role: 'system', content: 'rules' }, ...messages];
+      const sent: ChatCompletionMessageParam[] = [{ role: 'system', content: 'rules' }, ...messages];
       const result = await provider.chat(registry.get('chat')!, { messages: sent }, signal());
       expect(result.message.content).toBe(`Echo: ${messages.at(-1)!.content}`);
       const request = fake.requests.at(-1)!;
