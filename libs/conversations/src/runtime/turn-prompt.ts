@@ -59,7 +59,7 @@ const promptForm = (message: ViewMessage): ChatCompletionMessageParam => {
       )
       .join('\n\n');
     const content = attachments ? `${message.text}\n\n${attachments}` : message.text;
-    // Frozen: the transport serialises a frozen message once (chat-transport.ts), not at every turn of the conversation.
+    // Frozen: the transport serialises a frozen message once (openai/request-body.ts), not at every turn.
     form = Object.freeze(
       message.role === 'user' ? { role: 'user', content } : { role: 'assistant', content },
     );
@@ -84,8 +84,6 @@ export function promptMessages(
   for (const form of prompts.map(view.messages, promptForm)) messages.push(form);
   return messages;
 }
-
-export { sectionTokens } from '../compaction/history-pool.js';
 
 /** Tokens sectionTokens adds to each section for its message framing. */
 const SECTION_FRAMING = 4;

@@ -1,4 +1,4 @@
-import { requestBody } from './chat-transport.js';
+import { requestBody } from './request-body.js';
 
 const frozen = (role: string, content: string) => Object.freeze({ role, content });
 const sent = (body: string | Buffer[]) =>
