@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EVENT_STORE, type EventStore } from '#event-store';
+import { WrongExpectedRevisionError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import {
   startFakeUpstream,
@@ -470,6 +471,68 @@ describe('Agent conversations (e2e)', () => {
       'Which volcano is in Sicily?',
       done.message.content,
     ]);
+  });
+
+  it("asks the model while the user's message is being written, and tells the client of the conversation first", async () => {
+    const agentId = await createAgent({ model: 'fake-chat' });
+    const store = api.app.get<EventStore>(EVENT_STORE);
+    const append = store.appendToStream.bind(store);
+    let heldPost = false;
+    // The log takes the user's message only once the model has been asked for the answer: a turn that waited for
+    // the message before calling the model would wait here until this gives up (and its post fails).
+    store.appendToStream = async (streamId, events, expected) => {
+      if (events.some((event) => event.type === 'UserMessagePosted')) {
+        await waitUntil(() => chatRequests(upstream).length > 0, 5_000);
+        heldPost = true;
+      }
+      return append(streamId, events, expected);
+    };
+    try {
+      const events = await streamTurn(api.url, agentId, { message: 'Which volcano is in Sicily?' });
+      expect(heldPost).toBe(true);
+      const deltas = events.filter((event) => event.event === 'delta');
+      expect(deltas.length).toBeGreaterThanOrEqual(1);
+      expect(events.map((event) => event.event)).toEqual([
+        'conversation',
+        'retrieval',
+        ...deltas.map(() => 'delta'),
+        'done',
+      ]);
+      const done = events.at(-1)!.data as unknown as Turn;
+      const history = await messagesOf(agentId, done.conversationId);
+      expect(history.body.data.map((message) => [message.role, message.status])).toEqual([
+        ['user', 'complete'],
+        ['assistant', 'complete'],
+      ]);
+    } finally {
+      store.appendToStream = append;
+    }
+  });
+
+  it('fails a turn whose message the log refuses, abandons its model call and records nothing', async () => {
+    const agentId = await createAgent({ model: 'fake-chat', knowledgeEnabled: false });
+    upstream.set({ latencyMs: 3_000 });
+    const store = api.app.get<EventStore>(EVENT_STORE);
+    const append = store.appendToStream.bind(store);
+    // Every attempt finds the conversation's stream moved on (a writer that always wins), once the model is asked.
+    store.appendToStream = async (streamId, events, expected) => {
+      if (!events.some((event) => event.type === 'UserMessagePosted'))
+        return append(streamId, events, expected);
+      await waitUntil(() => chatRequests(upstream).length > 0, 5_000);
+      throw new WrongExpectedRevisionError(streamId, String(expected), 7);
+    };
+    try {
+      const started = Date.now();
+      const turn = await converse(agentId, { message: 'Will this be kept?' });
+      expect(turn.status).toBe(409);
+      expect(turn.body).toMatchObject({ error: { code: 'wrong_expected_revision' } });
+      // The model call was abandoned, not waited for.
+      expect(Date.now() - started).toBeLessThan(3_000);
+      await waitUntil(() => upstream.aborted >= 1, 5_000);
+    } finally {
+      store.appendToStream = append;
+    }
+    expect(await listed(agentId)).toEqual([]);
   });
 
   it('records a streamed turn the client abandoned as incomplete, and the upstream sees the client go away', async () => {

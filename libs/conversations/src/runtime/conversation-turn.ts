@@ -1,8 +1,9 @@
 // One turn of an Agent conversation (POST /llm/{agentId}/conversation), as a straight pipeline: access (the caller's
 // conversation of this Agent, or a new one: its place, places/), the idempotency of a keyed turn (turn-idempotency.ts),
-// the user's message posted first (so a turn cut short is never lost, nor shown as answered), the context providers'
-// sections (turn-providers.ts), compaction when the history outgrows its budget (turn-compaction.ts), the answer loop
-// (answer-loop.ts), and the answer assembled and recorded with its provenance, complete or not (turn-answer.ts).
+// the user's message posted first (so a turn cut short is never lost, nor shown as answered; its write overlaps the
+// model call, and the answer is recorded after it), the context providers' sections (turn-providers.ts), compaction
+// when the history outgrows its budget (turn-compaction.ts), the answer loop (answer-loop.ts), and the answer
+// assembled and recorded with its provenance, complete or not (turn-answer.ts).
 // It runs as a direct service call from its controller (commands/send-message/): a turn streams and is cut short by
 // its client, so it is the module's one documented exception to sending a command (see conversations.module.ts).
 import { Inject, Injectable } from '@nestjs/common';
@@ -154,29 +155,42 @@ export class ConversationTurns {
     // interrupted answer, a failed post or record: memory's extraction, under way since `contributions`, is aborted).
     try {
       const postedAt = new Date();
-      try {
-        await place.postUserMessage(
-          { messageId, answerId, content: request.content, attachments, at: postedAt },
-          context,
-        );
-      } catch (error) {
-        posting.abort();
-        throw error;
-      }
+      // The user's message is written while the prompt is built and the model is called (its data keys' commit, in
+      // the key store's thread, and its append overlap the call instead of preceding it): what the client is told,
+      // and every tool the model asks for (each call is announced first), waits for it through `ordered`; the
+      // answer is recorded only after it. A message that cannot be posted aborts the model call, and the turn fails
+      // with the post's error, nothing recorded.
+      const posted = place.postUserMessage(
+        { messageId, answerId, content: request.content, attachments, at: postedAt },
+        context,
+      );
       const userMessage = { id: messageId, createdAt: postedAt.toISOString() };
-      await emit({ event: 'conversation', data: { conversationId, created, visibility, userMessage } });
+      let told: Promise<void> = posted.then(
+        () => emit({ event: 'conversation', data: { conversationId, created, visibility, userMessage } }),
+        (error: unknown) => {
+          posting.abort();
+          throw error;
+        },
+      );
+      const ordered: TurnEmitter = (event) => {
+        told = told.then(() => emit(event));
+        return told;
+      };
+      // Awaited below (and by the emits that follow); until then a failure is held, not reported as unhandled.
+      posted.catch(() => undefined);
+      told.catch(() => undefined);
 
       let contributed: Contributions = { sections: [], tools: [], contributors: [], items: new Map() };
       let checkpointId: string | null = null;
       let result: LoopResult = { content: '', finishReason: null, usage: NO_USAGE, steps: 0, toolCalls: [] };
       let interrupted: unknown = null;
-      // From here on the user's message is kept: whatever fails, the turn is recorded (incomplete) before the error
-      // reaches the client.
+      // From here on the user's message is kept once posted: whatever fails, the turn is recorded (incomplete)
+      // before the error reaches the client.
       try {
         contributed = await contributing;
         const { sections, tools, contributors } = contributed;
         if (contributors.includes('knowledge'))
-          await emit({ event: 'retrieval', data: { sources: sources.numbered() } });
+          ordered({ event: 'retrieval', data: { sources: sources.numbered() } }).catch(() => undefined);
         const prompted: HistoryMessage[] = [
           ...toHistory(earlier),
           {
@@ -187,20 +201,23 @@ export class ConversationTurns {
           },
         ];
         const current = place.checkpoint();
-        // A prompt whose bytes fit the budget fits it in tokens: nothing to count, nothing to compact.
+        // A prompt whose bytes fit the budget fits it in tokens: nothing to count, nothing to compact. A compaction
+        // writes a checkpoint after the message: it waits for the post.
         const compacted = fitsWithoutCounting(sections, prompted, current, budget)
           ? { history: prompted, checkpoint: current }
-          : await this.compaction.compact({
-              history: prompted,
-              current,
-              budget,
-              sections,
-              model,
-              scope,
-              signal: request.signal,
-              save: (checkpoint) => place.saveCheckpoint(checkpoint, context),
-              emit,
-            });
+          : await told.then(() =>
+              this.compaction.compact({
+                history: prompted,
+                current,
+                budget,
+                sections,
+                model,
+                scope,
+                signal: request.signal,
+                save: (checkpoint) => place.saveCheckpoint(checkpoint, context),
+                emit: ordered,
+              }),
+            );
         checkpointId = compacted.checkpoint?.checkpointId ?? null;
         result = await answerLoop({
           gateway: this.gateway,
@@ -212,14 +229,20 @@ export class ConversationTurns {
           maxSteps: this.config.conversationMaxToolSteps,
           stream: request.stream,
           turn: { ...turn, tokenShare: Math.floor(budget / 2) },
-          emit,
+          emit: ordered,
         });
+        // Every event told before the answer is recorded (an answer without deltas: the conversation's own).
+        await told;
       } catch (error) {
         if (error instanceof AnswerInterrupted) {
           result = error.partial;
           interrupted = error.reason;
         } else interrupted = error;
       }
+      // A message that was not posted is not answered: the post's error is the turn's. One that was is told before
+      // anything that follows (an interrupted turn's error included).
+      await posted;
+      await told.catch(() => undefined);
 
       const outcome = {
         agent,
