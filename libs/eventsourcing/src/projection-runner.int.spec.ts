@@ -339,6 +339,39 @@ describe('ProjectionRunner', () => {
     expect(await new ProjectionWaiter(slow, live, 600_000).waitFor(['labels'], head, 600_000)).toBe(true);
   });
 
+  it('waits on a projection live here without reading the store: its runner has seen every batch', async () => {
+    const live = runner([labels(1, 20)]);
+    expect(await live.caughtUp(5000)).toBe(true);
+    const counted = Object.create(reads) as SqliteReadStore;
+    let storeReads = 0;
+    counted.projection = async (name) => {
+      storeReads++;
+      return reads.projection(name);
+    };
+    counted.checkpoint = async (ref) => {
+      storeReads++;
+      return reads.checkpoint(ref);
+    };
+    const waiter = new ProjectionWaiter(counted, live, 600_000);
+    await events.appendToStream(
+      uniqueStream('label'),
+      [makeEvent('Labelled', { id: 'l2', text: 'two' })],
+      'no_stream',
+    );
+    const head = await events.headPosition();
+    // The projector takes 20 ms a batch: the wait starts behind it and ends on its progress.
+    expect(live.status()[0]!.checkpoint).toBeLessThan(head);
+    expect(await waiter.waitFor(['labels'], head, 600_000)).toBe(true);
+    expect(live.status()[0]!.checkpoint).toBeGreaterThanOrEqual(head);
+    expect(await reads.reader<{ id: string; text: string }>('labels').get('l2')).toMatchObject({
+      text: 'two',
+    });
+    expect(storeReads).toBe(0);
+    // A projection this process does not run is looked up in the store.
+    expect(await new ProjectionWaiter(counted, null).waitFor(['labels'], head, 0)).toBe(true);
+    expect(storeReads).toBeGreaterThan(0);
+  });
+
   it('stores the position of skipped batches lazily, without a batch to apply', async () => {
     await ticks(events, 3);
     const live = runner([counter()], processLeaseOwner('host-a'), { idleCheckpointMs: 20 });

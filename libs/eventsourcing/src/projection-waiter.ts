@@ -40,15 +40,18 @@ export class ProjectionWaiter {
     const behind: string[] = [];
     for (const name of names) {
       const status = local.get(name);
-      // The position the local runner has seen, batches it skipped (nothing it reads) included.
-      const heldHere = status?.state === 'live';
-      if (heldHere && status.checkpoint >= position) continue;
+      // A projection live here is written by this process's runner, whose checkpoint counts every batch it has seen
+      // (skipped ones, with nothing it reads, included): the stored checkpoint can only be older, so the store is not
+      // read (a turn's two waits re-check at every projector's batch). Its progress wakes the wait.
+      if (status?.state === 'live') {
+        if (status.checkpoint < position) behind.push(name);
+        continue;
+      }
       const record = await this.readStore.projection(name);
       if (record?.liveGeneration != null) {
         const checkpoint = await this.readStore.checkpoint({ name, generation: record.liveGeneration });
         if (checkpoint >= position) continue;
         if (
-          !heldHere &&
           record.liveVersion !== null &&
           (await this.onlySkipped(name, record.liveVersion, checkpoint, position))
         )
