@@ -1,9 +1,9 @@
 // One turn of an Agent conversation (POST /llm/{agentId}/conversation), as a straight pipeline: access (the caller's
 // conversation of this Agent, or a new one: its place, places/), the idempotency of a keyed turn (turn-idempotency.ts),
-// the context providers' sections (turn-providers.ts), the user's message posted before its answer (so a turn cut
-// short is never lost, nor shown as answered; its write overlaps the model call), compaction when the history
-// outgrows its budget (turn-compaction.ts), the answer loop (answer-loop.ts), and the answer assembled and recorded
-// with its provenance, complete or not (turn-answer.ts).
+// the user's message posted first (so a turn cut short is never lost, nor shown as answered; its write overlaps the
+// model call, and the answer is recorded after it), the context providers' sections (turn-providers.ts), compaction
+// when the history outgrows its budget (turn-compaction.ts), the answer loop (answer-loop.ts), and the answer
+// assembled and recorded with its provenance, complete or not (turn-answer.ts).
 // It runs as a direct service call from its controller (commands/send-message/): a turn streams and is cut short by
 // its client, so it is the module's one documented exception to sending a command (see conversations.module.ts).
 import { Inject, Injectable } from '@nestjs/common';
@@ -155,20 +155,15 @@ export class ConversationTurns {
     // interrupted answer, a failed post or record: memory's extraction, under way since `contributions`, is aborted).
     try {
       const postedAt = new Date();
-      // The user's message is written once the context is gathered, while the model is called: its writes (the data
-      // keys' commit, the append) and the projections they wake take the time the model call leaves the event loop,
-      // not the retrieval's, which runs on the same thread (quick bench: turn added at 10k chunks 12.3–14.5 → 9.3–13.0
-      // ms, first delta 1.62–1.71 → 1.42–1.50 × the gateway's). What the client is told, and every tool the model
-      // asks for (each call is announced first), waits for it through `ordered`; the answer is recorded only after
-      // it. A message that cannot be posted aborts the model call, and the turn fails with the post's error, nothing
-      // recorded. A turn whose context failed (or was cut short) still posts its message, then records its answer
-      // incomplete.
-      const post = () =>
-        place.postUserMessage(
-          { messageId, answerId, content: request.content, attachments, at: postedAt },
-          context,
-        );
-      const posted = contributing.then(post, post);
+      // The user's message is written while the prompt is built and the model is called (its data keys' commit, in
+      // the key store's thread, and its append overlap the call instead of preceding it): what the client is told,
+      // and every tool the model asks for (each call is announced first), waits for it through `ordered`; the
+      // answer is recorded only after it. A message that cannot be posted aborts the model call, and the turn fails
+      // with the post's error, nothing recorded.
+      const posted = place.postUserMessage(
+        { messageId, answerId, content: request.content, attachments, at: postedAt },
+        context,
+      );
       const userMessage = { id: messageId, createdAt: postedAt.toISOString() };
       let told: Promise<void> = posted.then(
         () => emit({ event: 'conversation', data: { conversationId, created, visibility, userMessage } }),
