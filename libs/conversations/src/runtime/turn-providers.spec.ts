@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AnsweredTurn, ContextProvider, TurnContext } from './context-providers.js';
 import type { TurnEmitter } from './turn-events.js';
-import { afterAnswer, contributions } from './turn-providers.js';
+import { afterAnswer } from './turn-providers.js';
 
 const turn = { conversationId: 'cnv_1' } as unknown as TurnContext;
 
@@ -26,39 +26,6 @@ const provider = (afterAnswer: ContextProvider['afterAnswer']): ContextProvider 
   share: 0.1,
   contribute: async () => null,
   afterAnswer,
-});
-
-describe('contributions', () => {
-  it("gathers the providers side by side and keeps their sections in the providers' order", async () => {
-    const started: string[] = [];
-    const slowSearch = deferred();
-    const gatherer = (name: string, wait?: Promise<void>): ContextProvider => ({
-      name,
-      share: 0.25,
-      contribute: async (context) => {
-        started.push(name);
-        await wait;
-        return { system: `${name} (${context.tokenShare} tokens)`, tools: [] };
-      },
-    });
-    const gathering = contributions(
-      [gatherer('knowledge', slowSearch.promise), gatherer('memory'), gatherer('skills')],
-      { ...turn, agent: { systemPrompt: 'You are the Agent.' } } as unknown as TurnContext,
-      1000,
-    );
-    await new Promise((resolve) => setImmediate(resolve));
-    // The others have gathered while the first still waits for its search.
-    expect(started).toEqual(['knowledge', 'memory', 'skills']);
-    slowSearch.resolve();
-    const gathered = await gathering;
-    expect(gathered.sections).toEqual([
-      'You are the Agent.',
-      'knowledge (250 tokens)',
-      'memory (250 tokens)',
-      'skills (250 tokens)',
-    ]);
-    expect(gathered.contributors).toEqual(['knowledge', 'memory', 'skills']);
-  });
 });
 
 describe('afterAnswer', () => {

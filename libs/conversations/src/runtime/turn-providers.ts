@@ -19,10 +19,7 @@ export interface Contributions {
   readonly items: ReadonlyMap<ContextProvider, readonly ContextItem[]>;
 }
 
-/**
- * Each provider's section, tools and items, in the providers' order. The providers gather side by side: while the
- * Knowledge search waits for its BM25 thread, the others read what they need on this one.
- */
+/** Each provider's section, tools and items, in the providers' order. */
 export async function contributions(
   providers: readonly ContextProvider[],
   turn: TurnContext,
@@ -32,13 +29,11 @@ export async function contributions(
   const tools: ContextTool[] = [];
   const contributors: string[] = [];
   const items = new Map<ContextProvider, readonly ContextItem[]>();
-  const gathered = await Promise.all(
-    providers.map((provider) =>
-      provider.contribute({ ...turn, tokenShare: Math.floor(budget * provider.share) }),
-    ),
-  );
-  for (const [index, provider] of providers.entries()) {
-    const contribution = gathered[index];
+  for (const provider of providers) {
+    const contribution = await provider.contribute({
+      ...turn,
+      tokenShare: Math.floor(budget * provider.share),
+    });
     if (!contribution) continue;
     contributors.push(provider.name);
     if (contribution.system) sections.push(contribution.system);
