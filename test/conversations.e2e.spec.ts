@@ -162,6 +162,19 @@ function parseSse(text: string): SseEvent[] {
     });
 }
 
+/** A grounded streamed turn's events, in their order: conversation, retrieval, one delta or more, done. Its deltas. */
+const expectGroundedStream = (events: ReturnType<typeof parseSse>) => {
+  const deltas = events.filter((event) => event.event === 'delta');
+  expect(deltas.length).toBeGreaterThanOrEqual(1);
+  expect(events.map((event) => event.event)).toEqual([
+    'conversation',
+    'retrieval',
+    ...deltas.map(() => 'delta'),
+    'done',
+  ]);
+  return deltas;
+};
+
 /** The turns' chat requests (memory extraction, which follows a turn on an Agent with memory, is the memory spec's). */
 const chatRequests = (upstream: FakeUpstream) =>
   upstream.requests.filter(
@@ -451,14 +464,7 @@ describe('Agent conversations (e2e)', () => {
     expect(events[0]!.data).toMatchObject({ created: true, visibility: 'normal' });
     expect(events[1]!.event).toBe('retrieval');
     expect((events[1]!.data.sources as Citation[])[0]).toMatchObject({ documentId: volcanoes.id, index: 1 });
-    const deltas = events.filter((event) => event.event === 'delta');
-    expect(deltas.length).toBeGreaterThanOrEqual(1);
-    expect(events.map((event) => event.event)).toEqual([
-      'conversation',
-      'retrieval',
-      ...deltas.map(() => 'delta'),
-      'done',
-    ]);
+    const deltas = expectGroundedStream(events);
     const done = events.at(-1)!.data as unknown as Turn;
     expect(done.conversationId).toBe(events[0]!.data.conversationId);
     expect(done.message.content).toContain('Etna');
@@ -490,14 +496,7 @@ describe('Agent conversations (e2e)', () => {
     try {
       const events = await streamTurn(api.url, agentId, { message: 'Which volcano is in Sicily?' });
       expect(heldPost).toBe(true);
-      const deltas = events.filter((event) => event.event === 'delta');
-      expect(deltas.length).toBeGreaterThanOrEqual(1);
-      expect(events.map((event) => event.event)).toEqual([
-        'conversation',
-        'retrieval',
-        ...deltas.map(() => 'delta'),
-        'done',
-      ]);
+      expectGroundedStream(events);
       const done = events.at(-1)!.data as unknown as Turn;
       const history = await messagesOf(agentId, done.conversationId);
       expect(history.body.data.map((message) => [message.role, message.status])).toEqual([
