@@ -66,9 +66,20 @@ const isHtml = (sample: string): boolean => {
   return start.startsWith('<') && STRUCTURAL_TAG.test(start) && STRUCTURAL_CLOSE.test(start);
 };
 
+const CLOSING = { '{': '}', '[': ']' } as const;
+
+const lastNonSpace = (text: string): string | undefined => {
+  let index = text.length - 1;
+  while (index >= 0 && /\s/.test(text[index]!)) index--;
+  return text[index];
+};
+
 const isJson = (text: string): boolean => {
   const first = text.trimStart()[0];
   if (first !== '{' && first !== '[') return false;
+  // An object or array ends with its closing bracket: checked before parsing, so that text which merely opens with
+  // a bracket (a long run of `[`, say) is not handed to JSON.parse to fail only at its end.
+  if (lastNonSpace(text) !== CLOSING[first]) return false;
   try {
     const value: unknown = JSON.parse(text);
     return typeof value === 'object' && value !== null;
@@ -78,23 +89,38 @@ const isJson = (text: string): boolean => {
 };
 
 /** Signs of Markdown syntax: strong ones are rare in plain prose, weak ones are not. */
-const STRONG_MARKDOWN = [
-  /^#{1,6}[ \t]+\S/m, // ATX heading
-  /^(```|~~~)/m, // fenced code
-  /^\|?[ \t]*:?-{3,}:?[ \t]*\|/m, // table delimiter row
-  /\[[^\]\n]{1,200}\]\([^)\s]{1,500}\)/, // inline link
-  /\S[ \t]*\n(=+|-+)[ \t]*$/m, // setext heading (a line underlined with = or -)
+interface MarkdownSign {
+  readonly pattern: RegExp;
+  /** A literal every match contains, looked for first. */
+  readonly needs?: string;
+}
+const STRONG_MARKDOWN: readonly MarkdownSign[] = [
+  { pattern: /^#{1,6}[ \t]+\S/m }, // ATX heading
+  { pattern: /^(```|~~~)/m }, // fenced code
+  { pattern: /^\|?[ \t]*:?-{3,}:?[ \t]*\|/m }, // table delimiter row
+  // inline link: its text holds no bracket, its address no parenthesis but balanced pairs (`wiki/Etna_(volcano)`)
+  { pattern: /\[[^[\]\n]{1,200}\]\((?:[^()\s]|\([^()\s]{0,200}\)){1,500}\)/, needs: '](' },
+  { pattern: /\S[ \t]*\n(=+|-+)[ \t]*$/m }, // setext heading (a line underlined with = or -)
 ];
-const WEAK_MARKDOWN = [
-  /^[ \t]{0,3}([-*+]|\d{1,9}[.)])[ \t]+\S/m, // list item
-  /\*\*[^*\n]{1,200}\*\*|__[^_\n]{1,200}__/, // strong emphasis
-  /^>[ \t]?\S/m, // block quote
-  /`[^`\n]{1,200}`/, // code span
+const WEAK_MARKDOWN: readonly MarkdownSign[] = [
+  { pattern: /^[ \t]{0,3}([-*+]|\d{1,9}[.)])[ \t]+\S/m }, // list item
+  { pattern: /\*\*[^*\n]{1,200}\*\*|__[^_\n]{1,200}__/ }, // strong emphasis
+  { pattern: /^>[ \t]?\S/m }, // block quote
+  { pattern: /`[^`\n]{1,200}`/ }, // code span
 ];
 
+/**
+ * A sign's pattern runs only where the literal it cannot match without occurs. A bounded repetition that never finds
+ * its end costs its bound at every start: over a run of `[` the inline link's pattern, when its text could hold `[`,
+ * took ≈ 200 steps per character (and over `[a](` repeated, its address ≈ 500). Now a link's text stops at the next
+ * bracket, its address at the next unbalanced parenthesis, and `](` is looked for first.
+ */
+const shows = (sign: MarkdownSign, sample: string): boolean =>
+  (sign.needs === undefined || sample.includes(sign.needs)) && sign.pattern.test(sample);
+
 const markdownScore = (sample: string): number =>
-  2 * STRONG_MARKDOWN.filter((pattern) => pattern.test(sample)).length +
-  WEAK_MARKDOWN.filter((pattern) => pattern.test(sample)).length;
+  2 * STRONG_MARKDOWN.filter((sign) => shows(sign, sample)).length +
+  WEAK_MARKDOWN.filter((sign) => shows(sign, sample)).length;
 
 const extensionOf = (fileName: string | undefined): string => {
   const match = fileName ? /\.([A-Za-z0-9]+)$/.exec(fileName) : null;
