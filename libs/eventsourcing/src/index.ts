@@ -5,6 +5,7 @@ export * from './read-your-writes-bus.js';
 export * from './projector.js';
 export * from './projection-runner.js';
 export * from './projection-waiter.js';
+export * from './projection-cache.js';
 export * from './unique-claims.js';
 export * from './to-do-list-scanner.js';
 export * from './process-kit.js';

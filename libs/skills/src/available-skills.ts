@@ -1,9 +1,13 @@
 // The Skills an Agent has: the DEFAULT ones every Agent has, its Space's, and its own; only those with a published
 // active version (a draft is never loaded). Its own win over its Space's, and those over the defaults, by name.
-import { Injectable } from '@nestjs/common';
+// Asked on every turn: kept per Agent (and Space) until the skills projection applies a batch in this process, and not
+// kept where another process runs that projection (ProjectionCache), so a Skill changed through this api is offered
+// (or no longer offered) from the next turn.
+import { Injectable, Optional } from '@nestjs/common';
 import type { AgentView } from '#agents';
+import { ProjectionCache, ProjectionRunner } from '#eventsourcing';
 import { SkillReader } from './skill.reader.js';
-import type { SkillVersionView, SkillView } from './skills.read-model.js';
+import { SKILLS_PROJECTION, type SkillVersionView, type SkillView } from './skills.read-model.js';
 
 export interface AvailableSkill {
   readonly skill: SkillView;
@@ -12,9 +16,20 @@ export interface AvailableSkill {
 
 @Injectable()
 export class AvailableSkills {
-  constructor(private readonly reader: SkillReader) {}
+  private readonly kept: ProjectionCache<readonly AvailableSkill[]>;
 
-  async of(agent: Pick<AgentView, 'id' | 'spaceId'>): Promise<AvailableSkill[]> {
+  constructor(
+    private readonly reader: SkillReader,
+    @Optional() runner?: ProjectionRunner,
+  ) {
+    this.kept = new ProjectionCache(runner, SKILLS_PROJECTION, { remoteTtlMs: 0 });
+  }
+
+  of(agent: Pick<AgentView, 'id' | 'spaceId'>): Promise<readonly AvailableSkill[]> {
+    return this.kept.get(`${agent.id}\u0000${agent.spaceId ?? ''}`, () => this.read(agent));
+  }
+
+  private async read(agent: Pick<AgentView, 'id' | 'spaceId'>): Promise<readonly AvailableSkill[]> {
     const [globals, space, own] = await Promise.all([
       this.reader.placed({ placement: 'global' }),
       agent.spaceId ? this.reader.placed({ spaceId: agent.spaceId }) : Promise.resolve([]),
@@ -28,6 +43,6 @@ export class AvailableSkills {
       const version = await this.reader.version(skill.activeVersionId!);
       if (version?.state === 'published') available.push({ skill, version });
     }
-    return available.toSorted((a, b) => a.skill.name.localeCompare(b.skill.name));
+    return Object.freeze(available.toSorted((a, b) => a.skill.name.localeCompare(b.skill.name)));
   }
 }

@@ -8,7 +8,7 @@
 // read that raced with a change from caching what it read. The Space an Agent is in (a call for an Agent counts
 // toward its Space) is kept the same way, from the agents read model.
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { AggregateRepository, ProjectionRunner } from '#eventsourcing';
+import { AggregateRepository, ProjectionCache, ProjectionRunner } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { AGENTS, AGENTS_READ_MODEL, type AgentView } from '#agents';
 import { spaceSpendDecider, spaceSpendStreamId } from './space-spend.js';
@@ -23,65 +23,21 @@ import { userSpendDecider, userSpendStreamId, type UserSpendLimit } from './user
 
 /** How long an entry is trusted when this process does not run its projection itself. */
 export const REMOTE_LIMIT_TTL_MS = 1_000;
-const LOCAL_LIMIT_TTL_MS = 60_000;
 const CACHE_LIMIT = 100_000;
-
-/** Values read from one projection's read model, dropped whenever that projection applies a batch here. */
-class Kept<T> {
-  private readonly entries = new Map<string, { readonly value: T; readonly at: number }>();
-  private generation = 0;
-
-  constructor(
-    private readonly projection: string,
-    private readonly runner: ProjectionRunner | undefined,
-  ) {
-    runner?.on('progress', (progress) => {
-      if (progress.name !== projection || !progress.applied) return;
-      this.generation++;
-      this.entries.clear();
-    });
-  }
-
-  /** Whether the projection runs here and is live (its read model is then current). */
-  local(): boolean {
-    return this.runner?.isLive(this.projection) ?? false;
-  }
-
-  async get(id: string, read: (local: boolean) => Promise<T>): Promise<T> {
-    const local = this.local();
-    const entry = this.entries.get(id);
-    if (entry && Date.now() - entry.at <= (local ? LOCAL_LIMIT_TTL_MS : REMOTE_LIMIT_TTL_MS))
-      return entry.value;
-    const generation = this.generation;
-    const value = await read(local);
-    if (generation === this.generation) this.keep(id, value);
-    return value;
-  }
-
-  set(id: string, value: T): void {
-    this.generation++;
-    this.keep(id, value);
-  }
-
-  private keep(id: string, value: T): void {
-    this.entries.delete(id);
-    if (this.entries.size >= CACHE_LIMIT) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(id, { value, at: Date.now() });
-  }
-}
 
 @Injectable()
 export class SpendLimits {
-  private readonly limits: Kept<UserSpendLimit | null>;
-  private readonly spaces: Kept<string | null>;
+  private readonly limits: ProjectionCache<UserSpendLimit | null>;
+  private readonly spaces: ProjectionCache<string | null>;
 
   constructor(
     private readonly aggregates: AggregateRepository,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Optional() runner?: ProjectionRunner,
   ) {
-    this.limits = new Kept(SPEND_LIMITS_READ_MODEL.projection, runner);
-    this.spaces = new Kept(AGENTS_READ_MODEL.projection, runner);
+    const options = { remoteTtlMs: REMOTE_LIMIT_TTL_MS, limit: CACHE_LIMIT };
+    this.limits = new ProjectionCache(runner, SPEND_LIMITS_READ_MODEL.projection, options);
+    this.spaces = new ProjectionCache(runner, AGENTS_READ_MODEL.projection, options);
   }
 
   /** The user's (or Space's) weekly limit; null: none. */

@@ -30,7 +30,7 @@ import { sessionSecretOf } from '../sessions/session-cookie.js';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { PUBLIC_ROUTE, sourceOf, type RequestWithCaller } from './caller.js';
 import { API_KEYS, API_KEYS_READ_MODEL, type ApiKeyView } from '../api-keys.read-model.js';
-import { ProjectionRunner } from '#eventsourcing';
+import { ProjectionCache, ProjectionRunner } from '#eventsourcing';
 import { AppCallers, BRIDGE_PREFIX } from './app-callers.js';
 import { isEmbedVisitorRoute, routeRuleOf } from '../authorization/routes.js';
 import {
@@ -48,59 +48,14 @@ export const AcceptsBearer = () => SetMetadata(ACCEPTS_BEARER, true);
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** How long a cached key is trusted when this process does not run the api-keys projection itself. */
-const REMOTE_TTL_MS = 1_000;
-const LOCAL_TTL_MS = 60_000;
-const CACHE_LIMIT = 10_000;
-
-/**
- * Known keys by hash (and their owners by id), so a request costs no read-store query. Entries are dropped whenever
- * their projection applies a batch in this process (a revocation or a deactivation is then seen at once; a batch it
- * skipped changes nothing); when another process runs that projection they live one second. A generation counter
- * keeps a lookup that raced with a batch from caching what it read.
- */
-class Known<T> {
-  private readonly entries = new Map<string, { view: T; at: number }>();
-  private generation = 0;
-
-  constructor(
-    private readonly runner: ProjectionRunner,
-    private readonly projection: string,
-  ) {
-    runner.on('progress', (progress) => {
-      if (progress.name !== projection || !progress.applied) return;
-      this.generation++;
-      this.entries.clear();
-    });
-  }
-
-  get(hash: string): T | undefined {
-    const entry = this.entries.get(hash);
-    if (!entry) return undefined;
-    const local = this.runner.isLive(this.projection);
-    if (Date.now() - entry.at <= (local ? LOCAL_TTL_MS : REMOTE_TTL_MS)) return entry.view;
-    this.entries.delete(hash);
-    return undefined;
-  }
-
-  async lookup(hash: string, read: () => Promise<T | undefined>): Promise<T | undefined> {
-    const cached = this.get(hash);
-    if (cached) return cached;
-    const generation = this.generation;
-    const view = await read();
-    if (view && generation === this.generation) {
-      if (this.entries.size >= CACHE_LIMIT) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(hash, { view, at: Date.now() });
-    }
-    return view;
-  }
-}
-
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  private readonly known: Known<ApiKeyView>;
-  private readonly users: Known<UserView>;
-  private readonly sessions: Known<SessionView>;
+  // Known keys by hash (and their owners and sessions by id), so a request costs no read-store query: dropped whenever
+  // their projection applies a batch in this process (a revocation or a deactivation is then seen at once), trusted
+  // one second when another process runs it.
+  private readonly known: ProjectionCache<ApiKeyView>;
+  private readonly users: ProjectionCache<UserView>;
+  private readonly sessions: ProjectionCache<SessionView>;
   /** When this process last saw each session (its idle timeout); persisted now and then (SessionRefreshed). */
   private readonly lastSeen = new Map<string, number>();
 
@@ -115,9 +70,9 @@ export class ApiKeyGuard implements CanActivate {
     private readonly embedLimits: EmbedRateLimits,
     @Optional() private readonly appCallers?: AppCallers,
   ) {
-    this.known = new Known(runner, API_KEYS_READ_MODEL.projection);
-    this.users = new Known(runner, USERS_READ_MODEL.projection);
-    this.sessions = new Known(runner, USERS_READ_MODEL.projection);
+    this.known = new ProjectionCache(runner, API_KEYS_READ_MODEL.projection);
+    this.users = new ProjectionCache(runner, USERS_READ_MODEL.projection);
+    this.sessions = new ProjectionCache(runner, USERS_READ_MODEL.projection);
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -153,7 +108,7 @@ export class ApiKeyGuard implements CanActivate {
           : 'send an API key in the x-api-key header',
       );
     const keyHash = hashApiKey(key);
-    const apiKey = await this.known.lookup(keyHash, async () => {
+    const apiKey = await this.known.get(keyHash, async () => {
       const page = await this.readStore.reader<ApiKeyView>(API_KEYS).find({ keyHash }, { limit: 1 });
       return page.data[0];
     });
@@ -202,7 +157,7 @@ export class ApiKeyGuard implements CanActivate {
 
   private async sessionCaller(request: RequestWithCaller, secret: string, routed = true) {
     const sessionId = sessionIdOf(secret);
-    const session = await this.sessions.lookup(
+    const session = await this.sessions.get(
       sessionId,
       async () => (await this.readStore.reader<SessionView>(SESSIONS).get(sessionId)) ?? undefined,
     );
@@ -212,7 +167,7 @@ export class ApiKeyGuard implements CanActivate {
     const { sessionIdleMs } = this.config.people;
     const lastSeen = Math.max(this.lastSeen.get(sessionId) ?? 0, Date.parse(session.lastSeenAt));
     if (now >= Date.parse(session.expiresAt) || now - lastSeen > sessionIdleMs) throw refused();
-    const user = await this.users.lookup(
+    const user = await this.users.get(
       session.userId,
       async () => (await this.readStore.reader<UserView>(USERS).get(session.userId)) ?? undefined,
     );
@@ -341,7 +296,7 @@ export class ApiKeyGuard implements CanActivate {
 
   /** 401 when the credential's user is deactivated: every key and session of that person stops at once. */
   private async requireActiveUser(userId: string): Promise<UserView | undefined> {
-    const user = await this.users.lookup(
+    const user = await this.users.get(
       userId,
       async () => (await this.readStore.reader<UserView>(USERS).get(userId)) ?? undefined,
     );

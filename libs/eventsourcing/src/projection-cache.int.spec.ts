@@ -1,0 +1,142 @@
+import { SqliteEventStore } from '#event-store';
+import { SqliteReadStore } from '#read-store';
+import { makeEvent, uniqueStream, waitUntil } from '#testing/fixtures';
+import { ProjectionCache } from './projection-cache.js';
+import { processLeaseOwner, ProjectionRunner } from './projection-runner.js';
+import type { Projector } from './projector.js';
+
+/** A projection of labels by id: what the cache keeps is read from it. */
+const labels = (name: string): Projector => ({
+  name,
+  version: 1,
+  collections: [{ name: `${name}_docs` }],
+  eventTypes: [`${name}Set`],
+  project: (event) => {
+    const { id, text } = event.data as { id: string; text: string };
+    return [{ kind: 'upsert', collection: `${name}_docs`, doc: { id, text } }];
+  },
+});
+
+describe('ProjectionCache (a real runner over the embedded stores)', () => {
+  let events: SqliteEventStore;
+  let reads: SqliteReadStore;
+  let runner: ProjectionRunner;
+
+  const set = (projection: string, id: string, text: string) =>
+    events.appendToStream(
+      uniqueStream(projection),
+      [makeEvent(`${projection}Set`, { id, text })],
+      'no_stream',
+    );
+  const stored = async (projection: string, id: string) =>
+    (await reads.reader<{ id: string; text: string }>(`${projection}_docs`).get(id))?.text;
+  /** Reads through the cache, counting the reads that reach the read store. */
+  const reader = (cache: ProjectionCache<string>, projection: string) => {
+    const read = Object.assign(
+      (id: string) =>
+        cache.get(id, async () => {
+          read.reads++;
+          return stored(projection, id);
+        }),
+      { reads: 0 },
+    );
+    return read;
+  };
+
+  beforeEach(async () => {
+    events = new SqliteEventStore({ path: ':memory:', pollIntervalMs: 10 });
+    reads = new SqliteReadStore({ path: ':memory:', generationCacheMs: 0 });
+    runner = new ProjectionRunner(events, reads, [labels('colours'), labels('shapes')], {
+      owner: processLeaseOwner('host-a'),
+    });
+    runner.start();
+    await waitUntil(() => runner.isLive('colours') && runner.isLive('shapes'));
+  });
+  afterEach(async () => {
+    await runner.stop();
+    await events.close();
+    await reads.close();
+  });
+
+  it('keeps a value until its projection applies a batch here, whatever other projections do', async () => {
+    await set('colours', 'sky', 'blue');
+    await waitUntil(async () => (await stored('colours', 'sky')) === 'blue');
+    const cache = new ProjectionCache<string>(runner, 'colours');
+    const read = reader(cache, 'colours');
+    expect(await read('sky')).toBe('blue');
+    expect(await read('sky')).toBe('blue');
+    expect(read.reads).toBe(1);
+
+    await set('shapes', 'sky', 'dome');
+    await waitUntil(async () => (await stored('shapes', 'sky')) === 'dome');
+    expect(await read('sky')).toBe('blue');
+    expect(read.reads).toBe(1);
+
+    await set('colours', 'sky', 'grey');
+    await waitUntil(async () => (await stored('colours', 'sky')) === 'grey');
+    expect(await read('sky')).toBe('grey');
+    expect(read.reads).toBe(2);
+  });
+
+  it('drops the entries before a read-your-writes wait on the batch can end', async () => {
+    const cache = new ProjectionCache<string>(runner, 'colours');
+    await set('colours', 'sea', 'green');
+    await waitUntil(async () => (await stored('colours', 'sea')) === 'green');
+    const read = reader(cache, 'colours');
+    expect(await read('sea')).toBe('green');
+    // The runner's progress is what a waiter wakes on: by the time anything awaiting it runs, the entry is gone.
+    const progressed = new Promise<void>((resolve) =>
+      runner.on('progress', (progress) => progress.name === 'colours' && resolve()),
+    );
+    await set('colours', 'sea', 'blue');
+    await progressed;
+    expect(await read('sea')).toBe('blue');
+  });
+
+  it('does not keep what a read got while a batch of its projection was applied, nor undefined', async () => {
+    const cache = new ProjectionCache<string>(runner, 'colours');
+    let release!: () => void;
+    const slow = cache.get('leaf', async () => {
+      await new Promise<void>((resolve) => (release = resolve));
+      return 'green (read before the batch)';
+    });
+    await set('colours', 'leaf', 'red');
+    await waitUntil(async () => (await stored('colours', 'leaf')) === 'red');
+    release();
+    expect(await slow).toBe('green (read before the batch)');
+    const read = reader(cache, 'colours');
+    expect(await read('leaf')).toBe('red');
+    expect(await read('nothing')).toBeUndefined();
+    expect(await read('nothing')).toBeUndefined();
+    expect(read.reads).toBe(3);
+  });
+
+  it('trusts an entry remoteTtlMs where the projection does not run here; 0 keeps nothing', async () => {
+    await set('colours', 'rose', 'red');
+    await waitUntil(async () => (await stored('colours', 'rose')) === 'red');
+    const never = reader(new ProjectionCache<string>(undefined, 'colours', { remoteTtlMs: 0 }), 'colours');
+    expect(await never('rose')).toBe('red');
+    expect(await never('rose')).toBe('red');
+    expect(never.reads).toBe(2);
+    const brief = reader(
+      new ProjectionCache<string>(undefined, 'colours', { remoteTtlMs: 60_000 }),
+      'colours',
+    );
+    await brief('rose');
+    await brief('rose');
+    expect(brief.reads).toBe(1);
+  });
+
+  it('keeps what this process set, and a read in flight does not overwrite it', async () => {
+    const cache = new ProjectionCache<string>(runner, 'colours');
+    let release!: () => void;
+    const slow = cache.get('limit', async () => {
+      await new Promise<void>((resolve) => (release = resolve));
+      return 'old';
+    });
+    cache.set('limit', 'new');
+    release();
+    expect(await slow).toBe('old');
+    expect(await cache.get('limit', async () => 'read again')).toBe('new');
+  });
+});
