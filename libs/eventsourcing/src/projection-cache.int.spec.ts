@@ -43,6 +43,21 @@ describe('ProjectionCache (a real runner over the embedded stores)', () => {
     return read;
   };
 
+  /** A read through the cache that returns `value` once released (a read racing with what happens meanwhile). */
+  const held = (cache: ProjectionCache<string>, id: string, value: string) => {
+    let open!: () => void;
+    const read = cache.get(id, async () => {
+      await new Promise<void>((resolve) => (open = resolve));
+      return value;
+    });
+    return {
+      release: () => {
+        open();
+        return read;
+      },
+    };
+  };
+
   beforeEach(async () => {
     events = new SqliteEventStore({ path: ':memory:', pollIntervalMs: 10 });
     reads = new SqliteReadStore({ path: ':memory:', generationCacheMs: 0 });
@@ -95,15 +110,10 @@ describe('ProjectionCache (a real runner over the embedded stores)', () => {
 
   it('does not keep what a read got while a batch of its projection was applied, nor undefined', async () => {
     const cache = new ProjectionCache<string>(runner, 'colours');
-    let release!: () => void;
-    const slow = cache.get('leaf', async () => {
-      await new Promise<void>((resolve) => (release = resolve));
-      return 'green (read before the batch)';
-    });
+    const slow = held(cache, 'leaf', 'green (read before the batch)');
     await set('colours', 'leaf', 'red');
     await waitUntil(async () => (await stored('colours', 'leaf')) === 'red');
-    release();
-    expect(await slow).toBe('green (read before the batch)');
+    expect(await slow.release()).toBe('green (read before the batch)');
     const read = reader(cache, 'colours');
     expect(await read('leaf')).toBe('red');
     expect(await read('nothing')).toBeUndefined();
@@ -129,14 +139,9 @@ describe('ProjectionCache (a real runner over the embedded stores)', () => {
 
   it('keeps what this process set, and a read in flight does not overwrite it', async () => {
     const cache = new ProjectionCache<string>(runner, 'colours');
-    let release!: () => void;
-    const slow = cache.get('limit', async () => {
-      await new Promise<void>((resolve) => (release = resolve));
-      return 'old';
-    });
+    const slow = held(cache, 'limit', 'old');
     cache.set('limit', 'new');
-    release();
-    expect(await slow).toBe('old');
+    expect(await slow.release()).toBe('old');
     expect(await cache.get('limit', async () => 'read again')).toBe('new');
   });
 });
