@@ -14,13 +14,15 @@ interface Outcome {
 }
 
 /**
- * A client in its own thread that reads the stream at `port`. With `pauseAfter`, it stops reading once it has that
- * many bytes, tells `onPaused`, and reads on when told to by the function given to it.
+ * A client in its own thread that reads the stream at `port`, counting what it has read in `progress[0]` (shared
+ * memory, readable while this thread is blocked). With `pauseAfter`, it stops reading once it has that many bytes,
+ * tells `onPaused`, and reads on when told to by the function given to it.
  */
 const readInWorker = (
   port: number,
   pauseAfter = Infinity,
   onPaused: (resume: () => void) => void = () => undefined,
+  progress = new Int32Array(new SharedArrayBuffer(4)),
 ): Promise<Outcome> =>
   new Promise((resolve, reject) => {
     const worker = new Worker(
@@ -32,6 +34,7 @@ const readInWorker = (
          parentPort.on('message', () => res.resume());
          res.on('data', (chunk) => {
            bytes += chunk.length;
+           Atomics.store(workerData.progress, 0, bytes);
            if (!paused && bytes >= workerData.pauseAfter) {
              paused = true;
              res.pause();
@@ -42,7 +45,7 @@ const readInWorker = (
          res.on('error', () => parentPort.postMessage({ bytes, complete: false }));
          res.on('aborted', () => parentPort.postMessage({ bytes, complete: false }));
        }).on('error', () => parentPort.postMessage({ bytes: 0, complete: false }));`,
-      { eval: true, workerData: { port, pauseAfter } },
+      { eval: true, workerData: { port, pauseAfter, progress } },
     );
     worker.on('message', (message: Outcome | { paused: true }) => {
       if ('paused' in message) return onPaused(() => worker.postMessage('resume'));
@@ -59,7 +62,7 @@ describe('SseWriter (a real server and socket)', () => {
   let stallTimeoutMs = 30_000;
 
   beforeAll(async () => {
-    app = Fastify();
+    app = Fastify({ forceCloseConnections: true });
     app.get('/stream', async (_request, reply) => {
       const sse = SseWriter.open(reply, stallTimeoutMs);
       await route(sse);
@@ -89,33 +92,56 @@ describe('SseWriter (a real server and socket)', () => {
 
   it('does not cut as stalled a client that read while this process was busy past the stall timeout', async () => {
     // The client stops reading until the writer waits for a drain, then reads on in its own thread while this one is
-    // blocked by other work for 1.5 × the stall timeout, as a long collection or another request's synchronous work
-    // would block it. The loop's next turn runs its timers before it polls for I/O: the expired stall timer comes
-    // first, and the drain that came meanwhile must still count.
-    stallTimeoutMs = 500;
+    // blocked by other work for 1.5 × the stall timeout (and until the client has read all that was in flight: on a
+    // loaded machine its thread may wait for a core), as a long collection or another request's synchronous work would
+    // block it. The loop's next turn runs its timers before it polls for I/O, so the expired stall timer comes first,
+    // before the drain (and part of what the client read may still be in TCP's buffers: seen on a loaded machine):
+    // the time this process was busy must not count against the client.
+    stallTimeoutMs = 1000;
+    // More than the socket buffers on both sides hold, however large the kernel tunes them (≈ 4.5 MB in flight seen).
+    const frames = 4 * FRAMES;
     let written = 0;
     route = async (sse) => {
-      for (; written < FRAMES; written++) await sse.data(FRAME);
+      for (; written < frames; written++) await sse.data(FRAME);
     };
+    const progress = new Int32Array(new SharedArrayBuffer(4));
     let blocked = false;
-    const outcome = await readInWorker(port, 1024 * 1024, (resume) => {
-      // The writer waits (with its stall timer running) once it has written nothing for 50 ms.
-      let seen = -1;
-      const watch = setInterval(() => {
-        if (written === seen && written < FRAMES) {
-          clearInterval(watch);
-          resume();
-          setImmediate(() => {
-            blocked = true;
-            const until = Date.now() + 1.5 * stallTimeoutMs;
-            while (Date.now() < until);
-          });
-        }
-        seen = written;
-      }, 50);
-    });
+    let readWhileBlocked = 0;
+    const outcome = await readInWorker(
+      port,
+      1024 * 1024,
+      (resume) => {
+        // The writer waits (with its stall timer running) once it has written nothing for 50 ms.
+        let seen = -1;
+        const watch = setInterval(() => {
+          if (written === frames) {
+            clearInterval(watch); // all of it went into the buffers: no wait to test (blocked stays false)
+            resume();
+          } else if (written === seen) {
+            clearInterval(watch);
+            resume();
+            setImmediate(() => {
+              blocked = true;
+              const before = Atomics.load(progress, 0);
+              const until = Date.now() + 1.5 * stallTimeoutMs;
+              const giveUp = Date.now() + 20 * stallTimeoutMs;
+              let changedAt = Date.now();
+              while (Date.now() < giveUp) {
+                const read = Atomics.load(progress, 0) - before;
+                if (read !== readWhileBlocked) [readWhileBlocked, changedAt] = [read, Date.now()];
+                // Until the client has read everything in flight: this socket's send buffer is then empty.
+                if (Date.now() >= until && readWhileBlocked > 0 && Date.now() - changedAt >= 200) break;
+              }
+            });
+          }
+          seen = written;
+        }, 50);
+      },
+      progress,
+    );
     expect(blocked).toBe(true);
+    expect(readWhileBlocked).toBeGreaterThan(0);
     expect(outcome).toEqual({ bytes: expect.any(Number), complete: true });
-    expect(outcome.bytes).toBeGreaterThan(FRAMES * FRAME.length);
+    expect(outcome.bytes).toBeGreaterThan(frames * FRAME.length);
   });
 });

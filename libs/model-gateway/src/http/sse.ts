@@ -1,8 +1,8 @@
 // Server-Sent Events over the raw response, with backpressure end to end: a write that fills the socket buffer waits
 // for `drain`, and nothing more is pulled from the upstream (or the offline model) meanwhile, so a slow client slows
 // the source instead of growing memory, and no chunk is dropped. A client that stops reading altogether holds a
-// stream for at most the stall timeout: then its connection is closed, which aborts the upstream call and frees
-// everything the stream held. A stream gives the event loop a turn every YIELD_BYTES: when the socket takes what it is
+// stream for at most the stall timeout (time the api itself was busy does not count): then its connection is closed,
+// which aborts the upstream call and frees everything the stream held. A stream gives the event loop a turn every YIELD_BYTES: when the socket takes what it is
 // given at once, the next write follows in a microtask and even the drain comes in a next tick (the response uncorks
 // and completes its write there), so a stream whose client keeps up never leaves the tick queue. 24 offline answers
 // of 8 MB held the loop 5.7 s that way: no timer, no other request, and streams still being read cut as stalled.
@@ -15,6 +15,9 @@ let openStreams = 0;
 const YIELD_BYTES = 64 * 1024;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** A stall timer this late (or a tenth of the timeout, if more) fired in a busy loop, not for an idle client. */
+const LATE_MS = 100;
 
 /** Event streams open right now (the `chat_streams_open` gauge): back to 0 once every client has gone. */
 export const streamsOpen = (): number => openStreams;
@@ -70,6 +73,7 @@ export class SseWriter {
 
   private drained(): Promise<void> {
     return new Promise<void>((resolve) => {
+      let stalled: NodeJS.Timeout;
       let waiting = true;
       const done = () => {
         waiting = false;
@@ -79,12 +83,18 @@ export class SseWriter {
         resolve();
       };
       // The client has read nothing for this long: close its connection ('close' ends the wait and aborts upstream).
-      // Confirmed after the loop's next poll for I/O: a loop that was busy past the deadline runs its timers before it
-      // polls, so a drain that came meanwhile is not seen yet when the timer fires.
-      const stalled = setTimeout(
-        () => setImmediate(() => waiting && this.raw.destroy()),
-        this.stallTimeoutMs,
-      );
+      // Only the client's time counts. A timer that fires late found the loop busy past the deadline (other work, a
+      // long collection): the client may have read meanwhile, and the socket's buffers may still be on their way to
+      // it (TCP), so it gets a whole window again. On time, the verdict still waits for the loop's next poll for
+      // I/O, which runs after the timers.
+      const watch = () => {
+        const deadline = Date.now() + this.stallTimeoutMs;
+        stalled = setTimeout(() => {
+          if (Date.now() - deadline > Math.max(LATE_MS, this.stallTimeoutMs / 10)) return watch();
+          setImmediate(() => waiting && this.raw.destroy());
+        }, this.stallTimeoutMs);
+      };
+      watch();
       this.raw.on('drain', done);
       this.raw.on('close', done);
     });
