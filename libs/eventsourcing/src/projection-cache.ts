@@ -38,14 +38,12 @@ export class ProjectionCache<T> {
     });
   }
 
-  /** Whether the projection runs here and is live (its read model is then current as of this process's writes). */
-  local(): boolean {
-    return this.runner?.isLive(this.projection) ?? false;
-  }
-
-  /** The kept value of `id`, else what `read` gives (told whether the projection is live here), kept. */
+  /**
+   * The kept value of `id`, else what `read` gives, kept. `read` is told whether the projection runs here and is live
+   * (its read model is then current as of this process's writes).
+   */
   async get<V extends T | undefined>(id: string, read: (local: boolean) => Promise<V>): Promise<V> {
-    const local = this.local();
+    const local = this.runner?.isLive(this.projection) ?? false;
     const ttl = local ? this.localTtlMs : this.remoteTtlMs;
     const entry = this.entries.get(id);
     if (entry && Date.now() - entry.at <= ttl) return entry.value as V;

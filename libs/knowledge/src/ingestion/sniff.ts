@@ -68,18 +68,12 @@ const isHtml = (sample: string): boolean => {
 
 const CLOSING = { '{': '}', '[': ']' } as const;
 
-const lastNonSpace = (text: string): string | undefined => {
-  let index = text.length - 1;
-  while (index >= 0 && /\s/.test(text[index]!)) index--;
-  return text[index];
-};
-
 const isJson = (text: string): boolean => {
   const first = text.trimStart()[0];
   if (first !== '{' && first !== '[') return false;
   // An object or array ends with its closing bracket: checked before parsing, so that text which merely opens with
   // a bracket (a long run of `[`, say) is not handed to JSON.parse to fail only at its end.
-  if (lastNonSpace(text) !== CLOSING[first]) return false;
+  if (text.trimEnd().at(-1) !== CLOSING[first]) return false;
   try {
     const value: unknown = JSON.parse(text);
     return typeof value === 'object' && value !== null;
