@@ -34,7 +34,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LIVE_INDEX_ALIAS } from '#knowledge/pipeline/index-aliases';
 import { formatSourcesBlock } from '#conversations';
 import { EMBEDDING_DIMENSIONS } from '#model-providers/offline/offline-embed';
-import { DEFAULT_ANN_MIN_CHUNKS, SqliteSearchIndex, type IndexedChunk } from '#search';
+import {
+  DEFAULT_ANN_MIN_CHUNKS,
+  DEFAULT_BM25_MEMORY_MIN_CHUNKS,
+  SqliteSearchIndex,
+  type IndexedChunk,
+} from '#search';
 import { BENCH_ADMIN_API_KEY, spawnApi, stop } from './api-startup.js';
 import { startUpstream } from './gateway.js';
 import { embedAll, prng, Prose } from './knowledge.js';
@@ -80,6 +85,14 @@ interface Latencies {
   readonly n: number;
 }
 
+/** The in-memory BM25 postings the fill builds and saves beside search.db, as the api's BM25 thread would. */
+interface Bm25Build {
+  readonly buildSeconds: number;
+  readonly buildSecondsPer100k: number;
+  readonly megabytes: number;
+  readonly megabytesPer100k: number;
+}
+
 interface AnnBuild {
   readonly buildSeconds: number;
   readonly buildSecondsPer100k: number;
@@ -96,6 +109,8 @@ export interface ConversationsDetails {
     readonly index: string;
     /** The Agent's HNSW graph at the full size (null below the threshold). */
     readonly ann: AnnBuild | null;
+    /** The BM25 postings at the full size (null below DEFAULT_BM25_MEMORY_MIN_CHUNKS). */
+    readonly bm25: Bm25Build | null;
     /** The turn's added p50 and the search's p50 at each size, smallest first. */
     readonly growth: readonly {
       chunks: number;
@@ -332,7 +347,7 @@ async function fillIndex(
   agentId: string,
   documentIds: readonly string[],
   chunksPerDocument: number,
-): Promise<{ index: string; chunks: number; ann: AnnBuild | null; recall: number }> {
+): Promise<{ index: string; chunks: number; ann: AnnBuild | null; bm25: Bm25Build | null; recall: number }> {
   const searchIndex = new SqliteSearchIndex({ path: join(dataDir, 'search.db') });
   try {
     const index = await searchIndex.liveIndex(LIVE_INDEX_ALIAS);
@@ -406,12 +421,51 @@ async function fillIndex(
           `${ann.buildSeconds} s, +${ann.memoryMegabytes} MB RSS once loaded`,
       );
     }
+    const bm25 =
+      stats.chunks >= DEFAULT_BM25_MEMORY_MIN_CHUNKS ? await buildBm25(dataDir, index, agentId) : null;
     // After the graph (when there is one): the searches below then go through it.
     const recall = await vectorRecall(searchIndex, index, agentId, dataDir);
     log(`conversations: vector leg recall@10 vs the plain exact scan ${recall.toFixed(3)}`);
-    return { index, chunks: stats.chunks, ann, recall };
+    return { index, chunks: stats.chunks, ann, bm25, recall };
   } finally {
     await searchIndex.close();
+  }
+}
+
+/**
+ * The index's in-memory BM25 postings, built as the api's BM25 thread builds them at its first search of a large
+ * index (here in this thread: the same code) and saved beside search.db, so the api started next loads them.
+ */
+async function buildBm25(dataDir: string, index: string, agentId: string): Promise<Bm25Build> {
+  const builder = new SqliteSearchIndex({ path: join(dataDir, 'search.db'), bm25Worker: null });
+  try {
+    const { chunks } = await builder.stats(index);
+    await builder.search(index, {
+      text: 'probe',
+      embedding: [],
+      ownerIds: [agentId],
+      limit: 10,
+      mode: 'bm25',
+    });
+    await builder.bm25MemorySettled();
+    const built = builder.bm25MemoryProgress()[0];
+    if (built?.state !== 'ready' || built.rows !== chunks)
+      throw new Error(`the BM25 postings are not ready: ${JSON.stringify(built)}`);
+    const per100k = 100_000 / chunks;
+    const megabytes = (built.bytes ?? 0) / 1024 / 1024;
+    const build = {
+      buildSeconds: Number(((built.buildMs ?? 0) / 1000).toFixed(2)),
+      buildSecondsPer100k: Number((((built.buildMs ?? 0) / 1000) * per100k).toFixed(2)),
+      megabytes: Number(megabytes.toFixed(1)),
+      megabytesPer100k: Number((megabytes * per100k).toFixed(1)),
+    };
+    log(
+      `conversations: BM25 postings of ${chunks.toLocaleString('en-US')} chunks built in ${build.buildSeconds} s, ` +
+        `${build.megabytes} MB, saved beside search.db`,
+    );
+    return build;
+  } finally {
+    await builder.close();
   }
 }
 
@@ -887,6 +941,19 @@ export async function benchConversations(
           ratio: null,
           goal: size.chunks >= 10_000 ? { on: 'value', op: '<=', target: 5 } : null,
         })),
+      ...(filled.bm25
+        ? [
+            {
+              metric: `  BM25 postings in memory: build s / MB per 100k chunks (info)`,
+              value: filled.bm25.buildSecondsPer100k,
+              unit: 's',
+              baseline: filled.bm25.megabytesPer100k,
+              baselineLabel: 'MB',
+              ratio: null,
+              goal: null,
+            } satisfies MetricRow,
+          ]
+        : []),
       ...(filled.ann
         ? [
             {
@@ -966,6 +1033,7 @@ export async function benchConversations(
           fillSeconds: Number(fillSeconds.toFixed(2)),
           index: filled.index,
           ann: filled.ann,
+          bm25: filled.bm25,
           growth,
         },
         turn: turnLatency,

@@ -148,13 +148,14 @@ describe('SqliteSearchIndex with the BM25 thread', () => {
   });
 
   it('answers a search whose index is dropped while the thread ranks with no hits, not an error', async () => {
-    // Says it is ready, then answers each request 200 ms later.
+    // Says it is ready, then answers each request 200 ms later (and a close at once, as the real one does).
     const slow = join(dir, 'slow.worker.mjs');
     writeFileSync(
       slow,
       "import { parentPort } from 'node:worker_threads';\n" +
         'parentPort.postMessage({ ready: true });\n' +
-        "parentPort.on('message', ({ id }) => setTimeout(() => parentPort.postMessage({ id, ids: [1, 2, 3] }), 200));\n",
+        "parentPort.on('message', ({ id, close }) => close ? parentPort.postMessage({ closed: true }) :\n" +
+        '  setTimeout(() => parentPort.postMessage({ id, ids: [1, 2, 3] }), 200));\n',
     );
     const index = new SqliteSearchIndex({
       path: join(dir, 'dropping.db'),

@@ -20,8 +20,21 @@ const COMPILED_WORKER = new URL('./bm25-thread.worker.js', import.meta.url);
 export const defaultBm25Worker = (): URL | null =>
   existsSync(fileURLToPath(COMPILED_WORKER)) ? COMPILED_WORKER : null;
 
-/** The thread holds one connection and FTS5's pages: a small heap. */
-const WORKER_LIMITS = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 } as const;
+/**
+ * The thread holds one connection, FTS5's pages and the in-memory postings (bm25-memory.ts): their typed arrays are
+ * outside the heap; their words, the map of them and the tokens remembered for non-ASCII words are in it (about 15
+ * MB for 100,000 chunks).
+ */
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 } as const;
+
+/** The in-memory postings' settings the thread runs with (SqliteSearchIndexOptions.bm25Memory). */
+export interface Bm25ThreadMemory {
+  readonly minChunks?: number;
+  readonly maxBytes?: number;
+}
+
+/** How long close() waits for the thread to save its postings (100,000 chunks: ~60 MB, well under a second). */
+const CLOSE_WAIT_MS = 5_000;
 
 export interface Bm25Request {
   readonly index: string;
@@ -33,6 +46,7 @@ export interface Bm25Request {
 
 export type Bm25Reply =
   | { readonly ready: true }
+  | { readonly closed: true }
   | { readonly id: number; readonly ids: readonly number[] }
   | { readonly id: number; readonly error: string };
 
@@ -52,6 +66,7 @@ export class Bm25Thread {
     private readonly workerUrl: URL,
     private readonly path: string,
     private readonly splitMinChunks: number,
+    private readonly memory: Bm25ThreadMemory | false,
   ) {}
 
   /** True when the thread takes requests now; otherwise it is started (unless it is starting) and false. */
@@ -78,23 +93,39 @@ export class Bm25Thread {
     });
   }
 
+  /** Lets the thread save its postings (bm25-snapshot.ts) for up to CLOSE_WAIT_MS, then ends it. */
   async close(): Promise<void> {
     this.closed = true;
     const worker = this.worker;
     this.worker = null;
     this.ready = false;
-    if (worker) await worker.terminate();
+    if (!worker) return;
+    worker.ref();
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, CLOSE_WAIT_MS);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      worker.on('message', (reply: Bm25Reply) => {
+        if ('closed' in reply) done();
+      });
+      worker.once('exit', done);
+      worker.postMessage({ close: true });
+    });
+    await worker.terminate();
   }
 
   private start(): void {
     const worker = new Worker(this.workerUrl, {
-      workerData: { path: this.path, splitMinChunks: this.splitMinChunks },
+      workerData: { path: this.path, splitMinChunks: this.splitMinChunks, memory: this.memory },
       resourceLimits: WORKER_LIMITS,
     });
     worker.unref();
     this.worker = worker;
     this.ready = false;
     worker.on('message', (reply: Bm25Reply) => {
+      if ('closed' in reply) return;
       if ('ready' in reply) {
         if (this.worker === worker) this.ready = true;
         return;

@@ -32,6 +32,11 @@ searchIndexContract(
   'sqlite (ANN built by workers)',
   async () => new SqliteSearchIndex({ path: freshPath(), ann: { minChunks: 1, inlineAddMax: 0 } }),
 );
+// Every search's BM25 leg from the in-memory postings (bm25-memory.ts), built at the first search of each index.
+searchIndexContract(
+  'sqlite (BM25 from memory, WAL file)',
+  async () => new SqliteSearchIndex({ path: freshPath(), bm25Worker: null, bm25Memory: { minChunks: 0 } }),
+);
 searchIndexContract(
   'sqlite (no vector cache)',
   async () => new SqliteSearchIndex({ path: ':memory:', vectorCacheBytes: 0 }),

@@ -59,6 +59,10 @@ import { packVectors, TopScores, unitVector, unpackVectors } from './packed-vect
 import { AnnIndexes, type AnnProgress, type OwnerDocument } from './ann-index.js';
 import { VectorScanner } from './wasm-scan.js';
 import { Bm25Thread, defaultBm25Worker, type Bm25Request } from './bm25-thread.js';
+import { Bm25Memory, type Bm25MemoryProgress, type Bm25Source, type MemoryDocument } from './bm25-memory.js';
+import { Fts5Tokens } from './fts5-tokens.js';
+import { removeSnapshot } from './bm25-snapshot.js';
+import { bm25Idf, type Fts5Totals } from './bm25-postings.js';
 import { Int8Block, int8Available, Int8Scan } from './int8-scan.js';
 
 export interface SqliteSearchIndexOptions {
@@ -92,7 +96,17 @@ export interface SqliteSearchIndexOptions {
   readonly bm25Worker?: URL | null;
   /** An index of at least this many chunks ranks BM25 in that thread (default DEFAULT_BM25_SPLIT_MIN_CHUNKS). */
   readonly bm25ThreadMinChunks?: number;
+  /**
+   * BM25 ranked from postings in memory (bm25-memory.ts) when the owners searched hold at least `minChunks` chunks
+   * (default DEFAULT_BM25_MEMORY_MIN_CHUNKS), within `maxBytes` for all indexes (default 256 MiB). By default where
+   * the BM25 leg runs: in the BM25 thread, or in this one when there is no thread; false: FTS5 always.
+   */
+  readonly bm25Memory?: { readonly minChunks?: number; readonly maxBytes?: number } | false;
 }
+
+/** Owners holding this many chunks are ranked from the in-memory postings (bm25-memory.ts). */
+export const DEFAULT_BM25_MEMORY_MIN_CHUNKS = 4000;
+const DEFAULT_BM25_MEMORY_BYTES = 256 * 1024 * 1024;
 
 /**
  * Off unless configured: on the bench corpus (offline-embed, feature-hashed) no HNSW configuration measured so far
@@ -134,12 +148,6 @@ const OWNER_TOKEN_SHAPE = /^o[0-9a-f]+$/;
 type OwnerFilter = 'tokens' | 'join' | 'none';
 /** A join's lookup per matched row against FTS5's read of one posting of an owner token, measured: ~25. */
 const JOIN_ROW_COST = 25;
-
-/** FTS5's IDF of a word held by `rows` of `total` rows (fts5_aux.c, fts5Bm25GetData). */
-const bm25Idf = (total: number, rows: number): number => {
-  const idf = Math.log((total - rows + 0.5) / (rows + 0.5));
-  return idf <= 0 ? 1e-6 : idf;
-};
 
 /** Document frequencies are looked up again after this long, or once the index grew or shrank by a tenth. */
 const TERM_STATS_TTL_MS = 60_000;
@@ -238,6 +246,31 @@ const tables = (index: string) => ({
 
 const json = (values: readonly string[]): string => JSON.stringify(values);
 
+/**
+ * FTS5's averages record (row 1 of its `_data` table, fts5_index.c): SQLite varints, the row count then each
+ * column's tokens. Missing (no row yet): zeros.
+ */
+function fts5Totals(block: Uint8Array | undefined): Fts5Totals {
+  const values: number[] = [];
+  let at = 0;
+  while (block && at < block.length) {
+    let value = 0;
+    for (let i = 0; at < block.length; i++) {
+      const byte = block[at++]!;
+      // The ninth byte of a varint gives all its eight bits.
+      if (i === 8) {
+        value = value * 256 + byte;
+        break;
+      }
+      value = value * 128 + (byte & 0x7f);
+      if (byte < 0x80) break;
+    }
+    values.push(value);
+  }
+  const [rows = 0, ...columns] = values;
+  return { rows, tokens: columns.reduce((sum, tokens) => sum + tokens, 0) };
+}
+
 export class SqliteSearchIndex implements SearchIndex {
   private readonly db: DatabaseSync;
   private readonly statementCache = new Map<string, StatementSync>();
@@ -251,6 +284,9 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly bm25SplitMinChunks: number;
   private readonly bm25Thread: Bm25Thread | null;
   private readonly bm25ThreadMinChunks: number;
+  private readonly bm25Memory: Bm25Memory | null;
+  /** Where the in-memory BM25 postings are saved (bm25-snapshot.ts); null for an in-memory database. */
+  private readonly bm25Directory: string | null;
   private closed = false;
   private readonly stopCheckpoints: (() => Promise<void>) | null;
 
@@ -269,11 +305,23 @@ export class SqliteSearchIndex implements SearchIndex {
       options.path,
     );
     this.annMinChunks = options.ann?.minChunks ?? DEFAULT_ANN_MIN_CHUNKS;
+    this.bm25Directory = inMemory ? null : `${options.path}.bm25`;
     this.bm25SplitMinChunks = options.bm25SplitMinChunks ?? DEFAULT_BM25_SPLIT_MIN_CHUNKS;
     const bm25Worker = options.bm25Worker === undefined ? defaultBm25Worker() : options.bm25Worker;
     this.bm25Thread =
-      bm25Worker && !inMemory ? new Bm25Thread(bm25Worker, options.path, this.bm25SplitMinChunks) : null;
+      bm25Worker && !inMemory
+        ? new Bm25Thread(bm25Worker, options.path, this.bm25SplitMinChunks, options.bm25Memory ?? {})
+        : null;
     this.bm25ThreadMinChunks = options.bm25ThreadMinChunks ?? DEFAULT_BM25_SPLIT_MIN_CHUNKS;
+    // With a BM25 thread, the postings are the thread's: this thread ranks with FTS5 only until it is ready.
+    const memory = this.bm25Thread ? false : (options.bm25Memory ?? {});
+    this.bm25Memory = memory
+      ? new Bm25Memory(new Fts5Tokens(this.db), {
+          minChunks: memory.minChunks ?? DEFAULT_BM25_MEMORY_MIN_CHUNKS,
+          maxBytes: memory.maxBytes ?? DEFAULT_BM25_MEMORY_BYTES,
+          directory: this.bm25Directory,
+        })
+      : null;
     this.vectorCache = new VectorCache(options.vectorCacheBytes ?? DEFAULT_VECTOR_CACHE_BYTES);
     // secure_delete: a deleted chunk's text is overwritten with zeros, not left in a free page; after a deletion the
     // WAL is checkpointed and truncated (purge below), since its older frames still hold the pages as they were.
@@ -607,6 +655,9 @@ export class SqliteSearchIndex implements SearchIndex {
       this.vectorCache.forget(`${record.incarnation}:`);
       this.termStats.delete(record.incarnation);
       this.ann.forget(record.incarnation);
+      this.bm25Memory?.forget(record.incarnation);
+      // Whichever thread or process holds the postings, their file goes with the index.
+      if (this.bm25Directory) removeSnapshot(this.bm25Directory, record.incarnation);
     });
     this.purgeWal();
   }
@@ -620,6 +671,7 @@ export class SqliteSearchIndex implements SearchIndex {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.bm25Memory?.close();
     await this.ann.close();
     await this.bm25Thread?.close();
     await this.stopCheckpoints?.();
@@ -635,6 +687,16 @@ export class SqliteSearchIndex implements SearchIndex {
   /** Whether large indexes' BM25 legs are ranked in the BM25 thread now (it started and said it is ready). */
   bm25ThreadReady(): boolean {
     return this.bm25Thread?.isReady ?? false;
+  }
+
+  /** The in-memory BM25 postings: building or serving (see bm25-memory.ts). */
+  bm25MemoryProgress(): Bm25MemoryProgress[] {
+    return this.bm25Memory?.progress() ?? [];
+  }
+
+  /** Resolves once the in-memory BM25 builds started so far have finished. */
+  async bm25MemorySettled(): Promise<void> {
+    await this.bm25Memory?.settled();
   }
 
   /** Resolves once the graph builds started so far have finished. */
@@ -668,6 +730,14 @@ export class SqliteSearchIndex implements SearchIndex {
   ): number[] {
     const terms = queryTerms(text);
     if (terms.length === 0) return [];
+    const fromMemory = this.bm25Memory?.rank(record, this.bm25Source(index), {
+      words: terms,
+      ownerIds,
+      tagIds,
+      candidates,
+      held: () => this.ownerChunks(index, ownerIds),
+    });
+    if (fromMemory) return fromMemory;
     const t = tables(index);
     const ownerTokens = ownerIds.length <= MAX_OWNER_TOKENS ? ownerIds : null;
     const statement = (filter: OwnerFilter) =>
@@ -779,6 +849,57 @@ export class SqliteSearchIndex implements SearchIndex {
       stats.frequencies.set(folded, frequency);
     }
     return frequency;
+  }
+
+  /** What the in-memory BM25 postings read of the index (bm25-memory.ts), each in the caller's transaction. */
+  private bm25Source(index: string): Bm25Source {
+    const t = tables(index);
+    return {
+      read: (work) => {
+        this.db.exec('BEGIN');
+        try {
+          return work();
+        } finally {
+          this.db.exec('COMMIT');
+        }
+      },
+      incarnation: () => this.registry(index)?.incarnation ?? null,
+      documentsAfter: (after) =>
+        this.all<{ doc_rowid: number; owner_id: string; first_chunk: number; chunk_count: number }>(
+          `SELECT doc_rowid, owner_id, first_chunk, chunk_count FROM ${t.documents}
+           WHERE doc_rowid > ? AND chunk_count > 0 ORDER BY doc_rowid`,
+          after,
+        ).map((row): MemoryDocument => ({
+          docRowid: row.doc_rowid,
+          ownerId: row.owner_id,
+          first: row.first_chunk,
+          count: row.chunk_count,
+        })),
+      documentRowids: () =>
+        this.all<{ doc_rowid: number }>(`SELECT doc_rowid FROM ${t.documents} WHERE chunk_count > 0`).map(
+          (row) => row.doc_rowid,
+        ),
+      lastDocument: () =>
+        this.get<{ last: number | null }>(`SELECT max(doc_rowid) AS last FROM ${t.documents}`)?.last ?? 0,
+      // The document row is read in the same snapshot as its chunks: while it exists, those rows are its own.
+      texts: (document) =>
+        this.get(`SELECT 1 FROM ${t.documents} WHERE doc_rowid = ?`, document.docRowid)
+          ? this.all<{ text: string }>(
+              `SELECT text FROM ${t.chunks} WHERE id BETWEEN ? AND ? ORDER BY id`,
+              document.first,
+              document.first + document.count - 1,
+            ).map((row) => row.text)
+          : null,
+      totals: () =>
+        fts5Totals(
+          this.get<{ block: Uint8Array }>(`SELECT block FROM "${index}__fts_data" WHERE id = 1`)?.block,
+        ),
+      tagged: (tagIds) =>
+        this.all<{ chunk: number; doc_rowid: number }>(
+          `SELECT chunk, doc_rowid FROM ${t.tags} WHERE tag_id IN (SELECT value FROM json_each(?))`,
+          json(tagIds),
+        ).map((row) => ({ chunk: row.chunk, docRowid: row.doc_rowid })),
+    };
   }
 
   /** How many chunks the owners hold (the owner index covers it). */

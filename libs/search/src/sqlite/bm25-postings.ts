@@ -1,0 +1,513 @@
+// One large index's BM25 postings in memory (bm25-memory.ts keeps them in step with the index and decides when they
+// answer). Rows are numbered in the order they were added (ordinals); per row its chunk, owner and size. A build adds
+// (term, row, count) triples and seals them into one block per array, each term's rows contiguous (a counting sort):
+// no per-term arrays to grow, and one pass over them scores a term. Rows added after the seal go to small per-term
+// tails; a removed document's rows are only marked. compacted() makes a sealed copy of the live rows alone (for the
+// snapshot file and when removed rows pile up). rank() is fts5_aux.c's bm25() over every row of the query's tokens,
+// operation for operation.
+import type { Fts5Tokens } from './fts5-tokens.js';
+import { TopScores } from './packed-vectors.js';
+
+/** FTS5's bm25() constants (fts5_aux.c). */
+const K1 = 1.2;
+const B = 0.75;
+/** A count above what a Uint16 holds is kept exactly beside it. */
+const TF_CAP = 0xffff;
+
+/** A document row of the index that has chunks: its chunks are rows first … first + count − 1. */
+export interface MemoryDocument {
+  readonly docRowid: number;
+  readonly ownerId: string;
+  readonly first: number;
+  readonly count: number;
+}
+
+/**
+ * The figures FTS5's bm25() takes from the table's averages record: its row count and the tokens of all its columns.
+ * Both count every row ever inserted: a delete from a contentless table does not take them back (measured), so
+ * they are read from FTS5 (SqliteSearchIndex's source), never counted here.
+ */
+export interface Fts5Totals {
+  readonly rows: number;
+  readonly tokens: number;
+}
+
+type Growable = Int32Array | Uint16Array | Uint32Array | Uint8Array;
+/** A copy at least `length` long (doubling), the contents kept. */
+function grow<T extends Growable>(array: T, length: number): T {
+  let size = Math.max(array.length, 16);
+  while (size < length) size *= 2;
+  if (size === array.length) return array;
+  const larger = new (array.constructor as new (length: number) => T)(size);
+  larger.set(array);
+  return larger;
+}
+
+/** A term's rows added after the seal. */
+interface Tail {
+  ordinals: Int32Array;
+  counts: Uint16Array;
+  size: number;
+}
+
+/** The sealed block: term t's rows are ordinals[offsets[t]] … ordinals[offsets[t + 1] − 1], ascending. */
+interface Block {
+  readonly offsets: Uint32Array<ArrayBuffer>;
+  readonly ordinals: Int32Array<ArrayBuffer>;
+  readonly counts: Uint16Array<ArrayBuffer>;
+}
+
+/** What a snapshot file holds (bm25-memory.ts writes and reads it). */
+export interface PostingsImage {
+  readonly header: {
+    readonly lastDocument: number;
+    readonly rows: number;
+    readonly tokens: readonly string[];
+    readonly owners: readonly string[];
+    readonly largeCounts: readonly (readonly [number, string, number])[];
+  };
+  readonly offsets: Uint32Array<ArrayBuffer>;
+  readonly ordinals: Int32Array<ArrayBuffer>;
+  readonly counts: Uint16Array<ArrayBuffer>;
+  readonly chunkOf: Int32Array<ArrayBuffer>;
+  readonly ownerOf: Int32Array<ArrayBuffer>;
+  readonly lengthOf: Uint32Array<ArrayBuffer>;
+  /** docRowid, base, first, count per document. */
+  readonly documents: Float64Array<ArrayBuffer>;
+}
+
+export class Bm25Postings {
+  private readonly terms = new Map<string, number>();
+  private readonly tokens: string[] = [];
+  private block: Block = {
+    offsets: new Uint32Array(1),
+    ordinals: new Int32Array(0),
+    counts: new Uint16Array(0),
+  };
+  private sealed = false;
+  /** Triples added before the seal. */
+  private pendingTerms = new Int32Array(0);
+  private pendingOrdinals = new Int32Array(0);
+  private pendingCounts = new Uint16Array(0);
+  private pending = 0;
+  private readonly tails: (Tail | undefined)[] = [];
+  private readonly documents = new Map<number, { base: number; first: number; count: number }>();
+  private readonly owners = new Map<string, number>();
+  private readonly ownerNames: string[] = [];
+  /** Rows not removed, per owner. */
+  private readonly ownerRows: number[] = [];
+  private chunkOf = new Int32Array(0);
+  private ownerOf = new Int32Array(0);
+  private lengthOf = new Uint32Array(0);
+  private removed = new Uint8Array(0);
+  /** Counts above TF_CAP, by ordinal and token. */
+  private readonly largeCounts = new Map<number, Map<string, number>>();
+  private rows = 0;
+  private removedRows = 0;
+  private epoch = 1;
+  /** Per term: rows not removed holding it, as of liveEpoch. */
+  private liveRows = new Int32Array(0);
+  private liveEpoch = new Int32Array(0);
+  private scores = new Float64Array(0);
+  private touched = new Int32Array(0);
+  /** Counts of the row being added, by term, and the terms it holds. */
+  private rowCounts = new Uint32Array(0);
+  private readonly rowTerms: number[] = [];
+  /** The highest document row id this reflects, and the snapshot it was last brought to (null: check again). */
+  lastDocument = 0;
+  signature: string | null = null;
+
+  get documentCount(): number {
+    return this.documents.size;
+  }
+
+  get rowCount(): number {
+    return this.rows - this.removedRows;
+  }
+
+  /** Removed rows' share of all rows. */
+  get removedShare(): number {
+    return this.rows === 0 ? 0 : this.removedRows / this.rows;
+  }
+
+  /** Memory held, roughly. */
+  get bytes(): number {
+    let bytes = this.block.ordinals.byteLength + this.block.counts.byteLength + this.block.offsets.byteLength;
+    bytes += this.pendingTerms.byteLength * 2 + this.pendingCounts.byteLength;
+    bytes += this.chunkOf.byteLength * 3 + this.removed.byteLength + this.scores.byteLength;
+    bytes += this.touched.byteLength + this.liveRows.byteLength * 2 + this.rowCounts.byteLength;
+    for (const tail of this.tails) if (tail) bytes += tail.ordinals.byteLength + tail.counts.byteLength + 64;
+    for (const token of this.tokens) bytes += 2 * token.length + 80;
+    return bytes;
+  }
+
+  /** Adds the document's chunks (their texts in row order; the tokenizer has learnt them). */
+  add(document: MemoryDocument, texts: readonly string[], tokenizer: Fts5Tokens): void {
+    if (this.documents.has(document.docRowid) || texts.length === 0) return;
+    const base = this.rows;
+    this.reserveRows(base + texts.length);
+    const owner = this.owner(document.ownerId);
+    this.ownerRows[owner]! += texts.length;
+    const { rowTerms } = this;
+    let length = 0;
+    const count = (token: string) => {
+      let term = this.terms.get(token);
+      if (term === undefined) term = this.newTerm(token);
+      if (this.rowCounts[term]++ === 0) rowTerms.push(term);
+      length++;
+    };
+    texts.forEach((text, i) => {
+      const ordinal = base + i;
+      length = 0;
+      tokenizer.forEach(text, count);
+      this.chunkOf[ordinal] = document.first + i;
+      this.ownerOf[ordinal] = owner;
+      // FTS5's size of a row is over all columns: the owner column holds one token.
+      this.lengthOf[ordinal] = length + 1;
+      for (const term of rowTerms) {
+        const times = this.rowCounts[term]!;
+        this.rowCounts[term] = 0;
+        this.push(term, ordinal, times);
+        if (times >= TF_CAP) {
+          let large = this.largeCounts.get(ordinal);
+          if (!large) this.largeCounts.set(ordinal, (large = new Map()));
+          large.set(this.tokens[term]!, times);
+        }
+      }
+      rowTerms.length = 0;
+    });
+    this.rows += texts.length;
+    this.documents.set(document.docRowid, { base, first: document.first, count: texts.length });
+  }
+
+  remove(docRowid: number): void {
+    const document = this.documents.get(docRowid);
+    if (!document) return;
+    this.documents.delete(docRowid);
+    for (let ordinal = document.base; ordinal < document.base + document.count; ordinal++) {
+      this.removed[ordinal] = 1;
+      this.largeCounts.delete(ordinal);
+    }
+    this.removedRows += document.count;
+    this.ownerRows[this.ownerOf[document.base]!]! -= document.count;
+    this.epoch++;
+  }
+
+  /** How many rows not removed the owners hold. */
+  rowsOf(ownerIds: readonly string[]): number {
+    let rows = 0;
+    for (const ownerId of new Set(ownerIds)) {
+      const owner = this.owners.get(ownerId);
+      if (owner !== undefined) rows += this.ownerRows[owner]!;
+    }
+    return rows;
+  }
+
+  documentRowids(): number[] {
+    return [...this.documents.keys()];
+  }
+
+  /** Ends a build: the triples added so far become the block (a counting sort by term); later rows go to tails. */
+  seal(): void {
+    if (this.sealed) return;
+    this.sealed = true;
+    const terms = this.tokens.length;
+    const offsets = new Uint32Array(terms + 1);
+    for (let i = 0; i < this.pending; i++) offsets[this.pendingTerms[i]! + 1]!++;
+    for (let t = 0; t < terms; t++) offsets[t + 1]! += offsets[t]!;
+    const next = offsets.slice(0, terms);
+    const ordinals = new Int32Array(this.pending);
+    const counts = new Uint16Array(this.pending);
+    for (let i = 0; i < this.pending; i++) {
+      const at = next[this.pendingTerms[i]!]!++;
+      ordinals[at] = this.pendingOrdinals[i]!;
+      counts[at] = this.pendingCounts[i]!;
+    }
+    this.block = { offsets, ordinals, counts };
+    this.pendingTerms = new Int32Array(0);
+    this.pendingOrdinals = new Int32Array(0);
+    this.pendingCounts = new Uint16Array(0);
+    this.pending = 0;
+    this.chunkOf = this.chunkOf.slice(0, this.rows);
+    this.ownerOf = this.ownerOf.slice(0, this.rows);
+    this.lengthOf = this.lengthOf.slice(0, this.rows);
+    this.removed = this.removed.slice(0, this.rows);
+  }
+
+  /** Itself when sealed with nothing removed or appended, else a sealed copy of the rows not removed (renumbered). */
+  compacted(): Bm25Postings {
+    if (this.sealed && this.removedRows === 0 && !this.tails.some(Boolean)) return this;
+    const copy = new Bm25Postings();
+    const renumbered = new Int32Array(this.rows).fill(-1);
+    const documents = [...this.documents].sort(([, a], [, b]) => a.base - b.base);
+    for (const [docRowid, document] of documents) {
+      const base = copy.rows;
+      copy.reserveRows(base + document.count);
+      const owner = copy.owner(this.ownerNames[this.ownerOf[document.base]!]!);
+      copy.ownerRows[owner]! += document.count;
+      for (let i = 0; i < document.count; i++) {
+        const from = document.base + i;
+        renumbered[from] = base + i;
+        copy.chunkOf[base + i] = this.chunkOf[from]!;
+        copy.ownerOf[base + i] = owner;
+        copy.lengthOf[base + i] = this.lengthOf[from]!;
+        const large = this.largeCounts.get(from);
+        if (large) copy.largeCounts.set(base + i, large);
+      }
+      copy.rows += document.count;
+      copy.documents.set(docRowid, { base, first: document.first, count: document.count });
+    }
+    this.sealAll();
+    const { offsets, ordinals, counts } = this.block;
+    for (let term = 0; term < this.tokens.length; term++) {
+      let kept = -1;
+      const keep = (from: Int32Array, times: Uint16Array, start: number, end: number) => {
+        for (let j = start; j < end; j++) {
+          const to = renumbered[from[j]!]!;
+          if (to < 0) continue;
+          if (kept < 0) kept = copy.newTerm(this.tokens[term]!);
+          copy.push(kept, to, times[j]!);
+        }
+      };
+      if (term + 1 < offsets.length) keep(ordinals, counts, offsets[term]!, offsets[term + 1]!);
+      const tail = this.tails[term];
+      if (tail) keep(tail.ordinals, tail.counts, 0, tail.size);
+    }
+    copy.seal();
+    copy.lastDocument = this.lastDocument;
+    copy.signature = this.signature;
+    return copy;
+  }
+
+  /** The sealed postings as arrays for a snapshot file (compacted first: no tail, nothing removed). */
+  image(): PostingsImage {
+    if (this.removedRows > 0 || this.tails.some(Boolean) || !this.sealed)
+      throw new Error('Only sealed postings with nothing removed or appended have an image');
+    const documents = new Float64Array(this.documents.size * 4);
+    let at = 0;
+    for (const [docRowid, document] of this.documents) {
+      documents.set([docRowid, document.base, document.first, document.count], at);
+      at += 4;
+    }
+    const largeCounts: [number, string, number][] = [];
+    for (const [ordinal, counts] of this.largeCounts)
+      for (const [token, count] of counts) largeCounts.push([ordinal, token, count]);
+    return {
+      header: {
+        lastDocument: this.lastDocument,
+        rows: this.rows,
+        tokens: this.tokens,
+        owners: this.ownerNames,
+        largeCounts,
+      },
+      ...this.block,
+      chunkOf: this.chunkOf,
+      ownerOf: this.ownerOf,
+      lengthOf: this.lengthOf,
+      documents,
+    };
+  }
+
+  static fromImage(image: PostingsImage): Bm25Postings {
+    const postings = new Bm25Postings();
+    const { header } = image;
+    header.tokens.forEach((token) => postings.newTerm(token));
+    header.owners.forEach((ownerId) => postings.owner(ownerId));
+    postings.block = { offsets: image.offsets, ordinals: image.ordinals, counts: image.counts };
+    postings.sealed = true;
+    postings.rows = header.rows;
+    postings.chunkOf = image.chunkOf;
+    postings.ownerOf = image.ownerOf;
+    postings.lengthOf = image.lengthOf;
+    postings.removed = new Uint8Array(header.rows);
+    const { documents } = image;
+    for (let i = 0; i < documents.length; i += 4) {
+      const base = documents[i + 1]!;
+      const count = documents[i + 3]!;
+      postings.documents.set(documents[i]!, { base, first: documents[i + 2]!, count });
+      postings.ownerRows[image.ownerOf[base]!]! += count;
+    }
+    for (const [ordinal, token, count] of header.largeCounts) {
+      let large = postings.largeCounts.get(ordinal);
+      if (!large) postings.largeCounts.set(ordinal, (large = new Map()));
+      large.set(token, count);
+    }
+    postings.lastDocument = header.lastDocument;
+    return postings;
+  }
+
+  /**
+   * The best `candidates` chunk row ids for the tokens (one per query word, in the query's order; a token may come
+   * twice, as two phrases of a MATCH do), by FTS5's row count and average row size (`totals`), among the owners'
+   * rows and, with `tagged`, those chunks only.
+   */
+  rank(
+    totals: Fts5Totals,
+    tokens: readonly string[],
+    ownerIds: readonly string[],
+    tagged: readonly { chunk: number; docRowid: number }[] | null,
+    candidates: number,
+  ): number[] {
+    if (this.rowCount === 0 || totals.rows === 0 || candidates <= 0) return [];
+    this.sealAll();
+    const allowedOwners = new Uint8Array(this.owners.size);
+    let anyOwner = false;
+    for (const ownerId of ownerIds) {
+      const owner = this.owners.get(ownerId);
+      if (owner === undefined) continue;
+      allowedOwners[owner] = 1;
+      anyOwner = true;
+    }
+    if (!anyOwner) return [];
+    let keep: Uint8Array | null = null;
+    if (tagged) {
+      keep = new Uint8Array(this.rows);
+      for (const { chunk, docRowid } of tagged) {
+        const document = this.documents.get(docRowid);
+        if (document && chunk >= document.first && chunk < document.first + document.count)
+          keep[document.base + chunk - document.first] = 1;
+      }
+    }
+    if (this.scores.length < this.rows) {
+      this.scores = new Float64Array(this.chunkOf.length);
+      this.touched = new Int32Array(this.chunkOf.length);
+    }
+    const { scores, touched, ownerOf, lengthOf, removed } = this;
+    const averageLength = totals.tokens / totals.rows;
+    let touchedCount = 0;
+    // Every row counts when nothing is removed, every owner is asked for and no tag filters: no check per row.
+    const filtered =
+      this.removedRows > 0 ||
+      keep !== null ||
+      allowedOwners.some((allowed, owner) => !allowed && this.ownerRows[owner]! > 0);
+    const score = (
+      token: string,
+      idf: number,
+      ordinals: Int32Array,
+      counts: Uint16Array,
+      from: number,
+      to: number,
+    ) => {
+      for (let j = from; j < to; j++) {
+        const ordinal = ordinals[j]!;
+        if (filtered && (removed[ordinal] || !allowedOwners[ownerOf[ordinal]!] || (keep && !keep[ordinal])))
+          continue;
+        let count = counts[j]!;
+        if (count === TF_CAP) count = this.largeCounts.get(ordinal)?.get(token) ?? count;
+        // fts5Bm25Function's expression, operation for operation.
+        const part =
+          idf * ((count * (K1 + 1.0)) / (count + K1 * (1 - B + (B * lengthOf[ordinal]!) / averageLength)));
+        if (scores[ordinal] === 0) touched[touchedCount++] = ordinal;
+        scores[ordinal] += part;
+      }
+    };
+    const { offsets, ordinals, counts } = this.block;
+    for (const token of tokens) {
+      const term = this.terms.get(token);
+      if (term === undefined) continue;
+      const idf = bm25Idf(totals.rows, this.liveRowsOf(term));
+      if (term + 1 < offsets.length) score(token, idf, ordinals, counts, offsets[term]!, offsets[term + 1]!);
+      const tail = this.tails[term];
+      if (tail) score(token, idf, tail.ordinals, tail.counts, 0, tail.size);
+    }
+    const top = new TopScores(candidates);
+    for (let i = 0; i < touchedCount; i++) {
+      const ordinal = touched[i]!;
+      top.offer(this.chunkOf[ordinal]!, scores[ordinal]!);
+      scores[ordinal] = 0;
+    }
+    return top.best();
+  }
+
+  /** Calls `each` with every row holding the term and its count there: the block's, then the tail's. */
+  private eachRow(term: number, each: (ordinal: number, count: number) => void): void {
+    const { offsets, ordinals, counts } = this.block;
+    if (term + 1 < offsets.length)
+      for (let j = offsets[term]!, end = offsets[term + 1]!; j < end; j++) each(ordinals[j]!, counts[j]!);
+    const tail = this.tails[term];
+    if (tail) for (let j = 0; j < tail.size; j++) each(tail.ordinals[j]!, tail.counts[j]!);
+  }
+
+  /** How many rows not removed hold the term (FTS5's hit count for its IDF). */
+  private liveRowsOf(term: number): number {
+    if (this.removedRows === 0) {
+      const { offsets } = this.block;
+      const inBlock = term + 1 < offsets.length ? offsets[term + 1]! - offsets[term]! : 0;
+      return inBlock + (this.tails[term]?.size ?? 0);
+    }
+    if (this.liveEpoch[term] !== this.epoch) {
+      let live = 0;
+      this.eachRow(term, (ordinal) => {
+        if (!this.removed[ordinal]) live++;
+      });
+      this.liveRows[term] = live;
+      this.liveEpoch[term] = this.epoch;
+    }
+    return this.liveRows[term]!;
+  }
+
+  /** Rows added before a seal that never came (a build's postings are always sealed; this is a safeguard). */
+  private sealAll(): void {
+    if (!this.sealed) this.seal();
+  }
+
+  private push(term: number, ordinal: number, count: number): void {
+    const stored = Math.min(count, TF_CAP);
+    this.liveEpoch[term] = 0;
+    if (!this.sealed) {
+      if (this.pending === this.pendingTerms.length) {
+        this.pendingTerms = grow(this.pendingTerms, this.pending + 1);
+        this.pendingOrdinals = grow(this.pendingOrdinals, this.pending + 1);
+        this.pendingCounts = grow(this.pendingCounts, this.pending + 1);
+      }
+      this.pendingTerms[this.pending] = term;
+      this.pendingOrdinals[this.pending] = ordinal;
+      this.pendingCounts[this.pending++] = stored;
+      return;
+    }
+    let tail = this.tails[term];
+    if (!tail) this.tails[term] = tail = { ordinals: new Int32Array(4), counts: new Uint16Array(4), size: 0 };
+    if (tail.size === tail.ordinals.length) {
+      tail.ordinals = grow(tail.ordinals, tail.size + 1);
+      tail.counts = grow(tail.counts, tail.size + 1);
+    }
+    tail.ordinals[tail.size] = ordinal;
+    tail.counts[tail.size++] = stored;
+  }
+
+  private newTerm(token: string): number {
+    const term = this.tokens.length;
+    this.terms.set(token, term);
+    this.tokens.push(token);
+    if (term >= this.rowCounts.length) {
+      this.rowCounts = grow(this.rowCounts, term + 1);
+      this.liveRows = grow(this.liveRows, term + 1);
+      this.liveEpoch = grow(this.liveEpoch, term + 1);
+    }
+    return term;
+  }
+
+  private owner(ownerId: string): number {
+    let owner = this.owners.get(ownerId);
+    if (owner === undefined) {
+      this.owners.set(ownerId, (owner = this.ownerNames.length));
+      this.ownerNames.push(ownerId);
+      this.ownerRows.push(0);
+    }
+    return owner;
+  }
+
+  private reserveRows(rows: number): void {
+    if (rows <= this.chunkOf.length) return;
+    this.chunkOf = grow(this.chunkOf, rows);
+    this.ownerOf = grow(this.ownerOf, rows);
+    this.lengthOf = grow(this.lengthOf, rows);
+    this.removed = grow(this.removed, rows);
+  }
+}
+
+/** FTS5's IDF of a word held by `rows` of `total` rows (fts5_aux.c, fts5Bm25GetData). */
+export const bm25Idf = (total: number, rows: number): number => {
+  const idf = Math.log((total - rows + 0.5) / (rows + 0.5));
+  return idf <= 0 ? 1e-6 : idf;
+};
