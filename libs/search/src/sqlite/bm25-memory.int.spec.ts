@@ -199,11 +199,11 @@ describe('in-memory BM25 postings', () => {
         });
       expect(second.bm25MemoryProgress()).toEqual([expect.objectContaining({ state: 'ready' })]);
       expect(second.bm25MemoryProgress()[0]!.buildMs).toBeUndefined();
-      // A deletion takes the file away at the next search; close saves the postings without the document.
+      // A deletion takes the file away at once; close saves the postings without the document.
       await second.deleteDocument(INDEX, 'doc7');
+      expect(snapshots()).toEqual([]);
       await second.upsertDocument(INDEX, 'doc8', 2, document(next, 'doc8', 2, OWNERS[0]!));
       await memoryRanking(second, db, asked[1]!);
-      expect(snapshots()).toEqual([]);
     } finally {
       await second.close();
     }

@@ -20,7 +20,7 @@
 // searched for a while, or beyond the memory budget, are dropped.
 import { type Fts5Tokens } from './fts5-tokens.js';
 import { Bm25Postings, type Fts5Totals, type MemoryDocument } from './bm25-postings.js';
-import { loadSnapshot, removeSnapshot, saveSnapshot } from './bm25-snapshot.js';
+import { loadSnapshot, saveSnapshot } from './bm25-snapshot.js';
 
 export type { MemoryDocument } from './bm25-postings.js';
 
@@ -154,7 +154,7 @@ export class Bm25Memory {
     if (inline && entry.postings && entry.postings.removedShare > COMPACT_SHARE) entry.postings = null;
     if (inline && !entry.postings) entry.postings = this.buildNow(source);
     const postings = entry.postings;
-    if (!postings || !this.bringUp(record.incarnation, entry, postings, record, source)) {
+    if (!postings || !this.bringUp(entry, postings, record, source)) {
       this.buildLater(record.incarnation, entry, source);
       return null;
     }
@@ -213,7 +213,6 @@ export class Bm25Memory {
    * (the caller builds them again in the background).
    */
   private bringUp(
-    incarnation: string,
     entry: Entry,
     postings: Bm25Postings,
     record: MemoryIndexRecord,
@@ -235,8 +234,6 @@ export class Bm25Memory {
           postings.remove(docRowid);
           entry.changed = true;
         }
-      // The saved file holds the removed documents' words: it goes now (close or the next build saves again).
-      if (entry.changed && this.options.directory) removeSnapshot(this.options.directory, incarnation);
     }
     this.addDocuments(postings, added, source);
     if (added.length > 0) entry.changed = true;

@@ -1037,9 +1037,14 @@ export class SqliteSearchIndex implements SearchIndex {
     )!.vectors;
   }
 
-  /** Deletes the document's chunks, FTS rows, tags and row; returns how many chunks it had. */
+  /**
+   * Deletes the document's chunks, FTS rows, tags and row; returns how many chunks it had. The index's saved BM25
+   * postings (bm25-snapshot.ts) go too, whichever thread or process holds them: no file keeps a removed document's
+   * words (the holder saves them again without it when it closes or builds).
+   */
   private removeDocument(index: string, document: DocumentRow): number {
     const t = tables(index);
+    if (this.bm25Directory) removeSnapshot(this.bm25Directory, this.existing(index).incarnation);
     const last = document.first_chunk + document.chunk_count - 1;
     for (let id = document.first_chunk; id <= last; id++)
       this.run(`DELETE FROM ${t.fts} WHERE rowid = ?`, id);
