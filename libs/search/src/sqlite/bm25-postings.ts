@@ -130,10 +130,10 @@ export class Bm25Postings {
     return this.rows === 0 ? 0 : this.removedRows / this.rows;
   }
 
-  /** Memory held, roughly. */
+  /** Memory held once sealed, roughly (a build's triples are counted at what the seal makes of them). */
   get bytes(): number {
     let bytes = this.block.ordinals.byteLength + this.block.counts.byteLength + this.block.offsets.byteLength;
-    bytes += this.pendingTerms.byteLength * 2 + this.pendingCounts.byteLength;
+    bytes += this.pending * (Int32Array.BYTES_PER_ELEMENT + Uint16Array.BYTES_PER_ELEMENT);
     bytes += this.chunkOf.byteLength * 3 + this.removed.byteLength + this.scores.byteLength;
     bytes += this.touched.byteLength + this.liveRows.byteLength * 2 + this.rowCounts.byteLength;
     for (const tail of this.tails) if (tail) bytes += tail.ordinals.byteLength + tail.counts.byteLength + 64;

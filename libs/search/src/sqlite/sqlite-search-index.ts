@@ -8,7 +8,9 @@
 //   token per owner so that a MATCH finds only the allowed owners' rows; ranked with bm25() weighting owner at 0.
 //
 // Both legs filter by owner inside the query: BM25 by the owner tokens in the MATCH (a few owners; beyond
-// MAX_OWNER_TOKENS by the chunk's owner in a join); the vector leg reads only the allowed owners' documents.
+// MAX_OWNER_TOKENS by the chunk's owner in a join); the vector leg reads only the allowed owners' documents. When the
+// owners hold many chunks, BM25 is ranked from postings in memory instead (bm25-memory.ts): the same list as FTS5's
+// whole-query MATCH, at a fraction of its cost.
 //
 // The vector leg is an exact cosine scan over the allowed owners' packed BLOBs, decoded once and kept in an LRU
 // cache with int8 codes of the same vectors: a first pass over the codes (int8-scan.ts, WebAssembly SIMD, the codes
