@@ -27,6 +27,7 @@ import type { IndexedChunk, SearchMode } from '#search';
 import { foldTerm, queryTerms } from '#search/sqlite/fts5-query';
 import { SqliteSearchIndex } from '#search';
 import { log, makeTempDir, median, type MetricRow } from './util.js';
+import { seededRandom } from '#kernel';
 
 /** As libs/knowledge/src/ingestion.worker.ts. */
 const EMBED_BATCH = 64;
@@ -131,17 +132,8 @@ export interface KnowledgeDetails {
 // ---------------------------------------------------------------------------------------------------------------
 // Deterministic text
 
-/** mulberry32: a small, fast, seeded PRNG (uniform in [0, 1)). */
-export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (#kernel's seededRandom): a small, fast, seeded PRNG (uniform in [0, 1)). */
+export const prng = seededRandom;
 
 const FUNCTION_WORDS =
   `the of and to a in is it that for on with as was be by this are or at from have an not but which they

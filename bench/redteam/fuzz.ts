@@ -2,17 +2,13 @@
 // strings, headers, ids, multipart junk, bad UTF-8, raw malformed HTTP), counting answers that are 5xx or an error
 // without the envelope, and checking the api's log for the canary key sent in query strings. Deterministic (seeded).
 import { connect } from 'node:net';
+import { seededRandom } from '#kernel';
 import { ADMIN_KEY, log, report, spaceAndAgent, startApi } from './harness.js';
 
 const CANARY = 'sk-fuzz-canary-5d1e0c';
 
 /** A small deterministic generator (mulberry32), so a run can be repeated. */
-const random = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const random = seededRandom;
 
 export async function fuzz(dataDir: string, total = 10_000): Promise<void> {
   const api = await startApi(dataDir, { LOG_LEVEL: 'info' });

@@ -4,3 +4,4 @@ export * from './ids.js';
 export * from './config/config.js';
 export * from './lazy-module.js';
 export * from './sqlite/wal-checkpoints.js';
+export * from './seeded-random.js';

@@ -4,6 +4,7 @@
 // so a group whose members did not change has the same content key as before, and an incremental build reuses its
 // summary instead of asking the model again.
 import { createHash } from 'node:crypto';
+import { seededRandom } from '#kernel';
 
 export interface SummaryLeaf {
   readonly documentId: string;
@@ -67,13 +68,7 @@ const dot = (a: readonly number[], b: readonly number[]): number => {
 };
 
 /** A small seeded generator (mulberry32): the same input clusters the same way every time. */
-const seeded = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const seeded = seededRandom;
 
 /**
  * Groups vectors (unit length) into about n / groupSize clusters by spherical k-means with k-means++ seeding; a

@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seededRandom } from '#kernel';
 import type { IndexedChunk } from '../search-index.port.js';
 import { SqliteSearchIndex } from './sqlite-search-index.js';
 
@@ -19,12 +20,10 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A deterministic generator (mulberry32). */
-const random = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
+/** A deterministic generator in [-0.5, 0.5). */
+const random = (seed: number) => {
+  const next = seededRandom(seed);
+  return () => next() - 0.5;
 };
 
 /** Clustered vectors: `clusters` centres, each vector its centre plus noise. */

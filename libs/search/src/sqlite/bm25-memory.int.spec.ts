@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { seededRandom } from '#kernel';
 import type { IndexedChunk } from '../search-index.port.js';
 import { matchExpression, MAX_OWNER_TOKENS, queryTerms } from './fts5-query.js';
 import { SqliteSearchIndex } from './sqlite-search-index.js';
@@ -21,17 +22,7 @@ const VOCABULARY = [
   'vendor', 'payroll', 'mileage', 'receipt', 'approval', 'deadline', 'forecast', 'variance',
 ]; // prettier-ignore
 
-/** A deterministic pseudo-random sequence (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 /** Words drawn with a skew (the first ones far more often), some punctuation and numbers between them. */
 function passage(next: () => number, words: number): string {

@@ -1,0 +1,13 @@
+// A small, fast, seeded generator (mulberry32): the same seed gives the same sequence, uniform in [0, 1). For what
+// must repeat (clustering, test corpora, benchmarks, fuzzing), never for anything secret.
+
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
