@@ -216,6 +216,7 @@ export class Int8Scan {
   private keptUppers: number[] = [];
   private keptSources: Float32Array[] = [];
   private keptOffsets: number[] = [];
+  private queryCopied = false;
 
   constructor(
     private readonly query: Float32Array,
@@ -245,22 +246,31 @@ export class Int8Scan {
    */
   offer(block: Int8Block, floats: Float32Array, first: number, keep?: (id: number) => boolean): void {
     const { wasm } = module()!;
-    const { dimensions, stride } = block;
-    new Int16Array(wasm.memory.buffer, 0, stride).set(this.query16);
+    const { dimensions, stride, scales } = block;
+    // The query is copied into the module's memory once per scan: nothing else runs the module until it ends.
+    if (!this.queryCopied) {
+      new Int16Array(wasm.memory.buffer, 0, stride).set(this.query16);
+      this.queryCopied = true;
+    }
+    const dotPerScale = this.dotPerScale;
+    const errorPerScale = this.errorPerScale;
+    const lowers = this.lowers;
+    let threshold = lowers.threshold;
     for (let from = 0; from < block.count; from += BATCH) {
       const count = Math.min(BATCH, block.count - from);
       wasm.dots(0, block.at + from * stride, count, stride, OUT_AT);
       const dots = new Int32Array(wasm.memory.buffer, OUT_AT, count);
       for (let i = 0; i < count; i++) {
         const row = from + i;
+        const scale = scales[row]!;
+        const approximate = dotPerScale * scale * dots[i]!;
+        const error = errorPerScale * scale;
+        const upper = approximate + error;
+        if (upper < threshold) continue;
         const id = first + row;
         if (keep && !keep(id)) continue;
-        const scale = block.scales[row]!;
-        const approximate = this.dotPerScale * scale * dots[i]!;
-        const error = this.errorPerScale * scale;
-        const upper = approximate + error;
-        if (upper < this.lowers.threshold) continue;
-        this.lowers.offer(approximate - error);
+        lowers.offer(approximate - error);
+        threshold = lowers.threshold;
         this.keptIds.push(id);
         this.keptUppers.push(upper);
         this.keptSources.push(floats);

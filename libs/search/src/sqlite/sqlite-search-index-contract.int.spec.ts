@@ -127,6 +127,40 @@ describe('SqliteSearchIndex', () => {
     await second.close();
   });
 
+  it('sees documents added and removed since its last search, by itself or by another instance on the file', async () => {
+    const path = freshPath();
+    const searcher = new SqliteSearchIndex({ path });
+    const other = new SqliteSearchIndex({ path });
+    const nearest = async () =>
+      (
+        await searcher.search('chunks_v1', {
+          text: '',
+          embedding: [1, 0, 0, 0],
+          ownerIds: ['agt_1'],
+          limit: 5,
+          mode: 'vector',
+        })
+      ).map((hit) => hit.text);
+    await searcher.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
+    await searcher.upsertDocument('chunks_v1', 'doc1', 1, [chunk('agt_1', 'doc1', 0, 'first', [1, 0, 0, 0])]);
+    expect(await nearest()).toEqual(['first']);
+    // The owner's documents are remembered between searches: another connection's commits are seen...
+    await other.upsertDocument('chunks_v1', 'doc2', 1, [
+      chunk('agt_1', 'doc2', 0, 'second', [0.9, 0.1, 0, 0]),
+    ]);
+    expect(await nearest()).toEqual(['first', 'second']);
+    await other.deleteDocument('chunks_v1', 'doc1');
+    expect(await nearest()).toEqual(['second']);
+    // ...and so are its own writes, a new version of a document included.
+    await searcher.upsertDocument('chunks_v1', 'doc2', 2, [
+      chunk('agt_1', 'doc2', 0, 'second v2', [0, 1, 0, 0]),
+    ]);
+    await searcher.upsertDocument('chunks_v1', 'doc3', 1, [chunk('agt_1', 'doc3', 0, 'third', [1, 0, 0, 0])]);
+    expect(await nearest()).toEqual(['third', 'second v2']);
+    await searcher.close();
+    await other.close();
+  });
+
   it('does not let text that spells another owner’s token reach that owner’s rows', async () => {
     const { ownerToken } = await import('./fts5-query.js');
     const index = new SqliteSearchIndex({ path: ':memory:' });

@@ -66,6 +66,7 @@ import { Fts5Tokens } from './fts5-tokens.js';
 import { removeSnapshot } from './bm25-snapshot.js';
 import { bm25Idf, type Fts5Totals } from './bm25-postings.js';
 import { Int8Block, int8Available, Int8Scan } from './int8-scan.js';
+import { OwnerDocuments, type ScannedDocument } from './owner-documents.js';
 
 export interface SqliteSearchIndexOptions {
   /** The database file, or ':memory:'. */
@@ -167,39 +168,42 @@ interface IndexRecord {
 interface CachedVectors {
   readonly vectors: Float32Array;
   readonly codes: Int8Block | null;
+  /** When it was last used (VectorCache's clock): the least recently used go first. */
+  used: number;
 }
 
 /**
  * Decoded embeddings per document row. A row's vectors never change (an upsert writes a new row, and row ids are
  * AUTOINCREMENT, never reused), so an entry is valid as long as its key exists: no invalidation is needed, and
- * writes of other processes simply miss the cache. An evicted entry gives its codes' memory back.
+ * writes of other processes simply miss the cache. An evicted entry gives its codes' memory back. A use only stamps
+ * the entry (a search touches every document of its owners: reordering a Map for each cost ~1 ms per search of an
+ * Agent with 1,000 documents); the stamps are sorted when the budget is exceeded, and the cache is then brought down
+ * to a tenth below it, so a cache too small for what is searched does not sort at every miss.
  */
 class VectorCache {
   private readonly entries = new Map<string, CachedVectors>();
   private bytes = 0;
+  private clock = 0;
 
   constructor(private readonly maxBytes: number) {}
 
   get(key: string): CachedVectors | undefined {
     const cached = this.entries.get(key);
-    if (cached) {
-      this.entries.delete(key);
-      this.entries.set(key, cached);
-    }
+    if (cached) cached.used = ++this.clock;
     return cached;
   }
 
   /** Caches the vectors (with codes when the scan can use them); undefined when they exceed the whole budget. */
   set(key: string, vectors: Float32Array, count: number, dimensions: number): CachedVectors | undefined {
     if (vectors.byteLength + count * dimensions > this.maxBytes) return undefined;
-    const cached = { vectors, codes: Int8Block.encode(vectors, count, dimensions) };
+    const cached: CachedVectors = {
+      vectors,
+      codes: Int8Block.encode(vectors, count, dimensions),
+      used: ++this.clock,
+    };
     this.entries.set(key, cached);
     this.bytes += size(cached);
-    for (const [oldest, evicted] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      this.drop(evicted);
-    }
+    if (this.bytes > this.maxBytes) this.evict(cached);
     return cached;
   }
 
@@ -209,6 +213,18 @@ class VectorCache {
         this.entries.delete(key);
         this.drop(cached);
       }
+    }
+  }
+
+  /** Least recently used first, down to 90 % of the budget; never `kept` (the entry just added, in use). */
+  private evict(kept: CachedVectors): void {
+    const target = this.maxBytes * 0.9;
+    const byAge = [...this.entries].sort(([, a], [, b]) => a.used - b.used);
+    for (const [key, cached] of byAge) {
+      if (this.bytes <= target) break;
+      if (cached === kept) continue;
+      this.entries.delete(key);
+      this.drop(cached);
     }
   }
 
@@ -277,6 +293,7 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly db: DatabaseSync;
   private readonly statementCache = new Map<string, StatementSync>();
   private readonly vectorCache: VectorCache;
+  private readonly ownerDocuments: OwnerDocuments;
   private readonly termStats = new Map<
     string,
     { total: number; at: number; frequencies: Map<string, number> }
@@ -325,6 +342,9 @@ export class SqliteSearchIndex implements SearchIndex {
         })
       : null;
     this.vectorCache = new VectorCache(options.vectorCacheBytes ?? DEFAULT_VECTOR_CACHE_BYTES);
+    this.ownerDocuments = new OwnerDocuments(
+      () => this.get<{ data_version: number }>('PRAGMA data_version')!.data_version,
+    );
     // secure_delete: a deleted chunk's text is overwritten with zeros, not left in a free page; after a deletion the
     // WAL is checkpointed and truncated (purge below), since its older frames still hold the pages as they were.
     this.db.exec(
@@ -516,6 +536,8 @@ export class SqliteSearchIndex implements SearchIndex {
     };
     let inThread: Promise<readonly number[]> | null = null;
     let vectorIds: number[] | null = null;
+    // Read before the snapshot begins (owner-documents.ts).
+    const version = mode === 'bm25' ? '' : this.ownerDocuments.current();
     this.db.exec('BEGIN');
     try {
       const record = this.existing(index);
@@ -531,7 +553,7 @@ export class SqliteSearchIndex implements SearchIndex {
         } else bm25Ids = this.bm25Leg(index, record, request.text, ownerIds, tagIds, candidates);
       }
       if (mode !== 'bm25')
-        vectorIds = this.vectorLeg(index, record, query.embedding, ownerIds, tagIds, candidates);
+        vectorIds = this.vectorLeg(index, record, version, query.embedding, ownerIds, tagIds, candidates);
       if (!inThread) return this.hits(index, mode, bm25Ids, vectorIds, limit);
     } finally {
       this.db.exec('COMMIT');
@@ -924,6 +946,8 @@ export class SqliteSearchIndex implements SearchIndex {
   private vectorLeg(
     index: string,
     record: IndexRecord,
+    /** OwnerDocuments' version, read before this search's snapshot. */
+    version: string,
     embedding: readonly number[] | Float32Array,
     ownerIds: readonly string[],
     tagIds: readonly string[] | null,
@@ -936,7 +960,7 @@ export class SqliteSearchIndex implements SearchIndex {
     const exactOwners: string[] = [];
     // One pass over the owner index (it covers it): which owners are big enough for a graph, and their signatures.
     const big = new Map<string, string>();
-    if (!tagIds) {
+    if (!tagIds && Number.isFinite(this.annMinChunks)) {
       for (const row of this.all<{ owner_id: string; rows: number; last: number; chunks: number }>(
         `SELECT owner_id, count(*) AS rows, max(doc_rowid) AS last, sum(chunk_count) AS chunks FROM ${t.documents}
          WHERE owner_id IN (SELECT value FROM json_each(?)) AND chunk_count > 0 GROUP BY owner_id`,
@@ -968,16 +992,13 @@ export class SqliteSearchIndex implements SearchIndex {
         )
       : null;
     const keep = tagged ? (id: number) => tagged.has(id) : undefined;
-    // The owner index covers this listing: no embedding is read unless the cache misses it.
-    const documents = this.all<{ doc_rowid: number; first_chunk: number; chunk_count: number }>(
-      `SELECT doc_rowid, first_chunk, chunk_count FROM ${t.documents}
-       WHERE owner_id IN (SELECT value FROM json_each(?)) AND chunk_count > 0
-       ${tagIds ? `AND doc_rowid IN (SELECT doc_rowid FROM ${t.tags} WHERE tag_id IN (SELECT value FROM json_each(?)))` : ''}`,
-      json(exactOwners),
-      ...(tagIds ? [json(tagIds)] : []),
-    );
-    for (const { doc_rowid: docRowid, first_chunk: first, chunk_count: count } of documents) {
-      const key = `${record.incarnation}:${docRowid}`;
+    for (const { docRowid, first, count, key } of this.scannedDocuments(
+      index,
+      record,
+      version,
+      exactOwners,
+      tagIds,
+    )) {
       let cached = this.vectorCache.get(key);
       let packed = cached?.vectors;
       if (!packed) {
@@ -996,6 +1017,42 @@ export class SqliteSearchIndex implements SearchIndex {
     }
     coarse?.exact(top);
     return top.best();
+  }
+
+  /**
+   * The documents the vector leg scans: the owners' documents with chunks (kept between searches while the index is
+   * unchanged, owner-documents.ts), or, with a tag filter, those holding a chunk with one of the tags. The owner index
+   * covers both listings: no embedding is read unless the vector cache misses it.
+   */
+  private scannedDocuments(
+    index: string,
+    record: IndexRecord,
+    version: string,
+    ownerIds: readonly string[],
+    tagIds: readonly string[] | null,
+  ): Iterable<ScannedDocument> {
+    const t = tables(index);
+    if (tagIds)
+      return this.all<{ doc_rowid: number; first_chunk: number; chunk_count: number }>(
+        `SELECT doc_rowid, first_chunk, chunk_count FROM ${t.documents}
+         WHERE owner_id IN (SELECT value FROM json_each(?)) AND chunk_count > 0
+         AND doc_rowid IN (SELECT doc_rowid FROM ${t.tags} WHERE tag_id IN (SELECT value FROM json_each(?)))`,
+        json(ownerIds),
+        json(tagIds),
+      ).map((row) => ({
+        docRowid: row.doc_rowid,
+        first: row.first_chunk,
+        count: row.chunk_count,
+        key: `${record.incarnation}:${row.doc_rowid}`,
+      }));
+    return ownerIds.flatMap((ownerId) =>
+      this.ownerDocuments.of(version, record.incarnation, ownerId, () =>
+        this.all<{ doc_rowid: number; first_chunk: number; chunk_count: number }>(
+          `SELECT doc_rowid, first_chunk, chunk_count FROM ${t.documents} WHERE owner_id = ? AND chunk_count > 0`,
+          ownerId,
+        ),
+      ),
+    );
   }
 
   /** The owner's nearest chunks through its graph, or null while its graph is not ready. */
@@ -1088,6 +1145,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   private write(work: () => void): void {
+    this.ownerDocuments.written();
     this.db.exec('BEGIN IMMEDIATE');
     try {
       work();
