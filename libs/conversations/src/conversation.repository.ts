@@ -25,6 +25,17 @@ export interface StoredTurn {
   readonly answerId: string;
   readonly content: string;
   readonly attachments: readonly PlainAttachment[];
+  /** The message is appended once this settles, its keys committed before (TurnQuestion.appendAfter). */
+  readonly appendAfter?: Promise<unknown> | undefined;
+}
+
+/**
+ * Settles once `after` has (fulfilled or not) and the event loop has then passed two check phases: what was scheduled
+ * with setImmediate as `after` settled (a model request's write to a reused connection) runs first.
+ */
+async function afterNextCheckPhase(after: Promise<unknown>): Promise<void> {
+  await after.catch(() => undefined);
+  for (let hop = 0; hop < 2; hop++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 @Injectable()
@@ -50,6 +61,7 @@ export class ConversationRepository implements ConversationWriter {
       turn.answerId,
     ]);
     const seal = (text: string) => sealer.seal(messageId, text);
+    if (turn.appendAfter) await afterNextCheckPhase(turn.appendAfter);
     return this.decide(
       {
         type: 'StartTurn',

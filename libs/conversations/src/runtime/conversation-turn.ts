@@ -161,7 +161,14 @@ export class ConversationTurns {
       // answer is recorded only after it. A message that cannot be posted aborts the model call, and the turn fails
       // with the post's error, nothing recorded.
       const posted = place.postUserMessage(
-        { messageId, answerId, content: request.content, attachments, at: postedAt },
+        {
+          messageId,
+          answerId,
+          content: request.content,
+          attachments,
+          at: postedAt,
+          appendAfter: contributing,
+        },
         context,
       );
       const userMessage = { id: messageId, createdAt: postedAt.toISOString() };

@@ -89,6 +89,7 @@ export class StoredPlace implements ConversationPlace {
           answerId: question.answerId,
           content: question.content,
           attachments: question.attachments,
+          appendAfter: question.appendAfter,
         },
         context,
       ),
