@@ -27,7 +27,7 @@
 //     the whole listing.
 // (4) A turn in that conversation against a turn in a 10-message one (bench/long-conversation.ts, also runnable alone).
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -58,6 +58,11 @@ export interface ConversationsBenchOptions {
   /** Smaller Knowledge sizes (chunks) at which the turn vs gateway part alone runs first, with `smallerTurns`. */
   readonly smallerChunkCounts: readonly number[];
   readonly smallerTurns: number;
+  /**
+   * Larger Knowledge sizes (chunks), measured last (turn vs gateway alone, `smallerTurns` turns), with the api's search
+   * memory raised to hold them (SEARCH_VECTOR_CACHE_MB, SEARCH_BM25_MEMORY_MB): BENCH_CONVERSATIONS_LARGER=1000000.
+   */
+  readonly largerChunkCounts?: readonly number[];
   /** Sequential turns (and gateway calls, and searches) measured, in alternating blocks of `block`. */
   readonly turns: number;
   readonly block: number;
@@ -338,6 +343,16 @@ async function addDocuments(client: Client, agentId: string, count: number): Pro
   }
 }
 
+/** The embedded index's memory for `chunks` chunks of the bench (and the api's settings for it), with room to spare. */
+export function searchMemoryFor(chunks: number): { vectorCacheMb: number; bm25Mb: number } {
+  return {
+    // 1,536 bytes of floats, 384 of int8 codes and 8 of scale per chunk of 384 dimensions.
+    vectorCacheMb: Math.max(256, Math.ceil((chunks * 1_928 * 1.1) / 1024 / 1024)),
+    // The postings of the bench's text: ~0.55 KB per chunk (54.5 MB per 100,000).
+    bm25Mb: Math.max(256, Math.ceil((chunks * 600 * 1.2) / 1024 / 1024)),
+  };
+}
+
 /**
  * Replaces each document's chunks in the live index of the api's search.db (api stopped) with generated ones, owned
  * by the Agent, version 1 (the version ingestion indexed: the same version replaces, an older one would not).
@@ -348,7 +363,11 @@ async function fillIndex(
   documentIds: readonly string[],
   chunksPerDocument: number,
 ): Promise<{ index: string; chunks: number; ann: AnnBuild | null; bm25: Bm25Build | null; recall: number }> {
-  const searchIndex = new SqliteSearchIndex({ path: join(dataDir, 'search.db') });
+  const memory = searchMemoryFor(documentIds.length * chunksPerDocument);
+  const searchIndex = new SqliteSearchIndex({
+    path: join(dataDir, 'search.db'),
+    vectorCacheBytes: memory.vectorCacheMb * 1024 * 1024,
+  });
   try {
     const index = await searchIndex.liveIndex(LIVE_INDEX_ALIAS);
     if (!index) throw new Error('the api made no live search index');
@@ -422,9 +441,18 @@ async function fillIndex(
       );
     }
     const bm25 =
-      stats.chunks >= DEFAULT_BM25_MEMORY_MIN_CHUNKS ? await buildBm25(dataDir, index, agentId) : null;
-    // After the graph (when there is one): the searches below then go through it.
-    const recall = await vectorRecall(searchIndex, index, agentId, dataDir);
+      stats.chunks >= DEFAULT_BM25_MEMORY_MIN_CHUNKS
+        ? await buildBm25(dataDir, index, agentId, memory.bm25Mb * 1024 * 1024)
+        : null;
+    // After the graph (when there is one): the searches below then go through it. Over 100,000 chunks the plain
+    // exact scan reads every embedding from the file for each question: fewer questions.
+    const recall = await vectorRecall(
+      searchIndex,
+      index,
+      agentId,
+      dataDir,
+      stats.chunks > 100_000 ? RECALL_QUERIES / 5 : RECALL_QUERIES,
+    );
     log(`conversations: vector leg recall@10 vs the plain exact scan ${recall.toFixed(3)}`);
     return { index, chunks: stats.chunks, ann, bm25, recall };
   } finally {
@@ -436,8 +464,17 @@ async function fillIndex(
  * The index's in-memory BM25 postings, built as the api's BM25 thread builds them at its first search of a large
  * index (here in this thread: the same code) and saved beside search.db, so the api started next loads them.
  */
-async function buildBm25(dataDir: string, index: string, agentId: string): Promise<Bm25Build> {
-  const builder = new SqliteSearchIndex({ path: join(dataDir, 'search.db'), bm25Worker: null });
+async function buildBm25(
+  dataDir: string,
+  index: string,
+  agentId: string,
+  maxBytes: number,
+): Promise<Bm25Build> {
+  const builder = new SqliteSearchIndex({
+    path: join(dataDir, 'search.db'),
+    bm25Worker: null,
+    bm25Memory: { maxBytes },
+  });
   try {
     const { chunks } = await builder.stats(index);
     await builder.search(index, {
@@ -480,12 +517,13 @@ async function vectorRecall(
   index: string,
   agentId: string,
   dataDir: string,
+  count: number,
 ): Promise<number> {
   const exact = new SqliteSearchIndex({ path: join(dataDir, 'search.db'), vectorCacheBytes: 0 });
   try {
     const prose = new Prose(prng(99));
     const questions = Array.from(
-      { length: RECALL_QUERIES },
+      { length: count },
       () => `What do the documents say about ${prose.query(prose.topic())}?`,
     );
     const embeddings = embedAll(questions);
@@ -554,12 +592,12 @@ export async function benchConversations(
         '',
       ].join('\n'),
     );
-    const startApi = async () => {
+    const startApi = async (env: Readonly<Record<string, string>> = {}) => {
       const started = await spawnApi(
         options.mainPath,
         dataDir,
         options.readyTimeoutMs,
-        { MODELS_FILE: modelsFile },
+        { MODELS_FILE: modelsFile, ...env },
         true,
       );
       children.add(started.child);
@@ -919,6 +957,43 @@ export async function benchConversations(
       },
     );
 
+    // --- (1) again at the larger sizes, last: the api's search memory raised to hold them -------------------------
+    const larger = (options.largerChunkCounts ?? []).filter((chunks) => chunks > filled.chunks);
+    if (larger.length > 0) {
+      await stop(runningApi.child);
+      children.delete(runningApi.child);
+    }
+    for (const chunks of larger) {
+      const perDocument = Math.max(1, Math.round(chunks / documentIds.length));
+      at = performance.now();
+      const big = await fillIndex(dataDir, agentId, documentIds, perDocument);
+      log(
+        `conversations: ${big.chunks.toLocaleString('en-US')} chunks in ${((performance.now() - at) / 1000).toFixed(1)} s`,
+      );
+      const memory = searchMemoryFor(big.chunks);
+      const api = await startApi({
+        SEARCH_VECTOR_CACHE_MB: String(memory.vectorCacheMb),
+        SEARCH_BM25_MEMORY_MB: String(memory.bm25Mb),
+      });
+      const result = await turnsVsGateway(options.smallerTurns, options.warmupTurns, (message) => {
+        return new Error(`${message}\n${api.output()}`);
+      });
+      growth.push({
+        chunks: big.chunks,
+        addedMs: Number(result.added.toFixed(3)),
+        searchMs: Number(result.searchLatency.p50.toFixed(3)),
+        annBuildSeconds: big.ann?.buildSeconds ?? null,
+        recall: big.recall,
+      });
+      log(
+        `conversations: at ${big.chunks.toLocaleString('en-US')} chunks the api's RSS is ` +
+          `${(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${api.child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024).toFixed(0)} MB ` +
+          `(vector cache ${memory.vectorCacheMb} MB, BM25 postings ${memory.bm25Mb} MB allowed)`,
+      );
+      await stop(api.child);
+      children.delete(api.child);
+    }
+
     const chunksLabel = `${Math.round(filled.chunks / 1000)}k chunks`;
     const rows: MetricRow[] = [
       {
@@ -933,13 +1008,17 @@ export async function benchConversations(
       ...growth
         .filter((size) => size.chunks !== filled.chunks)
         .map((size): MetricRow => ({
-          metric: `conversation turn added latency p50 (retrieval over ${Math.round(size.chunks / 1000)}k chunks)`,
+          metric: `conversation turn added latency p50 (retrieval over ${Math.round(size.chunks / 1000)}k chunks)${size.chunks > filled.chunks ? ' (info)' : ''}`,
           value: size.addedMs,
           unit: 'ms',
           baseline: null,
           baselineLabel: null,
           ratio: null,
-          goal: size.chunks >= 10_000 ? { on: 'value', op: '<=', target: 5 } : null,
+          // The issue's goals: 5 ms at 10k (100k is the row above); no goal past the main size.
+          goal:
+            size.chunks >= 10_000 && size.chunks < filled.chunks
+              ? { on: 'value', op: '<=', target: 5 }
+              : null,
         })),
       ...(filled.bm25
         ? [

@@ -3,6 +3,8 @@
 // here, never asserted in tests.
 //   BENCH_ONLY=command,projection,api,gateway,knowledge,conversations,eventloop,web   run a subset
 //   BENCH_QUICK=1                                         shorter runs and a smaller log (smoke test of the harness only)
+//   BENCH_CONVERSATIONS_LARGER=1000000                    the conversations bench's turn also at these Knowledge sizes, last
+//                                                         (the api's search memory raised to hold them; 1,000,000: ~30 min)
 //   BENCH_ANN=1                                           also build and measure an HNSW graph over the knowledge bench's one-owner
 //                                                         index (recall@10, build time, memory; 4–18 minutes on 2 cores)
 import { execFileSync } from 'node:child_process';
@@ -213,6 +215,10 @@ async function main(): Promise<void> {
       chunksPerDocument: 100,
       smallerChunkCounts: quick ? [1_000] : [1_000, 10_000],
       smallerTurns: quick ? 40 : 100,
+      largerChunkCounts: (process.env.BENCH_CONVERSATIONS_LARGER ?? '')
+        .split(',')
+        .map(Number)
+        .filter((chunks) => Number.isInteger(chunks) && chunks > 0),
       turns: quick ? 40 : 200,
       block: quick ? 10 : 25,
       warmupTurns: 20,

@@ -53,7 +53,11 @@ async function openSearchIndex(config: PlatformConfig): Promise<SearchIndex> {
     const { ElasticsearchSearchIndex } = await import('#search/elasticsearch/elasticsearch-search-index');
     return new ElasticsearchSearchIndex({ client: config.elasticsearchUrl! });
   }
-  return new SqliteSearchIndex({ path: join(config.dataDir, 'search.db') });
+  return new SqliteSearchIndex({
+    path: join(config.dataDir, 'search.db'),
+    vectorCacheBytes: config.searchMemory.vectorCacheBytes,
+    bm25Memory: { maxBytes: config.searchMemory.bm25Bytes },
+  });
 }
 
 async function openReadStore(config: PlatformConfig): Promise<ReadStore> {

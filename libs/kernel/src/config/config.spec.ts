@@ -1,4 +1,5 @@
-// Configuration of the message bus: which adapter, where the brokers are, and the errors an operator sees.
+// Configuration: the message bus (which adapter, where the brokers are), the sandbox, people and mail, the embedded
+// search index's memory, and the errors an operator sees.
 import { availableParallelism } from 'node:os';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -102,5 +103,19 @@ describe('sign-in and mail configuration', () => {
     const message = problems({ MAIL_URL: 'https://user:secret-canary@mail.example.com' });
     expect(message).toContain('MAIL_URL must be smtp://… or smtps://…');
     expect(message).not.toContain('secret-canary');
+  });
+});
+
+describe('embedded search index memory', () => {
+  it('keeps 256 MB of vectors and 256 MB of BM25 postings by default, and reads the overrides in MB', () => {
+    expect(loadConfig({}).searchMemory).toEqual({
+      vectorCacheBytes: 256 * 1024 * 1024,
+      bm25Bytes: 256 * 1024 * 1024,
+    });
+    expect(loadConfig({ SEARCH_VECTOR_CACHE_MB: '2100', SEARCH_BM25_MEMORY_MB: '0' }).searchMemory).toEqual({
+      vectorCacheBytes: 2100 * 1024 * 1024,
+      bm25Bytes: 0,
+    });
+    expect(problems({ SEARCH_VECTOR_CACHE_MB: 'lots' })).toContain('SEARCH_VECTOR_CACHE_MB');
   });
 });

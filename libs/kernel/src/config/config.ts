@@ -46,6 +46,8 @@ const ConfigSchema = z
     MONGODB_URI: z.string().min(1).optional(),
     SEARCH_INDEX: z.enum(['sqlite', 'elasticsearch']).optional(),
     ELASTICSEARCH_URL: z.string().url().optional(),
+    SEARCH_VECTOR_CACHE_MB: z.coerce.number().int().min(0).max(1_048_576).default(256),
+    SEARCH_BM25_MEMORY_MB: z.coerce.number().int().min(0).max(1_048_576).default(256),
     MESSAGE_BUS: z.enum(['in-process', 'kafka']).optional(),
     KAFKA_BROKERS: brokerList.optional(),
     KAFKA_CLIENT_ID: z.string().min(1).default('agent-platform'),
@@ -168,6 +170,15 @@ const ConfigSchema = z
     /** Where Knowledge chunks are indexed: SQLite beside the stores, or Elasticsearch. */
     searchIndex: env.SEARCH_INDEX ?? (env.ELASTICSEARCH_URL ? 'elasticsearch' : 'sqlite'),
     elasticsearchUrl: env.ELASTICSEARCH_URL,
+    /**
+     * Memory of the embedded search index: decoded embeddings with their int8 codes (about 1.9 KB per chunk of 384
+     * dimensions), and the in-memory BM25 postings of large indexes (about 0.55 KB per chunk of the bench's text).
+     * An Agent whose chunks do not fit is searched from the file (slower), not refused.
+     */
+    searchMemory: {
+      vectorCacheBytes: env.SEARCH_VECTOR_CACHE_MB * 1024 * 1024,
+      bm25Bytes: env.SEARCH_BM25_MEMORY_MB * 1024 * 1024,
+    },
     /** Integration events and work distribution: in-process (one process), or Kafka when brokers are given. */
     messageBus: env.MESSAGE_BUS ?? (env.KAFKA_BROKERS?.length ? 'kafka' : 'in-process'),
     kafkaBrokers: Object.freeze(env.KAFKA_BROKERS ?? []) as readonly string[],
