@@ -765,20 +765,27 @@ export async function benchConversations(
       annBuildSeconds: number | null;
       recall: number;
     }[] = [];
-    for (const chunks of options.smallerChunkCounts) {
-      const perDocument = Math.max(1, Math.round(chunks / documentIds.length));
-      const small = await fillIndex(dataDir, agentId, documentIds, perDocument);
-      const api = await startApi();
+    /** (1) alone at one Knowledge size, on an api started for it (left running): its row of `growth`. */
+    const measureAt = async (
+      filled: Awaited<ReturnType<typeof fillIndex>>,
+      env: Readonly<Record<string, string>> = {},
+    ) => {
+      const api = await startApi(env);
       const result = await turnsVsGateway(options.smallerTurns, options.warmupTurns, (message) => {
         return new Error(`${message}\n${api.output()}`);
       });
       growth.push({
-        chunks: small.chunks,
+        chunks: filled.chunks,
         addedMs: Number(result.added.toFixed(3)),
         searchMs: Number(result.searchLatency.p50.toFixed(3)),
-        annBuildSeconds: small.ann?.buildSeconds ?? null,
-        recall: small.recall,
+        annBuildSeconds: filled.ann?.buildSeconds ?? null,
+        recall: filled.recall,
       });
+      return api;
+    };
+    for (const chunks of options.smallerChunkCounts) {
+      const perDocument = Math.max(1, Math.round(chunks / documentIds.length));
+      const api = await measureAt(await fillIndex(dataDir, agentId, documentIds, perDocument));
       await stop(api.child);
       children.delete(api.child);
     }
@@ -971,19 +978,9 @@ export async function benchConversations(
         `conversations: ${big.chunks.toLocaleString('en-US')} chunks in ${((performance.now() - at) / 1000).toFixed(1)} s`,
       );
       const memory = searchMemoryFor(big.chunks);
-      const api = await startApi({
+      const api = await measureAt(big, {
         SEARCH_VECTOR_CACHE_MB: String(memory.vectorCacheMb),
         SEARCH_BM25_MEMORY_MB: String(memory.bm25Mb),
-      });
-      const result = await turnsVsGateway(options.smallerTurns, options.warmupTurns, (message) => {
-        return new Error(`${message}\n${api.output()}`);
-      });
-      growth.push({
-        chunks: big.chunks,
-        addedMs: Number(result.added.toFixed(3)),
-        searchMs: Number(result.searchLatency.p50.toFixed(3)),
-        annBuildSeconds: big.ann?.buildSeconds ?? null,
-        recall: big.recall,
       });
       log(
         `conversations: at ${big.chunks.toLocaleString('en-US')} chunks the api's RSS is ` +

@@ -58,6 +58,18 @@ const chunk = (ownerId: string, documentId: string, n: number, text: string, emb
   documentName: `${documentId}.txt`,
 });
 
+/** The texts of agt_1's `limit` chunks nearest to the x axis in chunks_v1, best first (the vector leg alone). */
+const nearestTexts = async (index: SqliteSearchIndex, limit: number): Promise<string[]> =>
+  (
+    await index.search('chunks_v1', {
+      text: '',
+      embedding: [1, 0, 0, 0],
+      ownerIds: ['agt_1'],
+      limit,
+      mode: 'vector',
+    })
+  ).map((hit) => hit.text);
+
 describe('SqliteSearchIndex', () => {
   it('keeps indexes, chunks and aliases in its file, visible to another instance on the same file', async () => {
     const path = freshPath();
@@ -85,16 +97,7 @@ describe('SqliteSearchIndex', () => {
     const path = freshPath();
     const first = new SqliteSearchIndex({ path });
     const second = new SqliteSearchIndex({ path, vectorCacheBytes: 1024 });
-    const nearest = async (index: SqliteSearchIndex) =>
-      (
-        await index.search('chunks_v1', {
-          text: '',
-          embedding: [1, 0, 0, 0],
-          ownerIds: ['agt_1'],
-          limit: 2,
-          mode: 'vector',
-        })
-      ).map((hit) => hit.text);
+    const nearest = (index: SqliteSearchIndex) => nearestTexts(index, 2);
     await first.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
     await first.upsertDocument('chunks_v1', 'doc1', 1, [
       chunk('agt_1', 'doc1', 0, 'x-axis', [1, 0, 0, 0]),
@@ -131,16 +134,7 @@ describe('SqliteSearchIndex', () => {
     const path = freshPath();
     const searcher = new SqliteSearchIndex({ path });
     const other = new SqliteSearchIndex({ path });
-    const nearest = async () =>
-      (
-        await searcher.search('chunks_v1', {
-          text: '',
-          embedding: [1, 0, 0, 0],
-          ownerIds: ['agt_1'],
-          limit: 5,
-          mode: 'vector',
-        })
-      ).map((hit) => hit.text);
+    const nearest = () => nearestTexts(searcher, 5);
     await searcher.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
     await searcher.upsertDocument('chunks_v1', 'doc1', 1, [chunk('agt_1', 'doc1', 0, 'first', [1, 0, 0, 0])]);
     expect(await nearest()).toEqual(['first']);
