@@ -63,7 +63,7 @@ export function healthStatus(port: number): Promise<number | null> {
 }
 
 /** VmRSS and VmHWM of a process, in MB. */
-function memoryOf(pid: number): { rssMb: number; peakRssMb: number } {
+export function memoryOf(pid: number): { rssMb: number; peakRssMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   return { rssMb: kb('VmRSS') / 1024, peakRssMb: kb('VmHWM') / 1024 };

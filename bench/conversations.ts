@@ -27,7 +27,7 @@
 //     the whole listing.
 // (4) A turn in that conversation against a turn in a 10-message one (bench/long-conversation.ts, also runnable alone).
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -40,9 +40,10 @@ import {
   SqliteSearchIndex,
   type IndexedChunk,
 } from '#search';
-import { BENCH_ADMIN_API_KEY, spawnApi, stop } from './api-startup.js';
+import { BENCH_ADMIN_API_KEY, memoryOf, spawnApi, stop } from './api-startup.js';
 import { startUpstream } from './gateway.js';
-import { embedAll, prng, Prose } from './knowledge.js';
+import { seededRandom } from '#kernel';
+import { embedAll, Prose } from './knowledge.js';
 import { log, makeTempDir, median, text, type MetricRow } from './util.js';
 import { measureLongConversation, type LongConversationDetails } from './long-conversation.js';
 
@@ -344,7 +345,7 @@ async function addDocuments(client: Client, agentId: string, count: number): Pro
 }
 
 /** The embedded index's memory for `chunks` chunks of the bench (and the api's settings for it), with room to spare. */
-export function searchMemoryFor(chunks: number): { vectorCacheMb: number; bm25Mb: number } {
+function searchMemoryFor(chunks: number): { vectorCacheMb: number; bm25Mb: number } {
   return {
     // 1,536 bytes of floats, 384 of int8 codes and 8 of scale per chunk of 384 dimensions.
     vectorCacheMb: Math.max(256, Math.ceil((chunks * 1_928 * 1.1) / 1024 / 1024)),
@@ -372,7 +373,7 @@ async function fillIndex(
     const index = await searchIndex.liveIndex(LIVE_INDEX_ALIAS);
     if (!index) throw new Error('the api made no live search index');
     await searchIndex.ensureIndex(index, { dimensions: EMBEDDING_DIMENSIONS });
-    const prose = new Prose(prng(4242));
+    const prose = new Prose(seededRandom(4242));
     let nextLog = 0.1;
     for (const [n, documentId] of documentIds.entries()) {
       const topic = prose.topic();
@@ -521,7 +522,7 @@ async function vectorRecall(
 ): Promise<number> {
   const exact = new SqliteSearchIndex({ path: join(dataDir, 'search.db'), vectorCacheBytes: 0 });
   try {
-    const prose = new Prose(prng(99));
+    const prose = new Prose(seededRandom(99));
     const questions = Array.from(
       { length: count },
       () => `What do the documents say about ${prose.query(prose.topic())}?`,
@@ -638,7 +639,7 @@ export async function benchConversations(
       fail: (message: string) => Error,
     ) => {
       // --- (1) turn vs gateway vs retrieval alone ----------------------------------------------------------------
-      const queryProse = new Prose(prng(99));
+      const queryProse = new Prose(seededRandom(99));
       const queries = Array.from(
         { length: warmupCount + turnCount },
         () => `What do the documents say about ${queryProse.query(queryProse.topic())}?`,
@@ -984,7 +985,7 @@ export async function benchConversations(
       });
       log(
         `conversations: at ${big.chunks.toLocaleString('en-US')} chunks the api's RSS is ` +
-          `${(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${api.child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024).toFixed(0)} MB ` +
+          `${memoryOf(api.child.pid!).rssMb.toFixed(0)} MB ` +
           `(vector cache ${memory.vectorCacheMb} MB, BM25 postings ${memory.bm25Mb} MB allowed)`,
       );
       await stop(api.child);

@@ -132,9 +132,6 @@ export interface KnowledgeDetails {
 // ---------------------------------------------------------------------------------------------------------------
 // Deterministic text
 
-/** mulberry32 (#kernel's seededRandom): a small, fast, seeded PRNG (uniform in [0, 1)). */
-export const prng = seededRandom;
-
 const FUNCTION_WORDS =
   `the of and to a in is it that for on with as was be by this are or at from have an not but which they
 you we can will all their has more one there if so about when what also into than been would other only its some these
@@ -174,7 +171,7 @@ vin wex yar zen ba co de fi gu`.split(/\s+/);
 
 /** The corpus vocabulary in Zipf rank order: function words, then domain words, then a tail of generated terms. */
 function vocabulary(size: number): string[] {
-  const random = prng(7);
+  const random = seededRandom(7);
   const seen = new Set<string>();
   const words: string[] = [];
   const add = (word: string) => {
@@ -219,7 +216,7 @@ export class Prose {
       sum += 1 / Math.pow(rank + 1, ZIPF_EXPONENT);
       this.cumulative[rank] = sum;
     }
-    const topicRandom = prng(11);
+    const topicRandom = seededRandom(11);
     const from = FUNCTION_WORDS.length;
     this.topics = Array.from({ length: TOPICS }, () =>
       Array.from(
@@ -458,7 +455,7 @@ async function benchIngestion(
   dir: string,
   options: KnowledgeOptions['ingestion'],
 ): Promise<{ row: MetricRow; details: KnowledgeDetails['ingestion'] }> {
-  const prose = new Prose(prng(20_240_501));
+  const prose = new Prose(seededRandom(20_240_501));
   const make = (count: number, prefix: string) =>
     Array.from({ length: count }, (_, n) => ({
       name: `${prefix}-${String(n).padStart(4, '0')}.md`,
@@ -694,7 +691,7 @@ async function benchSearch(
   const { plan } = options;
   const all = owners(plan);
   const agents = all.filter((owner) => owner.spaceId !== undefined);
-  const prose = new Prose(prng(4242));
+  const prose = new Prose(seededRandom(4242));
   const path = join(dir, 'search.db');
   const searchIndex = new SqliteSearchIndex({ path });
   try {
@@ -714,7 +711,7 @@ async function benchSearch(
     );
 
     // Queries: an Agent's scope (its id, its Space, 'global'), words of the corpus, embedded beforehand.
-    const queryRandom = prng(99);
+    const queryRandom = seededRandom(99);
     const pickAgent = () => agents[Math.floor(queryRandom() * agents.length)]!;
     const allOwnerIds = all.map((owner) => owner.id);
     const embedMs: number[] = [];

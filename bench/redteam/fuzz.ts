@@ -7,9 +7,6 @@ import { ADMIN_KEY, log, report, spaceAndAgent, startApi } from './harness.js';
 
 const CANARY = 'sk-fuzz-canary-5d1e0c';
 
-/** A small deterministic generator (mulberry32), so a run can be repeated. */
-const random = seededRandom;
-
 export async function fuzz(dataDir: string, total = 10_000): Promise<void> {
   const api = await startApi(dataDir, { LOG_LEVEL: 'info' });
   const { spaceId, agentId } = await spaceAndAgent(api.base, 'Fuzz');
@@ -18,7 +15,8 @@ export async function fuzz(dataDir: string, total = 10_000): Promise<void> {
     stream?.on('data', (chunk: Buffer) => {
       if (chunk.toString('utf8').includes(CANARY)) canaryLogged = true;
     });
-  const next = random(20261122);
+  // Seeded, so a run can be repeated.
+  const next = seededRandom(20261122);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   const ids = [agentId, spaceId, 'agt_nope', '%00', '..%2f..', 'x'.repeat(300), '%ff%fe', '🦊', '1e309', ''];
   const routes = [

@@ -67,9 +67,6 @@ const dot = (a: readonly number[], b: readonly number[]): number => {
   return sum;
 };
 
-/** A small seeded generator (mulberry32): the same input clusters the same way every time. */
-const seeded = seededRandom;
-
 /**
  * Groups vectors (unit length) into about n / groupSize clusters by spherical k-means with k-means++ seeding; a
  * cluster grown past twice the group size is cut into consecutive groups. Returns groups of indices, each in
@@ -79,7 +76,8 @@ export function clusterVectors(vectors: readonly (readonly number[])[], groupSiz
   const n = vectors.length;
   const k = Math.ceil(n / groupSize);
   if (k <= 1) return n === 0 ? [] : [vectors.map((_, i) => i)];
-  const random = seeded(n * 7919 + k);
+  // Seeded: the same input clusters the same way every time.
+  const random = seededRandom(n * 7919 + k);
   // k-means++: each next centre far from the chosen ones, with probability by squared distance.
   const centres: number[][] = [[...vectors[0]!]];
   const nearest = vectors.map((v) => 1 - dot(v, centres[0]!));

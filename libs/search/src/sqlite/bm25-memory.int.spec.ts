@@ -22,8 +22,6 @@ const VOCABULARY = [
   'vendor', 'payroll', 'mileage', 'receipt', 'approval', 'deadline', 'forecast', 'variance',
 ]; // prettier-ignore
 
-const random = seededRandom;
-
 /** Words drawn with a skew (the first ones far more often), some punctuation and numbers between them. */
 function passage(next: () => number, words: number): string {
   const out: string[] = [];
@@ -116,7 +114,7 @@ describe('in-memory BM25 postings', () => {
     const index = new SqliteSearchIndex({ path, bm25Worker: null, bm25Memory: { minChunks: 0 } });
     const db = new DatabaseSync(path, { readOnly: true });
     try {
-      const next = random(7);
+      const next = seededRandom(7);
       await index.ensureIndex(INDEX, { dimensions: DIMENSIONS });
       for (let d = 0; d < 60; d++)
         await index.upsertDocument(
@@ -167,7 +165,7 @@ describe('in-memory BM25 postings', () => {
     const open = () => new SqliteSearchIndex({ path, bm25Worker: null, bm25Memory: { minChunks: 0 } });
     const snapshots = () => (existsSync(`${path}.bm25`) ? readdirSync(`${path}.bm25`) : []);
     const db = new DatabaseSync(path, { readOnly: true, open: false });
-    const next = random(11);
+    const next = seededRandom(11);
     const asked = queries(next, 30);
     const first = open();
     await first.ensureIndex(INDEX, { dimensions: DIMENSIONS });

@@ -28,6 +28,10 @@
 // thread of its own (bm25-thread.ts) while this one runs the vector leg, in the thread's own snapshot; the chunks
 // are then read in a second read transaction, so a chunk deleted meanwhile is never returned. Each write is one
 // IMMEDIATE transaction.
+//
+// Over 300 lines: both legs, every write and the caches the writes keep valid (vectors, owners' documents, term
+// statistics, postings) share this one connection and one transaction per call; what stands alone is a module beside
+// it (int8-scan, packed-vectors, owner-documents, bm25-memory, bm25-thread, ann-index, fts5-query).
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
