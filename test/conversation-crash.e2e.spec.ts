@@ -1,5 +1,8 @@
-// Crash safety of a conversation turn: the api is SIGKILLed while the model is answering. The user message was
-// already in the log; after a restart it is listed, no answer is listed as complete, and the conversation goes on.
+// Crash safety of a conversation turn: the api is SIGKILLed while the model is answering. The client had been told its
+// message (the streamed turn's `conversation` event, sent once the message is in the log); after a restart it is
+// listed, no answer is listed as complete, and the conversation goes on. (The message's append overlaps the model
+// call, so a process killed before that event may have asked the model about a message it never kept: the client
+// was told nothing, its request failed, and nothing of the turn is in the log: a retry starts it again.)
 import { MEMORY_EXTRACTION_HEADER } from '#memory';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +16,11 @@ interface Message {
   role: 'user' | 'assistant';
   content: string | null;
   status: 'complete' | 'incomplete';
+}
+
+/** Reads a stream to its end; a connection reset rejects. */
+async function drained(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  while (!(await reader.read()).done);
 }
 
 describe('conversation turn killed mid-answer (e2e, separate process)', () => {
@@ -36,8 +44,20 @@ describe('conversation turn killed mid-answer (e2e, separate process)', () => {
     expect(agent.status).toBe(201);
     const conversations = `${CORE}/llm/${agent.body.id}/conversation`;
 
-    // The turn reaches the model (so its user message is in the log), which never answers.
-    const turn = api.post(conversations, { message: 'remember the lighthouse' }).catch(() => null);
+    // The turn reaches the model, which never answers; the client is told its message is kept.
+    const response = await fetch(`${first.url}${conversations}`, {
+      method: 'POST',
+      headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'remember the lighthouse', stream: true }),
+    });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const reader = response.body!.getReader();
+    let received = '';
+    while (!received.includes('event: conversation')) {
+      const chunk = await reader.read();
+      if (chunk.done) throw new Error(`the stream ended before its conversation event: ${received}`);
+      received += new TextDecoder().decode(chunk.value);
+    }
     // The turns' chat requests, not the memory extraction that follows an answer.
     const chatRequests = () =>
       upstream.requests.filter(
@@ -48,7 +68,8 @@ describe('conversation turn killed mid-answer (e2e, separate process)', () => {
 
     process.kill(first.child.pid!, 'SIGKILL');
     await new Promise((resolve) => first.child.once('exit', resolve));
-    expect(await turn).toBeNull();
+    // The stream breaks off: no answer reached the client.
+    await expect(drained(reader)).rejects.toThrow();
 
     const second = await spawnApi(env);
     const again = client(second.url);
