@@ -44,7 +44,7 @@ import { BENCH_ADMIN_API_KEY, memoryOf, spawnApi, stop } from './api-startup.js'
 import { startUpstream } from './gateway.js';
 import { seededRandom } from '#kernel';
 import { embedAll, Prose } from './knowledge.js';
-import { log, makeTempDir, median, text, type MetricRow } from './util.js';
+import { cpuSeconds, durableCommitP50, log, makeTempDir, median, text, type MetricRow } from './util.js';
 import { measureLongConversation, type LongConversationDetails } from './long-conversation.js';
 
 export interface ConversationsBenchOptions {
@@ -131,6 +131,10 @@ export interface ConversationsDetails {
   readonly gateway: Latencies;
   readonly search: Latencies;
   readonly addedLatencyP50Ms: number;
+  /** The api's CPU (every thread) per turn, per gateway call and per search, ms. */
+  readonly apiCpuMs: { turn: number; gateway: number; search: number };
+  /** One durable commit's p50 in ms on this machine: 5 ms after the last, and back to back. */
+  readonly durableCommitMs: { afterPause: number; backToBack: number };
   /** Prompt size as the fake upstream counts it (words in the messages), medians. */
   readonly promptWords: { turn: number; gateway: number };
   readonly citationsPerAnswer: number;
@@ -636,6 +640,7 @@ export async function benchConversations(
     const turnsVsGateway = async (
       turnCount: number,
       warmupCount: number,
+      apiPid: number,
       fail: (message: string) => Error,
     ) => {
       // --- (1) turn vs gateway vs retrieval alone ----------------------------------------------------------------
@@ -721,10 +726,12 @@ export async function benchConversations(
         await search(item.query);
       }
       const measured = prepared.slice(warmupCount);
-      const paths = [
-        (item: Prepared) => turn(item, turnTimes),
-        (item: Prepared) => gateway(item, gatewayTimes),
-        (item: Prepared) => search(item.query, searchTimes).then(() => undefined),
+      // The api's CPU seconds spent in each path's blocks (every thread: the key store's, the search's included).
+      const cpu = { turn: 0, gateway: 0, search: 0 };
+      const paths: [keyof typeof cpu, (item: Prepared) => Promise<void>][] = [
+        ['turn', (item) => turn(item, turnTimes)],
+        ['gateway', (item) => gateway(item, gatewayTimes)],
+        ['search', (item) => search(item.query, searchTimes).then(() => undefined)],
       ];
       log(
         `conversations: ${measured.length} sequential turns (new conversation each), gateway calls and searches, ` +
@@ -734,8 +741,13 @@ export async function benchConversations(
         const items = measured.slice(from, from + options.block);
         const order = [...paths];
         for (let i = 0; i < round % 3; i++) order.push(order.shift()!);
-        for (const path of order) for (const item of items) await path(item);
+        for (const [name, path] of order) {
+          const before = cpuSeconds(apiPid);
+          for (const item of items) await path(item);
+          cpu[name] += cpuSeconds(apiPid) - before;
+        }
       }
+      const cpuMsPer = (name: keyof typeof cpu) => (cpu[name] * 1000) / measured.length;
       const turnLatency = latencies(turnTimes);
       const gatewayLatency = latencies(gatewayTimes);
       const searchLatency = latencies(searchTimes);
@@ -743,7 +755,8 @@ export async function benchConversations(
       log(
         `conversations: turn p50 ${turnLatency.p50.toFixed(2)} ms, gateway ${gatewayLatency.p50.toFixed(2)} ms ` +
           `(added ${added.toFixed(2)} ms), search alone ${searchLatency.p50.toFixed(2)} ms; prompt words ` +
-          `${median(promptWords.turn)} / ${median(promptWords.gateway)}`,
+          `${median(promptWords.turn)} / ${median(promptWords.gateway)}; api CPU per turn / gateway call / search ` +
+          `${cpuMsPer('turn').toFixed(2)} / ${cpuMsPer('gateway').toFixed(2)} / ${cpuMsPer('search').toFixed(2)} ms`,
       );
       return {
         queries,
@@ -755,6 +768,7 @@ export async function benchConversations(
         added,
         promptWords,
         citations,
+        cpuMs: { turn: cpuMsPer('turn'), gateway: cpuMsPer('gateway'), search: cpuMsPer('search') },
       };
     };
 
@@ -772,9 +786,14 @@ export async function benchConversations(
       env: Readonly<Record<string, string>> = {},
     ) => {
       const api = await startApi(env);
-      const result = await turnsVsGateway(options.smallerTurns, options.warmupTurns, (message) => {
-        return new Error(`${message}\n${api.output()}`);
-      });
+      const result = await turnsVsGateway(
+        options.smallerTurns,
+        options.warmupTurns,
+        api.child.pid!,
+        (message) => {
+          return new Error(`${message}\n${api.output()}`);
+        },
+      );
       growth.push({
         chunks: filled.chunks,
         addedMs: Number(result.added.toFixed(3)),
@@ -809,7 +828,8 @@ export async function benchConversations(
       added,
       promptWords,
       citations,
-    } = await turnsVsGateway(options.turns, options.warmupTurns, fail);
+      cpuMs,
+    } = await turnsVsGateway(options.turns, options.warmupTurns, runningApi.child.pid!, fail);
     growth.push({
       chunks: filled.chunks,
       addedMs: Number(added.toFixed(3)),
@@ -992,6 +1012,15 @@ export async function benchConversations(
       children.delete(api.child);
     }
 
+    // This machine's floor for the answer's durable append, measured beside the api's files (the api idle).
+    const commitFloor = {
+      afterPause: await durableCommitP50(dataDir, 5),
+      backToBack: await durableCommitP50(dataDir, 0),
+    };
+    log(
+      `conversations: one durable commit 5 ms after the last ${commitFloor.afterPause.toFixed(3)} ms, ` +
+        `back to back ${commitFloor.backToBack.toFixed(3)} ms (p50)`,
+    );
     const chunksLabel = `${Math.round(filled.chunks / 1000)}k chunks`;
     const rows: MetricRow[] = [
       {
@@ -1063,6 +1092,24 @@ export async function benchConversations(
         goal: null,
       },
       {
+        metric: `  api CPU per turn ÷ per gateway call (every thread, info)`,
+        value: cpuMs.turn,
+        unit: 'ms',
+        baseline: cpuMs.gateway,
+        baselineLabel: 'ms gateway',
+        ratio: cpuMs.turn / cpuMs.gateway,
+        goal: null,
+      },
+      {
+        metric: `  reference: one durable commit (WAL, FULL) 5 ms after the last ÷ back to back (info)`,
+        value: commitFloor.afterPause,
+        unit: 'ms',
+        baseline: commitFloor.backToBack,
+        baselineLabel: 'ms back to back',
+        ratio: commitFloor.afterPause / commitFloor.backToBack,
+        goal: null,
+      },
+      {
         metric: `  knowledge search alone p50, POST …/search (info)`,
         value: searchLatency.p50,
         unit: 'ms',
@@ -1117,6 +1164,8 @@ export async function benchConversations(
         gateway: gatewayLatency,
         search: searchLatency,
         addedLatencyP50Ms: Number(added.toFixed(4)),
+        apiCpuMs: cpuMs,
+        durableCommitMs: commitFloor,
         promptWords: { turn: median(promptWords.turn), gateway: median(promptWords.gateway) },
         citationsPerAnswer: median(citations),
         streaming: { turnFirstDelta: deltaLatency, gatewayFirstChunk: chunkLatency, ratio: streamRatio },

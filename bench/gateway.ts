@@ -8,11 +8,11 @@
 // The gateway's two other doors, POST /responses and POST /messages (translated to the same upstream chat
 // completions), are measured in the same rounds against the same direct path, with the same goals.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { Agent, request, type OutgoingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { BENCH_ADMIN_API_KEY, spawnApi, stop } from './api-startup.js';
-import { log, makeTempDir, median, type MetricRow } from './util.js';
+import { cpuSeconds, log, makeTempDir, median, type MetricRow } from './util.js';
 
 export interface GatewayBenchOptions {
   /** dist/apps/api/src/main.js */
@@ -152,14 +152,6 @@ const messagesBody = (model: string, stream: boolean): Buffer =>
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
-/** CPU seconds (user + system, every thread) a process has used so far. */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the parenthesised command name (which may contain spaces): utime and stime are fields 14 and 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Spawns the fake upstream process and reads the port it prints; stdin stays open so it exits with this process. */

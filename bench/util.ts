@@ -1,7 +1,9 @@
 // Small helpers shared by the benchmarks: temp dirs, medians, the result row every benchmark reports, and the
 // event seeding (through the real deciders and SqliteEventStore) that the projection and start-up benchmarks use.
 import type { DomainEvent } from '#kernel';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newId, type Actor } from '#kernel';
@@ -47,6 +49,43 @@ export function median(values: readonly number[]): number {
 export function makeTempDir(label: string): { path: string; remove: () => void } {
   const path = mkdtempSync(join(tmpdir(), `ap-bench-${label}-`));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** CPU seconds (user + system, every thread) a process has used so far. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the parenthesised command name (which may contain spaces): utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * This machine's floor for one durable write: the p50 of single-row commits (WAL, synchronous=FULL, as the event
+ * store appends) into a file in `dir`, `gapMs` after the previous one. A commit that follows an idle pause (a turn's
+ * answer, a few ms after the last write) pays more than one of a back-to-back series: on this kind of VM the fsync's
+ * latency grows with the time the disk was idle.
+ */
+export async function durableCommitP50(dir: string, gapMs: number, commits = 200): Promise<number> {
+  const path = join(dir, `commit-floor-${gapMs}.db`);
+  const db = new DatabaseSync(path);
+  try {
+    db.exec(
+      'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; CREATE TABLE t (id INTEGER PRIMARY KEY, d TEXT)',
+    );
+    const insert = db.prepare('INSERT INTO t (d) VALUES (?)');
+    const row = 'x'.repeat(1_500);
+    const times: number[] = [];
+    for (let i = 0; i < commits; i++) {
+      if (gapMs > 0) await sleep(gapMs);
+      const started = performance.now();
+      insert.run(row);
+      times.push(performance.now() - started);
+    }
+    return median(times);
+  } finally {
+    db.close();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+  }
 }
 
 export const log = (message: string): void => {
