@@ -4,9 +4,8 @@
 //     every 50 ms: the slowest /health answer, and the api's own event-loop delay (nodejs_eventloop_lag_max_seconds).
 // (2) On a fresh api, `incognitoTurns` incognito turns (four at a time) each with an `attachmentBytes` text attachment: the api's RSS
 //     and V8 heap in use before and `settleMs` after, and how many turns the caps refused.
-import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BENCH_ADMIN_API_KEY, spawnApi, stop } from './api-startup.js';
+import { BENCH_ADMIN_API_KEY, memoryOf, spawnApi, stop } from './api-startup.js';
 import { log, makeTempDir, text, type MetricRow } from './util.js';
 
 export interface EventLoopBenchOptions {
@@ -60,8 +59,7 @@ async function withApi<T>(
       .find((l) => l.startsWith(`${name} `));
     return line ? Number(line.split(' ')[1]) : Number.NaN;
   };
-  const rssMb = () =>
-    Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${api.child.pid}/status`, 'utf8'))![1]) / 1024;
+  const rssMb = () => memoryOf(api.child.pid!).rssMb;
   try {
     const space = await post('/spaces', { name: 'Event loop bench' });
     const agent = await post('/agents', { spaceId: space.body.id, name: 'Big turns' });

@@ -1,5 +1,6 @@
-// Small helpers shared by the benchmarks: temp dirs, medians, the result row every benchmark reports, and the
-// event seeding (through the real deciders and SqliteEventStore) that the projection and start-up benchmarks use.
+// Small helpers shared by the benchmarks: temp dirs, medians, the result row every benchmark reports, a process's CPU
+// time, this machine's durable-commit floor, and the event seeding (through the real deciders and SqliteEventStore)
+// that the projection and start-up benchmarks use.
 import type { DomainEvent } from '#kernel';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';

@@ -52,11 +52,12 @@ describe('conversation turn killed mid-answer (e2e, separate process)', () => {
     });
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
     let received = '';
     while (!received.includes('event: conversation')) {
       const chunk = await reader.read();
       if (chunk.done) throw new Error(`the stream ended before its conversation event: ${received}`);
-      received += new TextDecoder().decode(chunk.value);
+      received += decoder.decode(chunk.value, { stream: true });
     }
     // The turns' chat requests, not the memory extraction that follows an answer.
     const chatRequests = () =>
