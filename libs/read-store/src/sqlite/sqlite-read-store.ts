@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import { checkpointInThread } from '#kernel';
+import { checkpointInThread, truncateWal } from '#kernel';
 import {
   decodeCursor,
   encodeCursor,
@@ -234,7 +234,7 @@ export class SqliteReadStore implements ReadStore {
       );
     });
     // A dropped generation may hold what the live one no longer has (a rebuild after an erasure).
-    this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    truncateWal(this.db);
     this.statementCache.clear();
   }
 
@@ -308,7 +308,7 @@ export class SqliteReadStore implements ReadStore {
            DO UPDATE SET position = MAX(position, excluded.position)`,
       ).run(ref.name, ref.generation, checkpoint);
     });
-    if (ops.some(({ op }) => op.kind === 'delete')) this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    if (ops.some(({ op }) => op.kind === 'delete')) truncateWal(this.db);
   }
 
   async checkpoint(ref: ProjectionRef): Promise<number> {

@@ -36,7 +36,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import { ConflictError, checkpointInThread, NotFoundError, ValidationError } from '#kernel';
+import { ConflictError, checkpointInThread, NotFoundError, truncateWal, ValidationError } from '#kernel';
 import {
   assertDimensions,
   assertDocumentChunks,
@@ -1145,7 +1145,7 @@ export class SqliteSearchIndex implements SearchIndex {
    * frame until its next purge; every deletion purges again.
    */
   private purgeWal(): void {
-    if (!this.closed) this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    if (!this.closed) truncateWal(this.db);
   }
 
   private write(work: () => void): void {
