@@ -310,4 +310,38 @@ describe('audit trail and time travel (e2e)', () => {
     for (const path of [`${CORE}/agents/{agentId}`, `${CORE}/spaces/{spaceId}`])
       expect(openapi.body.paths[path]!.get!.parameters!.map((parameter) => parameter.name)).toContain('asOf');
   });
+
+  it("keeps a user's private personal Space out of everyone else's audit, admins included", async () => {
+    const email = `private-${Date.now()}@example.com`;
+    const own = client(api.url, (await issueKey(email)).key);
+    // The personal-space and personal-agent processes follow the registration.
+    await waitUntil(async () =>
+      (
+        await own.get<{ data: { isPersonal: boolean; spaceId: string | null }[] }>(`${CORE}/agents?limit=200`)
+      ).body.data.some((agent) => agent.isPersonal && agent.spaceId !== null),
+    );
+    const agents = await own.get<{ data: { id: string; isPersonal: boolean; spaceId: string }[] }>(
+      `${CORE}/agents?limit=200`,
+    );
+    const personal = agents.body.data.find((agent) => agent.isPersonal)!;
+    const secret = `AUDIT-PRIVATE-${Date.now()}`;
+    expect((await own.put(`${CORE}/agents/${personal.id}/prompt`, { systemPrompt: secret })).status).toBe(
+      200,
+    );
+
+    // Its user reads it; an admin is answered as for an unknown resource, as everywhere else in the API.
+    const mine = await own.get<Page>(`${CORE}/audit?resourceId=${personal.id}`);
+    expect(mine.status).toBe(200);
+    expect(JSON.stringify(mine.body)).toContain(secret);
+    for (const resourceId of [personal.id, personal.spaceId]) {
+      const refused = await admin.get<{ error: { code: string } }>(`${CORE}/audit?resourceId=${resourceId}`);
+      expect([refused.status, refused.body.error.code]).toEqual([404, 'resource_not_found']);
+    }
+    // The whole trail leaves them out too, while it still lists everything else.
+    const whole = await admin.get<Page>(`${CORE}/audit?limit=500`);
+    expect(whole.status).toBe(200);
+    expect(whole.body.data.length).toBeGreaterThan(0);
+    expect(JSON.stringify(whole.body)).not.toContain(secret);
+    expect(whole.body.data.map((entry) => entry.resource.id)).not.toContain(personal.id);
+  });
 });
