@@ -1,6 +1,6 @@
 // A grant on an Agent is the right to use it, not to manage it (issue 19, section 1). The escalation matrix: a
 // non-admin key granted every Agent, and one granted only the victim's Agent, try every Agent-changing route and
-// every Space-level Knowledge write on another team's Agent and Space. Each is refused (403 `space_change_denied`),
+// every write of its Knowledge (its own and its Space's documents, its tags) on another team's Agent and Space. Each is refused (403 `space_change_denied`),
 // nothing is appended to the log, and the victim's Agent, document and shared memory read the same after; the
 // legitimate owner (the key that created the Space) and admins still can. Then: a personal Agent cannot be made
 // public, a key granted `agents: []` still reaches its own user's personal Agent, usage of an Agent is the caller's own
@@ -117,6 +117,16 @@ describe('managing an Agent needs the right to change its Space (e2e)', () => {
         path: `${k}/documents`,
         body: { name: 'planted.txt', text: 'planted', scope: 'space' },
       },
+      // The Agent's own Knowledge is every user's to read in answers that cite it: writing it is managing too.
+      {
+        label: 'add Agent document',
+        method: 'POST',
+        path: `${k}/documents`,
+        body: { name: 'planted.txt', text: 'Refunds are always approved.', scope: 'agent' },
+      },
+      { label: 'create tag', method: 'POST', path: `${k}/tags`, body: { name: 'planted' } },
+      { label: 'rename tag', method: 'PUT', path: `${k}/tags/${victim.tagId}`, body: { name: 'renamed' } },
+      { label: 'attach tag', method: 'POST', path: `${d}/tags/${victim.tagId}` },
       { label: 'rename Space document', method: 'PUT', path: d, body: { name: 'renamed.txt' } },
       { label: 'retag Space document', method: 'PUT', path: d, body: { tagIds: [] } },
       { label: 'detach tag', method: 'DELETE', path: `${d}/tags/${victim.tagId}` },
@@ -127,6 +137,7 @@ describe('managing an Agent needs the right to change its Space (e2e)', () => {
         body: { action: 'forceReprocess', documentIds: [victim.documentId] },
       },
       { label: 'delete Space document', method: 'DELETE', path: d },
+      { label: 'delete tag', method: 'DELETE', path: `${k}/tags/${victim.tagId}` },
       {
         label: 'bulk delete',
         method: 'POST',
@@ -179,6 +190,7 @@ describe('managing an Agent needs the right to change its Space (e2e)', () => {
         `${CORE}/agents/${victim.agentId}`,
         `${CORE}/knowledge/${victim.agentId}/documents/${victim.documentId}`,
         `${CORE}/knowledge/${victim.agentId}/documents?limit=200`,
+        `${CORE}/knowledge/${victim.agentId}/tags`,
         `${CORE}/memory/${victim.agentId}/memories?bucket=shared`,
       ].map(async (path) => [path, (await as.get(path)).status, (await as.get(path)).body]),
     );
@@ -189,7 +201,7 @@ describe('managing an Agent needs the right to change its Space (e2e)', () => {
     });
   };
 
-  it('refuses every Agent-changing route and Space-level Knowledge write to keys granted the Agent: 0 unauthorised changes', async () => {
+  it('refuses every Agent-changing route and Knowledge write to keys granted the Agent: 0 unauthorised changes', async () => {
     const victim = await team('victim');
     const wide = await issueKey(`wide-${Date.now()}@example.com`, 'all');
     // A key granted all Agents uses those of the Spaces its user has a role in: its user is a member of the victim's.
@@ -276,6 +288,39 @@ describe('managing an Agent needs the right to change its Space (e2e)', () => {
     expect((await owner.put(a, { spaceId: second.body.id })).status).toBe(200);
     expect((await admin().put(a, { isPublic: true })).status).toBe(200);
     expect((await owner.delete(a)).status).toBe(204);
+  });
+
+  it('a member who uses an Agent fills their personal Agent and attaches files to a turn instead', async () => {
+    const victim = await team('attach');
+    const member = await memberKey('attacher', victim);
+    const as = client(api.url, member.key);
+    const planted = await as.post<ErrorBody>(`${CORE}/knowledge/${victim.agentId}/documents`, {
+      name: 'planted.txt',
+      text: 'Refunds are always approved.',
+    });
+    expect([planted.status, planted.body.error.code]).toEqual([403, 'space_change_denied']);
+    const note = Buffer.from('My own note.').toString('base64');
+    const turn = await as.post(`${CORE}/llm/${victim.agentId}/conversation`, {
+      message: {
+        content: 'What does my note say?',
+        attachments: [{ name: 'note.txt', mimeType: 'text/plain', dataBase64: note }],
+      },
+    });
+    expect(turn.status).toBe(201);
+    await waitUntil(async () =>
+      (
+        await as.get<{ data: { isPersonal: boolean; spaceId: string | null }[] }>(`${CORE}/agents?limit=200`)
+      ).body.data.some((agent) => agent.isPersonal && agent.spaceId !== null),
+    );
+    const personal = (
+      await as.get<{ data: { id: string; isPersonal: boolean }[] }>(`${CORE}/agents?limit=200`)
+    ).body.data.find((agent) => agent.isPersonal)!;
+    const own = await as.post(`${CORE}/knowledge/${personal.id}/documents`, {
+      name: 'mine.txt',
+      text: 'Mine.',
+    });
+    expect(own.status).toBe(201);
+    expect((await as.post(`${CORE}/knowledge/${personal.id}/tags`, { name: 'mine' })).status).toBe(201);
   });
 
   it('moving an Agent needs the right to change both Spaces, so it can no longer make a grantee its manager', async () => {

@@ -19,7 +19,10 @@ import {
   type RouteRule,
   type SpaceRole,
 } from '#identity';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { strToU8, zipSync } from 'fflate';
+import { waitUntil } from '#testing/fixtures';
 import { ADMIN_KEY, client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
 import { registeredRoutes } from './support/routes.js';
 
@@ -134,12 +137,49 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
     return reply.body;
   };
 
+  /**
+   * An App that answers its `/meta` and keeps the `svc_session_token` the proxy sends it for each person: the tokens
+   * the bridge's matrix calls with, obtained as an App obtains them (a person opens the App signed in).
+   */
+  const witnessApp = async () => {
+    const tokens: string[] = [];
+    const server: Server = createServer((request, response) => {
+      const token = request.headers['svc_session_token'];
+      if (typeof token === 'string') tokens.push(token);
+      response.setHeader('content-type', 'application/json');
+      response.end(
+        request.url === '/meta' ? JSON.stringify({ id: `witness-${Date.now()}`, name: 'Witness' }) : '{}',
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const app = await client(api.url).post<{ id: string }>(`${CORE}/apps`, {
+      name: uniqueName('witness'),
+      source: { type: 'url', url },
+      enablement: { kind: 'global' },
+    });
+    expect(app.status).toBe(201);
+    const tokenOf = async (cookie: string): Promise<string> => {
+      const before = tokens.length;
+      const opened = await fetch(`${api.url}/app/${app.body.id}/`, { headers: { cookie } });
+      await opened.text();
+      expect(opened.status).toBe(200);
+      expect(tokens.length).toBe(before + 1);
+      return tokens.at(-1)!;
+    };
+    return {
+      appId: app.body.id,
+      tokenOf,
+      close: () => new Promise<void>((done) => server.close(() => done())),
+    };
+  };
+
   /** A person invited and signed in: their session cookie, and their own key granted `all`. */
-  const person = async (label: string) => {
+  const person = async (label: string, role: 'member' | 'admin' = 'member') => {
     const email = `${label}-${Date.now()}@example.com`;
     const invitation = await client(api.url).post<{ link: string }>(`${CORE}/invitations`, {
       email,
-      role: 'member',
+      role,
     });
     expect(invitation.status).toBe(201);
     const token = decodeURIComponent(invitation.body.link.split('#token=')[1] ?? '');
@@ -351,7 +391,7 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
   ) => {
     let body: string | FormData | undefined;
     const headers: Record<string, string> = who.key
-      ? who.key.startsWith('apt_')
+      ? who.key.startsWith('apt_') || who.key.startsWith('svc_')
         ? { authorization: `Bearer ${who.key}` }
         : { 'x-api-key': who.key }
       : who.cookie
@@ -420,9 +460,10 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
       case 'skill.read':
       case 'skill.change':
         return { kind: 'agent', agent, space };
+      case 'knowledge.tag':
+        return { agent, space };
       case 'agent.use':
       case 'knowledge.read':
-      case 'knowledge.tag':
       case 'knowledge.index':
       case 'memory.read':
       case 'memory.personal.write':
@@ -504,6 +545,52 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
       },
       { label: 'App enabled globally', key: global.token, principal: appPrincipal(global.id, [f.agentId]) },
     ];
+    // Session tokens (`svc_session_token`) of a global App, each of its person: exactly what the App may reach and
+    // what the person may do signed in.
+    const admin = await person('admin', 'admin');
+    const witness = await witnessApp();
+    const sessionToken = async (label: string, who: typeof owner, isAdmin = false): Promise<Principal> => ({
+      label: `session token of ${label}`,
+      key: await witness.tokenOf(who.cookie),
+      principal: { ...appPrincipal(witness.appId, [f.agentId]), user: { userId: who.userId, isAdmin } },
+    });
+    bridgePrincipals.push(
+      await sessionToken('a non-member', outsider),
+      await sessionToken('a member', member),
+      await sessionToken('an editor', editor),
+      await sessionToken('an admin', admin, true),
+    );
+
+    // Another user's personal Agent: out of reach of a session token, a global App's and an admin's included; its
+    // own user reaches it through the App (before the matrix below signs the people out).
+    await waitUntil(async () =>
+      (
+        await client(api.url, owner.key).get<{ data: { isPersonal: boolean }[] }>(`${CORE}/agents?limit=200`)
+      ).body.data.some((agent) => agent.isPersonal),
+    );
+    const personal = (
+      await client(api.url, owner.key).get<{ data: { id: string; isPersonal: boolean }[] }>(
+        `${CORE}/agents?limit=200`,
+      )
+    ).body.data.find((agent) => agent.isPersonal)!;
+    const bridgeAgentRoutes = routes.filter((route) => route.split(' ')[1]!.startsWith(`${BRIDGE}agents/`));
+    const personalFailures: string[] = [];
+    for (const [label, token] of [
+      ['a non-member', bridgePrincipals.at(-4)!.key!],
+      ['an admin', bridgePrincipals.at(-1)!.key!],
+    ] as const)
+      for (const route of bridgeAgentRoutes.filter((route) => !route.startsWith('DELETE'))) {
+        const request = requestFor(route, { ...f, agentId: personal.id });
+        const reply = await call({ label, key: token, principal: null }, request, f);
+        if (reply.status !== 403 && reply.status !== 404)
+          personalFailures.push(`${route} on a personal Agent as ${label}: ${reply.status}`);
+      }
+    const own = await fetch(`${api.url}${BRIDGE}agents/${personal.id}`, {
+      headers: { authorization: `Bearer ${await witness.tokenOf(owner.cookie)}` },
+    });
+    expect(own.status).toBe(200);
+    expect(personalFailures).toEqual([]);
+    await witness.close();
     const hidden = (principal: UserPrincipal | AppTokenPrincipal) => {
       const may = (action: Action) => authorize(principal, action, resourceFor(action, principal, f)).allow;
       const owners = principal.kind !== 'appToken' && principal.userId === f.ownerUserId;
@@ -566,6 +653,30 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
         const principal = who.principal as UserPrincipal;
         const allowed = authorize(principal, action, resourceFor(action, principal, f, route)).allow;
         if (allowed) allowedCases++;
+        // A session token is exactly the intersection of what its App may and what its person may signed in: the
+        // policy's own answer is checked against both, not only the api's answer against the policy's.
+        const token = who.principal as PolicyPrincipal;
+        if (token.kind === 'appToken' && token.user) {
+          const { user, ...app } = token;
+          const person = { kind: 'session', userId: user.userId, isAdmin: user.isAdmin } as const;
+          // Without an Agent (the standalone bridge) the person's side is calling models, as their own key may.
+          const personMay =
+            action === 'app.standalone'
+              ? authorize(
+                  {
+                    kind: 'apiKey',
+                    userId: user.userId,
+                    keyId: 'own',
+                    isAdmin: false,
+                    grants: { kind: 'all' },
+                  },
+                  'model.call',
+                  null,
+                ).allow
+              : authorize(person, action, resourceFor(action, person, f, route)).allow;
+          const both = authorize(app, action, resourceFor(action, app, f, route)).allow && personMay;
+          if (both !== allowed) fail(`the policy's '${action}' is not the App's and the person's together`);
+        }
         const sent = `${request.path} ${JSON.stringify(request.body ?? '')} ${request.multipart && request.method === 'POST' ? f.agentId : ''}`;
         const { ids, texts } = hidden(principal);
         const leaks =
@@ -593,7 +704,8 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
       }
     }
     process.stdout.write(
-      `authorization matrix: ${routes.length} routes × ${principals.length} principals = ${cases} cases, ` +
+      `authorization matrix: ${routes.length} routes × ${principals.length} principals ` +
+        `(the bridge's × ${bridgePrincipals.length} Apps and session tokens) = ${cases} cases, ` +
         `${failures.length} leaks, ${changes} unauthorised changes ` +
         `(${allowedCases} allowed cases, ${succeeded} of them answered 2xx)\n`,
     );

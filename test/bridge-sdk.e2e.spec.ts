@@ -183,10 +183,11 @@ describe('the bridge SDK from its packed tarball, used by an App (e2e)', () => {
     const origin = { cookie, origin: api.url };
 
     const space = await admin.post<{ id: string }>(`${CORE}/spaces`, { name: 'SDK space' });
-    // The person uses the Space's Agents as its member (Space roles decide what a person reaches).
+    // Space roles decide what a person reaches through an App: an editor uses the Space's Agents and changes their
+    // Knowledge tags (a member's token is refused the tags: the authorization matrix).
     const member = await admin.post(`${CORE}/spaces/${space.body.id}/members`, {
       userId: person.id,
-      role: 'member',
+      role: 'editor',
     });
     expect(member.status).toBe(201);
     const agent = await admin.post<{ id: string }>(`${CORE}/agents`, {

@@ -55,7 +55,7 @@ export const manageDenied = (agent: Pick<AgentView, 'id' | 'spaceId'>): Forbidde
   new ForbiddenError(
     'space_change_denied',
     agent.spaceId
-      ? `this API key may use Agent '${agent.id}' but not manage it: that needs the right to change its Space '${agent.spaceId}'`
+      ? `you may use Agent '${agent.id}' but not manage it: that needs the right to change its Space '${agent.spaceId}'`
       : `only admins manage Agent '${agent.id}'`,
   );
 

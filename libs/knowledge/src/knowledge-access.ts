@@ -1,7 +1,7 @@
-// Who may read and change what in an Agent's Knowledge (the rule is the policy's `knowledge.write`; this loads what it
-// needs): the Agent (the caller must be granted it), the documents it
-// reaches (its own, its Space's, Global), the ones the caller may change (Agent-level ones: whoever uses the Agent;
-// Space-level ones: whoever manages the Agent, i.e. may change its Space; Global ones: admins only), its tags.
+// Who may read and change what in an Agent's Knowledge (the rules are the policy's `knowledge.write` and
+// `knowledge.tag`; this loads what they need): the Agent (the caller must be granted it), the documents it reaches
+// (its own, its Space's, Global), the ones the caller may change (Agent-level and Space-level ones: whoever manages
+// the Agent, since every user of it reads them; Global ones: admins only), its tags (changed by its managers).
 // Tags are per Agent, also on shared documents: a Space or Global document may carry the tags of several Agents,
 // and each Agent sees, sets and removes only its own there (another Agent's tag ids are never shown to it).
 import { Inject, Injectable } from '@nestjs/common';
@@ -28,18 +28,32 @@ export class KnowledgeAccess {
   }
 
   /**
-   * The Agent a write goes through, as `agent` loads it; null for the platform (a process manager cascading a
+   * The Agent a write goes through, as `agent` (or, `tagging` its tag set, `taggableAgent`) loads it; null for the
+   * platform (a process manager cascading a
    * deletion), which acts through no Agent and on the log, where the read models may no longer hold the Agent (a
    * replay): the policy is asked for its strictest case (`knowledge.write` on a Global document), and the decider
    * says whether there is anything to do.
    */
-  async actingAgent(agentId: string | null, who: PrincipalOrCaller): Promise<AgentView | null> {
-    if (agentId !== null && asPrincipal(who).kind !== 'platform') return this.agent(agentId, who);
+  async actingAgent(
+    agentId: string | null,
+    who: PrincipalOrCaller,
+    tagging = false,
+  ): Promise<AgentView | null> {
+    if (agentId !== null && asPrincipal(who).kind !== 'platform')
+      return tagging ? this.taggableAgent(agentId, who) : this.agent(agentId, who);
     const unscoped = { id: agentId ?? '', isPersonal: false, ownerUserId: null, spaceId: null };
     const decision = authorize(who, 'knowledge.write', { agent: unscoped, space: null, scope: 'global' });
     if (!decision.allow)
       throw new ForbiddenError(decision.reason, 'only the platform changes Knowledge through no Agent');
     return null;
+  }
+
+  /** The Agent whose tag set the principal changes: one it manages (`knowledge.tag`). */
+  async taggableAgent(agentId: string, who: PrincipalOrCaller): Promise<AgentView> {
+    const agent = await this.agent(agentId, who);
+    const space = agent.spaceId ? await this.space(agent.spaceId) : null;
+    if (!authorize(who, 'knowledge.tag', { agent, space }).allow) throw manageDenied(agent);
+    return agent;
   }
 
   async visibleDocument(agent: AgentView, documentId: string): Promise<DocumentView> {
@@ -89,9 +103,12 @@ export class KnowledgeAccess {
     for (const tagId of tagIds) await this.agentTag(agent.id, tagId, 'tagIds');
   }
 
-  /** The owner a new document of this scope gets: the Agent, its Space (its managers), or Global (admins only). */
+  /** The owner a new document of this scope gets: the Agent or its Space (their managers), or Global (admins only). */
   async ownerFor(agent: AgentView, scope: DocumentScope, who: PrincipalOrCaller): Promise<string> {
-    if (scope === 'agent') return agent.id;
+    if (scope === 'agent') {
+      await this.requireWrite(agent, scope, who, '');
+      return agent.id;
+    }
     if (scope === 'space') {
       if (!agent.spaceId)
         throw new ValidationError('agent_has_no_space', `Agent '${agent.id}' is not in a Space`, 'scope');
@@ -109,7 +126,6 @@ export class KnowledgeAccess {
     who: PrincipalOrCaller,
     globalMessage: string,
   ): Promise<void> {
-    if (scope === 'agent') return;
     const space = agent.spaceId ? await this.space(agent.spaceId) : null;
     const decision = authorize(who, 'knowledge.write', { agent, space, scope });
     if (decision.allow) return;

@@ -7,7 +7,7 @@
 // those), and an Agent with a Skill named as one of a Space's does not move into it; duplicates are 409
 // `skill_name_taken`.
 import { Inject, Injectable } from '@nestjs/common';
-import { accessibleAgent, AGENTS, type AgentView } from '#agents';
+import { accessibleAgent, AGENTS, manageDenied, type AgentView } from '#agents';
 import { authorize, type Principal, type SkillPlace } from '#identity';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#kernel';
 import { findAll, READ_STORE, type Filter, type ReadStore } from '#read-store';
@@ -83,19 +83,13 @@ export class SkillAccess {
       if (!authorize(principal, 'skill.read', place).allow) throw new NotFoundError('Space', space.id);
       const decision = authorize(principal, 'skill.change', place);
       if (!decision.allow)
-        throw new ForbiddenError(decision.reason, `this API key may not change Space '${space.id}'`);
+        throw new ForbiddenError(decision.reason, `you may not change Space '${space.id}'`);
       return;
     }
     const agent = await this.agent(placement.agentId, principal);
     const space = agent.spaceId ? await this.readStore.reader<SpaceView>(SPACES).get(agent.spaceId) : null;
     const decision = authorize(principal, 'skill.change', { kind: 'agent', agent, space: space ?? null });
-    if (!decision.allow)
-      throw new ForbiddenError(
-        decision.reason,
-        agent.spaceId
-          ? `this API key may use Agent '${agent.id}' but not manage it: that needs the right to change its Space '${agent.spaceId}'`
-          : `only admins manage Agent '${agent.id}'`,
-      );
+    if (!decision.allow) throw manageDenied(agent);
   }
 
   /** The Skill, if the principal sees it; 404 otherwise. */

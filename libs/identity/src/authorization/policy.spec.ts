@@ -141,9 +141,12 @@ describe('the authorization policy', () => {
     expect(authorize(key({ isAdmin: true }), 'space.change', teamSpace)).toEqual(ALLOW);
   });
 
-  it('Knowledge: Agent documents by users of the Agent, Space documents by its managers, Global by admins', () => {
+  it("Knowledge: the Agent's and its Space's documents by its managers, Global by admins", () => {
     const at = (scope: 'agent' | 'space' | 'global') => ({ agent: teamAgent, space: memberSpace, scope });
-    expect(authorize(key(), 'knowledge.write', at('agent'))).toEqual(ALLOW);
+    expect(authorize(key(), 'knowledge.write', at('agent'))).toEqual(denied('space_change_denied'));
+    expect(
+      authorize(key({ keyId: 'key_owner', userId: 'usr_owner' }), 'knowledge.write', at('agent')),
+    ).toEqual(ALLOW);
     expect(authorize(key(), 'knowledge.write', at('space'))).toEqual(denied('space_change_denied'));
     expect(
       authorize(key({ keyId: 'key_owner', userId: 'usr_owner' }), 'knowledge.write', at('space')),
@@ -255,6 +258,53 @@ describe('the authorization policy', () => {
 
     const platform = { kind: 'platform', process: 'space-deletion' } as const;
     expect(authorize(platform, 'agent.manage', { agent: teamAgent, space: null })).toEqual(ALLOW);
+  });
+
+  it('a session token is exactly what its App may reach and what its person may do signed in', () => {
+    const app = { kind: 'appToken', appId: 'app_1', allowlist: ['agt_t'] } as const;
+    const as = (userId: string, isAdmin = false) => ({ ...app, user: { userId, isAdmin } });
+    // usr_1 is a member of the Agent's Space; usr_2 has no role in it; an admin uses every shared Agent.
+    expect(authorize(as('usr_1'), 'agent.use', teamAgent)).toEqual(ALLOW);
+    expect(authorize(as('usr_2'), 'agent.use', teamAgent)).toEqual(denied('agent_access_denied'));
+    expect(authorize(as('usr_9', true), 'agent.use', teamAgent)).toEqual(ALLOW);
+    expect(authorize(as('usr_2'), 'knowledge.read', teamAgent)).toEqual(denied('agent_access_denied'));
+    // Nor does the App's allowlist widen: an admin's token for an App not enabled for the Agent reaches nothing.
+    expect(authorize({ ...as('usr_9', true), allowlist: [] }, 'agent.use', teamAgent)).toEqual(
+      denied('agent_access_denied'),
+    );
+    const inSpace = { agent: teamAgent, space: memberSpace };
+    // Tagging the Agent's Knowledge: the App alone may (the bridge's tag operations), a person only as its manager.
+    expect(authorize(app, 'knowledge.tag', inSpace)).toEqual(ALLOW);
+    expect(authorize(as('usr_1'), 'knowledge.tag', inSpace)).toEqual(denied('space_change_denied'));
+    expect(authorize(as('usr_2'), 'knowledge.tag', inSpace)).toEqual(denied('agent_access_denied'));
+    expect(authorize(as('usr_owner'), 'knowledge.tag', inSpace)).toEqual(ALLOW);
+    expect(authorize(as('usr_1'), 'knowledge.write', { ...inSpace, scope: 'agent' })).toEqual(
+      denied('space_change_denied'),
+    );
+  });
+
+  it("writing an Agent's own Knowledge is managing it: a member who uses it reads, never writes", () => {
+    const member = key({ userId: 'usr_1' });
+    const owner = key({ keyId: 'key_x', userId: 'usr_owner' });
+    const agentScope = { agent: teamAgent, space: memberSpace, scope: 'agent' } as const;
+    expect(authorize(member, 'knowledge.read', teamAgent)).toEqual(ALLOW);
+    expect(authorize(member, 'knowledge.write', agentScope)).toEqual(denied('space_change_denied'));
+    expect(authorize(member, 'knowledge.tag', { agent: teamAgent, space: memberSpace })).toEqual(
+      denied('space_change_denied'),
+    );
+    expect(authorize(owner, 'knowledge.write', agentScope)).toEqual(ALLOW);
+    expect(authorize(owner, 'knowledge.tag', { agent: teamAgent, space: memberSpace })).toEqual(ALLOW);
+    // One's personal Agent is one's own to fill.
+    expect(authorize(member, 'knowledge.write', { agent: personal, space: null, scope: 'agent' })).toEqual(
+      ALLOW,
+    );
+    expect(
+      authorize(key({ userId: 'usr_2' }), 'knowledge.write', {
+        agent: personal,
+        space: null,
+        scope: 'agent',
+      }),
+    ).toEqual(denied('agent_access_denied'));
   });
 
   it("lets the platform do what its process managers send, and nothing that is a user's own", () => {

@@ -24,20 +24,28 @@
 //   role in; an API key those its user reaches (an admin user: all, whether or not the key is an admin key) that its
 //   grants allow (`all`, or the Agents it lists): a listed Agent of a Space its user has no role in stays out of
 //   reach, and removing the user from the Space ends its keys' use at once. Using an Agent (reading it, talking to it,
-//   its Knowledge, one's own memories and usage) needs only that; managing it (settings, prompt, moving, publishing,
-//   deleting, its shared memory, its Space's Knowledge, its Skills) needs editor in its Space (admins always; a
-//   personal Agent its own user only; an Agent without a Space admins only). Every loader reads the Agent's Space
+//   reading its Knowledge, one's own memories and usage) needs only that; managing it (settings, prompt, moving,
+//   publishing, deleting, its shared memory, writing or tagging its own and its Space's Knowledge, its Skills) needs
+//   editor in its Space (admins always; a personal Agent its own user only; an Agent without a Space admins only):
+//   what one user writes there, every other user reads. Every loader reads the Agent's Space
 //   with it (`space`): an Agent without its Space read is nobody's to use through a role (deny by default).
 // - Creating shared Spaces: the instance setting lists the roles allowed (none set: everyone); admins always.
 // - Instance-wide things (instance settings, API keys, users, every user's usage, the knowledge index, Global documents, DEFAULT
 //   Skills): admins only.
 // - A session (a person signed in) is its user: the Agents of the Spaces they have a role in, their personal Agent,
 //   admin rights if an admin. An App token uses the Agents of its allowlist (standalone: none; a global App's
-//   allowlist holds personal Agents too), with the person of a `svc_session_token` narrowing it to what that person
-//   may use; it manages nothing and owns nothing. An embed visitor uses the one public Agent it visits; the platform
+//   allowlist holds personal Agents too) and tags their Knowledge (the bridge), and manages nothing else; a
+//   `svc_session_token` is exactly the intersection of what its App may reach and what its person may do signed in. An embed visitor uses the one public Agent it visits; the platform
 //   (process managers) may do what an admin may, except what is a user's own (memories, usage, one's user).
 import type { AgentAccess } from '../api-key.events.js';
-import { asPrincipal, type ApiKeyPrincipal, type Principal, type PrincipalOrCaller } from './principal.js';
+import {
+  asPrincipal,
+  type ApiKeyPrincipal,
+  type AppTokenPrincipal,
+  type Principal,
+  type PrincipalOrCaller,
+  type SessionPrincipal,
+} from './principal.js';
 
 /** A member's role in a Space, weakest first. */
 export const SPACE_ROLES = ['member', 'editor', 'owner'] as const;
@@ -141,10 +149,13 @@ export interface Resources {
   'prompt.change': SpaceOwnership;
   /** Read an Agent's Knowledge (its own, its Space's and Global documents). */
   'knowledge.read': AgentOwnership;
-  /** Add, change, tag, delete or re-process a document of this scope through this Agent. */
+  /**
+   * Add, change, tag, delete or re-process a document of this scope through this Agent: managing it (its own and its
+   * Space's documents), admins (Global ones).
+   */
   'knowledge.write': AgentInSpace & { readonly scope: KnowledgeScope };
-  /** Create, rename, delete the Agent's own tags (tags are per Agent, also on shared documents). */
-  'knowledge.tag': AgentOwnership;
+  /** Create, rename, delete the Agent's own tags (tags are per Agent, also on shared documents): managing it. */
+  'knowledge.tag': AgentInSpace;
   /** Build, rebuild or cancel the Agent's summary index (derived from what it reads). */
   'knowledge.index': AgentOwnership;
   /** Read one's own memories and the Agent's shared ones. */
@@ -302,10 +313,10 @@ function mayUseAgent(principal: Principal, agent: AgentOwnership): boolean {
       if (agent.isPersonal) return agent.ownerUserId === principal.userId;
       return principal.isAdmin || memberOfAgentSpace(principal, agent);
     case 'appToken':
-      // The allowlist decides (a global App's holds every Agent, personal ones included: spec, Apps rule 3); a
-      // session token is also its person's: another user's personal Agent stays out of reach.
+      // The allowlist decides for the App (a global App's holds every Agent, personal ones included: spec, Apps rule
+      // 3); a session token is exactly what the App may reach and its person may use, as that person signed in.
       if (principal.allowlist === 'standalone' || !principal.allowlist.includes(agent.id)) return false;
-      return !agent.isPersonal || !principal.user || agent.ownerUserId === principal.user.userId;
+      return !principal.user || mayUseAgent(personOf(principal.user), agent);
     case 'embedVisitor':
       return !agent.isPersonal && agent.isPublic === true && principal.agentId === agent.id;
     case 'platform':
@@ -314,6 +325,13 @@ function mayUseAgent(principal: Principal, agent: AgentOwnership): boolean {
       return false;
   }
 }
+
+/** The person of a `svc_session_token`, as their own session: what they may do through an App is never more. */
+const personOf = (user: NonNullable<AppTokenPrincipal['user']>): SessionPrincipal => ({
+  kind: 'session',
+  userId: user.userId,
+  isAdmin: user.isAdmin,
+});
 
 const isAdmin = (principal: Principal): boolean =>
   principal.kind === 'platform' ||
@@ -356,6 +374,20 @@ function mayManageAgent(principal: Principal, resource: AgentInSpace): boolean {
   if (!mayUseAgent(principal, inItsSpace(resource))) return false;
   if (agent.isPersonal || isAdmin(principal)) return true;
   return space !== null && space.id === agent.spaceId && mayChangeContent(principal, space);
+}
+
+/**
+ * Writing an Agent's Knowledge (its documents, their tags, its tag set) is managing the Agent: every user of it reads
+ * what is written there, in answers that cite it. An App token writes the Knowledge of the Agents on its allowlist
+ * (the admin who registered it allowed that: the bridge's tag operations); through a session token only when its
+ * person manages the Agent too.
+ */
+function mayWriteAgentKnowledge(principal: Principal, resource: AgentInSpace): boolean {
+  if (principal.kind !== 'appToken') return mayManageAgent(principal, resource);
+  return (
+    mayUseAgent(principal, inItsSpace(resource)) &&
+    (!principal.user || mayManageAgent(personOf(principal.user), resource))
+  );
 }
 
 function mayChangeMembership(principal: Principal, change: MembershipChange): Decision {
@@ -431,9 +463,12 @@ const RULES: { readonly [A in Action]: Rule<A> } = {
     if (resource.scope === 'global') return allowIf(isAdmin(principal), 'admin_required');
     if (resource.scope === 'space')
       return allowIf(mayManageAgent(principal, resource), 'space_change_denied');
-    return ALLOW;
+    return allowIf(mayWriteAgentKnowledge(principal, resource), 'space_change_denied');
   },
-  'knowledge.tag': (principal, agent) => allowIf(mayUseAgent(principal, agent), 'agent_access_denied'),
+  'knowledge.tag': (principal, resource) =>
+    !mayUseAgent(principal, inItsSpace(resource))
+      ? deny('agent_access_denied')
+      : allowIf(mayWriteAgentKnowledge(principal, resource), 'space_change_denied'),
   'knowledge.index': (principal, agent) => allowIf(mayUseAgent(principal, agent), 'agent_access_denied'),
   'memory.read': (principal, agent) =>
     allowIf(isUser(principal) && mayUseAgent(principal, agent), 'agent_access_denied'),

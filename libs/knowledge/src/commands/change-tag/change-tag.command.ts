@@ -27,7 +27,7 @@ export class ChangeTagHandler implements ICommandHandler<ChangeTag> {
   ) {}
 
   async execute({ agentId, tagId, change, context, principal }: ChangeTag): Promise<WriteResult> {
-    await this.access.agent(agentId, principal);
+    await this.access.taggableAgent(agentId, principal);
     await this.access.agentTag(agentId, tagId);
     const result = await this.aggregates.decide(
       tagStreamId(tagId),

@@ -27,7 +27,7 @@ export class CreateTagHandler implements ICommandHandler<CreateTag> {
   ) {}
 
   async execute({ agentId, name, color, context, principal }: CreateTag): Promise<WriteResult> {
-    await this.access.agent(agentId, principal);
+    await this.access.taggableAgent(agentId, principal);
     const tagId = newEntityId(context, 'tag');
     const result = await this.aggregates.decide(
       tagStreamId(tagId),

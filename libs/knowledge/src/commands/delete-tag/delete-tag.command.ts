@@ -29,7 +29,7 @@ export class DeleteTagHandler implements ICommandHandler<DeleteTag> {
   ) {}
 
   async execute({ agentId, tagId, reason, context, principal }: DeleteTag): Promise<WriteResult> {
-    const agent = await this.access.actingAgent(agentId, principal);
+    const agent = await this.access.actingAgent(agentId, principal, true);
     if (agent) await this.access.agentTag(agentId, tagId);
     const result = await this.aggregates.decide(
       tagStreamId(tagId),
