@@ -100,32 +100,39 @@ if (!availability.available) {
       for (const id of ids) await sandbox.destroy(id);
     });
 
-    it('six parallel runs of six users with a global limit of 2 queue: at most 2 at once', async () => {
+    // What the queue promises, asserted as it decides (a slot is taken when a run is asked for, synchronously) and
+    // checked against the stamps from inside the runs: never more at once than the limits. How many runs the
+    // scheduler happened to overlap is not asserted: on a busy machine a sandbox may start after another ended.
+    it('six parallel runs of six users with a global limit of 2 queue: never more than 2 at once', async () => {
       const slots = new RunSlots({ global: 2, perUser: 2, maxQueued: 10, maxWaitMs: 60_000 });
-      const results = await Promise.all(
-        ids.map((id, i) => slots.withSlot(`user-${i}`, never(), () => sandbox.run(id, stamped, never()))),
+      const runs = ids.map((id, i) =>
+        slots.withSlot(`user-${i}`, never(), () => sandbox.run(id, stamped, never())),
       );
+      expect(slots.load).toEqual({ running: 2, queued: 4 });
+      const results = await Promise.all(runs);
       for (const result of results) expect(result.exitCode).toBe(0);
       const most = maxOverlap(results);
       console.log(
         `six parallel runs, global limit 2: at most ${most} ran at once (stamps from inside the runs)`,
       );
-      expect(most).toBe(2);
+      expect(most).toBeLessThanOrEqual(2);
+      expect(slots.load).toEqual({ running: 0, queued: 0 });
     }, 60_000);
 
-    it('five parallel runs of one user with a per-user limit of 2 queue, while another user runs', async () => {
+    it('five parallel runs of one user with a per-user limit of 2 queue, and do not hold up another user', async () => {
       const slots = new RunSlots({ global: 8, perUser: 2, maxQueued: 10, maxWaitMs: 60_000 });
       const mine = ids
         .slice(0, 5)
         .map((id) => slots.withSlot('one-user', never(), () => sandbox.run(id, stamped, never())));
-      const longer = { language: 'shell' as const, code: stamped.code.replace('sleep 1', 'sleep 4') };
-      const other = slots.withSlot('other-user', never(), () => sandbox.run(ids[5]!, longer, never()));
+      expect(slots.load).toEqual({ running: 2, queued: 3 });
+      // The other user's run starts at once, beside the user's two, not behind the user's three waiting ones.
+      const other = slots.withSlot('other-user', never(), () => sandbox.run(ids[5]!, stamped, never()));
+      expect(slots.load).toEqual({ running: 3, queued: 3 });
       const [results, theirs] = await Promise.all([Promise.all(mine), other]);
+      for (const result of [...results, theirs]) expect(result.exitCode).toBe(0);
       const most = maxOverlap(results);
       console.log(`five parallel runs of one user, per-user limit 2: at most ${most} at once`);
-      expect(most).toBe(2);
-      // The other user's run (4 s) was not queued behind them: it overlapped the user's runs.
-      expect(maxOverlap([...results, theirs])).toBe(3);
+      expect(most).toBeLessThanOrEqual(2);
     }, 60_000);
   });
 }

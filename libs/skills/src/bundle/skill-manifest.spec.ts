@@ -170,11 +170,11 @@ describe('SKILL.md frontmatter', () => {
       const name = String.fromCharCode(97 + i);
       levels.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(',')}]`);
     }
-    const started = Date.now();
+    // Refused by the parser's alias count before anything is expanded (a billion strings would never return): the
+    // refusal's reason says so; no wall-clock bound, which a loaded machine could miss.
     const error = parseRefusal(skill(`name: a\ndescription: d\nmetadata:\n  ${levels.join('\n  ')}`));
     expect(error).toMatchObject({ code: 'invalid_frontmatter', param: 'file' });
     expect(error.message).toContain('resource exhaustion');
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it('reads a few aliases', () => {
