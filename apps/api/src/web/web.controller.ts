@@ -73,7 +73,7 @@ export class WebController {
     this.page(reply, '/index.html', chatCsp(this.config.apps.appOrigin, instance));
   }
 
-  /** The invitation link of the mail and the password reset link: pages of the app, open without a session. */
+  /** The app's routes, the links of the invitation and password reset mails among them (the token is the key). */
   @Get(['/', 'sign-in', 'memories', 'developer', 'usage', 'admin', 'invitations/accept', 'password-reset'])
   app(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     this.appPage(request, reply);
