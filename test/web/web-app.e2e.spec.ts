@@ -249,7 +249,12 @@ describeBrowser('web app in Chromium (e2e)', () => {
     const contentPath = `${CORE}/knowledge/${agentId}/documents/doc_missing/download`;
     const requested: string[] = [];
     const record = (request: { url(): string }) => requested.push(new URL(request.url()).pathname);
+    const refusedByCsp: string[] = [];
+    const watchCsp = (message: { text(): string }) => {
+      if (message.text().includes('Content Security Policy')) refusedByCsp.push(message.text());
+    };
     page.on('request', record);
+    page.on('console', watchCsp);
     try {
       upstream.reset();
       upstream.set({ reply: `Data: ![](${appPath}) and a chart: ![chart](${contentPath})`, chunkDelayMs: 0 });
@@ -262,10 +267,13 @@ describeBrowser('web app in Chromium (e2e)', () => {
       await page.waitForLoadState('networkidle');
       await screenshot(page, 'chat-app-image-as-link');
       expect(requested.filter((path) => path.startsWith('/app/'))).toEqual([]);
-      // The content route's image was fetched: the page's CSP lets exactly those through.
+      // The content route's image is asked for and the CSP refuses nothing (Chromium reports a blocked load as a request
+      // too, and says so on the console): the page's CSP lets exactly those through.
       expect(requested).toContain(contentPath);
+      expect(refusedByCsp).toEqual([]);
     } finally {
       page.off('request', record);
+      page.off('console', watchCsp);
     }
   });
 
