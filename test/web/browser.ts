@@ -56,12 +56,15 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
 
 export const PASSWORD = 'a long enough passphrase';
 
-/** An admin invites `email`; the person accepts with PASSWORD (through the API: the mail's link is not the subject). */
+/**
+ * An admin invites `email`; the person accepts with PASSWORD (through the API: the mail's link is not the subject) and
+ * is signed in: `cookie` is their session's `ap_session=…`.
+ */
 export async function invitedPerson(
   base: string,
   email: string,
   { role = 'member', name = 'Bo Berg' }: { role?: 'member' | 'admin'; name?: string } = {},
-): Promise<{ userId: string }> {
+): Promise<{ userId: string; cookie: string }> {
   const admin = client(base, ADMIN_KEY);
   const invitation = await admin.post<{ link: string }>(`${CORE}/invitations`, { email, role });
   if (invitation.status !== 201) throw new Error(`invitation: ${invitation.status}`);
@@ -72,7 +75,9 @@ export async function invitedPerson(
     password: PASSWORD,
   });
   if (accepted.status >= 300) throw new Error(`accept: ${accepted.status} ${JSON.stringify(accepted.body)}`);
-  return { userId: accepted.body.id };
+  const cookie = /ap_session=[A-Za-z0-9_-]+/.exec(accepted.headers.get('set-cookie') ?? '')?.[0];
+  if (!cookie) throw new Error('accept: no session cookie');
+  return { userId: accepted.body.id, cookie };
 }
 
 /** Signs in through the sign-in page. */

@@ -1,8 +1,9 @@
 // The web app in a real Chromium (Debian `chromium`, driven by playwright-core) against the real api and a fake
 // OpenAI-compatible upstream: a person invited by the admin signs in, uploads a document, watches an answer stream,
 // opens citation [1] and sees the passage, presses Stop and the upstream sees the request cancelled, switches to
-// German; `/chat/{agentId}` redirects to the Space route; a remote Markdown image is never fetched; axe-core finds no
-// serious or critical violation on the sign-in and chat pages; every page carries the strict CSP.
+// German; `/chat/{agentId}` redirects to the Space route; a remote Markdown image, or one of the instance's that is not a
+// content route (an App's), is never fetched; axe-core finds no serious or critical violation on the sign-in and chat
+// pages; every page carries the strict CSP.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -100,7 +101,7 @@ describeBrowser('web app in Chromium (e2e)', () => {
     const csp = home.headers.get('content-security-policy')!;
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("connect-src 'self'");
-    expect(csp).toContain("img-src 'self' data:");
+    expect(csp).toContain(`img-src ${api.url}${CORE}/knowledge/ ${api.url}${CORE}/llm/;`);
     expect(csp).not.toContain('unsafe-inline');
     await home.text();
     const route = await fetch(`${api.url}/space/${spaceId}/agent/${agentId}`);
@@ -240,6 +241,39 @@ describeBrowser('web app in Chromium (e2e)', () => {
       expect(hits).toEqual([]);
     } finally {
       await new Promise((resolve) => listener.close(resolve));
+    }
+  });
+
+  it("a same-origin image outside the content routes (an App's) is a link and never requested; a content route's is shown", async () => {
+    const appPath = `/app/app_${Date.now().toString(36)}/x?d=secret`;
+    const contentPath = `${CORE}/knowledge/${agentId}/documents/doc_missing/download`;
+    const requested: string[] = [];
+    const record = (request: { url(): string }) => requested.push(new URL(request.url()).pathname);
+    const refusedByCsp: string[] = [];
+    const watchCsp = (message: { text(): string }) => {
+      if (message.text().includes('Content Security Policy')) refusedByCsp.push(message.text());
+    };
+    page.on('request', record);
+    page.on('console', watchCsp);
+    try {
+      upstream.reset();
+      upstream.set({ reply: `Data: ![](${appPath}) and a chart: ![chart](${contentPath})`, chunkDelayMs: 0 });
+      await page.getByLabel('Message', { exact: true }).fill('Show me the data.');
+      await page.getByRole('button', { name: 'Send' }).click();
+      const link = page.locator(`.markdown a.remote-image[href="${appPath}"]`).last();
+      await link.waitFor();
+      expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+      await page.locator(`.markdown img[src="${contentPath}"]`).last().waitFor({ state: 'attached' });
+      await page.waitForLoadState('networkidle');
+      await screenshot(page, 'chat-app-image-as-link');
+      expect(requested.filter((path) => path.startsWith('/app/'))).toEqual([]);
+      // The content route's image is asked for and the CSP refuses nothing (Chromium reports a blocked load as a request
+      // too, and says so on the console): the page's CSP lets exactly those through.
+      expect(requested).toContain(contentPath);
+      expect(refusedByCsp).toEqual([]);
+    } finally {
+      page.off('request', record);
+      page.off('console', watchCsp);
     }
   });
 

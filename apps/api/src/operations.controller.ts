@@ -45,7 +45,29 @@ const DOCS_PAGE = `<!doctype html>
 <body><div id="docs"></div><script src="/api/v1/core/docs/swagger-ui-bundle.js"></script>
 <script src="/api/v1/core/docs/init.js"></script></body></html>`;
 
-const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/api/v1/core/openapi.json', dom_id: '#docs', persistAuthorization: true });`;
+// A key pasted into "Authorize" lives as long as the tab: persisted, it would stay in localStorage for any script
+// of the origin (and any later visitor of the browser profile) to read.
+const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/api/v1/core/openapi.json', dom_id: '#docs', persistAuthorization: false });`;
+
+// The docs page holds a pasted API key: no other site may frame it (clickjacking the "Authorize" dialog), it runs
+// only its own scripts, and talks only to this instance. Swagger UI sets inline styles and draws icons as data: images.
+const DOCS_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const docsHeaders = (reply: FastifyReply): void =>
+  void reply
+    .header('content-security-policy', DOCS_CSP)
+    .header('x-frame-options', 'DENY')
+    .header('x-content-type-options', 'nosniff');
 
 @Public()
 @Controller()
@@ -177,12 +199,14 @@ export class OperationsController implements OnApplicationBootstrap {
 
   @Get('api/v1/core/docs')
   @Header('content-type', 'text/html; charset=utf-8')
-  docs() {
+  docs(@Res({ passthrough: true }) reply: FastifyReply) {
+    docsHeaders(reply);
     return DOCS_PAGE;
   }
 
   @Get('api/v1/core/docs/:asset')
   docsAsset(@Param('asset') asset: string, @Res({ passthrough: true }) reply: FastifyReply) {
+    docsHeaders(reply);
     if (asset === 'init.js') {
       void reply.type('application/javascript; charset=utf-8');
       return DOCS_INIT;

@@ -1,6 +1,7 @@
 // The web app: sign-in, the navigation (Spaces, the private one first, and their Agents), the chat route
 // `/space/{spaceId}/agent/{agentId}` (`/chat/{agentId}` redirects to it), memories, Knowledge and embed settings,
-// Developer Settings and usage. Served by the api under `/` with a strict CSP: no inline script, same-origin fetches.
+// Developer Settings and usage; the pages the mails link to (an invitation, a password reset), open without a session.
+// Served by the api under `/` with a strict CSP: no inline script, same-origin fetches.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import './styles.css';
@@ -14,6 +15,7 @@ import { Memories } from './pages/memories';
 import { AgentSettings } from './pages/agent-settings';
 import { Developer } from './pages/developer';
 import { Admin } from './pages/admin';
+import { AcceptInvitation, PasswordReset } from './pages/mail-links';
 import { lazy } from './lazy';
 
 // Pages a chat does not need load on first use (chunks of their own, outside the chat page's JavaScript budget).
@@ -33,7 +35,7 @@ function NotFound() {
   );
 }
 
-/** `/chat/{agentId}`: the Agent's Space looked up, then the Space route (404 for an Agent one may not use). */
+/** `/chat/{agentId}` opened before signing in (the api redirects a person who may use the Agent): the same look-up. */
 function ChatRedirect({ agentId }: { agentId: string }) {
   const [missing, setMissing] = useState(false);
   useEffect(() => {
@@ -206,6 +208,25 @@ function App() {
     setMe(null);
     navigate('/sign-in');
   };
+  // The mails' links work signed in or not: the link is the credential.
+  if (location.pathname === '/invitations/accept')
+    return (
+      <main id="main">
+        <AcceptInvitation
+          onAccepted={() => {
+            navigate('/', true);
+            void load();
+          }}
+          languageSwitch={<LanguageSwitch me={null} />}
+        />
+      </main>
+    );
+  if (location.pathname === '/password-reset')
+    return (
+      <main id="main">
+        <PasswordReset languageSwitch={<LanguageSwitch me={null} />} />
+      </main>
+    );
   if (me === undefined) return <p class="page">{t('loading')}</p>;
   if (me === null)
     return (

@@ -1,18 +1,12 @@
-// Markdown made safe by construction: marked renders, DOMPurify sanitises, and every image that is not the
-// instance's own becomes a link (never fetched: a prompt-injected answer cannot exfiltrate through an image URL);
+// Markdown made safe by construction: marked renders, DOMPurify sanitises, and every image that is not a file of the
+// instance's content routes becomes a link (never fetched: a prompt-injected answer cannot exfiltrate through an image
+// URL, nor make the viewer's browser call an App with their cookie);
 // links open in a new tab with rel="noopener noreferrer". Citation markers `[n]` become buttons.
 import { Marked } from 'marked';
 import DOMPurify from 'dompurify';
+import { isContentImage } from './content-images';
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
-
-const sameOrigin = (url: string): boolean => {
-  try {
-    return new URL(url, location.href).origin === location.origin;
-  } catch {
-    return false;
-  }
-};
 
 DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   if (node.tagName === 'A') {
@@ -32,7 +26,7 @@ export function renderMarkdown(text: string): string {
   });
   for (const image of Array.from(template.content.querySelectorAll('img'))) {
     const src = image.getAttribute('src') ?? '';
-    if (sameOrigin(src) && !/^\s*data:/i.test(src)) continue;
+    if (isContentImage(src, location.href)) continue;
     const link = document.createElement('a');
     link.href = src;
     link.textContent = image.getAttribute('alt') || src;

@@ -15,11 +15,23 @@ describe('embed origins', () => {
   });
 
   it("the app's pages frame the App views from the App origin only: APP_ORIGIN, else the instance itself", () => {
-    expect(chatCsp(null)).toContain("frame-src 'self';");
-    expect(chatCsp('https://apps.example.com')).toContain('frame-src https://apps.example.com;');
-    expect(chatCsp('https://apps.example.com')).not.toContain("frame-src 'self'");
-    expect(chatCsp(null)).toContain("frame-ancestors 'self'");
+    expect(chatCsp(null, SELF)).toContain("frame-src 'self';");
+    expect(chatCsp('https://apps.example.com', SELF)).toContain('frame-src https://apps.example.com;');
+    expect(chatCsp('https://apps.example.com', SELF)).not.toContain("frame-src 'self'");
+    expect(chatCsp(null, SELF)).toContain("frame-ancestors 'self'");
     expect(APP_CSP).not.toContain('frame-src');
+  });
+
+  it("the app's pages load images only from the instance's content routes: never /app/, another origin or data:", () => {
+    const imgSrc = (csp: string) => csp.split('; ').find((directive) => directive.startsWith('img-src '));
+    expect(imgSrc(chatCsp(null, 'https://ap.example.com'))).toBe(
+      'img-src https://ap.example.com/api/v1/core/knowledge/ https://ap.example.com/api/v1/core/llm/',
+    );
+    // A Host header that would end the directive or add another source gives no image source at all.
+    expect(imgSrc(chatCsp(null, "http://a.com; script-src 'unsafe-inline'"))).toBe("img-src 'none'");
+    expect(imgSrc(chatCsp(null, 'http://a.com https://evil.example'))).toBe("img-src 'none'");
+    expect(imgSrc(APP_CSP)).toBe("img-src 'none'");
+    expect(imgSrc(embedCsp(['*']))).toBe("img-src 'none'");
   });
 
   it('an Origin is allowed when it is the instance or matches an Allowed URL', () => {

@@ -1,13 +1,13 @@
 // Where a public Agent may be embedded: the Content-Security-Policy of pages (scripts, styles and connections from the
-// instance only, no inline script, images from the instance or data: URLs), the embed page's `frame-ancestors 'self'
-// <Allowed URLs>` (`*` any site; an empty list only the instance: never allow-all by default), and the check of an
-// Origin or Referer against the Allowed URLs (a second line: a header can be forged or left out).
+// instance only, no inline script, images only from the instance's content routes on the app's pages), the embed
+// page's `frame-ancestors 'self' <Allowed URLs>` (`*` any site; an empty list only the instance: never allow-all by
+// default), and the check of an Origin or Referer against the Allowed URLs (a second line: a header can be forged or
+// left out).
 
 const BASE = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'self'",
   "object-src 'none'",
@@ -15,8 +15,26 @@ const BASE = [
   "form-action 'self'",
 ];
 
-/** The CSP of the plain pages (the embed's refusals): framed by the instance itself only. */
-export const APP_CSP = [...BASE, "frame-ancestors 'self'"].join('; ');
+/** The CSP of the plain pages (the embed's refusals): no images, framed by the instance itself only. */
+export const APP_CSP = [...BASE, "img-src 'none'", "frame-ancestors 'self'"].join('; ');
+
+/**
+ * Where an image in a rendered answer may come from: the core API's content routes, which answer the viewer's own
+ * files (a Knowledge document's download, a file the code of their conversation produced). Never an App (`/app/`,
+ * whose answers carry its data and mint a session token) nor the bridge, nor another origin, nor data:. CSP cannot
+ * say `'self'` with a path, and its paths are prefixes (no wildcard inside), so these are the narrowest prefixes that
+ * hold both routes; the web app's Markdown checks the exact routes (apps/web/src/content-images.ts).
+ */
+export const CONTENT_IMAGE_PREFIXES = ['/api/v1/core/knowledge/', '/api/v1/core/llm/'] as const;
+
+/** An origin a CSP source may carry: scheme, host (name or IP), port; nothing that could end the directive. */
+const ORIGIN = /^https?:\/\/(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
+
+/** `img-src` of the app's pages: the content routes of the instance's origin (`'none'` when it is not a clean one). */
+const contentImages = (instanceOrigin: string): string =>
+  ORIGIN.test(instanceOrigin)
+    ? `img-src ${CONTENT_IMAGE_PREFIXES.map((prefix) => `${instanceOrigin}${prefix}`).join(' ')}`
+    : "img-src 'none'";
 
 /**
  * The web app's CSP (every route of its one page: the browser keeps a document's CSP across the app's own
@@ -24,8 +42,13 @@ export const APP_CSP = [...BASE, "frame-ancestors 'self'"].join('; ');
  * of a chat, and only those: `frame-src` is exactly the App origin (APP_ORIGIN), or without one the platform's own
  * origin (where every App answer carries a CSP sandbox and the iframe has no `allow-same-origin`).
  */
-export const chatCsp = (appOrigin: string | null): string =>
-  [...BASE, `frame-src ${appOrigin ?? "'self'"}`, "frame-ancestors 'self'"].join('; ');
+export const chatCsp = (appOrigin: string | null, instanceOrigin: string): string =>
+  [
+    ...BASE,
+    contentImages(instanceOrigin),
+    `frame-src ${appOrigin ?? "'self'"}`,
+    "frame-ancestors 'self'",
+  ].join('; ');
 
 /** A source the header can carry: `*`, or an origin / host pattern (the Agent schema's shape) without a path. */
 const SOURCE = /^(\*|(https?:\/\/)?(\*\.)?[A-Za-z0-9.-]+(:\d{1,5}|:\*)?)$/;
@@ -36,7 +59,8 @@ export function embedCsp(allowedUrls: readonly string[]): string {
     .map((url) => url.trim().replace(/^((?:https?:\/\/)?[^/]+)(\/.*)?$/, '$1'))
     .filter((url) => SOURCE.test(url));
   const ancestors = ["'self'", ...new Set(sources)].join(' ');
-  return [...BASE, `frame-ancestors ${ancestors}`].join('; ');
+  // The embed's visitor has no cookie for the content routes: its answers show no image.
+  return [...BASE, "img-src 'none'", `frame-ancestors ${ancestors}`].join('; ');
 }
 
 /** Whether a page of `origin` may embed an Agent with these Allowed URLs (the Origin/Referer second line). */

@@ -1,16 +1,26 @@
 // The web app and the embed page, served by the api (no CDN, nothing fetched at run time): the app's routes answer
-// its one page (the browser routes), `/assets/*` the built files, `/embed/{agentId}` the embed page of a public
-// Agent with `frame-ancestors 'self' <Allowed URLs>`, and `/embed/widget.js` / `/embed/bubble.js` the scripts a host
-// page loads. Every page carries the strict CSP. None needs a credential: the app signs in through the API, and the
-// embed page asks the policy whether an embed visitor may use the Agent (public, not personal): else 403
-// `Agent is not public`. The Referer of the embed page, when sent, is checked against the Allowed URLs as a second line
-// (frame-ancestors is the first: a Referer can be forged or left out).
+// its one page (the browser routes, the invitation and password reset links of the mails included), `/assets/*` the
+// built files, `/embed/{agentId}` the embed page of a public Agent with `frame-ancestors 'self' <Allowed URLs>`, and
+// `/embed/widget.js` / `/embed/bubble.js` the scripts a host page loads. Every page carries the strict CSP. None needs
+// a credential: the app signs in through the API, the old `/chat/{agentId}` redirects only a person whose session may
+// use the Agent, and the embed page asks the policy whether an embed visitor may use the Agent (public, not personal):
+// else 403 `Agent is not public`. The Referer of the embed page, when sent, is checked against the Allowed URLs as a
+// second line (frame-ancestors is the first: a Referer can be forged or left out).
 import { Controller, Get, Header, Inject, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { authorize, Public } from '#identity';
+import { ApiKeyGuard, authorize, Public, type SessionPrincipal } from '#identity';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
-import { AGENTS, APP_CSP, chatCsp, embedCsp, originAllowed, spaceOf, type AgentView } from '#agents';
+import {
+  accessibleAgent,
+  AGENTS,
+  APP_CSP,
+  chatCsp,
+  embedCsp,
+  originAllowed,
+  spaceOf,
+  type AgentView,
+} from '#agents';
 import { WebAssets } from './web-assets.js';
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Agent Platform</title></head>
@@ -37,6 +47,7 @@ export class WebController {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(WebAssets) private readonly assets: WebAssets,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(ApiKeyGuard) private readonly guard: ApiKeyGuard,
   ) {}
 
   private page(reply: FastifyReply, file: string, csp: string, status = 200): void {
@@ -51,32 +62,77 @@ export class WebController {
       .send(html?.body ?? NOT_BUILT);
   }
 
-  @Get(['/', 'sign-in', 'memories', 'developer', 'usage', 'admin'])
-  app(@Res() reply: FastifyReply): void {
-    this.page(reply, '/index.html', chatCsp(this.config.apps.appOrigin));
+  /**
+   * The app's page with its CSP: App views framed from the App origin only (`frame-src`), images from the instance's
+   * content routes only (`img-src`, at the origin the browser sees: PUBLIC_URL, else the Host it sent).
+   */
+  private appPage(request: FastifyRequest, reply: FastifyReply): void {
+    const instance = this.config.people.publicUrlSet
+      ? originOf(this.config.people.publicUrl)
+      : `${request.protocol}://${request.headers.host ?? ''}`;
+    this.page(reply, '/index.html', chatCsp(this.config.apps.appOrigin, instance));
   }
 
-  /** The chat: it frames its Agent's App views, from the App origin only (`frame-src`, as on every app route). */
+  /** The app's routes, the links of the invitation and password reset mails among them (the token is the key). */
+  @Get(['/', 'sign-in', 'memories', 'developer', 'usage', 'admin', 'invitations/accept', 'password-reset'])
+  app(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    this.appPage(request, reply);
+  }
+
+  /** The chat: it frames its Agent's App views. */
   @Get('space/:spaceId/agent/:agentId')
-  chat(@Res() reply: FastifyReply): void {
-    this.page(reply, '/index.html', chatCsp(this.config.apps.appOrigin));
+  chat(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    this.appPage(request, reply);
   }
 
-  /** The old chat route: the app looks the Agent's Space up and goes to its Space route (or shows 404). */
+  /**
+   * The old chat route: a real redirect (302, not 308: the target depends on who asks and on the Space the Agent is in
+   * now, so no browser or proxy may keep it) to the Agent's Space route for a person whose session may use the Agent;
+   * anyone else gets the app's page as every route does (it signs in or says Not found), which names no Space.
+   */
   @Get('chat/:agentId')
-  oldChat(@Res() reply: FastifyReply): void {
-    this.page(reply, '/index.html', chatCsp(this.config.apps.appOrigin));
+  async oldChat(
+    @Param('agentId') agentId: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ) {
+    const person = await this.guard.sessionUser(request);
+    const agent = person ? await this.usableAgent(agentId, person) : null;
+    if (!agent) {
+      void reply.header('vary', 'cookie');
+      this.appPage(request, reply);
+      return;
+    }
+    void reply
+      .status(302)
+      .header(
+        'location',
+        `/space/${encodeURIComponent(agent.spaceId ?? 'personal')}/agent/${encodeURIComponent(agent.id)}`,
+      )
+      .header('cache-control', 'no-store')
+      .header('vary', 'cookie')
+      .send();
+  }
+
+  /** The Agent if the signed-in person may use it (the policy's `agent.use`), else null: no such Agent or no right. */
+  private async usableAgent(
+    agentId: string,
+    person: { userId: string; isAdmin: boolean },
+  ): Promise<AgentView | null> {
+    if (agentId.length > 128) return null;
+    const principal: SessionPrincipal = { kind: 'session', userId: person.userId, isAdmin: person.isAdmin };
+    return accessibleAgent(this.readStore, agentId, principal).catch(() => null);
   }
 
   /** A Space's members and roles, and its prompt library. */
   @Get(['space/:spaceId/members', 'space/:spaceId/prompts'])
-  spacePages(@Res() reply: FastifyReply): void {
-    this.page(reply, '/index.html', chatCsp(this.config.apps.appOrigin));
+  spacePages(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    this.appPage(request, reply);
   }
 
   @Get('agent/:agentId/settings')
-  agentSettings(@Res() reply: FastifyReply): void {
-    this.page(reply, '/index.html', chatCsp(this.config.apps.appOrigin));
+  agentSettings(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    this.appPage(request, reply);
   }
 
   @Get('assets/:asset')

@@ -11,16 +11,8 @@ interface Provider {
   readonly name: string;
 }
 
-export function SignIn({
-  onSignedIn,
-  languageSwitch,
-}: {
-  onSignedIn: () => void;
-  languageSwitch: ComponentChildren;
-}) {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
+/** The configured SSO/social providers, and whether password sign-in is on (as GET /auth/providers says). */
+export function useProviders(): { providers: Provider[]; passwordSignIn: boolean } {
   const [providers, setProviders] = useState<Provider[]>([]);
   const [passwordSignIn, setPasswordSignIn] = useState(true);
   useEffect(() => {
@@ -32,6 +24,39 @@ export function SignIn({
       () => undefined,
     );
   }, []);
+  return { providers, passwordSignIn };
+}
+
+/** A "Sign in with …" button per provider; the provider's sign-in comes back to `returnTo`. */
+export function ProviderButtons({ providers, returnTo }: { providers: Provider[]; returnTo: string }) {
+  if (providers.length === 0) return null;
+  return (
+    <ul class="providers">
+      {providers.map((provider) => (
+        <li key={provider.id}>
+          <a
+            class="button"
+            href={`/api/v1/core/auth/oidc/${encodeURIComponent(provider.id)}/start?returnTo=${encodeURIComponent(returnTo)}`}
+          >
+            {t('signInWith', { name: provider.name })}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function SignIn({
+  onSignedIn,
+  languageSwitch,
+}: {
+  onSignedIn: () => void;
+  languageSwitch: ComponentChildren;
+}) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const { providers, passwordSignIn } = useProviders();
   const submit = async (event: Event) => {
     event.preventDefault();
     setError(null);
@@ -43,9 +68,7 @@ export function SignIn({
       setError(t('signInFailed', { message: (failure as Error).message }));
     }
   };
-  const returnTo = encodeURIComponent(
-    location.pathname === '/sign-in' ? '/' : location.pathname + location.search,
-  );
+  const returnTo = location.pathname === '/sign-in' ? '/' : location.pathname + location.search;
   return (
     <section class="sign-in" aria-labelledby="sign-in-title">
       <h1 id="sign-in-title">{t('signIn')}</h1>
@@ -81,20 +104,7 @@ export function SignIn({
           {error}
         </p>
       )}
-      {providers.length > 0 && (
-        <ul class="providers">
-          {providers.map((provider) => (
-            <li key={provider.id}>
-              <a
-                class="button"
-                href={`/api/v1/core/auth/oidc/${encodeURIComponent(provider.id)}/start?returnTo=${returnTo}`}
-              >
-                {t('signInWith', { name: provider.name })}
-              </a>
-            </li>
-          ))}
-        </ul>
-      )}
+      <ProviderButtons providers={providers} returnTo={returnTo} />
       {languageSwitch}
     </section>
   );

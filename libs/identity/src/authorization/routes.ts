@@ -37,6 +37,8 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   'GET /developer': 'public',
   'GET /usage': 'public',
   'GET /admin': 'public',
+  'GET /invitations/accept': 'public',
+  'GET /password-reset': 'public',
   'GET /space/{spaceId}/agent/{agentId}': 'public',
   'GET /space/{spaceId}/members': 'public',
   'GET /space/{spaceId}/prompts': 'public',
