@@ -468,6 +468,56 @@ describe('Apps: registry, proxy and bridge (e2e)', () => {
     expect((await raw(`/app/${body.id}`).then(async (r) => (await r.text(), r))).status).toBe(401);
   });
 
+  it('serves a standalone App under its /meta id too; that id is unique across Apps (409 at registration and refresh)', async () => {
+    const listed = await admin.get<{ data: { id: string; proxyPath: string }[] }>(`${CORE}/apps`);
+    const board = listed.body.data.find((one) => one.proxyPath === '/app/board')!;
+    expect(board).toBeDefined();
+    for (const path of ['/app/board', '/app/Board/', `/app/${board.id}`]) {
+      const page = await raw(path, { headers: { cookie } });
+      expect([path, page.status]).toEqual([path, 200]);
+      expect(await json(page)).toMatchObject({ path: '/standalone' });
+    }
+    expect((await raw('/app/board').then(async (r) => (await r.text(), r))).status).toBe(401);
+    const before = standaloneApp.seen.length;
+    const api2 = await raw('/app/board/api/items?x=1');
+    expect(api2.status).toBe(200);
+    await api2.text();
+    expect(standaloneApp.seen[before]!.headers.svc_base_path).toBe('/app/board');
+
+    // Registering another App that declares the same id: 409, and nothing is registered.
+    const clash = await register({ name: 'Board again', source: { type: 'url', url: standaloneApp.url } });
+    expect(clash.status).toBe(409);
+    expect(clash.body).toMatchObject({ error: { code: 'app_id_taken' } });
+    const after = await admin.get<{ data: { name: string }[] }>(`${CORE}/apps`);
+    expect(after.body.data.map((one) => one.name)).not.toContain('Board again');
+
+    // An App whose /meta changes to the taken id: its refresh is 409, its meta stays what it was.
+    const meta = { id: 'other-board', name: 'Other board', standalone: true };
+    const other = await startApp(meta);
+    try {
+      const second = await register({ name: 'Other board', source: { type: 'url', url: other.url } });
+      expect(second.status).toBe(201);
+      meta.id = 'BOARD';
+      const refreshed = await admin.post(`${CORE}/apps/${second.body.id}/refresh`, {});
+      expect(refreshed.status).toBe(409);
+      expect(refreshed.body).toMatchObject({ error: { code: 'app_id_taken' } });
+      const kept = await admin.get<{ meta: { id: string }; proxyPath: string }>(
+        `${CORE}/apps/${second.body.id}`,
+      );
+      expect(kept.body).toMatchObject({ meta: { id: 'other-board' }, proxyPath: '/app/other-board' });
+      // Once the first App is deleted, the id is free.
+      expect((await admin.delete(`${CORE}/apps/${board.id}`)).status).toBe(204);
+      const freed = await admin.post<{ proxyPath: string }>(`${CORE}/apps/${second.body.id}/refresh`, {});
+      expect([freed.status, freed.body.proxyPath]).toEqual([200, '/app/BOARD']);
+      const served = other.seen.length;
+      await raw('/app/board/x').then((r) => r.text());
+      expect(other.seen.length).toBe(served + 1);
+    } finally {
+      other.server.closeAllConnections();
+      other.server.close();
+    }
+  });
+
   it('bridge: the App token reaches the Agents of its allowlist only (403 outside); a new Agent joins a global App without a step', async () => {
     const spaceId = await newSpace();
     const inside = await newAgent(spaceId, 'Inside');

@@ -8,7 +8,8 @@
 // platform's credentials reaches the App: cookies, API keys, Authorization and an embed session are stripped, as are
 // hop-by-hop headers and client-sent look-alikes of the proxy's own headers; the App's cookies are kept to its path
 // and never a platform cookie, and its redirects stay under `/app/{id}` (else 502 `app_redirect_refused`). A
-// standalone App (`standalone: true` in its /meta) is served full-page at `/app/{id}`. Isolation: served on the platform's origin, every App response
+// standalone App (`standalone: true` in its /meta) is served full-page at `/app/{id}`, under its platform id and its
+// stable `/meta` id alike. Isolation: served on the platform's origin, every App response
 // carries a CSP `sandbox` without `allow-same-origin` (an opaque origin: no access to the platform's cookies or
 // storage); on the separate App origin (APP_ORIGIN) it is its own origin.
 //
@@ -63,9 +64,9 @@ interface Upgrade {
 }
 const upgrades = new WeakMap<IncomingMessage, Upgrade>();
 
-/** `/app/{id}/rest?query` → the App's id and the rest (`/rest?query`, `/` when none). */
+/** `/app/{id}/rest?query` → the App's id (or standalone `/meta` id) and the rest (`/rest?query`, `/` when none). */
 function split(url: string): { appId: string; rest: string } | null {
-  const match = /^\/app\/([A-Za-z0-9_-]{1,100})(\/[^?#]*)?(\?.*)?$/.exec(url);
+  const match = /^\/app\/([A-Za-z0-9._-]{1,100})(\/[^?#]*)?(\?.*)?$/.exec(url);
   if (!match) return null;
   return { appId: match[1]!, rest: `${match[2] ?? '/'}${match[3] ?? ''}` };
 }
@@ -121,7 +122,9 @@ export async function registerAppProxy(fastify: FastifyInstance, options: AppPro
   const admit = async (request: FastifyRequest, reply: FastifyReply): Promise<Forward | undefined> => {
     const target = split(request.url);
     if (!target) return void (await refuse(reply, 404, 'app_not_found', 'no App is served at this path'));
-    const app = await apps.get(target.appId);
+    const app =
+      (await apps.get(target.appId)) ??
+      (await apps.find({ standaloneId: target.appId.toLowerCase() }, { limit: 1 })).data[0];
     if (!app) return void (await refuse(reply, 404, 'app_not_found', `App '${target.appId}' was not found`));
     const { rest, ticket } = withoutTicket(target.rest);
     const [rawPath = '/', query = ''] = rest.split(/(?=\?)/, 2);

@@ -24,7 +24,11 @@ export const AppDto = z.object({
     .nullable()
     .describe('What `/meta` said when last read; null before'),
   lastError: z.string().nullable().describe('Why `/meta` or the container last failed; null when fine'),
-  proxyPath: z.string().describe('Where the platform serves it: `/app/{id}`'),
+  proxyPath: z
+    .string()
+    .describe(
+      "Where the platform serves it: `/app/{id}`; a standalone App's stable `/meta` id (its platform id works too)",
+    ),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -47,7 +51,7 @@ export const toAppDto = (app: AppView): AppDtoOutput => ({
       }
     : null,
   lastError: app.lastError,
-  proxyPath: `/app/${app.id}`,
+  proxyPath: `/app/${app.meta?.standalone ? app.meta.id : app.id}`,
   createdAt: app.createdAt,
   updatedAt: app.updatedAt,
 });
