@@ -210,6 +210,11 @@ describe('Apps: registry, proxy and bridge (e2e)', () => {
       ['/%2561dmin', 400],
       ['/../other-app', 400],
     ];
+    // Not percent-encoding at all: the router refuses it before the proxy (400 `invalid_url`).
+    for (const path of ['/%ZZ', '/%E0%A4%A']) {
+      const answer = await exact(`/app/${body.id}${path}`);
+      expect([path, answer.status, JSON.parse(answer.body).error?.code]).toEqual([path, 400, 'invalid_url']);
+    }
     const before = app.seen.length;
     const answers = await Promise.all(cases.map(([path]) => exact(`/app/${body.id}${path}`)));
     expect(answers.map((answer, index) => [cases[index]![0], answer.status])).toEqual(cases);

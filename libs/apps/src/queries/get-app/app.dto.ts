@@ -27,7 +27,13 @@ export const AppDto = z.object({
   proxyPath: z
     .string()
     .describe(
-      "Where the platform serves it: `/app/{id}`; a standalone App's stable `/meta` id (its platform id works too)",
+      'Where the platform serves it: `/app/{id}`, for a standalone App its stable `/meta` id (its platform id works ' +
+        'too). Below it `/admin`, `/user`, `/knowledge` and `/standalone` need a platform session (401 ' +
+        '`session_required`), decided on the normalised path the App then receives (an encoded slash, a backslash, ' +
+        'a control character or a climb above it: 400 `invalid_app_path`). The App gets `svc_session_token` (a ' +
+        "person), `svc_server_url` (the public URL) and `svc_base_path`, none of the caller's cookies or keys; its " +
+        'cookies are kept to this path and never a platform cookie, and a redirect that leaves the App answers 502 ' +
+        '`app_redirect_refused`.',
     ),
   createdAt: z.string(),
   updatedAt: z.string(),
