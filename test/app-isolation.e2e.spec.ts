@@ -5,7 +5,11 @@
 // cookie the platform's scripts could read) and the platform's origin holds a localStorage secret; the App's view is
 // opened from the chat's Apps bar (the route `GET /agents/{agentId}/apps`) in its sandboxed iframe, and its script
 // reports what it could reach to the App's server. Also top-level through the proxy. The chat page with the App view
-// is screenshotted (test/web/artifacts) and checked by axe-core. Skipped, saying why, where Chromium is not installed.
+// is screenshotted (test/web/artifacts) and checked by axe-core. And an App cannot sign a person in as someone else:
+// its Set-Cookie lines carrying the attacker's real session secret under spellings of the platform's cookie a browser
+// accepts (`ap_session =…`, which Chromium trims, on the API's path so it would be sent first), and the sign-in cookie
+// `ap_oidc`, never land; the person's page keeps exactly its own session. Skipped, saying why, where Chromium is not
+// installed.
 import { createServer, type Server } from 'node:http';
 import { connect, createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +21,7 @@ import {
   chromiumOrSkip,
   invitedPerson,
   launch,
+  PASSWORD,
   screenshot,
   seriousViolations,
   signIn,
@@ -65,6 +70,8 @@ describeBrowser('App isolation in the chat, in Chromium (e2e)', () => {
   let appUrl: string;
   const reports: Record<string, unknown>[] = [];
   let browser: Browser;
+  /** The Set-Cookie lines the App's `/cookie-jar` answers with (the attacker's session secret in them once known). */
+  let planted: string[] = [];
 
   beforeAll(async () => {
     builtOrFail();
@@ -87,7 +94,13 @@ describeBrowser('App isolation in the chat, in Chromium (e2e)', () => {
         } else if (request.url === '/report') {
           reports.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>);
           response.writeHead(204).end();
-        } else if (request.url === '/forger') html(FORGER);
+        } else if (request.url === '/cookie-jar')
+          response
+            .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': planted })
+            .end(
+              '<!doctype html><html lang="en"><title>Cookie jar</title><main><h1>Cookies</h1></main></html>',
+            );
+        else if (request.url === '/forger') html(FORGER);
         else if (request.url === '/attacker')
           html('<!doctype html><title>Another site</title><p>elsewhere</p>');
         else html(VIEW);
@@ -370,5 +383,66 @@ describeBrowser('App isolation in the chat, in Chromium (e2e)', () => {
       await separate.close();
       await new Promise((done) => tunnel.close(done));
     }
+  }, 120_000);
+
+  it("a victim who opens an App keeps their own session: the App's `ap_session =…` and `ap_oidc` never land", async () => {
+    const admin = client(api.url, ADMIN_KEY);
+    const app = await admin.post<{ id: string }>(`${CORE}/apps`, {
+      name: 'Cookie jar',
+      source: { type: 'url', url: appUrl },
+    });
+    expect(app.status).toBe(201);
+    // The attacker's own, valid session: what the App plants would sign the victim in as the attacker.
+    const attackerEmail = `attacker-${Date.now()}@example.com`;
+    await invitedPerson(api.url, attackerEmail, { name: 'Mallory' });
+    const signedIn = await fetch(`${api.url}${CORE}/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: api.url },
+      body: JSON.stringify({ email: attackerEmail, password: PASSWORD }),
+    });
+    await signedIn.text();
+    const attackerSecret = /ap_session=([A-Za-z0-9_-]+)/.exec(signedIn.headers.get('set-cookie') ?? '')![1]!;
+    planted = [
+      `ap_session =${attackerSecret}; Path=/api/v1/core`,
+      `ap_session=${attackerSecret}; Path=/`,
+      'ap_oidc=attacker-sign-in; Path=/api/v1/core/auth/oidc',
+      'theme=dark; Path=/',
+    ];
+
+    const victimEmail = `victim-${Date.now()}@example.com`;
+    await invitedPerson(api.url, victimEmail, { name: 'Victim' });
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await signIn(page, api.url, victimEmail);
+    const own = (await context.cookies(api.url)).find((cookie) => cookie.name === 'ap_session')!.value;
+
+    const opened = await page.goto(`${api.url}/app/${app.body.id}/cookie-jar`);
+    expect(opened?.status()).toBe(200);
+    await page.getByRole('heading', { name: 'Cookies' }).waitFor();
+
+    const jar = await context.cookies(api.url);
+    const everywhere = await context.cookies([
+      `${api.url}/api/v1/core/users/me`,
+      `${api.url}${CORE}/auth/oidc/x`,
+    ]);
+    expect(everywhere.filter((cookie) => cookie.name.trim() === 'ap_session').map((c) => c.value)).toEqual([
+      own,
+    ]);
+    expect(everywhere.some((cookie) => cookie.name.trim().toLowerCase() === 'ap_oidc')).toBe(false);
+    expect(jar.some((cookie) => cookie.value === attackerSecret)).toBe(false);
+    const theme = (await context.cookies(`${api.url}/app/${app.body.id}/cookie-jar`)).find(
+      (c) => c.name === 'theme',
+    );
+    expect(theme?.path).toBe(`/app/${app.body.id}/`);
+
+    // The page's session is still the victim's: the web app's API calls answer as the victim.
+    await page.goto(`${api.url}/`);
+    await page.getByRole('navigation').waitFor();
+    const me = (await page.evaluate(
+      `fetch('${CORE}/users/me', { credentials: 'include' }).then((r) => r.json())`,
+    )) as { email?: string };
+    expect(me.email).toBe(victimEmail);
+    await context.close();
   }, 120_000);
 });

@@ -32,7 +32,15 @@ function startApp(meta: Record<string, unknown>): Promise<{ url: string; seen: S
       response
         .writeHead(200, {
           'content-type': 'application/json',
-          'set-cookie': ['ap_session=forged; Path=/', 'app_own=1; Path=/app'],
+          // The platform's cookies under other spellings (issue 42), and the App's own with a path and domain.
+          'set-cookie': [
+            'ap_session=forged; Path=/',
+            'ap_session =evil; Path=/api/v1/core',
+            'AP_OIDC=attacker-flow; Path=/api/v1/core/auth/oidc',
+            '__Host-ap_session=evil; Path=/; Secure',
+            '%61p_session=evil; Path=/',
+            'app_own=1; Path=/app; Domain=127.0.0.1',
+          ],
         })
         .end(JSON.stringify({ path: request.url, body }));
     });
@@ -147,8 +155,8 @@ describe('Apps: registry, proxy and bridge (e2e)', () => {
     });
     expect(signedIn.status).toBe(200);
     expect(await json(signedIn)).toMatchObject({ path: '/admin?tab=1' });
-    // The platform's session cookie set by the App is dropped; the App's own cookie passes.
-    expect(signedIn.headers.getSetCookie().join('\n')).not.toContain('ap_session');
+    // Whatever its spelling, a platform cookie set by the App is dropped; the App's own passes, kept to its path.
+    expect(signedIn.headers.getSetCookie()).toEqual([`app_own=1; Path=/app/${body.id}/`]);
     const seen = app.seen[before]!;
     expect(seen.headers.svc_session_token).toMatch(/^svc_/);
     expect(seen.headers.svc_server_url).toBe(api.url);
@@ -167,6 +175,88 @@ describe('Apps: registry, proxy and bridge (e2e)', () => {
     expect(app.seen.at(-1)!.headers.svc_base_path).toBe(`/app/${body.id}`);
 
     expect((await raw('/app/app_nope/webhook').then(async (r) => (await r.text(), r))).status).toBe(404);
+  });
+
+  /** A request sent as written (fetch would resolve dot segments and backslashes itself), its status and body. */
+  const exact = (path: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const { port } = new URL(api.url);
+      httpRequest({ host: '127.0.0.1', port, path, headers }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += String(chunk)));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      })
+        .on('error', reject)
+        .end();
+    });
+
+  it('decides the session rule on one normalised path: every spelling of the red-team run is 401 or 400, never the App', async () => {
+    const { body } = await register({ name: 'Paths', source: { type: 'url', url: app.url } });
+    const cases: [string, number][] = [
+      ['/ADMIN', 401],
+      ['/User', 401],
+      ['//admin', 401],
+      ['/%61dmin', 401],
+      ['/admin;x', 401],
+      ['/user%20', 401],
+      ['/x/../admin', 401],
+      ['/x/..;/knowledge', 401],
+      ['/%2fadmin', 400],
+      ['/admin%2fx', 400],
+      ['/admin%00', 400],
+      ['/x/..%2fadmin', 400],
+      ['/x/..%5cadmin', 400],
+      ['/x\\admin', 400],
+      ['/%2561dmin', 400],
+      ['/../other-app', 400],
+    ];
+    // Not percent-encoding at all: the router refuses it before the proxy (400 `invalid_url`).
+    for (const path of ['/%ZZ', '/%E0%A4%A']) {
+      const answer = await exact(`/app/${body.id}${path}`);
+      expect([path, answer.status, JSON.parse(answer.body).error?.code]).toEqual([path, 400, 'invalid_url']);
+    }
+    const before = app.seen.length;
+    const answers = await Promise.all(cases.map(([path]) => exact(`/app/${body.id}${path}`)));
+    expect(answers.map((answer, index) => [cases[index]![0], answer.status])).toEqual(cases);
+    for (const [index, answer] of answers.entries())
+      expect(JSON.parse(answer.body)).toMatchObject({
+        error: { code: cases[index]![1] === 401 ? 'session_required' : 'invalid_app_path' },
+      });
+    expect(app.seen.length).toBe(before);
+
+    // Signed in, the App gets exactly the path that was decided on.
+    for (const [path, forwarded] of [
+      ['/%61dmin;jsessionid=1/x/../y?tab=1', '/admin/y?tab=1'],
+      ['//User%20/./notes/', '/User/notes/'],
+    ] as const) {
+      const answer = await exact(`/app/${body.id}${path}`, { cookie });
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body)).toMatchObject({ path: forwarded });
+    }
+  });
+
+  it("the App sees only the proxy's svc_ and forwarding headers: svc_server_url is the platform's URL, never the Host", async () => {
+    const { body } = await register({ name: 'Headers', source: { type: 'url', url: app.url } });
+    const before = app.seen.length;
+    const answer = await exact(`/app/${body.id}/hook`, {
+      host: 'evil.example',
+      'svc-session-token': 'svc_forged',
+      'svc-server-url': 'http://evil.example',
+      'SVC-Base-Path': '/forged',
+      'x-embed-session': 'visitor-secret',
+      'x-forwarded-for': '10.6.6.6',
+      'x-forwarded-host': 'evil.example',
+      forwarded: 'for=10.6.6.6;host=evil.example',
+    });
+    expect(answer.status).toBe(200);
+    const seen = app.seen[before]!.headers;
+    expect(seen.svc_server_url).toBe(api.url);
+    expect(seen.svc_base_path).toBe(`/app/${body.id}`);
+    expect(JSON.stringify(seen)).not.toMatch(/forged|evil\.example|visitor-secret|10\.6\.6\.6/);
+    expect(Object.keys(seen).filter((name) => /^(svc|x-forwarded|forwarded|x-embed)/i.test(name))).toEqual([
+      'svc_server_url',
+      'svc_base_path',
+    ]);
   });
 
   it("isolates App documents: sandboxed (opaque origin) on the platform's origin, their own on APP_ORIGIN", async () => {
@@ -229,6 +319,10 @@ describe('Apps: registry, proxy and bridge (e2e)', () => {
           .end(JSON.stringify({ id: 'prefixed', name: 'Prefixed', views: [], tools: [] }));
       else if (request.url === `${PREFIX}/go`)
         response.writeHead(302, { location: `${PREFIX}/landed` }).end();
+      else if (request.url?.startsWith(`${PREFIX}/away?`))
+        response
+          .writeHead(302, { location: new URL(request.url, 'http://app.invalid').searchParams.get('to')! })
+          .end();
       else if (request.url?.startsWith(`${PREFIX}/`))
         response.writeHead(200, { 'content-type': 'text/plain' }).end(`at ${request.url}`);
       else response.writeHead(404).end('outside the prefix');
@@ -268,6 +362,17 @@ describe('Apps: registry, proxy and bridge (e2e)', () => {
       await moved.text();
       expect(moved.status).toBe(302);
       expect(moved.headers.get('location')).toBe(`/app/${body.id}/landed`);
+      // Its own absolute URL is brought under /app/{id} too; anywhere else is refused (502), never redirected to.
+      const away = (location: string) =>
+        raw(`/app/${body.id}/away?to=${encodeURIComponent(location)}`, { redirect: 'manual' });
+      const own = await away(`${url}/landed?x=1`);
+      await own.text();
+      expect([own.status, own.headers.get('location')]).toEqual([302, `/app/${body.id}/landed?x=1`]);
+      for (const location of ['https://evil.example/', '//evil.example/x', '/\\evil.example', '/elsewhere']) {
+        const refused = await away(location);
+        expect([location, refused.status, refused.headers.get('location')]).toEqual([location, 502, null]);
+        expect((await json(refused)).error).toMatchObject({ code: 'app_redirect_refused' });
+      }
     } finally {
       sockets.close();
       server.closeAllConnections();
@@ -366,6 +471,56 @@ describe('Apps: registry, proxy and bridge (e2e)', () => {
     expect(page.status).toBe(200);
     expect(await json(page)).toMatchObject({ path: '/standalone' });
     expect((await raw(`/app/${body.id}`).then(async (r) => (await r.text(), r))).status).toBe(401);
+  });
+
+  it('serves a standalone App under its /meta id too; that id is unique across Apps (409 at registration and refresh)', async () => {
+    const listed = await admin.get<{ data: { id: string; proxyPath: string }[] }>(`${CORE}/apps`);
+    const board = listed.body.data.find((one) => one.proxyPath === '/app/board')!;
+    expect(board).toBeDefined();
+    for (const path of ['/app/board', '/app/Board/', `/app/${board.id}`]) {
+      const page = await raw(path, { headers: { cookie } });
+      expect([path, page.status]).toEqual([path, 200]);
+      expect(await json(page)).toMatchObject({ path: '/standalone' });
+    }
+    expect((await raw('/app/board').then(async (r) => (await r.text(), r))).status).toBe(401);
+    const before = standaloneApp.seen.length;
+    const api2 = await raw('/app/board/api/items?x=1');
+    expect(api2.status).toBe(200);
+    await api2.text();
+    expect(standaloneApp.seen[before]!.headers.svc_base_path).toBe('/app/board');
+
+    // Registering another App that declares the same id: 409, and nothing is registered.
+    const clash = await register({ name: 'Board again', source: { type: 'url', url: standaloneApp.url } });
+    expect(clash.status).toBe(409);
+    expect(clash.body).toMatchObject({ error: { code: 'app_id_taken' } });
+    const after = await admin.get<{ data: { name: string }[] }>(`${CORE}/apps`);
+    expect(after.body.data.map((one) => one.name)).not.toContain('Board again');
+
+    // An App whose /meta changes to the taken id: its refresh is 409, its meta stays what it was.
+    const meta = { id: 'other-board', name: 'Other board', standalone: true };
+    const other = await startApp(meta);
+    try {
+      const second = await register({ name: 'Other board', source: { type: 'url', url: other.url } });
+      expect(second.status).toBe(201);
+      meta.id = 'BOARD';
+      const refreshed = await admin.post(`${CORE}/apps/${second.body.id}/refresh`, {});
+      expect(refreshed.status).toBe(409);
+      expect(refreshed.body).toMatchObject({ error: { code: 'app_id_taken' } });
+      const kept = await admin.get<{ meta: { id: string }; proxyPath: string }>(
+        `${CORE}/apps/${second.body.id}`,
+      );
+      expect(kept.body).toMatchObject({ meta: { id: 'other-board' }, proxyPath: '/app/other-board' });
+      // Once the first App is deleted, the id is free.
+      expect((await admin.delete(`${CORE}/apps/${board.id}`)).status).toBe(204);
+      const freed = await admin.post<{ proxyPath: string }>(`${CORE}/apps/${second.body.id}/refresh`, {});
+      expect([freed.status, freed.body.proxyPath]).toEqual([200, '/app/BOARD']);
+      const served = other.seen.length;
+      await raw('/app/board/x').then((r) => r.text());
+      expect(other.seen.length).toBe(served + 1);
+    } finally {
+      other.server.closeAllConnections();
+      other.server.close();
+    }
   });
 
   it('bridge: the App token reaches the Agents of its allowlist only (403 outside); a new Agent joins a global App without a step', async () => {

@@ -7,8 +7,12 @@
 // for that principal, action and fixture: denied → 403 or 404, never a success, never the fixture's data; allowed →
 // neither 401 nor 403; no credential → 401 (public routes: answered); never a 5xx. The bridge's routes
 // (`/api/v1/bridge/...`) take App tokens only: they are called as Apps (enabled for the fixture Agent, globally, for
-// no Agent) instead of keys.
+// no Agent) and with the session tokens a global App gets for a non-member, a member, an editor and an admin, instead
+// of keys; a session token's answer must be its App's and its person's together.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
+  APP_PROXY_ROUTE,
   authorize,
   ROUTE_AUTHORIZATION,
   type Action,
@@ -19,8 +23,6 @@ import {
   type RouteRule,
   type SpaceRole,
 } from '#identity';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { strToU8, zipSync } from 'fflate';
 import { waitUntil } from '#testing/fixtures';
 import { ADMIN_KEY, client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
@@ -98,6 +100,83 @@ const deleteRank = (path: string) => {
   const rank = DELETE_ORDER.findIndex((suffix) => path.endsWith(suffix));
   return rank === -1 ? DELETE_ORDER.indexOf('/auth/sign-out') - 0.5 : rank;
 };
+
+// The App proxy's row (APP_PROXY_ROUTE, a raw route Nest does not list): every principal × each session-only sub-path
+// and a public one, through the real proxy to a real App on loopback. A session-only sub-path reaches the App for a
+// signed-in person only (keys and App tokens are no person there: 401 `session_required`, the App never reached); a
+// public one reaches it for everyone, carrying none of the caller's credentials and a `svc_session_token` only for a
+// person.
+async function appProxyMatrix(
+  base: string,
+  principals: readonly Principal[],
+): Promise<{ readonly cases: number; readonly failures: string[] }> {
+  const seen: IncomingHttpHeaders[] = [];
+  const server = createServer((request, response) => {
+    if (request.url === '/meta') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ id: 'matrix-proxy', name: 'Matrix proxy' }));
+      return;
+    }
+    seen.push(request.headers);
+    response.writeHead(200, { 'content-type': 'text/plain' }).end('the App');
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  try {
+    const registered = await client(base).post<{ id: string }>(`${CORE}/apps`, {
+      name: uniqueName('matrix proxy'),
+      source: { type: 'url', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
+    });
+    if (registered.status !== 201) throw new Error(`the App proxy's App: ${registered.status}`);
+    const rule = ROUTE_AUTHORIZATION[APP_PROXY_ROUTE];
+    if (typeof rule !== 'object' || !('appProxy' in rule)) throw new Error('the App proxy has no row');
+    // Each session-only segment as written and as a server that ignores case and `;params` would read it.
+    const paths = [
+      ...rule.appProxy.sessionOnly.flatMap((segment) => [`/${segment}/x`, `/${segment.toUpperCase()};p/x`]),
+      '/hooks/x',
+    ];
+    const failures: string[] = [];
+    let cases = 0;
+    for (const who of principals)
+      for (const path of paths) {
+        const headers: Record<string, string> = who.key
+          ? who.key.startsWith('apt_') || who.key.startsWith('svc_')
+            ? { authorization: `Bearer ${who.key}` }
+            : { 'x-api-key': who.key }
+          : who.cookie
+            ? { cookie: who.cookie }
+            : {};
+        const before = seen.length;
+        const response = await fetch(`${base}/app/${registered.body.id}${path}`, { headers });
+        const text = await response.text();
+        cases++;
+        const fail = (why: string) =>
+          failures.push(
+            `${APP_PROXY_ROUTE} ${path} as ${who.label}: ${why} (${response.status} ${text.slice(0, 200)})`,
+          );
+        const person = who.principal?.kind === 'session';
+        const sessionOnly = path !== '/hooks/x';
+        const reached = seen.length > before ? seen.at(-1)! : null;
+        if (response.status >= 500) fail('a 5xx');
+        if (sessionOnly && !person) {
+          if (response.status !== 401 || !text.includes('"session_required"')) fail('no person, not 401');
+          if (reached) fail('no person, yet the App was reached');
+          continue;
+        }
+        if (response.status !== 200 || !reached) {
+          fail('allowed, yet the App was not reached');
+          continue;
+        }
+        if (reached.cookie || reached.authorization || reached['x-api-key'])
+          fail("the caller's credential reached the App");
+        if (person !== (typeof reached.svc_session_token === 'string'))
+          fail('svc_session_token not for a person only');
+      }
+    return { cases, failures };
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+}
 
 describe('authorization matrix (e2e, generated from the registered routes)', () => {
   let api: TestApi;
@@ -477,7 +556,13 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
   it('has a row for every registered route, and every route answers as the policy decides: 0 leaks', async () => {
     const routes = registeredRoutes(api.app);
     const missing = routes.filter((route) => !Object.hasOwn(ROUTE_AUTHORIZATION, route));
-    const stale = Object.keys(ROUTE_AUTHORIZATION).filter((route) => !routes.includes(route));
+    // The App proxy is a raw route of the server (not a controller): its row is stale when that route is gone.
+    const rawRoutes = api.app.getHttpAdapter().getInstance().hasRoute({ method: 'GET', url: '/app/:appId/*' })
+      ? [APP_PROXY_ROUTE]
+      : [];
+    const stale = Object.keys(ROUTE_AUTHORIZATION).filter(
+      (route) => !routes.includes(route) && !rawRoutes.includes(route),
+    );
     expect({ missing, stale }).toEqual({ missing: [], stale: [] });
 
     const [owner, editor, member, outsider] = [
@@ -611,6 +696,8 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
       return da - db || (da === 1 ? deleteRank(pa) - deleteRank(pb) : 0);
     });
 
+    // Before the routes run: the sign-out routes end the sessions the proxy's session-only paths need.
+    const proxy = await appProxyMatrix(api.url, [...principals, ...bridgePrincipals.slice(1)]);
     const failures: string[] = [];
     /** Sessions a sign-out route ended: from then on they are not authenticated (401). */
     const signedOut = new Set<string>();
@@ -649,6 +736,7 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
           if (reply.text.includes(SECRET) || reply.text.includes(PRIVATE)) fail("the owner's data");
           continue;
         }
+        if (typeof rule === 'object' && 'appProxy' in rule) continue; // (no controller's: appProxyMatrix)
         const action = typeof rule === 'string' ? rule : rule.each;
         const principal = who.principal as UserPrincipal;
         const allowed = authorize(principal, action, resourceFor(action, principal, f, route)).allow;
@@ -703,9 +791,11 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
         } else if (leaks) fail(`a list filtered by '${action}' shows the owner's data`);
       }
     }
+    failures.push(...proxy.failures);
     process.stdout.write(
       `authorization matrix: ${routes.length} routes × ${principals.length} principals ` +
         `(the bridge's × ${bridgePrincipals.length} Apps and session tokens) = ${cases} cases, ` +
+        `+ the App proxy ${proxy.cases} cases, ` +
         `${failures.length} leaks, ${changes} unauthorised changes ` +
         `(${allowedCases} allowed cases, ${succeeded} of them answered 2xx)\n`,
     );

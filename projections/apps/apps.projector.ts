@@ -1,7 +1,7 @@
 // Builds the Apps read model (libs/apps/src/apps.read-model.ts): one document per live App.
 import { defineProjector, type EnvelopeOf } from '#eventsourcing';
 import type { WriteOp } from '#read-store';
-import { APPS, APPS_READ_MODEL, type AppEvent } from '#apps';
+import { APPS, APPS_READ_MODEL, standaloneKey, type AppEvent } from '#apps';
 
 const patch = (event: EnvelopeOf<AppEvent>, set: Record<string, unknown>): WriteOp[] => [
   {
@@ -14,7 +14,7 @@ const patch = (event: EnvelopeOf<AppEvent>, set: Record<string, unknown>): Write
 
 export const appsProjector = defineProjector<AppEvent>({
   name: APPS_READ_MODEL.projection,
-  version: 1,
+  version: 2,
   collections: [APPS_READ_MODEL],
   on: {
     AppRegistered: (event) => [
@@ -28,6 +28,7 @@ export const appsProjector = defineProjector<AppEvent>({
           enablement: event.data.enablement,
           tokenHash: event.data.tokenHash,
           meta: null,
+          standaloneId: null,
           lastError: null,
           upstreamUrl: event.data.source.type === 'url' ? event.data.source.url : null,
           createdAt: event.metadata.occurredAt,
@@ -38,7 +39,8 @@ export const appsProjector = defineProjector<AppEvent>({
     AppRenamed: (event) => patch(event, { name: event.data.name }),
     AppEnablementChanged: (event) => patch(event, { enablement: event.data.enablement }),
     AppTokenRotated: (event) => patch(event, { tokenHash: event.data.tokenHash }),
-    AppMetaRead: (event) => patch(event, { meta: event.data.meta, lastError: null }),
+    AppMetaRead: (event) =>
+      patch(event, { meta: event.data.meta, standaloneId: standaloneKey(event.data.meta), lastError: null }),
     AppMetaReadFailed: (event) => patch(event, { lastError: event.data.error }),
     AppContainerStarted: (event) => patch(event, { upstreamUrl: event.data.upstreamUrl, lastError: null }),
     AppContainerFailed: (event) => patch(event, { lastError: event.data.error }),

@@ -2,7 +2,7 @@
 // then listens. Used by main.ts and by the end-to-end tests, which start it on a random port with their own DATA_DIR.
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener } from 'node:http';
 import { createRequire } from 'node:module';
-import type { Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Type } from '@nestjs/common';
 import { DiscoveryService, NestFactory } from '@nestjs/core';
 import fastifyMultipart from '@fastify/multipart';
@@ -65,6 +65,15 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
  */
 const missingHost = (request: IncomingMessage): boolean =>
   request.httpVersion === '1.1' && request.headers.host === undefined;
+/**
+ * The platform's effective public URL, what it gives out for itself (its mail links too): PUBLIC_URL, else
+ * http://HOST:PORT, with the port the server is bound to when PORT is 0 (any free port).
+ */
+const publicUrlOf = (config: PlatformConfig, bound: AddressInfo | string | null): string =>
+  config.people.publicUrlSet || config.port !== 0 || typeof bound !== 'object' || bound === null
+    ? config.people.publicUrl
+    : config.people.publicUrl.replace(/:0$/, `:${bound.port}`);
+
 /** Largest uploaded file (a Knowledge document). */
 export const UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
 
@@ -154,7 +163,7 @@ export async function createApi(
     readStore: app.get<ReadStore>(READ_STORE),
     tokens: app.get(AppSessionTokens),
     sessionUser: (request) => guard.sessionUser(request),
-    serverUrl: config.apps.serverUrl,
+    serverUrl: () => publicUrlOf(config, fastify.server.address()),
     appOrigin: config.apps.appOrigin,
     timeoutMs: config.apps.proxyTimeoutMs,
   });

@@ -11,6 +11,8 @@ export interface AppView {
   readonly enablement: AppEnablement;
   readonly tokenHash: string;
   readonly meta: AppMeta | null;
+  /** A standalone App's `/meta` id, lower case (the proxy serves it there too); null otherwise. */
+  readonly standaloneId?: string | null;
   readonly lastError: string | null;
   readonly upstreamUrl: string | null;
   readonly createdAt: string;
@@ -22,7 +24,7 @@ export const APPS = 'apps';
 export const APPS_READ_MODEL = defineReadModel<AppView>({
   name: APPS,
   projection: 'apps',
-  indexes: [{ fields: ['createdAt'] }, { fields: ['tokenHash'] }],
+  indexes: [{ fields: ['createdAt'] }, { fields: ['tokenHash'] }, { fields: ['standaloneId'] }],
 });
 
 /** One document per Agent an App may reach: `{appId}:{agentId}`. */

@@ -2,6 +2,7 @@ export * from './apps.module.js';
 export * from './app.events.js';
 export * from './app.decider.js';
 export * from './app-meta.js';
+export * from './app-standalone-id.js';
 export * from './app-token.js';
 export * from './app-session-token.js';
 export * from './apps.read-model.js';

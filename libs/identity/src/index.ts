@@ -23,4 +23,5 @@ export * from './agent-directory.js';
 export * from './external-identity.events.js';
 export * from './oidc/providers-file.js';
 export * from './sessions/session-clock.js';
+export * from './sessions/platform-cookies.js';
 export * from './embed/embed-visitor.js';

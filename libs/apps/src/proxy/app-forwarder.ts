@@ -7,6 +7,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { Agent, request as send } from 'undici';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { EMBED_SESSION_HEADER, PLATFORM_COOKIES } from '#identity';
 
 /** Where an admitted request goes, and what it carries there. */
 export interface Forward {
@@ -37,17 +38,21 @@ const HOP_BY_HOP = [
   'transfer-encoding',
   'upgrade',
 ];
-/** Never forwarded to an App: the platform's credentials, what it sets itself, and the platform's Host. */
-const PLATFORM_ONLY = [
-  'host',
-  'cookie',
-  'authorization',
-  'x-api-key',
-  'svc_session_token',
-  'svc_server_url',
-  'svc_base_path',
-];
-const SESSION_COOKIE = 'ap_session';
+/**
+ * Never forwarded to an App: the platform's credentials (every cookie, keys, an embed visitor's session) and Host.
+ * The App's cookies are never sent back either: the browser's Cookie header is the platform's origin's.
+ */
+const PLATFORM_ONLY = ['host', 'cookie', 'authorization', 'x-api-key', EMBED_SESSION_HEADER];
+
+/**
+ * Whether a client-sent header could pass for one the proxy sets or a proxy's own: any `svc_` header however spelt
+ * (`SVC-Session-Token`: servers that map `-` to `_`, as CGI does, read it as the proxy's), and the forwarding headers
+ * (`x-forwarded-*`, `forwarded`), which only a proxy in front of the App may write.
+ */
+const looksLikeProxyHeader = (name: string): boolean => {
+  const normalised = name.toLowerCase().replaceAll('-', '_');
+  return normalised.startsWith('svc_') || normalised.startsWith('x_forwarded_') || normalised === 'forwarded';
+};
 
 /** The header names the `Connection` header lists (also hop-by-hop). */
 const connectionNamed = (headers: IncomingHttpHeaders | Record<string, unknown>): Set<string> =>
@@ -68,15 +73,57 @@ export function requestHeaders(
   const named = connectionNamed(headers);
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || HOP_BY_HOP.includes(name) || named.has(name) || PLATFORM_ONLY.includes(name))
+    if (
+      value === undefined ||
+      HOP_BY_HOP.includes(name) ||
+      named.has(name) ||
+      PLATFORM_ONLY.includes(name) ||
+      looksLikeProxyHeader(name)
+    )
       continue;
     out[name] = value;
   }
   return { ...out, ...added };
 }
 
-const isSessionCookie = (cookie: unknown): boolean =>
-  String(cookie).trimStart().startsWith(`${SESSION_COOKIE}=`);
+/**
+ * A cookie name as some reader of it could take it: spaces trimmed (browsers do), percent-decoding undone (until it
+ * no longer changes: servers that decode names), the `__Host-`/`__Secure-` prefixes stripped, case folded.
+ */
+function cookieNameReadings(name: string): string {
+  let reading = name.trim();
+  for (;;) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(reading).trim();
+    } catch {
+      break;
+    }
+    if (decoded === reading) break;
+    reading = decoded;
+  }
+  return reading.toLowerCase().replace(/^(?:__host-|__secure-)+/, '');
+}
+
+/**
+ * An App's `Set-Cookie` as the browser gets it, or null when it is dropped. Its `Path` becomes `{basePath}/` and its
+ * `Domain` goes, so the cookie stays under the path this App was reached at (it cannot shadow a platform cookie, nor
+ * another App's, elsewhere on the origin); a cookie without a name, or whose name could be read as a platform
+ * cookie's (`ap_session`, `ap_oidc`, …: see cookieNameReadings), is dropped: under the App's path it would shadow the
+ * platform's.
+ */
+export function appSetCookie(line: string, basePath: string): string | null {
+  const [pair = '', ...attributes] = line.split(';');
+  const equals = pair.indexOf('=');
+  if (equals === -1) return null;
+  const name = cookieNameReadings(pair.slice(0, equals));
+  if (name === '' || PLATFORM_COOKIES.some((platform) => name === platform.toLowerCase())) return null;
+  const kept = attributes.filter((attribute) => {
+    const key = attribute.split('=', 1)[0]!.trim().toLowerCase();
+    return key !== 'path' && key !== 'domain';
+  });
+  return [pair.trim(), ...kept.map((attribute) => attribute.trim()), `Path=${basePath}/`].join('; ');
+}
 
 const validValue = (name: string, value: string): boolean => {
   try {
@@ -88,13 +135,14 @@ const validValue = (name: string, value: string): boolean => {
 };
 
 /**
- * The App's answer headers as the person gets them: hop-by-hop ones removed, no `set-cookie` of the platform's
- * session, the sandbox CSP on the platform's origin, and a redirect within the App kept under `/app/{id}`.
+ * The App's answer headers as the person gets them: hop-by-hop ones removed, its cookies scoped to its path (never a
+ * platform cookie), the sandbox CSP on the platform's origin, and a redirect kept under `/app/{id}`; null when the
+ * App redirects outside itself (refused).
  */
 export function responseHeaders(
   headers: Record<string, string | string[] | undefined>,
   forward: Forward,
-): Record<string, string | string[]> {
+): Record<string, string | string[]> | null {
   const named = connectionNamed(headers);
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -103,21 +151,41 @@ export function responseHeaders(
     if (values.length > 0) out[name] = Array.isArray(value) ? values : values[0]!;
   }
   if (out['set-cookie'] !== undefined) {
-    // The platform's session cookie is the platform's to set: an App cannot plant one.
-    const kept = [out['set-cookie']].flat().filter((cookie) => !isSessionCookie(cookie));
+    const kept = [out['set-cookie']]
+      .flat()
+      .map((cookie) => appSetCookie(cookie, forward.basePath))
+      .filter((cookie) => cookie !== null);
     if (kept.length > 0) out['set-cookie'] = kept;
     else delete out['set-cookie'];
   }
   if (forward.policy !== null)
     out['content-security-policy'] = [[out['content-security-policy'] ?? []].flat(), forward.policy].flat();
-  // A redirect to a path of the App (under its URL's prefix) stays under /app/{id}; anything else is left as is.
-  const location = out.location;
-  if (typeof location === 'string' && /^\/(?!\/)/.test(location)) {
-    const rest = location.slice(forward.prefix.length);
-    if (location.startsWith(forward.prefix) && /^(?:[/?#]|$)/.test(rest))
-      out.location = `${forward.basePath}${rest.startsWith('/') ? rest : `/${rest}`}`;
+  if (out.location !== undefined) {
+    const location = appRedirect([out.location].flat()[0]!, forward);
+    if (location === null) return null;
+    out.location = location;
   }
   return out;
+}
+
+/**
+ * Where an App's redirect sends the person, under `/app/{id}`: the Location read as the browser would (relative to
+ * the App's own URL of this request, backslashes as slashes), and kept only when it lands on the App itself (its
+ * origin, under its URL's prefix). Anything else, another origin, `//host`, a climb out of the prefix, a scheme like
+ * `javascript:`, is null: the proxy refuses it (502 `app_redirect_refused`), so the platform's origin never redirects
+ * elsewhere for an App.
+ */
+export function appRedirect(location: string, forward: Forward): string | null {
+  let target: URL;
+  try {
+    target = new URL(location, `${forward.origin}${forward.path}`);
+  } catch {
+    return null;
+  }
+  if (target.origin !== forward.origin) return null;
+  const rest = target.pathname.slice(forward.prefix.length);
+  if (!target.pathname.startsWith(forward.prefix) || !/^(?:\/|$)/.test(rest)) return null;
+  return `${forward.basePath}${rest || '/'}${target.search}${target.hash}`;
 }
 
 /** A close code `ws` accepts for sending (1004–1006 are reserved, others become application codes). */
@@ -206,7 +274,12 @@ export class AppForwarder {
         timeout ? 'the App did not answer in time' : 'the App could not be reached',
       );
     }
-    reply.status(answer.statusCode).headers(responseHeaders(answer.headers, forward));
+    const headers = responseHeaders(answer.headers, forward);
+    if (headers === null) {
+      await answer.body.dump();
+      return refuse(reply, 502, 'app_redirect_refused', 'the App redirected outside itself');
+    }
+    reply.status(answer.statusCode).headers(headers);
     if (request.method === 'HEAD' || answer.statusCode === 204 || answer.statusCode === 304) {
       await answer.body.dump();
       return reply.send();

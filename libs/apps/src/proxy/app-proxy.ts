@@ -1,11 +1,15 @@
 // The App proxy: `/app/{id}/...` forwarded to the App (its URL, or its container's address), streaming both ways with
 // bounded timeouts, websockets upgraded. Apps rule 5: only `/admin`, `/user`, `/knowledge` and `/standalone` (and
-// below) need a platform session, 401 without one; every other path (the App's own API, OAuth callbacks, webhooks)
-// is forwarded without one. Rule 6: each request carries `svc_session_token` (for a signed-in person: short-lived,
-// scoped to this App and person, usable as the bridge's bearer), `svc_server_url` and `svc_base_path`. Nothing of the
-// platform's credentials reaches the App: its session cookie, API keys and Authorization are stripped, as are
-// hop-by-hop headers, and a `set-cookie` for the platform's session is dropped. A standalone App (`standalone: true`
-// in its /meta) is served full-page at `/app/{id}`. Isolation: served on the platform's origin, every App response
+// below) need a platform session, 401 without one (the rule is the proxy's row in the authorization table); every
+// other path (the App's own API, OAuth callbacks, webhooks) is forwarded without one. That is decided on one
+// normalised path, the one the App then gets (app-path.ts; an ambiguous spelling is 400 `invalid_app_path`). Rule 6:
+// each request carries `svc_session_token` (for a signed-in person: short-lived, scoped to this App and person, usable
+// as the bridge's bearer), `svc_server_url` (the platform's public URL) and `svc_base_path`. Nothing of the
+// platform's credentials reaches the App: cookies, API keys, Authorization and an embed session are stripped, as are
+// hop-by-hop headers and client-sent look-alikes of the proxy's own headers; the App's cookies are kept to its path
+// and never a platform cookie, and its redirects stay under `/app/{id}` (else 502 `app_redirect_refused`). A
+// standalone App (`standalone: true` in its /meta) is served full-page at `/app/{id}`, under its platform id and its
+// stable `/meta` id alike. Isolation: served on the platform's origin, every App response
 // carries a CSP `sandbox` without `allow-same-origin` (an opaque origin: no access to the platform's cookies or
 // storage); on the separate App origin (APP_ORIGIN) it is its own origin.
 //
@@ -17,12 +21,13 @@ import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '#http';
+import { appPathNeedsSession } from '#identity';
 import type { ReadStore } from '#read-store';
 import { APPS, type AppView } from '../apps.read-model.js';
 import { liveSessionToken, type AppSessionTokens } from '../app-session-token.js';
 import type { AppForwarder, Forward } from './app-forwarder.js';
+import { normaliseAppPath } from './app-path.js';
 
-const SESSION_PATHS = /^\/(admin|user|knowledge|standalone)(\/|$)/;
 const METHODS = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'];
 
 export interface AppProxyOptions {
@@ -32,8 +37,11 @@ export interface AppProxyOptions {
   readonly sessionUser: (
     request: FastifyRequest,
   ) => Promise<{ readonly userId: string; readonly sessionId: string } | null>;
-  /** Where the platform is reached (`svc_server_url`): PUBLIC_URL, or (null) the origin the request came to. */
-  readonly serverUrl: string | null;
+  /**
+   * Where the platform is reached (`svc_server_url`): its effective public URL, never taken from a request (a Host
+   * header is the client's to choose).
+   */
+  readonly serverUrl: () => string;
   /** How long the App may take to answer headers, and between body chunks. */
   readonly timeoutMs: number;
   /** The separate origin Apps are served on (APP_ORIGIN); null when none is configured. */
@@ -56,9 +64,9 @@ interface Upgrade {
 }
 const upgrades = new WeakMap<IncomingMessage, Upgrade>();
 
-/** `/app/{id}/rest?query` → the App's id and the rest (`/rest?query`, `/` when none). */
+/** `/app/{id}/rest?query` → the App's id (or standalone `/meta` id) and the rest (`/rest?query`, `/` when none). */
 function split(url: string): { appId: string; rest: string } | null {
-  const match = /^\/app\/([A-Za-z0-9_-]{1,100})(\/[^?#]*)?(\?.*)?$/.exec(url);
+  const match = /^\/app\/([A-Za-z0-9._-]{1,100})(\/[^?#]*)?(\?.*)?$/.exec(url);
   if (!match) return null;
   return { appId: match[1]!, rest: `${match[2] ?? '/'}${match[3] ?? ''}` };
 }
@@ -85,15 +93,6 @@ function withoutTicket(rest: string): { rest: string; ticket: string | null } {
       return false;
     });
   return { rest: `${rest.slice(0, at)}${kept.length > 0 ? `?${kept.join('&')}` : ''}`, ticket };
-}
-
-/** `svc_server_url`: the configured one, else the origin the request reached (a Host of host[:port] only). */
-function serverUrlOf(request: FastifyRequest, options: AppProxyOptions): string {
-  if (options.serverUrl) return options.serverUrl;
-  const host = /^[A-Za-z0-9.-]{1,253}(:\d{1,5})?$|^\[[0-9A-Fa-f:.]{2,45}\](:\d{1,5})?$/.test(request.host)
-    ? request.host
-    : '127.0.0.1';
-  return `${request.protocol}://${host}`;
 }
 
 /**
@@ -123,14 +122,17 @@ export async function registerAppProxy(fastify: FastifyInstance, options: AppPro
   const admit = async (request: FastifyRequest, reply: FastifyReply): Promise<Forward | undefined> => {
     const target = split(request.url);
     if (!target) return void (await refuse(reply, 404, 'app_not_found', 'no App is served at this path'));
-    const app = await apps.get(target.appId);
+    const app =
+      (await apps.get(target.appId)) ??
+      (await apps.find({ standaloneId: target.appId.toLowerCase() }, { limit: 1 })).data[0];
     if (!app) return void (await refuse(reply, 404, 'app_not_found', `App '${target.appId}' was not found`));
+    const { rest, ticket } = withoutTicket(target.rest);
+    const [rawPath = '/', query = ''] = rest.split(/(?=\?)/, 2);
+    const normalised = normaliseAppPath(rawPath);
+    if ('refused' in normalised)
+      return void (await refuse(reply, 400, 'invalid_app_path', `${normalised.refused}: refused`));
     // A standalone App is its own full page at /app/{id} (its /standalone view, under the same session rule).
-    const { rest, ticket } = withoutTicket(
-      app.meta?.standalone && /^\/(\?|$)/.test(target.rest)
-        ? target.rest.replace(/^\//, '/standalone')
-        : target.rest,
-    );
+    const path = app.meta?.standalone && normalised.path === '/' ? '/standalone' : normalised.path;
     let user = await options.sessionUser(request);
     // On APP_ORIGIN the platform's session cookie is not there (another site): a view opened from the chat carries
     // the person's ticket for this App instead (a `svc_session_token`, checked like the bridge checks it).
@@ -139,7 +141,7 @@ export async function registerAppProxy(fastify: FastifyInstance, options: AppPro
       if (holder?.claims.appId === app.id)
         user = { userId: holder.user.id, sessionId: holder.claims.sessionId };
     }
-    if (SESSION_PATHS.test(rest.split('?', 1)[0]!) && !user)
+    if (appPathNeedsSession(path) && !user)
       return void (await refuse(
         reply,
         401,
@@ -153,12 +155,12 @@ export async function registerAppProxy(fastify: FastifyInstance, options: AppPro
     return {
       origin: upstream.origin,
       prefix,
-      path: `${prefix}${rest}`,
-      basePath: `/app/${app.id}`,
+      path: `${prefix}${path}${query}`,
+      basePath: `/app/${target.appId}`,
       policy: onAppOrigin(request, options.appOrigin) ? null : APP_SANDBOX,
       headers: {
-        svc_server_url: serverUrlOf(request, options),
-        svc_base_path: `/app/${app.id}`,
+        svc_server_url: options.serverUrl(),
+        svc_base_path: `/app/${target.appId}`,
         ...(user
           ? { svc_session_token: await options.tokens.issue(app.id, user.userId, user.sessionId) }
           : {}),

@@ -10,7 +10,21 @@ import type { Action } from './policy.js';
  * item. `{ embed }`: no credential, and the route asks the policy itself whether an embed visitor may do the action
  * on the Agent it names (the embed page of a public Agent; 403 `Agent is not public` otherwise).
  */
-export type RouteRule = 'public' | Action | { readonly each: Action } | { readonly embed: Action };
+export type RouteRule =
+  | 'public'
+  | Action
+  | { readonly each: Action }
+  | { readonly embed: Action }
+  | { readonly appProxy: { readonly sessionOnly: readonly string[] } };
+
+/**
+ * The App proxy (a raw route, every method, `/app/{appId}` and below; `{appId}` is the platform's id or a standalone
+ * App's stable `/meta` id): its session-only sub-paths (spec, Apps rule 5) need a signed-in person, a platform session
+ * (or, on APP_ORIGIN, a view's ticket for this App); keys and App tokens are no person there (401). Every other path is
+ * the App's own to authenticate (its API, OAuth callbacks, webhooks) and is forwarded without a credential.
+ */
+export const APP_PROXY_ROUTE = 'ALL /app/{appId}/{path}';
+const APP_PROXY_RULE = { appProxy: { sessionOnly: ['admin', 'user', 'knowledge', 'standalone'] } } as const;
 
 const CORE = '/api/v1/core';
 const K = `${CORE}/knowledge/{agentId}`;
@@ -243,6 +257,9 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`POST ${BRIDGE}/knowledge/documents/{documentId}/tags/{tagId}`]: 'knowledge.write',
   [`DELETE ${BRIDGE}/knowledge/documents/{documentId}/tags/{tagId}`]: 'knowledge.write',
 
+  // The App proxy: session-only sub-paths for a signed-in person, the rest the App's own (see APP_PROXY_ROUTE).
+  [APP_PROXY_ROUTE]: APP_PROXY_RULE,
+
   // The OpenAI-compatible gateway: models called directly, no Agent.
   'GET /api/compat/v1/models': 'model.call',
   'GET /api/compat/v1/models/{model}': 'model.call',
@@ -251,6 +268,24 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   'POST /api/compat/v1/rerank': 'model.call',
   'POST /api/compat/v1/responses': 'model.call',
   'POST /api/compat/v1/messages': 'model.call',
+};
+
+/**
+ * Whether a path below an App needs a signed-in person: its first segment is a session-only one, compared without
+ * case and compatibility forms (`/ADMIN`, fullwidth letters). The path must already be normalised (dot segments
+ * resolved, slashes merged, `;params` stripped, each segment encoded once: the proxy's normaliseAppPath), and be
+ * exactly what the App gets.
+ */
+export const appPathNeedsSession = (path: string): boolean => {
+  const encoded = path.split('/')[1] ?? '';
+  let first = encoded;
+  try {
+    first = decodeURIComponent(encoded);
+  } catch {
+    // Not the proxy's own encoding: compared as it is.
+  }
+  const folded = first.normalize('NFKC').toLowerCase();
+  return APP_PROXY_RULE.appProxy.sessionOnly.some((segment) => segment === folded);
 };
 
 /** The row of a route (`GET`, `/api/v1/core/agents/{agentId}`), if it has one. */

@@ -259,8 +259,6 @@ const ConfigSchema = z
     apps: {
       /** How long the App proxy waits for an App's response headers, and between its body chunks. */
       proxyTimeoutMs: env.APP_PROXY_TIMEOUT_SECONDS * 1000,
-      /** `svc_server_url`: PUBLIC_URL when set, else the origin each request reached the proxy at. */
-      serverUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : null,
       /**
        * The separate origin Apps are served on inside a chat (APP_ORIGIN, e.g. https://apps.example.com pointing at
        * this server). App documents served on any other origin (the platform's) run sandboxed: an opaque origin

@@ -1,6 +1,6 @@
 // Reading an App's `/meta` again (on registration and on demand; admins): a container App's container is started
 // first. Each outcome is recorded: the meta, or the failure as the App's lastError. The App answering badly never
-// fails the request.
+// fails the request; a standalone `/meta` id another App is served under does (409 `app_id_taken`, nothing recorded).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
 import { NotFoundError } from '#kernel';
@@ -10,6 +10,7 @@ import { AppContainers } from '../../app-containers.js';
 import { appDecider } from '../../app.decider.js';
 import { appStreamId } from '../../app.events.js';
 import { fetchAppMeta } from '../../app-meta.js';
+import { claimStandaloneId } from '../../app-standalone-id.js';
 
 export class RefreshApp extends Command<WriteResult> {
   constructor(
@@ -48,6 +49,7 @@ export class RefreshAppHandler implements ICommandHandler<RefreshApp> {
       upstream = outcome.upstreamUrl;
     }
     const outcome = upstream ? await fetchAppMeta(upstream) : { error: 'the App has no address yet' };
+    if ('meta' in outcome) await claimStandaloneId(this.aggregates, appId, outcome.meta, context);
     const read = await this.aggregates.decide(
       appStreamId(appId),
       appDecider,

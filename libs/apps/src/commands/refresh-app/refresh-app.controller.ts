@@ -20,7 +20,15 @@ export class RefreshAppController {
     tag: 'Apps',
     summary: "Read the App's /meta again (admins)",
     response: { status: 200, schema: AppDto, description: 'The App, with its meta or its lastError' },
-    errors: [{ status: 403, description: '`admin_required`' }, 404],
+    errors: [
+      { status: 403, description: '`admin_required`' },
+      404,
+      {
+        status: 409,
+        description:
+          "`app_id_taken`: the App's `/meta` is standalone with an id another App is served under (not recorded)",
+      },
+    ],
   })
   @Post(':appId/refresh')
   @HttpCode(200)

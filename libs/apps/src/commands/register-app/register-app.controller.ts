@@ -11,6 +11,7 @@ import { APPS_READ_MODEL } from '../../apps.read-model.js';
 import { RegisterAppBody } from '../../app.schemas.js';
 import { AppDto } from '../../queries/get-app/app.dto.js';
 import { GetApp } from '../../queries/get-app/get-app.query.js';
+import { DeleteApp } from '../delete-app/delete-app.command.js';
 import { RefreshApp } from '../refresh-app/refresh-app.command.js';
 import { RegisterApp } from './register-app.command.js';
 
@@ -39,7 +40,15 @@ export class RegisterAppController {
     body: RegisterAppBody,
     idempotent: true,
     response: { status: 201, schema: AppWithToken, description: 'The App and its bearer token (shown once)' },
-    errors: [400, { status: 403, description: '`admin_required`' }],
+    errors: [
+      400,
+      { status: 403, description: '`admin_required`' },
+      {
+        status: 409,
+        description:
+          "`app_id_taken`: a standalone App's `/meta` id is one another App is served under (nothing is registered)",
+      },
+    ],
   })
   @Post()
   async register(
@@ -61,7 +70,15 @@ export class RegisterAppController {
       ),
       [APPS_READ_MODEL, { projection: APP_ALLOWLIST_PROCESS }],
     );
-    await this.writes.send(new RefreshApp(id, context, principal), [APPS_READ_MODEL]);
+    await this.writes.send(new RefreshApp(id, context, principal), [APPS_READ_MODEL]).catch(async (error) => {
+      // A standalone /meta id another App is served under: the App is not registered after all.
+      if ((error as { code?: string }).code === 'app_id_taken')
+        await this.writes.send(new DeleteApp(id, context, principal), [
+          APPS_READ_MODEL,
+          { projection: APP_ALLOWLIST_PROCESS },
+        ]);
+      throw error;
+    });
     return { ...(await this.queries.execute(new GetApp(id, principal))), token };
   }
 }

@@ -24,7 +24,17 @@ export const AppDto = z.object({
     .nullable()
     .describe('What `/meta` said when last read; null before'),
   lastError: z.string().nullable().describe('Why `/meta` or the container last failed; null when fine'),
-  proxyPath: z.string().describe('Where the platform serves it: `/app/{id}`'),
+  proxyPath: z
+    .string()
+    .describe(
+      'Where the platform serves it: `/app/{id}`, for a standalone App its stable `/meta` id (its platform id works ' +
+        'too). Below it `/admin`, `/user`, `/knowledge` and `/standalone` need a platform session (401 ' +
+        '`session_required`), decided on the normalised path the App then receives (an encoded slash, a backslash, ' +
+        'a control character or a climb above it: 400 `invalid_app_path`). The App gets `svc_session_token` (a ' +
+        "person), `svc_server_url` (the public URL) and `svc_base_path`, none of the caller's cookies or keys; its " +
+        'cookies are kept to this path and never a platform cookie, and a redirect that leaves the App answers 502 ' +
+        '`app_redirect_refused`.',
+    ),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -47,7 +57,7 @@ export const toAppDto = (app: AppView): AppDtoOutput => ({
       }
     : null,
   lastError: app.lastError,
-  proxyPath: `/app/${app.id}`,
+  proxyPath: `/app/${app.meta?.standalone ? app.meta.id : app.id}`,
   createdAt: app.createdAt,
   updatedAt: app.updatedAt,
 });
