@@ -2,7 +2,7 @@
 // dist/ (built by `pretest`; run `npm run build` first when calling jest directly), while this thread searches the
 // same WAL file through the TypeScript source. Within one process the contract's interleaving tests only run calls
 // one after the other; here the write transactions really run while searches read.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -161,6 +161,75 @@ describe('SqliteSearchIndex deletion on disk', () => {
     });
     expect(hits.map((hit) => hit.documentId)).toEqual(['keep']);
     await index.close();
+    rmSync(at, { recursive: true, force: true });
+  });
+
+  /** Every file under `at`, folders walked (the BM25 postings and ANN graphs live in folders beside search.db). */
+  const filesUnder = (at: string): string[] =>
+    readdirSync(at).flatMap((name) => {
+      const path = join(at, name);
+      return statSync(path).isDirectory() ? filesUnder(path) : [path];
+    });
+  const filesHolding = (at: string, needle: string): string[] =>
+    filesUnder(at).filter((path) => readFileSync(path).includes(Buffer.from(needle)));
+
+  it('leaves a deleted document’s indexed words (FTS5 terms, saved BM25 postings) in no file under the data dir', async () => {
+    const at = mkdtempSync(join(tmpdir(), 'search-erase-terms-'));
+    const path = join(at, 'search.db');
+    // Postings in this thread, built from the first chunk on, so that they are saved beside search.db.
+    const open = () => new SqliteSearchIndex({ path, bm25Worker: null, bm25Memory: { minChunks: 0 } });
+    // FTS5 keeps terms as unicode61 folds them: lower case is what its segments hold.
+    const erased = 'quillwortzephyr';
+    const chunk = (documentId: string, text: string, n: number) => ({
+      chunkId: `${documentId}-${n}`,
+      documentId,
+      version: 1,
+      ownerId: 'agt_1',
+      tagIds: [],
+      sectionPath: [],
+      start: 0,
+      end: text.length,
+      text,
+      embedding: [1, n, 0, 0],
+      documentName: `${documentId}.md`,
+    });
+    const first = open();
+    await first.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
+    for (let d = 0; d < 30; d++)
+      await first.upsertDocument(
+        'chunks_v1',
+        `keep-${d}`,
+        1,
+        Array.from({ length: 10 }, (_, n) =>
+          chunk(`keep-${d}`, `refund policy ${d} paragraph ${n} remains`, n),
+        ),
+      );
+    const bm25 = (index: SqliteSearchIndex, text: string) =>
+      index.search('chunks_v1', { text, embedding: [], ownerIds: ['agt_1'], limit: 5, mode: 'bm25' });
+    // Postings built before the document arrives are changed by it, and saved with it when the index closes.
+    await bm25(first, 'remains');
+    await first.upsertDocument(
+      'chunks_v1',
+      'gone',
+      1,
+      Array.from({ length: 10 }, (_, n) => chunk('gone', `paragraph ${n} says ${erased} once`, n)),
+    );
+    expect((await bm25(first, erased)).map((hit) => hit.documentId)).toEqual(Array(5).fill('gone'));
+    await first.bm25MemorySettled();
+    await first.close();
+    expect(filesHolding(at, erased)).toEqual(
+      expect.arrayContaining([path, expect.stringMatching(/\.bm25\//)]),
+    );
+
+    const second = open();
+    await bm25(second, 'remains');
+    await second.bm25MemorySettled();
+    await second.deleteDocument('chunks_v1', 'gone');
+    expect(filesHolding(at, erased)).toEqual([]);
+    expect(await bm25(second, erased)).toEqual([]);
+    expect((await bm25(second, 'policy 7')).map((hit) => hit.documentId)).toContain('keep-7');
+    await second.close();
+    expect(filesHolding(at, erased)).toEqual([]);
     rmSync(at, { recursive: true, force: true });
   });
 });
