@@ -12,7 +12,7 @@ import {
 } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
-import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
+import { PLATFORM_CONFIG, type PlatformConfig, tightenPrivateTree } from '#kernel';
 import { EVENT_STORE, type EventStore, SqliteEventStore, UpcasterRegistry } from '#event-store';
 import { READ_STORE, type ReadStore, SqliteReadStore } from '#read-store';
 import {
@@ -93,6 +93,13 @@ export class InfrastructureModule implements OnApplicationShutdown {
       return { provide: token, useValue: projector };
     });
     const logger = options.logger ?? createLogger(options.config);
+    // Before any store opens its files: what an earlier version (or a copy made by hand) left readable to others.
+    const tightened = tightenPrivateTree(options.config.dataDir);
+    if (tightened > 0)
+      logger.warn(
+        { dataDir: options.config.dataDir, tightened },
+        'removed group and other access from DATA_DIR',
+      );
     const providers: Provider[] = [
       { provide: PLATFORM_CONFIG, useValue: options.config },
       { provide: LOGGER, useValue: logger },

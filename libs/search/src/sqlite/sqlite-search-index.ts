@@ -33,10 +33,15 @@
 // statistics, postings) share this one connection and one transaction per call; what stands alone is a module beside
 // it (int8-scan, packed-vectors, owner-documents, bm25-memory, bm25-thread, ann-index, fts5-query).
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import { ConflictError, checkpointInThread, NotFoundError, truncateWal, ValidationError } from '#kernel';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import {
+  ConflictError,
+  checkpointInThread,
+  NotFoundError,
+  openPrivateDatabase,
+  truncateWal,
+  ValidationError,
+} from '#kernel';
 import {
   assertDimensions,
   assertDocumentChunks,
@@ -315,8 +320,7 @@ export class SqliteSearchIndex implements SearchIndex {
 
   constructor(options: SqliteSearchIndexOptions) {
     const inMemory = options.path === ':memory:';
-    if (!inMemory) mkdirSync(dirname(options.path), { recursive: true });
-    this.db = new DatabaseSync(options.path);
+    this.db = openPrivateDatabase(options.path);
     this.ann = new AnnIndexes(
       {
         directory: inMemory ? null : `${options.path}.ann`,
