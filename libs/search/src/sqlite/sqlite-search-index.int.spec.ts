@@ -225,11 +225,49 @@ describe('SqliteSearchIndex deletion on disk', () => {
     await bm25(second, 'remains');
     await second.bm25MemorySettled();
     await second.deleteDocument('chunks_v1', 'gone');
-    expect(filesHolding(at, erased)).toEqual([]);
     expect(await bm25(second, erased)).toEqual([]);
+    // Erased within DEFAULT_ERASURE_DELAY_MS and one merge of the segments, while the index stays open.
+    await second.erasureSettled();
+    expect(filesHolding(at, erased)).toEqual([]);
     expect((await bm25(second, 'policy 7')).map((hit) => hit.documentId)).toContain('keep-7');
     await second.close();
     expect(filesHolding(at, erased)).toEqual([]);
+    rmSync(at, { recursive: true, force: true });
+  });
+
+  it('erases the words of a deletion still pending when the index closes, or when the next one opens the file', async () => {
+    const at = mkdtempSync(join(tmpdir(), 'search-erase-pending-'));
+    const path = join(at, 'search.db');
+    const chunk = (documentId: string, text: string) => ({
+      chunkId: documentId,
+      documentId,
+      version: 1,
+      ownerId: 'agt_1',
+      tagIds: [],
+      sectionPath: [],
+      start: 0,
+      end: text.length,
+      text,
+      embedding: [1, 0, 0, 0],
+      documentName: `${documentId}.md`,
+    });
+    // A pass that would come only after an hour: what erases the words is the close, or the next opening.
+    const first = new SqliteSearchIndex({ path, bm25Worker: null, erasureDelayMs: 3_600_000 });
+    await first.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
+    await first.upsertDocument('chunks_v1', 'keep', 1, [chunk('keep', 'the handbook stays')]);
+    await first.upsertDocument('chunks_v1', 'crashed', 1, [chunk('crashed', 'marigoldvexation left behind')]);
+    await first.upsertDocument('chunks_v1', 'closed', 1, [chunk('closed', 'juniperquokka left behind')]);
+    await first.deleteDocument('chunks_v1', 'crashed');
+    // Tombstoned, not yet erased (the pass is pending) ...
+    expect(filesHolding(at, 'marigoldvexation')).toEqual([path]);
+    // ... until another index opens the file, as after a crash of the process that deleted it.
+    const next = new SqliteSearchIndex({ path, bm25Worker: null });
+    expect(filesHolding(at, 'marigoldvexation')).toEqual([]);
+    await next.close();
+    await first.deleteDocument('chunks_v1', 'closed');
+    expect(filesHolding(at, 'juniperquokka')).toEqual([path]);
+    await first.close();
+    expect(filesHolding(at, 'juniperquokka')).toEqual([]);
     rmSync(at, { recursive: true, force: true });
   });
 });
