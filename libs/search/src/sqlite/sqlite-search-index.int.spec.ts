@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SearchMode } from '../search-index.port.js';
+import { testChunk } from '../search-index.contract.js';
 import { SqliteSearchIndex } from './sqlite-search-index.js';
 
 const COMPILED = new URL('../../../../dist/libs/search/src/sqlite/sqlite-search-index.js', import.meta.url);
@@ -118,40 +119,35 @@ describe('SqliteSearchIndex.setDocumentTags across threads', () => {
 });
 
 describe('SqliteSearchIndex deletion on disk', () => {
-  /** The files under `at` (the database, its -wal and -shm) whose bytes hold `needle`. */
-  const holding = (at: string, needle: string): string[] =>
-    readdirSync(at)
-      .filter((name) => readFileSync(join(at, name)).includes(Buffer.from(needle)))
-      .sort();
+  /** Every file under `at`, folders walked (the BM25 postings and ANN graphs live in folders beside search.db). */
+  const filesUnder = (at: string): string[] =>
+    readdirSync(at).flatMap((name) => {
+      const path = join(at, name);
+      return statSync(path).isDirectory() ? filesUnder(path) : [path];
+    });
+  /** The files under `at` (the database, its -wal and -shm, the saved postings) whose bytes hold `needle`. */
+  const filesHolding = (at: string, needle: string): string[] =>
+    filesUnder(at).filter((path) => readFileSync(path).includes(Buffer.from(needle)));
+  const chunk = (documentId: string, text: string, n = 0, ownerId = 'agt_1') =>
+    testChunk(ownerId, documentId, n, text);
 
   it('leaves a deleted document’s text in no file, the WAL included, while the index stays open', async () => {
     const at = mkdtempSync(join(tmpdir(), 'search-erase-'));
     const index = new SqliteSearchIndex({ path: join(at, 'search.db') });
     await index.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
-    const chunk = (documentId: string, text: string, n: number) => ({
-      chunkId: `${documentId}-${n}`,
-      documentId,
-      version: 1,
-      ownerId: 'spc_1',
-      tagIds: [],
-      sectionPath: [],
-      start: 0,
-      end: text.length,
-      text,
-      embedding: [1, n, 0, 0],
-      documentName: `${documentId}.md`,
-    });
     const secret = 'DELETEDTEXT7fq2k';
-    await index.upsertDocument('chunks_v1', 'keep', 1, [chunk('keep', 'a document that stays', 0)]);
+    await index.upsertDocument('chunks_v1', 'keep', 1, [chunk('keep', 'a document that stays', 0, 'spc_1')]);
     await index.upsertDocument(
       'chunks_v1',
       'gone',
       1,
-      Array.from({ length: 20 }, (_, n) => chunk('gone', `paragraph ${n} holds ${secret} in its words`, n)),
+      Array.from({ length: 20 }, (_, n) =>
+        chunk('gone', `paragraph ${n} holds ${secret} in its words`, n, 'spc_1'),
+      ),
     );
-    expect(holding(at, secret)).not.toEqual([]);
+    expect(filesHolding(at, secret)).not.toEqual([]);
     await index.deleteDocument('chunks_v1', 'gone');
-    expect(holding(at, secret)).toEqual([]);
+    expect(filesHolding(at, secret)).toEqual([]);
     const hits = await index.search('chunks_v1', {
       text: 'stays',
       embedding: [],
@@ -164,15 +160,6 @@ describe('SqliteSearchIndex deletion on disk', () => {
     rmSync(at, { recursive: true, force: true });
   });
 
-  /** Every file under `at`, folders walked (the BM25 postings and ANN graphs live in folders beside search.db). */
-  const filesUnder = (at: string): string[] =>
-    readdirSync(at).flatMap((name) => {
-      const path = join(at, name);
-      return statSync(path).isDirectory() ? filesUnder(path) : [path];
-    });
-  const filesHolding = (at: string, needle: string): string[] =>
-    filesUnder(at).filter((path) => readFileSync(path).includes(Buffer.from(needle)));
-
   it('leaves a deleted document’s indexed words (FTS5 terms, saved BM25 postings) in no file under the data dir', async () => {
     const at = mkdtempSync(join(tmpdir(), 'search-erase-terms-'));
     const path = join(at, 'search.db');
@@ -180,19 +167,6 @@ describe('SqliteSearchIndex deletion on disk', () => {
     const open = () => new SqliteSearchIndex({ path, bm25Worker: null, bm25Memory: { minChunks: 0 } });
     // FTS5 keeps terms as unicode61 folds them: lower case is what its segments hold.
     const erased = 'quillwortzephyr';
-    const chunk = (documentId: string, text: string, n: number) => ({
-      chunkId: `${documentId}-${n}`,
-      documentId,
-      version: 1,
-      ownerId: 'agt_1',
-      tagIds: [],
-      sectionPath: [],
-      start: 0,
-      end: text.length,
-      text,
-      embedding: [1, n, 0, 0],
-      documentName: `${documentId}.md`,
-    });
     const first = open();
     await first.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
     for (let d = 0; d < 30; d++)
@@ -238,19 +212,6 @@ describe('SqliteSearchIndex deletion on disk', () => {
   it('erases the words of a deletion still pending when the index closes, or when the next one opens the file', async () => {
     const at = mkdtempSync(join(tmpdir(), 'search-erase-pending-'));
     const path = join(at, 'search.db');
-    const chunk = (documentId: string, text: string) => ({
-      chunkId: documentId,
-      documentId,
-      version: 1,
-      ownerId: 'agt_1',
-      tagIds: [],
-      sectionPath: [],
-      start: 0,
-      end: text.length,
-      text,
-      embedding: [1, 0, 0, 0],
-      documentName: `${documentId}.md`,
-    });
     // A pass that would come only after an hour: what erases the words is the close, or the next opening.
     const first = new SqliteSearchIndex({ path, bm25Worker: null, erasureDelayMs: 3_600_000 });
     await first.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
