@@ -97,5 +97,7 @@ describe('DATA_DIR permissions (e2e)', () => {
       await stopProcess(api.child);
     }
     expect(notPrivate(dataDir)).toEqual([]);
+    // The operator is told how many entries changed (never their names or contents).
+    expect(api.output()).toContain('removed group and other access from DATA_DIR');
   }, 60_000);
 });

@@ -94,11 +94,16 @@ export class InfrastructureModule implements OnApplicationShutdown {
     });
     const logger = options.logger ?? createLogger(options.config);
     // Before any store opens its files: what an earlier version (or a copy made by hand) left readable to others.
-    const tightened = tightenPrivateTree(options.config.dataDir);
-    if (tightened > 0)
+    const { changed, refused } = tightenPrivateTree(options.config.dataDir);
+    if (changed > 0)
       logger.warn(
-        { dataDir: options.config.dataDir, tightened },
+        { dataDir: options.config.dataDir, changed },
         'removed group and other access from DATA_DIR',
+      );
+    if (refused > 0)
+      logger.error(
+        { dataDir: options.config.dataDir, refused },
+        'entries of DATA_DIR readable by others could not be made private (owned by another user)',
       );
     const providers: Provider[] = [
       { provide: PLATFORM_CONFIG, useValue: options.config },

@@ -37,19 +37,26 @@ export function openPrivateDatabase(path: string, options?: DatabaseSyncOptions)
 
 /**
  * Removes the group and other bits from the folder and everything under it, when it exists; symbolic links are
- * neither followed nor changed. Returns how many entries it changed.
+ * neither followed nor changed. An entry this user may not change (a mounted volume's root owned by another user) is
+ * counted in `refused`, not thrown: the platform still starts, and the caller says so.
  */
-export function tightenPrivateTree(root: string): number {
+export function tightenPrivateTree(root: string): { changed: number; refused: number } {
   let changed = 0;
+  let refused = 0;
   const visit = (path: string): void => {
     const stats = lstatSync(path, { throwIfNoEntry: false });
     if (!stats || stats.isSymbolicLink()) return;
     if ((stats.mode & SHARED_BITS) !== 0) {
-      chmodSync(path, stats.mode & 0o700);
-      changed++;
+      try {
+        chmodSync(path, stats.mode & 0o700);
+        changed++;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+        refused++;
+      }
     }
     if (stats.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
   };
   visit(root);
-  return changed;
+  return { changed, refused };
 }
