@@ -238,6 +238,37 @@ describe('knowledge documents and tags (e2e)', () => {
     expect((await admin.get(`${K}/agt_nope/documents`)).status).toBe(404);
   });
 
+  it('leaves a deleted document’s words in no file under the data dir, another document’s still searchable', async () => {
+    const agentId = await agent(await space());
+    // Lower case: FTS5 keeps terms folded, and this word shares no prefix with the other terms of the index.
+    const erased = 'xylocarpzenith';
+    const gone = (
+      await addText(agentId, { name: 'gone.md', text: `# Note\n\nThe ${erased} clause is void.` })
+    ).body;
+    const kept = (await addText(agentId, { name: 'kept.md', text: '# Note\n\nThe marmalade clause holds.' }))
+      .body;
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)],
+      );
+    const holding = () => files(api.config.dataDir).filter((path) => readFileSync(path).includes(erased));
+    const found = async (query: string) =>
+      (
+        await admin.post<{ hits: { documentId: string }[] }>(`${K}/${agentId}/search`, { query })
+      ).body.hits.map((hit) => hit.documentId);
+    await waitUntil(
+      async () => (await found(erased)).includes(gone.id) && (await found('marmalade')).includes(kept.id),
+      10_000,
+    );
+    expect(holding()).not.toEqual([]);
+
+    expect((await admin.delete(`${K}/${agentId}/documents/${gone.id}`)).status).toBe(204);
+    // The purge runs after the deletion, and the index erases its words within about a second (search-index).
+    await waitUntil(() => holding().length === 0, 10_000);
+    expect(await found(erased)).not.toContain(gone.id);
+    expect(await found('marmalade')).toContain(kept.id);
+  });
+
   it('deleting an Agent deletes its documents and tags; deleting a Space deletes its Space documents', async () => {
     const spaceId = await space();
     const [keeper, leaving] = [await agent(spaceId), await agent(spaceId)];

@@ -34,9 +34,10 @@ async function main(): Promise<void> {
   enableCompileCache();
   holdYoungGeneration();
   await import('reflect-metadata');
-  const { loadConfigOrExit, createLogger, startApi } = (await import(
+  const { loadConfigOrExit, restrictProcessUmask, createLogger, startApi } = (await import(
     apiModule()
   )) as typeof import('./api.js');
+  restrictProcessUmask();
   const config = loadConfigOrExit();
   const logger = createLogger(config);
   const app = await startApi(config, logger);

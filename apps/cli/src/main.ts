@@ -2,11 +2,12 @@
 // Build first (`npm run build`), then `npm run cli -- <command>`; `npm run cli -- --help` lists the commands.
 import 'reflect-metadata';
 import { CommandFactory } from 'nest-commander';
-import { loadConfigOrExit } from '#kernel';
+import { loadConfigOrExit, restrictProcessUmask } from '#kernel';
 import { CLI_NAME, CliModule } from './cli.module.js';
 import { CliError, processOutput } from './output.js';
 
 async function main(): Promise<void> {
+  restrictProcessUmask();
   const config = loadConfigOrExit();
   const output = processOutput();
   await CommandFactory.run(CliModule.forRoot({ config, output }), {

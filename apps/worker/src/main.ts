@@ -3,7 +3,7 @@
 // GET /health and GET /metrics on WORKER_PORT. SIGINT/SIGTERM stop the runner (releasing its leases) and exit.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { loadConfigOrExit } from '#kernel';
+import { loadConfigOrExit, restrictProcessUmask } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { ProjectionRunner } from '#eventsourcing';
@@ -15,6 +15,7 @@ import { close, createOperationsServer, listen } from './operations-server.js';
 
 async function main(): Promise<void> {
   const started = performance.now();
+  restrictProcessUmask();
   const config = loadConfigOrExit();
   const logger = createLogger(config).child({ process: 'worker' });
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, logger), {

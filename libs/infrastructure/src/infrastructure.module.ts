@@ -12,7 +12,7 @@ import {
 } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
-import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
+import { PLATFORM_CONFIG, type PlatformConfig, tightenPrivateTree } from '#kernel';
 import { EVENT_STORE, type EventStore, SqliteEventStore, UpcasterRegistry } from '#event-store';
 import { READ_STORE, type ReadStore, SqliteReadStore } from '#read-store';
 import {
@@ -93,6 +93,18 @@ export class InfrastructureModule implements OnApplicationShutdown {
       return { provide: token, useValue: projector };
     });
     const logger = options.logger ?? createLogger(options.config);
+    // Before any store opens its files: what an earlier version (or a copy made by hand) left readable to others.
+    const { changed, refused } = tightenPrivateTree(options.config.dataDir);
+    if (changed > 0)
+      logger.warn(
+        { dataDir: options.config.dataDir, changed },
+        'removed group and other access from DATA_DIR',
+      );
+    if (refused > 0)
+      logger.error(
+        { dataDir: options.config.dataDir, refused },
+        'entries of DATA_DIR readable by others could not be made private (owned by another user)',
+      );
     const providers: Provider[] = [
       { provide: PLATFORM_CONFIG, useValue: options.config },
       { provide: LOGGER, useValue: logger },

@@ -6,3 +6,4 @@ export * from './lazy-module.js';
 export * from './sqlite/wal-checkpoints.js';
 export * from './sqlite/wal-truncate.js';
 export * from './seeded-random.js';
+export * from './private-files.js';

@@ -58,6 +58,27 @@ function document(
   return { documentId, version, chunks };
 }
 
+/** One chunk of a document, for tests that only need its owner, its text and (sometimes) its vector. */
+export const testChunk = (
+  ownerId: string,
+  documentId: string,
+  n: number,
+  text: string,
+  embedding: number[] = [1, 0, 0, 0],
+): IndexedChunk => ({
+  chunkId: `${documentId}-${n}`,
+  documentId,
+  version: 1,
+  ownerId,
+  tagIds: [],
+  sectionPath: [],
+  start: 0,
+  end: text.length,
+  text,
+  embedding,
+  documentName: `${documentId}.txt`,
+});
+
 export function searchIndexContract(adapter: string, open: () => Promise<SearchIndex>): void {
   describe(`SearchIndex contract: ${adapter}`, () => {
     let search: SearchIndex;

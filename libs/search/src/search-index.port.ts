@@ -96,7 +96,10 @@ export interface SearchIndex {
    * when the document has no chunks. A later upsert sets the tags its own chunks carry.
    */
   setDocumentTags(index: string, documentId: string, tagIds: readonly string[]): Promise<void>;
-  /** Removes every chunk of the document; nothing happens when it is absent. */
+  /**
+   * Removes every chunk of the document; nothing happens when it is absent. The embedded adapter erases the
+   * document's words from its files within DEFAULT_ERASURE_DELAY_MS of the call (sqlite-search-index.ts).
+   */
   deleteDocument(index: string, documentId: string): Promise<void>;
   /** Best first. Never throws on the query text; a NotFoundError for an unknown index. */
   search(index: string, query: SearchQuery): Promise<SearchHit[]>;

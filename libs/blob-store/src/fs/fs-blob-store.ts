@@ -18,6 +18,7 @@ import {
 } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '#kernel';
 import {
   addressBytes,
   assertBlobId,
@@ -67,10 +68,10 @@ export class FsBlobStore implements BlobStore {
     if (await this.putAgain(path)) return blob;
 
     const shard = dirname(path);
-    const created = await mkdir(shard, { recursive: true });
+    const created = await mkdir(shard, { recursive: true, mode: PRIVATE_DIR_MODE });
     const temp = join(shard, `.${blob.id}.${process.pid}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
     try {
-      const handle = await open(temp, 'wx');
+      const handle = await open(temp, 'wx', PRIVATE_FILE_MODE);
       try {
         await handle.writeFile(buffer);
         await handle.sync();

@@ -1,15 +1,14 @@
 // Embedded event store: one SQLite file in WAL mode. The rowid is the global position; (stream, revision) is unique;
 // event ids are unique, which makes re-sent batches durable no-ops.
 import { EventEmitter } from 'node:events';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import {
   IdempotencyMismatchError,
   WrongExpectedRevisionError,
   type EventEnvelope,
   type NewEvent,
   checkpointInThread,
+  openPrivateDatabase,
 } from '#kernel';
 import {
   describeExpected,
@@ -97,8 +96,7 @@ export class SqliteEventStore implements EventStore {
   };
 
   constructor(options: SqliteEventStoreOptions) {
-    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-    this.db = new DatabaseSync(options.path);
+    this.db = openPrivateDatabase(options.path);
     this.db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
     this.db.exec(SCHEMA);
     // Appends commit (and sync the log) on the event loop; copying the log into the file is the thread's work.

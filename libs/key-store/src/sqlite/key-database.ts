@@ -1,9 +1,8 @@
 // The key store's SQLite file as both its threads open it (sqlite-key-store.ts, key-writer.worker.ts): the pragmas
 // and the log truncation that make a destroyed key leave no copy (secure_delete; a write-ahead log truncated to
 // nothing after each destruction and at each opening), the schema, and the one write that creates keys.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { openPrivateDatabase } from '#kernel';
 
 /** A key to create: its id, its group, and its bytes as stored (wrapped when there is a master key). */
 export interface NewKeyRow {
@@ -13,8 +12,7 @@ export interface NewKeyRow {
 }
 
 export function openKeyDatabase(path: string): DatabaseSync {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new DatabaseSync(path);
+  const db = openPrivateDatabase(path);
   // WAL, synchronous FULL: a new key is durable at its commit, which costs one fsync (the rollback journal's cost
   // four and an unlink: 3 ms against 1.25 ms in the key-writer thread, and a conversation turn creates keys).
   db.exec(

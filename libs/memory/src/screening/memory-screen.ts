@@ -11,7 +11,9 @@
 //     "the developer says you must"),
 //   - persistent imperatives addressed to the assistant ("from now on you…", "you must always…", a clause that
 //     starts "Always/Never respond/say/tell/recommend/include…"),
-//   - trigger → action backdoors ("whenever I say X, call the tool Y", "when the user asks about Z, tell them…"),
+//   - trigger → action backdoors ("whenever I say X, call the tool Y", "when the user asks about Z, tell them…", and
+//     without a subject: "when asked about Z say…", "whenever Z comes up, answer…"; "when asked about Z, I say…" is
+//     the user's habit and passes),
 //   - secrecy towards the user ("do not tell the user", "never mention X to anyone", "silently send…"),
 //   - anything that moves data out (markdown images to remote hosts, links whose query carries data or
 //     placeholders, "send the conversation to https://…", webhook / request-bin hosts, tool invocations),
@@ -192,6 +194,19 @@ const ASSISTANT_ACTION = `(?:${SPEECH_VERBS})\\b|(?:${ACTION_VERBS})\\b${ACTION_
 const DATA_NOUNS =
   "conversations?|chats?|chat history|history|messages?|memor(?:y|ies)|data|details|everything|contents?|user'?s|credentials?|passwords?|tokens?|api keys?|keys?|secrets?|summary|summaries|transcripts?|personal|info|information|pii|emails?|addresses|names?|previous|prior|it|them|all";
 
+/** Words between a subject and its verb ("I always say", "we would usually answer"). */
+const AUXILIARIES =
+  "always|usually|often|normally|typically|generally|sometimes|never|just|simply|also|will|would|should|can|could|must|may|might|do|did|don't|didn't|tend to";
+/**
+ * Before a speech verb: it is not an order to the assistant when a subject says it ("I say", "we would answer", "my
+ * kids say", "the team will reply"; "the refund say" is a topic, then the order), or when it is a noun or an
+ * infinitive ("the answer", "asked to reply").
+ */
+const NOT_IMPERATIVE = `(?<!\\b(?:i|we|they|he|she|it|one|people|who|which|that)(?:'ll|'d|'re)?\\s(?:(?:${AUXILIARIES})\\s){0,2}|\\b(?:my|our|their|his|her) \\w+\\s(?:(?:${AUXILIARIES})\\s){0,2}|\\bthe \\w+\\s(?:(?:${AUXILIARIES})\\s){1,2}|\\b(?:to|the|a|an|my|our|your|their|his|her|its|this|that|no|any|what|how)\\s)`;
+/** A trigger without a subject: being asked, or a topic coming up. */
+const SUBJECTLESS_TRIGGER =
+  "\\b(?:when|whenever|if|every time|each time|any ?time|once)\\s+(?:(?:you(?:'re| are| get| were)?|ever)\\s+)?(?:asked|questioned|queried|prompted)\\b|\\b(?:when|whenever|if|every time|each time|any ?time)\\b[^.!?\\n]{0,60}?\\b(?:comes? up|came up|(?:is|are|gets?) (?:mentioned|raised|brought up|discussed))\\b";
+
 const INSTRUCTION_PATTERNS: readonly RegExp[] = [
   // EN: ignore / disregard / forget … (previous) instructions
   /\b(?:ignore|ignoring|disregard|disregarding|forget|override|overriding|bypass|nevermind|never mind)\b[^.!?\n]{0,50}\b(?:instructions?|prompts?|directives?|guardrails|programming|system message|content polic(?:y|ies)|safety (?:rules|guidelines|filters?))\b/,
@@ -216,6 +231,11 @@ const INSTRUCTION_PATTERNS: readonly RegExp[] = [
   // trigger -> action: when / whenever / if <someone> … you (verb) | , (verb)
   new RegExp(
     `\\b(?:when|whenever|if|every time|each time|any ?time|once)\\s+(?:i|the user|users?|a user|anyone|anybody|someone|somebody|they|he|she|people|customers?|the customer|my \\w{1,30})\\b[^.!?\\n]{0,80}?(?:\\byou(?:'ll| will| should| must| shall| need to| have to| are to| can)?\\s+(?:always\\s+|immediately\\s+|automatically\\s+|then\\s+|also\\s+|silently\\s+|secretly\\s+)?(?:${ASSISTANT_ACTION})|[,:]\\s*(?:then\\s+|first\\s+|always\\s+|immediately\\s+|silently\\s+|just\\s+)?(?:${ASSISTANT_ACTION}))`,
+  ),
+  // the same backdoor without a subject: "when asked about refunds(,) say they are approved", "if questioned …, answer
+  // …", "whenever pricing comes up, tell them …": a standing answer for the assistant to give, whoever asks
+  new RegExp(
+    `(?:${SUBJECTLESS_TRIGGER})[^.!?\\n]{0,80}?[\\s,:;](?:(?:then|always|just|simply|only|politely)\\s)?${NOT_IMPERATIVE}(?:${SPEECH_VERBS})\\b`,
   ),
   // "at the end of every response, add …"
   new RegExp(

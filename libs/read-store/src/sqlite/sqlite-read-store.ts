@@ -1,10 +1,8 @@
 // Embedded read store: SQLite tables of JSON documents, one table per collection and generation. Indexes are
 // expression indexes on json_extract, which the generated queries use verbatim. A projector's ops and checkpoint
 // commit in one transaction; every document remembers the position of the last event applied to it.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import { checkpointInThread, truncateWal } from '#kernel';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import { checkpointInThread, openPrivateDatabase, truncateWal } from '#kernel';
 import {
   decodeCursor,
   encodeCursor,
@@ -66,8 +64,7 @@ export class SqliteReadStore implements ReadStore {
   private readonly stopCheckpoints: (() => Promise<void>) | null;
 
   constructor(options: SqliteReadStoreOptions) {
-    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-    this.db = new DatabaseSync(options.path);
+    this.db = openPrivateDatabase(options.path);
     // secure_delete: a purged document's bytes are overwritten, not left in a free page; a commit that deletes
     // documents (a purge) then checkpoints and truncates the WAL, whose older frames still hold them.
     this.db.exec(

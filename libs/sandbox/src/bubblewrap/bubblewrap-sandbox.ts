@@ -32,7 +32,7 @@ import { closeSync, constants as fsConstants, existsSync, lstatSync, openSync, r
 import { chmod, chown, lstat, mkdir, open, realpath, rm, writeFile } from 'node:fs/promises';
 import { arch, constants as osConstants } from 'node:os';
 import { promisify } from 'node:util';
-import { dirname, join, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { NotFoundError, ValidationError } from '#kernel';
 import {
   type CodeSandbox,
@@ -95,6 +95,34 @@ const signalName = (n: number): string | null =>
  * what is read, so a tree of many entries costs the event loop nothing but the bounded parse: links and special
  * files are skipped, never followed, and no other file system below `dir` is entered.
  */
+/**
+ * Writes the Skill files under `skills`: folders 0755 and files 0444, set explicitly since the sandbox's own uid reads
+ * them and the platform's processes run with umask 077 (libs/kernel/src/private-files.ts).
+ */
+async function placeSkills(
+  skills: string,
+  placed: readonly { segments: readonly string[]; bytes: Uint8Array }[],
+  options: { refuseDuplicates: boolean },
+): Promise<void> {
+  const makeShared = async (dir: string) => {
+    await mkdir(dir, { recursive: true });
+    await chmod(dir, 0o755);
+  };
+  await makeShared(skills);
+  for (const { segments, bytes } of placed) {
+    for (let depth = 1; depth < segments.length; depth++)
+      await makeShared(join(skills, ...segments.slice(0, depth)));
+    const target = join(skills, ...segments);
+    await writeFile(target, bytes, { mode: 0o444, flag: options.refuseDuplicates ? 'wx' : 'w' }).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+        throw new ValidationError('duplicate_sandbox_path', `Two files at ${segments.join('/')}`, 'path');
+      },
+    );
+    await chmod(target, 0o444);
+  }
+}
+
 function listRegularFiles(dir: string): Promise<Map<string, number>> {
   return new Promise((resolve) => {
     const child = spawn('find', [dir, '-mindepth', '1', '-xdev', '-type', 'f', '-printf', '%s %P\\0'], {
@@ -183,18 +211,7 @@ export class BubblewrapSandbox implements CodeSandbox {
     });
     await chown(join(dir, 'work'), uid, uid);
     await chmod(join(dir, 'work'), 0o700);
-    const skills = join(dir, 'skills');
-    await mkdir(skills, { mode: 0o755 });
-    for (const { segments, bytes } of placed) {
-      const target = join(skills, ...segments);
-      await mkdir(dirname(target), { recursive: true, mode: 0o755 });
-      await writeFile(target, bytes, { mode: 0o444, flag: 'wx' }).catch(
-        async (error: NodeJS.ErrnoException) => {
-          if (error.code !== 'EEXIST') throw error;
-          throw new ValidationError('duplicate_sandbox_path', `Two files at ${segments.join('/')}`, 'path');
-        },
-      );
-    }
+    await placeSkills(join(dir, 'skills'), placed, { refuseDuplicates: true });
     this.sessions.touch(sandboxId);
   }
 
@@ -213,12 +230,7 @@ export class BubblewrapSandbox implements CodeSandbox {
       sandboxId,
       async () => {
         await rm(skills, { recursive: true, force: true });
-        await mkdir(skills, { mode: 0o755 });
-        for (const { segments, bytes } of placed) {
-          const target = join(skills, ...segments);
-          await mkdir(dirname(target), { recursive: true, mode: 0o755 });
-          await writeFile(target, bytes, { mode: 0o444 });
-        }
+        await placeSkills(skills, placed, { refuseDuplicates: false });
       },
       { use: false },
     );

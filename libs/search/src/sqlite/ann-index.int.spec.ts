@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seededRandom } from '#kernel';
-import type { IndexedChunk } from '../search-index.port.js';
+import { testChunk } from '../search-index.contract.js';
 import { SqliteSearchIndex } from './sqlite-search-index.js';
 
 const DIMENSIONS = 32;
@@ -48,19 +48,9 @@ async function fill(
       INDEX,
       documentId,
       1,
-      vectors.slice(at, at + perDocument).map((embedding, i): IndexedChunk => ({
-        chunkId: `${documentId}:${i}`,
-        documentId,
-        version: 1,
-        ownerId,
-        tagIds: [],
-        sectionPath: [],
-        start: 0,
-        end: 1,
-        text: `chunk ${at + i}`,
-        embedding,
-        documentName: `${documentId}.txt`,
-      })),
+      vectors
+        .slice(at, at + perDocument)
+        .map((embedding, i) => testChunk(ownerId, documentId, i, `chunk ${at + i}`, embedding)),
     );
   }
   return documentIds;
@@ -125,7 +115,7 @@ describe('SqliteSearchIndex approximate nearest neighbours', () => {
     const documentIds = await fill(first, 'agt_1', vectors, 60);
     const query = vectors[7]!;
     const before = await top(first, ['agt_1'], query);
-    expect(before[0]).toBe(`${documentIds[0]}:7`);
+    expect(before[0]).toBe(`${documentIds[0]}-7`);
     expect(first.annProgress().map((p) => p.state)).toEqual(['building']);
     await first.annSettled();
     const [ready] = first.annProgress();
@@ -137,7 +127,7 @@ describe('SqliteSearchIndex approximate nearest neighbours', () => {
     await first.deleteDocument(INDEX, documentIds[0]!);
     const afterDelete = await top(first, ['agt_1'], query, 100);
     expect(afterDelete).toHaveLength(100);
-    expect(afterDelete.some((chunkId) => chunkId.startsWith(`${documentIds[0]}:`))).toBe(false);
+    expect(afterDelete.some((chunkId) => chunkId.startsWith(`${documentIds[0]}-`))).toBe(false);
     await first.close();
 
     // Another process deletes one more document while this one is stopped; the restart loads the saved graph
@@ -151,7 +141,7 @@ describe('SqliteSearchIndex approximate nearest neighbours', () => {
     const afterRestart = await top(second, ['agt_1'], query, 100);
     expect(second.annProgress().map((p) => [p.state, p.vectors])).toEqual([['ready', 480]]);
     expect(
-      afterRestart.some((id) => id.startsWith(`${documentIds[0]}:`) || id.startsWith(`${documentIds[1]}:`)),
+      afterRestart.some((id) => id.startsWith(`${documentIds[0]}-`) || id.startsWith(`${documentIds[1]}-`)),
     ).toBe(false);
     const exact = new SqliteSearchIndex({ path, ann: { minChunks: 1_000_000 } });
     expect((await top(second, ['agt_1'], query)).slice(0, 5)).toEqual(

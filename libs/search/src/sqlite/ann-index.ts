@@ -19,12 +19,13 @@
 // it holds) when a worker finishes and, if changed since, on close; a restart loads them on first use and applies
 // only what changed. A file that does not load is rebuilt. Dropping the index removes its directory.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Index as UsearchIndex } from 'usearch';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '#kernel';
 import type { AnnGraphProgress } from '../search-index.port.js';
 import { unpackVectors } from './packed-vectors.js';
 
@@ -86,7 +87,7 @@ interface DocumentSource {
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { DatabaseSync } = require('node:sqlite');
-const { renameSync } = require('node:fs');
+const { chmodSync, renameSync } = require('node:fs');
 const { Index } = require(workerData.usearchPath);
 const { dbPath, documentsTable, ownerId, file, dimensions, params } = workerData;
 const started = performance.now();
@@ -123,6 +124,8 @@ for (const row of rows) {
 db.exec('COMMIT');
 db.close();
 index.save(file + '.tmp');
+// usearch creates the file with the process's default mode; it holds vectors of private documents.
+chmodSync(file + '.tmp', 0o600);
 renameSync(file + '.tmp', file);
 parentPort.postMessage({ done: true, documents, total, buildMs: performance.now() - started });
 `;
@@ -353,14 +356,16 @@ export class AnnIndexes {
     const incarnation = key.slice(0, key.indexOf(':'));
     const files = this.files(incarnation, ownerId);
     if (!files) return;
-    mkdirSync(join(files.graph, '..'), { recursive: true });
+    makePrivateDir(join(files.graph, '..'));
     graph.index.save(`${files.graph}.tmp`);
+    chmodSync(`${files.graph}.tmp`, PRIVATE_FILE_MODE);
     writeFileSync(
       `${files.rows}.tmp`,
       JSON.stringify({
         ownerId,
         documents: [...graph.documents.values()].map((d) => [d.docRowid, d.first, d.count]),
       }),
+      { mode: PRIVATE_FILE_MODE },
     );
     renameSync(`${files.graph}.tmp`, files.graph);
     renameSync(`${files.rows}.tmp`, files.rows);
@@ -379,7 +384,7 @@ export class AnnIndexes {
           tmpdir(),
           `ann-${process.pid}-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.usearch`,
         );
-    if (directory) mkdirSync(join(directory, incarnation), { recursive: true });
+    if (directory) makePrivateDir(join(directory, incarnation));
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: {
@@ -424,7 +429,9 @@ export class AnnIndexes {
             graph.dirty = directory === null;
             if (directory) {
               const rows = this.files(incarnation, ownerId)!.rows;
-              writeFileSync(`${rows}.tmp`, JSON.stringify({ ownerId, documents: message.documents ?? [] }));
+              writeFileSync(`${rows}.tmp`, JSON.stringify({ ownerId, documents: message.documents ?? [] }), {
+                mode: PRIVATE_FILE_MODE,
+              });
               renameSync(`${rows}.tmp`, rows);
             } else rmSync(file, { force: true });
             // The next search brings it up to date with its own snapshot before it serves.

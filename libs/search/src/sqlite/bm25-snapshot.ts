@@ -4,8 +4,9 @@
 // typed arrays, each starting on an 8-byte boundary. Written to a temporary name and renamed, so a reader sees a whole
 // file or none. Only compacted postings are saved (no removed row in them); a removal deletes the file at once, so a
 // deleted document's words stay in no file. A file that does not read back is ignored (and the postings rebuilt).
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '#kernel';
 import { Bm25Postings, type PostingsImage } from './bm25-postings.js';
 
 const MAGIC = 'BM25SNP1';
@@ -45,9 +46,9 @@ export function saveSnapshot(directory: string, incarnation: string, postings: B
     parts.push(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
     size += padding + array.byteLength;
   }
-  mkdirSync(directory, { recursive: true });
+  makePrivateDir(directory);
   const path = fileOf(directory, incarnation);
-  writeFileSync(`${path}.tmp`, Buffer.concat(parts, size));
+  writeFileSync(`${path}.tmp`, Buffer.concat(parts, size), { mode: PRIVATE_FILE_MODE });
   renameSync(`${path}.tmp`, path);
 }
 

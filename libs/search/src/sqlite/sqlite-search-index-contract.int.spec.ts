@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { searchIndexContract } from '../search-index.contract.js';
+import { searchIndexContract, testChunk as chunk } from '../search-index.contract.js';
 import { SqliteSearchIndex } from './sqlite-search-index.js';
 
 const dirs: string[] = [];
@@ -43,20 +43,6 @@ searchIndexContract(
 );
 
 const DIMENSIONS = 4;
-
-const chunk = (ownerId: string, documentId: string, n: number, text: string, embedding = [1, 0, 0, 0]) => ({
-  chunkId: `${documentId}-${n}`,
-  documentId,
-  version: 1,
-  ownerId,
-  tagIds: [],
-  sectionPath: [],
-  start: 0,
-  end: text.length,
-  text,
-  embedding,
-  documentName: `${documentId}.txt`,
-});
 
 /** The texts of agt_1's `limit` chunks nearest to the x axis in chunks_v1, best first (the vector leg alone). */
 const nearestTexts = async (index: SqliteSearchIndex, limit: number): Promise<string[]> =>

@@ -2,12 +2,13 @@
 // dist/ (built by `pretest`; run `npm run build` first when calling jest directly), while this thread searches the
 // same WAL file through the TypeScript source. Within one process the contract's interleaving tests only run calls
 // one after the other; here the write transactions really run while searches read.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SearchMode } from '../search-index.port.js';
+import { testChunk } from '../search-index.contract.js';
 import { SqliteSearchIndex } from './sqlite-search-index.js';
 
 const COMPILED = new URL('../../../../dist/libs/search/src/sqlite/sqlite-search-index.js', import.meta.url);
@@ -118,40 +119,35 @@ describe('SqliteSearchIndex.setDocumentTags across threads', () => {
 });
 
 describe('SqliteSearchIndex deletion on disk', () => {
-  /** The files under `at` (the database, its -wal and -shm) whose bytes hold `needle`. */
-  const holding = (at: string, needle: string): string[] =>
-    readdirSync(at)
-      .filter((name) => readFileSync(join(at, name)).includes(Buffer.from(needle)))
-      .sort();
+  /** Every file under `at`, folders walked (the BM25 postings and ANN graphs live in folders beside search.db). */
+  const filesUnder = (at: string): string[] =>
+    readdirSync(at).flatMap((name) => {
+      const path = join(at, name);
+      return statSync(path).isDirectory() ? filesUnder(path) : [path];
+    });
+  /** The files under `at` (the database, its -wal and -shm, the saved postings) whose bytes hold `needle`. */
+  const filesHolding = (at: string, needle: string): string[] =>
+    filesUnder(at).filter((path) => readFileSync(path).includes(Buffer.from(needle)));
+  const chunk = (documentId: string, text: string, n = 0, ownerId = 'agt_1') =>
+    testChunk(ownerId, documentId, n, text);
 
   it('leaves a deleted document’s text in no file, the WAL included, while the index stays open', async () => {
     const at = mkdtempSync(join(tmpdir(), 'search-erase-'));
     const index = new SqliteSearchIndex({ path: join(at, 'search.db') });
     await index.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
-    const chunk = (documentId: string, text: string, n: number) => ({
-      chunkId: `${documentId}-${n}`,
-      documentId,
-      version: 1,
-      ownerId: 'spc_1',
-      tagIds: [],
-      sectionPath: [],
-      start: 0,
-      end: text.length,
-      text,
-      embedding: [1, n, 0, 0],
-      documentName: `${documentId}.md`,
-    });
     const secret = 'DELETEDTEXT7fq2k';
-    await index.upsertDocument('chunks_v1', 'keep', 1, [chunk('keep', 'a document that stays', 0)]);
+    await index.upsertDocument('chunks_v1', 'keep', 1, [chunk('keep', 'a document that stays', 0, 'spc_1')]);
     await index.upsertDocument(
       'chunks_v1',
       'gone',
       1,
-      Array.from({ length: 20 }, (_, n) => chunk('gone', `paragraph ${n} holds ${secret} in its words`, n)),
+      Array.from({ length: 20 }, (_, n) =>
+        chunk('gone', `paragraph ${n} holds ${secret} in its words`, n, 'spc_1'),
+      ),
     );
-    expect(holding(at, secret)).not.toEqual([]);
+    expect(filesHolding(at, secret)).not.toEqual([]);
     await index.deleteDocument('chunks_v1', 'gone');
-    expect(holding(at, secret)).toEqual([]);
+    expect(filesHolding(at, secret)).toEqual([]);
     const hits = await index.search('chunks_v1', {
       text: 'stays',
       embedding: [],
@@ -161,6 +157,78 @@ describe('SqliteSearchIndex deletion on disk', () => {
     });
     expect(hits.map((hit) => hit.documentId)).toEqual(['keep']);
     await index.close();
+    rmSync(at, { recursive: true, force: true });
+  });
+
+  it('leaves a deleted document’s indexed words (FTS5 terms, saved BM25 postings) in no file under the data dir', async () => {
+    const at = mkdtempSync(join(tmpdir(), 'search-erase-terms-'));
+    const path = join(at, 'search.db');
+    // Postings in this thread, built from the first chunk on, so that they are saved beside search.db.
+    const open = () => new SqliteSearchIndex({ path, bm25Worker: null, bm25Memory: { minChunks: 0 } });
+    // FTS5 keeps terms as unicode61 folds them: lower case is what its segments hold.
+    const erased = 'quillwortzephyr';
+    const first = open();
+    await first.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
+    for (let d = 0; d < 30; d++)
+      await first.upsertDocument(
+        'chunks_v1',
+        `keep-${d}`,
+        1,
+        Array.from({ length: 10 }, (_, n) =>
+          chunk(`keep-${d}`, `refund policy ${d} paragraph ${n} remains`, n),
+        ),
+      );
+    const bm25 = (index: SqliteSearchIndex, text: string) =>
+      index.search('chunks_v1', { text, embedding: [], ownerIds: ['agt_1'], limit: 5, mode: 'bm25' });
+    // Postings built before the document arrives are changed by it, and saved with it when the index closes.
+    await bm25(first, 'remains');
+    await first.upsertDocument(
+      'chunks_v1',
+      'gone',
+      1,
+      Array.from({ length: 10 }, (_, n) => chunk('gone', `paragraph ${n} says ${erased} once`, n)),
+    );
+    expect((await bm25(first, erased)).map((hit) => hit.documentId)).toEqual(Array(5).fill('gone'));
+    await first.bm25MemorySettled();
+    await first.close();
+    expect(filesHolding(at, erased)).toEqual(
+      expect.arrayContaining([path, expect.stringMatching(/\.bm25\//)]),
+    );
+
+    const second = open();
+    await bm25(second, 'remains');
+    await second.bm25MemorySettled();
+    await second.deleteDocument('chunks_v1', 'gone');
+    expect(await bm25(second, erased)).toEqual([]);
+    // Erased within DEFAULT_ERASURE_DELAY_MS and one merge of the segments, while the index stays open.
+    await second.erasureSettled();
+    expect(filesHolding(at, erased)).toEqual([]);
+    expect((await bm25(second, 'policy 7')).map((hit) => hit.documentId)).toContain('keep-7');
+    await second.close();
+    expect(filesHolding(at, erased)).toEqual([]);
+    rmSync(at, { recursive: true, force: true });
+  });
+
+  it('erases the words of a deletion still pending when the index closes, or when the next one opens the file', async () => {
+    const at = mkdtempSync(join(tmpdir(), 'search-erase-pending-'));
+    const path = join(at, 'search.db');
+    // A pass that would come only after an hour: what erases the words is the close, or the next opening.
+    const first = new SqliteSearchIndex({ path, bm25Worker: null, erasureDelayMs: 3_600_000 });
+    await first.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
+    await first.upsertDocument('chunks_v1', 'keep', 1, [chunk('keep', 'the handbook stays')]);
+    await first.upsertDocument('chunks_v1', 'crashed', 1, [chunk('crashed', 'marigoldvexation left behind')]);
+    await first.upsertDocument('chunks_v1', 'closed', 1, [chunk('closed', 'juniperquokka left behind')]);
+    await first.deleteDocument('chunks_v1', 'crashed');
+    // Tombstoned, not yet erased (the pass is pending) ...
+    expect(filesHolding(at, 'marigoldvexation')).toEqual([path]);
+    // ... until another index opens the file, as after a crash of the process that deleted it.
+    const next = new SqliteSearchIndex({ path, bm25Worker: null });
+    expect(filesHolding(at, 'marigoldvexation')).toEqual([]);
+    await next.close();
+    await first.deleteDocument('chunks_v1', 'closed');
+    expect(filesHolding(at, 'juniperquokka')).toEqual([path]);
+    await first.close();
+    expect(filesHolding(at, 'juniperquokka')).toEqual([]);
     rmSync(at, { recursive: true, force: true });
   });
 });
