@@ -12,7 +12,7 @@ import {
 } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
-import { PLATFORM_CONFIG, type PlatformConfig, tightenPrivateTree } from '#kernel';
+import { PLATFORM_CONFIG, type PlatformConfig, tightenDataDir } from '#kernel';
 import { EVENT_STORE, type EventStore, SqliteEventStore, UpcasterRegistry } from '#event-store';
 import { READ_STORE, type ReadStore, SqliteReadStore } from '#read-store';
 import {
@@ -94,7 +94,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
     });
     const logger = options.logger ?? createLogger(options.config);
     // Before any store opens its files: what an earlier version (or a copy made by hand) left readable to others.
-    const { changed, refused } = tightenPrivateTree(options.config.dataDir);
+    const { changed, refused } = tightenDataDir(options.config.dataDir);
     if (changed > 0)
       logger.warn(
         { dataDir: options.config.dataDir, changed },

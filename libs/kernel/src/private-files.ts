@@ -60,3 +60,21 @@ export function tightenPrivateTree(root: string): { changed: number; refused: nu
   visit(root);
   return { changed, refused };
 }
+
+/** Left in DATA_DIR once its tree was made private: later starts skip the walk (everything since was made private). */
+export const PRIVATE_TREE_MARKER = '.private-tree';
+
+/**
+ * `tightenPrivateTree` once per data directory: the walk reads every entry (≈ 0.26 s per 100,000 blob files), and
+ * after it every writer creates its files private, so a start with the marker and a private root walks nothing. A
+ * root that is readable by others again (a copy, a restore) is walked again.
+ */
+export function tightenDataDir(root: string): { changed: number; refused: number } {
+  const marker = join(root, PRIVATE_TREE_MARKER);
+  const rootStats = lstatSync(root, { throwIfNoEntry: false });
+  if (rootStats && (rootStats.mode & SHARED_BITS) === 0 && lstatSync(marker, { throwIfNoEntry: false }))
+    return { changed: 0, refused: 0 };
+  const result = tightenPrivateTree(root);
+  if (rootStats && result.refused === 0) closeSync(openSync(marker, 'a', PRIVATE_FILE_MODE));
+  return result;
+}
