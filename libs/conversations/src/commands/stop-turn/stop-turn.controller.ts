@@ -1,11 +1,12 @@
 // POST /llm/{agentId}/conversation/{conversationId}/stop (extension).
-import { Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { ApiRoute } from '#http';
-import { CurrentCaller, principalOf, type Caller } from '#identity';
+import { IdempotencyInterceptor, CurrentCaller, principalOf, type Caller } from '#identity';
 import { StopTurn } from './stop-turn.command.js';
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core/llm/:agentId/conversation/:conversationId/stop')
 export class StopTurnController {
   constructor(private readonly bus: CommandBus) {}

@@ -1,6 +1,16 @@
 // Developer Settings (a signed-in user, or a key acting for its user): GET/POST /me/api-keys,
 // DELETE /me/api-keys/{apiKeyId}, POST /me/api-keys/{apiKeyId}/rotate.
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  UseInterceptors,
+} from '@nestjs/common';
 import { z } from 'zod';
 import { principalOf } from '../../authorization/principal.js';
 import { ApiRoute, ZodBody } from '#http';
@@ -13,7 +23,9 @@ import { commandContext, CurrentCaller, type Caller } from '../../http/caller.js
 import { ApiKeyDto, IssuedApiKeyDto, toApiKeyDto } from '../../queries/get-api-key/api-key.dto.js';
 import { CreateOwnApiKey, RevokeOwnApiKey, RotateOwnApiKey } from './own-api-keys.command.js';
 import { CreateOwnApiKeyBody } from './own-api-keys.schema.js';
+import { IdempotencyInterceptor } from '../../http/idempotency.interceptor.js';
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core')
 export class OwnApiKeysController {
   constructor(

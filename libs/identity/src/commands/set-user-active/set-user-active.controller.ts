@@ -1,5 +1,5 @@
 // POST /users/{userId}/deactivate and /reactivate (admins).
-import { Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { principalOf } from '../../authorization/principal.js';
 import { ApiRoute } from '#http';
@@ -9,7 +9,9 @@ import { GetUserById } from '../../queries/get-current-user/get-current-user.que
 import { UserDto } from '../../queries/list-users/user.dto.js';
 import { USERS_READ_MODEL } from '../../users.read-model.js';
 import { SetUserActive } from './set-user-active.command.js';
+import { IdempotencyInterceptor } from '../../http/idempotency.interceptor.js';
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core')
 export class SetUserActiveController {
   constructor(

@@ -1,10 +1,10 @@
 // POST /skills (inline) and POST /skills/upload (a .md with frontmatter or a .zip with SKILL.md and reference files).
-import { Body, Controller, Post, Req } from '@nestjs/common';
+import { Body, Controller, Post, Req, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { ApiRoute, parseOrThrow, readMultipartFile } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { IdempotencyInterceptor, commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
 import { validateDescription, validateInstructions, validateSkillName } from '../../bundle/skill-manifest.js';
 import { readSkillUpload } from '../../bundle/skill-upload.js';
 import { CreateSkillBody, SkillDto, UploadFields } from '../../skills.schemas.js';
@@ -18,6 +18,7 @@ const BAD_INPUT =
   'refusals naming the entry (`zip_path_escapes`, `zip_symlink`, `zip_bomb`, `zip_too_many_files`, `zip_too_large`, ' +
   '`zip_missing_skill_md`, `zip_corrupt`, …). Nothing is stored on refusal.';
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core/skills')
 export class CreateSkillController {
   constructor(

@@ -1,17 +1,18 @@
 // The marketplace routes (our design): POST /skills/{skillId}/marketplace (list, admins), DELETE
 // /marketplace/skills/{skillId} (archive, admins), POST /marketplace/skills/{skillId}/restore (admins),
 // POST /marketplace/skills/{skillId}/install.
-import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { IdempotencyInterceptor, commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
 import { PlacementBody, SkillDto } from '../../skills.schemas.js';
 import { GetSkill } from '../../queries/get-skill/get-skill.query.js';
 import { SKILL_READ_MODELS } from '../../skills.read-model.js';
 import { ManageMarketplace } from './marketplace.command.js';
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core')
 export class MarketplaceController {
   constructor(

@@ -36,6 +36,7 @@ const LAST_OWNER = {
   description: '`last_owner`: the last owner cannot leave or be demoted',
 } as const;
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core/spaces')
 export class SpaceMembersController {
   constructor(
@@ -59,7 +60,6 @@ export class SpaceMembersController {
       },
     ],
   })
-  @UseInterceptors(IdempotencyInterceptor)
   @Post(':spaceId/members')
   async add(
     @Param('spaceId') spaceId: string,
