@@ -103,6 +103,15 @@ describe('Idempotency-Key on every POST route (e2e, generated from the registere
         `${failures.length} failures\n`,
     );
     expect(failures).toEqual([]);
+    // The OpenAPI document says so on each of them.
+    const openapi = await client(api.url).get<{
+      paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>;
+    }>(`${CORE}/openapi.json`);
+    const undocumented = posts.filter((route) => {
+      const parameters = openapi.body.paths[route.slice('POST '.length)]?.post?.parameters ?? [];
+      return !parameters.some(({ name, in: where }) => name === 'Idempotency-Key' && where === 'header');
+    });
+    expect(undocumented).toEqual([]);
   }, 300_000);
 
   it('Developer Settings: a retried key creation or rotation makes no second live key; another body is 422', async () => {

@@ -40,6 +40,7 @@ export class BridgeAgentController {
   @ApiRoute({
     tag: 'Bridge',
     summary: 'Find conversations with the Agent (`conversation.findMany`)',
+    idempotent: true,
     description:
       "The person's (of a `svc_session_token`) conversations with the Agent: never incognito or private ones, " +
       'archived ones only with `where.archived: true`, never message bodies. An App token alone has none.',

@@ -20,6 +20,7 @@ export class RefreshAppController {
   @ApiRoute({
     tag: 'Apps',
     summary: "Read the App's /meta again (admins)",
+    idempotent: true,
     response: { status: 200, schema: AppDto, description: 'The App, with its meta or its lastError' },
     errors: [{ status: 403, description: '`admin_required`' }, 404],
   })

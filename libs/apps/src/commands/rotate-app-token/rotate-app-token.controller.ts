@@ -15,6 +15,7 @@ export class RotateAppTokenController {
   @ApiRoute({
     tag: 'Apps',
     summary: "Rotate an App's bearer token (admins)",
+    idempotent: true,
     response: {
       status: 200,
       schema: z.object({ id: z.string(), token: z.string() }),

@@ -14,6 +14,7 @@ export class StopTurnController {
   @ApiRoute({
     tag: 'Conversations',
     summary: "Stop the conversation's running turn (extension)",
+    idempotent: true,
     description:
       'For a turn sent with `continueOnDisconnect` (it outlives its client): its model call is aborted, and the turn ' +
       'is recorded incomplete. `stopped` is false when no turn of the conversation runs on this api process.',

@@ -24,6 +24,7 @@ export class InviteUserController {
   @ApiRoute({
     tag: 'Users',
     summary: 'Invite a person (admin)',
+    idempotent: true,
     description:
       'Sends a single-use link (the mail port; embedded: GET /mail-outbox) and answers it once in `link`. ' +
       'The link expires after INVITATION_TTL_HOURS. There is no self sign-up.',

@@ -25,6 +25,7 @@ export class LinkIdentityController {
   @ApiRoute({
     tag: 'Sign-in',
     summary: "Link a provider to one's user (from a signed-in session)",
+    idempotent: true,
     description:
       "Answers the provider's sign-in page to send the browser to (and sets the `ap_oidc` cookie); when the " +
       'person signs in there, the callback links that identity to this user, after which the provider signs ' +

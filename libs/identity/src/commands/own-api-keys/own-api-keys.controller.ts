@@ -55,6 +55,7 @@ export class OwnApiKeysController {
   @ApiRoute({
     tag: 'Developer Settings',
     summary: 'Create an API key of my own',
+    idempotent: true,
     description:
       "The key acts as the caller's user, is granted only Agents the caller may use (asking for more is 403 " +
       '`agent_access_denied`), is never an admin key and carries a usage limit. The secret is in this response only.',
@@ -95,6 +96,7 @@ export class OwnApiKeysController {
   @ApiRoute({
     tag: 'Developer Settings',
     summary: 'Rotate an API key of my own',
+    idempotent: true,
     description:
       'A new key with the same name, grants and usage limit (its secret in this response only); the old one is revoked.',
     response: { status: 201, schema: IssuedApiKeyDto, description: 'The new key with its secret' },

@@ -37,6 +37,7 @@ export class ResetPasswordController {
   @ApiRoute({
     tag: 'Users',
     summary: 'Issue a password reset link for a user (admin)',
+    idempotent: true,
     description:
       'Sends a single-use link through the mail port (embedded: GET /mail-outbox) and answers it once; it expires ' +
       'after PASSWORD_RESET_TTL_HOURS, and a newer link replaces it.',

@@ -22,6 +22,7 @@ export class SetUserActiveController {
   @ApiRoute({
     tag: 'Users',
     summary: 'Deactivate a user (admin)',
+    idempotent: true,
     description:
       'Every API key of the person stops working with the next request. Nobody deactivates themselves; the last ' +
       'active administrator stays (409 last_admin).',
@@ -37,6 +38,7 @@ export class SetUserActiveController {
   @ApiRoute({
     tag: 'Users',
     summary: 'Reactivate a user (admin)',
+    idempotent: true,
     response: { status: 200, schema: UserDto, description: 'The user' },
     errors: [403, 404],
   })

@@ -12,6 +12,7 @@ export class ReindexKnowledgeController {
 
   @ApiRoute({
     tag: 'Knowledge',
+    idempotent: true,
     summary:
       'Re-index every Ready document from its stored content into a new index version, then switch (admin)',
     description:

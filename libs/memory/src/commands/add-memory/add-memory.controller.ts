@@ -22,6 +22,7 @@ export class AddMemoryController {
   @ApiRoute({
     tag: 'Memory',
     summary: 'Add a memory',
+    idempotent: true,
     description:
       'Screened for prompt injection first: a flagged text is not saved (422 with the message ' +
       '`Memory not saved - flagged as unsafe.`). A full personal bucket retires its least recently used memory; a ' +

@@ -22,6 +22,7 @@ export class AnswerProposalController {
   @ApiRoute({
     tag: 'Memory',
     summary: 'Answer a shared-memory proposal',
+    idempotent: true,
     description:
       'confirm: saved as shared, visible to every user of the Agent; personal: saved for me only; discard: not saved. ' +
       "A confirmed proposal counts in the caller's share of the shared bucket (MEMORY_SHARED_PER_USER_CAP): beyond it " +

@@ -40,6 +40,7 @@ export class ChangeMemoryController {
   @ApiRoute({
     tag: 'Memory',
     summary: 'Roll a memory back to an earlier version',
+    idempotent: true,
     description: "The earlier version's text comes back as a new version (history is never rewritten).",
     body: RollBackMemoryBody,
     response: { status: 200, schema: MemoryDto, description: 'The memory' },

@@ -76,6 +76,7 @@ export class ChangeSkillController {
   @ApiRoute({
     tag: 'Skills',
     summary: 'Publish the draft',
+    idempotent: true,
     description: 'The draft becomes the published, active version: the one Agents load.',
     response: { status: 200, schema: SkillDto, description: 'The Skill, with its versions' },
     errors: [403, 404, { status: 409, description: '`no_draft`, `skill_name_taken`' }],

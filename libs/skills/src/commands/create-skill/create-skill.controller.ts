@@ -29,6 +29,7 @@ export class CreateSkillController {
   @ApiRoute({
     tag: 'Skills',
     summary: 'Create a Skill inline',
+    idempotent: true,
     description:
       'Its first version is a draft (Agents load published versions only), or published at once with `publish`.',
     body: CreateSkillBody,
@@ -63,6 +64,7 @@ export class CreateSkillController {
   @ApiRoute({
     tag: 'Skills',
     summary: 'Create a Skill from a .md or .zip upload',
+    idempotent: true,
     description:
       'multipart/form-data: `file` (a SKILL.md-style .md whose YAML frontmatter carries name and description, or a .zip ' +
       'holding SKILL.md and reference files), `spaceId` or `agentId`, `publish` (true|false). Reference files go to ' +

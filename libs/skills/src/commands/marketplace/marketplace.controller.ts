@@ -23,6 +23,7 @@ export class MarketplaceController {
   @ApiRoute({
     tag: 'Skills',
     summary: 'List a Skill on the marketplace (admins)',
+    idempotent: true,
     description: 'Its active published version becomes installable everywhere.',
     response: { status: 200, schema: SkillDto, description: 'The Skill' },
     errors: [
@@ -61,6 +62,7 @@ export class MarketplaceController {
   @ApiRoute({
     tag: 'Skills',
     summary: 'Restore an archived marketplace entry (admins)',
+    idempotent: true,
     description:
       'The entry is offered again at the version it offered when archived (event `SkillRestoredToMarketplace`); ' +
       '`GET /marketplace/skills?archived=true` lists the archived entries.',
@@ -80,6 +82,7 @@ export class MarketplaceController {
   @ApiRoute({
     tag: 'Skills',
     summary: 'Install a marketplace Skill to a Space or an Agent',
+    idempotent: true,
     description:
       'A new Skill (source MARKETPLACE; provider and sourceId name its origin) with the listed version published.',
     body: PlacementBody,

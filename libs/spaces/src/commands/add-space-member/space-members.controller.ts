@@ -118,6 +118,7 @@ export class SpaceMembersController {
   @ApiRoute({
     tag: 'Spaces',
     summary: 'Leave a Space (extension)',
+    idempotent: true,
     response: { status: 204, description: 'Left' },
     errors: [UNSEEN, LAST_OWNER],
   })

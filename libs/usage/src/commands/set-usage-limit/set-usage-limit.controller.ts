@@ -31,6 +31,7 @@ export class SetUsageLimitController {
   @ApiRoute({
     tag: 'Usage',
     summary: 'Set a usage limit on an API key that has none (admin)',
+    idempotent: true,
     body: UsageLimitBody,
     response: { status: 201, schema: CostControlDto, description: 'The key with its new limit' },
     errors: [
