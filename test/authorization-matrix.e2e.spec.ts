@@ -18,7 +18,7 @@ import {
   type Resources,
   type RouteRule,
 } from '#identity';
-import { ADMIN_KEY, startTestApi, type TestApi } from './support/api.js';
+import { ADMIN_KEY, client, CORE, startTestApi, type TestApi } from './support/api.js';
 import { inRunOrder, PRIVATE, routeRequests, SECRET, type Fixtures } from './support/route-requests.js';
 import { registeredRoutes } from './support/routes.js';
 
@@ -126,11 +126,20 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
       await person('member'),
       await person('outsider'),
     ];
-    const f = await fixtures(owner.key, owner.keyId, owner.userId, {
+    const made = await fixtures(owner.key, owner.keyId, owner.userId, {
       editor: editor.userId,
       member: member.userId,
     });
-    const granted = await issueKey([f.agentId], 'granted');
+    // A key is granted only an Agent its user may use: the grantee is a member of the Agent's Space first.
+    const granteeEmail = `grantee-${Date.now()}@example.com`;
+    const grantee = await issueKey([], 'grantee', granteeEmail);
+    const joined = await client(api.url, owner.key).post(`${CORE}/spaces/${made.spaceId}/members`, {
+      userId: grantee.ownerUserId,
+      role: 'member',
+    });
+    expect(joined.status).toBe(201);
+    const f: Fixtures = { ...made, members: { ...made.members, [grantee.ownerUserId]: 'member' } };
+    const granted = await issueKey([f.agentId], 'granted', granteeEmail);
     const notGranted = await issueKey([], 'stranger');
     const byRole = (label: string, who: typeof owner): Principal[] => [
       {

@@ -424,6 +424,48 @@ describe('people: invitations and users (e2e)', () => {
     expect((await asRotated.get(`${CORE}/users/me`)).status).toBe(401);
   });
 
+  it("Developer Settings: a key mints keys only within its own usage limit (a session's are unlimited by it)", async () => {
+    const ed = withCookie((await signIn('ed@example.com')).cookie);
+    const own = await ed.post<{ key: string }>(`${CORE}/me/api-keys`, {
+      name: 'limited',
+      agents: [],
+      usageLimit: { tokens: 100_000, window: 'day' },
+    });
+    expect(own.status).toBe(201);
+    secrets.push(own.body.key);
+    const mint = (usageLimit: Record<string, unknown>) =>
+      client(api.url, own.body.key).post<{ error: { code: string; param: string } }>(`${CORE}/me/api-keys`, {
+        name: 'minted',
+        agents: [],
+        usageLimit,
+      });
+    for (const above of [
+      { tokens: 10 ** 12, window: 'day' },
+      { costUsd: 5, window: 'day' },
+    ]) {
+      const refused = await mint(above);
+      expect([refused.status, refused.body.error.code, refused.body.error.param]).toEqual([
+        403,
+        'usage_limit_above_own',
+        'usageLimit',
+      ]);
+    }
+    for (const within of [
+      { tokens: 100_000, window: 'day' },
+      { tokens: 5_000, window: 'month' },
+    ])
+      expect((await mint(within)).status).toBe(201);
+    expect(
+      (
+        await ed.post(`${CORE}/me/api-keys`, {
+          name: 'wide',
+          agents: [],
+          usageLimit: { tokens: 10 ** 12, window: 'day' },
+        })
+      ).status,
+    ).toBe(201);
+  });
+
   it('an admin-issued password reset link gives the bootstrap admin a password, once', async () => {
     const me = (await admin.get<User>(`${CORE}/users/me`)).body;
     expect(me.hasPassword).toBe(false);

@@ -90,10 +90,14 @@ export interface RouteRequest {
 
 /** The helpers bound to a running api's URL (the admin key makes the people, keys and Apps). */
 export function routeRequests(apiUrl: string) {
-  const issueKey = async (agents: 'all' | string[], label: string) => {
+  const issueKey = async (
+    agents: 'all' | string[],
+    label: string,
+    email = `${label}-${Date.now()}@example.com`,
+  ) => {
     const reply = await client(apiUrl).post<{ id: string; key: string; ownerUserId: string }>(
       `${CORE}/api-keys`,
-      { name: uniqueName(label), owner: { email: `${label}-${Date.now()}@example.com` }, agents },
+      { name: uniqueName(label), owner: { email }, agents },
     );
     expect(reply.status).toBe(201);
     return reply.body;

@@ -58,10 +58,11 @@ export class OwnApiKeysController {
     idempotent: true,
     description:
       "The key acts as the caller's user, is granted only Agents the caller may use (asking for more is 403 " +
-      '`agent_access_denied`), is never an admin key and carries a usage limit. The secret is in this response only.',
+      '`agent_access_denied`), is never an admin key and carries a usage limit; made by a key, within that ' +
+      "key's own (403 `usage_limit_above_own`). The secret is in this response only.",
     body: CreateOwnApiKeyBody,
     response: { status: 201, schema: IssuedApiKeyDto, description: 'The key with its secret' },
-    errors: [400, 401, 403],
+    errors: [400, 401, 403, 422],
   })
   @Post('me/api-keys')
   async create(
