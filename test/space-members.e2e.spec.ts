@@ -1,6 +1,7 @@
 // Space members and roles over HTTP (issue 22): three people in a Space as owner, editor and member, each by their
 // own key, and a person outside it. What each role may do, the membership rules (nobody grants above their own role,
 // nobody changes their own, the last owner stays), removal ending access with the answer, and who may create Spaces.
+import { EVENT_STORE, type EventStore } from '#event-store';
 import { waitUntil } from '#testing/fixtures';
 import { client, CORE, startTestApi, uniqueName, type TestApi, registeredPerson } from './support/api.js';
 
@@ -184,6 +185,13 @@ describe('Space members and roles (e2e)', () => {
     ];
     const tag = `findme${Date.now()}`;
     const wanted = await person(tag);
+    // With the people directory closed (the default), people find whom they already share a Space with.
+    const together = await wanted.as.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Together') });
+    for (const who of [owner, editor])
+      await wanted.as.post(`${CORE}/spaces/${together.body.id}/members`, {
+        userId: who.userId,
+        role: 'member',
+      });
     const space = await owner.as.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Directory') });
     const spaceId = space.body.id;
     const members = `${CORE}/spaces/${spaceId}/members`;
@@ -225,6 +233,33 @@ describe('Space members and roles (e2e)', () => {
     // The list shows every member's name, to every member.
     const listed = await member.as.get<{ data: { userId: string; name: string | null }[] }>(members);
     expect(listed.body.data.every((m) => typeof m.name === 'string' && m.name.length > 0)).toBe(true);
+  });
+
+  it('member-candidates: only people the caller shares a Space with, unless an admin opens the directory (an event); admins find everyone', async () => {
+    const owner = await person('directory-owner');
+    const tag = `unshared${Date.now()}`;
+    const stranger = await person(tag);
+    const space = await owner.as.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Picker') });
+    const candidates = `${CORE}/spaces/${space.body.id}/member-candidates?query=${tag}`;
+    const found = async (as: ReturnType<typeof client>) =>
+      (await as.get<{ data: { id: string }[] }>(candidates)).body.data.map((user) => user.id);
+    const setting = `${CORE}/settings/people-directory`;
+    expect((await admin().get(setting)).body).toEqual({ open: false, updatedAt: null });
+    expect(await found(owner.as)).toEqual([]);
+    expect(await found(admin())).toEqual([stranger.userId]);
+
+    expect(code(await owner.as.put(setting, { open: true }))).toEqual([403, 'admin_required']);
+    expect(code(await owner.as.get(setting))).toEqual([403, 'admin_required']);
+    const opened = await admin().put<{ open: boolean; updatedAt: string }>(setting, { open: true });
+    expect(opened.status).toBe(200);
+    expect(opened.body.open).toBe(true);
+    expect(await found(owner.as)).toEqual([stranger.userId]);
+    const events = await api.app.get<EventStore>(EVENT_STORE).readAll();
+    expect(events.filter((event) => event.type === 'PeopleDirectoryOpened')).toHaveLength(1);
+
+    expect((await admin().put<{ open: boolean }>(setting, { open: false })).body.open).toBe(false);
+    expect(await found(owner.as)).toEqual([]);
+    expect(await found(admin())).toEqual([stranger.userId]);
   });
 
   it("a key's grant list narrows its user's rights: a listed Agent needs a role in its Space when the key is issued; removal cuts the key at once", async () => {

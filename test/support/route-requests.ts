@@ -231,6 +231,7 @@ export function routeRequests(apiUrl: string) {
       [`POST ${CORE}/spaces/{spaceId}/members`]: { userId: f.spareUserId, role: 'member' },
       [`PATCH ${CORE}/spaces/{spaceId}/members/{userId}`]: { role: 'member' },
       [`PUT ${CORE}/settings/space-creation`]: { creatorRoles: ['admin', 'member'] },
+      [`PUT ${CORE}/settings/people-directory`]: { open: false },
       [`POST ${CORE}/spaces/{spaceId}/prompts`]: { title: 'planted', text: 'planted' },
       [`PATCH ${CORE}/spaces/{spaceId}/prompts/{promptId}`]: { text: 'revised' },
       [`POST ${CORE}/agents`]: { spaceId: f.spaceId, name: 'matrix agent' },
