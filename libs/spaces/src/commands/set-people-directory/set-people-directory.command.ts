@@ -1,13 +1,13 @@
 // Opening or closing the people directory (admins only).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ForbiddenError } from '#kernel';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import { authorize, type Principal } from '#identity';
+import type { Principal } from '#identity';
 import {
   PEOPLE_DIRECTORY_ID,
   PEOPLE_DIRECTORY_STREAM,
   peopleDirectoryDecider,
 } from '../../people-directory.js';
+import { assertManagesInstanceSettings } from '../../instance-settings.js';
 
 export class SetPeopleDirectory extends Command<WriteResult> {
   constructor(
@@ -24,8 +24,7 @@ export class SetPeopleDirectoryHandler implements ICommandHandler<SetPeopleDirec
   constructor(private readonly aggregates: AggregateRepository) {}
 
   async execute({ open, context, principal }: SetPeopleDirectory): Promise<WriteResult> {
-    const decision = authorize(principal, 'instance.settings.manage', null);
-    if (!decision.allow) throw new ForbiddenError(decision.reason, 'only admins change instance settings');
+    assertManagesInstanceSettings(principal, 'change');
     const result = await this.aggregates.decide(
       PEOPLE_DIRECTORY_STREAM,
       peopleDirectoryDecider,

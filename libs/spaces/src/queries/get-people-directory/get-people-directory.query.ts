@@ -1,11 +1,11 @@
 // The instance setting of whether the people directory is open (closed until an admin opens it).
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { ForbiddenError } from '#kernel';
-import { authorize, type Principal } from '#identity';
+import type { Principal } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { PEOPLE_DIRECTORY_ID, type PeopleDirectoryView } from '../../people-directory.js';
 import { SPACE_SETTINGS } from '../../space-creation.js';
+import { assertManagesInstanceSettings } from '../../instance-settings.js';
 
 export interface PeopleDirectorySetting {
   readonly open: boolean;
@@ -29,8 +29,7 @@ export class GetPeopleDirectoryHandler implements IQueryHandler<GetPeopleDirecto
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
   async execute({ principal }: GetPeopleDirectory): Promise<PeopleDirectorySetting> {
-    const decision = authorize(principal, 'instance.settings.manage', null);
-    if (!decision.allow) throw new ForbiddenError(decision.reason, 'only admins read instance settings');
+    assertManagesInstanceSettings(principal, 'read');
     return peopleDirectorySetting(this.readStore);
   }
 }
