@@ -118,7 +118,7 @@ describe('Idempotency-Key on every POST route (e2e, generated from the registere
     const { person } = routeRequests(api.url);
     const ada = await person('ada');
     const asAda = client(api.url, ada.key);
-    const body = { name: 'retried', agents: [], usageLimit: { tokens: 1000, window: 'day' } };
+    const body = { name: 'retried', agents: [], usageLimit: { tokens: 1000, window: 'month' } };
     const keyed = { 'idempotency-key': 'create-once' };
     const first = await asAda.post<{ id: string; key: string | null }>(`${CORE}/me/api-keys`, body, keyed);
     const retry = await asAda.post<{ id: string; key: string | null }>(`${CORE}/me/api-keys`, body, keyed);
