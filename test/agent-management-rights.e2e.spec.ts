@@ -7,7 +7,7 @@
 // unless it manages the Agent, and Space name and slug conflicts name no Space.
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { waitUntil } from '#testing/fixtures';
-import { client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
+import { client, CORE, startTestApi, uniqueName, type TestApi, registeredPerson } from './support/api.js';
 
 type Json = Record<string, unknown>;
 type ErrorBody = { error: { code: string; message: string; param?: string } };
@@ -46,13 +46,13 @@ describe('managing an Agent needs the right to change its Space (e2e)', () => {
     label: string,
     owned: { key: { key: string }; spaceId: string; agentId: string },
   ) => {
-    const key = await issueKey(`${label}-${Date.now()}@example.com`, [owned.agentId]);
+    const email = `${label}-${Date.now()}@example.com`;
     const joined = await client(api.url, owned.key.key).post(`${CORE}/spaces/${owned.spaceId}/members`, {
-      userId: key.ownerUserId,
+      userId: await registeredPerson(api.url, email),
       role: 'member',
     });
     expect(joined.status).toBe(201);
-    return key;
+    return issueKey(email, [owned.agentId]);
   };
 
   /** A team: a key granted every Agent, its Space, an Agent with shared memory, and a tagged Space-level document. */

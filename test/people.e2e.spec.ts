@@ -3,6 +3,7 @@
 // own role, the last administrator stays; deactivation stops the person's keys with the next request. No password or
 // link token appears in an event or a log line.
 import { EVENT_STORE, type EventStore } from '#event-store';
+import { request as httpRequest } from 'node:http';
 import { waitUntil } from '#testing/fixtures';
 import { ADMIN_KEY, client, CORE, startTestApi, type TestApi } from './support/api.js';
 
@@ -295,7 +296,7 @@ describe('people: invitations and users (e2e)', () => {
     expect(deleted.status).toBe(204);
   });
 
-  it('wrong passwords are rate limited per account (429 with Retry-After, even for the right password)', async () => {
+  it('wrong passwords are rate limited per account and source address (429 with Retry-After, even for the right password)', async () => {
     for (let i = 0; i < 5; i++)
       expect((await signIn('di@example.com', `wrong-password-${i}`)).status).toBe(401);
     const limited = await signIn('di@example.com');
@@ -304,6 +305,34 @@ describe('people: invitations and users (e2e)', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     const events = await api.app.get<EventStore>(EVENT_STORE).readAll();
     expect(events.filter((e) => e.type === 'SignInFailed').length).toBeGreaterThanOrEqual(7);
+  });
+
+  it('an attacker failing from one address does not lock out the person signing in from another', async () => {
+    const invitation = await invite('fay@example.com');
+    expect((await accept(tokenOf(invitation.link!), { name: 'Fay' })).status).toBe(201);
+    // The attacker connects from 127.0.0.2, the person from 127.0.0.1 (the api sees the socket's address).
+    const attempt = (password: string) =>
+      new Promise<number>((resolve, reject) => {
+        const body = JSON.stringify({ email: 'fay@example.com', password });
+        const sent = httpRequest(
+          `${api.url}${CORE}/auth/sign-in`,
+          {
+            method: 'POST',
+            localAddress: '127.0.0.2',
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          },
+          (response) => response.resume().on('end', () => resolve(response.statusCode!)),
+        );
+        sent.on('error', reject);
+        sent.end(body);
+      });
+    const statuses = [];
+    for (let i = 0; i < 20; i++) statuses.push(await attempt(`guess-${i}`));
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(statuses.slice(5).every((status) => status === 429)).toBe(true);
+    // Even the right password waits from the attacker's address; from the person's own, it signs in.
+    expect(await attempt(PASSWORD)).toBe(429);
+    expect((await signIn('fay@example.com')).status).toBe(200);
   });
 
   it('sign-out ends this session, sign-out-everywhere every one; deactivation stops cookie and key within one request', async () => {
@@ -422,6 +451,48 @@ describe('people: invitations and users (e2e)', () => {
     const revoked = await asRotated.delete<{ revoked: boolean }>(`${CORE}/me/api-keys/${rotated.body.id}`);
     expect(revoked.body.revoked).toBe(true);
     expect((await asRotated.get(`${CORE}/users/me`)).status).toBe(401);
+  });
+
+  it("Developer Settings: a key mints keys only within its own usage limit (a session's are unlimited by it)", async () => {
+    const ed = withCookie((await signIn('ed@example.com')).cookie);
+    const own = await ed.post<{ key: string }>(`${CORE}/me/api-keys`, {
+      name: 'limited',
+      agents: [],
+      usageLimit: { tokens: 100_000, window: 'day' },
+    });
+    expect(own.status).toBe(201);
+    secrets.push(own.body.key);
+    const mint = (usageLimit: Record<string, unknown>) =>
+      client(api.url, own.body.key).post<{ error: { code: string; param: string } }>(`${CORE}/me/api-keys`, {
+        name: 'minted',
+        agents: [],
+        usageLimit,
+      });
+    for (const above of [
+      { tokens: 10 ** 12, window: 'day' },
+      { costUsd: 5, window: 'day' },
+    ]) {
+      const refused = await mint(above);
+      expect([refused.status, refused.body.error.code, refused.body.error.param]).toEqual([
+        403,
+        'usage_limit_above_own',
+        'usageLimit',
+      ]);
+    }
+    for (const within of [
+      { tokens: 100_000, window: 'day' },
+      { tokens: 5_000, window: 'month' },
+    ])
+      expect((await mint(within)).status).toBe(201);
+    expect(
+      (
+        await ed.post(`${CORE}/me/api-keys`, {
+          name: 'wide',
+          agents: [],
+          usageLimit: { tokens: 10 ** 12, window: 'day' },
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('an admin-issued password reset link gives the bootstrap admin a password, once', async () => {

@@ -2,7 +2,7 @@
 // it, and used the Agent's prompt), to whoever may read them (admins every answer, a user their own); after the
 // document's deletion the same answers are still listed, with the document shown deleted.
 import { waitUntil } from '#testing/fixtures';
-import { client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
+import { client, CORE, startTestApi, uniqueName, type TestApi, registeredPerson } from './support/api.js';
 
 const LLM = `${CORE}/llm`;
 const K = `${CORE}/knowledge`;
@@ -80,24 +80,33 @@ describe('provenance queries (e2e)', () => {
     const volcanoes = await addDocument('volcanoes.md', VOLCANOES);
     await addDocument('cheeses.md', CHEESES);
 
+    // A key acts as its user: both people are members of the Agent's Space (the stranger reads no one else's answers).
+    const [readerEmail, strangerEmail] = [
+      `reader-${Date.now()}@example.com`,
+      `stranger-${Date.now()}@example.com`,
+    ];
+    for (const email of [readerEmail, strangerEmail])
+      expect(
+        (
+          await admin.post(`${CORE}/spaces/${space.body.id}/members`, {
+            userId: await registeredPerson(api.url, email),
+            role: 'member',
+          })
+        ).status,
+      ).toBe(201);
     const userKey = await admin.post<{ key: string; ownerUserId: string }>(`${CORE}/api-keys`, {
       name: uniqueName('key'),
-      owner: { email: `reader-${Date.now()}@example.com` },
+      owner: { email: readerEmail },
       agents: [agentId],
     });
     expect(userKey.status).toBe(201);
     const user = client(api.url, userKey.body.key);
     const strangerKey = await admin.post<{ key: string; ownerUserId: string }>(`${CORE}/api-keys`, {
       name: uniqueName('key'),
-      owner: { email: `stranger-${Date.now()}@example.com` },
+      owner: { email: strangerEmail },
       agents: [agentId],
     });
     const stranger = client(api.url, strangerKey.body.key);
-    // A key acts as its user: both people are members of the Agent's Space (the stranger reads no one else's answers).
-    for (const userId of [userKey.body.ownerUserId, strangerKey.body.ownerUserId])
-      expect(
-        (await admin.post(`${CORE}/spaces/${space.body.id}/members`, { userId, role: 'member' })).status,
-      ).toBe(201);
 
     const ask = async (as: ReturnType<typeof client>, message: string) => {
       const turn = await as.post<Turn>(`${LLM}/${agentId}/conversation`, { message });

@@ -3,7 +3,15 @@
 // Agents; the malicious zips refused with their reason and nothing stored; the marketplace (list, install, uninstall,
 // archive, admins only); the DEFAULT Skills; who may see and change a Skill; deletion.
 import { strToU8, zipSync, type Zippable } from 'fflate';
-import { ADMIN_KEY, client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
+import {
+  ADMIN_KEY,
+  client,
+  CORE,
+  startTestApi,
+  uniqueName,
+  type TestApi,
+  registeredPerson,
+} from './support/api.js';
 
 type Json = Record<string, unknown>;
 type Client = ReturnType<typeof client>;
@@ -100,10 +108,10 @@ describe('Agent Skills (e2e)', () => {
    * A non-admin key of a new user, that may use these Agents ('all' by default: it then sees, read-only, every Space
    * holding a non-personal Agent; with none, it sees only the Spaces it creates).
    */
-  const stranger = async (agents: 'all' | string[] = 'all') => {
+  const stranger = async (agents: 'all' | string[] = 'all', email = `${slug('stranger')}@example.com`) => {
     const reply = await admin.post<{ key: string; ownerUserId: string }>(`${CORE}/api-keys`, {
       name: uniqueName('key'),
-      owner: { email: `${slug('stranger')}@example.com` },
+      owner: { email },
       agents,
     });
     expect(reply.status).toBe(201);
@@ -645,10 +653,12 @@ describe('Agent Skills (e2e)', () => {
     ).toEqual([]);
     // A key granted the Space's Agents, of a member of the Space (a key acts as its user), sees the Space
     // (read-only): it reads the Skill, and changes nothing.
-    const { as: reader, userId: readerId } = await stranger([agentId]);
+    const readerEmail = `${slug('reader')}@example.com`;
+    const readerId = await registeredPerson(api.url, readerEmail);
     expect(
       (await admin.post(`${CORE}/spaces/${spaceId}/members`, { userId: readerId, role: 'member' })).status,
     ).toBe(201);
+    const { as: reader } = await stranger([agentId], readerEmail);
     expect((await reader.get<Skill>(`${S}/${id}`)).body.id).toBe(id);
     for (const reply of [
       await reader.put<ErrorBody>(`${S}/${id}`, { instructions: 'Mine now.' }),

@@ -1,8 +1,9 @@
 // Space members and roles over HTTP (issue 22): three people in a Space as owner, editor and member, each by their
 // own key, and a person outside it. What each role may do, the membership rules (nobody grants above their own role,
 // nobody changes their own, the last owner stays), removal ending access with the answer, and who may create Spaces.
+import { EVENT_STORE, type EventStore } from '#event-store';
 import { waitUntil } from '#testing/fixtures';
-import { client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
+import { client, CORE, startTestApi, uniqueName, type TestApi, registeredPerson } from './support/api.js';
 
 type ErrorBody = { error: { code: string } };
 
@@ -184,6 +185,13 @@ describe('Space members and roles (e2e)', () => {
     ];
     const tag = `findme${Date.now()}`;
     const wanted = await person(tag);
+    // With the people directory closed (the default), people find whom they already share a Space with.
+    const together = await wanted.as.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Together') });
+    for (const who of [owner, editor])
+      await wanted.as.post(`${CORE}/spaces/${together.body.id}/members`, {
+        userId: who.userId,
+        role: 'member',
+      });
     const space = await owner.as.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Directory') });
     const spaceId = space.body.id;
     const members = `${CORE}/spaces/${spaceId}/members`;
@@ -227,7 +235,34 @@ describe('Space members and roles (e2e)', () => {
     expect(listed.body.data.every((m) => typeof m.name === 'string' && m.name.length > 0)).toBe(true);
   });
 
-  it("a key's grant list narrows its user's rights: a listed Agent needs a role in its Space; removal cuts the key at once", async () => {
+  it('member-candidates: only people the caller shares a Space with, unless an admin opens the directory (an event); admins find everyone', async () => {
+    const owner = await person('directory-owner');
+    const tag = `unshared${Date.now()}`;
+    const stranger = await person(tag);
+    const space = await owner.as.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Picker') });
+    const candidates = `${CORE}/spaces/${space.body.id}/member-candidates?query=${tag}`;
+    const found = async (as: ReturnType<typeof client>) =>
+      (await as.get<{ data: { id: string }[] }>(candidates)).body.data.map((user) => user.id);
+    const setting = `${CORE}/settings/people-directory`;
+    expect((await admin().get(setting)).body).toEqual({ open: false, updatedAt: null });
+    expect(await found(owner.as)).toEqual([]);
+    expect(await found(admin())).toEqual([stranger.userId]);
+
+    expect(code(await owner.as.put(setting, { open: true }))).toEqual([403, 'admin_required']);
+    expect(code(await owner.as.get(setting))).toEqual([403, 'admin_required']);
+    const opened = await admin().put<{ open: boolean; updatedAt: string }>(setting, { open: true });
+    expect(opened.status).toBe(200);
+    expect(opened.body.open).toBe(true);
+    expect(await found(owner.as)).toEqual([stranger.userId]);
+    const events = await api.app.get<EventStore>(EVENT_STORE).readAll();
+    expect(events.filter((event) => event.type === 'PeopleDirectoryOpened')).toHaveLength(1);
+
+    expect((await admin().put<{ open: boolean }>(setting, { open: false })).body.open).toBe(false);
+    expect(await found(owner.as)).toEqual([]);
+    expect(await found(admin())).toEqual([stranger.userId]);
+  });
+
+  it("a key's grant list narrows its user's rights: a listed Agent needs a role in its Space when the key is issued; removal cuts the key at once", async () => {
     const owner = await person('grant-owner');
     const space = await owner.as.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Granted') });
     const members = `${CORE}/spaces/${space.body.id}/members`;
@@ -237,20 +272,34 @@ describe('Space members and roles (e2e)', () => {
     });
     expect(agent.status).toBe(201);
     const agentPath = `${CORE}/agents/${agent.body.id}`;
-    // An admin issues a key for someone, listing the Agent: the list grants nothing their user may not do.
-    const issued = await admin().post<{ key: string; ownerUserId: string }>(`${CORE}/api-keys`, {
-      name: uniqueName('listed'),
-      owner: { email: `listed-${Date.now()}@example.com` },
-      agents: [agent.body.id],
-    });
+    // An admin issues a key for someone, listing the Agent: a grant its user may not use (no role in the Agent's
+    // Space, an unknown Agent) is refused when the key is issued, naming the Agent and why.
+    const email = `listed-${Date.now()}@example.com`;
+    const issue = (agents: string[]) =>
+      admin().post<{
+        key: string;
+        ownerUserId: string;
+        error: { code: string; message: string; param: string };
+      }>(`${CORE}/api-keys`, { name: uniqueName('listed'), owner: { email }, agents });
+    for (const [agentId, why] of [
+      [agent.body.id, 'no role'],
+      ['agt_unknown0000000000', 'no such Agent'],
+    ] as const) {
+      const refused = await issue([agentId]);
+      expect([refused.status, refused.body.error.code, refused.body.error.param]).toEqual([
+        400,
+        'grant_unusable',
+        'agents',
+      ]);
+      expect(refused.body.error.message).toContain(agentId);
+      expect(refused.body.error.message).toContain(why);
+    }
+    // Made a member, the person gets the key, which uses the Agent (and manages none of it); removed, it stops.
+    const userId = await registeredPerson(api.url, email);
+    expect((await owner.as.post(members, { userId, role: 'member' })).status).toBe(201);
+    const issued = await issue([agent.body.id]);
     expect(issued.status).toBe(201);
     const listed = client(api.url, issued.body.key);
-    expect(code(await listed.get(agentPath))).toEqual([403, 'agent_access_denied']);
-    expect((await listed.get(`${CORE}/spaces/${space.body.id}`)).status).toBe(404);
-    // Made a member, the key uses the Agent (and manages none of it); removed, it stops with the answer.
-    expect((await owner.as.post(members, { userId: issued.body.ownerUserId, role: 'member' })).status).toBe(
-      201,
-    );
     expect((await listed.get(agentPath)).status).toBe(200);
     expect(code(await listed.put(agentPath, { name: 'mine' }))).toEqual([403, 'space_change_denied']);
     expect((await owner.as.delete(`${members}/${issued.body.ownerUserId}`)).status).toBe(204);

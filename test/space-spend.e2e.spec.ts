@@ -186,4 +186,28 @@ describe("a Space's weekly spend limit (e2e)", () => {
     expect(removed.body.limit).toBeNull();
     expect((await turn(member.key)).status).toBe(201);
   });
+
+  it("only admins change or remove a limit an admin set; the Space's owners set and remove their own", async () => {
+    const owner = await admin().post<{ key: string }>(`${CORE}/api-keys`, {
+      name: uniqueName('owner'),
+      owner: { email: `space-spend-owner-${Date.now()}@example.com` },
+      agents: 'all',
+    });
+    const asOwner = client(api.url, owner.body.key);
+    const own = await asOwner.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Capped') });
+    expect(own.status).toBe(201);
+    const limit = `${CORE}/cost-control/spaces/${own.body.id}`;
+    expect((await asOwner.put(limit, { tokens: 500, overage: 'block' })).status).toBe(200);
+    expect((await asOwner.put(limit, { tokens: 700, overage: 'block' })).status).toBe(200);
+    expect((await admin().put(limit, { tokens: 100, overage: 'block' })).status).toBe(200);
+    for (const lifted of [
+      await asOwner.delete<{ error: { code: string } }>(limit),
+      await asOwner.put<{ error: { code: string } }>(limit, { tokens: 10 ** 9, overage: 'allow' }),
+    ])
+      expect([lifted.status, lifted.body.error.code]).toEqual([403, 'spend_limit_set_by_admin']);
+    expect((await asOwner.get<SpaceSpend>(limit)).body.limit).toMatchObject({ tokens: 100 });
+    expect((await admin().delete(limit)).status).toBe(200);
+    expect((await asOwner.put(limit, { tokens: 50, overage: 'block' })).status).toBe(200);
+    expect((await asOwner.delete(limit)).status).toBe(200);
+  });
 });

@@ -6,7 +6,15 @@
 // by their creator (or through a granted Agent, read-only), Agents moved only into Spaces the caller may change,
 // personal Agents their user's alone and never deletable, Agent models checked.
 import { waitUntil } from '#testing/fixtures';
-import { ADMIN_KEY, client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
+import {
+  ADMIN_KEY,
+  client,
+  CORE,
+  startTestApi,
+  uniqueName,
+  type TestApi,
+  registeredPerson,
+} from './support/api.js';
 
 type Json = Record<string, unknown>;
 
@@ -190,19 +198,17 @@ describe('tenant isolation (e2e)', () => {
       name: uniqueName('Attacker space'),
     });
     const own = await admin().post<{ id: string }>(`${CORE}/agents`, { spaceId: space.body.id, name: 'own' });
-    const granted = await issueKey({
-      owner: { email: `mallory-${Date.now()}@example.com` },
-      agents: [own.body.id],
-    });
     // A key acts as its user: Mallory is a member of the Space of the one Agent her key lists.
+    const mallory = `mallory-${Date.now()}@example.com`;
     expect(
       (
         await admin().post(`${CORE}/spaces/${space.body.id}/members`, {
-          userId: granted.ownerUserId,
+          userId: await registeredPerson(api.url, mallory),
           role: 'member',
         })
       ).status,
     ).toBe(201);
+    const granted = await issueKey({ owner: { email: mallory }, agents: [own.body.id] });
     const routes = routesAgainst(victim, own.body.id);
     const attackers = [
       { label: 'key granted one Agent', key: granted.key, routes },
@@ -240,21 +246,25 @@ describe('tenant isolation (e2e)', () => {
 
   it('shows a Space to its creator and its members (a key granted an Agent in it only as its member user), and lets only its creator change it', async () => {
     const owner = await tenant('owner');
-    const reader = await issueKey({
-      owner: { email: `reader-${Date.now()}@example.com` },
+    // The grant alone is refused: its user has no role in the Space yet.
+    const readerEmail = `reader-${Date.now()}@example.com`;
+    const readerId = await registeredPerson(api.url, readerEmail);
+    const refused = await admin().post<{ error: { code: string } }>(`${CORE}/api-keys`, {
+      name: uniqueName('key'),
+      owner: { email: readerEmail },
       agents: [owner.agentId],
     });
-    const asReader = client(api.url, reader.key);
-    // The grant alone shows nothing: its user has no role in the Space yet.
-    expect((await asReader.get(`${CORE}/spaces/${owner.spaceId}`)).status).toBe(404);
+    expect([refused.status, refused.body.error.code]).toEqual([400, 'grant_unusable']);
     expect(
       (
         await client(api.url, owner.key.key).post(`${CORE}/spaces/${owner.spaceId}/members`, {
-          userId: reader.ownerUserId,
+          userId: readerId,
           role: 'member',
         })
       ).status,
     ).toBe(201);
+    const reader = await issueKey({ owner: { email: readerEmail }, agents: [owner.agentId] });
+    const asReader = client(api.url, reader.key);
     expect((await asReader.get(`${CORE}/spaces/${owner.spaceId}`)).status).toBe(200);
     const listed = await asReader.get<{ data: { id: string; isPersonal: boolean }[] }>(
       `${CORE}/spaces?limit=200`,
@@ -299,18 +309,16 @@ describe('tenant isolation (e2e)', () => {
     );
     expect([moved.status, moved.body.error.code]).toEqual([403, 'space_change_denied']);
     // A key granted the Agent but not managing it (it may not change the Agent's Space) moves it nowhere: 403.
-    const narrow = await issueKey({
-      owner: { email: `narrow-${Date.now()}@example.com` },
-      agents: [mover.agentId],
-    });
+    const narrowEmail = `narrow-${Date.now()}@example.com`;
     expect(
       (
         await client(api.url, mover.key.key).post(`${CORE}/spaces/${mover.spaceId}/members`, {
-          userId: narrow.ownerUserId,
+          userId: await registeredPerson(api.url, narrowEmail),
           role: 'member',
         })
       ).status,
     ).toBe(201);
+    const narrow = await issueKey({ owner: { email: narrowEmail }, agents: [mover.agentId] });
     const unmanaged = await client(api.url, narrow.key).put<{ error: { code: string } }>(
       `${CORE}/agents/${mover.agentId}`,
       { spaceId: victim.spaceId },

@@ -1,8 +1,16 @@
 // Builds the Spaces read model (libs/spaces/src/spaces.read-model.ts).
 import { defineProjector } from '#eventsourcing';
 import type { WriteOp } from '#read-store';
-import type { SpaceCreationEvent, SpaceMemberView, SpaceRole, SpaceView, SpaceEvent } from '#spaces';
+import type {
+  PeopleDirectoryEvent,
+  SpaceCreationEvent,
+  SpaceMemberView,
+  SpaceRole,
+  SpaceView,
+  SpaceEvent,
+} from '#spaces';
 import {
+  PEOPLE_DIRECTORY_ID,
   SPACE_CREATION_ID,
   SPACE_MEMBERS,
   SPACE_MEMBERS_READ_MODEL,
@@ -18,7 +26,7 @@ const patch = (id: string, set: Partial<SpaceView>, at: string): WriteOp[] => [
   { kind: 'patch', collection: SPACES, id, set: { ...set, updatedAt: at } },
 ];
 
-export const spacesProjector = defineProjector<SpaceEvent | SpaceCreationEvent>({
+export const spacesProjector = defineProjector<SpaceEvent | SpaceCreationEvent | PeopleDirectoryEvent>({
   name: SPACES_READ_MODEL.projection,
   // 3: the creating user of a Space created through a session (createdByUserId). 4: members (the map on the Space's
   // document the policy reads, and one document per membership) and who may create Spaces (the instance setting).
@@ -66,6 +74,20 @@ export const spacesProjector = defineProjector<SpaceEvent | SpaceCreationEvent>(
         kind: 'upsert',
         collection: SPACE_SETTINGS,
         doc: { id: SPACE_CREATION_ID, creatorRoles: data.creatorRoles, updatedAt: metadata.occurredAt },
+      },
+    ],
+    PeopleDirectoryOpened: ({ metadata }) => [
+      {
+        kind: 'upsert',
+        collection: SPACE_SETTINGS,
+        doc: { id: PEOPLE_DIRECTORY_ID, open: true, updatedAt: metadata.occurredAt },
+      },
+    ],
+    PeopleDirectoryClosed: ({ metadata }) => [
+      {
+        kind: 'upsert',
+        collection: SPACE_SETTINGS,
+        doc: { id: PEOPLE_DIRECTORY_ID, open: false, updatedAt: metadata.occurredAt },
       },
     ],
   },

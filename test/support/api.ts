@@ -138,3 +138,17 @@ export function client(base: string, key: string | null = ADMIN_KEY) {
 export const CORE = '/api/v1/core';
 
 export const uniqueName = (prefix: string): string => `${prefix} ${Math.random().toString(36).slice(2, 10)}`;
+
+/**
+ * A person registered by the admin before anything is granted to them (a key listing no Agent registers its owner):
+ * their user id. A key granting an Agent is issued only once its person may use it (a role in its Space).
+ */
+export async function registeredPerson(base: string, email: string): Promise<string> {
+  const reply = await client(base).post<{ ownerUserId: string }>(`${CORE}/api-keys`, {
+    name: uniqueName('registers'),
+    owner: { email },
+    agents: [],
+  });
+  expect(reply.status).toBe(201);
+  return reply.body.ownerUserId;
+}

@@ -110,6 +110,8 @@ describeBrowser('members, prompt library and usage pages in Chromium (e2e)', () 
       const added = await admin().post(`${CORE}/spaces/${spaceId}/members`, { userId: person.id, role });
       expect(added.status).toBe(201);
     }
+    // The owner finds the newcomer, with whom they share no Space yet: the admin opened the people directory.
+    expect((await admin().put(`${CORE}/settings/people-directory`, { open: true })).status).toBe(200);
     browser = await launch();
   }, 180_000);
 

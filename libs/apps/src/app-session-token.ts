@@ -1,10 +1,11 @@
 // `svc_session_token`: what the App proxy hands an App for the signed-in person (Apps rule 6), usable as the bridge's
 // bearer. `svc_` + base64url(JSON { app, user, session, exp }) + `.` + HMAC-SHA256 under a data key every api
 // process shares through the key store; it is scoped to one App and one person, lives SESSION_TOKEN_TTL_MS at most,
-// and ends with the session it was issued for (the bridge checks that session is still live).
+// and ends with the session it was issued for (the bridge checks that session is still live, and that its person's
+// sessions were not all ended since: signing out everywhere, a password reset, a demotion).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { SESSIONS, USERS, type SessionView, type UserView } from '#identity';
+import { endedWithItsUser, SESSIONS, USERS, type SessionView, type UserView } from '#identity';
 import { KEY_STORE, type KeyStore } from '#key-store';
 import type { ReadStore } from '#read-store';
 
@@ -72,6 +73,6 @@ export async function liveSessionToken(
   if (!session || session.revoked || session.userId !== claims.userId) return null;
   if (Date.parse(session.expiresAt) <= Date.now()) return null;
   const user = await readStore.reader<UserView>(USERS).get(claims.userId);
-  if (!user || user.status === 'deactivated') return null;
+  if (!user || user.status === 'deactivated' || endedWithItsUser(session, user)) return null;
   return { claims, user };
 }

@@ -1,6 +1,7 @@
 // Sessions of people signed in, and sign-in attempts. A session's secret lives only in the person's cookie: the log
 // and the read model know it by `ses_` + its SHA-256 (the session's id), never the secret. Sign-out revokes one;
-// "sign out everywhere" and deactivation end every session started before them (the user's `sessionsNotBefore`).
+// "sign out everywhere", deactivation, a password reset and a demotion end every session started before them (the
+// user's `sessionsNotBefore`).
 import { createHash, randomBytes } from 'node:crypto';
 import type { DomainEvent } from '#kernel';
 import type { Decider } from '#eventsourcing';

@@ -86,7 +86,11 @@ describe('user decider (lifecycle)', () => {
       type: 'UserPasswordSet',
       data: { userId: 'u1', passwordHash: '$argon2id$new', reason: 'reset', source },
     };
-    given(registered('member'), issued).when(reset).then([set]);
+    const ended: UserEvent = {
+      type: 'UserSignedOutEverywhere',
+      data: { userId: 'u1', reason: 'passwordReset', source },
+    };
+    given(registered('member'), issued).when(reset).then([set, ended]);
     given(registered('member'), issued, set).when(reset).thenThrows('invalid_reset_link');
     given(registered('member'), issued)
       .when({ ...reset, reset: { tokenHash: 'h2', now: reset.reset.now } })
@@ -95,5 +99,51 @@ describe('user decider (lifecycle)', () => {
       .when({ ...reset, reset: { tokenHash: 'h1', now: '2030-01-02T00:00:00.000Z' } })
       .thenThrows('reset_link_expired');
     given(registered('member')).when(reset).thenThrows('invalid_reset_link');
+  });
+
+  it('a password reset, issuing one and a demotion end every session of the person; a promotion does not', () => {
+    const endedBecause = (reason: 'passwordResetIssued' | 'demoted'): UserEvent => ({
+      type: 'UserSignedOutEverywhere',
+      data: { userId: 'u1', reason, source },
+    });
+    given(registered('member'))
+      .when({
+        type: 'IssuePasswordReset',
+        userId: 'u1',
+        tokenHash: 'h1',
+        expiresAt: '2030-01-02T00:00:00.000Z',
+        source,
+      })
+      .then([
+        {
+          type: 'UserPasswordResetIssued',
+          data: { userId: 'u1', tokenHash: 'h1', expiresAt: '2030-01-02T00:00:00.000Z', source },
+        },
+        endedBecause('passwordResetIssued'),
+      ]);
+    const demotion = {
+      type: 'ChangeUserRole' as const,
+      userId: 'u1',
+      byUserId: 'u2',
+      otherActiveAdmins: 1,
+      source,
+    };
+    given(registered('admin'))
+      .when({ ...demotion, role: 'member' })
+      .then([
+        { type: 'UserRoleChanged', data: { userId: 'u1', role: 'member', source } },
+        endedBecause('demoted'),
+      ]);
+    given(registered('member'))
+      .when({ ...demotion, role: 'admin' })
+      .then([{ type: 'UserRoleChanged', data: { userId: 'u1', role: 'admin', source } }]);
+    given(registered('member'))
+      .when({ type: 'SetPassword', userId: 'u1', passwordHash: '$argon2id$x', reason: 'change', source })
+      .then([
+        {
+          type: 'UserPasswordSet',
+          data: { userId: 'u1', passwordHash: '$argon2id$x', reason: 'change', source },
+        },
+      ]);
   });
 });

@@ -54,11 +54,25 @@ export type UserEvent =
         readonly source: ChangeSource;
       }
     >
-  | DomainEvent<'UserSignedOutEverywhere', { readonly userId: string; readonly source: ChangeSource }>
+  | DomainEvent<
+      'UserSignedOutEverywhere',
+      {
+        readonly userId: string;
+        /** Absent when the person asked; otherwise what ended their sessions along with it. */
+        readonly reason?: SessionsEndedBecause;
+        readonly source: ChangeSource;
+      }
+    >
   | DomainEvent<
       'UserLanguageChanged',
       { readonly userId: string; readonly language: UserLanguage; readonly source: ChangeSource }
     >;
+
+/**
+ * What else ends every session of a person (and the App tokens derived from them): whoever held a session before a
+ * password reset or a demotion must not keep the access it gave.
+ */
+export type SessionsEndedBecause = 'passwordReset' | 'passwordResetIssued' | 'demoted';
 
 export type UserState =
   | { readonly status: 'absent' }
@@ -130,6 +144,11 @@ export const userStreamId = (userId: string): string => `user-${userId}`;
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
+const endSessions = (userId: string, reason: SessionsEndedBecause, source: ChangeSource): UserEvent => ({
+  type: 'UserSignedOutEverywhere',
+  data: { userId, reason, source },
+});
+
 const lastAdmin = () =>
   new ConflictError('last_admin', 'the last active administrator cannot be demoted or deactivated');
 
@@ -195,7 +214,10 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         if (state.role === command.role) return [];
         if (state.role === 'admin' && state.status === 'active' && command.otherActiveAdmins < 1)
           throw lastAdmin();
-        return [{ type: 'UserRoleChanged', data: { userId, role: command.role, source } }];
+        return [
+          { type: 'UserRoleChanged', data: { userId, role: command.role, source } },
+          ...(command.role === 'admin' ? [] : [endSessions(userId, 'demoted', source)]),
+        ];
       case 'DeactivateUser':
         if (command.byUserId === userId)
           throw new ForbiddenError('own_account_deactivation', 'nobody deactivates their own account');
@@ -212,6 +234,7 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
             type: 'UserPasswordResetIssued',
             data: { userId, tokenHash: command.tokenHash, expiresAt: command.expiresAt, source },
           },
+          endSessions(userId, 'passwordResetIssued', source),
         ];
       case 'SetPassword':
         if (command.reason === 'reset') {
@@ -228,6 +251,7 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
             type: 'UserPasswordSet',
             data: { userId, passwordHash: command.passwordHash, reason: command.reason, source },
           },
+          ...(command.reason === 'reset' ? [endSessions(userId, 'passwordReset', source)] : []),
         ];
       case 'SignOutEverywhere':
         return [{ type: 'UserSignedOutEverywhere', data: { userId, source } }];

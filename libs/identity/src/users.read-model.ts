@@ -13,7 +13,7 @@ export interface UserView {
   readonly hasPassword?: boolean;
   /** Start of the per-user usage window (cost control): the user's registration until changed. */
   readonly usageWindowStart?: string;
-  /** Sessions started before this (sign out everywhere, deactivation) are over. */
+  /** Sessions started before this (sign out everywhere, deactivation, a password reset, a demotion) are over. */
   readonly sessionsNotBefore?: string | null;
   readonly createdAt: string;
   readonly updatedAt?: string;
@@ -39,6 +39,13 @@ export interface SessionView {
 }
 
 export const SESSIONS = 'sessions';
+
+/**
+ * Whether the session began before its person's sessions were ended (signing out everywhere, deactivation, a password
+ * reset, a demotion): then it, and every token derived from it, is over.
+ */
+export const endedWithItsUser = (session: SessionView, user: UserView): boolean =>
+  !!user.sessionsNotBefore && session.createdAt <= user.sessionsNotBefore;
 
 export const SESSIONS_READ_MODEL = defineReadModel<SessionView>({
   name: SESSIONS,

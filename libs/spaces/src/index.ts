@@ -6,6 +6,7 @@ export * from './spaces.read-model.js';
 export * from './space-membership.js';
 export * from './space.integration-events.js';
 export * from './space-creation.js';
+export * from './people-directory.js';
 export { spaceAsOf } from './queries/get-space/get-space.query.js';
 export * from './personal-space.process.js';
 export * from './legacy-space-owner.process.js';

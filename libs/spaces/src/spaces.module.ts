@@ -33,6 +33,9 @@ import {
 import { CreatePersonalSpaceHandler } from './commands/create-personal-space/create-personal-space.command.js';
 import { SetSpaceCreationRolesHandler } from './commands/set-space-creation-roles/set-space-creation-roles.command.js';
 import { GetSpaceCreationRolesHandler } from './queries/get-space-creation-roles/get-space-creation-roles.query.js';
+import { PeopleDirectoryController } from './commands/set-people-directory/people-directory.controller.js';
+import { SetPeopleDirectoryHandler } from './commands/set-people-directory/set-people-directory.command.js';
+import { GetPeopleDirectoryHandler } from './queries/get-people-directory/get-people-directory.query.js';
 
 export const SPACE_CONTROLLERS = [
   ListSpacesController,
@@ -44,6 +47,7 @@ export const SPACE_CONTROLLERS = [
   SearchMemberCandidatesController,
   SpaceMembersController,
   SpaceCreationController,
+  PeopleDirectoryController,
   PromptsController,
 ];
 
@@ -56,6 +60,7 @@ export const SPACE_COMMAND_HANDLERS = [
   ChangeSpaceMemberRoleHandler,
   RemoveSpaceMemberHandler,
   SetSpaceCreationRolesHandler,
+  SetPeopleDirectoryHandler,
   CreatePersonalSpaceHandler,
   CreatePromptHandler,
   RevisePromptHandler,
@@ -68,6 +73,7 @@ export const SPACE_QUERY_HANDLERS = [
   ListSpaceMembersHandler,
   SearchMemberCandidatesHandler,
   GetSpaceCreationRolesHandler,
+  GetPeopleDirectoryHandler,
   ListPromptsHandler,
   GetPromptHandler,
   GetPromptVersionHandler,

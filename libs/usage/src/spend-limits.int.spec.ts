@@ -107,7 +107,7 @@ describe('SpendLimits (the gateway keeps limits in memory)', () => {
     await aggregates.decide(
       spaceSpendStreamId('spc_1'),
       spaceSpendDecider,
-      { spaceId: 'spc_1', limit: LIMIT },
+      { spaceId: 'spc_1', limit: LIMIT, by: 'owner' },
       context,
     );
     now += REMOTE_LIMIT_TTL_MS + 1;

@@ -148,7 +148,7 @@ describe('UserSpendLimiter', () => {
       await aggregates.decide(
         spaceSpendStreamId('spc_1'),
         spaceSpendDecider,
-        { spaceId: 'spc_1', limit },
+        { spaceId: 'spc_1', limit, by: 'owner' },
         context,
       );
       limits.changed('space', 'spc_1', limit);

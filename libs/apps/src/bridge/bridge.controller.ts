@@ -3,11 +3,11 @@
 // guard builds an App caller whose allowlist holds that Agent only when the App's does, and the same commands and
 // queries as the core API answer, so the one policy decides (403 `agent_access_denied` outside the allowlist; a
 // session token also limited to what its person may use).
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { IdempotencyInterceptor, CurrentCaller, type Caller } from '#identity';
 import { GetAgent } from '#agents';
 import { FindConversations, FindConversationsFilter } from '#conversations';
 
@@ -15,6 +15,7 @@ export const BRIDGE = 'api/v1/bridge';
 
 const BridgeAgent = z.object({ id: z.string(), name: z.string(), model: z.string() });
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller(`${BRIDGE}/agents/:agentId`)
 export class BridgeAgentController {
   constructor(private readonly queries: QueryBus) {}
@@ -39,6 +40,7 @@ export class BridgeAgentController {
   @ApiRoute({
     tag: 'Bridge',
     summary: 'Find conversations with the Agent (`conversation.findMany`)',
+    idempotent: true,
     description:
       "The person's (of a `svc_session_token`) conversations with the Agent: never incognito or private ones, " +
       'archived ones only with `where.archived: true`, never message bodies. An App token alone has none.',

@@ -89,6 +89,8 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`GET ${CORE}/spaces/{spaceId}/prompts/{promptId}/versions/{version}`]: 'prompt.read',
   [`GET ${CORE}/settings/space-creation`]: 'instance.settings.manage',
   [`PUT ${CORE}/settings/space-creation`]: 'instance.settings.manage',
+  [`GET ${CORE}/settings/people-directory`]: 'instance.settings.manage',
+  [`PUT ${CORE}/settings/people-directory`]: 'instance.settings.manage',
 
   // Agents.
   [`GET ${CORE}/agents`]: { each: 'agent.use' },

@@ -41,7 +41,14 @@ import {
 } from '../embed/embed-visitor.js';
 
 import { hashApiKey } from '../api-key.secret.js';
-import { SESSIONS, USERS, USERS_READ_MODEL, type SessionView, type UserView } from '../users.read-model.js';
+import {
+  endedWithItsUser,
+  SESSIONS,
+  USERS,
+  USERS_READ_MODEL,
+  type SessionView,
+  type UserView,
+} from '../users.read-model.js';
 
 export const ACCEPTS_BEARER = 'platform:accepts-bearer';
 export const AcceptsBearer = () => SetMetadata(ACCEPTS_BEARER, true);
@@ -172,7 +179,7 @@ export class ApiKeyGuard implements CanActivate {
       async () => (await this.readStore.reader<UserView>(USERS).get(session.userId)) ?? undefined,
     );
     if (!user || user.status === 'deactivated') throw refused();
-    if (user.sessionsNotBefore && session.createdAt <= user.sessionsNotBefore) throw refused();
+    if (endedWithItsUser(session, user)) throw refused();
     if (routed) {
       this.requireRow(request);
       this.requireSameOrigin(request);

@@ -1,6 +1,7 @@
 // `Idempotency-Key` on POST: the first request's outcome is recorded in the log (stream per caller and key), and a
 // retry with the same key and body replays it without running the command again. A concurrent retry gets 409; the
-// same key with another body gets 422. Secrets in a response (an issued API key) are not recorded: a replay shows null.
+// same key with another body gets 422. Secrets in a response (an issued API key, an App's token, an invitation or reset
+// link) are not recorded: a replay shows null.
 // Controllers of commands apply it with @UseInterceptors; model calls do not (a retried completion is a new one, as
 // upstream gateways treat it), which also keeps the rxjs interceptor chain off the gateway's hot path.
 import {
@@ -10,6 +11,7 @@ import {
   type ExecutionContext,
   type NestInterceptor,
 } from '@nestjs/common';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants.js';
 import type { FastifyReply } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import {
@@ -26,8 +28,9 @@ import type { RequestWithCaller } from './caller.js';
 import { toErrorResponse } from '#http';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
-// Fields of an answer that hold a secret shown once (an API key, an App's token): never kept for a replay.
-const SECRET_FIELDS = ['key', 'token'];
+// Fields of an answer that hold a secret shown once (an API key, an App's token, a link carrying a token): never kept
+// for a replay.
+const SECRET_FIELDS = ['key', 'token', 'link'];
 
 type IdempotencyEvent =
   | { type: 'IdempotentRequestStarted'; data: { fingerprint: string; startedAt: string } }
@@ -52,7 +55,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<RequestWithCaller>();
     const header = request.headers['idempotency-key'];
     if (request.method !== 'POST' || header === undefined || !request.caller) return next.handle();
-    return from(this.handle(request, context.switchToHttp().getResponse<FastifyReply>(), header, next));
+    const declaredStatus = Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) as
+      number | undefined;
+    return from(
+      this.handle(request, context.switchToHttp().getResponse<FastifyReply>(), header, next, declaredStatus),
+    );
   }
 
   private async handle(
@@ -60,6 +67,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     reply: FastifyReply,
     header: string | string[],
     next: CallHandler,
+    declaredStatus: number | undefined,
   ) {
     if (typeof header !== 'string' || !KEY.test(header))
       throw new ValidationError(
@@ -129,8 +137,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     };
     try {
       const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
-      // Nest applies a POST's default 201 after the handler, so 200 here means the default.
-      const status = reply.statusCode === 200 ? 201 : reply.statusCode;
+      // Nest applies a route's status (its @HttpCode, else a POST's 201) after the handler, so 200 here means that one.
+      const status = reply.statusCode === 200 ? (declaredStatus ?? 201) : reply.statusCode;
       await append(
         { type: 'IdempotentRequestCompleted', data: { fingerprint, status, body: redact(body) } },
         started.nextRevision,

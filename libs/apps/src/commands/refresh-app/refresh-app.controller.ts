@@ -1,14 +1,15 @@
 // POST /apps/{appId}/refresh (our design; admins): read the App's `/meta` again (a container App is started first).
-import { Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
-import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { IdempotencyInterceptor, commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { APPS_READ_MODEL } from '../../apps.read-model.js';
 import { AppDto } from '../../queries/get-app/app.dto.js';
 import { GetApp } from '../../queries/get-app/get-app.query.js';
 import { RefreshApp } from './refresh-app.command.js';
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core/apps')
 export class RefreshAppController {
   constructor(
@@ -19,6 +20,7 @@ export class RefreshAppController {
   @ApiRoute({
     tag: 'Apps',
     summary: "Read the App's /meta again (admins)",
+    idempotent: true,
     response: { status: 200, schema: AppDto, description: 'The App, with its meta or its lastError' },
     errors: [
       { status: 403, description: '`admin_required`' },

@@ -1,12 +1,13 @@
 // POST /apps/{appId}/token (our design; admins): a new bearer token, shown once; the old one stops at once.
-import { Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { z } from 'zod';
 import { ApiRoute } from '#http';
-import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { IdempotencyInterceptor, commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { APPS_READ_MODEL } from '../../apps.read-model.js';
 import { RotateAppToken } from './rotate-app-token.command.js';
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core/apps')
 export class RotateAppTokenController {
   constructor(private readonly writes: ReadYourWritesBus) {}
@@ -14,6 +15,7 @@ export class RotateAppTokenController {
   @ApiRoute({
     tag: 'Apps',
     summary: "Rotate an App's bearer token (admins)",
+    idempotent: true,
     response: {
       status: 200,
       schema: z.object({ id: z.string(), token: z.string() }),

@@ -1,11 +1,12 @@
 // POST /llm/{agentId}/conversation/{conversationId}/stop (extension).
-import { Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { ApiRoute } from '#http';
-import { CurrentCaller, principalOf, type Caller } from '#identity';
+import { IdempotencyInterceptor, CurrentCaller, principalOf, type Caller } from '#identity';
 import { StopTurn } from './stop-turn.command.js';
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core/llm/:agentId/conversation/:conversationId/stop')
 export class StopTurnController {
   constructor(private readonly bus: CommandBus) {}
@@ -13,6 +14,7 @@ export class StopTurnController {
   @ApiRoute({
     tag: 'Conversations',
     summary: "Stop the conversation's running turn (extension)",
+    idempotent: true,
     description:
       'For a turn sent with `continueOnDisconnect` (it outlives its client): its model call is aborted, and the turn ' +
       'is recorded incomplete. `stopped` is false when no turn of the conversation runs on this api process.',

@@ -1,5 +1,5 @@
 // POST /invitations (admins): invite a person by email with an instance role.
-import { Body, Controller, Post } from '@nestjs/common';
+import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { principalOf } from '../../authorization/principal.js';
@@ -11,7 +11,9 @@ import { IssuedInvitationDto } from '../../queries/list-invitations/invitation.d
 import { GetInvitation } from '../../queries/list-invitations/list-invitations.query.js';
 import { InviteUser } from './invite-user.command.js';
 import { InviteUserBody } from './invite-user.schema.js';
+import { IdempotencyInterceptor } from '../../http/idempotency.interceptor.js';
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core')
 export class InviteUserController {
   constructor(
@@ -22,6 +24,7 @@ export class InviteUserController {
   @ApiRoute({
     tag: 'Users',
     summary: 'Invite a person (admin)',
+    idempotent: true,
     description:
       'Sends a single-use link (the mail port; embedded: GET /mail-outbox) and answers it once in `link`. ' +
       'The link expires after INVITATION_TTL_HOURS. There is no self sign-up.',

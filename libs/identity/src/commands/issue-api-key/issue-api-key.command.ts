@@ -1,16 +1,19 @@
 // Issuing an API key (admins; the system for the bootstrap key). The secret is generated here, stored only hashed,
-// and answered once.
+// and answered once. An admin's key for a person grants only Agents that person may use (400 `grant_unusable` naming
+// the Agent and why, before a new owner is registered): a key whose every call would be 403 is not issued.
 import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { PlatformError } from '#kernel';
+import { ValidationError, type PlatformError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { newEntityId, type CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAdmin } from '../../access-policy.js';
+import { AgentDirectory } from '../../agent-directory.js';
 import { apiKeyDecider } from '../../api-key.decider.js';
 import { apiKeyStreamId, type AgentAccess, type UsageLimit } from '../../api-key.events.js';
 import { displayPrefix, generateApiKey, hashApiKey } from '../../api-key.secret.js';
-import { userIdOf, type Principal } from '../../authorization/principal.js';
+import { authorize } from '../../authorization/policy.js';
+import { userIdOf, type Principal, type SessionPrincipal } from '../../authorization/principal.js';
 import { USERS, type UserView } from '../../users.read-model.js';
 import { RegisterUser } from '../register-user/register-user.command.js';
 
@@ -42,10 +45,14 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
     private readonly aggregates: AggregateRepository,
     private readonly bus: CommandBus,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly agents: AgentDirectory,
   ) {}
 
   async execute({ input, context, principal }: IssueApiKey) {
     assertAdmin(principal);
+    // The platform issues the bootstrap key and the keys of Developer Settings, whose grants were checked before.
+    if (principal.kind !== 'platform')
+      await this.assertGrantsUsable(input.agentAccess, await this.ownerAsPerson(input, principal));
     const ownerUserId = await this.ownerOf(input, context, principal);
     const apiKeyId = input.apiKeyId ?? newEntityId(context, 'key');
     const key = input.key ?? generateApiKey();
@@ -70,6 +77,43 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
     const issuedNow =
       (result.events[0]?.data as { keyHash?: string } | undefined)?.keyHash === hashApiKey(key);
     return { id: apiKeyId, key: issuedNow ? key : null, position: result.position };
+  }
+
+  /** The owner as the person the key will act for; a new email's person has no role in any Space yet. */
+  private async ownerAsPerson(input: IssueApiKey['input'], principal: Principal): Promise<SessionPrincipal> {
+    const owner = input.owner;
+    const existing =
+      typeof owner === 'object'
+        ? (
+            await this.readStore
+              .reader<UserView>(USERS)
+              .find({ email: owner.email.toLowerCase() }, { limit: 1 })
+          ).data[0]
+        : await this.readStore.reader<UserView>(USERS).get(owner ?? userIdOf(principal) ?? '');
+    if (existing) return { kind: 'session', userId: existing.id, isAdmin: existing.role === 'admin' };
+    return { kind: 'session', userId: '', isAdmin: input.isAdmin };
+  }
+
+  /** 400 `grant_unusable` for the first granted Agent the owner may not use (unknown, or not theirs to use). */
+  private async assertGrantsUsable(access: AgentAccess, owner: SessionPrincipal): Promise<void> {
+    if (access.kind === 'all') return;
+    const found = await this.agents.ownership(access.agentIds);
+    for (const agentId of access.agentIds) {
+      const agent = found.get(agentId);
+      const why = !agent
+        ? 'there is no such Agent'
+        : authorize(owner, 'agent.use', agent).allow
+          ? null
+          : agent.isPersonal
+            ? "it is another person's personal Agent"
+            : "its owner has no role in the Agent's Space: add them to it first";
+      if (why)
+        throw new ValidationError(
+          'grant_unusable',
+          `the key could not use Agent '${agentId}': ${why}`,
+          'agents',
+        );
+    }
   }
 
   /** The owner's user id; an email not yet known registers its user (an admin when the key is an admin key). */

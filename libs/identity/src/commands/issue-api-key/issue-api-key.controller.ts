@@ -26,7 +26,9 @@ export class IssueApiKeyController {
   @ApiRoute({
     tag: 'API keys',
     summary: 'Issue an API key (admin)',
-    description: 'The secret `key` is in this response only; it is stored hashed.',
+    description:
+      'The secret `key` is in this response only; it is stored hashed. Each Agent in `agents` must be one the ' +
+      'owner may use (a role in its Space): otherwise 400 `grant_unusable` names the Agent and why.',
     body: IssueApiKeyBody,
     idempotent: true,
     response: { status: 201, schema: IssuedApiKeyDto, description: 'The issued key with its secret' },

@@ -1,6 +1,6 @@
 // Linking providers from one's session: POST /auth/oidc/{providerId}/link starts the provider's sign-in for linking
 // (the callback links the identity to this user), DELETE /me/identities/{providerId} unlinks it.
-import { Body, Controller, Delete, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param, Post, Req, Res, UseInterceptors } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
@@ -12,7 +12,9 @@ import { OidcSignIn } from '../../oidc/oidc-sign-in.js';
 import { IDENTITIES_READ_MODEL } from '../../users.read-model.js';
 import { AuthorizationUrlDto, LinkIdentityBody } from '../sign-in-with-oidc/sign-in-with-oidc.schema.js';
 import { UnlinkIdentity } from './link-identity.command.js';
+import { IdempotencyInterceptor } from '../../http/idempotency.interceptor.js';
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core')
 export class LinkIdentityController {
   constructor(
@@ -23,6 +25,7 @@ export class LinkIdentityController {
   @ApiRoute({
     tag: 'Sign-in',
     summary: "Link a provider to one's user (from a signed-in session)",
+    idempotent: true,
     description:
       "Answers the provider's sign-in page to send the browser to (and sets the `ap_oidc` cookie); when the " +
       'person signs in there, the callback links that identity to this user, after which the provider signs ' +

@@ -1,6 +1,7 @@
 // Developer Settings: a user's own API keys. Each acts as that user (never an admin key), is granted only Agents the
-// caller may use itself — asking for more is 403, not silently narrowed — and carries a usage limit. Revoking and
-// rotating touch only one's own keys (another user's is 404).
+// caller may use itself — asking for more is 403, not silently narrowed — and carries a usage limit, within the
+// calling key's own when a key makes it (api-key.limits.ts). Revoking and rotating touch only one's own keys (another
+// user's is 404).
 import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ForbiddenError, NotFoundError } from '#kernel';
@@ -9,6 +10,7 @@ import { newEntityId, type CommandContext } from '#eventsourcing';
 import type { WriteResult } from '#eventsourcing';
 import { assertAllowed } from '../../access-policy.js';
 import { AgentDirectory } from '../../agent-directory.js';
+import { assertWithinOwnLimit } from '../../api-key.limits.js';
 import type { AgentAccess, UsageLimit } from '../../api-key.events.js';
 import { API_KEYS, type ApiKeyView } from '../../api-keys.read-model.js';
 import { authorize } from '../../authorization/policy.js';
@@ -82,11 +84,16 @@ export class CreateOwnApiKeyHandler implements ICommandHandler<CreateOwnApiKey> 
   constructor(
     private readonly bus: CommandBus,
     private readonly agents: AgentDirectory,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
   async execute({ input, context, principal }: CreateOwnApiKey): Promise<Issued> {
     const userId = ownerOf(principal);
     await this.assertGrantable(input.agentAccess, principal);
+    if (principal.kind === 'apiKey') {
+      const minting = await this.readStore.reader<ApiKeyView>(API_KEYS).get(principal.keyId);
+      assertWithinOwnLimit(input.usageLimit, minting?.usageLimit ?? null);
+    }
     return this.bus.execute(
       new IssueApiKey(
         {

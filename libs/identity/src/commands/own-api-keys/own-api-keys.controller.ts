@@ -1,6 +1,16 @@
 // Developer Settings (a signed-in user, or a key acting for its user): GET/POST /me/api-keys,
 // DELETE /me/api-keys/{apiKeyId}, POST /me/api-keys/{apiKeyId}/rotate.
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  UseInterceptors,
+} from '@nestjs/common';
 import { z } from 'zod';
 import { principalOf } from '../../authorization/principal.js';
 import { ApiRoute, ZodBody } from '#http';
@@ -13,7 +23,9 @@ import { commandContext, CurrentCaller, type Caller } from '../../http/caller.js
 import { ApiKeyDto, IssuedApiKeyDto, toApiKeyDto } from '../../queries/get-api-key/api-key.dto.js';
 import { CreateOwnApiKey, RevokeOwnApiKey, RotateOwnApiKey } from './own-api-keys.command.js';
 import { CreateOwnApiKeyBody } from './own-api-keys.schema.js';
+import { IdempotencyInterceptor } from '../../http/idempotency.interceptor.js';
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core')
 export class OwnApiKeysController {
   constructor(
@@ -43,12 +55,14 @@ export class OwnApiKeysController {
   @ApiRoute({
     tag: 'Developer Settings',
     summary: 'Create an API key of my own',
+    idempotent: true,
     description:
       "The key acts as the caller's user, is granted only Agents the caller may use (asking for more is 403 " +
-      '`agent_access_denied`), is never an admin key and carries a usage limit. The secret is in this response only.',
+      '`agent_access_denied`), is never an admin key and carries a usage limit; made by a key, within that ' +
+      "key's own (403 `usage_limit_above_own`). The secret is in this response only.",
     body: CreateOwnApiKeyBody,
     response: { status: 201, schema: IssuedApiKeyDto, description: 'The key with its secret' },
-    errors: [400, 401, 403],
+    errors: [400, 401, 403, 422],
   })
   @Post('me/api-keys')
   async create(
@@ -83,6 +97,7 @@ export class OwnApiKeysController {
   @ApiRoute({
     tag: 'Developer Settings',
     summary: 'Rotate an API key of my own',
+    idempotent: true,
     description:
       'A new key with the same name, grants and usage limit (its secret in this response only); the old one is revoked.',
     response: { status: 201, schema: IssuedApiKeyDto, description: 'The new key with its secret' },

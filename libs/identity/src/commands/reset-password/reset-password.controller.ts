@@ -1,5 +1,5 @@
 // POST /users/{userId}/password-reset (admins): a single-use link; POST /auth/password-reset (public): use it.
-import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Req, UseInterceptors } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { principalOf } from '../../authorization/principal.js';
@@ -17,6 +17,7 @@ import {
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../password.js';
 import { USERS_READ_MODEL } from '../../users.read-model.js';
 import { IssuePasswordReset, ResetPassword } from './reset-password.command.js';
+import { IdempotencyInterceptor } from '../../http/idempotency.interceptor.js';
 
 const ResetPasswordBody = z.strictObject({
   token: z.string().min(1).max(200).describe('The token of the password reset link'),
@@ -28,6 +29,7 @@ const IssuedResetDto = z.object({
   expiresAt: z.string(),
 });
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core')
 export class ResetPasswordController {
   constructor(private readonly sender: ReadYourWritesBus) {}
@@ -35,6 +37,7 @@ export class ResetPasswordController {
   @ApiRoute({
     tag: 'Users',
     summary: 'Issue a password reset link for a user (admin)',
+    idempotent: true,
     description:
       'Sends a single-use link through the mail port (embedded: GET /mail-outbox) and answers it once; it expires ' +
       'after PASSWORD_RESET_TTL_HOURS, and a newer link replaces it.',

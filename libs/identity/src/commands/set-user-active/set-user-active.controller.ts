@@ -1,5 +1,5 @@
 // POST /users/{userId}/deactivate and /reactivate (admins).
-import { Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { principalOf } from '../../authorization/principal.js';
 import { ApiRoute } from '#http';
@@ -9,7 +9,9 @@ import { GetUserById } from '../../queries/get-current-user/get-current-user.que
 import { UserDto } from '../../queries/list-users/user.dto.js';
 import { USERS_READ_MODEL } from '../../users.read-model.js';
 import { SetUserActive } from './set-user-active.command.js';
+import { IdempotencyInterceptor } from '../../http/idempotency.interceptor.js';
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core')
 export class SetUserActiveController {
   constructor(
@@ -20,6 +22,7 @@ export class SetUserActiveController {
   @ApiRoute({
     tag: 'Users',
     summary: 'Deactivate a user (admin)',
+    idempotent: true,
     description:
       'Every API key of the person stops working with the next request. Nobody deactivates themselves; the last ' +
       'active administrator stays (409 last_admin).',
@@ -35,6 +38,7 @@ export class SetUserActiveController {
   @ApiRoute({
     tag: 'Users',
     summary: 'Reactivate a user (admin)',
+    idempotent: true,
     response: { status: 200, schema: UserDto, description: 'The user' },
     errors: [403, 404],
   })

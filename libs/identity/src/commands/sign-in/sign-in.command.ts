@@ -71,7 +71,7 @@ export class SignInHandler implements ICommandHandler<SignIn> {
       );
       throw new UnauthorizedError('invalid_credentials', 'the email or the password is wrong');
     }
-    this.limiter.succeed(email);
+    this.limiter.succeed(email, source.address);
     const session = await startSession(
       this.aggregates,
       {

@@ -21,6 +21,7 @@ export class AttachDocumentTagController {
   @ApiRoute({
     tag: 'Knowledge',
     summary: 'Attach a tag to a document',
+    idempotent: true,
     response: { status: 201, schema: DocumentDto, description: 'The document' },
     errors: [403, 404],
   })

@@ -16,6 +16,7 @@ export class BulkDocumentsController {
 
   @ApiRoute({
     tag: 'Knowledge',
+    idempotent: true,
     summary:
       'One action over many documents: add or remove a tag, re-process, force re-process, delete (extension)',
     description:

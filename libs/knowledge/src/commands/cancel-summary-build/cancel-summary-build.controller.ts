@@ -20,6 +20,7 @@ export class CancelSummaryBuildController {
   @ApiRoute({
     tag: 'Knowledge',
     summary: 'Cancel the build under way; the previous tree keeps serving (extension)',
+    idempotent: true,
     response: { status: 200, schema: SummaryIndexStatusDto, description: 'Cancelled' },
     errors: [403, 404, { status: 409, description: '`no_summary_build`: no build is under way' }],
   })

@@ -1,15 +1,15 @@
-// POST /knowledge/{agentId}/documents/download (our extension): several files as one zip.
-import { Controller, UseInterceptors } from '@nestjs/common';
+// POST /knowledge/{agentId}/documents/download (our extension): several files as one zip. A read: a retry with an
+// Idempotency-Key is answered again (a zip is not an answer the log keeps for a replay).
+import { Controller } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute, ZodBody } from '#http';
-import { CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { CurrentCaller, type Caller } from '#identity';
 import { Body, HttpCode, Param, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { DownloadDocumentsBody } from '../../knowledge.schemas.js';
 import { DownloadDocuments } from './download-documents.query.js';
 
-@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core/knowledge/:agentId')
 export class DownloadDocumentsController {
   constructor(private readonly queries: QueryBus) {}

@@ -16,6 +16,7 @@ export class SearchKnowledgeController {
   @ApiRoute({
     tag: 'Knowledge',
     summary: 'Search the Agent’s Knowledge (its own, its Space’s and Global Ready documents), with citations',
+    idempotent: true,
     description:
       'Hybrid retrieval: BM25 and vector similarity fused by reciprocal rank fusion; `rerank: true` re-orders the ' +
       "hits with the instance's reranker. When the Agent's `includeAiSummary` is on, `summary` is the section " +

@@ -1,16 +1,17 @@
 // POST /memory/{agentId}/memories (our design): add a memory.
-import { Body, Controller, Param, Post } from '@nestjs/common';
+import { Body, Controller, Param, Post, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { ApiRoute, ZodBody } from '#http';
-import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { IdempotencyInterceptor, commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
 import { callerScope } from '#model-gateway';
 import { MEMORY_READ_MODELS } from '../../memory.read-model.js';
 import { AddMemoryBody, MemoryDto } from '../../memory.schemas.js';
 import { GetMemory } from '../../queries/get-memory/get-memory.query.js';
 import { AddMemory } from './add-memory.command.js';
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core/memory/:agentId/memories')
 export class AddMemoryController {
   constructor(
@@ -21,6 +22,7 @@ export class AddMemoryController {
   @ApiRoute({
     tag: 'Memory',
     summary: 'Add a memory',
+    idempotent: true,
     description:
       'Screened for prompt injection first: a flagged text is not saved (422 with the message ' +
       '`Memory not saved - flagged as unsafe.`). A full personal bucket retires its least recently used memory; a ' +

@@ -1,16 +1,17 @@
 // POST /memory/{agentId}/proposals/{proposalId} (our design): answer a shared-memory proposal.
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { ApiRoute, ZodBody } from '#http';
-import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { IdempotencyInterceptor, commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
 import { callerScope } from '#model-gateway';
 import { MEMORY_READ_MODELS } from '../../memory.read-model.js';
 import { AnswerProposalBody, ProposalDto } from '../../memory.schemas.js';
 import { GetProposal } from '../../queries/get-proposal/get-proposal.query.js';
 import { AnswerProposal } from './answer-proposal.command.js';
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core/memory/:agentId/proposals/:proposalId')
 export class AnswerProposalController {
   constructor(
@@ -21,6 +22,7 @@ export class AnswerProposalController {
   @ApiRoute({
     tag: 'Memory',
     summary: 'Answer a shared-memory proposal',
+    idempotent: true,
     description:
       'confirm: saved as shared, visible to every user of the Agent; personal: saved for me only; discard: not saved. ' +
       "A confirmed proposal counts in the caller's share of the shared bucket (MEMORY_SHARED_PER_USER_CAP): beyond it " +

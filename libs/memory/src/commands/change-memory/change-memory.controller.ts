@@ -1,16 +1,17 @@
 // PATCH /memory/{agentId}/memories/{memoryId} and POST …/rollback (our design).
-import { Body, Controller, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Patch, Post, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { ApiRoute, ZodBody } from '#http';
-import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { IdempotencyInterceptor, commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
 import { callerScope } from '#model-gateway';
 import { MEMORY_READ_MODELS } from '../../memory.read-model.js';
 import { ChangeMemoryBody, MemoryDto, RollBackMemoryBody } from '../../memory.schemas.js';
 import { GetMemory } from '../../queries/get-memory/get-memory.query.js';
 import { ChangeMemory } from './change-memory.command.js';
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core/memory/:agentId/memories/:memoryId')
 export class ChangeMemoryController {
   constructor(
@@ -39,6 +40,7 @@ export class ChangeMemoryController {
   @ApiRoute({
     tag: 'Memory',
     summary: 'Roll a memory back to an earlier version',
+    idempotent: true,
     description: "The earlier version's text comes back as a new version (history is never rewritten).",
     body: RollBackMemoryBody,
     response: { status: 200, schema: MemoryDto, description: 'The memory' },

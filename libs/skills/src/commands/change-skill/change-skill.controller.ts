@@ -1,12 +1,12 @@
 // PUT /skills/{skillId} (save a draft), PUT /skills/{skillId}/upload (a draft from a .md or .zip),
 // POST /skills/{skillId}/publish, PUT /skills/{skillId}/active-version (our design).
-import { Body, Controller, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Put, Req, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { ApiRoute, parseOrThrow, readMultipartFile, ZodBody } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { IdempotencyInterceptor, commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
 import { validateDescription, validateInstructions, validateSkillName } from '../../bundle/skill-manifest.js';
 import { readSkillUpload } from '../../bundle/skill-upload.js';
 import { ActiveVersionBody, SaveDraftBody, SkillDto } from '../../skills.schemas.js';
@@ -14,6 +14,7 @@ import { GetSkill } from '../../queries/get-skill/get-skill.query.js';
 import { SKILL_READ_MODELS } from '../../skills.read-model.js';
 import { ChangeSkill } from './change-skill.command.js';
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core/skills/:skillId')
 export class ChangeSkillController {
   constructor(
@@ -75,6 +76,7 @@ export class ChangeSkillController {
   @ApiRoute({
     tag: 'Skills',
     summary: 'Publish the draft',
+    idempotent: true,
     description: 'The draft becomes the published, active version: the one Agents load.',
     response: { status: 200, schema: SkillDto, description: 'The Skill, with its versions' },
     errors: [403, 404, { status: 409, description: '`no_draft`, `skill_name_taken`' }],

@@ -1,10 +1,10 @@
 // POST /skills (inline) and POST /skills/upload (a .md with frontmatter or a .zip with SKILL.md and reference files).
-import { Body, Controller, Post, Req } from '@nestjs/common';
+import { Body, Controller, Post, Req, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { ApiRoute, parseOrThrow, readMultipartFile } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { IdempotencyInterceptor, commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
 import { validateDescription, validateInstructions, validateSkillName } from '../../bundle/skill-manifest.js';
 import { readSkillUpload } from '../../bundle/skill-upload.js';
 import { CreateSkillBody, SkillDto, UploadFields } from '../../skills.schemas.js';
@@ -18,6 +18,7 @@ const BAD_INPUT =
   'refusals naming the entry (`zip_path_escapes`, `zip_symlink`, `zip_bomb`, `zip_too_many_files`, `zip_too_large`, ' +
   '`zip_missing_skill_md`, `zip_corrupt`, …). Nothing is stored on refusal.';
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core/skills')
 export class CreateSkillController {
   constructor(
@@ -28,6 +29,7 @@ export class CreateSkillController {
   @ApiRoute({
     tag: 'Skills',
     summary: 'Create a Skill inline',
+    idempotent: true,
     description:
       'Its first version is a draft (Agents load published versions only), or published at once with `publish`.',
     body: CreateSkillBody,
@@ -62,6 +64,7 @@ export class CreateSkillController {
   @ApiRoute({
     tag: 'Skills',
     summary: 'Create a Skill from a .md or .zip upload',
+    idempotent: true,
     description:
       'multipart/form-data: `file` (a SKILL.md-style .md whose YAML frontmatter carries name and description, or a .zip ' +
       'holding SKILL.md and reference files), `spaceId` or `agentId`, `publish` (true|false). Reference files go to ' +

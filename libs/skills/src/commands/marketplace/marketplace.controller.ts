@@ -1,17 +1,18 @@
 // The marketplace routes (our design): POST /skills/{skillId}/marketplace (list, admins), DELETE
 // /marketplace/skills/{skillId} (archive, admins), POST /marketplace/skills/{skillId}/restore (admins),
 // POST /marketplace/skills/{skillId}/install.
-import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { IdempotencyInterceptor, commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
 import { PlacementBody, SkillDto } from '../../skills.schemas.js';
 import { GetSkill } from '../../queries/get-skill/get-skill.query.js';
 import { SKILL_READ_MODELS } from '../../skills.read-model.js';
 import { ManageMarketplace } from './marketplace.command.js';
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core')
 export class MarketplaceController {
   constructor(
@@ -22,6 +23,7 @@ export class MarketplaceController {
   @ApiRoute({
     tag: 'Skills',
     summary: 'List a Skill on the marketplace (admins)',
+    idempotent: true,
     description: 'Its active published version becomes installable everywhere.',
     response: { status: 200, schema: SkillDto, description: 'The Skill' },
     errors: [
@@ -60,6 +62,7 @@ export class MarketplaceController {
   @ApiRoute({
     tag: 'Skills',
     summary: 'Restore an archived marketplace entry (admins)',
+    idempotent: true,
     description:
       'The entry is offered again at the version it offered when archived (event `SkillRestoredToMarketplace`); ' +
       '`GET /marketplace/skills?archived=true` lists the archived entries.',
@@ -79,6 +82,7 @@ export class MarketplaceController {
   @ApiRoute({
     tag: 'Skills',
     summary: 'Install a marketplace Skill to a Space or an Agent',
+    idempotent: true,
     description:
       'A new Skill (source MARKETPLACE; provider and sourceId name its origin) with the listed version published.',
     body: PlacementBody,

@@ -36,6 +36,7 @@ const LAST_OWNER = {
   description: '`last_owner`: the last owner cannot leave or be demoted',
 } as const;
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core/spaces')
 export class SpaceMembersController {
   constructor(
@@ -59,7 +60,6 @@ export class SpaceMembersController {
       },
     ],
   })
-  @UseInterceptors(IdempotencyInterceptor)
   @Post(':spaceId/members')
   async add(
     @Param('spaceId') spaceId: string,
@@ -118,6 +118,7 @@ export class SpaceMembersController {
   @ApiRoute({
     tag: 'Spaces',
     summary: 'Leave a Space (extension)',
+    idempotent: true,
     response: { status: 204, description: 'Left' },
     errors: [UNSEEN, LAST_OWNER],
   })

@@ -1,9 +1,9 @@
 // Setting the instance roles allowed to create shared Spaces (admins only; admins always may create them).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ForbiddenError } from '#kernel';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import { authorize, type Principal } from '#identity';
+import type { Principal } from '#identity';
 import { SPACE_CREATION_STREAM, spaceCreationDecider, type InstanceRole } from '../../space-creation.js';
+import { assertManagesInstanceSettings } from '../../instance-settings.js';
 
 export class SetSpaceCreationRoles extends Command<WriteResult> {
   constructor(
@@ -20,8 +20,7 @@ export class SetSpaceCreationRolesHandler implements ICommandHandler<SetSpaceCre
   constructor(private readonly aggregates: AggregateRepository) {}
 
   async execute({ creatorRoles, context, principal }: SetSpaceCreationRoles): Promise<WriteResult> {
-    const decision = authorize(principal, 'instance.settings.manage', null);
-    if (!decision.allow) throw new ForbiddenError(decision.reason, 'only admins change instance settings');
+    assertManagesInstanceSettings(principal, 'change');
     const result = await this.aggregates.decide(
       SPACE_CREATION_STREAM,
       spaceCreationDecider,

@@ -1,8 +1,7 @@
 // The instance setting of who may create shared Spaces (everyone until an admin sets it).
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { ForbiddenError } from '#kernel';
-import { authorize, type Principal } from '#identity';
+import type { Principal } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
 import {
   INSTANCE_ROLES,
@@ -11,6 +10,7 @@ import {
   type InstanceRole,
   type SpaceCreationView,
 } from '../../space-creation.js';
+import { assertManagesInstanceSettings } from '../../instance-settings.js';
 
 export interface SpaceCreationSetting {
   readonly creatorRoles: readonly InstanceRole[];
@@ -36,8 +36,7 @@ export class GetSpaceCreationRolesHandler implements IQueryHandler<GetSpaceCreat
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
   async execute({ principal }: GetSpaceCreationRoles): Promise<SpaceCreationSetting> {
-    const decision = authorize(principal, 'instance.settings.manage', null);
-    if (!decision.allow) throw new ForbiddenError(decision.reason, 'only admins read instance settings');
+    assertManagesInstanceSettings(principal, 'read');
     const view = await this.readStore.reader<SpaceCreationView>(SPACE_SETTINGS).get(SPACE_CREATION_ID);
     return view
       ? { creatorRoles: view.creatorRoles, updatedAt: view.updatedAt }

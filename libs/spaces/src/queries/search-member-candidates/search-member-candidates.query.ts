@@ -1,14 +1,18 @@
 // The people an owner or editor may add to a Space, found by name or e-mail (the member picker): active users whose
 // name or e-mail contains the query (case-insensitive), who are not members yet; id, name and e-mail only, at most
 // `limit`. Only for whoever may add members (`space.member.candidates`): 404 for a Space the caller does not see,
-// 403 for a member who may not add. The users read model has no text index: the scan reads it in pages and stops
-// at `limit` matches.
+// 403 for a member who may not add. Nobody lists the whole user base through it: unless the people directory is
+// open (an instance setting) or the caller may list every user (admins), the candidates are the people the caller
+// already shares a Space with. The users read model has no text index: the scan reads it in pages and stops at
+// `limit` matches.
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { ForbiddenError } from '#kernel';
-import { authorize, USERS, type Principal, type UserView } from '#identity';
-import { READ_STORE, type ReadStore } from '#read-store';
+import { authorize, USERS, userIdOf, type Principal, type UserView } from '#identity';
+import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import { spaceWithMembers } from '../../space-membership.js';
+import { SPACE_MEMBERS, type SpaceMemberView } from '../../spaces.read-model.js';
+import { peopleDirectorySetting } from '../get-people-directory/get-people-directory.query.js';
 
 export interface MemberCandidate {
   readonly id: string;
@@ -45,6 +49,7 @@ export class SearchMemberCandidatesHandler implements IQueryHandler<SearchMember
       );
     const needle = query.toLowerCase();
     const members = space.members ?? {};
+    const findable = await this.findablePeople(principal);
     const users = this.readStore.reader<UserView>(USERS);
     const data: MemberCandidate[] = [];
     let cursor: string | null = null;
@@ -52,6 +57,7 @@ export class SearchMemberCandidatesHandler implements IQueryHandler<SearchMember
       const page = await users.find({}, { sort: { field: 'createdAt' }, limit: SCAN_PAGE, cursor });
       for (const user of page.data) {
         if (user.status === 'deactivated' || Object.hasOwn(members, user.id)) continue;
+        if (findable && !findable.has(user.id)) continue;
         if (!user.name.toLowerCase().includes(needle) && !user.email.toLowerCase().includes(needle)) continue;
         data.push({ id: user.id, name: user.name, email: user.email });
         if (data.length >= limit) return { data };
@@ -59,5 +65,19 @@ export class SearchMemberCandidatesHandler implements IQueryHandler<SearchMember
       cursor = page.nextCursor;
     } while (cursor !== null);
     return { data };
+  }
+
+  /** The people the caller may find: null for everyone (an admin, or the directory open); else its Spaces' members. */
+  private async findablePeople(principal: Principal): Promise<ReadonlySet<string> | null> {
+    if (authorize(principal, 'user.list', null).allow) return null;
+    if ((await peopleDirectorySetting(this.readStore)).open) return null;
+    const userId = userIdOf(principal);
+    if (!userId) return new Set();
+    const own = await findAll<SpaceMemberView>(this.readStore, SPACE_MEMBERS, { userId });
+    const shared = new Set<string>();
+    for (const { spaceId } of own)
+      for (const member of await findAll<SpaceMemberView>(this.readStore, SPACE_MEMBERS, { spaceId }))
+        shared.add(member.userId);
+    return shared;
   }
 }

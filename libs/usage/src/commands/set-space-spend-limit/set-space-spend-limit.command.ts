@@ -1,10 +1,11 @@
 // Setting, replacing or removing a Space's weekly spend limit: its owners and admins (the policy's `space.change`,
 // through the Spaces' loader: 404 for a Space the caller cannot see, 403 `space_change_denied` for one it only sees).
-// The decider refuses a limit without tokens or cost and records nothing when the limit is unchanged.
+// The decider refuses a limit without tokens or cost, and an owner's change of a limit an admin set (403
+// `spend_limit_set_by_admin`); it records nothing when the limit is unchanged.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Inject } from '@nestjs/common';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import { authorize, type Principal } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { changeableSpace, SpaceGrants } from '#spaces';
 import { SpendLimits } from '../../spend-limits.js';
@@ -36,7 +37,12 @@ export class SetSpaceSpendLimitHandler implements ICommandHandler<SetSpaceSpendL
     const { position } = await this.aggregates.decide(
       spaceSpendStreamId(spaceId),
       spaceSpendDecider,
-      { spaceId, limit },
+      // An admin is whoever manages the instance's settings; the policy says who that is.
+      {
+        spaceId,
+        limit,
+        by: authorize(principal, 'instance.settings.manage', null).allow ? 'admin' : 'owner',
+      },
       context,
     );
     // The gateway's next call in this process applies the new limit (other processes: see SpendLimits).

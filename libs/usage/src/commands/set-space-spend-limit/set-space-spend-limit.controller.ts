@@ -29,7 +29,7 @@ export class SetSpaceSpendLimitController {
       'extraction, compaction, the embeddings of its Knowledge), streamed or not, is admitted only while spent + ' +
       'reserved + the call’s estimate ≤ the limit (`block`: 429 `usage_limit_exceeded` with Retry-After), or goes ' +
       "through and counts as overage (`allow`); the key's and the user's limits apply too. A change applies from " +
-      'that moment.',
+      'that moment. A limit an admin set is changed only by an admin (403 `spend_limit_set_by_admin`).',
     body: UserSpendLimitBody,
     response: {
       status: 200,
@@ -54,6 +54,7 @@ export class SetSpaceSpendLimitController {
   @ApiRoute({
     tag: 'Usage',
     summary: "Remove a Space's weekly spend limit (its owners, admins)",
+    description: 'A limit an admin set is removed only by an admin (403 `spend_limit_set_by_admin`).',
     response: { status: 200, schema: SpaceSpendDto, description: 'The Space, now unlimited' },
     errors: [403, 404],
   })

@@ -1,10 +1,11 @@
 // POST, PUT and DELETE /cost-control/{apiKeyId} (our extension, admins): the same ApiKeyUsageLimitChanged event as
 // PATCH /api-keys/{id} with `usageLimit`.
-import { Body, Controller, Delete, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Param, Post, Put, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
 import {
+  IdempotencyInterceptor,
   API_KEYS_READ_MODEL,
   commandContext,
   principalOf,
@@ -19,6 +20,7 @@ import { CostControlDto } from '../../queries/get-cost-control/get-cost-control.
 import { GetCostControl } from '../../queries/get-cost-control/get-cost-control.query.js';
 import { SetUsageLimit } from './set-usage-limit.command.js';
 
+@UseInterceptors(IdempotencyInterceptor)
 @Controller('api/v1/core')
 export class SetUsageLimitController {
   constructor(
@@ -29,6 +31,7 @@ export class SetUsageLimitController {
   @ApiRoute({
     tag: 'Usage',
     summary: 'Set a usage limit on an API key that has none (admin)',
+    idempotent: true,
     body: UsageLimitBody,
     response: { status: 201, schema: CostControlDto, description: 'The key with its new limit' },
     errors: [

@@ -1,0 +1,36 @@
+// Opening or closing the people directory (admins only).
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
+import type { Principal } from '#identity';
+import {
+  PEOPLE_DIRECTORY_ID,
+  PEOPLE_DIRECTORY_STREAM,
+  peopleDirectoryDecider,
+} from '../../people-directory.js';
+import { assertManagesInstanceSettings } from '../../instance-settings.js';
+
+export class SetPeopleDirectory extends Command<WriteResult> {
+  constructor(
+    readonly open: boolean,
+    readonly context: CommandContext,
+    readonly principal: Principal,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(SetPeopleDirectory)
+export class SetPeopleDirectoryHandler implements ICommandHandler<SetPeopleDirectory> {
+  constructor(private readonly aggregates: AggregateRepository) {}
+
+  async execute({ open, context, principal }: SetPeopleDirectory): Promise<WriteResult> {
+    assertManagesInstanceSettings(principal, 'change');
+    const result = await this.aggregates.decide(
+      PEOPLE_DIRECTORY_STREAM,
+      peopleDirectoryDecider,
+      { type: 'SetPeopleDirectory', open },
+      context,
+    );
+    return { id: PEOPLE_DIRECTORY_ID, position: result.position };
+  }
+}
