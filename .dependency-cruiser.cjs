@@ -20,6 +20,28 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'deciders-and-events-are-pure',
+      severity: 'error',
+      comment:
+        "An aggregate's events and its decider import no store and no adapter: decide and evolve are pure functions " +
+        'of their inputs (time and ids come in with the command). Nest is kept out by eslint (npm packages are not ' +
+        'in this graph).',
+      from: { path: '^libs/[^/]+/src/.*\\.(decider|events)\\.ts$' },
+      to: {
+        path: '^libs/(event-store|read-store|search|blob-store|message-bus|key-store|sandbox|infrastructure)/',
+      },
+    },
+    {
+      name: 'deciders-and-events-do-no-io',
+      severity: 'error',
+      comment: 'No file, network, process or clock module in a decider or an event file (hashing is fine).',
+      from: { path: '^libs/[^/]+/src/.*\\.(decider|events)\\.ts$' },
+      to: {
+        dependencyTypes: ['core'],
+        path: '^(node:)?(fs|fs/promises|net|http|https|http2|dgram|dns|child_process|worker_threads|timers|timers/promises|os|cluster|tls)$',
+      },
+    },
+    {
       name: 'libs-not-upward',
       severity: 'error',
       comment:

@@ -29,6 +29,16 @@ export default tseslint.config(
     files: ['libs/kernel/src/config/**', 'test/**', '**/*.spec.ts', 'bench/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
+  {
+    // Deciders and events are pure (decide/evolve): nothing of Nest (dependency-cruiser checks stores and I/O).
+    files: ['libs/*/src/**/*.decider.ts', 'libs/*/src/**/*.events.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@nestjs/*'], message: 'A decider or event file imports nothing of Nest.' }] },
+      ],
+    },
+  },
   { files: ['**/*.js'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } } },
 );
