@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { brokenLinks } from './doc-links';
-import { ARCHITECTURE_DOC, CONFIGURATION_DOC, architectureDoc, configurationDoc } from './generated-docs';
+import { brokenLinks } from './doc-links.js';
+import { ARCHITECTURE_DOC, CONFIGURATION_DOC, architectureDoc, configurationDoc } from './generated-docs.js';
 
 const root = join(import.meta.dirname, '..');
 const committed = (path: string): string => readFileSync(join(root, path), 'utf8');
