@@ -230,7 +230,7 @@ export const ConfigVariables = z.object({
     .max(2 ** 40)
     .default(20 * 1024 * 1024)
     .describe(
-      "Bytes of text one user's incognito conversations may hold; past it a turn is 429 `incognito_limit_exceeded`",
+      "Bytes (default 20 MiB) of text one user's incognito conversations may hold; past it a turn is 429 `incognito_limit_exceeded`",
     ),
   INCOGNITO_MAX_BYTES: z.coerce
     .number()
@@ -239,7 +239,7 @@ export const ConfigVariables = z.object({
     .max(2 ** 40)
     .default(200 * 1024 * 1024)
     .describe(
-      'Bytes all incognito conversations may hold; past it the least recently used idle ones of other users go',
+      'Bytes (default 200 MiB) all incognito conversations may hold; past it the least recently used idle ones of other users go',
     ),
   MEMORY_PERSONAL_CAP: z.coerce
     .number()
@@ -396,7 +396,7 @@ export const ConfigVariables = z.object({
     .min(1)
     .max(24 * 90)
     .default(24 * 7)
-    .describe('How long an invitation link may be accepted'),
+    .describe('How long an invitation link may be accepted (default 7 days)'),
   PUBLIC_URL: z
     .url()
     .optional()
@@ -472,7 +472,7 @@ export const ConfigVariables = z.object({
     .min(1)
     .max(24 * 90)
     .default(24 * 7)
-    .describe('A session is over this long after sign-in, used or not'),
+    .describe('A session is over this long after sign-in, used or not (default 7 days)'),
   SIGN_IN_MAX_FAILURES_PER_ACCOUNT: z.coerce
     .number()
     .int()
