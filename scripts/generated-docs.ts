@@ -74,18 +74,20 @@ export function contextGraph(root: string): string {
   );
   const modules = (JSON.parse(cruised) as { modules: readonly CruisedModule[] }).modules;
   const library = (path: string): string => path.replace(/^libs\//, '');
+  // Mermaid ids without hyphens (a hyphen can read as part of an arrow), labelled with the library's name.
+  const id = (name: string): string => name.replaceAll('-', '_');
   const edges = new Set<string>();
   for (const module of modules)
     for (const { resolved } of module.dependencies) {
       const from = library(module.source);
       const to = library(resolved);
-      if (from !== to && to !== UNDRAWN_TARGET) edges.add(`  ${from} --> ${to}`);
+      if (from !== to && to !== UNDRAWN_TARGET) edges.add(`  ${id(from)} --> ${id(to)}`);
     }
   const nodes = [...new Set(modules.map((module) => library(module.source)))].sort();
   return [
     '```mermaid',
     'flowchart LR',
-    ...nodes.map((node) => `  ${node}`),
+    ...nodes.map((node) => `  ${id(node)}[${node}]`),
     ...[...edges].sort(),
     '```',
   ].join('\n');
