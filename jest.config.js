@@ -17,7 +17,7 @@ const shared = {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
 };
 
-const sources = ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/projections'];
+const sources = ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/projections', '<rootDir>/scripts'];
 
 /** @type {import('jest').Config} */
 export default {

@@ -1,4 +1,4 @@
-// The composition root's list of integration events (README "Integration events"): each context's map of the facts
+// The composition root's list of integration events (docs/api/integration-events.md): each context's map of the facts
 // others hear of, and the relay that publishes them to the message bus. A new map (membership events, say) is one line.
 import { Inject, Injectable } from '@nestjs/common';
 import { IntegrationEventRelay, type IntegrationEventMap } from '#integration-events';

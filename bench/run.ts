@@ -33,6 +33,9 @@ const mainPath = fileURLToPath(new URL('../apps/api/src/main.js', import.meta.ur
 const upstreamPath = fileURLToPath(new URL('./fake-upstream-server.js', import.meta.url));
 const bareProxyPath = fileURLToPath(new URL('./bare-proxy-server.js', import.meta.url));
 const resultsPath = fileURLToPath(new URL('../bench-results.json', import.meta.url));
+/** The latest figures, kept in git: written by a full run only (a subset or a quick run would replace them with less). */
+const resultsDocPath = fileURLToPath(new URL('../../bench/RESULTS.md', import.meta.url));
+const fullRun = !quick && process.env.BENCH_ONLY === undefined;
 
 function machine() {
   const list = cpus();
@@ -94,6 +97,29 @@ function table(rows: readonly MetricRow[]): string {
   const line = (values: readonly string[]) =>
     values.map((value, i) => (i === 0 ? value.padEnd(widths[i]!) : value.padStart(widths[i]!))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
+}
+
+const machineLines = (info: ReturnType<typeof machine>, node: string): string[] => [
+  `machine: ${info.cpus} CPU × ${info.cpuModel}; ${info.memoryGb} GB RAM; ${info.os}`,
+  `node ${node}; SQLite ${info.sqlite}; commit ${info.commit ?? 'unknown'}`,
+  `load average at start: ${info.loadAverage.join(' / ')} (1/5/15 min)`,
+];
+
+/** bench/RESULTS.md: the machine, the goals met and the table the run printed. */
+function resultsDoc(info: ReturnType<typeof machine>, rows: readonly MetricRow[], goalsLine: string): string {
+  return [
+    '# Benchmark results',
+    '',
+    'Written by `npm run bench` at the end of its last full run (a `BENCH_ONLY` or `BENCH_QUICK` run leaves this page',
+    'alone); how to run it and what each figure measures: [Operations](../docs/operations.md#benchmarks).',
+    '',
+    ...[...machineLines(info, info.node), goalsLine].map((line) => `- ${line}`),
+    '',
+    '```text',
+    table(rows),
+    '```',
+    '',
+  ].join('\n');
 }
 
 async function main(): Promise<void> {
@@ -267,12 +293,11 @@ async function main(): Promise<void> {
   const goals = rows.filter((row) => row.goal !== null);
   const missed = goals.filter((row) => passes(row) === false);
 
+  const goalsLine = `${goals.length - missed.length}/${goals.length} goals met; total bench time ${totalSeconds.toFixed(0)} s`;
   const out = [
     '',
     `Agent Platform benchmark — ${new Date().toISOString()}${quick ? '  (BENCH_QUICK: smoke run, not representative)' : ''}`,
-    `machine: ${info.cpus} CPU × ${info.cpuModel}; ${info.memoryGb} GB RAM; ${info.os}`,
-    `node ${info.node} (${info.nodePath}); SQLite ${info.sqlite}; commit ${info.commit ?? 'unknown'}`,
-    `load average at start: ${info.loadAverage.join(' / ')} (1/5/15 min)`,
+    ...machineLines(info, `${info.node} (${info.nodePath})`),
     '',
     table(rows),
     '',
@@ -332,11 +357,12 @@ async function main(): Promise<void> {
     '    Listing = one conversation of 1,000 messages (quick 400) made by 500 sequential turns through the api against',
     '    an instant upstream, then GET …/messages?limit=200 through every page, 30 times (quick 10): goal on one page.',
     '',
-    `${goals.length - missed.length}/${goals.length} goals met; total bench time ${totalSeconds.toFixed(0)} s`,
+    goalsLine,
     `results: ${resultsPath}`,
     '',
   ];
   process.stdout.write(out.join('\n'));
+  if (fullRun) writeFileSync(resultsDocPath, resultsDoc(info, rows, goalsLine));
 
   mkdirSync(dirname(resultsPath), { recursive: true });
   writeFileSync(

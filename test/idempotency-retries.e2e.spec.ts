@@ -1,4 +1,4 @@
-// Every POST route honours `Idempotency-Key` (the README's convention), generated from the routes the application
+// Every POST route honours `Idempotency-Key` (docs/api/README.md's convention), generated from the routes the application
 // registers: each is sent with a key, then retried with the same key (a success is replayed: the same status and body,
 // `idempotent-replayed: true`, nothing run again), then with the same key and another request (422
 // `idempotency_key_reused`, whether the first succeeded or not). The routes where a retry cannot be a replay are
@@ -18,7 +18,7 @@ const NOT_REPLAYED: readonly (readonly [RegExp, string])[] = [
   [/\/auth\/sign-out(-everywhere)?$/, 'it ends the session the retry would present'],
   [
     /\/llm\/\{agentId\}\/conversation$/,
-    "a turn: keyed by the turn's own mechanism (README, Conversations), which answers a retry with the turn as it is now",
+    "a turn: keyed by the turn's own mechanism (docs/api/conversations.md), which answers a retry with the turn as it is now",
   ],
   [/\/documents\/download$/, 'a read answering a zip: answered again, as the log keeps no file for a replay'],
 ];

@@ -72,9 +72,9 @@ describe('start-up memory (e2e, separate process)', () => {
   it('keeps its young generation within 2 × 16 MB semi-spaces under a burst (V8 grows it to 64–128 MB by default)', async () => {
     // `--max-semi-space-size=16` (package.json's start script, the Dockerfile): a burst of big requests doubles the
     // young generation up to its maximum, and on Node 24 that is 2 × 64 MB; at 16 MB the saturated gateway spent
-    // 383–522 µs of CPU per request instead of 964–1,040 and 50 stalled readers held +100 MB instead of +330 (README,
-    // "Issue 27"). 24 concurrent streamed 200,000-character completions of the offline model, read to the end: each
-    // delta allocates in the api's own thread (without the flag the young generation reads 64 MB after them).
+    // 383–522 µs of CPU per request instead of 964–1,040 and 50 stalled readers held +100 MB instead of +330
+    // (docs/decisions.md, "A small young generation"). 24 concurrent streamed 200,000-character completions of the
+    // offline model, read to the end: each delta allocates in the api's own thread (without the flag the young generation reads 64 MB after them).
     const content = 'burst '.repeat(200_000 / 6);
     const answers = await Promise.all(
       Array.from({ length: 24 }, () =>

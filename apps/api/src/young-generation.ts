@@ -81,8 +81,8 @@ const nodeReadings = (): HeapReadings => {
  * clients sending 200 KB prompts and streaming 200,000-character answers they never read) allocates gigabytes in
  * seconds; V8 grows its heap to keep up (the young generation to 128 MB, the old one with what survived), and once
  * every stream waits on its stalled client nothing allocates, so nothing makes V8 shrink it: the api sat at +250 MB,
- * two thirds of it committed but unused, until V8's memory reducer ran (README "Red-team rerun"). This checks once a
- * second: when the event loop was idle (≤ 5 % busy), the heap holds 64 MB more than it uses, and it grew by 32 MB
+ * two thirds of it committed but unused, until V8's memory reducer ran (docs/security.md, "The red-team rerun").
+ * This checks once a second: when the event loop was idle (≤ 5 % busy), the heap holds 64 MB more than it uses, and it grew by 32 MB
  * since it was last shrunk, it collects once and shrinks (one pause of a few tens of milliseconds, only when nothing
  * is waiting). Under load the loop is busy and V8 decides alone; an idle api whose heap did not grow is never touched,
  * and a heap a collection could not shrink is not collected again until it grows.

@@ -3,7 +3,7 @@
 // Its calls (`calls/<verb-noun>/`: generate text, object, image, speech; transcribe) are not writes: they append
 // nothing but usage (recorded by the gateway through its own command), and they carry the client's AbortSignal. So,
 // like a conversation turn, each is a direct service call from its controller (the documented exception to "a
-// command on the bus", see README "How a write is wired"), never a command class on the CommandBus.
+// command on the bus", see docs/architecture.md "How a write is wired"), never a command class on the CommandBus.
 import { Module } from '@nestjs/common';
 import { ConversationsModule } from '#conversations';
 import { ModelGatewayModule } from '#model-gateway';

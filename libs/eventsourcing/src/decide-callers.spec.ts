@@ -1,4 +1,4 @@
-// The guard rail of "one way to wire a write" (README, "How a write is wired"): a command's handler is the only code
+// The guard rail of "one way to wire a write" (docs/architecture.md, "How a write is wired"): a command's handler is the only code
 // that runs its decider against the log. It scans the sources (apps, libs, projections; specs aside) for calls of
 // `AggregateRepository.decide(streamId, decider, command, context)` — a `.decide(` with four arguments, where a pure
 // decider's `decide(command, state)` has two — and of `handleCommand(` outside this context, and allows them only in

@@ -23,8 +23,8 @@ export const INLINE_CHARS = 16_384;
 /**
  * Worker threads at most: the cores but the event loop's, between one and two. Each worker loads the tokenizer's
  * tables (~65 MB) and keeps a heap of its own, and on two cores a second worker only competes with the event loop:
- * 50 concurrent 200,000-character prompts peaked ~87 MB higher with two workers than with one (README "Red-team
- * rerun").
+ * 50 concurrent 200,000-character prompts peaked ~87 MB higher with two workers than with one
+ * (docs/security.md, "The red-team rerun").
  */
 export const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1));
 const WORKER_URL = new URL('./offline-worker.js', import.meta.url);
@@ -68,8 +68,8 @@ interface PooledWorker {
  * concurrent 200,000-character prompts: +170 MB of RSS in two workers, measured), and held it until the worker
  * retired. At 128 MB of old generation and a young generation of 8 MB, the biggest tasks the routes accept still fit
  * (counting and answering 1,000,000 characters of mixed, CJK or random text; four 2,100,000-character message lists
- * at once on one worker), and the burst's peak RSS growth fell from +251–521 to +182–250 MB (README "Red-team
- * rerun"). A task that outgrows it ends the worker: its tasks fail, and the next task starts a new one.
+ * at once on one worker), and the burst's peak RSS growth fell from +251–521 to +182–250 MB
+ * (docs/security.md, "The red-team rerun"). A task that outgrows it ends the worker: its tasks fail, and the next task starts a new one.
  */
 export const WORKER_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 } as const;
 
