@@ -242,7 +242,7 @@ describe('audit read model (int)', () => {
   it("serves GET /audit's page from the read model, never reading the log", async () => {
     const settled: number[] = [];
     const writes = {
-      settle: async (position: number) => void settled.push(position),
+      settleAtHead: async () => void settled.push(await events.headPosition()),
     } as unknown as ReadYourWritesBus;
     const logReads: unknown[] = [];
     const readAll = events.readAll.bind(events);
@@ -250,7 +250,7 @@ describe('audit read model (int)', () => {
       logReads.push(options);
       return readAll(options);
     };
-    const handler = new GetAuditHandler(reader, trail, writes, events);
+    const handler = new GetAuditHandler(reader, trail, writes);
     const admin = { apiKey: { id: 'key_admin' }, userId: 'usr_admin', isAdmin: true } as unknown as Caller;
     const page = await handler.execute(
       new GetAudit({ resourceId: 'agt_1', order: 'oldest', limit: 50 }, admin),

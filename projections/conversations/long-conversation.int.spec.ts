@@ -144,7 +144,10 @@ describe('a long conversation reads only its tail', () => {
     // A turn's history: the checkpoint's message and the ten after it, nothing before.
     const caller = { userId: 'usr_1', apiKey: { id: 'key_1' } } as unknown as Caller;
     const bus = directCommandBus();
-    const buses = { bus, writes: new ReadYourWritesBus(bus, new ProjectionWaiter(reads, null), config) };
+    const buses = {
+      bus,
+      writes: new ReadYourWritesBus(bus, new ProjectionWaiter(reads, null), config, events),
+    };
     const place = new StoredPlace(reader, buses, conversationId, 'agt_1', caller, record, 'normal');
     cipher.opened = 0;
     const history = await place.history();

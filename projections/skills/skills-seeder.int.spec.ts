@@ -41,7 +41,7 @@ describe('SkillsSeeder', () => {
       new SkillAccess(new SkillReader(blobs, reads), reads),
       new SkillRepository(
         aggregates,
-        new ReadYourWritesBus(directCommandBus(), new ProjectionWaiter(reads, runner), config),
+        new ReadYourWritesBus(directCommandBus(), new ProjectionWaiter(reads, runner), config, events),
         blobs,
         reads,
       ),

@@ -4,6 +4,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Command, CommandBus } from '@nestjs/cqrs';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
+import { EVENT_STORE, type EventStore } from '#event-store';
 import { ProjectionWaiter } from './projection-waiter.js';
 import type { ReadModel } from './projector.js';
 
@@ -22,6 +23,7 @@ export class ReadYourWritesBus {
     private readonly bus: CommandBus,
     private readonly waiter: ProjectionWaiter,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
   /** Runs the command, then waits (bounded by READ_YOUR_WRITES_TIMEOUT_MS) for `settles` to apply its position. */
@@ -29,6 +31,14 @@ export class ReadYourWritesBus {
     const result = await this.bus.execute(command);
     await this.settle(result.position, settles);
     return result;
+  }
+
+  /**
+   * Waits for `settles` to apply the log as it stands now (what process managers appended after a write, or
+   * everything before a read that must see it); false if the wait timed out.
+   */
+  async settleAtHead(settles: readonly Settles[]): Promise<boolean> {
+    return this.settle(await this.events.headPosition(), settles);
   }
 
   /** Waits for `settles` to apply `position`; false if the wait timed out. */

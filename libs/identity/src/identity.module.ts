@@ -59,6 +59,10 @@ import {
 } from './queries/get-current-user/get-current-user.query.js';
 import { ListApiKeysController } from './queries/list-api-keys/list-api-keys.controller.js';
 import { ListApiKeysHandler } from './queries/list-api-keys/list-api-keys.query.js';
+import {
+  GetOwnApiKeyHandler,
+  ListOwnApiKeysHandler,
+} from './queries/list-own-api-keys/list-own-api-keys.query.js';
 import { ListUsersController } from './queries/list-users/list-users.controller.js';
 import { ListUsersHandler } from './queries/list-users/list-users.query.js';
 import { SignInWithOidcController } from './commands/sign-in-with-oidc/sign-in-with-oidc.controller.js';
@@ -130,6 +134,8 @@ export const IDENTITY_COMMAND_HANDLERS = [
 
 export const IDENTITY_QUERY_HANDLERS = [
   ListApiKeysHandler,
+  ListOwnApiKeysHandler,
+  GetOwnApiKeyHandler,
   GetApiKeyHandler,
   ListUsersHandler,
   GetCurrentUserHandler,

@@ -53,6 +53,7 @@ import { GetDocumentLogHandler } from './queries/get-document-log/get-document-l
 import { GetDocumentTextController } from './queries/get-document-text/get-document-text.controller.js';
 import { GetDocumentTextHandler } from './queries/get-document-text/get-document-text.query.js';
 import { GetKnowledgeIndexController } from './queries/get-knowledge-index/get-knowledge-index.controller.js';
+import { GetKnowledgeIndexHandler } from './queries/get-knowledge-index/get-knowledge-index.query.js';
 import { GetSummaryIndexController } from './queries/get-summary-index/get-summary-index.controller.js';
 import { GetSummaryIndexHandler } from './queries/get-summary-index/get-summary-index.query.js';
 import { GetSummaryTreeController } from './queries/get-summary-tree/get-summary-tree.controller.js';
@@ -113,6 +114,7 @@ export const KNOWLEDGE_COMMAND_HANDLERS = [
 
 export const KNOWLEDGE_QUERY_HANDLERS = [
   ListDocumentsHandler,
+  GetKnowledgeIndexHandler,
   GetDocumentHandler,
   ListDocumentsAsOfHandler,
   GetDocumentAsOfHandler,

@@ -3,11 +3,9 @@
 // change made just before is listed). Admins read everything but another user's private personal Space and what is
 // inside it; another key reads a Space it may change and what is inside it (the policy's `audit.read`, with the
 // Space's creator and members as the log has them, so a deleted Space still counts).
-import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { NotFoundError } from '#kernel';
-import { EVENT_STORE, type EventStore } from '#event-store';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { assertAllowed, authorize, type Caller, type SpaceRole } from '#identity';
 import { AuditTrail, type AuditPage } from '../../audit-trail.js';
@@ -87,7 +85,6 @@ export class GetAuditHandler implements IQueryHandler<GetAudit> {
     private readonly entries: AuditEntriesReader,
     private readonly trail: AuditTrail,
     private readonly writes: ReadYourWritesBus,
-    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
   ) {}
 
   async execute({ query, caller }: GetAudit): Promise<AuditPage> {
@@ -100,7 +97,7 @@ export class GetAuditHandler implements IQueryHandler<GetAudit> {
         null,
         'only admins read the whole audit trail: name a Space you may change (resourceId)',
       );
-    await this.writes.settle(await this.eventStore.headPosition(), [AUDIT_ENTRIES_READ_MODEL]);
+    await this.writes.settleAtHead([AUDIT_ENTRIES_READ_MODEL]);
     const graph = this.entries.graph();
     // Unknown and unreachable resources answer alike, so no key learns that an id exists.
     if (query.resourceId && !(await mayAuditResource(graph, query.resourceId, caller)))

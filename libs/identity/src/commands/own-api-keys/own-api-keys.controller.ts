@@ -1,26 +1,16 @@
 // Developer Settings (a signed-in user, or a key acting for its user): GET/POST /me/api-keys,
 // DELETE /me/api-keys/{apiKeyId}, POST /me/api-keys/{apiKeyId}/rotate.
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Inject,
-  Param,
-  Post,
-  UseInterceptors,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { z } from 'zod';
 import { principalOf } from '../../authorization/principal.js';
 import { ApiRoute, ZodBody } from '#http';
-import { READ_STORE, type ReadStore } from '#read-store';
+import { QueryBus } from '@nestjs/cqrs';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { assertAllowed } from '../../access-policy.js';
 import { toAccess, toLimit } from '../../api-key.schemas.js';
-import { API_KEYS, API_KEYS_READ_MODEL, type ApiKeyView } from '../../api-keys.read-model.js';
+import { API_KEYS_READ_MODEL } from '../../api-keys.read-model.js';
 import { commandContext, CurrentCaller, type Caller } from '../../http/caller.js';
-import { ApiKeyDto, IssuedApiKeyDto, toApiKeyDto } from '../../queries/get-api-key/api-key.dto.js';
+import { ApiKeyDto, IssuedApiKeyDto } from '../../queries/get-api-key/api-key.dto.js';
+import { GetOwnApiKey, ListOwnApiKeys } from '../../queries/list-own-api-keys/list-own-api-keys.query.js';
 import { CreateOwnApiKey, RevokeOwnApiKey, RotateOwnApiKey } from './own-api-keys.command.js';
 import { CreateOwnApiKeyBody } from './own-api-keys.schema.js';
 import { IdempotencyInterceptor } from '../../http/idempotency.interceptor.js';
@@ -30,7 +20,7 @@ import { IdempotencyInterceptor } from '../../http/idempotency.interceptor.js';
 export class OwnApiKeysController {
   constructor(
     private readonly sender: ReadYourWritesBus,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly queries: QueryBus,
   ) {}
 
   @ApiRoute({
@@ -44,12 +34,8 @@ export class OwnApiKeysController {
     errors: [401, 403],
   })
   @Get('me/api-keys')
-  async list(@CurrentCaller() caller: Caller) {
-    assertAllowed(caller, 'apiKey.own', null, 'this principal has no keys of its own');
-    const keys = await this.readStore
-      .reader<ApiKeyView>(API_KEYS)
-      .find({ ownerUserId: caller.userId }, { sort: { field: 'createdAt' }, limit: 1000 });
-    return { data: keys.data.map(toApiKeyDto) };
+  list(@CurrentCaller() caller: Caller) {
+    return this.queries.execute(new ListOwnApiKeys(caller));
   }
 
   @ApiRoute({
@@ -113,8 +99,7 @@ export class OwnApiKeysController {
     return { ...(await this.own(issued.id)), key: issued.key };
   }
 
-  private async own(apiKeyId: string) {
-    const key = await this.readStore.reader<ApiKeyView>(API_KEYS).get(apiKeyId);
-    return key ? toApiKeyDto(key) : null;
+  private own(apiKeyId: string) {
+    return this.queries.execute(new GetOwnApiKey(apiKeyId));
   }
 }

@@ -7,18 +7,13 @@ import { commandContext, principalOf, CurrentCaller, IdempotencyInterceptor, typ
 import { ReadYourWritesBus } from '#eventsourcing';
 import { TAGS_READ_MODEL, DOCUMENTS_READ_MODEL } from '../../knowledge.read-model.js';
 import { Delete, HttpCode, Param } from '@nestjs/common';
-import { EVENT_STORE, type EventStore } from '#event-store';
-import { Inject } from '@nestjs/common';
 import { TAG_DELETION_PROCESS } from '../../tag-deletion.process.js';
 import { DeleteTag } from './delete-tag.command.js';
 
 @UseInterceptors(IdempotencyInterceptor)
 @Controller(['api/v1/core/knowledge/:agentId', 'api/v1/bridge/agents/:agentId/knowledge'])
 export class DeleteTagController {
-  constructor(
-    private readonly writes: ReadYourWritesBus,
-    @Inject(EVENT_STORE) private readonly events: EventStore,
-  ) {}
+  constructor(private readonly writes: ReadYourWritesBus) {}
 
   @ApiRoute({
     tag: 'Knowledge',
@@ -39,6 +34,6 @@ export class DeleteTagController {
     );
     const tagDeletion = { projection: TAG_DELETION_PROCESS };
     if (await this.writes.settle(result.position, [TAGS_READ_MODEL, DOCUMENTS_READ_MODEL, tagDeletion]))
-      await this.writes.settle(await this.events.headPosition(), [TAGS_READ_MODEL, DOCUMENTS_READ_MODEL]);
+      await this.writes.settleAtHead([TAGS_READ_MODEL, DOCUMENTS_READ_MODEL]);
   }
 }
