@@ -2,11 +2,8 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
 import type { Principal } from '#identity';
-import {
-  PEOPLE_DIRECTORY_ID,
-  PEOPLE_DIRECTORY_STREAM,
-  peopleDirectoryDecider,
-} from '../../people-directory.js';
+import { peopleDirectoryDecider } from '../../people-directory.decider.js';
+import { PEOPLE_DIRECTORY_ID, PEOPLE_DIRECTORY_STREAM } from '../../people-directory.events.js';
 import { assertManagesInstanceSettings } from '../../instance-settings.js';
 
 export class SetPeopleDirectory extends Command<WriteResult> {

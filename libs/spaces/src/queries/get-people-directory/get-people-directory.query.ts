@@ -3,7 +3,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { Principal } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { PEOPLE_DIRECTORY_ID, type PeopleDirectoryView } from '../../people-directory.js';
+import { PEOPLE_DIRECTORY_ID, type PeopleDirectoryView } from '../../people-directory.events.js';
 import { SPACE_SETTINGS } from '../../space-creation.js';
 import { assertManagesInstanceSettings } from '../../instance-settings.js';
 

@@ -1,5 +1,5 @@
 import { deciderSpec } from '#testing/decider-spec';
-import { peopleDirectoryDecider } from './people-directory.js';
+import { peopleDirectoryDecider } from './people-directory.decider.js';
 
 const given = deciderSpec(peopleDirectoryDecider);
 

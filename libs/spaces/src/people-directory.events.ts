@@ -1,33 +1,13 @@
 // Whether the people directory is open: an instance setting (admins set it), closed until opened. Closed, the member
 // picker (member-candidates) finds only the people the caller already shares a Space with; open, every active user.
-// Admins always find everyone. Its own stream, its decider and its read-model document beside the space-creation one.
-import type { Decider } from '#eventsourcing';
+// Admins always find everyone. Its own stream, and its read-model document beside the space-creation one.
 import type { DomainEvent } from '#kernel';
 
 export type PeopleDirectoryEvent =
   | DomainEvent<'PeopleDirectoryOpened', Record<string, never>>
   | DomainEvent<'PeopleDirectoryClosed', Record<string, never>>;
 
-export interface PeopleDirectoryState {
-  readonly open: boolean;
-}
-
-export type PeopleDirectoryCommand = { readonly type: 'SetPeopleDirectory'; readonly open: boolean };
-
 export const PEOPLE_DIRECTORY_STREAM = 'instance-settings-people-directory';
-
-export const peopleDirectoryDecider: Decider<
-  PeopleDirectoryState,
-  PeopleDirectoryCommand,
-  PeopleDirectoryEvent
-> = {
-  initialState: () => ({ open: false }),
-  evolve: (_state, event) => ({ open: event.type === 'PeopleDirectoryOpened' }),
-  decide: (command, state) =>
-    command.open === state.open
-      ? []
-      : [{ type: command.open ? 'PeopleDirectoryOpened' : 'PeopleDirectoryClosed', data: {} }],
-};
 
 /** The setting as the read model holds it: one document, id `people-directory`, in the Space settings. */
 export interface PeopleDirectoryView {
