@@ -23,8 +23,9 @@ import { benchWeb } from './web.js';
 import { fmtRate, log, passes, type MetricRow } from './util.js';
 
 const quick = process.env.BENCH_QUICK === '1';
+const PARTS = ['command', 'projection', 'api', 'gateway', 'knowledge', 'conversations', 'eventloop', 'web'];
 const only = new Set(
-  (process.env.BENCH_ONLY ?? 'command,projection,api,gateway,knowledge,conversations,eventloop,web')
+  (process.env.BENCH_ONLY ?? PARTS.join(','))
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean),
@@ -35,7 +36,7 @@ const bareProxyPath = fileURLToPath(new URL('./bare-proxy-server.js', import.met
 const resultsPath = fileURLToPath(new URL('../bench-results.json', import.meta.url));
 /** The latest figures, kept in git: written by a full run only (a subset or a quick run would replace them with less). */
 const resultsDocPath = fileURLToPath(new URL('../../bench/RESULTS.md', import.meta.url));
-const fullRun = !quick && process.env.BENCH_ONLY === undefined;
+const fullRun = !quick && PARTS.every((part) => only.has(part));
 
 function machine() {
   const list = cpus();
