@@ -40,6 +40,38 @@ const BRIDGE = '/api/v1/bridge/';
 
 type UserPrincipal = Extract<PolicyPrincipal, { kind: 'apiKey' | 'session' }>;
 
+/**
+ * A real App on loopback, registered: it answers its `/meta` and keeps the headers of every other request the proxy
+ * brings it (`seen`), so a test sees what reached the App, the `svc_session_token` of a signed-in person included.
+ */
+async function recordingApp(base: string, label: string, enablement?: unknown) {
+  const seen: IncomingHttpHeaders[] = [];
+  const server: Server = createServer((request, response) => {
+    if (request.url === '/meta') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ id: `matrix-${label}`, name: `Matrix ${label}` }));
+      return;
+    }
+    seen.push(request.headers);
+    response.writeHead(200, { 'content-type': 'text/plain' }).end('the App');
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const registered = await client(base).post<{ id: string }>(`${CORE}/apps`, {
+    name: uniqueName(`matrix ${label}`),
+    source: { type: 'url', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
+    ...(enablement ? { enablement } : {}),
+  });
+  if (registered.status !== 201) {
+    server.close();
+    throw new Error(`the ${label} App: ${registered.status}`);
+  }
+  const close = () => {
+    server.closeAllConnections();
+    return new Promise<void>((done) => server.close(() => done()));
+  };
+  return { appId: registered.body.id, seen, close };
+}
+
 // The App proxy's row (APP_PROXY_ROUTE, a raw route Nest does not list): every principal × each session-only sub-path
 // and a public one, through the real proxy to a real App on loopback. A session-only sub-path reaches the App for a
 // signed-in person only (keys and App tokens are no person there: 401 `session_required`, the App never reached); a
@@ -49,23 +81,8 @@ async function appProxyMatrix(
   base: string,
   principals: readonly Principal[],
 ): Promise<{ readonly cases: number; readonly failures: string[] }> {
-  const seen: IncomingHttpHeaders[] = [];
-  const server = createServer((request, response) => {
-    if (request.url === '/meta') {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ id: 'matrix-proxy', name: 'Matrix proxy' }));
-      return;
-    }
-    seen.push(request.headers);
-    response.writeHead(200, { 'content-type': 'text/plain' }).end('the App');
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { appId, seen, close } = await recordingApp(base, 'proxy');
   try {
-    const registered = await client(base).post<{ id: string }>(`${CORE}/apps`, {
-      name: uniqueName('matrix proxy'),
-      source: { type: 'url', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
-    });
-    if (registered.status !== 201) throw new Error(`the App proxy's App: ${registered.status}`);
     const rule = ROUTE_AUTHORIZATION[APP_PROXY_ROUTE];
     if (typeof rule !== 'object' || !('appProxy' in rule)) throw new Error('the App proxy has no row');
     // Each session-only segment as written and as a server that ignores case and `;params` would read it.
@@ -85,7 +102,7 @@ async function appProxyMatrix(
             ? { cookie: who.cookie }
             : {};
         const before = seen.length;
-        const response = await fetch(`${base}/app/${registered.body.id}${path}`, { headers });
+        const response = await fetch(`${base}/app/${appId}${path}`, { headers });
         const text = await response.text();
         cases++;
         const fail = (why: string) =>
@@ -112,8 +129,7 @@ async function appProxyMatrix(
       }
     return { cases, failures };
   } finally {
-    server.closeAllConnections();
-    server.close();
+    await close();
   }
 }
 
@@ -137,40 +153,22 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
   });
 
   /**
-   * An App that answers its `/meta` and keeps the `svc_session_token` the proxy sends it for each person: the tokens
-   * the bridge's matrix calls with, obtained as an App obtains them (a person opens the App signed in).
+   * A global App that keeps the `svc_session_token` the proxy sends it for each person: the tokens the bridge's
+   * matrix calls with, obtained as an App obtains them (a person opens the App signed in).
    */
   const witnessApp = async () => {
-    const tokens: string[] = [];
-    const server: Server = createServer((request, response) => {
-      const token = request.headers['svc_session_token'];
-      if (typeof token === 'string') tokens.push(token);
-      response.setHeader('content-type', 'application/json');
-      response.end(
-        request.url === '/meta' ? JSON.stringify({ id: `witness-${Date.now()}`, name: 'Witness' }) : '{}',
-      );
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const app = await client(api.url).post<{ id: string }>(`${CORE}/apps`, {
-      name: uniqueName('witness'),
-      source: { type: 'url', url },
-      enablement: { kind: 'global' },
-    });
-    expect(app.status).toBe(201);
+    const app = await recordingApp(api.url, 'witness', { kind: 'global' });
     const tokenOf = async (cookie: string): Promise<string> => {
-      const before = tokens.length;
-      const opened = await fetch(`${api.url}/app/${app.body.id}/`, { headers: { cookie } });
+      const before = app.seen.length;
+      const opened = await fetch(`${api.url}/app/${app.appId}/`, { headers: { cookie } });
       await opened.text();
       expect(opened.status).toBe(200);
-      expect(tokens.length).toBe(before + 1);
-      return tokens.at(-1)!;
+      expect(app.seen.length).toBe(before + 1);
+      const token = app.seen.at(-1)!.svc_session_token;
+      expect(typeof token).toBe('string');
+      return token as string;
     };
-    return {
-      appId: app.body.id,
-      tokenOf,
-      close: () => new Promise<void>((done) => server.close(() => done())),
-    };
+    return { appId: app.appId, tokenOf, close: app.close };
   };
 
   /** What the action needs to know of the fixtures (and the route), as the policy reads it. */

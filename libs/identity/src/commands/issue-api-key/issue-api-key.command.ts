@@ -51,9 +51,10 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
   async execute({ input, context, principal }: IssueApiKey) {
     assertAdmin(principal);
     // The platform issues the bootstrap key and the keys of Developer Settings, whose grants were checked before.
+    const known = await this.knownOwner(input, principal);
     if (principal.kind !== 'platform')
-      await this.assertGrantsUsable(input.agentAccess, await this.ownerAsPerson(input, principal));
-    const ownerUserId = await this.ownerOf(input, context, principal);
+      await this.assertGrantsUsable(input.agentAccess, asPerson(known, input));
+    const ownerUserId = await this.ownerOf(input, known, context, principal);
     const apiKeyId = input.apiKeyId ?? newEntityId(context, 'key');
     const key = input.key ?? generateApiKey();
     const result = await this.aggregates.decide(
@@ -79,19 +80,14 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
     return { id: apiKeyId, key: issuedNow ? key : null, position: result.position };
   }
 
-  /** The owner as the person the key will act for; a new email's person has no role in any Space yet. */
-  private async ownerAsPerson(input: IssueApiKey['input'], principal: Principal): Promise<SessionPrincipal> {
+  /** The key's owner if already a user: by email, by id, or (no owner named) the issuer's own user. */
+  private async knownOwner(input: IssueApiKey['input'], principal: Principal): Promise<UserView | undefined> {
     const owner = input.owner;
-    const existing =
-      typeof owner === 'object'
-        ? (
-            await this.readStore
-              .reader<UserView>(USERS)
-              .find({ email: owner.email.toLowerCase() }, { limit: 1 })
-          ).data[0]
-        : await this.readStore.reader<UserView>(USERS).get(owner ?? userIdOf(principal) ?? '');
-    if (existing) return { kind: 'session', userId: existing.id, isAdmin: existing.role === 'admin' };
-    return { kind: 'session', userId: '', isAdmin: input.isAdmin };
+    const users = this.readStore.reader<UserView>(USERS);
+    if (typeof owner === 'object')
+      return (await users.find({ email: owner.email.toLowerCase() }, { limit: 1 })).data[0];
+    const userId = owner ?? userIdOf(principal);
+    return userId ? ((await users.get(userId)) ?? undefined) : undefined;
   }
 
   /** 400 `grant_unusable` for the first granted Agent the owner may not use (unknown, or not theirs to use). */
@@ -117,7 +113,12 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
   }
 
   /** The owner's user id; an email not yet known registers its user (an admin when the key is an admin key). */
-  private async ownerOf(input: IssueApiKey['input'], context: CommandContext, principal: Principal) {
+  private async ownerOf(
+    input: IssueApiKey['input'],
+    known: UserView | undefined,
+    context: CommandContext,
+    principal: Principal,
+  ) {
     const owner = input.owner;
     if (typeof owner === 'string') return owner;
     if (!owner) {
@@ -125,9 +126,8 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
       if (!userId) throw new Error('a key the platform issues names its owner');
       return userId;
     }
+    if (known) return known.id;
     const email = owner.email.toLowerCase();
-    const existing = (await this.readStore.reader<UserView>(USERS).find({ email }, { limit: 1 })).data[0];
-    if (existing) return existing.id;
     const registered = await this.bus
       .execute(
         new RegisterUser(
@@ -141,3 +141,9 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
     return registered.id;
   }
 }
+
+/** The owner as the person the key will act for; a new email's person has no role in any Space yet. */
+const asPerson = (known: UserView | undefined, input: IssueApiKey['input']): SessionPrincipal =>
+  known
+    ? { kind: 'session', userId: known.id, isAdmin: known.role === 'admin' }
+    : { kind: 'session', userId: '', isAdmin: input.isAdmin };
