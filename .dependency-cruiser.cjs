@@ -6,7 +6,8 @@
 // sandbox, tokenizer, model-providers (the model port, registry, providers and the offline models' core), eventsourcing,
 // integration-events (the relay and the contract of integration events; each context maps its own events),
 // http, infrastructure (the shared wiring and logging), operations, testing. Contexts (own a part of the domain: events, deciders, routes, prompt formats):
-// identity, spaces, agents, knowledge, conversations, memory, skills, code-execution, apps (Apps, the proxy and the bridge), agent-generation (model calls as an
+// access (who is calling and who may: the guard, the policy, the route table; imports no other context), identity
+// (the users context), spaces, agents, knowledge, conversations, memory, skills, code-execution, apps (Apps, the proxy and the bridge), agent-generation (model calls as an
 // Agent), model-gateway (the model gateway and its compatible routes), usage. A context adds to infrastructure by registration (an offline responder, a
 // context provider) made by the composition root in apps/.
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -51,6 +52,17 @@ module.exports = {
       to: { path: '^libs/(event-store|read-store|search|blob-store|key-store|message-bus)/' },
     },
     {
+      name: 'access-imports-no-context',
+      severity: 'error',
+      comment:
+        'Access (the guard, the policy, the route table) is what every context imports to ask who may: it imports ' +
+        'no context itself; the users context answers its Credentials port, the apps context its AppCallers.',
+      from: { path: '^libs/access/' },
+      to: {
+        path: '^libs/(identity|spaces|agents|knowledge|conversations|memory|skills|code-execution|apps|agent-generation|model-gateway|usage|audit)/',
+      },
+    },
+    {
       name: 'libs-not-upward',
       severity: 'error',
       comment:
@@ -75,7 +87,7 @@ module.exports = {
         path: '^libs/(kernel|event-store|read-store|search|blob-store|message-bus|key-store|sandbox|tokenizer|model-providers|eventsourcing|integration-events|http|infrastructure|operations|testing)/',
       },
       to: {
-        path: '^libs/(identity|spaces|agents|knowledge|conversations|memory|skills|code-execution|apps|agent-generation|model-gateway|usage|audit)/',
+        path: '^libs/(access|identity|spaces|agents|knowledge|conversations|memory|skills|code-execution|apps|agent-generation|model-gateway|usage|audit)/',
       },
     },
     {

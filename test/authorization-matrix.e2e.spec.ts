@@ -21,7 +21,7 @@ import {
   type Principal as PolicyPrincipal,
   type Resources,
   type RouteRule,
-} from '#identity';
+} from '#access';
 import { waitUntil } from '#testing/fixtures';
 import { ADMIN_KEY, client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
 import { inRunOrder, PRIVATE, routeRequests, SECRET, type Fixtures } from './support/route-requests.js';

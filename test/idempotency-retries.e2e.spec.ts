@@ -3,7 +3,7 @@
 // `idempotent-replayed: true`, nothing run again), then with the same key and another request (422
 // `idempotency_key_reused`, whether the first succeeded or not). The routes where a retry cannot be a replay are
 // listed below with the reason; Developer Settings' keys (issue 42, item 6) are checked for a second live key.
-import { ROUTE_AUTHORIZATION } from '#identity';
+import { ROUTE_AUTHORIZATION } from '#access';
 import { ADMIN_KEY, client, CORE, startTestApi, type TestApi } from './support/api.js';
 import { inRunOrder, routeRequests, type Sender } from './support/route-requests.js';
 import { registeredRoutes } from './support/routes.js';

@@ -9,7 +9,7 @@ import { SqliteReadStore } from '#read-store';
 import { ContentCipher } from '#key-store';
 import { SqliteKeyStore } from '#key-store/sqlite/sqlite-key-store';
 import { ProjectionRunner, type ReadYourWritesBus } from '#eventsourcing';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import {
   AUDIT_ENTRIES,
   AUDIT_PROJECTION,

@@ -23,7 +23,7 @@ import { ConversationReader } from '#conversations/conversation.reader';
 import { ConversationRepository } from '#conversations/conversation.repository';
 import { OpenedHistory } from '#conversations/opened-history';
 import { StoredPlace, StoredReads } from '#conversations/runtime/places/stored-place';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { conversationsProjector } from './conversations.projector.js';
 
 /** The real cipher, counting the sealed values it opens. */

@@ -6,7 +6,7 @@ import {
   processLeaseOwner,
   type CommandContext,
 } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { ContentCipher } from '#key-store';
 import { SqliteKeyStore } from '#key-store/sqlite/sqlite-key-store';
 import { ForbiddenError, loadConfig } from '#kernel';

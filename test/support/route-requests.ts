@@ -1,7 +1,7 @@
 // The requests the generated route tests send (the authorization matrix, the Idempotency-Key retries): people
 // invited and signed in, an owner's fixtures (a Space, an Agent in it, a document, a tag, a conversation, a memory, a
 // Skill, a prompt, a spare key and App), a valid-shaped request for every registered route, and the order they run in.
-import type { SpaceRole } from '#identity';
+import type { SpaceRole } from '#access';
 import { strToU8, zipSync } from 'fflate';
 import { client, CORE, uniqueName } from './api.js';
 

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { PlatformConfig } from '#kernel';
 import { InfrastructureModule } from '#infrastructure';
 import { ErrorEnvelopeFilter } from '#http';
+import { AccessModule } from '#access';
 import { IdentityModule } from '#identity';
 import { SpacesModule } from '#spaces';
 import { AgentsModule } from '#agents';
@@ -35,6 +36,7 @@ export class ApiModule {
       imports: [
         DiscoveryModule,
         InfrastructureModule.forRoot({ config, projectors: ALL_PROJECTORS, logger }),
+        AccessModule,
         IdentityModule,
         SpacesModule,
         AgentsModule,

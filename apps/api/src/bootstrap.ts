@@ -21,7 +21,7 @@ import { EVENT_STORE, type EventStore } from '#event-store';
 import { ProjectionRunner, ProjectionWaiter, PROJECTORS, type Projector } from '#eventsourcing';
 import { createLogger, PinoNestLogger } from '#infrastructure';
 import { AdminBootstrap } from '#identity/admin-bootstrap';
-import { ApiKeyGuard } from '#identity';
+import { ApiKeyGuard } from '#access';
 import { AppSessionTokens, registerAppProxy, registerBridgeRedirect } from '#apps';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { DEFAULT_BODY_LIMIT_BYTES, documentedPath, errorBody, routeBodyLimits, routeDocs } from '#http';

@@ -20,7 +20,7 @@ import { NotFoundError } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { ProjectionRunner, PROJECTORS, type Projector } from '#eventsourcing';
-import { Public } from '#identity';
+import { Public } from '#access';
 import { ApiRoute } from '#http';
 import { projectionHealth, registerProjectionMetrics } from '#operations';
 import { registerUsageMetrics } from '#usage/usage-metrics';

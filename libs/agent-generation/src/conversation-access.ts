@@ -7,7 +7,7 @@ import { Injectable } from '@nestjs/common';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { AgentView } from '#agents';
 import { ConversationDirectory, conversationHistory } from '#conversations';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 
 @Injectable()
 export class ConversationAccess {

@@ -3,7 +3,7 @@
 // starts at manageableAgent instead: using an Agent is not managing it. The rules are the policy's (`agent.use`,
 // `agent.manage` in #identity authorization/policy.ts); these load the Agent and its Space and raise the HTTP errors.
 import { ForbiddenError, NotFoundError } from '#kernel';
-import { asPrincipal, authorize, type PrincipalOrCaller } from '#identity';
+import { asPrincipal, authorize, type PrincipalOrCaller } from '#access';
 import type { ReadStore } from '#read-store';
 import { SPACES, type SpaceView } from '#spaces';
 import { AGENTS, type AgentView } from './agents.read-model.js';

@@ -1,6 +1,6 @@
 // Identity's AgentDirectory port, answered from the agents read model.
 import { Inject, Injectable } from '@nestjs/common';
-import { AgentDirectory, type AgentOwnership } from '#identity';
+import { AgentDirectory, type AgentOwnership } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { AGENTS, type AgentView } from './agents.read-model.js';
 import { spaceOf } from './accessible-agent.js';

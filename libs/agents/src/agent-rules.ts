@@ -2,7 +2,7 @@
 // may use. The command handlers apply them before the decider runs.
 import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundError, ValidationError } from '#kernel';
-import type { PrincipalOrCaller } from '#identity';
+import type { PrincipalOrCaller } from '#access';
 import { kindWithArticle, ModelRegistry } from '#model-providers';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { changeableSpace, SpaceGrants } from '#spaces';

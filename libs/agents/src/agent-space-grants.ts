@@ -1,6 +1,6 @@
 // The Spaces context asks which Spaces a principal reaches through its Agents; this answers from the Agents read model.
 import { Inject, Injectable } from '@nestjs/common';
-import { authorize, type AgentAccess, type Principal } from '#identity';
+import { authorize, type AgentAccess, type Principal } from '#access';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import { SpaceGrants } from '#spaces';
 import { AGENTS, type AgentView } from './agents.read-model.js';

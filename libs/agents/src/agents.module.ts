@@ -3,7 +3,7 @@
 // finds the SpaceGrants it asks (Agents depend on Spaces, never the reverse), and contexts that depend on Agents
 // find the AgentMoveChecks they register with.
 import { Global, Module } from '@nestjs/common';
-import { AgentDirectory } from '#identity';
+import { AgentDirectory } from '#access';
 import { SpaceGrants } from '#spaces';
 import { ReadModelAgentDirectory } from './agent-directory.adapter.js';
 import { AgentMoveChecks } from './agent-move-checks.js';

@@ -6,7 +6,8 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { causedBy, defineProcess, type EventHandlers } from '#eventsourcing';
-import { platformPrincipal, type UserEvent } from '#identity';
+import { type UserEvent } from '#identity';
+import { platformPrincipal } from '#access';
 import type { SpaceEvent } from '#spaces';
 import {
   CreatePersonalAgent,

@@ -5,7 +5,7 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { causedBy, defineProcess, ownerCascade, type EventHandlers } from '#eventsourcing';
-import { platformPrincipal } from '#identity';
+import { platformPrincipal } from '#access';
 import type { SpaceEvent } from '#spaces';
 import { DeleteAgent } from './commands/delete-agent/delete-agent.command.js';
 import type { AgentEvent } from './agent.events.js';

@@ -2,7 +2,7 @@
 // apps/projectors.ts), the authentication of bridge requests (AppCallers, asked by identity's guard) and the App
 // proxy's session tokens. Global so that identity's guard finds the AppCallers it asks.
 import { Global, Module } from '@nestjs/common';
-import { AppCallers } from '#identity';
+import { AppCallers } from '#access';
 import { AppContainers } from './app-containers.js';
 import { AppCredentialsRepository } from './app-credentials.repository.js';
 import { AppSessionTokens } from './app-session-token.js';

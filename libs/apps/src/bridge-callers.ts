@@ -5,7 +5,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { AppCallers, sourceOf, type Caller, type UserView } from '#identity';
+import { type UserView } from '#identity';
+import { AppCallers, sourceOf, type Caller } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { APP_TOKEN_PREFIX, hashAppToken } from './app-token.js';
 import { AppSessionTokens, liveSessionToken, SESSION_TOKEN_PREFIX } from './app-session-token.js';
@@ -58,16 +59,9 @@ export class BridgeCallers extends AppCallers {
         id: standIn,
         name: `app ${app.name}`,
         ownerUserId: user?.id ?? app.id,
-        keyHash: '',
-        keyPrefix: '',
         agentAccess: { kind: 'agents', agentIds: allowed ? [agentId] : [] },
         isAdmin: false,
         usageLimit: null,
-        bootstrap: false,
-        revoked: false,
-        revokedAt: null,
-        createdAt: app.createdAt,
-        updatedAt: app.updatedAt,
       },
       app: {
         appId: app.id,

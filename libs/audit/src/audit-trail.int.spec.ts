@@ -4,7 +4,7 @@ import type { Actor, NewEvent } from '#kernel';
 import { SqliteEventStore } from '#event-store';
 import { ContentCipher } from '#key-store';
 import { SqliteKeyStore } from '#key-store/sqlite/sqlite-key-store';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { makeEvent } from '#testing/fixtures';
 import { AuditTrail } from './audit-trail.js';
 import { mayAuditResource } from './queries/get-audit/get-audit.query.js';

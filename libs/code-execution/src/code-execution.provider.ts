@@ -11,7 +11,7 @@ import type {
   ToolOutcome,
   TurnContext,
 } from '#conversations';
-import { commandContext } from '#identity';
+import { commandContext } from '#access';
 import { formatCodeResult, RUN_CODE_TOOL } from './code-prompt.js';
 import { CodeRuns } from './code-runs.js';
 import { RunSlotsBusyError } from './run-slots.js';

@@ -15,7 +15,7 @@ import {
   type EventHandlers,
   type ProjectionContext,
 } from '#eventsourcing';
-import type { PlatformPrincipal } from '#identity';
+import type { PlatformPrincipal } from '#access';
 import type { WriteOp } from '#read-store';
 import type { SkillEvent } from '#skills';
 import { DestroySandbox } from './commands/destroy-sandbox/destroy-sandbox.command.js';

@@ -3,7 +3,7 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
-import type { PlatformPrincipal } from '#identity';
+import type { PlatformPrincipal } from '#access';
 import { LOGGER } from '#infrastructure';
 import { SYSTEM_ACTOR } from '#kernel';
 import { CodeRuns } from './code-runs.js';

@@ -6,7 +6,7 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { AgentEvent } from '#agents';
-import type { PlatformPrincipal } from '#identity';
+import type { PlatformPrincipal } from '#access';
 import { causedBy, defineProcess, ownerCascade, type EventHandlers } from '#eventsourcing';
 import { DeleteAgentConversation } from './commands/delete-conversation/delete-conversation.command.js';
 import type { ConversationEvent } from './conversation.events.js';

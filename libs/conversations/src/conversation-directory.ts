@@ -6,7 +6,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { accessibleAgent, type AgentView } from '#agents';
 import type { Settles } from '#eventsourcing';
-import { asPrincipal, type PrincipalOrCaller } from '#identity';
+import { asPrincipal, type PrincipalOrCaller } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { ConversationNotFoundError } from './conversation.decider.js';
 import type { ConversationRecord } from './conversation-records.js';

@@ -2,7 +2,7 @@
 // admin user. Ids derive from the key's hash, so restarts append nothing; an earlier bootstrap key (the variable was
 // rotated) is revoked.
 import { Inject, Injectable } from '@nestjs/common';
-import type { PlatformPrincipal } from './authorization/principal.js';
+import type { PlatformPrincipal } from '#access';
 import { CommandBus } from '@nestjs/cqrs';
 import { PLATFORM_CONFIG, sha256, SYSTEM_ACTOR, type PlatformConfig } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';

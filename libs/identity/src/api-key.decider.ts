@@ -1,7 +1,8 @@
 // API key commands and the pure decision over them.
 import { ConflictError, NotFoundError, ValidationError } from '#kernel';
 import type { Decider } from '#eventsourcing';
-import type { AgentAccess, ApiKeyEvent, UsageLimit } from './api-key.events.js';
+import type { ApiKeyEvent } from './api-key.events.js';
+import { AgentAccess, UsageLimit } from '#access';
 
 export type ApiKeyState =
   | { readonly status: 'absent' }

@@ -1,16 +1,6 @@
 // The API key aggregate. Only a SHA-256 hash of the key is ever stored; the key itself is shown once, at issue.
 import type { DomainEvent } from '#kernel';
-
-export type AgentAccess =
-  { readonly kind: 'all' } | { readonly kind: 'agents'; readonly agentIds: readonly string[] };
-
-export interface UsageLimit {
-  /** Tokens (input + output) allowed per window; null when not limited by tokens. */
-  readonly tokens: number | null;
-  /** Cost in USD allowed per window; null when not limited by cost. */
-  readonly costUsd: number | null;
-  readonly window: 'day' | 'week' | 'month';
-}
+import type { AgentAccess, UsageLimit } from '#access';
 
 type Id = { readonly apiKeyId: string };
 

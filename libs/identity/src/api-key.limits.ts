@@ -1,7 +1,7 @@
 // What a key may give the keys it mints (Developer Settings by a key): never more than it has itself. A minted limit
 // counts over the same or a longer window and allows at most as much of each measure the minting key limits.
 import { PlatformError } from '#kernel';
-import type { UsageLimit } from './api-key.events.js';
+import { UsageLimit } from '#access';
 
 const WINDOW_LENGTH: Readonly<Record<UsageLimit['window'], number>> = { day: 1, week: 7, month: 31 };
 

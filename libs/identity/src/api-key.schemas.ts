@@ -1,6 +1,6 @@
 // The API-key fields the identity and usage routes share: Agent grants and usage limits as clients send them.
 import { z } from 'zod';
-import type { AgentAccess, UsageLimit } from './api-key.events.js';
+import { AgentAccess, UsageLimit } from '#access';
 
 export const agents = z
   .union([z.literal('all'), z.array(z.string().min(1).max(100)).max(1000)])

@@ -1,7 +1,7 @@
 // The API keys read model: what authentication looks up (by hash) and what GET /api-keys lists. Never the key
 // itself. Built by projections/api-keys.
 import { defineReadModel } from '#eventsourcing';
-import type { AgentAccess, UsageLimit } from './api-key.events.js';
+import { AgentAccess, UsageLimit } from '#access';
 
 export interface ApiKeyView {
   readonly id: string;

@@ -1,6 +1,5 @@
 // The identity and access context: users, API keys, the admin bootstrap and the API-key guard on every route.
-import { Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { Global, Module } from '@nestjs/common';
 import { AdminBootstrap } from './admin-bootstrap.js';
 import { ChangeApiKeyController } from './commands/change-api-key/change-api-key.controller.js';
 import { ChangeApiKeyHandler } from './commands/change-api-key/change-api-key.command.js';
@@ -9,8 +8,8 @@ import { IssueApiKeyHandler } from './commands/issue-api-key/issue-api-key.comma
 import { RegisterUserHandler } from './commands/register-user/register-user.command.js';
 import { RevokeApiKeyController } from './commands/revoke-api-key/revoke-api-key.controller.js';
 import { RevokeApiKeyHandler } from './commands/revoke-api-key/revoke-api-key.command.js';
-import { ApiKeyGuard } from './http/api-key.guard.js';
-import { EmbedRateLimits, EmbedVisitorSessions } from './embed/embed-visitor.js';
+import { Credentials } from '#access';
+import { IdentityCredentials } from './sessions/identity-credentials.js';
 import { AcceptInvitationController } from './commands/accept-invitation/accept-invitation.controller.js';
 import { AcceptInvitationHandler } from './commands/accept-invitation/accept-invitation.command.js';
 import { ChangeUserController } from './commands/change-user/change-user.controller.js';
@@ -146,6 +145,8 @@ export const IDENTITY_QUERY_HANDLERS = [
   ListIdentitiesHandler,
 ];
 
+// Global: access's guard asks the Credentials port this module provides.
+@Global()
 @Module({
   controllers: IDENTITY_CONTROLLERS,
   providers: [
@@ -163,11 +164,8 @@ export const IDENTITY_QUERY_HANDLERS = [
       useFactory: (config: PlatformConfig, outbox: EmbeddedOutbox, smtp: SmtpMailer) =>
         config.mail.url ? smtp : outbox,
     },
-    EmbedVisitorSessions,
-    EmbedRateLimits,
-    ApiKeyGuard,
-    { provide: APP_GUARD, useExisting: ApiKeyGuard },
+    { provide: Credentials, useClass: IdentityCredentials },
   ],
-  exports: [AdminBootstrap, Mailer, SessionClock, ApiKeyGuard, EmbedVisitorSessions],
+  exports: [AdminBootstrap, Mailer, SessionClock, Credentials],
 })
 export class IdentityModule {}

@@ -6,7 +6,7 @@
 // and each Agent sees, sets and removes only its own there (another Agent's tag ids are never shown to it).
 import { Inject, Injectable } from '@nestjs/common';
 import { accessibleAgent, manageDenied, type AgentView } from '#agents';
-import { asPrincipal, authorize, type PrincipalOrCaller } from '#identity';
+import { asPrincipal, authorize, type PrincipalOrCaller } from '#access';
 import { SPACES, type SpaceView } from '#spaces';
 import { ForbiddenError, NotFoundError, ValidationError } from '#kernel';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';

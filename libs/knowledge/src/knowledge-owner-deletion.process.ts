@@ -6,7 +6,7 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { causedBy, defineProcess, ownerCascade, type EventHandlers } from '#eventsourcing';
-import { platformPrincipal } from '#identity';
+import { platformPrincipal } from '#access';
 import type { AgentEvent } from '#agents';
 import type { SpaceEvent } from '#spaces';
 import { DeleteDocument } from './commands/delete-document/delete-document.command.js';

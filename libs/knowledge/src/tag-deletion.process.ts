@@ -6,7 +6,7 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { causedBy, defineProcess, ownerCascade, type EventHandlers } from '#eventsourcing';
-import { platformPrincipal } from '#identity';
+import { platformPrincipal } from '#access';
 import { DetachDocumentTag } from './commands/detach-document-tag/detach-document-tag.command.js';
 import type { DocumentEvent } from './document.events.js';
 import type { TagEvent } from './tag.events.js';

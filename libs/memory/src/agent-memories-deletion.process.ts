@@ -7,7 +7,7 @@ import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { AgentEvent } from '#agents';
 import { causedBy, defineProcess, ownerCascade, type EventHandlers } from '#eventsourcing';
-import type { PlatformPrincipal } from '#identity';
+import type { PlatformPrincipal } from '#access';
 import { ClearDeletedAgentBucket } from './commands/clear-deleted-agent-bucket/clear-deleted-agent-bucket.command.js';
 import type { MemoryEvent } from './memory.events.js';
 import type { MemoryProposalEvent } from './memory-proposal.events.js';

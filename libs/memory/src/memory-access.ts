@@ -6,7 +6,7 @@
 // an embed visitor, the platform) has none. A memory of another user, another Agent, or one gone is the same 404.
 import { Inject, Injectable } from '@nestjs/common';
 import { AGENTS, spaceOf, type AgentView } from '#agents';
-import { authorize, type Principal } from '#identity';
+import { authorize, type Principal } from '#access';
 import { ForbiddenError, NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { SPACES, type SpaceView } from '#spaces';

@@ -7,7 +7,7 @@ import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { EventEnvelope } from '#kernel';
 import { causedBy, defineProcess, type EventHandlers } from '#eventsourcing';
-import type { PlatformPrincipal } from '#identity';
+import type { PlatformPrincipal } from '#access';
 import { CompleteProposal } from './commands/complete-proposal/complete-proposal.command.js';
 import type { MemoryProposalEvent } from './memory-proposal.events.js';
 

@@ -23,7 +23,7 @@ import {
 import { callerScope, ModelGateway, type CallScope } from '#model-gateway';
 import type { ChatResult } from '#model-providers';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { commandContext } from '#identity';
+import { commandContext } from '#access';
 import { newId } from '#kernel';
 import {
   KeepExtractedMemories,

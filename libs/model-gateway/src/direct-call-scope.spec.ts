@@ -1,7 +1,7 @@
 // The compatible routes ask the policy (`model.call`) like every other route, through directCallScope (and
 // assertMayCallModels for the model list): an API key may call models directly, a principal the policy denies may not.
 import { ForbiddenError } from '#kernel';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { directCallScope } from './model-gateway.js';
 
 const caller = (overrides: Partial<Caller> = {}): Caller =>

@@ -45,12 +45,13 @@ import {
   UsageRecorder,
 } from '#usage';
 import type { CallOutcome, Operation, Surface } from '#usage';
-import { assertAllowed, type ApiKeyView, type Caller } from '#identity';
+import type { CallerKey } from '#access';
+import { assertAllowed, type Caller } from '#access';
 import { StreamedText } from './streamed-text.js';
 
 /** Who a call is for: usage is attributed to the key, its user and the Agent (core surface). */
 export interface CallScope {
-  readonly apiKey: ApiKeyView;
+  readonly apiKey: CallerKey;
   readonly userId: string;
   readonly agentId: string | null;
   readonly surface: Surface;

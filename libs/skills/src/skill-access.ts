@@ -8,7 +8,7 @@
 // `skill_name_taken`.
 import { Inject, Injectable } from '@nestjs/common';
 import { accessibleAgent, AGENTS, manageDenied, type AgentView } from '#agents';
-import { authorize, type Principal, type SkillPlace } from '#identity';
+import { authorize, type Principal, type SkillPlace } from '#access';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#kernel';
 import { findAll, READ_STORE, type Filter, type ReadStore } from '#read-store';
 import { SPACES, type SpaceView } from '#spaces';

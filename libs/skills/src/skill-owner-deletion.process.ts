@@ -6,7 +6,7 @@ import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { AgentEvent } from '#agents';
 import { causedBy, defineProcess, ownerCascade, type EventHandlers } from '#eventsourcing';
-import type { PlatformPrincipal } from '#identity';
+import type { PlatformPrincipal } from '#access';
 import type { SpaceEvent } from '#spaces';
 import { DeleteOwnedSkill } from './commands/delete-owned-skill/delete-owned-skill.command.js';
 import type { SkillEvent } from './skill.events.js';

@@ -3,7 +3,7 @@
 // Skill seeded before, so a restart, or two processes starting together, append nothing twice.
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { PlatformPrincipal } from '#identity';
+import type { PlatformPrincipal } from '#access';
 import { derivedEventId, SYSTEM_ACTOR } from '#kernel';
 import {
   defaultSkillId,

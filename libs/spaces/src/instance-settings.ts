@@ -1,7 +1,7 @@
 // The instance settings the Spaces context keeps (who creates Spaces, whether the people directory is open): read
 // and changed by admins only, as the policy's `instance.settings.manage` says.
 import { ForbiddenError } from '#kernel';
-import { authorize, type Principal } from '#identity';
+import { authorize, type Principal } from '#access';
 
 /** 403 (the policy's reason) unless the principal manages the instance's settings. */
 export function assertManagesInstanceSettings(principal: Principal, doing: 'read' | 'change'): void {

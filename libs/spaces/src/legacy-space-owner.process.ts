@@ -8,7 +8,8 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { causedBy, defineProcess, type EventHandlers } from '#eventsourcing';
-import { platformPrincipal, type ApiKeyEvent } from '#identity';
+import { type ApiKeyEvent } from '#identity';
+import { platformPrincipal } from '#access';
 import { AdoptSpaceCreator } from './commands/adopt-space-creator/adopt-space-creator.command.js';
 import type { SpaceEvent } from './space.events.js';
 

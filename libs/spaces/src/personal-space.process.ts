@@ -5,7 +5,8 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { causedBy, defineProcess, type EventHandlers } from '#eventsourcing';
-import type { Principal, UserEvent } from '#identity';
+import type { UserEvent } from '#identity';
+import type { Principal } from '#access';
 import { CreatePersonalSpace } from './commands/create-personal-space/create-personal-space.command.js';
 
 type PersonalSpaceRead = Extract<UserEvent, { type: 'UserRegistered' }>;

@@ -3,7 +3,8 @@
 // answer (`space.member.change`: who may add, change, remove, leave; the rules are the policy's). The decider keeps
 // the last owner.
 import { ForbiddenError, NotFoundError, ValidationError } from '#kernel';
-import { API_KEYS, authorize, USERS, type ApiKeyView, type Principal, type UserView } from '#identity';
+import { API_KEYS, USERS, type ApiKeyView, type UserView } from '#identity';
+import { authorize, type Principal } from '#access';
 import type { ReadStore } from '#read-store';
 import type { SpaceRole } from './space.events.js';
 import { SPACES, type SpaceView } from './spaces.read-model.js';

@@ -4,7 +4,7 @@
 // ones they created) and, through a key, those holding an Agent it is granted. A Space outside that is answered 404,
 // so that no key learns that its id exists.
 import { ForbiddenError, NotFoundError } from '#kernel';
-import { asPrincipal, authorize, userIdOf, type Principal, type PrincipalOrCaller } from '#identity';
+import { asPrincipal, authorize, userIdOf, type Principal, type PrincipalOrCaller } from '#access';
 import { findAll, type ReadStore } from '#read-store';
 import { SPACE_MEMBERS, SPACES, type SpaceMemberView, type SpaceView } from './spaces.read-model.js';
 

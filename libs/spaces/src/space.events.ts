@@ -1,10 +1,10 @@
 // The Space aggregate: its events (business facts), its state, and evolve. Its members are part of it (one stream, so
 // that "the last owner stays" is decided against every membership at once).
 import type { DomainEvent } from '#kernel';
-import type { SpaceRole } from '#identity';
+import type { SpaceRole } from '#access';
 
 /** A member's role in a Space (member uses, editor changes content, owner everything): the policy's. */
-export type { SpaceRole } from '#identity';
+export type { SpaceRole } from '#access';
 
 export type SpaceEvent =
   | DomainEvent<

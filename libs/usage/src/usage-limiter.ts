@@ -6,7 +6,8 @@
 import { Injectable } from '@nestjs/common';
 import { PlatformError } from '#kernel';
 import { AggregateRepository } from '#eventsourcing';
-import type { ApiKeyView, UsageLimit } from '#identity';
+import type { CallerKey } from '#access';
+import type { UsageLimit } from '#access';
 import { usageDecider } from './usage.decider.js';
 import { usageStreamId } from './usage.events.js';
 import { UsageRecorder } from './usage-recorder.js';
@@ -68,7 +69,7 @@ export class UsageLimiter {
   ) {}
 
   /** Admits a call or throws 429 `usage_limit_exceeded`; the reservation must be settled when the call ends. */
-  async reserve(apiKey: ApiKeyView, estimate: UsageEstimate, now = new Date()): Promise<Reservation> {
+  async reserve(apiKey: CallerKey, estimate: UsageEstimate, now = new Date()): Promise<Reservation> {
     const limit = apiKey.usageLimit;
     if (!limit || (limit.tokens === null && limit.costUsd === null)) return NO_LIMIT;
     const state = await this.window(apiKey.id, limit, now);
@@ -100,7 +101,7 @@ export class UsageLimiter {
   }
 
   /** What the key has used in its current window (for display); null when it has no limit. */
-  async used(apiKey: ApiKeyView, now = new Date()): Promise<UsageAmount | null> {
+  async used(apiKey: CallerKey, now = new Date()): Promise<UsageAmount | null> {
     const limit = apiKey.usageLimit;
     if (!limit) return null;
     return (await this.window(apiKey.id, limit, now)).used;

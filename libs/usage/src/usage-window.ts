@@ -1,5 +1,5 @@
 // Usage-limit windows in UTC: a day, an ISO week (from Monday) or a calendar month.
-import type { UsageLimit } from '#identity';
+import type { UsageLimit } from '#access';
 import { utcDay } from './usage.events.js';
 
 const DAY_MS = 86_400_000;

@@ -9,7 +9,7 @@
 import { Controller, Get, Header, Inject, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { ApiKeyGuard, authorize, Public, type SessionPrincipal } from '#identity';
+import { ApiKeyGuard, authorize, Public, type SessionPrincipal } from '#access';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import {
   accessibleAgent,

@@ -6,7 +6,7 @@ import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { ApiRoute, parseOrThrow, ZodBody } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, type Caller } from '#access';
 import { abortOnDisconnect } from '#model-gateway';
 import { rejectInstructionRoles } from '../chat-request.js';
 import {

@@ -7,7 +7,8 @@ import { Body, Controller, Get, HttpCode, Param, Post, UseInterceptors } from '@
 import { QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { IdempotencyInterceptor, CurrentCaller, type Caller } from '#identity';
+import { IdempotencyInterceptor } from '#identity';
+import { CurrentCaller, type Caller } from '#access';
 import { GetAgent } from '#agents';
 import { FindConversations, FindConversationsFilter } from '#conversations';
 

@@ -7,7 +7,8 @@ import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { Agent, request as send } from 'undici';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import { EMBED_SESSION_HEADER, PLATFORM_COOKIES } from '#identity';
+import { PLATFORM_COOKIES } from '#identity';
+import { EMBED_SESSION_HEADER } from '#access';
 
 /** Where an admitted request goes, and what it carries there. */
 export interface Forward {

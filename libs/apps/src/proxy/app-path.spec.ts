@@ -1,4 +1,4 @@
-import { appPathNeedsSession } from '#identity';
+import { appPathNeedsSession } from '#access';
 import { normaliseAppPath } from './app-path.js';
 
 /** What the proxy does with a path below `/app/{id}`: forwards it as `path` (and whether that needs a session). */

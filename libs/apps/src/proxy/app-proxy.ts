@@ -21,7 +21,7 @@ import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '#http';
-import { appPathNeedsSession } from '#identity';
+import { appPathNeedsSession } from '#access';
 import type { ReadStore } from '#read-store';
 import { APPS, type AppView } from '../apps.read-model.js';
 import { liveSessionToken, type AppSessionTokens } from '../app-session-token.js';

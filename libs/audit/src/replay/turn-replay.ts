@@ -14,7 +14,7 @@ import { EVENT_STORE, type EventStore } from '#event-store';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
 import { ContentCipher } from '#key-store';
 import { agentAsOf } from '#agents';
-import type { ApiKeyView, Caller } from '#identity';
+import type { Caller, CallerKey } from '#access';
 import { ModelGateway, type CallScope } from '#model-gateway';
 import { callCost } from '#usage';
 import {
@@ -54,17 +54,10 @@ const REPLAY_KEY = {
   id: 'system',
   name: 'platform',
   ownerUserId: 'system',
-  keyHash: '',
-  keyPrefix: '',
   agentAccess: { kind: 'all' },
   isAdmin: true,
   usageLimit: null,
-  bootstrap: false,
-  revoked: false,
-  revokedAt: null,
-  createdAt: '',
-  updatedAt: '',
-} satisfies ApiKeyView;
+} satisfies CallerKey;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const rangeKey = (range: CitedRange) => `${range.documentId}:${range.start}-${range.end}`;

@@ -3,7 +3,7 @@
 // their bounded child processes (never in this process). Anything unreadable is a 400 naming the attachment.
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import {
   DOCUMENTS_READ_MODEL,
   GetDocumentText,

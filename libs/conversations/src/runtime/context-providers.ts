@@ -5,7 +5,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import type { AgentView } from '#agents';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import type { ProvenanceItem } from '../conversation.events.js';
 import type { SourceBook } from './source-book.js';
 

@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { AgentView } from '#agents';
 import { accessibleAgent, agentStreamId } from '#agents';
 import { callerScope, ModelGateway, type CallScope } from '#model-gateway';
-import { commandContext, type Caller } from '#identity';
+import { commandContext, type Caller } from '#access';
 import { PLATFORM_CONFIG, ValidationError, type PlatformConfig } from '#kernel';
 import type { ModelConfig } from '#model-providers';
 import { LOGGER } from '#infrastructure';

@@ -7,7 +7,7 @@
 import { Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { AgentView } from '#agents';
-import { principalOf, type Caller } from '#identity';
+import { principalOf, type Caller } from '#access';
 import { NotFoundError } from '#kernel';
 import { GetPrompt, GetPromptVersion, type PromptVersionView, type PromptView } from '#spaces';
 import type { ContextItem } from './context-providers.js';

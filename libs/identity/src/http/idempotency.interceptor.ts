@@ -24,7 +24,7 @@ import {
   type PlatformConfig,
 } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#event-store';
-import type { RequestWithCaller } from './caller.js';
+import type { RequestWithCaller } from '#access';
 import { toErrorResponse } from '#http';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;

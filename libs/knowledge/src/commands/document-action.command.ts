@@ -4,7 +4,7 @@
 // send them as the platform, through no Agent (KnowledgeAccess.actingAgent).
 import { Injectable } from '@nestjs/common';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { documentDecider, type DocumentCommand } from '../document.decider.js';
 import { documentStreamId } from '../document.events.js';
 import { KnowledgeAccess } from '../knowledge-access.js';

@@ -6,7 +6,7 @@ import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { newId } from '#kernel';
-import { AcceptsBearer, CurrentCaller, type Caller } from '#identity';
+import { AcceptsBearer, CurrentCaller, type Caller } from '#access';
 import { parseOrThrow, compatErrorBody, ApiRoute } from '#http';
 import type { ChatDelta, ChatRequest, ChatResult, TokenUsage } from '#model-providers';
 import { directCallScope, ModelGateway, type CallScope } from '../model-gateway.js';

@@ -4,7 +4,7 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ValidationError } from '#kernel';
-import { AcceptsBearer, CurrentCaller, type Caller } from '#identity';
+import { AcceptsBearer, CurrentCaller, type Caller } from '#access';
 import { parseOrThrow, ApiRoute } from '#http';
 import type { EmbeddingInput } from '#model-providers';
 import { ModelGateway } from '../model-gateway.js';

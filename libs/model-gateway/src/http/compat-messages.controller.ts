@@ -5,7 +5,7 @@
 // error filter picks the shape by path), so the SDK raises its own error classes.
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { AcceptsBearer, CurrentCaller, type Caller } from '#identity';
+import { AcceptsBearer, CurrentCaller, type Caller } from '#access';
 import { parseOrThrow, ApiRoute } from '#http';
 import { directCallScope, ModelGateway } from '../model-gateway.js';
 import { abortOnDisconnect } from './sse.js';

@@ -4,7 +4,7 @@ import { Controller, Get, Param } from '@nestjs/common';
 import type { ModelInfo } from '#model-providers';
 import { assertMayCallModels, ModelNotFoundError } from '../model-gateway.js';
 import { ModelRegistry } from '#model-providers';
-import { AcceptsBearer, CurrentCaller, type Caller } from '#identity';
+import { AcceptsBearer, CurrentCaller, type Caller } from '#access';
 import { ApiRoute } from '#http';
 import { Models, ERRORS } from './compat.responses.js';
 

@@ -1,7 +1,7 @@
 // The loader of the prompt library: the Space (404 unless the principal may read its prompts) and, for a change,
 // the policy's `prompt.change` (403). The rules are the policy's.
 import { ForbiddenError, NotFoundError } from '#kernel';
-import { authorize, type Principal } from '#identity';
+import { authorize, type Principal } from '#access';
 import type { ReadStore } from '#read-store';
 import { SPACES, type SpaceView } from '../spaces.read-model.js';
 import { PROMPTS, type PromptView } from './prompt.js';

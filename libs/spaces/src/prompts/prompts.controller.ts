@@ -15,7 +15,8 @@ import {
 import { QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { ApiRoute, listOf, ListQuery, ZodBody, ZodQuery } from '#http';
-import { commandContext, CurrentCaller, IdempotencyInterceptor, principalOf, type Caller } from '#identity';
+import { IdempotencyInterceptor } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#access';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { ValidationError } from '#kernel';
 import { CreatePrompt } from './commands/create-prompt/create-prompt.command.js';

@@ -1,7 +1,7 @@
 // Generating an image for the Agent's caller: the named image model or the instance's default.
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { AgentCalls, scopeOf } from '../../agent-calls.js';
 import { validateMask } from '../../image-mask.js';
 import type { GenerateImageBody, ImageResultDto } from '../../llm.schemas.js';

@@ -3,7 +3,7 @@ import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { abortOnDisconnect } from '#model-gateway';
 import { ApiRoute, ZodBody } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, type Caller } from '#access';
 import { GenerateImageBody, ImageResultDto } from '../../llm.schemas.js';
 import { GenerateImage, GenerateImageCall } from './generate-image.call.js';
 

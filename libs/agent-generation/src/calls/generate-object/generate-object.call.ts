@@ -2,7 +2,7 @@
 // one repair attempt, a second invalid one is 422 `object_validation_failed`.
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { AgentCalls, toUsage } from '../../agent-calls.js';
 import { compileSchema } from '../../json-schema.js';
 import type { GenerateObjectBody, ObjectResultDto } from '../../llm.schemas.js';

@@ -2,7 +2,7 @@
 // or at most 2 speakers, through the ModelGateway (limits, usage). Offline it is a real WAV (offline-speech).
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { AgentCalls, scopeOf } from '../../agent-calls.js';
 import type { GenerateSpeechBody, SpeechResultDto } from '../../llm.schemas.js';
 

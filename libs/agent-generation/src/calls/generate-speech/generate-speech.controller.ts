@@ -3,7 +3,7 @@ import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, type Caller } from '#access';
 import { abortOnDisconnect } from '#model-gateway';
 import { GenerateSpeechBody, SpeechResultDto } from '../../llm.schemas.js';
 import { GenerateSpeech, GenerateSpeechCall } from './generate-speech.call.js';

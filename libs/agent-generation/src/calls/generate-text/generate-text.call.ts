@@ -2,7 +2,7 @@
 // the one named) with its sampling controls, through the ModelGateway (limits, usage).
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { AgentCalls, toUsage } from '../../agent-calls.js';
 import type { GenerateTextBody, TextResultDto } from '../../llm.schemas.js';
 

@@ -3,7 +3,7 @@ import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { abortOnDisconnect } from '#model-gateway';
 import { ApiRoute, parseOrThrow } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, type Caller } from '#access';
 import { rejectInstructionRoles } from '../../chat-request.js';
 import { generateErrors } from '../../generate-errors.js';
 import { GenerateTextBody, TextResultDto } from '../../llm.schemas.js';

@@ -2,7 +2,7 @@
 // ModelGateway. Offline, offline-transcribe reads back what offline-speech said.
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { ValidationError } from '#kernel';
 import { AgentCalls, scopeOf } from '../../agent-calls.js';
 import {

@@ -2,7 +2,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute, ZodQuery } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, type Caller } from '#access';
 import { UsageRangeQuery } from '#usage';
 import { UsageDto } from '../../llm.schemas.js';
 import { GetAgentUsage } from './get-agent-usage.query.js';

@@ -3,7 +3,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { accessibleAgent, managesAgent } from '#agents';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { agentUserSubject, usageRange, usageReport, type UsageRangeQuery, type UsageReport } from '#usage';
 

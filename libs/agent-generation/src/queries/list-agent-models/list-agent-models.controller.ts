@@ -2,7 +2,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, type Caller } from '#access';
 import { ModelsDto } from '../../llm.schemas.js';
 import { ListAgentModels } from './list-agent-models.query.js';
 

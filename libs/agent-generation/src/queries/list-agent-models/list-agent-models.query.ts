@@ -2,7 +2,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { accessibleAgent } from '#agents';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { ModelRegistry, type ModelInfo } from '#model-providers';
 import { READ_STORE, type ReadStore } from '#read-store';
 

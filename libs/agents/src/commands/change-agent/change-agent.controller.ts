@@ -3,7 +3,7 @@ import { Body, Controller, Param, Put } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#access';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { AGENTS_READ_MODEL } from '../../agents.read-model.js';
 import { AgentDto } from '../../queries/get-agent/agent.dto.js';

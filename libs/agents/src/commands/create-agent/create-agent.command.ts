@@ -3,7 +3,7 @@
 // through CreatePersonalAgent instead.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, newEntityId, type CommandContext, type WriteResult } from '#eventsourcing';
-import { assertAllowed, type Principal } from '#identity';
+import { assertAllowed, type Principal } from '#access';
 import { agentDecider, type AgentCommand } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
 import { AgentRules } from '../../agent-rules.js';

@@ -1,7 +1,7 @@
 // DELETE /agents/{agentId} (spec: Delete an Agent).
 import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
 import { ApiRoute } from '#http';
-import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#access';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { AGENTS_READ_MODEL } from '../../agents.read-model.js';
 import { DeleteAgent } from './delete-agent.command.js';

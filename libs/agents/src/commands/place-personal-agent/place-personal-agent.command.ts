@@ -3,7 +3,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ForbiddenError } from '#kernel';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { agentDecider } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
 

@@ -2,7 +2,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute, AsOfQuery, ZodQuery, type AsOf } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, type Caller } from '#access';
 import { AgentDto } from './agent.dto.js';
 import { GetAgent } from './get-agent.query.js';
 

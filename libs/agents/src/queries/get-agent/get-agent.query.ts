@@ -6,7 +6,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { NotFoundError } from '#kernel';
-import { assertAgentAccess, type Caller } from '#identity';
+import { assertAgentAccess, type Caller } from '#access';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { loadStateAsOf } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';

@@ -3,7 +3,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, listOf, ZodQuery } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, type Caller } from '#access';
 import { AgentDto } from '../get-agent/agent.dto.js';
 import { ListAgents } from './list-agents.query.js';
 import { AgentListQuery } from './list-agents.schema.js';

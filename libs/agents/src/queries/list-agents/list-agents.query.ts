@@ -7,7 +7,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { canAccessAgent, principalOf, type Caller } from '#identity';
+import { canAccessAgent, principalOf, type Caller } from '#access';
 import { findAll, READ_STORE, type Filter, type ReadStore } from '#read-store';
 import { roleSpaceIds } from '#spaces';
 import { AGENTS, type AgentView } from '../../agents.read-model.js';

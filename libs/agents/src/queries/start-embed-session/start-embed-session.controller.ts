@@ -4,7 +4,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { EMBED_SESSION_HEADER, Public } from '#identity';
+import { EMBED_SESSION_HEADER, Public } from '#access';
 import { StartEmbedSession } from './start-embed-session.query.js';
 
 export const StartEmbedSessionBody = z.strictObject({

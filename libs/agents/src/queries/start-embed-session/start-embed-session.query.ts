@@ -7,7 +7,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { ForbiddenError, NotFoundError } from '#kernel';
-import { authorize, EmbedVisitorSessions } from '#identity';
+import { authorize, EmbedVisitorSessions } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { AGENTS, type AgentView } from '../../agents.read-model.js';
 import { originAllowed } from '../../embed-origins.js';

@@ -1,7 +1,7 @@
 // Renaming an App, or enabling it for other Agents or globally (admins); the allowlist process follows.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { assertAppAdmin } from '../../app-access.js';
 import { appDecider } from '../../app.decider.js';
 import { appStreamId, type AppEnablement } from '../../app.events.js';

@@ -3,7 +3,7 @@ import { Body, Controller, Param, Patch } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#access';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { APP_ALLOWLIST_PROCESS } from '../../app-allowlist.process.js';
 import { APPS_READ_MODEL } from '../../apps.read-model.js';

@@ -2,7 +2,7 @@
 // credentials are removed.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { assertAppAdmin } from '../../app-access.js';
 import { appDecider } from '../../app.decider.js';
 import { appStreamId } from '../../app.events.js';

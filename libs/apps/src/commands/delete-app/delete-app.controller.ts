@@ -1,7 +1,7 @@
 // DELETE /apps/{appId} (our design; admins).
 import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
 import { ApiRoute } from '#http';
-import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#access';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { APP_ALLOWLIST_PROCESS } from '../../app-allowlist.process.js';
 import { APPS_READ_MODEL } from '../../apps.read-model.js';

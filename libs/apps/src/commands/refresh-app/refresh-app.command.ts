@@ -4,7 +4,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
 import { NotFoundError } from '#kernel';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { assertAppAdmin } from '../../app-access.js';
 import { AppContainers } from '../../app-containers.js';
 import { appDecider } from '../../app.decider.js';

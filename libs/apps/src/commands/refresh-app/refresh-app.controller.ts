@@ -2,7 +2,8 @@
 import { Controller, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
-import { IdempotencyInterceptor, commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { IdempotencyInterceptor } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#access';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { APPS_READ_MODEL } from '../../apps.read-model.js';
 import { AppDto } from '../../queries/get-app/app.dto.js';

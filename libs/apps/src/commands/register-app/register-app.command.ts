@@ -3,7 +3,7 @@
 // RefreshApp command the route sends next.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, newEntityId, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { assertAppAdmin } from '../../app-access.js';
 import { appDecider } from '../../app.decider.js';
 import { appStreamId, type AppEnablement, type AppSource } from '../../app.events.js';

@@ -1,7 +1,7 @@
 // Rotating an App's bearer token (admins): a new token answered once; the old one stops at once.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { assertAppAdmin } from '../../app-access.js';
 import { appDecider } from '../../app.decider.js';
 import { appStreamId } from '../../app.events.js';

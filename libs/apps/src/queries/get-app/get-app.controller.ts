@@ -2,7 +2,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
-import { CurrentCaller, principalOf, type Caller } from '#identity';
+import { CurrentCaller, principalOf, type Caller } from '#access';
 import { AppDto } from './app.dto.js';
 import { GetApp } from './get-app.query.js';
 

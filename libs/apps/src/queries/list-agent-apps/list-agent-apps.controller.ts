@@ -4,7 +4,7 @@ import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { ApiRoute } from '#http';
-import { CurrentCaller, principalOf, type Caller } from '#identity';
+import { CurrentCaller, principalOf, type Caller } from '#access';
 import { ListAgentApps } from './list-agent-apps.query.js';
 
 const AgentAppsDto = z.object({

@@ -7,7 +7,7 @@
 // Nothing of the App's source, token or errors is answered.
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { authorize, type Principal } from '#identity';
+import { authorize, type Principal } from '#access';
 import { ForbiddenError, NotFoundError, PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { AGENTS, spaceOf, type AgentView } from '#agents';

@@ -1,7 +1,7 @@
 // The Apps, oldest first, a page at a time (admins).
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { assertAppAdmin } from '../../app-access.js';
 import { APPS, type AppView } from '../../apps.read-model.js';

@@ -7,7 +7,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { NotFoundError } from '#kernel';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { assertAllowed, authorize, type Caller, type SpaceRole } from '#identity';
+import { assertAllowed, authorize, type Caller, type SpaceRole } from '#access';
 import { AuditTrail, type AuditPage } from '../../audit-trail.js';
 import type { AuditEntry, AuditGraph } from '../../audit-fold.js';
 import { AuditEntriesReader } from '../../audit-entries.reader.js';

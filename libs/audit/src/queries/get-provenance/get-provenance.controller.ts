@@ -3,7 +3,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodQuery } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, type Caller } from '#access';
 import { GetProvenance } from './get-provenance.query.js';
 import { ProvenanceDto, ProvenanceQuery } from './get-provenance.schema.js';
 

@@ -10,7 +10,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ConflictError, ValidationError } from '#kernel';
-import { authorize, type AgentOwnership, type Caller } from '#identity';
+import { authorize, type AgentOwnership, type Caller } from '#access';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
 import { loadStateAsOf } from '#eventsourcing';

@@ -4,7 +4,7 @@
 // timeout or a fact of the log, nothing to authorize.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { PlatformPrincipal } from '#identity';
+import type { PlatformPrincipal } from '#access';
 import { CodeRuns } from '../../code-runs.js';
 import { SandboxRepository } from '../../sandbox.repository.js';
 

@@ -3,7 +3,7 @@
 // Nothing left to erase is a no-op, so a replay changes nothing. The cause is a fact of the log: nothing to authorize.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { PlatformPrincipal } from '#identity';
+import type { PlatformPrincipal } from '#access';
 import { SandboxRepository } from '../../sandbox.repository.js';
 
 export class EraseCodeRuns extends Command<WriteResult> {

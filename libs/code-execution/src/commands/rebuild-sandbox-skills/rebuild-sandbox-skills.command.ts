@@ -5,7 +5,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AGENTS, type AgentView } from '#agents';
 import { ReadYourWritesBus, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { PlatformPrincipal } from '#identity';
+import type { PlatformPrincipal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { SKILL_VERSIONS_READ_MODEL, SKILLS_READ_MODEL } from '#skills';
 import { CodeRuns } from '../../code-runs.js';

@@ -4,7 +4,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { ApiRoute, ZodQuery } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, type Caller } from '#access';
 import { DownloadSandboxFile } from './download-sandbox-file.query.js';
 
 const FileQuery = z.object({

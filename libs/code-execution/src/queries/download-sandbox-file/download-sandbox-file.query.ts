@@ -5,7 +5,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
 import { ConversationDirectory } from '#conversations';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { ContentCipher } from '#key-store';
 import { NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';

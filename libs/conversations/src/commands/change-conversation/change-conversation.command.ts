@@ -2,7 +2,7 @@
 // it has no stored state to archive and cannot become stored; its writer refuses the rest).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { ConversationDirectory } from '../../conversation-directory.js';
 import type { ConversationChange } from '../../owned-conversation.js';
 

@@ -4,7 +4,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { ApiRoute, ZodBody } from '#http';
-import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#access';
 import { ChangeConversationBody, ConversationDto } from '../../conversation.schemas.js';
 import { CONVERSATIONS_READ_MODEL, MESSAGES_READ_MODEL } from '../../conversations.read-model.js';
 import { GetConversation } from '../../queries/get-conversation/get-conversation.query.js';

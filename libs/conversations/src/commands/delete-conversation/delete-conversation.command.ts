@@ -3,7 +3,7 @@
 // incognito one is forgotten. Also sent by the process that cascades an Agent's deletion (DeleteAgentConversation).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { PlatformPrincipal, Principal } from '#identity';
+import type { PlatformPrincipal, Principal } from '#access';
 import { ConversationDirectory } from '../../conversation-directory.js';
 import { ConversationRepository } from '../../conversation.repository.js';
 

@@ -2,7 +2,7 @@
 import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { ApiRoute } from '#http';
-import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#access';
 import { ConversationDirectory } from '../../conversation-directory.js';
 import { DeleteConversation } from './delete-conversation.command.js';
 

@@ -3,7 +3,7 @@
 // summary read it is discarded with it (the next turn compacts anew).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { ConversationDirectory } from '../../conversation-directory.js';
 
 export class DeleteMessage extends Command<WriteResult> {

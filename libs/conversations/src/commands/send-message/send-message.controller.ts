@@ -8,7 +8,7 @@ import { Body, Controller, Headers, Inject, Param, Post, Res } from '@nestjs/com
 import type { FastifyReply } from 'fastify';
 import { abortOnDisconnect, SseWriter } from '#model-gateway';
 import { ApiRoute, toErrorResponse } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, type Caller } from '#access';
 import { PLATFORM_CONFIG, ValidationError, type PlatformConfig } from '#kernel';
 import { LOGGER } from '#infrastructure';
 import type { Logger } from 'pino';

@@ -1,7 +1,7 @@
 // Stopping a conversation's running turn (the web app's Stop): only its owner may, and the model call is aborted
 // (its usage stops there); the turn is recorded incomplete by the turn itself. No event of its own.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { ConversationDirectory } from '../../conversation-directory.js';
 import { RunningTurns } from '../../runtime/running-turns.js';
 

@@ -3,7 +3,8 @@ import { Controller, HttpCode, Param, Post, UseInterceptors } from '@nestjs/comm
 import { CommandBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { ApiRoute } from '#http';
-import { IdempotencyInterceptor, CurrentCaller, principalOf, type Caller } from '#identity';
+import { IdempotencyInterceptor } from '#identity';
+import { CurrentCaller, principalOf, type Caller } from '#access';
 import { StopTurn } from './stop-turn.command.js';
 
 @UseInterceptors(IdempotencyInterceptor)

@@ -5,7 +5,7 @@
 // person with one Agent are considered.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { z } from 'zod';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { ValidationError } from '#kernel';
 import { ConversationDirectory } from '../../conversation-directory.js';
 import { ConversationReader } from '../../conversation.reader.js';

@@ -2,7 +2,7 @@
 // its own: PATCH …/conversation/{conversationId} answers with it once its change is applied.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { ConversationDirectory, toConversationDto } from '../../conversation-directory.js';
 import type { ConversationDto } from '../../conversation.schemas.js';
 

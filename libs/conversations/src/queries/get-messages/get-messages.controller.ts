@@ -3,7 +3,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodQuery } from '#http';
-import { CurrentCaller, principalOf, type Caller } from '#identity';
+import { CurrentCaller, principalOf, type Caller } from '#access';
 import { MessagesDto, MessagesQuery } from '../../conversation.schemas.js';
 import { GetMessages } from './get-messages.query.js';
 

@@ -2,7 +2,7 @@
 // where the model's compacted view starts. The raw history is always listed whole: only the model's view is compacted.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { ConversationDirectory } from '../../conversation-directory.js';
 import type { ListedMessage } from '../../conversation-records.js';
 import type { MessagesDto, MessagesQuery } from '../../conversation.schemas.js';

@@ -2,7 +2,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
-import { CurrentCaller, principalOf, type Caller } from '#identity';
+import { CurrentCaller, principalOf, type Caller } from '#access';
 import { ProvenanceDto } from '../../conversation.schemas.js';
 import { GetProvenance } from './get-provenance.query.js';
 

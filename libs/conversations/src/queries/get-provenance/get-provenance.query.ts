@@ -2,7 +2,7 @@
 // version, content hash, section, score), every tool call (its arguments opened with the message's key).
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { ConversationDirectory } from '../../conversation-directory.js';
 import { MessageNotFoundError } from '../../conversation.decider.js';
 import type { ProvenanceDto } from '../../conversation.schemas.js';

@@ -3,7 +3,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, listOf, ZodQuery } from '#http';
-import { CurrentCaller, principalOf, type Caller } from '#identity';
+import { CurrentCaller, principalOf, type Caller } from '#access';
 import { ConversationDto, ConversationListQuery } from '../../conversation.schemas.js';
 import { ListConversations } from './list-conversations.query.js';
 

@@ -1,7 +1,7 @@
 // The caller's stored conversations with an Agent (incognito ones are never listed), oldest first, without bodies.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { ConversationDirectory, toConversationDto } from '../../conversation-directory.js';
 import type { ConversationDto, ConversationListQuery } from '../../conversation.schemas.js';
 

@@ -4,7 +4,7 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ReadYourWritesBus } from '#eventsourcing';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import type { Visibility } from '../../conversation-records.js';
 import { ConversationNotFoundError } from '../../conversation.decider.js';
 import type { ConversationRecord } from '../../conversation-records.js';

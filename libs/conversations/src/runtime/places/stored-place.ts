@@ -3,7 +3,7 @@
 // the command bus; its reads for the routes are StoredReads (its writer there is the ConversationRepository).
 import { CommandBus } from '@nestjs/cqrs';
 import { ReadYourWritesBus, type CommandContext } from '#eventsourcing';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { CompactConversation } from '../../commands/compact-conversation/compact-conversation.command.js';
 import { RecordAnswer } from '../../commands/record-answer/record-answer.command.js';
 import { StartTurn } from '../../commands/start-turn/start-turn.command.js';

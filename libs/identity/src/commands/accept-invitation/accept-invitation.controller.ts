@@ -7,7 +7,7 @@ import { setSessionCookie } from '../../sessions/session-cookie.js';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { Public, publicContext, sourceOf } from '../../http/caller.js';
+import { Public, publicContext, sourceOf } from '#access';
 import { INVITATIONS_READ_MODEL } from '../../invitations.read-model.js';
 import { UserDto } from '../../queries/list-users/user.dto.js';
 import { GetUserById } from '../../queries/get-current-user/get-current-user.query.js';

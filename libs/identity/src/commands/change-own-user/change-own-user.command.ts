@@ -4,8 +4,8 @@ import { ForbiddenError } from '#kernel';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { assertAllowed } from '../../access-policy.js';
-import { userIdOf, type Principal } from '../../authorization/principal.js';
+import { assertAllowed } from '#access';
+import { userIdOf, type Principal } from '#access';
 import { userDecider, userStreamId, type UserLanguage, type ChangeSource } from '../../user.events.js';
 
 export class ChangeOwnUser extends Command<WriteResult> {

@@ -4,8 +4,8 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { READ_STORE, type ReadStore } from '#read-store';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { assertAdmin } from '../../access-policy.js';
-import { userIdOf, type Principal } from '../../authorization/principal.js';
+import { assertAdmin } from '#access';
+import { userIdOf, type Principal } from '#access';
 import { userDecider, userStreamId, type UserRole, type ChangeSource } from '../../user.events.js';
 import { otherActiveAdmins } from './admins.js';
 

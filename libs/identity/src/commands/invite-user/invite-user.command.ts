@@ -6,8 +6,8 @@ import { ConflictError, PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { newEntityId, type CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { assertAdmin } from '../../access-policy.js';
-import { userIdOf, type Principal } from '../../authorization/principal.js';
+import { assertAdmin } from '#access';
+import { userIdOf, type Principal } from '#access';
 import {
   hashToken,
   invitationDecider,

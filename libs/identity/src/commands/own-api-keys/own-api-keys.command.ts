@@ -8,13 +8,13 @@ import { ForbiddenError, NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { newEntityId, type CommandContext } from '#eventsourcing';
 import type { WriteResult } from '#eventsourcing';
-import { assertAllowed } from '../../access-policy.js';
-import { AgentDirectory } from '../../agent-directory.js';
+import { assertAllowed } from '#access';
+import { AgentDirectory } from '#access';
 import { assertWithinOwnLimit } from '../../api-key.limits.js';
-import type { AgentAccess, UsageLimit } from '../../api-key.events.js';
+import { AgentAccess, UsageLimit } from '#access';
 import { API_KEYS, type ApiKeyView } from '../../api-keys.read-model.js';
-import { authorize } from '../../authorization/policy.js';
-import { userIdOf, type PlatformPrincipal, type Principal } from '../../authorization/principal.js';
+import { authorize } from '#access';
+import { userIdOf, type PlatformPrincipal, type Principal } from '#access';
 import { IssueApiKey } from '../issue-api-key/issue-api-key.command.js';
 import { RevokeApiKey } from '../revoke-api-key/revoke-api-key.command.js';
 

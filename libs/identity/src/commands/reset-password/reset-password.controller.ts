@@ -2,7 +2,7 @@
 import { Body, Controller, HttpCode, Param, Post, Req, UseInterceptors } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { principalOf } from '../../authorization/principal.js';
+import { principalOf } from '#access';
 import { ApiRoute, ZodBody } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
 import {
@@ -13,7 +13,7 @@ import {
   publicContext,
   sourceOf,
   type Caller,
-} from '../../http/caller.js';
+} from '#access';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../password.js';
 import { USERS_READ_MODEL } from '../../users.read-model.js';
 import { IssuePasswordReset, ResetPassword } from './reset-password.command.js';

@@ -2,10 +2,10 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { assertAdmin } from '../../access-policy.js';
+import { assertAdmin } from '#access';
 import { apiKeyDecider } from '../../api-key.decider.js';
 import { apiKeyStreamId } from '../../api-key.events.js';
-import type { Principal } from '../../authorization/principal.js';
+import type { Principal } from '#access';
 
 export class RevokeApiKey extends Command<WriteResult> {
   constructor(

@@ -2,9 +2,9 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { assertAdmin } from '../../access-policy.js';
+import { assertAdmin } from '#access';
 import type { ChangeSource } from '../../user.events.js';
-import type { Principal } from '../../authorization/principal.js';
+import type { Principal } from '#access';
 import { invitationDecider, invitationStreamId } from '../../invitation.events.js';
 
 export class RevokeInvitation extends Command<WriteResult> {

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { ApiRoute, ZodQuery } from '#http';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { Public, publicContext, sourceOf } from '../../http/caller.js';
+import { Public, publicContext, sourceOf } from '#access';
 import { OIDC_COOKIE, OidcSignIn, OidcSignInError } from '../../oidc/oidc-sign-in.js';
 import { sessionIdOf } from '../../session.events.js';
 import { sessionSecretOf, setSessionCookie } from '../../sessions/session-cookie.js';

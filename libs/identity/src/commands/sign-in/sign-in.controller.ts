@@ -7,7 +7,7 @@ import { ApiRoute, ZodBody } from '#http';
 import { Inject } from '@nestjs/common';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { Public, publicContext, sourceOf } from '../../http/caller.js';
+import { Public, publicContext, sourceOf } from '#access';
 import { GetUserById } from '../../queries/get-current-user/get-current-user.query.js';
 import { UserDto } from '../../queries/list-users/user.dto.js';
 import { sessionIdOf } from '../../session.events.js';

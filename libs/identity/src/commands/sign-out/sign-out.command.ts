@@ -2,8 +2,8 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { assertAllowed } from '../../access-policy.js';
-import { userIdOf, type Principal } from '../../authorization/principal.js';
+import { assertAllowed } from '#access';
+import { userIdOf, type Principal } from '#access';
 import { sessionDecider, sessionStreamId } from '../../session.events.js';
 import { userDecider, userStreamId, type ChangeSource } from '../../user.events.js';
 import { ForbiddenError } from '#kernel';

@@ -2,7 +2,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
-import { CurrentCaller, type Caller } from '../../http/caller.js';
+import { CurrentCaller, type Caller } from '#access';
 import { ApiKeyDto } from './api-key.dto.js';
 import { GetApiKey } from './get-api-key.query.js';
 

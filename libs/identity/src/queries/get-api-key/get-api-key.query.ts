@@ -3,9 +3,9 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { assertAdmin } from '../../access-policy.js';
+import { assertAdmin } from '#access';
 import { API_KEYS, type ApiKeyView } from '../../api-keys.read-model.js';
-import type { Caller } from '../../http/caller.js';
+import type { Caller } from '#access';
 import { toApiKeyDto } from './api-key.dto.js';
 
 export class GetApiKey extends Query<ReturnType<typeof toApiKeyDto>> {

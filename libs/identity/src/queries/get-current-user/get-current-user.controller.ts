@@ -2,7 +2,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
-import { CurrentCaller, type Caller } from '../../http/caller.js';
+import { CurrentCaller, type Caller } from '#access';
 import { UserDto } from '../list-users/user.dto.js';
 import { GetCurrentUser } from './get-current-user.query.js';
 

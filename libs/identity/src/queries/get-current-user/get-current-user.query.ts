@@ -3,8 +3,8 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
-import type { Caller } from '../../http/caller.js';
-import { assertAllowed } from '../../access-policy.js';
+import type { Caller } from '#access';
+import { assertAllowed } from '#access';
 import { USERS, type UserView } from '../../users.read-model.js';
 
 export class GetCurrentUser extends Query<UserView> {

@@ -3,7 +3,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, listOf, ListQuery, ZodQuery } from '#http';
-import { CurrentCaller, type Caller } from '../../http/caller.js';
+import { CurrentCaller, type Caller } from '#access';
 import { ApiKeyDto } from '../get-api-key/api-key.dto.js';
 import { ListApiKeys } from './list-api-keys.query.js';
 

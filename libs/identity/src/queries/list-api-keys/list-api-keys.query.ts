@@ -4,9 +4,9 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { ListQuery } from '#http';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { assertAdmin } from '../../access-policy.js';
+import { assertAdmin } from '#access';
 import { API_KEYS, type ApiKeyView } from '../../api-keys.read-model.js';
-import type { Caller } from '../../http/caller.js';
+import type { Caller } from '#access';
 import { toApiKeyDto } from '../get-api-key/api-key.dto.js';
 
 export class ListApiKeys extends Query<{

@@ -2,7 +2,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
-import { CurrentCaller, Public, type Caller } from '../../http/caller.js';
+import { CurrentCaller, Public, type Caller } from '#access';
 import {
   AuthProvidersDto,
   IdentitiesDto,

@@ -5,8 +5,8 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { assertAllowed } from '../../access-policy.js';
-import type { Caller } from '../../http/caller.js';
+import { assertAllowed } from '#access';
+import type { Caller } from '#access';
 import { OidcSignIn } from '../../oidc/oidc-sign-in.js';
 import { IDENTITIES, type IdentityView } from '../../users.read-model.js';
 

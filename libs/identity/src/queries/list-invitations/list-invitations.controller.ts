@@ -3,7 +3,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, listOf, ListQuery, ZodQuery } from '#http';
-import { CurrentCaller, type Caller } from '../../http/caller.js';
+import { CurrentCaller, type Caller } from '#access';
 import { InvitationDto } from './invitation.dto.js';
 import { ListInvitations } from './list-invitations.query.js';
 

@@ -5,8 +5,8 @@ import type { z } from 'zod';
 import { NotFoundError } from '#kernel';
 import type { ListQuery } from '#http';
 import { READ_STORE, type Page, type ReadStore } from '#read-store';
-import { assertAdmin } from '../../access-policy.js';
-import type { Caller } from '../../http/caller.js';
+import { assertAdmin } from '#access';
+import type { Caller } from '#access';
 import { INVITATIONS, type InvitationView } from '../../invitations.read-model.js';
 
 export class ListInvitations extends Query<Page<InvitationView>> {

@@ -2,8 +2,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { z } from 'zod';
 import { ApiRoute } from '#http';
-import { assertAdmin } from '../../access-policy.js';
-import { CurrentCaller, type Caller } from '../../http/caller.js';
+import { assertAdmin } from '#access';
+import { CurrentCaller, type Caller } from '#access';
 import { EmbeddedOutbox, Mailer } from '../../mail/mail.port.js';
 
 const MailDto = z.object({

@@ -3,9 +3,9 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { assertAllowed } from '../../access-policy.js';
+import { assertAllowed } from '#access';
 import { API_KEYS, type ApiKeyView } from '../../api-keys.read-model.js';
-import type { Caller } from '../../http/caller.js';
+import type { Caller } from '#access';
 import { toApiKeyDto } from '../get-api-key/api-key.dto.js';
 
 type ApiKeyAnswer = ReturnType<typeof toApiKeyDto>;

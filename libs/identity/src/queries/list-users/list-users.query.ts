@@ -4,8 +4,8 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { ListQuery } from '#http';
 import { READ_STORE, type Page, type ReadStore } from '#read-store';
-import { assertAdmin } from '../../access-policy.js';
-import type { Caller } from '../../http/caller.js';
+import { assertAdmin } from '#access';
+import type { Caller } from '#access';
 import { USERS, type UserView } from '../../users.read-model.js';
 
 export class ListUsers extends Query<Page<UserView>> {

@@ -2,7 +2,7 @@
 // log; processing (Pending → Processing → Ready/Failed) is the ingestion pipeline's work.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { newEntityId, type CommandContext } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { DocumentBytes } from '../../document-bytes.js';
 import { documentDecider } from '../../document.decider.js';

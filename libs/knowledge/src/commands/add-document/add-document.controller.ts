@@ -4,7 +4,8 @@
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute, parseOrThrow } from '#http';
-import { commandContext, principalOf, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { IdempotencyInterceptor } from '#identity';
+import { commandContext, principalOf, CurrentCaller, type Caller } from '#access';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { DOCUMENTS_READ_MODEL } from '../../knowledge.read-model.js';
 import { GetDocument } from '../../queries/get-document/get-document.query.js';

@@ -1,7 +1,7 @@
 // Attaching one of the Agent's tags to a document.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { DocumentActionHandler, type DocumentActionCommand } from '../document-action.command.js';
 
 export class AttachDocumentTag extends Command<WriteResult> implements DocumentActionCommand {

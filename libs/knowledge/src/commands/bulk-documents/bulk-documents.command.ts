@@ -3,7 +3,7 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { CommandContext } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { PlatformError } from '#kernel';
 import type { WriteResult } from '#eventsourcing';
 import { KnowledgeAccess } from '../../knowledge-access.js';

@@ -1,7 +1,7 @@
 // Cancelling the build under way of an Agent's section-summary index; the tree built before keeps serving.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { KnowledgeAccess } from '../../knowledge-access.js';
 import { summaryIndexDecider } from '../../summary/summary-index.decider.js';

@@ -2,7 +2,8 @@
 import { Controller, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
-import { commandContext, principalOf, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { IdempotencyInterceptor } from '#identity';
+import { commandContext, principalOf, CurrentCaller, type Caller } from '#access';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { SummaryIndexStatusDto } from '../../knowledge.schemas.js';
 import { GetSummaryIndex } from '../../queries/get-summary-index/get-summary-index.query.js';

@@ -3,7 +3,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { CommandContext } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { AggregateRepository } from '#eventsourcing';
 import { declaredTextType, DocumentBytes } from '../../document-bytes.js';
 import { documentDecider } from '../../document.decider.js';

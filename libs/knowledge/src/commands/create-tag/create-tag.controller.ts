@@ -1,7 +1,8 @@
 // POST /knowledge/{agentId}/tags (spec).
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { ApiRoute, ZodBody } from '#http';
-import { commandContext, principalOf, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { IdempotencyInterceptor } from '#identity';
+import { commandContext, principalOf, CurrentCaller, type Caller } from '#access';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { TAGS_READ_MODEL } from '../../knowledge.read-model.js';
 import { QueryBus } from '@nestjs/cqrs';

@@ -1,7 +1,8 @@
 // DELETE /knowledge/{agentId}/documents/{documentId} (spec).
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { ApiRoute } from '#http';
-import { commandContext, principalOf, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { IdempotencyInterceptor } from '#identity';
+import { commandContext, principalOf, CurrentCaller, type Caller } from '#access';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { DOCUMENTS_READ_MODEL } from '../../knowledge.read-model.js';
 import { Delete, HttpCode, Param } from '@nestjs/common';

@@ -3,7 +3,7 @@
 // tag-deletion process.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { KnowledgeAccess } from '../../knowledge-access.js';
 import { tagDecider } from '../../tag.decider.js';

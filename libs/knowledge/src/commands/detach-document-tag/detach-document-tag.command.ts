@@ -2,7 +2,7 @@
 // (the tag-deletion process; a document gone or without the tag meanwhile is then no error: the decider's).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { DocumentActionHandler, type DocumentActionCommand } from '../document-action.command.js';
 
 export class DetachDocumentTag extends Command<WriteResult> implements DocumentActionCommand {

@@ -2,7 +2,8 @@
 // version built beside the live one, then switched to, searches working throughout); GET shows its progress.
 import { Controller, HttpCode, Post, UseInterceptors } from '@nestjs/common';
 import { ApiRoute } from '#http';
-import { IdempotencyInterceptor, assertAdmin, CurrentCaller, type Caller } from '#identity';
+import { IdempotencyInterceptor } from '#identity';
+import { assertAdmin, CurrentCaller, type Caller } from '#access';
 import { Reindexer } from '../../pipeline/reindex.js';
 
 @UseInterceptors(IdempotencyInterceptor)

@@ -1,7 +1,7 @@
 // Processing a document again (forced: even when its content is unchanged).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { DocumentActionHandler, type DocumentActionCommand } from '../document-action.command.js';
 
 export class ReprocessDocument extends Command<WriteResult> implements DocumentActionCommand {

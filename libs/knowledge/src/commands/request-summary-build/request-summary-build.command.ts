@@ -4,7 +4,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { ModelGateway } from '#model-gateway';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { ConflictError, newId } from '#kernel';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { KnowledgeAccess } from '../../knowledge-access.js';

@@ -3,7 +3,8 @@ import { Body, Controller, HttpCode, Param, Post, UseInterceptors } from '@nestj
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { commandContext, principalOf, CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { IdempotencyInterceptor } from '#identity';
+import { commandContext, principalOf, CurrentCaller, type Caller } from '#access';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { SummaryBuildBody, SummaryIndexStatusDto } from '../../knowledge.schemas.js';
 import { GetSummaryIndex } from '../../queries/get-summary-index/get-summary-index.query.js';

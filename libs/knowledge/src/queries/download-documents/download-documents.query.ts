@@ -2,7 +2,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { DocumentsZip } from '../../documents-zip.js';
 import { KnowledgeAccess } from '../../knowledge-access.js';
 

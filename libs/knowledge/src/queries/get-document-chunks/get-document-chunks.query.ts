@@ -1,6 +1,6 @@
 // The chunks of a document's last Ready version: what search indexes and cites (text, section path, offsets).
 import { QueryHandler, Query, type IQueryHandler } from '@nestjs/cqrs';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { ConflictError } from '#kernel';
 import type { DocumentChunk } from '../../pipeline/document-pipeline.js';
 import { ReadyVersionReader } from '../get-document-text/get-document-text.query.js';

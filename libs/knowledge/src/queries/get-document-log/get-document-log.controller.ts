@@ -2,7 +2,8 @@
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
-import { CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { IdempotencyInterceptor } from '#identity';
+import { CurrentCaller, type Caller } from '#access';
 import { Get, Param } from '@nestjs/common';
 import { GetDocumentLog } from './get-document-log.query.js';
 

@@ -3,7 +3,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, type EventStore } from '#event-store';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import type { Actor } from '#kernel';
 import { documentStreamId } from '../../document.events.js';
 import { tagStreamId } from '../../tag.events.js';

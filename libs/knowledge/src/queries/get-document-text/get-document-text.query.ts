@@ -2,7 +2,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { ConflictError } from '#kernel';
 import { AggregateRepository } from '#eventsourcing';
 import { documentDecider } from '../../document.decider.js';

@@ -2,7 +2,8 @@
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute, AsOfQuery, ZodQuery, type AsOf } from '#http';
-import { CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { IdempotencyInterceptor } from '#identity';
+import { CurrentCaller, type Caller } from '#access';
 import { Get, Param, Query } from '@nestjs/common';
 import { DocumentDto } from '../../knowledge.schemas.js';
 import { GetDocument } from './get-document.query.js';

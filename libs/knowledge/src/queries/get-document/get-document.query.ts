@@ -1,6 +1,6 @@
 // One document the Agent reaches, with the Agent's own tags (never another Agent's on a shared document).
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { KnowledgeAccess } from '../../knowledge-access.js';
 import { toDocumentDto, type DocumentDtoOf } from '../../knowledge.dto.js';
 

@@ -2,7 +2,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, type Caller } from '#access';
 import { GetKnowledgeIndex } from './get-knowledge-index.query.js';
 
 @Controller('api/v1/core/knowledge-index')

@@ -1,6 +1,6 @@
 // An Agent's section-summary index: the serving tree and the latest build's progress.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { KnowledgeAccess } from '../../knowledge-access.js';
 import { toSummaryIndexStatus } from '../../summary/summary-index.dto.js';
 import { SummarySearch } from '../../summary/summary-search.js';

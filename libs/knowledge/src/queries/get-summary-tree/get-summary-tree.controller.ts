@@ -2,7 +2,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, type Caller } from '#access';
 import { SummaryTreeDto } from '../../knowledge.schemas.js';
 import { GetSummaryTree } from './get-summary-tree.query.js';
 

@@ -1,6 +1,6 @@
 // The serving summary tree of an Agent: every summary, its level, children and documents (without embeddings).
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { ConflictError } from '#kernel';
 import { KnowledgeAccess } from '../../knowledge-access.js';
 import { SummarySearch } from '../../summary/summary-search.js';

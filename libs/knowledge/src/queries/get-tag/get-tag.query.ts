@@ -1,6 +1,6 @@
 // One of an Agent's tags (what a tag write answers).
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { KnowledgeAccess } from '../../knowledge-access.js';
 import { toTagDto } from '../../knowledge.dto.js';
 

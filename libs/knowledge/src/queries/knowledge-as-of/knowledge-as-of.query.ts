@@ -6,7 +6,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { agentAsOf } from '#agents';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { NotFoundError } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { KnowledgeAccess } from '../../knowledge-access.js';

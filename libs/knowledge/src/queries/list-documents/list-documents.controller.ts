@@ -2,7 +2,8 @@
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute, listOf, ZodQuery } from '#http';
-import { CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { IdempotencyInterceptor } from '#identity';
+import { CurrentCaller, type Caller } from '#access';
 import { Get, Param, Query } from '@nestjs/common';
 import type { z } from 'zod';
 import { DocumentDto, DocumentListQuery } from '../../knowledge.schemas.js';

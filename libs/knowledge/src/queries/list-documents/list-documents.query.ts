@@ -3,7 +3,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { READ_STORE, type Filter, type ReadStore } from '#read-store';
 import { KnowledgeAccess } from '../../knowledge-access.js';
 import { toDocumentDto, type DocumentDtoOf } from '../../knowledge.dto.js';

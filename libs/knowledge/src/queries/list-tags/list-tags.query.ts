@@ -1,7 +1,7 @@
 // An Agent's tags, oldest first.
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { KnowledgeAccess } from '../../knowledge-access.js';
 import { toTagDto } from '../../knowledge.dto.js';

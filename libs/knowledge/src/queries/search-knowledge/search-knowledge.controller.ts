@@ -2,7 +2,8 @@
 import { Controller, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute, ZodBody } from '#http';
-import { CurrentCaller, IdempotencyInterceptor, type Caller } from '#identity';
+import { IdempotencyInterceptor } from '#identity';
+import { CurrentCaller, type Caller } from '#access';
 import { Body, HttpCode, Param, Post } from '@nestjs/common';
 import type { z } from 'zod';
 import { SearchBody, SearchResultDto } from '../../knowledge.schemas.js';

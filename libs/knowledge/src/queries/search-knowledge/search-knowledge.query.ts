@@ -5,7 +5,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { callerScope, ModelGateway } from '#model-gateway';
-import type { Caller } from '#identity';
+import type { Caller } from '#access';
 import { ConflictError } from '#kernel';
 import { SEARCH_INDEX, type SearchIndex } from '#search';
 import { LIVE_INDEX_ALIAS } from '../../pipeline/index-aliases.js';

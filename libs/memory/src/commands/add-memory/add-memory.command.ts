@@ -4,7 +4,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { PlatformError, ValidationError } from '#kernel';
 import type { CallScope } from '#model-gateway';
 import { MemoryAccess } from '../../memory-access.js';

@@ -6,7 +6,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { KEY_STORE, type KeyStore } from '#key-store';
 import { newId, ValidationError } from '#kernel';
 import type { CallScope } from '#model-gateway';

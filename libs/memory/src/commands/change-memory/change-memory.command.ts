@@ -2,7 +2,7 @@
 // text. An edit is screened like every new text.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import type { CallScope } from '#model-gateway';
 import { MemoryAccess } from '../../memory-access.js';
 import { MemoryScreening } from '../../memory-screening.js';

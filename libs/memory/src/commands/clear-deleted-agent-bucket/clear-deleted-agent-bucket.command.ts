@@ -3,7 +3,7 @@
 // live memory (no event) still loses them. The cause is a fact of the log: nothing to authorize.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { PlatformPrincipal } from '#identity';
+import type { PlatformPrincipal } from '#access';
 import { MemoryRepository } from '../../memory.repository.js';
 
 export class ClearDeletedAgentBucket extends Command<WriteResult> {

@@ -3,7 +3,7 @@ import { Controller, Delete, HttpCode, Param, Query } from '@nestjs/common';
 import type { z } from 'zod';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { ApiRoute, ZodQuery } from '#http';
-import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#access';
 import { MEMORY_READ_MODELS } from '../../memory.read-model.js';
 import { ClearMemoriesQuery } from '../../memory.schemas.js';
 import { ClearMemories } from './clear-memories.command.js';

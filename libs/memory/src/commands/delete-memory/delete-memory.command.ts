@@ -1,7 +1,7 @@
 // Deleting one memory: its key is destroyed, so every version of its text is gone from the log and the read models.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { MemoryAccess } from '../../memory-access.js';
 import { MemoryRepository } from '../../memory.repository.js';
 

@@ -3,7 +3,7 @@ import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { ApiRoute } from '#http';
-import { CurrentCaller, principalOf, type Caller } from '#identity';
+import { CurrentCaller, principalOf, type Caller } from '#access';
 import { MemoryAnswersDto, MemoryVersionDto } from '../../memory.schemas.js';
 import { GetMemoryHistory } from './get-memory-history.query.js';
 

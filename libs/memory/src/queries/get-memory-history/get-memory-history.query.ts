@@ -3,7 +3,7 @@
 // and it can be rolled back or removed.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { MemoryAccess } from '../../memory-access.js';
 import { SHARED_OWNER } from '../../memory.events.js';
 import { MemoryReader } from '../../memory.reader.js';

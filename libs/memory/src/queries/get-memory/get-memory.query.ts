@@ -2,7 +2,7 @@
 // route). The principal must see it, as for every memory read.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { MemoryAccess } from '../../memory-access.js';
 import { toMemoryDto } from '../../memory-dto.js';
 import { MemoryNotFoundError } from '../../memory.decider.js';

@@ -2,7 +2,7 @@
 // its own: the list is the read route). Answered, its text is gone (its key destroyed): `text` is null.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { MemoryAccess } from '../../memory-access.js';
 import { ProposalNotFoundError } from '../../memory-proposal.decider.js';
 import { MemoryReader } from '../../memory.reader.js';

@@ -5,7 +5,7 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { Inject } from '@nestjs/common';
 import { z } from 'zod';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { ContentCipher } from '#key-store';
 import { MemoryAccess } from '../../memory-access.js';

@@ -3,7 +3,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, listOf, ZodQuery } from '#http';
-import { CurrentCaller, principalOf, type Caller } from '#identity';
+import { CurrentCaller, principalOf, type Caller } from '#access';
 import { MemoryDto, MemoryListQuery } from '../../memory.schemas.js';
 import { ListMemories } from './list-memories.query.js';
 import { ListMemoriesAsOf } from './list-memories-as-of.query.js';

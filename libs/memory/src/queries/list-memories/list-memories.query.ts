@@ -1,7 +1,7 @@
 // My personal memories of an Agent and its shared ones (spec: "Memory" management), opened, oldest first.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { MemoryAccess } from '../../memory-access.js';
 import { toMemoryDto } from '../../memory-dto.js';
 import { SHARED_OWNER } from '../../memory.events.js';

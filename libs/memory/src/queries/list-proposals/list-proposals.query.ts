@@ -1,7 +1,7 @@
 // The shared-memory proposals waiting for the caller (or all of theirs), with their texts opened.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { MemoryAccess } from '../../memory-access.js';
 import type { MemoryProposalView } from '../../memory.read-model.js';
 import type { ProposalDto, ProposalListQuery } from '../../memory.schemas.js';

@@ -3,7 +3,7 @@
 // version back to an earlier published one (a rollback). A name change is checked against the place when it goes live.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { newId } from '#kernel';
 import type { SkillBundle } from '../../bundle/skill-zip.js';
 import { placementOf, SkillAccess } from '../../skill-access.js';

@@ -3,7 +3,7 @@
 // instructions and reference files go to the blob store, never into an event.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { newId } from '#kernel';
 import type { SkillBundle } from '../../bundle/skill-zip.js';
 import { SkillAccess, userOf } from '../../skill-access.js';

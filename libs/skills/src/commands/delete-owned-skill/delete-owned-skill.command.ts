@@ -3,7 +3,7 @@
 // as for a requested deletion. The cause is a fact of the log: nothing to authorize.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { PlatformPrincipal } from '#identity';
+import type { PlatformPrincipal } from '#access';
 import { SkillRepository } from '../../skill.repository.js';
 
 export class DeleteOwnedSkill extends Command<WriteResult> {

@@ -3,7 +3,7 @@
 // uninstalling it: its availability there ends, the marketplace entry stays.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { placementOf, SkillAccess } from '../../skill-access.js';
 import { SkillRepository } from '../../skill.repository.js';
 

@@ -2,7 +2,7 @@
 import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
 import { ApiRoute } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#access';
 import { SKILL_READ_MODELS } from '../../skills.read-model.js';
 import { DeleteSkill } from './delete-skill.command.js';
 

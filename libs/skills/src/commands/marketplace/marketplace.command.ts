@@ -3,7 +3,7 @@
 // (source MARKETPLACE, provider and sourceId naming the origin) sharing the listed version's blobs.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import { authorize, type Principal } from '#identity';
+import { authorize, type Principal } from '#access';
 import { ForbiddenError, newId } from '#kernel';
 import { SkillAccess, userOf } from '../../skill-access.js';
 import { marketplaceListing, skillDecider } from '../../skill.decider.js';

@@ -3,7 +3,7 @@
 // Skills (the policy's `skill.change` on the global place).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { PlatformPrincipal } from '#identity';
+import type { PlatformPrincipal } from '#access';
 import type { DefaultSkill } from '../../default-skills.js';
 import { SkillAccess } from '../../skill-access.js';
 import { skillDecider } from '../../skill.decider.js';

@@ -4,7 +4,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { SkillNotFoundError } from '../../skill.decider.js';
 import { placementOf, SkillAccess } from '../../skill-access.js';

@@ -2,7 +2,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute, AsOfQuery, ZodQuery, type AsOf } from '#http';
-import { CurrentCaller, principalOf, type Caller } from '#identity';
+import { CurrentCaller, principalOf, type Caller } from '#access';
 import { SkillDto, SkillVersionDto } from '../../skills.schemas.js';
 import { GetSkill } from './get-skill.query.js';
 import { GetSkillAsOf } from './get-skill-as-of.query.js';

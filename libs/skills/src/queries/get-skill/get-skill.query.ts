@@ -1,7 +1,7 @@
 // One Skill with its versions, one version with its instructions, and the marketplace listing.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { authorize, type Principal } from '#identity';
+import { authorize, type Principal } from '#access';
 import { ForbiddenError } from '#kernel';
 import { SkillVersionNotFoundError } from '../../skill.decider.js';
 import { SkillAccess } from '../../skill-access.js';

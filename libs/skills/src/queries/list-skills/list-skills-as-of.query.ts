@@ -4,7 +4,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { accessibleAgent, agentAsOf } from '#agents';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { NotFoundError, ValidationError } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { READ_STORE, type ReadStore } from '#read-store';

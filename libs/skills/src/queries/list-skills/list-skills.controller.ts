@@ -3,7 +3,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, listOf, ZodQuery } from '#http';
-import { CurrentCaller, principalOf, type Caller } from '#identity';
+import { CurrentCaller, principalOf, type Caller } from '#access';
 import { MarketplaceListQuery, SkillDto, SkillListQuery } from '../../skills.schemas.js';
 import { ListMarketplace } from '../get-skill/get-skill.query.js';
 import { ListSkills } from './list-skills.query.js';

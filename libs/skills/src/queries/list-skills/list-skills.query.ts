@@ -2,7 +2,7 @@
 // DEFAULT Skills.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { ValidationError } from '#kernel';
 import { SkillAccess } from '../../skill-access.js';
 import { toSkillDto } from '../../skill-dto.js';

@@ -4,7 +4,8 @@ import { Body, Controller, Delete, HttpCode, Param, Patch, Post, UseInterceptors
 import { QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { commandContext, CurrentCaller, IdempotencyInterceptor, principalOf, type Caller } from '#identity';
+import { IdempotencyInterceptor } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#access';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { NotFoundError } from '#kernel';
 import { SPACE_MEMBERS_READ_MODEL, SPACES_READ_MODEL } from '../../spaces.read-model.js';

@@ -4,7 +4,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ForbiddenError } from '#kernel';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import { authorize, type Principal } from '#identity';
+import { authorize, type Principal } from '#access';
 import { spaceDecider } from '../../space.decider.js';
 import { spaceStreamId } from '../../space.events.js';
 

@@ -3,7 +3,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '#kernel';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { spaceDecider } from '../../space.decider.js';
 import { spaceStreamId, type SpaceRole } from '../../space.events.js';

@@ -3,7 +3,7 @@ import { Body, Controller, Param, Patch } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#access';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { SpaceDto } from '../../queries/get-space/space.dto.js';
 import { GetSpace } from '../../queries/get-space/get-space.query.js';

@@ -4,7 +4,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ForbiddenError, sha256 } from '#kernel';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { spaceDecider } from '../../space.decider.js';
 import { spaceStreamId, type SpaceState } from '../../space.events.js';
 import { SpaceUniqueness } from '../../space-uniqueness.js';

@@ -4,7 +4,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { AggregateRepository, newEntityId, type CommandContext, type WriteResult } from '#eventsourcing';
-import { userIdOf, assertAllowed, type Principal } from '#identity';
+import { userIdOf, assertAllowed, type Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { DEFAULT_SPACE_COLOR, spaceDecider } from '../../space.decider.js';
 import { spaceStreamId } from '../../space.events.js';

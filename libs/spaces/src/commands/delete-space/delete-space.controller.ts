@@ -1,7 +1,7 @@
 // DELETE /spaces/{spaceId} (spec: Delete a Space).
 import { Controller, Delete, HttpCode, Param } from '@nestjs/common';
 import { ApiRoute } from '#http';
-import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#access';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { SPACES_READ_MODEL } from '../../spaces.read-model.js';
 import { DeleteSpace } from './delete-space.command.js';

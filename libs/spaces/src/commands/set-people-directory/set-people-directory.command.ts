@@ -1,7 +1,7 @@
 // Opening or closing the people directory (admins only).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { peopleDirectoryDecider } from '../../people-directory.decider.js';
 import { PEOPLE_DIRECTORY_ID, PEOPLE_DIRECTORY_STREAM } from '../../people-directory.events.js';
 import { assertManagesInstanceSettings } from '../../instance-settings.js';

@@ -1,7 +1,7 @@
 // Setting the instance roles allowed to create shared Spaces (admins only; admins always may create them).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { SPACE_CREATION_STREAM, spaceCreationDecider, type InstanceRole } from '../../space-creation.js';
 import { assertManagesInstanceSettings } from '../../instance-settings.js';
 

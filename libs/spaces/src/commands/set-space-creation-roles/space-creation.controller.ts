@@ -3,7 +3,7 @@ import { Body, Controller, Get, Put } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { commandContext, CurrentCaller, principalOf, type Caller } from '#identity';
+import { commandContext, CurrentCaller, principalOf, type Caller } from '#access';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { SPACE_SETTINGS_READ_MODEL } from '../../space-creation.js';
 import { GetSpaceCreationRoles } from '../../queries/get-space-creation-roles/get-space-creation-roles.query.js';

@@ -5,7 +5,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { NotFoundError } from '#kernel';
 import type { ListQuery } from '#http';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { READ_STORE, type Page, type ReadStore } from '#read-store';
 import { PROMPT_VERSIONS, PROMPTS, type PromptVersionView, type PromptView } from '../prompt.js';
 import { promptOf, promptSpace } from '../prompt-access.js';

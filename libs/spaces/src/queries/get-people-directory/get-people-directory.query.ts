@@ -1,7 +1,7 @@
 // The instance setting of whether the people directory is open (closed until an admin opens it).
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { PEOPLE_DIRECTORY_ID, type PeopleDirectoryView } from '../../people-directory.events.js';
 import { SPACE_SETTINGS } from '../../space-creation.js';

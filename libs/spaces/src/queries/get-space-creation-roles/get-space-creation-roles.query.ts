@@ -1,7 +1,7 @@
 // The instance setting of who may create shared Spaces (everyone until an admin sets it).
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { Principal } from '#identity';
+import type { Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import {
   INSTANCE_ROLES,

@@ -2,7 +2,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute, AsOfQuery, ZodQuery, type AsOf } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, type Caller } from '#access';
 import { GetSpace } from './get-space.query.js';
 import { SpaceDto } from './space.dto.js';
 

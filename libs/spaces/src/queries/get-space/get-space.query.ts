@@ -5,7 +5,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '#kernel';
-import { canChangeSpace, type Caller } from '#identity';
+import { canChangeSpace, type Caller } from '#access';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { loadStateAsOf } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';

@@ -3,7 +3,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, listOf, ListQuery, ZodQuery } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, type Caller } from '#access';
 import { SpaceDto } from '../get-space/space.dto.js';
 import { ListSpaces } from './list-spaces.query.js';
 

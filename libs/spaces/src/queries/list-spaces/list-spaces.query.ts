@@ -5,7 +5,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { ListQuery } from '#http';
-import { authorize, type Caller } from '#identity';
+import { authorize, type Caller } from '#access';
 import { READ_STORE, type Page, type ReadStore } from '#read-store';
 import { SpaceGrants, visibleSpaceIds } from '../../space-visibility.js';
 import { spaceReply, SPACES, type SpaceView } from '../../spaces.read-model.js';

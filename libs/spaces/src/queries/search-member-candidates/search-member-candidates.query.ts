@@ -8,7 +8,8 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { ForbiddenError } from '#kernel';
-import { authorize, USERS, userIdOf, type Principal, type UserView } from '#identity';
+import { USERS, type UserView } from '#identity';
+import { authorize, userIdOf, type Principal } from '#access';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import { spaceWithMembers } from '../../space-membership.js';
 import { SPACE_MEMBERS, type SpaceMemberView } from '../../spaces.read-model.js';

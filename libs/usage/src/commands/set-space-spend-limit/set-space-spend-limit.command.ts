@@ -5,7 +5,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Inject } from '@nestjs/common';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import { authorize, type Principal } from '#identity';
+import { authorize, type Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { changeableSpace, SpaceGrants } from '#spaces';
 import { SpendLimits } from '../../spend-limits.js';

@@ -2,7 +2,8 @@
 // decider refuses to set a limit "only if none" on a key that has one (`usage_limit_exists`).
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
-import { assertAdmin, ChangeApiKey, type Principal, type UsageLimit } from '#identity';
+import { ChangeApiKey } from '#identity';
+import { assertAdmin, type Principal, type UsageLimit } from '#access';
 import type { WriteResult } from '#eventsourcing';
 
 export class SetUsageLimit extends Command<WriteResult> {

@@ -4,17 +4,8 @@ import { Body, Controller, Delete, Param, Post, Put, UseInterceptors } from '@ne
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import {
-  IdempotencyInterceptor,
-  API_KEYS_READ_MODEL,
-  commandContext,
-  principalOf,
-  CurrentCaller,
-  toLimit,
-  UsageLimitBody,
-  type Caller,
-  type UsageLimit,
-} from '#identity';
+import { IdempotencyInterceptor, API_KEYS_READ_MODEL, toLimit, UsageLimitBody } from '#identity';
+import { commandContext, principalOf, CurrentCaller, type Caller, type UsageLimit } from '#access';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { CostControlDto } from '../../queries/get-cost-control/get-cost-control.schema.js';
 import { GetCostControl } from '../../queries/get-cost-control/get-cost-control.query.js';

@@ -5,7 +5,7 @@ import { Body, Controller, Delete, Param, Put } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodBody } from '#http';
-import { commandContext, principalOf, CurrentCaller, type Caller } from '#identity';
+import { commandContext, principalOf, CurrentCaller, type Caller } from '#access';
 import { ReadYourWritesBus } from '#eventsourcing';
 import type { UserSpendLimit } from '../../user-spend.js';
 import { SPEND_LIMITS_READ_MODEL } from '../../spend-limits.read-model.js';

@@ -4,7 +4,9 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ForbiddenError, NotFoundError } from '#kernel';
-import { API_KEYS, assertAllowed, authorize, type ApiKeyView, type Caller } from '#identity';
+import { API_KEYS, type ApiKeyView } from '#identity';
+import type { CallerKey } from '#access';
+import { assertAllowed, authorize, type Caller } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { UsageLimiter } from '../../usage-limiter.js';
 import { windowResetsAt } from '../../usage-window.js';
@@ -41,7 +43,7 @@ export class GetCostControlHandler implements IQueryHandler<GetCostControl> {
     return key;
   }
 
-  private async status(key: ApiKeyView) {
+  private async status(key: CallerKey) {
     const limit = key.usageLimit;
     const used = await this.limiter.used(key);
     const round = (usd: number) => Math.round(usd * 1e9) / 1e9;

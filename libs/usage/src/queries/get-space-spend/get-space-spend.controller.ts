@@ -3,7 +3,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, type Caller } from '#access';
 import { GetSpaceSpend } from './get-space-spend.query.js';
 import { SpaceSpendDto } from './get-space-spend.schema.js';
 

@@ -3,7 +3,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { PrincipalOrCaller } from '#identity';
+import type { PrincipalOrCaller } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { SpaceGrants, visibleSpace } from '#spaces';
 import { UserSpendLimiter } from '../../user-spend-limiter.js';

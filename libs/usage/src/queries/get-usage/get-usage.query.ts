@@ -4,7 +4,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ForbiddenError, ValidationError } from '#kernel';
-import { assertAllowed, authorize, type Caller } from '#identity';
+import { assertAllowed, authorize, type Caller } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { usageRange, usageReport } from '../../usage-report.js';
 import type { UsageQuery } from './get-usage.schema.js';

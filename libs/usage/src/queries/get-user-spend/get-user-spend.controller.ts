@@ -3,7 +3,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
+import { CurrentCaller, type Caller } from '#access';
 import { GetUserSpend, ListUserSpend } from './get-user-spend.query.js';
 import { UserSpendDto, UserSpendListDto } from './get-user-spend.schema.js';
 

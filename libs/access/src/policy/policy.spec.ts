@@ -1,5 +1,5 @@
 import { ACTIONS, authorize, type Action, type Decision } from './policy.js';
-import { platformPrincipal, type Principal } from './principal.js';
+import { platformPrincipal, type Principal } from '../principal.js';
 
 const key = (
   over: Partial<{ keyId: string; userId: string; isAdmin: boolean; agents: 'all' | string[] }> = {},

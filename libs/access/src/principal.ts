@@ -1,8 +1,9 @@
 // Who asks: every kind of principal the platform has or is about to have. Today requests come with an API key (a
-// `Caller`, see ../http/caller.ts; `principalOf` turns it into a principal); the other kinds are in the type so that
+// `Caller`, see ./caller.ts; `principalOf` turns it into a principal); the other kinds are in the type so that
 // the policy already answers for them (and denies what it has no rule for) when they arrive.
-import type { AgentAccess } from '../api-key.events.js';
-import type { Caller } from '../http/caller.js';
+import type { Caller } from './caller.js';
+
+import type { AgentAccess } from './grants.js';
 
 /** An API key, acting for its user (`userId`), limited by its grants (the Agents it may use). */
 export interface ApiKeyPrincipal {

@@ -1,8 +1,8 @@
 // The access policy's helpers for request handlers: thin adapters over the one policy (authorization/policy.ts, where
 // every rule lives) that turn a denial into the HTTP error the routes have always answered.
 import { ForbiddenError } from '#kernel';
-import type { Caller } from './http/caller.js';
-import type { PrincipalOrCaller } from './authorization/principal.js';
+import type { Caller } from './caller.js';
+import type { PrincipalOrCaller } from './principal.js';
 import {
   authorize,
   isAllowed,
@@ -11,9 +11,9 @@ import {
   type Resources,
   type ManagedAgent,
   type SpaceOwnership,
-} from './authorization/policy.js';
+} from './policy/policy.js';
 
-export type { AgentOwnership, ManagedAgent, SpaceOwnership } from './authorization/policy.js';
+export type { AgentOwnership, ManagedAgent, SpaceOwnership } from './policy/policy.js';
 
 export function canAccessAgent(caller: Caller, agent: AgentOwnership): boolean {
   return isAllowed(caller, 'agent.use', agent);

@@ -2,7 +2,7 @@
 // `svc_session_token` the App proxy handed it. Identity only names it; the apps context provides it (identity does not
 // import the contexts built on it), as the Agents context provides the AgentDirectory.
 import type { FastifyRequest } from 'fastify';
-import type { Caller } from './caller.js';
+import type { Caller } from '../caller.js';
 
 /**
  * The bridge's base path (spec, App-facing paths). Every route under it takes `Authorization: Bearer <App token |

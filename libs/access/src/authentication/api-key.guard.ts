@@ -2,9 +2,10 @@
 // @AcceptsBearer() (the compatible gateway) also take `Authorization: Bearer`. Unknown or revoked keys get 401.
 // Deny by default: a route without a row in the authorization table (ROUTE_AUTHORIZATION) answers 403
 // `route_not_authorized` to everyone, public or not, until its row says who may call it.
-// Over 300 lines on purpose: the one place every request's credential becomes a Caller — an API key, a session
-// cookie, an App token or svc_session_token on the bridge, an embed visitor session — so that no route can be reached
-// by a credential kind this file does not judge.
+// The one place every request's credential becomes a Caller — an API key, a session cookie, an App token or
+// svc_session_token on the bridge, an embed visitor session — so that no route can be reached by a credential kind
+// this file does not judge. Whom a key or a session stands for, the users context answers (the Credentials port);
+// an App token, the apps context (AppCallers).
 import { randomUUID } from 'node:crypto';
 import {
   Inject,
@@ -15,40 +16,12 @@ import {
   type ExecutionContext,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import {
-  ForbiddenError,
-  PLATFORM_CONFIG,
-  SYSTEM_ACTOR,
-  UnauthorizedError,
-  type PlatformConfig,
-} from '#kernel';
-import { CommandBus } from '@nestjs/cqrs';
-import { RefreshSession } from '../commands/refresh-session/refresh-session.command.js';
-import { sessionIdOf } from '../session.events.js';
-import { SessionClock } from '../sessions/session-clock.js';
-import { sessionSecretOf } from '../sessions/session-cookie.js';
-import { READ_STORE, type ReadStore } from '#read-store';
-import { PUBLIC_ROUTE, sourceOf, type RequestWithCaller } from './caller.js';
-import { API_KEYS, API_KEYS_READ_MODEL, type ApiKeyView } from '../api-keys.read-model.js';
-import { ProjectionCache, ProjectionRunner } from '#eventsourcing';
+import { ForbiddenError, PLATFORM_CONFIG, UnauthorizedError, type PlatformConfig } from '#kernel';
+import { PUBLIC_ROUTE, sourceOf, type Caller, type RequestWithCaller } from '../caller.js';
+import { isEmbedVisitorRoute, routeRuleOf } from '../routes.js';
 import { AppCallers, BRIDGE_PREFIX } from './app-callers.js';
-import { isEmbedVisitorRoute, routeRuleOf } from '../authorization/routes.js';
-import {
-  EMBED_SESSION_HEADER,
-  EmbedRateLimits,
-  EmbedVisitorSessions,
-  embedKeyId,
-} from '../embed/embed-visitor.js';
-
-import { hashApiKey } from '../api-key.secret.js';
-import {
-  endedWithItsUser,
-  SESSIONS,
-  USERS,
-  USERS_READ_MODEL,
-  type SessionView,
-  type UserView,
-} from '../users.read-model.js';
+import { Credentials, type CredentialCaller } from './credentials.js';
+import { EMBED_SESSION_HEADER, EmbedRateLimits, EmbedVisitorSessions, embedKeyId } from './embed-visitor.js';
 
 export const ACCEPTS_BEARER = 'platform:accepts-bearer';
 export const AcceptsBearer = () => SetMetadata(ACCEPTS_BEARER, true);
@@ -57,30 +30,14 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  // Known keys by hash (and their owners and sessions by id), so a request costs no read-store query: dropped whenever
-  // their projection applies a batch in this process (a revocation or a deactivation is then seen at once), trusted
-  // one second when another process runs it.
-  private readonly known: ProjectionCache<ApiKeyView>;
-  private readonly users: ProjectionCache<UserView>;
-  private readonly sessions: ProjectionCache<SessionView>;
-  /** When this process last saw each session (its idle timeout); persisted now and then (SessionRefreshed). */
-  private readonly lastSeen = new Map<string, number>();
-
   constructor(
     private readonly reflector: Reflector,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
-    runner: ProjectionRunner,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
-    private readonly commands: CommandBus,
-    private readonly clock: SessionClock,
+    private readonly credentials: Credentials,
     private readonly visitors: EmbedVisitorSessions,
     private readonly embedLimits: EmbedRateLimits,
     @Optional() private readonly appCallers?: AppCallers,
-  ) {
-    this.known = new ProjectionCache(runner, API_KEYS_READ_MODEL.projection);
-    this.users = new ProjectionCache(runner, USERS_READ_MODEL.projection);
-    this.sessions = new ProjectionCache(runner, USERS_READ_MODEL.projection);
-  }
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
@@ -102,7 +59,7 @@ export class ApiKeyGuard implements CanActivate {
     const bearer = this.reflector.getAllAndOverride<boolean>(ACCEPTS_BEARER, targets) ?? false;
     const key = this.presentedKey(request, bearer);
     // The session cookie: on the core API only (the compatible gateway stays key-only), never beside a key.
-    const sessionSecret = !key && !bearer ? sessionSecretOf(request) : null;
+    const sessionSecret = !key && !bearer ? this.credentials.sessionSecret(request) : null;
     if (sessionSecret) {
       request.caller = await this.sessionCaller(request, sessionSecret);
       return true;
@@ -114,27 +71,9 @@ export class ApiKeyGuard implements CanActivate {
           ? 'send an API key as `Authorization: Bearer <key>` or in the x-api-key header'
           : 'send an API key in the x-api-key header',
       );
-    const keyHash = hashApiKey(key);
-    const apiKey = await this.known.get(keyHash, async () => {
-      const page = await this.readStore.reader<ApiKeyView>(API_KEYS).find({ keyHash }, { limit: 1 });
-      return page.data[0];
-    });
-    if (!apiKey) throw new UnauthorizedError('invalid_api_key', 'the API key is not valid');
-    if (apiKey.revoked) throw new UnauthorizedError('api_key_revoked', 'the API key has been revoked');
-    const owner = await this.requireActiveUser(apiKey.ownerUserId);
+    const caller = await this.credentials.ofApiKey(key);
     this.requireRow(request);
-    const requestId = request.headers['x-request-id'];
-    request.caller = {
-      apiKey,
-      actor: { kind: 'apiKey', id: apiKey.id },
-      userId: apiKey.ownerUserId,
-      // An admin key acts as an admin only while its user is one: a demoted user's admin keys lose admin rights.
-      isAdmin: apiKey.isAdmin && (owner?.role ?? 'admin') === 'admin',
-      // The key acts as its user: an admin user's key (admin key or not) uses every Agent its grants allow.
-      userIsAdmin: (owner?.role ?? (apiKey.isAdmin ? 'admin' : 'member')) === 'admin',
-      correlationId: typeof requestId === 'string' && REQUEST_ID.test(requestId) ? requestId : randomUUID(),
-      source: sourceOf(request),
-    };
+    request.caller = this.requestCaller(request, caller);
     return true;
   }
 
@@ -151,7 +90,7 @@ export class ApiKeyGuard implements CanActivate {
   async sessionUser(
     request: RequestWithCaller,
   ): Promise<{ userId: string; isAdmin: boolean; sessionId: string } | null> {
-    const secret = sessionSecretOf(request);
+    const secret = this.credentials.sessionSecret(request);
     if (!secret) return null;
     try {
       const caller = await this.sessionCaller(request, secret, false);
@@ -163,50 +102,20 @@ export class ApiKeyGuard implements CanActivate {
   }
 
   private async sessionCaller(request: RequestWithCaller, secret: string, routed = true) {
-    const sessionId = sessionIdOf(secret);
-    const session = await this.sessions.get(
-      sessionId,
-      async () => (await this.readStore.reader<SessionView>(SESSIONS).get(sessionId)) ?? undefined,
-    );
-    const refused = () => new UnauthorizedError('invalid_session', 'the session is over: sign in again');
-    if (!session || session.revoked) throw refused();
-    const now = this.clock.now();
-    const { sessionIdleMs } = this.config.people;
-    const lastSeen = Math.max(this.lastSeen.get(sessionId) ?? 0, Date.parse(session.lastSeenAt));
-    if (now >= Date.parse(session.expiresAt) || now - lastSeen > sessionIdleMs) throw refused();
-    const user = await this.users.get(
-      session.userId,
-      async () => (await this.readStore.reader<UserView>(USERS).get(session.userId)) ?? undefined,
-    );
-    if (!user || user.status === 'deactivated') throw refused();
-    if (endedWithItsUser(session, user)) throw refused();
+    const { caller, used } = await this.credentials.ofSession(secret);
     if (routed) {
       this.requireRow(request);
       this.requireSameOrigin(request);
     }
-    this.touch(sessionId, lastSeen, now);
+    used();
+    return this.requestCaller(request, caller);
+  }
+
+  /** The caller with the request's correlation id (its x-request-id when well-formed) and source. */
+  private requestCaller<C extends CredentialCaller>(request: RequestWithCaller, caller: C): C & Caller {
     const requestId = request.headers['x-request-id'];
-    const isAdmin = user.role === 'admin';
     return {
-      apiKey: {
-        id: sessionId,
-        name: 'session',
-        ownerUserId: user.id,
-        keyHash: '',
-        keyPrefix: '',
-        agentAccess: { kind: 'all' as const },
-        isAdmin,
-        usageLimit: null,
-        bootstrap: false,
-        revoked: false,
-        revokedAt: null,
-        createdAt: session.createdAt,
-        updatedAt: session.createdAt,
-      },
-      session: { id: sessionId },
-      actor: { kind: 'user' as const, id: user.id },
-      userId: user.id,
-      isAdmin,
+      ...caller,
       correlationId: typeof requestId === 'string' && REQUEST_ID.test(requestId) ? requestId : randomUUID(),
       source: sourceOf(request),
     };
@@ -225,7 +134,7 @@ export class ApiKeyGuard implements CanActivate {
     const agentId = typeof params?.agentId === 'string' ? params.agentId : null;
     const caller = this.appCallers ? await this.appCallers.callerOf(match[1]!, agentId, request) : null;
     if (!caller) throw new UnauthorizedError('invalid_app_token', 'the App token is not valid');
-    if (caller.app?.user) await this.requireActiveUser(caller.app.user.userId);
+    if (caller.app?.user) await this.credentials.requireActiveUser(caller.app.user.userId);
     this.requireRow(request);
     return caller;
   }
@@ -248,40 +157,20 @@ export class ApiKeyGuard implements CanActivate {
         'an embed chat session may only chat with its own Agent',
       );
     if (request.method === 'POST') this.embedLimits.take(session);
-    const requestId = request.headers['x-request-id'];
-    const at = new Date(session.expiresAt).toISOString();
-    return {
+    return this.requestCaller(request, {
       apiKey: {
         id: embedKeyId(session.agentId),
         name: 'embed',
         ownerUserId: session.visitorId,
-        keyHash: '',
-        keyPrefix: '',
         agentAccess: { kind: 'agents' as const, agentIds: [session.agentId] },
         isAdmin: false,
         usageLimit: { tokens: null, costUsd: session.limits.dailyCostUsd, window: 'day' as const },
-        bootstrap: false,
-        revoked: false,
-        revokedAt: null,
-        createdAt: at,
-        updatedAt: at,
       },
       visitor: { agentId: session.agentId, visitorId: session.visitorId },
       actor: { kind: 'embedVisitor' as const, id: session.visitorId },
       userId: session.visitorId,
       isAdmin: false,
-      correlationId: typeof requestId === 'string' && REQUEST_ID.test(requestId) ? requestId : randomUUID(),
-      source: sourceOf(request),
-    };
-  }
-
-  /** Remembers the session was used; persists it (SessionRefreshed) when the stored time is a quarter idle old. */
-  private touch(sessionId: string, persisted: number, now: number): void {
-    if (this.lastSeen.size > 100_000) this.lastSeen.delete(this.lastSeen.keys().next().value!);
-    this.lastSeen.set(sessionId, now);
-    if (now - persisted < this.config.people.sessionIdleMs / 4) return;
-    const context = { actor: SYSTEM_ACTOR, correlationId: randomUUID(), now: () => new Date() };
-    void this.commands.execute(new RefreshSession(sessionId, context)).catch(() => undefined);
+    });
   }
 
   /** CSRF: a cookie-authenticated unsafe request must say it comes from this instance (Origin, else Referer). */
@@ -299,17 +188,6 @@ export class ApiKeyGuard implements CanActivate {
         'csrf_origin_mismatch',
         'a request signed in by cookie must come from this instance (Origin header)',
       );
-  }
-
-  /** 401 when the credential's user is deactivated: every key and session of that person stops at once. */
-  private async requireActiveUser(userId: string): Promise<UserView | undefined> {
-    const user = await this.users.get(
-      userId,
-      async () => (await this.readStore.reader<UserView>(USERS).get(userId)) ?? undefined,
-    );
-    if (user?.status === 'deactivated')
-      throw new UnauthorizedError('user_deactivated', 'the account of this credential is deactivated');
-    return user;
   }
 
   /** 403 unless the route has a row in the authorization table. */

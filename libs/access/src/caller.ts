@@ -2,17 +2,16 @@
 import { randomUUID } from 'node:crypto';
 import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type { Actor } from '#kernel';
+import type { Actor, RequestSource } from '#kernel';
 import type { CommandContext, IdempotentRequest } from '#eventsourcing';
-import type { ApiKeyView } from '../api-keys.read-model.js';
-import type { ChangeSource } from '../user.events.js';
+import type { CallerKey } from './grants.js';
 
 export interface Caller {
   /**
    * The key of the request; for a session, the session standing in for a key of its user granted every Agent
    * (`id` is the session's id, so usage, cost control and Idempotency-Keys are the session's).
    */
-  readonly apiKey: ApiKeyView;
+  readonly apiKey: CallerKey;
   /** Set when the request came with a session cookie instead of a key. */
   readonly session?: { readonly id: string };
   /**
@@ -38,7 +37,7 @@ export interface Caller {
   readonly userIsAdmin?: boolean;
   readonly correlationId: string;
   /** The request's source address and user agent, recorded on identity events. */
-  readonly source?: ChangeSource;
+  readonly source?: RequestSource;
   /** Set by the Idempotency-Key interceptor: the request's ids derive from it (see newEntityId). */
   readonly idempotent?: IdempotentRequest;
 }
@@ -67,11 +66,11 @@ export const publicContext = (route: string): CommandContext => ({
 });
 
 /** The request's source as recorded on identity events (nothing known: both null). */
-export const changeSourceOf = (caller: Caller): ChangeSource =>
+export const changeSourceOf = (caller: Caller): RequestSource =>
   caller.source ?? { address: null, userAgent: null };
 
 /** Where a request came from (for identity events): its source address and user agent, bounded. */
-export const sourceOf = (request: FastifyRequest): ChangeSource => {
+export const sourceOf = (request: FastifyRequest): RequestSource => {
   const agent = request.headers['user-agent'];
   return {
     address: request.ip || null,

@@ -1,6 +1,6 @@
-import { canAccessAgent, canManageAgent } from './access-policy.js';
-import type { ApiKeyView } from './api-keys.read-model.js';
-import type { Caller } from './http/caller.js';
+import { canAccessAgent, canManageAgent } from './denials.js';
+import type { Caller } from './caller.js';
+import type { CallerKey } from './grants.js';
 
 const caller = (over: {
   id?: string;
@@ -15,7 +15,7 @@ const caller = (over: {
         over.agents === undefined || over.agents === 'all'
           ? { kind: 'all' }
           : { kind: 'agents', agentIds: over.agents },
-    } as unknown as ApiKeyView,
+    } as unknown as CallerKey,
     userId: over.userId ?? 'usr_1',
     isAdmin: over.isAdmin ?? false,
     actor: { type: 'apiKey', id: over.id ?? 'key_1' },

@@ -4,7 +4,7 @@
 // generated matrix (test/authorization-matrix.e2e.spec.ts) calls every registered route as every kind of principal
 // and fails for a route without a row here, or whose answers disagree with the policy. Adding a route: add its row.
 // Over 300 lines on purpose: it is the table, one row per route, and a table read in one place is its point.
-import type { Action } from './policy.js';
+import type { Action } from './policy/policy.js';
 
 /**
  * `public`: no credential. An action: the caller's principal must be allowed it. `{ each }`: a list filtered item by

@@ -1,23 +1,17 @@
 import type { ExecutionContext } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
-import type { ProjectionRunner } from '#eventsourcing';
 import { ForbiddenError, type PlatformConfig } from '#kernel';
-import type { CommandBus } from '@nestjs/cqrs';
-import type { ReadStore } from '#read-store';
-import { ApiKeyGuard } from '../http/api-key.guard.js';
-import { SessionClock } from '../sessions/session-clock.js';
-import type { EmbedRateLimits, EmbedVisitorSessions } from '../embed/embed-visitor.js';
+import { ApiKeyGuard } from './authentication/api-key.guard.js';
+import type { Credentials } from './authentication/credentials.js';
+import type { EmbedRateLimits, EmbedVisitorSessions } from './authentication/embed-visitor.js';
 import { routeRuleOf } from './routes.js';
 
 /** The guard on a route marked @Public(), as the router registered it. */
 const publicRequest = (method: string, url: string) => {
   const guard = new ApiKeyGuard(
     { getAllAndOverride: () => true } as unknown as Reflector,
-    {} as ReadStore,
-    { on: () => undefined } as unknown as ProjectionRunner,
     {} as PlatformConfig,
-    {} as CommandBus,
-    new SessionClock(),
+    {} as Credentials,
     {} as EmbedVisitorSessions,
     {} as EmbedRateLimits,
   );

@@ -1,0 +1,20 @@
+// The audit trail and the provenance of answers.
+import { allowIf, isAdmin, isUser, mayChangeSpace, mayUseAgent } from './roles.js';
+import type { RuleSet } from './resources.js';
+
+export const AUDIT_RULES: RuleSet<'audit.read' | 'provenance.read'> = {
+  'audit.read': (principal, space) =>
+    space === null
+      ? allowIf(isAdmin(principal), 'admin_required')
+      : allowIf(mayChangeSpace(principal, space), 'space_change_denied'),
+  'provenance.read': (principal, answer) =>
+    isAdmin(principal) || answer === null
+      ? allowIf(isAdmin(principal), 'admin_required')
+      : allowIf(
+          isUser(principal) &&
+            principal.userId === answer.userId &&
+            answer.agent !== null &&
+            mayUseAgent(principal, answer.agent),
+          'agent_access_denied',
+        ),
+};

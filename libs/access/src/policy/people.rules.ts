@@ -1,0 +1,21 @@
+// People and their credentials: users, API keys, linked identities, instance settings.
+import { allowIf, isAdmin, isUser } from './roles.js';
+import type { RuleSet } from './resources.js';
+
+export const PEOPLE_RULES: RuleSet<
+  | 'apiKey.manage'
+  | 'user.list'
+  | 'user.manage'
+  | 'user.self'
+  | 'apiKey.own'
+  | 'identity.link'
+  | 'instance.settings.manage'
+> = {
+  'apiKey.manage': (principal) => allowIf(isAdmin(principal), 'admin_required'),
+  'user.list': (principal) => allowIf(isAdmin(principal), 'admin_required'),
+  'user.manage': (principal) => allowIf(isAdmin(principal), 'admin_required'),
+  'user.self': (principal) => allowIf(isUser(principal), 'principal_not_supported'),
+  'apiKey.own': (principal) => allowIf(isUser(principal), 'principal_not_supported'),
+  'identity.link': (principal) => allowIf(principal.kind === 'session', 'principal_not_supported'),
+  'instance.settings.manage': (principal) => allowIf(isAdmin(principal), 'admin_required'),
+};
