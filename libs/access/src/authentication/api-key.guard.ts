@@ -18,6 +18,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import { ForbiddenError, PLATFORM_CONFIG, UnauthorizedError, type PlatformConfig } from '#kernel';
 import { PUBLIC_ROUTE, sourceOf, type Caller, type RequestWithCaller } from '../caller.js';
+import { demandOfPrincipal, isPrincipalAction } from '../denials.js';
 import { isEmbedVisitorRoute, routeRuleOf } from '../routes.js';
 import { AppCallers, BRIDGE_PREFIX } from './app-callers.js';
 import { Credentials, type CredentialCaller } from './credentials.js';
@@ -46,24 +47,27 @@ export class ApiKeyGuard implements CanActivate {
       this.requireRow(request);
       return true;
     }
+    request.caller = await this.callerOf(request, targets);
+    // The one place a route's own action is asked, when it reads nothing but the principal (admin-only and
+    // users-only routes); actions on a resource are asked where the resource is loaded.
+    const rule = routeRuleOf(request.method, request.routeOptions.url ?? request.url);
+    if (typeof rule === 'string' && isPrincipalAction(rule)) demandOfPrincipal(request.caller, rule);
+    return true;
+  }
+
+  private async callerOf(
+    request: RequestWithCaller,
+    targets: Parameters<Reflector['getAllAndOverride']>[1],
+  ): Promise<Caller> {
     // The bridge (`/api/v1/bridge/...`) takes App credentials only: an App token or a svc_session_token.
-    if ((request.routeOptions.url ?? '').startsWith(BRIDGE_PREFIX)) {
-      request.caller = await this.appCaller(request);
-      return true;
-    }
+    if ((request.routeOptions.url ?? '').startsWith(BRIDGE_PREFIX)) return this.appCaller(request);
     const visitorToken = request.headers[EMBED_SESSION_HEADER];
-    if (typeof visitorToken === 'string') {
-      request.caller = this.visitorCaller(request, visitorToken);
-      return true;
-    }
+    if (typeof visitorToken === 'string') return this.visitorCaller(request, visitorToken);
     const bearer = this.reflector.getAllAndOverride<boolean>(ACCEPTS_BEARER, targets) ?? false;
     const key = this.presentedKey(request, bearer);
     // The session cookie: on the core API only (the compatible gateway stays key-only), never beside a key.
     const sessionSecret = !key && !bearer ? this.credentials.sessionSecret(request) : null;
-    if (sessionSecret) {
-      request.caller = await this.sessionCaller(request, sessionSecret);
-      return true;
-    }
+    if (sessionSecret) return this.sessionCaller(request, sessionSecret);
     if (!key)
       throw new UnauthorizedError(
         'missing_api_key',
@@ -73,8 +77,7 @@ export class ApiKeyGuard implements CanActivate {
       );
     const caller = await this.credentials.ofApiKey(key);
     this.requireRow(request);
-    request.caller = this.requestCaller(request, caller);
-    return true;
+    return this.requestCaller(request, caller);
   }
 
   /**

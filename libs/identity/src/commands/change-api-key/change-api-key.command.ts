@@ -2,7 +2,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { assertAdmin } from '#access';
 import { apiKeyDecider, type ApiKeyCommand } from '../../api-key.decider.js';
 import { apiKeyStreamId } from '../../api-key.events.js';
 import type { Principal } from '#access';
@@ -22,8 +21,7 @@ export class ChangeApiKey extends Command<WriteResult> {
 export class ChangeApiKeyHandler implements ICommandHandler<ChangeApiKey> {
   constructor(private readonly aggregates: AggregateRepository) {}
 
-  async execute({ input, context, principal }: ChangeApiKey): Promise<WriteResult> {
-    assertAdmin(principal);
+  async execute({ input, context }: ChangeApiKey): Promise<WriteResult> {
     const result = await this.aggregates.decide(
       apiKeyStreamId(input.apiKeyId),
       apiKeyDecider,

@@ -1,11 +1,9 @@
 // A user changes their own settings: today the language (`de` | `en`). Never the role (that is an admin's, and never
 // one's own: PATCH /users/{userId}).
-import { ForbiddenError } from '#kernel';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { assertAllowed } from '#access';
-import { userIdOf, type Principal } from '#access';
+import { userActingAs, type Principal } from '#access';
 import { userDecider, userStreamId, type UserLanguage, type ChangeSource } from '../../user.events.js';
 
 export class ChangeOwnUser extends Command<WriteResult> {
@@ -24,9 +22,7 @@ export class ChangeOwnUserHandler implements ICommandHandler<ChangeOwnUser> {
   constructor(private readonly aggregates: AggregateRepository) {}
 
   async execute({ language, source, context, principal }: ChangeOwnUser) {
-    assertAllowed(principal, 'user.self', null, 'this principal is not a user');
-    const userId = userIdOf(principal);
-    if (!userId) throw new ForbiddenError('principal_not_supported', 'this principal is not a user');
+    const userId = userActingAs(principal);
     const result = await this.aggregates.decide(
       userStreamId(userId),
       userDecider,

@@ -4,7 +4,6 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { READ_STORE, type ReadStore } from '#read-store';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { assertAdmin } from '#access';
 import { userIdOf, type Principal } from '#access';
 import { userDecider, userStreamId, type UserRole, type ChangeSource } from '../../user.events.js';
 import { otherActiveAdmins } from './admins.js';
@@ -29,7 +28,6 @@ export class ChangeUserRoleHandler implements ICommandHandler<ChangeUserRole> {
   ) {}
 
   async execute({ userId, role, source, context, principal }: ChangeUserRole) {
-    assertAdmin(principal, 'user.manage');
     const result = await this.aggregates.decide(
       userStreamId(userId),
       userDecider,

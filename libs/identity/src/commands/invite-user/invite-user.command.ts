@@ -6,7 +6,6 @@ import { ConflictError, PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { newEntityId, type CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { assertAdmin } from '#access';
 import { userIdOf, type Principal } from '#access';
 import {
   hashToken,
@@ -40,7 +39,6 @@ export class InviteUserHandler implements ICommandHandler<InviteUser> {
   ) {}
 
   async execute({ input, source, context, principal }: InviteUser) {
-    assertAdmin(principal, 'user.manage');
     const email = input.email.toLowerCase();
     const taken = (await this.readStore.reader<UserView>(USERS).find({ email }, { limit: 1 })).data[0];
     if (taken) throw new ConflictError('email_taken', `'${email}' is already a user's email`, 'email');

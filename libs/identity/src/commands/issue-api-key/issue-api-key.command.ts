@@ -7,7 +7,6 @@ import { ValidationError, type PlatformError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { newEntityId, type CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { assertAdmin } from '#access';
 import { AgentDirectory } from '#access';
 import { apiKeyDecider } from '../../api-key.decider.js';
 import { apiKeyStreamId } from '../../api-key.events.js';
@@ -50,7 +49,6 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
   ) {}
 
   async execute({ input, context, principal }: IssueApiKey) {
-    assertAdmin(principal);
     // The platform issues the bootstrap key and the keys of Developer Settings, whose grants were checked before.
     const known = await this.knownOwner(input, principal);
     if (principal.kind !== 'platform')

@@ -8,13 +8,12 @@ import { ForbiddenError, NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { newEntityId, type CommandContext } from '#eventsourcing';
 import type { WriteResult } from '#eventsourcing';
-import { assertAllowed } from '#access';
 import { AgentDirectory } from '#access';
 import { assertWithinOwnLimit } from '../../api-key.limits.js';
 import { AgentAccess, UsageLimit } from '#access';
 import { API_KEYS, type ApiKeyView } from '../../api-keys.read-model.js';
 import { authorize } from '#access';
-import { userIdOf, type PlatformPrincipal, type Principal } from '#access';
+import { userActingAs, type PlatformPrincipal, type Principal } from '#access';
 import { IssueApiKey } from '../issue-api-key/issue-api-key.command.js';
 import { RevokeApiKey } from '../revoke-api-key/revoke-api-key.command.js';
 
@@ -60,9 +59,7 @@ const OWN_KEYS: PlatformPrincipal = { kind: 'platform', process: 'own-api-keys' 
 
 /** The user whose keys these are (403 for a principal that is not a user). */
 const ownerOf = (principal: Principal): string => {
-  assertAllowed(principal, 'apiKey.own', null, 'this principal has no keys of its own');
-  const userId = userIdOf(principal);
-  if (!userId) throw new ForbiddenError('principal_not_supported', 'this principal has no keys of its own');
+  const userId = userActingAs(principal, 'this principal has no keys of its own');
   return userId;
 };
 

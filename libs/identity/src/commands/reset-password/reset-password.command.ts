@@ -6,7 +6,6 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { PLATFORM_CONFIG, ValidationError, type PlatformConfig } from '#kernel';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { assertAdmin } from '#access';
 import type { Principal } from '#access';
 import { hashToken } from '../../invitation.events.js';
 import { Mailer } from '../../mail/mail.port.js';
@@ -47,8 +46,7 @@ export class IssuePasswordResetHandler implements ICommandHandler<IssuePasswordR
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
-  async execute({ userId, source, context, principal }: IssuePasswordReset) {
-    assertAdmin(principal, 'user.manage');
+  async execute({ userId, source, context }: IssuePasswordReset) {
     assertPasswordSignIn(this.config);
     const token = `pwr_${userId}.${randomBytes(32).toString('base64url')}`;
     if (!RESET_TOKEN.test(token)) throw new ValidationError('invalid_user_id', 'not a user id', 'userId');

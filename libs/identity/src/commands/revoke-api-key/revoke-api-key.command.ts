@@ -2,7 +2,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { assertAdmin } from '#access';
 import { apiKeyDecider } from '../../api-key.decider.js';
 import { apiKeyStreamId } from '../../api-key.events.js';
 import type { Principal } from '#access';
@@ -22,8 +21,7 @@ export class RevokeApiKey extends Command<WriteResult> {
 export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKey> {
   constructor(private readonly aggregates: AggregateRepository) {}
 
-  async execute({ apiKeyId, context, principal }: RevokeApiKey): Promise<WriteResult> {
-    assertAdmin(principal);
+  async execute({ apiKeyId, context }: RevokeApiKey): Promise<WriteResult> {
     const result = await this.aggregates.decide(
       apiKeyStreamId(apiKeyId),
       apiKeyDecider,

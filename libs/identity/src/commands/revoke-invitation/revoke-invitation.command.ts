@@ -2,7 +2,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { assertAdmin } from '#access';
 import type { ChangeSource } from '../../user.events.js';
 import type { Principal } from '#access';
 import { invitationDecider, invitationStreamId } from '../../invitation.events.js';
@@ -22,8 +21,7 @@ export class RevokeInvitation extends Command<WriteResult> {
 export class RevokeInvitationHandler implements ICommandHandler<RevokeInvitation> {
   constructor(private readonly aggregates: AggregateRepository) {}
 
-  async execute({ invitationId, source, context, principal }: RevokeInvitation) {
-    assertAdmin(principal, 'user.manage');
+  async execute({ invitationId, source, context }: RevokeInvitation) {
     const result = await this.aggregates.decide(
       invitationStreamId(invitationId),
       invitationDecider,

@@ -5,7 +5,6 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { READ_STORE, type ReadStore } from '#read-store';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { assertAdmin } from '#access';
 import { userIdOf, type Principal } from '#access';
 import { userDecider, userStreamId, type ChangeSource } from '../../user.events.js';
 import { otherActiveAdmins } from '../change-user/admins.js';
@@ -30,7 +29,6 @@ export class SetUserActiveHandler implements ICommandHandler<SetUserActive> {
   ) {}
 
   async execute({ userId, active, source, context, principal }: SetUserActive) {
-    assertAdmin(principal, 'user.manage');
     const result = await this.aggregates.decide(
       userStreamId(userId),
       userDecider,

@@ -2,11 +2,9 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { assertAllowed } from '#access';
-import { userIdOf, type Principal } from '#access';
+import { userActingAs, type Principal } from '#access';
 import { sessionDecider, sessionStreamId } from '../../session.events.js';
 import { userDecider, userStreamId, type ChangeSource } from '../../user.events.js';
-import { ForbiddenError } from '#kernel';
 
 export class SignOut extends Command<WriteResult> {
   constructor(
@@ -26,9 +24,7 @@ export class SignOutHandler implements ICommandHandler<SignOut> {
   constructor(private readonly aggregates: AggregateRepository) {}
 
   async execute({ everywhere, sessionId, source, context, principal }: SignOut) {
-    assertAllowed(principal, 'user.self', null, 'this principal is not a user');
-    const userId = userIdOf(principal);
-    if (!userId) throw new ForbiddenError('principal_not_supported', 'this principal is not a user');
+    const userId = userActingAs(principal);
     if (everywhere) {
       const result = await this.aggregates.decide(
         userStreamId(userId),

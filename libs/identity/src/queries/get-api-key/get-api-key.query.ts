@@ -3,7 +3,6 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { assertAdmin } from '#access';
 import { API_KEYS, type ApiKeyView } from '../../api-keys.read-model.js';
 import type { Caller } from '#access';
 import { toApiKeyDto } from './api-key.dto.js';
@@ -21,8 +20,7 @@ export class GetApiKey extends Query<ReturnType<typeof toApiKeyDto>> {
 export class GetApiKeyHandler implements IQueryHandler<GetApiKey> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  async execute({ apiKeyId, caller }: GetApiKey) {
-    assertAdmin(caller);
+  async execute({ apiKeyId }: GetApiKey) {
     const view = await this.readStore.reader<ApiKeyView>(API_KEYS).get(apiKeyId);
     if (!view) throw new NotFoundError('API key', apiKeyId);
     return toApiKeyDto(view);

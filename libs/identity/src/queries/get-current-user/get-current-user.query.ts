@@ -4,7 +4,6 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import type { Caller } from '#access';
-import { assertAllowed } from '#access';
 import { USERS, type UserView } from '../../users.read-model.js';
 
 export class GetCurrentUser extends Query<UserView> {
@@ -18,7 +17,6 @@ export class GetCurrentUserHandler implements IQueryHandler<GetCurrentUser> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
   async execute({ caller }: GetCurrentUser): Promise<UserView> {
-    assertAllowed(caller, 'user.self', null, 'this principal is not a user');
     const user = await this.readStore.reader<UserView>(USERS).get(caller.userId);
     if (!user) throw new NotFoundError('User', caller.userId);
     return user;

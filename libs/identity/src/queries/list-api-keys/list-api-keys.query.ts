@@ -4,7 +4,6 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { ListQuery } from '#http';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { assertAdmin } from '#access';
 import { API_KEYS, type ApiKeyView } from '../../api-keys.read-model.js';
 import type { Caller } from '#access';
 import { toApiKeyDto } from '../get-api-key/api-key.dto.js';
@@ -25,8 +24,7 @@ export class ListApiKeys extends Query<{
 export class ListApiKeysHandler implements IQueryHandler<ListApiKeys> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  async execute({ query, caller }: ListApiKeys) {
-    assertAdmin(caller);
+  async execute({ query }: ListApiKeys) {
     const page = await this.readStore
       .reader<ApiKeyView>(API_KEYS)
       .find({}, { sort: { field: 'createdAt' }, limit: query.limit, cursor: query.cursor ?? null });

@@ -5,7 +5,6 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { assertAllowed } from '#access';
 import type { Caller } from '#access';
 import { OidcSignIn } from '../../oidc/oidc-sign-in.js';
 import { IDENTITIES, type IdentityView } from '../../users.read-model.js';
@@ -65,7 +64,6 @@ export class ListIdentitiesHandler implements IQueryHandler<ListIdentities> {
   ) {}
 
   async execute({ caller }: ListIdentities) {
-    assertAllowed(caller, 'user.self', null, 'this principal is not a user');
     const page = await this.readStore
       .reader<IdentityView>(IDENTITIES)
       .find({ userId: caller.userId }, { limit: 100 });

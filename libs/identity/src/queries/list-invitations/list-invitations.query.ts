@@ -5,7 +5,6 @@ import type { z } from 'zod';
 import { NotFoundError } from '#kernel';
 import type { ListQuery } from '#http';
 import { READ_STORE, type Page, type ReadStore } from '#read-store';
-import { assertAdmin } from '#access';
 import type { Caller } from '#access';
 import { INVITATIONS, type InvitationView } from '../../invitations.read-model.js';
 
@@ -31,8 +30,7 @@ export class GetInvitation extends Query<InvitationView> {
 export class ListInvitationsHandler implements IQueryHandler<ListInvitations> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  execute({ query, caller }: ListInvitations): Promise<Page<InvitationView>> {
-    assertAdmin(caller, 'user.manage');
+  execute({ query }: ListInvitations): Promise<Page<InvitationView>> {
     return this.readStore
       .reader<InvitationView>(INVITATIONS)
       .find({}, { sort: { field: 'createdAt' }, limit: query.limit, cursor: query.cursor ?? null });
@@ -43,8 +41,7 @@ export class ListInvitationsHandler implements IQueryHandler<ListInvitations> {
 export class GetInvitationHandler implements IQueryHandler<GetInvitation> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  async execute({ invitationId, caller }: GetInvitation): Promise<InvitationView> {
-    assertAdmin(caller, 'user.manage');
+  async execute({ invitationId }: GetInvitation): Promise<InvitationView> {
     const invitation = await this.readStore.reader<InvitationView>(INVITATIONS).get(invitationId);
     if (!invitation) throw new NotFoundError('Invitation', invitationId);
     return invitation;

@@ -3,7 +3,6 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { assertAllowed } from '#access';
 import { API_KEYS, type ApiKeyView } from '../../api-keys.read-model.js';
 import type { Caller } from '#access';
 import { toApiKeyDto } from '../get-api-key/api-key.dto.js';
@@ -31,7 +30,6 @@ export class ListOwnApiKeysHandler implements IQueryHandler<ListOwnApiKeys> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
   async execute({ caller }: ListOwnApiKeys) {
-    assertAllowed(caller, 'apiKey.own', null, 'this principal has no keys of its own');
     const keys = await this.readStore
       .reader<ApiKeyView>(API_KEYS)
       .find({ ownerUserId: caller.userId }, { sort: { field: 'createdAt' }, limit: OWN_KEYS_PAGE });

@@ -3,7 +3,7 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { ChangeApiKey } from '#identity';
-import { assertAdmin, type Principal, type UsageLimit } from '#access';
+import { type Principal, type UsageLimit } from '#access';
 import type { WriteResult } from '#eventsourcing';
 
 export class SetUsageLimit extends Command<WriteResult> {
@@ -25,7 +25,6 @@ export class SetUsageLimitHandler implements ICommandHandler<SetUsageLimit> {
   constructor(private readonly bus: CommandBus) {}
 
   execute({ apiKeyId, usageLimit, onlyIfNone, context, principal }: SetUsageLimit): Promise<WriteResult> {
-    assertAdmin(principal, 'usage.read.all');
     return this.bus.execute(
       new ChangeApiKey(
         { apiKeyId, usageLimit, ...(onlyIfNone ? { onlyIfNoUsageLimit: true } : {}) },

@@ -5,7 +5,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '#kernel';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
 import { USERS, type UserView } from '#identity';
-import { assertAdmin, type Principal } from '#access';
+import { type Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { SpendLimits } from '../../spend-limits.js';
 import { userSpendDecider, userSpendStreamId, type UserSpendLimit } from '../../user-spend.js';
@@ -30,8 +30,7 @@ export class SetUserSpendLimitHandler implements ICommandHandler<SetUserSpendLim
     private readonly limits: SpendLimits,
   ) {}
 
-  async execute({ userId, limit, context, principal }: SetUserSpendLimit): Promise<WriteResult> {
-    assertAdmin(principal, 'usage.read.all');
+  async execute({ userId, limit, context }: SetUserSpendLimit): Promise<WriteResult> {
     if (!(await this.readStore.reader<UserView>(USERS).get(userId))) throw new NotFoundError('user', userId);
     const { position } = await this.aggregates.decide(
       userSpendStreamId(userId),

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { ForbiddenError, NotFoundError } from '#kernel';
 import { API_KEYS, type ApiKeyView } from '#identity';
 import type { CallerKey } from '#access';
-import { assertAllowed, authorize, type Caller } from '#access';
+import { authorize, type Caller } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { UsageLimiter } from '../../usage-limiter.js';
 import { windowResetsAt } from '../../usage-window.js';
@@ -31,7 +31,6 @@ export class GetCostControlHandler implements IQueryHandler<GetCostControl> {
   ) {}
 
   async execute({ apiKeyId, caller, stored }: GetCostControl) {
-    assertAllowed(caller, 'usage.read.own', null, 'this principal has no usage of its own');
     if (apiKeyId !== caller.apiKey.id && !authorize(caller, 'usage.read.all', null).allow)
       throw new ForbiddenError('admin_required', "only admins see another key's limits");
     return this.status(apiKeyId === caller.apiKey.id && !stored ? caller.apiKey : await this.key(apiKeyId));

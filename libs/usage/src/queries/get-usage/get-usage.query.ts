@@ -4,7 +4,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ForbiddenError, ValidationError } from '#kernel';
-import { assertAllowed, authorize, type Caller } from '#access';
+import { authorize, type Caller } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { usageRange, usageReport } from '../../usage-report.js';
 import type { UsageQuery } from './get-usage.schema.js';
@@ -23,7 +23,6 @@ export class GetUsageHandler implements IQueryHandler<GetUsage> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
   execute({ query, caller }: GetUsage) {
-    assertAllowed(caller, 'usage.read.own', null, 'this principal has no usage of its own');
     const own =
       query.dimension === 'apiKey' ? caller.apiKey.id : query.dimension === 'user' ? caller.userId : null;
     const subject = query.subject ?? own;
