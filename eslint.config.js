@@ -39,6 +39,26 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // One place decides who may and builds every 403: the access context (libs/access). Elsewhere a handler or a
+    // loader asks it through `demand`, `permits` or the guard's route row, never the policy or the error itself.
+    files: ['libs/**/*.ts', 'apps/**/*.ts'],
+    ignores: ['libs/access/**', '**/*.spec.ts', '**/*.contract.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='ForbiddenError']",
+          message:
+            'A 403 is built by the access context: demand(), or forbidden() for a refusal no policy decides.',
+        },
+        {
+          selector: 'CallExpression[callee.name=/^(authorize|isAllowed|assertAllowed|assertAdmin)$/]',
+          message: 'Ask the access context: demand() or permits(), or the route row the guard enforces.',
+        },
+      ],
+    },
+  },
   { files: ['**/*.js'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } } },
 );

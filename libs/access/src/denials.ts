@@ -8,6 +8,7 @@ import {
   isAllowed,
   type Action,
   type AgentOwnership,
+  type DenyReason,
   type Resources,
   type ManagedAgent,
   type SpaceOwnership,
@@ -38,32 +39,6 @@ export function canChangeSpace(caller: Caller, space: SpaceOwnership): boolean {
  */
 export function canManageAgent(caller: Caller, agent: ManagedAgent, space: SpaceOwnership | null): boolean {
   return isAllowed(caller, 'agent.manage', { agent, space });
-}
-
-/** 403 with the policy's reason as its code, unless the policy allows the action on the resource. */
-export function assertAllowed<A extends Action>(
-  who: PrincipalOrCaller,
-  action: A,
-  resource: Resources[A],
-  message: string,
-): void {
-  const decision = authorize(who, action, resource);
-  if (!decision.allow) throw new ForbiddenError(decision.reason, message);
-}
-
-/** The actions only admins (and the platform) may do. */
-export type AdminAction =
-  | 'apiKey.manage'
-  | 'user.list'
-  | 'user.manage'
-  | 'usage.read.all'
-  | 'knowledgeIndex.manage'
-  | 'skill.marketplace.curate';
-
-/** 403 `admin_required` unless the policy allows the (admin-only) action; `apiKey.manage` when none is named. */
-export function assertAdmin(who: PrincipalOrCaller, action: AdminAction = 'apiKey.manage'): void {
-  if (!authorize(who, action, null).allow)
-    throw new ForbiddenError('admin_required', 'this operation needs an admin API key');
 }
 
 /** The actions that read nothing but the principal (their resource is null). */
@@ -113,3 +88,35 @@ export function userActingAs(who: PrincipalOrCaller, message = 'this principal i
   if (!userId) throw new ForbiddenError('principal_not_supported', message);
   return userId;
 }
+
+/** Whether the policy allows the principal the action on the resource: for lists and for what an answer shows. */
+export const permits = <A extends Action>(
+  who: PrincipalOrCaller,
+  action: A,
+  resource: Resources[A],
+): boolean => authorize(who, action, resource).allow;
+
+/**
+ * 403 unless the policy allows the principal the action on the resource: its code is the policy's reason (or `code`
+ * when the route has always answered another), its message the caller's.
+ */
+export function demand<A extends Action>(
+  who: PrincipalOrCaller,
+  action: A,
+  resource: Resources[A],
+  message: string | ((reason: DenyReason) => string),
+  code?: string,
+): void {
+  const decision = authorize(who, action, resource);
+  if (decision.allow) return;
+  throw new ForbiddenError(
+    code ?? decision.reason,
+    typeof message === 'string' ? message : message(decision.reason),
+  );
+}
+
+/**
+ * A 403 that is no decision of the policy: a credential refused at sign-in, a rule of the domain a decider keeps
+ * (nobody changes their own role). Built here as every 403 is, so that none is made up beside the policy.
+ */
+export const forbidden = (code: string, message: string): ForbiddenError => new ForbiddenError(code, message);

@@ -7,7 +7,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { accessibleAgent, type AgentView } from '#agents';
 import { agentChatModel } from '#conversations';
 import { callerScope, ModelGateway, type CallScope } from '#model-gateway';
-import { assertAllowed, type Caller } from '#access';
+import { demand, type Caller } from '#access';
 import { PlatformError, ValidationError } from '#kernel';
 import { ModelRegistry, type ChatRequest, type ModelConfig, type TokenUsage } from '#model-providers';
 import { READ_STORE, type ReadStore } from '#read-store';
@@ -110,11 +110,6 @@ export class AgentCalls {
   }
 
   private assertStandalone(caller: Caller): void {
-    assertAllowed(
-      caller,
-      'app.standalone',
-      null,
-      'only an App calls without an Agent (its standalone bridge)',
-    );
+    demand(caller, 'app.standalone', null, 'only an App calls without an Agent (its standalone bridge)');
   }
 }

@@ -3,7 +3,7 @@
 // starts at manageableAgent instead: using an Agent is not managing it. The rules are the policy's (`agent.use`,
 // `agent.manage` in #identity authorization/policy.ts); these load the Agent and its Space and raise the HTTP errors.
 import { ForbiddenError, NotFoundError } from '#kernel';
-import { asPrincipal, authorize, type PrincipalOrCaller } from '#access';
+import { forbidden, permits, demand, asPrincipal, type PrincipalOrCaller } from '#access';
 import type { ReadStore } from '#read-store';
 import { SPACES, type SpaceView } from '#spaces';
 import { AGENTS, type AgentView } from './agents.read-model.js';
@@ -15,11 +15,13 @@ export async function accessibleAgent(
 ): Promise<AgentView> {
   const agent = await readStore.reader<AgentView>(AGENTS).get(agentId);
   if (!agent) throw new NotFoundError('Agent', agentId);
-  if (!authorize(who, 'agent.use', { ...agent, space: await spaceOf(readStore, agent) }).allow)
-    throw new ForbiddenError(
-      'agent_access_denied',
-      `this API key is not granted access to Agent '${agent.id}'`,
-    );
+  demand(
+    who,
+    'agent.use',
+    { ...agent, space: await spaceOf(readStore, agent) },
+    `this API key is not granted access to Agent '${agent.id}'`,
+    'agent_access_denied',
+  );
   return agent;
 }
 
@@ -38,7 +40,7 @@ export async function managesAgent(
   who: PrincipalOrCaller,
 ): Promise<boolean> {
   const space = await spaceOf(readStore, agent);
-  return authorize(who, 'agent.manage', { agent, space }).allow;
+  return permits(who, 'agent.manage', { agent, space });
 }
 
 /** 403 `space_change_denied` unless the principal manages the Agent. */
@@ -52,7 +54,7 @@ export async function assertManagesAgent(
 
 /** The 403 `space_change_denied` of a principal that uses the Agent but may not manage it. */
 export const manageDenied = (agent: Pick<AgentView, 'id' | 'spaceId'>): ForbiddenError =>
-  new ForbiddenError(
+  forbidden(
     'space_change_denied',
     agent.spaceId
       ? `you may use Agent '${agent.id}' but not manage it: that needs the right to change its Space '${agent.spaceId}'`
@@ -94,10 +96,10 @@ export async function authorizeManagement(
     spaceId: null,
   };
   const space = await spaceOf(readStore, agent);
-  const decision = authorize(principal, 'agent.manage', { agent, space });
-  if (!decision.allow)
-    throw new ForbiddenError(
-      decision.reason,
-      `process '${principal.process}' may not manage Agent '${agentId}'`,
-    );
+  demand(
+    principal,
+    'agent.manage',
+    { agent, space },
+    `process '${principal.process}' may not manage Agent '${agentId}'`,
+  );
 }

@@ -1,6 +1,6 @@
 // The Spaces context asks which Spaces a principal reaches through its Agents; this answers from the Agents read model.
 import { Inject, Injectable } from '@nestjs/common';
-import { authorize, type AgentAccess, type Principal } from '#access';
+import { permits, type AgentAccess, type Principal } from '#access';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import { SpaceGrants } from '#spaces';
 import { AGENTS, type AgentView } from './agents.read-model.js';
@@ -40,7 +40,7 @@ export class AgentSpaceGrants extends SpaceGrants {
     for (const agent of granted) {
       if (!agent.spaceId) continue;
       const space = await spaceOf(this.readStore, agent);
-      if (authorize(principal, 'agent.use', { ...agent, space }).allow) reached.push(agent.spaceId);
+      if (permits(principal, 'agent.use', { ...agent, space })) reached.push(agent.spaceId);
     }
     return reached;
   }

@@ -3,7 +3,7 @@
 // finds the SpaceGrants it asks (Agents depend on Spaces, never the reverse), and contexts that depend on Agents
 // find the AgentMoveChecks they register with.
 import { Global, Module } from '@nestjs/common';
-import { AgentDirectory } from '#access';
+import { AgentDirectory, AccessModule } from '#access';
 import { SpaceGrants } from '#spaces';
 import { ReadModelAgentDirectory } from './agent-directory.adapter.js';
 import { AgentMoveChecks } from './agent-move-checks.js';
@@ -52,8 +52,8 @@ export const AGENT_QUERY_HANDLERS = [ListAgentsHandler, GetAgentHandler, StartEm
 
 @Global()
 @Module({
-  // The embed visitor sessions are identity's.
-  imports: [IdentityModule],
+  // The embed visitor sessions are access's (authentication); identity answers the Credentials its guard asks.
+  imports: [IdentityModule, AccessModule],
   controllers: AGENT_CONTROLLERS,
   providers: [
     ...AGENT_COMMAND_HANDLERS,

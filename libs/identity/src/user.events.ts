@@ -1,7 +1,8 @@
 // The User aggregate: a person who owns API keys and signs in. Each gets a personal Agent. Today's key owners and the
 // bootstrap admin were registered before invitations existed: they are users with nothing to do, treated as verified.
 // No password reaches the log: only its argon2id hash (see password.ts).
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError, type DomainEvent } from '#kernel';
+import { forbidden } from '#access';
+import { ConflictError, NotFoundError, ValidationError, type DomainEvent } from '#kernel';
 import type { Decider } from '#eventsourcing';
 
 export type UserRole = 'admin' | 'member';
@@ -210,7 +211,7 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
     switch (command.type) {
       case 'ChangeUserRole':
         if (command.byUserId === userId)
-          throw new ForbiddenError('own_role_unchangeable', 'nobody changes their own role');
+          throw forbidden('own_role_unchangeable', 'nobody changes their own role');
         if (state.role === command.role) return [];
         if (state.role === 'admin' && state.status === 'active' && command.otherActiveAdmins < 1)
           throw lastAdmin();
@@ -220,15 +221,14 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         ];
       case 'DeactivateUser':
         if (command.byUserId === userId)
-          throw new ForbiddenError('own_account_deactivation', 'nobody deactivates their own account');
+          throw forbidden('own_account_deactivation', 'nobody deactivates their own account');
         if (state.status === 'deactivated') return [];
         if (state.role === 'admin' && command.otherActiveAdmins < 1) throw lastAdmin();
         return [{ type: 'UserDeactivated', data: { userId, source } }];
       case 'ReactivateUser':
         return state.status === 'active' ? [] : [{ type: 'UserReactivated', data: { userId, source } }];
       case 'IssuePasswordReset':
-        if (state.status !== 'active')
-          throw new ForbiddenError('user_deactivated', 'the account is deactivated');
+        if (state.status !== 'active') throw forbidden('user_deactivated', 'the account is deactivated');
         return [
           {
             type: 'UserPasswordResetIssued',
@@ -244,8 +244,7 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
           if (Date.parse(command.reset.now) >= Date.parse(pending.expiresAt))
             throw new ConflictError('reset_link_expired', 'the password reset link has expired', 'token');
         }
-        if (state.status !== 'active')
-          throw new ForbiddenError('user_deactivated', 'the account is deactivated');
+        if (state.status !== 'active') throw forbidden('user_deactivated', 'the account is deactivated');
         return [
           {
             type: 'UserPasswordSet',

@@ -6,9 +6,9 @@
 // and each Agent sees, sets and removes only its own there (another Agent's tag ids are never shown to it).
 import { Inject, Injectable } from '@nestjs/common';
 import { accessibleAgent, manageDenied, type AgentView } from '#agents';
-import { asPrincipal, authorize, type PrincipalOrCaller } from '#access';
+import { forbidden, permits, demand, asPrincipal, type PrincipalOrCaller } from '#access';
 import { SPACES, type SpaceView } from '#spaces';
-import { ForbiddenError, NotFoundError, ValidationError } from '#kernel';
+import { NotFoundError, ValidationError } from '#kernel';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import type { DocumentScope } from './document.events.js';
 import {
@@ -42,9 +42,12 @@ export class KnowledgeAccess {
     if (agentId !== null && asPrincipal(who).kind !== 'platform')
       return tagging ? this.taggableAgent(agentId, who) : this.agent(agentId, who);
     const unscoped = { id: agentId ?? '', isPersonal: false, ownerUserId: null, spaceId: null };
-    const decision = authorize(who, 'knowledge.write', { agent: unscoped, space: null, scope: 'global' });
-    if (!decision.allow)
-      throw new ForbiddenError(decision.reason, 'only the platform changes Knowledge through no Agent');
+    demand(
+      who,
+      'knowledge.write',
+      { agent: unscoped, space: null, scope: 'global' },
+      'only the platform changes Knowledge through no Agent',
+    );
     return null;
   }
 
@@ -52,7 +55,7 @@ export class KnowledgeAccess {
   async taggableAgent(agentId: string, who: PrincipalOrCaller): Promise<AgentView> {
     const agent = await this.agent(agentId, who);
     const space = agent.spaceId ? await this.space(agent.spaceId) : null;
-    if (!authorize(who, 'knowledge.tag', { agent, space }).allow) throw manageDenied(agent);
+    if (!permits(who, 'knowledge.tag', { agent, space })) throw manageDenied(agent);
     return agent;
   }
 
@@ -127,9 +130,9 @@ export class KnowledgeAccess {
     globalMessage: string,
   ): Promise<void> {
     const space = agent.spaceId ? await this.space(agent.spaceId) : null;
-    const decision = authorize(who, 'knowledge.write', { agent, space, scope });
-    if (decision.allow) return;
-    if (decision.reason === 'admin_required') throw new ForbiddenError('admin_required', globalMessage);
+    if (permits(who, 'knowledge.write', { agent, space, scope })) return;
+    // The Agent is one the principal uses (its loader asked): Global documents are refused for not being an admin.
+    if (scope === 'global') throw forbidden('admin_required', globalMessage);
     // The manager's 403 `space_change_denied`, worded as for every manage action.
     throw manageDenied(agent);
   }

@@ -6,7 +6,7 @@
 // an embed visitor, the platform) has none. A memory of another user, another Agent, or one gone is the same 404.
 import { Inject, Injectable } from '@nestjs/common';
 import { AGENTS, spaceOf, type AgentView } from '#agents';
-import { authorize, type Principal } from '#access';
+import { forbidden, demand, type Principal } from '#access';
 import { ForbiddenError, NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { SPACES, type SpaceView } from '#spaces';
@@ -21,7 +21,7 @@ export class MemoryAccess {
   /** The user a principal acts for: memories are a user's own (403 for any other principal). */
   user(principal: Principal): string {
     if (principal.kind === 'apiKey' || principal.kind === 'session') return principal.userId;
-    throw new ForbiddenError('principal_not_supported', 'memories belong to users: this principal has none');
+    throw forbidden('principal_not_supported', 'memories belong to users: this principal has none');
   }
 
   /** The Agent a route names, if the principal may read (`memory.read`) or change its own memories of it. */
@@ -32,9 +32,12 @@ export class MemoryAccess {
   ): Promise<AgentView> {
     const agent = await this.readStore.reader<AgentView>(AGENTS).get(agentId);
     if (!agent) throw new NotFoundError('Agent', agentId);
-    const decision = authorize(principal, action, { ...agent, space: await spaceOf(this.readStore, agent) });
-    if (!decision.allow)
-      throw new ForbiddenError(decision.reason, `this API key is not granted access to Agent '${agent.id}'`);
+    demand(
+      principal,
+      action,
+      { ...agent, space: await spaceOf(this.readStore, agent) },
+      `this API key is not granted access to Agent '${agent.id}'`,
+    );
     return agent;
   }
 
@@ -65,17 +68,18 @@ export class MemoryAccess {
   async requireWritable(agent: AgentView, owner: string, principal: Principal): Promise<void> {
     if (owner !== SHARED_OWNER) return;
     const space = agent.spaceId ? await this.readStore.reader<SpaceView>(SPACES).get(agent.spaceId) : null;
-    if (!authorize(principal, 'memory.shared.write', { agent, space: space ?? null }).allow)
-      throw new ForbiddenError(
-        'shared_memory_change_denied',
-        "only the Agent's manager (a key that may change its Space) or an admin may change its shared memories",
-      );
+    demand(
+      principal,
+      'memory.shared.write',
+      { agent, space: space ?? null },
+      "only the Agent's manager (a key that may change its Space) or an admin may change its shared memories",
+      'shared_memory_change_denied',
+    );
   }
 
   /** Erasing every memory of one's own, across Agents (`memory.own.erase`): the user it acts for. */
   requireOwnErase(principal: Principal): string {
-    const decision = authorize(principal, 'memory.own.erase', null);
-    if (!decision.allow) throw new ForbiddenError(decision.reason, 'only a user erases their own memories');
+    demand(principal, 'memory.own.erase', null, 'only a user erases their own memories');
     return this.user(principal);
   }
 }

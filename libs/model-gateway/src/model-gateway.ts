@@ -45,8 +45,7 @@ import {
   UsageRecorder,
 } from '#usage';
 import type { CallOutcome, Operation, Surface } from '#usage';
-import type { CallerKey } from '#access';
-import { assertAllowed, type Caller } from '#access';
+import { type CallerKey, demand, type Caller } from '#access';
 import { StreamedText } from './streamed-text.js';
 
 /** Who a call is for: usage is attributed to the key, its user and the Agent (core surface). */
@@ -81,7 +80,7 @@ export const callerScope = (caller: Caller, surface: Surface, agentId: string | 
 
 /** 403 unless the policy lets the caller call models directly (`model.call`: API keys and admins). */
 export const assertMayCallModels = (caller: Caller): void =>
-  assertAllowed(caller, 'model.call', null, 'this principal may not call models directly');
+  demand(caller, 'model.call', null, 'this principal may not call models directly');
 
 /** The scope of a direct model call (the compatible gateway: no Agent), if the policy allows it (403 otherwise). */
 export function directCallScope(caller: Caller, surface: Surface): CallScope {

@@ -8,8 +8,8 @@
 // `skill_name_taken`.
 import { Inject, Injectable } from '@nestjs/common';
 import { accessibleAgent, AGENTS, manageDenied, type AgentView } from '#agents';
-import { authorize, type Principal, type SkillPlace } from '#access';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#kernel';
+import { permits, demand, type Principal, type SkillPlace } from '#access';
+import { ConflictError, NotFoundError, ValidationError } from '#kernel';
 import { findAll, READ_STORE, type Filter, type ReadStore } from '#read-store';
 import { SPACES, type SpaceView } from '#spaces';
 import { SkillNotFoundError } from './skill.decider.js';
@@ -52,14 +52,12 @@ export class SkillAccess {
   async canSee(placement: SkillPlacement, principal: Principal): Promise<void> {
     if (placement.kind === 'global') {
       // DEFAULT Skills: everyone (the policy says so; asked all the same, so a rule change reaches here).
-      const decision = authorize(principal, 'skill.read', { kind: 'global' });
-      if (!decision.allow)
-        throw new ForbiddenError(decision.reason, 'the DEFAULT Skills are not readable here');
+      demand(principal, 'skill.read', { kind: 'global' }, 'the DEFAULT Skills are not readable here');
       return;
     }
     if (placement.kind === 'space') {
       const { space, place } = await this.spacePlace(placement.spaceId, principal);
-      if (!authorize(principal, 'skill.read', place).allow) throw new NotFoundError('Space', space.id);
+      if (!permits(principal, 'skill.read', place)) throw new NotFoundError('Space', space.id);
       return;
     }
     await this.agent(placement.agentId, principal);
@@ -73,23 +71,19 @@ export class SkillAccess {
    */
   async canChange(placement: SkillPlacement, principal: Principal): Promise<void> {
     if (placement.kind === 'global') {
-      const decision = authorize(principal, 'skill.change', { kind: 'global' });
-      if (!decision.allow)
-        throw new ForbiddenError(decision.reason, 'only admins change the Skills every Agent has');
+      demand(principal, 'skill.change', { kind: 'global' }, 'only admins change the Skills every Agent has');
       return;
     }
     if (placement.kind === 'space') {
       const { space, place } = await this.spacePlace(placement.spaceId, principal);
-      if (!authorize(principal, 'skill.read', place).allow) throw new NotFoundError('Space', space.id);
-      const decision = authorize(principal, 'skill.change', place);
-      if (!decision.allow)
-        throw new ForbiddenError(decision.reason, `you may not change Space '${space.id}'`);
+      if (!permits(principal, 'skill.read', place)) throw new NotFoundError('Space', space.id);
+      demand(principal, 'skill.change', place, `you may not change Space '${space.id}'`);
       return;
     }
     const agent = await this.agent(placement.agentId, principal);
     const space = agent.spaceId ? await this.readStore.reader<SpaceView>(SPACES).get(agent.spaceId) : null;
-    const decision = authorize(principal, 'skill.change', { kind: 'agent', agent, space: space ?? null });
-    if (!decision.allow) throw manageDenied(agent);
+    if (!permits(principal, 'skill.change', { kind: 'agent', agent, space: space ?? null }))
+      throw manageDenied(agent);
   }
 
   /** The Skill, if the principal sees it; 404 otherwise. */
@@ -116,12 +110,10 @@ export class SkillAccess {
   ): Promise<{ space: SpaceView; place: Extract<SkillPlace, { kind: 'space' }> }> {
     const space = await this.readStore.reader<SpaceView>(SPACES).get(spaceId);
     if (!space) throw new NotFoundError('Space', spaceId);
-    if (authorize(principal, 'skill.read', { kind: 'space', space }).allow)
+    if (permits(principal, 'skill.read', { kind: 'space', space }))
       return { space, place: { kind: 'space', space } };
     const agents = await findAll<AgentView>(this.readStore, AGENTS, { spaceId });
-    const holdsReachableAgent = agents.some(
-      (agent) => authorize(principal, 'agent.use', { ...agent, space }).allow,
-    );
+    const holdsReachableAgent = agents.some((agent) => permits(principal, 'agent.use', { ...agent, space }));
     return { space, place: { kind: 'space', space, holdsReachableAgent } };
   }
 

@@ -2,9 +2,9 @@
 // creator (a Space from before members has its creator as owner), the member's current role, and the policy's
 // answer (`space.member.change`: who may add, change, remove, leave; the rules are the policy's). The decider keeps
 // the last owner.
-import { ForbiddenError, NotFoundError, ValidationError } from '#kernel';
+import { NotFoundError, ValidationError } from '#kernel';
 import { API_KEYS, USERS, type ApiKeyView, type UserView } from '#identity';
-import { authorize, type Principal } from '#access';
+import { demand, permits, type Principal } from '#access';
 import type { ReadStore } from '#read-store';
 import type { SpaceRole } from './space.events.js';
 import { SPACES, type SpaceView } from './spaces.read-model.js';
@@ -23,8 +23,7 @@ export async function spaceWithMembers(
   principal: Principal,
 ): Promise<SpaceView> {
   const space = await readStore.reader<SpaceView>(SPACES).get(spaceId);
-  if (!space || !authorize(principal, 'space.members.read', space).allow)
-    throw new NotFoundError('Space', spaceId);
+  if (!space || !permits(principal, 'space.members.read', space)) throw new NotFoundError('Space', spaceId);
   return space;
 }
 
@@ -52,16 +51,13 @@ export async function loadMembershipChange(
   const members: Readonly<Record<string, SpaceRole>> =
     Object.keys(recorded).length > 0 ? recorded : creatorUserId ? { [creatorUserId]: 'owner' } : {};
   const currentRole = members[userId] ?? null;
-  const decision = authorize(principal, 'space.member.change', { space, userId, currentRole, newRole });
-  if (!decision.allow)
-    throw new ForbiddenError(
-      decision.reason,
-      decision.reason === 'own_role_change_denied'
-        ? 'nobody changes their own role in a Space (leaving is POST /spaces/{spaceId}/leave)'
-        : decision.reason === 'role_above_own'
-          ? 'nobody grants a role above their own, or changes a member whose role is above theirs'
-          : `changing the members of Space '${spaceId}' needs the editor role in it`,
-    );
+  demand(principal, 'space.member.change', { space, userId, currentRole, newRole }, (reason) =>
+    reason === 'own_role_change_denied'
+      ? 'nobody changes their own role in a Space (leaving is POST /spaces/{spaceId}/leave)'
+      : reason === 'role_above_own'
+        ? 'nobody grants a role above their own, or changes a member whose role is above theirs'
+        : `changing the members of Space '${spaceId}' needs the editor role in it`,
+  );
   return { space, creatorUserId, currentRole };
 }
 

@@ -3,8 +3,8 @@
 // lists. An admin sees every Space; another user the Spaces they have a role in (a Space from before members: the
 // ones they created) and, through a key, those holding an Agent it is granted. A Space outside that is answered 404,
 // so that no key learns that its id exists.
-import { ForbiddenError, NotFoundError } from '#kernel';
-import { asPrincipal, authorize, userIdOf, type Principal, type PrincipalOrCaller } from '#access';
+import { NotFoundError } from '#kernel';
+import { demand, permits, asPrincipal, userIdOf, type Principal, type PrincipalOrCaller } from '#access';
 import { findAll, type ReadStore } from '#read-store';
 import { SPACE_MEMBERS, SPACES, type SpaceMemberView, type SpaceView } from './spaces.read-model.js';
 
@@ -47,7 +47,7 @@ export async function roleSpaceIds(readStore: ReadStore, who: PrincipalOrCaller)
     if (space) candidates.push(space);
   }
   const ids = candidates
-    .filter((space) => authorize(principal, 'space.read', { space, holdsReachableAgent: false }).allow)
+    .filter((space) => permits(principal, 'space.read', { space, holdsReachableAgent: false }))
     .map((space) => space.id);
   return [...new Set(ids)];
 }
@@ -62,9 +62,9 @@ export async function visibleSpace(
   const principal = asPrincipal(who);
   const space = await readStore.reader<SpaceView>(SPACES).get(spaceId);
   if (!space) throw new NotFoundError('Space', spaceId);
-  if (authorize(principal, 'space.read', { space, holdsReachableAgent: false }).allow) return space;
+  if (permits(principal, 'space.read', { space, holdsReachableAgent: false })) return space;
   const holdsReachableAgent = (await grants.grantedSpaceIds(principal)).includes(spaceId);
-  if (!authorize(principal, 'space.read', { space, holdsReachableAgent }).allow)
+  if (!permits(principal, 'space.read', { space, holdsReachableAgent }))
     throw new NotFoundError('Space', spaceId);
   return space;
 }
@@ -98,13 +98,13 @@ export async function changeableSpace(
   action: 'space.change' | 'space.content.change' = 'space.change',
 ): Promise<SpaceView> {
   const space = await visibleSpace(readStore, grants, spaceId, who);
-  const decision = authorize(who, action, space);
-  if (!decision.allow)
-    throw new ForbiddenError(
-      decision.reason,
-      action === 'space.change'
-        ? `only an owner of Space '${spaceId}' renames or deletes it`
-        : `changing what is in Space '${spaceId}' needs the editor role in it`,
-    );
+  demand(
+    who,
+    action,
+    space,
+    action === 'space.change'
+      ? `only an owner of Space '${spaceId}' renames or deletes it`
+      : `changing what is in Space '${spaceId}' needs the editor role in it`,
+  );
   return space;
 }

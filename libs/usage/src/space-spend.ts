@@ -6,7 +6,8 @@
 // (`space-spend-<spaceId>`); every change is an event and applies from that moment. A limit an admin set is the
 // admins' to change or remove: the Space's owners may not lift the cap put on their Space (they set and remove their
 // own while no admin-set limit exists).
-import { ForbiddenError, ValidationError, type DomainEvent } from '#kernel';
+import { forbidden } from '#access';
+import { ValidationError, type DomainEvent } from '#kernel';
 import type { Decider } from '#eventsourcing';
 import type { UserSpendLimit } from './user-spend.js';
 
@@ -51,7 +52,7 @@ export const spaceSpendDecider: Decider<SpaceSpendState, ChangeSpaceSpendLimit, 
     if (limit && limit.tokens === null && limit.costUsd === null)
       throw new ValidationError('invalid_usage_limit', 'a Space limit needs tokens or costUsd', 'tokens');
     if (state.limit && state.setBy === 'admin' && by !== 'admin')
-      throw new ForbiddenError(
+      throw forbidden(
         'spend_limit_set_by_admin',
         "an admin set this Space's spend limit: only an admin changes or removes it",
       );

@@ -6,8 +6,7 @@
 import { Injectable } from '@nestjs/common';
 import { PlatformError } from '#kernel';
 import { AggregateRepository } from '#eventsourcing';
-import type { CallerKey } from '#access';
-import type { UsageLimit } from '#access';
+import type { CallerKey, UsageLimit } from '#access';
 import { usageDecider } from './usage.decider.js';
 import { usageStreamId } from './usage.events.js';
 import { UsageRecorder } from './usage-recorder.js';

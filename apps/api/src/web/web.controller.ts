@@ -9,7 +9,7 @@
 import { Controller, Get, Header, Inject, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { ApiKeyGuard, authorize, Public, type SessionPrincipal } from '#access';
+import { permits, ApiKeyGuard, Public, type SessionPrincipal } from '#access';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import {
   accessibleAgent,
@@ -185,7 +185,7 @@ export class WebController {
         .send(plainPage(title, text));
     if (!agent) return refuse(404, 'Not found', 'There is no such Agent.');
     const visitor = { kind: 'embedVisitor', agentId: agent.id, visitorId: 'page' } as const;
-    if (!authorize(visitor, 'agent.use', { ...agent, space: await spaceOf(this.readStore, agent) }).allow)
+    if (!permits(visitor, 'agent.use', { ...agent, space: await spaceOf(this.readStore, agent) }))
       return refuse(403, 'Agent is not public', 'Agent is not public');
     const self = `${request.protocol}://${request.headers.host ?? ''}`;
     const referer = request.headers.referer;

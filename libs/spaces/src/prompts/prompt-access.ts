@@ -1,7 +1,7 @@
 // The loader of the prompt library: the Space (404 unless the principal may read its prompts) and, for a change,
 // the policy's `prompt.change` (403). The rules are the policy's.
-import { ForbiddenError, NotFoundError } from '#kernel';
-import { authorize, type Principal } from '#access';
+import { NotFoundError } from '#kernel';
+import { permits, demand, type Principal } from '#access';
 import type { ReadStore } from '#read-store';
 import { SPACES, type SpaceView } from '../spaces.read-model.js';
 import { PROMPTS, type PromptView } from './prompt.js';
@@ -13,13 +13,8 @@ export async function promptSpace(
   action: 'prompt.read' | 'prompt.change',
 ): Promise<SpaceView> {
   const space = await readStore.reader<SpaceView>(SPACES).get(spaceId);
-  if (!space || !authorize(principal, 'prompt.read', space).allow) throw new NotFoundError('Space', spaceId);
-  const decision = authorize(principal, action, space);
-  if (!decision.allow)
-    throw new ForbiddenError(
-      decision.reason,
-      `changing the prompts of Space '${spaceId}' needs the editor role in it`,
-    );
+  if (!space || !permits(principal, 'prompt.read', space)) throw new NotFoundError('Space', spaceId);
+  demand(principal, action, space, `changing the prompts of Space '${spaceId}' needs the editor role in it`);
   return space;
 }
 

@@ -3,7 +3,7 @@
 // through CreatePersonalAgent instead.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, newEntityId, type CommandContext, type WriteResult } from '#eventsourcing';
-import { assertAllowed, type Principal } from '#access';
+import { demand, type Principal } from '#access';
 import { agentDecider, type AgentCommand } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
 import { AgentRules } from '../../agent-rules.js';
@@ -31,7 +31,7 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgent> {
   ) {}
 
   async execute({ fields, context, principal }: CreateAgent): Promise<WriteResult> {
-    assertAllowed(principal, 'agent.create', null, 'only keys with access to all Agents can create Agents');
+    demand(principal, 'agent.create', null, 'only keys with access to all Agents can create Agents');
     if (fields.spaceId) await this.rules.requireSpace(fields.spaceId, principal);
     this.rules.requireChatModel(fields.settings.model);
     const agentId = newEntityId(context, 'agt');

@@ -3,7 +3,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { sha256 } from '#kernel';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import { assertAllowed, type Principal } from '#access';
+import { demand, type Principal } from '#access';
 import { personalSpaceId } from '#spaces';
 import { agentDecider } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
@@ -39,7 +39,7 @@ export class CreatePersonalAgentHandler implements ICommandHandler<CreatePersona
     context,
     principal,
   }: CreatePersonalAgent): Promise<WriteResult> {
-    assertAllowed(principal, 'agent.create', null, 'this principal may not create Agents');
+    demand(principal, 'agent.create', null, 'this principal may not create Agents');
     const result = await this.aggregates.decide(
       agentStreamId(agentId),
       agentDecider,

@@ -1,9 +1,8 @@
 // Putting a personal Agent created before personal Spaces into its user's private personal Space (the
 // personal-agent process, for the platform). The decider does it once: an Agent already in a Space is left alone.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ForbiddenError } from '#kernel';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
+import { forbidden, type Principal } from '#access';
 import { agentDecider } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
 
@@ -24,7 +23,7 @@ export class PlacePersonalAgentHandler implements ICommandHandler<PlacePersonalA
 
   async execute({ agentId, spaceId, context, principal }: PlacePersonalAgent): Promise<WriteResult> {
     if (principal.kind !== 'platform')
-      throw new ForbiddenError('principal_not_supported', 'personal Agents are placed by the platform');
+      throw forbidden('principal_not_supported', 'personal Agents are placed by the platform');
     const result = await this.aggregates.decide(
       agentStreamId(agentId),
       agentDecider,

@@ -4,7 +4,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { sha256 } from '#kernel';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import { assertAllowed, type Principal } from '#access';
+import { demand, type Principal } from '#access';
 import { personalSpaceId } from '#spaces';
 import { agentDecider } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
@@ -35,7 +35,7 @@ export class ReplacePersonalAgentHandler implements ICommandHandler<ReplacePerso
 
   async execute(command: ReplacePersonalAgent): Promise<WriteResult> {
     const { deletedAgentId, deletionEventId, context, principal } = command;
-    assertAllowed(principal, 'agent.create', null, 'this principal may not create Agents');
+    demand(principal, 'agent.create', null, 'this principal may not create Agents');
     // Two streams: the deleted Agent says whether (and for whom) there is a replacement to make.
     const { state } = await this.aggregates.load(agentStreamId(deletedAgentId), agentDecider);
     if (state.status !== 'deleted' || !state.isPersonal || !state.ownerUserId)

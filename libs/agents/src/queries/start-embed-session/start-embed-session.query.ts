@@ -1,13 +1,13 @@
 // A visit of a public Agent's embed starts a visitor session: short-lived, signed, bound to this Agent (see
-// EmbedVisitorSessions in #identity). The policy says whether an embed visitor may use the Agent (public, not
+// EmbedVisitorSessions in #access). The policy says whether an embed visitor may use the Agent (public, not
 // personal): else 403 `Agent is not public`. A request from a page of another origin must come from one of the
 // Agent's Allowed URLs (the embed page itself is the instance's: frame-ancestors decided who may show it). A session
 // still valid for this Agent (sent back as `resume`, kept in the page's sessionStorage for Embed session minutes) is
 // answered as it is, so a reload resumes its conversation.
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { ForbiddenError, NotFoundError } from '#kernel';
-import { authorize, EmbedVisitorSessions } from '#access';
+import { NotFoundError } from '#kernel';
+import { forbidden, permits, EmbedVisitorSessions } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { AGENTS, type AgentView } from '../../agents.read-model.js';
 import { originAllowed } from '../../embed-origins.js';
@@ -33,7 +33,7 @@ export class StartEmbedSession extends Query<EmbedSession> {
   }
 }
 
-export const agentNotPublic = () => new ForbiddenError('agent_not_public', 'Agent is not public');
+export const agentNotPublic = () => forbidden('agent_not_public', 'Agent is not public');
 
 @QueryHandler(StartEmbedSession)
 export class StartEmbedSessionHandler implements IQueryHandler<StartEmbedSession, EmbedSession> {
@@ -46,10 +46,10 @@ export class StartEmbedSessionHandler implements IQueryHandler<StartEmbedSession
     const agent = await this.readStore.reader<AgentView>(AGENTS).get(agentId);
     if (!agent) throw new NotFoundError('Agent', agentId);
     const visitor = { kind: 'embedVisitor', agentId: agent.id, visitorId: 'new' } as const;
-    if (!authorize(visitor, 'agent.use', { ...agent, space: await spaceOf(this.readStore, agent) }).allow)
+    if (!permits(visitor, 'agent.use', { ...agent, space: await spaceOf(this.readStore, agent) }))
       throw agentNotPublic();
     if (origin !== null && !originAllowed(origin, agent.allowedUrls, self))
-      throw new ForbiddenError('origin_not_allowed', 'this site may not embed this Agent');
+      throw forbidden('origin_not_allowed', 'this site may not embed this Agent');
     const kept = resume ? this.sessions.verify(resume) : null;
     const { token, session } =
       kept && kept.agentId === agent.id

@@ -7,8 +7,8 @@
 // Nothing of the App's source, token or errors is answered.
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { authorize, type Principal } from '#access';
-import { ForbiddenError, NotFoundError, PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
+import { demand, type Principal } from '#access';
+import { NotFoundError, PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { AGENTS, spaceOf, type AgentView } from '#agents';
 import { APP_ALLOWLIST, APPS, type AppAllowlistEntry, type AppView } from '../../apps.read-model.js';
@@ -53,12 +53,15 @@ export class ListAgentAppsHandler implements IQueryHandler<ListAgentApps> {
     const agent =
       agentId.length <= 128 ? await this.readStore.reader<AgentView>(AGENTS).get(agentId) : undefined;
     if (!agent) throw new NotFoundError('Agent', agentId);
-    const decision = authorize(principal, 'app.view', {
-      ...agent,
-      space: await spaceOf(this.readStore, agent),
-    });
-    if (!decision.allow)
-      throw new ForbiddenError(decision.reason, `the Apps of Agent '${agent.id}' are not yours to see`);
+    demand(
+      principal,
+      'app.view',
+      {
+        ...agent,
+        space: await spaceOf(this.readStore, agent),
+      },
+      `the Apps of Agent '${agent.id}' are not yours to see`,
+    );
     const appOrigin = this.config.apps.appOrigin;
     const allowlist = this.readStore.reader<AppAllowlistEntry>(APP_ALLOWLIST);
     const apps = this.readStore.reader<AppView>(APPS);

@@ -7,7 +7,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { NotFoundError } from '#kernel';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { assertAllowed, authorize, type Caller, type SpaceRole } from '#access';
+import { permits, demand, type Caller, type SpaceRole } from '#access';
 import { AuditTrail, type AuditPage } from '../../audit-trail.js';
 import type { AuditEntry, AuditGraph } from '../../audit-fold.js';
 import { AuditEntriesReader } from '../../audit-entries.reader.js';
@@ -53,14 +53,14 @@ export async function mayAuditResource(
         members: members as Readonly<Record<string, SpaceRole>>,
         personalOf,
       };
-      const decision = authorize(caller, 'audit.read', space).allow;
+      const decision = permits(caller, 'audit.read', space);
       if (personalOf && !decision) return false;
       inSpace = true;
       allowed ||= decision;
     }
     stack.push(...(await graph.parentsOf(id)));
   }
-  return allowed || (!inSpace && authorize(caller, 'audit.read', null).allow);
+  return allowed || (!inSpace && permits(caller, 'audit.read', null));
 }
 
 /** The entries of a page the caller may read: each resource asked once (a page repeats the same few). */
@@ -91,7 +91,7 @@ export class GetAuditHandler implements IQueryHandler<GetAudit> {
     const { cursor, ...rest } = query;
     const filters = { ...rest, ...(cursor !== undefined ? { cursor: Number(cursor) } : {}) };
     if (!query.resourceId)
-      assertAllowed(
+      demand(
         caller,
         'audit.read',
         null,

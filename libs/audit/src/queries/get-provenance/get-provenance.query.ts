@@ -10,7 +10,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ConflictError, ValidationError } from '#kernel';
-import { authorize, type AgentOwnership, type Caller } from '#access';
+import { permits, type AgentOwnership, type Caller } from '#access';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
 import { loadStateAsOf } from '#eventsourcing';
@@ -78,7 +78,7 @@ export class GetProvenanceHandler implements IQueryHandler<GetProvenance> {
     let range: { start: number; end: number } | null = null;
     let documentId: string | null = null;
     if (kind === 'chunk') {
-      const admin = authorize(caller, 'provenance.read', null).allow;
+      const admin = permits(caller, 'provenance.read', null);
       const chunk = await this.chunk(id).catch((error: unknown) => {
         // Only admins learn that a chunk's document is gone: anyone else gets the empty answer of a chunk unseen.
         if (admin || !(error instanceof ConflictError)) throw error;
@@ -110,7 +110,7 @@ export class GetProvenanceHandler implements IQueryHandler<GetProvenance> {
     const visible = await this.visible(rows, caller);
     const conversations = await this.conversations(visible);
     const status =
-      visible.length > 0 || authorize(caller, 'provenance.read', null).allow
+      visible.length > 0 || permits(caller, 'provenance.read', null)
         ? documentId
           ? await this.documentStatus(documentId)
           : kind === 'skill'
@@ -144,7 +144,7 @@ export class GetProvenanceHandler implements IQueryHandler<GetProvenance> {
 
   /** The rows whose answers the caller may read: the policy asked per answer, with its Agent (null once deleted). */
   private async visible(rows: readonly ProvenanceUseView[], caller: Caller): Promise<ProvenanceUseView[]> {
-    if (authorize(caller, 'provenance.read', null).allow) return [...rows];
+    if (permits(caller, 'provenance.read', null)) return [...rows];
     const agents = new Map<string, AgentOwnership | null>();
     const reader = this.readStore.reader<AgentView>(AGENTS);
     for (const agentId of new Set(rows.map((row) => row.agentId))) {
@@ -152,10 +152,8 @@ export class GetProvenanceHandler implements IQueryHandler<GetProvenance> {
       // With its Space's members: a user's answers are theirs to see while they may use the Agent.
       agents.set(agentId, agent ? { ...agent, space: await spaceOf(this.readStore, agent) } : null);
     }
-    return rows.filter(
-      (row) =>
-        authorize(caller, 'provenance.read', { agent: agents.get(row.agentId) ?? null, userId: row.userId })
-          .allow,
+    return rows.filter((row) =>
+      permits(caller, 'provenance.read', { agent: agents.get(row.agentId) ?? null, userId: row.userId }),
     );
   }
 

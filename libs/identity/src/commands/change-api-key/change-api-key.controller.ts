@@ -2,12 +2,11 @@
 import { Body, Controller, Param, Patch } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { principalOf } from '#access';
+import { principalOf, commandContext, CurrentCaller, type Caller } from '#access';
 import { ApiRoute, ZodBody } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { toAccess, toLimit } from '../../api-key.schemas.js';
 import { API_KEYS_READ_MODEL } from '../../api-keys.read-model.js';
-import { commandContext, CurrentCaller, type Caller } from '#access';
 import { ApiKeyDto } from '../../queries/get-api-key/api-key.dto.js';
 import { GetApiKey } from '../../queries/get-api-key/get-api-key.query.js';
 import { USERS_READ_MODEL } from '../../users.read-model.js';

@@ -2,10 +2,9 @@
 import { Body, Controller, Param, Patch } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { principalOf } from '#access';
+import { principalOf, changeSourceOf, commandContext, CurrentCaller, type Caller } from '#access';
 import { ApiRoute, ZodBody } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { changeSourceOf, commandContext, CurrentCaller, type Caller } from '#access';
 import { GetUserById } from '../../queries/get-current-user/get-current-user.query.js';
 import { UserDto } from '../../queries/list-users/user.dto.js';
 import { USERS_READ_MODEL } from '../../users.read-model.js';

@@ -2,10 +2,9 @@
 import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { principalOf } from '#access';
+import { principalOf, changeSourceOf, commandContext, CurrentCaller, type Caller } from '#access';
 import { ApiRoute, ZodBody } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { changeSourceOf, commandContext, CurrentCaller, type Caller } from '#access';
 import { INVITATIONS_READ_MODEL } from '../../invitations.read-model.js';
 import { IssuedInvitationDto } from '../../queries/list-invitations/invitation.dto.js';
 import { GetInvitation } from '../../queries/list-invitations/list-invitations.query.js';

@@ -7,13 +7,10 @@ import { ValidationError, type PlatformError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { newEntityId, type CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { AgentDirectory } from '#access';
+import { permits, AgentDirectory, type AgentAccess, type UsageLimit, userIdOf, type Principal, type SessionPrincipal } from '#access';
 import { apiKeyDecider } from '../../api-key.decider.js';
 import { apiKeyStreamId } from '../../api-key.events.js';
-import { type AgentAccess, type UsageLimit } from '#access';
 import { displayPrefix, generateApiKey, hashApiKey } from '../../api-key.secret.js';
-import { authorize } from '#access';
-import { userIdOf, type Principal, type SessionPrincipal } from '#access';
 import { USERS, type UserView } from '../../users.read-model.js';
 import { RegisterUser } from '../register-user/register-user.command.js';
 
@@ -97,7 +94,7 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
       const agent = found.get(agentId);
       const why = !agent
         ? 'there is no such Agent'
-        : authorize(owner, 'agent.use', agent).allow
+        : permits(owner, 'agent.use', agent)
           ? null
           : agent.isPersonal
             ? "it is another person's personal Agent"

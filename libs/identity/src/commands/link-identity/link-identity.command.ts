@@ -3,11 +3,10 @@
 // one identity per provider.
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ConflictError, ForbiddenError, NotFoundError } from '#kernel';
+import { ConflictError, NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import { authorize } from '#access';
-import type { Principal } from '#access';
+import { demand, forbidden, type Principal } from '#access';
 import { externalIdentityDecider, identityIdOf, identityStreamId } from '../../external-identity.events.js';
 import { Mailer } from '../../mail/mail.port.js';
 import { mailOf } from '../../mail/mail-templates.js';
@@ -40,12 +39,9 @@ export class UnlinkIdentity extends Command<WriteResult> {
 
 /** The user a principal may link identities for: a session's own user (the policy's `identity.link`). */
 const linkingUser = (principal: Principal): string => {
-  const decision = authorize(principal, 'identity.link', null);
-  if (!decision.allow || principal.kind !== 'session')
-    throw new ForbiddenError(
-      decision.allow ? 'principal_not_supported' : decision.reason,
-      'identities are linked and unlinked from a signed-in session',
-    );
+  const message = 'identities are linked and unlinked from a signed-in session';
+  demand(principal, 'identity.link', null, message);
+  if (principal.kind !== 'session') throw forbidden('principal_not_supported', message);
   return principal.userId;
 };
 
@@ -61,7 +57,7 @@ export class LinkIdentityHandler implements ICommandHandler<LinkIdentity> {
   async execute({ identity, source, context, principal }: LinkIdentity) {
     const userId = linkingUser(principal);
     const user = (await this.aggregates.load(userStreamId(userId), userDecider)).state;
-    if (user.status !== 'active') throw new ForbiddenError('user_deactivated', 'the account is deactivated');
+    if (user.status !== 'active') throw forbidden('user_deactivated', 'the account is deactivated');
     const identityId = identityIdOf(identity.providerId, identity.subject);
     const other = (
       await this.readStore

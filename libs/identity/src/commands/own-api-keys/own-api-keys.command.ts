@@ -4,16 +4,13 @@
 // user's is 404).
 import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ForbiddenError, NotFoundError } from '#kernel';
+import { NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { newEntityId, type CommandContext } from '#eventsourcing';
 import type { WriteResult } from '#eventsourcing';
-import { AgentDirectory } from '#access';
+import { forbidden, permits, AgentDirectory, AgentAccess, UsageLimit, userActingAs, type PlatformPrincipal, type Principal } from '#access';
 import { assertWithinOwnLimit } from '../../api-key.limits.js';
-import { AgentAccess, UsageLimit } from '#access';
 import { API_KEYS, type ApiKeyView } from '../../api-keys.read-model.js';
-import { authorize } from '#access';
-import { userActingAs, type PlatformPrincipal, type Principal } from '#access';
 import { IssueApiKey } from '../issue-api-key/issue-api-key.command.js';
 import { RevokeApiKey } from '../revoke-api-key/revoke-api-key.command.js';
 
@@ -64,10 +61,7 @@ const ownerOf = (principal: Principal): string => {
 };
 
 const notAllAgents = () =>
-  new ForbiddenError(
-    'agent_access_denied',
-    'a key granted every Agent needs a caller that reaches every Agent',
-  );
+  forbidden('agent_access_denied', 'a key granted every Agent needs a caller that reaches every Agent');
 
 /** The caller's own (unrevoked) key, or 404 — also for another user's key, whose existence is not confirmed. */
 async function ownKey(readStore: ReadStore, apiKeyId: string, userId: string): Promise<ApiKeyView> {
@@ -118,8 +112,8 @@ export class CreateOwnApiKeyHandler implements ICommandHandler<CreateOwnApiKey> 
     const found = await this.agents.ownership(access.agentIds);
     for (const agentId of access.agentIds) {
       const agent = found.get(agentId);
-      if (!agent || !authorize(principal, 'agent.use', agent).allow)
-        throw new ForbiddenError('agent_access_denied', `you may not grant Agent '${agentId}'`);
+      if (!agent || !permits(principal, 'agent.use', agent))
+        throw forbidden('agent_access_denied', `you may not grant Agent '${agentId}'`);
     }
   }
 }
@@ -148,7 +142,7 @@ export class RotateOwnApiKeyHandler implements ICommandHandler<RotateOwnApiKey> 
     const userId = ownerOf(principal);
     const old = await ownKey(this.readStore, apiKeyId, userId);
     if (old.isAdmin)
-      throw new ForbiddenError('admin_key_rotation', 'an admin-issued admin key is rotated by an admin');
+      throw forbidden('admin_key_rotation', 'an admin-issued admin key is rotated by an admin');
     const issued: Issued = await this.bus.execute(
       new IssueApiKey(
         {

@@ -2,13 +2,12 @@
 // DELETE /me/api-keys/{apiKeyId}, POST /me/api-keys/{apiKeyId}/rotate.
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { z } from 'zod';
-import { principalOf } from '#access';
+import { principalOf, commandContext, CurrentCaller, type Caller } from '#access';
 import { ApiRoute, ZodBody } from '#http';
 import { QueryBus } from '@nestjs/cqrs';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { toAccess, toLimit } from '../../api-key.schemas.js';
 import { API_KEYS_READ_MODEL } from '../../api-keys.read-model.js';
-import { commandContext, CurrentCaller, type Caller } from '#access';
 import { ApiKeyDto, IssuedApiKeyDto } from '../../queries/get-api-key/api-key.dto.js';
 import { GetOwnApiKey, ListOwnApiKeys } from '../../queries/list-own-api-keys/list-own-api-keys.query.js';
 import { CreateOwnApiKey, RevokeOwnApiKey, RotateOwnApiKey } from './own-api-keys.command.js';

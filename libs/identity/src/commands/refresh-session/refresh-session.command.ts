@@ -1,4 +1,4 @@
-// Recording that a session was used (SessionRefreshed), which moves its idle timeout: sent by the ApiKeyGuard now and
+// Recording that a session was used (SessionRefreshed), which moves its idle timeout: sent by IdentityCredentials (asked by the guard) now and
 // then for a session cookie it has just authenticated (a quarter of the idle timeout after the stored time). No
 // principal: the guard is the authentication. A session that is over (revoked, expired) records nothing (the
 // decider's).

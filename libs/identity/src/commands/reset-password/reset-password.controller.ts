@@ -2,18 +2,9 @@
 import { Body, Controller, HttpCode, Param, Post, Req, UseInterceptors } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { principalOf } from '#access';
+import { principalOf, changeSourceOf, commandContext, CurrentCaller, Public, publicContext, sourceOf, type Caller } from '#access';
 import { ApiRoute, ZodBody } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
-import {
-  changeSourceOf,
-  commandContext,
-  CurrentCaller,
-  Public,
-  publicContext,
-  sourceOf,
-  type Caller,
-} from '#access';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../password.js';
 import { USERS_READ_MODEL } from '../../users.read-model.js';
 import { IssuePasswordReset, ResetPassword } from './reset-password.command.js';

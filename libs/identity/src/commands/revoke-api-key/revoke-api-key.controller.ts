@@ -1,11 +1,10 @@
 // DELETE /api-keys/{apiKeyId} (our extension, admins): the key is revoked, not forgotten.
 import { Controller, Delete, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { principalOf } from '#access';
+import { principalOf, commandContext, CurrentCaller, type Caller } from '#access';
 import { ApiRoute } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { API_KEYS_READ_MODEL } from '../../api-keys.read-model.js';
-import { commandContext, CurrentCaller, type Caller } from '#access';
 import { ApiKeyDto } from '../../queries/get-api-key/api-key.dto.js';
 import { GetApiKey } from '../../queries/get-api-key/get-api-key.query.js';
 import { USERS_READ_MODEL } from '../../users.read-model.js';

@@ -1,10 +1,9 @@
 // DELETE /invitations/{invitationId} (admins): the invitation is revoked, not forgotten.
 import { Controller, Delete, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { principalOf } from '#access';
+import { principalOf, changeSourceOf, commandContext, CurrentCaller, type Caller } from '#access';
 import { ApiRoute } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { changeSourceOf, commandContext, CurrentCaller, type Caller } from '#access';
 import { INVITATIONS_READ_MODEL } from '../../invitations.read-model.js';
 import { InvitationDto } from '../../queries/list-invitations/invitation.dto.js';
 import { GetInvitation } from '../../queries/list-invitations/list-invitations.query.js';

@@ -1,10 +1,9 @@
 // POST /users/{userId}/deactivate and /reactivate (admins).
 import { Controller, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { principalOf } from '#access';
+import { principalOf, changeSourceOf, commandContext, CurrentCaller, type Caller } from '#access';
 import { ApiRoute } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { changeSourceOf, commandContext, CurrentCaller, type Caller } from '#access';
 import { GetUserById } from '../../queries/get-current-user/get-current-user.query.js';
 import { UserDto } from '../../queries/list-users/user.dto.js';
 import { USERS_READ_MODEL } from '../../users.read-model.js';

@@ -4,9 +4,10 @@
 // (registering the user, linking the identity and accepting the invitation), or makes a just-in-time member for the
 // provider's `allowedDomains` when the provider allows it. An existing user is never linked by email (that is account
 // takeover): they link the provider from their session. Each refusal is a SignInFailed event (no token in it).
+import { forbidden } from '#access';
 import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ForbiddenError, PLATFORM_CONFIG, UnauthorizedError, type PlatformConfig } from '#kernel';
+import { PLATFORM_CONFIG, UnauthorizedError, type PlatformConfig } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { AggregateRepository, newEntityId, type CommandContext, type WriteResult } from '#eventsourcing';
 import {
@@ -57,22 +58,19 @@ export class RecordOidcFailure extends Command<WriteResult> {
 
 const REFUSALS: Record<Exclude<OidcFailure, 'invalid_response' | 'invalid_state'>, () => Error> = {
   email_unverified: () =>
-    new ForbiddenError(
+    forbidden(
       'oidc_email_unverified',
       'the provider does not say this email is verified: an invitation is accepted only for a verified email',
     ),
   identity_not_linked: () =>
-    new ForbiddenError(
+    forbidden(
       'oidc_identity_not_linked',
       'no user is linked to this identity: accept an invitation, or link the provider from your settings',
     ),
   identity_linked_elsewhere: () =>
-    new ForbiddenError(
-      'identity_linked_elsewhere',
-      'this identity of the provider is linked to another user',
-    ),
+    forbidden('identity_linked_elsewhere', 'this identity of the provider is linked to another user'),
   email_taken: () =>
-    new ForbiddenError(
+    forbidden(
       'oidc_identity_not_linked',
       'no user is linked to this identity: accept an invitation, or link the provider from your settings',
     ),

@@ -1,11 +1,10 @@
 // POST /auth/sign-out and /auth/sign-out-everywhere: end this session, or every session of the user.
 import { Controller, HttpCode, Inject, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { principalOf } from '#access';
+import { principalOf, changeSourceOf, commandContext, CurrentCaller, type Caller } from '#access';
 import { ApiRoute } from '#http';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { changeSourceOf, commandContext, CurrentCaller, type Caller } from '#access';
 import { clearSessionCookie } from '../../sessions/session-cookie.js';
 import { SESSIONS_READ_MODEL, USERS_READ_MODEL } from '../../users.read-model.js';
 import { SignOut } from './sign-out.command.js';

@@ -2,7 +2,7 @@
 // and the embedded index's per-owner HNSW graphs (built or building, with progress).
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { type Caller } from '#access';
+import type { Caller } from '#access';
 import { SEARCH_INDEX, type SearchIndex } from '#search';
 import { BUILDING_INDEX_ALIAS, LIVE_INDEX_ALIAS } from '../../pipeline/index-aliases.js';
 import { Reindexer } from '../../pipeline/reindex.js';

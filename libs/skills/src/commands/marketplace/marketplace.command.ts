@@ -3,8 +3,8 @@
 // (source MARKETPLACE, provider and sourceId naming the origin) sharing the listed version's blobs.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import { authorize, type Principal } from '#access';
-import { ForbiddenError, newId } from '#kernel';
+import { demand, type Principal } from '#access';
+import { newId } from '#kernel';
 import { SkillAccess, userOf } from '../../skill-access.js';
 import { marketplaceListing, skillDecider } from '../../skill.decider.js';
 import { skillStreamId } from '../../skill.events.js';
@@ -41,11 +41,13 @@ export class ManageMarketplaceHandler implements ICommandHandler<ManageMarketpla
 
   async execute({ skillId, action, context, principal }: ManageMarketplace): Promise<WriteResult> {
     if (action.kind !== 'install') {
-      if (!authorize(principal, 'skill.marketplace.curate', null).allow)
-        throw new ForbiddenError(
-          'marketplace_admin_only',
-          'only admins list, archive and restore marketplace Skills',
-        );
+      demand(
+        principal,
+        'skill.marketplace.curate',
+        null,
+        'only admins list, archive and restore marketplace Skills',
+        'marketplace_admin_only',
+      );
       await this.access.skill(skillId, principal);
       const { position } = await this.skills.decide(
         action.kind === 'list'

@@ -1,8 +1,7 @@
 // One Skill with its versions, one version with its instructions, and the marketplace listing.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { authorize, type Principal } from '#access';
-import { ForbiddenError } from '#kernel';
+import { forbidden, permits, type Principal } from '#access';
 import { SkillVersionNotFoundError } from '../../skill.decider.js';
 import { SkillAccess } from '../../skill-access.js';
 import { toSkillDto, toVersionDto } from '../../skill-dto.js';
@@ -53,8 +52,8 @@ export class ListMarketplaceHandler implements IQueryHandler<ListMarketplace> {
   constructor(private readonly reader: SkillReader) {}
 
   async execute({ archived, principal }: ListMarketplace) {
-    if (archived !== 'false' && !authorize(principal, 'skill.marketplace.curate', null).allow)
-      throw new ForbiddenError('marketplace_admin_only', 'only admins list archived marketplace Skills');
+    if (archived !== 'false' && !permits(principal, 'skill.marketplace.curate', null))
+      throw forbidden('marketplace_admin_only', 'only admins list archived marketplace Skills');
     const states =
       archived === 'false' ? ['listed'] : archived === 'true' ? ['archived'] : ['listed', 'archived'];
     const entries = await this.reader.placed({ marketplace: { $in: states } });

@@ -2,9 +2,8 @@
 // platform): until then only the very key that created it was its owner (the policy's fallback). The decider says
 // whether there is anything to do (a Space with members, a personal or deleted one: nothing).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ForbiddenError } from '#kernel';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import { authorize, type Principal } from '#access';
+import { demand, forbidden, type Principal } from '#access';
 import { spaceDecider } from '../../space.decider.js';
 import { spaceStreamId } from '../../space.events.js';
 
@@ -25,17 +24,14 @@ export class AdoptSpaceCreatorHandler implements ICommandHandler<AdoptSpaceCreat
 
   async execute({ spaceId, creatorUserId, context, principal }: AdoptSpaceCreator): Promise<WriteResult> {
     // The platform only: it acts on the log (a user adds members through AddSpaceMember).
-    const decision =
-      principal.kind === 'platform'
-        ? authorize(principal, 'space.member.change', {
-            space: { id: spaceId },
-            userId: creatorUserId,
-            currentRole: null,
-            newRole: 'owner',
-          })
-        : ({ allow: false, reason: 'principal_not_supported' } as const);
-    if (!decision.allow)
-      throw new ForbiddenError(decision.reason, 'the creator of a Space is made its owner by the platform');
+    const message = 'the creator of a Space is made its owner by the platform';
+    if (principal.kind !== 'platform') throw forbidden('principal_not_supported', message);
+    demand(
+      principal,
+      'space.member.change',
+      { space: { id: spaceId }, userId: creatorUserId, currentRole: null, newRole: 'owner' },
+      message,
+    );
     const result = await this.aggregates.decide(
       spaceStreamId(spaceId),
       spaceDecider,

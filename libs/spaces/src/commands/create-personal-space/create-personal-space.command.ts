@@ -2,9 +2,9 @@
 // from the user, its slug is claimed like any Space's (so no shared Space takes it, nor it another's); its name is
 // not (it is nobody else's to see). Nothing to do when it exists.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ForbiddenError, sha256 } from '#kernel';
+import { sha256 } from '#kernel';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
+import { forbidden, type Principal } from '#access';
 import { spaceDecider } from '../../space.decider.js';
 import { spaceStreamId, type SpaceState } from '../../space.events.js';
 import { SpaceUniqueness } from '../../space-uniqueness.js';
@@ -30,7 +30,7 @@ export class CreatePersonalSpaceHandler implements ICommandHandler<CreatePersona
 
   async execute({ userId, context, principal }: CreatePersonalSpace): Promise<WriteResult> {
     if (principal.kind !== 'platform')
-      throw new ForbiddenError('principal_not_supported', 'personal Spaces are created by the platform');
+      throw forbidden('principal_not_supported', 'personal Spaces are created by the platform');
     const spaceId = personalSpaceId(userId);
     const { state } = await this.aggregates.load<SpaceState, never>(spaceStreamId(spaceId), spaceDecider);
     if (state.status !== 'absent') return { id: spaceId, position: 0 };

@@ -4,7 +4,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { AggregateRepository, newEntityId, type CommandContext, type WriteResult } from '#eventsourcing';
-import { userIdOf, assertAllowed, type Principal } from '#access';
+import { userIdOf, demand, type Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { DEFAULT_SPACE_COLOR, spaceDecider } from '../../space.decider.js';
 import { spaceStreamId } from '../../space.events.js';
@@ -37,7 +37,7 @@ export class CreateSpaceHandler implements ICommandHandler<CreateSpace> {
   }
 
   async execute({ input, context, principal }: CreateSpace): Promise<WriteResult> {
-    assertAllowed(
+    demand(
       principal,
       'space.create',
       await spaceCreationSetting(this.readStore),

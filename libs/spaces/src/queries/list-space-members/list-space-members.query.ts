@@ -5,7 +5,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { ListQuery } from '#http';
 import { USERS, type UserView } from '#identity';
-import { type Principal } from '#access';
+import type { Principal } from '#access';
 import { READ_STORE, type Page, type ReadStore } from '#read-store';
 import { creatorOf, spaceWithMembers } from '../../space-membership.js';
 import { SPACE_MEMBERS, type SpaceMemberView } from '../../spaces.read-model.js';

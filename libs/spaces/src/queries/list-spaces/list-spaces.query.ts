@@ -5,7 +5,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { ListQuery } from '#http';
-import { authorize, type Caller } from '#access';
+import { permits, type Caller } from '#access';
 import { READ_STORE, type Page, type ReadStore } from '#read-store';
 import { SpaceGrants, visibleSpaceIds } from '../../space-visibility.js';
 import { spaceReply, SPACES, type SpaceView } from '../../spaces.read-model.js';
@@ -37,8 +37,7 @@ export class ListSpacesHandler implements IQueryHandler<ListSpaces> {
       });
     // An admin's list holds every Space but other users' private personal ones (the policy's space.read).
     const data = page.data.filter(
-      (space) =>
-        visible !== null || authorize(caller, 'space.read', { space, holdsReachableAgent: false }).allow,
+      (space) => visible !== null || permits(caller, 'space.read', { space, holdsReachableAgent: false }),
     );
     return { ...page, data: data.map(spaceReply) };
   }

@@ -7,9 +7,8 @@
 // `limit` matches.
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { ForbiddenError } from '#kernel';
 import { USERS, type UserView } from '#identity';
-import { authorize, userIdOf, type Principal } from '#access';
+import { demand, permits, userIdOf, type Principal } from '#access';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import { spaceWithMembers } from '../../space-membership.js';
 import { SPACE_MEMBERS, type SpaceMemberView } from '../../spaces.read-model.js';
@@ -40,14 +39,11 @@ export class SearchMemberCandidatesHandler implements IQueryHandler<SearchMember
 
   async execute({ spaceId, query, limit, principal }: SearchMemberCandidates) {
     const space = await spaceWithMembers(this.readStore, spaceId, principal);
-    const decision = authorize(principal, 'space.member.candidates', space);
-    if (!decision.allow)
-      throw new ForbiddenError(
-        decision.reason,
-        decision.reason === 'personal_space_unshareable'
-          ? 'a personal Space has no other members'
-          : `finding people to add to Space '${spaceId}' needs the editor role in it`,
-      );
+    demand(principal, 'space.member.candidates', space, (reason) =>
+      reason === 'personal_space_unshareable'
+        ? 'a personal Space has no other members'
+        : `finding people to add to Space '${spaceId}' needs the editor role in it`,
+    );
     const needle = query.toLowerCase();
     const members = space.members ?? {};
     const findable = await this.findablePeople(principal);
@@ -70,7 +66,7 @@ export class SearchMemberCandidatesHandler implements IQueryHandler<SearchMember
 
   /** The people the caller may find: null for everyone (an admin, or the directory open); else its Spaces' members. */
   private async findablePeople(principal: Principal): Promise<ReadonlySet<string> | null> {
-    if (authorize(principal, 'user.list', null).allow) return null;
+    if (permits(principal, 'user.list', null)) return null;
     if ((await peopleDirectorySetting(this.readStore)).open) return null;
     const userId = userIdOf(principal);
     if (!userId) return new Set();

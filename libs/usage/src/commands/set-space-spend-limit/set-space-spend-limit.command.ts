@@ -5,7 +5,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Inject } from '@nestjs/common';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import { authorize, type Principal } from '#access';
+import { permits, type Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { changeableSpace, SpaceGrants } from '#spaces';
 import { SpendLimits } from '../../spend-limits.js';
@@ -41,7 +41,7 @@ export class SetSpaceSpendLimitHandler implements ICommandHandler<SetSpaceSpendL
       {
         spaceId,
         limit,
-        by: authorize(principal, 'instance.settings.manage', null).allow ? 'admin' : 'owner',
+        by: permits(principal, 'instance.settings.manage', null) ? 'admin' : 'owner',
       },
       context,
     );

@@ -3,7 +3,7 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { ChangeApiKey } from '#identity';
-import { type Principal, type UsageLimit } from '#access';
+import type { Principal, UsageLimit } from '#access';
 import type { WriteResult } from '#eventsourcing';
 
 export class SetUsageLimit extends Command<WriteResult> {

@@ -5,7 +5,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '#kernel';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
 import { USERS, type UserView } from '#identity';
-import { type Principal } from '#access';
+import type { Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { SpendLimits } from '../../spend-limits.js';
 import { userSpendDecider, userSpendStreamId, type UserSpendLimit } from '../../user-spend.js';

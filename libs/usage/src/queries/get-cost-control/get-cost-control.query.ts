@@ -3,10 +3,9 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { ForbiddenError, NotFoundError } from '#kernel';
+import { NotFoundError } from '#kernel';
 import { API_KEYS, type ApiKeyView } from '#identity';
-import type { CallerKey } from '#access';
-import { authorize, type Caller } from '#access';
+import { forbidden, permits, type CallerKey, type Caller } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { UsageLimiter } from '../../usage-limiter.js';
 import { windowResetsAt } from '../../usage-window.js';
@@ -31,8 +30,8 @@ export class GetCostControlHandler implements IQueryHandler<GetCostControl> {
   ) {}
 
   async execute({ apiKeyId, caller, stored }: GetCostControl) {
-    if (apiKeyId !== caller.apiKey.id && !authorize(caller, 'usage.read.all', null).allow)
-      throw new ForbiddenError('admin_required', "only admins see another key's limits");
+    if (apiKeyId !== caller.apiKey.id && !permits(caller, 'usage.read.all', null))
+      throw forbidden('admin_required', "only admins see another key's limits");
     return this.status(apiKeyId === caller.apiKey.id && !stored ? caller.apiKey : await this.key(apiKeyId));
   }
 

@@ -3,8 +3,8 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { ForbiddenError, ValidationError } from '#kernel';
-import { authorize, type Caller } from '#access';
+import { ValidationError } from '#kernel';
+import { forbidden, permits, type Caller } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { usageRange, usageReport } from '../../usage-report.js';
 import type { UsageQuery } from './get-usage.schema.js';
@@ -29,8 +29,8 @@ export class GetUsageHandler implements IQueryHandler<GetUsage> {
     // A missing subject (agent, model: there is no own one) is a malformed request, whoever asks; the schema refuses
     // it first, this keeps the handler right on its own.
     if (subject === null) throw new ValidationError('missing_field', 'subject is required', 'subject');
-    if (subject !== own && !authorize(caller, 'usage.read.all', null).allow)
-      throw new ForbiddenError(
+    if (subject !== own && !permits(caller, 'usage.read.all', null))
+      throw forbidden(
         'usage_access_denied',
         query.dimension === 'agent'
           ? 'use GET /llm/{agentId}/usage for an Agent this key is granted'

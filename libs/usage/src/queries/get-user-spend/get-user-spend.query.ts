@@ -3,9 +3,9 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { ForbiddenError, NotFoundError } from '#kernel';
+import { NotFoundError } from '#kernel';
 import { USERS, type UserView } from '#identity';
-import { assertAllowed, authorize, type Caller } from '#access';
+import { demand, type Caller } from '#access';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import { UserSpendLimiter } from '../../user-spend-limiter.js';
 import type { UserSpendDto, UserSpendListDto } from './get-user-spend.schema.js';
@@ -36,14 +36,16 @@ export class GetUserSpendHandler implements IQueryHandler<GetUserSpend> {
 
   async execute({ userId, caller }: GetUserSpend) {
     if (userId === null) {
-      assertAllowed(caller, 'usage.read.own', null, 'this principal has no usage of its own');
+      demand(caller, 'usage.read.own', null, 'this principal has no usage of its own');
       return this.spend.status(caller.userId);
     }
-    if (!authorize(caller, 'usage.read.all', null).allow)
-      throw new ForbiddenError(
-        'admin_required',
-        "only admins read a user's limit by id (yours: /cost-control/users/me)",
-      );
+    demand(
+      caller,
+      'usage.read.all',
+      null,
+      "only admins read a user's limit by id (yours: /cost-control/users/me)",
+      'admin_required',
+    );
     const user = await this.readStore.reader<UserView>(USERS).get(userId);
     if (!user) throw new NotFoundError('user', userId);
     return this.spend.status(userId);
@@ -58,8 +60,7 @@ export class ListUserSpendHandler implements IQueryHandler<ListUserSpend> {
   ) {}
 
   async execute({ caller }: ListUserSpend) {
-    if (!authorize(caller, 'usage.read.all', null).allow)
-      throw new ForbiddenError('admin_required', "only admins see every user's limit");
+    demand(caller, 'usage.read.all', null, "only admins see every user's limit", 'admin_required');
     const users = await findAll<UserView>(this.readStore, USERS, {});
     const data = [];
     for (const user of users) data.push(await this.spend.status(user.id));
