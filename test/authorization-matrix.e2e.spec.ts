@@ -11,7 +11,17 @@
 // of keys; a session token's answer must be its App's and its person's together.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { APP_PROXY_ROUTE, authorize, ROUTE_AUTHORIZATION, type Action, type ApiKeyPrincipal, type AppTokenPrincipal, type Principal as PolicyPrincipal, type Resources, type RouteRule } from '#access';
+import {
+  APP_PROXY_ROUTE,
+  authorize,
+  ROUTE_AUTHORIZATION,
+  type Action,
+  type ApiKeyPrincipal,
+  type AppTokenPrincipal,
+  type Principal as PolicyPrincipal,
+  type Resources,
+  type RouteRule,
+} from '#access';
 import { waitUntil } from '#testing/fixtures';
 import { ADMIN_KEY, client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
 import { inRunOrder, PRIVATE, routeRequests, SECRET, type Fixtures } from './support/route-requests.js';

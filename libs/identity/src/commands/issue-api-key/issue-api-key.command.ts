@@ -7,7 +7,15 @@ import { ValidationError, type PlatformError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { newEntityId, type CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { permits, AgentDirectory, type AgentAccess, type UsageLimit, userIdOf, type Principal, type SessionPrincipal } from '#access';
+import {
+  permits,
+  AgentDirectory,
+  type AgentAccess,
+  type UsageLimit,
+  userIdOf,
+  type Principal,
+  type SessionPrincipal,
+} from '#access';
 import { apiKeyDecider } from '../../api-key.decider.js';
 import { apiKeyStreamId } from '../../api-key.events.js';
 import { displayPrefix, generateApiKey, hashApiKey } from '../../api-key.secret.js';

@@ -8,7 +8,16 @@ import { NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { newEntityId, type CommandContext } from '#eventsourcing';
 import type { WriteResult } from '#eventsourcing';
-import { forbidden, permits, AgentDirectory, AgentAccess, UsageLimit, userActingAs, type PlatformPrincipal, type Principal } from '#access';
+import {
+  forbidden,
+  permits,
+  AgentDirectory,
+  AgentAccess,
+  UsageLimit,
+  userActingAs,
+  type PlatformPrincipal,
+  type Principal,
+} from '#access';
 import { assertWithinOwnLimit } from '../../api-key.limits.js';
 import { API_KEYS, type ApiKeyView } from '../../api-keys.read-model.js';
 import { IssueApiKey } from '../issue-api-key/issue-api-key.command.js';

@@ -2,7 +2,16 @@
 import { Body, Controller, HttpCode, Param, Post, Req, UseInterceptors } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { principalOf, changeSourceOf, commandContext, CurrentCaller, Public, publicContext, sourceOf, type Caller } from '#access';
+import {
+  principalOf,
+  changeSourceOf,
+  commandContext,
+  CurrentCaller,
+  Public,
+  publicContext,
+  sourceOf,
+  type Caller,
+} from '#access';
 import { ApiRoute, ZodBody } from '#http';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../password.js';
