@@ -45,9 +45,9 @@ module.exports = {
       name: 'controllers-inject-no-store',
       severity: 'error',
       comment:
-        "A context's controller turns HTTP into a command or a query and back: it reads no store, no search index " +
-        'and no blob or key store itself (a query handler does). apps/ is the composition root and not bound by it.',
-      from: { path: '^libs/[^/]+/src/.*\\.controller\\.ts$' },
+        'A controller (of a context, or of an app) turns HTTP into a command or a query and back: it reads no store, ' +
+        'no search index and no blob or key store itself (a query handler does).',
+      from: { path: '^(libs|apps)/[^/]+/src/.*\\.controller\\.ts$' },
       to: { path: '^libs/(event-store|read-store|search|blob-store|key-store|message-bus)/' },
     },
     {

@@ -35,6 +35,20 @@ export class StartEmbedSession extends Query<EmbedSession> {
 
 export const agentNotPublic = () => new ForbiddenError('agent_not_public', 'Agent is not public');
 
+/** The Agent if an embed visitor may use it (public, not personal): else 404, or 403 `Agent is not public`. */
+export async function embeddableAgent(
+  readStore: ReadStore,
+  agentId: string,
+  visitorId: string,
+): Promise<AgentView> {
+  const agent = await readStore.reader<AgentView>(AGENTS).get(agentId);
+  if (!agent) throw new NotFoundError('Agent', agentId);
+  const visitor = { kind: 'embedVisitor', agentId: agent.id, visitorId } as const;
+  if (!authorize(visitor, 'agent.use', { ...agent, space: await spaceOf(readStore, agent) }).allow)
+    throw agentNotPublic();
+  return agent;
+}
+
 @QueryHandler(StartEmbedSession)
 export class StartEmbedSessionHandler implements IQueryHandler<StartEmbedSession, EmbedSession> {
   constructor(
@@ -43,11 +57,7 @@ export class StartEmbedSessionHandler implements IQueryHandler<StartEmbedSession
   ) {}
 
   async execute({ agentId, origin, self, resume }: StartEmbedSession): Promise<EmbedSession> {
-    const agent = await this.readStore.reader<AgentView>(AGENTS).get(agentId);
-    if (!agent) throw new NotFoundError('Agent', agentId);
-    const visitor = { kind: 'embedVisitor', agentId: agent.id, visitorId: 'new' } as const;
-    if (!authorize(visitor, 'agent.use', { ...agent, space: await spaceOf(this.readStore, agent) }).allow)
-      throw agentNotPublic();
+    const agent = await embeddableAgent(this.readStore, agentId, 'new');
     if (origin !== null && !originAllowed(origin, agent.allowedUrls, self))
       throw new ForbiddenError('origin_not_allowed', 'this site may not embed this Agent');
     const kept = resume ? this.sessions.verify(resume) : null;
