@@ -12,7 +12,7 @@ import {
 } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
-import { PLATFORM_CONFIG, type PlatformConfig, tightenDataDir } from '#kernel';
+import { LOGGER, PLATFORM_CONFIG, type PlatformConfig, tightenDataDir } from '#kernel';
 import { EVENT_STORE, type EventStore, SqliteEventStore, UpcasterRegistry } from '#event-store';
 import { READ_STORE, type ReadStore, SqliteReadStore } from '#read-store';
 import {
@@ -29,7 +29,7 @@ import { BLOB_STORE, type BlobStore, openBlobStore } from '#blob-store';
 import { ContentCipher, KEY_STORE, type KeyStore, openKeyStore } from '#key-store';
 import { SEARCH_INDEX, type SearchIndex, SqliteSearchIndex } from '#search';
 import { MESSAGE_BUS, type MessageBus, openMessageBus } from '#message-bus';
-import { createLogger, LOGGER } from './logger.js';
+import { createLogger } from './logger.js';
 
 export interface PlatformModuleOptions {
   readonly config: PlatformConfig;
