@@ -84,27 +84,22 @@ module.exports = {
       comment: "A context uses another only through that context's index.ts (its public face).",
       from: {
         path: '^libs/([^/]+)/',
-        pathNot: [
-          '\\.(spec|contract)\\.ts$',
-          '^libs/testing/',
-          '^libs/infrastructure/src/infrastructure\\.module\\.ts$',
-        ],
+        pathNot: ['\\.(spec|contract)\\.ts$', '^libs/testing/'],
       },
       to: { path: '^libs/', pathNot: ['^libs/$1/', '^libs/[^/]+/src/index\\.ts$'] },
     },
     {
-      name: 'infrastructure-adapters-only',
+      name: 'adapter-libs-export-ports-and-factories',
       severity: 'error',
       comment:
-        'The infrastructure module composes the production adapters; nothing else reaches into another lib.',
-      from: { path: '^libs/infrastructure/src/infrastructure\\.module\\.ts$' },
+        "An adapter library's index.ts (what contexts and the infrastructure module import) exports its port and a " +
+        'factory that picks the adapter from configuration, never an adapter class. The composition root (apps/), ' +
+        'specs, libs/testing and bench import an adapter by its path (#event-store/sqlite/sqlite-event-store).',
+      from: {
+        path: '^libs/(event-store|read-store|search|blob-store|message-bus|key-store|sandbox|model-providers)/src/index\\.ts$',
+      },
       to: {
-        path: '^libs/',
-        pathNot: [
-          '^libs/infrastructure/',
-          '^libs/[^/]+/src/index\\.ts$',
-          '^libs/[^/]+/src/(sqlite|mongodb|kurrentdb|elasticsearch|fs|kafka)/',
-        ],
+        path: '^libs/$1/src/((sqlite|mongodb|kurrentdb|elasticsearch|fs|kafka|bubblewrap|docker|openai)/|offline/offline-provider\\.ts$)',
       },
     },
     {

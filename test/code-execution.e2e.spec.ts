@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
 import { strToU8, zipSync } from 'fflate';
-import { BubblewrapSandbox } from '#sandbox';
+import { BubblewrapSandbox } from '#sandbox/bubblewrap/bubblewrap-sandbox';
 import { sandboxRoot } from '#code-execution';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { waitUntil } from '#testing/fixtures';

@@ -1,8 +1,8 @@
 // Crash safety: SIGKILL the api in the middle of a burst of writes. After a restart every acknowledged write is
 // there, and the read models equal a fresh rebuild from the log.
 import { join } from 'node:path';
-import { SqliteEventStore } from '#event-store';
-import { SqliteReadStore } from '#read-store';
+import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
+import { SqliteReadStore } from '#read-store/sqlite/sqlite-read-store';
 import { ProjectionRunner } from '#eventsourcing';
 import type { StoredDocument } from '#read-store';
 import { agentsProjector } from '#projections/agents/agents.projector';
@@ -253,7 +253,7 @@ describe('crash safety (e2e, separate process)', () => {
 
     // The index holds each document once, with exactly the chunks of its Ready version.
     const eventStore = new SqliteEventStore({ path: join(dataDir, 'events.db') });
-    const { SqliteSearchIndex } = await import('#search');
+    const { SqliteSearchIndex } = await import('#search/sqlite/sqlite-search-index');
     const index = new SqliteSearchIndex({ path: join(dataDir, 'search.db') });
     const live = await index.liveIndex('knowledge');
     const stats = await index.stats(live!);

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sandboxRoot } from '#code-execution';
-import { BubblewrapSandbox } from '#sandbox';
+import { BubblewrapSandbox } from '#sandbox/bubblewrap/bubblewrap-sandbox';
 import { client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
 
 type Json = Record<string, unknown>;
