@@ -13,6 +13,7 @@ import { writeFileSync } from 'node:fs';
 import OpenAI from 'openai';
 import { startFakeUpstream } from '#testing/fake-openai-upstream';
 import { ADMIN_KEY, client, CORE, tempDataDir } from './support/api.js';
+import { agentInNewSpace } from './support/scenario.js';
 import { spawnApi, stopProcess } from './support/process.js';
 
 const READ_MODELS = [spacesProjector, agentsProjector, usersProjector, apiKeysProjector];
@@ -209,9 +210,7 @@ describe('crash safety (e2e, separate process)', () => {
     const env = { DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY };
     const first = await spawnApi(env);
     const api = client(first.url);
-    const space = (await api.post<{ id: string }>(`${CORE}/spaces`, { name: 'Ingest crash' })).body;
-    const agent = (await api.post<{ id: string }>(`${CORE}/agents`, { spaceId: space.id, name: 'Reader' }))
-      .body;
+    const agent = { id: (await agentInNewSpace(api, { name: 'Reader' }, 'Ingest crash')).agentId };
     const section = (n: number) =>
       `## Section ${n}\n\n` +
       `Paragraph ${n} about topic ${n} with enough words to make a chunk. `.repeat(40);
