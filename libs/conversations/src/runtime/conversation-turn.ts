@@ -96,6 +96,8 @@ export class ConversationTurns {
     }
   }
 
+  // Over 100 lines on purpose: one turn's sequence (context, model call, tools, answer, records) shares its
+  // state and its abort.
   private async turn(
     request: TurnRequest & { readonly promptItem?: ContextItem },
     agent: AgentView,

@@ -29,6 +29,7 @@ export class SendMessageController {
     private readonly running: RunningTurns,
   ) {}
 
+  // Over 100 lines on purpose: the route's OpenAPI documentation is most of it; the handler itself is short.
   @ApiRoute({
     tag: 'Conversations',
     summary: 'Continue or create a conversation and get the assistant reply',
