@@ -12,14 +12,13 @@ export async function accessibleAgent(
   readStore: ReadStore,
   agentId: string,
   who: PrincipalOrCaller,
+  denied: (agent: AgentView) => ForbiddenError = (agent) =>
+    new ForbiddenError('agent_access_denied', `this API key is not granted access to Agent '${agent.id}'`),
 ): Promise<AgentView> {
   const agent = await readStore.reader<AgentView>(AGENTS).get(agentId);
   if (!agent) throw new NotFoundError('Agent', agentId);
   if (!authorize(who, 'agent.use', { ...agent, space: await spaceOf(readStore, agent) }).allow)
-    throw new ForbiddenError(
-      'agent_access_denied',
-      `this API key is not granted access to Agent '${agent.id}'`,
-    );
+    throw denied(agent);
   return agent;
 }
 

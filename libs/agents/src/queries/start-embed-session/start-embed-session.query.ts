@@ -6,12 +6,12 @@
 // answered as it is, so a reload resumes its conversation.
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { ForbiddenError, NotFoundError } from '#kernel';
-import { authorize, EmbedVisitorSessions } from '#identity';
+import { ForbiddenError } from '#kernel';
+import { EmbedVisitorSessions } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { AGENTS, type AgentView } from '../../agents.read-model.js';
+import type { AgentView } from '../../agents.read-model.js';
 import { originAllowed } from '../../embed-origins.js';
-import { spaceOf } from '../../accessible-agent.js';
+import { accessibleAgent } from '../../accessible-agent.js';
 
 export interface EmbedSession {
   readonly token: string;
@@ -41,12 +41,8 @@ export async function embeddableAgent(
   agentId: string,
   visitorId: string,
 ): Promise<AgentView> {
-  const agent = await readStore.reader<AgentView>(AGENTS).get(agentId);
-  if (!agent) throw new NotFoundError('Agent', agentId);
-  const visitor = { kind: 'embedVisitor', agentId: agent.id, visitorId } as const;
-  if (!authorize(visitor, 'agent.use', { ...agent, space: await spaceOf(readStore, agent) }).allow)
-    throw agentNotPublic();
-  return agent;
+  const visitor = { kind: 'embedVisitor', agentId, visitorId } as const;
+  return accessibleAgent(readStore, agentId, visitor, agentNotPublic);
 }
 
 @QueryHandler(StartEmbedSession)
