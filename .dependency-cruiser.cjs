@@ -1,6 +1,7 @@
 // Layering of the monorepo, checked by `npm run lint` (and so by CI). One rule per sentence of the design:
 // contexts use each other only through their index.ts; kernel imports nothing of ours; libs/ never imports
-// projections/, apps/, test/ or bench/; infrastructure never imports a context; no import cycles.
+// projections/, apps/, test/ or bench/; infrastructure never imports a context; an adapter library's index exports
+// its port and a factory, never an adapter; a controller reads no store; deciders and events do no I/O; no cycles.
 //
 // Infrastructure (knows no domain): kernel, event-store, read-store, search, blob-store, message-bus, key-store,
 // sandbox, tokenizer, model-providers (the model port, registry, providers and the offline models' core), eventsourcing,
