@@ -1,6 +1,7 @@
 // Layering of the monorepo, checked by `npm run lint` (and so by CI). One rule per sentence of the design:
 // contexts use each other only through their index.ts; kernel imports nothing of ours; libs/ never imports
-// projections/, apps/, test/ or bench/; infrastructure never imports a context; no import cycles.
+// projections/, apps/, test/ or bench/; infrastructure never imports a context; an adapter library's index exports
+// its port and a factory, never an adapter; a controller reads no store; deciders and events do no I/O; no cycles.
 //
 // Infrastructure (knows no domain): kernel, event-store, read-store, search, blob-store, message-bus, key-store,
 // sandbox, tokenizer, model-providers (the model port, registry, providers and the offline models' core), eventsourcing,
@@ -46,9 +47,9 @@ module.exports = {
       name: 'controllers-inject-no-store',
       severity: 'error',
       comment:
-        "A context's controller turns HTTP into a command or a query and back: it reads no store, no search index " +
-        'and no blob or key store itself (a query handler does). apps/ is the composition root and not bound by it.',
-      from: { path: '^libs/[^/]+/src/.*\\.controller\\.ts$' },
+        'A controller (of a context, or of an app) turns HTTP into a command or a query and back: it reads no store, ' +
+        'no search index and no blob or key store itself (a query handler does).',
+      from: { path: '^(libs|apps)/[^/]+/src/.*\\.controller\\.ts$' },
       to: { path: '^libs/(event-store|read-store|search|blob-store|key-store|message-bus)/' },
     },
     {
@@ -96,27 +97,22 @@ module.exports = {
       comment: "A context uses another only through that context's index.ts (its public face).",
       from: {
         path: '^libs/([^/]+)/',
-        pathNot: [
-          '\\.(spec|contract)\\.ts$',
-          '^libs/testing/',
-          '^libs/infrastructure/src/infrastructure\\.module\\.ts$',
-        ],
+        pathNot: ['\\.(spec|contract)\\.ts$', '^libs/testing/'],
       },
       to: { path: '^libs/', pathNot: ['^libs/$1/', '^libs/[^/]+/src/index\\.ts$'] },
     },
     {
-      name: 'infrastructure-adapters-only',
+      name: 'adapter-libs-export-ports-and-factories',
       severity: 'error',
       comment:
-        'The infrastructure module composes the production adapters; nothing else reaches into another lib.',
-      from: { path: '^libs/infrastructure/src/infrastructure\\.module\\.ts$' },
+        "An adapter library's index.ts (what contexts and the infrastructure module import) exports its port and a " +
+        'factory that picks the adapter from configuration, never an adapter class. The composition root (apps/), ' +
+        'specs, libs/testing and bench import an adapter by its path (#event-store/sqlite/sqlite-event-store).',
+      from: {
+        path: '^libs/(event-store|read-store|search|blob-store|message-bus|key-store|sandbox|model-providers)/src/index\\.ts$',
+      },
       to: {
-        path: '^libs/',
-        pathNot: [
-          '^libs/infrastructure/',
-          '^libs/[^/]+/src/index\\.ts$',
-          '^libs/[^/]+/src/(sqlite|mongodb|kurrentdb|elasticsearch|fs|kafka)/',
-        ],
+        path: '^libs/$1/src/((sqlite|mongodb|kurrentdb|elasticsearch|fs|kafka|bubblewrap|docker|openai)/|offline/offline-provider\\.ts$)',
       },
     },
     {

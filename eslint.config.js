@@ -30,6 +30,25 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': 'off' },
   },
   {
+    // The logger token is the kernel's (libs/kernel/src/logger.ts): a context asks for the logger without importing
+    // the infrastructure that creates it.
+    files: ['**/*.ts'],
+    ignores: ['libs/kernel/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "VariableDeclarator[id.name='LOGGER']",
+          message: 'The logger token is defined once, in libs/kernel/src/logger.ts.',
+        },
+        {
+          selector: "ImportDeclaration[source.value!='#kernel'] > ImportSpecifier[imported.name='LOGGER']",
+          message: "Import the logger token from '#kernel'.",
+        },
+      ],
+    },
+  },
+  {
     // Deciders and events are pure (decide/evolve): nothing of Nest (dependency-cruiser checks stores and I/O).
     files: ['libs/*/src/**/*.decider.ts', 'libs/*/src/**/*.events.ts'],
     rules: {

@@ -9,7 +9,7 @@ import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SqliteEventStore } from '#event-store';
+import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
 import { apiNodeFlags } from './node-flags.js';
 import { log, makeTempDir, median, seed, type MetricRow, type SeedPlan } from './util.js';
 

@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { NewEvent } from '#kernel';
-import { SqliteEventStore } from '#event-store';
-import { SqliteReadStore } from '#read-store';
+import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
+import { SqliteReadStore } from '#read-store/sqlite/sqlite-read-store';
 import { SqliteKeyStore } from '#key-store/sqlite/sqlite-key-store';
 import { ProjectionRunner } from '#eventsourcing';
 import { AuditEntriesReader, AuditTrail, type AuditFilters } from '#audit';

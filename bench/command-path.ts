@@ -7,7 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { newId, loadConfig } from '#kernel';
 import { toNewEvents } from '#eventsourcing';
 import { AggregateRepository } from '#eventsourcing';
-import { SqliteEventStore } from '#event-store';
+import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
 import { spaceDecider, spaceStreamId } from '#spaces';
 import { agentDecider, type AgentCommand } from '#agents/agent.decider';
 import { agentStreamId, type AgentEvent } from '#agents';

@@ -34,12 +34,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LIVE_INDEX_ALIAS } from '#knowledge/pipeline/index-aliases';
 import { formatSourcesBlock } from '#conversations';
 import { EMBEDDING_DIMENSIONS } from '#model-providers/offline/offline-embed';
+import type { IndexedChunk } from '#search';
 import {
   DEFAULT_ANN_MIN_CHUNKS,
   DEFAULT_BM25_MEMORY_MIN_CHUNKS,
   SqliteSearchIndex,
-  type IndexedChunk,
-} from '#search';
+} from '#search/sqlite/sqlite-search-index';
 import { BENCH_ADMIN_API_KEY, memoryOf, spawnApi, stop } from './api-startup.js';
 import { startUpstream } from './gateway.js';
 import { seededRandom } from '#kernel';

@@ -25,7 +25,7 @@ import { EMBEDDING_DIMENSIONS, offlineEmbed } from '#model-providers/offline/off
 import { countTokens } from '#tokenizer';
 import type { IndexedChunk, SearchMode } from '#search';
 import { foldTerm, queryTerms } from '#search/sqlite/fts5-query';
-import { SqliteSearchIndex } from '#search';
+import { SqliteSearchIndex } from '#search/sqlite/sqlite-search-index';
 import { log, makeTempDir, median, type MetricRow } from './util.js';
 import { seededRandom } from '#kernel';
 

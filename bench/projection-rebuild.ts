@@ -4,8 +4,8 @@
 // ProjectionRunner with the real spaces and agents projectors over a fresh SqliteReadStore file, timed until every
 // projector's live checkpoint has reached the head. Rebuild events/s counts each log event once.
 import { join } from 'node:path';
-import { SqliteEventStore } from '#event-store';
-import { SqliteReadStore } from '#read-store';
+import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
+import { SqliteReadStore } from '#read-store/sqlite/sqlite-read-store';
 import { ProjectionRunner } from '#eventsourcing';
 import type { Projector } from '#eventsourcing';
 import { spacesProjector } from '#projections/spaces/spaces.projector';

@@ -5,7 +5,8 @@
 // the FTS5 segments, the WAL truncation), and how many deleted documents' words are left in any file after it.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { SqliteSearchIndex, type IndexedChunk } from '#search';
+import { type IndexedChunk } from '#search';
+import { SqliteSearchIndex } from '#search/sqlite/sqlite-search-index';
 import { seededRandom } from '#kernel';
 import { makeTempDir, median } from './util.js';
 

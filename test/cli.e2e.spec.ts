@@ -219,7 +219,7 @@ describe('events tail', () => {
     });
     // A slow reader: the pipe fills and the CLI must wait for it rather than exit with lines unwritten.
     child.stdout.pause();
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await waitUntil(() => child.stdout.readableLength >= child.stdout.readableHighWaterMark, 15_000);
     let text = '';
     child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
     child.stdout.resume();

@@ -9,16 +9,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
 import { strToU8, zipSync } from 'fflate';
-import { BubblewrapSandbox } from '#sandbox';
+import { BubblewrapSandbox } from '#sandbox/bubblewrap/bubblewrap-sandbox';
 import { sandboxRoot } from '#code-execution';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { waitUntil } from '#testing/fixtures';
 import { IngestionWorker } from '#knowledge/ingestion.worker';
 import { SummaryIndexWorker } from '#knowledge/summary/summary-index.worker';
 import { ADMIN_KEY, client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
+import { agentInNewSpace, LLM, newAgent, newSpace, sendTurn, type Json } from './support/scenario.js';
 
-type Json = Record<string, unknown>;
-const LLM = `${CORE}/llm`;
 const marker = (prefix: string) => `${prefix}${Math.random().toString(36).slice(2, 12).toUpperCase()}`;
 
 /** Every file under `dir` (recursively: databases, their -wal and -shm files, blobs) whose bytes hold `needle`. */
@@ -80,27 +79,16 @@ suite('code execution in conversations (e2e)', () => {
   beforeAll(async () => {
     api = await startTestApi({ SANDBOX_RUN_TIMEOUT_SECONDS: '10' });
     admin = client(api.url);
-    spaceId = (await admin.post(`${CORE}/spaces`, { name: uniqueName('Code') })).body.id as string;
+    spaceId = await newSpace(admin, uniqueName('Code'));
   });
   afterAll(async () => {
     await api.close();
     expect(api.logs()).not.toContain('unhandled error');
   });
 
-  const agent = async (settings: Json) =>
-    (
-      await admin.post(`${CORE}/agents`, {
-        spaceId,
-        name: uniqueName('Coder'),
-        knowledgeEnabled: false,
-        ...settings,
-      })
-    ).body.id as string;
-  const turn = (agentId: string, body: Json) =>
-    admin.post<{ conversationId: string; message: { id: string; content: string } }>(
-      `${LLM}/${agentId}/conversation`,
-      body,
-    );
+  const agent = (settings: Json) =>
+    newAgent(admin, spaceId, { name: uniqueName('Coder'), knowledgeEnabled: false, ...settings });
+  const turn = (agentId: string, body: Json) => sendTurn(admin, agentId, body);
 
   it('runs code in a sandbox kept for the conversation, with the Skills files, and shows its state', async () => {
     const agentId = await agent({ codeExecutionEnabled: true });
@@ -242,16 +230,11 @@ suite('code execution in conversations (e2e)', () => {
   it("erases a turn's runs with its messages: no code, output or file on any route, after a rebuild, or in any file", async () => {
     const own = await startTestApi({ SANDBOX_RUN_TIMEOUT_SECONDS: '10' });
     const as = client(own.url);
-    const space = (await as.post(`${CORE}/spaces`, { name: uniqueName('Erase') })).body.id as string;
-    const agentId = (
-      await as.post(`${CORE}/agents`, {
-        spaceId: space,
-        name: uniqueName('Coder'),
-        knowledgeEnabled: false,
-        codeExecutionEnabled: true,
-      })
-    ).body.id as string;
-    const path = `${LLM}/${agentId}/conversation`;
+    const { turns: path } = await agentInNewSpace(
+      as,
+      { name: uniqueName('Coder'), knowledgeEnabled: false, codeExecutionEnabled: true },
+      uniqueName('Erase'),
+    );
     // Four markers: in the code as written, and three the code assembles, so each appears only where it is produced.
     const [code, output, name, body] = ['CODE', 'OUT', 'NAME', 'BODY'].map(marker) as [
       string,
@@ -337,14 +320,11 @@ suite('code execution in conversations (e2e)', () => {
     try {
       const as = client(own.url);
       const K = `${CORE}/knowledge`;
-      const space = (await as.post(`${CORE}/spaces`, { name: uniqueName('Gc') })).body.id as string;
-      const agentId = (
-        await as.post(`${CORE}/agents`, {
-          spaceId: space,
-          name: uniqueName('Gc'),
-          codeExecutionEnabled: true,
-        })
-      ).body.id as string;
+      const { spaceId: space, agentId } = await agentInNewSpace(
+        as,
+        { name: uniqueName('Gc'), codeExecutionEnabled: true },
+        uniqueName('Gc'),
+      );
       // Knowledge: a document (upload, extracted text, chunk list) and a summary tree over it.
       const text =
         '# Volcanoes\n\nEtna is an active stratovolcano in Sicily.\n\nVesuvius overlooks Naples.\n';

@@ -8,7 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeUpstream } from '#testing/fake-openai-upstream';
 import { waitUntil } from '#testing/fixtures';
-import { ADMIN_KEY, client, CORE, tempDataDir } from './support/api.js';
+import { ADMIN_KEY, client, tempDataDir } from './support/api.js';
+import { agentInNewSpace } from './support/scenario.js';
 import { spawnApi, stopProcess } from './support/process.js';
 
 interface Message {
@@ -35,14 +36,11 @@ describe('conversation turn killed mid-answer (e2e, separate process)', () => {
     const env = { DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, MODELS_FILE: modelsFile };
     const first = await spawnApi(env);
     const api = client(first.url);
-    const space = (await api.post<{ id: string }>(`${CORE}/spaces`, { name: 'Turn crash' })).body;
-    const agent = await api.post<{ id: string }>(`${CORE}/agents`, {
-      spaceId: space.id,
-      name: 'Hanging',
-      model: 'hang-chat',
-    });
-    expect(agent.status).toBe(201);
-    const conversations = `${CORE}/llm/${agent.body.id}/conversation`;
+    const { turns: conversations } = await agentInNewSpace(
+      api,
+      { name: 'Hanging', model: 'hang-chat' },
+      'Turn crash',
+    );
 
     // The turn reaches the model, which never answers; the client is told its message is kept.
     const response = await fetch(`${first.url}${conversations}`, {

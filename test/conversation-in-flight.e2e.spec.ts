@@ -7,7 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeUpstream } from '#testing/fake-openai-upstream';
 import { waitUntil } from '#testing/fixtures';
-import { ADMIN_KEY, client, CORE, tempDataDir } from './support/api.js';
+import { ADMIN_KEY, client, tempDataDir } from './support/api.js';
+import { agentInNewSpace } from './support/scenario.js';
 import { spawnApi, stopProcess } from './support/process.js';
 
 describe('a keyed conversation turn in flight across api processes (e2e, two processes)', () => {
@@ -25,16 +26,11 @@ describe('a keyed conversation turn in flight across api processes (e2e, two pro
     try {
       const one = client(first.url);
       const two = client(second.url);
-      const space = (await one.post<{ id: string }>(`${CORE}/spaces`, { name: 'In flight' })).body;
-      const agent = (
-        await one.post<{ id: string }>(`${CORE}/agents`, {
-          spaceId: space.id,
-          name: 'Slow',
-          model: 'slow-chat',
-          memoryEnabled: false,
-        })
-      ).body;
-      const conversations = `${CORE}/llm/${agent.id}/conversation`;
+      const { turns: conversations } = await agentInNewSpace(
+        one,
+        { name: 'Slow', model: 'slow-chat', memoryEnabled: false },
+        'In flight',
+      );
       const headers = { 'idempotency-key': 'turn-in-flight-1' };
       const body = { message: 'count the lighthouses' };
 

@@ -26,8 +26,9 @@ import {
   type TestApi,
   writeModelsFile,
 } from './support/api.js';
+import { LLM, newAgent, newSpace, type Json } from './support/scenario.js';
+import { projectionsCaughtUp } from './support/waits.js';
 
-type Json = Record<string, unknown>;
 type Client = ReturnType<typeof client>;
 interface ChatMessage {
   role: string;
@@ -87,7 +88,6 @@ interface SseEvent {
   data: Json;
 }
 
-const LLM = `${CORE}/llm`;
 const K = `${CORE}/knowledge`;
 
 const VOLCANOES = [
@@ -223,9 +223,7 @@ describe('Agent conversations (e2e)', () => {
     upstream = await startFakeUpstream();
     api = await startTestApi({ MODELS_FILE: modelsFile() });
     admin = client(api.url);
-    const space = await admin.post(`${CORE}/spaces`, { name: uniqueName('Conversations') });
-    expect(space.status).toBe(201);
-    spaceId = space.body.id as string;
+    spaceId = await newSpace(admin, uniqueName('Conversations'));
     const librarian = await createAgent();
     volcanoes = await addDocument(admin, librarian, {
       name: 'volcanoes.md',
@@ -243,10 +241,8 @@ describe('Agent conversations (e2e)', () => {
     for (const extra of extraApis) expect(extra.logs()).not.toContain('unhandled error');
   });
 
-  async function createAgent(settings: Json = {}, as: Client = admin, space = spaceId): Promise<string> {
-    const reply = await as.post(`${CORE}/agents`, { spaceId: space, name: uniqueName('Agent'), ...settings });
-    expect(reply.status).toBe(201);
-    return reply.body.id as string;
+  function createAgent(settings: Json = {}, as: Client = admin, space = spaceId): Promise<string> {
+    return newAgent(as, space, settings);
   }
   const issueKey = async (body: Json) => {
     const reply = await admin.post<{ id: string; key: string }>(`${CORE}/api-keys`, {
@@ -706,7 +702,7 @@ describe('Agent conversations (e2e)', () => {
     ]);
     expect(history.body.data[0]!.content).toContain(secret);
 
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await projectionsCaughtUp(api.url);
     expect(filesContaining(api.config.dataDir, secret)).toEqual([]);
     expect(api.logs()).not.toContain(secret);
 
@@ -792,7 +788,7 @@ describe('Agent conversations (e2e)', () => {
     const { conversationId } = reply.body;
     expect((await messagesOf(agentId, conversationId, as)).body.data[0]!.content).toContain(secret);
 
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await projectionsCaughtUp(own.url);
     // Sealed with per-message keys: the words are nowhere in clear, not even before the deletion.
     expect(filesContaining(own.config.dataDir, secret)).toEqual([]);
 

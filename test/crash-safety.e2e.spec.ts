@@ -1,8 +1,8 @@
 // Crash safety: SIGKILL the api in the middle of a burst of writes. After a restart every acknowledged write is
 // there, and the read models equal a fresh rebuild from the log.
 import { join } from 'node:path';
-import { SqliteEventStore } from '#event-store';
-import { SqliteReadStore } from '#read-store';
+import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
+import { SqliteReadStore } from '#read-store/sqlite/sqlite-read-store';
 import { ProjectionRunner } from '#eventsourcing';
 import type { StoredDocument } from '#read-store';
 import { agentsProjector } from '#projections/agents/agents.projector';
@@ -13,6 +13,7 @@ import { writeFileSync } from 'node:fs';
 import OpenAI from 'openai';
 import { startFakeUpstream } from '#testing/fake-openai-upstream';
 import { ADMIN_KEY, client, CORE, tempDataDir } from './support/api.js';
+import { agentInNewSpace } from './support/scenario.js';
 import { spawnApi, stopProcess } from './support/process.js';
 
 const READ_MODELS = [spacesProjector, agentsProjector, usersProjector, apiKeysProjector];
@@ -209,9 +210,7 @@ describe('crash safety (e2e, separate process)', () => {
     const env = { DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY };
     const first = await spawnApi(env);
     const api = client(first.url);
-    const space = (await api.post<{ id: string }>(`${CORE}/spaces`, { name: 'Ingest crash' })).body;
-    const agent = (await api.post<{ id: string }>(`${CORE}/agents`, { spaceId: space.id, name: 'Reader' }))
-      .body;
+    const agent = { id: (await agentInNewSpace(api, { name: 'Reader' }, 'Ingest crash')).agentId };
     const section = (n: number) =>
       `## Section ${n}\n\n` +
       `Paragraph ${n} about topic ${n} with enough words to make a chunk. `.repeat(40);
@@ -253,7 +252,7 @@ describe('crash safety (e2e, separate process)', () => {
 
     // The index holds each document once, with exactly the chunks of its Ready version.
     const eventStore = new SqliteEventStore({ path: join(dataDir, 'events.db') });
-    const { SqliteSearchIndex } = await import('#search');
+    const { SqliteSearchIndex } = await import('#search/sqlite/sqlite-search-index');
     const index = new SqliteSearchIndex({ path: join(dataDir, 'search.db') });
     const live = await index.liveIndex('knowledge');
     const stats = await index.stats(live!);

@@ -5,7 +5,7 @@
 import { chmodSync, lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IngestionWorker } from '#knowledge/ingestion.worker';
-import { SqliteEventStore } from '#event-store';
+import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
 import { ADMIN_KEY, client, CORE, startTestApi, tempDataDir, uniqueName } from './support/api.js';
 import { spawnApi, stopProcess } from './support/process.js';
 

@@ -3,6 +3,7 @@
 // which /metrics counts by thread, while /health keeps answering; and incognito conversations are bounded by bytes per
 // user with a clear 429. No wall-clock threshold: the proof that the loop was not tokenizing is where the work ran.
 import { ADMIN_KEY, client, CORE, tempDataDir } from './support/api.js';
+import { agentInNewSpace } from './support/scenario.js';
 import { spawnApi, stopProcess, type ApiProcess } from './support/process.js';
 
 const TURNS = 20;
@@ -39,13 +40,8 @@ describe('event loop under big turns (e2e, separate process)', () => {
     if (api) await stopProcess(api.child);
   });
 
-  const agent = async (name: string): Promise<string> => {
-    const http = client(api.url);
-    const space = await http.post<{ id: string }>(`${CORE}/spaces`, { name: `${name} ${Date.now()}` });
-    const created = await http.post<{ id: string }>(`${CORE}/agents`, { spaceId: space.body.id, name });
-    expect(created.status).toBe(201);
-    return created.body.id;
-  };
+  const agent = async (name: string): Promise<string> =>
+    (await agentInNewSpace(client(api.url), { name }, `${name} ${Date.now()}`)).agentId;
 
   it('plans compaction and counts 88 KB histories in worker threads while /health answers', async () => {
     const http = client(api.url);

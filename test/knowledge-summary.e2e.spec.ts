@@ -17,9 +17,9 @@ import {
   type TestApi,
   writeModelsFile,
 } from './support/api.js';
+import { agentInNewSpace, newAgent, newSpace, type Json } from './support/scenario.js';
 import { spawnApi, stopProcess } from './support/process.js';
 
-type Json = Record<string, unknown>;
 type Status = {
   status: 'none' | 'building' | 'ready';
   serving: {
@@ -67,10 +67,9 @@ describe('section-summary index (e2e)', () => {
     await upstream.close();
   });
 
-  const space = async () =>
-    (await admin.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('S') })).body.id;
+  const space = () => newSpace(admin, uniqueName('S'));
   const agent = async (spaceId: string, settings: Json = {}) => {
-    const id = (await admin.post<{ id: string }>(`${CORE}/agents`, { spaceId, name: 'Reader' })).body.id;
+    const id = await newAgent(admin, spaceId, { name: 'Reader' });
     if (Object.keys(settings).length > 0)
       expect((await admin.put(`${CORE}/agents/${id}`, settings)).status).toBe(200);
     return id;
@@ -279,8 +278,7 @@ describe('section-summary index (e2e)', () => {
     const env = { DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, MODELS_FILE: modelsFile };
     const first = await spawnApi(env);
     const api = client(first.url);
-    const spaceId = (await api.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('C') })).body.id;
-    const agentId = (await api.post<{ id: string }>(`${CORE}/agents`, { spaceId, name: 'R' })).body.id;
+    const { agentId } = await agentInNewSpace(api, { name: 'R' }, uniqueName('C'));
     await api.put(`${CORE}/agents/${agentId}`, { model: 'upstream-chat' });
     const doc = (
       await api.post<{ id: string }>(`${K}/${agentId}/documents`, {

@@ -20,15 +20,14 @@ import {
   type TestApi,
   writeModelsFile,
 } from './support/api.js';
+import { LLM, newAgent, newSpace, type Json } from './support/scenario.js';
 
-type Json = Record<string, unknown>;
 interface ChatBody {
   model: string;
   messages: { role: string; content: unknown }[];
   [field: string]: unknown;
 }
 
-const LLM = `${CORE}/llm`;
 const DAY_MS = 86_400_000;
 
 describe('core LLM endpoints (e2e)', () => {
@@ -48,9 +47,7 @@ describe('core LLM endpoints (e2e)', () => {
     ]);
     api = await startTestApi({ MODELS_FILE: modelsFile });
     admin = client(api.url);
-    const space = await admin.post(`${CORE}/spaces`, { name: uniqueName('LLM') });
-    expect(space.status).toBe(201);
-    spaceId = space.body.id as string;
+    spaceId = await newSpace(admin, uniqueName('LLM'));
   });
   afterEach(() => upstream.reset());
   afterAll(async () => {
@@ -60,11 +57,7 @@ describe('core LLM endpoints (e2e)', () => {
     expect(api.logs()).not.toContain('unhandled error');
   });
 
-  const createAgent = async (settings: Json = {}): Promise<string> => {
-    const reply = await admin.post(`${CORE}/agents`, { spaceId, name: uniqueName('Agent'), ...settings });
-    expect(reply.status).toBe(201);
-    return reply.body.id as string;
-  };
+  const createAgent = (settings: Json = {}): Promise<string> => newAgent(admin, spaceId, settings);
   /**
    * An Agent whose model was configured once and is gone from the models file now. The API refuses an unconfigured
    * model, so the change is appended the way an older instance could have: through the command routine itself.

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { SqliteEventStore } from '#event-store';
+import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
 import type { NewEvent } from '#kernel';
 import type { BusMessage } from '#message-bus';
 import { KafkaMessageBus } from '#message-bus/kafka/kafka-message-bus';

@@ -15,8 +15,8 @@ import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstr
 import { waitUntil } from '#testing/fixtures';
 import { capturedOutput } from '../apps/cli/src/output.js';
 import { client, CORE, startTestApi, uniqueName, writeModelsFile, type TestApi } from './support/api.js';
+import { agentInNewSpace, LLM } from './support/scenario.js';
 
-const LLM = `${CORE}/llm`;
 const K = `${CORE}/knowledge`;
 const VOLCANOES = [
   '# Volcanoes of Italy',
@@ -77,15 +77,15 @@ describe('regression replay (e2e)', () => {
   });
 
   it('replays 10 recorded turns against a second model, writes the report, leaves the conversations unchanged', async () => {
-    const space = await admin.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Replay') });
-    const agent = await admin.post<{ id: string }>(`${CORE}/agents`, {
-      spaceId: space.body.id,
-      name: uniqueName('Librarian'),
-      model: 'offline-chat',
-      systemPrompt: 'You answer questions about volcanoes.',
-    });
-    expect(agent.status).toBe(201);
-    const agentId = agent.body.id;
+    const { agentId } = await agentInNewSpace(
+      admin,
+      {
+        name: uniqueName('Librarian'),
+        model: 'offline-chat',
+        systemPrompt: 'You answer questions about volcanoes.',
+      },
+      uniqueName('Replay'),
+    );
     const added = await admin.post<{ id: string }>(`${K}/${agentId}/documents`, {
       name: 'volcanoes.md',
       text: VOLCANOES,

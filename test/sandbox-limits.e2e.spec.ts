@@ -6,11 +6,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sandboxRoot } from '#code-execution';
-import { BubblewrapSandbox } from '#sandbox';
-import { client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
-
-type Json = Record<string, unknown>;
-const LLM = `${CORE}/llm`;
+import { BubblewrapSandbox } from '#sandbox/bubblewrap/bubblewrap-sandbox';
+import { client, startTestApi, uniqueName, type TestApi } from './support/api.js';
+import { agentInNewSpace, newAgent, newSpace, sendTurn, type Json } from './support/scenario.js';
 const fenced = (language: string, code: string) => `Please run this:\n\`\`\`${language}\n${code}\n\`\`\``;
 
 const probeRoot = await mkdtemp(join(tmpdir(), 'sandbox-limits-probe-'));
@@ -52,27 +50,16 @@ suite('sandbox limits (e2e)', () => {
       SANDBOX_MAX_INODES: '10000',
     });
     admin = client(api.url);
-    spaceId = (await admin.post(`${CORE}/spaces`, { name: uniqueName('Limits') })).body.id as string;
+    spaceId = await newSpace(admin, uniqueName('Limits'));
   });
   afterAll(async () => {
     await api.close();
     expect(api.logs()).not.toContain('unhandled error');
   });
 
-  const codeAgent = async () =>
-    (
-      await admin.post(`${CORE}/agents`, {
-        spaceId,
-        name: uniqueName('Coder'),
-        knowledgeEnabled: false,
-        codeExecutionEnabled: true,
-      })
-    ).body.id as string;
-  const turn = (agentId: string, body: Json) =>
-    admin.post<{ conversationId: string; message: { id: string; content: string } }>(
-      `${LLM}/${agentId}/conversation`,
-      body,
-    );
+  const coder = () => ({ name: uniqueName('Coder'), knowledgeEnabled: false, codeExecutionEnabled: true });
+  const codeAgent = () => newAgent(admin, spaceId, coder());
+  const turn = (agentId: string, body: Json) => sendTurn(admin, agentId, body);
 
   it('keeps at most SANDBOX_MAX_FILES_PER_RUN files of a run and SANDBOX_MAX_FILES_PER_CONVERSATION in all', async () => {
     const agentId = await codeAgent();
@@ -136,18 +123,8 @@ suite('sandbox limits (e2e)', () => {
         .filter((line) => line.includes(root)).length;
     try {
       const otherAdmin = client(other.url);
-      const space = (await otherAdmin.post(`${CORE}/spaces`, { name: uniqueName('Stop') })).body.id as string;
-      const agentId = (
-        await otherAdmin.post(`${CORE}/agents`, {
-          spaceId: space,
-          name: uniqueName('Coder'),
-          knowledgeEnabled: false,
-          codeExecutionEnabled: true,
-        })
-      ).body.id as string;
-      const reply = await otherAdmin.post(`${LLM}/${agentId}/conversation`, {
-        message: fenced('sh', 'echo kept > kept.txt'),
-      });
+      const { agentId } = await agentInNewSpace(otherAdmin, coder(), uniqueName('Stop'));
+      const reply = await sendTurn(otherAdmin, agentId, { message: fenced('sh', 'echo kept > kept.txt') });
       expect(reply.status).toBe(201);
       expect(mounted()).toBe(1);
     } finally {

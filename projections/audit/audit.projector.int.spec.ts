@@ -4,8 +4,8 @@
 // GET /audit's handler answers a page without reading the log; the access graph matches the fold's.
 import { randomUUID } from 'node:crypto';
 import type { Actor, NewEvent } from '#kernel';
-import { SqliteEventStore } from '#event-store';
-import { SqliteReadStore } from '#read-store';
+import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
+import { SqliteReadStore } from '#read-store/sqlite/sqlite-read-store';
 import { ContentCipher } from '#key-store';
 import { SqliteKeyStore } from '#key-store/sqlite/sqlite-key-store';
 import { ProjectionRunner, type ReadYourWritesBus } from '#eventsourcing';

@@ -49,6 +49,7 @@ const coverage = async (context: ProjectionContext, documentId: string): Promise
     deleted: false,
   };
 
+// Over 100 lines on purpose: one case per build event, each writing the build's view.
 async function projectBuild(summary: EnvelopeOf<BuildEvent>, context: ProjectionContext): Promise<WriteOp[]> {
   const at = summary.metadata.occurredAt;
   const { agentId } = summary.data;

@@ -19,6 +19,7 @@ import { SkillsModule, SkillsSeeder } from '#skills';
 import { CodeExecutionModule } from '#code-execution';
 import { AuditModule } from '#audit';
 import { AppsModule } from '#apps';
+import { GetLogHeadHandler, GetProjectionHealthHandler } from '#operations';
 import { ALL_PROJECTORS } from '../../projectors.js';
 import { OperationsController } from './operations.controller.js';
 import { WebController } from './web/web.controller.js';
@@ -56,6 +57,8 @@ export class ApiModule {
         { provide: HTTP_METRICS, useValue: metrics },
         { provide: WebAssets, useFactory: () => new WebAssets() },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
+        GetProjectionHealthHandler,
+        GetLogHeadHandler,
         // The api seeds the DEFAULT Skills on start (the worker and the CLI do not).
         SkillsSeeder,
       ],

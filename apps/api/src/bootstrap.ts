@@ -96,6 +96,8 @@ const schemaCompilersOnFirstUse = {
   buildSerializer: onFirstUse('@fastify/fast-json-stringify-compiler'),
 } as SchemaCompilers;
 
+// Over 100 lines on purpose: the api's start-up in order (config, stores, HTTP hooks, routes, readiness), one
+// sequence read top to bottom.
 export async function createApi(
   config: PlatformConfig,
   logger: Logger = createLogger(config),

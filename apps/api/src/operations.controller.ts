@@ -17,12 +17,11 @@ import {
 import type { FastifyReply } from 'fastify';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { NotFoundError } from '#kernel';
-import { EVENT_STORE, type EventStore } from '#event-store';
-import { READ_STORE, type ReadStore } from '#read-store';
-import { ProjectionRunner, PROJECTORS, type Projector } from '#eventsourcing';
+import { QueryBus } from '@nestjs/cqrs';
+import { ProjectionRunner } from '#eventsourcing';
 import { Public } from '#access';
 import { ApiRoute } from '#http';
-import { projectionHealth, registerProjectionMetrics } from '#operations';
+import { GetLogHead, GetProjectionHealth, registerProjectionMetrics } from '#operations';
 import { registerUsageMetrics } from '#usage/usage-metrics';
 import { streamsOpen } from '#model-gateway';
 import { offlinePoolStats } from '#model-providers';
@@ -76,10 +75,8 @@ export class OperationsController implements OnApplicationBootstrap {
   private ready = false;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
-    @Inject(PROJECTORS) private readonly projectors: Projector[],
-    private readonly runner: ProjectionRunner,
+    private readonly queries: QueryBus,
+    runner: ProjectionRunner,
     @Inject(OPENAPI_DOCUMENT) private readonly openApi: OpenApiDocument,
     @Inject(HTTP_METRICS) registry: Registry,
     usage: UsageRecorder,
@@ -111,7 +108,7 @@ export class OperationsController implements OnApplicationBootstrap {
       },
     });
     this.collectProjections = registerProjectionMetrics(registry, {
-      eventStore,
+      head: () => this.queries.execute(new GetLogHead()),
       runner,
       health: () => this.health(),
     });
@@ -129,12 +126,7 @@ export class OperationsController implements OnApplicationBootstrap {
   }
 
   private health() {
-    return projectionHealth(
-      this.eventStore,
-      this.readStore,
-      this.runner,
-      this.projectors.map((p) => p.name),
-    );
+    return this.queries.execute(new GetProjectionHealth());
   }
 
   @Get('health/live')

@@ -167,6 +167,8 @@ export class ProjectionAdmin {
    * holds the projector's lease is asked to do it (`rebuildRequested`); when nobody holds the lease, or its holder
    * goes away while we wait, a runner with only this projector does it here and retires the old generation.
    */
+  // Over 100 lines on purpose: one rebuild's steps (lease, new generation, catch-up, switch, report) share
+  // its state and its abort.
   async rebuild(name: string, options: RebuildOptions = {}): Promise<RebuildResult> {
     const projector = this.projectors.find((candidate) => candidate.name === name);
     if (!projector) throw new CliError(`unknown projection '${name}' (known: ${this.names().join(', ')})`);

@@ -1,5 +1,7 @@
 // Every label of the app in German and English: a small catalogue, the person's language (`de` | `en`) from their
 // user (or the browser until signed in), switchable at any time.
+// Over 300 lines on purpose: the catalogue is one table of every label in both languages, so a label and its
+// translation are read side by side.
 const en = {
   appName: 'Agent Platform',
   signIn: 'Sign in',

@@ -30,7 +30,11 @@ export function createOperationsServer({
 
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const collect = registerProjectionMetrics(registry, { eventStore, runner, health });
+  const collect = registerProjectionMetrics(registry, {
+    head: () => eventStore.headPosition(),
+    runner,
+    health,
+  });
 
   const send = (response: ServerResponse, status: number, type: string, body: string) => {
     response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });

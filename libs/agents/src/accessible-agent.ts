@@ -1,7 +1,7 @@
 // The Agent a route names, if the principal may use it: 404 when there is no such Agent, 403 when the principal does
 // not reach it. Every agent-scoped route starts here. A route that changes the Agent (or what its Space shares)
 // starts at manageableAgent instead: using an Agent is not managing it. The rules are the policy's (`agent.use`,
-// `agent.manage` in #identity authorization/policy.ts); these load the Agent and its Space and raise the HTTP errors.
+// `agent.manage` in #access policy/agents.rules.ts); these load the Agent and its Space and raise the HTTP errors.
 import { ForbiddenError, NotFoundError } from '#kernel';
 import { forbidden, permits, demand, asPrincipal, type PrincipalOrCaller } from '#access';
 import type { ReadStore } from '#read-store';
@@ -12,16 +12,12 @@ export async function accessibleAgent(
   readStore: ReadStore,
   agentId: string,
   who: PrincipalOrCaller,
+  denied: (agent: AgentView) => ForbiddenError = (agent) =>
+    forbidden('agent_access_denied', `this API key is not granted access to Agent '${agent.id}'`),
 ): Promise<AgentView> {
   const agent = await readStore.reader<AgentView>(AGENTS).get(agentId);
   if (!agent) throw new NotFoundError('Agent', agentId);
-  demand(
-    who,
-    'agent.use',
-    { ...agent, space: await spaceOf(readStore, agent) },
-    `this API key is not granted access to Agent '${agent.id}'`,
-    'agent_access_denied',
-  );
+  if (!permits(who, 'agent.use', { ...agent, space: await spaceOf(readStore, agent) })) throw denied(agent);
   return agent;
 }
 

@@ -157,6 +157,7 @@ export function decideAgent(command: AgentCommand, state: AgentState): AgentEven
   }
 }
 
+// Over 100 lines on purpose: each setting of an Agent's change is checked here in turn, one rule per field.
 function changeAgent(
   command: Extract<AgentCommand, { type: 'ChangeAgent' }>,
   state: AgentRecord,

@@ -27,6 +27,7 @@ import { StartEmbedSessionHandler } from './queries/start-embed-session/start-em
 import { IdentityModule } from '#identity';
 import { ListAgentsController } from './queries/list-agents/list-agents.controller.js';
 import { ListAgentsHandler } from './queries/list-agents/list-agents.query.js';
+import { FindUsableAgentHandler, GetEmbeddableAgentHandler } from './queries/web-pages/web-pages.query.js';
 
 export const AGENT_CONTROLLERS = [
   ListAgentsController,
@@ -48,7 +49,13 @@ export const AGENT_COMMAND_HANDLERS = [
   PlacePersonalAgentHandler,
 ];
 
-export const AGENT_QUERY_HANDLERS = [ListAgentsHandler, GetAgentHandler, StartEmbedSessionHandler];
+export const AGENT_QUERY_HANDLERS = [
+  ListAgentsHandler,
+  GetAgentHandler,
+  StartEmbedSessionHandler,
+  FindUsableAgentHandler,
+  GetEmbeddableAgentHandler,
+];
 
 @Global()
 @Module({

@@ -11,3 +11,4 @@ export { AgentDto, toAgentDto } from './queries/get-agent/agent.dto.js';
 export * from './agent.integration-events.js';
 export * from './embed-origins.js';
 export { agentNotPublic } from './queries/start-embed-session/start-embed-session.query.js';
+export { FindUsableAgent, GetEmbeddableAgent } from './queries/web-pages/web-pages.query.js';

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, SYSTEM_ACTOR } from '#kernel';
-import { SqliteEventStore } from '#event-store';
+import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
 import { AggregateRepository } from '#eventsourcing';
 import { ContentCipher } from '#key-store';
 import { SqliteKeyStore } from '#key-store/sqlite/sqlite-key-store';

@@ -1,4 +1,4 @@
-// Container Apps through the Docker Engine the sandbox already speaks (DockerEngineClient): pull the image (with the
+// Container Apps through the Docker Engine the sandbox already speaks (openContainerEngine): pull the image (with the
 // App's registry credentials, opened from their sealed stream, as X-Registry-Auth), create a container with its port
 // published on loopback, start it, and read where it listens. Without a reachable Engine the outcome is an error
 // that becomes the App's lastError; nothing else is affected.
@@ -6,7 +6,7 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { AggregateRepository } from '#eventsourcing';
 import { ContentCipher } from '#key-store';
-import { DockerEngineClient } from '#sandbox';
+import { openContainerEngine, type ContainerEngine } from '#sandbox';
 import {
   appCredentialsDecider,
   appCredentialsStreamId,
@@ -18,14 +18,14 @@ export type ContainerOutcome =
 
 @Injectable()
 export class AppContainers implements OnModuleDestroy {
-  private readonly engine: DockerEngineClient;
+  private readonly engine: ContainerEngine;
 
   constructor(
     @Inject(PLATFORM_CONFIG) config: PlatformConfig,
     private readonly aggregates: AggregateRepository,
     private readonly cipher: ContentCipher,
   ) {
-    this.engine = new DockerEngineClient(config.sandbox.dockerEndpoint);
+    this.engine = openContainerEngine(config.sandbox.dockerEndpoint);
   }
 
   async onModuleDestroy(): Promise<void> {

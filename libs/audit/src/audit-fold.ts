@@ -3,6 +3,8 @@
 // Which entity lives inside which (a document in a Space, a conversation of an Agent) is learnt from the ids an
 // event's data names, so "everything inside a Space" needs no table per context. Secrets are dropped; content sealed
 // for crypto-shredding is never shown (the caller marks it "sealed" or, once its key is destroyed, "erased").
+// Over 300 lines on purpose: one pure fold of the whole log; containment, field folding and redaction each
+// read the state the others keep.
 import { createHash } from 'node:crypto';
 import type { Actor, EventEnvelope } from '#kernel';
 import { actionOf } from './audit-actions.js';

@@ -1,7 +1,7 @@
 // The audit trail over a real SQLite event store and key store: sealed content reads "sealed" until its key is
 // destroyed, "erased" after; a Space's creator key may audit it and what is inside it, another key may not.
 import type { Actor, NewEvent } from '#kernel';
-import { SqliteEventStore } from '#event-store';
+import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
 import { ContentCipher } from '#key-store';
 import { SqliteKeyStore } from '#key-store/sqlite/sqlite-key-store';
 import type { Caller } from '#access';

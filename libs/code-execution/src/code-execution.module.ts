@@ -1,4 +1,4 @@
-// The code-execution context: a sandbox per conversation (the embedded bubblewrap adapter, sandboxRoot below,
+// The code-execution context: a sandbox per conversation (the adapter configured, bubblewrap's under sandboxRoot below,
 // limits from the configuration), the run_code tool through a context provider, the sandbox's state as events and
 // a read model, its route, the sweeper of idle and old sandboxes, and the process manager that destroys a deleted
 // conversation's sandbox and rebuilds sandboxes when Skills change. A run is a service call (CodeRuns: it carries the
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { ContextProviders, ConversationDirectory, ConversationsModule } from '#conversations';
 import { PLATFORM_CONFIG, sha256, type PlatformConfig } from '#kernel';
-import { BubblewrapSandbox, CODE_SANDBOX, DockerSandbox } from '#sandbox';
+import { CODE_SANDBOX, openSandbox } from '#sandbox';
 import { SkillsModule } from '#skills';
 import { CodeExecutionContextProvider } from './code-execution.provider.js';
 import { CodeRuns } from './code-runs.js';
@@ -40,14 +40,7 @@ export const sandboxRoot = (dataDir: string): string =>
   providers: [
     {
       provide: CODE_SANDBOX,
-      useFactory: (config: PlatformConfig) =>
-        config.sandbox.adapter === 'docker'
-          ? new DockerSandbox({
-              endpoint: config.sandbox.dockerEndpoint,
-              image: config.sandbox.image,
-              limits: config.sandbox,
-            })
-          : new BubblewrapSandbox({ root: sandboxRoot(config.dataDir), limits: config.sandbox }),
+      useFactory: (config: PlatformConfig) => openSandbox(config, sandboxRoot(config.dataDir)),
       inject: [PLATFORM_CONFIG],
     },
     CodeRuns,

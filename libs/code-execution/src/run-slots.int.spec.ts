@@ -4,7 +4,8 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { skipWithReason } from '#testing/fixtures';
-import { BubblewrapSandbox, type RunResult } from '#sandbox';
+import { type RunResult } from '#sandbox';
+import { BubblewrapSandbox } from '#sandbox/bubblewrap/bubblewrap-sandbox';
 import { RunSlots, RunSlotsBusyError } from './run-slots.js';
 
 const dataDir = await mkdtemp(join(tmpdir(), 'run-slots-'));

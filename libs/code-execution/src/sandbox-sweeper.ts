@@ -4,8 +4,7 @@ import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@ne
 import { CommandBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
 import type { PlatformPrincipal } from '#access';
-import { LOGGER } from '#infrastructure';
-import { SYSTEM_ACTOR } from '#kernel';
+import { LOGGER, SYSTEM_ACTOR } from '#kernel';
 import { CodeRuns } from './code-runs.js';
 import { DestroySandbox } from './commands/destroy-sandbox/destroy-sandbox.command.js';
 

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteEventStore } from '#event-store';
+import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
 import { AggregateRepository, type CommandContext } from '#eventsourcing';
 import { loadConfig, SYSTEM_ACTOR } from '#kernel';
 import { ContentCipher, openKeyStore, type KeyStore } from '#key-store';

@@ -1,3 +1,3 @@
 export * from './event-store.port.js';
 export * from './upcasters.js';
-export * from './sqlite/sqlite-event-store.js';
+export * from './open-event-store.js';

@@ -1,4 +1,5 @@
-import { SqliteEventStore, type EventStore, type ReadStreamOptions } from '#event-store';
+import { type EventStore, type ReadStreamOptions } from '#event-store';
+import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
 import { ConflictError, type DomainEvent } from '#kernel';
 import { uniqueStream } from '#testing/fixtures';
 import { AggregateStateCache, handleCommand, type CommandContext } from './command-handling.js';

@@ -1,5 +1,5 @@
 import type { Filter, PositionedOp, WriteOp } from '#read-store';
-import { SqliteReadStore } from '#read-store';
+import { SqliteReadStore } from '#read-store/sqlite/sqlite-read-store';
 import { compactOps, matchesFilter } from './in-memory-ops.js';
 
 const at = (position: number, op: WriteOp): PositionedOp => ({ position, op });

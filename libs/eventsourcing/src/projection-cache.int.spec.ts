@@ -1,5 +1,5 @@
-import { SqliteEventStore } from '#event-store';
-import { SqliteReadStore } from '#read-store';
+import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
+import { SqliteReadStore } from '#read-store/sqlite/sqlite-read-store';
 import { makeEvent, uniqueStream, waitUntil } from '#testing/fixtures';
 import { ProjectionCache } from './projection-cache.js';
 import { processLeaseOwner, ProjectionRunner } from './projection-runner.js';

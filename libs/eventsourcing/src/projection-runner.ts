@@ -4,7 +4,8 @@
 // beside the live one and switched to once it has caught up (blue/green). A failing projector retries with backoff
 // and never stops the others. A batch holding no event a projector reads is skipped (no projection, no write): its
 // position is seen in memory at once (status, read-your-writes) and stored lazily (see LazyCheckpoint).
-// Over 300 lines on purpose: the lease, the generations and the checkpoints of one projector interlock (a switch
+// Over 300 lines on purpose: the lease, the generations and the checkpoints of one projector interlock (a
+// switch
 // flushes the building generation's checkpoint, a lost lease stops every write), so they stay in one file.
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -428,6 +429,8 @@ class ProjectorWorker {
     });
   }
 
+  // Over 100 lines on purpose: the leased loop's catch-up, batches, generations and checkpoints interlock
+  // (see the file's header).
   private async runWhileLeased(): Promise<void> {
     const { readStore, options } = this.runner;
     const { projector } = this;

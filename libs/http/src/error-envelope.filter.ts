@@ -4,8 +4,7 @@
 import { Catch, HttpException, Inject, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { PlatformError, type ErrorKind } from '#kernel';
-import { LOGGER } from '#infrastructure';
+import { type ErrorKind, LOGGER, PlatformError } from '#kernel';
 
 export interface ErrorBody {
   readonly error: {

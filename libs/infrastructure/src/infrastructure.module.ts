@@ -1,6 +1,5 @@
 // Infrastructure for every context: configuration, the event and read stores chosen by configuration, the key store
 // and content cipher, the projection runner and waiter, logging, and the write side (AggregateRepository, ReadYourWritesBus). Global, so feature modules only list their own parts.
-import { join } from 'node:path';
 import {
   Global,
   Inject,
@@ -12,9 +11,9 @@ import {
 } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
-import { PLATFORM_CONFIG, type PlatformConfig, tightenDataDir } from '#kernel';
-import { EVENT_STORE, type EventStore, SqliteEventStore, UpcasterRegistry } from '#event-store';
-import { READ_STORE, type ReadStore, SqliteReadStore } from '#read-store';
+import { LOGGER, PLATFORM_CONFIG, type PlatformConfig, tightenDataDir } from '#kernel';
+import { EVENT_STORE, type EventStore, openEventStore, UpcasterRegistry } from '#event-store';
+import { openReadStore, READ_STORE, type ReadStore } from '#read-store';
 import {
   processLeaseOwner,
   ProjectionRunner,
@@ -27,9 +26,9 @@ import {
 import { ModelRegistry } from '#model-providers';
 import { BLOB_STORE, type BlobStore, openBlobStore } from '#blob-store';
 import { ContentCipher, KEY_STORE, type KeyStore, openKeyStore } from '#key-store';
-import { SEARCH_INDEX, type SearchIndex, SqliteSearchIndex } from '#search';
+import { openSearchIndex, SEARCH_INDEX, type SearchIndex } from '#search';
 import { MESSAGE_BUS, type MessageBus, openMessageBus } from '#message-bus';
-import { createLogger, LOGGER } from './logger.js';
+import { createLogger } from './logger.js';
 
 export interface PlatformModuleOptions {
   readonly config: PlatformConfig;
@@ -39,34 +38,6 @@ export interface PlatformModuleOptions {
 }
 
 export const UPCASTERS = Symbol('UPCASTERS');
-
-async function openEventStore(config: PlatformConfig, upcasters: UpcasterRegistry): Promise<EventStore> {
-  if (config.eventStore === 'kurrentdb') {
-    const { KurrentDbEventStore } = await import('#event-store/kurrentdb/kurrentdb-event-store');
-    return new KurrentDbEventStore({ connectionString: config.kurrentDbUrl!, upcasters });
-  }
-  return new SqliteEventStore({ path: join(config.dataDir, 'events.db'), upcasters });
-}
-
-async function openSearchIndex(config: PlatformConfig): Promise<SearchIndex> {
-  if (config.searchIndex === 'elasticsearch') {
-    const { ElasticsearchSearchIndex } = await import('#search/elasticsearch/elasticsearch-search-index');
-    return new ElasticsearchSearchIndex({ client: config.elasticsearchUrl! });
-  }
-  return new SqliteSearchIndex({
-    path: join(config.dataDir, 'search.db'),
-    vectorCacheBytes: config.searchMemory.vectorCacheBytes,
-    bm25Memory: { maxBytes: config.searchMemory.bm25Bytes },
-  });
-}
-
-async function openReadStore(config: PlatformConfig): Promise<ReadStore> {
-  if (config.readStore === 'mongodb') {
-    const { MongoReadStore } = await import('#read-store/mongodb/mongo-read-store');
-    return MongoReadStore.connect({ uri: config.mongodbUri! });
-  }
-  return new SqliteReadStore({ path: join(config.dataDir, 'read.db') });
-}
 
 @Global()
 @Module({})

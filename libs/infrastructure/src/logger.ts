@@ -3,8 +3,6 @@ import { pino, type Logger } from 'pino';
 import type { LoggerService } from '@nestjs/common';
 import type { PlatformConfig } from '#kernel';
 
-export const LOGGER = Symbol('LOGGER');
-
 export const REDACTED_PATHS = [
   'req.headers["x-api-key"]',
   'req.headers.authorization',

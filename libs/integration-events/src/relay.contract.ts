@@ -3,8 +3,8 @@
 // bus, and a consumer group on the other side. Nothing waits a fixed time: tests poll until what they expect has
 // arrived (or the runner's checkpoint has reached the log's head), with a deadline only a failure reaches.
 import { randomUUID } from 'node:crypto';
-import { SqliteEventStore } from '#event-store';
-import { SqliteReadStore } from '#read-store';
+import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
+import { SqliteReadStore } from '#read-store/sqlite/sqlite-read-store';
 import { ProjectionRunner, processLeaseOwner } from '#eventsourcing';
 import type { EventEnvelope } from '#kernel';
 import type { BusMessage, MessageBus } from '#message-bus';

@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteEventStore } from '#event-store';
+import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
 import { makeEvent } from '#testing/fixtures';
 import { referencedBlobIds } from './blob-references.js';
 import { documentStreamId, type DocumentContent, type DocumentEvent } from './document.events.js';

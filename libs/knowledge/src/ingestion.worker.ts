@@ -4,10 +4,9 @@
 // (pipeline/document-pipeline.ts), the purge of deleted documents, re-indexing and the index aliases live beside it.
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
+import { LOGGER, PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { MESSAGE_BUS, type BusMessage, type Consumer, type Delivery, type MessageBus } from '#message-bus';
 import { ProjectionRunner, ToDoListScanner } from '#eventsourcing';
-import { LOGGER } from '#infrastructure';
 import { READ_STORE, type ReadStore } from '#read-store';
 import {
   INGESTION_JOBS,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BlobStore, ListedBlob, StoredBlob } from '#blob-store';
 import { FsBlobStore } from '#blob-store/fs/fs-blob-store';
-import { SqliteEventStore } from '#event-store';
+import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
 import { makeEvent } from '#testing/fixtures';
 import { sweepBlobs as sweep, type SweepBlobsOptions, type SweptBlob } from '#blob-store';
 import { KNOWLEDGE_BLOB_REFERENCES } from './blob-references.js';

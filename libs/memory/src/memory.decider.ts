@@ -7,6 +7,8 @@
 // (409 shared_memory_full). The manager's and admins' direct writes (source `api`) are outside every share, so no
 // user's contributions can push them out. Who may act on a bucket (its owner; the Agent's manager for direct shared
 // writes) is the handlers' check. Ids, the cap, the share and the re-sealed texts come in with the commands.
+// Over 300 lines on purpose: the bucket's cap and shares are decided on one stream, and every command of the
+// bucket reads them.
 import { ConflictError, PlatformError, ValidationError } from '#kernel';
 import type { Decider } from '#eventsourcing';
 import {
@@ -136,6 +138,7 @@ function sharedRetirements(
   return retiring;
 }
 
+// Over 100 lines on purpose: one case per bucket command, each reading the cap and shares.
 function decide(command: MemoryBucketCommand, state: MemoryBucketState): MemoryEvent[] {
   const { agentId, owner } = command;
   switch (command.type) {

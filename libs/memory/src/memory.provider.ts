@@ -8,6 +8,8 @@
 // saves them: personal ones at once, agent-wide ones as a proposal to the user (when the Agent shares memories). A
 // turn that ends without a complete answer abandons its extraction (aborted: nothing is kept).
 // Nothing of this runs for public Agents, incognito conversations or API-driven streamed turns (memory-rules.ts).
+// Over 300 lines on purpose: recall before the answer and extraction after it share one turn's state (the
+// extraction starts while the answer is written).
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
@@ -164,6 +166,8 @@ export class MemoryContextProvider implements ContextProvider {
     this.claim(turn)?.abort.abort();
   }
 
+  // Over 100 lines on purpose: the after-answer steps (record recall, screen, dedupe, save or propose) share
+  // the turn's state.
   async afterAnswer(turn: TurnContext, answered: AnsweredTurn): Promise<TurnNotice | null> {
     const kept = this.claim(turn);
     if (!memoryApplies(this.memoryTurn(turn)) || answered.status !== 'complete') {

@@ -1,7 +1,6 @@
 // Prometheus gauges of the projections, shared by the api's and the worker's /metrics: lag (events and seconds),
 // checkpoint, failing, whether this process holds the projection's lease, and the head of the log.
 import { Gauge, type Registry } from 'prom-client';
-import type { EventStore } from '#event-store';
 import type { ProjectionRunner } from '#eventsourcing';
 import type { ProjectionHealth } from './projection-health.js';
 
@@ -9,7 +8,8 @@ import type { ProjectionHealth } from './projection-health.js';
 export function registerProjectionMetrics(
   registry: Registry,
   source: {
-    readonly eventStore: EventStore;
+    /** The position of the newest event in the log. */
+    readonly head: () => Promise<number>;
     readonly runner: ProjectionRunner | null;
     readonly health: () => Promise<ProjectionHealth[]>;
   },
@@ -30,7 +30,7 @@ export function registerProjectionMetrics(
     registers: [registry],
   });
   return async () => {
-    head.set(await source.eventStore.headPosition());
+    head.set(await source.head());
     const local = new Map((source.runner?.status() ?? []).map((status) => [status.name, status.state]));
     for (const item of await source.health()) {
       const labels = { projection: item.name };

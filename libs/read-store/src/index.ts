@@ -1,2 +1,2 @@
 export * from './read-store.port.js';
-export * from './sqlite/sqlite-read-store.js';
+export * from './open-read-store.js';

@@ -1,2 +1,2 @@
 export * from './search-index.port.js';
-export * from './sqlite/sqlite-search-index.js';
+export * from './open-search-index.js';

@@ -4,7 +4,8 @@
 // sent. What the decider cannot see is the handlers' part: who may act on the Skill's Space or Agent, the uniqueness
 // of the live name in its place (claimed at creation, and whenever a publish or a change of the active version
 // changes `name`: fold the decided events and compare), and purging the blobs after SkillDeleted.
-// Over 300 lines on purpose: every rule of the Skill aggregate (versions, marketplace, installs, deletion) decided
+// Over 300 lines on purpose: every rule of the Skill aggregate (versions, marketplace, installs, deletion)
+// decided
 // in one pure function, as the other deciders do.
 import { ConflictError, PlatformError, ValidationError } from '#kernel';
 import type { Decider } from '#eventsourcing';
@@ -229,6 +230,7 @@ function created(
   return events;
 }
 
+// Over 100 lines on purpose: one case per Skill command (see the file's header).
 function decide(command: SkillCommand, state: SkillState): SkillEvent[] {
   const { skillId } = command;
   switch (command.type) {

@@ -5,7 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteReadStore } from '#read-store';
+import { SqliteReadStore } from '#read-store/sqlite/sqlite-read-store';
 import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
 import { FsBlobStore } from '#blob-store/fs/fs-blob-store';
 import type { TurnContext } from '#conversations';

@@ -1,8 +1,8 @@
 // Test fixtures shared by unit, contract and end-to-end specs.
 import { randomUUID } from 'node:crypto';
 import type { NewEvent } from '#kernel';
-import { SqliteEventStore } from '#event-store';
-import { SqliteReadStore } from '#read-store';
+import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
+import { SqliteReadStore } from '#read-store/sqlite/sqlite-read-store';
 
 export const uniqueStream = (prefix = 'test'): string => `${prefix}-${randomUUID().replace(/-/g, '')}`;
 

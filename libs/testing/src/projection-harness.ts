@@ -1,10 +1,10 @@
 // Runs a projector against a real in-memory SQLite read store, event by event, as the runner does.
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent, EventEnvelope } from '#kernel';
-import { SqliteEventStore } from '#event-store';
+import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
 import { ProjectionRunner } from '#eventsourcing';
 import type { Projector } from '#eventsourcing';
-import { SqliteReadStore } from '#read-store';
+import { SqliteReadStore } from '#read-store/sqlite/sqlite-read-store';
 import type { Filter, StoredDocument } from '#read-store';
 
 export async function projectionHarness(projector: Projector) {

@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { EventEmitter } from 'node:events';
 import type { PlatformConfig } from '#kernel';
-import { SqliteEventStore } from '#event-store';
+import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
 import { AggregateRepository, type CommandContext, type ProjectionRunner } from '#eventsourcing';
 import type { ReadStore } from '#read-store';
 import { REMOTE_LIMIT_TTL_MS, SpendLimits } from './spend-limits.js';

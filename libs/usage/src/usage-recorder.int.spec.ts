@@ -1,7 +1,7 @@
 import pino from 'pino';
 import type { PlatformConfig } from '#kernel';
 import type { EventStore } from '#event-store';
-import { SqliteEventStore } from '#event-store';
+import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
 import { AggregateRepository } from '#eventsourcing';
 import { UsageLimiter } from './usage-limiter.js';
 import { directCommandBus } from '#testing/direct-command-bus';

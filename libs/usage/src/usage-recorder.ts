@@ -10,13 +10,13 @@ import {
 } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { CommandBus } from '@nestjs/cqrs';
-import { LOGGER } from '#infrastructure';
 import {
   RecordModelCalls,
   type RecordedCall,
 } from './commands/record-model-calls/record-model-calls.command.js';
 import { addCall, ZERO_USAGE, type UsageTotals } from './usage.decider.js';
 import { usageStreamId, type ModelCall } from './usage.events.js';
+import { LOGGER } from '#kernel';
 
 /** A call waiting to be recorded, with the correlation id of the request that made it. */
 interface QueuedCall extends RecordedCall {

@@ -1,5 +1,5 @@
 import type { PlatformConfig } from '#kernel';
-import { SqliteEventStore } from '#event-store';
+import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
 import { AggregateRepository, type CommandContext } from '#eventsourcing';
 import type { ReadStore } from '#read-store';
 import { UsageLimitExceededError } from './usage-limiter.js';

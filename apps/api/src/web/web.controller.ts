@@ -8,17 +8,16 @@
 // second line (frame-ancestors is the first: a Referer can be forged or left out).
 import { Controller, Get, Header, Inject, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { READ_STORE, type ReadStore } from '#read-store';
-import { permits, ApiKeyGuard, Public, type SessionPrincipal } from '#access';
-import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiKeyGuard, Public, type SessionPrincipal } from '#access';
+import { ForbiddenError, NotFoundError, PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import {
-  accessibleAgent,
-  AGENTS,
   APP_CSP,
   chatCsp,
   embedCsp,
+  FindUsableAgent,
+  GetEmbeddableAgent,
   originAllowed,
-  spaceOf,
   type AgentView,
 } from '#agents';
 import { WebAssets } from './web-assets.js';
@@ -44,7 +43,7 @@ const ASSET = /^[A-Za-z0-9._-]{1,200}$/;
 @Controller()
 export class WebController {
   constructor(
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(QueryBus) private readonly queries: QueryBus,
     @Inject(WebAssets) private readonly assets: WebAssets,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(ApiKeyGuard) private readonly guard: ApiKeyGuard,
@@ -121,7 +120,7 @@ export class WebController {
   ): Promise<AgentView | null> {
     if (agentId.length > 128) return null;
     const principal: SessionPrincipal = { kind: 'session', userId: person.userId, isAdmin: person.isAdmin };
-    return accessibleAgent(this.readStore, agentId, principal).catch(() => null);
+    return this.queries.execute(new FindUsableAgent(agentId, principal));
   }
 
   /** A Space's members and roles, and its prompt library. */
@@ -174,8 +173,6 @@ export class WebController {
 
   @Get('embed/:agentId')
   async embed(@Param('agentId') agentId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const agent =
-      agentId.length <= 128 ? await this.readStore.reader<AgentView>(AGENTS).get(agentId) : undefined;
     const refuse = (status: number, title: string, text: string) =>
       void reply
         .status(status)
@@ -183,10 +180,16 @@ export class WebController {
         .header('x-content-type-options', 'nosniff')
         .type('text/html; charset=utf-8')
         .send(plainPage(title, text));
-    if (!agent) return refuse(404, 'Not found', 'There is no such Agent.');
-    const visitor = { kind: 'embedVisitor', agentId: agent.id, visitorId: 'page' } as const;
-    if (!permits(visitor, 'agent.use', { ...agent, space: await spaceOf(this.readStore, agent) }))
-      return refuse(403, 'Agent is not public', 'Agent is not public');
+    const notFound = () => refuse(404, 'Not found', 'There is no such Agent.');
+    if (agentId.length > 128) return notFound();
+    let agent: AgentView;
+    try {
+      agent = await this.queries.execute(new GetEmbeddableAgent(agentId));
+    } catch (error) {
+      if (error instanceof NotFoundError) return notFound();
+      if (error instanceof ForbiddenError) return refuse(403, 'Agent is not public', 'Agent is not public');
+      throw error;
+    }
     const self = `${request.protocol}://${request.headers.host ?? ''}`;
     const referer = request.headers.referer;
     const from = referer ? originOf(referer) : null;

@@ -2,6 +2,8 @@
 // open the cited passage), a streamed answer with Stop (aborting the fetch ends the upstream call on the server),
 // regenerate, edit-and-rerun, attachments, an incognito toggle, and the turn's memory word (a proposal to answer, or
 // the flagged notice); the Agent's App views (app-views.tsx).
+// Over 300 lines on purpose: the chat's parts (list, messages, stream, edits, attachments, memory word) share
+// one conversation's state; what needs none of it lives in its own file (app-views.tsx).
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, CORE, streamPost } from '../api';
 import { t } from '../i18n';
@@ -159,6 +161,8 @@ const readBase64 = (file: File): Promise<string> =>
     reader.readAsDataURL(file);
   });
 
+// Over 100 lines on purpose: one component holding the conversation's state that every part of the chat reads
+// (see the file's header).
 export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string }) {
   const [agent, setAgent] = useState<Agent | null>(null);
   const [missing, setMissing] = useState(false);

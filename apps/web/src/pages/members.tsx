@@ -44,6 +44,8 @@ export const refusal = (error: unknown): string => {
 
 const roleLabel = (role: Role): string => t(`role_${role}`);
 
+// Over 100 lines on purpose: one page component: members, roles and invitations share the Space's loaded
+// state.
 export function Members({ spaceId, me }: { spaceId: string; me: Me }) {
   const [space, setSpace] = useState<SpaceWithFlag | null>(null);
   const [missing, setMissing] = useState(false);

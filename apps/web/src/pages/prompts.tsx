@@ -22,6 +22,8 @@ const failed = (error: unknown): string =>
     ? t('refusedPromptChange')
     : t('error', { message: (error as Error).message });
 
+// Over 100 lines on purpose: one page component: the prompt list, editor and versions share the library's
+// state.
 export function Prompts({ spaceId, me }: { spaceId: string; me: Me }) {
   const [space, setSpace] = useState<Space | null>(null);
   const [missing, setMissing] = useState(false);

@@ -2,6 +2,8 @@
 // goes): HTTP through undici (bodies streamed both ways, bounded timeouts, one keep-alive pool for every App), and
 // websockets relayed with `ws` to the same target as HTTP — the App URL's origin and its path prefix, then the path
 // under `/app/{id}` (an App at `http://host/some/prefix` gets its websockets at `/some/prefix/...` too).
+// Over 300 lines on purpose: HTTP and websocket forwarding share one admitted request's target, header rules
+// and timeouts.
 import { validateHeaderValue, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';

@@ -7,6 +7,8 @@
 // Skill versions the prompt held are re-sent as recorded. Every model call — the answer's, its tool steps', and the
 // searches' embeddings and reranks — goes through the gateway as the platform's own usage, recorded under the
 // `replay` operation; nothing is appended to any conversation.
+// Over 300 lines on purpose: rebuilding a turn's prompt from the log and re-running it is one read-only
+// procedure, with its checks beside it.
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { newId, PLATFORM_CONFIG, type EventEnvelope, type PlatformConfig } from '#kernel';
@@ -109,6 +111,8 @@ export class TurnReplay {
     };
   }
 
+  // Over 100 lines on purpose: one recorded turn rebuilt and re-run step by step (see the file's header); the
+  // steps share its state.
   private async replayTurn(recorded: Recorded, options: ReplayOptions): Promise<ReplayedTurn> {
     const { conversationId, messageId, replyTo, provenance, citations, usage } = recorded.data;
     const events = (await this.eventStore.readStream(

@@ -6,6 +6,8 @@
 // A boundary is a (message, character offset) pair: every message before `throughMessageId` is summarised, and of
 // that message the first `throughOffset` characters are. Offsets are UTF-16 indices, as `String.prototype.slice`
 // takes them, so the kept tail of a message is always exactly `text.slice(throughOffset)`.
+// Over 300 lines on purpose: the boundary's rules (where it lies, both sides of it, the next compaction's
+// input) are one pure module with its invariants.
 import { countTokens } from '#tokenizer';
 
 export interface HistoryAttachment {

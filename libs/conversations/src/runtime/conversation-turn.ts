@@ -8,13 +8,11 @@
 // its client, so it is the module's one documented exception to sending a command (see conversations.module.ts).
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { AgentView } from '#agents';
-import { accessibleAgent, agentStreamId } from '#agents';
+import { accessibleAgent, agentStreamId, type AgentView } from '#agents';
 import { callerScope, ModelGateway, type CallScope } from '#model-gateway';
 import { commandContext, type Caller } from '#access';
-import { PLATFORM_CONFIG, ValidationError, type PlatformConfig } from '#kernel';
+import { LOGGER, PLATFORM_CONFIG, type PlatformConfig, ValidationError } from '#kernel';
 import type { ModelConfig } from '#model-providers';
-import { LOGGER } from '#infrastructure';
 import { AggregateRepository } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { agentChatModel, agentSampling } from '../agent-model.js';
@@ -97,6 +95,8 @@ export class ConversationTurns {
     }
   }
 
+  // Over 100 lines on purpose: one turn's sequence (context, model call, tools, answer, records) shares its
+  // state and its abort.
   private async turn(
     request: TurnRequest & { readonly promptItem?: ContextItem },
     agent: AgentView,

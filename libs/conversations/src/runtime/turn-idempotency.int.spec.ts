@@ -2,7 +2,7 @@
 // released; the claim is renewed while the turn runs; a holder that died (no renewal) stops blocking once its lease
 // expires.
 import { loadConfig, PlatformError } from '#kernel';
-import { SqliteReadStore } from '#read-store';
+import { SqliteReadStore } from '#read-store/sqlite/sqlite-read-store';
 import { waitUntil } from '#testing/fixtures';
 import { inFlightLease, TurnIdempotency } from './turn-idempotency.js';
 

@@ -20,6 +20,8 @@
 // rejected with a wrong expected version (a retry carrying its first attempt's, now stale, revision). An exact
 // revision append is never preceded by a read: for a single event the happy path is the append alone, and a larger
 // batch adds one read of just its own revisions, because the append reports the position of its last event only.
+// Over 300 lines on purpose: positions, idempotency and subscriptions (explained above) depend on each other;
+// the port's contract is met in one place.
 import {
   ANY,
   BACKWARDS,
@@ -437,6 +439,7 @@ function isStreamNotFound(error: unknown): boolean {
  * The server's caught-up signal comes through the same pipe as the events but is emitted as soon as it is parsed,
  * while events before it may still wait in the buffer: counting those keeps onCaughtUp after the events it follows.
  */
+// Over 100 lines on purpose: one live subscription's catch-up, hand-over and retry share its position.
 function nativeSubscription(
   client: KurrentDBClient,
   options: SubscribeOptions,

@@ -1,5 +1,7 @@
 // Embedded event store: one SQLite file in WAL mode. The rowid is the global position; (stream, revision) is unique;
 // event ids are unique, which makes re-sent batches durable no-ops.
+// Over 300 lines on purpose: the whole port over one SQLite file (appends, idempotency, reads, subscriptions)
+// shares its statements and its transaction rules.
 import { EventEmitter } from 'node:events';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import {

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { LOGGER } from '#infrastructure';
+import { LOGGER } from '#kernel';
 
 export interface MailMessage {
   readonly kind: 'invitation' | 'password-reset' | 'sign-in-notice';

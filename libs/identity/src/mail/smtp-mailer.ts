@@ -7,8 +7,7 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 // nodemailer is loaded on the first mail (about 24 MB and 50 ms that an instance without MAIL_URL never pays).
 import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
-import { PLATFORM_CONFIG, PlatformError, type PlatformConfig } from '#kernel';
-import { LOGGER } from '#infrastructure';
+import { LOGGER, PLATFORM_CONFIG, type PlatformConfig, PlatformError } from '#kernel';
 import { Mailer, type MailMessage, type SentMail } from './mail.port.js';
 
 @Injectable()

@@ -8,8 +8,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
 import { ModelGateway } from '#model-gateway';
-import { PLATFORM_CONFIG, PlatformError, type PlatformConfig } from '#kernel';
-import { LOGGER } from '#infrastructure';
+import { LOGGER, PLATFORM_CONFIG, type PlatformConfig, PlatformError } from '#kernel';
 import { AggregateRepository } from '#eventsourcing';
 import { SEARCH_INDEX, type IndexedChunk, type SearchIndex } from '#search';
 import {

@@ -3,8 +3,7 @@
 // to both; then the alias switches and the old index is dropped. Searches keep working throughout.
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { ConflictError } from '#kernel';
-import { LOGGER } from '#infrastructure';
+import { ConflictError, LOGGER } from '#kernel';
 import { AggregateRepository } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { SEARCH_INDEX, type SearchIndex } from '#search';

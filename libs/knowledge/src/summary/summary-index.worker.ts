@@ -9,9 +9,8 @@
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
-import { newId, PlatformError } from '#kernel';
+import { LOGGER, newId, PlatformError } from '#kernel';
 import { ProjectionRunner, ToDoListScanner } from '#eventsourcing';
-import { LOGGER } from '#infrastructure';
 import { AggregateRepository } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { BLOB_STORE, type BlobStore } from '#blob-store';

@@ -4,6 +4,8 @@
 // delivery is at least once; a handler that keeps failing is retried with backoff, then logged and skipped (see the
 // port). Topics are created on first use. kafkajs's own logging goes to our log at warn and above; message values
 // are never logged.
+// Over 300 lines on purpose: the producer, the consumers and their commit-after-handling rule are one adapter
+// of the port (at-least-once delivery).
 import kafkajs, {
   type Admin,
   type Consumer as KafkaConsumer,

@@ -4,9 +4,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
-import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
+import { LOGGER, PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import type { ChatRequest, ChatResult, ModelConfig } from '#model-providers';
-import { LOGGER } from '#infrastructure';
 import { ModelGateway, type CallScope } from '../model-gateway.js';
 import { streamReply, type StreamEncoder } from './stream-reply.js';
 

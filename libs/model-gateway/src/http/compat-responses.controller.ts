@@ -4,11 +4,10 @@
 import { Body, Controller, HttpCode, Inject, Post, Res } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { FastifyReply } from 'fastify';
-import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
+import { LOGGER, PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { AcceptsBearer, CurrentCaller, type Caller } from '#access';
 import { parseOrThrow, ApiRoute, compatErrorBody } from '#http';
 import type { ChatRequest, ModelConfig, ResponsesEvent, ResponsesPayload } from '#model-providers';
-import { LOGGER } from '#infrastructure';
 import { directCallScope, ModelGateway, type CallScope } from '../model-gateway.js';
 import { abortOnDisconnect } from './sse.js';
 import { ChatReplies } from './chat-replies.js';

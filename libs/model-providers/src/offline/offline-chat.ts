@@ -10,6 +10,8 @@
 //   over `response_format`;
 // - `max_completion_tokens`/`max_tokens` and `stop` are honoured like an upstream does; `seed`, `temperature` and
 //   the like change nothing; the streamed answer is the complete one cut in word-sized pieces.
+// Over 300 lines on purpose: the offline model's deterministic reply, tool calls and stream are one stand-in
+// model, and its rules read each other.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   ChatCompletionContentPart,

@@ -1,6 +1,8 @@
 // Pure translation of the read store port into MongoDB query, sort and write documents: filters, keyset cursors,
 // position-guarded write models, checkpoint and lease updates. No I/O here, so every query shape is unit-tested
 // without a server (mongo-query.spec.ts); mongo-read-store.ts only sends what these functions build.
+// Over 300 lines on purpose: the translation of the whole read store port into MongoDB documents, kept pure
+// and beside its unit tests.
 import type { mongo } from 'mongoose';
 import {
   checkOmitted,

@@ -7,6 +7,8 @@
 // the last event applied to it (_position) and every write requires a lower one, so replaying a batch after a crash
 // between the writes and the checkpoint changes nothing. That works on a standalone server; a transaction could not
 // even be used as is, because a skipped upsert surfaces as a duplicate-key write error, which aborts a transaction.
+// Over 300 lines on purpose: the whole port's I/O over MongoDB (generations, registry, checkpoints, leases)
+// shares one connection and its write rules.
 import mongoose, { type Connection, type mongo } from 'mongoose';
 import {
   physicalName,

@@ -1,6 +1,8 @@
 // Embedded read store: SQLite tables of JSON documents, one table per collection and generation. Indexes are
 // expression indexes on json_extract, which the generated queries use verbatim. A projector's ops and checkpoint
 // commit in one transaction; every document remembers the position of the last event applied to it.
+// Over 300 lines on purpose: the whole port over SQLite (generations, registry, checkpoints, leases, queries)
+// shares its statements and transactions.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { checkpointInThread, openPrivateDatabase, truncateWal } from '#kernel';
 import {

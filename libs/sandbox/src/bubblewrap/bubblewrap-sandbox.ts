@@ -24,7 +24,8 @@
 // Kernel surface: a seccomp filter (`seccomp.ts`) denies the syscalls container runtimes deny and namespace creation,
 // and `--disable-userns` forbids nested user namespaces (`unshare -Ur` fails).
 //
-// Over 300 lines on purpose: the one place that builds the bubblewrap command line and its limits and reads runs
+// Over 300 lines on purpose: the one place that builds the bubblewrap command line and its limits and reads
+// runs
 // back, so every isolation flag is reviewed together.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -558,6 +559,8 @@ export class BubblewrapSandbox implements CodeSandbox {
     }
   }
 
+  // Over 100 lines on purpose: one run's process, its limits, output caps and timeout share the child's
+  // state.
   private spawnRun(
     args: readonly string[],
     cgroupProcs: readonly string[],

@@ -29,6 +29,8 @@
 // The BM25 leg matches the same distinct words the embedded adapter does (its `queryTerms`). The legs are fused
 // here with the shared reciprocal rank fusion (Elasticsearch's own RRF retriever needs a paid licence), so scores
 // mean the same in both adapters.
+// Over 300 lines on purpose: the whole search port over Elasticsearch (indexes, aliases, both legs, erasure)
+// shares the mapping and the document kinds.
 import { createHash } from 'node:crypto';
 import { Client, type estypes } from '@elastic/elasticsearch';
 import { ConflictError, NotFoundError, ValidationError } from '#kernel';

@@ -18,6 +18,8 @@
 // Persistence. Graphs are saved under `<search.db>.ann/<incarnation>/` (a usearch file and a JSON file of the rows
 // it holds) when a worker finishes and, if changed since, on close; a restart loads them on first use and applies
 // only what changed. A file that does not load is rebuilt. Dropping the index removes its directory.
+// Over 300 lines on purpose: the graphs' lifecycle (build, keep in step, persist, search) is one owner-keyed
+// cache over usearch.
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -18,6 +18,8 @@
 // once they are a quarter of all rows, or when a search finds more additions than it should tokenize itself, the
 // postings are built again in the background while the current ones (or FTS5) answer. Postings of an index not
 // searched for a while, or beyond the memory budget, are dropped.
+// Over 300 lines on purpose: keeping the in-memory postings in step with the index and deciding when they
+// answer are one cache's rules.
 import { type Fts5Tokens } from './fts5-tokens.js';
 import { Bm25Postings, type Fts5Totals, type MemoryDocument } from './bm25-postings.js';
 import { loadSnapshot, saveSnapshot } from './bm25-snapshot.js';

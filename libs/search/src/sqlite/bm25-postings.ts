@@ -5,6 +5,8 @@
 // tails; a removed document's rows are only marked. compacted() makes a sealed copy of the live rows alone (for the
 // snapshot file and when removed rows pile up). rank() is fts5_aux.c's bm25() over every row of the query's tokens,
 // operation for operation.
+// Over 300 lines on purpose: the postings' layout, its build, tails, compaction and FTS5's exact bm25()
+// arithmetic read the same arrays.
 import type { Fts5Tokens } from './fts5-tokens.js';
 import { TopScores } from './packed-vectors.js';
 

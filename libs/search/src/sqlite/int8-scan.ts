@@ -12,6 +12,8 @@
 // The module (hand-assembled, 1 function, no imports) exports its memory and
 // dots(query, codes, count, dimensions, out): for each of `count` rows of `dimensions` int8 codes from byte `codes`,
 // the int32 dot product with the `dimensions` int16 values at byte `query`, stored at `out`.
+// Over 300 lines on purpose: the WebAssembly module, its memory layout and the error bound that keeps the
+// scan exact belong together.
 import { dotAt } from './packed-vectors.js';
 import { I32, instantiate, oneFunctionModule, simd, V128 } from './wasm-module.js';
 

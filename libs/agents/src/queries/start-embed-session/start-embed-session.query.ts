@@ -6,12 +6,11 @@
 // answered as it is, so a reload resumes its conversation.
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { NotFoundError } from '#kernel';
-import { forbidden, permits, EmbedVisitorSessions } from '#access';
+import { forbidden, EmbedVisitorSessions } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { AGENTS, type AgentView } from '../../agents.read-model.js';
+import type { AgentView } from '../../agents.read-model.js';
 import { originAllowed } from '../../embed-origins.js';
-import { spaceOf } from '../../accessible-agent.js';
+import { accessibleAgent } from '../../accessible-agent.js';
 
 export interface EmbedSession {
   readonly token: string;
@@ -35,6 +34,16 @@ export class StartEmbedSession extends Query<EmbedSession> {
 
 export const agentNotPublic = () => forbidden('agent_not_public', 'Agent is not public');
 
+/** The Agent if an embed visitor may use it (public, not personal): else 404, or 403 `Agent is not public`. */
+export async function embeddableAgent(
+  readStore: ReadStore,
+  agentId: string,
+  visitorId: string,
+): Promise<AgentView> {
+  const visitor = { kind: 'embedVisitor', agentId, visitorId } as const;
+  return accessibleAgent(readStore, agentId, visitor, agentNotPublic);
+}
+
 @QueryHandler(StartEmbedSession)
 export class StartEmbedSessionHandler implements IQueryHandler<StartEmbedSession, EmbedSession> {
   constructor(
@@ -43,11 +52,7 @@ export class StartEmbedSessionHandler implements IQueryHandler<StartEmbedSession
   ) {}
 
   async execute({ agentId, origin, self, resume }: StartEmbedSession): Promise<EmbedSession> {
-    const agent = await this.readStore.reader<AgentView>(AGENTS).get(agentId);
-    if (!agent) throw new NotFoundError('Agent', agentId);
-    const visitor = { kind: 'embedVisitor', agentId: agent.id, visitorId: 'new' } as const;
-    if (!permits(visitor, 'agent.use', { ...agent, space: await spaceOf(this.readStore, agent) }))
-      throw agentNotPublic();
+    const agent = await embeddableAgent(this.readStore, agentId, 'new');
     if (origin !== null && !originAllowed(origin, agent.allowedUrls, self))
       throw forbidden('origin_not_allowed', 'this site may not embed this Agent');
     const kept = resume ? this.sessions.verify(resume) : null;
