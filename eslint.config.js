@@ -30,6 +30,23 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': 'off' },
   },
   {
+    files: ['**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'mongodb',
+              message:
+                "One MongoDB client: mongoose's driver (`mongo` from 'mongoose', openMongoConnection in #kernel).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Deciders and events are pure (decide/evolve): nothing of Nest (dependency-cruiser checks stores and I/O).
     files: ['libs/*/src/**/*.decider.ts', 'libs/*/src/**/*.events.ts'],
     rules: {

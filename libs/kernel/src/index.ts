@@ -7,3 +7,4 @@ export * from './sqlite/wal-checkpoints.js';
 export * from './sqlite/wal-truncate.js';
 export * from './seeded-random.js';
 export * from './private-files.js';
+export * from './mongodb/mongo-connection.js';

@@ -7,7 +7,8 @@
 // the last event applied to it (_position) and every write requires a lower one, so replaying a batch after a crash
 // between the writes and the checkpoint changes nothing. That works on a standalone server; a transaction could not
 // even be used as is, because a skipped upsert surfaces as a duplicate-key write error, which aborts a transaction.
-import mongoose, { type Connection, type mongo } from 'mongoose';
+import type { Connection, mongo } from 'mongoose';
+import { openMongoConnection } from '#kernel';
 import {
   physicalName,
   type CollectionSpec,
@@ -83,19 +84,11 @@ export class MongoReadStore implements ReadStore {
   ) {}
 
   static async connect(options: MongoReadStoreOptions): Promise<MongoReadStore> {
-    // A private connection, not mongoose's global one, so the store's lifecycle (close) is its own.
     // ignoreUndefined: undefined values nested in documents are dropped, as JSON drops them in the SQLite adapter.
-    const connection = await mongoose
-      .createConnection(options.uri, {
-        ignoreUndefined: true,
-        ...(options.dbName === undefined ? {} : { dbName: options.dbName }),
-      })
-      .asPromise();
-    const db = connection.db;
-    if (!db) {
-      await connection.close();
-      throw new Error('MongoDB connection opened without a database');
-    }
+    const { connection, db } = await openMongoConnection(options.uri, {
+      dbName: options.dbName,
+      ignoreUndefined: true,
+    });
     return new MongoReadStore(connection, db, options.generationCacheMs ?? 500);
   }
 
