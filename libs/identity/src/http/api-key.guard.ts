@@ -96,7 +96,7 @@ export class ApiKeyGuard implements CanActivate {
     }
     const visitorToken = request.headers[EMBED_SESSION_HEADER];
     if (typeof visitorToken === 'string') {
-      request.caller = this.visitorCaller(request, visitorToken);
+      request.caller = await this.visitorCaller(request, visitorToken);
       return true;
     }
     const bearer = this.reflector.getAllAndOverride<boolean>(ACCEPTS_BEARER, targets) ?? false;
@@ -235,7 +235,7 @@ export class ApiKeyGuard implements CanActivate {
    * routes (EMBED_VISITOR_ROUTES) of the Agent it is bound to; a new message counts against the abuse limits. The
    * policy decides the rest (the Agent must still be public).
    */
-  private visitorCaller(request: RequestWithCaller, token: string) {
+  private async visitorCaller(request: RequestWithCaller, token: string) {
     const session = this.visitors.verify(token);
     if (!session)
       throw new UnauthorizedError('invalid_embed_session', 'the chat session is over: reload the page');
@@ -247,7 +247,7 @@ export class ApiKeyGuard implements CanActivate {
         'embed_route_denied',
         'an embed chat session may only chat with its own Agent',
       );
-    if (request.method === 'POST') this.embedLimits.take(session);
+    if (request.method === 'POST') await this.embedLimits.take(session);
     const requestId = request.headers['x-request-id'];
     const at = new Date(session.expiresAt).toISOString();
     return {
