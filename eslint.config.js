@@ -3,6 +3,40 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
+/** The logger token is the kernel's (libs/kernel/src/logger.ts): a context asks for it without importing the infrastructure that creates it. */
+const LOGGER_IN_KERNEL = [
+  {
+    selector: "VariableDeclarator[id.name='LOGGER']",
+    message: 'The logger token is defined once, in libs/kernel/src/logger.ts.',
+  },
+  {
+    selector: "ImportDeclaration[source.value!='#kernel'] > ImportSpecifier[imported.name='LOGGER']",
+    message: "Import the logger token from '#kernel'.",
+  },
+];
+
+/**
+ * One place decides who may and builds every 403: the access context (libs/access). Elsewhere a handler or a loader
+ * asks it through `demand`, `permits` or the guard's route row, never the policy or the error itself.
+ */
+const ACCESS_DECIDES = [
+  {
+    selector: "NewExpression[callee.name='ForbiddenError']",
+    message:
+      'A 403 is built by the access context: demand(), or forbidden() for a refusal no policy decides.',
+  },
+  {
+    selector: 'CallExpression[callee.name=/^(authorize|isAllowed|assertAllowed|assertAdmin)$/]',
+    message: 'Ask the access context: demand() or permits(), or the route row the guard enforces.',
+  },
+];
+
+/** One MongoDB client: mongoose's driver. */
+const ONE_MONGODB_CLIENT = {
+  name: 'mongodb',
+  message: "One MongoDB client: mongoose's driver (`mongo` from 'mongoose', openMongoConnection in #kernel).",
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'libs/bridge-sdk/dist/**', 'node_modules/**', 'data/**', 'coverage/**'] },
   js.configs.recommended,
@@ -30,23 +64,23 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': 'off' },
   },
   {
-    // The logger token is the kernel's (libs/kernel/src/logger.ts): a context asks for the logger without importing
-    // the infrastructure that creates it.
+    // A later block's rule replaces an earlier one's for the files both match: each block lists every selector and
+    // import restriction its files carry.
     files: ['**/*.ts'],
     ignores: ['libs/kernel/**'],
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "VariableDeclarator[id.name='LOGGER']",
-          message: 'The logger token is defined once, in libs/kernel/src/logger.ts.',
-        },
-        {
-          selector: "ImportDeclaration[source.value!='#kernel'] > ImportSpecifier[imported.name='LOGGER']",
-          message: "Import the logger token from '#kernel'.",
-        },
-      ],
+      'no-restricted-syntax': ['error', ...LOGGER_IN_KERNEL],
+      'no-restricted-imports': ['error', { paths: [ONE_MONGODB_CLIENT] }],
     },
+  },
+  {
+    files: ['libs/**/*.ts', 'apps/**/*.ts'],
+    ignores: ['libs/kernel/**', 'libs/access/**', '**/*.spec.ts', '**/*.contract.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...LOGGER_IN_KERNEL, ...ACCESS_DECIDES] },
+  },
+  {
+    files: ['libs/kernel/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [ONE_MONGODB_CLIENT] }] },
   },
   {
     // Deciders and events are pure (decide/evolve): nothing of Nest (dependency-cruiser checks stores and I/O).
@@ -54,26 +88,9 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@nestjs/*'], message: 'A decider or event file imports nothing of Nest.' }] },
-      ],
-    },
-  },
-  {
-    // One place decides who may and builds every 403: the access context (libs/access). Elsewhere a handler or a
-    // loader asks it through `demand`, `permits` or the guard's route row, never the policy or the error itself.
-    files: ['libs/**/*.ts', 'apps/**/*.ts'],
-    ignores: ['libs/access/**', '**/*.spec.ts', '**/*.contract.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
         {
-          selector: "NewExpression[callee.name='ForbiddenError']",
-          message:
-            'A 403 is built by the access context: demand(), or forbidden() for a refusal no policy decides.',
-        },
-        {
-          selector: 'CallExpression[callee.name=/^(authorize|isAllowed|assertAllowed|assertAdmin)$/]',
-          message: 'Ask the access context: demand() or permits(), or the route row the guard enforces.',
+          paths: [ONE_MONGODB_CLIENT],
+          patterns: [{ group: ['@nestjs/*'], message: 'A decider or event file imports nothing of Nest.' }],
         },
       ],
     },

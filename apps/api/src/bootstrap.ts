@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Type } from '@nestjs/common';
 import { DiscoveryService, NestFactory } from '@nestjs/core';
+import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import type {
   FastifyError,
@@ -154,6 +155,8 @@ export async function createApi(
       bufferLogs: false,
     },
   );
+  // The platform's cookies (the session, the single sign-on's binding): request.cookies and reply.setCookie.
+  await app.register(fastifyCookie);
   // Multipart uploads (Knowledge documents): one file per request, bounded; fields before the file.
   await app.register(fastifyMultipart, {
     limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12 },

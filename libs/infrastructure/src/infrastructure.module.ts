@@ -11,7 +11,15 @@ import {
 } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
-import { LOGGER, PLATFORM_CONFIG, type PlatformConfig, tightenDataDir } from '#kernel';
+import {
+  LOGGER,
+  openRateLimitStore,
+  PLATFORM_CONFIG,
+  type PlatformConfig,
+  RATE_LIMIT_STORE,
+  type RateLimitStore,
+  tightenDataDir,
+} from '#kernel';
 import { EVENT_STORE, type EventStore, openEventStore, UpcasterRegistry } from '#event-store';
 import { openReadStore, READ_STORE, type ReadStore } from '#read-store';
 import {
@@ -48,6 +56,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(BLOB_STORE) private readonly blobStore: BlobStore,
     @Inject(KEY_STORE) private readonly keyStore: KeyStore,
+    @Inject(RATE_LIMIT_STORE) private readonly rateLimitStore: RateLimitStore,
     @Inject(SEARCH_INDEX) private readonly searchIndex: SearchIndex,
     @Inject(MESSAGE_BUS) private readonly messageBus: MessageBus,
   ) {}
@@ -115,6 +124,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
       ReadYourWritesBus,
       { provide: BLOB_STORE, useFactory: openBlobStore, inject: [PLATFORM_CONFIG] },
       { provide: KEY_STORE, useFactory: openKeyStore, inject: [PLATFORM_CONFIG] },
+      { provide: RATE_LIMIT_STORE, useFactory: openRateLimitStore, inject: [PLATFORM_CONFIG] },
       ContentCipher,
       { provide: SEARCH_INDEX, useFactory: openSearchIndex, inject: [PLATFORM_CONFIG] },
       { provide: MESSAGE_BUS, useFactory: openMessageBus, inject: [PLATFORM_CONFIG, LOGGER] },
@@ -143,6 +153,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
         ModelRegistry,
         BLOB_STORE,
         KEY_STORE,
+        RATE_LIMIT_STORE,
         ContentCipher,
         SEARCH_INDEX,
         MESSAGE_BUS,
@@ -158,6 +169,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
     await this.readStore.close();
     await this.blobStore.close();
     await this.keyStore.close();
+    await this.rateLimitStore.close();
     await this.searchIndex.close();
   }
 }

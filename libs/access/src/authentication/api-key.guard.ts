@@ -147,7 +147,7 @@ export class ApiKeyGuard implements CanActivate {
    * routes (EMBED_VISITOR_ROUTES) of the Agent it is bound to; a new message counts against the abuse limits. The
    * policy decides the rest (the Agent must still be public).
    */
-  private visitorCaller(request: RequestWithCaller, token: string) {
+  private async visitorCaller(request: RequestWithCaller, token: string) {
     const session = this.visitors.verify(token);
     if (!session)
       throw new UnauthorizedError('invalid_embed_session', 'the chat session is over: reload the page');
@@ -159,7 +159,7 @@ export class ApiKeyGuard implements CanActivate {
         'embed_route_denied',
         'an embed chat session may only chat with its own Agent',
       );
-    if (request.method === 'POST') this.embedLimits.take(session);
+    if (request.method === 'POST') await this.embedLimits.take(session);
     return this.requestCaller(request, {
       apiKey: {
         id: embedKeyId(session.agentId),

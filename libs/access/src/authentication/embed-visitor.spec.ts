@@ -1,4 +1,4 @@
-import { loadConfig } from '#kernel';
+import { InProcessRateLimitStore, loadConfig } from '#kernel';
 import { EmbedRateLimits, EmbedRateLimitedError, EmbedVisitorSessions } from './embed-visitor.js';
 
 const config = (env: Record<string, string> = {}) =>
@@ -46,28 +46,40 @@ describe('embed visitor sessions', () => {
 });
 
 describe('embed rate limits', () => {
-  it("allows the session's messages a minute per visitor and per Agent, then 429 with Retry-After", () => {
-    const limits = new EmbedRateLimits();
-    const visitor = (visitorId: string) => ({
-      agentId: 'agt_1',
-      visitorId,
-      expiresAt: Infinity,
-      limits: { visitorMessagesPerMinute: 2, agentMessagesPerMinute: 3, dailyCostUsd: 5 },
+  const visitor = (visitorId: string) => ({
+    agentId: 'agt_1',
+    visitorId,
+    expiresAt: Infinity,
+    limits: { visitorMessagesPerMinute: 2, agentMessagesPerMinute: 3, dailyCostUsd: 5 },
+  });
+  const now = 1_000_000;
+
+  it("allows the session's messages a minute per visitor and per Agent, then 429 with Retry-After", async () => {
+    const limits = new EmbedRateLimits(new InProcessRateLimitStore());
+    await limits.take(visitor('a'), now);
+    await limits.take(visitor('a'), now + 1);
+    const refused = limits.take(visitor('a'), now + 2);
+    await expect(refused).rejects.toThrow(EmbedRateLimitedError);
+    await expect(refused).rejects.toMatchObject({
+      code: 'visitor_rate_limited',
+      headers: { 'retry-after': '60' },
     });
-    const now = 1_000_000;
-    limits.take(visitor('a'), now);
-    limits.take(visitor('a'), now + 1);
-    expect(() => limits.take(visitor('a'), now + 2)).toThrow(EmbedRateLimitedError);
-    try {
-      limits.take(visitor('a'), now + 2);
-    } catch (error) {
-      expect((error as EmbedRateLimitedError).code).toBe('visitor_rate_limited');
-      expect((error as EmbedRateLimitedError).headers['retry-after']).toBe('60');
-    }
-    limits.take(visitor('b'), now + 3);
+    await limits.take(visitor('b'), now + 3);
     // The Agent's minute is full (3): another visitor is refused too.
-    expect(() => limits.take(visitor('c'), now + 4)).toThrow(/busy/);
+    await expect(limits.take(visitor('c'), now + 4)).rejects.toThrow(/busy/);
     // A minute later the window has moved on.
-    limits.take(visitor('a'), now + 60_001);
+    await limits.take(visitor('a'), now + 60_001);
+  });
+
+  it('one store shared by two api processes: the limits count the messages both took', async () => {
+    const store = new InProcessRateLimitStore();
+    const [first, second] = [new EmbedRateLimits(store), new EmbedRateLimits(store)];
+    await first.take(visitor('a'), now);
+    await second.take(visitor('a'), now + 1);
+    await expect(first.take(visitor('a'), now + 2)).rejects.toMatchObject({ code: 'visitor_rate_limited' });
+    await second.take(visitor('b'), now + 3);
+    // A refused message was not counted: the Agent's minute holds the three taken.
+    await expect(first.take(visitor('c'), now + 4)).rejects.toMatchObject({ code: 'agent_rate_limited' });
+    await expect(second.take(visitor('b'), now + 5)).rejects.toMatchObject({ code: 'agent_rate_limited' });
   });
 });

@@ -2,11 +2,18 @@
 // the instance (HMAC-SHA256) and bound to one Agent; it travels in the `x-embed-session` header, never in the page or
 // a snippet, so it is worth nothing on another Agent and expires on its own. The guard turns a valid one into an
 // embed visitor's caller on the visitor's routes only (EMBED_VISITOR_ROUTES), and takes the abuse limits: messages
-// per visitor and per Agent per minute (counted in this process). The per-Agent daily cost cap is the usage limit of
+// per visitor and per Agent per minute (counted in the rate limit store, which the api processes share when scaled
+// out). The per-Agent daily cost cap is the usage limit of
 // the Agent's embed key (`embed_<agentId>`), which every visitor of the Agent spends.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { PLATFORM_CONFIG, PlatformError, type PlatformConfig } from '#kernel';
+import {
+  PLATFORM_CONFIG,
+  PlatformError,
+  RATE_LIMIT_STORE,
+  type PlatformConfig,
+  type RateLimitStore,
+} from '#kernel';
 
 export const EMBED_SESSION_HEADER = 'x-embed-session';
 
@@ -128,45 +135,40 @@ export class EmbedRateLimitedError extends PlatformError {
 }
 
 const MINUTE = 60_000;
-const MAX_TRACKED = 50_000;
 
-/** Messages per visitor and per Agent in the last minute (a sliding window, in this process), as the session says. */
+/**
+ * Messages per visitor and per Agent in the last minute (a sliding window in the rate limit store: shared by the api
+ * processes with the production engines), as the session says. A message is counted first and taken back when it is
+ * over a limit, so two processes counting at once can refuse one too many, never let one too many through.
+ */
 @Injectable()
 export class EmbedRateLimits {
-  private readonly sent = new Map<string, number[]>();
+  constructor(@Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore) {}
 
   /** Counts one message of this visitor, or throws 429 when the visitor's or the Agent's minute is full. */
-  take(session: VisitorSession, now = Date.now()): void {
-    const visitorKey = `v:${session.visitorId}`;
-    const agentKey = `a:${session.agentId}`;
-    const visitor = this.recent(visitorKey, now);
-    const agent = this.recent(agentKey, now);
+  async take(session: VisitorSession, now = Date.now()): Promise<void> {
+    const message = randomUUID();
+    const visitorKey = `embed:visitor:${session.visitorId}`;
+    const agentKey = `embed:agent:${session.agentId}`;
     const { visitorMessagesPerMinute, agentMessagesPerMinute } = session.limits;
     const wait = (times: number[]) => Math.max(1, Math.ceil((times[0]! + MINUTE - now) / 1000));
-    if (visitor.length >= visitorMessagesPerMinute)
+    const visitor = await this.store.hit(visitorKey, message, now, MINUTE);
+    if (visitor.length > visitorMessagesPerMinute) {
+      await this.store.forget(visitorKey, message);
       throw new EmbedRateLimitedError(
         'visitor_rate_limited',
         `too many messages: at most ${visitorMessagesPerMinute} a minute per visitor`,
         wait(visitor),
       );
-    if (agent.length >= agentMessagesPerMinute)
+    }
+    const agent = await this.store.hit(agentKey, message, now, MINUTE);
+    if (agent.length > agentMessagesPerMinute) {
+      await Promise.all([this.store.forget(visitorKey, message), this.store.forget(agentKey, message)]);
       throw new EmbedRateLimitedError(
         'agent_rate_limited',
         `this chat is busy: at most ${agentMessagesPerMinute} messages a minute`,
         wait(agent),
       );
-    visitor.push(now);
-    agent.push(now);
-  }
-
-  private recent(key: string, now: number): number[] {
-    let times = this.sent.get(key);
-    if (!times) {
-      if (this.sent.size >= MAX_TRACKED) this.sent.delete(this.sent.keys().next().value!);
-      times = [];
-      this.sent.set(key, times);
     }
-    while (times.length > 0 && times[0]! <= now - MINUTE) times.shift();
-    return times;
   }
 }

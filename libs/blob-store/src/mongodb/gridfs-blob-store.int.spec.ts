@@ -2,7 +2,8 @@
 // when MONGODB_URI is set.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { finished } from 'node:stream/promises';
-import { GridFSBucket, MongoClient, type Db } from 'mongodb';
+import { mongo } from 'mongoose';
+import { openMongoConnection, type MongoConnection } from '#kernel';
 import { skipWithReason } from '#testing/fixtures';
 import { blobStoreContract } from '../blob-store.contract.js';
 import { GridFsBlobStore } from './gridfs-blob-store.js';
@@ -12,15 +13,15 @@ const suite = 'BlobStore contract: mongodb gridfs';
 
 if (uri) {
   const dbName = `blobs_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  let client: MongoClient;
-  let db: Db;
+  let opened: MongoConnection;
+  let db: mongo.Db;
   beforeAll(async () => {
-    client = await MongoClient.connect(uri);
-    db = client.db(dbName);
+    opened = await openMongoConnection(uri, { dbName });
+    db = opened.db;
   });
   afterAll(async () => {
     await db.dropDatabase();
-    await client.close();
+    await opened.connection.close();
   });
 
   blobStoreContract('mongodb gridfs', async () => ({
@@ -51,7 +52,7 @@ if (uri) {
       const bytes = randomBytes(1000);
       const { id } = await store.put(bytes);
       // A copy left by a writer that raced past the existence check.
-      const duplicate = new GridFSBucket(db, { bucketName: 'specifics' }).openUploadStream(id);
+      const duplicate = new mongo.GridFSBucket(db, { bucketName: 'specifics' }).openUploadStream(id);
       duplicate.end(bytes);
       await finished(duplicate);
       const fileIds = (await db.collection('specifics.files').find({ filename: id }).toArray()).map(
@@ -86,7 +87,7 @@ if (uri) {
       });
 
       // A copy left by a writer that raced past the existence check is not a second blob.
-      const duplicate = new GridFSBucket(db, { bucketName: 'specifics' }).openUploadStream(id);
+      const duplicate = new mongo.GridFSBucket(db, { bucketName: 'specifics' }).openUploadStream(id);
       duplicate.end(bytes);
       await finished(duplicate);
       expect(await listedOf()).toHaveLength(1);

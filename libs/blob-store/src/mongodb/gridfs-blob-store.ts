@@ -1,4 +1,4 @@
-// Production blob store: MongoDB GridFS through the official driver (the one mongoose uses), one file per blob
+// Production blob store: MongoDB GridFS through mongoose's connection and driver, one file per blob
 // whose filename is the blob id. GridFS writes the chunks first and the file document last, so a blob is visible
 // only once complete. Puts check for the id first; two puts racing past that check both upload, and each then
 // removes every copy but the oldest, so the store converges on one copy and readers always pick that oldest one.
@@ -6,7 +6,8 @@
 // the later of that and its upload date. The upload date itself never changes, since it decides which copy is oldest.
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { GridFSBucket, MongoClient, type Collection, type Db, type GridFSFile, type ObjectId } from 'mongodb';
+import { mongo, type Connection } from 'mongoose';
+import { openMongoConnection } from '#kernel';
 import {
   addressBytes,
   assertBlobId,
@@ -32,38 +33,32 @@ export interface GridFsBlobStoreOptions {
 const OLDEST_FIRST = { uploadDate: 1, _id: 1 } as const;
 
 /** When a copy's content was last put: its upload, or a later put of the same content. */
-const storedAt = (file: GridFSFile): Date => {
+const storedAt = (file: mongo.GridFSFile): Date => {
   const putAgainAt: unknown = file.metadata?.putAgainAt;
   return putAgainAt instanceof Date && putAgainAt > file.uploadDate ? putAgainAt : file.uploadDate;
 };
 
 export class GridFsBlobStore implements BlobStore {
-  private readonly bucket: GridFSBucket;
-  private readonly files: Collection<GridFSFile>;
-  private readonly chunks: Collection<{ files_id: ObjectId }>;
+  private readonly bucket: mongo.GridFSBucket;
+  private readonly files: mongo.Collection<mongo.GridFSFile>;
+  private readonly chunks: mongo.Collection<{ files_id: mongo.ObjectId }>;
 
   private constructor(
-    private readonly client: MongoClient,
-    db: Db,
+    private readonly connection: Connection,
+    db: mongo.Db,
     bucketName: string,
     private readonly maxBytes: number,
   ) {
-    this.bucket = new GridFSBucket(db, { bucketName });
-    this.files = db.collection<GridFSFile>(`${bucketName}.files`);
-    this.chunks = db.collection<{ files_id: ObjectId }>(`${bucketName}.chunks`);
+    this.bucket = new mongo.GridFSBucket(db, { bucketName });
+    this.files = db.collection<mongo.GridFSFile>(`${bucketName}.files`);
+    this.chunks = db.collection<{ files_id: mongo.ObjectId }>(`${bucketName}.chunks`);
   }
 
   static async connect(options: GridFsBlobStoreOptions): Promise<GridFsBlobStore> {
     const maxBytes = checkMaxBytes(options.maxBytes);
-    const client = await MongoClient.connect(options.uri);
-    try {
-      const db = client.db(options.dbName);
-      // GridFS creates its own indexes ({ filename, uploadDate } among them) on the first upload.
-      return new GridFsBlobStore(client, db, options.bucketName ?? 'blobs', maxBytes);
-    } catch (error) {
-      await client.close();
-      throw error;
-    }
+    const { connection, db } = await openMongoConnection(options.uri, { dbName: options.dbName });
+    // GridFS creates its own indexes ({ filename, uploadDate } among them) on the first upload.
+    return new GridFsBlobStore(connection, db, options.bucketName ?? 'blobs', maxBytes);
   }
 
   async put(bytes: Uint8Array | Buffer, meta?: BlobMeta): Promise<StoredBlob> {
@@ -145,11 +140,11 @@ export class GridFsBlobStore implements BlobStore {
   }
 
   async close(): Promise<void> {
-    await this.client.close();
+    await this.connection.close();
   }
 
   /** Records a put of content already stored; false when that copy has just been removed (upload it). */
-  private async putAgain(file: GridFSFile): Promise<boolean> {
+  private async putAgain(file: mongo.GridFSFile): Promise<boolean> {
     const { matchedCount } = await this.files.updateOne(
       { _id: file._id },
       { $set: { 'metadata.putAgainAt': new Date() } },
@@ -157,7 +152,7 @@ export class GridFsBlobStore implements BlobStore {
     return matchedCount > 0;
   }
 
-  private oldestCopy(id: string): Promise<GridFSFile | null> {
+  private oldestCopy(id: string): Promise<mongo.GridFSFile | null> {
     return this.files.findOne({ filename: id }, { sort: OLDEST_FIRST });
   }
 
@@ -169,7 +164,7 @@ export class GridFsBlobStore implements BlobStore {
   }
 
   /** File documents first, so readers stop finding a copy before its chunks go. Returns the documents removed. */
-  private async removeCopies(ids: ObjectId[]): Promise<number> {
+  private async removeCopies(ids: mongo.ObjectId[]): Promise<number> {
     const { deletedCount } = await this.files.deleteMany({ _id: { $in: ids } });
     await this.chunks.deleteMany({ files_id: { $in: ids } });
     return deletedCount;

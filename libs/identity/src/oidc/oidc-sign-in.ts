@@ -14,6 +14,7 @@ let loaded: Promise<typeof Oidc> | undefined;
 const openidClient = (): Promise<typeof Oidc> => (loaded ??= import('openid-client'));
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PLATFORM_CONFIG, PlatformError, UnauthorizedError, type PlatformConfig } from '#kernel';
+import { clearSecretCookie, secretCookieOf, setSecretCookie } from '../sessions/secret-cookies.js';
 import { LOOPBACK, loadProviders, type AuthProvider } from './providers-file.js';
 
 /** What the sign-in is for: signing someone in, or linking the identity to the signed-in user. */
@@ -43,6 +44,7 @@ export const OIDC_COOKIE = 'ap_oidc';
 const PENDING_TTL_MS = 10 * 60_000;
 const PENDING_LIMIT = 10_000;
 const CALLBACK_PATH = '/api/v1/core/auth/oidc';
+const oidcCookieScope = (secure: boolean) => ({ path: CALLBACK_PATH, secure });
 
 /** A failed single sign-on: 401 with a code, and the reason recorded on the SignInFailed event. */
 export class OidcSignInError extends UnauthorizedError {
@@ -118,10 +120,12 @@ export class OidcSignIn {
       intent,
       expiresAt: Date.now() + PENDING_TTL_MS,
     });
-    reply.header(
-      'set-cookie',
-      `${OIDC_COOKIE}=${browser}; Path=${CALLBACK_PATH}; HttpOnly; SameSite=Lax; Max-Age=${PENDING_TTL_MS / 1000}` +
-        (redirectUri.startsWith('https:') ? '; Secure' : ''),
+    setSecretCookie(
+      reply,
+      OIDC_COOKIE,
+      browser,
+      oidcCookieScope(redirectUri.startsWith('https:')),
+      PENDING_TTL_MS,
     );
     return oidc.buildAuthorizationUrl(configuration, {
       redirect_uri: redirectUri,
@@ -143,7 +147,7 @@ export class OidcSignIn {
     request: FastifyRequest,
   ): Promise<{ identity: VerifiedIdentity; intent: OidcIntent; returnTo: string }> {
     const provider = this.provider(providerId);
-    const browser = cookieOf(request, OIDC_COOKIE);
+    const browser = secretCookieOf(request, OIDC_COOKIE);
     const key = browser ? digest(browser) : null;
     const pending = key ? this.pending.get(key) : undefined;
     if (key) this.pending.delete(key);
@@ -244,16 +248,6 @@ export class OidcSignIn {
   }
 }
 
-/** A cookie's value from a request's Cookie header. */
-export const cookieOf = (request: FastifyRequest, name: string): string | null => {
-  const header = request.headers.cookie;
-  if (typeof header !== 'string') return null;
-  for (const part of header.split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) {
-      const found = value.join('=');
-      return /^[A-Za-z0-9_-]{43}$/.test(found) ? found : null;
-    }
-  }
-  return null;
-};
+/** The browser's binding to its start is over (used, or refused): its cookie goes. */
+export const clearOidcCookie = (reply: FastifyReply, secure: boolean): FastifyReply =>
+  clearSecretCookie(reply, OIDC_COOKIE, oidcCookieScope(secure));

@@ -4,30 +4,37 @@
 // slowed. Per source address, against spraying many accounts: past SIGN_IN_MAX_FAILURES_PER_ADDRESS distinct accounts
 // failed in the window, the address waits — one attacker hammering one account behind a NAT counts once, so the
 // people sharing that address are not locked out by it. A refused attempt is 429 with Retry-After, the right password
-// included. Counts live in this process (a restart or another api process starts afresh; the failures themselves
+// included. The counts live in the rate limit store: shared by the api processes with the production engines, so the
+// limits hold however many answer; in this process when embedded (a restart starts afresh; the failures themselves
 // are events).
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { PLATFORM_CONFIG, PlatformError, type PlatformConfig } from '#kernel';
+import {
+  PLATFORM_CONFIG,
+  PlatformError,
+  RATE_LIMIT_STORE,
+  type PlatformConfig,
+  type RateLimitStore,
+} from '#kernel';
 
-const MAX_TRACKED = 100_000;
 /** The first wait past the limit, as a share of the window (then doubled with each further failure). */
 const FIRST_BACKOFF_SHARE = 1 / 16;
 
 @Injectable()
 export class SignInLimiter {
-  /** Failure times per account and address. */
-  private readonly failures = new Map<string, number[]>();
-  /** Per address: each account that failed from it, with its last failure time. */
-  private readonly accountsFailed = new Map<string, Map<string, number>>();
-
-  constructor(@Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig) {}
+  constructor(
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
+  ) {}
 
   /** 429 while the account from this address, or the address itself, has to wait. */
-  check(email: string, address: string | null, now = Date.now()): void {
-    const wait = Math.max(
-      this.backoff(pairOf(email, address), now),
-      address ? this.sprayWait(address, now) : 0,
-    );
+  async check(email: string, address: string | null, now = Date.now()): Promise<void> {
+    const since = now - this.config.people.signInFailureWindowMs;
+    const [pairFailures, accountsFailed] = await Promise.all([
+      this.store.hits(pairOf(email, address), since),
+      address ? this.store.hits(addressOf(address), since) : [],
+    ]);
+    const wait = Math.max(this.backoff(pairFailures, now), this.sprayWait(accountsFailed, now));
     if (wait <= 0) return;
     const error = new PlatformError(
       'rate_limited',
@@ -38,54 +45,33 @@ export class SignInLimiter {
     throw error;
   }
 
-  fail(email: string, address: string | null, now = Date.now()): void {
-    const key = pairOf(email, address);
-    const list = this.recent(key, now);
-    list.push(now);
-    if (list.length > 1000) list.shift();
-    this.remember(this.failures, key, list);
-    if (!address) return;
-    const accounts = this.accountsFailed.get(address) ?? new Map<string, number>();
-    accounts.delete(email);
-    accounts.set(email, now);
-    if (accounts.size > 10_000) accounts.delete(accounts.keys().next().value!);
-    this.remember(this.accountsFailed, address, accounts);
+  /** A failure of the pair; from an address, the account counts once among the accounts failed from it. */
+  async fail(email: string, address: string | null, now = Date.now()): Promise<void> {
+    const window = this.config.people.signInFailureWindowMs;
+    await Promise.all([
+      this.store.hit(pairOf(email, address), randomUUID(), now, window),
+      address ? this.store.hit(addressOf(address), email, now, window) : undefined,
+    ]);
   }
 
-  succeed(email: string, address: string | null): void {
-    this.failures.delete(pairOf(email, address));
+  async succeed(email: string, address: string | null): Promise<void> {
+    await this.store.forget(pairOf(email, address));
   }
 
   /** Milliseconds the pair waits: none below the limit, then a doubling share of the window after the last failure. */
-  private backoff(key: string, now: number): number {
+  private backoff(recent: readonly number[], now: number): number {
     const { signInMaxFailuresPerAccount: max, signInFailureWindowMs: window } = this.config.people;
-    const recent = this.recent(key, now);
     if (recent.length < max) return 0;
     const step = Math.min(window, window * FIRST_BACKOFF_SHARE * 2 ** (recent.length - max));
     return recent.at(-1)! + step - now;
   }
 
   /** Milliseconds the address waits: until fewer than the limit of distinct accounts failed from it in the window. */
-  private sprayWait(address: string, now: number): number {
+  private sprayWait(accountsFailed: readonly number[], now: number): number {
     const { signInMaxFailuresPerAddress: max, signInFailureWindowMs: window } = this.config.people;
-    const times = [...(this.accountsFailed.get(address)?.values() ?? [])]
-      .filter((at) => at > now - window)
-      .toSorted((a, b) => b - a);
-    return times.length < max ? 0 : times[max - 1]! + window - now;
-  }
-
-  private recent(key: string, now: number): number[] {
-    const since = now - this.config.people.signInFailureWindowMs;
-    const kept = (this.failures.get(key) ?? []).filter((at) => at > since);
-    if (kept.length === 0) this.failures.delete(key);
-    else this.failures.set(key, kept);
-    return kept;
-  }
-
-  private remember<T>(map: Map<string, T>, key: string, value: T): void {
-    map.set(key, value);
-    if (map.size > MAX_TRACKED) map.delete(map.keys().next().value!);
+    return accountsFailed.length < max ? 0 : accountsFailed.at(-max)! + window - now;
   }
 }
 
-const pairOf = (email: string, address: string | null) => `${email}\u0000${address ?? ''}`;
+const pairOf = (email: string, address: string | null) => `sign-in:pair:${email}\u0000${address ?? ''}`;
+const addressOf = (address: string) => `sign-in:address:${address}`;

@@ -1,7 +1,8 @@
 // The MongoDB key store: the shared contract and the stored document's shape against a real MongoDB, in a
 // throwaway database, when MONGODB_URI is set.
 import { randomUUID } from 'node:crypto';
-import { MongoClient, type Db } from 'mongodb';
+import type { mongo } from 'mongoose';
+import { openMongoConnection, type MongoConnection } from '#kernel';
 import { skipWithReason } from '#testing/fixtures';
 import { keyStoreContract } from '../key-store.contract.js';
 import { MongoKeyStore, type DataKeyDocument } from './mongo-key-store.js';
@@ -11,15 +12,15 @@ const suite = 'KeyStore contract: mongodb';
 
 if (uri) {
   const dbName = `keys_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  let client: MongoClient;
-  let db: Db;
+  let opened: MongoConnection;
+  let db: mongo.Db;
   beforeAll(async () => {
-    client = await MongoClient.connect(uri);
-    db = client.db(dbName);
+    opened = await openMongoConnection(uri, { dbName });
+    db = opened.db;
   });
   afterAll(async () => {
     await db.dropDatabase();
-    await client.close();
+    await opened.connection.close();
   });
 
   keyStoreContract('mongodb', async () => ({

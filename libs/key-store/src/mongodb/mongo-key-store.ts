@@ -1,9 +1,10 @@
-// Production key store: one MongoDB collection (`data_keys`) of `{ _id: keyId, group, key, createdAt }` through the
-// official driver, indexed on group for destroyGroup. A key is created by an upsert that only sets fields on insert,
+// Production key store: one MongoDB collection (`data_keys`) of `{ _id: keyId, group, key, createdAt }` through
+// mongoose's connection and driver, indexed on group for destroyGroup. A key is created by an upsert that only sets fields on insert,
 // so concurrent obtains from any number of processes agree on the first key written. Beside it, `data_key_destructions`
 // counts each group's destructions (`{ _id: group, count }`), for the caches that check it instead of every key.
 import { randomBytes } from 'node:crypto';
-import { Binary, MongoBulkWriteError, MongoClient, MongoServerError, type Collection } from 'mongodb';
+import { mongo, type Connection } from 'mongoose';
+import { openMongoConnection } from '#kernel';
 import type { KeyStore, WantedKey } from '../key-store.port.js';
 import { DATA_KEY_BYTES, KeyWrapping } from '../key-wrapping.js';
 
@@ -20,7 +21,7 @@ export interface MongoKeyStoreOptions {
 export interface DataKeyDocument {
   readonly _id: string;
   readonly group: string;
-  readonly key: Binary;
+  readonly key: mongo.Binary;
   readonly createdAt: Date;
 }
 
@@ -33,30 +34,29 @@ const DUPLICATE_KEY = 11000;
 
 /** Whether a failed bulk upsert failed only on ids another writer inserted first. */
 const onlyDuplicates = (error: unknown): boolean =>
-  error instanceof MongoBulkWriteError
+  error instanceof mongo.MongoBulkWriteError
     ? [error.writeErrors].flat().every((each) => each.code === DUPLICATE_KEY)
-    : error instanceof MongoServerError && error.code === DUPLICATE_KEY;
+    : error instanceof mongo.MongoServerError && error.code === DUPLICATE_KEY;
 
 export class MongoKeyStore implements KeyStore {
   private constructor(
-    private readonly client: MongoClient,
-    private readonly keys: Collection<DataKeyDocument>,
-    private readonly destroyed: Collection<KeyDestructionsDocument>,
+    private readonly connection: Connection,
+    private readonly keys: mongo.Collection<DataKeyDocument>,
+    private readonly destroyed: mongo.Collection<KeyDestructionsDocument>,
     private readonly wrapping: KeyWrapping,
   ) {}
 
   static async connect(options: MongoKeyStoreOptions): Promise<MongoKeyStore> {
     const wrapping = new KeyWrapping(options.masterKey);
-    const client = await MongoClient.connect(options.uri);
+    const { connection, db } = await openMongoConnection(options.uri, { dbName: options.dbName });
     try {
       const name = options.collectionName ?? 'data_keys';
-      const db = client.db(options.dbName);
       const keys = db.collection<DataKeyDocument>(name);
       await keys.createIndex({ group: 1 });
       const destroyed = db.collection<KeyDestructionsDocument>(`${name}_destructions`);
-      return new MongoKeyStore(client, keys, destroyed, wrapping);
+      return new MongoKeyStore(connection, keys, destroyed, wrapping);
     } catch (error) {
-      await client.close();
+      await connection.close();
       throw error;
     }
   }
@@ -82,7 +82,7 @@ export class MongoKeyStore implements KeyStore {
             update: {
               $setOnInsert: {
                 group,
-                key: new Binary(this.wrapping.wrap(keyId, randomBytes(DATA_KEY_BYTES))),
+                key: new mongo.Binary(this.wrapping.wrap(keyId, randomBytes(DATA_KEY_BYTES))),
                 createdAt,
               },
             },
@@ -140,6 +140,6 @@ export class MongoKeyStore implements KeyStore {
   }
 
   async close(): Promise<void> {
-    await this.client.close();
+    await this.connection.close();
   }
 }

@@ -9,7 +9,8 @@
 // even be used as is, because a skipped upsert surfaces as a duplicate-key write error, which aborts a transaction.
 // Over 300 lines on purpose: the whole port's I/O over MongoDB (generations, registry, checkpoints, leases)
 // shares one connection and its write rules.
-import mongoose, { type Connection, type mongo } from 'mongoose';
+import type { Connection, mongo } from 'mongoose';
+import { openMongoConnection } from '#kernel';
 import {
   physicalName,
   type CollectionSpec,
@@ -85,19 +86,11 @@ export class MongoReadStore implements ReadStore {
   ) {}
 
   static async connect(options: MongoReadStoreOptions): Promise<MongoReadStore> {
-    // A private connection, not mongoose's global one, so the store's lifecycle (close) is its own.
     // ignoreUndefined: undefined values nested in documents are dropped, as JSON drops them in the SQLite adapter.
-    const connection = await mongoose
-      .createConnection(options.uri, {
-        ignoreUndefined: true,
-        ...(options.dbName === undefined ? {} : { dbName: options.dbName }),
-      })
-      .asPromise();
-    const db = connection.db;
-    if (!db) {
-      await connection.close();
-      throw new Error('MongoDB connection opened without a database');
-    }
+    const { connection, db } = await openMongoConnection(options.uri, {
+      dbName: options.dbName,
+      ignoreUndefined: true,
+    });
     return new MongoReadStore(connection, db, options.generationCacheMs ?? 500);
   }
 

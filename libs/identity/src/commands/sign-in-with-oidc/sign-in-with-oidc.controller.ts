@@ -9,7 +9,7 @@ import { ApiRoute, ZodQuery } from '#http';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { ReadYourWritesBus } from '#eventsourcing';
 import { Public, publicContext, sourceOf } from '#access';
-import { OIDC_COOKIE, OidcSignIn, OidcSignInError } from '../../oidc/oidc-sign-in.js';
+import { clearOidcCookie, OidcSignIn, OidcSignInError } from '../../oidc/oidc-sign-in.js';
 import { sessionIdOf } from '../../session.events.js';
 import { sessionSecretOf, setSessionCookie } from '../../sessions/session-cookie.js';
 import { IDENTITIES_READ_MODEL, SESSIONS_READ_MODEL } from '../../users.read-model.js';
@@ -96,10 +96,7 @@ export class SignInWithOidcController {
   ) {
     const source = sourceOf(request);
     const secure = this.config.people.publicUrl.startsWith('https:');
-    reply.header(
-      'set-cookie',
-      `${OIDC_COOKIE}=; Path=/api/v1/core/auth/oidc; HttpOnly; SameSite=Lax; Max-Age=0${secure ? '; Secure' : ''}`,
-    );
+    clearOidcCookie(reply, secure);
     const context = publicContext('oidc-sign-in');
     const finished = await this.oidc.finish(providerId, request).catch(async (error: unknown) => {
       if (error instanceof OidcSignInError)

@@ -44,7 +44,7 @@ export class SignInHandler implements ICommandHandler<SignIn> {
   async execute({ input, source, previousSessionId, context }: SignIn) {
     assertPasswordSignIn(this.config);
     const email = input.email.toLowerCase();
-    this.limiter.check(email, source.address);
+    await this.limiter.check(email, source.address);
     const user = (await this.readStore.reader<UserView>(USERS).find({ email }, { limit: 1 })).data[0];
     const state = user ? (await this.aggregates.load(userStreamId(user.id), userDecider)).state : null;
     const passwordHash = state && state.status !== 'absent' ? state.passwordHash : null;
@@ -62,7 +62,7 @@ export class SignInHandler implements ICommandHandler<SignIn> {
       ? { ...context, actor: { kind: 'user', id: user.id } }
       : context;
     if (reason || !user) {
-      this.limiter.fail(email, source.address);
+      await this.limiter.fail(email, source.address);
       await this.aggregates.decide(
         signInStreamId(email),
         signInDecider,
@@ -71,7 +71,7 @@ export class SignInHandler implements ICommandHandler<SignIn> {
       );
       throw new UnauthorizedError('invalid_credentials', 'the email or the password is wrong');
     }
-    this.limiter.succeed(email, source.address);
+    await this.limiter.succeed(email, source.address);
     const session = await startSession(
       this.aggregates,
       {

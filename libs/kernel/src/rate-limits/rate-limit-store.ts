@@ -1,0 +1,55 @@
+// Where the abuse limits (failed sign-ins, embed chat messages) count their hits: a sliding window of hit times per
+// key. Embedded, the counts live in this process; with the production engines (MONGODB_URI), in a MongoDB collection
+// every api process shares, so a limit holds however many processes answer (openRateLimitStore chooses).
+
+export const RATE_LIMIT_STORE = Symbol('RATE_LIMIT_STORE');
+
+export interface RateLimitStore {
+  /**
+   * Records a hit of `member` on `key` at `at`, kept for `windowMs` (a member's later hit replaces its earlier one),
+   * and answers the key's hit times after `at - windowMs`, oldest first, this one included.
+   */
+  hit(key: string, member: string, at: number, windowMs: number): Promise<number[]>;
+  /** The key's hit times after `since`, oldest first. */
+  hits(key: string, since: number): Promise<number[]>;
+  /** Takes back a member's hit (an attempt that was refused after all), or every hit of the key. */
+  forget(key: string, member?: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Most hits a key keeps (older ones go first): a window never needs more than a limit's worth. */
+export const MAX_HITS_PER_KEY = 1000;
+
+/** In this process: a map of keys, each its members' last hit times; the least recently hit keys go past a bound. */
+export class InProcessRateLimitStore implements RateLimitStore {
+  private readonly keys = new Map<string, Map<string, number>>();
+
+  constructor(private readonly maxKeys = 100_000) {}
+
+  hit(key: string, member: string, at: number, windowMs: number): Promise<number[]> {
+    const members = this.keys.get(key) ?? new Map<string, number>();
+    this.keys.delete(key);
+    this.keys.set(key, members);
+    if (this.keys.size > this.maxKeys) this.keys.delete(this.keys.keys().next().value!);
+    members.delete(member);
+    members.set(member, at);
+    if (members.size > MAX_HITS_PER_KEY) members.delete(members.keys().next().value!);
+    return this.hits(key, at - windowMs);
+  }
+
+  hits(key: string, since: number): Promise<number[]> {
+    const members = this.keys.get(key);
+    const times = [...(members?.values() ?? [])].filter((at) => at > since).toSorted((a, b) => a - b);
+    return Promise.resolve(times);
+  }
+
+  forget(key: string, member?: string): Promise<void> {
+    if (member === undefined) this.keys.delete(key);
+    else this.keys.get(key)?.delete(member);
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
