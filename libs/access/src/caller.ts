@@ -29,6 +29,11 @@ export interface Caller {
    * and `userId` the visitor's id (their conversations are theirs alone).
    */
   readonly visitor?: { readonly agentId: string; readonly visitorId: string };
+  /**
+   * Set when the platform itself acts through a caller (a replay's searches, ingestion's model calls): the policy reads
+   * it as the platform principal (`process` names it). `apiKey` is then PLATFORM_USAGE_KEY: whose usage it is, no key.
+   */
+  readonly platform?: { readonly process: string };
   readonly actor: Actor;
   readonly userId: string;
   /** Admin rights: an admin key of an admin user, or an admin's session. */
@@ -43,6 +48,26 @@ export interface Caller {
 }
 
 export type RequestWithCaller = FastifyRequest & { caller?: Caller };
+
+/** The usage the platform's own calls are recorded under ('system'): not a credential, nobody presents it. */
+export const PLATFORM_USAGE_KEY: CallerKey = {
+  id: 'system',
+  name: 'platform',
+  ownerUserId: 'system',
+  agentAccess: { kind: 'all' },
+  isAdmin: false,
+  usageLimit: null,
+};
+
+/** The caller of what the platform does itself: the policy's platform principal, in its own correlation. */
+export const platformCaller = (process: string, correlationId: string): Caller => ({
+  apiKey: PLATFORM_USAGE_KEY,
+  platform: { process },
+  actor: { kind: 'system', id: process },
+  userId: 'system',
+  isAdmin: true,
+  correlationId,
+});
 
 export const CurrentCaller = createParamDecorator((_data: unknown, context: ExecutionContext): Caller => {
   const caller = context.switchToHttp().getRequest<RequestWithCaller>().caller;

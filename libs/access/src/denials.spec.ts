@@ -1,5 +1,6 @@
-import { canAccessAgent, canManageAgent } from './denials.js';
-import type { Caller } from './caller.js';
+import { canAccessAgent, canManageAgent, demand, permits } from './denials.js';
+import { PLATFORM_USAGE_KEY, platformCaller, type Caller } from './caller.js';
+import { asPrincipal } from './principal.js';
 import type { CallerKey } from './grants.js';
 
 const caller = (over: {
@@ -56,5 +57,25 @@ describe('access policy: using and managing Agents', () => {
     expect(canManageAgent(caller({ agents: [] }), personal, null)).toBe(true);
     expect(canAccessAgent(caller({ userId: 'usr_2', isAdmin: true }), personal)).toBe(false);
     expect(canManageAgent(caller({ userId: 'usr_2', isAdmin: true }), personal, null)).toBe(false);
+  });
+});
+
+describe('the platform acting through a caller', () => {
+  const replay = platformCaller('replay', 'corr');
+
+  it('is the policy’s platform principal, never a key: it reads as the platform and owns nothing of a user', () => {
+    expect(asPrincipal(replay)).toEqual({ kind: 'platform', process: 'replay' });
+    expect(permits(replay, 'knowledge.read', personal)).toBe(true);
+    expect(permits(replay, 'memory.read', personal)).toBe(false);
+    expect(replay.apiKey).toBe(PLATFORM_USAGE_KEY);
+    expect(PLATFORM_USAGE_KEY.isAdmin).toBe(false);
+  });
+
+  it('a refusal is the policy’s reason with the route’s message, and demand lets an allowed principal through', () => {
+    const member = caller({ userId: 'usr_9' });
+    expect(() => demand(member, 'user.manage', null, 'admins only')).toThrow(
+      expect.objectContaining({ code: 'admin_required', message: 'admins only' }),
+    );
+    expect(() => demand(replay, 'user.manage', null, 'admins only')).not.toThrow();
   });
 });

@@ -59,28 +59,28 @@ export type Principal =
 export type PrincipalKind = Principal['kind'];
 
 /** The principal of a request: its App token (bridge), an embed visitor's session, its API key, or its session. */
-export const principalOf = (
-  caller: Caller,
-): ApiKeyPrincipal | SessionPrincipal | AppTokenPrincipal | EmbedVisitorPrincipal =>
-  caller.app
-    ? {
-        kind: 'appToken',
-        appId: caller.app.appId,
-        allowlist: caller.app.allowlist,
-        ...(caller.app.user ? { user: caller.app.user } : {}),
-      }
-    : caller.visitor
-      ? { kind: 'embedVisitor', agentId: caller.visitor.agentId, visitorId: caller.visitor.visitorId }
-      : caller.session
-        ? { kind: 'session', userId: caller.userId, isAdmin: caller.isAdmin }
-        : {
-            kind: 'apiKey',
-            userId: caller.userId,
-            keyId: caller.apiKey.id,
-            grants: caller.apiKey.agentAccess,
-            isAdmin: caller.isAdmin,
-            ...(caller.userIsAdmin !== undefined ? { userIsAdmin: caller.userIsAdmin } : {}),
-          };
+export const principalOf = (caller: Caller): Principal =>
+  caller.platform
+    ? platformPrincipal(caller.platform.process)
+    : caller.app
+      ? {
+          kind: 'appToken',
+          appId: caller.app.appId,
+          allowlist: caller.app.allowlist,
+          ...(caller.app.user ? { user: caller.app.user } : {}),
+        }
+      : caller.visitor
+        ? { kind: 'embedVisitor', agentId: caller.visitor.agentId, visitorId: caller.visitor.visitorId }
+        : caller.session
+          ? { kind: 'session', userId: caller.userId, isAdmin: caller.isAdmin }
+          : {
+              kind: 'apiKey',
+              userId: caller.userId,
+              keyId: caller.apiKey.id,
+              grants: caller.apiKey.agentAccess,
+              isAdmin: caller.isAdmin,
+              ...(caller.userIsAdmin !== undefined ? { userIsAdmin: caller.userIsAdmin } : {}),
+            };
 
 /** The user a principal acts for (an API key's owner, a session's person); null for the others. */
 export const userIdOf = (principal: Principal): string | null =>

@@ -1,29 +1,13 @@
 // Model calls Knowledge makes on its own (ingestion, re-indexing, summary builds) work for nobody's key: they are
 // recorded as the platform's own usage, against the Agent they serve when there is one.
-import type { ApiKeyView } from '#identity';
+import { PLATFORM_USAGE_KEY } from '#access';
 import type { CallScope, ModelGateway } from '#model-gateway';
-
-const SYSTEM_KEY = {
-  id: 'system',
-  name: 'platform',
-  ownerUserId: 'system',
-  keyHash: '',
-  keyPrefix: '',
-  agentAccess: { kind: 'all' },
-  isAdmin: true,
-  usageLimit: null,
-  bootstrap: false,
-  revoked: false,
-  revokedAt: null,
-  createdAt: '',
-  updatedAt: '',
-} satisfies ApiKeyView;
 
 const EMBED_BATCH = 64;
 
 /** `spaceId`: the Space whose Knowledge the call serves (its spend limit), when there is no Agent. */
 export const systemScope = (agentId: string | null, correlationId: string, spaceId?: string): CallScope => ({
-  apiKey: SYSTEM_KEY,
+  apiKey: PLATFORM_USAGE_KEY,
   userId: 'system',
   agentId,
   surface: 'core',

@@ -16,7 +16,7 @@ import { EVENT_STORE, type EventStore } from '#event-store';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
 import { ContentCipher } from '#key-store';
 import { agentAsOf } from '#agents';
-import type { Caller, CallerKey } from '#access';
+import { PLATFORM_USAGE_KEY, platformCaller, type Caller } from '#access';
 import { ModelGateway, type CallScope } from '#model-gateway';
 import { callCost } from '#usage';
 import {
@@ -50,16 +50,6 @@ import type {
   ReplayReport,
   ReplaySelection,
 } from './replay-report.types.js';
-
-/** The platform's own key: replays work for nobody's key (as Knowledge's own calls). */
-const REPLAY_KEY = {
-  id: 'system',
-  name: 'platform',
-  ownerUserId: 'system',
-  agentAccess: { kind: 'all' },
-  isAdmin: true,
-  usageLimit: null,
-} satisfies CallerKey;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const rangeKey = (range: CitedRange) => `${range.documentId}:${range.start}-${range.end}`;
@@ -249,7 +239,7 @@ export class TurnReplay {
       questionText,
     );
     const scope: CallScope = {
-      apiKey: REPLAY_KEY,
+      apiKey: PLATFORM_USAGE_KEY,
       userId: 'system',
       agentId,
       surface: 'core',
@@ -319,14 +309,8 @@ export class TurnReplay {
 
 const round = (usd: number): number => Math.round(usd * 1e9) / 1e9;
 
-/** The platform as the caller of a replay's searches: an admin of no person. */
-const replayCaller = (): Caller => ({
-  apiKey: REPLAY_KEY,
-  actor: { kind: 'system', id: 'replay' },
-  userId: 'system',
-  isAdmin: true,
-  correlationId: `replay-${newId('rpl')}`,
-});
+/** The platform as the caller of a replay's searches: its own principal, for nobody's key (as Knowledge's calls). */
+const replayCaller = (): Caller => platformCaller('replay', `replay-${newId('rpl')}`);
 
 /** The provider that puts a recorded item's kind in the prompt. */
 const providerOfItem = (kind: string): string => (kind === 'skill' ? 'skills' : kind);
