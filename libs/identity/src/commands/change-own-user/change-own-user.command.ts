@@ -6,7 +6,8 @@ import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAllowed } from '../../access-policy.js';
 import { userIdOf, type Principal } from '../../authorization/principal.js';
-import { userDecider, userStreamId, type UserLanguage, type ChangeSource } from '../../user.events.js';
+import { userStreamId, type UserLanguage, type ChangeSource } from '../../user.events.js';
+import { userDecider } from '../../user.decider.js';
 
 export class ChangeOwnUser extends Command<WriteResult> {
   constructor(

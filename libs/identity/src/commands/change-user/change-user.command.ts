@@ -6,7 +6,8 @@ import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAdmin } from '../../access-policy.js';
 import { userIdOf, type Principal } from '../../authorization/principal.js';
-import { userDecider, userStreamId, type UserRole, type ChangeSource } from '../../user.events.js';
+import { userStreamId, type UserRole, type ChangeSource } from '../../user.events.js';
+import { userDecider } from '../../user.decider.js';
 import { otherActiveAdmins } from './admins.js';
 
 export class ChangeUserRole extends Command<WriteResult> {

@@ -8,12 +8,8 @@ import { newEntityId, type CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAdmin } from '../../access-policy.js';
 import { userIdOf, type Principal } from '../../authorization/principal.js';
-import {
-  hashToken,
-  invitationDecider,
-  invitationStreamId,
-  newInvitationToken,
-} from '../../invitation.events.js';
+import { hashToken, invitationStreamId, newInvitationToken } from '../../invitation.events.js';
+import { invitationDecider } from '../../invitation.decider.js';
 import { Mailer } from '../../mail/mail.port.js';
 import { mailOf } from '../../mail/mail-templates.js';
 import type { ChangeSource, UserLanguage, UserRole } from '../../user.events.js';

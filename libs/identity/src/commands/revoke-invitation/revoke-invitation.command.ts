@@ -5,7 +5,8 @@ import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAdmin } from '../../access-policy.js';
 import type { ChangeSource } from '../../user.events.js';
 import type { Principal } from '../../authorization/principal.js';
-import { invitationDecider, invitationStreamId } from '../../invitation.events.js';
+import { invitationStreamId } from '../../invitation.events.js';
+import { invitationDecider } from '../../invitation.decider.js';
 
 export class RevokeInvitation extends Command<WriteResult> {
   constructor(

@@ -4,8 +4,10 @@ import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { assertAllowed } from '../../access-policy.js';
 import { userIdOf, type Principal } from '../../authorization/principal.js';
-import { sessionDecider, sessionStreamId } from '../../session.events.js';
-import { userDecider, userStreamId, type ChangeSource } from '../../user.events.js';
+import { sessionStreamId } from '../../session.events.js';
+import { sessionDecider } from '../../session.decider.js';
+import { userStreamId, type ChangeSource } from '../../user.events.js';
+import { userDecider } from '../../user.decider.js';
 import { ForbiddenError } from '#kernel';
 
 export class SignOut extends Command<WriteResult> {

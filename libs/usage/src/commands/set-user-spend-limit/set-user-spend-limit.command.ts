@@ -7,7 +7,8 @@ import { AggregateRepository, type CommandContext, type WriteResult } from '#eve
 import { assertAdmin, USERS, type Principal, type UserView } from '#identity';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { SpendLimits } from '../../spend-limits.js';
-import { userSpendDecider, userSpendStreamId, type UserSpendLimit } from '../../user-spend.js';
+import { userSpendStreamId, type UserSpendLimit } from '../../user-spend.js';
+import { userSpendDecider } from '../../user-spend.decider.js';
 
 export class SetUserSpendLimit extends Command<WriteResult> {
   constructor(
