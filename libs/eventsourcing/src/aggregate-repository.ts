@@ -23,12 +23,16 @@ export class AggregateRepository {
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
-  /** Loads the stream, runs the decider and appends what it decided (retried on a concurrent write). */
+  /**
+   * Loads the stream, runs the decider and appends what it decided, deciding again on a concurrent write (up to the
+   * configured retries; `retries: 0` where the first writer wins and a concurrent one must hear of it).
+   */
   decide<State, Command, Event extends DomainEvent>(
     streamId: string,
     decider: Decider<State, Command, Event>,
     command: Command,
     context: CommandContext,
+    options: { readonly retries?: number } = {},
   ): Promise<CommandResult<Event>> {
     return handleCommand(
       this.store,
@@ -36,7 +40,7 @@ export class AggregateRepository {
       decider,
       command,
       context,
-      this.config.commandRetries,
+      options.retries ?? this.config.commandRetries,
       this.states,
     );
   }

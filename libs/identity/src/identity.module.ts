@@ -30,6 +30,10 @@ import { SignInHandler } from './commands/sign-in/sign-in.command.js';
 import { SignOutController } from './commands/sign-out/sign-out.controller.js';
 import { SignOutHandler } from './commands/sign-out/sign-out.command.js';
 import { RefreshSessionHandler } from './commands/refresh-session/refresh-session.command.js';
+import {
+  FinishIdempotentRequestHandler,
+  StartIdempotentRequestHandler,
+} from './commands/record-idempotent-request/record-idempotent-request.command.js';
 import { SignInLimiter } from './sessions/sign-in-limiter.js';
 import { ChangeOwnUserController } from './commands/change-own-user/change-own-user.controller.js';
 import { ChangeOwnUserHandler } from './commands/change-own-user/change-own-user.command.js';
@@ -120,6 +124,8 @@ export const IDENTITY_COMMAND_HANDLERS = [
   SignInHandler,
   SignOutHandler,
   RefreshSessionHandler,
+  StartIdempotentRequestHandler,
+  FinishIdempotentRequestHandler,
   CreateOwnApiKeyHandler,
   RevokeOwnApiKeyHandler,
   RotateOwnApiKeyHandler,
