@@ -3,8 +3,8 @@
 // `AggregateRepository.decide(streamId, decider, command, context)` — a `.decide(` with four arguments or more, where a pure
 // decider's `decide(command, state)` has two — and of `handleCommand(` outside this context, and allows them only in
 // `*.command.ts` handlers and `*.repository.ts` write repositories. It also finds every `appendToStream(` call and
-// allows it only in the event-store adapters and the kit: no code appends events past the decider. It prints
-// what it found.
+// allows it only in the event-store adapters and the kit: no code appends events past the decider; and no `*.guard.ts`
+// sends a command. It prints what it found.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
@@ -145,5 +145,12 @@ describe('who runs a decision against the log', () => {
     // Sanity: the scan sees the kit's own append (a broken scan would find nothing and pass).
     expect(inKit.map(([path]) => path)).toContain('libs/eventsourcing/src/command-handling.ts');
     expect(APPENDS_NOT_YET_CONVERTED.filter((path) => !appends.some(([file]) => file === path))).toEqual([]);
+  });
+
+  it('no guard sends a command (authentication only reads; a write it prompts is sent by another part)', () => {
+    const guards = sources.filter((path) => path.endsWith('.guard.ts'));
+    const sending = guards.filter((path) => readFileSync(join(ROOT, path), 'utf8').includes('CommandBus'));
+    expect(sending).toEqual([]);
+    expect(guards.length).toBeGreaterThan(0);
   });
 });

@@ -24,6 +24,7 @@ import { SetUserActiveHandler } from './commands/set-user-active/set-user-active
 import { EmbeddedOutbox, Mailer } from './mail/mail.port.js';
 import { SmtpMailer } from './mail/smtp-mailer.js';
 import { SessionClock } from './sessions/session-clock.js';
+import { SessionUse } from './sessions/session-use.js';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { SignInController } from './commands/sign-in/sign-in.controller.js';
 import { SignInHandler } from './commands/sign-in/sign-in.command.js';
@@ -162,6 +163,7 @@ export const IDENTITY_QUERY_HANDLERS = [
     SignInLimiter,
     OidcSignIn,
     SessionClock,
+    SessionUse,
     SmtpMailer,
     {
       provide: Mailer,

@@ -2,10 +2,10 @@ import type { ExecutionContext } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import type { ProjectionRunner } from '#eventsourcing';
 import { ForbiddenError, type PlatformConfig } from '#kernel';
-import type { CommandBus } from '@nestjs/cqrs';
 import type { ReadStore } from '#read-store';
 import { ApiKeyGuard } from '../http/api-key.guard.js';
 import { SessionClock } from '../sessions/session-clock.js';
+import type { SessionUse } from '../sessions/session-use.js';
 import type { EmbedRateLimits, EmbedVisitorSessions } from '../embed/embed-visitor.js';
 import { routeRuleOf } from './routes.js';
 
@@ -16,8 +16,8 @@ const publicRequest = (method: string, url: string) => {
     {} as ReadStore,
     { on: () => undefined } as unknown as ProjectionRunner,
     {} as PlatformConfig,
-    {} as CommandBus,
     new SessionClock(),
+    {} as SessionUse,
     {} as EmbedVisitorSessions,
     {} as EmbedRateLimits,
   );

@@ -15,17 +15,10 @@ import {
   type ExecutionContext,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import {
-  ForbiddenError,
-  PLATFORM_CONFIG,
-  SYSTEM_ACTOR,
-  UnauthorizedError,
-  type PlatformConfig,
-} from '#kernel';
-import { CommandBus } from '@nestjs/cqrs';
-import { RefreshSession } from '../commands/refresh-session/refresh-session.command.js';
+import { ForbiddenError, PLATFORM_CONFIG, UnauthorizedError, type PlatformConfig } from '#kernel';
 import { sessionIdOf } from '../session.events.js';
 import { SessionClock } from '../sessions/session-clock.js';
+import { SessionUse } from '../sessions/session-use.js';
 import { sessionSecretOf } from '../sessions/session-cookie.js';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { PUBLIC_ROUTE, sourceOf, type RequestWithCaller } from './caller.js';
@@ -63,16 +56,14 @@ export class ApiKeyGuard implements CanActivate {
   private readonly known: ProjectionCache<ApiKeyView>;
   private readonly users: ProjectionCache<UserView>;
   private readonly sessions: ProjectionCache<SessionView>;
-  /** When this process last saw each session (its idle timeout); persisted now and then (SessionRefreshed). */
-  private readonly lastSeen = new Map<string, number>();
 
   constructor(
     private readonly reflector: Reflector,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     runner: ProjectionRunner,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
-    private readonly commands: CommandBus,
     private readonly clock: SessionClock,
+    private readonly sessionUse: SessionUse,
     private readonly visitors: EmbedVisitorSessions,
     private readonly embedLimits: EmbedRateLimits,
     @Optional() private readonly appCallers?: AppCallers,
@@ -172,7 +163,7 @@ export class ApiKeyGuard implements CanActivate {
     if (!session || session.revoked) throw refused();
     const now = this.clock.now();
     const { sessionIdleMs } = this.config.people;
-    const lastSeen = Math.max(this.lastSeen.get(sessionId) ?? 0, Date.parse(session.lastSeenAt));
+    const lastSeen = Math.max(this.sessionUse.lastSeenAt(sessionId), Date.parse(session.lastSeenAt));
     if (now >= Date.parse(session.expiresAt) || now - lastSeen > sessionIdleMs) throw refused();
     const user = await this.users.get(
       session.userId,
@@ -184,7 +175,7 @@ export class ApiKeyGuard implements CanActivate {
       this.requireRow(request);
       this.requireSameOrigin(request);
     }
-    this.touch(sessionId, lastSeen, now);
+    this.sessionUse.used(sessionId, lastSeen, now);
     const requestId = request.headers['x-request-id'];
     const isAdmin = user.role === 'admin';
     return {
@@ -273,15 +264,6 @@ export class ApiKeyGuard implements CanActivate {
       correlationId: typeof requestId === 'string' && REQUEST_ID.test(requestId) ? requestId : randomUUID(),
       source: sourceOf(request),
     };
-  }
-
-  /** Remembers the session was used; persists it (SessionRefreshed) when the stored time is a quarter idle old. */
-  private touch(sessionId: string, persisted: number, now: number): void {
-    if (this.lastSeen.size > 100_000) this.lastSeen.delete(this.lastSeen.keys().next().value!);
-    this.lastSeen.set(sessionId, now);
-    if (now - persisted < this.config.people.sessionIdleMs / 4) return;
-    const context = { actor: SYSTEM_ACTOR, correlationId: randomUUID(), now: () => new Date() };
-    void this.commands.execute(new RefreshSession(sessionId, context)).catch(() => undefined);
   }
 
   /** CSRF: a cookie-authenticated unsafe request must say it comes from this instance (Origin, else Referer). */
