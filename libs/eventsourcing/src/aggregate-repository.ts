@@ -9,6 +9,7 @@ import {
   AggregateStateCache,
   handleCommand,
   loadState,
+  recordFacts,
   type CommandContext,
   type CommandResult,
 } from './command-handling.js';
@@ -42,6 +43,27 @@ export class AggregateRepository {
       context,
       options.retries ?? this.config.commandRetries,
       this.states,
+    );
+  }
+
+  /**
+   * Appends what a decider that protects no invariant decided (a record of facts: usage), at the stream's current
+   * revision, without loading the stream (recordFacts).
+   */
+  record<State, Command, Event extends DomainEvent>(
+    streamId: string,
+    decider: Decider<State, Command, Event>,
+    command: Command,
+    context: CommandContext,
+    options: { readonly retries?: number } = {},
+  ): Promise<CommandResult<Event>> {
+    return recordFacts(
+      this.store,
+      streamId,
+      decider,
+      command,
+      context,
+      options.retries ?? this.config.commandRetries,
     );
   }
 
