@@ -27,10 +27,26 @@ import {
   type IdempotentRequest,
 } from '../commands/record-idempotent-request/record-idempotent-request.command.js';
 
-const KEY = /^[\x21-\x7e]{1,255}$/;
 // Fields of an answer that hold a secret shown once (an API key, an App's token, a link carrying a token): never kept
 // for a replay.
 const SECRET_FIELDS = ['key', 'token', 'link'];
+
+/**
+ * The Idempotency-Key a request carries (undefined: none), or 400 `invalid_idempotency_key`. The one reading of the
+ * header: a conversation turn, which keeps its own replay (turn-idempotency.ts says why), reads its key here too.
+ */
+export const idempotencyKeyOf = (header: string | string[] | undefined): string | undefined => {
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !KEY.test(header))
+    throw new ValidationError(
+      'invalid_idempotency_key',
+      'Idempotency-Key must be 1 to 255 printable ASCII characters',
+      'Idempotency-Key',
+    );
+  return header;
+};
+
+const KEY = /^[\x21-\x7e]{1,255}$/;
 
 const redact = (body: unknown): unknown =>
   body && typeof body === 'object' && !Array.isArray(body)
@@ -64,16 +80,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
     next: CallHandler,
     declaredStatus: number | undefined,
   ) {
-    if (typeof header !== 'string' || !KEY.test(header))
-      throw new ValidationError(
-        'invalid_idempotency_key',
-        'Idempotency-Key must be 1 to 255 printable ASCII characters',
-        'Idempotency-Key',
-      );
+    const idempotencyKey = idempotencyKeyOf(header)!;
     const caller = request.caller!;
     const keyed: IdempotentRequest = {
       apiKeyId: caller.apiKey.id,
-      idempotencyKey: header,
+      idempotencyKey,
       fingerprint: sha256(`${request.method} ${request.url}\u0000${JSON.stringify(request.body ?? null)}`),
     };
     // The record's events carry the request's actor and correlation, and nothing of its idempotent seed (set below).

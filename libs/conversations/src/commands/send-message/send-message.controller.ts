@@ -8,8 +8,8 @@ import { Body, Controller, Headers, Inject, Param, Post, Res } from '@nestjs/com
 import type { FastifyReply } from 'fastify';
 import { abortOnDisconnect, SseWriter } from '#model-gateway';
 import { ApiRoute, toErrorResponse } from '#http';
-import { CurrentCaller, type Caller } from '#identity';
-import { PLATFORM_CONFIG, ValidationError, type PlatformConfig } from '#kernel';
+import { CurrentCaller, idempotencyKeyOf, type Caller } from '#identity';
+import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { LOGGER } from '#infrastructure';
 import type { Logger } from 'pino';
 import { parseOrThrow } from '#http';
@@ -18,8 +18,6 @@ import { ConversationTurns, type TurnRequest } from '../../runtime/conversation-
 import type { TurnAnswer } from '../../runtime/turn-answer.js';
 import type { NoticeEvent, TurnEvent } from '../../runtime/turn-events.js';
 import { RunningTurns } from '../../runtime/running-turns.js';
-
-const KEY = /^[\x21-\x7e]{1,255}$/;
 
 @Controller('api/v1/core/llm/:agentId/conversation')
 export class SendMessageController {
@@ -77,16 +75,11 @@ export class SendMessageController {
   async send(
     @Param('agentId') agentId: string,
     @Body() raw: unknown,
-    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Headers('idempotency-key') idempotencyKeyHeader: string | undefined,
     @CurrentCaller() caller: Caller,
     @Res() reply: FastifyReply,
   ) {
-    if (idempotencyKey !== undefined && !KEY.test(idempotencyKey))
-      throw new ValidationError(
-        'invalid_idempotency_key',
-        'Idempotency-Key must be 1 to 255 visible ASCII characters',
-        'Idempotency-Key',
-      );
+    const idempotencyKey = idempotencyKeyOf(idempotencyKeyHeader);
     const body = parseOrThrow(SendMessageBody, raw);
     // A turn that outlives its client is stopped by its owner's Stop instead (RunningTurns).
     const outlives = body.stream && body.continueOnDisconnect;
