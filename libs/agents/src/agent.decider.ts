@@ -1,6 +1,8 @@
 // Agent commands and the pure decision over them: defaults, the rules between settings, one event per changed fact.
+// Over 300 lines on purpose: every rule of an Agent's settings is decided against the others in one aggregate, one
+// small function per command.
 import { ConflictError, NotFoundError, ValidationError } from '#kernel';
-import type { Decider } from '#eventsourcing';
+import { decideByType, type Decider } from '#eventsourcing';
 import {
   evolveAgent,
   initialAgentState,
@@ -93,121 +95,123 @@ function sameUrls(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((url, i) => url === b[i]);
 }
 
-export function decideAgent(command: AgentCommand, state: AgentState): AgentEvent[] {
-  const { agentId } = command;
-  switch (command.type) {
-    case 'CreateAgent': {
-      if (state.status !== 'absent')
-        throw new ConflictError('agent_exists', `Agent '${agentId}' already exists`);
-      checkSettings(command.settings);
-      const isPublic = command.settings.isPublic ?? false;
-      if (isPublic && command.isPersonal) throw PERSONAL_PUBLIC();
-      if (isPublic && command.settings.memoryEnabled === true) throw MEMORY_ON_PUBLIC();
-      const settings: AgentSettings = {
-        ...AGENT_DEFAULTS,
-        ...command.settings,
-        name: command.settings.name.trim(),
-        memoryEnabled: isPublic ? false : (command.settings.memoryEnabled ?? true),
-      };
-      return [
-        {
-          type: 'AgentCreated',
-          data: {
-            agentId,
-            spaceId: command.spaceId,
-            isPersonal: command.isPersonal,
-            ownerUserId: command.ownerUserId,
-            ...settings,
-          },
-        },
-      ];
-    }
-    case 'CreatePersonalAgent': {
-      if (state.status !== 'absent') return [];
-      const { ownerUserId, settings, spaceId } = command;
-      return decideAgent(
-        { type: 'CreateAgent', agentId, spaceId, isPersonal: true, ownerUserId, settings },
-        state,
-      );
-    }
-    case 'ChangeAgent':
-      if (state.status !== 'active') throw new NotFoundError('Agent', agentId);
-      checkSettings(command.settings);
-      return changeAgent(command, state);
-    case 'ChangeAgentSystemPrompt':
-      if (state.status !== 'active') throw new NotFoundError('Agent', agentId);
-      return command.systemPrompt === state.systemPrompt
-        ? []
-        : [{ type: 'AgentSystemPromptChanged', data: { agentId, systemPrompt: command.systemPrompt } }];
-    case 'PlacePersonalAgent':
-      return state.status === 'active' && state.isPersonal && state.spaceId === null
-        ? [{ type: 'AgentMovedToSpace', data: { agentId, spaceId: command.spaceId } }]
-        : [];
-    case 'DeleteAgent':
-      if (state.status === 'absent') throw new NotFoundError('Agent', agentId);
-      // Every user has a personal Agent for as long as the user exists (nothing would create another).
-      if (state.status === 'active' && state.isPersonal)
-        throw new ConflictError(
-          'personal_agent_undeletable',
-          "a user's personal Agent cannot be deleted while the user exists",
-        );
-      return state.status === 'deleted'
-        ? []
-        : [{ type: 'AgentDeleted', data: { agentId, reason: command.reason } }];
-  }
+type AgentOf<Type extends AgentCommand['type']> = Extract<AgentCommand, { readonly type: Type }>;
+type ChangeAgent = AgentOf<'ChangeAgent'>;
+
+function active(state: AgentState, agentId: string): AgentRecord {
+  if (state.status !== 'active') throw new NotFoundError('Agent', agentId);
+  return state;
 }
 
-// Over 100 lines on purpose: each setting of an Agent's change is checked here in turn, one rule per field.
-function changeAgent(
-  command: Extract<AgentCommand, { type: 'ChangeAgent' }>,
-  state: AgentRecord,
-): AgentEvent[] {
-  const { agentId, settings } = command;
-  const events: AgentEvent[] = [];
-  const toggle = (
-    wanted: boolean | undefined,
-    current: boolean,
-    on: AgentEvent['type'],
-    off: AgentEvent['type'],
-  ): void => {
-    if (wanted !== undefined && wanted !== current)
-      events.push({ type: wanted ? on : off, data: { agentId } } as AgentEvent);
+function createAgent(command: AgentOf<'CreateAgent'>, state: AgentState): AgentEvent[] {
+  const { agentId } = command;
+  if (state.status !== 'absent') throw new ConflictError('agent_exists', `Agent '${agentId}' already exists`);
+  checkSettings(command.settings);
+  const isPublic = command.settings.isPublic ?? false;
+  if (isPublic && command.isPersonal) throw PERSONAL_PUBLIC();
+  if (isPublic && command.settings.memoryEnabled === true) throw MEMORY_ON_PUBLIC();
+  const settings: AgentSettings = {
+    ...AGENT_DEFAULTS,
+    ...command.settings,
+    name: command.settings.name.trim(),
+    memoryEnabled: isPublic ? false : (command.settings.memoryEnabled ?? true),
   };
+  return [
+    {
+      type: 'AgentCreated',
+      data: {
+        agentId,
+        spaceId: command.spaceId,
+        isPersonal: command.isPersonal,
+        ownerUserId: command.ownerUserId,
+        ...settings,
+      },
+    },
+  ];
+}
 
+function createPersonalAgent(command: AgentOf<'CreatePersonalAgent'>, state: AgentState): AgentEvent[] {
+  if (state.status !== 'absent') return [];
+  const { agentId, ownerUserId, settings, spaceId } = command;
+  return createAgent(
+    { type: 'CreateAgent', agentId, spaceId, isPersonal: true, ownerUserId, settings },
+    state,
+  );
+}
+
+function changeAgent(command: ChangeAgent, current: AgentState): AgentEvent[] {
+  const state = active(current, command.agentId);
+  const { settings } = command;
+  checkSettings(settings);
   if (state.isPersonal && settings.isPublic === true) throw PERSONAL_PUBLIC();
   const willBePublic = settings.isPublic ?? state.isPublic;
   if (willBePublic && settings.memoryEnabled === true) throw MEMORY_ON_PUBLIC();
+  return [
+    ...identityChanges(command, state),
+    ...reachChanges(command, state, willBePublic),
+    ...answerChanges(command, state),
+  ];
+}
 
+/** An event when a setting is turned on or off. */
+function toggled(
+  agentId: string,
+  wanted: boolean | undefined,
+  current: boolean,
+  on: AgentEvent['type'],
+  off: AgentEvent['type'],
+): AgentEvent[] {
+  return wanted !== undefined && wanted !== current
+    ? [{ type: wanted ? on : off, data: { agentId } } as AgentEvent]
+    : [];
+}
+
+/** What the Agent is: its name, Space, model and prompt. */
+function identityChanges({ agentId, settings, spaceId }: ChangeAgent, state: AgentRecord): AgentEvent[] {
+  const events: AgentEvent[] = [];
   const name = settings.name?.trim();
   if (name !== undefined && name !== state.name)
     events.push({ type: 'AgentRenamed', data: { agentId, name } });
-  if (command.spaceId !== undefined && command.spaceId !== state.spaceId) {
+  if (spaceId !== undefined && spaceId !== state.spaceId) {
     if (state.isPersonal)
       throw new ValidationError(
         'personal_agent_has_no_space',
         "a personal Agent stays in its user's private personal Space",
         'spaceId',
       );
-    events.push({ type: 'AgentMovedToSpace', data: { agentId, spaceId: command.spaceId } });
+    events.push({ type: 'AgentMovedToSpace', data: { agentId, spaceId } });
   }
   if (settings.model !== undefined && settings.model !== state.model)
     events.push({ type: 'AgentModelChanged', data: { agentId, model: settings.model } });
   if (settings.systemPrompt !== undefined && settings.systemPrompt !== state.systemPrompt)
     events.push({ type: 'AgentSystemPromptChanged', data: { agentId, systemPrompt: settings.systemPrompt } });
-  // Making an Agent public turns its memory off: memory is unavailable to public Agents.
-  toggle(
-    willBePublic ? false : settings.memoryEnabled,
-    state.memoryEnabled,
-    'AgentMemoryEnabled',
-    'AgentMemoryDisabled',
-  );
-  toggle(
-    settings.sharedMemoryEnabled,
-    state.sharedMemoryEnabled,
-    'AgentSharedMemoryEnabled',
-    'AgentSharedMemoryDisabled',
-  );
-  toggle(settings.isPublic, state.isPublic, 'AgentMadePublic', 'AgentMadePrivate');
+  return events;
+}
+
+/** Who reaches the Agent and what it remembers: memory, publicity, the embed. */
+function reachChanges(
+  { agentId, settings }: ChangeAgent,
+  state: AgentRecord,
+  willBePublic: boolean,
+): AgentEvent[] {
+  const events: AgentEvent[] = [
+    // Making an Agent public turns its memory off: memory is unavailable to public Agents.
+    ...toggled(
+      agentId,
+      willBePublic ? false : settings.memoryEnabled,
+      state.memoryEnabled,
+      'AgentMemoryEnabled',
+      'AgentMemoryDisabled',
+    ),
+    ...toggled(
+      agentId,
+      settings.sharedMemoryEnabled,
+      state.sharedMemoryEnabled,
+      'AgentSharedMemoryEnabled',
+      'AgentSharedMemoryDisabled',
+    ),
+    ...toggled(agentId, settings.isPublic, state.isPublic, 'AgentMadePublic', 'AgentMadePrivate'),
+  ];
   if (settings.allowedUrls !== undefined && !sameUrls(settings.allowedUrls, state.allowedUrls))
     events.push({ type: 'AgentAllowedUrlsChanged', data: { agentId, allowedUrls: settings.allowedUrls } });
   if (
@@ -223,6 +227,12 @@ function changeAgent(
       type: 'AgentEmbedWindowTitleChanged',
       data: { agentId, embedWindowTitle: settings.embedWindowTitle },
     });
+  return events;
+}
+
+/** How the Agent answers: sampling, knowledge, summaries, the budget, limits, code execution. */
+function answerChanges({ agentId, settings }: ChangeAgent, state: AgentRecord): AgentEvent[] {
+  const events: AgentEvent[] = [];
   const sampling: Sampling = {
     temperature: settings.temperature !== undefined ? settings.temperature : state.temperature,
     topP: settings.topP !== undefined ? settings.topP : state.topP,
@@ -234,17 +244,21 @@ function changeAgent(
     sampling.topK !== state.topK
   )
     events.push({ type: 'AgentSamplingChanged', data: { agentId, ...sampling } });
-  toggle(
-    settings.knowledgeEnabled,
-    state.knowledgeEnabled,
-    'AgentKnowledgeEnabled',
-    'AgentKnowledgeDisabled',
-  );
-  toggle(
-    settings.includeAiSummary,
-    state.includeAiSummary,
-    'AgentAiSummaryIncluded',
-    'AgentAiSummaryExcluded',
+  events.push(
+    ...toggled(
+      agentId,
+      settings.knowledgeEnabled,
+      state.knowledgeEnabled,
+      'AgentKnowledgeEnabled',
+      'AgentKnowledgeDisabled',
+    ),
+    ...toggled(
+      agentId,
+      settings.includeAiSummary,
+      state.includeAiSummary,
+      'AgentAiSummaryIncluded',
+      'AgentAiSummaryExcluded',
+    ),
   );
   if (
     settings.conversationTokenBudget !== undefined &&
@@ -264,14 +278,54 @@ function changeAgent(
     )
       events.push({ type: 'AgentEmbedLimitsChanged', data: { agentId, embedLimits: limits } });
   }
-  toggle(
-    settings.codeExecutionEnabled,
-    state.codeExecutionEnabled,
-    'AgentCodeExecutionEnabled',
-    'AgentCodeExecutionDisabled',
+  events.push(
+    ...toggled(
+      agentId,
+      settings.codeExecutionEnabled,
+      state.codeExecutionEnabled,
+      'AgentCodeExecutionEnabled',
+      'AgentCodeExecutionDisabled',
+    ),
   );
   return events;
 }
+
+function changeAgentSystemPrompt(
+  { agentId, systemPrompt }: AgentOf<'ChangeAgentSystemPrompt'>,
+  state: AgentState,
+): AgentEvent[] {
+  return active(state, agentId).systemPrompt === systemPrompt
+    ? []
+    : [{ type: 'AgentSystemPromptChanged', data: { agentId, systemPrompt } }];
+}
+
+const placePersonalAgent = (
+  { agentId, spaceId }: AgentOf<'PlacePersonalAgent'>,
+  state: AgentState,
+): AgentEvent[] =>
+  state.status === 'active' && state.isPersonal && state.spaceId === null
+    ? [{ type: 'AgentMovedToSpace', data: { agentId, spaceId } }]
+    : [];
+
+function deleteAgent({ agentId, reason }: AgentOf<'DeleteAgent'>, state: AgentState): AgentEvent[] {
+  if (state.status === 'absent') throw new NotFoundError('Agent', agentId);
+  // Every user has a personal Agent for as long as the user exists (nothing would create another).
+  if (state.status === 'active' && state.isPersonal)
+    throw new ConflictError(
+      'personal_agent_undeletable',
+      "a user's personal Agent cannot be deleted while the user exists",
+    );
+  return state.status === 'deleted' ? [] : [{ type: 'AgentDeleted', data: { agentId, reason } }];
+}
+
+export const decideAgent = decideByType<AgentState, AgentCommand, AgentEvent>({
+  CreateAgent: createAgent,
+  CreatePersonalAgent: createPersonalAgent,
+  ChangeAgent: changeAgent,
+  ChangeAgentSystemPrompt: changeAgentSystemPrompt,
+  PlacePersonalAgent: placePersonalAgent,
+  DeleteAgent: deleteAgent,
+});
 
 export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
   initialState: initialAgentState,

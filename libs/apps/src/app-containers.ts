@@ -7,11 +7,8 @@ import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { AggregateRepository } from '#eventsourcing';
 import { ContentCipher } from '#key-store';
 import { openContainerEngine, type ContainerEngine } from '#sandbox';
-import {
-  appCredentialsDecider,
-  appCredentialsStreamId,
-  type RegistryCredentials,
-} from './app-credentials.events.js';
+import { appCredentialsStreamId, type RegistryCredentials } from './app-credentials.events.js';
+import { appCredentialsDecider } from './app-credentials.decider.js';
 
 export type ContainerOutcome =
   { readonly containerId: string; readonly upstreamUrl: string } | { readonly error: string };

@@ -2,17 +2,12 @@
 // (ContentCipher, a data key of their own), so they are in no read model, no answer and no event in the clear, and
 // destroying the key erases them.
 import type { DomainEvent } from '#kernel';
-import type { Decider } from '#eventsourcing';
 
 type Id = { readonly appId: string };
 
 export type AppCredentialsEvent =
   | DomainEvent<'AppRegistryCredentialsSet', Id & { readonly sealed: string }>
   | DomainEvent<'AppRegistryCredentialsRemoved', Id>;
-
-export type AppCredentialsCommand =
-  | { readonly type: 'SetAppRegistryCredentials'; readonly appId: string; readonly sealed: string }
-  | { readonly type: 'RemoveAppRegistryCredentials'; readonly appId: string };
 
 export interface AppCredentialsState {
   readonly sealed: string | null;
@@ -22,18 +17,13 @@ export const appCredentialsStreamId = (appId: string): string => `app-credential
 /** The data key the credentials are sealed under. */
 export const appCredentialsKeyId = (appId: string): string => `app-credentials-${appId}`;
 
-export const appCredentialsDecider: Decider<AppCredentialsState, AppCredentialsCommand, AppCredentialsEvent> =
-  {
-    initialState: () => ({ sealed: null }),
-    evolve: (_state, event) =>
-      event.type === 'AppRegistryCredentialsSet' ? { sealed: event.data.sealed } : { sealed: null },
-    decide: (command, state) =>
-      command.type === 'SetAppRegistryCredentials'
-        ? [{ type: 'AppRegistryCredentialsSet', data: { appId: command.appId, sealed: command.sealed } }]
-        : state.sealed === null
-          ? []
-          : [{ type: 'AppRegistryCredentialsRemoved', data: { appId: command.appId } }],
-  };
+export const initialAppCredentialsState = (): AppCredentialsState => ({ sealed: null });
+
+export const evolveAppCredentials = (
+  _state: AppCredentialsState,
+  event: AppCredentialsEvent,
+): AppCredentialsState =>
+  event.type === 'AppRegistryCredentialsSet' ? { sealed: event.data.sealed } : { sealed: null };
 
 /** What an admin gives for a private registry (Docker's X-Registry-Auth fields). */
 export interface RegistryCredentials {

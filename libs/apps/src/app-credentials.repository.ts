@@ -4,11 +4,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AggregateRepository, type CommandContext } from '#eventsourcing';
 import { ContentCipher, KEY_STORE, type KeyStore } from '#key-store';
 import {
-  appCredentialsDecider,
   appCredentialsKeyId,
   appCredentialsStreamId,
   type RegistryCredentials,
 } from './app-credentials.events.js';
+import { appCredentialsDecider } from './app-credentials.decider.js';
 
 const GROUP = 'app-credentials';
 

@@ -17,12 +17,12 @@ import { RecordCodeRun } from './commands/record-code-run/record-code-run.comman
 import { RecordSandboxCreated } from './commands/record-sandbox-created/record-sandbox-created.command.js';
 import { RunSlots } from './run-slots.js';
 import {
-  sandboxDecider,
   sandboxStreamId,
   type ProducedFile,
   type SandboxSkill,
   type SandboxState,
 } from './sandbox.events.js';
+import { sandboxDecider } from './sandbox.decider.js';
 import { SANDBOXES_READ_MODEL } from './sandbox.read-model.js';
 
 /** A produced file larger than this is listed but not kept. */

@@ -1,6 +1,7 @@
 // The sandbox state counts the files a conversation's runs kept (the caps per conversation read it), across sandbox
 // rebuilds and destruction: the files stay in the blob store, so the count does not start again.
-import { sandboxDecider, type SandboxEvent } from './sandbox.events.js';
+import { type SandboxEvent } from './sandbox.events.js';
+import { sandboxDecider } from './sandbox.decider.js';
 
 const ran = (callId: string, sizes: number[]): SandboxEvent => ({
   type: 'CodeRan',

@@ -1,5 +1,6 @@
 import { deciderSpec } from '#testing/decider-spec';
-import { sandboxDecider, type SandboxEvent } from './sandbox.events.js';
+import { type SandboxEvent } from './sandbox.events.js';
+import { sandboxDecider } from './sandbox.decider.js';
 
 const given = deciderSpec(sandboxDecider);
 const blob = (c: string) => `sha256-${c.repeat(64)}`;

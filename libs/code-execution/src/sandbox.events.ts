@@ -150,72 +150,17 @@ export const evolveSandbox = (state: SandboxState, event: SandboxEvent): Sandbox
   }
 };
 
-export type SandboxCommand =
-  | {
-      readonly type: 'RecordSandboxCreated';
-      readonly data: Extract<SandboxEvent, { type: 'SandboxCreated' }>['data'];
-    }
-  | {
-      readonly type: 'RecordSkillsReplaced';
-      readonly data: Extract<SandboxEvent, { type: 'SandboxSkillsReplaced' }>['data'];
-    }
-  | { readonly type: 'RecordCodeRun'; readonly data: Extract<SandboxEvent, { type: 'CodeRan' }>['data'] }
-  | {
-      readonly type: 'EraseCodeRuns';
-      readonly data: { readonly conversationId: string; readonly messageId: string | null };
-    }
-  | {
-      readonly type: 'RecordSandboxDestroyed';
-      readonly data: Extract<SandboxEvent, { type: 'SandboxDestroyed' }>['data'];
-    };
-
 /** The runs a message's deletion erases (those of its turn: its user message or its answer), or all (null). */
 export const runsToErase = (state: SandboxState, messageId: string | null): SandboxRun[] =>
   state.runs.filter(
     (run) => !run.erased && (messageId === null || run.messageId === messageId || run.answerId === messageId),
   );
 
-/**
- * The sandbox decider: a sandbox is created while there is none, records its runs, erases the runs of a deleted
- * message (or all, with the conversation) once, and is destroyed once.
- */
-export const sandboxDecider = {
-  initialState: (): SandboxState => ({
-    status: 'absent',
-    sandboxId: null,
-    callIds: [],
-    runs: [],
-    keptFiles: 0,
-    keptBytes: 0,
-  }),
-  evolve: evolveSandbox,
-  decide: (command: SandboxCommand, state: SandboxState): SandboxEvent[] => {
-    switch (command.type) {
-      case 'RecordSandboxCreated':
-        return state.status === 'active' ? [] : [{ type: 'SandboxCreated', data: command.data }];
-      case 'RecordSkillsReplaced':
-        return state.status === 'active' ? [{ type: 'SandboxSkillsReplaced', data: command.data }] : [];
-      case 'RecordCodeRun':
-        return state.callIds.includes(command.data.callId) ? [] : [{ type: 'CodeRan', data: command.data }];
-      case 'EraseCodeRuns': {
-        const runs = runsToErase(state, command.data.messageId);
-        return runs.length === 0
-          ? []
-          : [
-              {
-                type: 'CodeRunsErased',
-                data: {
-                  conversationId: command.data.conversationId,
-                  callIds: runs.map((run) => run.callId),
-                  blobIds: [...new Set(runs.flatMap((run) => run.blobIds))],
-                  messageId: command.data.messageId,
-                  reason: command.data.messageId === null ? 'conversation_deleted' : 'message_deleted',
-                },
-              },
-            ];
-      }
-      case 'RecordSandboxDestroyed':
-        return state.status === 'active' ? [{ type: 'SandboxDestroyed', data: command.data }] : [];
-    }
-  },
-};
+export const initialSandboxState = (): SandboxState => ({
+  status: 'absent',
+  sandboxId: null,
+  callIds: [],
+  runs: [],
+  keptFiles: 0,
+  keptBytes: 0,
+});

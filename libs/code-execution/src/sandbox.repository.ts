@@ -6,14 +6,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
 import { AggregateRepository, type CommandContext } from '#eventsourcing';
 import { ContentCipher, KEY_STORE, type KeyStore } from '#key-store';
-import {
-  runKeyIds,
-  runsToErase,
-  sandboxDecider,
-  sandboxStreamId,
-  type ProducedFile,
-  type SandboxCommand,
-} from './sandbox.events.js';
+import { runKeyIds, runsToErase, sandboxStreamId, type ProducedFile } from './sandbox.events.js';
+import { sandboxDecider, type SandboxCommand } from './sandbox.decider.js';
 
 /** A run as the sandbox answered it, in the clear: sealed here before it is recorded. */
 export interface RunRecord {

@@ -3,7 +3,7 @@
 // the conversation's user may act on it: for anyone else it does not exist (404, the same answer as an unknown id,
 // so ids cannot be probed). Time and ids come in with the commands.
 import { PlatformError } from '#kernel';
-import type { Decider } from '#eventsourcing';
+import { decideByType, type Decider } from '#eventsourcing';
 import {
   evolveConversation,
   hasMessage,
@@ -97,94 +97,129 @@ function owned(
   return state;
 }
 
-function decide(command: ConversationCommand, state: ConversationState): ConversationEvent[] {
+type ConversationOf<Type extends ConversationCommand['type']> = Extract<
+  ConversationCommand,
+  { readonly type: Type }
+>;
+
+function startTurn(command: ConversationOf<'StartTurn'>, state: ConversationState): ConversationEvent[] {
   const { conversationId } = command;
-  switch (command.type) {
-    case 'StartTurn': {
-      const events: ConversationEvent[] = [];
-      if (command.start) {
-        // A retried first turn finds its conversation started: it continues it instead of failing.
-        if (state.status === 'absent')
-          events.push({
-            type: 'ConversationStarted',
-            data: {
-              conversationId,
-              agentId: command.agentId,
-              userId: command.userId,
-              apiKeyId: command.start.apiKeyId,
-              visibility: command.start.visibility,
-              title: command.start.title,
-            },
-          });
-      }
-      if (state.status !== 'absent' || !command.start) {
-        const live = owned(state, conversationId, command.userId, command.agentId);
-        // A retried turn (the same Idempotency-Key) finds its message posted: nothing to post again.
-        if (hasMessage(live.messageIds, command.messageId)) return [];
-      }
+  const events: ConversationEvent[] = [];
+  if (command.start) {
+    // A retried first turn finds its conversation started: it continues it instead of failing.
+    if (state.status === 'absent')
       events.push({
-        type: 'UserMessagePosted',
+        type: 'ConversationStarted',
         data: {
           conversationId,
-          messageId: command.messageId,
-          content: command.content,
-          attachments: command.attachments,
+          agentId: command.agentId,
+          userId: command.userId,
+          apiKeyId: command.start.apiKeyId,
+          visibility: command.start.visibility,
+          title: command.start.title,
         },
       });
-      return events;
-    }
-    case 'RecordAnswer': {
-      // The conversation (or the message answered) was deleted while the model answered: nothing to record.
-      if (state.status !== 'active' || !hasMessage(state.messageIds, command.answer.replyTo)) return [];
-      if (hasMessage(state.messageIds, command.answer.messageId)) return [];
-      return [{ type: 'AssistantMessageRecorded', data: { conversationId, ...command.answer } }];
-    }
-    case 'CompactConversation': {
-      if (state.status !== 'active' || !hasMessage(state.messageIds, command.checkpoint.throughMessageId))
-        return [];
-      if (state.checkpoint?.checkpointId === command.checkpoint.checkpointId) return [];
-      return [{ type: 'ConversationCompacted', data: { conversationId, ...command.checkpoint } }];
-    }
-    case 'ChangeConversation': {
-      const live = owned(state, conversationId, command.userId);
-      const events: ConversationEvent[] = [];
-      if (command.title !== undefined)
-        events.push({ type: 'ConversationRenamed', data: { conversationId, title: command.title } });
-      if (command.archived !== undefined && command.archived !== live.archived)
-        events.push({
-          type: command.archived ? 'ConversationArchived' : 'ConversationUnarchived',
-          data: { conversationId },
-        });
-      if (command.visibility !== undefined && command.visibility !== live.visibility)
-        events.push({
-          type: command.visibility === 'private' ? 'ConversationMadePrivate' : 'ConversationMadeNormal',
-          data: { conversationId },
-        });
-      return events;
-    }
-    case 'DeleteMessage': {
-      const live = owned(state, conversationId, command.userId);
-      const at = live.messageIds.indexOf(command.messageId);
-      if (at < 0) throw new MessageNotFoundError(command.messageId);
-      const events: ConversationEvent[] = [
-        { type: 'MessageDeleted', data: { conversationId, messageId: command.messageId } },
-      ];
-      // A summary that read the deleted message would carry its words on: it goes too (the next turn compacts anew).
-      const checkpoint = live.checkpoint;
-      if (checkpoint && at <= live.messageIds.indexOf(checkpoint.throughMessageId))
-        events.push({
-          type: 'CheckpointDiscarded',
-          data: { conversationId, checkpointId: checkpoint.checkpointId, reason: 'message_deleted' },
-        });
-      return events;
-    }
-    case 'DeleteConversation': {
-      if (command.userId === null && state.status !== 'active') return [];
-      owned(state, conversationId, command.userId);
-      return [{ type: 'ConversationDeleted', data: { conversationId, reason: command.reason } }];
-    }
   }
+  if (state.status !== 'absent' || !command.start) {
+    const live = owned(state, conversationId, command.userId, command.agentId);
+    // A retried turn (the same Idempotency-Key) finds its message posted: nothing to post again.
+    if (hasMessage(live.messageIds, command.messageId)) return [];
+  }
+  events.push({
+    type: 'UserMessagePosted',
+    data: {
+      conversationId,
+      messageId: command.messageId,
+      content: command.content,
+      attachments: command.attachments,
+    },
+  });
+  return events;
 }
+
+function recordAnswer(
+  command: ConversationOf<'RecordAnswer'>,
+  state: ConversationState,
+): ConversationEvent[] {
+  const { conversationId } = command;
+  // The conversation (or the message answered) was deleted while the model answered: nothing to record.
+  if (state.status !== 'active' || !hasMessage(state.messageIds, command.answer.replyTo)) return [];
+  if (hasMessage(state.messageIds, command.answer.messageId)) return [];
+  return [{ type: 'AssistantMessageRecorded', data: { conversationId, ...command.answer } }];
+}
+
+function compactConversation(
+  command: ConversationOf<'CompactConversation'>,
+  state: ConversationState,
+): ConversationEvent[] {
+  const { conversationId } = command;
+  if (state.status !== 'active' || !hasMessage(state.messageIds, command.checkpoint.throughMessageId))
+    return [];
+  if (state.checkpoint?.checkpointId === command.checkpoint.checkpointId) return [];
+  return [{ type: 'ConversationCompacted', data: { conversationId, ...command.checkpoint } }];
+}
+
+function changeConversation(
+  command: ConversationOf<'ChangeConversation'>,
+  state: ConversationState,
+): ConversationEvent[] {
+  const { conversationId } = command;
+  const live = owned(state, conversationId, command.userId);
+  const events: ConversationEvent[] = [];
+  if (command.title !== undefined)
+    events.push({ type: 'ConversationRenamed', data: { conversationId, title: command.title } });
+  if (command.archived !== undefined && command.archived !== live.archived)
+    events.push({
+      type: command.archived ? 'ConversationArchived' : 'ConversationUnarchived',
+      data: { conversationId },
+    });
+  if (command.visibility !== undefined && command.visibility !== live.visibility)
+    events.push({
+      type: command.visibility === 'private' ? 'ConversationMadePrivate' : 'ConversationMadeNormal',
+      data: { conversationId },
+    });
+  return events;
+}
+
+function deleteMessage(
+  command: ConversationOf<'DeleteMessage'>,
+  state: ConversationState,
+): ConversationEvent[] {
+  const { conversationId } = command;
+  const live = owned(state, conversationId, command.userId);
+  const at = live.messageIds.indexOf(command.messageId);
+  if (at < 0) throw new MessageNotFoundError(command.messageId);
+  const events: ConversationEvent[] = [
+    { type: 'MessageDeleted', data: { conversationId, messageId: command.messageId } },
+  ];
+  // A summary that read the deleted message would carry its words on: it goes too (the next turn compacts anew).
+  const checkpoint = live.checkpoint;
+  if (checkpoint && at <= live.messageIds.indexOf(checkpoint.throughMessageId))
+    events.push({
+      type: 'CheckpointDiscarded',
+      data: { conversationId, checkpointId: checkpoint.checkpointId, reason: 'message_deleted' },
+    });
+  return events;
+}
+
+function deleteConversation(
+  command: ConversationOf<'DeleteConversation'>,
+  state: ConversationState,
+): ConversationEvent[] {
+  const { conversationId } = command;
+  if (command.userId === null && state.status !== 'active') return [];
+  owned(state, conversationId, command.userId);
+  return [{ type: 'ConversationDeleted', data: { conversationId, reason: command.reason } }];
+}
+
+const decide = decideByType<ConversationState, ConversationCommand, ConversationEvent>({
+  StartTurn: startTurn,
+  RecordAnswer: recordAnswer,
+  CompactConversation: compactConversation,
+  ChangeConversation: changeConversation,
+  DeleteMessage: deleteMessage,
+  DeleteConversation: deleteConversation,
+});
 
 export const conversationDecider: Decider<ConversationState, ConversationCommand, ConversationEvent> = {
   initialState: initialConversationState,

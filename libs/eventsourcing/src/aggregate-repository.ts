@@ -9,6 +9,7 @@ import {
   AggregateStateCache,
   handleCommand,
   loadState,
+  recordFacts,
   type CommandContext,
   type CommandResult,
 } from './command-handling.js';
@@ -23,12 +24,16 @@ export class AggregateRepository {
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
-  /** Loads the stream, runs the decider and appends what it decided (retried on a concurrent write). */
+  /**
+   * Loads the stream, runs the decider and appends what it decided, deciding again on a concurrent write (up to the
+   * configured retries; `retries: 0` where the first writer wins and a concurrent one must hear of it).
+   */
   decide<State, Command, Event extends DomainEvent>(
     streamId: string,
     decider: Decider<State, Command, Event>,
     command: Command,
     context: CommandContext,
+    options: { readonly retries?: number } = {},
   ): Promise<CommandResult<Event>> {
     return handleCommand(
       this.store,
@@ -36,8 +41,29 @@ export class AggregateRepository {
       decider,
       command,
       context,
-      this.config.commandRetries,
+      options.retries ?? this.config.commandRetries,
       this.states,
+    );
+  }
+
+  /**
+   * Appends what a decider that protects no invariant decided (a record of facts: usage), at the stream's current
+   * revision, without loading the stream (recordFacts).
+   */
+  record<State, Command, Event extends DomainEvent>(
+    streamId: string,
+    decider: Decider<State, Command, Event>,
+    command: Command,
+    context: CommandContext,
+    options: { readonly retries?: number } = {},
+  ): Promise<CommandResult<Event>> {
+    return recordFacts(
+      this.store,
+      streamId,
+      decider,
+      command,
+      context,
+      options.retries ?? this.config.commandRetries,
     );
   }
 

@@ -2,7 +2,7 @@ import { type EventStore, type ReadStreamOptions } from '#event-store';
 import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
 import { ConflictError, type DomainEvent } from '#kernel';
 import { uniqueStream } from '#testing/fixtures';
-import { AggregateStateCache, handleCommand, type CommandContext } from './command-handling.js';
+import { AggregateStateCache, handleCommand, recordFacts, type CommandContext } from './command-handling.js';
 import type { Decider } from './decider.js';
 
 type Event = DomainEvent<'Added', { readonly n: number }>;
@@ -105,5 +105,48 @@ describe('handleCommand', () => {
         revision: 0,
       });
     });
+  });
+});
+
+describe('recordFacts (a record of facts: no invariant, no load)', () => {
+  /** Records whatever it is given: nothing to protect. */
+  const facts: Decider<null, { readonly ns: readonly number[] }, Event> = {
+    initialState: () => null,
+    evolve: () => null,
+    decide: (command) => command.ns.map((n) => ({ type: 'Added', data: { n } })),
+  };
+
+  it('appends at the stream revision without reading the stream, each event with its own id, request and time', async () => {
+    const store = new SqliteEventStore({ path: ':memory:' });
+    const stream = uniqueStream();
+    let reads = 0;
+    const counted: EventStore = Object.assign(Object.create(store) as EventStore, {
+      readStream: (id: string, options?: ReadStreamOptions) => {
+        reads++;
+        return store.readStream(id, options);
+      },
+    });
+    const origin = (index: number) => ({
+      id: `0190c0de-0000-7000-8000-00000000000${index}`,
+      correlationId: `request-${index}`,
+      occurredAt: `2026-11-18T10:00:0${index}.000Z`,
+    });
+    await recordFacts(counted, stream, facts, { ns: [1] }, context);
+    // Concurrent batches: each is appended at the revision it finds, again after a conflict.
+    await Promise.all(
+      [2, 3, 4].map((n) =>
+        recordFacts(counted, stream, facts, { ns: [n] }, { ...context, perEvent: () => origin(n) }),
+      ),
+    );
+    const stored = await store.readStream(stream);
+    expect(reads).toBe(0);
+    expect(stored.map((event) => event.revision)).toEqual([0, 1, 2, 3]);
+    expect(
+      stored.map((event) => event.data).toSorted((a, b) => (a as { n: number }).n - (b as { n: number }).n),
+    ).toEqual([1, 2, 3, 4].map((n) => ({ n })));
+    const four = stored.find((event) => (event.data as { n: number }).n === 4)!;
+    expect(four.id).toBe(origin(4).id);
+    expect(four.metadata).toMatchObject({ correlationId: 'request-4', occurredAt: origin(4).occurredAt });
+    expect(stored[0]!.metadata.correlationId).toBe('c');
   });
 });

@@ -1,6 +1,7 @@
 // The one command-handling routine every context's AggregateRepository runs: load the stream (through a bounded cache of
 // folded states), fold it, decide, append with the expected revision, and decide again on a concurrent write (bounded).
-// Also the command's context (who, why, idempotency) that becomes every event's metadata.
+// Also the command's context (who, why, idempotency) that becomes every event's metadata, and the routine for a record
+// of facts that needs no state (recordFacts).
 import {
   derivedEventId,
   newEventId,
@@ -33,6 +34,18 @@ export interface CommandContext {
   readonly now: () => Date;
   /** The request's source address and user agent, carried into the events' metadata for the audit trail. */
   readonly source?: RequestSource;
+  /**
+   * Facts recorded in a batch on behalf of several requests (the gateway's model calls): each event's own id, the
+   * correlation of the request it records and when it happened, by its index; the context's otherwise.
+   */
+  readonly perEvent?: (index: number) => EventOrigin;
+}
+
+/** Where one event of a batch comes from: its id, its request's correlation and its time. */
+export interface EventOrigin {
+  readonly id: string;
+  readonly correlationId: string;
+  readonly occurredAt: string;
 }
 
 /** An HTTP request sent with an Idempotency-Key: the seed its event ids derive from, and its commands so far. */
@@ -68,19 +81,22 @@ export function toNewEvents<Event extends DomainEvent>(
   context: CommandContext,
 ): NewEvent[] {
   const occurredAt = context.now().toISOString();
-  return events.map((event, index) => ({
-    id: context.eventId ? context.eventId(index) : newEventId(),
-    type: event.type,
-    data: event.data,
-    metadata: {
-      correlationId: context.correlationId,
-      causationId: context.causationId ?? null,
-      actor: context.actor,
-      occurredAt,
-      schemaVersion: SCHEMA_VERSION,
-      ...(context.source ? { source: context.source } : {}),
-    },
-  }));
+  return events.map((event, index) => {
+    const origin = context.perEvent?.(index);
+    return {
+      id: origin?.id ?? (context.eventId ? context.eventId(index) : newEventId()),
+      type: event.type,
+      data: event.data,
+      metadata: {
+        correlationId: origin?.correlationId ?? context.correlationId,
+        causationId: context.causationId ?? null,
+        actor: context.actor,
+        occurredAt: origin?.occurredAt ?? occurredAt,
+        schemaVersion: SCHEMA_VERSION,
+        ...(context.source ? { source: context.source } : {}),
+      },
+    };
+  });
 }
 
 /**
@@ -209,6 +225,38 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
         revision === null ? 'no_stream' : revision,
       );
       cache?.set(streamId, decider.evolve, appended.nextRevision, events.reduce(decider.evolve, state));
+      return { events, position: appended.position, revision: appended.nextRevision };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError) || attempt >= retries) throw error;
+    }
+  }
+}
+
+/**
+ * The routine for a record of facts, whose decider protects no invariant and so decides on its initial state (the
+ * gateway's usage: a call happened): decide, then append at the stream's current revision, again on a concurrent
+ * write. Only the revision is read, never the stream: folding a busy day's calls to record one more would cost more
+ * than the call.
+ */
+export async function recordFacts<State, Command, Event extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Decider<State, Command, Event>,
+  command: Command,
+  context: CommandContext,
+  retries = 5,
+): Promise<CommandResult<Event>> {
+  const events = decider.decide(command, decider.initialState());
+  if (events.length === 0) return { events, position: 0, revision: await store.streamRevision(streamId) };
+  const stored = toNewEvents(events, context);
+  for (let attempt = 0; ; attempt++) {
+    const revision = await store.streamRevision(streamId);
+    try {
+      const appended = await store.appendToStream(
+        streamId,
+        stored,
+        revision === null ? 'no_stream' : revision,
+      );
       return { events, position: appended.position, revision: appended.nextRevision };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= retries) throw error;

@@ -1,6 +1,6 @@
 import { apiKeyDecider } from './api-key.decider.js';
 import type { ApiKeyEvent } from './api-key.events.js';
-import { userDecider } from './user.events.js';
+import { userDecider } from './user.decider.js';
 import { deciderSpec } from '#testing/decider-spec';
 
 const given = deciderSpec(apiKeyDecider);

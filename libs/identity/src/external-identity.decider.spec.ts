@@ -1,5 +1,6 @@
 import { deciderSpec } from '#testing/decider-spec';
-import { externalIdentityDecider, identityIdOf } from './external-identity.events.js';
+import { identityIdOf } from './external-identity.events.js';
+import { externalIdentityDecider } from './external-identity.decider.js';
 
 const given = deciderSpec(externalIdentityDecider);
 const source = { address: '10.0.0.1', userAgent: 'jest' };

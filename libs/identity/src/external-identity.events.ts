@@ -4,8 +4,7 @@
 // just-in-time account, or from the user's own session (the only way for a `social` provider); never by email alone to
 // an existing user.
 import { createHash } from 'node:crypto';
-import { ConflictError, NotFoundError, type DomainEvent } from '#kernel';
-import type { Decider } from '#eventsourcing';
+import type { DomainEvent } from '#kernel';
 import type { ChangeSource } from './user.events.js';
 
 export type IdentityLinkVia = 'invitation' | 'justInTime' | 'session';
@@ -37,60 +36,16 @@ export type ExternalIdentityEvent =
 export type ExternalIdentityState =
   { readonly status: 'unlinked' } | { readonly status: 'linked'; readonly userId: string };
 
-export type ExternalIdentityCommand =
-  | {
-      readonly type: 'LinkIdentity';
-      readonly providerId: string;
-      readonly subject: string;
-      readonly userId: string;
-      readonly email: string | null;
-      readonly via: IdentityLinkVia;
-      readonly source: ChangeSource;
-    }
-  | {
-      readonly type: 'UnlinkIdentity';
-      readonly providerId: string;
-      readonly subject: string;
-      readonly userId: string;
-      readonly source: ChangeSource;
-    };
-
 /** The identity's id: `idn_` + SHA-256 of provider and subject (the read model's key and the stream's name). */
 export const identityIdOf = (providerId: string, subject: string): string =>
   `idn_${createHash('sha256').update(`${providerId}\n${subject}`).digest('hex').slice(0, 40)}`;
 
 export const identityStreamId = (identityId: string): string => `identity-${identityId}`;
 
-export const externalIdentityDecider: Decider<
-  ExternalIdentityState,
-  ExternalIdentityCommand,
-  ExternalIdentityEvent
-> = {
-  initialState: () => ({ status: 'unlinked' }),
-  evolve: (_state, event) =>
-    event.type === 'IdentityLinked'
-      ? { status: 'linked', userId: event.data.userId }
-      : { status: 'unlinked' },
-  decide: (command, state) => {
-    const identityId = identityIdOf(command.providerId, command.subject);
-    if (command.type === 'LinkIdentity') {
-      if (state.status === 'linked') {
-        if (state.userId === command.userId) return [];
-        throw new ConflictError(
-          'identity_linked_elsewhere',
-          'this identity of the provider is linked to another user',
-        );
-      }
-      const { type: _type, ...data } = command;
-      return [{ type: 'IdentityLinked', data: { identityId, ...data } }];
-    }
-    if (state.status !== 'linked' || state.userId !== command.userId)
-      throw new NotFoundError('Identity', command.providerId);
-    return [
-      {
-        type: 'IdentityUnlinked',
-        data: { identityId, providerId: command.providerId, userId: command.userId, source: command.source },
-      },
-    ];
-  },
-};
+export const initialExternalIdentityState = (): ExternalIdentityState => ({ status: 'unlinked' });
+
+export const evolveExternalIdentity = (
+  _state: ExternalIdentityState,
+  event: ExternalIdentityEvent,
+): ExternalIdentityState =>
+  event.type === 'IdentityLinked' ? { status: 'linked', userId: event.data.userId } : { status: 'unlinked' };

@@ -23,12 +23,17 @@ import { SetUserActiveHandler } from './commands/set-user-active/set-user-active
 import { EmbeddedOutbox, Mailer } from './mail/mail.port.js';
 import { SmtpMailer } from './mail/smtp-mailer.js';
 import { SessionClock } from './sessions/session-clock.js';
+import { SessionUse } from './sessions/session-use.js';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { SignInController } from './commands/sign-in/sign-in.controller.js';
 import { SignInHandler } from './commands/sign-in/sign-in.command.js';
 import { SignOutController } from './commands/sign-out/sign-out.controller.js';
 import { SignOutHandler } from './commands/sign-out/sign-out.command.js';
 import { RefreshSessionHandler } from './commands/refresh-session/refresh-session.command.js';
+import {
+  FinishIdempotentRequestHandler,
+  StartIdempotentRequestHandler,
+} from './commands/record-idempotent-request/record-idempotent-request.command.js';
 import { SignInLimiter } from './sessions/sign-in-limiter.js';
 import { ChangeOwnUserController } from './commands/change-own-user/change-own-user.controller.js';
 import { ChangeOwnUserHandler } from './commands/change-own-user/change-own-user.command.js';
@@ -119,6 +124,8 @@ export const IDENTITY_COMMAND_HANDLERS = [
   SignInHandler,
   SignOutHandler,
   RefreshSessionHandler,
+  StartIdempotentRequestHandler,
+  FinishIdempotentRequestHandler,
   CreateOwnApiKeyHandler,
   RevokeOwnApiKeyHandler,
   RotateOwnApiKeyHandler,
@@ -157,6 +164,7 @@ export const IDENTITY_QUERY_HANDLERS = [
     SignInLimiter,
     OidcSignIn,
     SessionClock,
+    SessionUse,
     SmtpMailer,
     {
       provide: Mailer,

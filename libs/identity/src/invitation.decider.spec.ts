@@ -1,11 +1,6 @@
 import { deciderSpec } from '#testing/decider-spec';
-import {
-  hashToken,
-  invitationDecider,
-  invitationIdOf,
-  newInvitationToken,
-  type InvitationEvent,
-} from './invitation.events.js';
+import { hashToken, invitationIdOf, newInvitationToken, type InvitationEvent } from './invitation.events.js';
+import { invitationDecider } from './invitation.decider.js';
 
 const given = deciderSpec(invitationDecider);
 const source = { address: '10.0.0.1', userAgent: 'jest' };

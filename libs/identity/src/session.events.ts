@@ -4,7 +4,6 @@
 // user's `sessionsNotBefore`).
 import { createHash, randomBytes } from 'node:crypto';
 import type { DomainEvent } from '#kernel';
-import type { Decider } from '#eventsourcing';
 import type { ChangeSource } from './user.events.js';
 
 export type SessionEvent =
@@ -60,19 +59,6 @@ export type SessionState =
   | { readonly status: 'absent' }
   | { readonly status: 'active' | 'revoked'; readonly userId: string; readonly expiresAt: string };
 
-export type SessionCommand =
-  | {
-      readonly type: 'StartSession';
-      readonly sessionId: string;
-      readonly userId: string;
-      readonly method: SessionMethod;
-      readonly providerId?: string;
-      readonly expiresAt: string;
-      readonly source: ChangeSource;
-    }
-  | { readonly type: 'RefreshSession'; readonly sessionId: string }
-  | { readonly type: 'RevokeSession'; readonly sessionId: string; readonly source: ChangeSource };
-
 export const sessionStreamId = (sessionId: string) => `session-${sessionId}`;
 export const signInStreamId = (email: string) =>
   `sign-in-${createHash('sha256').update(email.toLowerCase()).digest('hex').slice(0, 40)}`;
@@ -85,44 +71,15 @@ export const newSessionSecret = (): string => randomBytes(32).toString('base64ur
 export const sessionIdOf = (secret: string): string =>
   `ses_${createHash('sha256').update(secret).digest('hex').slice(0, 48)}`;
 
-export const sessionDecider: Decider<SessionState, SessionCommand, SessionEvent> = {
-  initialState: () => ({ status: 'absent' }),
-  evolve: (state, event) => {
-    switch (event.type) {
-      case 'SessionStarted':
-        return { status: 'active', userId: event.data.userId, expiresAt: event.data.expiresAt };
-      case 'SessionRefreshed':
-        return state;
-      case 'SessionRevoked':
-        return state.status === 'absent' ? state : { ...state, status: 'revoked' };
-    }
-  },
-  decide: (command, state) => {
-    switch (command.type) {
-      case 'StartSession': {
-        if (state.status !== 'absent') return [];
-        const { type: _type, ...data } = command;
-        return [{ type: 'SessionStarted', data }];
-      }
-      case 'RefreshSession':
-        return state.status === 'active'
-          ? [{ type: 'SessionRefreshed', data: { sessionId: command.sessionId } }]
-          : [];
-      case 'RevokeSession':
-        return state.status === 'active'
-          ? [
-              {
-                type: 'SessionRevoked',
-                data: { sessionId: command.sessionId, reason: 'signOut', source: command.source },
-              },
-            ]
-          : [];
-    }
-  },
-};
+export const initialSessionState = (): SessionState => ({ status: 'absent' });
 
-export const signInDecider: Decider<null, SignInEvent['data'], SignInEvent> = {
-  initialState: () => null,
-  evolve: () => null,
-  decide: (data) => [{ type: 'SignInFailed', data }],
+export const evolveSession = (state: SessionState, event: SessionEvent): SessionState => {
+  switch (event.type) {
+    case 'SessionStarted':
+      return { status: 'active', userId: event.data.userId, expiresAt: event.data.expiresAt };
+    case 'SessionRefreshed':
+      return state;
+    case 'SessionRevoked':
+      return state.status === 'absent' ? state : { ...state, status: 'revoked' };
+  }
 };

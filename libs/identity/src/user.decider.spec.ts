@@ -1,5 +1,6 @@
 import { deciderSpec } from '#testing/decider-spec';
-import { userDecider, type UserEvent } from './user.events.js';
+import { type UserEvent } from './user.events.js';
+import { userDecider } from './user.decider.js';
 
 const given = deciderSpec(userDecider);
 const source = { address: '127.0.0.1', userAgent: 'jest' };

@@ -1,7 +1,7 @@
 // Document commands and the pure decision over them. Processing commands carry the version they worked on, so the
 // outcome of a superseded version (content replaced, or re-processing asked, meanwhile) changes nothing.
 import { ConflictError, NotFoundError, ValidationError } from '#kernel';
-import type { Decider } from '#eventsourcing';
+import { decideByType, type Decider } from '#eventsourcing';
 import {
   evolveDocument,
   initialDocumentState,
@@ -92,37 +92,55 @@ function checkName(name: string): string {
   return trimmed;
 }
 
-// Over 100 lines on purpose: one case per document command.
-export function decideDocument(command: DocumentCommand, state: DocumentState): DocumentEvent[] {
+type DocumentOf<Type extends DocumentCommand['type']> = Extract<DocumentCommand, { readonly type: Type }>;
+type LiveDocument = Exclude<DocumentState, { readonly status: 'absent' | 'deleted' }>;
+type OnLiveDocument = Exclude<
+  DocumentCommand,
+  DocumentOf<'AddDocument' | 'RecordContentPurged' | 'RecordTagsIndexed'>
+>;
+
+function addDocument(command: DocumentOf<'AddDocument'>, state: DocumentState): DocumentEvent[] {
   const { documentId } = command;
-  if (command.type === 'AddDocument') {
-    if (state.status !== 'absent')
-      throw new ConflictError('document_exists', `document '${documentId}' already exists`);
-    // Field by field: the stored event's shape is its own (document.events.ts), never whatever the command carries.
-    return [
-      {
-        type: 'DocumentAdded',
-        data: {
-          documentId,
-          name: checkName(command.name),
-          scope: command.scope,
-          ownerId: command.ownerId,
-          provider: command.provider,
-          content: command.content,
-          tagIds: [...new Set(command.tagIds)],
-        },
+  if (state.status !== 'absent')
+    throw new ConflictError('document_exists', `document '${documentId}' already exists`);
+  // Field by field: the stored event's shape is its own (document.events.ts), never whatever the command carries.
+  return [
+    {
+      type: 'DocumentAdded',
+      data: {
+        documentId,
+        name: checkName(command.name),
+        scope: command.scope,
+        ownerId: command.ownerId,
+        provider: command.provider,
+        content: command.content,
+        tagIds: [...new Set(command.tagIds)],
       },
-    ];
-  }
-  if (command.type === 'RecordContentPurged')
-    return state.status === 'deleted' && !state.purged
-      ? [{ type: 'DocumentContentPurged', data: { documentId, blobIds: [...command.blobIds] } }]
-      : [];
-  if (command.type === 'RecordTagsIndexed')
-    return state.status === 'absent' || state.status === 'deleted'
-      ? []
-      : [{ type: 'DocumentTagsIndexed', data: { documentId, tagIds: [...command.tagIds] } }];
-  if (state.status === 'absent' || state.status === 'deleted') {
+    },
+  ];
+}
+
+const recordContentPurged = (
+  { documentId, blobIds }: DocumentOf<'RecordContentPurged'>,
+  state: DocumentState,
+): DocumentEvent[] =>
+  state.status === 'deleted' && !state.purged
+    ? [{ type: 'DocumentContentPurged', data: { documentId, blobIds: [...blobIds] } }]
+    : [];
+
+const recordTagsIndexed = (
+  { documentId, tagIds }: DocumentOf<'RecordTagsIndexed'>,
+  state: DocumentState,
+): DocumentEvent[] =>
+  state.status === 'absent' || state.status === 'deleted'
+    ? []
+    : [{ type: 'DocumentTagsIndexed', data: { documentId, tagIds: [...tagIds] } }];
+
+/** A decision about a document that exists. */
+const live =
+  <Command extends OnLiveDocument>(decide: (command: Command, state: LiveDocument) => DocumentEvent[]) =>
+  (command: Command, state: DocumentState): DocumentEvent[] => {
+    if (state.status !== 'absent' && state.status !== 'deleted') return decide(command, state);
     // The pipeline's late outcomes, and a cascade deleting or detaching again, change nothing; what a client asks is
     // a 404.
     const quiet =
@@ -130,92 +148,111 @@ export function decideDocument(command: DocumentCommand, state: DocumentState): 
       (command.type === 'DeleteDocument' && command.reason === 'owner_deleted') ||
       (command.type === 'DetachDocumentTag' && command.reason === 'tag_deleted');
     if (quiet) return [];
-    throw new NotFoundError('Document', documentId);
+    throw new NotFoundError('Document', command.documentId);
+  };
+
+const changeDocument = live((command: DocumentOf<'ChangeDocument'>, state): DocumentEvent[] => {
+  const { documentId } = command;
+  const events: DocumentEvent[] = [];
+  if (command.name !== undefined) {
+    const name = checkName(command.name);
+    if (name !== state.name) events.push({ type: 'DocumentRenamed', data: { documentId, name } });
   }
-  const current = (version: number) => version === state.version;
-  switch (command.type) {
-    case 'ChangeDocument': {
-      const events: DocumentEvent[] = [];
-      if (command.name !== undefined) {
-        const name = checkName(command.name);
-        if (name !== state.name) events.push({ type: 'DocumentRenamed', data: { documentId, name } });
-      }
-      if (command.content && command.content.contentHash !== state.content.contentHash)
-        events.push({
-          type: 'DocumentContentReplaced',
-          data: { documentId, content: command.content, version: state.version + 1 },
-        });
-      if (command.tagIds) {
-        const wanted = new Set(command.tagIds);
-        const replaced = command.ownTagIds ? new Set(command.ownTagIds) : null;
-        for (const tagId of state.tagIds)
-          if (!wanted.has(tagId) && (replaced === null || replaced.has(tagId)))
-            events.push({ type: 'DocumentTagDetached', data: { documentId, tagId } });
-        for (const tagId of wanted)
-          if (!state.tagIds.includes(tagId))
-            events.push({ type: 'DocumentTagAttached', data: { documentId, tagId } });
-      }
-      return events;
-    }
-    case 'AttachDocumentTag':
-      return state.tagIds.includes(command.tagId)
-        ? []
-        : [{ type: 'DocumentTagAttached', data: { documentId, tagId: command.tagId } }];
-    case 'DetachDocumentTag':
-      return state.tagIds.includes(command.tagId)
-        ? [{ type: 'DocumentTagDetached', data: { documentId, tagId: command.tagId } }]
-        : [];
-    case 'RequestReprocessing':
-      return [
-        {
-          type: 'DocumentReprocessingRequested',
-          data: { documentId, version: state.version + 1, force: command.force },
-        },
-      ];
-    case 'StartProcessing':
-      // A retry after a crash starts the same version again (the attempt counts up).
-      if (!current(command.version) || state.status === 'Ready' || state.status === 'Failed') return [];
-      return [
-        {
-          type: 'DocumentProcessingStarted',
-          data: { documentId, version: command.version, attempt: state.attempts + 1 },
-        },
-      ];
-    case 'CompleteProcessing':
-      if (!current(command.version) || state.status !== 'Processing') return [];
-      return [
-        {
-          type: 'DocumentReady',
-          data: {
-            documentId,
-            version: command.version,
-            mimeType: command.mimeType,
-            textBlobId: command.textBlobId,
-            chunkCount: command.chunkCount,
-            ...(command.chunksBlobId ? { chunksBlobId: command.chunksBlobId } : {}),
-          },
-        },
-      ];
-    case 'SkipProcessing':
-      if (!current(command.version) || state.status === 'Ready' || state.status === 'Failed') return [];
-      return [
-        {
-          type: 'DocumentProcessingSkipped',
-          data: { documentId, version: command.version, reason: 'content_unchanged' },
-        },
-      ];
-    case 'FailProcessing':
-      if (!current(command.version) || state.status === 'Ready' || state.status === 'Failed') return [];
-      return [
-        {
-          type: 'DocumentFailed',
-          data: { documentId, version: command.version, reason: command.reason, message: command.message },
-        },
-      ];
-    case 'DeleteDocument':
-      return [{ type: 'DocumentDeleted', data: { documentId, reason: command.reason } }];
+  if (command.content && command.content.contentHash !== state.content.contentHash)
+    events.push({
+      type: 'DocumentContentReplaced',
+      data: { documentId, content: command.content, version: state.version + 1 },
+    });
+  if (command.tagIds) {
+    const wanted = new Set(command.tagIds);
+    const replaced = command.ownTagIds ? new Set(command.ownTagIds) : null;
+    for (const tagId of state.tagIds)
+      if (!wanted.has(tagId) && (replaced === null || replaced.has(tagId)))
+        events.push({ type: 'DocumentTagDetached', data: { documentId, tagId } });
+    for (const tagId of wanted)
+      if (!state.tagIds.includes(tagId))
+        events.push({ type: 'DocumentTagAttached', data: { documentId, tagId } });
   }
-}
+  return events;
+});
+
+const attachDocumentTag = live(
+  ({ documentId, tagId }: DocumentOf<'AttachDocumentTag'>, state): DocumentEvent[] =>
+    state.tagIds.includes(tagId) ? [] : [{ type: 'DocumentTagAttached', data: { documentId, tagId } }],
+);
+
+const detachDocumentTag = live(
+  ({ documentId, tagId }: DocumentOf<'DetachDocumentTag'>, state): DocumentEvent[] =>
+    state.tagIds.includes(tagId) ? [{ type: 'DocumentTagDetached', data: { documentId, tagId } }] : [],
+);
+
+const requestReprocessing = live(
+  ({ documentId, force }: DocumentOf<'RequestReprocessing'>, state): DocumentEvent[] => [
+    { type: 'DocumentReprocessingRequested', data: { documentId, version: state.version + 1, force } },
+  ],
+);
+
+/** A pipeline outcome for a version that is no longer current, or for a document already done, changes nothing. */
+const settled = (version: number, state: LiveDocument) =>
+  version !== state.version || state.status === 'Ready' || state.status === 'Failed';
+
+const startProcessing = live(
+  ({ documentId, version }: DocumentOf<'StartProcessing'>, state): DocumentEvent[] =>
+    // A retry after a crash starts the same version again (the attempt counts up).
+    settled(version, state)
+      ? []
+      : [{ type: 'DocumentProcessingStarted', data: { documentId, version, attempt: state.attempts + 1 } }],
+);
+
+const completeProcessing = live((command: DocumentOf<'CompleteProcessing'>, state): DocumentEvent[] => {
+  if (command.version !== state.version || state.status !== 'Processing') return [];
+  return [
+    {
+      type: 'DocumentReady',
+      data: {
+        documentId: command.documentId,
+        version: command.version,
+        mimeType: command.mimeType,
+        textBlobId: command.textBlobId,
+        chunkCount: command.chunkCount,
+        ...(command.chunksBlobId ? { chunksBlobId: command.chunksBlobId } : {}),
+      },
+    },
+  ];
+});
+
+const skipProcessing = live(
+  ({ documentId, version }: DocumentOf<'SkipProcessing'>, state): DocumentEvent[] =>
+    settled(version, state)
+      ? []
+      : [{ type: 'DocumentProcessingSkipped', data: { documentId, version, reason: 'content_unchanged' } }],
+);
+
+const failProcessing = live(
+  ({ documentId, version, reason, message }: DocumentOf<'FailProcessing'>, state): DocumentEvent[] =>
+    settled(version, state)
+      ? []
+      : [{ type: 'DocumentFailed', data: { documentId, version, reason, message } }],
+);
+
+const deleteDocument = live(({ documentId, reason }: DocumentOf<'DeleteDocument'>): DocumentEvent[] => [
+  { type: 'DocumentDeleted', data: { documentId, reason } },
+]);
+
+export const decideDocument = decideByType<DocumentState, DocumentCommand, DocumentEvent>({
+  AddDocument: addDocument,
+  RecordContentPurged: recordContentPurged,
+  RecordTagsIndexed: recordTagsIndexed,
+  ChangeDocument: changeDocument,
+  AttachDocumentTag: attachDocumentTag,
+  DetachDocumentTag: detachDocumentTag,
+  RequestReprocessing: requestReprocessing,
+  StartProcessing: startProcessing,
+  CompleteProcessing: completeProcessing,
+  SkipProcessing: skipProcessing,
+  FailProcessing: failProcessing,
+  DeleteDocument: deleteDocument,
+});
 
 export const documentDecider: Decider<DocumentState, DocumentCommand, DocumentEvent> = {
   initialState: initialDocumentState,

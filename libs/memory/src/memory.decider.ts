@@ -10,7 +10,7 @@
 // Over 300 lines on purpose: the bucket's cap and shares are decided on one stream, and every command of the
 // bucket reads them.
 import { ConflictError, PlatformError, ValidationError } from '#kernel';
-import type { Decider } from '#eventsourcing';
+import { decideByType, type Decider } from '#eventsourcing';
 import {
   bucketKindOf,
   evolveMemoryBucket,
@@ -138,166 +138,183 @@ function sharedRetirements(
   return retiring;
 }
 
-// Over 100 lines on purpose: one case per bucket command, each reading the cap and shares.
-function decide(command: MemoryBucketCommand, state: MemoryBucketState): MemoryEvent[] {
-  const { agentId, owner } = command;
-  switch (command.type) {
-    case 'AddMemory': {
-      const { memoryId, cap, share } = command;
-      if (!Number.isInteger(cap) || cap < 1)
-        throw new ValidationError(
-          'invalid_memory_cap',
-          'the memory cap must be a whole number of at least 1',
-          'cap',
-        );
-      if (share !== undefined && (!Number.isInteger(share) || share < 1))
-        throw new ValidationError(
-          'invalid_memory_share',
-          "a contributor's share must be a whole number of at least 1",
-          'share',
-        );
-      // A retried add finds its memory (or finds it already retired or deleted): nothing to add again.
-      if (findLiveMemory(state, memoryId) || state.goneIds.includes(memoryId)) return [];
-      const retiring =
-        bucketKindOf(owner) === 'shared'
-          ? sharedRetirements(state, command.addedBy, isDirectWrite(command.source), cap, share)
-          : // Enough to leave room for one: more than one only when the cap was lowered since the bucket filled.
-            state.memories.toSorted(byRecency).slice(0, Math.max(0, state.memories.length - cap + 1));
-      return [
-        ...retiring.map((memory): MemoryEvent => ({
-          type: 'MemoryRetired',
-          data: { agentId, owner, memoryId: memory.memoryId, reason: 'cap_reached' },
-        })),
-        {
-          type: 'MemoryAdded',
-          data: {
-            agentId,
-            owner,
-            bucket: bucketKindOf(owner),
-            memoryId,
-            text: command.text,
-            source: command.source,
-            addedBy: command.addedBy,
-          },
-        },
-      ];
-    }
-    case 'ReviseMemory': {
-      const memory = live(state, command.memoryId);
-      return [
-        {
-          type: 'MemoryRevised',
-          data: {
-            agentId,
-            owner,
-            memoryId: memory.memoryId,
-            version: memory.version + 1,
-            text: command.text,
-            source: command.source,
-            revisedBy: command.revisedBy,
-            reason: command.reason,
-          },
-        },
-      ];
-    }
-    case 'RollBackMemory': {
-      const memory = live(state, command.memoryId);
-      const { toVersion } = command;
-      // A version that never existed is a bad request (400); the current one is a conflict with the state (409).
-      if (!memory.versions.some((entry) => entry.version === toVersion))
-        throw new ValidationError(
-          'memory_version_not_found',
-          `Memory '${memory.memoryId}' has no version ${toVersion}`,
-          'toVersion',
-        );
-      if (toVersion === memory.version)
-        throw new ConflictError(
-          'memory_version_is_current',
-          `Version ${toVersion} is the current version of memory '${memory.memoryId}'`,
-          'toVersion',
-        );
-      return [
-        {
-          type: 'MemoryRolledBack',
-          data: {
-            agentId,
-            owner,
-            memoryId: memory.memoryId,
-            version: memory.version + 1,
-            toVersion,
-            text: command.text,
-            rolledBackBy: command.rolledBackBy,
-          },
-        },
-      ];
-    }
-    case 'RecordRecall': {
-      // Memories deleted or retired while the turn ran are skipped: the recall only speaks of live ones.
-      const memoryIds = [...new Set(command.memoryIds)].filter((id) => findLiveMemory(state, id));
-      if (memoryIds.length === 0) return [];
-      return [
-        {
-          type: 'MemoriesRecalled',
-          data: {
-            agentId,
-            owner,
-            memoryIds,
-            conversationId: command.conversationId,
-            messageId: command.messageId,
-            ...(command.userId === undefined ? {} : { userId: command.userId }),
-          },
-        },
-      ];
-    }
-    case 'DeleteMemory': {
-      if (command.reason === 'agent_deleted' && !findLiveMemory(state, command.memoryId)) return [];
-      const memory = live(state, command.memoryId);
-      return [
-        {
-          type: 'MemoryDeleted',
-          data: { agentId, owner, memoryId: memory.memoryId, reason: command.reason },
-        },
-      ];
-    }
-    case 'ClearBucket': {
-      if (state.memories.length === 0) return [];
-      return [
-        {
-          type: 'MemoryBucketCleared',
-          data: {
-            agentId,
-            owner,
-            memoryIds: state.memories.map((memory) => memory.memoryId),
-            clearedBy: command.clearedBy,
-            reason: command.reason,
-          },
-        },
-      ];
-    }
-    case 'RecordFlagged': {
-      if (command.reasons.length === 0)
-        throw new ValidationError(
-          'invalid_screening_reasons',
-          'a refusal needs at least one reason',
-          'reasons',
-        );
-      if (state.flaggedCandidateIds.includes(command.candidateId)) return [];
-      return [
-        {
-          type: 'MemoryScreeningFlagged',
-          data: {
-            agentId,
-            owner,
-            candidateId: command.candidateId,
-            reasons: command.reasons,
-            source: command.source,
-            flaggedBy: command.flaggedBy,
-          },
-        },
-      ];
-    }
-  }
+type MemoryOf<Type extends MemoryBucketCommand['type']> = Extract<
+  MemoryBucketCommand,
+  { readonly type: Type }
+>;
+
+function addMemory(command: MemoryOf<'AddMemory'>, state: MemoryBucketState): MemoryEvent[] {
+  const { agentId, owner, memoryId, cap, share } = command;
+  if (!Number.isInteger(cap) || cap < 1)
+    throw new ValidationError(
+      'invalid_memory_cap',
+      'the memory cap must be a whole number of at least 1',
+      'cap',
+    );
+  if (share !== undefined && (!Number.isInteger(share) || share < 1))
+    throw new ValidationError(
+      'invalid_memory_share',
+      "a contributor's share must be a whole number of at least 1",
+      'share',
+    );
+  // A retried add finds its memory (or finds it already retired or deleted): nothing to add again.
+  if (findLiveMemory(state, memoryId) || state.goneIds.includes(memoryId)) return [];
+  const retiring =
+    bucketKindOf(owner) === 'shared'
+      ? sharedRetirements(state, command.addedBy, isDirectWrite(command.source), cap, share)
+      : // Enough to leave room for one: more than one only when the cap was lowered since the bucket filled.
+        state.memories.toSorted(byRecency).slice(0, Math.max(0, state.memories.length - cap + 1));
+  return [
+    ...retiring.map((memory): MemoryEvent => ({
+      type: 'MemoryRetired',
+      data: { agentId, owner, memoryId: memory.memoryId, reason: 'cap_reached' },
+    })),
+    {
+      type: 'MemoryAdded',
+      data: {
+        agentId,
+        owner,
+        bucket: bucketKindOf(owner),
+        memoryId,
+        text: command.text,
+        source: command.source,
+        addedBy: command.addedBy,
+      },
+    },
+  ];
 }
+
+function reviseMemory(command: MemoryOf<'ReviseMemory'>, state: MemoryBucketState): MemoryEvent[] {
+  const { agentId, owner } = command;
+  const memory = live(state, command.memoryId);
+  return [
+    {
+      type: 'MemoryRevised',
+      data: {
+        agentId,
+        owner,
+        memoryId: memory.memoryId,
+        version: memory.version + 1,
+        text: command.text,
+        source: command.source,
+        revisedBy: command.revisedBy,
+        reason: command.reason,
+      },
+    },
+  ];
+}
+
+function rollBackMemory(command: MemoryOf<'RollBackMemory'>, state: MemoryBucketState): MemoryEvent[] {
+  const { agentId, owner } = command;
+  const memory = live(state, command.memoryId);
+  const { toVersion } = command;
+  // A version that never existed is a bad request (400); the current one is a conflict with the state (409).
+  if (!memory.versions.some((entry) => entry.version === toVersion))
+    throw new ValidationError(
+      'memory_version_not_found',
+      `Memory '${memory.memoryId}' has no version ${toVersion}`,
+      'toVersion',
+    );
+  if (toVersion === memory.version)
+    throw new ConflictError(
+      'memory_version_is_current',
+      `Version ${toVersion} is the current version of memory '${memory.memoryId}'`,
+      'toVersion',
+    );
+  return [
+    {
+      type: 'MemoryRolledBack',
+      data: {
+        agentId,
+        owner,
+        memoryId: memory.memoryId,
+        version: memory.version + 1,
+        toVersion,
+        text: command.text,
+        rolledBackBy: command.rolledBackBy,
+      },
+    },
+  ];
+}
+
+function recordRecall(command: MemoryOf<'RecordRecall'>, state: MemoryBucketState): MemoryEvent[] {
+  const { agentId, owner } = command;
+  // Memories deleted or retired while the turn ran are skipped: the recall only speaks of live ones.
+  const memoryIds = [...new Set(command.memoryIds)].filter((id) => findLiveMemory(state, id));
+  if (memoryIds.length === 0) return [];
+  return [
+    {
+      type: 'MemoriesRecalled',
+      data: {
+        agentId,
+        owner,
+        memoryIds,
+        conversationId: command.conversationId,
+        messageId: command.messageId,
+        ...(command.userId === undefined ? {} : { userId: command.userId }),
+      },
+    },
+  ];
+}
+
+function deleteMemory(command: MemoryOf<'DeleteMemory'>, state: MemoryBucketState): MemoryEvent[] {
+  const { agentId, owner } = command;
+  if (command.reason === 'agent_deleted' && !findLiveMemory(state, command.memoryId)) return [];
+  const memory = live(state, command.memoryId);
+  return [
+    {
+      type: 'MemoryDeleted',
+      data: { agentId, owner, memoryId: memory.memoryId, reason: command.reason },
+    },
+  ];
+}
+
+function clearBucket(command: MemoryOf<'ClearBucket'>, state: MemoryBucketState): MemoryEvent[] {
+  const { agentId, owner } = command;
+  if (state.memories.length === 0) return [];
+  return [
+    {
+      type: 'MemoryBucketCleared',
+      data: {
+        agentId,
+        owner,
+        memoryIds: state.memories.map((memory) => memory.memoryId),
+        clearedBy: command.clearedBy,
+        reason: command.reason,
+      },
+    },
+  ];
+}
+
+function recordFlagged(command: MemoryOf<'RecordFlagged'>, state: MemoryBucketState): MemoryEvent[] {
+  const { agentId, owner } = command;
+  if (command.reasons.length === 0)
+    throw new ValidationError('invalid_screening_reasons', 'a refusal needs at least one reason', 'reasons');
+  if (state.flaggedCandidateIds.includes(command.candidateId)) return [];
+  return [
+    {
+      type: 'MemoryScreeningFlagged',
+      data: {
+        agentId,
+        owner,
+        candidateId: command.candidateId,
+        reasons: command.reasons,
+        source: command.source,
+        flaggedBy: command.flaggedBy,
+      },
+    },
+  ];
+}
+
+const decide = decideByType<MemoryBucketState, MemoryBucketCommand, MemoryEvent>({
+  AddMemory: addMemory,
+  ReviseMemory: reviseMemory,
+  RollBackMemory: rollBackMemory,
+  RecordRecall: recordRecall,
+  DeleteMemory: deleteMemory,
+  ClearBucket: clearBucket,
+  RecordFlagged: recordFlagged,
+});
 
 export const memoryBucketDecider: Decider<MemoryBucketState, MemoryBucketCommand, MemoryEvent> = {
   initialState: initialMemoryBucketState,

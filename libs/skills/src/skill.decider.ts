@@ -8,7 +8,7 @@
 // decided
 // in one pure function, as the other deciders do.
 import { ConflictError, PlatformError, ValidationError } from '#kernel';
-import type { Decider } from '#eventsourcing';
+import { decideByType, type Decider } from '#eventsourcing';
 import {
   evolveSkill,
   findSkillVersion,
@@ -230,156 +230,180 @@ function created(
   return events;
 }
 
-// Over 100 lines on purpose: one case per Skill command (see the file's header).
-function decide(command: SkillCommand, state: SkillState): SkillEvent[] {
+type SkillOf<Type extends SkillCommand['type']> = Extract<SkillCommand, { readonly type: Type }>;
+
+function createSkill(command: SkillOf<'CreateSkill'>, state: SkillState): SkillEvent[] {
   const { skillId } = command;
-  switch (command.type) {
-    case 'CreateSkill': {
-      exists(state, skillId);
-      const { source, provider, sourceId, creatorType, creatorId } = command;
-      checkCreator(creatorType, creatorId);
-      return created(
-        skillId,
-        command.versionId,
-        command.placement,
-        { source, provider, sourceId, creatorType, creatorId },
-        checkedContent(command.content),
-        command.publish,
-      );
-    }
-    case 'SaveSkillDraft': {
-      const skill = live(state, skillId);
-      const content = checkedContent(command.content);
-      const draft = findSkillVersion(skill, skill.draftVersionId);
-      if (draft) {
-        if (sameContent(draft, content)) return [];
-        return [
-          {
-            type: 'SkillDraftSaved',
-            data: { skillId, versionId: draft.versionId, number: draft.number, ...content },
-          },
-        ];
-      }
-      // A retried save whose draft was published since: that version exists, nothing to save again.
-      if (findSkillVersion(skill, command.versionId)) return [];
-      return [
-        {
-          type: 'SkillDraftSaved',
-          data: { skillId, versionId: command.versionId, number: skill.versions.length + 1, ...content },
-        },
-      ];
-    }
-    case 'PublishSkillVersion': {
-      const skill = live(state, skillId);
-      const draft = findSkillVersion(skill, skill.draftVersionId);
-      if (!draft)
-        throw new ConflictError('no_draft', `Skill '${skillId}' has no draft to publish`, 'skillId');
-      return [
-        {
-          type: 'SkillVersionPublished',
-          data: { skillId, versionId: draft.versionId, number: draft.number },
-        },
-      ];
-    }
-    case 'SetActiveSkillVersion': {
-      const skill = live(state, skillId);
-      const target = published(skill, command.versionId);
-      const current = findSkillVersion(skill, skill.activeVersionId);
-      // A published version exists only once something was published, so there is always an active one here.
-      if (!current || current.versionId === target.versionId) return [];
-      return [
-        {
-          type: 'SkillActiveVersionSet',
-          data: {
-            skillId,
-            versionId: target.versionId,
-            previousVersionId: current.versionId,
-            reason: target.number < current.number ? 'rollback' : 'roll_forward',
-          },
-        },
-      ];
-    }
-    case 'ListOnMarketplace': {
-      const skill = live(state, skillId);
-      // An installed copy is someone else's Skill: its origin is the one to list.
-      if (skill.source === 'MARKETPLACE')
-        throw new ConflictError(
-          'skill_not_listable',
-          `Skill '${skillId}' was installed from the marketplace and cannot be listed again`,
-          'skillId',
-        );
-      const versionId = command.versionId ?? skill.activeVersionId;
-      if (versionId === null)
-        throw new ConflictError(
-          'skill_not_published',
-          `Skill '${skillId}' has no published version to list`,
-          'skillId',
-        );
-      const listed = published(skill, versionId);
-      if (skill.marketplace === 'listed' && skill.listedVersionId === listed.versionId) return [];
-      return [{ type: 'SkillListedOnMarketplace', data: { skillId, versionId: listed.versionId } }];
-    }
-    case 'ArchiveFromMarketplace': {
-      const skill = live(state, skillId);
-      if (skill.marketplace === 'archived') return [];
-      if (skill.marketplace !== 'listed')
-        throw new ConflictError(
-          'skill_not_listed',
-          `Skill '${skillId}' is not listed on the marketplace`,
-          'skillId',
-        );
-      return [{ type: 'SkillArchivedFromMarketplace', data: { skillId } }];
-    }
-    case 'RestoreToMarketplace': {
-      const skill = live(state, skillId);
-      if (skill.marketplace === 'listed') return [];
-      // Archived entries were listed once, so they name the version they offered; a Skill never listed has none.
-      if (skill.marketplace !== 'archived' || skill.listedVersionId === null)
-        throw new ConflictError(
-          'skill_not_archived',
-          `Skill '${skillId}' was never listed on the marketplace: list it instead`,
-          'skillId',
-        );
-      return [{ type: 'SkillRestoredToMarketplace', data: { skillId, versionId: skill.listedVersionId } }];
-    }
-    case 'InstallSkill': {
-      exists(state, skillId);
-      checkCreator(command.creatorType, command.creatorId);
-      return created(
-        skillId,
-        command.versionId,
-        command.placement,
-        {
-          source: 'MARKETPLACE',
-          provider: command.provider,
-          sourceId: command.listing.skillId,
-          creatorType: command.creatorType,
-          creatorId: command.creatorId,
-        },
-        checkedContent(command.listing.content),
-        true,
-      );
-    }
-    case 'DeleteSkill': {
-      if (command.reason === 'owner_deleted' && state.status !== 'live') return [];
-      const skill = live(state, skillId);
-      if (command.reason === 'uninstalled' && skill.source !== 'MARKETPLACE')
-        throw new ConflictError(
-          'skill_not_installed',
-          `Skill '${skillId}' was not installed from the marketplace: delete it instead`,
-          'skillId',
-        );
-      // Others can install a listed Skill: it leaves the marketplace by being archived, never by a deletion.
-      if (command.reason === 'requested' && skill.marketplace === 'listed')
-        throw new ConflictError(
-          'skill_listed_on_marketplace',
-          `Skill '${skillId}' is listed on the marketplace: archive it first`,
-          'skillId',
-        );
-      return [{ type: 'SkillDeleted', data: { skillId, reason: command.reason } }];
-    }
-  }
+  exists(state, skillId);
+  const { source, provider, sourceId, creatorType, creatorId } = command;
+  checkCreator(creatorType, creatorId);
+  return created(
+    skillId,
+    command.versionId,
+    command.placement,
+    { source, provider, sourceId, creatorType, creatorId },
+    checkedContent(command.content),
+    command.publish,
+  );
 }
+
+function saveSkillDraft(command: SkillOf<'SaveSkillDraft'>, state: SkillState): SkillEvent[] {
+  const { skillId } = command;
+  const skill = live(state, skillId);
+  const content = checkedContent(command.content);
+  const draft = findSkillVersion(skill, skill.draftVersionId);
+  if (draft) {
+    if (sameContent(draft, content)) return [];
+    return [
+      {
+        type: 'SkillDraftSaved',
+        data: { skillId, versionId: draft.versionId, number: draft.number, ...content },
+      },
+    ];
+  }
+  // A retried save whose draft was published since: that version exists, nothing to save again.
+  if (findSkillVersion(skill, command.versionId)) return [];
+  return [
+    {
+      type: 'SkillDraftSaved',
+      data: { skillId, versionId: command.versionId, number: skill.versions.length + 1, ...content },
+    },
+  ];
+}
+
+function publishSkillVersion(command: SkillOf<'PublishSkillVersion'>, state: SkillState): SkillEvent[] {
+  const { skillId } = command;
+  const skill = live(state, skillId);
+  const draft = findSkillVersion(skill, skill.draftVersionId);
+  if (!draft) throw new ConflictError('no_draft', `Skill '${skillId}' has no draft to publish`, 'skillId');
+  return [
+    {
+      type: 'SkillVersionPublished',
+      data: { skillId, versionId: draft.versionId, number: draft.number },
+    },
+  ];
+}
+
+function setActiveSkillVersion(command: SkillOf<'SetActiveSkillVersion'>, state: SkillState): SkillEvent[] {
+  const { skillId } = command;
+  const skill = live(state, skillId);
+  const target = published(skill, command.versionId);
+  const current = findSkillVersion(skill, skill.activeVersionId);
+  // A published version exists only once something was published, so there is always an active one here.
+  if (!current || current.versionId === target.versionId) return [];
+  return [
+    {
+      type: 'SkillActiveVersionSet',
+      data: {
+        skillId,
+        versionId: target.versionId,
+        previousVersionId: current.versionId,
+        reason: target.number < current.number ? 'rollback' : 'roll_forward',
+      },
+    },
+  ];
+}
+
+function listOnMarketplace(command: SkillOf<'ListOnMarketplace'>, state: SkillState): SkillEvent[] {
+  const { skillId } = command;
+  const skill = live(state, skillId);
+  // An installed copy is someone else's Skill: its origin is the one to list.
+  if (skill.source === 'MARKETPLACE')
+    throw new ConflictError(
+      'skill_not_listable',
+      `Skill '${skillId}' was installed from the marketplace and cannot be listed again`,
+      'skillId',
+    );
+  const versionId = command.versionId ?? skill.activeVersionId;
+  if (versionId === null)
+    throw new ConflictError(
+      'skill_not_published',
+      `Skill '${skillId}' has no published version to list`,
+      'skillId',
+    );
+  const listed = published(skill, versionId);
+  if (skill.marketplace === 'listed' && skill.listedVersionId === listed.versionId) return [];
+  return [{ type: 'SkillListedOnMarketplace', data: { skillId, versionId: listed.versionId } }];
+}
+
+function archiveFromMarketplace(command: SkillOf<'ArchiveFromMarketplace'>, state: SkillState): SkillEvent[] {
+  const { skillId } = command;
+  const skill = live(state, skillId);
+  if (skill.marketplace === 'archived') return [];
+  if (skill.marketplace !== 'listed')
+    throw new ConflictError(
+      'skill_not_listed',
+      `Skill '${skillId}' is not listed on the marketplace`,
+      'skillId',
+    );
+  return [{ type: 'SkillArchivedFromMarketplace', data: { skillId } }];
+}
+
+function restoreToMarketplace(command: SkillOf<'RestoreToMarketplace'>, state: SkillState): SkillEvent[] {
+  const { skillId } = command;
+  const skill = live(state, skillId);
+  if (skill.marketplace === 'listed') return [];
+  // Archived entries were listed once, so they name the version they offered; a Skill never listed has none.
+  if (skill.marketplace !== 'archived' || skill.listedVersionId === null)
+    throw new ConflictError(
+      'skill_not_archived',
+      `Skill '${skillId}' was never listed on the marketplace: list it instead`,
+      'skillId',
+    );
+  return [{ type: 'SkillRestoredToMarketplace', data: { skillId, versionId: skill.listedVersionId } }];
+}
+
+function installSkill(command: SkillOf<'InstallSkill'>, state: SkillState): SkillEvent[] {
+  const { skillId } = command;
+  exists(state, skillId);
+  checkCreator(command.creatorType, command.creatorId);
+  return created(
+    skillId,
+    command.versionId,
+    command.placement,
+    {
+      source: 'MARKETPLACE',
+      provider: command.provider,
+      sourceId: command.listing.skillId,
+      creatorType: command.creatorType,
+      creatorId: command.creatorId,
+    },
+    checkedContent(command.listing.content),
+    true,
+  );
+}
+
+function deleteSkill(command: SkillOf<'DeleteSkill'>, state: SkillState): SkillEvent[] {
+  const { skillId } = command;
+  if (command.reason === 'owner_deleted' && state.status !== 'live') return [];
+  const skill = live(state, skillId);
+  if (command.reason === 'uninstalled' && skill.source !== 'MARKETPLACE')
+    throw new ConflictError(
+      'skill_not_installed',
+      `Skill '${skillId}' was not installed from the marketplace: delete it instead`,
+      'skillId',
+    );
+  // Others can install a listed Skill: it leaves the marketplace by being archived, never by a deletion.
+  if (command.reason === 'requested' && skill.marketplace === 'listed')
+    throw new ConflictError(
+      'skill_listed_on_marketplace',
+      `Skill '${skillId}' is listed on the marketplace: archive it first`,
+      'skillId',
+    );
+  return [{ type: 'SkillDeleted', data: { skillId, reason: command.reason } }];
+}
+
+const decide = decideByType<SkillState, SkillCommand, SkillEvent>({
+  CreateSkill: createSkill,
+  SaveSkillDraft: saveSkillDraft,
+  PublishSkillVersion: publishSkillVersion,
+  SetActiveSkillVersion: setActiveSkillVersion,
+  ListOnMarketplace: listOnMarketplace,
+  ArchiveFromMarketplace: archiveFromMarketplace,
+  RestoreToMarketplace: restoreToMarketplace,
+  InstallSkill: installSkill,
+  DeleteSkill: deleteSkill,
+});
 
 export const skillDecider: Decider<SkillState, SkillCommand, SkillEvent> = {
   initialState: initialSkillState,

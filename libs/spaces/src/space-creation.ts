@@ -1,7 +1,6 @@
 // Who may create shared Spaces: an instance setting (admins set it), the roles allowed (default: everyone). Its own
-// stream, its decider and its read-model document; the policy's `space.create` reads it. A private personal Space
+// stream, its events and its read-model document (its decider: space-creation.decider.ts); the policy's `space.create` reads it. A private personal Space
 // is not created through it.
-import type { Decider } from '#eventsourcing';
 import { defineReadModel } from '#eventsourcing';
 import type { DomainEvent } from '#kernel';
 
@@ -18,26 +17,16 @@ export interface SpaceCreationState {
   readonly creatorRoles: readonly InstanceRole[] | null;
 }
 
-export type SpaceCreationCommand = {
-  readonly type: 'SetSpaceCreationRoles';
-  readonly creatorRoles: readonly InstanceRole[];
-};
-
 export const SPACE_CREATION_STREAM = 'instance-settings-space-creation';
 
-const sameRoles = (a: readonly InstanceRole[], b: readonly InstanceRole[]) =>
-  a.length === b.length && a.every((role) => b.includes(role));
+export const initialSpaceCreationState = (): SpaceCreationState => ({ creatorRoles: null });
 
-export const spaceCreationDecider: Decider<SpaceCreationState, SpaceCreationCommand, SpaceCreationEvent> = {
-  initialState: () => ({ creatorRoles: null }),
-  evolve: (_state, event) => ({ creatorRoles: event.data.creatorRoles }),
-  decide: (command, state) => {
-    const creatorRoles = INSTANCE_ROLES.filter((role) => command.creatorRoles.includes(role));
-    return state.creatorRoles !== null && sameRoles(state.creatorRoles, creatorRoles)
-      ? []
-      : [{ type: 'SpaceCreationRolesSet', data: { creatorRoles } }];
-  },
-};
+export const evolveSpaceCreation = (
+  _state: SpaceCreationState,
+  event: SpaceCreationEvent,
+): SpaceCreationState => ({
+  creatorRoles: event.data.creatorRoles,
+});
 
 /** The setting as the read model holds it: one document, id `space-creation`. */
 export interface SpaceCreationView {

@@ -1,6 +1,6 @@
 // Space commands and the pure decision over them.
 import { ConflictError, NotFoundError, ValidationError } from '#kernel';
-import type { Decider } from '#eventsourcing';
+import { decideByType, type Decider } from '#eventsourcing';
 import {
   evolveSpace,
   initialSpaceState,
@@ -74,72 +74,86 @@ function checkFields(fields: Partial<SpaceFields>): void {
     throw new ValidationError('invalid_color', 'color must be a hex colour such as #1e88e5', 'color');
 }
 
-export function decideSpace(command: SpaceCommand, state: SpaceState): SpaceEvent[] {
+type SpaceOf<Type extends SpaceCommand['type']> = Extract<SpaceCommand, { readonly type: Type }>;
+
+function createSpace(command: SpaceOf<'CreateSpace'>, state: SpaceState): SpaceEvent[] {
   const { spaceId } = command;
-  switch (command.type) {
-    case 'CreateSpace': {
-      if (state.status !== 'absent')
-        throw new ConflictError('space_exists', `Space '${spaceId}' already exists`);
-      checkFields(command);
-      const { name, slug, description, color, ownerUserId } = command;
-      const events: SpaceEvent[] = [
-        { type: 'SpaceCreated', data: { spaceId, name: name.trim(), slug, description, color } },
-      ];
-      if (ownerUserId)
-        events.push({ type: 'SpaceMemberAdded', data: { spaceId, userId: ownerUserId, role: 'owner' } });
-      return events;
-    }
-    case 'CreatePersonalSpace': {
-      if (state.status !== 'absent') return [];
-      const { userId, name, slug } = command;
-      checkFields({ name, slug });
-      return [
-        {
-          type: 'SpaceCreated',
-          data: { spaceId, name, slug, description: '', color: DEFAULT_SPACE_COLOR, personalOf: userId },
-        },
-        { type: 'SpaceMemberAdded', data: { spaceId, userId, role: 'owner' } },
-      ];
-    }
-    case 'ChangeSpace': {
-      if (state.status !== 'active') throw new NotFoundError('Space', spaceId);
-      checkFields(command);
-      if (
-        state.personalOf &&
-        ((command.name !== undefined && command.name.trim() !== state.name) ||
-          (command.slug !== undefined && command.slug !== state.slug))
-      )
-        throw new ConflictError(
-          'personal_space_locked',
-          'a private personal Space keeps its name and slug (its description and colour may change)',
-        );
-      const events: SpaceEvent[] = [];
-      const name = command.name?.trim();
-      if (name !== undefined && name !== state.name)
-        events.push({ type: 'SpaceRenamed', data: { spaceId, name } });
-      if (command.slug !== undefined && command.slug !== state.slug)
-        events.push({ type: 'SpaceSlugChanged', data: { spaceId, slug: command.slug } });
-      if (command.description !== undefined && command.description !== state.description)
-        events.push({ type: 'SpaceDescriptionChanged', data: { spaceId, description: command.description } });
-      if (command.color !== undefined && command.color !== state.color)
-        events.push({ type: 'SpaceColorChanged', data: { spaceId, color: command.color } });
-      return events;
-    }
-    case 'DeleteSpace':
-      if (state.status === 'absent') throw new NotFoundError('Space', spaceId);
-      if (state.status === 'active' && state.personalOf)
-        throw new ConflictError('personal_space_undeletable', 'a private personal Space cannot be deleted');
-      return state.status === 'deleted' ? [] : [{ type: 'SpaceDeleted', data: { spaceId } }];
-    case 'AddSpaceMember':
-    case 'ChangeSpaceMemberRole':
-    case 'RemoveSpaceMember':
-      return decideMembership(command, state);
-    case 'AdoptSpaceCreator':
-      return state.status === 'active' && !state.personalOf && Object.keys(state.members ?? {}).length === 0
-        ? [{ type: 'SpaceMemberAdded', data: { spaceId, userId: command.creatorUserId, role: 'owner' } }]
-        : [];
-  }
+  if (state.status !== 'absent') throw new ConflictError('space_exists', `Space '${spaceId}' already exists`);
+  checkFields(command);
+  const { name, slug, description, color, ownerUserId } = command;
+  const events: SpaceEvent[] = [
+    { type: 'SpaceCreated', data: { spaceId, name: name.trim(), slug, description, color } },
+  ];
+  if (ownerUserId)
+    events.push({ type: 'SpaceMemberAdded', data: { spaceId, userId: ownerUserId, role: 'owner' } });
+  return events;
 }
+
+function createPersonalSpace(command: SpaceOf<'CreatePersonalSpace'>, state: SpaceState): SpaceEvent[] {
+  const { spaceId } = command;
+  if (state.status !== 'absent') return [];
+  const { userId, name, slug } = command;
+  checkFields({ name, slug });
+  return [
+    {
+      type: 'SpaceCreated',
+      data: { spaceId, name, slug, description: '', color: DEFAULT_SPACE_COLOR, personalOf: userId },
+    },
+    { type: 'SpaceMemberAdded', data: { spaceId, userId, role: 'owner' } },
+  ];
+}
+
+function changeSpace(command: SpaceOf<'ChangeSpace'>, state: SpaceState): SpaceEvent[] {
+  const { spaceId } = command;
+  if (state.status !== 'active') throw new NotFoundError('Space', spaceId);
+  checkFields(command);
+  if (
+    state.personalOf &&
+    ((command.name !== undefined && command.name.trim() !== state.name) ||
+      (command.slug !== undefined && command.slug !== state.slug))
+  )
+    throw new ConflictError(
+      'personal_space_locked',
+      'a private personal Space keeps its name and slug (its description and colour may change)',
+    );
+  const events: SpaceEvent[] = [];
+  const name = command.name?.trim();
+  if (name !== undefined && name !== state.name)
+    events.push({ type: 'SpaceRenamed', data: { spaceId, name } });
+  if (command.slug !== undefined && command.slug !== state.slug)
+    events.push({ type: 'SpaceSlugChanged', data: { spaceId, slug: command.slug } });
+  if (command.description !== undefined && command.description !== state.description)
+    events.push({ type: 'SpaceDescriptionChanged', data: { spaceId, description: command.description } });
+  if (command.color !== undefined && command.color !== state.color)
+    events.push({ type: 'SpaceColorChanged', data: { spaceId, color: command.color } });
+  return events;
+}
+
+function deleteSpace(command: SpaceOf<'DeleteSpace'>, state: SpaceState): SpaceEvent[] {
+  const { spaceId } = command;
+  if (state.status === 'absent') throw new NotFoundError('Space', spaceId);
+  if (state.status === 'active' && state.personalOf)
+    throw new ConflictError('personal_space_undeletable', 'a private personal Space cannot be deleted');
+  return state.status === 'deleted' ? [] : [{ type: 'SpaceDeleted', data: { spaceId } }];
+}
+
+function adoptSpaceCreator(command: SpaceOf<'AdoptSpaceCreator'>, state: SpaceState): SpaceEvent[] {
+  const { spaceId } = command;
+  return state.status === 'active' && !state.personalOf && Object.keys(state.members ?? {}).length === 0
+    ? [{ type: 'SpaceMemberAdded', data: { spaceId, userId: command.creatorUserId, role: 'owner' } }]
+    : [];
+}
+
+export const decideSpace = decideByType<SpaceState, SpaceCommand, SpaceEvent>({
+  CreateSpace: createSpace,
+  CreatePersonalSpace: createPersonalSpace,
+  ChangeSpace: changeSpace,
+  DeleteSpace: deleteSpace,
+  AddSpaceMember: decideMembership,
+  ChangeSpaceMemberRole: decideMembership,
+  RemoveSpaceMember: decideMembership,
+  AdoptSpaceCreator: adoptSpaceCreator,
+});
 
 type Membership = Extract<
   SpaceCommand,

@@ -6,9 +6,7 @@
 // (`space-spend-<spaceId>`); every change is an event and applies from that moment. A limit an admin set is the
 // admins' to change or remove: the Space's owners may not lift the cap put on their Space (they set and remove their
 // own while no admin-set limit exists).
-import { forbidden } from '#access';
-import { ValidationError, type DomainEvent } from '#kernel';
-import type { Decider } from '#eventsourcing';
+import type { DomainEvent } from '#kernel';
 import type { UserSpendLimit } from './user-spend.js';
 
 /** The same shape as a user's limit: tokens and/or cost per week, and the overage policy. */
@@ -32,31 +30,11 @@ export interface SpaceSpendState {
   readonly setBy: SpendLimitSetter;
 }
 
-export interface ChangeSpaceSpendLimit {
-  readonly spaceId: string;
-  /** null removes the limit. */
-  readonly limit: SpaceSpendLimit | null;
-  readonly by: SpendLimitSetter;
-}
-
 export const spaceSpendStreamId = (spaceId: string): string => `space-spend-${spaceId}`;
 
-const same = (a: SpaceSpendLimit | null, b: SpaceSpendLimit | null): boolean =>
-  a === b || (!!a && !!b && a.tokens === b.tokens && a.costUsd === b.costUsd && a.overage === b.overage);
+export const initialSpaceSpendState = (): SpaceSpendState => ({ limit: null, setBy: 'owner' });
 
-export const spaceSpendDecider: Decider<SpaceSpendState, ChangeSpaceSpendLimit, SpaceSpendEvent> = {
-  initialState: () => ({ limit: null, setBy: 'owner' }),
-  evolve: (_state, event) => ({ limit: event.data.limit, setBy: event.data.setBy ?? 'owner' }),
-  decide: (command, state) => {
-    const { limit, by } = command;
-    if (limit && limit.tokens === null && limit.costUsd === null)
-      throw new ValidationError('invalid_usage_limit', 'a Space limit needs tokens or costUsd', 'tokens');
-    if (state.limit && state.setBy === 'admin' && by !== 'admin')
-      throw forbidden(
-        'spend_limit_set_by_admin',
-        "an admin set this Space's spend limit: only an admin changes or removes it",
-      );
-    if (same(limit, state.limit)) return [];
-    return [{ type: 'SpaceSpendLimitChanged', data: { spaceId: command.spaceId, limit, setBy: by } }];
-  },
-};
+export const evolveSpaceSpend = (_state: SpaceSpendState, event: SpaceSpendEvent): SpaceSpendState => ({
+  limit: event.data.limit,
+  setBy: event.data.setBy ?? 'owner',
+});

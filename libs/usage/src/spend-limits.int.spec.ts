@@ -6,8 +6,10 @@ import { AggregateRepository, type CommandContext, type ProjectionRunner } from 
 import type { ReadStore } from '#read-store';
 import { REMOTE_LIMIT_TTL_MS, SpendLimits } from './spend-limits.js';
 import { UserSpendLimiter } from './user-spend-limiter.js';
-import { userSpendDecider, userSpendStreamId, type UserSpendLimit } from './user-spend.js';
-import { spaceSpendDecider, spaceSpendStreamId } from './space-spend.js';
+import { userSpendStreamId, type UserSpendLimit } from './user-spend.js';
+import { userSpendDecider } from './user-spend.decider.js';
+import { spaceSpendStreamId } from './space-spend.js';
+import { spaceSpendDecider } from './space-spend.decider.js';
 
 const context: CommandContext = {
   actor: { kind: 'user', userId: 'usr_admin' } as unknown as CommandContext['actor'],

@@ -11,7 +11,8 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AggregateRepository, ProjectionCache, ProjectionRunner } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { AGENTS, AGENTS_READ_MODEL, type AgentView } from '#agents';
-import { spaceSpendDecider, spaceSpendStreamId } from './space-spend.js';
+import { spaceSpendStreamId } from './space-spend.js';
+import { spaceSpendDecider } from './space-spend.decider.js';
 import {
   SPEND_LIMITS,
   SPEND_LIMITS_READ_MODEL,
@@ -19,7 +20,8 @@ import {
   type SpendLimitView,
   type SpendScope,
 } from './spend-limits.read-model.js';
-import { userSpendDecider, userSpendStreamId, type UserSpendLimit } from './user-spend.js';
+import { userSpendStreamId, type UserSpendLimit } from './user-spend.js';
+import { userSpendDecider } from './user-spend.decider.js';
 
 /** How long an entry is trusted when this process does not run its projection itself. */
 export const REMOTE_LIMIT_TTL_MS = 1_000;

@@ -9,7 +9,8 @@ import {
   SetUserSpendLimitHandler,
   SetUserSpendLimit,
 } from './commands/set-user-spend-limit/set-user-spend-limit.command.js';
-import { spaceSpendDecider, spaceSpendStreamId } from './space-spend.js';
+import { spaceSpendStreamId } from './space-spend.js';
+import { spaceSpendDecider } from './space-spend.decider.js';
 import { userSpendStreamId, userWindow, type UserSpendLimit } from './user-spend.js';
 
 const context: CommandContext = {

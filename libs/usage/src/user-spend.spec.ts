@@ -1,31 +1,4 @@
-import { ValidationError } from '#kernel';
-import { userSpendDecider, userWindow, WEEK_MS, type UserSpendLimit } from './user-spend.js';
-
-const limit: UserSpendLimit = { tokens: 1000, costUsd: null, overage: 'block' };
-
-describe('userSpendDecider', () => {
-  it('records a change, nothing for the same limit, and a removal', () => {
-    const [set] = userSpendDecider.decide({ userId: 'usr_1', limit }, { limit: null });
-    expect(set).toEqual({ type: 'UserSpendLimitChanged', data: { userId: 'usr_1', limit } });
-    const state = userSpendDecider.evolve({ limit: null }, set!);
-    expect(userSpendDecider.decide({ userId: 'usr_1', limit: { ...limit } }, state)).toEqual([]);
-    expect(
-      userSpendDecider.decide({ userId: 'usr_1', limit: { ...limit, overage: 'allow' } }, state),
-    ).toHaveLength(1);
-    expect(userSpendDecider.decide({ userId: 'usr_1', limit: null }, state)).toEqual([
-      { type: 'UserSpendLimitChanged', data: { userId: 'usr_1', limit: null } },
-    ]);
-  });
-
-  it('refuses a limit with neither tokens nor cost', () => {
-    expect(() =>
-      userSpendDecider.decide(
-        { userId: 'usr_1', limit: { tokens: null, costUsd: null, overage: 'allow' } },
-        { limit: null },
-      ),
-    ).toThrow(ValidationError);
-  });
-});
+import { userWindow, WEEK_MS } from './user-spend.js';
 
 describe('userWindow', () => {
   it('starts at the anchor plus whole weeks and resets seven days later, at the boundary too', () => {

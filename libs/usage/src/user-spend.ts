@@ -2,9 +2,8 @@
 // `usageWindowStart` (their registration until changed), with an overage policy: `block` refuses a call that would
 // pass the limit (429 `usage_limit_exceeded`), `allow` lets it through and reports the excess as overage. One stream
 // per user (`user-spend-<userId>`); every change is an event and applies from that moment (to the usage already
-// counted in the window too).
-import { ValidationError, type DomainEvent } from '#kernel';
-import type { Decider } from '#eventsourcing';
+// counted in the window too). Its decider: user-spend.decider.ts.
+import type { DomainEvent } from '#kernel';
 
 export const OVERAGE_POLICIES = ['block', 'allow'] as const;
 export type OveragePolicy = (typeof OVERAGE_POLICIES)[number];
@@ -26,28 +25,17 @@ export interface UserSpendState {
   readonly limit: UserSpendLimit | null;
 }
 
-export interface ChangeUserSpendLimit {
-  readonly userId: string;
-  /** null removes the limit. */
-  readonly limit: UserSpendLimit | null;
-}
-
 export const userSpendStreamId = (userId: string): string => `user-spend-${userId}`;
 
-const same = (a: UserSpendLimit | null, b: UserSpendLimit | null): boolean =>
-  a === b || (!!a && !!b && a.tokens === b.tokens && a.costUsd === b.costUsd && a.overage === b.overage);
+export const initialUserSpendState = (): UserSpendState => ({ limit: null });
 
-export const userSpendDecider: Decider<UserSpendState, ChangeUserSpendLimit, UserSpendEvent> = {
-  initialState: () => ({ limit: null }),
-  evolve: (_state, event) => ({ limit: event.data.limit }),
-  decide: (command, state) => {
-    const { limit } = command;
-    if (limit && limit.tokens === null && limit.costUsd === null)
-      throw new ValidationError('invalid_usage_limit', 'a user limit needs tokens or costUsd', 'tokens');
-    if (same(limit, state.limit)) return [];
-    return [{ type: 'UserSpendLimitChanged', data: { userId: command.userId, limit } }];
-  },
-};
+export const evolveUserSpend = (_state: UserSpendState, event: UserSpendEvent): UserSpendState => ({
+  limit: event.data.limit,
+});
+
+/** Two limits that say the same. */
+export const sameLimit = (a: UserSpendLimit | null, b: UserSpendLimit | null): boolean =>
+  a === b || (!!a && !!b && a.tokens === b.tokens && a.costUsd === b.costUsd && a.overage === b.overage);
 
 export const WEEK_MS = 7 * 86_400_000;
 

@@ -3,6 +3,12 @@
 // the same key with another message is 422, a turn that ended incomplete is answered again under the next answer id,
 // and a retry while the first is still running is 409 — in any api process: the in-flight marker is a lease in the
 // read store every process shares, renewed while the turn runs and expiring IDEMPOTENCY_IN_FLIGHT_MS after a crash.
+// Why a turn does not go through the IdempotencyInterceptor's record (idempotency.decider.ts), the one every other
+// keyed POST uses — it reads its key the same way (idempotencyKeyOf) and its writes are commands through the kit, but:
+// its answer is conversation content, sealed under the conversation's key and erased with it, so it is replayed from
+// the conversation, never copied into a record that would outlive the erasure; it is streamed, so there is no one
+// body to record; a long answer holds its key by a renewed lease, where the record's in-flight window is fixed; and an
+// answer that ended incomplete is answered again, not replayed.
 import { Inject, Injectable } from '@nestjs/common';
 import { ConflictError, newId, PLATFORM_CONFIG, PlatformError, sha256, type PlatformConfig } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';

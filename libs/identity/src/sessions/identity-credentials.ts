@@ -1,16 +1,13 @@
 // The users context's answer to the guard's Credentials port: whom an API key or a session cookie stands for, read
 // from the keys, sessions and users read models through caches dropped whenever their projection applies a batch in
 // this process (a revocation or a deactivation is then seen at once), trusted one second when another process runs it.
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import { Credentials, type CredentialCaller, type SessionCredential } from '#access';
 import { ProjectionCache, ProjectionRunner } from '#eventsourcing';
-import { PLATFORM_CONFIG, SYSTEM_ACTOR, UnauthorizedError, type PlatformConfig } from '#kernel';
+import { PLATFORM_CONFIG, UnauthorizedError, type PlatformConfig } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { hashApiKey } from '../api-key.secret.js';
 import { API_KEYS, API_KEYS_READ_MODEL, type ApiKeyView } from '../api-keys.read-model.js';
-import { RefreshSession } from '../commands/refresh-session/refresh-session.command.js';
 import { sessionIdOf } from '../session.events.js';
 import {
   endedWithItsUser,
@@ -22,21 +19,20 @@ import {
 } from '../users.read-model.js';
 import { SessionClock } from './session-clock.js';
 import { sessionSecretOf } from './session-cookie.js';
+import { SessionUse } from './session-use.js';
 
 @Injectable()
 export class IdentityCredentials extends Credentials {
   private readonly known: ProjectionCache<ApiKeyView>;
   private readonly users: ProjectionCache<UserView>;
   private readonly sessions: ProjectionCache<SessionView>;
-  /** When this process last saw each session (its idle timeout); persisted now and then (SessionRefreshed). */
-  private readonly lastSeen = new Map<string, number>();
 
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     runner: ProjectionRunner,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
-    private readonly commands: CommandBus,
     private readonly clock: SessionClock,
+    private readonly sessionUse: SessionUse,
   ) {
     super();
     this.known = new ProjectionCache(runner, API_KEYS_READ_MODEL.projection);
@@ -80,7 +76,7 @@ export class IdentityCredentials extends Credentials {
     if (!session || session.revoked) throw refused();
     const now = this.clock.now();
     const { sessionIdleMs } = this.config.people;
-    const lastSeen = Math.max(this.lastSeen.get(sessionId) ?? 0, Date.parse(session.lastSeenAt));
+    const lastSeen = Math.max(this.sessionUse.lastSeenAt(sessionId), Date.parse(session.lastSeenAt));
     if (now >= Date.parse(session.expiresAt) || now - lastSeen > sessionIdleMs) throw refused();
     const user = await this.user(session.userId);
     if (!user || user.status === 'deactivated') throw refused();
@@ -101,7 +97,7 @@ export class IdentityCredentials extends Credentials {
         userId: user.id,
         isAdmin,
       },
-      used: () => this.touch(sessionId, lastSeen, now),
+      used: () => this.sessionUse.used(sessionId, lastSeen, now),
     };
   }
 
@@ -121,14 +117,5 @@ export class IdentityCredentials extends Credentials {
       userId,
       async () => (await this.readStore.reader<UserView>(USERS).get(userId)) ?? undefined,
     );
-  }
-
-  /** Remembers the session was used; persists it (SessionRefreshed) when the stored time is a quarter idle old. */
-  private touch(sessionId: string, persisted: number, now: number): void {
-    if (this.lastSeen.size > 100_000) this.lastSeen.delete(this.lastSeen.keys().next().value!);
-    this.lastSeen.set(sessionId, now);
-    if (now - persisted < this.config.people.sessionIdleMs / 4) return;
-    const context = { actor: SYSTEM_ACTOR, correlationId: randomUUID(), now: () => new Date() };
-    void this.commands.execute(new RefreshSession(sessionId, context)).catch(() => undefined);
   }
 }

@@ -2,13 +2,8 @@
 // session the request came with is revoked (the id rotates at sign-in), a new secret is made for the cookie, and only
 // its hash reaches the log.
 import type { AggregateRepository, CommandContext } from '#eventsourcing';
-import {
-  newSessionSecret,
-  sessionDecider,
-  sessionIdOf,
-  sessionStreamId,
-  type SessionMethod,
-} from '../session.events.js';
+import { newSessionSecret, sessionIdOf, sessionStreamId, type SessionMethod } from '../session.events.js';
+import { sessionDecider } from '../session.decider.js';
 import type { ChangeSource } from '../user.events.js';
 
 export interface StartedSession {

@@ -8,8 +8,9 @@ import { Body, Controller, Headers, Inject, Param, Post, Res } from '@nestjs/com
 import type { FastifyReply } from 'fastify';
 import { abortOnDisconnect, SseWriter } from '#model-gateway';
 import { ApiRoute, toErrorResponse } from '#http';
+import { idempotencyKeyOf } from '#identity';
 import { CurrentCaller, type Caller } from '#access';
-import { LOGGER, PLATFORM_CONFIG, type PlatformConfig, ValidationError } from '#kernel';
+import { LOGGER, PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import type { Logger } from 'pino';
 import { parseOrThrow } from '#http';
 import { SendMessageBody, TURN_BODY_LIMIT_BYTES, TurnResultDto } from '../../conversation.schemas.js';
@@ -17,8 +18,6 @@ import { ConversationTurns, type TurnRequest } from '../../runtime/conversation-
 import type { TurnAnswer } from '../../runtime/turn-answer.js';
 import type { NoticeEvent, TurnEvent } from '../../runtime/turn-events.js';
 import { RunningTurns } from '../../runtime/running-turns.js';
-
-const KEY = /^[\x21-\x7e]{1,255}$/;
 
 @Controller('api/v1/core/llm/:agentId/conversation')
 export class SendMessageController {
@@ -77,16 +76,11 @@ export class SendMessageController {
   async send(
     @Param('agentId') agentId: string,
     @Body() raw: unknown,
-    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Headers('idempotency-key') idempotencyKeyHeader: string | undefined,
     @CurrentCaller() caller: Caller,
     @Res() reply: FastifyReply,
   ) {
-    if (idempotencyKey !== undefined && !KEY.test(idempotencyKey))
-      throw new ValidationError(
-        'invalid_idempotency_key',
-        'Idempotency-Key must be 1 to 255 visible ASCII characters',
-        'Idempotency-Key',
-      );
+    const idempotencyKey = idempotencyKeyOf(idempotencyKeyHeader);
     const body = parseOrThrow(SendMessageBody, raw);
     // A turn that outlives its client is stopped by its owner's Stop instead (RunningTurns).
     const outlives = body.stream && body.continueOnDisconnect;

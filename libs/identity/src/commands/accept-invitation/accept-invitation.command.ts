@@ -8,16 +8,12 @@ import { PLATFORM_CONFIG, PlatformError, type PlatformConfig } from '#kernel';
 import { assertPasswordSignIn } from '../../sessions/password-sign-in.js';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import {
-  hashToken,
-  invitationDecider,
-  invitationIdOf,
-  invitationStreamId,
-  type InvitationCommand,
-} from '../../invitation.events.js';
+import { hashToken, invitationIdOf, invitationStreamId } from '../../invitation.events.js';
+import { invitationDecider, type InvitationCommand } from '../../invitation.decider.js';
 import { hashPassword } from '../../password.js';
 import { startSession } from '../../sessions/session.repository.js';
-import { userDecider, userStreamId, type ChangeSource, type UserLanguage } from '../../user.events.js';
+import { userStreamId, type ChangeSource, type UserLanguage } from '../../user.events.js';
+import { userDecider } from '../../user.decider.js';
 import { RegisterUser } from '../register-user/register-user.command.js';
 
 export class AcceptInvitation extends Command<WriteResult & { secret: string }> {

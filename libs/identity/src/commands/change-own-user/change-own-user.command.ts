@@ -4,7 +4,8 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { userActingAs, type Principal } from '#access';
-import { userDecider, userStreamId, type UserLanguage, type ChangeSource } from '../../user.events.js';
+import { userStreamId, type UserLanguage, type ChangeSource } from '../../user.events.js';
+import { userDecider } from '../../user.decider.js';
 
 export class ChangeOwnUser extends Command<WriteResult> {
   constructor(

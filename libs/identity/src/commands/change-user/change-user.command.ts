@@ -5,7 +5,8 @@ import { READ_STORE, type ReadStore } from '#read-store';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { userIdOf, type Principal } from '#access';
-import { userDecider, userStreamId, type UserRole, type ChangeSource } from '../../user.events.js';
+import { userStreamId, type UserRole, type ChangeSource } from '../../user.events.js';
+import { userDecider } from '../../user.decider.js';
 import { otherActiveAdmins } from './admins.js';
 
 export class ChangeUserRole extends Command<WriteResult> {

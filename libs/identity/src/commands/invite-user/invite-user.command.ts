@@ -7,12 +7,8 @@ import { READ_STORE, type ReadStore } from '#read-store';
 import { newEntityId, type CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { userIdOf, type Principal } from '#access';
-import {
-  hashToken,
-  invitationDecider,
-  invitationStreamId,
-  newInvitationToken,
-} from '../../invitation.events.js';
+import { hashToken, invitationStreamId, newInvitationToken } from '../../invitation.events.js';
+import { invitationDecider } from '../../invitation.decider.js';
 import { Mailer } from '../../mail/mail.port.js';
 import { mailOf } from '../../mail/mail-templates.js';
 import type { ChangeSource, UserLanguage, UserRole } from '../../user.events.js';

@@ -7,11 +7,13 @@ import { ConflictError, NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
 import { demand, forbidden, type Principal } from '#access';
-import { externalIdentityDecider, identityIdOf, identityStreamId } from '../../external-identity.events.js';
+import { identityIdOf, identityStreamId } from '../../external-identity.events.js';
+import { externalIdentityDecider } from '../../external-identity.decider.js';
 import { Mailer } from '../../mail/mail.port.js';
 import { mailOf } from '../../mail/mail-templates.js';
 import { OidcSignIn, type VerifiedIdentity } from '../../oidc/oidc-sign-in.js';
-import { userDecider, userStreamId, type ChangeSource } from '../../user.events.js';
+import { userStreamId, type ChangeSource } from '../../user.events.js';
+import { userDecider } from '../../user.decider.js';
 import { IDENTITIES, type IdentityView } from '../../users.read-model.js';
 
 export class LinkIdentity extends Command<WriteResult> {

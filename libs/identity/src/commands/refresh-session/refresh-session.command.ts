@@ -4,7 +4,8 @@
 // decider's).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import { sessionDecider, sessionStreamId } from '../../session.events.js';
+import { sessionStreamId } from '../../session.events.js';
+import { sessionDecider } from '../../session.decider.js';
 
 export class RefreshSession extends Command<WriteResult> {
   constructor(

@@ -4,13 +4,8 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { PlatformError } from '#kernel';
 import { claimUnique, newEntityId, type CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import {
-  userDecider,
-  userStreamId,
-  type ChangeSource,
-  type UserLanguage,
-  type UserRole,
-} from '../../user.events.js';
+import { userStreamId, type ChangeSource, type UserLanguage, type UserRole } from '../../user.events.js';
+import { userDecider } from '../../user.decider.js';
 
 export class RegisterUser extends Command<WriteResult & { created: boolean }> {
   constructor(

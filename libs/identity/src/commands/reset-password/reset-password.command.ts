@@ -12,7 +12,8 @@ import { Mailer } from '../../mail/mail.port.js';
 import { mailOf } from '../../mail/mail-templates.js';
 import { hashPassword } from '../../password.js';
 import { assertPasswordSignIn } from '../../sessions/password-sign-in.js';
-import { userDecider, userStreamId, type ChangeSource } from '../../user.events.js';
+import { userStreamId, type ChangeSource } from '../../user.events.js';
+import { userDecider } from '../../user.decider.js';
 
 const RESET_TOKEN = /^pwr_([A-Za-z0-9_-]{1,80})\.[A-Za-z0-9_-]{43}$/;
 

@@ -4,7 +4,8 @@ import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import type { ChangeSource } from '../../user.events.js';
 import type { Principal } from '#access';
-import { invitationDecider, invitationStreamId } from '../../invitation.events.js';
+import { invitationStreamId } from '../../invitation.events.js';
+import { invitationDecider } from '../../invitation.decider.js';
 
 export class RevokeInvitation extends Command<WriteResult> {
   constructor(

@@ -6,7 +6,8 @@ import { READ_STORE, type ReadStore } from '#read-store';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { userIdOf, type Principal } from '#access';
-import { userDecider, userStreamId, type ChangeSource } from '../../user.events.js';
+import { userStreamId, type ChangeSource } from '../../user.events.js';
+import { userDecider } from '../../user.decider.js';
 import { otherActiveAdmins } from '../change-user/admins.js';
 
 export class SetUserActive extends Command<WriteResult> {

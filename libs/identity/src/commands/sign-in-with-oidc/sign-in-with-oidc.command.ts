@@ -10,24 +10,18 @@ import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nest
 import { PLATFORM_CONFIG, UnauthorizedError, type PlatformConfig } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { AggregateRepository, newEntityId, type CommandContext, type WriteResult } from '#eventsourcing';
-import {
-  externalIdentityDecider,
-  identityIdOf,
-  identityStreamId,
-  type IdentityLinkVia,
-} from '../../external-identity.events.js';
-import { invitationDecider, invitationStreamId } from '../../invitation.events.js';
+import { identityIdOf, identityStreamId, type IdentityLinkVia } from '../../external-identity.events.js';
+import { externalIdentityDecider } from '../../external-identity.decider.js';
+import { invitationStreamId } from '../../invitation.events.js';
+import { invitationDecider } from '../../invitation.decider.js';
 import { INVITATIONS, type InvitationView } from '../../invitations.read-model.js';
 import type { VerifiedIdentity } from '../../oidc/oidc-sign-in.js';
 import { OidcSignIn } from '../../oidc/oidc-sign-in.js';
-import {
-  providerSignInStreamId,
-  signInDecider,
-  signInStreamId,
-  type OidcFailure,
-} from '../../session.events.js';
+import { providerSignInStreamId, signInStreamId, type OidcFailure } from '../../session.events.js';
+import { signInDecider } from '../../session.decider.js';
 import { startSession } from '../../sessions/session.repository.js';
-import { userDecider, userStreamId, type ChangeSource } from '../../user.events.js';
+import { userStreamId, type ChangeSource } from '../../user.events.js';
+import { userDecider } from '../../user.decider.js';
 import { USERS, type UserView } from '../../users.read-model.js';
 import { userIdOfInvitation } from '../accept-invitation/accept-invitation.command.js';
 import { RegisterUser } from '../register-user/register-user.command.js';

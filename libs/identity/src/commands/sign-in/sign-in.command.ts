@@ -9,10 +9,12 @@ import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { hashPassword, verifyPassword } from '../../password.js';
 import { startSession } from '../../sessions/session.repository.js';
-import { signInDecider, signInStreamId, type SignInEvent } from '../../session.events.js';
+import { signInStreamId, type SignInEvent } from '../../session.events.js';
+import { signInDecider } from '../../session.decider.js';
 import { assertPasswordSignIn } from '../../sessions/password-sign-in.js';
 import { SignInLimiter } from '../../sessions/sign-in-limiter.js';
-import { userDecider, userStreamId, type ChangeSource } from '../../user.events.js';
+import { userStreamId, type ChangeSource } from '../../user.events.js';
+import { userDecider } from '../../user.decider.js';
 import { USERS, type UserView } from '../../users.read-model.js';
 
 export class SignIn extends Command<WriteResult & { secret: string; sessionId: string }> {

@@ -3,8 +3,10 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { userActingAs, type Principal } from '#access';
-import { sessionDecider, sessionStreamId } from '../../session.events.js';
-import { userDecider, userStreamId, type ChangeSource } from '../../user.events.js';
+import { sessionStreamId } from '../../session.events.js';
+import { sessionDecider } from '../../session.decider.js';
+import { userStreamId, type ChangeSource } from '../../user.events.js';
+import { userDecider } from '../../user.decider.js';
 
 export class SignOut extends Command<WriteResult> {
   constructor(

@@ -2,7 +2,8 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
 import type { Principal } from '#access';
-import { SPACE_CREATION_STREAM, spaceCreationDecider, type InstanceRole } from '../../space-creation.js';
+import { SPACE_CREATION_STREAM, type InstanceRole } from '../../space-creation.js';
+import { spaceCreationDecider } from '../../space-creation.decider.js';
 import { assertManagesInstanceSettings } from '../../instance-settings.js';
 
 export class SetSpaceCreationRoles extends Command<WriteResult> {

@@ -9,7 +9,8 @@ import { permits, type Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { changeableSpace, SpaceGrants } from '#spaces';
 import { SpendLimits } from '../../spend-limits.js';
-import { spaceSpendDecider, spaceSpendStreamId, type SpaceSpendLimit } from '../../space-spend.js';
+import { spaceSpendStreamId, type SpaceSpendLimit } from '../../space-spend.js';
+import { spaceSpendDecider } from '../../space-spend.decider.js';
 
 export class SetSpaceSpendLimit extends Command<WriteResult> {
   constructor(

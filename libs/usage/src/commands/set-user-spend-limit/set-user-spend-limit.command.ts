@@ -8,7 +8,8 @@ import { USERS, type UserView } from '#identity';
 import type { Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { SpendLimits } from '../../spend-limits.js';
-import { userSpendDecider, userSpendStreamId, type UserSpendLimit } from '../../user-spend.js';
+import { userSpendStreamId, type UserSpendLimit } from '../../user-spend.js';
+import { userSpendDecider } from '../../user-spend.decider.js';
 
 export class SetUserSpendLimit extends Command<WriteResult> {
   constructor(

@@ -5,7 +5,8 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
 import type { Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { promptDecider, promptStreamId } from '../../prompt.js';
+import { promptStreamId } from '../../prompt.js';
+import { promptDecider } from '../../prompt.decider.js';
 import { promptOf, promptSpace } from '../../prompt-access.js';
 
 export class DeletePrompt extends Command<WriteResult> {

@@ -1,4 +1,5 @@
-import { promptDecider, type PromptEvent } from './prompt.js';
+import { type PromptEvent } from './prompt.js';
+import { promptDecider } from './prompt.decider.js';
 import { deciderSpec } from '#testing/decider-spec';
 
 const given = deciderSpec(promptDecider);

@@ -1,4 +1,4 @@
-import { spaceCreationDecider } from './space-creation.js';
+import { spaceCreationDecider } from './space-creation.decider.js';
 import { deciderSpec } from '#testing/decider-spec';
 
 const given = deciderSpec(spaceCreationDecider);

@@ -1,5 +1,6 @@
 import { deciderSpec } from '#testing/decider-spec';
-import { spaceSpendDecider, type SpaceSpendEvent } from './space-spend.js';
+import { type SpaceSpendEvent } from './space-spend.js';
+import { spaceSpendDecider } from './space-spend.decider.js';
 
 const given = deciderSpec(spaceSpendDecider);
 const limit = { tokens: 1000, costUsd: null, overage: 'block' as const };

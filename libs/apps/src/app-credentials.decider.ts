@@ -1,0 +1,40 @@
+// The registry credentials' commands and the pure decision over each: set (sealed) any time, removed once.
+import { decideByType, type Decider } from '#eventsourcing';
+import {
+  evolveAppCredentials,
+  initialAppCredentialsState,
+  type AppCredentialsEvent,
+  type AppCredentialsState,
+} from './app-credentials.events.js';
+
+export type AppCredentialsCommand =
+  | { readonly type: 'SetAppRegistryCredentials'; readonly appId: string; readonly sealed: string }
+  | { readonly type: 'RemoveAppRegistryCredentials'; readonly appId: string };
+
+type AppCredentialsOf<Type extends AppCredentialsCommand['type']> = Extract<
+  AppCredentialsCommand,
+  { readonly type: Type }
+>;
+
+const setCredentials = ({
+  appId,
+  sealed,
+}: AppCredentialsOf<'SetAppRegistryCredentials'>): AppCredentialsEvent[] => [
+  { type: 'AppRegistryCredentialsSet', data: { appId, sealed } },
+];
+
+const removeCredentials = (
+  { appId }: AppCredentialsOf<'RemoveAppRegistryCredentials'>,
+  state: AppCredentialsState,
+): AppCredentialsEvent[] =>
+  state.sealed === null ? [] : [{ type: 'AppRegistryCredentialsRemoved', data: { appId } }];
+
+export const appCredentialsDecider: Decider<AppCredentialsState, AppCredentialsCommand, AppCredentialsEvent> =
+  {
+    initialState: initialAppCredentialsState,
+    evolve: evolveAppCredentials,
+    decide: decideByType<AppCredentialsState, AppCredentialsCommand, AppCredentialsEvent>({
+      SetAppRegistryCredentials: setCredentials,
+      RemoveAppRegistryCredentials: removeCredentials,
+    }),
+  };
