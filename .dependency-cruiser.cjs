@@ -28,16 +28,16 @@ module.exports = {
         "An aggregate's events and its decider import no store and no adapter: decide and evolve are pure functions " +
         'of their inputs (time and ids come in with the command). Nest is kept out by eslint (npm packages are not ' +
         'in this graph).',
-      from: { path: '^libs/[^/]+/src/.*\\.(decider|events)\\.ts$' },
+      from: { path: '^libs/[^/]+/[^/]+/src/.*\\.(decider|events)\\.ts$' },
       to: {
-        path: '^libs/(event-store|read-store|search|blob-store|message-bus|key-store|sandbox|infrastructure)/',
+        path: '^libs/[^/]+/(event-store|read-store|search|blob-store|message-bus|key-store|sandbox|infrastructure)/',
       },
     },
     {
       name: 'deciders-and-events-do-no-io',
       severity: 'error',
       comment: 'No file, network, process or clock module in a decider or an event file (hashing is fine).',
-      from: { path: '^libs/[^/]+/src/.*\\.(decider|events)\\.ts$' },
+      from: { path: '^libs/[^/]+/[^/]+/src/.*\\.(decider|events)\\.ts$' },
       to: {
         dependencyTypes: ['core'],
         path: '^(node:)?(fs|fs/promises|net|http|https|http2|dgram|dns|child_process|worker_threads|timers|timers/promises|os|cluster|tls)$',
@@ -49,8 +49,8 @@ module.exports = {
       comment:
         'A controller (of a context, or of an app) turns HTTP into a command or a query and back: it reads no store, ' +
         'no search index and no blob or key store itself (a query handler does).',
-      from: { path: '^(libs|apps)/[^/]+/src/.*\\.controller\\.ts$' },
-      to: { path: '^libs/(event-store|read-store|search|blob-store|key-store|message-bus)/' },
+      from: { path: '^(libs/[^/]+|apps)/[^/]+/src/.*\\.controller\\.ts$' },
+      to: { path: '^libs/[^/]+/(event-store|read-store|search|blob-store|key-store|message-bus)/' },
     },
     {
       name: 'access-imports-no-context',
@@ -58,9 +58,9 @@ module.exports = {
       comment:
         'Access (the guard, the policy, the route table) is what every context imports to ask who may: it imports ' +
         'no context itself; the users context answers its Credentials port, the apps context its AppCallers.',
-      from: { path: '^libs/access/' },
+      from: { path: '^libs/contexts/access/' },
       to: {
-        path: '^libs/(identity|spaces|agents|knowledge|conversations|memory|skills|code-execution|apps|agent-generation|model-gateway|usage|audit)/',
+        path: '^libs/[^/]+/(identity|spaces|agents|knowledge|conversations|memory|skills|code-execution|apps|agent-generation|model-gateway|usage|audit)/',
       },
     },
     {
@@ -75,8 +75,8 @@ module.exports = {
       name: 'kernel-imports-nothing-of-ours',
       severity: 'error',
       comment: 'The kernel is the bottom layer.',
-      from: { path: '^libs/kernel/' },
-      to: { path: '^(libs/(?!kernel/)|projections/|apps/)' },
+      from: { path: '^libs/core/kernel/' },
+      to: { path: '^(libs/(?!core/kernel/)|projections/|apps/)' },
     },
     {
       name: 'infrastructure-imports-no-context',
@@ -85,10 +85,10 @@ module.exports = {
         'Infrastructure libs never import a context (specs included): a context registers what it adds ' +
         '(its offline responder, its prompt format) through the composition root in apps/.',
       from: {
-        path: '^libs/(kernel|event-store|read-store|search|blob-store|message-bus|key-store|sandbox|tokenizer|model-providers|eventsourcing|integration-events|http|infrastructure|operations|testing)/',
+        path: '^libs/[^/]+/(kernel|event-store|read-store|search|blob-store|message-bus|key-store|sandbox|tokenizer|model-providers|eventsourcing|integration-events|http|infrastructure|operations|testing)/',
       },
       to: {
-        path: '^libs/(access|identity|spaces|agents|knowledge|conversations|memory|skills|code-execution|apps|agent-generation|model-gateway|usage|audit)/',
+        path: '^libs/[^/]+/(access|identity|spaces|agents|knowledge|conversations|memory|skills|code-execution|apps|agent-generation|model-gateway|usage|audit)/',
       },
     },
     {
@@ -96,10 +96,10 @@ module.exports = {
       severity: 'error',
       comment: "A context uses another only through that context's index.ts (its public face).",
       from: {
-        path: '^libs/([^/]+)/',
-        pathNot: ['\\.(spec|contract)\\.ts$', '^libs/testing/'],
+        path: '^libs/[^/]+/([^/]+)/',
+        pathNot: ['\\.(spec|contract)\\.ts$', '^libs/core/testing/'],
       },
-      to: { path: '^libs/', pathNot: ['^libs/$1/', '^libs/[^/]+/src/index\\.ts$'] },
+      to: { path: '^libs/', pathNot: ['^libs/[^/]+/$1/', '^libs/[^/]+/[^/]+/src/index\\.ts$'] },
     },
     {
       name: 'adapter-libs-export-ports-and-factories',
@@ -107,12 +107,12 @@ module.exports = {
       comment:
         "An adapter library's index.ts (what contexts and the infrastructure module import) exports its port and a " +
         'factory that picks the adapter from configuration, never an adapter class. The composition root (apps/), ' +
-        'specs, libs/testing and bench import an adapter by its path (#event-store/sqlite/sqlite-event-store).',
+        'specs, libs/core/testing and bench import an adapter by its path (#event-store/sqlite/sqlite-event-store).',
       from: {
-        path: '^libs/(event-store|read-store|search|blob-store|message-bus|key-store|sandbox|model-providers)/src/index\\.ts$',
+        path: '^libs/[^/]+/(event-store|read-store|search|blob-store|message-bus|key-store|sandbox|model-providers)/src/index\\.ts$',
       },
       to: {
-        path: '^libs/$1/src/((sqlite|mongodb|kurrentdb|elasticsearch|fs|kafka|bubblewrap|docker|openai)/|offline/offline-provider\\.ts$)',
+        path: '^libs/[^/]+/$1/src/((sqlite|mongodb|kurrentdb|elasticsearch|fs|kafka|bubblewrap|docker|openai)/|offline/offline-provider\\.ts$)',
       },
     },
     {

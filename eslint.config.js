@@ -3,11 +3,11 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
-/** The logger token is the kernel's (libs/kernel/src/logger.ts): a context asks for it without importing the infrastructure that creates it. */
+/** The logger token is the kernel's (libs/core/kernel/src/logger.ts): a context asks for it without importing the infrastructure that creates it. */
 const LOGGER_IN_KERNEL = [
   {
     selector: "VariableDeclarator[id.name='LOGGER']",
-    message: 'The logger token is defined once, in libs/kernel/src/logger.ts.',
+    message: 'The logger token is defined once, in libs/core/kernel/src/logger.ts.',
   },
   {
     selector: "ImportDeclaration[source.value!='#kernel'] > ImportSpecifier[imported.name='LOGGER']",
@@ -16,7 +16,7 @@ const LOGGER_IN_KERNEL = [
 ];
 
 /**
- * One place decides who may and builds every 403: the access context (libs/access). Elsewhere a handler or a loader
+ * One place decides who may and builds every 403: the access context (libs/contexts/access). Elsewhere a handler or a loader
  * asks it through `demand`, `permits` or the guard's route row, never the policy or the error itself.
  */
 const ACCESS_DECIDES = [
@@ -54,20 +54,20 @@ export default tseslint.config(
         {
           object: 'process',
           property: 'env',
-          message: 'Read configuration through libs/kernel config only.',
+          message: 'Read configuration through libs/core/kernel config only.',
         },
       ],
     },
   },
   {
-    files: ['libs/kernel/src/config/**', 'test/**', '**/*.spec.ts', 'bench/**'],
+    files: ['libs/core/kernel/src/config/**', 'test/**', '**/*.spec.ts', 'bench/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {
     // A later block's rule replaces an earlier one's for the files both match: each block lists every selector and
     // import restriction its files carry.
     files: ['**/*.ts'],
-    ignores: ['libs/kernel/**'],
+    ignores: ['libs/core/kernel/**'],
     rules: {
       'no-restricted-syntax': ['error', ...LOGGER_IN_KERNEL],
       'no-restricted-imports': ['error', { paths: [ONE_MONGODB_CLIENT] }],
@@ -75,16 +75,16 @@ export default tseslint.config(
   },
   {
     files: ['libs/**/*.ts', 'apps/**/*.ts'],
-    ignores: ['libs/kernel/**', 'libs/access/**', '**/*.spec.ts', '**/*.contract.ts'],
+    ignores: ['libs/core/kernel/**', 'libs/contexts/access/**', '**/*.spec.ts', '**/*.contract.ts'],
     rules: { 'no-restricted-syntax': ['error', ...LOGGER_IN_KERNEL, ...ACCESS_DECIDES] },
   },
   {
-    files: ['libs/kernel/**/*.ts'],
+    files: ['libs/core/kernel/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [ONE_MONGODB_CLIENT] }] },
   },
   {
     // Deciders and events are pure (decide/evolve): nothing of Nest (dependency-cruiser checks stores and I/O).
-    files: ['libs/*/src/**/*.decider.ts', 'libs/*/src/**/*.events.ts'],
+    files: ['libs/*/*/src/**/*.decider.ts', 'libs/*/*/src/**/*.events.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -7,12 +7,23 @@
 const shared = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
+  // The `#name` aliases of package.json's imports, by layer (libs/contexts, libs/adapters, libs/core).
   moduleNameMapper: {
     '^(\\.{1,2}/.*)\\.js$': '$1',
     '^#projections$': '<rootDir>/projections/index.ts',
     '^#projections/(.*)$': '<rootDir>/projections/$1.ts',
-    '^#([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
-    '^#([a-z-]+)/(.*)$': '<rootDir>/libs/$1/src/$2.ts',
+    '^#(access|identity|spaces|agents|knowledge|conversations|memory|skills|code-execution|apps|agent-generation|model-gateway|usage|audit)$':
+      '<rootDir>/libs/contexts/$1/src/index.ts',
+    '^#(access|identity|spaces|agents|knowledge|conversations|memory|skills|code-execution|apps|agent-generation|model-gateway|usage|audit)/(.*)$':
+      '<rootDir>/libs/contexts/$1/src/$2.ts',
+    '^#(event-store|read-store|search|blob-store|message-bus|key-store|sandbox|model-providers)$':
+      '<rootDir>/libs/adapters/$1/src/index.ts',
+    '^#(event-store|read-store|search|blob-store|message-bus|key-store|sandbox|model-providers)/(.*)$':
+      '<rootDir>/libs/adapters/$1/src/$2.ts',
+    '^#(kernel|eventsourcing|http|integration-events|infrastructure|operations|testing|tokenizer)$':
+      '<rootDir>/libs/core/$1/src/index.ts',
+    '^#(kernel|eventsourcing|http|integration-events|infrastructure|operations|testing|tokenizer)/(.*)$':
+      '<rootDir>/libs/core/$1/src/$2.ts',
   },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
 };

@@ -29,7 +29,7 @@ import { SqliteSearchIndex } from '#search/sqlite/sqlite-search-index';
 import { log, makeTempDir, median, type MetricRow } from './util.js';
 import { seededRandom } from '#kernel';
 
-/** As libs/knowledge/src/ingestion.worker.ts. */
+/** As libs/contexts/knowledge/src/ingestion.worker.ts. */
 const EMBED_BATCH = 64;
 const INDEX = 'chunks_v1';
 /** The same chunks under one owner, searched through its HNSW graph. */

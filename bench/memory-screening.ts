@@ -1,5 +1,5 @@
 // `npm run memory:screening`: the Agent Memory prompt-injection rules (screenByRules) against the labelled corpus
-// (libs/memory/src/screening/screening-corpus.json). Prints counts, precision, recall, the benign flagged rate and
+// (libs/contexts/memory/src/screening/screening-corpus.json). Prints counts, precision, recall, the benign flagged rate and
 // every miss; asserts nothing (memory-screen.spec.ts holds the floor: recall >= 0.95, benign flagged <= 5%).
 import { screenByRules } from '#memory/screening/memory-screen';
 import { scoreCorpus } from '#memory/screening/screening-corpus';

@@ -20,7 +20,7 @@ export function productionFiles(root: string): string[] {
         /\.tsx?$/.test(path) &&
         !/\.(spec|contract)\.ts$|\.d\.ts$/.test(path) &&
         !/(^|\/)(node_modules|dist)\//.test(path) &&
-        !path.startsWith('libs/testing/'),
+        !path.startsWith('libs/core/testing/'),
     )
     .sort();
 }

@@ -64,14 +64,16 @@ describe('Idempotency-Key on every POST route (e2e, generated from the registere
     for (const [index, route] of posts.entries()) {
       const request = requestFor(route, f);
       const idempotencyKey = { 'idempotency-key': `retry-${index}-${Date.now()}` };
-      // The owner sends it; what only an administrator may do, the admin key; the bridge's routes, the App.
+      // The owner sends it; what only an administrator may do, the admin key; what only a person signed in may do
+      // (linking a provider), the owner's session; the bridge's routes, the App.
       const senders: Sender[] = request.path.startsWith('/api/v1/bridge/')
         ? [{ key: app.token }]
-        : [{ key: owner.key }, { key: ADMIN_KEY }];
+        : [{ key: owner.key }, { key: ADMIN_KEY }, { key: null, cookie: owner.cookie }];
       let sender = senders[0]!;
       let first = await call(sender, request, f, idempotencyKey);
-      if ((first.status === 401 || first.status === 403) && senders[1]) {
-        sender = senders[1];
+      for (const next of senders.slice(1)) {
+        if (first.status !== 401 && first.status !== 403) break;
+        sender = next;
         first = await call(sender, request, f, idempotencyKey);
       }
       const fail = (why: string, status: number, text: string) =>

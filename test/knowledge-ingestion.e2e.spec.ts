@@ -33,7 +33,7 @@ type Hit = {
   text: string;
 };
 
-const FIXTURES = join(process.cwd(), 'libs/knowledge/src/ingestion/fixtures');
+const FIXTURES = join(process.cwd(), 'libs/contexts/knowledge/src/ingestion/fixtures');
 
 describe('knowledge ingestion and search (e2e)', () => {
   let api: TestApi;

@@ -15,7 +15,7 @@ import { INLINE_CHARS } from '#model-providers/offline/offline-pool';
 import './offline-responders.js';
 
 const ROOT = new URL('../../', import.meta.url);
-const WORKER = new URL('dist/libs/model-providers/src/offline/offline-worker.js', ROOT);
+const WORKER = new URL('dist/libs/adapters/model-providers/src/offline/offline-worker.js', ROOT);
 
 /** A question and sources over INLINE_CHARS characters: the pool sends it to a worker thread. */
 const bigGroundedRequest = (): ChatRequest => ({
@@ -50,7 +50,7 @@ const answerInChild = async (request: ChatRequest): Promise<ChatResult> => {
       script,
       [
         `await import(${JSON.stringify(new URL('dist/apps/offline/offline-responders.js', ROOT).href)});`,
-        `const { runOffline } = await import(${JSON.stringify(new URL('dist/libs/model-providers/src/index.js', ROOT).href)});`,
+        `const { runOffline } = await import(${JSON.stringify(new URL('dist/libs/adapters/model-providers/src/index.js', ROOT).href)});`,
         `const request = JSON.parse(process.argv[2]);`,
         `process.stdout.write(JSON.stringify(await runOffline({ op: 'chat', request })));`,
       ].join('\n'),

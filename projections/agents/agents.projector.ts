@@ -1,4 +1,4 @@
-// Builds the Agents read model (libs/agents/src/agents.read-model.ts): one document per live Agent.
+// Builds the Agents read model (libs/contexts/agents/src/agents.read-model.ts): one document per live Agent.
 import { defineProjector, type EnvelopeOf } from '#eventsourcing';
 import type { WriteOp } from '#read-store';
 import { agentChanges, type AgentEvent, AGENTS, AGENTS_READ_MODEL } from '#agents';

@@ -1,4 +1,4 @@
-// Builds the API keys read model (libs/identity/src/api-keys.read-model.ts).
+// Builds the API keys read model (libs/contexts/identity/src/api-keys.read-model.ts).
 import { defineProjector } from '#eventsourcing';
 import type { ApiKeyEvent } from '#identity';
 import { API_KEYS, API_KEYS_READ_MODEL } from '#identity';

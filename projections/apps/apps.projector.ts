@@ -1,4 +1,4 @@
-// Builds the Apps read model (libs/apps/src/apps.read-model.ts): one document per live App.
+// Builds the Apps read model (libs/contexts/apps/src/apps.read-model.ts): one document per live App.
 import { defineProjector, type EnvelopeOf } from '#eventsourcing';
 import type { WriteOp } from '#read-store';
 import { APPS, APPS_READ_MODEL, standaloneKey, type AppEvent } from '#apps';

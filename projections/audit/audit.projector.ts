@@ -1,4 +1,4 @@
-// Builds the audit trail's read model (libs/audit/src/audit-read-model.ts) from every event of the log, whatever its
+// Builds the audit trail's read model (libs/contexts/audit/src/audit-read-model.ts) from every event of the log, whatever its
 // stream (it reads EVERY_EVENT): per event its entry, derived with the fold's own `auditEntryOf` from the stream's (or
 // item's) folded fields kept here, and what the filters and the access check read (containment links, creations,
 // Space memberships, API key owners, the event types seen). Values are scrubbed before they are kept (`scrub`: no

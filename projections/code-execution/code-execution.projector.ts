@@ -1,4 +1,4 @@
-// Builds the conversation sandboxes read model (libs/code-execution/src/sandbox.read-model.ts).
+// Builds the conversation sandboxes read model (libs/contexts/code-execution/src/sandbox.read-model.ts).
 import { defineProjector } from '#eventsourcing';
 import {
   CONVERSATION_SANDBOXES,

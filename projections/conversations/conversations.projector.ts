@@ -1,4 +1,4 @@
-// Builds the Conversations read models (libs/conversations/src/conversations.read-model.ts): conversations and their
+// Builds the Conversations read models (libs/contexts/conversations/src/conversations.read-model.ts): conversations and their
 // messages. Texts stay sealed (the query opens them). Deleting a message or a conversation purges its documents.
 import { defineProjector, type EnvelopeOf, type ProjectionContext } from '#eventsourcing';
 import type { WriteOp } from '#read-store';

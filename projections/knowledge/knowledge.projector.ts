@@ -1,4 +1,4 @@
-// Builds the Knowledge read models (libs/knowledge/src/knowledge.read-model.ts): documents and tags.
+// Builds the Knowledge read models (libs/contexts/knowledge/src/knowledge.read-model.ts): documents and tags.
 import { defineProjector, type EnvelopeOf } from '#eventsourcing';
 import type { WriteOp } from '#read-store';
 import type { DocumentEvent, TagEvent } from '#knowledge';

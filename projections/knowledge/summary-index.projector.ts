@@ -1,4 +1,4 @@
-// Builds the section-summary index read model (libs/knowledge/src/summary/summary-index.read-model.ts), one row per
+// Builds the section-summary index read model (libs/contexts/knowledge/src/summary/summary-index.read-model.ts), one row per
 // Agent, which is also the summary builder's durable to-do list (`work`): a build requested or running, summaries to
 // prune because a covered document was deleted, a tree to remove because its Agent was deleted. Which Agents' trees
 // cover a document is kept beside it, so a deletion finds them.

@@ -1,4 +1,4 @@
-// Builds the Memory read models (libs/memory/src/memory.read-model.ts): live memories with their version history
+// Builds the Memory read models (libs/contexts/memory/src/memory.read-model.ts): live memories with their version history
 // (and when each was last recalled) and shared-memory proposals. Texts stay sealed (the query opens them). A memory
 // retired by the cap, deleted or cleared loses its document. Which answers used a memory is the provenance read
 // model's (projections/provenance), as for every other source. Version 2: the recall rows of version 1 are gone.

@@ -1,4 +1,4 @@
-// Builds the provenance read model (libs/audit/src/provenance/provenance.read-model.ts) from the conversations' log:
+// Builds the provenance read model (libs/contexts/audit/src/provenance/provenance.read-model.ts) from the conversations' log:
 // each recorded answer gives one row per source version it used — a document version (retrieved into its prompt,
 // and whether the answer cites it, with the passages), a memory
 // version, a Skill version, its system prompt (by hash) — and keeps whose conversation it is. Deleting a message or a

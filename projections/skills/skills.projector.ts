@@ -1,4 +1,4 @@
-// Builds the Skills read models (libs/skills/src/skills.read-model.ts): one document per live Skill and one per
+// Builds the Skills read models (libs/contexts/skills/src/skills.read-model.ts): one document per live Skill and one per
 // version, holding blob references only. The Skill's live name and description follow its active version. Deleting a
 // Skill removes its document and every version's (the Skill keeps their ids for that, as conversations do messages').
 import { defineProjector, type EnvelopeOf, type ProjectionContext } from '#eventsourcing';

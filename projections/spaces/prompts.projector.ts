@@ -1,4 +1,4 @@
-// Builds the prompt library's read models (libs/spaces/src/prompts/prompt.ts): each prompt's current version, and
+// Builds the prompt library's read models (libs/contexts/spaces/src/prompts/prompt.ts): each prompt's current version, and
 // every version. A Space's deletion removes its prompts and their versions (idempotent: a replay deletes what is
 // not there). Version 2: the deletion (a rebuild drops the prompts of Spaces deleted before it).
 import { defineProjector, type ProjectionContext } from '#eventsourcing';

@@ -1,4 +1,4 @@
-// Builds the Spaces read model (libs/spaces/src/spaces.read-model.ts).
+// Builds the Spaces read model (libs/contexts/spaces/src/spaces.read-model.ts).
 import { defineProjector } from '#eventsourcing';
 import type { WriteOp } from '#read-store';
 import type {

@@ -1,4 +1,4 @@
-// Builds the spend limits read model (libs/usage/src/spend-limits.read-model.ts): each user's and Space's current
+// Builds the spend limits read model (libs/contexts/usage/src/spend-limits.read-model.ts): each user's and Space's current
 // weekly limit, from the events that change them.
 import { defineProjector } from '#eventsourcing';
 import type { SpaceSpendEvent, UserSpendEvent } from '#usage';

@@ -1,4 +1,4 @@
-// Builds the usage read model (libs/usage/src/usage.read-model.ts) by increments from ModelCallRecorded.
+// Builds the usage read model (libs/contexts/usage/src/usage.read-model.ts) by increments from ModelCallRecorded.
 import { defineProjector } from '#eventsourcing';
 import type { WriteOp } from '#read-store';
 import type { UsageEvent } from '#usage';

@@ -1,4 +1,4 @@
-// Builds the users and invitations read models (libs/identity/src/users.read-model.ts, invitations.read-model.ts).
+// Builds the users and invitations read models (libs/contexts/identity/src/users.read-model.ts, invitations.read-model.ts).
 // The password hash stays in the log: the read model says only whether there is one.
 import { defineProjector } from '#eventsourcing';
 import type { ExternalIdentityEvent, InvitationEvent, SessionEvent, UserEvent } from '#identity';

@@ -6,14 +6,14 @@
 //   waits there to be killed.
 import { join } from 'node:path';
 import { clearInterval, setInterval } from 'node:timers';
-import { SqliteEventStore } from '../../dist/libs/event-store/src/index.js';
-import { SqliteReadStore } from '../../dist/libs/read-store/src/index.js';
-import { ProjectionRunner, processLeaseOwner } from '../../dist/libs/eventsourcing/src/index.js';
+import { SqliteEventStore } from '../../dist/libs/adapters/event-store/src/sqlite/sqlite-event-store.js';
+import { SqliteReadStore } from '../../dist/libs/adapters/read-store/src/sqlite/sqlite-read-store.js';
+import { ProjectionRunner, processLeaseOwner } from '../../dist/libs/core/eventsourcing/src/index.js';
 import {
   IntegrationEventRelay,
   INTEGRATION_EVENT_RELAY,
-} from '../../dist/libs/integration-events/src/index.js';
-import { KafkaMessageBus } from '../../dist/libs/message-bus/src/kafka/kafka-message-bus.js';
+} from '../../dist/libs/core/integration-events/src/index.js';
+import { KafkaMessageBus } from '../../dist/libs/adapters/message-bus/src/kafka/kafka-message-bus.js';
 import { INTEGRATION_EVENT_MAPS } from '../../dist/apps/integration-events.js';
 
 const dataDir = process.env.DATA_DIR;

@@ -1,4 +1,4 @@
-// `replay`: recorded turns re-run against another model or retrieval configuration (TurnReplay, libs/audit), and the
+// `replay`: recorded turns re-run against another model or retrieval configuration (TurnReplay, libs/contexts/audit), and the
 // report written as JSON and as readable Markdown (per turn the old and new answers side by side, citations kept,
 // lost and added, the token and cost difference). Read-only: no conversation gets an event.
 import { writeFile } from 'node:fs/promises';
