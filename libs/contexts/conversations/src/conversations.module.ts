@@ -19,7 +19,7 @@ import {
 } from './commands/delete-conversation/delete-conversation.command.js';
 import { DeleteMessageController } from './commands/delete-message/delete-message.controller.js';
 import { DeleteMessageHandler } from './commands/delete-message/delete-message.command.js';
-import { SendMessageController } from './commands/send-message/send-message.controller.js';
+import { ConversationTurnController } from './commands/conversation-turn/conversation-turn.controller.js';
 import { StartTurnHandler } from './commands/start-turn/start-turn.command.js';
 import { RecordAnswerHandler } from './commands/record-answer/record-answer.command.js';
 import { CompactConversationHandler } from './commands/compact-conversation/compact-conversation.command.js';
@@ -49,7 +49,7 @@ import { StopTurnController } from './commands/stop-turn/stop-turn.controller.js
 import { StopTurnHandler } from './commands/stop-turn/stop-turn.command.js';
 
 export const CONVERSATION_CONTROLLERS = [
-  SendMessageController,
+  ConversationTurnController,
   ListConversationsController,
   GetMessagesController,
   GetProvenanceController,

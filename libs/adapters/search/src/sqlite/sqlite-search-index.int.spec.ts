@@ -11,7 +11,10 @@ import type { SearchMode } from '../search-index.port.js';
 import { testChunk } from '../search-index.contract.js';
 import { SqliteSearchIndex } from './sqlite-search-index.js';
 
-const COMPILED = new URL('../../../../../dist/libs/adapters/search/src/sqlite/sqlite-search-index.js', import.meta.url);
+const COMPILED = new URL(
+  '../../../../../dist/libs/adapters/search/src/sqlite/sqlite-search-index.js',
+  import.meta.url,
+);
 
 const DIMENSIONS = 4;
 const CHUNKS = 40;

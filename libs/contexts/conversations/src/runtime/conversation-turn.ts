@@ -4,7 +4,7 @@
 // model call, and the answer is recorded after it), the context providers' sections (turn-providers.ts), compaction
 // when the history outgrows its budget (turn-compaction.ts), the answer loop (answer-loop.ts), and the answer
 // assembled and recorded with its provenance, complete or not (turn-answer.ts).
-// It runs as a direct service call from its controller (commands/send-message/): a turn streams and is cut short by
+// It runs as a direct service call from its controller (commands/conversation-turn/): a turn streams and is cut short by
 // its client, so it is the module's one documented exception to sending a command (see conversations.module.ts).
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';

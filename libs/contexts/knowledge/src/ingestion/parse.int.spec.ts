@@ -9,7 +9,10 @@ import { parseInThisThread } from './parse-core.js';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './parse-limits.js';
 import type { DocumentKind } from './sniff.js';
 
-const COMPILED = new URL('../../../../../dist/libs/contexts/knowledge/src/ingestion/parse.js', import.meta.url);
+const COMPILED = new URL(
+  '../../../../../dist/libs/contexts/knowledge/src/ingestion/parse.js',
+  import.meta.url,
+);
 
 const fixture = (name: string): Buffer => readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
 

@@ -20,7 +20,7 @@ import type { NoticeEvent, TurnEvent } from '../../runtime/turn-events.js';
 import { RunningTurns } from '../../runtime/running-turns.js';
 
 @Controller('api/v1/core/llm/:agentId/conversation')
-export class SendMessageController {
+export class ConversationTurnController {
   constructor(
     private readonly turns: ConversationTurns,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
