@@ -17,6 +17,7 @@ import { benchProjectionRebuild } from './projection-rebuild.js';
 import { benchApiStartup } from './api-startup.js';
 import { benchGateway } from './gateway.js';
 import { benchKnowledge } from './knowledge.js';
+import { benchSniffLinearity } from './sniff-linearity.js';
 import { benchConversations } from './conversations.js';
 import { benchEventLoop } from './event-loop.js';
 import { benchWeb } from './web.js';
@@ -228,7 +229,7 @@ async function main(): Promise<void> {
         warmupQueries: quick ? 5 : 20,
       },
     });
-    rows.push(...result.rows);
+    rows.push(...result.rows, ...(await benchSniffLinearity()));
     details.knowledge = result.details;
   }
 

@@ -50,7 +50,7 @@ export class ConversationDirectory {
     const agent = await this.agent(agentId, who);
     const userId = userOf(who);
     if (userId === null) throw new ConversationNotFoundError(conversationId);
-    const live = this.incognito.find(conversationId, userId, agent.id);
+    const live = this.incognito.find(conversationId, who, agent.id);
     if (live)
       return {
         agent,
@@ -59,7 +59,7 @@ export class ConversationDirectory {
         reads: new IncognitoReads(live),
         writer: new IncognitoWriter(this.incognito, live),
       };
-    const record = await this.reader.find(conversationId, userId, agent.id);
+    const record = await this.reader.find(conversationId, who, agent.id);
     if (!record) throw new ConversationNotFoundError(conversationId);
     return { agent, userId, record, reads: new StoredReads(this.reader, record), writer: this.repository };
   }

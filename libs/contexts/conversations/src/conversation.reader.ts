@@ -1,6 +1,7 @@
 // The query side of normal and private conversations: the read models' documents opened with their data keys (the
 // message's own, the conversation's for its title, the checkpoint's for its summary). Used by the query handlers and
 // by the runtime (through the stored place); it writes nothing (writes: conversation.repository.ts).
+import { permits, type PrincipalOrCaller } from '#access';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ContentCipher } from '#key-store';
 import { READ_STORE, type Filter, type ReadStore } from '#read-store';
@@ -46,9 +47,14 @@ export class ConversationReader {
   ) {}
 
   /** The caller's conversation with this Agent, or null (another user's, another Agent's, unknown, deleted). */
-  async find(conversationId: string, userId: string, agentId: string): Promise<ConversationRecord | null> {
+  async find(
+    conversationId: string,
+    who: PrincipalOrCaller,
+    agentId: string,
+  ): Promise<ConversationRecord | null> {
     const view = await this.readStore.reader<ConversationView>(CONVERSATIONS).get(conversationId);
-    if (!view || view.userId !== userId || view.agentId !== agentId) return null;
+    if (!view || view.agentId !== agentId || !permits(who, 'user.own', { ownerUserId: view.userId }))
+      return null;
     return this.open(view);
   }
 

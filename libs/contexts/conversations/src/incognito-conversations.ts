@@ -8,6 +8,7 @@
 // is refused before anything of it is kept (429 incognito_limit_exceeded); one that would take the process past the
 // total first forgets the least recently used idle conversations of other users, and is refused the same way when
 // that cannot make room. Answers and summaries are always kept (the turn was admitted): they count from then on.
+import { permits, type PrincipalOrCaller } from '#access';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformError, type PlatformConfig } from '#kernel';
 import {
@@ -81,9 +82,14 @@ export class IncognitoConversations implements OnModuleDestroy {
     return userId === undefined ? this.totalBytes : (this.userBytes.get(userId) ?? 0);
   }
 
-  find(conversationId: string, userId: string, agentId: string): IncognitoConversation | null {
+  find(conversationId: string, who: PrincipalOrCaller, agentId: string): IncognitoConversation | null {
     const found = this.conversations.get(conversationId);
-    if (!found || found.record.userId !== userId || found.record.agentId !== agentId) return null;
+    if (
+      !found ||
+      found.record.agentId !== agentId ||
+      !permits(who, 'user.own', { ownerUserId: found.record.userId })
+    )
+      return null;
     this.conversations.delete(conversationId);
     if (Date.now() - found.lastUsedAt > this.config.incognitoIdleMs) {
       this.release(found);

@@ -6,7 +6,7 @@
 // an embed visitor, the platform) has none. A memory of another user, another Agent, or one gone is the same 404.
 import { Inject, Injectable } from '@nestjs/common';
 import { AGENTS, spaceOf, type AgentView } from '#agents';
-import { forbidden, demand, type Principal } from '#access';
+import { permits, forbidden, demand, type Principal } from '#access';
 import { ForbiddenError, NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { SPACES, type SpaceView } from '#spaces';
@@ -47,7 +47,7 @@ export class MemoryAccess {
     if (
       !view ||
       view.agentId !== agent.id ||
-      (view.owner !== SHARED_OWNER && view.owner !== this.user(principal))
+      (view.owner !== SHARED_OWNER && !permits(principal, 'user.own', { ownerUserId: view.owner }))
     )
       throw new MemoryNotFoundError(memoryId);
     return view;

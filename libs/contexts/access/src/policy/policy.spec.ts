@@ -568,3 +568,20 @@ describe('the authorization policy', () => {
     );
   });
 });
+
+describe("one's own things", () => {
+  it('are their person’s alone: not another user’s, not an admin’s, not an App’s; an embed visitor reaches its own', () => {
+    const own = { ownerUserId: 'usr_1' };
+    expect(authorize({ kind: 'session', userId: 'usr_1', isAdmin: false }, 'user.own', own)).toEqual(ALLOW);
+    expect(authorize(key({ userId: 'usr_1' }), 'user.own', own)).toEqual(ALLOW);
+    expect(authorize({ kind: 'session', userId: 'usr_2', isAdmin: true }, 'user.own', own)).toEqual(
+      denied('not_own'),
+    );
+    expect(authorize(key({ userId: 'usr_2', isAdmin: true }), 'user.own', own)).toEqual(denied('not_own'));
+    expect(authorize(platformPrincipal('x'), 'user.own', own)).toEqual(denied('not_own'));
+    const visitor = { kind: 'embedVisitor', agentId: 'agt_pub', visitorId: 'vis_1' } as const;
+    expect(authorize(visitor, 'user.own', { ownerUserId: 'vis_1' })).toEqual(ALLOW);
+    expect(authorize(visitor, 'user.own', own)).toEqual(denied('not_own'));
+    expect(authorize(key({ userId: 'usr_1' }), 'user.own', { ownerUserId: null })).toEqual(denied('not_own'));
+  });
+});

@@ -130,6 +130,11 @@ export interface Resources {
   'user.manage': null;
   /** Read one's own user. */
   'user.self': null;
+  /**
+   * Reach a thing of one person's own (a conversation, a personal memory, a memory proposal, an answer that used a
+   * memory): that user alone, admins included (an embed visitor: its own conversations). The loader has already asked for the Agent it belongs to.
+   */
+  'user.own': { readonly ownerUserId: string | null };
   /** Developer Settings: create, list, revoke and rotate one's own API keys (grants checked Agent by Agent). */
   'apiKey.own': null;
   /** Link an OpenID provider's identity to one's user, or unlink it: from a signed-in session only. */
@@ -189,6 +194,7 @@ export const ACTIONS = [
   'user.list',
   'user.manage',
   'user.self',
+  'user.own',
   'apiKey.own',
   'identity.link',
   'usage.read.all',
@@ -218,6 +224,7 @@ export type DenyReason =
   | 'shared_memory_change_denied'
   | 'skill_change_denied'
   | 'principal_not_supported'
+  | 'not_own'
   | 'no_rule';
 
 export type Decision = { readonly allow: true } | { readonly allow: false; readonly reason: DenyReason };

@@ -49,18 +49,18 @@ export class ConversationPlaces {
         requested,
       );
     if (request.conversationId !== undefined) {
-      const live = this.incognito.find(conversationId, userId, agentId);
+      const live = this.incognito.find(conversationId, caller, agentId);
       if (live) return new IncognitoPlace(this.incognito, live);
-      const record = await this.reader.find(conversationId, userId, agentId);
+      const record = await this.reader.find(conversationId, caller, agentId);
       if (!record) throw new ConversationNotFoundError(conversationId);
       return storedPlace(record);
     }
     if (request.visibility === 'incognito') {
-      const live = this.incognito.find(conversationId, userId, agentId);
+      const live = this.incognito.find(conversationId, caller, agentId);
       if (live) return new IncognitoPlace(this.incognito, live);
       this.incognito.start(conversationId, agentId, userId, titleOf(request.content), new Date());
-      return new IncognitoPlace(this.incognito, this.incognito.find(conversationId, userId, agentId)!);
+      return new IncognitoPlace(this.incognito, this.incognito.find(conversationId, caller, agentId)!);
     }
-    return storedPlace(request.keyed ? await this.reader.find(conversationId, userId, agentId) : null);
+    return storedPlace(request.keyed ? await this.reader.find(conversationId, caller, agentId) : null);
   }
 }

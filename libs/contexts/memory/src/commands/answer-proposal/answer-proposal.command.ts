@@ -6,7 +6,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
+import { permits, type Principal } from '#access';
 import { KEY_STORE, type KeyStore } from '#key-store';
 import { newId, ValidationError } from '#kernel';
 import type { CallScope } from '#model-gateway';
@@ -49,7 +49,11 @@ export class AnswerProposalHandler implements ICommandHandler<AnswerProposal> {
     const agent = await this.access.agent(agentId, principal, 'memory.personal.write');
     const userId = this.access.user(principal);
     const proposal = await this.reader.proposal(proposalId);
-    if (!proposal || proposal.agentId !== agent.id || proposal.userId !== userId)
+    if (
+      !proposal ||
+      proposal.agentId !== agent.id ||
+      !permits(principal, 'user.own', { ownerUserId: proposal.userId })
+    )
       throw new ProposalNotFoundError(proposalId);
     const text = await this.reader.text(proposal.text);
     const source = {

@@ -3,7 +3,7 @@
 // and it can be rolled back or removed.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Principal } from '#access';
+import { permits, type Principal } from '#access';
 import { MemoryAccess } from '../../memory-access.js';
 import { SHARED_OWNER } from '../../memory.events.js';
 import { MemoryReader } from '../../memory.reader.js';
@@ -37,7 +37,7 @@ export class GetMemoryHistoryHandler implements IQueryHandler<GetMemoryHistory> 
       // it; any other user sees their own answers only.
       const everyone = view.owner !== SHARED_OWNER || (await this.access.managesShared(agent, principal));
       const answers = (await this.reader.answersUsing(view.id)).filter(
-        (answer) => everyone || answer.userId === this.access.user(principal),
+        (answer) => everyone || permits(principal, 'user.own', { ownerUserId: answer.userId }),
       );
       return {
         data: answers.map(({ conversationId, messageId, at }) => ({ conversationId, messageId, at })),

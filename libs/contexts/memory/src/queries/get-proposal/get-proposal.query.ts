@@ -2,7 +2,7 @@
 // its own: the list is the read route). Answered, its text is gone (its key destroyed): `text` is null.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Principal } from '#access';
+import { permits, type Principal } from '#access';
 import { MemoryAccess } from '../../memory-access.js';
 import { ProposalNotFoundError } from '../../memory-proposal.decider.js';
 import { MemoryReader } from '../../memory.reader.js';
@@ -29,7 +29,11 @@ export class GetProposalHandler implements IQueryHandler<GetProposal> {
   async execute({ agentId, proposalId, principal }: GetProposal) {
     const agent = await this.access.agent(agentId, principal);
     const proposal = await this.reader.proposal(proposalId);
-    if (!proposal || proposal.agentId !== agent.id || proposal.userId !== this.access.user(principal))
+    if (
+      !proposal ||
+      proposal.agentId !== agent.id ||
+      !permits(principal, 'user.own', { ownerUserId: proposal.userId })
+    )
       throw new ProposalNotFoundError(proposalId);
     return toProposalDto(proposal, await this.reader.text(proposal.text));
   }
