@@ -1,4 +1,4 @@
-import { ACTIONS, authorize, type Action, type Decision } from './policy.js';
+import { ACTIONS, agentUseScope, authorize, type Action, type Decision } from './policy.js';
 import { platformPrincipal, type Principal } from '../principal.js';
 
 const key = (
@@ -583,5 +583,21 @@ describe("one's own things", () => {
     expect(authorize(visitor, 'user.own', { ownerUserId: 'vis_1' })).toEqual(ALLOW);
     expect(authorize(visitor, 'user.own', own)).toEqual(denied('not_own'));
     expect(authorize(key({ userId: 'usr_1' }), 'user.own', { ownerUserId: null })).toEqual(denied('not_own'));
+  });
+});
+
+describe('the scope of agent.use a list narrows by', () => {
+  it('is the grants a key names, every Space for an admin user, the role Spaces for anyone else', () => {
+    expect(agentUseScope(key({ agents: ['agt_a'] }))).toEqual({ grantedIds: ['agt_a'], anySpace: false });
+    expect(agentUseScope(key({ isAdmin: true }))).toEqual({ grantedIds: null, anySpace: true });
+    expect(agentUseScope({ ...key(), userIsAdmin: true })).toEqual({ grantedIds: null, anySpace: true });
+    expect(agentUseScope({ kind: 'session', userId: 'usr_1', isAdmin: false })).toEqual({
+      grantedIds: null,
+      anySpace: false,
+    });
+    expect(agentUseScope({ kind: 'appToken', appId: 'app_1', allowlist: 'standalone' })).toEqual({
+      grantedIds: [],
+      anySpace: true,
+    });
   });
 });

@@ -52,6 +52,7 @@ import type { Action, Decision, Resources, Rule, RuleSet } from './resources.js'
 
 export * from './resources.js';
 export { roleIn } from './roles.js';
+export { agentUseScope } from './agents.rules.js';
 
 /** Every action's rule: the compiler refuses a policy that leaves an action without one. */
 const RULES: RuleSet<Action> = {

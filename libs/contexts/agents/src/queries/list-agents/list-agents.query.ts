@@ -7,7 +7,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { canAccessAgent, principalOf, type Caller } from '#access';
+import { agentUseScope, canAccessAgent, principalOf, type Caller } from '#access';
 import { findAll, READ_STORE, type Filter, type ReadStore } from '#read-store';
 import { roleSpaceIds } from '#spaces';
 import { AGENTS, type AgentView } from '../../agents.read-model.js';
@@ -48,21 +48,17 @@ export class ListAgentsHandler implements IQueryHandler<ListAgents> {
     };
   }
 
-  /** The query of the Agents the caller may use (as far as the read model's filters say it; the policy decides). */
+  /** The query of the Agents the caller may use, as far as the policy's scope of `agent.use` says (it decides each). */
   private async reachable(query: ListAgents['query'], caller: Caller): Promise<Filter> {
     const principal = principalOf(caller);
-    const access = caller.apiKey.agentAccess;
-    const isKey = principal.kind === 'apiKey';
-    // A key acts as its user: an admin user's key (admin key or not) reaches every Agent its grants allow.
-    const userIsAdmin = caller.isAdmin || (isKey && (caller.userIsAdmin ?? false));
+    const scope = agentUseScope(principal);
     const own = await findAll<AgentView>(this.readStore, AGENTS, {
       ownerUserId: caller.userId,
       isPersonal: true,
     });
     const filter: Record<string, Filter[string]> = {};
-    if (isKey && access.kind === 'agents')
-      filter.id = { $in: [...access.agentIds, ...own.map((agent) => agent.id)] };
-    if (userIsAdmin) {
+    if (scope.grantedIds) filter.id = { $in: [...scope.grantedIds, ...own.map((agent) => agent.id)] };
+    if (scope.anySpace) {
       if (query.spaceId) filter.spaceId = query.spaceId;
       return filter;
     }
