@@ -3,14 +3,13 @@
 // projections/, apps/, test/ or bench/; infrastructure never imports a context; an adapter library's index exports
 // its port and a factory, never an adapter; a controller reads no store; deciders and events do no I/O; no cycles.
 //
-// Infrastructure (knows no domain): kernel, event-store, read-store, search, blob-store, message-bus, key-store,
-// sandbox, tokenizer, model-providers (the model port, registry, providers and the offline models' core), eventsourcing,
-// integration-events (the relay and the contract of integration events; each context maps its own events),
-// http, infrastructure (the shared wiring and logging), operations, testing. Contexts (own a part of the domain: events, deciders, routes, prompt formats):
-// access (who is calling and who may: the guard, the policy, the route table; imports no other context), identity
-// (the users context), spaces, agents, knowledge, conversations, memory, skills, code-execution, apps (Apps, the proxy and the bridge), agent-generation (model calls as an
-// Agent), model-gateway (the model gateway and its compatible routes), usage. A context adds to infrastructure by registration (an offline responder, a
-// context provider) made by the composition root in apps/.
+// The tree is the layers: libs/core (kernel, eventsourcing, http, integration-events, infrastructure, operations,
+// tokenizer, testing) and libs/adapters (a port and its adapters: event-store, read-store, search, blob-store,
+// message-bus, key-store, sandbox, model-providers, rate-limit-store) know no domain; libs/contexts own a part of the
+// domain (events, deciders, routes, prompt formats): access (who is calling and who may; imports no other context),
+// identity (the users context), spaces, agents, knowledge, conversations, memory, skills, code-execution, apps,
+// agent-generation, model-gateway, usage, audit. A context adds to core or an adapter by registration (an offline
+// responder, a context provider) made by the composition root in apps/.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -30,7 +29,7 @@ module.exports = {
         'in this graph).',
       from: { path: '^libs/[^/]+/[^/]+/src/.*\\.(decider|events)\\.ts$' },
       to: {
-        path: '^libs/[^/]+/(event-store|read-store|search|blob-store|message-bus|key-store|sandbox|infrastructure)/',
+        path: '^libs/(adapters/(event-store|read-store|search|blob-store|message-bus|key-store|sandbox|rate-limit-store)|core/infrastructure)/',
       },
     },
     {
@@ -50,7 +49,9 @@ module.exports = {
         'A controller (of a context, or of an app) turns HTTP into a command or a query and back: it reads no store, ' +
         'no search index and no blob or key store itself (a query handler does).',
       from: { path: '^(libs/[^/]+|apps)/[^/]+/src/.*\\.controller\\.ts$' },
-      to: { path: '^libs/[^/]+/(event-store|read-store|search|blob-store|key-store|message-bus)/' },
+      to: {
+        path: '^libs/adapters/(event-store|read-store|search|blob-store|key-store|message-bus|rate-limit-store)/',
+      },
     },
     {
       name: 'access-imports-no-context',
@@ -60,7 +61,7 @@ module.exports = {
         'no context itself; the users context answers its Credentials port, the apps context its AppCallers.',
       from: { path: '^libs/contexts/access/' },
       to: {
-        path: '^libs/[^/]+/(identity|spaces|agents|knowledge|conversations|memory|skills|code-execution|apps|agent-generation|model-gateway|usage|audit)/',
+        path: '^libs/contexts/(?!access/)',
       },
     },
     {
@@ -85,10 +86,10 @@ module.exports = {
         'Infrastructure libs never import a context (specs included): a context registers what it adds ' +
         '(its offline responder, its prompt format) through the composition root in apps/.',
       from: {
-        path: '^libs/[^/]+/(kernel|event-store|read-store|search|blob-store|message-bus|key-store|sandbox|tokenizer|model-providers|eventsourcing|integration-events|http|infrastructure|operations|testing)/',
+        path: '^libs/(adapters|core)/',
       },
       to: {
-        path: '^libs/[^/]+/(access|identity|spaces|agents|knowledge|conversations|memory|skills|code-execution|apps|agent-generation|model-gateway|usage|audit)/',
+        path: '^libs/contexts/',
       },
     },
     {
@@ -109,10 +110,10 @@ module.exports = {
         'factory that picks the adapter from configuration, never an adapter class. The composition root (apps/), ' +
         'specs, libs/core/testing and bench import an adapter by its path (#event-store/sqlite/sqlite-event-store).',
       from: {
-        path: '^libs/[^/]+/(event-store|read-store|search|blob-store|message-bus|key-store|sandbox|model-providers)/src/index\\.ts$',
+        path: '^libs/[^/]+/(event-store|read-store|search|blob-store|message-bus|key-store|sandbox|model-providers|rate-limit-store)/src/index\\.ts$',
       },
       to: {
-        path: '^libs/[^/]+/$1/src/((sqlite|mongodb|kurrentdb|elasticsearch|fs|kafka|bubblewrap|docker|openai)/|offline/offline-provider\\.ts$)',
+        path: '^libs/[^/]+/$1/src/((sqlite|mongodb|kurrentdb|elasticsearch|fs|kafka|bubblewrap|docker|openai|in-process)/|offline/offline-provider\\.ts$)',
       },
     },
     {

@@ -16,9 +16,9 @@ const shared = {
       '<rootDir>/libs/contexts/$1/src/index.ts',
     '^#(access|identity|spaces|agents|knowledge|conversations|memory|skills|code-execution|apps|agent-generation|model-gateway|usage|audit)/(.*)$':
       '<rootDir>/libs/contexts/$1/src/$2.ts',
-    '^#(event-store|read-store|search|blob-store|message-bus|key-store|sandbox|model-providers)$':
+    '^#(event-store|read-store|search|blob-store|message-bus|key-store|sandbox|model-providers|rate-limit-store)$':
       '<rootDir>/libs/adapters/$1/src/index.ts',
-    '^#(event-store|read-store|search|blob-store|message-bus|key-store|sandbox|model-providers)/(.*)$':
+    '^#(event-store|read-store|search|blob-store|message-bus|key-store|sandbox|model-providers|rate-limit-store)/(.*)$':
       '<rootDir>/libs/adapters/$1/src/$2.ts',
     '^#(kernel|eventsourcing|http|integration-events|infrastructure|operations|testing|tokenizer)$':
       '<rootDir>/libs/core/$1/src/index.ts',

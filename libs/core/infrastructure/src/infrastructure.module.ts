@@ -11,15 +11,8 @@ import {
 } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
-import {
-  LOGGER,
-  openRateLimitStore,
-  PLATFORM_CONFIG,
-  type PlatformConfig,
-  RATE_LIMIT_STORE,
-  type RateLimitStore,
-  tightenDataDir,
-} from '#kernel';
+import { LOGGER, PLATFORM_CONFIG, type PlatformConfig, tightenDataDir } from '#kernel';
+import { openRateLimitStore, RATE_LIMIT_STORE, type RateLimitStore } from '#rate-limit-store';
 import { EVENT_STORE, type EventStore, openEventStore, UpcasterRegistry } from '#event-store';
 import { openReadStore, READ_STORE, type ReadStore } from '#read-store';
 import {

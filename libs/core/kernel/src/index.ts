@@ -9,5 +9,3 @@ export * from './seeded-random.js';
 export * from './private-files.js';
 export * from './logger.js';
 export * from './mongodb/mongo-connection.js';
-export * from './rate-limits/rate-limit-store.js';
-export * from './rate-limits/open-rate-limit-store.js';

@@ -1,4 +1,5 @@
-import { InProcessRateLimitStore, loadConfig } from '#kernel';
+import { loadConfig } from '#kernel';
+import { InProcessRateLimitStore } from '#rate-limit-store/in-process/in-process-rate-limit-store';
 import { EmbedRateLimits, EmbedRateLimitedError, EmbedVisitorSessions } from './embed-visitor.js';
 
 const config = (env: Record<string, string> = {}) =>

@@ -7,13 +7,8 @@
 // the Agent's embed key (`embed_<agentId>`), which every visitor of the Agent spends.
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  PLATFORM_CONFIG,
-  PlatformError,
-  RATE_LIMIT_STORE,
-  type PlatformConfig,
-  type RateLimitStore,
-} from '#kernel';
+import { PLATFORM_CONFIG, PlatformError, type PlatformConfig } from '#kernel';
+import { RATE_LIMIT_STORE, type RateLimitStore } from '#rate-limit-store';
 
 export const EMBED_SESSION_HEADER = 'x-embed-session';
 

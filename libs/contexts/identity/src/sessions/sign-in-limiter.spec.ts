@@ -1,4 +1,5 @@
-import { InProcessRateLimitStore, type PlatformConfig } from '#kernel';
+import { type PlatformConfig } from '#kernel';
+import { InProcessRateLimitStore } from '#rate-limit-store/in-process/in-process-rate-limit-store';
 import { SignInLimiter } from './sign-in-limiter.js';
 
 const config = {

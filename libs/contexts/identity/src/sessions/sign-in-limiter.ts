@@ -9,13 +9,8 @@
 // are events).
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  PLATFORM_CONFIG,
-  PlatformError,
-  RATE_LIMIT_STORE,
-  type PlatformConfig,
-  type RateLimitStore,
-} from '#kernel';
+import { PLATFORM_CONFIG, PlatformError, type PlatformConfig } from '#kernel';
+import { RATE_LIMIT_STORE, type RateLimitStore } from '#rate-limit-store';
 
 /** The first wait past the limit, as a share of the window (then doubled with each further failure). */
 const FIRST_BACKOFF_SHARE = 1 / 16;

@@ -1,7 +1,7 @@
 // What every RateLimitStore does, run against each adapter: the in-process one always, MongoDB's when MONGODB_URI is
 // set. Times are given, not read from the clock.
 import { randomUUID } from 'node:crypto';
-import type { RateLimitStore } from './rate-limit-store.js';
+import type { RateLimitStore } from './rate-limit-store.port.js';
 
 const WINDOW = 60_000;
 

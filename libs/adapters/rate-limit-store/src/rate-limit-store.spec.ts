@@ -1,4 +1,5 @@
-import { InProcessRateLimitStore, MAX_HITS_PER_KEY } from './rate-limit-store.js';
+import { InProcessRateLimitStore } from './in-process/in-process-rate-limit-store.js';
+import { MAX_HITS_PER_KEY } from './rate-limit-store.port.js';
 import { rateLimitStoreContract } from './rate-limit-store.contract.js';
 import { openRateLimitStore } from './open-rate-limit-store.js';
 

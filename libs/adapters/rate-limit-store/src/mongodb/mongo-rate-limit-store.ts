@@ -3,8 +3,8 @@
 // read by { key, at }, and removed by MongoDB's TTL monitor once its window is over (it runs every minute, so reads
 // also filter on the window).
 import { mongo, type Connection } from 'mongoose';
-import { MAX_HITS_PER_KEY, type RateLimitStore } from '../rate-limits/rate-limit-store.js';
-import { openMongoConnection } from './mongo-connection.js';
+import { openMongoConnection } from '#kernel';
+import { MAX_HITS_PER_KEY, type RateLimitStore } from '../rate-limit-store.port.js';
 
 export interface MongoRateLimitStoreOptions {
   readonly uri: string;

@@ -1,8 +1,8 @@
 // The MongoDB rate limit store: the shared contract against a real MongoDB, in a throwaway database, when MONGODB_URI
 // is set.
 import { randomUUID } from 'node:crypto';
-import { rateLimitStoreContract } from '../rate-limits/rate-limit-store.contract.js';
-import { openMongoConnection } from './mongo-connection.js';
+import { openMongoConnection } from '#kernel';
+import { rateLimitStoreContract } from '../rate-limit-store.contract.js';
 import { MongoRateLimitStore } from './mongo-rate-limit-store.js';
 
 const uri = process.env.MONGODB_URI;
