@@ -57,7 +57,7 @@ const PRINCIPAL_DENIALS: { readonly [A in PrincipalAction]: { code?: string; mes
   'usage.read.all': ADMIN_ONLY,
   'knowledgeIndex.manage': ADMIN_ONLY,
   'app.manage': ADMIN_ONLY,
-  'instance.settings.manage': { message: 'only admins change instance settings' },
+  'instance.settings.manage': { message: 'only admins read and change instance settings' },
   'skill.marketplace.curate': {
     code: 'marketplace_admin_only',
     message: 'only admins list, archive and restore marketplace Skills',

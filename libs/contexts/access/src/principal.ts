@@ -86,6 +86,17 @@ export const principalOf = (caller: Caller): Principal =>
 export const userIdOf = (principal: Principal): string | null =>
   principal.kind === 'apiKey' || principal.kind === 'session' ? principal.userId : null;
 
+/**
+ * Whose own things (conversations, memories) a principal reaches: a user's, by key or session; an embed visitor's
+ * own conversations; null for the others (an App, the platform).
+ */
+export const ownerIdOf = (principal: Principal): string | null =>
+  principal.kind === 'apiKey' || principal.kind === 'session'
+    ? principal.userId
+    : principal.kind === 'embedVisitor'
+      ? principal.visitorId
+      : null;
+
 /** A principal or a request's caller (which the policy reads as its API-key principal). */
 export type PrincipalOrCaller = Principal | Caller;
 

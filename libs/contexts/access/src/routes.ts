@@ -291,21 +291,30 @@ export const appPathNeedsSession = (path: string): boolean => {
   return APP_PROXY_RULE.appProxy.sessionOnly.some((segment) => segment === folded);
 };
 
-/** The row of a route (`GET`, `/api/v1/core/agents/{agentId}`), if it has one. */
-export const routeRule = (method: string, path: string): RouteRule | undefined =>
-  Object.hasOwn(ROUTE_AUTHORIZATION, `${method} ${path}`)
-    ? ROUTE_AUTHORIZATION[`${method} ${path}`]
-    : undefined;
+/** The row of a route (`GET /api/v1/core/agents/{agentId}`), if it has one. */
+const rowOf = (route: string): RouteRule | undefined =>
+  Object.hasOwn(ROUTE_AUTHORIZATION, route) ? ROUTE_AUTHORIZATION[route] : undefined;
+
+/** A route as the table names it (`GET /api/v1/core/agents/{agentId}`), from the router's; HEAD is its GET route. */
+const routeKeyOf = (method: string, registeredUrl: string): string =>
+  `${method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase()} ${registeredUrl.replace(/:(\w+)/g, '{$1}')}`;
+
+/** The rows found so far by registered route: every request asks, the table is a few hundred rows. */
+const rowsOfRegistered = new Map<string, RouteRule>();
 
 /**
  * The row of a request's route as the router registered it (`/api/v1/core/agents/:agentId`); a HEAD request is its
- * GET route's (the router answers HEAD for every GET route).
+ * GET route's (the router answers HEAD for every GET route). Only rows found are remembered (a path without a route
+ * is any string a client sends).
  */
-export const routeRuleOf = (method: string, registeredUrl: string): RouteRule | undefined =>
-  routeRule(
-    method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase(),
-    registeredUrl.replace(/:(\w+)/g, '{$1}'),
-  );
+export const routeRuleOf = (method: string, registeredUrl: string): RouteRule | undefined => {
+  const registered = `${method} ${registeredUrl}`;
+  const known = rowsOfRegistered.get(registered);
+  if (known !== undefined) return known;
+  const rule = rowOf(routeKeyOf(method, registeredUrl));
+  if (rule !== undefined) rowsOfRegistered.set(registered, rule);
+  return rule;
+};
 
 /**
  * The routes an embed visitor (a signed visitor session in `x-embed-session`) may call: exactly the embed's chat of
@@ -320,6 +329,4 @@ export const EMBED_VISITOR_ROUTES: ReadonlySet<string> = new Set([
 
 /** Whether an embed visitor may call this route (as the router registered it). */
 export const isEmbedVisitorRoute = (method: string, registeredUrl: string): boolean =>
-  EMBED_VISITOR_ROUTES.has(
-    `${method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase()} ${registeredUrl.replace(/:(\w+)/g, '{$1}')}`,
-  );
+  EMBED_VISITOR_ROUTES.has(routeKeyOf(method, registeredUrl));

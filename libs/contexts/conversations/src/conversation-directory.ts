@@ -6,7 +6,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { accessibleAgent, type AgentView } from '#agents';
 import type { Settles } from '#eventsourcing';
-import { asPrincipal, type PrincipalOrCaller } from '#access';
+import { asPrincipal, ownerIdOf, type PrincipalOrCaller } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { ConversationNotFoundError } from './conversation.decider.js';
 import type { ConversationRecord } from './conversation-records.js';
@@ -23,11 +23,7 @@ import { promptMessages, toHistory } from './runtime/turn-prompt.js';
  * Whose conversations a principal reaches: an API key's or a session's user; an embed visitor's own (filed under its
  * visitor id, private to that visit); the others have none.
  */
-const userOf = (who: PrincipalOrCaller): string | null => {
-  const principal = asPrincipal(who);
-  if (principal.kind === 'apiKey' || principal.kind === 'session') return principal.userId;
-  return principal.kind === 'embedVisitor' ? principal.visitorId : null;
-};
+const userOf = (who: PrincipalOrCaller): string | null => ownerIdOf(asPrincipal(who));
 
 @Injectable()
 export class ConversationDirectory {

@@ -6,7 +6,7 @@
 // an embed visitor, the platform) has none. A memory of another user, another Agent, or one gone is the same 404.
 import { Inject, Injectable } from '@nestjs/common';
 import { AGENTS, spaceOf, type AgentView } from '#agents';
-import { permits, forbidden, demand, type Principal } from '#access';
+import { demand, permits, userActingAs, type Principal } from '#access';
 import { ForbiddenError, NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { SPACES, type SpaceView } from '#spaces';
@@ -20,8 +20,7 @@ export class MemoryAccess {
 
   /** The user a principal acts for: memories are a user's own (403 for any other principal). */
   user(principal: Principal): string {
-    if (principal.kind === 'apiKey' || principal.kind === 'session') return principal.userId;
-    throw forbidden('principal_not_supported', 'memories belong to users: this principal has none');
+    return userActingAs(principal, 'memories belong to users: this principal has none');
   }
 
   /** The Agent a route names, if the principal may read (`memory.read`) or change its own memories of it. */
@@ -75,11 +74,5 @@ export class MemoryAccess {
       "only the Agent's manager (a key that may change its Space) or an admin may change its shared memories",
       'shared_memory_change_denied',
     );
-  }
-
-  /** Erasing every memory of one's own, across Agents (`memory.own.erase`): the user it acts for. */
-  requireOwnErase(principal: Principal): string {
-    demand(principal, 'memory.own.erase', null, 'only a user erases their own memories');
-    return this.user(principal);
   }
 }

@@ -81,11 +81,6 @@ export class ApiKeyGuard implements CanActivate {
   }
 
   /**
-   * The caller of a session cookie: a live session (not revoked, within its absolute and idle timeouts, started after
-   * its user last signed out everywhere or was deactivated) of an active user, acting as that user's key granted
-   * every Agent. An unsafe request must come from the instance's own origin (CSRF).
-   */
-  /**
    * The person the request's session cookie signs in, or null: no cookie, a session that is over, or an unsafe
    * request that does not come from this instance (CSRF: it is then treated as without a session). The App proxy's
    * rule for the sub-paths that need a platform session.
@@ -104,6 +99,10 @@ export class ApiKeyGuard implements CanActivate {
     }
   }
 
+  /**
+   * The caller of a session cookie (the users context judges the session: see Credentials.ofSession), on a route with
+   * a row; an unsafe request must come from the instance's own origin (CSRF). `routed`: false for the App proxy.
+   */
   private async sessionCaller(request: RequestWithCaller, secret: string, routed = true) {
     const { caller, used } = await this.credentials.ofSession(secret);
     if (routed) {

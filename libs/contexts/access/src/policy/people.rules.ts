@@ -1,15 +1,7 @@
 // People and their credentials: users, API keys, linked identities, instance settings.
 import { allowIf, isAdmin, isUser } from './roles.js';
-import type { Principal } from '../principal.js';
+import { ownerIdOf } from '../principal.js';
 import type { RuleSet } from './resources.js';
-
-/** Whose own things a principal reaches: a user's (by key or session), an embed visitor's own conversations. */
-const ownerOf = (principal: Principal): string | null =>
-  principal.kind === 'apiKey' || principal.kind === 'session'
-    ? principal.userId
-    : principal.kind === 'embedVisitor'
-      ? principal.visitorId
-      : null;
 
 export const PEOPLE_RULES: RuleSet<
   | 'user.own'
@@ -26,7 +18,7 @@ export const PEOPLE_RULES: RuleSet<
   'user.manage': (principal) => allowIf(isAdmin(principal), 'admin_required'),
   'user.self': (principal) => allowIf(isUser(principal), 'principal_not_supported'),
   'user.own': (principal, { ownerUserId }) =>
-    allowIf(ownerUserId !== null && ownerOf(principal) === ownerUserId, 'not_own'),
+    allowIf(ownerUserId !== null && ownerIdOf(principal) === ownerUserId, 'not_own'),
   'apiKey.own': (principal) => allowIf(isUser(principal), 'principal_not_supported'),
   'identity.link': (principal) => allowIf(principal.kind === 'session', 'principal_not_supported'),
   'instance.settings.manage': (principal) => allowIf(isAdmin(principal), 'admin_required'),

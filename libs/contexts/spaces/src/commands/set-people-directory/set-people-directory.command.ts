@@ -4,7 +4,6 @@ import { AggregateRepository, type CommandContext, type WriteResult } from '#eve
 import type { Principal } from '#access';
 import { peopleDirectoryDecider } from '../../people-directory.decider.js';
 import { PEOPLE_DIRECTORY_ID, PEOPLE_DIRECTORY_STREAM } from '../../people-directory.events.js';
-import { assertManagesInstanceSettings } from '../../instance-settings.js';
 
 export class SetPeopleDirectory extends Command<WriteResult> {
   constructor(
@@ -20,8 +19,7 @@ export class SetPeopleDirectory extends Command<WriteResult> {
 export class SetPeopleDirectoryHandler implements ICommandHandler<SetPeopleDirectory> {
   constructor(private readonly aggregates: AggregateRepository) {}
 
-  async execute({ open, context, principal }: SetPeopleDirectory): Promise<WriteResult> {
-    assertManagesInstanceSettings(principal, 'change');
+  async execute({ open, context }: SetPeopleDirectory): Promise<WriteResult> {
     const result = await this.aggregates.decide(
       PEOPLE_DIRECTORY_STREAM,
       peopleDirectoryDecider,

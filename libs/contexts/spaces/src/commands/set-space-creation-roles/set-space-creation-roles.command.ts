@@ -4,7 +4,6 @@ import { AggregateRepository, type CommandContext, type WriteResult } from '#eve
 import type { Principal } from '#access';
 import { SPACE_CREATION_STREAM, type InstanceRole } from '../../space-creation.js';
 import { spaceCreationDecider } from '../../space-creation.decider.js';
-import { assertManagesInstanceSettings } from '../../instance-settings.js';
 
 export class SetSpaceCreationRoles extends Command<WriteResult> {
   constructor(
@@ -20,8 +19,7 @@ export class SetSpaceCreationRoles extends Command<WriteResult> {
 export class SetSpaceCreationRolesHandler implements ICommandHandler<SetSpaceCreationRoles> {
   constructor(private readonly aggregates: AggregateRepository) {}
 
-  async execute({ creatorRoles, context, principal }: SetSpaceCreationRoles): Promise<WriteResult> {
-    assertManagesInstanceSettings(principal, 'change');
+  async execute({ creatorRoles, context }: SetSpaceCreationRoles): Promise<WriteResult> {
     const result = await this.aggregates.decide(
       SPACE_CREATION_STREAM,
       spaceCreationDecider,

@@ -5,7 +5,6 @@ import type { Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { PEOPLE_DIRECTORY_ID, type PeopleDirectoryView } from '../../people-directory.events.js';
 import { SPACE_SETTINGS } from '../../space-creation.js';
-import { assertManagesInstanceSettings } from '../../instance-settings.js';
 
 export interface PeopleDirectorySetting {
   readonly open: boolean;
@@ -28,8 +27,7 @@ export class GetPeopleDirectory extends Query<PeopleDirectorySetting> {
 export class GetPeopleDirectoryHandler implements IQueryHandler<GetPeopleDirectory> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  async execute({ principal }: GetPeopleDirectory): Promise<PeopleDirectorySetting> {
-    assertManagesInstanceSettings(principal, 'read');
+  async execute(): Promise<PeopleDirectorySetting> {
     return peopleDirectorySetting(this.readStore);
   }
 }

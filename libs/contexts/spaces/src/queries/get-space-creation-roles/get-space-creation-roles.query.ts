@@ -10,7 +10,6 @@ import {
   type InstanceRole,
   type SpaceCreationView,
 } from '../../space-creation.js';
-import { assertManagesInstanceSettings } from '../../instance-settings.js';
 
 export interface SpaceCreationSetting {
   readonly creatorRoles: readonly InstanceRole[];
@@ -35,8 +34,7 @@ export class GetSpaceCreationRoles extends Query<SpaceCreationSetting> {
 export class GetSpaceCreationRolesHandler implements IQueryHandler<GetSpaceCreationRoles> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  async execute({ principal }: GetSpaceCreationRoles): Promise<SpaceCreationSetting> {
-    assertManagesInstanceSettings(principal, 'read');
+  async execute(): Promise<SpaceCreationSetting> {
     const view = await this.readStore.reader<SpaceCreationView>(SPACE_SETTINGS).get(SPACE_CREATION_ID);
     return view
       ? { creatorRoles: view.creatorRoles, updatedAt: view.updatedAt }
