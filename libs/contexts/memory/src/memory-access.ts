@@ -75,4 +75,10 @@ export class MemoryAccess {
       'shared_memory_change_denied',
     );
   }
+
+  /** Erasing every memory of one's own, across Agents (`memory.own.erase`): the user it acts for. */
+  requireOwnErase(principal: Principal): string {
+    demand(principal, 'memory.own.erase', null, 'only a user erases their own memories');
+    return this.user(principal);
+  }
 }

@@ -32,8 +32,7 @@ export class ClearMemoriesHandler implements ICommandHandler<ClearMemories> {
 
   async execute({ agentId, bucket, context, principal }: ClearMemories): Promise<WriteResult> {
     if (agentId === null) {
-      // Erasing one's memories across Agents (`memory.own.erase`) is asked by the guard from DELETE /memory's row.
-      const userId = this.access.user(principal);
+      const userId = this.access.requireOwnErase(principal);
       let position = 0;
       for (const agent of await this.reader.agentsWithBucketsOf(userId))
         position = Math.max(position, await this.memories.clear(agent, userId, userId, 'requested', context));
