@@ -23,7 +23,7 @@ describe('SpaceDeletionProcess', () => {
   it('deletes the Agents of a deleted Space, and an Agent created there afterwards; a replay appends nothing', async () => {
     const { events, reads } = inMemoryStores();
     const commands = new AggregateRepository(events, loadConfig({}));
-    const bus = directCommandBus([DeleteAgent, new DeleteAgentHandler(commands, reads)]);
+    const bus = directCommandBus([DeleteAgent, new DeleteAgentHandler(commands)]);
     const projectors = [agentsProjector, new SpaceDeletionProcess(bus)];
     const runner = new ProjectionRunner(events, reads, projectors, { owner: processLeaseOwner('t') });
     runner.start();

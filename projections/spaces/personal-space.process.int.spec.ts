@@ -5,7 +5,6 @@ import { ModelRegistry } from '#model-providers';
 import { inMemoryStores, makeEvent, waitUntil } from '#testing/fixtures';
 import { directCommandBus } from '#testing/direct-command-bus';
 import { AgentRules } from '#agents/agent-rules';
-import { AgentSpaceGrants } from '#agents/agent-space-grants';
 import {
   CreatePersonalAgent,
   CreatePersonalAgentHandler,
@@ -28,7 +27,7 @@ describe('PersonalSpaceProcess (with the personal-agent process)', () => {
     const { events, reads } = inMemoryStores();
     const config = loadConfig({});
     const aggregates = new AggregateRepository(events, config);
-    const rules = new AgentRules(reads, new AgentSpaceGrants(reads), ModelRegistry.build({}, config));
+    const rules = new AgentRules(ModelRegistry.build({}, config));
     const bus = directCommandBus(
       [CreatePersonalAgent, new CreatePersonalAgentHandler(aggregates, rules)],
       [PlacePersonalAgent, new PlacePersonalAgentHandler(aggregates)],

@@ -69,6 +69,7 @@ const PRINCIPAL_DENIALS: { readonly [A in PrincipalAction]: { code?: string; mes
   'memory.own.erase': { message: 'memories belong to users: this principal has none' },
   'model.call': { message: 'this principal may not call models directly' },
   'app.standalone': { message: 'only an App calls without an Agent (its standalone bridge)' },
+  'platform.step': { message: 'only the platform takes this step' },
 };
 
 export const isPrincipalAction = (rule: string): rule is PrincipalAction =>

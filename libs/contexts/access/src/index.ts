@@ -10,3 +10,5 @@ export * from './authentication/api-key.guard.js';
 export * from './authentication/app-callers.js';
 export * from './authentication/credentials.js';
 export * from './authentication/embed-visitor.js';
+export * from './enforcement/requirements.js';
+export * from './enforcement/access-gate.js';

@@ -8,6 +8,7 @@ import { SpaceGrants } from '#spaces';
 import { ReadModelAgentDirectory } from './agent-directory.adapter.js';
 import { AgentMoveChecks } from './agent-move-checks.js';
 import { AgentRules } from './agent-rules.js';
+import { AgentResolver } from './accessible-agent.js';
 import { AgentSpaceGrants } from './agent-space-grants.js';
 import { ChangeAgentController } from './commands/change-agent/change-agent.controller.js';
 import { ChangeAgentHandler } from './commands/change-agent/change-agent.command.js';
@@ -66,10 +67,11 @@ export const AGENT_QUERY_HANDLERS = [
     ...AGENT_COMMAND_HANDLERS,
     ...AGENT_QUERY_HANDLERS,
     AgentRules,
+    AgentResolver,
     AgentMoveChecks,
     { provide: SpaceGrants, useClass: AgentSpaceGrants },
     { provide: AgentDirectory, useClass: ReadModelAgentDirectory },
   ],
-  exports: [SpaceGrants, AgentMoveChecks, AgentDirectory],
+  exports: [SpaceGrants, AgentMoveChecks, AgentDirectory, AgentResolver],
 })
 export class AgentsModule {}

@@ -4,7 +4,16 @@
 // ones they created) and, through a key, those holding an Agent it is granted. A Space outside that is answered 404,
 // so that no key learns that its id exists.
 import { NotFoundError } from '#kernel';
-import { demand, permits, asPrincipal, userIdOf, type Principal, type PrincipalOrCaller } from '#access';
+import {
+  ask,
+  enforce,
+  permits,
+  asPrincipal,
+  userIdOf,
+  type Ask,
+  type Principal,
+  type PrincipalOrCaller,
+} from '#access';
 import { findAll, type ReadStore } from '#read-store';
 import { SPACE_MEMBERS, SPACES, type SpaceMemberView, type SpaceView } from './spaces.read-model.js';
 
@@ -52,6 +61,49 @@ export async function roleSpaceIds(readStore: ReadStore, who: PrincipalOrCaller)
   return [...new Set(ids)];
 }
 
+/** A Space as the policy reads it, with the asks a message needs of it. */
+export interface SpaceToAsk {
+  readonly space: SpaceView;
+  readonly asks: readonly Ask[];
+}
+
+/**
+ * The Space (404 when there is none) and the ask of seeing it (`space.read`, through a role or an Agent the principal
+ * reaches in it): denied, 404 as well, so that no key learns that its id exists.
+ */
+export async function spaceToSee(
+  readStore: ReadStore,
+  grants: SpaceGrants,
+  spaceId: string,
+  who: PrincipalOrCaller,
+): Promise<SpaceToAsk> {
+  const space = await readStore.reader<SpaceView>(SPACES).get(spaceId);
+  if (!space) throw new NotFoundError('Space', spaceId);
+  const holdsReachableAgent = (await grants.grantedSpaceIds(asPrincipal(who))).includes(spaceId);
+  const notFound = () => new NotFoundError('Space', spaceId);
+  return { space, asks: [ask('space.read', { space, holdsReachableAgent }, notFound)] };
+}
+
+/**
+ * The Space and the asks of changing it (`space.change`: rename, delete; owners) or what is in it
+ * (`space.content.change`: put Agents, Skills, prompts into it; editors): 404 when it cannot see it, 403 when it
+ * only sees it.
+ */
+export async function spaceToChange(
+  readStore: ReadStore,
+  grants: SpaceGrants,
+  spaceId: string,
+  who: PrincipalOrCaller,
+  action: 'space.change' | 'space.content.change' = 'space.change',
+): Promise<SpaceToAsk> {
+  const { space, asks } = await spaceToSee(readStore, grants, spaceId, who);
+  const message =
+    action === 'space.change'
+      ? `only an owner of Space '${spaceId}' renames or deletes it`
+      : `changing what is in Space '${spaceId}' needs the editor role in it`;
+  return { space, asks: [...asks, ask(action, space, message)] };
+}
+
 /** The Space, if the principal may see it; else 404 whether or not it exists. */
 export async function visibleSpace(
   readStore: ReadStore,
@@ -59,13 +111,8 @@ export async function visibleSpace(
   spaceId: string,
   who: PrincipalOrCaller,
 ): Promise<SpaceView> {
-  const principal = asPrincipal(who);
-  const space = await readStore.reader<SpaceView>(SPACES).get(spaceId);
-  if (!space) throw new NotFoundError('Space', spaceId);
-  if (permits(principal, 'space.read', { space, holdsReachableAgent: false })) return space;
-  const holdsReachableAgent = (await grants.grantedSpaceIds(principal)).includes(spaceId);
-  if (!permits(principal, 'space.read', { space, holdsReachableAgent }))
-    throw new NotFoundError('Space', spaceId);
+  const { space, asks } = await spaceToSee(readStore, grants, spaceId, who);
+  enforce(asks, who);
   return space;
 }
 
@@ -85,11 +132,7 @@ export async function maySeeSpace(
   }
 }
 
-/**
- * The Space, if the principal may change it (`space.change`: rename, delete; owners) or what is in it
- * (`space.content.change`: put Agents, Skills, prompts into it; editors): 404 when it cannot see it, 403 when it
- * only sees it.
- */
+/** The Space, if the principal may change it (or what is in it): see spaceToChange. */
 export async function changeableSpace(
   readStore: ReadStore,
   grants: SpaceGrants,
@@ -97,14 +140,7 @@ export async function changeableSpace(
   who: PrincipalOrCaller,
   action: 'space.change' | 'space.content.change' = 'space.change',
 ): Promise<SpaceView> {
-  const space = await visibleSpace(readStore, grants, spaceId, who);
-  demand(
-    who,
-    action,
-    space,
-    action === 'space.change'
-      ? `only an owner of Space '${spaceId}' renames or deletes it`
-      : `changing what is in Space '${spaceId}' needs the editor role in it`,
-  );
+  const { space, asks } = await spaceToChange(readStore, grants, spaceId, who, action);
+  enforce(asks, who);
   return space;
 }

@@ -2,6 +2,7 @@ export * from './decider.js';
 export * from './command-handling.js';
 export * from './aggregate-repository.js';
 export * from './read-your-writes-bus.js';
+export * from './message-gate.js';
 export * from './projector.js';
 export * from './projection-runner.js';
 export * from './projection-waiter.js';

@@ -21,6 +21,7 @@ import {
   ProjectionWaiter,
   AggregateRepository,
   ReadYourWritesBus,
+  gatedCqrsModule,
   PROJECTORS,
   type Projector,
 } from '#eventsourcing';
@@ -129,7 +130,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
     ];
     return {
       module: InfrastructureModule,
-      imports: [CqrsModule.forRoot()],
+      imports: [gatedCqrsModule()],
       providers,
       exports: [
         PLATFORM_CONFIG,

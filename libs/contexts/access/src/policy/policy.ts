@@ -44,6 +44,7 @@ import { AUDIT_RULES } from './audit.rules.js';
 import { KNOWLEDGE_RULES } from './knowledge.rules.js';
 import { MEMORY_RULES } from './memory.rules.js';
 import { PEOPLE_RULES } from './people.rules.js';
+import { PLATFORM_RULES } from './platform.rules.js';
 import { deny } from './roles.js';
 import { SKILLS_RULES } from './skills.rules.js';
 import { SPACES_RULES } from './spaces.rules.js';
@@ -65,6 +66,7 @@ const RULES: RuleSet<Action> = {
   ...USAGE_RULES,
   ...AUDIT_RULES,
   ...APPS_RULES,
+  ...PLATFORM_RULES,
 };
 
 const KNOWN_PRINCIPALS: ReadonlySet<string> = new Set([

@@ -162,6 +162,8 @@ export interface Resources {
   'app.standalone': null;
   /** See the Apps enabled for an Agent and open their views in the chat: a person who uses the Agent. */
   'app.view': AgentOwnership;
+  /** A process manager's step (place a personal Agent, create a personal Space, adopt a Space's creator): the platform alone. */
+  'platform.step': null;
 }
 
 export type Action = keyof Resources;
@@ -207,6 +209,7 @@ export const ACTIONS = [
   'app.manage',
   'app.standalone',
   'app.view',
+  'platform.step',
 ] as const satisfies readonly Action[];
 
 /** Why a principal is refused: the loaders use it as the error code of a 403 (or answer 404 to hide existence). */

@@ -4,14 +4,17 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { manageableAgent } from '../../accessible-agent.js';
+import { agentById, AgentResolver } from '../../accessible-agent.js';
 import { agentDecider, type AgentCommand } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
 import { AgentMoveChecks } from '../../agent-move-checks.js';
 import { AgentRules } from '../../agent-rules.js';
 
+@Requires(AgentResolver, (agents, { agentId, change, principal }: ChangeAgent) =>
+  agents.change(agentId, change.spaceId, principal),
+)
 export class ChangeAgent extends Command<WriteResult> {
   constructor(
     readonly agentId: string,
@@ -32,15 +35,12 @@ export class ChangeAgentHandler implements ICommandHandler<ChangeAgent> {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute({ agentId, change, context, principal }: ChangeAgent): Promise<WriteResult> {
-    const agent = await manageableAgent(this.readStore, agentId, principal);
+  async execute({ agentId, change, context }: ChangeAgent): Promise<WriteResult> {
+    const agent = await agentById(this.readStore, agentId);
     const { spaceId, settings } = change;
     // Naming the Agent's current Space is no move: only a real move checks the target.
-    if (spaceId !== undefined && spaceId !== agent.spaceId) {
-      await this.rules.requireSpace(spaceId, principal);
-      // What other contexts refuse in the target Space (a Skill name it already uses: 409 skill_name_taken).
-      await this.moveChecks.require(agent, spaceId);
-    }
+    // What other contexts refuse in the target Space (a Skill name it already uses: 409 skill_name_taken).
+    if (spaceId !== undefined && spaceId !== agent.spaceId) await this.moveChecks.require(agent, spaceId);
     this.rules.requireChatModel(settings.model);
     const result = await this.aggregates.decide(
       agentStreamId(agentId),

@@ -3,11 +3,15 @@
 // through CreatePersonalAgent instead.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, newEntityId, type CommandContext, type WriteResult } from '#eventsourcing';
-import { demand, type Principal } from '#access';
+import { Requires, type Principal } from '#access';
+import { AgentResolver } from '../../accessible-agent.js';
 import { agentDecider, type AgentCommand } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
 import { AgentRules } from '../../agent-rules.js';
 
+@Requires(AgentResolver, (agents, { fields, principal }: CreateAgent) =>
+  agents.create(fields.spaceId ?? undefined, principal),
+)
 export class CreateAgent extends Command<WriteResult> {
   constructor(
     readonly fields: Omit<Extract<AgentCommand, { type: 'CreateAgent' }>, 'type' | 'agentId' | 'settings'> & {
@@ -30,9 +34,7 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgent> {
     private readonly rules: AgentRules,
   ) {}
 
-  async execute({ fields, context, principal }: CreateAgent): Promise<WriteResult> {
-    demand(principal, 'agent.create', null, 'only keys with access to all Agents can create Agents');
-    if (fields.spaceId) await this.rules.requireSpace(fields.spaceId, principal);
+  async execute({ fields, context }: CreateAgent): Promise<WriteResult> {
     this.rules.requireChatModel(fields.settings.model);
     const agentId = newEntityId(context, 'agt');
     const settings = { ...fields.settings, model: fields.settings.model ?? this.rules.defaultChatModel() };

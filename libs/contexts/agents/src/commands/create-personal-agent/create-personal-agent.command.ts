@@ -3,7 +3,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { sha256 } from '#kernel';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import { demand, type Principal } from '#access';
+import { ask, Requires, type Principal } from '#access';
 import { personalSpaceId } from '#spaces';
 import { agentDecider } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
@@ -12,6 +12,7 @@ import { AgentRules } from '../../agent-rules.js';
 /** A user's personal Agent's id: derived from the user, so a replayed registration names the same Agent. */
 export const personalAgentId = (userId: string): string => `agt_personal_${sha256(userId).slice(0, 24)}`;
 
+@Requires(() => ask('agent.create', null, 'this principal may not create Agents'))
 export class CreatePersonalAgent extends Command<WriteResult> {
   constructor(
     readonly agentId: string,
@@ -32,14 +33,7 @@ export class CreatePersonalAgentHandler implements ICommandHandler<CreatePersona
     private readonly rules: AgentRules,
   ) {}
 
-  async execute({
-    agentId,
-    ownerUserId,
-    name,
-    context,
-    principal,
-  }: CreatePersonalAgent): Promise<WriteResult> {
-    demand(principal, 'agent.create', null, 'this principal may not create Agents');
+  async execute({ agentId, ownerUserId, name, context }: CreatePersonalAgent): Promise<WriteResult> {
     const result = await this.aggregates.decide(
       agentStreamId(agentId),
       agentDecider,

@@ -1,14 +1,15 @@
 // Deleting an Agent: by a principal that manages it (may change its Space; a grant alone is not enough), or by the
 // platform when its Space was deleted (the Space-deletion process). Deleting a deleted Agent appends nothing.
-import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
-import { READ_STORE, type ReadStore } from '#read-store';
-import { authorizeManagement } from '../../accessible-agent.js';
+import { Requires, type Principal } from '#access';
+import { AgentResolver } from '../../accessible-agent.js';
 import { agentDecider, type AgentCommand } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
 
+@Requires(AgentResolver, (agents, { agentId, principal }: DeleteAgent) =>
+  agents.manageOnLog(agentId, principal),
+)
 export class DeleteAgent extends Command<WriteResult> {
   constructor(
     readonly agentId: string,
@@ -22,13 +23,9 @@ export class DeleteAgent extends Command<WriteResult> {
 
 @CommandHandler(DeleteAgent)
 export class DeleteAgentHandler implements ICommandHandler<DeleteAgent> {
-  constructor(
-    private readonly aggregates: AggregateRepository,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
-  ) {}
+  constructor(private readonly aggregates: AggregateRepository) {}
 
-  async execute({ agentId, reason, context, principal }: DeleteAgent): Promise<WriteResult> {
-    await authorizeManagement(this.readStore, agentId, principal);
+  async execute({ agentId, reason, context }: DeleteAgent): Promise<WriteResult> {
     const result = await this.aggregates.decide(
       agentStreamId(agentId),
       agentDecider,

@@ -2,10 +2,11 @@
 // personal-agent process, for the platform). The decider does it once: an Agent already in a Space is left alone.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import { forbidden, type Principal } from '#access';
+import { ask, Requires, type Principal } from '#access';
 import { agentDecider } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
 
+@Requires(() => ask('platform.step', null, 'personal Agents are placed by the platform'))
 export class PlacePersonalAgent extends Command<WriteResult> {
   constructor(
     readonly agentId: string,
@@ -21,9 +22,7 @@ export class PlacePersonalAgent extends Command<WriteResult> {
 export class PlacePersonalAgentHandler implements ICommandHandler<PlacePersonalAgent> {
   constructor(private readonly aggregates: AggregateRepository) {}
 
-  async execute({ agentId, spaceId, context, principal }: PlacePersonalAgent): Promise<WriteResult> {
-    if (principal.kind !== 'platform')
-      throw forbidden('principal_not_supported', 'personal Agents are placed by the platform');
+  async execute({ agentId, spaceId, context }: PlacePersonalAgent): Promise<WriteResult> {
     const result = await this.aggregates.decide(
       agentStreamId(agentId),
       agentDecider,

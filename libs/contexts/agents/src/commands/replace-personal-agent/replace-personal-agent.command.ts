@@ -4,7 +4,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { sha256 } from '#kernel';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import { demand, type Principal } from '#access';
+import { ask, Requires, type Principal } from '#access';
 import { personalSpaceId } from '#spaces';
 import { agentDecider } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
@@ -14,6 +14,7 @@ import { AgentRules } from '../../agent-rules.js';
 export const replacementPersonalAgentId = (userId: string, deletionEventId: string): string =>
   `agt_personal_${sha256(`${userId}:${deletionEventId}`).slice(0, 24)}`;
 
+@Requires(() => ask('agent.create', null, 'this principal may not create Agents'))
 export class ReplacePersonalAgent extends Command<WriteResult> {
   constructor(
     readonly deletedAgentId: string,
@@ -34,8 +35,7 @@ export class ReplacePersonalAgentHandler implements ICommandHandler<ReplacePerso
   ) {}
 
   async execute(command: ReplacePersonalAgent): Promise<WriteResult> {
-    const { deletedAgentId, deletionEventId, context, principal } = command;
-    demand(principal, 'agent.create', null, 'this principal may not create Agents');
+    const { deletedAgentId, deletionEventId, context } = command;
     // Two streams: the deleted Agent says whether (and for whom) there is a replacement to make.
     const { state } = await this.aggregates.load(agentStreamId(deletedAgentId), agentDecider);
     if (state.status !== 'deleted' || !state.isPersonal || !state.ownerUserId)

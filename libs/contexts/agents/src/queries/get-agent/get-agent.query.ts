@@ -6,16 +6,16 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { NotFoundError } from '#kernel';
-import { assertAgentAccess, type Caller } from '#access';
+import { Requires, type Caller } from '#access';
 import { EVENT_STORE, type EventStore } from '#event-store';
-import { loadStateAsOf } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { spaceAsOf } from '#spaces';
-import { accessibleAgent, spaceOf } from '../../accessible-agent.js';
-import { agentStreamId, evolveAgent, initialAgentState, type AgentState } from '../../agent.events.js';
-import type { AgentView } from '../../agents.read-model.js';
+import { agentById, AgentResolver } from '../../accessible-agent.js';
+import { agentAsOf } from '../../agent-as-of.js';
 import { toAgentDto, type AgentDto } from './agent.dto.js';
 
+@Requires(AgentResolver, (agents, { agentId, asOf }: GetAgent) =>
+  asOf ? agents.useAsOf(agentId, asOf) : agents.use(agentId),
+)
 export class GetAgent extends Query<z.output<typeof AgentDto>> {
   constructor(
     readonly agentId: string,
@@ -27,21 +27,6 @@ export class GetAgent extends Query<z.output<typeof AgentDto>> {
   }
 }
 
-/** The Agent as of a time, folded from its stream; null when it did not exist then (or was deleted by then). */
-export async function agentAsOf(store: EventStore, agentId: string, asOf: Date): Promise<AgentView | null> {
-  const { state, firstAt, lastAt } = await loadStateAsOf<AgentState, Parameters<typeof evolveAgent>[1]>(
-    store,
-    agentStreamId(agentId),
-    asOf,
-    initialAgentState(),
-    evolveAgent,
-  );
-  if (state.status !== 'active') return null;
-  const { agentId: id, ...record } = state;
-  const { status: _status, ...settings } = record;
-  return { id, ...settings, createdAt: firstAt!, updatedAt: lastAt! };
-}
-
 @QueryHandler(GetAgent)
 export class GetAgentHandler implements IQueryHandler<GetAgent> {
   constructor(
@@ -49,15 +34,10 @@ export class GetAgentHandler implements IQueryHandler<GetAgent> {
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
   ) {}
 
-  async execute({ agentId, caller, asOf }: GetAgent) {
-    if (!asOf) return toAgentDto(await accessibleAgent(this.readStore, agentId, caller));
+  async execute({ agentId, asOf }: GetAgent) {
+    if (!asOf) return toAgentDto(await agentById(this.readStore, agentId));
     const agent = await agentAsOf(this.eventStore, agentId, asOf);
     if (!agent) throw new NotFoundError('Agent', agentId);
-    // Its Space now, or (deleted since) as it was then: the caller's role in it is what `agent.use` reads.
-    const space =
-      (await spaceOf(this.readStore, agent)) ??
-      (agent.spaceId ? await spaceAsOf(this.eventStore, agent.spaceId, asOf) : null);
-    assertAgentAccess(caller, { ...agent, space });
     return toAgentDto(agent);
   }
 }

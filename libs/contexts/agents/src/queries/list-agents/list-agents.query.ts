@@ -7,7 +7,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { agentUseScope, canAccessAgent, principalOf, type Caller } from '#access';
+import { agentUseScope, Filters, permits, principalOf, type Caller } from '#access';
 import { findAll, READ_STORE, type Filter, type ReadStore } from '#read-store';
 import { roleSpaceIds } from '#spaces';
 import { AGENTS, type AgentView } from '../../agents.read-model.js';
@@ -15,6 +15,7 @@ import { spaceOf } from '../../accessible-agent.js';
 import { toAgentDto, type AgentDto } from '../get-agent/agent.dto.js';
 import type { AgentListQuery } from './list-agents.schema.js';
 
+@Filters('agent.use')
 export class ListAgents extends Query<{ data: z.output<typeof AgentDto>[]; nextCursor: string | null }> {
   constructor(
     readonly query: z.output<typeof AgentListQuery>,
@@ -38,7 +39,9 @@ export class ListAgentsHandler implements IQueryHandler<ListAgents> {
       data: (
         await Promise.all(
           page.data.map(async (agent) =>
-            canAccessAgent(caller, { ...agent, space: await spaceOf(this.readStore, agent) }) ? agent : null,
+            permits(caller, 'agent.use', { ...agent, space: await spaceOf(this.readStore, agent) })
+              ? agent
+              : null,
           ),
         )
       )

@@ -6,11 +6,10 @@
 // answered as it is, so a reload resumes its conversation.
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { forbidden, EmbedVisitorSessions } from '#access';
+import { forbidden, EmbedVisitorSessions, Requires } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
-import type { AgentView } from '../../agents.read-model.js';
 import { originAllowed } from '../../embed-origins.js';
-import { accessibleAgent } from '../../accessible-agent.js';
+import { agentById, AgentResolver } from '../../accessible-agent.js';
 
 export interface EmbedSession {
   readonly token: string;
@@ -20,6 +19,7 @@ export interface EmbedSession {
   readonly sessionMinutes: number;
 }
 
+@Requires(AgentResolver, (agents, { agentId }: StartEmbedSession) => agents.embed(agentId, 'new'))
 export class StartEmbedSession extends Query<EmbedSession> {
   constructor(
     readonly agentId: string,
@@ -32,18 +32,6 @@ export class StartEmbedSession extends Query<EmbedSession> {
   }
 }
 
-export const agentNotPublic = () => forbidden('agent_not_public', 'Agent is not public');
-
-/** The Agent if an embed visitor may use it (public, not personal): else 404, or 403 `Agent is not public`. */
-export async function embeddableAgent(
-  readStore: ReadStore,
-  agentId: string,
-  visitorId: string,
-): Promise<AgentView> {
-  const visitor = { kind: 'embedVisitor', agentId, visitorId } as const;
-  return accessibleAgent(readStore, agentId, visitor, agentNotPublic);
-}
-
 @QueryHandler(StartEmbedSession)
 export class StartEmbedSessionHandler implements IQueryHandler<StartEmbedSession, EmbedSession> {
   constructor(
@@ -52,7 +40,7 @@ export class StartEmbedSessionHandler implements IQueryHandler<StartEmbedSession
   ) {}
 
   async execute({ agentId, origin, self, resume }: StartEmbedSession): Promise<EmbedSession> {
-    const agent = await embeddableAgent(this.readStore, agentId, 'new');
+    const agent = await agentById(this.readStore, agentId);
     if (origin !== null && !originAllowed(origin, agent.allowedUrls, self))
       throw forbidden('origin_not_allowed', 'this site may not embed this Agent');
     const kept = resume ? this.sessions.verify(resume) : null;

@@ -2,13 +2,13 @@
 // when the person may use it, and the embed page shows a public Agent within its Allowed URLs.
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { Principal } from '#access';
+import { Filters, permits, Requires, type Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { accessibleAgent } from '../../accessible-agent.js';
+import { agentById, AgentResolver, agentToUse } from '../../accessible-agent.js';
 import type { AgentView } from '../../agents.read-model.js';
-import { embeddableAgent } from '../start-embed-session/start-embed-session.query.js';
 
 /** The Agent if the principal may use it (the policy's `agent.use`); null when there is none or no right. */
+@Filters('agent.use')
 export class FindUsableAgent extends Query<AgentView | null> {
   constructor(
     readonly agentId: string,
@@ -19,6 +19,7 @@ export class FindUsableAgent extends Query<AgentView | null> {
 }
 
 /** The Agent an embed page shows: 404 when there is none, 403 `agent_not_public` when no visitor may use it. */
+@Requires(AgentResolver, (agents, { agentId }: GetEmbeddableAgent) => agents.embed(agentId, 'page'))
 export class GetEmbeddableAgent extends Query<AgentView> {
   constructor(readonly agentId: string) {
     super();
@@ -29,8 +30,11 @@ export class GetEmbeddableAgent extends Query<AgentView> {
 export class FindUsableAgentHandler implements IQueryHandler<FindUsableAgent, AgentView | null> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  execute({ agentId, principal }: FindUsableAgent): Promise<AgentView | null> {
-    return accessibleAgent(this.readStore, agentId, principal).catch(() => null);
+  async execute({ agentId, principal }: FindUsableAgent): Promise<AgentView | null> {
+    const found = await agentToUse(this.readStore, agentId).catch(() => null);
+    return found && permits(principal, 'agent.use', { ...found.agent, space: found.space })
+      ? found.agent
+      : null;
   }
 }
 
@@ -39,6 +43,6 @@ export class GetEmbeddableAgentHandler implements IQueryHandler<GetEmbeddableAge
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
   execute({ agentId }: GetEmbeddableAgent): Promise<AgentView> {
-    return embeddableAgent(this.readStore, agentId, 'page');
+    return agentById(this.readStore, agentId);
   }
 }
