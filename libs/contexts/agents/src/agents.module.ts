@@ -28,6 +28,7 @@ import { StartEmbedSessionHandler } from './queries/start-embed-session/start-em
 import { IdentityModule } from '#identity';
 import { ListAgentsController } from './queries/list-agents/list-agents.controller.js';
 import { ListAgentsHandler } from './queries/list-agents/list-agents.query.js';
+import { UseAgentHandler } from './queries/use-agent/use-agent.query.js';
 import { FindUsableAgentHandler, GetEmbeddableAgentHandler } from './queries/web-pages/web-pages.query.js';
 
 export const AGENT_CONTROLLERS = [
@@ -56,6 +57,7 @@ export const AGENT_QUERY_HANDLERS = [
   StartEmbedSessionHandler,
   FindUsableAgentHandler,
   GetEmbeddableAgentHandler,
+  UseAgentHandler,
 ];
 
 @Global()

@@ -11,3 +11,4 @@ export { AgentDto, toAgentDto } from './queries/get-agent/agent.dto.js';
 export * from './agent.integration-events.js';
 export * from './embed-origins.js';
 export { FindUsableAgent, GetEmbeddableAgent } from './queries/web-pages/web-pages.query.js';
+export { UseAgent } from './queries/use-agent/use-agent.query.js';
