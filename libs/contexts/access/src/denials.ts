@@ -1,5 +1,5 @@
-// The access policy's helpers for request handlers: thin adapters over the one policy (authorization/policy.ts, where
-// every rule lives) that turn a denial into the HTTP error the routes have always answered.
+// The access policy's helpers for the guard, the gate and what lists show: thin adapters over the one policy
+// (policy/policy.ts, where every rule lives) that turn a denial into the HTTP error the routes have always answered.
 import { ForbiddenError } from '#kernel';
 import type { Caller } from './caller.js';
 import { asPrincipal, userIdOf, type PrincipalOrCaller } from './principal.js';

@@ -1,8 +1,9 @@
 // Who may call each route: one row per `METHOD /path` the application registers (paths as in the OpenAPI document).
-// A row names the policy action that guards the route (its handler asks `authorize` for it, through its context's
-// loader), `{ each: action }` for a list filtered item by item, or `public` for a route without credentials. The
-// generated matrix (test/authorization-matrix.e2e.spec.ts) calls every registered route as every kind of principal
-// and fails for a route without a row here, or whose answers disagree with the policy. Adding a route: add its row.
+// A row names the policy action that guards the route (the guard asks it when it reads nothing but the principal; else
+// the gate asks it from the declaration of the command or query the route sends), `{ each: action }` for a list
+// filtered item by item, or `public` for a route without credentials. The generated matrix
+// (test/authorization-matrix.e2e.spec.ts) calls every registered route as every kind of principal and fails for a
+// route without a row here, or whose answers disagree with the policy. Adding a route: add its row.
 // Over 300 lines on purpose: it is the table, one row per route, and a table read in one place is its point.
 import type { Action } from './policy/policy.js';
 

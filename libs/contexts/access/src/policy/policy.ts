@@ -1,9 +1,9 @@
 // The one place that decides who may: `authorize(principal, action, resource)` answers allow, or deny with a reason
-// code. Every rule of "who may" lives here; the contexts' loaders (accessibleAgent, visibleSpace, KnowledgeAccess,
-// MemoryAccess, SkillAccess, …) only fetch the resource the action needs (a Space with its members as the read model
-// holds them), ask this policy, and turn a denial into their HTTP error (404 where existence must not be confirmed,
-// else 403 with the reason as the code). Deny by default: an action or a principal kind without a rule here is denied
-// (`no_rule`).
+// code. Every rule of "who may" lives here. It is asked in two places only: the guard, from a route's row (actions on
+// the principal alone), and the gate, from a command's or query's declaration (../enforcement: the context's resolver
+// loads the resource the action reads, a Space with its members as the read model holds them; the gate asks and
+// turns a denial into the route's error: 404 where existence must not be confirmed, else 403 with the reason as the
+// code). Deny by default: an action or a principal kind without a rule here is denied (`no_rule`).
 // The rules live in one file per kind of resource (*.rules.ts beside this one, with the resource types in
 // resources.ts and the building blocks they share in roles.ts); this file puts them together and answers.
 //
