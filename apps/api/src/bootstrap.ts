@@ -2,7 +2,7 @@
 // then listens. Used by main.ts and by the end-to-end tests, which start it on a random port with their own DATA_DIR.
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { Type } from '@nestjs/common';
 import { DiscoveryService, NestFactory } from '@nestjs/core';
 import fastifyCookie from '@fastify/cookie';
@@ -22,9 +22,7 @@ import { EVENT_STORE, type EventStore } from '#event-store';
 import { ProjectionRunner, ProjectionWaiter, PROJECTORS, type Projector } from '#eventsourcing';
 import { createLogger, PinoNestLogger } from '#infrastructure';
 import { AdminBootstrap } from '#identity/admin-bootstrap';
-import { ApiKeyGuard } from '#access';
-import { AppSessionTokens, registerAppProxy, registerBridgeRedirect } from '#apps';
-import { READ_STORE, type ReadStore } from '#read-store';
+import { AppProxyRoutes } from '#apps';
 import { DEFAULT_BODY_LIMIT_BYTES, documentedPath, errorBody, routeBodyLimits, routeDocs } from '#http';
 import { IngestionWorker } from '#knowledge/ingestion.worker';
 import { SummaryIndexWorker } from '#knowledge/summary/summary-index.worker';
@@ -66,15 +64,6 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
  */
 const missingHost = (request: IncomingMessage): boolean =>
   request.httpVersion === '1.1' && request.headers.host === undefined;
-/**
- * The platform's effective public URL, what it gives out for itself (its mail links too): PUBLIC_URL, else
- * http://HOST:PORT, with the port the server is bound to when PORT is 0 (any free port).
- */
-const publicUrlOf = (config: PlatformConfig, bound: AddressInfo | string | null): string =>
-  config.people.publicUrlSet || config.port !== 0 || typeof bound !== 'object' || bound === null
-    ? config.people.publicUrl
-    : config.people.publicUrl.replace(/:0$/, `:${bound.port}`);
-
 /** Largest uploaded file (a Knowledge document). */
 export const UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
 
@@ -162,17 +151,8 @@ export async function createApi(
     limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12 },
   });
   const fastify = app.getHttpAdapter().getInstance();
-  // The App proxy (/app/{id}/...): its own encapsulated routes, bodies streamed through unparsed.
-  const guard = app.get(ApiKeyGuard);
-  await registerAppProxy(fastify, {
-    readStore: app.get<ReadStore>(READ_STORE),
-    tokens: app.get(AppSessionTokens),
-    sessionUser: (request) => guard.sessionUser(request),
-    serverUrl: () => publicUrlOf(config, fastify.server.address()),
-    appOrigin: config.apps.appOrigin,
-    timeoutMs: config.apps.proxyTimeoutMs,
-  });
-  registerBridgeRedirect(fastify);
+  // The App proxy (/app/{id}/...): the Apps context's own raw routes, bodies streamed through unparsed.
+  await app.get(AppProxyRoutes).registerOn(fastify);
   // A body declared as JSON but empty (a DELETE sent with `content-type: application/json` by many clients) is no
   // body, not invalid JSON; anything else goes to Fastify's own parser (prototype poisoning refused).
   const json = fastify.getDefaultJsonParser('error', 'error');

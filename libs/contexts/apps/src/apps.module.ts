@@ -1,11 +1,12 @@
 // The Apps context: the App registry (admin routes), container Apps, the allowlist process (run with the projectors,
-// apps/projectors.ts), the authentication of bridge requests (AppCallers, asked by identity's guard) and the App
-// proxy's session tokens. Global so that identity's guard finds the AppCallers it asks.
+// apps/projectors.ts), the authentication of bridge requests (AppCallers, asked by the access guard), the App proxy
+// (its raw routes: AppProxyRoutes) and its session tokens. Global so that the guard finds the AppCallers it asks.
 import { Global, Module } from '@nestjs/common';
 import { AppCallers } from '#access';
 import { AppContainers } from './app-containers.js';
 import { AppCredentialsRepository } from './app-credentials.repository.js';
 import { AppSessionTokens } from './app-session-token.js';
+import { AppProxyRoutes } from './proxy/app-proxy.routes.js';
 import { BridgeCallers } from './bridge-callers.js';
 import { BridgeAgentController } from './bridge/bridge.controller.js';
 import { ChangeAppController } from './commands/change-app/change-app.controller.js';
@@ -56,6 +57,7 @@ export const APP_QUERY_HANDLERS = [ListAppsHandler, GetAppHandler, ListAgentApps
     AppCredentialsRepository,
     AppContainers,
     AppSessionTokens,
+    AppProxyRoutes,
     { provide: AppCallers, useClass: BridgeCallers },
   ],
   exports: [AppCallers, AppSessionTokens],

@@ -8,3 +8,4 @@ export * from './app-session-token.js';
 export * from './apps.read-model.js';
 export * from './app-allowlist.process.js';
 export * from './proxy/app-proxy.js';
+export { AppProxyRoutes } from './proxy/app-proxy.routes.js';
