@@ -27,7 +27,11 @@ class AgentLoader {
     if (!agent) throw new NotFoundError('Agent', agentId);
     return [
       ask('agent.use', { ...agent, space: null }, 'not yours'),
-      ask('agent.manage', { agent, space: null }, () => new ForbiddenError('space_change_denied', 'use, not manage')),
+      ask(
+        'agent.manage',
+        { agent, space: null },
+        () => new ForbiddenError('space_change_denied', 'use, not manage'),
+      ),
     ];
   }
 }
@@ -50,7 +54,9 @@ class ChangeThingHandler {
   }
 }
 
-@Requires(() => ask('platform.step', null, 'only the platform takes this step', { code: 'principal_not_supported' }))
+@Requires(() =>
+  ask('platform.step', null, 'only the platform takes this step', { code: 'principal_not_supported' }),
+)
 class PlatformStep extends Command<void> {
   constructor(readonly principal: Principal) {
     super();
@@ -111,7 +117,10 @@ class GateModule {}
 @Module({ imports: [GateModule, gatedCqrsModule()], providers: [AgentLoader, ...handlers] })
 class GatedModule {}
 
-@Module({ imports: [GateModule, gatedCqrsModule()], providers: [AgentLoader, ...handlers, UndeclaredHandler] })
+@Module({
+  imports: [GateModule, gatedCqrsModule()],
+  providers: [AgentLoader, ...handlers, UndeclaredHandler],
+})
 class UndeclaredModule {}
 
 describe('the access gate: every command and query is asked about before its handler runs', () => {
@@ -161,8 +170,8 @@ describe('the access gate: every command and query is asked about before its han
   });
 
   it('refuses to start an application with a message that declares nothing (deny by default)', async () => {
-    const starting = NestFactory.createApplicationContext(UndeclaredModule, { logger: false }).then((started) =>
-      started.init(),
+    const starting = NestFactory.createApplicationContext(UndeclaredModule, { logger: false }).then(
+      (started) => started.init(),
     );
     await expect(starting).rejects.toThrow(/Undeclared declares no access requirement/);
   });
