@@ -5,6 +5,7 @@ import { Global, Module } from '@nestjs/common';
 import { AppCallers } from '#access';
 import { AppContainers } from './app-containers.js';
 import { AppCredentialsRepository } from './app-credentials.repository.js';
+import { AppResolver } from './app-resolver.js';
 import { AppSessionTokens } from './app-session-token.js';
 import { BridgeCallers } from './bridge-callers.js';
 import { BridgeAgentController } from './bridge/bridge.controller.js';
@@ -56,6 +57,7 @@ export const APP_QUERY_HANDLERS = [ListAppsHandler, GetAppHandler, ListAgentApps
     AppCredentialsRepository,
     AppContainers,
     AppSessionTokens,
+    AppResolver,
     { provide: AppCallers, useClass: BridgeCallers },
   ],
   exports: [AppCallers, AppSessionTokens],
