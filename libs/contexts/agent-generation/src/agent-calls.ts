@@ -1,18 +1,19 @@
-// What a model call made as an Agent needs once the request is accepted: the Agent (the caller must be granted it),
-// the model (the requested one or the Agent's, a configured chat model either way), the conversation's history and
-// who pays (the call scope). Shared by the generate handlers. A standalone App's bridge (no Agent) calls with the
-// instance-wide default models, no system prompt and no conversation (`agentId` null): the policy's `app.standalone`.
-import { Inject, Injectable } from '@nestjs/common';
+// What a model call made as an Agent needs once the request is accepted: the Agent (the UseAgent query, which the gate
+// asks `agent.use` of), the model (the requested one or the Agent's, a configured chat model either way), the
+// conversation's history and who pays (the call scope). Shared by the generate handlers. A standalone App's bridge (no
+// Agent) calls with the instance-wide default models, no system prompt and no conversation (`agentId` null): only the
+// standalone bridge's routes send none, and their rows ask the policy's `app.standalone` (Apps only).
+import { Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { accessibleAgent, type AgentView } from '#agents';
+import { UseAgent, type AgentView } from '#agents';
 import { agentChatModel } from '#conversations';
 import { callerScope, ModelGateway, type CallScope } from '#model-gateway';
-import { demand, type Caller } from '#access';
+import type { Caller } from '#access';
 import { PlatformError, ValidationError } from '#kernel';
 import { ModelRegistry, type ChatRequest, type ModelConfig, type TokenUsage } from '#model-providers';
-import { READ_STORE, type ReadStore } from '#read-store';
 import { buildChatRequest, type AgentSettingsForChat } from './chat-request.js';
-import { ConversationAccess } from './conversation-access.js';
+import { ConversationHistory } from './conversation-history.js';
 
 export interface AgentCall {
   /** The Agent's settings the request carries; none (no prompt, no sampling) on a standalone bridge. */
@@ -38,8 +39,8 @@ export class AgentCalls {
   constructor(
     readonly gateway: ModelGateway,
     private readonly models: ModelRegistry,
-    private readonly conversations: ConversationAccess,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly conversations: ConversationHistory,
+    private readonly queries: QueryBus,
   ) {}
 
   async prepare(
@@ -48,7 +49,6 @@ export class AgentCalls {
     caller: Caller,
   ): Promise<AgentCall> {
     if (agentId === null) {
-      this.assertStandalone(caller);
       if (body.conversationId !== undefined)
         throw new ValidationError(
           'conversation_needs_agent',
@@ -61,7 +61,7 @@ export class AgentCalls {
           : this.defaultModel('chat', 'chat');
       return { agent: NO_AGENT, model, history: [], scope: scopeOf(caller, null) };
     }
-    const agent = await accessibleAgent(this.readStore, agentId, caller);
+    const agent = await this.agentToUse(agentId, caller);
     const history = body.conversationId
       ? await this.conversations.historyFor(caller, agent, body.conversationId)
       : [];
@@ -100,16 +100,12 @@ export class AgentCalls {
     return model;
   }
 
-  /**
-   * The Agent a call is made for, when the caller may use it; with none (a standalone bridge) the caller must be an
-   * App (`app.standalone`).
-   */
+  /** The Agent a call is made for, when the caller may use it; none on a standalone bridge (its row asked). */
   async authorizeAgent(agentId: string | null, caller: Caller): Promise<void> {
-    if (agentId === null) this.assertStandalone(caller);
-    else await accessibleAgent(this.readStore, agentId, caller);
+    if (agentId !== null) await this.agentToUse(agentId, caller);
   }
 
-  private assertStandalone(caller: Caller): void {
-    demand(caller, 'app.standalone', null, 'only an App calls without an Agent (its standalone bridge)');
+  private agentToUse(agentId: string, caller: Caller): Promise<AgentView> {
+    return this.queries.execute(new UseAgent(agentId, caller));
   }
 }

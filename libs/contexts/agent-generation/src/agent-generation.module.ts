@@ -19,7 +19,7 @@ import { GenerateSpeechCall } from './calls/generate-speech/generate-speech.call
 import { TranscribeAudioController } from './calls/transcribe-audio/transcribe-audio.controller.js';
 import { TranscribeAudioCall } from './calls/transcribe-audio/transcribe-audio.call.js';
 import { StandaloneBridgeController } from './calls/standalone-bridge.controller.js';
-import { ConversationAccess } from './conversation-access.js';
+import { ConversationHistory } from './conversation-history.js';
 import { GetAgentUsageController } from './queries/get-agent-usage/get-agent-usage.controller.js';
 import { GetAgentUsageHandler } from './queries/get-agent-usage/get-agent-usage.query.js';
 import { ListAgentModelsController } from './queries/list-agent-models/list-agent-models.controller.js';
@@ -49,6 +49,6 @@ export const LLM_QUERY_HANDLERS = [ListAgentModelsHandler, GetAgentUsageHandler]
 @Module({
   imports: [ModelGatewayModule, ConversationsModule],
   controllers: LLM_CONTROLLERS,
-  providers: [...LLM_CALLS, ...LLM_QUERY_HANDLERS, AgentCalls, ConversationAccess],
+  providers: [...LLM_CALLS, ...LLM_QUERY_HANDLERS, AgentCalls, ConversationHistory],
 })
 export class AgentGenerationModule {}

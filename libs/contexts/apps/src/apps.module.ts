@@ -5,6 +5,7 @@ import { Global, Module } from '@nestjs/common';
 import { AppCallers } from '#access';
 import { AppContainers } from './app-containers.js';
 import { AppCredentialsRepository } from './app-credentials.repository.js';
+import { AppResolver } from './app-resolver.js';
 import { AppSessionTokens } from './app-session-token.js';
 import { AppProxyRoutes } from './proxy/app-proxy.routes.js';
 import { BridgeCallers } from './bridge-callers.js';
@@ -58,6 +59,7 @@ export const APP_QUERY_HANDLERS = [ListAppsHandler, GetAppHandler, ListAgentApps
     AppContainers,
     AppSessionTokens,
     AppProxyRoutes,
+    AppResolver,
     { provide: AppCallers, useClass: BridgeCallers },
   ],
   exports: [AppCallers, AppSessionTokens],

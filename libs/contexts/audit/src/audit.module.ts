@@ -3,6 +3,7 @@
 import { Module } from '@nestjs/common';
 import { AuditTrail } from './audit-trail.js';
 import { AuditEntriesReader } from './audit-entries.reader.js';
+import { AuditResolver } from './audit-resolver.js';
 import { GetAuditController } from './queries/get-audit/get-audit.controller.js';
 import { GetAuditHandler } from './queries/get-audit/get-audit.query.js';
 import { GetProvenanceController } from './queries/get-provenance/get-provenance.controller.js';
@@ -14,7 +15,7 @@ export const AUDIT_QUERY_HANDLERS = [GetAuditHandler, GetProvenanceHandler];
 
 @Module({
   controllers: AUDIT_CONTROLLERS,
-  providers: [AuditTrail, AuditEntriesReader, ...AUDIT_QUERY_HANDLERS],
+  providers: [AuditTrail, AuditEntriesReader, AuditResolver, ...AUDIT_QUERY_HANDLERS],
   exports: [AuditTrail, AuditEntriesReader],
 })
 export class AuditModule {}

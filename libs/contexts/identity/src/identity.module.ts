@@ -85,6 +85,7 @@ import {
   ListIdentitiesHandler,
 } from './queries/list-auth-providers/list-auth-providers.query.js';
 import { OidcSignIn } from './oidc/oidc-sign-in.js';
+import { ApiKeyResolver } from './api-key-resolver.js';
 
 export const IDENTITY_CONTROLLERS = [
   ListApiKeysController,
@@ -160,6 +161,7 @@ export const IDENTITY_QUERY_HANDLERS = [
     ...IDENTITY_COMMAND_HANDLERS,
     ...IDENTITY_QUERY_HANDLERS,
     AdminBootstrap,
+    ApiKeyResolver,
     EmbeddedOutbox,
     SignInLimiter,
     OidcSignIn,

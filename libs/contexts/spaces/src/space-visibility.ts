@@ -116,7 +116,7 @@ export async function visibleSpace(
   return space;
 }
 
-/** Whether the principal may see the Space (false also when there is no such Space). */
+/** Whether the principal may see the Space (false also when there is no such Space): what an answer tells it. */
 export async function maySeeSpace(
   readStore: ReadStore,
   grants: SpaceGrants,
@@ -124,8 +124,8 @@ export async function maySeeSpace(
   who: PrincipalOrCaller,
 ): Promise<boolean> {
   try {
-    await visibleSpace(readStore, grants, spaceId, who);
-    return true;
+    const { asks } = await spaceToSee(readStore, grants, spaceId, who);
+    return asks.every((asked) => permits(who, asked.action, asked.resource as never));
   } catch (error) {
     if (error instanceof NotFoundError) return false;
     throw error;

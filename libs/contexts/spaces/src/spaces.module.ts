@@ -35,6 +35,7 @@ import { SetSpaceCreationRolesHandler } from './commands/set-space-creation-role
 import { GetSpaceCreationRolesHandler } from './queries/get-space-creation-roles/get-space-creation-roles.query.js';
 import { PeopleDirectoryController } from './commands/set-people-directory/people-directory.controller.js';
 import { SetPeopleDirectoryHandler } from './commands/set-people-directory/set-people-directory.command.js';
+import { SpaceResolver } from './space-resolver.js';
 import { GetPeopleDirectoryHandler } from './queries/get-people-directory/get-people-directory.query.js';
 
 export const SPACE_CONTROLLERS = [
@@ -81,6 +82,6 @@ export const SPACE_QUERY_HANDLERS = [
 
 @Module({
   controllers: SPACE_CONTROLLERS,
-  providers: [...SPACE_COMMAND_HANDLERS, ...SPACE_QUERY_HANDLERS],
+  providers: [...SPACE_COMMAND_HANDLERS, ...SPACE_QUERY_HANDLERS, SpaceResolver],
 })
 export class SpacesModule {}

@@ -2,9 +2,9 @@
 // with each model's description alongside for clients that want tiers and pricing. Takes x-api-key or Bearer.
 import { Controller, Get, Param } from '@nestjs/common';
 import type { ModelInfo } from '#model-providers';
-import { assertMayCallModels, ModelNotFoundError } from '../model-gateway.js';
+import { ModelNotFoundError } from '../model-gateway.js';
 import { ModelRegistry } from '#model-providers';
-import { AcceptsBearer, CurrentCaller, type Caller } from '#access';
+import { AcceptsBearer } from '#access';
 import { ApiRoute } from '#http';
 import { Models, ERRORS } from './compat.responses.js';
 
@@ -39,8 +39,7 @@ export class CompatModelsController {
     },
   })
   @Get('models')
-  list(@CurrentCaller() caller: Caller) {
-    assertMayCallModels(caller);
+  list() {
     return { object: 'list', data: this.models.infos(LISTED).map(toModelObject) };
   }
 
@@ -53,8 +52,7 @@ export class CompatModelsController {
     errors: [ERRORS[404]],
   })
   @Get('models/:model')
-  get(@Param('model') key: string, @CurrentCaller() caller: Caller) {
-    assertMayCallModels(caller);
+  get(@Param('model') key: string) {
     const info = this.models.infos(LISTED).find((model) => model.key === key);
     if (!info) throw new ModelNotFoundError(`model '${key}' is not a listed model of this instance`);
     return toModelObject(info);

@@ -1,21 +1,22 @@
-// The loader of the prompt library: the Space (404 unless the principal may read its prompts) and, for a change,
-// the policy's `prompt.change` (403). The rules are the policy's.
+// What the prompt library's messages ask: the Space (404 unless the principal may read its prompts) and, for a
+// change, the policy's `prompt.change` (403); and the prompt a message names (404 unless it is the Space's).
 import { NotFoundError } from '#kernel';
-import { permits, demand, type Principal } from '#access';
+import { ask, type Ask } from '#access';
 import type { ReadStore } from '#read-store';
-import { SPACES, type SpaceView } from '../spaces.read-model.js';
+import { spaceById } from '../space-membership.js';
 import { PROMPTS, type PromptView } from './prompt.js';
 
-export async function promptSpace(
+/** `prompt.read` on the Space (denied: 404), and `prompt.change` (403) when `action` is a change. */
+export async function promptAsks(
   readStore: ReadStore,
   spaceId: string,
-  principal: Principal,
   action: 'prompt.read' | 'prompt.change',
-): Promise<SpaceView> {
-  const space = await readStore.reader<SpaceView>(SPACES).get(spaceId);
-  if (!space || !permits(principal, 'prompt.read', space)) throw new NotFoundError('Space', spaceId);
-  demand(principal, action, space, `changing the prompts of Space '${spaceId}' needs the editor role in it`);
-  return space;
+): Promise<readonly Ask[]> {
+  const space = await spaceById(readStore, spaceId);
+  const read = ask('prompt.read', space, () => new NotFoundError('Space', spaceId));
+  return action === 'prompt.read'
+    ? [read]
+    : [read, ask(action, space, `changing the prompts of Space '${spaceId}' needs the editor role in it`)];
 }
 
 /** The prompt, if it is the Space's (404 otherwise). */

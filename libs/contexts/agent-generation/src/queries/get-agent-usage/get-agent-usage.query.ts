@@ -2,11 +2,16 @@
 // for anyone else granted the Agent. A grant is not the right to see other users' usage.
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { accessibleAgent, managesAgent } from '#agents';
-import type { Caller } from '#access';
+import { agentById, AgentResolver, managesAgent } from '#agents';
+import { Requires, type Caller } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { agentUserSubject, usageRange, usageReport, type UsageRangeQuery, type UsageReport } from '#usage';
 
+// A malformed range is 400 before the Agent is asked about, as it always was.
+@Requires(AgentResolver, (agents, { agentId, query }: GetAgentUsage) => {
+  usageRange(query);
+  return agents.use(agentId);
+})
 export class GetAgentUsage extends Query<
   Pick<UsageReport, 'from' | 'to' | 'totals' | 'days' | 'records'> & {
     readonly agentId: string;
@@ -30,7 +35,7 @@ export class GetAgentUsageHandler implements IQueryHandler<GetAgentUsage> {
 
   async execute({ agentId, query, caller }: GetAgentUsage) {
     const range = usageRange(query);
-    const agent = await accessibleAgent(this.readStore, agentId, caller);
+    const agent = await agentById(this.readStore, agentId);
     if (await managesAgent(this.readStore, agent, caller)) {
       const { from, to, totals, days, records } = await usageReport(this.readStore, 'agent', agentId, range);
       return { agentId, scope: 'agent' as const, from, to, totals, days, records };

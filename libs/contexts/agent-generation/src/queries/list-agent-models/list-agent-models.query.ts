@@ -1,11 +1,12 @@
 // The chat models an Agent may use, and its default (its own model when that is a configured chat model).
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { accessibleAgent } from '#agents';
-import type { Caller } from '#access';
+import { agentById, AgentResolver } from '#agents';
+import { Requires, type Caller } from '#access';
 import { ModelRegistry, type ModelInfo } from '#model-providers';
 import { READ_STORE, type ReadStore } from '#read-store';
 
+@Requires(AgentResolver, (agents, { agentId }: ListAgentModels) => agents.use(agentId))
 export class ListAgentModels extends Query<{
   defaultModel: string;
   availableModels: string[];
@@ -26,8 +27,8 @@ export class ListAgentModelsHandler implements IQueryHandler<ListAgentModels> {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute({ agentId, caller }: ListAgentModels) {
-    const agent = await accessibleAgent(this.readStore, agentId, caller);
+  async execute({ agentId }: ListAgentModels) {
+    const agent = await agentById(this.readStore, agentId);
     const models = this.models.infos(['chat']);
     const agentModel = this.models.get(agent.model);
     return {

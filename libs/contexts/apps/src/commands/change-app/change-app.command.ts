@@ -1,11 +1,12 @@
 // Renaming an App, or enabling it for other Agents or globally (admins); the allowlist process follows.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
-import { assertAppAdmin } from '../../app-access.js';
+import { Requires, type Principal } from '#access';
+import { manageApps } from '../../app-resolver.js';
 import { appDecider } from '../../app.decider.js';
 import { appStreamId, type AppEnablement } from '../../app.events.js';
 
+@Requires(manageApps)
 export class ChangeApp extends Command<WriteResult> {
   constructor(
     readonly appId: string,
@@ -21,8 +22,7 @@ export class ChangeApp extends Command<WriteResult> {
 export class ChangeAppHandler implements ICommandHandler<ChangeApp> {
   constructor(private readonly aggregates: AggregateRepository) {}
 
-  async execute({ appId, change, context, principal }: ChangeApp): Promise<WriteResult> {
-    assertAppAdmin(principal);
+  async execute({ appId, change, context }: ChangeApp): Promise<WriteResult> {
     const result = await this.aggregates.decide(
       appStreamId(appId),
       appDecider,

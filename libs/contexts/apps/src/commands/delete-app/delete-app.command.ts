@@ -2,12 +2,13 @@
 // credentials are removed.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
-import { assertAppAdmin } from '../../app-access.js';
+import { Requires, type Principal } from '#access';
+import { manageApps } from '../../app-resolver.js';
 import { appDecider } from '../../app.decider.js';
 import { appStreamId } from '../../app.events.js';
 import { AppCredentialsRepository } from '../../app-credentials.repository.js';
 
+@Requires(manageApps)
 export class DeleteApp extends Command<WriteResult> {
   constructor(
     readonly appId: string,
@@ -25,8 +26,7 @@ export class DeleteAppHandler implements ICommandHandler<DeleteApp> {
     private readonly credentials: AppCredentialsRepository,
   ) {}
 
-  async execute({ appId, context, principal }: DeleteApp): Promise<WriteResult> {
-    assertAppAdmin(principal);
+  async execute({ appId, context }: DeleteApp): Promise<WriteResult> {
     const result = await this.aggregates.decide(
       appStreamId(appId),
       appDecider,

@@ -4,14 +4,15 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
 import { NotFoundError } from '#kernel';
-import type { Principal } from '#access';
-import { assertAppAdmin } from '../../app-access.js';
+import { Requires, type Principal } from '#access';
+import { manageApps } from '../../app-resolver.js';
 import { AppContainers } from '../../app-containers.js';
 import { appDecider } from '../../app.decider.js';
 import { appStreamId } from '../../app.events.js';
 import { fetchAppMeta } from '../../app-meta.js';
 import { claimStandaloneId } from '../../app-standalone-id.js';
 
+@Requires(manageApps)
 export class RefreshApp extends Command<WriteResult> {
   constructor(
     readonly appId: string,
@@ -29,8 +30,7 @@ export class RefreshAppHandler implements ICommandHandler<RefreshApp> {
     private readonly containers: AppContainers,
   ) {}
 
-  async execute({ appId, context, principal }: RefreshApp): Promise<WriteResult> {
-    assertAppAdmin(principal);
+  async execute({ appId, context }: RefreshApp): Promise<WriteResult> {
     const { state } = await this.aggregates.load(appStreamId(appId), appDecider);
     if (state.status !== 'active') throw new NotFoundError('App', appId);
     const at = () => context.now().toISOString();

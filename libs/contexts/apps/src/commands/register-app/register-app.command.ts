@@ -3,8 +3,8 @@
 // RefreshApp command the route sends next.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, newEntityId, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
-import { assertAppAdmin } from '../../app-access.js';
+import { Requires, type Principal } from '#access';
+import { manageApps } from '../../app-resolver.js';
 import { appDecider } from '../../app.decider.js';
 import { appStreamId, type AppEnablement, type AppSource } from '../../app.events.js';
 import type { RegistryCredentials } from '../../app-credentials.events.js';
@@ -18,6 +18,7 @@ export interface RegisterAppInput {
   readonly registryCredentials?: RegistryCredentials;
 }
 
+@Requires(manageApps)
 export class RegisterApp extends Command<WriteResult & { readonly token: string }> {
   constructor(
     readonly input: RegisterAppInput,
@@ -35,8 +36,7 @@ export class RegisterAppHandler implements ICommandHandler<RegisterApp> {
     private readonly credentials: AppCredentialsRepository,
   ) {}
 
-  async execute({ input, context, principal }: RegisterApp) {
-    assertAppAdmin(principal);
+  async execute({ input, context }: RegisterApp) {
     const appId = newEntityId(context, 'app');
     const token = newAppToken();
     if (input.registryCredentials) await this.credentials.set(appId, input.registryCredentials, context);

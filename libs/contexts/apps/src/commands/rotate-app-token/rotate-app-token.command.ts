@@ -1,12 +1,13 @@
 // Rotating an App's bearer token (admins): a new token answered once; the old one stops at once.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
-import { assertAppAdmin } from '../../app-access.js';
+import { Requires, type Principal } from '#access';
+import { manageApps } from '../../app-resolver.js';
 import { appDecider } from '../../app.decider.js';
 import { appStreamId } from '../../app.events.js';
 import { hashAppToken, newAppToken } from '../../app-token.js';
 
+@Requires(manageApps)
 export class RotateAppToken extends Command<WriteResult & { readonly token: string }> {
   constructor(
     readonly appId: string,
@@ -21,8 +22,7 @@ export class RotateAppToken extends Command<WriteResult & { readonly token: stri
 export class RotateAppTokenHandler implements ICommandHandler<RotateAppToken> {
   constructor(private readonly aggregates: AggregateRepository) {}
 
-  async execute({ appId, context, principal }: RotateAppToken) {
-    assertAppAdmin(principal);
+  async execute({ appId, context }: RotateAppToken) {
     const token = newAppToken();
     const result = await this.aggregates.decide(
       appStreamId(appId),

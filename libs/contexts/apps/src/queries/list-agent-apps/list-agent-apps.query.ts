@@ -7,12 +7,12 @@
 // Nothing of the App's source, token or errors is answered.
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { demand, type Principal } from '#access';
-import { NotFoundError, PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
+import { Requires, type Principal } from '#access';
+import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { AGENTS, spaceOf, type AgentView } from '#agents';
 import { APP_ALLOWLIST, APPS, type AppAllowlistEntry, type AppView } from '../../apps.read-model.js';
 import { AppSessionTokens } from '../../app-session-token.js';
+import { AppResolver } from '../../app-resolver.js';
 
 export interface AgentAppView {
   readonly id: string;
@@ -27,6 +27,7 @@ export interface AgentApps {
   readonly data: { readonly id: string; readonly name: string; readonly views: AgentAppView[] }[];
 }
 
+@Requires(AppResolver, (apps, { agentId }: ListAgentApps) => apps.view(agentId))
 export class ListAgentApps extends Query<AgentApps> {
   constructor(
     readonly agentId: string,
@@ -49,19 +50,7 @@ export class ListAgentAppsHandler implements IQueryHandler<ListAgentApps> {
     private readonly tokens: AppSessionTokens,
   ) {}
 
-  async execute({ agentId, principal, session }: ListAgentApps): Promise<AgentApps> {
-    const agent =
-      agentId.length <= 128 ? await this.readStore.reader<AgentView>(AGENTS).get(agentId) : undefined;
-    if (!agent) throw new NotFoundError('Agent', agentId);
-    demand(
-      principal,
-      'app.view',
-      {
-        ...agent,
-        space: await spaceOf(this.readStore, agent),
-      },
-      `the Apps of Agent '${agent.id}' are not yours to see`,
-    );
+  async execute({ agentId, session }: ListAgentApps): Promise<AgentApps> {
     const appOrigin = this.config.apps.appOrigin;
     const allowlist = this.readStore.reader<AppAllowlistEntry>(APP_ALLOWLIST);
     const apps = this.readStore.reader<AppView>(APPS);

@@ -1,12 +1,13 @@
 // The Apps, oldest first, a page at a time (admins).
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { assertAppAdmin } from '../../app-access.js';
+import { manageApps } from '../../app-resolver.js';
 import { APPS, type AppView } from '../../apps.read-model.js';
 import { toAppDto, type AppDtoOutput } from '../get-app/app.dto.js';
 
+@Requires(manageApps)
 export class ListApps extends Query<{ data: AppDtoOutput[]; nextCursor: string | null }> {
   constructor(
     readonly page: { readonly limit: number; readonly cursor: string | null },
@@ -20,8 +21,7 @@ export class ListApps extends Query<{ data: AppDtoOutput[]; nextCursor: string |
 export class ListAppsHandler implements IQueryHandler<ListApps> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  async execute({ page, principal }: ListApps) {
-    assertAppAdmin(principal);
+  async execute({ page }: ListApps) {
     const found = await this.readStore
       .reader<AppView>(APPS)
       .find({}, { sort: { field: 'createdAt' }, limit: page.limit, cursor: page.cursor });

@@ -10,7 +10,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ConflictError, ValidationError } from '#kernel';
-import { permits, type AgentOwnership, type Caller } from '#access';
+import { Filters, permits, type AgentOwnership, type Caller } from '#access';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
 import { loadStateAsOf } from '#eventsourcing';
@@ -42,6 +42,7 @@ import { SOURCE_PATTERN, type ProvenanceDto, type ProvenanceQuery } from './get-
 
 type Answer = z.output<typeof ProvenanceDto>;
 
+@Filters('provenance.read')
 export class GetProvenance extends Query<Answer> {
   constructor(
     readonly query: z.output<typeof ProvenanceQuery>,

@@ -1,13 +1,14 @@
 // Destroying a conversation's sandbox (sent by the sweeper for an idle or too old one, and by
 // SandboxLifecycleProcess for a deleted conversation): the reason goes into the log first, then the sandbox and its
-// files go (CodeRuns.release). Destroying one destroyed already records nothing. The platform acts: the cause is a
-// timeout or a fact of the log, nothing to authorize.
+// files go (CodeRuns.release). Destroying one destroyed already records nothing. The platform acts
+// (`platform.step`): the cause is a timeout or a fact of the log.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { PlatformPrincipal } from '#access';
+import { ask, Requires, type PlatformPrincipal } from '#access';
 import { CodeRuns } from '../../code-runs.js';
 import { SandboxRepository } from '../../sandbox.repository.js';
 
+@Requires(() => ask('platform.step', null, 'sandboxes are destroyed by the platform'))
 export class DestroySandbox extends Command<WriteResult> {
   constructor(
     readonly conversationId: string,

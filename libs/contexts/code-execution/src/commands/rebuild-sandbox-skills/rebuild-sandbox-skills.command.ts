@@ -1,16 +1,17 @@
 // Rebuilding the /skills files of a conversation's active sandbox (sent by SandboxLifecycleProcess when the Skills an
-// Agent has change), recorded with the Skills it now holds. The platform acts on a fact of the log: nothing to
-// authorize.
+// Agent has change), recorded with the Skills it now holds. The platform acts on a fact of the log
+// (`platform.step`).
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AGENTS, type AgentView } from '#agents';
 import { ReadYourWritesBus, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { PlatformPrincipal } from '#access';
+import { ask, Requires, type PlatformPrincipal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { SKILL_VERSIONS_READ_MODEL, SKILLS_READ_MODEL } from '#skills';
 import { CodeRuns } from '../../code-runs.js';
 import { SandboxRepository } from '../../sandbox.repository.js';
 
+@Requires(() => ask('platform.step', null, "a sandbox's Skills are rebuilt by the platform"))
 export class RebuildSandboxSkills extends Command<WriteResult> {
   constructor(
     readonly conversationId: string,

@@ -2,8 +2,12 @@
 // list sealed (SandboxRepository). A call id recorded already is a no-op. The turn was authorized by its conversation.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
+import { AskedAtRoute } from '#access';
 import { SandboxRepository, type RunRecord } from '../../sandbox.repository.js';
 
+@AskedAtRoute(
+  'no route sends it: CodeRuns records what a turn its conversation route authorized ran (no principal)',
+)
 export class RecordCodeRun extends Command<WriteResult> {
   constructor(
     readonly run: RunRecord,

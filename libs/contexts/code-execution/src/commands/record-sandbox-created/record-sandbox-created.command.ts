@@ -2,9 +2,13 @@
 // holds. A sandbox recorded active already is a no-op (the decider's). The turn was authorized by its conversation.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
+import { AskedAtRoute } from '#access';
 import type { SandboxSkill } from '../../sandbox.events.js';
 import { SandboxRepository } from '../../sandbox.repository.js';
 
+@AskedAtRoute(
+  'no route sends it: CodeRuns records what a turn its conversation route authorized ran (no principal)',
+)
 export class RecordSandboxCreated extends Command<WriteResult> {
   constructor(
     readonly conversationId: string,

@@ -4,14 +4,17 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
+import { AgentResolver } from '#agents';
 import { ConversationDirectory } from '#conversations';
-import type { Caller } from '#access';
+import { Requires, type Caller } from '#access';
 import { ContentCipher } from '#key-store';
 import { NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { CONVERSATION_SANDBOXES, type SandboxView } from '../../sandbox.read-model.js';
 import { openCallFiles } from '../sandbox-files.js';
 
+// The conversation is then the caller's own or 404 (the ConversationDirectory finds only the caller's).
+@Requires(AgentResolver, (agents, { agentId }: DownloadSandboxFile) => agents.use(agentId))
 export class DownloadSandboxFile extends Query<{ name: string; bytes: Buffer }> {
   constructor(
     readonly agentId: string,

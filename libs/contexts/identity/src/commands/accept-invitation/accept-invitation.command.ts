@@ -15,7 +15,9 @@ import { startSession } from '../../sessions/session.repository.js';
 import { userStreamId, type ChangeSource, type UserLanguage } from '../../user.events.js';
 import { userDecider } from '../../user.decider.js';
 import { RegisterUser } from '../register-user/register-user.command.js';
+import { AskedAtRoute } from '#access';
 
+@AskedAtRoute("public: the invitation link's token is the credential")
 export class AcceptInvitation extends Command<WriteResult & { secret: string }> {
   constructor(
     readonly input: {

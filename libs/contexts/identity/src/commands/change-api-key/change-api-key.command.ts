@@ -4,8 +4,10 @@ import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { apiKeyDecider, type ApiKeyCommand } from '../../api-key.decider.js';
 import { apiKeyStreamId } from '../../api-key.events.js';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
+import { manageKeys } from '../../api-key-resolver.js';
 
+@Requires(manageKeys)
 export class ChangeApiKey extends Command<WriteResult> {
   constructor(
     readonly input: Omit<Extract<ApiKeyCommand, { type: 'ChangeApiKey' }>, 'type'>,

@@ -3,10 +3,11 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { userActingAs, type Principal } from '#access';
+import { AskedAtRoute, userActingAs, type Principal } from '#access';
 import { userStreamId, type UserLanguage, type ChangeSource } from '../../user.events.js';
 import { userDecider } from '../../user.decider.js';
 
+@AskedAtRoute('the route row asks user.self: one changes only their own account')
 export class ChangeOwnUser extends Command<WriteResult> {
   constructor(
     readonly language: UserLanguage,

@@ -4,11 +4,12 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { READ_STORE, type ReadStore } from '#read-store';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { userIdOf, type Principal } from '#access';
+import { AskedAtRoute, userIdOf, type Principal } from '#access';
 import { userStreamId, type UserRole, type ChangeSource } from '../../user.events.js';
 import { userDecider } from '../../user.decider.js';
 import { otherActiveAdmins } from './admins.js';
 
+@AskedAtRoute('the route row asks user.manage (admins)')
 export class ChangeUserRole extends Command<WriteResult> {
   constructor(
     readonly userId: string,

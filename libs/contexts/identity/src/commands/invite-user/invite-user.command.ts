@@ -6,7 +6,7 @@ import { ConflictError, PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { newEntityId, type CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { userIdOf, type Principal } from '#access';
+import { AskedAtRoute, userIdOf, type Principal } from '#access';
 import { hashToken, invitationStreamId, newInvitationToken } from '../../invitation.events.js';
 import { invitationDecider } from '../../invitation.decider.js';
 import { Mailer } from '../../mail/mail.port.js';
@@ -14,6 +14,7 @@ import { mailOf } from '../../mail/mail-templates.js';
 import type { ChangeSource, UserLanguage, UserRole } from '../../user.events.js';
 import { USERS, type UserView } from '../../users.read-model.js';
 
+@AskedAtRoute('the route row asks user.manage (admins)')
 export class InviteUser extends Command<WriteResult & { link: string | null }> {
   constructor(
     readonly input: { readonly email: string; readonly role: UserRole; readonly language?: UserLanguage },

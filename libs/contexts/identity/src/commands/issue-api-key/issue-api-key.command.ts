@@ -1,27 +1,21 @@
 // Issuing an API key (admins; the system for the bootstrap key). The secret is generated here, stored only hashed,
-// and answered once. An admin's key for a person grants only Agents that person may use (400 `grant_unusable` naming
-// the Agent and why, before a new owner is registered): a key whose every call would be 403 is not issued.
+// and answered once. An admin's key for a person grants only Agents that person may use (the ApiKeyResolver's asks:
+// 400 `grant_unusable` before a new owner is registered): a key whose every call would be 403 is not issued.
 import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ValidationError, type PlatformError } from '#kernel';
+import type { PlatformError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { newEntityId, type CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import {
-  permits,
-  AgentDirectory,
-  type AgentAccess,
-  type UsageLimit,
-  userIdOf,
-  type Principal,
-  type SessionPrincipal,
-} from '#access';
+import { Requires, userIdOf, type AgentAccess, type Principal, type UsageLimit } from '#access';
+import { ApiKeyResolver, knownOwner } from '../../api-key-resolver.js';
 import { apiKeyDecider } from '../../api-key.decider.js';
 import { apiKeyStreamId } from '../../api-key.events.js';
 import { displayPrefix, generateApiKey, hashApiKey } from '../../api-key.secret.js';
-import { USERS, type UserView } from '../../users.read-model.js';
+import type { UserView } from '../../users.read-model.js';
 import { RegisterUser } from '../register-user/register-user.command.js';
 
+@Requires(ApiKeyResolver, (keys, message: IssueApiKey) => keys.issue(message))
 export class IssueApiKey extends Command<WriteResult & { key: string | null }> {
   constructor(
     readonly input: {
@@ -50,14 +44,10 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
     private readonly aggregates: AggregateRepository,
     private readonly bus: CommandBus,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
-    private readonly agents: AgentDirectory,
   ) {}
 
   async execute({ input, context, principal }: IssueApiKey) {
-    // The platform issues the bootstrap key and the keys of Developer Settings, whose grants were checked before.
-    const known = await this.knownOwner(input, principal);
-    if (principal.kind !== 'platform')
-      await this.assertGrantsUsable(input.agentAccess, asPerson(known, input));
+    const known = await knownOwner(this.readStore, input, principal);
     const ownerUserId = await this.ownerOf(input, known, context, principal);
     const apiKeyId = input.apiKeyId ?? newEntityId(context, 'key');
     const key = input.key ?? generateApiKey();
@@ -82,38 +72,6 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
     const issuedNow =
       (result.events[0]?.data as { keyHash?: string } | undefined)?.keyHash === hashApiKey(key);
     return { id: apiKeyId, key: issuedNow ? key : null, position: result.position };
-  }
-
-  /** The key's owner if already a user: by email, by id, or (no owner named) the issuer's own user. */
-  private async knownOwner(input: IssueApiKey['input'], principal: Principal): Promise<UserView | undefined> {
-    const owner = input.owner;
-    const users = this.readStore.reader<UserView>(USERS);
-    if (typeof owner === 'object')
-      return (await users.find({ email: owner.email.toLowerCase() }, { limit: 1 })).data[0];
-    const userId = owner ?? userIdOf(principal);
-    return userId ? ((await users.get(userId)) ?? undefined) : undefined;
-  }
-
-  /** 400 `grant_unusable` for the first granted Agent the owner may not use (unknown, or not theirs to use). */
-  private async assertGrantsUsable(access: AgentAccess, owner: SessionPrincipal): Promise<void> {
-    if (access.kind === 'all') return;
-    const found = await this.agents.ownership(access.agentIds);
-    for (const agentId of access.agentIds) {
-      const agent = found.get(agentId);
-      const why = !agent
-        ? 'there is no such Agent'
-        : permits(owner, 'agent.use', agent)
-          ? null
-          : agent.isPersonal
-            ? "it is another person's personal Agent"
-            : "its owner has no role in the Agent's Space: add them to it first";
-      if (why)
-        throw new ValidationError(
-          'grant_unusable',
-          `the key could not use Agent '${agentId}': ${why}`,
-          'agents',
-        );
-    }
   }
 
   /** The owner's user id; an email not yet known registers its user (an admin when the key is an admin key). */
@@ -145,9 +103,3 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
     return registered.id;
   }
 }
-
-/** The owner as the person the key will act for; a new email's person has no role in any Space yet. */
-const asPerson = (known: UserView | undefined, input: IssueApiKey['input']): SessionPrincipal =>
-  known
-    ? { kind: 'session', userId: known.id, isAdmin: known.role === 'admin' }
-    : { kind: 'session', userId: '', isAdmin: input.isAdmin };

@@ -6,7 +6,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError, NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import { demand, forbidden, type Principal } from '#access';
+import { ask, forbidden, Requires, userActingAs, type Principal } from '#access';
 import { identityIdOf, identityStreamId } from '../../external-identity.events.js';
 import { externalIdentityDecider } from '../../external-identity.decider.js';
 import { Mailer } from '../../mail/mail.port.js';
@@ -16,6 +16,12 @@ import { userStreamId, type ChangeSource } from '../../user.events.js';
 import { userDecider } from '../../user.decider.js';
 import { IDENTITIES, type IdentityView } from '../../users.read-model.js';
 
+const SESSION_ONLY = 'identities are linked and unlinked from a signed-in session';
+
+/** `identity.link`: a signed-in session, for its own user. */
+const linkFromSession = () => ask('identity.link', null, SESSION_ONLY);
+
+@Requires(linkFromSession)
 export class LinkIdentity extends Command<WriteResult> {
   constructor(
     readonly identity: VerifiedIdentity,
@@ -28,6 +34,7 @@ export class LinkIdentity extends Command<WriteResult> {
   }
 }
 
+@Requires(linkFromSession)
 export class UnlinkIdentity extends Command<WriteResult> {
   constructor(
     readonly providerId: string,
@@ -39,13 +46,8 @@ export class UnlinkIdentity extends Command<WriteResult> {
   }
 }
 
-/** The user a principal may link identities for: a session's own user (the policy's `identity.link`). */
-const linkingUser = (principal: Principal): string => {
-  const message = 'identities are linked and unlinked from a signed-in session';
-  demand(principal, 'identity.link', null, message);
-  if (principal.kind !== 'session') throw forbidden('principal_not_supported', message);
-  return principal.userId;
-};
+/** The session's own user (the gate asked `identity.link`). */
+const linkingUser = (principal: Principal): string => userActingAs(principal, SESSION_ONLY);
 
 @CommandHandler(LinkIdentity)
 export class LinkIdentityHandler implements ICommandHandler<LinkIdentity> {
@@ -59,6 +61,7 @@ export class LinkIdentityHandler implements ICommandHandler<LinkIdentity> {
   async execute({ identity, source, context, principal }: LinkIdentity) {
     const userId = linkingUser(principal);
     const user = (await this.aggregates.load(userStreamId(userId), userDecider)).state;
+    // The account's state, as its decider refuses a deactivated user: no rule of who asks.
     if (user.status !== 'active') throw forbidden('user_deactivated', 'the account is deactivated');
     const identityId = identityIdOf(identity.providerId, identity.subject);
     const other = (

@@ -10,14 +10,14 @@ import { newEntityId, type CommandContext } from '#eventsourcing';
 import type { WriteResult } from '#eventsourcing';
 import {
   forbidden,
-  permits,
-  AgentDirectory,
+  Requires,
   AgentAccess,
   UsageLimit,
   userActingAs,
   type PlatformPrincipal,
   type Principal,
 } from '#access';
+import { ApiKeyResolver } from '../../api-key-resolver.js';
 import { assertWithinOwnLimit } from '../../api-key.limits.js';
 import { API_KEYS, type ApiKeyView } from '../../api-keys.read-model.js';
 import { IssueApiKey } from '../issue-api-key/issue-api-key.command.js';
@@ -25,6 +25,9 @@ import { RevokeApiKey } from '../revoke-api-key/revoke-api-key.command.js';
 
 type Issued = WriteResult & { key: string | null };
 
+@Requires(ApiKeyResolver, (keys, { input, principal }: CreateOwnApiKey) =>
+  keys.grantable(input.agentAccess, principal),
+)
 export class CreateOwnApiKey extends Command<Issued> {
   constructor(
     readonly input: {
@@ -39,6 +42,7 @@ export class CreateOwnApiKey extends Command<Issued> {
   }
 }
 
+@Requires(ApiKeyResolver, (keys, { apiKeyId }: RevokeOwnApiKey) => keys.own(apiKeyId))
 export class RevokeOwnApiKey extends Command<WriteResult> {
   constructor(
     readonly apiKeyId: string,
@@ -50,6 +54,7 @@ export class RevokeOwnApiKey extends Command<WriteResult> {
 }
 
 /** A new key with the same name, grants and limit; the old one is revoked. */
+@Requires(ApiKeyResolver, (keys, { apiKeyId }: RotateOwnApiKey) => keys.own(apiKeyId))
 export class RotateOwnApiKey extends Command<Issued> {
   constructor(
     readonly apiKeyId: string,
@@ -63,19 +68,14 @@ export class RotateOwnApiKey extends Command<Issued> {
 /** The inner key commands run as the platform: this handler authorized the user's request first. */
 const OWN_KEYS: PlatformPrincipal = { kind: 'platform', process: 'own-api-keys' };
 
-/** The user whose keys these are (403 for a principal that is not a user). */
-const ownerOf = (principal: Principal): string => {
-  const userId = userActingAs(principal, 'this principal has no keys of its own');
-  return userId;
-};
+/** The user whose keys these are (the gate asked `apiKey.own`). */
+const ownerOf = (principal: Principal): string =>
+  userActingAs(principal, 'this principal has no keys of its own');
 
-const notAllAgents = () =>
-  forbidden('agent_access_denied', 'a key granted every Agent needs a caller that reaches every Agent');
-
-/** The caller's own (unrevoked) key, or 404 — also for another user's key, whose existence is not confirmed. */
-async function ownKey(readStore: ReadStore, apiKeyId: string, userId: string): Promise<ApiKeyView> {
+/** The key, or 404 (the gate asked that it is the caller's own and unrevoked). */
+async function keyById(readStore: ReadStore, apiKeyId: string): Promise<ApiKeyView> {
   const key = await readStore.reader<ApiKeyView>(API_KEYS).get(apiKeyId);
-  if (!key || key.ownerUserId !== userId || key.revoked) throw new NotFoundError('API key', apiKeyId);
+  if (!key) throw new NotFoundError('API key', apiKeyId);
   return key;
 }
 
@@ -83,13 +83,11 @@ async function ownKey(readStore: ReadStore, apiKeyId: string, userId: string): P
 export class CreateOwnApiKeyHandler implements ICommandHandler<CreateOwnApiKey> {
   constructor(
     private readonly bus: CommandBus,
-    private readonly agents: AgentDirectory,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
   async execute({ input, context, principal }: CreateOwnApiKey): Promise<Issued> {
     const userId = ownerOf(principal);
-    await this.assertGrantable(input.agentAccess, principal);
     if (principal.kind === 'apiKey') {
       const minting = await this.readStore.reader<ApiKeyView>(API_KEYS).get(principal.keyId);
       assertWithinOwnLimit(input.usageLimit, minting?.usageLimit ?? null);
@@ -109,33 +107,13 @@ export class CreateOwnApiKeyHandler implements ICommandHandler<CreateOwnApiKey> 
       ),
     );
   }
-
-  /** 403 unless the caller may use every Agent it asks for (and reaches every Agent, for "all"). */
-  private async assertGrantable(access: AgentAccess, principal: Principal): Promise<void> {
-    if (access.kind === 'all') {
-      const reachesAll =
-        principal.kind === 'session' || (principal.kind === 'apiKey' && principal.grants.kind === 'all');
-      if (!reachesAll) throw notAllAgents();
-      return;
-    }
-    const found = await this.agents.ownership(access.agentIds);
-    for (const agentId of access.agentIds) {
-      const agent = found.get(agentId);
-      if (!agent || !permits(principal, 'agent.use', agent))
-        throw forbidden('agent_access_denied', `you may not grant Agent '${agentId}'`);
-    }
-  }
 }
 
 @CommandHandler(RevokeOwnApiKey)
 export class RevokeOwnApiKeyHandler implements ICommandHandler<RevokeOwnApiKey> {
-  constructor(
-    private readonly bus: CommandBus,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
-  ) {}
+  constructor(private readonly bus: CommandBus) {}
 
-  async execute({ apiKeyId, context, principal }: RevokeOwnApiKey): Promise<WriteResult> {
-    await ownKey(this.readStore, apiKeyId, ownerOf(principal));
+  execute({ apiKeyId, context }: RevokeOwnApiKey): Promise<WriteResult> {
     return this.bus.execute(new RevokeApiKey(apiKeyId, context, OWN_KEYS));
   }
 }
@@ -149,7 +127,8 @@ export class RotateOwnApiKeyHandler implements ICommandHandler<RotateOwnApiKey> 
 
   async execute({ apiKeyId, context, principal }: RotateOwnApiKey): Promise<Issued> {
     const userId = ownerOf(principal);
-    const old = await ownKey(this.readStore, apiKeyId, userId);
+    const old = await keyById(this.readStore, apiKeyId);
+    // An admin key stays an admin's to rotate, whoever owns it: a rule of the key, not of who asks.
     if (old.isAdmin)
       throw forbidden('admin_key_rotation', 'an admin-issued admin key is rotated by an admin');
     const issued: Issued = await this.bus.execute(

@@ -7,6 +7,7 @@ import { PlatformError } from '#kernel';
 import { AggregateRepository, type CommandContext } from '#eventsourcing';
 import { idempotencyDecider, keyInUse, type IdempotencyCommand } from '../../idempotency.decider.js';
 import { idempotencyStreamId } from '../../idempotency.events.js';
+import { AskedAtRoute } from '#access';
 
 export interface IdempotentRequest {
   readonly apiKeyId: string;
@@ -18,6 +19,9 @@ export interface IdempotentRequest {
 export type IdempotentStart =
   { readonly run: true } | { readonly run: false; readonly status: number; readonly body: unknown };
 
+@AskedAtRoute(
+  "no route sends it: the IdempotencyInterceptor records the request of a caller the guard authenticated (its own key's)",
+)
 export class StartIdempotentRequest extends Command<IdempotentStart> {
   constructor(
     readonly request: IdempotentRequest,
@@ -28,6 +32,9 @@ export class StartIdempotentRequest extends Command<IdempotentStart> {
   }
 }
 
+@AskedAtRoute(
+  "no route sends it: the IdempotencyInterceptor records the request of a caller the guard authenticated (its own key's)",
+)
 export class FinishIdempotentRequest extends Command<void> {
   constructor(
     readonly request: IdempotentRequest,

@@ -6,7 +6,9 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
 import { sessionStreamId } from '../../session.events.js';
 import { sessionDecider } from '../../session.decider.js';
+import { AskedAtRoute } from '#access';
 
+@AskedAtRoute('no route sends it: the guard, authenticating the session, records its use')
 export class RefreshSession extends Command<WriteResult> {
   constructor(
     readonly sessionId: string,

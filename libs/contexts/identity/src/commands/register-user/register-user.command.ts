@@ -6,7 +6,11 @@ import { claimUnique, newEntityId, type CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { userStreamId, type ChangeSource, type UserLanguage, type UserRole } from '../../user.events.js';
 import { userDecider } from '../../user.decider.js';
+import { AskedAtRoute } from '#access';
 
+@AskedAtRoute(
+  'no route sends it: the admin bootstrap, an accepted invitation, an SSO sign-in and an issued key register their user, each asked before',
+)
 export class RegisterUser extends Command<WriteResult & { created: boolean }> {
   constructor(
     readonly input: {

@@ -6,7 +6,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { PLATFORM_CONFIG, ValidationError, type PlatformConfig } from '#kernel';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
+import { AskedAtRoute, type Principal } from '#access';
 import { hashToken } from '../../invitation.events.js';
 import { Mailer } from '../../mail/mail.port.js';
 import { mailOf } from '../../mail/mail-templates.js';
@@ -17,6 +17,7 @@ import { userDecider } from '../../user.decider.js';
 
 const RESET_TOKEN = /^pwr_([A-Za-z0-9_-]{1,80})\.[A-Za-z0-9_-]{43}$/;
 
+@AskedAtRoute('the route row asks user.manage (admins)')
 export class IssuePasswordReset extends Command<WriteResult & { link: string; expiresAt: string }> {
   constructor(
     readonly userId: string,
@@ -28,6 +29,7 @@ export class IssuePasswordReset extends Command<WriteResult & { link: string; ex
   }
 }
 
+@AskedAtRoute("public: the reset link's token is the credential")
 export class ResetPassword extends Command<WriteResult> {
   constructor(
     readonly input: { readonly token: string; readonly password: string },

@@ -3,10 +3,11 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import type { ChangeSource } from '../../user.events.js';
-import type { Principal } from '#access';
+import { AskedAtRoute, type Principal } from '#access';
 import { invitationStreamId } from '../../invitation.events.js';
 import { invitationDecider } from '../../invitation.decider.js';
 
+@AskedAtRoute('the route row asks user.manage (admins)')
 export class RevokeInvitation extends Command<WriteResult> {
   constructor(
     readonly invitationId: string,

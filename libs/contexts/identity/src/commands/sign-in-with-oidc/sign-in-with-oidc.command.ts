@@ -4,7 +4,7 @@
 // (registering the user, linking the identity and accepting the invitation), or makes a just-in-time member for the
 // provider's `allowedDomains` when the provider allows it. An existing user is never linked by email (that is account
 // takeover): they link the provider from their session. Each refusal is a SignInFailed event (no token in it).
-import { forbidden } from '#access';
+import { AskedAtRoute, forbidden } from '#access';
 import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { PLATFORM_CONFIG, UnauthorizedError, type PlatformConfig } from '#kernel';
@@ -26,6 +26,7 @@ import { USERS, type UserView } from '../../users.read-model.js';
 import { userIdOfInvitation } from '../accept-invitation/accept-invitation.command.js';
 import { RegisterUser } from '../register-user/register-user.command.js';
 
+@AskedAtRoute("public: the provider's verified identity is the credential")
 export class SignInWithOidc extends Command<WriteResult & { secret: string; sessionId: string }> {
   constructor(
     readonly identity: VerifiedIdentity,
@@ -39,6 +40,7 @@ export class SignInWithOidc extends Command<WriteResult & { secret: string; sess
 }
 
 /** A single sign-on the provider answered for, refused before anything is known of the answer (state, token). */
+@AskedAtRoute('public: a refused sign-in is recorded for whoever tried')
 export class RecordOidcFailure extends Command<WriteResult> {
   constructor(
     readonly providerId: string,

@@ -16,7 +16,9 @@ import { SignInLimiter } from '../../sessions/sign-in-limiter.js';
 import { userStreamId, type ChangeSource } from '../../user.events.js';
 import { userDecider } from '../../user.decider.js';
 import { USERS, type UserView } from '../../users.read-model.js';
+import { AskedAtRoute } from '#access';
 
+@AskedAtRoute('public: the password is the credential')
 export class SignIn extends Command<WriteResult & { secret: string; sessionId: string }> {
   constructor(
     readonly input: { readonly email: string; readonly password: string },

@@ -2,12 +2,13 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { userActingAs, type Principal } from '#access';
+import { AskedAtRoute, userActingAs, type Principal } from '#access';
 import { sessionStreamId } from '../../session.events.js';
 import { sessionDecider } from '../../session.decider.js';
 import { userStreamId, type ChangeSource } from '../../user.events.js';
 import { userDecider } from '../../user.decider.js';
 
+@AskedAtRoute('the route row asks user.self: one signs out only their own sessions')
 export class SignOut extends Command<WriteResult> {
   constructor(
     readonly everywhere: boolean,

@@ -4,9 +4,10 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { API_KEYS, type ApiKeyView } from '../../api-keys.read-model.js';
-import type { Caller } from '#access';
+import { AskedAtRoute, type Caller } from '#access';
 import { toApiKeyDto } from './api-key.dto.js';
 
+@AskedAtRoute('the route row asks apiKey.manage (admins); the admin key writes answer with it')
 export class GetApiKey extends Query<ReturnType<typeof toApiKeyDto>> {
   constructor(
     readonly apiKeyId: string,

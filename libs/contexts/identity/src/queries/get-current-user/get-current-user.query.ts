@@ -3,9 +3,10 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
-import type { Caller } from '#access';
+import { AskedAtRoute, type Caller } from '#access';
 import { USERS, type UserView } from '../../users.read-model.js';
 
+@AskedAtRoute("the route row asks user.self: the caller's own user")
 export class GetCurrentUser extends Query<UserView> {
   constructor(readonly caller: Caller) {
     super();
@@ -24,6 +25,9 @@ export class GetCurrentUserHandler implements IQueryHandler<GetCurrentUser> {
 }
 
 /** A user by id, for a route that has just made it (no caller: the public invitation acceptance). */
+@AskedAtRoute(
+  "it answers the user a route has just made or changed: an accepted invitation, a sign-in (public), an admin's change (user.manage)",
+)
 export class GetUserById extends Query<UserView> {
   constructor(readonly userId: string) {
     super();

@@ -5,9 +5,10 @@ import type { z } from 'zod';
 import type { ListQuery } from '#http';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { API_KEYS, type ApiKeyView } from '../../api-keys.read-model.js';
-import type { Caller } from '#access';
+import { AskedAtRoute, type Caller } from '#access';
 import { toApiKeyDto } from '../get-api-key/api-key.dto.js';
 
+@AskedAtRoute('the route row asks apiKey.manage (admins)')
 export class ListApiKeys extends Query<{
   data: ReturnType<typeof toApiKeyDto>[];
   nextCursor: string | null;

@@ -5,7 +5,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
-import type { Caller } from '#access';
+import { AskedAtRoute, type Caller } from '#access';
 import { OidcSignIn } from '../../oidc/oidc-sign-in.js';
 import { IDENTITIES, type IdentityView } from '../../users.read-model.js';
 
@@ -33,8 +33,10 @@ export const IdentitiesDto = z.object({
   ),
 });
 
+@AskedAtRoute('public: the sign-in choices')
 export class ListAuthProviders extends Query<z.output<typeof AuthProvidersDto>> {}
 
+@AskedAtRoute("the route row asks user.self: the caller's own identities")
 export class ListIdentities extends Query<z.output<typeof IdentitiesDto>> {
   constructor(readonly caller: Caller) {
     super();

@@ -5,9 +5,10 @@ import type { z } from 'zod';
 import { NotFoundError } from '#kernel';
 import type { ListQuery } from '#http';
 import { READ_STORE, type Page, type ReadStore } from '#read-store';
-import type { Caller } from '#access';
+import { AskedAtRoute, type Caller } from '#access';
 import { INVITATIONS, type InvitationView } from '../../invitations.read-model.js';
 
+@AskedAtRoute('the route row asks user.manage (admins)')
 export class ListInvitations extends Query<Page<InvitationView>> {
   constructor(
     readonly query: z.output<typeof ListQuery>,
@@ -17,6 +18,7 @@ export class ListInvitations extends Query<Page<InvitationView>> {
   }
 }
 
+@AskedAtRoute('the route row asks user.manage (admins); the invitation writes answer with it')
 export class GetInvitation extends Query<InvitationView> {
   constructor(
     readonly invitationId: string,

@@ -4,7 +4,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { API_KEYS, type ApiKeyView } from '../../api-keys.read-model.js';
-import type { Caller } from '#access';
+import { AskedAtRoute, type Caller } from '#access';
 import { toApiKeyDto } from '../get-api-key/api-key.dto.js';
 
 type ApiKeyAnswer = ReturnType<typeof toApiKeyDto>;
@@ -12,6 +12,7 @@ type ApiKeyAnswer = ReturnType<typeof toApiKeyDto>;
 /** A user holds at most this many keys of their own in one answer. */
 const OWN_KEYS_PAGE = 1000;
 
+@AskedAtRoute("the route row asks apiKey.own: the caller's own keys")
 export class ListOwnApiKeys extends Query<{ data: ApiKeyAnswer[] }> {
   constructor(readonly caller: Caller) {
     super();
@@ -19,6 +20,7 @@ export class ListOwnApiKeys extends Query<{ data: ApiKeyAnswer[] }> {
 }
 
 /** A key the caller's write just made or changed (the write checked it is theirs), as its answer shows it. */
+@AskedAtRoute("the route row asks apiKey.own; it answers the key a write just asked was the caller's own")
 export class GetOwnApiKey extends Query<ApiKeyAnswer | null> {
   constructor(readonly apiKeyId: string) {
     super();

@@ -4,9 +4,10 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { ListQuery } from '#http';
 import { READ_STORE, type Page, type ReadStore } from '#read-store';
-import type { Caller } from '#access';
+import { AskedAtRoute, type Caller } from '#access';
 import { USERS, type UserView } from '../../users.read-model.js';
 
+@AskedAtRoute('the route row asks user.list (admins)')
 export class ListUsers extends Query<Page<UserView>> {
   constructor(
     readonly query: z.output<typeof ListQuery>,

@@ -2,12 +2,16 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { spaceDecider } from '../../space.decider.js';
 import { spaceStreamId, type SpaceRole } from '../../space.events.js';
-import { loadMembershipChange, requireActiveUser } from '../../space-membership.js';
+import { loadMembership, requireActiveUser } from '../../space-membership.js';
+import { SpaceResolver } from '../../space-resolver.js';
 
+@Requires(SpaceResolver, (spaces, { spaceId, userId, role }: AddSpaceMember) =>
+  spaces.memberChange(spaceId, userId, role),
+)
 export class AddSpaceMember extends Command<WriteResult> {
   constructor(
     readonly spaceId: string,
@@ -27,8 +31,8 @@ export class AddSpaceMemberHandler implements ICommandHandler<AddSpaceMember> {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute({ spaceId, userId, role, context, principal }: AddSpaceMember): Promise<WriteResult> {
-    const { creatorUserId } = await loadMembershipChange(this.readStore, spaceId, userId, role, principal);
+  async execute({ spaceId, userId, role, context }: AddSpaceMember): Promise<WriteResult> {
+    const { creatorUserId } = await loadMembership(this.readStore, spaceId, userId);
     await requireActiveUser(this.readStore, userId);
     const result = await this.aggregates.decide(
       spaceStreamId(spaceId),

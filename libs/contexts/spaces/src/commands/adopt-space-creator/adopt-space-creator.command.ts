@@ -3,10 +3,21 @@
 // whether there is anything to do (a Space with members, a personal or deleted one: nothing).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import { demand, forbidden, type Principal } from '#access';
+import { ask, Requires, type Principal } from '#access';
 import { spaceDecider } from '../../space.decider.js';
 import { spaceStreamId } from '../../space.events.js';
 
+const PLATFORM_ONLY = 'the creator of a Space is made its owner by the platform';
+
+// The platform only: it acts on the log (a user adds members through AddSpaceMember).
+@Requires(({ spaceId, creatorUserId }: AdoptSpaceCreator) => [
+  ask('platform.step', null, PLATFORM_ONLY),
+  ask(
+    'space.member.change',
+    { space: { id: spaceId }, userId: creatorUserId, currentRole: null, newRole: 'owner' },
+    PLATFORM_ONLY,
+  ),
+])
 export class AdoptSpaceCreator extends Command<WriteResult> {
   constructor(
     readonly spaceId: string,
@@ -22,16 +33,7 @@ export class AdoptSpaceCreator extends Command<WriteResult> {
 export class AdoptSpaceCreatorHandler implements ICommandHandler<AdoptSpaceCreator> {
   constructor(private readonly aggregates: AggregateRepository) {}
 
-  async execute({ spaceId, creatorUserId, context, principal }: AdoptSpaceCreator): Promise<WriteResult> {
-    // The platform only: it acts on the log (a user adds members through AddSpaceMember).
-    const message = 'the creator of a Space is made its owner by the platform';
-    if (principal.kind !== 'platform') throw forbidden('principal_not_supported', message);
-    demand(
-      principal,
-      'space.member.change',
-      { space: { id: spaceId }, userId: creatorUserId, currentRole: null, newRole: 'owner' },
-      message,
-    );
+  async execute({ spaceId, creatorUserId, context }: AdoptSpaceCreator): Promise<WriteResult> {
     const result = await this.aggregates.decide(
       spaceStreamId(spaceId),
       spaceDecider,

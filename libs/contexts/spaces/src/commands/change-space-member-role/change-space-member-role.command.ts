@@ -3,12 +3,16 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '#kernel';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { spaceDecider } from '../../space.decider.js';
 import { spaceStreamId, type SpaceRole } from '../../space.events.js';
-import { loadMembershipChange } from '../../space-membership.js';
+import { loadMembership } from '../../space-membership.js';
+import { SpaceResolver } from '../../space-resolver.js';
 
+@Requires(SpaceResolver, (spaces, { spaceId, userId, role }: ChangeSpaceMemberRole) =>
+  spaces.memberChange(spaceId, userId, role),
+)
 export class ChangeSpaceMemberRole extends Command<WriteResult> {
   constructor(
     readonly spaceId: string,
@@ -28,14 +32,8 @@ export class ChangeSpaceMemberRoleHandler implements ICommandHandler<ChangeSpace
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute({ spaceId, userId, role, context, principal }: ChangeSpaceMemberRole): Promise<WriteResult> {
-    const { creatorUserId, currentRole } = await loadMembershipChange(
-      this.readStore,
-      spaceId,
-      userId,
-      role,
-      principal,
-    );
+  async execute({ spaceId, userId, role, context }: ChangeSpaceMemberRole): Promise<WriteResult> {
+    const { creatorUserId, currentRole } = await loadMembership(this.readStore, spaceId, userId);
     if (currentRole === null) throw new NotFoundError('Space member', userId);
     const result = await this.aggregates.decide(
       spaceStreamId(spaceId),

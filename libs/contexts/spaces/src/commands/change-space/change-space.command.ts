@@ -3,14 +3,16 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import type { SpaceFields } from '../../space.decider.js';
 import { spaceDecider } from '../../space.decider.js';
 import { spaceStreamId, type SpaceState } from '../../space.events.js';
 import { SpaceUniqueness, type UniqueField } from '../../space-uniqueness.js';
-import { changeableSpace, maySeeSpace, SpaceGrants } from '../../space-visibility.js';
+import { SpaceResolver } from '../../space-resolver.js';
+import { maySeeSpace, SpaceGrants } from '../../space-visibility.js';
 
+@Requires(SpaceResolver, (spaces, { spaceId, principal }: ChangeSpace) => spaces.change(spaceId, principal))
 export class ChangeSpace extends Command<WriteResult> {
   constructor(
     readonly spaceId: string,
@@ -34,7 +36,6 @@ export class ChangeSpaceHandler implements ICommandHandler<ChangeSpace> {
   }
 
   async execute({ spaceId, fields, context, principal }: ChangeSpace): Promise<WriteResult> {
-    await changeableSpace(this.readStore, this.grants, spaceId, principal);
     const { state } = await this.aggregates.load<SpaceState, never>(spaceStreamId(spaceId), spaceDecider);
     spaceDecider.decide({ type: 'ChangeSpace', spaceId, ...fields }, state);
     const previous = state.status === 'active' ? state : null;

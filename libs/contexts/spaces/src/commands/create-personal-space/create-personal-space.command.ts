@@ -4,13 +4,14 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { sha256 } from '#kernel';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import { forbidden, type Principal } from '#access';
+import { ask, Requires, type Principal } from '#access';
 import { spaceDecider } from '../../space.decider.js';
 import { spaceStreamId, type SpaceState } from '../../space.events.js';
 import { SpaceUniqueness } from '../../space-uniqueness.js';
 
 export const personalSpaceId = (userId: string): string => `spc_personal_${sha256(userId).slice(0, 24)}`;
 
+@Requires(() => ask('platform.step', null, 'personal Spaces are created by the platform'))
 export class CreatePersonalSpace extends Command<WriteResult> {
   constructor(
     readonly userId: string,
@@ -28,9 +29,7 @@ export class CreatePersonalSpaceHandler implements ICommandHandler<CreatePersona
     this.unique = new SpaceUniqueness(aggregates);
   }
 
-  async execute({ userId, context, principal }: CreatePersonalSpace): Promise<WriteResult> {
-    if (principal.kind !== 'platform')
-      throw forbidden('principal_not_supported', 'personal Spaces are created by the platform');
+  async execute({ userId, context }: CreatePersonalSpace): Promise<WriteResult> {
     const spaceId = personalSpaceId(userId);
     const { state } = await this.aggregates.load<SpaceState, never>(spaceStreamId(spaceId), spaceDecider);
     if (state.status !== 'absent') return { id: spaceId, position: 0 };

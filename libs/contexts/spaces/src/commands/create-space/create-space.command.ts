@@ -4,16 +4,17 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { AggregateRepository, newEntityId, type CommandContext, type WriteResult } from '#eventsourcing';
-import { userIdOf, demand, type Principal } from '#access';
+import { Requires, userIdOf, type Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { DEFAULT_SPACE_COLOR, spaceDecider } from '../../space.decider.js';
 import { spaceStreamId } from '../../space.events.js';
 import { slugify } from '../../space.schemas.js';
 import { SpaceUniqueness } from '../../space-uniqueness.js';
+import { SpaceResolver } from '../../space-resolver.js';
 import { maySeeSpace, SpaceGrants } from '../../space-visibility.js';
 import type { CreateSpaceBody } from './create-space.schema.js';
-import { spaceCreationSetting } from '../../queries/get-space-creation-roles/get-space-creation-roles.query.js';
 
+@Requires(SpaceResolver, (spaces) => spaces.create())
 export class CreateSpace extends Command<WriteResult> {
   constructor(
     readonly input: z.output<typeof CreateSpaceBody>,
@@ -37,12 +38,6 @@ export class CreateSpaceHandler implements ICommandHandler<CreateSpace> {
   }
 
   async execute({ input, context, principal }: CreateSpace): Promise<WriteResult> {
-    demand(
-      principal,
-      'space.create',
-      await spaceCreationSetting(this.readStore),
-      'creating shared Spaces is restricted to the roles an admin allowed (GET /settings/space-creation)',
-    );
     const spaceId = newEntityId(context, 'spc');
     const fields = {
       name: input.name,

@@ -1,16 +1,17 @@
 // Deleting a Space (admins and the key that created it); its Agents follow through their own commands (the
 // Space-deletion process of the Agents context). Its name and slug are released.
-import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
-import { READ_STORE, type ReadStore } from '#read-store';
+import { Requires, type Principal } from '#access';
 import { spaceDecider } from '../../space.decider.js';
 import { spaceStreamId, type SpaceState } from '../../space.events.js';
 import { SpaceUniqueness } from '../../space-uniqueness.js';
-import { changeableSpace, SpaceGrants } from '../../space-visibility.js';
-import { SPACES, type SpaceView } from '../../spaces.read-model.js';
+import { SpaceResolver } from '../../space-resolver.js';
 
+// A Space already gone is left to the decider (deleting it again is a no-op, an unknown id 404).
+@Requires(SpaceResolver, (spaces, { spaceId, principal }: DeleteSpace) =>
+  spaces.changeIfLive(spaceId, principal),
+)
 export class DeleteSpace extends Command<WriteResult> {
   constructor(
     readonly spaceId: string,
@@ -24,18 +25,11 @@ export class DeleteSpace extends Command<WriteResult> {
 @CommandHandler(DeleteSpace)
 export class DeleteSpaceHandler implements ICommandHandler<DeleteSpace> {
   private readonly unique: SpaceUniqueness;
-  constructor(
-    private readonly aggregates: AggregateRepository,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
-    private readonly grants: SpaceGrants,
-  ) {
+  constructor(private readonly aggregates: AggregateRepository) {
     this.unique = new SpaceUniqueness(aggregates);
   }
 
-  async execute({ spaceId, context, principal }: DeleteSpace): Promise<WriteResult> {
-    // A Space already gone is left to the decider (deleting it again is a no-op, an unknown id 404).
-    if (await this.readStore.reader<SpaceView>(SPACES).get(spaceId))
-      await changeableSpace(this.readStore, this.grants, spaceId, principal);
+  async execute({ spaceId, context }: DeleteSpace): Promise<WriteResult> {
     const { state } = await this.aggregates.load<SpaceState, never>(spaceStreamId(spaceId), spaceDecider);
     const result = await this.aggregates.decide(
       spaceStreamId(spaceId),

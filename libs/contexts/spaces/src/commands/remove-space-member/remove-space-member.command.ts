@@ -5,12 +5,16 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '#kernel';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { spaceDecider } from '../../space.decider.js';
 import { spaceStreamId } from '../../space.events.js';
-import { loadMembershipChange } from '../../space-membership.js';
+import { loadMembership } from '../../space-membership.js';
+import { SpaceResolver } from '../../space-resolver.js';
 
+@Requires(SpaceResolver, (spaces, { spaceId, userId }: RemoveSpaceMember) =>
+  spaces.memberChange(spaceId, userId, null),
+)
 export class RemoveSpaceMember extends Command<WriteResult> {
   constructor(
     readonly spaceId: string,
@@ -29,14 +33,8 @@ export class RemoveSpaceMemberHandler implements ICommandHandler<RemoveSpaceMemb
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute({ spaceId, userId, context, principal }: RemoveSpaceMember): Promise<WriteResult> {
-    const { creatorUserId, currentRole } = await loadMembershipChange(
-      this.readStore,
-      spaceId,
-      userId,
-      null,
-      principal,
-    );
+  async execute({ spaceId, userId, context }: RemoveSpaceMember): Promise<WriteResult> {
+    const { creatorUserId, currentRole } = await loadMembership(this.readStore, spaceId, userId);
     if (currentRole === null) throw new NotFoundError('Space member', userId);
     const result = await this.aggregates.decide(
       spaceStreamId(spaceId),

@@ -1,10 +1,11 @@
 // Opening or closing the people directory (admins only).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
+import { AskedAtRoute, type Principal } from '#access';
 import { peopleDirectoryDecider } from '../../people-directory.decider.js';
 import { PEOPLE_DIRECTORY_ID, PEOPLE_DIRECTORY_STREAM } from '../../people-directory.events.js';
 
+@AskedAtRoute('the route row asks instance.settings.manage (admins)')
 export class SetPeopleDirectory extends Command<WriteResult> {
   constructor(
     readonly open: boolean,

@@ -1,10 +1,11 @@
 // Setting the instance roles allowed to create shared Spaces (admins only; admins always may create them).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
+import { AskedAtRoute, type Principal } from '#access';
 import { SPACE_CREATION_STREAM, type InstanceRole } from '../../space-creation.js';
 import { spaceCreationDecider } from '../../space-creation.decider.js';
 
+@AskedAtRoute('the route row asks instance.settings.manage (admins)')
 export class SetSpaceCreationRoles extends Command<WriteResult> {
   constructor(
     readonly creatorRoles: readonly InstanceRole[],

@@ -5,11 +5,13 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { NotFoundError } from '#kernel';
 import type { ListQuery } from '#http';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { READ_STORE, type Page, type ReadStore } from '#read-store';
 import { PROMPT_VERSIONS, PROMPTS, type PromptVersionView, type PromptView } from '../prompt.js';
-import { promptOf, promptSpace } from '../prompt-access.js';
+import { SpaceResolver } from '../../space-resolver.js';
+import { promptOf } from '../prompt-access.js';
 
+@Requires(SpaceResolver, (spaces, { spaceId }: ListPrompts) => spaces.prompts(spaceId, 'prompt.read'))
 export class ListPrompts extends Query<Page<PromptView>> {
   constructor(
     readonly spaceId: string,
@@ -20,6 +22,7 @@ export class ListPrompts extends Query<Page<PromptView>> {
   }
 }
 
+@Requires(SpaceResolver, (spaces, { spaceId }: GetPrompt) => spaces.prompts(spaceId, 'prompt.read'))
 export class GetPrompt extends Query<PromptView> {
   constructor(
     readonly spaceId: string,
@@ -30,6 +33,7 @@ export class GetPrompt extends Query<PromptView> {
   }
 }
 
+@Requires(SpaceResolver, (spaces, { spaceId }: GetPromptVersion) => spaces.prompts(spaceId, 'prompt.read'))
 export class GetPromptVersion extends Query<PromptVersionView> {
   constructor(
     readonly spaceId: string,
@@ -45,8 +49,7 @@ export class GetPromptVersion extends Query<PromptVersionView> {
 export class ListPromptsHandler implements IQueryHandler<ListPrompts> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  async execute({ spaceId, query, principal }: ListPrompts): Promise<Page<PromptView>> {
-    await promptSpace(this.readStore, spaceId, principal, 'prompt.read');
+  async execute({ spaceId, query }: ListPrompts): Promise<Page<PromptView>> {
     return this.readStore
       .reader<PromptView>(PROMPTS)
       .find({ spaceId }, { sort: { field: 'createdAt' }, limit: query.limit, cursor: query.cursor ?? null });
@@ -57,8 +60,7 @@ export class ListPromptsHandler implements IQueryHandler<ListPrompts> {
 export class GetPromptHandler implements IQueryHandler<GetPrompt> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  async execute({ spaceId, promptId, principal }: GetPrompt): Promise<PromptView> {
-    await promptSpace(this.readStore, spaceId, principal, 'prompt.read');
+  async execute({ spaceId, promptId }: GetPrompt): Promise<PromptView> {
     return promptOf(this.readStore, spaceId, promptId);
   }
 }
@@ -67,8 +69,7 @@ export class GetPromptHandler implements IQueryHandler<GetPrompt> {
 export class GetPromptVersionHandler implements IQueryHandler<GetPromptVersion> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  async execute({ spaceId, promptId, version, principal }: GetPromptVersion): Promise<PromptVersionView> {
-    await promptSpace(this.readStore, spaceId, principal, 'prompt.read');
+  async execute({ spaceId, promptId, version }: GetPromptVersion): Promise<PromptVersionView> {
     await promptOf(this.readStore, spaceId, promptId);
     const found = await this.readStore
       .reader<PromptVersionView>(PROMPT_VERSIONS)

@@ -1,7 +1,7 @@
 // The instance setting of whether the people directory is open (closed until an admin opens it).
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { Principal } from '#access';
+import { AskedAtRoute, type Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { PEOPLE_DIRECTORY_ID, type PeopleDirectoryView } from '../../people-directory.events.js';
 import { SPACE_SETTINGS } from '../../space-creation.js';
@@ -17,6 +17,7 @@ export async function peopleDirectorySetting(readStore: ReadStore): Promise<Peop
   return view ? { open: view.open, updatedAt: view.updatedAt } : { open: false, updatedAt: null };
 }
 
+@AskedAtRoute('the route row asks instance.settings.manage (admins)')
 export class GetPeopleDirectory extends Query<PeopleDirectorySetting> {
   constructor(readonly principal: Principal) {
     super();

@@ -1,7 +1,7 @@
 // The instance setting of who may create shared Spaces (everyone until an admin sets it).
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { Principal } from '#access';
+import { AskedAtRoute, type Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import {
   INSTANCE_ROLES,
@@ -24,6 +24,7 @@ export async function spaceCreationSetting(
   return view ? { creatorRoles: view.creatorRoles } : null;
 }
 
+@AskedAtRoute('the route row asks instance.settings.manage (admins)')
 export class GetSpaceCreationRoles extends Query<SpaceCreationSetting> {
   constructor(readonly principal: Principal) {
     super();

@@ -5,14 +5,16 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { ListQuery } from '#http';
 import { USERS, type UserView } from '#identity';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { READ_STORE, type Page, type ReadStore } from '#read-store';
-import { creatorOf, spaceWithMembers } from '../../space-membership.js';
+import { creatorOf, spaceById } from '../../space-membership.js';
+import { SpaceResolver } from '../../space-resolver.js';
 import { SPACE_MEMBERS, type SpaceMemberView } from '../../spaces.read-model.js';
 
 /** A membership with the member's name (every member sees who the others are; e-mails only in the picker). */
 export type NamedSpaceMember = SpaceMemberView & { readonly name: string | null };
 
+@Requires(SpaceResolver, (spaces, { spaceId }: ListSpaceMembers) => spaces.members(spaceId))
 export class ListSpaceMembers extends Query<Page<NamedSpaceMember>> {
   constructor(
     readonly spaceId: string,
@@ -29,8 +31,8 @@ export class ListSpaceMembers extends Query<Page<NamedSpaceMember>> {
 export class ListSpaceMembersHandler implements IQueryHandler<ListSpaceMembers> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  async execute({ spaceId, query, principal, userId }: ListSpaceMembers): Promise<Page<NamedSpaceMember>> {
-    const page = await this.members(spaceId, query, principal, userId);
+  async execute({ spaceId, query, userId }: ListSpaceMembers): Promise<Page<NamedSpaceMember>> {
+    const page = await this.members(spaceId, query, userId);
     const users = this.readStore.reader<UserView>(USERS);
     const data = await Promise.all(
       page.data.map(async (member) => ({
@@ -44,10 +46,9 @@ export class ListSpaceMembersHandler implements IQueryHandler<ListSpaceMembers> 
   private async members(
     spaceId: string,
     query: z.output<typeof ListQuery>,
-    principal: Principal,
     userId: string | undefined,
   ): Promise<Page<SpaceMemberView>> {
-    const space = await spaceWithMembers(this.readStore, spaceId, principal);
+    const space = await spaceById(this.readStore, spaceId);
     if (Object.keys(space.members ?? {}).length === 0) {
       const creator = await creatorOf(this.readStore, space);
       const data =

@@ -5,11 +5,12 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { ListQuery } from '#http';
-import { permits, type Caller } from '#access';
+import { Filters, permits, type Caller } from '#access';
 import { READ_STORE, type Page, type ReadStore } from '#read-store';
 import { SpaceGrants, visibleSpaceIds } from '../../space-visibility.js';
 import { spaceReply, SPACES, type SpaceView } from '../../spaces.read-model.js';
 
+@Filters('space.read')
 export class ListSpaces extends Query<Page<SpaceView>> {
   constructor(
     readonly query: z.output<typeof ListQuery>,

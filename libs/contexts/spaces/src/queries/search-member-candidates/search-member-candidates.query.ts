@@ -8,9 +8,10 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { USERS, type UserView } from '#identity';
-import { demand, permits, userIdOf, type Principal } from '#access';
+import { permits, Requires, userIdOf, type Principal } from '#access';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';
-import { spaceWithMembers } from '../../space-membership.js';
+import { spaceById } from '../../space-membership.js';
+import { SpaceResolver } from '../../space-resolver.js';
 import { SPACE_MEMBERS, type SpaceMemberView } from '../../spaces.read-model.js';
 import { peopleDirectorySetting } from '../get-people-directory/get-people-directory.query.js';
 
@@ -20,6 +21,7 @@ export interface MemberCandidate {
   readonly email: string;
 }
 
+@Requires(SpaceResolver, (spaces, { spaceId }: SearchMemberCandidates) => spaces.candidates(spaceId))
 export class SearchMemberCandidates extends Query<{ data: MemberCandidate[] }> {
   constructor(
     readonly spaceId: string,
@@ -38,12 +40,7 @@ export class SearchMemberCandidatesHandler implements IQueryHandler<SearchMember
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
   async execute({ spaceId, query, limit, principal }: SearchMemberCandidates) {
-    const space = await spaceWithMembers(this.readStore, spaceId, principal);
-    demand(principal, 'space.member.candidates', space, (reason) =>
-      reason === 'personal_space_unshareable'
-        ? 'a personal Space has no other members'
-        : `finding people to add to Space '${spaceId}' needs the editor role in it`,
-    );
+    const space = await spaceById(this.readStore, spaceId);
     const needle = query.toLowerCase();
     const members = space.members ?? {};
     const findable = await this.findablePeople(principal);

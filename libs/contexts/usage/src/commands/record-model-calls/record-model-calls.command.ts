@@ -6,6 +6,7 @@
 // its start its time. No principal: the platform records what its gateway served.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext } from '#eventsourcing';
+import { AskedAtRoute } from '#access';
 import { usageDecider } from '../../usage.decider.js';
 import { callEventId, usageStreamId, type ModelCall } from '../../usage.events.js';
 
@@ -18,6 +19,7 @@ export interface RecordedCall {
 /** Concurrent writers of one key and day are a few api processes: a handful of retries settles them. */
 const APPEND_RETRIES = 7;
 
+@AskedAtRoute('no route sends it: the UsageRecorder records what the gateway served (no principal)')
 export class RecordModelCalls extends Command<{ readonly position: number }> {
   constructor(
     readonly apiKeyId: string,

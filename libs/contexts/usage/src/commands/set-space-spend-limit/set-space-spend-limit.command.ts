@@ -1,17 +1,18 @@
 // Setting, replacing or removing a Space's weekly spend limit: its owners and admins (the policy's `space.change`,
-// through the Spaces' loader: 404 for a Space the caller cannot see, 403 `space_change_denied` for one it only sees).
+// asked through the SpaceResolver: 404 for a Space the caller cannot see, 403 `space_change_denied` for one it only sees).
 // The decider refuses a limit without tokens or cost, and an owner's change of a limit an admin set (403
 // `spend_limit_set_by_admin`); it records nothing when the limit is unchanged.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { Inject } from '@nestjs/common';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import { permits, type Principal } from '#access';
-import { READ_STORE, type ReadStore } from '#read-store';
-import { changeableSpace, SpaceGrants } from '#spaces';
+import { permits, Requires, type Principal } from '#access';
+import { SpaceResolver } from '#spaces';
 import { SpendLimits } from '../../spend-limits.js';
 import { spaceSpendStreamId, type SpaceSpendLimit } from '../../space-spend.js';
 import { spaceSpendDecider } from '../../space-spend.decider.js';
 
+@Requires(SpaceResolver, (spaces, { spaceId, principal }: SetSpaceSpendLimit) =>
+  spaces.change(spaceId, principal),
+)
 export class SetSpaceSpendLimit extends Command<WriteResult> {
   constructor(
     readonly spaceId: string,
@@ -28,13 +29,10 @@ export class SetSpaceSpendLimit extends Command<WriteResult> {
 export class SetSpaceSpendLimitHandler implements ICommandHandler<SetSpaceSpendLimit> {
   constructor(
     private readonly aggregates: AggregateRepository,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
-    private readonly grants: SpaceGrants,
     private readonly limits: SpendLimits,
   ) {}
 
   async execute({ spaceId, limit, context, principal }: SetSpaceSpendLimit): Promise<WriteResult> {
-    await changeableSpace(this.readStore, this.grants, spaceId, principal, 'space.change');
     const { position } = await this.aggregates.decide(
       spaceSpendStreamId(spaceId),
       spaceSpendDecider,

@@ -3,9 +3,10 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { ChangeApiKey } from '#identity';
-import type { Principal, UsageLimit } from '#access';
+import { AskedAtRoute, type Principal, type UsageLimit } from '#access';
 import type { WriteResult } from '#eventsourcing';
 
+@AskedAtRoute('the route row asks usage.read.all (admins); the ChangeApiKey it sends declares its own asks')
 export class SetUsageLimit extends Command<WriteResult> {
   constructor(
     readonly apiKeyId: string,

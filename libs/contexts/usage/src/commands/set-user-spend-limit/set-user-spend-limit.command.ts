@@ -5,12 +5,13 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '#kernel';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
 import { USERS, type UserView } from '#identity';
-import type { Principal } from '#access';
+import { AskedAtRoute, type Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { SpendLimits } from '../../spend-limits.js';
 import { userSpendStreamId, type UserSpendLimit } from '../../user-spend.js';
 import { userSpendDecider } from '../../user-spend.decider.js';
 
+@AskedAtRoute('the route row asks usage.read.all (admins)')
 export class SetUserSpendLimit extends Command<WriteResult> {
   constructor(
     readonly userId: string,

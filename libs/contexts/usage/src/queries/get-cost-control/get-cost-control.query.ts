@@ -5,12 +5,18 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { NotFoundError } from '#kernel';
 import { API_KEYS, type ApiKeyView } from '#identity';
-import { forbidden, permits, type CallerKey, type Caller } from '#access';
+import { ask, Requires, type CallerKey, type Caller } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { UsageLimiter } from '../../usage-limiter.js';
 import { windowResetsAt } from '../../usage-window.js';
 import type { CostControlDto } from './get-cost-control.schema.js';
 
+// Another key's limits: admins only (`usage.read.all`).
+@Requires(({ apiKeyId, caller }: GetCostControl) =>
+  apiKeyId === caller.apiKey.id
+    ? []
+    : ask('usage.read.all', null, "only admins see another key's limits", { code: 'admin_required' }),
+)
 export class GetCostControl extends Query<z.output<typeof CostControlDto>> {
   constructor(
     readonly apiKeyId: string,
@@ -30,8 +36,6 @@ export class GetCostControlHandler implements IQueryHandler<GetCostControl> {
   ) {}
 
   async execute({ apiKeyId, caller, stored }: GetCostControl) {
-    if (apiKeyId !== caller.apiKey.id && !permits(caller, 'usage.read.all', null))
-      throw forbidden('admin_required', "only admins see another key's limits");
     return this.status(apiKeyId === caller.apiKey.id && !stored ? caller.apiKey : await this.key(apiKeyId));
   }
 

@@ -4,11 +4,35 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ValidationError } from '#kernel';
-import { forbidden, permits, type Caller } from '#access';
+import { ask, Requires, type Caller } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { usageRange, usageReport } from '../../usage-report.js';
 import type { UsageQuery } from './get-usage.schema.js';
 
+/** The subject a query reads: the one it names, else the caller's own key or user (none of an Agent or a model). */
+function subjectsOf({ query, caller }: GetUsage): {
+  readonly own: string | null;
+  readonly subject: string | null;
+} {
+  const own =
+    query.dimension === 'apiKey' ? caller.apiKey.id : query.dimension === 'user' ? caller.userId : null;
+  return { own, subject: query.subject ?? own };
+}
+
+// Another subject than one's own key and user: admins only (`usage.read.all`).
+@Requires((message: GetUsage) => {
+  const { own, subject } = subjectsOf(message);
+  return subject === own
+    ? []
+    : ask(
+        'usage.read.all',
+        null,
+        message.query.dimension === 'agent'
+          ? 'use GET /llm/{agentId}/usage for an Agent this key is granted'
+          : "only admins see usage other than their own key's and user's",
+        { code: 'usage_access_denied' },
+      );
+})
 export class GetUsage extends Query<Awaited<ReturnType<typeof usageReport>>> {
   constructor(
     readonly query: z.output<typeof UsageQuery>,
@@ -22,20 +46,12 @@ export class GetUsage extends Query<Awaited<ReturnType<typeof usageReport>>> {
 export class GetUsageHandler implements IQueryHandler<GetUsage> {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStore) {}
 
-  execute({ query, caller }: GetUsage) {
-    const own =
-      query.dimension === 'apiKey' ? caller.apiKey.id : query.dimension === 'user' ? caller.userId : null;
-    const subject = query.subject ?? own;
+  execute(message: GetUsage) {
+    const { query } = message;
+    const { subject } = subjectsOf(message);
     // A missing subject (agent, model: there is no own one) is a malformed request, whoever asks; the schema refuses
     // it first, this keeps the handler right on its own.
     if (subject === null) throw new ValidationError('missing_field', 'subject is required', 'subject');
-    if (subject !== own && !permits(caller, 'usage.read.all', null))
-      throw forbidden(
-        'usage_access_denied',
-        query.dimension === 'agent'
-          ? 'use GET /llm/{agentId}/usage for an Agent this key is granted'
-          : "only admins see usage other than their own key's and user's",
-      );
     return usageReport(this.readStore, query.dimension, subject, usageRange(query));
   }
 }

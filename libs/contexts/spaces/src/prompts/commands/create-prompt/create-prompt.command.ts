@@ -1,14 +1,13 @@
-// Create a Space's prompt (the prompt library): the handler authorizes through the loader (the policy's
-// `prompt.change`: editors) and runs the prompt decider.
-import { Inject } from '@nestjs/common';
+// Create a Space's prompt (the prompt library): the gate asks the policy's `prompt.change` (editors); the handler
+// runs the prompt decider.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, newEntityId, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
-import { READ_STORE, type ReadStore } from '#read-store';
+import { Requires, type Principal } from '#access';
 import { promptStreamId, type PromptFields } from '../../prompt.js';
 import { promptDecider } from '../../prompt.decider.js';
-import { promptSpace } from '../../prompt-access.js';
+import { SpaceResolver } from '../../../space-resolver.js';
 
+@Requires(SpaceResolver, (spaces, { spaceId }: CreatePrompt) => spaces.prompts(spaceId, 'prompt.change'))
 export class CreatePrompt extends Command<WriteResult> {
   constructor(
     readonly spaceId: string,
@@ -22,13 +21,9 @@ export class CreatePrompt extends Command<WriteResult> {
 
 @CommandHandler(CreatePrompt)
 export class CreatePromptHandler implements ICommandHandler<CreatePrompt> {
-  constructor(
-    private readonly aggregates: AggregateRepository,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
-  ) {}
+  constructor(private readonly aggregates: AggregateRepository) {}
 
-  async execute({ spaceId, fields, context, principal }: CreatePrompt): Promise<WriteResult> {
-    await promptSpace(this.readStore, spaceId, principal, 'prompt.change');
+  async execute({ spaceId, fields, context }: CreatePrompt): Promise<WriteResult> {
     const promptId = newEntityId(context, 'prm');
     const result = await this.aggregates.decide(
       promptStreamId(promptId),

@@ -1,14 +1,16 @@
-// Delete a Space's prompt (the prompt library): the handler authorizes through the loader (the policy's
-// `prompt.change`: editors) and runs the prompt decider.
+// Delete a Space's prompt (the prompt library): the gate asks the policy's `prompt.change` (editors); the
+// handler checks the prompt is the Space's and runs the prompt decider.
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { promptStreamId } from '../../prompt.js';
 import { promptDecider } from '../../prompt.decider.js';
-import { promptOf, promptSpace } from '../../prompt-access.js';
+import { SpaceResolver } from '../../../space-resolver.js';
+import { promptOf } from '../../prompt-access.js';
 
+@Requires(SpaceResolver, (spaces, { spaceId }: DeletePrompt) => spaces.prompts(spaceId, 'prompt.change'))
 export class DeletePrompt extends Command<WriteResult> {
   constructor(
     readonly spaceId: string,
@@ -27,8 +29,7 @@ export class DeletePromptHandler implements ICommandHandler<DeletePrompt> {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute({ spaceId, promptId, context, principal }: DeletePrompt): Promise<WriteResult> {
-    await promptSpace(this.readStore, spaceId, principal, 'prompt.change');
+  async execute({ spaceId, promptId, context }: DeletePrompt): Promise<WriteResult> {
     await promptOf(this.readStore, spaceId, promptId);
     const result = await this.aggregates.decide(
       promptStreamId(promptId),

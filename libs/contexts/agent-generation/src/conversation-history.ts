@@ -10,7 +10,7 @@ import { ConversationDirectory, conversationHistory } from '#conversations';
 import type { Caller } from '#access';
 
 @Injectable()
-export class ConversationAccess {
+export class ConversationHistory {
   constructor(private readonly directory: ConversationDirectory) {}
 
   /** The messages of the caller's conversation with this Agent, oldest first; 404 for any id that is not theirs. */
