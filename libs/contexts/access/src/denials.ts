@@ -64,6 +64,7 @@ const PRINCIPAL_DENIALS: { readonly [A in PrincipalAction]: { code?: string; mes
   },
   'user.self': { message: 'this principal is not a user' },
   'apiKey.own': { message: 'this principal has no keys of its own' },
+  'apiKey.grant.all': { message: 'a key granted every Agent needs a caller that reaches every Agent' },
   'identity.link': { message: 'providers are linked from a signed-in session' },
   'usage.read.own': { message: 'this principal has no usage of its own' },
   'memory.own.erase': { message: 'memories belong to users: this principal has none' },

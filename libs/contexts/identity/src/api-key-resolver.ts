@@ -8,7 +8,6 @@ import { NotFoundError, ValidationError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import {
   ask,
-  agentUseScope,
   asPrincipal,
   forbidden,
   AgentDirectory,
@@ -85,15 +84,12 @@ export class ApiKeyResolver {
    * A key of one's own granting these Agents: each one the caller may use itself (403, not silently narrowed), and
    * every Agent only for a caller that reaches every Agent (the policy's scope of `agent.use` lists none).
    */
-  async grantable(access: AgentAccess, principal: Principal): Promise<readonly Ask[]> {
-    if (access.kind === 'all') {
-      if (agentUseScope(principal).grantedIds !== null)
-        throw forbidden(
-          'agent_access_denied',
-          'a key granted every Agent needs a caller that reaches every Agent',
-        );
-      return [ownKeys()];
-    }
+  async grantable(access: AgentAccess): Promise<readonly Ask[]> {
+    if (access.kind === 'all')
+      return [
+        ownKeys(),
+        ask('apiKey.grant.all', null, 'a key granted every Agent needs a caller that reaches every Agent'),
+      ];
     const found = await this.agents.ownership(access.agentIds);
     const denied = (agentId: string) =>
       forbidden('agent_access_denied', `you may not grant Agent '${agentId}'`);

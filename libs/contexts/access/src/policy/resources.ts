@@ -137,6 +137,8 @@ export interface Resources {
   'user.own': { readonly ownerUserId: string | null };
   /** Developer Settings: create, list, revoke and rotate one's own API keys (grants checked Agent by Agent). */
   'apiKey.own': null;
+  /** Grant a key of one's own every Agent (`all`): a user who reaches every Agent. */
+  'apiKey.grant.all': null;
   /** Link an OpenID provider's identity to one's user, or unlink it: from a signed-in session only. */
   'identity.link': null;
   /** Usage of every key, Agent, model and user; cost controls. */
@@ -198,6 +200,7 @@ export const ACTIONS = [
   'user.self',
   'user.own',
   'apiKey.own',
+  'apiKey.grant.all',
   'identity.link',
   'usage.read.all',
   'usage.read.own',

@@ -25,9 +25,7 @@ import { RevokeApiKey } from '../revoke-api-key/revoke-api-key.command.js';
 
 type Issued = WriteResult & { key: string | null };
 
-@Requires(ApiKeyResolver, (keys, { input, principal }: CreateOwnApiKey) =>
-  keys.grantable(input.agentAccess, principal),
-)
+@Requires(ApiKeyResolver, (keys, { input }: CreateOwnApiKey) => keys.grantable(input.agentAccess))
 export class CreateOwnApiKey extends Command<Issued> {
   constructor(
     readonly input: {
