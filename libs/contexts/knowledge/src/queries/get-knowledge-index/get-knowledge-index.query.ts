@@ -15,7 +15,6 @@ export class GetKnowledgeIndex extends Query<Record<string, unknown>> {
 }
 
 @QueryHandler(GetKnowledgeIndex)
-@AskedAtRoute("the route row asks knowledgeIndex.manage (admins): the index is the instance's, no resource's")
 export class GetKnowledgeIndexHandler implements IQueryHandler<GetKnowledgeIndex> {
   constructor(
     @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
