@@ -98,6 +98,15 @@ export class SkillResolver {
     return this.seeing(skill, who);
   }
 
+  /**
+   * Curating the marketplace (admins: 403 `marketplace_admin_only`), then seeing the Skill. A Skill that does not exist
+   * asks nothing more: the handler answers its 404, after a principal that may not curate got its 403.
+   */
+  async curate(skillId: string, message: string, who: PrincipalOrCaller): Promise<readonly Ask[]> {
+    const skill = await this.reader.skill(skillId);
+    return [curateAsk(message), ...(skill ? await this.seeing(skill, who) : [])];
+  }
+
   /** Seeing the Skill, then changing it where it sits. */
   async changeSkill(skillId: string, who: PrincipalOrCaller): Promise<readonly Ask[]> {
     const skill = await this.reader.skill(skillId);

@@ -6,7 +6,7 @@ import { AggregateRepository, type CommandContext, type WriteResult } from '#eve
 import { Requires, type Principal } from '#access';
 import { newId } from '#kernel';
 import { placementFrom, SkillNames, userOf } from '../../skill-names.js';
-import { curateAsk, SkillResolver } from '../../skill-resolver.js';
+import { SkillResolver } from '../../skill-resolver.js';
 import { SkillReader } from '../../skill.reader.js';
 import { marketplaceListing, skillDecider, SkillNotFoundError } from '../../skill.decider.js';
 import { skillStreamId } from '../../skill.events.js';
@@ -15,13 +15,10 @@ import { SkillRepository } from '../../skill.repository.js';
 export const MARKETPLACE_PROVIDER = 'platform-marketplace';
 
 /** Answers the Skill changed, or (install) the Skill installed. */
-@Requires(SkillResolver, async (skills, { skillId, action, principal }: ManageMarketplace) =>
+@Requires(SkillResolver, (skills, { skillId, action, principal }: ManageMarketplace) =>
   action.kind === 'install'
     ? skills.change(placementFrom(action.target), principal)
-    : [
-        curateAsk('only admins list, archive and restore marketplace Skills'),
-        ...(await skills.skill(skillId, principal)),
-      ],
+    : skills.curate(skillId, 'only admins list, archive and restore marketplace Skills', principal),
 )
 export class ManageMarketplace extends Command<WriteResult> {
   constructor(
