@@ -27,7 +27,6 @@ import type { Caller } from '#access';
 import { conversationsProjector } from './conversations.projector.js';
 
 /** The person a conversation is looked up for (the policy's `user.own`: their own). */
-const asUser = (userId: string) => ({ kind: 'session', userId, isAdmin: false }) as const;
 
 /** The real cipher, counting the sealed values it opens. */
 class CountingCipher extends ContentCipher {
@@ -136,12 +135,12 @@ describe('a long conversation reads only its tail', () => {
       ),
     );
     await waitUntil(
-      async () => (await reader.find(conversationId, asUser('usr_1'), 'agt_1'))?.checkpoint?.summary != null,
+      async () => (await reader.find(conversationId, 'agt_1'))?.checkpoint?.summary != null,
       10_000,
     );
 
     cipher.opened = 0;
-    const record = (await reader.find(conversationId, asUser('usr_1'), 'agt_1'))!;
+    const record = (await reader.find(conversationId, 'agt_1'))!;
     expect(cipher.opened).toBe(2); // the title and the summary
 
     // A turn's history: the checkpoint's message and the ten after it, nothing before.
@@ -246,8 +245,7 @@ describe('a long conversation without a checkpoint opens only what a turn has no
     const reader = new ConversationReader(cipher, counting.reads, opened);
     runner = new ProjectionRunner(events, reads, [conversationsProjector], { owner: processLeaseOwner('t') });
     runner.start();
-    const messageCount = async () =>
-      (await reader.find(conversationId, asUser('usr_1'), 'agt_1'))?.messageCount ?? 0;
+    const messageCount = async () => (await reader.find(conversationId, 'agt_1'))?.messageCount ?? 0;
 
     await post(1, MESSAGES, 'no_stream');
     await waitUntil(async () => (await messageCount()) === MESSAGES, 10_000);

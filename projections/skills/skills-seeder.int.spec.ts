@@ -19,8 +19,6 @@ import {
   SeedDefaultSkillHandler,
 } from '#skills/commands/seed-default-skill/seed-default-skill.command';
 import { DEFAULT_SKILLS } from '#skills/default-skills';
-import { SkillAccess } from '#skills/skill-access';
-import { SkillReader } from '#skills/skill.reader';
 import { SkillRepository } from '#skills/skill.repository';
 import { SkillsSeeder } from '#skills/skills-seeder';
 
@@ -38,7 +36,6 @@ describe('SkillsSeeder', () => {
     const aggregates = new AggregateRepository(events, config);
     const runner = new ProjectionRunner(events, reads, [], { owner: processLeaseOwner('t') });
     const handler = new SeedDefaultSkillHandler(
-      new SkillAccess(new SkillReader(blobs, reads), reads),
       new SkillRepository(
         aggregates,
         new ReadYourWritesBus(directCommandBus(), new ProjectionWaiter(reads, runner), config, events),

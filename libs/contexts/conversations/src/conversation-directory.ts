@@ -1,10 +1,11 @@
-// Which conversation a route may touch: the principal's own, of this Agent (which the principal must be allowed to
-// use: the policy's `agent.use`), stored or incognito, resolved once here into its reads and its writer
-// (owned-conversation.ts), so no handler asks which kind it is. Any other id (another user's, another Agent's,
-// unknown, deleted, an incognito one forgotten) is the same 404, so ids cannot be probed.
+// The conversation a message names, once the gate asked that it is the principal's own of an Agent it may use
+// (conversation-resolver.ts): stored or incognito, resolved once here into its reads and its writer
+// (owned-conversation.ts), so no handler asks which kind it is. Any other id (another Agent's, unknown, deleted, an
+// incognito one forgotten) is 404, as the gate answers another user's, so ids cannot be probed.
 import { Inject, Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { accessibleAgent, type AgentView } from '#agents';
+import { agentById, type AgentView } from '#agents';
 import type { Settles } from '#eventsourcing';
 import { asPrincipal, ownerIdOf, type PrincipalOrCaller } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
@@ -14,6 +15,7 @@ import { ConversationReader } from './conversation.reader.js';
 import { ConversationRepository } from './conversation.repository.js';
 import { CONVERSATIONS_READ_MODEL, MESSAGES_READ_MODEL } from './conversations.read-model.js';
 import { IncognitoConversations } from './incognito-conversations.js';
+import { UseConversation } from './queries/use-conversation/use-conversation.query.js';
 import type { OwnedConversation } from './owned-conversation.js';
 import { IncognitoReads, IncognitoWriter } from './runtime/places/incognito-place.js';
 import { StoredReads } from './runtime/places/stored-place.js';
@@ -34,30 +36,39 @@ export class ConversationDirectory {
     private readonly repository: ConversationRepository,
     private readonly incognito: IncognitoConversations,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly queries: QueryBus,
   ) {}
 
-  /** The Agent a conversation route names: 404 when there is none, 403 `agent_access_denied` when not usable. */
-  async agent(agentId: string, who: PrincipalOrCaller): Promise<AgentView> {
-    return accessibleAgent(this.readStore, agentId, who);
+  /** The Agent a conversation route names, or 404. */
+  agent(agentId: string): Promise<AgentView> {
+    return agentById(this.readStore, agentId);
   }
 
-  /** The principal's conversation of this Agent, whichever kind, or 404 `conversation_not_found`. */
-  async owned(agentId: string, conversationId: string, who: PrincipalOrCaller): Promise<OwnedConversation> {
-    const agent = await this.agent(agentId, who);
-    const userId = userOf(who);
-    if (userId === null) throw new ConversationNotFoundError(conversationId);
-    const live = this.incognito.find(conversationId, who, agent.id);
+  /**
+   * The conversation of this Agent, whichever kind, or 404 `conversation_not_found`. A caller that is no message of
+   * this context declaring it (another context's) names `who`: the gate is asked about it through UseConversation.
+   */
+  async owned(agentId: string, conversationId: string, who?: PrincipalOrCaller): Promise<OwnedConversation> {
+    if (who !== undefined) await this.queries.execute(new UseConversation(agentId, conversationId, who));
+    const agent = await this.agent(agentId);
+    const live = this.incognito.find(conversationId, agent.id);
     if (live)
       return {
         agent,
-        userId,
+        userId: live.record.userId,
         record: live.record,
         reads: new IncognitoReads(live),
         writer: new IncognitoWriter(this.incognito, live),
       };
-    const record = await this.reader.find(conversationId, who, agent.id);
+    const record = await this.reader.find(conversationId, agent.id);
     if (!record) throw new ConversationNotFoundError(conversationId);
-    return { agent, userId, record, reads: new StoredReads(this.reader, record), writer: this.repository };
+    return {
+      agent,
+      userId: record.userId,
+      record,
+      reads: new StoredReads(this.reader, record),
+      writer: this.repository,
+    };
   }
 
   /** The principal's stored conversations with the Agent (incognito ones are never listed), oldest first. */
@@ -67,7 +78,7 @@ export class ConversationDirectory {
     archived: 'true' | 'false' | 'all',
     page: { limit: number; cursor: string | null },
   ): Promise<{ data: ConversationRecord[]; nextCursor: string | null }> {
-    const agent = await this.agent(agentId, who);
+    const agent = await this.agent(agentId);
     const userId = userOf(who);
     if (userId === null) return { data: [], nextCursor: null };
     return this.reader.list(agent.id, userId, archived, page);

@@ -1,7 +1,6 @@
 // The query side of normal and private conversations: the read models' documents opened with their data keys (the
 // message's own, the conversation's for its title, the checkpoint's for its summary). Used by the query handlers and
 // by the runtime (through the stored place); it writes nothing (writes: conversation.repository.ts).
-import { permits, type PrincipalOrCaller } from '#access';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ContentCipher } from '#key-store';
 import { READ_STORE, type Filter, type ReadStore } from '#read-store';
@@ -46,16 +45,18 @@ export class ConversationReader {
     @Optional() private readonly opened: OpenedHistory = new OpenedHistory(),
   ) {}
 
-  /** The caller's conversation with this Agent, or null (another user's, another Agent's, unknown, deleted). */
-  async find(
-    conversationId: string,
-    who: PrincipalOrCaller,
-    agentId: string,
-  ): Promise<ConversationRecord | null> {
-    const view = await this.readStore.reader<ConversationView>(CONVERSATIONS).get(conversationId);
-    if (!view || view.agentId !== agentId || !permits(who, 'user.own', { ownerUserId: view.userId }))
-      return null;
-    return this.open(view);
+  /**
+   * The conversation with this Agent, or null (another Agent's, unknown, deleted). Whose it is, the gate asked
+   * (ConversationResolver), or the turn's key made it the caller's.
+   */
+  async find(conversationId: string, agentId: string): Promise<ConversationRecord | null> {
+    const view = await this.view(conversationId, agentId);
+    return view ? this.open(view) : null;
+  }
+
+  /** The user whose conversation with this Agent it is, or null (another Agent's, unknown, deleted). */
+  async owner(conversationId: string, agentId: string): Promise<string | null> {
+    return (await this.view(conversationId, agentId))?.userId ?? null;
   }
 
   async list(
@@ -174,6 +175,11 @@ export class ConversationReader {
   /** The arguments of an answer's tool calls, opened with the message's key (null where it is gone). */
   toolArguments(message: PlainMessage): Promise<(string | null)[]> {
     return this.cipher.openMany((message.provenance?.toolCalls ?? []).map((call) => call.arguments));
+  }
+
+  private async view(conversationId: string, agentId: string): Promise<ConversationView | null> {
+    const view = await this.readStore.reader<ConversationView>(CONVERSATIONS).get(conversationId);
+    return view && view.agentId === agentId ? view : null;
   }
 
   private async open(view: ConversationView): Promise<ConversationRecord> {

@@ -27,6 +27,8 @@ import { ConversationReader } from './conversation.reader.js';
 import { OpenedHistory } from './opened-history.js';
 import { ConversationRepository } from './conversation.repository.js';
 import { ConversationDirectory } from './conversation-directory.js';
+import { ConversationResolver } from './conversation-resolver.js';
+import { UseConversationHandler } from './queries/use-conversation/use-conversation.query.js';
 import { IncognitoConversations } from './incognito-conversations.js';
 import { GetConversationHandler } from './queries/get-conversation/get-conversation.query.js';
 import { GetMessagesController } from './queries/get-messages/get-messages.controller.js';
@@ -76,6 +78,7 @@ export const CONVERSATION_QUERY_HANDLERS = [
   FindConversationsHandler,
   GetMessagesHandler,
   GetProvenanceHandler,
+  UseConversationHandler,
 ];
 
 @Module({
@@ -89,6 +92,7 @@ export const CONVERSATION_QUERY_HANDLERS = [
     OpenedHistory,
     IncognitoConversations,
     ConversationDirectory,
+    ConversationResolver,
     ConversationTurns,
     ConversationPlaces,
     TurnIdempotency,

@@ -10,7 +10,6 @@ import {
 } from './incognito-conversations.js';
 
 /** The person a conversation is looked up for (the policy's `user.own`: their own). */
-const asUser = (userId: string) => ({ kind: 'session', userId, isAdmin: false }) as const;
 
 const KB = 1024;
 
@@ -30,7 +29,7 @@ const open = (
   id = `cnv_${++ids}`,
 ): IncognitoConversation => {
   incognito.start(id, 'agt_1', userId, 'title', new Date());
-  return incognito.find(id, asUser(userId), 'agt_1')!;
+  return incognito.find(id, 'agt_1')!;
 };
 
 const attachment = (chars: number): PlainAttachment => ({
@@ -134,7 +133,7 @@ describe('IncognitoConversations memory bound', () => {
     // Nothing half-written: not the message, nor the conversation it would have started; the first is untouched.
     expect(incognito.has(second.record.id)).toBe(false);
     expect(incognito.held('usr_a')).toBe(held);
-    expect(incognito.find(first.record.id, asUser('usr_a'), 'agt_1')?.messages).toHaveLength(2);
+    expect(incognito.find(first.record.id, 'agt_1')?.messages).toHaveLength(2);
 
     // Another user is not affected by usr_a's share.
     turn(incognito, open(incognito, 'usr_b'), KB, 200 * KB);

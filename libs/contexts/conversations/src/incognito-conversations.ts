@@ -8,7 +8,6 @@
 // is refused before anything of it is kept (429 incognito_limit_exceeded); one that would take the process past the
 // total first forgets the least recently used idle conversations of other users, and is refused the same way when
 // that cannot make room. Answers and summaries are always kept (the turn was admitted): they count from then on.
-import { permits, type PrincipalOrCaller } from '#access';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformError, type PlatformConfig } from '#kernel';
 import {
@@ -82,22 +81,31 @@ export class IncognitoConversations implements OnModuleDestroy {
     return userId === undefined ? this.totalBytes : (this.userBytes.get(userId) ?? 0);
   }
 
-  find(conversationId: string, who: PrincipalOrCaller, agentId: string): IncognitoConversation | null {
+  /**
+   * The live conversation with this Agent, or null (another Agent's, unknown, forgotten). Whose it is, the gate asked
+   * (ConversationResolver), or the turn's key made it the caller's.
+   */
+  find(conversationId: string, agentId: string): IncognitoConversation | null {
     const found = this.conversations.get(conversationId);
-    if (
-      !found ||
-      found.record.agentId !== agentId ||
-      !permits(who, 'user.own', { ownerUserId: found.record.userId })
-    )
-      return null;
+    if (!found || found.record.agentId !== agentId) return null;
     this.conversations.delete(conversationId);
-    if (Date.now() - found.lastUsedAt > this.config.incognitoIdleMs) {
+    if (this.idle(found)) {
       this.release(found);
       return null;
     }
     // Re-inserted: the map's order is least recently used first.
     this.conversations.set(conversationId, found);
     return found;
+  }
+
+  /** The user whose live conversation with this Agent it is, or null; it is not touched (its idle time runs on). */
+  owner(conversationId: string, agentId: string): string | null {
+    const found = this.conversations.get(conversationId);
+    return found && found.record.agentId === agentId && !this.idle(found) ? found.record.userId : null;
+  }
+
+  private idle(conversation: IncognitoConversation): boolean {
+    return Date.now() - conversation.lastUsedAt > this.config.incognitoIdleMs;
   }
 
   has(conversationId: string): boolean {

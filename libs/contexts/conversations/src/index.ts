@@ -4,6 +4,7 @@ export * from './conversations.read-model.js';
 export * from './conversation-records.js';
 export { ConversationNotFoundError } from './conversation.decider.js';
 export { ConversationDirectory, conversationHistory } from './conversation-directory.js';
+export { UseConversation } from './queries/use-conversation/use-conversation.query.js';
 export type { OwnedConversation } from './owned-conversation.js';
 export { ConversationReader } from './conversation.reader.js';
 export { agentChatModel, agentSampling } from './agent-model.js';

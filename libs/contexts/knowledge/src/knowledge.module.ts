@@ -1,9 +1,9 @@
 // The Knowledge bounded context: documents at three levels, tags, the ingestion pipeline, search and the section
-// summaries, as command and query slices; the ingestion and summary workers; the rules of access (KnowledgeAccess).
+// summaries, as command and query slices; the ingestion and summary workers; what the gate asks of them (KnowledgeResolver).
 import { Module } from '@nestjs/common';
 import { ModelGatewayModule } from '#model-gateway';
 import { AddDocumentController } from './commands/add-document/add-document.controller.js';
-import { AddDocumentHandler } from './commands/add-document/add-document.command.js';
+import { AddDocumentHandler, AddReadDocumentHandler } from './commands/add-document/add-document.command.js';
 import { AttachDocumentTagController } from './commands/attach-document-tag/attach-document-tag.controller.js';
 import { AttachDocumentTagHandler } from './commands/attach-document-tag/attach-document-tag.command.js';
 import { BulkDocumentsController } from './commands/bulk-documents/bulk-documents.controller.js';
@@ -30,7 +30,8 @@ import { RequestSummaryBuildController } from './commands/request-summary-build/
 import { RequestSummaryBuildHandler } from './commands/request-summary-build/request-summary-build.command.js';
 import { DocumentBytes } from './document-bytes.js';
 import { IngestionWorker } from './ingestion.worker.js';
-import { KnowledgeAccess } from './knowledge-access.js';
+import { KnowledgeReads } from './knowledge-reads.js';
+import { KnowledgeResolver } from './knowledge-resolver.js';
 import { DocumentPipeline } from './pipeline/document-pipeline.js';
 import { IndexAliases } from './pipeline/index-aliases.js';
 import { ContentPurge } from './pipeline/purge.js';
@@ -97,6 +98,7 @@ export const KNOWLEDGE_CONTROLLERS = [
 
 export const KNOWLEDGE_COMMAND_HANDLERS = [
   AddDocumentHandler,
+  AddReadDocumentHandler,
   ChangeDocumentHandler,
   DeleteDocumentHandler,
   AttachDocumentTagHandler,
@@ -136,7 +138,8 @@ export const KNOWLEDGE_QUERY_HANDLERS = [
   providers: [
     ...KNOWLEDGE_COMMAND_HANDLERS,
     ...KNOWLEDGE_QUERY_HANDLERS,
-    KnowledgeAccess,
+    KnowledgeReads,
+    KnowledgeResolver,
     DocumentBytes,
     IndexAliases,
     DocumentPipeline,

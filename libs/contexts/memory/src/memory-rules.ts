@@ -25,6 +25,10 @@ export const memoryApplies = (turn: MemoryTurn): boolean =>
   turn.keepsTraces &&
   !turn.streamed;
 
+/** Whether the Agent keeps new memories at all (memory off, always so for a public Agent, stops them). */
+export const keepsNewMemories = (agent: Pick<AgentView, 'memoryEnabled' | 'isPublic'>): boolean =>
+  agent.memoryEnabled && !agent.isPublic;
+
 /** Whether the Agent's shared bucket is read and written at all. */
 export const sharedMemoryApplies = (agent: MemoryTurn['agent']): boolean =>
   agent.sharedMemoryEnabled && !agent.isPersonal && agent.spaceId !== null;

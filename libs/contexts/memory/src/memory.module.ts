@@ -1,6 +1,6 @@
 // The Memory bounded context: durable per-Agent, per-user facts (personal and shared buckets with caps, screening
 // before storage, shared-memory proposals, versions, rollback and reach) as command and query slices (a write: its
-// command's handler authorizes through MemoryAccess, then MemoryRepository seals, decides and appends; a read:
+// the gate asks what its command declares (MemoryResolver), then MemoryRepository seals, decides and appends; a read:
 // MemoryReader opens the read models' texts), and the context provider that recalls memories into conversation
 // turns and extracts new ones after them, through commands too (added to the conversations' list when this module
 // starts). Its process managers run with the projectors (apps/projectors.ts).
@@ -21,7 +21,7 @@ import { DeleteMemoryController } from './commands/delete-memory/delete-memory.c
 import { DeleteMemoryHandler } from './commands/delete-memory/delete-memory.command.js';
 import { KeepExtractedMemoriesHandler } from './commands/keep-extracted-memories/keep-extracted-memories.command.js';
 import { RecordMemoryRecallHandler } from './commands/record-memory-recall/record-memory-recall.command.js';
-import { MemoryAccess } from './memory-access.js';
+import { MemoryResolver, MemoryReads } from './memory-resolver.js';
 import { MemoryEmbeddings } from './memory-embeddings.js';
 import { MemoryScreening } from './memory-screening.js';
 import { MemoryReader } from './memory.reader.js';
@@ -77,7 +77,8 @@ export const MEMORY_QUERY_HANDLERS = [
     ...MEMORY_QUERY_HANDLERS,
     MemoryRepository,
     MemoryReader,
-    MemoryAccess,
+    MemoryResolver,
+    MemoryReads,
     MemoryEmbeddings,
     MemoryScreening,
     MemoryContextProvider,

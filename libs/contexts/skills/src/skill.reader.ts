@@ -1,5 +1,5 @@
 // The Skills read side: Skills and their versions as the read models hold them, and a version's instructions or
-// reference file from the blob store. Query handlers, the loaders (SkillAccess), the context provider and
+// reference file from the blob store. Query handlers, the gate's loader (SkillResolver), the context provider and
 // AvailableSkills read through it; it writes nothing (writes go through commands to SkillRepository).
 import { Inject, Injectable } from '@nestjs/common';
 import { BLOB_STORE, type BlobStore } from '#blob-store';

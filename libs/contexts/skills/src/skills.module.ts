@@ -1,6 +1,6 @@
 // The Skills bounded context: versioned instruction bundles with reference files (inline, .md and .zip uploads,
 // drafts and published versions, Space, Agent and default availability, a marketplace) as command and query
-// slices (a write: its command's handler authorizes through SkillAccess, then SkillRepository stores the bundle's
+// slices (a write: the gate asks what its command declares (SkillResolver), then SkillRepository stores the bundle's
 // blobs, decides and appends; a read: SkillReader), and the context provider that loads Skills on demand in conversations
 // (added to the conversations' list when this module starts), and the Skill-name check an Agent's move passes
 // (added to the Agents context's AgentMoveChecks).
@@ -24,7 +24,8 @@ import { GetSkillAsOfHandler } from './queries/get-skill/get-skill-as-of.query.j
 import { ListSkillsAsOfHandler } from './queries/list-skills/list-skills-as-of.query.js';
 import { ListSkillsController } from './queries/list-skills/list-skills.controller.js';
 import { ListSkillsHandler } from './queries/list-skills/list-skills.query.js';
-import { SkillAccess } from './skill-access.js';
+import { SkillNames } from './skill-names.js';
+import { SkillResolver } from './skill-resolver.js';
 import { SkillReader } from './skill.reader.js';
 import { SkillRepository } from './skill.repository.js';
 import { SkillsContextProvider } from './skills.provider.js';
@@ -63,7 +64,8 @@ export const SKILL_QUERY_HANDLERS = [
     ...SKILL_QUERY_HANDLERS,
     SkillRepository,
     SkillReader,
-    SkillAccess,
+    SkillNames,
+    SkillResolver,
     AvailableSkills,
     SkillsContextProvider,
   ],
@@ -74,12 +76,12 @@ export class SkillsModule implements OnModuleInit {
     private readonly contextProviders: ContextProviders,
     private readonly skills: SkillsContextProvider,
     private readonly moveChecks: AgentMoveChecks,
-    private readonly access: SkillAccess,
+    private readonly names: SkillNames,
   ) {}
 
   /** Asked before an Agent moves into a Space: its Skills' names must be free there. */
   private readonly skillNamesOnMove: AgentMoveCheck = {
-    beforeMove: (agent, spaceId) => this.access.requireFreeNamesInSpace(agent.id, spaceId),
+    beforeMove: (agent, spaceId) => this.names.requireFreeNamesInSpace(agent.id, spaceId),
   };
 
   onModuleInit(): void {

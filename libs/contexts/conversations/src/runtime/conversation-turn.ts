@@ -7,14 +7,14 @@
 // It runs as a direct service call from its controller (commands/conversation-turn/): a turn streams and is cut short by
 // its client, so it is the module's one documented exception to sending a command (see conversations.module.ts).
 import { Inject, Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
-import { accessibleAgent, agentStreamId, type AgentView } from '#agents';
+import { agentStreamId, UseAgent, type AgentView } from '#agents';
 import { callerScope, ModelGateway, type CallScope } from '#model-gateway';
 import { commandContext, type Caller } from '#access';
 import { LOGGER, PLATFORM_CONFIG, type PlatformConfig, ValidationError } from '#kernel';
 import type { ModelConfig } from '#model-providers';
 import { AggregateRepository } from '#eventsourcing';
-import { READ_STORE, type ReadStore } from '#read-store';
 import { agentChatModel, agentSampling } from '../agent-model.js';
 import type { HistoryMessage } from '../compaction/compaction-boundary.js';
 import type { Visibility } from '../conversation-records.js';
@@ -60,14 +60,14 @@ export class ConversationTurns {
     private readonly contextProviders: ContextProviders,
     private readonly compaction: TurnCompaction,
     private readonly libraryPrompts: LibraryPrompts,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly queries: QueryBus,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async run(asked: TurnRequest, emit: TurnEmitter): Promise<TurnAnswer> {
     const { caller } = asked;
-    const agent = await accessibleAgent(this.readStore, asked.agentId, caller);
+    const agent = await this.queries.execute(new UseAgent(asked.agentId, caller));
     const model = agentChatModel(this.gateway, agent, asked.model);
     const prompted = asked.prompt
       ? await this.libraryPrompts.compose(agent, caller, asked.prompt, asked.content)

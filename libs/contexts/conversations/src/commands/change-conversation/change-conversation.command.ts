@@ -2,10 +2,14 @@
 // it has no stored state to archive and cannot become stored; its writer refuses the rest).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
+import { ConversationResolver } from '../../conversation-resolver.js';
 import { ConversationDirectory } from '../../conversation-directory.js';
 import type { ConversationChange } from '../../owned-conversation.js';
 
+@Requires(ConversationResolver, (conversations, { agentId, conversationId }: ChangeConversation) =>
+  conversations.owned(agentId, conversationId),
+)
 export class ChangeConversation extends Command<WriteResult> {
   constructor(
     readonly agentId: string,
@@ -22,8 +26,8 @@ export class ChangeConversation extends Command<WriteResult> {
 export class ChangeConversationHandler implements ICommandHandler<ChangeConversation> {
   constructor(private readonly directory: ConversationDirectory) {}
 
-  async execute({ agentId, conversationId, change, context, principal }: ChangeConversation) {
-    const { record, userId, writer } = await this.directory.owned(agentId, conversationId, principal);
+  async execute({ agentId, conversationId, change, context }: ChangeConversation) {
+    const { record, userId, writer } = await this.directory.owned(agentId, conversationId);
     return { id: record.id, position: await writer.change(record.id, userId, change, context) };
   }
 }

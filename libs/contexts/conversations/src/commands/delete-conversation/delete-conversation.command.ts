@@ -3,10 +3,14 @@
 // incognito one is forgotten. Also sent by the process that cascades an Agent's deletion (DeleteAgentConversation).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { PlatformPrincipal, Principal } from '#access';
+import { AskedAtRoute, Requires, type PlatformPrincipal, type Principal } from '#access';
+import { ConversationResolver } from '../../conversation-resolver.js';
 import { ConversationDirectory } from '../../conversation-directory.js';
 import { ConversationRepository } from '../../conversation.repository.js';
 
+@Requires(ConversationResolver, (conversations, { agentId, conversationId }: DeleteConversation) =>
+  conversations.owned(agentId, conversationId),
+)
 export class DeleteConversation extends Command<WriteResult> {
   constructor(
     readonly agentId: string,
@@ -22,8 +26,8 @@ export class DeleteConversation extends Command<WriteResult> {
 export class DeleteConversationHandler implements ICommandHandler<DeleteConversation> {
   constructor(private readonly directory: ConversationDirectory) {}
 
-  async execute({ agentId, conversationId, context, principal }: DeleteConversation): Promise<WriteResult> {
-    const { record, userId, writer } = await this.directory.owned(agentId, conversationId, principal);
+  async execute({ agentId, conversationId, context }: DeleteConversation): Promise<WriteResult> {
+    const { record, userId, writer } = await this.directory.owned(agentId, conversationId);
     return { id: record.id, position: await writer.delete(record.id, userId, 'requested', context) };
   }
 }
@@ -32,6 +36,9 @@ export class DeleteConversationHandler implements ICommandHandler<DeleteConversa
  * The platform deletes a conversation because its Agent was deleted: only the platform sends it (its principal is the
  * deleting process). A conversation already deleted appends nothing.
  */
+@AskedAtRoute(
+  "no route sends it: only the process cascading an Agent's deletion, whose principal is the platform (typed so)",
+)
 export class DeleteAgentConversation extends Command<WriteResult> {
   constructor(
     readonly conversationId: string,

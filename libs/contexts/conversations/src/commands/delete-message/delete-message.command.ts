@@ -3,9 +3,13 @@
 // summary read it is discarded with it (the next turn compacts anew).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
+import { ConversationResolver } from '../../conversation-resolver.js';
 import { ConversationDirectory } from '../../conversation-directory.js';
 
+@Requires(ConversationResolver, (conversations, { agentId, conversationId }: DeleteMessage) =>
+  conversations.owned(agentId, conversationId),
+)
 export class DeleteMessage extends Command<WriteResult> {
   constructor(
     readonly agentId: string,
@@ -22,8 +26,8 @@ export class DeleteMessage extends Command<WriteResult> {
 export class DeleteMessageHandler implements ICommandHandler<DeleteMessage> {
   constructor(private readonly directory: ConversationDirectory) {}
 
-  async execute({ agentId, conversationId, messageId, context, principal }: DeleteMessage) {
-    const { record, userId, writer } = await this.directory.owned(agentId, conversationId, principal);
+  async execute({ agentId, conversationId, messageId, context }: DeleteMessage) {
+    const { record, userId, writer } = await this.directory.owned(agentId, conversationId);
     return { id: messageId, position: await writer.deleteMessage(record.id, userId, messageId, context) };
   }
 }

@@ -2,9 +2,13 @@
 // conversation starts it. Sent by the turn itself (runtime/places/stored-place.ts) with the turn's context: the
 // turn has already resolved the caller's access, so this command carries no principal.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { AskedAtRoute } from '#access';
 import type { CommandContext, WriteResult } from '#eventsourcing';
 import { ConversationRepository, type StoredTurn } from '../../conversation.repository.js';
 
+@AskedAtRoute(
+  'no route sends it: only the turn itself, whose Agent and conversation the gate asked about (UseAgent, UseConversation)',
+)
 export class StartTurn extends Command<WriteResult> {
   constructor(
     readonly turn: StoredTurn,

@@ -5,8 +5,9 @@
 // person with one Agent are considered.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { z } from 'zod';
-import type { Caller } from '#access';
+import { Requires, type Caller } from '#access';
 import { ValidationError } from '#kernel';
+import { ConversationResolver } from '../../conversation-resolver.js';
 import { ConversationDirectory } from '../../conversation-directory.js';
 import { ConversationReader } from '../../conversation.reader.js';
 import type { ConversationRecord } from '../../conversation-records.js';
@@ -52,6 +53,9 @@ export type FindConversationsFilter = z.output<typeof FindConversationsFilter>;
 
 export type FoundConversation = Partial<Pick<ConversationRecord, Field>>;
 
+@Requires(ConversationResolver, (conversations, { agentId }: FindConversations) =>
+  conversations.agent(agentId),
+)
 export class FindConversations extends Query<{ data: FoundConversation[] }> {
   constructor(
     readonly agentId: string,
@@ -73,7 +77,7 @@ export class FindConversationsHandler implements IQueryHandler<FindConversations
   ) {}
 
   async execute({ agentId, filter, caller }: FindConversations) {
-    const agent = await this.directory.agent(agentId, caller);
+    const agent = await this.directory.agent(agentId);
     // An App token alone stands for no person: it has no conversations.
     if (caller.app && !caller.app.user) return { data: [] };
     const where = filter.where ?? {};

@@ -2,10 +2,14 @@
 // its own: PATCH …/conversation/{conversationId} answers with it once its change is applied.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
+import { ConversationResolver } from '../../conversation-resolver.js';
 import { ConversationDirectory, toConversationDto } from '../../conversation-directory.js';
 import type { ConversationDto } from '../../conversation.schemas.js';
 
+@Requires(ConversationResolver, (conversations, { agentId, conversationId }: GetConversation) =>
+  conversations.owned(agentId, conversationId),
+)
 export class GetConversation extends Query<z.output<typeof ConversationDto>> {
   constructor(
     readonly agentId: string,
@@ -20,8 +24,8 @@ export class GetConversation extends Query<z.output<typeof ConversationDto>> {
 export class GetConversationHandler implements IQueryHandler<GetConversation> {
   constructor(private readonly directory: ConversationDirectory) {}
 
-  async execute({ agentId, conversationId, principal }: GetConversation) {
-    const { record } = await this.directory.owned(agentId, conversationId, principal);
+  async execute({ agentId, conversationId }: GetConversation) {
+    const { record } = await this.directory.owned(agentId, conversationId);
     return toConversationDto(record);
   }
 }

@@ -2,11 +2,15 @@
 // where the model's compacted view starts. The raw history is always listed whole: only the model's view is compacted.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
+import { ConversationResolver } from '../../conversation-resolver.js';
 import { ConversationDirectory } from '../../conversation-directory.js';
 import type { ListedMessage } from '../../conversation-records.js';
 import type { MessagesDto, MessagesQuery } from '../../conversation.schemas.js';
 
+@Requires(ConversationResolver, (conversations, { agentId, conversationId }: GetMessages) =>
+  conversations.owned(agentId, conversationId),
+)
 export class GetMessages extends Query<z.output<typeof MessagesDto>> {
   constructor(
     readonly agentId: string,
@@ -38,8 +42,8 @@ export const toMessageDto = (message: ListedMessage) => ({
 export class GetMessagesHandler implements IQueryHandler<GetMessages> {
   constructor(private readonly directory: ConversationDirectory) {}
 
-  async execute({ agentId, conversationId, query, principal }: GetMessages) {
-    const owned = await this.directory.owned(agentId, conversationId, principal);
+  async execute({ agentId, conversationId, query }: GetMessages) {
+    const owned = await this.directory.owned(agentId, conversationId);
     const page = await owned.reads.messages({ limit: query.limit, cursor: query.cursor ?? null });
     const checkpoint = owned.record.checkpoint;
     return {

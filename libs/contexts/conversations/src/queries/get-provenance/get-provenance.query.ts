@@ -2,11 +2,15 @@
 // version, content hash, section, score), every tool call (its arguments opened with the message's key).
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
+import { ConversationResolver } from '../../conversation-resolver.js';
 import { ConversationDirectory } from '../../conversation-directory.js';
 import { MessageNotFoundError } from '../../conversation.decider.js';
 import type { ProvenanceDto } from '../../conversation.schemas.js';
 
+@Requires(ConversationResolver, (conversations, { agentId, conversationId }: GetProvenance) =>
+  conversations.owned(agentId, conversationId),
+)
 export class GetProvenance extends Query<z.output<typeof ProvenanceDto>> {
   constructor(
     readonly agentId: string,
@@ -22,8 +26,8 @@ export class GetProvenance extends Query<z.output<typeof ProvenanceDto>> {
 export class GetProvenanceHandler implements IQueryHandler<GetProvenance> {
   constructor(private readonly directory: ConversationDirectory) {}
 
-  async execute({ agentId, conversationId, messageId, principal }: GetProvenance) {
-    const owned = await this.directory.owned(agentId, conversationId, principal);
+  async execute({ agentId, conversationId, messageId }: GetProvenance) {
+    const owned = await this.directory.owned(agentId, conversationId);
     const message = await owned.reads.message(messageId);
     if (!message?.provenance) throw new MessageNotFoundError(messageId);
     const { provenance } = message;

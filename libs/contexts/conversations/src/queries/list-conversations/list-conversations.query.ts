@@ -1,10 +1,14 @@
 // The caller's stored conversations with an Agent (incognito ones are never listed), oldest first, without bodies.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
+import { ConversationResolver } from '../../conversation-resolver.js';
 import { ConversationDirectory, toConversationDto } from '../../conversation-directory.js';
 import type { ConversationDto, ConversationListQuery } from '../../conversation.schemas.js';
 
+@Requires(ConversationResolver, (conversations, { agentId }: ListConversations) =>
+  conversations.agent(agentId),
+)
 export class ListConversations extends Query<{
   data: z.output<typeof ConversationDto>[];
   nextCursor: string | null;

@@ -1,8 +1,8 @@
-// Chooses a turn's place once: the caller's conversation of this Agent named by the request (incognito or stored,
-// 404 when neither), or a new one (incognito when asked, else stored; a keyed retry of a creation finds the
+// Chooses a turn's place once: the caller's conversation of this Agent named by the request (the gate asks that it is
+// the caller's: UseConversation; incognito or stored, 404 when neither), or a new one (incognito when asked, else stored; a keyed retry of a creation finds the
 // conversation its first try started).
 import { Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ReadYourWritesBus } from '#eventsourcing';
 import type { Caller } from '#access';
 import type { Visibility } from '../../conversation-records.js';
@@ -10,6 +10,7 @@ import { ConversationNotFoundError } from '../../conversation.decider.js';
 import type { ConversationRecord } from '../../conversation-records.js';
 import { ConversationReader } from '../../conversation.reader.js';
 import { IncognitoConversations } from '../../incognito-conversations.js';
+import { UseConversation } from '../../queries/use-conversation/use-conversation.query.js';
 import { titleOf, type ConversationPlace } from './conversation-place.js';
 import { IncognitoPlace } from './incognito-place.js';
 import { StoredPlace } from './stored-place.js';
@@ -30,6 +31,7 @@ export class ConversationPlaces {
     private readonly reader: ConversationReader,
     private readonly incognito: IncognitoConversations,
     private readonly bus: CommandBus,
+    private readonly queries: QueryBus,
     private readonly writes: ReadYourWritesBus,
   ) {}
 
@@ -49,18 +51,21 @@ export class ConversationPlaces {
         requested,
       );
     if (request.conversationId !== undefined) {
-      const live = this.incognito.find(conversationId, caller, agentId);
+      await this.queries.execute(new UseConversation(agentId, conversationId, caller));
+      const live = this.incognito.find(conversationId, agentId);
       if (live) return new IncognitoPlace(this.incognito, live);
-      const record = await this.reader.find(conversationId, caller, agentId);
+      const record = await this.reader.find(conversationId, agentId);
       if (!record) throw new ConversationNotFoundError(conversationId);
       return storedPlace(record);
     }
+    // Not named by the request, the id is new or derived from the caller's user and key (turn-idempotency.ts): a
+    // conversation found under it is the caller's own.
     if (request.visibility === 'incognito') {
-      const live = this.incognito.find(conversationId, caller, agentId);
+      const live = this.incognito.find(conversationId, agentId);
       if (live) return new IncognitoPlace(this.incognito, live);
       this.incognito.start(conversationId, agentId, userId, titleOf(request.content), new Date());
-      return new IncognitoPlace(this.incognito, this.incognito.find(conversationId, caller, agentId)!);
+      return new IncognitoPlace(this.incognito, this.incognito.find(conversationId, agentId)!);
     }
-    return storedPlace(request.keyed ? await this.reader.find(conversationId, caller, agentId) : null);
+    return storedPlace(request.keyed ? await this.reader.find(conversationId, agentId) : null);
   }
 }

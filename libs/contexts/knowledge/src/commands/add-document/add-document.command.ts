@@ -1,13 +1,16 @@
 // Adding a document at the Agent, Space or Global level: its bytes go to the blob store first, then its facts to the
-// log; processing (Pending → Processing → Ready/Failed) is the ingestion pipeline's work.
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+// log; processing (Pending → Processing → Ready/Failed) is the ingestion pipeline's work. Two messages, so that the
+// gate asks twice: about the Agent before the request is read (a principal out of its reach learns nothing more, and
+// no upload is read for it), then about the scope the request names.
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { newEntityId, type CommandContext } from '#eventsourcing';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { DocumentBytes } from '../../document-bytes.js';
 import { documentDecider } from '../../document.decider.js';
 import { documentStreamId, type DocumentScope } from '../../document.events.js';
-import { KnowledgeAccess } from '../../knowledge-access.js';
+import { KnowledgeReads, ownerFor } from '../../knowledge-reads.js';
+import { KnowledgeResolver } from '../../knowledge-resolver.js';
 
 export interface NewDocument {
   readonly name: string;
@@ -21,11 +24,27 @@ export interface NewDocument {
 /** `stored` settles once the bytes are checked to be in the blob store after the append (see DocumentBytes). */
 export type DocumentWrite = WriteResult & { readonly stored: Promise<void> };
 
+@Requires(KnowledgeResolver, (knowledge, { agentId }: AddDocument) => knowledge.use(agentId))
 export class AddDocument extends Command<DocumentWrite> {
   constructor(
     readonly agentId: string,
-    /** Reads the request's document: after the access check, so a caller without access learns nothing more. */
+    /** Reads the request's document: after the gate, so a caller without access learns nothing more. */
     readonly read: () => Promise<NewDocument>,
+    readonly context: CommandContext,
+    readonly principal: Principal,
+  ) {
+    super();
+  }
+}
+
+/** AddDocument once its request is read: the scope it names is what the gate asks about. */
+@Requires(KnowledgeResolver, (knowledge, { agentId, document }: AddReadDocument) =>
+  knowledge.add(agentId, document.scope),
+)
+export class AddReadDocument extends Command<DocumentWrite> {
+  constructor(
+    readonly agentId: string,
+    readonly document: NewDocument,
     readonly context: CommandContext,
     readonly principal: Principal,
   ) {
@@ -35,17 +54,25 @@ export class AddDocument extends Command<DocumentWrite> {
 
 @CommandHandler(AddDocument)
 export class AddDocumentHandler implements ICommandHandler<AddDocument> {
+  constructor(private readonly commands: CommandBus) {}
+
+  async execute({ agentId, read, context, principal }: AddDocument): Promise<DocumentWrite> {
+    return this.commands.execute(new AddReadDocument(agentId, await read(), context, principal));
+  }
+}
+
+@CommandHandler(AddReadDocument)
+export class AddReadDocumentHandler implements ICommandHandler<AddReadDocument> {
   constructor(
     private readonly aggregates: AggregateRepository,
-    private readonly access: KnowledgeAccess,
+    private readonly knowledge: KnowledgeReads,
     private readonly bytes: DocumentBytes,
   ) {}
 
-  async execute({ agentId, read, context, principal }: AddDocument): Promise<DocumentWrite> {
-    const agent = await this.access.agent(agentId, principal);
-    const document = await read();
-    const ownerId = await this.access.ownerFor(agent, document.scope, principal);
-    await this.access.requireTags(agent, document.tagIds);
+  async execute({ agentId, document, context }: AddReadDocument): Promise<DocumentWrite> {
+    const agent = await this.knowledge.agent(agentId);
+    const ownerId = ownerFor(agent, document.scope);
+    await this.knowledge.requireTags(agent, document.tagIds);
     const content = await this.bytes.store(document.bytes, document.declaredType);
     const documentId = newEntityId(context, 'doc');
     const result = await this.aggregates.decide(

@@ -3,16 +3,19 @@
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { CommandContext } from '#eventsourcing';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { PlatformError } from '#kernel';
 import type { WriteResult } from '#eventsourcing';
-import { KnowledgeAccess } from '../../knowledge-access.js';
+import { KnowledgeReads } from '../../knowledge-reads.js';
+import { KnowledgeResolver } from '../../knowledge-resolver.js';
 import type { BulkDocumentsBody, BulkResultDto } from '../../knowledge.schemas.js';
 import { AttachDocumentTag } from '../attach-document-tag/attach-document-tag.command.js';
 import { DeleteDocument } from '../delete-document/delete-document.command.js';
 import { DetachDocumentTag } from '../detach-document-tag/detach-document-tag.command.js';
 import { ReprocessDocument } from '../reprocess-document/reprocess-document.command.js';
 
+// Each document's command is asked about on its own (the route's row is `{ each: 'knowledge.write' }`).
+@Requires(KnowledgeResolver, (knowledge, { agentId }: BulkDocuments) => knowledge.use(agentId))
 export class BulkDocuments extends Command<WriteResult & z.output<typeof BulkResultDto>> {
   constructor(
     readonly agentId: string,
@@ -28,12 +31,12 @@ export class BulkDocuments extends Command<WriteResult & z.output<typeof BulkRes
 export class BulkDocumentsHandler implements ICommandHandler<BulkDocuments> {
   constructor(
     private readonly bus: CommandBus,
-    private readonly access: KnowledgeAccess,
+    private readonly knowledge: KnowledgeReads,
   ) {}
 
   async execute({ agentId, body, context, principal }: BulkDocuments) {
-    const agent = await this.access.agent(agentId, principal);
-    if (body.tagId) await this.access.requireTags(agent, [body.tagId]);
+    const agent = await this.knowledge.agent(agentId);
+    if (body.tagId) await this.knowledge.requireTags(agent, [body.tagId]);
     const results = [];
     let position = 0;
     for (const documentId of new Set(body.documentIds)) {

@@ -1,12 +1,13 @@
 // Cancelling the build under way of an Agent's section-summary index; the tree built before keeps serving.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { KnowledgeAccess } from '../../knowledge-access.js';
+import { KnowledgeResolver } from '../../knowledge-resolver.js';
 import { summaryIndexDecider } from '../../summary/summary-index.decider.js';
 import { summaryIndexStreamId } from '../../summary/summary-index.events.js';
 
+@Requires(KnowledgeResolver, (knowledge, { agentId }: CancelSummaryBuild) => knowledge.use(agentId))
 export class CancelSummaryBuild extends Command<WriteResult> {
   constructor(
     readonly agentId: string,
@@ -19,13 +20,9 @@ export class CancelSummaryBuild extends Command<WriteResult> {
 
 @CommandHandler(CancelSummaryBuild)
 export class CancelSummaryBuildHandler implements ICommandHandler<CancelSummaryBuild> {
-  constructor(
-    private readonly aggregates: AggregateRepository,
-    private readonly access: KnowledgeAccess,
-  ) {}
+  constructor(private readonly aggregates: AggregateRepository) {}
 
-  async execute({ agentId, context, principal }: CancelSummaryBuild): Promise<WriteResult> {
-    await this.access.agent(agentId, principal);
+  async execute({ agentId, context }: CancelSummaryBuild): Promise<WriteResult> {
     const result = await this.aggregates.decide(
       summaryIndexStreamId(agentId),
       summaryIndexDecider,

@@ -3,15 +3,19 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { CommandContext } from '#eventsourcing';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { AggregateRepository } from '#eventsourcing';
 import { declaredTextType, DocumentBytes } from '../../document-bytes.js';
 import { documentDecider } from '../../document.decider.js';
 import { documentStreamId } from '../../document.events.js';
-import { KnowledgeAccess } from '../../knowledge-access.js';
+import { KnowledgeReads } from '../../knowledge-reads.js';
+import { KnowledgeResolver } from '../../knowledge-resolver.js';
 import type { ChangeDocumentBody } from '../../knowledge.schemas.js';
 import type { DocumentWrite } from '../add-document/add-document.command.js';
 
+@Requires(KnowledgeResolver, (knowledge, { agentId, documentId }: ChangeDocument) =>
+  knowledge.change(agentId, documentId),
+)
 export class ChangeDocument extends Command<DocumentWrite> {
   constructor(
     readonly agentId: string,
@@ -28,14 +32,14 @@ export class ChangeDocument extends Command<DocumentWrite> {
 export class ChangeDocumentHandler implements ICommandHandler<ChangeDocument> {
   constructor(
     private readonly aggregates: AggregateRepository,
-    private readonly access: KnowledgeAccess,
+    private readonly knowledge: KnowledgeReads,
     private readonly bytes: DocumentBytes,
   ) {}
 
-  async execute({ agentId, documentId, change, context, principal }: ChangeDocument): Promise<DocumentWrite> {
-    const agent = await this.access.agent(agentId, principal);
-    const document = await this.access.writableDocument(agent, documentId, principal);
-    if (change.tagIds) await this.access.requireTags(agent, change.tagIds);
+  async execute({ agentId, documentId, change, context }: ChangeDocument): Promise<DocumentWrite> {
+    const agent = await this.knowledge.agent(agentId);
+    const document = await this.knowledge.visibleDocument(agent, documentId);
+    if (change.tagIds) await this.knowledge.requireTags(agent, change.tagIds);
     const text = change.text !== undefined ? Buffer.from(change.text, 'utf8') : null;
     const content = text
       ? await this.bytes.store(text, declaredTextType(change.name ?? document.name))
@@ -49,7 +53,7 @@ export class ChangeDocumentHandler implements ICommandHandler<ChangeDocument> {
         ...(change.name !== undefined ? { name: change.name } : {}),
         ...(content ? { content } : {}),
         ...(change.tagIds
-          ? { tagIds: change.tagIds, ownTagIds: [...(await this.access.ownTagIds(agent))] }
+          ? { tagIds: change.tagIds, ownTagIds: [...(await this.knowledge.ownTagIds(agent))] }
           : {}),
       },
       context,

@@ -1,12 +1,14 @@
 // Renaming or recolouring one of an Agent's tags.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { KnowledgeAccess } from '../../knowledge-access.js';
+import { KnowledgeReads } from '../../knowledge-reads.js';
+import { KnowledgeResolver } from '../../knowledge-resolver.js';
 import { tagDecider } from '../../tag.decider.js';
 import { tagStreamId } from '../../tag.events.js';
 
+@Requires(KnowledgeResolver, (knowledge, { agentId }: ChangeTag) => knowledge.tag(agentId))
 export class ChangeTag extends Command<WriteResult> {
   constructor(
     readonly agentId: string,
@@ -23,12 +25,11 @@ export class ChangeTag extends Command<WriteResult> {
 export class ChangeTagHandler implements ICommandHandler<ChangeTag> {
   constructor(
     private readonly aggregates: AggregateRepository,
-    private readonly access: KnowledgeAccess,
+    private readonly knowledge: KnowledgeReads,
   ) {}
 
-  async execute({ agentId, tagId, change, context, principal }: ChangeTag): Promise<WriteResult> {
-    await this.access.taggableAgent(agentId, principal);
-    await this.access.agentTag(agentId, tagId);
+  async execute({ agentId, tagId, change, context }: ChangeTag): Promise<WriteResult> {
+    await this.knowledge.agentTag(agentId, tagId);
     const result = await this.aggregates.decide(
       tagStreamId(tagId),
       tagDecider,

@@ -1,12 +1,13 @@
 // Creating one of an Agent's tags.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { newEntityId, type CommandContext } from '#eventsourcing';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { KnowledgeAccess } from '../../knowledge-access.js';
+import { KnowledgeResolver } from '../../knowledge-resolver.js';
 import { tagDecider } from '../../tag.decider.js';
 import { tagStreamId } from '../../tag.events.js';
 
+@Requires(KnowledgeResolver, (knowledge, { agentId }: CreateTag) => knowledge.tag(agentId))
 export class CreateTag extends Command<WriteResult> {
   constructor(
     readonly agentId: string,
@@ -21,13 +22,9 @@ export class CreateTag extends Command<WriteResult> {
 
 @CommandHandler(CreateTag)
 export class CreateTagHandler implements ICommandHandler<CreateTag> {
-  constructor(
-    private readonly aggregates: AggregateRepository,
-    private readonly access: KnowledgeAccess,
-  ) {}
+  constructor(private readonly aggregates: AggregateRepository) {}
 
-  async execute({ agentId, name, color, context, principal }: CreateTag): Promise<WriteResult> {
-    await this.access.taggableAgent(agentId, principal);
+  async execute({ agentId, name, color, context }: CreateTag): Promise<WriteResult> {
     const tagId = newEntityId(context, 'tag');
     const result = await this.aggregates.decide(
       tagStreamId(tagId),

@@ -3,12 +3,16 @@
 // tag-deletion process.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { KnowledgeAccess } from '../../knowledge-access.js';
+import { KnowledgeReads } from '../../knowledge-reads.js';
+import { actingAgentId, KnowledgeResolver } from '../../knowledge-resolver.js';
 import { tagDecider } from '../../tag.decider.js';
 import { tagStreamId } from '../../tag.events.js';
 
+@Requires(KnowledgeResolver, (knowledge, { agentId, principal }: DeleteTag) =>
+  knowledge.acting(agentId, principal, (through) => knowledge.tag(through)),
+)
 export class DeleteTag extends Command<WriteResult> {
   constructor(
     readonly agentId: string,
@@ -25,12 +29,11 @@ export class DeleteTag extends Command<WriteResult> {
 export class DeleteTagHandler implements ICommandHandler<DeleteTag> {
   constructor(
     private readonly aggregates: AggregateRepository,
-    private readonly access: KnowledgeAccess,
+    private readonly knowledge: KnowledgeReads,
   ) {}
 
   async execute({ agentId, tagId, reason, context, principal }: DeleteTag): Promise<WriteResult> {
-    const agent = await this.access.actingAgent(agentId, principal, true);
-    if (agent) await this.access.agentTag(agentId, tagId);
+    if (actingAgentId(agentId, principal) !== null) await this.knowledge.agentTag(agentId, tagId);
     const result = await this.aggregates.decide(
       tagStreamId(tagId),
       tagDecider,

@@ -2,9 +2,15 @@
 // (the tag-deletion process; a document gone or without the tag meanwhile is then no error: the decider's).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
-import { DocumentActionHandler, type DocumentActionCommand } from '../document-action.command.js';
+import { Requires, type Principal } from '#access';
+import { KnowledgeResolver } from '../../knowledge-resolver.js';
+import {
+  documentActionAsks,
+  DocumentActionHandler,
+  type DocumentActionCommand,
+} from '../document-action.command.js';
 
+@Requires(KnowledgeResolver, documentActionAsks)
 export class DetachDocumentTag extends Command<WriteResult> implements DocumentActionCommand {
   constructor(
     readonly documentId: string,

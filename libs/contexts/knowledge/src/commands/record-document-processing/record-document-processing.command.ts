@@ -3,6 +3,7 @@
 // purged. The decider makes repeats no-ops; the answer says how many events were appended. No principal: only the
 // platform's workers send it (no route does).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { AskedAtRoute } from '#access';
 import { SYSTEM_ACTOR } from '#kernel';
 import { AggregateRepository, type CommandContext } from '#eventsourcing';
 import { documentDecider, type DocumentCommand } from '../../document.decider.js';
@@ -29,6 +30,7 @@ export const ingestionContext = (documentId: string): CommandContext => ({
   now: () => new Date(),
 });
 
+@AskedAtRoute('no route sends it: only the ingestion pipeline, as the platform, in-process')
 export class RecordDocumentProcessing extends Command<{ readonly appended: number }> {
   constructor(
     readonly record: ProcessingRecord,

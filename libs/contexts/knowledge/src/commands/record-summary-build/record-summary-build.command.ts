@@ -2,6 +2,7 @@
 // tree pruned, an index deleted. The decider makes repeats no-ops; the answer says how many events were appended. No
 // principal: only the worker sends it (no route does).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { AskedAtRoute } from '#access';
 import { SYSTEM_ACTOR } from '#kernel';
 import { AggregateRepository, type CommandContext } from '#eventsourcing';
 import { summaryIndexDecider, type SummaryIndexCommand } from '../../summary/summary-index.decider.js';
@@ -15,6 +16,7 @@ export const summaryBuildContext = (agentId: string): CommandContext => ({
   now: () => new Date(),
 });
 
+@AskedAtRoute('no route sends it: only the summary-index worker, as the platform, in-process')
 export class RecordSummaryBuild extends Command<{ readonly appended: number }> {
   constructor(
     readonly record: SummaryIndexCommand,

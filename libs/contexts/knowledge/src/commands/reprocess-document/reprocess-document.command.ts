@@ -1,9 +1,15 @@
 // Processing a document again (forced: even when its content is unchanged).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
-import { DocumentActionHandler, type DocumentActionCommand } from '../document-action.command.js';
+import { Requires, type Principal } from '#access';
+import { KnowledgeResolver } from '../../knowledge-resolver.js';
+import {
+  documentActionAsks,
+  DocumentActionHandler,
+  type DocumentActionCommand,
+} from '../document-action.command.js';
 
+@Requires(KnowledgeResolver, documentActionAsks)
 export class ReprocessDocument extends Command<WriteResult> implements DocumentActionCommand {
   constructor(
     readonly documentId: string,

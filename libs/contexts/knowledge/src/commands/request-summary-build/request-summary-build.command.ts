@@ -4,13 +4,15 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { ModelGateway } from '#model-gateway';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { ConflictError, newId } from '#kernel';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { KnowledgeAccess } from '../../knowledge-access.js';
+import { KnowledgeReads } from '../../knowledge-reads.js';
+import { KnowledgeResolver } from '../../knowledge-resolver.js';
 import { summaryIndexDecider } from '../../summary/summary-index.decider.js';
 import { summaryIndexStreamId } from '../../summary/summary-index.events.js';
 
+@Requires(KnowledgeResolver, (knowledge, { agentId }: RequestSummaryBuild) => knowledge.use(agentId))
 export class RequestSummaryBuild extends Command<WriteResult> {
   constructor(
     readonly agentId: string,
@@ -26,12 +28,12 @@ export class RequestSummaryBuild extends Command<WriteResult> {
 export class RequestSummaryBuildHandler implements ICommandHandler<RequestSummaryBuild> {
   constructor(
     private readonly aggregates: AggregateRepository,
-    private readonly access: KnowledgeAccess,
+    private readonly knowledge: KnowledgeReads,
     private readonly gateway: ModelGateway,
   ) {}
 
-  async execute({ agentId, full, context, principal }: RequestSummaryBuild): Promise<WriteResult> {
-    const agent = await this.access.agent(agentId, principal);
+  async execute({ agentId, full, context }: RequestSummaryBuild): Promise<WriteResult> {
+    const agent = await this.knowledge.agent(agentId);
     const own = agent.model ? this.gateway.registry.get(agent.model) : undefined;
     const model = own?.kind === 'chat' ? own : this.gateway.registry.defaultModel('chat');
     if (!model)

@@ -2,9 +2,10 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
-import type { Caller } from '#access';
+import { Requires, type Caller } from '#access';
 import { NotFoundError } from '#kernel';
-import { KnowledgeAccess } from '../../knowledge-access.js';
+import { KnowledgeReads } from '../../knowledge-reads.js';
+import { KnowledgeResolver } from '../../knowledge-resolver.js';
 
 export interface DocumentFile {
   readonly name: string;
@@ -12,6 +13,7 @@ export interface DocumentFile {
   readonly bytes: Buffer;
 }
 
+@Requires(KnowledgeResolver, (knowledge, { agentId }: DownloadDocument) => knowledge.use(agentId))
 export class DownloadDocument extends Query<DocumentFile> {
   constructor(
     readonly agentId: string,
@@ -25,13 +27,13 @@ export class DownloadDocument extends Query<DocumentFile> {
 @QueryHandler(DownloadDocument)
 export class DownloadDocumentHandler implements IQueryHandler<DownloadDocument> {
   constructor(
-    private readonly access: KnowledgeAccess,
+    private readonly knowledge: KnowledgeReads,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
   ) {}
 
-  async execute({ agentId, documentId, caller }: DownloadDocument): Promise<DocumentFile> {
-    const agent = await this.access.agent(agentId, caller);
-    const document = await this.access.visibleDocument(agent, documentId);
+  async execute({ agentId, documentId }: DownloadDocument): Promise<DocumentFile> {
+    const agent = await this.knowledge.agent(agentId);
+    const document = await this.knowledge.visibleDocument(agent, documentId);
     const bytes = await this.blobs.get(document.blobId);
     if (!bytes) throw new NotFoundError('Document content', documentId);
     return { name: document.name, mimeType: document.mimeType, bytes };

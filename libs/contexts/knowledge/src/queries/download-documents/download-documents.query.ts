@@ -2,10 +2,12 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
-import type { Caller } from '#access';
+import { Requires, type Caller } from '#access';
 import { DocumentsZip } from '../../documents-zip.js';
-import { KnowledgeAccess } from '../../knowledge-access.js';
+import { KnowledgeReads } from '../../knowledge-reads.js';
+import { KnowledgeResolver } from '../../knowledge-resolver.js';
 
+@Requires(KnowledgeResolver, (knowledge, { agentId }: DownloadDocuments) => knowledge.use(agentId))
 export class DownloadDocuments extends Query<Buffer> {
   constructor(
     readonly agentId: string,
@@ -19,15 +21,15 @@ export class DownloadDocuments extends Query<Buffer> {
 @QueryHandler(DownloadDocuments)
 export class DownloadDocumentsHandler implements IQueryHandler<DownloadDocuments> {
   constructor(
-    private readonly access: KnowledgeAccess,
+    private readonly knowledge: KnowledgeReads,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
   ) {}
 
-  async execute({ agentId, documentIds, caller }: DownloadDocuments): Promise<Buffer> {
-    const agent = await this.access.agent(agentId, caller);
+  async execute({ agentId, documentIds }: DownloadDocuments): Promise<Buffer> {
+    const agent = await this.knowledge.agent(agentId);
     const zip = new DocumentsZip();
     for (const documentId of new Set(documentIds)) {
-      const document = await this.access.visibleDocument(agent, documentId);
+      const document = await this.knowledge.visibleDocument(agent, documentId);
       const bytes = await this.blobs.get(document.blobId);
       if (bytes) zip.add(document.name, bytes);
     }

@@ -1,10 +1,12 @@
 // The chunks of a document's last Ready version: what search indexes and cites (text, section path, offsets).
 import { QueryHandler, Query, type IQueryHandler } from '@nestjs/cqrs';
-import type { Caller } from '#access';
+import { Requires, type Caller } from '#access';
 import { ConflictError } from '#kernel';
 import type { DocumentChunk } from '../../pipeline/document-pipeline.js';
+import { KnowledgeResolver } from '../../knowledge-resolver.js';
 import { ReadyVersionReader } from '../get-document-text/get-document-text.query.js';
 
+@Requires(KnowledgeResolver, (knowledge, { agentId }: GetDocumentChunks) => knowledge.use(agentId))
 export class GetDocumentChunks extends Query<{ documentId: string; chunks: DocumentChunk[] }> {
   constructor(
     readonly agentId: string,
@@ -17,8 +19,8 @@ export class GetDocumentChunks extends Query<{ documentId: string; chunks: Docum
 
 @QueryHandler(GetDocumentChunks)
 export class GetDocumentChunksHandler extends ReadyVersionReader implements IQueryHandler<GetDocumentChunks> {
-  async execute({ agentId, documentId, caller }: GetDocumentChunks) {
-    const state = await this.state(agentId, documentId, caller);
+  async execute({ agentId, documentId }: GetDocumentChunks) {
+    const state = await this.state(agentId, documentId);
     const chunksBlobId = 'chunksBlobId' in state ? state.chunksBlobId : null;
     const json = chunksBlobId ? await this.blobs.get(chunksBlobId) : null;
     if (!json || !('version' in state))

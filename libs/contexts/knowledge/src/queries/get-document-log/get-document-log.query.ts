@@ -3,17 +3,19 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, type EventStore } from '#event-store';
-import type { Caller } from '#access';
+import { Requires, type Caller } from '#access';
 import type { Actor } from '#kernel';
 import { documentStreamId } from '../../document.events.js';
 import { tagStreamId } from '../../tag.events.js';
-import { KnowledgeAccess } from '../../knowledge-access.js';
+import { KnowledgeReads } from '../../knowledge-reads.js';
+import { KnowledgeResolver } from '../../knowledge-resolver.js';
 
 interface DocumentLog {
   readonly documentId: string;
   readonly entries: { at: string; event: string; actor: Actor; details: Record<string, unknown> }[];
 }
 
+@Requires(KnowledgeResolver, (knowledge, { agentId }: GetDocumentLog) => knowledge.use(agentId))
 export class GetDocumentLog extends Query<DocumentLog> {
   constructor(
     readonly agentId: string,
@@ -27,13 +29,13 @@ export class GetDocumentLog extends Query<DocumentLog> {
 @QueryHandler(GetDocumentLog)
 export class GetDocumentLogHandler implements IQueryHandler<GetDocumentLog> {
   constructor(
-    private readonly access: KnowledgeAccess,
+    private readonly knowledge: KnowledgeReads,
     @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
-  async execute({ agentId, documentId, caller }: GetDocumentLog): Promise<DocumentLog> {
-    const agent = await this.access.agent(agentId, caller);
-    await this.access.visibleDocument(agent, documentId);
+  async execute({ agentId, documentId }: GetDocumentLog): Promise<DocumentLog> {
+    const agent = await this.knowledge.agent(agentId);
+    await this.knowledge.visibleDocument(agent, documentId);
     const events = await this.events.readStream(documentStreamId(documentId));
     const own = await this.ownTags(agentId, events);
     return {

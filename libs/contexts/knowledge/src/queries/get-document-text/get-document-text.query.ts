@@ -2,13 +2,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
-import type { Caller } from '#access';
+import { Requires, type Caller } from '#access';
 import { ConflictError } from '#kernel';
 import { AggregateRepository } from '#eventsourcing';
 import { documentDecider } from '../../document.decider.js';
 import { documentStreamId } from '../../document.events.js';
-import { KnowledgeAccess } from '../../knowledge-access.js';
+import { KnowledgeReads } from '../../knowledge-reads.js';
+import { KnowledgeResolver } from '../../knowledge-resolver.js';
 
+@Requires(KnowledgeResolver, (knowledge, { agentId }: GetDocumentText) => knowledge.use(agentId))
 export class GetDocumentText extends Query<string> {
   constructor(
     readonly agentId: string,
@@ -24,22 +26,22 @@ export class GetDocumentText extends Query<string> {
 @Injectable()
 export abstract class ReadyVersionReader {
   constructor(
-    protected readonly access: KnowledgeAccess,
+    protected readonly knowledge: KnowledgeReads,
     protected readonly aggregates: AggregateRepository,
     @Inject(BLOB_STORE) protected readonly blobs: BlobStore,
   ) {}
 
-  protected async state(agentId: string, documentId: string, caller: Caller) {
-    const agent = await this.access.agent(agentId, caller);
-    await this.access.visibleDocument(agent, documentId);
+  protected async state(agentId: string, documentId: string) {
+    const agent = await this.knowledge.agent(agentId);
+    await this.knowledge.visibleDocument(agent, documentId);
     return (await this.aggregates.load(documentStreamId(documentId), documentDecider)).state;
   }
 }
 
 @QueryHandler(GetDocumentText)
 export class GetDocumentTextHandler extends ReadyVersionReader implements IQueryHandler<GetDocumentText> {
-  async execute({ agentId, documentId, caller }: GetDocumentText): Promise<string> {
-    const state = await this.state(agentId, documentId, caller);
+  async execute({ agentId, documentId }: GetDocumentText): Promise<string> {
+    const state = await this.state(agentId, documentId);
     const textBlobId = 'textBlobId' in state ? state.textBlobId : null;
     const text = textBlobId ? await this.blobs.get(textBlobId) : null;
     if (!text)

@@ -1,9 +1,11 @@
 // One document the Agent reaches, with the Agent's own tags (never another Agent's on a shared document).
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { Caller } from '#access';
-import { KnowledgeAccess } from '../../knowledge-access.js';
+import { Requires, type Caller } from '#access';
+import { KnowledgeReads } from '../../knowledge-reads.js';
+import { KnowledgeResolver } from '../../knowledge-resolver.js';
 import { toDocumentDto, type DocumentDtoOf } from '../../knowledge.dto.js';
 
+@Requires(KnowledgeResolver, (knowledge, { agentId }: GetDocument) => knowledge.use(agentId))
 export class GetDocument extends Query<DocumentDtoOf> {
   constructor(
     readonly agentId: string,
@@ -16,12 +18,12 @@ export class GetDocument extends Query<DocumentDtoOf> {
 
 @QueryHandler(GetDocument)
 export class GetDocumentHandler implements IQueryHandler<GetDocument> {
-  constructor(private readonly access: KnowledgeAccess) {}
+  constructor(private readonly knowledge: KnowledgeReads) {}
 
-  async execute({ agentId, documentId, caller }: GetDocument) {
-    const agent = await this.access.agent(agentId, caller);
-    const [document] = await this.access.seenBy(agent, [
-      await this.access.visibleDocument(agent, documentId),
+  async execute({ agentId, documentId }: GetDocument) {
+    const agent = await this.knowledge.agent(agentId);
+    const [document] = await this.knowledge.seenBy(agent, [
+      await this.knowledge.visibleDocument(agent, documentId),
     ]);
     return toDocumentDto(document!);
   }

@@ -2,11 +2,12 @@
 // and the embedded index's per-owner HNSW graphs (built or building, with progress).
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { Caller } from '#access';
+import { AskedAtRoute, type Caller } from '#access';
 import { SEARCH_INDEX, type SearchIndex } from '#search';
 import { BUILDING_INDEX_ALIAS, LIVE_INDEX_ALIAS } from '../../pipeline/index-aliases.js';
 import { Reindexer } from '../../pipeline/reindex.js';
 
+@AskedAtRoute("the route row asks knowledgeIndex.manage (admins): the index is the instance's, no resource's")
 export class GetKnowledgeIndex extends Query<Record<string, unknown>> {
   constructor(readonly caller: Caller) {
     super();

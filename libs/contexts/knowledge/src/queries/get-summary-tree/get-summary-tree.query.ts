@@ -1,10 +1,12 @@
 // The serving summary tree of an Agent: every summary, its level, children and documents (without embeddings).
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { Caller } from '#access';
+import { Requires, type Caller } from '#access';
 import { ConflictError } from '#kernel';
-import { KnowledgeAccess } from '../../knowledge-access.js';
+import { KnowledgeReads } from '../../knowledge-reads.js';
+import { KnowledgeResolver } from '../../knowledge-resolver.js';
 import { SummarySearch } from '../../summary/summary-search.js';
 
+@Requires(KnowledgeResolver, (knowledge, { agentId }: GetSummaryTree) => knowledge.use(agentId))
 export class GetSummaryTree extends Query<Record<string, unknown>> {
   constructor(
     readonly agentId: string,
@@ -17,12 +19,12 @@ export class GetSummaryTree extends Query<Record<string, unknown>> {
 @QueryHandler(GetSummaryTree)
 export class GetSummaryTreeHandler implements IQueryHandler<GetSummaryTree> {
   constructor(
-    private readonly access: KnowledgeAccess,
+    private readonly knowledge: KnowledgeReads,
     private readonly summaries: SummarySearch,
   ) {}
 
-  async execute({ agentId, caller }: GetSummaryTree) {
-    await this.access.agent(agentId, caller);
+  async execute({ agentId }: GetSummaryTree) {
+    await this.knowledge.agent(agentId);
     const serving = (await this.summaries.index(agentId))?.serving;
     const tree = serving ? await this.summaries.tree(serving.treeBlobId) : null;
     if (!serving || !tree)

@@ -1,9 +1,11 @@
 // One of an Agent's tags (what a tag write answers).
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { Caller } from '#access';
-import { KnowledgeAccess } from '../../knowledge-access.js';
+import { Requires, type Caller } from '#access';
+import { KnowledgeReads } from '../../knowledge-reads.js';
+import { KnowledgeResolver } from '../../knowledge-resolver.js';
 import { toTagDto } from '../../knowledge.dto.js';
 
+@Requires(KnowledgeResolver, (knowledge, { agentId }: GetTag) => knowledge.use(agentId))
 export class GetTag extends Query<ReturnType<typeof toTagDto>> {
   constructor(
     readonly agentId: string,
@@ -16,10 +18,10 @@ export class GetTag extends Query<ReturnType<typeof toTagDto>> {
 
 @QueryHandler(GetTag)
 export class GetTagHandler implements IQueryHandler<GetTag> {
-  constructor(private readonly access: KnowledgeAccess) {}
+  constructor(private readonly knowledge: KnowledgeReads) {}
 
-  async execute({ agentId, tagId, caller }: GetTag) {
-    await this.access.agent(agentId, caller);
-    return toTagDto(await this.access.agentTag(agentId, tagId));
+  async execute({ agentId, tagId }: GetTag) {
+    await this.knowledge.agent(agentId);
+    return toTagDto(await this.knowledge.agentTag(agentId, tagId));
   }
 }

@@ -6,15 +6,17 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { agentAsOf } from '#agents';
-import type { Caller } from '#access';
+import { Requires, type Caller } from '#access';
 import { NotFoundError } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#event-store';
-import { KnowledgeAccess } from '../../knowledge-access.js';
+import { KnowledgeReads } from '../../knowledge-reads.js';
+import { KnowledgeResolver } from '../../knowledge-resolver.js';
 import { documentAsOf, knowledgeSetAsOf } from '../../knowledge-as-of.js';
 import { toDocumentDto, type DocumentDtoOf } from '../../knowledge.dto.js';
 import type { DocumentListQuery } from '../../knowledge.schemas.js';
 import { visibleOwners } from '../../visible-owners.js';
 
+@Requires(KnowledgeResolver, (knowledge, { agentId }: ListDocumentsAsOf) => knowledge.use(agentId))
 export class ListDocumentsAsOf extends Query<{ data: DocumentDtoOf[]; nextCursor: null }> {
   constructor(
     readonly agentId: string,
@@ -25,6 +27,7 @@ export class ListDocumentsAsOf extends Query<{ data: DocumentDtoOf[]; nextCursor
   }
 }
 
+@Requires(KnowledgeResolver, (knowledge, { agentId }: GetDocumentAsOf) => knowledge.use(agentId))
 export class GetDocumentAsOf extends Query<DocumentDtoOf> {
   constructor(
     readonly agentId: string,
@@ -39,12 +42,12 @@ export class GetDocumentAsOf extends Query<DocumentDtoOf> {
 @QueryHandler(ListDocumentsAsOf)
 export class ListDocumentsAsOfHandler implements IQueryHandler<ListDocumentsAsOf> {
   constructor(
-    private readonly access: KnowledgeAccess,
+    private readonly knowledge: KnowledgeReads,
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
   ) {}
 
-  async execute({ agentId, query, caller }: ListDocumentsAsOf) {
-    const agent = await this.access.agent(agentId, caller);
+  async execute({ agentId, query }: ListDocumentsAsOf) {
+    const agent = await this.knowledge.agent(agentId);
     const asOf = new Date(query.asOf!);
     const then = await agentAsOf(this.eventStore, agent.id, asOf);
     if (!then) throw new NotFoundError('Agent', agentId);
@@ -53,24 +56,24 @@ export class ListDocumentsAsOfHandler implements IQueryHandler<ListDocumentsAsOf
         (query.scope === 'all' || document.scope === query.scope) &&
         (!query.status || document.status === query.status),
     );
-    return { data: (await this.access.seenBy(agent, documents)).map(toDocumentDto), nextCursor: null };
+    return { data: (await this.knowledge.seenBy(agent, documents)).map(toDocumentDto), nextCursor: null };
   }
 }
 
 @QueryHandler(GetDocumentAsOf)
 export class GetDocumentAsOfHandler implements IQueryHandler<GetDocumentAsOf> {
   constructor(
-    private readonly access: KnowledgeAccess,
+    private readonly knowledge: KnowledgeReads,
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
   ) {}
 
-  async execute({ agentId, documentId, asOf, caller }: GetDocumentAsOf) {
-    const agent = await this.access.agent(agentId, caller);
+  async execute({ agentId, documentId, asOf }: GetDocumentAsOf) {
+    const agent = await this.knowledge.agent(agentId);
     const then = (await agentAsOf(this.eventStore, agent.id, asOf)) ?? agent;
     const document = await documentAsOf(this.eventStore, documentId, asOf);
     if (!document || !visibleOwners(then).includes(document.ownerId))
       throw new NotFoundError('Document', documentId);
-    const [seen] = await this.access.seenBy(agent, [document]);
+    const [seen] = await this.knowledge.seenBy(agent, [document]);
     return toDocumentDto(seen!);
   }
 }

@@ -3,14 +3,16 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Caller } from '#access';
+import { Requires, type Caller } from '#access';
 import { READ_STORE, type Filter, type ReadStore } from '#read-store';
-import { KnowledgeAccess } from '../../knowledge-access.js';
+import { KnowledgeReads } from '../../knowledge-reads.js';
+import { KnowledgeResolver } from '../../knowledge-resolver.js';
 import { toDocumentDto, type DocumentDtoOf } from '../../knowledge.dto.js';
 import { KNOWLEDGE_DOCUMENTS, type DocumentView } from '../../knowledge.read-model.js';
 import type { DocumentListQuery } from '../../knowledge.schemas.js';
 import { GLOBAL_OWNER, visibleOwners } from '../../visible-owners.js';
 
+@Requires(KnowledgeResolver, (knowledge, { agentId }: ListDocuments) => knowledge.use(agentId))
 export class ListDocuments extends Query<{ data: DocumentDtoOf[]; nextCursor: string | null }> {
   constructor(
     readonly agentId: string,
@@ -24,12 +26,12 @@ export class ListDocuments extends Query<{ data: DocumentDtoOf[]; nextCursor: st
 @QueryHandler(ListDocuments)
 export class ListDocumentsHandler implements IQueryHandler<ListDocuments> {
   constructor(
-    private readonly access: KnowledgeAccess,
+    private readonly knowledge: KnowledgeReads,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute({ agentId, query, caller }: ListDocuments) {
-    const agent = await this.access.agent(agentId, caller);
+  async execute({ agentId, query }: ListDocuments) {
+    const agent = await this.knowledge.agent(agentId);
     const owners =
       query.scope === 'all'
         ? visibleOwners(agent)
@@ -51,7 +53,7 @@ export class ListDocumentsHandler implements IQueryHandler<ListDocuments> {
       cursor: query.cursor ?? null,
     });
     return {
-      data: (await this.access.seenBy(agent, page.data)).map(toDocumentDto),
+      data: (await this.knowledge.seenBy(agent, page.data)).map(toDocumentDto),
       nextCursor: page.nextCursor,
     };
   }

@@ -1,12 +1,14 @@
 // An Agent's tags, oldest first.
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { Caller } from '#access';
+import { Requires, type Caller } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { KnowledgeAccess } from '../../knowledge-access.js';
+import { KnowledgeReads } from '../../knowledge-reads.js';
+import { KnowledgeResolver } from '../../knowledge-resolver.js';
 import { toTagDto } from '../../knowledge.dto.js';
 import { KNOWLEDGE_TAGS, type TagView } from '../../knowledge.read-model.js';
 
+@Requires(KnowledgeResolver, (knowledge, { agentId }: ListTags) => knowledge.use(agentId))
 export class ListTags extends Query<{ data: ReturnType<typeof toTagDto>[]; nextCursor: null }> {
   constructor(
     readonly agentId: string,
@@ -19,12 +21,12 @@ export class ListTags extends Query<{ data: ReturnType<typeof toTagDto>[]; nextC
 @QueryHandler(ListTags)
 export class ListTagsHandler implements IQueryHandler<ListTags> {
   constructor(
-    private readonly access: KnowledgeAccess,
+    private readonly knowledge: KnowledgeReads,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute({ agentId, caller }: ListTags) {
-    await this.access.agent(agentId, caller);
+  async execute({ agentId }: ListTags) {
+    await this.knowledge.agent(agentId);
     const page = await this.readStore
       .reader<TagView>(KNOWLEDGE_TAGS)
       .find({ agentId }, { sort: { field: 'createdAt' }, limit: 1000 });

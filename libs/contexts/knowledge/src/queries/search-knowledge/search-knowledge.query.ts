@@ -5,11 +5,12 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { callerScope, ModelGateway } from '#model-gateway';
-import type { Caller } from '#access';
+import { Requires, type Caller } from '#access';
 import { ConflictError } from '#kernel';
 import { SEARCH_INDEX, type SearchIndex } from '#search';
 import { LIVE_INDEX_ALIAS } from '../../pipeline/index-aliases.js';
-import { KnowledgeAccess } from '../../knowledge-access.js';
+import { KnowledgeReads } from '../../knowledge-reads.js';
+import { KnowledgeResolver } from '../../knowledge-resolver.js';
 import type { SearchBody, SearchResultDto } from '../../knowledge.schemas.js';
 import { SummarySearch } from '../../summary/summary-search.js';
 import { visibleOwners } from '../../visible-owners.js';
@@ -20,6 +21,7 @@ interface SearchAnswer {
   readonly summary?: Awaited<ReturnType<SummarySearch['match']>>;
 }
 
+@Requires(KnowledgeResolver, (knowledge, { agentId }: SearchKnowledge) => knowledge.use(agentId))
 export class SearchKnowledge extends Query<SearchAnswer> {
   constructor(
     readonly agentId: string,
@@ -40,17 +42,17 @@ export class SearchKnowledge extends Query<SearchAnswer> {
 @QueryHandler(SearchKnowledge)
 export class SearchKnowledgeHandler implements IQueryHandler<SearchKnowledge> {
   constructor(
-    private readonly access: KnowledgeAccess,
+    private readonly knowledge: KnowledgeReads,
     @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
     private readonly gateway: ModelGateway,
     private readonly summaries: SummarySearch,
   ) {}
 
   async execute({ agentId, body, caller, turn }: SearchKnowledge): Promise<SearchAnswer> {
-    const agent = await this.access.agent(agentId, caller);
+    const agent = await this.knowledge.agent(agentId);
     if (!agent.knowledgeEnabled)
       throw new ConflictError('knowledge_disabled', `Agent '${agentId}' has its Knowledge Base turned off`);
-    if (body.tagIds) await this.access.requireTags(agent, body.tagIds);
+    if (body.tagIds) await this.knowledge.requireTags(agent, body.tagIds);
     const index = await this.search.liveIndex(LIVE_INDEX_ALIAS);
     if (!index) return { query: body.query, hits: [], ...(agent.includeAiSummary ? { summary: null } : {}) };
     const scope = {

@@ -4,11 +4,11 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { PlatformError, ValidationError } from '#kernel';
 import type { CallScope } from '#model-gateway';
-import { MemoryAccess } from '../../memory-access.js';
-import { sharedMemoryApplies } from '../../memory-rules.js';
+import { MemoryResolver, MemoryReads } from '../../memory-resolver.js';
+import { keepsNewMemories, sharedMemoryApplies } from '../../memory-rules.js';
 import { SHARED_OWNER, type MemorySource } from '../../memory.events.js';
 import type { AddMemoryBody } from '../../memory.schemas.js';
 import { MemoryScreening } from '../../memory-screening.js';
@@ -24,6 +24,7 @@ export class MemoryFlaggedError extends PlatformError {
 export const API_SOURCE: MemorySource = { kind: 'api', conversationId: null, messageId: null };
 
 /** Answers the new memory's id. */
+@Requires(MemoryResolver, (memory, { agentId, body }: AddMemory) => memory.add(agentId, body.bucket))
 export class AddMemory extends Command<WriteResult> {
   constructor(
     readonly agentId: string,
@@ -40,16 +41,16 @@ export class AddMemory extends Command<WriteResult> {
 @CommandHandler(AddMemory)
 export class AddMemoryHandler implements ICommandHandler<AddMemory> {
   constructor(
-    private readonly access: MemoryAccess,
+    private readonly reads: MemoryReads,
     private readonly memories: MemoryRepository,
     private readonly screening: MemoryScreening,
   ) {}
 
   async execute({ agentId, body, usage, context, principal }: AddMemory): Promise<WriteResult> {
-    const agent = await this.access.agent(agentId, principal, 'memory.personal.write');
-    const userId = this.access.user(principal);
+    const agent = await this.reads.agent(agentId);
+    const userId = this.reads.user(principal);
     // Memory off (always so for a public Agent) stops new memories on every path, the API's included.
-    if (!agent.memoryEnabled || agent.isPublic)
+    if (!keepsNewMemories(agent))
       throw new ValidationError(
         'memory_disabled',
         'this Agent keeps no new memories (memoryEnabled is off, or it is public)',
@@ -61,7 +62,6 @@ export class AddMemoryHandler implements ICommandHandler<AddMemory> {
         'this Agent keeps no shared memories (sharedMemoryEnabled is off, or it is a personal Agent)',
         'bucket',
       );
-    await this.access.requireWritable(agent, owner, principal);
     const verdict = await this.screening.screen(
       body.text,
       { ...usage, agentId: agent.id },

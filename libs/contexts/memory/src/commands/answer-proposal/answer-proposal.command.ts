@@ -6,13 +6,13 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import { permits, type Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { KEY_STORE, type KeyStore } from '#key-store';
 import { newId, ValidationError } from '#kernel';
 import type { CallScope } from '#model-gateway';
-import { MemoryAccess } from '../../memory-access.js';
-import { ProposalNotFoundError, ProposalRateLimitedError } from '../../memory-proposal.decider.js';
-import { sharedMemoryApplies } from '../../memory-rules.js';
+import { MemoryResolver, MemoryReads } from '../../memory-resolver.js';
+import { ProposalRateLimitedError } from '../../memory-proposal.decider.js';
+import { keepsNewMemories, sharedMemoryApplies } from '../../memory-rules.js';
 import { SHARED_OWNER } from '../../memory.events.js';
 import { MemoryReader } from '../../memory.reader.js';
 import { MemoryRepository } from '../../memory.repository.js';
@@ -21,6 +21,9 @@ import { MemoryScreening } from '../../memory-screening.js';
 import { FLAGGED_MESSAGE } from '../../screening/memory-screen.js';
 
 /** Answers the proposal's id and, when screening refused its text, the exact message to show. */
+@Requires(MemoryResolver, (memory, { agentId, proposalId }: AnswerProposal) =>
+  memory.proposal(agentId, proposalId, 'memory.personal.write'),
+)
 export class AnswerProposal extends Command<WriteResult & { readonly message: string | null }> {
   constructor(
     readonly agentId: string,
@@ -38,7 +41,7 @@ export class AnswerProposal extends Command<WriteResult & { readonly message: st
 @CommandHandler(AnswerProposal)
 export class AnswerProposalHandler implements ICommandHandler<AnswerProposal> {
   constructor(
-    private readonly access: MemoryAccess,
+    private readonly reads: MemoryReads,
     private readonly reader: MemoryReader,
     private readonly memories: MemoryRepository,
     private readonly screening: MemoryScreening,
@@ -46,15 +49,9 @@ export class AnswerProposalHandler implements ICommandHandler<AnswerProposal> {
   ) {}
 
   async execute({ agentId, proposalId, body, usage, context, principal }: AnswerProposal) {
-    const agent = await this.access.agent(agentId, principal, 'memory.personal.write');
-    const userId = this.access.user(principal);
-    const proposal = await this.reader.proposal(proposalId);
-    if (
-      !proposal ||
-      proposal.agentId !== agent.id ||
-      !permits(principal, 'user.own', { ownerUserId: proposal.userId })
-    )
-      throw new ProposalNotFoundError(proposalId);
+    const agent = await this.reads.agent(agentId);
+    const userId = this.reads.user(principal);
+    const proposal = await this.reads.proposal(agent, proposalId);
     const text = await this.reader.text(proposal.text);
     const source = {
       kind: 'proposal' as const,
@@ -63,7 +60,7 @@ export class AnswerProposalHandler implements ICommandHandler<AnswerProposal> {
     };
     const memoryId = newId('mem');
     // Memory off (always so for a public Agent) stops new memories on every path: only discarding is left.
-    if (body.answer !== 'discard' && (!agent.memoryEnabled || agent.isPublic))
+    if (body.answer !== 'discard' && !keepsNewMemories(agent))
       throw new ValidationError(
         'memory_disabled',
         'this Agent keeps no new memories (memoryEnabled is off, or it is public): the proposal can only be discarded',

@@ -2,13 +2,16 @@
 // text. An edit is screened like every new text.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import type { CallScope } from '#model-gateway';
-import { MemoryAccess } from '../../memory-access.js';
+import { MemoryResolver, MemoryReads } from '../../memory-resolver.js';
 import { MemoryScreening } from '../../memory-screening.js';
 import { MemoryRepository } from '../../memory.repository.js';
 import { API_SOURCE, MemoryFlaggedError } from '../add-memory/add-memory.command.js';
 
+@Requires(MemoryResolver, (memory, { agentId, memoryId }: ChangeMemory) =>
+  memory.memory(agentId, memoryId, 'memory.personal.write'),
+)
 export class ChangeMemory extends Command<WriteResult> {
   constructor(
     readonly agentId: string,
@@ -26,7 +29,7 @@ export class ChangeMemory extends Command<WriteResult> {
 @CommandHandler(ChangeMemory)
 export class ChangeMemoryHandler implements ICommandHandler<ChangeMemory> {
   constructor(
-    private readonly access: MemoryAccess,
+    private readonly reads: MemoryReads,
     private readonly memories: MemoryRepository,
     private readonly screening: MemoryScreening,
   ) {}
@@ -39,10 +42,9 @@ export class ChangeMemoryHandler implements ICommandHandler<ChangeMemory> {
     context,
     principal,
   }: ChangeMemory): Promise<WriteResult> {
-    const agent = await this.access.agent(agentId, principal, 'memory.personal.write');
-    const view = await this.access.memory(agent, memoryId, principal);
-    await this.access.requireWritable(agent, view.owner, principal);
-    const userId = this.access.user(principal);
+    const agent = await this.reads.agent(agentId);
+    const view = await this.reads.memory(agent, memoryId);
+    const userId = this.reads.user(principal);
     if (!('text' in change)) {
       const position = await this.memories.rollBack(
         {

@@ -3,9 +3,12 @@
 // live memory (no event) still loses them. The cause is a fact of the log: nothing to authorize.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { PlatformPrincipal } from '#access';
+import { AskedAtRoute, type PlatformPrincipal } from '#access';
 import { MemoryRepository } from '../../memory.repository.js';
 
+@AskedAtRoute(
+  'no route sends it: only AgentMemoriesDeletionProcess, whose principal is the platform (typed so)',
+)
 export class ClearDeletedAgentBucket extends Command<WriteResult> {
   constructor(
     readonly agentId: string,

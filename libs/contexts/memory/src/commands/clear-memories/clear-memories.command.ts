@@ -4,12 +4,13 @@
 // from the log and every read model.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
-import { MemoryAccess } from '../../memory-access.js';
+import { Requires, type Principal } from '#access';
+import { MemoryResolver, MemoryReads } from '../../memory-resolver.js';
 import { SHARED_OWNER } from '../../memory.events.js';
 import { MemoryReader } from '../../memory.reader.js';
 import { MemoryRepository } from '../../memory.repository.js';
 
+@Requires(MemoryResolver, (memory, { agentId, bucket }: ClearMemories) => memory.clear(agentId, bucket))
 export class ClearMemories extends Command<WriteResult> {
   constructor(
     /** null: every Agent (the principal's personal memories only). */
@@ -25,23 +26,22 @@ export class ClearMemories extends Command<WriteResult> {
 @CommandHandler(ClearMemories)
 export class ClearMemoriesHandler implements ICommandHandler<ClearMemories> {
   constructor(
-    private readonly access: MemoryAccess,
+    private readonly reads: MemoryReads,
     private readonly reader: MemoryReader,
     private readonly memories: MemoryRepository,
   ) {}
 
   async execute({ agentId, bucket, context, principal }: ClearMemories): Promise<WriteResult> {
     if (agentId === null) {
-      const userId = this.access.requireOwnErase(principal);
+      const userId = this.reads.user(principal);
       let position = 0;
       for (const agent of await this.reader.agentsWithBucketsOf(userId))
         position = Math.max(position, await this.memories.clear(agent, userId, userId, 'requested', context));
       return { id: userId, position };
     }
-    const agent = await this.access.agent(agentId, principal, 'memory.personal.write');
-    const userId = this.access.user(principal);
+    const agent = await this.reads.agent(agentId);
+    const userId = this.reads.user(principal);
     const owner = bucket === 'shared' ? SHARED_OWNER : userId;
-    await this.access.requireWritable(agent, owner, principal);
     return {
       id: agent.id,
       position: await this.memories.clear(agent.id, owner, userId, 'requested', context),

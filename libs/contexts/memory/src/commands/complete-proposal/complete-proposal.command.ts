@@ -5,7 +5,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { PlatformPrincipal } from '#access';
+import { AskedAtRoute, type PlatformPrincipal } from '#access';
 import { KEY_STORE, type KeyStore } from '#key-store';
 import { SharedMemoryFullError } from '../../memory.decider.js';
 import { SHARED_OWNER } from '../../memory.events.js';
@@ -15,6 +15,7 @@ import { MemoryRepository } from '../../memory.repository.js';
 
 type Proposed = Extract<MemoryProposalEvent, { type: 'MemoryProposed' }>['data'];
 
+@AskedAtRoute('no route sends it: only MemoryProposalProcess, whose principal is the platform (typed so)')
 export class CompleteProposal extends Command<WriteResult> {
   constructor(
     readonly proposalId: string,

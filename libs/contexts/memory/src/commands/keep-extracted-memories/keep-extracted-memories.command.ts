@@ -3,6 +3,7 @@
 // contradicted personal fact superseded, a team fact proposed to the user, a new personal fact added. In order; the
 // turn was authorized by its conversation, and memory's rules (memory-rules.ts) were applied by the provider.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { AskedAtRoute } from '#access';
 import type { CommandContext, WriteResult } from '#eventsourcing';
 import type { MemorySource } from '../../memory.events.js';
 import { MemoryRepository } from '../../memory.repository.js';
@@ -13,6 +14,7 @@ export type ExtractedMemory =
   | { readonly kind: 'proposed'; readonly proposalId: string; readonly text: string }
   | { readonly kind: 'added'; readonly memoryId: string; readonly text: string };
 
+@AskedAtRoute('no route sends it: only the memory context provider, in a turn its conversation admitted')
 export class KeepExtractedMemories extends Command<WriteResult> {
   constructor(
     readonly agentId: string,

@@ -1,9 +1,11 @@
 // A turn's answer used these memories (sent by the memory context provider after a complete answer): each bucket
 // records the recall (their recency, and which answers used them). The turn was authorized by its conversation.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { AskedAtRoute } from '#access';
 import type { CommandContext, WriteResult } from '#eventsourcing';
 import { MemoryRepository } from '../../memory.repository.js';
 
+@AskedAtRoute('no route sends it: only the memory context provider, in a turn its conversation admitted')
 export class RecordMemoryRecall extends Command<WriteResult> {
   constructor(
     readonly agentId: string,

@@ -3,12 +3,15 @@
 // and it can be rolled back or removed.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { permits, type Principal } from '#access';
-import { MemoryAccess } from '../../memory-access.js';
+import { permits, Requires, type Principal } from '#access';
+import { MemoryResolver, MemoryReads } from '../../memory-resolver.js';
 import { SHARED_OWNER } from '../../memory.events.js';
 import { MemoryReader } from '../../memory.reader.js';
 import type { MemoryAnswersDto, MemoryVersionDto } from '../../memory.schemas.js';
 
+@Requires(MemoryResolver, (memory, { agentId, memoryId }: GetMemoryHistory) =>
+  memory.memory(agentId, memoryId, 'memory.read'),
+)
 export class GetMemoryHistory extends Query<
   { data: z.output<typeof MemoryVersionDto>[] } | z.output<typeof MemoryAnswersDto>
 > {
@@ -25,17 +28,17 @@ export class GetMemoryHistory extends Query<
 @QueryHandler(GetMemoryHistory)
 export class GetMemoryHistoryHandler implements IQueryHandler<GetMemoryHistory> {
   constructor(
-    private readonly access: MemoryAccess,
+    private readonly reads: MemoryReads,
     private readonly reader: MemoryReader,
   ) {}
 
   async execute({ agentId, memoryId, what, principal }: GetMemoryHistory) {
-    const agent = await this.access.agent(agentId, principal);
-    const view = await this.access.memory(agent, memoryId, principal);
+    const agent = await this.reads.agent(agentId);
+    const view = await this.reads.memory(agent, memoryId);
     if (what === 'answers') {
       // A shared memory is recalled into every user's turns: its manager (and admins) see every answer that used
       // it; any other user sees their own answers only.
-      const everyone = view.owner !== SHARED_OWNER || (await this.access.managesShared(agent, principal));
+      const everyone = view.owner !== SHARED_OWNER || (await this.reads.managesShared(agent, principal));
       const answers = (await this.reader.answersUsing(view.id)).filter(
         (answer) => everyone || permits(principal, 'user.own', { ownerUserId: answer.userId }),
       );

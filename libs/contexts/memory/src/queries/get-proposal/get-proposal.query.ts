@@ -2,13 +2,15 @@
 // its own: the list is the read route). Answered, its text is gone (its key destroyed): `text` is null.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { permits, type Principal } from '#access';
-import { MemoryAccess } from '../../memory-access.js';
-import { ProposalNotFoundError } from '../../memory-proposal.decider.js';
+import { Requires, type Principal } from '#access';
+import { MemoryResolver, MemoryReads } from '../../memory-resolver.js';
 import { MemoryReader } from '../../memory.reader.js';
 import type { ProposalDto } from '../../memory.schemas.js';
 import { toProposalDto } from '../list-proposals/list-proposals.query.js';
 
+@Requires(MemoryResolver, (memory, { agentId, proposalId }: GetProposal) =>
+  memory.proposal(agentId, proposalId, 'memory.read'),
+)
 export class GetProposal extends Query<z.output<typeof ProposalDto>> {
   constructor(
     readonly agentId: string,
@@ -22,19 +24,13 @@ export class GetProposal extends Query<z.output<typeof ProposalDto>> {
 @QueryHandler(GetProposal)
 export class GetProposalHandler implements IQueryHandler<GetProposal> {
   constructor(
-    private readonly access: MemoryAccess,
+    private readonly reads: MemoryReads,
     private readonly reader: MemoryReader,
   ) {}
 
-  async execute({ agentId, proposalId, principal }: GetProposal) {
-    const agent = await this.access.agent(agentId, principal);
-    const proposal = await this.reader.proposal(proposalId);
-    if (
-      !proposal ||
-      proposal.agentId !== agent.id ||
-      !permits(principal, 'user.own', { ownerUserId: proposal.userId })
-    )
-      throw new ProposalNotFoundError(proposalId);
+  async execute({ agentId, proposalId }: GetProposal) {
+    const agent = await this.reads.agent(agentId);
+    const proposal = await this.reads.proposal(agent, proposalId);
     return toProposalDto(proposal, await this.reader.text(proposal.text));
   }
 }

@@ -5,10 +5,10 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { Inject } from '@nestjs/common';
 import { z } from 'zod';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { ContentCipher } from '#key-store';
-import { MemoryAccess } from '../../memory-access.js';
+import { MemoryResolver, MemoryReads } from '../../memory-resolver.js';
 import { memoryBucketAsOf } from '../../memory-as-of.js';
 import { bucketKindOf, SHARED_OWNER } from '../../memory.events.js';
 import { MemoryDto, type MemoryListQuery } from '../../memory.schemas.js';
@@ -26,6 +26,7 @@ export const MemoryAsOfDto = MemoryDto.pick({
   erased: z.boolean(),
 });
 
+@Requires(MemoryResolver, async (memory, { agentId }: ListMemoriesAsOf) => (await memory.agent(agentId)).asks)
 export class ListMemoriesAsOf extends Query<{ data: z.output<typeof MemoryAsOfDto>[]; nextCursor: null }> {
   constructor(
     readonly agentId: string,
@@ -39,16 +40,16 @@ export class ListMemoriesAsOf extends Query<{ data: z.output<typeof MemoryAsOfDt
 @QueryHandler(ListMemoriesAsOf)
 export class ListMemoriesAsOfHandler implements IQueryHandler<ListMemoriesAsOf> {
   constructor(
-    private readonly access: MemoryAccess,
+    private readonly reads: MemoryReads,
     private readonly cipher: ContentCipher,
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
   ) {}
 
   async execute({ agentId, query, principal }: ListMemoriesAsOf) {
-    const agent = await this.access.agent(agentId, principal);
+    const agent = await this.reads.agent(agentId);
     const asOf = new Date(query.asOf!);
     const owners = [
-      ...(query.bucket !== 'shared' ? [this.access.user(principal)] : []),
+      ...(query.bucket !== 'shared' ? [this.reads.user(principal)] : []),
       ...(query.bucket !== 'personal' ? [SHARED_OWNER] : []),
     ];
     const memories = (

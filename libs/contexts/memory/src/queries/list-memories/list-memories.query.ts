@@ -1,13 +1,14 @@
 // My personal memories of an Agent and its shared ones (spec: "Memory" management), opened, oldest first.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Principal } from '#access';
-import { MemoryAccess } from '../../memory-access.js';
+import { Requires, type Principal } from '#access';
+import { MemoryResolver, MemoryReads } from '../../memory-resolver.js';
 import { toMemoryDto } from '../../memory-dto.js';
 import { SHARED_OWNER } from '../../memory.events.js';
 import { MemoryReader } from '../../memory.reader.js';
 import type { MemoryDto, MemoryListQuery } from '../../memory.schemas.js';
 
+@Requires(MemoryResolver, async (memory, { agentId }: ListMemories) => (await memory.agent(agentId)).asks)
 export class ListMemories extends Query<{ data: z.output<typeof MemoryDto>[]; nextCursor: null }> {
   constructor(
     readonly agentId: string,
@@ -21,20 +22,20 @@ export class ListMemories extends Query<{ data: z.output<typeof MemoryDto>[]; ne
 @QueryHandler(ListMemories)
 export class ListMemoriesHandler implements IQueryHandler<ListMemories> {
   constructor(
-    private readonly access: MemoryAccess,
+    private readonly reads: MemoryReads,
     private readonly reader: MemoryReader,
   ) {}
 
   async execute({ agentId, query, principal }: ListMemories) {
-    const agent = await this.access.agent(agentId, principal);
+    const agent = await this.reads.agent(agentId);
     const owners = [
-      ...(query.bucket !== 'shared' ? [this.access.user(principal)] : []),
+      ...(query.bucket !== 'shared' ? [this.reads.user(principal)] : []),
       ...(query.bucket !== 'personal' ? [SHARED_OWNER] : []),
     ];
     const memories = await this.reader.memories(agent.id, owners);
     // The Agent's manager and admins govern the shared bucket: each shared memory comes with its contributor and
     // the answers that used it, so a poisoned one can be found, its reach seen, and removed.
-    const governs = owners.includes(SHARED_OWNER) && (await this.access.managesShared(agent, principal));
+    const governs = owners.includes(SHARED_OWNER) && (await this.reads.managesShared(agent, principal));
     const data: z.output<typeof MemoryDto>[] = [];
     for (const memory of memories) {
       const dto = toMemoryDto(memory);

@@ -1,8 +1,8 @@
 // The shared-memory proposals waiting for the caller (or all of theirs), with their texts opened.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Principal } from '#access';
-import { MemoryAccess } from '../../memory-access.js';
+import { Requires, type Principal } from '#access';
+import { MemoryResolver, MemoryReads } from '../../memory-resolver.js';
 import type { MemoryProposalView } from '../../memory.read-model.js';
 import type { ProposalDto, ProposalListQuery } from '../../memory.schemas.js';
 import { MemoryReader } from '../../memory.reader.js';
@@ -22,6 +22,7 @@ export const toProposalDto = (
   answeredAt: view.answeredAt,
 });
 
+@Requires(MemoryResolver, async (memory, { agentId }: ListProposals) => (await memory.agent(agentId)).asks)
 export class ListProposals extends Query<{ data: z.output<typeof ProposalDto>[]; nextCursor: null }> {
   constructor(
     readonly agentId: string,
@@ -35,15 +36,15 @@ export class ListProposals extends Query<{ data: z.output<typeof ProposalDto>[];
 @QueryHandler(ListProposals)
 export class ListProposalsHandler implements IQueryHandler<ListProposals> {
   constructor(
-    private readonly access: MemoryAccess,
+    private readonly reads: MemoryReads,
     private readonly reader: MemoryReader,
   ) {}
 
   async execute({ agentId, query, principal }: ListProposals) {
-    const agent = await this.access.agent(agentId, principal);
+    const agent = await this.reads.agent(agentId);
     const views = await this.reader.proposals(
       agent.id,
-      this.access.user(principal),
+      this.reads.user(principal),
       query.state === 'pending',
     );
     const texts = await this.reader.texts(views.map((view) => view.text));

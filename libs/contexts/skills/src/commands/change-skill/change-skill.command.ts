@@ -3,11 +3,13 @@
 // version back to an earlier published one (a rollback). A name change is checked against the place when it goes live.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { newId } from '#kernel';
 import type { SkillBundle } from '../../bundle/skill-zip.js';
-import { placementOf, SkillAccess } from '../../skill-access.js';
+import { placementOf, SkillNames } from '../../skill-names.js';
+import { SkillResolver } from '../../skill-resolver.js';
 import type { SkillContent } from '../../skill.events.js';
+import { SkillNotFoundError } from '../../skill.decider.js';
 import { SkillReader } from '../../skill.reader.js';
 import { SkillRepository } from '../../skill.repository.js';
 
@@ -20,6 +22,9 @@ export type SkillChange =
   | { readonly kind: 'publish' }
   | { readonly kind: 'activate'; readonly versionId: string };
 
+@Requires(SkillResolver, (skills, { skillId, principal }: ChangeSkill) =>
+  skills.changeSkill(skillId, principal),
+)
 export class ChangeSkill extends Command<WriteResult> {
   constructor(
     readonly skillId: string,
@@ -34,15 +39,15 @@ export class ChangeSkill extends Command<WriteResult> {
 @CommandHandler(ChangeSkill)
 export class ChangeSkillHandler implements ICommandHandler<ChangeSkill> {
   constructor(
-    private readonly access: SkillAccess,
+    private readonly names: SkillNames,
     private readonly reader: SkillReader,
     private readonly skills: SkillRepository,
   ) {}
 
-  async execute({ skillId, change, context, principal }: ChangeSkill): Promise<WriteResult> {
-    const skill = await this.access.skill(skillId, principal);
+  async execute({ skillId, change, context }: ChangeSkill): Promise<WriteResult> {
+    const skill = await this.reader.skill(skillId);
+    if (!skill) throw new SkillNotFoundError(skillId);
     const placement = placementOf(skill);
-    await this.access.canChange(placement, principal);
     let position: number;
     if (change.kind === 'draft') {
       const base = await this.reader.version(skill.draftVersionId ?? skill.activeVersionId ?? '');
@@ -77,7 +82,7 @@ export class ChangeSkillHandler implements ICommandHandler<ChangeSkill> {
           : await this.reader.version(change.versionId);
       // Another Skill's version is no version of this one: the decider answers 404 for it.
       if (goingLive && goingLive.skillId === skillId && goingLive.name !== skill.name)
-        await this.access.requireFreeName(goingLive.name, placement, skill.id);
+        await this.names.requireFreeName(goingLive.name, placement, skill.id);
       position = (
         await this.skills.decide(
           change.kind === 'publish'

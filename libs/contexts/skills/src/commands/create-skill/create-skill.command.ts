@@ -3,13 +3,17 @@
 // instructions and reference files go to the blob store, never into an event.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { newId } from '#kernel';
 import type { SkillBundle } from '../../bundle/skill-zip.js';
-import { SkillAccess, userOf } from '../../skill-access.js';
+import { placementFrom, SkillNames, userOf } from '../../skill-names.js';
+import { SkillResolver } from '../../skill-resolver.js';
 import { SkillRepository } from '../../skill.repository.js';
 
 /** Answers the new Skill's id. */
+@Requires(SkillResolver, (skills, { target, principal }: CreateSkill) =>
+  skills.change(placementFrom(target), principal),
+)
 export class CreateSkill extends Command<WriteResult> {
   constructor(
     readonly target: { readonly spaceId?: string | undefined; readonly agentId?: string | undefined },
@@ -25,14 +29,13 @@ export class CreateSkill extends Command<WriteResult> {
 @CommandHandler(CreateSkill)
 export class CreateSkillHandler implements ICommandHandler<CreateSkill> {
   constructor(
-    private readonly access: SkillAccess,
+    private readonly names: SkillNames,
     private readonly skills: SkillRepository,
   ) {}
 
   async execute({ target, bundle, publish, context, principal }: CreateSkill): Promise<WriteResult> {
-    const placement = this.access.placement(target);
-    await this.access.canChange(placement, principal);
-    await this.access.requireFreeName(bundle.manifest.name, placement);
+    const placement = placementFrom(target);
+    await this.names.requireFreeName(bundle.manifest.name, placement);
     const skillId = newId('skl');
     const { position } = await this.skills.decide(
       {

@@ -3,9 +3,10 @@
 // as for a requested deletion. The cause is a fact of the log: nothing to authorize.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { PlatformPrincipal } from '#access';
+import { AskedAtRoute, type PlatformPrincipal } from '#access';
 import { SkillRepository } from '../../skill.repository.js';
 
+@AskedAtRoute('no route sends it: only SkillOwnerDeletionProcess, whose principal is the platform (typed so)')
 export class DeleteOwnedSkill extends Command<WriteResult> {
   constructor(
     readonly skillId: string,

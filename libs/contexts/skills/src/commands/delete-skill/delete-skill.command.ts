@@ -3,10 +3,15 @@
 // uninstalling it: its availability there ends, the marketplace entry stays.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext, WriteResult } from '#eventsourcing';
-import type { Principal } from '#access';
-import { placementOf, SkillAccess } from '../../skill-access.js';
+import { Requires, type Principal } from '#access';
+import { SkillNotFoundError } from '../../skill.decider.js';
+import { SkillReader } from '../../skill.reader.js';
+import { SkillResolver } from '../../skill-resolver.js';
 import { SkillRepository } from '../../skill.repository.js';
 
+@Requires(SkillResolver, (skills, { skillId, principal }: DeleteSkill) =>
+  skills.changeSkill(skillId, principal),
+)
 export class DeleteSkill extends Command<WriteResult> {
   constructor(
     readonly skillId: string,
@@ -20,13 +25,13 @@ export class DeleteSkill extends Command<WriteResult> {
 @CommandHandler(DeleteSkill)
 export class DeleteSkillHandler implements ICommandHandler<DeleteSkill> {
   constructor(
-    private readonly access: SkillAccess,
+    private readonly reader: SkillReader,
     private readonly skills: SkillRepository,
   ) {}
 
-  async execute({ skillId, context, principal }: DeleteSkill): Promise<WriteResult> {
-    const skill = await this.access.skill(skillId, principal);
-    await this.access.canChange(placementOf(skill), principal);
+  async execute({ skillId, context }: DeleteSkill): Promise<WriteResult> {
+    const skill = await this.reader.skill(skillId);
+    if (!skill) throw new SkillNotFoundError(skillId);
     const position = await this.skills.delete(
       skillId,
       skill.source === 'MARKETPLACE' ? 'uninstalled' : 'requested',

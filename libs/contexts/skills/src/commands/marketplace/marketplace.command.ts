@@ -3,16 +3,23 @@
 // (source MARKETPLACE, provider and sourceId naming the origin) sharing the listed version's blobs.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import { demand, type Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { newId } from '#kernel';
-import { SkillAccess, userOf } from '../../skill-access.js';
-import { marketplaceListing, skillDecider } from '../../skill.decider.js';
+import { placementFrom, SkillNames, userOf } from '../../skill-names.js';
+import { SkillResolver } from '../../skill-resolver.js';
+import { SkillReader } from '../../skill.reader.js';
+import { marketplaceListing, skillDecider, SkillNotFoundError } from '../../skill.decider.js';
 import { skillStreamId } from '../../skill.events.js';
 import { SkillRepository } from '../../skill.repository.js';
 
 export const MARKETPLACE_PROVIDER = 'platform-marketplace';
 
 /** Answers the Skill changed, or (install) the Skill installed. */
+@Requires(SkillResolver, (skills, { skillId, action, principal }: ManageMarketplace) =>
+  action.kind === 'install'
+    ? skills.change(placementFrom(action.target), principal)
+    : skills.curate(skillId, 'only admins list, archive and restore marketplace Skills', principal),
+)
 export class ManageMarketplace extends Command<WriteResult> {
   constructor(
     readonly skillId: string,
@@ -34,21 +41,15 @@ export class ManageMarketplace extends Command<WriteResult> {
 @CommandHandler(ManageMarketplace)
 export class ManageMarketplaceHandler implements ICommandHandler<ManageMarketplace> {
   constructor(
-    private readonly access: SkillAccess,
+    private readonly names: SkillNames,
+    private readonly reader: SkillReader,
     private readonly skills: SkillRepository,
     private readonly aggregates: AggregateRepository,
   ) {}
 
   async execute({ skillId, action, context, principal }: ManageMarketplace): Promise<WriteResult> {
     if (action.kind !== 'install') {
-      demand(
-        principal,
-        'skill.marketplace.curate',
-        null,
-        'only admins list, archive and restore marketplace Skills',
-        'marketplace_admin_only',
-      );
-      await this.access.skill(skillId, principal);
+      if (!(await this.reader.skill(skillId))) throw new SkillNotFoundError(skillId);
       const { position } = await this.skills.decide(
         action.kind === 'list'
           ? { type: 'ListOnMarketplace', skillId, versionId: null }
@@ -59,12 +60,11 @@ export class ManageMarketplaceHandler implements ICommandHandler<ManageMarketpla
       );
       return { id: skillId, position };
     }
-    const placement = this.access.placement(action.target);
-    await this.access.canChange(placement, principal);
+    const placement = placementFrom(action.target);
     // The installation copies exactly the listed version: read from the listed Skill's own stream.
     const { state } = await this.aggregates.load(skillStreamId(skillId), skillDecider);
     const listing = marketplaceListing(state, skillId);
-    await this.access.requireFreeName(listing.content.name, placement);
+    await this.names.requireFreeName(listing.content.name, placement);
     const installedId = newId('skl');
     const { position } = await this.skills.decide(
       {

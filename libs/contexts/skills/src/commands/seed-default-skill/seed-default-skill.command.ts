@@ -3,15 +3,18 @@
 // Skills (the policy's `skill.change` on the global place).
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
-import type { PlatformPrincipal } from '#access';
+import { Requires, type PlatformPrincipal } from '#access';
 import type { DefaultSkill } from '../../default-skills.js';
-import { SkillAccess } from '../../skill-access.js';
+import { SkillResolver } from '../../skill-resolver.js';
 import { skillDecider } from '../../skill.decider.js';
 import { skillStreamId } from '../../skill.events.js';
 import { SkillRepository } from '../../skill.repository.js';
 
 export const defaultSkillId = (name: string): string => `skl_default_${name.replaceAll('-', '_')}`;
 
+@Requires(SkillResolver, (skills, { principal }: SeedDefaultSkill) =>
+  skills.change({ kind: 'global' }, principal),
+)
 export class SeedDefaultSkill extends Command<WriteResult> {
   constructor(
     readonly skill: DefaultSkill,
@@ -25,13 +28,11 @@ export class SeedDefaultSkill extends Command<WriteResult> {
 @CommandHandler(SeedDefaultSkill)
 export class SeedDefaultSkillHandler implements ICommandHandler<SeedDefaultSkill> {
   constructor(
-    private readonly access: SkillAccess,
     private readonly skills: SkillRepository,
     private readonly aggregates: AggregateRepository,
   ) {}
 
-  async execute({ skill, context, principal }: SeedDefaultSkill): Promise<WriteResult> {
-    await this.access.canChange({ kind: 'global' }, principal);
+  async execute({ skill, context }: SeedDefaultSkill): Promise<WriteResult> {
     const skillId = defaultSkillId(skill.name);
     // Seeded before: nothing to do (its blobs are not stored again either).
     if ((await this.aggregates.load(skillStreamId(skillId), skillDecider)).state.status !== 'absent')

@@ -4,14 +4,17 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import type { Principal } from '#access';
+import { Requires, type Principal } from '#access';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { SkillNotFoundError } from '../../skill.decider.js';
-import { placementOf, SkillAccess } from '../../skill-access.js';
+import { SkillResolver } from '../../skill-resolver.js';
 import { toSkillDto } from '../../skill-dto.js';
 import { skillAsOf } from '../../skills-as-of.js';
 import type { SkillDto } from '../../skills.schemas.js';
 
+@Requires(SkillResolver, (skills, { skillId, asOf, principal }: GetSkillAsOf) =>
+  skills.skillAsOf(skillId, asOf, principal),
+)
 export class GetSkillAsOf extends Query<z.output<typeof SkillDto>> {
   constructor(
     readonly skillId: string,
@@ -24,19 +27,11 @@ export class GetSkillAsOf extends Query<z.output<typeof SkillDto>> {
 
 @QueryHandler(GetSkillAsOf)
 export class GetSkillAsOfHandler implements IQueryHandler<GetSkillAsOf> {
-  constructor(
-    private readonly access: SkillAccess,
-    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
-  ) {}
+  constructor(@Inject(EVENT_STORE) private readonly eventStore: EventStore) {}
 
-  async execute({ skillId, asOf, principal }: GetSkillAsOf) {
+  async execute({ skillId, asOf }: GetSkillAsOf) {
     const found = await skillAsOf(this.eventStore, skillId, asOf);
     if (!found) throw new SkillNotFoundError(skillId);
-    try {
-      await this.access.canSee(placementOf(found.skill), principal);
-    } catch {
-      throw new SkillNotFoundError(skillId);
-    }
     return toSkillDto(found.skill, found.versions);
   }
 }

@@ -1,13 +1,14 @@
 // One Skill with its versions, one version with its instructions, and the marketplace listing.
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { forbidden, permits, type Principal } from '#access';
-import { SkillVersionNotFoundError } from '../../skill.decider.js';
-import { SkillAccess } from '../../skill-access.js';
+import { Requires, type Principal } from '#access';
+import { SkillNotFoundError, SkillVersionNotFoundError } from '../../skill.decider.js';
+import { curateAsk, SkillResolver } from '../../skill-resolver.js';
 import { toSkillDto, toVersionDto } from '../../skill-dto.js';
 import { SkillReader } from '../../skill.reader.js';
 import type { MarketplaceListQuery, SkillDto, SkillVersionDto } from '../../skills.schemas.js';
 
+@Requires(SkillResolver, (skills, { skillId, principal }: GetSkill) => skills.skill(skillId, principal))
 export class GetSkill extends Query<z.output<typeof SkillDto> | z.output<typeof SkillVersionDto>> {
   constructor(
     readonly skillId: string,
@@ -22,13 +23,11 @@ export class GetSkill extends Query<z.output<typeof SkillDto> | z.output<typeof 
 
 @QueryHandler(GetSkill)
 export class GetSkillHandler implements IQueryHandler<GetSkill> {
-  constructor(
-    private readonly access: SkillAccess,
-    private readonly reader: SkillReader,
-  ) {}
+  constructor(private readonly reader: SkillReader) {}
 
-  async execute({ skillId, versionId, principal, withVersions }: GetSkill) {
-    const skill = await this.access.skill(skillId, principal);
+  async execute({ skillId, versionId, withVersions }: GetSkill) {
+    const skill = await this.reader.skill(skillId);
+    if (!skill) throw new SkillNotFoundError(skillId);
     if (versionId === null)
       return withVersions ? toSkillDto(skill, await this.reader.versions(skill.id)) : toSkillDto(skill);
     const version = await this.reader.version(versionId);
@@ -37,6 +36,10 @@ export class GetSkillHandler implements IQueryHandler<GetSkill> {
   }
 }
 
+/** Archived entries (to restore them) are for admins only. */
+@Requires(({ archived }: ListMarketplace) =>
+  archived === 'false' ? [] : curateAsk('only admins list archived marketplace Skills'),
+)
 export class ListMarketplace extends Query<{ data: z.output<typeof SkillDto>[]; nextCursor: null }> {
   constructor(
     readonly archived: z.output<typeof MarketplaceListQuery>['archived'],
@@ -51,9 +54,7 @@ export class ListMarketplace extends Query<{ data: z.output<typeof SkillDto>[]; 
 export class ListMarketplaceHandler implements IQueryHandler<ListMarketplace> {
   constructor(private readonly reader: SkillReader) {}
 
-  async execute({ archived, principal }: ListMarketplace) {
-    if (archived !== 'false' && !permits(principal, 'skill.marketplace.curate', null))
-      throw forbidden('marketplace_admin_only', 'only admins list archived marketplace Skills');
+  async execute({ archived }: ListMarketplace) {
     const states =
       archived === 'false' ? ['listed'] : archived === 'true' ? ['archived'] : ['listed', 'archived'];
     const entries = await this.reader.placed({ marketplace: { $in: states } });

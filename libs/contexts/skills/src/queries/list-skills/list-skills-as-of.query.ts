@@ -3,15 +3,16 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
-import { accessibleAgent, agentAsOf } from '#agents';
-import type { Principal } from '#access';
-import { NotFoundError, ValidationError } from '#kernel';
+import { agentAsOf } from '#agents';
+import { Requires, type Principal } from '#access';
+import { NotFoundError } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#event-store';
-import { READ_STORE, type ReadStore } from '#read-store';
+import { SkillResolver } from '../../skill-resolver.js';
 import { toSkillDto } from '../../skill-dto.js';
 import { availableSkillsAsOf } from '../../skills-as-of.js';
 import type { SkillDto, SkillListQuery } from '../../skills.schemas.js';
 
+@Requires(SkillResolver, (skills, { query }: ListSkillsAsOf) => skills.listAsOf(query))
 export class ListSkillsAsOf extends Query<{ data: z.output<typeof SkillDto>[]; nextCursor: null }> {
   constructor(
     readonly query: z.output<typeof SkillListQuery>,
@@ -23,22 +24,14 @@ export class ListSkillsAsOf extends Query<{ data: z.output<typeof SkillDto>[]; n
 
 @QueryHandler(ListSkillsAsOf)
 export class ListSkillsAsOfHandler implements IQueryHandler<ListSkillsAsOf> {
-  constructor(
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
-    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
-  ) {}
+  constructor(@Inject(EVENT_STORE) private readonly eventStore: EventStore) {}
 
-  async execute({ query, principal }: ListSkillsAsOf) {
-    if (query.agentId === undefined || query.spaceId !== undefined)
-      throw new ValidationError(
-        'as_of_needs_agent',
-        'asOf lists the Skills of one Agent: name agentId only',
-        'asOf',
-      );
+  /** The gate asked that the query names one Agent (SkillResolver.listAsOf). */
+  async execute({ query }: ListSkillsAsOf) {
+    const agentId = query.agentId!;
     const asOf = new Date(query.asOf!);
-    await accessibleAgent(this.readStore, query.agentId, principal);
-    const then = await agentAsOf(this.eventStore, query.agentId, asOf);
-    if (!then) throw new NotFoundError('Agent', query.agentId);
+    const then = await agentAsOf(this.eventStore, agentId, asOf);
+    if (!then) throw new NotFoundError('Agent', agentId);
     const skills = await availableSkillsAsOf(this.eventStore, then, asOf);
     return { data: skills.map(({ skill, versions }) => toSkillDto(skill, versions)), nextCursor: null };
   }
