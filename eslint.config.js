@@ -16,8 +16,10 @@ const LOGGER_IN_KERNEL = [
 ];
 
 /**
- * One place decides who may and builds every 403: the access context (libs/contexts/access). Elsewhere a handler or a loader
- * asks it through `demand`, `permits` or the guard's route row, never the policy or the error itself.
+ * One place decides who may and builds every 403: the access context (libs/contexts/access). Elsewhere a command or
+ * query declares what it asks (`@Requires`, read by the gate) and a route its row (read by the guard); a handler,
+ * controller or resolver never asks the policy to refuse, nor builds the error itself (`permits` only shapes what a
+ * list or an answer shows).
  */
 const ACCESS_DECIDES = [
   {
@@ -26,8 +28,10 @@ const ACCESS_DECIDES = [
       'A 403 is built by the access context: demand(), or forbidden() for a refusal no policy decides.',
   },
   {
-    selector: 'CallExpression[callee.name=/^(authorize|isAllowed|assertAllowed|assertAdmin)$/]',
-    message: 'Ask the access context: demand() or permits(), or the route row the guard enforces.',
+    selector:
+      'CallExpression[callee.name=/^(authorize|isAllowed|assertAllowed|assertAdmin|demand|demandOfPrincipal)$/]',
+    message:
+      "Declare what the message asks (@Requires(Resolver, …) on the command or query: the gate asks), or the route's row.",
   },
 ];
 

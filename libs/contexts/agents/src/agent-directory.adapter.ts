@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AgentDirectory, type AgentOwnership } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { AGENTS, type AgentView } from './agents.read-model.js';
-import { spaceOf } from './accessible-agent.js';
+import { spaceOf } from './agent-resolver.js';
 
 @Injectable()
 export class ReadModelAgentDirectory extends AgentDirectory {

@@ -4,7 +4,7 @@ import { permits, type AgentAccess, type Principal } from '#access';
 import { findAll, READ_STORE, type ReadStore } from '#read-store';
 import { SpaceGrants } from '#spaces';
 import { AGENTS, type AgentView } from './agents.read-model.js';
-import { spaceOf } from './accessible-agent.js';
+import { spaceOf } from './agent-resolver.js';
 
 /** The Agents a principal is granted: a key's grants; a session (its user) and the platform every Agent. */
 function grantsOf(principal: Principal): AgentAccess {

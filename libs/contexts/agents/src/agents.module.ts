@@ -8,7 +8,7 @@ import { SpaceGrants } from '#spaces';
 import { ReadModelAgentDirectory } from './agent-directory.adapter.js';
 import { AgentMoveChecks } from './agent-move-checks.js';
 import { AgentRules } from './agent-rules.js';
-import { AgentResolver } from './accessible-agent.js';
+import { AgentResolver } from './agent-resolver.js';
 import { AgentSpaceGrants } from './agent-space-grants.js';
 import { ChangeAgentController } from './commands/change-agent/change-agent.controller.js';
 import { ChangeAgentHandler } from './commands/change-agent/change-agent.command.js';

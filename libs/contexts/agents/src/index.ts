@@ -1,5 +1,5 @@
 export * from './agents.module.js';
-export * from './accessible-agent.js';
+export * from './agent-resolver.js';
 export * from './agent-move-checks.js';
 export * from './agent.events.js';
 export * from './agents.read-model.js';

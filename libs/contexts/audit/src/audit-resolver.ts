@@ -5,7 +5,7 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '#kernel';
 import { ReadYourWritesBus } from '#eventsourcing';
-import { ask, permits, type Ask, type Caller, type SpaceOwnership, type SpaceRole } from '#access';
+import { allowed, ask, either, type Ask, type Caller, type SpaceOwnership, type SpaceRole } from '#access';
 import type { AuditGraph } from './audit-fold.js';
 import { AuditEntriesReader } from './audit-entries.reader.js';
 import { AUDIT_ENTRIES_READ_MODEL } from './audit-read-model.js';
@@ -40,18 +40,14 @@ export async function auditedSpaces(graph: AuditGraph, resourceId: string): Prom
 /**
  * The asks of reading the audit of a resource inside `spaces`: what lies in no Space, admins (`audit.read` of
  * nothing); inside a private personal Space, its user; else a Space it lives inside that the principal may change.
- * A resource that moved lives inside several, and any of them grants: the one asked is the one that does, if any.
+ * A resource that moved lives inside several, and any of them grants.
  */
-export function auditAsks(
-  spaces: readonly SpaceOwnership[],
-  caller: Caller,
-  denied: Ask['denied'],
-): readonly Ask[] {
+export function auditAsks(spaces: readonly SpaceOwnership[], denied: Ask['denied']): readonly Ask[] {
   if (spaces.length === 0) return [ask('audit.read', null, denied)];
   const personal = spaces.filter((space) => space.personalOf);
   if (personal.length > 0) return personal.map((space) => ask('audit.read', space, denied));
-  const granting = spaces.find((space) => permits(caller, 'audit.read', space)) ?? spaces[0]!;
-  return [ask('audit.read', granting, denied)];
+  const [first, ...others] = spaces.map((space) => ask('audit.read', space, denied));
+  return [either(first!, ...others)];
 }
 
 /** Whether the caller may read the audit of `resourceId`: what a page of the whole trail shows (see auditAsks). */
@@ -60,8 +56,7 @@ export async function mayAuditResource(
   resourceId: string,
   caller: Caller,
 ): Promise<boolean> {
-  const asks = auditAsks(await auditedSpaces(graph, resourceId), caller, 'not shown');
-  return asks.every((asked) => permits(caller, 'audit.read', asked.resource as SpaceOwnership | null));
+  return allowed(auditAsks(await auditedSpaces(graph, resourceId), 'not shown'), caller);
 }
 
 /** Loads what the gate asks of a read of the audit trail. */
@@ -73,7 +68,7 @@ export class AuditResolver {
   ) {}
 
   /** The whole trail (admins), or the trail of one resource (404 when unknown or out of reach: they answer alike). */
-  async read(resourceId: string | undefined, caller: Caller): Promise<readonly Ask[]> {
+  async read(resourceId: string | undefined): Promise<readonly Ask[]> {
     if (!resourceId)
       return [
         ask(
@@ -85,6 +80,6 @@ export class AuditResolver {
     // A resource made just before the request is in the trail: the projection catches up first.
     await this.writes.settleAtHead([AUDIT_ENTRIES_READ_MODEL]);
     const spaces = await auditedSpaces(this.entries.graph(), resourceId);
-    return auditAsks(spaces, caller, () => new NotFoundError('Resource', resourceId));
+    return auditAsks(spaces, () => new NotFoundError('Resource', resourceId));
   }
 }

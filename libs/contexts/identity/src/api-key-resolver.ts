@@ -18,7 +18,7 @@ import {
   type SessionPrincipal,
 } from '#access';
 import { API_KEYS, type ApiKeyView } from './api-keys.read-model.js';
-import type { IssueApiKey } from './commands/issue-api-key/issue-api-key.command.js';
+import type { IssueApiKeyInput } from './commands/issue-api-key/issue-api-key.input.js';
 import { USERS, type UserView } from './users.read-model.js';
 
 /** `apiKey.manage`: admins, and the platform. */
@@ -30,7 +30,7 @@ const ownKeys = (): Ask => ask('apiKey.own', null, 'this principal has no keys o
 /** The key's owner if already a user: by email, by id, or (no owner named) the issuer's own user. */
 export async function knownOwner(
   readStore: ReadStore,
-  input: IssueApiKey['input'],
+  input: IssueApiKeyInput,
   principal: Principal,
 ): Promise<UserView | undefined> {
   const owner = input.owner;
@@ -42,7 +42,7 @@ export async function knownOwner(
 }
 
 /** The owner as the person the key will act for; a new email's person has no role in any Space yet. */
-const asPerson = (known: UserView | undefined, input: IssueApiKey['input']): SessionPrincipal =>
+const asPerson = (known: UserView | undefined, input: IssueApiKeyInput): SessionPrincipal =>
   known
     ? { kind: 'session', userId: known.id, isAdmin: known.role === 'admin' }
     : { kind: 'session', userId: '', isAdmin: input.isAdmin };
@@ -60,7 +60,7 @@ export class ApiKeyResolver {
    * naming the Agent and why, before a new owner is registered: a key whose every call would be 403 is not issued).
    * The platform's keys are the bootstrap key (every Agent) and those of Developer Settings, asked before.
    */
-  async issue({ input, principal }: IssueApiKey): Promise<readonly Ask[]> {
+  async issue(input: IssueApiKeyInput, principal: Principal): Promise<readonly Ask[]> {
     const access = input.agentAccess;
     if (asPrincipal(principal).kind === 'platform' || access.kind === 'all') return [manageKeys()];
     const owner = asPerson(await knownOwner(this.readStore, input, principal), input);

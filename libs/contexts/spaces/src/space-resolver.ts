@@ -4,7 +4,7 @@
 // Space, asking nothing.
 import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundError } from '#kernel';
-import { ask, type Ask, type PrincipalOrCaller } from '#access';
+import { ask, either, type Ask, type PrincipalOrCaller } from '#access';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { promptAsks } from './prompts/prompt-access.js';
@@ -39,14 +39,16 @@ export class SpaceResolver {
   }
 
   /**
-   * Seeing the Space as it was at `asOf` (404 when it did not exist then or was deleted by then): `space.read` on the
-   * live Space, or, deleted since, `space.change` on the Space as it was then (its owners and admins keep its past).
+   * Seeing the Space as it was at `asOf` (404 when it did not exist then or was deleted by then): `space.change` on
+   * the Space as it was then (its owners and admins then keep its past, deleted since or not), or else `space.read`
+   * on the Space now, while it lives.
    */
   async seeAsOf(spaceId: string, asOf: Date, who: PrincipalOrCaller): Promise<readonly Ask[]> {
     const then = await spaceAsOf(this.eventStore, spaceId, asOf);
     if (!then) throw new NotFoundError('Space', spaceId);
-    if (await this.readStore.reader<SpaceView>(SPACES).get(spaceId)) return this.see(spaceId, who);
-    return [ask('space.change', then, () => new NotFoundError('Space', spaceId))];
+    const changedThen = ask('space.change', then, () => new NotFoundError('Space', spaceId));
+    const live = await this.readStore.reader<SpaceView>(SPACES).get(spaceId);
+    return live ? [either(changedThen, ...(await this.see(spaceId, who)))] : [changedThen];
   }
 
   /** `space.read` (404), then `space.change` or `space.content.change` (403). */

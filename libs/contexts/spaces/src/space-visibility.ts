@@ -1,12 +1,12 @@
-// Which Spaces a principal may see and change: loaders over the policy's `space.read`, `space.change` and
-// `space.content.change` (see #identity authorization/policy.ts); visibleSpaceIds is the same rule as a query, for
-// lists. An admin sees every Space; another user the Spaces they have a role in (a Space from before members: the
+// Which Spaces a principal may see and change: what the policy's `space.read`, `space.change` and
+// `space.content.change` read (spaceToSee, spaceToChange: the Space and the asks the gate puts); visibleSpaceIds is
+// the same rule as a query, for lists. An admin sees every Space; another user the Spaces they have a role in (a Space from before members: the
 // ones they created) and, through a key, those holding an Agent it is granted. A Space outside that is answered 404,
 // so that no key learns that its id exists.
 import { NotFoundError } from '#kernel';
 import {
+  allowed,
   ask,
-  enforce,
   permits,
   asPrincipal,
   userIdOf,
@@ -104,18 +104,6 @@ export async function spaceToChange(
   return { space, asks: [...asks, ask(action, space, message)] };
 }
 
-/** The Space, if the principal may see it; else 404 whether or not it exists. */
-export async function visibleSpace(
-  readStore: ReadStore,
-  grants: SpaceGrants,
-  spaceId: string,
-  who: PrincipalOrCaller,
-): Promise<SpaceView> {
-  const { space, asks } = await spaceToSee(readStore, grants, spaceId, who);
-  enforce(asks, who);
-  return space;
-}
-
 /** Whether the principal may see the Space (false also when there is no such Space): what an answer tells it. */
 export async function maySeeSpace(
   readStore: ReadStore,
@@ -125,22 +113,9 @@ export async function maySeeSpace(
 ): Promise<boolean> {
   try {
     const { asks } = await spaceToSee(readStore, grants, spaceId, who);
-    return asks.every((asked) => permits(who, asked.action, asked.resource as never));
+    return allowed(asks, who);
   } catch (error) {
     if (error instanceof NotFoundError) return false;
     throw error;
   }
-}
-
-/** The Space, if the principal may change it (or what is in it): see spaceToChange. */
-export async function changeableSpace(
-  readStore: ReadStore,
-  grants: SpaceGrants,
-  spaceId: string,
-  who: PrincipalOrCaller,
-  action: 'space.change' | 'space.content.change' = 'space.change',
-): Promise<SpaceView> {
-  const { space, asks } = await spaceToChange(readStore, grants, spaceId, who, action);
-  enforce(asks, who);
-  return space;
 }

@@ -16,6 +16,22 @@ export interface MessageGate {
 /** The gate's token: provided by the access context (global), optional so that a bare kit test runs without it. */
 export const MESSAGE_GATE = Symbol('MESSAGE_GATE');
 
+/** Where a message type's declaration is kept (the access context's decorators write it, its gate reads it). */
+export const MESSAGE_REQUIREMENT = Symbol('access.requirement');
+
+/**
+ * Declares that the message asks nothing beyond its route's row, which the guard asks (an admin-only route, a person's
+ * own account, the public health page), or that only the platform sends it: `reason` says why, for a reviewer. Here
+ * rather than in the access context so that a message of the shared core (the operations' health queries) declares
+ * itself too.
+ */
+export function AskedAtRoute(reason: string): ClassDecorator {
+  if (!reason.trim()) throw new Error('@AskedAtRoute needs its reason');
+  return (target) => {
+    Reflect.defineMetadata(MESSAGE_REQUIREMENT, { kind: 'route', reason }, target);
+  };
+}
+
 /** What @nestjs/cqrs stores on a handler class: the message class it handles. */
 const HANDLED = { command: '__commandHandler__', query: '__queryHandler__' } as const;
 

@@ -4,13 +4,15 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { ProjectionRunner, PROJECTORS, type Projector } from '#eventsourcing';
+import { AskedAtRoute, ProjectionRunner, PROJECTORS, type Projector } from '#eventsourcing';
 import { projectionHealth, type ProjectionHealth } from './projection-health.js';
 
 /** State, checkpoint and lag of every projector of this process. */
+@AskedAtRoute('the health and metrics routes: public (no credential)')
 export class GetProjectionHealth extends Query<ProjectionHealth[]> {}
 
 /** The position of the newest event in the log. */
+@AskedAtRoute('the health and metrics routes: public')
 export class GetLogHead extends Query<number> {}
 
 @QueryHandler(GetProjectionHealth)

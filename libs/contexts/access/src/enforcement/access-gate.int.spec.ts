@@ -5,8 +5,8 @@ import { Command, CommandBus, CommandHandler, Query, QueryBus, QueryHandler } fr
 import { gatedCqrsModule, MESSAGE_GATE } from '#eventsourcing';
 import { ForbiddenError, NotFoundError } from '#kernel';
 import type { Principal } from '../principal.js';
-import { AccessGate } from './access-gate.js';
-import { ask, AskedAtRoute, Filters, Requires } from './requirements.js';
+import { AccessGate, allowed } from './access-gate.js';
+import { ask, AskedAtRoute, either, Filters, Requires } from './requirements.js';
 
 const owner: Principal = { kind: 'session', userId: 'usr_1', isAdmin: false };
 const stranger: Principal = { kind: 'session', userId: 'usr_2', isAdmin: false };
@@ -105,7 +105,35 @@ class UndeclaredHandler {
   }
 }
 
-const handlers = [ChangeThingHandler, PlatformStepHandler, ListThingsHandler, OwnThingHandler];
+// Either of two Agents' use allows it (a resource that lived in both).
+const useOf = (agentId: string, ownerUserId: string) =>
+  ask('agent.use', { id: agentId, isPersonal: true, ownerUserId, space: null }, 'neither');
+
+@Requires(({ owners }: ReadEither) => either(useOf('agt_a', owners[0]), useOf('agt_b', owners[1])))
+class ReadEither extends Query<string> {
+  constructor(
+    readonly owners: readonly [string, string],
+    readonly principal: Principal,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ReadEither)
+class ReadEitherHandler {
+  execute() {
+    ran.push('either');
+    return Promise.resolve('read');
+  }
+}
+
+const handlers = [
+  ReadEitherHandler,
+  ChangeThingHandler,
+  PlatformStepHandler,
+  ListThingsHandler,
+  OwnThingHandler,
+];
 // As the access module is: global, so that the CqrsModule's buses find the gate.
 @Global()
 @Module({
@@ -167,6 +195,14 @@ describe('the access gate: every command and query is asked about before its han
     await expect(queries.execute(new ListThings(stranger))).resolves.toEqual([]);
     await expect(queries.execute(new OwnThing())).resolves.toBe('own');
     expect(ran).toEqual(['list']);
+  });
+
+  it('allows an ask with alternatives when any of them is allowed, and answers the first denial when none is', async () => {
+    await expect(queries.execute(new ReadEither(['usr_2', 'usr_1'], owner))).resolves.toBe('read');
+    await expect(queries.execute(new ReadEither(['usr_2', 'usr_3'], owner))).rejects.toThrow('neither');
+    expect(ran).toEqual(['either']);
+    expect(allowed(either(useOf('agt_a', 'usr_2'), useOf('agt_b', 'usr_1')), owner)).toBe(true);
+    expect(allowed([useOf('agt_a', 'usr_1'), useOf('agt_b', 'usr_2')], owner)).toBe(false);
   });
 
   it('refuses to start an application with a message that declares nothing (deny by default)', async () => {

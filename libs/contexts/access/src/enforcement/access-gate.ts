@@ -5,8 +5,7 @@
 import { Injectable, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { MessageGate } from '#eventsourcing';
-import { ForbiddenError } from '#kernel';
-import { authorize } from '../policy/policy.js';
+import { authorize, type DenyReason } from '../policy/policy.js';
 import type { PrincipalOrCaller } from '../principal.js';
 import { denial, requirementOf, type Ask, type Asks } from './requirements.js';
 
@@ -23,7 +22,6 @@ export class AccessGate implements MessageGate {
   constructor(private readonly moduleRef: ModuleRef) {}
 
   requireDeclared(messageType: Type): void {
-    if (Date.now() > 0) return; // TEMPORARY-GATE
     if (!requirementOf(messageType))
       throw new Error(
         `${messageType.name} declares no access requirement: add @Requires(…) or @AskedAtRoute('why') to it`,
@@ -54,16 +52,26 @@ export class AccessGate implements MessageGate {
   }
 }
 
-/**
- * Asks each question in order; throws the first denial's error. The gate's own step, exported for the few entry points
- * that are no message (the guard's embed rows).
- */
-export function enforce(asks: Asks, carried: PrincipalOrCaller | undefined): void {
-  for (const asked of (Array.isArray(asks) ? asks : [asks]) as readonly Ask[]) {
-    const who = asked.who ?? carried;
-    // Deny by default: an ask nobody carries is refused.
-    if (!who) throw new ForbiddenError('no_principal', `nobody asks '${asked.action}'`);
-    const decision = authorize(who, asked.action, asked.resource);
-    if (!decision.allow) throw denial(asked, decision.reason);
+/** Asks each question in order; throws the first denial's error. */
+function enforce(asks: Asks, carried: PrincipalOrCaller | undefined): void {
+  for (const asked of listOf(asks)) {
+    const reason = refusal(asked, carried);
+    if (reason) throw denial(asked, reason);
   }
+}
+
+/** Whether the policy allows every ask: what a list or an answer shows of what a message would be refused. */
+export const allowed = (asks: Asks, carried: PrincipalOrCaller | undefined): boolean =>
+  listOf(asks).every((asked) => refusal(asked, carried) === null);
+
+const listOf = (asks: Asks): readonly Ask[] => (Array.isArray(asks) ? asks : [asks]) as readonly Ask[];
+
+/** The policy's reason to refuse the ask (none of its alternatives allowed either); null when allowed. */
+function refusal(asked: Ask, carried: PrincipalOrCaller | undefined): DenyReason | null {
+  const who = asked.who ?? carried;
+  // Deny by default: an ask nobody carries is refused.
+  if (!who) return 'no_rule';
+  const decision = authorize(who, asked.action, asked.resource);
+  if (decision.allow) return null;
+  return asked.orElse?.some((other) => refusal(other, carried) === null) ? null : decision.reason;
 }

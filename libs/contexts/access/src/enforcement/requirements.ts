@@ -11,6 +11,7 @@
 // A message class without one of them makes the application refuse to start (deny by default).
 import type { Type } from '@nestjs/common';
 import { ForbiddenError } from '#kernel';
+import { AskedAtRoute, MESSAGE_REQUIREMENT } from '#eventsourcing';
 import type { PrincipalOrCaller } from '../principal.js';
 import type { Action, DenyReason, Resources } from '../policy/policy.js';
 
@@ -24,6 +25,8 @@ export interface Ask<A extends Action = Action> {
   readonly denied: string | ((reason: DenyReason) => string | Error);
   /** The 403's code when the route has always answered another than the policy's reason. */
   readonly code?: string;
+  /** Other questions any of which, allowed, allows this one (a resource that lived in several Spaces). */
+  readonly orElse?: readonly Ask[];
 }
 
 /** An ask, typed by its action. */
@@ -33,6 +36,10 @@ export const ask = <A extends Action>(
   denied: Ask<A>['denied'],
   options: { readonly code?: string; readonly who?: PrincipalOrCaller } = {},
 ): Ask => ({ action, resource, denied, ...options }) as unknown as Ask;
+
+/** Allowed when any of the asks is (the first one's denial answers when none is). */
+export const either = (first: Ask, ...others: readonly Ask[]): Ask =>
+  others.length === 0 ? first : { ...first, orElse: [...(first.orElse ?? []), ...others] };
 
 export type Asks = Ask | readonly Ask[];
 
@@ -46,7 +53,7 @@ export type Requirement =
   | { readonly kind: 'filters'; readonly action: Action }
   | { readonly kind: 'route'; readonly reason: string };
 
-const REQUIREMENT = Symbol('access.requirement');
+const REQUIREMENT = MESSAGE_REQUIREMENT;
 
 /** Declares what a message asks: with a resolver (loads the resources), or from the message alone. */
 export function Requires<M extends object>(asks: (message: M) => Asks | Promise<Asks>): ClassDecorator;
@@ -66,13 +73,7 @@ export function Requires(
   };
 }
 
-/** Declares that the message asks nothing beyond its route's row (or is the platform's alone): `reason` says why. */
-export function AskedAtRoute(reason: string): ClassDecorator {
-  if (!reason.trim()) throw new Error('@AskedAtRoute needs its reason');
-  return (target) => {
-    Reflect.defineMetadata(REQUIREMENT, { kind: 'route', reason } satisfies Requirement, target);
-  };
-}
+export { AskedAtRoute };
 
 /** Declares that the handler answers only what the policy allows of `action`, item by item (`permits`). */
 export function Filters(action: Action): ClassDecorator {

@@ -2,7 +2,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
 import { Requires, type Principal } from '#access';
-import { AgentResolver } from '../../accessible-agent.js';
+import { AgentResolver } from '../../agent-resolver.js';
 import { agentDecider } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
 

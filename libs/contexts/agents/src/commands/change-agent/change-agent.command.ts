@@ -6,7 +6,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
 import { Requires, type Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { agentById, AgentResolver } from '../../accessible-agent.js';
+import { agentById, AgentResolver } from '../../agent-resolver.js';
 import { agentDecider, type AgentCommand } from '../../agent.decider.js';
 import { agentStreamId } from '../../agent.events.js';
 import { AgentMoveChecks } from '../../agent-move-checks.js';

@@ -9,7 +9,7 @@ import { NotFoundError } from '#kernel';
 import { Requires, type Caller } from '#access';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { agentById, AgentResolver } from '../../accessible-agent.js';
+import { agentById, AgentResolver } from '../../agent-resolver.js';
 import { agentAsOf } from '../../agent-as-of.js';
 import { toAgentDto, type AgentDto } from './agent.dto.js';
 

@@ -11,7 +11,7 @@ import { agentUseScope, Filters, permits, principalOf, type Caller } from '#acce
 import { findAll, READ_STORE, type Filter, type ReadStore } from '#read-store';
 import { roleSpaceIds } from '#spaces';
 import { AGENTS, type AgentView } from '../../agents.read-model.js';
-import { spaceOf } from '../../accessible-agent.js';
+import { spaceOf } from '../../agent-resolver.js';
 import { toAgentDto, type AgentDto } from '../get-agent/agent.dto.js';
 import type { AgentListQuery } from './list-agents.schema.js';
 

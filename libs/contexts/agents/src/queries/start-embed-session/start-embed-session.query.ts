@@ -9,7 +9,7 @@ import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { forbidden, EmbedVisitorSessions, Requires } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { originAllowed } from '../../embed-origins.js';
-import { agentById, AgentResolver } from '../../accessible-agent.js';
+import { agentById, AgentResolver } from '../../agent-resolver.js';
 
 export interface EmbedSession {
   readonly token: string;

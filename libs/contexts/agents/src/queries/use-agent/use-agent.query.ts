@@ -5,7 +5,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { Requires, type PrincipalOrCaller } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { agentById, AgentResolver } from '../../accessible-agent.js';
+import { agentById, AgentResolver } from '../../agent-resolver.js';
 import type { AgentView } from '../../agents.read-model.js';
 
 @Requires(AgentResolver, (agents, { agentId }: UseAgent) => agents.use(agentId))

@@ -4,7 +4,7 @@ import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { Filters, permits, Requires, type Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { agentById, AgentResolver, agentToUse } from '../../accessible-agent.js';
+import { agentById, AgentResolver, agentToUse } from '../../agent-resolver.js';
 import type { AgentView } from '../../agents.read-model.js';
 
 /** The Agent if the principal may use it (the policy's `agent.use`); null when there is none or no right. */

@@ -16,7 +16,7 @@ import type { AuditQuery } from './get-audit.schema.js';
 
 export { mayAuditResource };
 
-@Requires(AuditResolver, (audit, { query, caller }: GetAudit) => audit.read(query.resourceId, caller))
+@Requires(AuditResolver, (audit, { query }: GetAudit) => audit.read(query.resourceId))
 export class GetAudit extends Query<AuditPage> {
   constructor(
     readonly query: z.output<typeof AuditQuery>,

@@ -7,29 +7,19 @@ import type { PlatformError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { newEntityId, type CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
-import { Requires, userIdOf, type AgentAccess, type Principal, type UsageLimit } from '#access';
+import { Requires, userIdOf, type Principal } from '#access';
 import { ApiKeyResolver, knownOwner } from '../../api-key-resolver.js';
 import { apiKeyDecider } from '../../api-key.decider.js';
 import { apiKeyStreamId } from '../../api-key.events.js';
 import { displayPrefix, generateApiKey, hashApiKey } from '../../api-key.secret.js';
 import type { UserView } from '../../users.read-model.js';
 import { RegisterUser } from '../register-user/register-user.command.js';
+import type { IssueApiKeyInput } from './issue-api-key.input.js';
 
-@Requires(ApiKeyResolver, (keys, message: IssueApiKey) => keys.issue(message))
+@Requires(ApiKeyResolver, (keys, { input, principal }: IssueApiKey) => keys.issue(input, principal))
 export class IssueApiKey extends Command<WriteResult & { key: string | null }> {
   constructor(
-    readonly input: {
-      readonly name: string;
-      /** The owner: a user id, or an email registered as a user when new; the caller's owner by default. */
-      readonly owner?: string | { readonly email: string; readonly name?: string | undefined };
-      readonly agentAccess: AgentAccess;
-      readonly isAdmin: boolean;
-      readonly usageLimit: UsageLimit | null;
-      /** Given for the bootstrap key (ADMIN_API_KEY); generated otherwise. */
-      readonly key?: string;
-      readonly apiKeyId?: string;
-      readonly bootstrap?: boolean;
-    },
+    readonly input: IssueApiKeyInput,
     readonly context: CommandContext,
     /** The admin issuing it; the platform for the bootstrap key and a user's own key (checked before). */
     readonly principal: Principal,

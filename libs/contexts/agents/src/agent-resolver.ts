@@ -5,7 +5,7 @@
 // resources hang off an Agent). Using an Agent is not managing it.
 import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundError, ValidationError } from '#kernel';
-import { ask, asPrincipal, enforce, forbidden, permits, type Ask, type PrincipalOrCaller } from '#access';
+import { ask, asPrincipal, forbidden, permits, type Ask, type PrincipalOrCaller } from '#access';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { SpaceGrants, spaceAsOf, SPACES, spaceToChange, type SpaceView } from '#spaces';
@@ -172,18 +172,6 @@ export class AgentResolver {
       ),
     ];
   }
-}
-
-/** The Agent, if the principal may use it: for the entry points that are no message (the turn, an Agent call). */
-export async function accessibleAgent(
-  readStore: ReadStore,
-  agentId: string,
-  who: PrincipalOrCaller,
-  denied?: (agent: AgentView) => Error,
-): Promise<AgentView> {
-  const { agent, asks } = await agentToUse(readStore, agentId, denied);
-  enforce(asks, who);
-  return agent;
 }
 
 /** Whether the principal manages this Agent: what an answer shows (the Agent's usage of everyone, to its managers). */
