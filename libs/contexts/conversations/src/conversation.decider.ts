@@ -81,7 +81,12 @@ export type ConversationCommand =
 
 type Live = Extract<ConversationState, { status: 'active' | 'deleted' }>;
 
-/** The conversation as its user sees it: any other user, Agent or a deleted one is "not found". */
+/**
+ * The conversation as its user sees it: any other user, Agent or a deleted one is "not found". Who may reach a
+ * conversation is the policy's `user.own`, which the gate asks before any command runs; the decider keeps the same
+ * rule as an invariant of the stream, because the read model the gate reads lags it (a conversation started a moment
+ * ago is not there yet, and a turn naming its id must not continue another user's).
+ */
 function owned(
   state: ConversationState,
   conversationId: string,

@@ -81,10 +81,7 @@ export class IncognitoConversations implements OnModuleDestroy {
     return userId === undefined ? this.totalBytes : (this.userBytes.get(userId) ?? 0);
   }
 
-  /**
-   * The live conversation with this Agent, or null (another Agent's, unknown, forgotten). Whose it is, the gate asked
-   * (ConversationResolver), or the turn's key made it the caller's.
-   */
+  /** The live conversation with this Agent, or null; whose it is, the gate asked (ConversationResolver). */
   find(conversationId: string, agentId: string): IncognitoConversation | null {
     const found = this.conversations.get(conversationId);
     if (!found || found.record.agentId !== agentId) return null;

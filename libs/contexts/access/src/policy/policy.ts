@@ -27,7 +27,7 @@
 //   reading its Knowledge, one's own memories and usage) needs only that; managing it (settings, prompt, moving,
 //   publishing, deleting, its shared memory, writing or tagging its own and its Space's Knowledge, its Skills) needs
 //   editor in its Space (admins always; a personal Agent its own user only; an Agent without a Space admins only):
-//   what one user writes there, every other user reads. Every loader reads the Agent's Space
+//   what one user writes there, every other user reads. Every resolver reads the Agent's Space
 //   with it (`space`): an Agent without its Space read is nobody's to use through a role (deny by default).
 // - Creating shared Spaces: the instance setting lists the roles allowed (none set: everyone); admins always.
 // - Instance-wide things (instance settings, API keys, users, every user's usage, the knowledge index, Global documents, DEFAULT

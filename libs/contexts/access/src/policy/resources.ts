@@ -13,7 +13,7 @@ export interface AgentOwnership {
   /** Whether anyone may talk to it through its embed (only read for embed visitors). */
   readonly isPublic?: boolean;
   /**
-   * The Agent's Space with its members, as the loader read it (null: none, or gone). Every loader reads it: an Agent
+   * The Agent's Space with its members, as the resolver read it (null: none, or gone). Every resolver reads it: an Agent
    * without it (undefined, e.g. from untyped code) is used by nobody but the principals whose rule does not read the
    * Space (the platform, an App token's allowlist, an embed visitor, the user of a personal Agent): deny by default.
    */
@@ -45,7 +45,7 @@ export interface MembershipChange {
   readonly newRole: SpaceRole | null;
 }
 
-/** An Agent to manage, with its Space as read by the loader (null when it has none or the Space is gone). */
+/** An Agent to manage, with its Space as read by the resolver (null when it has none or the Space is gone). */
 export interface AgentInSpace {
   readonly agent: ManagedAgent;
   readonly space: SpaceOwnership | null;
@@ -69,7 +69,7 @@ export type SkillPlace =
 export interface Resources {
   /**
    * Create an Agent: in the Space given (which needs editor in it, as `space.content.change`), or null when only
-   * the principal is asked (the Space is then checked as `space.content.change` by the loader).
+   * the principal is asked (the Space is then checked as `space.content.change` by the resolver).
    */
   'agent.create': SpaceOwnership | null;
   /** Read an Agent, talk to it, its Knowledge, one's own memories, conversations and usage of it. */
@@ -132,7 +132,7 @@ export interface Resources {
   'user.self': null;
   /**
    * Reach a thing of one person's own (a conversation, a personal memory, a memory proposal, an answer that used a
-   * memory): that user alone, admins included (an embed visitor: its own conversations). The loader has already asked for the Agent it belongs to.
+   * memory): that user alone, admins included (an embed visitor: its own conversations). The resolver has already asked for the Agent it belongs to.
    */
   'user.own': { readonly ownerUserId: string | null };
   /** Developer Settings: create, list, revoke and rotate one's own API keys (grants checked Agent by Agent). */
@@ -215,7 +215,7 @@ export const ACTIONS = [
   'platform.step',
 ] as const satisfies readonly Action[];
 
-/** Why a principal is refused: the loaders use it as the error code of a 403 (or answer 404 to hide existence). */
+/** Why a principal is refused: the gate uses it as the error code of a 403 (or answer 404 to hide existence). */
 export type DenyReason =
   | 'agent_access_denied'
   | 'agent_creation_denied'

@@ -35,7 +35,7 @@ export function roleIn(principal: Principal, space: SpaceOwnership): SpaceRole |
 
 /**
  * Whether the principal's user has a role in the Agent's Space. Deny by default: an Agent without a Space (null), or
- * one whose loader did not read its Space (undefined), is no member's.
+ * one whose resolver did not read its Space (undefined), is no member's.
  */
 export function memberOfAgentSpace(principal: Principal, agent: AgentOwnership): boolean {
   const space = (agent as { space?: SpaceOwnership | null }).space;
