@@ -179,7 +179,7 @@ function Routed({ path, me }: { path: string; me: Me }) {
   if ((params = match('/space/:spaceId/prompts', path)))
     return <Prompts key={params.spaceId} spaceId={params.spaceId!} me={me} />;
   if ((params = match('/agent/:agentId/settings', path)))
-    return <AgentSettings agentId={params.agentId!} />;
+    return <AgentSettings agentId={params.agentId!} me={me} />;
   if (path === '/memories') return <Memories />;
   if (path === '/developer') return <Developer />;
   if (path === '/usage') return <Usage me={me} />;
