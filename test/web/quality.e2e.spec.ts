@@ -7,16 +7,9 @@
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
+import { ADMIN_KEY, client, CORE, uniqueName, type TestApi } from '../support/api.js';
 import {
-  ADMIN_KEY,
-  client,
-  CORE,
-  startTestApi,
-  uniqueName,
-  writeModelsFile,
-  type TestApi,
-} from '../support/api.js';
-import {
+  addMembers,
   ARTIFACTS,
   builtOrFail,
   chromiumOrSkip,
@@ -25,12 +18,15 @@ import {
   screenshot,
   seriousViolations,
   signIn,
+  spaceWithAgent,
+  startApiWithFakeChat,
 } from './browser.js';
 
 const run = chromiumOrSkip('quality bars (browser)');
 const describeBrowser = run ? describe : describe.skip;
 
-/** What the page functions read (they run in the page, so each names globalThis; the tests compile without the DOM types). */
+// What the page functions read: they run in the page, so each names globalThis (the tests compile without the DOM
+// types).
 interface PageGlobals {
   readonly document: {
     readonly documentElement: { readonly scrollWidth: number };
@@ -80,25 +76,8 @@ describeBrowser('quality bars of the web app in Chromium (e2e)', () => {
   beforeAll(async () => {
     builtOrFail();
     upstream = await startFakeUpstream();
-    api = await startTestApi({
-      MODELS_FILE: writeModelsFile([
-        'providers:',
-        `  fake: { baseUrl: '${upstream.url}' }`,
-        'models:',
-        '  - { key: fake-chat, modelId: fake-model, provider: fake, kind: chat, contextWindow: 64000, pricing: { input: 1, output: 2 } }',
-      ]),
-    });
-    const space = await admin().post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Harbour') });
-    expect(space.status).toBe(201);
-    spaceId = space.body.id;
-    const agent = await admin().post<{ id: string }>(`${CORE}/agents`, {
-      spaceId,
-      name: uniqueName('Pilot'),
-      model: 'fake-chat',
-      memoryEnabled: false,
-    });
-    expect(agent.status).toBe(201);
-    agentId = agent.body.id;
+    api = await startApiWithFakeChat(upstream);
+    ({ spaceId, agentId } = await spaceWithAgent(api.url, uniqueName('Harbour'), uniqueName('Pilot')));
     for (const [key, person] of Object.entries(people)) {
       const invited = await invitedPerson(api.url, person.email, {
         name: person.name,
@@ -107,14 +86,11 @@ describeBrowser('quality bars of the web app in Chromium (e2e)', () => {
       person.id = invited.userId;
       person.cookie = invited.cookie;
     }
-    for (const [person, role] of [
-      [people.admin, 'owner'],
-      [people.editor, 'editor'],
-      [people.member, 'member'],
-    ] as const)
-      expect(
-        (await admin().post(`${CORE}/spaces/${spaceId}/members`, { userId: person.id, role })).status,
-      ).toBe(201);
+    await addMembers(api.url, spaceId, [
+      [people.admin.id, 'owner'],
+      [people.editor.id, 'editor'],
+      [people.member.id, 'member'],
+    ]);
     // A conversation long enough to push a composer that does not stay in view off a phone's screen.
     for (let turn = 0; turn < 6; turn++) {
       const answer = await fetch(`${api.url}${CORE}/llm/${agentId}/conversation`, {
