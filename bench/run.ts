@@ -279,7 +279,9 @@ async function main(): Promise<void> {
   }
 
   if (only.has('web')) {
-    log('8/8 web app: chat page JS size, first render of a long conversation in Chromium …');
+    log(
+      '8/8 web app: chat page JS size, time to a usable chat page, first render of a long conversation in Chromium …',
+    );
     const result = await benchWeb({
       mainPath,
       webDir: fileURLToPath(new URL('../web', import.meta.url)),

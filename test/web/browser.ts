@@ -5,7 +5,8 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { ADMIN_KEY, client, CORE } from '../support/api.js';
+import type { FakeUpstream } from '#testing/fake-openai-upstream';
+import { ADMIN_KEY, client, CORE, startTestApi, writeModelsFile, type TestApi } from '../support/api.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = join(process.cwd(), 'test', 'web', 'artifacts');
@@ -22,6 +23,48 @@ export function chromiumOrSkip(suite: string): boolean {
 export function builtOrFail(): void {
   if (!existsSync(join(process.cwd(), 'dist', 'web', 'index.html')))
     throw new Error('dist/web is missing: run `npm run build` before the browser tests');
+}
+
+/** The api with one chat model, `fake-chat`, that `upstream` (a fake OpenAI-compatible server) answers. */
+export const startApiWithFakeChat = (upstream: FakeUpstream): Promise<TestApi> =>
+  startTestApi({
+    MODELS_FILE: writeModelsFile([
+      'providers:',
+      `  fake: { baseUrl: '${upstream.url}' }`,
+      'models:',
+      '  - { key: fake-chat, modelId: fake-model, provider: fake, kind: chat, contextWindow: 64000, pricing: { input: 1, output: 2 } }',
+    ]),
+  });
+
+/** A Space named `spaceName` with an Agent named `agentName` on `fake-chat` (memory off), made by the admin's key. */
+export async function spaceWithAgent(
+  base: string,
+  spaceName: string,
+  agentName: string,
+): Promise<{ spaceId: string; agentId: string }> {
+  const admin = client(base, ADMIN_KEY);
+  const space = await admin.post<{ id: string }>(`${CORE}/spaces`, { name: spaceName });
+  if (space.status !== 201) throw new Error(`space: ${space.status}`);
+  const agent = await admin.post<{ id: string }>(`${CORE}/agents`, {
+    spaceId: space.body.id,
+    name: agentName,
+    model: 'fake-chat',
+    memoryEnabled: false,
+  });
+  if (agent.status !== 201) throw new Error(`agent: ${agent.status}`);
+  return { spaceId: space.body.id, agentId: agent.body.id };
+}
+
+/** The admin's key gives each user their role in the Space. */
+export async function addMembers(
+  base: string,
+  spaceId: string,
+  roles: readonly (readonly [userId: string, role: 'member' | 'editor' | 'owner'])[],
+): Promise<void> {
+  for (const [userId, role] of roles) {
+    const added = await client(base, ADMIN_KEY).post(`${CORE}/spaces/${spaceId}/members`, { userId, role });
+    if (added.status !== 201) throw new Error(`member ${userId}: ${added.status}`);
+  }
 }
 
 export const launch = (): Promise<Browser> =>

@@ -9,16 +9,15 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
 import { waitUntil } from '#testing/fixtures';
+import { ADMIN_KEY, client, CORE, uniqueName, type TestApi } from '../support/api.js';
 import {
-  ADMIN_KEY,
-  client,
-  CORE,
-  startTestApi,
-  uniqueName,
-  writeModelsFile,
-  type TestApi,
-} from '../support/api.js';
-import { builtOrFail, chromiumOrSkip, launch, screenshot, seriousViolations } from './browser.js';
+  builtOrFail,
+  chromiumOrSkip,
+  launch,
+  screenshot,
+  seriousViolations,
+  startApiWithFakeChat,
+} from './browser.js';
 
 const run = chromiumOrSkip('embed (browser)');
 const describeBrowser = run ? describe : describe.skip;
@@ -52,14 +51,7 @@ describeBrowser('embed in Chromium (e2e)', () => {
       reply: 'Hello visitor, this answer streams word by word.',
       chunkDelayMs: 40,
     });
-    api = await startTestApi({
-      MODELS_FILE: writeModelsFile([
-        'providers:',
-        `  fake: { baseUrl: '${upstream.url}' }`,
-        'models:',
-        '  - { key: fake-chat, modelId: fake-model, provider: fake, kind: chat, contextWindow: 64000, pricing: { input: 1, output: 2 } }',
-      ]),
-    });
+    api = await startApiWithFakeChat(upstream);
     // The host site: another origin (127.0.0.2), serving pages that embed an Agent.
     host = createServer((request, response) => {
       const [, kind, agentId] = (request.url ?? '').split('/');

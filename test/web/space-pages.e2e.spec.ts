@@ -8,16 +8,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
 import { waitUntil } from '#testing/fixtures';
+import { ADMIN_KEY, client, CORE, uniqueName, type TestApi } from '../support/api.js';
 import {
-  ADMIN_KEY,
-  client,
-  CORE,
-  startTestApi,
-  uniqueName,
-  writeModelsFile,
-  type TestApi,
-} from '../support/api.js';
-import {
+  addMembers,
   builtOrFail,
   chromiumOrSkip,
   invitedPerson,
@@ -25,6 +18,8 @@ import {
   screenshot,
   seriousViolations,
   signIn,
+  spaceWithAgent,
+  startApiWithFakeChat,
 } from './browser.js';
 
 const run = chromiumOrSkip('Space pages (browser)');
@@ -75,26 +70,9 @@ describeBrowser('members, prompt library and usage pages in Chromium (e2e)', () 
   beforeAll(async () => {
     builtOrFail();
     upstream = await startFakeUpstream();
-    api = await startTestApi({
-      MODELS_FILE: writeModelsFile([
-        'providers:',
-        `  fake: { baseUrl: '${upstream.url}' }`,
-        'models:',
-        '  - { key: fake-chat, modelId: fake-model, provider: fake, kind: chat, contextWindow: 64000, pricing: { input: 1, output: 2 } }',
-      ]),
-    });
+    api = await startApiWithFakeChat(upstream);
     spaceName = uniqueName('Research');
-    const space = await admin().post<{ id: string }>(`${CORE}/spaces`, { name: spaceName });
-    expect(space.status).toBe(201);
-    spaceId = space.body.id;
-    const agent = await admin().post<{ id: string }>(`${CORE}/agents`, {
-      spaceId,
-      name: uniqueName('Writer'),
-      model: 'fake-chat',
-      memoryEnabled: false,
-    });
-    expect(agent.status).toBe(201);
-    agentId = agent.body.id;
+    ({ spaceId, agentId } = await spaceWithAgent(api.url, spaceName, uniqueName('Writer')));
     for (const [key, person] of Object.entries(people))
       person.id = (
         await invitedPerson(api.url, person.email, {
@@ -102,14 +80,11 @@ describeBrowser('members, prompt library and usage pages in Chromium (e2e)', () 
           role: key === 'admin' ? 'admin' : 'member',
         })
       ).userId;
-    for (const [person, role] of [
-      [people.owner, 'owner'],
-      [people.editor, 'editor'],
-      [people.member, 'member'],
-    ] as const) {
-      const added = await admin().post(`${CORE}/spaces/${spaceId}/members`, { userId: person.id, role });
-      expect(added.status).toBe(201);
-    }
+    await addMembers(api.url, spaceId, [
+      [people.owner.id, 'owner'],
+      [people.editor.id, 'editor'],
+      [people.member.id, 'member'],
+    ]);
     // The owner finds the newcomer, with whom they share no Space yet: the admin opened the people directory.
     expect((await admin().put(`${CORE}/settings/people-directory`, { open: true })).status).toBe(200);
     browser = await launch();

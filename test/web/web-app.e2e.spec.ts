@@ -9,15 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
 import { waitUntil } from '#testing/fixtures';
-import {
-  ADMIN_KEY,
-  client,
-  CORE,
-  startTestApi,
-  uniqueName,
-  writeModelsFile,
-  type TestApi,
-} from '../support/api.js';
+import { ADMIN_KEY, client, CORE, uniqueName, type TestApi } from '../support/api.js';
 import {
   builtOrFail,
   chromiumOrSkip,
@@ -26,6 +18,7 @@ import {
   screenshot,
   seriousViolations,
   signIn,
+  startApiWithFakeChat,
 } from './browser.js';
 
 const run = chromiumOrSkip('web app (browser)');
@@ -57,14 +50,7 @@ describeBrowser('web app in Chromium (e2e)', () => {
   beforeAll(async () => {
     builtOrFail();
     upstream = await startFakeUpstream();
-    api = await startTestApi({
-      MODELS_FILE: writeModelsFile([
-        'providers:',
-        `  fake: { baseUrl: '${upstream.url}' }`,
-        'models:',
-        '  - { key: fake-chat, modelId: fake-model, provider: fake, kind: chat, contextWindow: 64000, pricing: { input: 1, output: 2 } }',
-      ]),
-    });
+    api = await startApiWithFakeChat(upstream);
     const admin = client(api.url, ADMIN_KEY);
     const space = await admin.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Volcanoes') });
     spaceId = space.body.id;

@@ -185,6 +185,28 @@ const en = {
   passwordSignInOff: 'This instance uses no passwords: sign in with the sign-in of your organisation.',
   tooManyAttempts: 'Too many attempts. Try again later.',
   linkFailed: 'That did not work. Try again.',
+  // Quality: errors as sentences, the theme, the phone menu, read-only settings.
+  errorGeneric: 'That did not work. Try again, or reload the page.',
+  errorNetwork: 'The server cannot be reached. Check the connection and try again.',
+  errorSignedOut: 'Your session has ended. Sign in again.',
+  errorForbidden: 'You may not do this. Ask an owner of this Space or an admin.',
+  errorAdminOnly: 'Only an admin may do this.',
+  errorEditorOrOwner: 'This needs the editor or owner role in this Space (or an admin).',
+  errorAgentAccess: 'You may not use this Agent. An owner of its Space can add you.',
+  errorSpaceCreation: 'Creating Spaces is limited to the people an admin allows.',
+  errorNotFound: 'This does not exist (any more), or you may not see it.',
+  errorConflict: 'Someone changed this in the meantime. Reload and try again.',
+  errorInvalid: 'Some of what was entered is not valid. Check it and try again.',
+  errorTooLarge: 'This is too large.',
+  errorTooMany: 'Too many requests. Wait a moment and try again.',
+  errorUsageLimit: 'The usage limit is reached until the week resets.',
+  errorModel: "This Agent's model is not available. Whoever manages the Agent can choose another.",
+  errorServer: 'The server could not do this just now. Try again later.',
+  errorCredentials: 'The email or the password is not right.',
+  menu: 'Menu',
+  darkTheme: 'Dark theme',
+  readOnlySettings:
+    'You can read these settings but not change them: that needs the editor or owner role in this Space (or an admin).',
 };
 
 export type Label = keyof typeof en;
@@ -374,6 +396,31 @@ const de: Record<Label, string> = {
   passwordSignInOff: 'Hier gibt es keine Passwörter: Melde dich mit der Anmeldung deiner Organisation an.',
   tooManyAttempts: 'Zu viele Versuche. Versuche es später noch einmal.',
   linkFailed: 'Das hat nicht geklappt. Versuche es noch einmal.',
+  // Quality: errors as sentences, the theme, the phone menu, read-only settings.
+  errorGeneric: 'Das hat nicht geklappt. Versuche es noch einmal oder lade die Seite neu.',
+  errorNetwork: 'Der Server ist nicht erreichbar. Prüfe die Verbindung und versuche es noch einmal.',
+  errorSignedOut: 'Deine Sitzung ist abgelaufen. Melde dich wieder an.',
+  errorForbidden: 'Das darfst du nicht. Frag einen Eigentümer dieses Space oder einen Admin.',
+  errorAdminOnly: 'Das darf nur ein Admin.',
+  errorEditorOrOwner:
+    'Dafür braucht es die Rolle Bearbeiter oder Eigentümer in diesem Space (oder einen Admin).',
+  errorAgentAccess:
+    'Diesen Agenten darfst du nicht nutzen. Ein Eigentümer seines Space kann dich hinzufügen.',
+  errorSpaceCreation: 'Spaces anlegen dürfen nur die Personen, denen ein Admin es erlaubt.',
+  errorNotFound: 'Das gibt es nicht (mehr), oder du darfst es nicht sehen.',
+  errorConflict: 'Jemand hat das inzwischen geändert. Lade neu und versuche es noch einmal.',
+  errorInvalid: 'Etwas von dem Eingegebenen ist ungültig. Prüfe es und versuche es noch einmal.',
+  errorTooLarge: 'Das ist zu groß.',
+  errorTooMany: 'Zu viele Anfragen. Warte einen Moment und versuche es noch einmal.',
+  errorUsageLimit: 'Das Nutzungslimit ist erreicht, bis die Woche zurückgesetzt wird.',
+  errorModel:
+    'Das Modell dieses Agenten ist nicht verfügbar. Wer den Agenten verwaltet, kann ein anderes wählen.',
+  errorServer: 'Der Server konnte das gerade nicht tun. Versuche es später noch einmal.',
+  errorCredentials: 'Die E-Mail-Adresse oder das Passwort stimmt nicht.',
+  menu: 'Menü',
+  darkTheme: 'Dunkles Design',
+  readOnlySettings:
+    'Du kannst diese Einstellungen lesen, aber nicht ändern: Dafür braucht es die Rolle Bearbeiter oder Eigentümer in diesem Space (oder einen Admin).',
 };
 
 export type Language = 'de' | 'en';

@@ -3,6 +3,7 @@
 // "Loading…" until the chunk is there, then the page with the same props.
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { errorSentence } from './errors';
 import { t } from './i18n';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a component of any props; the caller's stay typed
@@ -18,21 +19,21 @@ export function lazy<M extends Record<K, AnyComponent>, K extends keyof M & stri
   const get = () => (loading ??= load().then((module) => (loaded = module[name] as ComponentType<Props>)));
   function Lazy(props: Props) {
     const [page, setPage] = useState<ComponentType<Props> | null>(() => loaded);
-    const [failed, setFailed] = useState<string | null>(null);
+    const [failed, setFailed] = useState<unknown>(null);
     useEffect(() => {
       if (page) return;
       get().then(
         (component) => setPage(() => component),
-        (error: Error) => {
+        (error: unknown) => {
           loading = null;
-          setFailed(error.message);
+          setFailed(error);
         },
       );
     }, []);
     if (failed)
       return (
         <p role="alert" class="error page">
-          {t('error', { message: failed })}
+          {errorSentence(failed)}
         </p>
       );
     const Page = page;

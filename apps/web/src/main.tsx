@@ -17,6 +17,8 @@ import { Developer } from './pages/developer';
 import { Admin } from './pages/admin';
 import { AcceptInvitation, PasswordReset } from './pages/mail-links';
 import { lazy } from './lazy';
+import { useMenu } from './menu';
+import { ThemeToggle } from './theme';
 
 // Pages a chat does not need load on first use (chunks of their own, outside the chat page's JavaScript budget).
 const Members = lazy(() => import('./pages/members'), 'Members');
@@ -64,6 +66,7 @@ function LanguageSwitch({ me }: { me: Me | null }) {
 }
 
 function Navigation({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
+  const menu = useMenu();
   const [spaces, setSpaces] = useState<Space[]>([]);
   const [agents, setAgents] = useState<Agent[]>([]);
   useEffect(() => {
@@ -92,10 +95,11 @@ function Navigation({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
     );
   };
   return (
-    <nav class="sidebar" aria-label={t('mainNav')}>
+    <nav id="main-nav" class={menu.open ? 'sidebar open' : 'sidebar'} aria-label={t('mainNav')}>
       <a class="brand" href="/" onClick={linkTo('/')}>
         {t('appName')}
       </a>
+      {menu.toggle}
       {personal.length > 0 && (
         <section>
           <h2>{t('personal')}</h2>
@@ -156,6 +160,7 @@ function Navigation({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
         )}
       </ul>
       <LanguageSwitch me={me} />
+      <ThemeToggle />
       <button type="button" onClick={onSignOut}>
         {t('signOut')}
       </button>
@@ -173,7 +178,8 @@ function Routed({ path, me }: { path: string; me: Me }) {
     return <Members key={params.spaceId} spaceId={params.spaceId!} me={me} />;
   if ((params = match('/space/:spaceId/prompts', path)))
     return <Prompts key={params.spaceId} spaceId={params.spaceId!} me={me} />;
-  if ((params = match('/agent/:agentId/settings', path))) return <AgentSettings agentId={params.agentId!} />;
+  if ((params = match('/agent/:agentId/settings', path)))
+    return <AgentSettings agentId={params.agentId!} me={me} />;
   if (path === '/memories') return <Memories />;
   if (path === '/developer') return <Developer />;
   if (path === '/usage') return <Usage me={me} />;

@@ -1,6 +1,7 @@
 // For admins: the users (role, deactivate/reactivate) and invitations (invite, revoke; the link is shown once).
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
+import { errorSentence } from '../errors';
 import { t } from '../i18n';
 import type { List } from '../state';
 
@@ -30,7 +31,7 @@ export function Admin() {
   const load = () => {
     void api<List<User>>('GET', 'users?limit=200').then(
       (l) => setUsers(l.data),
-      (e: Error) => setError(e.message),
+      (e: unknown) => setError(errorSentence(e)),
     );
     void api<List<Invitation>>('GET', 'invitations?limit=200').then(
       (l) => setInvitations(l.data),
@@ -39,8 +40,8 @@ export function Admin() {
   };
   useEffect(load, []);
   const act = (promise: Promise<unknown>) =>
-    void promise.then(load, (e: Error) => {
-      setError(e.message);
+    void promise.then(load, (e: unknown) => {
+      setError(errorSentence(e));
       load();
     });
   const invite = async (event: Event) => {
@@ -52,7 +53,7 @@ export function Admin() {
       setEmail('');
       load();
     } catch (failure) {
-      setError((failure as Error).message);
+      setError(errorSentence(failure));
     }
   };
   return (

@@ -1,9 +1,12 @@
 // An Agent's Knowledge (upload with live status and the ingestion log) and its Embed tab (the iframe, inline widget
-// and floating bubble snippets).
+// and floating bubble snippets). Someone who may use the Agent but not manage it reads them, with the reason, and is
+// offered nothing to change.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
+import { errorSentence } from '../errors';
 import { t } from '../i18n';
-import type { Agent, List } from '../state';
+import type { Agent, List, Me } from '../state';
+import { useMayManage } from './may-manage';
 import { Skills } from './skills';
 
 interface Document {
@@ -20,7 +23,7 @@ interface Tag {
 
 // Over 100 lines on purpose: one component: the document list, uploads and tags share the Agent's Knowledge
 // state.
-function Knowledge({ agentId }: { agentId: string }) {
+function Knowledge({ agentId, readOnly }: { agentId: string; readOnly: boolean }) {
   const [documents, setDocuments] = useState<Document[]>([]);
   const [log, setLog] = useState<{ id: string; lines: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -48,14 +51,14 @@ function Knowledge({ agentId }: { agentId: string }) {
       setTagName('');
       void loadTags();
     } catch (failure) {
-      setError((failure as Error).message);
+      setError(errorSentence(failure));
     }
   };
   const toggleTag = (document: Document, tag: Tag) =>
     void api(
       document.tags.includes(tag.id) ? 'DELETE' : 'POST',
       `${base}/${document.id}/tags/${tag.id}`,
-    ).then(load, (failure: Error) => setError(failure.message));
+    ).then(load, (failure: unknown) => setError(errorSentence(failure)));
   // Live status: poll while a document is still on its way.
   useEffect(() => {
     if (!documents.some((d) => d.status === 'Pending' || d.status === 'Processing')) return;
@@ -77,7 +80,7 @@ function Knowledge({ agentId }: { agentId: string }) {
       form.reset();
       void load();
     } catch (failure) {
-      setError((failure as Error).message);
+      setError(errorSentence(failure));
     }
   };
   const showLog = (id: string) =>
@@ -87,13 +90,15 @@ function Knowledge({ agentId }: { agentId: string }) {
   return (
     <section aria-labelledby="knowledge-title">
       <h2 id="knowledge-title">{t('knowledge')}</h2>
-      <form onSubmit={(e) => void upload(e)}>
-        <label>
-          {t('document')}
-          <input type="file" name="file" required />
-        </label>
-        <button type="submit">{t('upload')}</button>
-      </form>
+      {!readOnly && (
+        <form onSubmit={(e) => void upload(e)}>
+          <label>
+            {t('document')}
+            <input type="file" name="file" required />
+          </label>
+          <button type="submit">{t('upload')}</button>
+        </form>
+      )}
       {error && (
         <p role="alert" class="error">
           {error}
@@ -119,6 +124,7 @@ function Knowledge({ agentId }: { agentId: string }) {
                     <input
                       type="checkbox"
                       checked={d.tags.includes(tag.id)}
+                      disabled={readOnly}
                       onChange={() => toggleTag(d, tag)}
                     />
                     {tag.name}
@@ -135,18 +141,32 @@ function Knowledge({ agentId }: { agentId: string }) {
         </tbody>
       </table>
       {log && <pre class="log">{log.lines}</pre>}
-      <form onSubmit={(e) => void createTag(e)}>
-        <label>
-          {t('newTag')}
-          <input required value={tagName} onInput={(e) => setTagName((e.target as HTMLInputElement).value)} />
-        </label>
-        <button type="submit">{t('createTag')}</button>
-      </form>
+      {!readOnly && (
+        <form onSubmit={(e) => void createTag(e)}>
+          <label>
+            {t('newTag')}
+            <input
+              required
+              value={tagName}
+              onInput={(e) => setTagName((e.target as HTMLInputElement).value)}
+            />
+          </label>
+          <button type="submit">{t('createTag')}</button>
+        </form>
+      )}
     </section>
   );
 }
 
-function Embed({ agent, onSaved }: { agent: Agent; onSaved: (agent: Agent) => void }) {
+function Embed({
+  agent,
+  readOnly,
+  onSaved,
+}: {
+  agent: Agent;
+  readOnly: boolean;
+  onSaved: (agent: Agent) => void;
+}) {
   const origin = location.origin;
   const [isPublic, setPublic] = useState(Boolean(agent.isPublic));
   const [urls, setUrls] = useState((agent.allowedUrls ?? []).join(', '));
@@ -165,7 +185,7 @@ function Embed({ agent, onSaved }: { agent: Agent; onSaved: (agent: Agent) => vo
       onSaved(saved);
       setMessage({ ok: true, text: t('saved') });
     } catch (failure) {
-      setMessage({ ok: false, text: (failure as Error).message });
+      setMessage({ ok: false, text: errorSentence(failure) });
     }
   };
   const snippets: [string, string][] = [
@@ -187,13 +207,18 @@ function Embed({ agent, onSaved }: { agent: Agent; onSaved: (agent: Agent) => vo
           <input
             type="checkbox"
             checked={isPublic}
+            disabled={readOnly}
             onChange={(e) => setPublic((e.target as HTMLInputElement).checked)}
           />
           {t('publicAgent')}
         </label>
         <label>
           {t('allowedUrls')}
-          <input value={urls} onInput={(e) => setUrls((e.target as HTMLInputElement).value)} />
+          <input
+            value={urls}
+            readOnly={readOnly}
+            onInput={(e) => setUrls((e.target as HTMLInputElement).value)}
+          />
         </label>
         <label>
           {t('sessionMinutes')}
@@ -201,14 +226,19 @@ function Embed({ agent, onSaved }: { agent: Agent; onSaved: (agent: Agent) => vo
             type="number"
             min="0"
             value={minutes}
+            readOnly={readOnly}
             onInput={(e) => setMinutes((e.target as HTMLInputElement).value)}
           />
         </label>
         <label>
           {t('windowTitle')}
-          <input value={title} onInput={(e) => setTitle((e.target as HTMLInputElement).value)} />
+          <input
+            value={title}
+            readOnly={readOnly}
+            onInput={(e) => setTitle((e.target as HTMLInputElement).value)}
+          />
         </label>
-        <button type="submit">{t('save')}</button>
+        {!readOnly && <button type="submit">{t('save')}</button>}
       </form>
       {message && (
         <p role={message.ok ? 'status' : 'alert'} class={message.ok ? 'note' : 'error'}>
@@ -228,18 +258,25 @@ function Embed({ agent, onSaved }: { agent: Agent; onSaved: (agent: Agent) => vo
   );
 }
 
-export function AgentSettings({ agentId }: { agentId: string }) {
+export function AgentSettings({ agentId, me }: { agentId: string; me: Me }) {
   const [agent, setAgent] = useState<Agent | null>(null);
   useEffect(() => void api<Agent>('GET', `agents/${agentId}`).then(setAgent, () => undefined), [agentId]);
-  if (!agent) return <p class="page">{t('loading')}</p>;
+  const mayManage = useMayManage(agent, me);
+  if (!agent || mayManage === null) return <p class="page">{t('loading')}</p>;
+  const readOnly = !mayManage;
   return (
     <section class="page" aria-labelledby="settings-title">
       <h1 id="settings-title">
         {agent.name}: {t('settings')}
       </h1>
-      <Knowledge agentId={agent.id} />
-      <Skills agentId={agent.id} />
-      <Embed agent={agent} onSaved={setAgent} />
+      {readOnly && (
+        <p class="note read-only" role="note">
+          {t('readOnlySettings')}
+        </p>
+      )}
+      <Knowledge agentId={agent.id} readOnly={readOnly} />
+      <Skills agentId={agent.id} readOnly={readOnly} />
+      <Embed agent={agent} readOnly={readOnly} onSaved={setAgent} />
     </section>
   );
 }

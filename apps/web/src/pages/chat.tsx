@@ -5,7 +5,8 @@
 // Over 300 lines on purpose: the chat's parts (list, messages, stream, edits, attachments, memory word) share
 // one conversation's state; what needs none of it lives in its own file (app-views.tsx).
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, CORE, streamPost } from '../api';
+import { api, ApiError, CORE, streamPost } from '../api';
+import { errorSentence } from '../errors';
 import { t } from '../i18n';
 import { renderMarkdown } from '../markdown';
 import { linkTo, navigate } from '../router';
@@ -94,7 +95,7 @@ function CitationPanel({
         const text = typeof content === 'string' ? content : (content.text ?? content.content ?? '');
         setPassage(text.slice(citation.start, citation.end));
       },
-      (error: Error) => setPassage(t('error', { message: error.message })),
+      (error: unknown) => setPassage(errorSentence(error)),
     );
   }, [citation]);
   return (
@@ -262,7 +263,7 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
   useEffect(() => {
     // A conversation created by the turn streaming now is not reloaded under it (the turn reloads when it ends).
     if (abort.current) return;
-    if (conversationId) void loadMessages(conversationId).catch((e: Error) => setError(e.message));
+    if (conversationId) void loadMessages(conversationId).catch((e: unknown) => setError(errorSentence(e)));
     else setMessages([]);
   }, [conversationId]);
 
@@ -345,13 +346,16 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
             update({ ...done, citations: withText, streaming: false });
             if (done.memory?.flagged) setFlagged(done.memory.flagged);
             if (done.memory?.proposals?.length) void loadProposals();
-          } else if (event === 'error') setError((body.error as { message?: string })?.message ?? 'error');
+          } else if (event === 'error')
+            setError(
+              errorSentence(new ApiError(500, (body.error as { code?: string })?.code ?? 'error', '')),
+            );
         },
       );
     } catch (failure) {
       if (controller.signal.aborted) update({ ...answer, streaming: false, status: 'incomplete' });
       else {
-        setError((failure as Error).message);
+        setError(errorSentence(failure));
         setMessages((list) => list.filter((m) => m !== pendingUser && m !== answer));
       }
     } finally {
@@ -396,15 +400,19 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
   };
   const deleteMessage = async (id: string) => {
     if (!conversationId) return;
-    await api('DELETE', `${base}/${conversationId}/messages/${id}`).catch((e: Error) => setError(e.message));
+    await api('DELETE', `${base}/${conversationId}/messages/${id}`).catch((e: unknown) =>
+      setError(errorSentence(e)),
+    );
     setMessages((list) => list.filter((m) => m.id !== id));
   };
   const archive = async (conversation: Conversation) => {
-    await api('PATCH', `${base}/${conversation.id}`, { archived: !conversation.archived });
+    await api('PATCH', `${base}/${conversation.id}`, { archived: !conversation.archived }).catch(
+      (e: unknown) => setError(errorSentence(e)),
+    );
     void loadConversations();
   };
   const remove = async (conversation: Conversation) => {
-    await api('DELETE', `${base}/${conversation.id}`);
+    await api('DELETE', `${base}/${conversation.id}`).catch((e: unknown) => setError(errorSentence(e)));
     if (conversation.id === conversationId) open(null);
     void loadConversations();
   };
@@ -567,7 +575,7 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
         ))}
         {error && (
           <p role="alert" class="error">
-            {t('error', { message: error })}
+            {error}
           </p>
         )}
         <form class="composer" onSubmit={submit}>

@@ -1,6 +1,7 @@
 // Developer Settings: one's own API keys (the secret shown once, on creation), revoke.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
+import { errorSentence } from '../errors';
 import { t } from '../i18n';
 import type { List } from '../state';
 
@@ -35,7 +36,7 @@ export function Developer() {
       setName('');
       void load();
     } catch (failure) {
-      setError((failure as Error).message);
+      setError(errorSentence(failure));
     }
   };
   return (
@@ -78,7 +79,12 @@ export function Developer() {
                 {!k.revokedAt && (
                   <button
                     type="button"
-                    onClick={() => void api('DELETE', `me/api-keys/${k.id}`).then(load, load)}
+                    onClick={() =>
+                      void api('DELETE', `me/api-keys/${k.id}`).then(load, (e: unknown) => {
+                        setError(errorSentence(e));
+                        void load();
+                      })
+                    }
                   >
                     {t('revoke')} {k.name}
                   </button>

@@ -5,6 +5,7 @@
 // add finds the person by name or e-mail (`GET …/member-candidates`, the same policy); the list names every member.
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
+import { errorSentence } from '../errors';
 import { t, type Label } from '../i18n';
 import { linkTo } from '../router';
 import type { List, Me, Space } from '../state';
@@ -37,10 +38,7 @@ const REFUSALS: Readonly<Record<string, Label>> = {
   personal_space_unshareable: 'refusedPersonalSpace',
 };
 
-export const refusal = (error: unknown): string => {
-  const label = error instanceof ApiError ? REFUSALS[error.code] : undefined;
-  return label ? t(label) : t('error', { message: (error as Error).message });
-};
+export const refusal = (error: unknown): string => errorSentence(error, REFUSALS);
 
 const roleLabel = (role: Role): string => t(`role_${role}`);
 

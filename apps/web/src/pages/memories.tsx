@@ -1,6 +1,7 @@
 // The person's memories and each Agent's shared ones: delete one, clear, versions and rollback.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
+import { errorSentence } from '../errors';
 import { t } from '../i18n';
 import type { Agent, List } from '../state';
 
@@ -19,6 +20,7 @@ interface Version {
 function AgentMemories({ agent }: { agent: Agent }) {
   const [memories, setMemories] = useState<Memory[]>([]);
   const [versions, setVersions] = useState<Record<string, Version[]>>({});
+  const [error, setError] = useState<string | null>(null);
   const base = `memory/${agent.id}/memories`;
   const load = () =>
     api<List<Memory>>('GET', `${base}?limit=200`).then(
@@ -26,10 +28,17 @@ function AgentMemories({ agent }: { agent: Agent }) {
       () => setMemories([]),
     );
   useEffect(() => void load(), [agent.id]);
-  const act = (promise: Promise<unknown>) => void promise.then(load, load);
+  const act = (promise: Promise<unknown>) => {
+    setError(null);
+    void promise.then(load, (failure: unknown) => {
+      setError(errorSentence(failure));
+      void load();
+    });
+  };
   const showVersions = (id: string) =>
-    void api<List<Version>>('GET', `${base}/${id}/versions`).then((l) =>
-      setVersions((v) => ({ ...v, [id]: l.data })),
+    void api<List<Version>>('GET', `${base}/${id}/versions`).then(
+      (l) => setVersions((v) => ({ ...v, [id]: l.data })),
+      (failure: unknown) => setError(errorSentence(failure)),
     );
   if (memories.length === 0) return null;
   const section = (bucket: 'personal' | 'shared', title: string) => {
@@ -77,6 +86,11 @@ function AgentMemories({ agent }: { agent: Agent }) {
   return (
     <section>
       <h2>{agent.name}</h2>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
       {section('personal', t('myMemories'))}
       {section('shared', t('sharedMemories'))}
     </section>

@@ -3,6 +3,7 @@
 // sends or not. Loaded on first use, so the chat page's JavaScript does not carry it.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
+import { errorSentence } from '../errors';
 import { t } from '../i18n';
 import type { List } from '../state';
 
@@ -59,7 +60,7 @@ export function PromptPicker({
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     dialog.current?.showModal();
-    void loadPrompts(spaceId).then(setPrompts, (e: Error) => setError(e.message));
+    void loadPrompts(spaceId).then(setPrompts, (e: unknown) => setError(errorSentence(e)));
   }, [spaceId]);
   const shown = (prompts ?? []).filter((p) => matches(p, search));
   return (
@@ -75,7 +76,7 @@ export function PromptPicker({
       </label>
       {error && (
         <p role="alert" class="error">
-          {t('error', { message: error })}
+          {error}
         </p>
       )}
       {prompts === null && !error && <p>{t('loading')}</p>}

@@ -3,6 +3,7 @@
 // prompt into the message box through the picker (prompt-picker.tsx).
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
+import { errorSentence } from '../errors';
 import { t } from '../i18n';
 import { linkTo } from '../router';
 import type { List, Me, Space } from '../state';
@@ -18,9 +19,7 @@ interface Draft {
 const EMPTY: Draft = { id: null, title: '', text: '', description: '', tags: '' };
 
 const failed = (error: unknown): string =>
-  error instanceof ApiError && error.code === 'space_change_denied'
-    ? t('refusedPromptChange')
-    : t('error', { message: (error as Error).message });
+  errorSentence(error, { space_change_denied: 'refusedPromptChange' });
 
 // Over 100 lines on purpose: one page component: the prompt list, editor and versions share the library's
 // state.

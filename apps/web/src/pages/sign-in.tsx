@@ -3,7 +3,15 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
-import { t } from '../i18n';
+import { errorSentence } from '../errors';
+import { t, type Label } from '../i18n';
+
+// A refused sign-in in the person's words (a 401 here is a wrong password, not an ended session).
+const SIGN_IN_REFUSALS: Readonly<Record<string, Label>> = {
+  invalid_credentials: 'errorCredentials',
+  user_deactivated: 'accountDeactivated',
+  password_sign_in_disabled: 'passwordSignInOff',
+};
 
 interface Provider {
   readonly id: string;
@@ -65,7 +73,7 @@ export function SignIn({
       if (location.pathname === '/sign-in') history.replaceState(null, '', '/');
       onSignedIn();
     } catch (failure) {
-      setError(t('signInFailed', { message: (failure as Error).message }));
+      setError(t('signInFailed', { message: errorSentence(failure, SIGN_IN_REFUSALS) }));
     }
   };
   const returnTo = location.pathname === '/sign-in' ? '/' : location.pathname + location.search;

@@ -2,6 +2,7 @@
 // a draft, and roll back to an earlier published version.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
+import { errorSentence } from '../errors';
 import { t } from '../i18n';
 import type { List } from '../state';
 
@@ -21,18 +22,18 @@ interface Skill {
   readonly versions?: readonly Version[];
 }
 
-export function Skills({ agentId }: { agentId: string }) {
+export function Skills({ agentId, readOnly }: { agentId: string; readOnly: boolean }) {
   const [skills, setSkills] = useState<Skill[]>([]);
   const [error, setError] = useState<string | null>(null);
   const load = () =>
     api<List<Skill>>('GET', `skills?agentId=${encodeURIComponent(agentId)}&limit=200`).then(
       (l) => setSkills(l.data),
-      (e: Error) => setError(e.message),
+      (e: unknown) => setError(errorSentence(e)),
     );
   useEffect(() => void load(), [agentId]);
   const act = (promise: Promise<unknown>) =>
-    void promise.then(load, (e: Error) => {
-      setError(e.message);
+    void promise.then(load, (e: unknown) => {
+      setError(errorSentence(e));
       void load();
     });
   const upload = async (event: Event) => {
@@ -50,19 +51,21 @@ export function Skills({ agentId }: { agentId: string }) {
       form.reset();
       void load();
     } catch (failure) {
-      setError((failure as Error).message);
+      setError(errorSentence(failure));
     }
   };
   return (
     <section aria-labelledby="skills-title">
       <h2 id="skills-title">{t('skills')}</h2>
-      <form onSubmit={(e) => void upload(e)}>
-        <label>
-          {t('skillFile')}
-          <input type="file" name="skill" accept=".md,.zip" required />
-        </label>
-        <button type="submit">{t('uploadSkill')}</button>
-      </form>
+      {!readOnly && (
+        <form onSubmit={(e) => void upload(e)}>
+          <label>
+            {t('skillFile')}
+            <input type="file" name="skill" accept=".md,.zip" required />
+          </label>
+          <button type="submit">{t('uploadSkill')}</button>
+        </form>
+      )}
       {error && (
         <p role="alert" class="error">
           {error}
@@ -74,12 +77,13 @@ export function Skills({ agentId }: { agentId: string }) {
           return (
             <li key={skill.id}>
               <strong>{skill.name}</strong> ({skill.placement}) — {skill.description}
-              {skill.draftVersionId && skill.placement !== 'global' && (
+              {!readOnly && skill.draftVersionId && skill.placement !== 'global' && (
                 <button type="button" onClick={() => act(api('POST', `skills/${skill.id}/publish`))}>
                   {t('publish')} {skill.name}
                 </button>
               )}
-              {skill.placement !== 'global' &&
+              {!readOnly &&
+                skill.placement !== 'global' &&
                 published
                   .filter((v) => v.id !== skill.activeVersionId)
                   .map((v) => (

@@ -3,6 +3,7 @@
 // current month (`GET /usage?dimension=user`).
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
+import { errorSentence } from '../errors';
 import { language, t } from '../i18n';
 import type { Me } from '../state';
 
@@ -49,10 +50,10 @@ export function Usage({ me }: { me: Me }) {
   const [week, setWeek] = useState<Week | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    void api<Week>('GET', 'cost-control/users/me').then(setWeek, (e: Error) => setError(e.message));
+    void api<Week>('GET', 'cost-control/users/me').then(setWeek, (e: unknown) => setError(errorSentence(e)));
     void api<Report>('GET', `usage?dimension=user&subject=${encodeURIComponent(me.id)}`).then(
       setReport,
-      (e: Error) => setError(e.message),
+      (e: unknown) => setError(errorSentence(e)),
     );
   }, [me.id]);
   return (
@@ -60,7 +61,7 @@ export function Usage({ me }: { me: Me }) {
       <h1 id="usage-title">{t('usage')}</h1>
       {error && (
         <p role="alert" class="error">
-          {t('error', { message: error })}
+          {error}
         </p>
       )}
       {week && (
