@@ -1,106 +1,138 @@
-// An Agent's Skills (its own, its Space's and the defaults): upload one (a SKILL.md or a zip) to the Agent, publish
-// a draft, and roll back to an earlier published version.
+// An Agent's Skills (its own, its Space's and the defaults): write one inline or upload a SKILL.md or zip, edit its
+// draft, publish it, see its versions side by side and choose the one Agents load, install from the marketplace, and
+// delete one after a confirmation. A person who may not manage the Agent sees the list only.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
-import { errorSentence } from '../errors';
 import { t } from '../i18n';
-import type { List } from '../state';
+import type { Agent, List } from '../state';
+import { ConfirmDialog } from './skills/confirm-dialog';
+import { SkillForm } from './skills/skill-form';
+import { Marketplace } from './skills/skill-marketplace';
+import { problem } from './skills/skill-problem';
+import { SkillUpload } from './skills/skill-upload';
+import { SkillVersions } from './skills/skill-versions';
+import type { Skill, SkillVersion } from './skills/skill-types';
 
-interface Version {
-  readonly id: string;
-  readonly number: number;
-  readonly state: 'draft' | 'published';
-}
-interface Skill {
-  readonly id: string;
-  readonly name: string;
-  readonly description: string;
-  readonly placement: 'space' | 'agent' | 'global';
-  readonly source: string;
-  readonly activeVersionId: string | null;
-  readonly draftVersionId: string | null;
-  readonly versions?: readonly Version[];
-}
+type Editing = { readonly skill: Skill; readonly version: SkillVersion } | 'new' | null;
 
 export function Skills({ agentId, readOnly }: { agentId: string; readOnly: boolean }) {
   const [skills, setSkills] = useState<Skill[]>([]);
+  const [spaceId, setSpaceId] = useState<string | null>(null);
+  const [editing, setEditing] = useState<Editing>(null);
+  const [opened, setOpened] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Skill | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = () =>
     api<List<Skill>>('GET', `skills?agentId=${encodeURIComponent(agentId)}&limit=200`).then(
       (l) => setSkills(l.data),
-      (e: unknown) => setError(errorSentence(e)),
+      (failure: unknown) => setError(problem(failure)),
     );
-  useEffect(() => void load(), [agentId]);
-  const act = (promise: Promise<unknown>) =>
-    void promise.then(load, (e: unknown) => {
-      setError(errorSentence(e));
+  useEffect(() => {
+    void load();
+    void api<Agent>('GET', `agents/${encodeURIComponent(agentId)}`).then(
+      (agent) => setSpaceId(agent.isPersonal ? null : agent.spaceId),
+      () => setSpaceId(null),
+    );
+  }, [agentId]);
+  const act = (promise: Promise<unknown>) => {
+    setError(null);
+    void promise.then(load, (failure: unknown) => {
+      setError(problem(failure));
       void load();
     });
-  const upload = async (event: Event) => {
-    event.preventDefault();
-    const form = event.target as HTMLFormElement;
-    const file = (form.elements.namedItem('skill') as HTMLInputElement).files?.[0];
-    if (!file) return;
-    const body = new FormData();
-    body.append('agentId', agentId);
-    body.append('publish', 'true');
-    body.append('file', file);
-    setError(null);
-    try {
-      await api('POST', 'skills/upload', body);
-      form.reset();
-      void load();
-    } catch (failure) {
-      setError(errorSentence(failure));
-    }
   };
+  const editDraft = (skill: Skill) =>
+    void api<SkillVersion>(
+      'GET',
+      `skills/${skill.id}/versions/${skill.draftVersionId ?? skill.activeVersionId}`,
+    ).then(
+      (version) => setEditing({ skill, version }),
+      (failure: unknown) => setError(problem(failure)),
+    );
+  const done = () => {
+    setEditing(null);
+    void load();
+  };
+  const ownable = (skill: Skill) => !readOnly && skill.placement !== 'global';
   return (
     <section aria-labelledby="skills-title">
       <h2 id="skills-title">{t('skills')}</h2>
-      {!readOnly && (
-        <form onSubmit={(e) => void upload(e)}>
-          <label>
-            {t('skillFile')}
-            <input type="file" name="skill" accept=".md,.zip" required />
-          </label>
-          <button type="submit">{t('uploadSkill')}</button>
-        </form>
+      {!readOnly && editing === null && (
+        <p>
+          <button type="button" onClick={() => setEditing('new')}>
+            {t('skillNew')}
+          </button>
+        </p>
       )}
+      {editing !== null && (
+        <SkillForm
+          editing={editing === 'new' ? null : editing}
+          agentId={agentId}
+          spaceId={spaceId}
+          onDone={done}
+        />
+      )}
+      {!readOnly && <SkillUpload agentId={agentId} onUploaded={() => void load()} onError={setError} />}
       {error && (
         <p role="alert" class="error">
           {error}
         </p>
       )}
       <ul class="skills">
-        {skills.map((skill) => {
-          const published = (skill.versions ?? []).filter((v) => v.state === 'published');
-          return (
-            <li key={skill.id}>
-              <strong>{skill.name}</strong> ({skill.placement}) — {skill.description}
-              {!readOnly && skill.draftVersionId && skill.placement !== 'global' && (
-                <button type="button" onClick={() => act(api('POST', `skills/${skill.id}/publish`))}>
-                  {t('publish')} {skill.name}
+        {skills.map((skill) => (
+          <li key={skill.id}>
+            <strong>{skill.name}</strong> ({t(`skillPlacement_${skill.placement}`)}) — {skill.description}{' '}
+            {skill.draftVersionId && <span class="badge">{t('skillHasDraft')}</span>}{' '}
+            <button
+              type="button"
+              aria-expanded={opened === skill.id}
+              onClick={() => setOpened(opened === skill.id ? null : skill.id)}
+            >
+              {t('skillVersionsOf', { name: skill.name })}
+            </button>
+            {ownable(skill) && (
+              <>
+                {' '}
+                <button type="button" onClick={() => editDraft(skill)}>
+                  {t('skillEdit', { name: skill.name })}
                 </button>
-              )}
-              {!readOnly &&
-                skill.placement !== 'global' &&
-                published
-                  .filter((v) => v.id !== skill.activeVersionId)
-                  .map((v) => (
-                    <button
-                      type="button"
-                      key={v.id}
-                      onClick={() =>
-                        act(api('PUT', `skills/${skill.id}/active-version`, { versionId: v.id }))
-                      }
-                    >
-                      {t('rollback')} {skill.name} v{v.number}
+                {skill.draftVersionId && (
+                  <>
+                    {' '}
+                    <button type="button" onClick={() => act(api('POST', `skills/${skill.id}/publish`))}>
+                      {t('publish')} {skill.name}
                     </button>
-                  ))}
-            </li>
-          );
-        })}
+                  </>
+                )}{' '}
+                <button type="button" class="danger" onClick={() => setDeleting(skill)}>
+                  {t('skillDelete', { name: skill.name })}
+                </button>
+              </>
+            )}
+            {opened === skill.id && (
+              <SkillVersions
+                skill={skill}
+                readOnly={!ownable(skill)}
+                onActivate={(versionId) =>
+                  act(api('PUT', `skills/${skill.id}/active-version`, { versionId }))
+                }
+              />
+            )}
+          </li>
+        ))}
       </ul>
+      {!readOnly && (
+        <Marketplace agentId={agentId} spaceId={spaceId} installed={skills} onChanged={() => void load()} />
+      )}
+      {deleting && (
+        <ConfirmDialog
+          title={t('skillDeleteTitle', { name: deleting.name })}
+          text={t(deleting.placement === 'space' ? 'skillDeleteSpaceText' : 'skillDeleteAgentText')}
+          confirm={t('skillDelete', { name: deleting.name })}
+          onConfirm={() => act(api('DELETE', `skills/${deleting.id}`))}
+          onClose={() => setDeleting(null)}
+        />
+      )}
     </section>
   );
 }
