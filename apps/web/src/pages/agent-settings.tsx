@@ -1,10 +1,14 @@
-// An Agent's Knowledge (upload with live status and the ingestion log) and its Embed tab (the iframe, inline widget
-// and floating bubble snippets).
+// An Agent's settings page: what the person builds (name, model, system prompt, switches, embed: loaded on first use)
+// and the Agent's Knowledge (upload with live status and the ingestion log) and Skills.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { t } from '../i18n';
-import type { Agent, List } from '../state';
+import { lazy } from '../lazy';
+import type { List, Me } from '../state';
 import { Skills } from './skills';
+import type { AgentDetails } from './build/build-kit';
+
+const AgentBuilder = lazy(() => import('./build/agent-builder'), 'AgentBuilder');
 
 interface Document {
   readonly id: string;
@@ -146,100 +150,21 @@ function Knowledge({ agentId }: { agentId: string }) {
   );
 }
 
-function Embed({ agent, onSaved }: { agent: Agent; onSaved: (agent: Agent) => void }) {
-  const origin = location.origin;
-  const [isPublic, setPublic] = useState(Boolean(agent.isPublic));
-  const [urls, setUrls] = useState((agent.allowedUrls ?? []).join(', '));
-  const [minutes, setMinutes] = useState(String(agent.embedSessionMinutes ?? 0));
-  const [title, setTitle] = useState(agent.embedWindowTitle ?? '');
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const save = async (event: Event) => {
-    event.preventDefault();
-    try {
-      const saved = await api<Agent>('PUT', `agents/${agent.id}`, {
-        isPublic,
-        allowedUrls: urls,
-        embedSessionMinutes: Number(minutes),
-        embedWindowTitle: title,
-      });
-      onSaved(saved);
-      setMessage({ ok: true, text: t('saved') });
-    } catch (failure) {
-      setMessage({ ok: false, text: (failure as Error).message });
-    }
-  };
-  const snippets: [string, string][] = [
-    [
-      t('iframeSnippet'),
-      `<iframe src="${origin}/embed/${agent.id}" title="${agent.name}" width="400" height="600" style="border:0"></iframe>`,
-    ],
-    [
-      t('widgetSnippet'),
-      `<div id="agent-chat"></div>\n<script src="${origin}/embed/widget.js" data-agent="${agent.id}" data-target="#agent-chat" defer></script>`,
-    ],
-    [t('bubbleSnippet'), `<script src="${origin}/embed/bubble.js" data-agent="${agent.id}" defer></script>`],
-  ];
-  return (
-    <section aria-labelledby="embed-title">
-      <h2 id="embed-title">{t('embed')}</h2>
-      <form onSubmit={(e) => void save(e)}>
-        <label class="check">
-          <input
-            type="checkbox"
-            checked={isPublic}
-            onChange={(e) => setPublic((e.target as HTMLInputElement).checked)}
-          />
-          {t('publicAgent')}
-        </label>
-        <label>
-          {t('allowedUrls')}
-          <input value={urls} onInput={(e) => setUrls((e.target as HTMLInputElement).value)} />
-        </label>
-        <label>
-          {t('sessionMinutes')}
-          <input
-            type="number"
-            min="0"
-            value={minutes}
-            onInput={(e) => setMinutes((e.target as HTMLInputElement).value)}
-          />
-        </label>
-        <label>
-          {t('windowTitle')}
-          <input value={title} onInput={(e) => setTitle((e.target as HTMLInputElement).value)} />
-        </label>
-        <button type="submit">{t('save')}</button>
-      </form>
-      {message && (
-        <p role={message.ok ? 'status' : 'alert'} class={message.ok ? 'note' : 'error'}>
-          {message.text}
-        </p>
-      )}
-      {!agent.isPublic && <p class="note">{t('embedNotPublic')}</p>}
-      {snippets.map(([caption, code]) => (
-        <figure key={caption}>
-          <figcaption>{caption}</figcaption>
-          <pre>
-            <code>{code}</code>
-          </pre>
-        </figure>
-      ))}
-    </section>
+export function AgentSettings({ agentId, me }: { agentId: string; me: Me }) {
+  const [agent, setAgent] = useState<AgentDetails | null>(null);
+  useEffect(
+    () => void api<AgentDetails>('GET', `agents/${agentId}`).then(setAgent, () => undefined),
+    [agentId],
   );
-}
-
-export function AgentSettings({ agentId }: { agentId: string }) {
-  const [agent, setAgent] = useState<Agent | null>(null);
-  useEffect(() => void api<Agent>('GET', `agents/${agentId}`).then(setAgent, () => undefined), [agentId]);
   if (!agent) return <p class="page">{t('loading')}</p>;
   return (
-    <section class="page" aria-labelledby="settings-title">
+    <section class="page build" aria-labelledby="settings-title">
       <h1 id="settings-title">
         {agent.name}: {t('settings')}
       </h1>
+      <AgentBuilder agent={agent} me={me} onSaved={setAgent} />
       <Knowledge agentId={agent.id} />
       <Skills agentId={agent.id} />
-      <Embed agent={agent} onSaved={setAgent} />
     </section>
   );
 }
