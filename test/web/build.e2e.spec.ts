@@ -46,6 +46,7 @@ describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
   const people = {
     admin: { email: `ada-${stamp}@example.com`, name: 'Ada Admin', id: '' },
     member: { email: `mia-${stamp}@example.com`, name: 'Mia Member', id: '' },
+    german: { email: `greta-${stamp}@example.com`, name: 'Greta Deutsch', id: '' },
   };
   const admin = () => client(api.url, ADMIN_KEY);
 
@@ -271,5 +272,24 @@ describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
     expect(await page.getByLabel('Name of a new Agent').count()).toBe(0);
     expect(await page.getByRole('button', { name: /^Delete “/ }).count()).toBe(0);
     await shots(page, 'build-space-member');
+  }, 60_000);
+
+  it("a refusal is a sentence in the page's language next to the field it is about: a slug in use where the person cannot see, in German", async () => {
+    const hidden = await admin().post<{ slug: string }>(`${CORE}/spaces`, { name: uniqueName('Hidden') });
+    expect(hidden.status).toBe(201);
+    const page = await pageOf(people.german.email);
+    await page.getByLabel('Language').selectOption('de');
+    await page.getByRole('link', { name: 'Neuer Space' }).click();
+    await page.getByRole('heading', { name: 'Neuer Space' }).waitFor();
+    await page.getByRole('main').getByLabel('Name', { exact: true }).fill(uniqueName('Eigener'));
+    const slug = page.getByLabel('Kurzname (Slug)');
+    // The person cannot see that Space, so the page finds the slug free; the API refuses it.
+    await slug.fill(hidden.body.slug);
+    await page.getByText(`Der Kurzname „${hidden.body.slug}“ ist frei.`).waitFor();
+    await page.getByRole('button', { name: 'Space anlegen' }).click();
+    await page.getByText('Dieser Kurzname ist schon vergeben. Wähle einen anderen.').waitFor();
+    expect(await slug.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByRole('heading', { name: 'Neuer Space' }).count()).toBe(1);
+    await shots(page, 'build-refusal-de');
   }, 60_000);
 });
