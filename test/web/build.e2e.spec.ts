@@ -36,6 +36,8 @@ interface AgentBody {
   readonly isPublic: boolean;
   readonly memoryEnabled: boolean;
   readonly embedWindowTitle: string;
+  readonly embedLimits: Record<string, number | null>;
+  readonly conversationTokenBudget: number | null;
 }
 
 describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
@@ -175,6 +177,8 @@ describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
     expect(await page.getByRole('checkbox', { name: 'Memory', exact: true }).isDisabled()).toBe(true);
     await page.getByText('Off because the Agent is public').first().waitFor();
     await page.getByLabel(/^Embed window title/).fill('Ask the librarian');
+    await page.getByLabel('Messages per visitor a minute').fill('5');
+    await page.getByLabel(/^Tokens of history/).fill('4000');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     await page.locator('figure.snippet').first().waitFor();
@@ -192,6 +196,8 @@ describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
       isPublic: true,
       memoryEnabled: false,
       embedWindowTitle: 'Ask the librarian',
+      embedLimits: { visitorMessagesPerMinute: 5, agentMessagesPerMinute: null, dailyCostUsd: null },
+      conversationTokenBudget: 4000,
     });
 
     // After a reload the page shows what was saved.
@@ -207,6 +213,8 @@ describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
     expect(await page.getByRole('checkbox', { name: 'Knowledge', exact: true }).isChecked()).toBe(false);
     expect(await page.getByRole('checkbox', { name: 'Code execution', exact: true }).isChecked()).toBe(true);
     expect(await page.getByLabel(/^Public Agent/).isChecked()).toBe(true);
+    expect(await page.getByLabel('Messages per visitor a minute').inputValue()).toBe('5');
+    expect(await page.getByLabel('Messages of all visitors a minute').inputValue()).toBe('');
 
     // The Space renamed from its page, reached from the navigation.
     await page.getByRole('link', { name: `Overview: ${spaceName}` }).click();

@@ -266,6 +266,13 @@ const en = {
   agentMoved: 'Moved to {name}.',
   deleteAgentNamed: 'Delete the Agent “{name}”',
   deleteAgentRemoves: 'Its conversations, Knowledge and memories are deleted with it.',
+  instanceDefault: 'Instance default',
+  tokenBudget: 'Tokens of history a conversation turn sends (empty: the instance default)',
+  embedLimitsHint:
+    'Limits of the public embed (empty: the instance default); beyond them visitors are asked to wait.',
+  visitorMessagesPerMinute: 'Messages per visitor a minute',
+  agentMessagesPerMinute: 'Messages of all visitors a minute',
+  dailyCostUsd: 'Cost of all visitors a day (USD)',
 };
 
 export type Label = keyof typeof en;
@@ -543,6 +550,13 @@ const de: Record<Label, string> = {
   agentMoved: 'Nach {name} verschoben.',
   deleteAgentNamed: 'Agent „{name}“ löschen',
   deleteAgentRemoves: 'Seine Unterhaltungen, sein Wissen und seine Erinnerungen werden mit ihm gelöscht.',
+  instanceDefault: 'Standard der Instanz',
+  tokenBudget: 'Tokens Verlauf, die ein Gesprächsschritt sendet (leer: Standard der Instanz)',
+  embedLimitsHint:
+    'Grenzen der öffentlichen Einbettung (leer: Standard der Instanz); darüber werden Besucher gebeten zu warten.',
+  visitorMessagesPerMinute: 'Nachrichten je Besucher pro Minute',
+  agentMessagesPerMinute: 'Nachrichten aller Besucher pro Minute',
+  dailyCostUsd: 'Kosten aller Besucher pro Tag (USD)',
 };
 
 export type Language = 'de' | 'en';

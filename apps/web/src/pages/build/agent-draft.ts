@@ -1,6 +1,6 @@
 // An Agent's settings as the form holds them, and the body of the update: only the fields that changed (a public
 // Agent's memory is not sent: the API refuses memory for public Agents and turns it off itself).
-import type { AgentDetails } from './build-kit';
+import type { AgentDetails, EmbedLimits } from './build-kit';
 
 export interface AgentDraft {
   readonly name: string;
@@ -19,6 +19,8 @@ export interface AgentDraft {
   readonly allowedUrls: string;
   readonly embedSessionMinutes: number;
   readonly embedWindowTitle: string;
+  readonly embedLimits: EmbedLimits;
+  readonly conversationTokenBudget: number | null;
 }
 
 export type SetDraft = (change: Partial<AgentDraft>) => void;
@@ -39,12 +41,14 @@ export const draftOf = (agent: AgentDetails): AgentDraft => ({
   allowedUrls: agent.allowedUrls.join(', '),
   embedSessionMinutes: agent.embedSessionMinutes,
   embedWindowTitle: agent.embedWindowTitle,
+  embedLimits: agent.embedLimits,
+  conversationTokenBudget: agent.conversationTokenBudget,
 });
 
 export function changesOf(before: AgentDraft, after: AgentDraft): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const key of Object.keys(after) as (keyof AgentDraft)[])
-    if (after[key] !== before[key]) body[key] = after[key];
+    if (JSON.stringify(after[key]) !== JSON.stringify(before[key])) body[key] = after[key];
   if (after.isPublic) {
     delete body.memoryEnabled;
     delete body.sharedMemoryEnabled;

@@ -1,8 +1,10 @@
-// An Agent's switches (Knowledge, AI summary, memory, shared memory, code execution) and its publishing (public, the
-// sites that may embed it, the embed session's minutes and window title). A public Agent has no memory: its visitors
-// are anonymous, so the memory switches are off and say why; a personal Agent is never public.
+// An Agent's switches (Knowledge, AI summary, memory, shared memory, code execution, with the history budget) and its
+// publishing (public, the sites that may embed it, the embed session's minutes and window title, its limits). A public
+// Agent has no memory: its visitors are anonymous, so the memory switches are off and say why; a personal Agent is
+// never public.
 import { t, type Label } from '../../i18n';
 import type { AgentDraft, SetDraft } from './agent-draft';
+import { EmbedLimitFields, TokenBudget } from './agent-limits';
 
 type Switch =
   'knowledgeEnabled' | 'includeAiSummary' | 'memoryEnabled' | 'sharedMemoryEnabled' | 'codeExecutionEnabled';
@@ -74,6 +76,7 @@ export function Features({ draft, set }: { draft: AgentDraft; set: SetDraft }) {
         draft={draft}
         set={set}
       />
+      <TokenBudget draft={draft} set={set} />
     </fieldset>
   );
 }
@@ -131,6 +134,7 @@ export function Publishing({
           onInput={(e) => set({ embedWindowTitle: value(e) })}
         />
       </label>
+      <EmbedLimitFields draft={draft} set={set} />
     </fieldset>
   );
 }

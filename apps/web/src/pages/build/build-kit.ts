@@ -27,6 +27,15 @@ export interface AgentDetails extends Agent {
   readonly knowledgeEnabled: boolean;
   readonly includeAiSummary: boolean;
   readonly codeExecutionEnabled: boolean;
+  readonly conversationTokenBudget: number | null;
+  readonly embedLimits: EmbedLimits;
+}
+
+/** The public embed's abuse limits; null each: the instance default. */
+export interface EmbedLimits {
+  readonly visitorMessagesPerMinute: number | null;
+  readonly agentMessagesPerMinute: number | null;
+  readonly dailyCostUsd: number | null;
 }
 
 const SENTENCES: Readonly<Record<string, Label>> = {
