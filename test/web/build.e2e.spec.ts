@@ -49,6 +49,7 @@ describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
     admin: { email: `ada-${stamp}@example.com`, name: 'Ada Admin', id: '' },
     member: { email: `mia-${stamp}@example.com`, name: 'Mia Member', id: '' },
     german: { email: `greta-${stamp}@example.com`, name: 'Greta Deutsch', id: '' },
+    editor: { email: `ed-${stamp}@example.com`, name: 'Ed Editor', id: '' },
   };
   const admin = () => client(api.url, ADMIN_KEY);
 
@@ -299,5 +300,51 @@ describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
     expect(await slug.getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByRole('heading', { name: 'Neuer Space' }).count()).toBe(1);
     await shots(page, 'build-refusal-de');
+  }, 60_000);
+
+  it('an editor moves an Agent to a Space they edit (not to one where they are a member: the reason is shown) and deletes it after confirming', async () => {
+    const spaceOf = async (prefix: string, role: string) => {
+      const space = await admin().post<{ id: string; name: string }>(`${CORE}/spaces`, {
+        name: uniqueName(prefix),
+      });
+      const added = await admin().post(`${CORE}/spaces/${space.body.id}/members`, {
+        userId: people.editor.id,
+        role,
+      });
+      expect(added.status).toBe(201);
+      return space.body;
+    };
+    const from = await spaceOf('From', 'editor');
+    const readOnly = await spaceOf('Look', 'member');
+    const to = await spaceOf('To', 'editor');
+    const agent = await admin().post<{ id: string }>(`${CORE}/agents`, { spaceId: from.id, name: 'Mover' });
+    expect(agent.status).toBe(201);
+
+    const page = await pageOf(people.editor.email);
+    await page.goto(`${api.url}/agent/${agent.body.id}/settings`);
+    const target = page.getByLabel('Move to the Space');
+    await target.selectOption({ label: readOnly.name });
+    await page.getByRole('button', { name: 'Move', exact: true }).click();
+    await page.getByText('You may move it only into a Space whose owner or editor you are.').waitFor();
+    expect((await admin().get<{ spaceId: string }>(`${CORE}/agents/${agent.body.id}`)).body.spaceId).toBe(
+      from.id,
+    );
+
+    await target.selectOption({ label: to.name });
+    await page.getByRole('button', { name: 'Move', exact: true }).click();
+    await page.getByText(`Moved to ${to.name}.`).waitFor();
+    expect((await admin().get<{ spaceId: string }>(`${CORE}/agents/${agent.body.id}`)).body.spaceId).toBe(
+      to.id,
+    );
+
+    await page.getByRole('button', { name: 'Delete the Agent “Mover”' }).click();
+    await page
+      .getByRole('dialog')
+      .getByText('Its conversations, Knowledge and memories are deleted with it.')
+      .waitFor();
+    await shots(page, 'build-delete-agent');
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete for good' }).click();
+    await page.getByRole('heading', { name: to.name, level: 1 }).waitFor();
+    expect((await admin().get(`${CORE}/agents/${agent.body.id}`)).status).toBe(404);
   }, 60_000);
 });

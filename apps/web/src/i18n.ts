@@ -267,6 +267,8 @@ const en = {
   deleteAgentNamed: 'Delete the Agent “{name}”',
   deleteAgentRemoves: 'Its conversations, Knowledge and memories are deleted with it.',
   instanceDefault: 'Instance default',
+  openEmbed: 'Try the embed in a new tab',
+  refusedMove: 'You may move it only into a Space whose owner or editor you are.',
   tokenBudget: 'Tokens of history a conversation turn sends (empty: the instance default)',
   embedLimitsHint:
     'Limits of the public embed (empty: the instance default); beyond them visitors are asked to wait.',
@@ -551,6 +553,8 @@ const de: Record<Label, string> = {
   deleteAgentNamed: 'Agent „{name}“ löschen',
   deleteAgentRemoves: 'Seine Unterhaltungen, sein Wissen und seine Erinnerungen werden mit ihm gelöscht.',
   instanceDefault: 'Standard der Instanz',
+  openEmbed: 'Einbettung in einem neuen Tab ausprobieren',
+  refusedMove: 'Du darfst ihn nur in einen Space verschieben, dessen Eigentümer oder Bearbeiter du bist.',
   tokenBudget: 'Tokens Verlauf, die ein Gesprächsschritt sendet (leer: Standard der Instanz)',
   embedLimitsHint:
     'Grenzen der öffentlichen Einbettung (leer: Standard der Instanz); darüber werden Besucher gebeten zu warten.',

@@ -1,5 +1,5 @@
 // The three ways to embed a public Agent on a site (an iframe, an inline widget, a floating bubble), each snippet with
-// a button that copies it.
+// a button that copies it, and the embed itself to try in a new tab.
 import { useState } from 'preact/hooks';
 import { t } from '../../i18n';
 import type { AgentDetails } from './build-kit';
@@ -26,7 +26,16 @@ export function EmbedSnippets({ agent }: { agent: AgentDetails }) {
   return (
     <section aria-labelledby="snippets-title">
       <h2 id="snippets-title">{t('embedSnippets')}</h2>
-      {!agent.isPublic && <p class="note">{t('embedNotPublic')}</p>}
+      {agent.isPublic ? (
+        // A new tab, not a frame here: the app's CSP frames only App views (APP_ORIGIN when set).
+        <p>
+          <a href={`/embed/${agent.id}`} target="_blank" rel="noopener">
+            {t('openEmbed')}
+          </a>
+        </p>
+      ) : (
+        <p class="note">{t('embedNotPublic')}</p>
+      )}
       {snippets.map(([caption, code]) => (
         <figure key={caption} class="snippet">
           <figcaption>

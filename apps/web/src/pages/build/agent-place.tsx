@@ -1,7 +1,7 @@
 // Moving an Agent to another Space (the API also asks for the right to change the target Space) and deleting it
 // after a confirmation in a modal dialog (native <dialog>: focus stays inside, Escape closes).
 import { useRef, useState } from 'preact/hooks';
-import { api } from '../../api';
+import { api, ApiError } from '../../api';
 import { t } from '../../i18n';
 import { navigate } from '../../router';
 import { directoryChanged, type List } from '../../state';
@@ -30,7 +30,9 @@ export function AgentPlace({
       directoryChanged();
       onMoved(next);
     } catch (failure) {
-      setError(buildError(failure));
+      setError(
+        failure instanceof ApiError && failure.status === 403 ? t('refusedMove') : buildError(failure),
+      );
     }
   };
   const remove = async () => {
