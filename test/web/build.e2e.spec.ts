@@ -1,8 +1,10 @@
 // The Build pages in a real Chromium against the real api: an admin creates a Space (the slug checked as they type),
 // creates an Agent in it, picks a model from the Agent's allowed models (tier, location and price shown), writes a
-// system prompt and inserts one from the Space's library, toggles sampling and features, saves, reloads and sees it
-// all kept; then renames the Space and deletes it after typing its name. A member of a Space sees its Agent's settings
-// read-only with the reason and no Save. axe-core: 0 serious or critical violations on each page.
+// system prompt and inserts one from the Space's library, toggles sampling, features and embed settings, saves,
+// reloads and sees it all kept, copies a snippet; then renames the Space and deletes it after typing its name. A
+// member of a Space sees its Agent's settings read-only with the reason and no Save; an editor moves an Agent (refused,
+// with the reason, into a Space they only use) and deletes it; a refused slug is a German sentence next to the field.
+// axe-core: 0 serious or critical violations on each page, screenshots at 390 and 1280 px.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   ADMIN_KEY,
@@ -184,6 +186,12 @@ describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     await page.locator('figure.snippet').first().waitFor();
     expect(await page.getByRole('button', { name: /^Copy:/ }).count()).toBe(3);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.url });
+    await page.getByRole('button', { name: 'Copy: Floating chat bubble' }).click();
+    await page.getByRole('status').filter({ hasText: 'Copied: Floating chat bubble' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      `<script src="${api.url}/embed/bubble.js" data-agent="${agentId}" defer></script>`,
+    );
     await shots(page, 'build-agent-settings');
 
     const saved = (await admin().get<AgentBody>(`${CORE}/agents/${agentId}`)).body;
