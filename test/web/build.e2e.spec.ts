@@ -107,6 +107,7 @@ describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
     const page = await pageOf(people.admin.email);
     await page.getByRole('link', { name: 'New Space' }).click();
     await page.getByRole('heading', { name: 'New Space' }).waitFor();
+    await page.getByText('Lowercase letters, digits and hyphens; it follows the name').waitFor();
 
     // The slug follows the name and is checked as the person types.
     const spaceName = `Research ${stamp}`;
@@ -189,7 +190,7 @@ describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.url });
     await page.getByRole('button', { name: 'Copy: Floating chat bubble' }).click();
     await page.getByRole('status').filter({ hasText: 'Copied: Floating chat bubble' }).waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(
       `<script src="${api.url}/embed/bubble.js" data-agent="${agentId}" defer></script>`,
     );
     await shots(page, 'build-agent-settings');

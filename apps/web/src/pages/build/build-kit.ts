@@ -76,7 +76,10 @@ export function useSpaceRole(spaceId: string | null, me: Me, personal = false): 
   const [role, setRole] = useState<SpaceRole | null | undefined>(undefined);
   useEffect(() => {
     if (spaceId === null) return;
-    if (me.role === 'admin' || personal) return setRole('owner');
+    if (me.role === 'admin' || personal) {
+      setRole('owner');
+      return;
+    }
     const path = `spaces/${encodeURIComponent(spaceId)}/members?limit=200`;
     api<List<{ userId: string; role: SpaceRole }>>('GET', path).then(
       (members) => setRole(members.data.find((m) => m.userId === me.id)?.role ?? null),

@@ -12,7 +12,8 @@ export interface SpaceDraft {
 export const DEFAULT_COLOR = '#1e88e5';
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-/** The API's default slug of a name ("Research & Development!" → "research-development"). */
+/** The API's default slug of a name ("Research & Development!" → "research-development"), repeated here because the
+ * web app takes no server code; the page shows it before the API would derive it. */
 export const slugify = (text: string): string =>
   text
     .normalize('NFKD')
@@ -25,7 +26,7 @@ export const slugify = (text: string): string =>
 /** What is wrong with a slug, or null. */
 export const slugProblem = (slug: string, taken: ReadonlySet<string>): Label | null =>
   slug === ''
-    ? 'slugRequired'
+    ? null // the field is required: the browser asks for it
     : slug.length > 80 || !SLUG.test(slug)
       ? 'slugShape'
       : taken.has(slug)
@@ -49,7 +50,8 @@ export function SpaceFields({
   locked?: boolean;
 }) {
   const problem = slugProblem(draft.slug, taken);
-  const slugNote = errors.slug ?? (problem ? t(problem) : t('slugFine', { slug: draft.slug }));
+  const slugNote =
+    errors.slug ?? (problem ? t(problem) : draft.slug ? t('slugFine', { slug: draft.slug }) : t('slugHint'));
   const set = (field: keyof SpaceDraft) => (event: Event) =>
     onChange({ ...draft, [field]: (event.target as HTMLInputElement).value });
   return (
