@@ -50,34 +50,27 @@ export function TokenBudget({ draft, set }: { draft: AgentDraft; set: SetDraft }
   );
 }
 
+const LIMITS: readonly { field: keyof EmbedLimits; label: Label; max: number; step: number }[] = [
+  { field: 'visitorMessagesPerMinute', label: 'visitorMessagesPerMinute', max: 10_000, step: 1 },
+  { field: 'agentMessagesPerMinute', label: 'agentMessagesPerMinute', max: 1_000_000, step: 1 },
+  { field: 'dailyCostUsd', label: 'dailyCostUsd', max: 1_000_000, step: 0.01 },
+];
+
 export function EmbedLimitFields({ draft, set }: { draft: AgentDraft; set: SetDraft }) {
-  const limit = (field: keyof EmbedLimits) => (value: number | null) =>
-    set({ embedLimits: { ...draft.embedLimits, [field]: value } });
   return (
     <>
       <p class="note">{t('embedLimitsHint')}</p>
-      <OptionalNumber
-        label="visitorMessagesPerMinute"
-        value={draft.embedLimits.visitorMessagesPerMinute}
-        min={1}
-        max={10_000}
-        onChange={limit('visitorMessagesPerMinute')}
-      />
-      <OptionalNumber
-        label="agentMessagesPerMinute"
-        value={draft.embedLimits.agentMessagesPerMinute}
-        min={1}
-        max={1_000_000}
-        onChange={limit('agentMessagesPerMinute')}
-      />
-      <OptionalNumber
-        label="dailyCostUsd"
-        value={draft.embedLimits.dailyCostUsd}
-        min={0.01}
-        max={1_000_000}
-        step={0.01}
-        onChange={limit('dailyCostUsd')}
-      />
+      {LIMITS.map(({ field, label, max, step }) => (
+        <OptionalNumber
+          key={field}
+          label={label}
+          value={draft.embedLimits[field]}
+          min={step}
+          max={max}
+          step={step}
+          onChange={(value) => set({ embedLimits: { ...draft.embedLimits, [field]: value } })}
+        />
+      ))}
     </>
   );
 }
