@@ -8,7 +8,7 @@ import './styles.css';
 import { api, ApiError } from './api';
 import { language, setLanguage, t, type Language } from './i18n';
 import { linkTo, match, navigate } from './router';
-import { useRerender, type Agent, type List, type Me, type Space } from './state';
+import { onDirectoryChange, useRerender, type Agent, type List, type Me, type Space } from './state';
 import { SignIn } from './pages/sign-in';
 import { Chat } from './pages/chat';
 import { Memories } from './pages/memories';
@@ -24,6 +24,9 @@ import { ThemeToggle } from './theme';
 const Members = lazy(() => import('./pages/members'), 'Members');
 const Prompts = lazy(() => import('./pages/prompts'), 'Prompts');
 const Usage = lazy(() => import('./pages/usage'), 'Usage');
+// Build: creating and changing Spaces.
+const NewSpace = lazy(() => import('./pages/build/space-new'), 'NewSpace');
+const SpacePage = lazy(() => import('./pages/build/space-page'), 'SpacePage');
 
 function NotFound() {
   return (
@@ -70,14 +73,18 @@ function Navigation({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
   const [spaces, setSpaces] = useState<Space[]>([]);
   const [agents, setAgents] = useState<Agent[]>([]);
   useEffect(() => {
-    void api<List<Space>>('GET', 'spaces?limit=200').then(
-      (r) => setSpaces(r.data),
-      () => undefined,
-    );
-    void api<List<Agent>>('GET', 'agents?limit=200').then(
-      (r) => setAgents(r.data),
-      () => undefined,
-    );
+    const load = () => {
+      void api<List<Space>>('GET', 'spaces?limit=200').then(
+        (r) => setSpaces(r.data),
+        () => undefined,
+      );
+      void api<List<Agent>>('GET', 'agents?limit=200').then(
+        (r) => setAgents(r.data),
+        () => undefined,
+      );
+    };
+    load();
+    return onDirectoryChange(load);
   }, [me.id]);
   // The personal Space first, then by name.
   const ordered = spaces.toSorted(
@@ -107,11 +114,23 @@ function Navigation({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
         </section>
       )}
       <h2>{t('spaces')}</h2>
+      <a class="new-space" href="/spaces/new" onClick={linkTo('/spaces/new')}>
+        {t('newSpace')}
+      </a>
       {ordered.map((space) => (
         <section key={space.id} class="space">
           <h3>{space.name}</h3>
           <ul>{agents.filter((a) => a.spaceId === space.id && !a.isPersonal).map(agentLink)}</ul>
           <ul class="space-links">
+            <li>
+              <a
+                href={`/space/${space.id}/settings`}
+                onClick={linkTo(`/space/${space.id}/settings`)}
+                aria-label={`${t('spaceSettings')}: ${space.name}`}
+              >
+                {t('spaceSettings')}
+              </a>
+            </li>
             {!space.isPersonal && (
               <li>
                 <a
@@ -178,8 +197,11 @@ function Routed({ path, me }: { path: string; me: Me }) {
     return <Members key={params.spaceId} spaceId={params.spaceId!} me={me} />;
   if ((params = match('/space/:spaceId/prompts', path)))
     return <Prompts key={params.spaceId} spaceId={params.spaceId!} me={me} />;
+  if (path === '/spaces/new') return <NewSpace />;
+  if ((params = match('/space/:spaceId/settings', path)))
+    return <SpacePage key={params.spaceId} spaceId={params.spaceId!} me={me} />;
   if ((params = match('/agent/:agentId/settings', path)))
-    return <AgentSettings agentId={params.agentId!} me={me} />;
+    return <AgentSettings key={params.agentId} agentId={params.agentId!} me={me} />;
   if (path === '/memories') return <Memories />;
   if (path === '/developer') return <Developer />;
   if (path === '/usage') return <Usage me={me} />;

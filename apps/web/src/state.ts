@@ -47,3 +47,15 @@ export function useRerender(): void {
     };
   }, []);
 }
+
+// Build: pages that create, change or delete a Space or an Agent tell the navigation, which reloads its lists.
+const directoryListeners = new Set<() => void>();
+
+export const directoryChanged = (): void => {
+  for (const listener of directoryListeners) listener();
+};
+
+export const onDirectoryChange = (listener: () => void): (() => void) => {
+  directoryListeners.add(listener);
+  return () => directoryListeners.delete(listener);
+};

@@ -1,13 +1,17 @@
-// An Agent's Knowledge (upload with live status and the ingestion log) and its Embed tab (the iframe, inline widget
-// and floating bubble snippets). Someone who may use the Agent but not manage it reads them, with the reason, and is
-// offered nothing to change.
+// An Agent's settings page: what the person builds (name, model, system prompt, switches, embed: loaded on first use)
+// and the Agent's Knowledge (upload with live status and the ingestion log) and Skills. Someone who may use the Agent
+// but not manage it reads them, with the reason, and is offered nothing to change.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { errorSentence } from '../errors';
 import { t } from '../i18n';
-import type { Agent, List, Me } from '../state';
-import { useMayManage } from './may-manage';
+import { lazy } from '../lazy';
+import type { List, Me } from '../state';
 import { Skills } from './skills';
+import { useMayManage } from './may-manage';
+import type { AgentDetails } from './build/build-kit';
+
+const AgentBuilder = lazy(() => import('./build/agent-builder'), 'AgentBuilder');
 
 interface Document {
   readonly id: string;
@@ -158,114 +162,17 @@ function Knowledge({ agentId, readOnly }: { agentId: string; readOnly: boolean }
   );
 }
 
-function Embed({
-  agent,
-  readOnly,
-  onSaved,
-}: {
-  agent: Agent;
-  readOnly: boolean;
-  onSaved: (agent: Agent) => void;
-}) {
-  const origin = location.origin;
-  const [isPublic, setPublic] = useState(Boolean(agent.isPublic));
-  const [urls, setUrls] = useState((agent.allowedUrls ?? []).join(', '));
-  const [minutes, setMinutes] = useState(String(agent.embedSessionMinutes ?? 0));
-  const [title, setTitle] = useState(agent.embedWindowTitle ?? '');
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const save = async (event: Event) => {
-    event.preventDefault();
-    try {
-      const saved = await api<Agent>('PUT', `agents/${agent.id}`, {
-        isPublic,
-        allowedUrls: urls,
-        embedSessionMinutes: Number(minutes),
-        embedWindowTitle: title,
-      });
-      onSaved(saved);
-      setMessage({ ok: true, text: t('saved') });
-    } catch (failure) {
-      setMessage({ ok: false, text: errorSentence(failure) });
-    }
-  };
-  const snippets: [string, string][] = [
-    [
-      t('iframeSnippet'),
-      `<iframe src="${origin}/embed/${agent.id}" title="${agent.name}" width="400" height="600" style="border:0"></iframe>`,
-    ],
-    [
-      t('widgetSnippet'),
-      `<div id="agent-chat"></div>\n<script src="${origin}/embed/widget.js" data-agent="${agent.id}" data-target="#agent-chat" defer></script>`,
-    ],
-    [t('bubbleSnippet'), `<script src="${origin}/embed/bubble.js" data-agent="${agent.id}" defer></script>`],
-  ];
-  return (
-    <section aria-labelledby="embed-title">
-      <h2 id="embed-title">{t('embed')}</h2>
-      <form onSubmit={(e) => void save(e)}>
-        <label class="check">
-          <input
-            type="checkbox"
-            checked={isPublic}
-            disabled={readOnly}
-            onChange={(e) => setPublic((e.target as HTMLInputElement).checked)}
-          />
-          {t('publicAgent')}
-        </label>
-        <label>
-          {t('allowedUrls')}
-          <input
-            value={urls}
-            readOnly={readOnly}
-            onInput={(e) => setUrls((e.target as HTMLInputElement).value)}
-          />
-        </label>
-        <label>
-          {t('sessionMinutes')}
-          <input
-            type="number"
-            min="0"
-            value={minutes}
-            readOnly={readOnly}
-            onInput={(e) => setMinutes((e.target as HTMLInputElement).value)}
-          />
-        </label>
-        <label>
-          {t('windowTitle')}
-          <input
-            value={title}
-            readOnly={readOnly}
-            onInput={(e) => setTitle((e.target as HTMLInputElement).value)}
-          />
-        </label>
-        {!readOnly && <button type="submit">{t('save')}</button>}
-      </form>
-      {message && (
-        <p role={message.ok ? 'status' : 'alert'} class={message.ok ? 'note' : 'error'}>
-          {message.text}
-        </p>
-      )}
-      {!agent.isPublic && <p class="note">{t('embedNotPublic')}</p>}
-      {snippets.map(([caption, code]) => (
-        <figure key={caption}>
-          <figcaption>{caption}</figcaption>
-          <pre>
-            <code>{code}</code>
-          </pre>
-        </figure>
-      ))}
-    </section>
-  );
-}
-
 export function AgentSettings({ agentId, me }: { agentId: string; me: Me }) {
-  const [agent, setAgent] = useState<Agent | null>(null);
-  useEffect(() => void api<Agent>('GET', `agents/${agentId}`).then(setAgent, () => undefined), [agentId]);
+  const [agent, setAgent] = useState<AgentDetails | null>(null);
+  useEffect(
+    () => void api<AgentDetails>('GET', `agents/${agentId}`).then(setAgent, () => undefined),
+    [agentId],
+  );
   const mayManage = useMayManage(agent, me);
   if (!agent || mayManage === null) return <p class="page">{t('loading')}</p>;
   const readOnly = !mayManage;
   return (
-    <section class="page" aria-labelledby="settings-title">
+    <section class="page build" aria-labelledby="settings-title">
       <h1 id="settings-title">
         {agent.name}: {t('settings')}
       </h1>
@@ -274,9 +181,9 @@ export function AgentSettings({ agentId, me }: { agentId: string; me: Me }) {
           {t('readOnlySettings')}
         </p>
       )}
+      <AgentBuilder agent={agent} me={me} onSaved={setAgent} />
       <Knowledge agentId={agent.id} readOnly={readOnly} />
       <Skills agentId={agent.id} readOnly={readOnly} />
-      <Embed agent={agent} readOnly={readOnly} onSaved={setAgent} />
     </section>
   );
 }
