@@ -292,6 +292,8 @@ describeBrowser('quality bars of the web app in Chromium (e2e)', () => {
       role: 'member',
     });
     expect(demoted.status).toBe(200);
+    // The form sends what changed: a new window title.
+    await editor.getByLabel(/^Fenstertitel der Einbettung/).fill('Hilfe');
     await save.click();
     const alert = editor.getByRole('alert').filter({
       hasText: 'Dafür braucht es die Rolle Bearbeiter oder Eigentümer in diesem Space (oder einen Admin).',

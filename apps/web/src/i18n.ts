@@ -268,7 +268,6 @@ const en = {
   personalSpaceUndeletable: 'Your personal Space cannot be deleted.',
   personalAgentNotPublic: 'A personal Agent cannot be public: move it to a shared Space first.',
   invalidInput: 'One of the values is not valid. Check the fields and try again.',
-  buildFailed: 'That did not work (error {status}). Try again.',
   spaceOwnersOnly: 'Only the owners of this Space and admins change or delete it.',
   agentManagersOnly: 'Only the owners and editors of this Space and admins create and change its Agents.',
   agentReadOnlyMember:
@@ -619,7 +618,6 @@ const de: Record<Label, string> = {
   personalAgentNotPublic:
     'Ein persönlicher Agent kann nicht öffentlich sein: verschiebe ihn zuerst in einen geteilten Space.',
   invalidInput: 'Einer der Werte ist ungültig. Prüfe die Felder und versuche es noch einmal.',
-  buildFailed: 'Das hat nicht geklappt (Fehler {status}). Versuche es noch einmal.',
   spaceOwnersOnly: 'Nur die Eigentümer dieses Space und Admins ändern oder löschen ihn.',
   agentManagersOnly:
     'Nur die Eigentümer und Bearbeiter dieses Space und Admins legen seine Agenten an und ändern sie.',

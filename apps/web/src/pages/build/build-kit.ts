@@ -2,7 +2,8 @@
 // page's language, and who may change what (a person's role in the Space, read from its members list).
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../../api';
-import { t, type Label } from '../../i18n';
+import { errorSentence } from '../../errors';
+import type { Label } from '../../i18n';
 import type { Agent, List, Me, Space } from '../../state';
 
 export interface SpaceDetails extends Space {
@@ -43,7 +44,6 @@ const SENTENCES: Readonly<Record<string, Label>> = {
   space_name_unavailable: 'spaceNameUnavailable',
   space_slug_taken: 'spaceSlugTaken',
   space_slug_unavailable: 'spaceSlugUnavailable',
-  space_change_denied: 'refusedSpaceChange',
   space_creation_restricted: 'refusedSpaceCreation',
   personal_space_locked: 'personalSpaceLocked',
   personal_space_undeletable: 'personalSpaceUndeletable',
@@ -53,13 +53,17 @@ const SENTENCES: Readonly<Record<string, Label>> = {
   missing_field: 'invalidInput',
 };
 
-/** The API's answer as a sentence in the page's language (never its English message). */
-export const buildError = (error: unknown): string => {
-  const label = error instanceof ApiError ? SENTENCES[error.code] : undefined;
-  if (label) return t(label);
-  if (error instanceof ApiError && error.status === 403) return t('refusedSpaceChange');
-  return t('buildFailed', { status: error instanceof ApiError ? String(error.status) : '' });
+/** What changing the Space itself (rename, delete) needs: its owners; what is in it needs its editors. */
+export const SPACE_OWNER_REFUSALS: Readonly<Record<string, Label>> = {
+  space_change_denied: 'refusedSpaceChange',
 };
+
+/**
+ * The API's answer as a sentence in the page's language (never its English message): the build pages' own codes,
+ * then the codes every page meets (errorSentence).
+ */
+export const buildError = (error: unknown, refusals: Readonly<Record<string, Label>> = {}): string =>
+  errorSentence(error, { ...SENTENCES, ...refusals });
 
 /** Which Space field a refusal is about (to show it next to that field). */
 export const spaceFieldOf = (error: unknown): 'name' | 'slug' | null =>

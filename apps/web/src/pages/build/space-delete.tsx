@@ -6,7 +6,7 @@ import { api } from '../../api';
 import { t } from '../../i18n';
 import { navigate } from '../../router';
 import { directoryChanged } from '../../state';
-import { buildError, type AgentDetails, type SpaceDetails } from './build-kit';
+import { buildError, SPACE_OWNER_REFUSALS, type AgentDetails, type SpaceDetails } from './build-kit';
 
 export function DeleteSpace({ space, agents }: { space: SpaceDetails; agents: readonly AgentDetails[] }) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -21,7 +21,7 @@ export function DeleteSpace({ space, agents }: { space: SpaceDetails; agents: re
       directoryChanged();
       navigate('/');
     } catch (failure) {
-      setError(buildError(failure));
+      setError(buildError(failure, SPACE_OWNER_REFUSALS));
     }
   };
   return (

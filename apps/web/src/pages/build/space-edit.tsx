@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../../api';
 import { t } from '../../i18n';
 import { directoryChanged, type List } from '../../state';
-import { buildError, spaceFieldOf, useLoaded, type SpaceDetails } from './build-kit';
+import { buildError, SPACE_OWNER_REFUSALS, spaceFieldOf, useLoaded, type SpaceDetails } from './build-kit';
 import { slugProblem, SpaceFields, type SpaceDraft } from './space-fields';
 
 export function SpaceEdit({
@@ -33,7 +33,7 @@ export function SpaceEdit({
       setSaved(true);
       directoryChanged();
     } catch (failure) {
-      setErrors({ [spaceFieldOf(failure) ?? 'form']: buildError(failure) });
+      setErrors({ [spaceFieldOf(failure) ?? 'form']: buildError(failure, SPACE_OWNER_REFUSALS) });
     }
   };
   return (
