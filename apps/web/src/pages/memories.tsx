@@ -1,104 +1,110 @@
-// The person's memories and each Agent's shared ones: delete one, clear, versions and rollback.
+// What the Agents remember: each Agent's memories of the person (change one, delete one, versions and rollback, clear
+// them) and, for the Agent's managers, its shared memories with who contributed each and the answers that used it;
+// and clearing everything the person is remembered by, across every Agent, after a confirmation.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { errorSentence } from '../errors';
 import { t } from '../i18n';
 import type { Agent, List } from '../state';
+import { ConfirmDialog } from './confirm-dialog';
+import { MemoryItem } from './memories/memory-item';
+import type { Memory } from './memories/memory-types';
 
-interface Memory {
-  readonly id: string;
-  readonly bucket: 'personal' | 'shared';
-  readonly text: string;
-  readonly version: number;
-}
-interface Version {
-  readonly version: number;
-  readonly text: string | null;
-  readonly reason: string;
+type Clearing = { readonly title: string; readonly text: string; readonly path: string } | null;
+
+/** The people of the Agent's Space by user id: a shared memory's contributor is shown by name. */
+function useNames(agent: Agent): ReadonlyMap<string, string> {
+  const [names, setNames] = useState<ReadonlyMap<string, string>>(new Map());
+  useEffect(() => {
+    if (!agent.spaceId || agent.isPersonal) return;
+    void api<List<{ userId: string; name?: string | null; email?: string }>>(
+      'GET',
+      `spaces/${encodeURIComponent(agent.spaceId)}/members?limit=200`,
+    ).then(
+      (l) => setNames(new Map(l.data.map((m) => [m.userId, m.name ?? m.email ?? m.userId]))),
+      () => undefined,
+    );
+  }, [agent.id]);
+  return names;
 }
 
-function AgentMemories({ agent }: { agent: Agent }) {
+function AgentMemories({ agent, generation }: { agent: Agent; generation: number }) {
   const [memories, setMemories] = useState<Memory[]>([]);
-  const [versions, setVersions] = useState<Record<string, Version[]>>({});
   const [error, setError] = useState<string | null>(null);
+  const [clearing, setClearing] = useState<Clearing>(null);
+  const names = useNames(agent);
   const base = `memory/${agent.id}/memories`;
   const load = () =>
     api<List<Memory>>('GET', `${base}?limit=200`).then(
       (l) => setMemories(l.data),
       () => setMemories([]),
     );
-  useEffect(() => void load(), [agent.id]);
-  const act = (promise: Promise<unknown>) => {
+  useEffect(() => void load(), [agent.id, generation]);
+  const act = (change: Promise<unknown>) => {
     setError(null);
-    void promise.then(load, (failure: unknown) => {
+    void change.then(load, (failure: unknown) => {
       setError(errorSentence(failure));
       void load();
     });
   };
-  const showVersions = (id: string) =>
-    void api<List<Version>>('GET', `${base}/${id}/versions`).then(
-      (l) => setVersions((v) => ({ ...v, [id]: l.data })),
-      (failure: unknown) => setError(errorSentence(failure)),
-    );
   if (memories.length === 0) return null;
-  const section = (bucket: 'personal' | 'shared', title: string) => {
+  const section = (bucket: 'personal' | 'shared') => {
     const list = memories.filter((m) => m.bucket === bucket);
     if (list.length === 0) return null;
+    const title = t(bucket === 'personal' ? 'myMemories' : 'sharedMemories');
     return (
       <>
         <h3>{title}</h3>
-        <ul>
+        <ul class="memories">
           {list.map((m) => (
-            <li key={m.id}>
-              <span>{m.text}</span>{' '}
-              <button type="button" onClick={() => act(api('DELETE', `${base}/${m.id}`))}>
-                {t('delete')}
-              </button>
-              <button type="button" onClick={() => showVersions(m.id)}>
-                {t('versions')}
-              </button>
-              {versions[m.id] && (
-                <ol>
-                  {versions[m.id]!.map((v) => (
-                    <li key={v.version}>
-                      v{v.version} ({v.reason}): {v.text}{' '}
-                      {v.version !== m.version && v.text && (
-                        <button
-                          type="button"
-                          onClick={() => act(api('POST', `${base}/${m.id}/rollback`, { version: v.version }))}
-                        >
-                          {t('rollback')}
-                        </button>
-                      )}
-                    </li>
-                  ))}
-                </ol>
-              )}
-            </li>
+            <MemoryItem key={m.id} memory={m} base={base} names={names} act={act} />
           ))}
         </ul>
-        <button type="button" onClick={() => act(api('DELETE', `${base}?bucket=${bucket}`))}>
-          {t('clear')} ({title})
+        <button
+          type="button"
+          onClick={() =>
+            setClearing({
+              title: t(bucket === 'personal' ? 'memoryClearMine' : 'memoryClearShared', {
+                agent: agent.name,
+              }),
+              text: t(bucket === 'personal' ? 'memoryClearMineText' : 'memoryClearSharedText'),
+              path: `${base}?bucket=${bucket}`,
+            })
+          }
+        >
+          {t(bucket === 'personal' ? 'memoryClearMine' : 'memoryClearShared', { agent: agent.name })}
         </button>
       </>
     );
   };
   return (
-    <section>
-      <h2>{agent.name}</h2>
+    <section aria-labelledby={`memories-${agent.id}`}>
+      <h2 id={`memories-${agent.id}`}>{agent.name}</h2>
       {error && (
         <p role="alert" class="error">
           {error}
         </p>
       )}
-      {section('personal', t('myMemories'))}
-      {section('shared', t('sharedMemories'))}
+      {section('personal')}
+      {section('shared')}
+      {clearing && (
+        <ConfirmDialog
+          title={clearing.title}
+          text={clearing.text}
+          confirm={t('clear')}
+          onConfirm={() => act(api('DELETE', clearing.path))}
+          onClose={() => setClearing(null)}
+        />
+      )}
     </section>
   );
 }
 
 export function Memories() {
   const [agents, setAgents] = useState<Agent[] | null>(null);
+  const [erasing, setErasing] = useState(false);
+  const [generation, setGeneration] = useState(0);
+  const [error, setError] = useState<string | null>(null);
   useEffect(
     () =>
       void api<List<Agent>>('GET', 'agents?limit=200').then(
@@ -107,10 +113,38 @@ export function Memories() {
       ),
     [],
   );
+  const eraseAll = () =>
+    void api('DELETE', 'memory').then(
+      () => setGeneration((g) => g + 1),
+      (failure: unknown) => setError(errorSentence(failure)),
+    );
   return (
     <section class="page" aria-labelledby="memories-title">
       <h1 id="memories-title">{t('memories')}</h1>
-      {agents === null ? <p>{t('loading')}</p> : agents.map((a) => <AgentMemories key={a.id} agent={a} />)}
+      <p>
+        <button type="button" class="danger" onClick={() => setErasing(true)}>
+          {t('memoryEraseAll')}
+        </button>
+      </p>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {agents === null ? (
+        <p>{t('loading')}</p>
+      ) : (
+        agents.map((a) => <AgentMemories key={a.id} agent={a} generation={generation} />)
+      )}
+      {erasing && (
+        <ConfirmDialog
+          title={t('memoryEraseAll')}
+          text={t('memoryEraseAllText')}
+          confirm={t('memoryEraseAllConfirm')}
+          onConfirm={eraseAll}
+          onClose={() => setErasing(false)}
+        />
+      )}
     </section>
   );
 }

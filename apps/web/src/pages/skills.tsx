@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { t } from '../i18n';
 import type { Agent, List } from '../state';
-import { ConfirmDialog } from './skills/confirm-dialog';
+import { ConfirmDialog } from './confirm-dialog';
 import { SkillForm } from './skills/skill-form';
 import { Marketplace } from './skills/skill-marketplace';
 import { problem } from './skills/skill-problem';

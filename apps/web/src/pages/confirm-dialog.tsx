@@ -1,6 +1,6 @@
 // A modal question before something that cannot be undone (the native <dialog>: focus stays inside, Escape cancels).
 import { useEffect, useRef } from 'preact/hooks';
-import { t } from '../../i18n';
+import { t } from '../i18n';
 
 interface Props {
   readonly title: string;
