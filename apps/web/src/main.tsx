@@ -24,6 +24,7 @@ import { ThemeToggle } from './theme';
 const Members = lazy(() => import('./pages/members'), 'Members');
 const Prompts = lazy(() => import('./pages/prompts'), 'Prompts');
 const Usage = lazy(() => import('./pages/usage'), 'Usage');
+const Apps = lazy(() => import('./pages/apps'), 'Apps');
 // Build: creating and changing Spaces.
 const NewSpace = lazy(() => import('./pages/build/space-new'), 'NewSpace');
 const SpacePage = lazy(() => import('./pages/build/space-page'), 'SpacePage');
@@ -177,6 +178,13 @@ function Navigation({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
             </a>
           </li>
         )}
+        {me.role === 'admin' && (
+          <li>
+            <a href="/apps" onClick={linkTo('/apps')}>
+              {t('apps')}
+            </a>
+          </li>
+        )}
       </ul>
       <LanguageSwitch me={me} />
       <ThemeToggle />
@@ -206,6 +214,7 @@ function Routed({ path, me }: { path: string; me: Me }) {
   if (path === '/developer') return <Developer />;
   if (path === '/usage') return <Usage me={me} />;
   if (path === '/admin' && me.role === 'admin') return <Admin />;
+  if (path === '/apps' && me.role === 'admin') return <Apps />;
   if (path === '/' || path === '/sign-in')
     return (
       <section class="page">

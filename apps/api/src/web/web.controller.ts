@@ -73,7 +73,18 @@ export class WebController {
   }
 
   /** The app's routes, the links of the invitation and password reset mails among them (the token is the key). */
-  @Get(['/', 'sign-in', 'memories', 'developer', 'usage', 'admin', 'invitations/accept', 'password-reset'])
+  @Get([
+    '/',
+    'sign-in',
+    'memories',
+    'developer',
+    'usage',
+    'admin',
+    'apps',
+    'spaces/new',
+    'invitations/accept',
+    'password-reset',
+  ])
   app(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     this.appPage(request, reply);
   }
@@ -123,8 +134,8 @@ export class WebController {
     return this.queries.execute(new FindUsableAgent(agentId, principal));
   }
 
-  /** A Space's members and roles, and its prompt library. */
-  @Get(['space/:spaceId/members', 'space/:spaceId/prompts'])
+  /** A Space's page, its members and roles, and its prompt library. */
+  @Get(['space/:spaceId/settings', 'space/:spaceId/members', 'space/:spaceId/prompts'])
   spacePages(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     this.appPage(request, reply);
   }

@@ -1,0 +1,95 @@
+// One registered App: where it comes from, what its `/meta` said (views and tools) or why it could not be read, where
+// the platform serves it, and what an admin does with it (re-read `/meta`, a new token, the Agents it is enabled
+// for, delete).
+import { useState } from 'preact/hooks';
+import { api } from '../../api';
+import { errorSentence } from '../../errors';
+import { t } from '../../i18n';
+import type { Agent } from '../../state';
+import { ConfirmDialog } from '../confirm-dialog';
+import { AppEnablement } from './app-enablement';
+import type { App } from './app-types';
+import { SecretOnce } from './secret-once';
+
+interface Props {
+  readonly app: App;
+  readonly agents: readonly Agent[];
+  readonly onChanged: () => void;
+}
+
+export function AppCard({ app, agents, onChanged }: Props) {
+  const [token, setToken] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const act = (change: Promise<unknown>) => {
+    setError(null);
+    void change.then(onChanged, (failure: unknown) => setError(errorSentence(failure)));
+  };
+  const rotate = () =>
+    void api<{ token: string }>('POST', `apps/${app.id}/token`).then(
+      (answer) => setToken(answer.token),
+      (failure: unknown) => setError(errorSentence(failure)),
+    );
+  const source = app.source.type === 'url' ? app.source.url : `${app.source.image} :${app.source.port}`;
+  return (
+    <li class="app-card">
+      <h3>{app.name}</h3>
+      <p>
+        {t(app.source.type === 'url' ? 'appSourceUrl' : 'appSourceContainer')}: <code>{source}</code>
+      </p>
+      <p>
+        {t('appServedAt')} <a href={app.proxyPath}>{app.proxyPath}</a>
+      </p>
+      {app.lastError ? (
+        <p class="error">{t('appLastError', { error: app.lastError })}</p>
+      ) : (
+        app.meta && (
+          <p class="note">
+            {t('appMeta', {
+              views: app.meta.views.map((view) => view.title).join(', ') || '—',
+              tools: app.meta.tools.map((tool) => tool.name).join(', ') || '—',
+            })}
+          </p>
+        )
+      )}
+      {token && (
+        <SecretOnce
+          label={t('appTokenOnce', { name: app.name })}
+          secret={token}
+          onDone={() => setToken(null)}
+        />
+      )}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      <AppEnablement
+        appName={app.name}
+        value={app.enablement}
+        agents={agents}
+        onSave={(enablement) => act(api('PATCH', `apps/${app.id}`, { enablement }))}
+      />
+      <div class="actions">
+        <button type="button" onClick={() => act(api('POST', `apps/${app.id}/refresh`))}>
+          {t('appRefresh', { name: app.name })}
+        </button>{' '}
+        <button type="button" onClick={rotate}>
+          {t('appRotate', { name: app.name })}
+        </button>{' '}
+        <button type="button" class="danger" onClick={() => setDeleting(true)}>
+          {t('appDelete', { name: app.name })}
+        </button>
+      </div>
+      {deleting && (
+        <ConfirmDialog
+          title={t('appDeleteTitle', { name: app.name })}
+          text={t('appDeleteText')}
+          confirm={t('appDelete', { name: app.name })}
+          onConfirm={() => act(api('DELETE', `apps/${app.id}`))}
+          onClose={() => setDeleting(false)}
+        />
+      )}
+    </li>
+  );
+}
