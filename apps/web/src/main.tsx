@@ -25,6 +25,7 @@ const Members = lazy(() => import('./pages/members'), 'Members');
 const Prompts = lazy(() => import('./pages/prompts'), 'Prompts');
 const Usage = lazy(() => import('./pages/usage'), 'Usage');
 const Apps = lazy(() => import('./pages/apps'), 'Apps');
+const Operations = lazy(() => import('./pages/operations'), 'Operations');
 // Build: creating and changing Spaces.
 const NewSpace = lazy(() => import('./pages/build/space-new'), 'NewSpace');
 const SpacePage = lazy(() => import('./pages/build/space-page'), 'SpacePage');
@@ -185,6 +186,13 @@ function Navigation({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
             </a>
           </li>
         )}
+        {me.role === 'admin' && (
+          <li>
+            <a href="/operations" onClick={linkTo('/operations')}>
+              {t('operations')}
+            </a>
+          </li>
+        )}
       </ul>
       <LanguageSwitch me={me} />
       <ThemeToggle />
@@ -215,6 +223,7 @@ function Routed({ path, me }: { path: string; me: Me }) {
   if (path === '/usage') return <Usage me={me} />;
   if (path === '/admin' && me.role === 'admin') return <Admin />;
   if (path === '/apps' && me.role === 'admin') return <Apps />;
+  if (path === '/operations' && me.role === 'admin') return <Operations />;
   if (path === '/' || path === '/sign-in')
     return (
       <section class="page">

@@ -81,6 +81,7 @@ export class WebController {
     'usage',
     'admin',
     'apps',
+    'operations',
     'spaces/new',
     'invitations/accept',
     'password-reset',

@@ -24,6 +24,8 @@ import { GetAgentUsageController } from './queries/get-agent-usage/get-agent-usa
 import { GetAgentUsageHandler } from './queries/get-agent-usage/get-agent-usage.query.js';
 import { ListAgentModelsController } from './queries/list-agent-models/list-agent-models.controller.js';
 import { ListAgentModelsHandler } from './queries/list-agent-models/list-agent-models.query.js';
+import { ListInstanceModelsController } from './queries/list-instance-models/list-instance-models.controller.js';
+import { ListInstanceModelsHandler } from './queries/list-instance-models/list-instance-models.query.js';
 
 export const LLM_CONTROLLERS = [
   GenerateTextController,
@@ -33,6 +35,7 @@ export const LLM_CONTROLLERS = [
   TranscribeAudioController,
   StandaloneBridgeController,
   ListAgentModelsController,
+  ListInstanceModelsController,
   GetAgentUsageController,
 ];
 
@@ -44,7 +47,7 @@ export const LLM_CALLS = [
   TranscribeAudioCall,
 ];
 
-export const LLM_QUERY_HANDLERS = [ListAgentModelsHandler, GetAgentUsageHandler];
+export const LLM_QUERY_HANDLERS = [ListAgentModelsHandler, ListInstanceModelsHandler, GetAgentUsageHandler];
 
 @Module({
   imports: [ModelGatewayModule, ConversationsModule],

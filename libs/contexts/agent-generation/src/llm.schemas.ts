@@ -162,7 +162,7 @@ export const ImageResultDto = z.object({
   model: z.string(),
 });
 
-const ModelInfoDto = z.object({
+export const ModelInfoDto = z.object({
   key: z.string(),
   modelId: z.string(),
   displayName: z.string(),

@@ -1,0 +1,80 @@
+// The models the instance has configured (GET /models, admins): kind, provider, security tier, where it runs, and
+// its price per million tokens (or that the subscription covers it).
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../../api';
+import { errorSentence } from '../../errors';
+import { t, type Label } from '../../i18n';
+
+interface ModelInfo {
+  readonly key: string;
+  readonly displayName: string;
+  readonly kind: string;
+  readonly provider: string;
+  readonly securityTier: 'secure' | 'eu-hosted' | 'us-cloud';
+  readonly locationLabel: string;
+  readonly pricing: { readonly input: number; readonly output: number };
+  readonly includedUsage: boolean;
+}
+
+const TIERS: Readonly<Record<ModelInfo['securityTier'], Label>> = {
+  secure: 'tierSecure',
+  'eu-hosted': 'tierEu',
+  'us-cloud': 'tierUs',
+};
+
+export function ModelsTable() {
+  const [models, setModels] = useState<readonly ModelInfo[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    void api<{ data: ModelInfo[] }>('GET', 'models').then(
+      (answer) => setModels(answer.data),
+      (failure: unknown) => setError(errorSentence(failure)),
+    );
+  }, []);
+  return (
+    <section aria-labelledby="models-title">
+      <h2 id="models-title">{t('opsModels')}</h2>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {models && (
+        <table class="models">
+          <thead>
+            <tr>
+              <th scope="col">{t('name')}</th>
+              <th scope="col">{t('opsKind')}</th>
+              <th scope="col">{t('opsProvider')}</th>
+              <th scope="col">{t('opsTier')}</th>
+              <th scope="col">{t('opsPrice')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {models.map((m) => (
+              <tr key={m.key}>
+                <th scope="row">
+                  {m.displayName} <code>{m.key}</code>
+                </th>
+                <td>{m.kind}</td>
+                <td>{m.provider}</td>
+                <td>
+                  <span class={`badge tier-${m.securityTier}`}>{t(TIERS[m.securityTier])}</span>{' '}
+                  {m.locationLabel}
+                </td>
+                <td>
+                  {m.includedUsage
+                    ? t('opsIncluded')
+                    : t('opsPriceValue', {
+                        input: m.pricing.input.toFixed(2),
+                        output: m.pricing.output.toFixed(2),
+                      })}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
