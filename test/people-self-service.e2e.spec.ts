@@ -64,9 +64,8 @@ describe("the first run and a person's own account (e2e)", () => {
     });
     expect(again.status).toBe(409);
     // Spent: even an admin's /health no longer shows it.
-    const health = await (
-      await fetch(`${api.url}/health`, { headers: { cookie: cookieOf(accepted) } })
-    ).json();
+    const adminHealth = await fetch(`${api.url}/health`, { headers: { cookie: cookieOf(accepted) } });
+    const health = (await adminHealth.json()) as Record<string, unknown>;
     expect(health.setup).toBeUndefined();
   });
 
@@ -80,7 +79,7 @@ describe("the first run and a person's own account (e2e)", () => {
       password: 'a brand new passphrase',
     });
     expect(wrong.status).toBe(400);
-    expect((await wrong.json()).error.code).toBe('wrong_password');
+    expect(((await wrong.json()) as { error: { code: string } }).error.code).toBe('wrong_password');
     const changed = await call(api, cookie, 'POST', 'users/me/password', {
       currentPassword: PASSWORD,
       password: 'a brand new passphrase',
@@ -116,5 +115,30 @@ describe("the first run and a person's own account (e2e)", () => {
     expect((await call(api, laptop, 'GET', 'users/me')).status).toBe(200);
     expect((await call(api, laptop, 'DELETE', `me/sessions/${other.id}`)).status).toBe(404);
     expect((await call(api, laptop, 'DELETE', 'me/sessions/sh_unknown')).status).toBe(404);
+  });
+
+  it('an admin rotates any key: the new secret works once shown, the old one is refused', async () => {
+    const admin = await signIn(api, 'owner@example.com', 'a brand new passphrase', 'keys-browser');
+    const issued = await call(api, admin, 'POST', 'api-keys', {
+      name: 'reporting',
+      owner: { email: 'reporter@example.com' },
+    });
+    expect(issued.status).toBe(201);
+    const old = (await issued.json()) as { id: string; key: string };
+    const rotated = await call(api, admin, 'POST', `api-keys/${old.id}/rotate`);
+    expect(rotated.status).toBe(201);
+    const replacement = (await rotated.json()) as {
+      id: string;
+      key: string;
+      name: string;
+      ownerUserId: string;
+    };
+    expect(replacement).toMatchObject({ name: 'reporting' });
+    expect(replacement.key).not.toBe(old.key);
+    expect((await client(api.url, replacement.key).get(`${CORE}/users/me`)).body).toMatchObject({
+      email: 'reporter@example.com',
+    });
+    expect((await client(api.url, old.key).get(`${CORE}/users/me`)).status).toBe(401);
+    expect((await call(api, admin, 'POST', `api-keys/${old.id}/rotate`)).status).toBe(409);
   });
 });

@@ -108,6 +108,7 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`GET ${CORE}/api-keys/{apiKeyId}`]: 'apiKey.manage',
   [`PATCH ${CORE}/api-keys/{apiKeyId}`]: 'apiKey.manage',
   [`DELETE ${CORE}/api-keys/{apiKeyId}`]: 'apiKey.manage',
+  [`POST ${CORE}/api-keys/{apiKeyId}/rotate`]: 'apiKey.manage',
   [`GET ${CORE}/users`]: 'user.list',
   [`GET ${CORE}/users/me`]: 'user.self',
   [`PATCH ${CORE}/users/me`]: 'user.self',

@@ -28,6 +28,8 @@ import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { SignInController } from './commands/sign-in/sign-in.controller.js';
 import { SignInHandler } from './commands/sign-in/sign-in.command.js';
 import { SignOutController } from './commands/sign-out/sign-out.controller.js';
+import { RotateApiKeyController } from './commands/rotate-api-key/rotate-api-key.controller.js';
+import { RotateApiKeyHandler } from './commands/rotate-api-key/rotate-api-key.command.js';
 import { EndOwnSessionController } from './commands/end-own-session/end-own-session.controller.js';
 import { EndOwnSessionHandler } from './commands/end-own-session/end-own-session.command.js';
 import { ListOwnSessionsController } from './queries/list-own-sessions/list-own-sessions.controller.js';
@@ -112,6 +114,7 @@ export const IDENTITY_CONTROLLERS = [
   SignInController,
   SignOutController,
   EndOwnSessionController,
+  RotateApiKeyController,
   ListOwnSessionsController,
   OwnApiKeysController,
   ResetPasswordController,
@@ -134,6 +137,7 @@ export const IDENTITY_COMMAND_HANDLERS = [
   SignInHandler,
   SignOutHandler,
   EndOwnSessionHandler,
+  RotateApiKeyHandler,
   RefreshSessionHandler,
   StartIdempotentRequestHandler,
   FinishIdempotentRequestHandler,
