@@ -14,7 +14,6 @@ import { Chat } from './pages/chat';
 import { Memories } from './pages/memories';
 import { AgentSettings } from './pages/agent-settings';
 import { Developer } from './pages/developer';
-import { Admin } from './pages/admin';
 import { AcceptInvitation, PasswordReset } from './pages/mail-links';
 import { lazy } from './lazy';
 
@@ -22,6 +21,9 @@ import { lazy } from './lazy';
 const Members = lazy(() => import('./pages/members'), 'Members');
 const Prompts = lazy(() => import('./pages/prompts'), 'Prompts');
 const Usage = lazy(() => import('./pages/usage'), 'Usage');
+// People: one's profile, and the admins' page.
+const Profile = lazy(() => import('./pages/people/profile'), 'Profile');
+const Admin = lazy(() => import('./pages/admin'), 'Admin');
 
 function NotFound() {
   return (
@@ -147,10 +149,15 @@ function Navigation({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
             {t('usage')}
           </a>
         </li>
+        <li>
+          <a href="/profile" onClick={linkTo('/profile')}>
+            {t('profile')}
+          </a>
+        </li>
         {me.role === 'admin' && (
           <li>
             <a href="/admin" onClick={linkTo('/admin')}>
-              {t('admin')}
+              {t('administration')}
             </a>
           </li>
         )}
@@ -164,7 +171,17 @@ function Navigation({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
   );
 }
 
-function Routed({ path, me }: { path: string; me: Me }) {
+function Routed({
+  path,
+  me,
+  onChanged,
+  onSignedOut,
+}: {
+  path: string;
+  me: Me;
+  onChanged: () => void;
+  onSignedOut: () => void;
+}) {
   let params: Record<string, string> | null;
   if ((params = match('/space/:spaceId/agent/:agentId', path)))
     return <Chat key={params.agentId} spaceId={params.spaceId!} agentId={params.agentId!} />;
@@ -177,7 +194,8 @@ function Routed({ path, me }: { path: string; me: Me }) {
   if (path === '/memories') return <Memories />;
   if (path === '/developer') return <Developer />;
   if (path === '/usage') return <Usage me={me} />;
-  if (path === '/admin' && me.role === 'admin') return <Admin />;
+  if (path === '/admin' && me.role === 'admin') return <Admin me={me} />;
+  if (path === '/profile') return <Profile me={me} onChanged={onChanged} onSignedOut={onSignedOut} />;
   if (path === '/' || path === '/sign-in')
     return (
       <section class="page">
@@ -241,7 +259,15 @@ function App() {
       </a>
       <Navigation me={me} onSignOut={() => void signOut()} />
       <main id="main">
-        <Routed path={location.pathname} me={me} />
+        <Routed
+          path={location.pathname}
+          me={me}
+          onChanged={() => void load()}
+          onSignedOut={() => {
+            setMe(null);
+            navigate('/sign-in');
+          }}
+        />
       </main>
     </div>
   );

@@ -1,0 +1,38 @@
+// What an action on the people pages came to, shown beside it: a status line, or the refusal as a sentence.
+import { useState } from 'preact/hooks';
+import { sentenceOf } from './errors';
+
+export interface Outcome {
+  readonly ok: boolean;
+  readonly text: string;
+}
+
+/** The last outcome and a runner that records it: `run(promise, successText)`. */
+export function useOutcome() {
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const run = async <T,>(work: Promise<T>, success?: string): Promise<T | undefined> => {
+    setOutcome(null);
+    try {
+      const result = await work;
+      if (success) setOutcome({ ok: true, text: success });
+      return result;
+    } catch (error) {
+      setOutcome({ ok: false, text: sentenceOf(error) });
+      return undefined;
+    }
+  };
+  return { outcome, run, clear: () => setOutcome(null) };
+}
+
+export function OutcomeLine({ outcome, id }: { outcome: Outcome | null; id?: string }) {
+  if (!outcome) return null;
+  return outcome.ok ? (
+    <p role="status" class="note" id={id}>
+      {outcome.text}
+    </p>
+  ) : (
+    <p role="alert" class="error" id={id}>
+      {outcome.text}
+    </p>
+  );
+}
