@@ -13,10 +13,10 @@ import { OutcomeLine, useOutcome } from './people/outcome';
 export function Admin({ me }: { me: Me }) {
   const [users, setUsers] = useState<User[]>([]);
   const [invitations, setInvitations] = useState<Invitation[]>([]);
-  const { outcome, run } = useOutcome();
+  const { outcome, read } = useOutcome();
   const load = () => {
-    void run(api<List<User>>('GET', 'users?limit=200')).then((l) => l && setUsers(l.data));
-    void run(api<List<Invitation>>('GET', 'invitations?limit=200')).then((l) => l && setInvitations(l.data));
+    void read(api<List<User>>('GET', 'users?limit=200')).then((l) => l && setUsers(l.data));
+    void read(api<List<Invitation>>('GET', 'invitations?limit=200')).then((l) => l && setInvitations(l.data));
   };
   useEffect(load, []);
   return (

@@ -101,9 +101,9 @@ const limitOf = (key: ApiKey) =>
 export function ApiKeys({ users }: { users: User[] }) {
   const [keys, setKeys] = useState<ApiKey[]>([]);
   const [secret, setSecret] = useState<string | null>(null);
-  const { outcome, run } = useOutcome();
+  const { outcome, run, read } = useOutcome();
   const load = () =>
-    void run(api<List<ApiKey>>('GET', 'api-keys?limit=200')).then((l) => l && setKeys(l.data));
+    void read(api<List<ApiKey>>('GET', 'api-keys?limit=200')).then((l) => l && setKeys(l.data));
   useEffect(load, []);
   const emailOf = (userId: string) => users.find((user) => user.id === userId)?.email ?? userId;
   const shown = (key: ApiKey | undefined) => {

@@ -10,9 +10,9 @@ type Creators = 'admins' | 'everyone';
 
 export function SpaceCreation() {
   const [creators, setCreators] = useState<Creators | null>(null);
-  const { outcome, run } = useOutcome();
+  const { outcome, run, read } = useOutcome();
   useEffect(() => {
-    void run(api<{ creatorRoles: string[] }>('GET', 'settings/space-creation')).then(
+    void read(api<{ creatorRoles: string[] }>('GET', 'settings/space-creation')).then(
       (s) => s && setCreators(s.creatorRoles.includes('member') ? 'everyone' : 'admins'),
     );
   }, []);

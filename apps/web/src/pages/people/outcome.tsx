@@ -7,7 +7,7 @@ export interface Outcome {
   readonly text: string;
 }
 
-/** The last outcome and a runner that records it: `run(promise, successText)`. */
+/** The last outcome and a runner that records it: `run(promise, successText)`; `read(promise)` for loads. */
 export function useOutcome() {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const run = async <T,>(work: Promise<T>, success?: string): Promise<T | undefined> => {
@@ -21,7 +21,13 @@ export function useOutcome() {
       return undefined;
     }
   };
-  return { outcome, run, clear: () => setOutcome(null) };
+  /** A read: it keeps what the last action came to, and only a failure replaces it. */
+  const read = <T,>(work: Promise<T>): Promise<T | undefined> =>
+    work.catch((error: unknown) => {
+      setOutcome({ ok: false, text: sentenceOf(error) });
+      return undefined;
+    });
+  return { outcome, run, read };
 }
 
 export function OutcomeLine({ outcome, id }: { outcome: Outcome | null; id?: string }) {

@@ -28,9 +28,9 @@ const when = (iso: string) => new Date(iso).toLocaleString(document.documentElem
 export function LinkedIdentities() {
   const { providers } = useProviders();
   const [identities, setIdentities] = useState<Identity[]>([]);
-  const { outcome, run } = useOutcome();
+  const { outcome, run, read } = useOutcome();
   const load = () =>
-    void run(api<List<Identity>>('GET', 'me/identities')).then((l) => l && setIdentities(l.data));
+    void read(api<List<Identity>>('GET', 'me/identities')).then((l) => l && setIdentities(l.data));
   useEffect(load, []);
   const link = async (providerId: string) => {
     const started = await run(
@@ -78,9 +78,9 @@ export function LinkedIdentities() {
 
 export function OpenSessions({ onSignedOut }: { onSignedOut: () => void }) {
   const [sessions, setSessions] = useState<OpenSession[]>([]);
-  const { outcome, run } = useOutcome();
+  const { outcome, run, read } = useOutcome();
   const load = () =>
-    void run(api<List<OpenSession>>('GET', 'me/sessions')).then((l) => l && setSessions(l.data));
+    void read(api<List<OpenSession>>('GET', 'me/sessions')).then((l) => l && setSessions(l.data));
   useEffect(load, []);
   const end = async (session: OpenSession) => {
     const done = await run(
