@@ -38,22 +38,31 @@ function UserRow({ user, me, act }: { user: User; me: Me; act: (work: Promise<un
         </select>
       </td>
       <td>{t(`userStatus_${status}` as Label)}</td>
-      <td class="actions">
-        {self ? (
-          <span class="note">{t('youAreThis')}</span>
-        ) : (
-          <button type="button" onClick={() => act(api('POST', `users/${user.id}/${toggle}`))}>
-            {t(toggle === 'deactivate' ? 'deactivateUser' : 'reactivateUser', { email: user.email })}
+      <td>
+        <div class="actions">
+          {self ? (
+            <span class="note">{t('youAreThis')}</span>
+          ) : (
+            <button
+              type="button"
+              aria-label={t(toggle === 'deactivate' ? 'deactivateUser' : 'reactivateUser', {
+                email: user.email,
+              })}
+              onClick={() => act(api('POST', `users/${user.id}/${toggle}`))}
+            >
+              {t(toggle)}
+            </button>
+          )}
+          <button
+            type="button"
+            aria-label={t('sendResetTo', { email: user.email })}
+            onClick={() =>
+              act(api('POST', `users/${user.id}/password-reset`).then((r) => ({ reset: r, user })))
+            }
+          >
+            {t('sendReset')}
           </button>
-        )}
-        <button
-          type="button"
-          onClick={() =>
-            act(api('POST', `users/${user.id}/password-reset`).then((r) => ({ reset: r, user })))
-          }
-        >
-          {t('sendResetTo', { email: user.email })}
-        </button>
+        </div>
       </td>
     </tr>
   );

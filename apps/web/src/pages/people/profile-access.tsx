@@ -25,6 +25,28 @@ interface OpenSession {
 
 const when = (iso: string) => new Date(iso).toLocaleString(document.documentElement.lang);
 
+const BROWSERS: readonly [RegExp, string][] = [
+  [/Edg\//, 'Edge'],
+  [/Firefox\//, 'Firefox'],
+  [/HeadlessChrome\//, 'Headless Chrome'],
+  [/Chrome\//, 'Chrome'],
+  [/Safari\//, 'Safari'],
+];
+const SYSTEMS: readonly [RegExp, string][] = [
+  [/Android/, 'Android'],
+  [/iPhone|iPad/, 'iOS'],
+  [/Windows/, 'Windows'],
+  [/Mac OS X/, 'macOS'],
+  [/Linux/, 'Linux'],
+];
+
+/** "Firefox · Windows" from a User-Agent (the whole string stays in the cell's title); the string when neither is known. */
+function deviceOf(userAgent: string): string {
+  const browser = BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1];
+  const system = SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1];
+  return browser || system ? [browser, system].filter(Boolean).join(' · ') : userAgent;
+}
+
 export function LinkedIdentities() {
   const { providers } = useProviders();
   const [identities, setIdentities] = useState<Identity[]>([]);
@@ -108,15 +130,15 @@ export function OpenSessions({ onSignedOut }: { onSignedOut: () => void }) {
         </thead>
         <tbody>
           {sessions.map((session) => {
-            const device = session.device ?? t('unknownDevice');
+            const device = session.device ? deviceOf(session.device) : t('unknownDevice');
             return (
               <tr key={session.id}>
-                <td class="device">
+                <td class="device" title={session.device ?? undefined}>
                   {device}
                   {session.current && <strong> · {t('thisSession')}</strong>}
                 </td>
-                <td>{when(session.createdAt)}</td>
-                <td>{when(session.lastSeenAt)}</td>
+                <td data-label={t('created')}>{when(session.createdAt)}</td>
+                <td data-label={t('lastUsed')}>{when(session.lastSeenAt)}</td>
                 <td>
                   <button
                     type="button"

@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../../api';
 import { language, setLanguage, t, type Language } from '../../i18n';
 import type { Me } from '../../state';
+import { NewPasswordField } from '../new-password';
 import { OutcomeLine, useOutcome } from './outcome';
 import { LinkedIdentities, OpenSessions } from './profile-access';
 
@@ -36,6 +37,9 @@ function NameAndLanguage({ me, onChanged }: { me: Me; onChanged: () => void }) {
         {t('email')}
         <input value={me.email} readOnly aria-describedby="email-fixed" />
       </label>
+      <p id="email-fixed" class="note">
+        {t('emailFixed')}
+      </p>
       <label>
         {t('language')}
         <select
@@ -86,23 +90,7 @@ function PasswordChange({ me }: { me: Me }) {
           onInput={(e) => setCurrent((e.target as HTMLInputElement).value)}
         />
       </label>
-      <label>
-        {t('newPassword')}
-        <input
-          type="password"
-          name="new-password"
-          autocomplete="new-password"
-          required
-          minLength={12}
-          maxLength={256}
-          aria-describedby="new-password-hint"
-          value={password}
-          onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
-        />
-      </label>
-      <p id="new-password-hint" class="note">
-        {t('passwordHint')}
-      </p>
+      <NewPasswordField value={password} onInput={setPassword} />
       <button type="submit">{t('changePassword')}</button>
       <OutcomeLine outcome={outcome} />
     </form>
@@ -121,9 +109,6 @@ export function Profile({
   return (
     <section class="page people" aria-labelledby="profile-title">
       <h1 id="profile-title">{t('profile')}</h1>
-      <p class="note" id="email-fixed">
-        {me.email}
-      </p>
       <NameAndLanguage me={me} onChanged={onChanged} />
       <h2>{t('changePassword')}</h2>
       <PasswordChange me={me} />

@@ -7,7 +7,7 @@ import type { CommandContext } from '#eventsourcing';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { AskedAtRoute, userActingAs, type Principal } from '#access';
 import { userStreamId, type UserLanguage, type ChangeSource } from '../../user.events.js';
-import { userDecider } from '../../user.decider.js';
+import { userDecider, type UserCommand } from '../../user.decider.js';
 import { hashPassword, verifyPassword } from '../../password.js';
 
 @AskedAtRoute('the route row asks user.self: one changes only their own account')
@@ -40,26 +40,17 @@ export class ChangeOwnUserHandler implements ICommandHandler<ChangeOwnUser> {
 
   async execute({ change, source, context, principal }: ChangeOwnUser) {
     const userId = userActingAs(principal);
-    const stream = userStreamId(userId);
+    const changes: UserCommand[] = [
+      ...(change.name === undefined
+        ? []
+        : [{ type: 'RenameUser' as const, userId, name: change.name, source }]),
+      ...(change.language
+        ? [{ type: 'ChangeLanguage' as const, userId, language: change.language, source }]
+        : []),
+    ];
     let position = 0;
-    if (change.name !== undefined)
-      position = (
-        await this.aggregates.decide(
-          stream,
-          userDecider,
-          { type: 'RenameUser', userId, name: change.name, source },
-          context,
-        )
-      ).position;
-    if (change.language)
-      position = (
-        await this.aggregates.decide(
-          stream,
-          userDecider,
-          { type: 'ChangeLanguage', userId, language: change.language, source },
-          context,
-        )
-      ).position;
+    for (const command of changes)
+      position = (await this.aggregates.decide(userStreamId(userId), userDecider, command, context)).position;
     return { id: userId, position };
   }
 }
