@@ -1,10 +1,13 @@
 // The people pages in a real Chromium against a fresh instance without ADMIN_API_KEY, with no terminal after the
-// start: the setup link from the server's log creates the admin, signed in; the profile renames them, turns the page
-// German at once and signs out another of their sessions; the admins' page invites a person who accepts and signs in,
-// issues an API key whose secret is shown once, and changes who may create Spaces. Screenshots at 390 and 1280 px;
-// axe-core: 0 serious or critical violations on each page.
+// start: the setup link from the server's log creates the admin, signed in; the profile renames them, says why a
+// password change or a link to a provider failed, turns the page German at once and signs out another of their
+// sessions; the admins' page invites a person who accepts and signs in, deactivates and reactivates them, issues an
+// API key whose secret is shown once, changes who may create Spaces and lists the configured provider. Screenshots at
+// 390 and 1280 px; axe-core: 0 serious or critical violations on each page.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { CORE, startTestApi, type TestApi } from '../support/api.js';
+import { CORE, startTestApi, tempDataDir, type TestApi } from '../support/api.js';
 import {
   builtOrFail,
   chromiumOrSkip,
@@ -52,7 +55,26 @@ describeBrowser('first run, profile and admin pages in Chromium (e2e)', () => {
 
   beforeAll(async () => {
     builtOrFail();
-    api = await startTestApi({ ADMIN_API_KEY: '', ADMIN_EMAIL: ownerEmail });
+    // A provider that is configured but does not answer: listed everywhere, and linking to it fails visibly.
+    const providersFile = join(tempDataDir(), 'providers.yaml');
+    writeFileSync(
+      providersFile,
+      [
+        'providers:',
+        '  - id: corp',
+        '    name: Corp SSO',
+        '    kind: sso',
+        '    issuer: http://127.0.0.1:9',
+        '    clientId: platform',
+        '    clientSecretEnv: CORP_SSO_SECRET',
+      ].join('\n'),
+    );
+    api = await startTestApi({
+      ADMIN_API_KEY: '',
+      ADMIN_EMAIL: ownerEmail,
+      AUTH_PROVIDERS_FILE: providersFile,
+      CORP_SSO_SECRET: 'corp-secret-not-used',
+    });
     browser = await launch();
   }, 120_000);
 
@@ -69,6 +91,7 @@ describeBrowser('first run, profile and admin pages in Chromium (e2e)', () => {
     await owner.goto(link!.replace(api.config.people.publicUrl, api.url));
     await owner.getByLabel('Name').fill('Olga Owner');
     await owner.getByLabel('New password').fill(PASSWORD);
+    await expect(owner.getByRole('link', { name: 'Sign in with Corp SSO' }).isVisible()).resolves.toBe(true);
     await checkLayouts(owner, 'people-setup');
     await owner.getByRole('button', { name: 'Join' }).click();
     await owner.getByRole('navigation').waitFor();
@@ -76,7 +99,7 @@ describeBrowser('first run, profile and admin pages in Chromium (e2e)', () => {
     expect((await apiOf(owner, 'users/me')).body).toMatchObject({ email: ownerEmail, role: 'admin' });
   });
 
-  it('the profile renames, turns German at once and signs out another session', async () => {
+  it('the profile renames, explains refusals, turns German at once and signs out another session', async () => {
     const laptop = await newPage();
     await signIn(laptop, api.url, ownerEmail);
     await owner.getByRole('link', { name: 'Profile' }).click();
@@ -85,6 +108,12 @@ describeBrowser('first run, profile and admin pages in Chromium (e2e)', () => {
     await owner.getByRole('button', { name: 'Save' }).click();
     await owner.getByText('Your profile is saved.').waitFor();
     expect((await apiOf(owner, 'users/me')).body).toMatchObject({ name: 'Olga O.' });
+    await owner.getByLabel('Current password').fill('not my password at all');
+    await owner.getByLabel('New password').fill(`${PASSWORD}, renewed`);
+    await owner.getByRole('button', { name: 'Change password' }).click();
+    await owner.getByRole('alert').filter({ hasText: 'The current password is not right.' }).waitFor();
+    await owner.getByRole('button', { name: 'Link Corp SSO' }).click();
+    await owner.getByRole('alert').filter({ hasText: 'The sign-in provider did not answer.' }).waitFor();
 
     await owner.getByRole('main').getByLabel('Language').selectOption('de');
     await owner.getByRole('heading', { name: 'Profil' }).waitFor();
@@ -125,6 +154,14 @@ describeBrowser('first run, profile and admin pages in Chromium (e2e)', () => {
 
     await owner.reload();
     await owner.getByRole('cell', { name: 'Pia Person' }).waitFor();
+    await expect(owner.getByLabel(`Role ${ownerEmail}`).isDisabled()).resolves.toBe(true);
+    await owner.getByRole('button', { name: `Deactivate ${personEmail}` }).click();
+    await owner.getByRole('button', { name: `Reactivate ${personEmail}` }).waitFor();
+    await person.reload();
+    await person.getByRole('button', { name: 'Sign in' }).waitFor();
+    await owner.getByRole('button', { name: `Reactivate ${personEmail}` }).click();
+    await owner.getByRole('button', { name: `Deactivate ${personEmail}` }).waitFor();
+    await expect(owner.getByText('Corp SSO · Single sign-on').isVisible()).resolves.toBe(true);
     await owner.getByLabel('Key name').fill('Reporting');
     await owner.getByLabel("Owner's email (empty: you)").fill(personEmail);
     await owner.getByLabel('Token limit per window (empty: none)').fill('50000');

@@ -259,6 +259,7 @@ const en = {
   notFoundAnymore: 'It is no longer there: reload the page.',
   sessionOver: 'Your session is over: sign in again.',
   identityLinkedElsewhere: 'That sign-in is already linked to another person.',
+  providerUnreachable: 'The sign-in provider did not answer. Try again later.',
 };
 
 export type Label = keyof typeof en;
@@ -523,6 +524,7 @@ const de: Record<Label, string> = {
   notFoundAnymore: 'Das gibt es nicht mehr: lade die Seite neu.',
   sessionOver: 'Deine Sitzung ist abgelaufen: melde dich erneut an.',
   identityLinkedElsewhere: 'Diese Anmeldung ist schon mit einer anderen Person verknüpft.',
+  providerUnreachable: 'Der Anmeldeanbieter hat nicht geantwortet. Versuche es später noch einmal.',
 };
 
 export type Language = 'de' | 'en';

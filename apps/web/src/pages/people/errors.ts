@@ -22,6 +22,7 @@ const BY_STATUS: Readonly<Record<number, Label>> = {
   403: 'refusedAdminOnly',
   404: 'notFoundAnymore',
   429: 'tooManyAttempts',
+  502: 'providerUnreachable',
 };
 
 /** The sentence for a failed call, in the current language. */
