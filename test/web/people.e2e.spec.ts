@@ -117,6 +117,8 @@ describeBrowser('first run, profile and admin pages in Chromium (e2e)', () => {
 
     await owner.getByRole('main').getByLabel('Language').selectOption('de');
     await owner.getByRole('heading', { name: 'Profil' }).waitFor();
+    // What was said before the switch is said again in German: no English on a German page.
+    await owner.getByRole('alert').filter({ hasText: 'Das aktuelle Passwort stimmt nicht.' }).waitFor();
     await expect(owner.getByRole('heading', { name: 'Offene Sitzungen' }).isVisible()).resolves.toBe(true);
     await expect(owner.getByRole('button', { name: 'Überall abmelden' }).isVisible()).resolves.toBe(true);
     const rows = owner.locator('table.sessions tbody tr');

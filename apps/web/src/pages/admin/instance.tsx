@@ -21,7 +21,7 @@ export function SpaceCreation() {
     if (
       await run(
         api('PUT', 'settings/space-creation', { creatorRoles }).then(() => true),
-        t('saved'),
+        'saved',
       )
     )
       setCreators(next);

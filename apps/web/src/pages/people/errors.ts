@@ -1,7 +1,7 @@
 // The API's refusals on the people pages as sentences in the page's language (the API's own messages are English):
 // by the error envelope's code, then by its status, so that a 403 says who may do it.
 import { ApiError } from '../../api';
-import { t, type Label } from '../../i18n';
+import type { Label } from '../../i18n';
 
 const BY_CODE: Readonly<Record<string, Label>> = {
   wrong_password: 'wrongPassword',
@@ -25,8 +25,8 @@ const BY_STATUS: Readonly<Record<number, Label>> = {
   502: 'providerUnreachable',
 };
 
-/** The sentence for a failed call, in the current language. */
-export function sentenceOf(error: unknown): string {
-  if (!(error instanceof ApiError)) return t('linkFailed');
-  return t(BY_CODE[error.code] ?? BY_STATUS[error.status] ?? 'linkFailed');
+/** The sentence for a failed call (a label: rendered in the language of the moment, which may change). */
+export function sentenceOf(error: unknown): Label {
+  if (!(error instanceof ApiError)) return 'linkFailed';
+  return BY_CODE[error.code] ?? BY_STATUS[error.status] ?? 'linkFailed';
 }

@@ -107,7 +107,7 @@ export function OpenSessions({ onSignedOut }: { onSignedOut: () => void }) {
   const end = async (session: OpenSession) => {
     const done = await run(
       api('DELETE', `me/sessions/${session.id}`).then(() => true),
-      t('sessionEnded'),
+      'sessionEnded',
     );
     if (done && session.current) onSignedOut();
     else load();

@@ -13,7 +13,7 @@ function NameAndLanguage({ me, onChanged }: { me: Me; onChanged: () => void }) {
   const { outcome, run } = useOutcome();
   const save = async (event: Event) => {
     event.preventDefault();
-    if (await run(api('PATCH', 'users/me', { name }), t('profileSaved'))) onChanged();
+    if (await run(api('PATCH', 'users/me', { name }), 'profileSaved')) onChanged();
   };
   const switchLanguage = (next: Language) => {
     // The page turns at once; the account remembers it for the next sign-in.
@@ -70,7 +70,7 @@ function PasswordChange({ me }: { me: Me }) {
     event.preventDefault();
     const done = await run(
       api('POST', 'users/me/password', { currentPassword, password }).then(() => true),
-      t('passwordChanged'),
+      'passwordChanged',
     );
     if (done) {
       setCurrent('');
