@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../../api';
 import { language, setLanguage, t, type Language } from '../../i18n';
 import type { Me } from '../../state';
-import { NewPasswordField } from '../new-password';
+import { NameField, NewPasswordField } from '../person-fields';
 import { OutcomeLine, useOutcome } from './outcome';
 import { LinkedIdentities, OpenSessions } from './profile-access';
 
@@ -22,17 +22,7 @@ function NameAndLanguage({ me, onChanged }: { me: Me; onChanged: () => void }) {
   };
   return (
     <form class="stack" onSubmit={(e) => void save(e)}>
-      <label>
-        {t('name')}
-        <input
-          name="name"
-          autocomplete="name"
-          required
-          maxLength={120}
-          value={name}
-          onInput={(e) => setName((e.target as HTMLInputElement).value)}
-        />
-      </label>
+      <NameField value={name} onInput={setName} />
       <label>
         {t('email')}
         <input value={me.email} readOnly aria-describedby="email-fixed" />

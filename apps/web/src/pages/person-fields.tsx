@@ -1,6 +1,22 @@
-// The new-password field with its rule (at least 12 characters, as the API checks), wherever a password is chosen:
-// a mail's link, one's profile.
+// The fields a person fills in about themself wherever they appear (a mail's link, one's profile): the name others
+// see, and a new password with its rule (at least 12 characters, as the API checks).
 import { t } from '../i18n';
+
+export function NameField({ value, onInput }: { value: string; onInput: (value: string) => void }) {
+  return (
+    <label>
+      {t('name')}
+      <input
+        name="name"
+        autocomplete="name"
+        required
+        maxLength={120}
+        value={value}
+        onInput={(e) => onInput((e.target as HTMLInputElement).value)}
+      />
+    </label>
+  );
+}
 
 export function NewPasswordField({ value, onInput }: { value: string; onInput: (value: string) => void }) {
   return (
