@@ -30,7 +30,11 @@ describeBrowser('first run, profile and admin pages in Chromium (e2e)', () => {
   let owner: Page;
 
   async function newPage(width = 1280): Promise<Page> {
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width, height: 900 } });
+    const context = await browser.newContext({
+      locale: 'en-US',
+      viewport: { width, height: 900 },
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
     contexts.push(context);
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
@@ -91,11 +95,11 @@ describeBrowser('first run, profile and admin pages in Chromium (e2e)', () => {
     await owner.goto(link!.replace(api.config.people.publicUrl, api.url));
     await owner.getByLabel('Name').fill('Olga Owner');
     await owner.getByLabel('New password').fill(PASSWORD);
-    await expect(owner.getByRole('link', { name: 'Sign in with Corp SSO' }).isVisible()).resolves.toBe(true);
+    await owner.getByRole('link', { name: 'Sign in with Corp SSO' }).waitFor();
     await checkLayouts(owner, 'people-setup');
     await owner.getByRole('button', { name: 'Join' }).click();
     await owner.getByRole('navigation').waitFor();
-    await expect(owner.getByRole('link', { name: 'Administration' }).isVisible()).resolves.toBe(true);
+    await owner.getByRole('link', { name: 'Administration' }).waitFor();
     expect((await apiOf(owner, 'users/me')).body).toMatchObject({ email: ownerEmail, role: 'admin' });
   });
 
@@ -119,13 +123,15 @@ describeBrowser('first run, profile and admin pages in Chromium (e2e)', () => {
     await owner.getByRole('heading', { name: 'Profil' }).waitFor();
     // What was said before the switch is said again in German: no English on a German page.
     await owner.getByRole('alert').filter({ hasText: 'Das aktuelle Passwort stimmt nicht.' }).waitFor();
-    await expect(owner.getByRole('heading', { name: 'Offene Sitzungen' }).isVisible()).resolves.toBe(true);
-    await expect(owner.getByRole('button', { name: 'Überall abmelden' }).isVisible()).resolves.toBe(true);
+    await owner.getByRole('heading', { name: 'Offene Sitzungen' }).waitFor();
+    await owner.getByRole('button', { name: 'Überall abmelden' }).waitFor();
     const rows = owner.locator('table.sessions tbody tr');
+    await rows.nth(1).waitFor();
     await expect(rows.count()).resolves.toBe(2);
     await checkLayouts(owner, 'people-profile-de');
     await rows.filter({ hasNotText: 'Diese Sitzung' }).getByRole('button').click();
     await owner.getByText('Diese Sitzung ist abgemeldet.').waitFor();
+    await rows.nth(1).waitFor({ state: 'detached' });
     await expect(rows.count()).resolves.toBe(1);
     await laptop.reload();
     await laptop.getByRole('button', { name: 'Sign in' }).waitFor();
@@ -143,7 +149,7 @@ describeBrowser('first run, profile and admin pages in Chromium (e2e)', () => {
     await owner.getByRole('button', { name: 'Invite', exact: true }).click();
     const invitationLink = await owner.locator('.secret code').textContent();
     expect(invitationLink).toMatch(/#token=inv_/);
-    await expect(owner.getByText(`${personEmail} · Member · pending`).isVisible()).resolves.toBe(true);
+    await owner.getByText(`${personEmail} · Member · pending`).waitFor();
 
     const person = await newPage(390);
     await person.goto(invitationLink!.replace(api.config.people.publicUrl, api.url));
@@ -163,18 +169,28 @@ describeBrowser('first run, profile and admin pages in Chromium (e2e)', () => {
     await person.getByRole('button', { name: 'Sign in' }).waitFor();
     await owner.getByRole('button', { name: `Reactivate ${personEmail}` }).click();
     await owner.getByRole('button', { name: `Deactivate ${personEmail}` }).waitFor();
-    await expect(owner.getByText('Corp SSO · Single sign-on').isVisible()).resolves.toBe(true);
+    await owner.getByText('Corp SSO · Single sign-on').waitFor();
     await owner.getByLabel('Key name').fill('Reporting');
     await owner.getByLabel("Owner's email (empty: you)").fill(personEmail);
     await owner.getByLabel('Token limit per window (empty: none)').fill('50000');
+    // Pia may not use Olga's personal Agent: the key is refused, and the page says why.
+    const agents = owner.getByLabel('Agents (none chosen: all Agents)');
+    await agents.selectOption({ label: "Olga Owner's assistant" });
+    await owner.getByRole('button', { name: 'Issue key' }).click();
+    await owner
+      .getByRole('alert')
+      .filter({ hasText: 'The owner may not use one of the chosen Agents' })
+      .waitFor();
+    await agents.selectOption([]);
     await owner.getByRole('button', { name: 'Issue key' }).click();
     await owner.getByText('Copy this key now: it is shown only once.').waitFor();
     const secret = (await owner.locator('.secret code').textContent())!;
+    await owner.getByRole('button', { name: 'Copy' }).click();
+    await owner.getByText('Copied.').waitFor();
+    await expect(owner.evaluate('navigator.clipboard.readText()')).resolves.toBe(secret);
     const asKey = await fetch(`${api.url}${CORE}/users/me`, { headers: { 'x-api-key': secret } });
     expect(((await asKey.json()) as { email: string }).email).toBe(personEmail);
-    await expect(owner.getByText(/Reporting.*Owner: pia-.*50000 Tokens \/ Week/).isVisible()).resolves.toBe(
-      true,
-    );
+    await owner.getByText(/Reporting.*Owner: pia-.*50000 Tokens \/ Week/).waitFor();
 
     await owner.getByLabel('Admins only').check();
     await owner.getByText('Saved.').waitFor();

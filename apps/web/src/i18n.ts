@@ -227,7 +227,7 @@ const en = {
   ownerEmail: "Owner's email (empty: you)",
   agentAccess: 'Agents',
   allAgents: 'All Agents',
-  agentIdsHint: 'Agent ids, comma-separated (empty: all Agents)',
+  agentIdsHint: 'Agents (none chosen: all Agents)',
   adminKey: 'Admin rights',
   tokenLimit: 'Token limit per window (empty: none)',
   limitWindow: 'Window',
@@ -260,6 +260,7 @@ const en = {
   sessionOver: 'Your session is over: sign in again.',
   identityLinkedElsewhere: 'That sign-in is already linked to another person.',
   providerUnreachable: 'The sign-in provider did not answer. Try again later.',
+  grantUnusable: 'The owner may not use one of the chosen Agents: choose only Agents they may use.',
 };
 
 export type Label = keyof typeof en;
@@ -491,7 +492,7 @@ const de: Record<Label, string> = {
   ownerEmail: 'E-Mail des Besitzers (leer: du)',
   agentAccess: 'Agents',
   allAgents: 'Alle Agents',
-  agentIdsHint: 'Agent-IDs, durch Kommas getrennt (leer: alle Agents)',
+  agentIdsHint: 'Agents (keiner gewählt: alle Agents)',
   adminKey: 'Admin-Rechte',
   tokenLimit: 'Token-Limit je Zeitraum (leer: keines)',
   limitWindow: 'Zeitraum',
@@ -525,6 +526,8 @@ const de: Record<Label, string> = {
   sessionOver: 'Deine Sitzung ist abgelaufen: melde dich erneut an.',
   identityLinkedElsewhere: 'Diese Anmeldung ist schon mit einer anderen Person verknüpft.',
   providerUnreachable: 'Der Anmeldeanbieter hat nicht geantwortet. Versuche es später noch einmal.',
+  grantUnusable:
+    'Der Besitzer darf einen der gewählten Agents nicht nutzen: wähle nur Agents, die er nutzen darf.',
 };
 
 export type Language = 'de' | 'en';

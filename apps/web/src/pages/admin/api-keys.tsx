@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api';
 import { t, type Label } from '../../i18n';
-import type { List } from '../../state';
+import type { Agent, List } from '../../state';
 import { OutcomeLine, useOutcome } from '../people/outcome';
 import { SecretOnce } from './secret';
 import type { User } from './users';
@@ -22,10 +22,10 @@ interface ApiKey {
 
 type Window = 'day' | 'week' | 'month';
 
-function IssueKeyForm({ onIssued }: { onIssued: (key: ApiKey) => void }) {
+function IssueKeyForm({ onIssued, agents }: { onIssued: (key: ApiKey) => void; agents: Agent[] }) {
   const [name, setName] = useState('');
   const [owner, setOwner] = useState('');
-  const [agents, setAgents] = useState('');
+  const [chosen, setChosen] = useState<string[]>([]);
   const [isAdmin, setIsAdmin] = useState(false);
   const [tokens, setTokens] = useState('');
   const [window, setWindow] = useState<Window>('week');
@@ -33,15 +33,11 @@ function IssueKeyForm({ onIssued }: { onIssued: (key: ApiKey) => void }) {
   const field = (set: (value: string) => void) => (e: Event) => set((e.target as HTMLInputElement).value);
   const issue = async (event: Event) => {
     event.preventDefault();
-    const ids = agents
-      .split(',')
-      .map((id) => id.trim())
-      .filter(Boolean);
     const issued = await run(
       api<ApiKey>('POST', 'api-keys', {
         name,
         ...(owner.trim() ? { owner: { email: owner.trim() } } : {}),
-        agents: ids.length > 0 ? ids : 'all',
+        agents: chosen.length > 0 ? chosen : 'all',
         isAdmin,
         usageLimit: tokens ? { tokens: Number(tokens), window } : null,
       }),
@@ -49,6 +45,7 @@ function IssueKeyForm({ onIssued }: { onIssued: (key: ApiKey) => void }) {
     if (!issued) return;
     setName('');
     setOwner('');
+    setChosen([]);
     onIssued(issued);
   };
   return (
@@ -63,7 +60,19 @@ function IssueKeyForm({ onIssued }: { onIssued: (key: ApiKey) => void }) {
       </label>
       <label>
         {t('agentIdsHint')}
-        <input value={agents} onInput={field(setAgents)} />
+        <select
+          multiple
+          size={Math.min(4, Math.max(2, agents.length))}
+          onChange={(e) =>
+            setChosen([...(e.target as HTMLSelectElement).selectedOptions].map((option) => option.value))
+          }
+        >
+          {agents.map((agent) => (
+            <option key={agent.id} value={agent.id} selected={chosen.includes(agent.id)}>
+              {agent.name}
+            </option>
+          ))}
+        </select>
       </label>
       <label>
         {t('tokenLimit')}
@@ -100,11 +109,16 @@ const limitOf = (key: ApiKey) =>
 
 export function ApiKeys({ users }: { users: User[] }) {
   const [keys, setKeys] = useState<ApiKey[]>([]);
+  const [agents, setAgents] = useState<Agent[]>([]);
   const [secret, setSecret] = useState<string | null>(null);
   const { outcome, run, read } = useOutcome();
   const load = () =>
     void read(api<List<ApiKey>>('GET', 'api-keys?limit=200')).then((l) => l && setKeys(l.data));
   useEffect(load, []);
+  useEffect(() => {
+    void read(api<List<Agent>>('GET', 'agents?limit=200')).then((l) => l && setAgents(l.data));
+  }, []);
+  const nameOf = (agentId: string) => agents.find((agent) => agent.id === agentId)?.name ?? agentId;
   const emailOf = (userId: string) => users.find((user) => user.id === userId)?.email ?? userId;
   const shown = (key: ApiKey | undefined) => {
     if (key?.key) setSecret(key.key);
@@ -112,7 +126,7 @@ export function ApiKeys({ users }: { users: User[] }) {
   };
   return (
     <>
-      <IssueKeyForm onIssued={shown} />
+      <IssueKeyForm onIssued={shown} agents={agents} />
       {secret && <SecretOnce label={t('keyShownOnce')} secret={secret} />}
       <OutcomeLine outcome={outcome} />
       <ul class="rows">
@@ -121,7 +135,7 @@ export function ApiKeys({ users }: { users: User[] }) {
             <span>
               <strong>{key.name}</strong> <code>{key.keyPrefix}…</code> · {t('owner')}:{' '}
               {emailOf(key.ownerUserId)} · {t('agentAccess')}:{' '}
-              {key.agents === 'all' ? t('allAgents') : key.agents.join(', ')} · {limitOf(key)}
+              {key.agents === 'all' ? t('allAgents') : key.agents.map(nameOf).join(', ')} · {limitOf(key)}
               {key.isAdmin && ` · ${t('adminKey')}`}
               {key.revoked && ` · ${t('revoked')}`}
             </span>

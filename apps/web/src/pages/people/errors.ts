@@ -12,6 +12,7 @@ const BY_CODE: Readonly<Record<string, Label>> = {
   invitation_used: 'invitationUsed',
   invitation_revoked: 'invitationRevoked',
   identity_linked_elsewhere: 'identityLinkedElsewhere',
+  grant_unusable: 'grantUnusable',
   password_sign_in_disabled: 'passwordSignInOff',
   user_deactivated: 'accountDeactivated',
 };
