@@ -57,7 +57,9 @@ export function SignInProviders() {
         <ul class="rows">
           {providers.map((provider) => (
             <li key={provider.id}>
-              {provider.name} · {t(`providerKind_${provider.kind}` as Label)} · <code>{provider.id}</code>
+              <span>
+                {provider.name} · {t(`providerKind_${provider.kind}` as Label)} · <code>{provider.id}</code>
+              </span>
             </li>
           ))}
         </ul>
