@@ -1,6 +1,6 @@
 // PATCH /users/me: one's own settings (language, name); POST /users/me/password: one's own password, with the current
 // one. A `role` here is refused (400): nobody changes their own role.
-import { Body, Controller, HttpCode, Patch, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Patch, Post, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { principalOf, changeSourceOf, commandContext, CurrentCaller, type Caller } from '#access';
@@ -11,6 +11,7 @@ import { UserDto } from '../../queries/list-users/user.dto.js';
 import { USERS_READ_MODEL } from '../../users.read-model.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../password.js';
 import { ChangeOwnPassword, ChangeOwnUser } from './change-own-user.command.js';
+import { IdempotencyInterceptor } from '../../http/idempotency.interceptor.js';
 
 const ChangeOwnUserBody = z
   .strictObject({
@@ -53,12 +54,16 @@ export class ChangeOwnUserController {
   @ApiRoute({
     tag: 'Users',
     summary: 'Change my password',
+    idempotent: true,
     description:
-      'The current password is required (400 `wrong_password` when it is not right); sessions stay.',
+      'The current password is required (400 `wrong_password` when it is not right); sessions stay. A retry with ' +
+      'its Idempotency-Key is answered as the first time (the current password has changed since).',
     body: ChangeOwnPasswordBody,
     response: { status: 204, description: 'Changed' },
     errors: [400, 401, 403],
   })
+  // A retry would otherwise be refused: the password it proves is no longer the current one.
+  @UseInterceptors(IdempotencyInterceptor)
   @HttpCode(204)
   @Post('users/me/password')
   async changePassword(
