@@ -41,14 +41,16 @@ describe('users projection', () => {
       }),
       h.envelope({ type: 'SessionRevoked', data: { sessionId: 'ses_1', reason: 'signOut', source } }),
       h.envelope({ type: 'UserDeactivated', data: { userId: 'u1', source } }),
+      h.envelope({ type: 'UserRenamed', data: { userId: 'u1', name: 'Bo Berg', source } }),
     ];
     await h.apply(...events);
     await h.apply(...events);
     const user = await h.get(USERS, 'u1');
-    expect(user).toMatchObject({ status: 'deactivated', language: 'de', hasPassword: true });
+    expect(user).toMatchObject({ status: 'deactivated', language: 'de', hasPassword: true, name: 'Bo Berg' });
     expect(user).toMatchObject({ sessionsNotBefore: events[6]!.metadata.occurredAt });
     expect(await h.get(INVITATIONS, 'inv1')).toMatchObject({ status: 'accepted', userId: 'u1' });
-    expect(await h.get(SESSIONS, 'ses_1')).toMatchObject({ userId: 'u1', revoked: true });
+    // The browser it was started in, to tell one's sessions apart.
+    expect(await h.get(SESSIONS, 'ses_1')).toMatchObject({ userId: 'u1', revoked: true, userAgent: 'jest' });
     const stored = JSON.stringify([user, await h.get(INVITATIONS, 'inv1'), await h.get(SESSIONS, 'ses_1')]);
     expect(stored).not.toMatch(/SECRETHASH|TOKENHASH/);
   });

@@ -17,7 +17,7 @@ export const usersProjector = defineProjector<
   UserEvent | InvitationEvent | SessionEvent | ExternalIdentityEvent
 >({
   name: USERS_READ_MODEL.projection,
-  version: 3,
+  version: 4,
   collections: [USERS_READ_MODEL, INVITATIONS_READ_MODEL, SESSIONS_READ_MODEL, IDENTITIES_READ_MODEL],
   on: {
     UserRegistered: ({ data, metadata: { occurredAt: at } }) => [
@@ -92,6 +92,7 @@ export const usersProjector = defineProjector<
           id: data.sessionId,
           userId: data.userId,
           method: data.method,
+          userAgent: data.source.userAgent,
           expiresAt: data.expiresAt,
           lastSeenAt: at,
           revoked: false,
@@ -111,6 +112,14 @@ export const usersProjector = defineProjector<
         collection: USERS,
         id: data.userId,
         set: { language: data.language, updatedAt: metadata.occurredAt },
+      },
+    ],
+    UserRenamed: ({ data, metadata }) => [
+      {
+        kind: 'patch',
+        collection: USERS,
+        id: data.userId,
+        set: { name: data.name, updatedAt: metadata.occurredAt },
       },
     ],
     IdentityLinked: ({ data, metadata: { occurredAt: at } }) => [

@@ -131,7 +131,7 @@ describeBrowser('the links of the mails in Chromium (e2e)', () => {
     await page.getByLabel('Email').fill(me.body.email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: 'Admin' }).waitFor();
+    await page.getByRole('link', { name: 'Administration' }).waitFor();
     await screenshot(page, 'first-admin-signed-in');
     // The link is spent.
     await page.goto(link);

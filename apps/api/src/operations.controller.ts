@@ -11,15 +11,17 @@ import {
   Inject,
   Optional,
   Param,
+  Req,
   Res,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { NotFoundError } from '#kernel';
 import { QueryBus } from '@nestjs/cqrs';
 import { ProjectionRunner } from '#eventsourcing';
-import { Public } from '#access';
+import { ApiKeyGuard, Public } from '#access';
+import { AdminBootstrap } from '#identity/admin-bootstrap';
 import { ApiRoute } from '#http';
 import { GetLogHead, GetProjectionHealth, registerProjectionMetrics } from '#operations';
 import { registerUsageMetrics } from '#usage/usage-metrics';
@@ -80,6 +82,8 @@ export class OperationsController implements OnApplicationBootstrap {
     @Inject(OPENAPI_DOCUMENT) private readonly openApi: OpenApiDocument,
     @Inject(HTTP_METRICS) registry: Registry,
     usage: UsageRecorder,
+    private readonly guard: ApiKeyGuard,
+    private readonly bootstrap: AdminBootstrap,
     @Optional() @Inject(CODE_SANDBOX) private readonly sandbox?: CodeSandbox,
   ) {
     this.metrics = registry;
@@ -137,11 +141,13 @@ export class OperationsController implements OnApplicationBootstrap {
   @ApiRoute({
     tag: 'Operations',
     summary: 'Liveness, readiness and projection lag',
+    description:
+      "To an admin (API key or session), while the first run's setup link is unused, also `setup`: that link.",
     public: true,
     response: { status: 200, description: 'Ready (503 while starting)' },
   })
   @Get('health')
-  async status(@Res({ passthrough: true }) reply: FastifyReply) {
+  async status(@Res({ passthrough: true }) reply: FastifyReply, @Req() request?: FastifyRequest) {
     let projections: Awaited<ReturnType<OperationsController['health']>> = [];
     let storesReachable = true;
     try {
@@ -163,7 +169,15 @@ export class OperationsController implements OnApplicationBootstrap {
       codeExecution: this.sandbox
         ? await this.sandbox.availability()
         : { available: false, reason: 'not configured' },
+      ...(await this.setupFor(request)),
     };
+  }
+
+  /** The first run's setup link, for an admin only: whoever holds it creates an admin account. */
+  private async setupFor(request: FastifyRequest | undefined) {
+    const setup = await this.bootstrap.pendingSetupLink();
+    if (!setup || !request || !(await this.guard.isAdmin(request))) return {};
+    return { setup: { link: setup.link, expiresAt: setup.expiresAt } };
   }
 
   @Get('health/ready')

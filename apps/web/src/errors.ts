@@ -38,10 +38,15 @@ function byStatus(status: number): Label {
 }
 
 /**
- * The sentence for `error` (anything a failed `api()` call rejects with). `refusals` are the page's own codes, more
- * precise than the common ones (a membership page explains the last-owner rule).
+ * The label of the sentence for `error` (anything a failed `api()` call rejects with): rendered in the language of the
+ * moment, so a message on screen follows a change of language. `refusals` are the page's own codes, more precise than
+ * the common ones (a membership page explains the last-owner rule).
  */
-export function errorSentence(error: unknown, refusals: Readonly<Record<string, Label>> = {}): string {
-  if (!(error instanceof ApiError)) return t(error instanceof TypeError ? 'errorNetwork' : 'errorGeneric');
-  return t(refusals[error.code] ?? COMMON[error.code] ?? byStatus(error.status));
+export function errorLabel(error: unknown, refusals: Readonly<Record<string, Label>> = {}): Label {
+  if (!(error instanceof ApiError)) return error instanceof TypeError ? 'errorNetwork' : 'errorGeneric';
+  return refusals[error.code] ?? COMMON[error.code] ?? byStatus(error.status);
 }
+
+/** The sentence for `error`, in the page's language (see errorLabel). */
+export const errorSentence = (error: unknown, refusals: Readonly<Record<string, Label>> = {}): string =>
+  t(errorLabel(error, refusals));

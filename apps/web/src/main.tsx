@@ -14,7 +14,6 @@ import { Chat } from './pages/chat';
 import { Memories } from './pages/memories';
 import { AgentSettings } from './pages/agent-settings';
 import { Developer } from './pages/developer';
-import { Admin } from './pages/admin';
 import { AcceptInvitation, PasswordReset } from './pages/mail-links';
 import { lazy } from './lazy';
 import { useMenu } from './menu';
@@ -29,6 +28,9 @@ const Operations = lazy(() => import('./pages/operations'), 'Operations');
 // Build: creating and changing Spaces.
 const NewSpace = lazy(() => import('./pages/build/space-new'), 'NewSpace');
 const SpacePage = lazy(() => import('./pages/build/space-page'), 'SpacePage');
+// People: one's profile, and the admins' page.
+const Profile = lazy(() => import('./pages/people/profile'), 'Profile');
+const Admin = lazy(() => import('./pages/admin'), 'Admin');
 
 function NotFound() {
   return (
@@ -172,10 +174,15 @@ function Navigation({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
             {t('usage')}
           </a>
         </li>
+        <li>
+          <a href="/profile" onClick={linkTo('/profile')}>
+            {t('profile')}
+          </a>
+        </li>
         {me.role === 'admin' && (
           <li>
             <a href="/admin" onClick={linkTo('/admin')}>
-              {t('admin')}
+              {t('administration')}
             </a>
           </li>
         )}
@@ -204,7 +211,17 @@ function Navigation({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
   );
 }
 
-function Routed({ path, me }: { path: string; me: Me }) {
+function Routed({
+  path,
+  me,
+  onChanged,
+  onSignedOut,
+}: {
+  path: string;
+  me: Me;
+  onChanged: () => void;
+  onSignedOut: () => void;
+}) {
   let params: Record<string, string> | null;
   if ((params = match('/space/:spaceId/agent/:agentId', path)))
     return <Chat key={params.agentId} spaceId={params.spaceId!} agentId={params.agentId!} />;
@@ -221,9 +238,10 @@ function Routed({ path, me }: { path: string; me: Me }) {
   if (path === '/memories') return <Memories />;
   if (path === '/developer') return <Developer />;
   if (path === '/usage') return <Usage me={me} />;
-  if (path === '/admin' && me.role === 'admin') return <Admin />;
+  if (path === '/admin' && me.role === 'admin') return <Admin me={me} />;
   if (path === '/apps' && me.role === 'admin') return <Apps />;
   if (path === '/operations' && me.role === 'admin') return <Operations />;
+  if (path === '/profile') return <Profile me={me} onChanged={onChanged} onSignedOut={onSignedOut} />;
   if (path === '/' || path === '/sign-in')
     return (
       <section class="page">
@@ -287,7 +305,15 @@ function App() {
       </a>
       <Navigation me={me} onSignOut={() => void signOut()} />
       <main id="main">
-        <Routed path={location.pathname} me={me} />
+        <Routed
+          path={location.pathname}
+          me={me}
+          onChanged={() => void load()}
+          onSignedOut={() => {
+            setMe(null);
+            navigate('/sign-in');
+          }}
+        />
       </main>
     </div>
   );

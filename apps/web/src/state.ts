@@ -9,6 +9,8 @@ export interface Me {
   readonly name: string;
   readonly role: 'admin' | 'member';
   readonly language?: 'de' | 'en';
+  /** false: signs in only through a provider (no password to change). */
+  readonly hasPassword?: boolean;
 }
 
 export interface Space {

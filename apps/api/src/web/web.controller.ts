@@ -82,6 +82,7 @@ export class WebController {
     'admin',
     'apps',
     'operations',
+    'profile',
     'spaces/new',
     'invitations/accept',
     'password-reset',

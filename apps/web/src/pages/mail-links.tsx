@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { language, t, type Label } from '../i18n';
 import { navigate } from '../router';
+import { NameField, NewPasswordField } from './person-fields';
 import { ProviderButtons, useProviders } from './sign-in';
 
 /** The token of the link's fragment, or '' when the link lost it. */
@@ -83,23 +84,7 @@ function PasswordForm({
       {token && (
         <form onSubmit={(e) => void submit(e)}>
           {children}
-          <label>
-            {t('newPassword')}
-            <input
-              type="password"
-              name="new-password"
-              autocomplete="new-password"
-              required
-              minLength={12}
-              maxLength={256}
-              aria-describedby="password-hint"
-              value={password}
-              onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
-            />
-          </label>
-          <p id="password-hint" class="note">
-            {t('passwordHint')}
-          </p>
+          <NewPasswordField value={password} onInput={setPassword} />
           <button type="submit" disabled={busy}>
             {submitLabel}
           </button>
@@ -132,17 +117,7 @@ export function AcceptInvitation({
     <LinkPage title={t('invitationTitle')} text={t('invitationText')} languageSwitch={languageSwitch}>
       {passwordSignIn && (
         <PasswordForm submitLabel={t('acceptInvitation')} send={accept}>
-          <label>
-            {t('name')}
-            <input
-              name="name"
-              autocomplete="name"
-              required
-              maxLength={120}
-              value={name}
-              onInput={(e) => setName((e.target as HTMLInputElement).value)}
-            />
-          </label>
+          <NameField value={name} onInput={setName} />
         </PasswordForm>
       )}
       {providers.length > 0 && (

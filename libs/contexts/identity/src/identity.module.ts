@@ -28,6 +28,12 @@ import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
 import { SignInController } from './commands/sign-in/sign-in.controller.js';
 import { SignInHandler } from './commands/sign-in/sign-in.command.js';
 import { SignOutController } from './commands/sign-out/sign-out.controller.js';
+import { RotateApiKeyController } from './commands/rotate-api-key/rotate-api-key.controller.js';
+import { RotateApiKeyHandler } from './commands/rotate-api-key/rotate-api-key.command.js';
+import { EndOwnSessionController } from './commands/end-own-session/end-own-session.controller.js';
+import { EndOwnSessionHandler } from './commands/end-own-session/end-own-session.command.js';
+import { ListOwnSessionsController } from './queries/list-own-sessions/list-own-sessions.controller.js';
+import { ListOwnSessionsHandler } from './queries/list-own-sessions/list-own-sessions.query.js';
 import { SignOutHandler } from './commands/sign-out/sign-out.command.js';
 import { RefreshSessionHandler } from './commands/refresh-session/refresh-session.command.js';
 import {
@@ -36,7 +42,10 @@ import {
 } from './commands/record-idempotent-request/record-idempotent-request.command.js';
 import { SignInLimiter } from './sessions/sign-in-limiter.js';
 import { ChangeOwnUserController } from './commands/change-own-user/change-own-user.controller.js';
-import { ChangeOwnUserHandler } from './commands/change-own-user/change-own-user.command.js';
+import {
+  ChangeOwnPasswordHandler,
+  ChangeOwnUserHandler,
+} from './commands/change-own-user/change-own-user.command.js';
 import { ResetPasswordController } from './commands/reset-password/reset-password.controller.js';
 import {
   IssuePasswordResetHandler,
@@ -104,6 +113,9 @@ export const IDENTITY_CONTROLLERS = [
   ListMailOutboxController,
   SignInController,
   SignOutController,
+  EndOwnSessionController,
+  RotateApiKeyController,
+  ListOwnSessionsController,
   OwnApiKeysController,
   ResetPasswordController,
   ChangeOwnUserController,
@@ -124,6 +136,8 @@ export const IDENTITY_COMMAND_HANDLERS = [
   SetUserActiveHandler,
   SignInHandler,
   SignOutHandler,
+  EndOwnSessionHandler,
+  RotateApiKeyHandler,
   RefreshSessionHandler,
   StartIdempotentRequestHandler,
   FinishIdempotentRequestHandler,
@@ -133,6 +147,7 @@ export const IDENTITY_COMMAND_HANDLERS = [
   IssuePasswordResetHandler,
   ResetPasswordHandler,
   ChangeOwnUserHandler,
+  ChangeOwnPasswordHandler,
   SignInWithOidcHandler,
   RecordOidcFailureHandler,
   LinkIdentityHandler,
@@ -151,6 +166,7 @@ export const IDENTITY_QUERY_HANDLERS = [
   GetInvitationHandler,
   ListAuthProvidersHandler,
   ListIdentitiesHandler,
+  ListOwnSessionsHandler,
 ];
 
 // Global: access's guard asks the Credentials port this module provides.

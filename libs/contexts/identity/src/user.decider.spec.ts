@@ -148,3 +148,21 @@ describe('user decider (lifecycle)', () => {
       ]);
   });
 });
+
+describe('user decider (name)', () => {
+  it('renames with the name trimmed, and not again to the same name', () => {
+    const renamed: UserEvent = { type: 'UserRenamed', data: { userId: 'u1', name: 'Ada L.', source } };
+    given(registered('member'))
+      .when({ type: 'RenameUser', userId: 'u1', name: '  Ada L. ', source })
+      .then([renamed]);
+    given(registered('member'), renamed)
+      .when({ type: 'RenameUser', userId: 'u1', name: 'Ada L.', source })
+      .then([]);
+    given(registered('member')).when({ type: 'RenameUser', userId: 'u1', name: 'Ada', source }).then([]);
+  });
+
+  it('refuses an empty name', () =>
+    given(registered('member'))
+      .when({ type: 'RenameUser', userId: 'u1', name: '   ', source })
+      .thenThrows('invalid_name'));
+});

@@ -1,5 +1,5 @@
 // The User's commands and the pure decision over each: registration, role and activity (never one's own, never the
-// last administrator), passwords and their reset links, signing out everywhere, the language.
+// last administrator), passwords and their reset links, signing out everywhere, the language and the name.
 import { forbidden } from '#access';
 import { ConflictError, NotFoundError, ValidationError } from '#kernel';
 import { decideByType, type Decider } from '#eventsourcing';
@@ -64,6 +64,12 @@ export type UserCommand =
       readonly type: 'ChangeLanguage';
       readonly userId: string;
       readonly language: UserLanguage;
+      readonly source: ChangeSource;
+    }
+  | {
+      readonly type: 'RenameUser';
+      readonly userId: string;
+      readonly name: string;
       readonly source: ChangeSource;
     };
 
@@ -181,6 +187,12 @@ const changeLanguage = existing(
     state.language === language ? [] : [{ type: 'UserLanguageChanged', data: { userId, language, source } }],
 );
 
+const renameUser = existing(({ userId, name, source }: UserOf<'RenameUser'>, state): UserEvent[] => {
+  const trimmed = name.trim();
+  if (trimmed.length === 0) throw new ValidationError('invalid_name', 'the name must not be empty', 'name');
+  return state.name === trimmed ? [] : [{ type: 'UserRenamed', data: { userId, name: trimmed, source } }];
+});
+
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
   initialState: initialUserState,
   evolve: evolveUser,
@@ -193,5 +205,6 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
     SetPassword: setPassword,
     SignOutEverywhere: signOutEverywhere,
     ChangeLanguage: changeLanguage,
+    RenameUser: renameUser,
   }),
 };

@@ -63,6 +63,10 @@ export type UserEvent =
       }
     >
   | DomainEvent<
+      'UserRenamed',
+      { readonly userId: string; readonly name: string; readonly source: ChangeSource }
+    >
+  | DomainEvent<
       'UserLanguageChanged',
       { readonly userId: string; readonly language: UserLanguage; readonly source: ChangeSource }
     >;
@@ -79,6 +83,8 @@ export type UserState =
       readonly status: 'active' | 'deactivated';
       readonly userId: string;
       readonly email: string;
+      /** Absent in states folded before the name was kept: any rename then records one. */
+      readonly name?: string;
       readonly role: UserRole;
       readonly language: UserLanguage;
       readonly passwordHash: string | null;
@@ -96,6 +102,7 @@ export const evolveUser = (state: UserState, event: UserEvent): UserState => {
       status: 'active',
       userId: event.data.userId,
       email: event.data.email,
+      name: event.data.name,
       role: event.data.role,
       language: event.data.language ?? 'en',
       passwordHash: null,
@@ -114,6 +121,8 @@ export const evolveUser = (state: UserState, event: UserEvent): UserState => {
       return { ...state, reset: { tokenHash: event.data.tokenHash, expiresAt: event.data.expiresAt } };
     case 'UserLanguageChanged':
       return { ...state, language: event.data.language };
+    case 'UserRenamed':
+      return { ...state, name: event.data.name };
     case 'UserSignedOutEverywhere':
       return state;
   }

@@ -23,4 +23,6 @@ export const USER_INTEGRATION_EVENTS = defineIntegrationEvents<UserEvent>('user'
   UserPasswordResetIssued: null,
   UserSignedOutEverywhere: null,
   UserLanguageChanged: null,
+  // A name is personal data (see above).
+  UserRenamed: null,
 });

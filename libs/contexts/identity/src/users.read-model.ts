@@ -32,6 +32,8 @@ export interface SessionView {
   readonly id: string;
   readonly userId: string;
   readonly method: string;
+  /** The browser's User-Agent at sign-in (absent on sessions projected before it was kept). */
+  readonly userAgent?: string | null;
   readonly expiresAt: string;
   readonly lastSeenAt: string;
   readonly revoked: boolean;

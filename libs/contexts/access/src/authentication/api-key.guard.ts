@@ -99,6 +99,16 @@ export class ApiKeyGuard implements CanActivate {
     }
   }
 
+  /** Whether the request's API key or session is an admin's (false without a valid one): what a public route shows admins. */
+  async isAdmin(request: RequestWithCaller): Promise<boolean> {
+    const key = this.presentedKey(request, false);
+    if (!key) return (await this.sessionUser(request))?.isAdmin ?? false;
+    return this.credentials.ofApiKey(key).then(
+      (caller) => caller.isAdmin,
+      () => false,
+    );
+  }
+
   /**
    * The caller of a session cookie (the users context judges the session: see Credentials.ofSession), on a route with
    * a row; an unsafe request must come from the instance's own origin (CSRF). `routed`: false for the App proxy.

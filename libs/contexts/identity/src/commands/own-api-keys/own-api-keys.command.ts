@@ -4,7 +4,6 @@
 // user's is 404).
 import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { NotFoundError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { newEntityId, type CommandContext } from '#eventsourcing';
 import type { WriteResult } from '#eventsourcing';
@@ -22,6 +21,7 @@ import { assertWithinOwnLimit } from '../../api-key.limits.js';
 import { API_KEYS, type ApiKeyView } from '../../api-keys.read-model.js';
 import { IssueApiKey } from '../issue-api-key/issue-api-key.command.js';
 import { RevokeApiKey } from '../revoke-api-key/revoke-api-key.command.js';
+import { keyById, replaceApiKey } from '../rotate-api-key/replace-api-key.js';
 
 type Issued = WriteResult & { key: string | null };
 
@@ -70,13 +70,6 @@ const OWN_KEYS: PlatformPrincipal = { kind: 'platform', process: 'own-api-keys' 
 const ownerOf = (principal: Principal): string =>
   userActingAs(principal, 'this principal has no keys of its own');
 
-/** The key, or 404 (the gate asked that it is the caller's own and unrevoked). */
-async function keyById(readStore: ReadStore, apiKeyId: string): Promise<ApiKeyView> {
-  const key = await readStore.reader<ApiKeyView>(API_KEYS).get(apiKeyId);
-  if (!key) throw new NotFoundError('API key', apiKeyId);
-  return key;
-}
-
 @CommandHandler(CreateOwnApiKey)
 export class CreateOwnApiKeyHandler implements ICommandHandler<CreateOwnApiKey> {
   constructor(
@@ -123,28 +116,12 @@ export class RotateOwnApiKeyHandler implements ICommandHandler<RotateOwnApiKey> 
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  async execute({ apiKeyId, context, principal }: RotateOwnApiKey): Promise<Issued> {
-    const userId = ownerOf(principal);
+  async execute({ apiKeyId, context }: RotateOwnApiKey): Promise<Issued> {
+    // The gate asked that it is the caller's own and unrevoked.
     const old = await keyById(this.readStore, apiKeyId);
     // An admin key stays an admin's to rotate, whoever owns it: a rule of the key, not of who asks.
     if (old.isAdmin)
       throw forbidden('admin_key_rotation', 'an admin-issued admin key is rotated by an admin');
-    const issued: Issued = await this.bus.execute(
-      new IssueApiKey(
-        {
-          name: old.name,
-          owner: userId,
-          agentAccess: old.agentAccess,
-          isAdmin: false,
-          usageLimit: old.usageLimit,
-          apiKeyId: newEntityId(context, 'key'),
-        },
-        context,
-        OWN_KEYS,
-      ),
-    );
-    const revoked: WriteResult = await this.bus.execute(new RevokeApiKey(apiKeyId, context, OWN_KEYS));
-    // The caller reads its writes up to the later one: the old key is refused from the response on.
-    return { ...issued, position: Math.max(issued.position, revoked.position) };
+    return replaceApiKey(this.bus, old, context, OWN_KEYS);
   }
 }
