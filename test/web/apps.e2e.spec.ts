@@ -5,7 +5,7 @@
 // serious or critical violations.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
 import { waitUntil } from '#testing/fixtures';
 import { ADMIN_KEY, client, CORE, uniqueName, type TestApi } from '../support/api.js';
@@ -16,7 +16,7 @@ import {
   launch,
   screenshot,
   seriousViolations,
-  signIn,
+  SignedInPages,
   spaceWithAgent,
   startApiWithFakeChat,
 } from './browser.js';
@@ -44,7 +44,7 @@ describeBrowser('the Apps page in Chromium (e2e)', () => {
   let browser: Browser;
   let appServer: Server;
   let appUrl: string;
-  const contexts: BrowserContext[] = [];
+  const pages = new SignedInPages(() => browser);
   let agentId: string;
   let agentName: string;
   const stamp = Date.now();
@@ -53,15 +53,8 @@ describeBrowser('the Apps page in Chromium (e2e)', () => {
   const apps = async () =>
     (await client(api.url, ADMIN_KEY).get<{ data: AppBody[] }>(`${CORE}/apps?limit=200`)).body.data;
 
-  async function pageOf(email: string, width = 1280): Promise<Page> {
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width, height: 900 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    await signIn(page, api.url, email);
-    return page;
-  }
+  const pageOf = (email: string, width = 1280): Promise<Page> =>
+    pages.of(api.url, email, { width, clipboard: true });
 
   beforeAll(async () => {
     builtOrFail();
@@ -82,10 +75,7 @@ describeBrowser('the Apps page in Chromium (e2e)', () => {
   }, 180_000);
 
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
-    await api?.close();
-    await upstream?.close();
+    await pages.close(api, upstream);
     appServer?.close();
   });
 

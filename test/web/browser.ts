@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { FakeUpstream } from '#testing/fake-openai-upstream';
 import { ADMIN_KEY, client, CORE, startTestApi, writeModelsFile, type TestApi } from '../support/api.js';
 
@@ -130,4 +130,37 @@ export async function signIn(page: Page, base: string, email: string): Promise<v
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('navigation').waitFor();
+}
+
+/**
+ * The browser contexts of a suite: each page a person signed in (English, the width asked), all closed with the
+ * browser, the api and the upstream when the suite ends.
+ */
+export class SignedInPages {
+  private readonly contexts: BrowserContext[] = [];
+
+  constructor(private readonly browser: () => Browser) {}
+
+  async of(
+    base: string,
+    email: string,
+    options: { width?: number; clipboard?: boolean } = {},
+  ): Promise<Page> {
+    const context = await this.browser().newContext({
+      locale: 'en-US',
+      viewport: { width: options.width ?? 1280, height: 900 },
+    });
+    if (options.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    this.contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await signIn(page, base, email);
+    return page;
+  }
+
+  async close(...others: readonly ({ close(): Promise<unknown> } | undefined)[]): Promise<void> {
+    for (const context of this.contexts) await context.close().catch(() => undefined);
+    await this.browser()?.close();
+    for (const other of others) await other?.close();
+  }
 }

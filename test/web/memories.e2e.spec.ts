@@ -2,7 +2,7 @@
 // rolls a memory back to an earlier version, deletes one, and erases everything after a confirmation (Escape keeps
 // it); the Agent's editor sees its shared memories with who contributed each and how often answers used them, and
 // clears them. Screenshots at 1280 and 390 px; axe-core: 0 serious or critical violations.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
 import { waitUntil } from '#testing/fixtures';
 import { ADMIN_KEY, client, CORE, uniqueName, type TestApi } from '../support/api.js';
@@ -14,7 +14,7 @@ import {
   launch,
   screenshot,
   seriousViolations,
-  signIn,
+  SignedInPages,
   spaceWithAgent,
   startApiWithFakeChat,
 } from './browser.js';
@@ -32,7 +32,7 @@ describeBrowser('the memories page in Chromium (e2e)', () => {
   let upstream: FakeUpstream;
   let api: TestApi;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const pages = new SignedInPages(() => browser);
   let spaceId: string;
   let agentId: string;
   let agentName: string;
@@ -40,14 +40,7 @@ describeBrowser('the memories page in Chromium (e2e)', () => {
   const editor = { email: `eve-${stamp}@example.com`, id: '' };
   const person = { email: `pia-${stamp}@example.com`, id: '' };
 
-  async function pageOf(email: string, width = 1280): Promise<Page> {
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width, height: 900 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    await signIn(page, api.url, email);
-    return page;
-  }
+  const pageOf = (email: string, width = 1280): Promise<Page> => pages.of(api.url, email, { width });
 
   /** What the person signed in on `page` has the Agent remember (through the API, with their session). */
   const remember = (page: Page, text: string, bucket: 'personal' | 'shared' = 'personal') =>
@@ -85,10 +78,7 @@ describeBrowser('the memories page in Chromium (e2e)', () => {
   }, 180_000);
 
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
-    await api?.close();
-    await upstream?.close();
+    await pages.close(api, upstream);
   });
 
   it('a person changes, rolls back and deletes what the Agent remembers, and erases everything after confirming', async () => {

@@ -2,7 +2,7 @@
 // projection with the log position it applied and its lag (read again live: a new event moves the positions without a
 // reload), and the configured models with their tier, location and price; a person who is not admin has no such
 // page, and GET /models refuses them. Screenshots at 1280 and 390 px; axe-core: 0 serious or critical violations.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
 import { waitUntil } from '#testing/fixtures';
 import { ADMIN_KEY, client, CORE, uniqueName, type TestApi } from '../support/api.js';
@@ -13,7 +13,7 @@ import {
   launch,
   screenshot,
   seriousViolations,
-  signIn,
+  SignedInPages,
   startApiWithFakeChat,
 } from './browser.js';
 
@@ -24,19 +24,12 @@ describeBrowser('the operations page in Chromium (e2e)', () => {
   let upstream: FakeUpstream;
   let api: TestApi;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const pages = new SignedInPages(() => browser);
   const stamp = Date.now();
   const adminPerson = { email: `ops-${stamp}@example.com` };
   const person = { email: `pim-${stamp}@example.com` };
 
-  async function pageOf(email: string, width = 1280): Promise<Page> {
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width, height: 900 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    await signIn(page, api.url, email);
-    return page;
-  }
+  const pageOf = (email: string, width = 1280): Promise<Page> => pages.of(api.url, email, { width });
 
   beforeAll(async () => {
     builtOrFail();
@@ -48,10 +41,7 @@ describeBrowser('the operations page in Chromium (e2e)', () => {
   }, 180_000);
 
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
-    await api?.close();
-    await upstream?.close();
+    await pages.close(api, upstream);
   });
 
   it('an admin reads the health, the projections live, and the models', async () => {

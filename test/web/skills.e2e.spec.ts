@@ -3,7 +3,7 @@
 // installs a marketplace Skill and uninstalls it, and deletes a Skill after a confirmation (Escape cancels); a member
 // sees the Skills without any control to change them; a German page explains a taken name in German. Screenshots at
 // 390 and 1280 px; axe-core: 0 serious or critical violations.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
 import { waitUntil } from '#testing/fixtures';
 import { ADMIN_KEY, client, CORE, uniqueName, type TestApi } from '../support/api.js';
@@ -15,7 +15,7 @@ import {
   launch,
   screenshot,
   seriousViolations,
-  signIn,
+  SignedInPages,
   spaceWithAgent,
   startApiWithFakeChat,
 } from './browser.js';
@@ -36,7 +36,7 @@ describeBrowser('Skills in the Agent settings, in Chromium (e2e)', () => {
   let upstream: FakeUpstream;
   let api: TestApi;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const pages = new SignedInPages(() => browser);
   let spaceId: string;
   let agentId: string;
   const stamp = Date.now();
@@ -48,11 +48,7 @@ describeBrowser('Skills in the Agent settings, in Chromium (e2e)', () => {
   const skillNamed = async (name: string) => (await agentSkills()).find((skill) => skill.name === name);
 
   async function settingsAs(email: string, width = 1280): Promise<Page> {
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width, height: 900 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    await signIn(page, api.url, email);
+    const page = await pages.of(api.url, email, { width });
     await page.goto(`${api.url}/agent/${agentId}/settings`);
     await page.getByRole('heading', { name: 'Skills', exact: true }).waitFor();
     return page;
@@ -82,10 +78,7 @@ describeBrowser('Skills in the Agent settings, in Chromium (e2e)', () => {
   }, 180_000);
 
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
-    await api?.close();
-    await upstream?.close();
+    await pages.close(api, upstream);
   });
 
   it('an editor writes, drafts, compares, publishes and rolls back a Skill', async () => {

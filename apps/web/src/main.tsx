@@ -1,14 +1,15 @@
-// The web app: sign-in, the navigation (Spaces, the private one first, and their Agents), the chat route
-// `/space/{spaceId}/agent/{agentId}` (`/chat/{agentId}` redirects to it), memories, Knowledge and embed settings,
-// Developer Settings and usage; the pages the mails link to (an invitation, a password reset), open without a session.
+// The web app: sign-in, the navigation (navigation.tsx), and the routes of its pages: the chat
+// `/space/{spaceId}/agent/{agentId}` (`/chat/{agentId}` redirects to it), the Spaces' and Agents' pages, memories,
+// Developer Settings, usage, the profile and the admins' pages; the pages the mails link to (an invitation, a password
+// reset), open without a session.
 // Served by the api under `/` with a strict CSP: no inline script, same-origin fetches.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import './styles.css';
 import { api, ApiError } from './api';
-import { language, setLanguage, t, type Language } from './i18n';
+import { setLanguage, t } from './i18n';
 import { linkTo, match, navigate } from './router';
-import { onDirectoryChange, useRerender, type Agent, type List, type Me, type Space } from './state';
+import { useRerender, type Agent, type Me } from './state';
 import { SignIn } from './pages/sign-in';
 import { Chat } from './pages/chat';
 import { Memories } from './pages/memories';
@@ -16,8 +17,7 @@ import { AgentSettings } from './pages/agent-settings';
 import { Developer } from './pages/developer';
 import { AcceptInvitation, PasswordReset } from './pages/mail-links';
 import { lazy } from './lazy';
-import { useMenu } from './menu';
-import { ThemeToggle } from './theme';
+import { LanguageSwitch, Navigation } from './navigation';
 
 // Pages a chat does not need load on first use (chunks of their own, outside the chat page's JavaScript budget).
 const Members = lazy(() => import('./pages/members'), 'Members');
@@ -54,161 +54,6 @@ function ChatRedirect({ agentId }: { agentId: string }) {
     );
   }, [agentId]);
   return missing ? <NotFound /> : <p class="page">{t('loading')}</p>;
-}
-
-function LanguageSwitch({ me }: { me: Me | null }) {
-  const change = (next: Language) => {
-    setLanguage(next);
-    if (me) void api('PATCH', 'users/me', { language: next }).catch(() => undefined);
-  };
-  return (
-    <label class="language">
-      {t('language')}{' '}
-      <select value={language()} onChange={(e) => change((e.target as HTMLSelectElement).value as Language)}>
-        <option value="en">English</option>
-        <option value="de">Deutsch</option>
-      </select>
-    </label>
-  );
-}
-
-function Navigation({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
-  const menu = useMenu();
-  const [spaces, setSpaces] = useState<Space[]>([]);
-  const [agents, setAgents] = useState<Agent[]>([]);
-  useEffect(() => {
-    const load = () => {
-      void api<List<Space>>('GET', 'spaces?limit=200').then(
-        (r) => setSpaces(r.data),
-        () => undefined,
-      );
-      void api<List<Agent>>('GET', 'agents?limit=200').then(
-        (r) => setAgents(r.data),
-        () => undefined,
-      );
-    };
-    load();
-    return onDirectoryChange(load);
-  }, [me.id]);
-  // The personal Space first, then by name.
-  const ordered = spaces.toSorted(
-    (a, b) => Number(Boolean(b.isPersonal)) - Number(Boolean(a.isPersonal)) || a.name.localeCompare(b.name),
-  );
-  const personal = agents.filter((agent) => agent.isPersonal);
-  const agentLink = (agent: Agent) => {
-    const path = `/space/${agent.spaceId ?? 'personal'}/agent/${agent.id}`;
-    return (
-      <li key={agent.id}>
-        <a href={path} onClick={linkTo(path)} aria-current={location.pathname === path ? 'page' : undefined}>
-          {agent.name}
-        </a>
-      </li>
-    );
-  };
-  return (
-    <nav id="main-nav" class={menu.open ? 'sidebar open' : 'sidebar'} aria-label={t('mainNav')}>
-      <a class="brand" href="/" onClick={linkTo('/')}>
-        {t('appName')}
-      </a>
-      {menu.toggle}
-      {personal.length > 0 && (
-        <section>
-          <h2>{t('personal')}</h2>
-          <ul>{personal.map(agentLink)}</ul>
-        </section>
-      )}
-      <h2>{t('spaces')}</h2>
-      <a class="new-space" href="/spaces/new" onClick={linkTo('/spaces/new')}>
-        {t('newSpace')}
-      </a>
-      {ordered.map((space) => (
-        <section key={space.id} class="space">
-          <h3>{space.name}</h3>
-          <ul>{agents.filter((a) => a.spaceId === space.id && !a.isPersonal).map(agentLink)}</ul>
-          <ul class="space-links">
-            <li>
-              <a
-                href={`/space/${space.id}/settings`}
-                onClick={linkTo(`/space/${space.id}/settings`)}
-                aria-label={`${t('spaceSettings')}: ${space.name}`}
-              >
-                {t('spaceSettings')}
-              </a>
-            </li>
-            {!space.isPersonal && (
-              <li>
-                <a
-                  href={`/space/${space.id}/members`}
-                  onClick={linkTo(`/space/${space.id}/members`)}
-                  aria-label={`${t('members')}: ${space.name}`}
-                >
-                  {t('members')}
-                </a>
-              </li>
-            )}
-            <li>
-              <a
-                href={`/space/${space.id}/prompts`}
-                onClick={linkTo(`/space/${space.id}/prompts`)}
-                aria-label={`${t('promptLibrary')}: ${space.name}`}
-              >
-                {t('promptLibrary')}
-              </a>
-            </li>
-          </ul>
-        </section>
-      ))}
-      <ul class="links">
-        <li>
-          <a href="/memories" onClick={linkTo('/memories')}>
-            {t('memories')}
-          </a>
-        </li>
-        <li>
-          <a href="/developer" onClick={linkTo('/developer')}>
-            {t('developer')}
-          </a>
-        </li>
-        <li>
-          <a href="/usage" onClick={linkTo('/usage')}>
-            {t('usage')}
-          </a>
-        </li>
-        <li>
-          <a href="/profile" onClick={linkTo('/profile')}>
-            {t('profile')}
-          </a>
-        </li>
-        {me.role === 'admin' && (
-          <li>
-            <a href="/admin" onClick={linkTo('/admin')}>
-              {t('administration')}
-            </a>
-          </li>
-        )}
-        {me.role === 'admin' && (
-          <li>
-            <a href="/apps" onClick={linkTo('/apps')}>
-              {t('apps')}
-            </a>
-          </li>
-        )}
-        {me.role === 'admin' && (
-          <li>
-            <a href="/operations" onClick={linkTo('/operations')}>
-              {t('operations')}
-            </a>
-          </li>
-        )}
-      </ul>
-      <LanguageSwitch me={me} />
-      <ThemeToggle />
-      <button type="button" onClick={onSignOut}>
-        {t('signOut')}
-      </button>
-      <p class="who">{me.email}</p>
-    </nav>
-  );
 }
 
 function Routed({

@@ -10,7 +10,7 @@ import { SkillForm } from './skills/skill-form';
 import { Marketplace } from './skills/skill-marketplace';
 import { problem } from './skills/skill-problem';
 import { SkillUpload } from './skills/skill-upload';
-import { SkillVersions } from './skills/skill-versions';
+import { SkillRow } from './skills/skill-row';
 import type { Skill, SkillVersion } from './skills/skill-types';
 
 type Editing = { readonly skill: Skill; readonly version: SkillVersion } | 'new' | null;
@@ -19,7 +19,6 @@ export function Skills({ agentId, readOnly }: { agentId: string; readOnly: boole
   const [skills, setSkills] = useState<Skill[]>([]);
   const [spaceId, setSpaceId] = useState<string | null>(null);
   const [editing, setEditing] = useState<Editing>(null);
-  const [opened, setOpened] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Skill | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = () =>
@@ -80,45 +79,14 @@ export function Skills({ agentId, readOnly }: { agentId: string; readOnly: boole
       )}
       <ul class="skills">
         {skills.map((skill) => (
-          <li key={skill.id}>
-            <strong>{skill.name}</strong> ({t(`skillPlacement_${skill.placement}`)}) — {skill.description}{' '}
-            {skill.draftVersionId && <span class="badge">{t('skillHasDraft')}</span>}{' '}
-            <button
-              type="button"
-              aria-expanded={opened === skill.id}
-              onClick={() => setOpened(opened === skill.id ? null : skill.id)}
-            >
-              {t('skillVersionsOf', { name: skill.name })}
-            </button>
-            {ownable(skill) && (
-              <>
-                {' '}
-                <button type="button" onClick={() => editDraft(skill)}>
-                  {t('skillEdit', { name: skill.name })}
-                </button>
-                {skill.draftVersionId && (
-                  <>
-                    {' '}
-                    <button type="button" onClick={() => act(api('POST', `skills/${skill.id}/publish`))}>
-                      {t('publish')} {skill.name}
-                    </button>
-                  </>
-                )}{' '}
-                <button type="button" class="danger" onClick={() => setDeleting(skill)}>
-                  {t('skillDelete', { name: skill.name })}
-                </button>
-              </>
-            )}
-            {opened === skill.id && (
-              <SkillVersions
-                skill={skill}
-                readOnly={!ownable(skill)}
-                onActivate={(versionId) =>
-                  act(api('PUT', `skills/${skill.id}/active-version`, { versionId }))
-                }
-              />
-            )}
-          </li>
+          <SkillRow
+            key={skill.id}
+            skill={skill}
+            ownable={ownable(skill)}
+            onEdit={() => editDraft(skill)}
+            onDelete={() => setDeleting(skill)}
+            act={act}
+          />
         ))}
       </ul>
       {!readOnly && (
