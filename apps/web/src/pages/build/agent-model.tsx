@@ -1,24 +1,10 @@
 // The model of an Agent, chosen from the models the Agent may use (GET /llm/{agentId}/models): each with its security
 // tier as a badge, where it runs, and its price per million tokens.
 import { api } from '../../api';
-import { t, type Label } from '../../i18n';
+import { t } from '../../i18n';
+import { TIERS, type ModelInfo } from '../model-info';
 import { useEffect, useState } from 'preact/hooks';
 import { buildError } from './build-kit';
-
-interface ModelInfo {
-  readonly key: string;
-  readonly displayName: string;
-  readonly securityTier: 'secure' | 'eu-hosted' | 'us-cloud';
-  readonly locationLabel: string;
-  readonly pricing: { readonly input: number; readonly output: number };
-  readonly includedUsage: boolean;
-}
-
-const TIERS: Readonly<Record<ModelInfo['securityTier'], Label>> = {
-  secure: 'tierSecure',
-  'eu-hosted': 'tierEu',
-  'us-cloud': 'tierUs',
-};
 
 const usd = (value: number) => `$${value.toFixed(2)}`;
 

@@ -3,24 +3,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api';
 import { errorSentence } from '../../errors';
-import { t, type Label } from '../../i18n';
-
-interface ModelInfo {
-  readonly key: string;
-  readonly displayName: string;
-  readonly kind: string;
-  readonly provider: string;
-  readonly securityTier: 'secure' | 'eu-hosted' | 'us-cloud';
-  readonly locationLabel: string;
-  readonly pricing: { readonly input: number; readonly output: number };
-  readonly includedUsage: boolean;
-}
-
-const TIERS: Readonly<Record<ModelInfo['securityTier'], Label>> = {
-  secure: 'tierSecure',
-  'eu-hosted': 'tierEu',
-  'us-cloud': 'tierUs',
-};
+import { t } from '../../i18n';
+import { TIERS, type ModelInfo } from '../model-info';
 
 export function ModelsTable() {
   const [models, setModels] = useState<readonly ModelInfo[] | null>(null);
