@@ -167,7 +167,7 @@ describeBrowser('Skills in the Agent settings, in Chromium (e2e)', () => {
     expect(await seriousViolations(memberPage)).toEqual([]);
 
     const german = await settingsAs(editor.email);
-    await german.getByLabel('Language').selectOption('de');
+    await german.locator('label.language select').selectOption('de');
     await german.getByRole('heading', { name: 'Skills', exact: true }).waitFor();
     await writeSkill(german, 'release-notes', 'Noch einmal.');
     await german

@@ -292,6 +292,7 @@ describeBrowser('members, prompt library and usage pages in Chromium (e2e)', () 
       'Here is my text.\n\nSummarize the text below in three bullet points.',
     );
     // Focus is back in the message box; Escape closes the library without inserting anything.
+    await page.locator('textarea:focus').waitFor();
     expect(await page.locator('textarea:focus').count()).toBe(1);
     await page.getByRole('button', { name: 'Prompts' }).click();
     await dialog.waitFor();

@@ -626,7 +626,8 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
           onChoose={(text) => setDraft((current) => (current.trim() ? `${current}\n\n${text}` : text))}
           onClose={() => {
             setPicking(false);
-            messageBox.current?.focus();
+            // After the dialog's own focus restore (to the Prompts button), which may come later.
+            setTimeout(() => messageBox.current?.focus(), 0);
           }}
         />
       )}
