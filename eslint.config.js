@@ -25,7 +25,7 @@ const ACCESS_DECIDES = [
   {
     selector: "NewExpression[callee.name='ForbiddenError']",
     message:
-      'A 403 is built by the access context: demand(), or forbidden() for a refusal no policy decides.',
+      'A 403 is built by the access context: declare the ask (@Requires), or forbidden() for a refusal no policy decides.',
   },
   {
     selector:

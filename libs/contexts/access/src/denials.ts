@@ -1,45 +1,8 @@
 // The access policy's helpers for the guard, the gate and what lists show: thin adapters over the one policy
 // (policy/policy.ts, where every rule lives) that turn a denial into the HTTP error the routes have always answered.
 import { ForbiddenError } from '#kernel';
-import type { Caller } from './caller.js';
 import { asPrincipal, userIdOf, type PrincipalOrCaller } from './principal.js';
-import {
-  authorize,
-  isAllowed,
-  type Action,
-  type AgentOwnership,
-  type DenyReason,
-  type Resources,
-  type ManagedAgent,
-  type SpaceOwnership,
-} from './policy/policy.js';
-
-export type { AgentOwnership, ManagedAgent, SpaceOwnership } from './policy/policy.js';
-
-export function canAccessAgent(caller: Caller, agent: AgentOwnership): boolean {
-  return isAllowed(caller, 'agent.use', agent);
-}
-
-export function assertAgentAccess(caller: Caller, agent: AgentOwnership): void {
-  if (!canAccessAgent(caller, agent))
-    throw new ForbiddenError(
-      'agent_access_denied',
-      `this API key is not granted access to Agent '${agent.id}'`,
-    );
-}
-
-export function canChangeSpace(caller: Caller, space: SpaceOwnership): boolean {
-  return isAllowed(caller, 'space.change', space);
-}
-
-/**
- * Whether the caller may manage the Agent (change, move, publish or delete it, change its shared memory, write its
- * Space's Knowledge): the policy's `agent.manage`. `space` is the Agent's Space as read by the caller of this
- * function (null when the Agent has none or it is gone). Moving an Agent also needs `space.change` on the target.
- */
-export function canManageAgent(caller: Caller, agent: ManagedAgent, space: SpaceOwnership | null): boolean {
-  return isAllowed(caller, 'agent.manage', { agent, space });
-}
+import { authorize, type Action, type Resources } from './policy/policy.js';
 
 /** The actions that read nothing but the principal (their resource is null). */
 export type PrincipalAction = { [A in Action]: Resources[A] extends null ? A : never }[Action];
@@ -97,25 +60,6 @@ export const permits = <A extends Action>(
   action: A,
   resource: Resources[A],
 ): boolean => authorize(who, action, resource).allow;
-
-/**
- * 403 unless the policy allows the principal the action on the resource: its code is the policy's reason (or `code`
- * when the route has always answered another), its message the caller's.
- */
-export function demand<A extends Action>(
-  who: PrincipalOrCaller,
-  action: A,
-  resource: Resources[A],
-  message: string | ((reason: DenyReason) => string),
-  code?: string,
-): void {
-  const decision = authorize(who, action, resource);
-  if (decision.allow) return;
-  throw new ForbiddenError(
-    code ?? decision.reason,
-    typeof message === 'string' ? message : message(decision.reason),
-  );
-}
 
 /**
  * A 403 that is no decision of the policy: a credential refused at sign-in, a rule of the domain a decider keeps

@@ -2,7 +2,7 @@
 // when the person may use it, and the embed page shows a public Agent within its Allowed URLs.
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { Filters, permits, Requires, type Principal } from '#access';
+import { allowed, Filters, Requires, type Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { agentById, AgentResolver, agentToUse } from '../../agent-resolver.js';
 import type { AgentView } from '../../agents.read-model.js';
@@ -32,9 +32,7 @@ export class FindUsableAgentHandler implements IQueryHandler<FindUsableAgent, Ag
 
   async execute({ agentId, principal }: FindUsableAgent): Promise<AgentView | null> {
     const found = await agentToUse(this.readStore, agentId).catch(() => null);
-    return found && permits(principal, 'agent.use', { ...found.agent, space: found.space })
-      ? found.agent
-      : null;
+    return found && allowed(found.asks, principal) ? found.agent : null;
   }
 }
 
