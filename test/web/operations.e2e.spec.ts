@@ -72,6 +72,7 @@ describeBrowser('the operations page in Chromium (e2e)', () => {
     const narrow = await pageOf(adminPerson.email, 390);
     await narrow.goto(`${api.url}/operations`);
     await narrow.getByRole('heading', { name: 'Models' }).waitFor();
+    await narrow.getByRole('button', { name: 'Rebuild spaces' }).waitFor();
     await screenshot(narrow, 'operations-390');
     expect(await seriousViolations(narrow)).toEqual([]);
 
@@ -79,5 +80,40 @@ describeBrowser('the operations page in Chromium (e2e)', () => {
     expect(await member.getByRole('link', { name: 'Operations', exact: true }).count()).toBe(0);
     const refused = await member.evaluate(async (path) => (await fetch(path)).status, `${CORE}/models`);
     expect(refused).toBe(403);
+  });
+
+  it('an admin rebuilds a projection from the page, after confirming; the log records who asked', async () => {
+    const generation = async () =>
+      (
+        await client(api.url, null).get<{ projections: { name: string; liveGeneration: number }[] }>(
+          '/health',
+        )
+      ).body.projections.find((p) => p.name === 'spaces')!.liveGeneration;
+    const before = await generation();
+    const page = await pageOf(adminPerson.email);
+    await page.goto(`${api.url}/operations`);
+    await page.getByRole('button', { name: 'Rebuild spaces' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rebuild spaces?' });
+    await dialog.waitFor();
+    // Esc cancels: nothing is requested.
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Rebuild spaces' }).click();
+    await screenshot(page, 'operations-rebuild-confirm-1280');
+    await dialog.getByRole('button', { name: 'Rebuild', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Rebuild requested.' }).waitFor();
+    await waitUntil(async () => (await generation()) !== before, 20_000);
+
+    const trail = await client(api.url, ADMIN_KEY).get<{
+      data: { eventType: string; actor: { userId: string | null }; resource: { id: string } }[];
+    }>(`${CORE}/audit?resourceType=projection`);
+    expect(trail.body.data.map((entry) => [entry.eventType, entry.resource.id])).toEqual([
+      ['ProjectionRebuildRequested', 'spaces'],
+    ]);
+    const me = await page.evaluate(
+      async (path) => (await (await fetch(path)).json()) as { id: string },
+      `${CORE}/users/me`,
+    );
+    expect(trail.body.data[0]!.actor.userId).toBe(me.id);
   });
 });

@@ -19,7 +19,8 @@ import { SkillsModule, SkillsSeeder } from '#skills';
 import { CodeExecutionModule } from '#code-execution';
 import { AuditModule } from '#audit';
 import { AppsModule } from '#apps';
-import { GetLogHeadHandler, GetProjectionHealthHandler } from '#operations';
+import { GetLogHeadHandler, GetProjectionHealthHandler, RequestProjectionRebuildHandler } from '#operations';
+import { ProjectionRebuildController } from './projection-rebuild.controller.js';
 import { ALL_PROJECTORS } from '../../projectors.js';
 import { OperationsController } from './operations.controller.js';
 import { WebController } from './web/web.controller.js';
@@ -51,7 +52,7 @@ export class ApiModule {
         AuditModule,
         AppsModule,
       ],
-      controllers: [OperationsController, WebController],
+      controllers: [OperationsController, ProjectionRebuildController, WebController],
       providers: [
         { provide: OPENAPI_DOCUMENT, useFactory: openApiDocument, inject: [DiscoveryService] },
         { provide: HTTP_METRICS, useValue: metrics },
@@ -59,6 +60,7 @@ export class ApiModule {
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
         GetProjectionHealthHandler,
         GetLogHeadHandler,
+        RequestProjectionRebuildHandler,
         // The api seeds the DEFAULT Skills on start (the worker and the CLI do not).
         SkillsSeeder,
       ],

@@ -95,6 +95,7 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`DELETE ${CORE}/spaces/{spaceId}/prompts/{promptId}`]: 'prompt.change',
   [`GET ${CORE}/spaces/{spaceId}/prompts/{promptId}/versions/{version}`]: 'prompt.read',
   [`GET ${CORE}/models`]: 'instance.settings.manage',
+  [`POST ${CORE}/projections/{name}/rebuild`]: 'instance.settings.manage',
   [`GET ${CORE}/settings/space-creation`]: 'instance.settings.manage',
   [`PUT ${CORE}/settings/space-creation`]: 'instance.settings.manage',
   [`GET ${CORE}/settings/people-directory`]: 'instance.settings.manage',

@@ -46,7 +46,17 @@ const KNOWLEDGE: Record<string, string> = {
   DocumentContentPurged: "purged a document's content",
 };
 
-const ACTIONS: Readonly<Record<string, string>> = { ...SPACES, ...AGENTS, ...IDENTITY, ...KNOWLEDGE };
+const OPERATIONS: Record<string, string> = {
+  ProjectionRebuildRequested: 'requested a rebuild of a projection',
+};
+
+const ACTIONS: Readonly<Record<string, string>> = {
+  ...SPACES,
+  ...AGENTS,
+  ...IDENTITY,
+  ...KNOWLEDGE,
+  ...OPERATIONS,
+};
 
 /** "SkillVersionPublished" → "skill version published". */
 export const typeInWords = (type: string): string =>

@@ -24,7 +24,7 @@ export function ModelsTable() {
         </p>
       )}
       {models && (
-        <table class="models">
+        <table class="models cards">
           <thead>
             <tr>
               <th scope="col">{t('name')}</th>
@@ -40,13 +40,13 @@ export function ModelsTable() {
                 <th scope="row">
                   {m.displayName} <code>{m.key}</code>
                 </th>
-                <td>{m.kind}</td>
-                <td>{m.provider}</td>
-                <td>
+                <td data-label={t('opsKind')}>{m.kind}</td>
+                <td data-label={t('opsProvider')}>{m.provider}</td>
+                <td data-label={t('opsTier')}>
                   <span class={`badge tier-${m.securityTier}`}>{t(TIERS[m.securityTier])}</span>{' '}
                   {m.locationLabel}
                 </td>
-                <td>
+                <td data-label={t('opsPrice')}>
                   {m.includedUsage
                     ? t('opsIncluded')
                     : t('opsPriceValue', {

@@ -1,13 +1,15 @@
 // The instance's health and its projections (GET /health): each read model's state, the log position it has applied,
-// how far behind the log it is, and a rebuild's progress while one runs. Read again every two seconds.
+// how far behind the log it is, a rebuild's progress while one runs, and a button to start one. Read again every two
+// seconds.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api';
 import { errorSentence } from '../../errors';
 import { language, t } from '../../i18n';
+import { RebuildButton } from './rebuild-button';
 
 interface Projection {
   readonly name: string;
-  readonly state: string;
+  readonly state: 'starting' | 'standby' | 'catching_up' | 'live' | 'failed' | 'stopped' | 'remote';
   readonly checkpoint: number;
   readonly lagEvents: number;
   readonly lagSeconds: number;
@@ -65,21 +67,22 @@ export function ProjectionsTable() {
           {error}
         </p>
       )}
-      <table class="projections">
+      <table class="projections cards">
         <thead>
           <tr>
             <th scope="col">{t('name')}</th>
             <th scope="col">{t('status')}</th>
             <th scope="col">{t('opsPosition')}</th>
             <th scope="col">{t('opsLag')}</th>
+            <th scope="col">{t('opsRebuildColumn')}</th>
           </tr>
         </thead>
         <tbody>
           {health.projections.map((p) => (
             <tr key={p.name} data-projection={p.name}>
               <th scope="row">{p.name}</th>
-              <td>
-                {p.state}
+              <td data-label={t('status')}>
+                {t(`opsState_${p.state}`)}
                 {p.rebuilding && (
                   <progress
                     max={Math.max(head, 1)}
@@ -89,8 +92,13 @@ export function ProjectionsTable() {
                 )}
                 {p.lastError && <span class="error"> {p.lastError}</span>}
               </td>
-              <td>{count(p.checkpoint)}</td>
-              <td>{t('opsLagValue', { events: count(p.lagEvents), seconds: count(p.lagSeconds) })}</td>
+              <td data-label={t('opsPosition')}>{count(p.checkpoint)}</td>
+              <td data-label={t('opsLag')}>
+                {t('opsLagValue', { events: count(p.lagEvents), seconds: count(p.lagSeconds) })}
+              </td>
+              <td class="rebuild">
+                <RebuildButton name={p.name} busy={p.rebuilding !== null} />
+              </td>
             </tr>
           ))}
         </tbody>
