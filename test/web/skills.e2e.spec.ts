@@ -157,7 +157,7 @@ describeBrowser('Skills in the Agent settings, in Chromium (e2e)', () => {
     await waitUntil(async () => (await skillNamed('scratch-notes')) === undefined);
   });
 
-  it('a member sees the Skills without controls; a German page explains a taken name in German', async () => {
+  it('a member sees the Skills without controls; a German page describes the shipped Skills and explains a taken name in German', async () => {
     const memberPage = await settingsAs(member.email, 390);
     await memberPage.locator('ul.skills').first().getByText('release-notes', { exact: true }).waitFor();
     expect(await memberPage.getByRole('button', { name: 'New Skill' }).count()).toBe(0);
@@ -169,6 +169,9 @@ describeBrowser('Skills in the Agent settings, in Chromium (e2e)', () => {
     const german = await settingsAs(editor.email);
     await german.locator('label.language select').selectOption('de');
     await german.getByRole('heading', { name: 'Skills', exact: true }).waitFor();
+    // The Skills the instance ships describe themselves in the page's language.
+    await german.getByText(/Entwirft eine klare, gegliederte E-Mail/).waitFor();
+    expect(await german.getByText(/Draft a clear, structured email/).count()).toBe(0);
     await writeSkill(german, 'release-notes', 'Noch einmal.');
     await german
       .getByRole('alert')

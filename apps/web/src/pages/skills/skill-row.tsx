@@ -2,9 +2,9 @@
 // place); and, for whoever may change it, edit, publish and delete.
 import { useState } from 'preact/hooks';
 import { api } from '../../api';
-import { t } from '../../i18n';
+import { language, t } from '../../i18n';
 import { SkillVersions } from './skill-versions';
-import type { Skill } from './skill-types';
+import { skillDescription, type Skill } from './skill-types';
 
 interface Props {
   readonly skill: Skill;
@@ -19,7 +19,8 @@ export function SkillRow({ skill, ownable, onEdit, onDelete, act }: Props) {
   const [opened, setOpened] = useState(false);
   return (
     <li>
-      <strong>{skill.name}</strong> ({t(`skillPlacement_${skill.placement}`)}) — {skill.description}{' '}
+      <strong>{skill.name}</strong> ({t(`skillPlacement_${skill.placement}`)}) —{' '}
+      {skillDescription(skill, language())}{' '}
       {skill.draftVersionId && <span class="badge">{t('skillHasDraft')}</span>}{' '}
       <button type="button" aria-expanded={opened} onClick={() => setOpened(!opened)}>
         {t('skillVersionsOf', { name: skill.name })}

@@ -27,3 +27,26 @@ export interface Skill {
 
 /** Where a Skill goes: the Agent alone, or its Space (every Agent of it). */
 export type Placement = { readonly agentId: string } | { readonly spaceId: string };
+
+/**
+ * The description of the Skills that ship with the instance, in German: theirs is English (the model reads it), and a
+ * German page shows no English sentence. A Skill people write keeps their own words.
+ */
+const SHIPPED_IN_GERMAN: Readonly<Record<string, string>> = {
+  'summarize-document':
+    'Fasst ein Dokument oder Wissens-Passagen mit Quellenangaben zusammen. Für Bitten um eine Zusammenfassung, ' +
+    'einen Überblick, die Kernpunkte oder ein TL;DR eines Dokuments.',
+  'draft-email':
+    'Entwirft eine klare, gegliederte E-Mail. Für Bitten, eine E-Mail oder Nachricht an Kolleginnen, Kunden oder ' +
+    'Partner zu schreiben, zu entwerfen oder zu beantworten.',
+  'meeting-notes':
+    'Macht aus einem Besprechungsprotokoll oder groben Notizen ein gegliedertes Protokoll mit Entscheidungen und ' +
+    'Aufgaben. Für geteilte Besprechungsnotizen oder Mitschriften und Bitten um Protokoll oder Aufgabenliste.',
+};
+
+/** A Skill's description in the page's language where the instance ships it in that language. */
+export const skillDescription = (
+  skill: Pick<Skill, 'name' | 'description' | 'source'>,
+  language: string,
+): string =>
+  (language === 'de' && skill.source === 'DEFAULT' && SHIPPED_IN_GERMAN[skill.name]) || skill.description;
