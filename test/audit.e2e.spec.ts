@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EVENT_STORE, type EventStore } from '#event-store';
-import { AuditTrail, type AuditEntry } from '#audit';
+import { AuditTrail, verifyChain, type AuditEntry } from '#audit';
 import { waitUntil } from '#testing/fixtures';
 import { AuditReport, CSV_COLUMNS, auditRow, csvCell } from '../apps/cli/src/audit-report.js';
 import { capturedOutput, CliError } from '../apps/cli/src/output.js';
@@ -221,6 +221,21 @@ describe('audit trail and time travel (e2e)', () => {
     await report.verify(file);
     expect(output.lines.at(-1)).toMatch(new RegExp(`${rows.length} entries, chain intact`));
     const text = readFileSync(file, 'utf8');
+    // Over HTTP (the web app's download), the Space's owner gets the same chain, line for line.
+    const downloaded = await fetch(
+      `${api.url}${CORE}/audit/export?resourceId=${spaceId}&to=${encodeURIComponent(cutoff)}`,
+      { headers: { 'x-api-key': ownerKey.key } },
+    );
+    expect(downloaded.status).toBe(200);
+    expect(downloaded.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+    expect(downloaded.headers.get('content-disposition')).toMatch(/^attachment; filename="audit-/);
+    const body = await downloaded.text();
+    expect(body).toBe(text);
+    expect(verifyChain(body)).toMatchObject({ ok: true, count: rows.length });
+    const wholeTrail = await fetch(`${api.url}${CORE}/audit/export`, {
+      headers: { 'x-api-key': ownerKey.key },
+    });
+    expect(wholeTrail.status).toBe(403);
     const at = text.indexOf('Prompt two.');
     writeFileSync(file, `${text.slice(0, at)}X${text.slice(at + 1)}`);
     await expect(report.verify(file)).rejects.toThrow(CliError);

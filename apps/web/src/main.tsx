@@ -25,6 +25,7 @@ const Prompts = lazy(() => import('./pages/prompts'), 'Prompts');
 const Usage = lazy(() => import('./pages/usage'), 'Usage');
 const Apps = lazy(() => import('./pages/apps'), 'Apps');
 const Operations = lazy(() => import('./pages/operations'), 'Operations');
+const Audit = lazy(() => import('./pages/audit'), 'Audit');
 // Build: creating and changing Spaces.
 const NewSpace = lazy(() => import('./pages/build/space-new'), 'NewSpace');
 const SpacePage = lazy(() => import('./pages/build/space-page'), 'SpacePage');
@@ -86,6 +87,7 @@ function Routed({
   if (path === '/admin' && me.role === 'admin') return <Admin me={me} />;
   if (path === '/apps' && me.role === 'admin') return <Apps />;
   if (path === '/operations' && me.role === 'admin') return <Operations />;
+  if (path === '/audit') return <Audit me={me} search={location.search} />;
   if (path === '/profile') return <Profile me={me} onChanged={onChanged} onSignedOut={onSignedOut} />;
   if (path === '/' || path === '/sign-in')
     return (

@@ -82,6 +82,7 @@ export class WebController {
     'admin',
     'apps',
     'operations',
+    'audit',
     'profile',
     'spaces/new',
     'invitations/accept',

@@ -1,6 +1,6 @@
 // `/space/{spaceId}/settings`: a Space's page: its details, its members and prompt library, its Agents (editors and
-// owners create one here), and, for its owners and admins, its edit form and its deletion. Who may not change a part
-// reads it, with the reason.
+// owners create one here), and, for its owners and admins, its audit trail, its edit form and its deletion. Who may
+// not change a part reads it, with the reason.
 import { t } from '../../i18n';
 import { linkTo } from '../../router';
 import type { List, Me } from '../../state';
@@ -41,6 +41,7 @@ export function SpacePage({ spaceId, me }: { spaceId: string; me: Me }) {
       <ul class="space-nav">
         {!space.isPersonal && link(`/space/${space.id}/members`, t('members'))}
         {link(`/space/${space.id}/prompts`, t('promptLibrary'))}
+        {owner && link(`/audit?resourceId=${space.id}`, t('auditOfSpace'))}
       </ul>
       <SpaceAgents
         space={space}

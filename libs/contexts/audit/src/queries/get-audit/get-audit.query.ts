@@ -27,7 +27,7 @@ export class GetAudit extends Query<AuditPage> {
 }
 
 /** The entries of a page the caller may read: each resource asked once (a page repeats the same few). */
-async function readableEntries(
+export async function readableEntries(
   graph: AuditGraph,
   entries: readonly AuditEntry[],
   caller: Caller,
