@@ -124,6 +124,7 @@ describeBrowser('quality bars of the web app in Chromium (e2e)', () => {
     { name: 'usage', path: '/usage' },
     { name: 'admin', path: '/admin' },
     { name: 'audit', path: '/audit' },
+    { name: 'agent-history', path: `/agent/${agentId}/history` },
   ];
 
   it.each(THEMES)(

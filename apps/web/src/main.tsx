@@ -26,6 +26,7 @@ const Usage = lazy(() => import('./pages/usage'), 'Usage');
 const Apps = lazy(() => import('./pages/apps'), 'Apps');
 const Operations = lazy(() => import('./pages/operations'), 'Operations');
 const Audit = lazy(() => import('./pages/audit'), 'Audit');
+const AgentHistory = lazy(() => import('./pages/agent-history'), 'AgentHistory');
 // Build: creating and changing Spaces.
 const NewSpace = lazy(() => import('./pages/build/space-new'), 'NewSpace');
 const SpacePage = lazy(() => import('./pages/build/space-page'), 'SpacePage');
@@ -81,6 +82,8 @@ function Routed({
     return <SpacePage key={params.spaceId} spaceId={params.spaceId!} me={me} />;
   if ((params = match('/agent/:agentId/settings', path)))
     return <AgentSettings key={params.agentId} agentId={params.agentId!} me={me} />;
+  if ((params = match('/agent/:agentId/history', path)))
+    return <AgentHistory key={params.agentId} agentId={params.agentId!} me={me} search={location.search} />;
   if (path === '/memories') return <Memories />;
   if (path === '/developer') return <Developer />;
   if (path === '/usage') return <Usage me={me} />;

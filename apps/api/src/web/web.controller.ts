@@ -143,7 +143,7 @@ export class WebController {
     this.appPage(request, reply);
   }
 
-  @Get('agent/:agentId/settings')
+  @Get(['agent/:agentId/settings', 'agent/:agentId/history'])
   agentSettings(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     this.appPage(request, reply);
   }

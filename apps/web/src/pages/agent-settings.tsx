@@ -6,6 +6,7 @@ import { api } from '../api';
 import { errorSentence } from '../errors';
 import { t } from '../i18n';
 import { lazy } from '../lazy';
+import { linkTo } from '../router';
 import type { List, Me } from '../state';
 import { Skills } from './skills';
 import { useMayManage } from './may-manage';
@@ -181,6 +182,11 @@ export function AgentSettings({ agentId, me }: { agentId: string; me: Me }) {
           {t('readOnlySettings')}
         </p>
       )}
+      <p>
+        <a href={`/agent/${agent.id}/history`} onClick={linkTo(`/agent/${agent.id}/history`)}>
+          {t('historyLink')}
+        </a>
+      </p>
       <AgentBuilder agent={agent} me={me} onSaved={setAgent} />
       <Knowledge agentId={agent.id} readOnly={readOnly} />
       <Skills agentId={agent.id} readOnly={readOnly} />

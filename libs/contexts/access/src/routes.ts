@@ -66,6 +66,7 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   'GET /space/{spaceId}/prompts': 'public',
   'GET /chat/{agentId}': 'public',
   'GET /agent/{agentId}/settings': 'public',
+  'GET /agent/{agentId}/history': 'public',
   'GET /assets/{asset}': 'public',
   'GET /embed/widget.js': 'public',
   'GET /embed/bubble.js': 'public',

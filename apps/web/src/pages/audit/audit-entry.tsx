@@ -3,7 +3,7 @@
 // before → after, and for a step of a cascade what caused it (the whole request's chain one click away).
 import { language, t } from '../../i18n';
 import { linkTo } from '../../router';
-import { ChangeDiff } from './change-diff';
+import { ChangeDiff } from '../change-diff';
 import type { AuditEntry, Filters } from './audit-types';
 
 const when = (iso: string) =>

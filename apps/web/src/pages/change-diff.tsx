@@ -2,7 +2,7 @@
 // long text line by line), other values as their JSON before → after (a first value alone); sealed or erased
 // content says so.
 import { diffLines, diffWords, type ChangeObject } from 'diff';
-import { t } from '../../i18n';
+import { t } from '../i18n';
 
 const LONG = 240;
 
