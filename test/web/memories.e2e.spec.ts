@@ -134,6 +134,24 @@ describeBrowser('the memories page in Chromium (e2e)', () => {
     await screenshot(page, 'memories-shared-390');
     expect(await seriousViolations(page)).toEqual([]);
 
+    // An answer recalls it: the memory says so, and the answer is one click away.
+    const asked = await page.evaluate(
+      async ({ path, body }) =>
+        (await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json(),
+      {
+        path: `${CORE}/llm/${agentId}/conversation`,
+        body: JSON.stringify({ message: 'When does the studio close? Fridays?' }),
+      },
+    );
+    const conversationId = (asked as { conversationId: string }).conversationId;
+    await page.reload();
+    await shared.getByText(/Used in 1 answers/).waitFor();
+    await shared.getByText('Answers that used “The studio closes on Fridays”').click();
+    await shared.getByRole('link', { name: 'Open the conversation' }).click();
+    await page.waitForURL(new RegExp(`/space/${spaceId}/agent/${agentId}\\?c=${conversationId}$`));
+    await page.getByText('When does the studio close? Fridays?').waitFor();
+    await page.goto(`${api.url}/memories`);
+
     await shared.getByRole('button', { name: `Clear the shared memories of ${agentName}` }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Clear' }).click();
     await waitUntil(async () => (await memoriesOf(page)).length === 0);

@@ -577,6 +577,14 @@ const en = {
   historyOtherVersionNow: 'another version now',
   historySharedMemories: 'Shared memories then',
   historyNoMemories: 'It had no shared memories then.',
+  // Area: Which answers used this
+  answersUsing: 'Answers that used “{what}”',
+  answersNone: 'No answer you may see used it.',
+  answersVersion: 'version {version}',
+  answersUncited: 'in the prompt, not cited',
+  answersOpen: 'Open the conversation',
+  answersDeleted: 'deleted since',
+  answersSomeoneElse: "someone else's conversation",
 };
 
 export type Label = keyof typeof en;
@@ -1176,6 +1184,14 @@ const de: Record<Label, string> = {
   historyOtherVersionNow: 'jetzt eine andere Version',
   historySharedMemories: 'Geteilte Erinnerungen damals',
   historyNoMemories: 'Damals hatte er keine geteilten Erinnerungen.',
+  // Area: Which answers used this
+  answersUsing: 'Antworten, die „{what}“ genutzt haben',
+  answersNone: 'Keine Antwort, die du sehen darfst, hat es genutzt.',
+  answersVersion: 'Version {version}',
+  answersUncited: 'im Prompt, nicht zitiert',
+  answersOpen: 'Unterhaltung öffnen',
+  answersDeleted: 'seitdem gelöscht',
+  answersSomeoneElse: 'Unterhaltung von jemand anderem',
 };
 
 export type Language = 'de' | 'en';

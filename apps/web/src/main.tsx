@@ -51,7 +51,7 @@ function ChatRedirect({ agentId }: { agentId: string }) {
   const [missing, setMissing] = useState(false);
   useEffect(() => {
     api<Agent>('GET', `agents/${encodeURIComponent(agentId)}`).then(
-      (agent) => navigate(`/space/${agent.spaceId ?? 'personal'}/agent/${agent.id}`, true),
+      (agent) => navigate(`/space/${agent.spaceId ?? 'personal'}/agent/${agent.id}${location.search}`, true),
       () => setMissing(true),
     );
   }, [agentId]);

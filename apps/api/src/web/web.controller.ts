@@ -101,7 +101,8 @@ export class WebController {
   /**
    * The old chat route: a real redirect (302, not 308: the target depends on who asks and on the Space the Agent is in
    * now, so no browser or proxy may keep it) to the Agent's Space route for a person whose session may use the Agent;
-   * anyone else gets the app's page as every route does (it signs in or says Not found), which names no Space.
+   * anyone else gets the app's page as every route does (it signs in or says Not found), which names no Space. The
+   * conversation asked for (`?c=`) is kept.
    */
   @Get('chat/:agentId')
   async oldChat(
@@ -116,11 +117,14 @@ export class WebController {
       this.appPage(request, reply);
       return;
     }
+    // The conversation asked for (`?c=`) comes along: a link to an answer names it.
+    const conversation = (request.query as { c?: unknown }).c;
+    const query = typeof conversation === 'string' ? `?c=${encodeURIComponent(conversation)}` : '';
     void reply
       .status(302)
       .header(
         'location',
-        `/space/${encodeURIComponent(agent.spaceId ?? 'personal')}/agent/${encodeURIComponent(agent.id)}`,
+        `/space/${encodeURIComponent(agent.spaceId ?? 'personal')}/agent/${encodeURIComponent(agent.id)}${query}`,
       )
       .header('cache-control', 'no-store')
       .header('vary', 'cookie')

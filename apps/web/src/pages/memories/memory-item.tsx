@@ -1,11 +1,13 @@
 // One memory: its text (changed in place), its versions with a rollback to any earlier one, and, for the Agent's
-// managers, who contributed a shared memory and the answers that used it.
+// managers, who contributed a shared memory and how often answers used it; the answers that used it, as far as the
+// person may see them.
 import { useState } from 'preact/hooks';
 import { api } from '../../api';
 import { errorSentence } from '../../errors';
 import { language, t } from '../../i18n';
 import type { List } from '../../state';
 import type { Memory, MemoryVersion } from './memory-types';
+import { AnswersUsing } from '../provenance/answers-using';
 
 interface Props {
   readonly memory: Memory;
@@ -98,6 +100,7 @@ export function MemoryItem({ memory, base, names, act }: Props) {
           {error}
         </p>
       )}
+      <AnswersUsing source={`memory:${memory.id}`} label={memory.text} />
       {versions && (
         <ol aria-label={t('memoryVersionsOf', { text: memory.text })}>
           {versions.map((v) => (

@@ -1,9 +1,10 @@
 // A Skill's versions: which one Agents load, the draft, and any two side by side (name, trigger and instructions), so
-// a person sees what publishing or rolling back changes before doing it.
+// a person sees what publishing or rolling back changes before doing it; the answers that loaded each published one.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api';
 import { t } from '../../i18n';
 import type { Skill, SkillVersion } from './skill-types';
+import { AnswersUsing } from '../provenance/answers-using';
 
 function VersionText({ skillId, versionId }: { skillId: string; versionId: string }) {
   const [version, setVersion] = useState<SkillVersion | null>(null);
@@ -70,6 +71,9 @@ export function SkillVersions({ skill: listed, readOnly, onActivate }: Props) {
               <button type="button" onClick={() => onActivate(v.id)}>
                 {t('skillActivate', { number: String(v.number) })}
               </button>
+            )}
+            {v.state === 'published' && (
+              <AnswersUsing source={`skill:${skill.id}@${v.number}`} label={`${skill.name} v${v.number}`} />
             )}
           </li>
         ))}
