@@ -11,7 +11,7 @@ import { setLanguage, t } from './i18n';
 import { linkTo, match, navigate } from './router';
 import { useRerender, type Agent, type Me } from './state';
 import { SignIn } from './pages/sign-in';
-import { Chat } from './pages/chat';
+import { Chat } from './pages/chat/chat';
 import { Memories } from './pages/memories';
 import { AgentSettings } from './pages/agent-settings';
 import { Developer } from './pages/developer';
@@ -20,7 +20,7 @@ import { lazy } from './lazy';
 import { LanguageSwitch, Navigation } from './navigation';
 
 // Pages a chat does not need load on first use (chunks of their own, outside the chat page's JavaScript budget).
-const Members = lazy(() => import('./pages/members'), 'Members');
+const Members = lazy(() => import('./pages/members/members'), 'Members');
 const Prompts = lazy(() => import('./pages/prompts'), 'Prompts');
 const Usage = lazy(() => import('./pages/usage'), 'Usage');
 const Apps = lazy(() => import('./pages/apps'), 'Apps');
