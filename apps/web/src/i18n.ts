@@ -479,6 +479,9 @@ const en = {
   visitorMessagesPerMinute: 'Messages per visitor a minute',
   agentMessagesPerMinute: 'Messages of all visitors a minute',
   dailyCostUsd: 'Cost of all visitors a day (USD)',
+  // Split: the embed's preview.
+  embedPreview: 'Preview',
+  embedPreviewOf: 'Preview of the embed of {name}',
 };
 
 export type Label = keyof typeof en;
@@ -980,6 +983,9 @@ const de: Record<Label, string> = {
   visitorMessagesPerMinute: 'Nachrichten je Besucher pro Minute',
   agentMessagesPerMinute: 'Nachrichten aller Besucher pro Minute',
   dailyCostUsd: 'Kosten aller Besucher pro Tag (USD)',
+  // Split: the embed's preview.
+  embedPreview: 'Vorschau',
+  embedPreviewOf: 'Vorschau der Einbettung von {name}',
 };
 
 export type Language = 'de' | 'en';

@@ -13,8 +13,6 @@ import { useRerender, type Agent, type Me } from './state';
 import { SignIn } from './pages/sign-in';
 import { Chat } from './pages/chat/chat';
 import { Memories } from './pages/memories';
-import { AgentSettings } from './pages/agent-settings';
-import { Developer } from './pages/developer';
 import { AcceptInvitation, PasswordReset } from './pages/mail-links';
 import { lazy } from './lazy';
 import { LanguageSwitch, Navigation } from './navigation';
@@ -25,6 +23,8 @@ const Prompts = lazy(() => import('./pages/prompts'), 'Prompts');
 const Usage = lazy(() => import('./pages/usage'), 'Usage');
 const Apps = lazy(() => import('./pages/apps'), 'Apps');
 const Operations = lazy(() => import('./pages/operations'), 'Operations');
+const Developer = lazy(() => import('./pages/developer'), 'Developer');
+const AgentSettings = lazy(() => import('./pages/agent-settings'), 'AgentSettings');
 // Build: creating and changing Spaces.
 const NewSpace = lazy(() => import('./pages/build/space-new'), 'NewSpace');
 const SpacePage = lazy(() => import('./pages/build/space-page'), 'SpacePage');
