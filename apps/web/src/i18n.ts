@@ -479,9 +479,13 @@ const en = {
   visitorMessagesPerMinute: 'Messages per visitor a minute',
   agentMessagesPerMinute: 'Messages of all visitors a minute',
   dailyCostUsd: 'Cost of all visitors a day (USD)',
-  // Split: the embed's preview.
+  // Split: the embed's preview, the confirmations before revoking a key and deactivating a person.
   embedPreview: 'Preview',
   embedPreviewOf: 'Preview of the embed of {name}',
+  revokeKeyQuestion: 'Revoke the key “{name}”?',
+  revokeKeyText: 'Whatever uses this key can no longer call the API. This cannot be undone.',
+  deactivateQuestion: 'Deactivate {email}?',
+  deactivateText: 'They can no longer sign in until an admin reactivates them.',
 };
 
 export type Label = keyof typeof en;
@@ -983,9 +987,14 @@ const de: Record<Label, string> = {
   visitorMessagesPerMinute: 'Nachrichten je Besucher pro Minute',
   agentMessagesPerMinute: 'Nachrichten aller Besucher pro Minute',
   dailyCostUsd: 'Kosten aller Besucher pro Tag (USD)',
-  // Split: the embed's preview.
+  // Split: the embed's preview, the confirmations before revoking a key and deactivating a person.
   embedPreview: 'Vorschau',
   embedPreviewOf: 'Vorschau der Einbettung von {name}',
+  revokeKeyQuestion: 'Den Schlüssel „{name}“ widerrufen?',
+  revokeKeyText:
+    'Was diesen Schlüssel nutzt, kann die API nicht mehr aufrufen. Das lässt sich nicht rückgängig machen.',
+  deactivateQuestion: '{email} deaktivieren?',
+  deactivateText: 'Die Person kann sich nicht mehr anmelden, bis ein Admin sie wieder aktiviert.',
 };
 
 export type Language = 'de' | 'en';

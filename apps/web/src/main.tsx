@@ -16,6 +16,7 @@ import { Memories } from './pages/memories';
 import { AcceptInvitation, PasswordReset } from './pages/mail-links';
 import { lazy } from './lazy';
 import { LanguageSwitch, Navigation } from './navigation';
+import { ThemeToggle } from './theme';
 
 // Pages a chat does not need load on first use (chunks of their own, outside the chat page's JavaScript budget).
 const Members = lazy(() => import('./pages/members/members'), 'Members');
@@ -31,6 +32,16 @@ const SpacePage = lazy(() => import('./pages/build/space-page'), 'SpacePage');
 // People: one's profile, and the admins' page.
 const Profile = lazy(() => import('./pages/people/profile'), 'Profile');
 const Admin = lazy(() => import('./pages/admin'), 'Admin');
+
+/** The language switch and the theme toggle of the pages open without a session (they have no navigation). */
+function OutsideSwitches() {
+  return (
+    <div class="outside-switches">
+      <LanguageSwitch me={null} />
+      <ThemeToggle />
+    </div>
+  );
+}
 
 function NotFound() {
   return (
@@ -126,21 +137,21 @@ function App() {
             navigate('/', true);
             void load();
           }}
-          languageSwitch={<LanguageSwitch me={null} />}
+          languageSwitch={<OutsideSwitches />}
         />
       </main>
     );
   if (location.pathname === '/password-reset')
     return (
       <main id="main">
-        <PasswordReset languageSwitch={<LanguageSwitch me={null} />} />
+        <PasswordReset languageSwitch={<OutsideSwitches />} />
       </main>
     );
   if (me === undefined) return <p class="page">{t('loading')}</p>;
   if (me === null)
     return (
       <main id="main">
-        <SignIn onSignedIn={() => void load()} languageSwitch={<LanguageSwitch me={null} />} />
+        <SignIn onSignedIn={() => void load()} languageSwitch={<OutsideSwitches />} />
       </main>
     );
   return (
