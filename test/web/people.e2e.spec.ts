@@ -3,8 +3,9 @@
 // password change or a link to a provider failed, turns the page German at once and signs out another of their
 // sessions; the admins' page invites a person who accepts and signs in, deactivates them after a confirmation and
 // reactivates them, issues an API key whose secret is shown once and revokes it after a confirmation, changes who may
-// create Spaces and lists the configured provider. The sign-in page has the theme toggle. Screenshots at 390 and
-// 1280 px; axe-core: 0 serious or critical violations on each page (the sign-in page in both themes).
+// create Spaces and lists the configured provider; Developer Settings revoke one's own key after a confirmation. The
+// sign-in page has the theme toggle. Screenshots at 390 and 1280 px; axe-core: 0 serious or critical violations on
+// each page (the sign-in page in both themes).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -234,6 +235,29 @@ describeBrowser('first run, profile and admin pages in Chromium (e2e)', () => {
     await owner.getByText('Reporting').first().waitFor();
     await expect(owner.getByText(secret).count()).resolves.toBe(0);
     await expect(owner.getByLabel('Admins only').isChecked()).resolves.toBe(true);
+  });
+
+  it('Developer Settings revoke one of their own keys only after the confirmation', async () => {
+    await owner.getByRole('link', { name: 'Developer Settings' }).click();
+    await owner.getByRole('heading', { name: 'Developer Settings' }).waitFor();
+    await owner.getByLabel('Key name').fill('Laptop');
+    await owner.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await owner.locator('.secret code').textContent())!;
+    const status = async () =>
+      (await fetch(`${api.url}${CORE}/users/me`, { headers: { 'x-api-key': secret } })).status;
+    await expect(status()).resolves.toBe(200);
+    const revoke = owner.getByRole('button', { name: 'Revoke Laptop' });
+    await revoke.click();
+    const question = owner.getByRole('dialog', { name: 'Revoke the key “Laptop”?' });
+    await question.waitFor();
+    await checkLayouts(owner, 'people-developer-revoke');
+    await owner.keyboard.press('Escape');
+    await question.waitFor({ state: 'hidden' });
+    await expect(status()).resolves.toBe(200);
+    await revoke.click();
+    await question.getByRole('button', { name: 'Revoke', exact: true }).click();
+    await revoke.waitFor({ state: 'detached' });
+    await expect(status()).resolves.toBe(401);
   });
 
   it('the sign-in page has the theme toggle beside the language switch; the choice is kept', async () => {
