@@ -6,8 +6,9 @@
 // violation on the way (the editor's styles live in its shadow root, the preview frames the instance's /embed/
 // path). A member of a Space sees its Agent's settings read-only with the reason and no Save; an editor moves an
 // Agent (refused, with the reason, into a Space they only use) and deletes it; a refused slug is a German sentence
-// next to the field. axe-core: 0 serious or critical violations on each page (the Agent's settings in the light and
-// the dark theme), screenshots at 390 and 1280 px.
+// next to the field; the editor speaks German on a German page and highlights Markdown. axe-core: 0 serious or
+// critical violations on each page (the Agent's settings in the light and the dark theme), screenshots at 390 and
+// 1280 px.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   ADMIN_KEY,
@@ -371,6 +372,50 @@ describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
     expect(await slug.getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByRole('heading', { name: 'Neuer Space' }).count()).toBe(1);
     await shots(page, 'build-refusal-de');
+  }, 60_000);
+
+  it("the system prompt's editor in German: its name and search field in German, Markdown highlighted (its styles in its shadow root)", async () => {
+    const space = await admin().post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Regeln') });
+    const added = await admin().post(`${CORE}/spaces/${space.body.id}/members`, {
+      userId: people.german.id,
+      role: 'editor',
+    });
+    expect(added.status).toBe(201);
+    const agent = await admin().post<{ id: string }>(`${CORE}/agents`, {
+      spaceId: space.body.id,
+      name: 'Regelwerk',
+    });
+    expect(agent.status).toBe(201);
+    const page = await pageOf(people.german.email);
+    const violations = cspViolations(page);
+    await page.getByRole('navigation').locator('label.language select').selectOption('de');
+    await page.goto(`${api.url}/agent/${agent.body.id}/settings`);
+    await page.getByRole('heading', { name: 'Regelwerk: Einstellungen' }).waitFor();
+    const editor = page.getByRole('textbox', { name: 'Systemprompt' });
+    await editor.click();
+    await page.keyboard.type('# Regeln');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Antworte **immer** auf Deutsch.');
+    // The heading's text is bold: the highlighting's stylesheet applies inside the shadow root.
+    const heading = editor.locator('.cm-line').first().locator('span').last();
+    expect(
+      await heading.evaluate(
+        (span) =>
+          (
+            globalThis as unknown as { getComputedStyle(node: unknown): { fontWeight: string } }
+          ).getComputedStyle(span).fontWeight,
+      ),
+    ).toBe('700');
+    await page.keyboard.press('Control+f');
+    await page.getByRole('textbox', { name: 'Suchen' }).waitFor();
+    await page.getByRole('button', { name: 'weiter' }).waitFor();
+    await shots(page, 'build-prompt-editor-de', { dark: true });
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Speichern', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Gespeichert.' }).waitFor();
+    const saved = (await admin().get<AgentBody>(`${CORE}/agents/${agent.body.id}`)).body;
+    expect(saved.systemPrompt).toBe('# Regeln\nAntworte **immer** auf Deutsch.');
+    expect(violations).toEqual([]);
   }, 60_000);
 
   it('an editor moves an Agent to a Space they edit (not to one where they are a member: the reason is shown) and deletes it after confirming', async () => {
