@@ -270,7 +270,10 @@ describeBrowser('App isolation in the chat, in Chromium (e2e)', () => {
     try {
       const page = await fetch(`${separate.url}/space/spc_x/agent/agt_x`);
       await page.text();
-      expect(page.headers.get('content-security-policy')).toContain('frame-src http://apps.localhost:4999;');
+      // The App origin, and the instance's own embed pages by their path (an Agent's embed preview), not 'self'.
+      expect(page.headers.get('content-security-policy')).toContain(
+        `frame-src http://apps.localhost:4999 ${new URL(separate.url).origin}/embed/;`,
+      );
       expect(page.headers.get('content-security-policy')).not.toContain("frame-src 'self'");
       const other = client(separate.url, ADMIN_KEY);
       const otherSpace = await other.post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Apps') });

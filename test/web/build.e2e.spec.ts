@@ -1,10 +1,14 @@
 // The Build pages in a real Chromium against the real api: an admin creates a Space (the slug checked as they type),
 // creates an Agent in it, picks a model from the Agent's allowed models (tier, location and price shown), writes a
-// system prompt and inserts one from the Space's library, toggles sampling, features and embed settings, saves,
-// reloads and sees it all kept, copies a snippet; then renames the Space and deletes it after typing its name. A
-// member of a Space sees its Agent's settings read-only with the reason and no Save; an editor moves an Agent (refused,
-// with the reason, into a Space they only use) and deletes it; a refused slug is a German sentence next to the field.
-// axe-core: 0 serious or critical violations on each page, screenshots at 390 and 1280 px.
+// system prompt in its editor (typed, undone and redone, searched) and inserts one from the Space's library, toggles
+// sampling, features and embed settings, saves, sees the public Agent's embed in the preview frame, reloads and sees
+// it all kept, copies a snippet; then renames the Space and deletes it after typing its name. No style or frame CSP
+// violation on the way (the editor's styles live in its shadow root, the preview frames the instance's /embed/
+// path). A member of a Space sees its Agent's settings read-only with the reason and no Save; an editor moves an
+// Agent (refused, with the reason, into a Space they only use) and deletes it; a refused slug is a German sentence
+// next to the field; the editor speaks German on a German page and highlights Markdown. axe-core: 0 serious or
+// critical violations on each page (the Agent's settings in the light and the dark theme), screenshots at 390 and
+// 1280 px.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   ADMIN_KEY,
@@ -64,14 +68,36 @@ describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
     return page;
   }
 
-  /** The page at both widths, each checked by axe. */
-  async function shots(page: Page, name: string): Promise<void> {
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      await screenshot(page, `${name}-${width}`);
-      expect(await seriousViolations(page)).toEqual([]);
+  /** The page at both widths, each checked by axe; with `dark`, in the dark theme too. */
+  async function shots(page: Page, name: string, { dark = false } = {}): Promise<void> {
+    for (const scheme of dark ? (['light', 'dark'] as const) : (['light'] as const)) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await screenshot(page, `${name}${scheme === 'dark' ? '-dark' : ''}-${width}`);
+        expect(await seriousViolations(page)).toEqual([]);
+      }
     }
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 1280, height: 900 });
+  }
+
+  /** The system prompt's editor: its content, named by the label (inside the editor's shadow root). */
+  const promptEditor = (page: Page) => page.getByRole('textbox', { name: 'System prompt' });
+
+  /**
+   * The style and frame violations of the page's Content-Security-Policy the browser reports (none expected: the
+   * editor's styles are adopted by its shadow root, the preview frames the instance's /embed/ path). The page's
+   * favicon, a data: image that `img-src` refuses, is not this page's doing.
+   */
+  function cspViolations(page: Page): string[] {
+    const seen: string[] = [];
+    page.on('console', (message) => {
+      const text = message.text();
+      if (/Content Security Policy/i.test(text) && /"(style|frame|child|default)-src/.test(text))
+        seen.push(text);
+    });
+    return seen;
   }
 
   beforeAll(async () => {
@@ -105,6 +131,7 @@ describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
     const taken = await admin().post<{ slug: string }>(`${CORE}/spaces`, { name: uniqueName('Taken') });
     expect(taken.status).toBe(201);
     const page = await pageOf(people.admin.email);
+    const violations = cspViolations(page);
     await page.getByRole('link', { name: 'New Space' }).click();
     await page.getByRole('heading', { name: 'New Space' }).waitFor();
     await page.getByText('Lowercase letters, digits and hyphens; it follows the name').waitFor();
@@ -164,12 +191,35 @@ describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
     await page.locator('label.model-option', { hasText: 'quick-chat' }).getByText('Secure').waitFor();
     await careful.getByRole('radio').check();
 
-    // The system prompt, and a prompt of the Space's library inserted at the cursor.
-    const editor = page.getByLabel('System prompt');
-    await editor.fill('You are the team librarian. ');
-    await page.getByRole('button', { name: 'Insert from the prompt library' }).click();
+    // The system prompt typed into its editor; undo and redo; search; a prompt of the Space's library inserted at
+    // the cursor; Tab leaves the editor (no focus trap).
+    const editor = promptEditor(page);
+    await editor.click();
+    await page.keyboard.type('You are the team librarian.');
+    expect(await editor.innerText()).toBe('You are the team librarian.');
+    await page.keyboard.press('Control+z');
+    // (An empty line is a <br>: no text.)
+    expect(await editor.textContent()).toBe('');
+    await page.keyboard.press('Control+Shift+z');
+    expect(await editor.innerText()).toBe('You are the team librarian.');
+    await page.keyboard.press('Control+f');
+    await page.getByRole('textbox', { name: 'Find' }).fill('librarian');
+    await page.getByRole('textbox', { name: 'Find' }).press('Escape');
+    await page.getByRole('textbox', { name: 'Find' }).waitFor({ state: 'detached' });
+    await editor.click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' ');
+    await page.keyboard.press('Tab');
+    const insert = page.getByRole('button', { name: 'Insert from the prompt library' });
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Insert from the prompt library');
+    await insert.click();
     await page.getByRole('button', { name: /Cite sources/ }).click();
-    expect(await editor.inputValue()).toBe('You are the team librarian. Always cite your sources.');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    expect(await editor.innerText()).toBe('You are the team librarian. Always cite your sources.');
+    // The focus is back in the editor, after the inserted text.
+    await page.keyboard.type('!');
+    expect(await editor.innerText()).toBe('You are the team librarian. Always cite your sources.!');
+    await page.keyboard.press('Backspace');
 
     // Sampling: temperature on, top-p off; features; public turns the memory switches off, saying why.
     await page.getByLabel('Set Temperature').check();
@@ -193,7 +243,14 @@ describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(
       `<script src="${api.url}/embed/bubble.js" data-agent="${agentId}" defer></script>`,
     );
-    await shots(page, 'build-agent-settings');
+    // The public Agent's embed, live in the preview frame: its page with its message box.
+    const preview = page.frameLocator('iframe.embed-preview');
+    await preview.getByLabel('Message').waitFor();
+    await preview.getByRole('button', { name: 'Send' }).waitFor();
+    expect(await page.getByTitle('Preview of the embed of Librarian').getAttribute('src')).toBe(
+      `/embed/${agentId}`,
+    );
+    await shots(page, 'build-agent-settings', { dark: true });
 
     const saved = (await admin().get<AgentBody>(`${CORE}/agents/${agentId}`)).body;
     expect(saved).toMatchObject({
@@ -217,7 +274,7 @@ describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
     expect(
       await page.locator('label.model-option', { hasText: 'careful-chat' }).getByRole('radio').isChecked(),
     ).toBe(true);
-    expect(await page.getByLabel('System prompt').inputValue()).toBe(saved.systemPrompt);
+    expect(await promptEditor(page).innerText()).toBe(saved.systemPrompt);
     expect(await page.getByLabel('Temperature', { exact: true }).inputValue()).toBe('0.3');
     expect(await page.getByLabel('Set Top-p').isChecked()).toBe(false);
     expect(await page.getByRole('checkbox', { name: 'Knowledge', exact: true }).isChecked()).toBe(false);
@@ -254,6 +311,7 @@ describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
     await page.getByText('Choose an Agent to start chatting.').waitFor();
     expect((await admin().get(`${CORE}/spaces/${spaceId}`)).status).toBe(404);
     expect(await page.getByRole('navigation').getByRole('heading', { name: renamed }).count()).toBe(0);
+    expect(violations).toEqual([]);
   }, 120_000);
 
   it("a member of the Space sees its Agent's settings read-only with the reason, and the Space page without edit", async () => {
@@ -276,8 +334,13 @@ describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
     await page.goto(`${api.url}/agent/${agent.body.id}/settings`);
     await page.getByRole('heading', { name: 'Pitch helper: Settings' }).waitFor();
     await page.getByText('You are a member of this Space: you use this Agent').waitFor();
-    expect(await page.getByLabel('System prompt').inputValue()).toBe('Help with pitches.');
-    expect(await page.getByLabel('System prompt').isDisabled()).toBe(true);
+    // The prompt in the same editor, read-only; nothing to insert; no embed preview for an Agent that is not public.
+    expect(await promptEditor(page).innerText()).toBe('Help with pitches.');
+    expect(await promptEditor(page).getAttribute('aria-readonly')).toBe('true');
+    expect(await promptEditor(page).isEditable()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Insert from the prompt library' }).count()).toBe(0);
+    await page.getByText('This Agent is not public: turn on "Public Agent" to embed it.').waitFor();
+    expect(await page.locator('iframe.embed-preview').count()).toBe(0);
     expect(await page.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
     expect(await page.getByLabel(/^Public Agent/).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
@@ -309,6 +372,50 @@ describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
     expect(await slug.getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByRole('heading', { name: 'Neuer Space' }).count()).toBe(1);
     await shots(page, 'build-refusal-de');
+  }, 60_000);
+
+  it("the system prompt's editor in German: its name and search field in German, Markdown highlighted (its styles in its shadow root)", async () => {
+    const space = await admin().post<{ id: string }>(`${CORE}/spaces`, { name: uniqueName('Regeln') });
+    const added = await admin().post(`${CORE}/spaces/${space.body.id}/members`, {
+      userId: people.german.id,
+      role: 'editor',
+    });
+    expect(added.status).toBe(201);
+    const agent = await admin().post<{ id: string }>(`${CORE}/agents`, {
+      spaceId: space.body.id,
+      name: 'Regelwerk',
+    });
+    expect(agent.status).toBe(201);
+    const page = await pageOf(people.german.email);
+    const violations = cspViolations(page);
+    await page.getByRole('navigation').locator('label.language select').selectOption('de');
+    await page.goto(`${api.url}/agent/${agent.body.id}/settings`);
+    await page.getByRole('heading', { name: 'Regelwerk: Einstellungen' }).waitFor();
+    const editor = page.getByRole('textbox', { name: 'Systemprompt' });
+    await editor.click();
+    await page.keyboard.type('# Regeln');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Antworte **immer** auf Deutsch.');
+    // The heading's text is bold: the highlighting's stylesheet applies inside the shadow root.
+    const heading = editor.locator('.cm-line').first().locator('span').last();
+    expect(
+      await heading.evaluate(
+        (span) =>
+          (
+            globalThis as unknown as { getComputedStyle(node: unknown): { fontWeight: string } }
+          ).getComputedStyle(span).fontWeight,
+      ),
+    ).toBe('700');
+    await page.keyboard.press('Control+f');
+    await page.getByRole('textbox', { name: 'Suchen' }).waitFor();
+    await page.getByRole('button', { name: 'weiter' }).waitFor();
+    await shots(page, 'build-prompt-editor-de', { dark: true });
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Speichern', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Gespeichert.' }).waitFor();
+    const saved = (await admin().get<AgentBody>(`${CORE}/agents/${agent.body.id}`)).body;
+    expect(saved.systemPrompt).toBe('# Regeln\nAntworte **immer** auf Deutsch.');
+    expect(violations).toEqual([]);
   }, 60_000);
 
   it('an editor moves an Agent to a Space they edit (not to one where they are a member: the reason is shown) and deletes it after confirming', async () => {

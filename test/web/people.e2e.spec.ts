@@ -1,9 +1,11 @@
 // The people pages in a real Chromium against a fresh instance without ADMIN_API_KEY, with no terminal after the
 // start: the setup link from the server's log creates the admin, signed in; the profile renames them, says why a
 // password change or a link to a provider failed, turns the page German at once and signs out another of their
-// sessions; the admins' page invites a person who accepts and signs in, deactivates and reactivates them, issues an
-// API key whose secret is shown once, changes who may create Spaces and lists the configured provider. Screenshots at
-// 390 and 1280 px; axe-core: 0 serious or critical violations on each page.
+// sessions; the admins' page invites a person who accepts and signs in, deactivates them after a confirmation and
+// reactivates them, issues an API key whose secret is shown once and revokes it after a confirmation, changes who may
+// create Spaces and lists the configured provider; Developer Settings revoke one's own key after a confirmation. The
+// sign-in page has the theme toggle. Screenshots at 390 and 1280 px; axe-core: 0 serious or critical violations on
+// each page (the sign-in page in both themes).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -96,6 +98,7 @@ describeBrowser('first run, profile and admin pages in Chromium (e2e)', () => {
     await owner.getByLabel('Name').fill('Olga Owner');
     await owner.getByLabel('New password').fill(PASSWORD);
     await owner.getByRole('link', { name: 'Sign in with Corp SSO' }).waitFor();
+    await owner.getByRole('button', { name: 'Dark theme' }).waitFor();
     await checkLayouts(owner, 'people-setup');
     await owner.getByRole('button', { name: 'Join' }).click();
     await owner.getByRole('navigation').waitFor();
@@ -163,8 +166,24 @@ describeBrowser('first run, profile and admin pages in Chromium (e2e)', () => {
     await owner.reload();
     await owner.getByRole('cell', { name: 'Pia Person' }).waitFor();
     await expect(owner.getByLabel(`Role ${ownerEmail}`).isDisabled()).resolves.toBe(true);
+    // Deactivating asks first: Escape keeps the person active, the dialog's Deactivate deactivates.
+    const statusOfPia = async () => {
+      const users = (await apiOf(owner, 'users?limit=200')).body as {
+        data: { email: string; status: string }[];
+      };
+      return users.data.find((user) => user.email === personEmail)?.status;
+    };
     await owner.getByRole('button', { name: `Deactivate ${personEmail}` }).click();
+    const question = owner.getByRole('dialog', { name: `Deactivate ${personEmail}?` });
+    await question.getByText('They can no longer sign in until an admin reactivates them.').waitFor();
+    await checkLayouts(owner, 'people-deactivate-confirm');
+    await owner.keyboard.press('Escape');
+    await question.waitFor({ state: 'hidden' });
+    await expect(statusOfPia()).resolves.toBe('active');
+    await owner.getByRole('button', { name: `Deactivate ${personEmail}` }).click();
+    await question.getByRole('button', { name: 'Deactivate', exact: true }).click();
     await owner.getByRole('button', { name: `Reactivate ${personEmail}` }).waitFor();
+    await expect(statusOfPia()).resolves.toBe('deactivated');
     await person.reload();
     await person.getByRole('button', { name: 'Sign in' }).waitFor();
     await owner.getByRole('button', { name: `Reactivate ${personEmail}` }).click();
@@ -192,6 +211,20 @@ describeBrowser('first run, profile and admin pages in Chromium (e2e)', () => {
     expect(((await asKey.json()) as { email: string }).email).toBe(personEmail);
     await owner.getByText(/Reporting.*Owner: pia-.*50000 Tokens \/ Week/).waitFor();
 
+    // Revoking asks first: Cancel keeps the key working, the dialog's Revoke ends it.
+    const keyWorks = async () =>
+      (await fetch(`${api.url}${CORE}/users/me`, { headers: { 'x-api-key': secret } })).status;
+    await owner.getByRole('button', { name: 'Revoke Reporting' }).click();
+    const revoking = owner.getByRole('dialog', { name: 'Revoke the key “Reporting”?' });
+    await revoking.getByText('Whatever uses this key can no longer call the API.').waitFor();
+    await revoking.getByRole('button', { name: 'Cancel' }).click();
+    await revoking.waitFor({ state: 'hidden' });
+    await expect(keyWorks()).resolves.toBe(200);
+    await owner.getByRole('button', { name: 'Revoke Reporting' }).click();
+    await revoking.getByRole('button', { name: 'Revoke', exact: true }).click();
+    await owner.getByText(/Reporting.*revoked/).waitFor();
+    await expect(keyWorks()).resolves.toBe(401);
+
     await owner.getByLabel('Admins only').check();
     await owner.getByText('Saved.').waitFor();
     expect((await apiOf(owner, 'settings/space-creation')).body).toMatchObject({ creatorRoles: ['admin'] });
@@ -202,5 +235,48 @@ describeBrowser('first run, profile and admin pages in Chromium (e2e)', () => {
     await owner.getByText('Reporting').first().waitFor();
     await expect(owner.getByText(secret).count()).resolves.toBe(0);
     await expect(owner.getByLabel('Admins only').isChecked()).resolves.toBe(true);
+  });
+
+  it('Developer Settings revoke one of their own keys only after the confirmation', async () => {
+    await owner.getByRole('link', { name: 'Developer Settings' }).click();
+    await owner.getByRole('heading', { name: 'Developer Settings' }).waitFor();
+    await owner.getByLabel('Key name').fill('Laptop');
+    await owner.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await owner.locator('.secret code').textContent())!;
+    const status = async () =>
+      (await fetch(`${api.url}${CORE}/users/me`, { headers: { 'x-api-key': secret } })).status;
+    await expect(status()).resolves.toBe(200);
+    const revoke = owner.getByRole('button', { name: 'Revoke Laptop' });
+    await revoke.click();
+    const question = owner.getByRole('dialog', { name: 'Revoke the key “Laptop”?' });
+    await question.waitFor();
+    await checkLayouts(owner, 'people-developer-revoke');
+    await owner.keyboard.press('Escape');
+    await question.waitFor({ state: 'hidden' });
+    await expect(status()).resolves.toBe(200);
+    await revoke.click();
+    await question.getByRole('button', { name: 'Revoke', exact: true }).click();
+    await revoke.waitFor({ state: 'detached' });
+    await expect(status()).resolves.toBe(401);
+  });
+
+  it('the sign-in page has the theme toggle beside the language switch; the choice is kept', async () => {
+    const visitor = await newPage();
+    await visitor.goto(`${api.url}/sign-in`);
+    const toggle = visitor.getByRole('button', { name: 'Dark theme' });
+    await visitor.getByRole('button', { name: 'Sign in' }).waitFor();
+    await visitor.getByLabel('Language').waitFor();
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+    await checkLayouts(visitor, 'people-sign-in-light');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+    expect(await visitor.evaluate('document.documentElement.dataset.theme')).toBe('dark');
+    await checkLayouts(visitor, 'people-sign-in-dark');
+    await visitor.reload();
+    await visitor.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await visitor.evaluate('document.documentElement.dataset.theme')).toBe('dark');
+    expect(await visitor.getByRole('button', { name: 'Dark theme' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
   });
 });

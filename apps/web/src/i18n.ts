@@ -585,6 +585,13 @@ const en = {
   answersOpen: 'Open the conversation',
   answersDeleted: 'deleted since',
   answersSomeoneElse: "someone else's conversation",
+  // Split: the embed's preview, the confirmations before revoking a key and deactivating a person.
+  embedPreview: 'Preview',
+  embedPreviewOf: 'Preview of the embed of {name}',
+  revokeKeyQuestion: 'Revoke the key “{name}”?',
+  revokeKeyText: 'Whatever uses this key can no longer call the API. This cannot be undone.',
+  deactivateQuestion: 'Deactivate {email}?',
+  deactivateText: 'They can no longer sign in until an admin reactivates them.',
 };
 
 export type Label = keyof typeof en;
@@ -1192,6 +1199,14 @@ const de: Record<Label, string> = {
   answersOpen: 'Unterhaltung öffnen',
   answersDeleted: 'seitdem gelöscht',
   answersSomeoneElse: 'Unterhaltung von jemand anderem',
+  // Split: the embed's preview, the confirmations before revoking a key and deactivating a person.
+  embedPreview: 'Vorschau',
+  embedPreviewOf: 'Vorschau der Einbettung von {name}',
+  revokeKeyQuestion: 'Den Schlüssel „{name}“ widerrufen?',
+  revokeKeyText:
+    'Was diesen Schlüssel nutzt, kann die API nicht mehr aufrufen. Das lässt sich nicht rückgängig machen.',
+  deactivateQuestion: '{email} deaktivieren?',
+  deactivateText: 'Die Person kann sich nicht mehr anmelden, bis ein Admin sie wieder aktiviert.',
 };
 
 export type Language = 'de' | 'en';

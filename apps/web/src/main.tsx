@@ -11,28 +11,39 @@ import { setLanguage, t } from './i18n';
 import { linkTo, match, navigate } from './router';
 import { useRerender, type Agent, type Me } from './state';
 import { SignIn } from './pages/sign-in';
-import { Chat } from './pages/chat';
+import { Chat } from './pages/chat/chat';
 import { Memories } from './pages/memories';
-import { AgentSettings } from './pages/agent-settings';
-import { Developer } from './pages/developer';
 import { AcceptInvitation, PasswordReset } from './pages/mail-links';
 import { lazy } from './lazy';
 import { LanguageSwitch, Navigation } from './navigation';
+import { ThemeToggle } from './theme';
 
 // Pages a chat does not need load on first use (chunks of their own, outside the chat page's JavaScript budget).
-const Members = lazy(() => import('./pages/members'), 'Members');
+const Members = lazy(() => import('./pages/members/members'), 'Members');
 const Prompts = lazy(() => import('./pages/prompts'), 'Prompts');
 const Usage = lazy(() => import('./pages/usage'), 'Usage');
 const Apps = lazy(() => import('./pages/apps'), 'Apps');
 const Operations = lazy(() => import('./pages/operations'), 'Operations');
 const Audit = lazy(() => import('./pages/audit'), 'Audit');
 const AgentHistory = lazy(() => import('./pages/agent-history'), 'AgentHistory');
+const Developer = lazy(() => import('./pages/developer'), 'Developer');
+const AgentSettings = lazy(() => import('./pages/agent-settings'), 'AgentSettings');
 // Build: creating and changing Spaces.
 const NewSpace = lazy(() => import('./pages/build/space-new'), 'NewSpace');
 const SpacePage = lazy(() => import('./pages/build/space-page'), 'SpacePage');
 // People: one's profile, and the admins' page.
 const Profile = lazy(() => import('./pages/people/profile'), 'Profile');
 const Admin = lazy(() => import('./pages/admin'), 'Admin');
+
+/** The language switch and the theme toggle of the pages open without a session (they have no navigation). */
+function OutsideSwitches() {
+  return (
+    <div class="outside-switches">
+      <LanguageSwitch me={null} />
+      <ThemeToggle />
+    </div>
+  );
+}
 
 function NotFound() {
   return (
@@ -131,21 +142,21 @@ function App() {
             navigate('/', true);
             void load();
           }}
-          languageSwitch={<LanguageSwitch me={null} />}
+          languageSwitch={<OutsideSwitches />}
         />
       </main>
     );
   if (location.pathname === '/password-reset')
     return (
       <main id="main">
-        <PasswordReset languageSwitch={<LanguageSwitch me={null} />} />
+        <PasswordReset languageSwitch={<OutsideSwitches />} />
       </main>
     );
   if (me === undefined) return <p class="page">{t('loading')}</p>;
   if (me === null)
     return (
       <main id="main">
-        <SignIn onSignedIn={() => void load()} languageSwitch={<LanguageSwitch me={null} />} />
+        <SignIn onSignedIn={() => void load()} languageSwitch={<OutsideSwitches />} />
       </main>
     );
   return (

@@ -62,8 +62,9 @@ export class WebController {
   }
 
   /**
-   * The app's page with its CSP: App views framed from the App origin only (`frame-src`), images from the instance's
-   * content routes only (`img-src`, at the origin the browser sees: PUBLIC_URL, else the Host it sent).
+   * The app's page with its CSP: App views framed from the App origin only and the Agent's embed preview from the
+   * instance's `/embed/` path (`frame-src`), images from the instance's content routes only (`img-src`); the instance
+   * at the origin the browser sees: PUBLIC_URL, else the Host it sent.
    */
   private appPage(request: FastifyRequest, reply: FastifyReply): void {
     const instance = this.config.people.publicUrlSet
@@ -147,6 +148,7 @@ export class WebController {
     this.appPage(request, reply);
   }
 
+  /** An Agent's settings (framing its own embed page as a preview when it is public), and its history. */
   @Get(['agent/:agentId/settings', 'agent/:agentId/history'])
   agentSettings(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     this.appPage(request, reply);

@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import '../styles.css';
 import { ApiError, api, CORE, streamPost } from '../api';
 import { renderMarkdown } from '../markdown';
+import { visitKeeper } from './keeper';
 
 interface Visit {
   readonly token: string;
@@ -15,11 +16,6 @@ interface Visit {
   readonly agentName: string;
   readonly windowTitle: string;
   readonly sessionMinutes: number;
-}
-interface Kept {
-  readonly token: string;
-  readonly conversationId: string | null;
-  readonly until: number;
 }
 interface Line {
   readonly id: string;
@@ -29,77 +25,9 @@ interface Line {
 
 const agentId = decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const mode = new URLSearchParams(location.search).get('mode');
-const STORE = `embed:${agentId}`;
 const SESSION_HEADER = 'x-embed-session';
 
-/**
- * Where the visit is kept between reloads: the page's sessionStorage when the browser lets a framed page use it;
- * else (third-party storage blocked) the host page's, through the widget or bubble script (postMessage with the
- * host, whose origin frame-ancestors vouched for); else nowhere (a plain iframe then starts afresh).
- */
-interface Keeper {
-  read(): Promise<Kept | null>;
-  write(value: Kept | null): void;
-}
-
-function ownStorage(): Storage | null {
-  try {
-    const storage = window.sessionStorage;
-    storage.getItem(STORE);
-    return storage;
-  } catch {
-    return null;
-  }
-}
-
-const host = (): string | null => {
-  if (window.parent === window) return null;
-  const ancestors = (location as Location & { ancestorOrigins?: DOMStringList }).ancestorOrigins;
-  return ancestors?.[0] ?? (document.referrer ? new URL(document.referrer).origin : null);
-};
-
-function keeper(): Keeper {
-  const storage = ownStorage();
-  if (storage)
-    return {
-      read: async () => JSON.parse(storage.getItem(STORE) ?? 'null') as Kept | null,
-      write: (value) => (value ? storage.setItem(STORE, JSON.stringify(value)) : storage.removeItem(STORE)),
-    };
-  const origin = host();
-  if (!origin) return { read: async () => null, write: () => undefined };
-  return {
-    read: () =>
-      new Promise((resolve) => {
-        const timer = setTimeout(() => done(null), 500);
-        const done = (value: Kept | null) => {
-          clearTimeout(timer);
-          removeEventListener('message', listen);
-          resolve(value);
-        };
-        const listen = (event: MessageEvent) => {
-          const data = event.data as { type?: string; agentId?: string; value?: Kept | null };
-          if (event.origin === origin && data?.type === 'agent-embed:kept' && data.agentId === agentId)
-            done(data.value ?? null);
-        };
-        addEventListener('message', listen);
-        window.parent.postMessage({ type: 'agent-embed:read', agentId }, origin);
-      }),
-    write: (value) => window.parent.postMessage({ type: 'agent-embed:keep', agentId, value }, origin),
-  };
-}
-
-const store = keeper();
-
-async function kept(): Promise<Kept | null> {
-  try {
-    const value = await store.read();
-    if (value && typeof value.token === 'string' && value.until > Date.now()) return value;
-  } catch {
-    // unreadable: start afresh
-  }
-  store.write(null);
-  return null;
-}
+const store = visitKeeper(agentId);
 
 // Over 100 lines on purpose: one component: the embed's session, messages and stream share its state.
 function EmbedChat() {
@@ -121,7 +49,7 @@ function EmbedChat() {
 
   useEffect(() => {
     const start = async () => {
-      const resume = await kept();
+      const resume = await store.kept();
       const v = await api<Visit>(
         'POST',
         `/api/v1/embed/${encodeURIComponent(agentId)}/session`,

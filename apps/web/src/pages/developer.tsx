@@ -1,9 +1,10 @@
-// Developer Settings: one's own API keys (the secret shown once, on creation), revoke.
+// Developer Settings: one's own API keys (the secret shown once, on creation), revoke (after a confirmation).
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { errorSentence } from '../errors';
 import { t } from '../i18n';
 import type { List } from '../state';
+import { ConfirmDialog } from './confirm-dialog';
 
 interface Key {
   readonly id: string;
@@ -17,6 +18,7 @@ export function Developer() {
   const [name, setName] = useState('');
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<Key | null>(null);
   const load = () =>
     api<List<Key>>('GET', 'me/api-keys').then(
       (l) => setKeys(l.data),
@@ -77,15 +79,7 @@ export function Developer() {
               <td>{new Date(k.createdAt).toLocaleString()}</td>
               <td>
                 {!k.revokedAt && (
-                  <button
-                    type="button"
-                    onClick={() =>
-                      void api('DELETE', `me/api-keys/${k.id}`).then(load, (e: unknown) => {
-                        setError(errorSentence(e));
-                        void load();
-                      })
-                    }
-                  >
+                  <button type="button" aria-haspopup="dialog" onClick={() => setRevoking(k)}>
                     {t('revoke')} {k.name}
                   </button>
                 )}
@@ -94,6 +88,20 @@ export function Developer() {
           ))}
         </tbody>
       </table>
+      {revoking && (
+        <ConfirmDialog
+          title={t('revokeKeyQuestion', { name: revoking.name })}
+          text={t('revokeKeyText')}
+          confirm={t('revoke')}
+          onConfirm={() =>
+            void api('DELETE', `me/api-keys/${revoking.id}`).then(load, (e: unknown) => {
+              setError(errorSentence(e));
+              void load();
+            })
+          }
+          onClose={() => setRevoking(null)}
+        />
+      )}
     </section>
   );
 }

@@ -16,10 +16,25 @@ describe('embed origins', () => {
 
   it("the app's pages frame the App views from the App origin only: APP_ORIGIN, else the instance itself", () => {
     expect(chatCsp(null, SELF)).toContain("frame-src 'self';");
-    expect(chatCsp('https://apps.example.com', SELF)).toContain('frame-src https://apps.example.com;');
+    expect(chatCsp('https://apps.example.com', SELF)).toContain(
+      `frame-src https://apps.example.com ${SELF}/embed/;`,
+    );
     expect(chatCsp('https://apps.example.com', SELF)).not.toContain("frame-src 'self'");
     expect(chatCsp(null, SELF)).toContain("frame-ancestors 'self'");
     expect(APP_CSP).not.toContain('frame-src');
+  });
+
+  it("the app's pages frame the instance's embed pages (the Agent's embed preview) by their path, never 'self'", () => {
+    const frameSrc = (csp: string) => csp.split('; ').find((directive) => directive.startsWith('frame-src '));
+    expect(frameSrc(chatCsp('https://apps.example.com', 'https://ap.example.com'))).toBe(
+      'frame-src https://apps.example.com https://ap.example.com/embed/',
+    );
+    // Without an App origin the instance's own origin holds the embed pages already.
+    expect(frameSrc(chatCsp(null, 'https://ap.example.com'))).toBe("frame-src 'self'");
+    // A Host header that would end the directive or add another source adds no embed source.
+    expect(frameSrc(chatCsp('https://apps.example.com', "http://a.com; script-src 'unsafe-inline'"))).toBe(
+      'frame-src https://apps.example.com',
+    );
   });
 
   it("the app's pages load images only from the instance's content routes: never /app/, another origin or data:", () => {

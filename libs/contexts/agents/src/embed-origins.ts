@@ -37,18 +37,26 @@ const contentImages = (instanceOrigin: string): string =>
     : "img-src 'none'";
 
 /**
+ * `frame-src` of the app's pages: the App views of a chat, and the preview of an Agent's embed on its settings page.
+ * With an App origin (APP_ORIGIN) that origin, and the instance's embed pages by their path (`/embed/`), never
+ * `'self'`: Apps live on a separate origin precisely so that framing the instance does not let an App in, and the
+ * embed page is the instance's own (its scripts and CSP are the platform's; it frames nothing). Without one the
+ * platform's own origin, which holds both (every App answer there carries a CSP sandbox and the iframe has no
+ * `allow-same-origin`).
+ */
+const frames = (appOrigin: string | null, instanceOrigin: string): string =>
+  appOrigin === null
+    ? "frame-src 'self'"
+    : `frame-src ${appOrigin}${ORIGIN.test(instanceOrigin) ? ` ${instanceOrigin}/embed/` : ''}`;
+
+/**
  * The web app's CSP (every route of its one page: the browser keeps a document's CSP across the app's own
- * navigation, so the chat's frames are allowed from whichever route the app was opened at). It frames the App views
- * of a chat, and only those: `frame-src` is exactly the App origin (APP_ORIGIN), or without one the platform's own
- * origin (where every App answer carries a CSP sandbox and the iframe has no `allow-same-origin`).
+ * navigation, so what a page frames is allowed from whichever route the app was opened at).
  */
 export const chatCsp = (appOrigin: string | null, instanceOrigin: string): string =>
-  [
-    ...BASE,
-    contentImages(instanceOrigin),
-    `frame-src ${appOrigin ?? "'self'"}`,
-    "frame-ancestors 'self'",
-  ].join('; ');
+  [...BASE, contentImages(instanceOrigin), frames(appOrigin, instanceOrigin), "frame-ancestors 'self'"].join(
+    '; ',
+  );
 
 /** A source the header can carry: `*`, or an origin / host pattern (the Agent schema's shape) without a path. */
 const SOURCE = /^(\*|(https?:\/\/)?(\*\.)?[A-Za-z0-9.-]+(:\d{1,5}|:\*)?)$/;

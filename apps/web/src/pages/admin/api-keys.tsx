@@ -1,9 +1,10 @@
-// Admins see every API key (owner, Agents, usage limit), issue one for any person, rotate and revoke; a new secret is
-// shown once with a copy button.
+// Admins see every API key (owner, Agents, usage limit), issue one for any person, rotate and revoke (after a
+// confirmation); a new secret is shown once with a copy button.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api';
 import { t, type Label } from '../../i18n';
 import type { Agent, List } from '../../state';
+import { ConfirmDialog } from '../confirm-dialog';
 import { OutcomeLine, useOutcome } from '../people/outcome';
 import { SecretOnce } from './secret';
 import type { User } from './users';
@@ -111,6 +112,7 @@ export function ApiKeys({ users }: { users: User[] }) {
   const [keys, setKeys] = useState<ApiKey[]>([]);
   const [agents, setAgents] = useState<Agent[]>([]);
   const [secret, setSecret] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const { outcome, run, read } = useOutcome();
   const load = () =>
     void read(api<List<ApiKey>>('GET', 'api-keys?limit=200')).then((l) => l && setKeys(l.data));
@@ -151,7 +153,8 @@ export function ApiKeys({ users }: { users: User[] }) {
                 <button
                   type="button"
                   aria-label={t('revokeKey', { name: key.name })}
-                  onClick={() => void run(api('DELETE', `api-keys/${key.id}`)).then(load)}
+                  aria-haspopup="dialog"
+                  onClick={() => setRevoking(key)}
                 >
                   {t('revoke')}
                 </button>
@@ -160,6 +163,15 @@ export function ApiKeys({ users }: { users: User[] }) {
           </li>
         ))}
       </ul>
+      {revoking && (
+        <ConfirmDialog
+          title={t('revokeKeyQuestion', { name: revoking.name })}
+          text={t('revokeKeyText')}
+          confirm={t('revoke')}
+          onConfirm={() => void run(api('DELETE', `api-keys/${revoking.id}`)).then(load)}
+          onClose={() => setRevoking(null)}
+        />
+      )}
     </>
   );
 }

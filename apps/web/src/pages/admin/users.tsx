@@ -1,9 +1,10 @@
-// Admins see every user: change the instance role, deactivate and reactivate, send a password reset (its link also
-// shown once). One's own row is read-only, with the reason: another admin changes it.
+// Admins see every user: change the instance role, deactivate (after a confirmation) and reactivate, send a password
+// reset (its link also shown once). One's own row is read-only, with the reason: another admin changes it.
 import { useState } from 'preact/hooks';
 import { api } from '../../api';
 import { t, type Label } from '../../i18n';
 import type { Me } from '../../state';
+import { ConfirmDialog } from '../confirm-dialog';
 import { OutcomeLine, useOutcome } from '../people/outcome';
 import { SecretOnce } from './secret';
 
@@ -15,7 +16,17 @@ export interface User {
   readonly status?: 'active' | 'deactivated';
 }
 
-function UserRow({ user, me, act }: { user: User; me: Me; act: (work: Promise<unknown>) => void }) {
+function UserRow({
+  user,
+  me,
+  act,
+  onDeactivate,
+}: {
+  user: User;
+  me: Me;
+  act: (work: Promise<unknown>) => void;
+  onDeactivate: () => void;
+}) {
   const status = user.status ?? 'active';
   const self = user.id === me.id;
   const toggle = status === 'deactivated' ? 'reactivate' : 'deactivate';
@@ -48,7 +59,9 @@ function UserRow({ user, me, act }: { user: User; me: Me; act: (work: Promise<un
               aria-label={t(toggle === 'deactivate' ? 'deactivateUser' : 'reactivateUser', {
                 email: user.email,
               })}
-              onClick={() => act(api('POST', `users/${user.id}/${toggle}`))}
+              onClick={() =>
+                toggle === 'deactivate' ? onDeactivate() : act(api('POST', `users/${user.id}/reactivate`))
+              }
             >
               {t(toggle)}
             </button>
@@ -71,6 +84,7 @@ function UserRow({ user, me, act }: { user: User; me: Me; act: (work: Promise<un
 export function Users({ users, me, onChanged }: { users: User[]; me: Me; onChanged: () => void }) {
   const { outcome, run } = useOutcome();
   const [reset, setReset] = useState<{ email: string; link: string } | null>(null);
+  const [deactivating, setDeactivating] = useState<User | null>(null);
   const act = (work: Promise<unknown>) => {
     setReset(null);
     void run(work).then((result) => {
@@ -96,7 +110,13 @@ export function Users({ users, me, onChanged }: { users: User[]; me: Me; onChang
           </thead>
           <tbody>
             {users.map((user) => (
-              <UserRow key={user.id} user={user} me={me} act={act} />
+              <UserRow
+                key={user.id}
+                user={user}
+                me={me}
+                act={act}
+                onDeactivate={() => setDeactivating(user)}
+              />
             ))}
           </tbody>
         </table>
@@ -104,6 +124,15 @@ export function Users({ users, me, onChanged }: { users: User[]; me: Me; onChang
       <p id="self-note" class="visually-hidden">
         {t('youAreThis')}
       </p>
+      {deactivating && (
+        <ConfirmDialog
+          title={t('deactivateQuestion', { email: deactivating.email })}
+          text={t('deactivateText')}
+          confirm={t('deactivate')}
+          onConfirm={() => act(api('POST', `users/${deactivating.id}/deactivate`))}
+          onClose={() => setDeactivating(null)}
+        />
+      )}
     </>
   );
 }

@@ -1,5 +1,5 @@
 // The three ways to embed a public Agent on a site (an iframe, an inline widget, a floating bubble), each snippet with
-// a button that copies it, and the embed itself to try in a new tab.
+// a button that copies it, and a live preview of the embed (its page in a frame; also to try in a new tab).
 import { useState } from 'preact/hooks';
 import { t } from '../../i18n';
 import type { AgentDetails } from './build-kit';
@@ -27,12 +27,20 @@ export function EmbedSnippets({ agent }: { agent: AgentDetails }) {
     <section aria-labelledby="snippets-title">
       <h2 id="snippets-title">{t('embedSnippets')}</h2>
       {agent.isPublic ? (
-        // A new tab, not a frame here: the app's CSP frames only App views (APP_ORIGIN when set).
-        <p>
-          <a href={`/embed/${agent.id}`} target="_blank" rel="noopener">
-            {t('openEmbed')}
-          </a>
-        </p>
+        <>
+          <h3>{t('embedPreview')}</h3>
+          {/* The instance's own embed page, framed as a host site would (the app's CSP allows its /embed/ path). */}
+          <iframe
+            class="embed-preview"
+            src={`/embed/${encodeURIComponent(agent.id)}`}
+            title={t('embedPreviewOf', { name: agent.name })}
+          />
+          <p>
+            <a href={`/embed/${agent.id}`} target="_blank" rel="noopener">
+              {t('openEmbed')}
+            </a>
+          </p>
+        </>
       ) : (
         <p class="note">{t('embedNotPublic')}</p>
       )}

@@ -1,0 +1,44 @@
+// What the chat's parts share: a message with its citations and memory word, a conversation of the list, a memory
+// proposal, as the conversation routes answer them.
+
+export interface Citation {
+  readonly index: number;
+  readonly documentId: string;
+  readonly documentName: string;
+  readonly sectionPath: readonly string[];
+  readonly start: number;
+  readonly end: number;
+  readonly text?: string;
+  readonly summary?: { readonly text: string } | null;
+}
+
+interface MemoryWord {
+  readonly proposals?: readonly { id: string; text: string }[];
+  readonly flagged?: string | null;
+  readonly saved?: readonly { id: string; text: string }[];
+}
+
+export interface ChatMessage {
+  readonly id: string;
+  readonly role: 'user' | 'assistant';
+  readonly content: string | null;
+  readonly citations: readonly Citation[];
+  readonly status?: 'complete' | 'incomplete';
+  readonly memory?: MemoryWord;
+  readonly streaming?: boolean;
+}
+
+export interface Conversation {
+  readonly id: string;
+  readonly title: string | null;
+  readonly archived: boolean;
+  readonly lastMessageAt: string | null;
+}
+
+export interface Proposal {
+  readonly id: string;
+  readonly text: string | null;
+}
+
+/** The conversation open in the chat: `?c=` of the address. */
+export const conversationQuery = (): string | null => new URLSearchParams(location.search).get('c');

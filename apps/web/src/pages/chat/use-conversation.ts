@@ -1,0 +1,186 @@
+// The open conversation's state: its messages (loaded, or waited for when a reload caught an answer being written),
+// the turn streaming now (Stop aborts the fetch, which ends the upstream call on the server), the reruns from an
+// edited question or for a new answer, and the memory word of the last turn.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, ApiError, streamPost } from '../../api';
+import { errorSentence } from '../../errors';
+import { fetchMessages, outgoing, storedTurn } from './stored-messages';
+import { conversationQuery, type ChatMessage, type Citation } from './types';
+
+interface Listeners {
+  /** A turn ended (stored, stopped or failed): the conversation list may have changed. */
+  readonly onTurnEnded: () => void;
+  /** The turn's answer proposed memories. */
+  readonly onProposed: () => void;
+}
+
+// Over 100 lines on purpose: one conversation's state, which the stream, the reruns and the loading all change.
+export function useConversation(base: string, { onTurnEnded, onProposed }: Listeners) {
+  const [conversationId, setConversationId] = useState<string | null>(conversationQuery());
+  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const [incognito, setIncognito] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [flagged, setFlagged] = useState<string | null>(null);
+  const [citation, setCitation] = useState<Citation | null>(null);
+  const abort = useRef<AbortController | null>(null);
+  const streamingConversation = useRef<string | null>(null);
+
+  const loadMessages = async (id: string) => {
+    let stored = await fetchMessages(base, id);
+    setMessages(stored);
+    // Its last message a question: its answer is still being written (the page was reloaded during a stream).
+    // Show it once it is complete.
+    for (let waited = 0; stored.at(-1)?.role === 'user' && waited < 300; waited++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      if (conversationQuery() !== id) return;
+      stored = await fetchMessages(base, id);
+      if (stored.at(-1)?.role === 'assistant') setMessages(stored);
+    }
+  };
+  useEffect(() => {
+    // A conversation created by the turn streaming now is not reloaded under it (the turn reloads when it ends).
+    if (abort.current) return;
+    if (conversationId) void loadMessages(conversationId).catch((e: unknown) => setError(errorSentence(e)));
+    else setMessages([]);
+  }, [conversationId]);
+
+  const open = (id: string | null) => {
+    abort.current?.abort();
+    setConversationId(id);
+    setCitation(null);
+    setFlagged(null);
+    history.replaceState(
+      null,
+      '',
+      id ? `${location.pathname}?c=${encodeURIComponent(id)}` : location.pathname,
+    );
+  };
+
+  const send = async (text: string, attachments: File[] = []) => {
+    if (!text.trim() || busy) return;
+    setBusy(true);
+    setError(null);
+    setFlagged(null);
+    const controller = new AbortController();
+    abort.current = controller;
+    const message = await outgoing(text, attachments);
+    const pendingUser: ChatMessage = { id: 'pending-user', role: 'user', content: text, citations: [] };
+    let answer: ChatMessage = {
+      id: 'pending-answer',
+      role: 'assistant',
+      content: '',
+      citations: [],
+      streaming: true,
+    };
+    let sources: Citation[] = [];
+    setMessages((list) => [...list, pendingUser, answer]);
+    const update = (next: ChatMessage) => {
+      const previous = answer;
+      answer = next;
+      setMessages((list) => list.map((m) => (m === previous ? next : m)));
+    };
+    let current = conversationId;
+    try {
+      await streamPost(
+        base,
+        {
+          message,
+          stream: true,
+          // A reload does not stop the answer (it is shown once complete); Stop does, through the stop route.
+          continueOnDisconnect: true,
+          ...(current ? { conversationId: current } : incognito ? { visibility: 'incognito' } : {}),
+        },
+        controller.signal,
+        ({ event, data }) => {
+          const body = data as Record<string, unknown>;
+          if (event === 'conversation') {
+            current = body.conversationId as string;
+            streamingConversation.current = current;
+            if (!conversationId) {
+              setConversationId(current);
+              history.replaceState(null, '', `${location.pathname}?c=${encodeURIComponent(current)}`);
+            }
+          } else if (event === 'retrieval') sources = body.sources as Citation[];
+          else if (event === 'delta')
+            update({ ...answer, content: (answer.content ?? '') + String(body.text) });
+          else if (event === 'done') {
+            const done = body.message as ChatMessage;
+            const withText = done.citations.map((c) => ({
+              ...c,
+              text: sources.find((s) => s.documentId === c.documentId && s.start === c.start)?.text,
+            }));
+            update({ ...done, citations: withText, streaming: false });
+            if (done.memory?.flagged) setFlagged(done.memory.flagged);
+            if (done.memory?.proposals?.length) onProposed();
+          } else if (event === 'error')
+            setError(
+              errorSentence(new ApiError(500, (body.error as { code?: string })?.code ?? 'error', '')),
+            );
+        },
+      );
+    } catch (failure) {
+      if (controller.signal.aborted) update({ ...answer, streaming: false, status: 'incomplete' });
+      else {
+        setError(errorSentence(failure));
+        setMessages((list) => list.filter((m) => m !== pendingUser && m !== answer));
+      }
+    } finally {
+      abort.current = null;
+      streamingConversation.current = null;
+      setBusy(false);
+      onTurnEnded();
+      // The stored turn replaces the optimistic one (its ids: delete, edit and regenerate need them). A stopped turn
+      // is recorded (incomplete) just after the abort reaches the server: wait for it a little.
+      if (current && !incognito) {
+        const stored = await storedTurn(base, current, answer).catch(() => null);
+        if (stored) setMessages(stored);
+      }
+    }
+  };
+
+  const stop = () => {
+    abort.current?.abort();
+    const id = conversationId ?? streamingConversation.current;
+    if (id) void api('POST', `${base}/${id}/stop`).catch(() => undefined);
+  };
+
+  /** Deletes the messages from `index` on (server side, one by one), then sends `text` again. */
+  const rerunFrom = async (index: number, text: string) => {
+    if (!conversationId) return;
+    for (const message of messages.slice(index).toReversed())
+      await api('DELETE', `${base}/${conversationId}/messages/${message.id}`).catch(() => undefined);
+    setMessages((list) => list.slice(0, index));
+    await send(text);
+  };
+  const regenerate = () => {
+    const lastUser = messages.findLastIndex((m) => m.role === 'user');
+    if (lastUser >= 0) void rerunFrom(lastUser, messages[lastUser]!.content ?? '');
+  };
+  const deleteMessage = async (id: string) => {
+    if (!conversationId) return;
+    await api('DELETE', `${base}/${conversationId}/messages/${id}`).catch((e: unknown) =>
+      setError(errorSentence(e)),
+    );
+    setMessages((list) => list.filter((m) => m.id !== id));
+  };
+
+  return {
+    conversationId,
+    messages,
+    incognito,
+    setIncognito,
+    busy,
+    error,
+    setError,
+    flagged,
+    citation,
+    setCitation,
+    open,
+    send,
+    stop,
+    rerunFrom,
+    regenerate,
+    deleteMessage,
+  };
+}
