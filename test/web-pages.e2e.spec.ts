@@ -94,7 +94,9 @@ describe('web pages over HTTP (e2e)', () => {
         .get('content-security-policy')!
         .split('; ')
         .find((directive) => directive.startsWith('img-src'));
-      expect(imgSrc).toBe(`img-src ${api.url}${CORE}/knowledge/ ${api.url}${CORE}/llm/`);
+      expect(imgSrc).toBe(
+        `img-src ${api.url}${CORE}/knowledge/ ${api.url}${CORE}/llm/ ${api.url}/favicon.svg`,
+      );
     }
   });
 });

@@ -149,7 +149,7 @@ describeBrowser('the memories page in Chromium (e2e)', () => {
     await shared.getByText('Answers that used “The studio closes on Fridays”').click();
     await shared.getByRole('link', { name: 'Open the conversation' }).click();
     await page.waitForURL(new RegExp(`/space/${spaceId}/agent/${agentId}\\?c=${conversationId}$`));
-    await page.getByText('When does the studio close? Fridays?').waitFor();
+    await page.locator('p.user-text', { hasText: 'When does the studio close? Fridays?' }).waitFor();
     await page.goto(`${api.url}/memories`);
 
     await shared.getByRole('button', { name: `Clear the shared memories of ${agentName}` }).click();

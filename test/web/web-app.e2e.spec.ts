@@ -87,7 +87,7 @@ describeBrowser('web app in Chromium (e2e)', () => {
     const csp = home.headers.get('content-security-policy')!;
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("connect-src 'self'");
-    expect(csp).toContain(`img-src ${api.url}${CORE}/knowledge/ ${api.url}${CORE}/llm/;`);
+    expect(csp).toContain(`img-src ${api.url}${CORE}/knowledge/ ${api.url}${CORE}/llm/ ${api.url}/favicon.svg;`);
     expect(csp).not.toContain('unsafe-inline');
     await home.text();
     const route = await fetch(`${api.url}/space/${spaceId}/agent/${agentId}`);

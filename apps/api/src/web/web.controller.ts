@@ -39,6 +39,11 @@ const originOf = (url: string): string => {
 
 const ASSET = /^[A-Za-z0-9._-]{1,200}$/;
 
+const FAVICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1d4ed8"/>' +
+  '<path d="M9 24l7-16 7 16M12 18h8" stroke="white" stroke-width="3" fill="none" stroke-linecap="round" ' +
+  'stroke-linejoin="round"/></svg>';
+
 @Public()
 @Controller()
 export class WebController {
@@ -67,10 +72,14 @@ export class WebController {
    * at the origin the browser sees: PUBLIC_URL, else the Host it sent.
    */
   private appPage(request: FastifyRequest, reply: FastifyReply): void {
-    const instance = this.config.people.publicUrlSet
+    this.page(reply, '/index.html', chatCsp(this.config.apps.appOrigin, this.instanceOrigin(request)));
+  }
+
+  /** The instance's origin as the browser sees it: PUBLIC_URL's, else the Host it sent. */
+  private instanceOrigin(request: FastifyRequest): string {
+    return this.config.people.publicUrlSet
       ? originOf(this.config.people.publicUrl)
       : `${request.protocol}://${request.headers.host ?? ''}`;
-    this.page(reply, '/index.html', chatCsp(this.config.apps.appOrigin, instance));
   }
 
   /** The app's routes, the links of the invitation and password reset mails among them (the token is the key). */
@@ -168,6 +177,13 @@ export class WebController {
       .send(file.body);
   }
 
+  /** The pages' icon, at the one path their CSP's `img-src` names for it (no request for /favicon.ico, a 404). */
+  @Get('favicon.svg')
+  @Header('cache-control', 'public, max-age=86400')
+  favicon(@Res() reply: FastifyReply): void {
+    void reply.header('x-content-type-options', 'nosniff').type('image/svg+xml').send(FAVICON);
+  }
+
   @Get('embed/widget.js')
   @Header('cache-control', 'public, max-age=300')
   widget(@Res() reply: FastifyReply): void {
@@ -215,6 +231,6 @@ export class WebController {
     const from = referer ? originOf(referer) : null;
     if (from !== null && !originAllowed(from, agent.allowedUrls ?? [], self))
       return refuse(403, 'Not allowed here', 'This site may not embed this Agent.');
-    this.page(reply, '/embed.html', embedCsp(agent.allowedUrls ?? []));
+    this.page(reply, '/embed.html', embedCsp(agent.allowedUrls ?? [], this.instanceOrigin(request)));
   }
 }

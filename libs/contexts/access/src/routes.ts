@@ -68,6 +68,7 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   'GET /agent/{agentId}/settings': 'public',
   'GET /agent/{agentId}/history': 'public',
   'GET /assets/{asset}': 'public',
+  'GET /favicon.svg': 'public',
   'GET /embed/widget.js': 'public',
   'GET /embed/bubble.js': 'public',
   'GET /embed/{agentId}': { embed: 'agent.use' },

@@ -4,14 +4,18 @@ const SELF = 'http://127.0.0.1:3000';
 
 describe('embed origins', () => {
   it("frame-ancestors: 'self' and the Allowed URLs (paths dropped), only 'self' for an empty list", () => {
-    expect(embedCsp(['http://127.0.0.2:39551'])).toContain("frame-ancestors 'self' http://127.0.0.2:39551");
-    expect(embedCsp(['https://example.com/shop', 'https://*.example.org'])).toContain(
-      "frame-ancestors 'self' https://example.com https://*.example.org",
+    expect(embedCsp(['http://127.0.0.2:39551'], 'https://ap.example.com')).toContain(
+      "frame-ancestors 'self' http://127.0.0.2:39551",
     );
-    expect(embedCsp([])).toMatch(/frame-ancestors 'self'$/);
-    expect(embedCsp(['*'])).toMatch(/frame-ancestors 'self' \*$/);
+    expect(
+      embedCsp(['https://example.com/shop', 'https://*.example.org'], 'https://ap.example.com'),
+    ).toContain("frame-ancestors 'self' https://example.com https://*.example.org");
+    expect(embedCsp([], 'https://ap.example.com')).toMatch(/frame-ancestors 'self'$/);
+    expect(embedCsp(['*'], 'https://ap.example.com')).toMatch(/frame-ancestors 'self' \*$/);
     // Nothing that could break out of the directive.
-    expect(embedCsp(["https://a.com; script-src 'unsafe-inline'"])).toMatch(/frame-ancestors 'self'$/);
+    expect(embedCsp(["https://a.com; script-src 'unsafe-inline'"], 'https://ap.example.com')).toMatch(
+      /frame-ancestors 'self'$/,
+    );
   });
 
   it("the app's pages frame the App views from the App origin only: APP_ORIGIN, else the instance itself", () => {
@@ -40,13 +44,16 @@ describe('embed origins', () => {
   it("the app's pages load images only from the instance's content routes: never /app/, another origin or data:", () => {
     const imgSrc = (csp: string) => csp.split('; ').find((directive) => directive.startsWith('img-src '));
     expect(imgSrc(chatCsp(null, 'https://ap.example.com'))).toBe(
-      'img-src https://ap.example.com/api/v1/core/knowledge/ https://ap.example.com/api/v1/core/llm/',
+      'img-src https://ap.example.com/api/v1/core/knowledge/ https://ap.example.com/api/v1/core/llm/ https://ap.example.com/favicon.svg',
     );
     // A Host header that would end the directive or add another source gives no image source at all.
     expect(imgSrc(chatCsp(null, "http://a.com; script-src 'unsafe-inline'"))).toBe("img-src 'none'");
     expect(imgSrc(chatCsp(null, 'http://a.com https://evil.example'))).toBe("img-src 'none'");
     expect(imgSrc(APP_CSP)).toBe("img-src 'none'");
-    expect(imgSrc(embedCsp(['*']))).toBe("img-src 'none'");
+    expect(imgSrc(embedCsp(['*'], 'https://ap.example.com'))).toBe(
+      'img-src https://ap.example.com/favicon.svg',
+    );
+    expect(imgSrc(embedCsp(['*'], 'http://a.com https://evil.example'))).toBe("img-src 'none'");
   });
 
   it('an Origin is allowed when it is the instance or matches an Allowed URL', () => {

@@ -30,10 +30,16 @@ export const CONTENT_IMAGE_PREFIXES = ['/api/v1/core/knowledge/', '/api/v1/core/
 /** An origin a CSP source may carry: scheme, host (name or IP), port; nothing that could end the directive. */
 const ORIGIN = /^https?:\/\/(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
 
-/** `img-src` of the app's pages: the content routes of the instance's origin (`'none'` when it is not a clean one). */
+/** The pages' icon: one exact path (a CSP source with a path not ending in `/` matches that file only). */
+export const FAVICON_PATH = '/favicon.svg';
+
+/**
+ * `img-src` of the app's pages: the content routes of the instance's origin and its icon (`'none'` when the origin is
+ * not a clean one).
+ */
 const contentImages = (instanceOrigin: string): string =>
   ORIGIN.test(instanceOrigin)
-    ? `img-src ${CONTENT_IMAGE_PREFIXES.map((prefix) => `${instanceOrigin}${prefix}`).join(' ')}`
+    ? `img-src ${[...CONTENT_IMAGE_PREFIXES, FAVICON_PATH].map((path) => `${instanceOrigin}${path}`).join(' ')}`
     : "img-src 'none'";
 
 /**
@@ -62,13 +68,14 @@ export const chatCsp = (appOrigin: string | null, instanceOrigin: string): strin
 const SOURCE = /^(\*|(https?:\/\/)?(\*\.)?[A-Za-z0-9.-]+(:\d{1,5}|:\*)?)$/;
 
 /** `frame-ancestors 'self' <allowedUrls>` for an Agent's embed page (paths dropped: the browser checks origins). */
-export function embedCsp(allowedUrls: readonly string[]): string {
+export function embedCsp(allowedUrls: readonly string[], instanceOrigin: string): string {
   const sources = allowedUrls
     .map((url) => url.trim().replace(/^((?:https?:\/\/)?[^/]+)(\/.*)?$/, '$1'))
     .filter((url) => SOURCE.test(url));
   const ancestors = ["'self'", ...new Set(sources)].join(' ');
-  // The embed's visitor has no cookie for the content routes: its answers show no image.
-  return [...BASE, "img-src 'none'", `frame-ancestors ${ancestors}`].join('; ');
+  // The embed's visitor has no cookie for the content routes: its answers show no image; only the page's icon.
+  const images = ORIGIN.test(instanceOrigin) ? `img-src ${instanceOrigin}${FAVICON_PATH}` : "img-src 'none'";
+  return [...BASE, images, `frame-ancestors ${ancestors}`].join('; ');
 }
 
 /** Whether a page of `origin` may embed an Agent with these Allowed URLs (the Origin/Referer second line). */
