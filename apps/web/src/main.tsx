@@ -22,7 +22,7 @@ import { LanguageSwitch, Navigation } from './navigation';
 // Pages a chat does not need load on first use (chunks of their own, outside the chat page's JavaScript budget).
 const Members = lazy(() => import('./pages/members'), 'Members');
 const Prompts = lazy(() => import('./pages/prompts'), 'Prompts');
-const Usage = lazy(() => import('./pages/usage'), 'Usage');
+const Usage = lazy(() => import('./pages/usage/usage-page'), 'Usage');
 const Apps = lazy(() => import('./pages/apps'), 'Apps');
 const Operations = lazy(() => import('./pages/operations'), 'Operations');
 // Build: creating and changing Spaces.

@@ -1,0 +1,146 @@
+// A stacked bar chart of usage, covered by the subscription and billable (chart.js, registered with only the parts a
+// bar chart needs), in the theme's colours (read from the CSS variables, redrawn when the theme changes), with its
+// figures as a table under a <details> for screen readers, axe and anyone who prefers numbers.
+import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { t } from '../../i18n';
+import { compact, inMetric, usd, type Metric } from './usage-data';
+
+Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
+
+export interface Bars {
+  readonly labels: readonly string[];
+  readonly included: readonly number[];
+  readonly billable: readonly number[];
+}
+
+/** The theme of the moment (`data-theme` on <html>), so a chart redraws in the other theme's colours. */
+function useTheme(): string {
+  const root = document.documentElement;
+  const [theme, setTheme] = useState(root.dataset.theme ?? '');
+  useEffect(() => {
+    const observer = new MutationObserver(() => setTheme(root.dataset.theme ?? ''));
+    observer.observe(root, { attributes: true, attributeFilter: ['data-theme'] });
+    return () => observer.disconnect();
+  }, []);
+  return theme;
+}
+
+const colour = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+
+function draw(canvas: HTMLCanvasElement, bars: Bars, metric: Metric, horizontal: boolean): Chart {
+  const ink = colour('--ink');
+  const line = colour('--line');
+  const value = horizontal ? 'x' : 'y';
+  return new Chart(canvas, {
+    type: 'bar',
+    data: {
+      labels: [...bars.labels],
+      datasets: [
+        { label: t('usageIncluded'), data: [...bars.included], backgroundColor: colour('--ok') },
+        { label: t('usageBillable'), data: [...bars.billable], backgroundColor: colour('--accent') },
+      ],
+    },
+    options: {
+      indexAxis: horizontal ? 'y' : 'x',
+      responsive: true,
+      maintainAspectRatio: false,
+      // Drawn once: figures do not need to move, and a test or a slow phone gets the final picture at once.
+      animation: false,
+      color: ink,
+      scales: {
+        x: { stacked: true, ticks: { color: ink }, grid: { color: line } },
+        y: { stacked: true, ticks: { color: ink }, grid: { color: line } },
+        [value]: {
+          stacked: true,
+          beginAtZero: true,
+          // Ticks short (1.2K, $0.01), the unit in the axis title: long labels crowd a phone's axis.
+          ticks: {
+            color: ink,
+            callback: (tick) => (metric === 'tokens' ? compact(Number(tick)) : usd(Number(tick))),
+          },
+          title: { display: true, text: t(metric), color: ink },
+          grid: { color: line },
+        },
+      },
+      plugins: {
+        legend: { labels: { color: ink } },
+        tooltip: {
+          callbacks: {
+            label: (item) => `${item.dataset.label ?? ''}: ${inMetric(Number(item.raw), metric)}`,
+          },
+        },
+      },
+    },
+  });
+}
+
+export function BarChart({
+  title,
+  bars,
+  metric,
+  horizontal = false,
+  labelHeader,
+}: {
+  title: string;
+  bars: Bars;
+  metric: Metric;
+  horizontal?: boolean;
+  labelHeader: string;
+}) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const theme = useTheme();
+  useEffect(() => {
+    const chart = draw(canvas.current!, bars, metric, horizontal);
+    return () => chart.destroy();
+  }, [bars, metric, horizontal, theme]);
+  const sum = (values: readonly number[]) => values.reduce((total, v) => total + v, 0);
+  const rows = bars.labels
+    .map((label, i) => ({ label, included: bars.included[i]!, billable: bars.billable[i]! }))
+    .filter((row) => row.included + row.billable > 0);
+  const height = horizontal ? `${Math.max(10, 7 + bars.labels.length * 2.5)}rem` : '18rem';
+  return (
+    <figure class="usage-chart">
+      <figcaption>{title}</figcaption>
+      <div class="chart-box" style={{ height }}>
+        <canvas
+          ref={canvas}
+          role="img"
+          aria-label={t('chartSummary', {
+            title,
+            included: inMetric(sum(bars.included), metric),
+            billable: inMetric(sum(bars.billable), metric),
+          })}
+        />
+      </div>
+      <details>
+        <summary>{t('chartAsTable')}</summary>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{labelHeader}</th>
+              <th scope="col">{t('usageIncluded')}</th>
+              <th scope="col">{t('usageBillable')}</th>
+              <th scope="col">{t('usageTotal')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.label}>
+                <th scope="row">{row.label}</th>
+                <td>{inMetric(row.included, metric)}</td>
+                <td>{inMetric(row.billable, metric)}</td>
+                <td>{inMetric(row.included + row.billable, metric)}</td>
+              </tr>
+            ))}
+            {rows.length === 0 && (
+              <tr>
+                <td colSpan={4}>{t('noUsageInRange')}</td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </details>
+    </figure>
+  );
+}
