@@ -217,6 +217,9 @@ describeBrowser('usage page in Chromium (e2e)', () => {
         .innerText(),
     ).toBe('2');
     await screenshot(page, 'usage-1280-de');
+    // The choice is the person's (kept on their profile): back to English for the next test.
+    await page.getByLabel('Sprache').selectOption('en');
+    await page.getByRole('heading', { name: 'Usage charts' }).waitFor();
   });
 
   it('an admin sets limits for a person, an API key and a Space; the person sees theirs and is refused at it', async () => {

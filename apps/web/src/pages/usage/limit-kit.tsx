@@ -12,6 +12,32 @@ export type LimitBody =
 
 const number = (value: string) => (value.trim() === '' ? null : Number(value));
 
+/** A positive amount (tokens or USD), empty for none. */
+function AmountField({
+  label,
+  step,
+  value,
+  onInput,
+}: {
+  label: string;
+  step: number;
+  value: string;
+  onInput: (value: string) => void;
+}) {
+  return (
+    <label>
+      {label}
+      <input
+        type="number"
+        min={step}
+        step={step}
+        value={value}
+        onInput={(e) => onInput((e.target as HTMLInputElement).value)}
+      />
+    </label>
+  );
+}
+
 export function LimitForm({
   subjects,
   subjectLabel,
@@ -65,26 +91,8 @@ export function LimitForm({
           </select>
         </label>
       )}
-      <label>
-        {t('limitTokens')}
-        <input
-          type="number"
-          min={1}
-          step={1}
-          value={tokens}
-          onInput={(e) => setTokens((e.target as HTMLInputElement).value)}
-        />
-      </label>
-      <label>
-        {t('limitCostUsd')}
-        <input
-          type="number"
-          min={0.01}
-          step={0.01}
-          value={cost}
-          onInput={(e) => setCost((e.target as HTMLInputElement).value)}
-        />
-      </label>
+      <AmountField label={t('limitTokens')} step={1} value={tokens} onInput={setTokens} />
+      <AmountField label={t('limitCostUsd')} step={0.01} value={cost} onInput={setCost} />
       <label>
         {kind === 'overage' ? t('atTheLimit') : t('limitWindow')}
         <select value={choice} onChange={(e) => setChoice((e.target as HTMLSelectElement).value)}>

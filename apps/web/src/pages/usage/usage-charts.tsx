@@ -3,6 +3,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { t } from '../../i18n';
 import { BarChart, type Bars } from './bar-chart';
+import { Choices } from './choices';
 import {
   count,
   dayLabel,
@@ -104,21 +105,13 @@ export function UsageCharts({
   return (
     <section aria-labelledby="charts-title" class="usage-charts">
       <h2 id="charts-title">{t('usageCharts')}</h2>
-      <fieldset class="metric">
-        <legend>{t('showIn')}</legend>
-        {(['tokens', 'cost'] as const).map((m) => (
-          <label key={m} class="check">
-            <input
-              type="radio"
-              name="metric"
-              value={m}
-              checked={metric === m}
-              onChange={() => setMetric(m)}
-            />
-            {t(m)}
-          </label>
-        ))}
-      </fieldset>
+      <Choices
+        legend={t('showIn')}
+        name="metric"
+        options={(['tokens', 'cost'] as const).map((m) => ({ value: m, label: t(m) }))}
+        value={metric}
+        onChange={setMetric}
+      />
       <BarChart title={t('usageByDay')} bars={days} metric={metric} labelHeader={t('day')} />
       <div class="chart-pair">
         <BarChart

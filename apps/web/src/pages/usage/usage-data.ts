@@ -101,7 +101,8 @@ export const usd = (value: number) =>
     maximumFractionDigits: 4,
   }).format(value);
 export const count = (value: number) => new Intl.NumberFormat(language()).format(value);
-export const compact = (value: number) => new Intl.NumberFormat(language(), { notation: 'compact' }).format(value);
+export const compact = (value: number) =>
+  new Intl.NumberFormat(language(), { notation: 'compact' }).format(value);
 export const tokens = (value: number) => `${count(value)} ${t('tokens')}`;
 export const inMetric = (value: number, metric: Metric) => (metric === 'tokens' ? tokens(value) : usd(value));
 export const dayLabel = (day: string) =>

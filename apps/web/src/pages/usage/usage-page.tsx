@@ -7,6 +7,7 @@ import { errorSentence } from '../../errors';
 import { t, type Label } from '../../i18n';
 import type { Agent, List, Me } from '../../state';
 import { lazy } from '../../lazy';
+import { Choices } from './choices';
 import { IncludedBillable, UsageCharts } from './usage-charts';
 import { RANGES, rangeDays, type Range, type Report, type Week } from './usage-data';
 import { WeekWindow } from './week';
@@ -59,15 +60,13 @@ export function Usage({ me }: { me: Me }) {
         </p>
       )}
       {week && <WeekWindow week={week} title={t('thisWeek')} />}
-      <fieldset class="range">
-        <legend>{t('usageRange')}</legend>
-        {RANGES.map((r) => (
-          <label key={r} class="check">
-            <input type="radio" name="range" value={r} checked={range === r} onChange={() => setRange(r)} />
-            {t(RANGE_LABELS[r])}
-          </label>
-        ))}
-      </fieldset>
+      <Choices
+        legend={t('usageRange')}
+        name="range"
+        options={RANGES.map((r) => ({ value: r, label: t(RANGE_LABELS[r]) }))}
+        value={range}
+        onChange={setRange}
+      />
       {error !== null && (
         <p role="alert" class="error">
           {errorSentence(error)}
