@@ -26,7 +26,7 @@ const describeBrowser = run ? describe : describe.skip;
 
 interface Part {
   key: string;
-  records: { isIncludedUsage: boolean; inputTokens: number; outputTokens: number }[];
+  records: { isIncludedUsage: boolean; inputTokens: number; outputTokens: number; costUsd: number }[];
 }
 
 describeBrowser('usage page in Chromium (e2e)', () => {
@@ -201,9 +201,36 @@ describeBrowser('usage page in Chromium (e2e)', () => {
       await screenshot(page, `usage-${width}-${scheme}`);
       expect(await seriousViolations(page)).toEqual([]);
     }
-    // In German: the labels, the figures and the time to the reset.
+    // In cost: the priced model's billable cost as the API counts it; other periods ask the API again.
     const page = await pageOf(uma.email);
     await page.goto(`${api.url}/usage`);
+    await page.getByRole('radio', { name: 'Cost' }).check();
+    const paidCost = models
+      .find((part) => part.key === 'fake-chat')!
+      .records.reduce((total, record) => total + record.costUsd, 0);
+    const money = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: 'USD',
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 4,
+    });
+    const byModel = page.locator('figure', { hasText: 'Usage by model' });
+    await byModel.getByText('Figures as a table').click();
+    expect(
+      await byModel
+        .getByRole('row', { name: /^fake-chat / })
+        .locator('td')
+        .allInnerTexts(),
+    ).toEqual(['$0.00', money.format(paidCost), money.format(paidCost)]);
+    for (const period of ['This month', 'This week']) {
+      const asked = page.waitForResponse((response) =>
+        response.url().includes('/usage?dimension=user&by=model'),
+      );
+      await page.getByRole('radio', { name: period }).check();
+      expect((await asked).status()).toBe(200);
+      await page.getByRole('row', { name: /^Billable 1 / }).waitFor();
+    }
+    // In German: the labels, the figures and the time to the reset.
     await page.getByLabel('Language').selectOption('de');
     await page.getByRole('heading', { name: 'Diagramme der Nutzung' }).waitFor();
     expect(await page.locator('section.week .resets').innerText()).toMatch(
@@ -265,6 +292,11 @@ describeBrowser('usage page in Chromium (e2e)', () => {
     await spaces.getByRole('alert').getByText('Enter a token limit, a cost limit or both.').waitFor();
     await screenshot(page, 'usage-admin-limits-1280');
     expect(await seriousViolations(page)).toEqual([]);
+    const phone = await pageOf(ada.email, 390, 'dark');
+    await phone.goto(`${api.url}/usage`);
+    await phone.getByRole('row', { name: new RegExp(spaceName) }).waitFor();
+    await screenshot(phone, 'usage-admin-limits-390-dark');
+    expect(await seriousViolations(phone)).toEqual([]);
     // On the Space's page a member reads the Space's week and why they may not change it.
     const member = await pageOf(uma.email);
     await member.goto(`${api.url}/space/${spaceId}/settings`);

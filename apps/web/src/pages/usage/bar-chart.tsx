@@ -3,8 +3,8 @@
 // figures as a table under a <details> for screen readers, axe and anyone who prefers numbers.
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { t } from '../../i18n';
-import { compact, inMetric, usd, type Metric } from './usage-data';
+import { language, t } from '../../i18n';
+import { compact, inMetric, tickUsd, type Metric } from './usage-data';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
 
@@ -37,8 +37,18 @@ function draw(canvas: HTMLCanvasElement, bars: Bars, metric: Metric, horizontal:
     data: {
       labels: [...bars.labels],
       datasets: [
-        { label: t('usageIncluded'), data: [...bars.included], backgroundColor: colour('--ok') },
-        { label: t('usageBillable'), data: [...bars.billable], backgroundColor: colour('--accent') },
+        {
+          label: t('usageIncluded'),
+          data: [...bars.included],
+          backgroundColor: colour('--ok'),
+          maxBarThickness: 48,
+        },
+        {
+          label: t('usageBillable'),
+          data: [...bars.billable],
+          backgroundColor: colour('--accent'),
+          maxBarThickness: 48,
+        },
       ],
     },
     options: {
@@ -57,7 +67,7 @@ function draw(canvas: HTMLCanvasElement, bars: Bars, metric: Metric, horizontal:
           // Ticks short (1.2K, $0.01), the unit in the axis title: long labels crowd a phone's axis.
           ticks: {
             color: ink,
-            callback: (tick) => (metric === 'tokens' ? compact(Number(tick)) : usd(Number(tick))),
+            callback: (tick) => (metric === 'tokens' ? compact : tickUsd)(Number(tick)),
           },
           title: { display: true, text: t(metric), color: ink },
           grid: { color: line },
@@ -80,12 +90,15 @@ export function BarChart({
   bars,
   metric,
   horizontal = false,
+  skipEmpty = false,
   labelHeader,
 }: {
   title: string;
   bars: Bars;
   metric: Metric;
   horizontal?: boolean;
+  /** The table leaves out the labels without usage (the quiet days of a range). */
+  skipEmpty?: boolean;
   labelHeader: string;
 }) {
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -93,11 +106,12 @@ export function BarChart({
   useEffect(() => {
     const chart = draw(canvas.current!, bars, metric, horizontal);
     return () => chart.destroy();
-  }, [bars, metric, horizontal, theme]);
+    // The legend and the ticks are in the page's language: redrawn when it changes.
+  }, [bars, metric, horizontal, theme, language()]);
   const sum = (values: readonly number[]) => values.reduce((total, v) => total + v, 0);
   const rows = bars.labels
     .map((label, i) => ({ label, included: bars.included[i]!, billable: bars.billable[i]! }))
-    .filter((row) => row.included + row.billable > 0);
+    .filter((row) => !skipEmpty || row.included + row.billable > 0);
   const height = horizontal ? `${Math.max(10, 7 + bars.labels.length * 2.5)}rem` : '18rem';
   return (
     <figure class="usage-chart">

@@ -1,7 +1,7 @@
 // One's usage over the chosen range as charts: by day (covered and billable stacked), by model and by Agent (named,
 // not by id), in tokens or cost; and the range's totals, covered by the subscription and billable.
 import { useMemo, useState } from 'preact/hooks';
-import { t } from '../../i18n';
+import { language, t } from '../../i18n';
 import { BarChart, type Bars } from './bar-chart';
 import { Choices } from './choices';
 import {
@@ -99,9 +99,11 @@ export function UsageCharts({
   agentName: (id: string) => string;
 }) {
   const [metric, setMetric] = useState<Metric>('tokens');
-  const days = useMemo(() => byDay(report, metric), [report, metric]);
-  const byModel = useMemo(() => byPart(models, metric, (key) => key), [models, metric]);
-  const byAgent = useMemo(() => byPart(agents, metric, agentName), [agents, metric, agentName]);
+  // The labels (days, numbers) are in the page's language: a change of language redraws them.
+  const lang = language();
+  const days = useMemo(() => byDay(report, metric), [report, metric, lang]);
+  const byModel = useMemo(() => byPart(models, metric, (key) => key), [models, metric, lang]);
+  const byAgent = useMemo(() => byPart(agents, metric, agentName), [agents, metric, agentName, lang]);
   return (
     <section aria-labelledby="charts-title" class="usage-charts">
       <h2 id="charts-title">{t('usageCharts')}</h2>
@@ -112,7 +114,7 @@ export function UsageCharts({
         value={metric}
         onChange={setMetric}
       />
-      <BarChart title={t('usageByDay')} bars={days} metric={metric} labelHeader={t('day')} />
+      <BarChart title={t('usageByDay')} bars={days} metric={metric} skipEmpty labelHeader={t('day')} />
       <div class="chart-pair">
         <BarChart
           title={t('usageByModel')}

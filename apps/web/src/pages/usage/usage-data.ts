@@ -100,6 +100,13 @@ export const usd = (value: number) =>
     minimumFractionDigits: 2,
     maximumFractionDigits: 4,
   }).format(value);
+/** An axis tick in USD: two significant digits, so that ticks of a few hundredths of a cent stay apart. */
+export const tickUsd = (value: number) =>
+  new Intl.NumberFormat(language(), {
+    style: 'currency',
+    currency: 'USD',
+    maximumSignificantDigits: 2,
+  }).format(value);
 export const count = (value: number) => new Intl.NumberFormat(language()).format(value);
 export const compact = (value: number) =>
   new Intl.NumberFormat(language(), { notation: 'compact' }).format(value);
