@@ -132,6 +132,22 @@ describe("a user's usage by model and by Agent (e2e)", () => {
     expect([theirs.status, theirs.body.parts]).toEqual([200, []]);
   });
 
+  it('the OpenAPI document describes `by` and the parts', async () => {
+    const document = await client(api.url, null).get<{
+      paths: Record<
+        string,
+        { get: { parameters: { name: string; schema: { description?: string; enum?: string[] } }[] } }
+      >;
+    }>(`${CORE}/openapi.json`);
+    expect(document.status).toBe(200);
+    const by = document.body.paths[`${CORE}/usage`]!.get.parameters.find(
+      (parameter) => parameter.name === 'by',
+    );
+    expect(by?.schema.enum).toEqual(['model', 'agent']);
+    expect(by?.schema.description).toContain('split the range by model or by Agent');
+    expect(JSON.stringify(document.body)).toContain('per model or per Agent, most costly first');
+  });
+
   it('a bad `by`, or `by` with another dimension than user, is a 400 naming it', async () => {
     for (const query of ['dimension=user&by=day', 'dimension=apiKey&by=model']) {
       const reply = await client(api.url, person.key).get<{

@@ -2,8 +2,9 @@
 // (covered by the subscription) and one on a priced model (billable) reads their week, the charts by day, model and
 // Agent (drawn on canvas; the text alternative names the models and the Agents with the API's figures) and the
 // included and billable totals; an admin sets a weekly limit for the person, a limit for their API key and one for
-// a Space, sees each applied and removes one; the person's page shows the limit, and a limit small enough refuses the
-// next call and the page says so. Screenshots at 390 and 1280 px in light and dark; axe 0 serious/critical.
+// a Space (on /usage, and on the Space's page), sees each applied and removes one; a member reads the Space's limit
+// read-only; the person's page shows their limit, and a limit small enough refuses the next call and the page says
+// so. Screenshots at 390 and 1280 px in light and dark; axe 0 serious/critical.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
 import { waitUntil } from '#testing/fixtures';
@@ -247,7 +248,7 @@ describeBrowser('usage page in Chromium (e2e)', () => {
     // The choice is the person's (kept on their profile): back to English for the next test.
     await page.getByLabel('Sprache').selectOption('en');
     await page.getByRole('heading', { name: 'Usage charts' }).waitFor();
-  });
+  }, 120_000);
 
   it('an admin sets limits for a person, an API key and a Space; the person sees theirs and is refused at it', async () => {
     const page = await pageOf(ada.email);
@@ -311,6 +312,22 @@ describeBrowser('usage page in Chromium (e2e)', () => {
     await spaces.getByText('The limit is removed.').waitFor();
     await spaceRow.waitFor({ state: 'detached' });
 
+    // The same limit on the Space's page, where its owners and admins set it.
+    await page.goto(`${api.url}/space/${spaceId}/settings`);
+    const onSpacePage = page.getByRole('region', { name: 'Weekly spend limit' });
+    expect(await onSpacePage.locator('dd.limit').innerText()).toBe('No weekly limit.');
+    await onSpacePage.getByLabel('Tokens (empty: no token limit)').fill('50000');
+    await onSpacePage.getByRole('button', { name: 'Set limit' }).click();
+    await onSpacePage.getByText('The limit is set.').waitFor();
+    expect(await onSpacePage.locator('dd.limit').innerText()).toBe('50,000 Tokens');
+    expect(await onSpacePage.locator('.usage-meter').innerText()).toMatch(
+      / of 50,000 Tokens used \(\d+ %\)$/,
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+    await onSpacePage.getByRole('button', { name: 'Remove the limit' }).click();
+    await onSpacePage.getByText('The limit is removed.').waitFor();
+    expect(await onSpacePage.locator('dd.limit').innerText()).toBe('No weekly limit.');
+
     const person = await pageOf(uma.email, 390);
     await person.goto(`${api.url}/usage`);
     const week = person.locator('section.week');
@@ -321,6 +338,7 @@ describeBrowser('usage page in Chromium (e2e)', () => {
     );
 
     // A limit below what the week used: the next call is refused, and the page says so.
+    await page.goto(`${api.url}/usage`);
     await people.getByLabel('Person').selectOption({ label: `${uma.name} (${uma.email})` });
     await people.getByLabel('Tokens (empty: no token limit)').fill('1');
     await people.getByRole('button', { name: 'Set limit' }).click();
@@ -333,5 +351,5 @@ describeBrowser('usage page in Chromium (e2e)', () => {
     );
     await screenshot(person, 'usage-limit-reached-390');
     expect(await seriousViolations(person)).toEqual([]);
-  });
+  }, 120_000);
 });

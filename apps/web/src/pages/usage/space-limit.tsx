@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api';
 import { errorLabel, errorSentence } from '../../errors';
 import { t, type Label } from '../../i18n';
-import { OutcomeLine, type Outcome } from '../people/outcome';
+import type { Outcome } from '../people/outcome';
 import { LimitForm, type LimitBody } from './limit-kit';
 import type { Week } from './usage-data';
 import { WeekWindow } from './week';
@@ -61,7 +61,6 @@ export function SpaceLimit({
               {t('removeLimit')}
             </button>
           )}
-          {week?.limit && <OutcomeLine outcome={outcome} />}
         </>
       ) : (
         <p class="readonly-reason">{t('spaceLimitOwnersOnly')}</p>
