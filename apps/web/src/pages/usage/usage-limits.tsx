@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api';
 import { t, type Label } from '../../i18n';
-import type { List, Me, Space } from '../../state';
+import type { List, Space } from '../../state';
 import { useOutcome } from '../people/outcome';
 import { LimitForm, LimitTable, type LimitBody, type LimitRow } from './limit-kit';
 import { amount, type Week } from './usage-data';
@@ -156,7 +156,7 @@ const SPACES: LimitKind<Space> = {
   method: 'PUT',
 };
 
-export function UsageLimits({ onChanged }: { me: Me; onChanged: () => void }) {
+export function UsageLimits({ onChanged }: { onChanged: () => void }) {
   return (
     <section aria-labelledby="limits-title" class="usage-limits">
       <h2 id="limits-title">{t('usageLimits')}</h2>

@@ -84,7 +84,7 @@ export function Usage({ me }: { me: Me }) {
           />
         </>
       )}
-      {me.role === 'admin' && <UsageLimits me={me} onChanged={loadWeek} />}
+      {me.role === 'admin' && <UsageLimits onChanged={loadWeek} />}
     </section>
   );
 }
