@@ -5,6 +5,7 @@ import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, T
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { language, t } from '../../i18n';
 import { compact, inMetric, tickUsd, type Metric } from './usage-data';
+import { FigureTable } from './usage-kit';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
 
@@ -129,31 +130,15 @@ export function BarChart({
       </div>
       <details>
         <summary>{t('chartAsTable')}</summary>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{labelHeader}</th>
-              <th scope="col">{t('usageIncluded')}</th>
-              <th scope="col">{t('usageBillable')}</th>
-              <th scope="col">{t('usageTotal')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.label}>
-                <th scope="row">{row.label}</th>
-                <td>{inMetric(row.included, metric)}</td>
-                <td>{inMetric(row.billable, metric)}</td>
-                <td>{inMetric(row.included + row.billable, metric)}</td>
-              </tr>
-            ))}
-            {rows.length === 0 && (
-              <tr>
-                <td colSpan={4}>{t('noUsageInRange')}</td>
-              </tr>
-            )}
-          </tbody>
-        </table>
+        <FigureTable
+          corner={labelHeader}
+          columns={[t('usageIncluded'), t('usageBillable'), t('usageTotal')]}
+          rows={rows.map((row) => ({
+            label: row.label,
+            cells: [row.included, row.billable, row.included + row.billable].map((v) => inMetric(v, metric)),
+          }))}
+          empty={t('noUsageInRange')}
+        />
       </details>
     </figure>
   );

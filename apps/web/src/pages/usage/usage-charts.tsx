@@ -3,7 +3,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { language, t } from '../../i18n';
 import { BarChart, type Bars } from './bar-chart';
-import { Choices } from './choices';
+import { Choices, FigureTable } from './usage-kit';
 import {
   count,
   dayLabel,
@@ -61,28 +61,15 @@ export function IncludedBillable({ report }: { report: Report }) {
     <section aria-labelledby="split-title" class="included-billable">
       <h2 id="split-title">{t('includedVsBillable')}</h2>
       <p class="note">{t('includedExplained')}</p>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">
-              <span class="visually-hidden">{t('kindOfUsage')}</span>
-            </th>
-            <th scope="col">{t('requests')}</th>
-            <th scope="col">{t('tokens')}</th>
-            <th scope="col">{t('cost')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.label}>
-              <th scope="row">{row.label}</th>
-              <td>{count(row.calls)}</td>
-              <td>{tokens(row.tokens)}</td>
-              <td>{usd(row.cost)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <FigureTable
+        corner={t('kindOfUsage')}
+        hiddenCorner
+        columns={[t('requests'), t('tokens'), t('cost')]}
+        rows={rows.map((row) => ({
+          label: row.label,
+          cells: [count(row.calls), tokens(row.tokens), usd(row.cost)],
+        }))}
+      />
     </section>
   );
 }

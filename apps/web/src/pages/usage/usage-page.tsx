@@ -7,7 +7,7 @@ import { errorSentence } from '../../errors';
 import { t, type Label } from '../../i18n';
 import type { Agent, List, Me } from '../../state';
 import { lazy } from '../../lazy';
-import { Choices } from './choices';
+import { Choices } from './usage-kit';
 import { IncludedBillable, UsageCharts } from './usage-charts';
 import { RANGES, rangeDays, type Range, type Report, type Week } from './usage-data';
 import { WeekWindow } from './week';
