@@ -89,6 +89,40 @@ describe('usage projection', () => {
     });
   });
 
+  it("splits a user's calls by model, and those with an Agent by Agent", async () => {
+    const h = await projectionHarness(usageProjector);
+    await h.apply(
+      h.envelope(call({ agentId: 'agt_1' })),
+      h.envelope(call({ callId: 'call_2', agentId: 'agt_1', model: 'gpt-y', isIncludedUsage: true })),
+      h.envelope(call({ callId: 'call_3', agentId: null })),
+      h.envelope(call({ callId: 'call_4', agentId: 'agt_2', userId: 'usr_2' })),
+    );
+    const day = '2026-11-20';
+    expect(await h.get(USAGE_DAILY, usageDayId('userModel', 'usr_1', day, 'gpt-x'))).toMatchObject({
+      dimension: 'userModel',
+      subject: 'usr_1',
+      part: 'gpt-x',
+      day,
+      calls: 2,
+      inputTokens: 200,
+    });
+    expect(await h.get(USAGE_DAILY, usageDayId('userModel', 'usr_1', day, 'gpt-y'))).toMatchObject({
+      calls: 1,
+      includedCalls: 1,
+      billableCostUsd: 0,
+    });
+    // The compatible API's call (no Agent) is in no Agent's part.
+    expect(await h.get(USAGE_DAILY, usageDayId('userAgent', 'usr_1', day, 'agt_1'))).toMatchObject({
+      part: 'agt_1',
+      calls: 2,
+      includedCalls: 1,
+    });
+    expect(await h.get(USAGE_DAILY, usageDayId('userAgent', 'usr_2', day, 'agt_2'))).toMatchObject({
+      calls: 1,
+    });
+    expect(await h.get(USAGE_DAILY, usageDayId('userAgent', 'usr_1', day, 'agt_2'))).toBeNull();
+  });
+
   it('the same event twice is counted once', async () => {
     const h = await projectionHarness(usageProjector);
     const event = h.envelope(call());

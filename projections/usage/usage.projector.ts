@@ -2,13 +2,21 @@
 import { defineProjector } from '#eventsourcing';
 import type { WriteOp } from '#read-store';
 import type { UsageEvent } from '#usage';
-import { agentUserSubject, USAGE_DAILY, USAGE_READ_MODEL, usageDayId, type UsageDimension } from '#usage';
+import {
+  agentUserSubject,
+  USAGE_BREAKDOWNS,
+  USAGE_DAILY,
+  USAGE_READ_MODEL,
+  usageDayId,
+  type UsageDimension,
+} from '#usage';
 
 export const usageProjector = defineProjector<UsageEvent>({
   name: USAGE_READ_MODEL.projection,
   // 2: per user of an Agent (agentUser), so that a user sees their own usage of an Agent; and the
   // subscription-covered part of each day (included*), so reports split calls by isIncludedUsage.
-  version: 2,
+  // 3: a user's split by model and by Agent (userModel, userAgent), rebuilt from the log.
+  version: 3,
   collections: [USAGE_READ_MODEL],
   on: {
     ModelCallRecorded: ({ data: call }): WriteOp[] => {
@@ -29,7 +37,7 @@ export const usageProjector = defineProjector<UsageEvent>({
         includedCachedInputTokens: included * call.cachedInputTokens,
         includedOutputTokens: included * call.outputTokens,
       };
-      const subjects: [UsageDimension, string | null][] = [
+      const subjects: [UsageDimension, string | null, string?][] = [
         ['apiKey', call.apiKeyId],
         ['agent', call.agentId],
         ['model', call.model],
@@ -37,15 +45,17 @@ export const usageProjector = defineProjector<UsageEvent>({
         ['agentUser', call.agentId && call.userId ? agentUserSubject(call.agentId, call.userId) : null],
         // A Space's spend (its weekly limit). Events before spaceId existed have none: no rebuild needed.
         ['space', call.spaceId ?? null],
+        [USAGE_BREAKDOWNS.model, call.userId, call.model],
+        [USAGE_BREAKDOWNS.agent, call.agentId ? call.userId : null, call.agentId ?? undefined],
       ];
       return subjects
-        .filter((entry): entry is [UsageDimension, string] => entry[1] !== null)
-        .map(([dimension, subject]) => ({
+        .filter((entry): entry is [UsageDimension, string, string?] => entry[1] !== null)
+        .map(([dimension, subject, part]) => ({
           kind: 'increment',
           collection: USAGE_DAILY,
-          id: usageDayId(dimension, subject, day),
+          id: usageDayId(dimension, subject, day, part),
           by,
-          onCreate: { dimension, subject, day },
+          onCreate: { dimension, subject, day, ...(part === undefined ? {} : { part }) },
         }));
     },
   },

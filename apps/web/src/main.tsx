@@ -21,7 +21,7 @@ import { ThemeToggle } from './theme';
 // Pages a chat does not need load on first use (chunks of their own, outside the chat page's JavaScript budget).
 const Members = lazy(() => import('./pages/members/members'), 'Members');
 const Prompts = lazy(() => import('./pages/prompts'), 'Prompts');
-const Usage = lazy(() => import('./pages/usage'), 'Usage');
+const Usage = lazy(() => import('./pages/usage/usage-page'), 'Usage');
 const Apps = lazy(() => import('./pages/apps'), 'Apps');
 const Operations = lazy(() => import('./pages/operations'), 'Operations');
 const Audit = lazy(() => import('./pages/audit'), 'Audit');

@@ -1,9 +1,16 @@
 // Usage reports from the daily read model: one subject (an API key, Agent, model or user) over a range of UTC days,
-// day by day and in total. Shared by GET /usage, GET /llm/{agentId}/usage and GET /cost-control.
+// day by day and in total, and a user's split by model or Agent. Shared by GET /usage, GET /llm/{agentId}/usage and
+// GET /cost-control.
 import { z } from 'zod';
 import { ValidationError } from '#kernel';
-import type { ReadStore } from '#read-store';
-import { USAGE_DAILY, type UsageDayView, type UsageDimension } from './usage.read-model.js';
+import type { Page, ReadStore } from '#read-store';
+import {
+  USAGE_BREAKDOWNS,
+  USAGE_DAILY,
+  type UsageBreakdown,
+  type UsageDayView,
+  type UsageDimension,
+} from './usage.read-model.js';
 import { utcDay } from './usage.events.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -122,6 +129,24 @@ function recordsOf(doc: UsageDayView): UsageRecord[] {
   ];
 }
 
+/** The totals, days and records of a subject's day documents (oldest first). */
+function figuresOf(docs: readonly UsageDayView[]): Pick<UsageReport, 'totals' | 'days' | 'records'> {
+  const totals = Object.fromEntries(FIELDS.map((field) => [field, 0])) as Record<
+    (typeof FIELDS)[number],
+    number
+  >;
+  const days = docs.map((doc) => {
+    const figures = Object.fromEntries(FIELDS.map((field) => [field, round(doc[field] ?? 0)])) as Record<
+      (typeof FIELDS)[number],
+      number
+    >;
+    for (const field of FIELDS) totals[field] += figures[field];
+    return { day: doc.day, ...figures };
+  });
+  for (const field of FIELDS) totals[field] = round(totals[field]);
+  return { totals, days, records: docs.flatMap(recordsOf) };
+}
+
 export async function usageReport(
   readStore: ReadStore,
   dimension: UsageDimension,
@@ -134,18 +159,43 @@ export async function usageReport(
       { dimension, subject, day: { $gte: range.from, $lte: range.to } },
       { sort: { field: 'day' }, limit: MAX_RANGE_DAYS + 1 },
     );
-  const totals = Object.fromEntries(FIELDS.map((field) => [field, 0])) as Record<
-    (typeof FIELDS)[number],
-    number
-  >;
-  const days = page.data.map((doc) => {
-    const figures = Object.fromEntries(FIELDS.map((field) => [field, round(doc[field] ?? 0)])) as Record<
-      (typeof FIELDS)[number],
-      number
-    >;
-    for (const field of FIELDS) totals[field] += figures[field];
-    return { day: doc.day, ...figures };
-  });
-  for (const field of FIELDS) totals[field] = round(totals[field]);
-  return { dimension, subject, ...range, totals, days, records: page.data.flatMap(recordsOf) };
+  return { dimension, subject, ...range, ...figuresOf(page.data) };
+}
+
+/** One model's or Agent's part of a user's usage over the range. */
+export interface UsagePart extends Pick<UsageReport, 'totals' | 'days' | 'records'> {
+  /** The model's name or the Agent's id. */
+  readonly key: string;
+}
+
+/**
+ * A user's usage over the range split by model or by Agent, most costly first (then most tokens, then by key). A
+ * split has a document per part and day, so the range is read page by page.
+ */
+export async function usageBreakdown(
+  readStore: ReadStore,
+  by: UsageBreakdown,
+  userId: string,
+  range: { from: string; to: string },
+): Promise<UsagePart[]> {
+  const reader = readStore.reader<UsageDayView>(USAGE_DAILY);
+  const byPart = new Map<string, UsageDayView[]>();
+  let cursor: string | null = null;
+  do {
+    const page: Page<UsageDayView> = await reader.find(
+      { dimension: USAGE_BREAKDOWNS[by], subject: userId, day: { $gte: range.from, $lte: range.to } },
+      { sort: { field: 'day' }, limit: 500, cursor },
+    );
+    for (const doc of page.data) {
+      const key = doc.part ?? '';
+      byPart.set(key, [...(byPart.get(key) ?? []), doc]);
+    }
+    cursor = page.nextCursor;
+  } while (cursor);
+  const tokens = (part: UsagePart) => part.totals.inputTokens + part.totals.outputTokens;
+  return [...byPart]
+    .map(([key, docs]) => ({ key, ...figuresOf(docs) }))
+    .sort(
+      (a, b) => b.totals.costUsd - a.totals.costUsd || tokens(b) - tokens(a) || a.key.localeCompare(b.key),
+    );
 }

@@ -1,6 +1,6 @@
 // `/space/{spaceId}/settings`: a Space's page: its details, its members and prompt library, its Agents (editors and
 // owners create one here), and, for its owners and admins, its audit trail, its edit form and its deletion. Who may
-// not change a part reads it, with the reason.
+// not change a part reads it, with the reason. Its weekly spend limit (pages/usage/space-limit.tsx) is at its end.
 import { t } from '../../i18n';
 import { linkTo } from '../../router';
 import type { List, Me } from '../../state';
@@ -8,6 +8,7 @@ import { useLoaded, useSpaceRole, type AgentDetails, type SpaceDetails } from '.
 import { SpaceAgents } from './space-agents';
 import { DeleteSpace } from './space-delete';
 import { SpaceEdit } from './space-edit';
+import { SpaceLimit } from '../usage/space-limit';
 
 export function SpacePage({ spaceId, me }: { spaceId: string; me: Me }) {
   const id = encodeURIComponent(spaceId);
@@ -56,6 +57,7 @@ export function SpacePage({ spaceId, me }: { spaceId: string; me: Me }) {
           <p class="readonly-reason">{t('spaceOwnersOnly')}</p>
         )}
       </section>
+      <SpaceLimit space={space} mayChange={owner} />
       {owner && !space.isPersonal && <DeleteSpace space={space} agents={agents?.data ?? []} />}
     </section>
   );

@@ -1,11 +1,11 @@
-// GET /usage (our extension): daily usage of an API key, Agent, model or user.
+// GET /usage (our extension): daily usage of an API key, Agent, model or user, and a user's split by model or Agent.
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { ApiRoute, ZodQuery } from '#http';
 import { CurrentCaller, type Caller } from '#access';
 import { GetUsage } from './get-usage.query.js';
-import { UsageQuery, UsageReportDto } from './get-usage.schema.js';
+import { UsageAnswerDto, UsageQuery } from './get-usage.schema.js';
 
 @Controller('api/v1/core')
 export class GetUsageController {
@@ -13,11 +13,16 @@ export class GetUsageController {
 
   @ApiRoute({
     tag: 'Usage',
-    summary: 'Daily usage of an API key, Agent, model or user',
+    summary: "Daily usage of an API key, Agent, model or user; a user's by model or by Agent",
     description:
-      'Built from the ModelCallRecorded events of both surfaces. Non-admin keys see their own key and user only.',
+      'Built from the ModelCallRecorded events of both surfaces. Non-admin keys see their own key and user only ' +
+      "(403 `usage_access_denied` otherwise). `dimension=user&by=model|agent` adds the user's split (`parts`).",
     query: UsageQuery,
-    response: { status: 200, schema: UsageReportDto, description: 'Totals and the days with calls' },
+    response: {
+      status: 200,
+      schema: UsageAnswerDto,
+      description: 'Totals and the days with calls; with `by`, the parts',
+    },
     errors: [400, 401, 403],
   })
   @Get('usage')
