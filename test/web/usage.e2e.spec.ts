@@ -65,7 +65,7 @@ describeBrowser('usage page in Chromium (e2e)', () => {
   }
   const turn = (agentId: string) =>
     client(api.url, uma.key).post(`${CORE}/llm/${agentId}/conversation`, { message: 'What is a volcano?' });
-  const tokens = (n: number) => `${new Intl.NumberFormat('en-US').format(n)} Tokens`;
+  const tokens = (n: number) => `${new Intl.NumberFormat('en-US').format(n)} ${n === 1 ? 'token' : 'tokens'}`;
   const splitOf = (part: Part) => {
     const sum = (included: boolean) =>
       part.records
@@ -259,7 +259,7 @@ describeBrowser('usage page in Chromium (e2e)', () => {
     await people.getByRole('button', { name: 'Set limit' }).click();
     await people.getByText('The limit is set.').waitFor();
     const umaRow = people.getByRole('row', { name: new RegExp(uma.name) });
-    expect(await umaRow.locator('td').first().innerText()).toContain('1,000,000 Tokens');
+    expect(await umaRow.locator('td').first().innerText()).toContain('1,000,000 tokens');
 
     const keys = page.getByRole('region', { name: 'Limits of API keys' });
     await keys.getByLabel('API key').selectOption({ label: `${uma.keyName} (${uma.keyPrefix}…)` });
@@ -319,9 +319,9 @@ describeBrowser('usage page in Chromium (e2e)', () => {
     await onSpacePage.getByLabel('Tokens (empty: no token limit)').fill('50000');
     await onSpacePage.getByRole('button', { name: 'Set limit' }).click();
     await onSpacePage.getByText('The limit is set.').waitFor();
-    expect(await onSpacePage.locator('dd.limit').innerText()).toBe('50,000 Tokens');
+    expect(await onSpacePage.locator('dd.limit').innerText()).toBe('50,000 tokens');
     expect(await onSpacePage.locator('.usage-meter').innerText()).toMatch(
-      / of 50,000 Tokens used \(\d+ %\)$/,
+      / of 50,000 tokens used \(\d+ %\)$/,
     );
     expect(await seriousViolations(page)).toEqual([]);
     await onSpacePage.getByRole('button', { name: 'Remove the limit' }).click();
@@ -332,9 +332,9 @@ describeBrowser('usage page in Chromium (e2e)', () => {
     await person.goto(`${api.url}/usage`);
     const week = person.locator('section.week');
     await week.waitFor();
-    expect(await week.locator('dd.limit').innerText()).toBe('1,000,000 Tokens');
+    expect(await week.locator('dd.limit').innerText()).toBe('1,000,000 tokens');
     expect(await week.locator('.usage-meter').innerText()).toMatch(
-      /^[\d,]+ Tokens of 1,000,000 Tokens used \(0 %\)$/,
+      /^[\d,]+ tokens of 1,000,000 tokens used \(0 %\)$/,
     );
 
     // A limit below what the week used: the next call is refused, and the page says so.

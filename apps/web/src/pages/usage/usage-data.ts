@@ -110,7 +110,10 @@ export const tickUsd = (value: number) =>
 export const count = (value: number) => new Intl.NumberFormat(language()).format(value);
 export const compact = (value: number) =>
   new Intl.NumberFormat(language(), { notation: 'compact' }).format(value);
-export const tokens = (value: number) => `${count(value)} ${t('tokens')}`;
+export const tokens = (value: number) =>
+  t(new Intl.PluralRules(language()).select(value) === 'one' ? 'tokenCount_one' : 'tokenCount_other', {
+    count: count(value),
+  });
 export const inMetric = (value: number, metric: Metric) => (metric === 'tokens' ? tokens(value) : usd(value));
 export const dayLabel = (day: string) =>
   new Intl.DateTimeFormat(language(), { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
