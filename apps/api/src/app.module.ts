@@ -17,7 +17,7 @@ import { ConversationsModule } from '#conversations';
 import { MemoryModule } from '#memory';
 import { SkillsModule, SkillsSeeder } from '#skills';
 import { CodeExecutionModule } from '#code-execution';
-import { AuditModule } from '#audit';
+import { AuditModule, ReplayModule } from '#audit';
 import { AppsModule } from '#apps';
 import { GetLogHeadHandler, GetProjectionHealthHandler, RequestProjectionRebuildHandler } from '#operations';
 import { ProjectionRebuildController } from './projection-rebuild.controller.js';
@@ -50,6 +50,7 @@ export class ApiModule {
         SkillsModule,
         CodeExecutionModule,
         AuditModule,
+        ReplayModule,
         AppsModule,
       ],
       controllers: [OperationsController, ProjectionRebuildController, WebController],

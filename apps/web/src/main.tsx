@@ -26,6 +26,7 @@ const Apps = lazy(() => import('./pages/apps'), 'Apps');
 const Operations = lazy(() => import('./pages/operations'), 'Operations');
 const Audit = lazy(() => import('./pages/audit'), 'Audit');
 const AgentHistory = lazy(() => import('./pages/agent-history'), 'AgentHistory');
+const Replay = lazy(() => import('./pages/replay'), 'Replay');
 const Developer = lazy(() => import('./pages/developer'), 'Developer');
 const AgentSettings = lazy(() => import('./pages/agent-settings'), 'AgentSettings');
 // Build: creating and changing Spaces.
@@ -101,6 +102,7 @@ function Routed({
   if (path === '/admin' && me.role === 'admin') return <Admin me={me} />;
   if (path === '/apps' && me.role === 'admin') return <Apps />;
   if (path === '/operations' && me.role === 'admin') return <Operations />;
+  if (path === '/replay' && me.role === 'admin') return <Replay />;
   if (path === '/audit') return <Audit me={me} search={location.search} />;
   if (path === '/profile') return <Profile me={me} onChanged={onChanged} onSignedOut={onSignedOut} />;
   if (path === '/' || path === '/sign-in')

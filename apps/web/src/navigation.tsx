@@ -35,6 +35,7 @@ const PAGES: readonly (readonly [string, Label, boolean])[] = [
   ['/apps', 'apps', true],
   ['/operations', 'operations', true],
   ['/audit', 'audit', true],
+  ['/replay', 'replay', true],
 ];
 
 /** A Space's pages: [path below the Space, label]; a personal Space is never shared, so it has no members page. */

@@ -93,6 +93,7 @@ export class WebController {
     'apps',
     'operations',
     'audit',
+    'replay',
     'profile',
     'spaces/new',
     'invitations/accept',

@@ -19,6 +19,7 @@ const PRINCIPAL_DENIALS: { readonly [A in PrincipalAction]: { code?: string; mes
   'user.manage': ADMIN_ONLY,
   'usage.read.all': ADMIN_ONLY,
   'knowledgeIndex.manage': ADMIN_ONLY,
+  'audit.replay': ADMIN_ONLY,
   'app.manage': ADMIN_ONLY,
   'instance.settings.manage': { message: 'only admins read and change instance settings' },
   'skill.marketplace.curate': {

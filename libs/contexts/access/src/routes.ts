@@ -56,6 +56,7 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   'GET /apps': 'public',
   'GET /operations': 'public',
   'GET /audit': 'public',
+  'GET /replay': 'public',
   'GET /profile': 'public',
   'GET /spaces/new': 'public',
   'GET /invitations/accept': 'public',
@@ -77,6 +78,7 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   // The audit trail (the whole of it: admins; a Space and what is inside it: whoever may change the Space).
   [`GET ${CORE}/audit`]: 'audit.read',
   [`GET ${CORE}/audit/export`]: 'audit.read',
+  [`POST ${CORE}/replays`]: 'audit.replay',
   // Which answers used a source: each answer filtered by the policy (admins all; a user their own).
   [`GET ${CORE}/provenance`]: { each: 'provenance.read' },
 

@@ -379,6 +379,8 @@ describe('the authorization policy', () => {
       ALLOW,
     );
     expect(authorize(key({ isAdmin: true }), 'provenance.read', null)).toEqual(ALLOW);
+    expect(authorize(key({ isAdmin: true }), 'audit.replay', null)).toEqual(ALLOW);
+    expect(authorize(key(), 'audit.replay', null)).toEqual(denied('admin_required'));
     expect(authorize(key(), 'provenance.read', null)).toEqual(denied('admin_required'));
     expect(authorize(key({ agents: ['agt_t'] }), 'provenance.read', answer)).toEqual(ALLOW);
     expect(authorize(key({ userId: 'usr_2' }), 'provenance.read', answer)).toEqual(

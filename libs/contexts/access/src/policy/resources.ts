@@ -153,6 +153,8 @@ export interface Resources {
   'memory.own.erase': null;
   /** Read the audit trail: of a Space and what is inside it (its changer), or the whole trail (null: admins). */
   'audit.read': SpaceOwnership | null;
+  /** Replay recorded turns (anyone's) against another model and read the old and new answers: admins. */
+  'audit.replay': null;
   /**
    * See that an answer used a source (its conversation, message, time, user): admins every answer; a user their own
    * answers of an Agent they use. `agent` null: the Agent is gone; null: every answer (admins).
@@ -208,6 +210,7 @@ export const ACTIONS = [
   'model.call',
   'memory.own.erase',
   'audit.read',
+  'audit.replay',
   'provenance.read',
   'app.manage',
   'app.standalone',
