@@ -82,6 +82,7 @@ export class WebController {
     'admin',
     'apps',
     'operations',
+    'knowledge',
     'profile',
     'spaces/new',
     'invitations/accept',

@@ -55,6 +55,7 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   'GET /admin': 'public',
   'GET /apps': 'public',
   'GET /operations': 'public',
+  'GET /knowledge': 'public',
   'GET /profile': 'public',
   'GET /spaces/new': 'public',
   'GET /invitations/accept': 'public',
