@@ -31,6 +31,8 @@ const SpacePage = lazy(() => import('./pages/build/space-page'), 'SpacePage');
 // People: one's profile, and the admins' page.
 const Profile = lazy(() => import('./pages/people/profile'), 'Profile');
 const Admin = lazy(() => import('./pages/admin'), 'Admin');
+// Knowledge: the Global documents (admins).
+const GlobalKnowledge = lazy(() => import('./pages/knowledge/global-knowledge'), 'GlobalKnowledge');
 
 function NotFound() {
   return (
@@ -86,6 +88,7 @@ function Routed({
   if (path === '/admin' && me.role === 'admin') return <Admin me={me} />;
   if (path === '/apps' && me.role === 'admin') return <Apps />;
   if (path === '/operations' && me.role === 'admin') return <Operations />;
+  if (path === '/knowledge' && me.role === 'admin') return <GlobalKnowledge />;
   if (path === '/profile') return <Profile me={me} onChanged={onChanged} onSignedOut={onSignedOut} />;
   if (path === '/' || path === '/sign-in')
     return (

@@ -34,6 +34,7 @@ const PAGES: readonly (readonly [string, Label, boolean])[] = [
   ['/admin', 'administration', true],
   ['/apps', 'apps', true],
   ['/operations', 'operations', true],
+  ['/knowledge', 'knGlobalNav', true],
 ];
 
 /** A Space's pages: [path below the Space, label]; a personal Space is never shared, so it has no members page. */

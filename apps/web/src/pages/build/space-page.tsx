@@ -1,13 +1,17 @@
 // `/space/{spaceId}/settings`: a Space's page: its details, its members and prompt library, its Agents (editors and
-// owners create one here), and, for its owners and admins, its edit form and its deletion. Who may not change a part
+// owners create one here), its shared Knowledge (loaded on first use), and, for its owners and admins, its edit form
+// and its deletion. Who may not change a part
 // reads it, with the reason.
 import { t } from '../../i18n';
+import { lazy } from '../../lazy';
 import { linkTo } from '../../router';
 import type { List, Me } from '../../state';
 import { useLoaded, useSpaceRole, type AgentDetails, type SpaceDetails } from './build-kit';
 import { SpaceAgents } from './space-agents';
 import { DeleteSpace } from './space-delete';
 import { SpaceEdit } from './space-edit';
+
+const SpaceKnowledge = lazy(() => import('../knowledge/space-knowledge'), 'SpaceKnowledge');
 
 export function SpacePage({ spaceId, me }: { spaceId: string; me: Me }) {
   const id = encodeURIComponent(spaceId);
@@ -47,6 +51,7 @@ export function SpacePage({ spaceId, me }: { spaceId: string; me: Me }) {
         agents={agents?.data ?? null}
         mayCreate={role === 'owner' || role === 'editor'}
       />
+      {agents && <SpaceKnowledge agents={agents.data} mayChange={role === 'owner' || role === 'editor'} />}
       <section aria-labelledby="space-edit-title">
         <h2 id="space-edit-title">{t('editSpace')}</h2>
         {owner ? (

@@ -1,0 +1,149 @@
+// What a person does to the selected documents at once: download them as one zip, add or remove one of the Agent's
+// tags, process them again (forced: even when unchanged), delete them (after a confirmation). The API answers per
+// document; the ones that failed are listed with their reason.
+import { useState } from 'preact/hooks';
+import { api } from '../../api';
+import { t, type Label } from '../../i18n';
+import { ConfirmDialog } from '../confirm-dialog';
+import {
+  codeSentence,
+  knowledgeError,
+  knowledgePath,
+  saveDownload,
+  type KnowledgeDocument,
+  type Tag,
+} from './knowledge-kit';
+
+type Action = 'addTag' | 'removeTag' | 'reprocess' | 'forceReprocess' | 'delete';
+
+interface BulkAnswer {
+  readonly results: { documentId: string; ok: boolean; error?: { code: string; message: string } }[];
+}
+
+const DONE: Readonly<Record<Action, Label>> = {
+  addTag: 'knBulkTagged',
+  removeTag: 'knBulkUntagged',
+  reprocess: 'knBulkReprocessed',
+  forceReprocess: 'knBulkReprocessed',
+  delete: 'knBulkDeleted',
+};
+
+interface Props {
+  readonly agentId: string;
+  readonly documents: readonly KnowledgeDocument[];
+  readonly selected: ReadonlySet<string>;
+  /** null: tags are not shown at this level. */
+  readonly tags: readonly Tag[] | null;
+  readonly readOnly: boolean;
+  readonly onDone: () => void;
+}
+
+export function BulkBar({ agentId, documents, selected, tags, readOnly, onDone }: Props) {
+  const [tagId, setTagId] = useState('');
+  const [outcome, setOutcome] = useState<{ text: string; failures: string[] } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const ids = documents.filter((d) => selected.has(d.id)).map((d) => d.id);
+  const nameOf = (id: string) => documents.find((d) => d.id === id)?.name ?? id;
+  const none = ids.length === 0;
+
+  const run = async (action: Action) => {
+    setError(null);
+    setOutcome(null);
+    try {
+      const body = {
+        action,
+        documentIds: ids,
+        ...(action === 'addTag' || action === 'removeTag' ? { tagId } : {}),
+      };
+      const answer = await api<BulkAnswer>('POST', knowledgePath(agentId, 'documents/bulk'), body);
+      const failed = answer.results.filter((r) => !r.ok);
+      setOutcome({
+        text: t(DONE[action], { count: String(answer.results.length - failed.length) }),
+        failures: failed.map(
+          (r) => `${nameOf(r.documentId)}: ${r.error ? codeSentence(r.error) : t('errorGeneric')}`,
+        ),
+      });
+      onDone();
+    } catch (failure) {
+      setError(knowledgeError(failure));
+    }
+  };
+  const download = () => {
+    setError(null);
+    saveDownload(knowledgePath(agentId, 'documents/download'), { documentIds: ids }, 'documents.zip').catch(
+      (failure: unknown) => setError(knowledgeError(failure)),
+    );
+  };
+
+  return (
+    <div class="kn-bulk" role="group" aria-label={t('knBulk')}>
+      <p class="kn-selected">{t('knSelected', { count: String(ids.length) })}</p>
+      <button type="button" disabled={none} onClick={download}>
+        {t('knDownloadSelected')}
+      </button>
+      {!readOnly && (
+        <>
+          {tags && tags.length > 0 && (
+            <span class="kn-bulk-tag">
+              <label for="kn-bulk-tag">{t('knBulkTag')}</label>
+              <select
+                id="kn-bulk-tag"
+                value={tagId}
+                onChange={(e) => setTagId((e.target as HTMLSelectElement).value)}
+              >
+                <option value="">{t('knChooseTag')}</option>
+                {tags.map((tag) => (
+                  <option key={tag.id} value={tag.id}>
+                    {tag.name}
+                  </option>
+                ))}
+              </select>
+              <button type="button" disabled={none || !tagId} onClick={() => void run('addTag')}>
+                {t('knAddTag')}
+              </button>
+              <button type="button" disabled={none || !tagId} onClick={() => void run('removeTag')}>
+                {t('knRemoveTag')}
+              </button>
+            </span>
+          )}
+          <button type="button" disabled={none} onClick={() => void run('reprocess')}>
+            {t('knReprocess')}
+          </button>
+          <button type="button" disabled={none} onClick={() => void run('forceReprocess')}>
+            {t('knForceReprocess')}
+          </button>
+          <button type="button" class="danger" disabled={none} onClick={() => setConfirming(true)}>
+            {t('knDeleteSelected')}
+          </button>
+        </>
+      )}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {outcome && (
+        <div role="status" class="kn-outcome">
+          <p>{outcome.text}</p>
+          {outcome.failures.length > 0 && (
+            <ul class="error" aria-label={t('knBulkFailures')}>
+              {outcome.failures.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      {confirming && (
+        <ConfirmDialog
+          title={t('knDeleteSelectedTitle', { count: String(ids.length) })}
+          text={t('knDeleteSelectedText')}
+          confirm={t('delete')}
+          onConfirm={() => void run('delete')}
+          onClose={() => setConfirming(false)}
+        />
+      )}
+    </div>
+  );
+}
