@@ -4,12 +4,15 @@
 // deletes a selection in bulk, builds the section-summary index; uploads a Space document on the Space's page and
 // finds it on the Agent's page at the Space level; an admin adds a Global document on /knowledge; a member who only
 // uses the Agent reads everything and changes nothing. Screenshots at 390 and 1280 px; axe in light and dark.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
 import { waitUntil } from '#testing/fixtures';
 import { ADMIN_KEY, client, CORE, uniqueName, type TestApi } from '../support/api.js';
 import {
   addMembers,
+  ARTIFACTS,
   builtOrFail,
   chromiumOrSkip,
   invitedPerson,
@@ -82,11 +85,18 @@ describeBrowser('Knowledge at three levels in Chromium (e2e)', () => {
     return page;
   }
 
-  /** Screenshots at 1280 and 390 px, and axe in the light and the dark theme. */
-  async function shotsAndAxe(page: Page, name: string): Promise<void> {
-    await screenshot(page, `${name}-1280`);
-    await page.setViewportSize({ width: 390, height: 844 });
-    await screenshot(page, `${name}-390`);
+  /**
+   * Screenshots at 1280 and 390 px (of the Knowledge section alone on an Agent's long settings page), and axe in the
+   * light and the dark theme.
+   */
+  async function shotsAndAxe(page: Page, name: string, section?: Locator): Promise<void> {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      if (section) {
+        mkdirSync(ARTIFACTS, { recursive: true });
+        await section.screenshot({ path: join(ARTIFACTS, `${name}-${width}.png`) });
+      } else await screenshot(page, `${name}-${width}`);
+    }
     await page.setViewportSize({ width: 1280, height: 900 });
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
@@ -160,7 +170,7 @@ describeBrowser('Knowledge at three levels in Chromium (e2e)', () => {
       'picture.png',
       'volcanoes.md',
     ]);
-    await shotsAndAxe(page, 'knowledge-agent-owner');
+    await shotsAndAxe(page, 'knowledge-agent-owner', page.locator('section.kn'));
 
     // Details: the log, the extracted text, the chunks with their section path; Escape closes.
     await page.getByRole('button', { name: 'Details of volcanoes.md' }).click();
@@ -170,7 +180,7 @@ describeBrowser('Knowledge at three levels in Chromium (e2e)', () => {
     await dialog.getByText('Mount Etna is an active stratovolcano', { exact: false }).waitFor();
     await dialog.getByRole('tab', { name: 'Chunks' }).click();
     await dialog.getByText('Volcanoes of Italy › Etna').waitFor();
-    await screenshot(page, 'knowledge-chunks-1280');
+    await dialog.screenshot({ path: join(ARTIFACTS, 'knowledge-chunks-1280.png') });
     expect(await seriousViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
@@ -198,7 +208,7 @@ describeBrowser('Knowledge at three levels in Chromium (e2e)', () => {
     await page.getByText('2 selected').waitFor();
     await page.getByLabel('Tag', { exact: true }).selectOption({ label: 'rocks' });
     await page.getByRole('button', { name: 'Add tag', exact: true }).click();
-    await page.getByText('Tag added to 2 documents.').waitFor();
+    await page.getByText('Tag added to 2 of 2 selected.').waitFor();
     await row(page, 'volcanoes.md').locator('.kn-chip', { hasText: 'rocks' }).waitFor();
     await row(page, 'dropped.md').locator('.kn-chip', { hasText: 'rocks' }).waitFor();
     // The chip's text stays readable on a dark tag colour.
@@ -214,7 +224,7 @@ describeBrowser('Knowledge at three levels in Chromium (e2e)', () => {
     await row(page, 'notes.md').locator('.kn-chip', { hasText: 'rocks' }).waitFor();
     const tagged = (await documents()).filter((d) => d.tags.length > 0).map((d) => d.name);
     expect(tagged.sort()).toEqual(['notes.md', 'volcanoes.md']);
-    await shotsAndAxe(page, 'knowledge-tags');
+    await shotsAndAxe(page, 'knowledge-tags', page.locator('section.kn'));
 
     // Deleting the tag asks first, saying it leaves every document.
     await page.getByRole('button', { name: 'Delete tag “rocks”' }).click();
@@ -234,18 +244,29 @@ describeBrowser('Knowledge at three levels in Chromium (e2e)', () => {
     ]);
     expect(zip.suggestedFilename()).toBe('documents.zip');
     await page.getByLabel('Select all').uncheck();
-    await page.getByText('0 selected').waitFor();
+    await page.getByText('Select documents to download, tag, process or delete them together.').waitFor();
 
-    // Bulk delete of a selection, after a confirmation.
+    // Bulk delete of a selection, after a confirmation; one of them was deleted elsewhere meanwhile, and says so.
     await page.getByLabel('Select picture.png').check();
     await page.getByLabel('Select notes.md').check();
+    const notes = (
+      await admin().get<{ data: { id: string; name: string }[] }>(
+        `${CORE}/knowledge/${agentId}/documents?limit=200`,
+      )
+    ).body.data.find((d) => d.name === 'notes.md')!;
+    expect((await admin().delete(`${CORE}/knowledge/${agentId}/documents/${notes.id}`)).status).toBe(204);
     await page.getByRole('button', { name: 'Delete selected' }).click();
     await page
-      .getByRole('dialog', { name: 'Delete 2 documents?' })
+      .getByRole('dialog', { name: 'Delete the selected documents (2)?' })
       .getByRole('button', { name: 'Delete' })
       .click();
-    await page.getByText('2 documents deleted.').waitFor();
+    await page.getByText('Deleted: 1 of 2 selected.').waitFor();
+    await page
+      .getByRole('list', { name: 'Documents that failed' })
+      .getByText('notes.md: This does not exist (any more), or you may not see it.')
+      .waitFor();
     await row(page, 'picture.png').waitFor({ state: 'detached' });
+    await row(page, 'notes.md').waitFor({ state: 'detached' });
     expect((await documents()).map((d) => d.name).sort()).toEqual(['dropped.md', 'volcanoes.md']);
   }, 90_000);
 
@@ -256,7 +277,7 @@ describeBrowser('Knowledge at three levels in Chromium (e2e)', () => {
     await index.getByText('Not built yet.').waitFor();
     await index.getByRole('button', { name: 'Build', exact: true }).click();
     await index.getByText('Completed').waitFor({ timeout: 60_000 });
-    await index.getByText(/summaries on \d+ levels over 2 documents/).waitFor();
+    await index.getByText(/Summaries: \d+, levels: \d+, documents: 2;/).waitFor();
   }, 90_000);
 
   it("a Space document uploaded on the Space's page is listed on the Agent's page at the Space level", async () => {
@@ -269,7 +290,7 @@ describeBrowser('Knowledge at three levels in Chromium (e2e)', () => {
       buffer: Buffer.from('# Handbook\n\nEvery Agent of the Space reads this.'),
     });
     await statusOf(page, 'handbook.md').filter({ hasText: 'Ready' }).waitFor({ timeout: 60_000 });
-    await shotsAndAxe(page, 'knowledge-space');
+    await shotsAndAxe(page, 'knowledge-space', page.locator('section.kn'));
     expect((await documents('space')).map((d) => d.name)).toEqual(['handbook.md']);
 
     await page.goto(`${api.url}/agent/${agentId}/settings`);
@@ -314,7 +335,7 @@ describeBrowser('Knowledge at three levels in Chromium (e2e)', () => {
     await page.getByRole('dialog').getByRole('tab', { name: 'Chunks' }).click();
     await page.getByRole('dialog').getByText('Volcanoes of Italy › Etna').waitFor();
     await page.keyboard.press('Escape');
-    await shotsAndAxe(page, 'knowledge-agent-member');
+    await shotsAndAxe(page, 'knowledge-agent-member', page.locator('section.kn'));
 
     await page.goto(`${api.url}/space/${spaceId}/settings`);
     await statusOf(page, 'handbook.md').waitFor();

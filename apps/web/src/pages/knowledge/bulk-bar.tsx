@@ -1,6 +1,6 @@
 // What a person does to the selected documents at once: download them as one zip, add or remove one of the Agent's
 // tags, process them again (forced: even when unchanged), delete them (after a confirmation). The API answers per
-// document; the ones that failed are listed with their reason.
+// document; the ones that failed are listed with their reason. The actions show once something is selected.
 import { useState } from 'preact/hooks';
 import { api } from '../../api';
 import { t, type Label } from '../../i18n';
@@ -59,7 +59,10 @@ export function BulkBar({ agentId, documents, selected, tags, readOnly, onDone }
       const answer = await api<BulkAnswer>('POST', knowledgePath(agentId, 'documents/bulk'), body);
       const failed = answer.results.filter((r) => !r.ok);
       setOutcome({
-        text: t(DONE[action], { count: String(answer.results.length - failed.length) }),
+        text: t(DONE[action], {
+          count: String(answer.results.length - failed.length),
+          total: String(answer.results.length),
+        }),
         failures: failed.map(
           (r) => `${nameOf(r.documentId)}: ${r.error ? codeSentence(r.error) : t('errorGeneric')}`,
         ),
@@ -78,44 +81,52 @@ export function BulkBar({ agentId, documents, selected, tags, readOnly, onDone }
 
   return (
     <div class="kn-bulk" role="group" aria-label={t('knBulk')}>
-      <p class="kn-selected">{t('knSelected', { count: String(ids.length) })}</p>
-      <button type="button" disabled={none} onClick={download}>
-        {t('knDownloadSelected')}
-      </button>
-      {!readOnly && (
+      <p class="kn-selected">
+        {none
+          ? t(readOnly ? 'knSelectHintRead' : 'knSelectHint')
+          : t('knSelected', { count: String(ids.length) })}
+      </p>
+      {!none && (
         <>
-          {tags && tags.length > 0 && (
-            <span class="kn-bulk-tag">
-              <label for="kn-bulk-tag">{t('knBulkTag')}</label>
-              <select
-                id="kn-bulk-tag"
-                value={tagId}
-                onChange={(e) => setTagId((e.target as HTMLSelectElement).value)}
-              >
-                <option value="">{t('knChooseTag')}</option>
-                {tags.map((tag) => (
-                  <option key={tag.id} value={tag.id}>
-                    {tag.name}
-                  </option>
-                ))}
-              </select>
-              <button type="button" disabled={none || !tagId} onClick={() => void run('addTag')}>
-                {t('knAddTag')}
+          <button type="button" onClick={download}>
+            {t('knDownloadSelected')}
+          </button>
+          {!readOnly && (
+            <>
+              {tags && tags.length > 0 && (
+                <span class="kn-bulk-tag">
+                  <label for="kn-bulk-tag">{t('knBulkTag')}</label>
+                  <select
+                    id="kn-bulk-tag"
+                    value={tagId}
+                    onChange={(e) => setTagId((e.target as HTMLSelectElement).value)}
+                  >
+                    <option value="">{t('knChooseTag')}</option>
+                    {tags.map((tag) => (
+                      <option key={tag.id} value={tag.id}>
+                        {tag.name}
+                      </option>
+                    ))}
+                  </select>
+                  <button type="button" disabled={!tagId} onClick={() => void run('addTag')}>
+                    {t('knAddTag')}
+                  </button>
+                  <button type="button" disabled={!tagId} onClick={() => void run('removeTag')}>
+                    {t('knRemoveTag')}
+                  </button>
+                </span>
+              )}
+              <button type="button" onClick={() => void run('reprocess')}>
+                {t('knReprocess')}
               </button>
-              <button type="button" disabled={none || !tagId} onClick={() => void run('removeTag')}>
-                {t('knRemoveTag')}
+              <button type="button" onClick={() => void run('forceReprocess')}>
+                {t('knForceReprocess')}
               </button>
-            </span>
+              <button type="button" class="danger" onClick={() => setConfirming(true)}>
+                {t('knDeleteSelected')}
+              </button>
+            </>
           )}
-          <button type="button" disabled={none} onClick={() => void run('reprocess')}>
-            {t('knReprocess')}
-          </button>
-          <button type="button" disabled={none} onClick={() => void run('forceReprocess')}>
-            {t('knForceReprocess')}
-          </button>
-          <button type="button" class="danger" disabled={none} onClick={() => setConfirming(true)}>
-            {t('knDeleteSelected')}
-          </button>
         </>
       )}
       {error && (

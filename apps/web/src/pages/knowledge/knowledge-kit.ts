@@ -57,6 +57,8 @@ const REFUSALS: Readonly<Record<string, Label>> = {
   invalid_multipart: 'knInvalidUpload',
   invalid_name: 'knInvalidName',
   invalid_color: 'knInvalidColour',
+  document_not_found: 'errorNotFound',
+  tag_not_found: 'errorNotFound',
   document_not_ready: 'knNotReady',
   summary_build_running: 'knBuildRunning',
   no_summary_build: 'knNoBuild',
