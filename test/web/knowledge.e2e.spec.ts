@@ -6,7 +6,7 @@
 // uses the Agent reads everything and changes nothing. Screenshots at 390 and 1280 px; axe in light and dark.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
 import { waitUntil } from '#testing/fixtures';
 import { ADMIN_KEY, client, CORE, uniqueName, type TestApi } from '../support/api.js';
@@ -19,7 +19,7 @@ import {
   launch,
   screenshot,
   seriousViolations,
-  signIn,
+  SignedInPages,
   spaceWithAgent,
   startApiWithFakeChat,
 } from './browser.js';
@@ -56,7 +56,7 @@ describeBrowser('Knowledge at three levels in Chromium (e2e)', () => {
   let upstream: FakeUpstream;
   let api: TestApi;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const pages = new SignedInPages(() => browser);
   let spaceId: string;
   let agentId: string;
   const stamp = Date.now();
@@ -76,14 +76,7 @@ describeBrowser('Knowledge at three levels in Chromium (e2e)', () => {
       )
     ).body.data;
 
-  async function pageOf(email: string): Promise<Page> {
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    await signIn(page, api.url, email);
-    return page;
-  }
+  const pageOf = (email: string): Promise<Page> => pages.of(api.url, email);
 
   /**
    * Screenshots at 1280 and 390 px (of the Knowledge section alone on an Agent's long settings page), and axe in the
@@ -125,10 +118,7 @@ describeBrowser('Knowledge at three levels in Chromium (e2e)', () => {
   }, 120_000);
 
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
-    await api?.close();
-    await upstream?.close();
+    await pages.close(api, upstream);
   });
 
   it('a Space owner drops several files at once: each uploads on its own row and turns Ready or Failed without a reload', async () => {
@@ -343,5 +333,14 @@ describeBrowser('Knowledge at three levels in Chromium (e2e)', () => {
     expect(await page.getByLabel(DROP_LABEL).count()).toBe(0);
     // Global Knowledge is no page of theirs.
     expect(await page.getByRole('link', { name: 'Global Knowledge' }).count()).toBe(0);
+
+    // In German, every word of it is German: statuses, the reason, the selection's hint.
+    await page.getByLabel('Language').selectOption('de');
+    await page.getByRole('heading', { name: 'Geteiltes Wissen' }).waitFor();
+    await statusOf(page, 'handbook.md').filter({ hasText: 'Bereit' }).waitFor();
+    await page.getByText('Du kannst die Dokumente des Space lesen', { exact: false }).waitFor();
+    await page.getByText('Wähle Dokumente aus, um sie gemeinsam herunterzuladen.').waitFor();
+    await page.getByRole('button', { name: 'Details zu handbook.md' }).waitFor();
+    await screenshot(page, 'knowledge-space-member-de');
   }, 90_000);
 });

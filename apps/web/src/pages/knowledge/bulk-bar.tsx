@@ -5,8 +5,9 @@ import { useState } from 'preact/hooks';
 import { api } from '../../api';
 import { t, type Label } from '../../i18n';
 import { ConfirmDialog } from '../confirm-dialog';
+import { ErrorLine } from './error-line';
 import {
-  codeSentence,
+  codeLabel,
   knowledgeError,
   knowledgePath,
   saveDownload,
@@ -28,6 +29,14 @@ const DONE: Readonly<Record<Action, Label>> = {
   delete: 'knBulkDeleted',
 };
 
+/** Labels and values, not texts: the sentences follow a change of language. */
+interface Outcome {
+  readonly done: Label;
+  readonly count: number;
+  readonly total: number;
+  readonly failures: readonly { readonly name: string; readonly label: Label }[];
+}
+
 interface Props {
   readonly agentId: string;
   readonly documents: readonly KnowledgeDocument[];
@@ -40,8 +49,8 @@ interface Props {
 
 export function BulkBar({ agentId, documents, selected, tags, readOnly, onDone }: Props) {
   const [tagId, setTagId] = useState('');
-  const [outcome, setOutcome] = useState<{ text: string; failures: string[] } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [error, setError] = useState<Label | null>(null);
   const [confirming, setConfirming] = useState(false);
   const ids = documents.filter((d) => selected.has(d.id)).map((d) => d.id);
   const nameOf = (id: string) => documents.find((d) => d.id === id)?.name ?? id;
@@ -59,13 +68,13 @@ export function BulkBar({ agentId, documents, selected, tags, readOnly, onDone }
       const answer = await api<BulkAnswer>('POST', knowledgePath(agentId, 'documents/bulk'), body);
       const failed = answer.results.filter((r) => !r.ok);
       setOutcome({
-        text: t(DONE[action], {
-          count: String(answer.results.length - failed.length),
-          total: String(answer.results.length),
-        }),
-        failures: failed.map(
-          (r) => `${nameOf(r.documentId)}: ${r.error ? codeSentence(r.error) : t('errorGeneric')}`,
-        ),
+        done: DONE[action],
+        count: answer.results.length - failed.length,
+        total: answer.results.length,
+        failures: failed.map((r) => ({
+          name: nameOf(r.documentId),
+          label: r.error ? codeLabel(r.error) : 'errorGeneric',
+        })),
       });
       onDone();
     } catch (failure) {
@@ -129,18 +138,16 @@ export function BulkBar({ agentId, documents, selected, tags, readOnly, onDone }
           )}
         </>
       )}
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine label={error} />
       {outcome && (
         <div role="status" class="kn-outcome">
-          <p>{outcome.text}</p>
+          <p>{t(outcome.done, { count: String(outcome.count), total: String(outcome.total) })}</p>
           {outcome.failures.length > 0 && (
             <ul class="error" aria-label={t('knBulkFailures')}>
-              {outcome.failures.map((line) => (
-                <li key={line}>{line}</li>
+              {outcome.failures.map(({ name, label }) => (
+                <li key={name}>
+                  {name}: {t(label)}
+                </li>
               ))}
             </ul>
           )}

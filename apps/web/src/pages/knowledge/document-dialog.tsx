@@ -50,14 +50,14 @@ const facts = (details: Record<string, unknown>): string =>
 /** One tab's answer, read when it is shown (the dialog keys it by tab: each tab's answer has its own shape). */
 function TabBody({ agentId, document, tab }: { agentId: string; document: KnowledgeDocument; tab: Tab }) {
   const [answer, setAnswer] = useState<unknown>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Label | null>(null);
   useEffect(() => {
     api<unknown>('GET', knowledgePath(agentId, `documents/${encodeURIComponent(document.id)}/${tab}`)).then(
       setAnswer,
       (failure: unknown) => setError(knowledgeError(failure)),
     );
   }, [document.id]);
-  if (error) return <p class="error">{error}</p>;
+  if (error) return <p class="error">{t(error)}</p>;
   if (answer === null) return <p>{t('loading')}</p>;
   if (tab === 'content') return <pre class="kn-text">{String(answer)}</pre>;
   if (tab === 'chunks')

@@ -3,8 +3,9 @@
 // reload), details and bulk actions on a selection; where tags are shown, the Agent's tags on each document.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api';
-import { t } from '../../i18n';
+import { t, type Label } from '../../i18n';
 import type { List } from '../../state';
+import { ErrorLine } from './error-line';
 import { BulkBar } from './bulk-bar';
 import { DocumentDialog } from './document-dialog';
 import { DocumentList } from './document-list';
@@ -33,7 +34,7 @@ export function KnowledgeArea({ agentId, scope, readOnlyReason, tags }: LevelPro
   const [documents, setDocuments] = useState<readonly KnowledgeDocument[] | null>(null);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [details, setDetails] = useState<KnowledgeDocument | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Label | null>(null);
   const showError = (failure: unknown) => setError(knowledgeError(failure));
 
   const load = () =>
@@ -61,11 +62,7 @@ export function KnowledgeArea({ agentId, scope, readOnlyReason, tags }: LevelPro
       ) : (
         <UploadZone agentId={agentId} scope={scope} onUploaded={() => void load()} />
       )}
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine label={error} />
       {documents === null ? (
         <p>{t('loading')}</p>
       ) : (

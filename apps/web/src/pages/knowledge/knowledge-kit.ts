@@ -1,7 +1,7 @@
 // What the Knowledge pages share: documents and tags as the API answers them, the paths of one Agent's Knowledge, the
-// API's refusals and a document's failure reason as sentences in the page's language, and a tag chip's text colour.
+// API's refusals and a document's failure reason as labels of sentences in the page's language, and a tag chip's text colour.
 import { ApiError, CORE, failure } from '../../api';
-import { errorSentence } from '../../errors';
+import { errorLabel } from '../../errors';
 import type { Label } from '../../i18n';
 
 export type Scope = 'agent' | 'space' | 'global';
@@ -66,11 +66,11 @@ const REFUSALS: Readonly<Record<string, Label>> = {
   space_change_denied: 'knWriteDenied',
 };
 
-/** The API's refusal as a sentence: Knowledge's own codes first, then the codes every page meets. */
-export const knowledgeError = (error: unknown): string => errorSentence(error, REFUSALS);
+/** The label of the API's refusal: Knowledge's own codes first, then the codes every page meets. */
+export const knowledgeError = (error: unknown): Label => errorLabel(error, REFUSALS);
 
 /** An error known by its code alone (a bulk result per document, a summary build's): no HTTP status decides. */
-export const codeSentence = (error: { code: string; message: string }): string =>
+export const codeLabel = (error: { code: string; message: string }): Label =>
   knowledgeError(new ApiError(0, error.code, error.message));
 
 /** Black or white, whichever reads better on `color` (WCAG relative luminance; both pass 4.5:1 at the split). */

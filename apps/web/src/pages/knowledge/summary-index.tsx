@@ -4,7 +4,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api';
 import { t, type Label } from '../../i18n';
-import { codeSentence, knowledgeError, knowledgePath } from './knowledge-kit';
+import { ErrorLine } from './error-line';
+import { codeLabel, knowledgeError, knowledgePath } from './knowledge-kit';
 
 type BuildState = 'requested' | 'running' | 'completed' | 'cancelled' | 'failed';
 
@@ -34,7 +35,7 @@ const running = (index: SummaryIndex | null) =>
 
 export function SummaryIndexPanel({ agentId, readOnly }: { agentId: string; readOnly: boolean }) {
   const [index, setIndex] = useState<SummaryIndex | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Label | null>(null);
   const path = knowledgePath(agentId, 'summary-index');
   const load = () =>
     api<SummaryIndex>('GET', path).then(setIndex, (failure: unknown) => setError(knowledgeError(failure)));
@@ -96,7 +97,7 @@ export function SummaryIndexPanel({ agentId, readOnly }: { agentId: string; read
                 <>
                   <dt>{t('knIndexError')}</dt>
                   <dd class="error">
-                    {codeSentence({ code: build.error.reason, message: build.error.message })}
+                    {t(codeLabel({ code: build.error.reason, message: build.error.message }))}
                   </dd>
                 </>
               )}
@@ -119,11 +120,7 @@ export function SummaryIndexPanel({ agentId, readOnly }: { agentId: string; read
           </button>
         </p>
       )}
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine label={error} />
     </section>
   );
 }

@@ -2,17 +2,49 @@
 // says it leaves every document). Read-only people see the chips only.
 import { useState } from 'preact/hooks';
 import { api } from '../../api';
-import { t } from '../../i18n';
+import { t, type Label } from '../../i18n';
 import { ConfirmDialog } from '../confirm-dialog';
+import { ErrorLine } from './error-line';
 import { knowledgeError, knowledgePath, type Tag } from './knowledge-kit';
 import { TagChip } from './tag-chip';
 
 const DEFAULT_COLOUR = '#1e88e5';
 
+/** A tag's name and colour, each with its label. */
+function TagFields(props: {
+  labels: readonly [string, string];
+  name: string;
+  color: string;
+  onName: (name: string) => void;
+  onColor: (color: string) => void;
+}) {
+  return (
+    <>
+      <label>
+        {props.labels[0]}
+        <input
+          required
+          maxLength={64}
+          value={props.name}
+          onInput={(e) => props.onName((e.target as HTMLInputElement).value)}
+        />
+      </label>
+      <label class="colour">
+        {props.labels[1]}
+        <input
+          type="color"
+          value={props.color}
+          onInput={(e) => props.onColor((e.target as HTMLInputElement).value)}
+        />
+      </label>
+    </>
+  );
+}
+
 function TagRow({ agentId, tag, onChanged }: { agentId: string; tag: Tag; onChanged: () => void }) {
   const [name, setName] = useState(tag.name);
   const [color, setColor] = useState(tag.color);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Label | null>(null);
   const [confirming, setConfirming] = useState(false);
   const path = knowledgePath(agentId, `tags/${encodeURIComponent(tag.id)}`);
   const run = (method: 'PUT' | 'DELETE', body?: unknown) => {
@@ -33,19 +65,13 @@ function TagRow({ agentId, tag, onChanged }: { agentId: string; tag: Tag; onChan
           });
         }}
       >
-        <label>
-          {t('knTagName', { tag: tag.name })}
-          <input
-            required
-            maxLength={64}
-            value={name}
-            onInput={(e) => setName((e.target as HTMLInputElement).value)}
-          />
-        </label>
-        <label class="colour">
-          {t('knTagColour', { tag: tag.name })}
-          <input type="color" value={color} onInput={(e) => setColor((e.target as HTMLInputElement).value)} />
-        </label>
+        <TagFields
+          labels={[t('knTagName', { tag: tag.name }), t('knTagColour', { tag: tag.name })]}
+          name={name}
+          color={color}
+          onName={setName}
+          onColor={setColor}
+        />
         <button type="submit" disabled={!changed}>
           {t('knSaveTag')}
         </button>{' '}
@@ -53,11 +79,7 @@ function TagRow({ agentId, tag, onChanged }: { agentId: string; tag: Tag; onChan
           {t('knDeleteTag', { tag: tag.name })}
         </button>
       </form>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine label={error} />
       {confirming && (
         <ConfirmDialog
           title={t('knDeleteTagTitle', { tag: tag.name })}
@@ -84,7 +106,7 @@ export function TagManager({
 }) {
   const [name, setName] = useState('');
   const [color, setColor] = useState(DEFAULT_COLOUR);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Label | null>(null);
   const create = (event: Event) => {
     event.preventDefault();
     setError(null);
@@ -117,30 +139,16 @@ export function TagManager({
             ))}
           </ul>
           <form class="inline-form" onSubmit={create}>
-            <label>
-              {t('newTag')}
-              <input
-                required
-                maxLength={64}
-                value={name}
-                onInput={(e) => setName((e.target as HTMLInputElement).value)}
-              />
-            </label>
-            <label class="colour">
-              {t('knNewTagColour')}
-              <input
-                type="color"
-                value={color}
-                onInput={(e) => setColor((e.target as HTMLInputElement).value)}
-              />
-            </label>
+            <TagFields
+              labels={[t('newTag'), t('knNewTagColour')]}
+              name={name}
+              color={color}
+              onName={setName}
+              onColor={setColor}
+            />
             <button type="submit">{t('createTag')}</button>
           </form>
-          {error && (
-            <p role="alert" class="error">
-              {error}
-            </p>
-          )}
+          <ErrorLine label={error} />
         </>
       )}
     </section>

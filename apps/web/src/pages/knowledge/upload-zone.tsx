@@ -3,14 +3,14 @@
 // large, empty) says why on its row while the others go on.
 import { useState } from 'preact/hooks';
 import { api } from '../../api';
-import { t } from '../../i18n';
+import { t, type Label } from '../../i18n';
 import { knowledgeError, knowledgePath, type Scope } from './knowledge-kit';
 
 interface Upload {
   readonly key: number;
   readonly name: string;
   readonly state: 'uploading' | 'done' | 'failed';
-  readonly error?: string;
+  readonly error?: Label;
 }
 
 let nextKey = 0;
@@ -90,7 +90,7 @@ export function UploadZone({
               {u.state === 'done' && <span class="kn-ok">{t('knUploaded')}</span>}
               {u.state === 'failed' && (
                 <span role="alert" class="error">
-                  {u.error}
+                  {u.error && t(u.error)}
                 </span>
               )}
             </li>
