@@ -80,7 +80,7 @@ describeBrowser('Knowledge at three levels in Chromium (e2e)', () => {
 
   /**
    * Screenshots at 1280 and 390 px (of the Knowledge section alone on an Agent's long settings page), and axe in the
-   * light and the dark theme.
+   * light and the dark theme (and a screenshot in the dark one).
    */
   async function shotsAndAxe(page: Page, name: string, section?: Locator): Promise<void> {
     for (const width of [1280, 390]) {
@@ -95,6 +95,7 @@ describeBrowser('Knowledge at three levels in Chromium (e2e)', () => {
       await page.emulateMedia({ colorScheme });
       expect(await seriousViolations(page)).toEqual([]);
     }
+    await (section ?? page).screenshot({ path: join(ARTIFACTS, `${name}-1280-dark.png`) });
     await page.emulateMedia({ colorScheme: 'light' });
   }
 

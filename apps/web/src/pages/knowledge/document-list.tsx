@@ -18,6 +18,45 @@ interface Props {
   readonly onError: (failure: unknown) => void;
 }
 
+/** A document's tags as chips (each removable) and a choice of the others to add; nothing when there is neither. */
+function RowTags(props: {
+  document: KnowledgeDocument;
+  tags: readonly Tag[];
+  readOnly: boolean;
+  onChange: (method: 'POST' | 'DELETE', tagId: string) => void;
+}) {
+  const { document, readOnly, onChange } = props;
+  const attached = props.tags.filter((tag) => document.tags.includes(tag.id));
+  const others = readOnly ? [] : props.tags.filter((tag) => !document.tags.includes(tag.id));
+  if (attached.length === 0 && others.length === 0) return null;
+  return (
+    <span class="kn-tags">
+      {attached.map((tag) => (
+        <TagChip
+          key={tag.id}
+          tag={tag}
+          from={document.name}
+          onRemove={readOnly ? undefined : () => onChange('DELETE', tag.id)}
+        />
+      ))}
+      {others.length > 0 && (
+        <select
+          aria-label={t('knAttachTo', { name: document.name })}
+          value=""
+          onChange={(e) => onChange('POST', (e.target as HTMLSelectElement).value)}
+        >
+          <option value="">{t('knAttachTag')}</option>
+          {others.map((tag) => (
+            <option key={tag.id} value={tag.id}>
+              {tag.name}
+            </option>
+          ))}
+        </select>
+      )}
+    </span>
+  );
+}
+
 export function DocumentList(props: Props) {
   const { agentId, documents, tags, readOnly, selected, onSelect } = props;
   if (documents.length === 0) return <p class="note">{t('knNoDocuments')}</p>;
@@ -58,34 +97,12 @@ export function DocumentList(props: Props) {
               <span class="kn-reason">{t(reasonLabel(d.error.reason))}</span>
             )}
             {tags && (
-              <span class="kn-tags">
-                {tags
-                  .filter((tag) => d.tags.includes(tag.id))
-                  .map((tag) => (
-                    <TagChip
-                      key={tag.id}
-                      tag={tag}
-                      from={d.name}
-                      onRemove={readOnly ? undefined : () => changeTag('DELETE', d, tag.id)}
-                    />
-                  ))}
-                {!readOnly && tags.some((tag) => !d.tags.includes(tag.id)) && (
-                  <select
-                    aria-label={t('knAttachTo', { name: d.name })}
-                    value=""
-                    onChange={(e) => changeTag('POST', d, (e.target as HTMLSelectElement).value)}
-                  >
-                    <option value="">{t('knAttachTag')}</option>
-                    {tags
-                      .filter((tag) => !d.tags.includes(tag.id))
-                      .map((tag) => (
-                        <option key={tag.id} value={tag.id}>
-                          {tag.name}
-                        </option>
-                      ))}
-                  </select>
-                )}
-              </span>
+              <RowTags
+                document={d}
+                tags={tags}
+                readOnly={readOnly}
+                onChange={(method, tagId) => changeTag(method, d, tagId)}
+              />
             )}
             <span class="kn-actions">
               <button
