@@ -123,6 +123,7 @@ describeBrowser('quality bars of the web app in Chromium (e2e)', () => {
     { name: 'developer', path: '/developer' },
     { name: 'usage', path: '/usage' },
     { name: 'admin', path: '/admin' },
+    { name: 'knowledge', path: '/knowledge' },
   ];
 
   it.each(THEMES)(

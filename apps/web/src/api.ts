@@ -12,7 +12,7 @@ export class ApiError extends Error {
   }
 }
 
-/** A failed response as an ApiError: the envelope's code, else its status (also for answers that are not JSON, such as a zip). */
+/** A failed response as an ApiError: the envelope's code, else its status (also for routes that answer a zip). */
 export async function failure(response: Response): Promise<ApiError> {
   let code = 'error';
   let message = `${response.status} ${response.statusText}`;

@@ -1,7 +1,6 @@
 // `/space/{spaceId}/settings`: a Space's page: its details, its members and prompt library, its Agents (editors and
 // owners create one here), its shared Knowledge (loaded on first use), and, for its owners and admins, its edit form
-// and its deletion. Who may not change a part
-// reads it, with the reason.
+// and its deletion. Who may not change a part reads it, with the reason.
 import { t } from '../../i18n';
 import { lazy } from '../../lazy';
 import { linkTo } from '../../router';
