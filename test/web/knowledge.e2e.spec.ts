@@ -167,7 +167,12 @@ describeBrowser('Knowledge at three levels in Chromium (e2e)', () => {
     await page.getByRole('button', { name: 'Details of volcanoes.md' }).click();
     const dialog = page.getByRole('dialog', { name: 'volcanoes.md' });
     await dialog.getByText('Processing started').waitFor();
-    await dialog.getByRole('tab', { name: 'Extracted text' }).click();
+    // The tabs follow the arrow keys.
+    await dialog.getByRole('tab', { name: 'Ingestion log' }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await dialog.getByRole('tab', { name: 'Extracted text' }).getAttribute('aria-selected')).toBe(
+      'true',
+    );
     await dialog.getByText('Mount Etna is an active stratovolcano', { exact: false }).waitFor();
     await dialog.getByRole('tab', { name: 'Chunks' }).click();
     await dialog.getByText('Volcanoes of Italy › Etna').waitFor();

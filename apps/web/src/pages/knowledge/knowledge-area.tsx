@@ -1,7 +1,7 @@
 // The documents of one level (an Agent's own, its Space's, Global), addressed through one Agent: upload, the list
 // read again every second while a document is on its way (so Pending → Processing → Ready/Failed shows without a
 // reload), details and bulk actions on a selection; where tags are shown, the Agent's tags on each document.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api';
 import { t, type Label } from '../../i18n';
 import type { List } from '../../state';
@@ -37,14 +37,20 @@ export function KnowledgeArea({ agentId, scope, readOnlyReason, tags }: LevelPro
   const [error, setError] = useState<Label | null>(null);
   const showError = (failure: unknown) => setError(knowledgeError(failure));
 
-  const load = () =>
-    api<List<KnowledgeDocument>>('GET', knowledgePath(agentId, `documents?scope=${scope}&limit=200`)).then(
-      (list) => {
-        setDocuments(list.data);
-        setSelected((before) => new Set(list.data.filter((d) => before.has(d.id)).map((d) => d.id)));
-      },
-      showError,
-    );
+  // The level shown now: an answer for a level left meanwhile is dropped.
+  const shown = useRef('');
+  shown.current = `${agentId}/${scope}`;
+  const load = () => {
+    const asked = shown.current;
+    return api<List<KnowledgeDocument>>(
+      'GET',
+      knowledgePath(agentId, `documents?scope=${scope}&limit=200`),
+    ).then((list) => {
+      if (asked !== shown.current) return;
+      setDocuments(list.data);
+      setSelected((before) => new Set(list.data.filter((d) => before.has(d.id)).map((d) => d.id)));
+    }, showError);
+  };
   useEffect(() => {
     setDocuments(null);
     void load();

@@ -60,7 +60,10 @@ export function UploadZone({
           e.preventDefault();
           setOver(true);
         }}
-        onDragLeave={() => setOver(false)}
+        onDragLeave={(e) => {
+          // Moving over the zone's own text or input is no leaving.
+          if (!(e.currentTarget as HTMLElement).contains(e.relatedTarget as Node | null)) setOver(false);
+        }}
         onDrop={(e) => {
           e.preventDefault();
           setOver(false);
