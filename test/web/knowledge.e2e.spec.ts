@@ -1,9 +1,10 @@
 // Knowledge at its three levels in a real Chromium against the real api: a Space owner (no admin) drops several files
 // at once on an Agent's page (the file input and a real drop), watches them become Ready or Failed (with the reason)
-// without a reload, reads a document's log, text and chunks, creates, renames, recolours and deletes a tag, tags and
-// deletes a selection in bulk, builds the section-summary index; uploads a Space document on the Space's page and
-// finds it on the Agent's page at the Space level; an admin adds a Global document on /knowledge; a member who only
-// uses the Agent reads everything and changes nothing. Screenshots at 390 and 1280 px; axe in light and dark.
+// without a reload, sees a file over 25 MiB refused on its own row, reads a document's log, text and chunks, creates,
+// renames, recolours and deletes a tag, tags and deletes a selection in bulk, builds the section-summary index;
+// uploads a Space document on the Space's page and finds it on the Agent's page at the Space level; an admin adds a
+// Global document on /knowledge; a member who only uses the Agent reads everything and changes nothing, in English
+// and in German. Screenshots at 390 and 1280 px; axe in light and dark.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -181,6 +182,29 @@ describeBrowser('Knowledge at three levels in Chromium (e2e)', () => {
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
   }, 120_000);
+
+  it('a file over 25 MiB is refused on its own row while the one beside it goes on', async () => {
+    const page = await pageOf(people.owner.email);
+    await page.goto(`${api.url}/agent/${agentId}/settings`);
+    await page.getByLabel(DROP_LABEL).setInputFiles([
+      { name: 'huge.txt', mimeType: 'text/plain', buffer: Buffer.alloc(26 * 1024 * 1024, 'a') },
+      { name: 'small.md', mimeType: 'text/markdown', buffer: Buffer.from('# Small\n\nPumice floats.') },
+    ]);
+    await page
+      .locator('.kn-upload-row.failed', { hasText: 'huge.txt' })
+      .getByText('The file is larger than 25 MiB, the most a document may be.')
+      .waitFor({ timeout: 60_000 });
+    await statusOf(page, 'small.md').filter({ hasText: 'Ready' }).waitFor({ timeout: 60_000 });
+    expect((await documents()).map((d) => d.name)).not.toContain('huge.txt');
+    // Deleted again: the next tests count the documents the drop left.
+    await page.getByLabel('Select small.md').check();
+    await page.getByRole('button', { name: 'Delete selected' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete the selected documents (1)?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await row(page, 'small.md').waitFor({ state: 'detached' });
+  }, 90_000);
 
   it('tags: create, rename, recolour, attach to a selection in bulk, detach, delete with a confirmation; bulk delete', async () => {
     const page = await pageOf(people.owner.email);

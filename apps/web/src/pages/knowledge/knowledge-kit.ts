@@ -52,6 +52,9 @@ export const reasonLabel = (reason: string): Label => REASONS[reason] ?? 'knReas
 
 const REFUSALS: Readonly<Record<string, Label>> = {
   empty_file: 'knEmptyFile',
+  body_too_large: 'knFileTooLarge',
+  request_too_large: 'knFileTooLarge',
+  blob_too_large: 'knFileTooLarge',
   missing_file: 'knEmptyFile',
   invalid_upload: 'knInvalidUpload',
   invalid_multipart: 'knInvalidUpload',
@@ -83,6 +86,30 @@ export function inkOn(color: string): string {
   };
   const luminance = 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4);
   return luminance > 0.179 ? '#000000' : '#ffffff';
+}
+
+/**
+ * POSTs a file upload, telling `onProgress` the share of it sent so far (fetch cannot tell, XMLHttpRequest can); a
+ * refusal rejects with the ApiError of the envelope, as `api()` does.
+ */
+export function uploadWithProgress(
+  path: string,
+  body: FormData,
+  onProgress: (sent: number) => void,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', `${CORE}/${path}`);
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total);
+    };
+    request.onload = () =>
+      request.status < 300
+        ? resolve()
+        : void failure(new Response(request.responseText, { status: request.status })).then(reject);
+    request.onerror = () => reject(new TypeError('network'));
+    request.send(body);
+  });
 }
 
 /** Saves what the API answers to a POST as a file (the zip of several documents): a link the browser follows once. */

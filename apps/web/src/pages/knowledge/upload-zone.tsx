@@ -2,14 +2,15 @@
 // the keyboard); each file uploads on its own and has a row with its progress and outcome, so one refused file (too
 // large, empty) says why on its row while the others go on.
 import { useState } from 'preact/hooks';
-import { api } from '../../api';
 import { t, type Label } from '../../i18n';
-import { knowledgeError, knowledgePath, type Scope } from './knowledge-kit';
+import { knowledgeError, knowledgePath, uploadWithProgress, type Scope } from './knowledge-kit';
 
 interface Upload {
   readonly key: number;
   readonly name: string;
   readonly state: 'uploading' | 'done' | 'failed';
+  /** The share sent (0 to 1); undefined until the browser can tell. */
+  readonly sent?: number;
   readonly error?: Label;
 }
 
@@ -35,7 +36,7 @@ export function UploadZone({
     body.append('scope', scope);
     body.append('file', file);
     try {
-      await api('POST', knowledgePath(agentId, 'documents'), body);
+      await uploadWithProgress(knowledgePath(agentId, 'documents'), body, (sent) => update(key, { sent }));
       update(key, { state: 'done' });
       onUploaded();
     } catch (failure) {
@@ -88,7 +89,9 @@ export function UploadZone({
             <li key={u.key} class={`kn-upload-row ${u.state}`}>
               <span class="kn-name">{u.name}</span>
               {u.state === 'uploading' && (
-                <progress aria-label={t('knUploading', { name: u.name })}>{t('knUploadingShort')}</progress>
+                <progress max={1} value={u.sent} aria-label={t('knUploading', { name: u.name })}>
+                  {t('knUploadingShort')}
+                </progress>
               )}
               {u.state === 'done' && <span class="kn-ok">{t('knUploaded')}</span>}
               {u.state === 'failed' && (
