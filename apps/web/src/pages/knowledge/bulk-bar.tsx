@@ -14,6 +14,7 @@ import {
   type KnowledgeDocument,
   type Tag,
 } from './knowledge-kit';
+import { TagSelect } from './tag-chip';
 
 type Action = 'addTag' | 'removeTag' | 'reprocess' | 'forceReprocess' | 'delete';
 
@@ -105,18 +106,13 @@ export function BulkBar({ agentId, documents, selected, tags, readOnly, onDone }
               {tags && tags.length > 0 && (
                 <span class="kn-bulk-tag">
                   <label for="kn-bulk-tag">{t('knBulkTag')}</label>
-                  <select
+                  <TagSelect
                     id="kn-bulk-tag"
+                    tags={tags}
+                    placeholder={t('knChooseTag')}
                     value={tagId}
-                    onChange={(e) => setTagId((e.target as HTMLSelectElement).value)}
-                  >
-                    <option value="">{t('knChooseTag')}</option>
-                    {tags.map((tag) => (
-                      <option key={tag.id} value={tag.id}>
-                        {tag.name}
-                      </option>
-                    ))}
-                  </select>
+                    onPick={setTagId}
+                  />
                   <button type="button" disabled={!tagId} onClick={() => void run('addTag')}>
                     {t('knAddTag')}
                   </button>

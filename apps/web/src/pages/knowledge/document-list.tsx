@@ -3,7 +3,7 @@
 import { api, CORE } from '../../api';
 import { t } from '../../i18n';
 import { knowledgePath, reasonLabel, STATUS_LABELS, type KnowledgeDocument, type Tag } from './knowledge-kit';
-import { TagChip } from './tag-chip';
+import { TagChip, TagSelect } from './tag-chip';
 
 interface Props {
   readonly agentId: string;
@@ -40,18 +40,13 @@ function RowTags(props: {
         />
       ))}
       {others.length > 0 && (
-        <select
-          aria-label={t('knAttachTo', { name: document.name })}
+        <TagSelect
+          label={t('knAttachTo', { name: document.name })}
+          tags={others}
+          placeholder={t('knAttachTag')}
           value=""
-          onChange={(e) => onChange('POST', (e.target as HTMLSelectElement).value)}
-        >
-          <option value="">{t('knAttachTag')}</option>
-          {others.map((tag) => (
-            <option key={tag.id} value={tag.id}>
-              {tag.name}
-            </option>
-          ))}
-        </select>
+          onPick={(tagId) => onChange('POST', tagId)}
+        />
       )}
     </span>
   );
