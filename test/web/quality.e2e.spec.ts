@@ -125,6 +125,7 @@ describeBrowser('quality bars of the web app in Chromium (e2e)', () => {
     { name: 'admin', path: '/admin' },
     { name: 'audit', path: '/audit' },
     { name: 'agent-history', path: `/agent/${agentId}/history` },
+    { name: 'knowledge', path: '/knowledge' },
   ];
 
   it.each(THEMES)(

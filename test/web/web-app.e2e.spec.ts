@@ -113,18 +113,17 @@ describeBrowser('web app in Chromium (e2e)', () => {
 
   it('uploads a document, watches its status become Ready, and tags it', async () => {
     await page.goto(`${api.url}/agent/${agentId}/settings`);
-    await page.getByLabel('Document').setInputFiles({
+    await page.getByLabel('Drop files here, or choose several at once').setInputFiles({
       name: 'volcanoes.md',
       mimeType: 'text/markdown',
       buffer: Buffer.from(VOLCANOES),
     });
-    await page.getByRole('button', { name: 'Upload', exact: true }).click();
-    await page.locator('td.status.Ready').waitFor({ timeout: 60_000 });
+    await page.locator('.kn-row .status.Ready').waitFor({ timeout: 60_000 });
     await screenshot(page, 'knowledge-ready');
     // Tags: create one, put it on the document.
-    await page.getByLabel('New tag').fill('geology');
+    await page.getByLabel('New tag', { exact: true }).fill('geology');
     await page.getByRole('button', { name: 'Create tag' }).click();
-    await page.getByLabel('geology').check();
+    await page.getByLabel('Add a tag to volcanoes.md').selectOption({ label: 'geology' });
     await waitUntil(async () => {
       const list = await client(api.url, ADMIN_KEY).get<{ data: { name: string; tags: string[] }[] }>(
         `${CORE}/knowledge/${agentId}/documents`,

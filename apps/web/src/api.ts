@@ -12,7 +12,8 @@ export class ApiError extends Error {
   }
 }
 
-async function failure(response: Response): Promise<ApiError> {
+/** A failed response as an ApiError: the envelope's code, else its status (also for routes that answer a zip). */
+export async function failure(response: Response): Promise<ApiError> {
   let code = 'error';
   let message = `${response.status} ${response.statusText}`;
   try {

@@ -35,6 +35,8 @@ const SpacePage = lazy(() => import('./pages/build/space-page'), 'SpacePage');
 // People: one's profile, and the admins' page.
 const Profile = lazy(() => import('./pages/people/profile'), 'Profile');
 const Admin = lazy(() => import('./pages/admin'), 'Admin');
+// Knowledge: the Global documents (admins).
+const GlobalKnowledge = lazy(() => import('./pages/knowledge/global-knowledge'), 'GlobalKnowledge');
 
 /** The language switch and the theme toggle of the pages open without a session (they have no navigation). */
 function OutsideSwitches() {
@@ -104,6 +106,7 @@ function Routed({
   if (path === '/operations' && me.role === 'admin') return <Operations />;
   if (path === '/replay' && me.role === 'admin') return <Replay />;
   if (path === '/audit') return <Audit me={me} search={location.search} />;
+  if (path === '/knowledge' && me.role === 'admin') return <GlobalKnowledge />;
   if (path === '/profile') return <Profile me={me} onChanged={onChanged} onSignedOut={onSignedOut} />;
   if (path === '/' || path === '/sign-in')
     return (

@@ -36,6 +36,7 @@ const PAGES: readonly (readonly [string, Label, boolean])[] = [
   ['/operations', 'operations', true],
   ['/audit', 'audit', true],
   ['/replay', 'replay', true],
+  ['/knowledge', 'knGlobalNav', true],
 ];
 
 /** A Space's pages: [path below the Space, label]; a personal Space is never shared, so it has no members page. */

@@ -94,6 +94,7 @@ export class WebController {
     'operations',
     'audit',
     'replay',
+    'knowledge',
     'profile',
     'spaces/new',
     'invitations/accept',

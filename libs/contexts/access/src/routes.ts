@@ -57,6 +57,7 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   'GET /operations': 'public',
   'GET /audit': 'public',
   'GET /replay': 'public',
+  'GET /knowledge': 'public',
   'GET /profile': 'public',
   'GET /spaces/new': 'public',
   'GET /invitations/accept': 'public',

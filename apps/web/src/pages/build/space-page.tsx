@@ -1,7 +1,9 @@
 // `/space/{spaceId}/settings`: a Space's page: its details, its members and prompt library, its Agents (editors and
-// owners create one here), and, for its owners and admins, its audit trail, its edit form and its deletion. Who may
-// not change a part reads it, with the reason. Its weekly spend limit (pages/usage/space-limit.tsx) is at its end.
+// owners create one here), its shared Knowledge (loaded on first use), and, for its owners and admins, its audit
+// trail, its edit form and its deletion. Who may not change a part reads it, with the reason. Its weekly spend limit
+// (pages/usage/space-limit.tsx) is at its end.
 import { t } from '../../i18n';
+import { lazy } from '../../lazy';
 import { linkTo } from '../../router';
 import type { List, Me } from '../../state';
 import { useLoaded, useSpaceRole, type AgentDetails, type SpaceDetails } from './build-kit';
@@ -9,6 +11,8 @@ import { SpaceAgents } from './space-agents';
 import { DeleteSpace } from './space-delete';
 import { SpaceEdit } from './space-edit';
 import { SpaceLimit } from '../usage/space-limit';
+
+const SpaceKnowledge = lazy(() => import('../knowledge/space-knowledge'), 'SpaceKnowledge');
 
 export function SpacePage({ spaceId, me }: { spaceId: string; me: Me }) {
   const id = encodeURIComponent(spaceId);
@@ -49,6 +53,7 @@ export function SpacePage({ spaceId, me }: { spaceId: string; me: Me }) {
         agents={agents?.data ?? null}
         mayCreate={role === 'owner' || role === 'editor'}
       />
+      {agents && <SpaceKnowledge agents={agents.data} mayChange={role === 'owner' || role === 'editor'} />}
       <section aria-labelledby="space-edit-title">
         <h2 id="space-edit-title">{t('editSpace')}</h2>
         {owner ? (
