@@ -186,10 +186,14 @@ describeBrowser('Knowledge at three levels in Chromium (e2e)', () => {
   it('a file over 25 MiB is refused on its own row while the one beside it goes on', async () => {
     const page = await pageOf(people.owner.email);
     await page.goto(`${api.url}/agent/${agentId}/settings`);
-    await page.getByLabel(DROP_LABEL).setInputFiles([
-      { name: 'huge.txt', mimeType: 'text/plain', buffer: Buffer.alloc(26 * 1024 * 1024, 'a') },
-      { name: 'small.md', mimeType: 'text/markdown', buffer: Buffer.from('# Small\n\nPumice floats.') },
-    ]);
+    await page.getByLabel(DROP_LABEL).setInputFiles(
+      [
+        { name: 'huge.txt', mimeType: 'text/plain', buffer: Buffer.alloc(26 * 1024 * 1024, 'a') },
+        { name: 'small.md', mimeType: 'text/markdown', buffer: Buffer.from('# Small\n\nPumice floats.') },
+        // 26 MiB into the browser takes a while on a loaded machine.
+      ],
+      { timeout: 90_000 },
+    );
     await page
       .locator('.kn-upload-row.failed', { hasText: 'huge.txt' })
       .getByText('The file is larger than 25 MiB, the most a document may be.')
@@ -204,7 +208,7 @@ describeBrowser('Knowledge at three levels in Chromium (e2e)', () => {
       .getByRole('button', { name: 'Delete' })
       .click();
     await row(page, 'small.md').waitFor({ state: 'detached' });
-  }, 90_000);
+  }, 180_000);
 
   it('tags: create, rename, recolour, attach to a selection in bulk, detach, delete with a confirmation; bulk delete', async () => {
     const page = await pageOf(people.owner.email);
