@@ -711,6 +711,9 @@ describe('Agent conversations (e2e)', () => {
     const archive = await admin.patch(path, { archived: true });
     expect(archive.status).toBe(400);
     expect(archive.body).toMatchObject({ error: { code: 'incognito_conversation', param: 'archived' } });
+    const pin = await admin.patch(path, { pinned: true });
+    expect(pin.status).toBe(400);
+    expect(pin.body).toMatchObject({ error: { code: 'incognito_conversation', param: 'pinned' } });
     expect((await admin.delete(path)).status).toBe(204);
     expect((await messagesOf(agentId, conversationId)).status).toBe(404);
   });
@@ -739,6 +742,23 @@ describe('Agent conversations (e2e)', () => {
     const history = await messagesOf(agentId, conversationId);
     expect(history.status).toBe(200);
     expect(history.body.data).toHaveLength(2);
+  });
+
+  it('pins and unpins a conversation: the listing and the conversation say so', async () => {
+    const agentId = await createAgent();
+    const reply = await converse(agentId, { message: 'Which volcano is in Sicily?' });
+    const { conversationId } = reply.body;
+    const path = `${LLM}/${agentId}/conversation/${conversationId}`;
+    const find = async () => (await listed(agentId, '')).find((c) => c.id === conversationId);
+    expect(await find()).toMatchObject({ pinned: false });
+
+    const pinned = await admin.patch(path, { pinned: true });
+    expect(pinned.status).toBe(200);
+    expect(pinned.body).toMatchObject({ id: conversationId, pinned: true, archived: false });
+    expect(await find()).toMatchObject({ pinned: true });
+    expect((await admin.patch(path, { pinned: false })).body).toMatchObject({ pinned: false });
+    expect(await find()).toMatchObject({ pinned: false });
+    expect((await admin.patch(path, { pinned: 'yes' })).status).toBe(400);
   });
 
   it('deletes one message: later turns never send it upstream, and it is gone from the history', async () => {

@@ -106,6 +106,7 @@ export const toConversationDto = (record: ConversationRecord) => ({
   title: record.title,
   visibility: record.visibility,
   archived: record.archived,
+  pinned: record.pinned,
   messageCount: record.messageCount,
   lastMessageAt: record.lastMessageAt,
   createdAt: record.createdAt,

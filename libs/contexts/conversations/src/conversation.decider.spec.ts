@@ -214,6 +214,22 @@ describe('Conversation decider', () => {
         .then([{ type: 'ConversationUnarchived', data: { conversationId: 'c1' } }]);
     });
 
+    it('pins and unpins only when it changes', () => {
+      given(started)
+        .when(change({ pinned: true }))
+        .then([{ type: 'ConversationPinned', data: { conversationId: 'c1' } }]);
+      given(started)
+        .when(change({ pinned: false }))
+        .then([]);
+      const pinned: ConversationEvent = { type: 'ConversationPinned', data: { conversationId: 'c1' } };
+      given(started, pinned)
+        .when(change({ pinned: true }))
+        .then([]);
+      given(started, pinned)
+        .when(change({ pinned: false }))
+        .then([{ type: 'ConversationUnpinned', data: { conversationId: 'c1' } }]);
+    });
+
     it('makes private and normal only when it changes', () => {
       given(started)
         .when(change({ visibility: 'private' }))

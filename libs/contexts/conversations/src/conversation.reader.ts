@@ -195,6 +195,7 @@ export class ConversationReader {
       visibility: view.visibility,
       title,
       archived: view.archived,
+      pinned: view.pinned ?? false,
       messageCount: view.messageCount,
       lastMessageAt: view.lastMessageAt,
       createdAt: view.createdAt,
