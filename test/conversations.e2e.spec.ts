@@ -761,6 +761,37 @@ describe('Agent conversations (e2e)', () => {
     expect((await admin.patch(path, { pinned: 'yes' })).status).toBe(400);
   });
 
+  it("searches the caller's conversations by title and by their messages' texts, archived ones only when asked", async () => {
+    const agentId = await createAgent();
+    const word = marker('SAFFRON').toLowerCase();
+    const byMessage = await converse(agentId, { message: 'Which volcano is in Sicily?' });
+    const later = await converse(agentId, {
+      conversationId: byMessage.body.conversationId,
+      message: `Is ${word} grown there?`,
+    });
+    expect(later.status).toBe(200);
+    const byTitle = await converse(agentId, { message: `${word.toUpperCase()} and paella` });
+    await converse(agentId, { message: 'Which volcano buried Pompeii?' });
+    const search = async (query: string) =>
+      (
+        await admin.get<{ data: { id: string }[]; nextCursor: string | null }>(
+          `${LLM}/${agentId}/conversation?${query}`,
+        )
+      ).body;
+
+    const found = await search(`q=${encodeURIComponent(word)}`);
+    expect(found.data.map((c) => c.id)).toEqual([byTitle.body.conversationId, byMessage.body.conversationId]);
+    expect(found.nextCursor).toBeNull();
+    expect((await search('q=nothing-like-this')).data).toEqual([]);
+    expect((await admin.get(`${LLM}/${agentId}/conversation?q=`)).status).toBe(400);
+
+    await admin.patch(`${LLM}/${agentId}/conversation/${byMessage.body.conversationId}`, { archived: true });
+    expect((await search(`q=${word}`)).data.map((c) => c.id)).toEqual([byTitle.body.conversationId]);
+    expect((await search(`q=${word}&archived=true`)).data.map((c) => c.id)).toEqual([
+      byMessage.body.conversationId,
+    ]);
+  });
+
   it('deletes one message: later turns never send it upstream, and it is gone from the history', async () => {
     const agentId = await createAgent({ model: 'fake-chat', knowledgeEnabled: false });
     upstream.set({ reply: 'Noted.' });

@@ -3,8 +3,9 @@
 // sends, Esc stops a slow stream (the upstream sees it cancelled), a dropped and a pasted file become chips that the
 // sent question keeps after a reload, `/` opens the prompt library; an answer is copied as Markdown, shows its model
 // and tokens on focus, is regenerated, and its question edited and resent; a conversation is pinned (listed under
-// Pinned), renamed inline, found by search, deleted after a question; a deep link survives signing in; a team fact's
-// proposal sits at its answer. Screenshots at 390 and 1280 px; axe in light and dark: 0 serious or critical.
+// Pinned), renamed inline, found by its title and by its question's words, deleted after a question; a deep link
+// survives signing in; a team fact's proposal sits at its answer. Screenshots at 390 and 1280 px; axe in light and
+// dark: 0 serious or critical.
 import type { Page } from 'playwright-core';
 import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
 import { waitUntil } from '#testing/fixtures';
@@ -22,6 +23,13 @@ import {
   spaceWithAgent,
   startApiWithFakeChat,
 } from './browser.js';
+
+/** What the page's scripts reach that Node's types do not name. */
+interface BrowserGlobals {
+  DataTransfer: new () => { items: { add(file: File): void } };
+  ClipboardEvent: new (type: string, init: Record<string, unknown>) => Event;
+  navigator: { clipboard: { readText(): Promise<string> } };
+}
 
 const run = chromiumOrSkip('chat composer (browser)');
 const describeBrowser = run ? describe : describe.skip;
@@ -103,8 +111,8 @@ describeBrowser('the chat: composer, answer actions, conversation list (e2e)', (
     const files = (names: string[]) =>
       page.evaluateHandle(
         (list) => {
-          const transfer = new DataTransfer();
-          for (const [name, text, type] of list) transfer.items.add(new File([text], name, { type }));
+          const transfer = new (globalThis as unknown as BrowserGlobals).DataTransfer();
+          for (const [name, text, type] of list) transfer.items.add(new File([text!], name!, { type }));
           return transfer;
         },
         names.map((name) => [
@@ -118,6 +126,7 @@ describeBrowser('the chat: composer, answer actions, conversation list (e2e)', (
     });
     const pasted = await files(['table.csv']);
     await box.evaluate((element, clipboardData) => {
+      const { ClipboardEvent } = globalThis as unknown as BrowserGlobals;
       element.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
     }, pasted);
     const chips = page.locator('form.composer .chip');
@@ -204,7 +213,9 @@ describeBrowser('the chat: composer, answer actions, conversation list (e2e)', (
 
     await answer.getByRole('button', { name: 'Copy' }).click();
     await answer.getByRole('status').filter({ hasText: 'Copied.' }).waitFor();
-    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    const copied = await page.evaluate(() =>
+      (globalThis as unknown as BrowserGlobals).navigator.clipboard.readText(),
+    );
     expect(copied).toMatch(/^\*\*Answer \d+\*\*: use `cumin`\.$/);
 
     // The model on the answer; focusing it tells the tokens the turn used (from its provenance).
@@ -286,6 +297,14 @@ describeBrowser('the chat: composer, answer actions, conversation list (e2e)', (
     await list.getByLabel('Search conversations').fill('winter');
     await list.getByRole('link', { name: 'Bread without yeast?' }).waitFor({ state: 'detached' });
     expect(await list.getByRole('link').allInnerTexts()).toEqual(['Winter soups']);
+    // Its question, not its title, has these words: the server searches the person's messages.
+    await list.getByLabel('Search conversations').fill('cold day');
+    await list.getByRole('link', { name: 'Winter soups' }).waitFor();
+    expect(await list.getByRole('link').allInnerTexts()).toEqual(['Winter soups']);
+    await list.getByLabel('Search conversations').fill('nothing like this');
+    await list.getByText('No conversation matches.').waitFor();
+    await list.getByLabel('Search conversations').fill('winter');
+    await list.getByRole('link', { name: 'Winter soups' }).waitFor();
     await atBothWidths(page, 'chat-compose-list');
     await axeInBothThemes(page, 'conversation list');
     await list.getByLabel('Search conversations').fill('');

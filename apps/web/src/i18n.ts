@@ -645,7 +645,8 @@ const en = {
   spaceSpendLimit: 'Weekly spend limit',
   thisWeekOfSpace: 'This week of the Space',
   spaceLimitOwnersOnly: 'Only the owners of this Space and admins set its limit.',
-  refusedLimitSetByAdmin: 'An admin set this limit: only an admin removes it.',  // The chat's composer, conversation list and message actions.
+  refusedLimitSetByAdmin: 'An admin set this limit: only an admin removes it.',
+  // The chat's composer, conversation list and message actions.
   attachments: 'Attachments',
   removeAttachment: 'Remove {name}',
   composerKeys: 'Enter sends, Shift+Enter starts a new line, Esc stops the answer, / opens the prompts.',
@@ -662,7 +663,8 @@ const en = {
   renameConversation: 'New title',
   private: 'Private',
   incognitoNote: 'Incognito: nothing of this conversation is kept.',
-  noConversationFound: 'No conversation title matches.',
+  noConversationFound: 'No conversation matches.',
+  searchConversationsHint: 'Titles and the messages of your newest 200 conversations.',
   deleteConversationTitle: 'Delete “{title}”?',
   deleteConversationText: 'Its messages and attachments are erased for good.',
 };
@@ -1334,10 +1336,12 @@ const de: Record<Label, string> = {
   spaceSpendLimit: 'Wöchentliches Ausgabenlimit',
   thisWeekOfSpace: 'Diese Woche des Space',
   spaceLimitOwnersOnly: 'Nur die Eigentümer dieses Space und Admins setzen sein Limit.',
-  refusedLimitSetByAdmin: 'Ein Admin hat dieses Limit gesetzt: nur ein Admin entfernt es.',  // The chat's composer, conversation list and message actions.
+  refusedLimitSetByAdmin: 'Ein Admin hat dieses Limit gesetzt: nur ein Admin entfernt es.',
+  // The chat's composer, conversation list and message actions.
   attachments: 'Anhänge',
   removeAttachment: '{name} entfernen',
-  composerKeys: 'Enter sendet, Umschalt+Enter beginnt eine neue Zeile, Esc stoppt die Antwort, / öffnet die Prompts.',
+  composerKeys:
+    'Enter sendet, Umschalt+Enter beginnt eine neue Zeile, Esc stoppt die Antwort, / öffnet die Prompts.',
   tokensUsed: '{input} Tokens hinein ({cached} aus dem Cache), {output} heraus',
   usageUnavailable: 'Der Token-Verbrauch ist nicht verfügbar.',
   savedToMemory: 'In der Erinnerung gespeichert: {text}',
@@ -1351,7 +1355,8 @@ const de: Record<Label, string> = {
   renameConversation: 'Neuer Titel',
   private: 'Privat',
   incognitoNote: 'Inkognito: nichts von dieser Unterhaltung wird aufbewahrt.',
-  noConversationFound: 'Kein Titel einer Unterhaltung passt.',
+  noConversationFound: 'Keine Unterhaltung passt.',
+  searchConversationsHint: 'Titel und Nachrichten deiner neuesten 200 Unterhaltungen.',
   deleteConversationTitle: '„{title}“ löschen?',
   deleteConversationText: 'Ihre Nachrichten und Anhänge werden endgültig gelöscht.',
 };

@@ -199,6 +199,16 @@ export const ConversationListQuery = ListQuery.extend({
     .describe(
       'false (default): active ones; true: archived ones; all: both. Incognito conversations are never listed',
     ),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'Only the conversations whose title or messages contain this text (case-insensitive), newest first, in one page ' +
+        '(no cursor): the newest 200 conversations and, of them, at most 5,000 messages are searched',
+    ),
 });
 
 export const MessageDto = z.object({

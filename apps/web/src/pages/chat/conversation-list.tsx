@@ -1,4 +1,5 @@
-// The Agent's conversations: a new one, a search over their titles, the archived ones on demand, grouped Pinned /
+// The Agent's conversations: a new one, a search over their titles and messages (the API's `q`: the texts are sealed,
+// only the server opens them; titles are matched here while it answers), the archived ones on demand, grouped Pinned /
 // Today / Last 7 days / Older, each one's pin, rename, archive and delete (after a question). The list reloads when
 // a turn ends (`version` changes). Incognito conversations are never listed (nothing of them is kept).
 import { useEffect, useState } from 'preact/hooks';
@@ -29,12 +30,33 @@ export function ConversationList({
   const [showArchived, setShowArchived] = useState(false);
   const [search, setSearch] = useState('');
   const [deleting, setDeleting] = useState<Conversation | null>(null);
+  const [found, setFound] = useState<Conversation[] | null>(null);
   const load = () =>
     api<List<Conversation>>('GET', `${base}?limit=200&archived=${showArchived ? 'all' : 'false'}`).then(
       (list) => setConversations(list.data),
       () => undefined,
     );
   useEffect(() => void load(), [base, showArchived, version]);
+  useEffect(() => {
+    const q = search.trim();
+    setFound(null);
+    if (!q) return;
+    let current = true;
+    // After a pause in typing, not at every key.
+    const timer = setTimeout(() => {
+      api<List<Conversation>>(
+        'GET',
+        `${base}?limit=200&archived=${showArchived ? 'all' : 'false'}&q=${encodeURIComponent(q)}`,
+      ).then(
+        (list) => current && setFound(list.data),
+        (e: unknown) => current && onError(errorSentence(e)),
+      );
+    }, 250);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [search, conversations]);
   const change = async (conversation: Conversation, body: ConversationChange) => {
     await api('PATCH', `${base}/${conversation.id}`, body).catch((e: unknown) => onError(errorSentence(e)));
     void load();
@@ -45,7 +67,7 @@ export function ConversationList({
     void load();
   };
   const needle = search.trim().toLowerCase();
-  const shown = conversations.filter((c) => (c.title ?? c.id).toLowerCase().includes(needle));
+  const shown = found ?? conversations.filter((c) => (c.title ?? c.id).toLowerCase().includes(needle));
   return (
     <section class="conversations" aria-labelledby="conversations-title">
       <h2 id="conversations-title">{t('conversations')}</h2>
@@ -57,9 +79,13 @@ export function ConversationList({
         <input
           type="search"
           value={search}
+          aria-describedby="search-conversations-hint"
           onInput={(e) => setSearch((e.target as HTMLInputElement).value)}
         />
       </label>
+      <p id="search-conversations-hint" class="hint">
+        {t('searchConversationsHint')}
+      </p>
       <label class="check">
         <input
           type="checkbox"
@@ -68,7 +94,7 @@ export function ConversationList({
         />
         {t('showArchived')}
       </label>
-      {needle && shown.length === 0 && <p class="note">{t('noConversationFound')}</p>}
+      {needle && found?.length === 0 && <p class="note">{t('noConversationFound')}</p>}
       {groupConversations(shown, new Date()).map((group) => (
         <section key={group.label} class="conversation-group" aria-labelledby={`group-${group.label}`}>
           <h3 id={`group-${group.label}`}>{t(group.label)}</h3>
