@@ -4,8 +4,8 @@
 // sent question keeps after a reload, `/` opens the prompt library; an answer is copied as Markdown, shows its model
 // and tokens on focus, is regenerated, and its question edited and resent; a conversation is pinned (listed under
 // Pinned), renamed inline, found by its title and by its question's words, deleted after a question; a deep link
-// survives signing in; a team fact's proposal sits at its answer. Screenshots at 390 and 1280 px; axe in light and
-// dark: 0 serious or critical.
+// survives signing in; a saved memory's note and a team fact's proposal sit at their answer. Screenshots at 390 and
+// 1280 px; axe in light and dark: 0 serious or critical.
 import type { Page } from 'playwright-core';
 import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
 import { waitUntil } from '#testing/fixtures';
@@ -332,7 +332,7 @@ describeBrowser('the chat: composer, answer actions, conversation list (e2e)', (
     expect((await listed()).map((c) => c.title)).not.toContain('Bread without yeast?');
   });
 
-  it("a team fact's proposal sits at the answer that proposed it", async () => {
+  it('memory at its answer: a personal fact\'s "Saved to memory" note, a team fact\'s proposal with its choices', async () => {
     const agent = await client(api.url, ADMIN_KEY).post<{ id: string }>(`${CORE}/agents`, {
       spaceId,
       name: uniqueName('Team'),
@@ -342,11 +342,11 @@ describeBrowser('the chat: composer, answer actions, conversation list (e2e)', (
     expect(agent.status).toBe(201);
     const page = await pages.of(api.url, email);
     await page.goto(`${api.url}/space/${spaceId}/agent/${agent.body.id}`);
-    await page.getByLabel('Message', { exact: true }).fill('Our team cooks on Fridays.');
+    await page.getByLabel('Message', { exact: true }).fill('Our team cooks on Fridays. I prefer green tea.');
     await page.keyboard.press('Enter');
-    const proposal = page
-      .locator('li.message.assistant')
-      .getByRole('group', { name: 'Remember this for the team?' });
+    const answer = page.locator('li.message.assistant');
+    await answer.getByText('Saved to memory: The user prefers green tea.').waitFor();
+    const proposal = answer.getByRole('group', { name: 'Remember this for the team?' });
     await proposal.getByText('Our team cooks on Fridays.').waitFor();
     expect(await page.getByRole('group', { name: 'Remember this for the team?' }).count()).toBe(1);
     await atBothWidths(page, 'chat-compose-proposal');
