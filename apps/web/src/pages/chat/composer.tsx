@@ -55,10 +55,7 @@ export function Composer({
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.isComposing) return;
     if (e.key === 'Enter' && !e.shiftKey) submit(e);
-    else if (e.key === 'Escape' && busy) {
-      e.preventDefault();
-      onStop();
-    } else if (e.key === '/' && draft === '' && !e.ctrlKey && !e.metaKey && !e.altKey) {
+    else if (e.key === '/' && draft === '' && !e.ctrlKey && !e.metaKey && !e.altKey) {
       e.preventDefault();
       onOpenPrompts();
     }
@@ -67,6 +64,12 @@ export function Composer({
     <form
       class={`composer${dropping ? ' dropping' : ''}`}
       onSubmit={submit}
+      // Esc from any of the composer's controls (the box, Stop, the file field) stops the answer being written.
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || !busy) return;
+        e.preventDefault();
+        onStop();
+      }}
       onDragOver={(e) => {
         if (!e.dataTransfer?.types.includes('Files')) return;
         e.preventDefault();
