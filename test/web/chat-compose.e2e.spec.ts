@@ -3,9 +3,9 @@
 // sends, Esc stops a slow stream (the upstream sees it cancelled), a dropped and a pasted file become chips that the
 // sent question keeps after a reload, `/` opens the prompt library; an answer is copied as Markdown, shows its model
 // and tokens on focus, is regenerated, and its question edited and resent; a conversation is pinned (listed under
-// Pinned), renamed inline, found by its title and by its question's words, deleted after a question; a deep link
-// survives signing in; a saved memory's note and a team fact's proposal sit at their answer. Screenshots at 390 and
-// 1280 px; axe in light and dark: 0 serious or critical.
+// Pinned), renamed inline, found by its title and by its question's words, deleted after a question; an incognito
+// one is marked and never listed; a deep link survives signing in; a saved memory's note and a team fact's proposal
+// sit at their answer. Screenshots at 390 and 1280 px; axe in light and dark: 0 serious or critical.
 import type { Page } from 'playwright-core';
 import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
 import { waitUntil } from '#testing/fixtures';
@@ -319,6 +319,22 @@ describeBrowser('the chat: composer, answer actions, conversation list (e2e)', (
     await signInHere(stranger);
     await stranger.locator('li.message.user', { hasText: 'Soup for a cold day?' }).waitFor();
     expect(new URL(stranger.url()).searchParams.get('c')).toBe(soup.id);
+
+    // An incognito conversation says so while it is open, and is never listed.
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByLabel('Incognito').check();
+    const note = page.getByText('Incognito: nothing of this conversation is kept.');
+    await note.waitFor();
+    await box.fill('Pancakes for one?');
+    await page.keyboard.press('Enter');
+    await answered(page);
+    await page.waitForURL(/\?c=/);
+    expect(await note.isVisible()).toBe(true);
+    expect((await listed()).map((c) => c.title)).not.toContain('Pancakes for one?');
+    expect(await list.getByRole('link', { name: 'Pancakes for one?' }).count()).toBe(0);
+    await screenshot(page, 'chat-compose-incognito');
+    await list.getByRole('link', { name: 'Winter soups' }).click();
+    await note.waitFor({ state: 'detached' });
 
     // Delete asks first: Cancel keeps it, Delete erases it.
     await list.getByRole('button', { name: 'Delete Bread without yeast?' }).click();
