@@ -711,6 +711,9 @@ describe('Agent conversations (e2e)', () => {
     const archive = await admin.patch(path, { archived: true });
     expect(archive.status).toBe(400);
     expect(archive.body).toMatchObject({ error: { code: 'incognito_conversation', param: 'archived' } });
+    const pin = await admin.patch(path, { pinned: true });
+    expect(pin.status).toBe(400);
+    expect(pin.body).toMatchObject({ error: { code: 'incognito_conversation', param: 'pinned' } });
     expect((await admin.delete(path)).status).toBe(204);
     expect((await messagesOf(agentId, conversationId)).status).toBe(404);
   });
@@ -739,6 +742,54 @@ describe('Agent conversations (e2e)', () => {
     const history = await messagesOf(agentId, conversationId);
     expect(history.status).toBe(200);
     expect(history.body.data).toHaveLength(2);
+  });
+
+  it('pins and unpins a conversation: the listing and the conversation say so', async () => {
+    const agentId = await createAgent();
+    const reply = await converse(agentId, { message: 'Which volcano is in Sicily?' });
+    const { conversationId } = reply.body;
+    const path = `${LLM}/${agentId}/conversation/${conversationId}`;
+    const find = async () => (await listed(agentId, '')).find((c) => c.id === conversationId);
+    expect(await find()).toMatchObject({ pinned: false });
+
+    const pinned = await admin.patch(path, { pinned: true });
+    expect(pinned.status).toBe(200);
+    expect(pinned.body).toMatchObject({ id: conversationId, pinned: true, archived: false });
+    expect(await find()).toMatchObject({ pinned: true });
+    expect((await admin.patch(path, { pinned: false })).body).toMatchObject({ pinned: false });
+    expect(await find()).toMatchObject({ pinned: false });
+    expect((await admin.patch(path, { pinned: 'yes' })).status).toBe(400);
+  });
+
+  it("searches the caller's conversations by title and by their messages' texts, archived ones only when asked", async () => {
+    const agentId = await createAgent();
+    const word = marker('SAFFRON').toLowerCase();
+    const byMessage = await converse(agentId, { message: 'Which volcano is in Sicily?' });
+    const later = await converse(agentId, {
+      conversationId: byMessage.body.conversationId,
+      message: `Is ${word} grown there?`,
+    });
+    expect(later.status).toBe(200);
+    const byTitle = await converse(agentId, { message: `${word.toUpperCase()} and paella` });
+    await converse(agentId, { message: 'Which volcano buried Pompeii?' });
+    const search = async (query: string) =>
+      (
+        await admin.get<{ data: { id: string }[]; nextCursor: string | null }>(
+          `${LLM}/${agentId}/conversation?${query}`,
+        )
+      ).body;
+
+    const found = await search(`q=${encodeURIComponent(word)}`);
+    expect(found.data.map((c) => c.id)).toEqual([byTitle.body.conversationId, byMessage.body.conversationId]);
+    expect(found.nextCursor).toBeNull();
+    expect((await search('q=nothing-like-this')).data).toEqual([]);
+    expect((await admin.get(`${LLM}/${agentId}/conversation?q=`)).status).toBe(400);
+
+    await admin.patch(`${LLM}/${agentId}/conversation/${byMessage.body.conversationId}`, { archived: true });
+    expect((await search(`q=${word}`)).data.map((c) => c.id)).toEqual([byTitle.body.conversationId]);
+    expect((await search(`q=${word}&archived=true`)).data.map((c) => c.id)).toEqual([
+      byMessage.body.conversationId,
+    ]);
   });
 
   it('deletes one message: later turns never send it upstream, and it is gone from the history', async () => {

@@ -84,6 +84,7 @@ describe('conversations projection', () => {
       title: 'sealed-title',
       visibility: 'normal',
       archived: false,
+      pinned: false,
       messageCount: 0,
       lastMessageAt: null,
       checkpoint: null,
@@ -200,24 +201,27 @@ describe('conversations projection', () => {
     });
   });
 
-  it('renames, archives, unarchives and changes visibility', async () => {
+  it('renames, archives, unarchives, pins, unpins and changes visibility', async () => {
     const h = await projectionHarness(conversationsProjector);
     await h.apply(
       h.envelope(started),
       h.envelope({ type: 'ConversationRenamed', data: { conversationId: 'c1', title: 'sealed-new' } }),
       h.envelope(only('ConversationArchived')),
+      h.envelope(only('ConversationPinned')),
       h.envelope(only('ConversationMadePrivate')),
     );
     expect(await h.get<ConversationView>(CONVERSATIONS, 'c1')).toMatchObject({
       title: 'sealed-new',
       archived: true,
+      pinned: true,
       visibility: 'private',
     });
     const last = h.envelope(only('ConversationMadeNormal'));
-    await h.apply(h.envelope(only('ConversationUnarchived')), last);
+    await h.apply(h.envelope(only('ConversationUnarchived')), h.envelope(only('ConversationUnpinned')), last);
     expect(await h.get<ConversationView>(CONVERSATIONS, 'c1')).toMatchObject({
       title: 'sealed-new',
       archived: false,
+      pinned: false,
       visibility: 'normal',
       updatedAt: last.metadata.occurredAt,
     });

@@ -93,6 +93,7 @@ export const conversationsProjector = defineProjector<ConversationEvent>({
         title: data.title,
         visibility: data.visibility,
         archived: false,
+        pinned: false,
         messageCount: 0,
         lastMessageAt: null,
         checkpoint: null,
@@ -142,6 +143,8 @@ export const conversationsProjector = defineProjector<ConversationEvent>({
     ConversationRenamed: (event) => changed({ title: event.data.title })(event),
     ConversationArchived: changed({ archived: true }),
     ConversationUnarchived: changed({ archived: false }),
+    ConversationPinned: changed({ pinned: true }),
+    ConversationUnpinned: changed({ pinned: false }),
     ConversationMadePrivate: changed({ visibility: 'private' }),
     ConversationMadeNormal: changed({ visibility: 'normal' }),
     MessageDeleted: async ({ data, metadata }, context) => {

@@ -162,6 +162,8 @@ export const provenanceProjector = defineProjector<ConversationEvent>({
     ConversationCompacted: null,
     ConversationRenamed: null,
     ConversationArchived: null,
+    ConversationPinned: null,
+    ConversationUnpinned: null,
     ConversationUnarchived: null,
     ConversationMadePrivate: null,
     ConversationMadeNormal: null,

@@ -87,7 +87,9 @@ describeBrowser('web app in Chromium (e2e)', () => {
     const csp = home.headers.get('content-security-policy')!;
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("connect-src 'self'");
-    expect(csp).toContain(`img-src ${api.url}${CORE}/knowledge/ ${api.url}${CORE}/llm/ ${api.url}/favicon.svg;`);
+    expect(csp).toContain(
+      `img-src ${api.url}${CORE}/knowledge/ ${api.url}${CORE}/llm/ ${api.url}/favicon.svg;`,
+    );
     expect(csp).not.toContain('unsafe-inline');
     await home.text();
     const route = await fetch(`${api.url}/space/${spaceId}/agent/${agentId}`);
@@ -406,6 +408,7 @@ describeBrowser('web app in Chromium (e2e)', () => {
     await list.getByRole('link', { name: 'What is in my notes?' }).waitFor({ state: 'detached' });
     await list.getByLabel('Show archived').check();
     await list.getByRole('button', { name: 'Delete What is in my notes?' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
     await list.getByRole('link', { name: 'What is in my notes?' }).waitFor({ state: 'detached' });
     expect((await thread()).status).toBe(404);
   });

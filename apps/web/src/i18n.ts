@@ -789,6 +789,27 @@ const en = {
   knGlobalTitle: 'Global Knowledge',
   knGlobalHint: 'Documents every Agent of this instance searches.',
   knGlobalNav: 'Global Knowledge',
+  // The chat's composer, conversation list and message actions.
+  attachments: 'Attachments',
+  removeAttachment: 'Remove {name}',
+  composerKeys: 'Enter sends, Shift+Enter starts a new line, Esc stops the answer, / opens the prompts.',
+  tokensUsed: '{input} tokens in ({cached} cached), {output} out',
+  usageUnavailable: 'Token usage is not available.',
+  savedToMemory: 'Saved to memory: {text}',
+  pinned: 'Pinned',
+  today: 'Today',
+  last7Days: 'Last 7 days',
+  older: 'Older',
+  pin: 'Pin',
+  unpin: 'Unpin',
+  rename: 'Rename',
+  renameConversation: 'New title',
+  private: 'Private',
+  incognitoNote: 'Incognito: nothing of this conversation is kept.',
+  noConversationFound: 'No conversation matches.',
+  searchConversationsHint: 'Titles and the messages of your newest 200 conversations.',
+  deleteConversationTitle: 'Delete “{title}”?',
+  deleteConversationText: 'Its messages and attachments are erased for good.',
 };
 
 export type Label = keyof typeof en;
@@ -1608,6 +1629,28 @@ const de: Record<Label, string> = {
   knGlobalTitle: 'Globales Wissen',
   knGlobalHint: 'Dokumente, die jeder Agent dieser Instanz durchsucht.',
   knGlobalNav: 'Globales Wissen',
+  // The chat's composer, conversation list and message actions.
+  attachments: 'Anhänge',
+  removeAttachment: '{name} entfernen',
+  composerKeys:
+    'Enter sendet, Umschalt+Enter beginnt eine neue Zeile, Esc stoppt die Antwort, / öffnet die Prompts.',
+  tokensUsed: '{input} Tokens hinein ({cached} aus dem Cache), {output} heraus',
+  usageUnavailable: 'Der Token-Verbrauch ist nicht verfügbar.',
+  savedToMemory: 'In der Erinnerung gespeichert: {text}',
+  pinned: 'Angeheftet',
+  today: 'Heute',
+  last7Days: 'Letzte 7 Tage',
+  older: 'Älter',
+  pin: 'Anheften',
+  unpin: 'Lösen',
+  rename: 'Umbenennen',
+  renameConversation: 'Neuer Titel',
+  private: 'Privat',
+  incognitoNote: 'Inkognito: nichts von dieser Unterhaltung wird aufbewahrt.',
+  noConversationFound: 'Keine Unterhaltung passt.',
+  searchConversationsHint: 'Titel und Nachrichten deiner neuesten 200 Unterhaltungen.',
+  deleteConversationTitle: '„{title}“ löschen?',
+  deleteConversationText: 'Ihre Nachrichten und Anhänge werden endgültig gelöscht.',
 };
 
 export type Language = 'de' | 'en';

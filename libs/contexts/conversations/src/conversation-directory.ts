@@ -84,6 +84,18 @@ export class ConversationDirectory {
     return this.reader.list(agent.id, userId, archived, page);
   }
 
+  /** The principal's stored conversations with the Agent whose title or messages contain `text` (reader.search). */
+  async search(
+    agentId: string,
+    who: PrincipalOrCaller,
+    archived: 'true' | 'false' | 'all',
+    text: string,
+  ): Promise<ConversationRecord[]> {
+    const agent = await this.agent(agentId);
+    const userId = userOf(who);
+    return userId === null ? [] : this.reader.search(agent.id, userId, archived, text);
+  }
+
   /**
    * Another context that erases content of its own with a message or a conversation (code runs) names the
    * projection doing it, so a deletion answers once that content is gone too.
@@ -106,6 +118,7 @@ export const toConversationDto = (record: ConversationRecord) => ({
   title: record.title,
   visibility: record.visibility,
   archived: record.archived,
+  pinned: record.pinned,
   messageCount: record.messageCount,
   lastMessageAt: record.lastMessageAt,
   createdAt: record.createdAt,

@@ -58,6 +58,7 @@ export interface ConversationRecord {
   readonly visibility: Visibility;
   readonly title: string | null;
   readonly archived: boolean;
+  readonly pinned: boolean;
   readonly messageCount: number;
   readonly lastMessageAt: string | null;
   readonly createdAt: string;

@@ -198,20 +198,24 @@ describe('Conversation decider', () => {
         .when(change({ title: 'sealed-new' }))
         .then([{ type: 'ConversationRenamed', data: { conversationId: 'c1', title: 'sealed-new' } }]));
 
-    it('archives and unarchives only when it changes', () => {
+    it.each([
+      ['archived', 'ConversationArchived', 'ConversationUnarchived'],
+      ['pinned', 'ConversationPinned', 'ConversationUnpinned'],
+    ] as const)('%s: on and off only when it changes', (flag, on, off) => {
+      const conversationId = 'c1';
       given(started)
-        .when(change({ archived: true }))
-        .then([{ type: 'ConversationArchived', data: { conversationId: 'c1' } }]);
+        .when(change({ [flag]: true }))
+        .then([{ type: on, data: { conversationId } }]);
       given(started)
-        .when(change({ archived: false }))
+        .when(change({ [flag]: false }))
         .then([]);
-      const archived: ConversationEvent = { type: 'ConversationArchived', data: { conversationId: 'c1' } };
-      given(started, archived)
-        .when(change({ archived: true }))
+      const turnedOn: ConversationEvent = { type: on, data: { conversationId } };
+      given(started, turnedOn)
+        .when(change({ [flag]: true }))
         .then([]);
-      given(started, archived)
-        .when(change({ archived: false }))
-        .then([{ type: 'ConversationUnarchived', data: { conversationId: 'c1' } }]);
+      given(started, turnedOn)
+        .when(change({ [flag]: false }))
+        .then([{ type: off, data: { conversationId } }]);
     });
 
     it('makes private and normal only when it changes', () => {

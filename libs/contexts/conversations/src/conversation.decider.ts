@@ -69,6 +69,7 @@ export type ConversationCommand =
       readonly userId: string;
       readonly title?: Sealed;
       readonly archived?: boolean;
+      readonly pinned?: boolean;
       readonly visibility?: StoredVisibility;
     })
   | (Id & { readonly type: 'DeleteMessage'; readonly userId: string; readonly messageId: string })
@@ -176,6 +177,11 @@ function changeConversation(
   if (command.archived !== undefined && command.archived !== live.archived)
     events.push({
       type: command.archived ? 'ConversationArchived' : 'ConversationUnarchived',
+      data: { conversationId },
+    });
+  if (command.pinned !== undefined && command.pinned !== live.pinned)
+    events.push({
+      type: command.pinned ? 'ConversationPinned' : 'ConversationUnpinned',
       data: { conversationId },
     });
   if (command.visibility !== undefined && command.visibility !== live.visibility)

@@ -143,6 +143,8 @@ export type ConversationEvent =
   | DomainEvent<'ConversationRenamed', Id & { readonly title: Sealed }>
   | DomainEvent<'ConversationArchived', Id>
   | DomainEvent<'ConversationUnarchived', Id>
+  | DomainEvent<'ConversationPinned', Id>
+  | DomainEvent<'ConversationUnpinned', Id>
   | DomainEvent<'ConversationMadePrivate', Id>
   | DomainEvent<'ConversationMadeNormal', Id>
   | DomainEvent<'MessageDeleted', Id & { readonly messageId: string }>
@@ -170,6 +172,7 @@ export type ConversationState =
       readonly userId: string;
       readonly visibility: StoredVisibility;
       readonly archived: boolean;
+      readonly pinned: boolean;
       /** Live messages, oldest first (deleted ones are removed). */
       readonly messageIds: readonly string[];
       readonly checkpoint: CheckpointRef | null;
@@ -214,6 +217,7 @@ export function evolveConversation(state: ConversationState, event: Conversation
       userId: event.data.userId,
       visibility: event.data.visibility,
       archived: false,
+      pinned: false,
       messageIds: [],
       checkpoint: null,
     };
@@ -237,6 +241,10 @@ export function evolveConversation(state: ConversationState, event: Conversation
       return { ...state, archived: true };
     case 'ConversationUnarchived':
       return { ...state, archived: false };
+    case 'ConversationPinned':
+      return { ...state, pinned: true };
+    case 'ConversationUnpinned':
+      return { ...state, pinned: false };
     case 'ConversationMadePrivate':
       return { ...state, visibility: 'private' };
     case 'ConversationMadeNormal':

@@ -15,6 +15,12 @@ import { OpenedHistory, type OpenedMessages } from './opened-history.js';
 
 const PAGE = 200;
 
+/**
+ * How far a search reads: the caller's newest conversations, and of them (newest first, each one's newest messages
+ * first) at most this many messages, each opened with its key.
+ */
+export const SEARCH_BOUNDS = { conversations: 200, messages: 5_000 } as const;
+
 /** A message's stored document as a listing reads it. */
 type ListedView = Omit<MessageView, 'usage' | 'provenance'>;
 
@@ -102,6 +108,47 @@ export class ConversationReader {
       cursor = page.nextCursor;
     } while (cursor && records.length < bound);
     return { data: records.slice(0, bound), truncated: cursor !== null || records.length > bound };
+  }
+
+  /**
+   * The user's conversations with the Agent whose title or one of whose messages contains `text` (case-insensitive),
+   * newest first. The texts are sealed, so each is opened here: within SEARCH_BOUNDS, a search answers in bounded
+   * time however long the history (older conversations and messages past the bounds are not searched).
+   */
+  async search(
+    agentId: string,
+    userId: string,
+    archived: 'true' | 'false' | 'all',
+    text: string,
+    bounds: { conversations: number; messages: number } = SEARCH_BOUNDS,
+  ): Promise<ConversationRecord[]> {
+    const needle = text.toLocaleLowerCase();
+    const contains = (value: string | null | undefined) =>
+      value?.toLocaleLowerCase().includes(needle) ?? false;
+    const conversations = await this.readStore
+      .reader<ConversationView>(CONVERSATIONS)
+      .find(
+        { agentId, userId, ...(archived === 'all' ? {} : { archived: archived === 'true' }) },
+        { sort: { field: 'createdAt', direction: 'desc' }, limit: bounds.conversations },
+      );
+    let budget = bounds.messages;
+    const found: ConversationRecord[] = [];
+    for (const view of conversations.data) {
+      const record = await this.open(view);
+      if (contains(record.title)) found.push(record);
+      else if (budget > 0) {
+        const messages = await this.readStore
+          .reader<ListedView>(CONVERSATION_MESSAGES)
+          .find(
+            { conversationId: view.id },
+            { sort: { field: 'seq', direction: 'desc' }, limit: budget, omit: ['usage', 'provenance'] },
+          );
+        budget -= messages.data.length;
+        const texts = await this.cipher.openMany(messages.data.map((message) => message.content));
+        if (texts.some(contains)) found.push(record);
+      }
+    }
+    return found;
   }
 
   /**
@@ -195,6 +242,7 @@ export class ConversationReader {
       visibility: view.visibility,
       title,
       archived: view.archived,
+      pinned: view.pinned ?? false,
       messageCount: view.messageCount,
       lastMessageAt: view.lastMessageAt,
       createdAt: view.createdAt,

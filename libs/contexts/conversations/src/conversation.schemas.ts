@@ -186,6 +186,7 @@ export const ConversationDto = z.object({
   title: z.string().nullable(),
   visibility: z.enum(['normal', 'private', 'incognito']),
   archived: z.boolean(),
+  pinned: z.boolean().describe('Pinned by its owner: the web app lists it first'),
   messageCount: z.number().int(),
   lastMessageAt: z.string().nullable(),
   createdAt: z.string(),
@@ -197,6 +198,16 @@ export const ConversationListQuery = ListQuery.extend({
     .default('false')
     .describe(
       'false (default): active ones; true: archived ones; all: both. Incognito conversations are never listed',
+    ),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'Only the conversations whose title or messages contain this text (case-insensitive), newest first, in one page ' +
+        '(no cursor): the newest 200 conversations and, of them, at most 5,000 messages are searched',
     ),
 });
 
@@ -235,13 +246,14 @@ export const ChangeConversationBody = z
   .strictObject({
     title: z.string().trim().min(1).max(200).optional(),
     archived: z.boolean().optional(),
+    pinned: z.boolean().optional(),
     visibility: z
       .enum(['normal', 'private'])
       .optional()
       .describe('normal ↔ private (incognito cannot be changed)'),
   })
   .refine((body) => Object.keys(body).length > 0, {
-    message: 'name at least one of title, archived, visibility',
+    message: 'name at least one of title, archived, pinned, visibility',
   });
 
 export const ProvenanceDto = z.object({

@@ -22,6 +22,8 @@ export interface ConversationView {
   readonly title: Sealed | null;
   readonly visibility: StoredVisibility;
   readonly archived: boolean;
+  /** Absent on rows written before pinning existed: not pinned. */
+  readonly pinned?: boolean;
   readonly messageCount: number;
   readonly lastMessageAt: string | null;
   readonly checkpoint: (CheckpointRef & { readonly summary: Sealed; readonly model: string }) | null;

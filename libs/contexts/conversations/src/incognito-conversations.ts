@@ -119,6 +119,7 @@ export class IncognitoConversations implements OnModuleDestroy {
         visibility: 'incognito',
         title,
         archived: false,
+        pinned: false,
         messageCount: 0,
         lastMessageAt: null,
         createdAt: now.toISOString(),

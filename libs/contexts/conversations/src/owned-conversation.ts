@@ -11,6 +11,7 @@ import type { StoredVisibility } from './conversation.events.js';
 export interface ConversationChange {
   readonly title?: string;
   readonly archived?: boolean;
+  readonly pinned?: boolean;
   readonly visibility?: StoredVisibility;
 }
 

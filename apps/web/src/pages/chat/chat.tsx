@@ -1,6 +1,7 @@
-// The chat: the conversation list (search, archive, delete), the messages (Markdown made safe, citations `[n]` that
-// open the cited passage), a streamed answer with Stop, regenerate, edit-and-rerun, attachments, an incognito toggle,
-// and the turn's memory word (a proposal to answer, or the flagged notice); the Agent's App views (app-views.tsx).
+// The chat: the conversation list (pinned and by date; search, pin, rename, archive, delete), the messages (Markdown
+// made safe, citations `[n]` that open the cited passage), a streamed answer with Stop, each message's actions,
+// attachments, an incognito toggle, and the turn's memory word at its answer (saved notes, a proposal to answer, the
+// flagged notice); the Agent's App views (app-views.tsx).
 // The open conversation's state is one hook (use-conversation.ts); each part is a file of this folder.
 import { useEffect, useReducer, useRef, useState } from 'preact/hooks';
 import { api, CORE } from '../../api';
@@ -67,12 +68,15 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
               {t('settings')}
             </a>
           )}
+          {chat.incognito && <p class="badge incognito">{t('incognitoNote')}</p>}
           <span class="space-id" hidden>
             {spaceId}
           </span>
         </header>
         <AppViews agentId={agentId} onInsert={(text) => setDraft(text)} />
         <MessageList
+          agentId={agentId}
+          messagesPath={chat.conversationId ? `${base}/${chat.conversationId}/messages` : null}
           messages={chat.messages}
           busy={chat.busy}
           onRerun={(index, text) => void chat.rerunFrom(index, text)}
@@ -85,12 +89,11 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
             {t('thinking')}
           </p>
         )}
-        {chat.flagged && (
-          <p role="status" class="flagged">
-            {chat.flagged}
-          </p>
-        )}
-        <Proposals agentId={agentId} version={proposalsVersion} />
+        <Proposals
+          agentId={agentId}
+          version={proposalsVersion}
+          inline={new Set(chat.messages.flatMap((m) => m.memory?.proposals?.map((p) => p.id) ?? []))}
+        />
         {chat.error && (
           <p role="alert" class="error">
             {chat.error}

@@ -1,11 +1,17 @@
-// The conversation's messages: the person's questions, the answers (streamed in, with citations), and each one's
-// actions once the turn is done: edit a question and rerun from it, regenerate the last answer, delete a message.
+// The conversation's messages: the person's questions (with their attachments), the answers (streamed in, with
+// citations, and what their turn did with memory), and each one's actions once the turn is done (message-actions.tsx):
+// copy, edit a question and rerun from it, regenerate the last answer, delete a message, the model and its tokens.
 import { useState } from 'preact/hooks';
 import { t } from '../../i18n';
+import { AttachmentChips } from './attachment-chips';
+import { MemoryNotes } from './memory-notes';
+import { MessageActions } from './message-actions';
 import { MessageBody } from './message-body';
 import type { ChatMessage, Citation } from './types';
 
 export function MessageList({
+  agentId,
+  messagesPath,
   messages,
   busy,
   onRerun,
@@ -13,6 +19,9 @@ export function MessageList({
   onDelete,
   onCite,
 }: {
+  agentId: string;
+  /** `…/conversation/{id}/messages`: null while the conversation is not stored yet. */
+  messagesPath: string | null;
   messages: readonly ChatMessage[];
   busy: boolean;
   onRerun: (index: number, text: string) => void;
@@ -68,23 +77,18 @@ export function MessageList({
           ) : (
             <p class="user-text">{m.content}</p>
           )}
+          {m.attachments && <AttachmentChips attachments={m.attachments} />}
+          {m.role === 'assistant' && !m.streaming && <MemoryNotes agentId={agentId} message={m} />}
           {m.status === 'incomplete' && <p class="note">{t('incomplete')}</p>}
           {!m.streaming && !busy && !m.id.startsWith('pending') && editing?.id !== m.id && (
-            <div class="actions">
-              {m.role === 'user' && (
-                <button type="button" onClick={() => setEditing({ id: m.id, text: m.content ?? '' })}>
-                  {t('edit')}
-                </button>
-              )}
-              {m.role === 'assistant' && index === lastAssistant && (
-                <button type="button" onClick={onRegenerate}>
-                  {t('regenerate')}
-                </button>
-              )}
-              <button type="button" onClick={() => onDelete(m.id)}>
-                {t('deleteMessage')}
-              </button>
-            </div>
+            <MessageActions
+              message={m}
+              last={index === lastAssistant}
+              messagesPath={messagesPath}
+              onEdit={() => setEditing({ id: m.id, text: m.content ?? '' })}
+              onRegenerate={onRegenerate}
+              onDelete={() => onDelete(m.id)}
+            />
           )}
         </li>
       ))}

@@ -1,12 +1,13 @@
 // The Agent's memory proposals waiting for the person's answer (confirm for everyone, keep for me, discard), reloaded
-// when a turn proposes new ones (`version` changes).
+// when a turn proposes new ones (`version` changes). A proposal its answer shows inline (memory-notes.tsx) is not
+// repeated here; the others (an earlier visit's) wait below the conversation.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api';
 import { t } from '../../i18n';
 import type { List } from '../../state';
 import type { Proposal } from './types';
 
-function ProposalCard({
+export function ProposalCard({
   agentId,
   proposal,
   onAnswered,
@@ -38,7 +39,16 @@ function ProposalCard({
   );
 }
 
-export function Proposals({ agentId, version }: { agentId: string; version: number }) {
+export function Proposals({
+  agentId,
+  version,
+  inline,
+}: {
+  agentId: string;
+  version: number;
+  /** The ids of the proposals shown at their answers. */
+  inline: ReadonlySet<string>;
+}) {
   const [proposals, setProposals] = useState<Proposal[]>([]);
   const load = () =>
     api<List<Proposal>>('GET', `memory/${agentId}/proposals`).then(
@@ -48,9 +58,11 @@ export function Proposals({ agentId, version }: { agentId: string; version: numb
   useEffect(() => void load(), [agentId, version]);
   return (
     <>
-      {proposals.map((p) => (
-        <ProposalCard key={p.id} agentId={agentId} proposal={p} onAnswered={() => void load()} />
-      ))}
+      {proposals
+        .filter((p) => !inline.has(p.id))
+        .map((p) => (
+          <ProposalCard key={p.id} agentId={agentId} proposal={p} onAnswered={() => void load()} />
+        ))}
     </>
   );
 }

@@ -18,6 +18,13 @@ interface MemoryWord {
   readonly saved?: readonly { id: string; text: string }[];
 }
 
+/** A question's attachment as the messages route lists it (its text stays on the server). */
+export interface AttachmentInfo {
+  readonly name: string;
+  readonly mimeType: string;
+  readonly sizeBytes: number;
+}
+
 export interface ChatMessage {
   readonly id: string;
   readonly role: 'user' | 'assistant';
@@ -26,13 +33,19 @@ export interface ChatMessage {
   readonly status?: 'complete' | 'incomplete';
   readonly memory?: MemoryWord;
   readonly streaming?: boolean;
+  readonly attachments?: readonly AttachmentInfo[];
+  /** The model that wrote an answer (the messages route's; usage is the provenance's). */
+  readonly model?: string | null;
 }
 
 export interface Conversation {
   readonly id: string;
   readonly title: string | null;
   readonly archived: boolean;
+  readonly pinned?: boolean;
+  readonly visibility?: 'normal' | 'private' | 'incognito';
   readonly lastMessageAt: string | null;
+  readonly createdAt?: string;
 }
 
 export interface Proposal {

@@ -1,6 +1,6 @@
 // The open conversation's state: its messages (loaded, or waited for when a reload caught an answer being written),
 // the turn streaming now (Stop aborts the fetch, which ends the upstream call on the server), the reruns from an
-// edited question or for a new answer, and the memory word of the last turn.
+// edited question or for a new answer, and each answer's memory word (kept on it when the stored turn replaces it).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, streamPost } from '../../api';
 import { errorSentence } from '../../errors';
@@ -21,7 +21,6 @@ export function useConversation(base: string, { onTurnEnded, onProposed }: Liste
   const [incognito, setIncognito] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [flagged, setFlagged] = useState<string | null>(null);
   const [citation, setCitation] = useState<Citation | null>(null);
   const abort = useRef<AbortController | null>(null);
   const streamingConversation = useRef<string | null>(null);
@@ -49,7 +48,8 @@ export function useConversation(base: string, { onTurnEnded, onProposed }: Liste
     abort.current?.abort();
     setConversationId(id);
     setCitation(null);
-    setFlagged(null);
+    // A listed conversation is never incognito, and a new one starts as the default: kept.
+    setIncognito(false);
     history.replaceState(
       null,
       '',
@@ -61,11 +61,20 @@ export function useConversation(base: string, { onTurnEnded, onProposed }: Liste
     if (!text.trim() || busy) return;
     setBusy(true);
     setError(null);
-    setFlagged(null);
     const controller = new AbortController();
     abort.current = controller;
     const message = await outgoing(text, attachments);
-    const pendingUser: ChatMessage = { id: 'pending-user', role: 'user', content: text, citations: [] };
+    const pendingUser: ChatMessage = {
+      id: 'pending-user',
+      role: 'user',
+      content: text,
+      citations: [],
+      attachments: attachments.map((file) => ({
+        name: file.name,
+        mimeType: file.type,
+        sizeBytes: file.size,
+      })),
+    };
     let answer: ChatMessage = {
       id: 'pending-answer',
       role: 'assistant',
@@ -111,7 +120,6 @@ export function useConversation(base: string, { onTurnEnded, onProposed }: Liste
               text: sources.find((s) => s.documentId === c.documentId && s.start === c.start)?.text,
             }));
             update({ ...done, citations: withText, streaming: false });
-            if (done.memory?.flagged) setFlagged(done.memory.flagged);
             if (done.memory?.proposals?.length) onProposed();
           } else if (event === 'error')
             setError(
@@ -134,7 +142,9 @@ export function useConversation(base: string, { onTurnEnded, onProposed }: Liste
       // is recorded (incomplete) just after the abort reaches the server: wait for it a little.
       if (current && !incognito) {
         const stored = await storedTurn(base, current, answer).catch(() => null);
-        if (stored) setMessages(stored);
+        // The messages route does not keep a turn's memory word: the streamed answer's stays on it.
+        if (stored)
+          setMessages(stored.map((m) => (m.id === answer.id ? { ...m, memory: answer.memory } : m)));
       }
     }
   };
@@ -173,7 +183,6 @@ export function useConversation(base: string, { onTurnEnded, onProposed }: Liste
     busy,
     error,
     setError,
-    flagged,
     citation,
     setCitation,
     open,

@@ -1,4 +1,4 @@
-// PATCH /llm/{agentId}/conversation/{conversationId} (extension): title, archived, visibility normal ↔ private.
+// PATCH /llm/{agentId}/conversation/{conversationId} (extension): title, archived, pinned, visibility normal ↔ private.
 import { Body, Controller, Param, Patch } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
@@ -19,15 +19,16 @@ export class ChangeConversationController {
 
   @ApiRoute({
     tag: 'Conversations',
-    summary: 'Rename, archive or change the visibility of a conversation (extension)',
+    summary: 'Rename, archive, pin or change the visibility of a conversation (extension)',
     description:
-      'An archived conversation leaves the default listing and stays readable. Private conversations are never returned to Apps.',
+      'An archived conversation leaves the default listing and stays readable; a pinned one is listed with `pinned: true`. Private conversations are never returned to Apps.',
     body: ChangeConversationBody,
     response: { status: 200, schema: ConversationDto, description: 'The conversation' },
     errors: [
       {
         status: 400,
-        description: 'Invalid request; `incognito_conversation` for archiving or changing an incognito one',
+        description:
+          'Invalid request; `incognito_conversation` for archiving, pinning or changing an incognito one',
       },
       403,
       404,

@@ -14,7 +14,8 @@ export class ListConversationsController {
   @ApiRoute({
     tag: 'Conversations',
     summary: "List the caller's conversations with the Agent",
-    description: 'Oldest first, without message bodies. Incognito conversations are never listed.',
+    description:
+      'Oldest first, without message bodies; with `q`, those whose title or messages contain it, newest first. Incognito conversations are never listed.',
     query: ConversationListQuery,
     response: { status: 200, schema: listOf(ConversationDto), description: 'A page of conversations' },
     errors: [400, 403, 404],

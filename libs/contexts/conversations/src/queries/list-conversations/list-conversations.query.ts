@@ -1,4 +1,5 @@
-// The caller's stored conversations with an Agent (incognito ones are never listed), oldest first, without bodies.
+// The caller's stored conversations with an Agent (incognito ones are never listed), oldest first, without bodies; or,
+// with `q`, those whose title or messages contain a text (a bounded search: conversation.reader.ts).
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { Requires, type Principal } from '#access';
@@ -27,6 +28,10 @@ export class ListConversationsHandler implements IQueryHandler<ListConversations
   constructor(private readonly directory: ConversationDirectory) {}
 
   async execute({ agentId, query, principal }: ListConversations) {
+    if (query.q !== undefined) {
+      const found = await this.directory.search(agentId, principal, query.archived, query.q);
+      return { data: found.map(toConversationDto), nextCursor: null };
+    }
     const page = await this.directory.list(agentId, principal, query.archived, {
       limit: query.limit,
       cursor: query.cursor ?? null,

@@ -102,11 +102,14 @@ export class IncognitoWriter implements ConversationWriter {
     change: ConversationChange,
     _context: CommandContext,
   ): Promise<number> {
-    if (change.archived !== undefined || change.visibility !== undefined)
+    const stored = (['archived', 'pinned', 'visibility'] as const).find(
+      (field) => change[field] !== undefined,
+    );
+    if (stored)
       throw new ValidationError(
         'incognito_conversation',
-        'an incognito conversation is never stored: it can be renamed, not archived or made normal or private',
-        change.archived !== undefined ? 'archived' : 'visibility',
+        'an incognito conversation is never stored or listed: it can be renamed, not archived, pinned or made normal or private',
+        stored,
       );
     this.incognito.change(this.live, change);
     return 0;
