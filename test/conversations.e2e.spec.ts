@@ -867,6 +867,7 @@ describe('Agent conversations (e2e)', () => {
       checkpointId: compaction!.data.checkpointId,
       throughMessageId: compaction!.data.throughMessageId,
       throughOffset: compaction!.data.throughOffset,
+      summary: 'SUMMARY-OF-EARLIER',
     });
     // The raw history is whole.
     expect(history.body.data.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(sentMessages);
