@@ -87,7 +87,9 @@ describeBrowser('web app in Chromium (e2e)', () => {
     const csp = home.headers.get('content-security-policy')!;
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("connect-src 'self'");
-    expect(csp).toContain(`img-src ${api.url}${CORE}/knowledge/ ${api.url}${CORE}/llm/ ${api.url}/favicon.svg;`);
+    expect(csp).toContain(
+      `img-src ${api.url}${CORE}/knowledge/ ${api.url}${CORE}/llm/ ${api.url}/favicon.svg;`,
+    );
     expect(csp).not.toContain('unsafe-inline');
     await home.text();
     const route = await fetch(`${api.url}/space/${spaceId}/agent/${agentId}`);
@@ -151,7 +153,7 @@ describeBrowser('web app in Chromium (e2e)', () => {
     const done = page.locator('li.message.assistant[data-streaming="false"] .markdown');
     await done.filter({ hasText: 'tallest active volcano in Europe' }).waitFor();
     await screenshot(page, 'chat-answer');
-    await page.getByRole('button', { name: '[1]' }).click();
+    await page.getByRole('button', { name: /^Source 1: volcanoes.md/ }).click();
     const panel = page.locator('.citation-panel');
     await panel.waitFor();
     await panel.locator('.passage', { hasText: 'Sicily' }).waitFor();

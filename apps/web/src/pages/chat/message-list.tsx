@@ -1,5 +1,6 @@
 // The conversation's messages: the person's questions, the answers (streamed in, with citations), and each one's
 // actions once the turn is done: edit a question and rerun from it, regenerate the last answer, delete a message.
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { t } from '../../i18n';
 import { MessageBody } from './message-body';
@@ -12,6 +13,7 @@ export function MessageList({
   onRegenerate,
   onDelete,
   onCite,
+  details,
 }: {
   messages: readonly ChatMessage[];
   busy: boolean;
@@ -19,6 +21,8 @@ export function MessageList({
   onRegenerate: () => void;
   onDelete: (id: string) => void;
   onCite: (citation: Citation) => void;
+  /** What the chat shows under a message besides its text (an answer's code runs, "Why this answer", …). */
+  details?: (message: ChatMessage, index: number) => ComponentChildren;
 }) {
   const [editing, setEditing] = useState<{ id: string; text: string } | null>(null);
   const lastAssistant = messages.findLastIndex((m) => m.role === 'assistant');
@@ -57,6 +61,7 @@ export function MessageList({
             m.content ? (
               <MessageBody
                 content={m.content}
+                citations={m.citations}
                 onCite={(n) => {
                   const cited = m.citations.find((c) => c.index === n);
                   if (cited) onCite(cited);
@@ -69,6 +74,7 @@ export function MessageList({
             <p class="user-text">{m.content}</p>
           )}
           {m.status === 'incomplete' && <p class="note">{t('incomplete')}</p>}
+          {details?.(m, index)}
           {!m.streaming && !busy && !m.id.startsWith('pending') && editing?.id !== m.id && (
             <div class="actions">
               {m.role === 'user' && (

@@ -5,6 +5,8 @@ export interface Citation {
   readonly index: number;
   readonly documentId: string;
   readonly documentName: string;
+  readonly documentVersion?: number;
+  readonly contentHash?: string;
   readonly sectionPath: readonly string[];
   readonly start: number;
   readonly end: number;
@@ -26,6 +28,17 @@ export interface ChatMessage {
   readonly status?: 'complete' | 'incomplete';
   readonly memory?: MemoryWord;
   readonly streaming?: boolean;
+  readonly createdAt?: string;
+  /** The tools the streamed answer called so far (a stored answer's are in its provenance and sandbox). */
+  readonly tools?: readonly LiveToolCall[];
+}
+
+export interface LiveToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+  /** Unset while the tool runs. */
+  readonly ok?: boolean;
 }
 
 export interface Conversation {
