@@ -2,8 +2,9 @@
 // instance's content routes becomes a link (never fetched: a prompt-injected answer cannot exfiltrate through an image
 // URL, nor make the viewer's browser call an App with their cookie). A link to another origin opens in a new tab
 // with rel="noopener noreferrer", an icon and a hidden "(opens in a new tab)"; a link of this instance opens in
-// place (the chat's; the embed opens every link in a new tab). In the chat, a code block gets its language and a copy button (highlighting comes later, highlight.ts); a table scrolls
-// in its own box on a narrow screen. Citation markers `[n]` become chips named after their source.
+// place (the chat's; the embed opens every link in a new tab). In the chat, a code block gets its language and a
+// copy button (highlighting comes later, highlight.ts). A table scrolls in its own box on a narrow screen. Citation
+// markers `[n]` become chips named after their source.
 import { Marked } from 'marked';
 import DOMPurify from 'dompurify';
 import { isContentImage } from './content-images';
@@ -80,7 +81,9 @@ export function renderMarkdown(text: string, chat?: ChatRendering): string {
     image.replaceWith(link);
   }
   for (const link of Array.from(template.content.querySelectorAll<HTMLAnchorElement>('a[href]')))
-    if (!chat || isExternal(link.getAttribute('href') ?? '')) markExternal(link);
+    // An image that became a link is never the app's own page: it opens apart, whatever its origin.
+    if (!chat || link.classList.contains('remote-image') || isExternal(link.getAttribute('href') ?? ''))
+      markExternal(link);
   if (chat)
     for (const pre of Array.from(template.content.querySelectorAll<HTMLElement>('pre'))) codeBlock(pre);
   for (const table of Array.from(template.content.querySelectorAll('table'))) {
