@@ -24,22 +24,11 @@ import {
   SignedInPages,
   startApiWithFakeChat,
 } from './browser.js';
+import { VOLCANOES } from '../support/documents.js';
 
 const run = chromiumOrSkip('chat answers (browser)');
 const describeBrowser = run ? describe : describe.skip;
 
-const VOLCANOES = [
-  '# Volcanoes of Italy',
-  '',
-  '## Etna',
-  '',
-  'Mount Etna is an active stratovolcano on the east coast of Sicily. It is the tallest active volcano in Europe.',
-  '',
-  '## Vesuvius',
-  '',
-  'Mount Vesuvius stands in Campania, near the Bay of Naples. Its eruption in 79 AD buried Pompeii.',
-  '',
-].join('\n');
 const CODE = 'def tallest(volcanoes):\n    return max(volcanoes, key=lambda v: v["height"])';
 const ANSWER = [
   '## Etna',

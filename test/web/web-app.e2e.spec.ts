@@ -20,22 +20,10 @@ import {
   signIn,
   startApiWithFakeChat,
 } from './browser.js';
+import { VOLCANOES } from '../support/documents.js';
 
 const run = chromiumOrSkip('web app (browser)');
 const describeBrowser = run ? describe : describe.skip;
-
-const VOLCANOES = [
-  '# Volcanoes of Italy',
-  '',
-  '## Etna',
-  '',
-  'Mount Etna is an active stratovolcano on the east coast of Sicily. It is the tallest active volcano in Europe.',
-  '',
-  '## Vesuvius',
-  '',
-  'Mount Vesuvius stands in Campania, near the Bay of Naples. Its eruption in 79 AD buried Pompeii.',
-  '',
-].join('\n');
 
 describeBrowser('web app in Chromium (e2e)', () => {
   let upstream: FakeUpstream;
