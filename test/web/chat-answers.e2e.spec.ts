@@ -179,6 +179,7 @@ describeBrowser('chat answers in Chromium (e2e)', () => {
       await page.emulateMedia({ colorScheme: theme });
       expect(await seriousViolations(page)).toEqual([]);
     }
+    await screenshot(page, 'chat-answers-why-390-dark');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
   }, 90_000);

@@ -4,7 +4,7 @@
 // passage.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { renderMarkdown } from '../../markdown';
-import { t } from '../../i18n';
+import { language, t } from '../../i18n';
 import type { Citation } from './types';
 
 const highlighter = () => import('../../highlight');
@@ -28,7 +28,8 @@ export function MessageBody({
           return cited && t('sourceNamed', { n: String(n), name: cited.documentName });
         },
       }),
-    [content, citations],
+    // The language too: the chips' names and the links' marker are in it.
+    [content, citations, language()],
   );
   useEffect(() => {
     if (box.current?.querySelector('pre code'))
