@@ -4,18 +4,17 @@
 // rebuild, every file of the data directory); deleting the conversation removes the sandbox and its files.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BLOB_STORE, type BlobStore } from '#blob-store';
 import { strToU8, zipSync } from 'fflate';
-import { BubblewrapSandbox } from '#sandbox/bubblewrap/bubblewrap-sandbox';
 import { sandboxRoot } from '#code-execution';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { waitUntil } from '#testing/fixtures';
 import { IngestionWorker } from '#knowledge/ingestion.worker';
 import { SummaryIndexWorker } from '#knowledge/summary/summary-index.worker';
 import { ADMIN_KEY, client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
+import { sandboxAvailability } from './support/sandbox-probe.js';
 import { agentInNewSpace, LLM, newAgent, newSpace, sendTurn, type Json } from './support/scenario.js';
 
 const marker = (prefix: string) => `${prefix}${Math.random().toString(36).slice(2, 12).toUpperCase()}`;
@@ -54,22 +53,7 @@ async function cli(dataDir: string, ...args: string[]): Promise<{ code: number |
 }
 const fenced = (language: string, code: string) => `Please run this:\n\`\`\`${language}\n${code}\n\`\`\``;
 
-const bwrapWorks = await new BubblewrapSandbox({
-  // A directory of its own: the probe makes its root 0711 (that would take /tmp's sticky, world-writable mode away).
-  root: join(tmpdir(), 'code-execution-e2e-probe'),
-  limits: {
-    cpuSeconds: 1,
-    memoryMb: 128,
-    diskMb: 1,
-    maxProcesses: 8,
-    maxFileMb: 1,
-    outputBytes: 1024,
-    wallTimeoutMs: 1000,
-    idleTimeoutMs: 1000,
-  },
-}).availability();
-if (!bwrapWorks.available) console.log(`SKIP code execution e2e: ${bwrapWorks.reason}`);
-const suite = bwrapWorks.available ? describe : describe.skip;
+const suite = (await sandboxAvailability('code execution e2e')) ? describe : describe.skip;
 
 suite('code execution in conversations (e2e)', () => {
   let api: TestApi;

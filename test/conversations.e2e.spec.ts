@@ -28,6 +28,7 @@ import {
 } from './support/api.js';
 import { LLM, newAgent, newSpace, type Json } from './support/scenario.js';
 import { projectionsCaughtUp } from './support/waits.js';
+import { VOLCANOES } from './support/documents.js';
 
 type Client = ReturnType<typeof client>;
 interface ChatMessage {
@@ -89,19 +90,6 @@ interface SseEvent {
 }
 
 const K = `${CORE}/knowledge`;
-
-const VOLCANOES = [
-  '# Volcanoes of Italy',
-  '',
-  '## Etna',
-  '',
-  'Mount Etna is an active stratovolcano on the east coast of Sicily. It is the tallest active volcano in Europe.',
-  '',
-  '## Vesuvius',
-  '',
-  'Mount Vesuvius stands in Campania, near the Bay of Naples. Its eruption in 79 AD buried Pompeii.',
-  '',
-].join('\n');
 
 /**
  * Sections about Sicily around the Vesuvius one: more passages naming what the first question asks about than one
@@ -918,6 +906,7 @@ describe('Agent conversations (e2e)', () => {
       checkpointId: compaction!.data.checkpointId,
       throughMessageId: compaction!.data.throughMessageId,
       throughOffset: compaction!.data.throughOffset,
+      summary: 'SUMMARY-OF-EARLIER',
     });
     // The raw history is whole.
     expect(history.body.data.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(sentMessages);

@@ -3,22 +3,11 @@
 // document's deletion the same answers are still listed, with the document shown deleted.
 import { waitUntil } from '#testing/fixtures';
 import { client, CORE, startTestApi, uniqueName, type TestApi, registeredPerson } from './support/api.js';
+import { VOLCANOES } from './support/documents.js';
 
 const LLM = `${CORE}/llm`;
 const K = `${CORE}/knowledge`;
 
-const VOLCANOES = [
-  '# Volcanoes of Italy',
-  '',
-  '## Etna',
-  '',
-  'Mount Etna is an active stratovolcano on the east coast of Sicily. It is the tallest active volcano in Europe.',
-  '',
-  '## Vesuvius',
-  '',
-  'Mount Vesuvius stands in Campania, near the Bay of Naples. Its eruption in 79 AD buried Pompeii.',
-  '',
-].join('\n');
 const CHEESES = [
   '# Cheeses of France',
   '',

@@ -16,21 +16,9 @@ import { waitUntil } from '#testing/fixtures';
 import { capturedOutput } from '../apps/cli/src/output.js';
 import { client, CORE, startTestApi, uniqueName, writeModelsFile, type TestApi } from './support/api.js';
 import { agentInNewSpace, LLM } from './support/scenario.js';
+import { VOLCANOES } from './support/documents.js';
 
 const K = `${CORE}/knowledge`;
-const VOLCANOES = [
-  '# Volcanoes of Italy',
-  '',
-  '## Etna',
-  '',
-  'Mount Etna is an active stratovolcano on the east coast of Sicily. It is the tallest active volcano in Europe.',
-  '',
-  '## Vesuvius',
-  '',
-  'Mount Vesuvius stands in Campania, near the Bay of Naples. Its eruption in 79 AD buried Pompeii.',
-  '',
-].join('\n');
-
 type Turn = {
   conversationId: string;
   message: { id: string; citations: { documentId: string; start: number; end: number }[] };

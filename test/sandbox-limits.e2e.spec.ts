@@ -2,32 +2,13 @@
 // per run and per conversation, and an inode and link flood in a turn is stopped at /work's limits while /health
 // keeps answering (its slowest answer during the flood is printed). Skipped aloud where bubblewrap cannot run.
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sandboxRoot } from '#code-execution';
-import { BubblewrapSandbox } from '#sandbox/bubblewrap/bubblewrap-sandbox';
 import { client, startTestApi, uniqueName, type TestApi } from './support/api.js';
+import { sandboxAvailability } from './support/sandbox-probe.js';
 import { agentInNewSpace, newAgent, newSpace, sendTurn, type Json } from './support/scenario.js';
 const fenced = (language: string, code: string) => `Please run this:\n\`\`\`${language}\n${code}\n\`\`\``;
 
-const probeRoot = await mkdtemp(join(tmpdir(), 'sandbox-limits-probe-'));
-const bwrapWorks = await new BubblewrapSandbox({
-  root: probeRoot,
-  limits: {
-    cpuSeconds: 1,
-    memoryMb: 128,
-    diskMb: 1,
-    maxProcesses: 8,
-    maxFileMb: 1,
-    outputBytes: 1024,
-    wallTimeoutMs: 1000,
-    idleTimeoutMs: 1000,
-  },
-}).availability();
-await rm(probeRoot, { recursive: true, force: true });
-if (!bwrapWorks.available) console.log(`SKIP sandbox limits e2e: ${bwrapWorks.reason}`);
-const suite = bwrapWorks.available ? describe : describe.skip;
+const suite = (await sandboxAvailability('sandbox limits e2e')) ? describe : describe.skip;
 
 /** The kept files a turn's answer names (the offline model repeats the tool's `files:` line). */
 const filesOf = (content: string): string[] =>

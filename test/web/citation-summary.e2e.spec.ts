@@ -118,7 +118,10 @@ describeBrowser('citations with the AI summary in Chromium (e2e)', () => {
     const answer = page.locator('li.message.assistant[data-streaming="false"]');
     await answer.getByRole('button', { name: 'Delete message' }).waitFor();
     const opensPassageAndSummary = async () => {
-      await answer.getByRole('button', { name: '[1]' }).first().click();
+      await answer
+        .getByRole('button', { name: /^Source 1: volcanoes.md/ })
+        .first()
+        .click();
       const panel = page.locator('.citation-panel');
       await panel.locator('.passage', { hasText: 'Etna' }).waitFor();
       expect(await panel.innerText()).toContain('volcanoes.md');

@@ -20,22 +20,10 @@ import {
   signIn,
   startApiWithFakeChat,
 } from './browser.js';
+import { VOLCANOES } from '../support/documents.js';
 
 const run = chromiumOrSkip('web app (browser)');
 const describeBrowser = run ? describe : describe.skip;
-
-const VOLCANOES = [
-  '# Volcanoes of Italy',
-  '',
-  '## Etna',
-  '',
-  'Mount Etna is an active stratovolcano on the east coast of Sicily. It is the tallest active volcano in Europe.',
-  '',
-  '## Vesuvius',
-  '',
-  'Mount Vesuvius stands in Campania, near the Bay of Naples. Its eruption in 79 AD buried Pompeii.',
-  '',
-].join('\n');
 
 describeBrowser('web app in Chromium (e2e)', () => {
   let upstream: FakeUpstream;
@@ -152,7 +140,7 @@ describeBrowser('web app in Chromium (e2e)', () => {
     const done = page.locator('li.message.assistant[data-streaming="false"] .markdown');
     await done.filter({ hasText: 'tallest active volcano in Europe' }).waitFor();
     await screenshot(page, 'chat-answer');
-    await page.getByRole('button', { name: '[1]' }).click();
+    await page.getByRole('button', { name: /^Source 1: volcanoes.md/ }).click();
     const panel = page.locator('.citation-panel');
     await panel.waitFor();
     await panel.locator('.passage', { hasText: 'Sicily' }).waitFor();

@@ -237,7 +237,15 @@ export const MessagesDto = z.object({
   data: z.array(MessageDto),
   nextCursor: z.string().nullable(),
   compaction: z
-    .object({ checkpointId: z.string(), throughMessageId: z.string(), throughOffset: z.number().int() })
+    .object({
+      checkpointId: z.string(),
+      throughMessageId: z.string(),
+      throughOffset: z.number().int(),
+      summary: z
+        .string()
+        .nullable()
+        .describe('What the model reads instead of the messages up to the boundary (null once erased)'),
+    })
     .nullable()
     .describe("Where the model's view of the history starts (the raw history is always listed whole)"),
 });

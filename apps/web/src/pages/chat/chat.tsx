@@ -10,12 +10,14 @@ import { lazy } from '../../lazy';
 import { linkTo, navigate } from '../../router';
 import type { Agent } from '../../state';
 import { AppViews } from '../app-views';
+import { AnswerDetails } from './answer-details';
 import { CitationPanel } from './citation-panel';
 import { Composer } from './composer';
 import { ConversationList } from './conversation-list';
 import { MessageList } from './message-list';
 import { Proposals } from './proposals';
 import { useConversation } from './use-conversation';
+import { useTurnRecords } from './use-turn-records';
 
 // The Space's prompt library, loaded when the person first opens it (not part of the chat page's JavaScript).
 const PromptPicker = lazy(() => import('../prompt-picker'), 'PromptPicker');
@@ -32,6 +34,7 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
   const messageBox = useRef<HTMLTextAreaElement>(null);
   const base = `${CORE}/llm/${agentId}/conversation`;
   const chat = useConversation(base, { onTurnEnded: () => listChanged(1), onProposed: () => proposed(1) });
+  const records = useTurnRecords(base, chat.conversationId, chat.messages);
 
   useEffect(() => {
     api<Agent>('GET', `agents/${agentId}`).then(
@@ -83,6 +86,15 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
           onRegenerate={chat.regenerate}
           onDelete={(id) => void chat.deleteMessage(id)}
           onCite={chat.setCitation}
+          details={(message, index) => (
+            <AnswerDetails
+              agentId={agentId}
+              route={chat.conversationId && `${base}/${chat.conversationId}`}
+              message={message}
+              question={chat.messages[index - 1]}
+              records={records}
+            />
+          )}
         />
         {!chat.busy && chat.messages.at(-1)?.role === 'user' && (
           <p class="thinking" role="status">

@@ -1,9 +1,10 @@
-// The cited passage beside the conversation: the document, its section, the passage (fetched from the document's
-// content when the citation carries no text) and the cluster's summary.
+// The cited passage beside the conversation: the document, its section, the version the answer read and when the
+// document last changed (and whether it has changed since), the passage (fetched from the document's content when
+// the citation carries no text) and the cluster's summary.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api';
 import { errorSentence } from '../../errors';
-import { t } from '../../i18n';
+import { language, t } from '../../i18n';
 import type { Citation } from './types';
 
 export function CitationPanel({
@@ -16,7 +17,15 @@ export function CitationPanel({
   onClose: () => void;
 }) {
   const [passage, setPassage] = useState<string | null>(citation.text ?? null);
+  const [document, setDocument] = useState<{ contentHash: string; lastModified: string } | null>(null);
   const close = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    setDocument(null);
+    void api<{ contentHash: string; lastModified: string }>(
+      'GET',
+      `knowledge/${agentId}/documents/${citation.documentId}`,
+    ).then(setDocument, () => undefined);
+  }, [citation.documentId]);
   useEffect(() => {
     close.current?.focus();
     if (citation.text) return;
@@ -34,13 +43,25 @@ export function CitationPanel({
   return (
     <aside class="citation-panel" aria-labelledby="citation-title">
       <h2 id="citation-title">
-        {t('source')} [{citation.index}]: {citation.documentName}
+        {t('sourceNamed', { n: String(citation.index), name: citation.documentName })}
       </h2>
       {citation.sectionPath.length > 0 && (
         <p class="section">
           {t('section')}: {citation.sectionPath.join(' › ')}
         </p>
       )}
+      <p class="version">
+        {citation.documentVersion !== undefined && t('citedVersion', { n: String(citation.documentVersion) })}
+        {document && (
+          <>
+            {' · '}
+            {t('documentChangedAt', { at: new Date(document.lastModified).toLocaleString(language()) })}
+            {citation.contentHash && document.contentHash !== citation.contentHash && (
+              <strong> · {t('documentChangedSince')}</strong>
+            )}
+          </>
+        )}
+      </p>
       <blockquote class="passage">{passage ?? t('loading')}</blockquote>
       {citation.summary?.text && (
         <div class="summary">

@@ -1,6 +1,7 @@
 // The conversation's messages: the person's questions (with their attachments), the answers (streamed in, with
 // citations, and what their turn did with memory), and each one's actions once the turn is done (message-actions.tsx):
 // copy, edit a question and rerun from it, regenerate the last answer, delete a message, the model and its tokens.
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { t } from '../../i18n';
 import { AttachmentChips } from './attachment-chips';
@@ -18,6 +19,7 @@ export function MessageList({
   onRegenerate,
   onDelete,
   onCite,
+  details,
 }: {
   agentId: string;
   /** `…/conversation/{id}/messages`: null while the conversation is not stored yet. */
@@ -28,6 +30,8 @@ export function MessageList({
   onRegenerate: () => void;
   onDelete: (id: string) => void;
   onCite: (citation: Citation) => void;
+  /** What the chat shows under a message besides its text (an answer's code runs, "Why this answer", …). */
+  details?: (message: ChatMessage, index: number) => ComponentChildren;
 }) {
   const [editing, setEditing] = useState<{ id: string; text: string } | null>(null);
   const lastAssistant = messages.findLastIndex((m) => m.role === 'assistant');
@@ -66,6 +70,7 @@ export function MessageList({
             m.content ? (
               <MessageBody
                 content={m.content}
+                citations={m.citations}
                 onCite={(n) => {
                   const cited = m.citations.find((c) => c.index === n);
                   if (cited) onCite(cited);
@@ -80,6 +85,7 @@ export function MessageList({
           {m.attachments && <AttachmentChips attachments={m.attachments} />}
           {m.role === 'assistant' && !m.streaming && <MemoryNotes agentId={agentId} message={m} />}
           {m.status === 'incomplete' && <p class="note">{t('incomplete')}</p>}
+          {details?.(m, index)}
           {!m.streaming && !busy && !m.id.startsWith('pending') && editing?.id !== m.id && (
             <MessageActions
               message={m}

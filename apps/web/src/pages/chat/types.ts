@@ -5,6 +5,8 @@ export interface Citation {
   readonly index: number;
   readonly documentId: string;
   readonly documentName: string;
+  readonly documentVersion?: number;
+  readonly contentHash?: string;
   readonly sectionPath: readonly string[];
   readonly start: number;
   readonly end: number;
@@ -36,6 +38,17 @@ export interface ChatMessage {
   readonly attachments?: readonly AttachmentInfo[];
   /** The model that wrote an answer (the messages route's; usage is the provenance's). */
   readonly model?: string | null;
+  readonly createdAt?: string;
+  /** The tools the streamed answer called so far (a stored answer's are in its provenance and sandbox). */
+  readonly tools?: readonly LiveToolCall[];
+}
+
+export interface LiveToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+  /** Unset while the tool runs. */
+  readonly ok?: boolean;
 }
 
 export interface Conversation {

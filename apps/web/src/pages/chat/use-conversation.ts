@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, streamPost } from '../../api';
 import { errorSentence } from '../../errors';
 import { fetchMessages, outgoing, storedTurn } from './stored-messages';
+import { withTool } from './live-tools';
 import { conversationQuery, type ChatMessage, type Citation } from './types';
 
 interface Listeners {
@@ -111,6 +112,7 @@ export function useConversation(base: string, { onTurnEnded, onProposed }: Liste
               history.replaceState(null, '', `${location.pathname}?c=${encodeURIComponent(current)}`);
             }
           } else if (event === 'retrieval') sources = body.sources as Citation[];
+          else if (event === 'tool_call' || event === 'tool_result') update(withTool(answer, event, body));
           else if (event === 'delta')
             update({ ...answer, content: (answer.content ?? '') + String(body.text) });
           else if (event === 'done') {

@@ -54,6 +54,7 @@ export class GetMessagesHandler implements IQueryHandler<GetMessages> {
             checkpointId: checkpoint.checkpointId,
             throughMessageId: checkpoint.throughMessageId,
             throughOffset: checkpoint.throughOffset,
+            summary: checkpoint.summary,
           }
         : null,
     };

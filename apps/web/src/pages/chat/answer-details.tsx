@@ -1,0 +1,52 @@
+// What the chat shows under a message besides its text: where the model's view of the history was compacted (a
+// marker that opens the summary the model reads instead of the earlier messages), and under an answer the code it
+// ran and, once stored, its "Why this answer".
+import { t } from '../../i18n';
+import { lazy } from '../../lazy';
+import type { ChatMessage } from './types';
+import type { TurnRecords } from './use-turn-records';
+import { WhyAnswer } from './why-answer';
+
+// Loaded when an answer ran code (the chat's first JavaScript does not carry it).
+const CodeRuns = lazy(() => import('./code-runs'), 'CodeRuns');
+
+export function AnswerDetails({
+  agentId,
+  route,
+  message,
+  question,
+  records,
+}: {
+  agentId: string;
+  /** The conversation's route (null before the first turn created it). */
+  route: string | null;
+  message: ChatMessage;
+  /** The question the answer replies to. */
+  question: ChatMessage | undefined;
+  records: TurnRecords;
+}) {
+  const { compaction } = records;
+  const stored = !message.streaming && !message.id.startsWith('pending');
+  const runs = question ? records.runs.filter((run) => run.messageId === question.id) : [];
+  const ranCode = runs.length > 0 || message.tools?.some((call) => call.name === 'run_code');
+  return (
+    <>
+      {message.role === 'assistant' && route && ranCode && (
+        <CodeRuns filesRoute={`${route}/sandbox/files`} runs={runs} live={message.tools} />
+      )}
+      {message.role === 'assistant' && route && stored && (
+        <WhyAnswer agentId={agentId} route={route} answer={message} runs={runs} />
+      )}
+      {compaction?.throughMessageId === message.id && (
+        <details class="compaction">
+          <summary>
+            {compaction.throughOffset > 0 && compaction.throughOffset < (message.content?.length ?? 0)
+              ? t('compactedWithin')
+              : t('compactedThrough')}
+          </summary>
+          <p>{compaction.summary ?? t('compactionSummaryGone')}</p>
+        </details>
+      )}
+    </>
+  );
+}
