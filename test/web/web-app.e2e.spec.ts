@@ -148,6 +148,16 @@ describeBrowser('web app in Chromium (e2e)', () => {
     expect(await panel.innerText()).toContain('Etna');
     await screenshot(page, 'chat-citation');
     expect(await seriousViolations(page)).toEqual([]);
+
+    // The document lists the answer that cited it, one click from its conversation.
+    const conversation = new URL(page.url()).searchParams.get('c');
+    await page.goto(`${api.url}/agent/${agentId}/settings`);
+    await page.getByRole('button', { name: 'Details of volcanoes.md' }).click();
+    const dialog = page.getByRole('dialog', { name: 'volcanoes.md' });
+    await dialog.getByText('Answers that used “volcanoes.md”').click();
+    await dialog.getByRole('link', { name: 'Open the conversation' }).first().click();
+    await page.waitForURL((url) => url.searchParams.get('c') === conversation);
+    await page.locator('li.message.assistant', { hasText: 'tallest active volcano in Europe' }).waitFor();
   });
 
   it('Stop aborts the fetch and the upstream sees the request cancelled', async () => {

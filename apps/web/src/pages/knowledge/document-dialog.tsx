@@ -1,9 +1,11 @@
 // One document's details in a modal (the native <dialog>: focus stays inside, Escape closes): its ingestion log, the
-// text extracted from it and its chunks with their section paths, one tab each, read when the tab is opened.
+// text extracted from it and its chunks with their section paths, one tab each, read when the tab is opened; and the
+// answers that used it, as far as the person may see them.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api';
 import { t, type Label } from '../../i18n';
 import { knowledgeError, knowledgePath, type KnowledgeDocument } from './knowledge-kit';
+import { AnswersUsing } from '../provenance/answers-using';
 
 interface LogEntry {
   readonly at: string;
@@ -129,6 +131,7 @@ export function DocumentDialog({
       <section id="kn-tab-panel" role="tabpanel" aria-labelledby={`kn-tab-${tab}`} tabIndex={0}>
         <TabBody key={tab} agentId={agentId} document={document} tab={tab} />
       </section>
+      <AnswersUsing source={`document:${document.id}`} label={document.name} />
       <form method="dialog" class="dialog-actions">
         <button type="submit">{t('close')}</button>
       </form>
