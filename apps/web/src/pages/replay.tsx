@@ -28,6 +28,7 @@ interface Model {
   readonly kind: string;
 }
 
+// Over 100 lines on purpose: one form and its report; each turn renders in replay/replay-turn.tsx.
 export function Replay() {
   const [agents, setAgents] = useState<readonly Agent[]>([]);
   const [models, setModels] = useState<readonly Model[]>([]);

@@ -1,6 +1,8 @@
 // The query side of normal and private conversations: the read models' documents opened with their data keys (the
 // message's own, the conversation's for its title, the checkpoint's for its summary). Used by the query handlers and
 // by the runtime (through the stored place); it writes nothing (writes: conversation.repository.ts).
+// Over 300 lines on purpose: every read of the conversation read models opens sealed texts with the same keys and
+// cipher; the search among them reads the same documents.
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ContentCipher } from '#key-store';
 import { READ_STORE, type Filter, type ReadStore } from '#read-store';

@@ -1,4 +1,6 @@
 // Wire shapes of the conversation routes: they validate requests and generate the OpenAPI document.
+// Over 300 lines on purpose: one table of the conversation routes' shapes, which share their parts (messages,
+// attachments, citations, usage).
 import { z } from 'zod';
 import { ListQuery } from '#http';
 import { MAX_ATTACHMENT_BYTES } from './runtime/attachments.js';

@@ -24,6 +24,8 @@ const PromptPicker = lazy(() => import('../prompt-picker'), 'PromptPicker');
 
 const bump = (n: number) => n + 1;
 
+// Over 100 lines on purpose: the chat page's layout in one place (the list, the thread, the composer, the panels),
+// its state in hooks of its own (use-conversation, use-turn-records).
 export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string }) {
   const [agent, setAgent] = useState<Agent | null>(null);
   const [missing, setMissing] = useState(false);

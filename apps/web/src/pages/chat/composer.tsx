@@ -9,6 +9,8 @@ import { AttachmentChips } from './attachment-chips';
 
 const asInfo = (file: File) => ({ name: file.name, mimeType: file.type, sizeBytes: file.size });
 
+// Over 100 lines on purpose: one form whose keys (Enter, Shift+Enter, Esc, /), files (chosen, dropped, pasted) and
+// growing box share its text and its chips.
 export function Composer({
   draft,
   onDraft,

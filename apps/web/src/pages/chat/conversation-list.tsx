@@ -12,6 +12,7 @@ import { groupConversations } from './conversation-groups';
 import { ConversationItem, type ConversationChange } from './conversation-item';
 import type { Conversation } from './types';
 
+// Over 100 lines on purpose: the list's search, its groups and each item's changes share the one list read.
 export function ConversationList({
   base,
   current,

@@ -32,6 +32,7 @@ const audit = (id: string) => `/audit?resourceId=${encodeURIComponent(id)}`;
 const short = (hash: string) => hash.replace(/^sha256[:-]/, '').slice(0, 12);
 const sampled = (value: number | null) => (value === null ? t('whyDefault') : String(value));
 
+// Over 100 lines on purpose: one read-only description list of an answer's provenance, a section a kind.
 export function ProvenanceView({
   agentId,
   provenance: p,

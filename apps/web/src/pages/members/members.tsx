@@ -22,6 +22,7 @@ function Gone({ title, children }: { title: string; children: ComponentChildren 
   );
 }
 
+// Over 100 lines on purpose: the members table and its changes share the one list and the person's role.
 export function Members({ spaceId, me }: { spaceId: string; me: Me }) {
   const [space, setSpace] = useState<Space | null>(null);
   const [missing, setMissing] = useState(false);
