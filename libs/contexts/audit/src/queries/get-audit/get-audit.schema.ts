@@ -1,7 +1,8 @@
 // GET /audit: the query string and the entry every route and the CLI answer.
 import { z } from 'zod';
 
-const isoTime = z
+/** An ISO 8601 time of a filter (the audit trail's, a replay's range). */
+export const isoTime = z
   .string()
   .max(64)
   .refine((value) => !Number.isNaN(Date.parse(value)), { message: 'must be an ISO 8601 time' });

@@ -7,11 +7,7 @@ import { ApiRoute, ZodBody } from '#http';
 import { commandContext, CurrentCaller, principalOf, type Caller } from '#access';
 import { IdempotencyInterceptor } from '#identity';
 import { RunReplay } from './run-replay.command.js';
-
-const isoTime = z
-  .string()
-  .max(64)
-  .refine((value) => !Number.isNaN(Date.parse(value)), { message: 'must be an ISO 8601 time' });
+import { isoTime } from '../../../queries/get-audit/get-audit.schema.js';
 
 export const ReplayBody = z.strictObject({
   model: z.string().min(1).max(200).describe('The chat model key to replay against'),
