@@ -85,6 +85,8 @@ describe('conversations projection', () => {
       visibility: 'normal',
       archived: false,
       pinned: false,
+      headId: null,
+      branched: false,
       messageCount: 0,
       lastMessageAt: null,
       checkpoint: null,
@@ -111,6 +113,7 @@ describe('conversations projection', () => {
       citations: [],
       status: 'complete',
       replyTo: null,
+      parentId: null,
       model: null,
       finishReason: null,
       usage: null,
@@ -127,6 +130,7 @@ describe('conversations projection', () => {
       citations: [],
       status: 'complete',
       replyTo: 'm1',
+      parentId: 'm1',
       model: 'offline-chat',
       finishReason: 'stop',
       usage,
@@ -279,5 +283,35 @@ describe('conversations projection', () => {
     );
     expect(await h.count(CONVERSATION_MESSAGES)).toBe(0);
     expect(await h.count(CONVERSATIONS)).toBe(0);
+  });
+
+  it("keeps the tree of branches: each message under its parent, the head, and a deleted one's children", async () => {
+    const h = await projectionHarness(conversationsProjector);
+    const branch = (messageId: string, parentId: string | null) => {
+      const event = posted(messageId);
+      return { ...event, data: { ...event.data, parentId } };
+    };
+    const parentOf = async (id: string) => (await h.get<MessageView>(CONVERSATION_MESSAGES, id))?.parentId;
+    const conversation = () => h.get<ConversationView>(CONVERSATIONS, 'c1');
+    // Recorded before branches (no parentId): each question follows the head.
+    await h.apply(
+      ...[started, posted('q1'), answered('a1', 'q1'), posted('q2'), answered('a2', 'q2')].map((event) =>
+        h.envelope(event),
+      ),
+    );
+    expect(await parentOf('q2')).toBe('a1');
+    expect(await conversation()).toMatchObject({ headId: 'a2', branched: false });
+
+    await h.apply(h.envelope(branch('q2b', 'a1')), h.envelope(answered('a2b', 'q2b')));
+    expect(await parentOf('q2b')).toBe('a1');
+    expect(await conversation()).toMatchObject({ headId: 'a2b', branched: true });
+
+    await h.apply(h.envelope({ type: 'BranchSwitched', data: { conversationId: 'c1', headId: 'a2' } }));
+    expect(await conversation()).toMatchObject({ headId: 'a2' });
+
+    await h.apply(h.envelope({ type: 'MessageDeleted', data: { conversationId: 'c1', messageId: 'a1' } }));
+    expect([await parentOf('q2'), await parentOf('q2b')]).toEqual(['q1', 'q1']);
+    await h.apply(h.envelope({ type: 'MessageDeleted', data: { conversationId: 'c1', messageId: 'a2' } }));
+    expect(await conversation()).toMatchObject({ headId: 'q2', messageCount: 4 });
   });
 });

@@ -1,5 +1,7 @@
 // Builds the Conversations read models (libs/contexts/conversations/src/conversations.read-model.ts): conversations and their
 // messages. Texts stay sealed (the query opens them). Deleting a message or a conversation purges its documents.
+// Messages form a tree (conversation-tree.ts): each document names its parent, the conversation its head, and a
+// deleted message's children follow its parent, as the Conversation aggregate's state does.
 import { defineProjector, type EnvelopeOf, type ProjectionContext } from '#eventsourcing';
 import type { WriteOp } from '#read-store';
 import {
@@ -12,6 +14,7 @@ import {
   type ConversationEvent,
   type ConversationView,
   type MessageView,
+  answerMovesHead,
 } from '#conversations';
 
 const patch = (id: string, set: Partial<ConversationView>): WriteOp => ({
@@ -32,16 +35,32 @@ const conversation = (context: ProjectionContext, id: string) =>
 async function messageAdded(
   event: EnvelopeOf<ConversationEvent, 'UserMessagePosted' | 'AssistantMessageRecorded'>,
   context: ProjectionContext,
-  message: Omit<MessageView, 'id' | 'conversationId' | 'seq' | 'createdAt'>,
+  message: Omit<MessageView, 'id' | 'conversationId' | 'seq' | 'createdAt' | 'parentId'>,
 ): Promise<WriteOp[]> {
   const { conversationId, messageId } = event.data;
   const current = await conversation(context, conversationId);
+  const headId = current?.headId ?? null;
+  // A question follows the head unless it starts a branch; an answer follows its question and moves the head only
+  // when the head was its question (its user may have switched away while it was written).
+  const parentId =
+    event.type === 'AssistantMessageRecorded'
+      ? event.data.replyTo
+      : event.data.parentId === undefined
+        ? headId
+        : event.data.parentId;
+  const headParent =
+    headId === null
+      ? null
+      : ((await context.get<MessageView>(CONVERSATION_MESSAGES, headId))?.parentId ?? null);
+  const movesHead =
+    event.type === 'UserMessagePosted' || answerMovesHead(headId, event.data.replyTo, () => headParent);
   const stored = await context.get<MessageView>(CONVERSATION_MESSAGES, messageId);
   const doc: MessageView = {
     id: messageId,
     conversationId,
     seq: event.revision,
     createdAt: event.metadata.occurredAt,
+    parentId,
     ...message,
   };
   const writes: WriteOp[] = [{ kind: 'upsert', collection: CONVERSATION_MESSAGES, doc: { ...doc } }];
@@ -51,37 +70,68 @@ async function messageAdded(
         messageCount: current.messageCount + 1,
         lastMessageAt: event.metadata.occurredAt,
         updatedAt: event.metadata.occurredAt,
+        ...(movesHead ? { headId: messageId } : {}),
+        // Another answer to a question (a retried turn's) is listed after the first, as before branches.
+        ...(event.type === 'UserMessagePosted' && parentId !== headId ? { branched: true } : {}),
       }),
     );
   return writes;
 }
 
-/** Deletes of every message document of a conversation, read page by page in its index's order (seq). */
-async function messagesOf(context: ProjectionContext, conversationId: string): Promise<WriteOp[]> {
-  const writes: WriteOp[] = [];
+/** Every message document of a conversation, read page by page in its index's order (seq). */
+async function eachMessage(
+  context: ProjectionContext,
+  conversationId: string,
+  filter: Record<string, string>,
+  visit: (message: MessageView) => void,
+): Promise<void> {
   let cursor: string | null = null;
   do {
     const page: { data: MessageView[]; nextCursor: string | null } = await context.find<MessageView>(
       CONVERSATION_MESSAGES,
-      { conversationId },
+      { conversationId, ...filter },
       { sort: { field: 'seq' }, limit: 500, cursor },
     );
-    for (const message of page.data)
-      writes.push({ kind: 'delete', collection: CONVERSATION_MESSAGES, id: message.id });
+    page.data.forEach(visit);
     cursor = page.nextCursor;
   } while (cursor);
+}
+
+/** The deleted message's children, handed to its parent. */
+async function childrenHandedOn(context: ProjectionContext, deleted: MessageView): Promise<WriteOp[]> {
+  const writes: WriteOp[] = [];
+  await eachMessage(context, deleted.conversationId, { parentId: deleted.id }, (child) =>
+    writes.push({
+      kind: 'patch',
+      collection: CONVERSATION_MESSAGES,
+      id: child.id,
+      set: { parentId: deleted.parentId },
+    }),
+  );
+  return writes;
+}
+
+/** Deletes of every message document of a conversation. */
+async function messagesOf(context: ProjectionContext, conversationId: string): Promise<WriteOp[]> {
+  const writes: WriteOp[] = [];
+  await eachMessage(context, conversationId, {}, (message) =>
+    writes.push({ kind: 'delete', collection: CONVERSATION_MESSAGES, id: message.id }),
+  );
   return writes;
 }
 
 const changed =
-  (set: Partial<ConversationView>) =>
-  (event: EnvelopeOf<ConversationEvent>): WriteOp[] => [
-    patch(event.data.conversationId, { ...set, updatedAt: event.metadata.occurredAt }),
+  <Event extends EnvelopeOf<ConversationEvent>>(
+    set: Partial<ConversationView>,
+    from: (event: Event) => Partial<ConversationView> = () => ({}),
+  ) =>
+  (event: Event): WriteOp[] => [
+    patch(event.data.conversationId, { ...set, ...from(event), updatedAt: event.metadata.occurredAt }),
   ];
 
 export const conversationsProjector = defineProjector<ConversationEvent>({
   name: CONVERSATIONS_PROJECTION,
-  version: 2,
+  version: 3,
   collections: [CONVERSATIONS_READ_MODEL, MESSAGES_READ_MODEL],
   on: {
     ConversationStarted: ({ data, metadata }) => {
@@ -94,6 +144,8 @@ export const conversationsProjector = defineProjector<ConversationEvent>({
         visibility: data.visibility,
         archived: false,
         pinned: false,
+        headId: null,
+        branched: false,
         messageCount: 0,
         lastMessageAt: null,
         checkpoint: null,
@@ -147,15 +199,18 @@ export const conversationsProjector = defineProjector<ConversationEvent>({
     ConversationUnpinned: changed({ pinned: false }),
     ConversationMadePrivate: changed({ visibility: 'private' }),
     ConversationMadeNormal: changed({ visibility: 'normal' }),
+    BranchSwitched: changed({ branched: true }, ({ data }) => ({ headId: data.headId })),
     MessageDeleted: async ({ data, metadata }, context) => {
       const writes: WriteOp[] = [{ kind: 'delete', collection: CONVERSATION_MESSAGES, id: data.messageId }];
       const current = await conversation(context, data.conversationId);
       const stored = await context.get<MessageView>(CONVERSATION_MESSAGES, data.messageId);
       if (current && stored)
         writes.push(
+          ...(await childrenHandedOn(context, stored)),
           patch(data.conversationId, {
             messageCount: current.messageCount - 1,
             updatedAt: metadata.occurredAt,
+            ...(current.headId === data.messageId ? { headId: stored.parentId } : {}),
           }),
         );
       return writes;

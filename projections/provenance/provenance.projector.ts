@@ -149,6 +149,7 @@ export const provenanceProjector = defineProjector<ConversationEvent>({
       },
     ],
     AssistantMessageRecorded: answerRecorded,
+    BranchSwitched: null,
     MessageDeleted: messageDeleted,
     ConversationDeleted: ({ data }) => [
       {

@@ -269,6 +269,7 @@ export function routeRequests(apiUrl: string) {
         mimeType: 'audio/wav',
       },
       [`PATCH ${CORE}/llm/{agentId}/conversation/{conversationId}`]: { title: 'renamed' },
+      [`PUT ${CORE}/llm/{agentId}/conversation/{conversationId}/head`]: { messageId: f.messageId },
       [`POST ${CORE}/memory/{agentId}/memories`]: { text: 'likes coffee' },
       [`PATCH ${CORE}/memory/{agentId}/memories/{memoryId}`]: { text: 'likes green tea' },
       [`POST ${CORE}/memory/{agentId}/memories/{memoryId}/rollback`]: { version: 1 },

@@ -194,6 +194,7 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`DELETE ${CONVERSATION}`]: 'agent.use',
   [`GET ${CONVERSATION}/messages`]: 'agent.use',
   [`DELETE ${CONVERSATION}/messages/{messageId}`]: 'agent.use',
+  [`PUT ${CONVERSATION}/head`]: 'agent.use',
   [`POST ${CONVERSATION}/stop`]: 'agent.use',
   [`GET ${CONVERSATION}/messages/{messageId}/provenance`]: 'agent.use',
   [`GET ${CONVERSATION}/sandbox`]: 'agent.use',

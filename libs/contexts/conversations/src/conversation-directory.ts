@@ -119,6 +119,7 @@ export const toConversationDto = (record: ConversationRecord) => ({
   visibility: record.visibility,
   archived: record.archived,
   pinned: record.pinned,
+  headId: record.headId,
   messageCount: record.messageCount,
   lastMessageAt: record.lastMessageAt,
   createdAt: record.createdAt,

@@ -22,6 +22,8 @@ export interface PlainMessage {
   readonly citations: readonly Citation[];
   readonly status: 'complete' | 'incomplete';
   readonly replyTo: string | null;
+  /** The message it follows (null: a first message): messages form a tree of branches (conversation-tree.ts). */
+  readonly parentId: string | null;
   readonly model: string | null;
   readonly finishReason: string | null;
   readonly usage: AnswerUsage | null;
@@ -59,6 +61,10 @@ export interface ConversationRecord {
   readonly title: string | null;
   readonly archived: boolean;
   readonly pinned: boolean;
+  /** The newest message of the branch the conversation continues (null: none yet). */
+  readonly headId: string | null;
+  /** Whether it ever branched: until it does, its history is every message, oldest first. */
+  readonly branched: boolean;
   readonly messageCount: number;
   readonly lastMessageAt: string | null;
   readonly createdAt: string;

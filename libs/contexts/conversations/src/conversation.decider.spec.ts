@@ -25,9 +25,16 @@ const started: ConversationEvent = {
     title: 'sealed-title',
   },
 };
-const posted = (messageId: string): ConversationEvent => ({
+/** A posted question; its parent named as the decider records it now (absent: as recorded before branches). */
+const posted = (messageId: string, parentId?: string | null): ConversationEvent => ({
   type: 'UserMessagePosted',
-  data: { conversationId: 'c1', messageId, content: `sealed-${messageId}`, attachments: [] },
+  data: {
+    conversationId: 'c1',
+    messageId,
+    content: `sealed-${messageId}`,
+    attachments: [],
+    ...(parentId !== undefined ? { parentId } : {}),
+  },
 });
 
 const answer = (messageId: string, replyTo: string) => ({
@@ -102,12 +109,12 @@ describe('Conversation decider', () => {
     it('starts the conversation and posts the first message on an absent stream', () =>
       given()
         .when(firstTurn)
-        .then([started, posted('m1')]));
+        .then([started, posted('m1', null)]));
 
     it('posts the next message of a started conversation', () =>
       given(started, posted('m1'))
         .when(turn({ messageId: 'm2', content: 'sealed-m2' }))
-        .then([posted('m2')]));
+        .then([posted('m2', 'm1')]));
 
     it('posts nothing when the turn is retried with the same messageId (with or without start)', () => {
       given(started, posted('m1')).when(firstTurn).then([]);
@@ -117,7 +124,7 @@ describe('Conversation decider', () => {
     it('continues a conversation a retried first turn finds started, with a new message', () =>
       given(started)
         .when({ ...firstTurn, messageId: 'm2', content: 'sealed-m2' } as ConversationCommand)
-        .then([posted('m2')]));
+        .then([posted('m2', null)]));
 
     it('is "not found" for another user, another Agent or a deleted conversation', () => {
       given(started)
@@ -150,6 +157,91 @@ describe('Conversation decider', () => {
         code: 'conversation_not_found',
         param: 'conversationId',
       });
+    });
+  });
+
+  describe('branches', () => {
+    const state = (...events: ConversationEvent[]) =>
+      events.reduce(conversationDecider.evolve, conversationDecider.initialState()) as Extract<
+        ConversationState,
+        { status: 'active' | 'deleted' }
+      >;
+    const switchTo = (messageId: string, userId = 'u1'): ConversationCommand => ({
+      type: 'SwitchBranch',
+      conversationId: 'c1',
+      userId,
+      messageId,
+    });
+    const history = [started, posted('q1'), answered('a1', 'q1'), posted('q2'), answered('a2', 'q2')];
+
+    it('posts a question after an earlier message as a branch, the earlier one kept', () => {
+      given(...history)
+        .when(turn({ messageId: 'q2b', content: 'sealed-q2b', parentId: 'a1' }))
+        .then([posted('q2b', 'a1')]);
+      given(...history)
+        .when(turn({ messageId: 'q1b', content: 'sealed-q1b', parentId: null }))
+        .then([posted('q1b', null)]);
+    });
+
+    it('refuses a branch after a message the conversation does not hold', () => {
+      given(...history)
+        .when(turn({ messageId: 'q3', parentId: 'elsewhere' }))
+        .thenThrows('message_not_found');
+      given()
+        .when({ ...firstTurn, parentId: 'a1' } as ConversationCommand)
+        .thenThrows('message_not_found');
+    });
+
+    it('keeps each message under its parent and the head at the newest message of the branch continued', () => {
+      const branched = state(...history, posted('q2b', 'a1'), answered('a2b', 'q2b'));
+      expect(branched.headId).toBe('a2b');
+      expect(branched.parents.get('q2b')).toBe('a1');
+      expect(branched.parents.get('q2')).toBe('a1');
+      expect(branched.parents.get('q1')).toBeNull();
+      // An answer to a question its user switched away from does not move the head.
+      const away = state(...history, posted('q3'), {
+        type: 'BranchSwitched',
+        data: { conversationId: 'c1', headId: 'a2' },
+      });
+      expect(evolveConversation(away, answered('a3', 'q3'))).toMatchObject({ headId: 'a2' });
+      // A retried turn's second answer to its question follows the first attempt as the head.
+      expect(state(...history, answered('a2again', 'q2')).headId).toBe('a2again');
+    });
+
+    it('switches to the newest message under the one named, and records nothing when already there', () => {
+      const branched = [...history, posted('q2b', 'a1'), answered('a2b', 'q2b')];
+      given(...branched)
+        .when(switchTo('q2'))
+        .then([{ type: 'BranchSwitched', data: { conversationId: 'c1', headId: 'a2' } }]);
+      const switched: ConversationEvent = {
+        type: 'BranchSwitched',
+        data: { conversationId: 'c1', headId: 'a2' },
+      };
+      given(...branched, switched)
+        .when(switchTo('a1'))
+        .then([{ type: 'BranchSwitched', data: { conversationId: 'c1', headId: 'a2b' } }]);
+      given(...branched)
+        .when(switchTo('q2b'))
+        .then([]);
+      given(...branched)
+        .when(switchTo('nope'))
+        .thenThrows('message_not_found');
+      given(...branched)
+        .when(switchTo('q2', 'u2'))
+        .thenThrows('conversation_not_found');
+    });
+
+    it("hands a deleted message's children to its parent and moves a deleted head to its parent", () => {
+      const deletedMessage = (messageId: string): ConversationEvent => ({
+        type: 'MessageDeleted',
+        data: { conversationId: 'c1', messageId },
+      });
+      const middle = state(...history, deletedMessage('a1'));
+      expect(middle.parents.get('q2')).toBe('q1');
+      expect(middle.headId).toBe('a2');
+      const last = state(...history, deletedMessage('a2'));
+      expect(last.headId).toBe('q2');
+      expect(last.parents.has('a2')).toBe(false);
     });
   });
 
@@ -366,7 +458,7 @@ describe('Conversation decider', () => {
         .then([]);
       given(started, ...many)
         .when(turn({ messageId: 'm40', content: 'sealed-m40' }))
-        .then([posted('m40')]);
+        .then([posted('m40', 'm39')]);
       given(started, ...many, answered('a1', 'm39'))
         .when(recordAnswer('a1', 'm39'))
         .then([]);

@@ -14,6 +14,7 @@ import {
   type StoredAttachment,
   type StoredVisibility,
 } from './conversation.events.js';
+import { newestUnder } from './conversation-tree.js';
 
 export class ConversationNotFoundError extends PlatformError {
   constructor(conversationId: string) {
@@ -55,6 +56,8 @@ export type ConversationCommand =
       readonly messageId: string;
       readonly content: Sealed;
       readonly attachments: readonly StoredAttachment[];
+      /** The message it follows when it starts a branch (null: before the first); absent: the head. */
+      readonly parentId?: string | null;
     })
   | (Id & {
       readonly type: 'RecordAnswer';
@@ -72,6 +75,7 @@ export type ConversationCommand =
       readonly pinned?: boolean;
       readonly visibility?: StoredVisibility;
     })
+  | (Id & { readonly type: 'SwitchBranch'; readonly userId: string; readonly messageId: string })
   | (Id & { readonly type: 'DeleteMessage'; readonly userId: string; readonly messageId: string })
   | (Id & {
       readonly type: 'DeleteConversation';
@@ -111,6 +115,7 @@ type ConversationOf<Type extends ConversationCommand['type']> = Extract<
 function startTurn(command: ConversationOf<'StartTurn'>, state: ConversationState): ConversationEvent[] {
   const { conversationId } = command;
   const events: ConversationEvent[] = [];
+  let headId: string | null = null;
   if (command.start) {
     // A retried first turn finds its conversation started: it continues it instead of failing.
     if (state.status === 'absent')
@@ -130,7 +135,10 @@ function startTurn(command: ConversationOf<'StartTurn'>, state: ConversationStat
     const live = owned(state, conversationId, command.userId, command.agentId);
     // A retried turn (the same Idempotency-Key) finds its message posted: nothing to post again.
     if (hasMessage(live.messageIds, command.messageId)) return [];
-  }
+    headId = live.headId;
+    if (command.parentId && !hasMessage(live.messageIds, command.parentId))
+      throw new MessageNotFoundError(command.parentId);
+  } else if (command.parentId) throw new MessageNotFoundError(command.parentId);
   events.push({
     type: 'UserMessagePosted',
     data: {
@@ -138,6 +146,7 @@ function startTurn(command: ConversationOf<'StartTurn'>, state: ConversationStat
       messageId: command.messageId,
       content: command.content,
       attachments: command.attachments,
+      parentId: command.parentId === undefined ? headId : command.parentId,
     },
   });
   return events;
@@ -192,6 +201,18 @@ function changeConversation(
   return events;
 }
 
+function switchBranch(
+  command: ConversationOf<'SwitchBranch'>,
+  state: ConversationState,
+): ConversationEvent[] {
+  const { conversationId } = command;
+  const live = owned(state, conversationId, command.userId);
+  if (!hasMessage(live.messageIds, command.messageId)) throw new MessageNotFoundError(command.messageId);
+  const order = live.messageIds.map((id) => ({ id, parentId: live.parents.get(id) ?? null }));
+  const headId = newestUnder(order, command.messageId);
+  return headId === live.headId ? [] : [{ type: 'BranchSwitched', data: { conversationId, headId } }];
+}
+
 function deleteMessage(
   command: ConversationOf<'DeleteMessage'>,
   state: ConversationState,
@@ -228,6 +249,7 @@ const decide = decideByType<ConversationState, ConversationCommand, Conversation
   RecordAnswer: recordAnswer,
   CompactConversation: compactConversation,
   ChangeConversation: changeConversation,
+  SwitchBranch: switchBranch,
   DeleteMessage: deleteMessage,
   DeleteConversation: deleteConversation,
 });

@@ -3,7 +3,9 @@
 // with a data key from the key store before it reaches an event (a `Sealed` string): deleting a message or the
 // conversation destroys its keys, so the log keeps who did what and when, and the words are gone everywhere.
 // Incognito conversations never reach the log at all (they live in the serving process's memory).
+// Over 300 lines on purpose: the aggregate's events, its state and its evolve are one table read together.
 import type { DomainEvent } from '#kernel';
+import { answerMovesHead, withoutNode } from './conversation-tree.js';
 
 /** Text sealed with a data key (`sealed:v1:<keyId>:…`, see ContentCipher); unreadable once the key is destroyed. */
 export type Sealed = string;
@@ -112,6 +114,12 @@ export type ConversationEvent =
         readonly messageId: string;
         readonly content: Sealed;
         readonly attachments: readonly StoredAttachment[];
+        /**
+         * The message it follows: the conversation's head, or an earlier message when it starts a branch (an edited or
+         * regenerated question; null: before the first message). Absent on messages posted before branches existed:
+         * they followed the head.
+         */
+        readonly parentId?: string | null;
       }
     >
   | DomainEvent<
@@ -147,6 +155,8 @@ export type ConversationEvent =
   | DomainEvent<'ConversationUnpinned', Id>
   | DomainEvent<'ConversationMadePrivate', Id>
   | DomainEvent<'ConversationMadeNormal', Id>
+  /** Its user moved to another branch: the head is the newest message under the one chosen. */
+  | DomainEvent<'BranchSwitched', Id & { readonly headId: string }>
   | DomainEvent<'MessageDeleted', Id & { readonly messageId: string }>
   /** A checkpoint summarised a message that was deleted since: the summary's key is destroyed with it. */
   | DomainEvent<
@@ -175,6 +185,13 @@ export type ConversationState =
       readonly pinned: boolean;
       /** Live messages, oldest first (deleted ones are removed). */
       readonly messageIds: readonly string[];
+      /**
+       * Each live message's parent (null: a first message). Messages form a tree: a question edited or regenerated
+       * starts a branch beside the earlier one, which is kept. Deleting a message hands its children to its parent.
+       */
+      readonly parents: ReadonlyMap<string, string | null>;
+      /** The last message of the branch the conversation continues (null: none yet). */
+      readonly headId: string | null;
       readonly checkpoint: CheckpointRef | null;
     };
 
@@ -219,13 +236,34 @@ export function evolveConversation(state: ConversationState, event: Conversation
       archived: false,
       pinned: false,
       messageIds: [],
+      parents: new Map(),
+      headId: null,
       checkpoint: null,
     };
   if (state.status === 'absent') return state;
   switch (event.type) {
-    case 'UserMessagePosted':
-    case 'AssistantMessageRecorded':
-      return { ...state, messageIds: withMessage(state.messageIds, event.data.messageId) };
+    case 'UserMessagePosted': {
+      const { messageId, parentId } = event.data;
+      return {
+        ...state,
+        messageIds: withMessage(state.messageIds, messageId),
+        parents: new Map(state.parents).set(messageId, parentId === undefined ? state.headId : parentId),
+        headId: messageId,
+      };
+    }
+    case 'AssistantMessageRecorded': {
+      const { messageId, replyTo } = event.data;
+      return {
+        ...state,
+        messageIds: withMessage(state.messageIds, messageId),
+        parents: new Map(state.parents).set(messageId, replyTo),
+        headId: answerMovesHead(state.headId, replyTo, (id) => state.parents.get(id))
+          ? messageId
+          : state.headId,
+      };
+    }
+    case 'BranchSwitched':
+      return { ...state, headId: event.data.headId };
     case 'ConversationCompacted':
       return {
         ...state,
@@ -249,13 +287,28 @@ export function evolveConversation(state: ConversationState, event: Conversation
       return { ...state, visibility: 'private' };
     case 'ConversationMadeNormal':
       return { ...state, visibility: 'normal' };
-    case 'MessageDeleted':
-      return { ...state, messageIds: state.messageIds.filter((id) => id !== event.data.messageId) };
+    case 'MessageDeleted': {
+      const { messageId } = event.data;
+      const parentId = state.parents.get(messageId) ?? null;
+      return {
+        ...state,
+        messageIds: state.messageIds.filter((id) => id !== messageId),
+        parents: withoutNode(state.parents, messageId),
+        headId: state.headId === messageId ? parentId : state.headId,
+      };
+    }
     case 'CheckpointDiscarded':
       return state.checkpoint?.checkpointId === event.data.checkpointId
         ? { ...state, checkpoint: null }
         : state;
     case 'ConversationDeleted':
-      return { ...state, status: 'deleted', messageIds: [], checkpoint: null };
+      return {
+        ...state,
+        status: 'deleted',
+        messageIds: [],
+        parents: new Map(),
+        headId: null,
+        checkpoint: null,
+      };
   }
 }

@@ -26,6 +26,16 @@ export const SEARCH_BOUNDS = { conversations: 200, messages: 5_000 } as const;
 /** A message's stored document as a listing reads it. */
 type ListedView = Omit<MessageView, 'usage' | 'provenance'>;
 
+/** A message as a conversation's tree sees it. */
+export interface OutlineNode {
+  readonly id: string;
+  readonly parentId: string | null;
+  readonly role: 'user' | 'assistant';
+}
+
+/** What an outline leaves unread of each message document. */
+const OUTLINE_OMITS = ['content', 'attachments', 'citations', 'usage', 'provenance'] as const;
+
 /**
  * What of a kept history a read from `fromMessageId` (null: the first message) can serve: all of it, or its tail from
  * that message on; null when it does not reach back that far (the read starts anew).
@@ -171,6 +181,35 @@ export class ConversationReader {
   }
 
   /**
+   * Every live message of the conversation as its tree sees it (id, parent, role), oldest first: what a branched
+   * conversation's listing walks before it opens the page it shows. No text is read or opened.
+   */
+  async outline(conversationId: string): Promise<OutlineNode[]> {
+    const nodes: OutlineNode[] = [];
+    let cursor: string | null = null;
+    do {
+      const result: { data: OutlineNode[]; nextCursor: string | null } = await this.readStore
+        .reader<MessageView>(CONVERSATION_MESSAGES)
+        .find({ conversationId }, { sort: { field: 'seq' }, limit: 1_000, cursor, omit: [...OUTLINE_OMITS] });
+      for (const { id, parentId, role } of result.data) nodes.push({ id, parentId, role });
+      cursor = result.nextCursor;
+    } while (cursor);
+    return nodes;
+  }
+
+  /** These messages of the conversation, opened, oldest first (without usage and provenance, as a listing). */
+  async messagesIn(conversationId: string, ids: readonly string[]): Promise<ListedMessage[]> {
+    if (ids.length === 0) return [];
+    const result = await this.readStore
+      .reader<ListedView>(CONVERSATION_MESSAGES)
+      .find(
+        { conversationId, id: { $in: ids } },
+        { sort: { field: 'seq' }, limit: ids.length, omit: ['usage', 'provenance'] },
+      );
+    return this.openListed(result.data);
+  }
+
+  /**
    * The live messages a turn builds its history from, oldest first: every one, or, once the conversation is compacted,
    * those from the checkpoint's message on (the model never sees what the summary covers), so a long conversation's
    * turn reads and opens a bounded tail instead of its whole history. What the last read served is served again
@@ -245,6 +284,8 @@ export class ConversationReader {
       title,
       archived: view.archived,
       pinned: view.pinned ?? false,
+      headId: view.headId,
+      branched: view.branched,
       messageCount: view.messageCount,
       lastMessageAt: view.lastMessageAt,
       createdAt: view.createdAt,
@@ -300,6 +341,7 @@ export class ConversationReader {
         citations,
         status: view.status,
         replyTo: view.replyTo,
+        parentId: view.parentId,
         model: view.model,
         finishReason: view.finishReason,
         createdAt: view.createdAt,

@@ -25,6 +25,8 @@ export interface StoredTurn {
   readonly answerId: string;
   readonly content: string;
   readonly attachments: readonly PlainAttachment[];
+  /** The message it follows when it starts a branch (null: before the first); absent: the conversation's head. */
+  readonly parentId?: string | null | undefined;
   /** The message is appended once this settles, its keys committed before (TurnQuestion.appendAfter). */
   readonly appendAfter?: Promise<unknown> | undefined;
 }
@@ -82,6 +84,7 @@ export class ConversationRepository implements ConversationWriter {
           sizeBytes: attachment.sizeBytes,
           text: attachment.text === null ? null : seal(attachment.text),
         })),
+        ...(turn.parentId !== undefined ? { parentId: turn.parentId } : {}),
       },
       context,
     );
@@ -143,6 +146,15 @@ export class ConversationRepository implements ConversationWriter {
       },
       context,
     );
+  }
+
+  async switchBranch(
+    conversationId: string,
+    userId: string,
+    messageId: string,
+    context: CommandContext,
+  ): Promise<number> {
+    return this.decide({ type: 'SwitchBranch', conversationId, userId, messageId }, context);
   }
 
   /** Deletes one message: its key is destroyed at once, and a discarded checkpoint's with it. */

@@ -63,6 +63,18 @@ export const SendMessageBody = z
       .describe(
         'The user message: text, or `{ content, attachments }`. Optional with `promptId` (the prompt is then the message)',
       ),
+    parentMessageId: z
+      .string()
+      .min(1)
+      .max(128)
+      .nullable()
+      .optional()
+      .describe(
+        'With conversationId: start a branch after this earlier message of the conversation (null: before its first ' +
+          'message) instead of after its newest one: an edited question, or the same question asked again for a new ' +
+          'answer. The earlier branch is kept (the messages list it in `siblings`; PUT …/head switches back). 404 ' +
+          '`message_not_found` for a message not in the conversation',
+      ),
     promptId: z
       .string()
       .min(1)
@@ -114,6 +126,10 @@ export const SendMessageBody = z
   .refine((body) => body.promptVersion === undefined || body.promptId !== undefined, {
     message: 'promptVersion needs promptId',
     path: ['promptVersion'],
+  })
+  .refine((body) => body.parentMessageId === undefined || body.conversationId !== undefined, {
+    message: 'parentMessageId needs conversationId (a branch starts in an existing conversation)',
+    path: ['parentMessageId'],
   });
 export type SendMessageBody = z.output<typeof SendMessageBody>;
 
@@ -189,6 +205,10 @@ export const ConversationDto = z.object({
   visibility: z.enum(['normal', 'private', 'incognito']),
   archived: z.boolean(),
   pinned: z.boolean().describe('Pinned by its owner: the web app lists it first'),
+  headId: z
+    .string()
+    .nullable()
+    .describe('The newest message of the branch the conversation continues (null: no message yet)'),
   messageCount: z.number().int(),
   lastMessageAt: z.string().nullable(),
   createdAt: z.string(),
@@ -230,10 +250,37 @@ export const MessageDto = z.object({
     .enum(['complete', 'incomplete'])
     .describe('incomplete: the client left or the model failed mid-answer'),
   model: z.string().nullable(),
+  parentId: z.string().nullable().describe('The message it follows (null: the first of its branch)'),
+  siblings: z
+    .object({
+      ids: z.array(z.string()).describe('Its alternatives and itself, oldest first'),
+      index: z.number().int().describe('Its place among them'),
+    })
+    .nullable()
+    .describe(
+      'The other messages of its role after the same parent (an edited or regenerated question set beside it): ' +
+        'switch to one with PUT …/head. null: it has none',
+    ),
   createdAt: z.string(),
 });
 
-export const MessagesQuery = ListQuery;
+export const MessagesQuery = ListQuery.extend({
+  branches: z
+    .enum(['current', 'all'])
+    .default('current')
+    .describe(
+      'current (default): the branch the conversation continues, from its first message to `headId`; all: every ' +
+        'message of every branch, oldest first (each names its `parentId`)',
+    ),
+});
+
+export const SwitchBranchBody = z.strictObject({
+  messageId: z
+    .string()
+    .min(1)
+    .max(128)
+    .describe('Any message of the branch to continue: the conversation moves to its newest message'),
+});
 
 export const MessagesDto = z.object({
   data: z.array(MessageDto),

@@ -19,6 +19,8 @@ import {
 } from './commands/delete-conversation/delete-conversation.command.js';
 import { DeleteMessageController } from './commands/delete-message/delete-message.controller.js';
 import { DeleteMessageHandler } from './commands/delete-message/delete-message.command.js';
+import { SwitchBranchController } from './commands/switch-branch/switch-branch.controller.js';
+import { SwitchBranchHandler } from './commands/switch-branch/switch-branch.command.js';
 import { ConversationTurnController } from './commands/conversation-turn/conversation-turn.controller.js';
 import { StartTurnHandler } from './commands/start-turn/start-turn.command.js';
 import { RecordAnswerHandler } from './commands/record-answer/record-answer.command.js';
@@ -58,6 +60,7 @@ export const CONVERSATION_CONTROLLERS = [
   ChangeConversationController,
   DeleteConversationController,
   DeleteMessageController,
+  SwitchBranchController,
   StopTurnController,
 ];
 
@@ -69,6 +72,7 @@ export const CONVERSATION_COMMAND_HANDLERS = [
   DeleteConversationHandler,
   DeleteAgentConversationHandler,
   DeleteMessageHandler,
+  SwitchBranchHandler,
   StopTurnHandler,
 ];
 

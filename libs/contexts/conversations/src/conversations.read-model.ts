@@ -24,6 +24,10 @@ export interface ConversationView {
   readonly archived: boolean;
   /** Absent on rows written before pinning existed: not pinned. */
   readonly pinned?: boolean;
+  /** The newest message of the branch it continues (null: none yet). */
+  readonly headId: string | null;
+  /** True once a message started a branch or its user switched: its history is then walked from headId. */
+  readonly branched: boolean;
   readonly messageCount: number;
   readonly lastMessageAt: string | null;
   readonly checkpoint: (CheckpointRef & { readonly summary: Sealed; readonly model: string }) | null;
@@ -43,6 +47,8 @@ export interface MessageView {
   /** Assistant messages: incomplete when the client left or the model failed mid-answer. */
   readonly status: 'complete' | 'incomplete';
   readonly replyTo: string | null;
+  /** The message it follows (null: a first message): see conversation-tree.ts. */
+  readonly parentId: string | null;
   readonly model: string | null;
   readonly finishReason: string | null;
   readonly usage: AnswerUsage | null;

@@ -8,6 +8,7 @@
 // is refused before anything of it is kept (429 incognito_limit_exceeded); one that would take the process past the
 // total first forgets the least recently used idle conversations of other users, and is refused the same way when
 // that cannot make room. Answers and summaries are always kept (the turn was admitted): they count from then on.
+// Over 300 lines on purpose: every change to an incognito conversation keeps its byte accounting, in one place.
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { PLATFORM_CONFIG, PlatformError, type PlatformConfig } from '#kernel';
 import {
@@ -18,7 +19,8 @@ import {
   type PlainAttachment,
   type PlainMessage,
 } from './conversation-records.js';
-import { ConversationNotFoundError } from './conversation.decider.js';
+import { ConversationNotFoundError, MessageNotFoundError } from './conversation.decider.js';
+import { answerMovesHead, newestUnder } from './conversation-tree.js';
 
 /** Incognito conversations one process keeps at most: past it the least recently used is forgotten first. */
 const MAX_CONVERSATIONS = 10_000;
@@ -120,6 +122,8 @@ export class IncognitoConversations implements OnModuleDestroy {
         title,
         archived: false,
         pinned: false,
+        headId: null,
+        branched: false,
         messageCount: 0,
         lastMessageAt: null,
         createdAt: now.toISOString(),
@@ -142,13 +146,19 @@ export class IncognitoConversations implements OnModuleDestroy {
     content: string,
     attachments: readonly PlainAttachment[],
     now: Date,
+    /** The message it follows when it starts a branch (null: before the first); absent: the head. */
+    parentId?: string | null,
   ): void {
+    const { headId } = conversation.record;
+    if (parentId && !conversation.messages.some((message) => message.id === parentId))
+      throw new MessageNotFoundError(parentId);
     const message: PlainMessage = {
       id: messageId,
       role: 'user',
       content,
       attachments,
       ...USER_MESSAGE_FIELDS,
+      parentId: parentId === undefined ? headId : parentId,
       createdAt: now.toISOString(),
     };
     const { id } = conversation.record;
@@ -165,6 +175,11 @@ export class IncognitoConversations implements OnModuleDestroy {
     }
     conversation.turns++;
     this.append(conversation, message);
+    conversation.record = {
+      ...conversation.record,
+      headId: messageId,
+      branched: conversation.record.branched || message.parentId !== headId,
+    };
   }
 
   recordAnswer(conversation: IncognitoConversation, answer: NewAnswer, now: Date): void {
@@ -179,12 +194,28 @@ export class IncognitoConversations implements OnModuleDestroy {
       citations: answer.citations,
       status: answer.status,
       replyTo: answer.replyTo,
+      parentId: answer.replyTo,
       model: answer.provenance.model,
       finishReason: answer.finishReason,
       usage: answer.usage,
       provenance: answer.provenance,
       createdAt: now.toISOString(),
     });
+    const parentOf = (id: string) => conversation.messages.find((message) => message.id === id)?.parentId;
+    if (answerMovesHead(conversation.record.headId, answer.replyTo, parentOf))
+      conversation.record = { ...conversation.record, headId: answer.messageId };
+  }
+
+  /** Continues the conversation from the newest message of the branch holding `messageId`. */
+  switchBranch(conversation: IncognitoConversation, messageId: string): boolean {
+    if (!conversation.messages.some((message) => message.id === messageId)) return false;
+    conversation.record = {
+      ...conversation.record,
+      headId: newestUnder(conversation.messages, messageId),
+      branched: true,
+    };
+    conversation.lastUsedAt = Date.now();
+    return true;
   }
 
   compact(conversation: IncognitoConversation, checkpoint: NewCheckpoint): void {
@@ -216,11 +247,16 @@ export class IncognitoConversations implements OnModuleDestroy {
       ? conversation.messages.findIndex((message) => message.id === checkpoint.throughMessageId)
       : -1;
     const [removed] = conversation.messages.splice(at, 1);
+    // Its children follow its parent from now on: the rest of the tree is kept.
+    conversation.messages = conversation.messages.map((message) =>
+      message.parentId === messageId ? { ...message, parentId: removed!.parentId } : message,
+    );
     const dropped = checkpoint && at <= through;
     this.account(conversation, -messageBytes(removed!) - (dropped ? utf8(checkpoint.summary) : 0));
     conversation.record = {
       ...conversation.record,
       messageCount: conversation.messages.length,
+      headId: conversation.record.headId === messageId ? removed!.parentId : conversation.record.headId,
       checkpoint: dropped ? null : checkpoint,
     };
     return true;

@@ -2,6 +2,7 @@ export * from './conversations.module.js';
 export * from './conversation.events.js';
 export * from './conversations.read-model.js';
 export * from './conversation-records.js';
+export { answerMovesHead } from './conversation-tree.js';
 export { ConversationNotFoundError } from './conversation.decider.js';
 export { ConversationDirectory, conversationHistory } from './conversation-directory.js';
 export { UseConversation } from './queries/use-conversation/use-conversation.query.js';

@@ -7,6 +7,7 @@ const message = (id: string, content: string): PlainMessage => ({
   content,
   attachments: [],
   ...USER_MESSAGE_FIELDS,
+  parentId: null,
   createdAt: '2026-01-01T00:00:00.000Z',
 });
 

@@ -6,6 +6,12 @@ import type { AgentView } from '#agents';
 import type { CommandContext } from '#eventsourcing';
 import type { ConversationRecord, ListedMessage, PlainMessage } from './conversation-records.js';
 import type { StoredVisibility } from './conversation.events.js';
+import type { Branches } from './conversation-listing.js';
+
+/** A listed message with its alternatives (null: it has none). */
+export type BranchedMessage = ListedMessage & {
+  readonly siblings: { readonly ids: readonly string[]; readonly index: number } | null;
+};
 
 /** What a route may change of a conversation (an incognito one refuses all but the title). */
 export interface ConversationChange {
@@ -17,11 +23,14 @@ export interface ConversationChange {
 
 /** The reads of one conversation, opened. */
 export interface ConversationReads {
-  /** One page of its messages, oldest first (without answers' usage and provenance: `message` has them). */
-  messages(page: {
-    limit: number;
-    cursor: string | null;
-  }): Promise<{ data: ListedMessage[]; nextCursor: string | null }>;
+  /**
+   * One page of its messages, oldest first (without answers' usage and provenance: `message` has them): the branch it
+   * continues, or every message; each with its alternatives.
+   */
+  messages(
+    page: { limit: number; cursor: string | null },
+    branches: Branches,
+  ): Promise<{ data: BranchedMessage[]; nextCursor: string | null }>;
   /** One of its messages, or null. */
   message(messageId: string): Promise<PlainMessage | null>;
   /** The arguments of an answer's tool calls, opened (null where erased). */
@@ -39,6 +48,13 @@ export interface ConversationWriter {
     conversationId: string,
     userId: string,
     change: ConversationChange,
+    context: CommandContext,
+  ): Promise<number>;
+  /** Continues the conversation from the branch holding `messageId` (at its newest message). */
+  switchBranch(
+    conversationId: string,
+    userId: string,
+    messageId: string,
     context: CommandContext,
   ): Promise<number>;
   deleteMessage(

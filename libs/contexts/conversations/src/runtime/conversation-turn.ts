@@ -6,6 +6,7 @@
 // assembled and recorded with its provenance, complete or not (turn-answer.ts).
 // It runs as a direct service call from its controller (commands/conversation-turn/): a turn streams and is cut short by
 // its client, so it is the module's one documented exception to sending a command (see conversations.module.ts).
+// Over 300 lines on purpose: the turn's steps share its state and its abort; each step's own logic lives beside it.
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
@@ -42,6 +43,8 @@ export interface TurnRequest {
   /** A prompt of the Agent's Space prompt library to start from (library-prompt.ts). */
   readonly prompt?: LibraryPromptRequest | undefined;
   readonly visibility?: Visibility | undefined;
+  /** Starts a branch after this message of the conversation (null: before its first); absent: after its head. */
+  readonly parentMessageId?: string | null | undefined;
   readonly model?: string | undefined;
   readonly stream: boolean;
   readonly idempotencyKey?: string | undefined;
@@ -110,7 +113,7 @@ export class ConversationTurns {
     // Attachments and the history are read side by side; retrieval then runs while the user's message is written.
     const [attachments, history] = await Promise.all([
       this.attachments.resolve(agent.id, request.attachments, caller),
-      place.history(),
+      place.history(request.parentMessageId),
     ]);
     // A keyed retry of a turn whose question is already posted: the question is added below, once, and attempts
     // that ended incomplete are not part of the history the model reads. An unkeyed turn's ids are new: nothing to
@@ -168,6 +171,7 @@ export class ConversationTurns {
           attachments,
           at: postedAt,
           appendAfter: contributing,
+          parentId: request.parentMessageId,
         },
         context,
       );

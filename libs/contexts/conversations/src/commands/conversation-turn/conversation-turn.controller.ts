@@ -160,6 +160,7 @@ const turnRequest = (
       ? { prompt: { promptId: body.promptId, promptVersion: body.promptVersion } }
       : {}),
     visibility: body.visibility,
+    parentMessageId: body.parentMessageId,
     model: body.model,
     stream: body.stream,
     idempotencyKey,

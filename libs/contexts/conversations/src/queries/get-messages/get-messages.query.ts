@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { Requires, type Principal } from '#access';
 import { ConversationResolver } from '../../conversation-resolver.js';
 import { ConversationDirectory } from '../../conversation-directory.js';
-import type { ListedMessage } from '../../conversation-records.js';
+import type { BranchedMessage } from '../../owned-conversation.js';
 import type { MessagesDto, MessagesQuery } from '../../conversation.schemas.js';
 
 @Requires(ConversationResolver, (conversations, { agentId, conversationId }: GetMessages) =>
@@ -22,7 +22,7 @@ export class GetMessages extends Query<z.output<typeof MessagesDto>> {
   }
 }
 
-export const toMessageDto = (message: ListedMessage) => ({
+export const toMessageDto = (message: BranchedMessage) => ({
   id: message.id,
   role: message.role,
   content: message.content,
@@ -35,6 +35,8 @@ export const toMessageDto = (message: ListedMessage) => ({
   })),
   status: message.status,
   model: message.model,
+  parentId: message.parentId,
+  siblings: message.siblings && { ids: [...message.siblings.ids], index: message.siblings.index },
   createdAt: message.createdAt,
 });
 
@@ -44,7 +46,10 @@ export class GetMessagesHandler implements IQueryHandler<GetMessages> {
 
   async execute({ agentId, conversationId, query }: GetMessages) {
     const owned = await this.directory.owned(agentId, conversationId);
-    const page = await owned.reads.messages({ limit: query.limit, cursor: query.cursor ?? null });
+    const page = await owned.reads.messages(
+      { limit: query.limit, cursor: query.cursor ?? null },
+      query.branches,
+    );
     const checkpoint = owned.record.checkpoint;
     return {
       data: page.data.map(toMessageDto),

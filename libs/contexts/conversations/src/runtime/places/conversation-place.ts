@@ -3,6 +3,8 @@
 // embed visitor's) is one more implementation here, not one more branch in every step of a turn.
 import type { CommandContext } from '#eventsourcing';
 import type { Checkpoint } from '../../compaction/compaction-boundary.js';
+import { branchTo } from '../../conversation-tree.js';
+import { MessageNotFoundError } from '../../conversation.decider.js';
 import type {
   ConversationRecord,
   NewAnswer,
@@ -20,6 +22,8 @@ export interface TurnQuestion {
   readonly content: string;
   readonly attachments: readonly PlainAttachment[];
   readonly at: Date;
+  /** The message it follows when it starts a branch (null: before the first); absent: the conversation's head. */
+  readonly parentId?: string | null | undefined;
   /**
    * Settles when the turn's context is gathered. A stored place commits the message's data keys at once (in the key
    * store's thread) but appends it only after this, and after the model's request has had a turn of the event loop
@@ -40,9 +44,12 @@ export interface ConversationPlace {
   record(): ConversationRecord | null;
   /** One message of the conversation, or null. */
   message(messageId: string): Promise<PlainMessage | null>;
-  /** The live messages the turn builds its history from, oldest first (from the checkpoint on, once compacted). */
-  history(): Promise<PlainMessage[]>;
-  /** The compaction checkpoint the history continues from, if it has a summary. */
+  /**
+   * The live messages the turn builds its history from, oldest first (from the checkpoint on, once compacted): the
+   * branch ending at `parentId` when the turn starts a branch there (null: none before it), else at the head.
+   */
+  history(parentId?: string | null): Promise<PlainMessage[]>;
+  /** The compaction checkpoint the history continues from, if it has a summary and is on the history's branch. */
   checkpoint(): (Checkpoint & { checkpointId: string }) | null;
   /** Keeps the user's message first, starting the conversation if this turn creates it. */
   postUserMessage(question: TurnQuestion, context: CommandContext): Promise<void>;
@@ -56,6 +63,25 @@ export const summarised = (
   checkpoint: ConversationRecord['checkpoint'] | undefined,
 ): (Checkpoint & { checkpointId: string }) | null =>
   checkpoint && checkpoint.summary !== null ? { ...checkpoint, summary: checkpoint.summary } : null;
+
+/**
+ * A branched conversation's history for a turn: the branch ending at `parentId` (null: nothing before the question;
+ * absent: the head), from its first message, and whether the checkpoint is on it (a summary of another branch's
+ * messages is never shown).
+ */
+export function branchHistory(
+  messages: readonly PlainMessage[],
+  record: ConversationRecord,
+  parentId: string | null | undefined,
+): { readonly messages: PlainMessage[]; readonly checkpointOnBranch: boolean } {
+  // Told before the model is called: a turn after a message that is not there fails as the post would.
+  if (parentId && !messages.some((message) => message.id === parentId))
+    throw new MessageNotFoundError(parentId);
+  const branch =
+    parentId === null ? [] : branchTo(messages, parentId === undefined ? record.headId : parentId);
+  const through = record.checkpoint?.throughMessageId;
+  return { messages: branch, checkpointOnBranch: branch.some((message) => message.id === through) };
+}
 
 /** Characters of a message read for its title: enough for 80 after collapsing a long run of whitespace. */
 const TITLE_SCAN = 4_096;

@@ -53,12 +53,12 @@ describe('an incognito conversation through the routes', () => {
 
   it('pages its messages oldest first with an offset cursor, and refuses a cursor that is not one', async () => {
     const reads = new IncognitoReads(live);
-    const first = await reads.messages({ limit: 4, cursor: null });
+    const first = await reads.messages({ limit: 4, cursor: null }, 'current');
     expect(first.data.map((message) => message.id)).toEqual(['m1', 'm1_answer', 'm2', 'm2_answer']);
-    const second = await reads.messages({ limit: 4, cursor: first.nextCursor });
+    const second = await reads.messages({ limit: 4, cursor: first.nextCursor }, 'current');
     expect(second.data.map((message) => message.id)).toEqual(['m3', 'm3_answer']);
     expect(second.nextCursor).toBeNull();
-    await expect(reads.messages({ limit: 4, cursor: 'not-a-cursor' })).rejects.toMatchObject({
+    await expect(reads.messages({ limit: 4, cursor: 'not-a-cursor' }, 'current')).rejects.toMatchObject({
       code: 'invalid_cursor',
     });
   });

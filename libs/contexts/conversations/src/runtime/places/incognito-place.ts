@@ -2,18 +2,25 @@
 // (IncognitoPlace), and its reads and writer for the routes (IncognitoReads, IncognitoWriter).
 import type { CommandContext } from '#eventsourcing';
 import { ValidationError } from '#kernel';
-import { decodeCursor, encodeCursor, InvalidCursorError } from '#read-store';
 import type { NewAnswer, NewCheckpoint, PlainMessage } from '../../conversation-records.js';
 import { MessageNotFoundError } from '../../conversation.decider.js';
+import { branchListing, type Branches } from '../../conversation-listing.js';
 import type { IncognitoConversation, IncognitoConversations } from '../../incognito-conversations.js';
 import type { ConversationChange, ConversationReads, ConversationWriter } from '../../owned-conversation.js';
-import { summarised, type ConversationPlace, type TurnQuestion } from './conversation-place.js';
+import {
+  branchHistory,
+  summarised,
+  type ConversationPlace,
+  type TurnQuestion,
+} from './conversation-place.js';
 
 export class IncognitoPlace implements ConversationPlace {
   readonly created: boolean;
   readonly visibility = 'incognito' as const;
   /** Nothing of an incognito conversation outlives it: no memories, no sandbox. */
   readonly keepsTraces = false;
+  /** Set by `history`: the checkpoint summarises messages of another branch than the turn's. */
+  private offBranchCheckpoint = false;
 
   constructor(
     private readonly incognito: IncognitoConversations,
@@ -30,12 +37,16 @@ export class IncognitoPlace implements ConversationPlace {
     return this.live.messages.find((message) => message.id === messageId) ?? null;
   }
 
-  async history(): Promise<PlainMessage[]> {
-    return [...this.live.messages];
+  async history(parentId?: string | null): Promise<PlainMessage[]> {
+    const { record, messages } = this.live;
+    if (!record.branched && parentId === undefined) return [...messages];
+    const branch = branchHistory(messages, record, parentId);
+    this.offBranchCheckpoint = !branch.checkpointOnBranch;
+    return branch.messages;
   }
 
   checkpoint() {
-    return summarised(this.live.record.checkpoint);
+    return this.offBranchCheckpoint ? null : summarised(this.live.record.checkpoint);
   }
 
   async postUserMessage(question: TurnQuestion): Promise<void> {
@@ -45,6 +56,7 @@ export class IncognitoPlace implements ConversationPlace {
       question.content,
       question.attachments,
       question.at,
+      question.parentId,
     );
   }
 
@@ -61,15 +73,14 @@ export class IncognitoPlace implements ConversationPlace {
 export class IncognitoReads implements ConversationReads {
   constructor(private readonly live: IncognitoConversation) {}
 
-  async messages(page: { limit: number; cursor: string | null }) {
-    const position = page.cursor ? decodeCursor(page.cursor) : { value: 0 };
-    const from = Number(position?.value);
-    if (!Number.isInteger(from) || from < 0) throw new InvalidCursorError();
-    const data = this.live.messages.slice(from, from + page.limit);
-    const next = from + data.length;
+  async messages(page: { limit: number; cursor: string | null }, branches: Branches) {
+    const listing = branchListing(this.live.messages, this.live.record, branches, page);
     return {
-      data,
-      nextCursor: next < this.live.messages.length ? encodeCursor({ value: next, id: '' }) : null,
+      data: listing.data.map((message) => ({
+        ...message,
+        siblings: listing.siblings.get(message.id) ?? null,
+      })),
+      nextCursor: listing.nextCursor,
     };
   }
 
@@ -82,7 +93,8 @@ export class IncognitoReads implements ConversationReads {
   }
 
   async history(): Promise<PlainMessage[]> {
-    return this.live.messages;
+    const { record, messages } = this.live;
+    return record.branched ? branchHistory(messages, record, undefined).messages : messages;
   }
 }
 
@@ -122,6 +134,16 @@ export class IncognitoWriter implements ConversationWriter {
     _context: CommandContext,
   ): Promise<number> {
     if (!this.incognito.deleteMessage(this.live, messageId)) throw new MessageNotFoundError(messageId);
+    return 0;
+  }
+
+  async switchBranch(
+    _conversationId: string,
+    _userId: string,
+    messageId: string,
+    _context: CommandContext,
+  ): Promise<number> {
+    if (!this.incognito.switchBranch(this.live, messageId)) throw new MessageNotFoundError(messageId);
     return 0;
   }
 

@@ -16,8 +16,15 @@ import type {
 } from '../../conversation-records.js';
 import type { ConversationReader } from '../../conversation.reader.js';
 import { CONVERSATIONS_READ_MODEL, MESSAGES_READ_MODEL } from '../../conversations.read-model.js';
+import { branchListing, type Branches } from '../../conversation-listing.js';
 import type { ConversationReads } from '../../owned-conversation.js';
-import { summarised, titleOf, type ConversationPlace, type TurnQuestion } from './conversation-place.js';
+import {
+  branchHistory,
+  summarised,
+  titleOf,
+  type ConversationPlace,
+  type TurnQuestion,
+} from './conversation-place.js';
 
 /** What a turn's writes wait for: its next read (a retry, the answer's listing) sees the message. */
 const TURN_SETTLES = [CONVERSATIONS_READ_MODEL, MESSAGES_READ_MODEL];
@@ -38,6 +45,8 @@ export class StoredPlace implements ConversationPlace {
   readonly created: boolean;
   readonly visibility: Visibility;
   readonly keepsTraces = true;
+  /** Set by `history`: the checkpoint summarises messages of another branch than the turn's. */
+  private offBranchCheckpoint = false;
 
   constructor(
     private readonly reader: ConversationReader,
@@ -62,13 +71,18 @@ export class StoredPlace implements ConversationPlace {
     return this.reader.message(this.conversationId, messageId);
   }
 
-  async history(): Promise<PlainMessage[]> {
+  async history(parentId?: string | null): Promise<PlainMessage[]> {
     if (!this.found) return [];
-    return this.reader.history(this.conversationId, historyFrom(this.found));
+    // Until a conversation branches its history is every message: read from the checkpoint on, as kept.
+    if (!this.found.branched && parentId === undefined)
+      return this.reader.history(this.conversationId, historyFrom(this.found));
+    const branch = branchHistory(await this.reader.history(this.conversationId), this.found, parentId);
+    this.offBranchCheckpoint = !branch.checkpointOnBranch;
+    return branch.messages;
   }
 
   checkpoint() {
-    return summarised(this.found?.checkpoint);
+    return this.offBranchCheckpoint ? null : summarised(this.found?.checkpoint);
   }
 
   async postUserMessage(question: TurnQuestion, context: CommandContext): Promise<void> {
@@ -90,6 +104,7 @@ export class StoredPlace implements ConversationPlace {
           content: question.content,
           attachments: question.attachments,
           appendAfter: question.appendAfter,
+          parentId: question.parentId,
         },
         context,
       ),
@@ -113,8 +128,22 @@ export class StoredReads implements ConversationReads {
     private readonly record: ConversationRecord,
   ) {}
 
-  messages(page: { limit: number; cursor: string | null }) {
-    return this.reader.messages(this.record.id, page);
+  async messages(page: { limit: number; cursor: string | null }, branches: Branches) {
+    const { id } = this.record;
+    // Until a conversation branches, its listing is its messages in the read model's order.
+    if (!this.record.branched) {
+      const listed = await this.reader.messages(id, page);
+      return { ...listed, data: listed.data.map((message) => ({ ...message, siblings: null })) };
+    }
+    const listing = branchListing(await this.reader.outline(id), this.record, branches, page);
+    const opened = await this.reader.messagesIn(
+      id,
+      listing.data.map((node) => node.id),
+    );
+    return {
+      data: opened.map((message) => ({ ...message, siblings: listing.siblings.get(message.id) ?? null })),
+      nextCursor: listing.nextCursor,
+    };
   }
 
   message(messageId: string): Promise<PlainMessage | null> {
@@ -125,7 +154,8 @@ export class StoredReads implements ConversationReads {
     return this.reader.toolArguments(message);
   }
 
-  history(): Promise<PlainMessage[]> {
-    return this.reader.history(this.record.id, historyFrom(this.record));
+  async history(): Promise<PlainMessage[]> {
+    if (!this.record.branched) return this.reader.history(this.record.id, historyFrom(this.record));
+    return branchHistory(await this.reader.history(this.record.id), this.record, undefined).messages;
   }
 }
