@@ -16,6 +16,7 @@ interface Listed {
   role: 'user' | 'assistant';
   content: string | null;
   parentId: string | null;
+  attachments: { name: string }[];
   siblings: { ids: string[]; index: number } | null;
 }
 interface ChatBody {
@@ -148,6 +149,33 @@ describe('Conversation branches (e2e)', () => {
     );
     const next = await ask({ conversationId, message: 'Q3' }, 'A3');
     expect(next.sent).toEqual(['user:Q1', 'user:Q2', 'user:Q3']);
+  });
+
+  it("keeps an edited question's files: the new question names the earlier one's attachments", async () => {
+    const file = {
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      dataBase64: Buffer.from('Basalt is dark.').toString('base64'),
+    };
+    const first = await ask({ message: { content: 'Read this', attachments: [file] } }, 'Read.');
+    const { conversationId } = first.turn;
+    const edited = await ask(
+      {
+        conversationId,
+        parentMessageId: null,
+        message: { content: 'Read this again', attachments: [{ fromMessageId: first.turn.userMessage.id }] },
+      },
+      'Read again.',
+    );
+    expect(edited.sent.join('\n')).toContain('Basalt is dark.');
+    const listed = await listing(conversationId);
+    expect(listed[0]).toMatchObject({ content: 'Read this again', attachments: [{ name: 'notes.txt' }] });
+    const wrong = await admin.post(base(), {
+      conversationId,
+      message: { content: 'x', attachments: [{ fromMessageId: first.turn.message.id }] },
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ error: { code: 'invalid_attachment' } });
   });
 
   it('refuses a branch after a message the conversation does not hold, or without a conversation', async () => {

@@ -21,6 +21,15 @@ export const TURN_BODY_LIMIT_BYTES =
 
 const Attachment = z.union([
   z.strictObject({
+    fromMessageId: z
+      .string()
+      .min(1)
+      .max(128)
+      .describe(
+        'Every attachment of an earlier question of this conversation, as it was read then (an edited question keeps its files)',
+      ),
+  }),
+  z.strictObject({
     documentId: z
       .string()
       .min(1)

@@ -1,6 +1,7 @@
 // A turn's attachments as the model reads them: a Knowledge document the Agent can reach (its extracted text, by
 // the existing query and its access rules), or a file sent inline, decoded and parsed by the existing parsers in
-// their bounded child processes (never in this process). Anything unreadable is a 400 naming the attachment.
+// their bounded child processes (never in this process), or the attachments of an earlier question of the same
+// conversation (an edited question keeps its files). Anything unreadable is a 400 naming the attachment.
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { Caller } from '#access';
@@ -13,10 +14,11 @@ import {
 } from '#knowledge';
 import { PlatformError, ValidationError } from '#kernel';
 import { READ_STORE, type ReadStore } from '#read-store';
-import type { PlainAttachment } from '../conversation-records.js';
+import type { PlainAttachment, PlainMessage } from '../conversation-records.js';
 
 export type AttachmentInput =
   | { readonly documentId: string }
+  | { readonly fromMessageId: string }
   | { readonly name: string; readonly mimeType: string; readonly dataBase64: string };
 
 /** Bytes of one inline attachment, decoded. */
@@ -43,17 +45,37 @@ export class TurnAttachments {
     agentId: string,
     inputs: readonly AttachmentInput[],
     caller: Caller,
+    /** A message of the turn's conversation (null: not one of it). */
+    earlier: (messageId: string) => Promise<PlainMessage | null>,
   ): Promise<PlainAttachment[]> {
     const resolved: PlainAttachment[] = [];
     for (const [index, input] of inputs.entries()) {
       const param = `message.attachments.${index}`;
-      resolved.push(
-        'documentId' in input
-          ? await this.document(agentId, input.documentId, caller, param)
-          : await this.inline(input, param),
-      );
+      if ('fromMessageId' in input) resolved.push(...(await this.kept(input.fromMessageId, earlier, param)));
+      else
+        resolved.push(
+          'documentId' in input
+            ? await this.document(agentId, input.documentId, caller, param)
+            : await this.inline(input, param),
+        );
     }
     return resolved;
+  }
+
+  /** An earlier question's attachments as it kept them (their text read then: nothing is parsed again). */
+  private async kept(
+    messageId: string,
+    earlier: (messageId: string) => Promise<PlainMessage | null>,
+    param: string,
+  ): Promise<readonly PlainAttachment[]> {
+    const message = await earlier(messageId);
+    if (!message || message.role !== 'user')
+      throw new ValidationError(
+        'invalid_attachment',
+        `${param}: '${messageId}' is not a question of this conversation`,
+        `${param}.fromMessageId`,
+      );
+    return message.attachments;
   }
 
   private async document(

@@ -112,7 +112,7 @@ export class ConversationTurns {
     const { conversationId, userMessageId: messageId, answerId } = ids;
     // Attachments and the history are read side by side; retrieval then runs while the user's message is written.
     const [attachments, history] = await Promise.all([
-      this.attachments.resolve(agent.id, request.attachments, caller),
+      this.attachments.resolve(agent.id, request.attachments, caller, (id) => place.message(id)),
       place.history(request.parentMessageId),
     ]);
     // A keyed retry of a turn whose question is already posted: the question is added below, once, and attempts
