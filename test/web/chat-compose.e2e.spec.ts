@@ -2,7 +2,8 @@
 // against the real api and a fake OpenAI-compatible upstream: Shift+Enter breaks lines and the box grows, Enter
 // sends, Esc stops a slow stream (the upstream sees it cancelled), a dropped and a pasted file become chips that the
 // sent question keeps after a reload, `/` opens the prompt library; an answer is copied as Markdown, shows its model
-// and tokens on focus, is regenerated, and its question edited and resent; a conversation is pinned (listed under
+// and tokens on focus, is regenerated, and its question edited and resent, each a version kept beside the earlier
+// ones and switched back to ("‹ 1 / 3 ›"); a conversation is pinned (listed under
 // Pinned), renamed inline, found by its title and by its question's words, deleted after a question; an incognito
 // one is marked and never listed; a deep link survives signing in; a saved memory's note and a team fact's proposal
 // sit at their answer. Screenshots at 390 and 1280 px; axe in light and dark: 0 serious or critical.
@@ -236,20 +237,43 @@ describeBrowser('the chat: composer, answer actions, conversation list (e2e)', (
       15_000,
     );
     await answered(page);
+    // The first answer is kept: the turn has two versions now, the new one shown.
+    const versions = page.getByRole('group', { name: 'Versions of this turn' });
+    await versions.filter({ hasText: '2 / 2' }).waitFor();
+    const regenerated = (await page.locator('li.message.assistant .markdown').innerText()).trim();
 
     await page.locator('li.message.user').getByRole('button', { name: 'Edit' }).click();
     await page.getByLabel('Edit', { exact: true }).fill('Which spice for chickpeas?');
     await page.getByRole('button', { name: 'Save and rerun' }).click();
     await page.locator('li.message.user', { hasText: 'Which spice for chickpeas?' }).waitFor();
     await answered(page);
+    await versions.filter({ hasText: '3 / 3' }).waitFor();
     const conversationId = new URL(page.url()).searchParams.get('c')!;
+    type Thread = { data: { role: string; content: string; siblings: { ids: string[] } | null }[] };
     await waitUntil(async () => {
-      const thread = await read<{ data: { role: string; content: string }[] }>(
-        page,
-        `/conversation/${conversationId}/messages`,
+      const thread = await read<Thread>(page, `/conversation/${conversationId}/messages`);
+      return (
+        thread.data.length === 2 &&
+        thread.data[0]!.content === 'Which spice for chickpeas?' &&
+        thread.data[0]!.siblings?.ids.length === 3
       );
-      return thread.data.length === 2 && thread.data[0]!.content === 'Which spice for chickpeas?';
     }, 10_000);
+    await atBothWidths(page, 'chat-compose-versions');
+
+    // Back to the first version, by keyboard: its question and its answer as they were, after a reload too.
+    await versions.getByRole('button', { name: 'Previous version' }).focus();
+    await page.keyboard.press('Enter');
+    await versions.filter({ hasText: '2 / 3' }).waitFor();
+    expect((await page.locator('li.message.assistant .markdown').innerText()).trim()).toBe(regenerated);
+    await versions.getByRole('button', { name: 'Previous version' }).click();
+    await versions.filter({ hasText: '1 / 3' }).waitFor();
+    expect(await versions.getByRole('button', { name: 'Previous version' }).isDisabled()).toBe(true);
+    await page.reload();
+    await page.locator('li.message.user', { hasText: 'Which spice for lentils?' }).waitFor();
+    await versions.filter({ hasText: '1 / 3' }).waitFor();
+    expect((await page.locator('li.message.assistant .markdown').innerText()).trim()).toBe(first);
+    const all = await read<Thread>(page, `/conversation/${conversationId}/messages?branches=all`);
+    expect(all.data).toHaveLength(6);
   });
 
   it('conversation list: pin (under Pinned), rename inline, search, delete after a question; a deep link survives sign-in', async () => {

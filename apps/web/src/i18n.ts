@@ -864,6 +864,11 @@ const en = {
   compactedThrough: 'Earlier messages summarised for the model (up to here)',
   compactedWithin: 'Earlier messages summarised for the model (up to a point in this message)',
   compactionSummaryGone: 'The summary has been erased.',
+  // Chat branches: the versions of an edited or regenerated turn.
+  turnVersions: 'Versions of this turn',
+  versionOf: '{n} / {count}',
+  previousVersion: 'Previous version',
+  nextVersion: 'Next version',
 };
 
 export type Label = keyof typeof en;
@@ -1760,6 +1765,11 @@ const de: Record<Label, string> = {
   compactedWithin:
     'Frühere Nachrichten für das Modell zusammengefasst (bis zu einer Stelle dieser Nachricht)',
   compactionSummaryGone: 'Die Zusammenfassung wurde gelöscht.',
+  // Chat branches: the versions of an edited or regenerated turn.
+  turnVersions: 'Versionen dieses Austauschs',
+  versionOf: '{n} / {count}',
+  previousVersion: 'Vorherige Version',
+  nextVersion: 'Nächste Version',
 };
 
 export type Language = 'de' | 'en';

@@ -87,6 +87,7 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
           onRerun={(index, text) => void chat.rerunFrom(index, text)}
           onRegenerate={chat.regenerate}
           onDelete={(id) => void chat.deleteMessage(id)}
+          onSwitch={(id) => void chat.switchTo(id)}
           onCite={chat.setCitation}
           details={(message, index) => (
             <AnswerDetails

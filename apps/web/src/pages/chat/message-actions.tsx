@@ -1,10 +1,12 @@
 // One message's actions once its turn is done: copy (an answer's Markdown as written), regenerate (the last answer),
-// edit a question and resend, delete; and, on an answer, its model with the tokens it used, which the provenance
-// route answers when the person points at or focuses it (a page of messages leaves usage out).
+// edit a question and resend, delete, the versions of an edited or regenerated turn; and, on an answer, its model with
+// the tokens it used, which the provenance route answers when the person points at or focuses it (a page of messages
+// leaves usage out).
 import { useState } from 'preact/hooks';
 import { api } from '../../api';
 import { language, t } from '../../i18n';
-import type { ChatMessage } from './types';
+import { BranchSwitch } from './branch-switch';
+import type { ChatMessage, Siblings } from './types';
 
 interface Usage {
   readonly inputTokens: number;
@@ -61,8 +63,13 @@ export function MessageActions({
   onEdit,
   onRegenerate,
   onDelete,
+  versions,
+  onSwitch,
 }: {
   message: ChatMessage;
+  /** The versions of this turn's question, when it has several. */
+  versions: Siblings | null;
+  onSwitch: (messageId: string) => void;
   /** The conversation's last answer: it may be regenerated. */
   last: boolean;
   /** `…/conversation/{id}/messages`: null while the conversation is not stored yet. */
@@ -80,6 +87,7 @@ export function MessageActions({
   const answer = message.role === 'assistant';
   return (
     <div class="actions">
+      {versions && <BranchSwitch siblings={versions} onSwitch={onSwitch} />}
       {answer && (
         <button type="button" onClick={() => void copy()}>
           {t('copy')}

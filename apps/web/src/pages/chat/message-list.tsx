@@ -1,6 +1,7 @@
 // The conversation's messages: the person's questions (with their attachments), the answers (streamed in, with
 // citations, and what their turn did with memory), and each one's actions once the turn is done (message-actions.tsx):
-// copy, edit a question and rerun from it, regenerate the last answer, delete a message, the model and its tokens.
+// copy, edit a question and rerun from it, regenerate the last answer, delete a message, the model and its tokens, and
+// a turn's versions (shown once per turn: under its answer, or under its question while it has none).
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { t } from '../../i18n';
@@ -18,6 +19,7 @@ export function MessageList({
   onRerun,
   onRegenerate,
   onDelete,
+  onSwitch,
   onCite,
   details,
 }: {
@@ -29,12 +31,19 @@ export function MessageList({
   onRerun: (index: number, text: string) => void;
   onRegenerate: () => void;
   onDelete: (id: string) => void;
+  /** Continues the conversation from the branch holding this message. */
+  onSwitch: (messageId: string) => void;
   onCite: (citation: Citation) => void;
   /** What the chat shows under a message besides its text (an answer's code runs, "Why this answer", …). */
   details?: (message: ChatMessage, index: number) => ComponentChildren;
 }) {
   const [editing, setEditing] = useState<{ id: string; text: string } | null>(null);
   const lastAssistant = messages.findLastIndex((m) => m.role === 'assistant');
+  const versionsAt = (m: ChatMessage, index: number) => {
+    const question = m.role === 'assistant' ? messages[index - 1] : m;
+    if (m.role === 'user' && messages[index + 1]?.role === 'assistant') return null;
+    return question?.role === 'user' ? (question.siblings ?? null) : null;
+  };
   return (
     <ol class="messages" aria-live="polite">
       {messages.map((m, index) => (
@@ -94,6 +103,8 @@ export function MessageList({
               onEdit={() => setEditing({ id: m.id, text: m.content ?? '' })}
               onRegenerate={onRegenerate}
               onDelete={() => onDelete(m.id)}
+              versions={versionsAt(m, index)}
+              onSwitch={onSwitch}
             />
           )}
         </li>

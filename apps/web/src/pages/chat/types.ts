@@ -39,8 +39,17 @@ export interface ChatMessage {
   /** The model that wrote an answer (the messages route's; usage is the provenance's). */
   readonly model?: string | null;
   readonly createdAt?: string;
+  /** The message it follows (the messages route's; absent on a turn not reloaded yet). */
+  readonly parentId?: string | null;
+  /** Its alternatives (an edited or regenerated question's other versions), null when it has none. */
+  readonly siblings?: Siblings | null;
   /** The tools the streamed answer called so far (a stored answer's are in its provenance and sandbox). */
   readonly tools?: readonly LiveToolCall[];
+}
+
+export interface Siblings {
+  readonly ids: readonly string[];
+  readonly index: number;
 }
 
 export interface LiveToolCall {

@@ -1,12 +1,19 @@
 // The open conversation's state: its messages (loaded, or waited for when a reload caught an answer being written),
 // the turn streaming now (Stop aborts the fetch, which ends the upstream call on the server), the reruns from an
-// edited question or for a new answer, and each answer's memory word (kept on it when the stored turn replaces it).
+// edited question or for a new answer (each a branch beside the earlier one, which is kept and can be switched back
+// to), and each answer's memory word (kept on it when the stored turn replaces it).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, streamPost } from '../../api';
 import { errorSentence } from '../../errors';
 import { fetchMessages, outgoing, storedTurn } from './stored-messages';
 import { withTool } from './live-tools';
 import { conversationQuery, type ChatMessage, type Citation } from './types';
+
+/** A question asked again: after the message it followed (null: first), keeping its files. */
+interface Branch {
+  readonly parentId: string | null;
+  readonly question: ChatMessage;
+}
 
 interface Listeners {
   /** A turn ended (stored, stopped or failed): the conversation list may have changed. */
@@ -58,23 +65,29 @@ export function useConversation(base: string, { onTurnEnded, onProposed }: Liste
     );
   };
 
-  const send = async (text: string, attachments: File[] = []) => {
+  /** Sends a question; `branch` reruns an earlier one: after its parent, with its files. */
+  const send = async (text: string, attachments: File[] = [], branch?: Branch) => {
     if (!text.trim() || busy) return;
     setBusy(true);
     setError(null);
     const controller = new AbortController();
     abort.current = controller;
-    const message = await outgoing(text, attachments);
+    const kept = branch?.question.attachments?.length ? branch.question : null;
+    const message = kept
+      ? { content: text, attachments: [{ fromMessageId: kept.id }] }
+      : await outgoing(text, attachments);
     const pendingUser: ChatMessage = {
       id: 'pending-user',
       role: 'user',
       content: text,
       citations: [],
-      attachments: attachments.map((file) => ({
-        name: file.name,
-        mimeType: file.type,
-        sizeBytes: file.size,
-      })),
+      attachments:
+        kept?.attachments ??
+        attachments.map((file) => ({
+          name: file.name,
+          mimeType: file.type,
+          sizeBytes: file.size,
+        })),
     };
     let answer: ChatMessage = {
       id: 'pending-answer',
@@ -100,6 +113,7 @@ export function useConversation(base: string, { onTurnEnded, onProposed }: Liste
           // A reload does not stop the answer (it is shown once complete); Stop does, through the stop route.
           continueOnDisconnect: true,
           ...(current ? { conversationId: current } : incognito ? { visibility: 'incognito' } : {}),
+          ...(current && branch ? { parentMessageId: branch.parentId } : {}),
         },
         controller.signal,
         ({ event, data }) => {
@@ -140,9 +154,9 @@ export function useConversation(base: string, { onTurnEnded, onProposed }: Liste
       streamingConversation.current = null;
       setBusy(false);
       onTurnEnded();
-      // The stored turn replaces the optimistic one (its ids: delete, edit and regenerate need them). A stopped turn
-      // is recorded (incomplete) just after the abort reaches the server: wait for it a little.
-      if (current && !incognito) {
+      // The stored turn replaces the optimistic one (its ids: delete, edit and regenerate need them; a rerun's
+      // versions too). A stopped turn is recorded (incomplete) just after the abort reaches the server: wait for it.
+      if (current && (!incognito || branch)) {
         const stored = await storedTurn(base, current, answer).catch(() => null);
         // The messages route does not keep a turn's memory word: the streamed answer's stays on it.
         if (stored)
@@ -157,17 +171,30 @@ export function useConversation(base: string, { onTurnEnded, onProposed }: Liste
     if (id) void api('POST', `${base}/${id}/stop`).catch(() => undefined);
   };
 
-  /** Deletes the messages from `index` on (server side, one by one), then sends `text` again. */
+  /**
+   * Asks the question at `index` again as `text` (edited, or the same for a new answer): a branch after the message
+   * it followed, with its files; the earlier branch stays on the server, one switch away.
+   */
   const rerunFrom = async (index: number, text: string) => {
-    if (!conversationId) return;
-    for (const message of messages.slice(index).toReversed())
-      await api('DELETE', `${base}/${conversationId}/messages/${message.id}`).catch(() => undefined);
+    const question = messages[index];
+    if (!conversationId || !question) return;
+    const parentId = question.parentId !== undefined ? question.parentId : (messages[index - 1]?.id ?? null);
     setMessages((list) => list.slice(0, index));
-    await send(text);
+    await send(text, [], { parentId, question });
   };
   const regenerate = () => {
     const lastUser = messages.findLastIndex((m) => m.role === 'user');
     if (lastUser >= 0) void rerunFrom(lastUser, messages[lastUser]!.content ?? '');
+  };
+  /** Continues the conversation from the branch holding `messageId`, and shows it. */
+  const switchTo = async (messageId: string) => {
+    if (!conversationId || busy) return;
+    try {
+      await api('PUT', `${base}/${conversationId}/head`, { messageId });
+      setMessages(await fetchMessages(base, conversationId));
+    } catch (failure) {
+      setError(errorSentence(failure));
+    }
   };
   const deleteMessage = async (id: string) => {
     if (!conversationId) return;
@@ -192,6 +219,7 @@ export function useConversation(base: string, { onTurnEnded, onProposed }: Liste
     stop,
     rerunFrom,
     regenerate,
+    switchTo,
     deleteMessage,
   };
 }
