@@ -6,7 +6,7 @@
 // ones and switched back to ("‹ 1 / 3 ›"); a conversation is pinned (listed under
 // Pinned), renamed inline, found by its title and by its question's words, deleted after a question; an incognito
 // one is marked and never listed; a deep link survives signing in; a saved memory's note and a team fact's proposal
-// sit at their answer. Screenshots at 390 and 1280 px; axe in light and dark: 0 serious or critical.
+// sit at their answer, after a reload too. Screenshots at 390 and 1280 px; axe in light and dark: 0 serious or critical.
 import type { Page } from 'playwright-core';
 import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
 import { waitUntil } from '#testing/fixtures';
@@ -391,8 +391,17 @@ describeBrowser('the chat: composer, answer actions, conversation list (e2e)', (
     expect(await page.getByRole('group', { name: 'Remember this for the team?' }).count()).toBe(1);
     await atBothWidths(page, 'chat-compose-proposal');
     await axeInBothThemes(page, 'proposal');
+    // After a reload the note and the waiting proposal are still at their answer (once: not again below the chat).
+    await page.waitForURL(/\?c=/);
+    await page.reload();
+    await answer.getByText('Saved to memory: The user prefers green tea.').waitFor();
+    await proposal.getByText('Our team cooks on Fridays.').waitFor();
+    expect(await page.getByRole('group', { name: 'Remember this for the team?' }).count()).toBe(1);
     await proposal.getByRole('button', { name: 'Save for me only' }).click();
     await proposal.waitFor({ state: 'detached' });
+    await page.reload();
+    await answer.getByText('Saved to memory: Our team cooks on Fridays.').waitFor();
+    expect(await page.getByRole('group', { name: 'Remember this for the team?' }).count()).toBe(0);
   });
 
   /** The sign-in form of the page as it is (the deep link stays the address). */

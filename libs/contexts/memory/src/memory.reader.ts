@@ -25,6 +25,8 @@ export interface PlainMemory {
     readonly userId: string | null;
     readonly via: 'direct' | 'proposal' | 'extraction';
   };
+  /** The conversation message it was first saved from (a turn's extraction, a confirmed proposal), else null. */
+  readonly origin: { readonly conversationId: string; readonly messageId: string } | null;
 }
 
 /** An answer that used a memory: whose conversation it is, and when it was recorded. */
@@ -46,6 +48,13 @@ const contributorOf = (view: MemoryView): PlainMemory['contributor'] => {
   const first = view.versions[0];
   const kind = first?.source.kind ?? 'api';
   return { userId: first?.by ?? null, via: kind === 'api' ? 'direct' : kind };
+};
+
+const originOf = (view: MemoryView): PlainMemory['origin'] => {
+  const source = view.versions[0]?.source;
+  return source?.conversationId && source.messageId
+    ? { conversationId: source.conversationId, messageId: source.messageId }
+    : null;
 };
 
 const PAGE = 200;
@@ -100,6 +109,7 @@ export class MemoryReader {
           createdAt: view.createdAt,
           updatedAt: view.updatedAt,
           contributor: contributorOf(view),
+          origin: originOf(view),
         },
       ];
     });

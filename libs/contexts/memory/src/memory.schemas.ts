@@ -19,6 +19,12 @@ export const MemoryDto = z.object({
     ),
   createdAt: z.string(),
   updatedAt: z.string(),
+  savedFrom: z
+    .object({ conversationId: z.string(), messageId: z.string() })
+    .optional()
+    .describe(
+      'The answer of your own conversation it was saved at (a turn remembered it, or you confirmed its proposal there)',
+    ),
   contributor: z
     .object({
       userId: z

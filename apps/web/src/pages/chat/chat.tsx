@@ -35,7 +35,10 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
   const [proposalsVersion, proposed] = useReducer(bump, 0);
   const messageBox = useRef<HTMLTextAreaElement>(null);
   const base = `${CORE}/llm/${agentId}/conversation`;
-  const chat = useConversation(base, { onTurnEnded: () => listChanged(1), onProposed: () => proposed(1) });
+  const chat = useConversation(agentId, base, {
+    onTurnEnded: () => listChanged(1),
+    onProposed: () => proposed(1),
+  });
   const records = useTurnRecords(base, chat.conversationId, chat.messages);
 
   useEffect(() => {

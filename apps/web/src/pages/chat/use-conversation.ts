@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, streamPost } from '../../api';
 import { errorSentence } from '../../errors';
 import { fetchMessages, outgoing, storedTurn } from './stored-messages';
+import { withStoredMemory } from './stored-memory';
 import { withTool } from './live-tools';
 import { conversationQuery, type ChatMessage, type Citation } from './types';
 
@@ -23,7 +24,7 @@ interface Listeners {
 }
 
 // Over 100 lines on purpose: one conversation's state, which the stream, the reruns and the loading all change.
-export function useConversation(base: string, { onTurnEnded, onProposed }: Listeners) {
+export function useConversation(agentId: string, base: string, { onTurnEnded, onProposed }: Listeners) {
   const [conversationId, setConversationId] = useState<string | null>(conversationQuery());
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const [incognito, setIncognito] = useState(false);
@@ -33,15 +34,17 @@ export function useConversation(base: string, { onTurnEnded, onProposed }: Liste
   const abort = useRef<AbortController | null>(null);
   const streamingConversation = useRef<string | null>(null);
 
+  /** The conversation's messages with what their turns did with memory. */
+  const reload = async (id: string) => withStoredMemory(agentId, id, await fetchMessages(base, id));
   const loadMessages = async (id: string) => {
-    let stored = await fetchMessages(base, id);
+    let stored = await reload(id);
     setMessages(stored);
     // Its last message a question: its answer is still being written (the page was reloaded during a stream).
     // Show it once it is complete.
     for (let waited = 0; stored.at(-1)?.role === 'user' && waited < 300; waited++) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       if (conversationQuery() !== id) return;
-      stored = await fetchMessages(base, id);
+      stored = await reload(id);
       if (stored.at(-1)?.role === 'assistant') setMessages(stored);
     }
   };
@@ -191,7 +194,7 @@ export function useConversation(base: string, { onTurnEnded, onProposed }: Liste
     if (!conversationId || busy) return;
     try {
       await api('PUT', `${base}/${conversationId}/head`, { messageId });
-      setMessages(await fetchMessages(base, conversationId));
+      setMessages(await reload(conversationId));
     } catch (failure) {
       setError(errorSentence(failure));
     }

@@ -37,8 +37,13 @@ export class ListMemoriesHandler implements IQueryHandler<ListMemories> {
     // the answers that used it, so a poisoned one can be found, its reach seen, and removed.
     const governs = owners.includes(SHARED_OWNER) && (await this.reads.managesShared(agent, principal));
     const data: z.output<typeof MemoryDto>[] = [];
+    const caller = this.reads.user(principal);
     for (const memory of memories) {
-      const dto = toMemoryDto(memory);
+      // Where a memory was saved is told to the person whose conversation it was (the chat shows it at that answer).
+      const dto = {
+        ...toMemoryDto(memory),
+        ...(memory.origin && memory.contributor.userId === caller ? { savedFrom: memory.origin } : {}),
+      };
       if (!governs || memory.bucket !== 'shared') {
         data.push(dto);
         continue;
