@@ -47,6 +47,7 @@ describe('knowledge projection', () => {
       version: 1,
       chunkCount: null,
       error: null,
+      indexedAt: null,
       lastModified: event.metadata.occurredAt,
       createdAt: event.metadata.occurredAt,
     });
@@ -99,6 +100,7 @@ describe('knowledge projection', () => {
       chunkCount: 7,
       version: 2,
       error: null,
+      indexedAt: expect.any(String),
     });
     await h.apply(h.envelope({ type: 'DocumentDeleted', data: { documentId, reason: 'requested' } }));
     expect(await h.get(KNOWLEDGE_DOCUMENTS, documentId)).toBeNull();

@@ -22,7 +22,7 @@ const at = (event: EnvelopeOf<DocumentEvent | TagEvent>) => event.metadata.occur
 
 export const knowledgeProjector = defineProjector<DocumentEvent | TagEvent>({
   name: KNOWLEDGE_PROJECTION,
-  version: 1,
+  version: 2,
   collections: [DOCUMENTS_READ_MODEL, TAGS_READ_MODEL],
   on: {
     DocumentAdded: (event) => {
@@ -39,6 +39,7 @@ export const knowledgeProjector = defineProjector<DocumentEvent | TagEvent>({
         chunkCount: null,
         error: null,
         lastModified: at(event),
+        indexedAt: null,
         createdAt: at(event),
       };
       return [{ kind: 'upsert', collection: KNOWLEDGE_DOCUMENTS, doc: { ...doc } }];
@@ -77,12 +78,13 @@ export const knowledgeProjector = defineProjector<DocumentEvent | TagEvent>({
     DocumentReprocessingRequested: ({ data }) =>
       patchDocument(data.documentId, { version: data.version, status: 'Pending', error: null }),
     DocumentProcessingStarted: ({ data }) => patchDocument(data.documentId, { status: 'Processing' }),
-    DocumentReady: ({ data }) =>
+    DocumentReady: ({ data, metadata }) =>
       patchDocument(data.documentId, {
         status: 'Ready',
         mimeType: data.mimeType,
         chunkCount: data.chunkCount,
         error: null,
+        indexedAt: metadata.occurredAt,
       }),
     DocumentProcessingSkipped: ({ data }) => patchDocument(data.documentId, { status: 'Ready' }),
     DocumentFailed: ({ data }) =>

@@ -159,7 +159,7 @@ describeBrowser('chat answers in Chromium (e2e)', () => {
     const panel = page.locator('.citation-panel');
     await panel.locator('.passage', { hasText: 'Etna' }).waitFor();
     expect(await panel.locator('.section').innerText()).toContain('Etna');
-    await panel.locator('.version', { hasText: 'document last changed' }).waitFor();
+    await panel.locator('.version', { hasText: 'indexed' }).waitFor();
     expect(await panel.locator('.version').innerText()).toContain('Version 1 as cited');
     await screenshot(page, 'chat-answers-citation-390');
     expect(await seriousViolations(page)).toEqual([]);

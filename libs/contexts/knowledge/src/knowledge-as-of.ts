@@ -31,6 +31,7 @@ export function evolveDocumentView(
       chunkCount: null,
       error: null,
       lastModified: at,
+      indexedAt: null,
       createdAt: at,
     };
   }
@@ -65,6 +66,7 @@ export function evolveDocumentView(
         mimeType: event.data.mimeType,
         chunkCount: event.data.chunkCount,
         error: null,
+        indexedAt: at,
       };
     case 'DocumentProcessingSkipped':
       return { ...view, status: 'Ready' };

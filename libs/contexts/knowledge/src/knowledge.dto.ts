@@ -13,6 +13,7 @@ export const toDocumentDto = (view: DocumentView) => ({
   sizeBytes: view.sizeBytes,
   mimeType: view.mimeType,
   lastModified: view.lastModified,
+  indexedAt: view.indexedAt ?? null,
   createdAt: view.createdAt,
   error: view.error,
 });

@@ -20,6 +20,8 @@ export interface DocumentView {
   readonly chunkCount: number | null;
   readonly error: { readonly reason: string; readonly message: string } | null;
   readonly lastModified: string;
+  /** When its current content was last indexed (it became Ready); null before it first did. */
+  readonly indexedAt: string | null;
   readonly createdAt: string;
 }
 

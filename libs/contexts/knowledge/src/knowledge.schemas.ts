@@ -64,6 +64,10 @@ export const DocumentDto = z.object({
   sizeBytes: z.number(),
   mimeType: z.string().nullable(),
   lastModified: z.string(),
+  indexedAt: z
+    .string()
+    .nullable()
+    .describe('When its current content was indexed (it became Ready); null before it first did'),
   createdAt: z.string(),
   error: z.object({ reason: z.string(), message: z.string() }).nullable(),
 });

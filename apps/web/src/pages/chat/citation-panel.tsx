@@ -17,11 +17,15 @@ export function CitationPanel({
   onClose: () => void;
 }) {
   const [passage, setPassage] = useState<string | null>(citation.text ?? null);
-  const [document, setDocument] = useState<{ contentHash: string; lastModified: string } | null>(null);
+  const [document, setDocument] = useState<{
+    contentHash: string;
+    lastModified: string;
+    indexedAt?: string | null;
+  } | null>(null);
   const close = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     setDocument(null);
-    void api<{ contentHash: string; lastModified: string }>(
+    void api<{ contentHash: string; lastModified: string; indexedAt?: string | null }>(
       'GET',
       `knowledge/${agentId}/documents/${citation.documentId}`,
     ).then(setDocument, () => undefined);
@@ -55,7 +59,9 @@ export function CitationPanel({
         {document && (
           <>
             {' · '}
-            {t('documentChangedAt', { at: new Date(document.lastModified).toLocaleString(language()) })}
+            {document.indexedAt
+              ? t('documentIndexedAt', { at: new Date(document.indexedAt).toLocaleString(language()) })
+              : t('documentChangedAt', { at: new Date(document.lastModified).toLocaleString(language()) })}
             {citation.contentHash && document.contentHash !== citation.contentHash && (
               <strong> · {t('documentChangedSince')}</strong>
             )}
