@@ -30,6 +30,7 @@ export interface Agent {
   readonly embedSessionMinutes?: number;
   readonly embedWindowTitle?: string;
   readonly includeAiSummary?: boolean;
+  readonly codeExecutionEnabled?: boolean;
 }
 
 export interface List<T> {

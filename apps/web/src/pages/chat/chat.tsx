@@ -39,7 +39,12 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
     onTurnEnded: () => listChanged(1),
     onProposed: () => proposed(1),
   });
-  const records = useTurnRecords(base, chat.conversationId, chat.messages);
+  const records = useTurnRecords(
+    base,
+    chat.conversationId,
+    chat.messages,
+    agent?.codeExecutionEnabled === true,
+  );
 
   useEffect(() => {
     api<Agent>('GET', `agents/${agentId}`).then(

@@ -36,6 +36,8 @@ export function useTurnRecords(
   base: string,
   conversationId: string | null,
   messages: readonly ChatMessage[],
+  /** Whether the Agent may run code: an Agent that cannot has no sandbox to ask about. */
+  runsCode: boolean,
 ): TurnRecords {
   const [records, setRecords] = useState<TurnRecords>(NONE);
   const last = messages.at(-1);
@@ -46,11 +48,14 @@ export function useTurnRecords(
     let current = true;
     const route = `${base}/${conversationId}`;
     void Promise.all([
-      api<{ calls: CodeRun[] }>('GET', `${route}/sandbox`).then(
-        (sandbox) => sandbox.calls,
-        // No code ran in the conversation yet (or its sandbox is gone with it).
-        (error: unknown) => (error instanceof ApiError && error.status === 404 ? [] : Promise.reject(error)),
-      ),
+      runsCode
+        ? api<{ calls: CodeRun[] }>('GET', `${route}/sandbox`).then(
+            (sandbox) => sandbox.calls,
+            // No code ran in the conversation yet (or its sandbox is gone with it).
+            (error: unknown) =>
+              error instanceof ApiError && error.status === 404 ? [] : Promise.reject(error),
+          )
+        : [],
       api<{ compaction: Compaction | null }>('GET', `${route}/messages?limit=1`).then(
         (page) => page.compaction,
       ),
@@ -61,6 +66,6 @@ export function useTurnRecords(
     return () => {
       current = false;
     };
-  }, [base, conversationId, settled]);
+  }, [base, conversationId, settled, runsCode]);
   return records;
 }
