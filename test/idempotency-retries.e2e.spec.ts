@@ -21,6 +21,7 @@ const NOT_REPLAYED: readonly (readonly [RegExp, string])[] = [
     "a turn: keyed by the turn's own mechanism (docs/api/conversations.md), which answers a retry with the turn as it is now",
   ],
   [/\/documents\/download$/, 'a read answering a zip: answered again, as the log keeps no file for a replay'],
+  [/^POST \/mcp$/, 'the MCP endpoint: JSON-RPC messages carry their own ids, and the protocol keys no retry'],
 ];
 
 /** Secrets an answer shows once: a replay shows null (the interceptor never records them). */

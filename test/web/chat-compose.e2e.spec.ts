@@ -259,6 +259,7 @@ describeBrowser('the chat: composer, answer actions, conversation list (e2e)', (
       );
     }, 10_000);
     await atBothWidths(page, 'chat-compose-versions');
+    await axeInBothThemes(page, 'turn versions');
 
     // Back to the first version, by keyboard: its question and its answer as they were, after a reload too.
     await versions.getByRole('button', { name: 'Previous version' }).focus();

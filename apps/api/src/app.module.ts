@@ -20,6 +20,7 @@ import { CodeExecutionModule } from '#code-execution';
 import { AuditModule, ReplayModule } from '#audit';
 import { AppsModule } from '#apps';
 import { GetLogHeadHandler, GetProjectionHealthHandler, RequestProjectionRebuildHandler } from '#operations';
+import { McpController } from './mcp/mcp.controller.js';
 import { ProjectionRebuildController } from './projection-rebuild.controller.js';
 import { ALL_PROJECTORS } from '../../projectors.js';
 import { OperationsController } from './operations.controller.js';
@@ -53,7 +54,7 @@ export class ApiModule {
         ReplayModule,
         AppsModule,
       ],
-      controllers: [OperationsController, ProjectionRebuildController, WebController],
+      controllers: [OperationsController, ProjectionRebuildController, McpController, WebController],
       providers: [
         { provide: OPENAPI_DOCUMENT, useFactory: openApiDocument, inject: [DiscoveryService] },
         { provide: HTTP_METRICS, useValue: metrics },

@@ -33,6 +33,7 @@ const PRINCIPAL_DENIALS: { readonly [A in PrincipalAction]: { code?: string; mes
   'usage.read.own': { message: 'this principal has no usage of its own' },
   'memory.own.erase': { message: 'memories belong to users: this principal has none' },
   'model.call': { message: 'this principal may not call models directly' },
+  'mcp.connect': { message: "the MCP endpoint takes a user's API key" },
   'app.standalone': { message: 'only an App calls without an Agent (its standalone bridge)' },
   'platform.step': { message: 'only the platform takes this step' },
 };

@@ -291,6 +291,11 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   'POST /api/compat/v1/rerank': 'model.call',
   'POST /api/compat/v1/responses': 'model.call',
   'POST /api/compat/v1/messages': 'model.call',
+
+  // The platform as an MCP server: a user's key; each tool and resource asks the policy for its Agent (agent.use).
+  'POST /mcp': 'mcp.connect',
+  'GET /mcp': 'mcp.connect',
+  'DELETE /mcp': 'mcp.connect',
 };
 
 /**

@@ -12,3 +12,4 @@ export * from './agent.integration-events.js';
 export * from './embed-origins.js';
 export { FindUsableAgent, GetEmbeddableAgent } from './queries/web-pages/web-pages.query.js';
 export { UseAgent } from './queries/use-agent/use-agent.query.js';
+export { ListAgents } from './queries/list-agents/list-agents.query.js';

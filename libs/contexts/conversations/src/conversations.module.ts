@@ -108,6 +108,7 @@ export const CONVERSATION_QUERY_HANDLERS = [
     RunningTurns,
   ],
   exports: [
+    ConversationTurns,
     ConversationDirectory,
     ConversationReader,
     IncognitoConversations,

@@ -3,6 +3,8 @@ export * from './conversation.events.js';
 export * from './conversations.read-model.js';
 export * from './conversation-records.js';
 export { answerMovesHead } from './conversation-tree.js';
+export { ConversationTurns, type TurnRequest } from './runtime/conversation-turn.js';
+export type { TurnAnswer } from './runtime/turn-answer.js';
 export { ConversationNotFoundError } from './conversation.decider.js';
 export { ConversationDirectory, conversationHistory } from './conversation-directory.js';
 export { UseConversation } from './queries/use-conversation/use-conversation.query.js';

@@ -9,6 +9,7 @@ export * from './tag-deletion.process.js';
 export * from './tag.events.js';
 export { SearchKnowledge } from './queries/search-knowledge/search-knowledge.query.js';
 export { GetDocumentText } from './queries/get-document-text/get-document-text.query.js';
+export { ListDocuments } from './queries/list-documents/list-documents.query.js';
 export { prepareDocument } from './ingestion/parse.js';
 export { IngestionError } from './ingestion/ingestion-error.js';
 export { KNOWLEDGE_BLOB_REFERENCES } from './blob-references.js';

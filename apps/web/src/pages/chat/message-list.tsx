@@ -11,6 +11,7 @@ import { MessageActions } from './message-actions';
 import { MessageBody } from './message-body';
 import type { ChatMessage, Citation } from './types';
 
+// Over 100 lines on purpose: one message row's parts (its text or editor, attachments, memory, actions) read in order.
 export function MessageList({
   agentId,
   messagesPath,

@@ -255,6 +255,11 @@ describe('the authorization policy', () => {
     );
     expect(authorize(visitor, 'space.create', null)).toEqual(denied('principal_not_supported'));
     expect(authorize(visitor, 'model.call', null)).toEqual(denied('principal_not_supported'));
+    expect(authorize(visitor, 'mcp.connect', null)).toEqual(denied('principal_not_supported'));
+    expect(authorize(key(), 'mcp.connect', null)).toEqual(ALLOW);
+    expect(authorize({ kind: 'session', userId: 'usr_1', isAdmin: true }, 'mcp.connect', null)).toEqual(
+      denied('principal_not_supported'),
+    );
 
     const platform = { kind: 'platform', process: 'space-deletion' } as const;
     expect(authorize(platform, 'agent.manage', { agent: teamAgent, space: null })).toEqual(ALLOW);

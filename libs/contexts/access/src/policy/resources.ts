@@ -149,6 +149,8 @@ export interface Resources {
   'knowledgeIndex.manage': null;
   /** Call a model directly through the OpenAI-compatible gateway (no Agent). */
   'model.call': null;
+  /** Use the platform as an MCP server (/mcp): a user's API key; each tool and resource asks for its Agent. */
+  'mcp.connect': null;
   /** Erase everything one user stored in one's own name (one's memories of every Agent). */
   'memory.own.erase': null;
   /** Read the audit trail: of a Space and what is inside it (its changer), or the whole trail (null: admins). */
@@ -208,6 +210,7 @@ export const ACTIONS = [
   'usage.read.own',
   'knowledgeIndex.manage',
   'model.call',
+  'mcp.connect',
   'memory.own.erase',
   'audit.read',
   'audit.replay',

@@ -405,6 +405,19 @@ export const ConfigVariables = z.object({
     .describe(
       'Where people reach the instance: the base of links sent by mail (invitations). Unset: `http://HOST:PORT`',
     ),
+  MCP_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((host) => host.trim())
+        .filter(Boolean),
+    )
+    .describe(
+      'Host headers the MCP endpoint (/mcp) answers besides PUBLIC_URL\'s host and, on a loopback HOST, localhost, ' +
+        '127.0.0.1 and [::1] at PORT (comma-separated host:port): its DNS-rebinding protection refuses any other',
+    ),
   APP_PROXY_TIMEOUT_SECONDS: z.coerce
     .number()
     .int()
@@ -523,6 +536,8 @@ export const ConfigVariables = z.object({
 const ConfigSchema = ConfigVariables.transform((env) => ({
   port: env.PORT,
   host: env.HOST,
+  /** Host headers /mcp answers besides the public URL's host and the loopback ones (DNS-rebinding protection). */
+  mcpAllowedHosts: env.MCP_ALLOWED_HOSTS,
   /** The worker's operator listener (GET /health, GET /metrics), on HOST. */
   workerPort: env.WORKER_PORT,
   dataDir: resolve(env.DATA_DIR),
