@@ -4,7 +4,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api';
 import { errorSentence } from '../../errors';
-import { language, t } from '../../i18n';
+import { dateTime } from '../../dates';
+import { t } from '../../i18n';
 import type { Citation } from './types';
 
 export function CitationPanel({
@@ -55,7 +56,7 @@ export function CitationPanel({
         {document && (
           <>
             {' · '}
-            {t('documentChangedAt', { at: new Date(document.lastModified).toLocaleString(language()) })}
+            {t('documentChangedAt', { at: dateTime(document.lastModified) })}
             {citation.contentHash && document.contentHash !== citation.contentHash && (
               <strong> · {t('documentChangedSince')}</strong>
             )}

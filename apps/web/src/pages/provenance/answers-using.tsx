@@ -4,7 +4,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api';
 import { errorSentence } from '../../errors';
-import { language, t } from '../../i18n';
+import { dateTime } from '../../dates';
+import { t } from '../../i18n';
 
 interface Answer {
   readonly conversationId: string;
@@ -26,15 +27,12 @@ const myId = () =>
     () => null,
   ));
 
-const when = (iso: string) =>
-  new Intl.DateTimeFormat(language(), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
-
 function AnswerItem({ answer, me }: { answer: Answer; me: string | null }) {
   const gone = answer.messageDeleted || answer.conversationDeleted;
   const link = `/chat/${encodeURIComponent(answer.agentId)}?c=${encodeURIComponent(answer.conversationId)}`;
   return (
     <li>
-      {when(answer.at)} — {t('answersVersion', { version: answer.version })}
+      {dateTime(answer.at)} — {t('answersVersion', { version: answer.version })}
       {!answer.cited && ` (${t('answersUncited')})`}{' '}
       {gone ? (
         <span class="note">{t('answersDeleted')}</span>
