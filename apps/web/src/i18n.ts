@@ -864,6 +864,8 @@ const en = {
   compactedThrough: 'Earlier messages summarised for the model (up to here)',
   compactedWithin: 'Earlier messages summarised for the model (up to a point in this message)',
   compactionSummaryGone: 'The summary has been erased.',
+  // Area: Long conversations (the windowed message list)
+  messages: 'Messages',
 };
 
 export type Label = keyof typeof en;
@@ -1760,6 +1762,8 @@ const de: Record<Label, string> = {
   compactedWithin:
     'Frühere Nachrichten für das Modell zusammengefasst (bis zu einer Stelle dieser Nachricht)',
   compactionSummaryGone: 'Die Zusammenfassung wurde gelöscht.',
+  // Area: Long conversations (the windowed message list)
+  messages: 'Nachrichten',
 };
 
 export type Language = 'de' | 'en';
