@@ -2,7 +2,7 @@
 // their end with only the rows on screen in the page; the keyboard scrolls to the first message and back, and Tab
 // walks through the rows without losing focus; a link to one answer (`?m=`) opens at it; a streamed answer stays in
 // view at the end, and does not pull back a person who scrolled up. Screenshots at 390 and 1280 px of the screen (the
-// page is tens of thousands of pixels tall); axe-core: 0 serious or critical violations.
+// page is tens of thousands of pixels tall); axe-core: 0 serious or critical violations (light and dark).
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
 import { waitUntil } from '#testing/fixtures';
@@ -109,7 +109,10 @@ describeBrowser('a conversation of 1,000 messages in Chromium (e2e)', () => {
     expect(await last.getAttribute('aria-setsize')).toBe(String(2 * TURNS));
     expect(await page.locator('ol.messages').getAttribute('aria-label')).toBe('Messages');
     await screenshot(page, 'chat-long-end-1280', { fullPage: false });
-    expect(await seriousViolations(page)).toEqual([]);
+    for (const theme of ['dark', 'light'] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      expect(await seriousViolations(page)).toEqual([]);
+    }
 
     // Home, as on any long page: the first question, then End: the last answer again.
     await page.locator('#agent-title').click();

@@ -21,6 +21,7 @@ import {
   type Range,
 } from '@tanstack/virtual-core';
 import { useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks';
+import { distanceFromEnd, jumpToEdge, linkedMessage } from './page-scroll';
 import type { ChatMessage } from './types';
 
 /** Below this many messages every row is rendered: cheap enough, and find-in-page keeps working. */
@@ -32,17 +33,7 @@ const FIRST_ESTIMATE_PX = 150;
 /** How close to the conversation's end counts as at its end (a wheel's notch is about 100 px). */
 const AT_END_PX = 48;
 
-/** The message a link asks to show (`?m=<message id>`, e.g. from "Which answers used this"). */
-const linkedMessage = (): string | null => new URLSearchParams(location.search).get('m');
-
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
-
-/**
- * How far the page is scrolled above the conversation's end: the bottom of the thread that holds the list (the
- * composer included). Not the document's end: on a phone the conversation list follows the thread.
- */
-const distanceFromEnd = (list: HTMLElement) =>
-  (list.parentElement ?? list).getBoundingClientRect().bottom - window.innerHeight;
 
 // Over 100 lines on purpose: the virtualizer's wiring to Preact and the scroll rules of a chat belong together.
 export function useMessageWindow(messages: readonly ChatMessage[]) {
@@ -61,6 +52,7 @@ export function useMessageWindow(messages: readonly ChatMessage[]) {
 
   // Rows are keyed by place (the virtualizer's default), not by message id: the stored turn that replaces a streamed
   // one keeps its rows' sizes (a new id would be measured anew, and a row above the screen would move the page).
+  // Another conversation's sizes, kept at the same places, serve as estimates until its rows are measured.
   const options = {
     count: messages.length,
     getScrollElement: () => window,
@@ -114,11 +106,9 @@ export function useMessageWindow(messages: readonly ChatMessage[]) {
     const scrolled = () => {
       if (list.current) pinned.current = distanceFromEnd(list.current) <= AT_END_PX;
     };
-    // End asks for the end: rows measured on the way there make the page taller than where the key's scroll stops.
     const pressed = (event: KeyboardEvent) => {
-      const target = event.target as HTMLElement | null;
-      if (event.key === 'End' && !target?.closest('input, textarea, select, [contenteditable]'))
-        pinned.current = true;
+      const edge = list.current && jumpToEdge(event, list.current);
+      if (edge) pinned.current = edge === 'end';
     };
     window.addEventListener('scroll', scrolled, { passive: true });
     window.addEventListener('keydown', pressed);
