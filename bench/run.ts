@@ -284,6 +284,7 @@ async function main(): Promise<void> {
     );
     const result = await benchWeb({
       mainPath,
+      upstreamPath,
       webDir: fileURLToPath(new URL('../web', import.meta.url)),
       readyTimeoutMs: 60_000,
       messages: 200,
