@@ -280,14 +280,16 @@ async function main(): Promise<void> {
 
   if (only.has('web')) {
     log(
-      '8/8 web app: chat page JS size, time to a usable chat page, first render of a long conversation in Chromium …',
+      '8/8 web app: chat page JS size, time to a usable chat page, first render of a long conversation, first delta in Chromium …',
     );
     const result = await benchWeb({
       mainPath,
+      upstreamPath,
       webDir: fileURLToPath(new URL('../web', import.meta.url)),
       readyTimeoutMs: 60_000,
       messages: 200,
       loads: quick ? 2 : 5,
+      deltas: quick ? 3 : 10,
     });
     rows.push(...result.rows);
     details.web = result.details;

@@ -54,10 +54,13 @@ describe('web pages over HTTP (e2e)', () => {
     expect(redirected.headers.get('location')).toBe(`/space/${spaceId}/agent/${agentId}`);
     expect(redirected.headers.get('cache-control')).toBe('no-store');
     await redirected.text();
-    // A link to an answer names its conversation: the redirect keeps it (and only it).
-    const toAnswer = await get(`/chat/${agentId}?c=cnv_1&x=y`, member.cookie);
-    expect(toAnswer.headers.get('location')).toBe(`/space/${spaceId}/agent/${agentId}?c=cnv_1`);
+    // A link to an answer names its conversation and the answer: the redirect keeps them (and only them).
+    const toAnswer = await get(`/chat/${agentId}?c=cnv_1&x=y&m=msg_2`, member.cookie);
+    expect(toAnswer.headers.get('location')).toBe(`/space/${spaceId}/agent/${agentId}?c=cnv_1&m=msg_2`);
     await toAnswer.text();
+    const toConversation = await get(`/chat/${agentId}?c=cnv_1&x=y`, member.cookie);
+    expect(toConversation.headers.get('location')).toBe(`/space/${spaceId}/agent/${agentId}?c=cnv_1`);
+    await toConversation.text();
     for (const [who, cookie, path] of [
       ['not in the Space', outsider.cookie, `/chat/${agentId}`],
       ['signed out', undefined, `/chat/${agentId}`],

@@ -148,8 +148,10 @@ describeBrowser('the memories page in Chromium (e2e)', () => {
     await shared.getByText(/Used in 1 answers/).waitFor();
     await shared.getByText('Answers that used “The studio closes on Fridays”').click();
     await shared.getByRole('link', { name: 'Open the conversation' }).click();
-    await page.waitForURL(new RegExp(`/space/${spaceId}/agent/${agentId}\\?c=${conversationId}$`));
+    await page.waitForURL(new RegExp(`/space/${spaceId}/agent/${agentId}\\?c=${conversationId}&m=[^&]+$`));
     await page.locator('p.user-text', { hasText: 'When does the studio close? Fridays?' }).waitFor();
+    // The link names the answer: it is the one marked.
+    await page.locator('li.message.assistant[data-linked="true"]').waitFor();
     await page.goto(`${api.url}/memories`);
 
     await shared.getByRole('button', { name: `Clear the shared memories of ${agentName}` }).click();

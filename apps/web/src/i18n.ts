@@ -870,6 +870,8 @@ const en = {
   versionOf: '{n} / {count}',
   previousVersion: 'Previous version',
   nextVersion: 'Next version',
+  // Area: Long conversations (the windowed message list)
+  messages: 'Messages',
 };
 
 export type Label = keyof typeof en;
@@ -1772,6 +1774,8 @@ const de: Record<Label, string> = {
   versionOf: '{n} / {count}',
   previousVersion: 'Vorherige Version',
   nextVersion: 'Nächste Version',
+  // Area: Long conversations (the windowed message list)
+  messages: 'Nachrichten',
 };
 
 export type Language = 'de' | 'en';

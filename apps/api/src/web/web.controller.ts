@@ -114,7 +114,7 @@ export class WebController {
    * The old chat route: a real redirect (302, not 308: the target depends on who asks and on the Space the Agent is in
    * now, so no browser or proxy may keep it) to the Agent's Space route for a person whose session may use the Agent;
    * anyone else gets the app's page as every route does (it signs in or says Not found), which names no Space. The
-   * conversation asked for (`?c=`) is kept.
+   * conversation asked for (`?c=`) and the message in it (`?m=`) are kept.
    */
   @Get('chat/:agentId')
   async oldChat(
@@ -129,9 +129,12 @@ export class WebController {
       this.appPage(request, reply);
       return;
     }
-    // The conversation asked for (`?c=`) comes along: a link to an answer names it.
-    const conversation = (request.query as { c?: unknown }).c;
-    const query = typeof conversation === 'string' ? `?c=${encodeURIComponent(conversation)}` : '';
+    // The conversation asked for (`?c=`) and the answer in it (`?m=`) come along: a link to an answer names both.
+    const asked = request.query as { c?: unknown; m?: unknown };
+    const kept = new URLSearchParams();
+    if (typeof asked.c === 'string') kept.set('c', asked.c);
+    if (typeof asked.c === 'string' && typeof asked.m === 'string') kept.set('m', asked.m);
+    const query = kept.size ? `?${kept.toString()}` : '';
     void reply
       .status(302)
       .header(

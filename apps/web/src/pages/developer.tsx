@@ -1,6 +1,7 @@
 // Developer Settings: one's own API keys (the secret shown once, on creation), revoke (after a confirmation).
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
+import { dateTime } from '../dates';
 import { errorSentence } from '../errors';
 import { t } from '../i18n';
 import type { List } from '../state';
@@ -76,7 +77,7 @@ export function Developer() {
           {keys.map((k) => (
             <tr key={k.id}>
               <td>{k.name}</td>
-              <td>{new Date(k.createdAt).toLocaleString()}</td>
+              <td>{dateTime(k.createdAt)}</td>
               <td>
                 {!k.revokedAt && (
                   <button type="button" aria-haspopup="dialog" onClick={() => setRevoking(k)}>

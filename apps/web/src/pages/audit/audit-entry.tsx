@@ -1,13 +1,11 @@
 // One entry of the audit trail: when, who (a person's name where the page knows it, else the actor's kind and id,
 // and how they signed in), what they did to which resource (a link to it where the app has a page), the changes
 // before → after, and for a step of a cascade what caused it (the whole request's chain one click away).
-import { language, t } from '../../i18n';
+import { preciseDateTime } from '../../dates';
+import { t } from '../../i18n';
 import { linkTo } from '../../router';
 import { ChangeDiff } from '../change-diff';
 import type { AuditEntry, Filters } from './audit-types';
-
-const when = (iso: string) =>
-  new Intl.DateTimeFormat(language(), { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso));
 
 /** The page of a resource the app shows, if any. */
 function pageOf(type: string, id: string): string | null {
@@ -30,7 +28,7 @@ export function AuditEntryItem({ entry, names, onFilter }: Props) {
   return (
     <li class="audit-entry" data-position={entry.position}>
       <p>
-        <time dateTime={entry.occurredAt}>{when(entry.occurredAt)}</time> —{' '}
+        <time dateTime={entry.occurredAt}>{preciseDateTime(entry.occurredAt)}</time> —{' '}
         <button type="button" class="link" onClick={() => onFilter({ actorId: person ?? entry.actor.id })}>
           {who}
         </button>{' '}

@@ -1,6 +1,7 @@
 // The Audit page's filters: who, which resource (an id, or a type), the action's words or event type, a time range.
 // Applying them changes the page's address, so a filtered view is a link to share.
 import { useState } from 'preact/hooks';
+import { localInputValue } from '../../dates';
 import { t } from '../../i18n';
 import type { Filters } from './audit-types';
 
@@ -24,11 +25,6 @@ const TYPES = [
 
 /** `datetime-local` speaks local time without a zone; the API wants ISO 8601. */
 const iso = (local: string) => (local ? new Date(local).toISOString() : '');
-const local = (isoTime: string | undefined) => {
-  if (!isoTime) return '';
-  const at = new Date(isoTime);
-  return new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-};
 
 export function AuditFilters({
   filters,
@@ -51,7 +47,7 @@ export function AuditFilters({
       {label}
       <input
         type="datetime-local"
-        value={local(draft[name])}
+        value={draft[name] ? localInputValue(draft[name]) : ''}
         onInput={(e) => setDraft({ ...draft, [name]: iso((e.target as HTMLInputElement).value) })}
       />
     </label>

@@ -4,7 +4,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api';
 import { errorSentence } from '../../errors';
-import { language, t } from '../../i18n';
+import { dateTime } from '../../dates';
+import { t } from '../../i18n';
 import type { Citation } from './types';
 
 export function CitationPanel({
@@ -60,8 +61,8 @@ export function CitationPanel({
           <>
             {' · '}
             {document.indexedAt
-              ? t('documentIndexedAt', { at: new Date(document.indexedAt).toLocaleString(language()) })
-              : t('documentChangedAt', { at: new Date(document.lastModified).toLocaleString(language()) })}
+              ? t('documentIndexedAt', { at: dateTime(document.indexedAt) })
+              : t('documentChangedAt', { at: dateTime(document.lastModified) })}
             {citation.contentHash && document.contentHash !== citation.contentHash && (
               <strong> · {t('documentChangedSince')}</strong>
             )}

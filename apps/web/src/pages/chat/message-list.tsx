@@ -10,6 +10,7 @@ import { MemoryNotes } from './memory-notes';
 import { MessageActions } from './message-actions';
 import { MessageBody } from './message-body';
 import type { ChatMessage, Citation } from './types';
+import { useMessageWindow } from './use-message-window';
 
 // Over 100 lines on purpose: one message row's parts (its text or editor, attachments, memory, actions) read in order.
 export function MessageList({
@@ -45,11 +46,14 @@ export function MessageList({
     if (m.role === 'user' && messages[index + 1]?.role === 'assistant') return null;
     return question?.role === 'user' ? (question.siblings ?? null) : null;
   };
+  // Only the rows on screen are in the page (use-message-window.ts says what that costs and when it does not apply).
+  const view = useMessageWindow(messages);
   return (
-    <ol class="messages" aria-live="polite">
-      {messages.map((m, index) => (
+    <ol class="messages" aria-label={t('messages')} aria-live={view.live} ref={view.list} style={view.style}>
+      {view.rows.map(({ message: m, index }) => (
         <li
           key={m.id}
+          {...view.row(index, m.id)}
           class={`message ${m.role}`}
           data-status={m.status ?? ''}
           data-streaming={m.streaming ? 'true' : 'false'}

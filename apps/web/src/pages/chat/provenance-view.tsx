@@ -3,7 +3,8 @@
 // every tool call with its arguments and result, and whether the history was compacted. Each item links to where the
 // app shows it as it was then: the Agent's history at the answer's time, the memories, the audit trail.
 import type { ComponentChildren } from 'preact';
-import { language, t } from '../../i18n';
+import { dateTime } from '../../dates';
+import { t } from '../../i18n';
 import { linkTo } from '../../router';
 import type { Citation } from './types';
 import type { CodeRun } from './use-turn-records';
@@ -70,7 +71,7 @@ export function ProvenanceView({
           {sampled(p.sampling.topK)}
         </dd>
         <dt>{t('whyAnswered')}</dt>
-        <dd>{new Date(p.createdAt).toLocaleString(language())}</dd>
+        <dd>{dateTime(p.createdAt)}</dd>
         <dt>{t('whyHistory')}</dt>
         <dd>{p.checkpointId ? t('whyCompacted') : t('whyWholeHistory')}</dd>
       </dl>

@@ -2,17 +2,10 @@
 // for whoever may read the Agent's audit trail, the moments its settings changed (each a step back in time).
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api';
-import { language, t } from '../../i18n';
+import { dateTime, localInputValue } from '../../dates';
+import { t } from '../../i18n';
 
 const HOUR = 3_600_000;
-
-/** `datetime-local`'s value for an ISO time, in the browser's zone. */
-const local = (iso: string) => {
-  const at = new Date(iso);
-  return new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-};
-const when = (iso: string) =>
-  new Intl.DateTimeFormat(language(), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
 interface Change {
   readonly occurredAt: string;
@@ -52,7 +45,7 @@ export function AsOfControl({
         {t('historyAsOf')}
         <input
           type="datetime-local"
-          value={local(asOf)}
+          value={localInputValue(asOf)}
           onChange={(e) => {
             const value = (e.target as HTMLInputElement).value;
             if (value) onChange(new Date(value).toISOString());
@@ -79,7 +72,7 @@ export function AsOfControl({
                   class="link"
                   onClick={() => onChange(new Date(Date.parse(change.occurredAt) - 1).toISOString())}
                 >
-                  {t('historyBefore', { when: when(change.occurredAt), what: change.action })}
+                  {t('historyBefore', { when: dateTime(change.occurredAt), what: change.action })}
                 </button>
               </li>
             ))}

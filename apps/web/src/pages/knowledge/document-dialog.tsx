@@ -3,6 +3,7 @@
 // answers that used it, as far as the person may see them.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api';
+import { dateTime } from '../../dates';
 import { t, type Label } from '../../i18n';
 import { knowledgeError, knowledgePath, type KnowledgeDocument } from './knowledge-kit';
 import { AnswersUsing } from '../provenance/answers-using';
@@ -79,7 +80,7 @@ function TabBody({ agentId, document, tab }: { agentId: string; document: Knowle
     <ol class="kn-log">
       {(answer as { entries: LogEntry[] }).entries.map((entry, i) => (
         <li key={i}>
-          <time dateTime={entry.at}>{new Date(entry.at).toLocaleString()}</time>{' '}
+          <time dateTime={entry.at}>{dateTime(entry.at)}</time>{' '}
           <strong>{EVENTS[entry.event] ? t(EVENTS[entry.event]!) : entry.event}</strong>
           {facts(entry.details) && <code>{facts(entry.details)}</code>}
         </li>

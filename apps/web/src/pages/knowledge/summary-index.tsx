@@ -3,6 +3,7 @@
 // summaries), rebuild it in full, cancel a build under way.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api';
+import { dateTime } from '../../dates';
 import { t, type Label } from '../../i18n';
 import { ErrorLine } from './error-line';
 import { codeLabel, knowledgeError, knowledgePath } from './knowledge-kit';
@@ -68,7 +69,7 @@ export function SummaryIndexPanel({ agentId, readOnly }: { agentId: string; read
                   nodes: String(index.serving.nodeCount),
                   levels: String(index.serving.levels),
                   documents: String(index.serving.documentCount),
-                  at: new Date(index.serving.builtAt).toLocaleString(),
+                  at: dateTime(index.serving.builtAt),
                 })
               : t('knIndexNone')}
           </dd>

@@ -4,7 +4,8 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api';
 import { errorSentence } from '../../errors';
-import { language, t } from '../../i18n';
+import { dateTime } from '../../dates';
+import { t } from '../../i18n';
 import type { List } from '../../state';
 import type { Memory, MemoryVersion } from './memory-types';
 import { AnswersUsing } from '../provenance/answers-using';
@@ -18,9 +19,6 @@ interface Props {
   /** Runs a change, then reloads the list (or shows the refusal). */
   readonly act: (change: Promise<unknown>) => void;
 }
-
-const when = (at: string) =>
-  new Date(at).toLocaleString(language(), { dateStyle: 'medium', timeStyle: 'short' });
 
 export function MemoryItem({ memory, base, names, act }: Props) {
   const [editing, setEditing] = useState<string | null>(null);
@@ -65,7 +63,7 @@ export function MemoryItem({ memory, base, names, act }: Props) {
             name: (contributor.userId && names.get(contributor.userId)) ?? t('memorySomeone'),
           })}{' '}
           {answers.length > 0
-            ? t('memoryUsedIn', { count: String(answers.length), at: when(answers.at(-1)!.at) })
+            ? t('memoryUsedIn', { count: String(answers.length), at: dateTime(answers.at(-1)!.at) })
             : t('memoryNotUsed')}
         </p>
       )}

@@ -2,6 +2,7 @@
 // the open sessions (each by its handle, never its secret) with sign-out of one or of all.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api';
+import { dateTime } from '../../dates';
 import { t } from '../../i18n';
 import type { List } from '../../state';
 import { useProviders } from '../sign-in';
@@ -22,8 +23,6 @@ interface OpenSession {
   readonly lastSeenAt: string;
   readonly current: boolean;
 }
-
-const when = (iso: string) => new Date(iso).toLocaleString(document.documentElement.lang);
 
 const BROWSERS: readonly [RegExp, string][] = [
   [/Edg\//, 'Edge'],
@@ -137,12 +136,12 @@ export function OpenSessions({ onSignedOut }: { onSignedOut: () => void }) {
                   {device}
                   {session.current && <strong> · {t('thisSession')}</strong>}
                 </td>
-                <td data-label={t('created')}>{when(session.createdAt)}</td>
-                <td data-label={t('lastUsed')}>{when(session.lastSeenAt)}</td>
+                <td data-label={t('created')}>{dateTime(session.createdAt)}</td>
+                <td data-label={t('lastUsed')}>{dateTime(session.lastSeenAt)}</td>
                 <td>
                   <button
                     type="button"
-                    aria-label={t('signOutSessionOf', { device, created: when(session.createdAt) })}
+                    aria-label={t('signOutSessionOf', { device, created: dateTime(session.createdAt) })}
                     onClick={() => void end(session)}
                   >
                     {t('signOut')}

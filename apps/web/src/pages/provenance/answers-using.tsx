@@ -1,10 +1,12 @@
 // "Which answers used this": the answers that used a document, a memory or a Skill version (GET /provenance, as far as
 // the viewer may see them: admins every answer, anyone else their own), opened on demand, each with when, the
-// version it used, whether it cited it, and a link to its conversation (one's own, while it still exists).
+// version it used, whether it cited it, and a link to the answer in its conversation (one's own, while it still
+// exists).
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api';
 import { errorSentence } from '../../errors';
-import { language, t } from '../../i18n';
+import { dateTime } from '../../dates';
+import { t } from '../../i18n';
 
 interface Answer {
   readonly conversationId: string;
@@ -26,15 +28,14 @@ const myId = () =>
     () => null,
   ));
 
-const when = (iso: string) =>
-  new Intl.DateTimeFormat(language(), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
-
 function AnswerItem({ answer, me }: { answer: Answer; me: string | null }) {
   const gone = answer.messageDeleted || answer.conversationDeleted;
-  const link = `/chat/${encodeURIComponent(answer.agentId)}?c=${encodeURIComponent(answer.conversationId)}`;
+  const link =
+    `/chat/${encodeURIComponent(answer.agentId)}?c=${encodeURIComponent(answer.conversationId)}` +
+    `&m=${encodeURIComponent(answer.messageId)}`;
   return (
     <li>
-      {when(answer.at)} — {t('answersVersion', { version: answer.version })}
+      {dateTime(answer.at)} — {t('answersVersion', { version: answer.version })}
       {!answer.cited && ` (${t('answersUncited')})`}{' '}
       {gone ? (
         <span class="note">{t('answersDeleted')}</span>

@@ -1,9 +1,9 @@
 // What the limit sections share: a form that sets a limit (tokens and/or cost, and the overage policy for a week or
 // the window of a key), a table of the limits set with what each used and when it resets, and a remove button.
 import { useEffect, useState } from 'preact/hooks';
+import { fromNow, fullDateTime } from '../../dates';
 import { t, type Label } from '../../i18n';
 import { OutcomeLine, type Outcome } from '../people/outcome';
-import { fromNow, when } from './usage-data';
 
 /** What the form sends: `overage` for a person's or a Space's week, `window` for an API key. */
 export type LimitBody =
@@ -157,7 +157,7 @@ export function LimitTable({
             <td data-label={t('spent')}>{row.used}</td>
             <td data-label={t('usageResets')}>
               {row.resetsAt && (
-                <time dateTime={row.resetsAt} title={when(row.resetsAt)}>
+                <time dateTime={row.resetsAt} title={fullDateTime(row.resetsAt)}>
                   {fromNow(row.resetsAt)}
                 </time>
               )}

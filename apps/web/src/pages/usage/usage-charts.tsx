@@ -1,12 +1,12 @@
 // One's usage over the chosen range as charts: by day (covered and billable stacked), by model and by Agent (named,
 // not by id), in tokens or cost; and the range's totals, covered by the subscription and billable.
 import { useMemo, useState } from 'preact/hooks';
+import { utcDayAndMonth } from '../../dates';
 import { language, t } from '../../i18n';
 import { BarChart, type Bars } from './bar-chart';
 import { Choices, FigureTable } from './usage-kit';
 import {
   count,
-  dayLabel,
   daysOf,
   split,
   tokens,
@@ -27,7 +27,7 @@ function byDay(report: Report, metric: Metric): Bars {
     if (i === undefined) continue;
     (record.isIncludedUsage ? included : billable)[i] += valueOf(record, metric);
   }
-  return { labels: days.map(dayLabel), included, billable };
+  return { labels: days.map(utcDayAndMonth), included, billable };
 }
 
 function byPart(parts: readonly Part[], metric: Metric, name: (key: string) => string): Bars {

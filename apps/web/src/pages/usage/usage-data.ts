@@ -1,6 +1,6 @@
 // What the usage pages read from the API and how they show it: the usage report and its split by model or Agent
 // (`GET /usage?dimension=user&by=…`), the weekly window (`GET /cost-control/users/…`, `/cost-control/spaces/…`), the
-// ranges a person picks, and numbers, money and times in the page's language.
+// ranges a person picks, and numbers and money in the page's language.
 import { language, t } from '../../i18n';
 
 export interface Figures {
@@ -115,22 +115,6 @@ export const tokens = (value: number) =>
     count: count(value),
   });
 export const inMetric = (value: number, metric: Metric) => (metric === 'tokens' ? tokens(value) : usd(value));
-export const dayLabel = (day: string) =>
-  new Intl.DateTimeFormat(language(), { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
-    new Date(`${day}T00:00:00Z`),
-  );
-export const when = (iso: string) =>
-  new Intl.DateTimeFormat(language(), { dateStyle: 'full', timeStyle: 'short' }).format(new Date(iso));
-
-/** "in 3 days", "in 5 hours", "in 10 minutes": how far a time is, in the page's language. */
-export function fromNow(iso: string, now = Date.now()): string {
-  const format = new Intl.RelativeTimeFormat(language(), { numeric: 'auto' });
-  const minutes = Math.round((Date.parse(iso) - now) / 60_000);
-  if (Math.abs(minutes) >= 24 * 60) return format.format(Math.round(minutes / (24 * 60)), 'day');
-  if (Math.abs(minutes) >= 60) return format.format(Math.round(minutes / 60), 'hour');
-  return format.format(minutes, 'minute');
-}
-
 /** "1,234 tokens · $0.50": the parts of a limit or an amount that are set. */
 export const amount = (tokenCount: number | null, costUsd: number | null) =>
   [tokenCount === null ? null : tokens(tokenCount), costUsd === null ? null : usd(costUsd)]

@@ -1,7 +1,8 @@
 // A weekly window as a person reads it: the limit, what the week used (a meter per limit, with its figures in text),
 // the overage, what happens at the limit, and when the window resets (the absolute time and how far it is).
 import { t } from '../../i18n';
-import { amount, count, fromNow, tokens, usd, when, type Week } from './usage-data';
+import { fromNow, fullDateTime } from '../../dates';
+import { amount, count, tokens, usd, type Week } from './usage-data';
 
 function Meter({
   label,
@@ -35,7 +36,7 @@ function Meter({
 export function Resets({ at }: { at: string }) {
   return (
     <p class="resets">
-      <time dateTime={at}>{t('resetsAt', { time: when(at) })}</time>{' '}
+      <time dateTime={at}>{t('resetsAt', { time: fullDateTime(at) })}</time>{' '}
       <span class="relative">({fromNow(at)})</span>
     </p>
   );
