@@ -9,6 +9,7 @@ import { AppResolver } from './app-resolver.js';
 import { AppSessionTokens } from './app-session-token.js';
 import { AppProxyRoutes } from './proxy/app-proxy.routes.js';
 import { BridgeCallers } from './bridge-callers.js';
+import { McpServers } from './mcp/mcp-servers.js';
 import { BridgeAgentController } from './bridge/bridge.controller.js';
 import { ChangeAppController } from './commands/change-app/change-app.controller.js';
 import { ChangeAppHandler } from './commands/change-app/change-app.command.js';
@@ -57,11 +58,12 @@ export const APP_QUERY_HANDLERS = [ListAppsHandler, GetAppHandler, ListAgentApps
     ...APP_QUERY_HANDLERS,
     AppCredentialsRepository,
     AppContainers,
+    McpServers,
     AppSessionTokens,
     AppProxyRoutes,
     AppResolver,
     { provide: AppCallers, useClass: BridgeCallers },
   ],
-  exports: [AppCallers, AppSessionTokens],
+  exports: [AppCallers, AppSessionTokens, McpServers],
 })
 export class AppsModule {}

@@ -13,3 +13,4 @@ export * from './mcp/mcp-client.js';
 export * from './mcp/mcp-offer.js';
 export * from './mcp/mcp-content.js';
 export * from './mcp/outbound-address.js';
+export * from './mcp/mcp-servers.js';
