@@ -1,13 +1,16 @@
 // MCP servers as Apps, against the MCP project's reference server (server-everything, streamable HTTP on loopback):
 // registration reads what it offers (tools with their schemas, resources, prompts), a bearer token stays sealed (not
 // in any answer, event, file or log line), the App's server is called through the platform's client, and a server
-// that cannot be used is 422 `app_unreachable` with nothing registered.
+// that cannot be used is 422 `app_unreachable` with nothing registered. An Agent enabled for the App calls its tools in a
+// turn (the offline model's `call <tool> <JSON>` form): the echoed text in the answer, the call in its provenance;
+// arguments that do not match the tool's schema are a tool error the model reads, not a failed turn.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { McpServers, type AppSource } from '#apps';
 import { startEverythingServer, type EverythingServer } from '#testing/mcp-everything';
 import { client, CORE, startTestApi, type TestApi } from './support/api.js';
+import { agentInNewSpace, LLM, sendTurn } from './support/scenario.js';
 
 interface McpAppBody {
   id: string;
@@ -157,5 +160,62 @@ describe('MCP servers as Apps (e2e, server-everything)', () => {
     }
     expect((await admin.get<{ data: unknown[] }>(`${CORE}/apps`)).body.data.length).toBe(before);
     expect(api.logs()).not.toContain('never-echoed-token');
+  });
+
+  it("calls the App's tools in an Agent's turn, with the call in the answer's provenance", async () => {
+    const { agentId } = await agentInNewSpace(admin, { knowledgeEnabled: false });
+    const created = await admin.post<McpAppBody>(`${CORE}/apps`, {
+      name: 'Everything for an Agent',
+      source: { type: 'mcp', url: everything.url },
+      enablement: { kind: 'agents', agentIds: [agentId] },
+    });
+    expect(created.status).toBe(201);
+    const echo = `${created.body.id}__echo`;
+
+    const echoed = await sendTurn(admin, agentId, { message: `call ${echo} {"message":"hi"}` });
+    expect(echoed.status).toBe(201);
+    expect(echoed.body.message.content).toContain('Echo: hi');
+    const provenance = await admin.get<{
+      toolCalls: { name: string; arguments: string | null; ok: boolean }[];
+    }>(
+      `${LLM}/${agentId}/conversation/${echoed.body.conversationId}/messages/${echoed.body.message.id}/provenance`,
+    );
+    expect(provenance.status).toBe(200);
+    expect(provenance.body.toolCalls).toEqual([
+      { name: echo, arguments: '{"message":"hi"}', ok: true, sources: [] },
+    ]);
+
+    const summed = await sendTurn(admin, agentId, {
+      conversationId: echoed.body.conversationId,
+      message: `call ${created.body.id}__get-sum {"a":20,"b":22}`,
+    });
+    expect(summed.status).toBe(200);
+    expect(summed.body.message.content).toContain('The sum of 20 and 22 is 42.');
+
+    // Refused before it leaves: the schema wants numbers.
+    const refused = await sendTurn(admin, agentId, {
+      message: `call ${created.body.id}__get-sum {"a":"twenty"}`,
+    });
+    expect(refused.status).toBe(201);
+    expect(refused.body.message.content).toMatch(/do not match the input schema of get-sum/);
+
+    // Without the call form the offline model leaves the App's tools alone.
+    const plain = await sendTurn(admin, agentId, { message: 'hello there' });
+    expect(plain.status).toBe(201);
+    expect(plain.body.message.content).not.toContain('Echo:');
+  });
+
+  it("offers an App's tools only to the Agents it is enabled for", async () => {
+    const { agentId } = await agentInNewSpace(admin, { knowledgeEnabled: false });
+    const created = await admin.post<McpAppBody>(`${CORE}/apps`, {
+      name: 'Everything elsewhere',
+      source: { type: 'mcp', url: everything.url },
+    });
+    expect(created.status).toBe(201);
+    const turn = await sendTurn(admin, agentId, {
+      message: `call ${created.body.id}__echo {"message":"hi"}`,
+    });
+    expect(turn.status).toBe(201);
+    expect(turn.body.message.content).not.toContain('Echo: hi');
   });
 });
