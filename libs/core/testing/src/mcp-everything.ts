@@ -1,8 +1,8 @@
 // The MCP project's reference server (`@modelcontextprotocol/server-everything`) in streamable HTTP mode, started
 // for a test on a free port and stopped by its process id: a real MCP server no one here wrote.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from './fixtures.js';
 
 const ENTRY = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
@@ -11,17 +11,6 @@ export interface EverythingServer {
   readonly url: string;
   readonly pid: number;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function stop(child: ChildProcess): Promise<void> {

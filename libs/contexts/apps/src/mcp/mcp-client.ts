@@ -67,6 +67,8 @@ const loadSdk = () =>
 
 const CLIENT_INFO = { name: 'agent-platform', version: '1.0.0' };
 const MAX_PAGES = 50;
+/** Items of one list recorded at most: what a server offers is recorded in an event, which must stay small. */
+const MAX_ITEMS = 1000;
 
 /** An error's message, short, with the bearer token (were a server to echo it) blanked. */
 function describe(error: unknown, bearer?: string): string {
@@ -184,10 +186,10 @@ export class McpConnection {
     for (let page = 0; page < MAX_PAGES; page += 1) {
       const { items, next } = await read(cursor);
       all.push(...items);
-      if (!next || next === cursor) break;
+      if (!next || next === cursor || all.length >= MAX_ITEMS) break;
       cursor = next;
     }
-    return all;
+    return all.slice(0, MAX_ITEMS);
   }
 
   /** Calls a tool: the text a model reads, or a tool error; never throws. */
