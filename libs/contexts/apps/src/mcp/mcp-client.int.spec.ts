@@ -103,6 +103,18 @@ describe('the MCP client against server-everything (int)', () => {
     }
   });
 
+  it("ends a call whose answer is larger than a server's answers may be, as a tool error", async () => {
+    const own = await McpConnection.open({ url: server.url }, LIMITS);
+    try {
+      const started = Date.now();
+      const huge = await own.callTool('echo', { message: 'x'.repeat(1024 * 1024 + 10) });
+      expect(huge).toEqual({ ok: false, error: 'the answer of echo is larger than 1048576 bytes' });
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('refuses link-local and metadata addresses, and names an unreachable server', async () => {
     for (const url of [
       'http://169.254.169.254/mcp',

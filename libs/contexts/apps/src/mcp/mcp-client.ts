@@ -5,8 +5,9 @@
 // and never throws. Nothing here ever names the bearer token: it is a header and stays one.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { fetch as undiciFetch, type Agent } from 'undici';
+import type { Agent } from 'undici';
 import { mcpResultText } from './mcp-content.js';
+import { guardedFetch, type GuardedFetch } from './mcp-fetch.js';
 import { checkOutboundUrl, outboundAgent, OutboundAddressRefused } from './outbound-address.js';
 import type { McpOffer, McpToolOffer } from './mcp-offer.js';
 
@@ -78,21 +79,17 @@ function describe(error: unknown, bearer?: string): string {
   return bearer ? text.split(bearer).join('[redacted]') : text;
 }
 
-function guardedFetch(agent: Agent, allowLinkLocal: boolean) {
-  return (async (input: string | URL, init?: RequestInit) => {
-    checkOutboundUrl(new URL(String(input)), allowLinkLocal);
-    // undici's own fetch, so the guarded dispatcher opens the socket; redirects are not followed.
-    return undiciFetch(String(input), { ...(init as object), dispatcher: agent, redirect: 'manual' });
-  }) as unknown as typeof fetch;
-}
-
 export class McpConnection {
   private constructor(
     private readonly client: Client,
     private readonly agent: Agent,
     private readonly limits: McpClientLimits,
     private readonly bearer: string | undefined,
-  ) {}
+    private readonly outbound: GuardedFetch,
+  ) {
+    // An answer past the byte limit ends the connection: the SDK would otherwise wait for it until the timeout.
+    outbound.onOverflow(() => void this.client.close().catch(() => undefined));
+  }
 
   /** Connects and initializes; McpUnreachable when the server is refused, unreachable or speaks no MCP. */
   static async open(target: McpTarget, limits: McpClientLimits): Promise<McpConnection> {
@@ -111,7 +108,8 @@ export class McpConnection {
     }
     const { Client, SSEClientTransport, StreamableHTTPClientTransport } = await loadSdk();
     const agent = outboundAgent(limits.allowLinkLocal);
-    const fetchFn = guardedFetch(agent, limits.allowLinkLocal);
+    const outbound = guardedFetch(agent, limits);
+    const fetchFn = outbound.fetch;
     const requestInit: RequestInit = target.bearer
       ? { headers: { authorization: `Bearer ${target.bearer}` } }
       : {};
@@ -132,7 +130,7 @@ export class McpConnection {
         if (error instanceof OutboundAddressRefused || !/\b4\d\d\b/.test(describe(error))) throw error;
         return attempt(new SSEClientTransport(url, { fetch: fetchFn, requestInit }));
       });
-      return new McpConnection(client, agent, limits, target.bearer);
+      return new McpConnection(client, agent, limits, target.bearer, outbound);
     } catch (error) {
       await agent.close().catch(() => undefined);
       throw new McpUnreachable(`the MCP server could not be initialized: ${describe(error, target.bearer)}`);
@@ -228,6 +226,8 @@ export class McpConnection {
       };
     } catch (error) {
       if (options.signal?.aborted) return { ok: false, error: `the call of ${name} was cancelled` };
+      if (this.outbound.overflowed())
+        return { ok: false, error: `the answer of ${name} is larger than ${this.outbound.maxBytes} bytes` };
       return { ok: false, error: `the call of ${name} failed: ${describe(error, this.bearer)}` };
     }
   }
