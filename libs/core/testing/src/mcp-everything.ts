@@ -25,21 +25,25 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-export async function startEverythingServer(timeoutMs = 20_000): Promise<EverythingServer> {
+/** Streamable HTTP (`/mcp`), or the older HTTP+SSE transport (`/sse`) a client falls back to. */
+export async function startEverythingServer(
+  transport: 'streamableHttp' | 'sse' = 'streamableHttp',
+  timeoutMs = 20_000,
+): Promise<EverythingServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [ENTRY, 'streamableHttp'], {
+  const child = spawn(process.execPath, [ENTRY, transport], {
     env: { PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const url = `http://127.0.0.1:${port}/mcp`;
+  const url = `http://127.0.0.1:${port}/${transport === 'sse' ? 'sse' : 'mcp'}`;
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null)
       throw new Error(`server-everything exited with ${child.exitCode}:\n${output}`);
-    if (output.includes('listening')) return { url, pid: child.pid!, stop: () => stop(child) };
+    if (/listening|running/i.test(output)) return { url, pid: child.pid!, stop: () => stop(child) };
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   await stop(child);

@@ -1,5 +1,7 @@
 // The platform's MCP client against the MCP project's reference server: what it offers, calls mapped for a model,
 // progress while a long tool runs, timeouts and aborts as tool errors, and the outbound guard.
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startEverythingServer, type EverythingServer } from '#testing/mcp-everything';
 import { inspectMcpServer, McpConnection, McpUnreachable, type McpClientLimits } from './mcp-client.js';
 
@@ -9,6 +11,39 @@ const LIMITS: McpClientLimits = {
   resultMaxBytes: 64 * 1024,
   allowLinkLocal: false,
 };
+
+/** A gate in front of the reference server that lets only `Authorization: Bearer <token>` through (401 otherwise). */
+function bearerGate(upstream: string, token: string): Promise<{ url: string; server: Server }> {
+  const target = new URL(upstream);
+  const server = createServer((incoming, outgoing) => {
+    if (incoming.headers.authorization !== `Bearer ${token}`) {
+      outgoing.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
+      return;
+    }
+    const forwarded = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: incoming.url,
+        method: incoming.method,
+        headers: incoming.headers,
+      },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
+    incoming.pipe(forwarded);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${target.pathname}`,
+        server,
+      }),
+    ),
+  );
+}
 
 describe('the MCP client against server-everything (int)', () => {
   let server: EverythingServer;
@@ -112,6 +147,45 @@ describe('the MCP client against server-everything (int)', () => {
       expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       await own.close();
+    }
+  });
+
+  it('sends the bearer token, and names a refusal without it', async () => {
+    const gate = await bearerGate(server.url, 'gate-token-123');
+    try {
+      const withToken = await McpConnection.open({ url: gate.url, bearer: 'gate-token-123' }, LIMITS);
+      try {
+        await expect(withToken.callTool('echo', { message: 'through' })).resolves.toMatchObject({
+          ok: true,
+          text: 'Echo: through',
+        });
+      } finally {
+        await withToken.close();
+      }
+      const wrong = McpConnection.open({ url: gate.url, bearer: 'wrong-token-456' }, LIMITS);
+      await expect(wrong).rejects.toThrow(/401/);
+      await expect(wrong).rejects.not.toThrow(/wrong-token-456/);
+    } finally {
+      gate.server.closeAllConnections();
+      await new Promise((resolve) => gate.server.close(resolve));
+    }
+  });
+
+  it('falls back to the older HTTP+SSE transport', async () => {
+    const sse = await startEverythingServer('sse');
+    try {
+      const offer = await inspectMcpServer({ url: sse.url }, LIMITS);
+      expect(offer.tools.map((tool) => tool.name)).toContain('echo');
+      const connection = await McpConnection.open({ url: sse.url }, LIMITS);
+      try {
+        await expect(connection.callTool('echo', { message: 'old' })).resolves.toMatchObject({
+          text: 'Echo: old',
+        });
+      } finally {
+        await connection.close();
+      }
+    } finally {
+      await sse.stop();
     }
   });
 

@@ -1,6 +1,6 @@
 // The platform's one MCP client (the api's MCP Apps and `cli mcp connect` alike): the SDK's Client over streamable
-// HTTP (the older HTTP+SSE transport when a server answers the first POST with 4xx), through the outbound guard.
-// `connectMcp` initializes and reads what the server offers (every page of its tools, its resources and prompts);
+// HTTP (the older HTTP+SSE transport when a server answers the first POST with 400, 404 or 405), through the outbound
+// guard. `McpConnection.open` initializes and reads what the server offers (every page of its tools, its resources and prompts);
 // `callTool` answers text for a model or a tool error — a server's `isError`, a protocol error, a timeout, an abort —
 // and never throws. Nothing here ever names the bearer token: it is a header and stays one.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -8,7 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Agent } from 'undici';
 import { mcpResultText } from './mcp-content.js';
 import { guardedFetch, type GuardedFetch } from './mcp-fetch.js';
-import { checkOutboundUrl, outboundAgent, OutboundAddressRefused } from './outbound-address.js';
+import { checkOutboundUrl, outboundAgent } from './outbound-address.js';
 import type { McpOffer, McpToolOffer } from './mcp-offer.js';
 
 export interface McpClientLimits {
@@ -75,8 +75,15 @@ const MAX_ITEMS = 1000;
 function describe(error: unknown, bearer?: string): string {
   const message = error instanceof Error ? error.message : String(error);
   const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  const text = `${message}${cause}`.slice(0, 300);
-  return bearer ? text.split(bearer).join('[redacted]') : text;
+  const status = httpStatus(error);
+  const text = `${message}${cause}${status && !message.includes(String(status)) ? ` (HTTP ${status})` : ''}`;
+  return bearer ? text.slice(0, 300).split(bearer).join('[redacted]') : text.slice(0, 300);
+}
+
+/** The HTTP status the SDK's transport errors carry as their code (a JSON-RPC error's code is negative). */
+function httpStatus(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'number' && code >= 100 && code <= 599 ? code : undefined;
 }
 
 export class McpConnection {
@@ -126,8 +133,9 @@ export class McpConnection {
           redirectPolicy: 'same-origin',
         }),
       ).catch(async (error: unknown) => {
-        // A server of the older HTTP+SSE transport answers the streamable POST with 4xx (the SDK's fallback rule).
-        if (error instanceof OutboundAddressRefused || !/\b4\d\d\b/.test(describe(error))) throw error;
+        // A server of the older HTTP+SSE transport refuses the streamable POST (400, 404 or 405); a 401 or 403 is
+        // an answer about the credentials, not the transport.
+        if (![400, 404, 405].includes(httpStatus(error) ?? 0)) throw error;
         return attempt(new SSEClientTransport(url, { fetch: fetchFn, requestInit }));
       });
       return new McpConnection(client, agent, limits, target.bearer, outbound);
