@@ -30,6 +30,7 @@ export const appsProjector = defineProjector<AppEvent>({
           meta: null,
           standaloneId: null,
           lastError: null,
+          mcp: null,
           upstreamUrl: event.data.source.type === 'url' ? event.data.source.url : null,
           createdAt: event.metadata.occurredAt,
           updatedAt: event.metadata.occurredAt,
@@ -44,6 +45,7 @@ export const appsProjector = defineProjector<AppEvent>({
     AppMetaReadFailed: (event) => patch(event, { lastError: event.data.error }),
     AppContainerStarted: (event) => patch(event, { upstreamUrl: event.data.upstreamUrl, lastError: null }),
     AppContainerFailed: (event) => patch(event, { lastError: event.data.error }),
+    AppMcpServerRead: (event) => patch(event, { mcp: event.data.offer, lastError: null }),
     AppDeleted: (event) => [{ kind: 'delete', collection: APPS, id: event.data.appId }],
   },
 });

@@ -1,22 +1,13 @@
 // Runs the built api as a separate process on loopback, for tests that kill it (crash safety) or time it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { apiNodeFlags } from '../../bench/node-flags.js';
+import { freePort } from '#testing/fixtures';
 
 export const API_ENTRY = join(process.cwd(), 'dist/apps/api/src/main.js');
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '#testing/fixtures';
 
 /**
  * The api processes of this suite still running. A test that fails or times out before it stops its api would leave

@@ -29,6 +29,7 @@ import {
 import { SkillCommand, SkillDiffCommand, SkillShowCommand } from './commands/skill.command.js';
 import { TimeTravelReport } from './time-travel-report.js';
 import { ReplayCommand } from './commands/replay.command.js';
+import { McpCommand, McpConnectCommand } from './commands/mcp.command.js';
 import { ReplayReportWriter } from './replay-report.js';
 import { AuditReport } from './audit-report.js';
 import { AuditTrail, ReplayModule } from '#audit';
@@ -51,7 +52,8 @@ Build first, then pass the command after --:
   npm run cli -- blobs gc --dry-run
   npm run cli -- audit --resource spc_0123… --format csv
   npm run cli -- audit export --out audit.jsonl && npm run cli -- audit verify audit.jsonl
-  npm run cli -- agent diff agt_0123… --from 2026-01-01T00:00:00Z --to 2026-02-01T00:00:00Z`;
+  npm run cli -- agent diff agt_0123… --from 2026-01-01T00:00:00Z --to 2026-02-01T00:00:00Z
+  npm run cli -- mcp connect http://127.0.0.1:3001/mcp --call echo --args '{"message":"hi"}'`;
 
 /** The part of commander's root command this module configures. */
 interface RootProgram {
@@ -105,6 +107,8 @@ export const CLI_COMMANDS = [
   SkillShowCommand,
   SkillDiffCommand,
   ReplayCommand,
+  McpCommand,
+  McpConnectCommand,
 ];
 
 @Module({})

@@ -24,4 +24,10 @@ describe("an App's registry credentials (decider)", () => {
     given(set('s1'), removed).when({ type: 'RemoveAppRegistryCredentials', appId: 'app_1' }).then([]);
     given().when({ type: 'RemoveAppRegistryCredentials', appId: 'app_1' }).then([]);
   });
+
+  it("set an MCP server's bearer token apart from registry credentials", () => {
+    given(set('s1'))
+      .when({ type: 'SetAppMcpBearerToken', appId: 'app_1', sealed: 'b1' })
+      .then([{ type: 'AppMcpBearerTokenSet', data: { appId: 'app_1', sealed: 'b1' } }]);
+  });
 });

@@ -1,4 +1,5 @@
-// The registry credentials' commands and the pure decision over each: set (sealed) any time, removed once.
+// An App's credentials' commands and the pure decision over each: registry credentials set (sealed) any time and
+// removed once; an MCP server's bearer token set (sealed).
 import { decideByType, type Decider } from '#eventsourcing';
 import {
   evolveAppCredentials,
@@ -9,7 +10,8 @@ import {
 
 export type AppCredentialsCommand =
   | { readonly type: 'SetAppRegistryCredentials'; readonly appId: string; readonly sealed: string }
-  | { readonly type: 'RemoveAppRegistryCredentials'; readonly appId: string };
+  | { readonly type: 'RemoveAppRegistryCredentials'; readonly appId: string }
+  | { readonly type: 'SetAppMcpBearerToken'; readonly appId: string; readonly sealed: string };
 
 type AppCredentialsOf<Type extends AppCredentialsCommand['type']> = Extract<
   AppCredentialsCommand,
@@ -36,5 +38,8 @@ export const appCredentialsDecider: Decider<AppCredentialsState, AppCredentialsC
     decide: decideByType<AppCredentialsState, AppCredentialsCommand, AppCredentialsEvent>({
       SetAppRegistryCredentials: setCredentials,
       RemoveAppRegistryCredentials: removeCredentials,
+      SetAppMcpBearerToken: ({ appId, sealed }) => [
+        { type: 'AppMcpBearerTokenSet', data: { appId, sealed } },
+      ],
     }),
   };

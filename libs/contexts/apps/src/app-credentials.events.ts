@@ -1,16 +1,20 @@
-// A container App's registry credentials, apart from the App: a stream of their own whose events hold them sealed
-// (ContentCipher, a data key of their own), so they are in no read model, no answer and no event in the clear, and
-// destroying the key erases them.
+// An App's credentials, apart from the App: a container App's registry credentials and an MCP server's bearer token,
+// in a stream of their own whose events hold them sealed (ContentCipher, a data key of their own), so they are in no
+// read model, no answer and no event in the clear, and destroying the key (when the App is deleted) erases them.
 import type { DomainEvent } from '#kernel';
 
 type Id = { readonly appId: string };
 
 export type AppCredentialsEvent =
   | DomainEvent<'AppRegistryCredentialsSet', Id & { readonly sealed: string }>
-  | DomainEvent<'AppRegistryCredentialsRemoved', Id>;
+  | DomainEvent<'AppRegistryCredentialsRemoved', Id>
+  | DomainEvent<'AppMcpBearerTokenSet', Id & { readonly sealed: string }>;
 
 export interface AppCredentialsState {
+  /** The registry credentials, sealed. */
   readonly sealed: string | null;
+  /** An MCP server's bearer token, sealed. */
+  readonly bearerSealed?: string | null;
 }
 
 export const appCredentialsStreamId = (appId: string): string => `app-credentials-${appId}`;
@@ -19,11 +23,19 @@ export const appCredentialsKeyId = (appId: string): string => `app-credentials-$
 
 export const initialAppCredentialsState = (): AppCredentialsState => ({ sealed: null });
 
-export const evolveAppCredentials = (
-  _state: AppCredentialsState,
+export function evolveAppCredentials(
+  state: AppCredentialsState,
   event: AppCredentialsEvent,
-): AppCredentialsState =>
-  event.type === 'AppRegistryCredentialsSet' ? { sealed: event.data.sealed } : { sealed: null };
+): AppCredentialsState {
+  switch (event.type) {
+    case 'AppRegistryCredentialsSet':
+      return { ...state, sealed: event.data.sealed };
+    case 'AppRegistryCredentialsRemoved':
+      return { ...state, sealed: null };
+    case 'AppMcpBearerTokenSet':
+      return { ...state, bearerSealed: event.data.sealed };
+  }
+}
 
 /** What an admin gives for a private registry (Docker's X-Registry-Auth fields). */
 export interface RegistryCredentials {

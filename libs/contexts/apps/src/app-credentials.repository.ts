@@ -1,5 +1,6 @@
-// The write repository of a container App's registry credentials: seal, then decide and append on their own stream.
-// It serves no reads; the container starter (AppContainers) opens them when it pulls the image.
+// The write repository of an App's credentials (a container App's registry credentials, an MCP server's bearer
+// token): seal, then decide and append on their own stream. It serves no reads; the container starter (AppContainers)
+// and the MCP servers' client (McpServers) open them when they need them.
 import { Inject, Injectable } from '@nestjs/common';
 import { AggregateRepository, type CommandContext } from '#eventsourcing';
 import { ContentCipher, KEY_STORE, type KeyStore } from '#key-store';
@@ -26,6 +27,16 @@ export class AppCredentialsRepository {
       appCredentialsStreamId(appId),
       appCredentialsDecider,
       { type: 'SetAppRegistryCredentials', appId, sealed },
+      context,
+    );
+  }
+
+  async setMcpBearer(appId: string, token: string, context: CommandContext) {
+    const sealed = await this.cipher.seal(appCredentialsKeyId(appId), GROUP, token);
+    return this.aggregates.decide(
+      appCredentialsStreamId(appId),
+      appCredentialsDecider,
+      { type: 'SetAppMcpBearerToken', appId, sealed },
       context,
     );
   }

@@ -91,4 +91,53 @@ describe('App decider', () => {
     given(registered, deleted).when({ type: 'DeleteApp', appId: 'app_1' }).then([]);
     given().when({ type: 'DeleteApp', appId: 'app_2' }).thenThrows('app_not_found');
   });
+
+  describe('an MCP server', () => {
+    const source = { type: 'mcp', url: 'http://127.0.0.1:3001/mcp', auth: 'bearer' } as const;
+    const offer = {
+      server: { name: 'everything', version: '1.0.0' },
+      tools: [{ name: 'echo', description: 'Echoes', inputSchema: { type: 'object' } }],
+      resources: [],
+      prompts: [],
+    };
+    const mcpRegistered: AppEvent = { ...registered, data: { ...registered.data, source } } as AppEvent;
+    const read = (o: typeof offer, readAt: string): AppEvent => ({
+      type: 'AppMcpServerRead',
+      data: { appId: 'app_1', offer: o, readAt },
+    });
+    const register = {
+      type: 'RegisterApp',
+      appId: 'app_1',
+      name: 'Notes',
+      source,
+      enablement: { kind: 'agents', agentIds: ['a1'] },
+      tokenHash: 'h1',
+    } as const;
+
+    it('is registered together with what it offers, and only with it', () => {
+      given()
+        .when({ ...register, mcpServer: { offer, readAt: 't1' } })
+        .then([mcpRegistered, read(offer, 't1')]);
+      given().when(register).thenThrows('invalid_source');
+      given()
+        .when({ ...register, source: registered.data.source as never, mcpServer: { offer, readAt: 't1' } })
+        .thenThrows('invalid_source');
+    });
+
+    it('records its offer again only when it changed', () => {
+      const changed = { ...offer, server: { name: 'everything', version: '2.0.0' } };
+      given(mcpRegistered, read(offer, 't1'))
+        .when({ type: 'RecordMcpServerOffer', appId: 'app_1', offer, at: 't2' })
+        .then([]);
+      given(mcpRegistered, read(offer, 't1'))
+        .when({ type: 'RecordMcpServerOffer', appId: 'app_1', offer: changed, at: 't2' })
+        .then([read(changed, 't2')]);
+      given(registered)
+        .when({ type: 'RecordMcpServerOffer', appId: 'app_1', offer, at: 't2' })
+        .thenThrows('not_an_mcp_app');
+      given(mcpRegistered, { type: 'AppDeleted', data: { appId: 'app_1' } })
+        .when({ type: 'RecordMcpServerOffer', appId: 'app_1', offer, at: 't2' })
+        .then([]);
+    });
+  });
 });

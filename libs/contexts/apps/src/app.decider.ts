@@ -11,6 +11,7 @@ import {
   type AppSource,
   type AppState,
 } from './app.events.js';
+import type { McpOffer } from './mcp/mcp-offer.js';
 
 export type AppCommand =
   | {
@@ -20,6 +21,8 @@ export type AppCommand =
       readonly source: AppSource;
       readonly enablement: AppEnablement;
       readonly tokenHash: string;
+      /** What an MCP server offered, read before it is registered: both are recorded together or neither. */
+      readonly mcpServer?: { readonly offer: McpOffer; readonly readAt: string };
     }
   | {
       readonly type: 'ChangeApp';
@@ -41,6 +44,12 @@ export type AppCommand =
         { readonly containerId: string; readonly upstreamUrl: string } | { readonly error: string };
       readonly at: string;
     }
+  | {
+      readonly type: 'RecordMcpServerOffer';
+      readonly appId: string;
+      readonly offer: McpOffer;
+      readonly at: string;
+    }
   | { readonly type: 'DeleteApp'; readonly appId: string };
 
 const sameEnablement = (a: AppEnablement, b: AppEnablement): boolean =>
@@ -58,9 +67,7 @@ export function decideApp(command: AppCommand, state: AppState): AppEvent[] {
   const { appId } = command;
   if (command.type === 'RegisterApp') {
     if (state.status !== 'absent') throw new ConflictError('app_exists', `App '${appId}' already exists`);
-    checkName(command.name);
-    const { name, source, enablement, tokenHash } = command;
-    return [{ type: 'AppRegistered', data: { appId, name: name.trim(), source, enablement, tokenHash } }];
+    return registerApp(command);
   }
   if (state.status === 'absent') throw new NotFoundError('App', appId);
   if (state.status === 'deleted') {
@@ -68,7 +75,8 @@ export function decideApp(command: AppCommand, state: AppState): AppEvent[] {
     if (
       command.type === 'DeleteApp' ||
       command.type === 'RecordAppMeta' ||
-      command.type === 'RecordAppContainer'
+      command.type === 'RecordAppContainer' ||
+      command.type === 'RecordMcpServerOffer'
     )
       return [];
     throw new NotFoundError('App', appId);
@@ -103,9 +111,38 @@ export function decideApp(command: AppCommand, state: AppState): AppEvent[] {
         ];
       if (state.upstreamUrl === command.outcome.upstreamUrl) return [];
       return [{ type: 'AppContainerStarted', data: { appId, ...command.outcome } }];
+    case 'RecordMcpServerOffer':
+      return recordMcpServerOffer(command, state);
     case 'DeleteApp':
       return [{ type: 'AppDeleted', data: { appId } }];
   }
+}
+
+function registerApp(command: Extract<AppCommand, { type: 'RegisterApp' }>): AppEvent[] {
+  const { appId, name, source, enablement, tokenHash, mcpServer } = command;
+  checkName(name);
+  if ((source.type === 'mcp') !== (mcpServer !== undefined))
+    throw new ValidationError(
+      'invalid_source',
+      'an MCP server is registered with what it offers, nothing else is',
+    );
+  const registered: AppEvent = {
+    type: 'AppRegistered',
+    data: { appId, name: name.trim(), source, enablement, tokenHash },
+  };
+  if (!mcpServer) return [registered];
+  return [registered, { type: 'AppMcpServerRead', data: { appId, ...mcpServer } }];
+}
+
+/** A server read again records what it offers when that changed (tools, resources, prompts or its version). */
+function recordMcpServerOffer(
+  { appId, offer, at }: Extract<AppCommand, { type: 'RecordMcpServerOffer' }>,
+  state: Extract<AppState, { status: 'active' | 'deleted' }>,
+): AppEvent[] {
+  if (state.source.type !== 'mcp')
+    throw new ValidationError('not_an_mcp_app', `App '${appId}' is not an MCP server`);
+  if (state.mcp && JSON.stringify(state.mcp) === JSON.stringify(offer)) return [];
+  return [{ type: 'AppMcpServerRead', data: { appId, offer, readAt: at } }];
 }
 
 export const appDecider: Decider<AppState, AppCommand, AppEvent> = {

@@ -1,12 +1,16 @@
 // The App aggregate: an App registered as a proxied URL or a container image, where it is enabled (chosen Agents or
 // every Agent), what its `/meta` said when last read (or why it could not be read: `lastError`), and the hash of its
-// bearer token (the token itself is shown once and never stored). Registry credentials of a container App are not
-// here: they live sealed in a stream of their own (app-credentials.events.ts) and are never returned.
+// bearer token (the token itself is shown once and never stored). An MCP server's App records what the server offered
+// when last read. Registry credentials of a container App and an MCP server's bearer token are not here: they live
+// sealed in a stream of their own (app-credentials.events.ts) and are never returned.
 import type { DomainEvent } from '#kernel';
+import type { McpOffer } from './mcp/mcp-offer.js';
 
 export type AppSource =
   | { readonly type: 'url'; readonly url: string }
-  | { readonly type: 'container'; readonly image: string; readonly port: number };
+  | { readonly type: 'container'; readonly image: string; readonly port: number }
+  /** An MCP server (streamable HTTP); `auth` names how the platform authenticates, never the secret itself. */
+  | { readonly type: 'mcp'; readonly url: string; readonly auth: 'none' | 'bearer' };
 
 /** Where an App applies: the Agents chosen for it, or every Agent (personal ones included). */
 export type AppEnablement =
@@ -41,6 +45,7 @@ export type AppEvent =
   | DomainEvent<'AppMetaReadFailed', Id & { readonly error: string; readonly failedAt: string }>
   | DomainEvent<'AppContainerStarted', Id & { readonly containerId: string; readonly upstreamUrl: string }>
   | DomainEvent<'AppContainerFailed', Id & { readonly error: string; readonly failedAt: string }>
+  | DomainEvent<'AppMcpServerRead', Id & { readonly offer: McpOffer; readonly readAt: string }>
   | DomainEvent<'AppDeleted', Id>;
 
 export type AppEventType = AppEvent['type'];
@@ -53,6 +58,8 @@ export interface AppRecord {
   readonly tokenHash: string;
   readonly meta: AppMeta | null;
   readonly lastError: string | null;
+  /** What an MCP server offered when last read (null for other Apps, and before). */
+  readonly mcp: McpOffer | null;
   /** Where the proxy sends requests: the URL, or the started container's address (null until it runs). */
   readonly upstreamUrl: string | null;
 }
@@ -76,6 +83,7 @@ export function evolveApp(state: AppState, event: AppEvent): AppState {
       tokenHash,
       meta: null,
       lastError: null,
+      mcp: null,
       upstreamUrl: source.type === 'url' ? source.url : null,
     };
   }
@@ -95,6 +103,8 @@ export function evolveApp(state: AppState, event: AppEvent): AppState {
       return { ...state, upstreamUrl: event.data.upstreamUrl, lastError: null };
     case 'AppContainerFailed':
       return { ...state, lastError: event.data.error };
+    case 'AppMcpServerRead':
+      return { ...state, mcp: event.data.offer, lastError: null };
     case 'AppDeleted':
       return { ...state, status: 'deleted' };
   }

@@ -31,6 +31,21 @@ export const RegisterAppBody = z
           port: z.number().int().min(1).max(65_535),
         })
         .strict(),
+      z
+        .object({
+          type: z.literal('mcp'),
+          url: HttpUrl.describe(
+            "The MCP server's streamable HTTP endpoint (the older HTTP+SSE one works too)",
+          ),
+          auth: z
+            .union([
+              z.object({ type: z.literal('none') }).strict(),
+              z.object({ type: z.literal('bearer'), token: z.string().min(1).max(8000) }).strict(),
+            ])
+            .default({ type: 'none' })
+            .describe('A static bearer token: stored sealed, apart from the App, and never returned'),
+        })
+        .strict(),
     ]),
     enablement: Enablement.default({ kind: 'agents', agentIds: [] }),
     registryCredentials: z

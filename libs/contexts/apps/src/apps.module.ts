@@ -1,14 +1,18 @@
 // The Apps context: the App registry (admin routes), container Apps, the allowlist process (run with the projectors,
 // apps/projectors.ts), the authentication of bridge requests (AppCallers, asked by the access guard), the App proxy
-// (its raw routes: AppProxyRoutes) and its session tokens. Global so that the guard finds the AppCallers it asks.
-import { Global, Module } from '@nestjs/common';
+// (its raw routes: AppProxyRoutes) and its session tokens, and the tools of MCP Apps in the turns of the Agents they
+// are enabled for (a context provider). Global so that the guard finds the AppCallers it asks.
+import { Global, Module, type OnModuleInit } from '@nestjs/common';
 import { AppCallers } from '#access';
+import { ContextProviders, ConversationsModule } from '#conversations';
 import { AppContainers } from './app-containers.js';
 import { AppCredentialsRepository } from './app-credentials.repository.js';
 import { AppResolver } from './app-resolver.js';
 import { AppSessionTokens } from './app-session-token.js';
 import { AppProxyRoutes } from './proxy/app-proxy.routes.js';
 import { BridgeCallers } from './bridge-callers.js';
+import { McpServers } from './mcp/mcp-servers.js';
+import { McpToolsContextProvider } from './mcp/mcp-tools.provider.js';
 import { BridgeAgentController } from './bridge/bridge.controller.js';
 import { ChangeAppController } from './commands/change-app/change-app.controller.js';
 import { ChangeAppHandler } from './commands/change-app/change-app.command.js';
@@ -51,17 +55,29 @@ export const APP_QUERY_HANDLERS = [ListAppsHandler, GetAppHandler, ListAgentApps
 
 @Global()
 @Module({
+  imports: [ConversationsModule],
   controllers: APP_CONTROLLERS,
   providers: [
     ...APP_COMMAND_HANDLERS,
     ...APP_QUERY_HANDLERS,
     AppCredentialsRepository,
     AppContainers,
+    McpServers,
+    McpToolsContextProvider,
     AppSessionTokens,
     AppProxyRoutes,
     AppResolver,
     { provide: AppCallers, useClass: BridgeCallers },
   ],
-  exports: [AppCallers, AppSessionTokens],
+  exports: [AppCallers, AppSessionTokens, McpServers],
 })
-export class AppsModule {}
+export class AppsModule implements OnModuleInit {
+  constructor(
+    private readonly contextProviders: ContextProviders,
+    private readonly mcpTools: McpToolsContextProvider,
+  ) {}
+
+  onModuleInit(): void {
+    this.contextProviders.add(this.mcpTools);
+  }
+}

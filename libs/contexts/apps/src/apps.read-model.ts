@@ -3,6 +3,7 @@
 // The allowlists are the allowlist process's documents (app-allowlist.process.ts), one per (App, Agent).
 import { defineReadModel } from '#eventsourcing';
 import type { AppEnablement, AppMeta, AppSource } from './app.events.js';
+import type { McpOffer } from './mcp/mcp-offer.js';
 
 export interface AppView {
   readonly id: string;
@@ -14,6 +15,8 @@ export interface AppView {
   /** A standalone App's `/meta` id, lower case (the proxy serves it there too); null otherwise. */
   readonly standaloneId?: string | null;
   readonly lastError: string | null;
+  /** What an MCP server's App offered when last read (absent on documents of other Apps). */
+  readonly mcp?: McpOffer | null;
   readonly upstreamUrl: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;

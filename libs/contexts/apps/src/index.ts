@@ -9,3 +9,8 @@ export * from './apps.read-model.js';
 export * from './app-allowlist.process.js';
 export * from './proxy/app-proxy.js';
 export { AppProxyRoutes } from './proxy/app-proxy.routes.js';
+export * from './mcp/mcp-client.js';
+export * from './mcp/mcp-offer.js';
+export * from './mcp/mcp-content.js';
+export * from './mcp/outbound-address.js';
+export * from './mcp/mcp-servers.js';

@@ -1,5 +1,6 @@
 // Test fixtures shared by unit, contract and end-to-end specs.
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
 import type { NewEvent } from '#kernel';
 import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
 import { SqliteReadStore } from '#read-store/sqlite/sqlite-read-store';
@@ -40,3 +41,15 @@ export const inMemoryStores = () => ({
   events: new SqliteEventStore({ path: ':memory:', pollIntervalMs: 10 }),
   reads: new SqliteReadStore({ path: ':memory:', generationCacheMs: 0 }),
 });
+
+/** A TCP port free on loopback right now (for a server a test starts). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,9 +1,11 @@
 // The offline chat model: no language model at all, a deterministic stand-in that says so. The reply is derived
 // from the conversation only (same request → same reply). This is its core, which knows no context's prompt format:
-// - tools: it calls the first offered function tool (or the one `tool_choice` names) with arguments built from the
-//   tool's JSON Schema, except the built-in tools the registered responders own (`offline-responder.ts`), which it
-//   calls only when the conversation asks for them (a responder's tool that claims the turn, then the others in
-//   registration order), and, right after a tool result, only the one a responder names as the follow-up;
+// - tools: the tool the person's message names in the form `call <tool> <JSON arguments>`, with those arguments;
+//   else the first offered function tool (or the one `tool_choice` names) with arguments built from the tool's JSON
+//   Schema, except the built-in tools the registered responders own (`offline-responder.ts`), which it calls only
+//   when the conversation asks for them (a responder's tool that claims the turn, then the others in registration
+//   order), and the tools a responder owns by name (an App's), called only in the `call` form; right after a tool
+//   result, only the one a responder names as the follow-up;
 // - text: the reply the registered responders make (grounded in sources, remembered, following a Skill, after a
 //   code run — each context reads its own format back), else "The tool returned: …" after tool results, else the
 //   last user message quoted verbatim; a responder's whole answer (a memory extraction's JSON) wins over both and
@@ -30,6 +32,7 @@ import {
   type OfflineTool,
 } from './offline-responder.js';
 import { exampleForSchema } from './schema-example.js';
+import { toolCommand } from './offline-tool-command.js';
 import { countMessageTokens, countTokens, truncateToTokens } from '#tokenizer';
 
 export const OFFLINE_REPLY_PREFIX = 'Offline model reply: ';
@@ -111,8 +114,10 @@ const pickTool = (
     : builtIn.find((tool) => tool.asked?.(request.messages));
   if (asked) return named(asked.name);
   const names = new Set(builtInTools().map((tool) => tool.name));
+  const owned = (name: string) =>
+    offlineResponders().some((responder) => responder.ownsTool?.(name) === true);
   return (
-    tools.find((tool) => !names.has(tool.function.name)) ??
+    tools.find((tool) => !names.has(tool.function.name) && !owned(tool.function.name)) ??
     (required && builtIn.length > 0 ? named(builtIn[0]!.name) : undefined)
   );
 };
@@ -153,6 +158,9 @@ const chosenTool = (request: ChatRequest): ChatCompletionFunctionTool | undefine
     );
     return next ? byName(next.name) : undefined;
   }
+  const commanded = toolCommand(request.messages);
+  if (commanded && byName(commanded.name) && choiceAllows(choice, commanded.name))
+    return byName(commanded.name);
   if (typeof choice === 'object' && choice.type === 'function') {
     const tool = byName(choice.function.name);
     if (!tool)
@@ -180,8 +188,10 @@ const toolCallFor = (
 ): ChatCompletionMessageFunctionToolCall => {
   const said = textOf(lastUserMessage(request.messages)?.content);
   const builtIn = builtInTools().find((known) => known.name === tool.function.name);
+  const commanded = toolCommand(request.messages);
   const args = JSON.stringify(
-    builtIn?.args?.(request.messages, said) ??
+    (commanded?.name === tool.function.name ? commanded.args : undefined) ??
+      builtIn?.args?.(request.messages, said) ??
       exampleForSchema(tool.function.parameters ?? { type: 'object', properties: {} }, said),
   );
   const id = `call_${sha256(JSON.stringify([request.messages, tool.function.name, args])).slice(0, 24)}`;

@@ -50,6 +50,11 @@ export interface OfflineResponder {
   /** The context's built-in tools, in the order they are picked when a required call names none. */
   readonly tools?: readonly OfflineTool[];
   /**
+   * Offered tools of this context whose names are not fixed (an App's tools): never picked of the model's own
+   * accord, only when the person's message names one in the `call <tool> <JSON>` form (offline-tool-command.ts).
+   */
+  readonly ownsTool?: (name: string) => boolean;
+  /**
    * The text reply, given the reply of the responders registered before this one (`before`, computed on demand):
    * return it unchanged when the request holds nothing of this context.
    */

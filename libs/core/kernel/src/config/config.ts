@@ -425,6 +425,34 @@ export const ConfigVariables = z.object({
     .max(3_600)
     .default(60)
     .describe("How long the App proxy waits for an App's response headers, and between its body chunks"),
+  MCP_CONNECT_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(300)
+    .default(10)
+    .describe(
+      'How long connecting to an MCP server and each of its lists (tools, resources, prompts) may take',
+    ),
+  MCP_CALL_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3_600)
+    .default(60)
+    .describe("How long one MCP tool call may take; a server's progress notifications do not extend it"),
+  MCP_RESULT_MAX_KB: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_240)
+    .default(64)
+    .describe('Kilobytes (UTF-8) of one MCP tool result a model reads; the rest is cut with a note'),
+  MCP_ALLOW_LINK_LOCAL: flag
+    .default(false)
+    .describe(
+      'Allow MCP servers on link-local or cloud-metadata addresses (169.254.0.0/16, fe80::/10, metadata host names)',
+    ),
   APP_ORIGIN: z
     .url()
     .optional()
@@ -646,6 +674,13 @@ const ConfigSchema = ConfigVariables.transform((env) => ({
      * without the platform's cookies or storage.
      */
     appOrigin: env.APP_ORIGIN ? new URL(env.APP_ORIGIN).origin : null,
+    /** MCP servers as Apps: the client's bounds, and whether link-local and metadata addresses may be reached. */
+    mcp: {
+      connectTimeoutMs: env.MCP_CONNECT_TIMEOUT_SECONDS * 1000,
+      callTimeoutMs: env.MCP_CALL_TIMEOUT_SECONDS * 1000,
+      resultMaxBytes: env.MCP_RESULT_MAX_KB * 1024,
+      allowLinkLocal: env.MCP_ALLOW_LINK_LOCAL,
+    },
   },
   people: {
     /** How long an invitation link may be accepted. */

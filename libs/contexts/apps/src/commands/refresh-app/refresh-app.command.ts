@@ -1,6 +1,8 @@
 // Reading an App's `/meta` again (on registration and on demand; admins): a container App's container is started
 // first. Each outcome is recorded: the meta, or the failure as the App's lastError. The App answering badly never
 // fails the request; a standalone `/meta` id another App is served under does (409 `app_id_taken`, nothing recorded).
+// An MCP server is initialized and listed again, its offer recorded when it changed; one that cannot be read is 422
+// `app_unreachable`, and the offer last read stays.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
 import { NotFoundError } from '#kernel';
@@ -11,6 +13,7 @@ import { appDecider } from '../../app.decider.js';
 import { appStreamId } from '../../app.events.js';
 import { fetchAppMeta } from '../../app-meta.js';
 import { claimStandaloneId } from '../../app-standalone-id.js';
+import { McpServers } from '../../mcp/mcp-servers.js';
 
 @Requires(manageApps)
 export class RefreshApp extends Command<WriteResult> {
@@ -28,6 +31,7 @@ export class RefreshAppHandler implements ICommandHandler<RefreshApp> {
   constructor(
     private readonly aggregates: AggregateRepository,
     private readonly containers: AppContainers,
+    private readonly mcp: McpServers,
   ) {}
 
   async execute({ appId, context }: RefreshApp): Promise<WriteResult> {
@@ -36,6 +40,17 @@ export class RefreshAppHandler implements ICommandHandler<RefreshApp> {
     const at = () => context.now().toISOString();
     let upstream = state.upstreamUrl;
     let position = 0;
+    if (state.source.type === 'mcp') {
+      const offer = await this.mcp.inspect(await this.mcp.target(appId, state.source));
+      return this.aggregates
+        .decide(
+          appStreamId(appId),
+          appDecider,
+          { type: 'RecordMcpServerOffer', appId, offer, at: at() },
+          context,
+        )
+        .then(({ position: read }) => ({ id: appId, position: read }));
+    }
     if (state.source.type === 'container') {
       const outcome = await this.containers.start(appId, state.source.image, state.source.port);
       const started = await this.aggregates.decide(

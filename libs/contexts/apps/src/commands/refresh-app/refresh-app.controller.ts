@@ -1,4 +1,5 @@
-// POST /apps/{appId}/refresh (our design; admins): read the App's `/meta` again (a container App is started first).
+// POST /apps/{appId}/refresh (our design; admins): read the App's `/meta` again (a container App is started first; an
+// MCP server is initialized and listed again).
 import { Controller, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiRoute } from '#http';
@@ -20,12 +21,16 @@ export class RefreshAppController {
 
   @ApiRoute({
     tag: 'Apps',
-    summary: "Read the App's /meta again (admins)",
+    summary: "Read the App's /meta again, or its MCP server's offer (admins)",
     idempotent: true,
     response: { status: 200, schema: AppDto, description: 'The App, with its meta or its lastError' },
     errors: [
       { status: 403, description: '`admin_required`' },
       404,
+      {
+        status: 422,
+        description: '`app_unreachable`: the MCP server could not be read (its last offer stays)',
+      },
       {
         status: 409,
         description:

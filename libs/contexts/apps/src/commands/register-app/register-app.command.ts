@@ -1,6 +1,8 @@
 // Registering an App (admins): its source, where it is enabled, a new bearer token (answered once, kept hashed), and
 // its registry credentials sealed in a stream of their own. Reading its `/meta` (and starting its container) is the
-// RefreshApp command the route sends next.
+// RefreshApp command the route sends next. An MCP server is read first (initialize and its lists): one that cannot
+// be read is 422 `app_unreachable` with nothing written; otherwise its bearer token is sealed apart and the App is
+// registered together with what the server offers.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, newEntityId, type CommandContext, type WriteResult } from '#eventsourcing';
 import { Requires, type Principal } from '#access';
@@ -10,10 +12,21 @@ import { appStreamId, type AppEnablement, type AppSource } from '../../app.event
 import type { RegistryCredentials } from '../../app-credentials.events.js';
 import { AppCredentialsRepository } from '../../app-credentials.repository.js';
 import { hashAppToken, newAppToken } from '../../app-token.js';
+import { McpServers } from '../../mcp/mcp-servers.js';
+import type { McpOffer } from '../../mcp/mcp-offer.js';
+
+/** An App's source as an admin gives it: an MCP server's with its authentication (the secret included). */
+export type RegisterAppSource =
+  | Exclude<AppSource, { readonly type: 'mcp' }>
+  | {
+      readonly type: 'mcp';
+      readonly url: string;
+      readonly auth: { readonly type: 'none' } | { readonly type: 'bearer'; readonly token: string };
+    };
 
 export interface RegisterAppInput {
   readonly name: string;
-  readonly source: AppSource;
+  readonly source: RegisterAppSource;
   readonly enablement: AppEnablement;
   readonly registryCredentials?: RegistryCredentials;
 }
@@ -34,11 +47,22 @@ export class RegisterAppHandler implements ICommandHandler<RegisterApp> {
   constructor(
     private readonly aggregates: AggregateRepository,
     private readonly credentials: AppCredentialsRepository,
+    private readonly mcp: McpServers,
   ) {}
 
   async execute({ input, context }: RegisterApp) {
     const appId = newEntityId(context, 'app');
     const token = newAppToken();
+    let source: AppSource;
+    let mcpServer: { readonly offer: McpOffer; readonly readAt: string } | undefined;
+    if (input.source.type === 'mcp') {
+      const { url, auth } = input.source;
+      const bearer = auth.type === 'bearer' ? auth.token : undefined;
+      const offer = await this.mcp.inspect(bearer ? { url, bearer } : { url });
+      mcpServer = { offer, readAt: context.now().toISOString() };
+      if (bearer) await this.credentials.setMcpBearer(appId, bearer, context);
+      source = { type: 'mcp', url, auth: auth.type };
+    } else source = input.source;
     if (input.registryCredentials) await this.credentials.set(appId, input.registryCredentials, context);
     const result = await this.aggregates.decide(
       appStreamId(appId),
@@ -47,9 +71,10 @@ export class RegisterAppHandler implements ICommandHandler<RegisterApp> {
         type: 'RegisterApp',
         appId,
         name: input.name,
-        source: input.source,
+        source,
         enablement: input.enablement,
         tokenHash: hashAppToken(token),
+        ...(mcpServer ? { mcpServer } : {}),
       },
       context,
     );

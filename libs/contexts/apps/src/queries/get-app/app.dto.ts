@@ -1,6 +1,30 @@
-// An App as the admin routes answer it: never its token hash, never registry credentials.
+// An App as the admin routes answer it: never its token hash, never registry credentials or an MCP server's token.
 import { z } from 'zod';
 import type { AppView } from '../../apps.read-model.js';
+
+const McpOfferDto = z.object({
+  server: z.object({ name: z.string(), version: z.string() }),
+  tools: z.array(
+    z.object({
+      name: z.string(),
+      title: z.string().optional(),
+      description: z.string(),
+      inputSchema: z
+        .record(z.string(), z.unknown())
+        .describe('JSON Schema of its arguments, as the server gave it'),
+      annotations: z.record(z.string(), z.unknown()).optional().describe('Hints (read-only, destructive, …)'),
+    }),
+  ),
+  resources: z.array(
+    z.object({
+      uri: z.string(),
+      name: z.string(),
+      description: z.string().optional(),
+      mimeType: z.string().optional(),
+    }),
+  ),
+  prompts: z.array(z.object({ name: z.string(), description: z.string().optional() })),
+});
 
 export const AppDto = z.object({
   id: z.string(),
@@ -8,6 +32,13 @@ export const AppDto = z.object({
   source: z.union([
     z.object({ type: z.literal('url'), url: z.string() }),
     z.object({ type: z.literal('container'), image: z.string(), port: z.number() }),
+    z.object({
+      type: z.literal('mcp'),
+      url: z.string(),
+      auth: z
+        .enum(['none', 'bearer'])
+        .describe('How the platform authenticates to it (the token is never answered)'),
+    }),
   ]),
   enablement: z.union([
     z.object({ kind: z.literal('global') }),
@@ -23,6 +54,7 @@ export const AppDto = z.object({
     })
     .nullable()
     .describe('What `/meta` said when last read; null before'),
+  mcp: McpOfferDto.nullable().describe('What an MCP server offered when last read; null for other Apps'),
   lastError: z.string().nullable().describe('Why `/meta` or the container last failed; null when fine'),
   proxyPath: z
     .string()
@@ -54,6 +86,14 @@ export const toAppDto = (app: AppView): AppDtoOutput => ({
         ...app.meta,
         views: app.meta.views.map((v) => ({ ...v })),
         tools: app.meta.tools.map((t) => ({ ...t })),
+      }
+    : null,
+  mcp: app.mcp
+    ? {
+        server: { ...app.mcp.server },
+        tools: app.mcp.tools.map((tool) => ({ ...tool, inputSchema: { ...tool.inputSchema } })),
+        resources: app.mcp.resources.map((resource) => ({ ...resource })),
+        prompts: app.mcp.prompts.map((prompt) => ({ ...prompt })),
       }
     : null,
   lastError: app.lastError,

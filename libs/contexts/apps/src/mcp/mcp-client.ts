@@ -1,0 +1,273 @@
+// The platform's one MCP client (the api's MCP Apps and `cli mcp connect` alike): the SDK's Client over streamable
+// HTTP (the older HTTP+SSE transport when a server answers the first POST with 400, 404 or 405), through the outbound
+// guard. `McpConnection.open` initializes and reads what the server offers (every page of its tools, its resources and prompts);
+// `callTool` answers text for a model or a tool error — a server's `isError`, a protocol error, a timeout, an abort —
+// and never throws. Nothing here ever names the bearer token: it is a header and stays one.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Agent } from 'undici';
+import { mcpResultText } from './mcp-content.js';
+import { guardedFetch, type GuardedFetch } from './mcp-fetch.js';
+import { checkOutboundUrl, outboundAgent } from './outbound-address.js';
+import type { McpOffer, McpToolOffer } from './mcp-offer.js';
+
+export interface McpClientLimits {
+  readonly connectTimeoutMs: number;
+  readonly callTimeoutMs: number;
+  readonly resultMaxBytes: number;
+  readonly allowLinkLocal: boolean;
+}
+
+export interface McpTarget {
+  readonly url: string;
+  readonly bearer?: string;
+}
+
+export interface McpProgress {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+export interface McpCallOptions {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: McpProgress) => void;
+  readonly timeoutMs?: number;
+}
+
+export type McpToolOutcome =
+  | { readonly ok: true; readonly text: string; readonly structured?: unknown; readonly truncated: boolean }
+  | { readonly ok: false; readonly error: string };
+
+/** The server could not be reached, or does not speak MCP: `reason` is safe to show (no secret in it). */
+export class McpUnreachable extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'McpUnreachable';
+  }
+}
+
+/** The SDK, loaded on first use: it brings ajv and its schemas, which an api start without MCP Apps never needs. */
+let sdk:
+  | Promise<{
+      Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client;
+      SSEClientTransport: typeof import('@modelcontextprotocol/sdk/client/sse.js').SSEClientTransport;
+      StreamableHTTPClientTransport: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
+    }>
+  | undefined;
+const loadSdk = () =>
+  (sdk ??= Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/sse.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ]).then(([client, sse, http]) => ({
+    Client: client.Client,
+    SSEClientTransport: sse.SSEClientTransport,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+  })));
+
+const CLIENT_INFO = { name: 'agent-platform', version: '1.0.0' };
+const MAX_PAGES = 50;
+/** Items of one list recorded at most: what a server offers is recorded in an event, which must stay small. */
+const MAX_ITEMS = 1000;
+
+/** An error's message, short, with the bearer token (were a server to echo it) blanked. */
+function describe(error: unknown, bearer?: string): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  const status = httpStatus(error);
+  const text = `${message}${cause}${status && !message.includes(String(status)) ? ` (HTTP ${status})` : ''}`;
+  return bearer ? text.slice(0, 300).split(bearer).join('[redacted]') : text.slice(0, 300);
+}
+
+/** The HTTP status the SDK's transport errors carry as their code (a JSON-RPC error's code is negative). */
+function httpStatus(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'number' && code >= 100 && code <= 599 ? code : undefined;
+}
+
+export class McpConnection {
+  private constructor(
+    private readonly client: Client,
+    private readonly agent: Agent,
+    private readonly limits: McpClientLimits,
+    private readonly bearer: string | undefined,
+    private readonly outbound: GuardedFetch,
+  ) {
+    // An answer past the byte limit ends the connection: the SDK would otherwise wait for it until the timeout.
+    outbound.onOverflow(() => void this.client.close().catch(() => undefined));
+  }
+
+  /** Connects and initializes; McpUnreachable when the server is refused, unreachable or speaks no MCP. */
+  static async open(target: McpTarget, limits: McpClientLimits): Promise<McpConnection> {
+    let url: URL;
+    try {
+      url = new URL(target.url);
+    } catch {
+      throw new McpUnreachable('the URL is not valid');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new McpUnreachable('the URL is not http(s)');
+    try {
+      checkOutboundUrl(url, limits.allowLinkLocal);
+    } catch (error) {
+      throw new McpUnreachable((error as Error).message);
+    }
+    const { Client, SSEClientTransport, StreamableHTTPClientTransport } = await loadSdk();
+    const agent = outboundAgent(limits.allowLinkLocal);
+    const outbound = guardedFetch(agent, limits);
+    const fetchFn = outbound.fetch;
+    const requestInit: RequestInit = target.bearer
+      ? { headers: { authorization: `Bearer ${target.bearer}` } }
+      : {};
+    const attempt = async (transport: Transport): Promise<Client> => {
+      const client = new Client(CLIENT_INFO, { capabilities: {} });
+      await client.connect(transport, { timeout: limits.connectTimeoutMs });
+      return client;
+    };
+    try {
+      const client = await attempt(
+        new StreamableHTTPClientTransport(url, {
+          fetch: fetchFn,
+          requestInit,
+          redirectPolicy: 'same-origin',
+        }),
+      ).catch(async (error: unknown) => {
+        // A server of the older HTTP+SSE transport refuses the streamable POST (400, 404 or 405); a 401 or 403 is
+        // an answer about the credentials, not the transport.
+        if (![400, 404, 405].includes(httpStatus(error) ?? 0)) throw error;
+        return attempt(new SSEClientTransport(url, { fetch: fetchFn, requestInit }));
+      });
+      return new McpConnection(client, agent, limits, target.bearer, outbound);
+    } catch (error) {
+      await agent.close().catch(() => undefined);
+      throw new McpUnreachable(`the MCP server could not be initialized: ${describe(error, target.bearer)}`);
+    }
+  }
+
+  /** The server's name and version, and every tool (all pages), resource and prompt it offers. */
+  async offer(): Promise<McpOffer> {
+    const options = { timeout: this.limits.connectTimeoutMs };
+    const capabilities = this.client.getServerCapabilities() ?? {};
+    const info = this.client.getServerVersion();
+    try {
+      const tools = await this.pages(async (cursor) => {
+        const page = await this.client.listTools(cursor ? { cursor } : {}, options);
+        return { items: page.tools, next: page.nextCursor };
+      });
+      const resources = capabilities.resources
+        ? await this.pages(async (cursor) => {
+            const page = await this.client.listResources(cursor ? { cursor } : {}, options);
+            return { items: page.resources, next: page.nextCursor };
+          })
+        : [];
+      const prompts = capabilities.prompts
+        ? await this.pages(async (cursor) => {
+            const page = await this.client.listPrompts(cursor ? { cursor } : {}, options);
+            return { items: page.prompts, next: page.nextCursor };
+          })
+        : [];
+      return {
+        server: { name: info?.name ?? 'unnamed', version: info?.version ?? '' },
+        tools: tools.map(toolOffer),
+        resources: resources.map((r) => ({
+          uri: r.uri,
+          name: r.name,
+          ...(r.description ? { description: r.description.slice(0, 2000) } : {}),
+          ...(r.mimeType ? { mimeType: r.mimeType } : {}),
+        })),
+        prompts: prompts.map((p) => ({
+          name: p.name,
+          ...(p.description ? { description: p.description.slice(0, 2000) } : {}),
+        })),
+      };
+    } catch (error) {
+      throw new McpUnreachable(`the MCP server's lists could not be read: ${describe(error, this.bearer)}`);
+    }
+  }
+
+  private async pages<T>(read: (cursor?: string) => Promise<{ items: T[]; next?: string }>): Promise<T[]> {
+    const all: T[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page += 1) {
+      const { items, next } = await read(cursor);
+      all.push(...items);
+      if (!next || next === cursor || all.length >= MAX_ITEMS) break;
+      cursor = next;
+    }
+    return all.slice(0, MAX_ITEMS);
+  }
+
+  /** Calls a tool: the text a model reads, or a tool error; never throws. */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: McpCallOptions = {},
+  ): Promise<McpToolOutcome> {
+    const { onProgress } = options;
+    try {
+      const result = await this.client.callTool({ name, arguments: args }, undefined, {
+        timeout: options.timeoutMs ?? this.limits.callTimeoutMs,
+        maxTotalTimeout: options.timeoutMs ?? this.limits.callTimeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(onProgress
+          ? {
+              onprogress: ({ progress, total, message }) =>
+                onProgress({
+                  progress,
+                  ...(total !== undefined ? { total } : {}),
+                  ...(message !== undefined ? { message } : {}),
+                }),
+            }
+          : {}),
+      });
+      const { text, truncated } = mcpResultText(
+        result as { content?: unknown[]; structuredContent?: unknown },
+        this.limits.resultMaxBytes,
+      );
+      if (result.isError) return { ok: false, error: text || `the tool ${name} failed` };
+      return {
+        ok: true,
+        text,
+        truncated,
+        ...(result.structuredContent !== undefined ? { structured: result.structuredContent } : {}),
+      };
+    } catch (error) {
+      if (options.signal?.aborted) return { ok: false, error: `the call of ${name} was cancelled` };
+      if (this.outbound.overflowed())
+        return { ok: false, error: `the answer of ${name} is larger than ${this.outbound.maxBytes} bytes` };
+      return { ok: false, error: `the call of ${name} failed: ${describe(error, this.bearer)}` };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.close().catch(() => undefined);
+    await this.agent.close().catch(() => undefined);
+  }
+}
+
+function toolOffer(tool: {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: unknown;
+  annotations?: Record<string, unknown>;
+}): McpToolOffer {
+  return {
+    name: tool.name,
+    ...(tool.title ? { title: tool.title } : {}),
+    description: (tool.description ?? '').slice(0, 4000),
+    inputSchema: tool.inputSchema as Record<string, unknown>,
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+  };
+}
+
+/** Connects, reads the offer and closes: what registration and refresh record. */
+export async function inspectMcpServer(target: McpTarget, limits: McpClientLimits): Promise<McpOffer> {
+  const connection = await McpConnection.open(target, limits);
+  try {
+    return await connection.offer();
+  } finally {
+    await connection.close();
+  }
+}

@@ -1,0 +1,24 @@
+// What an MCP server offers, as an MCP App records it when registered or refreshed: the server's name and version,
+// its tools (name, description, input schema, annotations), resources and prompts.
+
+export interface McpToolOffer {
+  readonly name: string;
+  readonly title?: string;
+  readonly description: string;
+  /** The tool's JSON Schema for its arguments, as the server gave it. */
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  /** readOnlyHint, destructiveHint, idempotentHint, openWorldHint, title: hints, never trusted for safety. */
+  readonly annotations?: Readonly<Record<string, unknown>>;
+}
+
+export interface McpOffer {
+  readonly server: { readonly name: string; readonly version: string };
+  readonly tools: readonly McpToolOffer[];
+  readonly resources: readonly {
+    readonly uri: string;
+    readonly name: string;
+    readonly description?: string;
+    readonly mimeType?: string;
+  }[];
+  readonly prompts: readonly { readonly name: string; readonly description?: string }[];
+}
