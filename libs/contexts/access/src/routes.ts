@@ -255,6 +255,8 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`DELETE ${CORE}/apps/{appId}`]: 'app.manage',
   [`POST ${CORE}/apps/{appId}/token`]: 'app.manage',
   [`POST ${CORE}/apps/{appId}/refresh`]: 'app.manage',
+  [`POST ${CORE}/apps/{appId}/resources/import`]: 'app.manage',
+  [`POST ${CORE}/apps/{appId}/sync`]: 'app.manage',
   // The Apps of an Agent whose views its chat shows: whoever uses the Agent as a person.
   [`GET ${CORE}/agents/{agentId}/apps`]: 'app.view',
 

@@ -20,6 +20,12 @@ import { DeleteAppController } from './commands/delete-app/delete-app.controller
 import { DeleteAppHandler } from './commands/delete-app/delete-app.command.js';
 import { RefreshAppController } from './commands/refresh-app/refresh-app.controller.js';
 import { RefreshAppHandler } from './commands/refresh-app/refresh-app.command.js';
+import { SyncAppResourcesController } from './commands/sync-app-resources/sync-app-resources.controller.js';
+import {
+  ImportAppResourceHandler,
+  SyncAppResourcesHandler,
+} from './commands/sync-app-resources/sync-app-resources.command.js';
+import { AppResources } from './mcp/knowledge/app-resources.js';
 import { RegisterAppController } from './commands/register-app/register-app.controller.js';
 import { RegisterAppHandler } from './commands/register-app/register-app.command.js';
 import { RotateAppTokenController } from './commands/rotate-app-token/rotate-app-token.controller.js';
@@ -38,6 +44,7 @@ export const APP_CONTROLLERS = [
   ChangeAppController,
   RotateAppTokenController,
   RefreshAppController,
+  SyncAppResourcesController,
   DeleteAppController,
   ListAgentAppsController,
   BridgeAgentController,
@@ -48,6 +55,9 @@ export const APP_COMMAND_HANDLERS = [
   ChangeAppHandler,
   RotateAppTokenHandler,
   RefreshAppHandler,
+  ImportAppResourceHandler,
+  SyncAppResourcesHandler,
+  AppResources,
   DeleteAppHandler,
 ];
 

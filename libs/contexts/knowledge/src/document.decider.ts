@@ -24,6 +24,7 @@ export type DocumentCommand =
       readonly provider: DocumentProvider;
       readonly content: DocumentContent;
       readonly tagIds: readonly string[];
+      readonly sourceUri?: string;
     }
   | {
       readonly type: 'ChangeDocument';
@@ -115,6 +116,7 @@ function addDocument(command: DocumentOf<'AddDocument'>, state: DocumentState): 
         provider: command.provider,
         content: command.content,
         tagIds: [...new Set(command.tagIds)],
+        ...(command.sourceUri !== undefined ? { sourceUri: command.sourceUri } : {}),
       },
     },
   ];

@@ -11,7 +11,8 @@ export const DOCUMENT_STATUSES = ['Pending', 'Processing', 'Ready', 'Failed'] as
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 
 /** Where a document comes from: uploaded here, or a synced external source (later). */
-export type DocumentProvider = 'upload';
+/** `upload`: sent to the platform; `app:<appId>`: a resource of an MCP App, synced from it (`sourceUri`). */
+export type DocumentProvider = 'upload' | `app:${string}`;
 
 /** The stored content of one version of a document. */
 export interface DocumentContent {
@@ -37,6 +38,8 @@ export type DocumentEvent =
         readonly provider: DocumentProvider;
         readonly content: DocumentContent;
         readonly tagIds: readonly string[];
+        /** A synced document's resource at its App (absent for uploads). */
+        readonly sourceUri?: string;
       }
     >
   | DomainEvent<'DocumentRenamed', Id & { readonly name: string }>

@@ -7,6 +7,7 @@ export const toDocumentDto = (view: DocumentView) => ({
   scope: view.scope,
   ownerId: view.ownerId,
   provider: view.provider,
+  sourceUri: view.sourceUri ?? null,
   status: view.status,
   tags: view.tagIds,
   contentHash: view.contentHash,

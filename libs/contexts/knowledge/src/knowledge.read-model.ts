@@ -9,6 +9,8 @@ export interface DocumentView {
   readonly scope: DocumentScope;
   readonly ownerId: string;
   readonly provider: DocumentProvider;
+  /** A synced document's resource at its App (absent for uploads). */
+  readonly sourceUri?: string;
   readonly status: DocumentStatus;
   readonly tagIds: readonly string[];
   readonly contentHash: string;

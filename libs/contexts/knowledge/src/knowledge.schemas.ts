@@ -53,7 +53,10 @@ export const DocumentDto = z.object({
   name: z.string(),
   scope: z.enum(DOCUMENT_SCOPES),
   ownerId: z.string().describe('The Agent, the Space, or `global`'),
-  provider: z.string().describe('`upload`, or a synced source'),
+  provider: z
+    .string()
+    .describe('`upload`, or `app:<appId>` for a resource of an MCP App synced into the Knowledge'),
+  sourceUri: z.string().nullable().describe("A synced document's resource URI at its App (null for uploads)"),
   status: z.enum(DOCUMENT_STATUSES),
   tags: z
     .array(z.string())

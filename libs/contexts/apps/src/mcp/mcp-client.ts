@@ -3,6 +3,7 @@
 // guard. `McpConnection.open` initializes and reads what the server offers (every page of its tools, its resources and prompts);
 // `callTool` answers text for a model or a tool error — a server's `isError`, a protocol error, a timeout, an abort —
 // and never throws. Nothing here ever names the bearer token: it is a header and stays one.
+// Over 300 lines on purpose: one connection's whole protocol surface (open, offer, calls, resources) with its limits.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Agent } from 'undici';
@@ -86,6 +87,9 @@ function httpStatus(error: unknown): number | undefined {
   return typeof code === 'number' && code >= 100 && code <= 599 ? code : undefined;
 }
 
+/** MCP's error code for a resource the server does not have. */
+const RESOURCE_NOT_FOUND = -32002;
+
 export class McpConnection {
   private constructor(
     private readonly client: Client,
@@ -151,10 +155,13 @@ export class McpConnection {
     const capabilities = this.client.getServerCapabilities() ?? {};
     const info = this.client.getServerVersion();
     try {
-      const tools = await this.pages(async (cursor) => {
-        const page = await this.client.listTools(cursor ? { cursor } : {}, options);
-        return { items: page.tools, next: page.nextCursor };
-      });
+      // Only what the server declares is listed: a server of resources alone answers tools/list "method not found".
+      const tools = capabilities.tools
+        ? await this.pages(async (cursor) => {
+            const page = await this.client.listTools(cursor ? { cursor } : {}, options);
+            return { items: page.tools, next: page.nextCursor };
+          })
+        : [];
       const resources = capabilities.resources
         ? await this.pages(async (cursor) => {
             const page = await this.client.listResources(cursor ? { cursor } : {}, options);
@@ -238,6 +245,32 @@ export class McpConnection {
         return { ok: false, error: `the answer of ${name} is larger than ${this.outbound.maxBytes} bytes` };
       return { ok: false, error: `the call of ${name} failed: ${describe(error, this.bearer)}` };
     }
+  }
+
+  /**
+   * A resource's text (a text resource, or a blob of a text type decoded as UTF-8), what Knowledge ingests; `gone`
+   * when the server answers that it has no such resource (MCP's -32002); McpUnreachable for any other failure.
+   */
+  async readResource(uri: string): Promise<{ text: string; mimeType: string | null } | 'gone'> {
+    let contents: readonly { text?: unknown; blob?: unknown; mimeType?: unknown }[];
+    try {
+      ({ contents } = await this.client.readResource(
+        { uri },
+        { timeout: this.limits.callTimeoutMs, maxTotalTimeout: this.limits.callTimeoutMs },
+      ));
+    } catch (error) {
+      if ((error as { code?: unknown } | null)?.code === RESOURCE_NOT_FOUND) return 'gone';
+      throw new McpUnreachable(`the resource could not be read: ${describe(error, this.bearer)}`);
+    }
+    const first = contents[0];
+    if (!first) return 'gone';
+    const mimeType = typeof first.mimeType === 'string' ? first.mimeType : null;
+    if (typeof first.text === 'string') return { text: first.text, mimeType };
+    if (typeof first.blob === 'string' && /^(text\/|application\/(json|xml|yaml))/.test(mimeType ?? ''))
+      return { text: Buffer.from(first.blob, 'base64').toString('utf8'), mimeType };
+    throw new McpUnreachable(
+      `the resource is not text (${mimeType ?? 'no type'}): only text resources are synced`,
+    );
   }
 
   async close(): Promise<void> {

@@ -8,7 +8,7 @@ import { Requires, type Principal } from '#access';
 import { AggregateRepository, type WriteResult } from '#eventsourcing';
 import { DocumentBytes } from '../../document-bytes.js';
 import { documentDecider } from '../../document.decider.js';
-import { documentStreamId, type DocumentScope } from '../../document.events.js';
+import { documentStreamId, type DocumentProvider, type DocumentScope } from '../../document.events.js';
 import { KnowledgeReads, ownerFor } from '../../knowledge-reads.js';
 import { KnowledgeResolver } from '../../knowledge-resolver.js';
 
@@ -19,6 +19,9 @@ export interface NewDocument {
   readonly bytes: Buffer;
   /** As the client declared it; ingestion sniffs the real type from the bytes. */
   readonly declaredType: string | null;
+  /** Where it comes from: `upload` unless it is an App's resource synced into the Knowledge. */
+  readonly provider?: DocumentProvider;
+  readonly sourceUri?: string;
 }
 
 /** `stored` settles once the bytes are checked to be in the blob store after the append (see DocumentBytes). */
@@ -84,9 +87,10 @@ export class AddReadDocumentHandler implements ICommandHandler<AddReadDocument> 
         name: document.name,
         scope: document.scope,
         ownerId,
-        provider: 'upload',
+        provider: document.provider ?? 'upload',
         content,
         tagIds: document.tagIds,
+        ...(document.sourceUri !== undefined ? { sourceUri: document.sourceUri } : {}),
       },
       context,
     );
