@@ -35,7 +35,8 @@ describeBrowser('the API docs page in Chromium (e2e)', () => {
 
   it('a key pasted into Authorize is not kept in the browser storage, before or after a reload', async () => {
     await page.goto(`${api.url}${CORE}/docs`);
-    await page.getByRole('button', { name: 'Authorize' }).first().click();
+    // Swagger UI renders the whole OpenAPI document first: on a loaded machine that takes longer than a click waits.
+    await page.getByRole('button', { name: 'Authorize' }).first().click({ timeout: 60_000 });
     const dialog = page.locator('.modal-ux');
     // The x-api-key scheme's form; Swagger UI labels its "Authorize" button "Apply credentials".
     const form = dialog.locator('form', { hasText: 'x-api-key' });
