@@ -168,7 +168,8 @@ describeBrowser('MCP servers as Apps, and tool calls in the chat, in Chromium (e
       const echoed = answers.nth(1).getByRole('list', { name: 'Tools called' }).locator('li');
       await echoed.getByText('echo: done').waitFor();
       expect(await echoed.count()).toBe(1);
-      expect(await echoed.locator('summary').innerText()).toContain(`from App ${appId}`);
+      // Named as the person knows it: the tool's own name, from the App's name.
+      expect(await echoed.locator('summary').innerText()).toBe('echo: done from App Everything in the chat');
       // The arguments are one click away, indented.
       expect(await echoed.locator('pre').isVisible()).toBe(false);
       await echoed.locator('summary').click();
@@ -190,5 +191,12 @@ describeBrowser('MCP servers as Apps, and tool calls in the chat, in Chromium (e
     await screenshot(narrow, 'mcp-apps-chat-390');
     expect(await narrow.evaluate('document.documentElement.scrollWidth <= innerWidth')).toBe(true);
     await noSeriousViolations(narrow);
+
+    // In German, the same lines in German.
+    await narrow.getByRole('button', { name: 'Menu' }).click();
+    await narrow.getByRole('navigation').locator('label.language select').selectOption('de');
+    await narrow.getByText('echo: erledigt aus App Everything in the chat').waitFor();
+    await narrow.getByText('get-sum: fehlgeschlagen').waitFor();
+    await screenshot(narrow, 'mcp-apps-chat-390-de');
   }, 120_000);
 });

@@ -21,6 +21,7 @@ export function AnswerDetails({
   message,
   question,
   records,
+  appNames,
 }: {
   agentId: string;
   /** The conversation's route (null before the first turn created it). */
@@ -29,6 +30,8 @@ export function AnswerDetails({
   /** The question the answer replies to. */
   question: ChatMessage | undefined;
   records: TurnRecords;
+  /** The Agent's Apps' names by id: an App's tool call names its App. */
+  appNames: ReadonlyMap<string, string>;
 }) {
   const { compaction } = records;
   const stored = !message.streaming && !message.id.startsWith('pending');
@@ -41,7 +44,7 @@ export function AnswerDetails({
   const calls = (message.tools ?? storedCalls).filter((call) => call.name !== RUN_CODE);
   return (
     <>
-      {answer && calls.length > 0 && <ToolCalls calls={calls} />}
+      {answer && calls.length > 0 && <ToolCalls calls={calls} appNames={appNames} />}
       {message.role === 'assistant' && route && ranCode && (
         <CodeRuns filesRoute={`${route}/sandbox/files`} runs={runs} live={message.tools} />
       )}

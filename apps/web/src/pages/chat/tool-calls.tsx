@@ -22,7 +22,7 @@ function readable(args: string): string {
   }
 }
 
-function ToolCallLine({ call }: { call: ToolCallShown }) {
+function ToolCallLine({ call, appName }: { call: ToolCallShown; appName: (appId: string) => string }) {
   const [, appId, appTool] = APP_TOOL.exec(call.name) ?? [];
   const tool = appTool ?? call.name;
   const state = call.ok === undefined ? 'running' : call.ok ? 'done' : 'failed';
@@ -36,7 +36,7 @@ function ToolCallLine({ call }: { call: ToolCallShown }) {
         <summary title={call.name}>
           <span class="tool-state" aria-hidden="true" />
           <span role={state === 'running' ? 'status' : undefined}>{said}</span>
-          {appId && <span class="muted"> {t('toolFromApp', { app: appId })}</span>}
+          {appId && <span class="muted"> {t('toolFromApp', { app: appName(appId) })}</span>}
         </summary>
         <p class="note">{t('toolArguments')}</p>
         <pre>{call.arguments === null ? t('whyArgumentsErased') : readable(call.arguments)}</pre>
@@ -45,11 +45,19 @@ function ToolCallLine({ call }: { call: ToolCallShown }) {
   );
 }
 
-export function ToolCalls({ calls }: { calls: readonly ToolCallShown[] }) {
+export function ToolCalls({
+  calls,
+  appNames,
+}: {
+  calls: readonly ToolCallShown[];
+  /** The Apps the page knows by id; another App is named by its id. */
+  appNames: ReadonlyMap<string, string>;
+}) {
+  const appName = (appId: string) => appNames.get(appId) ?? appId;
   return (
     <ul class="tool-calls" aria-label={t('toolCalls')}>
       {calls.map((call, index) => (
-        <ToolCallLine key={index} call={call} />
+        <ToolCallLine key={index} call={call} appName={appName} />
       ))}
     </ul>
   );
