@@ -4,8 +4,8 @@
 // that cannot be used is refused, and enables the App for an Agent. In the chat (the offline model's
 // `call <tool> <JSON>` form) a long-running tool's line says it is being called until it is done, the echo call shows
 // done with its arguments one click away, and a call the server's schema refuses as failed; after a reload they are
-// still listed, from the answers' provenance. Screenshots
-// at 390 and 1280 px; axe-core: 0 serious or critical violations in the light and the dark theme.
+// still listed, from the answers' provenance, and read in German after a switch of language. Screenshots at 390 and
+// 1280 px; axe-core: 0 serious or critical violations in the light and the dark theme.
 import type { Browser, Page } from 'playwright-core';
 import { appToolName } from '#apps/mcp/app-tool-name';
 import { startEverythingServer, type EverythingServer } from '#testing/mcp-everything';
