@@ -1,7 +1,8 @@
 // MCP servers as Apps in a real Chromium against the real api and the MCP project's reference server
 // (server-everything, streamable HTTP on loopback): an admin registers the server on the Apps page as an MCP server,
 // sees its name, version and tools (echo marked read-only) and its resources and prompts counted, reads why a server
-// that cannot be used is refused, and enables the App for an Agent. In the chat (the offline model's
+// that cannot be used is refused, registers one with a bearer token that is then only said to be set, and enables
+// the App for an Agent. In the chat (the offline model's
 // `call <tool> <JSON>` form) a long-running tool's line says it is being called until it is done, the echo call shows
 // done with its arguments one click away, and a call the server's schema refuses as failed; after a reload they are
 // still listed, from the answers' provenance, and read in German after a switch of language. Screenshots at 390 and
@@ -67,7 +68,7 @@ describeBrowser('MCP servers as Apps, and tool calls in the chat, in Chromium (e
     await everything?.stop();
   });
 
-  it('an admin registers an MCP server, sees its tools, reads why another is refused, and enables it', async () => {
+  it('an admin registers an MCP server, sees its tools, reads why another is refused, sets a bearer token, and enables it', async () => {
     const page = await pages.of(api.url, email);
     await page.getByRole('link', { name: 'Apps', exact: true }).click();
     await page.getByRole('heading', { name: 'Apps', level: 1 }).waitFor();
@@ -79,7 +80,9 @@ describeBrowser('MCP servers as Apps, and tool calls in the chat, in Chromium (e
     expect(await form.getByLabel('Bearer token (optional)').getAttribute('type')).toBe('password');
     await form.getByRole('button', { name: 'Register' }).click();
 
-    const card = page.locator('li.app-card').filter({ hasText: 'Everything' });
+    const card = page
+      .locator('li.app-card')
+      .filter({ has: page.getByRole('heading', { name: 'Everything', exact: true }) });
     await card.getByText(/MCP server\s+mcp-servers\/everything/).waitFor();
     expect(await card.innerText()).toContain('no authentication');
     expect(await card.innerText()).toMatch(/\d+ resources, \d+ prompts/);
@@ -103,6 +106,18 @@ describeBrowser('MCP servers as Apps, and tool calls in the chat, in Chromium (e
     await screenshot(page, 'mcp-apps-registered-1280');
     await noSeriousViolations(page);
 
+    // With a bearer token: the card says one is set, and the token is nowhere in the page.
+    const bearer = `bearer-${Date.now()}`;
+    await form.getByLabel('Name').fill('Everything with a token');
+    await form.getByLabel('An MCP server').check();
+    await form.getByLabel('Server URL').fill(everything.url);
+    await form.getByLabel('Bearer token (optional)').fill(bearer);
+    await form.getByRole('button', { name: 'Register' }).click();
+    const sealed = page.locator('li.app-card').filter({ hasText: 'Everything with a token' });
+    await sealed.getByText('bearer token set').waitFor();
+    expect(await form.getByLabel('Bearer token (optional)').inputValue()).toBe('');
+    expect(await page.content()).not.toContain(bearer);
+
     // Enabled for the Agent, as any App is.
     const agentName = (await admin().get<{ name: string }>(`${CORE}/agents/${agentId}`)).body.name;
     await card.getByLabel(agentName).check();
@@ -113,11 +128,7 @@ describeBrowser('MCP servers as Apps, and tool calls in the chat, in Chromium (e
 
     const narrow = await pages.of(api.url, email, { width: 390 });
     await narrow.goto(`${api.url}/apps`);
-    await narrow
-      .locator('li.app-card')
-      .filter({ hasText: 'Everything' })
-      .getByText('Tools of Everything')
-      .click();
+    await narrow.getByText(/^Tools of Everything \(\d+\)$/).click();
     await screenshot(narrow, 'mcp-apps-390');
     expect(await narrow.evaluate('document.documentElement.scrollWidth <= innerWidth')).toBe(true);
     await noSeriousViolations(narrow);
