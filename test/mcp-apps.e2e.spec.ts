@@ -3,7 +3,8 @@
 // in any answer, event, file or log line), the App's server is called through the platform's client, and a server
 // that cannot be used is 422 `app_unreachable` with nothing registered. An Agent enabled for the App calls its tools in a
 // turn (the offline model's `call <tool> <JSON>` form): the echoed text in the answer, the call in its provenance;
-// arguments that do not match the tool's schema are a tool error the model reads, not a failed turn.
+// arguments that do not match the tool's schema are a tool error the model reads, not a failed turn. The Agent's Apps
+// list names the server (no views) for its chat.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -171,6 +172,11 @@ describe('MCP servers as Apps (e2e, server-everything)', () => {
     });
     expect(created.status).toBe(201);
     const echo = `${created.body.id}__echo`;
+    // Its chat knows it by name (it has no views).
+    const agentApps = await admin.get<{ data: unknown[] }>(`${CORE}/agents/${agentId}/apps`);
+    expect(agentApps.body.data).toEqual([
+      { id: created.body.id, name: 'Everything for an Agent', views: [] },
+    ]);
 
     const echoed = await sendTurn(admin, agentId, { message: `call ${echo} {"message":"hi"}` });
     expect(echoed.status).toBe(201);

@@ -872,6 +872,29 @@ const en = {
   nextVersion: 'Next version',
   // Area: Long conversations (the windowed message list)
   messages: 'Messages',
+  // Area: MCP Apps and tool calls (the Apps page's MCP servers, the tools an answer called)
+  appSourceMcp: 'An MCP server',
+  appMcpUrl: 'Server URL',
+  appMcpBearer: 'Bearer token (optional)',
+  appMcpBearerNote: 'Sent to the server with every request. It is stored sealed and never shown again.',
+  appMcpUnreachable:
+    'The MCP server could not be used: it could not be reached, it does not speak MCP, or its address is not allowed.',
+  appMcpReason: 'The reason given:',
+  appMcpBearerSet: 'bearer token set',
+  appMcpNoAuth: 'no authentication',
+  appMcpServer: 'MCP server',
+  appMcpVersion: 'version {version}',
+  appMcpCounts: '{resources} resources, {prompts} prompts',
+  appMcpTools: 'Tools of {name} ({n})',
+  appMcpReadOnly: 'read-only',
+  appMcpDestructive: 'destructive',
+  appMcpRefresh: 'Read the server of {name} again',
+  toolCalls: 'Tools called',
+  toolCalling: 'Calling {tool} …',
+  toolDone: '{tool}: done',
+  toolFailed: '{tool}: failed',
+  toolFromApp: 'from App {app}',
+  toolArguments: 'Arguments',
 };
 
 export type Label = keyof typeof en;
@@ -1776,6 +1799,30 @@ const de: Record<Label, string> = {
   nextVersion: 'Nächste Version',
   // Area: Long conversations (the windowed message list)
   messages: 'Nachrichten',
+  // Area: MCP Apps and tool calls (the Apps page's MCP servers, the tools an answer called)
+  appSourceMcp: 'Ein MCP-Server',
+  appMcpUrl: 'Server-URL',
+  appMcpBearer: 'Bearer-Token (optional)',
+  appMcpBearerNote:
+    'Wird bei jeder Anfrage an den Server gesendet. Es wird versiegelt gespeichert und nie wieder angezeigt.',
+  appMcpUnreachable:
+    'Der MCP-Server ist nicht nutzbar: Er ist nicht erreichbar, spricht kein MCP, oder seine Adresse ist nicht erlaubt.',
+  appMcpReason: 'Der angegebene Grund:',
+  appMcpBearerSet: 'Bearer-Token gesetzt',
+  appMcpNoAuth: 'ohne Anmeldung',
+  appMcpServer: 'MCP-Server',
+  appMcpVersion: 'Version {version}',
+  appMcpCounts: '{resources} Ressourcen, {prompts} Prompts',
+  appMcpTools: 'Werkzeuge von {name} ({n})',
+  appMcpReadOnly: 'nur lesend',
+  appMcpDestructive: 'destruktiv',
+  appMcpRefresh: 'Server von {name} neu lesen',
+  toolCalls: 'Aufgerufene Werkzeuge',
+  toolCalling: 'Rufe {tool} auf …',
+  toolDone: '{tool}: erledigt',
+  toolFailed: '{tool}: fehlgeschlagen',
+  toolFromApp: 'aus App {app}',
+  toolArguments: 'Argumente',
 };
 
 export type Language = 'de' | 'en';

@@ -92,9 +92,22 @@ function AppFrame({
 }
 
 /** The Apps bar of a chat and the chosen App view. */
-export function AppViews({ agentId, onInsert }: { agentId: string; onInsert: (text: string) => void }) {
-  const [apps, setApps] = useState<AgentApps | null>(null);
+export function AppViews({
+  agentId,
+  onInsert,
+  onApps,
+}: {
+  agentId: string;
+  onInsert: (text: string) => void;
+  /** The Agent's Apps, views or not, each time they are read (the chat names an App's tool calls with them). */
+  onApps?: (apps: AgentApps['data']) => void;
+}) {
+  const [apps, setShown] = useState<AgentApps | null>(null);
   const [chosen, setChosen] = useState<Chosen | null>(null);
+  const setApps = (next: AgentApps | null) => {
+    setShown(next);
+    if (next) onApps?.(next.data);
+  };
   const list = () => api<AgentApps>('GET', `agents/${agentId}/apps`);
   useEffect(() => {
     setChosen(null);
@@ -113,7 +126,8 @@ export function AppViews({ agentId, onInsert }: { agentId: string; onInsert: (te
     }
     setChosen({ appId, appName, view: fresh });
   };
-  if (!apps || apps.data.length === 0) return null;
+  // MCP servers have no views: an Agent with only those has no Apps bar.
+  if (!apps?.data.some((app) => app.views.length > 0)) return null;
   return (
     <>
       <nav class="app-bar" aria-label={t('apps')}>

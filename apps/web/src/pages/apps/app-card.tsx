@@ -1,14 +1,15 @@
-// One registered App: where it comes from, what its `/meta` said (views and tools) or why it could not be read, where
-// the platform serves it, and what an admin does with it (re-read `/meta`, a new token, the Agents it is enabled
-// for, delete).
+// One registered App: where it comes from, what its `/meta` said (views and tools) or an MCP server's offer, or why it
+// could not be read, where the platform serves it, and what an admin does with it (read it again, a new token, the
+// Agents it is enabled for, delete).
 import { useState } from 'preact/hooks';
 import { api } from '../../api';
-import { errorSentence } from '../../errors';
 import { t } from '../../i18n';
 import type { Agent } from '../../state';
 import { ConfirmDialog } from '../confirm-dialog';
 import { AppEnablement } from './app-enablement';
-import type { App } from './app-types';
+import { AppError } from './app-error';
+import { SOURCE_LABELS, type App } from './app-types';
+import { McpOfferView } from './mcp-offer';
 import { SecretOnce } from './secret-once';
 
 interface Props {
@@ -20,26 +21,30 @@ interface Props {
 export function AppCard({ app, agents, onChanged }: Props) {
   const [token, setToken] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const act = (change: Promise<unknown>) => {
     setError(null);
-    void change.then(onChanged, (failure: unknown) => setError(errorSentence(failure)));
+    void change.then(onChanged, setError);
   };
   const rotate = () =>
     void api<{ token: string }>('POST', `apps/${app.id}/token`).then(
       (answer) => setToken(answer.token),
-      (failure: unknown) => setError(errorSentence(failure)),
+      setError,
     );
-  const source = app.source.type === 'url' ? app.source.url : `${app.source.image} :${app.source.port}`;
+  const source = app.source.type === 'container' ? `${app.source.image} :${app.source.port}` : app.source.url;
   return (
     <li class="app-card">
       <h3>{app.name}</h3>
       <p>
-        {t(app.source.type === 'url' ? 'appSourceUrl' : 'appSourceContainer')}: <code>{source}</code>
+        {t(SOURCE_LABELS[app.source.type])}: <code>{source}</code>
+        {app.source.type === 'mcp' && (
+          <> · {t(app.source.auth === 'bearer' ? 'appMcpBearerSet' : 'appMcpNoAuth')}</>
+        )}
       </p>
       <p>
         {t('appServedAt')} <a href={app.proxyPath}>{app.proxyPath}</a>
       </p>
+      {app.mcp && <McpOfferView appName={app.name} offer={app.mcp} />}
       {app.lastError ? (
         <p class="error">{t('appLastError', { error: app.lastError })}</p>
       ) : (
@@ -59,11 +64,7 @@ export function AppCard({ app, agents, onChanged }: Props) {
           onDone={() => setToken(null)}
         />
       )}
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      {error !== null && <AppError failure={error} />}
       <AppEnablement
         appName={app.name}
         value={app.enablement}
@@ -72,7 +73,7 @@ export function AppCard({ app, agents, onChanged }: Props) {
       />
       <div class="actions">
         <button type="button" onClick={() => act(api('POST', `apps/${app.id}/refresh`))}>
-          {t('appRefresh', { name: app.name })}
+          {t(app.source.type === 'mcp' ? 'appMcpRefresh' : 'appRefresh', { name: app.name })}
         </button>{' '}
         <button type="button" onClick={rotate}>
           {t('appRotate', { name: app.name })}

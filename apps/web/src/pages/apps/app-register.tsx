@@ -1,32 +1,44 @@
-// Registering an App: a URL the platform reaches, or a container image it runs (and the port the App listens on).
-// The API reads the App's `/meta` before it answers, and gives its bearer token once.
+// Registering an App: a URL the platform reaches, a container image it runs (and the port the App listens on), or an
+// MCP server (its URL and, optionally, a bearer token the platform sends it: a password field, never shown again).
+// The API reads the App's `/meta` (an MCP server's offer) before it answers, and gives the App's bearer token once.
 import { useState } from 'preact/hooks';
 import { api } from '../../api';
-import { errorSentence } from '../../errors';
 import { t } from '../../i18n';
-import type { App } from './app-types';
+import { AppError } from './app-error';
+import { SOURCE_LABELS, type App } from './app-types';
 
-const APP_REFUSALS = { invalid_field: 'appInvalid', missing_field: 'appInvalid' } as const;
+type Kind = App['source']['type'];
 
 export function AppRegister({ onRegistered }: { onRegistered: (app: App, token: string | null) => void }) {
   const [name, setName] = useState('');
-  const [type, setType] = useState<'url' | 'container'>('url');
+  const [type, setType] = useState<Kind>('url');
   const [url, setUrl] = useState('');
+  const [bearer, setBearer] = useState('');
   const [image, setImage] = useState('');
   const [port, setPort] = useState('8080');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [sending, setSending] = useState(false);
   const register = async (event: Event) => {
     event.preventDefault();
     setError(null);
-    const source = type === 'url' ? { type, url } : { type, image, port: Number(port) };
+    const source =
+      type === 'url'
+        ? { type, url }
+        : type === 'mcp'
+          ? { type, url, auth: bearer ? { type: 'bearer', token: bearer } : { type: 'none' } }
+          : { type, image, port: Number(port) };
+    setSending(true);
     try {
       const app = await api<App & { token: string | null }>('POST', 'apps', { name, source });
       setName('');
       setUrl('');
+      setBearer('');
       setImage('');
       onRegistered(app, app.token);
     } catch (failure) {
-      setError(errorSentence(failure, APP_REFUSALS));
+      setError(failure);
+    } finally {
+      setSending(false);
     }
   };
   return (
@@ -38,30 +50,42 @@ export function AppRegister({ onRegistered }: { onRegistered: (app: App, token: 
       </label>
       <fieldset>
         <legend>{t('appSource')}</legend>
-        <label>
-          <input type="radio" name="app-source" checked={type === 'url'} onChange={() => setType('url')} />
-          {t('appSourceUrl')}
-        </label>
-        <label>
-          <input
-            type="radio"
-            name="app-source"
-            checked={type === 'container'}
-            onChange={() => setType('container')}
-          />
-          {t('appSourceContainer')}
-        </label>
+        {(['url', 'container', 'mcp'] as const).map((kind) => (
+          <label key={kind}>
+            <input type="radio" name="app-source" checked={type === kind} onChange={() => setType(kind)} />
+            {t(SOURCE_LABELS[kind])}
+          </label>
+        ))}
       </fieldset>
-      {type === 'url' ? (
-        <label>
-          {t('appUrl')}
-          <input
-            type="url"
-            value={url}
-            required
-            onInput={(e) => setUrl((e.target as HTMLInputElement).value)}
-          />
-        </label>
+      {type !== 'container' ? (
+        <>
+          <label>
+            {t(type === 'mcp' ? 'appMcpUrl' : 'appUrl')}
+            <input
+              type="url"
+              value={url}
+              required
+              onInput={(e) => setUrl((e.target as HTMLInputElement).value)}
+            />
+          </label>
+          {type === 'mcp' && (
+            <>
+              <label>
+                {t('appMcpBearer')}
+                <input
+                  type="password"
+                  value={bearer}
+                  autocomplete="off"
+                  aria-describedby="app-bearer-note"
+                  onInput={(e) => setBearer((e.target as HTMLInputElement).value)}
+                />
+              </label>
+              <p id="app-bearer-note" class="note">
+                {t('appMcpBearerNote')}
+              </p>
+            </>
+          )}
+        </>
       ) : (
         <>
           <label>
@@ -81,12 +105,10 @@ export function AppRegister({ onRegistered }: { onRegistered: (app: App, token: 
           </label>
         </>
       )}
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
-      <button type="submit">{t('appRegisterSubmit')}</button>
+      {error !== null && <AppError failure={error} />}
+      <button type="submit" disabled={sending}>
+        {t('appRegisterSubmit')}
+      </button>
     </form>
   );
 }

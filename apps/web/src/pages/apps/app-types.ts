@@ -1,4 +1,6 @@
-// The App shapes the Apps page reads (the OpenAPI's AppDto, as far as the page uses it).
+// The App shapes the Apps page reads (the OpenAPI's AppDto, as far as the page uses it), an MCP server's offer too.
+import type { Label } from '../../i18n';
+
 export type Enablement =
   { readonly kind: 'global' } | { readonly kind: 'agents'; readonly agentIds: readonly string[] };
 
@@ -7,7 +9,8 @@ export interface App {
   readonly name: string;
   readonly source:
     | { readonly type: 'url'; readonly url: string }
-    | { readonly type: 'container'; readonly image: string; readonly port: number };
+    | { readonly type: 'container'; readonly image: string; readonly port: number }
+    | { readonly type: 'mcp'; readonly url: string; readonly auth: 'none' | 'bearer' };
   readonly enablement: Enablement;
   readonly meta: {
     readonly name: string;
@@ -15,6 +18,30 @@ export interface App {
     readonly views: readonly { readonly id: string; readonly title: string }[];
     readonly tools: readonly { readonly name: string; readonly description: string }[];
   } | null;
+  /** What an MCP server offered when last read; null for other Apps. */
+  readonly mcp: McpOffer | null;
   readonly lastError: string | null;
   readonly proxyPath: string;
 }
+
+export interface McpTool {
+  readonly name: string;
+  readonly title?: string;
+  readonly description: string;
+  /** The server's hints (MCP's `readOnlyHint`, `destructiveHint`, …), untrusted: shown, never relied on. */
+  readonly annotations?: Readonly<Record<string, unknown>>;
+}
+
+export interface McpOffer {
+  readonly server: { readonly name: string; readonly version: string };
+  readonly tools: readonly McpTool[];
+  readonly resources: readonly unknown[];
+  readonly prompts: readonly unknown[];
+}
+
+/** How the page names where an App runs. */
+export const SOURCE_LABELS: Readonly<Record<App['source']['type'], Label>> = {
+  url: 'appSourceUrl',
+  container: 'appSourceContainer',
+  mcp: 'appSourceMcp',
+};

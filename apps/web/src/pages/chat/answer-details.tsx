@@ -1,14 +1,19 @@
 // What the chat shows under a message besides its text: where the model's view of the history was compacted (a
-// marker that opens the summary the model reads instead of the earlier messages), and under an answer the code it
-// ran and, once stored, its "Why this answer".
+// marker that opens the summary the model reads instead of the earlier messages), and under an answer the tools it
+// called (streamed while it runs, from its provenance once stored), the code it ran and, once stored, its "Why this
+// answer".
 import { t } from '../../i18n';
 import { lazy } from '../../lazy';
+import { useStoredToolCalls } from './stored-tool-calls';
 import type { ChatMessage } from './types';
 import type { TurnRecords } from './use-turn-records';
 import { WhyAnswer } from './why-answer';
 
 // Loaded when an answer ran code (the chat's first JavaScript does not carry it).
 const CodeRuns = lazy(() => import('./code-runs'), 'CodeRuns');
+// Loaded when an answer called a tool.
+const ToolCalls = lazy(() => import('./tool-calls'), 'ToolCalls');
+const RUN_CODE = 'run_code';
 
 export function AnswerDetails({
   agentId,
@@ -16,6 +21,7 @@ export function AnswerDetails({
   message,
   question,
   records,
+  appNames,
 }: {
   agentId: string;
   /** The conversation's route (null before the first turn created it). */
@@ -24,13 +30,21 @@ export function AnswerDetails({
   /** The question the answer replies to. */
   question: ChatMessage | undefined;
   records: TurnRecords;
+  /** The Agent's Apps' names by id: an App's tool call names its App. */
+  appNames: ReadonlyMap<string, string>;
 }) {
   const { compaction } = records;
   const stored = !message.streaming && !message.id.startsWith('pending');
   const runs = question ? records.runs.filter((run) => run.messageId === question.id) : [];
-  const ranCode = runs.length > 0 || message.tools?.some((call) => call.name === 'run_code');
+  const ranCode = runs.length > 0 || message.tools?.some((call) => call.name === RUN_CODE);
+  const answer = message.role === 'assistant' && route !== null;
+  const storedCalls = useStoredToolCalls(
+    answer && stored && !message.tools ? `${route}/messages/${message.id}/provenance` : null,
+  );
+  const calls = (message.tools ?? storedCalls).filter((call) => call.name !== RUN_CODE);
   return (
     <>
+      {answer && calls.length > 0 && <ToolCalls calls={calls} appNames={appNames} />}
       {message.role === 'assistant' && route && ranCode && (
         <CodeRuns filesRoute={`${route}/sandbox/files`} runs={runs} live={message.tools} />
       )}

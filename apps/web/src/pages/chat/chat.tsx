@@ -33,6 +33,7 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
   const [picking, setPicking] = useState(false);
   const [listVersion, listChanged] = useReducer(bump, 0);
   const [proposalsVersion, proposed] = useReducer(bump, 0);
+  const [appNames, setAppNames] = useState<ReadonlyMap<string, string>>(new Map());
   const messageBox = useRef<HTMLTextAreaElement>(null);
   const base = `${CORE}/llm/${agentId}/conversation`;
   const chat = useConversation(agentId, base, {
@@ -86,7 +87,11 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
             {spaceId}
           </span>
         </header>
-        <AppViews agentId={agentId} onInsert={(text) => setDraft(text)} />
+        <AppViews
+          agentId={agentId}
+          onInsert={(text) => setDraft(text)}
+          onApps={(apps) => setAppNames(new Map(apps.map((app) => [app.id, app.name])))}
+        />
         <MessageList
           agentId={agentId}
           messagesPath={chat.conversationId ? `${base}/${chat.conversationId}/messages` : null}
@@ -104,6 +109,7 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
               message={message}
               question={chat.messages[index - 1]}
               records={records}
+              appNames={appNames}
             />
           )}
         />

@@ -1,5 +1,5 @@
-// GET /agents/{agentId}/apps (our design): the Apps of an Agent whose views its chat shows, for whoever uses the
-// Agent as a person.
+// GET /agents/{agentId}/apps (our design): the Apps of an Agent whose views its chat shows, and its MCP servers (whose
+// names it shows beside their tools' calls), for whoever uses the Agent as a person.
 import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
@@ -39,7 +39,14 @@ export class ListAgentAppsController {
   @ApiRoute({
     tag: 'Apps',
     summary: 'The Apps enabled for an Agent, with the views its chat shows',
-    response: { status: 200, schema: AgentAppsDto, description: 'The Apps with views, by name' },
+    description:
+      'The Apps with views, and the MCP servers (`views` empty) whose tools its turns offer as `<appId>__<tool>`: ' +
+      'their names are what a chat shows beside a tool call.',
+    response: {
+      status: 200,
+      schema: AgentAppsDto,
+      description: 'The Apps with views, and MCP servers, by name',
+    },
     errors: [{ status: 403, description: '`agent_access_denied`, `principal_not_supported`' }, 404],
   })
   @Get()

@@ -1,0 +1,64 @@
+// The tools an answer called, one line each under the answer: "Calling echo…" while it runs, then done or failed; the
+// line opens to the arguments it was called with. An App's tool reads as its own name and its App (the model knows it
+// as `<appId>__<tool>`). run_code's calls are not here: code-runs.tsx shows them with their code and output.
+import { t } from '../../i18n';
+
+export interface ToolCallShown {
+  readonly name: string;
+  /** JSON as the model wrote it; null once erased. */
+  readonly arguments: string | null;
+  /** Unset while the tool runs. */
+  readonly ok?: boolean;
+}
+
+const APP_TOOL = /^(app_[A-Za-z0-9]+)__(.+)$/;
+
+/** Arguments as the person reads them: JSON indented, anything else as it came. */
+function readable(args: string): string {
+  try {
+    return JSON.stringify(JSON.parse(args), null, 2);
+  } catch {
+    return args;
+  }
+}
+
+function ToolCallLine({ call, appName }: { call: ToolCallShown; appName: (appId: string) => string }) {
+  const [, appId, appTool] = APP_TOOL.exec(call.name) ?? [];
+  const tool = appTool ?? call.name;
+  const state = call.ok === undefined ? 'running' : call.ok ? 'done' : 'failed';
+  const said =
+    state === 'running'
+      ? t('toolCalling', { tool })
+      : t(state === 'done' ? 'toolDone' : 'toolFailed', { tool });
+  return (
+    <li class="tool-call" data-state={state}>
+      <details>
+        <summary title={call.name}>
+          <span class="tool-state" aria-hidden="true" />
+          <span role={state === 'running' ? 'status' : undefined}>{said}</span>
+          {appId && <span class="muted"> {t('toolFromApp', { app: appName(appId) })}</span>}
+        </summary>
+        <p class="note">{t('toolArguments')}</p>
+        <pre>{call.arguments === null ? t('whyArgumentsErased') : readable(call.arguments)}</pre>
+      </details>
+    </li>
+  );
+}
+
+export function ToolCalls({
+  calls,
+  appNames,
+}: {
+  calls: readonly ToolCallShown[];
+  /** The Apps the page knows by id; another App is named by its id. */
+  appNames: ReadonlyMap<string, string>;
+}) {
+  const appName = (appId: string) => appNames.get(appId) ?? appId;
+  return (
+    <ul class="tool-calls" aria-label={t('toolCalls')}>
+      {calls.map((call, index) => (
+        <ToolCallLine key={index} call={call} appName={appName} />
+      ))}
+    </ul>
+  );
+}
