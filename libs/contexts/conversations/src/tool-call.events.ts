@@ -3,7 +3,9 @@
 // or failed (the result or error sealed the same way). Deleting the answer or the conversation destroys that key, so
 // the log keeps who called and approved what, and when, while the words are gone.
 import type { DomainEvent } from '#kernel';
-import type { Sealed } from './conversation.events.js';
+
+/** Text sealed with a data key, as conversation.events.ts's `Sealed` (that file includes these events: no import back). */
+type Sealed = string;
 
 type Id = { readonly conversationId: string; readonly callId: string };
 

@@ -1,7 +1,13 @@
 // A non-streamed turn that waits for a person's approval: its request is answered with the calls that wait (202,
 // `awaiting_approval`) and the turn goes on in the background; each decision (POST …/tool-calls/{callId}) is then
 // answered with what the turn came to next: more calls waiting, its answer, or its error.
-import type { PendingToolCall } from './tool-approvals.js';
+
+/** What a non-streamed turn tells about a call waiting for approval (and what a decision answers next). */
+export interface PendingToolCall {
+  readonly callId: string;
+  readonly name: string;
+  readonly arguments: string;
+}
 
 export type BackgroundTurnState<Answer> =
   | { readonly status: 'awaiting_approval'; readonly pendingToolCalls: readonly PendingToolCall[] }

@@ -19,13 +19,6 @@ interface Waiting {
   readonly turn: BackgroundTurn | null;
 }
 
-/** What a non-streamed turn tells about a call waiting for approval (and what a decision answers next). */
-export interface PendingToolCall {
-  readonly callId: string;
-  readonly name: string;
-  readonly arguments: string;
-}
-
 @Injectable()
 export class ToolApprovals {
   private readonly waiting = new Map<string, Waiting>();

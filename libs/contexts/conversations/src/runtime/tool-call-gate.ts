@@ -5,9 +5,9 @@
 import { newId } from '#kernel';
 import type { CommandContext } from '#eventsourcing';
 import type { ContextTool, ToolOutcome, TurnContext } from './context-providers.js';
-import type { BackgroundTurn } from './background-turn.js';
+import type { BackgroundTurn, PendingToolCall } from './background-turn.js';
 import type { ConversationPlace } from './places/conversation-place.js';
-import type { ApprovalOwner, PendingToolCall, ToolApprovals } from './tool-approvals.js';
+import type { ApprovalOwner, ToolApprovals } from './tool-approvals.js';
 import type { TurnEmitter } from './turn-events.js';
 
 /** A call as the model asked for it. */

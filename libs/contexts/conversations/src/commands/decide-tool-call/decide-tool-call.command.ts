@@ -8,8 +8,8 @@ import { toErrorResponse } from '#http';
 import { Requires, type Principal } from '#access';
 import { ConversationResolver } from '../../conversation-resolver.js';
 import { ConversationDirectory } from '../../conversation-directory.js';
-import { ToolApprovals, type PendingToolCall } from '../../runtime/tool-approvals.js';
-import type { BackgroundTurn } from '../../runtime/background-turn.js';
+import { ToolApprovals } from '../../runtime/tool-approvals.js';
+import type { BackgroundTurn, PendingToolCall } from '../../runtime/background-turn.js';
 import { turnResult, type TurnAnswer } from '../../runtime/turn-answer.js';
 
 export const toolCallNotFound = (callId: string): PlatformError =>
