@@ -30,18 +30,8 @@ const request: ToolCallCommand = {
   arguments: 'sealed-args',
   approval: 'ask',
 };
-const requested: ConversationEvent = {
-  type: 'ToolCallRequested',
-  data: {
-    conversationId,
-    callId,
-    answerId: 'msg_2',
-    replyTo: 'msg_1',
-    name: 'app_1__echo',
-    arguments: 'sealed-args',
-    approval: 'ask',
-  },
-};
+const { type: _command, ...requestedData } = request as Extract<ToolCallCommand, { type: 'RequestToolCall' }>;
+const requested: ConversationEvent = { type: 'ToolCallRequested', data: requestedData };
 const approved: ConversationEvent = {
   type: 'ToolCallApproved',
   data: { conversationId, callId, userId: 'usr_1' },
