@@ -16,6 +16,7 @@ import { skillsProjector } from './skills/skills.projector.js';
 import { codeExecutionProjector } from './code-execution/code-execution.projector.js';
 import { provenanceProjector } from './provenance/provenance.projector.js';
 import { appsProjector } from './apps/apps.projector.js';
+import { agentToolSettingsProjector } from './apps/agent-tool-settings.projector.js';
 import { auditProjector } from './audit/audit.projector.js';
 
 export const READ_MODEL_PROJECTORS: readonly Projector[] = [
@@ -34,5 +35,6 @@ export const READ_MODEL_PROJECTORS: readonly Projector[] = [
   codeExecutionProjector,
   provenanceProjector,
   appsProjector,
+  agentToolSettingsProjector,
   auditProjector,
 ];

@@ -15,6 +15,7 @@ import {
   type ConversationView,
   type MessageView,
   answerMovesHead,
+  TOOL_CALL_EVENTS_NOT_READ,
 } from '#conversations';
 
 const patch = (id: string, set: Partial<ConversationView>): WriteOp => ({
@@ -134,6 +135,7 @@ export const conversationsProjector = defineProjector<ConversationEvent>({
   version: 3,
   collections: [CONVERSATIONS_READ_MODEL, MESSAGES_READ_MODEL],
   on: {
+    ...TOOL_CALL_EVENTS_NOT_READ,
     ConversationStarted: ({ data, metadata }) => {
       const doc: ConversationView = {
         id: data.conversationId,

@@ -6,7 +6,7 @@
 // Idempotent: rows are keyed by (message, source version), upserted whole.
 import { defineProjector, type EnvelopeOf, type ProjectionContext } from '#eventsourcing';
 import type { WriteOp } from '#read-store';
-import type { Citation, ConversationEvent } from '#conversations';
+import { TOOL_CALL_EVENTS_NOT_READ, type Citation, type ConversationEvent } from '#conversations';
 import {
   PROVENANCE_CONVERSATIONS,
   PROVENANCE_CONVERSATIONS_READ_MODEL,
@@ -136,6 +136,7 @@ export const provenanceProjector = defineProjector<ConversationEvent>({
   version: 1,
   collections: [PROVENANCE_USES_READ_MODEL, PROVENANCE_CONVERSATIONS_READ_MODEL],
   on: {
+    ...TOOL_CALL_EVENTS_NOT_READ,
     ConversationStarted: ({ data }) => [
       {
         kind: 'upsert',

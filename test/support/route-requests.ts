@@ -270,6 +270,8 @@ export function routeRequests(apiUrl: string) {
       },
       [`PATCH ${CORE}/llm/{agentId}/conversation/{conversationId}`]: { title: 'renamed' },
       [`PUT ${CORE}/llm/{agentId}/conversation/{conversationId}/head`]: { messageId: f.messageId },
+      [`POST ${CORE}/llm/{agentId}/conversation/{conversationId}/tool-calls/{callId}`]: { decision: 'deny' },
+      [`PATCH ${CORE}/agents/{agentId}/tools/{name}`]: { enabled: false },
       [`POST ${CORE}/memory/{agentId}/memories`]: { text: 'likes coffee' },
       [`PATCH ${CORE}/memory/{agentId}/memories/{memoryId}`]: { text: 'likes green tea' },
       [`POST ${CORE}/memory/{agentId}/memories/{memoryId}/rollback`]: { version: 1 },

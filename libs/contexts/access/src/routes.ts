@@ -196,6 +196,7 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`DELETE ${CONVERSATION}/messages/{messageId}`]: 'agent.use',
   [`PUT ${CONVERSATION}/head`]: 'agent.use',
   [`POST ${CONVERSATION}/stop`]: 'agent.use',
+  [`POST ${CONVERSATION}/tool-calls/{callId}`]: 'agent.use',
   [`GET ${CONVERSATION}/messages/{messageId}/provenance`]: 'agent.use',
   [`GET ${CONVERSATION}/sandbox`]: 'agent.use',
   [`GET ${CONVERSATION}/sandbox/files`]: 'agent.use',
@@ -259,6 +260,8 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`POST ${CORE}/apps/{appId}/sync`]: 'app.manage',
   // The Apps of an Agent whose views its chat shows: whoever uses the Agent as a person.
   [`GET ${CORE}/agents/{agentId}/apps`]: 'app.view',
+  [`GET ${CORE}/agents/{agentId}/tools`]: 'agent.use',
+  [`PATCH ${CORE}/agents/{agentId}/tools/{name}`]: 'agent.manage',
 
   // The bridge (an App token or a svc_session_token): the Agents of the App's allowlist.
   [`GET ${BRIDGE}`]: 'agent.use',

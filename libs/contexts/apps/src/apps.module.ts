@@ -1,7 +1,7 @@
 // The Apps context: the App registry (admin routes), container Apps, the allowlist process (run with the projectors,
 // apps/projectors.ts), the authentication of bridge requests (AppCallers, asked by the access guard), the App proxy
 // (its raw routes: AppProxyRoutes) and its session tokens, and the tools of MCP Apps in the turns of the Agents they
-// are enabled for (a context provider). Global so that the guard finds the AppCallers it asks.
+// are enabled for (a context provider), with the per-Agent settings of those tools. Global so that the guard finds the AppCallers it asks.
 import { Global, Module, type OnModuleInit } from '@nestjs/common';
 import { AppCallers } from '#access';
 import { ContextProviders, ConversationsModule } from '#conversations';
@@ -30,6 +30,11 @@ import { RegisterAppController } from './commands/register-app/register-app.cont
 import { RegisterAppHandler } from './commands/register-app/register-app.command.js';
 import { RotateAppTokenController } from './commands/rotate-app-token/rotate-app-token.controller.js';
 import { RotateAppTokenHandler } from './commands/rotate-app-token/rotate-app-token.command.js';
+import { ChangeAgentToolController } from './commands/change-agent-tool/change-agent-tool.controller.js';
+import { ChangeAgentToolHandler } from './commands/change-agent-tool/change-agent-tool.command.js';
+import { ListAgentToolsController } from './queries/list-agent-tools/list-agent-tools.controller.js';
+import { ListAgentToolsHandler } from './queries/list-agent-tools/list-agent-tools.query.js';
+import { AgentToolCatalog } from './agent-tool-catalog.js';
 import { GetAppController } from './queries/get-app/get-app.controller.js';
 import { GetAppHandler } from './queries/get-app/get-app.query.js';
 import { ListAgentAppsController } from './queries/list-agent-apps/list-agent-apps.controller.js';
@@ -47,6 +52,8 @@ export const APP_CONTROLLERS = [
   SyncAppResourcesController,
   DeleteAppController,
   ListAgentAppsController,
+  ListAgentToolsController,
+  ChangeAgentToolController,
   BridgeAgentController,
 ];
 
@@ -59,9 +66,15 @@ export const APP_COMMAND_HANDLERS = [
   SyncAppResourcesHandler,
   AppResources,
   DeleteAppHandler,
+  ChangeAgentToolHandler,
 ];
 
-export const APP_QUERY_HANDLERS = [ListAppsHandler, GetAppHandler, ListAgentAppsHandler];
+export const APP_QUERY_HANDLERS = [
+  ListAppsHandler,
+  GetAppHandler,
+  ListAgentAppsHandler,
+  ListAgentToolsHandler,
+];
 
 @Global()
 @Module({
@@ -73,6 +86,7 @@ export const APP_QUERY_HANDLERS = [ListAppsHandler, GetAppHandler, ListAgentApps
     AppCredentialsRepository,
     AppContainers,
     McpServers,
+    AgentToolCatalog,
     McpToolsContextProvider,
     AppSessionTokens,
     AppProxyRoutes,

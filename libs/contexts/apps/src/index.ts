@@ -14,3 +14,5 @@ export * from './mcp/mcp-offer.js';
 export * from './mcp/mcp-content.js';
 export * from './mcp/outbound-address.js';
 export * from './mcp/mcp-servers.js';
+export * from './agent-tools.events.js';
+export * from './agent-tools.read-model.js';

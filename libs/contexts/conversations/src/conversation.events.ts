@@ -6,6 +6,7 @@
 // Over 300 lines on purpose: the aggregate's events, its state and its evolve are one table read together.
 import type { DomainEvent } from '#kernel';
 import { answerMovesHead, withoutNode } from './conversation-tree.js';
+import type { ToolCallEvent } from './tool-call.events.js';
 
 /** Text sealed with a data key (`sealed:v1:<keyId>:…`, see ContentCipher); unreadable once the key is destroyed. */
 export type Sealed = string;
@@ -163,7 +164,9 @@ export type ConversationEvent =
       'CheckpointDiscarded',
       Id & { readonly checkpointId: string; readonly reason: 'message_deleted' }
     >
-  | DomainEvent<'ConversationDeleted', Id & { readonly reason: 'requested' | 'agent_deleted' }>;
+  | DomainEvent<'ConversationDeleted', Id & { readonly reason: 'requested' | 'agent_deleted' }>
+  /** A recorded tool's call (tool-call.events.ts): decided by the tool-call decider; the conversation's state keeps none. */
+  | ToolCallEvent;
 
 export type ConversationEventType = ConversationEvent['type'];
 
@@ -274,6 +277,11 @@ export function evolveConversation(state: ConversationState, event: Conversation
         },
       };
     case 'ConversationRenamed':
+    case 'ToolCallRequested':
+    case 'ToolCallApproved':
+    case 'ToolCallDenied':
+    case 'ToolCallCompleted':
+    case 'ToolCallFailed':
       return state;
     case 'ConversationArchived':
       return { ...state, archived: true };

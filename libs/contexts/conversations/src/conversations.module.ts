@@ -51,6 +51,11 @@ import { KnowledgeContextProvider } from './runtime/knowledge.provider.js';
 import { RunningTurns } from './runtime/running-turns.js';
 import { StopTurnController } from './commands/stop-turn/stop-turn.controller.js';
 import { StopTurnHandler } from './commands/stop-turn/stop-turn.command.js';
+import { DecideToolCallController } from './commands/decide-tool-call/decide-tool-call.controller.js';
+import { DecideToolCallHandler } from './commands/decide-tool-call/decide-tool-call.command.js';
+import { RecordToolCallHandler } from './commands/record-tool-call/record-tool-call.command.js';
+import { ToolApprovals } from './runtime/tool-approvals.js';
+import { ToolCallRepository } from './tool-call.repository.js';
 
 export const CONVERSATION_CONTROLLERS = [
   ConversationTurnController,
@@ -62,6 +67,7 @@ export const CONVERSATION_CONTROLLERS = [
   DeleteMessageController,
   SwitchBranchController,
   StopTurnController,
+  DecideToolCallController,
 ];
 
 export const CONVERSATION_COMMAND_HANDLERS = [
@@ -74,6 +80,8 @@ export const CONVERSATION_COMMAND_HANDLERS = [
   DeleteMessageHandler,
   SwitchBranchHandler,
   StopTurnHandler,
+  DecideToolCallHandler,
+  RecordToolCallHandler,
 ];
 
 export const CONVERSATION_QUERY_HANDLERS = [
@@ -92,6 +100,7 @@ export const CONVERSATION_QUERY_HANDLERS = [
     ...CONVERSATION_COMMAND_HANDLERS,
     ...CONVERSATION_QUERY_HANDLERS,
     ConversationRepository,
+    ToolCallRepository,
     ConversationReader,
     OpenedHistory,
     IncognitoConversations,
@@ -106,6 +115,7 @@ export const CONVERSATION_QUERY_HANDLERS = [
     KnowledgeContextProvider,
     ContextProviders,
     RunningTurns,
+    ToolApprovals,
   ],
   exports: [
     ConversationTurns,

@@ -1,5 +1,6 @@
 export * from './conversations.module.js';
 export * from './conversation.events.js';
+export * from './tool-call.events.js';
 export * from './conversations.read-model.js';
 export * from './conversation-records.js';
 export { answerMovesHead } from './conversation-tree.js';

@@ -1,10 +1,12 @@
 // The Apps context provider: a conversation turn of an Agent offers the tools of the MCP servers (Apps) enabled for
-// it, each as `<appId>__<toolName>` with the server's description and input schema. A call's arguments are checked
+// it, each as `<appId>__<toolName>` with the server's description and input schema, except those the Agent's managers
+// switched off or set to `never` (agent-tool-catalog.ts); a tool set to `ask` waits, at each call, for the approval of
+// the person whose turn it is (the turn's runtime asks), and every call is recorded. A call's arguments are checked
 // against that schema before anything leaves, then sent through the platform's MCP client (a connection per call,
 // the configured timeout and result cap, the turn's abort signal); whatever goes wrong — arguments refused, the
 // server unreachable, a protocol error, the tool's own error — reaches the model as a tool error, never a failed
-// turn. Every call is approved automatically for now. The result is untrusted text for the model, nothing more.
-import { Inject, Injectable } from '@nestjs/common';
+// turn. The result is untrusted text for the model, nothing more.
+import { Injectable } from '@nestjs/common';
 import type {
   ContextContribution,
   ContextProvider,
@@ -14,22 +16,14 @@ import type {
 } from '#conversations';
 import { compileSchema, type OutputValidator } from '#agent-generation';
 import { PlatformError } from '#kernel';
-import { READ_STORE, type ReadStore } from '#read-store';
-import { APP_ALLOWLIST, APPS, type AppAllowlistEntry, type AppView } from '../apps.read-model.js';
-import { appToolName } from './app-tool-name.js';
+import { AgentToolCatalog, type AgentTool, type McpApp } from '../agent-tool-catalog.js';
 import type { McpToolOffer } from './mcp-offer.js';
 import { McpServers } from './mcp-servers.js';
 
 /** Chat APIs take at most this many tools in one request; past it the rest of the Apps' tools are left out. */
 const MAX_TOOLS = 128;
-const PAGE = 200;
 /** Compiled input schemas kept (a schema compiles once, not at every call). */
 const MAX_VALIDATORS = 500;
-
-type McpApp = AppView & {
-  readonly source: Extract<AppView['source'], { type: 'mcp' }>;
-  readonly mcp: NonNullable<AppView['mcp']>;
-};
 
 const failed = (content: string): ToolOutcome => ({ content, ok: false, sources: [] });
 
@@ -40,37 +34,19 @@ export class McpToolsContextProvider implements ContextProvider {
   private readonly validators = new Map<string, OutputValidator>();
 
   constructor(
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    private readonly catalog: AgentToolCatalog,
     private readonly servers: McpServers,
   ) {}
 
   async contribute(turn: TurnContext): Promise<ContextContribution | null> {
-    const apps = await this.enabledMcpApps(turn.agent.id);
-    const tools: ContextTool[] = [];
-    for (const app of apps)
-      for (const tool of app.mcp.tools) if (tools.length < MAX_TOOLS) tools.push(this.tool(app, tool));
+    const offered = (await this.catalog.tools(turn.agent.id)).filter(
+      (tool) => tool.enabled && tool.approval !== 'never',
+    );
+    const tools = offered.slice(0, MAX_TOOLS).map((tool) => this.tool(tool));
     return tools.length > 0 ? { system: null, tools } : null;
   }
 
-  /** The MCP Apps the Agent's allowlist holds, in a stable order (by id). */
-  private async enabledMcpApps(agentId: string): Promise<McpApp[]> {
-    const allowlist = this.readStore.reader<AppAllowlistEntry>(APP_ALLOWLIST);
-    const apps = this.readStore.reader<AppView>(APPS);
-    const found: McpApp[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await allowlist.find({ agentId }, { limit: PAGE, cursor });
-      for (const entry of page.data) {
-        const app = await apps.get(entry.appId);
-        if (app?.source.type === 'mcp' && app.mcp) found.push(app as McpApp);
-      }
-      cursor = page.nextCursor;
-    } while (cursor);
-    return found.sort((a, b) => a.id.localeCompare(b.id));
-  }
-
-  private tool(app: McpApp, offer: McpToolOffer): ContextTool {
-    const name = appToolName(app.id, offer.name);
+  private tool({ name, app, offer, approval }: AgentTool): ContextTool {
     return {
       definition: {
         type: 'function',
@@ -84,6 +60,8 @@ export class McpToolsContextProvider implements ContextProvider {
           parameters: { type: 'object', ...offer.inputSchema },
         },
       },
+      approval: approval === 'ask' ? 'ask' : 'auto',
+      recorded: true,
       run: (args: unknown, turn: TurnContext) => this.call(app, offer, args, turn),
     };
   }

@@ -12,6 +12,7 @@ import type { CallScope, ModelGateway } from '#model-gateway';
 import type { ChatRequest, ModelConfig } from '#model-providers';
 import type { AnswerUsage } from '../conversation.events.js';
 import type { ContextTool, TurnContext } from './context-providers.js';
+import type { ToolCallGate } from './tool-call-gate.js';
 import type { TurnEmitter } from './turn-events.js';
 
 export interface LoopInput {
@@ -30,6 +31,8 @@ export interface LoopInput {
    * replay's: `replay`).
    */
   readonly operation?: 'conversation' | 'replay';
+  /** Makes the calls of recorded and approved tools (an App's); without it every tool just runs (a replay). */
+  readonly gate?: ToolCallGate;
 }
 
 export interface LoopResult {
@@ -115,7 +118,14 @@ export async function answerLoop(input: LoopInput): Promise<LoopResult> {
           outcome =
             args === undefined
               ? { content: 'The arguments were not valid JSON.', ok: false, sources: [] }
-              : await tool.run(args, input.turn);
+              : input.gate
+                ? await input.gate.run(
+                    { id: call.id, name: call.function.name, arguments: call.function.arguments },
+                    tool,
+                    args,
+                    input.turn,
+                  )
+                : await tool.run(args, input.turn);
         }
         toolCalls.push({
           name: call.function.name,

@@ -55,6 +55,13 @@ export interface ToolOutcome {
 
 export interface ContextTool {
   readonly definition: ChatCompletionFunctionTool;
+  /** `ask`: each call waits for the approval of the person whose turn it is (tool-call-gate.ts); default `auto`. */
+  readonly approval?: 'auto' | 'ask';
+  /**
+   * Each call is recorded as events of the conversation (requested, approved or denied, completed or failed), its
+   * arguments and result sealed with the answer's key: an App's tools, whose calls act outside the platform.
+   */
+  readonly recorded?: boolean;
   run(args: unknown, turn: TurnContext): Promise<ToolOutcome>;
 }
 

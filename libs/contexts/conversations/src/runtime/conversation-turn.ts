@@ -27,6 +27,9 @@ import { ConversationPlaces } from './places/conversation-places.js';
 import { SourceBook } from './source-book.js';
 import { NO_USAGE, recordedAnswer, turnAnswer, type TurnAnswer } from './turn-answer.js';
 import { TurnCompaction } from './turn-compaction.js';
+import { ToolApprovals } from './tool-approvals.js';
+import { ToolCallGate } from './tool-call-gate.js';
+import type { BackgroundTurn } from './background-turn.js';
 import type { TurnEmitter } from './turn-events.js';
 import { TurnIdempotency, type TurnIds } from './turn-idempotency.js';
 import { LibraryPrompts, type LibraryPromptRequest } from './library-prompt.js';
@@ -50,6 +53,8 @@ export interface TurnRequest {
   readonly idempotencyKey?: string | undefined;
   /** Aborted when the client disconnects: the model call ends, the turn is recorded as incomplete. */
   readonly signal: AbortSignal;
+  /** A non-streamed turn's: what its tool calls waiting for approval and its end are told to (background-turn.ts). */
+  readonly background?: BackgroundTurn | undefined;
 }
 
 @Injectable()
@@ -64,6 +69,7 @@ export class ConversationTurns {
     private readonly compaction: TurnCompaction,
     private readonly libraryPrompts: LibraryPrompts,
     private readonly queries: QueryBus,
+    private readonly approvals: ToolApprovals,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -241,6 +247,15 @@ export class ConversationTurns {
           stream: request.stream,
           turn: { ...turn, tokenShare: Math.floor(budget / 2) },
           emit: ordered,
+          gate: new ToolCallGate({
+            place,
+            context,
+            approvals: this.approvals,
+            owner: { agentId: agent.id, conversationId, userId: caller.userId },
+            timeoutMs: this.config.toolApprovalTimeoutMs,
+            emit: ordered,
+            background: request.background,
+          }),
         });
         // Every event told before the answer is recorded (an answer without deltas: the conversation's own).
         await told;

@@ -141,3 +141,11 @@ export function turnAnswer(
     },
   };
 }
+
+/** A turn's answer as the route sends it (the JSON answer, and the stream's `done`). */
+export const turnResult = (answer: TurnAnswer) => ({
+  conversationId: answer.conversationId,
+  created: answer.created,
+  userMessage: answer.userMessage,
+  message: answer.message,
+});

@@ -1,6 +1,6 @@
 // The events a turn reports as it goes: streamed to the client as named Server-Sent Events (`conversation` first,
-// then `retrieval`, `compaction`, `delta`, `tool_call`, `tool_result`; the controller adds `done` or `error` last),
-// and ignored by a non-streamed turn.
+// then `retrieval`, `compaction`, `delta`, `tool_call`, `tool_approval_required`, `tool_result`; the controller adds
+// `done` or `error` last), and ignored by a non-streamed turn.
 import type { Citation } from '../conversation.events.js';
 
 export type TurnEvent =
@@ -21,6 +21,17 @@ export type TurnEvent =
   | {
       readonly event: 'tool_call';
       readonly data: { readonly id: string; readonly name: string; readonly arguments: string };
+    }
+  | {
+      /** A call of a tool set to `ask` waits for the decision of the person whose turn it is. */
+      readonly event: 'tool_approval_required';
+      readonly data: {
+        readonly callId: string;
+        /** The model's id of the call, as `tool_call` named it. */
+        readonly id: string;
+        readonly name: string;
+        readonly arguments: string;
+      };
     }
   | {
       readonly event: 'tool_result';

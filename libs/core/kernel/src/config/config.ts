@@ -415,7 +415,7 @@ export const ConfigVariables = z.object({
         .filter(Boolean),
     )
     .describe(
-      'Host headers the MCP endpoint (/mcp) answers besides PUBLIC_URL\'s host and, on a loopback HOST, localhost, ' +
+      "Host headers the MCP endpoint (/mcp) answers besides PUBLIC_URL's host and, on a loopback HOST, localhost, " +
         '127.0.0.1 and [::1] at PORT (comma-separated host:port): its DNS-rebinding protection refuses any other',
     ),
   APP_PROXY_TIMEOUT_SECONDS: z.coerce
@@ -448,6 +448,15 @@ export const ConfigVariables = z.object({
     .max(10_240)
     .default(64)
     .describe('Kilobytes (UTF-8) of one MCP tool result a model reads; the rest is cut with a note'),
+  TOOL_APPROVAL_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(86_400)
+    .default(300)
+    .describe(
+      'How long a tool call set to `ask` waits for the approval of the person whose turn it is; then it is denied',
+    ),
   MCP_ALLOW_LINK_LOCAL: flag
     .default(false)
     .describe(
@@ -618,6 +627,8 @@ const ConfigSchema = ConfigVariables.transform((env) => ({
     : undefined,
   /** Model calls one conversation turn may make (the answer plus its tool steps). */
   conversationMaxToolSteps: env.CONVERSATION_MAX_TOOL_STEPS,
+  /** How long a tool call waiting for its approval waits before it is denied as expired. */
+  toolApprovalTimeoutMs: env.TOOL_APPROVAL_TIMEOUT_SECONDS * 1000,
   /** Tokens of history a conversation sends before its oldest part is compacted (capped by the model's window). */
   conversationTokenBudget: env.CONVERSATION_TOKEN_BUDGET,
   /** An incognito conversation left idle this long is forgotten (it lives only in the serving process's memory). */

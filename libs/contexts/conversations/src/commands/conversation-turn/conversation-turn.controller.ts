@@ -15,7 +15,8 @@ import type { Logger } from 'pino';
 import { parseOrThrow } from '#http';
 import { SendMessageBody, TURN_BODY_LIMIT_BYTES, TurnResultDto } from '../../conversation.schemas.js';
 import { ConversationTurns, type TurnRequest } from '../../runtime/conversation-turn.js';
-import type { TurnAnswer } from '../../runtime/turn-answer.js';
+import { turnResult, type TurnAnswer } from '../../runtime/turn-answer.js';
+import { BackgroundTurn } from '../../runtime/background-turn.js';
 import type { NoticeEvent, TurnEvent } from '../../runtime/turn-events.js';
 import { RunningTurns } from '../../runtime/running-turns.js';
 
@@ -41,7 +42,11 @@ export class ConversationTurnController {
       '`tool_result`, then `done` (the full message, as in the JSON answer) or `error` (the error envelope). A client ' +
       'that disconnects aborts the model call; the turn is still recorded, marked incomplete. With `Idempotency-Key`, ' +
       'a retried turn returns the first answer (header `idempotent-replayed: true`) and appends nothing; while the ' +
-      'first is still running a retry is 409; a turn that ended incomplete is answered again.',
+      'first is still running a retry is 409; a turn that ended incomplete is answered again. A call of an App tool ' +
+      'set to `ask` waits for your decision (POST …/tool-calls/{callId}): streamed, as the event ' +
+      '`tool_approval_required` ({ callId, id, name, arguments }); not streamed, the answer is 202 ' +
+      '`{ status: "awaiting_approval", conversationId, userMessage, pendingToolCalls: [{ callId, name, arguments }] }` ' +
+      'and the turn goes on once decided (the decision answers what it came to).',
     body: SendMessageBody,
     bodyLimitBytes: TURN_BODY_LIMIT_BYTES,
     idempotent: true,
@@ -88,12 +93,7 @@ export class ConversationTurnController {
     const signal = outlives ? own.signal : abortOnDisconnect(reply);
     let unregister = () => {};
     const request = turnRequest(agentId, body, caller, signal, idempotencyKey);
-    if (!body.stream) {
-      const answer = await this.turns.run(request, async () => {});
-      if (answer.replayed) void reply.header('idempotent-replayed', 'true');
-      void reply.status(answer.created ? 201 : 200).send(toResult(answer));
-      return;
-    }
+    if (!body.stream) return this.answer(request, reply);
     let sse: SseWriter | null = null;
     const emit = async (event: TurnEvent | NoticeEvent) => {
       if (outlives && event.event === 'conversation')
@@ -115,7 +115,7 @@ export class ConversationTurnController {
           },
         });
       }
-      await sse!.event('done', toResult(answer));
+      await sse!.event('done', turnResult(answer));
     } catch (error) {
       if (!sse) throw error; // nothing streamed yet: a plain HTTP error
       const known = toErrorResponse(error);
@@ -136,6 +136,47 @@ export class ConversationTurnController {
       unregister();
       (sse as SseWriter | null)?.end();
     }
+  }
+
+  /**
+   * A non-streamed turn: its answer, or, when a tool call waits for the person's approval first, 202 with the calls
+   * that wait; the turn then goes on in the background (its Stop still reaches it) and each decision answers what
+   * it came to next.
+   */
+  private async answer(request: TurnRequest, reply: FastifyReply): Promise<void> {
+    const background = new BackgroundTurn<TurnAnswer>();
+    const own = new AbortController();
+    let unregister = () => {};
+    let started: Extract<TurnEvent, { event: 'conversation' }>['data'] | null = null;
+    this.turns
+      .run(
+        { ...request, background, signal: AbortSignal.any([request.signal, own.signal]) },
+        async (event) => {
+          if (event.event !== 'conversation') return;
+          started = event.data;
+          unregister = this.running.start(event.data.conversationId, own);
+        },
+      )
+      .then(
+        (answer) => background.answered(answer),
+        (error: unknown) => background.failed(error),
+      )
+      .finally(() => unregister());
+    const state = await background.settled();
+    if (state.status === 'failed') throw state.error;
+    if (state.status === 'answered') {
+      if (state.answer.replayed) void reply.header('idempotent-replayed', 'true');
+      void reply.status(state.answer.created ? 201 : 200).send(turnResult(state.answer));
+      return;
+    }
+    const conversation = started as Extract<TurnEvent, { event: 'conversation' }>['data'] | null;
+    void reply.status(202).send({
+      status: 'awaiting_approval',
+      conversationId: conversation?.conversationId,
+      created: conversation?.created,
+      userMessage: conversation?.userMessage,
+      pendingToolCalls: state.pendingToolCalls,
+    });
   }
 }
 
@@ -167,10 +208,3 @@ const turnRequest = (
     signal,
   };
 };
-
-const toResult = (answer: TurnAnswer) => ({
-  conversationId: answer.conversationId,
-  created: answer.created,
-  userMessage: answer.userMessage,
-  message: answer.message,
-});

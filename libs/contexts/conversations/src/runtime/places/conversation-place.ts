@@ -5,6 +5,7 @@ import type { CommandContext } from '#eventsourcing';
 import type { Checkpoint } from '../../compaction/compaction-boundary.js';
 import { branchTo } from '../../conversation-tree.js';
 import { MessageNotFoundError } from '../../conversation.decider.js';
+import type { ToolCallFact } from '../../tool-call.repository.js';
 import type {
   ConversationRecord,
   NewAnswer,
@@ -56,6 +57,8 @@ export interface ConversationPlace {
   saveCheckpoint(checkpoint: NewCheckpoint, context: CommandContext): Promise<void>;
   /** Keeps the answer, complete or incomplete. */
   recordAnswer(answer: NewAnswer, at: Date, context: CommandContext): Promise<void>;
+  /** Keeps what became of a recorded tool's call (an App's): requested, approved or denied, completed or failed. */
+  recordToolCall(fact: ToolCallFact, context: CommandContext): Promise<void>;
 }
 
 /** The checkpoint a history continues from: only one with a summary counts. */

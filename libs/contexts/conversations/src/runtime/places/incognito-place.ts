@@ -67,6 +67,9 @@ export class IncognitoPlace implements ConversationPlace {
   async recordAnswer(answer: NewAnswer, at: Date): Promise<void> {
     this.incognito.recordAnswer(this.live, answer, at);
   }
+
+  /** Nothing of an incognito conversation reaches the log: its tool calls are approved, never recorded. */
+  async recordToolCall(): Promise<void> {}
 }
 
 /** An incognito conversation's reads: its messages in memory, in clear; pages by offset. */

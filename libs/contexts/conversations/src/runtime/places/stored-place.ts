@@ -1,12 +1,15 @@
 // A conversation kept in the log: its messages are events (sealed). Its place in a turn (StoredPlace) reads through
-// the ConversationReader and writes by sending the turn's commands (StartTurn, RecordAnswer, CompactConversation) on
-// the command bus; its reads for the routes are StoredReads (its writer there is the ConversationRepository).
+// the ConversationReader and writes by sending the turn's commands (StartTurn, RecordAnswer, CompactConversation,
+// RecordToolCall) on the command bus; its reads for the routes are StoredReads (its writer there is the
+// ConversationRepository).
 import { CommandBus } from '@nestjs/cqrs';
 import { ReadYourWritesBus, type CommandContext } from '#eventsourcing';
 import type { Caller } from '#access';
 import { CompactConversation } from '../../commands/compact-conversation/compact-conversation.command.js';
 import { RecordAnswer } from '../../commands/record-answer/record-answer.command.js';
 import { StartTurn } from '../../commands/start-turn/start-turn.command.js';
+import { RecordToolCall } from '../../commands/record-tool-call/record-tool-call.command.js';
+import type { ToolCallFact } from '../../tool-call.repository.js';
 import type {
   ConversationRecord,
   NewAnswer,
@@ -118,6 +121,10 @@ export class StoredPlace implements ConversationPlace {
 
   async recordAnswer(answer: NewAnswer, _at: Date, context: CommandContext): Promise<void> {
     await this.buses.writes.send(new RecordAnswer(this.conversationId, answer, context), TURN_SETTLES);
+  }
+
+  async recordToolCall(fact: ToolCallFact, context: CommandContext): Promise<void> {
+    await this.buses.bus.execute(new RecordToolCall(this.conversationId, fact, context));
   }
 }
 
