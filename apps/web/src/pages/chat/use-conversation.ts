@@ -139,7 +139,7 @@ export function useConversation(agentId: string, base: string, { onTurnEnded, on
               ...c,
               text: sources.find((s) => s.documentId === c.documentId && s.start === c.start)?.text,
             }));
-            update({ ...done, citations: withText, streaming: false });
+            update({ ...done, citations: withText, streaming: false, approvals: answer.approvals });
             if (done.memory?.proposals?.length) onProposed();
           } else if (event === 'error')
             setError(
