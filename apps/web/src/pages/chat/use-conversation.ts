@@ -162,12 +162,15 @@ export function useConversation(agentId: string, base: string, { onTurnEnded, on
       // versions too). A stopped turn is recorded (incomplete) just after the abort reaches the server: wait for it.
       if (current && (!incognito || branch)) {
         const stored = await storedTurn(base, current, answer).catch(() => null);
-        // The messages route does not keep a turn's memory word nor its approval prompts: the streamed answer's stay.
+        // The messages route does not keep a turn's memory word (the streamed answer's stays on it) nor the approval
+        // prompts of this page's turns (each answer keeps its own, saying what the person decided).
         if (stored)
-          setMessages(
-            stored.map((m) =>
-              m.id === answer.id ? { ...m, memory: answer.memory, approvals: answer.approvals } : m,
-            ),
+          setMessages((shown) =>
+            stored.map((m) => ({
+              ...m,
+              ...(m.id === answer.id ? { memory: answer.memory } : {}),
+              approvals: shown.find((s) => s.id === m.id)?.approvals,
+            })),
           );
       }
     }
