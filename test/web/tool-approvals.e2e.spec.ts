@@ -4,7 +4,7 @@
 // the call waits with a prompt naming the tool and its arguments, focused; Allow makes the call (the answer echoes),
 // Deny does not (the answer says it was refused), and the prompt says what was decided. Screenshots at 390 and 1280
 // px, in German too; axe-core: 0 serious or critical violations in the light and the dark theme.
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startEverythingServer, type EverythingServer } from '#testing/mcp-everything';
 import { ADMIN_KEY, client, CORE, startTestApi, uniqueName, type TestApi } from '../support/api.js';
 import { agentInNewSpace } from '../support/scenario.js';
@@ -15,7 +15,7 @@ import {
   invitedPerson,
   launch,
   screenshot,
-  seriousViolations,
+  noSeriousViolations,
   SignedInPages,
 } from './browser.js';
 
@@ -26,14 +26,6 @@ interface AgentToolBody {
   readonly name: string;
   readonly enabled: boolean;
   readonly approval: string;
-}
-
-async function noSeriousViolations(page: Page): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    expect({ theme, violations: await seriousViolations(page) }).toEqual({ theme, violations: [] });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
 }
 
 describeBrowser(
@@ -142,7 +134,7 @@ describeBrowser(
       );
       expect(await prompt.locator('pre').innerText()).toBe('{\n  "message": "hi"\n}');
       // Focus is on Allow: the keyboard decides without looking for the prompt.
-      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Allow');
+      expect(await page.evaluate('document.activeElement?.textContent')).toBe('Allow');
       await screenshot(page, 'tool-approvals-prompt-1280');
       await noSeriousViolations(page);
       await page.keyboard.press('Enter');
@@ -159,6 +151,8 @@ describeBrowser(
       const refused = await answers.nth(1).locator('.markdown').first().innerText();
       expect(refused).toMatch(/refused/i);
       expect(await answers.nth(1).innerText()).not.toContain('Echo: not this');
+      // The earlier answer still says what was decided, though the conversation was reloaded after this turn.
+      expect(await prompt.getByRole('status').innerText()).toContain('You allowed the call of echo.');
       await screenshot(page, 'tool-approvals-decided-1280');
       await noSeriousViolations(page);
 
