@@ -67,7 +67,7 @@ function ToolRow({ agentId, initial, readOnly }: { agentId: string; initial: Age
           {t('agentToolApproval', { tool: tool.tool })}
           <select
             value={tool.approval}
-            disabled={readOnly || !tool.enabled}
+            disabled={readOnly}
             aria-describedby={readOnly ? 'agent-tools-readonly' : undefined}
             onChange={(e) => void save({ approval: (e.target as HTMLSelectElement).value as Approval })}
           >
