@@ -98,6 +98,15 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   return (violations as AxeViolation[]).filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
+/** Expects no serious or critical violation in the light theme nor the dark one; the page is left light. */
+export async function noSeriousViolations(page: Page): Promise<void> {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    expect({ theme, violations: await seriousViolations(page) }).toEqual({ theme, violations: [] });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
 export const PASSWORD = 'a long enough passphrase';
 
 /**

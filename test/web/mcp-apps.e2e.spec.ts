@@ -7,7 +7,7 @@
 // done with its arguments one click away, and a call the server's schema refuses as failed; after a reload they are
 // still listed, from the answers' provenance, and read in German after a switch of language. Screenshots at 390 and
 // 1280 px; axe-core: 0 serious or critical violations in the light and the dark theme.
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { appToolName } from '#apps/mcp/app-tool-name';
 import { startEverythingServer, type EverythingServer } from '#testing/mcp-everything';
 import { waitUntil } from '#testing/fixtures';
@@ -19,7 +19,7 @@ import {
   invitedPerson,
   launch,
   screenshot,
-  seriousViolations,
+  noSeriousViolations,
   SignedInPages,
 } from './browser.js';
 
@@ -30,14 +30,6 @@ interface AppBody {
   readonly id: string;
   readonly name: string;
   readonly enablement: { readonly kind: string; readonly agentIds?: readonly string[] };
-}
-
-async function noSeriousViolations(page: Page): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    expect({ theme, violations: await seriousViolations(page) }).toEqual({ theme, violations: [] });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
 }
 
 describeBrowser('MCP servers as Apps, and tool calls in the chat, in Chromium (e2e)', () => {

@@ -895,6 +895,25 @@ const en = {
   toolFailed: '{tool}: failed',
   toolFromApp: 'from App {app}',
   toolArguments: 'Arguments',
+  // Area: Tool approvals (the chat's approval prompt, the tool switches on the Agent's page)
+  approvalAsk: 'The Agent wants to call {tool}. Allow it?',
+  approvalAllow: 'Allow',
+  approvalDeny: 'Deny',
+  approvalAllowed: 'You allowed the call of {tool}.',
+  approvalDenied: 'You denied the call of {tool}: it was not made.',
+  approvalGone: 'This call no longer waits for a decision: it was decided already or it expired.',
+  agentTools: 'Tools',
+  agentToolsHint: "The tools of the Agent's Apps. Each change is saved at once.",
+  agentToolsReadOnly:
+    "Only the Agent's managers (the editors and owners of its Space, and admins) may change its tools.",
+  agentToolsNone: 'No App with tools is enabled for this Agent.',
+  agentToolEnabled: 'Offer {tool} to the Agent',
+  agentToolApproval: 'Calls of {tool}',
+  agentToolApprovalAuto: 'Automatic',
+  agentToolApprovalAsk: 'Ask first',
+  agentToolApprovalNever: 'Never',
+  agentToolSaved: 'Saved.',
+  agentToolGone: 'This tool is no longer offered by its App.',
 };
 
 export type Label = keyof typeof en;
@@ -1823,6 +1842,26 @@ const de: Record<Label, string> = {
   toolFailed: '{tool}: fehlgeschlagen',
   toolFromApp: 'aus App {app}',
   toolArguments: 'Argumente',
+  // Area: Tool approvals (the chat's approval prompt, the tool switches on the Agent's page)
+  approvalAsk: 'Der Agent möchte {tool} aufrufen. Erlauben?',
+  approvalAllow: 'Erlauben',
+  approvalDeny: 'Ablehnen',
+  approvalAllowed: 'Du hast den Aufruf von {tool} erlaubt.',
+  approvalDenied: 'Du hast den Aufruf von {tool} abgelehnt: Er wurde nicht ausgeführt.',
+  approvalGone:
+    'Dieser Aufruf wartet nicht mehr auf eine Entscheidung: Er wurde schon entschieden oder ist abgelaufen.',
+  agentTools: 'Werkzeuge',
+  agentToolsHint: 'Die Werkzeuge der Apps des Agenten. Jede Änderung wird sofort gespeichert.',
+  agentToolsReadOnly:
+    'Nur wer den Agenten verwaltet (Bearbeiter und Eigentümer seines Space sowie Admins), darf seine Werkzeuge ändern.',
+  agentToolsNone: 'Für diesen Agenten ist keine App mit Werkzeugen aktiviert.',
+  agentToolEnabled: '{tool} dem Agenten anbieten',
+  agentToolApproval: 'Aufrufe von {tool}',
+  agentToolApprovalAuto: 'Automatisch',
+  agentToolApprovalAsk: 'Erst fragen',
+  agentToolApprovalNever: 'Nie',
+  agentToolSaved: 'Gespeichert.',
+  agentToolGone: 'Dieses Werkzeug wird von seiner App nicht mehr angeboten.',
 };
 
 export type Language = 'de' | 'en';

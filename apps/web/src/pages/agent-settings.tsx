@@ -1,6 +1,6 @@
-// An Agent's settings page: what the person builds (name, model, system prompt, switches, embed: loaded on first use)
-// and the Knowledge it reaches (pages/knowledge, loaded on first use) and its Skills. Someone who may use the Agent
-// but not manage it reads them, with the reason, and is offered nothing to change.
+// An Agent's settings page: what the person builds (name, model, system prompt, switches, embed: loaded on first use),
+// the tools of its Apps, the Knowledge it reaches (pages/knowledge, loaded on first use) and its Skills. Someone who may
+// use the Agent but not manage it reads them, with the reason, and is offered nothing to change.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { t } from '../i18n';
@@ -12,6 +12,7 @@ import { useMayManage } from './may-manage';
 import type { AgentDetails } from './build/build-kit';
 
 const AgentBuilder = lazy(() => import('./build/agent-builder'), 'AgentBuilder');
+const AgentTools = lazy(() => import('./build/agent-tools'), 'AgentTools');
 const AgentKnowledge = lazy(() => import('./knowledge/agent-knowledge'), 'AgentKnowledge');
 
 export function AgentSettings({ agentId, me }: { agentId: string; me: Me }) {
@@ -39,6 +40,7 @@ export function AgentSettings({ agentId, me }: { agentId: string; me: Me }) {
         </a>
       </p>
       <AgentBuilder agent={agent} me={me} onSaved={setAgent} />
+      <AgentTools agentId={agent.id} readOnly={readOnly} />
       <AgentKnowledge agent={agent} me={me} mayManage={mayManage} />
       <Skills agentId={agent.id} readOnly={readOnly} />
     </section>

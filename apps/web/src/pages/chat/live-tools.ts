@@ -1,6 +1,16 @@
 // The tools a streamed answer calls, as its `tool_call` and `tool_result` events tell them: a call runs until its
-// result arrives (the chat shows a running code call's code meanwhile).
+// result arrives (the chat shows a running code call's code meanwhile); a call set to ask first waits for the person
+// (`tool_approval_required`), and the answer keeps it to show the prompt.
 import type { ChatMessage, LiveToolCall } from './types';
+
+export function withApprovalAsked(answer: ChatMessage, body: Record<string, unknown>): ChatMessage {
+  const asked = {
+    callId: String(body.callId),
+    name: String(body.name),
+    arguments: String(body.arguments ?? ''),
+  };
+  return { ...answer, approvals: [...(answer.approvals ?? []), asked] };
+}
 
 export function withTool(
   answer: ChatMessage,

@@ -13,8 +13,14 @@ export interface ToolCallShown {
 
 const APP_TOOL = /^(app_[A-Za-z0-9]+)__(.+)$/;
 
+/** A tool as the person reads it: an App's by its own name, with its App's id; another by its name. */
+export function toolNaming(name: string): { tool: string; appId: string | undefined } {
+  const [, appId, appTool] = APP_TOOL.exec(name) ?? [];
+  return { tool: appTool ?? name, appId };
+}
+
 /** Arguments as the person reads them: JSON indented, anything else as it came. */
-function readable(args: string): string {
+export function readable(args: string): string {
   try {
     return JSON.stringify(JSON.parse(args), null, 2);
   } catch {
@@ -23,8 +29,7 @@ function readable(args: string): string {
 }
 
 function ToolCallLine({ call, appName }: { call: ToolCallShown; appName: (appId: string) => string }) {
-  const [, appId, appTool] = APP_TOOL.exec(call.name) ?? [];
-  const tool = appTool ?? call.name;
+  const { tool, appId } = toolNaming(call.name);
   const state = call.ok === undefined ? 'running' : call.ok ? 'done' : 'failed';
   const said =
     state === 'running'

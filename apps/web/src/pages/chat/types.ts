@@ -45,6 +45,15 @@ export interface ChatMessage {
   readonly siblings?: Siblings | null;
   /** The tools the streamed answer called so far (a stored answer's are in its provenance and sandbox). */
   readonly tools?: readonly LiveToolCall[];
+  /** The calls of the streamed answer that waited for the person's decision (`tool_approval_required`). */
+  readonly approvals?: readonly ApprovalAsked[];
+}
+
+export interface ApprovalAsked {
+  /** The id the decision route takes. */
+  readonly callId: string;
+  readonly name: string;
+  readonly arguments: string;
 }
 
 export interface Siblings {

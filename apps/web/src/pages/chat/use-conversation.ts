@@ -7,7 +7,7 @@ import { api, ApiError, streamPost } from '../../api';
 import { errorSentence } from '../../errors';
 import { fetchMessages, outgoing, storedTurn } from './stored-messages';
 import { withStoredMemory } from './stored-memory';
-import { withTool } from './live-tools';
+import { withApprovalAsked, withTool } from './live-tools';
 import { conversationQuery, type ChatMessage, type Citation } from './types';
 
 /** A question asked again: after the message it followed (null: first), keeping its files. */
@@ -130,6 +130,7 @@ export function useConversation(agentId: string, base: string, { onTurnEnded, on
             }
           } else if (event === 'retrieval') sources = body.sources as Citation[];
           else if (event === 'tool_call' || event === 'tool_result') update(withTool(answer, event, body));
+          else if (event === 'tool_approval_required') update(withApprovalAsked(answer, body));
           else if (event === 'delta')
             update({ ...answer, content: (answer.content ?? '') + String(body.text) });
           else if (event === 'done') {
@@ -138,7 +139,7 @@ export function useConversation(agentId: string, base: string, { onTurnEnded, on
               ...c,
               text: sources.find((s) => s.documentId === c.documentId && s.start === c.start)?.text,
             }));
-            update({ ...done, citations: withText, streaming: false });
+            update({ ...done, citations: withText, streaming: false, approvals: answer.approvals });
             if (done.memory?.proposals?.length) onProposed();
           } else if (event === 'error')
             setError(
@@ -161,9 +162,16 @@ export function useConversation(agentId: string, base: string, { onTurnEnded, on
       // versions too). A stopped turn is recorded (incomplete) just after the abort reaches the server: wait for it.
       if (current && (!incognito || branch)) {
         const stored = await storedTurn(base, current, answer).catch(() => null);
-        // The messages route does not keep a turn's memory word: the streamed answer's stays on it.
+        // The messages route does not keep a turn's memory word (the streamed answer's stays on it) nor the approval
+        // prompts of this page's turns (each answer keeps its own, saying what the person decided).
         if (stored)
-          setMessages(stored.map((m) => (m.id === answer.id ? { ...m, memory: answer.memory } : m)));
+          setMessages((shown) =>
+            stored.map((m) => ({
+              ...m,
+              ...(m.id === answer.id ? { memory: answer.memory } : {}),
+              approvals: shown.find((s) => s.id === m.id)?.approvals,
+            })),
+          );
       }
     }
   };
