@@ -458,8 +458,7 @@ describe('authorization matrix (e2e, generated from the registered routes)', () 
         } else if (typeof rule === 'string') {
           // The compatible gateway and the MCP endpoint take keys only: a session there is not authenticated (401).
           const keysOnly =
-            who.cookie !== undefined &&
-            (request.path.startsWith('/api/compat/') || request.path === '/mcp');
+            who.cookie !== undefined && (request.path.startsWith('/api/compat/') || request.path === '/mcp');
           // An Agent is created only in a Space the caller may change: an unseen one is 400 `unknown_space`.
           const unknownSpace =
             action === 'agent.create' && reply.status === 400 && reply.text.includes('"unknown_space"');
