@@ -49,10 +49,12 @@ async function messageAdded(
       : event.data.parentId === undefined
         ? headId
         : event.data.parentId;
+  // The head's own parent matters only to an answer whose question is not the head (a retried turn's second
+  // answer): only then is the head's document read.
   const headParent =
-    headId === null
-      ? null
-      : ((await context.get<MessageView>(CONVERSATION_MESSAGES, headId))?.parentId ?? null);
+    event.type === 'AssistantMessageRecorded' && headId !== null && headId !== event.data.replyTo
+      ? ((await context.get<MessageView>(CONVERSATION_MESSAGES, headId))?.parentId ?? null)
+      : null;
   const movesHead =
     event.type === 'UserMessagePosted' || answerMovesHead(headId, event.data.replyTo, () => headParent);
   const stored = await context.get<MessageView>(CONVERSATION_MESSAGES, messageId);
