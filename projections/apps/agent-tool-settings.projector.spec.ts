@@ -26,4 +26,21 @@ describe('agent tool settings projection', () => {
     await h.apply(on);
     expect(await h.get(AGENT_TOOL_SETTINGS, 'agt_1:app_1__echo')).toMatchObject({ ...data, enabled: true });
   });
+
+  it("drops a deleted Agent's settings and keeps another Agent's", async () => {
+    const h = await projectionHarness(agentToolSettingsProjector);
+    const other = { agentId: 'agt_2', tool: 'app_1__echo' };
+    await h.apply(
+      h.envelope({ type: 'AgentToolSwitchedOff', data }),
+      h.envelope({
+        type: 'AgentToolApprovalSet',
+        data: { agentId: 'agt_1', tool: 'app_1__add', approval: 'never' },
+      }),
+      h.envelope({ type: 'AgentToolSwitchedOff', data: other }),
+    );
+    await h.apply(h.envelope({ type: 'AgentDeleted', data: { agentId: 'agt_1' } }));
+    expect(await h.get(AGENT_TOOL_SETTINGS, 'agt_1:app_1__echo')).toBeNull();
+    expect(await h.get(AGENT_TOOL_SETTINGS, 'agt_1:app_1__add')).toBeNull();
+    expect(await h.get(AGENT_TOOL_SETTINGS, 'agt_2:app_1__echo')).toMatchObject({ enabled: false });
+  });
 });
