@@ -266,6 +266,46 @@ describe('approving App tool calls (e2e, server-everything)', () => {
     expect(answered.body.turn.message.content).toContain('Echo: later');
   });
 
+  it('lists the calls waiting for the person (a reloaded chat asks again); a stopped turn records them stopped', async () => {
+    const { agentId, spaceId, echo } = await agentWithApp();
+    expect((await admin.patch(`${CORE}/agents/${agentId}/tools/${echo}`, { approval: 'ask' })).status).toBe(
+      200,
+    );
+    const stream = openStream(api.url, ADMIN_KEY, agentId, {
+      message: `call ${echo} {"message":"wait"}`,
+      continueOnDisconnect: true,
+    });
+    const asked = await stream.until('tool_approval_required');
+    const conversationId = String((await stream.until('conversation')).data.conversationId);
+    const route = `${LLM}/${agentId}/conversation/${conversationId}`;
+    const waiting = await admin.get<{ data: Json[] }>(`${route}/tool-calls`);
+    expect(waiting.status).toBe(200);
+    expect(waiting.body.data).toEqual([
+      expect.objectContaining({
+        callId: asked.data.callId,
+        name: echo,
+        arguments: '{"message":"wait"}',
+        since: expect.any(String),
+        expiresAt: expect.any(String),
+      }),
+    ]);
+    const otherMember = await memberOf(spaceId, agentId, 'tools-waiting');
+    expect((await otherMember.get(`${route}/tool-calls`)).status).toBe(404);
+
+    expect((await admin.post(`${route}/stop`, {})).status).toBeLessThan(300);
+    await stream.done;
+    await waitUntil(() => eventsOf(conversationId).some((event) => event.type === 'ToolCallDenied'), 10_000);
+    expect(
+      eventsOf(conversationId)
+        .filter((event) => event.type.startsWith('ToolCall'))
+        .map((event) => [event.type, event.data.reason, event.data.userId]),
+    ).toEqual([
+      ['ToolCallRequested', undefined, undefined],
+      ['ToolCallDenied', 'stopped', null],
+    ]);
+    expect((await admin.get<{ data: Json[] }>(`${route}/tool-calls`)).body.data).toEqual([]);
+  });
+
   it('offers no tool that is switched off or set to never', async () => {
     const { agentId, appId, echo } = await agentWithApp();
     expect((await admin.patch(`${CORE}/agents/${agentId}/tools/${echo}`, { enabled: false })).status).toBe(

@@ -2,7 +2,7 @@
 // (Agent, tool) a manager changed. Each event sets the one field it is about over what the document holds, so
 // applying an event twice changes nothing; a deleted Agent's settings go with it.
 import { defineProjector, type EnvelopeOf, type ProjectionContext } from '#eventsourcing';
-import type { WriteOp } from '#read-store';
+import type { Page, WriteOp } from '#read-store';
 import type { AgentEvent } from '#agents';
 import {
   AGENT_TOOL_SETTINGS,
@@ -28,7 +28,7 @@ const forgotten = async (agentId: string, context: ProjectionContext): Promise<W
   const ops: WriteOp[] = [];
   let cursor: string | null = null;
   do {
-    const page = await context.find<AgentToolSettingView>(
+    const page: Page<AgentToolSettingView> = await context.find<AgentToolSettingView>(
       AGENT_TOOL_SETTINGS,
       { agentId },
       { limit: 500, cursor },

@@ -196,6 +196,7 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`DELETE ${CONVERSATION}/messages/{messageId}`]: 'agent.use',
   [`PUT ${CONVERSATION}/head`]: 'agent.use',
   [`POST ${CONVERSATION}/stop`]: 'agent.use',
+  [`GET ${CONVERSATION}/tool-calls`]: 'agent.use',
   [`POST ${CONVERSATION}/tool-calls/{callId}`]: 'agent.use',
   [`GET ${CONVERSATION}/messages/{messageId}/provenance`]: 'agent.use',
   [`GET ${CONVERSATION}/sandbox`]: 'agent.use',

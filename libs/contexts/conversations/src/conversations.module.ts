@@ -54,6 +54,8 @@ import { StopTurnHandler } from './commands/stop-turn/stop-turn.command.js';
 import { DecideToolCallController } from './commands/decide-tool-call/decide-tool-call.controller.js';
 import { DecideToolCallHandler } from './commands/decide-tool-call/decide-tool-call.command.js';
 import { RecordToolCallHandler } from './commands/record-tool-call/record-tool-call.command.js';
+import { ListWaitingToolCallsController } from './queries/list-waiting-tool-calls/list-waiting-tool-calls.controller.js';
+import { ListWaitingToolCallsHandler } from './queries/list-waiting-tool-calls/list-waiting-tool-calls.query.js';
 import { ToolApprovals } from './runtime/tool-approvals.js';
 import { ToolCallRepository } from './tool-call.repository.js';
 
@@ -68,6 +70,7 @@ export const CONVERSATION_CONTROLLERS = [
   SwitchBranchController,
   StopTurnController,
   DecideToolCallController,
+  ListWaitingToolCallsController,
 ];
 
 export const CONVERSATION_COMMAND_HANDLERS = [
@@ -81,6 +84,7 @@ export const CONVERSATION_COMMAND_HANDLERS = [
   SwitchBranchHandler,
   StopTurnHandler,
   DecideToolCallHandler,
+  ListWaitingToolCallsHandler,
   RecordToolCallHandler,
 ];
 

@@ -33,7 +33,7 @@ export type ToolCallCommand =
     })
   | (Id & {
       readonly type: 'DecideToolCall';
-      readonly decision: 'approved' | 'denied' | 'expired';
+      readonly decision: 'approved' | 'denied' | 'expired' | 'stopped';
       /** Who decided; null when it expired. */
       readonly userId: string | null;
     })
@@ -81,7 +81,12 @@ function decideToolCall(command: Of<'DecideToolCall'>, state: ToolCallsState): T
   return [
     {
       type: 'ToolCallDenied',
-      data: { conversationId, callId, userId, reason: command.decision === 'expired' ? 'expired' : 'denied' },
+      data: {
+        conversationId,
+        callId,
+        userId,
+        reason: command.decision === 'approved' ? 'denied' : command.decision,
+      },
     },
   ];
 }

@@ -27,9 +27,9 @@ export type ToolCallEvent =
   | DomainEvent<
       'ToolCallDenied',
       Id & {
-        /** Who refused it; null when nobody answered in time (`expired`). */
+        /** Who refused it; null when nobody answered in time (`expired`) or the turn was stopped while it waited. */
         readonly userId: string | null;
-        readonly reason: 'denied' | 'expired';
+        readonly reason: 'denied' | 'expired' | 'stopped';
       }
     >
   | DomainEvent<'ToolCallCompleted', Id & { readonly result: Sealed }>

@@ -21,7 +21,8 @@ export type ToolCallFact =
   | {
       readonly kind: 'decided';
       readonly callId: string;
-      readonly decision: 'approved' | 'denied' | 'expired';
+      /** `stopped`: the turn was stopped (or its client left) while the call waited. */
+      readonly decision: 'approved' | 'denied' | 'expired' | 'stopped';
       readonly userId: string | null;
     }
   | {

@@ -1,7 +1,8 @@
 // How a turn makes a call of a recorded tool (an App's): the call is recorded as requested (its arguments sealed with
 // the answer's key); a tool set to `ask` then waits for the person whose turn it is (`tool_approval_required`, then
-// their decision or the expiry, recorded as approved or denied); a denied call is not made and the model reads that it
-// was refused, as a tool error; a made call is recorded completed or failed with its result. Other tools just run.
+// their decision or the expiry, recorded as approved or denied; a turn stopped while it waits records it denied as
+// `stopped`); a denied call is not made and the model reads that it was refused, as a tool error; a made call is
+// recorded completed or failed with its result. Other tools just run.
 import { newId } from '#kernel';
 import type { CommandContext } from '#eventsourcing';
 import type { ContextTool, ToolOutcome, TurnContext } from './context-providers.js';
@@ -51,7 +52,11 @@ export class ToolCallGate {
         context,
       );
     if (approval === 'ask') {
-      const decision = await this.approval(callId, call, turn.signal);
+      const decision = await this.approval(callId, call, turn.signal).catch(async (error: unknown) => {
+        if (tool.recorded && turn.signal.aborted)
+          await place.recordToolCall({ kind: 'decided', callId, decision: 'stopped', userId: null }, context);
+        throw error;
+      });
       if (tool.recorded)
         await place.recordToolCall(
           {
@@ -88,7 +93,7 @@ export class ToolCallGate {
     background?.onWaiting(pending, true);
     try {
       return await this.deps.approvals.wait(
-        callId,
+        pending,
         this.deps.owner,
         this.deps.timeoutMs,
         signal,
