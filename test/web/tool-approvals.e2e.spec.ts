@@ -2,7 +2,8 @@
 // (server-everything) as the App: an admin sets the echo tool to "Ask first" on the Agent's settings page (a member of
 // the Space reads the tools read-only, with the reason); in the chat (the offline model's `call <tool> <JSON>` form)
 // the call waits with a prompt naming the tool and its arguments, focused; Allow makes the call (the answer echoes),
-// Deny does not (the answer says it was refused), and the prompt says what was decided. Screenshots at 390 and 1280
+// Deny does not (the answer says it was refused), and the prompt says what was decided; a chat reloaded while a call
+// waits asks again. Screenshots at 390 and 1280
 // px, in German too; axe-core: 0 serious or critical violations in the light and the dark theme.
 import type { Browser } from 'playwright-core';
 import { startEverythingServer, type EverythingServer } from '#testing/mcp-everything';
@@ -172,5 +173,33 @@ describeBrowser(
       await german.getByText('Du hast den Aufruf von echo erlaubt.').waitFor();
       await narrow.getByText('Echo: wieder').waitFor({ timeout: 30_000 });
     }, 120_000);
+
+    it('a chat reloaded while a call waits asks again, and Allow still makes the call', async () => {
+      expect(
+        (await admin().patch(`${CORE}/agents/${agentId}/tools/${appId}__echo`, { approval: 'ask' })).status,
+      ).toBe(200);
+      const page = await pages.of(api.url, email);
+      await page.goto(`${api.url}/chat/${agentId}`);
+      // The test before left the person's language German.
+      await page.getByRole('navigation').locator('label.language select').selectOption('en');
+      await page
+        .getByLabel('Message', { exact: true })
+        .fill(`call ${appId}__echo {"message":"after reload"}`);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page
+        .locator('section.tool-approval')
+        .getByText('The Agent wants to call echo. Allow it?')
+        .waitFor();
+      await page.waitForURL(/[?&]c=/);
+      await page.reload();
+      const prompt = page.locator('li.message.assistant section.tool-approval');
+      await prompt.getByText('The Agent wants to call echo. Allow it?').waitFor({ timeout: 20_000 });
+      expect(await prompt.locator('pre').innerText()).toBe('{\n  "message": "after reload"\n}');
+      await screenshot(page, 'tool-approvals-after-reload-1280');
+      await noSeriousViolations(page);
+      await prompt.getByRole('button', { name: 'Allow' }).click();
+      await prompt.getByText('You allowed the call of echo.').waitFor();
+      await page.getByText('Echo: after reload').waitFor({ timeout: 30_000 });
+    }, 90_000);
   },
 );

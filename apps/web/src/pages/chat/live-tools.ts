@@ -1,7 +1,8 @@
 // The tools a streamed answer calls, as its `tool_call` and `tool_result` events tell them: a call runs until its
 // result arrives (the chat shows a running code call's code meanwhile); a call set to ask first waits for the person
 // (`tool_approval_required`), and the answer keeps it to show the prompt.
-import type { ChatMessage, LiveToolCall } from './types';
+import { api } from '../../api';
+import type { ApprovalAsked, ChatMessage, LiveToolCall } from './types';
 
 export function withApprovalAsked(answer: ChatMessage, body: Record<string, unknown>): ChatMessage {
   const asked = {
@@ -28,3 +29,28 @@ export function withTool(
     tools: tools.map((call) => (call.id === id ? { ...call, ok: body.ok === true } : call)),
   };
 }
+
+/**
+ * The approvals a conversation waits for while its answer is written elsewhere (the page was reloaded mid-turn): the
+ * ones asked before and those the server lists now (GET …/tool-calls), each once. A failed listing asks nothing new.
+ */
+export async function waitingApprovals(
+  route: string,
+  asked: readonly ApprovalAsked[],
+): Promise<readonly ApprovalAsked[]> {
+  const listed = await api<{ data: ApprovalAsked[] }>('GET', `${route}/tool-calls`).catch(() => null);
+  const fresh = (listed?.data ?? []).filter((call) => !asked.some((known) => known.callId === call.callId));
+  return fresh.length > 0
+    ? [...asked, ...fresh.map(({ callId, name, arguments: args }) => ({ callId, name, arguments: args }))]
+    : asked;
+}
+
+/** The answer being written elsewhere, shown only for the approvals it waits for. */
+export const answerAwaiting = (approvals: readonly ApprovalAsked[]): ChatMessage => ({
+  id: 'pending-answer',
+  role: 'assistant',
+  content: '',
+  citations: [],
+  streaming: true,
+  approvals,
+});

@@ -7,8 +7,8 @@ import { api, ApiError, streamPost } from '../../api';
 import { errorSentence } from '../../errors';
 import { fetchMessages, outgoing, storedTurn } from './stored-messages';
 import { withStoredMemory } from './stored-memory';
-import { withApprovalAsked, withTool } from './live-tools';
-import { conversationQuery, type ChatMessage, type Citation } from './types';
+import { answerAwaiting, waitingApprovals, withApprovalAsked, withTool } from './live-tools';
+import { conversationQuery, type ApprovalAsked, type ChatMessage, type Citation } from './types';
 
 /** A question asked again: after the message it followed (null: first), keeping its files. */
 interface Branch {
@@ -40,12 +40,22 @@ export function useConversation(agentId: string, base: string, { onTurnEnded, on
     let stored = await reload(id);
     setMessages(stored);
     // Its last message a question: its answer is still being written (the page was reloaded during a stream).
-    // Show it once it is complete.
+    // Show it once it is complete, and meanwhile the tool calls it waits for the person to approve.
+    let asked: readonly ApprovalAsked[] = [];
     for (let waited = 0; stored.at(-1)?.role === 'user' && waited < 300; waited++) {
+      const before = asked;
+      asked = await waitingApprovals(`${base}/${id}`, asked);
+      if (conversationQuery() !== id) return;
+      if (asked !== before) setMessages([...stored, answerAwaiting(asked)]);
       await new Promise((resolve) => setTimeout(resolve, 1000));
       if (conversationQuery() !== id) return;
       stored = await reload(id);
-      if (stored.at(-1)?.role === 'assistant') setMessages(stored);
+      if (stored.at(-1)?.role === 'assistant')
+        setMessages(
+          asked.length > 0
+            ? stored.map((m, i, all) => (i === all.length - 1 ? { ...m, approvals: asked } : m))
+            : stored,
+        );
     }
   };
   useEffect(() => {
