@@ -38,8 +38,16 @@ export interface ReplayedAnswer {
   readonly costUsd: number | null;
   /** Model calls of the answer's tool loop (the recorded answer: absent). */
   readonly steps?: number;
-  /** The tools the new answer's loop called (search_knowledge), in order. */
-  readonly toolCalls?: readonly { readonly name: string; readonly arguments: string; readonly ok: boolean }[];
+  /**
+   * The tools the answer's loop called, in order (the recorded answer: its App tool calls). `recorded`: answered with
+   * the recorded result of the original call, the App not called again.
+   */
+  readonly toolCalls?: readonly {
+    readonly name: string;
+    readonly arguments: string;
+    readonly ok: boolean;
+    readonly recorded?: boolean;
+  }[];
 }
 
 export interface ReplayedTurn {

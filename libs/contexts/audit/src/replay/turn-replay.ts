@@ -4,7 +4,8 @@
 // question (opened with their keys: erased messages are absent), the Knowledge passages the answer recorded (their
 // text read from the cited document version's extracted text) — or, with `reRetrieve`, passages searched again with
 // the given retrieval configuration (each passage with its document's version, as a live turn's). The memories and
-// Skill versions the prompt held are re-sent as recorded. Every model call — the answer's, its tool steps', and the
+// Skill versions the prompt held are re-sent as recorded; the App tools the answer called answer with their recorded
+// results (recorded-tool-calls.ts). Every model call — the answer's, its tool steps', and the
 // searches' embeddings and reranks — goes through the gateway as the platform's own usage, recorded under the
 // `replay` operation; nothing is appended to any conversation.
 // Over 300 lines on purpose: rebuilding a turn's prompt from the log and re-running it is one read-only
@@ -42,6 +43,7 @@ import {
   type PassageSource,
   type Recorded,
 } from './recorded-turns.js';
+import { recordedToolCalls, replayedTools } from './recorded-tool-calls.js';
 import type {
   CitedRange,
   ReplayedAnswer,
@@ -112,6 +114,7 @@ export class TurnReplay {
       Envelope<'ConversationStarted'>['data'] | undefined;
     const agentId = started?.agentId ?? '';
     const oldModel = this.gateway.registry.get(provenance.model);
+    const calls = await recordedToolCalls(this.cipher, events, messageId);
     const old: ReplayedAnswer = {
       model: provenance.model,
       content: await this.cipher.open(recorded.data.content),
@@ -119,6 +122,15 @@ export class TurnReplay {
       inputTokens: usage.inputTokens,
       outputTokens: usage.outputTokens,
       costUsd: oldModel?.pricing ? callCost(oldModel.pricing, usage) : null,
+      ...(calls.length > 0
+        ? {
+            toolCalls: calls.map((call) => ({
+              name: call.name,
+              arguments: call.arguments ?? '',
+              ok: call.ok === true,
+            })),
+          }
+        : {}),
     };
     const question = events.find(
       (event) =>
@@ -230,6 +242,9 @@ export class TurnReplay {
         if (!missing.has(name)) replayedItems.push(name);
       }
     }
+    const recordedTools = replayedTools(calls, new Set(tools.map((tool) => tool.definition.function.name)));
+    tools.push(...recordedTools);
+    const fromRecording = new Set(recordedTools.map((tool) => tool.definition.function.name));
     const messages = await recordedPrompt(
       this.cipher,
       events,
@@ -284,7 +299,12 @@ export class TurnReplay {
       outputTokens: result.usage.outputTokens,
       costUsd: chatModel.pricing ? callCost(chatModel.pricing, result.usage) : null,
       steps: result.steps,
-      toolCalls: result.toolCalls.map(({ name, arguments: args, ok }) => ({ name, arguments: args, ok })),
+      toolCalls: result.toolCalls.map(({ name, arguments: args, ok }) => ({
+        name,
+        arguments: args,
+        ok,
+        ...(fromRecording.has(name) ? { recorded: true } : {}),
+      })),
     };
     const newKeys = new Set(newCitations.map(rangeKey));
     const oldKeys = new Set(old.citations.map(rangeKey));
