@@ -188,7 +188,13 @@ describe('MCP servers as Apps (e2e, server-everything)', () => {
     );
     expect(provenance.status).toBe(200);
     expect(provenance.body.toolCalls).toEqual([
-      { name: echo, arguments: '{"message":"hi"}', ok: true, sources: [] },
+      {
+        callId: expect.stringMatching(/^tcl_/),
+        name: echo,
+        arguments: '{"message":"hi"}',
+        ok: true,
+        sources: [],
+      },
     ]);
 
     const summed = await sendTurn(admin, agentId, {

@@ -211,6 +211,12 @@ describe('approving App tool calls (e2e, server-everything)', () => {
     expect(String(calls[0]!.data.arguments)).toMatch(/^sealed:v1:/);
     expect(String(calls[2]!.data.result)).toMatch(/^sealed:v1:/);
     expect(JSON.stringify(calls)).not.toContain('Echo: hi');
+    // The answer's provenance names the call by the id of its events.
+    const answerId = String((done.data.message as { id: string }).id);
+    const provenance = await admin.get<{ toolCalls: { callId?: string; name: string }[] }>(
+      `${LLM}/${agentId}/conversation/${conversationId}/messages/${answerId}/provenance`,
+    );
+    expect(provenance.body.toolCalls).toEqual([expect.objectContaining({ callId, name: echo, ok: true })]);
 
     // The audit trail shows who approved the call.
     await waitUntil(async () => {

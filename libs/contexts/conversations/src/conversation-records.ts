@@ -82,6 +82,7 @@ export interface NewAnswer {
   readonly usage: AnswerUsage;
   readonly provenance: Omit<Provenance, 'toolCalls'> & {
     readonly toolCalls: readonly {
+      callId?: string;
       name: string;
       arguments: string;
       ok: boolean;

@@ -50,6 +50,8 @@ export interface CitationSummary {
 }
 
 export interface ToolCallRecord {
+  /** A recorded tool's call (an App's): the id its ToolCall* events carry. */
+  readonly callId?: string;
   readonly name: string;
   readonly arguments: Sealed;
   readonly ok: boolean;

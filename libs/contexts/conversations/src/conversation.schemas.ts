@@ -341,6 +341,12 @@ export const ProvenanceDto = z.object({
   sources: z.array(CitationDto).describe('Every source retrieved in the turn, cited or not'),
   toolCalls: z.array(
     z.object({
+      callId: z
+        .string()
+        .optional()
+        .describe(
+          "An App tool's call: the id of its events (requested, approved or denied, completed or failed)",
+        ),
       name: z.string(),
       arguments: z.string().nullable(),
       ok: z.boolean(),

@@ -46,6 +46,8 @@ export interface TurnContext {
 }
 
 export interface ToolOutcome {
+  /** The call's id when it was recorded as events (an App's tool: tool-call-gate.ts). */
+  readonly callId?: string;
   /** What the model reads as the tool's result. */
   readonly content: string;
   readonly ok: boolean;

@@ -69,6 +69,7 @@ export class ToolCallGate {
         );
       if (decision !== 'approved')
         return {
+          ...(tool.recorded ? { callId } : {}),
           content:
             decision === 'expired'
               ? `The call of ${call.name} was refused: nobody approved it in time, so it was not made.`
@@ -78,12 +79,12 @@ export class ToolCallGate {
         };
     }
     const outcome = await tool.run(args, turn);
-    if (tool.recorded)
-      await place.recordToolCall(
-        { kind: 'finished', ...base, ok: outcome.ok, content: outcome.content },
-        context,
-      );
-    return outcome;
+    if (!tool.recorded) return outcome;
+    await place.recordToolCall(
+      { kind: 'finished', ...base, ok: outcome.ok, content: outcome.content },
+      context,
+    );
+    return { ...outcome, callId };
   }
 
   private async approval(callId: string, call: ModelToolCall, signal: AbortSignal) {
