@@ -225,16 +225,15 @@ describe('compatible gateway: Responses and Messages (e2e, official clients)', (
     });
 
     it.each([
-      ['store', { store: true }],
-      ['previous_response_id', { previous_response_id: 'resp_123' }],
+      ['conversation', { conversation: 'conv_123' }],
       ['text.format', { text: { format: { type: 'json_object' } } }],
-    ])('refuses %s with a 400 naming it (stateless)', async (field, extra) => {
+    ])('refuses %s with a 400 naming it', async (field, extra) => {
       const failure = await failureOf(
         sdk().responses.create({ model: 'offline-chat', input: 'x', ...extra } as never),
       );
       expect(failure).toBeInstanceOf(OpenAI.BadRequestError);
       expect(failure).toMatchObject({ status: 400, param: field, code: 'unsupported_parameter' });
-      // store: false is what stateless clients send: accepted.
+      // store: false is what stateless clients send: accepted, and nothing is kept.
       expect((await sdk().responses.create({ model: 'offline-chat', input: 'x', store: false })).status).toBe(
         'completed',
       );
@@ -310,11 +309,10 @@ describe('compatible gateway: Responses and Messages (e2e, official clients)', (
       expect(JSON.parse(call.arguments)).toEqual({ city: 'Paris' });
     });
 
-    it('keeps the policy: store: true refused, upstream failures mapped without their message', async () => {
-      const stored = await failureOf(
-        sdk().responses.create({ model: 'fake-native', input: 'x', store: true }),
-      );
-      expect(stored).toMatchObject({ status: 400, param: 'store' });
+    it('keeps the policy: never stored upstream, upstream failures mapped without their message', async () => {
+      const answered = await sdk().responses.create({ model: 'fake-native', input: 'x', store: true });
+      expect(answered.output_text).toBe('Echo: x');
+      expect(upstream.requests.at(-1)!.body).toMatchObject({ store: false });
       upstream.set({ failWith: { status: 500, error: { message: `boom ${UPSTREAM_KEY}` } } });
       const failed = await failureOf(sdk().responses.create({ model: 'fake-native', input: 'x' }));
       expect(failed).toBeInstanceOf(OpenAI.InternalServerError);

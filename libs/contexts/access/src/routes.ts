@@ -296,6 +296,9 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   'POST /api/compat/v1/embeddings': 'model.call',
   'POST /api/compat/v1/rerank': 'model.call',
   'POST /api/compat/v1/responses': 'model.call',
+  'GET /api/compat/v1/responses/{responseId}': 'model.call',
+  'DELETE /api/compat/v1/responses/{responseId}': 'model.call',
+  'GET /api/compat/v1/responses/{responseId}/input_items': 'model.call',
   'POST /api/compat/v1/messages': 'model.call',
 
   // The platform as an MCP server: a user's key; each tool and resource asks the policy for its Agent (agent.use).

@@ -12,6 +12,8 @@ import { CompatEmbeddingsController } from './http/compat-embeddings.controller.
 import { CompatModelsController } from './http/compat-models.controller.js';
 import { CompatResponsesController } from './http/compat-responses.controller.js';
 import { CompatMessagesController } from './http/compat-messages.controller.js';
+import { CompatStoredResponsesController } from './http/compat-stored-responses.controller.js';
+import { StoredResponses } from './stored-responses/stored-responses.js';
 
 @Module({
   imports: [UsageModule],
@@ -19,6 +21,7 @@ import { CompatMessagesController } from './http/compat-messages.controller.js';
     CompatModelsController,
     CompatChatController,
     CompatResponsesController,
+    CompatStoredResponsesController,
     CompatMessagesController,
     CompatEmbeddingsController,
   ],
@@ -30,6 +33,7 @@ import { CompatMessagesController } from './http/compat-messages.controller.js';
     },
     ModelGateway,
     ChatReplies,
+    StoredResponses,
   ],
   exports: [ModelGateway, UsageModule],
 })

@@ -19,6 +19,7 @@ export interface ChatCall {
 
 /** A route's answer format: the whole answer, and (made only for a streamed call) the encoder of its events. */
 export interface ChatFormat {
+  /** The answer's body (a promise when the route keeps the answer before sending it: a stored response). */
   whole(result: ChatResult): unknown;
   encoder(): StreamEncoder;
 }
@@ -35,7 +36,8 @@ export class ChatReplies {
     const { scope, model, request, signal } = call;
     if (!call.stream) {
       const result = await this.gateway.chat(scope, model, request, signal);
-      void reply.status(200).send(format.whole(result));
+      const body = format.whole(result);
+      void reply.status(200).send(body instanceof Promise ? await body : body);
       return;
     }
     const deltas = await this.gateway.chatStream(scope, model, request, signal);

@@ -1,6 +1,7 @@
-// POST /api/compat/v1/responses: OpenAI's Responses API, stateless, as a format over the same path as chat
-// completions (the ApiKeyGuard's two headers, the model registry, the usage limits and recording in ModelGateway,
-// the shared stream pump): this route only translates the request and the answer.
+// POST /api/compat/v1/responses: OpenAI's Responses API as a format over the same path as chat completions (the
+// ApiKeyGuard's two headers, the model registry, the usage limits and recording in ModelGateway, the shared stream
+// pump): this route resolves what the request continues (`previous_response_id`, item references), translates the
+// request and the answer, and stores the answer unless `store: false`.
 import { Body, Controller, HttpCode, Inject, Post, Res } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { FastifyReply } from 'fastify';
@@ -13,6 +14,8 @@ import { abortOnDisconnect } from './sse.js';
 import { ChatReplies } from './chat-replies.js';
 import { streamReply } from './stream-reply.js';
 import { ERRORS } from './compat.responses.js';
+import { StoredResponses } from '../stored-responses/stored-responses.js';
+import { continuedInput } from './responses-continuation.js';
 import {
   refuseUnsupportedResponsesFields,
   ResponseShell,
@@ -20,6 +23,10 @@ import {
   ResponsesStreamEncoder,
   responsesToChatRequest,
 } from './responses.format.js';
+
+/** Whether the input names stored items (an `item_reference`). */
+const hasReference = (input: ResponsesBody['input']): boolean =>
+  typeof input !== 'string' && input.some((item) => item.type === 'item_reference');
 
 @AcceptsBearer()
 @Controller('api/compat/v1')
@@ -29,20 +36,24 @@ export class CompatResponsesController {
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     private readonly replies: ChatReplies,
+    private readonly stored: StoredResponses,
   ) {}
 
   @ApiRoute({
     tag: 'Compatible API',
     bearer: true,
-    summary: 'Create a response (OpenAI Responses format, stateless)',
+    summary: 'Create a response (OpenAI Responses format)',
     description:
       'The same model call as chat completions in the Responses format: `input` (a string or message, ' +
-      '`function_call` and `function_call_output` items), `instructions`, function `tools`, `tool_choice`, ' +
-      '`temperature`, `top_p`, `max_output_tokens`, `stream`. Nothing is stored: `store: true`, ' +
-      '`previous_response_id`, `conversation` and `item_reference` items answer 400 naming the field; so do ' +
-      'non-function tools and `text.format` other than text. With `stream: true` the answer is the typed event ' +
-      'stream (`response.created` … `response.completed`, each with its `sequence_number`). Errors, limits and ' +
-      'usage recording are those of chat completions.',
+      '`function_call`, `function_call_output` and `item_reference` items), `instructions`, function `tools`, ' +
+      '`tool_choice`, `temperature`, `top_p`, `max_output_tokens`, `stream`, `previous_response_id`. The answer is ' +
+      "stored (the key's person's, sealed, for RESPONSES_RETENTION_DAYS) unless `store: false`: a later request " +
+      'continues it with `previous_response_id` (its input and output come before the new input; its ' +
+      '`instructions` do not carry over) or names its items with `item_reference`; an unknown or expired one, or ' +
+      "another person's, answers 400 `previous_response_not_found` / `item_not_found`. `conversation`, non-function " +
+      'tools and `text.format` other than text answer 400 naming the field. With `stream: true` the answer is the ' +
+      'typed event stream (`response.created` … `response.completed`, each with its `sequence_number`). Errors, ' +
+      'limits and usage recording are those of chat completions.',
     body: ResponsesBody,
     response: { status: 200, description: 'A `response` object (or its SSE event stream)' },
     errors: [ERRORS[400], ERRORS[404], ERRORS[429], ERRORS[502], ERRORS[504]],
@@ -58,21 +69,74 @@ export class CompatResponsesController {
     refuseUnsupportedResponsesFields(raw);
     const body = parseOrThrow(ResponsesBody, raw);
     const model = this.gateway.resolve(body.model, 'chat');
-    const request = responsesToChatRequest(body);
+    const continues = body.previous_response_id || hasReference(body.input);
+    const { input } = continues
+      ? await continuedInput(this.stored, caller.userId, body)
+      : {
+          input:
+            typeof body.input === 'string'
+              ? [{ type: 'message', role: 'user', content: body.input }]
+              : body.input,
+        };
+    const request = responsesToChatRequest({ ...body, input: input as ResponsesBody['input'] });
     const signal = abortOnDisconnect(reply);
     if (model.api === 'responses')
-      return this.passThrough(raw as ResponsesPayload, body, request, model, scope, signal, reply);
+      return this.passThrough(
+        { ...(raw as ResponsesPayload), input, previous_response_id: undefined } as ResponsesPayload,
+        body,
+        request,
+        model,
+        scope,
+        signal,
+        reply,
+      );
     const shell = new ResponseShell(model.key, body);
+    const keep =
+      body.store === false
+        ? undefined
+        : async (response: ReturnType<ResponseShell['object']>) =>
+            this.keep(caller, shell, body, input, response);
     await this.replies.send(
       reply,
       { scope, model, request, signal, stream: body.stream === true },
-      { whole: (result) => shell.fromResult(result), encoder: () => new ResponsesStreamEncoder(shell) },
+      {
+        whole: (result) => {
+          const response = shell.fromResult(result);
+          return keep ? keep(response).then(() => response) : response;
+        },
+        encoder: () => new ResponsesStreamEncoder(shell, keep),
+      },
     );
+  }
+
+  /** Stores the answer; a failure to store is logged and the answer still sent (a later continuation then fails). */
+  private async keep(
+    caller: Caller,
+    shell: ResponseShell,
+    body: ResponsesBody,
+    input: readonly Record<string, unknown>[],
+    response: ReturnType<ResponseShell['object']>,
+  ): Promise<void> {
+    await this.stored
+      .store(caller, {
+        responseId: shell.id,
+        model: response.model,
+        previousResponseId: body.previous_response_id ?? null,
+        input: shell.inputItems(input),
+        response,
+      })
+      .catch((error: unknown) =>
+        this.logger.error(
+          { err: error instanceof Error ? error.name : 'error' },
+          'a response could not be stored',
+        ),
+      );
   }
 
   /**
    * A model configured `api: responses`: the body goes upstream as the client sent it (validated and refused alike,
-   * never stored there: `store: false`), the answer comes back as the upstream sent it, with our model key.
+   * what it continues resolved into its input, never stored there: `store: false`), the answer comes back as the
+   * upstream sent it, with our model key. It is not stored here either: its item ids are the upstream's.
    */
   private async passThrough(
     raw: ResponsesPayload,

@@ -1,6 +1,8 @@
 // The Responses API (`POST /responses`) as a format over chat completions: its request translated into the gateway's
-// ChatRequest, a ChatResult into a `response` object, and chat deltas into its typed stream events. Stateless: nothing
-// is stored, so `store: true`, `previous_response_id`, `conversation` and item references are refused by name.
+// ChatRequest, a ChatResult into a `response` object, and chat deltas into its typed stream events. A response is
+// stored unless `store: false` (stored-responses/): its item ids name it, so an item reference finds its response; the
+// route resolves `previous_response_id` and item references (responses-continuation.ts) before translating.
+// `conversation` objects are not kept and are refused by name.
 // Over 300 lines on purpose: one wire format end to end (request schema, refusals, translation, answer, stream events),
 // so a field's way in and its way out are read side by side.
 import { z } from 'zod';
@@ -63,6 +65,7 @@ export const ResponsesBody = z.object({
   max_output_tokens: optional(z.number().int().min(1)),
   stream: optional(z.boolean()),
   store: optional(z.boolean()),
+  previous_response_id: optional(z.string().max(200)),
   text: optional(z.looseObject({ format: optional(z.looseObject({ type: z.string() })) })),
 });
 export type ResponsesBody = z.output<typeof ResponsesBody>;
@@ -75,17 +78,15 @@ const refuse = (param: string, why: string): never => {
   );
 };
 
-const STATELESS =
-  'this gateway stores no responses (send the whole conversation as input, with store: false)';
+const NO_CONVERSATIONS =
+  'this gateway keeps no conversation objects (continue with previous_response_id, or send the whole conversation)';
 
 /** Fields that need stored state or features the chat-completions upstreams lack, refused with a 400 naming them. */
 export function refuseUnsupportedResponsesFields(body: unknown): void {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
   const fields = body as Record<string, unknown>;
   const set = (field: string) => fields[field] !== undefined && fields[field] !== null;
-  if (fields.store === true) refuse('store', STATELESS);
-  if (set('previous_response_id')) refuse('previous_response_id', STATELESS);
-  if (set('conversation')) refuse('conversation', STATELESS);
+  if (set('conversation')) refuse('conversation', NO_CONVERSATIONS);
   if (fields.background === true) refuse('background', 'responses are answered in the request');
   if (set('prompt')) refuse('prompt', 'stored prompt templates are not available');
   if (set('top_logprobs')) refuse('top_logprobs', 'log probabilities are not returned');
@@ -173,7 +174,8 @@ export function responsesToChatRequest(body: ResponsesBody): ChatRequest {
     }
     // Reasoning items of earlier turns carry nothing an upstream of chat completions can take.
     if (type === 'reasoning') return;
-    if (type === 'item_reference') return refuse(param, STATELESS);
+    // Resolved by the route before translating (responses-continuation.ts): one left here names nothing stored.
+    if (type === 'item_reference') return refuse(param, 'the referenced item is not stored');
     return refuse(`${param}.type`, `input items of type '${type}' are not available`);
   });
   if (messages.length === 0) refuse('input', 'at least one message is required');
@@ -257,13 +259,22 @@ type OutputItem =
       status: 'in_progress' | 'completed';
     };
 
-const itemId = (prefix: 'msg' | 'fc') => `${prefix}_${newId('x').slice(2)}`;
+/**
+ * The stored response an item id belongs to: items are named `<prefix>_<response's suffix>_<n>` (the response is
+ * `resp_<suffix>`), so a reference to an item finds its response without an index. Null for any other id.
+ */
+export const responseOfItem = (itemId: string): string | null => {
+  const match = /^[a-z]+_([A-Za-z0-9]{1,64})_[a-z]?\d+$/.exec(itemId);
+  return match ? `resp_${match[1]}` : null;
+};
 
 /** A `response` object: the request's settings echoed, the output items, the status and usage. */
 export class ResponseShell {
-  readonly id = `resp_${newId('x').slice(2)}`;
+  private readonly suffix = newId('x').slice(2);
+  readonly id = `resp_${this.suffix}`;
   readonly createdAt = Math.floor(Date.now() / 1000);
   private readonly namespaces = new Map<string, string>();
+  private items = 0;
 
   constructor(
     private readonly model: string,
@@ -271,6 +282,20 @@ export class ResponseShell {
   ) {
     for (const { tool, namespace } of functionTools(body.tools ?? []))
       if (namespace) this.namespaces.set(tool.function.name, namespace);
+  }
+
+  /** The id of the response's next output item: `msg_…` or `fc_…`, naming the response (responseOfItem). */
+  itemId(prefix: 'msg' | 'fc'): string {
+    return `${prefix}_${this.suffix}_${this.items++}`;
+  }
+
+  /** The input items as the response keeps them: each with an id naming the response (`in_…_i<n>`) unless it has one. */
+  inputItems(items: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+    return items.map((item, index) =>
+      typeof item.id === 'string'
+        ? item
+        : { ...item, type: item.type ?? 'message', id: `in_${this.suffix}_i${index}` },
+    );
   }
 
   /** A function call's item fields: its name, and the namespace it was offered in. */
@@ -300,9 +325,9 @@ export class ResponseShell {
       output,
       output_text: text,
       parallel_tool_calls: this.body.parallel_tool_calls ?? true,
-      previous_response_id: null,
+      previous_response_id: this.body.previous_response_id ?? null,
       reasoning: { effort: null, summary: null },
-      store: false,
+      store: this.body.store !== false,
       temperature: this.body.temperature ?? null,
       text: { format: { type: 'text' } },
       tool_choice: this.body.tool_choice ?? 'auto',
@@ -321,7 +346,7 @@ export class ResponseShell {
     if (content)
       output.push({
         type: 'message',
-        id: itemId('msg'),
+        id: this.itemId('msg'),
         status: 'completed',
         role: 'assistant',
         content: [{ type: 'output_text', text: content, annotations: [], logprobs: [] }],
@@ -330,7 +355,7 @@ export class ResponseShell {
       if (call.type === 'function')
         output.push({
           type: 'function_call',
-          id: itemId('fc'),
+          id: this.itemId('fc'),
           call_id: call.id,
           ...this.callee(call.function.name),
           arguments: call.function.arguments,
@@ -354,7 +379,11 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   private usage: TokenUsage | null = null;
   private finish: ChatResult['finishReason'] | null = null;
 
-  constructor(private readonly shell: ResponseShell) {}
+  /** `completed`: told the final response before `response.completed` is sent (to store it first). */
+  constructor(
+    private readonly shell: ResponseShell,
+    private readonly completed?: (response: ReturnType<ResponseShell['object']>) => Promise<void>,
+  ) {}
 
   private send(sse: SseWriter, type: string, fields: Record<string, unknown>): Promise<void> {
     return sse.event(type, { type, sequence_number: this.sequence++, ...fields });
@@ -406,7 +435,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       if (this.open?.type !== 'message') {
         const output_index = await this.add(sse, {
           type: 'message',
-          id: itemId('msg'),
+          id: this.shell.itemId('msg'),
           status: 'in_progress',
           role: 'assistant',
           content: [{ type: 'output_text', text: '', annotations: [], logprobs: [] }],
@@ -433,7 +462,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       if (output_index === undefined) {
         output_index = await this.add(sse, {
           type: 'function_call',
-          id: itemId('fc'),
+          id: this.shell.itemId('fc'),
           call_id: call.id ?? `call_${newId('x').slice(2)}`,
           ...this.shell.callee(call.function?.name ?? ''),
           arguments: '',
@@ -459,6 +488,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     await this.close(sse);
     const incomplete = this.finish === 'length';
     const response = this.shell.object(incomplete ? 'incomplete' : 'completed', this.output, this.usage);
+    await this.completed?.(response);
     await this.send(sse, incomplete ? 'response.incomplete' : 'response.completed', { response });
   }
 

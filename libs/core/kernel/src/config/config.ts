@@ -448,6 +448,14 @@ export const ConfigVariables = z.object({
     .max(10_240)
     .default(64)
     .describe('Kilobytes (UTF-8) of one MCP tool result a model reads; the rest is cut with a note'),
+  RESPONSES_RETENTION_DAYS: z.coerce
+    .number()
+    .min(0.0001)
+    .max(3650)
+    .default(30)
+    .describe(
+      'Days a stored Responses answer (`store: true`, the default) is kept for `previous_response_id`, item references and GET; then it is erased',
+    ),
   TOOL_APPROVAL_TIMEOUT_SECONDS: z.coerce
     .number()
     .int()
@@ -627,6 +635,8 @@ const ConfigSchema = ConfigVariables.transform((env) => ({
     : undefined,
   /** Model calls one conversation turn may make (the answer plus its tool steps). */
   conversationMaxToolSteps: env.CONVERSATION_MAX_TOOL_STEPS,
+  /** How long a stored Responses answer is kept before it is erased. */
+  responsesRetentionMs: Math.round(env.RESPONSES_RETENTION_DAYS * 86_400_000),
   /** How long a tool call waiting for its approval waits before it is denied as expired. */
   toolApprovalTimeoutMs: env.TOOL_APPROVAL_TIMEOUT_SECONDS * 1000,
   /** Tokens of history a conversation sends before its oldest part is compacted (capped by the model's window). */
