@@ -25,6 +25,7 @@ import { SkillOwnerDeletionProcess, SkillsModule } from '#skills';
 import { LegacySpaceOwnerProcess, PersonalSpaceProcess, SpacesModule } from '#spaces';
 import { CodeExecutionModule, SandboxLifecycleProcess } from '#code-execution';
 import { AppAllowlistProcess } from '#apps';
+import { StoredResponseErasureProcess } from '#model-gateway';
 import { READ_MODEL_PROJECTORS } from '#projections';
 import { PlatformIntegrationEventRelay } from './integration-events.js';
 
@@ -45,6 +46,7 @@ export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
   SkillOwnerDeletionProcess,
   SandboxLifecycleProcess,
   AppAllowlistProcess,
+  StoredResponseErasureProcess,
   PlatformIntegrationEventRelay,
 ];
 

@@ -18,6 +18,7 @@ import { provenanceProjector } from './provenance/provenance.projector.js';
 import { appsProjector } from './apps/apps.projector.js';
 import { agentToolSettingsProjector } from './apps/agent-tool-settings.projector.js';
 import { auditProjector } from './audit/audit.projector.js';
+import { storedResponsesProjector } from './model-gateway/stored-responses.projector.js';
 
 export const READ_MODEL_PROJECTORS: readonly Projector[] = [
   spacesProjector,
@@ -37,4 +38,5 @@ export const READ_MODEL_PROJECTORS: readonly Projector[] = [
   appsProjector,
   agentToolSettingsProjector,
   auditProjector,
+  storedResponsesProjector,
 ];

@@ -405,7 +405,7 @@ describe('projections rebuild', () => {
   it('refuses an unknown projection by name', async () => {
     const platform = await boot();
     await expect(platform.admin.rebuild('nope')).rejects.toThrow(
-      /^unknown projection 'nope' \(known: spaces, prompts, agents, users, api-keys, usage, spend-limits, knowledge, knowledge-summary-index, conversations, memory, skills, code-execution, provenance, apps, agent-tool-settings, audit-trail, space-deletion-process, knowledge-owner-deletion-process, knowledge-tag-deletion-process, knowledge-ingestion-process, personal-space-process, legacy-space-owner-process, personal-agent-process, conversation-erasure-process, agent-conversations-deletion-process, memory-erasure-process, memory-proposal-process, agent-memories-deletion-process, skill-owner-deletion-process, sandbox-lifecycle-process, app-allowlist-process, integration-event-relay\)$/,
+      /^unknown projection 'nope' \(known: spaces, prompts, agents, users, api-keys, usage, spend-limits, knowledge, knowledge-summary-index, conversations, memory, skills, code-execution, provenance, apps, agent-tool-settings, audit-trail, stored-responses, space-deletion-process, knowledge-owner-deletion-process, knowledge-tag-deletion-process, knowledge-ingestion-process, personal-space-process, legacy-space-owner-process, personal-agent-process, conversation-erasure-process, agent-conversations-deletion-process, memory-erasure-process, memory-proposal-process, agent-memories-deletion-process, skill-owner-deletion-process, sandbox-lifecycle-process, app-allowlist-process, stored-response-erasure-process, integration-event-relay\)$/,
     );
     expect(await platform.readStore.projection('nope')).toBeNull();
   });

@@ -11,6 +11,8 @@ import OpenAI from 'openai';
 import { generateText, type ModelMessage } from 'ai';
 import { createOpenAI } from '@ai-sdk/openai';
 import { ContentCipher } from '#key-store';
+import { StoredResponseSweeper } from '#model-gateway';
+import { waitUntil } from '#testing/fixtures';
 import {
   startFakeUpstream,
   type FakeUpstream,
@@ -168,7 +170,7 @@ describe('stored Responses (e2e, openai SDK and AI SDK)', () => {
     expect(await failureOf(sdk().responses.delete(answer.id))).toBeInstanceOf(OpenAI.NotFoundError);
 
     const unstored = await sdk().responses.create({ model: 'fake-chat', input: 'x', store: false });
-    expect(unstored.store).toBe(false);
+    expect((unstored as unknown as { store: boolean }).store).toBe(false);
     expect(await failureOf(sdk().responses.retrieve(unstored.id))).toBeInstanceOf(OpenAI.NotFoundError);
   });
 
@@ -211,5 +213,55 @@ describe('stored Responses (e2e, openai SDK and AI SDK)', () => {
       { role: 'assistant', content: 'Hello Ada.' },
       { role: 'user', content: 'What is my name?' },
     ]);
+  });
+});
+
+describe('stored Responses expiring (e2e)', () => {
+  let api: TestApi;
+
+  beforeAll(async () => {
+    // About 0.9 s.
+    api = await startTestApi({ RESPONSES_RETENTION_DAYS: '0.00001' });
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('finds nothing once RESPONSES_RETENTION_DAYS have passed, and the sweeper erases it', async () => {
+    const sdk = new OpenAI({ baseURL: `${api.url}/api/compat/v1`, apiKey: ADMIN_KEY, maxRetries: 0 });
+    const answer = await sdk.responses.create({ model: 'offline-chat', input: 'Remember me for a moment.' });
+    await waitUntil(
+      async () => (await failureOf(sdk.responses.retrieve(answer.id))) instanceof OpenAI.NotFoundError,
+      10_000,
+    );
+    const continued = await failureOf(
+      sdk.responses.create({ model: 'offline-chat', previous_response_id: answer.id, input: 'x' }),
+    );
+    expect(continued).toMatchObject({ status: 400, code: 'previous_response_not_found' });
+
+    await waitUntil(async () => (await api.app.get(StoredResponseSweeper).sweep()) >= 0 && erased(), 10_000);
+    function erased(): boolean {
+      const db = new DatabaseSync(join(api.config.dataDir, 'events.db'), { readOnly: true });
+      try {
+        const row = db
+          .prepare("SELECT data FROM events WHERE stream_id = ? AND type = 'ResponseDeleted'")
+          .get(`response-${answer.id}`) as { data: string } | undefined;
+        return row !== undefined && (JSON.parse(row.data) as { reason: string }).reason === 'expired';
+      } finally {
+        db.close();
+      }
+    }
+    const db = new DatabaseSync(join(api.config.dataDir, 'events.db'), { readOnly: true });
+    const sealed = (
+      JSON.parse(
+        (
+          db
+            .prepare("SELECT data FROM events WHERE stream_id = ? AND type = 'ResponseStored'")
+            .get(`response-${answer.id}`) as { data: string }
+        ).data,
+      ) as { input: string }
+    ).input;
+    db.close();
+    expect(await api.app.get(ContentCipher).open(sealed)).toBeNull();
   });
 });

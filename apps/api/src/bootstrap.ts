@@ -26,6 +26,7 @@ import { AppProxyRoutes } from '#apps';
 import { DEFAULT_BODY_LIMIT_BYTES, documentedPath, errorBody, routeBodyLimits, routeDocs } from '#http';
 import { IngestionWorker } from '#knowledge/ingestion.worker';
 import { SummaryIndexWorker } from '#knowledge/summary/summary-index.worker';
+import { StoredResponseSweeper } from '#model-gateway';
 import { ApiModule } from './app.module.js';
 import { OperationsController } from './operations.controller.js';
 import { instrumentHttp } from './http-metrics.js';
@@ -212,6 +213,7 @@ export async function createApi(
     // Knowledge ingestion works where the projections run (its to-do list is a projection).
     app.get(IngestionWorker).start();
     app.get(SummaryIndexWorker).start();
+    app.get(StoredResponseSweeper).start();
   } else {
     // Scaled out: the worker runs the projectors; wait (bounded) until their live generations have reached the log head.
     const head = await app.get<EventStore>(EVENT_STORE).headPosition();

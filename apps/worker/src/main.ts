@@ -9,6 +9,7 @@ import { READ_STORE, type ReadStore } from '#read-store';
 import { ProjectionRunner } from '#eventsourcing';
 import { createLogger, PinoNestLogger } from '#infrastructure';
 import { IngestionWorker } from '#knowledge/ingestion.worker';
+import { StoredResponseSweeper } from '#model-gateway';
 import { SummaryIndexWorker } from '#knowledge/summary/summary-index.worker';
 import { WorkerModule } from './worker.module.js';
 import { close, createOperationsServer, listen } from './operations-server.js';
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   // Knowledge ingestion runs where its process manager is held.
   app.get(IngestionWorker).start();
   app.get(SummaryIndexWorker).start();
+  app.get(StoredResponseSweeper).start();
   logger.info(
     {
       port,

@@ -14,6 +14,7 @@ import { CompatResponsesController } from './http/compat-responses.controller.js
 import { CompatMessagesController } from './http/compat-messages.controller.js';
 import { CompatStoredResponsesController } from './http/compat-stored-responses.controller.js';
 import { StoredResponses } from './stored-responses/stored-responses.js';
+import { StoredResponseSweeper } from './stored-responses/stored-response-sweeper.js';
 
 @Module({
   imports: [UsageModule],
@@ -34,7 +35,8 @@ import { StoredResponses } from './stored-responses/stored-responses.js';
     ModelGateway,
     ChatReplies,
     StoredResponses,
+    StoredResponseSweeper,
   ],
-  exports: [ModelGateway, UsageModule],
+  exports: [ModelGateway, UsageModule, StoredResponseSweeper],
 })
 export class ModelGatewayModule {}

@@ -450,7 +450,7 @@ export const ConfigVariables = z.object({
     .describe('Kilobytes (UTF-8) of one MCP tool result a model reads; the rest is cut with a note'),
   RESPONSES_RETENTION_DAYS: z.coerce
     .number()
-    .min(0.0001)
+    .min(0.00001)
     .max(3650)
     .default(30)
     .describe(

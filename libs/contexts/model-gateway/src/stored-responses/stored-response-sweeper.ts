@@ -1,0 +1,63 @@
+// Erases the stored responses whose RESPONSES_RETENTION_DAYS have passed: their list (the stored-responses read model)
+// is scanned each minute and after each batch it applies, by the one process serving that projection, and each expired
+// response is deleted as `expired` (its data key destroyed). Reading one after it expired already finds nothing.
+import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { LOGGER } from '#kernel';
+import { ProjectionRunner, ToDoListScanner } from '#eventsourcing';
+import { READ_STORE, type ReadStore } from '#read-store';
+import { StoredResponses } from './stored-responses.js';
+import {
+  STORED_RESPONSES,
+  STORED_RESPONSES_READ_MODEL,
+  type StoredResponseView,
+} from './stored-responses.read-model.js';
+
+const SCAN_INTERVAL_MS = 60_000;
+const BATCH = 200;
+
+@Injectable()
+export class StoredResponseSweeper implements BeforeApplicationShutdown {
+  private readonly scanner: ToDoListScanner;
+
+  constructor(
+    private readonly responses: StoredResponses,
+    runner: ProjectionRunner,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    this.scanner = new ToDoListScanner(
+      runner,
+      STORED_RESPONSES_READ_MODEL.projection,
+      async () => void (await this.sweep()),
+      (error) => this.logger.error({ err: error }, 'stored responses sweep failed'),
+      SCAN_INTERVAL_MS,
+    );
+  }
+
+  start(): void {
+    this.scanner.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.scanner.stop();
+  }
+
+  /** Erases the responses expired by `now`, a batch at a time. */
+  async sweep(now = new Date()): Promise<number> {
+    let erased = 0;
+    for (;;) {
+      const page = await this.readStore
+        .reader<StoredResponseView>(STORED_RESPONSES)
+        .find({ expiresAt: { $lte: now.toISOString() } }, { limit: BATCH });
+      let progressed = false;
+      for (const { id } of page.data)
+        if (await this.responses.expire(id)) {
+          erased++;
+          progressed = true;
+        }
+      // The read model lags the log: what was just erased may still be listed; the next scan finds it gone.
+      if (page.data.length < BATCH || !progressed) return erased;
+    }
+  }
+}
