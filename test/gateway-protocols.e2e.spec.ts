@@ -433,6 +433,27 @@ describe('compatible gateway: Responses and Messages (e2e, official clients)', (
       { name: 'get_weather', description: 'The weather', input_schema: { ...WEATHER_PARAMETERS } },
     ];
 
+    it('counts the input tokens of a request (count_tokens) without calling or billing a model', async () => {
+      const key = await issueKey();
+      const small = await sdk(key.key).messages.countTokens({
+        model: 'offline-chat',
+        messages: [{ role: 'user', content: 'Hello Claude' }],
+      });
+      const larger = await sdk(key.key).messages.countTokens({
+        model: 'offline-chat',
+        system: 'Be brief.',
+        tools,
+        messages: [{ role: 'user', content: 'Hello Claude, what is the weather in Paris today?' }],
+      });
+      expect(small.input_tokens).toBeGreaterThan(0);
+      expect(larger.input_tokens).toBeGreaterThan(small.input_tokens);
+      expect(await recordedCalls(key.id, 0)).toEqual([]);
+      const missing = await failureOf(
+        sdk().messages.countTokens({ model: 'no-such', messages: [{ role: 'user', content: 'x' }] }),
+      );
+      expect(missing).toBeInstanceOf(Anthropic.NotFoundError);
+    });
+
     it('answers messages.create with text and usage, recorded on its own surface', async () => {
       const key = await issueKey();
       const message = await sdk(key.key).messages.create({

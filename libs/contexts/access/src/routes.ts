@@ -300,6 +300,7 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   'DELETE /api/compat/v1/responses/{responseId}': 'model.call',
   'GET /api/compat/v1/responses/{responseId}/input_items': 'model.call',
   'POST /api/compat/v1/messages': 'model.call',
+  'POST /api/compat/v1/messages/count_tokens': 'model.call',
 
   // The platform as an MCP server: a user's key; each tool and resource asks the policy for its Agent (agent.use).
   'POST /mcp': 'mcp.connect',
