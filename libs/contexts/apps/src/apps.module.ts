@@ -27,6 +27,8 @@ import {
   SyncAppResourcesHandler,
 } from './commands/sync-app-resources/sync-app-resources.command.js';
 import { AppResources } from './mcp/knowledge/app-resources.js';
+import { AppDocumentSources } from './mcp/knowledge/app-document-sources.js';
+import { SyncedDocumentPlaces } from './mcp/knowledge/synced-document-places.js';
 import { RegisterAppController } from './commands/register-app/register-app.controller.js';
 import { RegisterAppHandler } from './commands/register-app/register-app.command.js';
 import { RotateAppTokenController } from './commands/rotate-app-token/rotate-app-token.controller.js';
@@ -66,6 +68,8 @@ export const APP_COMMAND_HANDLERS = [
   ImportAppResourceHandler,
   SyncAppResourcesHandler,
   AppResources,
+  AppDocumentSources,
+  SyncedDocumentPlaces,
   DeleteAppHandler,
   ChangeAgentToolHandler,
 ];

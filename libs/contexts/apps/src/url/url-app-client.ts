@@ -111,7 +111,10 @@ export class UrlAppClient implements OnModuleDestroy {
   }
 
   /** Reads a declared document: its text, `gone` (404 or 410), or why it could not be read. */
-  async readDocument(app: AppView, document: AppMetaDocument): Promise<UrlDocumentRead> {
+  async readDocument(
+    app: Pick<AppView, 'id' | 'upstreamUrl' | 'lastError'>,
+    document: AppMetaDocument,
+  ): Promise<UrlDocumentRead> {
     if (!app.upstreamUrl) return { error: app.lastError ?? 'the App is not running' };
     try {
       const response = await this.guarded().fetch(this.url(app, document.path), {
@@ -134,12 +137,12 @@ export class UrlAppClient implements OnModuleDestroy {
   }
 
   /** The App URL's origin and path prefix, then the declared path (as the proxy reaches it). */
-  private url(app: AppView, path: string): string {
+  private url(app: Pick<AppView, 'upstreamUrl'>, path: string): string {
     const upstream = new URL(app.upstreamUrl!);
     return `${upstream.origin}${upstream.pathname.replace(/\/+$/, '')}${path}`;
   }
 
-  private async svcHeaders(app: AppView, caller: Caller | null): Promise<Record<string, string>> {
+  private async svcHeaders(app: Pick<AppView, 'id'>, caller: Caller | null): Promise<Record<string, string>> {
     const headers: Record<string, string> = {
       svc_server_url: this.proxy.serverUrl(),
       svc_base_path: `/app/${app.id}`,
