@@ -17,6 +17,7 @@ function argumentNames(tool: UrlAppTool): string {
 
 export function UrlAppOffer({ appName, meta }: { appName: string; meta: UrlAppMeta }) {
   const documents = meta.documents ?? [];
+  if (meta.tools.length === 0 && documents.length === 0) return null;
   return (
     <div class="mcp-offer">
       {meta.tools.length > 0 && (
