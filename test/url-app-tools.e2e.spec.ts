@@ -4,89 +4,48 @@
 // `svc_session_token` of the person whose turn it is when signed in, only `svc_user_id` under an API key — and never
 // a platform credential; schema-invalid arguments never leave; a 500, a timeout or an `isError` answer is a tool
 // error the model reads; a destructive tool asks first; the calls are in the Agent's tool list and the provenance.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { AppSessionTokens } from '#apps';
 import { ADMIN_KEY, client, CORE, startTestApi, uniqueName, type TestApi } from './support/api.js';
 import { agentInNewSpace, LLM, sendTurn, type Http } from './support/scenario.js';
-
-interface Seen {
-  readonly url: string;
-  readonly headers: IncomingHttpHeaders;
-  readonly body: string;
-}
+import { json, startUrlApp, WEATHER_TOOLS, type UrlApp } from './support/url-app.js';
 
 const META = {
   id: 'weather',
   name: 'Weather',
   tools: [
-    {
-      name: 'forecast',
-      description: 'The forecast for a city',
-      inputSchema: {
-        type: 'object',
-        properties: { city: { type: 'string' } },
-        required: ['city'],
-        additionalProperties: false,
-      },
-      annotations: { readOnlyHint: true },
-    },
+    ...WEATHER_TOOLS,
     { name: 'explode', description: 'Always fails', path: '/api/explode' },
     { name: 'slow', description: 'Never answers in time' },
     { name: 'plain', description: 'Answers plain text' },
     { name: 'refuse', description: 'Answers an error of its own' },
-    {
-      name: 'delete-city',
-      description: 'Forgets a city',
-      inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
-      annotations: { destructiveHint: true },
-    },
   ],
 };
 
-/** The App: `/meta`, and each tool's path, recording what reached it. */
-function startApp(): Promise<{ url: string; seen: Seen[]; server: Server }> {
-  const seen: Seen[] = [];
-  const server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      if (request.url === '/meta') {
-        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(META));
-        return;
-      }
-      seen.push({ url: request.url!, headers: request.headers, body });
-      const json = (status: number, value: unknown) =>
-        response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-      switch (request.url) {
-        case '/tools/forecast':
-          return json(200, { content: `Sunny in ${(JSON.parse(body) as { city: string }).city}` });
-        case '/api/explode':
-          return json(500, { error: 'the weather database is down' });
-        case '/tools/slow':
-          return; // never answers: the call's timeout ends it
-        case '/tools/plain':
-          return response.writeHead(200, { 'content-type': 'text/plain' }).end('Plain text, as it is');
-        case '/tools/refuse':
-          return json(200, { content: [{ type: 'text', text: 'No such city' }], isError: true });
-        case '/tools/delete-city':
-          return json(200, { content: [{ type: 'text', text: 'Forgot the city' }] });
-        default:
-          return json(404, { error: 'not here' });
-      }
-    });
+/** The App: each tool's path, answered as the tool is meant to. */
+const startApp = (): Promise<UrlApp> =>
+  startUrlApp(META, ({ url, body }, response) => {
+    switch (url) {
+      case '/tools/forecast':
+        return json(response, 200, { content: `Sunny in ${(JSON.parse(body) as { city: string }).city}` });
+      case '/api/explode':
+        return json(response, 500, { error: 'the weather database is down' });
+      case '/tools/slow':
+        return; // never answers: the call's timeout ends it
+      case '/tools/plain':
+        return void response.writeHead(200, { 'content-type': 'text/plain' }).end('Plain text, as it is');
+      case '/tools/refuse':
+        return json(response, 200, { content: [{ type: 'text', text: 'No such city' }], isError: true });
+      case '/api/forget':
+        return json(response, 200, { content: [{ type: 'text', text: 'Forgot the city' }] });
+      default:
+        return json(response, 404, { error: 'not here' });
+    }
   });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server }),
-    ),
-  );
-}
 
 describe("a URL App's tools in an Agent's turns (e2e)", () => {
   let api: TestApi;
   let admin: Http;
-  let app: Awaited<ReturnType<typeof startApp>>;
+  let app: UrlApp;
 
   beforeAll(async () => {
     app = await startApp();
@@ -95,8 +54,7 @@ describe("a URL App's tools in an Agent's turns (e2e)", () => {
   });
   afterAll(async () => {
     await api?.close();
-    app.server.closeAllConnections();
-    app.server.close();
+    app.close();
     expect(api.logs()).not.toContain('unhandled error');
   });
 
@@ -119,6 +77,7 @@ describe("a URL App's tools in an Agent's turns (e2e)", () => {
     const { agentId, appId, meta } = await agentWithApp();
     expect(meta.tools[0]).toEqual({ ...META.tools[0], path: '/tools/forecast' });
     expect(meta.tools[1]).toEqual({ ...META.tools[1], inputSchema: { type: 'object' } });
+    expect(meta.tools[2]).toEqual({ ...META.tools[2], inputSchema: { type: 'object' } });
     const listed = await admin.get<{ data: { name: string; destructive: boolean; approval: string }[] }>(
       `${CORE}/agents/${agentId}/tools`,
     );
@@ -126,8 +85,8 @@ describe("a URL App's tools in an Agent's turns (e2e)", () => {
     expect(listed.body.data.map(({ name, destructive, approval }) => [name, destructive, approval])).toEqual(
       META.tools.map((tool) => [
         `${appId}__${tool.name}`,
-        tool.name === 'delete-city',
-        tool.name === 'delete-city' ? 'ask' : 'auto',
+        tool.name === 'forget-city',
+        tool.name === 'forget-city' ? 'ask' : 'auto',
       ]),
     );
   });
@@ -236,8 +195,8 @@ describe("a URL App's tools in an Agent's turns (e2e)", () => {
 
   it('pauses a destructive tool for approval, and calls the App once approved', async () => {
     const { agentId, appId } = await agentWithApp();
-    const before = calls('/tools/delete-city').length;
-    const paused = await sendTurn(admin, agentId, { message: `call ${appId}__delete-city {"city":"Oslo"}` });
+    const before = calls('/api/forget').length;
+    const paused = await sendTurn(admin, agentId, { message: `call ${appId}__forget-city {"city":"Oslo"}` });
     expect(paused.status).toBe(202);
     const waiting = paused.body as unknown as {
       conversationId: string;
@@ -245,9 +204,9 @@ describe("a URL App's tools in an Agent's turns (e2e)", () => {
     };
     expect(waiting).toMatchObject({
       status: 'awaiting_approval',
-      pendingToolCalls: [{ name: `${appId}__delete-city` }],
+      pendingToolCalls: [{ name: `${appId}__forget-city` }],
     });
-    expect(calls('/tools/delete-city').length).toBe(before);
+    expect(calls('/api/forget').length).toBe(before);
     const answered = await admin.post<{ turn: { status: string; message: { content: string } } }>(
       `${LLM}/${agentId}/conversation/${waiting.conversationId}/tool-calls/${waiting.pendingToolCalls[0]!.callId}`,
       { decision: 'approve' },
@@ -255,7 +214,7 @@ describe("a URL App's tools in an Agent's turns (e2e)", () => {
     expect(answered.status).toBe(200);
     expect(answered.body.turn.message.content).toContain('Forgot the city');
     expect(
-      calls('/tools/delete-city')
+      calls('/api/forget')
         .slice(before)
         .map((seen) => JSON.parse(seen.body)),
     ).toEqual([{ city: 'Oslo' }]);

@@ -4,12 +4,11 @@
 // Knowledge, in English and German; in the chat the signed-in person's `call <tool> <JSON>` reaches the App with
 // their `svc_session_token` and the answer shows the call done. Screenshots at 390 and 1280 px; axe-core: 0 serious or
 // critical violations in the light and the dark theme.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { AppSessionTokens } from '#apps';
 import { ADMIN_KEY, client, CORE, startTestApi, uniqueName, type TestApi } from '../support/api.js';
 import { agentInNewSpace } from '../support/scenario.js';
+import { json, startUrlApp, WEATHER_TOOLS, type UrlApp } from '../support/url-app.js';
 import {
   builtOrFail,
   chromiumOrSkip,
@@ -26,56 +25,24 @@ const describeBrowser = run ? describe : describe.skip;
 const META = {
   id: 'weather',
   name: 'Weather',
-  tools: [
-    {
-      name: 'forecast',
-      description: 'The forecast for a city',
-      inputSchema: {
-        type: 'object',
-        properties: { days: { type: 'integer' }, city: { type: 'string' } },
-        required: ['city'],
-      },
-      annotations: { readOnlyHint: true },
-    },
-    {
-      name: 'forget-city',
-      description: 'Forgets a city for good',
-      path: '/api/forget',
-      annotations: { destructiveHint: true },
-    },
-  ],
+  tools: WEATHER_TOOLS,
   documents: [{ uri: 'weather://stations', name: 'Weather stations', path: '/docs/stations.md' }],
 };
 
 describeBrowser("a URL App's tools on the Apps page and in the chat, in Chromium (e2e)", () => {
   let api: TestApi;
   let browser: Browser;
-  let weather: Server;
-  let weatherUrl: string;
-  const seen: IncomingHttpHeaders[] = [];
+  let weather: UrlApp;
   const pages = new SignedInPages(() => browser);
   const email = `url-tools-admin-${Date.now()}@example.com`;
   const admin = () => client(api.url, ADMIN_KEY);
 
   beforeAll(async () => {
     builtOrFail();
-    weather = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      request.on('end', () => {
-        if (request.url === '/meta')
-          return void response
-            .writeHead(200, { 'content-type': 'application/json' })
-            .end(JSON.stringify(META));
-        seen.push(request.headers);
-        const { city } = JSON.parse(body || '{}') as { city?: string };
-        response
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ content: `Sunny in ${city ?? 'nowhere'}` }));
-      });
+    weather = await startUrlApp(META, ({ body }, response) => {
+      const { city } = JSON.parse(body || '{}') as { city?: string };
+      json(response, 200, { content: `Sunny in ${city ?? 'nowhere'}` });
     });
-    await new Promise<void>((resolve) => weather.listen(0, '127.0.0.1', resolve));
-    weatherUrl = `http://127.0.0.1:${(weather.address() as AddressInfo).port}`;
     api = await startTestApi();
     await invitedPerson(api.url, email, { name: 'Uma Url', role: 'admin' });
     browser = await launch();
@@ -83,14 +50,13 @@ describeBrowser("a URL App's tools on the Apps page and in the chat, in Chromium
 
   afterAll(async () => {
     await pages.close(api);
-    weather.closeAllConnections();
     weather.close();
   });
 
   it('lists the tools with their marks, paths and arguments, and the documents, in English and German', async () => {
     const registered = await admin().post(`${CORE}/apps`, {
       name: 'Weather',
-      source: { type: 'url', url: weatherUrl },
+      source: { type: 'url', url: weather.url },
     });
     expect(registered.status).toBe(201);
     const page = await pages.of(api.url, email);
@@ -118,7 +84,7 @@ describeBrowser("a URL App's tools on the Apps page and in the chat, in Chromium
 
     const narrow = await pages.of(api.url, email, { width: 390 });
     await narrow.goto(`${api.url}/apps`);
-    const narrowCard = narrow.locator('li.app-card').filter({ hasText: weatherUrl });
+    const narrowCard = narrow.locator('li.app-card').filter({ hasText: weather.url });
     await narrowCard.getByText('Tools of Weather (2)').click();
     await narrowCard.getByText('Documents of Weather for Knowledge (1)').click();
     await screenshot(narrow, 'url-app-tools-390');
@@ -145,13 +111,13 @@ describeBrowser("a URL App's tools on the Apps page and in the chat, in Chromium
     });
     const registered = await admin().post<{ id: string }>(`${CORE}/apps`, {
       name: 'Weather in the chat',
-      source: { type: 'url', url: weatherUrl },
+      source: { type: 'url', url: weather.url },
       enablement: { kind: 'agents', agentIds: [agentId] },
     });
     expect(registered.status).toBe(201);
     const page = await pages.of(api.url, email);
     await page.goto(`${api.url}/chat/${agentId}`);
-    const before = seen.length;
+    const before = weather.seen.length;
     await page
       .getByLabel('Message', { exact: true })
       .fill(`call ${registered.body.id}__forecast {"city":"Berlin"}`);
@@ -164,7 +130,7 @@ describeBrowser("a URL App's tools on the Apps page and in the chat, in Chromium
     expect(await answer.locator('li.tool-call summary').innerText()).toBe(
       'forecast: done from App Weather in the chat',
     );
-    const headers = seen.slice(before);
+    const headers = weather.seen.slice(before).map((request) => request.headers);
     expect(headers).toHaveLength(1);
     const claims = await api.app.get(AppSessionTokens).verify(String(headers[0]!.svc_session_token));
     const me = await client(api.url, null).get<{ id: string }>(`${CORE}/users/me`, {
