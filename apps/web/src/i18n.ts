@@ -914,6 +914,11 @@ const en = {
   agentToolApprovalNever: 'Never',
   agentToolSaved: 'Saved.',
   agentToolGone: 'This tool is no longer offered by its App.',
+  // Area: URL Apps' tools and documents (the Apps page)
+  appUrlToolCall: 'Called as POST {path}',
+  appUrlToolArguments: 'Arguments: {names} (* required)',
+  appUrlToolNoArguments: 'No arguments',
+  appUrlDocuments: 'Documents of {name} for Knowledge ({n})',
 };
 
 export type Label = keyof typeof en;
@@ -1862,6 +1867,11 @@ const de: Record<Label, string> = {
   agentToolApprovalNever: 'Nie',
   agentToolSaved: 'Gespeichert.',
   agentToolGone: 'Dieses Werkzeug wird von seiner App nicht mehr angeboten.',
+  // Area: URL Apps' tools and documents (the Apps page)
+  appUrlToolCall: 'Aufgerufen als POST {path}',
+  appUrlToolArguments: 'Argumente: {names} (* erforderlich)',
+  appUrlToolNoArguments: 'Keine Argumente',
+  appUrlDocuments: 'Dokumente von {name} für das Wissen ({n})',
 };
 
 export type Language = 'de' | 'en';

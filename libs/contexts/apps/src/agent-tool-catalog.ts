@@ -1,11 +1,12 @@
-// The App tools an Agent is offered, with what its managers set for each: the tools of the MCP Apps its allowlist
-// holds (in a stable order: by App id, then as the server lists them), each with its defaults (on; `ask` when the
-// server annotates it destructive, else `auto`) overlaid by the stored settings. The tool list of an Agent, a change
-// of one tool and every turn read it here.
+// The App tools an Agent is offered, with what its managers set for each: the tools of the Apps its allowlist holds —
+// an MCP server's as it lists them, a URL (or container) App's as its `/meta` declares them — in a stable order (by App
+// id, then as listed), each with its defaults (on; `ask` when the App annotates it destructive, else `auto`) overlaid
+// by the stored settings. The tool list of an Agent, a change of one tool and every turn read it here.
 import { Inject, Injectable } from '@nestjs/common';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { APP_ALLOWLIST, APPS, type AppAllowlistEntry, type AppView } from './apps.read-model.js';
 import type { ToolApproval } from './agent-tools.events.js';
+import type { AppMeta, AppMetaTool } from './app.events.js';
 import { AGENT_TOOL_SETTINGS, type AgentToolSettingView } from './agent-tools.read-model.js';
 import { appToolName } from './mcp/app-tool-name.js';
 import type { McpToolOffer } from './mcp/mcp-offer.js';
@@ -15,10 +16,29 @@ export type McpApp = AppView & {
   readonly mcp: NonNullable<AppView['mcp']>;
 };
 
+/** A URL or container App whose `/meta` declares tools: they are POSTed to it (url-app-tools.ts). */
+export type UrlToolApp = AppView & {
+  readonly source: Exclude<AppView['source'], { type: 'mcp' }>;
+  readonly meta: AppMeta;
+};
+
+/** An App whose tools Agents are offered. */
+export type ToolApp = McpApp | UrlToolApp;
+
+export const isMcpApp = (app: ToolApp): app is McpApp => app.source.type === 'mcp';
+
+/** A `/meta` tool as the catalog offers it: the defaults of what metas read before could not declare. */
+export const urlToolOffer = (tool: AppMetaTool): McpToolOffer => ({
+  name: tool.name,
+  description: tool.description,
+  inputSchema: tool.inputSchema ?? { type: 'object' },
+  ...(tool.annotations ? { annotations: tool.annotations } : {}),
+});
+
 export interface AgentTool {
   /** The name the model sees: `<appId>__<tool>`. */
   readonly name: string;
-  readonly app: McpApp;
+  readonly app: ToolApp;
   readonly offer: McpToolOffer;
   /** The server annotates it destructive (a hint, never trusted for safety: it only sets the default). */
   readonly destructive: boolean;
@@ -42,9 +62,9 @@ export class AgentToolCatalog {
 
   /** Every App tool the Agent is offered, switched off or not. */
   async tools(agentId: string): Promise<AgentTool[]> {
-    const [apps, settings] = await Promise.all([this.mcpApps(agentId), this.settings(agentId)]);
+    const [apps, settings] = await Promise.all([this.toolApps(agentId), this.settings(agentId)]);
     return apps.flatMap((app) =>
-      app.mcp.tools.map((offer) => {
+      (isMcpApp(app) ? app.mcp.tools : app.meta.tools.map(urlToolOffer)).map((offer) => {
         const name = appToolName(app.id, offer.name);
         const set = settings.get(name);
         const defaults = toolDefaults(offer);
@@ -60,17 +80,19 @@ export class AgentToolCatalog {
     );
   }
 
-  /** The MCP Apps the Agent's allowlist holds, by id. */
-  private async mcpApps(agentId: string): Promise<McpApp[]> {
+  /** The Apps with tools the Agent's allowlist holds, by id. */
+  private async toolApps(agentId: string): Promise<ToolApp[]> {
     const allowlist = this.readStore.reader<AppAllowlistEntry>(APP_ALLOWLIST);
     const apps = this.readStore.reader<AppView>(APPS);
-    const found: McpApp[] = [];
+    const found: ToolApp[] = [];
     let cursor: string | null = null;
     do {
       const page = await allowlist.find({ agentId }, { limit: PAGE, cursor });
       for (const entry of page.data) {
         const app = await apps.get(entry.appId);
         if (app?.source.type === 'mcp' && app.mcp) found.push(app as McpApp);
+        else if (app && app.source.type !== 'mcp' && (app.meta?.tools.length ?? 0) > 0)
+          found.push(app as UrlToolApp);
       }
       cursor = page.nextCursor;
     } while (cursor);

@@ -1,6 +1,8 @@
 // Reading an App's `/meta`: fetched with a bounded time and size, parsed and validated into AppMeta. Whatever goes
 // wrong (unreachable, slow, too large, not JSON, not the shape) is one short message that becomes the App's
-// `lastError`; nothing the App sends can fail the request that asked for it.
+// `lastError`; nothing the App sends can fail the request that asked for it. A tool declares its input schema (an
+// object schema), the path it is POSTed to (`/tools/<name>` unless it says) and the hints that set its approval; a
+// document, the path its text is read from.
 import { z } from 'zod';
 import type { AppMeta } from './app.events.js';
 
@@ -25,8 +27,44 @@ const metaSchema = z.object({
     .optional()
     .default([]),
   tools: z
-    .array(z.object({ name: z.string().regex(SLUG), description: z.string().max(2000) }))
+    .array(
+      z
+        .object({
+          name: z.string().regex(SLUG),
+          description: z.string().max(2000),
+          inputSchema: z
+            .record(z.string(), z.unknown())
+            .refine((schema) => schema.type === undefined || schema.type === 'object', {
+              message: 'an object schema (`type: "object"`)',
+            })
+            .optional()
+            .default({ type: 'object' }),
+          path: z.string().startsWith('/').max(500).optional(),
+          annotations: z
+            .object({ readOnlyHint: z.boolean().optional(), destructiveHint: z.boolean().optional() })
+            .optional(),
+        })
+        .transform(({ path, annotations, ...tool }) => ({
+          ...tool,
+          path: path ?? `/tools/${tool.name}`,
+          ...(annotations ? { annotations } : {}),
+        })),
+    )
     .max(100)
+    .optional()
+    .default([]),
+  documents: z
+    .array(
+      z.object({
+        uri: z.string().min(1).max(2000),
+        name: z.string().trim().min(1).max(255),
+        path: z.string().startsWith('/').max(500),
+      }),
+    )
+    .max(100)
+    .refine((documents) => new Set(documents.map((document) => document.uri)).size === documents.length, {
+      message: 'each document needs its own uri',
+    })
     .optional()
     .default([]),
 });

@@ -22,7 +22,28 @@ export interface AppMeta {
   readonly name: string;
   readonly standalone: boolean;
   readonly views: readonly { readonly id: string; readonly title: string; readonly path: string }[];
-  readonly tools: readonly { readonly name: string; readonly description: string }[];
+  readonly tools: readonly AppMetaTool[];
+  /** Texts the App offers as synced Knowledge (absent from metas read before Apps could declare them). */
+  readonly documents?: readonly AppMetaDocument[];
+}
+
+/** A tool an App's `/meta` declares: called as `POST <App URL><path>` with its arguments as the JSON body. */
+export interface AppMetaTool {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of its arguments; absent from metas read before Apps declared it (then `{type:"object"}`). */
+  readonly inputSchema?: Readonly<Record<string, unknown>>;
+  /** Absent from metas read before Apps declared it: then `/tools/<name>`. */
+  readonly path?: string;
+  /** Hints, never trusted for safety: a destructive tool's calls start as `ask`. */
+  readonly annotations?: { readonly readOnlyHint?: boolean; readonly destructiveHint?: boolean };
+}
+
+/** A text an App's `/meta` declares, read as `GET <App URL><path>` (text/markdown or text/plain). */
+export interface AppMetaDocument {
+  readonly uri: string;
+  readonly name: string;
+  readonly path: string;
 }
 
 type Id = { readonly appId: string };

@@ -13,6 +13,7 @@ import { AppProxyRoutes } from './proxy/app-proxy.routes.js';
 import { BridgeCallers } from './bridge-callers.js';
 import { McpServers } from './mcp/mcp-servers.js';
 import { McpToolsContextProvider } from './mcp/mcp-tools.provider.js';
+import { UrlAppClient } from './url/url-app-client.js';
 import { BridgeAgentController } from './bridge/bridge.controller.js';
 import { ChangeAppController } from './commands/change-app/change-app.controller.js';
 import { ChangeAppHandler } from './commands/change-app/change-app.command.js';
@@ -26,6 +27,8 @@ import {
   SyncAppResourcesHandler,
 } from './commands/sync-app-resources/sync-app-resources.command.js';
 import { AppResources } from './mcp/knowledge/app-resources.js';
+import { AppDocumentSources } from './mcp/knowledge/app-document-sources.js';
+import { SyncedDocumentPlaces } from './mcp/knowledge/synced-document-places.js';
 import { RegisterAppController } from './commands/register-app/register-app.controller.js';
 import { RegisterAppHandler } from './commands/register-app/register-app.command.js';
 import { RotateAppTokenController } from './commands/rotate-app-token/rotate-app-token.controller.js';
@@ -65,6 +68,8 @@ export const APP_COMMAND_HANDLERS = [
   ImportAppResourceHandler,
   SyncAppResourcesHandler,
   AppResources,
+  AppDocumentSources,
+  SyncedDocumentPlaces,
   DeleteAppHandler,
   ChangeAgentToolHandler,
 ];
@@ -88,6 +93,7 @@ export const APP_QUERY_HANDLERS = [
     McpServers,
     AgentToolCatalog,
     McpToolsContextProvider,
+    UrlAppClient,
     AppSessionTokens,
     AppProxyRoutes,
     AppResolver,

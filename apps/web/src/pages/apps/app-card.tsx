@@ -11,6 +11,7 @@ import { AppError } from './app-error';
 import { SOURCE_LABELS, type App } from './app-types';
 import { McpOfferView } from './mcp-offer';
 import { SecretOnce } from './secret-once';
+import { UrlAppOffer } from './url-app-offer';
 
 interface Props {
   readonly app: App;
@@ -45,6 +46,7 @@ export function AppCard({ app, agents, onChanged }: Props) {
         {t('appServedAt')} <a href={app.proxyPath}>{app.proxyPath}</a>
       </p>
       {app.mcp && <McpOfferView appName={app.name} offer={app.mcp} />}
+      {app.meta && !app.lastError && <UrlAppOffer appName={app.name} meta={app.meta} />}
       {app.lastError ? (
         <p class="error">{t('appLastError', { error: app.lastError })}</p>
       ) : (

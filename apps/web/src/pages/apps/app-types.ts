@@ -16,13 +16,32 @@ export interface App {
     readonly name: string;
     readonly standalone: boolean;
     readonly views: readonly { readonly id: string; readonly title: string }[];
-    readonly tools: readonly { readonly name: string; readonly description: string }[];
+    readonly tools: readonly UrlAppTool[];
+    readonly documents?: readonly UrlAppDocument[];
   } | null;
   /** What an MCP server offered when last read; null for other Apps. */
   readonly mcp: McpOffer | null;
   readonly lastError: string | null;
   readonly proxyPath: string;
 }
+
+/** A tool a URL App's `/meta` declares: POSTed to `path` with arguments its `inputSchema` describes. */
+export interface UrlAppTool {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema?: Readonly<Record<string, unknown>>;
+  readonly path?: string;
+  readonly annotations?: Readonly<Record<string, unknown>>;
+}
+
+/** A text a URL App's `/meta` offers as synced Knowledge. */
+export interface UrlAppDocument {
+  readonly uri: string;
+  readonly name: string;
+  readonly path: string;
+}
+
+export type UrlAppMeta = NonNullable<App['meta']>;
 
 export interface McpTool {
   readonly name: string;

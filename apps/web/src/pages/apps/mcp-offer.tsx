@@ -4,7 +4,7 @@ import { t } from '../../i18n';
 import type { McpOffer, McpTool } from './app-types';
 
 /** MCP's hints, as the server sets them: a tool that changes nothing, or one that may destroy something. */
-function ToolMark({ tool }: { tool: McpTool }) {
+export function ToolMark({ tool }: { tool: Pick<McpTool, 'annotations'> }) {
   const hints = tool.annotations ?? {};
   if (hints.readOnlyHint === true) return <span class="tool-mark read-only">{t('appMcpReadOnly')}</span>;
   if (hints.destructiveHint === true)

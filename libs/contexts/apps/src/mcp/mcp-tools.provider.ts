@@ -1,11 +1,12 @@
-// The Apps context provider: a conversation turn of an Agent offers the tools of the MCP servers (Apps) enabled for
-// it, each as `<appId>__<toolName>` with the server's description and input schema, except those the Agent's managers
-// switched off or set to `never` (agent-tool-catalog.ts); a tool set to `ask` waits, at each call, for the approval of
-// the person whose turn it is (the turn's runtime asks), and every call is recorded. A call's arguments are checked
-// against that schema before anything leaves, then sent through the platform's MCP client (a connection per call,
-// the configured timeout and result cap, the turn's abort signal); whatever goes wrong — arguments refused, the
-// server unreachable, a protocol error, the tool's own error — reaches the model as a tool error, never a failed
-// turn. The result is untrusted text for the model, nothing more.
+// The Apps context provider: a conversation turn of an Agent offers the tools of the Apps enabled for it (MCP
+// servers', and those URL Apps declare in their `/meta`), each as `<appId>__<toolName>` with the App's description
+// and input schema, except those the Agent's managers switched off or set to `never` (agent-tool-catalog.ts); a tool
+// set to `ask` waits, at each call, for the approval of the person whose turn it is (the turn's runtime asks), and
+// every call is recorded. A call's arguments are checked against that schema before anything leaves, then sent
+// through the platform's MCP client (a connection per call, the configured timeout and result cap, the turn's abort
+// signal) or POSTed to the URL App (url/url-app-client.ts); whatever goes wrong — arguments refused, the server
+// unreachable, a protocol error, the tool's own error — reaches the model as a tool error, never a failed turn. The
+// result is untrusted text for the model, nothing more.
 import { Injectable } from '@nestjs/common';
 import type {
   ContextContribution,
@@ -16,7 +17,8 @@ import type {
 } from '#conversations';
 import { compileSchema, type OutputValidator } from '#agent-generation';
 import { PlatformError } from '#kernel';
-import { AgentToolCatalog, type AgentTool, type McpApp } from '../agent-tool-catalog.js';
+import { AgentToolCatalog, isMcpApp, type AgentTool, type ToolApp } from '../agent-tool-catalog.js';
+import { UrlAppClient } from '../url/url-app-client.js';
 import type { McpToolOffer } from './mcp-offer.js';
 import { McpServers } from './mcp-servers.js';
 
@@ -36,6 +38,7 @@ export class McpToolsContextProvider implements ContextProvider {
   constructor(
     private readonly catalog: AgentToolCatalog,
     private readonly servers: McpServers,
+    private readonly urlApps: UrlAppClient,
   ) {}
 
   async contribute(turn: TurnContext): Promise<ContextContribution | null> {
@@ -67,7 +70,7 @@ export class McpToolsContextProvider implements ContextProvider {
   }
 
   private async call(
-    app: McpApp,
+    app: ToolApp,
     offer: McpToolOffer,
     args: unknown,
     turn: TurnContext,
@@ -84,6 +87,11 @@ export class McpToolsContextProvider implements ContextProvider {
       return failed(
         `The arguments do not match the input schema of ${offer.name}: ${problems.slice(0, 5).join('; ')}`,
       );
+    if (!isMcpApp(app)) {
+      const declared = app.meta.tools.find((tool) => tool.name === offer.name)!;
+      const outcome = await this.urlApps.callTool(app, declared, args as Record<string, unknown>, turn);
+      return outcome.ok ? { content: outcome.text, ok: true, sources: [] } : failed(outcome.error);
+    }
     let connection: Awaited<ReturnType<McpServers['connect']>>;
     try {
       connection = await this.servers.connect(app.id, app.source);
@@ -101,7 +109,7 @@ export class McpToolsContextProvider implements ContextProvider {
     }
   }
 
-  private validator(app: McpApp, offer: McpToolOffer): OutputValidator {
+  private validator(app: ToolApp, offer: McpToolOffer): OutputValidator {
     const key = `${app.id}\u0000${offer.name}\u0000${JSON.stringify(offer.inputSchema)}`;
     let validate = this.validators.get(key);
     if (!validate) {

@@ -30,12 +30,20 @@ export class AppProxyRoutes {
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
+  private server: FastifyInstance | null = null;
+
+  /** `svc_server_url`, for the platform's own calls to Apps too (their tools and documents). */
+  serverUrl(): string {
+    return publicUrlOf(this.config, this.server?.server.address() ?? null);
+  }
+
   async registerOn(fastify: FastifyInstance): Promise<void> {
+    this.server = fastify;
     await registerAppProxy(fastify, {
       readStore: this.readStore,
       tokens: this.tokens,
       sessionUser: (request) => this.guard.sessionUser(request),
-      serverUrl: () => publicUrlOf(this.config, fastify.server.address()),
+      serverUrl: () => this.serverUrl(),
       appOrigin: this.config.apps.appOrigin,
       timeoutMs: this.config.apps.proxyTimeoutMs,
     });

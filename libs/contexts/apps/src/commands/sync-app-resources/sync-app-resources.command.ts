@@ -1,17 +1,23 @@
-// An MCP App's resources in Agents' Knowledge (admins): importing one as a synced document, and syncing every
-// document synced from the App (mcp/knowledge/app-resources.ts). The Knowledge commands they send are asked again,
+// An App's documents in Knowledge (admins): importing one (an MCP resource, a URL App's declared text) as a synced
+// document of an Agent, a Space or the Global Knowledge, and syncing every document synced from the App
+// (mcp/knowledge/app-resources.ts). The Knowledge commands they send are asked again,
 // as the admin, by the gate.
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '#eventsourcing';
 import { Requires, type Principal } from '#access';
 import { manageApps } from '../../app-resolver.js';
 import { AppResources, type SyncOutcome } from '../../mcp/knowledge/app-resources.js';
+import type { SyncedPlace } from '../../mcp/knowledge/synced-document-places.js';
 
 @Requires(manageApps)
 export class ImportAppResource extends Command<{ readonly documentId: string }> {
   constructor(
     readonly appId: string,
-    readonly request: { readonly agentId: string; readonly uri: string; readonly name?: string | undefined },
+    readonly request: {
+      readonly place: SyncedPlace;
+      readonly uri: string;
+      readonly name?: string | undefined;
+    },
     readonly context: CommandContext,
     readonly principal: Principal,
   ) {

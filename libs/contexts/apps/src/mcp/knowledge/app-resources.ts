@@ -1,12 +1,13 @@
-// An MCP App's resources in an Agent's Knowledge (admins): a resource is imported as a synced document (its provider
-// `app:<appId>`, its `sourceUri` the resource's), and a sync reads each synced document's resource again — changed
-// text is ingested again (as a new version; the Knowledge decider records nothing when it is the same), a resource the
-// server no longer has removes its document. The Knowledge commands do the writing, asked as the admin who syncs.
-// Only text resources are synced (what the server sends as text, or a text-typed blob).
+// An App's documents in Knowledge (admins): an MCP App's resource, or a text a URL App's `/meta` declares, is imported
+// as a synced document (its provider `app:<appId>`, its `sourceUri` the resource's) of an Agent's own Knowledge, a
+// Space's or the Global one (synced-document-places.ts); a sync reads each synced document again — changed text is
+// ingested again (as a new version; the Knowledge decider records nothing when it is the same), a document the App no
+// longer has removes it. The Knowledge commands do the writing, asked as the admin who syncs. Only text is synced
+// (what an MCP server sends as text or a text-typed blob; text/markdown or text/plain from a URL App).
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { AggregateRepository, type CommandContext } from '#eventsourcing';
-import { NotFoundError, ValidationError } from '#kernel';
+import type { CommandContext } from '#eventsourcing';
+import { NotFoundError } from '#kernel';
 import {
   AddDocument,
   ChangeDocument,
@@ -16,11 +17,13 @@ import {
 } from '#knowledge';
 import type { Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { appDecider } from '../../app.decider.js';
-import { appStreamId } from '../../app.events.js';
-import { APP_ALLOWLIST, type AppAllowlistEntry } from '../../apps.read-model.js';
-import { appUnreachable, McpServers } from '../mcp-servers.js';
-import { McpUnreachable, type McpConnection } from '../mcp-client.js';
+import {
+  AppDocumentSources,
+  documentUnreachable,
+  DocumentUnreadable,
+  type DocumentSource,
+} from './app-document-sources.js';
+import { SyncedDocumentPlaces, type SyncedPlace } from './synced-document-places.js';
 
 export interface SyncOutcome {
   readonly documentId: string;
@@ -35,37 +38,40 @@ const MAX_SYNCED = 1_000;
 @Injectable()
 export class AppResources {
   constructor(
-    private readonly aggregates: AggregateRepository,
-    private readonly servers: McpServers,
+    private readonly sources: AppDocumentSources,
+    private readonly places: SyncedDocumentPlaces,
     private readonly commands: CommandBus,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
-  /** Imports one resource into the Agent's own Knowledge; the App must be enabled for the Agent. */
+  /** Imports one document of the App into the place's Knowledge; the App must reach that place. */
   async import(
     appId: string,
-    request: { readonly agentId: string; readonly uri: string; readonly name?: string | undefined },
+    request: { readonly place: SyncedPlace; readonly uri: string; readonly name?: string | undefined },
     context: CommandContext,
     principal: Principal,
   ): Promise<string> {
-    const source = await this.mcpSource(appId);
-    const enabled = await this.readStore
-      .reader<AppAllowlistEntry>(APP_ALLOWLIST)
-      .find({ agentId: request.agentId, appId }, { limit: 1 });
-    if (enabled.data.length === 0)
-      throw new ValidationError(
-        'app_not_enabled',
-        `the App '${appId}' is not enabled for the Agent '${request.agentId}'`,
-        'agentId',
-      );
-    const read = await this.read(appId, source, request.uri);
+    const source = await this.sources.open(appId);
+    let read: Awaited<ReturnType<DocumentSource['read']>>;
+    let through: string;
+    try {
+      through = await this.places.importThrough(appId, source.app.enablement, request.place);
+      read = await source.read(request.uri);
+    } catch (error) {
+      if (error instanceof DocumentUnreadable) throw documentUnreachable(error.reason);
+      throw error;
+    } finally {
+      await source.close();
+    }
     if (read === 'gone') throw new NotFoundError('Resource', request.uri);
+    const declaredName = source.app.meta?.documents?.find((document) => document.uri === request.uri)?.name;
     const added = await this.commands.execute(
       new AddDocument(
-        request.agentId,
+        through,
         async () => ({
-          name: request.name ?? (request.uri.split('/').filter(Boolean).at(-1) || request.uri),
-          scope: 'agent',
+          name:
+            request.name ?? declaredName ?? (request.uri.split('/').filter(Boolean).at(-1) || request.uri),
+          scope: request.place.scope,
           tagIds: [],
           bytes: Buffer.from(read.text, 'utf8'),
           declaredType: read.mimeType ?? 'text/plain',
@@ -80,63 +86,51 @@ export class AppResources {
     return added.id;
   }
 
-  /** Reads every document synced from the App again. */
+  /** Reads every document synced from the App again, whatever its place. */
   async sync(appId: string, context: CommandContext, principal: Principal): Promise<SyncOutcome[]> {
-    const source = await this.mcpSource(appId);
     const synced = await this.readStore
       .reader<DocumentView>(KNOWLEDGE_DOCUMENTS)
       .find({ provider: `app:${appId}` }, { limit: MAX_SYNCED });
     const outcomes: SyncOutcome[] = [];
-    let connection: McpConnection | null = null;
+    const source = await this.sources.open(appId);
     try {
-      connection = await this.servers.connect(appId, source);
-      for (const document of synced.data) {
-        const uri = document.sourceUri ?? '';
-        const agentId = document.ownerId;
-        try {
-          const read = await connection.readResource(uri);
-          if (read === 'gone') {
-            await this.commands.execute(
-              new DeleteDocument(document.id, 'requested', agentId, context, principal),
-            );
-            outcomes.push({ documentId: document.id, uri, outcome: 'removed' });
-            continue;
-          }
-          const changed = await this.commands.execute(
-            new ChangeDocument(agentId, document.id, { text: read.text }, context, principal),
-          );
-          await changed.stored;
-          const after = await this.readStore.reader<DocumentView>(KNOWLEDGE_DOCUMENTS).get(document.id);
-          const updated = after !== null && after.contentHash !== document.contentHash;
-          outcomes.push({ documentId: document.id, uri, outcome: updated ? 'updated' : 'unchanged' });
-        } catch (error) {
-          if (!(error instanceof McpUnreachable)) throw error;
-          outcomes.push({ documentId: document.id, uri, outcome: 'failed', error: error.reason });
-        }
-      }
+      for (const document of synced.data)
+        outcomes.push(await this.syncOne(appId, source, document, context, principal));
     } finally {
-      await connection?.close();
+      await source.close();
     }
     return outcomes;
   }
 
-  private async mcpSource(appId: string) {
-    const { state } = await this.aggregates.load(appStreamId(appId), appDecider);
-    if (state.status !== 'active') throw new NotFoundError('App', appId);
-    if (state.source.type !== 'mcp')
-      throw new ValidationError('not_an_mcp_app', `the App '${appId}' is not an MCP server`, 'appId');
-    return state.source;
-  }
-
-  private async read(appId: string, source: { url: string; auth: 'none' | 'bearer' }, uri: string) {
-    const connection = await this.servers.connect(appId, source);
+  private async syncOne(
+    appId: string,
+    source: DocumentSource,
+    document: DocumentView,
+    context: CommandContext,
+    principal: Principal,
+  ): Promise<SyncOutcome> {
+    const uri = document.sourceUri ?? '';
+    const agentId = await this.places.syncThrough(appId, document);
+    if (agentId === null)
+      return { documentId: document.id, uri, outcome: 'failed', error: 'no Agent reads it any more' };
     try {
-      return await connection.readResource(uri);
+      const read = await source.read(uri);
+      if (read === 'gone') {
+        await this.commands.execute(
+          new DeleteDocument(document.id, 'requested', agentId, context, principal),
+        );
+        return { documentId: document.id, uri, outcome: 'removed' };
+      }
+      const changed = await this.commands.execute(
+        new ChangeDocument(agentId, document.id, { text: read.text }, context, principal),
+      );
+      await changed.stored;
+      const after = await this.readStore.reader<DocumentView>(KNOWLEDGE_DOCUMENTS).get(document.id);
+      const updated = after !== null && after !== undefined && after.contentHash !== document.contentHash;
+      return { documentId: document.id, uri, outcome: updated ? 'updated' : 'unchanged' };
     } catch (error) {
-      if (error instanceof McpUnreachable) throw appUnreachable(error.reason);
-      throw error;
-    } finally {
-      await connection.close();
+      if (!(error instanceof DocumentUnreadable)) throw error;
+      return { documentId: document.id, uri, outcome: 'failed', error: error.reason };
     }
   }
 }

@@ -50,7 +50,23 @@ export const AppDto = z.object({
       name: z.string(),
       standalone: z.boolean(),
       views: z.array(z.object({ id: z.string(), title: z.string(), path: z.string() })),
-      tools: z.array(z.object({ name: z.string(), description: z.string() })),
+      tools: z.array(
+        z.object({
+          name: z.string(),
+          description: z.string(),
+          inputSchema: z
+            .record(z.string(), z.unknown())
+            .describe('JSON Schema of its arguments (`{"type":"object"}` when the App declares none)'),
+          path: z.string().describe('Where a call is POSTed, under the App URL (default `/tools/<name>`)'),
+          annotations: z
+            .object({ readOnlyHint: z.boolean().optional(), destructiveHint: z.boolean().optional() })
+            .optional()
+            .describe('Hints: a destructive tool starts as `ask`'),
+        }),
+      ),
+      documents: z
+        .array(z.object({ uri: z.string(), name: z.string(), path: z.string() }))
+        .describe('Texts the App offers as synced Knowledge (`POST /apps/{appId}/resources/import`)'),
     })
     .nullable()
     .describe('What `/meta` said when last read; null before'),
@@ -85,7 +101,12 @@ export const toAppDto = (app: AppView): AppDtoOutput => ({
     ? {
         ...app.meta,
         views: app.meta.views.map((v) => ({ ...v })),
-        tools: app.meta.tools.map((t) => ({ ...t })),
+        tools: app.meta.tools.map((t) => ({
+          ...t,
+          inputSchema: { ...(t.inputSchema ?? { type: 'object' }) },
+          path: t.path ?? `/tools/${t.name}`,
+        })),
+        documents: (app.meta.documents ?? []).map((d) => ({ ...d })),
       }
     : null,
   mcp: app.mcp

@@ -1,6 +1,6 @@
 // The Apps enabled for an Agent (its allowlist documents, kept by AppAllowlistProcess) with the views its chat may
-// show, and its MCP servers (no views: the chat names them beside the tool calls of an answer): a person who uses the
-// Agent asks (the policy's `app.view`). Each view's `url` is where the chat's sandboxed
+// show, and its MCP servers and other Apps with tools but no views (the chat names them beside the tool calls of an
+// answer): a person who uses the Agent asks (the policy's `app.view`). Each view's `url` is where the chat's sandboxed
 // iframe points: the App origin (APP_ORIGIN) when one is configured, else the proxy's path on the platform's origin.
 // On the App origin the platform's session cookie is not sent (another site), so for a person signed in with a
 // session each view's URL carries a ticket: a `svc_session_token` of this App and this person (short-lived, ending
@@ -61,12 +61,13 @@ export class ListAgentAppsHandler implements IQueryHandler<ListAgentApps> {
       const page = await allowlist.find({ agentId }, { limit: PAGE, cursor });
       for (const entry of page.data) {
         const app = await apps.get(entry.appId);
-        if (app?.source.type === 'mcp') {
+        const viewless = app?.meta && (app.meta.standalone || app.meta.views.length === 0);
+        if (app?.source.type === 'mcp' || (viewless && app.meta!.tools.length > 0)) {
           // No views, but the chat names the App whose tools an answer called.
           data.push({ id: app.id, name: app.name, views: [] });
           continue;
         }
-        if (!app?.meta || app.meta.standalone || app.meta.views.length === 0) continue;
+        if (!app?.meta || viewless) continue;
         const base = `/app/${app.id}`;
         const ticket =
           appOrigin !== null && session !== null

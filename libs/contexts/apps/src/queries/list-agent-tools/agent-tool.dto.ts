@@ -7,11 +7,11 @@ export const AgentToolDto = z.object({
   name: z.string().describe('The name the model sees: `<appId>__<tool>`'),
   appId: z.string(),
   appName: z.string(),
-  tool: z.string().describe("The tool's name on its MCP server"),
+  tool: z.string().describe("The tool's name at its App (an MCP server's, or a URL App's `/meta`)"),
   description: z.string(),
   destructive: z
     .boolean()
-    .describe('The server annotates it destructive (`destructiveHint`): it defaults to `ask`'),
+    .describe('The App annotates it destructive (`destructiveHint`): it defaults to `ask`'),
   enabled: z.boolean().describe('Offered to the model (default true)'),
   approval: z
     .enum(TOOL_APPROVALS)
