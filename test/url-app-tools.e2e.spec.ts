@@ -114,7 +114,13 @@ describe("a URL App's tools in an Agent's turns (e2e)", () => {
       `${LLM}/${agentId}/conversation/${turn.body.conversationId}/messages/${turn.body.message.id}/provenance`,
     );
     expect(provenance.body.toolCalls).toEqual([
-      { name: `${appId}__forecast`, arguments: '{"city":"Berlin"}', ok: true, sources: [] },
+      {
+        callId: expect.stringMatching(/^tcl_/),
+        name: `${appId}__forecast`,
+        arguments: '{"city":"Berlin"}',
+        ok: true,
+        sources: [],
+      },
     ]);
   });
 
