@@ -19,6 +19,7 @@ import { PlatformError } from '#kernel';
 import { AgentToolCatalog, type AgentTool, type McpApp } from '../agent-tool-catalog.js';
 import type { McpToolOffer } from './mcp-offer.js';
 import { McpServers } from './mcp-servers.js';
+import { modelMayCall, toolView, viewResult } from './mcp-app-view.js';
 
 /** Chat APIs take at most this many tools in one request; past it the rest of the Apps' tools are left out. */
 const MAX_TOOLS = 128;
@@ -40,7 +41,7 @@ export class McpToolsContextProvider implements ContextProvider {
 
   async contribute(turn: TurnContext): Promise<ContextContribution | null> {
     const offered = (await this.catalog.tools(turn.agent.id)).filter(
-      (tool) => tool.enabled && tool.approval !== 'never',
+      (tool) => tool.enabled && tool.approval !== 'never' && modelMayCall(tool.offer),
     );
     const tools = offered.slice(0, MAX_TOOLS).map((tool) => this.tool(tool));
     return tools.length > 0 ? { system: null, tools } : null;
@@ -62,15 +63,20 @@ export class McpToolsContextProvider implements ContextProvider {
       },
       approval: approval === 'ask' ? 'ask' : 'auto',
       recorded: true,
-      run: (args: unknown, turn: TurnContext) => this.call(app, offer, args, turn),
+      run: (args: unknown, turn: TurnContext) => this.call(app, offer, args, turn.signal),
     };
   }
 
-  private async call(
+  /**
+   * One call, checked and made; also how an MCP App view's own calls are made (call-view-tool), which read the MCP
+   * result as the view does (`onResult`: `content` and `structuredContent` as JSON).
+   */
+  async call(
     app: McpApp,
     offer: McpToolOffer,
     args: unknown,
-    turn: TurnContext,
+    signal: AbortSignal,
+    onResult?: (json: string) => void,
   ): Promise<ToolOutcome> {
     if (typeof args !== 'object' || args === null || Array.isArray(args))
       return failed(`The arguments of ${offer.name} must be a JSON object.`);
@@ -92,10 +98,17 @@ export class McpToolsContextProvider implements ContextProvider {
       throw error;
     }
     try {
-      const outcome = await connection.callTool(offer.name, args as Record<string, unknown>, {
-        signal: turn.signal,
-      });
-      return outcome.ok ? { content: outcome.text, ok: true, sources: [] } : failed(outcome.error);
+      const outcome = await connection.callTool(offer.name, args as Record<string, unknown>, { signal });
+      if (!outcome.ok) return failed(outcome.error);
+      const result = viewResult(outcome, this.servers.limits.resultMaxBytes);
+      onResult?.(result);
+      const uri = toolView(offer);
+      return {
+        content: outcome.text,
+        ok: true,
+        sources: [],
+        ...(uri ? { view: { appId: app.id, uri, result } } : {}),
+      };
     } finally {
       await connection.close();
     }

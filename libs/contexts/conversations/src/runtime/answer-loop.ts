@@ -11,7 +11,7 @@ import type {
 import type { CallScope, ModelGateway } from '#model-gateway';
 import type { ChatRequest, ModelConfig } from '#model-providers';
 import type { AnswerUsage } from '../conversation.events.js';
-import type { ContextTool, TurnContext } from './context-providers.js';
+import type { ContextTool, ToolOutcome, ToolView, TurnContext } from './context-providers.js';
 import type { ToolCallGate } from './tool-call-gate.js';
 import type { TurnEmitter } from './turn-events.js';
 
@@ -40,7 +40,13 @@ export interface LoopResult {
   readonly finishReason: string | null;
   readonly usage: AnswerUsage;
   readonly steps: number;
-  readonly toolCalls: { name: string; arguments: string; ok: boolean; sources: readonly number[] }[];
+  readonly toolCalls: {
+    name: string;
+    arguments: string;
+    ok: boolean;
+    sources: readonly number[];
+    view?: ToolView;
+  }[];
 }
 
 /** Thrown when the loop stops early: carries what it produced, so the turn is recorded as incomplete. */
@@ -105,7 +111,7 @@ export async function answerLoop(input: LoopInput): Promise<LoopResult> {
           event: 'tool_call',
           data: { id: call.id, name: call.function.name, arguments: call.function.arguments },
         });
-        let outcome: { content: string; ok: boolean; sources: readonly number[] };
+        let outcome: ToolOutcome;
         if (!tool)
           outcome = { content: `There is no tool named '${call.function.name}'.`, ok: false, sources: [] };
         else {
@@ -132,6 +138,7 @@ export async function answerLoop(input: LoopInput): Promise<LoopResult> {
           arguments: call.function.arguments,
           ok: outcome.ok,
           sources: outcome.sources,
+          ...(outcome.view ? { view: outcome.view } : {}),
         });
         await input.emit({
           event: 'tool_result',
@@ -140,6 +147,7 @@ export async function answerLoop(input: LoopInput): Promise<LoopResult> {
             name: call.function.name,
             ok: outcome.ok,
             sources: outcome.sources.map((index) => input.turn.sources.get(index)!),
+            ...(outcome.view ? { view: outcome.view } : {}),
           },
         });
         messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content });

@@ -448,6 +448,15 @@ export const ConfigVariables = z.object({
     .max(10_240)
     .default(64)
     .describe('Kilobytes (UTF-8) of one MCP tool result a model reads; the rest is cut with a note'),
+  MCP_VIEW_MAX_KB: z.coerce
+    .number()
+    .int()
+    .min(16)
+    .max(1_024)
+    .default(1_024)
+    .describe(
+      "Kilobytes of an MCP App view's HTML (a `ui://` resource) the chat frames; a larger one is refused",
+    ),
   TOOL_APPROVAL_TIMEOUT_SECONDS: z.coerce
     .number()
     .int()
@@ -692,6 +701,8 @@ const ConfigSchema = ConfigVariables.transform((env) => ({
       resultMaxBytes: env.MCP_RESULT_MAX_KB * 1024,
       allowLinkLocal: env.MCP_ALLOW_LINK_LOCAL,
     },
+    /** Bytes of an MCP App view's HTML the chat frames (the MCP client reads at most 1 MiB of an answer). */
+    mcpViewMaxBytes: env.MCP_VIEW_MAX_KB * 1024,
   },
   people: {
     /** How long an invitation link may be accepted. */
