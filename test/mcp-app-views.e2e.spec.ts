@@ -119,7 +119,7 @@ describe('MCP App views (e2e, server-basic-vanillajs)', () => {
   it("serves the view's HTML in a CSP sandbox, and no URI that no tool of the App declares", async () => {
     const { agentId, appId } = await answerWithView();
     const viewRoute = (uri: string, app = appId, agent = agentId) =>
-      `${api.url}${LLM}/${agent}/apps/${app}/views?uri=${encodeURIComponent(uri)}`;
+      `${api.url}${CORE}/mcp-views/${agent}/${app}?uri=${encodeURIComponent(uri)}`;
     const served = await fetch(viewRoute(VIEW), { headers: { 'x-api-key': ADMIN_KEY } });
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('text/html; charset=utf-8');

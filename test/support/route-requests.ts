@@ -314,7 +314,7 @@ export function routeRequests(apiUrl: string) {
       [`GET ${CORE}/spaces`]: '?limit=200',
       [`GET ${CORE}/spaces/{spaceId}/member-candidates`]: '?query=example',
       [`GET ${CORE}/llm/{agentId}/conversation/{conversationId}/sandbox/files`]: '?path=/',
-      [`GET ${CORE}/llm/{agentId}/apps/{appId}/views`]: '?uri=ui://matrix/view.html',
+      [`GET ${CORE}/mcp-views/{agentId}/{appId}`]: '?uri=ui://matrix/view.html',
     };
     const multipart = route.endsWith('/upload')
       ? method === 'POST'

@@ -3,7 +3,8 @@
 // the call's result through the ext-apps host bridge (live, and again once the answer is stored and after a reload);
 // the view's own "Get Server Time" button calls the tool through the platform and the view updates; its "Send
 // Message" puts the text into the message box (not sent); its "Open Link" is offered as a link for the person to
-// click; the frame cannot reach the platform's document, cookies or storage. Screenshots at 390 and 1280 px;
+// click; the frame cannot reach the platform's document, cookies or storage. The instance has a separate App origin
+// (APP_ORIGIN): the chat's frame-src holds the MCP views' path, not its own origin. Screenshots at 390 and 1280 px;
 // axe-core: 0 serious or critical violations in the light and the dark theme.
 import type { Browser, Frame, Page } from 'playwright-core';
 import { startMcpAppExample, type McpAppExampleServer } from '#testing/mcp-app-example';
@@ -31,7 +32,7 @@ async function viewFrame(page: Page): Promise<Frame> {
   let frame: Frame | null = null;
   await expectEventually(async () => {
     frame = await (await element.elementHandle())!.contentFrame();
-    return frame !== null && frame.url().includes('/views?uri=');
+    return frame !== null && frame.url().includes('/mcp-views/');
   });
   await frame!.locator('#get-time-btn').waitFor();
   return frame!;
@@ -59,7 +60,8 @@ describeBrowser('MCP App views in the chat, in Chromium (e2e)', () => {
   beforeAll(async () => {
     builtOrFail();
     example = await startMcpAppExample();
-    api = await startTestApi();
+    // With a separate App origin the chat frames nothing of its own origin but the embed pages and the MCP views.
+    api = await startTestApi({ APP_ORIGIN: 'http://apps.localhost:9' });
     const admin = client(api.url, ADMIN_KEY);
     ({ agentId } = await agentInNewSpace(
       admin,
@@ -84,7 +86,13 @@ describeBrowser('MCP App views in the chat, in Chromium (e2e)', () => {
 
   it("shows the tool's view under the answer; the view calls its tool through the host and cannot reach the platform", async () => {
     const page = await pages.of(api.url, email);
-    await page.goto(`${api.url}/chat/${agentId}`);
+    const opened = await page.goto(`${api.url}/chat/${agentId}`);
+    const frameSrc = (opened?.headers()['content-security-policy'] ?? '')
+      .split('; ')
+      .find((directive) => directive.startsWith('frame-src '));
+    expect(frameSrc).toBe(
+      `frame-src http://apps.localhost:9 ${api.url}/embed/ ${api.url}/api/v1/core/mcp-views/`,
+    );
     await page.getByLabel('Message', { exact: true }).fill(`call ${appId}__get-time {}`);
     await page.getByRole('button', { name: 'Send' }).click();
     const answer = page.locator('li.message.assistant').last();

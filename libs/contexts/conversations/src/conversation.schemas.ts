@@ -348,9 +348,7 @@ export const ProvenanceDto = z.object({
       view: z
         .object({
           appId: z.string(),
-          uri: z
-            .string()
-            .describe('The `ui://` resource: GET /llm/{agentId}/apps/{appId}/views?uri= serves it'),
+          uri: z.string().describe('The `ui://` resource: GET /mcp-views/{agentId}/{appId}?uri= serves it'),
           result: z
             .unknown()
             .describe('The MCP result the view is given (`content`, `structuredContent`); null once erased'),

@@ -78,7 +78,7 @@ function McpAppFrame({
   const [inserted, setInserted] = useState<string | null>(null);
   const [asking, setAsking] = useState<Asking | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const url = `${CORE}/llm/${agentId}/apps/${encodeURIComponent(view.appId)}/views?uri=${encodeURIComponent(view.uri)}`;
+  const url = `${CORE}/mcp-views/${agentId}/${encodeURIComponent(view.appId)}?uri=${encodeURIComponent(view.uri)}`;
   const stored = !messageId.startsWith('pending');
 
   const callTool = async (tool: string, args: Record<string, unknown>) => {

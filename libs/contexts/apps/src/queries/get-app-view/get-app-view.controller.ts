@@ -1,4 +1,4 @@
-// GET /llm/{agentId}/apps/{appId}/views?uri=ui://… (our design): an MCP App view's HTML, framed by the chat. The
+// GET /mcp-views/{agentId}/{appId}?uri=ui://… (our design): an MCP App view's HTML, framed by the chat. The
 // answer is a document in a CSP sandbox (an opaque origin: none of the platform's cookies or storage), never cached,
 // never sniffed, sending no referrer.
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
@@ -18,7 +18,7 @@ export const AppViewQuery = z
   })
   .strict();
 
-@Controller('api/v1/core/llm/:agentId/apps/:appId/views')
+@Controller('api/v1/core/mcp-views/:agentId/:appId')
 export class GetAppViewController {
   constructor(private readonly queries: QueryBus) {}
 
