@@ -155,7 +155,7 @@ describeBrowser('MCP App views in the chat, in Chromium (e2e)', () => {
     await expectEventually(async () => (await serverTime(again)) === first);
   }, 120_000);
 
-  it('fits a 390 px screen', async () => {
+  it('asks the person before a view calls a tool set to ask first, and fits a 390 px screen', async () => {
     const page = await pages.of(api.url, email, { width: 390 });
     await page.goto(`${api.url}/chat/${agentId}`);
     await page.getByLabel('Message', { exact: true }).fill(`call ${appId}__get-time {}`);
@@ -167,9 +167,31 @@ describeBrowser('MCP App views in the chat, in Chromium (e2e)', () => {
       .waitFor({ timeout: 30_000 });
     const frame = await viewFrame(page);
     await expectEventually(async () => ISO_TIME.test(await serverTime(frame)));
-    await page.locator('section.mcp-view').last().scrollIntoViewIfNeeded();
-    await screenshot(page, 'mcp-app-views-390', { fullPage: false });
+    const first = await serverTime(frame);
+    // Set after the turn (whose own call would ask too): the view's next call waits for the person.
+    const admin = client(api.url, ADMIN_KEY);
+    expect(
+      (await admin.patch(`${CORE}/agents/${agentId}/tools/${appId}__get-time`, { approval: 'ask' })).status,
+    ).toBe(200);
+    await frame.getByRole('button', { name: 'Get Server Time' }).click();
+    const view = page.locator('section.mcp-view').last();
+    const prompt = view.getByRole('group', { name: 'The view asks to call get-time.' });
+    await prompt.waitFor();
+    expect(await prompt.locator('pre').innerText()).toBe('{}');
+    // The decision is where the keyboard is.
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Allow');
+    await prompt.scrollIntoViewIfNeeded();
+    await screenshot(page, 'mcp-app-views-ask-390', { fullPage: false });
     expect(await page.evaluate('document.documentElement.scrollWidth <= innerWidth')).toBe(true);
+    await noSeriousViolations(page);
+    await page.keyboard.press('Enter');
+    await prompt.waitFor({ state: 'detached' });
+    await expectEventually(async () => {
+      const now = await serverTime(frame);
+      return ISO_TIME.test(now) && now !== first;
+    });
+    await view.scrollIntoViewIfNeeded();
+    await screenshot(page, 'mcp-app-views-390', { fullPage: false });
     await noSeriousViolations(page);
   }, 90_000);
 });

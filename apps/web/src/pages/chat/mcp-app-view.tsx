@@ -78,6 +78,11 @@ function McpAppFrame({
   const [inserted, setInserted] = useState<string | null>(null);
   const [asking, setAsking] = useState<Asking | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const allow = useRef<HTMLButtonElement>(null);
+  // The view waits on the person: the decision is where the keyboard is.
+  useEffect(() => {
+    if (asking) allow.current?.focus();
+  }, [asking]);
   const url = `${CORE}/mcp-views/${agentId}/${encodeURIComponent(view.appId)}?uri=${encodeURIComponent(view.uri)}`;
   const stored = !messageId.startsWith('pending');
 
@@ -154,7 +159,7 @@ function McpAppFrame({
           <p class="note">{t('toolArguments')}</p>
           <pre>{readable(JSON.stringify(asking.args))}</pre>
           <div class="actions">
-            <button type="button" onClick={() => asking.settle('approve')}>
+            <button type="button" ref={allow} onClick={() => asking.settle('approve')}>
               {t('approvalAllow')}
             </button>
             <button type="button" onClick={() => asking.settle('deny')}>
