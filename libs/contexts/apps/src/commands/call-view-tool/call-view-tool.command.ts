@@ -1,15 +1,14 @@
 // A call an MCP App view makes of its own server's tools through the chat (the ext-apps host's `tools/call`), under
 // the rules of the model's calls: the conversation is the caller's own, the answer it shows holds a view of the same
-// App, the tool is one the Agent is offered (not switched off, not `never`, visible to views) and its arguments
-// match its input schema; a tool set to `ask` is made only with the person's decision in the request (the chat asks
-// before it sends). The call is recorded as the model's are (requested, approved or denied, completed or failed,
+// App, the tool is one the Agent is offered (not switched off, not `never`, visible to views), and arguments that do
+// not match its input schema are the call's error, never sent; a tool set to `ask` is made only with the person's
+// decision in the request (the chat asks before it sends). The call is recorded as the model's are (requested, approved or denied, completed or failed,
 // arguments and result sealed with the answer's key), except in an incognito conversation, which records nothing.
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { forbidden, Requires, type Principal } from '#access';
 import { ConversationDirectory, ConversationResolver, RecordToolCall } from '#conversations';
 import type { CommandContext } from '#eventsourcing';
 import { newId, PlatformError } from '#kernel';
-import { CommandBus } from '@nestjs/cqrs';
 import { AgentToolCatalog } from '../../agent-tool-catalog.js';
 import { McpToolsContextProvider } from '../../mcp/mcp-tools.provider.js';
 import { viewMayCall } from '../../mcp/mcp-app-view.js';
