@@ -1,5 +1,5 @@
 // MCP Apps views, against the MCP project's example MCP App server (server-basic-vanillajs: `get-time`, whose results
-// render in `ui://get-time/mcp-app.html`) registered as an App: its offer keeps the tool's view; a turn's call records
+// render in `ui://get-time/mcp-app.html`) registered as an App: its offer keeps the tool's view; a turn's call streams and records
 // the view with the result it is given; the view route serves the view's HTML in a CSP sandbox and nothing no tool
 // declares; a view's own calls through the host follow the model's rules (the same App only, not switched off, `ask`
 // only with the person's decision, the conversation's owner only) and are events of the conversation.
@@ -16,7 +16,7 @@ import {
   uniqueName,
   type TestApi,
 } from './support/api.js';
-import { agentInNewSpace, LLM, sendTurn, type Http } from './support/scenario.js';
+import { agentInNewSpace, LLM, sendTurn, turnsOf, type Http } from './support/scenario.js';
 
 const VIEW = 'ui://get-time/mcp-app.html';
 
@@ -114,6 +114,27 @@ describe('MCP App views (e2e, server-basic-vanillajs)', () => {
         },
       },
     ]);
+  });
+
+  it("streams the view with the call's result in tool_result", async () => {
+    const { agentId, getTime, appId } = await answerWithView();
+    const response = await fetch(`${api.url}${turnsOf(agentId)}`, {
+      method: 'POST',
+      headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: `call ${getTime} {}`, stream: true }),
+    });
+    expect(response.status).toBe(200);
+    const block = (await response.text()).split('\n\n').find((part) => part.startsWith('event: tool_result'));
+    const data = JSON.parse(
+      block!
+        .split('\n')
+        .find((line) => line.startsWith('data: '))!
+        .slice(6),
+    ) as {
+      view: { appId: string; uri: string; result: string };
+    };
+    expect(data.view).toEqual({ appId, uri: VIEW, result: expect.any(String) });
+    expect(JSON.parse(data.view.result)).toMatchObject({ structuredContent: { time: expect.any(String) } });
   });
 
   it("serves the view's HTML in a CSP sandbox, and no URI that no tool of the App declares", async () => {
