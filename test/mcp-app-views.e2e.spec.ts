@@ -1,8 +1,9 @@
 // MCP Apps views, against the MCP project's example MCP App server (server-basic-vanillajs: `get-time`, whose results
-// render in `ui://get-time/mcp-app.html`) registered as an App: its offer keeps the tool's view; a turn's call streams and records
-// the view with the result it is given; the view route serves the view's HTML in a CSP sandbox and nothing no tool
-// declares; a view's own calls through the host follow the model's rules (the same App only, not switched off, `ask`
-// only with the person's decision, the conversation's owner only) and are events of the conversation.
+// render in `ui://get-time/mcp-app.html`) registered as an App: its offer keeps the tool's view; a turn's call streams
+// and records the view with the result it is given; the view route serves the view's HTML in a CSP sandbox and
+// nothing no tool declares; a view's own calls through the host follow the model's rules (the same App only, not
+// switched off, `ask` only with the person's decision, the conversation's owner only) and are events of the
+// conversation.
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { startEverythingServer, type EverythingServer } from '#testing/mcp-everything';
