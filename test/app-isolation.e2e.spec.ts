@@ -270,9 +270,11 @@ describeBrowser('App isolation in the chat, in Chromium (e2e)', () => {
     try {
       const page = await fetch(`${separate.url}/space/spc_x/agent/agt_x`);
       await page.text();
-      // The App origin, and the instance's own embed pages by their path (an Agent's embed preview), not 'self'.
+      // The App origin, and the instance's own embed pages and MCP App views by their paths (an Agent's embed preview,
+      // a tool's sandboxed view), not 'self'.
+      const instance = new URL(separate.url).origin;
       expect(page.headers.get('content-security-policy')).toContain(
-        `frame-src http://apps.localhost:4999 ${new URL(separate.url).origin}/embed/;`,
+        `frame-src http://apps.localhost:4999 ${instance}/embed/ ${instance}/api/v1/core/mcp-views/;`,
       );
       expect(page.headers.get('content-security-policy')).not.toContain("frame-src 'self'");
       const other = client(separate.url, ADMIN_KEY);

@@ -272,6 +272,10 @@ export function routeRequests(apiUrl: string) {
       [`PUT ${CORE}/llm/{agentId}/conversation/{conversationId}/head`]: { messageId: f.messageId },
       [`POST ${CORE}/llm/{agentId}/conversation/{conversationId}/tool-calls/{callId}`]: { decision: 'deny' },
       [`PATCH ${CORE}/agents/{agentId}/tools/{name}`]: { enabled: false },
+      [`POST ${CORE}/llm/{agentId}/conversation/{conversationId}/app-tools/{name}`]: {
+        messageId: f.messageId,
+        arguments: {},
+      },
       [`POST ${CORE}/memory/{agentId}/memories`]: { text: 'likes coffee' },
       [`PATCH ${CORE}/memory/{agentId}/memories/{memoryId}`]: { text: 'likes green tea' },
       [`POST ${CORE}/memory/{agentId}/memories/{memoryId}/rollback`]: { version: 1 },
@@ -310,6 +314,7 @@ export function routeRequests(apiUrl: string) {
       [`GET ${CORE}/spaces`]: '?limit=200',
       [`GET ${CORE}/spaces/{spaceId}/member-candidates`]: '?query=example',
       [`GET ${CORE}/llm/{agentId}/conversation/{conversationId}/sandbox/files`]: '?path=/',
+      [`GET ${CORE}/mcp-views/{agentId}/{appId}`]: '?uri=ui://matrix/view.html',
     };
     const multipart = route.endsWith('/upload')
       ? method === 'POST'

@@ -919,6 +919,13 @@ const en = {
   appUrlToolArguments: 'Arguments: {names} (* required)',
   appUrlToolNoArguments: 'No arguments',
   appUrlDocuments: 'Documents of {name} for Knowledge ({n})',
+  mcpViewTitle: '{app}: view of {tool}',
+  mcpViewAsks: 'The view asks to call {tool}.',
+  mcpViewLink: 'The view asks to open a link (a new tab):',
+  mcpViewLinkDismiss: 'Dismiss',
+  mcpViewInserted: 'The view put this into the message box:',
+  mcpViewNotStored: 'The answer is still being written; try again in a moment.',
+  mcpViewToolUnknown: 'The Agent is not offered the tool {tool}.',
 };
 
 export type Label = keyof typeof en;
@@ -1872,6 +1879,13 @@ const de: Record<Label, string> = {
   appUrlToolArguments: 'Argumente: {names} (* erforderlich)',
   appUrlToolNoArguments: 'Keine Argumente',
   appUrlDocuments: 'Dokumente von {name} für das Wissen ({n})',
+  mcpViewTitle: '{app}: Ansicht von {tool}',
+  mcpViewAsks: 'Die Ansicht möchte {tool} aufrufen.',
+  mcpViewLink: 'Die Ansicht möchte einen Link öffnen (neuer Tab):',
+  mcpViewLinkDismiss: 'Verwerfen',
+  mcpViewInserted: 'Die Ansicht hat dies ins Nachrichtenfeld gesetzt:',
+  mcpViewNotStored: 'Die Antwort wird noch geschrieben; bitte gleich noch einmal versuchen.',
+  mcpViewToolUnknown: 'Dem Agenten wird das Werkzeug {tool} nicht angeboten.',
 };
 
 export type Language = 'de' | 'en';

@@ -198,6 +198,8 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`POST ${CONVERSATION}/stop`]: 'agent.use',
   [`GET ${CONVERSATION}/tool-calls`]: 'agent.use',
   [`POST ${CONVERSATION}/tool-calls/{callId}`]: 'agent.use',
+  [`POST ${CONVERSATION}/app-tools/{name}`]: 'agent.use',
+  [`GET ${CORE}/mcp-views/{agentId}/{appId}`]: 'agent.use',
   [`GET ${CONVERSATION}/messages/{messageId}/provenance`]: 'agent.use',
   [`GET ${CONVERSATION}/sandbox`]: 'agent.use',
   [`GET ${CONVERSATION}/sandbox/files`]: 'agent.use',

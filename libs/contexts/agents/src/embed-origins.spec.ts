@@ -21,7 +21,7 @@ describe('embed origins', () => {
   it("the app's pages frame the App views from the App origin only: APP_ORIGIN, else the instance itself", () => {
     expect(chatCsp(null, SELF)).toContain("frame-src 'self';");
     expect(chatCsp('https://apps.example.com', SELF)).toContain(
-      `frame-src https://apps.example.com ${SELF}/embed/;`,
+      `frame-src https://apps.example.com ${SELF}/embed/ ${SELF}/api/v1/core/mcp-views/;`,
     );
     expect(chatCsp('https://apps.example.com', SELF)).not.toContain("frame-src 'self'");
     expect(chatCsp(null, SELF)).toContain("frame-ancestors 'self'");
@@ -31,7 +31,7 @@ describe('embed origins', () => {
   it("the app's pages frame the instance's embed pages (the Agent's embed preview) by their path, never 'self'", () => {
     const frameSrc = (csp: string) => csp.split('; ').find((directive) => directive.startsWith('frame-src '));
     expect(frameSrc(chatCsp('https://apps.example.com', 'https://ap.example.com'))).toBe(
-      'frame-src https://apps.example.com https://ap.example.com/embed/',
+      'frame-src https://apps.example.com https://ap.example.com/embed/ https://ap.example.com/api/v1/core/mcp-views/',
     );
     // Without an App origin the instance's own origin holds the embed pages already.
     expect(frameSrc(chatCsp(null, 'https://ap.example.com'))).toBe("frame-src 'self'");

@@ -43,6 +43,13 @@ const contentImages = (instanceOrigin: string): string =>
     : "img-src 'none'";
 
 /**
+ * Where the instance serves MCP App views (a tool's `ui://` view under an answer): every answer there is a document in
+ * a CSP sandbox without `allow-same-origin`, an opaque origin, so the pages frame them by this path even with an App
+ * origin.
+ */
+export const MCP_VIEWS_PATH = '/api/v1/core/mcp-views/';
+
+/**
  * `frame-src` of the app's pages: the App views of a chat, and the preview of an Agent's embed on its settings page.
  * With an App origin (APP_ORIGIN) that origin, and the instance's embed pages by their path (`/embed/`), never
  * `'self'`: Apps live on a separate origin precisely so that framing the instance does not let an App in, and the
@@ -53,7 +60,7 @@ const contentImages = (instanceOrigin: string): string =>
 const frames = (appOrigin: string | null, instanceOrigin: string): string =>
   appOrigin === null
     ? "frame-src 'self'"
-    : `frame-src ${appOrigin}${ORIGIN.test(instanceOrigin) ? ` ${instanceOrigin}/embed/` : ''}`;
+    : `frame-src ${appOrigin}${ORIGIN.test(instanceOrigin) ? ` ${instanceOrigin}/embed/ ${instanceOrigin}${MCP_VIEWS_PATH}` : ''}`;
 
 /**
  * The web app's CSP (every route of its one page: the browser keeps a document's CSP across the app's own

@@ -39,6 +39,10 @@ import { ListAgentToolsController } from './queries/list-agent-tools/list-agent-
 import { ListAgentToolsHandler } from './queries/list-agent-tools/list-agent-tools.query.js';
 import { AgentToolCatalog } from './agent-tool-catalog.js';
 import { GetAppController } from './queries/get-app/get-app.controller.js';
+import { GetAppViewController } from './queries/get-app-view/get-app-view.controller.js';
+import { GetAppViewHandler } from './queries/get-app-view/get-app-view.query.js';
+import { CallViewToolController } from './commands/call-view-tool/call-view-tool.controller.js';
+import { CallViewToolHandler } from './commands/call-view-tool/call-view-tool.command.js';
 import { GetAppHandler } from './queries/get-app/get-app.query.js';
 import { ListAgentAppsController } from './queries/list-agent-apps/list-agent-apps.controller.js';
 import { ListAgentAppsHandler } from './queries/list-agent-apps/list-agent-apps.query.js';
@@ -58,6 +62,8 @@ export const APP_CONTROLLERS = [
   ListAgentToolsController,
   ChangeAgentToolController,
   BridgeAgentController,
+  GetAppViewController,
+  CallViewToolController,
 ];
 
 export const APP_COMMAND_HANDLERS = [
@@ -72,6 +78,7 @@ export const APP_COMMAND_HANDLERS = [
   SyncedDocumentPlaces,
   DeleteAppHandler,
   ChangeAgentToolHandler,
+  CallViewToolHandler,
 ];
 
 export const APP_QUERY_HANDLERS = [
@@ -79,6 +86,7 @@ export const APP_QUERY_HANDLERS = [
   GetAppHandler,
   ListAgentAppsHandler,
   ListAgentToolsHandler,
+  GetAppViewHandler,
 ];
 
 @Global()

@@ -87,6 +87,7 @@ export interface NewAnswer {
       arguments: string;
       ok: boolean;
       sources: readonly number[];
+      view?: { readonly appId: string; readonly uri: string; readonly result: string };
     }[];
   };
 }

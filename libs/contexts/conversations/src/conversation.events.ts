@@ -57,6 +57,8 @@ export interface ToolCallRecord {
   readonly ok: boolean;
   /** Numbers of the sources the call added. */
   readonly sources: readonly number[];
+  /** The MCP App view its result renders in (an App tool's): the App, the `ui://` resource, the result sealed. */
+  readonly view?: { readonly appId: string; readonly uri: string; readonly result: Sealed };
 }
 
 /** A versioned item a context provider put in the prompt (a memory, a Skill version). */

@@ -265,6 +265,13 @@ export class ConversationReader {
     return this.cipher.openMany((message.provenance?.toolCalls ?? []).map((call) => call.arguments));
   }
 
+  /** The results an answer's tool calls' MCP App views are given, opened (null where erased or without a view). */
+  toolViewResults(message: PlainMessage): Promise<(string | null)[]> {
+    return this.cipher.openMany(
+      (message.provenance?.toolCalls ?? []).map((call) => call.view?.result ?? null),
+    );
+  }
+
   private async view(conversationId: string, agentId: string): Promise<ConversationView | null> {
     const view = await this.readStore.reader<ConversationView>(CONVERSATIONS).get(conversationId);
     return view && view.agentId === agentId ? view : null;

@@ -111,6 +111,7 @@ export class ConversationRepository implements ConversationWriter {
             toolCalls: answer.provenance.toolCalls.map((call) => ({
               ...call,
               arguments: seal(call.arguments),
+              ...(call.view ? { view: { ...call.view, result: seal(call.view.result) } } : {}),
             })),
           },
         },

@@ -351,6 +351,16 @@ export const ProvenanceDto = z.object({
       arguments: z.string().nullable(),
       ok: z.boolean(),
       sources: z.array(z.number().int()),
+      view: z
+        .object({
+          appId: z.string(),
+          uri: z.string().describe('The `ui://` resource: GET /mcp-views/{agentId}/{appId}?uri= serves it'),
+          result: z
+            .unknown()
+            .describe('The MCP result the view is given (`content`, `structuredContent`); null once erased'),
+        })
+        .optional()
+        .describe("The MCP App view the call's result renders in"),
     }),
   ),
   steps: z.number().int(),

@@ -9,6 +9,8 @@ export type { TurnAnswer } from './runtime/turn-answer.js';
 export { ConversationNotFoundError } from './conversation.decider.js';
 export { ConversationDirectory, conversationHistory } from './conversation-directory.js';
 export { UseConversation } from './queries/use-conversation/use-conversation.query.js';
+export { ConversationResolver } from './conversation-resolver.js';
+export { RecordToolCall } from './commands/record-tool-call/record-tool-call.command.js';
 export type { OwnedConversation } from './owned-conversation.js';
 export { ConversationReader } from './conversation.reader.js';
 export { agentChatModel, agentSampling } from './agent-model.js';

@@ -35,6 +35,8 @@ export interface ConversationReads {
   message(messageId: string): Promise<PlainMessage | null>;
   /** The arguments of an answer's tool calls, opened (null where erased). */
   toolArguments(message: PlainMessage): Promise<(string | null)[]>;
+  /** The results its tool calls' MCP App views are given, opened (null where erased or without a view). */
+  toolViewResults(message: PlainMessage): Promise<(string | null)[]>;
   /** The live messages the model's view is built from, oldest first (from the checkpoint on, once compacted). */
   history(): Promise<PlainMessage[]>;
 }

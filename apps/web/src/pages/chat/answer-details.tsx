@@ -13,6 +13,8 @@ import { WhyAnswer } from './why-answer';
 const CodeRuns = lazy(() => import('./code-runs'), 'CodeRuns');
 // Loaded when an answer called a tool.
 const ToolCalls = lazy(() => import('./tool-calls'), 'ToolCalls');
+// Loaded when a call's result renders in an MCP App view (with the ext-apps host bridge).
+const McpAppViews = lazy(() => import('./mcp-app-view'), 'McpAppViews');
 // Loaded when a call waits for the person's decision.
 const ToolApprovals = lazy(() => import('./tool-approval'), 'ToolApprovals');
 const RUN_CODE = 'run_code';
@@ -24,6 +26,7 @@ export function AnswerDetails({
   question,
   records,
   appNames,
+  onInsert,
 }: {
   agentId: string;
   /** The conversation's route (null before the first turn created it). */
@@ -34,6 +37,8 @@ export function AnswerDetails({
   records: TurnRecords;
   /** The Agent's Apps' names by id: an App's tool call names its App. */
   appNames: ReadonlyMap<string, string>;
+  /** Puts text into the message box (an MCP App view's message). */
+  onInsert?: (text: string) => void;
 }) {
   const { compaction } = records;
   const stored = !message.streaming && !message.id.startsWith('pending');
@@ -47,6 +52,16 @@ export function AnswerDetails({
   return (
     <>
       {answer && calls.length > 0 && <ToolCalls calls={calls} appNames={appNames} />}
+      {answer && onInsert && calls.some((call) => call.view) && (
+        <McpAppViews
+          agentId={agentId}
+          route={route}
+          messageId={message.id}
+          calls={calls}
+          appNames={appNames}
+          onInsert={onInsert}
+        />
+      )}
       {answer && message.approvals && (
         <ToolApprovals route={route} approvals={message.approvals} appNames={appNames} />
       )}

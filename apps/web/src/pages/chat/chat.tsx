@@ -110,6 +110,7 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
               question={chat.messages[index - 1]}
               records={records}
               appNames={appNames}
+              onInsert={(text) => setDraft(text)}
             />
           )}
         />

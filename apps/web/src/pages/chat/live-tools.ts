@@ -2,7 +2,7 @@
 // result arrives (the chat shows a running code call's code meanwhile); a call set to ask first waits for the person
 // (`tool_approval_required`), and the answer keeps it to show the prompt.
 import { api } from '../../api';
-import type { ApprovalAsked, ChatMessage, LiveToolCall } from './types';
+import type { ApprovalAsked, ChatMessage, LiveToolCall, ToolCallView } from './types';
 
 export function withApprovalAsked(answer: ChatMessage, body: Record<string, unknown>): ChatMessage {
   const asked = {
@@ -11,6 +11,19 @@ export function withApprovalAsked(answer: ChatMessage, body: Record<string, unkn
     arguments: String(body.arguments ?? ''),
   };
   return { ...answer, approvals: [...(answer.approvals ?? []), asked] };
+}
+
+/** A streamed `tool_result`'s view, its result (JSON text in the stream) read as the stored one is. */
+function viewOf(view: unknown): { view?: ToolCallView } {
+  const { appId, uri, result } = (view ?? {}) as Record<string, unknown>;
+  if (typeof appId !== 'string' || typeof uri !== 'string') return {};
+  let parsed: unknown = null;
+  try {
+    parsed = typeof result === 'string' ? JSON.parse(result) : null;
+  } catch {
+    // A result that is no JSON is given as none.
+  }
+  return { view: { appId, uri, result: parsed } };
 }
 
 export function withTool(
@@ -26,7 +39,9 @@ export function withTool(
   }
   return {
     ...answer,
-    tools: tools.map((call) => (call.id === id ? { ...call, ok: body.ok === true } : call)),
+    tools: tools.map((call) =>
+      call.id === id ? { ...call, ok: body.ok === true, ...viewOf(body.view) } : call,
+    ),
   };
 }
 

@@ -2,6 +2,7 @@
 // line opens to the arguments it was called with. An App's tool reads as its own name and its App (the model knows it
 // as `<appId>__<tool>`). run_code's calls are not here: code-runs.tsx shows them with their code and output.
 import { t } from '../../i18n';
+import type { ToolCallView } from './types';
 
 export interface ToolCallShown {
   readonly name: string;
@@ -9,6 +10,8 @@ export interface ToolCallShown {
   readonly arguments: string | null;
   /** Unset while the tool runs. */
   readonly ok?: boolean;
+  /** The MCP App view its result renders in (mcp-app-view.tsx). */
+  readonly view?: ToolCallView;
 }
 
 const APP_TOOL = /^(app_[A-Za-z0-9]+)__(.+)$/;

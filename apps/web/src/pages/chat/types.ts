@@ -67,6 +67,15 @@ export interface LiveToolCall {
   readonly arguments: string;
   /** Unset while the tool runs. */
   readonly ok?: boolean;
+  /** The MCP App view its result renders in. */
+  readonly view?: ToolCallView;
+}
+
+/** An MCP App view of a tool call: its App, its `ui://` resource and the MCP result it is given. */
+export interface ToolCallView {
+  readonly appId: string;
+  readonly uri: string;
+  readonly result: unknown;
 }
 
 export interface Conversation {

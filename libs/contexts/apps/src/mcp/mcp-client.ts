@@ -11,6 +11,7 @@ import { mcpResultText } from './mcp-content.js';
 import { guardedFetch, type GuardedFetch } from './mcp-fetch.js';
 import { checkOutboundUrl, outboundAgent } from './outbound-address.js';
 import type { McpOffer, McpToolOffer } from './mcp-offer.js';
+import { toolUi } from './mcp-app-view.js';
 
 export interface McpClientLimits {
   readonly connectTimeoutMs: number;
@@ -251,8 +252,10 @@ export class McpConnection {
    * A resource's text (a text resource, or a blob of a text type decoded as UTF-8), what Knowledge ingests; `gone`
    * when the server answers that it has no such resource (MCP's -32002); McpUnreachable for any other failure.
    */
-  async readResource(uri: string): Promise<{ text: string; mimeType: string | null } | 'gone'> {
-    let contents: readonly { text?: unknown; blob?: unknown; mimeType?: unknown }[];
+  async readResource(
+    uri: string,
+  ): Promise<{ text: string; mimeType: string | null; meta?: Record<string, unknown> } | 'gone'> {
+    let contents: readonly { text?: unknown; blob?: unknown; mimeType?: unknown; _meta?: unknown }[];
     try {
       ({ contents } = await this.client.readResource(
         { uri },
@@ -265,7 +268,11 @@ export class McpConnection {
     const first = contents[0];
     if (!first) return 'gone';
     const mimeType = typeof first.mimeType === 'string' ? first.mimeType : null;
-    if (typeof first.text === 'string') return { text: first.text, mimeType };
+    const meta =
+      typeof first._meta === 'object' && first._meta !== null
+        ? { meta: first._meta as Record<string, unknown> }
+        : {};
+    if (typeof first.text === 'string') return { text: first.text, mimeType, ...meta };
     if (typeof first.blob === 'string' && /^(text\/|application\/(json|xml|yaml))/.test(mimeType ?? ''))
       return { text: Buffer.from(first.blob, 'base64').toString('utf8'), mimeType };
     throw new McpUnreachable(
@@ -285,13 +292,16 @@ function toolOffer(tool: {
   description?: string;
   inputSchema: unknown;
   annotations?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
 }): McpToolOffer {
+  const ui = toolUi(tool._meta);
   return {
     name: tool.name,
     ...(tool.title ? { title: tool.title } : {}),
     description: (tool.description ?? '').slice(0, 4000),
     inputSchema: tool.inputSchema as Record<string, unknown>,
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    ...(ui ? { ui } : {}),
   };
 }
 

@@ -9,6 +9,11 @@ export interface McpToolOffer {
   readonly inputSchema: Readonly<Record<string, unknown>>;
   /** readOnlyHint, destructiveHint, idempotentHint, openWorldHint, title: hints, never trusted for safety. */
   readonly annotations?: Readonly<Record<string, unknown>>;
+  /** MCP Apps (`_meta.ui`): the `ui://` view its results render in, and who may call it (default both). */
+  readonly ui?: {
+    readonly resourceUri?: string;
+    readonly visibility?: readonly ('model' | 'app')[];
+  };
 }
 
 export interface McpOffer {

@@ -17,10 +17,12 @@ import type {
 } from '#conversations';
 import { compileSchema, type OutputValidator } from '#agent-generation';
 import { PlatformError } from '#kernel';
+import type { Caller } from '#access';
 import { AgentToolCatalog, isMcpApp, type AgentTool, type ToolApp } from '../agent-tool-catalog.js';
 import { UrlAppClient } from '../url/url-app-client.js';
 import type { McpToolOffer } from './mcp-offer.js';
 import { McpServers } from './mcp-servers.js';
+import { modelMayCall, toolView, viewResult } from './mcp-app-view.js';
 
 /** Chat APIs take at most this many tools in one request; past it the rest of the Apps' tools are left out. */
 const MAX_TOOLS = 128;
@@ -43,7 +45,7 @@ export class McpToolsContextProvider implements ContextProvider {
 
   async contribute(turn: TurnContext): Promise<ContextContribution | null> {
     const offered = (await this.catalog.tools(turn.agent.id)).filter(
-      (tool) => tool.enabled && tool.approval !== 'never',
+      (tool) => tool.enabled && tool.approval !== 'never' && modelMayCall(tool.offer),
     );
     const tools = offered.slice(0, MAX_TOOLS).map((tool) => this.tool(tool));
     return tools.length > 0 ? { system: null, tools } : null;
@@ -69,12 +71,19 @@ export class McpToolsContextProvider implements ContextProvider {
     };
   }
 
-  private async call(
+  /**
+   * One call, checked and made; also how an MCP App view's own calls are made (call-view-tool), which read the MCP
+   * result as the view does (`onResult`: `content` and `structuredContent` as JSON). A URL App's tool needs the
+   * turn's caller (whom the App is told the call is for).
+   */
+  async call(
     app: ToolApp,
     offer: McpToolOffer,
     args: unknown,
-    turn: TurnContext,
+    turn: { readonly signal: AbortSignal; readonly caller?: Caller },
+    onResult?: (json: string) => void,
   ): Promise<ToolOutcome> {
+    const { signal } = turn;
     if (typeof args !== 'object' || args === null || Array.isArray(args))
       return failed(`The arguments of ${offer.name} must be a JSON object.`);
     let problems: string[];
@@ -89,7 +98,12 @@ export class McpToolsContextProvider implements ContextProvider {
       );
     if (!isMcpApp(app)) {
       const declared = app.meta.tools.find((tool) => tool.name === offer.name)!;
-      const outcome = await this.urlApps.callTool(app, declared, args as Record<string, unknown>, turn);
+      const { caller } = turn;
+      if (!caller) return failed(`${offer.name} is a URL App's tool: it is called in a turn only.`);
+      const outcome = await this.urlApps.callTool(app, declared, args as Record<string, unknown>, {
+        caller,
+        signal,
+      });
       return outcome.ok ? { content: outcome.text, ok: true, sources: [] } : failed(outcome.error);
     }
     let connection: Awaited<ReturnType<McpServers['connect']>>;
@@ -100,10 +114,17 @@ export class McpToolsContextProvider implements ContextProvider {
       throw error;
     }
     try {
-      const outcome = await connection.callTool(offer.name, args as Record<string, unknown>, {
-        signal: turn.signal,
-      });
-      return outcome.ok ? { content: outcome.text, ok: true, sources: [] } : failed(outcome.error);
+      const outcome = await connection.callTool(offer.name, args as Record<string, unknown>, { signal });
+      if (!outcome.ok) return failed(outcome.error);
+      const result = viewResult(outcome, this.servers.limits.resultMaxBytes);
+      onResult?.(result);
+      const uri = toolView(offer);
+      return {
+        content: outcome.text,
+        ok: true,
+        sources: [],
+        ...(uri ? { view: { appId: app.id, uri, result } } : {}),
+      };
     } finally {
       await connection.close();
     }

@@ -11,7 +11,7 @@ import type {
 import type { CallScope, ModelGateway } from '#model-gateway';
 import type { ChatRequest, ModelConfig } from '#model-providers';
 import type { AnswerUsage } from '../conversation.events.js';
-import type { ContextTool, ToolOutcome, TurnContext } from './context-providers.js';
+import type { ContextTool, ToolOutcome, ToolView, TurnContext } from './context-providers.js';
 import type { ToolCallGate } from './tool-call-gate.js';
 import type { TurnEmitter } from './turn-events.js';
 
@@ -46,6 +46,7 @@ export interface LoopResult {
     arguments: string;
     ok: boolean;
     sources: readonly number[];
+    view?: ToolView;
   }[];
 }
 
@@ -139,6 +140,7 @@ export async function answerLoop(input: LoopInput): Promise<LoopResult> {
           arguments: call.function.arguments,
           ok: outcome.ok,
           sources: outcome.sources,
+          ...(outcome.view ? { view: outcome.view } : {}),
         });
         await input.emit({
           event: 'tool_result',
@@ -147,6 +149,7 @@ export async function answerLoop(input: LoopInput): Promise<LoopResult> {
             name: call.function.name,
             ok: outcome.ok,
             sources: outcome.sources.map((index) => input.turn.sources.get(index)!),
+            ...(outcome.view ? { view: outcome.view } : {}),
           },
         });
         messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content });

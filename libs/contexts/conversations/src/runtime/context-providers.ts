@@ -53,6 +53,16 @@ export interface ToolOutcome {
   readonly ok: boolean;
   /** Numbers of the sources the call added to the turn. */
   readonly sources: readonly number[];
+  /** The MCP App view the result renders in (an App tool's `_meta.ui.resourceUri`). */
+  readonly view?: ToolView;
+}
+
+/** An MCP App view of a tool call: its App, its `ui://` resource and the result the view is given. */
+export interface ToolView {
+  readonly appId: string;
+  readonly uri: string;
+  /** The MCP result as JSON (`content`, `structuredContent`), as the view reads it. */
+  readonly result: string;
 }
 
 export interface ContextTool {

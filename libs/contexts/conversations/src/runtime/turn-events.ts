@@ -2,6 +2,7 @@
 // then `retrieval`, `compaction`, `delta`, `tool_call`, `tool_approval_required`, `tool_result`; the controller adds
 // `done` or `error` last), and ignored by a non-streamed turn.
 import type { Citation } from '../conversation.events.js';
+import type { ToolView } from './context-providers.js';
 
 export type TurnEvent =
   | {
@@ -40,6 +41,8 @@ export type TurnEvent =
         readonly name: string;
         readonly ok: boolean;
         readonly sources: readonly Citation[];
+        /** The MCP App view the result renders in. */
+        readonly view?: ToolView;
       };
     }
   | {

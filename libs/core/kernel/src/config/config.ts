@@ -456,6 +456,15 @@ export const ConfigVariables = z.object({
     .describe(
       'Days a stored Responses answer (`store: true`, the default) is kept for `previous_response_id`, item references and GET; then it is erased',
     ),
+  MCP_VIEW_MAX_KB: z.coerce
+    .number()
+    .int()
+    .min(16)
+    .max(1_024)
+    .default(1_024)
+    .describe(
+      "Kilobytes of an MCP App view's HTML (a `ui://` resource) the chat frames; a larger one is refused",
+    ),
   TOOL_APPROVAL_TIMEOUT_SECONDS: z.coerce
     .number()
     .int()
@@ -702,6 +711,8 @@ const ConfigSchema = ConfigVariables.transform((env) => ({
       resultMaxBytes: env.MCP_RESULT_MAX_KB * 1024,
       allowLinkLocal: env.MCP_ALLOW_LINK_LOCAL,
     },
+    /** Bytes of an MCP App view's HTML the chat frames (the MCP client reads at most 1 MiB of an answer). */
+    mcpViewMaxBytes: env.MCP_VIEW_MAX_KB * 1024,
   },
   people: {
     /** How long an invitation link may be accepted. */

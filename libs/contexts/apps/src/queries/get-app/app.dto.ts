@@ -13,6 +13,16 @@ const McpOfferDto = z.object({
         .record(z.string(), z.unknown())
         .describe('JSON Schema of its arguments, as the server gave it'),
       annotations: z.record(z.string(), z.unknown()).optional().describe('Hints (read-only, destructive, …)'),
+      ui: z
+        .object({
+          resourceUri: z.string().optional().describe('The `ui://` MCP App view its results render in'),
+          visibility: z
+            .array(z.enum(['model', 'app']))
+            .optional()
+            .describe('Who may call it: the model, its view, or both (unset)'),
+        })
+        .optional()
+        .describe("MCP Apps: the tool's view and visibility (`_meta.ui`)"),
     }),
   ),
   resources: z.array(
@@ -112,7 +122,13 @@ export const toAppDto = (app: AppView): AppDtoOutput => ({
   mcp: app.mcp
     ? {
         server: { ...app.mcp.server },
-        tools: app.mcp.tools.map((tool) => ({ ...tool, inputSchema: { ...tool.inputSchema } })),
+        tools: app.mcp.tools.map(({ ui, ...tool }) => ({
+          ...tool,
+          inputSchema: { ...tool.inputSchema },
+          ...(ui
+            ? { ui: { resourceUri: ui.resourceUri, visibility: ui.visibility && [...ui.visibility] } }
+            : {}),
+        })),
         resources: app.mcp.resources.map((resource) => ({ ...resource })),
         prompts: app.mcp.prompts.map((prompt) => ({ ...prompt })),
       }

@@ -8,6 +8,15 @@ import { ConversationDirectory } from '../../conversation-directory.js';
 import { MessageNotFoundError } from '../../conversation.decider.js';
 import type { ProvenanceDto } from '../../conversation.schemas.js';
 
+/** A view's result as JSON again (null once erased). */
+const parsed = (result: string | null | undefined): unknown => {
+  try {
+    return result ? (JSON.parse(result) as unknown) : null;
+  } catch {
+    return null;
+  }
+};
+
 @Requires(ConversationResolver, (conversations, { agentId, conversationId }: GetProvenance) =>
   conversations.owned(agentId, conversationId),
 )
@@ -31,7 +40,10 @@ export class GetProvenanceHandler implements IQueryHandler<GetProvenance> {
     const message = await owned.reads.message(messageId);
     if (!message?.provenance) throw new MessageNotFoundError(messageId);
     const { provenance } = message;
-    const args = await owned.reads.toolArguments(message);
+    const [args, viewResults] = await Promise.all([
+      owned.reads.toolArguments(message),
+      owned.reads.toolViewResults(message),
+    ]);
     return {
       messageId,
       conversationId: owned.record.id,
@@ -39,10 +51,11 @@ export class GetProvenanceHandler implements IQueryHandler<GetProvenance> {
       sources: [...provenance.sources],
       contextProviders: [...provenance.contextProviders],
       contextItems: (provenance.contextItems ?? []).map((item) => ({ ...item })),
-      toolCalls: provenance.toolCalls.map((call, i) => ({
+      toolCalls: provenance.toolCalls.map(({ view, ...call }, i) => ({
         ...call,
         sources: [...call.sources],
         arguments: args[i] ?? null,
+        ...(view ? { view: { appId: view.appId, uri: view.uri, result: parsed(viewResults[i]) } } : {}),
       })),
       status: message.status,
       usage: message.usage ?? { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 },

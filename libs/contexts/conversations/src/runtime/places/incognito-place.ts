@@ -95,6 +95,10 @@ export class IncognitoReads implements ConversationReads {
     return (message.provenance?.toolCalls ?? []).map((call) => call.arguments);
   }
 
+  async toolViewResults(message: PlainMessage): Promise<(string | null)[]> {
+    return (message.provenance?.toolCalls ?? []).map((call) => call.view?.result ?? null);
+  }
+
   async history(): Promise<PlainMessage[]> {
     const { record, messages } = this.live;
     return record.branched ? branchHistory(messages, record, undefined).messages : messages;

@@ -161,6 +161,10 @@ export class StoredReads implements ConversationReads {
     return this.reader.toolArguments(message);
   }
 
+  toolViewResults(message: PlainMessage): Promise<(string | null)[]> {
+    return this.reader.toolViewResults(message);
+  }
+
   async history(): Promise<PlainMessage[]> {
     if (!this.record.branched) return this.reader.history(this.record.id, historyFrom(this.record));
     return branchHistory(await this.reader.history(this.record.id), this.record, undefined).messages;
