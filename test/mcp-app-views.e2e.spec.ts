@@ -101,6 +101,7 @@ describe('MCP App views (e2e, server-basic-vanillajs)', () => {
     expect(provenance.status).toBe(200);
     expect(provenance.body.toolCalls).toEqual([
       {
+        callId: expect.stringMatching(/^tcl_/),
         name: getTime,
         arguments: '{}',
         ok: true,
