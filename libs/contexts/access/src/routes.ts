@@ -197,6 +197,7 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`PUT ${CONVERSATION}/head`]: 'agent.use',
   [`POST ${CONVERSATION}/stop`]: 'agent.use',
   [`POST ${CONVERSATION}/tool-calls/{callId}`]: 'agent.use',
+  [`POST ${CONVERSATION}/elicitations/{elicitationId}`]: 'agent.use',
   [`GET ${CONVERSATION}/messages/{messageId}/provenance`]: 'agent.use',
   [`GET ${CONVERSATION}/sandbox`]: 'agent.use',
   [`GET ${CONVERSATION}/sandbox/files`]: 'agent.use',

@@ -13,6 +13,7 @@ import { AppProxyRoutes } from './proxy/app-proxy.routes.js';
 import { BridgeCallers } from './bridge-callers.js';
 import { McpServers } from './mcp/mcp-servers.js';
 import { McpToolsContextProvider } from './mcp/mcp-tools.provider.js';
+import { McpListChanged } from './mcp/mcp-list-changed.js';
 import { BridgeAgentController } from './bridge/bridge.controller.js';
 import { ChangeAppController } from './commands/change-app/change-app.controller.js';
 import { ChangeAppHandler } from './commands/change-app/change-app.command.js';
@@ -88,6 +89,7 @@ export const APP_QUERY_HANDLERS = [
     McpServers,
     AgentToolCatalog,
     McpToolsContextProvider,
+    McpListChanged,
     AppSessionTokens,
     AppProxyRoutes,
     AppResolver,

@@ -55,6 +55,9 @@ import { DecideToolCallController } from './commands/decide-tool-call/decide-too
 import { DecideToolCallHandler } from './commands/decide-tool-call/decide-tool-call.command.js';
 import { RecordToolCallHandler } from './commands/record-tool-call/record-tool-call.command.js';
 import { ToolApprovals } from './runtime/tool-approvals.js';
+import { ToolElicitations } from './runtime/tool-elicitations.js';
+import { AnswerElicitationController } from './commands/answer-elicitation/answer-elicitation.controller.js';
+import { AnswerElicitationHandler } from './commands/answer-elicitation/answer-elicitation.command.js';
 import { ToolCallRepository } from './tool-call.repository.js';
 
 export const CONVERSATION_CONTROLLERS = [
@@ -68,6 +71,7 @@ export const CONVERSATION_CONTROLLERS = [
   SwitchBranchController,
   StopTurnController,
   DecideToolCallController,
+  AnswerElicitationController,
 ];
 
 export const CONVERSATION_COMMAND_HANDLERS = [
@@ -82,6 +86,7 @@ export const CONVERSATION_COMMAND_HANDLERS = [
   StopTurnHandler,
   DecideToolCallHandler,
   RecordToolCallHandler,
+  AnswerElicitationHandler,
 ];
 
 export const CONVERSATION_QUERY_HANDLERS = [
@@ -116,6 +121,7 @@ export const CONVERSATION_QUERY_HANDLERS = [
     ContextProviders,
     RunningTurns,
     ToolApprovals,
+    ToolElicitations,
   ],
   exports: [
     ConversationTurns,

@@ -3,7 +3,8 @@
 // switched off or set to `never` (agent-tool-catalog.ts); a tool set to `ask` waits, at each call, for the approval of
 // the person whose turn it is (the turn's runtime asks), and every call is recorded. A call's arguments are checked
 // against that schema before anything leaves, then sent through the platform's MCP client (a connection per call,
-// the configured timeout and result cap, the turn's abort signal); whatever goes wrong — arguments refused, the
+// the configured timeout and result cap, the turn's abort signal, what the server asks meanwhile served through the
+// call's session with its turn: mcp-call-host.ts); whatever goes wrong — arguments refused, the
 // server unreachable, a protocol error, the tool's own error — reaches the model as a tool error, never a failed
 // turn. The result is untrusted text for the model, nothing more.
 import { Injectable } from '@nestjs/common';
@@ -11,6 +12,7 @@ import type {
   ContextContribution,
   ContextProvider,
   ContextTool,
+  ToolCallSession,
   ToolOutcome,
   TurnContext,
 } from '#conversations';
@@ -19,6 +21,8 @@ import { PlatformError } from '#kernel';
 import { AgentToolCatalog, type AgentTool, type McpApp } from '../agent-tool-catalog.js';
 import type { McpToolOffer } from './mcp-offer.js';
 import { McpServers } from './mcp-servers.js';
+import { mcpCallHost } from './mcp-call-host.js';
+import { McpListChanged } from './mcp-list-changed.js';
 
 /** Chat APIs take at most this many tools in one request; past it the rest of the Apps' tools are left out. */
 const MAX_TOOLS = 128;
@@ -36,6 +40,7 @@ export class McpToolsContextProvider implements ContextProvider {
   constructor(
     private readonly catalog: AgentToolCatalog,
     private readonly servers: McpServers,
+    private readonly listChanged: McpListChanged,
   ) {}
 
   async contribute(turn: TurnContext): Promise<ContextContribution | null> {
@@ -62,7 +67,8 @@ export class McpToolsContextProvider implements ContextProvider {
       },
       approval: approval === 'ask' ? 'ask' : 'auto',
       recorded: true,
-      run: (args: unknown, turn: TurnContext) => this.call(app, offer, args, turn),
+      run: (args: unknown, turn: TurnContext, session?: ToolCallSession) =>
+        this.call(app, offer, args, turn, session),
     };
   }
 
@@ -71,6 +77,7 @@ export class McpToolsContextProvider implements ContextProvider {
     offer: McpToolOffer,
     args: unknown,
     turn: TurnContext,
+    session?: ToolCallSession,
   ): Promise<ToolOutcome> {
     if (typeof args !== 'object' || args === null || Array.isArray(args))
       return failed(`The arguments of ${offer.name} must be a JSON object.`);
@@ -86,7 +93,11 @@ export class McpToolsContextProvider implements ContextProvider {
       );
     let connection: Awaited<ReturnType<McpServers['connect']>>;
     try {
-      connection = await this.servers.connect(app.id, app.source);
+      connection = await this.servers.connect(
+        app.id,
+        app.source,
+        mcpCallHost(session, () => this.listChanged.changed(app.id)),
+      );
     } catch (error) {
       if (error instanceof PlatformError) return failed(error.message);
       throw error;
@@ -94,6 +105,7 @@ export class McpToolsContextProvider implements ContextProvider {
     try {
       const outcome = await connection.callTool(offer.name, args as Record<string, unknown>, {
         signal: turn.signal,
+        ...(session ? { onProgress: (progress) => session.progress(progress) } : {}),
       });
       return outcome.ok ? { content: outcome.text, ok: true, sources: [] } : failed(outcome.error);
     } finally {
