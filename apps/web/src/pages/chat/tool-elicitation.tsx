@@ -116,6 +116,34 @@ function FieldInput({
   );
 }
 
+/** A field with its label (marked when required) and the schema's description as its hint. */
+function FieldRow({
+  field,
+  id,
+  value,
+  set,
+}: {
+  field: Field;
+  id: string;
+  value: Field['initial'];
+  set: (value: Field['initial']) => void;
+}) {
+  return (
+    <div class={`elicitation-field ${field.kind}`}>
+      <label id={`${id}-label`} for={field.kind === 'choices' ? undefined : id}>
+        {field.label}
+        {field.required && <span class="muted"> ({t('elicitationRequired')})</span>}
+      </label>
+      <FieldInput field={field} id={id} value={value} set={set} />
+      {field.description && (
+        <small id={`${id}-hint`} class="note">
+          {field.description}
+        </small>
+      )}
+    </div>
+  );
+}
+
 function ElicitationForm({
   route,
   asked,
@@ -175,28 +203,15 @@ function ElicitationForm({
           }}
         >
           <p class="elicitation-message">{asked.message}</p>
-          {fields.map((field) => {
-            const id = `${base}-${field.key}`;
-            return (
-              <div class={`elicitation-field ${field.kind}`} key={field.key}>
-                <label id={`${id}-label`} for={field.kind === 'choices' ? undefined : id}>
-                  {field.label}
-                  {field.required && <span class="muted"> ({t('elicitationRequired')})</span>}
-                </label>
-                <FieldInput
-                  field={field}
-                  id={id}
-                  value={values[field.key] ?? field.initial}
-                  set={(value) => setValues((all) => ({ ...all, [field.key]: value }))}
-                />
-                {field.description && (
-                  <small id={`${id}-hint`} class="note">
-                    {field.description}
-                  </small>
-                )}
-              </div>
-            );
-          })}
+          {fields.map((field) => (
+            <FieldRow
+              key={field.key}
+              id={`${base}-${field.key}`}
+              field={field}
+              value={values[field.key] ?? field.initial}
+              set={(value) => setValues((all) => ({ ...all, [field.key]: value }))}
+            />
+          ))}
           <div class="actions">
             <button type="submit" disabled={busy}>
               {t('elicitationSend')}
