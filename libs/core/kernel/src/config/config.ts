@@ -455,7 +455,8 @@ export const ConfigVariables = z.object({
     .max(86_400)
     .default(300)
     .describe(
-      'How long a tool call set to `ask` waits for the approval of the person whose turn it is; then it is denied',
+      'How long a tool call set to `ask` waits for the approval of the person whose turn it is (then it is denied), and ' +
+        "a tool server's question for them (then it is cancelled)",
     ),
   MCP_ALLOW_LINK_LOCAL: flag
     .default(false)
