@@ -38,12 +38,17 @@ async function agentWithApp(admin: Http, url: string) {
   });
   expect(app.status).toBe(201);
   // A long tool name reaches the model shortened (with a hash): the Agent's tool list says how.
-  const tools = await admin.get<{ data: { name: string; appId: string; tool: string }[] }>(
-    `${CORE}/agents/${agentId}/tools`,
-  );
-  const tool = (name: string) =>
-    tools.body.data.find((listed) => listed.appId === app.body.id && listed.tool === name)?.name ??
-    `${app.body.id}__${name}`;
+  let listed: { name: string; appId: string; tool: string }[] = [];
+  await waitUntil(async () => {
+    const tools = await admin.get<{ data: typeof listed }>(`${CORE}/agents/${agentId}/tools`);
+    listed = tools.body.data.filter((listedTool) => listedTool.appId === app.body.id);
+    return listed.length > 0;
+  }, 15_000);
+  const tool = (name: string) => {
+    const found = listed.find((listedTool) => listedTool.tool === name);
+    if (!found) throw new Error(`the App offers no tool ${name}: ${listed.map((t) => t.tool).join(', ')}`);
+    return found.name;
+  };
   return { agentId, spaceId, appId: app.body.id, tool };
 }
 
@@ -213,11 +218,17 @@ describe('what an MCP server asks during a tool call (e2e, server-everything)', 
         text: 'vault: unlocking the secret tool',
       },
     ]);
+    // Read again without anyone asking: the App and the Agent's tools now hold the new tool.
     await waitUntil(async () => {
       const app = await admin.get<{ mcp: { tools: { name: string }[] } }>(`${CORE}/apps/${appId}`);
       return app.body.mcp.tools.some((t) => t.name === 'secret');
     }, 15_000);
-    const told = await sendTurn(admin, agentId, { message: `call ${tool('secret')} {}` });
+    const secret = `${appId}__secret`;
+    await waitUntil(async () => {
+      const tools = await admin.get<{ data: { name: string }[] }>(`${CORE}/agents/${agentId}/tools`);
+      return tools.body.data.some((listed) => listed.name === secret);
+    }, 15_000);
+    const told = await sendTurn(admin, agentId, { message: `call ${secret} {}` });
     expect(told.body.message.content).toContain('the secret is 42');
   });
 });
