@@ -71,6 +71,7 @@ describeBrowser(
         .fill(`call ${names.get('trigger-long-running-operation')} {"duration":8,"steps":4}`);
       await page.getByRole('button', { name: 'Send' }).click();
       const running = page.locator('li.tool-call[data-state="running"]');
+      await running.waitFor({ timeout: 30_000 });
       const bar = running.getByRole('progressbar', {
         name: `Progress of ${shown('trigger-long-running-operation')}`,
       });

@@ -13,6 +13,14 @@ import type { ElicitationAsked } from './types';
 type Action = 'accept' | 'decline' | 'cancel';
 type Values = Record<string, Field['initial']>;
 
+interface FieldProps {
+  readonly field: Field;
+  /** The input's id: its label's, hint's and group's ids derive from it. */
+  readonly id: string;
+  readonly value: Field['initial'];
+  readonly set: (value: Field['initial']) => void;
+}
+
 // Outlives the form: the stored answer that replaces the streamed one keeps saying what the person did.
 const answered = new Map<string, Action>();
 
@@ -31,17 +39,7 @@ const INPUT_TYPES: Partial<Record<Field['kind'], 'text' | 'email' | 'url' | 'dat
   integer: 'number',
 };
 
-function FieldInput({
-  field,
-  id,
-  value,
-  set,
-}: {
-  field: Field;
-  id: string;
-  value: Field['initial'];
-  set: (value: Field['initial']) => void;
-}) {
+function FieldInput({ field, id, value, set }: FieldProps) {
   const described = field.description ? `${id}-hint` : undefined;
   if (field.kind === 'boolean')
     return (
@@ -117,17 +115,7 @@ function FieldInput({
 }
 
 /** A field with its label (marked when required) and the schema's description as its hint. */
-function FieldRow({
-  field,
-  id,
-  value,
-  set,
-}: {
-  field: Field;
-  id: string;
-  value: Field['initial'];
-  set: (value: Field['initial']) => void;
-}) {
+function FieldRow({ field, id, value, set }: FieldProps) {
   return (
     <div class={`elicitation-field ${field.kind}`}>
       <label id={`${id}-label`} for={field.kind === 'choices' ? undefined : id}>
@@ -189,7 +177,11 @@ function ElicitationForm({
     cancel: 'elicitationCancelled',
   };
   return (
-    <section class="tool-elicitation" aria-labelledby={`${base}-title`} data-answer={done ?? 'waiting'}>
+    <section
+      class="tool-approval tool-elicitation"
+      aria-labelledby={`${base}-title`}
+      data-answer={done ?? 'waiting'}
+    >
       <p id={`${base}-title`} role="status">
         {done === null ? t('elicitationAsk', { tool }) : t(said[done], { tool })}
         {appId && <span class="muted"> {t('toolFromApp', { app: appName(appId) })}</span>}

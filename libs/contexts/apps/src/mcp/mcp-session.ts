@@ -4,38 +4,22 @@
 // the turn's, through the Apps' tool provider); without one, sampling is refused with an MCP error and a question is
 // declined. A call's own timeout stands still while the person is asked (CallClock).
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ElicitationAnswer, SamplingAnswer, SamplingAsk } from '#conversations';
 import { PlatformError } from '#kernel';
 
 export type McpList = 'tools' | 'resources' | 'prompts';
-
-/** A sampling request as plain text turns (images and other content described), with the server's bounds. */
-export interface McpSamplingRequest {
-  readonly system?: string;
-  readonly messages: readonly { readonly role: 'user' | 'assistant'; readonly text: string }[];
-  readonly maxTokens: number;
-  readonly temperature?: number;
-  readonly stopSequences?: readonly string[];
-}
 
 export interface McpElicitationRequest {
   readonly message: string;
   readonly requestedSchema: Record<string, unknown>;
 }
 
-export interface McpElicitationResult {
-  readonly action: 'accept' | 'decline' | 'cancel';
-  readonly content?: Readonly<Record<string, unknown>>;
-}
-
 /** Who serves a connection's server-initiated messages; every member is optional. */
 export interface McpSessionHost {
   log?(level: string, text: string): void;
   /** Throws to refuse: the error's message goes to the server. */
-  sample?(
-    request: McpSamplingRequest,
-    signal: AbortSignal,
-  ): Promise<{ text: string; model: string; stopReason: 'endTurn' | 'maxTokens' }>;
-  elicit?(request: McpElicitationRequest, signal: AbortSignal): Promise<McpElicitationResult>;
+  sample?(request: SamplingAsk, signal: AbortSignal): Promise<SamplingAnswer>;
+  elicit?(request: McpElicitationRequest, signal: AbortSignal): Promise<ElicitationAnswer>;
   /** A list the server offers changed while a call was under way. */
   listChanged?(list: McpList): void;
 }
