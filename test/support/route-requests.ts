@@ -271,6 +271,9 @@ export function routeRequests(apiUrl: string) {
       [`PATCH ${CORE}/llm/{agentId}/conversation/{conversationId}`]: { title: 'renamed' },
       [`PUT ${CORE}/llm/{agentId}/conversation/{conversationId}/head`]: { messageId: f.messageId },
       [`POST ${CORE}/llm/{agentId}/conversation/{conversationId}/tool-calls/{callId}`]: { decision: 'deny' },
+      [`POST ${CORE}/llm/{agentId}/conversation/{conversationId}/elicitations/{elicitationId}`]: {
+        action: 'decline',
+      },
       [`PATCH ${CORE}/agents/{agentId}/tools/{name}`]: { enabled: false },
       [`POST ${CORE}/llm/{agentId}/conversation/{conversationId}/app-tools/{name}`]: {
         messageId: f.messageId,

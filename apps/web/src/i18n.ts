@@ -926,6 +926,22 @@ const en = {
   mcpViewInserted: 'The view put this into the message box:',
   mcpViewNotStored: 'The answer is still being written; try again in a moment.',
   mcpViewToolUnknown: 'The Agent is not offered the tool {tool}.',
+  // Area: Tool sessions (a running App tool's progress and log lines, its server's questions for the person)
+  toolProgressOf: 'Progress of {tool}',
+  toolProgressSteps: '{progress} of {total} ({percent} %)',
+  toolProgressCount: '{progress} so far',
+  toolLog: '{tool} reported',
+  elicitationAsk: '{tool} asks you for some details.',
+  elicitationRequired: 'required',
+  elicitationChoose: 'Choose …',
+  elicitationSend: 'Answer',
+  elicitationDecline: 'Decline',
+  elicitationCancel: 'Dismiss',
+  elicitationSent: 'You answered {tool}.',
+  elicitationDeclined: 'You declined to answer {tool}.',
+  elicitationCancelled: 'You dismissed the question of {tool}.',
+  elicitationGone: 'This question no longer waits for an answer: it was answered already or it expired.',
+  elicitationUnfit: 'The answer does not fit what the tool asked for: check the fields.',
 };
 
 export type Label = keyof typeof en;
@@ -1886,6 +1902,23 @@ const de: Record<Label, string> = {
   mcpViewInserted: 'Die Ansicht hat dies ins Nachrichtenfeld gesetzt:',
   mcpViewNotStored: 'Die Antwort wird noch geschrieben; bitte gleich noch einmal versuchen.',
   mcpViewToolUnknown: 'Dem Agenten wird das Werkzeug {tool} nicht angeboten.',
+  // Bereich: Werkzeug-Sitzungen (Fortschritt und Meldungen eines laufenden App-Werkzeugs, Fragen seines Servers)
+  toolProgressOf: 'Fortschritt von {tool}',
+  toolProgressSteps: '{progress} von {total} ({percent} %)',
+  toolProgressCount: 'bisher {progress}',
+  toolLog: '{tool} meldete',
+  elicitationAsk: '{tool} bittet dich um ein paar Angaben.',
+  elicitationRequired: 'Pflichtfeld',
+  elicitationChoose: 'Auswählen …',
+  elicitationSend: 'Antworten',
+  elicitationDecline: 'Ablehnen',
+  elicitationCancel: 'Verwerfen',
+  elicitationSent: 'Du hast {tool} geantwortet.',
+  elicitationDeclined: 'Du hast die Antwort an {tool} abgelehnt.',
+  elicitationCancelled: 'Du hast die Frage von {tool} verworfen.',
+  elicitationGone:
+    'Diese Frage wartet nicht mehr auf eine Antwort: Sie wurde schon beantwortet oder ist abgelaufen.',
+  elicitationUnfit: 'Die Antwort passt nicht zu dem, was das Werkzeug wissen will: Prüfe die Felder.',
 };
 
 export type Language = 'de' | 'en';

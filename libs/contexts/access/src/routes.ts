@@ -200,6 +200,7 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`POST ${CONVERSATION}/tool-calls/{callId}`]: 'agent.use',
   [`POST ${CONVERSATION}/app-tools/{name}`]: 'agent.use',
   [`GET ${CORE}/mcp-views/{agentId}/{appId}`]: 'agent.use',
+  [`POST ${CONVERSATION}/elicitations/{elicitationId}`]: 'agent.use',
   [`GET ${CONVERSATION}/messages/{messageId}/provenance`]: 'agent.use',
   [`GET ${CONVERSATION}/sandbox`]: 'agent.use',
   [`GET ${CONVERSATION}/sandbox/files`]: 'agent.use',

@@ -14,6 +14,7 @@ import { BridgeCallers } from './bridge-callers.js';
 import { McpServers } from './mcp/mcp-servers.js';
 import { McpToolsContextProvider } from './mcp/mcp-tools.provider.js';
 import { UrlAppClient } from './url/url-app-client.js';
+import { McpListChanged } from './mcp/mcp-list-changed.js';
 import { BridgeAgentController } from './bridge/bridge.controller.js';
 import { ChangeAppController } from './commands/change-app/change-app.controller.js';
 import { ChangeAppHandler } from './commands/change-app/change-app.command.js';
@@ -102,6 +103,7 @@ export const APP_QUERY_HANDLERS = [
     AgentToolCatalog,
     McpToolsContextProvider,
     UrlAppClient,
+    McpListChanged,
     AppSessionTokens,
     AppProxyRoutes,
     AppResolver,

@@ -57,6 +57,9 @@ import { RecordToolCallHandler } from './commands/record-tool-call/record-tool-c
 import { ListWaitingToolCallsController } from './queries/list-waiting-tool-calls/list-waiting-tool-calls.controller.js';
 import { ListWaitingToolCallsHandler } from './queries/list-waiting-tool-calls/list-waiting-tool-calls.query.js';
 import { ToolApprovals } from './runtime/tool-approvals.js';
+import { ToolElicitations } from './runtime/tool-elicitations.js';
+import { AnswerElicitationController } from './commands/answer-elicitation/answer-elicitation.controller.js';
+import { AnswerElicitationHandler } from './commands/answer-elicitation/answer-elicitation.command.js';
 import { ToolCallRepository } from './tool-call.repository.js';
 
 export const CONVERSATION_CONTROLLERS = [
@@ -71,6 +74,7 @@ export const CONVERSATION_CONTROLLERS = [
   StopTurnController,
   DecideToolCallController,
   ListWaitingToolCallsController,
+  AnswerElicitationController,
 ];
 
 export const CONVERSATION_COMMAND_HANDLERS = [
@@ -86,6 +90,7 @@ export const CONVERSATION_COMMAND_HANDLERS = [
   DecideToolCallHandler,
   ListWaitingToolCallsHandler,
   RecordToolCallHandler,
+  AnswerElicitationHandler,
 ];
 
 export const CONVERSATION_QUERY_HANDLERS = [
@@ -120,6 +125,7 @@ export const CONVERSATION_QUERY_HANDLERS = [
     ContextProviders,
     RunningTurns,
     ToolApprovals,
+    ToolElicitations,
   ],
   exports: [
     ConversationTurns,

@@ -17,6 +17,15 @@ export { agentChatModel, agentSampling } from './agent-model.js';
 export { ConversationErasureProcess } from './conversation-erasure.process.js';
 export { AgentConversationsDeletionProcess } from './agent-conversations-deletion.process.js';
 export * from './runtime/context-providers.js';
+export type {
+  ElicitationAsk,
+  SamplingAnswer,
+  SamplingAsk,
+  ToolCallSession,
+  ToolProgress,
+} from './runtime/tool-call-session.js';
+export { SamplingRefused } from './runtime/tool-call-session.js';
+export type { ElicitationAnswer } from './runtime/tool-elicitations.js';
 export * from './runtime/grounding.js';
 export { answerLoop, AnswerInterrupted, type LoopResult } from './runtime/answer-loop.js';
 export { SourceBook, type RetrievedSource } from './runtime/source-book.js';

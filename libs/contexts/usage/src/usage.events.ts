@@ -30,6 +30,8 @@ export const OPERATIONS = [
   'memory_screening',
   /** A recorded turn re-run against another model or retrieval configuration (`cli replay`): nothing is appended to conversations. */
   'replay',
+  /** An MCP server's sampling request during an App tool call of a turn, served with the Agent's model. */
+  'mcp_sampling',
 ] as const;
 export type Operation = (typeof OPERATIONS)[number];
 

@@ -1,7 +1,7 @@
 // What the chat shows under a message besides its text: where the model's view of the history was compacted (a
 // marker that opens the summary the model reads instead of the earlier messages), and under an answer the tools it
-// called (streamed while it runs, from its provenance once stored), the calls that wait for the person's approval, the
-// code it ran and, once stored, its "Why this answer".
+// called (streamed while it runs, from its provenance once stored), the calls that wait for the person's approval and
+// the questions tools ask them, the code it ran and, once stored, its "Why this answer".
 import { t } from '../../i18n';
 import { lazy } from '../../lazy';
 import { useStoredToolCalls } from './stored-tool-calls';
@@ -17,6 +17,8 @@ const ToolCalls = lazy(() => import('./tool-calls'), 'ToolCalls');
 const McpAppViews = lazy(() => import('./mcp-app-view'), 'McpAppViews');
 // Loaded when a call waits for the person's decision.
 const ToolApprovals = lazy(() => import('./tool-approval'), 'ToolApprovals');
+// Loaded when a tool's server asks the person something.
+const ToolElicitations = lazy(() => import('./tool-elicitation'), 'ToolElicitations');
 const RUN_CODE = 'run_code';
 
 export function AnswerDetails({
@@ -64,6 +66,9 @@ export function AnswerDetails({
       )}
       {answer && message.approvals && (
         <ToolApprovals route={route} approvals={message.approvals} appNames={appNames} />
+      )}
+      {answer && message.elicitations && (
+        <ToolElicitations route={route} elicitations={message.elicitations} appNames={appNames} />
       )}
       {message.role === 'assistant' && route && ranCode && (
         <CodeRuns filesRoute={`${route}/sandbox/files`} runs={runs} live={message.tools} />

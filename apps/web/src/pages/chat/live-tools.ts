@@ -1,8 +1,11 @@
 // The tools a streamed answer calls, as its `tool_call` and `tool_result` events tell them: a call runs until its
 // result arrives (the chat shows a running code call's code meanwhile); a call set to ask first waits for the person
-// (`tool_approval_required`), and the answer keeps it to show the prompt.
+// (`tool_approval_required`), and the answer keeps it to show the prompt. While a call runs its server may report
+// progress and log lines (shown on the call) and ask the person a question (the answer keeps it to show the form).
 import { api } from '../../api';
 import type { ApprovalAsked, ChatMessage, LiveToolCall, ToolCallView } from './types';
+
+const LOG_LINES_KEPT = 5;
 
 export function withApprovalAsked(answer: ChatMessage, body: Record<string, unknown>): ChatMessage {
   const asked = {
@@ -69,3 +72,36 @@ export const answerAwaiting = (approvals: readonly ApprovalAsked[]): ChatMessage
   streaming: true,
   approvals,
 });
+
+/** A running call's progress (`tool_progress`) or log line (`tool_log`), on the call its `id` names. */
+export function withToolNews(
+  answer: ChatMessage,
+  event: 'tool_progress' | 'tool_log',
+  body: Record<string, unknown>,
+): ChatMessage {
+  const id = String(body.id);
+  const news = (call: LiveToolCall): LiveToolCall =>
+    event === 'tool_progress'
+      ? {
+          ...call,
+          progress: {
+            progress: Number(body.progress),
+            ...(typeof body.total === 'number' ? { total: body.total } : {}),
+            ...(typeof body.message === 'string' ? { message: body.message } : {}),
+          },
+        }
+      : { ...call, logs: [...(call.logs ?? []), String(body.text)].slice(-LOG_LINES_KEPT) };
+  return { ...answer, tools: (answer.tools ?? []).map((call) => (call.id === id ? news(call) : call)) };
+}
+
+/** A tool's question for the person (`tool_elicitation_required`): the answer keeps it to show the form. */
+export function withElicitationAsked(answer: ChatMessage, body: Record<string, unknown>): ChatMessage {
+  const call = answer.tools?.find((tool) => tool.id === String(body.id));
+  const asked = {
+    elicitationId: String(body.elicitationId),
+    name: call?.name ?? '',
+    message: String(body.message ?? ''),
+    requestedSchema: (body.requestedSchema ?? {}) as Record<string, unknown>,
+  };
+  return { ...answer, elicitations: [...(answer.elicitations ?? []), asked] };
+}

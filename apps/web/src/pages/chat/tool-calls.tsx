@@ -1,8 +1,9 @@
 // The tools an answer called, one line each under the answer: "Calling echo…" while it runs, then done or failed; the
-// line opens to the arguments it was called with. An App's tool reads as its own name and its App (the model knows it
-// as `<appId>__<tool>`). run_code's calls are not here: code-runs.tsx shows them with their code and output.
+// line opens to the arguments it was called with (and the lines its server logged); a running call shows the
+// progress its server reports. An App's tool reads as its own name and its App (the model knows it as
+// `<appId>__<tool>`). run_code's calls are not here: code-runs.tsx shows them with their code and output.
 import { t } from '../../i18n';
-import type { ToolCallView } from './types';
+import type { ToolCallView, ToolProgress } from './types';
 
 export interface ToolCallShown {
   readonly name: string;
@@ -12,6 +13,9 @@ export interface ToolCallShown {
   readonly ok?: boolean;
   /** The MCP App view its result renders in (mcp-app-view.tsx). */
   readonly view?: ToolCallView;
+  /** A running call's progress and log lines, as its server reports them (streamed answers only). */
+  readonly progress?: ToolProgress;
+  readonly logs?: readonly string[];
 }
 
 const APP_TOOL = /^(app_[A-Za-z0-9]+)__(.+)$/;
@@ -31,6 +35,31 @@ export function readable(args: string): string {
   }
 }
 
+/** A running call's progress: a bar with the share done when the server says of how much, else the count. */
+function ProgressLine({ tool, progress }: { tool: string; progress: ToolProgress }) {
+  const { total } = progress;
+  const known = total !== undefined && total > 0;
+  const percent = known ? Math.round(Math.min(1, progress.progress / total) * 100) : 0;
+  return (
+    <div class="tool-progress">
+      <progress
+        aria-label={t('toolProgressOf', { tool })}
+        {...(known ? { value: progress.progress, max: total } : {})}
+      />
+      <span>
+        {known
+          ? t('toolProgressSteps', {
+              progress: String(progress.progress),
+              total: String(total),
+              percent: String(percent),
+            })
+          : t('toolProgressCount', { progress: String(progress.progress) })}
+      </span>
+      {progress.message && <span class="muted">{progress.message}</span>}
+    </div>
+  );
+}
+
 function ToolCallLine({ call, appName }: { call: ToolCallShown; appName: (appId: string) => string }) {
   const { tool, appId } = toolNaming(call.name);
   const state = call.ok === undefined ? 'running' : call.ok ? 'done' : 'failed';
@@ -48,7 +77,14 @@ function ToolCallLine({ call, appName }: { call: ToolCallShown; appName: (appId:
         </summary>
         <p class="note">{t('toolArguments')}</p>
         <pre>{call.arguments === null ? t('whyArgumentsErased') : readable(call.arguments)}</pre>
+        {call.logs && call.logs.length > 0 && (
+          <>
+            <p class="note">{t('toolLog', { tool })}</p>
+            <pre>{call.logs.join('\n')}</pre>
+          </>
+        )}
       </details>
+      {state === 'running' && call.progress && <ProgressLine tool={tool} progress={call.progress} />}
     </li>
   );
 }

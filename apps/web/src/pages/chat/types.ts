@@ -47,6 +47,24 @@ export interface ChatMessage {
   readonly tools?: readonly LiveToolCall[];
   /** The calls of the streamed answer that waited for the person's decision (`tool_approval_required`). */
   readonly approvals?: readonly ApprovalAsked[];
+  /** The questions the streamed answer's tools asked the person (`tool_elicitation_required`). */
+  readonly elicitations?: readonly ElicitationAsked[];
+}
+
+export interface ElicitationAsked {
+  /** The id the answer route takes. */
+  readonly elicitationId: string;
+  /** The tool's name, as the model calls it. */
+  readonly name: string;
+  readonly message: string;
+  readonly requestedSchema: Readonly<Record<string, unknown>>;
+}
+
+/** A running call's progress, as its server last reported it. */
+export interface ToolProgress {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
 }
 
 export interface ApprovalAsked {
@@ -69,6 +87,9 @@ export interface LiveToolCall {
   readonly ok?: boolean;
   /** The MCP App view its result renders in. */
   readonly view?: ToolCallView;
+  readonly progress?: ToolProgress;
+  /** The lines its server logged while it ran (the last few). */
+  readonly logs?: readonly string[];
 }
 
 /** An MCP App view of a tool call: its App, its `ui://` resource and the MCP result it is given. */

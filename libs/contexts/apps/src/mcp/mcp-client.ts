@@ -2,7 +2,8 @@
 // HTTP (the older HTTP+SSE transport when a server answers the first POST with 400, 404 or 405), through the outbound
 // guard. `McpConnection.open` initializes and reads what the server offers (every page of its tools, its resources and prompts);
 // `callTool` answers text for a model or a tool error — a server's `isError`, a protocol error, a timeout, an abort —
-// and never throws. Nothing here ever names the bearer token: it is a header and stays one.
+// and never throws. Nothing here ever names the bearer token: it is a header and stays one. What the server asks
+// during a call (sampling, questions, log lines, list changes) goes to the call's host (mcp-session.ts).
 // Over 300 lines on purpose: one connection's whole protocol surface (open, offer, calls, resources) with its limits.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -12,6 +13,13 @@ import { guardedFetch, type GuardedFetch } from './mcp-fetch.js';
 import { checkOutboundUrl, outboundAgent } from './outbound-address.js';
 import type { McpOffer, McpToolOffer } from './mcp-offer.js';
 import { toolUi } from './mcp-app-view.js';
+import {
+  CallClock,
+  CLIENT_CAPABILITIES,
+  installSessionHandlers,
+  type McpSessionHost,
+  type McpSessionState,
+} from './mcp-session.js';
 
 export interface McpClientLimits {
   readonly connectTimeoutMs: number;
@@ -88,6 +96,9 @@ function httpStatus(error: unknown): number | undefined {
   return typeof code === 'number' && code >= 100 && code <= 599 ? code : undefined;
 }
 
+/** The SDK's own bound of a call: the call's timeout is its clock's (which stands still while the person is asked). */
+const CALL_CEILING_MS = 24 * 3_600_000;
+
 /** MCP's error code for a resource the server does not have. */
 const RESOURCE_NOT_FOUND = -32002;
 
@@ -98,13 +109,21 @@ export class McpConnection {
     private readonly limits: McpClientLimits,
     private readonly bearer: string | undefined,
     private readonly outbound: GuardedFetch,
+    private readonly session: McpSessionState,
   ) {
     // An answer past the byte limit ends the connection: the SDK would otherwise wait for it until the timeout.
     outbound.onOverflow(() => void this.client.close().catch(() => undefined));
   }
 
-  /** Connects and initializes; McpUnreachable when the server is refused, unreachable or speaks no MCP. */
-  static async open(target: McpTarget, limits: McpClientLimits): Promise<McpConnection> {
+  /**
+   * Connects and initializes; McpUnreachable when the server is refused, unreachable or speaks no MCP. `host` serves
+   * what the server asks during calls (mcp-session.ts).
+   */
+  static async open(
+    target: McpTarget,
+    limits: McpClientLimits,
+    host?: McpSessionHost,
+  ): Promise<McpConnection> {
     let url: URL;
     try {
       url = new URL(target.url);
@@ -125,8 +144,10 @@ export class McpConnection {
     const requestInit: RequestInit = target.bearer
       ? { headers: { authorization: `Bearer ${target.bearer}` } }
       : {};
+    const session: McpSessionState = { host, calling: false };
     const attempt = async (transport: Transport): Promise<Client> => {
-      const client = new Client(CLIENT_INFO, { capabilities: {} });
+      const client = new Client(CLIENT_INFO, { capabilities: CLIENT_CAPABILITIES });
+      await installSessionHandlers(client, session);
       await client.connect(transport, { timeout: limits.connectTimeoutMs });
       return client;
     };
@@ -143,7 +164,7 @@ export class McpConnection {
         if (![400, 404, 405].includes(httpStatus(error) ?? 0)) throw error;
         return attempt(new SSEClientTransport(url, { fetch: fetchFn, requestInit }));
       });
-      return new McpConnection(client, agent, limits, target.bearer, outbound);
+      return new McpConnection(client, agent, limits, target.bearer, outbound, session);
     } catch (error) {
       await agent.close().catch(() => undefined);
       throw new McpUnreachable(`the MCP server could not be initialized: ${describe(error, target.bearer)}`);
@@ -213,11 +234,14 @@ export class McpConnection {
     options: McpCallOptions = {},
   ): Promise<McpToolOutcome> {
     const { onProgress } = options;
+    const timeoutMs = options.timeoutMs ?? this.limits.callTimeoutMs;
+    const clock = new CallClock(timeoutMs);
+    Object.assign(this.session, { clock, calling: true });
     try {
       const result = await this.client.callTool({ name, arguments: args }, undefined, {
-        timeout: options.timeoutMs ?? this.limits.callTimeoutMs,
-        maxTotalTimeout: options.timeoutMs ?? this.limits.callTimeoutMs,
-        ...(options.signal ? { signal: options.signal } : {}),
+        timeout: CALL_CEILING_MS,
+        maxTotalTimeout: CALL_CEILING_MS,
+        signal: options.signal ? AbortSignal.any([options.signal, clock.signal]) : clock.signal,
         ...(onProgress
           ? {
               onprogress: ({ progress, total, message }) =>
@@ -241,10 +265,15 @@ export class McpConnection {
         ...(result.structuredContent !== undefined ? { structured: result.structuredContent } : {}),
       };
     } catch (error) {
+      if (clock.expired)
+        return { ok: false, error: `the call of ${name} timed out after ${Math.ceil(timeoutMs / 1000)} s` };
       if (options.signal?.aborted) return { ok: false, error: `the call of ${name} was cancelled` };
       if (this.outbound.overflowed())
         return { ok: false, error: `the answer of ${name} is larger than ${this.outbound.maxBytes} bytes` };
       return { ok: false, error: `the call of ${name} failed: ${describe(error, this.bearer)}` };
+    } finally {
+      clock.stop();
+      Object.assign(this.session, { clock: undefined, calling: false });
     }
   }
 

@@ -15,6 +15,7 @@ import {
   type McpTarget,
 } from './mcp-client.js';
 import type { McpOffer } from './mcp-offer.js';
+import type { McpSessionHost } from './mcp-session.js';
 
 /** The MCP client's bounds as configured (the CLI reads the same configuration). */
 export const mcpClientLimits = (config: PlatformConfig): McpClientLimits => ({ ...config.apps.mcp });
@@ -58,10 +59,17 @@ export class McpServers {
     return { url: source.url, bearer };
   }
 
-  /** A connection to the App's server, for calls; 422 `app_unreachable` when it cannot be opened. */
-  async connect(appId: string, source: { readonly url: string; readonly auth: 'none' | 'bearer' }) {
+  /**
+   * A connection to the App's server, for calls (`host` serves what the server asks during them); 422
+   * `app_unreachable` when it cannot be opened.
+   */
+  async connect(
+    appId: string,
+    source: { readonly url: string; readonly auth: 'none' | 'bearer' },
+    host?: McpSessionHost,
+  ) {
     try {
-      return await McpConnection.open(await this.target(appId, source), this.limits);
+      return await McpConnection.open(await this.target(appId, source), this.limits, host);
     } catch (error) {
       if (error instanceof McpUnreachable) throw appUnreachable(error.reason);
       throw error;

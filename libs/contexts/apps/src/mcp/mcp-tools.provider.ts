@@ -4,14 +4,16 @@
 // set to `ask` waits, at each call, for the approval of the person whose turn it is (the turn's runtime asks), and
 // every call is recorded. A call's arguments are checked against that schema before anything leaves, then sent
 // through the platform's MCP client (a connection per call, the configured timeout and result cap, the turn's abort
-// signal) or POSTed to the URL App (url/url-app-client.ts); whatever goes wrong — arguments refused, the server
-// unreachable, a protocol error, the tool's own error — reaches the model as a tool error, never a failed turn. The
-// result is untrusted text for the model, nothing more.
+// signal, what the server asks meanwhile served through the call's session with its turn: mcp-call-host.ts) or POSTed
+// to the URL App (url/url-app-client.ts); whatever goes wrong — arguments refused, the server unreachable, a protocol
+// error, the tool's own error — reaches the model as a tool error, never a failed turn. The result is untrusted text
+// for the model, nothing more.
 import { Injectable } from '@nestjs/common';
 import type {
   ContextContribution,
   ContextProvider,
   ContextTool,
+  ToolCallSession,
   ToolOutcome,
   TurnContext,
 } from '#conversations';
@@ -23,6 +25,8 @@ import { UrlAppClient } from '../url/url-app-client.js';
 import type { McpToolOffer } from './mcp-offer.js';
 import { McpServers } from './mcp-servers.js';
 import { modelMayCall, toolView, viewResult } from './mcp-app-view.js';
+import { mcpCallHost } from './mcp-call-host.js';
+import { McpListChanged } from './mcp-list-changed.js';
 
 /** Chat APIs take at most this many tools in one request; past it the rest of the Apps' tools are left out. */
 const MAX_TOOLS = 128;
@@ -41,6 +45,7 @@ export class McpToolsContextProvider implements ContextProvider {
     private readonly catalog: AgentToolCatalog,
     private readonly servers: McpServers,
     private readonly urlApps: UrlAppClient,
+    private readonly listChanged: McpListChanged,
   ) {}
 
   async contribute(turn: TurnContext): Promise<ContextContribution | null> {
@@ -67,7 +72,8 @@ export class McpToolsContextProvider implements ContextProvider {
       },
       approval: approval === 'ask' ? 'ask' : 'auto',
       recorded: true,
-      run: (args: unknown, turn: TurnContext) => this.call(app, offer, args, turn),
+      run: (args: unknown, turn: TurnContext, session?: ToolCallSession) =>
+        this.call(app, offer, args, turn, undefined, session),
     };
   }
 
@@ -82,6 +88,7 @@ export class McpToolsContextProvider implements ContextProvider {
     args: unknown,
     turn: { readonly signal: AbortSignal; readonly caller?: Caller },
     onResult?: (json: string) => void,
+    session?: ToolCallSession,
   ): Promise<ToolOutcome> {
     const { signal } = turn;
     if (typeof args !== 'object' || args === null || Array.isArray(args))
@@ -108,13 +115,20 @@ export class McpToolsContextProvider implements ContextProvider {
     }
     let connection: Awaited<ReturnType<McpServers['connect']>>;
     try {
-      connection = await this.servers.connect(app.id, app.source);
+      connection = await this.servers.connect(
+        app.id,
+        app.source,
+        mcpCallHost(session, () => this.listChanged.changed(app.id)),
+      );
     } catch (error) {
       if (error instanceof PlatformError) return failed(error.message);
       throw error;
     }
     try {
-      const outcome = await connection.callTool(offer.name, args as Record<string, unknown>, { signal });
+      const outcome = await connection.callTool(offer.name, args as Record<string, unknown>, {
+        signal,
+        ...(session ? { onProgress: (progress) => session.progress(progress) } : {}),
+      });
       if (!outcome.ok) return failed(outcome.error);
       const result = viewResult(outcome, this.servers.limits.resultMaxBytes);
       onResult?.(result);

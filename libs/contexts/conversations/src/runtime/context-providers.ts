@@ -8,6 +8,7 @@ import type { AgentView } from '#agents';
 import type { Caller } from '#access';
 import type { ProvenanceItem } from '../conversation.events.js';
 import type { SourceBook } from './source-book.js';
+import type { ToolCallSession } from './tool-call-session.js';
 
 /** What a provider knows of the turn it contributes to. */
 export interface TurnContext {
@@ -74,7 +75,8 @@ export interface ContextTool {
    * arguments and result sealed with the answer's key: an App's tools, whose calls act outside the platform.
    */
   readonly recorded?: boolean;
-  run(args: unknown, turn: TurnContext): Promise<ToolOutcome>;
+  /** `session`: a recorded tool's call, what it may ask of the turn while it runs (tool-call-session.ts). */
+  run(args: unknown, turn: TurnContext, session?: ToolCallSession): Promise<ToolOutcome>;
 }
 
 /** A versioned item a provider put in the prompt (a memory, a Skill version): listed in the answer's provenance. */

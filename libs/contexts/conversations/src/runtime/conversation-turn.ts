@@ -29,6 +29,7 @@ import { NO_USAGE, recordedAnswer, turnAnswer, type TurnAnswer } from './turn-an
 import { TurnCompaction } from './turn-compaction.js';
 import { ToolApprovals } from './tool-approvals.js';
 import { ToolCallGate } from './tool-call-gate.js';
+import { ToolElicitations } from './tool-elicitations.js';
 import type { BackgroundTurn } from './background-turn.js';
 import type { TurnEmitter } from './turn-events.js';
 import { TurnIdempotency, type TurnIds } from './turn-idempotency.js';
@@ -70,6 +71,7 @@ export class ConversationTurns {
     private readonly libraryPrompts: LibraryPrompts,
     private readonly queries: QueryBus,
     private readonly approvals: ToolApprovals,
+    private readonly elicitations: ToolElicitations,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -255,6 +257,13 @@ export class ConversationTurns {
             timeoutMs: this.config.toolApprovalTimeoutMs,
             emit: ordered,
             background: request.background,
+            // A streamed turn has a person following it (the web app's chat, a client reading the events): a
+            // tool's questions are put to them; elsewhere they are declined.
+            session: {
+              elicitations: this.elicitations,
+              present: request.stream,
+              sampling: { gateway: this.gateway, scope, model, ...this.config.mcpSampling },
+            },
           }),
         });
         // Every event told before the answer is recorded (an answer without deltas: the conversation's own).

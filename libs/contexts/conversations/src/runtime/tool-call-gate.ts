@@ -2,7 +2,8 @@
 // the answer's key); a tool set to `ask` then waits for the person whose turn it is (`tool_approval_required`, then
 // their decision or the expiry, recorded as approved or denied; a turn stopped while it waits records it denied as
 // `stopped`); a denied call is not made and the model reads that it was refused, as a tool error; a made call is
-// recorded completed or failed with its result. Other tools just run.
+// recorded completed or failed with its result, and while it runs it has a session with the turn
+// (tool-call-session.ts). Other tools just run.
 import { newId } from '#kernel';
 import type { CommandContext } from '#eventsourcing';
 import type { ContextTool, ToolOutcome, TurnContext } from './context-providers.js';
@@ -10,6 +11,7 @@ import type { BackgroundTurn, PendingToolCall } from './background-turn.js';
 import type { ConversationPlace } from './places/conversation-place.js';
 import type { ApprovalOwner, ToolApprovals } from './tool-approvals.js';
 import type { TurnEmitter } from './turn-events.js';
+import { toolCallSession, type ToolCallSessionDeps } from './tool-call-session.js';
 
 /** A call as the model asked for it. */
 export interface ModelToolCall {
@@ -28,6 +30,8 @@ export interface ToolCallGateDeps {
   readonly emit: TurnEmitter;
   /** A non-streamed turn's: told when a call starts and stops waiting, it answers with the waiting calls. */
   readonly background?: BackgroundTurn | undefined;
+  /** What a recorded call may ask of the turn while it runs (progress, logs, sampling, questions to the person). */
+  readonly session?: Omit<ToolCallSessionDeps, 'emit' | 'owner' | 'timeoutMs' | 'signal'> | undefined;
 }
 
 export class ToolCallGate {
@@ -78,13 +82,30 @@ export class ToolCallGate {
           sources: [],
         };
     }
-    const outcome = await tool.run(args, turn);
+    const { session } = this.deps;
+    const asked = tool.recorded && session ? this.session(session, callId, call.id, turn) : undefined;
+    let outcome: ToolOutcome;
+    try {
+      outcome = await tool.run(args, turn, asked);
+    } finally {
+      asked?.end();
+    }
     if (!tool.recorded) return outcome;
     await place.recordToolCall(
       { kind: 'finished', ...base, ok: outcome.ok, content: outcome.content },
       context,
     );
     return { ...outcome, callId };
+  }
+
+  private session(
+    deps: NonNullable<ToolCallGateDeps['session']>,
+    callId: string,
+    id: string,
+    turn: TurnContext,
+  ) {
+    const { emit, owner, timeoutMs } = this.deps;
+    return toolCallSession({ ...deps, emit, owner, timeoutMs, signal: turn.signal }, { callId, id });
   }
 
   private async approval(callId: string, call: ModelToolCall, signal: AbortSignal) {

@@ -1,6 +1,7 @@
 // The events a turn reports as it goes: streamed to the client as named Server-Sent Events (`conversation` first,
-// then `retrieval`, `compaction`, `delta`, `tool_call`, `tool_approval_required`, `tool_result`; the controller adds
-// `done` or `error` last), and ignored by a non-streamed turn.
+// then `retrieval`, `compaction`, `delta`, `tool_call`, `tool_approval_required`, `tool_progress`, `tool_log`,
+// `tool_elicitation_required`, `tool_result`; the controller adds `done` or `error` last), and ignored by a
+// non-streamed turn.
 import type { Citation } from '../conversation.events.js';
 import type { ToolView } from './context-providers.js';
 
@@ -43,6 +44,38 @@ export type TurnEvent =
         readonly sources: readonly Citation[];
         /** The MCP App view the result renders in. */
         readonly view?: ToolView;
+      };
+    }
+  | {
+      /** A running App tool call's progress, as its server reports it (throttled; not recorded). */
+      readonly event: 'tool_progress';
+      readonly data: {
+        readonly callId: string;
+        readonly id: string;
+        readonly progress: number;
+        readonly total?: number;
+        readonly message?: string;
+      };
+    }
+  | {
+      /** A running App tool call's server logged a line at `info` or above (capped; not recorded). */
+      readonly event: 'tool_log';
+      readonly data: {
+        readonly callId: string;
+        readonly id: string;
+        readonly level: string;
+        readonly text: string;
+      };
+    }
+  | {
+      /** A running App tool call's server asks the person a question (a form of the requested schema). */
+      readonly event: 'tool_elicitation_required';
+      readonly data: {
+        readonly callId: string;
+        readonly id: string;
+        readonly elicitationId: string;
+        readonly message: string;
+        readonly requestedSchema: Readonly<Record<string, unknown>>;
       };
     }
   | {

@@ -472,13 +472,37 @@ export const ConfigVariables = z.object({
     .max(86_400)
     .default(300)
     .describe(
-      'How long a tool call set to `ask` waits for the approval of the person whose turn it is; then it is denied',
+      'How long a tool call set to `ask` waits for the approval of the person whose turn it is (then it is denied), and ' +
+        "a tool server's question for them (then it is cancelled)",
     ),
   MCP_ALLOW_LINK_LOCAL: flag
     .default(false)
     .describe(
       'Allow MCP servers on link-local or cloud-metadata addresses (169.254.0.0/16, fe80::/10, metadata host names)',
     ),
+  MCP_SAMPLING: z
+    .enum(['on', 'off'])
+    .default('on')
+    .describe(
+      "Whether an MCP server's sampling requests during a tool call are served with the Agent's model (usage the " +
+        "person's, operation `mcp_sampling`); `off`: each is refused with an MCP error",
+    ),
+  MCP_SAMPLING_MAX_TOKENS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(32_000)
+    .default(1024)
+    .describe(
+      "Most output tokens one MCP sampling request is served (a server's larger maxTokens is lowered to it)",
+    ),
+  MCP_SAMPLING_MAX_REQUESTS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .default(5)
+    .describe('Sampling requests one MCP tool call may make; past it they are refused with an MCP error'),
   APP_ORIGIN: z
     .url()
     .optional()
@@ -648,6 +672,12 @@ const ConfigSchema = ConfigVariables.transform((env) => ({
   responsesRetentionMs: Math.round(env.RESPONSES_RETENTION_DAYS * 86_400_000),
   /** How long a tool call waiting for its approval waits before it is denied as expired. */
   toolApprovalTimeoutMs: env.TOOL_APPROVAL_TIMEOUT_SECONDS * 1000,
+  /** An MCP server's sampling requests during a tool call: served or refused, and their bounds. */
+  mcpSampling: {
+    enabled: env.MCP_SAMPLING === 'on',
+    maxTokens: env.MCP_SAMPLING_MAX_TOKENS,
+    maxRequestsPerCall: env.MCP_SAMPLING_MAX_REQUESTS,
+  },
   /** Tokens of history a conversation sends before its oldest part is compacted (capped by the model's window). */
   conversationTokenBudget: env.CONVERSATION_TOKEN_BUDGET,
   /** An incognito conversation left idle this long is forgotten (it lives only in the serving process's memory). */

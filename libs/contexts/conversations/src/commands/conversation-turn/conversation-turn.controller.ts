@@ -46,7 +46,9 @@ export class ConversationTurnController {
       'set to `ask` waits for your decision (POST …/tool-calls/{callId}): streamed, as the event ' +
       '`tool_approval_required` ({ callId, id, name, arguments }); not streamed, the answer is 202 ' +
       '`{ status: "awaiting_approval", conversationId, userMessage, pendingToolCalls: [{ callId, name, arguments }] }` ' +
-      'and the turn goes on once decided (the decision answers what it came to).',
+      'and the turn goes on once decided (the decision answers what it came to). While an App tool call runs, a ' +
+      'streamed turn also emits `tool_progress`, `tool_log` and `tool_elicitation_required` (answer it with POST ' +
+      '…/elicitations/{elicitationId}); a turn not streamed declines such questions.',
     body: SendMessageBody,
     bodyLimitBytes: TURN_BODY_LIMIT_BYTES,
     idempotent: true,
