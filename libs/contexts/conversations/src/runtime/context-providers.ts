@@ -9,6 +9,9 @@ import type { Caller } from '#access';
 import type { ProvenanceItem } from '../conversation.events.js';
 import type { SourceBook } from './source-book.js';
 import type { ToolCallSession } from './tool-call-session.js';
+import type { ToolView } from './tool-view.js';
+
+export type { ToolView } from './tool-view.js';
 
 /** What a provider knows of the turn it contributes to. */
 export interface TurnContext {
@@ -56,14 +59,6 @@ export interface ToolOutcome {
   readonly sources: readonly number[];
   /** The MCP App view the result renders in (an App tool's `_meta.ui.resourceUri`). */
   readonly view?: ToolView;
-}
-
-/** An MCP App view of a tool call: its App, its `ui://` resource and the result the view is given. */
-export interface ToolView {
-  readonly appId: string;
-  readonly uri: string;
-  /** The MCP result as JSON (`content`, `structuredContent`), as the view reads it. */
-  readonly result: string;
 }
 
 export interface ContextTool {

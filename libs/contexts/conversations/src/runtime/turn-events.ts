@@ -3,7 +3,7 @@
 // `tool_elicitation_required`, `tool_result`; the controller adds `done` or `error` last), and ignored by a
 // non-streamed turn.
 import type { Citation } from '../conversation.events.js';
-import type { ToolView } from './context-providers.js';
+import type { ToolView } from './tool-view.js';
 
 export type TurnEvent =
   | {
