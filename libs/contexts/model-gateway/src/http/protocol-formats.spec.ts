@@ -78,12 +78,12 @@ describe('Responses format', () => {
     });
   });
 
-  it('refuses what needs stored state or hosted tools, naming the field', () => {
-    expect(paramOf(() => refuseUnsupportedResponsesFields({ store: true }))).toBe('store');
-    expect(paramOf(() => refuseUnsupportedResponsesFields({ store: false }))).toBeUndefined();
-    expect(paramOf(() => refuseUnsupportedResponsesFields({ previous_response_id: 'r' }))).toBe(
-      'previous_response_id',
-    );
+  it('refuses what it does not keep or offer, naming the field', () => {
+    // Stored responses are kept (the route resolves what they continue): store and previous_response_id pass.
+    expect(paramOf(() => refuseUnsupportedResponsesFields({ store: true }))).toBeUndefined();
+    expect(paramOf(() => refuseUnsupportedResponsesFields({ previous_response_id: 'r' }))).toBeUndefined();
+    expect(paramOf(() => refuseUnsupportedResponsesFields({ conversation: 'c' }))).toBe('conversation');
+    // An item reference left unresolved names nothing stored.
     expect(paramOf(() => responses({ input: [{ type: 'item_reference', id: 'x' }] }))).toBe('input.0');
     expect(paramOf(() => responses({ input: 'x', tools: [{ type: 'web_search' }] }))).toBe('tools.0.type');
     expect(
@@ -106,7 +106,7 @@ describe('Responses format', () => {
       object: 'response',
       status: 'completed',
       output_text: 'Sure.',
-      store: false,
+      store: true,
       output: [
         { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Sure.' }] },
         { type: 'function_call', call_id: 'call_1', name: 'f', namespace: 'ns', arguments: '{"a":1}' },
