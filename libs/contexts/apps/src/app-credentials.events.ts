@@ -8,13 +8,17 @@ type Id = { readonly appId: string };
 export type AppCredentialsEvent =
   | DomainEvent<'AppRegistryCredentialsSet', Id & { readonly sealed: string }>
   | DomainEvent<'AppRegistryCredentialsRemoved', Id>
-  | DomainEvent<'AppMcpBearerTokenSet', Id & { readonly sealed: string }>;
+  | DomainEvent<'AppMcpBearerTokenSet', Id & { readonly sealed: string }>
+  /** An MCP server's OAuth client: the one an admin pre-registered, or the one registered dynamically. */
+  | DomainEvent<'AppMcpOAuthClientSet', Id & { readonly sealed: string }>;
 
 export interface AppCredentialsState {
   /** The registry credentials, sealed. */
   readonly sealed: string | null;
   /** An MCP server's bearer token, sealed. */
   readonly bearerSealed?: string | null;
+  /** An MCP server's OAuth client (`{ client, preRegistered }` as JSON), sealed. */
+  readonly oauthClientSealed?: string | null;
 }
 
 export const appCredentialsStreamId = (appId: string): string => `app-credentials-${appId}`;
@@ -34,6 +38,8 @@ export function evolveAppCredentials(
       return { ...state, sealed: null };
     case 'AppMcpBearerTokenSet':
       return { ...state, bearerSealed: event.data.sealed };
+    case 'AppMcpOAuthClientSet':
+      return { ...state, oauthClientSealed: event.data.sealed };
   }
 }
 

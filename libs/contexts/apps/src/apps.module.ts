@@ -26,6 +26,8 @@ import {
   SyncAppResourcesHandler,
 } from './commands/sync-app-resources/sync-app-resources.command.js';
 import { AppResources } from './mcp/knowledge/app-resources.js';
+import { AppOAuthConnections } from './mcp/oauth/app-oauth-connections.js';
+import { ConnectAppAccountController } from './commands/connect-app-account/connect-app-account.controller.js';
 import { RegisterAppController } from './commands/register-app/register-app.controller.js';
 import { RegisterAppHandler } from './commands/register-app/register-app.command.js';
 import { RotateAppTokenController } from './commands/rotate-app-token/rotate-app-token.controller.js';
@@ -55,6 +57,7 @@ export const APP_CONTROLLERS = [
   ListAgentToolsController,
   ChangeAgentToolController,
   BridgeAgentController,
+  ConnectAppAccountController,
 ];
 
 export const APP_COMMAND_HANDLERS = [
@@ -86,6 +89,7 @@ export const APP_QUERY_HANDLERS = [
     AppCredentialsRepository,
     AppContainers,
     McpServers,
+    AppOAuthConnections,
     AgentToolCatalog,
     McpToolsContextProvider,
     AppSessionTokens,

@@ -4,8 +4,8 @@
 // the person whose turn it is (the turn's runtime asks), and every call is recorded. A call's arguments are checked
 // against that schema before anything leaves, then sent through the platform's MCP client (a connection per call,
 // the configured timeout and result cap, the turn's abort signal); whatever goes wrong — arguments refused, the
-// server unreachable, a protocol error, the tool's own error — reaches the model as a tool error, never a failed
-// turn. The result is untrusted text for the model, nothing more.
+// server unreachable, a protocol error, the tool's own error, a person not connected to an App that signs in each
+// person — reaches the model as a tool error, never a failed turn. The result is untrusted text for the model.
 import { Injectable } from '@nestjs/common';
 import type {
   ContextContribution,
@@ -16,9 +16,10 @@ import type {
 } from '#conversations';
 import { compileSchema, type OutputValidator } from '#agent-generation';
 import { PlatformError } from '#kernel';
+import { commandContext } from '#access';
 import { AgentToolCatalog, type AgentTool, type McpApp } from '../agent-tool-catalog.js';
 import type { McpToolOffer } from './mcp-offer.js';
-import { McpServers } from './mcp-servers.js';
+import { McpServers, type McpPerson } from './mcp-servers.js';
 
 /** Chat APIs take at most this many tools in one request; past it the rest of the Apps' tools are left out. */
 const MAX_TOOLS = 128;
@@ -26,6 +27,13 @@ const MAX_TOOLS = 128;
 const MAX_VALIDATORS = 500;
 
 const failed = (content: string): ToolOutcome => ({ content, ok: false, sources: [] });
+
+/** The person whose turn it is: an App that signs in each person is reached with their account. */
+function personOf(app: McpApp, turn: TurnContext): McpPerson {
+  // Tokens refreshed during the call are the person's own writes, not the turn request's (no idempotent replay).
+  const { request: _replayed, ...context } = commandContext(turn.caller);
+  return { userId: turn.caller.userId, context, appName: app.name };
+}
 
 @Injectable()
 export class McpToolsContextProvider implements ContextProvider {
@@ -86,7 +94,7 @@ export class McpToolsContextProvider implements ContextProvider {
       );
     let connection: Awaited<ReturnType<McpServers['connect']>>;
     try {
-      connection = await this.servers.connect(app.id, app.source);
+      connection = await this.servers.connect(app.id, app.source, personOf(app, turn));
     } catch (error) {
       if (error instanceof PlatformError) return failed(error.message);
       throw error;

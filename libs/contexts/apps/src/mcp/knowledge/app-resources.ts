@@ -19,7 +19,7 @@ import { READ_STORE, type ReadStore } from '#read-store';
 import { appDecider } from '../../app.decider.js';
 import { appStreamId } from '../../app.events.js';
 import { APP_ALLOWLIST, type AppAllowlistEntry } from '../../apps.read-model.js';
-import { appUnreachable, McpServers } from '../mcp-servers.js';
+import { appUnreachable, McpServers, type McpSource } from '../mcp-servers.js';
 import { McpUnreachable, type McpConnection } from '../mcp-client.js';
 
 export interface SyncOutcome {
@@ -128,7 +128,7 @@ export class AppResources {
     return state.source;
   }
 
-  private async read(appId: string, source: { url: string; auth: 'none' | 'bearer' }, uri: string) {
+  private async read(appId: string, source: McpSource, uri: string) {
     const connection = await this.servers.connect(appId, source);
     try {
       return await connection.readResource(uri);

@@ -23,6 +23,8 @@ export interface McpOAuthSessionInit {
   readonly codeVerifier?: string;
   /** The `state` sent with the authorization request. */
   readonly state?: string;
+  /** Keeps tokens the SDK obtained (a refresh during a call): awaited before the call goes on. */
+  readonly onTokens?: (tokens: OAuthTokens) => Promise<void>;
   /** Where the authorization began: the code is exchanged with the same authorization server. */
   readonly discovery?: OAuthDiscoveryState;
 }
@@ -81,9 +83,10 @@ export class McpOAuthSession implements OAuthClientProvider {
     return this.currentTokens;
   }
 
-  saveTokens(tokens: OAuthTokens): void {
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
     this.currentTokens = tokens;
     this.changes.tokens = tokens;
+    await this.init.onTokens?.(tokens);
   }
 
   redirectToAuthorization(authorizationUrl: URL): void {
