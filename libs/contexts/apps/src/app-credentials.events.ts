@@ -1,6 +1,7 @@
 // An App's credentials, apart from the App: a container App's registry credentials and an MCP server's bearer token,
 // in a stream of their own whose events hold them sealed (ContentCipher, a data key of their own), so they are in no
 // read model, no answer and no event in the clear, and destroying the key (when the App is deleted) erases them.
+import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { DomainEvent } from '#kernel';
 
 type Id = { readonly appId: string };
@@ -48,4 +49,10 @@ export interface RegistryCredentials {
   readonly username: string;
   readonly password: string;
   readonly serveraddress?: string;
+}
+
+/** An MCP server's OAuth client as sealed: an admin's pre-registered one, or the one the platform registered. */
+export interface StoredOAuthClient {
+  readonly client: OAuthClientInformationMixed;
+  readonly preRegistered: boolean;
 }

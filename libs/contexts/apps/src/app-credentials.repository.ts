@@ -8,10 +8,10 @@ import {
   appCredentialsKeyId,
   appCredentialsStreamId,
   type RegistryCredentials,
+  type StoredOAuthClient,
 } from './app-credentials.events.js';
 import { appCredentialsDecider } from './app-credentials.decider.js';
 import { appOAuthKeyGroup } from './mcp/oauth/app-oauth.events.js';
-import type { StoredOAuthClient } from './mcp/oauth/app-oauth-connections.js';
 
 const GROUP = 'app-credentials';
 

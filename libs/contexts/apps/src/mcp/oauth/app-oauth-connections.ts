@@ -13,7 +13,7 @@ import { AggregateRepository, type CommandContext } from '#eventsourcing';
 import { ContentCipher, KEY_STORE, type KeyStore } from '#key-store';
 import { NotFoundError, PLATFORM_CONFIG, PlatformError, ValidationError, type PlatformConfig } from '#kernel';
 import { appCredentialsDecider } from '../../app-credentials.decider.js';
-import { appCredentialsStreamId } from '../../app-credentials.events.js';
+import { appCredentialsStreamId, type StoredOAuthClient } from '../../app-credentials.events.js';
 import { AppCredentialsRepository } from '../../app-credentials.repository.js';
 import { appDecider } from '../../app.decider.js';
 import { appStreamId } from '../../app.events.js';
@@ -22,12 +22,6 @@ import { appOAuthDecider, pendingAuthorization } from './app-oauth.decider.js';
 import { appOAuthKeyGroup, appOAuthKeyId, appOAuthStreamId } from './app-oauth.events.js';
 import { beginAuthorization, finishAuthorization } from './mcp-oauth-flow.js';
 import { McpOAuthSession } from './mcp-oauth-session.js';
-
-/** An App's OAuth client as sealed in its credentials. */
-export interface StoredOAuthClient {
-  readonly client: OAuthClientInformationMixed;
-  readonly preRegistered: boolean;
-}
 
 interface PendingSecrets {
   readonly codeVerifier: string;
