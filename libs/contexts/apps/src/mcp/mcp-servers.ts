@@ -17,7 +17,8 @@ import {
   type McpTarget,
 } from './mcp-client.js';
 import type { McpOffer } from './mcp-offer.js';
-import { AppOAuthConnections, connectionRequired } from './oauth/app-oauth-connections.js';
+import { AppOAuthConnections } from './oauth/app-oauth-connections.js';
+import { connectionRequired } from './oauth/oauth-state.js';
 import type { McpOAuthSession } from './oauth/mcp-oauth-session.js';
 
 /** An MCP App's source as the client needs it. */

@@ -5,7 +5,7 @@
 // (the connection's data key destroyed), and the session a call of the App's tools sends the person's tokens with
 // (refreshed tokens recorded sealed). The App's first connection also reads what the server offers, which no one can
 // list before someone signs in. The event store holds every step, so any api process can complete what another began.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -22,6 +22,7 @@ import { appOAuthDecider, pendingAuthorization } from './app-oauth.decider.js';
 import { appOAuthKeyGroup, appOAuthKeyId, appOAuthStreamId } from './app-oauth.events.js';
 import { beginAuthorization, finishAuthorization } from './mcp-oauth-flow.js';
 import { McpOAuthSession } from './mcp-oauth-session.js';
+import { appOAuthFailed, connectionRequired, newOAuthState, sha256, stateTarget } from './oauth-state.js';
 
 interface PendingSecrets {
   readonly codeVerifier: string;
@@ -32,28 +33,6 @@ interface PendingSecrets {
 /** How long a started authorization may be completed. */
 const AUTHORIZATION_TTL_MS = 10 * 60_000;
 export const APP_OAUTH_CALLBACK_PATH = '/api/v1/core/apps/oauth/callback';
-
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
-const b64 = (text: string): string => Buffer.from(text).toString('base64url');
-
-/** 422 `app_connection_required`: the App acts in a person's name, and this person has not connected. */
-export const connectionRequired = (appId: string, appName: string): PlatformError =>
-  new PlatformError(
-    'unprocessable',
-    'app_connection_required',
-    `${appName} needs you to connect your account: POST /api/v1/core/apps/${appId}/oauth/connect`,
-  );
-
-/** The App and person a callback's state names (the state is the platform's own: `<app>.<user>.<random>`). */
-export function stateTarget(state: string): { appId: string; userId: string } {
-  const [app, user, nonce] = state.split('.');
-  if (!app || !user || !nonce)
-    throw new ValidationError('invalid_state', 'The state is not one of ours', 'state');
-  return {
-    appId: Buffer.from(app, 'base64url').toString(),
-    userId: Buffer.from(user, 'base64url').toString(),
-  };
-}
 
 @Injectable()
 export class AppOAuthConnections {
@@ -110,7 +89,7 @@ export class AppOAuthConnections {
   async start(appId: string, userId: string, returnTo: string, context: CommandContext): Promise<string> {
     const app = await this.app(appId);
     const stored = await this.storedClient(appId);
-    const state = `${b64(appId)}.${b64(userId)}.${randomBytes(24).toString('base64url')}`;
+    const state = newOAuthState(appId, userId);
     const session = new McpOAuthSession({
       redirectUrl: this.redirectUrl,
       state,
@@ -301,11 +280,3 @@ export class AppOAuthConnections {
     );
   }
 }
-
-/** 422 `app_unreachable`: the authorization could not begin (the reason names no secret). */
-const appOAuthFailed = (reason: string): PlatformError =>
-  new PlatformError(
-    'unprocessable',
-    'app_unreachable',
-    `The MCP server's sign-in could not begin: ${reason}`,
-  );
