@@ -914,6 +914,13 @@ const en = {
   agentToolApprovalNever: 'Never',
   agentToolSaved: 'Saved.',
   agentToolGone: 'This tool is no longer offered by its App.',
+  appMcpOAuth: 'each person signs in (OAuth)',
+  appMcpOAuthChoice: 'Each person signs in with their own account (OAuth 2.1)',
+  appOAuthNoOffer: 'Its tools are read when the first person connects their account.',
+  appOAuthConnected: 'Your account is connected',
+  appOAuthNotConnected: 'Your account is not connected',
+  appOAuthConnect: 'Connect your account to {name}',
+  appOAuthDisconnect: 'Disconnect your account from {name}',
 };
 
 export type Label = keyof typeof en;
@@ -1862,6 +1869,13 @@ const de: Record<Label, string> = {
   agentToolApprovalNever: 'Nie',
   agentToolSaved: 'Gespeichert.',
   agentToolGone: 'Dieses Werkzeug wird von seiner App nicht mehr angeboten.',
+  appMcpOAuth: 'jede Person meldet sich an (OAuth)',
+  appMcpOAuthChoice: 'Jede Person meldet sich mit ihrem eigenen Konto an (OAuth 2.1)',
+  appOAuthNoOffer: 'Ihre Werkzeuge werden gelesen, sobald die erste Person ihr Konto verbindet.',
+  appOAuthConnected: 'Dein Konto ist verbunden',
+  appOAuthNotConnected: 'Dein Konto ist nicht verbunden',
+  appOAuthConnect: 'Dein Konto mit {name} verbinden',
+  appOAuthDisconnect: 'Dein Konto von {name} trennen',
 };
 
 export type Language = 'de' | 'en';
