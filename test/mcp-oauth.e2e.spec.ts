@@ -3,8 +3,9 @@
 // authorization server and registers the platform's client dynamically (no tools before anyone connects); a person
 // connects (the redirects driven with fetch: PKCE S256, a single-use state that is theirs alone), which reads the
 // server's tools; a turn of theirs calls a tool with their own token; another person, or an API key without a
-// connection, gets the "connect your account" tool error; an access token the server no longer takes is refreshed;
-// disconnecting erases the tokens; no token is ever in any file of the data directory in the clear.
+// connection, gets the "connect your account" tool error (streamed: `tool_auth_required`); an access token the server
+// no longer takes is refreshed; disconnecting erases the tokens; no token is ever in any file of the data directory
+// in the clear.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -139,6 +140,21 @@ describe('MCP Apps with OAuth 2.1 (e2e, the MCP SDK’s authorization server)', 
       const refused = await sendTurn(other, agentId, { message: whoami });
       expect(refused.body.message.content).toContain('Notes needs you to connect your account');
     }
+
+    // Streamed, the turn tells the client where the person connects.
+    const streamed = await fetch(`${api.url}${CORE}/llm/${agentId}/conversation`, {
+      method: 'POST',
+      headers: { 'x-api-key': bob.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: whoami, stream: true }),
+    });
+    const blocks = (await streamed.text()).split('\n\n');
+    const authRequired = blocks.find((block) => block.startsWith('event: tool_auth_required\n'));
+    expect(JSON.parse(authRequired?.split('\ndata: ')[1] ?? 'null')).toEqual({
+      id: expect.any(String),
+      name: `${appId}__whoami`,
+      appId,
+      connectUrl: `${CORE}/apps/${appId}/oauth/connect`,
+    });
 
     // The server stops taking the access token: the refresh token gets a new one, recorded sealed.
     server.expireAccessTokens();

@@ -20,6 +20,7 @@ import { commandContext } from '#access';
 import { AgentToolCatalog, type AgentTool, type McpApp } from '../agent-tool-catalog.js';
 import type { McpToolOffer } from './mcp-offer.js';
 import { McpServers, type McpPerson } from './mcp-servers.js';
+import { appOAuthConnectPath } from './oauth/oauth-state.js';
 
 /** Chat APIs take at most this many tools in one request; past it the rest of the Apps' tools are left out. */
 const MAX_TOOLS = 128;
@@ -96,6 +97,11 @@ export class McpToolsContextProvider implements ContextProvider {
     try {
       connection = await this.servers.connect(app.id, app.source, personOf(app, turn));
     } catch (error) {
+      if (error instanceof PlatformError && error.code === 'app_connection_required')
+        return {
+          ...failed(error.message),
+          authRequired: { appId: app.id, connectUrl: appOAuthConnectPath(app.id) },
+        };
       if (error instanceof PlatformError) return failed(error.message);
       throw error;
     }

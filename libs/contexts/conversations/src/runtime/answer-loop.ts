@@ -11,7 +11,7 @@ import type {
 import type { CallScope, ModelGateway } from '#model-gateway';
 import type { ChatRequest, ModelConfig } from '#model-providers';
 import type { AnswerUsage } from '../conversation.events.js';
-import type { ContextTool, TurnContext } from './context-providers.js';
+import type { ContextTool, ToolOutcome, TurnContext } from './context-providers.js';
 import type { ToolCallGate } from './tool-call-gate.js';
 import type { TurnEmitter } from './turn-events.js';
 
@@ -105,7 +105,7 @@ export async function answerLoop(input: LoopInput): Promise<LoopResult> {
           event: 'tool_call',
           data: { id: call.id, name: call.function.name, arguments: call.function.arguments },
         });
-        let outcome: { content: string; ok: boolean; sources: readonly number[] };
+        let outcome: ToolOutcome;
         if (!tool)
           outcome = { content: `There is no tool named '${call.function.name}'.`, ok: false, sources: [] };
         else {
@@ -133,6 +133,11 @@ export async function answerLoop(input: LoopInput): Promise<LoopResult> {
           ok: outcome.ok,
           sources: outcome.sources,
         });
+        if (outcome.authRequired)
+          await input.emit({
+            event: 'tool_auth_required',
+            data: { id: call.id, name: call.function.name, ...outcome.authRequired },
+          });
         await input.emit({
           event: 'tool_result',
           data: {

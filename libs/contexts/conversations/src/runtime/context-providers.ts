@@ -51,6 +51,8 @@ export interface ToolOutcome {
   readonly ok: boolean;
   /** Numbers of the sources the call added to the turn. */
   readonly sources: readonly number[];
+  /** The App acts in the person's name and they have not connected their account: the stream says where to. */
+  readonly authRequired?: { readonly appId: string; readonly connectUrl: string };
 }
 
 export interface ContextTool {

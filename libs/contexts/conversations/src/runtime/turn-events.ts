@@ -1,5 +1,5 @@
 // The events a turn reports as it goes: streamed to the client as named Server-Sent Events (`conversation` first,
-// then `retrieval`, `compaction`, `delta`, `tool_call`, `tool_approval_required`, `tool_result`; the controller adds
+// then `retrieval`, `compaction`, `delta`, `tool_call`, `tool_approval_required`, `tool_auth_required`, `tool_result`; the controller adds
 // `done` or `error` last), and ignored by a non-streamed turn.
 import type { Citation } from '../conversation.events.js';
 
@@ -31,6 +31,17 @@ export type TurnEvent =
         readonly id: string;
         readonly name: string;
         readonly arguments: string;
+      };
+    }
+  | {
+      /** A call of an App that acts in each person's name, and this person has not connected their account. */
+      readonly event: 'tool_auth_required';
+      readonly data: {
+        readonly id: string;
+        readonly name: string;
+        readonly appId: string;
+        /** POST it to start connecting (`{ authorizationUrl }` answers). */
+        readonly connectUrl: string;
       };
     }
   | {

@@ -21,12 +21,15 @@ export function stateTarget(state: string): { appId: string; userId: string } {
   };
 }
 
+/** Where a person starts connecting their account to the App (POST). */
+export const appOAuthConnectPath = (appId: string): string => `/api/v1/core/apps/${appId}/oauth/connect`;
+
 /** 422 `app_connection_required`: the App acts in a person's name, and this person has not connected. */
 export const connectionRequired = (appId: string, appName: string): PlatformError =>
   new PlatformError(
     'unprocessable',
     'app_connection_required',
-    `${appName} needs you to connect your account: POST /api/v1/core/apps/${appId}/oauth/connect`,
+    `${appName} needs you to connect your account: POST ${appOAuthConnectPath(appId)}`,
   );
 
 /** 422 `app_unreachable`: the authorization could not begin (the reason names no secret). */
