@@ -3,11 +3,13 @@
 // an admin registers it with "each person signs in", reads that its tools come with the first connection, connects
 // their account (the browser goes to the authorization server, which approves at once, and comes back through the
 // callback), sees it connected with the server's tools, and disconnects. PUBLIC_URL is the api's own address, as the
-// callback the authorization server redirects to is built from it. Screenshots at 390 and 1280 px; axe-core: 0
+// callback the authorization server redirects to is built from it. In the chat, a tool call of the App before the
+// admin connected shows the App's Connect button under the answer; connecting from there comes back to the chat. Screenshots at 390 and 1280 px; axe-core: 0
 // serious or critical violations in the light and the dark theme.
 import type { Browser } from 'playwright-core';
 import { freePort } from '#testing/fixtures';
-import { startTestApi, type TestApi } from '../support/api.js';
+import { ADMIN_KEY, client, CORE, startTestApi, type TestApi } from '../support/api.js';
+import { agentInNewSpace } from '../support/scenario.js';
 import { startOAuthMcpServer, type OAuthMcpServer } from '../support/mcp-oauth-server.js';
 import {
   builtOrFail,
@@ -88,5 +90,51 @@ describeBrowser('An MCP App that signs in each person, on the Apps page in Chrom
     await connected.getByRole('button', { name: 'Disconnect your account from Notes' }).click();
     await connected.getByText('Your account is not connected').waitFor();
     await connected.getByRole('button', { name: 'Connect your account to Notes' }).focus();
+  }, 120_000);
+
+  it('offers Connect under an answer whose tool call needed the person’s account, and the call works after', async () => {
+    const admin = client(api.url, ADMIN_KEY);
+    const { agentId } = await agentInNewSpace(admin, { knowledgeEnabled: false, memoryEnabled: false });
+    const registered = await admin.post<{ id: string }>(`${CORE}/apps`, {
+      name: 'Notes',
+      source: { type: 'mcp', url: server.url, auth: { type: 'oauth' } },
+      enablement: { kind: 'agents', agentIds: [agentId] },
+    });
+    const appId = registered.body.id;
+    // Someone else (the admin key's person) connected first: the App's tools are known.
+    const started = await admin.post<{ authorizationUrl: string }>(`${CORE}/apps/${appId}/oauth/connect`, {});
+    const approved = await fetch(started.body.authorizationUrl, { redirect: 'manual' });
+    await approved.body?.cancel();
+    const back = new URL(approved.headers.get('location')!);
+    const done = await fetch(`${api.url}${back.pathname}${back.search}`, {
+      headers: { 'x-api-key': ADMIN_KEY },
+      redirect: 'manual',
+    });
+    await done.body?.cancel();
+    expect(done.status).toBe(303);
+
+    const page = await pages.of(api.url, email);
+    await page.goto(`${api.url}/chat/${agentId}`);
+    const answers = page.locator('li.message.assistant');
+    await page.getByLabel('Message', { exact: true }).fill(`call ${appId}__whoami {}`);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await answers.first().getByText('Notes needs you to connect your account.').waitFor({ timeout: 30_000 });
+    await answers.first().getByRole('button', { name: 'Why this answer' }).waitFor({ timeout: 30_000 });
+    await screenshot(page, 'mcp-oauth-chat-connect-1280');
+    await noSeriousViolations(page);
+    // The prompt lives on this page's streamed answer: the same page, narrowed.
+    await page.setViewportSize({ width: 390, height: 900 });
+    await screenshot(page, 'mcp-oauth-chat-connect-390');
+    expect(await page.evaluate('document.documentElement.scrollWidth <= innerWidth')).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    await answers.first().getByRole('button', { name: 'Connect your account to Notes' }).click();
+    await page.waitForURL(/app_connected=/);
+    await page.getByLabel('Message', { exact: true }).fill(`call ${appId}__whoami {}`);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page
+      .getByText(/signed in as account-\d/)
+      .first()
+      .waitFor({ timeout: 30_000 });
   }, 120_000);
 });

@@ -921,6 +921,7 @@ const en = {
   appOAuthNotConnected: 'Your account is not connected',
   appOAuthConnect: 'Connect your account to {name}',
   appOAuthDisconnect: 'Disconnect your account from {name}',
+  chatAppConnectNeeded: '{name} needs you to connect your account.',
 };
 
 export type Label = keyof typeof en;
@@ -1876,6 +1877,7 @@ const de: Record<Label, string> = {
   appOAuthNotConnected: 'Dein Konto ist nicht verbunden',
   appOAuthConnect: 'Dein Konto mit {name} verbinden',
   appOAuthDisconnect: 'Dein Konto von {name} trennen',
+  chatAppConnectNeeded: '{name} braucht die Verbindung mit deinem Konto.',
 };
 
 export type Language = 'de' | 'en';

@@ -15,6 +15,8 @@ const CodeRuns = lazy(() => import('./code-runs'), 'CodeRuns');
 const ToolCalls = lazy(() => import('./tool-calls'), 'ToolCalls');
 // Loaded when a call waits for the person's decision.
 const ToolApprovals = lazy(() => import('./tool-approval'), 'ToolApprovals');
+// Loaded when an App the person has not connected was called.
+const AppConnects = lazy(() => import('./app-connect'), 'AppConnects');
 const RUN_CODE = 'run_code';
 
 export function AnswerDetails({
@@ -50,6 +52,7 @@ export function AnswerDetails({
       {answer && message.approvals && (
         <ToolApprovals route={route} approvals={message.approvals} appNames={appNames} />
       )}
+      {message.connectApps && <AppConnects asked={message.connectApps} appNames={appNames} />}
       {message.role === 'assistant' && route && ranCode && (
         <CodeRuns filesRoute={`${route}/sandbox/files`} runs={runs} live={message.tools} />
       )}

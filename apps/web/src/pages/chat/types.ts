@@ -47,6 +47,14 @@ export interface ChatMessage {
   readonly tools?: readonly LiveToolCall[];
   /** The calls of the streamed answer that waited for the person's decision (`tool_approval_required`). */
   readonly approvals?: readonly ApprovalAsked[];
+  /** Apps that act in each person's name and that the person has not connected (`tool_auth_required`). */
+  readonly connectApps?: readonly ConnectAsked[];
+}
+
+export interface ConnectAsked {
+  readonly appId: string;
+  /** Where to POST to start connecting. */
+  readonly connectUrl: string;
 }
 
 export interface ApprovalAsked {

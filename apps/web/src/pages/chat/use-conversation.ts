@@ -7,7 +7,7 @@ import { api, ApiError, streamPost } from '../../api';
 import { errorSentence } from '../../errors';
 import { fetchMessages, outgoing, storedTurn } from './stored-messages';
 import { withStoredMemory } from './stored-memory';
-import { withApprovalAsked, withTool } from './live-tools';
+import { withApprovalAsked, withConnectAsked, withTool } from './live-tools';
 import { conversationQuery, type ChatMessage, type Citation } from './types';
 
 /** A question asked again: after the message it followed (null: first), keeping its files. */
@@ -131,6 +131,7 @@ export function useConversation(agentId: string, base: string, { onTurnEnded, on
           } else if (event === 'retrieval') sources = body.sources as Citation[];
           else if (event === 'tool_call' || event === 'tool_result') update(withTool(answer, event, body));
           else if (event === 'tool_approval_required') update(withApprovalAsked(answer, body));
+          else if (event === 'tool_auth_required') update(withConnectAsked(answer, body));
           else if (event === 'delta')
             update({ ...answer, content: (answer.content ?? '') + String(body.text) });
           else if (event === 'done') {
@@ -139,7 +140,13 @@ export function useConversation(agentId: string, base: string, { onTurnEnded, on
               ...c,
               text: sources.find((s) => s.documentId === c.documentId && s.start === c.start)?.text,
             }));
-            update({ ...done, citations: withText, streaming: false, approvals: answer.approvals });
+            update({
+              ...done,
+              citations: withText,
+              streaming: false,
+              approvals: answer.approvals,
+              connectApps: answer.connectApps,
+            });
             if (done.memory?.proposals?.length) onProposed();
           } else if (event === 'error')
             setError(
@@ -170,6 +177,7 @@ export function useConversation(agentId: string, base: string, { onTurnEnded, on
               ...m,
               ...(m.id === answer.id ? { memory: answer.memory } : {}),
               approvals: shown.find((s) => s.id === m.id)?.approvals,
+              connectApps: shown.find((s) => s.id === m.id)?.connectApps,
             })),
           );
       }
