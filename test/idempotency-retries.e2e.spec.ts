@@ -22,6 +22,10 @@ const NOT_REPLAYED: readonly (readonly [RegExp, string])[] = [
   ],
   [/\/documents\/download$/, 'a read answering a zip: answered again, as the log keeps no file for a replay'],
   [/^POST \/mcp$/, 'the MCP endpoint: JSON-RPC messages carry their own ids, and the protocol keys no retry'],
+  [
+    /\/apps\/\{appId\}\/oauth\/connect$/,
+    'each start is a new authorization with its own single-use state; a retry starts another, the last one counts',
+  ],
 ];
 
 /** Secrets an answer shows once: a replay shows null (the interceptor never records them). */

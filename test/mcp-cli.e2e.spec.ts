@@ -1,7 +1,9 @@
 // `cli mcp connect` (the built CLI, the platform's MCP client) against things no one here wrote: the MCP project's
 // reference server (its tools listed, `echo` and `get-sum` called, a long-running tool's progress) and the MCP
-// conformance suite's client scenarios that a tool-calling client without sampling, elicitation or OAuth answers
-// (initialize, tools_call, sse-retry), the suite appending its test server's URL to the command.
+// conformance suite's client scenarios that a tool-calling client without sampling or elicitation answers
+// (initialize, tools_call, sse-retry, and the OAuth ones through `--oauth`: metadata discovery, scopes, token-endpoint
+// auth methods, pre-registration, the 2025-03-26 fallbacks), the suite appending its test server's URL to the command.
+// Its auth servers approve without a person, so the CLI follows the authorization URL itself (--authorize-with-fetch).
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startEverythingServer, type EverythingServer } from '#testing/mcp-everything';
@@ -119,10 +121,39 @@ describe('cli mcp connect (e2e)', () => {
     SLOW,
   );
 
-  it.each(['initialize', 'tools_call', 'sse-retry'])(
+  /** A value of the scenario's context (MCP_CONFORMANCE_CONTEXT), read by the shell the suite runs the command in. */
+  const fromContext = (field: string) =>
+    `"$('${process.execPath}' -p 'JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT).${field}')"`;
+  const OAUTH = `--oauth --authorize-with-fetch --call test-tool`;
+
+  it.each([
+    ['initialize', `--call add_numbers --args '{"a":5,"b":3}'`],
+    ['tools_call', `--call add_numbers --args '{"a":5,"b":3}'`],
+    ['sse-retry', `--call add_numbers --args '{"a":5,"b":3}'`],
+    ...[
+      'metadata-default',
+      'metadata-var1',
+      'metadata-var2',
+      'metadata-var3',
+      'scope-from-www-authenticate',
+      'scope-from-scopes-supported',
+      'scope-omitted-when-undefined',
+      'scope-step-up',
+      'scope-retry-limit',
+      'token-endpoint-auth-basic',
+      'token-endpoint-auth-post',
+      'token-endpoint-auth-none',
+      '2025-03-26-oauth-metadata-backcompat',
+      '2025-03-26-oauth-endpoint-fallback',
+    ].map((name) => [`auth/${name}`, OAUTH]),
+    [
+      'auth/pre-registration',
+      `${OAUTH} --client-id ${fromContext('client_id')} --client-secret ${fromContext('client_secret')}`,
+    ],
+  ])(
     'passes the conformance suite’s client scenario %s',
-    async (scenario) => {
-      const command = `"${process.execPath}" "${CLI}" mcp connect --call add_numbers --args '{"a":5,"b":3}'`;
+    async (scenario, flags) => {
+      const command = `"${process.execPath}" "${CLI}" mcp connect ${flags}`;
       const ran = await run(CONFORMANCE, ['client', '--command', command, '--scenario', scenario], 90_000);
       // eslint-disable-next-line no-control-regex
       const printed = `${ran.stdout}${ran.stderr}`.replace(/\u001b\[[0-9;]*m/g, '');

@@ -46,7 +46,8 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
     new Writable({ write: (chunk, _encoding, done) => (chunks.push(String(chunk)), done()) }),
   );
   const app = await createApi(config, logger);
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  // PORT given with PUBLIC_URL: a test whose browser follows links the instance builds from PUBLIC_URL.
+  await app.listen({ port: Number(env.PORT ?? 0), host: '127.0.0.1' });
   const address = app.getHttpServer().address() as { port: number };
   const connections = watchConnections();
   return {

@@ -305,6 +305,7 @@ export function routeRequests(apiUrl: string) {
         source: { type: 'url', url: 'http://127.0.0.1:9' },
       },
       [`PATCH ${CORE}/apps/{appId}`]: { name: 'renamed app' },
+      [`POST ${CORE}/apps/{appId}/oauth/connect`]: { returnTo: '/apps' },
       [`POST /api/v1/bridge/agents/{agentId}/conversations/find`]: { take: 10 },
       'POST /api/compat/v1/chat/completions': { model: 'offline-chat', messages },
       'POST /api/compat/v1/embeddings': { model: 'offline-embed', input: 'hello' },
@@ -318,6 +319,7 @@ export function routeRequests(apiUrl: string) {
       [`GET ${CORE}/spaces/{spaceId}/member-candidates`]: '?query=example',
       [`GET ${CORE}/llm/{agentId}/conversation/{conversationId}/sandbox/files`]: '?path=/',
       [`GET ${CORE}/mcp-views/{agentId}/{appId}`]: '?uri=ui://matrix/view.html',
+      [`GET ${CORE}/apps/oauth/callback`]: '?state=bWF0cml4.bWF0cml4.nonce&code=matrix',
     };
     const multipart = route.endsWith('/upload')
       ? method === 'POST'

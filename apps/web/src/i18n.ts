@@ -942,6 +942,14 @@ const en = {
   elicitationCancelled: 'You dismissed the question of {tool}.',
   elicitationGone: 'This question no longer waits for an answer: it was answered already or it expired.',
   elicitationUnfit: 'The answer does not fit what the tool asked for: check the fields.',
+  appMcpOAuth: 'each person signs in (OAuth)',
+  appMcpOAuthChoice: 'Each person signs in with their own account (OAuth 2.1)',
+  appOAuthNoOffer: 'Its tools are read when the first person connects their account.',
+  appOAuthConnected: 'Your account is connected',
+  appOAuthNotConnected: 'Your account is not connected',
+  appOAuthConnect: 'Connect your account to {name}',
+  appOAuthDisconnect: 'Disconnect your account from {name}',
+  chatAppConnectNeeded: '{name} needs you to connect your account.',
 };
 
 export type Label = keyof typeof en;
@@ -1919,6 +1927,14 @@ const de: Record<Label, string> = {
   elicitationGone:
     'Diese Frage wartet nicht mehr auf eine Antwort: Sie wurde schon beantwortet oder ist abgelaufen.',
   elicitationUnfit: 'Die Antwort passt nicht zu dem, was das Werkzeug wissen will: Prüfe die Felder.',
+  appMcpOAuth: 'jede Person meldet sich an (OAuth)',
+  appMcpOAuthChoice: 'Jede Person meldet sich mit ihrem eigenen Konto an (OAuth 2.1)',
+  appOAuthNoOffer: 'Ihre Werkzeuge werden gelesen, sobald die erste Person ihr Konto verbindet.',
+  appOAuthConnected: 'Dein Konto ist verbunden',
+  appOAuthNotConnected: 'Dein Konto ist nicht verbunden',
+  appOAuthConnect: 'Dein Konto mit {name} verbinden',
+  appOAuthDisconnect: 'Dein Konto von {name} trennen',
+  chatAppConnectNeeded: '{name} braucht die Verbindung mit deinem Konto.',
 };
 
 export type Language = 'de' | 'en';

@@ -262,6 +262,11 @@ export const ROUTE_AUTHORIZATION: Readonly<Record<string, RouteRule>> = {
   [`POST ${CORE}/apps/{appId}/refresh`]: 'app.manage',
   [`POST ${CORE}/apps/{appId}/resources/import`]: 'app.manage',
   [`POST ${CORE}/apps/{appId}/sync`]: 'app.manage',
+  // A person's own account at an MCP App that signs in each person (OAuth): any person, for themselves alone.
+  [`POST ${CORE}/apps/{appId}/oauth/connect`]: 'user.self',
+  [`GET ${CORE}/apps/oauth/callback`]: 'user.self',
+  [`GET ${CORE}/apps/{appId}/oauth/connection`]: 'user.self',
+  [`DELETE ${CORE}/apps/{appId}/oauth/connection`]: 'user.self',
   // The Apps of an Agent whose views its chat shows: whoever uses the Agent as a person.
   [`GET ${CORE}/agents/{agentId}/apps`]: 'app.view',
   [`GET ${CORE}/agents/{agentId}/tools`]: 'agent.use',

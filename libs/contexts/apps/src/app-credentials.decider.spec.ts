@@ -30,4 +30,10 @@ describe("an App's registry credentials (decider)", () => {
       .when({ type: 'SetAppMcpBearerToken', appId: 'app_1', sealed: 'b1' })
       .then([{ type: 'AppMcpBearerTokenSet', data: { appId: 'app_1', sealed: 'b1' } }]);
   });
+
+  it("set an MCP server's OAuth client apart from its other credentials", () => {
+    given(set('s1'))
+      .when({ type: 'SetAppMcpOAuthClient', appId: 'app_1', sealed: 'c1' })
+      .then([{ type: 'AppMcpOAuthClientSet', data: { appId: 'app_1', sealed: 'c1' } }]);
+  });
 });

@@ -1,5 +1,5 @@
 // An App's credentials' commands and the pure decision over each: registry credentials set (sealed) any time and
-// removed once; an MCP server's bearer token set (sealed).
+// removed once; an MCP server's bearer token and OAuth client set (sealed).
 import { decideByType, type Decider } from '#eventsourcing';
 import {
   evolveAppCredentials,
@@ -11,7 +11,8 @@ import {
 export type AppCredentialsCommand =
   | { readonly type: 'SetAppRegistryCredentials'; readonly appId: string; readonly sealed: string }
   | { readonly type: 'RemoveAppRegistryCredentials'; readonly appId: string }
-  | { readonly type: 'SetAppMcpBearerToken'; readonly appId: string; readonly sealed: string };
+  | { readonly type: 'SetAppMcpBearerToken'; readonly appId: string; readonly sealed: string }
+  | { readonly type: 'SetAppMcpOAuthClient'; readonly appId: string; readonly sealed: string };
 
 type AppCredentialsOf<Type extends AppCredentialsCommand['type']> = Extract<
   AppCredentialsCommand,
@@ -40,6 +41,9 @@ export const appCredentialsDecider: Decider<AppCredentialsState, AppCredentialsC
       RemoveAppRegistryCredentials: removeCredentials,
       SetAppMcpBearerToken: ({ appId, sealed }) => [
         { type: 'AppMcpBearerTokenSet', data: { appId, sealed } },
+      ],
+      SetAppMcpOAuthClient: ({ appId, sealed }) => [
+        { type: 'AppMcpOAuthClientSet', data: { appId, sealed } },
       ],
     }),
   };

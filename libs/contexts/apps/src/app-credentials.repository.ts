@@ -1,5 +1,5 @@
 // The write repository of an App's credentials (a container App's registry credentials, an MCP server's bearer
-// token): seal, then decide and append on their own stream. It serves no reads; the container starter (AppContainers)
+// token or OAuth client): seal, then decide and append on their own stream. It serves no reads; the container starter (AppContainers)
 // and the MCP servers' client (McpServers) open them when they need them.
 import { Inject, Injectable } from '@nestjs/common';
 import { AggregateRepository, type CommandContext } from '#eventsourcing';
@@ -8,8 +8,10 @@ import {
   appCredentialsKeyId,
   appCredentialsStreamId,
   type RegistryCredentials,
+  type StoredOAuthClient,
 } from './app-credentials.events.js';
 import { appCredentialsDecider } from './app-credentials.decider.js';
+import { appOAuthKeyGroup } from './mcp/oauth/app-oauth.events.js';
 
 const GROUP = 'app-credentials';
 
@@ -41,6 +43,16 @@ export class AppCredentialsRepository {
     );
   }
 
+  async setMcpOAuthClient(appId: string, client: StoredOAuthClient, context: CommandContext) {
+    const sealed = await this.cipher.seal(appCredentialsKeyId(appId), GROUP, JSON.stringify(client));
+    return this.aggregates.decide(
+      appCredentialsStreamId(appId),
+      appCredentialsDecider,
+      { type: 'SetAppMcpOAuthClient', appId, sealed },
+      context,
+    );
+  }
+
   /** Removes them, and destroys their data key: the sealed copies in the log can never be opened again. */
   async remove(appId: string, context: CommandContext) {
     const result = await this.aggregates.decide(
@@ -50,6 +62,8 @@ export class AppCredentialsRepository {
       context,
     );
     await this.keys.destroy(appCredentialsKeyId(appId));
+    // Every person's OAuth connection to the App goes with it.
+    await this.keys.destroyGroup(appOAuthKeyGroup(appId));
     return result;
   }
 }

@@ -124,6 +124,16 @@ describe('App decider', () => {
         .thenThrows('invalid_source');
     });
 
+    it('that signs in each person is registered without an offer, read when someone connects', () => {
+      const oauth = { ...source, auth: 'oauth', scopes: ['tools'] } as const;
+      given()
+        .when({ ...register, source: oauth })
+        .then([{ ...mcpRegistered, data: { ...mcpRegistered.data, source: oauth } } as AppEvent]);
+      given({ ...mcpRegistered, data: { ...mcpRegistered.data, source: oauth } } as AppEvent)
+        .when({ type: 'RecordMcpServerOffer', appId: 'app_1', offer, at: 't2' })
+        .then([read(offer, 't2')]);
+    });
+
     it('records its offer again only when it changed', () => {
       const changed = { ...offer, server: { name: 'everything', version: '2.0.0' } };
       given(mcpRegistered, read(offer, 't1'))

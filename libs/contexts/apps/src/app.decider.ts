@@ -121,10 +121,12 @@ export function decideApp(command: AppCommand, state: AppState): AppEvent[] {
 function registerApp(command: Extract<AppCommand, { type: 'RegisterApp' }>): AppEvent[] {
   const { appId, name, source, enablement, tokenHash, mcpServer } = command;
   checkName(name);
-  if ((source.type === 'mcp') !== (mcpServer !== undefined))
+  // A server that signs in each person offers nothing before someone connects.
+  const offerExpected = source.type === 'mcp' && source.auth !== 'oauth';
+  if (mcpServer ? source.type !== 'mcp' : offerExpected)
     throw new ValidationError(
       'invalid_source',
-      'an MCP server is registered with what it offers, nothing else is',
+      'an MCP server is registered with what it offers (unless it signs in each person), nothing else is',
     );
   const registered: AppEvent = {
     type: 'AppRegistered',

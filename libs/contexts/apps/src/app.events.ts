@@ -9,8 +9,16 @@ import type { McpOffer } from './mcp/mcp-offer.js';
 export type AppSource =
   | { readonly type: 'url'; readonly url: string }
   | { readonly type: 'container'; readonly image: string; readonly port: number }
-  /** An MCP server (streamable HTTP); `auth` names how the platform authenticates, never the secret itself. */
-  | { readonly type: 'mcp'; readonly url: string; readonly auth: 'none' | 'bearer' };
+  /**
+   * An MCP server (streamable HTTP); `auth` names how the platform authenticates, never the secret itself: `oauth`,
+   * each person with their own account (OAuth 2.1), asking for `scopes` when given.
+   */
+  | {
+      readonly type: 'mcp';
+      readonly url: string;
+      readonly auth: 'none' | 'bearer' | 'oauth';
+      readonly scopes?: readonly string[];
+    };
 
 /** Where an App applies: the Agents chosen for it, or every Agent (personal ones included). */
 export type AppEnablement =

@@ -41,9 +41,34 @@ export const RegisterAppBody = z
             .union([
               z.object({ type: z.literal('none') }).strict(),
               z.object({ type: z.literal('bearer'), token: z.string().min(1).max(8000) }).strict(),
+              z
+                .object({
+                  type: z.literal('oauth'),
+                  clientId: z.string().min(1).max(2000).optional(),
+                  clientSecret: z.string().min(1).max(8000).optional(),
+                  scopes: z
+                    .array(
+                      z
+                        .string()
+                        .min(1)
+                        .max(200)
+                        .regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/),
+                    )
+                    .max(50)
+                    .optional(),
+                })
+                .strict()
+                .refine((auth) => !auth.clientSecret || auth.clientId, {
+                  message: 'clientSecret needs clientId',
+                  path: ['clientSecret'],
+                }),
             ])
             .default({ type: 'none' })
-            .describe('A static bearer token: stored sealed, apart from the App, and never returned'),
+            .describe(
+              'A static bearer token (stored sealed, apart from the App, and never returned), or OAuth 2.1: each ' +
+                'person connects their own account; a pre-registered client (`clientId`, `clientSecret`, kept ' +
+                'sealed) or one registered dynamically, and the `scopes` to ask for',
+            ),
         })
         .strict(),
     ]),

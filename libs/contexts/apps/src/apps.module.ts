@@ -30,6 +30,8 @@ import {
 import { AppResources } from './mcp/knowledge/app-resources.js';
 import { AppDocumentSources } from './mcp/knowledge/app-document-sources.js';
 import { SyncedDocumentPlaces } from './mcp/knowledge/synced-document-places.js';
+import { AppOAuthConnections } from './mcp/oauth/app-oauth-connections.js';
+import { ConnectAppAccountController } from './commands/connect-app-account/connect-app-account.controller.js';
 import { RegisterAppController } from './commands/register-app/register-app.controller.js';
 import { RegisterAppHandler } from './commands/register-app/register-app.command.js';
 import { RotateAppTokenController } from './commands/rotate-app-token/rotate-app-token.controller.js';
@@ -65,6 +67,7 @@ export const APP_CONTROLLERS = [
   BridgeAgentController,
   GetAppViewController,
   CallViewToolController,
+  ConnectAppAccountController,
 ];
 
 export const APP_COMMAND_HANDLERS = [
@@ -100,6 +103,7 @@ export const APP_QUERY_HANDLERS = [
     AppCredentialsRepository,
     AppContainers,
     McpServers,
+    AppOAuthConnections,
     AgentToolCatalog,
     McpToolsContextProvider,
     UrlAppClient,

@@ -16,3 +16,5 @@ export * from './mcp/outbound-address.js';
 export * from './mcp/mcp-servers.js';
 export * from './agent-tools.events.js';
 export * from './agent-tools.read-model.js';
+export * from './mcp/oauth/mcp-oauth-session.js';
+export * from './mcp/oauth/mcp-oauth-flow.js';

@@ -8,7 +8,8 @@ import type { Agent } from '../../state';
 import { ConfirmDialog } from '../confirm-dialog';
 import { AppEnablement } from './app-enablement';
 import { AppError } from './app-error';
-import { SOURCE_LABELS, type App } from './app-types';
+import { AppOAuthConnection } from './app-oauth-connection';
+import { MCP_AUTH_LABELS, SOURCE_LABELS, type App } from './app-types';
 import { McpOfferView } from './mcp-offer';
 import { SecretOnce } from './secret-once';
 import { UrlAppOffer } from './url-app-offer';
@@ -38,10 +39,11 @@ export function AppCard({ app, agents, onChanged }: Props) {
       <h3>{app.name}</h3>
       <p>
         {t(SOURCE_LABELS[app.source.type])}: <code>{source}</code>
-        {app.source.type === 'mcp' && (
-          <> · {t(app.source.auth === 'bearer' ? 'appMcpBearerSet' : 'appMcpNoAuth')}</>
-        )}
+        {app.source.type === 'mcp' && <> · {t(MCP_AUTH_LABELS[app.source.auth])}</>}
       </p>
+      {app.source.type === 'mcp' && app.source.auth === 'oauth' && (
+        <AppOAuthConnection app={app} onChanged={onChanged} />
+      )}
       <p>
         {t('appServedAt')} <a href={app.proxyPath}>{app.proxyPath}</a>
       </p>

@@ -15,6 +15,7 @@ export function AppRegister({ onRegistered }: { onRegistered: (app: App, token: 
   const [type, setType] = useState<Kind>('url');
   const [url, setUrl] = useState('');
   const [bearer, setBearer] = useState('');
+  const [oauth, setOauth] = useState(false);
   const [image, setImage] = useState('');
   const [port, setPort] = useState('8080');
   const [error, setError] = useState<unknown>(null);
@@ -26,7 +27,11 @@ export function AppRegister({ onRegistered }: { onRegistered: (app: App, token: 
       type === 'url'
         ? { type, url }
         : type === 'mcp'
-          ? { type, url, auth: bearer ? { type: 'bearer', token: bearer } : { type: 'none' } }
+          ? {
+              type,
+              url,
+              auth: oauth ? { type: 'oauth' } : bearer ? { type: 'bearer', token: bearer } : { type: 'none' },
+            }
           : { type, image, port: Number(port) };
     setSending(true);
     try {
@@ -70,6 +75,16 @@ export function AppRegister({ onRegistered }: { onRegistered: (app: App, token: 
             />
           </label>
           {type === 'mcp' && (
+            <label class="check">
+              <input
+                type="checkbox"
+                checked={oauth}
+                onChange={(e) => setOauth((e.target as HTMLInputElement).checked)}
+              />
+              {t('appMcpOAuthChoice')}
+            </label>
+          )}
+          {type === 'mcp' && !oauth && (
             <>
               <label>
                 {t('appMcpBearer')}

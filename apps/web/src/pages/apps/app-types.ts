@@ -10,7 +10,7 @@ export interface App {
   readonly source:
     | { readonly type: 'url'; readonly url: string }
     | { readonly type: 'container'; readonly image: string; readonly port: number }
-    | { readonly type: 'mcp'; readonly url: string; readonly auth: 'none' | 'bearer' };
+    | { readonly type: 'mcp'; readonly url: string; readonly auth: 'none' | 'bearer' | 'oauth' };
   readonly enablement: Enablement;
   readonly meta: {
     readonly name: string;
@@ -63,4 +63,11 @@ export const SOURCE_LABELS: Readonly<Record<App['source']['type'], Label>> = {
   url: 'appSourceUrl',
   container: 'appSourceContainer',
   mcp: 'appSourceMcp',
+};
+
+/** How the page names the way the platform signs in to an MCP server. */
+export const MCP_AUTH_LABELS: Readonly<Record<'none' | 'bearer' | 'oauth', Label>> = {
+  none: 'appMcpNoAuth',
+  bearer: 'appMcpBearerSet',
+  oauth: 'appMcpOAuth',
 };

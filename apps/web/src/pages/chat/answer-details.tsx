@@ -19,6 +19,8 @@ const McpAppViews = lazy(() => import('./mcp-app-view'), 'McpAppViews');
 const ToolApprovals = lazy(() => import('./tool-approval'), 'ToolApprovals');
 // Loaded when a tool's server asks the person something.
 const ToolElicitations = lazy(() => import('./tool-elicitation'), 'ToolElicitations');
+// Loaded when an App the person has not connected was called.
+const AppConnects = lazy(() => import('./app-connect'), 'AppConnects');
 const RUN_CODE = 'run_code';
 
 export function AnswerDetails({
@@ -70,6 +72,7 @@ export function AnswerDetails({
       {answer && message.elicitations && (
         <ToolElicitations route={route} elicitations={message.elicitations} appNames={appNames} />
       )}
+      {message.connectApps && <AppConnects asked={message.connectApps} appNames={appNames} />}
       {message.role === 'assistant' && route && ranCode && (
         <CodeRuns filesRoute={`${route}/sandbox/files`} runs={runs} live={message.tools} />
       )}

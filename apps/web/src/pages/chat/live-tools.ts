@@ -1,11 +1,20 @@
 // The tools a streamed answer calls, as its `tool_call` and `tool_result` events tell them: a call runs until its
 // result arrives (the chat shows a running code call's code meanwhile); a call set to ask first waits for the person
-// (`tool_approval_required`), and the answer keeps it to show the prompt. While a call runs its server may report
-// progress and log lines (shown on the call) and ask the person a question (the answer keeps it to show the form).
+// (`tool_approval_required`), and the answer keeps it to show the prompt; an App the person has not connected
+// (`tool_auth_required`) is kept to offer its Connect button. While a call runs its server may report progress and
+// log lines (shown on the call) and ask the person a question (the answer keeps it to show the form).
 import { api } from '../../api';
 import type { ApprovalAsked, ChatMessage, LiveToolCall, ToolCallView } from './types';
 
 const LOG_LINES_KEPT = 5;
+
+/** An App the person must connect (`tool_auth_required`), once per App. */
+export function withConnectAsked(answer: ChatMessage, body: Record<string, unknown>): ChatMessage {
+  const appId = String(body.appId);
+  if (answer.connectApps?.some((asked) => asked.appId === appId)) return answer;
+  const asked = { appId, connectUrl: String(body.connectUrl) };
+  return { ...answer, connectApps: [...(answer.connectApps ?? []), asked] };
+}
 
 export function withApprovalAsked(answer: ChatMessage, body: Record<string, unknown>): ChatMessage {
   const asked = {

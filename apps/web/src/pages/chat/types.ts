@@ -49,6 +49,14 @@ export interface ChatMessage {
   readonly approvals?: readonly ApprovalAsked[];
   /** The questions the streamed answer's tools asked the person (`tool_elicitation_required`). */
   readonly elicitations?: readonly ElicitationAsked[];
+  /** Apps that act in each person's name and that the person has not connected (`tool_auth_required`). */
+  readonly connectApps?: readonly ConnectAsked[];
+}
+
+export interface ConnectAsked {
+  readonly appId: string;
+  /** Where to POST to start connecting. */
+  readonly connectUrl: string;
 }
 
 export interface ElicitationAsked {

@@ -11,6 +11,7 @@ import {
   answerAwaiting,
   waitingApprovals,
   withApprovalAsked,
+  withConnectAsked,
   withElicitationAsked,
   withTool,
   withToolNews,
@@ -151,6 +152,7 @@ export function useConversation(agentId: string, base: string, { onTurnEnded, on
           else if (event === 'tool_progress' || event === 'tool_log')
             update(withToolNews(answer, event, body));
           else if (event === 'tool_elicitation_required') update(withElicitationAsked(answer, body));
+          else if (event === 'tool_auth_required') update(withConnectAsked(answer, body));
           else if (event === 'delta')
             update({ ...answer, content: (answer.content ?? '') + String(body.text) });
           else if (event === 'done') {
@@ -165,6 +167,7 @@ export function useConversation(agentId: string, base: string, { onTurnEnded, on
               streaming: false,
               approvals: answer.approvals,
               elicitations: answer.elicitations,
+              connectApps: answer.connectApps,
             });
             if (done.memory?.proposals?.length) onProposed();
           } else if (event === 'error')
@@ -197,6 +200,7 @@ export function useConversation(agentId: string, base: string, { onTurnEnded, on
               ...(m.id === answer.id ? { memory: answer.memory } : {}),
               approvals: shown.find((s) => s.id === m.id)?.approvals,
               elicitations: shown.find((s) => s.id === m.id)?.elicitations,
+              connectApps: shown.find((s) => s.id === m.id)?.connectApps,
             })),
           );
       }

@@ -5,6 +5,7 @@
 // and never throws. Nothing here ever names the bearer token: it is a header and stays one. What the server asks
 // during a call (sampling, questions, log lines, list changes) goes to the call's host (mcp-session.ts).
 // Over 300 lines on purpose: one connection's whole protocol surface (open, offer, calls, resources) with its limits.
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Agent } from 'undici';
@@ -31,6 +32,8 @@ export interface McpClientLimits {
 export interface McpTarget {
   readonly url: string;
   readonly bearer?: string;
+  /** OAuth 2.1 (mcp-oauth-session.ts): the SDK sends its access token, refreshes it on a 401, or asks to authorize. */
+  readonly oauth?: OAuthClientProvider;
 }
 
 export interface McpProgress {
@@ -157,12 +160,19 @@ export class McpConnection {
           fetch: fetchFn,
           requestInit,
           redirectPolicy: 'same-origin',
+          ...(target.oauth ? { authProvider: target.oauth } : {}),
         }),
       ).catch(async (error: unknown) => {
         // A server of the older HTTP+SSE transport refuses the streamable POST (400, 404 or 405); a 401 or 403 is
         // an answer about the credentials, not the transport.
         if (![400, 404, 405].includes(httpStatus(error) ?? 0)) throw error;
-        return attempt(new SSEClientTransport(url, { fetch: fetchFn, requestInit }));
+        return attempt(
+          new SSEClientTransport(url, {
+            fetch: fetchFn,
+            requestInit,
+            ...(target.oauth ? { authProvider: target.oauth } : {}),
+          }),
+        );
       });
       return new McpConnection(client, agent, limits, target.bearer, outbound, session);
     } catch (error) {

@@ -4,10 +4,11 @@
 // set to `ask` waits, at each call, for the approval of the person whose turn it is (the turn's runtime asks), and
 // every call is recorded. A call's arguments are checked against that schema before anything leaves, then sent
 // through the platform's MCP client (a connection per call, the configured timeout and result cap, the turn's abort
-// signal, what the server asks meanwhile served through the call's session with its turn: mcp-call-host.ts) or POSTed
-// to the URL App (url/url-app-client.ts); whatever goes wrong — arguments refused, the server unreachable, a protocol
-// error, the tool's own error — reaches the model as a tool error, never a failed turn. The result is untrusted text
-// for the model, nothing more.
+// signal, what the server asks meanwhile served through the call's session with its turn: mcp-call-host.ts; an App
+// that signs in each person reached with the person's account) or POSTed to the URL App (url/url-app-client.ts);
+// whatever goes wrong — arguments refused, the server unreachable, a protocol error, the tool's own error, a person
+// not connected to an App that signs in each person — reaches the model as a tool error, never a failed turn. The
+// result is untrusted text for the model, nothing more.
 import { Injectable } from '@nestjs/common';
 import type {
   ContextContribution,
@@ -19,14 +20,16 @@ import type {
 } from '#conversations';
 import { compileSchema, type OutputValidator } from '#agent-generation';
 import { PlatformError } from '#kernel';
-import type { Caller } from '#access';
+import type { CommandContext } from '#eventsourcing';
+import { commandContext, type Caller } from '#access';
 import { AgentToolCatalog, isMcpApp, type AgentTool, type ToolApp } from '../agent-tool-catalog.js';
 import { UrlAppClient } from '../url/url-app-client.js';
 import type { McpToolOffer } from './mcp-offer.js';
-import { McpServers } from './mcp-servers.js';
+import { McpServers, type McpPerson } from './mcp-servers.js';
 import { modelMayCall, toolView, viewResult } from './mcp-app-view.js';
 import { mcpCallHost } from './mcp-call-host.js';
 import { McpListChanged } from './mcp-list-changed.js';
+import { appOAuthConnectPath } from './oauth/oauth-state.js';
 
 /** Chat APIs take at most this many tools in one request; past it the rest of the Apps' tools are left out. */
 const MAX_TOOLS = 128;
@@ -34,6 +37,25 @@ const MAX_TOOLS = 128;
 const MAX_VALIDATORS = 500;
 
 const failed = (content: string): ToolOutcome => ({ content, ok: false, sources: [] });
+
+/** Whom a call is for: the turn's caller, or (a view's own call) the person and the context of their request. */
+export interface ToolCallFor {
+  readonly signal: AbortSignal;
+  readonly caller?: Caller;
+  readonly person?: { readonly userId: string; readonly context: CommandContext };
+}
+
+/** The person whose turn it is: an App that signs in each person is reached with their account. */
+function personOf(app: ToolApp, turn: ToolCallFor): McpPerson | undefined {
+  if (turn.caller) {
+    // Tokens refreshed during the call are the person's own writes, not the turn request's (no idempotent replay).
+    const { request: _replayed, ...context } = commandContext(turn.caller);
+    return { userId: turn.caller.userId, context, appName: app.name };
+  }
+  if (!turn.person) return undefined;
+  const { request: _replayed, ...context } = turn.person.context;
+  return { userId: turn.person.userId, context, appName: app.name };
+}
 
 @Injectable()
 export class McpToolsContextProvider implements ContextProvider {
@@ -86,7 +108,7 @@ export class McpToolsContextProvider implements ContextProvider {
     app: ToolApp,
     offer: McpToolOffer,
     args: unknown,
-    turn: { readonly signal: AbortSignal; readonly caller?: Caller },
+    turn: ToolCallFor,
     onResult?: (json: string) => void,
     session?: ToolCallSession,
   ): Promise<ToolOutcome> {
@@ -118,9 +140,15 @@ export class McpToolsContextProvider implements ContextProvider {
       connection = await this.servers.connect(
         app.id,
         app.source,
+        personOf(app, turn),
         mcpCallHost(session, () => this.listChanged.changed(app.id)),
       );
     } catch (error) {
+      if (error instanceof PlatformError && error.code === 'app_connection_required')
+        return {
+          ...failed(error.message),
+          authRequired: { appId: app.id, connectUrl: appOAuthConnectPath(app.id) },
+        };
       if (error instanceof PlatformError) return failed(error.message);
       throw error;
     }

@@ -142,6 +142,11 @@ export async function answerLoop(input: LoopInput): Promise<LoopResult> {
           sources: outcome.sources,
           ...(outcome.view ? { view: outcome.view } : {}),
         });
+        if (outcome.authRequired)
+          await input.emit({
+            event: 'tool_auth_required',
+            data: { id: call.id, name: call.function.name, ...outcome.authRequired },
+          });
         await input.emit({
           event: 'tool_result',
           data: {

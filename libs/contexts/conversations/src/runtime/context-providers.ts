@@ -59,6 +59,8 @@ export interface ToolOutcome {
   readonly sources: readonly number[];
   /** The MCP App view the result renders in (an App tool's `_meta.ui.resourceUri`). */
   readonly view?: ToolView;
+  /** The App acts in the person's name and they have not connected their account: the stream says where to. */
+  readonly authRequired?: { readonly appId: string; readonly connectUrl: string };
 }
 
 export interface ContextTool {

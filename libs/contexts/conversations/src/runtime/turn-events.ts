@@ -1,7 +1,7 @@
 // The events a turn reports as it goes: streamed to the client as named Server-Sent Events (`conversation` first,
-// then `retrieval`, `compaction`, `delta`, `tool_call`, `tool_approval_required`, `tool_progress`, `tool_log`,
-// `tool_elicitation_required`, `tool_result`; the controller adds `done` or `error` last), and ignored by a
-// non-streamed turn.
+// then `retrieval`, `compaction`, `delta`, `tool_call`, `tool_approval_required`, `tool_auth_required`,
+// `tool_progress`, `tool_log`, `tool_elicitation_required`, `tool_result`; the controller adds `done` or `error` last),
+// and ignored by a non-streamed turn.
 import type { Citation } from '../conversation.events.js';
 import type { ToolView } from './tool-view.js';
 
@@ -33,6 +33,17 @@ export type TurnEvent =
         readonly id: string;
         readonly name: string;
         readonly arguments: string;
+      };
+    }
+  | {
+      /** A call of an App that acts in each person's name, and this person has not connected their account. */
+      readonly event: 'tool_auth_required';
+      readonly data: {
+        readonly id: string;
+        readonly name: string;
+        readonly appId: string;
+        /** POST it to start connecting (`{ authorizationUrl }` answers). */
+        readonly connectUrl: string;
       };
     }
   | {

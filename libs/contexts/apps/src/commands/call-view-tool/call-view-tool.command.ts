@@ -103,7 +103,7 @@ export class CallViewToolHandler implements ICommandHandler<CallViewTool> {
       tool.app,
       tool.offer,
       args,
-      { signal: AbortSignal.timeout(CALL_LIMIT_MS) },
+      { signal: AbortSignal.timeout(CALL_LIMIT_MS), person: { userId, context } },
       (json) => {
         result = json;
       },

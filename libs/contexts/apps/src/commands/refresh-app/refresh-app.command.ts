@@ -6,7 +6,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AggregateRepository, type CommandContext, type WriteResult } from '#eventsourcing';
 import { NotFoundError } from '#kernel';
-import { Requires, type Principal } from '#access';
+import { Requires, userIdOf, type Principal } from '#access';
 import { manageApps } from '../../app-resolver.js';
 import { AppContainers } from '../../app-containers.js';
 import { appDecider } from '../../app.decider.js';
@@ -34,14 +34,17 @@ export class RefreshAppHandler implements ICommandHandler<RefreshApp> {
     private readonly mcp: McpServers,
   ) {}
 
-  async execute({ appId, context }: RefreshApp): Promise<WriteResult> {
+  async execute({ appId, context, principal }: RefreshApp): Promise<WriteResult> {
     const { state } = await this.aggregates.load(appStreamId(appId), appDecider);
     if (state.status !== 'active') throw new NotFoundError('App', appId);
     const at = () => context.now().toISOString();
     let upstream = state.upstreamUrl;
     let position = 0;
     if (state.source.type === 'mcp') {
-      const offer = await this.mcp.inspect(await this.mcp.target(appId, state.source));
+      // A server that signs in each person is read with the admin's own account.
+      const userId = userIdOf(principal);
+      const person = userId ? { userId, context, appName: state.name } : undefined;
+      const offer = await this.mcp.inspect(await this.mcp.target(appId, state.source, person));
       return this.aggregates
         .decide(
           appStreamId(appId),

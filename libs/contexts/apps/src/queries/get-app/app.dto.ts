@@ -46,8 +46,11 @@ export const AppDto = z.object({
       type: z.literal('mcp'),
       url: z.string(),
       auth: z
-        .enum(['none', 'bearer'])
-        .describe('How the platform authenticates to it (the token is never answered)'),
+        .enum(['none', 'bearer', 'oauth'])
+        .describe(
+          'How the platform authenticates to it (the token is never answered); `oauth`: each person connects their own account',
+        ),
+      scopes: z.array(z.string()).readonly().optional().describe('OAuth: the scopes asked for'),
     }),
   ]),
   enablement: z.union([
