@@ -13,7 +13,7 @@ import { CompatModelsController } from './http/compat-models.controller.js';
 import { CompatResponsesController } from './http/compat-responses.controller.js';
 import { CompatMessagesController } from './http/compat-messages.controller.js';
 import { CompatStoredResponsesController } from './http/compat-stored-responses.controller.js';
-import { StoredResponses } from './stored-responses/stored-responses.js';
+import { StoredResponses } from './stored-responses/stored-response.repository.js';
 import { StoredResponseSweeper } from './stored-responses/stored-response-sweeper.js';
 
 @Module({

@@ -18,7 +18,7 @@ import {
 } from './mcp-client.js';
 import type { McpOffer } from './mcp-offer.js';
 import type { McpSessionHost } from './mcp-session.js';
-import { AppOAuthConnections } from './oauth/app-oauth-connections.js';
+import { AppOAuthConnections } from './oauth/app-oauth-connections.repository.js';
 import { connectionRequired } from './oauth/oauth-state.js';
 import type { McpOAuthSession } from './oauth/mcp-oauth-session.js';
 

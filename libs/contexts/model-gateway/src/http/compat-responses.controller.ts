@@ -14,7 +14,7 @@ import { abortOnDisconnect } from './sse.js';
 import { ChatReplies } from './chat-replies.js';
 import { streamReply } from './stream-reply.js';
 import { ERRORS } from './compat.responses.js';
-import { StoredResponses } from '../stored-responses/stored-responses.js';
+import { StoredResponses } from '../stored-responses/stored-response.repository.js';
 import { continuedInput } from './responses-continuation.js';
 import {
   refuseUnsupportedResponsesFields,

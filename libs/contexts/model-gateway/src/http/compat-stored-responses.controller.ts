@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { PlatformError } from '#kernel';
 import { ApiRoute, ZodQuery } from '#http';
 import { AcceptsBearer, CurrentCaller, type Caller } from '#access';
-import { StoredResponses, type ResponseItem } from '../stored-responses/stored-responses.js';
+import { StoredResponses, type ResponseItem } from '../stored-responses/stored-response.repository.js';
 
 const notFound = (responseId: string) =>
   new PlatformError(

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { LOGGER } from '#kernel';
 import { ProjectionRunner, ToDoListScanner } from '#eventsourcing';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { StoredResponses } from './stored-responses.js';
+import { StoredResponses } from './stored-response.repository.js';
 import {
   STORED_RESPONSES,
   STORED_RESPONSES_READ_MODEL,

@@ -9,7 +9,7 @@ import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { ApiRoute, ZodBody, ZodQuery } from '#http';
 import { commandContext, CurrentCaller, userActingAs, type Caller } from '#access';
-import { AppOAuthConnections } from '../../mcp/oauth/app-oauth-connections.js';
+import { AppOAuthConnections } from '../../mcp/oauth/app-oauth-connections.repository.js';
 
 const ReturnTo = z
   .string()

@@ -16,7 +16,7 @@ import { AppCredentialsRepository } from '../../app-credentials.repository.js';
 import { hashAppToken, newAppToken } from '../../app-token.js';
 import { McpServers } from '../../mcp/mcp-servers.js';
 import type { McpOffer } from '../../mcp/mcp-offer.js';
-import { AppOAuthConnections } from '../../mcp/oauth/app-oauth-connections.js';
+import { AppOAuthConnections } from '../../mcp/oauth/app-oauth-connections.repository.js';
 
 /** An App's source as an admin gives it: an MCP server's with its authentication (the secret included). */
 export type RegisterAppSource =
