@@ -25,7 +25,7 @@ import { AdminBootstrap } from '#identity/admin-bootstrap';
 import { ApiRoute } from '#http';
 import { GetLogHead, GetProjectionHealth, registerProjectionMetrics } from '#operations';
 import { registerUsageMetrics } from '#usage/usage-metrics';
-import { streamsOpen } from '#model-gateway';
+import { ModelGateway, streamsOpen } from '#model-gateway';
 import { offlinePoolStats } from '#model-providers';
 import { UsageRecorder } from '#usage';
 import { CODE_SANDBOX, type CodeSandbox } from '#sandbox';
@@ -84,6 +84,7 @@ export class OperationsController implements OnApplicationBootstrap {
     usage: UsageRecorder,
     private readonly guard: ApiKeyGuard,
     private readonly bootstrap: AdminBootstrap,
+    private readonly gateway: ModelGateway,
     @Optional() @Inject(CODE_SANDBOX) private readonly sandbox?: CodeSandbox,
   ) {
     this.metrics = registry;
@@ -109,6 +110,29 @@ export class OperationsController implements OnApplicationBootstrap {
           this.set({ op, thread: 'worker' }, counts.worker);
           this.set({ op, thread: 'inline' }, counts.inline);
         }
+      },
+    });
+    const router = gateway.router;
+    new Gauge({
+      name: 'model_deployment_tries',
+      help: 'Tries of models with deployments or fallbacks since start, by deployment and outcome (completed, failed)',
+      labelNames: ['deployment', 'outcome'],
+      registers: [registry],
+      collect() {
+        for (const [deployment, counts] of router.tries) {
+          this.set({ deployment, outcome: 'completed' }, counts.completed);
+          this.set({ deployment, outcome: 'failed' }, counts.failed);
+        }
+      },
+    });
+    new Gauge({
+      name: 'model_deployment_cooling',
+      help: 'Whether a deployment is cooling down after failures (1) or healthy (0)',
+      labelNames: ['deployment'],
+      registers: [registry],
+      collect() {
+        for (const state of router.states())
+          this.set({ deployment: state.deployment }, state.state === 'cooling' ? 1 : 0);
       },
     });
     this.collectProjections = registerProjectionMetrics(registry, {
@@ -169,8 +193,15 @@ export class OperationsController implements OnApplicationBootstrap {
       codeExecution: this.sandbox
         ? await this.sandbox.availability()
         : { available: false, reason: 'not configured' },
+      // The upstreams of models with deployments or fallbacks, as this process's calls found them.
+      ...this.deploymentStates(),
       ...(await this.setupFor(request)),
     };
+  }
+
+  private deploymentStates() {
+    const deployments = this.gateway.router.states();
+    return deployments.length > 0 ? { deployments } : {};
   }
 
   /** The first run's setup link, for an admin only: whoever holds it creates an admin account. */

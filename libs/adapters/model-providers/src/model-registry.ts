@@ -10,11 +10,13 @@ import {
   MODEL_KINDS,
   SECURITY_TIERS,
   toModelInfo,
+  type DeploymentConfig,
   type ModelConfig,
   type ModelInfo,
   type ModelKind,
 } from './model.js';
 import { resolveSecurityTier } from './security-tier.js';
+import { checkFallbacks, DeploymentEntry, DeploymentsError, withDeployments } from './model-deployments.js';
 
 // yaml is required when a MODELS_FILE is read, not at start-up (the built-in models need none).
 const yaml = lazyModule<typeof import('yaml')>('yaml');
@@ -52,6 +54,12 @@ const ModelEntry = z.strictObject({
   timeoutMs: z.number().int().min(100).max(600_000).optional(),
   /** The upstream's native API besides chat completions: `responses` passes POST /responses through as it is. */
   api: z.enum(['chat-completions', 'responses']).optional(),
+  /** Several upstreams serving this key (model-deployments.ts); each inherits what the entry says. */
+  deployments: z.array(DeploymentEntry).min(1).max(64).optional(),
+  /** Model keys tried in order once every deployment of this one failed. */
+  fallbacks: z.array(z.string()).max(16).optional(),
+  /** A fallback may be less trusted (a lower security tier) than this model. */
+  fallbackToLowerTier: z.boolean().default(false),
 });
 
 const ModelsFile = z.strictObject({
@@ -169,6 +177,7 @@ export class ModelRegistry {
     const keys = new Map<string, string>();
     const missingKeys: { model: string; variable: string }[] = [];
     const seen = new Set<string>();
+    const lowerTierAllowed = new Set<string>();
 
     for (const entry of file.models) {
       if (seen.has(entry.key)) throw new ModelsFileError(`model key '${entry.key}' is defined twice`);
@@ -185,7 +194,7 @@ export class ModelRegistry {
         if (value) keys.set(entry.key, value);
         else missingKeys.push({ model: entry.key, variable: apiKeyEnv });
       }
-      models.push({
+      const model: ModelConfig = {
         key: entry.key,
         modelId: entry.modelId ?? entry.key,
         displayName: entry.displayName ?? entry.key,
@@ -206,7 +215,14 @@ export class ModelRegistry {
         ...(apiKeyEnv ? { apiKeyEnv } : {}),
         timeoutMs: entry.timeoutMs ?? upstream?.timeoutMs ?? config.upstreamTimeoutMs,
         ...(entry.api === 'responses' ? { api: 'responses' as const } : {}),
-      });
+        ...(entry.fallbacks?.length ? { fallbacks: entry.fallbacks } : {}),
+      };
+      if (entry.fallbackToLowerTier) lowerTierAllowed.add(entry.key);
+      models.push(
+        entry.deployments
+          ? ModelRegistry.deployed(model, entry, file, hostingRegion, config, keys, missingKeys)
+          : model,
+      );
     }
     for (const offline of OFFLINE) {
       if (seen.has(offline.key)) continue;
@@ -225,6 +241,12 @@ export class ModelRegistry {
     }
 
     const byKey = new Map(models.map((model) => [model.key, model]));
+    try {
+      checkFallbacks(byKey, lowerTierAllowed);
+    } catch (error) {
+      if (error instanceof DeploymentsError) throw new ModelsFileError(error.message);
+      throw error;
+    }
     const defaults: Partial<Record<ModelKind, string>> = {
       chat: 'offline-chat',
       embedding: 'offline-embed',
@@ -244,6 +266,37 @@ export class ModelRegistry {
     if (byKey.get(reranker)?.kind !== 'rerank')
       throw new ModelsFileError(`reranker '${reranker}' is not a configured rerank model`);
     return new ModelRegistry(models, defaults, reranker, keys, hostingRegion, missingKeys);
+  }
+
+  private static deployed(
+    model: ModelConfig,
+    entry: z.output<typeof ModelEntry>,
+    file: z.output<typeof ModelsFile>,
+    hostingRegion: string,
+    config: Pick<PlatformConfig, 'upstreamTimeoutMs' | 'secret'>,
+    keys: Map<string, string>,
+    missingKeys: { model: string; variable: string }[],
+  ): ModelConfig {
+    if (entry.api === 'responses')
+      throw new ModelsFileError(`model '${entry.key}': api 'responses' takes no deployments`);
+    try {
+      return withDeployments(
+        {
+          model,
+          entry,
+          deployments: entry.deployments ?? [],
+          providers: file.providers,
+          hostingRegion,
+          upstreamTimeoutMs: config.upstreamTimeoutMs,
+        },
+        (variable) => config.secret(variable),
+        keys,
+        missingKeys,
+      );
+    } catch (error) {
+      if (error instanceof DeploymentsError) throw new ModelsFileError(error.message);
+      throw error;
+    }
   }
 
   get(key: string): ModelConfig | undefined {
@@ -268,8 +321,8 @@ export class ModelRegistry {
     return this.byKey.get(this.rerankerKey)!;
   }
 
-  /** The upstream key of a model, for its provider only. */
+  /** The upstream key of a model (or of one of its deployments), for its provider only. */
   upstreamKey(model: ModelConfig): string | undefined {
-    return this.keys.get(model.key);
+    return this.keys.get((model as Partial<DeploymentConfig>).deploymentId ?? model.key);
   }
 }

@@ -48,6 +48,21 @@ export interface ModelConfig extends ModelInfo {
    * to it as they are instead of translating them to chat completions (every other route still uses chat completions).
    */
   readonly api?: 'responses';
+  /**
+   * The upstreams that serve this key, when it has several (the models file's `deployments`): calls are spread by
+   * weight among the healthy ones and move to another when one fails (the gateway's router). Absent: the model itself
+   * is its one deployment.
+   */
+  readonly deployments?: readonly DeploymentConfig[];
+  /** Other model keys tried, in order, once every deployment of this one failed. */
+  readonly fallbacks?: readonly string[];
+}
+
+/** One upstream of a model key: the model as it reaches that upstream (its key stays the model's), weighted. */
+export interface DeploymentConfig extends Omit<ModelConfig, 'deployments' | 'fallbacks'> {
+  /** Names it in usage, metrics and health: `<model key>/<name or index>`. */
+  readonly deploymentId: string;
+  readonly weight: number;
 }
 
 /** The description without how to reach the model (URL, key variable, timeout). */
@@ -56,6 +71,8 @@ export const toModelInfo = ({
   apiKeyEnv: _apiKeyEnv,
   timeoutMs: _timeoutMs,
   api: _api,
+  deployments: _deployments,
+  fallbacks: _fallbacks,
   ...info
 }: ModelConfig): ModelInfo => info;
 

@@ -95,9 +95,21 @@ export class UpstreamError extends Error {
     message: string,
     /** The upstream's HTTP status, when it answered. */
     readonly upstreamStatus?: number,
+    /** How long the upstream asked to wait before another try (its `Retry-After`), when it said. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
+}
+
+/** A `Retry-After` header (seconds, or an HTTP date) in milliseconds from `now`; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 /** A Responses API body or answer, passed through as the client or the upstream sent it. */

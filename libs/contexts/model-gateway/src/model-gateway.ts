@@ -7,8 +7,8 @@
 // end early, whose tokens are then counted here).
 // Over 300 lines on purpose: the one hot path of every model call (chat, stream, embeddings, rerank, image), kept in
 // one place so that admission, abort, error mapping and usage recording cannot drift apart between call kinds.
-import { Injectable } from '@nestjs/common';
-import { newId, PlatformError, ValidationError } from '#kernel';
+import { Inject, Injectable } from '@nestjs/common';
+import { newId, PLATFORM_CONFIG, PlatformError, ValidationError, type PlatformConfig } from '#kernel';
 import {
   ModelRegistry,
   ModelProviders,
@@ -47,6 +47,7 @@ import {
 import type { CallOutcome, Operation, Surface } from '#usage';
 import type { CallerKey, Caller } from '#access';
 import { StreamedText } from './streamed-text.js';
+import { DeploymentRouter, RoutedCallFailed, type Attempt } from './routing/deployment-router.js';
 
 /** Who a call is for: usage is attributed to the key, its user and the Agent (core surface). */
 export interface CallScope {
@@ -107,6 +108,8 @@ const inputOnly = (result: { inputTokens: number }): TokenUsage => ({
 });
 
 interface CallInProgress {
+  /** A routed call: the model that served it (priced as that model) and every try, recorded with the call. */
+  routed(served: ModelConfig | null, attempts: readonly Attempt[]): void;
   end(outcome: CallOutcome, usage: TokenUsage, estimated: boolean): void;
 }
 
@@ -142,7 +145,13 @@ export class ModelGateway {
     private readonly limiter: UsageLimiter,
     private readonly spend: UserSpendLimiter,
     private readonly limits: SpendLimits,
-  ) {}
+    @Inject(PLATFORM_CONFIG) config: PlatformConfig,
+  ) {
+    this.router = new DeploymentRouter(registry, config.router);
+  }
+
+  /** Spreads the calls of models with deployments or fallbacks and moves them off failing upstreams. */
+  readonly router: DeploymentRouter;
 
   /** The configured model of that key and kind, or 404 `model_not_found`. */
   resolve(key: string, kind: ModelKind): ModelConfig {
@@ -172,6 +181,17 @@ export class ModelGateway {
     operation: Operation = 'chat',
   ): Promise<ChatResult> {
     const call = await this.begin(scope, model, operation, false, () => chatEstimate(model, request));
+    if (DeploymentRouter.routes(model))
+      return this.complete(
+        call,
+        model,
+        signal,
+        () =>
+          this.routed(call, model, signal, (target) =>
+            this.providers.for(target).chat(target, request, signal),
+          ),
+        (result) => result.usage,
+      );
     return this.complete(
       call,
       model,
@@ -179,6 +199,24 @@ export class ModelGateway {
       () => this.providers.for(model).chat(model, request, signal),
       (result) => result.usage,
     );
+  }
+
+  /** A routed call's first success; the tries are told to the call, the last failure thrown as it came. */
+  private async routed<T>(
+    call: CallInProgress,
+    model: ModelConfig,
+    signal: AbortSignal,
+    attempt: (target: ModelConfig) => Promise<T>,
+  ): Promise<T> {
+    try {
+      const { value, served, attempts } = await this.router.run(model, signal, attempt);
+      call.routed(served, attempts);
+      return value;
+    } catch (error) {
+      if (!(error instanceof RoutedCallFailed)) throw error;
+      call.routed(null, error.attempts);
+      throw error.last;
+    }
   }
 
   /**
@@ -193,6 +231,21 @@ export class ModelGateway {
     operation: Operation = 'chat',
   ): Promise<AsyncIterable<ChatDelta>> {
     const call = await this.begin(scope, model, operation, true, () => chatEstimate(model, request));
+    if (DeploymentRouter.routes(model)) {
+      // A streamed call moves to another deployment only before its first delta reaches the client: the first one is
+      // awaited here, inside the router.
+      let opened: { rest: AsyncIterator<ChatDelta>; first: IteratorResult<ChatDelta> };
+      try {
+        opened = await this.routed(call, model, signal, async (target) => {
+          const rest = this.providers.for(target).chatStream(target, request, signal)[Symbol.asyncIterator]();
+          return { rest, first: await rest.next() };
+        });
+      } catch (error) {
+        call.end(signal.aborted ? 'aborted' : 'failed', NO_USAGE, false);
+        throw toGatewayError(error, model, signal);
+      }
+      return metered(call, model, request, signal, resumed(opened.first, opened.rest), chatDeltaText);
+    }
     const provider = this.providers.for(model);
     return metered(call, model, request, signal, provider.chatStream(model, request, signal), chatDeltaText);
   }
@@ -427,14 +480,20 @@ export class ModelGateway {
     const startedAt = new Date();
     const started = performance.now();
     let ended = false;
+    let served = model;
+    let tries: readonly Attempt[] | undefined;
     return {
+      routed: (by, attempts) => {
+        if (by) served = by;
+        tries = attempts;
+      },
       end: (outcome: CallOutcome, usage: TokenUsage, estimated: boolean) => {
         if (ended) return;
         ended = true;
-        const costUsd = callCost(model.pricing, usage);
+        const costUsd = callCost(served.pricing, usage);
         const spent = {
           tokens: usage.inputTokens + usage.outputTokens,
-          costUsd: model.includedUsage ? 0 : costUsd,
+          costUsd: served.includedUsage ? 0 : costUsd,
         };
         reservation?.settle(spent);
         for (const held of reservations) held.settle(spent);
@@ -459,7 +518,8 @@ export class ModelGateway {
               cachedInputTokens: usage.cachedInputTokens,
               outputTokens: usage.outputTokens,
               costUsd,
-              isIncludedUsage: model.includedUsage,
+              isIncludedUsage: served.includedUsage,
+              ...(tries ? { servedBy: served.key, attempts: tries } : {}),
               latencyMs,
               outcome,
               estimated,
@@ -582,4 +642,19 @@ async function chatEstimate(model: ModelConfig, request: ChatRequest): Promise<U
     costUsd: cost(outputTokens),
     certain: { tokens: inputTokens, costUsd: cost(0) },
   };
+}
+
+/** A stream whose first result was already read (to route it before anything reached the client), whole again. */
+async function* resumed<T>(first: IteratorResult<T>, rest: AsyncIterator<T>): AsyncIterable<T> {
+  try {
+    if (first.done) return;
+    yield first.value;
+    for (;;) {
+      const next = await rest.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    await rest.return?.();
+  }
 }

@@ -70,6 +70,18 @@ export interface ModelCall {
   /** True when the upstream reported no usage (a disconnect mid-stream) and tokens were counted here instead. */
   readonly estimated: boolean;
   readonly startedAt: string;
+  /**
+   * A call of a model with deployments or fallbacks: the model key that answered (a fallback's, or the one asked for)
+   * and every try (which deployment, its outcome, its latency). Absent for other calls.
+   */
+  readonly servedBy?: string;
+  readonly attempts?: readonly {
+    readonly deployment: string;
+    readonly model: string;
+    readonly outcome: 'completed' | 'failed';
+    readonly error?: string;
+    readonly latencyMs: number;
+  }[];
 }
 
 export type UsageEvent = DomainEvent<'ModelCallRecorded', ModelCall>;

@@ -67,6 +67,10 @@ export interface FakeUpstreamBehaviour {
   hang: boolean;
   /** Streams only: send this many SSE chunks, then stall with the connection open (idle timeouts). */
   stallAfterChunks?: number;
+  /** Streams only: send this many SSE chunks, then cut the connection (a stream broken mid-way). */
+  cutAfterChunks?: number;
+  /** Reset the connection as soon as the request is read, answering nothing (a peer that drops the call). */
+  reset?: boolean;
   /** Assistant text; default `Echo: <last user message text>`. */
   reply?: string | ((request: FakeUpstreamRequest) => string);
   /**
@@ -208,6 +212,10 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
 
     if (current.hang) {
       await waitForAbort(signal);
+      return;
+    }
+    if (current.reset) {
+      req.socket.destroy();
       return;
     }
     const failure = takeFailure();
@@ -409,6 +417,10 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     for (const [index, event] of events.entries()) {
       if (current.stallAfterChunks !== undefined && index >= current.stallAfterChunks) {
         await waitForAbort(signal);
+        return;
+      }
+      if (current.cutAfterChunks !== undefined && index >= current.cutAfterChunks) {
+        res.socket?.destroy();
         return;
       }
       if (index > 0 && !(await pause(current.chunkDelayMs, signal))) return;

@@ -11,6 +11,7 @@ import { lazyModule } from '#kernel';
 import type { ModelConfig } from '../model.js';
 import { bytesOf, requestBody, sendable } from './request-body.js';
 import {
+  retryAfterMs,
   UpstreamError,
   type ChatDelta,
   type ChatRequest,
@@ -212,6 +213,7 @@ export class ChatTransport {
           'rejected',
           `upstream answered ${response.statusCode} for model '${model.key}'`,
           response.statusCode,
+          retryAfterMs(response.headers['retry-after']),
         );
       }
       return response;

@@ -151,6 +151,42 @@ export const ConfigVariables = z.object({
     .max(600_000)
     .default(60_000)
     .describe('Default timeout of an upstream model call (per provider or model in the file)'),
+  ROUTER_RETRIES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .default(2)
+    .describe(
+      'Tries beyond the first of a call to a model with deployments or fallbacks (each of its deployments and fallbacks is tried at least once)',
+    ),
+  ROUTER_BACKOFF_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(60_000)
+    .default(250)
+    .describe('First wait before a deployment is tried again (doubling, jittered, capped by ROUTER_MAX_BACKOFF_MS)'),
+  ROUTER_MAX_BACKOFF_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(60_000)
+    .default(5_000)
+    .describe("Longest wait before a deployment is tried again, an upstream's Retry-After included"),
+  ROUTER_FAILURES_TO_COOLDOWN: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(3)
+    .describe('Failures in a row after which a deployment cools down (tried only after the healthy ones)'),
+  ROUTER_COOLDOWN_SECONDS: z.coerce
+    .number()
+    .min(0)
+    .max(3_600)
+    .default(30)
+    .describe('How long a deployment that keeps failing cools down'),
   PARSE_MEMORY_MB: z.coerce
     .number()
     .int()
@@ -653,6 +689,14 @@ const ConfigSchema = ConfigVariables.transform((env) => ({
   modelsFile: env.MODELS_FILE ? resolve(env.MODELS_FILE) : undefined,
   hostingRegion: env.HOSTING_REGION,
   upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS,
+  /** How calls of a model with deployments or fallbacks are retried and moved (the gateway's router). */
+  router: {
+    retries: env.ROUTER_RETRIES,
+    backoffMs: env.ROUTER_BACKOFF_MS,
+    maxBackoffMs: env.ROUTER_MAX_BACKOFF_MS,
+    failuresToCooldown: env.ROUTER_FAILURES_TO_COOLDOWN,
+    cooldownMs: Math.round(env.ROUTER_COOLDOWN_SECONDS * 1000),
+  },
   /** Memory (the whole process) and wall time one document's parse may take; over either it fails. */
   parseMemoryMb: env.PARSE_MEMORY_MB,
   parseTimeoutMs: env.PARSE_TIMEOUT_MS,
