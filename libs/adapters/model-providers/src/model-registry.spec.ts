@@ -172,6 +172,11 @@ describe('config/models.example.yaml', () => {
     expect(registry.get('mistral-small')?.securityTier).toBe('eu-hosted');
     expect(registry.get('gpt-4o-mini')?.securityTier).toBe('us-cloud');
     expect(registry.get('mistral-small')?.contextWindow).toBe(32_000);
+    expect(registry.get('mistral-small')?.fallbacks).toEqual(['house-llama']);
+    expect(registry.get('gpt-4.1')?.deployments?.map((deployment) => deployment.deploymentId)).toEqual([
+      'gpt-4.1/openai',
+      'gpt-4.1/azure-eu',
+    ]);
   });
 
   it('marks an upstream chat model as speaking the Responses API, and refuses the flag elsewhere', () => {
