@@ -7,8 +7,6 @@ import { z } from 'zod';
 import { lazyModule, type PlatformConfig } from '#kernel';
 import {
   kindWithArticle,
-  MODEL_KINDS,
-  SECURITY_TIERS,
   toModelInfo,
   type DeploymentConfig,
   type ModelConfig,
@@ -16,119 +14,20 @@ import {
   type ModelKind,
 } from './model.js';
 import { resolveSecurityTier } from './security-tier.js';
-import { checkFallbacks, DeploymentEntry, DeploymentsError, withDeployments } from './model-deployments.js';
+import { checkFallbacks, DeploymentsError, withDeployments } from './model-deployments.js';
+import {
+  ModelEntry,
+  ModelsFile,
+  ModelsFileError,
+  OFFLINE,
+  SMALL_CONTEXT_WINDOW,
+  UPSTREAM_CHAT_CONTEXT_WINDOW,
+} from './models-file.js';
+
+export { ModelsFileError, type ModelsFileContent } from './models-file.js';
 
 // yaml is required when a MODELS_FILE is read, not at start-up (the built-in models need none).
 const yaml = lazyModule<typeof import('yaml')>('yaml');
-
-const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
-/** An upstream chat model's context when the file gives none: today's common size, which a file can lower. */
-const UPSTREAM_CHAT_CONTEXT_WINDOW = 128_000;
-/**
- * The offline models' context, and the default for other kinds (the usual embedding input limit): small enough
- * that a conversation on offline-chat exercises trimming its history like a real model would.
- */
-const SMALL_CONTEXT_WINDOW = 8192;
-
-const Pricing = z.strictObject({
-  input: z.number().min(0),
-  output: z.number().min(0),
-  cachedInput: z.number().min(0).optional(),
-});
-
-const ModelEntry = z.strictObject({
-  key: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/, 'letters, digits and . _ : / - only'),
-  modelId: z.string().min(1).optional(),
-  displayName: z.string().min(1).optional(),
-  provider: z.string().min(1),
-  kind: z.enum(MODEL_KINDS),
-  region: z.string().optional(),
-  securityTier: z.enum(SECURITY_TIERS).optional(),
-  locationLabel: z.string().optional(),
-  tags: z.array(z.string()).default([]),
-  pricing: Pricing.default({ input: 0, output: 0 }),
-  includedUsage: z.boolean().default(false),
-  contextWindow: z.number().int().positive().optional(),
-  baseUrl: z.url().optional(),
-  apiKeyEnv: z.string().regex(ENV_NAME, 'an environment variable name').optional(),
-  timeoutMs: z.number().int().min(100).max(600_000).optional(),
-  /** The upstream's native API besides chat completions: `responses` passes POST /responses through as it is. */
-  api: z.enum(['chat-completions', 'responses']).optional(),
-  /** Several upstreams serving this key (model-deployments.ts); each inherits what the entry says. */
-  deployments: z.array(DeploymentEntry).min(1).max(64).optional(),
-  /** Model keys tried in order once every deployment of this one failed. */
-  fallbacks: z.array(z.string()).max(16).optional(),
-  /** A fallback may be less trusted (a lower security tier) than this model. */
-  fallbackToLowerTier: z.boolean().default(false),
-});
-
-const ModelsFile = z.strictObject({
-  hostingRegion: z.string().min(1).optional(),
-  /** Upstreams by name: models with `provider: <name>` inherit baseUrl, apiKeyEnv and timeoutMs. */
-  providers: z
-    .record(
-      z.string(),
-      z.strictObject({
-        baseUrl: z.url(),
-        apiKeyEnv: z.string().regex(ENV_NAME).optional(),
-        timeoutMs: z.number().int().min(100).max(600_000).optional(),
-      }),
-    )
-    .default({}),
-  /** The instance default model per kind (one per kind at most). */
-  defaults: z.partialRecord(z.enum(MODEL_KINDS), z.string()).default({}),
-  /** The configured reranker: the only model `POST /rerank` accepts. */
-  reranker: z.string().optional(),
-  models: z.array(ModelEntry).default([]),
-});
-
-export type ModelsFileContent = z.input<typeof ModelsFile>;
-
-export class ModelsFileError extends Error {}
-
-const OFFLINE: readonly {
-  key: string;
-  kind: ModelKind;
-  displayName: string;
-  tags: string[];
-}[] = [
-  {
-    key: 'offline-chat',
-    kind: 'chat',
-    displayName: 'Offline chat (deterministic stand-in, not a language model)',
-    tags: ['offline', 'deterministic', 'tools', 'streaming'],
-  },
-  {
-    key: 'offline-embed',
-    kind: 'embedding',
-    displayName: 'Offline embeddings (feature hashing, 384 dimensions)',
-    tags: ['offline', 'deterministic'],
-  },
-  {
-    key: 'offline-rerank',
-    kind: 'rerank',
-    displayName: 'Offline reranker (lexical BM25 relevance)',
-    tags: ['offline', 'deterministic'],
-  },
-  {
-    key: 'offline-image',
-    kind: 'image',
-    displayName: 'Offline image (deterministic pattern PNG)',
-    tags: ['offline', 'deterministic'],
-  },
-  {
-    key: 'offline-speech',
-    kind: 'speech',
-    displayName: 'Offline speech (a WAV of tones carrying the text, read back by offline-transcribe)',
-    tags: ['offline', 'deterministic'],
-  },
-  {
-    key: 'offline-transcribe',
-    kind: 'transcription',
-    displayName: 'Offline transcription (reads back what offline-speech said)',
-    tags: ['offline', 'deterministic'],
-  },
-];
 
 export class ModelRegistry {
   private readonly byKey: ReadonlyMap<string, ModelConfig>;
@@ -182,41 +81,7 @@ export class ModelRegistry {
     for (const entry of file.models) {
       if (seen.has(entry.key)) throw new ModelsFileError(`model key '${entry.key}' is defined twice`);
       seen.add(entry.key);
-      const upstream = file.providers[entry.provider];
-      const baseUrl = entry.baseUrl ?? upstream?.baseUrl;
-      if (entry.provider !== 'offline' && !baseUrl)
-        throw new ModelsFileError(`model '${entry.key}': provider '${entry.provider}' needs a baseUrl`);
-      if (entry.api === 'responses' && (entry.provider === 'offline' || entry.kind !== 'chat'))
-        throw new ModelsFileError(`model '${entry.key}': api 'responses' is for upstream chat models only`);
-      const apiKeyEnv = entry.apiKeyEnv ?? upstream?.apiKeyEnv;
-      if (apiKeyEnv) {
-        const value = config.secret(apiKeyEnv);
-        if (value) keys.set(entry.key, value);
-        else missingKeys.push({ model: entry.key, variable: apiKeyEnv });
-      }
-      const model: ModelConfig = {
-        key: entry.key,
-        modelId: entry.modelId ?? entry.key,
-        displayName: entry.displayName ?? entry.key,
-        provider: entry.provider,
-        kind: entry.kind,
-        region: entry.region ?? '',
-        securityTier: resolveSecurityTier(entry.securityTier, entry.region, hostingRegion),
-        locationLabel: entry.locationLabel ?? entry.region ?? '',
-        tags: entry.tags,
-        pricing: entry.pricing,
-        includedUsage: entry.includedUsage,
-        contextWindow:
-          entry.contextWindow ??
-          (entry.kind === 'chat' && entry.provider !== 'offline'
-            ? UPSTREAM_CHAT_CONTEXT_WINDOW
-            : SMALL_CONTEXT_WINDOW),
-        ...(baseUrl ? { baseUrl } : {}),
-        ...(apiKeyEnv ? { apiKeyEnv } : {}),
-        timeoutMs: entry.timeoutMs ?? upstream?.timeoutMs ?? config.upstreamTimeoutMs,
-        ...(entry.api === 'responses' ? { api: 'responses' as const } : {}),
-        ...(entry.fallbacks?.length ? { fallbacks: entry.fallbacks } : {}),
-      };
+      const model = ModelRegistry.entryModel(entry, file, hostingRegion, config, keys, missingKeys);
       if (entry.fallbackToLowerTier) lowerTierAllowed.add(entry.key);
       models.push(
         entry.deployments
@@ -266,6 +131,52 @@ export class ModelRegistry {
     if (byKey.get(reranker)?.kind !== 'rerank')
       throw new ModelsFileError(`reranker '${reranker}' is not a configured rerank model`);
     return new ModelRegistry(models, defaults, reranker, keys, hostingRegion, missingKeys);
+  }
+
+  /** An entry as a model (its upstream's URL, key variable and timeout inherited); its key read from `secret`. */
+  private static entryModel(
+    entry: z.output<typeof ModelEntry>,
+    file: z.output<typeof ModelsFile>,
+    hostingRegion: string,
+    config: Pick<PlatformConfig, 'upstreamTimeoutMs' | 'secret'>,
+    keys: Map<string, string>,
+    missingKeys: { model: string; variable: string }[],
+  ): ModelConfig {
+    const upstream = file.providers[entry.provider];
+    const baseUrl = entry.baseUrl ?? upstream?.baseUrl;
+    if (entry.provider !== 'offline' && !baseUrl)
+      throw new ModelsFileError(`model '${entry.key}': provider '${entry.provider}' needs a baseUrl`);
+    if (entry.api === 'responses' && (entry.provider === 'offline' || entry.kind !== 'chat'))
+      throw new ModelsFileError(`model '${entry.key}': api 'responses' is for upstream chat models only`);
+    const apiKeyEnv = entry.apiKeyEnv ?? upstream?.apiKeyEnv;
+    if (apiKeyEnv) {
+      const value = config.secret(apiKeyEnv);
+      if (value) keys.set(entry.key, value);
+      else missingKeys.push({ model: entry.key, variable: apiKeyEnv });
+    }
+    return {
+      key: entry.key,
+      modelId: entry.modelId ?? entry.key,
+      displayName: entry.displayName ?? entry.key,
+      provider: entry.provider,
+      kind: entry.kind,
+      region: entry.region ?? '',
+      securityTier: resolveSecurityTier(entry.securityTier, entry.region, hostingRegion),
+      locationLabel: entry.locationLabel ?? entry.region ?? '',
+      tags: entry.tags,
+      pricing: entry.pricing,
+      includedUsage: entry.includedUsage,
+      contextWindow:
+        entry.contextWindow ??
+        (entry.kind === 'chat' && entry.provider !== 'offline'
+          ? UPSTREAM_CHAT_CONTEXT_WINDOW
+          : SMALL_CONTEXT_WINDOW),
+      ...(baseUrl ? { baseUrl } : {}),
+      ...(apiKeyEnv ? { apiKeyEnv } : {}),
+      timeoutMs: entry.timeoutMs ?? upstream?.timeoutMs ?? config.upstreamTimeoutMs,
+      ...(entry.api === 'responses' ? { api: 'responses' as const } : {}),
+      ...(entry.fallbacks?.length ? { fallbacks: entry.fallbacks } : {}),
+    };
   }
 
   private static deployed(
