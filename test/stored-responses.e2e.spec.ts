@@ -2,7 +2,7 @@
 // upstream of chat completions: an answer is stored by default; `previous_response_id` continues it (the upstream
 // receives the earlier input and output before the new input, not its instructions); an `item_reference` names a
 // stored item; GET, input_items and DELETE work for the person whose key made it and 404 for anyone else (another
-// person cannot continue it either); a streamed answer is stored before `response.completed`; `store: false` keeps
+// person cannot continue it either); a streamed answer is stored as it completes (the next request waits for the write); `store: false` keeps
 // nothing; the words are sealed in the log and erased by DELETE; the AI SDK's default multi-turn (its response's
 // messages passed back) works.
 import { join } from 'node:path';
@@ -174,7 +174,7 @@ describe('stored Responses (e2e, openai SDK and AI SDK)', () => {
     expect(await failureOf(sdk().responses.retrieve(unstored.id))).toBeInstanceOf(OpenAI.NotFoundError);
   });
 
-  it('stores a streamed answer before its response.completed, so the next request continues it at once', async () => {
+  it('stores a streamed answer: the next request continues it at once (it waits for the write on this process)', async () => {
     const stream = sdk().responses.stream({ model: 'fake-chat', input: 'My name is Ada.' });
     const final = await stream.finalResponse();
     const next = await sdk().responses.create({

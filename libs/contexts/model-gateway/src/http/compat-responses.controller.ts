@@ -94,30 +94,33 @@ export class CompatResponsesController {
     const keep =
       body.store === false
         ? undefined
-        : async (response: ReturnType<ResponseShell['object']>) =>
-            this.keep(caller, shell, body, input, response);
+        : (response: ReturnType<ResponseShell['object']>) => this.keep(caller, shell, body, input, response);
     await this.replies.send(
       reply,
       { scope, model, request, signal, stream: body.stream === true },
       {
         whole: (result) => {
           const response = shell.fromResult(result);
-          return keep ? keep(response).then(() => response) : response;
+          keep?.(response);
+          return response;
         },
-        encoder: () => new ResponsesStreamEncoder(shell, keep),
+        encoder: () => new ResponsesStreamEncoder(shell, keep && (async (response) => keep(response))),
       },
     );
   }
 
-  /** Stores the answer; a failure to store is logged and the answer still sent (a later continuation then fails). */
-  private async keep(
+  /**
+   * Stores the answer while it is sent (StoredResponses.store); a failure to store is logged (a later continuation
+   * then fails as for an unknown response).
+   */
+  private keep(
     caller: Caller,
     shell: ResponseShell,
     body: ResponsesBody,
     input: readonly Record<string, unknown>[],
     response: ReturnType<ResponseShell['object']>,
-  ): Promise<void> {
-    await this.stored
+  ): void {
+    void this.stored
       .store(caller, {
         responseId: shell.id,
         model: response.model,

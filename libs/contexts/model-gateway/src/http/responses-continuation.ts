@@ -3,7 +3,11 @@
 // item id says which stored response holds it). Every reference is the caller's own stored response, or a 400 naming
 // the field — another person's response is as unknown as one that never existed.
 import { PlatformError } from '#kernel';
-import type { ResponseItem, StoredResponse, StoredResponses } from '../stored-responses/stored-response.repository.js';
+import type {
+  ResponseItem,
+  StoredResponse,
+  StoredResponses,
+} from '../stored-responses/stored-response.repository.js';
 import { responseOfItem } from './responses.format.js';
 
 export interface Continuation {

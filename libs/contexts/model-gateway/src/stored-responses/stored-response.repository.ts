@@ -33,6 +33,9 @@ export interface NewStoredResponse {
 
 @Injectable()
 export class StoredResponses {
+  /** The responses of this process being written, by id. */
+  private readonly pending = new Map<string, Promise<void>>();
+
   constructor(
     private readonly aggregates: AggregateRepository,
     private readonly cipher: ContentCipher,
@@ -43,6 +46,7 @@ export class StoredResponses {
   /** The person's stored response; null when unknown, another's, deleted, expired or erased. */
   async find(userId: string, responseId: string, now = Date.now()): Promise<StoredResponse | null> {
     if (!RESPONSE_ID.test(responseId)) return null;
+    await this.pending.get(responseId)?.catch(() => undefined);
     const { state } = await this.aggregates.load(storedResponseStreamId(responseId), storedResponseDecider);
     const stored = state.stored;
     if (!stored || stored.userId !== userId || Date.parse(stored.expiresAt) <= now) return null;
@@ -54,7 +58,19 @@ export class StoredResponses {
     };
   }
 
-  async store(caller: Caller, record: NewStoredResponse): Promise<void> {
+  /**
+   * Stores the response without holding up its answer: the write (a data key and an event, two durable commits) runs
+   * after the answer is sent. Until it is in the log, this process's `find` waits for it, so a client that continues
+   * the response at once finds it; another api process finds it once written (milliseconds later). Settles when
+   * written; a failure is the returned promise's (the caller logs it).
+   */
+  store(caller: Caller, record: NewStoredResponse): Promise<void> {
+    const written = this.write(caller, record).finally(() => this.pending.delete(record.responseId));
+    this.pending.set(record.responseId, written);
+    return written;
+  }
+
+  private async write(caller: Caller, record: NewStoredResponse): Promise<void> {
     const { responseId } = record;
     const sealer = await this.cipher.sealer(storedResponsesKeyGroup(caller.userId), [responseId]);
     await this.aggregates.decide(
