@@ -126,7 +126,11 @@ const MESSAGES = [
 
 const chatBody = (model: string, stream: boolean): Buffer =>
   Buffer.from(JSON.stringify({ model, messages: MESSAGES, max_tokens: 64, ...(stream ? { stream } : {}) }));
-/** The same request in the Responses and the Messages format. */
+/**
+ * The same request in the Responses and the Messages format. The Responses one is sent `store: false` (as stateless
+ * clients such as Codex CLI send it): these rows measure the translation; a stored response adds a durable write of
+ * its own (a data key and an event), which is not the gateway's overhead on a model call.
+ */
 const responsesBody = (model: string, stream: boolean): Buffer =>
   Buffer.from(
     JSON.stringify({
@@ -134,6 +138,7 @@ const responsesBody = (model: string, stream: boolean): Buffer =>
       instructions: MESSAGES[0]!.content,
       input: MESSAGES[1]!.content,
       max_output_tokens: 64,
+      store: false,
       ...(stream ? { stream } : {}),
     }),
   );
