@@ -166,7 +166,9 @@ export const ConfigVariables = z.object({
     .min(0)
     .max(60_000)
     .default(250)
-    .describe('First wait before a deployment is tried again (doubling, jittered, capped by ROUTER_MAX_BACKOFF_MS)'),
+    .describe(
+      'First wait before a deployment is tried again (doubling, jittered, capped by ROUTER_MAX_BACKOFF_MS)',
+    ),
   ROUTER_MAX_BACKOFF_MS: z.coerce
     .number()
     .int()
