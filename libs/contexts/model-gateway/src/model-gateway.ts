@@ -181,22 +181,12 @@ export class ModelGateway {
     operation: Operation = 'chat',
   ): Promise<ChatResult> {
     const call = await this.begin(scope, model, operation, false, () => chatEstimate(model, request));
-    if (DeploymentRouter.routes(model))
-      return this.complete(
-        call,
-        model,
-        signal,
-        () =>
-          this.routed(call, model, signal, (target) =>
-            this.providers.for(target).chat(target, request, signal),
-          ),
-        (result) => result.usage,
-      );
+    const answer = (target: ModelConfig) => this.providers.for(target).chat(target, request, signal);
     return this.complete(
       call,
       model,
       signal,
-      () => this.providers.for(model).chat(model, request, signal),
+      () => (DeploymentRouter.routes(model) ? this.routed(call, model, signal, answer) : answer(model)),
       (result) => result.usage,
     );
   }

@@ -6,6 +6,7 @@
 import type { EventEnvelope } from '#kernel';
 import type { ContentCipher } from '#key-store';
 import type { ContextTool, ToolCallEvent, ToolOutcome } from '#conversations';
+import { canonicalJson } from '../hash-chain.js';
 
 export interface RecordedToolCall {
   readonly callId: string;
@@ -51,21 +52,11 @@ export async function recordedToolCalls(
   return calls;
 }
 
-/** JSON arguments compared by value (key order aside); text that is not JSON by itself. */
+/** JSON arguments compared by value (key order aside); text that is not JSON matches nothing. */
 function sameArguments(a: string | null, b: unknown): boolean {
   if (a === null) return false;
-  const canonical = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(canonical)
-      : value !== null && typeof value === 'object'
-        ? Object.fromEntries(
-            Object.entries(value)
-              .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
-              .map(([key, inner]) => [key, canonical(inner)]),
-          )
-        : value;
   try {
-    return JSON.stringify(canonical(JSON.parse(a))) === JSON.stringify(canonical(b));
+    return canonicalJson(JSON.parse(a)) === canonicalJson(b);
   } catch {
     return false;
   }
