@@ -6,8 +6,12 @@
 import { z } from 'zod';
 import { SECURITY_TIERS, type DeploymentConfig, type ModelConfig, type SecurityTier } from './model.js';
 import { resolveSecurityTier } from './security-tier.js';
-
-const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
+import {
+  resolveUpstream,
+  UpstreamFields,
+  UpstreamFieldsError,
+  type UpstreamLayer,
+} from './upstream-fields.js';
 
 export const DeploymentEntry = z.strictObject({
   /** Names the deployment in usage, metrics and health (default: its position, from 1). */
@@ -17,9 +21,7 @@ export const DeploymentEntry = z.strictObject({
     .optional(),
   provider: z.string().min(1).optional(),
   modelId: z.string().min(1).optional(),
-  baseUrl: z.url().optional(),
-  apiKeyEnv: z.string().regex(ENV_NAME, 'an environment variable name').optional(),
-  timeoutMs: z.number().int().min(100).max(600_000).optional(),
+  ...UpstreamFields,
   region: z.string().optional(),
   securityTier: z.enum(SECURITY_TIERS).optional(),
   weight: z.number().min(0).max(1_000_000).default(1),
@@ -31,16 +33,7 @@ export interface DeploymentSource {
   readonly model: ModelConfig;
   readonly entry: { readonly region?: string | undefined; readonly securityTier?: SecurityTier | undefined };
   readonly deployments: readonly DeploymentEntry[];
-  readonly providers: Readonly<
-    Record<
-      string,
-      {
-        readonly baseUrl: string;
-        readonly apiKeyEnv?: string | undefined;
-        readonly timeoutMs?: number | undefined;
-      }
-    >
-  >;
+  readonly providers: Readonly<Record<string, UpstreamLayer>>;
   readonly hostingRegion: string;
   readonly upstreamTimeoutMs: number;
 }
@@ -59,31 +52,45 @@ export function withDeployments(
   const { model, entry, providers } = source;
   const deployments = source.deployments.map((deployment, index): DeploymentConfig => {
     const provider = deployment.provider ?? model.provider;
-    const upstream = providers[provider];
-    const baseUrl = deployment.baseUrl ?? (deployment.provider ? upstream?.baseUrl : model.baseUrl);
     const deploymentId = `${model.key}/${deployment.name ?? index + 1}`;
     if (provider === 'offline')
       throw new DeploymentsError(`deployment '${deploymentId}': an offline model has no deployments`);
-    if (!baseUrl)
-      throw new DeploymentsError(`deployment '${deploymentId}': provider '${provider}' needs a baseUrl`);
-    const apiKeyEnv = deployment.apiKeyEnv ?? (deployment.provider ? upstream?.apiKeyEnv : model.apiKeyEnv);
+    // A deployment naming another provider reaches it as that provider says; otherwise as its model does.
+    const inherited: UpstreamLayer = deployment.provider
+      ? (providers[provider] ?? {})
+      : {
+          type: model.providerType,
+          baseUrl: model.baseUrl,
+          apiKeyEnv: model.apiKeyEnv,
+          apiVersion: model.apiVersion,
+          awsRegion: model.awsRegion,
+        };
+    let upstream;
+    try {
+      upstream = resolveUpstream(`deployment '${deploymentId}'`, provider, model.kind, [
+        deployment,
+        inherited,
+      ]);
+    } catch (error) {
+      if (error instanceof UpstreamFieldsError) throw new DeploymentsError(error.message);
+      throw error;
+    }
+    const apiKeyEnv = upstream.apiKeyEnv;
     if (apiKeyEnv) {
       const value = secret(apiKeyEnv);
       if (value) keys.set(deploymentId, value);
       else missingKeys.push({ model: deploymentId, variable: apiKeyEnv });
     }
     const region = deployment.region ?? entry.region ?? '';
-    const { deployments: _d, fallbacks: _f, apiKeyEnv: _k, ...base } = model;
+    const { deployments: _d, fallbacks: _f, apiKeyEnv: _k, apiVersion: _v, awsRegion: _r, ...base } = model;
     return {
       ...base,
+      ...upstream,
       deploymentId,
       weight: deployment.weight,
       provider,
       modelId: deployment.modelId ?? model.modelId,
-      baseUrl,
-      ...(apiKeyEnv ? { apiKeyEnv } : {}),
-      timeoutMs:
-        deployment.timeoutMs ?? (deployment.provider ? upstream?.timeoutMs : undefined) ?? model.timeoutMs,
+      timeoutMs: upstream.timeoutMs ?? model.timeoutMs,
       region,
       securityTier: resolveSecurityTier(
         deployment.securityTier ?? entry.securityTier,

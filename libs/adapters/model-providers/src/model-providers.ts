@@ -1,25 +1,40 @@
-// Which provider serves a model: the offline provider for `provider: offline`, the OpenAI-compatible one (through the
-// official SDK, with the registry's URL and key) for every other upstream.
-import type { ModelConfig } from './model.js';
+// Which provider serves a model: the offline provider for `provider: offline`, otherwise the one speaking its
+// upstream's wire (`type` in the models file: OpenAI-compatible by default, or a vendor's native API). Each is made on
+// first use, so an instance that calls no Anthropic model never loads its code.
+import type { ModelConfig, ProviderType } from './model.js';
 import type { ModelRegistry } from './model-registry.js';
-import type { ModelProvider } from './provider.port.js';
+import { UpstreamError, type ModelProvider } from './provider.port.js';
 import { OFFLINE_PROVIDER, OfflineProvider } from './offline/offline-provider.js';
 import { OpenAiCompatibleProvider } from './openai/openai-compatible.provider.js';
 
+/** A provider that holds connections closes them on shutdown. */
+type UpstreamProvider = ModelProvider & { close?(): Promise<void> };
+
+const PROVIDER_TYPES: Partial<Record<ProviderType, (registry: ModelRegistry) => UpstreamProvider>> = {
+  openai: (registry) => new OpenAiCompatibleProvider(registry),
+};
+
 export class ModelProviders {
   private readonly offline = new OfflineProvider();
-  private readonly upstream: OpenAiCompatibleProvider;
+  private readonly upstreams = new Map<ProviderType, UpstreamProvider>();
 
-  constructor(registry: ModelRegistry) {
-    this.upstream = new OpenAiCompatibleProvider(registry);
-  }
+  constructor(private readonly registry: ModelRegistry) {}
 
   /** Closes the upstream connection pools (Nest calls it on shutdown). */
   async onApplicationShutdown(): Promise<void> {
-    await this.upstream.close();
+    await Promise.all([...this.upstreams.values()].map((provider) => provider.close?.()));
   }
 
   for(model: ModelConfig): ModelProvider {
-    return model.provider === OFFLINE_PROVIDER ? this.offline : this.upstream;
+    if (model.provider === OFFLINE_PROVIDER) return this.offline;
+    const type = model.providerType ?? 'openai';
+    let provider = this.upstreams.get(type);
+    if (!provider) {
+      const make = PROVIDER_TYPES[type];
+      if (!make) throw new UpstreamError('unavailable', `provider type '${type}' is not available`);
+      provider = make(this.registry);
+      this.upstreams.set(type, provider);
+    }
+    return provider;
   }
 }

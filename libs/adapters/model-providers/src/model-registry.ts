@@ -24,6 +24,8 @@ import {
   UPSTREAM_CHAT_CONTEXT_WINDOW,
 } from './models-file.js';
 
+import { resolveUpstream, UpstreamFieldsError, type ResolvedUpstream } from './upstream-fields.js';
+
 export { ModelsFileError, type ModelsFileContent } from './models-file.js';
 
 // yaml is required when a MODELS_FILE is read, not at start-up (the built-in models need none).
@@ -142,13 +144,12 @@ export class ModelRegistry {
     keys: Map<string, string>,
     missingKeys: { model: string; variable: string }[],
   ): ModelConfig {
-    const upstream = file.providers[entry.provider];
-    const baseUrl = entry.baseUrl ?? upstream?.baseUrl;
-    if (entry.provider !== 'offline' && !baseUrl)
-      throw new ModelsFileError(`model '${entry.key}': provider '${entry.provider}' needs a baseUrl`);
+    const upstream = ModelRegistry.upstream(entry, file);
     if (entry.api === 'responses' && (entry.provider === 'offline' || entry.kind !== 'chat'))
       throw new ModelsFileError(`model '${entry.key}': api 'responses' is for upstream chat models only`);
-    const apiKeyEnv = entry.apiKeyEnv ?? upstream?.apiKeyEnv;
+    if (entry.api === 'responses' && upstream && upstream.providerType !== 'openai')
+      throw new ModelsFileError(`model '${entry.key}': api 'responses' is for provider type 'openai' only`);
+    const apiKeyEnv = upstream?.apiKeyEnv;
     if (apiKeyEnv) {
       const value = config.secret(apiKeyEnv);
       if (value) keys.set(entry.key, value);
@@ -171,12 +172,28 @@ export class ModelRegistry {
         (entry.kind === 'chat' && entry.provider !== 'offline'
           ? UPSTREAM_CHAT_CONTEXT_WINDOW
           : SMALL_CONTEXT_WINDOW),
-      ...(baseUrl ? { baseUrl } : {}),
-      ...(apiKeyEnv ? { apiKeyEnv } : {}),
-      timeoutMs: entry.timeoutMs ?? upstream?.timeoutMs ?? config.upstreamTimeoutMs,
+      ...upstream,
+      timeoutMs: upstream?.timeoutMs ?? entry.timeoutMs ?? config.upstreamTimeoutMs,
       ...(entry.api === 'responses' ? { api: 'responses' as const } : {}),
       ...(entry.fallbacks?.length ? { fallbacks: entry.fallbacks } : {}),
     };
+  }
+
+  /** How an entry reaches its upstream (undefined for an offline model): the entry, then its named provider. */
+  private static upstream(
+    entry: z.output<typeof ModelEntry>,
+    file: z.output<typeof ModelsFile>,
+  ): ResolvedUpstream | undefined {
+    if (entry.provider === 'offline') return undefined;
+    try {
+      return resolveUpstream(`model '${entry.key}'`, entry.provider, entry.kind, [
+        entry,
+        file.providers[entry.provider],
+      ]);
+    } catch (error) {
+      if (error instanceof UpstreamFieldsError) throw new ModelsFileError(error.message);
+      throw error;
+    }
   }
 
   private static deployed(

@@ -3,6 +3,14 @@
 export const MODEL_KINDS = ['chat', 'embedding', 'rerank', 'image', 'speech', 'transcription'] as const;
 export type ModelKind = (typeof MODEL_KINDS)[number];
 
+/**
+ * The wire an upstream speaks: `openai` (any OpenAI-compatible server, the default), `anthropic` (Messages API),
+ * `google` (Gemini API), `azure` (Azure OpenAI: deployments and api-version), `bedrock` (Converse API, SigV4),
+ * `ollama` (its native chat API). The offline models have none.
+ */
+export const PROVIDER_TYPES = ['openai', 'anthropic', 'google', 'azure', 'bedrock', 'ollama'] as const;
+export type ProviderType = (typeof PROVIDER_TYPES)[number];
+
 export const SECURITY_TIERS = ['secure', 'eu-hosted', 'us-cloud'] as const;
 /** Ordered from most to least trusted. */
 export type SecurityTier = (typeof SECURITY_TIERS)[number];
@@ -13,6 +21,8 @@ export interface ModelPricing {
   readonly output: number;
   /** Price of cached input reads; when absent, 10% of `input`. */
   readonly cachedInput?: number;
+  /** Price of input written to the upstream's prompt cache (Anthropic's cache writes); when absent, 125% of `input`. */
+  readonly cacheWrite?: number;
 }
 
 /** The public description of a model (spec: "Model description"). */
@@ -22,7 +32,7 @@ export interface ModelInfo {
   /** The id the upstream knows. */
   readonly modelId: string;
   readonly displayName: string;
-  /** `offline`, or the name of an OpenAI-compatible upstream (openai, azure, mistral, vllm, ollama, …). */
+  /** `offline`, or the name of the upstream in the models file (openai, anthropic, azure, mistral, vllm, …). */
   readonly provider: string;
   readonly kind: ModelKind;
   readonly region: string;
@@ -38,8 +48,14 @@ export interface ModelInfo {
 
 /** A model as configured: its public description plus how to reach it. */
 export interface ModelConfig extends ModelInfo {
-  /** Upstream base URL (OpenAI-compatible); never chosen by a client. */
+  /** The wire its upstream speaks (absent: offline). */
+  readonly providerType?: ProviderType;
+  /** Upstream base URL; never chosen by a client. */
   readonly baseUrl?: string;
+  /** Azure OpenAI's `api-version` query parameter (type `azure`). */
+  readonly apiVersion?: string;
+  /** The AWS region requests are signed for (type `bedrock`). */
+  readonly awsRegion?: string;
   /** Name of the environment variable holding the upstream key; the key itself is never in configuration files. */
   readonly apiKeyEnv?: string;
   readonly timeoutMs: number;
@@ -71,6 +87,9 @@ export const toModelInfo = ({
   apiKeyEnv: _apiKeyEnv,
   timeoutMs: _timeoutMs,
   api: _api,
+  providerType: _providerType,
+  apiVersion: _apiVersion,
+  awsRegion: _awsRegion,
   deployments: _deployments,
   fallbacks: _fallbacks,
   ...info

@@ -3,8 +3,9 @@
 import { z } from 'zod';
 import { MODEL_KINDS, SECURITY_TIERS, type ModelKind } from './model.js';
 import { DeploymentEntry } from './model-deployments.js';
+import { UpstreamFields } from './upstream-fields.js';
 
-export const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
+export { ENV_NAME } from './upstream-fields.js';
 /** An upstream chat model's context when the file gives none: today's common size, which a file can lower. */
 export const UPSTREAM_CHAT_CONTEXT_WINDOW = 128_000;
 /**
@@ -17,6 +18,7 @@ const Pricing = z.strictObject({
   input: z.number().min(0),
   output: z.number().min(0),
   cachedInput: z.number().min(0).optional(),
+  cacheWrite: z.number().min(0).optional(),
 });
 
 export const ModelEntry = z.strictObject({
@@ -32,9 +34,7 @@ export const ModelEntry = z.strictObject({
   pricing: Pricing.default({ input: 0, output: 0 }),
   includedUsage: z.boolean().default(false),
   contextWindow: z.number().int().positive().optional(),
-  baseUrl: z.url().optional(),
-  apiKeyEnv: z.string().regex(ENV_NAME, 'an environment variable name').optional(),
-  timeoutMs: z.number().int().min(100).max(600_000).optional(),
+  ...UpstreamFields,
   /** The upstream's native API besides chat completions: `responses` passes POST /responses through as it is. */
   api: z.enum(['chat-completions', 'responses']).optional(),
   /** Several upstreams serving this key (model-deployments.ts); each inherits what the entry says. */
@@ -47,17 +47,8 @@ export const ModelEntry = z.strictObject({
 
 export const ModelsFile = z.strictObject({
   hostingRegion: z.string().min(1).optional(),
-  /** Upstreams by name: models with `provider: <name>` inherit baseUrl, apiKeyEnv and timeoutMs. */
-  providers: z
-    .record(
-      z.string(),
-      z.strictObject({
-        baseUrl: z.url(),
-        apiKeyEnv: z.string().regex(ENV_NAME).optional(),
-        timeoutMs: z.number().int().min(100).max(600_000).optional(),
-      }),
-    )
-    .default({}),
+  /** Upstreams by name: models with `provider: <name>` inherit its type, baseUrl, apiKeyEnv, timeoutMs, …. */
+  providers: z.record(z.string(), z.strictObject(UpstreamFields)).default({}),
   /** The instance default model per kind (one per kind at most). */
   defaults: z.partialRecord(z.enum(MODEL_KINDS), z.string()).default({}),
   /** The configured reranker: the only model `POST /rerank` accepts. */

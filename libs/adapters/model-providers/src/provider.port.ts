@@ -21,6 +21,8 @@ export interface TokenUsage {
   readonly inputTokens: number;
   readonly cachedInputTokens: number;
   readonly outputTokens: number;
+  /** Input tokens written to the upstream's prompt cache (Anthropic, Bedrock), counted in `inputTokens`. */
+  readonly cacheWriteTokens?: number;
 }
 
 export interface ChatResult {
@@ -88,7 +90,22 @@ export interface TranscriptionResult {
   readonly text: string;
 }
 
-/** An upstream failure, mapped by the gateway to 502 (upstream error) or 504 (timeout). */
+/**
+ * Why an upstream refused, read from its status and error body by each provider type, so that every vendor's
+ * failures reach every client protocol the same way: `rate_limit` (429), `overloaded` (Anthropic's 529, a 503),
+ * `context_length` (the prompt does not fit), `bad_request` (another 4xx about the request), `auth` (our upstream key
+ * is wrong or lacks rights: the gateway's fault, never the client's).
+ */
+export const UPSTREAM_REASONS = [
+  'rate_limit',
+  'overloaded',
+  'context_length',
+  'bad_request',
+  'auth',
+] as const;
+export type UpstreamReason = (typeof UPSTREAM_REASONS)[number];
+
+/** An upstream failure, mapped by the gateway to the client's protocol (model-gateway.ts, toGatewayError). */
 export class UpstreamError extends Error {
   constructor(
     readonly kind: 'timeout' | 'unavailable' | 'rejected',
@@ -97,10 +114,31 @@ export class UpstreamError extends Error {
     readonly upstreamStatus?: number,
     /** How long the upstream asked to wait before another try (its `Retry-After`), when it said. */
     readonly retryAfterMs?: number,
+    /** Why it refused, when the provider could tell (otherwise read from the status alone). */
+    readonly reason?: UpstreamReason,
   ) {
     super(message);
   }
 }
+
+/** The reason a status alone tells (a provider refines it from the error body: a 400 about the context length). */
+export function reasonOfStatus(status: number | undefined): UpstreamReason | undefined {
+  if (status === undefined) return undefined;
+  if (status === 429) return 'rate_limit';
+  if (status === 529 || status === 503) return 'overloaded';
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 413) return 'context_length';
+  if (status >= 400 && status < 500 && status !== 404 && status !== 408) return 'bad_request';
+  return undefined;
+}
+
+/** The phrases vendors use when a prompt is longer than the model's context. */
+const CONTEXT_LENGTH =
+  /context[ _-]?(length|window)|maximum context|too many (input )?tokens|prompt is too long|input (is )?too long|exceeds? the (maximum|max)/i;
+
+/** Whether an upstream's error message says the prompt does not fit the model's context. */
+export const saysContextLength = (message: string | undefined): boolean =>
+  message !== undefined && CONTEXT_LENGTH.test(message);
 
 /** A `Retry-After` header (seconds, or an HTTP date) in milliseconds from `now`; undefined when absent or unreadable. */
 export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {

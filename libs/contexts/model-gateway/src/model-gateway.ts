@@ -16,6 +16,7 @@ import {
   type ModelConfig,
   type ModelKind,
   UpstreamError,
+  reasonOfStatus,
   type ChatDelta,
   type ChatRequest,
   type ChatResult,
@@ -120,18 +121,30 @@ export function toGatewayError(error: unknown, model: ModelConfig, signal: Abort
   if (!(error instanceof UpstreamError)) return error;
   if (error.kind === 'timeout')
     return new PlatformError('upstream_timeout', 'upstream_timeout', error.message);
-  const status = error.upstreamStatus;
-  if (status === 429)
+  const reason = error.reason ?? reasonOfStatus(error.upstreamStatus);
+  if (reason === 'rate_limit')
     return new PlatformError(
       'rate_limited',
       'upstream_rate_limited',
       `the upstream of model '${model.key}' is rate limiting; retry later`,
     );
-  if (status !== undefined && status >= 400 && status < 500 && ![401, 403, 404].includes(status))
+  if (reason === 'overloaded')
+    return new PlatformError(
+      'unavailable',
+      'upstream_overloaded',
+      `the upstream of model '${model.key}' is overloaded; retry later`,
+    );
+  if (reason === 'context_length')
+    return new PlatformError(
+      'validation',
+      'context_length_exceeded',
+      `the request is longer than model '${model.key}' reads at once (its upstream refused it); send less`,
+    );
+  if (reason === 'bad_request')
     return new PlatformError(
       'validation',
       'upstream_rejected_request',
-      `the upstream of model '${model.key}' rejected the request (status ${status})`,
+      `the upstream of model '${model.key}' rejected the request (status ${error.upstreamStatus ?? 400})`,
     );
   return new PlatformError('upstream_failed', 'upstream_error', error.message);
 }
@@ -506,6 +519,7 @@ export class ModelGateway {
               streamed,
               inputTokens: usage.inputTokens,
               cachedInputTokens: usage.cachedInputTokens,
+              ...(usage.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
               outputTokens: usage.outputTokens,
               costUsd,
               isIncludedUsage: served.includedUsage,

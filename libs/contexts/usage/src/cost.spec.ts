@@ -33,4 +33,17 @@ describe('callCost', () => {
       callCost({ input: 0, output: 0 }, { inputTokens: 10, cachedInputTokens: 0, outputTokens: 10 }),
     ).toBe(0);
   });
+
+  it("charges prompt-cache writes at 125% of the input price, or the model's cacheWrite price", () => {
+    const usage = {
+      inputTokens: 1_000_000,
+      cachedInputTokens: 200_000,
+      cacheWriteTokens: 300_000,
+      outputTokens: 0,
+    };
+    // 500k fresh at $2 = 1.0; 200k cached at $0.2 = 0.04; 300k written at $2.5 = 0.75.
+    expect(callCost(pricing, usage)).toBe(1.79);
+    // The same written at an explicit $3: 0.9.
+    expect(callCost({ ...pricing, cacheWrite: 3 }, usage)).toBe(1.94);
+  });
 });

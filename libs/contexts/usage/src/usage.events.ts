@@ -60,6 +60,8 @@ export interface ModelCall {
   /** All input tokens, cached reads included. */
   readonly inputTokens: number;
   readonly cachedInputTokens: number;
+  /** Input written to the upstream's prompt cache (counted in inputTokens); absent when none (and in older events). */
+  readonly cacheWriteTokens?: number;
   readonly outputTokens: number;
   /** USD, from the model's pricing at the time of the call. */
   readonly costUsd: number;

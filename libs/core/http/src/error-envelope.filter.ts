@@ -111,7 +111,10 @@ export function anthropicErrorBody(status: number, body: ErrorBody) {
   return {
     type: 'error',
     error: {
-      type: ANTHROPIC_TYPE[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'),
+      type:
+        body.error.code === 'upstream_overloaded'
+          ? 'overloaded_error'
+          : (ANTHROPIC_TYPE[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error')),
       message: body.error.message,
     },
   };

@@ -1,17 +1,13 @@
-// The chat hot path to OpenAI-compatible upstreams over undici (Node's own HTTP client) with keep-alive pools, speaking
-// the chat-completions wire format directly. Measured against the `openai` SDK on the same path, the SDK cost about
-// 390 µs of CPU per call (request building, debug formatting, fetch and web streams): 40% of the gateway's budget.
-// The SDK still serves the colder calls (embeddings, rerank). Timeouts are undici's: `headersTimeout` until the
-// answer starts, `bodyTimeout` between two pieces of the body, so a long stream is never cut while it flows.
-import { Readable } from 'node:stream';
-import type { Agent } from 'undici';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+// The chat hot path to OpenAI-compatible upstreams over undici (upstream-http.ts), speaking the chat-completions wire
+// format directly. Measured against the `openai` SDK on the same path, the SDK cost about 390 µs of CPU per call
+// (request building, debug formatting, fetch and web streams): 40% of the gateway's budget. The SDK still serves the
+// colder calls (embeddings, rerank). Azure OpenAI speaks the same wire at its own paths with an `api-key` header.
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { lazyModule } from '#kernel';
 import type { ModelConfig } from '../model.js';
-import { bytesOf, requestBody, sendable } from './request-body.js';
+import { requestBody, sendable } from './request-body.js';
+import { errorJson, UpstreamHttp } from '../upstream-http.js';
 import {
-  retryAfterMs,
+  saysContextLength,
   UpstreamError,
   type ChatDelta,
   type ChatRequest,
@@ -19,6 +15,7 @@ import {
   type ResponsesEvent,
   type ResponsesPayload,
   type TokenUsage,
+  type UpstreamReason,
 } from '../provider.port.js';
 
 type WireUsage = ChatCompletion['usage'];
@@ -34,32 +31,26 @@ const finish = (reason: string | null | undefined): ChatResult['finishReason'] |
     ? 'tool_calls'
     : ((reason as ChatResult['finishReason'] | null | undefined) ?? null);
 
-const undici = lazyModule<typeof import('undici')>('undici');
-
-/** Where a request goes, as undici's `request(url)` would split it (origin, path with query). */
-interface Target {
-  readonly origin: string;
-  readonly path: string;
+/** OpenAI's error envelope `{ error: { code, message } }`: a prompt too long is `context_length_exceeded`. */
+export function openAiReason(status: number, body: string): UpstreamReason | undefined {
+  if (status !== 400 && status !== 413) return undefined;
+  const error = errorJson(body).error as { code?: unknown; message?: unknown } | undefined;
+  const message = typeof error?.message === 'string' ? error.message : undefined;
+  return error?.code === 'context_length_exceeded' || saysContextLength(message)
+    ? 'context_length'
+    : undefined;
 }
 
 export class ChatTransport {
-  private pool: Agent | undefined;
-  /** Parsed once per base URL and path: `request(url)` parsed the URL (WHATWG) on every call. */
-  private readonly targets = new Map<string, Target>();
+  private readonly http: UpstreamHttp;
 
-  private get agent(): Agent {
-    return (this.pool ??= new (undici().Agent)({
-      keepAliveTimeout: 30_000,
-      keepAliveMaxTimeout: 600_000,
-      connections: 512,
-    }));
+  constructor(upstreamKey: (model: ModelConfig) => string | undefined) {
+    this.http = new UpstreamHttp(upstreamKey);
   }
-
-  constructor(private readonly upstreamKey: (model: ModelConfig) => string | undefined) {}
 
   async complete(model: ModelConfig, body: ChatRequest, signal: AbortSignal): Promise<ChatResult> {
     const response = await this.post(model, { ...body, model: model.modelId, stream: false }, signal, false);
-    const completion = (await this.read(model, () => response.body.json(), signal)) as ChatCompletion;
+    const completion = await this.http.json<ChatCompletion>(model, response, signal);
     const choice = completion?.choices?.[0];
     if (!choice?.message)
       throw new UpstreamError('rejected', `upstream of model '${model.key}' answered no choice`);
@@ -77,40 +68,19 @@ export class ChatTransport {
       signal,
       true,
     );
-    const messages: EventSourceMessage[] = [];
-    const parser = createParser({ onEvent: (message) => messages.push(message) });
-    let done = false;
-    try {
-      response.body.setEncoding('utf8');
-      const pieces = response.body[Symbol.asyncIterator]() as AsyncIterator<string>;
-      while (!done) {
-        const piece = await this.read(model, () => pieces.next(), signal);
-        if (piece.done) break;
-        parser.feed(piece.value);
-        for (const message of messages.splice(0)) {
-          if (message.data === '[DONE]') {
-            done = true;
-            break;
-          }
-          const chunk = JSON.parse(message.data) as ChatCompletionChunk & { error?: unknown };
-          if (chunk.error)
-            throw new UpstreamError('rejected', `upstream of model '${model.key}' sent an error mid-stream`);
-          const choice = chunk.choices?.[0];
-          if (choice)
-            yield {
-              delta: choice.delta ?? {},
-              finishReason: finish(choice.finish_reason),
-              ...(chunk.usage ? { usage: toUsage(chunk.usage) } : {}),
-            };
-          else if (chunk.usage) yield { delta: {}, finishReason: null, usage: toUsage(chunk.usage) };
-        }
-      }
-      if (!done && signal.aborted) throw signal.reason;
-    } catch (error) {
-      throw this.mapError(model, error, signal);
-    } finally {
-      // Ends the upstream request when the consumer stops early (client gone) or on error.
-      if (!response.body.destroyed) response.body.destroy();
+    for await (const message of this.http.events(model, response, signal)) {
+      if (message.data === '[DONE]') return;
+      const chunk = this.parse<ChatCompletionChunk & { error?: unknown }>(model, message.data);
+      if (chunk.error)
+        throw new UpstreamError('rejected', `upstream of model '${model.key}' sent an error mid-stream`);
+      const choice = chunk.choices?.[0];
+      if (choice)
+        yield {
+          delta: choice.delta ?? {},
+          finishReason: finish(choice.finish_reason),
+          ...(chunk.usage ? { usage: toUsage(chunk.usage) } : {}),
+        };
+      else if (chunk.usage) yield { delta: {}, finishReason: null, usage: toUsage(chunk.usage) };
     }
   }
 
@@ -127,7 +97,7 @@ export class ChatTransport {
       false,
       '/responses',
     );
-    const answer = (await this.read(model, () => response.body.json(), signal)) as ResponsesPayload | null;
+    const answer = await this.http.json<ResponsesPayload | null>(model, response, signal);
     if (typeof answer !== 'object' || answer === null || answer.object !== 'response')
       throw new UpstreamError('rejected', `upstream of model '${model.key}' answered no response`);
     return answer;
@@ -146,114 +116,46 @@ export class ChatTransport {
       true,
       '/responses',
     );
-    const messages: EventSourceMessage[] = [];
-    const parser = createParser({ onEvent: (message) => messages.push(message) });
-    try {
-      response.body.setEncoding('utf8');
-      const pieces = response.body[Symbol.asyncIterator]() as AsyncIterator<string>;
-      for (;;) {
-        const piece = await this.read(model, () => pieces.next(), signal);
-        if (piece.done) break;
-        parser.feed(piece.value);
-        for (const message of messages.splice(0)) {
-          const event = JSON.parse(message.data) as ResponsesEvent;
-          if (event.type === 'error' || event.type === 'response.failed')
-            throw new UpstreamError('rejected', `upstream of model '${model.key}' sent an error mid-stream`);
-          yield event;
-        }
-      }
-      if (signal.aborted) throw signal.reason;
-    } catch (error) {
-      throw this.mapError(model, error, signal);
-    } finally {
-      if (!response.body.destroyed) response.body.destroy();
+    for await (const message of this.http.events(model, response, signal)) {
+      const event = this.parse<ResponsesEvent>(model, message.data);
+      if (event.type === 'error' || event.type === 'response.failed')
+        throw new UpstreamError('rejected', `upstream of model '${model.key}' sent an error mid-stream`);
+      yield event;
     }
   }
 
-  async close(): Promise<void> {
-    await this.pool?.close();
+  close(): Promise<void> {
+    return this.http.close();
   }
 
-  private async post(
+  private parse<T>(model: ModelConfig, data: string): T {
+    try {
+      return JSON.parse(data) as T;
+    } catch {
+      throw new UpstreamError('rejected', `upstream of model '${model.key}' answered malformed JSON`);
+    }
+  }
+
+  private post(
     model: ModelConfig,
     body: object,
     signal: AbortSignal,
     stream: boolean,
     path = '/chat/completions',
   ) {
-    const key = this.upstreamKey(model);
-    if (model.apiKeyEnv && !key)
-      throw new UpstreamError(
-        'unavailable',
-        `model '${model.key}' has no upstream key (${model.apiKeyEnv} is not set)`,
-      );
-    try {
-      const { origin, path: target } = this.target(model.baseUrl!, path);
-      const json = sendable(requestBody(body));
-      const response = await this.agent.request({
-        origin,
-        path: target,
-        method: 'POST',
+    const key = this.http.key(model);
+    return this.http.send(
+      model,
+      {
+        path,
+        body: sendable(requestBody(body)),
         headers: {
-          'content-type': 'application/json',
           accept: stream ? 'text/event-stream' : 'application/json',
           ...(key ? { authorization: `Bearer ${key}` } : {}),
-          // Pieces are streamed one after the other: their length is said up front (else they would go chunked).
-          ...(Array.isArray(json) ? { 'content-length': String(bytesOf(json)) } : {}),
         },
-        body: Array.isArray(json) ? Readable.from(json, { objectMode: false }) : json,
-        signal,
-        headersTimeout: model.timeoutMs,
-        bodyTimeout: model.timeoutMs,
-      });
-      if (response.statusCode >= 400) {
-        // The upstream's message is not passed on (it may quote keys); only its status is.
-        await response.body.dump().catch(() => undefined);
-        throw new UpstreamError(
-          'rejected',
-          `upstream answered ${response.statusCode} for model '${model.key}'`,
-          response.statusCode,
-          retryAfterMs(response.headers['retry-after']),
-        );
-      }
-      return response;
-    } catch (error) {
-      throw this.mapError(model, error, signal);
-    }
-  }
-
-  private target(baseUrl: string, path: string): Target {
-    const key = `${baseUrl}\u0000${path}`;
-    let target = this.targets.get(key);
-    if (!target) {
-      const url = new URL(`${baseUrl.replace(/\/+$/, '')}${path}`);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        throw new TypeError(`the URL must start with http: or https: (${url.protocol})`);
-      target = { origin: url.origin, path: url.search ? `${url.pathname}${url.search}` : url.pathname };
-      if (this.targets.size >= 1000) this.targets.clear();
-      this.targets.set(key, target);
-    }
-    return target;
-  }
-
-  /** Awaits one read of the body, mapping its failures. */
-  private async read<T>(model: ModelConfig, next: () => Promise<T>, signal: AbortSignal): Promise<T> {
-    try {
-      return await next();
-    } catch (error) {
-      throw this.mapError(model, error, signal);
-    }
-  }
-
-  private mapError(model: ModelConfig, error: unknown, signal: AbortSignal): unknown {
-    if (error instanceof UpstreamError) return error;
-    // The caller's abort wins: the client went away, whatever the upstream did.
-    if (signal.aborted) return signal.reason ?? error;
-    const code = (error as { code?: string } | null)?.code;
-    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
-      return new UpstreamError('timeout', `model '${model.key}' did not answer within ${model.timeoutMs} ms`);
-    if (error instanceof SyntaxError)
-      return new UpstreamError('rejected', `upstream of model '${model.key}' answered malformed JSON`);
-    return new UpstreamError('unavailable', `upstream of model '${model.key}' is unreachable`);
+        reasonOf: openAiReason,
+      },
+      signal,
+    );
   }
 }

@@ -1,0 +1,251 @@
+// HTTP to model upstreams over undici (Node's own client) with keep-alive pools, shared by every provider type: a
+// request with the model's timeouts (`headersTimeout` until the answer starts, `bodyTimeout` between two pieces, so a
+// long stream is never cut while it flows), failures mapped to UpstreamError (status, Retry-After, and the reason the
+// vendor's error body gives, read by the provider), and the bodies read as JSON, server-sent events, lines (NDJSON) or
+// raw bytes. The upstream's own error message never leaves here: it may quote keys.
+import { Readable } from 'node:stream';
+import type { Agent, Dispatcher } from 'undici';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { lazyModule } from '#kernel';
+import type { ModelConfig } from './model.js';
+import { bytesOf } from './openai/request-body.js';
+import { reasonOfStatus, retryAfterMs, UpstreamError, type UpstreamReason } from './provider.port.js';
+
+const undici = lazyModule<typeof import('undici')>('undici');
+
+/** Reads why an upstream refused from its status and error body (at most 64 KB of it); undefined: the status says. */
+export type ErrorReasonReader = (status: number, body: string) => UpstreamReason | undefined;
+
+export interface UpstreamRequest {
+  /** Appended to the model's base URL (may carry a query string). */
+  readonly path: string;
+  readonly method?: 'POST' | 'GET';
+  /** The body: one string or buffer, or pieces sent one after the other (their length said up front). */
+  readonly body?: string | Buffer | readonly Buffer[];
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Reads why it refused (context too long, overloaded) from the vendor's error body. */
+  readonly reasonOf?: ErrorReasonReader;
+}
+
+/** Where a request goes, as undici's `request(url)` would split it (origin, path with query). */
+interface Target {
+  readonly origin: string;
+  readonly path: string;
+}
+
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+const isPieces = (body: UpstreamRequest['body']): body is readonly Buffer[] => Array.isArray(body);
+
+export class UpstreamHttp {
+  private pool: Agent | undefined;
+  /** Parsed once per base URL and path: `request(url)` parsed the URL (WHATWG) on every call. */
+  private readonly targets = new Map<string, Target>();
+
+  constructor(private readonly upstreamKey: (model: ModelConfig) => string | undefined) {}
+
+  private get agent(): Agent {
+    return (this.pool ??= new (undici().Agent)({
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 600_000,
+      connections: 512,
+    }));
+  }
+
+  /** The model's upstream key; throws when its variable is named and not set (the call cannot succeed). */
+  key(model: ModelConfig): string | undefined {
+    const key = this.upstreamKey(model);
+    if (model.apiKeyEnv && !key)
+      throw new UpstreamError(
+        'unavailable',
+        `model '${model.key}' has no upstream key (${model.apiKeyEnv} is not set)`,
+      );
+    return key;
+  }
+
+  /** Sends the request; an answer of 400 or more is read for its reason and thrown as an UpstreamError. */
+  async send(
+    model: ModelConfig,
+    request: UpstreamRequest,
+    signal: AbortSignal,
+  ): Promise<Dispatcher.ResponseData> {
+    try {
+      const { origin, path } = this.target(model.baseUrl!, request.path);
+      const body = request.body;
+      const response = await this.agent.request({
+        origin,
+        path,
+        method: request.method ?? 'POST',
+        headers: {
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...request.headers,
+          // Pieces are streamed one after the other: their length is said up front (else they would go chunked).
+          ...(isPieces(body) ? { 'content-length': String(bytesOf(body)) } : {}),
+        },
+        body: isPieces(body) ? Readable.from(body, { objectMode: false }) : body,
+        signal,
+        headersTimeout: model.timeoutMs,
+        bodyTimeout: model.timeoutMs,
+      });
+      if (response.statusCode >= 400) {
+        const text = await readLimited(response.body, ERROR_BODY_LIMIT).catch(() => '');
+        const status = response.statusCode;
+        throw new UpstreamError(
+          'rejected',
+          `upstream answered ${status} for model '${model.key}'`,
+          status,
+          retryAfterMs(response.headers['retry-after']),
+          request.reasonOf?.(status, text) ?? reasonOfStatus(status),
+        );
+      }
+      return response;
+    } catch (error) {
+      throw this.mapError(model, error, signal);
+    }
+  }
+
+  /** The whole body as JSON. */
+  async json<T>(model: ModelConfig, response: Dispatcher.ResponseData, signal: AbortSignal): Promise<T> {
+    return (await this.read(model, () => response.body.json(), signal)) as T;
+  }
+
+  /** The body's server-sent events as they arrive; the body ends (and the upstream call with it) when the loop stops. */
+  async *events(
+    model: ModelConfig,
+    response: Dispatcher.ResponseData,
+    signal: AbortSignal,
+  ): AsyncIterable<EventSourceMessage> {
+    const messages: EventSourceMessage[] = [];
+    const parser = createParser({ onEvent: (message) => messages.push(message) });
+    yield* this.pieces(model, response, signal, (piece) => {
+      parser.feed(piece);
+      return messages.splice(0);
+    });
+  }
+
+  /** The body's lines (NDJSON) as they arrive, empty lines skipped. */
+  async *lines(
+    model: ModelConfig,
+    response: Dispatcher.ResponseData,
+    signal: AbortSignal,
+  ): AsyncIterable<string> {
+    let rest = '';
+    yield* this.pieces(
+      model,
+      response,
+      signal,
+      (piece) => {
+        const lines = (rest + piece).split('\n');
+        rest = lines.pop() ?? '';
+        return lines.filter((line) => line.trim() !== '');
+      },
+      () => (rest.trim() ? [rest] : []),
+    );
+  }
+
+  /** The body's bytes as they arrive (binary framings such as AWS event streams). */
+  async *bytes(
+    model: ModelConfig,
+    response: Dispatcher.ResponseData,
+    signal: AbortSignal,
+  ): AsyncIterable<Buffer> {
+    try {
+      const pieces = response.body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+      for (;;) {
+        const piece = await this.read(model, () => pieces.next(), signal);
+        if (piece.done) break;
+        yield piece.value;
+      }
+      if (signal.aborted) throw signal.reason;
+    } catch (error) {
+      throw this.mapError(model, error, signal);
+    } finally {
+      if (!response.body.destroyed) response.body.destroy();
+    }
+  }
+
+  private async *pieces<T>(
+    model: ModelConfig,
+    response: Dispatcher.ResponseData,
+    signal: AbortSignal,
+    split: (piece: string) => T[],
+    end: () => T[] = () => [],
+  ): AsyncIterable<T> {
+    try {
+      response.body.setEncoding('utf8');
+      const pieces = response.body[Symbol.asyncIterator]() as AsyncIterator<string>;
+      for (;;) {
+        const piece = await this.read(model, () => pieces.next(), signal);
+        if (piece.done) break;
+        yield* split(piece.value);
+      }
+      if (signal.aborted) throw signal.reason;
+      yield* end();
+    } catch (error) {
+      throw this.mapError(model, error, signal);
+    } finally {
+      // Ends the upstream request when the consumer stops early (client gone) or on error.
+      if (!response.body.destroyed) response.body.destroy();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.close();
+  }
+
+  /** Awaits one read of the body, mapping its failures. */
+  async read<T>(model: ModelConfig, next: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    try {
+      return await next();
+    } catch (error) {
+      throw this.mapError(model, error, signal);
+    }
+  }
+
+  mapError(model: ModelConfig, error: unknown, signal: AbortSignal): unknown {
+    if (error instanceof UpstreamError) return error;
+    // The caller's abort wins: the client went away, whatever the upstream did.
+    if (signal.aborted) return signal.reason ?? error;
+    const code = (error as { code?: string } | null)?.code;
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
+      return new UpstreamError('timeout', `model '${model.key}' did not answer within ${model.timeoutMs} ms`);
+    if (error instanceof SyntaxError)
+      return new UpstreamError('rejected', `upstream of model '${model.key}' answered malformed JSON`);
+    return new UpstreamError('unavailable', `upstream of model '${model.key}' is unreachable`);
+  }
+
+  private target(baseUrl: string, path: string): Target {
+    const key = `${baseUrl}\u0000${path}`;
+    let target = this.targets.get(key);
+    if (!target) {
+      const url = new URL(`${baseUrl.replace(/\/+$/, '')}${path}`);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new TypeError(`the URL must start with http: or https: (${url.protocol})`);
+      target = { origin: url.origin, path: url.search ? `${url.pathname}${url.search}` : url.pathname };
+      if (this.targets.size >= 1000) this.targets.clear();
+      this.targets.set(key, target);
+    }
+    return target;
+  }
+}
+
+/** At most `limit` bytes of a body as text; the rest is dropped. */
+async function readLimited(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    if (size < limit) chunks.push(chunk.subarray(0, limit - size));
+    size += chunk.length;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** An error body's JSON (`{}` when it is not JSON). */
+export function errorJson(body: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(body);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
