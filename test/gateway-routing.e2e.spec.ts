@@ -8,7 +8,7 @@ import { EVENT_STORE, type EventStore } from '#event-store';
 import { usageStreamId, utcDay, type ModelCall } from '#usage';
 import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
 import { waitUntil } from '#testing/fixtures';
-import { client, CORE, startTestApi, writeModelsFile, type TestApi } from './support/api.js';
+import { ADMIN_KEY, client, CORE, startTestApi, writeModelsFile, type TestApi } from './support/api.js';
 
 const failureOf = (promise: Promise<unknown>) =>
   promise.then(
@@ -45,6 +45,8 @@ describe('gateway routing: deployments, fallbacks, retries (e2e)', () => {
         ...['on-hang', 'slow-first'].map((name) => routedModel(name, 'slow')),
         '  - { key: with-fallback, provider: primary, modelId: fake-model, kind: chat, pricing: { input: 1, output: 2 }, fallbacks: [backup] }',
         '  - { key: backup, provider: secondary, modelId: fake-model, kind: chat, pricing: { input: 10, output: 20 } }',
+        '  - { key: limited, provider: primary, modelId: fake-model, kind: chat, deployments: [{ name: a, weight: 1, rpm: 1 }, { name: b, provider: secondary, weight: 0 }] }',
+        '  - { key: one-a-minute, provider: primary, modelId: fake-model, kind: chat, rpm: 1 }',
       ]),
     });
     const issued = await client(api.url).post<{ id: string; key: string }>(`${CORE}/api-keys`, {
@@ -171,5 +173,44 @@ describe('gateway routing: deployments, fallbacks, retries (e2e)', () => {
     ]);
     // Priced at the backup's rates: ten times the primary's.
     expect(call!.costUsd).toBeCloseTo((call!.inputTokens * 10 + call!.outputTokens * 20) / 1e6, 10);
+  });
+
+  it('a deployment that used its requests of the minute (rpm) is passed over; with none left the gateway answers 429', async () => {
+    expect((await ask('limited')).choices[0]!.message.content).toBe('from the primary');
+    expect((await ask('limited')).choices[0]!.message.content).toBe('from the secondary');
+    expect(primary.requests).toHaveLength(1);
+    expect((await ask('one-a-minute')).choices[0]!.message.content).toBe('from the primary');
+    const refused = await failureOf(ask('one-a-minute'));
+    expect(refused).toBeInstanceOf(OpenAI.RateLimitError);
+    expect((refused as InstanceType<typeof OpenAI.RateLimitError>).code).toBe('deployment_limit_reached');
+    const retryAfter = Number((refused as InstanceType<typeof OpenAI.APIError>).headers?.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(primary.requests).toHaveLength(2);
+  });
+
+  it("/metrics has each deployment's try latency by outcome, errors by kind, time to first token and tokens", async () => {
+    primary.set({ failWith: { status: 500 } });
+    const stream = await sdk().chat.completions.create({
+      model: 'on-500',
+      messages: [{ role: 'user', content: 'Hello there' }],
+      stream: true,
+    });
+    for await (const _chunk of stream);
+    await usageOf('on-500', 2);
+    const metrics = await fetch(`${api.url}/metrics`, { headers: { 'x-api-key': ADMIN_KEY } }).then(
+      (response) => response.text(),
+    );
+    expect(metrics).toMatch(
+      /model_deployment_latency_seconds_count\{deployment="on-500\/a",outcome="failed"\} [1-9]/,
+    );
+    expect(metrics).toMatch(
+      /model_deployment_latency_seconds_count\{deployment="on-500\/b",outcome="completed"\} [1-9]/,
+    );
+    expect(metrics).toMatch(/model_deployment_errors_total\{deployment="on-500\/a",kind="500"\} [1-9]/);
+    expect(metrics).toMatch(/model_deployment_first_token_seconds_count\{deployment="on-500\/b"\} [1-9]/);
+    expect(metrics).toMatch(
+      /model_deployment_tokens_total\{deployment="on-500\/b",direction="output"\} [1-9]/,
+    );
   });
 });

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { SECURITY_TIERS, type DeploymentConfig, type ModelConfig, type SecurityTier } from './model.js';
 import { resolveSecurityTier } from './security-tier.js';
 import {
+  RateLimitFields,
   resolveUpstream,
   UpstreamFields,
   UpstreamFieldsError,
@@ -22,6 +23,7 @@ export const DeploymentEntry = z.strictObject({
   provider: z.string().min(1).optional(),
   modelId: z.string().min(1).optional(),
   ...UpstreamFields,
+  ...RateLimitFields,
   region: z.string().optional(),
   securityTier: z.enum(SECURITY_TIERS).optional(),
   weight: z.number().min(0).max(1_000_000).default(1),
@@ -91,6 +93,8 @@ export function withDeployments(
       provider,
       modelId: deployment.modelId ?? model.modelId,
       timeoutMs: upstream.timeoutMs ?? model.timeoutMs,
+      ...(deployment.rpm !== undefined ? { rpm: deployment.rpm } : {}),
+      ...(deployment.tpm !== undefined ? { tpm: deployment.tpm } : {}),
       region,
       securityTier: resolveSecurityTier(
         deployment.securityTier ?? entry.securityTier,

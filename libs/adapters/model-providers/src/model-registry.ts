@@ -176,6 +176,8 @@ export class ModelRegistry {
       timeoutMs: upstream?.timeoutMs ?? entry.timeoutMs ?? config.upstreamTimeoutMs,
       ...(entry.api === 'responses' ? { api: 'responses' as const } : {}),
       ...(entry.fallbacks?.length ? { fallbacks: entry.fallbacks } : {}),
+      ...(entry.rpm !== undefined ? { rpm: entry.rpm } : {}),
+      ...(entry.tpm !== undefined ? { tpm: entry.tpm } : {}),
     };
   }
 
@@ -207,6 +209,8 @@ export class ModelRegistry {
   ): ModelConfig {
     if (entry.api === 'responses')
       throw new ModelsFileError(`model '${entry.key}': api 'responses' takes no deployments`);
+    if (entry.rpm !== undefined || entry.tpm !== undefined)
+      throw new ModelsFileError(`model '${entry.key}': with deployments, rpm and tpm go on each deployment`);
     try {
       return withDeployments(
         {

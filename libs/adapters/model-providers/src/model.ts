@@ -72,6 +72,10 @@ export interface ModelConfig extends ModelInfo {
   readonly deployments?: readonly DeploymentConfig[];
   /** Other model keys tried, in order, once every deployment of this one failed. */
   readonly fallbacks?: readonly string[];
+  /** Requests per minute this upstream takes (the router passes over it beyond that). */
+  readonly rpm?: number;
+  /** Tokens (input and output) per minute this upstream takes. */
+  readonly tpm?: number;
 }
 
 /** One upstream of a model key: the model as it reaches that upstream (its key stays the model's), weighted. */
@@ -90,6 +94,8 @@ export const toModelInfo = ({
   providerType: _providerType,
   apiVersion: _apiVersion,
   awsRegion: _awsRegion,
+  rpm: _rpm,
+  tpm: _tpm,
   deployments: _deployments,
   fallbacks: _fallbacks,
   ...info

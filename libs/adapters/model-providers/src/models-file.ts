@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { MODEL_KINDS, SECURITY_TIERS, type ModelKind } from './model.js';
 import { DeploymentEntry } from './model-deployments.js';
-import { UpstreamFields } from './upstream-fields.js';
+import { RateLimitFields, UpstreamFields } from './upstream-fields.js';
 
 export { ENV_NAME } from './upstream-fields.js';
 /** An upstream chat model's context when the file gives none: today's common size, which a file can lower. */
@@ -35,6 +35,7 @@ export const ModelEntry = z.strictObject({
   includedUsage: z.boolean().default(false),
   contextWindow: z.number().int().positive().optional(),
   ...UpstreamFields,
+  ...RateLimitFields,
   /** The upstream's native API besides chat completions: `responses` passes POST /responses through as it is. */
   api: z.enum(['chat-completions', 'responses']).optional(),
   /** Several upstreams serving this key (model-deployments.ts); each inherits what the entry says. */

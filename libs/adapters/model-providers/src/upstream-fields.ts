@@ -40,6 +40,14 @@ export const UpstreamFields = {
   awsRegion: z.string().regex(AWS_REGION, 'an AWS region such as eu-central-1').optional(),
 };
 
+/** Rate limits of one upstream (a model entry or a deployment; not inherited from a provider). */
+export const RateLimitFields = {
+  /** Requests per minute it takes. */
+  rpm: z.number().int().min(1).optional(),
+  /** Tokens (input and output) per minute it takes. */
+  tpm: z.number().int().min(1).optional(),
+};
+
 export type UpstreamLayer = {
   readonly [K in keyof typeof UpstreamFields]?: z.output<(typeof UpstreamFields)[K]>;
 };

@@ -48,7 +48,7 @@ import {
 import type { CallOutcome, Operation, Surface } from '#usage';
 import type { CallerKey, Caller } from '#access';
 import { StreamedText } from './streamed-text.js';
-import { DeploymentRouter, RoutedCallFailed, type Attempt } from './routing/deployment-router.js';
+import { DeploymentRouter, errorOf, RoutedCallFailed, type Attempt } from './routing/deployment-router.js';
 
 /** Who a call is for: usage is attributed to the key, its user and the Agent (core surface). */
 export interface CallScope {
@@ -111,8 +111,16 @@ const inputOnly = (result: { inputTokens: number }): TokenUsage => ({
 interface CallInProgress {
   /** A routed call: the model that served it (priced as that model) and every try, recorded with the call. */
   routed(served: ModelConfig | null, attempts: readonly Attempt[]): void;
-  end(outcome: CallOutcome, usage: TokenUsage, estimated: boolean): void;
+  /** The first piece of a streamed answer is on its way (its time is the call's time to first token). */
+  firstPiece(): void;
+  /** `error`: what failed, for a failed call. */
+  end(outcome: CallOutcome, usage: TokenUsage, estimated: boolean, error?: unknown): void;
 }
+
+/** What failed, as a usage event names it: the reason the upstream gave, else its status, `timeout` or `unreachable`. */
+const failureOf = (error: unknown): string =>
+  (error instanceof UpstreamError ? (error.reason ?? reasonOfStatus(error.upstreamStatus)) : undefined) ??
+  errorOf(error);
 
 /** Maps a provider failure to the gateway's errors; the upstream's own message is never passed on (it may quote keys). */
 export function toGatewayError(error: unknown, model: ModelConfig, signal: AbortSignal): unknown {
@@ -244,7 +252,7 @@ export class ModelGateway {
           return { rest, first: await rest.next() };
         });
       } catch (error) {
-        call.end(signal.aborted ? 'aborted' : 'failed', NO_USAGE, false);
+        call.end(signal.aborted ? 'aborted' : 'failed', NO_USAGE, false, error);
         throw toGatewayError(error, model, signal);
       }
       return metered(call, model, request, signal, resumed(opened.first, opened.rest), chatDeltaText);
@@ -425,7 +433,7 @@ export class ModelGateway {
       call.end('completed', usage(result), false);
       return result;
     } catch (error) {
-      call.end(signal.aborted ? 'aborted' : 'failed', NO_USAGE, false);
+      call.end(signal.aborted ? 'aborted' : 'failed', NO_USAGE, false, error);
       throw toGatewayError(error, model, signal);
     }
   }
@@ -485,14 +493,19 @@ export class ModelGateway {
     let ended = false;
     let served = model;
     let tries: readonly Attempt[] | undefined;
+    let firstPieceMs: number | undefined;
     return {
       routed: (by, attempts) => {
         if (by) served = by;
         tries = attempts;
       },
-      end: (outcome: CallOutcome, usage: TokenUsage, estimated: boolean) => {
+      firstPiece: () => {
+        firstPieceMs ??= Math.round((performance.now() - started) * 10) / 10;
+      },
+      end: (outcome: CallOutcome, usage: TokenUsage, estimated: boolean, error?: unknown) => {
         if (ended) return;
         ended = true;
+        if (tries) this.router.spent(served, usage.inputTokens + usage.outputTokens);
         const costUsd = callCost(served.pricing, usage);
         const spent = {
           tokens: usage.inputTokens + usage.outputTokens,
@@ -524,6 +537,8 @@ export class ModelGateway {
               costUsd,
               isIncludedUsage: served.includedUsage,
               ...(tries ? { servedBy: served.key, attempts: tries } : {}),
+              ...(firstPieceMs !== undefined ? { firstTokenMs: firstPieceMs } : {}),
+              ...(outcome === 'failed' && !tries && error !== undefined ? { failure: failureOf(error) } : {}),
               latencyMs,
               outcome,
               estimated,
@@ -585,9 +600,11 @@ async function* metered<T>(
 ): AsyncIterable<T> {
   let usage: TokenUsage | undefined;
   let outcome: CallOutcome = 'aborted';
+  let failure: unknown;
   const output = new StreamedText();
   try {
     for await (const piece of source) {
+      call.firstPiece();
       const seen = measure(piece);
       if (seen.usage) usage = seen.usage;
       output.add(seen.text);
@@ -596,6 +613,7 @@ async function* metered<T>(
     outcome = signal.aborted ? 'aborted' : 'completed';
   } catch (error) {
     outcome = signal.aborted ? 'aborted' : 'failed';
+    failure = error;
     throw toGatewayError(error, model, signal);
   } finally {
     const estimated = usage === undefined;
@@ -607,6 +625,7 @@ async function* metered<T>(
         outputTokens: await runOffline<number>({ op: 'countText', text: output.text() }),
       },
       estimated,
+      failure,
     );
   }
 }

@@ -1,7 +1,10 @@
 // Prometheus metrics of model calls, fed by the usage recorder: calls by model, surface, operation and outcome;
-// tokens by direction; cost; call duration; and the calls still waiting for their batch append.
+// tokens by direction; cost; call duration; the calls still waiting for their batch append; and per deployment (a
+// model's `<key>/<name>`, or the model key of a model served by one upstream) each try's latency and outcome, errors
+// by kind, time to first token and tokens.
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { UsageRecorder } from './usage-recorder.js';
+import type { ModelCall } from './usage.events.js';
 
 export function registerUsageMetrics(registry: Registry, recorder: UsageRecorder): void {
   const calls = new Counter({
@@ -37,7 +40,9 @@ export function registerUsageMetrics(registry: Registry, recorder: UsageRecorder
       this.set(recorder.queued);
     },
   });
+  const deployments = deploymentMetrics(registry);
   recorder.onRecorded((call) => {
+    deployments(call);
     calls.inc({ model: call.model, surface: call.surface, operation: call.operation, outcome: call.outcome });
     tokens.inc({ model: call.model, direction: 'input' }, call.inputTokens);
     tokens.inc({ model: call.model, direction: 'cached_input' }, call.cachedInputTokens);
@@ -48,4 +53,64 @@ export function registerUsageMetrics(registry: Registry, recorder: UsageRecorder
       call.latencyMs / 1000,
     );
   });
+}
+
+const LATENCY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120];
+
+/** Per-deployment metrics of a recorded call: every try of a routed call, or the call itself as one try. */
+function deploymentMetrics(registry: Registry): (call: ModelCall) => void {
+  const tries = new Histogram({
+    name: 'model_deployment_latency_seconds',
+    help: 'Latency of each try of a model deployment (to the whole answer, or to the first piece of a stream), by outcome',
+    labelNames: ['deployment', 'outcome'],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const errors = new Counter({
+    name: 'model_deployment_errors_total',
+    help:
+      'Failed tries by deployment and kind (rate_limit, overloaded, context_length, bad_request, auth, timeout, ' +
+      'unreachable, or the upstream status)',
+    labelNames: ['deployment', 'kind'],
+    registers: [registry],
+  });
+  const firstToken = new Histogram({
+    name: 'model_deployment_first_token_seconds',
+    help: 'Time to first token of streamed calls, by the deployment that served them',
+    labelNames: ['deployment'],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const tokens = new Counter({
+    name: 'model_deployment_tokens_total',
+    help: 'Tokens by the deployment that served them and direction (input, cached_input, cache_write, output)',
+    labelNames: ['deployment', 'direction'],
+    registers: [registry],
+  });
+  return (call) => {
+    const attempts: NonNullable<ModelCall['attempts']> = call.attempts ?? [
+      {
+        deployment: call.model,
+        model: call.model,
+        outcome: call.outcome === 'completed' ? 'completed' : 'failed',
+        ...(call.failure ? { reason: call.failure } : {}),
+        latencyMs: call.latencyMs,
+      },
+    ];
+    for (const attempt of attempts) {
+      // The client went away: the last try did not fail, it was stopped.
+      if (call.outcome === 'aborted' && attempt === attempts.at(-1)) continue;
+      tries.observe({ deployment: attempt.deployment, outcome: attempt.outcome }, attempt.latencyMs / 1000);
+      if (attempt.outcome === 'failed')
+        errors.inc({ deployment: attempt.deployment, kind: attempt.reason ?? attempt.error ?? 'error' });
+    }
+    const served = attempts.findLast((attempt) => attempt.outcome === 'completed')?.deployment;
+    if (!served) return;
+    if (call.firstTokenMs !== undefined) firstToken.observe({ deployment: served }, call.firstTokenMs / 1000);
+    tokens.inc({ deployment: served, direction: 'input' }, call.inputTokens);
+    tokens.inc({ deployment: served, direction: 'cached_input' }, call.cachedInputTokens);
+    if (call.cacheWriteTokens)
+      tokens.inc({ deployment: served, direction: 'cache_write' }, call.cacheWriteTokens);
+    tokens.inc({ deployment: served, direction: 'output' }, call.outputTokens);
+  };
 }

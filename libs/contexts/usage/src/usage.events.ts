@@ -81,9 +81,16 @@ export interface ModelCall {
     readonly deployment: string;
     readonly model: string;
     readonly outcome: 'completed' | 'failed';
+    /** The upstream's status, `timeout` or `unreachable`. */
     readonly error?: string;
+    /** Why the upstream refused, when it said (rate_limit, overloaded, context_length, bad_request, auth). */
+    readonly reason?: string;
     readonly latencyMs: number;
   }[];
+  /** A streamed call: milliseconds from admission to the first piece of the answer. Absent otherwise. */
+  readonly firstTokenMs?: number;
+  /** A failed call without tries recorded: what failed (a reason, the upstream's status, timeout, unreachable). */
+  readonly failure?: string;
 }
 
 export type UsageEvent = DomainEvent<'ModelCallRecorded', ModelCall>;

@@ -5,9 +5,18 @@
 // it is tried only after the healthy ones until the cooldown ends. A try of a deployment already tried waits first
 // (jittered exponential backoff, or the upstream's Retry-After, capped). A request the upstream refused as such (400,
 // 413, 422: the same everywhere) is not tried again. Every try is recorded (which deployment, outcome, latency).
+// A deployment with `rpm`/`tpm` that used its allowance of the minute is passed over (deployment-limits.ts).
 // Held in memory per process: each api process learns its upstreams' health from its own calls.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { UpstreamError, type DeploymentConfig, type ModelConfig, type ModelRegistry } from '#model-providers';
+import { PlatformError } from '#kernel';
+import { DeploymentLimits, hasLimits } from './deployment-limits.js';
+import {
+  reasonOfStatus,
+  UpstreamError,
+  type DeploymentConfig,
+  type ModelConfig,
+  type ModelRegistry,
+} from '#model-providers';
 
 export interface RouterPolicy {
   /** Tries beyond the first, at least one per deployment in the plan. */
@@ -27,6 +36,8 @@ export interface Attempt {
   readonly outcome: 'completed' | 'failed';
   /** The upstream's status when it answered with an error; `timeout` or `unreachable` otherwise. */
   readonly error?: string;
+  /** Why the upstream refused, when it said. */
+  readonly reason?: string;
   readonly latencyMs: number;
 }
 
@@ -63,10 +74,12 @@ const NOT_RETRIED = new Set([400, 413, 422]);
 export function retryable(error: unknown): boolean {
   if (!(error instanceof UpstreamError)) return false;
   if (error.kind !== 'rejected') return true;
+  if (error.reason === 'context_length' || error.reason === 'bad_request') return false;
   return error.upstreamStatus === undefined || !NOT_RETRIED.has(error.upstreamStatus);
 }
 
-const errorOf = (error: unknown): string =>
+/** What failed, as usage events and metrics name it: the upstream's status, `timeout` or `unreachable`. */
+export const errorOf = (error: unknown): string =>
   error instanceof UpstreamError
     ? error.upstreamStatus !== undefined
       ? String(error.upstreamStatus)
@@ -74,6 +87,13 @@ const errorOf = (error: unknown): string =>
         ? 'timeout'
         : 'unreachable'
     : 'error';
+
+/** The failure of a try: its error, and its reason when the upstream said why. */
+const failureOf = (error: unknown) => {
+  const reason =
+    error instanceof UpstreamError ? (error.reason ?? reasonOfStatus(error.upstreamStatus)) : undefined;
+  return { error: errorOf(error), ...(reason ? { reason } : {}) };
+};
 
 const weightOf = (target: ModelConfig): number => (target as Partial<DeploymentConfig>).weight ?? 1;
 
@@ -93,6 +113,7 @@ function weightedOrder(items: readonly ModelConfig[], random: () => number): Mod
 
 export class DeploymentRouter {
   private readonly health = new Map<string, Health>();
+  private readonly limits: DeploymentLimits;
   /** Tries by deployment and outcome since start (`/metrics`). */
   readonly tries = new Map<string, { completed: number; failed: number }>();
 
@@ -101,21 +122,31 @@ export class DeploymentRouter {
     private readonly policy: RouterPolicy,
     private readonly random: () => number = Math.random,
     private readonly now: () => number = Date.now,
-  ) {}
-
-  /** Whether calls of this model go through the router (it has deployments or fallbacks). */
-  static routes(model: ModelConfig): boolean {
-    return model.deployments !== undefined || model.fallbacks !== undefined;
+  ) {
+    this.limits = new DeploymentLimits(now);
   }
 
-  /** The order this call tries: the key's deployments (healthy ones by weight, then cooling ones), then each fallback's. */
+  /** Whether calls of this model go through the router (it has deployments, fallbacks or rate limits). */
+  static routes(model: ModelConfig): boolean {
+    return model.deployments !== undefined || model.fallbacks !== undefined || hasLimits(model);
+  }
+
+  /**
+   * The order this call tries: the key's deployments (healthy ones by weight, then cooling ones), then each
+   * fallback's; a deployment that used its requests or tokens of the minute is left out.
+   */
   plan(model: ModelConfig): ModelConfig[] {
     const plan = this.ordered(model);
     for (const key of model.fallbacks ?? []) {
       const fallback = this.registry.get(key);
       if (fallback) plan.push(...this.ordered(fallback));
     }
-    return plan;
+    return plan.filter((target) => this.limits.open(deploymentOf(target), target));
+  }
+
+  /** A routed call ended: the tokens it used count against the deployment that served it. */
+  spent(served: ModelConfig, tokens: number): void {
+    this.limits.spent(deploymentOf(served), served, tokens);
   }
 
   /** Tries `attempt` along the plan; the first success, with what served it and every try. */
@@ -125,6 +156,7 @@ export class DeploymentRouter {
     attempt: (target: ModelConfig) => Promise<T>,
   ): Promise<{ readonly value: T; readonly served: ModelConfig; readonly attempts: Attempt[] }> {
     const plan = this.plan(model);
+    if (plan.length === 0) throw this.allLimited(model);
     const tries = Math.max(plan.length, this.policy.retries + 1);
     const attempts: Attempt[] = [];
     let last: unknown;
@@ -133,6 +165,7 @@ export class DeploymentRouter {
       if (index >= plan.length) await sleep(this.wait(index - plan.length, last), undefined, { signal });
       const started = performance.now();
       const tried = { deployment: deploymentOf(target), model: target.key };
+      this.limits.request(tried.deployment, target);
       try {
         const value = await attempt(target);
         this.health.delete(tried.deployment);
@@ -140,7 +173,7 @@ export class DeploymentRouter {
         attempts.push({ ...tried, outcome: 'completed', latencyMs: elapsed(started) });
         return { value, served: target, attempts };
       } catch (error) {
-        attempts.push({ ...tried, outcome: 'failed', error: errorOf(error), latencyMs: elapsed(started) });
+        attempts.push({ ...tried, outcome: 'failed', ...failureOf(error), latencyMs: elapsed(started) });
         this.count(tried.deployment, 'failed');
         if (signal.aborted || !retryable(error)) throw new RoutedCallFailed(error, attempts);
         this.failed(tried.deployment, error);
@@ -148,6 +181,20 @@ export class DeploymentRouter {
       }
     }
     throw new RoutedCallFailed(last, attempts);
+  }
+
+  /** Every upstream of the model (and its fallbacks) used its allowance of the minute: 429, with when to retry. */
+  private allLimited(model: ModelConfig): PlatformError {
+    const all = [model, ...(model.fallbacks ?? []).flatMap((key) => this.registry.get(key) ?? [])].flatMap(
+      (each) => (each.deployments ?? [each]).map(deploymentOf),
+    );
+    const error = new PlatformError(
+      'rate_limited',
+      'deployment_limit_reached',
+      `every upstream of model '${model.key}' has used its requests or tokens of this minute; retry later`,
+    );
+    error.headers = { 'retry-after': String(Math.ceil(this.limits.reopens(all) / 1000)) };
+    return error;
   }
 
   /** Each deployment of the routed models this process called: healthy, or cooling until when. */
