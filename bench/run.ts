@@ -1,7 +1,7 @@
 // `npm run bench`: runs every benchmark once on this machine, each against a baseline measured in the same run, and
 // prints a table (value, baseline, ratio, goal, PASS/MISS) plus dist/bench-results.json. Performance is measured
 // here, never asserted in tests.
-//   BENCH_ONLY=command,projection,api,gateway,knowledge,conversations,eventloop,web   run a subset
+//   BENCH_ONLY=command,projection,api,gateway,providers,knowledge,conversations,eventloop,web   run a subset
 //   BENCH_QUICK=1                                         shorter runs and a smaller log (smoke test of the harness only)
 //   BENCH_CONVERSATIONS_LARGER=1000000                    the conversations bench's turn also at these Knowledge sizes, last
 //                                                         (the api's search memory raised to hold them; 1,000,000: ~30 min)
@@ -16,6 +16,7 @@ import { benchCommandPath } from './command-path.js';
 import { benchProjectionRebuild } from './projection-rebuild.js';
 import { benchApiStartup } from './api-startup.js';
 import { benchGateway } from './gateway.js';
+import { benchProviders } from './providers.js';
 import { benchKnowledge } from './knowledge.js';
 import { benchSniffLinearity } from './sniff-linearity.js';
 import { benchConversations } from './conversations.js';
@@ -24,7 +25,17 @@ import { benchWeb } from './web.js';
 import { fmtRate, log, passes, type MetricRow } from './util.js';
 
 const quick = process.env.BENCH_QUICK === '1';
-const PARTS = ['command', 'projection', 'api', 'gateway', 'knowledge', 'conversations', 'eventloop', 'web'];
+const PARTS = [
+  'command',
+  'projection',
+  'api',
+  'gateway',
+  'providers',
+  'knowledge',
+  'conversations',
+  'eventloop',
+  'web',
+];
 const only = new Set(
   (process.env.BENCH_ONLY ?? PARTS.join(','))
     .split(',')
@@ -34,6 +45,7 @@ const only = new Set(
 const mainPath = fileURLToPath(new URL('../apps/api/src/main.js', import.meta.url));
 const upstreamPath = fileURLToPath(new URL('./fake-upstream-server.js', import.meta.url));
 const bareProxyPath = fileURLToPath(new URL('./bare-proxy-server.js', import.meta.url));
+const vendorPath = fileURLToPath(new URL('./fake-vendor-server.js', import.meta.url));
 const resultsPath = fileURLToPath(new URL('../bench-results.json', import.meta.url));
 /** The latest figures, kept in git: written by a full run only (a subset or a quick run would replace them with less). */
 const resultsDocPath = fileURLToPath(new URL('../../bench/RESULTS.md', import.meta.url));
@@ -200,6 +212,22 @@ async function main(): Promise<void> {
     details.gateway = result.details;
   }
 
+  if (only.has('providers')) {
+    log('4b/6 gateway per provider type, and with the primary deployment down …');
+    const result = await benchProviders({
+      mainPath,
+      upstreamPath,
+      vendorPath,
+      bareProxyPath,
+      readyTimeoutMs: 60_000,
+      seconds: quick ? 1 : 4,
+      concurrency: 16,
+      requests: quick ? 100 : 600,
+      block: quick ? 25 : 100,
+    });
+    rows.push(...result.rows);
+  }
+
   if (only.has('knowledge')) {
     log('5/6 knowledge ingestion and search …');
     const result = await benchKnowledge({
@@ -334,6 +362,11 @@ async function main(): Promise<void> {
     '    the same upstream chat completions), measured in the same rounds against the same direct path, with the same',
     '    goals; their streams end at response.completed / message_stop instead of [DONE]. /responses is sent store: false',
     '    (the translation alone; storing a response is a durable write of its own, not measured here).',
+    '  providers = the api's CPU per chat completion (16 in flight, time-boxed, after a warm-up) routed to each provider',
+    "    type's fake vendor upstream (libs/core/testing/src/fake-vendors: that vendor's wire format, its own process), against",
+    '    the bare proxy in front of the plain fake upstream the same way; primary down = sequential requests, in alternating',
+    '    blocks, to a model whose weight-first deployment refuses connections (or answers 503) and a healthy second one,',
+    '    against the same upstream alone: added = p99 − that p99; goal: within the first retry backoff (250 ms).',
     '  knowledge = in-process (no HTTP), the real parts. ingestion = generated Markdown documents (~20 sections of',
     '    prose with lists, code, tables), one at a time: sniffType → parseDocument (pooled child processes when run',
     '    from dist) → chunkDocument (≤ 400 tokens) → offlineEmbed in batches of 64 → SqliteSearchIndex.upsertDocument on',
