@@ -362,7 +362,7 @@ async function main(): Promise<void> {
     '    the same upstream chat completions), measured in the same rounds against the same direct path, with the same',
     '    goals; their streams end at response.completed / message_stop instead of [DONE]. /responses is sent store: false',
     '    (the translation alone; storing a response is a durable write of its own, not measured here).',
-    '  providers = the api's CPU per chat completion (16 in flight, time-boxed, after a warm-up) routed to each provider',
+    "  providers = the api's CPU per chat completion (16 in flight, time-boxed, after a warm-up) routed to each provider",
     "    type's fake vendor upstream (libs/core/testing/src/fake-vendors: that vendor's wire format, its own process), against",
     '    the bare proxy in front of the plain fake upstream the same way; primary down = sequential requests, in alternating',
     '    blocks, to a model whose weight-first deployment refuses connections (or answers 503) and a healthy second one,',
