@@ -521,9 +521,8 @@ export const ConfigVariables = z.object({
   MCP_RESOURCE_SUBSCRIPTIONS: flag
     .default(true)
     .describe(
-      'Whether an MCP App with synced documents is watched: one connection per App subscribed to their resources ' +
-        '(where the server offers `resources.subscribe`), a change it announces syncing the App as ' +
-        '`POST /apps/{appId}/sync` does (static-bearer or no-auth servers; OAuth ones are skipped)',
+      'Watch MCP Apps with synced documents: one connection per App subscribed to their resources, an update it ' +
+        'announces syncing the App (servers without OAuth)',
     ),
   MCP_SAMPLING: z
     .enum(['on', 'off'])
