@@ -66,7 +66,7 @@ describe("synced documents follow their MCP server's update notifications (e2e)"
   };
 
   it('ingests a changed resource again when the server says so, and catches up after the server lost its sessions', async () => {
-    const { agentId, appId, documentId } = await syncedDocument('notes://handbook');
+    const { agentId, documentId } = await syncedDocument('notes://handbook');
     await waitUntil(() => notes.subscribers('notes://handbook') === 1, 30_000);
     const first = await documentOf(agentId, documentId);
 
