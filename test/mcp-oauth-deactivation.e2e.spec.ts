@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { waitUntil } from '#testing/fixtures';
 import { client, CORE, registeredPerson, startTestApi, uniqueName, type TestApi } from './support/api.js';
-import { startOAuthMcpServer, type OAuthMcpServer } from './support/mcp-oauth-server.js';
+import { connectAccount, startOAuthMcpServer, type OAuthMcpServer } from './support/mcp-oauth-server.js';
 import { agentInNewSpace } from './support/scenario.js';
 import { projectionsCaughtUp } from './support/waits.js';
 
@@ -48,27 +48,6 @@ describe("a deactivated person's OAuth connections to MCP Apps (e2e)", () => {
       `app-oauth-${appId}-${userId}-%`,
     ).map((row) => row.key_id);
 
-  /** Starts the person's connection and follows the authorization server's redirect: the callback's path. */
-  const authorize = async (person: Http, appId: string) => {
-    const started = await person.post<{ authorizationUrl: string }>(`${CORE}/apps/${appId}/oauth/connect`, {
-      returnTo: '/chat',
-    });
-    expect(started.status).toBe(200);
-    const approved = await fetch(started.body.authorizationUrl, { redirect: 'manual' });
-    await approved.body?.cancel();
-    const back = new URL(approved.headers.get('location')!);
-    return `${back.pathname}${back.search}`;
-  };
-  const connect = async (person: Http, key: string, appId: string) => {
-    const callback = await authorize(person, appId);
-    const connected = await fetch(`${api.url}${callback}`, {
-      headers: { 'x-api-key': key },
-      redirect: 'manual',
-    });
-    await connected.body?.cancel();
-    expect(connected.status).toBe(303);
-  };
-
   it('erases them when the person is deactivated, and keeps a connection made after reactivation', async () => {
     const { agentId, spaceId } = await agentInNewSpace(admin, {
       knowledgeEnabled: false,
@@ -99,8 +78,11 @@ describe("a deactivated person's OAuth connections to MCP Apps (e2e)", () => {
     ).body.key;
     const ada = client(api.url, key);
 
-    await connect(ada, key, notes);
-    await authorize(ada, calendar); // begun, never completed
+    expect((await connectAccount(api.url, key, notes)).status).toBe(303);
+    // Begun, never completed.
+    expect((await ada.post(`${CORE}/apps/${calendar}/oauth/connect`, { returnTo: '/chat' })).status).toBe(
+      200,
+    );
     expect((await ada.get(`${CORE}/apps/${notes}/oauth/connection`)).body).toMatchObject({ connected: true });
     expect(keysOf(notes, userId)).toEqual([`app-oauth-${notes}-${userId}-0`]);
     expect(keysOf(calendar, userId)).toEqual([`app-oauth-${calendar}-${userId}-0`]);
@@ -124,7 +106,7 @@ describe("a deactivated person's OAuth connections to MCP Apps (e2e)", () => {
     expect((await ada.get(`${CORE}/apps/${notes}/oauth/connection`)).body).toMatchObject({
       connected: false,
     });
-    await connect(ada, key, notes);
+    expect((await connectAccount(api.url, key, notes)).status).toBe(303);
     // Once the process has read everything since (another person's deactivation included), Ada's is untouched.
     const bobEmail = `bob-${Date.now()}@example.com`;
     const bobId = await registeredPerson(api.url, bobEmail);
