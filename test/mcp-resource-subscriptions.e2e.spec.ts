@@ -33,6 +33,7 @@ describe("synced documents follow their MCP server's update notifications (e2e)"
     await api.close();
     await notes.stop();
     expect(api.logs()).not.toContain('unhandled error');
+    expect(api.logs()).not.toContain('the MCP resource watcher could not reconcile');
   });
 
   const documentOf = async (agentId: string, documentId: string) =>

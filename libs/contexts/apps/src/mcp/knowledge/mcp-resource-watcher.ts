@@ -83,7 +83,8 @@ export class McpResourceWatcher implements OnApplicationBootstrap, OnApplication
     if (this.timer) clearInterval(this.timer);
     for (const sync of this.syncs.values()) clearTimeout(sync.timer);
     await this.reconciling;
-    await Promise.all([...this.watches.keys()].map((appId) => this.drop(appId)));
+    // Closed without unsubscribing: a slow server must not hold the shutdown, and its session ends with the connection.
+    await Promise.all([...this.watches.keys()].map((appId) => this.drop(appId, false)));
   }
 
   /** Brings the connections in line with the synced resources; one pass at a time, one more if asked meanwhile. */
@@ -221,15 +222,16 @@ export class McpResourceWatcher implements OnApplicationBootstrap, OnApplication
     await connection.close();
   }
 
-  private async drop(appId: string): Promise<void> {
+  private async drop(appId: string, unsubscribe = true): Promise<void> {
     const watch = this.watches.get(appId);
     this.watches.delete(appId);
     clearTimeout(this.syncs.get(appId)?.timer);
     this.syncs.delete(appId);
     if (watch?.connection) {
       // The server forgets the subscriptions at once, not when it next times the session out.
-      for (const uri of watch.subscribed)
-        await watch.connection.subscription(uri, false).catch(() => undefined);
+      if (unsubscribe)
+        for (const uri of watch.subscribed)
+          await watch.connection.subscription(uri, false).catch(() => undefined);
       await watch.connection.close();
       this.logger.info({ appId }, 'stopped watching the resources of an MCP App');
     }
