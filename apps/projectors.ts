@@ -24,7 +24,7 @@ import {
 import { SkillOwnerDeletionProcess, SkillsModule } from '#skills';
 import { LegacySpaceOwnerProcess, PersonalSpaceProcess, SpacesModule } from '#spaces';
 import { CodeExecutionModule, SandboxLifecycleProcess } from '#code-execution';
-import { AppAllowlistProcess } from '#apps';
+import { AppAllowlistProcess, AppOAuthDeactivationProcess, SyncedResourcesProcess } from '#apps';
 import { StoredResponseErasureProcess } from '#model-gateway';
 import { READ_MODEL_PROJECTORS } from '#projections';
 import { PlatformIntegrationEventRelay } from './integration-events.js';
@@ -46,6 +46,8 @@ export const ALL_PROJECTORS: readonly (Projector | Type<Projector>)[] = [
   SkillOwnerDeletionProcess,
   SandboxLifecycleProcess,
   AppAllowlistProcess,
+  SyncedResourcesProcess,
+  AppOAuthDeactivationProcess,
   StoredResponseErasureProcess,
   PlatformIntegrationEventRelay,
 ];

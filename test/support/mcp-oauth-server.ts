@@ -4,7 +4,7 @@
 // front of a streamable HTTP MCP server. Two things are added around the demo provider, which has neither: refresh
 // tokens (rotated at each use) and an account per authorization (`account-1`, `account-2`, … in the order people
 // sign in), which the `whoami` tool answers, so a test sees whose token a call carried. `expireAccessTokens` ends
-// every access token at once (no clock to wait for).
+// every access token at once (no clock to wait for). `connectAccount` connects a person as their browser would.
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -169,4 +169,26 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
         http.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Connects the key's person to the App as a browser would (the authorization server approves at once): starts the
+ * connection, follows the redirect, calls the platform's callback with the key. Answers the callback's response.
+ */
+export async function connectAccount(base: string, key: string, appId: string): Promise<globalThis.Response> {
+  const started = await fetch(`${base}/api/v1/core/apps/${appId}/oauth/connect`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify({ returnTo: '/chat' }),
+  });
+  const { authorizationUrl } = (await started.json()) as { authorizationUrl: string };
+  const approved = await fetch(authorizationUrl, { redirect: 'manual' });
+  await approved.body?.cancel();
+  const back = new URL(approved.headers.get('location')!);
+  const done = await fetch(`${base}${back.pathname}${back.search}`, {
+    headers: { 'x-api-key': key },
+    redirect: 'manual',
+  });
+  await done.body?.cancel();
+  return done;
 }

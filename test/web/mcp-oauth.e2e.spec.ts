@@ -10,7 +10,7 @@ import type { Browser } from 'playwright-core';
 import { freePort } from '#testing/fixtures';
 import { ADMIN_KEY, client, CORE, startTestApi, type TestApi } from '../support/api.js';
 import { agentInNewSpace } from '../support/scenario.js';
-import { startOAuthMcpServer, type OAuthMcpServer } from '../support/mcp-oauth-server.js';
+import { connectAccount, startOAuthMcpServer, type OAuthMcpServer } from '../support/mcp-oauth-server.js';
 import {
   builtOrFail,
   chromiumOrSkip,
@@ -102,16 +102,7 @@ describeBrowser('An MCP App that signs in each person, on the Apps page in Chrom
     });
     const appId = registered.body.id;
     // Someone else (the admin key's person) connected first: the App's tools are known.
-    const started = await admin.post<{ authorizationUrl: string }>(`${CORE}/apps/${appId}/oauth/connect`, {});
-    const approved = await fetch(started.body.authorizationUrl, { redirect: 'manual' });
-    await approved.body?.cancel();
-    const back = new URL(approved.headers.get('location')!);
-    const done = await fetch(`${api.url}${back.pathname}${back.search}`, {
-      headers: { 'x-api-key': ADMIN_KEY },
-      redirect: 'manual',
-    });
-    await done.body?.cancel();
-    expect(done.status).toBe(303);
+    expect((await connectAccount(api.url, ADMIN_KEY, appId)).status).toBe(303);
 
     const page = await pages.of(api.url, email);
     await page.goto(`${api.url}/chat/${agentId}`);

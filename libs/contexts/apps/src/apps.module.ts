@@ -15,6 +15,7 @@ import { McpServers } from './mcp/mcp-servers.js';
 import { McpToolsContextProvider } from './mcp/mcp-tools.provider.js';
 import { UrlAppClient } from './url/url-app-client.js';
 import { McpListChanged } from './mcp/mcp-list-changed.js';
+import { McpResourceWatcher } from './mcp/knowledge/mcp-resource-watcher.js';
 import { BridgeAgentController } from './bridge/bridge.controller.js';
 import { ChangeAppController } from './commands/change-app/change-app.controller.js';
 import { ChangeAppHandler } from './commands/change-app/change-app.command.js';
@@ -108,6 +109,7 @@ export const APP_QUERY_HANDLERS = [
     McpToolsContextProvider,
     UrlAppClient,
     McpListChanged,
+    McpResourceWatcher,
     AppSessionTokens,
     AppProxyRoutes,
     AppResolver,

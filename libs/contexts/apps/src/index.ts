@@ -18,3 +18,5 @@ export * from './agent-tools.events.js';
 export * from './agent-tools.read-model.js';
 export * from './mcp/oauth/mcp-oauth-session.js';
 export * from './mcp/oauth/mcp-oauth-flow.js';
+export * from './mcp/knowledge/synced-resources.process.js';
+export * from './mcp/oauth/app-oauth-deactivation.process.js';

@@ -4,6 +4,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api';
 import { t, type Label } from '../../i18n';
+import { AgentAppConnects } from './agent-app-connects';
 import { buildError, useLoaded } from './build-kit';
 
 type Approval = 'auto' | 'ask' | 'never';
@@ -106,6 +107,7 @@ export function AgentTools({ agentId, readOnly }: { agentId: string; readOnly: b
           {error}
         </p>
       )}
+      <AgentAppConnects agentId={agentId} />
       {tools?.data.length === 0 && <p>{t('agentToolsNone')}</p>}
       <ul class="agent-tool-list">
         {(tools?.data ?? []).map((tool) => (

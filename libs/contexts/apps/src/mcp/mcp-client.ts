@@ -3,8 +3,9 @@
 // guard. `McpConnection.open` initializes and reads what the server offers (every page of its tools, its resources and prompts);
 // `callTool` answers text for a model or a tool error — a server's `isError`, a protocol error, a timeout, an abort —
 // and never throws. Nothing here ever names the bearer token: it is a header and stays one. What the server asks
-// during a call (sampling, questions, log lines, list changes) goes to the call's host (mcp-session.ts).
-// Over 300 lines on purpose: one connection's whole protocol surface (open, offer, calls, resources) with its limits.
+// during a call (sampling, questions, log lines, list changes) goes to the call's host (mcp-session.ts); a watching
+// connection subscribes to resources and hears their updates (mcp-resource-watcher.ts).
+// Over 300 lines on purpose: one connection's whole protocol surface (open, offer, calls, resources, subscriptions) with its limits.
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -319,7 +320,47 @@ export class McpConnection {
     );
   }
 
+  /** Whether the server lets a client subscribe to its resources' updates (`resources.subscribe`). */
+  get subscribable(): boolean {
+    return this.client.getServerCapabilities()?.resources?.subscribe === true;
+  }
+
+  /**
+   * Hands the server's `notifications/resources/updated` (the resource's URI) and `notifications/resources/list_changed`
+   * (null) to `changed`, and any failure of the connection (its stream lost, a closed transport) to `troubled`.
+   */
+  async watchResources(changed: (uri: string | null) => void, troubled: (reason: string) => void) {
+    const types = await import('@modelcontextprotocol/sdk/types.js');
+    this.client.setNotificationHandler(types.ResourceUpdatedNotificationSchema, ({ params }) =>
+      changed(params.uri),
+    );
+    this.client.setNotificationHandler(types.ResourceListChangedNotificationSchema, () => changed(null));
+    this.client.onerror = (error) => troubled(describe(error, this.bearer));
+    this.client.onclose = () => troubled('the connection closed');
+  }
+
+  /** `resources/subscribe` (or `unsubscribe`); McpUnreachable when the server refuses or cannot be reached. */
+  async subscription(uri: string, on: boolean): Promise<void> {
+    const options = { timeout: this.limits.connectTimeoutMs };
+    try {
+      if (on) await this.client.subscribeResource({ uri }, options);
+      else await this.client.unsubscribeResource({ uri }, options);
+    } catch (error) {
+      throw new McpUnreachable(`the subscription could not be changed: ${describe(error, this.bearer)}`);
+    }
+  }
+
+  /** Whether the server still answers on this connection (its session included). */
+  async alive(): Promise<boolean> {
+    return this.client.ping({ timeout: this.limits.connectTimeoutMs }).then(
+      () => true,
+      () => false,
+    );
+  }
+
   async close(): Promise<void> {
+    this.client.onclose = undefined;
+    this.client.onerror = undefined;
     await this.client.close().catch(() => undefined);
     await this.agent.close().catch(() => undefined);
   }

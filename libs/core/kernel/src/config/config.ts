@@ -518,6 +518,12 @@ export const ConfigVariables = z.object({
     .describe(
       'Allow MCP servers on link-local or cloud-metadata addresses (169.254.0.0/16, fe80::/10, metadata host names)',
     ),
+  MCP_RESOURCE_SUBSCRIPTIONS: flag
+    .default(true)
+    .describe(
+      'Watch MCP Apps with synced documents: one connection per App subscribed to their resources, an update it ' +
+        'announces syncing the App (servers without OAuth)',
+    ),
   MCP_SAMPLING: z
     .enum(['on', 'off'])
     .default('on')
@@ -789,6 +795,8 @@ const ConfigSchema = ConfigVariables.transform((env) => ({
     },
     /** Bytes of an MCP App view's HTML the chat frames (the MCP client reads at most 1 MiB of an answer). */
     mcpViewMaxBytes: env.MCP_VIEW_MAX_KB * 1024,
+    /** Whether MCP Apps with synced documents are subscribed to, their updates syncing them. */
+    mcpResourceSubscriptions: env.MCP_RESOURCE_SUBSCRIPTIONS,
   },
   people: {
     /** How long an invitation link may be accepted. */

@@ -28,6 +28,13 @@ const AgentAppsDto = z.object({
             ),
         }),
       ),
+      connectUrl: z
+        .string()
+        .optional()
+        .describe(
+          'An MCP App that signs in each person (OAuth): where they start connecting their account ' +
+            '(`POST`, as `tool_auth_required` names it); `GET /apps/{appId}/oauth/connection` says whether they did',
+        ),
     }),
   ),
 });

@@ -5,7 +5,8 @@
 // On the App origin the platform's session cookie is not sent (another site), so for a person signed in with a
 // session each view's URL carries a ticket: a `svc_session_token` of this App and this person (short-lived, ending
 // with the session), which the proxy takes there in the cookie's place for that App only.
-// Nothing of the App's source, token or errors is answered.
+// Nothing of the App's source, token or errors is answered, but for an MCP App that signs in each person where they
+// connect their account (`connectUrl`, as a turn's `tool_auth_required` names it).
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { Requires, type Principal } from '#access';
@@ -14,6 +15,7 @@ import { READ_STORE, type ReadStore } from '#read-store';
 import { APP_ALLOWLIST, APPS, type AppAllowlistEntry, type AppView } from '../../apps.read-model.js';
 import { AppSessionTokens } from '../../app-session-token.js';
 import { AppResolver } from '../../app-resolver.js';
+import { appOAuthConnectPath } from '../../mcp/oauth/oauth-state.js';
 
 export interface AgentAppView {
   readonly id: string;
@@ -25,7 +27,12 @@ export interface AgentAppView {
 export interface AgentApps {
   /** The origin the views are served on: APP_ORIGIN, or null (the platform's own, each view an opaque origin). */
   readonly appOrigin: string | null;
-  readonly data: { readonly id: string; readonly name: string; readonly views: AgentAppView[] }[];
+  readonly data: {
+    readonly id: string;
+    readonly name: string;
+    readonly views: AgentAppView[];
+    readonly connectUrl?: string;
+  }[];
 }
 
 @Requires(AppResolver, (apps, { agentId }: ListAgentApps) => apps.view(agentId))
@@ -64,7 +71,14 @@ export class ListAgentAppsHandler implements IQueryHandler<ListAgentApps> {
         const viewless = app?.meta && (app.meta.standalone || app.meta.views.length === 0);
         if (app?.source.type === 'mcp' || (viewless && app.meta!.tools.length > 0)) {
           // No views, but the chat names the App whose tools an answer called.
-          data.push({ id: app.id, name: app.name, views: [] });
+          data.push({
+            id: app.id,
+            name: app.name,
+            views: [],
+            ...(app.source.type === 'mcp' && app.source.auth === 'oauth'
+              ? { connectUrl: appOAuthConnectPath(app.id) }
+              : {}),
+          });
           continue;
         }
         if (!app?.meta || viewless) continue;
