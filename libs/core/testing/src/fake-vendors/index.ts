@@ -1,6 +1,7 @@
 // The fake vendor upstreams by provider type, and how a models file names each: what the provider matrix
 // (test/provider-matrix.e2e.spec.ts) runs every client protocol against.
 import type { StartFakeVendor, FakeVendorUpstream } from './vendor-upstream.js';
+import { startFakeAnthropic } from './anthropic.js';
 
 export * from './vendor-upstream.js';
 
@@ -12,4 +13,9 @@ export interface FakeVendor {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-export const FAKE_VENDORS: Readonly<Record<string, FakeVendor>> = {};
+export const FAKE_VENDORS: Readonly<Record<string, FakeVendor>> = {
+  anthropic: {
+    start: startFakeAnthropic,
+    provider: (fake, apiKeyEnv) => ({ type: 'anthropic', baseUrl: fake.baseUrl, apiKeyEnv }),
+  },
+};
