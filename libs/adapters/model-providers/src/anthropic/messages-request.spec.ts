@@ -211,7 +211,7 @@ describe('messagesBody (a chat request as Anthropic Messages)', () => {
         ] as ChatRequest['messages'],
         tools: [
           { type: 'function', function: { name: 'f' }, cache_control: ephemeral },
-        ] as ChatRequest['tools'],
+        ] as unknown as ChatRequest['tools'],
       },
       false,
     );

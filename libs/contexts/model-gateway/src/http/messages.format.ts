@@ -122,6 +122,34 @@ function imagePart(block: Record<string, unknown>, param: string): ChatCompletio
   return refuse(`${param}.source`, 'an image needs a base64 or url source');
 }
 
+/** An assistant turn's blocks: its text (as parts when one is marked for the cache) and tool calls. */
+function assistantMessage(content: Blocks, param: string): ChatCompletionMessageParam {
+  let text = '';
+  const texts: ChatCompletionContentPart[] = [];
+  const calls: ChatCompletionMessageToolCall[] = [];
+  content.forEach((block, at) => {
+    if (block.type === 'text' && typeof block.text === 'string') {
+      text += block.text;
+      texts.push({ type: 'text', text: block.text, ...markOf(block) });
+    } else if (block.type === 'tool_use') {
+      if (typeof block.id !== 'string' || typeof block.name !== 'string')
+        refuse(`${param}.${at}`, 'a tool_use block needs id and name');
+      calls.push({
+        id: block.id as string,
+        type: 'function',
+        function: { name: block.name as string, arguments: JSON.stringify(block.input ?? {}) },
+        ...markOf(block),
+      });
+    } else if (block.type !== 'thinking' && block.type !== 'redacted_thinking')
+      refuse(`${param}.${at}.type`, `a '${block.type}' block is not available here`);
+  });
+  return {
+    role: 'assistant',
+    content: texts.some((part) => cacheControlOf(part)) ? texts : text || (calls.length ? null : ''),
+    ...(calls.length ? { tool_calls: calls } : {}),
+  } as ChatCompletionMessageParam;
+}
+
 /** The Messages request as the gateway's chat request (what every configured upstream speaks). */
 export function messagesToChatRequest(body: MessagesBody): ChatRequest {
   const messages: ChatCompletionMessageParam[] = [];
@@ -144,30 +172,7 @@ export function messagesToChatRequest(body: MessagesBody): ChatRequest {
       return;
     }
     if (message.role === 'assistant') {
-      let text = '';
-      const texts: ChatCompletionContentPart[] = [];
-      const calls: ChatCompletionMessageToolCall[] = [];
-      message.content.forEach((block, at) => {
-        if (block.type === 'text' && typeof block.text === 'string') {
-          text += block.text;
-          texts.push({ type: 'text', text: block.text, ...markOf(block) });
-        } else if (block.type === 'tool_use') {
-          if (typeof block.id !== 'string' || typeof block.name !== 'string')
-            refuse(`${param}.${at}`, 'a tool_use block needs id and name');
-          calls.push({
-            id: block.id as string,
-            type: 'function',
-            function: { name: block.name as string, arguments: JSON.stringify(block.input ?? {}) },
-            ...markOf(block),
-          });
-        } else if (block.type !== 'thinking' && block.type !== 'redacted_thinking')
-          refuse(`${param}.${at}.type`, `a '${block.type}' block is not available here`);
-      });
-      messages.push({
-        role: 'assistant',
-        content: texts.some((part) => cacheControlOf(part)) ? texts : text || (calls.length ? null : ''),
-        ...(calls.length ? { tool_calls: calls } : {}),
-      } as ChatCompletionMessageParam);
+      messages.push(assistantMessage(message.content, param));
       return;
     }
     // A user turn: its tool results become tool messages (chat completions wants them right after the calls),

@@ -22,7 +22,6 @@ describe('fake Anthropic upstream (read with @anthropic-ai/sdk)', () => {
     const message = await sdk().messages.create({
       model: 'claude-fake',
       max_tokens: 64,
-      temperature: 0.3,
       system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }],
       messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello there' }] }],
       stop_sequences: ['END'],
@@ -47,7 +46,6 @@ describe('fake Anthropic upstream (read with @anthropic-ai/sdk)', () => {
       userTexts: ['Hello there'],
       stopSequences: ['END'],
       maxTokens: 64,
-      temperature: 0.3,
       cacheMarks: 1,
       headers: { authorization: 'Bearer sk-ant-fake', 'anthropic-version': expect.any(String) },
     });
