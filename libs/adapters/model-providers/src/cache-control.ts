@@ -31,8 +31,20 @@ const unmarked = <T>(value: T): T => {
   return rest as T;
 };
 
+const anyMarked = (values: unknown): boolean => {
+  if (!Array.isArray(values)) return false;
+  for (const value of values) if (isCacheMarked(value)) return true;
+  return false;
+};
+
 const unmarkedAll = <T>(values: readonly T[]): T[] | undefined =>
-  values.some(isCacheMarked) ? values.map(unmarked) : undefined;
+  anyMarked(values) ? values.map(unmarked) : undefined;
+
+/** Whether a message carries a mark anywhere (checked before anything is copied: most carry none). */
+const carriesMark = (message: object): boolean =>
+  isCacheMarked(message) ||
+  anyMarked((message as { content?: unknown }).content) ||
+  anyMarked((message as { tool_calls?: unknown }).tool_calls);
 
 function unmarkedMessage<T extends object>(message: T): T {
   let copy = unmarked(message);
@@ -50,13 +62,13 @@ function unmarkedMessage<T extends object>(message: T): T {
  */
 export function withoutCacheControl<T extends ChatRequest>(request: T): T {
   let messages: T['messages'] | undefined;
-  request.messages.forEach((message, index) => {
-    const copy = unmarkedMessage(message);
-    if (copy === message) return;
-    messages ??= [...request.messages];
-    messages[index] = copy;
-  });
-  const tools = request.tools ? unmarkedAll(request.tools) : undefined;
+  const sent = request.messages;
+  for (let index = 0; index < sent.length; index++) {
+    if (!carriesMark(sent[index]!)) continue;
+    messages ??= [...sent];
+    messages[index] = unmarkedMessage(sent[index]!);
+  }
+  const tools = anyMarked(request.tools) ? request.tools!.map(unmarked) : undefined;
   if (!messages && !tools) return request;
   return { ...request, ...(messages ? { messages } : {}), ...(tools ? { tools } : {}) };
 }
