@@ -1,6 +1,8 @@
 // Anthropic's Messages API (`POST /messages`) as a format over chat completions: its request translated into the
 // gateway's ChatRequest, a ChatResult into a `message`, and chat deltas into its stream events (`message_start`,
 // `content_block_start|delta|stop`, `message_delta` with usage, `message_stop`). Errors are Anthropic's shape.
+// Prompt-cache marks (`cache_control`) stay on the part, tool, tool call or tool message they were on, so an Anthropic
+// upstream gets them where the client put them (cache-control.ts in model-providers).
 // Over 300 lines on purpose: one wire format end to end (request schema, translation, answer, stream events), so a
 // field's way in and its way out are read side by side.
 import { z } from 'zod';
