@@ -4,11 +4,9 @@
 // error; every call is billed once (one usage event, priced as the model that answered, with every try in it); a
 // deployment that keeps failing (or asked to be left alone) cools down; a stream moves only before its first byte.
 import OpenAI from 'openai';
-import { EVENT_STORE, type EventStore } from '#event-store';
-import { usageStreamId, utcDay, type ModelCall } from '#usage';
 import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
-import { waitUntil } from '#testing/fixtures';
 import { ADMIN_KEY, client, CORE, startTestApi, writeModelsFile, type TestApi } from './support/api.js';
+import { usageEventsOf } from './support/usage-events.js';
 
 const failureOf = (promise: Promise<unknown>) =>
   promise.then(
@@ -64,17 +62,7 @@ describe('gateway routing: deployments, fallbacks, retries (e2e)', () => {
     await secondary?.close();
   });
 
-  /** The usage events of the key's calls of `model`, once `count` are recorded. */
-  const usageOf = async (model: string, count: number): Promise<ModelCall[]> => {
-    const store = api.app.get<EventStore>(EVENT_STORE);
-    let calls: ModelCall[] = [];
-    await waitUntil(async () => {
-      const events = await store.readStream(usageStreamId(key.id, utcDay(new Date())));
-      calls = events.map((event) => event.data as ModelCall).filter((call) => call.model === model);
-      return calls.length >= count;
-    }, 10_000);
-    return calls;
-  };
+  const usageOf = (model: string, count: number) => usageEventsOf(api, key.id, model, count);
 
   it.each([
     ['on-500', { failWith: { status: 500 } }, '500'],

@@ -6,12 +6,10 @@
 // envelope.
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { EVENT_STORE, type EventStore } from '#event-store';
-import { usageStreamId, utcDay, type ModelCall } from '#usage';
 import { FAKE_VENDORS, type FakeVendorUpstream, type VendorFailure } from '#testing/fake-vendors/index';
-import { waitUntil } from '#testing/fixtures';
 import { client, CORE, startTestApi, writeModelsFile, type TestApi } from './support/api.js';
 import { streamTurn } from './support/turn-stream.js';
+import { usageEventsOf } from './support/usage-events.js';
 
 const TYPES = Object.keys(FAKE_VENDORS);
 const PIXEL =
@@ -78,17 +76,7 @@ describe('provider matrix: every client protocol × every provider type (e2e)', 
     await Promise.all(Object.values(fakes).map((fake) => fake.close()));
   });
 
-  /** The usage events of the key's calls of `model`, once there are at least `count`. */
-  const callsOf = async (model: string, count: number): Promise<ModelCall[]> => {
-    const store = api.app.get<EventStore>(EVENT_STORE);
-    let calls: ModelCall[] = [];
-    await waitUntil(async () => {
-      const events = await store.readStream(usageStreamId(key.id, utcDay(new Date())));
-      calls = events.map((event) => event.data as ModelCall).filter((call) => call.model === model);
-      return calls.length >= count;
-    }, 10_000);
-    return calls;
-  };
+  const callsOf = (model: string, count: number) => usageEventsOf(api, key.id, model, count);
 
   describe.each(TYPES)('%s upstream', (type) => {
     const model = `m-${type}`;

@@ -1,3 +1,4 @@
+export * from './cache-control.js';
 export * from './input-limits.js';
 export * from './model.js';
 export * from './model-providers.js';

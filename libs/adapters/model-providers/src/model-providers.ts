@@ -6,12 +6,14 @@ import type { ModelRegistry } from './model-registry.js';
 import { UpstreamError, type ModelProvider } from './provider.port.js';
 import { OFFLINE_PROVIDER, OfflineProvider } from './offline/offline-provider.js';
 import { OpenAiCompatibleProvider } from './openai/openai-compatible.provider.js';
+import { AnthropicProvider } from './anthropic/anthropic.provider.js';
 
 /** A provider that holds connections closes them on shutdown. */
 type UpstreamProvider = ModelProvider & { close?(): Promise<void> };
 
 const PROVIDER_TYPES: Partial<Record<ProviderType, (registry: ModelRegistry) => UpstreamProvider>> = {
   openai: (registry) => new OpenAiCompatibleProvider(registry),
+  anthropic: (registry) => new AnthropicProvider(registry),
 };
 
 export class ModelProviders {

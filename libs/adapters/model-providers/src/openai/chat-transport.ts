@@ -5,6 +5,7 @@
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { ModelConfig } from '../model.js';
 import { requestBody, sendable } from './request-body.js';
+import { withoutCacheControl } from '../cache-control.js';
 import { errorJson, UpstreamHttp } from '../upstream-http.js';
 import {
   saysContextLength,
@@ -49,7 +50,12 @@ export class ChatTransport {
   }
 
   async complete(model: ModelConfig, body: ChatRequest, signal: AbortSignal): Promise<ChatResult> {
-    const response = await this.post(model, { ...body, model: model.modelId, stream: false }, signal, false);
+    const response = await this.post(
+      model,
+      { ...withoutCacheControl(body), model: model.modelId, stream: false },
+      signal,
+      false,
+    );
     const completion = await this.http.json<ChatCompletion>(model, response, signal);
     const choice = completion?.choices?.[0];
     if (!choice?.message)
@@ -64,7 +70,12 @@ export class ChatTransport {
   async *stream(model: ModelConfig, body: ChatRequest, signal: AbortSignal): AsyncIterable<ChatDelta> {
     const response = await this.post(
       model,
-      { ...body, model: model.modelId, stream: true, stream_options: { include_usage: true } },
+      {
+        ...withoutCacheControl(body),
+        model: model.modelId,
+        stream: true,
+        stream_options: { include_usage: true },
+      },
       signal,
       true,
     );

@@ -1,6 +1,8 @@
 // Anthropic's Messages API (`POST /messages`) as a format over chat completions: its request translated into the
 // gateway's ChatRequest, a ChatResult into a `message`, and chat deltas into its stream events (`message_start`,
 // `content_block_start|delta|stop`, `message_delta` with usage, `message_stop`). Errors are Anthropic's shape.
+// Prompt-cache marks (`cache_control`) stay on the part, tool, tool call or tool message they were on, so an Anthropic
+// upstream gets them where the client put them (cache-control.ts in model-providers).
 // Over 300 lines on purpose: one wire format end to end (request schema, translation, answer, stream events), so a
 // field's way in and its way out are read side by side.
 import { z } from 'zod';
@@ -13,6 +15,7 @@ import type {
 import { newId, ValidationError } from '#kernel';
 import { anthropicErrorBody, type ErrorBody } from '#http';
 import {
+  cacheControlOf,
   INPUT_LIMITS,
   withinChars,
   type ChatDelta,
@@ -93,23 +96,77 @@ const textOf = (content: string | Blocks, param: string): string =>
         )
         .join('');
 
+/** The block's prompt-cache mark as a field to spread into what it becomes (LiteLLM's `cache_control` on parts). */
+const markOf = (block: unknown) => {
+  const mark = cacheControlOf(block);
+  return mark ? { cache_control: mark } : {};
+};
+
+/** Text blocks as one string, or as text parts when one is marked for the cache (the mark stays where it was). */
+function textContent(content: string | Blocks, param: string): string | ChatCompletionContentPart[] {
+  if (typeof content === 'string' || !content.some((block) => cacheControlOf(block)))
+    return textOf(content, param);
+  textOf(content, param);
+  return content.map((block) => ({ type: 'text', text: block.text as string, ...markOf(block) }));
+}
+
 function imagePart(block: Record<string, unknown>, param: string): ChatCompletionContentPart {
   const source = block.source as
     { type?: string; media_type?: string; data?: string; url?: string } | undefined;
   if (source?.type === 'base64' && source.media_type && source.data)
-    return { type: 'image_url', image_url: { url: `data:${source.media_type};base64,${source.data}` } };
-  if (source?.type === 'url' && source.url) return { type: 'image_url', image_url: { url: source.url } };
+    return {
+      type: 'image_url',
+      image_url: { url: `data:${source.media_type};base64,${source.data}` },
+      ...markOf(block),
+    };
+  if (source?.type === 'url' && source.url)
+    return { type: 'image_url', image_url: { url: source.url }, ...markOf(block) };
   return refuse(`${param}.source`, 'an image needs a base64 or url source');
+}
+
+/** An assistant turn's blocks: its text (as parts when one is marked for the cache) and tool calls. */
+function assistantMessage(content: Blocks, param: string): ChatCompletionMessageParam {
+  let text = '';
+  const texts: ChatCompletionContentPart[] = [];
+  const calls: ChatCompletionMessageToolCall[] = [];
+  content.forEach((block, at) => {
+    if (block.type === 'text' && typeof block.text === 'string') {
+      text += block.text;
+      texts.push({ type: 'text', text: block.text, ...markOf(block) });
+    } else if (block.type === 'tool_use') {
+      if (typeof block.id !== 'string' || typeof block.name !== 'string')
+        refuse(`${param}.${at}`, 'a tool_use block needs id and name');
+      calls.push({
+        id: block.id as string,
+        type: 'function',
+        function: { name: block.name as string, arguments: JSON.stringify(block.input ?? {}) },
+        ...markOf(block),
+      });
+    } else if (block.type !== 'thinking' && block.type !== 'redacted_thinking')
+      refuse(`${param}.${at}.type`, `a '${block.type}' block is not available here`);
+  });
+  return {
+    role: 'assistant',
+    content: texts.some((part) => cacheControlOf(part)) ? texts : text || (calls.length ? null : ''),
+    ...(calls.length ? { tool_calls: calls } : {}),
+  } as ChatCompletionMessageParam;
 }
 
 /** The Messages request as the gateway's chat request (what every configured upstream speaks). */
 export function messagesToChatRequest(body: MessagesBody): ChatRequest {
   const messages: ChatCompletionMessageParam[] = [];
-  if (body.system) messages.push({ role: 'system', content: textOf(body.system, 'system') });
+  if (body.system)
+    messages.push({
+      role: 'system',
+      content: textContent(body.system, 'system'),
+    } as ChatCompletionMessageParam);
   body.messages.forEach((message, index) => {
     const param = `messages.${index}.content`;
     if (message.role === 'system') {
-      messages.push({ role: 'system', content: textOf(message.content, param) });
+      messages.push({
+        role: 'system',
+        content: textContent(message.content, param),
+      } as ChatCompletionMessageParam);
       return;
     }
     if (typeof message.content === 'string') {
@@ -117,26 +174,7 @@ export function messagesToChatRequest(body: MessagesBody): ChatRequest {
       return;
     }
     if (message.role === 'assistant') {
-      let text = '';
-      const calls: ChatCompletionMessageToolCall[] = [];
-      message.content.forEach((block, at) => {
-        if (block.type === 'text' && typeof block.text === 'string') text += block.text;
-        else if (block.type === 'tool_use') {
-          if (typeof block.id !== 'string' || typeof block.name !== 'string')
-            refuse(`${param}.${at}`, 'a tool_use block needs id and name');
-          calls.push({
-            id: block.id as string,
-            type: 'function',
-            function: { name: block.name as string, arguments: JSON.stringify(block.input ?? {}) },
-          });
-        } else if (block.type !== 'thinking' && block.type !== 'redacted_thinking')
-          refuse(`${param}.${at}.type`, `a '${block.type}' block is not available here`);
-      });
-      messages.push({
-        role: 'assistant',
-        content: text || (calls.length ? null : ''),
-        ...(calls.length ? { tool_calls: calls } : {}),
-      });
+      messages.push(assistantMessage(message.content, param));
       return;
     }
     // A user turn: its tool results become tool messages (chat completions wants them right after the calls),
@@ -148,20 +186,23 @@ export function messagesToChatRequest(body: MessagesBody): ChatRequest {
           refuse(`${param}.${at}.tool_use_id`, 'tool_use_id is required');
         const content = block.content as string | Blocks | undefined;
         const text = content === undefined ? '' : textOf(content, `${param}.${at}.content`);
+        // A mark inside the result's content marks the result (its end is the same cache breakpoint).
+        const marked = { ...(Array.isArray(content) ? markOf(content.at(-1)) : {}), ...markOf(block) };
         messages.push({
           role: 'tool',
           tool_call_id: block.tool_use_id as string,
           content: block.is_error === true ? `Error: ${text}` : text,
+          ...marked,
         });
       } else if (block.type === 'text' && typeof block.text === 'string')
-        parts.push({ type: 'text', text: block.text });
+        parts.push({ type: 'text', text: block.text, ...markOf(block) });
       else if (block.type === 'image') parts.push(imagePart(block, `${param}.${at}`));
       else refuse(`${param}.${at}.type`, `a '${block.type}' block is not available here`);
     });
     if (parts.length)
       messages.push({
         role: 'user',
-        content: parts.every((part) => part.type === 'text')
+        content: parts.every((part) => part.type === 'text' && !cacheControlOf(part))
           ? parts.map((part) => (part as { text: string }).text).join('\n')
           : parts,
       });
@@ -178,6 +219,7 @@ export function messagesToChatRequest(body: MessagesBody): ChatRequest {
           ...(tool.description ? { description: tool.description } : {}),
           parameters: tool.input_schema ?? { type: 'object', properties: {} },
         },
+        ...markOf(tool),
       };
     });
   const choice = body.tool_choice;
@@ -208,11 +250,11 @@ const STOP_REASON = {
   content_filter: 'refusal',
 } as const;
 
-/** Anthropic counts cached reads apart from `input_tokens`. */
+/** Anthropic counts cache reads and writes apart from `input_tokens`. */
 export const toAnthropicUsage = (usage: TokenUsage) => ({
-  input_tokens: usage.inputTokens - usage.cachedInputTokens,
+  input_tokens: usage.inputTokens - usage.cachedInputTokens - (usage.cacheWriteTokens ?? 0),
   output_tokens: usage.outputTokens,
-  cache_creation_input_tokens: 0,
+  cache_creation_input_tokens: usage.cacheWriteTokens ?? 0,
   cache_read_input_tokens: usage.cachedInputTokens,
 });
 

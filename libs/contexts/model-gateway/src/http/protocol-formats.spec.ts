@@ -206,4 +206,57 @@ describe('Messages format', () => {
       usage: { input_tokens: 6, cache_read_input_tokens: 4, output_tokens: 3 },
     });
   });
+
+  it('keeps cache_control on the system block, content blocks, tool results, tool calls and tools', () => {
+    const mark = { type: 'ephemeral' };
+    const request = messages({
+      system: [
+        { type: 'text', text: 'Rules.' },
+        { type: 'text', text: 'A long document.', cache_control: mark },
+      ],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Weather?', cache_control: mark }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 't1', name: 'w', input: {}, cache_control: mark }],
+        },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 't1', content: 'sunny', cache_control: mark }],
+        },
+      ],
+      tools: [{ name: 'w', input_schema: { type: 'object' }, cache_control: mark }],
+    });
+    expect(request.messages).toEqual([
+      {
+        role: 'system',
+        content: [
+          { type: 'text', text: 'Rules.' },
+          { type: 'text', text: 'A long document.', cache_control: mark },
+        ],
+      },
+      { role: 'user', content: [{ type: 'text', text: 'Weather?', cache_control: mark }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 't1', type: 'function', function: { name: 'w', arguments: '{}' }, cache_control: mark },
+        ],
+      },
+      { role: 'tool', tool_call_id: 't1', content: 'sunny', cache_control: mark },
+    ]);
+    expect(request.tools).toEqual([
+      { type: 'function', function: { name: 'w', parameters: { type: 'object' } }, cache_control: mark },
+    ]);
+  });
+
+  it('reports cache reads and writes apart from input_tokens', () => {
+    const usage = { inputTokens: 100, cachedInputTokens: 60, cacheWriteTokens: 30, outputTokens: 5 };
+    expect(toAnthropicMessage('m', { ...result, usage }).usage).toEqual({
+      input_tokens: 10,
+      cache_read_input_tokens: 60,
+      cache_creation_input_tokens: 30,
+      output_tokens: 5,
+    });
+  });
 });

@@ -2,6 +2,7 @@
 // (test/provider-matrix.e2e.spec.ts) runs every client protocol against.
 import type { StartFakeVendor, FakeVendorUpstream } from './vendor-upstream.js';
 import { startFakeOpenAi } from './openai.js';
+import { startFakeAnthropic } from './anthropic.js';
 
 export * from './vendor-upstream.js';
 
@@ -17,5 +18,9 @@ export const FAKE_VENDORS: Readonly<Record<string, FakeVendor>> = {
   openai: {
     start: startFakeOpenAi,
     provider: (fake, apiKeyEnv) => ({ type: 'openai', baseUrl: fake.baseUrl, apiKeyEnv }),
+  },
+  anthropic: {
+    start: startFakeAnthropic,
+    provider: (fake, apiKeyEnv) => ({ type: 'anthropic', baseUrl: fake.baseUrl, apiKeyEnv }),
   },
 };
