@@ -6,12 +6,16 @@ import type { ModelRegistry } from './model-registry.js';
 import { UpstreamError, type ModelProvider } from './provider.port.js';
 import { OFFLINE_PROVIDER, OfflineProvider } from './offline/offline-provider.js';
 import { OpenAiCompatibleProvider } from './openai/openai-compatible.provider.js';
+import { AzureOpenAiProvider } from './azure/azure-openai.provider.js';
+import { BedrockProvider } from './bedrock/bedrock.provider.js';
 
 /** A provider that holds connections closes them on shutdown. */
 type UpstreamProvider = ModelProvider & { close?(): Promise<void> };
 
 const PROVIDER_TYPES: Partial<Record<ProviderType, (registry: ModelRegistry) => UpstreamProvider>> = {
   openai: (registry) => new OpenAiCompatibleProvider(registry),
+  azure: (registry) => new AzureOpenAiProvider(registry),
+  bedrock: (registry) => new BedrockProvider(registry),
 };
 
 export class ModelProviders {
