@@ -153,7 +153,7 @@ export async function startFakeAzure(options: { readonly apiKey: string }): Prom
       const wait = script.retryAfterSeconds ?? 2;
       return sendJson(response, status, error, {
         ...(failure === 'rate_limit'
-          ? { 'retry-after': String(wait), 'retry-after-ms': String(wait * 1000) }
+          ? { 'retry-after': String(Math.ceil(wait)), 'retry-after-ms': String(wait * 1000) }
           : {}),
         'x-ms-region': 'Sweden Central',
       });
@@ -254,15 +254,24 @@ export async function startFakeAzure(options: { readonly apiKey: string }): Prom
     if (route === 'chat/completions')
       return chat(deployment, JSON.parse(request.body.toString('utf8')) as ChatBody, request, response);
     if (route === 'embeddings') {
-      const body = JSON.parse(request.body.toString('utf8')) as { input: string | string[] };
+      const body = JSON.parse(request.body.toString('utf8')) as {
+        input: string | string[];
+        encoding_format?: string;
+      };
       const inputs = [body.input].flat();
+      const vector = (input: string) => Array.from({ length: 8 }, (_, at) => ((input.length + at) % 7) / 7);
+      // base64: the little-endian float32s (what the SDK asks for by default and decodes).
+      const encoded = (values: number[]) =>
+        body.encoding_format === 'base64'
+          ? Buffer.from(new Float32Array(values).buffer).toString('base64')
+          : values;
       return sendJson(response, 200, {
         object: 'list',
         model: 'text-embedding-3-small',
         data: inputs.map((input, index) => ({
           object: 'embedding',
           index,
-          embedding: Array.from({ length: 8 }, (_, at) => ((String(input).length + at) % 7) / 7),
+          embedding: encoded(vector(String(input))),
         })),
         usage: { prompt_tokens: inputs.length * 3, total_tokens: inputs.length * 3 },
       });
