@@ -83,6 +83,7 @@ describe('provider matrix: every client protocol × every provider type (e2e)', 
 
     describe('chat completions (openai SDK)', () => {
       it('text with the system prompt, the image and the sampling fields reaching the vendor', async () => {
+        fakes[type]!.script({ usage: { input: 12, output: 5 } });
         const answer = await openai().chat.completions.create({
           model,
           max_completion_tokens: 50,
@@ -115,7 +116,7 @@ describe('provider matrix: every client protocol × every provider type (e2e)', 
       });
 
       it('streams text and ends with the finish reason and usage', async () => {
-        fakes[type]!.script({ text: 'one two three', stop: 'length' });
+        fakes[type]!.script({ text: 'one two three', stop: 'length', usage: { input: 12, output: 5 } });
         const stream = await openai().chat.completions.create({
           model,
           stream: true,

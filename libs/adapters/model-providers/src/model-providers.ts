@@ -7,6 +7,8 @@ import { UpstreamError, type ModelProvider } from './provider.port.js';
 import { OFFLINE_PROVIDER, OfflineProvider } from './offline/offline-provider.js';
 import { OpenAiCompatibleProvider } from './openai/openai-compatible.provider.js';
 import { AnthropicProvider } from './anthropic/anthropic.provider.js';
+import { AzureOpenAiProvider } from './azure/azure-openai.provider.js';
+import { BedrockProvider } from './bedrock/bedrock.provider.js';
 
 /** A provider that holds connections closes them on shutdown. */
 type UpstreamProvider = ModelProvider & { close?(): Promise<void> };
@@ -14,6 +16,8 @@ type UpstreamProvider = ModelProvider & { close?(): Promise<void> };
 const PROVIDER_TYPES: Partial<Record<ProviderType, (registry: ModelRegistry) => UpstreamProvider>> = {
   openai: (registry) => new OpenAiCompatibleProvider(registry),
   anthropic: (registry) => new AnthropicProvider(registry),
+  azure: (registry) => new AzureOpenAiProvider(registry),
+  bedrock: (registry) => new BedrockProvider(registry),
 };
 
 export class ModelProviders {

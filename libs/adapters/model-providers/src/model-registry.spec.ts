@@ -217,4 +217,46 @@ describe('config/models.example.yaml', () => {
       ),
     ).toThrow(ModelsFileError);
   });
+
+  it('reads the AWS variables for Bedrock once, and lists each Bedrock upstream without them as missing', () => {
+    const bedrock = {
+      providers: {
+        aws: { type: 'bedrock', awsRegion: 'eu-central-1' },
+        awskey: { type: 'bedrock', awsRegion: 'us-east-1', apiKeyEnv: 'BEDROCK_KEY' },
+      },
+      models: [
+        {
+          key: 'claude',
+          provider: 'aws',
+          kind: 'chat',
+          deployments: [{ name: 'eu' }, { name: 'us', provider: 'awskey' }],
+        },
+      ],
+    };
+    const unset = ModelRegistry.build(bedrock, config({ AWS_ACCESS_KEY_ID: 'AKIA1' }));
+    expect(unset.missingKeys).toEqual([
+      { model: 'claude/us', variable: 'BEDROCK_KEY' },
+      { model: 'claude/eu', variable: 'AWS_SECRET_ACCESS_KEY' },
+    ]);
+    expect(unset.awsCredentials(unset.get('claude')!)).toBeUndefined();
+    const set = ModelRegistry.build(
+      bedrock,
+      config({
+        AWS_ACCESS_KEY_ID: 'AKIA1',
+        AWS_SECRET_ACCESS_KEY: 's3cret',
+        AWS_SESSION_TOKEN: 'tok',
+        BEDROCK_KEY: 'k',
+      }),
+    );
+    expect(set.missingKeys).toEqual([]);
+    expect(set.awsCredentials(set.get('claude')!)).toEqual({
+      accessKeyId: 'AKIA1',
+      secretAccessKey: 's3cret',
+      sessionToken: 'tok',
+    });
+    expect(set.get('claude')!.deployments!.map((deployment) => deployment.baseUrl)).toEqual([
+      'https://bedrock-runtime.eu-central-1.amazonaws.com',
+      'https://bedrock-runtime.us-east-1.amazonaws.com',
+    ]);
+  });
 });

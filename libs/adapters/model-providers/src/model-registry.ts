@@ -28,6 +28,22 @@ import { resolveUpstream, UpstreamFieldsError, type ResolvedUpstream } from './u
 
 export { ModelsFileError, type ModelsFileContent } from './models-file.js';
 
+/** AWS credentials (Bedrock's SigV4 signing), from the standard variables; read once, like the upstream keys. */
+export interface AwsCredentials {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+  readonly sessionToken?: string;
+}
+
+/** The AWS credentials the variables hold; undefined unless both the key id and the secret are set. */
+function readAwsCredentials(secret: PlatformConfig['secret']): AwsCredentials | undefined {
+  const accessKeyId = secret('AWS_ACCESS_KEY_ID');
+  const secretAccessKey = secret('AWS_SECRET_ACCESS_KEY');
+  const sessionToken = secret('AWS_SESSION_TOKEN');
+  if (!accessKeyId || !secretAccessKey) return undefined;
+  return { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };
+}
+
 // yaml is required when a MODELS_FILE is read, not at start-up (the built-in models need none).
 const yaml = lazyModule<typeof import('yaml')>('yaml');
 
@@ -42,6 +58,7 @@ export class ModelRegistry {
     readonly hostingRegion: string,
     /** Models whose upstream key variable is not set: listed, but calls answer 502. */
     readonly missingKeys: readonly { model: string; variable: string }[],
+    private readonly aws?: AwsCredentials,
   ) {
     this.byKey = new Map(models.map((model) => [model.key, model]));
   }
@@ -132,7 +149,16 @@ export class ModelRegistry {
     const reranker = file.reranker ?? 'offline-rerank';
     if (byKey.get(reranker)?.kind !== 'rerank')
       throw new ModelsFileError(`reranker '${reranker}' is not a configured rerank model`);
-    return new ModelRegistry(models, defaults, reranker, keys, hostingRegion, missingKeys);
+    // Bedrock signs with the AWS variables unless its upstream names a Bedrock API key (`apiKeyEnv`).
+    const aws = readAwsCredentials(config.secret);
+    for (const model of models)
+      for (const upstream of model.deployments ?? [model])
+        if (upstream.providerType === 'bedrock' && !upstream.apiKeyEnv && !aws)
+          missingKeys.push({
+            model: (upstream as Partial<DeploymentConfig>).deploymentId ?? upstream.key,
+            variable: config.secret('AWS_ACCESS_KEY_ID') ? 'AWS_SECRET_ACCESS_KEY' : 'AWS_ACCESS_KEY_ID',
+          });
+    return new ModelRegistry(models, defaults, reranker, keys, hostingRegion, missingKeys, aws);
   }
 
   /** An entry as a model (its upstream's URL, key variable and timeout inherited); its key read from `secret`. */
@@ -251,6 +277,11 @@ export class ModelRegistry {
 
   reranker(): ModelConfig {
     return this.byKey.get(this.rerankerKey)!;
+  }
+
+  /** The AWS credentials a Bedrock model (or deployment) signs with; undefined when the variables are not set. */
+  awsCredentials(_model: ModelConfig): AwsCredentials | undefined {
+    return this.aws;
   }
 
   /** The upstream key of a model (or of one of its deployments), for its provider only. */

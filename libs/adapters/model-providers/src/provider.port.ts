@@ -116,6 +116,8 @@ export class UpstreamError extends Error {
     readonly retryAfterMs?: number,
     /** Why it refused, when the provider could tell (otherwise read from the status alone). */
     readonly reason?: UpstreamReason,
+    /** More for the client than the reason says, in our own words (never the upstream's, which may quote keys). */
+    readonly detail?: string,
   ) {
     super(message);
   }
@@ -140,12 +142,20 @@ const CONTEXT_LENGTH =
 export const saysContextLength = (message: string | undefined): boolean =>
   message !== undefined && CONTEXT_LENGTH.test(message);
 
-/** A `Retry-After` header (seconds, or an HTTP date) in milliseconds from `now`; undefined when absent or unreadable. */
-export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
+/**
+ * A `Retry-After` header (seconds, or an HTTP date) in milliseconds from `now`; undefined when absent or unreadable.
+ * `unit: 'ms'` reads a `retry-after-ms` header (a number of milliseconds only).
+ */
+export function retryAfterMs(
+  header: string | string[] | undefined,
+  now = Date.now(),
+  unit: 's' | 'ms' = 's',
+): number | undefined {
   const value = Array.isArray(header) ? header[0] : header;
   if (!value) return undefined;
-  const seconds = Number(value);
+  const seconds = Number(value) / (unit === 'ms' ? 1000 : 1);
   if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
+  if (unit === 'ms') return undefined;
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }

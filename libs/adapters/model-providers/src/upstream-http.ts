@@ -13,8 +13,16 @@ import { reasonOfStatus, retryAfterMs, UpstreamError, type UpstreamReason } from
 
 const undici = lazyModule<typeof import('undici')>('undici');
 
-/** Reads why an upstream refused from its status and error body (at most 64 KB of it); undefined: the status says. */
-export type ErrorReasonReader = (status: number, body: string) => UpstreamReason | undefined;
+/**
+ * Reads why an upstream refused from its status and error body (at most 64 KB of it); undefined: the status says. With
+ * a `detail` (our own words, never the vendor's) the client is told more than the reason (Azure's content filter).
+ */
+export type ErrorReasonReader = (
+  status: number,
+  body: string,
+  /** The answer's headers (Bedrock names the error's type in `x-amzn-errortype`). */
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+) => UpstreamReason | { readonly reason: UpstreamReason; readonly detail: string } | undefined;
 
 export interface UpstreamRequest {
   /** Appended to the model's base URL (may carry a query string). */
@@ -90,12 +98,17 @@ export class UpstreamHttp {
       if (response.statusCode >= 400) {
         const text = await readLimited(response.body, ERROR_BODY_LIMIT).catch(() => '');
         const status = response.statusCode;
+        const read = request.reasonOf?.(status, text, response.headers);
+        const reason = typeof read === 'object' ? read.reason : read;
         throw new UpstreamError(
           'rejected',
           `upstream answered ${status} for model '${model.key}'`,
           status,
-          retryAfterMs(response.headers['retry-after']),
-          request.reasonOf?.(status, text) ?? reasonOfStatus(status),
+          // Azure OpenAI (and OpenAI) say the wait in milliseconds too: the finer one wins.
+          retryAfterMs(response.headers['retry-after-ms'], undefined, 'ms') ??
+            retryAfterMs(response.headers['retry-after']),
+          reason ?? reasonOfStatus(status),
+          typeof read === 'object' ? read.detail : undefined,
         );
       }
       return response;

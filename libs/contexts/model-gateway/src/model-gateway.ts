@@ -152,7 +152,7 @@ export function toGatewayError(error: unknown, model: ModelConfig, signal: Abort
     return new PlatformError(
       'validation',
       'upstream_rejected_request',
-      `the upstream of model '${model.key}' rejected the request (status ${error.upstreamStatus ?? 400})`,
+      `the upstream of model '${model.key}' rejected the request (status ${error.upstreamStatus ?? 400})${error.detail ? `: ${error.detail}` : ''}`,
     );
   return new PlatformError('upstream_failed', 'upstream_error', error.message);
 }

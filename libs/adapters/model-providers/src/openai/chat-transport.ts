@@ -1,12 +1,13 @@
 // The chat hot path to OpenAI-compatible upstreams over undici (upstream-http.ts), speaking the chat-completions wire
 // format directly. Measured against the `openai` SDK on the same path, the SDK cost about 390 µs of CPU per call
 // (request building, debug formatting, fetch and web streams): 40% of the gateway's budget. The SDK still serves the
-// colder calls (embeddings, rerank). Azure OpenAI speaks the same wire at its own paths with an `api-key` header.
+// colder calls (embeddings, rerank). Azure OpenAI speaks the same wire at its own paths with an `api-key` header: a
+// ChatWire says where and how.
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { ModelConfig } from '../model.js';
 import { requestBody, sendable } from './request-body.js';
 import { withoutCacheControl } from '../cache-control.js';
-import { errorJson, UpstreamHttp } from '../upstream-http.js';
+import { errorJson, UpstreamHttp, type ErrorReasonReader } from '../upstream-http.js';
 import {
   saysContextLength,
   UpstreamError,
@@ -42,10 +43,31 @@ export function openAiReason(status: number, body: string): UpstreamReason | und
     : undefined;
 }
 
+/**
+ * Where an OpenAI-wire upstream takes a route and how it wants the key: OpenAI's `/chat/completions` under the base URL
+ * with a Bearer key, or Azure OpenAI's deployment path with an `api-key` header (azure/azure-wire.ts).
+ */
+export interface ChatWire {
+  /** The path of `route` (`/chat/completions`, `/responses`) for the model, query string included. */
+  path(model: ModelConfig, route: string): string;
+  /** The headers that carry the key. */
+  auth(key: string): Record<string, string>;
+  readonly reasonOf: ErrorReasonReader;
+}
+
+export const OPENAI_WIRE: ChatWire = {
+  path: (_model, route) => route,
+  auth: (key) => ({ authorization: `Bearer ${key}` }),
+  reasonOf: openAiReason,
+};
+
 export class ChatTransport {
   private readonly http: UpstreamHttp;
 
-  constructor(upstreamKey: (model: ModelConfig) => string | undefined) {
+  constructor(
+    upstreamKey: (model: ModelConfig) => string | undefined,
+    private readonly wire: ChatWire = OPENAI_WIRE,
+  ) {
     this.http = new UpstreamHttp(upstreamKey);
   }
 
@@ -158,13 +180,13 @@ export class ChatTransport {
     return this.http.send(
       model,
       {
-        path,
+        path: this.wire.path(model, path),
         body: sendable(requestBody(body)),
         headers: {
           accept: stream ? 'text/event-stream' : 'application/json',
-          ...(key ? { authorization: `Bearer ${key}` } : {}),
+          ...(key ? this.wire.auth(key) : {}),
         },
-        reasonOf: openAiReason,
+        reasonOf: this.wire.reasonOf,
       },
       signal,
     );

@@ -3,8 +3,8 @@
 // and key come from the registry only (a client can never choose them). Each call has the model's timeout, and the
 // caller's signal (a client that disconnects) aborts it.
 import type OpenAI from 'openai';
-import type { ModelConfig } from '../model.js';
-import { ChatTransport } from './chat-transport.js';
+import type { DeploymentConfig, ModelConfig } from '../model.js';
+import { ChatTransport, OPENAI_WIRE, type ChatWire } from './chat-transport.js';
 import { imageSize } from '../offline/offline-image.js';
 import { lazyModule, ValidationError } from '#kernel';
 import type { ModelRegistry } from '../model-registry.js';
@@ -40,12 +40,28 @@ function pngSize(base64: string): { width: number; height: number } | null {
   return { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
 }
 
+/** How an OpenAI-wire upstream is reached: the chat wire (path, key header), and the SDK client of the other calls. */
+export interface OpenAiFlavour {
+  readonly wire: ChatWire;
+  client(model: ModelConfig, apiKey: string): OpenAI;
+}
+
+const OPENAI_FLAVOUR: OpenAiFlavour = {
+  wire: OPENAI_WIRE,
+  // Retries stay with the caller (the gateway answers fast and the client decides); the timeout is ours.
+  client: (model, apiKey) =>
+    new (sdk().OpenAI)({ baseURL: model.baseUrl, apiKey, maxRetries: 0, timeout: model.timeoutMs }),
+};
+
 export class OpenAiCompatibleProvider implements ModelProvider {
   private readonly clients = new Map<string, OpenAI>();
   private readonly transport: ChatTransport;
 
-  constructor(private readonly registry: ModelRegistry) {
-    this.transport = new ChatTransport((model) => registry.upstreamKey(model));
+  constructor(
+    private readonly registry: ModelRegistry,
+    private readonly flavour: OpenAiFlavour = OPENAI_FLAVOUR,
+  ) {
+    this.transport = new ChatTransport((model) => registry.upstreamKey(model), flavour.wire);
   }
 
   close(): Promise<void> {
@@ -53,16 +69,12 @@ export class OpenAiCompatibleProvider implements ModelProvider {
   }
 
   private client(model: ModelConfig): OpenAI {
-    let client = this.clients.get(model.key);
+    // A deployment of a model key reaches its own upstream: one client each.
+    const name = (model as Partial<DeploymentConfig>).deploymentId ?? model.key;
+    let client = this.clients.get(name);
     if (!client) {
-      // Retries stay with the caller (the gateway answers fast and the client decides); the timeout is ours.
-      client = new (sdk().OpenAI)({
-        baseURL: model.baseUrl,
-        apiKey: this.registry.upstreamKey(model) ?? 'not-set',
-        maxRetries: 0,
-        timeout: model.timeoutMs,
-      });
-      this.clients.set(model.key, client);
+      client = this.flavour.client(model, this.registry.upstreamKey(model) ?? 'not-set');
+      this.clients.set(name, client);
     }
     return client;
   }

@@ -3,6 +3,13 @@
 import type { StartFakeVendor, FakeVendorUpstream } from './vendor-upstream.js';
 import { startFakeOpenAi } from './openai.js';
 import { startFakeAnthropic } from './anthropic.js';
+import { startFakeAzure } from './azure.js';
+import {
+  FAKE_AWS_ACCESS_KEY_ID,
+  FAKE_AWS_REGION,
+  FAKE_AWS_SECRET_ACCESS_KEY,
+  startFakeBedrock,
+} from './bedrock.js';
 
 export * from './vendor-upstream.js';
 
@@ -22,5 +29,23 @@ export const FAKE_VENDORS: Readonly<Record<string, FakeVendor>> = {
   anthropic: {
     start: startFakeAnthropic,
     provider: (fake, apiKeyEnv) => ({ type: 'anthropic', baseUrl: fake.baseUrl, apiKeyEnv }),
+  },
+  // Azure OpenAI: the deployment is the model's `modelId`; the key goes in `api-key`.
+  azure: {
+    start: startFakeAzure,
+    provider: (fake, apiKeyEnv) => ({
+      type: 'azure',
+      baseUrl: fake.baseUrl,
+      apiVersion: '2024-10-21',
+      apiKeyEnv,
+    }),
+  },
+  // Bedrock signs with SigV4 from the AWS variables in `env` (the fake checks every signature with that secret), so
+  // its entry names no `apiKeyEnv` (which would mean a Bedrock API key, `Authorization: Bearer`: the fake takes the
+  // `apiKey` it was started with as one).
+  bedrock: {
+    start: ({ apiKey }) => startFakeBedrock({ apiKey, secretAccessKey: FAKE_AWS_SECRET_ACCESS_KEY }),
+    provider: (fake) => ({ type: 'bedrock', baseUrl: fake.baseUrl, awsRegion: FAKE_AWS_REGION }),
+    env: { AWS_ACCESS_KEY_ID: FAKE_AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: FAKE_AWS_SECRET_ACCESS_KEY },
   },
 };
