@@ -6,12 +6,16 @@ import type { ModelRegistry } from './model-registry.js';
 import { UpstreamError, type ModelProvider } from './provider.port.js';
 import { OFFLINE_PROVIDER, OfflineProvider } from './offline/offline-provider.js';
 import { OpenAiCompatibleProvider } from './openai/openai-compatible.provider.js';
+import { GoogleProvider } from './google/google.provider.js';
+import { OllamaProvider } from './ollama/ollama.provider.js';
 
 /** A provider that holds connections closes them on shutdown. */
 type UpstreamProvider = ModelProvider & { close?(): Promise<void> };
 
 const PROVIDER_TYPES: Partial<Record<ProviderType, (registry: ModelRegistry) => UpstreamProvider>> = {
   openai: (registry) => new OpenAiCompatibleProvider(registry),
+  google: (registry) => new GoogleProvider(registry),
+  ollama: (registry) => new OllamaProvider(registry),
 };
 
 export class ModelProviders {

@@ -25,6 +25,8 @@ export interface UpstreamRequest {
   readonly headers?: Readonly<Record<string, string>>;
   /** Reads why it refused (context too long, overloaded) from the vendor's error body. */
   readonly reasonOf?: ErrorReasonReader;
+  /** How long the error body asks to wait, for vendors that say it there rather than in Retry-After (Google). */
+  readonly retryAfterOf?: (body: string) => number | undefined;
 }
 
 /** Where a request goes, as undici's `request(url)` would split it (origin, path with query). */
@@ -94,7 +96,7 @@ export class UpstreamHttp {
           'rejected',
           `upstream answered ${status} for model '${model.key}'`,
           status,
-          retryAfterMs(response.headers['retry-after']),
+          retryAfterMs(response.headers['retry-after']) ?? request.retryAfterOf?.(text),
           request.reasonOf?.(status, text) ?? reasonOfStatus(status),
         );
       }
