@@ -1,6 +1,8 @@
 // The fake vendor upstreams by provider type, and how a models file names each: what the provider matrix
 // (test/provider-matrix.e2e.spec.ts) runs every client protocol against.
 import type { StartFakeVendor, FakeVendorUpstream } from './vendor-upstream.js';
+import { startFakeGoogle } from './google.js';
+import { startFakeOllama } from './ollama.js';
 
 export * from './vendor-upstream.js';
 
@@ -12,4 +14,13 @@ export interface FakeVendor {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-export const FAKE_VENDORS: Readonly<Record<string, FakeVendor>> = {};
+export const FAKE_VENDORS: Readonly<Record<string, FakeVendor>> = {
+  google: {
+    start: startFakeGoogle,
+    provider: (fake, apiKeyEnv) => ({ type: 'google', baseUrl: fake.baseUrl, apiKeyEnv }),
+  },
+  ollama: {
+    start: startFakeOllama,
+    provider: (fake, apiKeyEnv) => ({ type: 'ollama', baseUrl: fake.baseUrl, apiKeyEnv }),
+  },
+};
