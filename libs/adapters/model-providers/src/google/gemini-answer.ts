@@ -3,9 +3,9 @@
 // Gemini gave none), its finishReason as the chat-completions one, `usageMetadata` as token usage; a stream's chunks
 // (each a GenerateContentResponse) as deltas; and Google's error envelope `{ error: { code, message, status } }` as the
 // reason of a refusal.
-import { randomBytes } from 'node:crypto';
 import type { ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
 import { errorJson } from '../upstream-http.js';
+import { toolCallId } from '../native/native-calls.js';
 import {
   saysContextLength,
   type ChatDelta,
@@ -60,13 +60,11 @@ export const usageOf = (usage: GeminiUsage | undefined): TokenUsage => ({
   outputTokens: (usage?.candidatesTokenCount ?? 0) + (usage?.thoughtsTokenCount ?? 0),
 });
 
-const callId = (): string => `call_${randomBytes(12).toString('base64url')}`;
-
 /** A `functionCall` part as a tool call; its signature is kept where Google's OpenAI compatibility keeps it. */
 function toolCallOf(part: GeminiPart): ChatCompletionMessageFunctionToolCall {
   const call = part.functionCall!;
   return {
-    id: call.id || callId(),
+    id: call.id || toolCallId(),
     type: 'function',
     function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) },
     ...(part.thoughtSignature

@@ -10,8 +10,16 @@ import type {
   ChatCompletionMessageToolCall,
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
-import { ValidationError } from '#kernel';
 import type { ChatRequest } from '../provider.port.js';
+import {
+  argumentsOf,
+  dataUrl,
+  functionCall,
+  refuse,
+  setFields,
+  samplingFields,
+  textOf,
+} from '../native/chat-parts.js';
 
 export interface GeminiPart {
   text?: string;
@@ -59,16 +67,10 @@ const MEDIA_TYPES: Readonly<Record<string, string>> = {
   pdf: 'application/pdf',
 };
 
-const DATA_URL = /^data:([^;,]+)(?:;[^,]*)?;base64,(.*)$/s;
-
-const refuse = (code: string, message: string, param?: string): never => {
-  throw new ValidationError(code, message, param);
-};
-
 /** A data URL as inline bytes; an http(s) URL as a file Gemini fetches (https://ai.google.dev/gemini-api/docs/file-input-methods). */
 function mediaPart(url: string, param: string): GeminiPart {
-  const data = DATA_URL.exec(url);
-  if (data) return { inlineData: { mimeType: data[1]!, data: data[2]! } };
+  const data = dataUrl(url);
+  if (data) return { inlineData: { mimeType: data.mediaType, data: data.base64 } };
   if (!/^https?:\/\//i.test(url))
     return refuse('unsupported_image', 'an image must be a data URL (base64) or an http(s) URL', param);
   const extension = /\.([a-z0-9]+)(?:[?#].*)?$/i.exec(url)?.[1]?.toLowerCase();
@@ -108,25 +110,6 @@ function contentParts(
         return refuse('unsupported_content', `content parts of type '${part.type}' cannot go to Gemini`, at);
     }
   });
-}
-
-const textOf = (content: string | readonly { type: string; text?: string }[] | null | undefined): string =>
-  typeof content === 'string'
-    ? content
-    : (content ?? []).map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join('\n');
-
-/** A call's JSON arguments as the object Gemini takes. */
-function argsOf(call: ChatCompletionMessageToolCall, param: string): Record<string, unknown> {
-  if (call.type !== 'function')
-    return refuse('unsupported_tool_call', 'Gemini takes function tool calls only', param);
-  try {
-    const args: unknown = JSON.parse(call.function.arguments || '{}');
-    if (typeof args === 'object' && args !== null && !Array.isArray(args))
-      return args as Record<string, unknown>;
-  } catch {
-    // Refused below.
-  }
-  return refuse('invalid_tool_arguments', 'tool call arguments must be a JSON object', param);
 }
 
 /** A tool's result as Gemini's `response` object: a JSON object as it is, anything else under `result`. */
@@ -169,14 +152,13 @@ function turns(messages: readonly ChatCompletionMessageParam[]) {
         break;
       case 'assistant': {
         const parts = message.content ? contentParts(message.content, `${param}.content`) : [];
-        (message.tool_calls ?? []).forEach((call, at) => {
-          const args = argsOf(call as ChatCompletionMessageToolCall, `${param}.tool_calls[${at}]`);
-          const name = (call as { function: { name: string } }).function.name;
-          callNames.set(call.id, name);
-          const signature =
-            keptSignature(call as ChatCompletionMessageToolCall) ?? (at === 0 ? SKIP_SIGNATURE : undefined);
+        (message.tool_calls ?? []).forEach((toolCall, at) => {
+          const call = functionCall(toolCall, `${param}.tool_calls[${at}]`, 'Gemini');
+          const args = argumentsOf(call, `${param}.tool_calls[${at}]`);
+          callNames.set(call.id, call.function.name);
+          const signature = keptSignature(call) ?? (at === 0 ? SKIP_SIGNATURE : undefined);
           parts.push({
-            functionCall: { id: call.id, name, args },
+            functionCall: { id: call.id, name: call.function.name, args },
             ...(signature ? { thoughtSignature: signature } : {}),
           });
         });
@@ -259,17 +241,18 @@ function toolsOf(request: ChatRequest): Pick<GeminiRequest, 'tools' | 'toolConfi
 }
 
 function generationConfigOf(request: ChatRequest): Record<string, unknown> | undefined {
-  const stop = typeof request.stop === 'string' ? [request.stop] : request.stop;
   const format = request.response_format;
-  const config: Record<string, unknown> = {
-    maxOutputTokens: request.max_completion_tokens ?? request.max_tokens ?? undefined,
-    temperature: request.temperature ?? undefined,
-    topP: request.top_p ?? undefined,
-    topK: request.top_k,
-    stopSequences: stop?.length ? [...stop] : undefined,
-    seed: request.seed ?? undefined,
-    presencePenalty: request.presence_penalty ?? undefined,
-    frequencyPenalty: request.frequency_penalty ?? undefined,
+  return setFields({
+    ...samplingFields(request, {
+      maxTokens: 'maxOutputTokens',
+      temperature: 'temperature',
+      topP: 'topP',
+      topK: 'topK',
+      stop: 'stopSequences',
+      seed: 'seed',
+      presencePenalty: 'presencePenalty',
+      frequencyPenalty: 'frequencyPenalty',
+    }),
     ...(format?.type === 'json_object' ? { responseMimeType: 'application/json' } : {}),
     ...(format?.type === 'json_schema'
       ? {
@@ -277,9 +260,7 @@ function generationConfigOf(request: ChatRequest): Record<string, unknown> | und
           responseJsonSchema: schemaOf(format.json_schema.schema ?? {}),
         }
       : {}),
-  };
-  const set = Object.entries(config).filter(([, value]) => value !== undefined);
-  return set.length ? Object.fromEntries(set) : undefined;
+  });
 }
 
 /** The GenerateContentRequest for `request`; throws a ValidationError (400) for what Gemini cannot take. */

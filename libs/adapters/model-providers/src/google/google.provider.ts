@@ -1,9 +1,9 @@
 // Models of provider type `google`: the Gemini API (https://ai.google.dev/api) over undici (upstream-http.ts), chat as
 // `models/<id>:generateContent` and `:streamGenerateContent?alt=sse`, embeddings as `:batchEmbedContents`. The key
 // goes in the `x-goog-api-key` header, never in the query (a URL ends up in logs).
-import { ValidationError } from '#kernel';
 import type { ModelConfig } from '../model.js';
 import type { ModelRegistry } from '../model-registry.js';
+import { textInputs, unserved, upstreamJson } from '../native/native-calls.js';
 import { UpstreamHttp, type UpstreamRequest } from '../upstream-http.js';
 import {
   UpstreamError,
@@ -55,7 +55,7 @@ export class GoogleProvider implements ModelProvider {
     const response = await this.post(model, ':streamGenerateContent?alt=sse', body, signal);
     const reader = new GeminiStreamReader();
     for await (const message of this.http.events(model, response, signal)) {
-      const chunk = this.parse(model, message.data);
+      const chunk = upstreamJson<GeminiResponse>(model, message.data);
       if (chunk.error)
         throw new UpstreamError(
           'rejected',
@@ -74,14 +74,8 @@ export class GoogleProvider implements ModelProvider {
     inputs: readonly EmbeddingInput[],
     signal: AbortSignal,
   ): Promise<EmbeddingResult> {
-    if (inputs.some((input) => typeof input !== 'string'))
-      throw new ValidationError(
-        'unsupported_input',
-        `model '${model.key}' (Gemini) embeds texts only; send the input as strings, not token ids`,
-        'input',
-      );
     const name = geminiModelPath(model.modelId);
-    const texts = inputs as readonly string[];
+    const texts = textInputs(model, inputs);
     const body = JSON.stringify({
       requests: texts.map((text) => ({ model: name, content: { parts: [{ text }] } })),
     });
@@ -99,23 +93,11 @@ export class GoogleProvider implements ModelProvider {
   }
 
   rerank(model: ModelConfig): Promise<RerankResult> {
-    return Promise.reject(this.unserved(model, 'rerank'));
+    return unserved(model, 'rerank');
   }
 
   image(model: ModelConfig): Promise<ImageResult> {
-    return Promise.reject(this.unserved(model, 'image'));
-  }
-
-  private unserved(model: ModelConfig, kind: string): UpstreamError {
-    return new UpstreamError('unavailable', `model '${model.key}' (provider type google) serves no ${kind}`);
-  }
-
-  private parse(model: ModelConfig, data: string): GeminiResponse {
-    try {
-      return JSON.parse(data) as GeminiResponse;
-    } catch {
-      throw new UpstreamError('rejected', `upstream of model '${model.key}' answered malformed JSON`);
-    }
+    return unserved(model, 'image');
   }
 
   private post(model: ModelConfig, method: string, body: string, signal: AbortSignal) {

@@ -2,15 +2,13 @@
 // port's terms: a chat-completions request as `/api/chat`'s body (images as bare base64, tool calls with arguments as
 // objects, tool results named by their function in `tool_name`, sampling fields in `options`), its answers and NDJSON
 // stream lines as results and deltas (tool call ids are ours: Ollama gives none), and its `{ error }` bodies as reasons.
-import { randomBytes } from 'node:crypto';
 import type {
   ChatCompletionContentPart,
   ChatCompletionMessageParam,
   ChatCompletionMessageFunctionToolCall,
-  ChatCompletionMessageToolCall,
 } from 'openai/resources/chat/completions';
-import { ValidationError } from '#kernel';
 import { errorJson } from '../upstream-http.js';
+import { toolCallId } from '../native/native-calls.js';
 import {
   saysContextLength,
   type ChatDelta,
@@ -19,6 +17,15 @@ import {
   type TokenUsage,
   type UpstreamReason,
 } from '../provider.port.js';
+import {
+  argumentsOf,
+  dataUrl,
+  functionCall,
+  refuse,
+  setFields,
+  samplingFields,
+  textOf,
+} from '../native/chat-parts.js';
 
 export interface OllamaToolCall {
   id?: string;
@@ -55,12 +62,6 @@ export interface OllamaChatResponse {
   error?: string;
 }
 
-const DATA_URL = /^data:[^;,]+(?:;[^,]*)?;base64,(.*)$/s;
-
-const refuse = (code: string, message: string, param: string): never => {
-  throw new ValidationError(code, message, param);
-};
-
 function userMessage(content: string | readonly ChatCompletionContentPart[], param: string): OllamaMessage {
   if (typeof content === 'string') return { role: 'user', content };
   const texts: string[] = [];
@@ -68,7 +69,7 @@ function userMessage(content: string | readonly ChatCompletionContentPart[], par
   content.forEach((part, index) => {
     if (part.type === 'text') texts.push(part.text);
     else if (part.type === 'image_url') {
-      const data = DATA_URL.exec(part.image_url.url)?.[1];
+      const data = dataUrl(part.image_url.url)?.base64;
       images.push(
         data ??
           refuse(
@@ -87,25 +88,6 @@ function userMessage(content: string | readonly ChatCompletionContentPart[], par
   return { role: 'user', content: texts.join('\n'), ...(images.length ? { images } : {}) };
 }
 
-const textOf = (content: string | readonly { type: string; text?: string }[] | null | undefined): string =>
-  typeof content === 'string'
-    ? content
-    : (content ?? []).map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join('\n');
-
-function toolCallOf(call: ChatCompletionMessageToolCall, param: string): OllamaToolCall {
-  if (call.type !== 'function')
-    return refuse('unsupported_tool_call', 'Ollama takes function tool calls only', param);
-  let args: unknown;
-  try {
-    args = JSON.parse(call.function.arguments || '{}');
-  } catch {
-    // Refused below.
-  }
-  if (typeof args !== 'object' || args === null || Array.isArray(args))
-    return refuse('invalid_tool_arguments', 'tool call arguments must be a JSON object', param);
-  return { function: { name: call.function.name, arguments: args as Record<string, unknown> } };
-}
-
 function messagesOf(messages: readonly ChatCompletionMessageParam[]): OllamaMessage[] {
   const callNames = new Map<string, string>();
   return messages.flatMap((message, index): OllamaMessage[] => {
@@ -117,10 +99,15 @@ function messagesOf(messages: readonly ChatCompletionMessageParam[]): OllamaMess
       case 'user':
         return [userMessage(message.content, `${param}.content`)];
       case 'assistant': {
-        const calls = (message.tool_calls ?? []).map((call, at) => {
-          const translated = toolCallOf(call as ChatCompletionMessageToolCall, `${param}.tool_calls[${at}]`);
-          callNames.set(call.id, translated.function.name);
-          return translated;
+        const calls = (message.tool_calls ?? []).map((toolCall, at): OllamaToolCall => {
+          const call = functionCall(toolCall, `${param}.tool_calls[${at}]`, 'Ollama');
+          callNames.set(call.id, call.function.name);
+          return {
+            function: {
+              name: call.function.name,
+              arguments: argumentsOf(call, `${param}.tool_calls[${at}]`),
+            },
+          };
         });
         return [
           {
@@ -141,18 +128,18 @@ function messagesOf(messages: readonly ChatCompletionMessageParam[]): OllamaMess
 }
 
 function optionsOf(request: ChatRequest): Record<string, unknown> | undefined {
-  const stop = typeof request.stop === 'string' ? [request.stop] : request.stop;
-  const options = Object.entries({
-    num_predict: request.max_completion_tokens ?? request.max_tokens ?? undefined,
-    temperature: request.temperature ?? undefined,
-    top_p: request.top_p ?? undefined,
-    top_k: request.top_k,
-    stop: stop?.length ? [...stop] : undefined,
-    seed: request.seed ?? undefined,
-    presence_penalty: request.presence_penalty ?? undefined,
-    frequency_penalty: request.frequency_penalty ?? undefined,
-  }).filter(([, value]) => value !== undefined);
-  return options.length ? Object.fromEntries(options) : undefined;
+  return setFields(
+    samplingFields(request, {
+      maxTokens: 'num_predict',
+      temperature: 'temperature',
+      topP: 'top_p',
+      topK: 'top_k',
+      stop: 'stop',
+      seed: 'seed',
+      presencePenalty: 'presence_penalty',
+      frequencyPenalty: 'frequency_penalty',
+    }),
+  );
 }
 
 /** `/api/chat`'s body for `request`; throws a ValidationError (400) for what Ollama cannot take. */
@@ -189,7 +176,7 @@ export const finishOf = (answer: OllamaChatResponse, calledTools: boolean): Chat
 
 const toolCallsOf = (calls: readonly OllamaToolCall[]): ChatCompletionMessageFunctionToolCall[] =>
   calls.map((call) => ({
-    id: call.id || `call_${randomBytes(12).toString('base64url')}`,
+    id: call.id || toolCallId(),
     type: 'function',
     function: { name: call.function.name, arguments: JSON.stringify(call.function.arguments ?? {}) },
   }));

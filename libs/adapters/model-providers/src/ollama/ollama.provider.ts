@@ -1,9 +1,9 @@
 // Models of provider type `ollama`: Ollama's native API over undici (upstream-http.ts), chat as `POST /api/chat` (a
 // stream as NDJSON lines) and embeddings as `POST /api/embed`. A local Ollama takes no key; with `apiKeyEnv` set the
 // key goes as a bearer token (ollama.com, or a proxy in front of a shared one).
-import { ValidationError } from '#kernel';
 import type { ModelConfig } from '../model.js';
 import type { ModelRegistry } from '../model-registry.js';
+import { textInputs, unserved, upstreamJson } from '../native/native-calls.js';
 import { UpstreamHttp } from '../upstream-http.js';
 import {
   UpstreamError,
@@ -55,7 +55,7 @@ export class OllamaProvider implements ModelProvider {
     const reader = new OllamaStreamReader();
     let done = false;
     for await (const text of this.http.lines(model, response, signal)) {
-      const line = this.parse(model, text);
+      const line = upstreamJson<OllamaChatResponse>(model, text);
       if (line.error !== undefined)
         throw new UpstreamError('rejected', `upstream of model '${model.key}' sent an error mid-stream`);
       done ||= line.done === true;
@@ -70,13 +70,7 @@ export class OllamaProvider implements ModelProvider {
     inputs: readonly EmbeddingInput[],
     signal: AbortSignal,
   ): Promise<EmbeddingResult> {
-    if (inputs.some((input) => typeof input !== 'string'))
-      throw new ValidationError(
-        'unsupported_input',
-        `model '${model.key}' (Ollama) embeds texts only; send the input as strings, not token ids`,
-        'input',
-      );
-    const body = JSON.stringify({ model: model.modelId, input: inputs });
+    const body = JSON.stringify({ model: model.modelId, input: textInputs(model, inputs) });
     const response = await this.post(model, '/api/embed', body, signal, 'application/json');
     const answer = await this.http.json<EmbedResponse | null>(model, response, signal);
     const vectors = answer?.embeddings ?? [];
@@ -89,23 +83,11 @@ export class OllamaProvider implements ModelProvider {
   }
 
   rerank(model: ModelConfig): Promise<RerankResult> {
-    return Promise.reject(this.unserved(model, 'rerank'));
+    return unserved(model, 'rerank');
   }
 
   image(model: ModelConfig): Promise<ImageResult> {
-    return Promise.reject(this.unserved(model, 'image'));
-  }
-
-  private unserved(model: ModelConfig, kind: string): UpstreamError {
-    return new UpstreamError('unavailable', `model '${model.key}' (provider type ollama) serves no ${kind}`);
-  }
-
-  private parse(model: ModelConfig, text: string): OllamaChatResponse {
-    try {
-      return JSON.parse(text) as OllamaChatResponse;
-    } catch {
-      throw new UpstreamError('rejected', `upstream of model '${model.key}' answered malformed JSON`);
-    }
+    return unserved(model, 'image');
   }
 
   private post(model: ModelConfig, path: string, body: string, signal: AbortSignal, accept: string) {
