@@ -72,7 +72,11 @@ function mediaPart(url: string, param: string): GeminiPart {
   const data = dataUrl(url);
   if (data) return { inlineData: { mimeType: data.mediaType, data: data.base64 } };
   if (!/^https?:\/\//i.test(url))
-    return refuse('unsupported_image', 'an image must be a data URL (base64) or an http(s) URL', param);
+    return refuse(
+      'unsupported_image',
+      'an image or file must be a data URL (base64) or an http(s) URL',
+      param,
+    );
   const extension = /\.([a-z0-9]+)(?:[?#].*)?$/i.exec(url)?.[1]?.toLowerCase();
   const mimeType = extension ? MEDIA_TYPES[extension] : undefined;
   if (!mimeType)
