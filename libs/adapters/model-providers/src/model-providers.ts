@@ -1,6 +1,7 @@
 // Which provider serves a model: the offline provider for `provider: offline`, otherwise the one speaking its
 // upstream's wire (`type` in the models file: OpenAI-compatible by default, or a vendor's native API). Each is made on
-// first use, so an instance that calls no Anthropic model never loads its code.
+// first use; their modules are small (request and answer translations over the shared undici client), and what is
+// heavy (an SDK, an event-stream codec) they load lazily.
 import type { ModelConfig, ProviderType } from './model.js';
 import type { ModelRegistry } from './model-registry.js';
 import { UpstreamError, type ModelProvider } from './provider.port.js';
@@ -9,6 +10,8 @@ import { OpenAiCompatibleProvider } from './openai/openai-compatible.provider.js
 import { AnthropicProvider } from './anthropic/anthropic.provider.js';
 import { AzureOpenAiProvider } from './azure/azure-openai.provider.js';
 import { BedrockProvider } from './bedrock/bedrock.provider.js';
+import { GoogleProvider } from './google/google.provider.js';
+import { OllamaProvider } from './ollama/ollama.provider.js';
 
 /** A provider that holds connections closes them on shutdown. */
 type UpstreamProvider = ModelProvider & { close?(): Promise<void> };
@@ -18,6 +21,8 @@ const PROVIDER_TYPES: Partial<Record<ProviderType, (registry: ModelRegistry) => 
   anthropic: (registry) => new AnthropicProvider(registry),
   azure: (registry) => new AzureOpenAiProvider(registry),
   bedrock: (registry) => new BedrockProvider(registry),
+  google: (registry) => new GoogleProvider(registry),
+  ollama: (registry) => new OllamaProvider(registry),
 };
 
 export class ModelProviders {

@@ -33,6 +33,8 @@ export interface UpstreamRequest {
   readonly headers?: Readonly<Record<string, string>>;
   /** Reads why it refused (context too long, overloaded) from the vendor's error body. */
   readonly reasonOf?: ErrorReasonReader;
+  /** How long the error body asks to wait, for vendors that say it there rather than in Retry-After (Google). */
+  readonly retryAfterOf?: (body: string) => number | undefined;
 }
 
 /** Where a request goes, as undici's `request(url)` would split it (origin, path with query). */
@@ -106,7 +108,8 @@ export class UpstreamHttp {
           status,
           // Azure OpenAI (and OpenAI) say the wait in milliseconds too: the finer one wins.
           retryAfterMs(response.headers['retry-after-ms'], undefined, 'ms') ??
-            retryAfterMs(response.headers['retry-after']),
+            retryAfterMs(response.headers['retry-after']) ??
+            request.retryAfterOf?.(text),
           reason ?? reasonOfStatus(status),
           typeof read === 'object' ? read.detail : undefined,
         );

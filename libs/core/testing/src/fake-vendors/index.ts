@@ -10,6 +10,8 @@ import {
   FAKE_AWS_SECRET_ACCESS_KEY,
   startFakeBedrock,
 } from './bedrock.js';
+import { startFakeGoogle } from './google.js';
+import { startFakeOllama } from './ollama.js';
 
 export * from './vendor-upstream.js';
 
@@ -47,5 +49,13 @@ export const FAKE_VENDORS: Readonly<Record<string, FakeVendor>> = {
     start: ({ apiKey }) => startFakeBedrock({ apiKey, secretAccessKey: FAKE_AWS_SECRET_ACCESS_KEY }),
     provider: (fake) => ({ type: 'bedrock', baseUrl: fake.baseUrl, awsRegion: FAKE_AWS_REGION }),
     env: { AWS_ACCESS_KEY_ID: FAKE_AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: FAKE_AWS_SECRET_ACCESS_KEY },
+  },
+  google: {
+    start: startFakeGoogle,
+    provider: (fake, apiKeyEnv) => ({ type: 'google', baseUrl: fake.baseUrl, apiKeyEnv }),
+  },
+  ollama: {
+    start: startFakeOllama,
+    provider: (fake, apiKeyEnv) => ({ type: 'ollama', baseUrl: fake.baseUrl, apiKeyEnv }),
   },
 };

@@ -4,13 +4,19 @@
 // `invalid_api_key`). The richer fake-openai-upstream.ts serves the gateway's other tests; this one is scripted in the
 // matrix's neutral terms.
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { startVendorServer, type VendorExchange } from './vendor-server.js';
+import { sendJson, startVendorServer } from './vendor-server.js';
 import type {
   FakeVendorUpstream,
   VendorFailure,
   VendorRequestView,
   VendorScript,
 } from './vendor-upstream.js';
+
+/** How an answer is written: JSON with a status, or server-sent events. */
+interface Exchange {
+  json(status: number, body: unknown, headers?: Record<string, string>): void;
+  sse(events: readonly { readonly data: string }[]): void;
+}
 
 type Part = { type: string; text?: string; image_url?: { url: string }; cache_control?: unknown };
 type Message = {
@@ -62,7 +68,7 @@ const textOf = (content: Message['content']): string =>
         .map((part) => part.text ?? '')
         .join('\n');
 
-function view(body: Record<string, unknown>, headers: VendorExchange['headers']): VendorRequestView {
+function view(body: Record<string, unknown>, headers: VendorRequestView['headers']): VendorRequestView {
   const messages = (body.messages as Message[] | undefined) ?? [];
   const system = messages.filter((message) => message.role === 'system' || message.role === 'developer');
   const parts = messages.flatMap((message) => (Array.isArray(message.content) ? message.content : []));
@@ -119,7 +125,7 @@ function answer(script: VendorScript, request: VendorRequestView) {
   } as const;
 }
 
-function reply(exchange: VendorExchange, script: VendorScript, request: VendorRequestView): void {
+function reply(exchange: Exchange, script: VendorScript, request: VendorRequestView): void {
   const { text, calls, finish, usage } = answer(script, request);
   const base = { id: 'chatcmpl-fake', created: 1_700_000_000, model: request.model };
   if (!request.stream) {
@@ -167,24 +173,39 @@ function reply(exchange: VendorExchange, script: VendorScript, request: VendorRe
 }
 
 export async function startFakeOpenAi(options: { readonly apiKey: string }): Promise<FakeVendorUpstream> {
-  return startVendorServer<VendorScript>({
-    route: (exchange) =>
-      exchange.method === 'POST' && exchange.path === '/v1/chat/completions' ? 'chat' : undefined,
-    authorized: (exchange) => exchange.headers.authorization === `Bearer ${options.apiKey}`,
-    unauthorized: (exchange) => exchange.json(401, { error: { ...FAILURES.auth, param: null } }),
-    view: (exchange) => view(exchange.body as Record<string, unknown>, exchange.headers),
-    answer: (exchange, script, request) => {
-      if (script.failure) {
-        const { status, ...error } = FAILURES[script.failure];
-        exchange.json(
-          status,
-          { error: { ...error, param: null } },
-          script.retryAfterSeconds ? { 'retry-after': String(script.retryAfterSeconds) } : {},
-        );
-        return;
-      }
-      reply(exchange, script, request);
-    },
-    baseUrl: (origin) => `${origin}/v1`,
+  const requests: VendorRequestView[] = [];
+  let script: VendorScript = {};
+  const server = await startVendorServer((call, response) => {
+    const exchange: Exchange = {
+      json: (status, body, headers) => sendJson(response, status, body, headers),
+      sse: (events) => {
+        response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        for (const { data } of events) response.write(`data: ${data}\n\n`);
+        response.end();
+      },
+    };
+    if (call.method !== 'POST' || call.path !== '/v1/chat/completions')
+      return exchange.json(404, {
+        error: { message: 'Not found', type: 'invalid_request_error', code: null },
+      });
+    if (call.headers.authorization !== `Bearer ${options.apiKey}`)
+      return exchange.json(401, { error: { ...FAILURES.auth, param: null } });
+    const request = view(call.body as Record<string, unknown>, call.headers);
+    requests.push(request);
+    if (script.failure) {
+      const { status, ...error } = FAILURES[script.failure];
+      return exchange.json(
+        status,
+        { error: { ...error, param: null } },
+        script.retryAfterSeconds ? { 'retry-after': String(script.retryAfterSeconds) } : {},
+      );
+    }
+    reply(exchange, script, request);
   });
+  return {
+    baseUrl: `${server.origin}/v1`,
+    requests,
+    script: (next) => void (script = next),
+    close: () => server.close(),
+  };
 }

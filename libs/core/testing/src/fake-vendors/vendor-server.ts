@@ -1,90 +1,53 @@
-// The HTTP skeleton a fake vendor upstream stands on: node:http on 127.0.0.1 (random port), each request read whole,
-// routed, checked for the vendor's authentication, recorded in the matrix's neutral terms and answered from the
-// current script. The vendor's own file says only its wire format.
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+// The plumbing the fake vendor upstreams share: a node:http server on 127.0.0.1 (random port) that hands each request
+// (its JSON body read) to the vendor's handler and closes every socket on close, and the neutral answer a script
+// gives (its text, the default echo, token counts, a text split into stream pieces).
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { FakeVendorUpstream, VendorRequestView, VendorScript } from './vendor-upstream.js';
+import type { VendorScript } from './vendor-upstream.js';
 
-export interface VendorExchange {
+export interface VendorCall {
   readonly method: string;
   /** The path without its query. */
   readonly path: string;
   readonly query: URLSearchParams;
   readonly headers: IncomingHttpHeaders;
-  readonly rawBody: Buffer;
-  /** The body as JSON (undefined when empty or not JSON). */
+  /** The JSON body; undefined when empty or not JSON. */
   readonly body: unknown;
-  /** What `route` named it. */
-  readonly route: string;
-  json(status: number, body: unknown, headers?: Record<string, string>): void;
-  /** Server-sent events, written one by one, then the end of the response. */
-  sse(events: readonly { readonly event?: string; readonly data: string }[]): void;
-  /** Raw pieces (NDJSON lines, binary frames) with a content type, then the end. */
-  pieces(contentType: string, pieces: readonly (string | Uint8Array)[]): void;
 }
 
-export interface VendorServerOptions<S extends VendorScript> {
-  /** The route's name, or undefined for a path the vendor does not have (404). */
-  route(exchange: Omit<VendorExchange, 'route'>): string | undefined;
-  authorized(exchange: VendorExchange): boolean;
-  unauthorized(exchange: VendorExchange): void;
-  view(exchange: VendorExchange): VendorRequestView;
-  answer(exchange: VendorExchange, script: S, request: VendorRequestView): void | Promise<void>;
-  /** The base URL a models file gives, from the server's origin. */
-  baseUrl(origin: string): string;
+export interface VendorServer {
+  /** `http://127.0.0.1:<port>`. */
+  readonly origin: string;
+  close(): Promise<void>;
 }
 
-export async function startVendorServer<S extends VendorScript>(
-  options: VendorServerOptions<S>,
-): Promise<FakeVendorUpstream> {
-  const requests: VendorRequestView[] = [];
+/** Starts a server that answers every request with `handle`; a handler that throws answers a plain 500. */
+export async function startVendorServer(
+  handle: (call: VendorCall, response: ServerResponse) => Promise<void> | void,
+): Promise<VendorServer> {
   const sockets = new Set<Socket>();
-  let current = {} as S;
-  const server = createServer((req, res) => {
+  const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const rawBody = Buffer.concat(chunks);
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
       let body: unknown;
       try {
-        body = rawBody.length ? JSON.parse(rawBody.toString('utf8')) : undefined;
+        body = raw ? JSON.parse(raw) : undefined;
       } catch {
         body = undefined;
       }
-      const json = (status: number, value: unknown, headers: Record<string, string> = {}) => {
-        res.writeHead(status, { 'content-type': 'application/json', ...headers });
-        res.end(JSON.stringify(value));
-      };
-      const base = {
-        method: req.method ?? 'GET',
+      const url = new URL(request.url ?? '/', 'http://fake');
+      const call = {
+        method: request.method ?? 'GET',
         path: url.pathname,
         query: url.searchParams,
-        headers: req.headers,
-        rawBody,
+        headers: request.headers,
         body,
-        json,
-        sse: (events: readonly { event?: string; data: string }[]) => {
-          res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-          for (const { event, data } of events)
-            res.write(`${event ? `event: ${event}\n` : ''}data: ${data}\n\n`);
-          res.end();
-        },
-        pieces: (contentType: string, pieces: readonly (string | Uint8Array)[]) => {
-          res.writeHead(200, { 'content-type': contentType });
-          for (const piece of pieces) res.write(piece);
-          res.end();
-        },
       };
-      const route = options.route(base);
-      if (!route) return json(404, { error: { message: `no route ${base.method} ${base.path}` } });
-      const exchange: VendorExchange = { ...base, route };
-      if (!options.authorized(exchange)) return options.unauthorized(exchange);
-      const view = options.view(exchange);
-      requests.push(view);
-      Promise.resolve(options.answer(exchange, current, view)).catch((error: unknown) => {
-        if (!res.headersSent) json(500, { error: { message: String(error) } });
-        else res.destroy();
+      Promise.resolve(handle(call, response)).catch(() => {
+        if (!response.headersSent) response.writeHead(500);
+        response.end();
       });
     });
   });
@@ -95,15 +58,64 @@ export async function startVendorServer<S extends VendorScript>(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: options.baseUrl(`http://127.0.0.1:${port}`),
-    requests,
-    script: (script) => {
-      current = script as S;
-    },
+    origin: `http://127.0.0.1:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
   };
+}
+
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
+  response.end(text);
+}
+
+const wordCount = (text: string): number => text.split(/\s+/).filter(Boolean).length;
+
+/** What a script answers: its text (default `Echo: <last user text>`) and token counts (default: words). */
+export function scriptedAnswer(script: VendorScript, userTexts: readonly string[], promptText: string) {
+  const text = script.text ?? `Echo: ${userTexts.at(-1) ?? ''}`;
+  const output = script.toolCalls?.length ? JSON.stringify(script.toolCalls).length / 4 : wordCount(text);
+  return {
+    text,
+    usage: {
+      input: script.usage?.input ?? Math.max(1, wordCount(promptText)),
+      output: script.usage?.output ?? Math.max(1, Math.round(output)),
+      cacheRead: script.usage?.cacheRead ?? 0,
+    },
+  };
+}
+
+/** A text as stream pieces: one per word, the spaces kept, so joining them gives the text back. */
+export const streamPieces = (text: string): string[] => text.match(/\S+\s*|\s+/g) ?? [''];
+
+/** An image's media type from its first bytes (Ollama sends images without one). */
+export function sniffMediaType(base64: string): string {
+  const head = Buffer.from(base64.slice(0, 16), 'base64');
+  if (head[0] === 0x89 && head[1] === 0x50) return 'image/png';
+  if (head[0] === 0xff && head[1] === 0xd8) return 'image/jpeg';
+  if (head.subarray(0, 3).toString('latin1') === 'GIF') return 'image/gif';
+  if (head.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  return 'application/octet-stream';
+}
+
+/** A deterministic vector for a text (8 dimensions), so a test can tell inputs apart. */
+export function fakeVector(text: string): number[] {
+  return Array.from({ length: 8 }, (_, i) => {
+    let hash = 17 + i;
+    for (const char of text) hash = (hash * 31 + char.charCodeAt(0)) % 1009;
+    return hash / 1009;
+  });
 }
