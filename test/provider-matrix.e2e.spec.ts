@@ -16,6 +16,9 @@ const PIXEL =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const PRICING = { input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75 };
 const envName = (type: string) => `MATRIX_KEY_${type.toUpperCase()}`;
+/** What each vendor's usage reports of its prompt cache: Ollama reports none; only Anthropic and Bedrock write. */
+const cacheReads = (type: string) => type !== 'ollama';
+const cacheWrites = (type: string) => type === 'anthropic' || type === 'bedrock';
 
 /** What each vendor failure becomes on the openai-shaped routes, and the Anthropic SDK's error type on Messages. */
 const MAPPED: Record<VendorFailure, { status: number; code: string; anthropic: string }> = {
@@ -204,8 +207,9 @@ describe('provider matrix: every client protocol × every provider type (e2e)', 
       });
 
       it('prices cache reads and writes as the model says', async () => {
-        const writes = type === 'anthropic' || type === 'bedrock' ? 300 : 0;
-        fakes[type]!.script({ usage: { input: 1000, output: 100, cacheRead: 200, cacheWrite: writes } });
+        const writes = cacheWrites(type) ? 300 : 0;
+        const reads = cacheReads(type) ? 200 : 0;
+        fakes[type]!.script({ usage: { input: 1000, output: 100, cacheRead: reads, cacheWrite: writes } });
         // A model key of its own: its one usage event is this call's.
         const priced = `${model}-priced`;
         const answer = await openai().chat.completions.create({
@@ -213,16 +217,16 @@ describe('provider matrix: every client protocol × every provider type (e2e)', 
           messages: [{ role: 'user', content: 'hi' }],
         });
         expect(answer.usage?.prompt_tokens).toBe(1000);
-        expect(answer.usage?.prompt_tokens_details?.cached_tokens).toBe(200);
+        expect(answer.usage?.prompt_tokens_details?.cached_tokens).toBe(reads);
         const [call] = await callsOf(priced, 1);
         const expected =
-          ((1000 - 200 - writes) * PRICING.input +
-            200 * PRICING.cachedInput +
+          ((1000 - reads - writes) * PRICING.input +
+            reads * PRICING.cachedInput +
             writes * PRICING.cacheWrite +
             100 * PRICING.output) /
           1e6;
         expect(call!.costUsd).toBeCloseTo(expected, 9);
-        expect(call).toMatchObject({ inputTokens: 1000, cachedInputTokens: 200, outputTokens: 100 });
+        expect(call).toMatchObject({ inputTokens: 1000, cachedInputTokens: reads, outputTokens: 100 });
       });
 
       it.each(Object.keys(MAPPED) as VendorFailure[])(
@@ -335,9 +339,10 @@ describe('provider matrix: every client protocol × every provider type (e2e)', 
           expect.objectContaining({ type: 'text', text: 'Echo: What is this?' }),
         ]);
         expect(message.stop_reason).toBe('end_turn');
+        const read = cacheReads(type) ? 100 : 0;
         expect(message.usage).toMatchObject({
-          input_tokens: 400,
-          cache_read_input_tokens: 100,
+          input_tokens: 500 - read,
+          cache_read_input_tokens: read,
           output_tokens: 20,
         });
         expect(last(type)).toMatchObject({ system: 'Be brief.', maxTokens: 64, stopSequences: ['END'] });
