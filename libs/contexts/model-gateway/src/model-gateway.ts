@@ -122,6 +122,26 @@ const failureOf = (error: unknown): string =>
   (error instanceof UpstreamError ? (error.reason ?? reasonOfStatus(error.upstreamStatus)) : undefined) ??
   errorOf(error);
 
+/** A usage event's token counts (cache writes only when there were some). */
+const tokenFields = (usage: TokenUsage) => ({
+  inputTokens: usage.inputTokens,
+  cachedInputTokens: usage.cachedInputTokens,
+  ...(usage.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
+  outputTokens: usage.outputTokens,
+});
+
+/** What a usage event says of the tries: the model that served and every try, the first piece's time, what failed. */
+const triesFields = (
+  served: ModelConfig,
+  tries: readonly Attempt[] | undefined,
+  firstPieceMs: number | undefined,
+  failed: unknown,
+) => ({
+  ...(tries ? { servedBy: served.key, attempts: tries } : {}),
+  ...(firstPieceMs !== undefined ? { firstTokenMs: firstPieceMs } : {}),
+  ...(!tries && failed !== undefined ? { failure: failureOf(failed) } : {}),
+});
+
 /** Maps a provider failure to the gateway's errors; the upstream's own message is never passed on (it may quote keys). */
 export function toGatewayError(error: unknown, model: ModelConfig, signal: AbortSignal): unknown {
   if (error instanceof PlatformError) return error;
@@ -530,15 +550,10 @@ export class ModelGateway {
               surface: scope.surface,
               operation: scope.operation ?? operation,
               streamed,
-              inputTokens: usage.inputTokens,
-              cachedInputTokens: usage.cachedInputTokens,
-              ...(usage.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
-              outputTokens: usage.outputTokens,
+              ...tokenFields(usage),
               costUsd,
               isIncludedUsage: served.includedUsage,
-              ...(tries ? { servedBy: served.key, attempts: tries } : {}),
-              ...(firstPieceMs !== undefined ? { firstTokenMs: firstPieceMs } : {}),
-              ...(outcome === 'failed' && !tries && error !== undefined ? { failure: failureOf(error) } : {}),
+              ...triesFields(served, tries, firstPieceMs, outcome === 'failed' ? error : undefined),
               latencyMs,
               outcome,
               estimated,
