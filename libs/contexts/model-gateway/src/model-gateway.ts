@@ -49,6 +49,7 @@ import type { CallOutcome, Operation, Surface } from '#usage';
 import type { CallerKey, Caller } from '#access';
 import { StreamedText } from './streamed-text.js';
 import { DeploymentRouter, RoutedCallFailed, type Attempt } from './routing/deployment-router.js';
+import { chatDeltaOutcome, chatOutcome, tracedAttempt, tracedStream } from './model-call-span.js';
 
 /** Who a call is for: usage is attributed to the key, its user and the Agent (core surface). */
 export interface CallScope {
@@ -194,7 +195,14 @@ export class ModelGateway {
     operation: Operation = 'chat',
   ): Promise<ChatResult> {
     const call = await this.begin(scope, model, operation, false, () => chatEstimate(model, request));
-    const answer = (target: ModelConfig) => this.providers.for(target).chat(target, request, signal);
+    const answer = (target: ModelConfig) =>
+      tracedAttempt(
+        'chat',
+        target,
+        request,
+        () => this.providers.for(target).chat(target, request, signal),
+        chatOutcome,
+      );
     return this.complete(
       call,
       model,
@@ -240,7 +248,13 @@ export class ModelGateway {
       let opened: { rest: AsyncIterator<ChatDelta>; first: IteratorResult<ChatDelta> };
       try {
         opened = await this.routed(call, model, signal, async (target) => {
-          const rest = this.providers.for(target).chatStream(target, request, signal)[Symbol.asyncIterator]();
+          const rest = tracedStream(
+            'chat',
+            target,
+            request,
+            this.providers.for(target).chatStream(target, request, signal),
+            chatDeltaOutcome,
+          )[Symbol.asyncIterator]();
           return { rest, first: await rest.next() };
         });
       } catch (error) {
@@ -250,7 +264,14 @@ export class ModelGateway {
       return metered(call, model, request, signal, resumed(opened.first, opened.rest), chatDeltaText);
     }
     const provider = this.providers.for(model);
-    return metered(call, model, request, signal, provider.chatStream(model, request, signal), chatDeltaText);
+    const deltas = tracedStream(
+      'chat',
+      model,
+      request,
+      provider.chatStream(model, request, signal),
+      chatDeltaOutcome,
+    );
+    return metered(call, model, request, signal, deltas, chatDeltaText);
   }
 
   /**
@@ -270,7 +291,14 @@ export class ModelGateway {
       call,
       model,
       signal,
-      () => provider.responses!(model, body, signal),
+      () =>
+        tracedAttempt(
+          'chat',
+          model,
+          request,
+          () => provider.responses!(model, body, signal),
+          (answer) => ({ usage: responsesUsage(answer.usage) }),
+        ),
       (answer) => responsesUsage(answer.usage),
     );
   }
@@ -290,7 +318,13 @@ export class ModelGateway {
       model,
       request,
       signal,
-      provider.responsesStream!(model, body, signal),
+      tracedStream(
+        'chat',
+        model,
+        request,
+        provider.responsesStream!(model, body, signal),
+        responsesEventText,
+      ),
       responsesEventText,
     );
   }
@@ -316,7 +350,20 @@ export class ModelGateway {
     // and rerank), but by the user's weekly limit: their input counts.
     const call = await this.begin(scope, model, 'embeddings', false, null, () => embeddingEstimate(inputs));
     const provider = this.providers.for(model);
-    return this.complete(call, model, signal, () => provider.embed(model, inputs, signal), inputOnly);
+    return this.complete(
+      call,
+      model,
+      signal,
+      () =>
+        tracedAttempt(
+          'embeddings',
+          model,
+          null,
+          () => provider.embed(model, inputs, signal),
+          (result) => ({ usage: inputOnly(result) }),
+        ),
+      inputOnly,
+    );
   }
 
   async rerank(
@@ -336,7 +383,14 @@ export class ModelGateway {
       call,
       model,
       signal,
-      () => provider.rerank(model, query, documents, signal),
+      () =>
+        tracedAttempt(
+          'rerank',
+          model,
+          null,
+          () => provider.rerank(model, query, documents, signal),
+          () => ({}),
+        ),
       inputOnly,
     );
   }
@@ -356,7 +410,14 @@ export class ModelGateway {
       call,
       model,
       signal,
-      () => provider.image(model, request, signal),
+      () =>
+        tracedAttempt(
+          'generate_content',
+          model,
+          null,
+          () => provider.image(model, request, signal),
+          () => ({}),
+        ),
       () => ({ inputTokens: promptTokens(), cachedInputTokens: 0, outputTokens: 0 }),
     );
   }
@@ -383,7 +444,14 @@ export class ModelGateway {
       call,
       model,
       signal,
-      () => provider.speech!(model, request, signal),
+      () =>
+        tracedAttempt(
+          'speech',
+          model,
+          null,
+          () => provider.speech!(model, request, signal),
+          () => ({}),
+        ),
       () => ({ inputTokens: textTokens(), cachedInputTokens: 0, outputTokens: 0 }),
     );
   }
@@ -407,7 +475,14 @@ export class ModelGateway {
       call,
       model,
       signal,
-      () => provider.transcribe!(model, request, signal),
+      () =>
+        tracedAttempt(
+          'transcription',
+          model,
+          null,
+          () => provider.transcribe!(model, request, signal),
+          () => ({}),
+        ),
       (result) => ({ inputTokens: 0, cachedInputTokens: 0, outputTokens: countTokens(result.text) }),
     );
   }

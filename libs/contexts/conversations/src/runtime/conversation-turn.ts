@@ -36,6 +36,7 @@ import { TurnIdempotency, type TurnIds } from './turn-idempotency.js';
 import { LibraryPrompts, type LibraryPromptRequest } from './library-prompt.js';
 import { fitsWithoutCounting, promptBudget, promptMessages, toHistory } from './turn-prompt.js';
 import { abandonTurn, afterAnswer, contributions, type Contributions } from './turn-providers.js';
+import { turnSpan } from './turn-spans.js';
 
 export interface TurnRequest {
   readonly agentId: string;
@@ -106,9 +107,23 @@ export class ConversationTurns {
     }
   }
 
+  /** The turn inside its span: its retrieval, tool calls and model attempts are the span's children. */
+  private turn(
+    request: TurnRequest & { readonly promptItem?: ContextItem },
+    agent: AgentView,
+    model: ModelConfig,
+    place: ConversationPlace,
+    ids: TurnIds,
+    emit: TurnEmitter,
+  ): Promise<TurnAnswer> {
+    return turnSpan(agent, ids.conversationId, model, () =>
+      this.answerTurn(request, agent, model, place, ids, emit),
+    );
+  }
+
   // Over 100 lines on purpose: one turn's sequence (context, model call, tools, answer, records) shares its
   // state and its abort.
-  private async turn(
+  private async answerTurn(
     request: TurnRequest & { readonly promptItem?: ContextItem },
     agent: AgentView,
     model: ModelConfig,
