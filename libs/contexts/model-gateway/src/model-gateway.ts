@@ -49,7 +49,13 @@ import type { CallOutcome, Operation, Surface } from '#usage';
 import type { CallerKey, Caller } from '#access';
 import { StreamedText } from './streamed-text.js';
 import { DeploymentRouter, RoutedCallFailed, type Attempt } from './routing/deployment-router.js';
-import { chatDeltaOutcome, chatOutcome, tracedAttempt, tracedStream } from './model-call-span.js';
+import {
+  chatDeltaOutcome,
+  chatOutcome,
+  tracedAttempt,
+  tracedStream,
+  type GenAiOperation,
+} from './model-call-span.js';
 
 /** Who a call is for: usage is attributed to the key, its user and the Agent (core surface). */
 export interface CallScope {
@@ -291,15 +297,9 @@ export class ModelGateway {
       call,
       model,
       signal,
-      () =>
-        tracedAttempt(
-          'chat',
-          model,
-          request,
-          () => provider.responses!(model, body, signal),
-          (answer) => ({ usage: responsesUsage(answer.usage) }),
-        ),
+      () => provider.responses!(model, body, signal),
       (answer) => responsesUsage(answer.usage),
+      { operation: 'chat', request },
     );
   }
 
@@ -350,20 +350,9 @@ export class ModelGateway {
     // and rerank), but by the user's weekly limit: their input counts.
     const call = await this.begin(scope, model, 'embeddings', false, null, () => embeddingEstimate(inputs));
     const provider = this.providers.for(model);
-    return this.complete(
-      call,
-      model,
-      signal,
-      () =>
-        tracedAttempt(
-          'embeddings',
-          model,
-          null,
-          () => provider.embed(model, inputs, signal),
-          (result) => ({ usage: inputOnly(result) }),
-        ),
-      inputOnly,
-    );
+    return this.complete(call, model, signal, () => provider.embed(model, inputs, signal), inputOnly, {
+      operation: 'embeddings',
+    });
   }
 
   async rerank(
@@ -383,15 +372,9 @@ export class ModelGateway {
       call,
       model,
       signal,
-      () =>
-        tracedAttempt(
-          'rerank',
-          model,
-          null,
-          () => provider.rerank(model, query, documents, signal),
-          () => ({}),
-        ),
+      () => provider.rerank(model, query, documents, signal),
       inputOnly,
+      { operation: 'rerank' },
     );
   }
 
@@ -410,15 +393,9 @@ export class ModelGateway {
       call,
       model,
       signal,
-      () =>
-        tracedAttempt(
-          'generate_content',
-          model,
-          null,
-          () => provider.image(model, request, signal),
-          () => ({}),
-        ),
+      () => provider.image(model, request, signal),
       () => ({ inputTokens: promptTokens(), cachedInputTokens: 0, outputTokens: 0 }),
+      { operation: 'generate_content' },
     );
   }
 
@@ -444,15 +421,9 @@ export class ModelGateway {
       call,
       model,
       signal,
-      () =>
-        tracedAttempt(
-          'speech',
-          model,
-          null,
-          () => provider.speech!(model, request, signal),
-          () => ({}),
-        ),
+      () => provider.speech!(model, request, signal),
       () => ({ inputTokens: textTokens(), cachedInputTokens: 0, outputTokens: 0 }),
+      { operation: 'speech' },
     );
   }
 
@@ -475,28 +446,30 @@ export class ModelGateway {
       call,
       model,
       signal,
-      () =>
-        tracedAttempt(
-          'transcription',
-          model,
-          null,
-          () => provider.transcribe!(model, request, signal),
-          () => ({}),
-        ),
+      () => provider.transcribe!(model, request, signal),
       (result) => ({ inputTokens: 0, cachedInputTokens: 0, outputTokens: countTokens(result.text) }),
+      { operation: 'transcription' },
     );
   }
 
-  /** Runs a non-streamed provider call: records its usage however it ends and maps its failure. */
+  /**
+   * Runs a non-streamed provider call: records its usage however it ends and maps its failure. `traced`: the call is
+   * one model attempt, in its span (a routed chat traces each of its attempts itself).
+   */
   private async complete<T>(
     call: CallInProgress,
     model: ModelConfig,
     signal: AbortSignal,
     run: () => Promise<T>,
     usage: (result: T) => TokenUsage,
+    traced?: { readonly operation: GenAiOperation; readonly request?: ChatRequest },
   ): Promise<T> {
     try {
-      const result = await run();
+      const result = await (traced
+        ? tracedAttempt(traced.operation, model, traced.request ?? null, run, (done) => ({
+            usage: usage(done),
+          }))
+        : run());
       call.end('completed', usage(result), false);
       return result;
     } catch (error) {

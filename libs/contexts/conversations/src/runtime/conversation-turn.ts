@@ -96,34 +96,23 @@ export class ConversationTurns {
       { ...request, keyed: Boolean(request.idempotencyKey) },
       ids.conversationId,
     );
-    if (!request.idempotencyKey) return this.turn(request, agent, model, place, ids, emit);
-    const prior = await this.idempotency.prior(place, ids, request.content);
-    if ('replay' in prior) return prior.replay;
-    const release = await this.idempotency.claim(ids);
-    try {
-      return await this.turn(request, agent, model, place, { ...ids, answerId: prior.answerId }, emit);
-    } finally {
-      await release();
-    }
-  }
-
-  /** The turn inside its span: its retrieval, tool calls and model attempts are the span's children. */
-  private turn(
-    request: TurnRequest & { readonly promptItem?: ContextItem },
-    agent: AgentView,
-    model: ModelConfig,
-    place: ConversationPlace,
-    ids: TurnIds,
-    emit: TurnEmitter,
-  ): Promise<TurnAnswer> {
-    return turnSpan(agent, ids.conversationId, model, () =>
-      this.answerTurn(request, agent, model, place, ids, emit),
-    );
+    // The turn in its span: its retrieval, tool calls and model attempts are the span's children.
+    return turnSpan(agent, ids.conversationId, model, async () => {
+      if (!request.idempotencyKey) return this.turn(request, agent, model, place, ids, emit);
+      const prior = await this.idempotency.prior(place, ids, request.content);
+      if ('replay' in prior) return prior.replay;
+      const release = await this.idempotency.claim(ids);
+      try {
+        return await this.turn(request, agent, model, place, { ...ids, answerId: prior.answerId }, emit);
+      } finally {
+        await release();
+      }
+    });
   }
 
   // Over 100 lines on purpose: one turn's sequence (context, model call, tools, answer, records) shares its
   // state and its abort.
-  private async answerTurn(
+  private async turn(
     request: TurnRequest & { readonly promptItem?: ContextItem },
     agent: AgentView,
     model: ModelConfig,
