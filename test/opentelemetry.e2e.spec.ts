@@ -50,6 +50,7 @@ interface Started {
 describe('OpenTelemetry traces (e2e, separate processes)', () => {
   let receiver: OtlpReceiver;
   let upstream: FakeUpstream;
+  let failing: FakeUpstream;
   let traced: Started;
   let capturing: Started;
   let plain: Started;
@@ -63,8 +64,10 @@ describe('OpenTelemetry traces (e2e, separate processes)', () => {
     const modelsFile = writeModelsFile([
       'providers:',
       `  fake: { baseUrl: '${upstream.url}' }`,
+      `  failing: { baseUrl: '${failing.url}' }`,
       'models:',
       '  - { key: fake-chat, modelId: fake-model, provider: fake, kind: chat, contextWindow: 64000, pricing: { input: 1, output: 2 } }',
+      '  - { key: routed-chat, modelId: fake-model, provider: failing, kind: chat, pricing: { input: 1, output: 2 }, deployments: [{ name: a, provider: failing, weight: 1 }, { name: b, provider: fake, weight: 0 }] }',
     ]);
     const api = await spawnApi(
       {
@@ -84,6 +87,7 @@ describe('OpenTelemetry traces (e2e, separate processes)', () => {
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
     upstream = await startFakeUpstream();
+    failing = await startFakeUpstream({ failWith: { status: 500 } });
     [traced, capturing, plain] = await Promise.all([
       start({
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
@@ -100,6 +104,7 @@ describe('OpenTelemetry traces (e2e, separate processes)', () => {
   afterAll(async () => {
     await Promise.all([traced, capturing, plain].map((started) => started && stopProcess(started.api.child)));
     await upstream?.close();
+    await failing?.close();
     await receiver?.close();
   });
 
@@ -180,6 +185,57 @@ describe('OpenTelemetry traces (e2e, separate processes)', () => {
     expect(receiver.exports[0]).toMatchObject({ 'x-collector-token': 'canary' });
     expect(traced.api.output()).toContain(`"trace_id":"${server.traceId}"`);
     expect(carrying(prompt)).toEqual([]);
+  });
+
+  it('a streamed call is one span until its stream ends; a routed call has a span per attempt, the failed one marked', async () => {
+    const key = await apiKey(traced.api);
+    const prompt = `Stream this ${marker()}`;
+    const streamed = await fetch(`${traced.api.url}/api/compat/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'fake-chat',
+        stream: true,
+        messages: [{ role: 'user', content: prompt }],
+      }),
+    });
+    expect(streamed.status).toBe(200);
+    expect(await streamed.text()).toContain('[DONE]');
+    const sent = upstream.requests.find((request) => JSON.stringify(request.body).includes(prompt));
+    const chat = await spansUntil((spans) =>
+      spans.find((span) => sent?.headers.traceparent === `00-${span.traceId}-${span.spanId}-01`),
+    );
+    expect(chat.name).toBe('chat fake-model');
+    expect(chat.attributes).toMatchObject({
+      'gen_ai.request.stream': true,
+      'gen_ai.response.finish_reasons': ['stop'],
+      'gen_ai.response.time_to_first_chunk': expect.any(Number),
+      'gen_ai.usage.output_tokens': expect.any(Number),
+    });
+
+    const routedPrompt = `Route this ${marker()}`;
+    const routed = await fetch(`${traced.api.url}/api/compat/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'routed-chat', messages: [{ role: 'user', content: routedPrompt }] }),
+    });
+    expect(routed.status).toBe(200);
+    await routed.text();
+    const answered = upstream.requests.find((request) => JSON.stringify(request.body).includes(routedPrompt));
+    const traceId = answered?.headers.traceparent?.toString().split('-')[1];
+    const attempts = await spansUntil((spans) => {
+      const found = spans.filter((span) => span.traceId === traceId && span.name === 'chat fake-model');
+      return found.length === 2 ? found : undefined;
+    });
+    expect(
+      attempts.map((span) => [span.attributes['agent_platform.deployment'], span.attributes['error.type']]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['routed-chat/a', '500'],
+        ['routed-chat/b', undefined],
+      ]),
+    );
+    expect(attempts.find((span) => span.attributes['error.type'])?.statusCode).toBe(2);
   });
 
   it('a conversation turn over an Agent with Knowledge is one trace: the turn, its retrieval and its model call', async () => {
