@@ -17,7 +17,7 @@ import type {
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
-import type { PlatformConfig } from '#kernel';
+import { tracingOn, type PlatformConfig } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { ProjectionRunner, ProjectionWaiter, PROJECTORS, type Projector } from '#eventsourcing';
 import { createLogger, PinoNestLogger } from '#infrastructure';
@@ -30,6 +30,7 @@ import { StoredResponseSweeper } from '#model-gateway';
 import { ApiModule } from './app.module.js';
 import { OperationsController } from './operations.controller.js';
 import { instrumentHttp } from './http-metrics.js';
+import { traceHttp } from './http-tracing.js';
 
 /** The code of the refusal of an HTTP/1.1 request without `Host` (see missingHost). */
 const MISSING_HOST = 'ERR_MISSING_HOST';
@@ -183,6 +184,8 @@ export async function createApi(
     }
   });
   instrumentHttp(fastify, metrics);
+  // Before the request log line's hook, so that line is written inside the request's span.
+  if (tracingOn()) traceHttp(fastify);
   // Callback-style hooks: an async hook costs a promise per request on every route.
   fastify.addHook('onRequest', (request, reply, done) => {
     const id = request.headers['x-request-id'];

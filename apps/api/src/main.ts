@@ -34,12 +34,13 @@ async function main(): Promise<void> {
   enableCompileCache();
   holdYoungGeneration();
   await import('reflect-metadata');
-  const { loadConfigOrExit, restrictProcessUmask, createLogger, startApi } = (await import(
-    apiModule()
-  )) as typeof import('./api.js');
+  const { loadConfigOrExit, restrictProcessUmask, createLogger, startApi, startTracing, PLATFORM_VERSION } =
+    (await import(apiModule())) as typeof import('./api.js');
   restrictProcessUmask();
   const config = loadConfigOrExit();
   const logger = createLogger(config);
+  // Before the api is built: its HTTP hooks trace only when tracing has started. Without an endpoint, nothing loads.
+  const tracing = await startTracing(config, PLATFORM_VERSION);
   const app = await startApi(config, logger);
   releaseYoungGeneration();
   collectStartupGarbage();
@@ -58,6 +59,8 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
     await app.close();
+    // The spans still batched are exported before the process ends.
+    await tracing?.shutdown().catch(() => undefined);
     process.exit(0);
   };
   process.once('SIGINT', (signal) => void shutdown(signal));

@@ -7,7 +7,7 @@ import { loadConfigOrExit, restrictProcessUmask } from '#kernel';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { ProjectionRunner } from '#eventsourcing';
-import { createLogger, PinoNestLogger } from '#infrastructure';
+import { createLogger, PinoNestLogger, startTracing } from '#infrastructure';
 import { IngestionWorker } from '#knowledge/ingestion.worker';
 import { StoredResponseSweeper } from '#model-gateway';
 import { SummaryIndexWorker } from '#knowledge/summary/summary-index.worker';
@@ -19,6 +19,8 @@ async function main(): Promise<void> {
   restrictProcessUmask();
   const config = loadConfigOrExit();
   const logger = createLogger(config).child({ process: 'worker' });
+  // Its projection batches are traced when an OTLP endpoint is configured (nothing of the SDK loads otherwise).
+  const tracing = await startTracing(config);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, logger), {
     logger: new PinoNestLogger(logger),
     bufferLogs: false,
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
       await close(server);
       await runner.stop();
       await app.close();
+      await tracing?.shutdown().catch(() => undefined);
       process.exit(0);
     } catch (error) {
       logger.error({ error: error instanceof Error ? error.message : String(error) }, 'unclean shutdown');

@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream';
 import type { Agent, Dispatcher } from 'undici';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { lazyModule } from '#kernel';
+import { lazyModule, traceHeaders } from '#kernel';
 import type { ModelConfig } from './model.js';
 import { bytesOf } from './openai/request-body.js';
 import { reasonOfStatus, retryAfterMs, UpstreamError, type UpstreamReason } from './provider.port.js';
@@ -89,6 +89,8 @@ export class UpstreamHttp {
         headers: {
           ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
           ...request.headers,
+          // The active span's W3C trace context (the model attempt's), when tracing is on.
+          ...traceHeaders(),
           // Pieces are streamed one after the other: their length is said up front (else they would go chunked).
           ...(isPieces(body) ? { 'content-length': String(bytesOf(body)) } : {}),
         },

@@ -49,6 +49,13 @@ import type { CallOutcome, Operation, Surface } from '#usage';
 import type { CallerKey, Caller } from '#access';
 import { StreamedText } from './streamed-text.js';
 import { DeploymentRouter, errorOf, RoutedCallFailed, type Attempt } from './routing/deployment-router.js';
+import {
+  chatDeltaOutcome,
+  chatOutcome,
+  tracedAttempt,
+  tracedStream,
+  type GenAiOperation,
+} from './model-call-span.js';
 
 /** Who a call is for: usage is attributed to the key, its user and the Agent (core surface). */
 export interface CallScope {
@@ -222,7 +229,14 @@ export class ModelGateway {
     operation: Operation = 'chat',
   ): Promise<ChatResult> {
     const call = await this.begin(scope, model, operation, false, () => chatEstimate(model, request));
-    const answer = (target: ModelConfig) => this.providers.for(target).chat(target, request, signal);
+    const answer = (target: ModelConfig) =>
+      tracedAttempt(
+        'chat',
+        target,
+        request,
+        () => this.providers.for(target).chat(target, request, signal),
+        chatOutcome,
+      );
     return this.complete(
       call,
       model,
@@ -268,7 +282,13 @@ export class ModelGateway {
       let opened: { rest: AsyncIterator<ChatDelta>; first: IteratorResult<ChatDelta> };
       try {
         opened = await this.routed(call, model, signal, async (target) => {
-          const rest = this.providers.for(target).chatStream(target, request, signal)[Symbol.asyncIterator]();
+          const rest = tracedStream(
+            'chat',
+            target,
+            request,
+            this.providers.for(target).chatStream(target, request, signal),
+            chatDeltaOutcome,
+          )[Symbol.asyncIterator]();
           return { rest, first: await rest.next() };
         });
       } catch (error) {
@@ -278,7 +298,14 @@ export class ModelGateway {
       return metered(call, model, request, signal, resumed(opened.first, opened.rest), chatDeltaText);
     }
     const provider = this.providers.for(model);
-    return metered(call, model, request, signal, provider.chatStream(model, request, signal), chatDeltaText);
+    const deltas = tracedStream(
+      'chat',
+      model,
+      request,
+      provider.chatStream(model, request, signal),
+      chatDeltaOutcome,
+    );
+    return metered(call, model, request, signal, deltas, chatDeltaText);
   }
 
   /**
@@ -300,6 +327,7 @@ export class ModelGateway {
       signal,
       () => provider.responses!(model, body, signal),
       (answer) => responsesUsage(answer.usage),
+      { operation: 'chat', request },
     );
   }
 
@@ -318,7 +346,13 @@ export class ModelGateway {
       model,
       request,
       signal,
-      provider.responsesStream!(model, body, signal),
+      tracedStream(
+        'chat',
+        model,
+        request,
+        provider.responsesStream!(model, body, signal),
+        responsesEventText,
+      ),
       responsesEventText,
     );
   }
@@ -344,7 +378,9 @@ export class ModelGateway {
     // and rerank), but by the user's weekly limit: their input counts.
     const call = await this.begin(scope, model, 'embeddings', false, null, () => embeddingEstimate(inputs));
     const provider = this.providers.for(model);
-    return this.complete(call, model, signal, () => provider.embed(model, inputs, signal), inputOnly);
+    return this.complete(call, model, signal, () => provider.embed(model, inputs, signal), inputOnly, {
+      operation: 'embeddings',
+    });
   }
 
   async rerank(
@@ -366,6 +402,7 @@ export class ModelGateway {
       signal,
       () => provider.rerank(model, query, documents, signal),
       inputOnly,
+      { operation: 'rerank' },
     );
   }
 
@@ -386,6 +423,7 @@ export class ModelGateway {
       signal,
       () => provider.image(model, request, signal),
       () => ({ inputTokens: promptTokens(), cachedInputTokens: 0, outputTokens: 0 }),
+      { operation: 'generate_content' },
     );
   }
 
@@ -413,6 +451,7 @@ export class ModelGateway {
       signal,
       () => provider.speech!(model, request, signal),
       () => ({ inputTokens: textTokens(), cachedInputTokens: 0, outputTokens: 0 }),
+      { operation: 'speech' },
     );
   }
 
@@ -437,19 +476,28 @@ export class ModelGateway {
       signal,
       () => provider.transcribe!(model, request, signal),
       (result) => ({ inputTokens: 0, cachedInputTokens: 0, outputTokens: countTokens(result.text) }),
+      { operation: 'transcription' },
     );
   }
 
-  /** Runs a non-streamed provider call: records its usage however it ends and maps its failure. */
+  /**
+   * Runs a non-streamed provider call: records its usage however it ends and maps its failure. `traced`: the call is
+   * one model attempt, in its span (a routed chat traces each of its attempts itself).
+   */
   private async complete<T>(
     call: CallInProgress,
     model: ModelConfig,
     signal: AbortSignal,
     run: () => Promise<T>,
     usage: (result: T) => TokenUsage,
+    traced?: { readonly operation: GenAiOperation; readonly request?: ChatRequest },
   ): Promise<T> {
     try {
-      const result = await run();
+      const result = await (traced
+        ? tracedAttempt(traced.operation, model, traced.request ?? null, run, (done) => ({
+            usage: usage(done),
+          }))
+        : run());
       call.end('completed', usage(result), false);
       return result;
     } catch (error) {

@@ -9,7 +9,7 @@
 // flushes the building generation's checkpoint, a lost lease stops every write), so they stay in one file.
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { EventEnvelope } from '#kernel';
+import { inSpan, SpanKind, type EventEnvelope } from '#kernel';
 import type { EventStore, Subscription } from '#event-store';
 import type {
   CollectionSpec,
@@ -176,6 +176,28 @@ export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }
   ): Promise<boolean> {
     const interesting = this.eventTypesOf(projector);
     if (!events.some((event) => interesting.has(event.type))) return false;
+    // A root span per applied batch (skipped batches make none), when tracing is on.
+    await inSpan(
+      `projection ${projector.name}`,
+      SpanKind.INTERNAL,
+      {
+        'agent_platform.projection': projector.name,
+        'agent_platform.projection.generation': ref.generation,
+        'agent_platform.projection.events': events.length,
+        'agent_platform.projection.position': events[events.length - 1]!.position,
+      },
+      () => this.commitBatch(projector, ref, events, interesting),
+      true,
+    );
+    return true;
+  }
+
+  private async commitBatch(
+    projector: Projector,
+    ref: ProjectionRef,
+    events: readonly EventEnvelope[],
+    interesting: EventTypeFilter,
+  ): Promise<void> {
     const pending: PositionedOp[] = [];
     const context: ProjectionContext = {
       get: async <T extends StoredDocument>(collection: string, id: string) => {
@@ -195,7 +217,6 @@ export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }
       compactOps(pending, { mergeIncrements: this.readStore.atomicCommit }),
       events[events.length - 1]!.position,
     );
-    return true;
   }
 }
 

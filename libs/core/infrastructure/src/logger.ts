@@ -1,7 +1,7 @@
 // Structured logs (pino). Every path that could carry a credential is redacted, and messages never include keys.
 import { pino, type Logger } from 'pino';
 import type { LoggerService } from '@nestjs/common';
-import type { PlatformConfig } from '#kernel';
+import { activeTraceFields, type PlatformConfig } from '#kernel';
 
 export const REDACTED_PATHS = [
   'req.headers["x-api-key"]',
@@ -16,12 +16,14 @@ export const REDACTED_PATHS = [
 ];
 
 export function createLogger(
-  config: Pick<PlatformConfig, 'logLevel'>,
+  config: Pick<PlatformConfig, 'logLevel'> & Partial<Pick<PlatformConfig, 'tracing'>>,
   destination?: pino.DestinationStream,
 ): Logger {
   return pino(
     {
       level: config.logLevel,
+      // With tracing, a line logged inside a span (the request line included) carries its trace_id and span_id.
+      ...(config.tracing?.endpoint ? { mixin: () => activeTraceFields() ?? {} } : {}),
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       base: { service: 'agent-platform' },
       timestamp: pino.stdTimeFunctions.isoTime,

@@ -9,3 +9,4 @@ export * from './seeded-random.js';
 export * from './private-files.js';
 export * from './logger.js';
 export * from './mongodb/mongo-connection.js';
+export * from './tracing.js';

@@ -14,6 +14,7 @@ import type { AnswerUsage } from '../conversation.events.js';
 import type { ContextTool, ToolOutcome, ToolView, TurnContext } from './context-providers.js';
 import type { ToolCallGate } from './tool-call-gate.js';
 import type { TurnEmitter } from './turn-events.js';
+import { toolCallSpan } from './turn-spans.js';
 
 export interface LoopInput {
   readonly gateway: ModelGateway;
@@ -122,17 +123,18 @@ export async function answerLoop(input: LoopInput): Promise<LoopResult> {
           } catch {
             args = undefined;
           }
-          outcome =
+          outcome = await toolCallSpan(call, async () =>
             args === undefined
               ? { content: 'The arguments were not valid JSON.', ok: false, sources: [] }
               : input.gate
-                ? await input.gate.run(
+                ? input.gate.run(
                     { id: call.id, name: call.function.name, arguments: call.function.arguments },
                     tool,
                     args,
                     input.turn,
                   )
-                : await tool.run(args, input.turn);
+                : tool.run(args, input.turn),
+          );
         }
         toolCalls.push({
           ...(outcome.callId ? { callId: outcome.callId } : {}),

@@ -36,6 +36,7 @@ import { TurnIdempotency, type TurnIds } from './turn-idempotency.js';
 import { LibraryPrompts, type LibraryPromptRequest } from './library-prompt.js';
 import { fitsWithoutCounting, promptBudget, promptMessages, toHistory } from './turn-prompt.js';
 import { abandonTurn, afterAnswer, contributions, type Contributions } from './turn-providers.js';
+import { turnSpan } from './turn-spans.js';
 
 export interface TurnRequest {
   readonly agentId: string;
@@ -95,15 +96,18 @@ export class ConversationTurns {
       { ...request, keyed: Boolean(request.idempotencyKey) },
       ids.conversationId,
     );
-    if (!request.idempotencyKey) return this.turn(request, agent, model, place, ids, emit);
-    const prior = await this.idempotency.prior(place, ids, request.content);
-    if ('replay' in prior) return prior.replay;
-    const release = await this.idempotency.claim(ids);
-    try {
-      return await this.turn(request, agent, model, place, { ...ids, answerId: prior.answerId }, emit);
-    } finally {
-      await release();
-    }
+    // The turn in its span: its retrieval, tool calls and model attempts are the span's children.
+    return turnSpan(agent, ids.conversationId, model, async () => {
+      if (!request.idempotencyKey) return this.turn(request, agent, model, place, ids, emit);
+      const prior = await this.idempotency.prior(place, ids, request.content);
+      if ('replay' in prior) return prior.replay;
+      const release = await this.idempotency.claim(ids);
+      try {
+        return await this.turn(request, agent, model, place, { ...ids, answerId: prior.answerId }, emit);
+      } finally {
+        await release();
+      }
+    });
   }
 
   // Over 100 lines on purpose: one turn's sequence (context, model call, tools, answer, records) shares its

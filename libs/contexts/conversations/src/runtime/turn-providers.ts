@@ -11,6 +11,7 @@ import type {
   TurnNotice,
 } from './context-providers.js';
 import type { TurnEmitter } from './turn-events.js';
+import { afterAnswerSpan, contributionSpan } from './turn-spans.js';
 
 export interface Contributions {
   readonly sections: readonly string[];
@@ -30,10 +31,12 @@ export async function contributions(
   const contributors: string[] = [];
   const items = new Map<ContextProvider, readonly ContextItem[]>();
   for (const provider of providers) {
-    const contribution = await provider.contribute({
-      ...turn,
-      tokenShare: Math.floor(budget * provider.share),
-    });
+    const contribution = await contributionSpan(provider.name, turn.query, () =>
+      provider.contribute({
+        ...turn,
+        tokenShare: Math.floor(budget * provider.share),
+      }),
+    );
     if (!contribution) continue;
     contributors.push(provider.name);
     if (contribution.system) sections.push(contribution.system);
@@ -62,7 +65,10 @@ export async function afterAnswer(
     if (!provider.afterAnswer) continue;
     let notice: TurnNotice | null = null;
     try {
-      notice = await provider.afterAnswer(turn, { ...answered, items: items.get(provider) ?? [] });
+      const after = provider.afterAnswer.bind(provider);
+      notice = await afterAnswerSpan(provider.name, () =>
+        after(turn, { ...answered, items: items.get(provider) ?? [] }),
+      );
     } catch (error) {
       await answered.recorded;
       logger.warn(

@@ -652,6 +652,34 @@ export const ConfigVariables = z.object({
     .max(254)
     .default('Agent Platform <no-reply@localhost>')
     .describe('The sender of mail sent by SMTP'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url()
+    .optional()
+    .describe(
+      'Traces are exported by OTLP/HTTP (JSON) to this base URL (`/v1/traces` appended), e.g. `http://localhost:4318`. Unset (and no traces endpoint): no tracing, the SDK not even loaded',
+    ),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
+    .url()
+    .optional()
+    .describe(
+      'The full URL traces are posted to, e.g. `http://localhost:4318/v1/traces` (wins over the base URL)',
+    ),
+  OTEL_EXPORTER_OTLP_HEADERS: z
+    .string()
+    .optional()
+    .describe(
+      'Headers of every export, `key1=value1,key2=value2` (URL-encoded values), e.g. an API key of the tracing backend. Never logged',
+    ),
+  OTEL_SERVICE_NAME: z
+    .string()
+    .min(1)
+    .default('agent-platform')
+    .describe("The traces' `service.name` (the api's and the worker's)"),
+  OTEL_CAPTURE_CONTENT: flag
+    .default(false)
+    .describe(
+      '`true`: spans carry prompts, completions, tool arguments and results (`gen_ai.input.messages`, …). Off by default: trace backends cannot erase what a person deletes',
+    ),
 });
 
 // Over 100 lines on purpose: the mapping of every variable into the typed configuration, one field per line.
@@ -822,6 +850,21 @@ const ConfigSchema = ConfigVariables.transform((env) => ({
     /** smtp://user:pass@host:port (smtps:// for TLS): mail leaves by SMTP; unset: the embedded outbox. */
     url: env.MAIL_URL,
     from: env.MAIL_FROM,
+  },
+  /**
+   * OpenTelemetry traces: exported by OTLP/HTTP when an endpoint is set (the SDK is loaded only then); prompts and
+   * completions are in spans only when `captureContent`. The exporter's other variables (timeouts, compression,
+   * certificates) are read by the exporter itself.
+   */
+  tracing: {
+    endpoint:
+      env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+      (env.OTEL_EXPORTER_OTLP_ENDPOINT
+        ? `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`
+        : undefined),
+    headers: env.OTEL_EXPORTER_OTLP_HEADERS,
+    serviceName: env.OTEL_SERVICE_NAME,
+    captureContent: env.OTEL_CAPTURE_CONTENT,
   },
   /**
    * Embedded chats of public Agents. Visitor sessions are signed with `sessionSecret` (one random per process when
