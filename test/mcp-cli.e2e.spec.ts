@@ -1,8 +1,9 @@
 // `cli mcp connect` (the built CLI, the platform's MCP client) against things no one here wrote: the MCP project's
 // reference server (its tools listed, `echo` and `get-sum` called, a long-running tool's progress) and the MCP
-// conformance suite's client scenarios that a tool-calling client without sampling or elicitation answers
-// (initialize, tools_call, sse-retry, and the OAuth ones through `--oauth`: metadata discovery, scopes, token-endpoint
-// auth methods, pre-registration, the 2025-03-26 fallbacks), the suite appending its test server's URL to the command.
+// conformance suite's client scenarios that a tool-calling client without sampling answers (initialize, tools_call,
+// sse-retry, elicitation defaults through `--accept-defaults`, and the OAuth ones through `--oauth`: metadata
+// discovery, scopes, token-endpoint auth methods, pre-registration, the 2025-03-26 fallbacks), the suite appending its
+// test server's URL to the command.
 // Its auth servers approve without a person, so the CLI follows the authorization URL itself (--authorize-with-fetch).
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -130,6 +131,7 @@ describe('cli mcp connect (e2e)', () => {
     ['initialize', `--call add_numbers --args '{"a":5,"b":3}'`],
     ['tools_call', `--call add_numbers --args '{"a":5,"b":3}'`],
     ['sse-retry', `--call add_numbers --args '{"a":5,"b":3}'`],
+    ['elicitation-sep1034-client-defaults', '--accept-defaults --call test_client_elicitation_defaults'],
     ...[
       'metadata-default',
       'metadata-var1',

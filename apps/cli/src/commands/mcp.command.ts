@@ -4,7 +4,8 @@
 // With --oauth, a server that asks for authorization (at connect, or for more scopes during a call) gets the OAuth
 // 2.1 flow of the MCP authorization spec — the SDK's discovery, dynamic or pre-registered client, PKCE — with a
 // loopback redirect on 127.0.0.1: the authorization URL is printed on stderr (or followed by the CLI itself with
-// --authorize-with-fetch), the code exchanged, and the work done again with the tokens, held in memory only.
+// --authorize-with-fetch), the code exchanged, and the work done again with the tokens, held in memory only. The
+// server's questions are declined, or with --accept-defaults accepted with its form's defaults.
 import { Inject } from '@nestjs/common';
 import { Command, CommandRunner, Option, SubCommand } from 'nest-commander';
 import { PLATFORM_CONFIG, type PlatformConfig } from '#kernel';
@@ -16,6 +17,7 @@ import {
   McpUnreachable,
   type McpClientLimits,
   type McpOffer,
+  type McpSessionHost,
 } from '#apps';
 import { CLI_OUTPUT, CliError, type CliOutput } from '../output.js';
 import { groupCommand } from './options.js';
@@ -28,9 +30,18 @@ interface ConnectFlags {
   readonly clientSecret?: string;
   readonly scope?: string;
   readonly authorizeWithFetch?: boolean;
+  readonly acceptDefaults?: boolean;
   readonly call?: string;
   readonly args?: Record<string, unknown>;
 }
+
+/**
+ * A client with no person to ask: a question is accepted with nothing filled in, so the form's defaults apply (the
+ * client applies them: CLIENT_CAPABILITIES' `applyDefaults`, SEP-1034). Without --accept-defaults it is declined.
+ */
+const ACCEPTING_DEFAULTS: McpSessionHost = {
+  elicit: () => Promise.resolve({ action: 'accept', content: {} }),
+};
 
 /** Authorizations in one run: the first, and a step-up or two for more scopes. */
 const MAX_AUTHORIZATIONS = 3;
@@ -134,6 +145,7 @@ export class McpConnectCommand extends CommandRunner {
       connection = await McpConnection.open(
         { url, ...(flags.bearer ? { bearer: flags.bearer } : {}), ...(session ? { oauth: session } : {}) },
         limits,
+        flags.acceptDefaults ? ACCEPTING_DEFAULTS : undefined,
       );
     } catch (error) {
       if (error instanceof McpUnreachable) throw new CliError(error.reason);
@@ -184,6 +196,14 @@ export class McpConnectCommand extends CommandRunner {
   @Option({ flags: '--scope <scopes>', description: 'with --oauth: the scopes to ask for, space-separated' })
   parseScope(value: string): string {
     return value;
+  }
+
+  @Option({
+    flags: '--accept-defaults',
+    description: "answer the server's questions (elicitation) by accepting the defaults its form gives",
+  })
+  parseAcceptDefaults(): boolean {
+    return true;
   }
 
   @Option({

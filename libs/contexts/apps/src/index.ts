@@ -10,6 +10,7 @@ export * from './app-allowlist.process.js';
 export * from './proxy/app-proxy.js';
 export { AppProxyRoutes } from './proxy/app-proxy.routes.js';
 export * from './mcp/mcp-client.js';
+export type { McpSessionHost } from './mcp/mcp-session.js';
 export * from './mcp/mcp-offer.js';
 export * from './mcp/mcp-content.js';
 export * from './mcp/outbound-address.js';

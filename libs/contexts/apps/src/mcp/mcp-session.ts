@@ -76,7 +76,8 @@ export interface McpSessionState {
 }
 
 /** The capabilities the platform's client declares: it serves sampling and asks form questions. */
-export const CLIENT_CAPABILITIES = { sampling: {}, elicitation: { form: {} } };
+/** `applyDefaults`: a form answered without a field gets the default its schema gives (SEP-1034). */
+export const CLIENT_CAPABILITIES = { sampling: {}, elicitation: { form: { applyDefaults: true } } };
 
 const MAX_SAMPLING_MESSAGES = 50;
 const MAX_SAMPLING_TEXT = 100_000;
