@@ -19,8 +19,8 @@ import type { EventEnvelope } from '#kernel';
 import { KEY_STORE, type KeyStore } from '#key-store';
 import type { WriteOp } from '#read-store';
 import type { AppEvent } from '../../app.events.js';
-import { appOAuthDecider } from './app-oauth.decider.js';
-import { appOAuthKeyId, appOAuthStreamId, type AppOAuthEvent } from './app-oauth.events.js';
+import { AppOAuthErasure } from './app-oauth-erasure.repository.js';
+import type { AppOAuthEvent } from './app-oauth.events.js';
 
 type Read = Extract<
   AppOAuthEvent | UserEvent | AppEvent,
@@ -45,11 +45,11 @@ export class AppOAuthDeactivationProcess extends defineProcess<Read>({
   version: 1,
   collections: [connections.collection, { name: DEACTIVATED }],
 }) {
-  constructor(
-    private readonly aggregates: AggregateRepository,
-    @Inject(KEY_STORE) private readonly keys: KeyStore,
-  ) {
+  private readonly oauth: AppOAuthErasure;
+
+  constructor(aggregates: AggregateRepository, @Inject(KEY_STORE) keys: KeyStore) {
     super();
+    this.oauth = new AppOAuthErasure(aggregates, keys);
   }
 
   readonly on: EventHandlers<Read> = {
@@ -77,15 +77,7 @@ export class AppOAuthDeactivationProcess extends defineProcess<Read>({
     return ops;
   }
 
-  private async erase(appId: string, userId: string, cause: EventEnvelope): Promise<void> {
-    const stream = appOAuthStreamId(appId, userId);
-    const { state } = await this.aggregates.load(stream, appOAuthDecider);
-    await this.keys.destroy(appOAuthKeyId(appId, userId, state.generation));
-    await this.aggregates.decide(
-      stream,
-      appOAuthDecider,
-      { type: 'DisconnectAppOAuth', appId, userId },
-      causedBy(cause, `${appId}:${userId}`),
-    );
+  private erase(appId: string, userId: string, cause: EventEnvelope): Promise<void> {
+    return this.oauth.erase(appId, userId, causedBy(cause, `${appId}:${userId}`));
   }
 }
