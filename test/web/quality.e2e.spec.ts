@@ -206,7 +206,7 @@ describeBrowser('quality bars of the web app in Chromium (e2e)', () => {
     // Following a link closes it too.
     await menu.click();
     await usageLink.click();
-    await page.getByRole('heading', { name: 'Usage' }).waitFor();
+    await page.getByRole('heading', { name: 'Usage', exact: true }).waitFor();
     expect(await menu.getAttribute('aria-expanded')).toBe('false');
   });
 
