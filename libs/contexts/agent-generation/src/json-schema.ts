@@ -87,9 +87,10 @@ export function compileSchema(
   timeLimitMs = SCHEMA_TIME_LIMIT_MS,
 ): OutputValidator {
   assertBounded(schema);
-  // Loading ajv (the first call's require) and adding the formats are ours, not the schema's: outside the limit,
-  // which a loaded machine's first require would otherwise exceed.
+  // Loading ajv (the first call's require), adding the formats and compiling the draft's meta-schema (what checks the
+  // client's schema) are ours, not the schema's: outside the limit, which a loaded machine would otherwise exceed.
   const ajv = ajvFor(schema);
+  void ajv.validateSchema({});
   const validate = withinTimeLimit(
     () => {
       try {
