@@ -99,6 +99,9 @@ export default tseslint.config(
       ],
     },
   },
-  { files: ['**/*.js'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', performance: 'readonly' } },
+  },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } } },
 );

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { benchCommandPath } from './command-path.js';
 import { benchProjectionRebuild } from './projection-rebuild.js';
 import { benchApiStartup } from './api-startup.js';
+import { benchNpmStart } from './npm-start.js';
 import { benchGateway } from './gateway.js';
 import { benchProviders } from './providers.js';
 import { benchKnowledge } from './knowledge.js';
@@ -185,6 +186,14 @@ async function main(): Promise<void> {
     });
     rows.push(...result.rows);
     details.apiStartup = result.details;
+    const cold = result.rows.find((row) => row.metric.startsWith('API cold start'));
+    const npmStart = await benchNpmStart({
+      starts: 3,
+      timeoutMs: 60_000,
+      apiColdStartS: cold?.value ?? null,
+    });
+    rows.push(...npmStart.rows);
+    details.npmStart = npmStart.details;
   }
 
   if (only.has('gateway')) {
