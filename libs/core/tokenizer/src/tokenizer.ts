@@ -30,7 +30,7 @@ const loadEncoding = (): GptEncoding => {
 
 /**
  * Whether this thread has loaded the encoder. Loading it takes ≈ 0.3 s of one thread's time, so a caller that can
- * count elsewhere (the offline pool's worker threads) does so until this thread has it.
+ * count elsewhere (the offline pool, while a worker thread runs) does so until this thread has it.
  */
 export const encoderLoaded = (): boolean => encoding !== undefined;
 
