@@ -166,7 +166,7 @@ async function main(): Promise<void> {
       plan: quick
         ? { spaces: 500, eventsPerSpace: 4, agents: 1000, eventsPerAgent: 8 }
         : { spaces: 4000, eventsPerSpace: 5, agents: 8000, eventsPerAgent: 10 },
-      runs: 3,
+      runs: quick ? 3 : 7,
       batchSize: 500,
       timeoutMs: 120_000,
     });
@@ -350,6 +350,7 @@ async function main(): Promise<void> {
     '    (WAL, synchronous=FULL); time-boxed runs alternate baseline/command on fresh files; medians of 3.',
     '  rebuild = ProjectionRunner (one subscription per projector) over a fresh SqliteReadStore until every',
     '    live checkpoint reaches the head and its (deferred) indexes exist, log events ÷ seconds; baseline = readAll in batches of 500 incl. JSON parsing.',
+    "    Each run pairs one rebuild with one raw read (alternating which goes first); the ratio is the median of the runs' ratios.",
     '  start-up = spawn of dist/apps/api/src/main.js until GET /health is 200 (10 ms polling); RSS = VmRSS.',
     '  gateway = POST /api/compat/v1/chat/completions (model bench-chat) vs the same body straight to the fake upstream',
     '    (model fake-model); upstream (bench/fake-upstream-server.js), api and load client are three processes on the same',

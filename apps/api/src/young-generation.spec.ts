@@ -1,4 +1,12 @@
-import { BurstCollector, type HeapReadings } from './young-generation.js';
+import { jest } from '@jest/globals';
+import {
+  BurstCollector,
+  collectStartupGarbage,
+  STARTUP_GARBAGE_CHECK_MS,
+  STARTUP_GARBAGE_GROWTH_BYTES,
+  STARTUP_GARBAGE_TRIES,
+  type HeapReadings,
+} from './young-generation.js';
 
 const MB = 1024 * 1024;
 
@@ -94,5 +102,52 @@ describe('BurstCollector', () => {
     readings.used = 60 * MB;
     readings.total = 60 * MB + BurstCollector.SLACK_BYTES + BurstCollector.GROWTH_BYTES;
     expect(collector.tick()).toBe(true);
+  });
+});
+
+describe('collectStartupGarbage', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('collects once, after the delay, on an idle loop', () => {
+    const readings = new Readings();
+    collectStartupGarbage(1000, readings);
+    jest.advanceTimersByTime(999);
+    expect(readings.collections).toBe(0);
+    jest.advanceTimersByTime(1);
+    expect(readings.collections).toBe(1);
+    jest.advanceTimersByTime(60_000);
+    expect(readings.collections).toBe(1);
+  });
+
+  it('waits while the loop is busy and collects once it goes idle', () => {
+    const readings = new Readings();
+    readings.busy = 0.9;
+    collectStartupGarbage(1000, readings);
+    jest.advanceTimersByTime(1000 + 10 * STARTUP_GARBAGE_CHECK_MS);
+    expect(readings.collections).toBe(0);
+    readings.busy = 0.01;
+    jest.advanceTimersByTime(STARTUP_GARBAGE_CHECK_MS);
+    expect(readings.collections).toBe(1);
+  });
+
+  it('leaves a loop that stays busy to V8', () => {
+    const readings = new Readings();
+    readings.busy = 0.9;
+    collectStartupGarbage(1000, readings);
+    jest.advanceTimersByTime(1000 + (STARTUP_GARBAGE_TRIES + 5) * STARTUP_GARBAGE_CHECK_MS);
+    readings.busy = 0;
+    jest.advanceTimersByTime(60_000);
+    expect(readings.collections).toBe(0);
+  });
+  it('leaves a heap a workload grew since ready to V8, even once the loop idles', () => {
+    const readings = new Readings();
+    readings.busy = 0.9;
+    collectStartupGarbage(1000, readings);
+    jest.advanceTimersByTime(1000);
+    readings.used += STARTUP_GARBAGE_GROWTH_BYTES + MB;
+    readings.busy = 0;
+    jest.advanceTimersByTime(60_000);
+    expect(readings.collections).toBe(0);
   });
 });

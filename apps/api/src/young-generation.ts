@@ -32,16 +32,43 @@ export function releaseYoungGeneration(): void {
 export const STARTUP_GARBAGE_DELAY_MS = 1000;
 
 /**
- * Once, shortly after ready: one full collection that gives the old generation's start-up garbage back to the OS.
- * Loading leaves some 30 MB of dead objects (module parsing, route and schema building) in the old generation, and
- * V8's memory reducer frees it only after some 15–20 s of idling (idle RSS 185 MB at ready + 2 s, 147 MB after the
- * reducer, measured). The collection is a single pause of a few tens of milliseconds, on a timer that does not keep
- * the process alive. `gc` is taken from a fresh context after `--expose-gc` (the way jest's leak detector does it),
- * so the api's own global scope never gets a `gc`.
+ * Once, shortly after ready and only while the api is idle: one full collection that gives the old generation's
+ * start-up garbage back to the OS. Loading leaves some 30 MB of dead objects (module parsing, route and schema
+ * building) in the old generation, and V8's memory reducer frees it only after some 15–20 s of idling (idle RSS 185 MB
+ * at ready + 2 s, 147 MB after the reducer, measured). On an idle api the collection is a single pause of a few tens
+ * of milliseconds; on one already serving requests it paused the loop for 0.2–0.4 s (40 big turns from the moment of
+ * ready, measured), and the turns' own waits on worker threads leave the loop idle for moments. So it runs only in a
+ * check window in which the loop was idle and while the heap in use has not grown by STARTUP_GARBAGE_GROWTH_BYTES
+ * since ready (the garbage is still the start's own); a busy loop is checked again a moment later, up to
+ * STARTUP_GARBAGE_TRIES times, and a heap a workload grew is left to V8 and the BurstCollector. The timers never keep
+ * the process alive. `gc` is taken from a fresh context after `--expose-gc` (the way jest's leak detector does it), so
+ * the api's own global scope never gets a `gc`.
  */
-export function collectStartupGarbage(delayMs = STARTUP_GARBAGE_DELAY_MS): void {
-  setTimeout(collectAllGarbage, delayMs).unref();
+export function collectStartupGarbage(
+  delayMs = STARTUP_GARBAGE_DELAY_MS,
+  readings: HeapReadings = nodeReadings(),
+): void {
+  const window = Math.min(STARTUP_GARBAGE_CHECK_MS, delayMs);
+  const usedAtReady = readings.heap().used;
+  let tries = STARTUP_GARBAGE_TRIES;
+  const check = (): void => {
+    if (readings.heap().used - usedAtReady > STARTUP_GARBAGE_GROWTH_BYTES) return;
+    if (readings.utilization() <= BurstCollector.IDLE_UTILIZATION) readings.collect();
+    else if (--tries > 0) setTimeout(check, window).unref();
+  };
+  // The first reading only starts the window the first check looks at.
+  setTimeout(() => {
+    readings.utilization();
+    setTimeout(check, window).unref();
+  }, delayMs - window).unref();
 }
+
+/** Growth of the heap in use since ready past which the garbage is a workload's, not the start's. */
+export const STARTUP_GARBAGE_GROWTH_BYTES = 16 * 1024 * 1024;
+/** The window of event-loop utilization each check of the start-up collection looks at. */
+export const STARTUP_GARBAGE_CHECK_MS = 250;
+/** Checks before the start-up collection is left to V8 for good (a loop busy this long has collected on its own). */
+export const STARTUP_GARBAGE_TRIES = 120;
 
 /** A full collection that also shrinks the young generation and gives freed pages back to the OS. */
 function collectAllGarbage(): void {

@@ -50,6 +50,11 @@ const lineTokens = (line: string): number => {
   return tokens;
 };
 
+/** Tokens counted per Skill beside its name and description (the manifest line's markup). */
+const LINE_OVERHEAD = 8;
+
+const manifestLine = (entry: AvailableSkill): string => `${entry.skill.name} ${entry.version.description}`;
+
 @Injectable()
 export class SkillsContextProvider implements ContextProvider {
   readonly name = 'skills';
@@ -140,12 +145,19 @@ export class SkillsContextProvider implements ContextProvider {
     };
   }
 
-  /** The Skills whose manifest lines fit the provider's token share, in order. */
+  /**
+   * The Skills whose manifest lines fit the provider's token share, in order. A token covers at least one UTF-8 byte,
+   * so when the lines' bytes fit, all of them fit and none is counted: the first count loads the encoder's merge
+   * table, which holds the event loop for ≈ 0.3 s, and most turns list a few short lines.
+   */
   private fitting(skills: readonly AvailableSkill[], share: number): AvailableSkill[] {
+    let bytes = 0;
+    for (const entry of skills) bytes += Buffer.byteLength(manifestLine(entry), 'utf8') + LINE_OVERHEAD;
+    if (bytes <= share) return [...skills];
     const listed: AvailableSkill[] = [];
     let used = 0;
     for (const entry of skills) {
-      const tokens = lineTokens(`${entry.skill.name} ${entry.version.description}`) + 8;
+      const tokens = lineTokens(manifestLine(entry)) + LINE_OVERHEAD;
       if (used + tokens > share) break;
       listed.push(entry);
       used += tokens;

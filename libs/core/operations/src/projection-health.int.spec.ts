@@ -61,4 +61,20 @@ describe('projectionHealth', () => {
     const [behind] = await projectionHealth(events, reads, here, ['counter']);
     expect(behind).toMatchObject({ checkpoint: beforeTick, lagEvents: 2 });
   });
+
+  it('gives each projector its own lag when they stand at different checkpoints', async () => {
+    await append('Tick', 'Tick');
+    const holder = new ProjectionRunner(events, reads, [counter], {
+      owner: processLeaseOwner('worker-host'),
+      idleCheckpointMs: 0,
+    });
+    holder.start();
+    await holder.caughtUp(5000);
+    await holder.stop();
+    const applied = await events.headPosition();
+    await append('Tick', 'Other', 'Tick');
+    const [counted, never] = await projectionHealth(events, reads, null, ['counter', 'never-built']);
+    expect(counted).toMatchObject({ name: 'counter', checkpoint: applied, lagEvents: 3 });
+    expect(never).toMatchObject({ name: 'never-built', checkpoint: 0, lagEvents: applied + 3 });
+  });
 });

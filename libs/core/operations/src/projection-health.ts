@@ -4,6 +4,7 @@
 import type { EventStore } from '#event-store';
 import type { ReadStore } from '#read-store';
 import type { ProjectionRunner, ProjectorState } from '#eventsourcing';
+import type { EventEnvelope } from '#kernel';
 
 export interface ProjectionHealth {
   readonly name: string;
@@ -21,6 +22,33 @@ export interface ProjectionHealth {
 
 export const LAG_CAP = 10_000;
 
+/** Where one projector stands before its lag is read: what the local runner or the stored checkpoints say. */
+interface Standing {
+  readonly name: string;
+  readonly status: ReturnType<ProjectionRunner['status']>[number] | undefined;
+  readonly held: boolean;
+  readonly record: Awaited<ReturnType<ReadStore['projection']>>;
+  readonly liveGeneration: number | null;
+  readonly checkpoint: number;
+}
+
+/**
+ * The events after `checkpoint`, at most LAG_CAP, taken from `shared` (the log after the lowest checkpoint of all,
+ * read once: every projector of a process lags the same head, and parsing the events behind it once per projector
+ * cost /health more than anything else while big turns were appended) unless the shared read was cut short before
+ * this projector's LAG_CAP events.
+ */
+async function eventsBehind(
+  eventStore: EventStore,
+  shared: { readonly after: number; readonly events: readonly EventEnvelope[] },
+  checkpoint: number,
+): Promise<EventEnvelope[]> {
+  if (checkpoint !== shared.after && shared.events.length === LAG_CAP)
+    return eventStore.readAll({ after: checkpoint, maxCount: LAG_CAP });
+  const first = shared.events.findIndex((event) => event.position > checkpoint);
+  return first < 0 ? [] : shared.events.slice(first, first + LAG_CAP);
+}
+
 export async function projectionHealth(
   eventStore: EventStore,
   readStore: ReadStore,
@@ -29,18 +57,27 @@ export async function projectionHealth(
 ): Promise<ProjectionHealth[]> {
   const local = new Map((runner?.status() ?? []).map((status) => [status.name, status]));
   const now = Date.now();
-  return Promise.all(
-    names.map(async (name) => {
+  const standings = await Promise.all(
+    names.map(async (name): Promise<Standing> => {
       const status = local.get(name);
-      const held = status && status.state !== 'standby' && status.state !== 'starting';
+      const held = status !== undefined && status.state !== 'standby' && status.state !== 'starting';
       const record = await readStore.projection(name);
       const liveGeneration = held ? status.liveGeneration : (record?.liveGeneration ?? null);
-      let checkpoint = held
+      const checkpoint = held
         ? status.checkpoint
         : liveGeneration === null
           ? 0
           : await readStore.checkpoint({ name, generation: liveGeneration });
-      let behind = await eventStore.readAll({ after: checkpoint, maxCount: LAG_CAP });
+      return { name, status, held, record, liveGeneration, checkpoint };
+    }),
+  );
+  if (standings.length === 0) return [];
+  const after = Math.min(...standings.map((standing) => standing.checkpoint));
+  const shared = { after, events: await eventStore.readAll({ after, maxCount: LAG_CAP }) };
+  return Promise.all(
+    standings.map(async ({ name, status, held, record, liveGeneration, checkpoint: stored }) => {
+      let checkpoint = stored;
+      let behind = await eventsBehind(eventStore, shared, checkpoint);
       const projector = held ? undefined : runner?.projector(name);
       if (projector && record?.liveVersion === projector.version) {
         const reads = runner!.eventTypesOf(projector);
@@ -58,13 +95,13 @@ export async function projectionHealth(
       return {
         name,
         version: status?.version ?? record?.liveVersion ?? null,
-        state: held ? status.state : 'remote',
+        state: held ? status!.state : 'remote',
         liveGeneration,
         checkpoint,
         lagEvents: behind.length,
         lagSeconds: oldest ? Math.max(0, (now - Date.parse(oldest.metadata.occurredAt)) / 1000) : 0,
         rebuilding: held
-          ? status.rebuilding
+          ? status!.rebuilding
           : record?.buildingGeneration != null
             ? {
                 generation: record.buildingGeneration,

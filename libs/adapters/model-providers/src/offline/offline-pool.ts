@@ -1,6 +1,9 @@
 // Runs the offline models' heavy work off the api's event loop. A task over INLINE_CHARS characters of text goes to
 // one of a few worker threads (started on first use, unreferenced while idle so they never hold the process open);
-// smaller ones run here, where a thread hop would cost more than the work. Tokenization is linear (tokenizer.ts), so
+// smaller ones run here, where a thread hop would cost more than the work, except while this thread has not loaded
+// the tokenizer's encoder and a worker is running: loading the encoder here holds the event loop for ≈ 0.3 s, which
+// the first small task of a burst of big turns paid while /health waited; with no worker running (light use) it is
+// loaded here once, as starting a worker would cost the task more. Tokenization is linear (tokenizer.ts), so
 // a worker is busy for tens of milliseconds per megabyte; the point is that /health and every other client are not.
 //
 // The worker is the compiled `offline-worker.js` beside this module; from the TypeScript sources (ts-jest) there is
@@ -18,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { offlineSetupModule } from './offline-responder.js';
 import { runOfflineTask, taskSize, type OfflineTask, type PooledCall } from './offline-tasks.js';
+import { encoderLoaded } from '#tokenizer';
 
 export const INLINE_CHARS = 16_384;
 /**
@@ -139,9 +143,12 @@ const inThisThread = <T>(op: string, run: () => T): Promise<T> => {
   }
 };
 
+/** Whether a small task runs in this thread: it has the encoder, or no worker runs that could take the task. */
+const inlineNow = (): boolean => encoderLoaded() || workers.length === 0;
+
 /** The result of `task`, computed in a worker thread when it is big, else in this thread. */
 export const runOffline = <T>(task: OfflineTask): Promise<T> => {
-  if (!HAS_WORKER || taskSize(task) <= INLINE_CHARS)
+  if (!HAS_WORKER || (taskSize(task) <= INLINE_CHARS && inlineNow()))
     return inThisThread(task.op, () => runOfflineTask(task) as T);
   return post<T>(task.op, task);
 };
@@ -156,8 +163,8 @@ export interface PooledFunction<A extends readonly unknown[], T> {
 }
 
 /**
- * `fn(...args)` in a worker thread when `size` (characters of text the call works on) is over INLINE_CHARS and the
- * compiled module exists, else in this thread: a context's own heavy pure work, kept off the event loop by the same
+ * `fn(...args)` in a worker thread when `size` (characters of text the call works on) is over INLINE_CHARS (or a
+ * small task finds a worker running and no encoder here) and the compiled module exists; else in this thread: a context's own heavy pure work, kept off the event loop by the same
  * bounded pool.
  */
 export const runPooled = <A extends readonly unknown[], T>(
@@ -166,7 +173,7 @@ export const runPooled = <A extends readonly unknown[], T>(
   size: number,
 ): Promise<T> => {
   const module = fn.module.href;
-  if (!HAS_WORKER || size <= INLINE_CHARS || !compiled(module))
+  if (!HAS_WORKER || (size <= INLINE_CHARS && inlineNow()) || !compiled(module))
     return inThisThread(fn.name, () => fn.inline(...args));
   const call: PooledCall = { op: 'call', module, name: fn.name, args };
   return post<T>(fn.name, call);
