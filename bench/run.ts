@@ -5,6 +5,7 @@
 //   BENCH_QUICK=1                                         shorter runs and a smaller log (smoke test of the harness only)
 //   BENCH_CONVERSATIONS_LARGER=1000000                    the conversations bench's turn also at these Knowledge sizes, last
 //                                                         (the api's search memory raised to hold them; 1,000,000: ~30 min)
+//   BENCH_GROWTH_CHUNKS=1000,10000,100000,1000000          the growth part's Knowledge sizes (quick: 1000,10000; 1,000,000: ~25 min)
 //   BENCH_ANN=1                                           also build and measure an HNSW graph over the knowledge bench's one-owner
 //                                                         index (recall@10, build time, memory; 4–18 minutes on 2 cores)
 import { execFileSync } from 'node:child_process';
@@ -22,6 +23,7 @@ import { benchSniffLinearity } from './sniff-linearity.js';
 import { benchConversations } from './conversations.js';
 import { benchEventLoop } from './event-loop.js';
 import { benchWeb } from './web.js';
+import { benchGrowth } from './growth.js';
 import { fmtRate, log, passes, type MetricRow } from './util.js';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -35,6 +37,7 @@ const PARTS = [
   'conversations',
   'eventloop',
   'web',
+  'growth',
 ];
 const only = new Set(
   (process.env.BENCH_ONLY ?? PARTS.join(','))
@@ -321,6 +324,29 @@ async function main(): Promise<void> {
     });
     rows.push(...result.rows);
     details.web = result.details;
+  }
+
+  if (only.has('growth')) {
+    log('9/9 growth: a turn and the api at 1k → 1M chunks, in conversations of 10 → 10,000 messages …');
+    const sizes = (process.env.BENCH_GROWTH_CHUNKS ?? (quick ? '1000,10000' : '1000,10000,100000,1000000'))
+      .split(',')
+      .map(Number)
+      .filter((chunks) => Number.isInteger(chunks) && chunks > 0);
+    const result = await benchGrowth({
+      mainPath,
+      upstreamPath,
+      readyTimeoutMs: 120_000,
+      documents: quick ? 100 : 1_000,
+      chunkCounts: sizes,
+      turns: quick ? 20 : 100,
+      block: quick ? 10 : 25,
+      warmupTurns: 10,
+      upstreamLatencyMs: 10,
+      conversationMessages: quick ? [10, 100, 400] : [10, 1_000, 10_000],
+      conversationTurns: quick ? 10 : 40,
+    });
+    rows.push(...result.rows);
+    details.growth = result.details;
   }
 
   const totalSeconds = (performance.now() - started) / 1000;
