@@ -1,38 +1,44 @@
-// This machine's floor for the vector leg at a size: the int8 first pass (int8-scan.ts, the same WebAssembly SIMD
-// module and bound the api runs) alone over as many codes, in this process, with nothing else around it (no HTTP, no
-// SQLite, no BM25 leg). The codes are of random unit vectors in blocks of 1,000 (the bench documents' size at a
-// million chunks); the pass reads every code once per query, so its time is bound by memory bandwidth.
-import { seededRandom } from '#kernel';
-import { Int8Block, Int8Scan } from '#search/sqlite/int8-scan';
-import { TopScores, unitVector } from '#search/sqlite/packed-vectors';
+// This machine's floor for the vector leg at a size: one pass of WebAssembly SIMD loads over as many bytes as the
+// chunks' int8 codes (384 a chunk of 384 dimensions), adding them up and nothing else. The api's exact int8 scan
+// reads each of those bytes once per search (int8-scan.ts), so no exact scan here can be faster than this pass:
+// memory bandwidth, measured in this process beside the api's figures.
+import { I32, instantiate, oneFunctionModule, simd, V128 } from '#search/sqlite/wasm-module';
 import { median } from './util.js';
 
-const BLOCK = 1000;
+const V128_LOAD = 0x00;
+const I32X4_ADD = 0xae;
+const I32X4_EXTRACT_LANE = 0x1b;
+// sum(at, bytes, _, _, out): locals 5 end (i32), 6 acc (v128); adds every 16 bytes from `at` to `at + bytes`.
+const BODY = [
+  ...[2, 1, I32, 1, V128],
+  ...[0x20, 0, 0x20, 1, 0x6a, 0x21, 5], // end = at + bytes
+  ...[0x02, 0x40, 0x03, 0x40], // block, loop
+  ...[0x20, 0, 0x20, 5, 0x4f, 0x0d, 1], // at >= end: done
+  ...[0x20, 6, 0x20, 0, ...simd(V128_LOAD), 4, 0, ...simd(I32X4_ADD), 0x21, 6], // acc += load(at)
+  ...[0x20, 0, 0x41, 16, 0x6a, 0x21, 0, 0x0c, 0], // at += 16
+  ...[0x0b, 0x0b],
+  ...[0x20, 4, 0x20, 6, ...simd(I32X4_EXTRACT_LANE), 0, 0x36, 2, 0], // out = a lane (the pass is not optimised away)
+  0x0b,
+];
 
-/** The p50 in ms of `passes` int8 passes over `chunks` codes of `dimensions` (after one pass that warms the pages). */
-export function int8PassFloor(chunks: number, dimensions: number, passes = 7): number {
-  const random = seededRandom(11);
-  const unit = () => unitVector(Array.from({ length: dimensions }, () => random() * 2 - 1))!;
-  const floats = new Float32Array(BLOCK * dimensions);
-  for (let row = 0; row < BLOCK; row++) floats.set(unit(), row * dimensions);
-  const blocks: Int8Block[] = [];
-  try {
-    for (let at = 0; at < chunks; at += BLOCK) {
-      const block = Int8Block.encode(floats, Math.min(BLOCK, chunks - at), dimensions);
-      if (!block) throw new Error('no int8 codes on this machine (WebAssembly SIMD missing)');
-      blocks.push(block);
-    }
-    const times: number[] = [];
-    for (let pass = 0; pass <= passes; pass++) {
-      const query = unit();
-      const started = performance.now();
-      const scan = new Int8Scan(query, 50);
-      for (const [i, block] of blocks.entries()) scan.offer(block, floats, i * BLOCK);
-      scan.exact(new TopScores(50));
-      if (pass > 0) times.push(performance.now() - started);
-    }
-    return median(times);
-  } finally {
-    for (const block of blocks) block.release();
+interface Exports {
+  readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  readonly sum: (at: number, bytes: number, unused1: number, unused2: number, out: number) => void;
+}
+
+/** The p50 in ms of `passes` passes over `bytes` bytes (written first, so that every page is real memory). */
+export function simdPassFloor(bytes: number, passes = 7): number {
+  const wasm = instantiate<Exports>(oneFunctionModule('sum', BODY));
+  if (!wasm) throw new Error('no WebAssembly on this machine');
+  const at = 64;
+  const needed = at + bytes - wasm.memory.buffer.byteLength;
+  if (needed > 0) wasm.memory.grow(Math.ceil(needed / 65536));
+  new Uint8Array(wasm.memory.buffer, at, bytes).fill(1);
+  const times: number[] = [];
+  for (let pass = 0; pass <= passes; pass++) {
+    const started = performance.now();
+    wasm.sum(at, bytes, 0, 0, 0);
+    if (pass > 0) times.push(performance.now() - started);
   }
+  return median(times);
 }

@@ -4,13 +4,12 @@
 // `upstreamLatencyMs`, a second one answering at once, this process as the client) and its seeding: the documents
 // are added through the api once, then the same Knowledge is grown in the live index of the api's search.db (api
 // stopped; conversations.ts fillIndex: each document's chunks replaced by more generated ones) and the api started
-// again at each size, with the same search memory throughout (`vectorCacheMb`: the int8 codes of the largest size
-// fit, its floats do not).
+// again at each size, with the same search memory throughout (by default the largest size's floats and codes fit).
 //
 // Which steps are linear, and why: the vector leg is an exact scan of every chunk's int8 codes, and the BM25 leg
 // scores every posting of the query's words, so a turn's retrieval (and the codes and postings in memory) grow with
 // the chunks; those rows carry no step goal, and the largest size has the issue's absolute goals, beside this
-// machine's floor for the scan (the same int8 pass alone over as many codes, in this process). A turn's cost in a
+// machine's floor for the scan (growth-floor.ts: one SIMD pass over as many bytes as the codes, in this process). A turn's cost in a
 // longer conversation should not grow (the prompt's history is bounded by the Agent's token budget, messages are read
 // by an index): those steps carry the goal ≤ 1.5 × the step before.
 //
@@ -20,6 +19,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatSourcesBlock } from '#conversations';
+import { EMBEDDING_DIMENSIONS } from '#model-providers/offline/offline-embed';
 import { seededRandom } from '#kernel';
 import { memoryOf, spawnApi, stop } from './api-startup.js';
 import {
@@ -37,7 +37,7 @@ import {
 } from './conversations.js';
 import { startUpstream } from './gateway.js';
 import { Prose } from './knowledge.js';
-import { int8PassFloor } from './growth-floor.js';
+import { simdPassFloor } from './growth-floor.js';
 import { log, makeTempDir, median, text, type MetricRow } from './util.js';
 
 export interface GrowthBenchOptions {
@@ -56,6 +56,8 @@ export interface GrowthBenchOptions {
   /** Conversation lengths in messages, smallest first, and the turns timed at each (instant upstream). */
   readonly conversationMessages: readonly number[];
   readonly conversationTurns: number;
+  /** The api's SEARCH_VECTOR_CACHE_MB (default: the floats and codes of the largest size fit). */
+  readonly vectorCacheMb?: number;
 }
 
 export interface GrowthDetails {
@@ -69,7 +71,7 @@ export interface GrowthDetails {
     rssMb: number;
     recall: number;
   }[];
-  readonly int8PassFloorMs: number;
+  readonly simdPassFloorMs: number;
   readonly conversation: readonly { messages: number; turnP50Ms: number; rssMb: number }[];
   readonly searchMemory: { vectorCacheMb: number; bm25Mb: number };
 }
@@ -92,11 +94,11 @@ export async function benchGrowth(
   process.once('exit', killAll);
   const client = new Client(0);
   const largest = Math.max(...options.chunkCounts);
-  // The codes of the largest size (384 bytes and 8 of scale a chunk) and a tenth more; its BM25 postings as the
-  // conversations bench sizes them.
+  // The floats and codes of the largest size, and its BM25 postings, as the conversations bench sizes them; or a
+  // smaller vector cache (`vectorCacheMb`: with the codes alone resident, the survivors' documents are read back).
   const searchMemory = {
-    vectorCacheMb: Math.max(64, Math.ceil((largest * 392 * 1.1) / 1024 / 1024)),
-    bm25Mb: searchMemoryFor(largest).bm25Mb,
+    ...searchMemoryFor(largest),
+    ...(options.vectorCacheMb ? { vectorCacheMb: options.vectorCacheMb } : {}),
   };
   try {
     const upstream = await startUpstream(options.upstreamPath, {
@@ -183,11 +185,13 @@ export async function benchGrowth(
         await stopApi(api.child);
       }
     }
-    const floorMs = int8PassFloor(knowledge[knowledge.length - 1]!.chunks, 384);
-    log(`growth: the int8 pass alone over ${kilo(largest)} chunks' codes, p50 ${floorMs.toFixed(2)} ms`);
+    const floorMs = simdPassFloor(knowledge[knowledge.length - 1]!.chunks * EMBEDDING_DIMENSIONS);
+    log(
+      `growth: one SIMD pass over ${kilo(largest)} chunks' worth of int8 codes, p50 ${floorMs.toFixed(2)} ms`,
+    );
     return {
       rows: growthRows(knowledge, conversation, floorMs),
-      details: { knowledge, int8PassFloorMs: floorMs, conversation, searchMemory },
+      details: { knowledge, simdPassFloorMs: floorMs, conversation, searchMemory },
     };
   } finally {
     client.agent.destroy();
@@ -353,11 +357,11 @@ function growthRows(
   const top = knowledge[knowledge.length - 1]!;
   rows.push(
     {
-      metric: `  growth: search alone p50 at ${kilo(top.chunks)} chunks ÷ the int8 pass alone over its codes (floor, info)`,
+      metric: `  growth: search alone p50 at ${kilo(top.chunks)} chunks ÷ one SIMD pass over as many int8 codes (floor, info)`,
       value: top.searchP50Ms,
       unit: 'ms',
       baseline: floorMs,
-      baselineLabel: 'ms int8 pass',
+      baselineLabel: 'ms SIMD pass',
       ratio: top.searchP50Ms / floorMs,
       goal: null,
     },

@@ -6,6 +6,7 @@
 //   BENCH_CONVERSATIONS_LARGER=1000000                    the conversations bench's turn also at these Knowledge sizes, last
 //                                                         (the api's search memory raised to hold them; 1,000,000: ~30 min)
 //   BENCH_GROWTH_CHUNKS=1000,10000,100000,1000000          the growth part's Knowledge sizes (quick: 1000,10000; 1,000,000: ~25 min)
+//   BENCH_GROWTH_VECTOR_CACHE_MB=431                      the api's vector cache there (default: the largest size's floats fit)
 //   BENCH_ANN=1                                           also build and measure an HNSW graph over the knowledge bench's one-owner
 //                                                         index (recall@10, build time, memory; 4–18 minutes on 2 cores)
 import { execFileSync } from 'node:child_process';
@@ -344,6 +345,7 @@ async function main(): Promise<void> {
       upstreamLatencyMs: 10,
       conversationMessages: quick ? [10, 100, 400] : [10, 1_000, 10_000],
       conversationTurns: quick ? 10 : 40,
+      vectorCacheMb: Number(process.env.BENCH_GROWTH_VECTOR_CACHE_MB ?? 0) || undefined,
     });
     rows.push(...result.rows);
     details.growth = result.details;
