@@ -13,8 +13,10 @@
 // longer conversation should not grow (the prompt's history is bounded by the Agent's token budget, messages are read
 // by an index): those steps carry the goal ≤ 1.5 × the step before.
 //
-// Time: the fills dominate (1,000,000 chunks are generated, embedded and written in ≈ 15–20 min on 2 cores; the
-// smaller sizes add ≈ 11 % to that); growing a conversation to 10,000 messages is 5,000 turns (≈ 2–3 min).
+// Time: the fills dominate, and grow with the chunks (each size rewrites every document; the smaller sizes add ≈ 11 %
+// to the largest's): 100,000 chunks took 437 s on 2 loaded cores (load average 8–12: generating, embedding and
+// writing them, their BM25 postings, the recall check), so 1,000,000 takes over an hour there. Growing a conversation
+// to 10,000 messages is 5,000 turns (292 s there).
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -5,7 +5,7 @@
 //   BENCH_QUICK=1                                         shorter runs and a smaller log (smoke test of the harness only)
 //   BENCH_CONVERSATIONS_LARGER=1000000                    the conversations bench's turn also at these Knowledge sizes, last
 //                                                         (the api's search memory raised to hold them; 1,000,000: ~30 min)
-//   BENCH_GROWTH_CHUNKS=1000,10000,100000,1000000          the growth part's Knowledge sizes (quick: 1000,10000; 1,000,000: ~25 min)
+//   BENCH_GROWTH_CHUNKS=1000,10000,100000,1000000          the growth part's Knowledge sizes (quick: 1000,10000; 1,000,000: over an hour)
 //   BENCH_GROWTH_VECTOR_CACHE_MB=431                      the api's vector cache there (default: the largest size's floats fit)
 //   BENCH_ANN=1                                           also build and measure an HNSW graph over the knowledge bench's one-owner
 //                                                         index (recall@10, build time, memory; 4–18 minutes on 2 cores)
