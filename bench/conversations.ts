@@ -83,7 +83,7 @@ export interface ConversationsBenchOptions {
   readonly longConversationTurns?: number;
 }
 
-interface Latencies {
+export interface Latencies {
   readonly p50: number;
   readonly p90: number;
   readonly p99: number;
@@ -154,19 +154,19 @@ export interface ConversationsDetails {
 }
 
 /** Cites two sources, so a turn's answer keeps [1] and [2] as citations (the turn drops unknown markers). */
-const REPLY =
+export const REPLY =
   'The documents cover this in two places [1]. The second source adds the details that matter here [2].';
-const CORE = '/api/v1/core';
+export const CORE = '/api/v1/core';
 /** The core API reads x-api-key, the compatible API the bearer token: every request carries both, the same key. */
 const AUTH = { authorization: `Bearer ${BENCH_ADMIN_API_KEY}`, 'x-api-key': BENCH_ADMIN_API_KEY };
-const COMPAT_CHAT = '/api/compat/v1/chat/completions';
+export const COMPAT_CHAT = '/api/compat/v1/chat/completions';
 
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-function latencies(values: readonly number[]): Latencies {
+export function latencies(values: readonly number[]): Latencies {
   const sorted = [...values].sort((a, b) => a - b);
   const round = (value: number) => Number(value.toFixed(4));
   return {
@@ -178,26 +178,26 @@ function latencies(values: readonly number[]): Latencies {
   };
 }
 
-interface Answer<T = unknown> {
+export interface Answer<T = unknown> {
   readonly status: number;
   readonly ms: number;
   readonly body: T;
   readonly raw: string;
 }
 
-interface Hit {
+export interface Hit {
   readonly documentId: string;
   readonly documentName: string;
   readonly sectionPath: string[];
   readonly text: string;
 }
 
-interface TurnResult {
+export interface TurnResult {
   readonly conversationId: string;
   readonly message: { readonly content: string; readonly citations: readonly unknown[] };
 }
 
-class Client {
+export class Client {
   readonly agent = new Agent({ keepAlive: true, maxSockets: 16, scheduling: 'lifo' });
   constructor(public port: number) {}
 
@@ -305,13 +305,13 @@ class Client {
   }
 }
 
-const expectStatus = (what: string, answer: Answer, ...statuses: number[]): void => {
+export const expectStatus = (what: string, answer: Answer, ...statuses: number[]): void => {
   if (!statuses.includes(answer.status))
     throw new Error(`${what} answered ${answer.status}: ${answer.raw.slice(0, 500)}`);
 };
 
 /** Adds the tiny documents through the api, a few at a time, and waits until every one is Ready. */
-async function addDocuments(client: Client, agentId: string, count: number): Promise<string[]> {
+export async function addDocuments(client: Client, agentId: string, count: number): Promise<string[]> {
   const ids: string[] = new Array<string>(count);
   let next = 0;
   await Promise.all(
@@ -349,7 +349,7 @@ async function addDocuments(client: Client, agentId: string, count: number): Pro
 }
 
 /** The embedded index's memory for `chunks` chunks of the bench (and the api's settings for it), with room to spare. */
-function searchMemoryFor(chunks: number): { vectorCacheMb: number; bm25Mb: number } {
+export function searchMemoryFor(chunks: number): { vectorCacheMb: number; bm25Mb: number } {
   return {
     // 1,536 bytes of floats, 384 of int8 codes and 8 of scale per chunk of 384 dimensions.
     vectorCacheMb: Math.max(256, Math.ceil((chunks * 1_928 * 1.1) / 1024 / 1024)),
@@ -362,7 +362,7 @@ function searchMemoryFor(chunks: number): { vectorCacheMb: number; bm25Mb: numbe
  * Replaces each document's chunks in the live index of the api's search.db (api stopped) with generated ones, owned
  * by the Agent, version 1 (the version ingestion indexed: the same version replaces, an older one would not).
  */
-async function fillIndex(
+export async function fillIndex(
   dataDir: string,
   agentId: string,
   documentIds: readonly string[],

@@ -5,6 +5,8 @@
 //   BENCH_QUICK=1                                         shorter runs and a smaller log (smoke test of the harness only)
 //   BENCH_CONVERSATIONS_LARGER=1000000                    the conversations bench's turn also at these Knowledge sizes, last
 //                                                         (the api's search memory raised to hold them; 1,000,000: ~30 min)
+//   BENCH_GROWTH_CHUNKS=1000,10000,100000,1000000          the growth part's Knowledge sizes (quick: 1000,10000; 1,000,000: over an hour)
+//   BENCH_GROWTH_VECTOR_CACHE_MB=431                      the api's vector cache there (default: the largest size's floats fit)
 //   BENCH_ANN=1                                           also build and measure an HNSW graph over the knowledge bench's one-owner
 //                                                         index (recall@10, build time, memory; 4–18 minutes on 2 cores)
 import { execFileSync } from 'node:child_process';
@@ -23,6 +25,7 @@ import { benchSniffLinearity } from './sniff-linearity.js';
 import { benchConversations } from './conversations.js';
 import { benchEventLoop } from './event-loop.js';
 import { benchWeb } from './web.js';
+import { benchGrowth } from './growth.js';
 import { fmtRate, log, passes, type MetricRow } from './util.js';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -36,6 +39,7 @@ const PARTS = [
   'conversations',
   'eventloop',
   'web',
+  'growth',
 ];
 const only = new Set(
   (process.env.BENCH_ONLY ?? PARTS.join(','))
@@ -332,6 +336,30 @@ async function main(): Promise<void> {
     details.web = result.details;
   }
 
+  if (only.has('growth')) {
+    log('9/9 growth: a turn and the api at 1k → 1M chunks, in conversations of 10 → 10,000 messages …');
+    const sizes = (process.env.BENCH_GROWTH_CHUNKS ?? (quick ? '1000,10000' : '1000,10000,100000,1000000'))
+      .split(',')
+      .map(Number)
+      .filter((chunks) => Number.isInteger(chunks) && chunks > 0);
+    const result = await benchGrowth({
+      mainPath,
+      upstreamPath,
+      readyTimeoutMs: 120_000,
+      documents: quick ? 100 : 1_000,
+      chunkCounts: sizes,
+      turns: quick ? 20 : 100,
+      block: quick ? 10 : 25,
+      warmupTurns: 10,
+      upstreamLatencyMs: 10,
+      conversationMessages: quick ? [10, 100, 400] : [10, 1_000, 10_000],
+      conversationTurns: quick ? 10 : 40,
+      vectorCacheMb: Number(process.env.BENCH_GROWTH_VECTOR_CACHE_MB ?? 0) || undefined,
+    });
+    rows.push(...result.rows);
+    details.growth = result.details;
+  }
+
   const totalSeconds = (performance.now() - started) / 1000;
   const goals = rows.filter((row) => row.goal !== null);
   const missed = goals.filter((row) => passes(row) === false);
@@ -406,6 +434,11 @@ async function main(): Promise<void> {
     '    cache on: the int8 first pass, or the graph) against the plain exact scan (no cache), in the bench process.',
     '    Listing = one conversation of 1,000 messages (quick 400) made by 500 sequential turns through the api against',
     '    an instant upstream, then GET …/messages?limit=200 through every page, 30 times (quick 10): goal on one page.',
+    "  growth = the conversations bench's processes and seeding, one Knowledge grown 1k → 10k → 100k → 1M chunks",
+    '    (BENCH_GROWTH_CHUNKS; 1,000 documents, api restarted at each size, same search memory throughout): turn added p50',
+    '    (100 turns vs gateway calls, blocks of 25) and api RSS at each, beside the step before; floor = one WebAssembly',
+    '    SIMD pass over as many bytes as the codes. A conversation grown to 10, 1,000, 10,000 messages at 1k chunks (instant',
+    '    upstream): turn p50 of 40 turns at each, goal ≤ 1.5 × the step before (its history is bounded).',
     '',
     goalsLine,
     `results: ${resultsPath}`,

@@ -216,7 +216,7 @@ export class Int8Scan {
   private readonly lowers: LowerBounds;
   private keptIds: number[] = [];
   private keptUppers: number[] = [];
-  private keptSources: Float32Array[] = [];
+  private keptSources: (Float32Array | (() => Float32Array))[] = [];
   private keptOffsets: number[] = [];
   private queryCopied = false;
 
@@ -243,10 +243,16 @@ export class Int8Scan {
   }
 
   /**
-   * Offers the block's rows (ids first + row); `floats` holds the same vectors for the exact scores; `keep` filters
-   * rows (a tag filter).
+   * Offers the block's rows (ids first + row); `floats` holds the same vectors for the exact scores, or reads them
+   * (called only when a row of the block is scored exactly, once per row so scored: it should remember what it read);
+   * `keep` filters rows (a tag filter).
    */
-  offer(block: Int8Block, floats: Float32Array, first: number, keep?: (id: number) => boolean): void {
+  offer(
+    block: Int8Block,
+    floats: Float32Array | (() => Float32Array),
+    first: number,
+    keep?: (id: number) => boolean,
+  ): void {
     const { wasm } = module()!;
     const { dimensions, stride, scales } = block;
     // The query is copied into the module's memory once per scan: nothing else runs the module until it ends.
@@ -286,7 +292,9 @@ export class Int8Scan {
     const threshold = this.lowers.threshold;
     for (let i = 0; i < this.keptIds.length; i++) {
       if (this.keptUppers[i]! < threshold) continue;
-      into.offer(this.keptIds[i]!, dotAt(this.keptSources[i]!, this.keptOffsets[i]!, this.query));
+      const source = this.keptSources[i]!;
+      const floats = typeof source === 'function' ? source() : source;
+      into.offer(this.keptIds[i]!, dotAt(floats, this.keptOffsets[i]!, this.query));
     }
   }
 

@@ -182,9 +182,13 @@ interface IndexRecord {
   incarnation: string;
 }
 
-/** A document row's decoded embeddings, and their int8 codes for the scan's first pass (int8-scan.ts). */
+/**
+ * A document row's decoded embeddings, and their int8 codes for the scan's first pass (int8-scan.ts). The floats go
+ * first when the budget is exceeded (null then): the codes alone still rank the row, and the few vectors they leave
+ * to score exactly are read back from the row's BLOB.
+ */
 interface CachedVectors {
-  readonly vectors: Float32Array;
+  vectors: Float32Array | null;
   readonly codes: Int8Block | null;
   /** When it was last used (VectorCache's clock): the least recently used go first. */
   used: number;
@@ -196,7 +200,9 @@ interface CachedVectors {
  * writes of other processes simply miss the cache. An evicted entry gives its codes' memory back. A use only stamps
  * the entry (a search touches every document of its owners: reordering a Map for each cost ~1 ms per search of an
  * Agent with 1,000 documents); the stamps are sorted when the budget is exceeded, and the cache is then brought down
- * to a tenth below it, so a cache too small for what is searched does not sort at every miss.
+ * to a tenth below it, so a cache too small for what is searched does not sort at every miss. Floats are given up
+ * before codes (least recently used first): at a million chunks of 384 dimensions the floats are 1.5 GB and the codes
+ * 384 MB, and a search with the codes resident reads back only the BLOBs of the documents its survivors are in.
  */
 class VectorCache {
   private readonly entries = new Map<string, CachedVectors>();
@@ -213,10 +219,13 @@ class VectorCache {
 
   /** Caches the vectors (with codes when the scan can use them); undefined when they exceed the whole budget. */
   set(key: string, vectors: Float32Array, count: number, dimensions: number): CachedVectors | undefined {
-    if (vectors.byteLength + count * dimensions > this.maxBytes) return undefined;
+    const codes = count * dimensions;
+    if (codes > this.maxBytes) return undefined;
+    const encoded = Int8Block.encode(vectors, count, dimensions);
+    if (!encoded && vectors.byteLength > this.maxBytes) return undefined;
     const cached: CachedVectors = {
-      vectors,
-      codes: Int8Block.encode(vectors, count, dimensions),
+      vectors: encoded && vectors.byteLength + codes > this.maxBytes ? null : vectors,
+      codes: encoded,
       used: ++this.clock,
     };
     this.entries.set(key, cached);
@@ -234,10 +243,19 @@ class VectorCache {
     }
   }
 
-  /** Least recently used first, down to 90 % of the budget; never `kept` (the entry just added, in use). */
+  /**
+   * Least recently used first, down to 90 % of the budget: the floats of entries with codes, then whole entries; never
+   * `kept` (the entry just added, in use).
+   */
   private evict(kept: CachedVectors): void {
     const target = this.maxBytes * 0.9;
     const byAge = [...this.entries].sort(([, a], [, b]) => a.used - b.used);
+    for (const [, cached] of byAge) {
+      if (this.bytes <= target) return;
+      if (cached === kept || !cached.codes || !cached.vectors) continue;
+      this.bytes -= cached.vectors.byteLength;
+      cached.vectors = null;
+    }
     for (const [key, cached] of byAge) {
       if (this.bytes <= target) break;
       if (cached === kept) continue;
@@ -252,7 +270,8 @@ class VectorCache {
   }
 }
 
-const size = (cached: CachedVectors): number => cached.vectors.byteLength + (cached.codes?.bytes ?? 0);
+const size = (cached: CachedVectors): number =>
+  (cached.vectors?.byteLength ?? 0) + (cached.codes?.bytes ?? 0);
 
 interface DocumentRow {
   doc_rowid: number;
@@ -270,6 +289,12 @@ interface ChunkRow {
   start: number;
   end: number;
   text: string;
+}
+
+/** `read`'s result, read at the first call. */
+function once<T>(read: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= read());
 }
 
 const tables = (index: string) => ({
@@ -1038,15 +1063,22 @@ export class SqliteSearchIndex implements SearchIndex {
       tagIds,
     )) {
       let cached = this.vectorCache.get(key);
-      let packed = cached?.vectors;
-      if (!packed) {
+      let packed = cached?.vectors ?? null;
+      if (!cached) {
         packed = unpackVectors(this.documentVectors(index, docRowid));
         cached = this.vectorCache.set(key, packed, count, record.dimensions);
       }
       if (coarse && cached?.codes) {
-        coarse.offer(cached.codes, packed, first, keep);
+        // Floats given up by the cache are read back only if one of this document's rows survives the codes' pass.
+        coarse.offer(
+          cached.codes,
+          packed ?? once(() => unpackVectors(this.documentVectors(index, docRowid))),
+          first,
+          keep,
+        );
         continue;
       }
+      packed ??= unpackVectors(this.documentVectors(index, docRowid));
       const scores = scanner.score(packed, count);
       for (let i = 0; i < count; i++) {
         if (keep && !keep(first + i)) continue;
