@@ -16,6 +16,7 @@ import { benchCommandPath } from './command-path.js';
 import { benchProjectionRebuild } from './projection-rebuild.js';
 import { benchApiStartup } from './api-startup.js';
 import { benchGateway } from './gateway.js';
+import { benchGatewayStreams } from './gateway-streams.js';
 import { benchProviders } from './providers.js';
 import { benchKnowledge } from './knowledge.js';
 import { benchSniffLinearity } from './sniff-linearity.js';
@@ -210,6 +211,18 @@ async function main(): Promise<void> {
     });
     rows.push(...result.rows);
     details.gateway = result.details;
+    log('4a/6 gateway, many streams at once …');
+    const streams = await benchGatewayStreams({
+      mainPath,
+      upstreamPath,
+      readyTimeoutMs: 60_000,
+      streams: quick ? 200 : 1000,
+      tokens: quick ? 60 : 300,
+      tokenDelayMs: 50,
+      rampMs: 1000,
+    });
+    rows.push(...streams.rows);
+    details.gatewayStreams = streams.details;
   }
 
   if (only.has('providers')) {
