@@ -5,11 +5,9 @@
 // stream completes with the upstream's text, the spread of time to first content chunk at the client (p99 ÷ p50),
 // the api's RSS growth over its idle RSS after a warm-up, and errors.
 import { type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BENCH_ADMIN_API_KEY, memoryOf, spawnApi, stop } from './api-startup.js';
+import { BENCH_ADMIN_API_KEY, memoryOf, spawnApiWithModels, stop } from './api-startup.js';
 import { startUpstream } from './gateway.js';
 import { log, makeTempDir, median, type MetricRow } from './util.js';
 
@@ -67,24 +65,12 @@ export async function benchGatewayStreams(
       chunkDelayMs: options.tokenDelayMs,
     });
     children.push(upstream.child);
-    const modelsFile = join(dir.path, 'models.yaml');
-    writeFileSync(
-      modelsFile,
-      [
-        'providers:',
-        `  paced: { baseUrl: http://127.0.0.1:${upstream.port}/v1 }`,
-        'models:',
-        '  - { key: bench-paced, modelId: fake-model, provider: paced, kind: chat, pricing: { input: 1, output: 2 } }',
-        '',
-      ].join('\n'),
-    );
-    const api = await spawnApi(
-      options.mainPath,
-      join(dir.path, 'data'),
-      options.readyTimeoutMs,
-      { MODELS_FILE: modelsFile },
-      true,
-    );
+    const api = await spawnApiWithModels(options.mainPath, dir.path, options.readyTimeoutMs, [
+      'providers:',
+      `  paced: { baseUrl: http://127.0.0.1:${upstream.port}/v1 }`,
+      'models:',
+      '  - { key: bench-paced, modelId: fake-model, provider: paced, kind: chat, pricing: { input: 1, output: 2 } }',
+    ]);
     children.push(api.child);
     const body = Buffer.from(
       JSON.stringify({
