@@ -33,6 +33,8 @@ export interface GatewayStreamsDetails {
   readonly streamSeconds: { p50: number; max: number };
   readonly apiRssMb: { idle: number; peak: number; growth: number };
   readonly wallSeconds: number;
+  /** The same streams straight to the upstream, before the gateway's: the floor of the client and upstream. */
+  readonly directFirstDelta: { p50Ms: number; p99Ms: number };
 }
 
 interface Outcome {
@@ -72,17 +74,22 @@ export async function benchGatewayStreams(
       '  - { key: bench-paced, modelId: fake-model, provider: paced, kind: chat, pricing: { input: 1, output: 2 } }',
     ]);
     children.push(api.child);
-    const body = Buffer.from(
-      JSON.stringify({
-        model: 'bench-paced',
-        messages: [{ role: 'user', content: 'Count for me.' }],
-        max_tokens: options.tokens * 2,
-        stream: true,
-      }),
-    );
+    const bodyOf = (model: string) =>
+      Buffer.from(
+        JSON.stringify({
+          model,
+          messages: [{ role: 'user', content: 'Count for me.' }],
+          max_tokens: options.tokens * 2,
+          stream: true,
+        }),
+      );
+    const gateway = { port: api.port, path: '/api/compat/v1/chat/completions', body: bodyOf('bench-paced') };
+    // The same streams straight to the upstream: what the client and the upstream alone reach on this machine.
+    const direct = { port: upstream.port, path: '/v1/chat/completions', body: bodyOf('fake-model') };
 
-    const streamOnce = (): Promise<Outcome> =>
+    const streamOnce = (target: typeof gateway): Promise<Outcome> =>
       new Promise((resolve) => {
+        const { body } = target;
         const started = performance.now();
         let firstDeltaMs: number | null = null;
         let text = '';
@@ -93,8 +100,8 @@ export async function benchGatewayStreams(
         const req = request(
           {
             host: '127.0.0.1',
-            port: api.port,
-            path: '/api/compat/v1/chat/completions',
+            port: target.port,
+            path: target.path,
             method: 'POST',
             agent,
             headers: {
@@ -142,7 +149,7 @@ export async function benchGatewayStreams(
       });
 
     // A warm-up of a few streams (code paths compiled, pools opened), then the api's idle RSS.
-    await Promise.all(Array.from({ length: 8 }, () => streamOnce()));
+    await Promise.all(Array.from({ length: 8 }, () => streamOnce(gateway)));
     await sleep(1000);
     const idleRss = memoryOf(api.child.pid!).rssMb;
     let peakRss = idleRss;
@@ -153,23 +160,28 @@ export async function benchGatewayStreams(
       `gateway streams: ${options.streams} concurrent streams of ${options.tokens} tokens ${options.tokenDelayMs} ms ` +
         `apart, started over ${options.rampMs} ms …`,
     );
+    const wave = (target: typeof gateway) =>
+      Promise.all(
+        Array.from({ length: options.streams }, async (_, i) => {
+          await sleep((i * options.rampMs) / options.streams);
+          return streamOnce(target);
+        }),
+      );
+    const firstsOf = (outcomes: readonly Outcome[]) =>
+      outcomes
+        .map((o) => o.firstDeltaMs)
+        .filter((ms): ms is number => ms !== null)
+        .sort((a, b) => a - b);
+    const directFirsts = firstsOf(await wave(direct));
     const started = performance.now();
-    const outcomes = await Promise.all(
-      Array.from({ length: options.streams }, async (_, i) => {
-        await sleep((i * options.rampMs) / options.streams);
-        return streamOnce();
-      }),
-    );
+    const outcomes = await wave(gateway);
     const wallSeconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     peakRss = Math.max(peakRss, memoryOf(api.child.pid!).rssMb);
 
     const failed = outcomes.filter((o) => !o.ok);
     if (failed.length > 0) log(`gateway streams: ${failed.length} failed, e.g. ${failed[0]!.error}`);
-    const firsts = outcomes
-      .map((o) => o.firstDeltaMs)
-      .filter((ms): ms is number => ms !== null)
-      .sort((a, b) => a - b);
+    const firsts = firstsOf(outcomes);
     const seconds = outcomes.map((o) => o.ms / 1000).sort((a, b) => a - b);
     const details: GatewayStreamsDetails = {
       streams: options.streams,
@@ -184,7 +196,12 @@ export async function benchGatewayStreams(
       streamSeconds: { p50: median(seconds), max: seconds[seconds.length - 1] ?? Number.NaN },
       apiRssMb: { idle: idleRss, peak: peakRss, growth: peakRss - idleRss },
       wallSeconds,
+      directFirstDelta: { p50Ms: percentile(directFirsts, 50), p99Ms: percentile(directFirsts, 99) },
     };
+    log(
+      `gateway streams: straight to the upstream, first delta p50 ${percentile(directFirsts, 50).toFixed(1)} / p99 ` +
+        `${percentile(directFirsts, 99).toFixed(1)} ms`,
+    );
     log(
       `gateway streams: ${details.completed}/${options.streams} complete in ${wallSeconds.toFixed(1)} s, first delta ` +
         `p50 ${details.firstDelta.p50Ms.toFixed(1)} / p99 ${details.firstDelta.p99Ms.toFixed(1)} ms, api RSS ` +
@@ -209,6 +226,15 @@ export async function benchGatewayStreams(
         baselineLabel: 'ms p50',
         ratio: details.firstDelta.p99Ms / details.firstDelta.p50Ms,
         goal: { on: 'ratio', op: '<=', target: 2 },
+      },
+      {
+        metric: `  reference: the same streams straight to the upstream, first delta p99 ÷ p50 (info)`,
+        value: details.directFirstDelta.p99Ms,
+        unit: 'ms',
+        baseline: details.directFirstDelta.p50Ms,
+        baselineLabel: 'ms p50',
+        ratio: details.directFirstDelta.p99Ms / details.directFirstDelta.p50Ms,
+        goal: null,
       },
       {
         metric: `gateway ${n} concurrent streams: api RSS growth`,
