@@ -4,7 +4,7 @@
 // start reuses a DATA_DIR holding seeded data whose projections a previous start has already caught up.
 // `spawnApi` (spawn on a free 127.0.0.1 port, wait for /health) is shared with the gateway benchmark.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -146,6 +146,18 @@ export async function spawnApi(
     await stop(child);
     throw error;
   }
+}
+
+/** The api as spawnApi starts it (ending with this process), its models read from `models.yaml` in `dir`. */
+export function spawnApiWithModels(
+  mainPath: string,
+  dir: string,
+  readyTimeoutMs: number,
+  modelsYaml: readonly string[],
+): Promise<SpawnedApi> {
+  const modelsFile = join(dir, 'models.yaml');
+  writeFileSync(modelsFile, [...modelsYaml, ''].join('\n'));
+  return spawnApi(mainPath, join(dir, 'data'), readyTimeoutMs, { MODELS_FILE: modelsFile }, true);
 }
 
 async function startOnce(

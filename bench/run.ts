@@ -20,6 +20,7 @@ import { benchProjectionRebuild } from './projection-rebuild.js';
 import { benchApiStartup } from './api-startup.js';
 import { benchNpmStart } from './npm-start.js';
 import { benchGateway } from './gateway.js';
+import { benchGatewayStreams } from './gateway-streams.js';
 import { benchProviders } from './providers.js';
 import { benchKnowledge } from './knowledge.js';
 import { benchSniffLinearity } from './sniff-linearity.js';
@@ -224,6 +225,18 @@ async function main(): Promise<void> {
     });
     rows.push(...result.rows);
     details.gateway = result.details;
+    log('4a/6 gateway, many streams at once …');
+    const streams = await benchGatewayStreams({
+      mainPath,
+      upstreamPath,
+      readyTimeoutMs: 60_000,
+      streams: quick ? 200 : 1000,
+      tokens: quick ? 60 : 300,
+      tokenDelayMs: 50,
+      rampMs: 1000,
+    });
+    rows.push(...streams.rows);
+    details.gatewayStreams = streams.details;
   }
 
   if (only.has('providers')) {
@@ -401,6 +414,11 @@ async function main(): Promise<void> {
     '    the same upstream chat completions), measured in the same rounds against the same direct path, with the same',
     '    goals; their streams end at response.completed / message_stop instead of [DONE]. /responses is sent store: false',
     '    (the translation alone; storing a response is a durable write of its own, not measured here).',
+    '    gateway /responses stored = the same request with store: true (the default), saturated blocks alternating with',
+    '    store: false, each followed by 300 ms so the write made after the answer is counted: api CPU per request.',
+    '    Many streams = 1,000 stream: true chat completions (quick 200) started evenly over 1 s against an upstream that',
+    '    sends the first token after 50 ms, then 20 a second, 300 tokens (quick 60); one socket per stream at the client.',
+    '    first delta = time to the first content chunk at the client; RSS growth = peak VmRSS (100 ms samples) − idle.',
     "  providers = the api's CPU per chat completion (16 in flight, time-boxed, after a warm-up) routed to each provider",
     "    type's fake vendor upstream (libs/core/testing/src/fake-vendors: that vendor's wire format, its own process), against",
     '    the bare proxy in front of the plain fake upstream the same way; primary down = sequential requests, in alternating',

@@ -174,6 +174,25 @@ describe('stored Responses (e2e, openai SDK and AI SDK)', () => {
     expect(await failureOf(sdk().responses.retrieve(unstored.id))).toBeInstanceOf(OpenAI.NotFoundError);
   });
 
+  it("stores answers made together (written in one batch) each as its person's, readable back at once", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        sdk(i % 2 ? otherKey : ADMIN_KEY).responses.create({ model: 'fake-chat', input: `Number ${i}.` }),
+      ),
+    );
+    expect(new Set(answers.map((answer) => answer.id)).size).toBe(12);
+    for (const [i, answer] of answers.entries()) {
+      const owner = i % 2 ? otherKey : ADMIN_KEY;
+      const stranger = i % 2 ? ADMIN_KEY : otherKey;
+      expect(await sdk(owner).responses.retrieve(answer.id)).toMatchObject({ id: answer.id });
+      const items = await sdk(owner).responses.inputItems.list(answer.id);
+      expect(JSON.stringify(items.data)).toContain(`Number ${i}.`);
+      expect(await failureOf(sdk(stranger).responses.retrieve(answer.id))).toBeInstanceOf(
+        OpenAI.NotFoundError,
+      );
+    }
+  });
+
   it('stores a streamed answer: the next request continues it at once (it waits for the write on this process)', async () => {
     const stream = sdk().responses.stream({ model: 'fake-chat', input: 'My name is Ada.' });
     const final = await stream.finalResponse();

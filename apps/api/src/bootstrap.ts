@@ -231,8 +231,13 @@ export async function createApi(
   return app;
 }
 
+const LISTEN_BACKLOG = 4096;
+
 export async function startApi(config: PlatformConfig, logger?: Logger): Promise<NestFastifyApplication> {
   const app = await createApi(config, logger);
-  await app.listen({ port: config.port, host: config.host });
+  // Connections not yet accepted queue in the kernel up to the backlog; past it a new connection's SYN is dropped and
+  // retried after 1 s, 3 s, 7 s: a burst of clients (a thousand streams opening at once) would wait seconds for
+  // nothing. Node's default is 511; the kernel caps what is asked at net.core.somaxconn.
+  await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
   return app;
 }

@@ -3,7 +3,7 @@
 // make the content unreadable at once, in this process and every other.
 import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { KEY_STORE, type KeyStore } from './key-store.port.js';
+import { KEY_STORE, type KeyStore, type WantedKey } from './key-store.port.js';
 
 const PREFIX = 'sealed:v1:';
 const BYTES_MAGIC = Buffer.from('SEALEDB1', 'ascii');
@@ -117,9 +117,14 @@ export class ContentCipher {
    * that seals several texts, or creates a key it will need next, pays one durable commit. Only for the write at
    * hand: the keys it holds are not kept beyond it.
    */
-  async sealer(group: string, keyIds: readonly string[]): Promise<Sealer> {
-    for (const keyId of keyIds) checkKeyId(keyId);
-    const keys = secretKeys(await this.keys.obtainMany(keyIds.map((keyId) => ({ keyId, group }))));
+  sealer(group: string, keyIds: readonly string[]): Promise<Sealer> {
+    return this.sealerOf(keyIds.map((keyId) => ({ keyId, group })));
+  }
+
+  /** A sealer as `sealer` gives, for keys of several groups: a batch of writes of several people pays one commit. */
+  async sealerOf(wanted: readonly WantedKey[]): Promise<Sealer> {
+    for (const { keyId } of wanted) checkKeyId(keyId);
+    const keys = secretKeys(await this.keys.obtainMany(wanted));
     return {
       seal: (keyId, plaintext) => {
         const key = keys.get(keyId);

@@ -259,6 +259,24 @@ export function keyStoreContract(adapter: string, subjectOf: () => Promise<KeySt
       expect(await cipher.openMany([...sealed, later])).toEqual([null, null, null, null]);
     });
 
+    it("seals the writes of several people with one key lookup, each key filed in its person's group", async () => {
+      const [first, second] = [freshId('grp'), freshId('grp')];
+      const [a, b] = [freshId(), freshId()];
+      const { store: watched, calls } = counting(store);
+      const sealer = await new ContentCipher(watched).sealerOf([
+        { keyId: a, group: first },
+        { keyId: b, group: second },
+      ]);
+      const sealed = [sealer.seal(a, 'first person'), sealer.seal(b, 'second person')];
+      expect(calls).toEqual({ obtain: 0, obtainMany: 1, getMany: 0 });
+      await expect(cipher.sealerOf([{ keyId: 'bad:id', group: first }])).rejects.toThrow(SealedContentError);
+
+      // Erasing one person's group reaches their words only.
+      expect(await store.destroyGroup(first)).toBe(1);
+      expect(await cipher.openMany(sealed)).toEqual([null, 'second person']);
+      expect(await store.destroyGroup(second)).toBe(1);
+    });
+
     it('seals and opens text of any script, the empty string and a megabyte', async () => {
       const keyId = freshId();
       const texts = [

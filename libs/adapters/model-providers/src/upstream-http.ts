@@ -55,10 +55,11 @@ export class UpstreamHttp {
   constructor(private readonly upstreamKey: (model: ModelConfig) => string | undefined) {}
 
   private get agent(): Agent {
+    // A stream holds its connection for as long as the model writes (seconds to minutes): a cap per upstream would
+    // queue the streams past it behind whole answers, so the pool opens one per call in flight.
     return (this.pool ??= new (undici().Agent)({
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 600_000,
-      connections: 512,
     }));
   }
 

@@ -666,7 +666,8 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    // A large backlog: a gateway opening a thousand connections at once is not slowed by dropped SYNs here.
+    server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => {
       server.off('error', reject);
       resolve();
     });

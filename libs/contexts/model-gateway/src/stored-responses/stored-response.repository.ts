@@ -6,7 +6,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PLATFORM_CONFIG, SYSTEM_ACTOR, type PlatformConfig } from '#kernel';
 import { AggregateRepository, type CommandContext } from '#eventsourcing';
-import { ContentCipher, KEY_STORE, type KeyStore } from '#key-store';
+import { ContentCipher, KEY_STORE, type KeyStore, type Sealer } from '#key-store';
 import { commandContext, type Caller } from '#access';
 import { storedResponseDecider } from './stored-response.decider.js';
 import { storedResponseStreamId, storedResponsesKeyGroup } from './stored-response.events.js';
@@ -31,10 +31,20 @@ export interface NewStoredResponse {
   readonly response: Record<string, unknown>;
 }
 
+interface QueuedWrite {
+  readonly caller: Caller;
+  readonly record: NewStoredResponse;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
 @Injectable()
 export class StoredResponses {
   /** The responses of this process being written, by id. */
   private readonly pending = new Map<string, Promise<void>>();
+  /** Responses answered and waiting for the batch being written to finish. */
+  private queue: QueuedWrite[] = [];
+  private writing = false;
 
   constructor(
     private readonly aggregates: AggregateRepository,
@@ -59,20 +69,50 @@ export class StoredResponses {
   }
 
   /**
-   * Stores the response without holding up its answer: the write (a data key and an event, two durable commits) runs
-   * after the answer is sent. Until it is in the log, this process's `find` waits for it, so a client that continues
-   * the response at once finds it; another api process finds it once written (milliseconds later). Settles when
-   * written; a failure is the returned promise's (the caller logs it).
+   * Stores the response without holding up its answer: the write runs after the answer is sent, with the other
+   * responses answered meanwhile (their data keys in one key-store commit, then an event each). Until it is in the
+   * log, this process's `find` waits for it, so a client that continues the response at once finds it; another api
+   * process finds it once written (milliseconds later). Settles when written; a failure is the returned promise's (the
+   * caller logs it).
    */
   store(caller: Caller, record: NewStoredResponse): Promise<void> {
-    const written = this.write(caller, record).finally(() => this.pending.delete(record.responseId));
+    const written = new Promise<void>((resolve, reject) => {
+      this.queue.push({ caller, record, resolve, reject });
+    }).finally(() => this.pending.delete(record.responseId));
     this.pending.set(record.responseId, written);
+    if (!this.writing) {
+      this.writing = true;
+      setImmediate(() => void this.writeQueued());
+    }
     return written;
   }
 
-  private async write(caller: Caller, record: NewStoredResponse): Promise<void> {
+  /** Writes what is queued, then what was queued meanwhile, until nothing is left: one batch at a time. */
+  private async writeQueued(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue;
+      this.queue = [];
+      try {
+        const sealer = await this.cipher.sealerOf(
+          batch.map(({ caller, record }) => ({
+            keyId: record.responseId,
+            group: storedResponsesKeyGroup(caller.userId),
+          })),
+        );
+        await Promise.all(
+          batch.map((write) =>
+            this.append(write.caller, write.record, sealer).then(write.resolve, write.reject),
+          ),
+        );
+      } catch (error) {
+        for (const write of batch) write.reject(error);
+      }
+    }
+    this.writing = false;
+  }
+
+  private async append(caller: Caller, record: NewStoredResponse, sealer: Sealer): Promise<void> {
     const { responseId } = record;
-    const sealer = await this.cipher.sealer(storedResponsesKeyGroup(caller.userId), [responseId]);
     await this.aggregates.decide(
       storedResponseStreamId(responseId),
       storedResponseDecider,
