@@ -20,7 +20,11 @@ export interface Contributions {
   readonly items: ReadonlyMap<ContextProvider, readonly ContextItem[]>;
 }
 
-/** Each provider's section, tools and items, in the providers' order. */
+/**
+ * Each provider's section, tools and items, in the providers' order. The providers look up side by side (Knowledge's
+ * search beside Memory's read and the tools' listings): none reads another's contribution, and the turn waits for the
+ * slowest instead of their sum. Sources are numbered by Knowledge alone, so the order they are numbered in holds.
+ */
 export async function contributions(
   providers: readonly ContextProvider[],
   turn: TurnContext,
@@ -30,13 +34,18 @@ export async function contributions(
   const tools: ContextTool[] = [];
   const contributors: string[] = [];
   const items = new Map<ContextProvider, readonly ContextItem[]>();
-  for (const provider of providers) {
-    const contribution = await contributionSpan(provider.name, turn.query, () =>
-      provider.contribute({
-        ...turn,
-        tokenShare: Math.floor(budget * provider.share),
-      }),
-    );
+  const contributed = await Promise.all(
+    providers.map((provider) =>
+      contributionSpan(provider.name, turn.query, () =>
+        provider.contribute({
+          ...turn,
+          tokenShare: Math.floor(budget * provider.share),
+        }),
+      ),
+    ),
+  );
+  for (const [i, provider] of providers.entries()) {
+    const contribution = contributed[i];
     if (!contribution) continue;
     contributors.push(provider.name);
     if (contribution.system) sections.push(contribution.system);
