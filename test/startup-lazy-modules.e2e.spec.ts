@@ -1,6 +1,6 @@
 // What the api loads at start-up, and what it leaves to the first request that needs it (the built api in its own
 // process, as `npm start` runs it). The api's own code and the packages every start loads come from its bundle
-// (dist/apps/api/bundle/); packages only some routes use (archives, YAML, document sniffing) are loaded on first use,
+// (dist/apps/api/bundle/); packages only some routes use (archives, YAML, document sniffing, outbound HTTP) are loaded on first use,
 // not at start. The proof is the list of
 // modules the process has loaded, recorded by a module hook preloaded with `--import`, and the first request to such
 // a route on a fresh api answering as it always did.
@@ -31,6 +31,7 @@ const LAZY_PACKAGES = [
   '@fastify/ajv-compiler',
   '@fastify/fast-json-stringify-compiler',
   'ajv',
+  'undici',
 ];
 
 /**

@@ -2,8 +2,12 @@
 // the URL checked before each request, redirects not followed, and each answer's body limited in bytes. The SDK holds
 // a whole answer in memory before the result cap cuts what a model reads, so a server answering without end is
 // stopped here; the connection is then told (onOverflow) so that the call waiting for that answer ends at once.
-import { fetch as undiciFetch, type Agent } from 'undici';
+import type { Agent } from 'undici';
+import { lazyModule } from '#kernel';
 import { checkOutboundUrl } from './outbound-address.js';
+
+// Loaded at the first MCP request: an api that never calls an MCP server never pays undici's memory.
+const undici = lazyModule<typeof import('undici')>('undici');
 
 export interface GuardedFetch {
   readonly fetch: typeof fetch;
@@ -43,7 +47,7 @@ export function guardedFetch(
   };
   const guarded = async (input: string | URL, init?: RequestInit) => {
     checkOutboundUrl(new URL(String(input)), limits.allowLinkLocal);
-    const response = await undiciFetch(String(input), {
+    const response = await undici().fetch(String(input), {
       ...(init as object),
       dispatcher: agent,
       redirect: 'manual',

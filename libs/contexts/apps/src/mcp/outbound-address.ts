@@ -4,7 +4,11 @@
 // undici lookup below), so a name that resolves to a metadata address — or is re-pointed there later — is refused.
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
+import { lazyModule } from '#kernel';
+
+// Loaded with the first pool: an api that never calls out never pays undici's memory.
+const undici = lazyModule<typeof import('undici')>('undici');
 
 const FORBIDDEN = new BlockList();
 FORBIDDEN.addSubnet('169.254.0.0', 16, 'ipv4');
@@ -83,5 +87,6 @@ function guardedLookup(hostname: string, options: LookupOptions, callback: Looku
 
 /** The connection pool outbound MCP calls use: with the guarded lookup unless link-local is allowed. */
 export function outboundAgent(allowLinkLocal: boolean): Agent {
-  return allowLinkLocal ? new Agent() : new Agent({ connect: { lookup: guardedLookup } });
+  const { Agent: Pool } = undici();
+  return allowLinkLocal ? new Pool() : new Pool({ connect: { lookup: guardedLookup } });
 }

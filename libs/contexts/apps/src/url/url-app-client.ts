@@ -66,7 +66,8 @@ function unreachable(error: unknown): string {
 @Injectable()
 export class UrlAppClient implements OnModuleDestroy {
   private readonly limits: PlatformConfig['apps']['mcp'];
-  private readonly agent: ReturnType<typeof outboundAgent>;
+  // Opened at the first call to an App: an api whose Apps are never called never loads undici.
+  private agent: ReturnType<typeof outboundAgent> | undefined;
   private readonly guarded: () => GuardedFetch;
 
   constructor(
@@ -75,14 +76,13 @@ export class UrlAppClient implements OnModuleDestroy {
     private readonly proxy: AppProxyRoutes,
   ) {
     this.limits = config.apps.mcp;
-    const agent = outboundAgent(this.limits.allowLinkLocal);
-    this.agent = agent;
     // One guard per request: its overflow flag is that answer's.
-    this.guarded = () => guardedFetch(agent, this.limits);
+    this.guarded = () =>
+      guardedFetch((this.agent ??= outboundAgent(this.limits.allowLinkLocal)), this.limits);
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.agent.close();
+    await this.agent?.close();
   }
 
   /** Calls the tool with arguments already checked against its schema; never throws. */
