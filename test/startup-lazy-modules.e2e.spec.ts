@@ -35,8 +35,8 @@ const LAZY_PACKAGES = [
 ];
 
 /**
- * Appends the name of every npm package the process loads, and the path of every compiled module of ours (`dist/…`),
- * once each, to the file named by LOADED_PACKAGES_FILE.
+ * Appends the name of every npm package the process loads, the path of every compiled module of ours (`dist/…`), and
+ * `Intl.<kind>` for every kind of Intl object made, once each, to the file named by LOADED_PACKAGES_FILE.
  */
 const HOOK = `
 import { registerHooks } from 'node:module';
@@ -54,6 +54,17 @@ registerHooks({
     return nextLoad(url, context);
   },
 });
+for (const kind of ['Collator', 'DateTimeFormat', 'NumberFormat', 'Segmenter']) {
+  Intl[kind] = new Proxy(Intl[kind], {
+    construct(target, args, newTarget) {
+      if (!seen.has('Intl.' + kind)) {
+        seen.add('Intl.' + kind);
+        appendFileSync(file, 'Intl.' + kind + '\\n');
+      }
+      return Reflect.construct(target, args, newTarget);
+    },
+  });
+}
 `;
 
 describe('start-up loads what the first request needs, the rest on first use (e2e, separate process)', () => {
@@ -86,6 +97,12 @@ describe('start-up loads what the first request needs, the rest on first use (e2
     // The hook saw the api load packages (pino, the logger, is outside the bundle), so an absent package was not loaded.
     expect(packages).toContain('pino');
     expect(LAZY_PACKAGES.filter((name) => packages.has(name))).toEqual([]);
+  });
+
+  it('makes no Intl formatter or segmenter at start, so ICU leaves its data in the node binary unread', () => {
+    // Each one keeps ICU's data for it resident (Nest's two loggers' date formatters alone: ≈6 MB of idle RSS), so
+    // they are made on first use (apps/api/bundle.js makes Nest's lazy).
+    expect([...loaded()].filter((name) => name.startsWith('Intl.'))).toEqual([]);
   });
 
   it('takes Nest, Fastify, rxjs and zod from the bundle, none of them from node_modules', () => {

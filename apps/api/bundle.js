@@ -114,12 +114,38 @@ const compiledModuleUrl = {
   },
 };
 
+/**
+ * Nest's loggers each make an `Intl.DateTimeFormat` when their module loads, for the timestamp of a console line. Making
+ * one loads ICU's calendar and time-zone data: ≈6 MB of the node binary's pages stay resident for the life of the api,
+ * which logs through pino and never formats a Nest timestamp. Here each is made on its first use instead. The build
+ * fails when Nest's code no longer has the line, so a Nest upgrade cannot silently bring the cost back.
+ */
+const NEST_DATE_FORMATTERS = /node_modules\/@nestjs\/common\/services\/(console-logger|logger)\.service\.js$/;
+const lazyNestDateFormatters = {
+  name: 'lazy-nest-date-formatters',
+  transform(code, id) {
+    if (!NEST_DATE_FORMATTERS.test(id)) return null;
+    const eager = 'const dateTimeFormatter = new Intl.DateTimeFormat(undefined, {';
+    if (!code.includes(eager)) throw new Error(`${id} no longer makes its Intl.DateTimeFormat as expected`);
+    return {
+      code: code.replace(
+        eager,
+        'let madeDateTimeFormatter;\n' +
+          'const dateTimeFormatter = {\n' +
+          '  format: (date) => (madeDateTimeFormatter ??= new Intl.DateTimeFormat(undefined, dateTimeOptions)).format(date),\n' +
+          '};\n' +
+          'const dateTimeOptions = ({',
+      ),
+    };
+  },
+};
+
 await rm(outDir, { recursive: true, force: true });
 const bundle = await rolldown({
   input: { api: resolve(root, 'dist/apps/api/src/api.js') },
   platform: 'node',
   external,
-  plugins: [builtinsByRequire, compiledModuleUrl],
+  plugins: [builtinsByRequire, compiledModuleUrl, lazyNestDateFormatters],
   logLevel: 'warn',
 });
 await bundle.write({

@@ -40,7 +40,9 @@ export const MIN_CHUNK_TOKENS = 8;
 /** What joining two pieces is assumed to cost while packing; the exact count is taken before a chunk is kept. */
 const JOIN_TOKENS = 1;
 
-const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' });
+// Made on first use: a segmenter loads ICU's break rules, pages of the node binary a start need not touch.
+let segmenter: Intl.Segmenter | undefined;
+const sentenceSegmenter = () => (segmenter ??= new Intl.Segmenter('en', { granularity: 'sentence' }));
 
 interface Span {
   readonly start: number;
@@ -97,7 +99,7 @@ const sentences = (text: string, span: Span, softWraps: boolean): Span[] => {
   const slice = text.slice(span.start, span.end);
   const view = softWraps ? slice.replace(/\n/g, ' ') : slice;
   const spans: Span[] = [];
-  for (const { index, segment } of SENTENCES.segment(view)) {
+  for (const { index, segment } of sentenceSegmenter().segment(view)) {
     const piece = trimmed(text, span.start + index, span.start + index + segment.length);
     if (piece) spans.push(piece);
   }
