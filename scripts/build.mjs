@@ -7,7 +7,7 @@
 // interrupted step runs again next time.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
@@ -72,6 +72,9 @@ const STEPS = [
       ...DEPENDENCIES,
     ],
     outputs: ['dist/apps/api/src/main.js', 'dist/apps/worker/src/main.js', 'dist/apps/cli/src/main.js'],
+    // tsc's record of what it emitted: an incremental tsc does not write again a file it wrote before, even when the
+    // file is gone, so a forced build or a missing output starts without it.
+    emitRecord: 'dist/.tsbuildinfo',
     run: [bin('tsc'), '-p', 'tsconfig.build.json'],
   },
   {
@@ -117,6 +120,7 @@ function main() {
     const upstreamRan = step.after !== undefined && ran.has(step.after);
     if (!force && !missing && !upstreamRan && stamps[step.name] === print) continue;
     const started = performance.now();
+    if (step.emitRecord && (force || missing)) rmSync(join(root, step.emitRecord), { force: true });
     const [command, ...args] = step.run;
     const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
     if (result.status !== 0) {
