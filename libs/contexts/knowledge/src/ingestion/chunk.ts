@@ -5,9 +5,9 @@
 //   of its own, its title lives on in the section paths below it.
 // - Whole blocks (paragraphs, lists, tables, code) are packed together up to `maxTokens`; a block that fits in a
 //   chunk is never split. A heading always opens the first chunk of its section.
-// - A block too long for one chunk is chunked on its own: paragraphs at sentence boundaries (Intl.Segmenter), lists
-//   and code at line breaks, tables by rows with the header rows repeated at the top of every later chunk; a single
-//   sentence or row still too long is cut at the last word boundary that fits.
+// - A block too long for one chunk is chunked on its own: paragraphs at sentence boundaries (Intl.Segmenter, made
+//   at first use: it reads ICU's data), lists and code at line breaks, tables by rows with the header rows repeated
+//   at the top of every later chunk; a single sentence or row still too long is cut at the last word boundary.
 // - Consecutive chunks of a section overlap by whole sentences (or list lines) of the previous chunk, up to
 //   `overlapTokens`; never around a table, whose repeated header gives the context instead.
 // Tokens are counted with the platform tokenizer (o200k). The result depends only on the input: same document,
@@ -40,7 +40,6 @@ export const MIN_CHUNK_TOKENS = 8;
 /** What joining two pieces is assumed to cost while packing; the exact count is taken before a chunk is kept. */
 const JOIN_TOKENS = 1;
 
-// Made on first use: a segmenter loads ICU's break rules, pages of the node binary a start need not touch.
 let segmenter: Intl.Segmenter | undefined;
 const sentenceSegmenter = () => (segmenter ??= new Intl.Segmenter('en', { granularity: 'sentence' }));
 
