@@ -39,7 +39,6 @@ export const MIN_CHUNK_TOKENS = 8;
 
 /** What joining two pieces is assumed to cost while packing; the exact count is taken before a chunk is kept. */
 const JOIN_TOKENS = 1;
-
 let segmenter: Intl.Segmenter | undefined;
 const sentenceSegmenter = () => (segmenter ??= new Intl.Segmenter('en', { granularity: 'sentence' }));
 
