@@ -2,6 +2,7 @@
 // with expected revision) against raw node:sqlite inserts of the same rows into a table of the same schema, with the
 // same pragmas (WAL, synchronous=FULL) and one autocommitted INSERT per event. Both run single-writer, time-boxed,
 // alternating baseline/command runs (fsync throughput drifts), each on a fresh file; the median of the runs counts.
+// The last scenario runs 32 commands at once against the same one-at-a-time raw baseline: their appends share commits.
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { newId, loadConfig } from '#kernel';
@@ -55,6 +56,8 @@ interface Scenario {
   /** Rows the scenario's setup stores first (untimed), then the rows its commands append, in order. */
   readonly setupRows: readonly Row[];
   readonly rows: (count: number) => Row[];
+  /** Commands in flight at once (default 1: each awaits the one before). */
+  readonly concurrency?: number;
 }
 
 function toRows(
@@ -185,7 +188,12 @@ async function runCommands(path: string, scenario: Scenario, seconds: number): P
     const deadline = performance.now() + seconds * 1000;
     const started = performance.now();
     let n = 0;
-    while (performance.now() < deadline) await op(n++);
+    // Concurrent writers, as the api's requests are: the appends of one turn of the event loop commit together.
+    await Promise.all(
+      Array.from({ length: scenario.concurrency ?? 1 }, async () => {
+        while (performance.now() < deadline) await op(n++);
+      }),
+    );
     return n / ((performance.now() - started) / 1000);
   } finally {
     await store.close();
@@ -241,15 +249,21 @@ export async function benchCommandPath(
   const details = [
     await runScenario(createSpaces(), options),
     await runScenario(changeSystemPrompts(options.agents, options.history), options),
+    await runScenario(
+      { ...createSpaces(), name: 'CreateSpace (new stream), 32 writers at once', concurrency: 32 },
+      options,
+    ),
   ];
-  const rows = details.map((result): MetricRow => ({
+  // Writers at once share commits, so they outrun one INSERT (and its sync) at a time.
+  const goals = [0.5, 0.5, 2];
+  const rows = details.map((result, index): MetricRow => ({
     metric: `Command path: ${result.scenario}`,
     value: result.commandMedian,
     unit: 'appends/s',
     baseline: result.baselineMedian,
     baselineLabel: 'raw INSERT/s',
     ratio: result.ratio,
-    goal: { on: 'ratio', op: '>=', target: 0.5 },
+    goal: { on: 'ratio', op: '>=', target: goals[index]! },
   }));
   return { rows, details };
 }

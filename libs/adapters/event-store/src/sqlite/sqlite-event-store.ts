@@ -23,6 +23,7 @@ import {
   type Subscription,
 } from '../event-store.port.js';
 import { UpcasterRegistry } from '../upcasters.js';
+import { GroupCommit, type Outcome } from './group-commit.js';
 import { pollingSubscription } from './polling-subscription.js';
 
 interface EventRow {
@@ -33,6 +34,12 @@ interface EventRow {
   type: string;
   data: string;
   metadata: string;
+}
+
+interface AppendRequest {
+  readonly streamId: string;
+  readonly events: readonly NewEvent[];
+  readonly expected: ExpectedRevision;
 }
 
 const SCHEMA = `
@@ -82,6 +89,9 @@ export class SqliteEventStore implements EventStore {
    */
   private headPoll: NodeJS.Timeout | null = null;
   private knownHead = 0;
+  /** The last position the batch being committed wrote (0: none yet): the subscriptions are woken once it commits. */
+  private writtenHead = 0;
+  private readonly commits = new GroupCommit<AppendRequest, AppendResult>((batch) => this.commitBatch(batch));
   private listeners = 0;
   private readonly upcasters: UpcasterRegistry;
   private readonly pollIntervalMs: number;
@@ -137,49 +147,89 @@ export class SqliteEventStore implements EventStore {
     events: readonly NewEvent[],
     expected: ExpectedRevision,
   ): Promise<AppendResult> {
-    return this.appendSync(streamId, events, expected);
+    return this.commits.submit({ streamId, events, expected });
   }
 
-  private appendSync(
-    streamId: string,
-    events: readonly NewEvent[],
-    expected: ExpectedRevision,
-  ): AppendResult {
+  /** One transaction for the batch; a failing member is rolled back to its savepoint and the others commit. */
+  private commitBatch(batch: readonly AppendRequest[]): Outcome<AppendResult>[] {
     this.db.exec('BEGIN IMMEDIATE');
+    let outcomes: Outcome<AppendResult>[];
     try {
-      const current = this.currentRevision(streamId);
-      checkExpected(streamId, expected, current);
-      const positions: number[] = [];
-      let revision = current ?? -1;
-      for (const event of events) {
-        revision += 1;
-        const row = this.statements.insert.get(
-          event.id,
-          streamId,
-          revision,
-          event.type,
-          JSON.stringify(event.data),
-          JSON.stringify(event.metadata),
-        ) as { position: number };
-        positions.push(row.position);
-      }
-      this.db.exec('COMMIT');
-      if (positions.length > 0) {
-        this.headPage = null;
-        this.knownHead = Math.max(this.knownHead, positions[positions.length - 1]!);
-        this.appended.emit('appended');
-      }
-      return { nextRevision: revision, position: positions.at(-1) ?? this.head(), positions };
+      outcomes =
+        batch.length === 1
+          ? [this.appendAlone(batch[0]!)]
+          : batch.map((append) => this.appendInSavepoint(append));
+      if (this.db.isTransaction) this.db.exec('COMMIT');
     } catch (error) {
       if (this.db.isTransaction) this.db.exec('ROLLBACK');
-      // A retried batch fails on its stale revision or on the unique event ids: only then look the ids up, so the
-      // happy path costs no extra query.
-      const retried = error instanceof WrongExpectedRevisionError || isDuplicateEventId(error);
-      const stored = retried ? this.alreadyStored(streamId, events) : null;
-      if (stored) return stored;
-      if (isDuplicateEventId(error)) throw new IdempotencyMismatchError(streamId);
+      this.writtenHead = 0;
       throw error;
     }
+    if (this.writtenHead > 0) {
+      this.headPage = null;
+      this.knownHead = Math.max(this.knownHead, this.writtenHead);
+      this.writtenHead = 0;
+      this.appended.emit('appended');
+    }
+    return outcomes;
+  }
+
+  /** A batch of one needs no savepoint: its failure rolls the transaction back, and nothing is left to commit. */
+  private appendAlone(append: AppendRequest): Outcome<AppendResult> {
+    try {
+      return { value: this.write(append) };
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      return this.settleFailure(append, error);
+    }
+  }
+
+  private appendInSavepoint(append: AppendRequest): Outcome<AppendResult> {
+    this.db.exec('SAVEPOINT append');
+    try {
+      const value = this.write(append);
+      this.db.exec('RELEASE append');
+      return { value };
+    } catch (error) {
+      this.db.exec('ROLLBACK TO append');
+      this.db.exec('RELEASE append');
+      return this.settleFailure(append, error);
+    }
+  }
+
+  private write({ streamId, events, expected }: AppendRequest): AppendResult {
+    const current = this.currentRevision(streamId);
+    checkExpected(streamId, expected, current);
+    const positions: number[] = [];
+    let revision = current ?? -1;
+    for (const event of events) {
+      revision += 1;
+      const row = this.statements.insert.get(
+        event.id,
+        streamId,
+        revision,
+        event.type,
+        JSON.stringify(event.data),
+        JSON.stringify(event.metadata),
+      ) as { position: number };
+      positions.push(row.position);
+    }
+    if (positions.length > 0) this.writtenHead = positions[positions.length - 1]!;
+    return { nextRevision: revision, position: positions.at(-1) ?? this.head(), positions };
+  }
+
+  private settleFailure({ streamId, events }: AppendRequest, error: unknown): Outcome<AppendResult> {
+    // A retried batch fails on its stale revision or on the unique event ids: only then look the ids up, so the
+    // happy path costs no extra query. The lookup sees the earlier appends of the same batch.
+    try {
+      const retried = error instanceof WrongExpectedRevisionError || isDuplicateEventId(error);
+      const stored = retried ? this.alreadyStored(streamId, events) : null;
+      if (stored) return { value: stored };
+    } catch (mismatch) {
+      return { error: mismatch };
+    }
+    if (isDuplicateEventId(error)) return { error: new IdempotencyMismatchError(streamId) };
+    return { error };
   }
 
   /** The original result when every id of the batch is stored already; null when none is. */
@@ -306,6 +356,8 @@ export class SqliteEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    // Appends already accepted are committed, not dropped.
+    if (this.db.isOpen) this.commits.flush();
     if (this.headPoll) clearInterval(this.headPoll);
     this.headPoll = null;
     if (this.headPageExpiry) clearImmediate(this.headPageExpiry);
