@@ -1,12 +1,13 @@
 // Request metrics: one histogram of durations by method, route pattern and status (never the raw URL: ids would
 // explode the label set).
 import type { FastifyInstance } from 'fastify';
-import { Histogram, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { RequestHistogram } from '#kernel';
 
 export const HTTP_METRICS = Symbol('HTTP_METRICS');
 
 export function instrumentHttp(fastify: FastifyInstance, registry: Registry): void {
-  const duration = new Histogram({
+  const duration = new RequestHistogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by method, route and status',
     labelNames: ['method', 'route', 'status'],

@@ -1,31 +1,32 @@
 // Prometheus metrics of model calls, fed by the usage recorder: calls by model, surface, operation and outcome;
 // tokens by direction; cost; call duration; the calls still waiting for their batch append; and per deployment (a
 // model's `<key>/<name>`, or the model key of a model served by one upstream) each try's latency and outcome, errors
-// by kind, time to first token and tokens.
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+// by kind, time to first token and tokens. Counted per call: the request metrics (#kernel), not prom-client's own.
+import { Gauge, type Registry } from 'prom-client';
+import { RequestCounter, RequestHistogram } from '#kernel';
 import type { UsageRecorder } from './usage-recorder.js';
 import type { ModelCall } from './usage.events.js';
 
 export function registerUsageMetrics(registry: Registry, recorder: UsageRecorder): void {
-  const calls = new Counter({
+  const calls = new RequestCounter({
     name: 'model_calls_total',
     help: 'Model calls by model, surface (compat, compat-responses, compat-messages or core), operation and outcome',
     labelNames: ['model', 'surface', 'operation', 'outcome'],
     registers: [registry],
   });
-  const tokens = new Counter({
+  const tokens = new RequestCounter({
     name: 'model_tokens_total',
     help: 'Tokens of model calls by direction (input includes cached reads; cached_input is that part)',
     labelNames: ['model', 'direction'],
     registers: [registry],
   });
-  const cost = new Counter({
+  const cost = new RequestCounter({
     name: 'model_cost_usd_total',
     help: 'Cost of model calls in USD (included usage counted too)',
     labelNames: ['model'],
     registers: [registry],
   });
-  const duration = new Histogram({
+  const duration = new RequestHistogram({
     name: 'model_call_duration_seconds',
     help: 'Model call duration, from admission to the last byte',
     labelNames: ['model', 'operation', 'streamed'],
@@ -59,14 +60,14 @@ const LATENCY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120];
 
 /** Per-deployment metrics of a recorded call: every try of a routed call, or the call itself as one try. */
 function deploymentMetrics(registry: Registry): (call: ModelCall) => void {
-  const tries = new Histogram({
+  const tries = new RequestHistogram({
     name: 'model_deployment_latency_seconds',
     help: 'Latency of each try of a model deployment (to the whole answer, or to the first piece of a stream), by outcome',
     labelNames: ['deployment', 'outcome'],
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
-  const errors = new Counter({
+  const errors = new RequestCounter({
     name: 'model_deployment_errors_total',
     help:
       'Failed tries by deployment and kind (rate_limit, overloaded, context_length, bad_request, auth, timeout, ' +
@@ -74,14 +75,14 @@ function deploymentMetrics(registry: Registry): (call: ModelCall) => void {
     labelNames: ['deployment', 'kind'],
     registers: [registry],
   });
-  const firstToken = new Histogram({
+  const firstToken = new RequestHistogram({
     name: 'model_deployment_first_token_seconds',
     help: 'Time to first token of streamed calls, by the deployment that served them',
     labelNames: ['deployment'],
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
-  const tokens = new Counter({
+  const tokens = new RequestCounter({
     name: 'model_deployment_tokens_total',
     help: 'Tokens by the deployment that served them and direction (input, cached_input, cache_write, output)',
     labelNames: ['deployment', 'direction'],

@@ -10,3 +10,4 @@ export * from './private-files.js';
 export * from './logger.js';
 export * from './mongodb/mongo-connection.js';
 export * from './tracing.js';
+export * from './request-metrics.js';
