@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Histogram, Registry, type RegistryContentType } from 'prom-client';
 import { RequestCounter, RequestHistogram } from './request-metrics.js';
 
 const buckets = [0.001, 0.01, 0.1, 1];
@@ -11,19 +11,24 @@ const observations: [Record<'route' | 'status', string>, number][] = [
 ];
 
 function both() {
-  const theirs = new Registry();
-  const ours = new Registry();
+  const theirs = new Registry<RegistryContentType>();
+  const ours = new Registry<RegistryContentType>();
   const config = { name: 'x_seconds', help: 'X "quoted" \\ help', labelNames: ['route', 'status'] as const };
   const counted = { name: 'x_total', help: 'X total', labelNames: ['route', 'status'] as const };
   return {
     theirs,
     ours,
     histograms: [
-      new Histogram({ ...config, labelNames: [...config.labelNames], buckets, registers: [theirs] }),
+      new Histogram({
+        ...config,
+        labelNames: [...config.labelNames],
+        buckets,
+        registers: [theirs as Registry],
+      }),
       new RequestHistogram({ ...config, buckets, registers: [ours] }),
     ] as const,
     counters: [
-      new Counter({ ...counted, labelNames: [...counted.labelNames], registers: [theirs] }),
+      new Counter({ ...counted, labelNames: [...counted.labelNames], registers: [theirs as Registry] }),
       new RequestCounter({ ...counted, registers: [ours] }),
     ] as const,
   };

@@ -2,13 +2,13 @@
 // register in a prom-client Registry and expose exactly what prom-client's Counter and Histogram expose, but find a
 // series by a Map lookup per label value: prom-client's own validate, hash and copy a labels object on every
 // observation and key a histogram's buckets by their float bound, a few percent of a gateway request's CPU.
-import type { Registry } from 'prom-client';
+import type { Registry, RegistryContentType } from 'prom-client';
 
 export interface RequestMetricConfig<Label extends string> {
   readonly name: string;
   readonly help: string;
   readonly labelNames: readonly Label[];
-  readonly registers: readonly Registry[];
+  readonly registers: readonly Registry<RegistryContentType>[];
 }
 
 type Labels<Label extends string> = Readonly<Record<Label, string>>;
