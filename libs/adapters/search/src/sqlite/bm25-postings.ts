@@ -143,7 +143,8 @@ export class Bm25Postings {
     let bytes = this.block.ordinals.byteLength + this.block.counts.byteLength + this.block.offsets.byteLength;
     bytes += this.pending * (Int32Array.BYTES_PER_ELEMENT + Uint16Array.BYTES_PER_ELEMENT);
     bytes += this.chunkOf.byteLength * 3 + this.removed.byteLength + this.scores.byteLength;
-    bytes += this.touched.byteLength + this.liveRows.byteLength * 2 + this.rowCounts.byteLength;
+    bytes += this.touched.byteLength + this.selection.byteLength;
+    bytes += this.liveRows.byteLength * 2 + this.rowCounts.byteLength;
     for (const tail of this.tails) if (tail) bytes += tail.ordinals.byteLength + tail.counts.byteLength + 64;
     for (const token of this.tokens) bytes += 2 * token.length + 80;
     return bytes;
@@ -379,7 +380,6 @@ export class Bm25Postings {
     if (this.scores.length < this.rows) {
       this.scores = new Float64Array(this.chunkOf.length);
       this.touched = new Int32Array(this.chunkOf.length);
-      this.selection = new Float64Array(this.chunkOf.length);
     }
     const { scores, touched, ownerOf, lengthOf, removed } = this;
     const averageLength = totals.tokens / totals.rows;
@@ -425,7 +425,7 @@ export class Bm25Postings {
       left -= bound;
       const rest = order.slice(n + 1).reduce((sum, next) => sum + words[next]!.rows, 0);
       if (rest <= touchedCount) continue;
-      threshold = kthLargest(scores, touched, touchedCount, candidates, this.selection);
+      threshold = this.kthLargest(touchedCount, candidates);
       if (threshold - slack(threshold, left) > left) break;
       threshold = Number.NEGATIVE_INFINITY;
     }
@@ -434,7 +434,7 @@ export class Bm25Postings {
     // what the words left could add reaches the threshold) is scored again word by word in the query's order, the
     // sums FTS5's bm25() makes; a row that holds none of the words scored is below the threshold by the test above.
     if (touchedCount >= candidates && !Number.isFinite(threshold))
-      threshold = kthLargest(scores, touched, touchedCount, candidates, this.selection);
+      threshold = this.kthLargest(touchedCount, candidates);
     const floor = threshold - slack(threshold, left) - left;
     let kept = 0;
     for (let i = 0; i < touchedCount; i++) {
@@ -462,6 +462,12 @@ export class Bm25Postings {
       sums[i] = 0;
     }
     return top.best();
+  }
+
+  /** The k-th largest sum of the first `count` touched rows, in a scratch array grown to the most rows it held. */
+  private kthLargest(count: number, k: number): number {
+    if (this.selection.length < count) this.selection = new Float64Array(count);
+    return kthLargest(this.scores, this.touched, count, k, this.selection);
   }
 
   /** The query's tokens that have postings, in the query's order: IDF, rows holding it, and the most it adds to a row. */
@@ -619,7 +625,7 @@ function kthLargest(
   scratch: Float64Array,
 ): number {
   if (count < k || k <= 0) return Number.NEGATIVE_INFINITY;
-  const values = scratch.length >= count ? scratch : new Float64Array(count);
+  const values = scratch;
   for (let i = 0; i < count; i++) values[i] = scores[rows[i]!]!;
   let low = 0;
   let high = count - 1;
