@@ -442,10 +442,22 @@ export class Bm25Postings {
       if (!(scores[ordinal]! < floor)) touched[kept++] = ordinal;
       scores[ordinal] = 0;
     }
-    // Word by word in the query's order, each kept row's sum is the one FTS5's bm25() makes; a word's rows are walked
-    // once, in step with the kept rows (both ascending), skipping ahead by galloping.
-    const rows = touched.subarray(0, kept).sort();
-    const sums = scores.subarray(0, kept);
+    return this.summed(words, touched.subarray(0, kept).sort(), part, candidates);
+  }
+
+  /**
+   * The best `candidates` of the rows (ascending), each summed word by word in the query's order, the sum FTS5's
+   * bm25() makes: a word's rows are walked once, in step with these (both ascending), skipping ahead by galloping.
+   */
+  private summed(
+    words: ReturnType<Bm25Postings['queryWords']>,
+    rows: Int32Array,
+    part: (idf: number, count: number, ordinal: number) => number,
+    candidates: number,
+  ): number[] {
+    const { offsets, ordinals, counts } = this.block;
+    // The scores are all 0 between ranks: their first entries hold the sums.
+    const sums = this.scores.subarray(0, rows.length);
     for (const { token, term, idf } of words) {
       const add = (count: number, i: number) => {
         const ordinal = rows[i]!;
@@ -457,7 +469,7 @@ export class Bm25Postings {
       if (tail) walk(rows, tail.ordinals, tail.counts, 0, tail.size, add);
     }
     const top = new TopScores(candidates);
-    for (let i = 0; i < kept; i++) {
+    for (let i = 0; i < rows.length; i++) {
       top.offer(this.chunkOf[rows[i]!]!, sums[i]!);
       sums[i] = 0;
     }
