@@ -7,9 +7,10 @@
 // again at each size, with the same search memory throughout (by default the largest size's floats and codes fit).
 //
 // Which steps are linear, and why: the vector leg is an exact scan of every chunk's int8 codes, and the BM25 leg
-// scores every posting of the query's words, so a turn's retrieval (and the codes and postings in memory) grow with
-// the chunks; those rows carry no step goal, and the largest size has the absolute goals, beside this
-// machine's floor for the scan (growth-floor.ts: one SIMD pass over as many bytes as the codes, in this process). A turn's cost in a
+// scores every posting of the query's rarer words (and of the frequent ones in the rows that may still rank), so a
+// turn's retrieval (and the codes and postings in memory) grow with the chunks; those rows carry no step goal, and the
+// largest size has the absolute goals, beside this machine's floor for the scan (growth-floor.ts: one SIMD
+// pass over as many bytes as the codes, in this process) and the scan alone against it (growth-scan.ts). A turn's cost in a
 // longer conversation should not grow (the prompt's history is bounded by the Agent's token budget, messages are read
 // by an index): those steps carry the goal ≤ 1.5 × the step before.
 //
