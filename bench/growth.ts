@@ -7,9 +7,10 @@
 // again at each size, with the same search memory throughout (by default the largest size's floats and codes fit).
 //
 // Which steps are linear, and why: the vector leg is an exact scan of every chunk's int8 codes, and the BM25 leg
-// scores every posting of the query's words, so a turn's retrieval (and the codes and postings in memory) grow with
-// the chunks; those rows carry no step goal, and the largest size has the issue's absolute goals, beside this
-// machine's floor for the scan (growth-floor.ts: one SIMD pass over as many bytes as the codes, in this process). A turn's cost in a
+// scores every posting of the query's rarer words (and of the frequent ones in the rows that may still rank), so a
+// turn's retrieval (and the codes and postings in memory) grow with the chunks; those rows carry no step goal, and the
+// largest size has the issue's absolute goals, beside this machine's floor for the scan (growth-floor.ts: one SIMD
+// pass over as many bytes as the codes, in this process) and the scan alone against it (growth-scan.ts). A turn's cost in a
 // longer conversation should not grow (the prompt's history is bounded by the Agent's token budget, messages are read
 // by an index): those steps carry the goal ≤ 1.5 × the step before.
 //
@@ -34,6 +35,7 @@ import {
 import { conversationGrowth, type ConversationStep, turnVsGateway } from './growth-turns.js';
 import { startUpstream } from './gateway.js';
 import { simdPassFloor } from './growth-floor.js';
+import { int8ScanP50 } from './growth-scan.js';
 import { log, makeTempDir, text, type MetricRow } from './util.js';
 
 export interface GrowthBenchOptions {
@@ -68,6 +70,8 @@ export interface GrowthDetails {
     recall: number;
   }[];
   readonly simdPassFloorMs: number;
+  /** The vector leg's exact scan alone over as many vectors, in this process (growth-scan.ts). */
+  readonly int8ScanMs: number;
   readonly conversation: readonly ConversationStep[];
   readonly searchMemory: { vectorCacheMb: number; bm25Mb: number };
 }
@@ -185,9 +189,11 @@ export async function benchGrowth(
     log(
       `growth: one SIMD pass over ${kilo(largest)} chunks' worth of int8 codes, p50 ${floorMs.toFixed(2)} ms`,
     );
+    const scanMs = int8ScanP50(knowledge[knowledge.length - 1]!.chunks, EMBEDDING_DIMENSIONS);
+    log(`growth: the exact int8 scan of as many vectors, p50 ${scanMs.toFixed(2)} ms`);
     return {
-      rows: growthRows(knowledge, conversation, floorMs),
-      details: { knowledge, simdPassFloorMs: floorMs, conversation, searchMemory },
+      rows: [...growthRows(knowledge, conversation, floorMs), scanRow(largest, scanMs, floorMs)],
+      details: { knowledge, simdPassFloorMs: floorMs, int8ScanMs: scanMs, conversation, searchMemory },
     };
   } finally {
     client.agent.destroy();
@@ -196,6 +202,17 @@ export async function benchGrowth(
     dir.remove();
   }
 }
+
+/** The scan alone against the memory floor: what the scan's arithmetic adds to reading the codes once. */
+const scanRow = (chunks: number, scanMs: number, floorMs: number): MetricRow => ({
+  metric: `growth: exact int8 vector scan of ${kilo(chunks)} chunks ÷ one SIMD pass over their codes (floor)`,
+  value: scanMs,
+  unit: 'ms',
+  baseline: floorMs,
+  baselineLabel: 'ms SIMD pass',
+  ratio: scanMs / floorMs,
+  goal: { on: 'ratio', op: '<=', target: 2 },
+});
 
 function growthRows(
   knowledge: GrowthDetails['knowledge'],

@@ -10,57 +10,68 @@
 //   |q·x − t·s·(k·c)| ≤ Σ|q_i|·|x_i − s·c_i| + Σ|q_i − t·k_i|·|s·c_i| ≤ s·(‖q‖₁ + t·127·D) / 2.
 //
 // The module (hand-assembled, 1 function, no imports) exports its memory and
-// dots(query, codes, count, dimensions, out): for each of `count` rows of `dimensions` int8 codes from byte `codes`,
-// the int32 dot product with the `dimensions` int16 values at byte `query`, stored at `out`.
+// dots(query, codes, groups, stride, out): the int32 dot products of `groups` groups of four rows of int8 codes from
+// byte `codes` with the `stride` int16 values at byte `query`, four rows' stored at `out` per group. A group's rows are
+// interleaved sixteen codes at a time (row r's codes d … d + 15 at 64·(d / 16) + 16·r): each sixteen query values
+// loaded serve four rows, every load has a constant offset, and the four sums are added across lanes together.
 // Over 300 lines on purpose: the WebAssembly module, its memory layout and the error bound that keeps the
 // scan exact belong together.
 import { dotAt } from './packed-vectors.js';
 import { I32, instantiate, oneFunctionModule, simd, V128 } from './wasm-module.js';
 
 const V128_LOAD = 0x00;
+const V128_STORE = 0x0b;
 const V128_CONST = 0x0c;
-const I32X4_EXTRACT_LANE = 0x1b;
+const I8X16_SHUFFLE = 0x0d;
 const I16X8_EXTEND_LOW_I8X16_S = 0x87;
 const I16X8_EXTEND_HIGH_I8X16_S = 0x88;
 const I32X4_ADD = 0xae;
 const I32X4_DOT_I16X8_S = 0xba;
-// Locals: 0 query, 1 codes, 2 count, 3 dimensions, 4 out (params); 5 row, 6 d (i32); 7 sums, 8 loaded (v128).
-/** sums += dot(extend(loaded half), query[d + offset / 2 ..]) */
-const accumulate = (extend: number, queryOffset: number): number[] => [
-  ...[0x20, 8],
-  ...simd(extend),
-  ...[0x20, 0, 0x20, 6, 0x41, 1, 0x74, 0x6a], // query + (d << 1)
-  ...simd(V128_LOAD),
-  4,
-  queryOffset,
-  ...simd(I32X4_DOT_I16X8_S),
-  ...[0x20, 7],
-  ...simd(I32X4_ADD),
-  ...[0x21, 7],
+// Locals: 0 query, 1 codes (the running pointer), 2 groups, 3 stride, 4 out (params); 5 group, 6 q, 7 query end
+// (i32); 8–11 the four rows' sums, 12 and 13 sixteen query values, 14 sixteen codes (v128).
+const SUMS = 8;
+const QUERY_LOW = 12;
+const QUERY_HIGH = 13;
+const CODES = 14;
+/** Row r's sixteen codes at `codes + 16r`, both halves multiplied with the query values and added to its sums. */
+const rowSums = (r: number): number[] => [
+  ...[0x20, 1, ...simd(V128_LOAD), 4, 16 * r, 0x21, CODES],
+  ...[0x20, CODES, ...simd(I16X8_EXTEND_LOW_I8X16_S), 0x20, QUERY_LOW, ...simd(I32X4_DOT_I16X8_S)],
+  ...[0x20, SUMS + r, ...simd(I32X4_ADD), 0x21, SUMS + r],
+  ...[0x20, CODES, ...simd(I16X8_EXTEND_HIGH_I8X16_S), 0x20, QUERY_HIGH, ...simd(I32X4_DOT_I16X8_S)],
+  ...[0x20, SUMS + r, ...simd(I32X4_ADD), 0x21, SUMS + r],
 ];
-const lane = (n: number): number[] => [0x20, 7, ...simd(I32X4_EXTRACT_LANE), n];
+// Lanes 0 and 2, then 1 and 3, of two i32x4 side by side: their sum is [a0+a1, a2+a3, b0+b1, b2+b3].
+const EVEN = [0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27];
+const ODD = [4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31];
+const pairSums = (a: number, b: number): number[] => [
+  ...[0x20, a, 0x20, b, ...simd(I8X16_SHUFFLE), ...EVEN],
+  ...[0x20, a, 0x20, b, ...simd(I8X16_SHUFFLE), ...ODD],
+  ...simd(I32X4_ADD),
+];
 const BODY = [
-  ...[2, 2, I32, 2, V128],
-  ...[0x02, 0x40, 0x03, 0x40], // block, loop (rows)
-  ...[0x20, 5, 0x20, 2, 0x4f, 0x0d, 1], // row >= count: done
-  ...[...simd(V128_CONST), ...new Array<number>(16).fill(0), 0x21, 7],
-  ...[0x41, 0, 0x21, 6], // d = 0
-  ...[0x02, 0x40, 0x03, 0x40], // block, loop (dimensions, sixteen at a time)
-  ...[0x20, 6, 0x20, 3, 0x4f, 0x0d, 1], // d >= dimensions: row done
-  ...[0x20, 1, 0x20, 6, 0x6a], // codes + d
-  ...simd(V128_LOAD),
-  4,
-  0,
-  ...[0x21, 8],
-  ...accumulate(I16X8_EXTEND_LOW_I8X16_S, 0),
-  ...accumulate(I16X8_EXTEND_HIGH_I8X16_S, 16),
-  ...[0x20, 6, 0x41, 16, 0x6a, 0x21, 6, 0x0c, 0], // d += 16
+  ...[2, 3, I32, 7, V128],
+  ...[0x20, 0, 0x20, 3, 0x41, 1, 0x74, 0x6a, 0x21, 7], // query end = query + (stride << 1)
+  ...[0x02, 0x40, 0x03, 0x40], // block, loop (groups)
+  ...[0x20, 5, 0x20, 2, 0x4f, 0x0d, 1], // group >= groups: done
+  ...[...simd(V128_CONST), ...new Array<number>(16).fill(0)],
+  ...[0x22, SUMS, 0x22, SUMS + 1, 0x22, SUMS + 2, 0x21, SUMS + 3],
+  ...[0x20, 0, 0x21, 6], // q = query
+  ...[0x02, 0x40, 0x03, 0x40], // block, loop (sixteen dimensions at a time)
+  ...[0x20, 6, 0x20, 7, 0x4f, 0x0d, 1], // q >= query end: group done
+  ...[0x20, 6, ...simd(V128_LOAD), 4, 0, 0x21, QUERY_LOW],
+  ...[0x20, 6, ...simd(V128_LOAD), 4, 16, 0x21, QUERY_HIGH],
+  ...rowSums(0),
+  ...rowSums(1),
+  ...rowSums(2),
+  ...rowSums(3),
+  ...[0x20, 1, 0x41, 0xc0, 0x00, 0x6a, 0x21, 1], // codes += 64
+  ...[0x20, 6, 0x41, 32, 0x6a, 0x21, 6, 0x0c, 0], // q += 32
   ...[0x0b, 0x0b],
-  ...[0x20, 4, 0x20, 5, 0x41, 2, 0x74, 0x6a], // out + (row << 2)
-  ...[...lane(0), ...lane(1), 0x6a, ...lane(2), 0x6a, ...lane(3), 0x6a],
-  ...[0x36, 2, 0], // i32.store
-  ...[0x20, 1, 0x20, 3, 0x6a, 0x21, 1], // codes += dimensions
-  ...[0x20, 5, 0x41, 1, 0x6a, 0x21, 5, 0x0c, 0], // row += 1
+  ...[...pairSums(SUMS, SUMS + 1), 0x21, SUMS, ...pairSums(SUMS + 2, SUMS + 3), 0x21, SUMS + 2],
+  ...[0x20, 4, ...pairSums(SUMS, SUMS + 2), ...simd(V128_STORE), 4, 0], // out[0..3] = the four rows' dots
+  ...[0x20, 4, 0x41, 16, 0x6a, 0x21, 4], // out += 16
+  ...[0x20, 5, 0x41, 1, 0x6a, 0x21, 5, 0x0c, 0], // group += 1
   ...[0x0b, 0x0b, 0x0b],
 ];
 const MODULE_BYTES = oneFunctionModule('dots', BODY);
@@ -149,6 +160,8 @@ export const int8Available = (dimensions: number): boolean =>
 
 /** Each row of codes (and the query) is padded with zeros to a multiple of 16, the module's step. */
 const strideOf = (dimensions: number): number => Math.ceil(dimensions / 16) * 16;
+/** The bytes of `count` rows' codes: whole groups of four rows (the last padded with zero rows). */
+const blockBytes = (count: number, stride: number): number => Math.ceil(count / 4) * 4 * stride;
 
 /** One document's vectors as int8 codes in the module's memory, until released. */
 export class Int8Block {
@@ -170,12 +183,12 @@ export class Int8Block {
     const stride = strideOf(dimensions);
     let at: number;
     try {
-      at = found.arena.allocate(count * stride);
+      at = found.arena.allocate(blockBytes(count, stride));
     } catch {
       // The module's memory could not grow (address space, or the 4 GiB limit): these vectors are scanned exactly.
       return null;
     }
-    const codes = new Int8Array(found.wasm.memory.buffer, at, count * stride);
+    const codes = new Int8Array(found.wasm.memory.buffer, at, blockBytes(count, stride));
     codes.fill(0);
     const scales = new Float64Array(count);
     for (let row = 0; row < count; row++) {
@@ -185,7 +198,10 @@ export class Int8Block {
       const scale = max / 127;
       scales[row] = scale;
       if (scale === 0) continue;
-      for (let d = 0; d < dimensions; d++) codes[row * stride + d] = Math.round(packed[offset + d]! / scale);
+      // Row r of group g, codes d … d + 15: at 4·stride·g + 64·(d / 16) + 16·r (the module's layout).
+      const base = (row >> 2) * 4 * stride + (row & 3) * 16;
+      for (let d = 0; d < dimensions; d++)
+        codes[base + (d >> 4) * 64 + (d & 15)] = Math.round(packed[offset + d]! / scale);
     }
     return new Int8Block(at, count, dimensions, stride, scales);
   }
@@ -194,12 +210,12 @@ export class Int8Block {
   release(): void {
     if (this.released) return;
     this.released = true;
-    module()!.arena.release(this.at, this.count * this.stride);
+    module()!.arena.release(this.at, blockBytes(this.count, this.stride));
   }
 
   /** The number of bytes it holds. */
   get bytes(): number {
-    return this.count * this.stride + this.scales.byteLength;
+    return blockBytes(this.count, this.stride) + this.scales.byteLength;
   }
 }
 
@@ -266,7 +282,8 @@ export class Int8Scan {
     let threshold = lowers.threshold;
     for (let from = 0; from < block.count; from += BATCH) {
       const count = Math.min(BATCH, block.count - from);
-      wasm.dots(0, block.at + from * stride, count, stride, OUT_AT);
+      // `from` is a multiple of four: its group starts `from` rows' worth of codes in.
+      wasm.dots(0, block.at + from * stride, Math.ceil(count / 4), stride, OUT_AT);
       const dots = new Int32Array(wasm.memory.buffer, OUT_AT, count);
       for (let i = 0; i < count; i++) {
         const row = from + i;
