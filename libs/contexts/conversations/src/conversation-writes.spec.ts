@@ -1,0 +1,70 @@
+import type { ReadYourWritesBus } from '#eventsourcing';
+import { ConversationWrites } from './conversation-writes.js';
+
+/** A bus whose waits are recorded and end when the test says. */
+const bus = () => {
+  const waits: number[] = [];
+  const release: (() => void)[] = [];
+  const writes = {
+    settle: (position: number) => {
+      waits.push(position);
+      return new Promise<boolean>((resolve) => release.push(() => resolve(true)));
+    },
+  } as unknown as ReadYourWritesBus;
+  return { waits, releaseAll: () => release.splice(0).forEach((go) => go()), writes };
+};
+
+describe('ConversationWrites', () => {
+  it('reads of a conversation nothing was appended to do not wait', async () => {
+    const { waits, writes } = bus();
+    await new ConversationWrites(writes).settled('cnv_1');
+    await new ConversationWrites(writes).settledFor('usr_1');
+    expect(waits).toEqual([]);
+  });
+
+  it('waits for the last position appended to the conversation, then forgets it', async () => {
+    const { waits, releaseAll, writes } = bus();
+    const conversations = new ConversationWrites(writes);
+    conversations.appended('cnv_1', 'usr_1', 7);
+    conversations.appended('cnv_1', 'usr_1', 9);
+    conversations.appended('cnv_1', 'usr_1', 8);
+    const settled = conversations.settled('cnv_1');
+    await Promise.resolve();
+    expect(waits).toEqual([9]);
+    releaseAll();
+    await settled;
+    await conversations.settled('cnv_1');
+    expect(waits).toEqual([9]);
+  });
+
+  it('keeps a position appended while a read waited for an older one', async () => {
+    const { waits, releaseAll, writes } = bus();
+    const conversations = new ConversationWrites(writes);
+    conversations.appended('cnv_1', 'usr_1', 3);
+    const settled = conversations.settled('cnv_1');
+    conversations.appended('cnv_1', 'usr_1', 5);
+    releaseAll();
+    await settled;
+    const next = conversations.settled('cnv_1');
+    await Promise.resolve();
+    expect(waits).toEqual([3, 5]);
+    releaseAll();
+    await next;
+  });
+
+  it("a user's listing waits for the newest write to any of their conversations, not another user's", async () => {
+    const { waits, releaseAll, writes } = bus();
+    const conversations = new ConversationWrites(writes);
+    conversations.appended('cnv_1', 'usr_1', 4);
+    conversations.appended('cnv_2', 'usr_1', 6);
+    conversations.appended('cnv_3', 'usr_2', 11);
+    const listed = conversations.settledFor('usr_1');
+    await Promise.resolve();
+    expect(waits).toEqual([6]);
+    releaseAll();
+    await listed;
+    await conversations.settled('cnv_1');
+    await conversations.settled('cnv_2');
+    expect(waits).toEqual([6]);
+  });
+});
