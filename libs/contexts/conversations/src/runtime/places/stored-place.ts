@@ -104,7 +104,6 @@ export class StoredPlace implements ConversationPlace {
           answerId: question.answerId,
           content: question.content,
           attachments: question.attachments,
-          appendAfter: question.appendAfter,
           parentId: question.parentId,
         },
         context,
