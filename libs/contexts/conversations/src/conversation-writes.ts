@@ -21,11 +21,19 @@ export class ConversationWrites {
 
   constructor(private readonly writes: ReadYourWritesBus) {}
 
-  /** A turn appended to the conversation up to `position`: its next reads wait for it. */
+  /**
+   * A turn appended to the conversation up to `position`: its next reads wait for it. The position is forgotten once
+   * the read models reach it (or the wait times out), read or not: a conversation never read again leaves nothing.
+   */
   appended(conversationId: string, userId: string, position: number): void {
     if (position <= 0) return;
     const known = this.pending.get(conversationId);
-    if (!known || known.position < position) this.pending.set(conversationId, { userId, position });
+    if (known && known.position >= position) return;
+    this.pending.set(conversationId, { userId, position });
+    void this.writes
+      .settle(position, CONVERSATION_READ_MODELS)
+      .then(() => this.forget(conversationId, position))
+      .catch(() => this.forget(conversationId, position));
   }
 
   /** Resolves once the conversation's read models show what this process appended to it (or the wait timed out). */
