@@ -2,9 +2,10 @@
 // conversation of this Agent, or a new one: its place, places/), the idempotency of a keyed turn (turn-idempotency.ts),
 // the user's message posted first (so a turn cut short is never lost, nor shown as answered; its write overlaps the
 // providers' look-ups, the model is asked only once it is kept, and the answer is recorded after it), the context
-// providers' sections (turn-providers.ts), compaction
-// when the history outgrows its budget (turn-compaction.ts), the answer loop (answer-loop.ts), and the answer
-// assembled and recorded with its provenance, complete or not (turn-answer.ts).
+// providers' sections (turn-providers.ts), compaction when the history outgrows its budget (turn-compaction.ts), the
+// answer loop (answer-loop.ts), and the answer assembled and recorded with its provenance, complete or not
+// (turn-answer.ts). The turn ends once its answer is in the log: the conversation's next reads, not the turn, wait
+// for the read models (conversation-writes.ts).
 // It runs as a direct service call from its controller (commands/conversation-turn/): a turn streams and is cut short by
 // its client, so it is the module's one documented exception to sending a command (see conversations.module.ts).
 // Over 300 lines on purpose: the turn's steps share its state and its abort; each step's own logic lives beside it.
