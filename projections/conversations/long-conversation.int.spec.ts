@@ -20,6 +20,7 @@ import {
   CompactConversationHandler,
 } from '#conversations/commands/compact-conversation/compact-conversation.command';
 import { ConversationReader } from '#conversations/conversation.reader';
+import { ConversationWrites } from '#conversations/conversation-writes';
 import { ConversationRepository } from '#conversations/conversation.repository';
 import { OpenedHistory } from '#conversations/opened-history';
 import { StoredPlace, StoredReads } from '#conversations/runtime/places/stored-place';
@@ -148,7 +149,9 @@ describe('a long conversation reads only its tail', () => {
     const bus = directCommandBus();
     const buses = {
       bus,
-      writes: new ReadYourWritesBus(bus, new ProjectionWaiter(reads, null), config, events),
+      writes: new ConversationWrites(
+        new ReadYourWritesBus(bus, new ProjectionWaiter(reads, null), config, events),
+      ),
     };
     const place = new StoredPlace(reader, buses, conversationId, 'agt_1', caller, record, 'normal');
     cipher.opened = 0;

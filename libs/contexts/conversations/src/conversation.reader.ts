@@ -14,6 +14,7 @@ import {
   type MessageView,
 } from './conversations.read-model.js';
 import { OpenedHistory, type OpenedMessages } from './opened-history.js';
+import { ConversationWrites } from './conversation-writes.js';
 
 const PAGE = 200;
 
@@ -61,6 +62,8 @@ export class ConversationReader {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     /** What the last turns opened, so the next one opens only what is new (opened-history.ts). */
     @Optional() private readonly opened: OpenedHistory = new OpenedHistory(),
+    /** What a turn appended and the read models may not show yet: the reads wait for it (conversation-writes.ts). */
+    @Optional() private readonly writes: ConversationWrites | null = null,
   ) {}
 
   /**
@@ -68,12 +71,14 @@ export class ConversationReader {
    * (ConversationResolver), or the turn's key made it the caller's.
    */
   async find(conversationId: string, agentId: string): Promise<ConversationRecord | null> {
+    await this.writes?.settled(conversationId);
     const view = await this.view(conversationId, agentId);
     return view ? this.open(view) : null;
   }
 
   /** The user whose conversation with this Agent it is, or null (another Agent's, unknown, deleted). */
   async owner(conversationId: string, agentId: string): Promise<string | null> {
+    await this.writes?.settled(conversationId);
     return (await this.view(conversationId, agentId))?.userId ?? null;
   }
 
@@ -83,6 +88,7 @@ export class ConversationReader {
     archived: 'true' | 'false' | 'all',
     page: { limit: number; cursor: string | null },
   ): Promise<{ data: ConversationRecord[]; nextCursor: string | null }> {
+    await this.writes?.settledFor(userId);
     const result = await this.readStore
       .reader<ConversationView>(CONVERSATIONS)
       .find(
@@ -106,6 +112,7 @@ export class ConversationReader {
     archived: boolean | null,
     bound: number,
   ): Promise<{ data: ConversationRecord[]; truncated: boolean }> {
+    await this.writes?.settledFor(userId);
     const records: ConversationRecord[] = [];
     let cursor: string | null = null;
     do {
@@ -134,6 +141,7 @@ export class ConversationReader {
     text: string,
     bounds: { conversations: number; messages: number } = SEARCH_BOUNDS,
   ): Promise<ConversationRecord[]> {
+    await this.writes?.settledFor(userId);
     const needle = text.toLocaleLowerCase();
     const contains = (value: string | null | undefined) =>
       value?.toLocaleLowerCase().includes(needle) ?? false;
@@ -171,6 +179,7 @@ export class ConversationReader {
     conversationId: string,
     page: { limit: number; cursor: string | null },
   ): Promise<{ data: ListedMessage[]; nextCursor: string | null }> {
+    await this.writes?.settled(conversationId);
     const result = await this.readStore
       .reader<ListedView>(CONVERSATION_MESSAGES)
       .find(
@@ -185,6 +194,7 @@ export class ConversationReader {
    * conversation's listing walks before it opens the page it shows. No text is read or opened.
    */
   async outline(conversationId: string): Promise<OutlineNode[]> {
+    await this.writes?.settled(conversationId);
     const nodes: OutlineNode[] = [];
     let cursor: string | null = null;
     do {
@@ -200,6 +210,7 @@ export class ConversationReader {
   /** These messages of the conversation, opened, oldest first (without usage and provenance, as a listing). */
   async messagesIn(conversationId: string, ids: readonly string[]): Promise<ListedMessage[]> {
     if (ids.length === 0) return [];
+    await this.writes?.settled(conversationId);
     const result = await this.readStore
       .reader<ListedView>(CONVERSATION_MESSAGES)
       .find(
@@ -217,6 +228,7 @@ export class ConversationReader {
    * read and opened, and the same message objects come back.
    */
   async history(conversationId: string, fromMessageId: string | null = null): Promise<PlainMessage[]> {
+    await this.writes?.settled(conversationId);
     // Read before anything is opened: a key destroyed after this changes it, and the next read starts anew.
     const destructions = await this.cipher.destructions(conversationId);
     const kept = destructions === null ? null : this.opened.take(conversationId);
@@ -255,6 +267,7 @@ export class ConversationReader {
 
   /** One message, opened (its tool calls' arguments stay sealed: `toolArguments` opens them). */
   async message(conversationId: string, messageId: string): Promise<PlainMessage | null> {
+    await this.writes?.settled(conversationId);
     const view = await this.readStore.reader<MessageView>(CONVERSATION_MESSAGES).get(messageId);
     if (!view || view.conversationId !== conversationId) return null;
     return (await this.openMessages([view]))[0]!;

@@ -26,6 +26,7 @@ import { StartTurnHandler } from './commands/start-turn/start-turn.command.js';
 import { RecordAnswerHandler } from './commands/record-answer/record-answer.command.js';
 import { CompactConversationHandler } from './commands/compact-conversation/compact-conversation.command.js';
 import { ConversationReader } from './conversation.reader.js';
+import { ConversationWrites } from './conversation-writes.js';
 import { OpenedHistory } from './opened-history.js';
 import { ConversationRepository } from './conversation.repository.js';
 import { ConversationDirectory } from './conversation-directory.js';
@@ -111,6 +112,7 @@ export const CONVERSATION_QUERY_HANDLERS = [
     ConversationRepository,
     ToolCallRepository,
     ConversationReader,
+    ConversationWrites,
     OpenedHistory,
     IncognitoConversations,
     ConversationDirectory,

@@ -3,12 +3,12 @@
 // conversation its first try started).
 import { Injectable } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ReadYourWritesBus } from '#eventsourcing';
 import type { Caller } from '#access';
 import type { Visibility } from '../../conversation-records.js';
 import { ConversationNotFoundError } from '../../conversation.decider.js';
 import type { ConversationRecord } from '../../conversation-records.js';
 import { ConversationReader } from '../../conversation.reader.js';
+import { ConversationWrites } from '../../conversation-writes.js';
 import { IncognitoConversations } from '../../incognito-conversations.js';
 import { UseConversation } from '../../queries/use-conversation/use-conversation.query.js';
 import { titleOf, type ConversationPlace } from './conversation-place.js';
@@ -32,7 +32,7 @@ export class ConversationPlaces {
     private readonly incognito: IncognitoConversations,
     private readonly bus: CommandBus,
     private readonly queries: QueryBus,
-    private readonly writes: ReadYourWritesBus,
+    private readonly writes: ConversationWrites,
   ) {}
 
   /** The place of conversation `conversationId` (the request's, or the new one's id). */

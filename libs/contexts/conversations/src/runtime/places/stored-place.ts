@@ -1,9 +1,10 @@
 // A conversation kept in the log: its messages are events (sealed). Its place in a turn (StoredPlace) reads through
 // the ConversationReader and writes by sending the turn's commands (StartTurn, RecordAnswer, CompactConversation,
 // RecordToolCall) on the command bus; its reads for the routes are StoredReads (its writer there is the
-// ConversationRepository).
+// ConversationRepository). A turn's message and answer are kept once appended: the conversation's next reads, not
+// the turn, wait for the read models to show them (conversation-writes.ts).
 import { CommandBus } from '@nestjs/cqrs';
-import { ReadYourWritesBus, type CommandContext } from '#eventsourcing';
+import type { CommandContext } from '#eventsourcing';
 import type { Caller } from '#access';
 import { CompactConversation } from '../../commands/compact-conversation/compact-conversation.command.js';
 import { RecordAnswer } from '../../commands/record-answer/record-answer.command.js';
@@ -18,7 +19,7 @@ import type {
   Visibility,
 } from '../../conversation-records.js';
 import type { ConversationReader } from '../../conversation.reader.js';
-import { CONVERSATIONS_READ_MODEL, MESSAGES_READ_MODEL } from '../../conversations.read-model.js';
+import type { ConversationWrites } from '../../conversation-writes.js';
 import { branchListing, type Branches } from '../../conversation-listing.js';
 import type { ConversationReads } from '../../owned-conversation.js';
 import {
@@ -29,13 +30,10 @@ import {
   type TurnQuestion,
 } from './conversation-place.js';
 
-/** What a turn's writes wait for: its next read (a retry, the answer's listing) sees the message. */
-const TURN_SETTLES = [CONVERSATIONS_READ_MODEL, MESSAGES_READ_MODEL];
-
-/** What the stored place writes with: the command bus, and the bus that waits for the read models. */
+/** What the stored place writes with: the command bus, and where the reads learn what to wait for. */
 export interface StoredWrites {
   readonly bus: CommandBus;
-  readonly writes: ReadYourWritesBus;
+  readonly writes: ConversationWrites;
 }
 
 /** The model's view starts at a summarised checkpoint's message: what the summary covers is never opened. */
@@ -89,7 +87,7 @@ export class StoredPlace implements ConversationPlace {
   }
 
   async postUserMessage(question: TurnQuestion, context: CommandContext): Promise<void> {
-    await this.buses.writes.send(
+    const { position } = await this.buses.bus.execute(
       new StartTurn(
         {
           conversationId: this.conversationId,
@@ -106,13 +104,12 @@ export class StoredPlace implements ConversationPlace {
           answerId: question.answerId,
           content: question.content,
           attachments: question.attachments,
-          appendAfter: question.appendAfter,
           parentId: question.parentId,
         },
         context,
       ),
-      TURN_SETTLES,
     );
+    this.buses.writes.appended(this.conversationId, this.caller.userId, position);
   }
 
   async saveCheckpoint(checkpoint: NewCheckpoint, context: CommandContext): Promise<void> {
@@ -120,7 +117,8 @@ export class StoredPlace implements ConversationPlace {
   }
 
   async recordAnswer(answer: NewAnswer, _at: Date, context: CommandContext): Promise<void> {
-    await this.buses.writes.send(new RecordAnswer(this.conversationId, answer, context), TURN_SETTLES);
+    const { position } = await this.buses.bus.execute(new RecordAnswer(this.conversationId, answer, context));
+    this.buses.writes.appended(this.conversationId, this.caller.userId, position);
   }
 
   async recordToolCall(fact: ToolCallFact, context: CommandContext): Promise<void> {
