@@ -151,4 +151,39 @@ describe('ConversationRepository: a turn’s data keys', () => {
     await repository.startTurn({ ...base, start: null, messageId: 'msg_q2', answerId: 'msg_a2' }, context);
     expect(calls).toEqual(['obtainMany msg_q2,msg_a2']);
   });
+
+  it('commits a message’s keys at once and appends it only once the turn’s context is gathered', async () => {
+    let gathered!: () => void;
+    const appendAfter = new Promise<void>((resolve) => (gathered = resolve));
+    const posting = repository.startTurn(
+      {
+        conversationId: 'conv_3',
+        agentId: 'agt_1',
+        userId: 'usr_1',
+        start: { apiKeyId: 'key_1', visibility: 'normal', title: 't' },
+        messageId: 'msg_q1',
+        answerId: 'msg_a1',
+        content: 'q',
+        attachments: [],
+        appendAfter,
+      },
+      context,
+    );
+    const stream = conversationStreamId('conv_3');
+    for (let i = 0; i < 50 && (await store.getMany(['msg_a1'])).size === 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect([...(await store.getMany(['conv_3', 'msg_q1', 'msg_a1'])).keys()].sort()).toEqual([
+      'conv_3',
+      'msg_a1',
+      'msg_q1',
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await events.readStream(stream)).toEqual([]);
+    gathered();
+    expect(await posting).toBeGreaterThan(0);
+    expect((await events.readStream(stream)).map((event) => event.type)).toEqual([
+      'ConversationStarted',
+      'UserMessagePosted',
+    ]);
+  });
 });

@@ -27,6 +27,17 @@ export interface StoredTurn {
   readonly attachments: readonly PlainAttachment[];
   /** The message it follows when it starts a branch (null: before the first); absent: the conversation's head. */
   readonly parentId?: string | null | undefined;
+  /** The message is appended once this settles, its keys committed before (TurnQuestion.appendAfter). */
+  readonly appendAfter?: Promise<unknown> | undefined;
+}
+
+/**
+ * Settles once `after` has (fulfilled or not) and the event loop has then passed two check phases: what was scheduled
+ * with setImmediate as `after` settled (a model request's write to a reused connection) runs first.
+ */
+async function afterNextCheckPhase(after: Promise<unknown>): Promise<void> {
+  await after.catch(() => undefined);
+  for (let hop = 0; hop < 2; hop++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 @Injectable()
@@ -52,6 +63,7 @@ export class ConversationRepository implements ConversationWriter {
       turn.answerId,
     ]);
     const seal = (text: string) => sealer.seal(messageId, text);
+    if (turn.appendAfter) await afterNextCheckPhase(turn.appendAfter);
     return this.decide(
       {
         type: 'StartTurn',

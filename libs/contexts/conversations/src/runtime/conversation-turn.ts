@@ -1,11 +1,10 @@
 // One turn of an Agent conversation (POST /llm/{agentId}/conversation), as a straight pipeline: access (the caller's
 // conversation of this Agent, or a new one: its place, places/), the idempotency of a keyed turn (turn-idempotency.ts),
 // the user's message posted first (so a turn cut short is never lost, nor shown as answered; its write overlaps the
-// providers' look-ups, the model is asked only once it is kept, and the answer is recorded after it), the context
-// providers' sections (turn-providers.ts), compaction when the history outgrows its budget (turn-compaction.ts), the
-// answer loop (answer-loop.ts), and the answer assembled and recorded with its provenance, complete or not
-// (turn-answer.ts). The turn ends once its answer is in the log: the conversation's next reads, not the turn, wait
-// for the read models (conversation-writes.ts).
+// model call, and the answer is recorded after it), the context providers' sections (turn-providers.ts), compaction
+// when the history outgrows its budget (turn-compaction.ts), the answer loop (answer-loop.ts), and the answer
+// assembled and recorded with its provenance, complete or not (turn-answer.ts). The turn ends once its answer is in
+// the log: the conversation's next reads, not the turn, wait for the read models (conversation-writes.ts).
 // It runs as a direct service call from its controller (commands/conversation-turn/): a turn streams and is cut short by
 // its client, so it is the module's one documented exception to sending a command (see conversations.module.ts).
 // Over 300 lines on purpose: the turn's steps share its state and its abort; each step's own logic lives beside it.
@@ -172,11 +171,11 @@ export class ConversationTurns {
     // interrupted answer, a failed post or record: memory's extraction, under way since `contributions`, is aborted).
     try {
       const postedAt = new Date();
-      // The user's message is written while the providers look up the turn's context (its data keys' commit, in
-      // the key store's thread, and its append overlap their look-ups instead of preceding them); the model is asked
-      // only once it is kept, so no answer is paid for a message the log refused. What the client is told waits for
-      // it through `ordered`. A message that cannot be posted aborts the providers, and the turn fails with the
-      // post's error, nothing recorded.
+      // The user's message is written while the prompt is built and the model is called (its data keys' commit, in
+      // the key store's thread, and its append overlap the call instead of preceding it): what the client is told,
+      // and every tool the model asks for (each call is announced first), waits for it through `ordered`; the
+      // answer is recorded only after it. A message that cannot be posted aborts the model call, and the turn fails
+      // with the post's error, nothing recorded.
       const posted = place.postUserMessage(
         {
           messageId,
@@ -184,6 +183,7 @@ export class ConversationTurns {
           content: request.content,
           attachments,
           at: postedAt,
+          appendAfter: contributing,
           parentId: request.parentMessageId,
         },
         context,
@@ -243,7 +243,6 @@ export class ConversationTurns {
               }),
             );
         checkpointId = compacted.checkpoint?.checkpointId ?? null;
-        await posted;
         result = await answerLoop({
           gateway: this.gateway,
           scope,

@@ -25,6 +25,13 @@ export interface TurnQuestion {
   readonly at: Date;
   /** The message it follows when it starts a branch (null: before the first); absent: the conversation's head. */
   readonly parentId?: string | null | undefined;
+  /**
+   * Settles when the turn's context is gathered. A stored place commits the message's data keys at once (in the key
+   * store's thread) but appends it only after this, and after the model's request has had a turn of the event loop
+   * to leave: the append's fsync and the projections it wakes would otherwise hold the loop while the retrieval runs
+   * or while the request waits to be written (undici writes to a reused connection in the next check phase).
+   */
+  readonly appendAfter?: Promise<unknown>;
 }
 
 export interface ConversationPlace {

@@ -104,6 +104,7 @@ export class StoredPlace implements ConversationPlace {
           answerId: question.answerId,
           content: question.content,
           attachments: question.attachments,
+          appendAfter: question.appendAfter,
           parentId: question.parentId,
         },
         context,
