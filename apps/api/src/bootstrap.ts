@@ -31,6 +31,7 @@ import { ApiModule } from './app.module.js';
 import { OperationsController } from './operations.controller.js';
 import { instrumentHttp } from './http-metrics.js';
 import { traceHttp } from './http-tracing.js';
+import { acceptsOnSeveralSockets, openExtraAcceptSockets, refuseTakenPort } from './accept-sockets.js';
 
 /** The code of the refusal of an HTTP/1.1 request without `Host` (see missingHost). */
 const MISSING_HOST = 'ERR_MISSING_HOST';
@@ -238,6 +239,22 @@ export async function startApi(config: PlatformConfig, logger?: Logger): Promise
   // Connections not yet accepted queue in the kernel up to the backlog; past it a new connection's SYN is dropped and
   // retried after 1 s, 3 s, 7 s: a burst of clients (a thousand streams opening at once) would wait seconds for
   // nothing. Node's default is 511; the kernel caps what is asked at net.core.somaxconn.
-  await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
+  if (!acceptsOnSeveralSockets()) {
+    await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
+    return app;
+  }
+  await refuseTakenPort(config.host, config.port);
+  let closeExtras = () => {};
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('preClose', (done) => {
+      closeExtras();
+      done();
+    });
+  // Node's listen takes `reusePort`; Fastify passes its options on as they are, though its type does not name it.
+  const shared = { port: config.port, host: config.host, backlog: LISTEN_BACKLOG, reusePort: true };
+  await app.listen(shared);
+  closeExtras = await openExtraAcceptSockets(app.getHttpServer(), LISTEN_BACKLOG);
   return app;
 }
