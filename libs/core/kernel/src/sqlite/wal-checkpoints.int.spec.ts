@@ -69,6 +69,7 @@ describe('WalCheckpoints', () => {
       workerUrl: COMPILED_WORKER,
       watchIntervalMs: 20,
       intervalMs: 20,
+      checkpointAtFrames: 1,
       startsAtFrames: 100_000,
     });
     const a = writer('a.db');
@@ -106,11 +107,37 @@ describe('WalCheckpoints', () => {
     expect(existsSync(`${b.path}-wal`)).toBe(false);
   });
 
+  it('checkpoints a log only once it holds checkpointAtFrames frames not yet copied back', async () => {
+    const checkpoints = new WalCheckpoints({
+      workerUrl: COMPILED_WORKER,
+      watchIntervalMs: 20,
+      intervalMs: 20,
+      checkpointAtFrames: 200,
+      startsAtFrames: 10,
+    });
+    const a = writer('a.db');
+    const stop = checkpoints.register(a.file);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    a.write(20);
+    await until(() => checkpoints.running);
+    // Started, the thread copies nothing back while the log holds fewer than 200 new frames…
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(walIndex(a.path).backfilled).toBe(0);
+    // …and the whole log once it holds them.
+    a.write(220);
+    await until(
+      () => walIndex(a.path).frames >= 200 && walIndex(a.path).backfilled === walIndex(a.path).frames,
+    );
+    await stop();
+    a.db.close();
+  });
+
   it('lets a writer that erased a row truncate its log while the thread runs: the row is in no file', async () => {
     const checkpoints = new WalCheckpoints({
       workerUrl: COMPILED_WORKER,
       watchIntervalMs: 20,
       intervalMs: 20,
+      checkpointAtFrames: 1,
       startsAtFrames: 10,
     });
     const a = writer('a.db');

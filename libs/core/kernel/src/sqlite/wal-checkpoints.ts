@@ -8,15 +8,15 @@
 // walformat.html §2.2.1) after reaching SQLite's 1,000 pages, or it holds STARTS_AT_FRAMES pages (readers kept it from
 // restarting). A main-thread timer reads the `-shm` files' headers every `watchIntervalMs`. A fresh api's first start
 // (≈700 pages, its tables created) or a process that writes little never starts it; a process that does keeps it.
-// From then on it runs a PASSIVE checkpoint of every registered file every `intervalMs` (PASSIVE never waits for
-// readers or writers), and each writer's automatic checkpoint is raised to a backstop (BACKSTOP_AUTOCHECKPOINT_PAGES)
+// From then on it looks at every registered file's log every `intervalMs` and runs a PASSIVE checkpoint (it never
+// waits for readers or writers) of one holding `checkpointAtFrames` frames not yet copied back, and each writer's automatic checkpoint is raised to a backstop (BACKSTOP_AUTOCHECKPOINT_PAGES)
 // for a log the thread cannot keep up with. The worker is the compiled `wal-checkpoints.worker.js` beside this
 // module; from the TypeScript sources (ts-jest) there is none, and writers checkpoint themselves, as SQLite does.
-import { closeSync, existsSync, openSync, readSync } from 'node:fs';
-import { endianness } from 'node:os';
+import { existsSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { walIndexHeader } from './wal-index.js';
 
 const COMPILED_WORKER = new URL('./wal-checkpoints.worker.js', import.meta.url);
 
@@ -42,8 +42,10 @@ export interface WalFile {
 
 export interface WalCheckpointsOptions {
   readonly workerUrl: URL;
-  /** How often the thread checkpoints (default 200 ms). */
+  /** How often the thread looks at the logs (default 200 ms). */
   readonly intervalMs?: number;
+  /** A log holding this many frames not yet copied back is checkpointed (default SQLite's 1,000). */
+  readonly checkpointAtFrames?: number;
   /** How often the main thread reads the logs' headers until the thread runs (default 250 ms). */
   readonly watchIntervalMs?: number;
   readonly startsAtFrames?: number;
@@ -131,7 +133,10 @@ export class WalCheckpoints {
   private start(): void {
     this.stopWatching();
     const worker = new Worker(this.options.workerUrl, {
-      workerData: { intervalMs: this.options.intervalMs ?? 200 },
+      workerData: {
+        intervalMs: this.options.intervalMs ?? 200,
+        checkpointAtFrames: this.options.checkpointAtFrames ?? DEFAULT_AUTOCHECKPOINT_PAGES,
+      },
       resourceLimits: WORKER_LIMITS,
     });
     // It never holds the process open; an error ends it, and what follows is its exit.
@@ -179,26 +184,4 @@ export function checkpointInThread(
       if (db.isOpen) db.exec(`PRAGMA wal_autocheckpoint = ${pages}`);
     },
   });
-}
-
-const bytes = Buffer.alloc(36);
-const LITTLE_ENDIAN = endianness() === 'LE';
-
-/**
- * The first copy of a log's wal-index header (the `-shm` file, in the host's byte order): mxFrame, the frames in the
- * log (byte 16), and the first salt (byte 32), which changes whenever the log restarts. Null without a wal-index (no
- * log yet, or the file was closed and its log removed).
- */
-function walIndexHeader(path: string): { frames: number; salt: number } | null {
-  let fd: number | null = null;
-  try {
-    fd = openSync(`${path}-shm`, 'r');
-    if (readSync(fd, bytes, 0, 36, 0) < 36) return null;
-    const u32 = (at: number) => (LITTLE_ENDIAN ? bytes.readUInt32LE(at) : bytes.readUInt32BE(at));
-    return { frames: u32(16), salt: u32(32) };
-  } catch {
-    return null;
-  } finally {
-    if (fd !== null) closeSync(fd);
-  }
 }

@@ -1,11 +1,15 @@
-// The thread WalCheckpoints starts: one connection per registered file, a PASSIVE checkpoint of each every
-// `intervalMs` (it copies what no reader still needs and never waits; a log with nothing new costs a look at its
-// wal-index). `close` checkpoints that file once more and closes its connection before the writer closes its own.
+// The thread WalCheckpoints starts: one connection per registered file. Every `intervalMs` it reads each log's
+// wal-index header and runs a PASSIVE checkpoint (it copies what no reader still needs and never waits) of a log that
+// holds `checkpointAtFrames` frames not yet copied back: SQLite's own cadence, off the writer's thread. Checkpointing
+// every log on every round instead synced the database files every 200 ms, and those syncs held up the writers' own
+// commits (single-writer command path −40 % under load). `close` checkpoints that file once more and closes its
+// connection before the writer closes its own.
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
+import { walIndexHeader } from './wal-index.js';
 
-const { intervalMs } = workerData as { intervalMs: number };
-const files = new Map<number, { db: DatabaseSync; checkpoint: StatementSync }>();
+const { intervalMs, checkpointAtFrames } = workerData as { intervalMs: number; checkpointAtFrames: number };
+const files = new Map<number, { path: string; db: DatabaseSync; checkpoint: StatementSync }>();
 
 const checkpoint = (file: { checkpoint: StatementSync }) => {
   try {
@@ -16,7 +20,10 @@ const checkpoint = (file: { checkpoint: StatementSync }) => {
 };
 
 setInterval(() => {
-  for (const file of files.values()) checkpoint(file);
+  for (const file of files.values()) {
+    const header = walIndexHeader(file.path);
+    if (header && header.frames - header.backfilled >= checkpointAtFrames) checkpoint(file);
+  }
 }, intervalMs);
 
 type Message = { open: number; path: string; synchronous: 'NORMAL' | 'FULL' } | { close: number };
@@ -26,7 +33,11 @@ parentPort?.on('message', (message: Message) => {
     try {
       const db = new DatabaseSync(message.path);
       db.exec(`PRAGMA synchronous = ${message.synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
-      files.set(message.open, { db, checkpoint: db.prepare('PRAGMA wal_checkpoint(PASSIVE)') });
+      files.set(message.open, {
+        path: message.path,
+        db,
+        checkpoint: db.prepare('PRAGMA wal_checkpoint(PASSIVE)'),
+      });
     } catch {
       // Not opened: the writer's backstop checkpoints it.
     }
