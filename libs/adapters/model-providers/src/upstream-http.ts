@@ -168,8 +168,9 @@ export class UpstreamHttp {
     response: Dispatcher.ResponseData,
     signal: AbortSignal,
   ): AsyncIterable<Buffer> {
+    const pieces = response.body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    let failed = false;
     try {
-      const pieces = response.body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
       for (;;) {
         const piece = await this.read(model, () => pieces.next(), signal);
         if (piece.done) break;
@@ -177,9 +178,11 @@ export class UpstreamHttp {
       }
       if (signal.aborted) throw signal.reason;
     } catch (error) {
+      failed = true;
       throw this.mapError(model, error, signal);
     } finally {
-      if (!response.body.destroyed) response.body.destroy();
+      if (failed || signal.aborted) destroy(response.body);
+      else finishReading(response.body, pieces);
     }
   }
 
@@ -190,9 +193,10 @@ export class UpstreamHttp {
     split: (piece: string) => T[],
     end: () => T[] = () => [],
   ): AsyncIterable<T> {
+    response.body.setEncoding('utf8');
+    const pieces = response.body[Symbol.asyncIterator]() as AsyncIterator<string>;
+    let failed = false;
     try {
-      response.body.setEncoding('utf8');
-      const pieces = response.body[Symbol.asyncIterator]() as AsyncIterator<string>;
       for (;;) {
         const piece = await this.read(model, () => pieces.next(), signal);
         if (piece.done) break;
@@ -201,10 +205,13 @@ export class UpstreamHttp {
       if (signal.aborted) throw signal.reason;
       yield* end();
     } catch (error) {
+      failed = true;
       throw this.mapError(model, error, signal);
     } finally {
-      // Ends the upstream request when the consumer stops early (client gone) or on error.
-      if (!response.body.destroyed) response.body.destroy();
+      // An error or the caller's abort (client gone) ends the upstream request; a consumer that stopped at the
+      // stream's own end (`[DONE]`) leaves the body's last bytes to be read, so its connection is kept.
+      if (failed || signal.aborted) destroy(response.body);
+      else finishReading(response.body, pieces);
     }
   }
 
@@ -246,6 +253,45 @@ export class UpstreamHttp {
     }
     return target;
   }
+}
+
+/** How long, and how much, the rest of a body a consumer stopped reading is read before its connection is closed. */
+const FINISH_READING_MS = 1_000;
+const FINISH_READING_BYTES = 16 * 1024;
+
+type Body = Dispatcher.ResponseData['body'];
+
+function destroy(body: Body): void {
+  if (!body.destroyed) body.destroy();
+}
+
+/**
+ * Reads and drops, in the background, the rest of a body whose consumer stopped before its end. An SSE stream says
+ * `[DONE]` before its body ends, and the end often arrives a moment later: destroying the body then aborted the
+ * request and closed its connection, so every streamed call opened a new one (a TCP and TLS handshake before the next
+ * call's first token). A body that ends within FINISH_READING_MS and FINISH_READING_BYTES hands its connection back
+ * to the pool; any other is destroyed, as before. The consumer does not wait for it.
+ */
+function finishReading(body: Body, pieces: AsyncIterator<unknown>): void {
+  if (body.destroyed || body.readableEnded) return;
+  const timer = setTimeout(() => destroy(body), FINISH_READING_MS);
+  timer.unref();
+  void (async () => {
+    let bytes = 0;
+    try {
+      for (;;) {
+        const piece = await pieces.next();
+        if (piece.done) break;
+        bytes += (piece.value as string | Buffer).length;
+        if (bytes > FINISH_READING_BYTES) break;
+      }
+    } catch {
+      // Destroyed by the timer, or the upstream failed: its connection is closed either way.
+    } finally {
+      clearTimeout(timer);
+      destroy(body);
+    }
+  })();
 }
 
 /** At most `limit` bytes of a body as text; the rest is dropped. */
