@@ -21,28 +21,52 @@ export const usageProjector = defineProjector<UsageEvent>({
   version: 3,
   collections: [USAGE_READ_MODEL],
   on: {
-    ModelCallRecorded: ({ data: call }): WriteOp[] => callIncrements(call),
+    ModelCallRecorded: ({ data: call }): WriteOp[] =>
+      subjectsOf(call).map((subject) => increment(subject, call.startedAt.slice(0, 10), totalsOf(call))),
+    // The calls' totals summed per document first: one increment each, and no op per call (a batch holds hundreds).
     ModelCallsRecorded: ({ data: { calls } }): WriteOp[] => {
       const merged = new Map<string, Increment>();
-      for (const call of calls)
-        for (const op of callIncrements(call)) {
-          const into = merged.get(op.id);
-          if (!into) merged.set(op.id, { ...op, by: { ...op.by } });
-          else for (const [field, by] of Object.entries(op.by)) into.by[field] = (into.by[field] ?? 0) + by;
+      for (const call of calls) {
+        const day = call.startedAt.slice(0, 10);
+        const totals = totalsOf(call);
+        for (const subject of subjectsOf(call)) {
+          const id = usageDayId(subject[0], subject[1], day, subject[2]);
+          const into = merged.get(id);
+          if (into) for (const field of TOTALS) into.by[field] += totals[field];
+          else merged.set(id, increment(subject, day, totals));
         }
+      }
       return [...merged.values()];
     },
   },
 });
 
-type Increment = Extract<WriteOp, { kind: 'increment' }> & { by: Record<string, number> };
+/** What a call adds to each of its days' documents. */
+const TOTALS = [
+  'calls',
+  'failedCalls',
+  'inputTokens',
+  'cachedInputTokens',
+  'outputTokens',
+  'costUsd',
+  'billableCostUsd',
+  'includedCalls',
+  'includedFailedCalls',
+  'includedInputTokens',
+  'includedCachedInputTokens',
+  'includedOutputTokens',
+] as const;
+type Totals = Record<(typeof TOTALS)[number], number>;
 
-/** What one call adds: its day's totals of each subject it counts toward (its key, Agent, model, user, Space …). */
-function callIncrements(call: ModelCall): Increment[] {
-  const day = call.startedAt.slice(0, 10);
+type Increment = Extract<WriteOp, { kind: 'increment' }> & { readonly by: Totals };
+
+/** A subject a call counts toward: its dimension, the subject and, for a user's split, the part (model or Agent). */
+type Subject = readonly [UsageDimension, string, string?];
+
+function totalsOf(call: ModelCall): Totals {
   const failed = call.outcome === 'failed' ? 1 : 0;
   const included = call.isIncludedUsage ? 1 : 0;
-  const by = {
+  return {
     calls: 1,
     failedCalls: failed,
     inputTokens: call.inputTokens,
@@ -56,24 +80,30 @@ function callIncrements(call: ModelCall): Increment[] {
     includedCachedInputTokens: included * call.cachedInputTokens,
     includedOutputTokens: included * call.outputTokens,
   };
-  const subjects: [UsageDimension, string | null, string?][] = [
+}
+
+/** Every subject a call counts toward on its day: its key, Agent, model, user, Space and the user's splits. */
+function subjectsOf(call: ModelCall): Subject[] {
+  const subjects: Subject[] = [
     ['apiKey', call.apiKeyId],
-    ['agent', call.agentId],
     ['model', call.model],
     ['user', call.userId],
-    ['agentUser', call.agentId && call.userId ? agentUserSubject(call.agentId, call.userId) : null],
-    // A Space's spend (its weekly limit). Events before spaceId existed have none: no rebuild needed.
-    ['space', call.spaceId ?? null],
     [USAGE_BREAKDOWNS.model, call.userId, call.model],
-    [USAGE_BREAKDOWNS.agent, call.agentId ? call.userId : null, call.agentId ?? undefined],
   ];
-  return subjects
-    .filter((entry): entry is [UsageDimension, string, string?] => entry[1] !== null)
-    .map(([dimension, subject, part]): Increment => ({
-      kind: 'increment',
-      collection: USAGE_DAILY,
-      id: usageDayId(dimension, subject, day, part),
-      by,
-      onCreate: { dimension, subject, day, ...(part === undefined ? {} : { part }) },
-    }));
+  if (call.agentId !== null) subjects.push(['agent', call.agentId]);
+  if (call.agentId && call.userId) subjects.push(['agentUser', agentUserSubject(call.agentId, call.userId)]);
+  if (call.agentId) subjects.push([USAGE_BREAKDOWNS.agent, call.userId, call.agentId]);
+  // A Space's spend (its weekly limit). Events before spaceId existed have none: no rebuild needed.
+  if (call.spaceId !== undefined && call.spaceId !== null) subjects.push(['space', call.spaceId]);
+  return subjects;
+}
+
+function increment([dimension, subject, part]: Subject, day: string, by: Totals): Increment {
+  return {
+    kind: 'increment',
+    collection: USAGE_DAILY,
+    id: usageDayId(dimension, subject, day, part),
+    by: { ...by },
+    onCreate: { dimension, subject, day, ...(part === undefined ? {} : { part }) },
+  };
 }
