@@ -22,14 +22,23 @@ export const usageProjector = defineProjector<UsageEvent>({
   collections: [USAGE_READ_MODEL],
   on: {
     ModelCallRecorded: ({ data: call }): WriteOp[] =>
-      subjectsOf(call).map((subject) => increment(subject, call.startedAt.slice(0, 10), totalsOf(call))),
-    // The calls' totals summed per document first: one increment each, and no op per call (a batch holds hundreds).
+      subjectsOf(call).map((subject) => increment(subject, call.startedAt.slice(0, 10), totalsOf([call]))),
+    // Calls of the same day, key, model, user, Agent and Space count toward the same documents: a batch (hundreds of
+    // calls, of a few such groups) is summed per group first, then written as one increment per document.
     ModelCallsRecorded: ({ data: { calls } }): WriteOp[] => {
-      const merged = new Map<string, Increment>();
+      const groups = new Map<string, ModelCall[]>();
       for (const call of calls) {
-        const day = call.startedAt.slice(0, 10);
-        const totals = totalsOf(call);
-        for (const subject of subjectsOf(call)) {
+        const key = groupOf(call);
+        const group = groups.get(key);
+        if (group) group.push(call);
+        else groups.set(key, [call]);
+      }
+      const merged = new Map<string, Increment>();
+      for (const group of groups.values()) {
+        const first = group[0]!;
+        const day = first.startedAt.slice(0, 10);
+        const totals = totalsOf(group);
+        for (const subject of subjectsOf(first)) {
           const id = usageDayId(subject[0], subject[1], day, subject[2]);
           const into = merged.get(id);
           if (into) for (const field of TOTALS) into.by[field] += totals[field];
@@ -41,7 +50,7 @@ export const usageProjector = defineProjector<UsageEvent>({
   },
 });
 
-/** What a call adds to each of its days' documents. */
+/** What calls add to each of their days' documents. */
 const TOTALS = [
   'calls',
   'failedCalls',
@@ -60,27 +69,68 @@ type Totals = Record<(typeof TOTALS)[number], number>;
 
 type Increment = Extract<WriteOp, { kind: 'increment' }> & { readonly by: Totals };
 
-/** A subject a call counts toward: its dimension, the subject and, for a user's split, the part (model or Agent). */
-type Subject = readonly [UsageDimension, string, string?];
+/** Absent (null or undefined) in a group's key: no id is this character. */
+const NONE = '\u0001';
 
-function totalsOf(call: ModelCall): Totals {
-  const failed = call.outcome === 'failed' ? 1 : 0;
-  const included = call.isIncludedUsage ? 1 : 0;
+/** The documents a call counts toward, as one string: its day, key, model, user, Agent and Space. */
+const groupOf = (call: ModelCall): string =>
+  [
+    call.startedAt.slice(0, 10),
+    call.apiKeyId,
+    call.model,
+    call.userId,
+    call.agentId ?? NONE,
+    call.spaceId ?? NONE,
+  ].join('\u0000');
+
+/** The totals of calls (of one group), summed in locals: no object per call. */
+function totalsOf(calls: readonly ModelCall[]): Totals {
+  let failedCalls = 0;
+  let inputTokens = 0;
+  let cachedInputTokens = 0;
+  let outputTokens = 0;
+  let costUsd = 0;
+  let billableCostUsd = 0;
+  let includedCalls = 0;
+  let includedFailedCalls = 0;
+  let includedInputTokens = 0;
+  let includedCachedInputTokens = 0;
+  let includedOutputTokens = 0;
+  for (const call of calls) {
+    const failed = call.outcome === 'failed' ? 1 : 0;
+    failedCalls += failed;
+    inputTokens += call.inputTokens;
+    cachedInputTokens += call.cachedInputTokens;
+    outputTokens += call.outputTokens;
+    costUsd += call.costUsd;
+    if (!call.isIncludedUsage) {
+      billableCostUsd += call.costUsd;
+      continue;
+    }
+    includedCalls += 1;
+    includedFailedCalls += failed;
+    includedInputTokens += call.inputTokens;
+    includedCachedInputTokens += call.cachedInputTokens;
+    includedOutputTokens += call.outputTokens;
+  }
   return {
-    calls: 1,
-    failedCalls: failed,
-    inputTokens: call.inputTokens,
-    cachedInputTokens: call.cachedInputTokens,
-    outputTokens: call.outputTokens,
-    costUsd: call.costUsd,
-    billableCostUsd: call.isIncludedUsage ? 0 : call.costUsd,
-    includedCalls: included,
-    includedFailedCalls: included * failed,
-    includedInputTokens: included * call.inputTokens,
-    includedCachedInputTokens: included * call.cachedInputTokens,
-    includedOutputTokens: included * call.outputTokens,
+    calls: calls.length,
+    failedCalls,
+    inputTokens,
+    cachedInputTokens,
+    outputTokens,
+    costUsd,
+    billableCostUsd,
+    includedCalls,
+    includedFailedCalls,
+    includedInputTokens,
+    includedCachedInputTokens,
+    includedOutputTokens,
   };
 }
+
+/** A subject a call counts toward: its dimension, the subject and, for a user's split, the part (model or Agent). */
+type Subject = readonly [UsageDimension, string, string?];
 
 /** Every subject a call counts toward on its day: its key, Agent, model, user, Space and the user's splits. */
 function subjectsOf(call: ModelCall): Subject[] {
