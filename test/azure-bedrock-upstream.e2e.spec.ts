@@ -5,6 +5,7 @@
 import OpenAI from 'openai';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { usageStreamId, utcDay, type ModelCall } from '#usage';
+import { recordedCalls } from './support/usage-events.js';
 import { waitUntil } from '#testing/fixtures';
 import { startFakeAzure, type FakeAzureUpstream } from '#testing/fake-vendors/azure';
 import {
@@ -120,7 +121,7 @@ describe('gateway with Azure OpenAI and Bedrock upstreams (e2e)', () => {
     let call: ModelCall | undefined;
     await waitUntil(async () => {
       const events = await store.readStream(usageStreamId(keyId, utcDay(new Date())));
-      call = events.map((event) => event.data as ModelCall).find((data) => data.inputTokens === 1000);
+      call = recordedCalls(events).find((data) => data.inputTokens === 1000);
       return call !== undefined;
     }, 10_000);
     expect(call).toMatchObject({ cachedInputTokens: 600, cacheWriteTokens: 300, outputTokens: 10 });

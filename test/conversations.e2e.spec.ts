@@ -17,6 +17,7 @@ import {
 } from '#testing/fake-openai-upstream';
 import { waitUntil } from '#testing/fixtures';
 import { usageStreamId, utcDay, type ModelCall } from '#usage';
+import { recordedCalls } from './support/usage-events.js';
 import {
   ADMIN_KEY,
   client,
@@ -565,9 +566,7 @@ describe('Agent conversations (e2e)', () => {
     const store = api.app.get<EventStore>(EVENT_STORE);
     let calls: ModelCall[] = [];
     await waitUntil(async () => {
-      calls = (await store.readStream(usageStreamId(key.id, utcDay(new Date())))).map(
-        (event) => event.data as ModelCall,
-      );
+      calls = recordedCalls(await store.readStream(usageStreamId(key.id, utcDay(new Date()))));
       return (
         calls.filter((call) => call.operation === 'conversation').length >= 2 &&
         calls.some((call) => call.operation === 'memory_extraction')

@@ -15,6 +15,7 @@ import { startFakeUpstream } from '#testing/fake-openai-upstream';
 import { ADMIN_KEY, client, CORE, tempDataDir } from './support/api.js';
 import { agentInNewSpace } from './support/scenario.js';
 import { spawnApi, stopProcess } from './support/process.js';
+import { recordedCalls } from './support/usage-events.js';
 
 const READ_MODELS = [spacesProjector, agentsProjector, usersProjector, apiKeysProjector];
 
@@ -197,8 +198,8 @@ describe('crash safety (e2e, separate process)', () => {
     await upstream.close();
 
     const eventStore = new SqliteEventStore({ path: join(dataDir, 'events.db') });
-    const calls = (await eventStore.readAll()).filter((event) => event.type === 'ModelCallRecorded');
-    expect(calls.map((event) => (event.data as { model: string }).model).sort()).toEqual([
+    const calls = recordedCalls(await eventStore.readAll());
+    expect(calls.map((call) => call.model).sort()).toEqual([
       ...Array(5).fill('offline-chat'),
       ...Array(4).fill('slow-chat'),
     ]);

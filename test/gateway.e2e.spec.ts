@@ -4,6 +4,7 @@ import OpenAI, { APIError } from 'openai';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
 import { usageStreamId, utcDay, type ModelCall } from '#usage';
+import { recordedCalls as callsIn } from './support/usage-events.js';
 import { ADMIN_KEY, client, CORE, startTestApi, type TestApi, writeModelsFile } from './support/api.js';
 
 const UPSTREAM_KEY = 'sk-fake-upstream-secret-0123456789';
@@ -62,8 +63,8 @@ describe('compatible gateway (e2e, openai SDK)', () => {
   const recordedCalls = async (apiKeyId: string, count: number): Promise<ModelCall[]> => {
     const store = api.app.get<EventStore>(EVENT_STORE);
     return eventually(async () => {
-      const events = await store.readStream(usageStreamId(apiKeyId, utcDay(new Date())));
-      return events.length >= count ? events.map((event) => event.data as ModelCall) : undefined;
+      const calls = callsIn(await store.readStream(usageStreamId(apiKeyId, utcDay(new Date()))));
+      return calls.length >= count ? calls : undefined;
     });
   };
 

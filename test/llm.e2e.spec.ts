@@ -11,6 +11,7 @@ import {
 } from '#testing/fake-openai-upstream';
 import { waitUntil } from '#testing/fixtures';
 import { usageStreamId, utcDay, type ModelCall } from '#usage';
+import { recordedCalls } from './support/usage-events.js';
 import {
   ADMIN_KEY,
   client,
@@ -557,9 +558,7 @@ describe('core LLM endpoints (e2e)', () => {
       const store = api.app.get<EventStore>(EVENT_STORE);
       let calls: ModelCall[] = [];
       await waitUntil(async () => {
-        calls = (await store.readStream(usageStreamId(key.id, today))).map(
-          (event) => event.data as ModelCall,
-        );
+        calls = recordedCalls(await store.readStream(usageStreamId(key.id, today)));
         return calls.length === 3;
       }, 10_000);
       expect(calls.map((call) => [call.agentId, call.surface, call.operation, call.outcome])).toEqual([

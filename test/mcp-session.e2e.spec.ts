@@ -57,9 +57,9 @@ function modelCallsOf(api: TestApi, conversationId: string): Json[] {
   const db = new DatabaseSync(join(api.config.dataDir, 'events.db'), { readOnly: true });
   try {
     return (
-      db.prepare("SELECT data FROM events WHERE type = 'ModelCallRecorded'").all() as { data: string }[]
+      db.prepare("SELECT data FROM events WHERE type = 'ModelCallsRecorded'").all() as { data: string }[]
     )
-      .map((row) => JSON.parse(row.data) as Json)
+      .flatMap((row) => (JSON.parse(row.data) as { calls: Json[] }).calls)
       .filter((call) => call.conversationId === conversationId);
   } finally {
     db.close();

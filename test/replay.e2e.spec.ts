@@ -17,6 +17,7 @@ import { capturedOutput } from '../apps/cli/src/output.js';
 import { client, CORE, startTestApi, uniqueName, writeModelsFile, type TestApi } from './support/api.js';
 import { agentInNewSpace, LLM } from './support/scenario.js';
 import { VOLCANOES } from './support/documents.js';
+import { recordedCalls } from './support/usage-events.js';
 
 const K = `${CORE}/knowledge`;
 type Turn = {
@@ -220,12 +221,11 @@ describe('regression replay (e2e)', () => {
 
     // Read-only: the conversations have the same revisions; the calls are usage under `replay`.
     expect(await revisions()).toEqual(before);
-    const replays = (await store.readAll({ maxCount: 100_000 })).filter(
-      (event) =>
-        event.type === 'ModelCallRecorded' && (event.data as { operation: string }).operation === 'replay',
+    const replays = recordedCalls(await store.readAll({ maxCount: 100_000 })).filter(
+      (call) => call.operation === 'replay',
     );
     expect(replays).toHaveLength(10);
-    expect(replays[0]!.data).toMatchObject({ apiKeyId: 'system', agentId, model: 'second-chat' });
+    expect(replays[0]).toMatchObject({ apiKeyId: 'system', agentId, model: 'second-chat' });
 
     // A list of message ids replays just those.
     const some = await runCli(
@@ -303,15 +303,12 @@ describe('regression replay (e2e)', () => {
 
     // Every model call a replay made — the answers, the tool steps and the searches' embeddings — is usage under
     // `replay` (the searches are not ordinary embedding usage), and none is attributed to a conversation.
-    const replayCalls = (await store.readAll({ maxCount: 100_000 })).filter(
-      (event) => event.type === 'ModelCallRecorded' && event.metadata.correlationId.startsWith('replay-'),
+    const replayCalls = recordedCalls(await store.readAll({ maxCount: 100_000 })).filter((call) =>
+      call.correlationId.startsWith('replay-'),
     );
-    const callsOf = replayCalls.map(
-      (event) => event.data as { operation: string; model: string; conversationId?: string },
-    );
-    expect(callsOf.some((call) => call.model !== 'second-chat')).toBe(true);
-    expect(new Set(callsOf.map((call) => call.operation))).toEqual(new Set(['replay']));
-    expect(callsOf.filter((call) => call.conversationId !== undefined)).toEqual([]);
+    expect(replayCalls.some((call) => call.model !== 'second-chat')).toBe(true);
+    expect(new Set(replayCalls.map((call) => call.operation))).toEqual(new Set(['replay']));
+    expect(replayCalls.filter((call) => call.conversationId !== undefined)).toEqual([]);
 
     // The Skills offered as of the recorded time: version 2 published since, the replay loads version 1 (as the
     // live turn would have); run_code is never offered in a replay.

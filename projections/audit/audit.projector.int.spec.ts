@@ -118,6 +118,14 @@ describe('audit read model (int)', () => {
         KEY,
       ),
     );
+    await append(
+      'usage-key_owner',
+      event(
+        'ModelCallsRecorded',
+        { calls: [{ callId: 'call_2', apiKeyId: 'key_owner', model: 'm', inputTokens: 3 }] },
+        KEY,
+      ),
+    );
     const cascade = randomUUID();
     await append('space-spc_1', event('SpaceDeleted', { spaceId: 'spc_1' }, KEY, cascade));
     await append('agent-agt_1', event('AgentDeleted', { agentId: 'agt_1' }, PLATFORM, cascade));
@@ -197,9 +205,11 @@ describe('audit read model (int)', () => {
   });
 
   it('lists no model call (usage, not a change): neither the fold nor the read model', async () => {
-    const byType = { action: 'ModelCallRecorded' } as AuditFilters;
-    expect((await fromFold(byType)).data).toEqual([]);
-    expect((await fromReadModel(byType)).data).toEqual([]);
+    for (const action of ['ModelCallRecorded', 'ModelCallsRecorded']) {
+      const byType = { action } as AuditFilters;
+      expect((await fromFold(byType)).data).toEqual([]);
+      expect((await fromReadModel(byType)).data).toEqual([]);
+    }
     expect(await reads.readerAt(AUDIT_ENTRIES, ref).count({})).toBe((await trail.select({})).entries.length);
   });
 

@@ -1,5 +1,5 @@
 import { projectionHarness } from '#testing/projection-harness';
-import type { ModelCall } from '#usage';
+import type { ModelCall, ModelCallsRecorded } from '#usage';
 import { agentUserSubject, USAGE_DAILY, usageDayId } from '#usage';
 import { usageProjector } from './usage.projector.js';
 
@@ -26,6 +26,12 @@ const call = (overrides: Partial<ModelCall> = {}): { type: string; data: ModelCa
     startedAt: '2026-11-20T10:00:00.000Z',
     ...overrides,
   },
+});
+
+/** Calls recorded together, as the recorder appends them (one event per batch). */
+const batch = (...calls: { data: ModelCall }[]): { type: string; data: ModelCallsRecorded } => ({
+  type: 'ModelCallsRecorded',
+  data: { calls: calls.map(({ data }, index) => ({ ...data, correlationId: `req-${index}` })) },
 });
 
 describe('usage projection', () => {
@@ -129,5 +135,48 @@ describe('usage projection', () => {
     await h.apply(event);
     await h.apply(event);
     expect(await h.get(USAGE_DAILY, usageDayId('apiKey', 'key_1', '2026-11-20'))).toMatchObject({ calls: 1 });
+  });
+
+  it('counts a batch of calls like the same calls one by one (older logs), in one increment per document', async () => {
+    const calls = [
+      call(),
+      call({ callId: 'call_2', agentId: 'agt_1', isIncludedUsage: true, outcome: 'failed' }),
+      call({ callId: 'call_3', agentId: 'agt_1', userId: 'usr_2', model: 'gpt-y', spaceId: 'spc_1' }),
+    ];
+    const single = await projectionHarness(usageProjector);
+    await single.apply(...calls.map((event) => single.envelope(event)));
+    const batched = await projectionHarness(usageProjector);
+    const event = batched.envelope(batch(...calls));
+    await batched.apply(event);
+    const ops = (await usageProjector.project(event, {} as never)) as readonly { id: string }[];
+    expect(new Set(ops.map((op) => op.id)).size).toBe(ops.length);
+    const day = '2026-11-20';
+    const documents = [
+      usageDayId('apiKey', 'key_1', day),
+      usageDayId('model', 'gpt-x', day),
+      usageDayId('model', 'gpt-y', day),
+      usageDayId('user', 'usr_1', day),
+      usageDayId('agent', 'agt_1', day),
+      usageDayId('agentUser', agentUserSubject('agt_1', 'usr_2'), day),
+      usageDayId('space', 'spc_1', day),
+      usageDayId('userModel', 'usr_1', day, 'gpt-x'),
+      usageDayId('userAgent', 'usr_2', day, 'agt_1'),
+    ];
+    for (const id of documents)
+      expect(await batched.get(USAGE_DAILY, id)).toEqual(await single.get(USAGE_DAILY, id));
+    expect(await batched.get(USAGE_DAILY, usageDayId('apiKey', 'key_1', day))).toMatchObject({
+      calls: 3,
+      failedCalls: 1,
+      includedCalls: 1,
+      inputTokens: 300,
+    });
+  });
+
+  it('the same batch twice is counted once, beside older single calls', async () => {
+    const h = await projectionHarness(usageProjector);
+    const event = h.envelope(batch(call({ callId: 'call_2' }), call({ callId: 'call_3' })));
+    await h.apply(h.envelope(call()), event);
+    await h.apply(event);
+    expect(await h.get(USAGE_DAILY, usageDayId('apiKey', 'key_1', '2026-11-20'))).toMatchObject({ calls: 3 });
   });
 });

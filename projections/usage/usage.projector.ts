@@ -1,7 +1,9 @@
-// Builds the usage read model (libs/contexts/usage/src/usage.read-model.ts) by increments from ModelCallRecorded.
+// Builds the usage read model (libs/contexts/usage/src/usage.read-model.ts) by increments from the recorded calls: a
+// batch's (ModelCallsRecorded) merged into one increment per document, older logs' single calls (ModelCallRecorded)
+// one by one.
 import { defineProjector } from '#eventsourcing';
 import type { WriteOp } from '#read-store';
-import type { UsageEvent } from '#usage';
+import type { ModelCall, UsageEvent } from '#usage';
 import {
   agentUserSubject,
   USAGE_BREAKDOWNS,
@@ -19,44 +21,139 @@ export const usageProjector = defineProjector<UsageEvent>({
   version: 3,
   collections: [USAGE_READ_MODEL],
   on: {
-    ModelCallRecorded: ({ data: call }): WriteOp[] => {
-      const day = call.startedAt.slice(0, 10);
-      const failed = call.outcome === 'failed' ? 1 : 0;
-      const included = call.isIncludedUsage ? 1 : 0;
-      const by = {
-        calls: 1,
-        failedCalls: failed,
-        inputTokens: call.inputTokens,
-        cachedInputTokens: call.cachedInputTokens,
-        outputTokens: call.outputTokens,
-        costUsd: call.costUsd,
-        billableCostUsd: call.isIncludedUsage ? 0 : call.costUsd,
-        includedCalls: included,
-        includedFailedCalls: included * failed,
-        includedInputTokens: included * call.inputTokens,
-        includedCachedInputTokens: included * call.cachedInputTokens,
-        includedOutputTokens: included * call.outputTokens,
-      };
-      const subjects: [UsageDimension, string | null, string?][] = [
-        ['apiKey', call.apiKeyId],
-        ['agent', call.agentId],
-        ['model', call.model],
-        ['user', call.userId],
-        ['agentUser', call.agentId && call.userId ? agentUserSubject(call.agentId, call.userId) : null],
-        // A Space's spend (its weekly limit). Events before spaceId existed have none: no rebuild needed.
-        ['space', call.spaceId ?? null],
-        [USAGE_BREAKDOWNS.model, call.userId, call.model],
-        [USAGE_BREAKDOWNS.agent, call.agentId ? call.userId : null, call.agentId ?? undefined],
-      ];
-      return subjects
-        .filter((entry): entry is [UsageDimension, string, string?] => entry[1] !== null)
-        .map(([dimension, subject, part]) => ({
-          kind: 'increment',
-          collection: USAGE_DAILY,
-          id: usageDayId(dimension, subject, day, part),
-          by,
-          onCreate: { dimension, subject, day, ...(part === undefined ? {} : { part }) },
-        }));
+    ModelCallRecorded: ({ data: call }): WriteOp[] =>
+      subjectsOf(call).map((subject) => increment(subject, call.startedAt.slice(0, 10), totalsOf([call]))),
+    // Calls of the same day, key, model, user, Agent and Space count toward the same documents: a batch (hundreds of
+    // calls, of a few such groups) is summed per group first, then written as one increment per document.
+    ModelCallsRecorded: ({ data: { calls } }): WriteOp[] => {
+      const groups = new Map<string, ModelCall[]>();
+      for (const call of calls) {
+        const key = groupOf(call);
+        const group = groups.get(key);
+        if (group) group.push(call);
+        else groups.set(key, [call]);
+      }
+      const merged = new Map<string, Increment>();
+      for (const group of groups.values()) {
+        const first = group[0]!;
+        const day = first.startedAt.slice(0, 10);
+        const totals = totalsOf(group);
+        for (const subject of subjectsOf(first)) {
+          const id = usageDayId(subject[0], subject[1], day, subject[2]);
+          const into = merged.get(id);
+          if (into) for (const field of TOTALS) into.by[field] += totals[field];
+          else merged.set(id, increment(subject, day, totals));
+        }
+      }
+      return [...merged.values()];
     },
   },
 });
+
+/** What calls add to each of their days' documents. */
+const TOTALS = [
+  'calls',
+  'failedCalls',
+  'inputTokens',
+  'cachedInputTokens',
+  'outputTokens',
+  'costUsd',
+  'billableCostUsd',
+  'includedCalls',
+  'includedFailedCalls',
+  'includedInputTokens',
+  'includedCachedInputTokens',
+  'includedOutputTokens',
+] as const;
+type Totals = Record<(typeof TOTALS)[number], number>;
+
+type Increment = Extract<WriteOp, { kind: 'increment' }> & { readonly by: Totals };
+
+/** Absent (null or undefined) in a group's key: no id is this character. */
+const NONE = '\u0001';
+
+/** The documents a call counts toward, as one string: its day, key, model, user, Agent and Space. */
+const groupOf = (call: ModelCall): string =>
+  [
+    call.startedAt.slice(0, 10),
+    call.apiKeyId,
+    call.model,
+    call.userId,
+    call.agentId ?? NONE,
+    call.spaceId ?? NONE,
+  ].join('\u0000');
+
+/** The totals of calls (of one group), summed in locals: no object per call. */
+function totalsOf(calls: readonly ModelCall[]): Totals {
+  let failedCalls = 0;
+  let inputTokens = 0;
+  let cachedInputTokens = 0;
+  let outputTokens = 0;
+  let costUsd = 0;
+  let billableCostUsd = 0;
+  let includedCalls = 0;
+  let includedFailedCalls = 0;
+  let includedInputTokens = 0;
+  let includedCachedInputTokens = 0;
+  let includedOutputTokens = 0;
+  for (const call of calls) {
+    const failed = call.outcome === 'failed' ? 1 : 0;
+    failedCalls += failed;
+    inputTokens += call.inputTokens;
+    cachedInputTokens += call.cachedInputTokens;
+    outputTokens += call.outputTokens;
+    costUsd += call.costUsd;
+    if (!call.isIncludedUsage) {
+      billableCostUsd += call.costUsd;
+      continue;
+    }
+    includedCalls += 1;
+    includedFailedCalls += failed;
+    includedInputTokens += call.inputTokens;
+    includedCachedInputTokens += call.cachedInputTokens;
+    includedOutputTokens += call.outputTokens;
+  }
+  return {
+    calls: calls.length,
+    failedCalls,
+    inputTokens,
+    cachedInputTokens,
+    outputTokens,
+    costUsd,
+    billableCostUsd,
+    includedCalls,
+    includedFailedCalls,
+    includedInputTokens,
+    includedCachedInputTokens,
+    includedOutputTokens,
+  };
+}
+
+/** A subject a call counts toward: its dimension, the subject and, for a user's split, the part (model or Agent). */
+type Subject = readonly [UsageDimension, string, string?];
+
+/** Every subject a call counts toward on its day: its key, Agent, model, user, Space and the user's splits. */
+function subjectsOf(call: ModelCall): Subject[] {
+  const subjects: Subject[] = [
+    ['apiKey', call.apiKeyId],
+    ['model', call.model],
+    ['user', call.userId],
+    [USAGE_BREAKDOWNS.model, call.userId, call.model],
+  ];
+  if (call.agentId !== null) subjects.push(['agent', call.agentId]);
+  if (call.agentId && call.userId) subjects.push(['agentUser', agentUserSubject(call.agentId, call.userId)]);
+  if (call.agentId) subjects.push([USAGE_BREAKDOWNS.agent, call.userId, call.agentId]);
+  // A Space's spend (its weekly limit). Events before spaceId existed have none: no rebuild needed.
+  if (call.spaceId !== undefined && call.spaceId !== null) subjects.push(['space', call.spaceId]);
+  return subjects;
+}
+
+function increment([dimension, subject, part]: Subject, day: string, by: Totals): Increment {
+  return {
+    kind: 'increment',
+    collection: USAGE_DAILY,
+    id: usageDayId(dimension, subject, day, part),
+    by: { ...by },
+    onCreate: { dimension, subject, day, ...(part === undefined ? {} : { part }) },
+  };
+}

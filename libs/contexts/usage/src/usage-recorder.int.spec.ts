@@ -10,7 +10,7 @@ import {
   RecordModelCallsHandler,
 } from './commands/record-model-calls/record-model-calls.command.js';
 import { UsageRecorder } from './usage-recorder.js';
-import { usageStreamId, type ModelCall } from './usage.events.js';
+import { usageStreamId, type ModelCall, type ModelCallsRecorded } from './usage.events.js';
 
 const call = (callId: string, overrides: Partial<ModelCall> = {}): ModelCall => ({
   callId,
@@ -34,6 +34,10 @@ const call = (callId: string, overrides: Partial<ModelCall> = {}): ModelCall => 
   ...overrides,
 });
 
+/** The calls of a usage event, as `[callId, correlationId]`. */
+const callsIn = (event: { data: unknown }) =>
+  (event.data as ModelCallsRecorded).calls.map((recorded) => [recorded.callId, recorded.correlationId]);
+
 describe('UsageRecorder', () => {
   let store: EventStore;
   const setup = (wrap: (store: EventStore) => EventStore = (s) => s) => {
@@ -44,37 +48,59 @@ describe('UsageRecorder', () => {
   };
   afterEach(() => store.close());
 
-  it('appends queued calls in one batch per key and day, and counts them as pending until then', async () => {
+  it('appends queued calls as one event per key and day, and counts them as pending until then', async () => {
     const recorder = setup();
     recorder.record(call('c1'), 'corr-1');
     recorder.record(call('c2'), 'corr-2');
     recorder.record(call('c3', { startedAt: '2026-11-21T00:00:01.000Z' }), 'corr-3');
     expect(recorder.pendingFor('key_1')).toMatchObject({ calls: 3, tokens: 45 });
+    expect(recorder.queued).toBe(3);
     await recorder.flush();
     expect(recorder.pendingFor('key_1').calls).toBe(0);
+    expect(recorder.queued).toBe(0);
     const day1 = await store.readStream(usageStreamId('key_1', '2026-11-20'));
-    expect(
-      day1.map((event) => [event.type, (event.data as ModelCall).callId, event.metadata.correlationId]),
-    ).toEqual([
-      ['ModelCallRecorded', 'c1', 'corr-1'],
-      ['ModelCallRecorded', 'c2', 'corr-2'],
+    expect(day1.map((event) => [event.type, callsIn(event)])).toEqual([
+      [
+        'ModelCallsRecorded',
+        [
+          ['c1', 'corr-1'],
+          ['c2', 'corr-2'],
+        ],
+      ],
     ]);
-    expect(day1[0]!.metadata.actor).toEqual({ kind: 'apiKey', id: 'key_1' });
-    expect(await store.readStream(usageStreamId('key_1', '2026-11-21'))).toHaveLength(1);
+    // The batch's metadata is its first call's: the key as actor, the request's correlation, the call's start.
+    expect(day1[0]!.metadata).toMatchObject({
+      actor: { kind: 'apiKey', id: 'key_1' },
+      correlationId: 'corr-1',
+      occurredAt: '2026-11-20T10:00:00.000Z',
+    });
+    const day2 = await store.readStream(usageStreamId('key_1', '2026-11-21'));
+    expect(day2.map(callsIn)).toEqual([[['c3', 'corr-3']]]);
   });
 
-  it('gives each call an event id led by its start, so the ids sort as the calls started', async () => {
+  it('cuts a long queue of one stream into events of at most 250 calls, in order', async () => {
     const recorder = setup();
-    const starts = ['2026-11-20T10:00:00.900Z', '2026-11-20T10:00:00.100Z', '2026-11-20T10:00:00.500Z'];
-    starts.forEach((startedAt, i) => recorder.record(call(`c${i}`, { startedAt }), `corr-${i}`));
+    for (let index = 0; index < 600; index++) recorder.record(call(`c${index}`), `corr-${index}`);
     await recorder.flush();
     const events = await store.readStream(usageStreamId('key_1', '2026-11-20'));
-    const idOf = (startedAt: string) =>
-      events.find((event) => (event.data as ModelCall).startedAt === startedAt)!.id;
-    expect(starts.map(idOf).map((id) => parseInt(id.slice(0, 8) + id.slice(9, 13), 16))).toEqual(
+    expect(events.map((event) => callsIn(event).length)).toEqual([250, 250, 100]);
+    expect(events.flatMap(callsIn).map(([callId]) => callId)).toEqual(
+      Array.from({ length: 600 }, (_, index) => `c${index}`),
+    );
+  });
+
+  it("gives each batch an event id led by its first call's start, so the ids sort as the batches started", async () => {
+    const recorder = setup();
+    const starts = ['2026-11-20T10:00:00.100Z', '2026-11-20T10:00:00.500Z', '2026-11-20T10:00:00.900Z'];
+    for (const [i, startedAt] of starts.entries()) {
+      recorder.record(call(`c${i}`, { startedAt }), `corr-${i}`);
+      await recorder.flush();
+    }
+    const events = await store.readStream(usageStreamId('key_1', '2026-11-20'));
+    expect(events.map(({ id }) => parseInt(id.slice(0, 8) + id.slice(9, 13), 16))).toEqual(
       starts.map((startedAt) => Date.parse(startedAt)),
     );
-    expect([...starts].sort().map(idOf)).toEqual(starts.map(idOf).sort());
+    expect(events.map(({ id }) => id)).toEqual(events.map(({ id }) => id).sort());
   });
 
   it('keeps a batch whose append failed and appends it on the next flush, once', async () => {
@@ -89,16 +115,50 @@ describe('UsageRecorder', () => {
     await recorder.flush();
     expect(await store.readStream(usageStreamId('key_1', '2026-11-20'))).toHaveLength(0);
     expect(recorder.pendingFor('key_1').calls).toBe(1);
+    expect(recorder.queued).toBe(1);
     await recorder.flush();
     await recorder.flush();
-    expect(await store.readStream(usageStreamId('key_1', '2026-11-20'))).toHaveLength(1);
+    const events = await store.readStream(usageStreamId('key_1', '2026-11-20'));
+    expect(events.map(callsIn)).toEqual([[['c1', 'corr']]]);
+    expect(recorder.queued).toBe(0);
+  });
+
+  it('retries a batch whose append landed but reported a failure as it was, so no call is recorded twice', async () => {
+    let failures = 1;
+    const recorder = setup((inner) =>
+      Object.assign(Object.create(inner) as EventStore, {
+        // The first append is stored, then fails (a lost reply): the recorder cannot tell it landed.
+        appendToStream: async (...args: Parameters<EventStore['appendToStream']>) => {
+          const appended = await inner.appendToStream(...args);
+          if (failures-- > 0) throw new Error('connection reset');
+          return appended;
+        },
+      }),
+    );
+    recorder.record(call('c1'), 'corr-1');
+    recorder.record(call('c2'), 'corr-2');
+    await recorder.flush();
+    expect(recorder.pendingFor('key_1').calls).toBe(2);
+    // Newer calls of the same stream are queued meanwhile: the retry must not take them into the failed batch.
+    recorder.record(call('c3'), 'corr-3');
+    await recorder.flush();
+    const events = await store.readStream(usageStreamId('key_1', '2026-11-20'));
+    expect(events.map(callsIn)).toEqual([
+      [
+        ['c1', 'corr-1'],
+        ['c2', 'corr-2'],
+      ],
+      [['c3', 'corr-3']],
+    ]);
+    expect(recorder.pendingFor('key_1').calls).toBe(0);
   });
 
   it('flushes everything on shutdown, without waiting for the timer', async () => {
     const recorder = setup();
     for (let index = 0; index < 10; index++) recorder.record(call(`c${index}`), 'corr');
     await recorder.onApplicationShutdown();
-    expect(await store.readStream(usageStreamId('key_1', '2026-11-20'))).toHaveLength(10);
+    const events = await store.readStream(usageStreamId('key_1', '2026-11-20'));
+    expect(events.flatMap(callsIn)).toHaveLength(10);
   });
 
   it('feeds the limiter: a window folds the log plus what is still queued', async () => {

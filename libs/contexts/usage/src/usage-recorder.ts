@@ -1,7 +1,8 @@
 // Records model calls off the hot path: a call is queued in memory and sent with others of its stream (key and day)
-// in one RecordModelCalls command a moment later (its handler appends them with the expected revision and event ids
-// derived from the call ids, so a retried batch never records a call twice). A failed batch is kept and retried;
-// shutdown flushes what is queued.
+// in one RecordModelCalls command a moment later, as one event per batch of calls (its handler appends them with the
+// expected revision and an event id derived from each batch's first call). A failed command is kept whole and sent
+// again as it was, never regrouped with newer calls: its events keep their ids, so a retry of an append that did land
+// records nothing twice. Shutdown flushes what is queued.
 import {
   Inject,
   Injectable,
@@ -10,26 +11,34 @@ import {
 } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { CommandBus } from '@nestjs/cqrs';
-import {
-  RecordModelCalls,
-  type RecordedCall,
-} from './commands/record-model-calls/record-model-calls.command.js';
+import { RecordModelCalls } from './commands/record-model-calls/record-model-calls.command.js';
 import { addCall, ZERO_USAGE, type UsageTotals } from './usage.decider.js';
-import { usageStreamId, type ModelCall } from './usage.events.js';
+import { usageStreamId, type BatchedModelCall, type ModelCall } from './usage.events.js';
 import { LOGGER } from '#kernel';
 
-/** A call waiting to be recorded, with the correlation id of the request that made it. */
-interface QueuedCall extends RecordedCall {
+/** A call waiting to be recorded (with the correlation id of the request that made it), and its stream. */
+interface QueuedCall {
   readonly streamId: string;
+  readonly call: BatchedModelCall;
+}
+
+/** One RecordModelCalls command: a stream's batches, each one event. */
+interface StreamAppend {
+  readonly streamId: string;
+  readonly batches: readonly (readonly BatchedModelCall[])[];
 }
 
 const FLUSH_DELAY_MS = 200;
 const FLUSH_AT = 1_000;
+/** Calls per event: bounds an event's size (a call is about half a kilobyte of JSON). */
+const BATCH_CALLS = 250;
 const RETRY_DELAY_MS = 1_000;
 
 @Injectable()
 export class UsageRecorder implements BeforeApplicationShutdown, OnApplicationShutdown {
   private queue: QueuedCall[] = [];
+  /** Commands whose append failed, each sent again as it was. */
+  private failed: StreamAppend[] = [];
   /** Calls queued or being appended, per API key: limits add them to what the log already holds. */
   private readonly unflushed = new Map<string, UsageTotals>();
   private timer: NodeJS.Timeout | null = null;
@@ -49,14 +58,15 @@ export class UsageRecorder implements BeforeApplicationShutdown, OnApplicationSh
 
   /** Calls waiting for their batch. */
   get queued(): number {
-    return this.queue.length;
+    let calls = this.queue.length;
+    for (const { batches } of this.failed) for (const batch of batches) calls += batch.length;
+    return calls;
   }
 
   record(call: ModelCall, correlationId: string): void {
     for (const listener of this.listeners) listener(call);
     this.queue.push({
-      call,
-      correlationId,
+      call: { ...call, correlationId },
       streamId: usageStreamId(call.apiKeyId, call.startedAt.slice(0, 10)),
     });
     this.unflushed.set(call.apiKeyId, addCall(this.unflushed.get(call.apiKeyId) ?? ZERO_USAGE, call));
@@ -89,10 +99,10 @@ export class UsageRecorder implements BeforeApplicationShutdown, OnApplicationSh
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     // A failing store gets a few quick attempts; what still fails is logged (never silently dropped).
-    for (let attempt = 0; attempt < 3 && this.queue.length > 0; attempt++) await this.flush();
+    for (let attempt = 0; attempt < 3 && this.queued > 0; attempt++) await this.flush();
     await this.flushing;
-    if (this.queue.length > 0)
-      this.logger.error({ calls: this.queue.length }, 'usage records could not be appended before shutdown');
+    if (this.queued > 0)
+      this.logger.error({ calls: this.queued }, 'usage records could not be appended before shutdown');
   }
 
   private schedule(delayMs: number): void {
@@ -105,42 +115,49 @@ export class UsageRecorder implements BeforeApplicationShutdown, OnApplicationSh
   }
 
   private async appendQueued(): Promise<void> {
-    if (this.queue.length === 0) return;
-    const batch = this.queue;
-    this.queue = [];
-    const byStream = new Map<string, QueuedCall[]>();
-    for (const queued of batch) {
-      const calls = byStream.get(queued.streamId);
-      if (calls) calls.push(queued);
-      else byStream.set(queued.streamId, [queued]);
+    if (this.queue.length === 0 && this.failed.length === 0) return;
+    const retries = this.failed;
+    this.failed = [];
+    const byStream = new Map<string, StreamAppend[]>();
+    for (const append of [...retries, ...appendsOf(this.queue)]) {
+      const appends = byStream.get(append.streamId);
+      if (appends) appends.push(append);
+      else byStream.set(append.streamId, [append]);
     }
-    const failed: QueuedCall[] = [];
+    this.queue = [];
+    const failed: StreamAppend[] = [];
+    // Streams in parallel; a stream's commands (a retry, then the new calls) one after the other.
     await Promise.all(
-      [...byStream].map(async ([streamId, calls]) => {
-        try {
-          await this.appendStream(calls);
-          for (const { call } of calls) this.settle(call);
-        } catch (error) {
-          this.logger.error({ err: error, streamId, calls: calls.length }, 'usage append failed; will retry');
-          failed.push(...calls);
+      [...byStream.values()].map(async (appends) => {
+        for (const append of appends) {
+          try {
+            await this.appendStream(append);
+            for (const batch of append.batches) for (const call of batch) this.settle(call);
+          } catch (error) {
+            const calls = append.batches.reduce((sum, batch) => sum + batch.length, 0);
+            this.logger.error(
+              { err: error, streamId: append.streamId, calls },
+              'usage append failed; will retry',
+            );
+            failed.push(append);
+          }
         }
       }),
     );
     if (failed.length > 0) {
-      this.queue = [...failed, ...this.queue];
+      this.failed = [...failed, ...this.failed];
       if (!this.closed) this.schedule(RETRY_DELAY_MS);
     }
   }
 
-  private async appendStream(calls: readonly QueuedCall[]): Promise<void> {
-    const { call, correlationId } = calls[0]!;
+  private async appendStream({ batches }: StreamAppend): Promise<void> {
+    const first = batches[0]![0]!;
     await this.commands.execute(
-      new RecordModelCalls(
-        call.apiKeyId,
-        call.startedAt.slice(0, 10),
-        calls.map(({ call, correlationId }) => ({ call, correlationId })),
-        { actor: { kind: 'apiKey', id: call.apiKeyId }, correlationId, now: () => new Date() },
-      ),
+      new RecordModelCalls(first.apiKeyId, first.startedAt.slice(0, 10), batches, {
+        actor: { kind: 'apiKey', id: first.apiKeyId },
+        correlationId: first.correlationId,
+        now: () => new Date(),
+      }),
     );
   }
 
@@ -159,4 +176,17 @@ export class UsageRecorder implements BeforeApplicationShutdown, OnApplicationSh
     if (left.calls <= 0) this.unflushed.delete(call.apiKeyId);
     else this.unflushed.set(call.apiKeyId, left);
   }
+}
+
+/** The queued calls as one command per stream, in the order queued, cut into batches of at most BATCH_CALLS. */
+function appendsOf(queue: readonly QueuedCall[]): StreamAppend[] {
+  const byStream = new Map<string, BatchedModelCall[][]>();
+  for (const { streamId, call } of queue) {
+    const batches = byStream.get(streamId);
+    const last = batches?.at(-1);
+    if (!batches) byStream.set(streamId, [[call]]);
+    else if (last!.length < BATCH_CALLS) last!.push(call);
+    else batches.push([call]);
+  }
+  return [...byStream].map(([streamId, batches]) => ({ streamId, batches }));
 }

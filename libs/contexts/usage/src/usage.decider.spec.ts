@@ -1,6 +1,6 @@
 import { deciderSpec } from '#testing/decider-spec';
 import { addCall, usageDecider, ZERO_USAGE } from './usage.decider.js';
-import type { ModelCall, UsageEvent } from './usage.events.js';
+import type { BatchedModelCall, ModelCall, UsageEvent } from './usage.events.js';
 
 const given = deciderSpec(usageDecider);
 const call = (callId: string, overrides: Partial<ModelCall> = {}): ModelCall => ({
@@ -24,34 +24,45 @@ const call = (callId: string, overrides: Partial<ModelCall> = {}): ModelCall => 
   startedAt: '2026-11-18T10:00:00.000Z',
   ...overrides,
 });
+/** One call per event, as older logs hold them. */
 const recorded = (data: ModelCall): UsageEvent => ({ type: 'ModelCallRecorded', data });
+const batched = (callId: string, overrides: Partial<ModelCall> = {}): BatchedModelCall => ({
+  ...call(callId, overrides),
+  correlationId: `req-${callId}`,
+});
+const batch = (...calls: BatchedModelCall[]): UsageEvent => ({ type: 'ModelCallsRecorded', data: { calls } });
 
 describe('usage of a key and day (decider)', () => {
-  it('records each call of a batch, in order, whatever was recorded before', () => {
-    const [first, second] = [call('c1'), call('c2')];
+  it('records each batch as one event of its calls, in order, whatever was recorded before', () => {
+    const [first, second, third] = [batched('c1'), batched('c2'), batched('c3')];
     given()
-      .when({ calls: [first, second] })
-      .then([recorded(first), recorded(second)]);
-    given(recorded(call('c0')))
-      .when({ calls: [first] })
-      .then([recorded(first)]);
+      .when({ batches: [[first, second], [third]] })
+      .then([batch(first, second), batch(third)]);
+    given(recorded(call('c0')), batch(batched('c00')))
+      .when({ batches: [[first]] })
+      .then([batch(first)]);
   });
 
-  it('records nothing for an empty batch', () => given().when({ calls: [] }).then([]));
+  it('records nothing for no batch or an empty one', () => {
+    given().when({ batches: [] }).then([]);
+    given()
+      .when({ batches: [[]] })
+      .then([]);
+  });
 
-  it("folds the day's totals, counting only calls outside the subscription as billable", () => {
-    const totals = [recorded(call('c1')), recorded(call('c2', { isIncludedUsage: true, costUsd: 2 }))].reduce(
-      usageDecider.evolve,
-      usageDecider.initialState(),
-    );
+  it("folds the day's totals from batches and older single calls alike, counting only calls outside the subscription as billable", () => {
+    const totals = [
+      recorded(call('c1')),
+      batch(batched('c2', { isIncludedUsage: true, costUsd: 2 }), batched('c3')),
+    ].reduce(usageDecider.evolve, usageDecider.initialState());
     expect(totals).toEqual({
-      calls: 2,
-      tokens: 30,
-      inputTokens: 20,
-      cachedInputTokens: 4,
-      outputTokens: 10,
-      costUsd: 2.5,
-      billableCostUsd: 0.5,
+      calls: 3,
+      tokens: 45,
+      inputTokens: 30,
+      cachedInputTokens: 6,
+      outputTokens: 15,
+      costUsd: 3,
+      billableCostUsd: 1,
     });
     expect(addCall(ZERO_USAGE, call('c3'))).toMatchObject({ calls: 1, tokens: 15 });
   });

@@ -1,8 +1,8 @@
 // The per key and day usage stream as an aggregate: its state is the day's totals, which is what limits read. Recording
-// has no invariant to protect (a call happened), so `decide` only turns calls into events; the expected revision still
-// orders concurrent writers.
+// has no invariant to protect (a call happened), so `decide` only turns batches of calls into events, one per batch;
+// the expected revision still orders concurrent writers. The state folds both the batches and older logs' single calls.
 import type { Decider } from '#eventsourcing';
-import type { ModelCall, UsageEvent } from './usage.events.js';
+import { callsOf, type BatchedModelCall, type ModelCall, type UsageEvent } from './usage.events.js';
 
 export interface UsageTotals {
   readonly calls: number;
@@ -39,11 +39,15 @@ export function addCall(totals: UsageTotals, call: ModelCall): UsageTotals {
 }
 
 export interface RecordCalls {
-  readonly calls: readonly ModelCall[];
+  /** Each batch becomes one event (a retried batch is the same batch: its event id derives from its first call). */
+  readonly batches: readonly (readonly BatchedModelCall[])[];
 }
 
 export const usageDecider: Decider<UsageTotals, RecordCalls, UsageEvent> = {
   initialState: () => ZERO_USAGE,
-  evolve: (state, event) => addCall(state, event.data),
-  decide: (command) => command.calls.map((call) => ({ type: 'ModelCallRecorded', data: call })),
+  evolve: (state, event) => callsOf(event).reduce(addCall, state),
+  decide: (command) =>
+    command.batches
+      .filter((calls) => calls.length > 0)
+      .map((calls) => ({ type: 'ModelCallsRecorded', data: { calls } })),
 };

@@ -1,5 +1,7 @@
 // Usage: every model call on either surface is a fact in the log, in one stream per API key and UTC day, so a key's
-// spend in any window is a fold over a handful of short streams, and auditors can replay every call.
+// spend in any window is a fold over a handful of short streams, and auditors can replay every call. The calls of a
+// stream are recorded in batches, one event per batch (ModelCallsRecorded); older logs hold one event per call
+// (ModelCallRecorded), which every reader still folds.
 import { derivedTimedEventId, type DomainEvent } from '#kernel';
 
 /**
@@ -93,7 +95,23 @@ export interface ModelCall {
   readonly failure?: string;
 }
 
-export type UsageEvent = DomainEvent<'ModelCallRecorded', ModelCall>;
+/** A call inside a batch, with the correlation id of the request that made it (the event's metadata is the batch's). */
+export interface BatchedModelCall extends ModelCall {
+  readonly correlationId: string;
+}
+
+/** The calls of one API key and day recorded together, in the order they were queued. */
+export interface ModelCallsRecorded {
+  readonly calls: readonly BatchedModelCall[];
+}
+
+export type UsageEvent =
+  /** One call per event: what older logs hold (before calls were recorded in batches). */
+  DomainEvent<'ModelCallRecorded', ModelCall> | DomainEvent<'ModelCallsRecorded', ModelCallsRecorded>;
+
+/** The calls a usage event records, whichever its type. */
+export const callsOf = (event: UsageEvent): readonly ModelCall[] =>
+  event.type === 'ModelCallsRecorded' ? event.data.calls : [event.data];
 
 /** UTC day of an instant, `YYYY-MM-DD`. */
 export const utcDay = (at: Date): string => at.toISOString().slice(0, 10);
@@ -101,9 +119,9 @@ export const utcDay = (at: Date): string => at.toISOString().slice(0, 10);
 export const usageStreamId = (apiKeyId: string, day: string): string => `usage-${apiKeyId}-${day}`;
 
 /**
- * A recorded call's event id: derived from the call, so a retried batch never records a call twice; led by the call's
- * start, so the calls' events sort by time in the event store's index of ids (one per model call: see
- * derivedTimedEventId).
+ * A batch's event id: derived from its first call, so a failed batch retried as it was (the UsageRecorder never
+ * regroups one) records nothing twice; led by that call's start, so the batches' events sort by time in the event
+ * store's index of ids (see derivedTimedEventId). Older per-call events derived theirs from ('model-call', callId).
  */
-export const callEventId = (call: Pick<ModelCall, 'callId' | 'startedAt'>): string =>
-  derivedTimedEventId(Date.parse(call.startedAt), 'model-call', call.callId);
+export const batchEventId = (first: Pick<ModelCall, 'callId' | 'startedAt'>): string =>
+  derivedTimedEventId(Date.parse(first.startedAt), 'model-calls', first.callId);

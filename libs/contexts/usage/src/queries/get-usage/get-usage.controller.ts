@@ -15,7 +15,7 @@ export class GetUsageController {
     tag: 'Usage',
     summary: "Daily usage of an API key, Agent, model or user; a user's by model or by Agent",
     description:
-      'Built from the ModelCallRecorded events of both surfaces. Non-admin keys see their own key and user only ' +
+      'Built from the recorded model calls of both surfaces. Non-admin keys see their own key and user only ' +
       "(403 `usage_access_denied` otherwise). `dimension=user&by=model|agent` adds the user's split (`parts`).",
     query: UsageQuery,
     response: {
