@@ -280,8 +280,14 @@ export class SqliteEventStore implements EventStore {
     return this.currentRevision(streamId);
   }
 
-  /** readAll for subscriptions: the head page another subscription read in this turn is shared. */
+  /**
+   * readAll for subscriptions: the head page another subscription read in this turn is shared, and a read from the
+   * known head on is empty without a query. Every subscription reads again after each page it applies: after one
+   * append, dozens of them would each ask SQLite for an empty page. What other processes appended beyond the known
+   * head, the head poll announces (it moves the known head first), as it does for a subscription gone idle.
+   */
   private async readAllShared(options: ReadAllOptions = {}): Promise<EventEnvelope[]> {
+    if ((options.after ?? 0) >= this.knownHead) return [];
     const key = `${options.after ?? 0}:${options.maxCount ?? Number.MAX_SAFE_INTEGER}`;
     if (this.headPage?.key === key) return [...this.headPage.page];
     const page = this.readAllSync(options);
