@@ -143,8 +143,5 @@ export const auditProjector: Projector = {
     AUDIT_EVENT_TYPES_READ_MODEL,
   ],
   eventTypes: EVERY_EVENT,
-  // Every event writes an entry under seven indexes and more: a batch per append (a stored response's, a model call's)
-  // would cost a commit each. Audit reads wait for the head, a few ms longer at most.
-  readIntervalMs: 10,
   project,
 };

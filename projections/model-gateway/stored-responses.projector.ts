@@ -7,8 +7,6 @@ export const storedResponsesProjector = defineProjector<StoredResponseEvent>({
   name: STORED_RESPONSES_READ_MODEL.projection,
   version: 1,
   collections: [STORED_RESPONSES_READ_MODEL],
-  // One document per response under two indexes, read only by the expiry sweeper: batches of several appends.
-  readIntervalMs: 10,
   on: {
     ResponseStored: ({ data }) => [
       {

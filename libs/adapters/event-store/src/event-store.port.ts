@@ -37,12 +37,6 @@ export interface SubscribeOptions {
   /** A failure of onEvents or of the store ends the subscription and is reported here. */
   readonly onError?: (error: unknown) => void;
   readonly batchSize?: number;
-  /**
-   * While the log keeps growing, read it at most once per this many ms, so one batch carries what several appends
-   * wrote (a subscriber whose commit costs much per batch: the audit trail's). An append after a quiet spell is still
-   * read at once; a store that pushes events may ignore it.
-   */
-  readonly minReadIntervalMs?: number;
 }
 
 export interface Subscription {

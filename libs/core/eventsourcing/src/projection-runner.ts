@@ -472,7 +472,6 @@ class ProjectorWorker {
       const subscription = this.runner.eventStore.subscribeToAll({
         after,
         batchSize: options.batchSize ?? 500,
-        minReadIntervalMs: projector.readIntervalMs,
         onEvents: async (events) => {
           const applied = await this.runner.applyBatch(projector, ref, events);
           const position = events[events.length - 1]!.position;

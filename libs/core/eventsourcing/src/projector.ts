@@ -29,11 +29,6 @@ export interface Projector {
    * (EVERY_EVENT): every event of the log, whatever its stream (an all-streams read model: the audit trail's).
    */
   readonly eventTypes: readonly string[];
-  /**
-   * While events keep coming, apply them at most once per this many ms (SubscribeOptions.minReadIntervalMs): for a
-   * projector whose commit costs much per batch and whose readers can wait that long. Unset: every batch at once.
-   */
-  readonly readIntervalMs?: number;
   project(event: EventEnvelope, context: ProjectionContext): Promise<readonly WriteOp[]> | readonly WriteOp[];
 }
 
@@ -82,16 +77,9 @@ export function defineProjector<E extends DomainEvent>(spec: {
   readonly name: string;
   readonly version: number;
   readonly collections: readonly CollectionSpec[];
-  readonly readIntervalMs?: number;
   readonly on: EventHandlers<E>;
 }): Projector {
-  return {
-    name: spec.name,
-    version: spec.version,
-    collections: spec.collections,
-    ...(spec.readIntervalMs === undefined ? {} : { readIntervalMs: spec.readIntervalMs }),
-    ...eventHandlers(spec.on),
-  };
+  return { name: spec.name, version: spec.version, collections: spec.collections, ...eventHandlers(spec.on) };
 }
 
 /**

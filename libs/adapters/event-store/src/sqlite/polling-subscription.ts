@@ -25,7 +25,6 @@ export function pollingSubscription(
     wake?.();
   });
   const batchSize = options.batchSize ?? 500;
-  const minReadIntervalMs = options.minReadIntervalMs ?? 0;
 
   const idle = () =>
     new Promise<void>((resolve) => {
@@ -40,17 +39,13 @@ export function pollingSubscription(
     let caughtUp = false;
     while (!stopped) {
       appended = false;
-      const readAt = performance.now();
       const batch = await store.readAll({ after: checkpoint, maxCount: batchSize });
       if (stopped) break;
       if (batch.length > 0) {
         await options.onEvents(batch);
         checkpoint = batch[batch.length - 1]!.position;
-        // SQLite answers synchronously: without a macrotask turn, a long catch-up would starve HTTP and timers. A
-        // short batch under a steady stream of appends waits out the read interval instead: what is appended
-        // meanwhile comes in the next batch, not in a batch (and a commit) of its own.
-        const rest = batch.length < batchSize ? minReadIntervalMs - (performance.now() - readAt) : 0;
-        await new Promise<void>((resolve) => (rest > 0 ? setTimeout(resolve, rest) : setImmediate(resolve)));
+        // SQLite answers synchronously: without a macrotask turn, a long catch-up would starve HTTP and timers.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         // A full batch may have more behind it. A short one reached the head: reading again finds only what was
         // appended since, which the store announces.
         if (batch.length === batchSize || appended) continue;

@@ -102,25 +102,4 @@ describe('SqliteEventStore specifics', () => {
     await Promise.all(subscriptions.map((subscription) => subscription.stop()));
     await store.close();
   });
-
-  it('with a read interval, applies the first append at once and what the next ones wrote meanwhile in one batch', async () => {
-    const store = new SqliteEventStore({ path: ':memory:' });
-    const batches: string[][] = [];
-    const subscription = store.subscribeToAll({
-      after: 0,
-      minReadIntervalMs: 500,
-      onEvents: async (events) => {
-        batches.push(events.map((event) => event.type));
-      },
-    });
-    await store.appendToStream(uniqueStream(), [makeEvent('First')], 'no_stream');
-    await waitUntil(() => batches.length === 1);
-    // Two appends, two commits, each announced: the subscription waits out its interval and reads them together.
-    await store.appendToStream(uniqueStream(), [makeEvent('Second')], 'no_stream');
-    await store.appendToStream(uniqueStream(), [makeEvent('Third')], 'no_stream');
-    await waitUntil(() => batches.flat().length === 3);
-    expect(batches).toEqual([['First'], ['Second', 'Third']]);
-    await subscription.stop();
-    await store.close();
-  });
 });
