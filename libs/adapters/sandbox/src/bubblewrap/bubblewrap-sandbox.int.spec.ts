@@ -2,7 +2,7 @@
 // sandbox or take the host down; the figure is printed at the end). Skipped aloud where bubblewrap cannot run.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +60,26 @@ if (!availability.available) {
   codeSandboxContract('bubblewrap', async () => sandbox);
 
   describe('BubblewrapSandbox availability probe', () => {
+    it('opens a root made under a private umask, and its own private parent, to the sandboxes', async () => {
+      // The api runs under umask 077: the folders it makes for sandbox roots, and a parent an earlier start made
+      // with them, are 0700, out of reach of the sandboxes' uids.
+      const parent = await mkdtemp(join(tmpdir(), 'sandbox-parent-'));
+      const previous = process.umask(0o077);
+      try {
+        // A root under a private parent (an earlier start's folder): the parent is opened too…
+        const first = new BubblewrapSandbox({ root: join(parent, 'root'), limits: CONTRACT_LIMITS });
+        expect(await first.availability()).toEqual({ available: true });
+        // …and every folder made on the way to a root.
+        const deeper = new BubblewrapSandbox({ root: join(parent, 'made', 'root'), limits: CONTRACT_LIMITS });
+        expect(await deeper.availability()).toEqual({ available: true });
+        for (const dir of [parent, join(parent, 'root'), join(parent, 'made'), join(parent, 'made', 'root')])
+          expect((await stat(dir)).mode & 0o777).toBe(0o711);
+      } finally {
+        process.umask(previous);
+        await rm(parent, { recursive: true, force: true });
+      }
+    });
+
     it('runs its probe sandbox without holding the event loop (the first /health of the api asks for it)', async () => {
       // A setpriv that marks when it runs: timers firing while it runs prove the api's loop was free meanwhile
       // (a spawnSync held it for the whole run: no tick could see it running).

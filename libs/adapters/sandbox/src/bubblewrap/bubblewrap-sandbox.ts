@@ -35,6 +35,7 @@ import {
   constants as fsConstants,
   existsSync,
   lstatSync,
+  statSync,
   mkdirSync,
   openSync,
   readlinkSync,
@@ -43,7 +44,7 @@ import {
 import { chmod, chown, lstat, mkdir, open, realpath, rm, writeFile } from 'node:fs/promises';
 import { arch, constants as osConstants } from 'node:os';
 import { promisify } from 'node:util';
-import { join, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { NotFoundError, ValidationError } from '#kernel';
 import {
   type CodeSandbox,
@@ -407,8 +408,7 @@ export class BubblewrapSandbox implements CodeSandbox {
     // it listened, measured). The three checks are independent, so they run at once. Spawned, not spawnSync: bwrap
     // starting must not hold the event loop (≈0.1 s, measured).
     try {
-      mkdirSync(this.root, { recursive: true, mode: 0o711 });
-      chmodSync(this.root, 0o711);
+      openToSandboxes(this.root, mkdirSync(this.root, { recursive: true, mode: 0o711 }));
     } catch (error) {
       return {
         available: false,
@@ -697,4 +697,21 @@ export class BubblewrapSandbox implements CodeSandbox {
       child.on('close', finish);
     });
   }
+}
+
+/**
+ * Makes the sandbox root reachable by the sandboxes' own uids (0711): every directory `mkdirSync` made on the way
+ * (`first` … root; the process's umask, 077 in the api, left them private), and the root's parent when this process
+ * owns it and it is not a shared sticky directory such as /tmp: an api started first under that umask made the
+ * platform's `agent-platform-sandboxes` folder 0700, and every later sandbox root under it was out of reach.
+ */
+function openToSandboxes(root: string, first: string | undefined): void {
+  for (let dir = root; ; dir = dirname(dir)) {
+    chmodSync(dir, 0o711);
+    if (first === undefined || dir === first || dirname(dir) === dir) break;
+  }
+  const parent = dirname(root);
+  const stats = statSync(parent);
+  if (stats.uid === process.getuid?.() && (stats.mode & 0o1000) === 0 && (stats.mode & 0o011) !== 0o011)
+    chmodSync(parent, (stats.mode & 0o7777) | 0o011);
 }
