@@ -6,8 +6,10 @@ import type { WriteOp } from '#read-store';
 import type { ModelCall, UsageEvent } from '#usage';
 import {
   agentUserSubject,
+  INCLUDED_USAGE_FIGURES,
   USAGE_BREAKDOWNS,
   USAGE_DAILY,
+  USAGE_FIGURES,
   USAGE_READ_MODEL,
   usageDayId,
   type UsageDimension,
@@ -22,22 +24,22 @@ export const usageProjector = defineProjector<UsageEvent>({
   collections: [USAGE_READ_MODEL],
   on: {
     ModelCallRecorded: ({ data: call }): WriteOp[] =>
-      subjectsOf(call).map((subject) => increment(subject, call.startedAt.slice(0, 10), totalsOf([call]))),
+      subjectsOf(call).map((subject) =>
+        increment(subject, call.startedAt.slice(0, 10), addCall(noTotals(), call)),
+      ),
     // Calls of the same day, key, model, user, Agent and Space count toward the same documents: a batch (hundreds of
     // calls, of a few such groups) is summed per group first, then written as one increment per document.
     ModelCallsRecorded: ({ data: { calls } }): WriteOp[] => {
-      const groups = new Map<string, ModelCall[]>();
+      const groups = new Map<string, { first: ModelCall; totals: Totals }>();
       for (const call of calls) {
         const key = groupOf(call);
-        const group = groups.get(key);
-        if (group) group.push(call);
-        else groups.set(key, [call]);
+        let group = groups.get(key);
+        if (!group) groups.set(key, (group = { first: call, totals: noTotals() }));
+        addCall(group.totals, call);
       }
       const merged = new Map<string, Increment>();
-      for (const group of groups.values()) {
-        const first = group[0]!;
+      for (const { first, totals } of groups.values()) {
         const day = first.startedAt.slice(0, 10);
-        const totals = totalsOf(group);
         for (const subject of subjectsOf(first)) {
           const id = usageDayId(subject[0], subject[1], day, subject[2]);
           const into = merged.get(id);
@@ -51,20 +53,7 @@ export const usageProjector = defineProjector<UsageEvent>({
 });
 
 /** What calls add to each of their days' documents. */
-const TOTALS = [
-  'calls',
-  'failedCalls',
-  'inputTokens',
-  'cachedInputTokens',
-  'outputTokens',
-  'costUsd',
-  'billableCostUsd',
-  'includedCalls',
-  'includedFailedCalls',
-  'includedInputTokens',
-  'includedCachedInputTokens',
-  'includedOutputTokens',
-] as const;
+const TOTALS = [...USAGE_FIGURES, ...INCLUDED_USAGE_FIGURES] as const;
 type Totals = Record<(typeof TOTALS)[number], number>;
 
 type Increment = Extract<WriteOp, { kind: 'increment' }> & { readonly by: Totals };
@@ -83,50 +72,27 @@ const groupOf = (call: ModelCall): string =>
     call.spaceId ?? NONE,
   ].join('\u0000');
 
-/** The totals of calls (of one group), summed in locals: no object per call. */
-function totalsOf(calls: readonly ModelCall[]): Totals {
-  let failedCalls = 0;
-  let inputTokens = 0;
-  let cachedInputTokens = 0;
-  let outputTokens = 0;
-  let costUsd = 0;
-  let billableCostUsd = 0;
-  let includedCalls = 0;
-  let includedFailedCalls = 0;
-  let includedInputTokens = 0;
-  let includedCachedInputTokens = 0;
-  let includedOutputTokens = 0;
-  for (const call of calls) {
-    const failed = call.outcome === 'failed' ? 1 : 0;
-    failedCalls += failed;
-    inputTokens += call.inputTokens;
-    cachedInputTokens += call.cachedInputTokens;
-    outputTokens += call.outputTokens;
-    costUsd += call.costUsd;
-    if (!call.isIncludedUsage) {
-      billableCostUsd += call.costUsd;
-      continue;
-    }
-    includedCalls += 1;
-    includedFailedCalls += failed;
-    includedInputTokens += call.inputTokens;
-    includedCachedInputTokens += call.cachedInputTokens;
-    includedOutputTokens += call.outputTokens;
+const noTotals = (): Totals => Object.fromEntries(TOTALS.map((field) => [field, 0])) as Totals;
+
+/** Adds a call's figures to `totals`, in place (a batch's calls make no object each), and returns it. */
+function addCall(totals: Totals, call: ModelCall): Totals {
+  const failed = call.outcome === 'failed' ? 1 : 0;
+  totals.calls += 1;
+  totals.failedCalls += failed;
+  totals.inputTokens += call.inputTokens;
+  totals.cachedInputTokens += call.cachedInputTokens;
+  totals.outputTokens += call.outputTokens;
+  totals.costUsd += call.costUsd;
+  if (!call.isIncludedUsage) {
+    totals.billableCostUsd += call.costUsd;
+    return totals;
   }
-  return {
-    calls: calls.length,
-    failedCalls,
-    inputTokens,
-    cachedInputTokens,
-    outputTokens,
-    costUsd,
-    billableCostUsd,
-    includedCalls,
-    includedFailedCalls,
-    includedInputTokens,
-    includedCachedInputTokens,
-    includedOutputTokens,
-  };
+  totals.includedCalls += 1;
+  totals.includedFailedCalls += failed;
+  totals.includedInputTokens += call.inputTokens;
+  totals.includedCachedInputTokens += call.cachedInputTokens;
+  totals.includedOutputTokens += call.outputTokens;
+  return totals;
 }
 
 /** A subject a call counts toward: its dimension, the subject and, for a user's split, the part (model or Agent). */

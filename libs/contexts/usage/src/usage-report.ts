@@ -7,6 +7,7 @@ import type { Page, ReadStore } from '#read-store';
 import {
   USAGE_BREAKDOWNS,
   USAGE_DAILY,
+  USAGE_FIGURES,
   type UsageBreakdown,
   type UsageDayView,
   type UsageDimension,
@@ -63,18 +64,8 @@ export function usageRange(query: UsageRangeQuery, now = new Date()): { from: st
   return { from, to };
 }
 
-const FIELDS = [
-  'calls',
-  'failedCalls',
-  'inputTokens',
-  'cachedInputTokens',
-  'outputTokens',
-  'costUsd',
-  'billableCostUsd',
-] as const;
-
 /** The figures of a report line: a usage day without its identity and its split by inclusion. */
-export type UsageFigures = Pick<UsageDayView, (typeof FIELDS)[number]>;
+export type UsageFigures = Pick<UsageDayView, (typeof USAGE_FIGURES)[number]>;
 
 /**
  * One usage record: a day's calls that were covered by the subscription (`isIncludedUsage: true`, the name of the
@@ -131,19 +122,18 @@ function recordsOf(doc: UsageDayView): UsageRecord[] {
 
 /** The totals, days and records of a subject's day documents (oldest first). */
 function figuresOf(docs: readonly UsageDayView[]): Pick<UsageReport, 'totals' | 'days' | 'records'> {
-  const totals = Object.fromEntries(FIELDS.map((field) => [field, 0])) as Record<
-    (typeof FIELDS)[number],
+  const totals = Object.fromEntries(USAGE_FIGURES.map((field) => [field, 0])) as Record<
+    (typeof USAGE_FIGURES)[number],
     number
   >;
   const days = docs.map((doc) => {
-    const figures = Object.fromEntries(FIELDS.map((field) => [field, round(doc[field] ?? 0)])) as Record<
-      (typeof FIELDS)[number],
-      number
-    >;
-    for (const field of FIELDS) totals[field] += figures[field];
+    const figures = Object.fromEntries(
+      USAGE_FIGURES.map((field) => [field, round(doc[field] ?? 0)]),
+    ) as Record<(typeof USAGE_FIGURES)[number], number>;
+    for (const field of USAGE_FIGURES) totals[field] += figures[field];
     return { day: doc.day, ...figures };
   });
-  for (const field of FIELDS) totals[field] = round(totals[field]);
+  for (const field of USAGE_FIGURES) totals[field] = round(totals[field]);
   return { totals, days, records: docs.flatMap(recordsOf) };
 }
 

@@ -50,6 +50,26 @@ export interface UsageDayView {
   readonly includedOutputTokens?: number;
 }
 
+/** The figures a usage day sums over its calls. */
+export const USAGE_FIGURES = [
+  'calls',
+  'failedCalls',
+  'inputTokens',
+  'cachedInputTokens',
+  'outputTokens',
+  'costUsd',
+  'billableCostUsd',
+] as const;
+
+/** The same figures of the calls covered by the subscription (`isIncludedUsage`). */
+export const INCLUDED_USAGE_FIGURES = [
+  'includedCalls',
+  'includedFailedCalls',
+  'includedInputTokens',
+  'includedCachedInputTokens',
+  'includedOutputTokens',
+] as const;
+
 export const USAGE_DAILY = 'usage_daily';
 
 export const USAGE_READ_MODEL = defineReadModel<UsageDayView>({
