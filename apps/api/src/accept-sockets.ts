@@ -17,7 +17,8 @@ export const acceptsOnSeveralSockets = (): boolean => process.platform === 'linu
 /**
  * Refuses a port another process listens on. A socket with SO_REUSEPORT may share its port with any other of the same
  * user that set it too, so a second api started on a taken port would take half its connections instead of failing:
- * a plain listen first fails with EADDRINUSE as it always did. Port 0 (a free port chosen by the kernel) is never shared.
+ * a plain listen first fails with EADDRINUSE as it always did. Port 0 (a free port chosen by the kernel) is never
+ * shared.
  */
 export async function refuseTakenPort(host: string, port: number): Promise<void> {
   if (port === 0) return;

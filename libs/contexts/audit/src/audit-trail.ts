@@ -57,8 +57,9 @@ const READ_BATCH = 1000;
 /**
  * Events that are not changes and stay out of the audit trail (the route, `cli audit` and the export alike): model
  * calls' usage records (a batch of calls per event, one call per event in older logs: the gateway's hottest write) are
- * usage, read at `GET /usage` and `/cost-control`. Projecting each into the audit trail cost the saturated gateway ≈70 µs of api CPU per request and
- * 15% of its throughput (bench, same run: 262 → 194 µs, 0.66 → 0.79 of a direct call).
+ * usage, read at `GET /usage` and `/cost-control`. Projecting each into the audit trail cost the saturated gateway
+ * ≈70 µs of api CPU per request and 15% of its throughput (bench, same run: 262 → 194 µs, 0.66 → 0.79 of a direct
+ * call).
  */
 export const AUDIT_SKIPPED_EVENT_TYPES: ReadonlySet<string> = new Set([
   'ModelCallRecorded',

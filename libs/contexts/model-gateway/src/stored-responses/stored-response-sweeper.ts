@@ -1,6 +1,7 @@
 // Erases the stored responses whose RESPONSES_RETENTION_DAYS have passed: their list (the stored-responses read model)
 // is scanned each minute, and after a batch it applies once the earliest listed may have expired, by the one process
-// serving that projection, and each expired response is deleted as `expired` (its data key destroyed). Reading one after it expired already finds nothing.
+// serving that projection, and each expired response is deleted as `expired` (its data key destroyed). Reading one
+// after it expired already finds nothing.
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { LOGGER } from '#kernel';

@@ -9,8 +9,9 @@
 // restarting). A main-thread timer reads the `-shm` files' headers every `watchIntervalMs`. A fresh api's first start
 // (≈700 pages, its tables created) or a process that writes little never starts it; a process that does keeps it.
 // From then on it looks at every registered file's log every `intervalMs` and runs a PASSIVE checkpoint (it never
-// waits for readers or writers) of one holding `checkpointAtFrames` frames not yet copied back, and each writer's automatic checkpoint is raised to a backstop (BACKSTOP_AUTOCHECKPOINT_PAGES)
-// for a log the thread cannot keep up with. The worker is the compiled `wal-checkpoints.worker.js` beside this
+// waits for readers or writers) of one holding `checkpointAtFrames` frames not yet copied back, and each writer's
+// automatic checkpoint is raised to a backstop (BACKSTOP_AUTOCHECKPOINT_PAGES) for a log the thread cannot keep up
+// with. The worker is the compiled `wal-checkpoints.worker.js` beside this
 // module; from the TypeScript sources (ts-jest) there is none, and writers checkpoint themselves, as SQLite does.
 import { existsSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';

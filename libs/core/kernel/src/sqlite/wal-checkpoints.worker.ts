@@ -1,8 +1,8 @@
 // The thread WalCheckpoints starts: one connection per registered file. Every `intervalMs` it reads each log's
 // wal-index header and runs a PASSIVE checkpoint (it copies what no reader still needs and never waits) of a log that
 // holds `checkpointAtFrames` frames not yet copied back: SQLite's own cadence, off the writer's thread. Checkpointing
-// every log on every round instead synced the database files every 200 ms, and those syncs held up the writers' own
-// commits (single-writer command path −40 % under load). `close` checkpoints that file once more and closes its
+// every log on every round instead synced the database files every 200 ms, beside the writers' own syncs of their
+// commits. `close` checkpoints that file once more and closes its
 // connection before the writer closes its own.
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
