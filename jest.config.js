@@ -37,6 +37,9 @@ export default {
   globalSetup: '<rootDir>/test/support/temp-root-setup.js',
   globalTeardown: '<rootDir>/test/support/temp-root-teardown.js',
   maxWorkers: 2,
+  // A worker is replaced after a test file once its heap passes this: each file's ESM module graph (ts-jest under
+  // vm modules) is never freed, and a worker that ran a few hundred files ran out of memory.
+  workerIdleMemoryLimit: '1GB',
   projects: [
     {
       ...shared,

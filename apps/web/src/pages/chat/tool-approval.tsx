@@ -39,11 +39,14 @@ function ApprovalPrompt({
   const decide = async (choice: Decision) => {
     setBusy(true);
     setError(null);
+    // Kept before the server answers: the turn goes on as soon as it has the decision, and the stored answer that
+    // replaces this one can mount before this request returns.
+    decided.set(asked.callId, choice);
     try {
       await api('POST', `${route}/tool-calls/${encodeURIComponent(asked.callId)}`, { decision: choice });
-      decided.set(asked.callId, choice);
       setDecision(choice);
     } catch (failure) {
+      decided.delete(asked.callId);
       setError(errorSentence(failure, REFUSALS));
     } finally {
       setBusy(false);

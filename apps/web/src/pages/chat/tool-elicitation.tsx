@@ -157,14 +157,17 @@ function ElicitationForm({
   const answer = async (action: Action) => {
     setBusy(true);
     setError(null);
+    // Kept before the server answers: the tool goes on as soon as it has the answer, and the stored answer that
+    // replaces this one can mount before this request returns.
+    answered.set(asked.elicitationId, action);
     try {
       await api('POST', `${route}/elicitations/${encodeURIComponent(asked.elicitationId)}`, {
         action,
         ...(action === 'accept' ? { content: contentOf(fields, values) } : {}),
       });
-      answered.set(asked.elicitationId, action);
       setDone(action);
     } catch (failure) {
+      answered.delete(asked.elicitationId);
       setError(errorSentence(failure, REFUSALS));
     } finally {
       setBusy(false);
