@@ -1,13 +1,14 @@
 // A reference point for the gateway benchmark, not part of the platform: the thinnest proxy Node can be (fastify in,
-// undici out, the upstream's JSON passed back as is), run as its own process like the gateway. Its added latency is
-// the floor any Node gateway pays on this machine for the extra hop. Argument 1 is `{"upstreamPort":<n>}`; prints
+// undici out, the upstream's JSON or a stream's bytes passed back as is), run as its own process like the gateway. Its
+// added latency is the floor any Node gateway pays on this machine for the extra hop. Argument 1 is `{"upstreamPort":<n>}`; prints
 // `{"port":<n>}` once it listens on 127.0.0.1, and exits on SIGTERM/SIGINT or when its stdin closes.
 import Fastify from 'fastify';
 import { Agent, request } from 'undici';
 
 async function main(): Promise<void> {
   const { upstreamPort } = JSON.parse(process.argv[2] ?? '{}') as { upstreamPort: number };
-  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 512 });
+  // No cap on connections per upstream, as the gateway's pool: a stream holds its connection until it ends.
+  const agent = new Agent({ keepAliveTimeout: 30_000 });
   const app = Fastify();
   app.post('/v1/chat/completions', async (req, reply) => {
     const upstream = await request(`http://127.0.0.1:${upstreamPort}/v1/chat/completions`, {
@@ -16,6 +17,9 @@ async function main(): Promise<void> {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(req.body),
     });
+    // A stream's bytes are piped through as they come (no parsing, no re-encoding).
+    if ((req.body as { stream?: unknown }).stream === true)
+      return reply.status(upstream.statusCode).type('text/event-stream').send(upstream.body);
     return reply
       .status(upstream.statusCode)
       .type('application/json')

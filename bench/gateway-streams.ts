@@ -3,7 +3,10 @@
 // 15 s a stream). Three processes as in bench/gateway.ts: the paced upstream, the built api, and this process as the
 // client (one keep-alive http.Agent with a socket per stream, so the client never queues a stream). Measured: every
 // stream completes with the upstream's text, the spread of time to first content chunk at the client (p99 ÷ p50),
-// the api's RSS growth over its idle RSS after a warm-up, and errors.
+// the api's RSS growth over its idle RSS after a warm-up, and errors. The same wave goes straight to the upstream and
+// through the bare proxy (bare-proxy-server.ts: the stream's bytes piped, nothing parsed) before the gateway's: on two
+// cores a third process forwarding every chunk competes with the upstream and the client, and the bare proxy's spread
+// is the floor of any Node gateway here.
 import { type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -35,6 +38,8 @@ export interface GatewayStreamsDetails {
   readonly wallSeconds: number;
   /** The same streams straight to the upstream, before the gateway's: the floor of the client and upstream. */
   readonly directFirstDelta: { p50Ms: number; p99Ms: number };
+  /** The same streams through the bare proxy: the floor of a Node process forwarding them. */
+  readonly bareFirstDelta: { p50Ms: number; p99Ms: number };
 }
 
 interface Outcome {
@@ -74,6 +79,10 @@ export async function benchGatewayStreams(
       '  - { key: bench-paced, modelId: fake-model, provider: paced, kind: chat, pricing: { input: 1, output: 2 } }',
     ]);
     children.push(api.child);
+    const bare = await startUpstream(new URL('./bare-proxy-server.js', import.meta.url).pathname, {
+      upstreamPort: upstream.port,
+    });
+    children.push(bare.child);
     const bodyOf = (model: string) =>
       Buffer.from(
         JSON.stringify({
@@ -86,6 +95,7 @@ export async function benchGatewayStreams(
     const gateway = { port: api.port, path: '/api/compat/v1/chat/completions', body: bodyOf('bench-paced') };
     // The same streams straight to the upstream: what the client and the upstream alone reach on this machine.
     const direct = { port: upstream.port, path: '/v1/chat/completions', body: bodyOf('fake-model') };
+    const throughBare = { port: bare.port, path: '/v1/chat/completions', body: bodyOf('fake-model') };
 
     const streamOnce = (target: typeof gateway): Promise<Outcome> =>
       new Promise((resolve) => {
@@ -150,6 +160,7 @@ export async function benchGatewayStreams(
 
     // A warm-up of a few streams (code paths compiled, pools opened), then the api's idle RSS.
     await Promise.all(Array.from({ length: 8 }, () => streamOnce(gateway)));
+    await Promise.all(Array.from({ length: 8 }, () => streamOnce(throughBare)));
     await sleep(1000);
     const idleRss = memoryOf(api.child.pid!).rssMb;
     let peakRss = idleRss;
@@ -173,6 +184,13 @@ export async function benchGatewayStreams(
         .filter((ms): ms is number => ms !== null)
         .sort((a, b) => a - b);
     const directFirsts = firstsOf(await wave(direct));
+    const bareOutcomes = await wave(throughBare);
+    const bareFailed = bareOutcomes.filter((o) => !o.ok);
+    if (bareFailed.length > 0)
+      throw new Error(
+        `${bareFailed.length} streams failed through the bare proxy, e.g. ${bareFailed[0]!.error}`,
+      );
+    const bareFirsts = firstsOf(bareOutcomes);
     const started = performance.now();
     const outcomes = await wave(gateway);
     const wallSeconds = (performance.now() - started) / 1000;
@@ -197,10 +215,12 @@ export async function benchGatewayStreams(
       apiRssMb: { idle: idleRss, peak: peakRss, growth: peakRss - idleRss },
       wallSeconds,
       directFirstDelta: { p50Ms: percentile(directFirsts, 50), p99Ms: percentile(directFirsts, 99) },
+      bareFirstDelta: { p50Ms: percentile(bareFirsts, 50), p99Ms: percentile(bareFirsts, 99) },
     };
     log(
       `gateway streams: straight to the upstream, first delta p50 ${percentile(directFirsts, 50).toFixed(1)} / p99 ` +
-        `${percentile(directFirsts, 99).toFixed(1)} ms`,
+        `${percentile(directFirsts, 99).toFixed(1)} ms; through the bare proxy p50 ` +
+        `${percentile(bareFirsts, 50).toFixed(1)} / p99 ${percentile(bareFirsts, 99).toFixed(1)} ms`,
     );
     log(
       `gateway streams: ${details.completed}/${options.streams} complete in ${wallSeconds.toFixed(1)} s, first delta ` +
@@ -234,6 +254,15 @@ export async function benchGatewayStreams(
         baseline: details.directFirstDelta.p50Ms,
         baselineLabel: 'ms p50',
         ratio: details.directFirstDelta.p99Ms / details.directFirstDelta.p50Ms,
+        goal: null,
+      },
+      {
+        metric: `  reference: the same streams through the bare proxy, first delta p99 ÷ p50 (info)`,
+        value: details.bareFirstDelta.p99Ms,
+        unit: 'ms',
+        baseline: details.bareFirstDelta.p50Ms,
+        baselineLabel: 'ms p50',
+        ratio: details.bareFirstDelta.p99Ms / details.bareFirstDelta.p50Ms,
         goal: null,
       },
       {

@@ -129,28 +129,28 @@ export class UpstreamHttp {
     return (await this.read(model, () => response.body.json(), signal)) as T;
   }
 
-  /** The body's server-sent events as they arrive; the body ends (and the upstream call with it) when the loop stops. */
-  async *events(
+  /**
+   * The body's server-sent events as they arrive; the body ends (and the upstream call with it) when the loop stops.
+   * `pieces` itself, not a generator around it: every event of a stream passed through each layer (a promise and a
+   * microtask per layer per event), and a stream's events are the gateway's hottest path.
+   */
+  events(
     model: ModelConfig,
     response: Dispatcher.ResponseData,
     signal: AbortSignal,
   ): AsyncIterable<EventSourceMessage> {
     const messages: EventSourceMessage[] = [];
     const parser = createParser({ onEvent: (message) => messages.push(message) });
-    yield* this.pieces(model, response, signal, (piece) => {
+    return this.pieces(model, response, signal, (piece) => {
       parser.feed(piece);
       return messages.splice(0);
     });
   }
 
   /** The body's lines (NDJSON) as they arrive, empty lines skipped. */
-  async *lines(
-    model: ModelConfig,
-    response: Dispatcher.ResponseData,
-    signal: AbortSignal,
-  ): AsyncIterable<string> {
+  lines(model: ModelConfig, response: Dispatcher.ResponseData, signal: AbortSignal): AsyncIterable<string> {
     let rest = '';
-    yield* this.pieces(
+    return this.pieces(
       model,
       response,
       signal,
@@ -173,7 +173,8 @@ export class UpstreamHttp {
     let failed = false;
     try {
       for (;;) {
-        const piece = await this.read(model, () => pieces.next(), signal);
+        // Failures are mapped by the catch below.
+        const piece = await pieces.next();
         if (piece.done) break;
         yield piece.value;
       }
@@ -199,12 +200,14 @@ export class UpstreamHttp {
     let failed = false;
     try {
       for (;;) {
-        const piece = await this.read(model, () => pieces.next(), signal);
+        // Failures are mapped by the catch below.
+        const piece = await pieces.next();
         if (piece.done) break;
-        yield* split(piece.value);
+        // Item by item: `yield*` of an array in an async generator wraps it in an async iterator (a promise more each).
+        for (const item of split(piece.value)) yield item;
       }
       if (signal.aborted) throw signal.reason;
-      yield* end();
+      for (const item of end()) yield item;
     } catch (error) {
       failed = true;
       throw this.mapError(model, error, signal);

@@ -16,6 +16,8 @@ const YIELD_BYTES = 64 * 1024;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+const DONE: Promise<void> = Promise.resolve();
+
 /** A stall timer this late (or a tenth of the timeout, if more) fired in a busy loop, not for an idle client. */
 const LATE_MS = 100;
 
@@ -61,14 +63,19 @@ export class SseWriter {
     return this.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`);
   }
 
-  private async write(frame: string): Promise<void> {
-    if (this.closed) return;
+  /** Not `async`: a frame the socket takes at once (nearly every one) costs no promise of its own. */
+  private write(frame: string): Promise<void> {
+    if (this.closed) return DONE;
     const accepted = this.raw.write(frame);
     this.writtenSinceTurn += frame.length;
-    if (!accepted) await this.drained();
-    if (this.writtenSinceTurn < YIELD_BYTES) return;
+    if (!accepted) return this.drained().then(() => this.turnIfDue());
+    return this.turnIfDue();
+  }
+
+  private turnIfDue(): Promise<void> {
+    if (this.writtenSinceTurn < YIELD_BYTES) return DONE;
     this.writtenSinceTurn = 0;
-    await nextTurn();
+    return nextTurn();
   }
 
   private drained(): Promise<void> {
