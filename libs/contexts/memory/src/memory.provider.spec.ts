@@ -93,8 +93,8 @@ describe('MemoryContextProvider: extraction alongside the answer', () => {
     expect(steps).toEqual(['extraction call']);
     recordAnswer();
     expect(await working).toBeNull();
-    // One model call for the turn: the one started with it.
-    expect(steps).toEqual(['extraction call', 'answer recorded', 'RecordMemoryRecall']);
+    // One model call for the turn: the one started with it; nothing was recalled, so no recall is recorded.
+    expect(steps).toEqual(['extraction call', 'answer recorded']);
   });
 
   it('aborts the extraction of a turn that ends without a complete answer, and records nothing', async () => {

@@ -183,19 +183,23 @@ export class MemoryContextProvider implements ContextProvider {
     const conversation = { conversationId: turn.conversationId, messageId: answered.answerId };
     const owners = [...new Set(recalled.map((memory) => memory.owner))];
     const signal = AbortSignal.timeout(EXTRACTION_TIMEOUT_MS);
-    // The recall follows the answer in the log (the memory routes' …/answers read the answer that used them).
+    // The recall follows the answer in the log (the memory routes' …/answers read the answer that used them); with
+    // nothing recalled there is nothing to record.
     await answered.recorded;
-    let { position } = await this.bus.execute(
-      new RecordMemoryRecall(
-        turn.agent.id,
-        owners.map((owner) => ({
-          owner,
-          memoryIds: recalled.filter((memory) => memory.owner === owner).map((memory) => memory.id),
-        })),
-        { ...conversation, userId: turn.caller.userId },
-        context,
-      ),
-    );
+    let { position } =
+      owners.length === 0
+        ? { position: 0 }
+        : await this.bus.execute(
+            new RecordMemoryRecall(
+              turn.agent.id,
+              owners.map((owner) => ({
+                owner,
+                memoryIds: recalled.filter((memory) => memory.owner === owner).map((memory) => memory.id),
+              })),
+              { ...conversation, userId: turn.caller.userId },
+              context,
+            ),
+          );
     const extraction = await extracting;
     const candidates = parseCandidates(extraction.message.content);
     const notice = {
