@@ -200,6 +200,8 @@ export function searchIndexContract(adapter: string, open: () => Promise<SearchI
       expect(hybrid.map((hit) => hit.score)).toEqual(
         [...hybrid.map((hit) => hit.score)].sort((a, b) => b - a),
       );
+      // The embedding may come as a promise (what needs only the text starts meanwhile): the same hits.
+      expect(await query({ text, embedding: Promise.resolve(embedding), ownerIds: [owner] })).toEqual(hybrid);
       // One leg empty: hybrid is the other leg.
       expect(ids(await query({ text: '', embedding, ownerIds: [owner] }))).toEqual(
         ids(await query({ embedding, ownerIds: [owner], mode: 'vector' })),

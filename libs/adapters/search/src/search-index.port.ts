@@ -30,8 +30,11 @@ export type SearchMode = 'hybrid' | 'bm25' | 'vector';
 export interface SearchQuery {
   /** Free text from a user: any string is accepted; operators and quotes in it are plain words. */
   readonly text: string;
-  /** The query's embedding; an empty array skips the vector leg. */
-  readonly embedding: readonly number[] | Float32Array;
+  /**
+   * The query's embedding; an empty array skips the vector leg. A promise of it lets the index start what needs only
+   * the text (a BM25 leg in a thread of its own) while the embedding is computed.
+   */
+  readonly embedding: readonly number[] | Float32Array | Promise<readonly number[] | Float32Array>;
   /** Owners whose chunks may be returned; an empty list returns nothing. */
   readonly ownerIds: readonly string[];
   /** When given and not empty, only chunks carrying at least one of these tags. */

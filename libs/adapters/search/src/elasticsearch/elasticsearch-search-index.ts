@@ -341,14 +341,14 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     const limit = clampLimit(query.limit);
     const ownerIds = [...new Set(query.ownerIds)].filter((id) => typeof id === 'string');
     const tagIds = query.tagIds && query.tagIds.length > 0 ? [...new Set(query.tagIds)] : null;
-    const dimensions = await this.dimensions(index);
-    if (mode !== 'bm25') assertQueryEmbedding(query.embedding, dimensions);
+    const [dimensions, embedding] = await Promise.all([this.dimensions(index), query.embedding]);
+    if (mode !== 'bm25') assertQueryEmbedding(embedding, dimensions);
     if (limit === 0 || ownerIds.length === 0) return [];
 
     const candidates = candidatesPerLeg(limit);
     const legs: Promise<estypes.SearchHit<RetrievedChunk>[]>[] = [];
     if (mode !== 'vector') legs.push(this.bm25Leg(index, query.text, ownerIds, tagIds, candidates));
-    if (mode !== 'bm25') legs.push(this.vectorLeg(index, query.embedding, ownerIds, tagIds, candidates));
+    if (mode !== 'bm25') legs.push(this.vectorLeg(index, embedding, ownerIds, tagIds, candidates));
     const lists = await Promise.all(legs);
 
     // One version per document in a response: while an upsert is under way both may be searchable.

@@ -90,13 +90,11 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const embeddingOf = (text: string) =>
+  Array.from({ length: DIMENSIONS }, (_, d) => Math.cos(text.length * (d + 1)));
+
 const search = (index: SqliteSearchIndex, query: (typeof QUERIES)[number], mode: SearchMode) =>
-  index.search('chunks_v1', {
-    ...query,
-    embedding: Array.from({ length: DIMENSIONS }, (_, d) => Math.cos(query.text.length * (d + 1))),
-    limit: 10,
-    mode,
-  });
+  index.search('chunks_v1', { ...query, embedding: embeddingOf(query.text), limit: 10, mode });
 
 /** Searches until the thread says it is ready (the first search starts it and ranks here). */
 async function whenReady(index: SqliteSearchIndex): Promise<void> {
@@ -122,6 +120,13 @@ describe('SqliteSearchIndex with the BM25 thread', () => {
         hits += expected.length;
       }
     expect(hits).toBeGreaterThan(50);
+    // The embedding as a promise, settled later: the thread ranks meanwhile, and the hits are the same.
+    for (const query of QUERIES) {
+      const later = new Promise<number[]>((resolve) => setTimeout(() => resolve(embeddingOf(query.text)), 5));
+      expect(await threaded.search('chunks_v1', { ...query, embedding: later, limit: 10 })).toEqual(
+        await search(plain, query, 'hybrid'),
+      );
+    }
     // Still the thread's: a failed request would have stopped it and ranked here.
     expect(threaded.bm25ThreadReady()).toBe(true);
     await Promise.all([threaded.close(), plain.close()]);

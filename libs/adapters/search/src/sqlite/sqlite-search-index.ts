@@ -587,24 +587,28 @@ export class SqliteSearchIndex implements SearchIndex {
     };
     let inThread: Promise<readonly number[]> | null = null;
     let vectorIds: number[] | null = null;
+    // A large index's BM25 leg is ranked in the thread while this one awaits the query's embedding (when it comes as a
+    // promise: the embedding is computed meanwhile) and runs the vector leg.
+    const sized = mode !== 'vector' && limit > 0 && ownerIds.length > 0 ? this.registry(index) : undefined;
+    if (sized && sized.chunks >= this.bm25ThreadMinChunks && this.bm25Thread?.available()) {
+      inThread = this.bm25Thread.rank(request);
+      // Awaited below; an embedding or a vector leg that throws first leaves it handled.
+      inThread.catch(() => undefined);
+    }
+    // An embedding given as it is is used at once: the snapshot begins in this turn of the event loop, as before.
+    const embedding = query.embedding instanceof Promise ? await query.embedding : query.embedding;
     // Read before the snapshot begins (owner-documents.ts).
     const version = mode === 'bm25' ? '' : this.ownerDocuments.current();
     this.db.exec('BEGIN');
     try {
       const record = this.existing(index);
-      if (mode !== 'bm25') assertQueryEmbedding(query.embedding, record.dimensions);
+      if (mode !== 'bm25') assertQueryEmbedding(embedding, record.dimensions);
       if (limit === 0 || ownerIds.length === 0) return [];
       let bm25Ids: number[] | null = null;
-      if (mode !== 'vector') {
-        // A large index's BM25 leg is ranked in the thread while this one runs the vector leg.
-        if (record.chunks >= this.bm25ThreadMinChunks && this.bm25Thread?.available()) {
-          inThread = this.bm25Thread.rank(request);
-          // Awaited below; a vector leg that throws first leaves it handled.
-          inThread.catch(() => undefined);
-        } else bm25Ids = this.bm25Leg(index, record, request.text, ownerIds, tagIds, candidates);
-      }
+      if (mode !== 'vector' && !inThread)
+        bm25Ids = this.bm25Leg(index, record, request.text, ownerIds, tagIds, candidates);
       if (mode !== 'bm25')
-        vectorIds = this.vectorLeg(index, record, version, query.embedding, ownerIds, tagIds, candidates);
+        vectorIds = this.vectorLeg(index, record, version, embedding, ownerIds, tagIds, candidates);
       if (!inThread) return this.hits(index, mode, bm25Ids, vectorIds, limit);
     } finally {
       this.db.exec('COMMIT');

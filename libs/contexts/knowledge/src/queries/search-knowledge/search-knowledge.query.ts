@@ -63,17 +63,15 @@ export class SearchKnowledgeHandler implements IQueryHandler<SearchKnowledge> {
     const signal = turn
       ? AbortSignal.any([turn.signal, AbortSignal.timeout(30_000)])
       : AbortSignal.timeout(30_000);
-    const embedding =
+    // The query is embedded while the index starts its BM25 leg (a large index ranks it in a thread of its own).
+    const embedding: Promise<number[]> =
       body.mode === 'bm25' && !agent.includeAiSummary
-        ? []
-        : (
-            await this.gateway.embed(
-              scope,
-              this.gateway.registry.defaultModel('embedding')!,
-              [body.query],
-              signal,
-            )
-          ).vectors[0]!;
+        ? Promise.resolve([])
+        : this.gateway
+            .embed(scope, this.gateway.registry.defaultModel('embedding')!, [body.query], signal)
+            .then((embedded) => embedded.vectors[0]!);
+    // Awaited by the search (or below); a search that fails first leaves it handled.
+    embedding.catch(() => undefined);
     let hits = await this.search.search(index, {
       text: body.query,
       embedding: body.mode === 'bm25' ? [] : embedding,
@@ -106,7 +104,7 @@ export class SearchKnowledgeHandler implements IQueryHandler<SearchKnowledge> {
         text: hit.text,
         score: scores[i]!,
       })),
-      ...(agent.includeAiSummary ? { summary: await this.summaries.match(agent, embedding) } : {}),
+      ...(agent.includeAiSummary ? { summary: await this.summaries.match(agent, await embedding) } : {}),
     };
   }
 }
