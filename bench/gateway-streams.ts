@@ -57,6 +57,21 @@ const percentile = (sorted: readonly number[], p: number): number =>
     ? Number.NaN
     : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 
+/** A row of a first delta's spread: p99 against p50. */
+const spread = (
+  metric: string,
+  firstDelta: { readonly p50Ms: number; readonly p99Ms: number },
+  goal: MetricRow['goal'] = null,
+): MetricRow => ({
+  metric,
+  value: firstDelta.p99Ms,
+  unit: 'ms',
+  baseline: firstDelta.p50Ms,
+  baselineLabel: 'ms p50',
+  ratio: firstDelta.p99Ms / firstDelta.p50Ms,
+  goal,
+});
+
 export async function benchGatewayStreams(
   options: GatewayStreamsOptions,
 ): Promise<{ rows: MetricRow[]; details: GatewayStreamsDetails }> {
@@ -238,33 +253,19 @@ export async function benchGatewayStreams(
         ratio: details.completed / options.streams,
         goal: { on: 'ratio', op: '>=', target: 1 },
       },
-      {
-        metric: `gateway ${n} concurrent streams: first delta p99 ÷ p50`,
-        value: details.firstDelta.p99Ms,
-        unit: 'ms',
-        baseline: details.firstDelta.p50Ms,
-        baselineLabel: 'ms p50',
-        ratio: details.firstDelta.p99Ms / details.firstDelta.p50Ms,
-        goal: { on: 'ratio', op: '<=', target: 2 },
-      },
-      {
-        metric: `  reference: the same streams straight to the upstream, first delta p99 ÷ p50 (info)`,
-        value: details.directFirstDelta.p99Ms,
-        unit: 'ms',
-        baseline: details.directFirstDelta.p50Ms,
-        baselineLabel: 'ms p50',
-        ratio: details.directFirstDelta.p99Ms / details.directFirstDelta.p50Ms,
-        goal: null,
-      },
-      {
-        metric: `  reference: the same streams through the bare proxy, first delta p99 ÷ p50 (info)`,
-        value: details.bareFirstDelta.p99Ms,
-        unit: 'ms',
-        baseline: details.bareFirstDelta.p50Ms,
-        baselineLabel: 'ms p50',
-        ratio: details.bareFirstDelta.p99Ms / details.bareFirstDelta.p50Ms,
-        goal: null,
-      },
+      spread(`gateway ${n} concurrent streams: first delta p99 ÷ p50`, details.firstDelta, {
+        on: 'ratio',
+        op: '<=',
+        target: 2,
+      }),
+      spread(
+        '  reference: the same streams straight to the upstream, first delta p99 ÷ p50 (info)',
+        details.directFirstDelta,
+      ),
+      spread(
+        '  reference: the same streams through the bare proxy, first delta p99 ÷ p50 (info)',
+        details.bareFirstDelta,
+      ),
       {
         metric: `gateway ${n} concurrent streams: api RSS growth`,
         value: details.apiRssMb.growth,
