@@ -49,12 +49,22 @@ export function PromptPicker({
   spaceId,
   onChoose,
   onClose,
+  focusAfter,
 }: {
   spaceId: string;
   onChoose: (text: string) => void;
   onClose: () => void;
+  /**
+   * Where the focus goes once the dialog has closed (it first goes back to what opened it): called right after
+   * `close()`, before a next key can land elsewhere, and again when the close event comes (Escape closes without us).
+   */
+  focusAfter?: () => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const close = () => {
+    dialog.current?.close();
+    focusAfter?.();
+  };
   const [prompts, setPrompts] = useState<Prompt[] | null>(null);
   const [search, setSearch] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -64,7 +74,15 @@ export function PromptPicker({
   }, [spaceId]);
   const shown = (prompts ?? []).filter((p) => matches(p, search));
   return (
-    <dialog ref={dialog} class="prompt-picker" aria-labelledby="picker-title" onClose={onClose}>
+    <dialog
+      ref={dialog}
+      class="prompt-picker"
+      aria-labelledby="picker-title"
+      onClose={() => {
+        focusAfter?.();
+        onClose();
+      }}
+    >
       <h2 id="picker-title">{t('promptLibrary')}</h2>
       <label>
         {t('searchPrompts')}
@@ -88,7 +106,7 @@ export function PromptPicker({
               type="button"
               onClick={() => {
                 onChoose(p.text);
-                dialog.current?.close();
+                close();
               }}
             >
               {t('insertPrompt', { title: p.title })}
@@ -97,7 +115,7 @@ export function PromptPicker({
           </li>
         ))}
       </ul>
-      <button type="button" onClick={() => dialog.current?.close()}>
+      <button type="button" onClick={close}>
         {t('close')}
       </button>
     </dialog>

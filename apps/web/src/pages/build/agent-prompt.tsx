@@ -88,11 +88,8 @@ export function SystemPromptEditor({
         <PromptPicker
           spaceId={spaceId}
           onChoose={(text) => editor.current?.insert(text)}
-          onClose={() => {
-            setPicking(false);
-            // After the dialog's own focus restore (to the button that opened it).
-            setTimeout(() => editor.current?.focus(), 0);
-          }}
+          onClose={() => setPicking(false)}
+          focusAfter={() => editor.current?.focus()}
         />
       )}
     </div>

@@ -145,11 +145,8 @@ export function Chat({ spaceId, agentId }: { spaceId: string; agentId: string })
         <PromptPicker
           spaceId={agent?.spaceId ?? spaceId}
           onChoose={(text) => setDraft((current) => (current.trim() ? `${current}\n\n${text}` : text))}
-          onClose={() => {
-            setPicking(false);
-            // After the dialog's own focus restore (to the Prompts button), which may come later.
-            setTimeout(() => messageBox.current?.focus(), 0);
-          }}
+          onClose={() => setPicking(false)}
+          focusAfter={() => messageBox.current?.focus()}
         />
       )}
       {chat.citation && (
