@@ -1,7 +1,8 @@
 // A reference point for the gateway benchmark, not part of the platform: the thinnest proxy Node can be (fastify in,
 // undici out, the upstream's JSON or a stream's bytes passed back as is), run as its own process like the gateway. Its
-// added latency is the floor any Node gateway pays on this machine for the extra hop. Argument 1 is `{"upstreamPort":<n>}`; prints
-// `{"port":<n>}` once it listens on 127.0.0.1, and exits on SIGTERM/SIGINT or when its stdin closes.
+// added latency is the floor any Node gateway pays on this machine for the extra hop. Argument 1 is
+// `{"upstreamPort":<n>}`; prints `{"port":<n>}` once it listens on 127.0.0.1, and exits on SIGTERM/SIGINT or when its
+// stdin closes.
 import Fastify from 'fastify';
 import { Agent, request } from 'undici';
 

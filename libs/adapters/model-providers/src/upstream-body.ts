@@ -42,7 +42,7 @@ export function finishReading(body: Body, pieces: AsyncIterator<unknown>): void 
 }
 
 /** At most `limit` bytes of a body as text; the rest is dropped. */
-export async function readLimited(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
+export async function readLimited(body: Body, limit: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {

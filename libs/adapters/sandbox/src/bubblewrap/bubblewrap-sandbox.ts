@@ -35,10 +35,10 @@ import {
   constants as fsConstants,
   existsSync,
   lstatSync,
-  statSync,
   mkdirSync,
   openSync,
   readlinkSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { chmod, chown, lstat, mkdir, open, realpath, rm, writeFile } from 'node:fs/promises';

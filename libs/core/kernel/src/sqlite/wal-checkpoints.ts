@@ -11,8 +11,8 @@
 // From then on it looks at every registered file's log every `intervalMs` and runs a PASSIVE checkpoint (it never
 // waits for readers or writers) of one holding `checkpointAtFrames` frames not yet copied back, and each writer's
 // automatic checkpoint is raised to a backstop (BACKSTOP_AUTOCHECKPOINT_PAGES) for a log the thread cannot keep up
-// with. The worker is the compiled `wal-checkpoints.worker.js` beside this
-// module; from the TypeScript sources (ts-jest) there is none, and writers checkpoint themselves, as SQLite does.
+// with. The worker is the compiled `wal-checkpoints.worker.js` beside this module; from the TypeScript sources
+// (ts-jest) there is none, and writers checkpoint themselves, as SQLite does.
 import { existsSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';

@@ -2,8 +2,7 @@
 // wal-index header and runs a PASSIVE checkpoint (it copies what no reader still needs and never waits) of a log that
 // holds `checkpointAtFrames` frames not yet copied back: SQLite's own cadence, off the writer's thread. Checkpointing
 // every log on every round instead synced the database files every 200 ms, beside the writers' own syncs of their
-// commits. `close` checkpoints that file once more and closes its
-// connection before the writer closes its own.
+// commits. `close` checkpoints that file once more and closes its connection before the writer closes its own.
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import { walIndexHeader } from './wal-index.js';
