@@ -168,6 +168,13 @@ describe('stored Responses (e2e, openai SDK and AI SDK)', () => {
     expect(await cipher.open(stored.response)).toBeNull();
     expect(await failureOf(sdk().responses.retrieve(answer.id))).toBeInstanceOf(OpenAI.NotFoundError);
     expect(await failureOf(sdk().responses.delete(answer.id))).toBeInstanceOf(OpenAI.NotFoundError);
+    // The audit trail has its erasure, not its storing (traffic, like a model call's usage record).
+    const audit = await client(api.url).get<{ data: { eventType: string; resource: { id: string } }[] }>(
+      `${CORE}/audit?action=response&limit=500`,
+    );
+    expect(audit.status).toBe(200);
+    const entries = audit.body.data.filter((entry) => JSON.stringify(entry).includes(answer.id));
+    expect(entries.map((entry) => entry.eventType)).toEqual(['ResponseDeleted']);
 
     const unstored = await sdk().responses.create({ model: 'fake-chat', input: 'x', store: false });
     expect((unstored as unknown as { store: boolean }).store).toBe(false);

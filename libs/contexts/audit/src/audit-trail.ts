@@ -59,11 +59,13 @@ const READ_BATCH = 1000;
  * calls' usage records (a batch of calls per event, one call per event in older logs: the gateway's hottest write) are
  * usage, read at `GET /usage` and `/cost-control`. Projecting each into the audit trail cost the saturated gateway
  * ≈70 µs of api CPU per request and 15% of its throughput (bench, same run: 262 → 194 µs, 0.66 → 0.79 of a direct
- * call).
+ * call). A stored Responses answer is the same traffic (a model call the gateway keeps for its person, counted in
+ * usage): only its erasure, `ResponseDeleted` (by its person or on expiry), is an entry.
  */
 export const AUDIT_SKIPPED_EVENT_TYPES: ReadonlySet<string> = new Set([
   'ModelCallRecorded',
   'ModelCallsRecorded',
+  'ResponseStored',
 ]);
 
 @Injectable()

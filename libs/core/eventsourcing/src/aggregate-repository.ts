@@ -8,6 +8,7 @@ import { EVENT_STORE, type EventStore } from '#event-store';
 import {
   AggregateStateCache,
   handleCommand,
+  handleCreation,
   loadState,
   recordFacts,
   type CommandContext,
@@ -42,6 +43,27 @@ export class AggregateRepository {
       command,
       context,
       options.retries ?? this.config.commandRetries,
+      this.states,
+    );
+  }
+
+  /**
+   * Like `decide`, for a stream the caller has just named with a fresh random id: appended expecting no stream,
+   * without reading it first (handleCreation); an existing stream is loaded and decided on as by `decide`.
+   */
+  create<State, Command, Event extends DomainEvent>(
+    streamId: string,
+    decider: Decider<State, Command, Event>,
+    command: Command,
+    context: CommandContext,
+  ): Promise<CommandResult<Event>> {
+    return handleCreation(
+      this.store,
+      streamId,
+      decider,
+      command,
+      context,
+      this.config.commandRetries,
       this.states,
     );
   }

@@ -2,7 +2,13 @@ import { type EventStore, type ReadStreamOptions } from '#event-store';
 import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
 import { ConflictError, type DomainEvent } from '#kernel';
 import { uniqueStream } from '#testing/fixtures';
-import { AggregateStateCache, handleCommand, recordFacts, type CommandContext } from './command-handling.js';
+import {
+  AggregateStateCache,
+  handleCommand,
+  handleCreation,
+  recordFacts,
+  type CommandContext,
+} from './command-handling.js';
 import type { Decider } from './decider.js';
 
 type Event = DomainEvent<'Added', { readonly n: number }>;
@@ -148,5 +154,34 @@ describe('recordFacts (a record of facts: no invariant, no load)', () => {
     expect(four.id).toBe(origin(4).id);
     expect(four.metadata).toMatchObject({ correlationId: 'request-4', occurredAt: origin(4).occurredAt });
     expect(stored[0]!.metadata.correlationId).toBe('c');
+  });
+});
+
+describe('handleCreation (a stream named with a fresh id)', () => {
+  it('appends expecting no stream without reading it; a stream that exists is loaded and decided on', async () => {
+    const sqlite = new SqliteEventStore({ path: ':memory:' });
+    let reads = 0;
+    const store: EventStore = Object.assign(Object.create(sqlite) as EventStore, {
+      readStream: (id: string, options?: ReadStreamOptions) => {
+        reads++;
+        return sqlite.readStream(id, options);
+      },
+    });
+    const cache = new AggregateStateCache();
+    const fresh = uniqueStream();
+    expect(await handleCreation(store, fresh, counter, { add: 2 }, context, 5, cache)).toMatchObject({
+      revision: 0,
+    });
+    expect(reads).toBe(0);
+    expect(cache.get(fresh, counter.evolve)).toEqual({ revision: 0, state: 2 });
+
+    // The id was used already: refused as a new stream, then decided on what the stream holds.
+    const used = uniqueStream();
+    await handleCommand(sqlite, used, counter, { add: 3 }, context);
+    await expect(handleCreation(store, used, counter, { add: 1 }, context)).rejects.toMatchObject({
+      code: 'limit',
+    });
+    expect(reads).toBeGreaterThan(0);
+    expect((await sqlite.readStream(used)).map((event) => event.data)).toEqual([{ n: 3 }]);
   });
 });

@@ -263,3 +263,32 @@ export async function recordFacts<State, Command, Event extends DomainEvent>(
     }
   }
 }
+
+/**
+ * The routine for a stream the caller has just named with a fresh random id (a stored response): decide on the
+ * initial state and append expecting no stream, without reading it first. Should the stream exist after all (an id
+ * used twice), the append is refused and the command goes the usual way (handleCommand: loaded, decided again). A
+ * command of a request with an Idempotency-Key goes the usual way at once: its retry must find what it appended.
+ */
+export async function handleCreation<State, Command, Event extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Decider<State, Command, Event>,
+  command: Command,
+  context: CommandContext,
+  retries = 5,
+  cache?: AggregateStateCache,
+): Promise<CommandResult<Event>> {
+  if (context.request) return handleCommand(store, streamId, decider, command, context, retries, cache);
+  const state = decider.initialState();
+  const events = decider.decide(command, state);
+  if (events.length === 0) return handleCommand(store, streamId, decider, command, context, retries, cache);
+  try {
+    const appended = await store.appendToStream(streamId, toNewEvents(events, context), 'no_stream');
+    cache?.set(streamId, decider.evolve, appended.nextRevision, events.reduce(decider.evolve, state));
+    return { events, position: appended.position, revision: appended.nextRevision };
+  } catch (error) {
+    if (!(error instanceof WrongExpectedRevisionError)) throw error;
+    return handleCommand(store, streamId, decider, command, context, retries, cache);
+  }
+}

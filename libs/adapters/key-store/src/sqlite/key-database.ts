@@ -45,21 +45,24 @@ export const prepareInsert = (db: DatabaseSync): StatementSync =>
   db.prepare('INSERT OR IGNORE INTO data_keys (key_id, grp, key, created_at) VALUES (?, ?, ?, ?)');
 
 /**
- * Creates the keys in one transaction (one commit): a key that exists already (another writer won) is left as it is,
- * so the caller reads the keys back after the commit.
+ * Creates the keys in one transaction (one commit): a key that exists already (another writer won) is left as it is.
+ * Returns the ids of those: the caller reads them back after the commit (the others are the bytes it gave).
  */
 export function insertKeys(
   db: DatabaseSync,
   insert: StatementSync,
   rows: readonly NewKeyRow[],
   now: number,
-): void {
+): string[] {
+  const existing: string[] = [];
   db.exec('BEGIN IMMEDIATE');
   try {
-    for (const row of rows) insert.run(row.keyId, row.group, row.stored, now);
+    for (const row of rows)
+      if (Number(insert.run(row.keyId, row.group, row.stored, now).changes) === 0) existing.push(row.keyId);
     db.exec('COMMIT');
   } catch (error) {
     if (db.isTransaction) db.exec('ROLLBACK');
     throw error;
   }
+  return existing;
 }

@@ -21,14 +21,14 @@ const CLOSE_WAIT_MS = 2_000;
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 } as const;
 
 interface Pending {
-  readonly resolve: () => void;
+  readonly resolve: (existing: string[]) => void;
   readonly reject: (error: Error) => void;
 }
 
 export class KeyWriter {
   private worker: Worker | null = null;
   private readonly pending = new Map<number, Pending>();
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlight = new Set<Promise<unknown>>();
   private nextId = 0;
   private closed = false;
 
@@ -37,12 +37,15 @@ export class KeyWriter {
     private readonly path: string,
   ) {}
 
-  /** Creates the keys (those that exist already are left as they are) in one commit, in the worker. */
-  insert(rows: readonly NewKeyRow[], now: number): Promise<void> {
+  /**
+   * Creates the keys (those that exist already are left as they are) in one commit, in the worker; resolves with the
+   * ids of those that existed.
+   */
+  insert(rows: readonly NewKeyRow[], now: number): Promise<string[]> {
     if (this.closed) return Promise.reject(new Error('The key store is closed'));
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
-    const done = new Promise<void>((resolve, reject) => {
+    const done = new Promise<string[]>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       if (this.pending.size === 1) worker.ref();
       worker.postMessage({ id, rows, now });
@@ -81,12 +84,13 @@ export class KeyWriter {
       resourceLimits: WORKER_LIMITS,
     });
     worker.unref();
-    worker.on('message', ({ id, ok, message }: { id: number; ok: boolean; message?: string }) => {
+    type Reply = { id: number; ok: boolean; existing?: string[]; message?: string };
+    worker.on('message', ({ id, ok, existing, message }: Reply) => {
       const waiting = this.pending.get(id);
       if (!waiting) return;
       this.pending.delete(id);
       if (this.pending.size === 0) worker.unref();
-      if (ok) waiting.resolve();
+      if (ok) waiting.resolve(existing ?? []);
       else waiting.reject(new Error(message));
     });
     // A worker that fails or ends fails what it had under way (nothing was obtained); the next request starts another.

@@ -18,8 +18,8 @@ parentPort?.on('message', (message: Message) => {
   }
   const { id, rows, now } = message;
   try {
-    insertKeys(db, insert, rows, now);
-    parentPort?.postMessage({ id, ok: true });
+    const existing = insertKeys(db, insert, rows, now);
+    parentPort?.postMessage({ id, ok: true, existing });
   } catch (error) {
     parentPort?.postMessage({
       id,

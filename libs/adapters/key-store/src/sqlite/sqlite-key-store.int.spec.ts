@@ -151,6 +151,34 @@ describe('SqliteKeyStore on disk', () => {
     await Promise.all([store.close(), inline.close()]);
   });
 
+  it.each([
+    ['in this thread', null],
+    ['in the writer thread', COMPILED_WRITER],
+  ] as const)(
+    'gives the key another process created between its read and its insert, not its own (%s)',
+    async (_where, writerWorker) => {
+      const path = join(dataDir, 'keys.db');
+      const masterKey = Buffer.alloc(32, 7);
+      const mine = new SqliteKeyStore({ path, masterKey, writerWorker });
+      const theirs = new SqliteKeyStore({ path, masterKey, writerWorker: null });
+      const read = mine.getMany.bind(mine);
+      let theirKey: Buffer | null = null;
+      // The other process creates msg_2 just after this store found it missing.
+      mine.getMany = async (keyIds) => {
+        const found = await read(keyIds);
+        if (theirKey === null && keyIds.includes('msg_2')) theirKey = await theirs.obtain('msg_2', 'cnv_1');
+        return found;
+      };
+      const keys = await mine.obtainMany([
+        { keyId: 'msg_1', group: 'cnv_1' },
+        { keyId: 'msg_2', group: 'cnv_1' },
+      ]);
+      expect(keys.get('msg_2')!.equals(theirKey!)).toBe(true);
+      expect(keys.get('msg_1')!.equals((await theirs.getMany(['msg_1'])).get('msg_1')!)).toBe(true);
+      await Promise.all([mine.close(), theirs.close()]);
+    },
+  );
+
   it('fails an obtain whose writer thread ends, creating nothing, and tries a new thread next time', async () => {
     const path = join(dataDir, 'keys.db');
     const broken = new URL('data:text/javascript,process.exit(3)');

@@ -69,18 +69,20 @@ export class SqliteKeyStore implements KeyStore {
       if (!keys.has(keyId) && !missing.has(keyId)) missing.set(keyId, group);
     if (missing.size === 0) return keys;
     // Every missing key in one transaction (one commit). Another process may create one of them between our read
-    // and our insert: whichever insert won is the key, so the keys are read back after the commit.
+    // and our insert: whichever insert won is the key, so the ones ours did not create are read back after it.
     const now = Date.now();
-    const rows: NewKeyRow[] = [...missing].map(([keyId, group]) => ({
-      keyId,
-      group,
-      stored: this.wrapping.wrap(keyId, randomBytes(DATA_KEY_BYTES)),
-    }));
-    if (this.writer) await this.writer.insert(rows, now);
-    else insertKeys(this.db, this.insert, rows, now);
-    const created = await this.getMany([...missing.keys()]);
+    const made = new Map<string, Buffer>();
+    const rows: NewKeyRow[] = [...missing].map(([keyId, group]) => {
+      const key = randomBytes(DATA_KEY_BYTES);
+      made.set(keyId, key);
+      return { keyId, group, stored: this.wrapping.wrap(keyId, key) };
+    });
+    const existing = this.writer
+      ? await this.writer.insert(rows, now)
+      : insertKeys(this.db, this.insert, rows, now);
+    const won = existing.length > 0 ? await this.getMany(existing) : new Map<string, Buffer>();
     for (const keyId of missing.keys()) {
-      const key = created.get(keyId);
+      const key = existing.includes(keyId) ? won.get(keyId) : made.get(keyId);
       // Only a destroy racing this very call gets here; the caller asked for a key that exists, so say so.
       if (!key) throw new Error(`Data key '${keyId}' was destroyed while it was being obtained`);
       keys.set(keyId, key);

@@ -113,7 +113,8 @@ export class StoredResponses {
 
   private async append(caller: Caller, record: NewStoredResponse, sealer: Sealer): Promise<void> {
     const { responseId } = record;
-    await this.aggregates.decide(
+    // A response id is fresh and random: its stream is new, nothing to read before appending.
+    await this.aggregates.create(
       storedResponseStreamId(responseId),
       storedResponseDecider,
       {
