@@ -26,13 +26,16 @@ const I8X16_SHUFFLE = 0x0d;
 const I16X8_EXTEND_LOW_I8X16_S = 0x87;
 const I16X8_EXTEND_HIGH_I8X16_S = 0x88;
 const I32X4_ADD = 0xae;
+const I32X4_MAX_S = 0xb8;
 const I32X4_DOT_I16X8_S = 0xba;
 // Locals: 0 query, 1 codes (the running pointer), 2 groups, 3 stride, 4 out (params); 5 group, 6 q, 7 query end
-// (i32); 8–11 the four rows' sums, 12 and 13 sixteen query values, 14 sixteen codes (v128).
+// (i32); 8–11 the four rows' sums, 12 and 13 sixteen query values, 14 sixteen codes, 15 the lanes' maxima of the
+// dots so far (v128, starts at zero).
 const SUMS = 8;
 const QUERY_LOW = 12;
 const QUERY_HIGH = 13;
 const CODES = 14;
+const MAXIMA = 15;
 /** Row r's sixteen codes at `codes + 16r`, both halves multiplied with the query values and added to its sums. */
 const rowSums = (r: number): number[] => [
   ...[0x20, 1, ...simd(V128_LOAD), 4, 16 * r, 0x21, CODES],
@@ -50,7 +53,7 @@ const pairSums = (a: number, b: number): number[] => [
   ...simd(I32X4_ADD),
 ];
 const BODY = [
-  ...[2, 3, I32, 7, V128],
+  ...[2, 3, I32, 8, V128],
   ...[0x20, 0, 0x20, 3, 0x41, 1, 0x74, 0x6a, 0x21, 7], // query end = query + (stride << 1)
   ...[0x02, 0x40, 0x03, 0x40], // block, loop (groups)
   ...[0x20, 5, 0x20, 2, 0x4f, 0x0d, 1], // group >= groups: done
@@ -69,10 +72,14 @@ const BODY = [
   ...[0x20, 6, 0x41, 32, 0x6a, 0x21, 6, 0x0c, 0], // q += 32
   ...[0x0b, 0x0b],
   ...[...pairSums(SUMS, SUMS + 1), 0x21, SUMS, ...pairSums(SUMS + 2, SUMS + 3), 0x21, SUMS + 2],
-  ...[0x20, 4, ...pairSums(SUMS, SUMS + 2), ...simd(V128_STORE), 4, 0], // out[0..3] = the four rows' dots
+  ...[...pairSums(SUMS, SUMS + 2), 0x21, SUMS],
+  ...[0x20, 4, 0x20, SUMS, ...simd(V128_STORE), 4, 0], // out[0..3] = the four rows' dots
+  ...[0x20, MAXIMA, 0x20, SUMS, ...simd(I32X4_MAX_S), 0x21, MAXIMA],
   ...[0x20, 4, 0x41, 16, 0x6a, 0x21, 4], // out += 16
   ...[0x20, 5, 0x41, 1, 0x6a, 0x21, 5, 0x0c, 0], // group += 1
-  ...[0x0b, 0x0b, 0x0b],
+  ...[0x0b, 0x0b],
+  ...[0x20, 4, 0x20, MAXIMA, ...simd(V128_STORE), 4, 0], // after the dots: their maxima (lanes 0–3)
+  0x0b,
 ];
 const MODULE_BYTES = oneFunctionModule('dots', BODY);
 
@@ -82,10 +89,13 @@ interface Exports {
 }
 
 const PAGE = 65536;
-/** The query (int16, up to 4,096 dimensions) and the dot products of one call (up to BATCH rows) come first. */
+/**
+ * The query (int16, up to 4,096 dimensions), then the dot products of one call (up to BATCH rows) and their lanes'
+ * maxima come first.
+ */
 const BATCH = 4096;
 const OUT_AT = 8192;
-const ARENA_AT = OUT_AT + BATCH * 4;
+const ARENA_AT = OUT_AT + BATCH * 4 + 16;
 const ALIGN = 16;
 
 /**
@@ -141,6 +151,14 @@ class Arena {
 }
 
 let compiled: { wasm: Exports; arena: Arena } | null | undefined;
+let outputView: Int32Array | null = null;
+
+/** The dot products of the last call and their maxima (a view made again when the memory has grown). */
+function outputs(wasm: Exports): Int32Array {
+  if (outputView?.buffer !== wasm.memory.buffer)
+    outputView = new Int32Array(wasm.memory.buffer, OUT_AT, BATCH + 4);
+  return outputView;
+}
 
 function module(): { wasm: Exports; arena: Arena } | null {
   if (compiled === undefined) {
@@ -174,6 +192,8 @@ export class Int8Block {
     readonly stride: number,
     /** Per vector: x ≈ scale × code. */
     readonly scales: Float64Array,
+    /** The largest of the scales. */
+    readonly maxScale: number,
   ) {}
 
   /** The codes of `count` unit vectors of `packed`; null where int8Available(dimensions) is false or memory ran out. */
@@ -191,19 +211,21 @@ export class Int8Block {
     const codes = new Int8Array(found.wasm.memory.buffer, at, blockBytes(count, stride));
     codes.fill(0);
     const scales = new Float64Array(count);
+    let maxScale = 0;
     for (let row = 0; row < count; row++) {
       const offset = row * dimensions;
       let max = 0;
       for (let d = 0; d < dimensions; d++) max = Math.max(max, Math.abs(packed[offset + d]!));
       const scale = max / 127;
       scales[row] = scale;
+      maxScale = Math.max(maxScale, scale);
       if (scale === 0) continue;
       // Row r of group g, codes d … d + 15: at 4·stride·g + 64·(d / 16) + 16·r (the module's layout).
       const base = (row >> 2) * 4 * stride + (row & 3) * 16;
       for (let d = 0; d < dimensions; d++)
         codes[base + (d >> 4) * 64 + (d & 15)] = Math.round(packed[offset + d]! / scale);
     }
-    return new Int8Block(at, count, dimensions, stride, scales);
+    return new Int8Block(at, count, dimensions, stride, scales, maxScale);
   }
 
   /** Gives the memory back (once). */
@@ -270,7 +292,7 @@ export class Int8Scan {
     keep?: (id: number) => boolean,
   ): void {
     const { wasm } = module()!;
-    const { dimensions, stride, scales } = block;
+    const { dimensions, stride, scales, maxScale } = block;
     // The query is copied into the module's memory once per scan: nothing else runs the module until it ends.
     if (!this.queryCopied) {
       new Int16Array(wasm.memory.buffer, 0, stride).set(this.query16);
@@ -283,8 +305,20 @@ export class Int8Scan {
     for (let from = 0; from < block.count; from += BATCH) {
       const count = Math.min(BATCH, block.count - from);
       // `from` is a multiple of four: its group starts `from` rows' worth of codes in.
-      wasm.dots(0, block.at + from * stride, Math.ceil(count / 4), stride, OUT_AT);
-      const dots = new Int32Array(wasm.memory.buffer, OUT_AT, count);
+      const groups = Math.ceil(count / 4);
+      wasm.dots(0, block.at + from * stride, groups, stride, OUT_AT);
+      const dots = outputs(wasm);
+      // Each step of a row's bound below is monotonic in its scale and (for a scale ≥ 0) in its dot, and a negative
+      // dot bounds less than a zero one: so the bound of the largest dot (or zero) at the largest scale is at least
+      // every row's, and below the threshold none of them is kept. Most batches of a large scan end here.
+      const best = Math.max(
+        0,
+        dots[4 * groups]!,
+        dots[4 * groups + 1]!,
+        dots[4 * groups + 2]!,
+        dots[4 * groups + 3]!,
+      );
+      if (dotPerScale * maxScale * best + errorPerScale * maxScale < threshold) continue;
       for (let i = 0; i < count; i++) {
         const row = from + i;
         const scale = scales[row]!;
