@@ -20,22 +20,25 @@ import { dotAt } from './packed-vectors.js';
 import { I32, instantiate, oneFunctionModule, simd, V128 } from './wasm-module.js';
 
 const V128_LOAD = 0x00;
+const V128_LOAD32_SPLAT = 0x09;
 const V128_STORE = 0x0b;
 const V128_CONST = 0x0c;
 const I8X16_SHUFFLE = 0x0d;
+const I32X4_GT_S = 0x3b;
+const V128_ANY_TRUE = 0x53;
 const I16X8_EXTEND_LOW_I8X16_S = 0x87;
 const I16X8_EXTEND_HIGH_I8X16_S = 0x88;
 const I32X4_ADD = 0xae;
-const I32X4_MAX_S = 0xb8;
 const I32X4_DOT_I16X8_S = 0xba;
-// Locals: 0 query, 1 codes (the running pointer), 2 groups, 3 stride, 4 out (params); 5 group, 6 q, 7 query end
-// (i32); 8–11 the four rows' sums, 12 and 13 sixteen query values, 14 sixteen codes, 15 the lanes' maxima of the
-// dots so far (v128, starts at zero).
-const SUMS = 8;
-const QUERY_LOW = 12;
-const QUERY_HIGH = 13;
-const CODES = 14;
-const MAXIMA = 15;
+// Locals: 0 query, 1 codes (the running pointer), 2 groups, 3 stride, 4 out (params); 5 group, 6 q, 7 query end,
+// 8 at (where the next group that passes goes) (i32); 9–12 the four rows' sums, 13 and 14 sixteen query values,
+// 15 sixteen codes, 16 the minimum in every lane (v128).
+const AT = 8;
+const SUMS = 9;
+const QUERY_LOW = 13;
+const QUERY_HIGH = 14;
+const CODES = 15;
+const MINIMUM = 16;
 /** Row r's sixteen codes at `codes + 16r`, both halves multiplied with the query values and added to its sums. */
 const rowSums = (r: number): number[] => [
   ...[0x20, 1, ...simd(V128_LOAD), 4, 16 * r, 0x21, CODES],
@@ -53,8 +56,10 @@ const pairSums = (a: number, b: number): number[] => [
   ...simd(I32X4_ADD),
 ];
 const BODY = [
-  ...[2, 3, I32, 8, V128],
+  ...[2, 4, I32, 8, V128],
+  ...[0x41, 0, ...simd(V128_LOAD32_SPLAT), 2, 0, 0x21, MINIMUM], // the minimum, at byte 0
   ...[0x20, 0, 0x20, 3, 0x41, 1, 0x74, 0x6a, 0x21, 7], // query end = query + (stride << 1)
+  ...[0x20, 4, 0x21, AT], // at = out
   ...[0x02, 0x40, 0x03, 0x40], // block, loop (groups)
   ...[0x20, 5, 0x20, 2, 0x4f, 0x0d, 1], // group >= groups: done
   ...[...simd(V128_CONST), ...new Array<number>(16).fill(0)],
@@ -72,31 +77,35 @@ const BODY = [
   ...[0x20, 6, 0x41, 32, 0x6a, 0x21, 6, 0x0c, 0], // q += 32
   ...[0x0b, 0x0b],
   ...[...pairSums(SUMS, SUMS + 1), 0x21, SUMS, ...pairSums(SUMS + 2, SUMS + 3), 0x21, SUMS + 2],
-  ...[...pairSums(SUMS, SUMS + 2), 0x21, SUMS],
-  ...[0x20, 4, 0x20, SUMS, ...simd(V128_STORE), 4, 0], // out[0..3] = the four rows' dots
-  ...[0x20, MAXIMA, 0x20, SUMS, ...simd(I32X4_MAX_S), 0x21, MAXIMA],
-  ...[0x20, 4, 0x41, 16, 0x6a, 0x21, 4], // out += 16
+  ...[...pairSums(SUMS, SUMS + 2), 0x21, SUMS], // the four rows' dots
+  ...[0x20, SUMS, 0x20, MINIMUM, ...simd(I32X4_GT_S), ...simd(V128_ANY_TRUE), 0x04, 0x40], // if one is above
+  ...[0x20, AT, 0x20, SUMS, ...simd(V128_STORE), 4, 0], // at[0..3] = the dots
+  ...[0x20, AT, 0x20, 5, 0x36, 2, 16], // at[4] = group
+  ...[0x20, AT, 0x41, 32, 0x6a, 0x21, AT, 0x0b], // at += 32
   ...[0x20, 5, 0x41, 1, 0x6a, 0x21, 5, 0x0c, 0], // group += 1
   ...[0x0b, 0x0b],
-  ...[0x20, 4, 0x20, MAXIMA, ...simd(V128_STORE), 4, 0], // after the dots: their maxima (lanes 0–3)
+  ...[0x20, AT, 0x20, 4, 0x6b, 0x41, 5, 0x76], // the groups that passed: (at − out) >> 5
   0x0b,
 ];
-const MODULE_BYTES = oneFunctionModule('dots', BODY);
+const MODULE_BYTES = oneFunctionModule('dots', BODY, true);
 
 interface Exports {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
-  readonly dots: (query: number, codes: number, count: number, dimensions: number, out: number) => void;
+  readonly dots: (query: number, codes: number, groups: number, stride: number, out: number) => number;
 }
 
 const PAGE = 65536;
 /**
- * The query (int16, up to 4,096 dimensions), then the dot products of one call (up to BATCH rows) and their lanes'
- * maxima come first.
+ * The fixed area: the minimum (int32), the query (int16, up to 4,096 dimensions), then the groups that pass in one
+ * call (up to BATCH rows: four dots and the group's index, 32 bytes each).
  */
+const QUERY_AT = 16;
 const BATCH = 4096;
-const OUT_AT = 8192;
-const ARENA_AT = OUT_AT + BATCH * 4 + 16;
+const OUT_AT = QUERY_AT + 4096 * 2;
+const ARENA_AT = OUT_AT + BATCH * 8;
 const ALIGN = 16;
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
 
 /**
  * The module's memory past the fixed area, handed out in blocks: first fit over the free ranges (kept sorted and
@@ -151,13 +160,12 @@ class Arena {
 }
 
 let compiled: { wasm: Exports; arena: Arena } | null | undefined;
-let outputView: Int32Array | null = null;
+let memoryView: Int32Array | null = null;
 
-/** The dot products of the last call and their maxima (a view made again when the memory has grown). */
-function outputs(wasm: Exports): Int32Array {
-  if (outputView?.buffer !== wasm.memory.buffer)
-    outputView = new Int32Array(wasm.memory.buffer, OUT_AT, BATCH + 4);
-  return outputView;
+/** The module's memory as int32 values (a view made again when the memory has grown). */
+function int32s(wasm: Exports): Int32Array {
+  if (memoryView?.buffer !== wasm.memory.buffer) memoryView = new Int32Array(wasm.memory.buffer);
+  return memoryView;
 }
 
 function module(): { wasm: Exports; arena: Arena } | null {
@@ -295,7 +303,7 @@ export class Int8Scan {
     const { dimensions, stride, scales, maxScale } = block;
     // The query is copied into the module's memory once per scan: nothing else runs the module until it ends.
     if (!this.queryCopied) {
-      new Int16Array(wasm.memory.buffer, 0, stride).set(this.query16);
+      new Int16Array(wasm.memory.buffer, QUERY_AT, stride).set(this.query16);
       this.queryCopied = true;
     }
     const dotPerScale = this.dotPerScale;
@@ -304,38 +312,55 @@ export class Int8Scan {
     let threshold = lowers.threshold;
     for (let from = 0; from < block.count; from += BATCH) {
       const count = Math.min(BATCH, block.count - from);
+      const memory = int32s(wasm);
+      // The module hands back only the groups with a dot above the minimum: no row with a smaller one can be kept
+      // (largestDotBelow). The threshold only rises as rows are kept, and each row is checked against it here.
+      memory[0] = this.largestDotBelow(threshold, maxScale);
       // `from` is a multiple of four: its group starts `from` rows' worth of codes in.
-      const groups = Math.ceil(count / 4);
-      wasm.dots(0, block.at + from * stride, groups, stride, OUT_AT);
-      const dots = outputs(wasm);
-      // Each step of a row's bound below is monotonic in its scale and (for a scale ≥ 0) in its dot, and a negative
-      // dot bounds less than a zero one: so the bound of the largest dot (or zero) at the largest scale is at least
-      // every row's, and below the threshold none of them is kept. Most batches of a large scan end here.
-      const best = Math.max(
-        0,
-        dots[4 * groups]!,
-        dots[4 * groups + 1]!,
-        dots[4 * groups + 2]!,
-        dots[4 * groups + 3]!,
-      );
-      if (dotPerScale * maxScale * best + errorPerScale * maxScale < threshold) continue;
-      for (let i = 0; i < count; i++) {
-        const row = from + i;
-        const scale = scales[row]!;
-        const approximate = dotPerScale * scale * dots[i]!;
-        const error = errorPerScale * scale;
-        const upper = approximate + error;
-        if (upper < threshold) continue;
-        const id = first + row;
-        if (keep && !keep(id)) continue;
-        lowers.offer(approximate - error);
-        threshold = lowers.threshold;
-        this.keptIds.push(id);
-        this.keptUppers.push(upper);
-        this.keptSources.push(floats);
-        this.keptOffsets.push(row * dimensions);
+      const passed = wasm.dots(QUERY_AT, block.at + from * stride, Math.ceil(count / 4), stride, OUT_AT);
+      for (let at = OUT_AT >> 2; at < (OUT_AT >> 2) + 8 * passed; at += 8) {
+        const group = memory[at + 4]!;
+        // The last group's padding rows (zero codes) are not rows of the block.
+        for (let i = 4 * group; i < Math.min(4 * group + 4, count); i++) {
+          const row = from + i;
+          const scale = scales[row]!;
+          const approximate = dotPerScale * scale * memory[at + i - 4 * group]!;
+          const error = errorPerScale * scale;
+          const upper = approximate + error;
+          if (upper < threshold) continue;
+          const id = first + row;
+          if (keep && !keep(id)) continue;
+          lowers.offer(approximate - error);
+          threshold = lowers.threshold;
+          this.keptIds.push(id);
+          this.keptUppers.push(upper);
+          this.keptSources.push(floats);
+          this.keptOffsets.push(row * dimensions);
+        }
       }
     }
+  }
+
+  /**
+   * The largest dot whose bound (below) at `scale` is under the threshold; the smallest int32 when even a zero
+   * dot's is not. Each step of the bound is monotonic in the scale and (for a scale ≥ 0) in the dot, and a negative
+   * dot's bound is at most a zero one's: so no row of a block whose scales are at most `scale` and whose dot is at
+   * most this one reaches the threshold.
+   */
+  private largestDotBelow(threshold: number, scale: number): number {
+    const bound = (dot: number): number => this.dotPerScale * scale * dot + this.errorPerScale * scale;
+    if (!(bound(0) < threshold)) return INT32_MIN;
+    if (scale === 0) return INT32_MAX;
+    // The division's estimate is off by a rounding or two: the bound's own arithmetic settles it (and should it not
+    // within a few steps, a smaller dot is only a looser minimum).
+    let dot = Math.min(
+      INT32_MAX,
+      Math.max(0, Math.floor((threshold - this.errorPerScale * scale) / (this.dotPerScale * scale))),
+    );
+    for (let step = 0; step < 4 && !(bound(dot) < threshold); step++) dot = Math.max(0, dot - 1);
+    if (!(bound(dot) < threshold)) return 0;
+    for (let step = 0; step < 4 && dot < INT32_MAX && bound(dot + 1) < threshold; step++) dot++;
+    return dot;
   }
 
   /** Scores exactly the kept vectors that may still be among the best, into `into`. */

@@ -1,6 +1,6 @@
 // The encoding the hand-assembled scan modules share (wasm-scan.ts, int8-scan.ts): a module of one function of five
-// i32 parameters and no result, no imports, exporting its memory (1 page to start) and the function, and its
-// instantiation where WebAssembly is available.
+// i32 parameters and no result or an i32 one, no imports, exporting its memory (1 page to start) and the function,
+// and its instantiation where WebAssembly is available.
 
 const uleb = (value: number): number[] => {
   const bytes: number[] = [];
@@ -23,11 +23,14 @@ const name = (text: string): number[] => [text.length, ...Array.from(text, (c) =
 export const I32 = 0x7f;
 export const V128 = 0x7b;
 
-/** The bytes of the module whose one function, exported as `exported`, has the locals and code of `body`. */
-export function oneFunctionModule(exported: string, body: readonly number[]): Uint8Array {
+/**
+ * The bytes of the module whose one function, exported as `exported`, has the locals and code of `body` (and
+ * returns an i32 when `returnsI32`).
+ */
+export function oneFunctionModule(exported: string, body: readonly number[], returnsI32 = false): Uint8Array {
   return new Uint8Array([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, [[0x60, 5, I32, I32, I32, I32, I32, 0]]),
+    ...section(1, [[0x60, 5, I32, I32, I32, I32, I32, ...(returnsI32 ? [1, I32] : [0])]]),
     ...section(3, [[0]]),
     ...section(5, [[0, 1]]),
     ...section(7, [
