@@ -265,6 +265,7 @@ export class Int8Scan {
   private keptSources: (Float32Array | (() => Float32Array))[] = [];
   private keptOffsets: number[] = [];
   private queryCopied = false;
+  private scored = 0;
 
   constructor(
     private readonly query: Float32Array,
@@ -363,21 +364,29 @@ export class Int8Scan {
     return dot;
   }
 
-  /** Scores exactly the kept vectors that may still be among the best, into `into`. */
-  exact(into: { offer(id: number, score: number): void }): void {
+  /**
+   * Scores exactly the kept vectors that may still be among the best, into `into`: highest bound first, until
+   * `into` admits none at the next one's bound (a vector's exact score is at most its bound, and the rest are lower).
+   */
+  exact(into: { offer(id: number, score: number): void; admits(score: number): boolean }): void {
     const threshold = this.lowers.threshold;
-    for (let i = 0; i < this.keptIds.length; i++) {
-      if (this.keptUppers[i]! < threshold) continue;
+    const uppers = this.keptUppers;
+    const order: number[] = [];
+    for (let i = 0; i < uppers.length; i++) if (uppers[i]! >= threshold) order.push(i);
+    order.sort((a, b) => uppers[b]! - uppers[a]!);
+    this.scored = 0;
+    for (const i of order) {
+      if (!into.admits(uppers[i]!)) break;
       const source = this.keptSources[i]!;
       const floats = typeof source === 'function' ? source() : source;
       into.offer(this.keptIds[i]!, dotAt(floats, this.keptOffsets[i]!, this.query));
+      this.scored++;
     }
   }
 
-  /** How many vectors `exact` scores (for tests and measurements). */
+  /** How many vectors the last `exact` scored (for tests and measurements). */
   get rescored(): number {
-    const threshold = this.lowers.threshold;
-    return this.keptUppers.filter((upper) => upper >= threshold).length;
+    return this.scored;
   }
 }
 

@@ -119,6 +119,14 @@ export class TopScores {
     this.ids[i] = id;
   }
 
+  /**
+   * Whether a candidate scoring `score` could be kept: there is room, or it is at least the worst kept score (an
+   * equal score wins with a smaller id).
+   */
+  admits(score: number): boolean {
+    return this.size < this.capacity || (this.capacity > 0 && score >= this.scores[0]!);
+  }
+
   /** The kept ids, best first. */
   best(): number[] {
     const order = Array.from({ length: this.size }, (_, i) => i);
