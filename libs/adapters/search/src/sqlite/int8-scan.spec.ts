@@ -53,6 +53,54 @@ describe('Int8Scan', () => {
     }
   });
 
+  it('stays exact where the module hands back every group (all scores negative) and where it hands back none', () => {
+    const dimensions = 64;
+    const query = unitVector(vectors(1, dimensions)[0]!)!;
+    const opposite = (count: number) =>
+      Array.from({ length: count }, () => Array.from(query, (value) => -value + random() * 0.2));
+    const zero = Array.from({ length: 9 }, () => new Array<number>(dimensions).fill(0));
+    const blocks = [opposite(37), vectors(300, dimensions), opposite(40), zero].map((rows, n) => {
+      const floats = packed(rows, dimensions);
+      return {
+        floats,
+        first: 1000 * n,
+        count: rows.length,
+        codes: Int8Block.encode(floats, rows.length, dimensions)!,
+      };
+    });
+    for (const [order, capacity] of [
+      [[0], 5],
+      [[0, 2, 3], 80],
+      [[1, 0, 2, 3], 5],
+      [[1, 3], 400],
+    ] as const) {
+      const offered = order.map((n) => blocks[n]!);
+      const scan = new Int8Scan(query, capacity);
+      for (const block of offered) scan.offer(block.codes, block.floats, block.first);
+      const top = new TopScores(capacity);
+      scan.exact(top);
+      expect(top.best()).toEqual(exactBest(offered, query, capacity));
+    }
+    for (const block of blocks) block.codes.release();
+  });
+
+  it('scores exactly only the survivors the top can still admit, best bound first', () => {
+    const dimensions = 384;
+    const query = unitVector(vectors(1, dimensions)[0]!)!;
+    // The query itself, among vectors scoring about 0: its bound is far above every other one.
+    const rows = vectors(200, dimensions);
+    rows[150] = Array.from(query);
+    const floats = packed(rows, dimensions);
+    const codes = Int8Block.encode(floats, rows.length, dimensions)!;
+    const scan = new Int8Scan(query, 1);
+    scan.offer(codes, floats, 0);
+    const top = new TopScores(1);
+    scan.exact(top);
+    expect(top.best()).toEqual([150]);
+    expect(scan.rescored).toBe(1);
+    codes.release();
+  });
+
   it('scores the zero vector 0, like the exact scan, and ranks it by id among equal scores', () => {
     const dimensions = 16;
     const rows = [new Array<number>(dimensions).fill(0), ...vectors(3, dimensions)];

@@ -11,9 +11,13 @@
 //
 // The module (hand-assembled, 1 function, no imports) exports its memory and
 // dots(query, codes, groups, stride, out): the int32 dot products of `groups` groups of four rows of int8 codes from
-// byte `codes` with the `stride` int16 values at byte `query`, four rows' stored at `out` per group. A group's rows are
-// interleaved sixteen codes at a time (row r's codes d … d + 15 at 64·(d / 16) + 16·r): each sixteen query values
-// loaded serve four rows, every load has a constant offset, and the four sums are added across lanes together.
+// byte `codes` with the `stride` int16 values at byte `query`; only the groups with a dot above the int32 at byte 0
+// are stored, from `out` (32 bytes each: the four dots, then the group's index), and it returns how many. A group's
+// rows are interleaved sixteen codes at a time (row r's codes d … d + 15 at 64·(d / 16) + 16·r): each sixteen query
+// values loaded serve four rows, every load has a constant offset, and the four sums are added across lanes together.
+// That minimum is the largest dot whose bound at the block's largest scale cannot reach the threshold, so about one
+// group in twenty comes back at 100,000 rows, and JavaScript checks only those rows (all of them cost ~0.4 ms).
+// The survivors are then scored best bound first, until the top can admit none at the next bound.
 // Over 300 lines on purpose: the WebAssembly module, its memory layout and the error bound that keeps the
 // scan exact belong together.
 import { dotAt } from './packed-vectors.js';

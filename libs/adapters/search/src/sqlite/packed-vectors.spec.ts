@@ -71,4 +71,15 @@ describe('packed vectors', () => {
       expect(top.best()).toEqual(expected);
     }
   });
+
+  it('admits a score while there is room, then only one at least the worst kept (a tie may win by its id)', () => {
+    const top = new TopScores(2);
+    expect(top.admits(-5)).toBe(true);
+    top.offer(1, 0.5);
+    top.offer(2, 0.25);
+    expect(top.admits(0.3)).toBe(true);
+    expect(top.admits(0.25)).toBe(true);
+    expect(top.admits(0.2)).toBe(false);
+    expect(new TopScores(0).admits(1)).toBe(false);
+  });
 });
