@@ -46,6 +46,19 @@ interface Target {
 
 const ERROR_BODY_LIMIT = 64 * 1024;
 
+/** What a stream's reader answers for the event that ends it (OpenAI's `data: [DONE]`). */
+export const STREAM_END: unique symbol = Symbol('stream end');
+
+/** How a body's text is cut into items. */
+interface Framing<T> {
+  /** The items a piece of the body completes. */
+  split(piece: string): T[];
+  /** The items left when the body ends. */
+  end?(): T[];
+  /** Set once an item ends the stream: its own end (nothing after it is read), or an error to throw. */
+  stop?: { readonly end: true } | { readonly end: false; readonly error: unknown };
+}
+
 const isPieces = (body: UpstreamRequest['body']): body is readonly Buffer[] => Array.isArray(body);
 
 export class UpstreamHttp {
@@ -139,28 +152,60 @@ export class UpstreamHttp {
     response: Dispatcher.ResponseData,
     signal: AbortSignal,
   ): AsyncIterable<EventSourceMessage> {
-    const messages: EventSourceMessage[] = [];
-    const parser = createParser({ onEvent: (message) => messages.push(message) });
-    return this.pieces(model, response, signal, (piece) => {
-      parser.feed(piece);
-      return messages.splice(0);
+    return this.readEvents(
+      model,
+      () => response,
+      signal,
+      (message) => message,
+    );
+  }
+
+  /**
+   * A streamed call's events, each read into what the caller streams by `read` inside the loop that reads the body:
+   * a generator of the caller's own around `events()` cost a promise and a microtask more per event. `open` sends the
+   * request when the stream is first pulled (a stream nobody reads calls nobody); `read` answers a piece, undefined
+   * (nothing to pass on) or STREAM_END (the stream's own end: nothing after it is read, and the connection is kept).
+   */
+  readEvents<T>(
+    model: ModelConfig,
+    open: () => Dispatcher.ResponseData | Promise<Dispatcher.ResponseData>,
+    signal: AbortSignal,
+    read: (message: EventSourceMessage) => T | undefined | typeof STREAM_END,
+  ): AsyncIterable<T> {
+    const items: T[] = [];
+    const framing: Framing<T> = {
+      split(piece: string): T[] {
+        parser.feed(piece);
+        return items.splice(0);
+      },
+    };
+    const parser = createParser({
+      onEvent: (message) => {
+        if (framing.stop) return;
+        // What `read` throws ends the stream once the events before it are passed on, as a generator would.
+        try {
+          const item = read(message);
+          if (item === STREAM_END) framing.stop = { end: true };
+          else if (item !== undefined) items.push(item);
+        } catch (error) {
+          framing.stop = { end: false, error };
+        }
+      },
     });
+    return this.pieces(model, open, signal, framing);
   }
 
   /** The body's lines (NDJSON) as they arrive, empty lines skipped. */
   lines(model: ModelConfig, response: Dispatcher.ResponseData, signal: AbortSignal): AsyncIterable<string> {
     let rest = '';
-    return this.pieces(
-      model,
-      response,
-      signal,
-      (piece) => {
+    return this.pieces(model, () => response, signal, {
+      split: (piece) => {
         const lines = (rest + piece).split('\n');
         rest = lines.pop() ?? '';
         return lines.filter((line) => line.trim() !== '');
       },
-      () => (rest.trim() ? [rest] : []),
-    );
+      end: () => (rest.trim() ? [rest] : []),
+    });
   }
 
   /** The body's bytes as they arrive (binary framings such as AWS event streams). */
@@ -190,11 +235,12 @@ export class UpstreamHttp {
 
   private async *pieces<T>(
     model: ModelConfig,
-    response: Dispatcher.ResponseData,
+    open: () => Dispatcher.ResponseData | Promise<Dispatcher.ResponseData>,
     signal: AbortSignal,
-    split: (piece: string) => T[],
-    end: () => T[] = () => [],
+    framing: Framing<T>,
   ): AsyncIterable<T> {
+    // Failures of the request itself are mapped by `send`.
+    const response = await open();
     response.body.setEncoding('utf8');
     const pieces = response.body[Symbol.asyncIterator]() as AsyncIterator<string>;
     let failed = false;
@@ -204,10 +250,12 @@ export class UpstreamHttp {
         const piece = await pieces.next();
         if (piece.done) break;
         // Item by item: `yield*` of an array in an async generator wraps it in an async iterator (a promise more each).
-        for (const item of split(piece.value)) yield item;
+        for (const item of framing.split(piece.value)) yield item;
+        if (framing.stop?.end) return;
+        if (framing.stop) throw framing.stop.error;
       }
       if (signal.aborted) throw signal.reason;
-      for (const item of end()) yield item;
+      for (const item of framing.end?.() ?? []) yield item;
     } catch (error) {
       failed = true;
       throw this.mapError(model, error, signal);

@@ -7,7 +7,7 @@ import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/
 import type { ModelConfig } from '../model.js';
 import { requestBody, sendable } from './request-body.js';
 import { withoutCacheControl } from '../cache-control.js';
-import { errorJson, UpstreamHttp, type ErrorReasonReader } from '../upstream-http.js';
+import { errorJson, STREAM_END, UpstreamHttp, type ErrorReasonReader } from '../upstream-http.js';
 import {
   saysContextLength,
   UpstreamError,
@@ -89,32 +89,36 @@ export class ChatTransport {
     };
   }
 
-  async *stream(model: ModelConfig, body: ChatRequest, signal: AbortSignal): AsyncIterable<ChatDelta> {
-    const response = await this.post(
+  /** Not a generator of its own: each event is read into its delta in the loop that reads the body (upstream-http). */
+  stream(model: ModelConfig, body: ChatRequest, signal: AbortSignal): AsyncIterable<ChatDelta> {
+    const streamed = {
+      ...withoutCacheControl(body),
+      model: model.modelId,
+      stream: true,
+      stream_options: { include_usage: true },
+    };
+    return this.http.readEvents(
       model,
-      {
-        ...withoutCacheControl(body),
-        model: model.modelId,
-        stream: true,
-        stream_options: { include_usage: true },
-      },
+      () => this.post(model, streamed, signal, true),
       signal,
-      true,
+      (message) => this.delta(model, message.data),
     );
-    for await (const message of this.http.events(model, response, signal)) {
-      if (message.data === '[DONE]') return;
-      const chunk = this.parse<ChatCompletionChunk & { error?: unknown }>(model, message.data);
-      if (chunk.error)
-        throw new UpstreamError('rejected', `upstream of model '${model.key}' sent an error mid-stream`);
-      const choice = chunk.choices?.[0];
-      if (choice)
-        yield {
-          delta: choice.delta ?? {},
-          finishReason: finish(choice.finish_reason),
-          ...(chunk.usage ? { usage: toUsage(chunk.usage) } : {}),
-        };
-      else if (chunk.usage) yield { delta: {}, finishReason: null, usage: toUsage(chunk.usage) };
-    }
+  }
+
+  /** One chunk's delta; undefined for a chunk with neither a choice nor usage. */
+  private delta(model: ModelConfig, data: string): ChatDelta | undefined | typeof STREAM_END {
+    if (data === '[DONE]') return STREAM_END;
+    const chunk = this.parse<ChatCompletionChunk & { error?: unknown }>(model, data);
+    if (chunk.error)
+      throw new UpstreamError('rejected', `upstream of model '${model.key}' sent an error mid-stream`);
+    const choice = chunk.choices?.[0];
+    if (choice)
+      return {
+        delta: choice.delta ?? {},
+        finishReason: finish(choice.finish_reason),
+        ...(chunk.usage ? { usage: toUsage(chunk.usage) } : {}),
+      };
+    return chunk.usage ? { delta: {}, finishReason: null, usage: toUsage(chunk.usage) } : undefined;
   }
 
   /** A Responses API call passed through (models configured `api: responses`): the body as the client sent it. */

@@ -105,28 +105,23 @@ export class CompatChatController {
 
 /** Chat deltas as `chat.completion.chunk` events: the role on the first, usage last when asked, then `[DONE]`. */
 function chunkEncoder(id: string, created: number, model: string, includeUsage: boolean): StreamEncoder {
+  // The fields every chunk repeats, encoded once: a chunk is this head, its choices and its tail, the same bytes
+  // JSON.stringify makes of the whole object (same keys in the same order).
+  const head =
+    `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},` +
+    `"model":${JSON.stringify(model)},"system_fingerprint":null,"choices":`;
   const chunk = (choices: ChatCompletionChunk['choices'], usage?: ChatCompletionChunk['usage']) =>
-    JSON.stringify({
-      id,
-      object: 'chat.completion.chunk',
-      created,
-      model,
-      system_fingerprint: null,
-      choices,
-      ...(includeUsage ? { usage: usage ?? null } : {}),
-    });
+    `${head}${JSON.stringify(choices)}${includeUsage ? `,"usage":${JSON.stringify(usage ?? null)}}` : '}'}`;
   let usage: TokenUsage | undefined;
   let first = true;
   return {
-    delta: async (piece: ChatDelta, sse) => {
+    // Not `async`: a delta the socket takes at once costs no promise of its own.
+    delta: (piece: ChatDelta, sse) => {
       if (piece.usage) usage = piece.usage;
-      const hasDelta = Object.keys(piece.delta).length > 0;
-      if (hasDelta || piece.finishReason || first) {
-        const delta =
-          first && !piece.delta.role ? { role: 'assistant' as const, ...piece.delta } : piece.delta;
-        first = false;
-        await sse.data(chunk([{ index: 0, delta, finish_reason: piece.finishReason, logprobs: null }]));
-      }
+      if (!piece.finishReason && !first && !hasKeys(piece.delta)) return DONE;
+      const delta = first && !piece.delta.role ? { role: 'assistant' as const, ...piece.delta } : piece.delta;
+      first = false;
+      return sse.data(chunk([{ index: 0, delta, finish_reason: piece.finishReason, logprobs: null }]));
     },
     end: async (sse) => {
       if (includeUsage && usage && !sse.closed) await sse.data(chunk([], toOpenAiUsage(usage)));
@@ -134,6 +129,14 @@ function chunkEncoder(id: string, created: number, model: string, includeUsage: 
     },
     error: (status, error, sse) => sse.data(JSON.stringify(compatErrorBody(status, error))),
   };
+}
+
+const DONE: Promise<void> = Promise.resolve();
+
+/** Whether an object has a key of its own, without the array `Object.keys` makes. */
+function hasKeys(value: object): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return true;
+  return false;
 }
 
 function completion(id: string, created: number, model: string, result: ChatResult) {
