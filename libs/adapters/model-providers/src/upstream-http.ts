@@ -10,6 +10,7 @@ import { lazyModule, traceHeaders } from '#kernel';
 import type { ModelConfig } from './model.js';
 import { bytesOf } from './openai/request-body.js';
 import { reasonOfStatus, retryAfterMs, UpstreamError, type UpstreamReason } from './provider.port.js';
+import { BodyItems, type Framing } from './body-items.js';
 import { destroy, finishReading, readLimited } from './upstream-body.js';
 
 const undici = lazyModule<typeof import('undici')>('undici');
@@ -48,16 +49,6 @@ const ERROR_BODY_LIMIT = 64 * 1024;
 
 /** What a stream's reader answers for the event that ends it (OpenAI's `data: [DONE]`). */
 export const STREAM_END: unique symbol = Symbol('stream end');
-
-/** How a body's text is cut into items. */
-interface Framing<T> {
-  /** The items a piece of the body completes. */
-  split(piece: string): T[];
-  /** The items left when the body ends. */
-  end?(): T[];
-  /** Set once an item ends the stream: its own end (nothing after it is read), or an error to throw. */
-  stop?: { readonly end: true } | { readonly end: false; readonly error: unknown };
-}
 
 const isPieces = (body: UpstreamRequest['body']): body is readonly Buffer[] => Array.isArray(body);
 
@@ -233,38 +224,13 @@ export class UpstreamHttp {
     }
   }
 
-  private async *pieces<T>(
+  private pieces<T>(
     model: ModelConfig,
     open: () => Dispatcher.ResponseData | Promise<Dispatcher.ResponseData>,
     signal: AbortSignal,
     framing: Framing<T>,
   ): AsyncIterable<T> {
-    // Failures of the request itself are mapped by `send`.
-    const response = await open();
-    response.body.setEncoding('utf8');
-    const pieces = response.body[Symbol.asyncIterator]() as AsyncIterator<string>;
-    let failed = false;
-    try {
-      for (;;) {
-        // Failures are mapped by the catch below.
-        const piece = await pieces.next();
-        if (piece.done) break;
-        // Item by item: `yield*` of an array in an async generator wraps it in an async iterator (a promise more each).
-        for (const item of framing.split(piece.value)) yield item;
-        if (framing.stop?.end) return;
-        if (framing.stop) throw framing.stop.error;
-      }
-      if (signal.aborted) throw signal.reason;
-      for (const item of framing.end?.() ?? []) yield item;
-    } catch (error) {
-      failed = true;
-      throw this.mapError(model, error, signal);
-    } finally {
-      // An error or the caller's abort (client gone) ends the upstream request; a consumer that stopped at the
-      // stream's own end (`[DONE]`) leaves the body's last bytes to be read, so its connection is kept.
-      if (failed || signal.aborted) destroy(response.body);
-      else finishReading(response.body, pieces);
-    }
+    return new BodyItems(open, framing, signal, (error) => this.mapError(model, error, signal));
   }
 
   async close(): Promise<void> {
