@@ -34,9 +34,20 @@ export interface SubscribeOptions {
   readonly onEvents: (events: readonly EventEnvelope[]) => Promise<void>;
   /** Called once when the subscription has read everything stored when it started, and turns live. */
   readonly onCaughtUp?: () => void;
-  /** A failure of onEvents or of the store ends the subscription and is reported here. */
+  /** A failure of onEvents, onPassed or the store ends the subscription and is reported here. */
   readonly onError?: (error: unknown) => void;
   readonly batchSize?: number;
+  /**
+   * The event types the subscriber reads, when it reads only some (a projector's). A store may then pass over events
+   * it knows to hold none of them without reading them: it tells onPassed the position it has passed to instead of
+   * giving onEvents a batch. Batches still hold every event of their range; the subscriber skips the others itself.
+   */
+  readonly eventTypes?: { has(type: string): boolean };
+  /**
+   * Every event up to this position, after the last batch or position given, holds none of `eventTypes`. Called in
+   * log order with the batches, never while onEvents runs, and synchronously (it should only note the position).
+   */
+  readonly onPassed?: (position: number) => void;
 }
 
 export interface Subscription {

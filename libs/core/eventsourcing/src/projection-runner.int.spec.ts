@@ -1,4 +1,5 @@
 import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
+import { UpcasterRegistry } from '#event-store/upcasters';
 import { SqliteReadStore } from '#read-store/sqlite/sqlite-read-store';
 import type { EventEnvelope } from '#kernel';
 import { makeEvent, uniqueStream, waitUntil } from '#testing/fixtures';
@@ -370,6 +371,38 @@ describe('ProjectionRunner', () => {
     // A projection this process does not run is looked up in the store.
     expect(await new ProjectionWaiter(counted, null).waitFor(['labels'], head, 0)).toBe(true);
     expect(storeReads).toBeGreaterThan(0);
+  });
+
+  it('sees an append of types it does not read as it commits (the store passes it over), then reads the next', async () => {
+    // Every event read from the log passes through the upcasters once.
+    const upcasters = new (class extends UpcasterRegistry {
+      parsed = 0;
+      override upcast<E extends EventEnvelope>(event: E): E {
+        this.parsed++;
+        return super.upcast(event);
+      }
+    })();
+    events = new SqliteEventStore({ path: ':memory:', pollIntervalMs: 10, upcasters });
+    await ticks(events, 2);
+    const live = runner([counter()], processLeaseOwner('host-a'), { idleCheckpointMs: 3_600_000 });
+    const progress: ProgressEvent[] = [];
+    live.on('progress', (event) => progress.push(event));
+    expect(await live.caughtUp(5000)).toBe(true);
+    await waitUntil(() => live.status()[0]!.state === 'live');
+    progress.length = 0;
+    upcasters.parsed = 0;
+    await others(events, 3);
+    const head = await events.headPosition();
+    // Not read at all, and seen before the append resolved.
+    expect(upcasters.parsed).toBe(0);
+    expect(live.status()[0]!.checkpoint).toBe(head);
+    expect(progress).toEqual([
+      { name: 'counter', generation: 1, position: head, live: true, applied: false },
+    ]);
+    expect(await new ProjectionWaiter(reads, live).waitFor(['counter'], head, 0)).toBe(true);
+    await ticks(events, 1);
+    await waitUntil(async () => (await count()) === 3);
+    expect(await reads.checkpoint({ name: 'counter', generation: 1 })).toBe(await events.headPosition());
   });
 
   it('stores the position of skipped batches lazily, without a batch to apply', async () => {

@@ -3,7 +3,8 @@
 // code version differs from the live generation's, or whose rebuild was requested, is rebuilt into a new generation
 // beside the live one and switched to once it has caught up (blue/green). A failing projector retries with backoff
 // and never stops the others. A batch holding no event a projector reads is skipped (no projection, no write): its
-// position is seen in memory at once (status, read-your-writes) and stored lazily (see LazyCheckpoint).
+// position is seen in memory at once (status, read-your-writes) and stored lazily (see LazyCheckpoint). The store is
+// told which types a projector reads: the embedded one does not even wake it for an append of other types.
 // Over 300 lines on purpose: the lease, the generations and the checkpoints of one projector interlock (a
 // switch
 // flushes the building generation's checkpoint, a lost lease stops every write), so they stay in one file.
@@ -469,25 +470,31 @@ class ProjectorWorker {
     let leaseLost = false;
     const subscribe = (ref: ProjectionRef, after: number, onCaughtUp: () => void): Subscription => {
       const checkpoint = new LazyCheckpoint(readStore, ref, after, options.idleCheckpointMs ?? 1000, onError);
+      /** The generation has read (and applied, or skipped) the log up to this position. */
+      const reached = (position: number, applied: boolean) => {
+        if (applied) checkpoint.committed(position);
+        else checkpoint.skipped(position);
+        const isLive = ref.generation === this.liveGeneration;
+        if (isLive) this.checkpoint = position;
+        else if (this.rebuilding?.generation === ref.generation) this.rebuilding.checkpoint = position;
+        this.runner.emit('progress', {
+          name: projector.name,
+          generation: ref.generation,
+          position,
+          live: isLive,
+          applied,
+        });
+      };
       const subscription = this.runner.eventStore.subscribeToAll({
         after,
         batchSize: options.batchSize ?? 500,
         onEvents: async (events) => {
           const applied = await this.runner.applyBatch(projector, ref, events);
-          const position = events[events.length - 1]!.position;
-          if (applied) checkpoint.committed(position);
-          else checkpoint.skipped(position);
-          const isLive = ref.generation === this.liveGeneration;
-          if (isLive) this.checkpoint = position;
-          else if (this.rebuilding?.generation === ref.generation) this.rebuilding.checkpoint = position;
-          this.runner.emit('progress', {
-            name: projector.name,
-            generation: ref.generation,
-            position,
-            live: isLive,
-            applied,
-          });
+          reached(events[events.length - 1]!.position, applied);
         },
+        // Events of other types the store passed over are skipped as a batch of them would be, without reading them.
+        eventTypes: this.runner.eventTypesOf(projector),
+        onPassed: (position) => reached(position, false),
         // Catching up stores what was seen at once: a finished catch-up or rebuild leaves its checkpoint at the head,
         // not up to `idleCheckpointMs` behind it (readers of the stored checkpoint: waiters elsewhere, the CLI, a restart).
         onCaughtUp: () => {

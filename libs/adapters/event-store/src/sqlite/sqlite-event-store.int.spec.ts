@@ -102,4 +102,78 @@ describe('SqliteEventStore specifics', () => {
     await Promise.all(subscriptions.map((subscription) => subscription.stop()));
     await store.close();
   });
+
+  it('passes over, without a read, a local append of types a waiting subscription does not read', async () => {
+    const upcasters = new (class extends UpcasterRegistry {
+      parsed = 0;
+      override upcast<E extends EventEnvelope>(event: E): E {
+        this.parsed++;
+        return super.upcast(event);
+      }
+    })();
+    const store = new SqliteEventStore({ path: ':memory:', upcasters });
+    const batches: string[][] = [];
+    const passed: number[] = [];
+    let caughtUp = false;
+    const subscription = store.subscribeToAll({
+      after: 0,
+      eventTypes: new Set(['Read']),
+      onEvents: async (events) => {
+        batches.push(events.map((event) => event.type));
+      },
+      onPassed: (position) => passed.push(position),
+      onCaughtUp: () => {
+        caughtUp = true;
+      },
+    });
+    await waitUntil(() => caughtUp);
+    const stream = uniqueStream();
+    const other = await store.appendToStream(stream, [makeEvent('Other'), makeEvent('Other')], 'no_stream');
+    // Told synchronously with the commit: nothing was read or parsed for it.
+    expect(passed).toEqual([other.position]);
+    expect(upcasters.parsed).toBe(0);
+    // Appends committed together, one of them refused (its positions rolled back): passed over as one range.
+    const together = await Promise.allSettled([
+      store.appendToStream(stream, [makeEvent('Other')], 1),
+      store.appendToStream(stream, [makeEvent('Refused')], 0),
+      store.appendToStream(uniqueStream(), [makeEvent('Other')], 'no_stream'),
+    ]);
+    expect(together.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(passed).toEqual([other.position, other.position + 2]);
+    const read = await store.appendToStream(stream, [makeEvent('Other'), makeEvent('Read')], 2);
+    await waitUntil(() => batches.length === 1);
+    // A batch with a type it reads is read whole, from the position passed to on.
+    expect(batches).toEqual([['Other', 'Read']]);
+    expect(read.positions[0]).toBe(other.position + 3);
+    expect(upcasters.parsed).toBe(2);
+    await subscription.stop();
+    await store.close();
+  });
+
+  it('reads an append of other types as a batch when the subscription is behind it', async () => {
+    const store = new SqliteEventStore({ path: ':memory:' });
+    await store.appendToStream(uniqueStream(), [makeEvent('Read')], 'no_stream');
+    const batches: string[][] = [];
+    const passed: number[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const subscription = store.subscribeToAll({
+      after: 0,
+      eventTypes: new Set(['Read']),
+      onEvents: async (events) => {
+        batches.push(events.map((event) => event.type));
+        await held;
+      },
+      onPassed: (position) => passed.push(position),
+    });
+    await waitUntil(() => batches.length === 1);
+    // Appended while the first batch is still being applied: not passed over, read in order after it.
+    await store.appendToStream(uniqueStream(), [makeEvent('Other')], 'no_stream');
+    release();
+    await waitUntil(() => batches.length === 2);
+    expect(batches).toEqual([['Read'], ['Other']]);
+    expect(passed).toEqual([]);
+    await subscription.stop();
+    await store.close();
+  });
 });

@@ -89,8 +89,11 @@ export class SqliteEventStore implements EventStore {
    */
   private headPoll: NodeJS.Timeout | null = null;
   private knownHead = 0;
-  /** The last position the batch being committed wrote (0: none yet): the subscriptions are woken once it commits. */
-  private writtenHead = 0;
+  /**
+   * What the batch being committed wrote (null: nothing yet): the subscriptions are told once it commits. Its appends
+   * that failed were rolled back, positions and all: those that stand wrote every position from `from` to `to`.
+   */
+  private written: { from: number; to: number; types: string[] } | null = null;
   private readonly commits = new GroupCommit<AppendRequest, AppendResult>((batch) => this.commitBatch(batch));
   private listeners = 0;
   private readonly upcasters: UpcasterRegistry;
@@ -162,14 +165,15 @@ export class SqliteEventStore implements EventStore {
       if (this.db.isTransaction) this.db.exec('COMMIT');
     } catch (error) {
       if (this.db.isTransaction) this.db.exec('ROLLBACK');
-      this.writtenHead = 0;
+      this.written = null;
       throw error;
     }
-    if (this.writtenHead > 0) {
+    const written = this.written;
+    if (written) {
       this.headPage = null;
-      this.knownHead = Math.max(this.knownHead, this.writtenHead);
-      this.writtenHead = 0;
-      this.appended.emit('appended');
+      this.knownHead = Math.max(this.knownHead, written.to);
+      this.written = null;
+      this.appended.emit('appended', written);
     }
     return outcomes;
   }
@@ -177,7 +181,7 @@ export class SqliteEventStore implements EventStore {
   /** A batch of one needs no savepoint: its failure rolls the transaction back, and nothing is left to commit. */
   private appendAlone(append: AppendRequest): Outcome<AppendResult> {
     try {
-      return { value: this.write(append) };
+      return { value: this.wrote(append, this.write(append)) };
     } catch (error) {
       this.db.exec('ROLLBACK');
       return this.settleFailure(append, error);
@@ -189,7 +193,7 @@ export class SqliteEventStore implements EventStore {
     try {
       const value = this.write(append);
       this.db.exec('RELEASE append');
-      return { value };
+      return { value: this.wrote(append, value) };
     } catch (error) {
       this.db.exec('ROLLBACK TO append');
       this.db.exec('RELEASE append');
@@ -214,8 +218,17 @@ export class SqliteEventStore implements EventStore {
       ) as { position: number };
       positions.push(row.position);
     }
-    if (positions.length > 0) this.writtenHead = positions[positions.length - 1]!;
     return { nextRevision: revision, position: positions.at(-1) ?? this.head(), positions };
+  }
+
+  /** Notes what an append that stands wrote, for the subscriptions told once the batch commits. */
+  private wrote({ events }: AppendRequest, result: AppendResult): AppendResult {
+    const [first] = result.positions;
+    if (first === undefined) return result;
+    this.written ??= { from: first, to: first, types: [] };
+    this.written.to = result.position;
+    for (const event of events) this.written.types.push(event.type);
+    return result;
   }
 
   private settleFailure({ streamId, events }: AppendRequest, error: unknown): Outcome<AppendResult> {
@@ -358,6 +371,7 @@ export class SqliteEventStore implements EventStore {
     if (head <= this.knownHead) return;
     this.knownHead = head;
     this.headPage = null;
+    // Other processes' appends: what they hold is not known here, so every subscription reads.
     this.appended.emit('appended');
   }
 
