@@ -279,16 +279,17 @@ export async function handleCreation<State, Command, Event extends DomainEvent>(
   retries = 5,
   cache?: AggregateStateCache,
 ): Promise<CommandResult<Event>> {
-  if (context.request) return handleCommand(store, streamId, decider, command, context, retries, cache);
+  const usual = () => handleCommand(store, streamId, decider, command, context, retries, cache);
+  if (context.request) return usual();
   const state = decider.initialState();
   const events = decider.decide(command, state);
-  if (events.length === 0) return handleCommand(store, streamId, decider, command, context, retries, cache);
+  if (events.length === 0) return usual();
   try {
     const appended = await store.appendToStream(streamId, toNewEvents(events, context), 'no_stream');
     cache?.set(streamId, decider.evolve, appended.nextRevision, events.reduce(decider.evolve, state));
     return { events, position: appended.position, revision: appended.nextRevision };
   } catch (error) {
     if (!(error instanceof WrongExpectedRevisionError)) throw error;
-    return handleCommand(store, streamId, decider, command, context, retries, cache);
+    return usual();
   }
 }
