@@ -118,7 +118,7 @@ function chunkEncoder(id: string, created: number, model: string, includeUsage: 
     // Not `async`: a delta the socket takes at once costs no promise of its own.
     delta: (piece: ChatDelta, sse) => {
       if (piece.usage) usage = piece.usage;
-      if (!piece.finishReason && !first && !hasKeys(piece.delta)) return DONE;
+      if (!piece.finishReason && !first && !hasKeys(piece.delta)) return NOTHING_SENT;
       const delta = first && !piece.delta.role ? { role: 'assistant' as const, ...piece.delta } : piece.delta;
       first = false;
       return sse.data(chunk([{ index: 0, delta, finish_reason: piece.finishReason, logprobs: null }]));
@@ -131,7 +131,8 @@ function chunkEncoder(id: string, created: number, model: string, includeUsage: 
   };
 }
 
-const DONE: Promise<void> = Promise.resolve();
+/** What a delta that sends no chunk answers (a settled promise: nothing to wait for). */
+const NOTHING_SENT: Promise<void> = Promise.resolve();
 
 /** Whether an object has a key of its own, without the array `Object.keys` makes. */
 function hasKeys(value: object): boolean {
