@@ -8,7 +8,7 @@
 // 200000 + (the first 32 bits of SHA-256(id) mod 50000): not root, so RLIMIT_NPROC holds, and two sandboxes share a
 // uid only on a hash collision. bwrap runs unprivileged (user namespace) as that uid, so it reaches the work and skills
 // dirs by path: `<root>` and its ancestors must be searchable by others (the adapter makes `<root>` 0711 and the
-// availability probe binds it, so a root it cannot reach reads as unavailable with the reason).
+// availability probe binds a directory inside it, so a root it cannot reach reads as unavailable with the reason).
 //
 // Disk: `<root>/<sandboxId>/work` is a tmpfs the adapter mounts with `size=diskMb` and `nr_inodes=workInodes`, so
 // every byte and inode /work holds (files, directories, symbolic links) is bounded by the kernel while the run writes;
@@ -420,11 +420,16 @@ export class BubblewrapSandbox implements CodeSandbox {
     const filter = seccompFilter();
     if (!filter) return { available: false, reason: `no seccomp filter for the ${arch()} architecture here` };
     writeFileSync(this.seccompPath, filter, { mode: 0o600 });
-    const args = this.bwrapArgs(PROBE_UID, ['--ro-bind', this.root, '/probe'], ['/bin/true']);
+    // The probe sandbox binds a directory of its own inside the root, reached by path as a sandbox's dirs are: not
+    // the root itself, whose recursive bind would race with the tmpfs the mount check mounts and removes beside it
+    // (bwrap: "Can't bind mount … Unable to apply mount flags", seen in CI).
+    const reached = join(this.root, `.probe-run-${process.pid}`);
+    mkdirSync(reached, { recursive: true, mode: 0o711 });
+    const args = this.bwrapArgs(PROBE_UID, ['--ro-bind', reached, '/probe'], ['/bin/true']);
     const [cgroups, mounted, probe] = await Promise.all([
       this.detectCgroups(),
       this.probeMount(),
-      this.probeRun(args),
+      this.probeRun(args).finally(() => rm(reached, { recursive: true, force: true }).catch(() => undefined)),
     ]);
     if (!('create' in cgroups)) return { available: false, reason: cgroups.reason };
     this.cgroups = cgroups;
