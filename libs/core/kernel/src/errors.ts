@@ -88,7 +88,7 @@ export class WrongExpectedRevisionError extends PlatformError {
 
 /** Some ids of an append were stored before but the batch differs: not a retry, a misuse of event ids. */
 export class IdempotencyMismatchError extends PlatformError {
-  constructor(streamId: string) {
+  constructor(readonly streamId: string) {
     super(
       'conflict',
       'event_id_reused',

@@ -1,5 +1,6 @@
 // The embedded store's group commit: appends made in one turn of the event loop share a transaction, yet each keeps
-// its own revision check, idempotency and error, and a failing one leaves nothing of itself behind.
+// its own revision check, idempotency and error, and a failing one leaves nothing of itself behind: in the store's
+// thread and in its commit thread alike.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,10 +11,23 @@ import { SqliteEventStore } from './sqlite-event-store.js';
 const types = async (store: SqliteEventStore, stream: string) =>
   (await store.readStream(stream)).map((event) => event.type);
 
-describe('SqliteEventStore group commit', () => {
+// The compiled commit thread (dist/, built by `npm run test:int`): the same batches committed there.
+const COMPILED_COMMIT_WORKER = new URL(
+  '../../../../../dist/libs/adapters/event-store/src/sqlite/commit-thread.worker.js',
+  import.meta.url,
+);
+
+describe.each([
+  ['in its own thread', null],
+  ['in the commit thread', COMPILED_COMMIT_WORKER],
+] as const)('SqliteEventStore group commit (%s)', (_where, commitWorker) => {
   let store: SqliteEventStore;
   beforeEach(() => {
-    store = new SqliteEventStore({ path: join(mkdtempSync(join(tmpdir(), 'es-')), 'events.db') });
+    store = new SqliteEventStore({
+      path: join(mkdtempSync(join(tmpdir(), 'es-')), 'events.db'),
+      commitWorker,
+      commitThreadMinBytes: 0,
+    });
   });
   afterEach(() => store.close());
 
@@ -88,7 +102,7 @@ describe('SqliteEventStore group commit', () => {
 
   it('commits the appends accepted before it closes', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'es-')), 'events.db');
-    const closing = new SqliteEventStore({ path });
+    const closing = new SqliteEventStore({ path, commitWorker, commitThreadMinBytes: 0 });
     const stream = uniqueStream();
     const appended = closing.appendToStream(stream, [makeEvent('Late')], 'no_stream');
     await closing.close();
@@ -96,5 +110,18 @@ describe('SqliteEventStore group commit', () => {
     const reopened = new SqliteEventStore({ path });
     expect(await types(reopened, stream)).toEqual(['Late']);
     await reopened.close();
+  });
+
+  it('puts what arrives while a batch commits into the next batch, after it', async () => {
+    const stream = uniqueStream();
+    const first = store.appendToStream(stream, [makeEvent('A')], 'no_stream');
+    await new Promise((resolve) => setImmediate(resolve));
+    const later = [
+      store.appendToStream(stream, [makeEvent('B')], 0),
+      store.appendToStream(stream, [makeEvent('C')], 1),
+    ];
+    const results = await Promise.all([first, ...later]);
+    expect(results.map((result) => result.nextRevision)).toEqual([0, 1, 2]);
+    expect(await types(store, stream)).toEqual(['A', 'B', 'C']);
   });
 });

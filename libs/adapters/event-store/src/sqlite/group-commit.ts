@@ -1,7 +1,9 @@
 // Group commit for the embedded event store: the appends that arrive in one turn of the event loop (the requests its
 // I/O phase handled) are written together when that turn ends, in one transaction, so they share one COMMIT and its
 // sync of the log instead of each paying its own on the loop. Every append keeps its own outcome; each promise settles
-// only after the shared COMMIT has returned, so a resolved append is durable as before.
+// only after the shared COMMIT has returned, so a resolved append is durable as before. A batch may be committed in
+// another thread (its commit returns a promise): until it settles, what arrives waits and goes in the next batch, so
+// batches commit one at a time, in the order they were formed.
 
 /** One append's outcome inside a batch: its result, or the error it alone is refused with. */
 export type Outcome<Result> = { readonly value: Result } | { readonly error: unknown };
@@ -12,42 +14,71 @@ interface Pending<Request, Result> {
   readonly reject: (error: unknown) => void;
 }
 
+const SETTLED = Promise.resolve();
+
 export class GroupCommit<Request, Result> {
   private queue: Pending<Request, Result>[] = [];
   private scheduled: NodeJS.Immediate | null = null;
+  /** The batch being committed in another thread, until it settles. */
+  private committing: Promise<void> | null = null;
 
   /**
-   * @param commit writes the requests in order (positions follow arrival) and returns one outcome per request; a throw
-   *   means nothing of the batch was committed.
+   * @param commit writes the requests in order (positions follow arrival) and returns one outcome per request, at once
+   *   or once another thread has committed them; a throw (or rejection) means nothing of the batch was committed.
    */
-  constructor(private readonly commit: (requests: readonly Request[]) => Outcome<Result>[]) {}
+  constructor(
+    private readonly commit: (requests: readonly Request[]) => Outcome<Result>[] | Promise<Outcome<Result>[]>,
+  ) {}
 
   submit(request: Request): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
       this.queue.push({ request, resolve, reject });
       // setImmediate, not a microtask: it runs after every I/O callback of this turn, so concurrent requests meet.
-      this.scheduled ??= setImmediate(() => this.flush());
+      if (!this.committing) this.scheduled ??= setImmediate(() => void this.flush());
     });
   }
 
-  /** Commits what is queued now (also before the store closes). */
-  flush(): void {
+  /** Commits what is queued now (also before the store closes); settles once all of it has been committed. */
+  flush(): Promise<void> {
     if (this.scheduled) clearImmediate(this.scheduled);
     this.scheduled = null;
+    if (this.committing) return this.committing.then(() => this.flush());
     const batch = this.queue;
     this.queue = [];
-    if (batch.length === 0) return;
-    let outcomes: Outcome<Result>[];
+    if (batch.length === 0) return SETTLED;
+    let outcomes: Outcome<Result>[] | Promise<Outcome<Result>[]>;
     try {
       outcomes = this.commit(batch.map((pending) => pending.request));
     } catch (error) {
       for (const pending of batch) pending.reject(error);
-      return;
+      return SETTLED;
     }
-    batch.forEach((pending, index) => {
-      const outcome = outcomes[index]!;
-      if ('error' in outcome) pending.reject(outcome.error);
-      else pending.resolve(outcome.value);
+    if (!(outcomes instanceof Promise)) {
+      settle(batch, outcomes);
+      return SETTLED;
+    }
+    const committing = outcomes.then(
+      (settled) => settle(batch, settled),
+      (error: unknown) => {
+        for (const pending of batch) pending.reject(error);
+      },
+    );
+    this.committing = committing.finally(() => {
+      this.committing = null;
+      // What arrived meanwhile is the next batch.
+      if (this.queue.length > 0) this.scheduled ??= setImmediate(() => void this.flush());
     });
+    return this.committing;
   }
+}
+
+function settle<Request, Result>(
+  batch: readonly Pending<Request, Result>[],
+  outcomes: readonly Outcome<Result>[],
+): void {
+  batch.forEach((pending, index) => {
+    const outcome = outcomes[index]!;
+    if ('error' in outcome) pending.reject(outcome.error);
+    else pending.resolve(outcome.value);
+  });
 }

@@ -1,17 +1,87 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EventEnvelope } from '#kernel';
+import { WrongExpectedRevisionError, type EventEnvelope } from '#kernel';
 import { makeEvent, uniqueStream, waitUntil } from '#testing/fixtures';
 import { eventStoreContract } from '../event-store.contract.js';
 import { UpcasterRegistry } from '../upcasters.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
 
+// The compiled commit thread (dist/, built by `npm run test:int`); from the TypeScript sources there is none.
+const COMPILED_COMMIT_WORKER = new URL(
+  '../../../../../dist/libs/adapters/event-store/src/sqlite/commit-thread.worker.js',
+  import.meta.url,
+);
+const freshPath = () => join(mkdtempSync(join(tmpdir(), 'es-')), 'events.db');
+
 eventStoreContract('sqlite (:memory:)', async () => new SqliteEventStore({ path: ':memory:' }));
 eventStoreContract(
   'sqlite (WAL file)',
-  async () => new SqliteEventStore({ path: join(mkdtempSync(join(tmpdir(), 'es-')), 'events.db') }),
+  async () => new SqliteEventStore({ path: freshPath(), commitWorker: null }),
 );
+eventStoreContract(
+  'sqlite (WAL file, every batch committed in the commit thread)',
+  async () =>
+    new SqliteEventStore({
+      path: freshPath(),
+      commitWorker: COMPILED_COMMIT_WORKER,
+      commitThreadMinBytes: 0,
+    }),
+);
+
+describe('SqliteEventStore commit thread', () => {
+  const big = (label: string) => makeEvent('Big', { text: label.repeat(300_000) });
+
+  it('commits a large batch in the commit thread: the event loop runs on meanwhile, and it is on disk once appended', async () => {
+    const path = freshPath();
+    const store = new SqliteEventStore({ path, commitWorker: COMPILED_COMMIT_WORKER });
+    const stream = uniqueStream();
+    const order: string[] = [];
+    // Queued after the batch's own turn (the group commit's): in this thread the append would settle before it.
+    const appending = store.appendToStream(stream, [big('a')], 'no_stream');
+    setImmediate(() => order.push('event loop'));
+    const { positions } = await appending;
+    order.push('appended');
+    expect(order).toEqual(['event loop', 'appended']);
+    const other = new SqliteEventStore({ path, commitWorker: null });
+    expect((await other.readStream(stream)).map((event) => event.position)).toEqual(positions);
+    await other.close();
+    // A small one commits in this thread, before the loop turns.
+    const smallOrder: string[] = [];
+    const small = store.appendToStream(stream, [makeEvent('Small')], 0);
+    setImmediate(() => smallOrder.push('event loop'));
+    await small;
+    smallOrder.push('appended');
+    expect(smallOrder).toEqual(['appended']);
+    await store.close();
+  });
+
+  it('keeps positions in arrival order while a batch commits in the thread, refuses a stale revision there, and tells subscriptions once', async () => {
+    const store = new SqliteEventStore({ path: freshPath(), commitWorker: COMPILED_COMMIT_WORKER });
+    const stream = uniqueStream();
+    const seen: string[] = [];
+    const subscription = store.subscribeToAll({
+      onEvents: async (events) => {
+        seen.push(...events.map((event) => event.type));
+      },
+    });
+    const bigEvent = big('b');
+    const first = store.appendToStream(stream, [bigEvent], 'no_stream');
+    // Arrives while the first batch is in the thread: the next batch, committed after it.
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = store.appendToStream(stream, [makeEvent('After')], 0);
+    const stale = store.appendToStream(stream, [big('c')], 'no_stream');
+    const [a, b] = await Promise.all([first, second]);
+    expect(b.positions[0]).toBeGreaterThan(a.positions[0]!);
+    await expect(stale).rejects.toThrow(WrongExpectedRevisionError);
+    await waitUntil(() => seen.length === 2);
+    expect(seen).toEqual(['Big', 'After']);
+    // The same batch sent again (a retry) is found already stored, in the thread as in this one.
+    expect((await store.appendToStream(stream, [bigEvent], 'no_stream')).positions).toEqual(a.positions);
+    await subscription.stop();
+    await store.close();
+  });
+});
 
 describe('SqliteEventStore specifics', () => {
   it('keeps events across a reopen of the same file, including idempotency of old batches', async () => {

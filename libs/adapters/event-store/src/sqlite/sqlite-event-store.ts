@@ -4,16 +4,8 @@
 // shares its statements and its transaction rules.
 import { EventEmitter } from 'node:events';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { type EventEnvelope, type NewEvent, checkpointInThread, openPrivateDatabase } from '#kernel';
 import {
-  IdempotencyMismatchError,
-  WrongExpectedRevisionError,
-  type EventEnvelope,
-  type NewEvent,
-  checkpointInThread,
-  openPrivateDatabase,
-} from '#kernel';
-import {
-  describeExpected,
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
@@ -23,6 +15,8 @@ import {
   type Subscription,
 } from '../event-store.port.js';
 import { UpcasterRegistry } from '../upcasters.js';
+import { CommitThread, defaultCommitWorker } from './commit-thread.js';
+import { EventCommits, type CommittedBatch, type EncodedAppend } from './event-commits.js';
 import { GroupCommit, type Outcome } from './group-commit.js';
 import { pollingSubscription } from './polling-subscription.js';
 
@@ -69,7 +63,21 @@ export interface SqliteEventStoreOptions {
    * module, when compiled); null leaves checkpoints to the appending thread, as SQLite does by default.
    */
   readonly checkpointWorker?: URL | null;
+  /**
+   * The compiled worker of the commit thread (commit-thread.ts; default: the one beside its module, when compiled);
+   * null commits every batch in this thread. Never used for ':memory:' (another thread cannot open it).
+   */
+  readonly commitWorker?: URL | null;
+  /** The JSON a batch holds (characters of data and metadata) from which it commits in the commit thread. */
+  readonly commitThreadMinBytes?: number;
 }
+
+/**
+ * 64 KB: a long message (a pasted document) is over it; a command's events, a turn's short messages and a second of
+ * usage records are under it, and commit here without a round trip to the thread (a sync of a small log write takes
+ * a fraction of a millisecond on a quiet disk).
+ */
+const DEFAULT_COMMIT_THREAD_MIN_BYTES = 64 * 1024;
 
 export class SqliteEventStore implements EventStore {
   private readonly db: DatabaseSync;
@@ -89,21 +97,18 @@ export class SqliteEventStore implements EventStore {
    */
   private headPoll: NodeJS.Timeout | null = null;
   private knownHead = 0;
-  /**
-   * What the batch being committed wrote (null: nothing yet): the subscriptions are told once it commits. Its appends
-   * that failed were rolled back, positions and all: those that stand wrote every position from `from` to `to`.
-   */
-  private written: { from: number; to: number; types: string[] } | null = null;
+  private readonly writes: EventCommits;
+  /** Where batches of at least `threadMinBytes` of JSON commit; null: every batch commits in this thread. */
+  private readonly thread: CommitThread | null;
+  private readonly threadMinBytes: number;
   private readonly commits = new GroupCommit<AppendRequest, AppendResult>((batch) => this.commitBatch(batch));
   private listeners = 0;
   private readonly upcasters: UpcasterRegistry;
   private readonly pollIntervalMs: number;
   private readonly stopCheckpoints: (() => Promise<void>) | null;
   private readonly statements: {
-    findIds: StatementSync;
     findId: StatementSync;
     revision: StatementSync;
-    insert: StatementSync;
     readForwards: StatementSync;
     readBackwards: StatementSync;
     readAll: StatementSync;
@@ -114,25 +119,25 @@ export class SqliteEventStore implements EventStore {
     this.db = openPrivateDatabase(options.path);
     this.db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
     this.db.exec(SCHEMA);
-    // Appends commit (and sync the log) on the event loop; copying the log into the file is the thread's work.
+    // Appends commit (and sync the log) on the event loop, large batches in the commit thread; copying the log into
+    // the file is the checkpoint thread's work.
     this.stopCheckpoints = checkpointInThread(this.db, {
       path: options.path,
       synchronous: 'FULL',
       worker: options.checkpointWorker,
     });
+    this.writes = new EventCommits(this.db);
+    const commitWorker = options.commitWorker === undefined ? defaultCommitWorker() : options.commitWorker;
+    this.thread =
+      commitWorker && options.path !== ':memory:' ? new CommitThread(commitWorker, options.path) : null;
+    this.threadMinBytes = options.commitThreadMinBytes ?? DEFAULT_COMMIT_THREAD_MIN_BYTES;
     this.upcasters = options.upcasters ?? new UpcasterRegistry();
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
     this.appended.setMaxListeners(0);
     this.statements = {
-      findIds: this.db.prepare(
-        'SELECT id, stream_id, revision, position FROM events WHERE id IN (SELECT value FROM json_each(?)) ORDER BY position',
-      ),
       findId: this.db.prepare('SELECT revision FROM events WHERE id = ? AND stream_id = ?'),
       revision: this.db.prepare(
         'SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1',
-      ),
-      insert: this.db.prepare(
-        'INSERT INTO events (id, stream_id, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?) RETURNING position',
       ),
       readForwards: this.db.prepare(
         'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision ASC LIMIT ?',
@@ -153,115 +158,51 @@ export class SqliteEventStore implements EventStore {
     return this.commits.submit({ streamId, events, expected });
   }
 
-  /** One transaction for the batch; a failing member is rolled back to its savepoint and the others commit. */
-  private commitBatch(batch: readonly AppendRequest[]): Outcome<AppendResult>[] {
-    this.db.exec('BEGIN IMMEDIATE');
-    let outcomes: Outcome<AppendResult>[];
-    try {
-      outcomes =
-        batch.length === 1
-          ? [this.appendAlone(batch[0]!)]
-          : batch.map((append) => this.appendInSavepoint(append));
-      if (this.db.isTransaction) this.db.exec('COMMIT');
-    } catch (error) {
-      if (this.db.isTransaction) this.db.exec('ROLLBACK');
-      this.written = null;
-      throw error;
-    }
-    const written = this.written;
+  /**
+   * One transaction for the batch (event-commits.ts): in this thread, or in the commit thread when its JSON is large
+   * enough that its COMMIT would hold the event loop up (writing and syncing megabytes of log).
+   */
+  private commitBatch(
+    batch: readonly AppendRequest[],
+  ): Outcome<AppendResult>[] | Promise<Outcome<AppendResult>[]> {
+    let bytes = 0;
+    // An append whose data cannot be encoded is refused alone, as if it had failed in its savepoint.
+    const unencodable = new Map<number, unknown>();
+    const encoded: EncodedAppend[] = [];
+    batch.forEach(({ streamId, events, expected }, index) => {
+      try {
+        const stored = events.map((event) => {
+          const data = JSON.stringify(event.data);
+          const metadata = JSON.stringify(event.metadata);
+          bytes += data.length + metadata.length;
+          return { id: event.id, type: event.type, data, metadata };
+        });
+        encoded.push({ streamId, expected, events: stored });
+      } catch (error) {
+        unencodable.set(index, error);
+      }
+    });
+    const inOrder = (committed: CommittedBatch): Outcome<AppendResult>[] => {
+      const outcomes = this.committed(committed);
+      if (unencodable.size === 0) return outcomes;
+      let next = 0;
+      return batch.map((_, index) =>
+        unencodable.has(index) ? { error: unencodable.get(index) } : outcomes[next++]!,
+      );
+    };
+    if (encoded.length === 0) return inOrder({ outcomes: [], written: null });
+    if (this.thread && bytes >= this.threadMinBytes) return this.thread.commit(encoded).then(inOrder);
+    return inOrder(this.writes.commit(encoded));
+  }
+
+  /** Tells the subscriptions what the batch wrote, once it is committed. */
+  private committed({ outcomes, written }: CommittedBatch): Outcome<AppendResult>[] {
     if (written) {
       this.headPage = null;
       this.knownHead = Math.max(this.knownHead, written.to);
-      this.written = null;
       this.appended.emit('appended', written);
     }
     return outcomes;
-  }
-
-  /** A batch of one needs no savepoint: its failure rolls the transaction back, and nothing is left to commit. */
-  private appendAlone(append: AppendRequest): Outcome<AppendResult> {
-    try {
-      return { value: this.wrote(append, this.write(append)) };
-    } catch (error) {
-      this.db.exec('ROLLBACK');
-      return this.settleFailure(append, error);
-    }
-  }
-
-  private appendInSavepoint(append: AppendRequest): Outcome<AppendResult> {
-    this.db.exec('SAVEPOINT append');
-    try {
-      const value = this.write(append);
-      this.db.exec('RELEASE append');
-      return { value: this.wrote(append, value) };
-    } catch (error) {
-      this.db.exec('ROLLBACK TO append');
-      this.db.exec('RELEASE append');
-      return this.settleFailure(append, error);
-    }
-  }
-
-  private write({ streamId, events, expected }: AppendRequest): AppendResult {
-    const current = this.currentRevision(streamId);
-    checkExpected(streamId, expected, current);
-    const positions: number[] = [];
-    let revision = current ?? -1;
-    for (const event of events) {
-      revision += 1;
-      const row = this.statements.insert.get(
-        event.id,
-        streamId,
-        revision,
-        event.type,
-        JSON.stringify(event.data),
-        JSON.stringify(event.metadata),
-      ) as { position: number };
-      positions.push(row.position);
-    }
-    return { nextRevision: revision, position: positions.at(-1) ?? this.head(), positions };
-  }
-
-  /** Notes what an append that stands wrote, for the subscriptions told once the batch commits. */
-  private wrote({ events }: AppendRequest, result: AppendResult): AppendResult {
-    const [first] = result.positions;
-    if (first === undefined) return result;
-    this.written ??= { from: first, to: first, types: [] };
-    this.written.to = result.position;
-    for (const event of events) this.written.types.push(event.type);
-    return result;
-  }
-
-  private settleFailure({ streamId, events }: AppendRequest, error: unknown): Outcome<AppendResult> {
-    // A retried batch fails on its stale revision or on the unique event ids: only then look the ids up, so the
-    // happy path costs no extra query. The lookup sees the earlier appends of the same batch.
-    try {
-      const retried = error instanceof WrongExpectedRevisionError || isDuplicateEventId(error);
-      const stored = retried ? this.alreadyStored(streamId, events) : null;
-      if (stored) return { value: stored };
-    } catch (mismatch) {
-      return { error: mismatch };
-    }
-    if (isDuplicateEventId(error)) return { error: new IdempotencyMismatchError(streamId) };
-    return { error };
-  }
-
-  /** The original result when every id of the batch is stored already; null when none is. */
-  private alreadyStored(streamId: string, events: readonly NewEvent[]): AppendResult | null {
-    if (events.length === 0) return null;
-    const rows = this.statements.findIds.all(
-      JSON.stringify(events.map((event) => event.id)),
-    ) as unknown as Pick<EventRow, 'id' | 'stream_id' | 'revision' | 'position'>[];
-    if (rows.length === 0) return null;
-    const sameBatch =
-      rows.length === events.length &&
-      rows.every((row, index) => row.stream_id === streamId && row.id === events[index]?.id);
-    if (!sameBatch) throw new IdempotencyMismatchError(streamId);
-    const last = rows[rows.length - 1]!;
-    return {
-      nextRevision: last.revision,
-      position: last.position,
-      positions: rows.map((row) => row.position),
-    };
   }
 
   private currentRevision(streamId: string): number | null {
@@ -376,8 +317,9 @@ export class SqliteEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
-    // Appends already accepted are committed, not dropped.
-    if (this.db.isOpen) this.commits.flush();
+    // Appends already accepted are committed, not dropped; then the commit thread closes its connection before this one.
+    if (this.db.isOpen) await this.commits.flush();
+    await this.thread?.close();
     if (this.headPoll) clearInterval(this.headPoll);
     this.headPoll = null;
     if (this.headPageExpiry) clearImmediate(this.headPageExpiry);
@@ -398,19 +340,4 @@ export class SqliteEventStore implements EventStore {
       metadata: JSON.parse(row.metadata) as EventEnvelope['metadata'],
     });
   }
-}
-
-function isDuplicateEventId(error: unknown): boolean {
-  // Not `instanceof Error`: node:sqlite's errors may come from another realm (test sandboxes).
-  const message = (error as { message?: unknown } | null)?.message;
-  return typeof message === 'string' && /UNIQUE constraint failed: events\.id/.test(message);
-}
-
-export function checkExpected(streamId: string, expected: ExpectedRevision, current: number | null): void {
-  const ok =
-    expected === 'any' ||
-    (expected === 'no_stream' && current === null) ||
-    (expected === 'stream_exists' && current !== null) ||
-    (typeof expected === 'number' && current === expected);
-  if (!ok) throw new WrongExpectedRevisionError(streamId, describeExpected(expected), current ?? 'no_stream');
 }
