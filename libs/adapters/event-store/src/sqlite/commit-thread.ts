@@ -21,8 +21,8 @@ export const defaultCommitWorker = (): URL | null =>
 /** How long a closing worker may take to close its connection before it is terminated. */
 const CLOSE_WAIT_MS = 5_000;
 
-/** Room for a batch of a few megabytes of JSON, and little more. */
-const WORKER_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 } as const;
+/** A small young generation (its size is what an idle thread costs); the old one as large as a batch needs. */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 } as const;
 
 /** What the worker answers for a batch: its outcomes (refusals described), or why nothing was committed. */
 export type CommitReply =
@@ -100,9 +100,8 @@ export class CommitThread {
         written: reply.written,
       });
     });
-    // A worker that fails or ends fails what it had under way; the next batch starts another. Whether a batch under
-    // way when the thread died committed is unknown to the caller, as for any failed append: retried with the same
-    // event ids, it is found already stored (idempotent).
+    // A worker that fails or ends fails what it had under way (the store commits it in its own thread instead); the
+    // next batch starts another.
     const fail = (error: Error) => {
       if (this.worker === worker) this.worker = null;
       const failed = [...this.pending.values()];

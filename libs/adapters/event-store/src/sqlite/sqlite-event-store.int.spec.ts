@@ -56,6 +56,20 @@ describe('SqliteEventStore commit thread', () => {
     await store.close();
   });
 
+  it('commits a batch in its own thread when the commit thread ends without committing it', async () => {
+    const store = new SqliteEventStore({
+      path: freshPath(),
+      commitWorker: new URL('data:text/javascript,process.exit(3)'),
+      commitThreadMinBytes: 0,
+    });
+    const stream = uniqueStream();
+    const { positions } = await store.appendToStream(stream, [makeEvent('Kept')], 'no_stream');
+    expect((await store.readStream(stream)).map((event) => [event.type, event.position])).toEqual([
+      ['Kept', positions[0]],
+    ]);
+    await store.close();
+  });
+
   it('keeps positions in arrival order while a batch commits in the thread, refuses a stale revision there, and tells subscriptions once', async () => {
     const store = new SqliteEventStore({ path: freshPath(), commitWorker: COMPILED_COMMIT_WORKER });
     const stream = uniqueStream();

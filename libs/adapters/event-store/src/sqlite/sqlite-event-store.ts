@@ -191,7 +191,10 @@ export class SqliteEventStore implements EventStore {
       );
     };
     if (encoded.length === 0) return inOrder({ outcomes: [], written: null });
-    if (this.thread && bytes >= this.threadMinBytes) return this.thread.commit(encoded).then(inOrder);
+    // A batch the thread could not commit (it ended, or its transaction failed) is committed here instead: if it had
+    // committed there after all, its event ids are found stored and its original positions answered (idempotency).
+    if (this.thread && bytes >= this.threadMinBytes)
+      return this.thread.commit(encoded).then(inOrder, () => inOrder(this.writes.commit(encoded)));
     return inOrder(this.writes.commit(encoded));
   }
 
