@@ -5,6 +5,8 @@ export * from './config/config.js';
 export * from './lazy-module.js';
 export * from './sqlite/wal-checkpoints.js';
 export * from './sqlite/wal-truncate.js';
+export * from './threads/request-thread.js';
+export * from './threads/answer-requests.js';
 export * from './seeded-random.js';
 export * from './private-files.js';
 export * from './logger.js';
