@@ -4,7 +4,7 @@
 // what provenance needs (document version and content hash) from the documents read model.
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { DOCUMENTS_READ_MODEL, SearchKnowledge, type DocumentView } from '#knowledge';
+import { DOCUMENTS_READ_MODEL, SearchKnowledge, SearchKnowledgeInTurn, type DocumentView } from '#knowledge';
 import { formatSourcesBlock, formatToolSources } from './grounding.js';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { countTokens } from '#tokenizer';
@@ -89,22 +89,23 @@ export class KnowledgeContextProvider implements ContextProvider {
 
   /**
    * Passages searched for `query` with the turn's caller, each with its document's version and content hash (as
-   * provenance records them); a replay's search serves no conversation and is recorded under `replay`.
+   * provenance records them); a replay's search serves no conversation and is recorded under `replay`. A live turn
+   * searches for the Agent its UseAgent admitted (SearchKnowledgeInTurn: not asked twice); a replay, whose caller
+   * is the platform's, sends SearchKnowledge.
    */
   async retrieve(
     turn: TurnContext,
     query: string,
     retrieval: Retrieval = LIVE_RETRIEVAL,
   ): Promise<RetrievedSource[]> {
+    const body = { query: query.slice(0, QUERY_CHARS), ...retrieval };
     const answer = await this.queries.execute(
-      new SearchKnowledge(
-        turn.agent.id,
-        { query: query.slice(0, QUERY_CHARS), ...retrieval },
-        turn.caller,
-        turn.operation === 'replay'
-          ? { operation: 'replay', signal: turn.signal }
-          : { conversationId: turn.conversationId, signal: turn.signal },
-      ),
+      turn.operation === 'replay'
+        ? new SearchKnowledge(turn.agent.id, body, turn.caller, { operation: 'replay', signal: turn.signal })
+        : new SearchKnowledgeInTurn(turn.agent, body, turn.caller, {
+            conversationId: turn.conversationId,
+            signal: turn.signal,
+          }),
     );
     if (answer.summary)
       turn.sources.summary = {
