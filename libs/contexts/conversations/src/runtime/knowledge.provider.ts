@@ -1,9 +1,12 @@
 // The Knowledge context provider: the passages the existing hybrid search finds for the user's message, over every
 // level the Agent reaches (its own, its Space's, Global; Ready documents only), numbered as sources in the prompt;
 // and the `search_knowledge` tool, with which the model searches again with a query of its own. Each source carries
-// what provenance needs (document version and content hash) from the documents read model.
-import { Inject, Injectable } from '@nestjs/common';
+// what provenance needs (document version and content hash) from the documents read model, kept per document until
+// the knowledge projection applies a batch in this process (ProjectionCache; not kept where another process runs it),
+// so a search whose documents were cited before reads nothing more.
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import { ProjectionCache, ProjectionRunner } from '#eventsourcing';
 import { DOCUMENTS_READ_MODEL, SearchKnowledge, SearchKnowledgeInTurn, type DocumentView } from '#knowledge';
 import { formatSourcesBlock, formatToolSources } from './grounding.js';
 import { READ_STORE, type ReadStore } from '#read-store';
@@ -34,11 +37,15 @@ const LIVE_RETRIEVAL: Retrieval = { mode: 'hybrid', limit: PASSAGES, rerank: fal
 export class KnowledgeContextProvider implements ContextProvider {
   readonly name = 'knowledge';
   readonly share = 0.5;
+  private readonly documents: ProjectionCache<DocumentView>;
 
   constructor(
     private readonly queries: QueryBus,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
-  ) {}
+    @Optional() runner?: ProjectionRunner,
+  ) {
+    this.documents = new ProjectionCache(runner, DOCUMENTS_READ_MODEL.projection, { remoteTtlMs: 0 });
+  }
 
   async contribute(turn: TurnContext): Promise<ContextContribution | null> {
     if (!turn.agent.knowledgeEnabled) return null;
@@ -115,13 +122,12 @@ export class KnowledgeContextProvider implements ContextProvider {
         documentIds: answer.summary.documentIds,
       };
     const ids = [...new Set(answer.hits.map((hit) => hit.documentId))];
+    const reader = this.readStore.reader<DocumentView>(DOCUMENTS_READ_MODEL.name);
     const documents = new Map<string, DocumentView>();
-    if (ids.length > 0) {
-      const page = await this.readStore
-        .reader<DocumentView>(DOCUMENTS_READ_MODEL.name)
-        .find({ id: { $in: ids } }, { limit: ids.length });
-      for (const document of page.data) documents.set(document.id, document);
-    }
+    for (const document of await Promise.all(
+      ids.map((id) => this.documents.get(id, async () => (await reader.get(id)) ?? undefined)),
+    ))
+      if (document) documents.set(document.id, document);
     return answer.hits.flatMap((hit) => {
       const document = documents.get(hit.documentId);
       if (!document) return []; // deleted between the search and now: not a source
