@@ -15,11 +15,11 @@
 // threshold are stored, from `out` (32 bytes each: the four dots, then the group's index), and it returns how many.
 // A group's rows are interleaved sixteen codes at a time (row r's codes d … d + 15 at 64·(d / 16) + 16·r), followed
 // by the four rows' scales (float32): each sixteen query values loaded serve four rows, every load has a constant
-// offset, and the four sums are added across lanes together. Each row's bound, scale·(dot·dotPerScale + errorPerScale),
-// is computed in float32 against the threshold lowered by more than float32's rounding could move it (the floats at
-// bytes 0, 4 and 8), so the module never drops a row the exact check below keeps. With each row's own scale, about
-// one group in forty passes at 100,000 rows (with the block's largest scale for all four rows, which an int32
-// minimum allowed, more than half did), and JavaScript checks only those rows.
+// offset, and the four sums are added across lanes together. Each row's bound, scale·(dot·dotPerScale +
+// errorPerScale), is computed in float32 against the threshold lowered by more than float32's rounding could move it
+// (the floats at bytes 0, 4 and 8), so the module never drops a row the exact check below keeps. With each row's own
+// scale, about one group in forty passes at 100,000 rows (with the block's largest scale for all four rows, which an
+// int32 minimum allowed, more than half did), and JavaScript checks only those rows.
 // The survivors are then scored best bound first, until the top can admit none at the next bound.
 // Over 300 lines on purpose: the WebAssembly module, its memory layout and the error bound that keeps the
 // scan exact belong together.

@@ -49,7 +49,9 @@ export class KnowledgeContextProvider implements ContextProvider {
 
   async contribute(turn: TurnContext): Promise<ContextContribution | null> {
     if (!turn.agent.knowledgeEnabled) return null;
-    const sources = turn.sources.add(fitting(await this.retrieve(turn, turn.query), turn.tokenShare));
+    // The turn's first search, as it starts: the gate has just admitted its caller to the Agent (UseAgent).
+    const retrieved = await this.retrieve(turn, turn.query, LIVE_RETRIEVAL, { admitted: true });
+    const sources = turn.sources.add(fitting(retrieved, turn.tokenShare));
     return { system: formatSourcesBlock(sources.map(toPromptSource)), tools: [this.searchTool] };
   }
 
@@ -96,23 +98,24 @@ export class KnowledgeContextProvider implements ContextProvider {
 
   /**
    * Passages searched for `query` with the turn's caller, each with its document's version and content hash (as
-   * provenance records them); a replay's search serves no conversation and is recorded under `replay`. A live turn
-   * searches for the Agent its UseAgent admitted (SearchKnowledgeInTurn: not asked twice); a replay, whose caller
-   * is the platform's, sends SearchKnowledge.
+   * provenance records them); a replay's search serves no conversation and is recorded under `replay`. `admitted`:
+   * the live turn's first search, sent as the turn starts, for the Agent its UseAgent has just admitted the caller to
+   * (SearchKnowledgeInTurn: not asked twice); every other search (a tool call later in the turn, a replay) is asked.
    */
   async retrieve(
     turn: TurnContext,
     query: string,
     retrieval: Retrieval = LIVE_RETRIEVAL,
+    { admitted = false }: { readonly admitted?: boolean } = {},
   ): Promise<RetrievedSource[]> {
     const body = { query: query.slice(0, QUERY_CHARS), ...retrieval };
+    const live = { conversationId: turn.conversationId, signal: turn.signal };
     const answer = await this.queries.execute(
       turn.operation === 'replay'
         ? new SearchKnowledge(turn.agent.id, body, turn.caller, { operation: 'replay', signal: turn.signal })
-        : new SearchKnowledgeInTurn(turn.agent, body, turn.caller, {
-            conversationId: turn.conversationId,
-            signal: turn.signal,
-          }),
+        : admitted
+          ? new SearchKnowledgeInTurn(turn.agent, body, turn.caller, live)
+          : new SearchKnowledge(turn.agent.id, body, turn.caller, live),
     );
     if (answer.summary)
       turn.sources.summary = {

@@ -1,8 +1,8 @@
 // Grounded passages for a question, from every level the Agent can reach and only from Ready documents: BM25 and
 // vector similarity fused by reciprocal rank fusion, optionally re-ordered by the reranker. Each hit cites its
 // document, section path and offsets; with `includeAiSummary`, the closest section summary comes along.
-// Two messages run it: SearchKnowledge (the route's, and a regression replay's), and SearchKnowledgeInTurn, a live
-// conversation turn's retrieval for the Agent the turn's own gate admitted.
+// Two messages run it: SearchKnowledge (the route's, a turn's tool calls', a regression replay's), and
+// SearchKnowledgeInTurn, a live turn's first retrieval, for the Agent the turn's own gate has just admitted.
 import { Inject, Injectable } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
@@ -49,9 +49,10 @@ interface TurnRetrieval {
 }
 
 /**
- * A live conversation turn's search (its first retrieval and its `search_knowledge` calls), for the Agent the turn
- * holds. The turn sent UseAgent for this Agent with this caller before it began, which asked `agent.use` exactly as
- * SearchKnowledge's declaration does (agentToUse): asking again read the Agent and its Space once more per search.
+ * A live conversation turn's first search, sent as the turn starts, for the Agent the turn holds. The turn sent
+ * UseAgent for this Agent with this caller just before, which asked `agent.use` exactly as SearchKnowledge's
+ * declaration does (agentToUse): asking again read the Agent and its Space once more per turn. Later searches of the
+ * turn (its tool calls) send SearchKnowledge and are asked again.
  */
 @AskedAtRoute(
   'no route sends it: only a conversation turn, for the Agent the gate admitted to the same caller (UseAgent)',
