@@ -7,7 +7,7 @@ export * from './summary/summary-index.events.js';
 export * from './summary/summary-index.read-model.js';
 export * from './tag-deletion.process.js';
 export * from './tag.events.js';
-export { SearchKnowledge } from './queries/search-knowledge/search-knowledge.query.js';
+export { SearchKnowledge, SearchKnowledgeInTurn } from './queries/search-knowledge/search-knowledge.query.js';
 export { GetDocumentText } from './queries/get-document-text/get-document-text.query.js';
 export { ListDocuments } from './queries/list-documents/list-documents.query.js';
 export { GetDocument } from './queries/get-document/get-document.query.js';

@@ -65,7 +65,11 @@ import { ListDocumentsHandler } from './queries/list-documents/list-documents.qu
 import { ListTagsController } from './queries/list-tags/list-tags.controller.js';
 import { ListTagsHandler } from './queries/list-tags/list-tags.query.js';
 import { SearchKnowledgeController } from './queries/search-knowledge/search-knowledge.controller.js';
-import { SearchKnowledgeHandler } from './queries/search-knowledge/search-knowledge.query.js';
+import {
+  KnowledgeSearch,
+  SearchKnowledgeHandler,
+  SearchKnowledgeInTurnHandler,
+} from './queries/search-knowledge/search-knowledge.query.js';
 import { SummaryIndexWorker } from './summary/summary-index.worker.js';
 import { SummarySearch } from './summary/summary-search.js';
 
@@ -126,6 +130,7 @@ export const KNOWLEDGE_QUERY_HANDLERS = [
   DownloadDocumentHandler,
   DownloadDocumentsHandler,
   SearchKnowledgeHandler,
+  SearchKnowledgeInTurnHandler,
   ListTagsHandler,
   GetTagHandler,
   GetSummaryIndexHandler,
@@ -140,6 +145,7 @@ export const KNOWLEDGE_QUERY_HANDLERS = [
     ...KNOWLEDGE_QUERY_HANDLERS,
     KnowledgeReads,
     KnowledgeResolver,
+    KnowledgeSearch,
     DocumentBytes,
     IndexAliases,
     DocumentPipeline,

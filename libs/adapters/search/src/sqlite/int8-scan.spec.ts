@@ -84,6 +84,29 @@ describe('Int8Scan', () => {
     for (const block of blocks) block.codes.release();
   });
 
+  it("hands back only the groups where a row's own bound reaches the threshold, whatever its neighbours' scales", () => {
+    const dimensions = 384;
+    const query = unitVector(vectors(1, dimensions)[0]!)!;
+    // 40 blocks of 100 rows; every fourth row has one large component where the query's is the most negative: it
+    // scores below 0, with a scale several times its group's other rows'.
+    const lowest = query.indexOf(Math.min(...query));
+    const blocks = Array.from({ length: 40 }, (_, n) => {
+      const rows = vectors(100, dimensions).map((row, i) =>
+        i % 4 === 0 ? row.map((value, d) => (d === lowest ? 40 : value)) : row,
+      );
+      const floats = packed(rows, dimensions);
+      return { floats, first: 100 * n, count: 100, codes: Int8Block.encode(floats, 100, dimensions)! };
+    });
+    const scan = new Int8Scan(query, 10);
+    for (const block of blocks) scan.offer(block.codes, block.floats, block.first);
+    const top = new TopScores(10);
+    scan.exact(top);
+    expect(top.best()).toEqual(exactBest(blocks, query, 10));
+    // The first block's 25 groups all come back (nothing to compare with yet), then a few of the others' 975.
+    expect(scan.groupsHandedBack).toBeLessThan(100);
+    for (const block of blocks) block.codes.release();
+  });
+
   it('scores exactly only the survivors the top can still admit, best bound first', () => {
     const dimensions = 384;
     const query = unitVector(vectors(1, dimensions)[0]!)!;

@@ -11,12 +11,15 @@
 //
 // The module (hand-assembled, 1 function, no imports) exports its memory and
 // dots(query, codes, groups, stride, out): the int32 dot products of `groups` groups of four rows of int8 codes from
-// byte `codes` with the `stride` int16 values at byte `query`; only the groups with a dot above the int32 at byte 0
-// are stored, from `out` (32 bytes each: the four dots, then the group's index), and it returns how many. A group's
-// rows are interleaved sixteen codes at a time (row r's codes d … d + 15 at 64·(d / 16) + 16·r): each sixteen query
-// values loaded serve four rows, every load has a constant offset, and the four sums are added across lanes together.
-// That minimum is the largest dot whose bound at the block's largest scale cannot reach the threshold, so about one
-// group in twenty comes back at 100,000 rows, and JavaScript checks only those rows (all of them cost ~0.4 ms).
+// byte `codes` with the `stride` int16 values at byte `query`; only the groups where a row's upper bound reaches the
+// threshold are stored, from `out` (32 bytes each: the four dots, then the group's index), and it returns how many.
+// A group's rows are interleaved sixteen codes at a time (row r's codes d … d + 15 at 64·(d / 16) + 16·r), followed
+// by the four rows' scales (float32): each sixteen query values loaded serve four rows, every load has a constant
+// offset, and the four sums are added across lanes together. Each row's bound, scale·(dot·dotPerScale +
+// errorPerScale), is computed in float32 against the threshold lowered by more than float32's rounding could move it
+// (the floats at bytes 0, 4 and 8), so the module never drops a row the exact check below keeps. With each row's own
+// scale, about one group in forty passes at 100,000 rows (with the block's largest scale for all four rows, which an
+// int32 minimum allowed, more than half did), and JavaScript checks only those rows.
 // The survivors are then scored best bound first, until the top can admit none at the next bound.
 // Over 300 lines on purpose: the WebAssembly module, its memory layout and the error bound that keeps the
 // scan exact belong together.
@@ -28,21 +31,26 @@ const V128_LOAD32_SPLAT = 0x09;
 const V128_STORE = 0x0b;
 const V128_CONST = 0x0c;
 const I8X16_SHUFFLE = 0x0d;
-const I32X4_GT_S = 0x3b;
+const F32X4_GE = 0x46;
 const V128_ANY_TRUE = 0x53;
 const I16X8_EXTEND_LOW_I8X16_S = 0x87;
 const I16X8_EXTEND_HIGH_I8X16_S = 0x88;
 const I32X4_ADD = 0xae;
 const I32X4_DOT_I16X8_S = 0xba;
+const F32X4_ADD = 0xe4;
+const F32X4_MUL = 0xe6;
+const F32X4_CONVERT_I32X4_S = 0xfa;
 // Locals: 0 query, 1 codes (the running pointer), 2 groups, 3 stride, 4 out (params); 5 group, 6 q, 7 query end,
 // 8 at (where the next group that passes goes) (i32); 9–12 the four rows' sums, 13 and 14 sixteen query values,
-// 15 sixteen codes, 16 the minimum in every lane (v128).
+// 15 sixteen codes, 16 the lowered threshold, 17 dotPerScale and 18 errorPerScale, each in every lane (v128).
 const AT = 8;
 const SUMS = 9;
 const QUERY_LOW = 13;
 const QUERY_HIGH = 14;
 const CODES = 15;
-const MINIMUM = 16;
+const THRESHOLD = 16;
+const DOT_PER_SCALE = 17;
+const ERROR_PER_SCALE = 18;
 /** Row r's sixteen codes at `codes + 16r`, both halves multiplied with the query values and added to its sums. */
 const rowSums = (r: number): number[] => [
   ...[0x20, 1, ...simd(V128_LOAD), 4, 16 * r, 0x21, CODES],
@@ -60,8 +68,10 @@ const pairSums = (a: number, b: number): number[] => [
   ...simd(I32X4_ADD),
 ];
 const BODY = [
-  ...[2, 4, I32, 8, V128],
-  ...[0x41, 0, ...simd(V128_LOAD32_SPLAT), 2, 0, 0x21, MINIMUM], // the minimum, at byte 0
+  ...[2, 4, I32, 10, V128],
+  ...[0x41, 0, ...simd(V128_LOAD32_SPLAT), 2, 0, 0x21, THRESHOLD], // the floats at bytes 0, 4 and 8
+  ...[0x41, 4, ...simd(V128_LOAD32_SPLAT), 2, 0, 0x21, DOT_PER_SCALE],
+  ...[0x41, 8, ...simd(V128_LOAD32_SPLAT), 2, 0, 0x21, ERROR_PER_SCALE],
   ...[0x20, 0, 0x20, 3, 0x41, 1, 0x74, 0x6a, 0x21, 7], // query end = query + (stride << 1)
   ...[0x20, 4, 0x21, AT], // at = out
   ...[0x02, 0x40, 0x03, 0x40], // block, loop (groups)
@@ -82,10 +92,14 @@ const BODY = [
   ...[0x0b, 0x0b],
   ...[...pairSums(SUMS, SUMS + 1), 0x21, SUMS, ...pairSums(SUMS + 2, SUMS + 3), 0x21, SUMS + 2],
   ...[...pairSums(SUMS, SUMS + 2), 0x21, SUMS], // the four rows' dots
-  ...[0x20, SUMS, 0x20, MINIMUM, ...simd(I32X4_GT_S), ...simd(V128_ANY_TRUE), 0x04, 0x40], // if one is above
+  // The rows' bounds, scale · (dot · dotPerScale + errorPerScale), the scales after the group's codes: if one reaches
+  ...[0x20, SUMS, ...simd(F32X4_CONVERT_I32X4_S), 0x20, DOT_PER_SCALE, ...simd(F32X4_MUL)],
+  ...[0x20, ERROR_PER_SCALE, ...simd(F32X4_ADD), 0x20, 1, ...simd(V128_LOAD), 4, 0, ...simd(F32X4_MUL)],
+  ...[0x20, THRESHOLD, ...simd(F32X4_GE), ...simd(V128_ANY_TRUE), 0x04, 0x40],
   ...[0x20, AT, 0x20, SUMS, ...simd(V128_STORE), 4, 0], // at[0..3] = the dots
   ...[0x20, AT, 0x20, 5, 0x36, 2, 16], // at[4] = group
   ...[0x20, AT, 0x41, 32, 0x6a, 0x21, AT, 0x0b], // at += 32
+  ...[0x20, 1, 0x41, 16, 0x6a, 0x21, 1], // codes += 16 (the scales)
   ...[0x20, 5, 0x41, 1, 0x6a, 0x21, 5, 0x0c, 0], // group += 1
   ...[0x0b, 0x0b],
   ...[0x20, AT, 0x20, 4, 0x6b, 0x41, 5, 0x76], // the groups that passed: (at − out) >> 5
@@ -100,16 +114,20 @@ interface Exports {
 
 const PAGE = 65536;
 /**
- * The fixed area: the minimum (int32), the query (int16, up to 4,096 dimensions), then the groups that pass in one
- * call (up to BATCH rows: four dots and the group's index, 32 bytes each).
+ * The fixed area: the lowered threshold, dotPerScale and errorPerScale (float32), the query (int16, up to 4,096
+ * dimensions), then the groups that pass in one call (up to BATCH rows: four dots and the group's index, 32 bytes
+ * each).
  */
 const QUERY_AT = 16;
 const BATCH = 4096;
 const OUT_AT = QUERY_AT + 4096 * 2;
 const ARENA_AT = OUT_AT + BATCH * 8;
 const ALIGN = 16;
-const INT32_MIN = -(2 ** 31);
-const INT32_MAX = 2 ** 31 - 1;
+/**
+ * The float32 bound's error is below 10 roundings of 2⁻²⁴ each of the largest term it adds (see margin): the
+ * threshold is lowered by 10⁻⁶ of it, about 17 times more.
+ */
+const FLOAT32_SLACK = 1e-6;
 
 /**
  * The module's memory past the fixed area, handed out in blocks: first fit over the free ranges (kept sorted and
@@ -164,11 +182,15 @@ class Arena {
 }
 
 let compiled: { wasm: Exports; arena: Arena } | null | undefined;
-let memoryView: Int32Array | null = null;
+let memoryView: { readonly int32s: Int32Array; readonly float32s: Float32Array } | null = null;
 
-/** The module's memory as int32 values (a view made again when the memory has grown). */
-function int32s(wasm: Exports): Int32Array {
-  if (memoryView?.buffer !== wasm.memory.buffer) memoryView = new Int32Array(wasm.memory.buffer);
+/** The module's memory as int32 and float32 values (views made again when the memory has grown). */
+function views(wasm: Exports): { readonly int32s: Int32Array; readonly float32s: Float32Array } {
+  if (memoryView?.int32s.buffer !== wasm.memory.buffer)
+    memoryView = {
+      int32s: new Int32Array(wasm.memory.buffer),
+      float32s: new Float32Array(wasm.memory.buffer),
+    };
   return memoryView;
 }
 
@@ -190,8 +212,10 @@ export const int8Available = (dimensions: number): boolean =>
 
 /** Each row of codes (and the query) is padded with zeros to a multiple of 16, the module's step. */
 const strideOf = (dimensions: number): number => Math.ceil(dimensions / 16) * 16;
-/** The bytes of `count` rows' codes: whole groups of four rows (the last padded with zero rows). */
-const blockBytes = (count: number, stride: number): number => Math.ceil(count / 4) * 4 * stride;
+/** A group's bytes: its four rows' codes, then their scales (float32). */
+const groupBytes = (stride: number): number => 4 * stride + 16;
+/** The bytes of `count` rows' codes and scales: whole groups of four rows (the last padded with zero rows). */
+const blockBytes = (count: number, stride: number): number => Math.ceil(count / 4) * groupBytes(stride);
 
 /** One document's vectors as int8 codes in the module's memory, until released. */
 export class Int8Block {
@@ -222,6 +246,7 @@ export class Int8Block {
     }
     const codes = new Int8Array(found.wasm.memory.buffer, at, blockBytes(count, stride));
     codes.fill(0);
+    const groupScales = new Float32Array(found.wasm.memory.buffer, at, blockBytes(count, stride) / 4);
     const scales = new Float64Array(count);
     let maxScale = 0;
     for (let row = 0; row < count; row++) {
@@ -231,9 +256,12 @@ export class Int8Block {
       const scale = max / 127;
       scales[row] = scale;
       maxScale = Math.max(maxScale, scale);
+      // Row r of group g: its codes d … d + 15 at groupBytes·g + 64·(d / 16) + 16·r, its scale at groupBytes·g +
+      // 4·stride + 4·r (the module's layout).
+      const group = (row >> 2) * groupBytes(stride);
+      groupScales[(group + 4 * stride) / 4 + (row & 3)] = scale;
       if (scale === 0) continue;
-      // Row r of group g, codes d … d + 15: at 4·stride·g + 64·(d / 16) + 16·r (the module's layout).
-      const base = (row >> 2) * 4 * stride + (row & 3) * 16;
+      const base = group + (row & 3) * 16;
       for (let d = 0; d < dimensions; d++)
         codes[base + (d >> 4) * 64 + (d & 15)] = Math.round(packed[offset + d]! / scale);
     }
@@ -263,6 +291,8 @@ export class Int8Scan {
   /** Per unit of a vector's scale: the error bound of its approximate score, and the factor of its integer dot. */
   private readonly errorPerScale: number;
   private readonly dotPerScale: number;
+  /** Per unit of scale: the largest term the module's float32 bound adds (its rounding is a share of that). */
+  private readonly extentPerScale: number;
   private readonly lowers: LowerBounds;
   private keptIds: number[] = [];
   private keptUppers: number[] = [];
@@ -270,6 +300,7 @@ export class Int8Scan {
   private keptOffsets: number[] = [];
   private queryCopied = false;
   private scored = 0;
+  private handedBack = 0;
 
   constructor(
     private readonly query: Float32Array,
@@ -286,10 +317,16 @@ export class Int8Scan {
     const limit = Math.min(32767, Math.floor(2 ** 31 / (127 * dimensions)) - 1);
     const step = max === 0 ? 1 : max / limit;
     this.query16 = new Int16Array(strideOf(dimensions));
-    for (let d = 0; d < dimensions; d++) this.query16[d] = Math.round(query[d]! / step);
+    let codes1 = 0;
+    for (let d = 0; d < dimensions; d++) {
+      this.query16[d] = Math.round(query[d]! / step);
+      codes1 += Math.abs(this.query16[d]!);
+    }
     this.dotPerScale = step;
     // A hair of slack for the float64 arithmetic of the bound itself and of the exact scores.
     this.errorPerScale = ((norm1 + step * 127 * dimensions) / 2) * (1 + 1e-9) + 1e-12;
+    // |dot| ≤ 127 · Σ|k_i|: the bound's terms are at most scale · (dotPerScale · that + errorPerScale).
+    this.extentPerScale = step * 127 * codes1 + this.errorPerScale;
     this.lowers = new LowerBounds(capacity);
   }
 
@@ -311,18 +348,29 @@ export class Int8Scan {
       new Int16Array(wasm.memory.buffer, QUERY_AT, stride).set(this.query16);
       this.queryCopied = true;
     }
+    const { int32s, float32s } = views(wasm);
+    float32s[1] = this.dotPerScale;
+    float32s[2] = this.errorPerScale;
     const dotPerScale = this.dotPerScale;
     const errorPerScale = this.errorPerScale;
     const lowers = this.lowers;
     let threshold = lowers.threshold;
     for (let from = 0; from < block.count; from += BATCH) {
       const count = Math.min(BATCH, block.count - from);
-      const memory = int32s(wasm);
-      // The module hands back only the groups with a dot above the minimum: no row with a smaller one can be kept
-      // (largestDotBelow). The threshold only rises as rows are kept, and each row is checked against it here.
-      memory[0] = this.largestDotBelow(threshold, maxScale);
-      // `from` is a multiple of four: its group starts `from` rows' worth of codes in.
-      const passed = wasm.dots(QUERY_AT, block.at + from * stride, Math.ceil(count / 4), stride, OUT_AT);
+      const memory = int32s;
+      // The module hands back only the groups where a row's float32 bound reaches the threshold lowered by more than
+      // that bound's rounding error (so no row that can be kept is missed). The threshold only rises as rows are
+      // kept, and each row is checked against it exactly here.
+      float32s[0] = threshold - FLOAT32_SLACK * (1 + Math.abs(threshold) + maxScale * this.extentPerScale);
+      // `from` is a multiple of four: its group starts `from / 4` groups in.
+      const passed = wasm.dots(
+        QUERY_AT,
+        block.at + (from / 4) * groupBytes(stride),
+        Math.ceil(count / 4),
+        stride,
+        OUT_AT,
+      );
+      this.handedBack += passed;
       for (let at = OUT_AT >> 2; at < (OUT_AT >> 2) + 8 * passed; at += 8) {
         const group = memory[at + 4]!;
         // The last group's padding rows (zero codes) are not rows of the block.
@@ -344,28 +392,6 @@ export class Int8Scan {
         }
       }
     }
-  }
-
-  /**
-   * The largest dot whose bound (below) at `scale` is under the threshold; the smallest int32 when even a zero
-   * dot's is not. Each step of the bound is monotonic in the scale and (for a scale ≥ 0) in the dot, and a negative
-   * dot's bound is at most a zero one's: so no row of a block whose scales are at most `scale` and whose dot is at
-   * most this one reaches the threshold.
-   */
-  private largestDotBelow(threshold: number, scale: number): number {
-    const bound = (dot: number): number => this.dotPerScale * scale * dot + this.errorPerScale * scale;
-    if (!(bound(0) < threshold)) return INT32_MIN;
-    if (scale === 0) return INT32_MAX;
-    // The division's estimate is off by a rounding or two: the bound's own arithmetic settles it (and should it not
-    // within a few steps, a smaller dot is only a looser minimum).
-    let dot = Math.min(
-      INT32_MAX,
-      Math.max(0, Math.floor((threshold - this.errorPerScale * scale) / (this.dotPerScale * scale))),
-    );
-    for (let step = 0; step < 4 && !(bound(dot) < threshold); step++) dot = Math.max(0, dot - 1);
-    if (!(bound(dot) < threshold)) return 0;
-    for (let step = 0; step < 4 && dot < INT32_MAX && bound(dot + 1) < threshold; step++) dot++;
-    return dot;
   }
 
   /**
@@ -391,6 +417,11 @@ export class Int8Scan {
   /** How many vectors the last `exact` scored (for tests and measurements). */
   get rescored(): number {
     return this.scored;
+  }
+
+  /** How many groups of four rows the module has handed back to be checked here (for tests and measurements). */
+  get groupsHandedBack(): number {
+    return this.handedBack;
   }
 }
 

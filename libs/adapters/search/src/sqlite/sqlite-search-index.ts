@@ -82,7 +82,7 @@ export interface SqliteSearchIndexOptions {
   readonly path: string;
   /**
    * Memory for decoded embeddings and their int8 codes, most recently used kept (default 256 MiB, ≈139,000 chunks of
-   * 384 dimensions: 1,536 bytes of floats, 384 of codes and 8 of scale each).
+   * 384 dimensions: 1,536 bytes of floats, 384 of codes and 12 of scale each).
    */
   readonly vectorCacheBytes?: number;
   /**

@@ -14,7 +14,7 @@ describe('SqliteSearchIndex vector cache holding codes only', () => {
   it('ranks and scores as the exact scan, tag filter and owners included, search after search', async () => {
     const random = seededRandom(7);
     const vector = () => Array.from({ length: DIMENSIONS }, () => random() * 2 - 1);
-    // All the codes (600 × 64 bytes and 8 of scale each: 43 KB) fit, the floats beside them (154 KB) do not.
+    // All the codes (600 × 64 bytes and 12 of scale each: 46 KB) fit, the floats beside them (154 KB) do not.
     const small = new SqliteSearchIndex({ path: ':memory:', vectorCacheBytes: 64 * 1024 });
     const uncached = new SqliteSearchIndex({ path: ':memory:', vectorCacheBytes: 0 });
     try {

@@ -1,10 +1,13 @@
 // The Knowledge context provider: the passages the existing hybrid search finds for the user's message, over every
 // level the Agent reaches (its own, its Space's, Global; Ready documents only), numbered as sources in the prompt;
 // and the `search_knowledge` tool, with which the model searches again with a query of its own. Each source carries
-// what provenance needs (document version and content hash) from the documents read model.
-import { Inject, Injectable } from '@nestjs/common';
+// what provenance needs (document version and content hash) from the documents read model, kept per document until
+// the knowledge projection applies a batch in this process (ProjectionCache; not kept where another process runs it),
+// so a search whose documents were cited before reads nothing more.
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { DOCUMENTS_READ_MODEL, SearchKnowledge, type DocumentView } from '#knowledge';
+import { ProjectionCache, ProjectionRunner } from '#eventsourcing';
+import { DOCUMENTS_READ_MODEL, SearchKnowledge, SearchKnowledgeInTurn, type DocumentView } from '#knowledge';
 import { formatSourcesBlock, formatToolSources } from './grounding.js';
 import { READ_STORE, type ReadStore } from '#read-store';
 import { countTokens } from '#tokenizer';
@@ -34,15 +37,21 @@ const LIVE_RETRIEVAL: Retrieval = { mode: 'hybrid', limit: PASSAGES, rerank: fal
 export class KnowledgeContextProvider implements ContextProvider {
   readonly name = 'knowledge';
   readonly share = 0.5;
+  private readonly documents: ProjectionCache<DocumentView>;
 
   constructor(
     private readonly queries: QueryBus,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
-  ) {}
+    @Optional() runner?: ProjectionRunner,
+  ) {
+    this.documents = new ProjectionCache(runner, DOCUMENTS_READ_MODEL.projection, { remoteTtlMs: 0 });
+  }
 
   async contribute(turn: TurnContext): Promise<ContextContribution | null> {
     if (!turn.agent.knowledgeEnabled) return null;
-    const sources = turn.sources.add(fitting(await this.retrieve(turn, turn.query), turn.tokenShare));
+    // The turn's first search, as it starts: the gate has just admitted its caller to the Agent (UseAgent).
+    const retrieved = await this.retrieve(turn, turn.query, LIVE_RETRIEVAL, { admitted: true });
+    const sources = turn.sources.add(fitting(retrieved, turn.tokenShare));
     return { system: formatSourcesBlock(sources.map(toPromptSource)), tools: [this.searchTool] };
   }
 
@@ -89,22 +98,24 @@ export class KnowledgeContextProvider implements ContextProvider {
 
   /**
    * Passages searched for `query` with the turn's caller, each with its document's version and content hash (as
-   * provenance records them); a replay's search serves no conversation and is recorded under `replay`.
+   * provenance records them); a replay's search serves no conversation and is recorded under `replay`. `admitted`:
+   * the live turn's first search, sent as the turn starts, for the Agent its UseAgent has just admitted the caller to
+   * (SearchKnowledgeInTurn: not asked twice); every other search (a tool call later in the turn, a replay) is asked.
    */
   async retrieve(
     turn: TurnContext,
     query: string,
     retrieval: Retrieval = LIVE_RETRIEVAL,
+    { admitted = false }: { readonly admitted?: boolean } = {},
   ): Promise<RetrievedSource[]> {
+    const body = { query: query.slice(0, QUERY_CHARS), ...retrieval };
+    const live = { conversationId: turn.conversationId, signal: turn.signal };
     const answer = await this.queries.execute(
-      new SearchKnowledge(
-        turn.agent.id,
-        { query: query.slice(0, QUERY_CHARS), ...retrieval },
-        turn.caller,
-        turn.operation === 'replay'
-          ? { operation: 'replay', signal: turn.signal }
-          : { conversationId: turn.conversationId, signal: turn.signal },
-      ),
+      turn.operation === 'replay'
+        ? new SearchKnowledge(turn.agent.id, body, turn.caller, { operation: 'replay', signal: turn.signal })
+        : admitted
+          ? new SearchKnowledgeInTurn(turn.agent, body, turn.caller, live)
+          : new SearchKnowledge(turn.agent.id, body, turn.caller, live),
     );
     if (answer.summary)
       turn.sources.summary = {
@@ -114,13 +125,12 @@ export class KnowledgeContextProvider implements ContextProvider {
         documentIds: answer.summary.documentIds,
       };
     const ids = [...new Set(answer.hits.map((hit) => hit.documentId))];
+    const reader = this.readStore.reader<DocumentView>(DOCUMENTS_READ_MODEL.name);
     const documents = new Map<string, DocumentView>();
-    if (ids.length > 0) {
-      const page = await this.readStore
-        .reader<DocumentView>(DOCUMENTS_READ_MODEL.name)
-        .find({ id: { $in: ids } }, { limit: ids.length });
-      for (const document of page.data) documents.set(document.id, document);
-    }
+    for (const document of await Promise.all(
+      ids.map((id) => this.documents.get(id, async () => (await reader.get(id)) ?? undefined)),
+    ))
+      if (document) documents.set(document.id, document);
     return answer.hits.flatMap((hit) => {
       const document = documents.get(hit.documentId);
       if (!document) return []; // deleted between the search and now: not a source

@@ -1,11 +1,14 @@
 // Grounded passages for a question, from every level the Agent can reach and only from Ready documents: BM25 and
 // vector similarity fused by reciprocal rank fusion, optionally re-ordered by the reranker. Each hit cites its
 // document, section path and offsets; with `includeAiSummary`, the closest section summary comes along.
-import { Inject } from '@nestjs/common';
+// Two messages run it: SearchKnowledge (the route's, a turn's tool calls', a regression replay's), and
+// SearchKnowledgeInTurn, a live turn's first retrieval, for the Agent the turn's own gate has just admitted.
+import { Inject, Injectable } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { callerScope, ModelGateway } from '#model-gateway';
-import { Requires, type Caller } from '#access';
+import { AskedAtRoute, Requires, type Caller } from '#access';
+import type { AgentView } from '#agents';
 import { ConflictError } from '#kernel';
 import { SEARCH_INDEX, type SearchIndex } from '#search';
 import { LIVE_INDEX_ALIAS } from '../../pipeline/index-aliases.js';
@@ -39,8 +42,36 @@ export class SearchKnowledge extends Query<SearchAnswer> {
   }
 }
 
-@QueryHandler(SearchKnowledge)
-export class SearchKnowledgeHandler implements IQueryHandler<SearchKnowledge> {
+/** A live turn's retrieval: its usage is attributed to the conversation, and it ends with the turn. */
+interface TurnRetrieval {
+  readonly conversationId: string;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * A live conversation turn's first search, sent as the turn starts, for the Agent the turn holds. The turn sent
+ * UseAgent for this Agent with this caller just before, which asked `agent.use` exactly as SearchKnowledge's
+ * declaration does (agentToUse): asking again read the Agent and its Space once more per turn. Later searches of the
+ * turn (its tool calls) send SearchKnowledge and are asked again.
+ */
+@AskedAtRoute(
+  'no route sends it: only a conversation turn, for the Agent the gate admitted to the same caller (UseAgent)',
+)
+export class SearchKnowledgeInTurn extends Query<SearchAnswer> {
+  constructor(
+    /** The Agent as the turn's UseAgent answered it. */
+    readonly agent: AgentView,
+    readonly body: z.output<typeof SearchBody>,
+    readonly caller: Caller,
+    readonly turn: TurnRetrieval,
+  ) {
+    super();
+  }
+}
+
+/** The search both messages run, once the Agent is known. */
+@Injectable()
+export class KnowledgeSearch {
   constructor(
     private readonly knowledge: KnowledgeReads,
     @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
@@ -48,8 +79,13 @@ export class SearchKnowledgeHandler implements IQueryHandler<SearchKnowledge> {
     private readonly summaries: SummarySearch,
   ) {}
 
-  async execute({ agentId, body, caller, turn }: SearchKnowledge): Promise<SearchAnswer> {
-    const agent = await this.knowledge.agent(agentId);
+  async run(
+    agent: AgentView,
+    body: z.output<typeof SearchBody>,
+    caller: Caller,
+    turn: SearchKnowledge['turn'],
+  ): Promise<SearchAnswer> {
+    const agentId = agent.id;
     if (!agent.knowledgeEnabled)
       throw new ConflictError('knowledge_disabled', `Agent '${agentId}' has its Knowledge Base turned off`);
     if (body.tagIds) await this.knowledge.requireTags(agent, body.tagIds);
@@ -106,5 +142,26 @@ export class SearchKnowledgeHandler implements IQueryHandler<SearchKnowledge> {
       })),
       ...(agent.includeAiSummary ? { summary: await this.summaries.match(agent, await embedding) } : {}),
     };
+  }
+}
+
+@QueryHandler(SearchKnowledge)
+export class SearchKnowledgeHandler implements IQueryHandler<SearchKnowledge> {
+  constructor(
+    private readonly knowledge: KnowledgeReads,
+    private readonly searches: KnowledgeSearch,
+  ) {}
+
+  async execute({ agentId, body, caller, turn }: SearchKnowledge): Promise<SearchAnswer> {
+    return this.searches.run(await this.knowledge.agent(agentId), body, caller, turn);
+  }
+}
+
+@QueryHandler(SearchKnowledgeInTurn)
+export class SearchKnowledgeInTurnHandler implements IQueryHandler<SearchKnowledgeInTurn> {
+  constructor(private readonly searches: KnowledgeSearch) {}
+
+  execute({ agent, body, caller, turn }: SearchKnowledgeInTurn): Promise<SearchAnswer> {
+    return this.searches.run(agent, body, caller, turn);
   }
 }
