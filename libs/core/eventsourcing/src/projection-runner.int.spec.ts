@@ -1,8 +1,7 @@
 import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
-import { UpcasterRegistry } from '#event-store/upcasters';
 import { SqliteReadStore } from '#read-store/sqlite/sqlite-read-store';
 import type { EventEnvelope } from '#kernel';
-import { makeEvent, uniqueStream, waitUntil } from '#testing/fixtures';
+import { CountingUpcasters, makeEvent, uniqueStream, waitUntil } from '#testing/fixtures';
 import {
   isDeadLocalHolder,
   processLeaseOwner,
@@ -374,14 +373,7 @@ describe('ProjectionRunner', () => {
   });
 
   it('sees an append of types it does not read as it commits (the store passes it over), then reads the next', async () => {
-    // Every event read from the log passes through the upcasters once.
-    const upcasters = new (class extends UpcasterRegistry {
-      parsed = 0;
-      override upcast<E extends EventEnvelope>(event: E): E {
-        this.parsed++;
-        return super.upcast(event);
-      }
-    })();
+    const upcasters = new CountingUpcasters();
     events = new SqliteEventStore({ path: ':memory:', pollIntervalMs: 10, upcasters });
     await ticks(events, 2);
     const live = runner([counter()], processLeaseOwner('host-a'), { idleCheckpointMs: 3_600_000 });

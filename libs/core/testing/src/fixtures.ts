@@ -1,9 +1,19 @@
 // Test fixtures shared by unit, contract and end-to-end specs.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import type { NewEvent } from '#kernel';
+import type { EventEnvelope, NewEvent } from '#kernel';
+import { UpcasterRegistry } from '#event-store';
 import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
 import { SqliteReadStore } from '#read-store/sqlite/sqlite-read-store';
+
+/** Upcasters that count the events they see: every event read from the log passes through them once. */
+export class CountingUpcasters extends UpcasterRegistry {
+  parsed = 0;
+  override upcast<E extends EventEnvelope>(event: E): E {
+    this.parsed++;
+    return super.upcast(event);
+  }
+}
 
 export const uniqueStream = (prefix = 'test'): string => `${prefix}-${randomUUID().replace(/-/g, '')}`;
 

@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WrongExpectedRevisionError, type EventEnvelope } from '#kernel';
-import { makeEvent, uniqueStream, waitUntil } from '#testing/fixtures';
+import { WrongExpectedRevisionError } from '#kernel';
+import { CountingUpcasters, makeEvent, uniqueStream, waitUntil } from '#testing/fixtures';
 import { eventStoreContract } from '../event-store.contract.js';
 import { UpcasterRegistry } from '../upcasters.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
@@ -151,14 +151,7 @@ describe('SqliteEventStore specifics', () => {
   });
 
   it('parses the events one append wakes every subscription for once, and delivers them all to each', async () => {
-    // Every event read from the file passes through the upcasters once.
-    const upcasters = new (class extends UpcasterRegistry {
-      parsed = 0;
-      override upcast<E extends EventEnvelope>(event: E): E {
-        this.parsed++;
-        return super.upcast(event);
-      }
-    })();
+    const upcasters = new CountingUpcasters();
     const store = new SqliteEventStore({ path: ':memory:', upcasters });
     await store.appendToStream(uniqueStream(), [makeEvent('Before')], 'no_stream');
     const received = Array.from({ length: 5 }, () => [] as string[]);
@@ -188,13 +181,7 @@ describe('SqliteEventStore specifics', () => {
   });
 
   it('passes over, without a read, a local append of types a waiting subscription does not read', async () => {
-    const upcasters = new (class extends UpcasterRegistry {
-      parsed = 0;
-      override upcast<E extends EventEnvelope>(event: E): E {
-        this.parsed++;
-        return super.upcast(event);
-      }
-    })();
+    const upcasters = new CountingUpcasters();
     const store = new SqliteEventStore({ path: ':memory:', upcasters });
     const batches: string[][] = [];
     const passed: number[] = [];
