@@ -323,7 +323,10 @@ export class Int8Scan {
   private keptSources: (Float32Array | (() => Float32Array))[] = [];
   private keptOffsets: number[] = [];
   private queryCopied = false;
-  /** The pieces of blocks offered and not yet passed over: end to end in the module's memory, ≤ BATCH rows. */
+  /**
+   * The pieces of blocks offered and not yet passed over, end to end in the module's memory: at most RUN_GROUPS groups,
+   * or one piece of up to BATCH rows (what the module's output area holds).
+   */
   private run: RunPiece[] = [];
   private runGroups = 0;
   private scored = 0;
@@ -398,7 +401,12 @@ export class Int8Scan {
    */
   pass(): void {
     const run = this.run;
+    const groups = this.runGroups;
     if (run.length === 0) return;
+    // Taken first: a block released while its rows are checked finds no run to pass over again.
+    this.run = [];
+    this.runGroups = 0;
+    if (pending.scan === this) pending.scan = null;
     const { wasm } = module()!;
     const stride = run[0]!.block.stride;
     // The query is copied into the module's memory once per scan: nothing else runs the module until it ends.
@@ -416,7 +424,7 @@ export class Int8Scan {
     // that bound's rounding error (so no row that can be kept is missed). The threshold only rises as rows are kept,
     // and each row is checked against it exactly here.
     float32s[0] = threshold - FLOAT32_SLACK * (1 + Math.abs(threshold) + maxScale * this.extentPerScale);
-    const passed = wasm.dots(QUERY_AT, run[0]!.at, this.runGroups, stride, OUT_AT);
+    const passed = wasm.dots(QUERY_AT, run[0]!.at, groups, stride, OUT_AT);
     this.handedBack += passed;
     // The groups come back in order: the piece holding each is found by walking the run once.
     let piece = 0;
@@ -444,9 +452,6 @@ export class Int8Scan {
         this.keptOffsets.push(row * block.dimensions);
       }
     }
-    this.run = [];
-    this.runGroups = 0;
-    if (pending.scan === this) pending.scan = null;
   }
 
   /**
