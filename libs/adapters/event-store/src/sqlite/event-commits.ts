@@ -184,7 +184,7 @@ function isDuplicateEventId(error: unknown): boolean {
   return typeof message === 'string' && /UNIQUE constraint failed: events\.id/.test(message);
 }
 
-export function checkExpected(streamId: string, expected: ExpectedRevision, current: number | null): void {
+function checkExpected(streamId: string, expected: ExpectedRevision, current: number | null): void {
   const ok =
     expected === 'any' ||
     (expected === 'no_stream' && current === null) ||
