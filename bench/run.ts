@@ -393,6 +393,8 @@ async function main(): Promise<void> {
     '  rebuild = ProjectionRunner (one subscription per projector) over a fresh SqliteReadStore until every',
     '    live checkpoint reaches the head and its (deferred) indexes exist, log events ÷ seconds; baseline = readAll in batches of 500 incl. JSON parsing.',
     "    Each run pairs one rebuild with one raw read (alternating which goes first); the ratio is the median of the runs' ratios.",
+    '    floor = the same read and projectors, their ops applied to documents in memory, then each final document committed',
+    '    once through the store and the indexes built: a rebuild that writes each document once, on this thread.',
     '  start-up = spawn of dist/apps/api/src/main.js until GET /health is 200 (10 ms polling); RSS = VmRSS.',
     '  gateway = POST /api/compat/v1/chat/completions (model bench-chat) vs the same body straight to the fake upstream',
     '    (model fake-model); upstream (bench/fake-upstream-server.js), api and load client are three processes on the same',
