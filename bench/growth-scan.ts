@@ -3,7 +3,7 @@
 // survivors scored from their floats). Beside growth-floor.ts's one SIMD pass over as many bytes, it shows what the
 // scan adds to the machine's memory bandwidth, without the api's HTTP, BM25 leg and fusion around it. The floats are
 // kept up to KEPT_FLOATS vectors (as the api's cache keeps them by default: 1.5 GB in this process at a million);
-// above, a survivor's document is generated again from its seed (slower than the api reading its BLOB back: the
+// above, a survivor's document is generated again from its seed (slower than the api reading its segment back: the
 // figure is then an upper bound; at a million chunks with 250,000 kept it was 43 ms instead of 17.6).
 import { seededRandom } from '#kernel';
 import { Int8Block, int8Available, Int8Scan } from '#search/sqlite/int8-scan';
@@ -78,7 +78,11 @@ export function int8ScanP50(chunks: number, dimensions: number, searches = 15, c
         let floats: Float32Array | null = kept[n] ?? null;
         scan.offer(
           block,
-          floats ?? (() => (floats ??= unitVectors(first + 1, block.count, dimensions))),
+          floats ??
+            ((row: number) => {
+              floats ??= unitVectors(first + 1, block.count, dimensions);
+              return floats.subarray(row * dimensions, (row + 1) * dimensions);
+            }),
           first,
         );
       }

@@ -96,7 +96,7 @@ export async function benchGrowth(
   const client = new Client(0);
   const largest = Math.max(...options.chunkCounts);
   // The floats and codes of the largest size, and its BM25 postings, as the conversations bench sizes them; or a
-  // smaller vector cache (`vectorCacheMb`: with the codes alone resident, the survivors' documents are read back).
+  // smaller vector cache (`vectorCacheMb`: with the codes alone resident, the survivors' segments are read back).
   const searchMemory = {
     ...searchMemoryFor(largest),
     ...(options.vectorCacheMb ? { vectorCacheMb: options.vectorCacheMb } : {}),

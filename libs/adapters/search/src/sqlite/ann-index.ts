@@ -30,6 +30,7 @@ import type { Index as UsearchIndex } from 'usearch';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '#kernel';
 import type { AnnGraphProgress } from '../search-index.port.js';
 import { unpackVectors } from './packed-vectors.js';
+import { segmentsTable } from './vector-segments.js';
 
 const require = createRequire(import.meta.url);
 const USEARCH_PATH = require.resolve('usearch');
@@ -91,7 +92,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { DatabaseSync } = require('node:sqlite');
 const { chmodSync, renameSync } = require('node:fs');
 const { Index } = require(workerData.usearchPath);
-const { dbPath, documentsTable, ownerId, file, dimensions, params } = workerData;
+const { dbPath, documentsTable, vectorsTable, ownerId, file, dimensions, params } = workerData;
 const started = performance.now();
 const db = new DatabaseSync(dbPath, { readOnly: true });
 db.exec('PRAGMA busy_timeout = 5000');
@@ -99,6 +100,14 @@ db.exec('BEGIN');
 const rows = db.prepare('SELECT doc_rowid, first_chunk, chunk_count FROM ' + documentsTable +
   ' WHERE owner_id = ? AND chunk_count > 0 ORDER BY doc_rowid').all(ownerId);
 const read = db.prepare('SELECT vectors FROM ' + documentsTable + ' WHERE doc_rowid = ?');
+// A document row written since the vectors table exists holds none: its vectors are in segments (vector-segments.ts).
+let segments = null;
+const vectorsOf = (row) => {
+  const own = read.get(row.doc_rowid).vectors;
+  if (own.byteLength > 0) return own;
+  segments ??= db.prepare('SELECT vectors FROM ' + vectorsTable + ' WHERE chunk BETWEEN ? AND ? ORDER BY chunk');
+  return Buffer.concat(segments.all(row.first_chunk, row.first_chunk + row.chunk_count - 1).map((row) => row.vectors));
+};
 const total = rows.reduce((sum, row) => sum + row.chunk_count, 0);
 const index = new Index({ dimensions, metric: 'cos', quantization: 'f32', connectivity: params.connectivity,
   expansion_add: params.expansionAdd, expansion_search: params.expansionSearch, multi: false });
@@ -106,7 +115,7 @@ let vectors = 0;
 let reported = 0;
 const documents = [];
 for (const row of rows) {
-  const bytes = read.get(row.doc_rowid).vectors;
+  const bytes = vectorsOf(row);
   const floats = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
   const keys = [];
   const kept = [];
@@ -393,6 +402,7 @@ export class AnnIndexes {
         usearchPath: USEARCH_PATH,
         dbPath: this.dbPath,
         documentsTable: `"${index}__documents"`,
+        vectorsTable: segmentsTable(index),
         ownerId,
         file,
         dimensions,

@@ -126,6 +126,33 @@ describe('Int8Scan', () => {
     codes.release();
   });
 
+  it('reads through a row reader only the vectors it scores exactly, and ranks as the exact scan', () => {
+    const dimensions = 64;
+    const blocks = Array.from({ length: 6 }, (_, n) => {
+      const floats = packed(vectors(150, dimensions), dimensions);
+      return { floats, first: 1000 * n, count: 150, codes: Int8Block.encode(floats, 150, dimensions)! };
+    });
+    const query = unitVector(vectors(1, dimensions)[0]!)!;
+    const read: number[] = [];
+    const scan = new Int8Scan(query, 10);
+    for (const block of blocks)
+      scan.offer(
+        block.codes,
+        (row) => {
+          read.push(block.first + row);
+          return block.floats.subarray(row * dimensions, (row + 1) * dimensions);
+        },
+        block.first,
+      );
+    const top = new TopScores(10);
+    scan.exact(top);
+    expect(top.best()).toEqual(exactBest(blocks, query, 10));
+    expect(read).toHaveLength(scan.rescored);
+    expect(new Set(read).size).toBe(read.length);
+    expect(read.length).toBeLessThan(900);
+    for (const block of blocks) block.codes.release();
+  });
+
   it('scores the zero vector 0, like the exact scan, and ranks it by id among equal scores', () => {
     const dimensions = 16;
     const rows = [new Array<number>(dimensions).fill(0), ...vectors(3, dimensions)];

@@ -296,7 +296,7 @@ export class Int8Block {
 /** Up to BATCH rows of a block, from row `from`: `groups` groups of four rows from byte `at`. */
 interface RunPiece {
   readonly block: Int8Block;
-  readonly floats: Float32Array | (() => Float32Array);
+  readonly floats: RowFloats;
   readonly first: number;
   readonly keep: ((id: number) => boolean) | undefined;
   readonly from: number;
@@ -304,6 +304,12 @@ interface RunPiece {
   readonly at: number;
   readonly groups: number;
 }
+
+/**
+ * A block's floats for the exact scores: all of them (row r at r × dimensions), or a reader of one row's vector
+ * (called only for a row scored exactly, once per row so scored: it should remember what it read).
+ */
+export type RowFloats = Float32Array | ((row: number) => Float32Array);
 
 /**
  * The exact best `capacity` (id, score) candidates of the blocks offered, found through their int8 codes: `offer`
@@ -320,8 +326,8 @@ export class Int8Scan {
   private readonly lowers: LowerBounds;
   private keptIds: number[] = [];
   private keptUppers: number[] = [];
-  private keptSources: (Float32Array | (() => Float32Array))[] = [];
-  private keptOffsets: number[] = [];
+  private keptSources: RowFloats[] = [];
+  private keptRows: number[] = [];
   private queryCopied = false;
   /**
    * The pieces of blocks offered and not yet passed over, end to end in the module's memory: at most RUN_GROUPS groups,
@@ -361,17 +367,12 @@ export class Int8Scan {
   }
 
   /**
-   * Offers the block's rows (ids first + row); `floats` holds the same vectors for the exact scores, or reads them
-   * (called only when a row of the block is scored exactly, once per row so scored: it should remember what it read);
+   * Offers the block's rows (ids first + row); `floats` holds the same vectors for the exact scores, or reads a row's
+   * (see RowFloats);
    * `keep` filters rows (a tag filter). The rows are passed over later, with the blocks offered next to them in the
    * module's memory, in one call of the module (see `pass`).
    */
-  offer(
-    block: Int8Block,
-    floats: Float32Array | (() => Float32Array),
-    first: number,
-    keep?: (id: number) => boolean,
-  ): void {
+  offer(block: Int8Block, floats: RowFloats, first: number, keep?: (id: number) => boolean): void {
     // One run is pending at a time: another scan's (one abandoned by its caller) is passed over first.
     if (pending.scan !== this) pending.scan?.pass();
     pending.scan = this;
@@ -449,7 +450,7 @@ export class Int8Scan {
         this.keptIds.push(id);
         this.keptUppers.push(upper);
         this.keptSources.push(floats);
-        this.keptOffsets.push(row * block.dimensions);
+        this.keptRows.push(row);
       }
     }
   }
@@ -469,8 +470,12 @@ export class Int8Scan {
     for (const i of order) {
       if (!into.admits(uppers[i]!)) break;
       const source = this.keptSources[i]!;
-      const floats = typeof source === 'function' ? source() : source;
-      into.offer(this.keptIds[i]!, dotAt(floats, this.keptOffsets[i]!, this.query));
+      const row = this.keptRows[i]!;
+      const score =
+        typeof source === 'function'
+          ? dotAt(source(row), 0, this.query)
+          : dotAt(source, row * this.query.length, this.query);
+      into.offer(this.keptIds[i]!, score);
       this.scored++;
     }
   }

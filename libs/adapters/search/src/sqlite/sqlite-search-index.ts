@@ -1,8 +1,9 @@
 // Embedded search index: one SQLite file (node:sqlite, WAL), per index version a set of tables named after it.
 //
 // - `<ix>__chunks`: one row per chunk (citation fields and text); rowids of a document's chunks are consecutive.
-// - `<ix>__documents`: one row per document: version, owner, its chunks' rowid range and their embeddings packed
-//   in one BLOB (unit length, Float32 LE).
+// - `<ix>__documents`: one row per document: version, owner and its chunks' rowid range (rows written before
+//   `<ix>__vectors` existed also hold the document's embeddings in a BLOB of their own).
+// - `<ix>__vectors`: the documents' embeddings (unit length, Float32 LE) in segments of 16 (vector-segments.ts).
 // - `<ix>__tags`: which chunks carry which tag (replaced in place by setDocumentTags, nothing else rewritten).
 // - `<ix>__fts`: contentless FTS5 (unicode61, diacritics removed) over the text, plus an `owner` column holding one
 //   token per owner so that a MATCH finds only the allowed owners' rows; ranked with bm25() weighting owner at 0.
@@ -67,6 +68,15 @@ import {
   type OtherTerms,
 } from './fts5-query.js';
 import { packVectors, TopScores, unitVector, unpackVectors } from './packed-vectors.js';
+import {
+  createSegmentsTable,
+  deleteSegments,
+  documentVectors,
+  segmentsTable,
+  vectorReader,
+  writeSegments,
+  type SegmentStatements,
+} from './vector-segments.js';
 import { AnnIndexes, type AnnProgress, type OwnerDocument } from './ann-index.js';
 import { VectorScanner } from './wasm-scan.js';
 import { Bm25Thread, defaultBm25Worker, type Bm25Request } from './bm25-thread.js';
@@ -291,11 +301,8 @@ interface ChunkRow {
   text: string;
 }
 
-/** `read`'s result, read at the first call. */
-function once<T>(read: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= read());
-}
+/** A new document row's own vectors BLOB: empty (its vectors are in `<ix>__vectors`). */
+const NO_VECTORS = new Uint8Array(0);
 
 const tables = (index: string) => ({
   documents: `"${index}__documents"`,
@@ -354,6 +361,13 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly erasureDelayMs: number;
   /** The erasure pass scheduled after a deletion, until it has run. */
   private erasure: { timer: NodeJS.Timeout; done: Promise<void> } | null = null;
+  /** Indexes whose `<ix>__vectors` table this process has seen to exist (an older file's indexes lack it). */
+  private readonly segmented = new Set<string>();
+  private readonly segmentStatements: SegmentStatements = {
+    get: (sql, ...params) => this.get(sql, ...params),
+    all: (sql, ...params) => this.all(sql, ...params),
+    run: (sql, ...params) => this.run(sql, ...params),
+  };
 
   constructor(options: SqliteSearchIndexOptions) {
     const inMemory = options.path === ':memory:';
@@ -445,7 +459,9 @@ export class SqliteSearchIndex implements SearchIndex {
         CREATE VIRTUAL TABLE ${t.fts} USING fts5(
           text, owner, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
         CREATE VIRTUAL TABLE ${t.vocab} USING fts5vocab(${t.fts}, 'row');
+        ${createSegmentsTable(name)};
       `);
+      this.segmented.add(name);
       this.run(
         'INSERT INTO search_indexes (name, dimensions, incarnation) VALUES (?, ?, ?)',
         name,
@@ -475,6 +491,7 @@ export class SqliteSearchIndex implements SearchIndex {
         documentId,
       );
       if (current && current.version > version) return;
+      this.ensureSegments(index);
       const removed = current ? this.removeDocument(index, current) : 0;
       const first = this.get<{ next: number }>(
         `SELECT ifnull(max(id), 0) + 1 AS next FROM ${t.chunks}`,
@@ -489,9 +506,10 @@ export class SqliteSearchIndex implements SearchIndex {
           ownerId,
           first,
           chunks.length,
-          vectors,
+          NO_VECTORS,
         ).lastInsertRowid,
       );
+      writeSegments(this.segmentStatements, index, first, vectors, chunks.length, dimensions);
       const token = ownerToken(ownerId);
       chunks.forEach((chunk, i) => {
         const id = first + i;
@@ -729,7 +747,9 @@ export class SqliteSearchIndex implements SearchIndex {
       this.db.exec(`
         DROP TABLE IF EXISTS ${t.vocab}; DROP TABLE IF EXISTS ${t.fts}; DROP TABLE IF EXISTS ${t.tags};
         DROP TABLE IF EXISTS ${t.chunks}; DROP TABLE IF EXISTS ${t.documents};
+        DROP TABLE IF EXISTS ${segmentsTable(name)};
       `);
+      this.segmented.delete(name);
       this.run('DELETE FROM search_indexes WHERE name = ?', name);
       this.run('DELETE FROM search_erasures WHERE index_name = ?', name);
       this.vectorCache.forget(`${record.incarnation}:`);
@@ -1073,10 +1093,11 @@ export class SqliteSearchIndex implements SearchIndex {
         cached = this.vectorCache.set(key, packed, count, record.dimensions);
       }
       if (coarse && cached?.codes) {
-        // Floats given up by the cache are read back only if one of this document's rows survives the codes' pass.
+        // Floats given up by the cache are read back only for the rows that survive the codes' pass (their segments).
         coarse.offer(
           cached.codes,
-          packed ?? once(() => unpackVectors(this.documentVectors(index, docRowid))),
+          packed ??
+            vectorReader(this.segmentStatements, index, t.documents, docRowid, first, record.dimensions),
           first,
           keep,
         );
@@ -1164,10 +1185,14 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   private documentVectors(index: string, docRowid: number): Uint8Array {
-    return this.get<{ vectors: Uint8Array }>(
-      `SELECT vectors FROM ${tables(index).documents} WHERE doc_rowid = ?`,
-      docRowid,
-    )!.vectors;
+    return documentVectors(this.segmentStatements, index, tables(index).documents, docRowid);
+  }
+
+  /** Creates `<ix>__vectors` in an index made before it existed (once per process; inside a write). */
+  private ensureSegments(index: string): void {
+    if (this.segmented.has(index)) return;
+    this.db.exec(createSegmentsTable(index, true));
+    this.segmented.add(index);
   }
 
   /**
@@ -1181,6 +1206,8 @@ export class SqliteSearchIndex implements SearchIndex {
     const last = document.first_chunk + document.chunk_count - 1;
     for (let id = document.first_chunk; id <= last; id++)
       this.run(`DELETE FROM ${t.fts} WHERE rowid = ?`, id);
+    this.ensureSegments(index);
+    deleteSegments(this.segmentStatements, index, document.first_chunk, last);
     this.run(`DELETE FROM ${t.tags} WHERE chunk BETWEEN ? AND ?`, document.first_chunk, last);
     this.run(`DELETE FROM ${t.chunks} WHERE id BETWEEN ? AND ?`, document.first_chunk, last);
     this.run(`DELETE FROM ${t.documents} WHERE doc_rowid = ?`, document.doc_rowid);
@@ -1270,6 +1297,8 @@ export class SqliteSearchIndex implements SearchIndex {
       this.db.exec('COMMIT');
     } catch (error) {
       this.db.exec('ROLLBACK');
+      // A vectors table created in the transaction is gone with it: the next write checks again.
+      this.segmented.clear();
       throw error;
     }
   }
