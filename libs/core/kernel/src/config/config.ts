@@ -80,7 +80,15 @@ export const ConfigVariables = z.object({
       'Knowledge search index adapter. Unset: `sqlite` (`elasticsearch` when `ELASTICSEARCH_URL` is set)',
     ),
   ELASTICSEARCH_URL: z.string().url().optional().describe('e.g. `http://localhost:9200`'),
-  SEARCH_VECTOR_CACHE_MB: z.coerce.number().int().min(0).max(1_048_576).default(256),
+  SEARCH_VECTOR_CACHE_MB: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1_048_576)
+    .default(256)
+    .describe(
+      'Embedded index: decoded embeddings and their int8 codes kept in memory (≈1.9 KB a chunk: 256 MB ≈ 139,000 chunks); past that the codes stay (≈0.4 KB a chunk) and the floats a search scores are read back',
+    ),
   SEARCH_BM25_MEMORY_MB: z.coerce
     .number()
     .int()
@@ -88,7 +96,7 @@ export const ConfigVariables = z.object({
     .max(1_048_576)
     .default(256)
     .describe(
-      'Embedded index: decoded embeddings and their int8 codes kept in memory (≈1.9 KB a chunk: 256 MB ≈ 139,000 chunks)',
+      'Embedded index: BM25 postings of large Knowledge (4,000 chunks and more) kept in memory (≈0.55 KB a chunk)',
     ),
   MESSAGE_BUS: z
     .enum(['in-process', 'kafka'])
