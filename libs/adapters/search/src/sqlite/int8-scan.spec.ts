@@ -153,6 +153,30 @@ describe('Int8Scan', () => {
     for (const block of blocks) block.codes.release();
   });
 
+  it('encodes a block from pieces in any order exactly as from its vectors whole', () => {
+    const dimensions = 48;
+    const floats = packed(vectors(70, dimensions), dimensions);
+    const whole = Int8Block.encode(floats, 70, dimensions)!;
+    const piece = (row: number, rows: number) => ({
+      row,
+      floats: floats.slice(row * dimensions, (row + rows) * dimensions),
+    });
+    const pieces = Int8Block.encodePieces([piece(48, 22), piece(16, 32), piece(0, 16)], 70, dimensions)!;
+    expect([...pieces.scales]).toEqual([...whole.scales]);
+    expect(pieces.maxScale).toBe(whole.maxScale);
+    const query = unitVector(vectors(1, dimensions)[0]!)!;
+    const best = (block: Int8Block) => {
+      const scan = new Int8Scan(query, 5);
+      scan.offer(block, floats, 0);
+      const top = new TopScores(5);
+      scan.exact(top);
+      return [top.best(), scan.rescored, scan.groupsHandedBack];
+    };
+    expect(best(pieces)).toEqual(best(whole));
+    whole.release();
+    pieces.release();
+  });
+
   it('scores the zero vector 0, like the exact scan, and ranks it by id among equal scores', () => {
     const dimensions = 16;
     const rows = [new Array<number>(dimensions).fill(0), ...vectors(3, dimensions)];

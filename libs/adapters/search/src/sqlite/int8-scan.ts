@@ -227,6 +227,39 @@ const groupBytes = (stride: number): number => 4 * stride + 16;
 /** The bytes of `count` rows' codes and scales: whole groups of four rows (the last padded with zero rows). */
 const blockBytes = (count: number, stride: number): number => Math.ceil(count / 4) * groupBytes(stride);
 
+/** Writes each piece's rows' codes and scales into a block's memory; returns the largest scale. */
+function encodeRows(
+  pieces: Iterable<{ readonly row: number; readonly floats: Float32Array }>,
+  count: number,
+  dimensions: number,
+  stride: number,
+  codes: Int8Array,
+  groupScales: Float32Array,
+  scales: Float64Array,
+): number {
+  let maxScale = 0;
+  for (const { row: firstRow, floats: packed } of pieces) {
+    const rows = Math.min(Math.floor(packed.length / dimensions), count - firstRow);
+    for (let row = firstRow; row < firstRow + rows; row++) {
+      const offset = (row - firstRow) * dimensions;
+      let max = 0;
+      for (let d = 0; d < dimensions; d++) max = Math.max(max, Math.abs(packed[offset + d]!));
+      const scale = max / 127;
+      scales[row] = scale;
+      maxScale = Math.max(maxScale, scale);
+      // Row r of group g: its codes d … d + 15 at groupBytes·g + 64·(d / 16) + 16·r, its scale at groupBytes·g +
+      // 4·stride + 4·r (the module's layout).
+      const group = (row >> 2) * groupBytes(stride);
+      groupScales[(group + 4 * stride) / 4 + (row & 3)] = scale;
+      if (scale === 0) continue;
+      const base = group + (row & 3) * 16;
+      for (let d = 0; d < dimensions; d++)
+        codes[base + (d >> 4) * 64 + (d & 15)] = Math.round(packed[offset + d]! / scale);
+    }
+  }
+  return maxScale;
+}
+
 /** One document's vectors as int8 codes in the module's memory, until released. */
 export class Int8Block {
   private released = false;
@@ -244,6 +277,18 @@ export class Int8Block {
 
   /** The codes of `count` unit vectors of `packed`; null where int8Available(dimensions) is false or memory ran out. */
   static encode(packed: Float32Array, count: number, dimensions: number): Int8Block | null {
+    return Int8Block.encodePieces([{ row: 0, floats: packed }], count, dimensions);
+  }
+
+  /**
+   * The codes of `count` unit vectors given in pieces (each piece's vectors from row `row` on, in any order, together
+   * every row once), so that a document's floats need not be held whole to be encoded.
+   */
+  static encodePieces(
+    pieces: Iterable<{ readonly row: number; readonly floats: Float32Array }>,
+    count: number,
+    dimensions: number,
+  ): Int8Block | null {
     const found = int8Available(dimensions) ? module() : null;
     if (!found) return null;
     const stride = strideOf(dimensions);
@@ -259,21 +304,11 @@ export class Int8Block {
     const groupScales = new Float32Array(found.wasm.memory.buffer, at, blockBytes(count, stride) / 4);
     const scales = new Float64Array(count);
     let maxScale = 0;
-    for (let row = 0; row < count; row++) {
-      const offset = row * dimensions;
-      let max = 0;
-      for (let d = 0; d < dimensions; d++) max = Math.max(max, Math.abs(packed[offset + d]!));
-      const scale = max / 127;
-      scales[row] = scale;
-      maxScale = Math.max(maxScale, scale);
-      // Row r of group g: its codes d … d + 15 at groupBytes·g + 64·(d / 16) + 16·r, its scale at groupBytes·g +
-      // 4·stride + 4·r (the module's layout).
-      const group = (row >> 2) * groupBytes(stride);
-      groupScales[(group + 4 * stride) / 4 + (row & 3)] = scale;
-      if (scale === 0) continue;
-      const base = group + (row & 3) * 16;
-      for (let d = 0; d < dimensions; d++)
-        codes[base + (d >> 4) * 64 + (d & 15)] = Math.round(packed[offset + d]! / scale);
+    try {
+      maxScale = encodeRows(pieces, count, dimensions, stride, codes, groupScales, scales);
+    } catch (error) {
+      found.arena.release(at, blockBytes(count, stride));
+      throw error;
     }
     return new Int8Block(at, count, dimensions, stride, scales, maxScale);
   }

@@ -73,6 +73,7 @@ import {
   deleteSegments,
   documentVectors,
   segmentsTable,
+  vectorPieces,
   vectorReader,
   writeSegments,
   type SegmentStatements,
@@ -212,18 +213,32 @@ interface CachedVectors {
  * Agent with 1,000 documents); the stamps are sorted when the budget is exceeded, and the cache is then brought down
  * to a tenth below it, so a cache too small for what is searched does not sort at every miss. Floats are given up
  * before codes (least recently used first): at a million chunks of 384 dimensions the floats are 1.5 GB and the codes
- * 384 MB, and a search with the codes resident reads back only the BLOBs of the documents its survivors are in.
+ * 384 MB, and a search with the codes resident reads back only the segments its survivors are in.
  */
 class VectorCache {
   private readonly entries = new Map<string, CachedVectors>();
   private bytes = 0;
+  /** The codes' share of `bytes`: what giving up every float would leave. */
+  private codeBytes = 0;
   private clock = 0;
+  /** The clock when the current search began, and the floats it has used (cached before, or added by it). */
+  private searchStart = 0;
+  private searchFloats = 0;
 
   constructor(private readonly maxBytes: number) {}
 
+  /** A search begins: the floats it uses from now on are counted (see keepsFloats). */
+  beginSearch(): void {
+    this.searchStart = this.clock;
+    this.searchFloats = 0;
+  }
+
   get(key: string): CachedVectors | undefined {
     const cached = this.entries.get(key);
-    if (cached) cached.used = ++this.clock;
+    if (cached) {
+      if (cached.used <= this.searchStart && cached.vectors) this.searchFloats += cached.vectors.byteLength;
+      cached.used = ++this.clock;
+    }
     return cached;
   }
 
@@ -233,13 +248,40 @@ class VectorCache {
     if (codes > this.maxBytes) return undefined;
     const encoded = Int8Block.encode(vectors, count, dimensions);
     if (!encoded && vectors.byteLength > this.maxBytes) return undefined;
-    const cached: CachedVectors = {
+    return this.add(key, {
       vectors: encoded && vectors.byteLength + codes > this.maxBytes ? null : vectors,
       codes: encoded,
       used: ++this.clock,
-    };
+    });
+  }
+
+  /**
+   * Whether a document's floats would stay beside the codes: there is room for them once the floats this search has
+   * not used are given up. Past that a document is cached as codes alone, encoded from its segments (setCodes), and
+   * its floats are never read whole: otherwise each document's floats pushed out the previous one's in the same
+   * search, and a search over a million chunks with the codes alone resident read 1.5 GB of floats to give them up.
+   */
+  keepsFloats(count: number, dimensions: number): boolean {
+    return this.codeBytes + this.searchFloats + count * dimensions * 5 <= this.maxBytes * 0.9;
+  }
+
+  /** Caches a document's codes alone, from its vectors in pieces; undefined when they cannot be (budget, no SIMD). */
+  setCodes(
+    key: string,
+    pieces: Iterable<{ readonly row: number; readonly floats: Float32Array }>,
+    count: number,
+    dimensions: number,
+  ): CachedVectors | undefined {
+    if (count * dimensions > this.maxBytes) return undefined;
+    const encoded = Int8Block.encodePieces(pieces, count, dimensions);
+    return encoded ? this.add(key, { vectors: null, codes: encoded, used: ++this.clock }) : undefined;
+  }
+
+  private add(key: string, cached: CachedVectors): CachedVectors {
     this.entries.set(key, cached);
     this.bytes += size(cached);
+    this.codeBytes += cached.codes?.bytes ?? 0;
+    this.searchFloats += cached.vectors?.byteLength ?? 0;
     if (this.bytes > this.maxBytes) this.evict(cached);
     return cached;
   }
@@ -264,6 +306,7 @@ class VectorCache {
       if (this.bytes <= target) return;
       if (cached === kept || !cached.codes || !cached.vectors) continue;
       this.bytes -= cached.vectors.byteLength;
+      if (cached.used > this.searchStart) this.searchFloats -= cached.vectors.byteLength;
       cached.vectors = null;
     }
     for (const [key, cached] of byAge) {
@@ -276,6 +319,8 @@ class VectorCache {
 
   private drop(cached: CachedVectors): void {
     this.bytes -= size(cached);
+    this.codeBytes -= cached.codes?.bytes ?? 0;
+    if (cached.used > this.searchStart) this.searchFloats -= cached.vectors?.byteLength ?? 0;
     cached.codes?.release();
   }
 }
@@ -366,6 +411,8 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly segmentStatements: SegmentStatements = {
     get: (sql, ...params) => this.get(sql, ...params),
     all: (sql, ...params) => this.all(sql, ...params),
+    iterate: <T>(sql: string, ...params: SQLInputValue[]) =>
+      this.statement(sql).iterate(...params) as Iterable<T>,
     run: (sql, ...params) => this.run(sql, ...params),
   };
 
@@ -1068,6 +1115,7 @@ export class SqliteSearchIndex implements SearchIndex {
     const scanner = new VectorScanner(query);
     // Cached documents go through their int8 codes first; the others (not cacheable) are scanned exactly here.
     const coarse = int8Available(record.dimensions) ? new Int8Scan(query, candidates) : null;
+    this.vectorCache.beginSearch();
     const tagged = tagIds
       ? new Set(
           this.all<{ chunk: number }>(
@@ -1088,6 +1136,13 @@ export class SqliteSearchIndex implements SearchIndex {
     )) {
       let cached = this.vectorCache.get(key);
       let packed = cached?.vectors ?? null;
+      if (!cached && coarse && !this.vectorCache.keepsFloats(count, record.dimensions))
+        cached = this.vectorCache.setCodes(
+          key,
+          vectorPieces(this.segmentStatements, index, t.documents, docRowid),
+          count,
+          record.dimensions,
+        );
       if (!cached) {
         packed = unpackVectors(this.documentVectors(index, docRowid));
         cached = this.vectorCache.set(key, packed, count, record.dimensions);

@@ -19,6 +19,7 @@ export const SEGMENT_VECTORS = 16;
 export interface SegmentStatements {
   get<T>(sql: string, ...params: SQLInputValue[]): T | undefined;
   all<T>(sql: string, ...params: SQLInputValue[]): T[];
+  iterate<T>(sql: string, ...params: SQLInputValue[]): Iterable<T>;
   run(sql: string, ...params: SQLInputValue[]): unknown;
 }
 
@@ -89,6 +90,32 @@ export function documentVectors(
     at += vectors.byteLength;
   }
   return whole;
+}
+
+/**
+ * A document's vectors piece by piece (row: the first vector's place in the document): its segments one at a time, or
+ * its row's BLOB whole. For encoding its codes without holding every float of it at once.
+ */
+export function* vectorPieces(
+  statements: SegmentStatements,
+  index: string,
+  documentsTable: string,
+  docRowid: number,
+): Generator<{ readonly row: number; readonly floats: Float32Array }> {
+  const document = statements.get<{ bytes: number; first_chunk: number; chunk_count: number }>(
+    `SELECT length(vectors) AS bytes, first_chunk, chunk_count FROM ${documentsTable} WHERE doc_rowid = ?`,
+    docRowid,
+  )!;
+  if (document.bytes > 0 || document.chunk_count === 0) {
+    yield { row: 0, floats: unpackVectors(documentVectors(statements, index, documentsTable, docRowid)) };
+    return;
+  }
+  for (const segment of statements.iterate<{ chunk: number; vectors: Uint8Array }>(
+    `SELECT chunk, vectors FROM ${segmentsTable(index)} WHERE chunk BETWEEN ? AND ?`,
+    document.first_chunk,
+    document.first_chunk + document.chunk_count - 1,
+  ))
+    yield { row: segment.chunk - document.first_chunk, floats: unpackVectors(segment.vectors) };
 }
 
 /**
