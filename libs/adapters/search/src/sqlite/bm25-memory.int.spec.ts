@@ -1,7 +1,8 @@
 // The in-memory BM25 postings (bm25-memory.ts) against SQLite's own bm25(): over a corpus of several owners, tags,
-// ASCII and non-ASCII words (folded letters, marks FTS5 drops, words FTS5 cuts in two), the BM25 leg ranked from
-// memory is the list a MATCH of the whole query returns, ordered by bm25() and row id — before and after documents
-// are replaced and deleted (removed rows, FTS5's counts after contentless deletes), built in slices or at once.
+// ASCII and non-ASCII words (folded letters, marks FTS5 drops, words FTS5 cuts in two), some chunks repeating a word
+// hundreds of times, the BM25 leg ranked from memory is the list a MATCH of the whole query returns, ordered by
+// bm25() and row id — before and after documents are replaced and deleted (removed rows, FTS5's counts after
+// contentless deletes), built in slices or at once.
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,7 +45,8 @@ function document(next: () => number, documentId: string, version: number, owner
     sectionPath: [documentId],
     start: 0,
     end: 10,
-    text: passage(next, 3 + Math.floor(next() * 60)),
+    // Some chunks hold a word more often than a posting's count byte does (kept exactly beside it).
+    text: `${passage(next, 3 + Math.floor(next() * 60))}${n % 23 === 7 ? ` ${'ledger '.repeat(250 + 3 * n)}` : ''}`,
     embedding: [1, 0, 0, 0],
     documentName: `${documentId}.md`,
   }));

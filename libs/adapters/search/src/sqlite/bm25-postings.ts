@@ -17,8 +17,11 @@ import { TopScores } from './packed-vectors.js';
 /** FTS5's bm25() constants (fts5_aux.c). */
 const K1 = 1.2;
 const B = 0.75;
-/** A count above what a Uint16 holds is kept exactly beside it. */
-const TF_CAP = 0xffff;
+/**
+ * A count above what a byte holds is kept exactly beside it (largeCounts): a word more than 254 times in one chunk
+ * is rare, and a byte a posting instead of two is 80 MB less at a million chunks.
+ */
+const TF_CAP = 0xff;
 
 /** A document row of the index that has chunks: its chunks are rows first … first + count − 1. */
 export interface MemoryDocument {
@@ -38,7 +41,7 @@ export interface Fts5Totals {
   readonly tokens: number;
 }
 
-type Growable = Int32Array | Uint16Array | Uint32Array | Uint8Array;
+type Growable = Int32Array | Uint32Array | Uint8Array;
 /** A copy at least `length` long (doubling), the contents kept. */
 function grow<T extends Growable>(array: T, length: number): T {
   let size = Math.max(array.length, 16);
@@ -52,7 +55,7 @@ function grow<T extends Growable>(array: T, length: number): T {
 /** A term's rows added after the seal. */
 interface Tail {
   ordinals: Int32Array;
-  counts: Uint16Array;
+  counts: Uint8Array;
   size: number;
 }
 
@@ -60,7 +63,7 @@ interface Tail {
 interface Block {
   readonly offsets: Uint32Array<ArrayBuffer>;
   readonly ordinals: Int32Array<ArrayBuffer>;
-  readonly counts: Uint16Array<ArrayBuffer>;
+  readonly counts: Uint8Array<ArrayBuffer>;
 }
 
 /** What a snapshot file holds (bm25-memory.ts writes and reads it). */
@@ -74,7 +77,7 @@ export interface PostingsImage {
   };
   readonly offsets: Uint32Array<ArrayBuffer>;
   readonly ordinals: Int32Array<ArrayBuffer>;
-  readonly counts: Uint16Array<ArrayBuffer>;
+  readonly counts: Uint8Array<ArrayBuffer>;
   readonly chunkOf: Int32Array<ArrayBuffer>;
   readonly ownerOf: Int32Array<ArrayBuffer>;
   readonly lengthOf: Uint32Array<ArrayBuffer>;
@@ -88,13 +91,13 @@ export class Bm25Postings {
   private block: Block = {
     offsets: new Uint32Array(1),
     ordinals: new Int32Array(0),
-    counts: new Uint16Array(0),
+    counts: new Uint8Array(0),
   };
   private sealed = false;
   /** Triples added before the seal. */
   private pendingTerms = new Int32Array(0);
   private pendingOrdinals = new Int32Array(0);
-  private pendingCounts = new Uint16Array(0);
+  private pendingCounts = new Uint8Array(0);
   private pending = 0;
   private readonly tails: (Tail | undefined)[] = [];
   private readonly documents = new Map<number, { base: number; first: number; count: number }>();
@@ -141,7 +144,7 @@ export class Bm25Postings {
   /** Memory held once sealed, roughly (a build's triples are counted at what the seal makes of them). */
   get bytes(): number {
     let bytes = this.block.ordinals.byteLength + this.block.counts.byteLength + this.block.offsets.byteLength;
-    bytes += this.pending * (Int32Array.BYTES_PER_ELEMENT + Uint16Array.BYTES_PER_ELEMENT);
+    bytes += this.pending * (Int32Array.BYTES_PER_ELEMENT + Uint8Array.BYTES_PER_ELEMENT);
     bytes += this.chunkOf.byteLength * 3 + this.removed.byteLength + this.scores.byteLength;
     bytes += this.touched.byteLength + this.selection.byteLength;
     bytes += this.liveRows.byteLength * 2 + this.rowCounts.byteLength;
@@ -226,7 +229,7 @@ export class Bm25Postings {
     for (let t = 0; t < terms; t++) offsets[t + 1]! += offsets[t]!;
     const next = offsets.slice(0, terms);
     const ordinals = new Int32Array(this.pending);
-    const counts = new Uint16Array(this.pending);
+    const counts = new Uint8Array(this.pending);
     for (let i = 0; i < this.pending; i++) {
       const at = next[this.pendingTerms[i]!]!++;
       ordinals[at] = this.pendingOrdinals[i]!;
@@ -235,7 +238,7 @@ export class Bm25Postings {
     this.block = { offsets, ordinals, counts };
     this.pendingTerms = new Int32Array(0);
     this.pendingOrdinals = new Int32Array(0);
-    this.pendingCounts = new Uint16Array(0);
+    this.pendingCounts = new Uint8Array(0);
     this.pending = 0;
     this.chunkOf = this.chunkOf.slice(0, this.rows);
     this.ownerOf = this.ownerOf.slice(0, this.rows);
@@ -270,7 +273,7 @@ export class Bm25Postings {
     const { offsets, ordinals, counts } = this.block;
     for (let term = 0; term < this.tokens.length; term++) {
       let kept = -1;
-      const keep = (from: Int32Array, times: Uint16Array, start: number, end: number) => {
+      const keep = (from: Int32Array, times: Uint8Array, start: number, end: number) => {
         for (let j = start; j < end; j++) {
           const to = renumbered[from[j]!]!;
           if (to < 0) continue;
@@ -396,7 +399,7 @@ export class Bm25Postings {
       token: string,
       idf: number,
       ordinals: Int32Array,
-      counts: Uint16Array,
+      counts: Uint8Array,
       from: number,
       to: number,
     ) => {
@@ -545,7 +548,7 @@ export class Bm25Postings {
       return;
     }
     let tail = this.tails[term];
-    if (!tail) this.tails[term] = tail = { ordinals: new Int32Array(4), counts: new Uint16Array(4), size: 0 };
+    if (!tail) this.tails[term] = tail = { ordinals: new Int32Array(4), counts: new Uint8Array(4), size: 0 };
     if (tail.size === tail.ordinals.length) {
       tail.ordinals = grow(tail.ordinals, tail.size + 1);
       tail.counts = grow(tail.counts, tail.size + 1);
@@ -599,7 +602,7 @@ const slack = (threshold: number, left: number): number => 1e-9 * (Math.abs(thre
 function walk(
   rows: Int32Array,
   ordinals: Int32Array,
-  counts: Uint16Array,
+  counts: Uint8Array,
   from: number,
   to: number,
   found: (count: number, i: number) => void,
