@@ -224,13 +224,24 @@ class VectorCache {
   /** The clock when the current search began, and the floats it has used (cached before, or added by it). */
   private searchStart = 0;
   private searchFloats = 0;
+  /** The codes of the current search's documents not cached yet, still to be encoded (bytes). */
+  private searchCodes = 0;
 
   constructor(private readonly maxBytes: number) {}
 
-  /** A search begins: the floats it uses from now on are counted (see keepsFloats). */
-  beginSearch(): void {
+  /**
+   * A search begins over these documents: the floats it uses from now on are counted, and the codes of those not
+   * cached yet are set aside (see keepsFloats).
+   */
+  beginSearch(
+    documents: readonly { readonly key: string; readonly count: number }[],
+    dimensions: number,
+  ): void {
     this.searchStart = this.clock;
     this.searchFloats = 0;
+    this.searchCodes = 0;
+    for (const { key, count } of documents)
+      if (!this.entries.has(key)) this.searchCodes += count * dimensions;
   }
 
   get(key: string): CachedVectors | undefined {
@@ -256,13 +267,16 @@ class VectorCache {
   }
 
   /**
-   * Whether a document's floats would stay beside the codes: there is room for them once the floats this search has
-   * not used are given up. Past that a document is cached as codes alone, encoded from its segments (setCodes), and
-   * its floats are never read whole: otherwise each document's floats pushed out the previous one's in the same
-   * search, and a search over a million chunks with the codes alone resident read 1.5 GB of floats to give them up.
+   * Whether a document's floats would stay beside the codes: there is room for them beside the codes cached, those
+   * this search has still to encode (this document's among them) and the floats it has used. Past that a document is
+   * cached as codes alone, encoded from its segments (setCodes), and its floats are never read whole: otherwise each
+   * document's floats pushed out the previous one's in the same search, and the first search over a million chunks
+   * with the codes alone resident read 1.5 GB of floats to give them up.
    */
   keepsFloats(count: number, dimensions: number): boolean {
-    return this.codeBytes + this.searchFloats + count * dimensions * 5 <= this.maxBytes * 0.9;
+    return (
+      this.codeBytes + this.searchCodes + this.searchFloats + count * dimensions * 4 <= this.maxBytes * 0.9
+    );
   }
 
   /** Caches a document's codes alone, from its vectors in pieces; undefined when they cannot be (budget, no SIMD). */
@@ -282,6 +296,7 @@ class VectorCache {
     this.bytes += size(cached);
     this.codeBytes += cached.codes?.bytes ?? 0;
     this.searchFloats += cached.vectors?.byteLength ?? 0;
+    this.searchCodes = Math.max(0, this.searchCodes - (cached.codes?.bytes ?? 0));
     if (this.bytes > this.maxBytes) this.evict(cached);
     return cached;
   }
@@ -1115,7 +1130,6 @@ export class SqliteSearchIndex implements SearchIndex {
     const scanner = new VectorScanner(query);
     // Cached documents go through their int8 codes first; the others (not cacheable) are scanned exactly here.
     const coarse = int8Available(record.dimensions) ? new Int8Scan(query, candidates) : null;
-    this.vectorCache.beginSearch();
     const tagged = tagIds
       ? new Set(
           this.all<{ chunk: number }>(
@@ -1127,13 +1141,9 @@ export class SqliteSearchIndex implements SearchIndex {
         )
       : null;
     const keep = tagged ? (id: number) => tagged.has(id) : undefined;
-    for (const { docRowid, first, count, key } of this.scannedDocuments(
-      index,
-      record,
-      version,
-      exactOwners,
-      tagIds,
-    )) {
+    const documents = [...this.scannedDocuments(index, record, version, exactOwners, tagIds)];
+    this.vectorCache.beginSearch(documents, record.dimensions);
+    for (const { docRowid, first, count, key } of documents) {
       let cached = this.vectorCache.get(key);
       let packed = cached?.vectors ?? null;
       if (!cached && coarse && !this.vectorCache.keepsFloats(count, record.dimensions))
