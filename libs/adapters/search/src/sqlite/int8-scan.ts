@@ -303,7 +303,7 @@ export class Int8Block {
     codes.fill(0);
     const groupScales = new Float32Array(found.wasm.memory.buffer, at, blockBytes(count, stride) / 4);
     const scales = new Float64Array(count);
-    let maxScale = 0;
+    let maxScale: number;
     try {
       maxScale = encodeRows(pieces, count, dimensions, stride, codes, groupScales, scales);
     } catch (error) {

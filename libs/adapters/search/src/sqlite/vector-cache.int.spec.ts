@@ -16,6 +16,26 @@ const DIMENSIONS = 64;
 const DOCUMENTS = 12;
 const CHUNKS_PER_DOCUMENT = 50;
 
+/**
+ * Each query ranks and scores as the index without a cache does, twice: the first round fills the cache (giving up
+ * the floats), the second reads the codes it kept.
+ */
+async function sameAsExact(
+  small: SqliteSearchIndex,
+  uncached: SqliteSearchIndex,
+  queries: readonly SearchQuery[],
+): Promise<void> {
+  for (let round = 0; round < 2; round++)
+    for (const query of queries) {
+      const served = await small.search('chunks_v1', query);
+      const truth = await uncached.search('chunks_v1', query);
+      expect(served).toHaveLength(10);
+      expect(served.map((hit) => [hit.chunkId, hit.score])).toEqual(
+        truth.map((hit) => [hit.chunkId, hit.score]),
+      );
+    }
+}
+
 describe('SqliteSearchIndex vector cache holding codes only', () => {
   it('ranks and scores as the exact scan, tag filter and owners included, search after search', async () => {
     const random = seededRandom(7);
@@ -40,16 +60,7 @@ describe('SqliteSearchIndex vector cache holding codes only', () => {
         limit: 10,
         mode: 'vector' as const,
       }));
-      // Twice: the first round fills the cache (and gives up the floats), the second reads the codes it kept.
-      for (let round = 0; round < 2; round++)
-        for (const query of queries) {
-          const served = await small.search('chunks_v1', query);
-          const truth = await uncached.search('chunks_v1', query);
-          expect(served).toHaveLength(10);
-          expect(served.map((hit) => [hit.chunkId, hit.score])).toEqual(
-            truth.map((hit) => [hit.chunkId, hit.score]),
-          );
-        }
+      await sameAsExact(small, uncached, queries);
     } finally {
       await small.close();
       await uncached.close();
@@ -76,17 +87,6 @@ describe('SqliteSearchIndex vector cache holding codes only', () => {
       limit: 10,
       mode: 'vector' as const,
     }));
-    const sameAsExact = async (small: SqliteSearchIndex, uncached: SqliteSearchIndex) => {
-      for (let round = 0; round < 2; round++)
-        for (const query of queries) {
-          const served = await small.search('chunks_v1', query);
-          const truth = await uncached.search('chunks_v1', query);
-          expect(served).toHaveLength(10);
-          expect(served.map((hit) => [hit.chunkId, hit.score])).toEqual(
-            truth.map((hit) => [hit.chunkId, hit.score]),
-          );
-        }
-    };
 
     it('keeps a document in segments and scores the survivors from them as the exact scan does', async () => {
       const path = join(dir, 'search.db');
@@ -99,7 +99,7 @@ describe('SqliteSearchIndex vector cache holding codes only', () => {
           for (const [d, chunks] of documents.entries())
             await index.upsertDocument('chunks_v1', `big${d}`, 1, chunks);
         }
-        await sameAsExact(small, uncached);
+        await sameAsExact(small, uncached, queries);
         // A new version replaces the document's segments; a deletion leaves none of its own.
         await small.upsertDocument(
           'chunks_v1',
@@ -157,7 +157,7 @@ describe('SqliteSearchIndex vector cache holding codes only', () => {
         await uncached.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
         for (const [d, chunks] of documents.entries())
           await uncached.upsertDocument('chunks_v1', `big${d}`, 1, chunks);
-        await sameAsExact(small, uncached);
+        await sameAsExact(small, uncached, queries);
         // Deleting an older document and adding a new one work on the same file; the new one is in segments.
         for (const index of [small, uncached]) {
           await index.deleteDocument('chunks_v1', 'big2');
@@ -172,7 +172,7 @@ describe('SqliteSearchIndex vector cache holding codes only', () => {
             })),
           );
         }
-        await sameAsExact(small, uncached);
+        await sameAsExact(small, uncached, queries);
         const check = new DatabaseSync(path, { readOnly: true });
         try {
           expect(check.prepare('SELECT count(*) AS n FROM "chunks_v1__vectors"').get()!.n).toBe(10);

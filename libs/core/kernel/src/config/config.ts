@@ -9,6 +9,9 @@ const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/** Megabytes of memory the embedded search index may hold for one purpose (default 256). */
+const searchMemoryMb = z.coerce.number().int().min(0).max(1_048_576).default(256);
+
 /** host:port, the host a name, an IPv4 address or a bracketed IPv6 address. */
 const BROKER = /^(?:\[[0-9a-fA-F:.]+\]|[^\s:[\]/]+):(\d{1,5})$/;
 
@@ -80,24 +83,12 @@ export const ConfigVariables = z.object({
       'Knowledge search index adapter. Unset: `sqlite` (`elasticsearch` when `ELASTICSEARCH_URL` is set)',
     ),
   ELASTICSEARCH_URL: z.string().url().optional().describe('e.g. `http://localhost:9200`'),
-  SEARCH_VECTOR_CACHE_MB: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(1_048_576)
-    .default(256)
-    .describe(
-      'Embedded index: decoded embeddings and their int8 codes kept in memory (≈1.9 KB a chunk: 256 MB ≈ 139,000 chunks); past that the codes stay (≈0.4 KB a chunk) and the floats a search scores are read back',
-    ),
-  SEARCH_BM25_MEMORY_MB: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(1_048_576)
-    .default(256)
-    .describe(
-      'Embedded index: BM25 postings of large Knowledge (4,000 chunks and more) kept in memory (≈0.55 KB a chunk)',
-    ),
+  SEARCH_VECTOR_CACHE_MB: searchMemoryMb.describe(
+    'Embedded index: decoded embeddings and their int8 codes kept in memory (≈1.9 KB a chunk: 256 MB ≈ 139,000 chunks); past that the codes stay (≈0.4 KB a chunk) and the floats a search scores are read back',
+  ),
+  SEARCH_BM25_MEMORY_MB: searchMemoryMb.describe(
+    'Embedded index: BM25 postings of large Knowledge (4,000 chunks and more) kept in memory (≈0.55 KB a chunk)',
+  ),
   MESSAGE_BUS: z
     .enum(['in-process', 'kafka'])
     .optional()
