@@ -130,16 +130,18 @@ export function vectorReader(
   first: number,
   dimensions: number,
 ): (row: number) => Float32Array {
+  /** The document's vectors when its row holds them; null when they are in segments; undefined: not looked at yet. */
   let whole: Float32Array | null | undefined;
   const segments = new Map<number, Float32Array>();
   return (row) => {
-    whole ??=
-      statements.get<{ bytes: number }>(
-        `SELECT length(vectors) AS bytes FROM ${documentsTable} WHERE doc_rowid = ?`,
-        docRowid,
-      )!.bytes > 0
-        ? unpackVectors(documentVectors(statements, index, documentsTable, docRowid))
-        : null;
+    if (whole === undefined)
+      whole =
+        statements.get<{ bytes: number }>(
+          `SELECT length(vectors) AS bytes FROM ${documentsTable} WHERE doc_rowid = ?`,
+          docRowid,
+        )!.bytes > 0
+          ? unpackVectors(documentVectors(statements, index, documentsTable, docRowid))
+          : null;
     if (whole) return whole.subarray(row * dimensions, (row + 1) * dimensions);
     const segment = Math.floor(row / SEGMENT_VECTORS);
     let floats = segments.get(segment);
