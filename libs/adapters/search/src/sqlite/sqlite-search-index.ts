@@ -425,7 +425,6 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly segmented = new Set<string>();
   private readonly segmentStatements: SegmentStatements = {
     get: (sql, ...params) => this.get(sql, ...params),
-    all: (sql, ...params) => this.all(sql, ...params),
     iterate: <T>(sql: string, ...params: SQLInputValue[]) =>
       this.statement(sql).iterate(...params) as Iterable<T>,
     run: (sql, ...params) => this.run(sql, ...params),

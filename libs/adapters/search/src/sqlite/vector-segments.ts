@@ -10,15 +10,14 @@ import { unpackVectors } from './packed-vectors.js';
 
 /**
  * 16 vectors (24 KB at 384 dimensions). Measured at 100,000 chunks in documents of 1,000 with the codes alone
- * resident: the vector leg 25–26 ms reading whole documents, 4.1–4.2 with segments of 64, 2.6–2.8 of 16, 2.6 of 8,
- * 2.5 of 4 (the file 17 % larger), 1.8–1.9 with every float cached.
+ * resident: the vector leg 25–26 ms reading whole documents, 4.1–4.2 with segments of 64, 2.6–2.8 of 16, 2.6 of
+ * 8, 2.5 of 4 (the file 17 % larger), 1.8–1.9 with every float cached.
  */
 export const SEGMENT_VECTORS = 16;
 
 /** The statements the search index runs for these reads and writes (its own connection and transaction). */
 export interface SegmentStatements {
   get<T>(sql: string, ...params: SQLInputValue[]): T | undefined;
-  all<T>(sql: string, ...params: SQLInputValue[]): T[];
   iterate<T>(sql: string, ...params: SQLInputValue[]): Iterable<T>;
   run(sql: string, ...params: SQLInputValue[]): unknown;
 }
@@ -60,11 +59,34 @@ export function deleteSegments(
   statements.run(`DELETE FROM ${segmentsTable(index)} WHERE chunk BETWEEN ? AND ?`, first, last);
 }
 
-interface DocumentVectorsRow {
-  readonly vectors: Uint8Array;
-  readonly first_chunk: number;
-  readonly chunk_count: number;
+/** Where a document's vectors are: in its row's own BLOB (written before segments, or no chunks), or in segments. */
+interface Place {
+  readonly inRow: boolean;
+  readonly first: number;
+  readonly count: number;
 }
+
+function placeOf(statements: SegmentStatements, documentsTable: string, docRowid: number): Place {
+  const row = statements.get<{ bytes: number; first_chunk: number; chunk_count: number }>(
+    `SELECT length(vectors) AS bytes, first_chunk, chunk_count FROM ${documentsTable} WHERE doc_rowid = ?`,
+    docRowid,
+  )!;
+  return { inRow: row.bytes > 0 || row.chunk_count === 0, first: row.first_chunk, count: row.chunk_count };
+}
+
+const rowVectors = (statements: SegmentStatements, documentsTable: string, docRowid: number): Uint8Array =>
+  statements.get<{ vectors: Uint8Array }>(
+    `SELECT vectors FROM ${documentsTable} WHERE doc_rowid = ?`,
+    docRowid,
+  )!.vectors;
+
+/** A document's segments in order, each with the chunk id of its first vector. */
+const segmentsOf = (statements: SegmentStatements, index: string, { first, count }: Place) =>
+  statements.iterate<{ chunk: number; vectors: Uint8Array }>(
+    `SELECT chunk, vectors FROM ${segmentsTable(index)} WHERE chunk BETWEEN ? AND ? ORDER BY chunk`,
+    first,
+    first + count - 1,
+  );
 
 /** All of a document's packed vectors (its row's BLOB, or its segments end to end). */
 export function documentVectors(
@@ -73,23 +95,9 @@ export function documentVectors(
   documentsTable: string,
   docRowid: number,
 ): Uint8Array {
-  const row = statements.get<DocumentVectorsRow>(
-    `SELECT vectors, first_chunk, chunk_count FROM ${documentsTable} WHERE doc_rowid = ?`,
-    docRowid,
-  )!;
-  if (row.vectors.byteLength > 0 || row.chunk_count === 0) return row.vectors;
-  const segments = statements.all<{ vectors: Uint8Array }>(
-    `SELECT vectors FROM ${segmentsTable(index)} WHERE chunk BETWEEN ? AND ? ORDER BY chunk`,
-    row.first_chunk,
-    row.first_chunk + row.chunk_count - 1,
-  );
-  const whole = new Uint8Array(segments.reduce((sum, segment) => sum + segment.vectors.byteLength, 0));
-  let at = 0;
-  for (const { vectors } of segments) {
-    whole.set(vectors, at);
-    at += vectors.byteLength;
-  }
-  return whole;
+  const place = placeOf(statements, documentsTable, docRowid);
+  if (place.inRow) return rowVectors(statements, documentsTable, docRowid);
+  return Buffer.concat([...segmentsOf(statements, index, place)].map((segment) => segment.vectors));
 }
 
 /**
@@ -102,20 +110,13 @@ export function* vectorPieces(
   documentsTable: string,
   docRowid: number,
 ): Generator<{ readonly row: number; readonly floats: Float32Array }> {
-  const document = statements.get<{ bytes: number; first_chunk: number; chunk_count: number }>(
-    `SELECT length(vectors) AS bytes, first_chunk, chunk_count FROM ${documentsTable} WHERE doc_rowid = ?`,
-    docRowid,
-  )!;
-  if (document.bytes > 0 || document.chunk_count === 0) {
-    yield { row: 0, floats: unpackVectors(documentVectors(statements, index, documentsTable, docRowid)) };
+  const place = placeOf(statements, documentsTable, docRowid);
+  if (place.inRow) {
+    yield { row: 0, floats: unpackVectors(rowVectors(statements, documentsTable, docRowid)) };
     return;
   }
-  for (const segment of statements.iterate<{ chunk: number; vectors: Uint8Array }>(
-    `SELECT chunk, vectors FROM ${segmentsTable(index)} WHERE chunk BETWEEN ? AND ?`,
-    document.first_chunk,
-    document.first_chunk + document.chunk_count - 1,
-  ))
-    yield { row: segment.chunk - document.first_chunk, floats: unpackVectors(segment.vectors) };
+  for (const segment of segmentsOf(statements, index, place))
+    yield { row: segment.chunk - place.first, floats: unpackVectors(segment.vectors) };
 }
 
 /**
@@ -135,13 +136,9 @@ export function vectorReader(
   const segments = new Map<number, Float32Array>();
   return (row) => {
     if (whole === undefined)
-      whole =
-        statements.get<{ bytes: number }>(
-          `SELECT length(vectors) AS bytes FROM ${documentsTable} WHERE doc_rowid = ?`,
-          docRowid,
-        )!.bytes > 0
-          ? unpackVectors(documentVectors(statements, index, documentsTable, docRowid))
-          : null;
+      whole = placeOf(statements, documentsTable, docRowid).inRow
+        ? unpackVectors(rowVectors(statements, documentsTable, docRowid))
+        : null;
     if (whole) return whole.subarray(row * dimensions, (row + 1) * dimensions);
     const segment = Math.floor(row / SEGMENT_VECTORS);
     let floats = segments.get(segment);
