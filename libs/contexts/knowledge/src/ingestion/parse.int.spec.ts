@@ -81,7 +81,14 @@ describe('parseDocument in a child process (compiled)', () => {
 
   it('stops a zip bomb when the time limit passes', async () => {
     // The reason shows the wall-time limit ended it (not the memory cap, not the bomb's end): no machine-speed bound.
-    const { reason, message } = await failure('bomb.docx', 'docx', { timeoutMs: 250 });
+    // Neither the text nor the memory limit can come first (the whole bomb parses in ≈1.4 s here, its text 83 MB): with
+    // the defaults, a test process kept off the CPU past the ≈1 s the bomb takes to reach 5,000,000 characters saw
+    // `too_large`.
+    const { reason, message } = await failure('bomb.docx', 'docx', {
+      timeoutMs: 250,
+      maxChars: 1e9,
+      maxMemoryMb: 4096,
+    });
     expect({ reason, message }).toEqual({ reason: 'timeout', message: 'parsing took longer than 250 ms' });
   });
 
@@ -120,6 +127,19 @@ describe('parseDocument in a child process (compiled)', () => {
 
   it('stops a zip bomb at the character limit with the default limits', async () => {
     expect(await failure('bomb.docx', 'docx')).toMatchObject({
+      reason: 'too_large',
+      message: 'the extracted text exceeds 5000000 characters',
+    });
+  });
+
+  it('leaves a child that parsed a PDF its whole memory budget: the bomb parsed next in it stops at the character limit', async () => {
+    // Both in one warm child (the only one with this budget). pdf.js's canvas package, once loaded, held a 1 GiB arena
+    // against the child's kernel limit, and the bomb failed on memory it never used (its parse peaks near 320 MiB).
+    const limits = { maxMemoryMb: 700 };
+    expect(
+      (await compiled.parseDocument(fixture('sample.pdf'), 'pdf', limits)).blocks.length,
+    ).toBeGreaterThan(0);
+    expect(await failure('bomb.docx', 'docx', limits)).toEqual({
       reason: 'too_large',
       message: 'the extracted text exceeds 5000000 characters',
     });
