@@ -106,11 +106,16 @@ describeBrowser('An MCP App that signs in each person, on the Apps page in Chrom
 
     const page = await pages.of(api.url, email);
     await page.goto(`${api.url}/chat/${agentId}`);
+    // A page slow to render (a busy machine) saw its turn end before it had rendered the new conversation: it then
+    // loaded the stored messages over the streamed answer, and the Connect prompt went. The CPU slowed 20× shows it.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 20 });
     const answers = page.locator('li.message.assistant');
     await page.getByLabel('Message', { exact: true }).fill(`call ${appId}__whoami {}`);
     await page.getByRole('button', { name: 'Send' }).click();
     await answers.first().getByText('Notes needs you to connect your account.').waitFor({ timeout: 30_000 });
     await answers.first().getByRole('button', { name: 'Why this answer' }).waitFor({ timeout: 30_000 });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     await screenshot(page, 'mcp-oauth-chat-connect-1280');
     await noSeriousViolations(page);
     // The prompt lives on this page's streamed answer: the same page, narrowed.

@@ -41,6 +41,8 @@ export function useConversation(agentId: string, base: string, { onTurnEnded, on
   const [citation, setCitation] = useState<Citation | null>(null);
   const abort = useRef<AbortController | null>(null);
   const streamingConversation = useRef<string | null>(null);
+  /** The conversation this page's turn created: the turn shows its messages, they are not loaded under it. */
+  const createdHere = useRef<string | null>(null);
 
   /** The conversation's messages with what their turns did with memory. */
   const reload = async (id: string) => withStoredMemory(agentId, id, await fetchMessages(base, id));
@@ -67,14 +69,17 @@ export function useConversation(agentId: string, base: string, { onTurnEnded, on
     }
   };
   useEffect(() => {
-    // A conversation created by the turn streaming now is not reloaded under it (the turn reloads when it ends).
-    if (abort.current) return;
+    // A conversation created by a turn of this page is not reloaded under it: the turn shows its stored messages when it
+    // ends, keeping what only its stream told (a Connect prompt, approvals). A page slow to render may run this effect
+    // after the turn ended: a load then replaced the answer with the stored one, the Connect button gone.
+    if (abort.current || (conversationId !== null && conversationId === createdHere.current)) return;
     if (conversationId) void loadMessages(conversationId).catch((e: unknown) => setError(errorSentence(e)));
     else setMessages([]);
   }, [conversationId]);
 
   const open = (id: string | null) => {
     abort.current?.abort();
+    createdHere.current = null;
     setConversationId(id);
     setCitation(null);
     // A listed conversation is never incognito, and a new one starts as the default: kept.
@@ -143,6 +148,7 @@ export function useConversation(agentId: string, base: string, { onTurnEnded, on
             current = body.conversationId as string;
             streamingConversation.current = current;
             if (!conversationId) {
+              createdHere.current = current;
               setConversationId(current);
               history.replaceState(null, '', `${location.pathname}?c=${encodeURIComponent(current)}`);
             }
