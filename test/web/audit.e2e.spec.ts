@@ -18,6 +18,7 @@ import {
   seriousViolations,
   SignedInPages,
   startApiWithFakeChat,
+  emulateTheme,
 } from './browser.js';
 
 const run = chromiumOrSkip('Audit page (browser)');
@@ -153,7 +154,7 @@ describeBrowser('the audit page in Chromium (e2e)', () => {
     const actors = await entries.locator('li.audit-entry > p > button').first().allInnerTexts();
     expect(actors.every((name) => name === owner.name)).toBe(true);
     expect(await entries.getByRole('listitem').filter({ hasText: 'created the Space' }).count()).toBe(1);
-    await page.emulateMedia({ colorScheme: 'dark' });
+    await emulateTheme(page, 'dark');
     await screenshot(page, 'audit-admin-dark-1280');
     expect(await seriousViolations(page)).toEqual([]);
   });

@@ -98,13 +98,37 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   return (violations as AxeViolation[]).filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
+/**
+ * Emulates the system's colour scheme and waits until the app's page follows it (it sets `data-theme` on a `change` of
+ * its media query, a moment after): a check or a screenshot straight after could see the theme before. A page that is
+ * not the app's (no `data-theme`), or one whose person picked a theme with the toggle, is not waited for.
+ */
+export async function emulateTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: theme });
+  await page.waitForFunction((wanted) => {
+    const page = globalThis as unknown as ThemeGlobals;
+    const current = page.document.documentElement.dataset.theme;
+    if (!current || current === wanted) return true;
+    try {
+      return page.localStorage.getItem('agent-platform.theme') !== null;
+    } catch {
+      return false; // storage denied (an opaque origin): the app follows the system
+    }
+  }, theme);
+}
+
+interface ThemeGlobals {
+  readonly document: { readonly documentElement: { readonly dataset: { readonly theme?: string } } };
+  readonly localStorage: { getItem(key: string): string | null };
+}
+
 /** Expects no serious or critical violation in the light theme nor the dark one; the page is left light. */
 export async function noSeriousViolations(page: Page): Promise<void> {
   for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
+    await emulateTheme(page, theme);
     expect({ theme, violations: await seriousViolations(page) }).toEqual({ theme, violations: [] });
   }
-  await page.emulateMedia({ colorScheme: 'light' });
+  await emulateTheme(page, 'light');
 }
 
 export const PASSWORD = 'a long enough passphrase';

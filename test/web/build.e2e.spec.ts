@@ -27,6 +27,7 @@ import {
   screenshot,
   seriousViolations,
   signIn,
+  emulateTheme,
 } from './browser.js';
 
 const run = chromiumOrSkip('Build pages (browser)');
@@ -71,14 +72,14 @@ describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
   /** The page at both widths, each checked by axe; with `dark`, in the dark theme too. */
   async function shots(page: Page, name: string, { dark = false } = {}): Promise<void> {
     for (const scheme of dark ? (['light', 'dark'] as const) : (['light'] as const)) {
-      await page.emulateMedia({ colorScheme: scheme });
+      await emulateTheme(page, scheme);
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: 900 });
         await screenshot(page, `${name}${scheme === 'dark' ? '-dark' : ''}-${width}`);
         expect(await seriousViolations(page)).toEqual([]);
       }
     }
-    await page.emulateMedia({ colorScheme: 'light' });
+    await emulateTheme(page, 'light');
     await page.setViewportSize({ width: 1280, height: 900 });
   }
 

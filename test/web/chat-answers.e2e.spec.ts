@@ -23,6 +23,7 @@ import {
   seriousViolations,
   SignedInPages,
   startApiWithFakeChat,
+  emulateTheme,
 } from './browser.js';
 import { VOLCANOES } from '../support/documents.js';
 
@@ -137,12 +138,12 @@ describeBrowser('chat answers in Chromium (e2e)', () => {
 
     await screenshot(page, 'chat-answers-markdown-1280');
     for (const theme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: theme });
+      await emulateTheme(page, theme);
       expect(await page.locator('html').getAttribute('data-theme')).toBe(theme);
       expect(await seriousViolations(page)).toEqual([]);
     }
     await screenshot(page, 'chat-answers-markdown-1280-dark');
-    await page.emulateMedia({ colorScheme: 'light' });
+    await emulateTheme(page, 'light');
 
     // The same-origin link opens in place (the app's own route).
     await inPlace.click();
@@ -176,7 +177,7 @@ describeBrowser('chat answers in Chromium (e2e)', () => {
     expect(asOf).toMatch(new RegExp(`^/agent/${agentId}/history\\?asOf=`));
     await screenshot(page, 'chat-answers-why-390');
     for (const theme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: theme });
+      await emulateTheme(page, theme);
       expect(await seriousViolations(page)).toEqual([]);
     }
     await screenshot(page, 'chat-answers-why-390-dark');

@@ -23,6 +23,7 @@ import {
   SignedInPages,
   spaceWithAgent,
   startApiWithFakeChat,
+  emulateTheme,
 } from './browser.js';
 
 /** What the page's scripts reach that Node's types do not name. */
@@ -53,14 +54,14 @@ describeBrowser('the chat: composer, answer actions, conversation list (e2e)', (
 
   async function axeInBothThemes(page: Page, name: string): Promise<void> {
     for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
+      await emulateTheme(page, scheme);
       expect({ name, scheme, violations: await seriousViolations(page) }).toEqual({
         name,
         scheme,
         violations: [],
       });
     }
-    await page.emulateMedia({ colorScheme: 'light' });
+    await emulateTheme(page, 'light');
   }
 
   async function atBothWidths(page: Page, name: string): Promise<void> {

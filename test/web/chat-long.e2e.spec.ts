@@ -18,6 +18,7 @@ import {
   SignedInPages,
   spaceWithAgent,
   startApiWithFakeChat,
+  emulateTheme,
 } from './browser.js';
 
 const run = chromiumOrSkip('long conversation (browser)');
@@ -110,7 +111,7 @@ describeBrowser('a conversation of 1,000 messages in Chromium (e2e)', () => {
     expect(await page.locator('ol.messages').getAttribute('aria-label')).toBe('Messages');
     await screenshot(page, 'chat-long-end-1280', { fullPage: false });
     for (const theme of ['dark', 'light'] as const) {
-      await page.emulateMedia({ colorScheme: theme });
+      await emulateTheme(page, theme);
       expect(await seriousViolations(page)).toEqual([]);
     }
 

@@ -19,6 +19,7 @@ import {
   SignedInPages,
   spaceWithAgent,
   startApiWithFakeChat,
+  emulateTheme,
 } from './browser.js';
 
 const run = chromiumOrSkip('Agent history page (browser)');
@@ -136,7 +137,7 @@ describeBrowser("an Agent's history in Chromium (e2e)", () => {
     await waitUntil(
       async () => !(await settings.getByText('Speak of tides and fog.', { exact: true }).count()),
     );
-    await page.emulateMedia({ colorScheme: 'dark' });
+    await emulateTheme(page, 'dark');
     expect(await seriousViolations(page)).toEqual([]);
   });
 

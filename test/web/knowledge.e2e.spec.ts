@@ -23,6 +23,7 @@ import {
   SignedInPages,
   spaceWithAgent,
   startApiWithFakeChat,
+  emulateTheme,
 } from './browser.js';
 
 const run = chromiumOrSkip('Knowledge (browser)');
@@ -93,11 +94,11 @@ describeBrowser('Knowledge at three levels in Chromium (e2e)', () => {
     }
     await page.setViewportSize({ width: 1280, height: 900 });
     for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme });
+      await emulateTheme(page, colorScheme);
       expect(await seriousViolations(page)).toEqual([]);
     }
     await (section ?? page).screenshot({ path: join(ARTIFACTS, `${name}-1280-dark.png`) });
-    await page.emulateMedia({ colorScheme: 'light' });
+    await emulateTheme(page, 'light');
   }
 
   const row = (page: Page, name: string) => page.locator('.kn-row', { hasText: name });

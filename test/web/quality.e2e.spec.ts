@@ -20,6 +20,7 @@ import {
   signIn,
   spaceWithAgent,
   startApiWithFakeChat,
+  emulateTheme,
 } from './browser.js';
 
 const run = chromiumOrSkip('quality bars (browser)');
@@ -140,7 +141,7 @@ describeBrowser('quality bars of the web app in Chromium (e2e)', () => {
         [signedOut, 'password-reset', '/password-reset'],
         ...pages().map((p) => [page, p.name, p.path] as const),
       ] as const) {
-        await who.emulateMedia({ colorScheme: theme });
+        await emulateTheme(who, theme);
         for (const width of WIDTHS) {
           await who.setViewportSize({ width, height: 844 });
           await who.goto(`${api.url}${path}`);
@@ -212,7 +213,7 @@ describeBrowser('quality bars of the web app in Chromium (e2e)', () => {
 
   it('the theme toggle overrides the system and survives a reload', async () => {
     const page = await pageOf(people.admin.email);
-    await page.emulateMedia({ colorScheme: 'light' });
+    await emulateTheme(page, 'light');
     await page.goto(`${api.url}/usage`);
     await settled(page);
     const toggle = page.getByRole('button', { name: 'Dark theme' });

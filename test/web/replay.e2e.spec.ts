@@ -15,6 +15,7 @@ import {
   SignedInPages,
   spaceWithAgent,
   startApiWithFakeChat,
+  emulateTheme,
 } from './browser.js';
 
 const run = chromiumOrSkip('Replay page (browser)');
@@ -73,7 +74,7 @@ describeBrowser('the replay page in Chromium (e2e)', () => {
     expect(await first.locator('article').last().locator('ins').count()).toBeGreaterThan(0);
     await screenshot(page, 'replay-1280');
     expect(await seriousViolations(page)).toEqual([]);
-    await page.emulateMedia({ colorScheme: 'dark' });
+    await emulateTheme(page, 'dark');
     expect(await seriousViolations(page)).toEqual([]);
   });
 
