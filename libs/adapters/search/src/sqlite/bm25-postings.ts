@@ -1,7 +1,9 @@
 // One large index's BM25 postings in memory (bm25-memory.ts keeps them in step with the index and decides when they
 // answer). Rows are numbered in the order they were added (ordinals); per row its chunk, owner and size. A build adds
 // (term, row, count) triples and seals them into one block per array, each term's rows contiguous (a counting sort):
-// no per-term arrays to grow, and one pass over them scores a term. Rows added after the seal go to small per-term
+// no per-term arrays to grow, and one pass over them scores a term. The block's rows are packed (bm25-packed.ts: the
+// gaps between a term's rows, mostly a byte each), its counts a byte each: ≈ 2.5 bytes a posting, 213 MB at a
+// million chunks where Int32 rows made it 432. Rows added after the seal go to small per-term
 // tails; a removed document's rows are only marked. compacted() makes a sealed copy of the live rows alone (for the
 // snapshot file and when removed rows pile up). rank() gives fts5_aux.c's bm25() list, operation for operation: the
 // rarer words are scored over all their rows first; the frequent ones (a large share of the rows, a small IDF) only
@@ -11,6 +13,15 @@
 // reads ~5,000 rows per word instead of every row of "the".
 // Over 300 lines on purpose: the postings' layout, its build, tails, compaction and FTS5's exact bm25()
 // arithmetic read the same arrays.
+import {
+  decodeGroup,
+  eachOrdinal,
+  GROUP,
+  packedBytes,
+  packOrdinals,
+  walkOrdinals,
+  type PackedOrdinals,
+} from './bm25-packed.js';
 import type { Fts5Tokens } from './fts5-tokens.js';
 import { TopScores } from './packed-vectors.js';
 
@@ -22,6 +33,8 @@ const B = 0.75;
  * is rare, and a byte a posting instead of two is 80 MB less at a million chunks.
  */
 const TF_CAP = 0xff;
+/** What a posting takes once sealed, a little over: its count's byte and its packed row (≈ 1.15 bytes measured). */
+const SEALED_POSTING_BYTES = 2.5;
 
 /** A document row of the index that has chunks: its chunks are rows first … first + count − 1. */
 export interface MemoryDocument {
@@ -59,12 +72,17 @@ interface Tail {
   size: number;
 }
 
-/** The sealed block: term t's rows are ordinals[offsets[t]] … ordinals[offsets[t + 1] − 1], ascending. */
+/**
+ * The sealed block: term t's postings are j = offsets[t] … offsets[t + 1] − 1, their rows ascending in `ordinals`
+ * (packed: bm25-packed.ts) and their counts counts[j].
+ */
 interface Block {
   readonly offsets: Uint32Array<ArrayBuffer>;
-  readonly ordinals: Int32Array<ArrayBuffer>;
+  readonly ordinals: PackedOrdinals;
   readonly counts: Uint8Array<ArrayBuffer>;
 }
+
+const NO_ORDINALS = packOrdinals(new Uint32Array(1), new Int32Array(0));
 
 /** What a snapshot file holds (bm25-memory.ts writes and reads it). */
 export interface PostingsImage {
@@ -76,8 +94,11 @@ export interface PostingsImage {
     readonly largeCounts: readonly (readonly [number, string, number])[];
   };
   readonly offsets: Uint32Array<ArrayBuffer>;
-  readonly ordinals: Int32Array<ArrayBuffer>;
   readonly counts: Uint8Array<ArrayBuffer>;
+  readonly groupsOf: Uint32Array<ArrayBuffer>;
+  readonly firsts: Int32Array<ArrayBuffer>;
+  readonly starts: Uint32Array<ArrayBuffer>;
+  readonly gaps: Uint8Array<ArrayBuffer>;
   readonly chunkOf: Int32Array<ArrayBuffer>;
   readonly ownerOf: Int32Array<ArrayBuffer>;
   readonly lengthOf: Uint32Array<ArrayBuffer>;
@@ -90,7 +111,7 @@ export class Bm25Postings {
   private readonly tokens: string[] = [];
   private block: Block = {
     offsets: new Uint32Array(1),
-    ordinals: new Int32Array(0),
+    ordinals: NO_ORDINALS,
     counts: new Uint8Array(0),
   };
   private sealed = false;
@@ -143,8 +164,9 @@ export class Bm25Postings {
 
   /** Memory held once sealed, roughly (a build's triples are counted at what the seal makes of them). */
   get bytes(): number {
-    let bytes = this.block.ordinals.byteLength + this.block.counts.byteLength + this.block.offsets.byteLength;
-    bytes += this.pending * (Int32Array.BYTES_PER_ELEMENT + Uint8Array.BYTES_PER_ELEMENT);
+    let bytes =
+      packedBytes(this.block.ordinals) + this.block.counts.byteLength + this.block.offsets.byteLength;
+    bytes += this.pending * SEALED_POSTING_BYTES;
     bytes += this.chunkOf.byteLength * 3 + this.removed.byteLength + this.scores.byteLength;
     bytes += this.touched.byteLength + this.selection.byteLength;
     bytes += this.liveRows.byteLength * 2 + this.rowCounts.byteLength;
@@ -235,7 +257,7 @@ export class Bm25Postings {
       ordinals[at] = this.pendingOrdinals[i]!;
       counts[at] = this.pendingCounts[i]!;
     }
-    this.block = { offsets, ordinals, counts };
+    this.block = { offsets, ordinals: packOrdinals(offsets, ordinals), counts };
     this.pendingTerms = new Int32Array(0);
     this.pendingOrdinals = new Int32Array(0);
     this.pendingCounts = new Uint8Array(0);
@@ -270,20 +292,14 @@ export class Bm25Postings {
       copy.documents.set(docRowid, { base, first: document.first, count: document.count });
     }
     this.sealAll();
-    const { offsets, ordinals, counts } = this.block;
     for (let term = 0; term < this.tokens.length; term++) {
       let kept = -1;
-      const keep = (from: Int32Array, times: Uint8Array, start: number, end: number) => {
-        for (let j = start; j < end; j++) {
-          const to = renumbered[from[j]!]!;
-          if (to < 0) continue;
-          if (kept < 0) kept = copy.newTerm(this.tokens[term]!);
-          copy.push(kept, to, times[j]!);
-        }
-      };
-      if (term + 1 < offsets.length) keep(ordinals, counts, offsets[term]!, offsets[term + 1]!);
-      const tail = this.tails[term];
-      if (tail) keep(tail.ordinals, tail.counts, 0, tail.size);
+      this.eachRow(term, (ordinal, count) => {
+        const to = renumbered[ordinal]!;
+        if (to < 0) return;
+        if (kept < 0) kept = copy.newTerm(this.tokens[term]!);
+        copy.push(kept, to, count);
+      });
     }
     copy.seal();
     copy.lastDocument = this.lastDocument;
@@ -312,7 +328,9 @@ export class Bm25Postings {
         owners: this.ownerNames,
         largeCounts,
       },
-      ...this.block,
+      offsets: this.block.offsets,
+      counts: this.block.counts,
+      ...this.block.ordinals,
       chunkOf: this.chunkOf,
       ownerOf: this.ownerOf,
       lengthOf: this.lengthOf,
@@ -325,7 +343,12 @@ export class Bm25Postings {
     const { header } = image;
     header.tokens.forEach((token) => postings.newTerm(token));
     header.owners.forEach((ownerId) => postings.owner(ownerId));
-    postings.block = { offsets: image.offsets, ordinals: image.ordinals, counts: image.counts };
+    const { groupsOf, firsts, starts, gaps } = image;
+    postings.block = {
+      offsets: image.offsets,
+      ordinals: { groupsOf, firsts, starts, gaps },
+      counts: image.counts,
+    };
     postings.sealed = true;
     postings.rows = header.rows;
     postings.chunkOf = image.chunkOf;
@@ -395,25 +418,38 @@ export class Bm25Postings {
     // fts5Bm25Function's expression, operation for operation.
     const part = (idf: number, count: number, ordinal: number) =>
       idf * ((count * (K1 + 1.0)) / (count + K1 * (1 - B + (B * lengthOf[ordinal]!) / averageLength)));
+    /** Rows ordinals[0 … n), their counts counts[at …]. */
     const score = (
       token: string,
       idf: number,
       ordinals: Int32Array,
       counts: Uint8Array,
-      from: number,
-      to: number,
+      at: number,
+      n: number,
     ) => {
-      for (let j = from; j < to; j++) {
-        const ordinal = ordinals[j]!;
+      for (let k = 0; k < n; k++) {
+        const ordinal = ordinals[k]!;
         if (filtered && (removed[ordinal] || !allowedOwners[ownerOf[ordinal]!] || (keep && !keep[ordinal])))
           continue;
-        let count = counts[j]!;
+        let count = counts[at + k]!;
         if (count === TF_CAP) count = this.largeCounts.get(ordinal)?.get(token) ?? count;
         if (scores[ordinal] === 0) touched[touchedCount++] = ordinal;
         scores[ordinal] += part(idf, count, ordinal);
       }
     };
     const { offsets, ordinals, counts } = this.block;
+    const group = new Int32Array(GROUP);
+    /** The term's rows in the block, a group at a time, then its tail's. */
+    const scoreTerm = (token: string, idf: number, term: number) => {
+      if (term + 1 < offsets.length)
+        for (let g = ordinals.groupsOf[term]!, j = offsets[term]!; g < ordinals.groupsOf[term + 1]!; g++) {
+          const n = decodeGroup(ordinals, g, group);
+          score(token, idf, group, counts, j, n);
+          j += n;
+        }
+      const tail = this.tails[term];
+      if (tail) score(token, idf, tail.ordinals, tail.counts, 0, tail.size);
+    };
     const words = this.queryWords(tokens, totals.rows);
     // The rarest words first (the highest bound on what a word adds to a row); the frequent ones last, and only while
     // a row that holds none of the words scored so far could still reach the best `candidates` (MaxScore).
@@ -422,9 +458,7 @@ export class Bm25Postings {
     let threshold = Number.NEGATIVE_INFINITY;
     for (const [n, i] of order.entries()) {
       const { token, term, idf, bound } = words[i]!;
-      if (term + 1 < offsets.length) score(token, idf, ordinals, counts, offsets[term]!, offsets[term + 1]!);
-      const tail = this.tails[term];
-      if (tail) score(token, idf, tail.ordinals, tail.counts, 0, tail.size);
+      scoreTerm(token, idf, term);
       left -= bound;
       const rest = order.slice(n + 1).reduce((sum, next) => sum + words[next]!.rows, 0);
       if (rest <= touchedCount) continue;
@@ -467,7 +501,8 @@ export class Bm25Postings {
         if (count === TF_CAP) count = this.largeCounts.get(ordinal)?.get(token) ?? count;
         sums[i] += part(idf, count, ordinal);
       };
-      if (term + 1 < offsets.length) walk(rows, ordinals, counts, offsets[term]!, offsets[term + 1]!, add);
+      if (term + 1 < offsets.length)
+        walkOrdinals(ordinals, term, offsets[term]!, rows, (j, i) => add(counts[j]!, i));
       const tail = this.tails[term];
       if (tail) walk(rows, tail.ordinals, tail.counts, 0, tail.size, add);
     }
@@ -505,7 +540,7 @@ export class Bm25Postings {
   private eachRow(term: number, each: (ordinal: number, count: number) => void): void {
     const { offsets, ordinals, counts } = this.block;
     if (term + 1 < offsets.length)
-      for (let j = offsets[term]!, end = offsets[term + 1]!; j < end; j++) each(ordinals[j]!, counts[j]!);
+      eachOrdinal(ordinals, term, offsets[term]!, (ordinal, j) => each(ordinal, counts[j]!));
     const tail = this.tails[term];
     if (tail) for (let j = 0; j < tail.size; j++) each(tail.ordinals[j]!, tail.counts[j]!);
   }

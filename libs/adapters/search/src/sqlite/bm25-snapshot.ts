@@ -1,6 +1,6 @@
 // The in-memory BM25 postings of an index saved beside search.db (`<search.db>.bm25/<incarnation>.bin`), so that a
 // restart loads them in a fraction of a second instead of tokenizing every chunk again. One file per index
-// incarnation: "BM25SNP2", the byte length of a JSON header (the tokens, owners and counts), the header, then the
+// incarnation: "BM25SNP3", the byte length of a JSON header (the tokens, owners and counts), the header, then the
 // typed arrays, each starting on an 8-byte boundary. Written to a temporary name and renamed, so a reader sees a whole
 // file or none. Only compacted postings are saved (no removed row in them); a removal deletes the file at once, so a
 // deleted document's words stay in no file. A file that does not read back is ignored (and the postings rebuilt).
@@ -9,13 +9,30 @@ import { join } from 'node:path';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '#kernel';
 import { Bm25Postings, type PostingsImage } from './bm25-postings.js';
 
-/** 2: counts of one byte (1: two); a file of another version is not read (the postings are built again). */
-const MAGIC = 'BM25SNP2';
-const ARRAYS = ['offsets', 'ordinals', 'counts', 'chunkOf', 'ownerOf', 'lengthOf', 'documents'] as const;
+/**
+ * 3: ordinals packed (bm25-packed.ts); 2: counts of one byte (1: two). A file of another version is not read (the
+ * postings are built again).
+ */
+const MAGIC = 'BM25SNP3';
+const ARRAYS = [
+  'offsets',
+  'counts',
+  'groupsOf',
+  'firsts',
+  'starts',
+  'gaps',
+  'chunkOf',
+  'ownerOf',
+  'lengthOf',
+  'documents',
+] as const;
 const TYPES = {
   offsets: Uint32Array,
-  ordinals: Int32Array,
   counts: Uint8Array,
+  groupsOf: Uint32Array,
+  firsts: Int32Array,
+  starts: Uint32Array,
+  gaps: Uint8Array,
   chunkOf: Int32Array,
   ownerOf: Int32Array,
   lengthOf: Uint32Array,
