@@ -79,6 +79,24 @@ export function decodeGroup(packed: PackedOrdinals, g: number, out: Int32Array):
   return n;
 }
 
+/**
+ * Decodes term t's groups one at a time into `out` (GROUP long), calling `visit(n, j)` with each one's size and its first
+ * posting's index (offsets[t] + its rank).
+ */
+export function eachGroup(
+  packed: PackedOrdinals,
+  term: number,
+  first: number,
+  out: Int32Array,
+  visit: (n: number, j: number) => void,
+): void {
+  for (let g = packed.groupsOf[term]!, j = first, end = packed.groupsOf[term + 1]!; g < end; g++) {
+    const n = decodeGroup(packed, g, out);
+    visit(n, j);
+    j += n;
+  }
+}
+
 /** Calls `each(ordinal, j)` for term t's postings in order, j being the posting's index (offsets[t] + its rank). */
 export function eachOrdinal(
   packed: PackedOrdinals,
@@ -87,9 +105,9 @@ export function eachOrdinal(
   each: (ordinal: number, j: number) => void,
 ): void {
   const group = new Int32Array(GROUP);
-  let j = first;
-  for (let g = packed.groupsOf[term]!, end = packed.groupsOf[term + 1]!; g < end; g++)
-    for (let k = 0, n = decodeGroup(packed, g, group); k < n; k++) each(group[k]!, j++);
+  eachGroup(packed, term, first, group, (n, j) => {
+    for (let k = 0; k < n; k++) each(group[k]!, j + k);
+  });
 }
 
 /**

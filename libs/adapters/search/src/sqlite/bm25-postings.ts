@@ -14,7 +14,7 @@
 // Over 300 lines on purpose: the postings' layout, its build, tails, compaction and FTS5's exact bm25()
 // arithmetic read the same arrays.
 import {
-  decodeGroup,
+  eachGroup,
   eachOrdinal,
   GROUP,
   packedBytes,
@@ -403,10 +403,7 @@ export class Bm25Postings {
           keep[document.base + chunk - document.first] = 1;
       }
     }
-    if (this.scores.length < this.rows) {
-      this.scores = new Float64Array(this.chunkOf.length);
-      this.touched = new Int32Array(this.chunkOf.length);
-    }
+    this.reserveScores();
     const { scores, touched, ownerOf, lengthOf, removed } = this;
     const averageLength = totals.tokens / totals.rows;
     let touchedCount = 0;
@@ -418,20 +415,20 @@ export class Bm25Postings {
     // fts5Bm25Function's expression, operation for operation.
     const part = (idf: number, count: number, ordinal: number) =>
       idf * ((count * (K1 + 1.0)) / (count + K1 * (1 - B + (B * lengthOf[ordinal]!) / averageLength)));
-    /** Rows ordinals[0 … n), their counts counts[at …]. */
+    /** Rows rows[0 … n), their counts times[at …]. */
     const score = (
       token: string,
       idf: number,
-      ordinals: Int32Array,
-      counts: Uint8Array,
+      rows: Int32Array,
+      times: Uint8Array,
       at: number,
       n: number,
     ) => {
       for (let k = 0; k < n; k++) {
-        const ordinal = ordinals[k]!;
+        const ordinal = rows[k]!;
         if (filtered && (removed[ordinal] || !allowedOwners[ownerOf[ordinal]!] || (keep && !keep[ordinal])))
           continue;
-        let count = counts[at + k]!;
+        let count = times[at + k]!;
         if (count === TF_CAP) count = this.largeCounts.get(ordinal)?.get(token) ?? count;
         if (scores[ordinal] === 0) touched[touchedCount++] = ordinal;
         scores[ordinal] += part(idf, count, ordinal);
@@ -442,11 +439,7 @@ export class Bm25Postings {
     /** The term's rows in the block, a group at a time, then its tail's. */
     const scoreTerm = (token: string, idf: number, term: number) => {
       if (term + 1 < offsets.length)
-        for (let g = ordinals.groupsOf[term]!, j = offsets[term]!; g < ordinals.groupsOf[term + 1]!; g++) {
-          const n = decodeGroup(ordinals, g, group);
-          score(token, idf, group, counts, j, n);
-          j += n;
-        }
+        eachGroup(ordinals, term, offsets[term]!, group, (n, j) => score(token, idf, group, counts, j, n));
       const tail = this.tails[term];
       if (tail) score(token, idf, tail.ordinals, tail.counts, 0, tail.size);
     };
@@ -512,6 +505,13 @@ export class Bm25Postings {
       sums[i] = 0;
     }
     return top.best();
+  }
+
+  /** Room for a score per row (and the rows touched). */
+  private reserveScores(): void {
+    if (this.scores.length >= this.rows) return;
+    this.scores = new Float64Array(this.chunkOf.length);
+    this.touched = new Int32Array(this.chunkOf.length);
   }
 
   /** The k-th largest sum of the first `count` touched rows, in a scratch array grown to the most rows it held. */
