@@ -122,6 +122,39 @@ interface ThemeGlobals {
   readonly localStorage: { getItem(key: string): string | null };
 }
 
+/**
+ * Expects the focused element's text or id to be `wanted`, waiting up to 5 s for it: the app moves focus in an effect,
+ * a moment after the render that shows the element (on a busy machine, after the test has already looked).
+ */
+export async function expectFocus(
+  page: Page,
+  property: 'textContent' | 'id',
+  wanted: string | RegExp,
+): Promise<void> {
+  const pattern = typeof wanted === 'string' ? null : wanted.source;
+  const text = typeof wanted === 'string' ? wanted : null;
+  await page
+    .waitForFunction(
+      ([name, exact, source]) => {
+        const element = (globalThis as unknown as FocusGlobals).document.activeElement;
+        const value = element?.[name] ?? '';
+        return source === null ? value === exact : new RegExp(source).test(value);
+      },
+      [property, text, pattern] as const,
+      { timeout: 5_000 },
+    )
+    .catch(() => undefined); // the expectation below says what was focused instead
+  const value = await page.evaluate(`document.activeElement?.${property} ?? ''`);
+  if (typeof wanted === 'string') expect(value).toBe(wanted);
+  else expect(value).toMatch(wanted);
+}
+
+interface FocusGlobals {
+  readonly document: {
+    readonly activeElement: { readonly textContent: string | null; readonly id: string } | null;
+  };
+}
+
 /** Expects no serious or critical violation in the light theme nor the dark one; the page is left light. */
 export async function noSeriousViolations(page: Page): Promise<void> {
   for (const theme of ['light', 'dark'] as const) {

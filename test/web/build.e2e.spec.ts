@@ -28,6 +28,7 @@ import {
   seriousViolations,
   signIn,
   emulateTheme,
+  expectFocus,
 } from './browser.js';
 
 const run = chromiumOrSkip('Build pages (browser)');
@@ -212,7 +213,7 @@ describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
     await page.keyboard.type(' ');
     await page.keyboard.press('Tab');
     const insert = page.getByRole('button', { name: 'Insert from the prompt library' });
-    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Insert from the prompt library');
+    await expectFocus(page, 'textContent', 'Insert from the prompt library');
     await insert.click();
     await page.getByRole('button', { name: /Cite sources/ }).click();
     await page.getByRole('dialog').waitFor({ state: 'hidden' });

@@ -18,6 +18,7 @@ import {
   noSeriousViolations,
   screenshot,
   SignedInPages,
+  expectFocus,
 } from './browser.js';
 
 const run = chromiumOrSkip('MCP App views (browser)');
@@ -179,7 +180,7 @@ describeBrowser('MCP App views in the chat, in Chromium (e2e)', () => {
     await prompt.waitFor();
     expect(await prompt.locator('pre').innerText()).toBe('{}');
     // The decision is where the keyboard is.
-    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Allow');
+    await expectFocus(page, 'textContent', 'Allow');
     await prompt.scrollIntoViewIfNeeded();
     await screenshot(page, 'mcp-app-views-ask-390', { fullPage: false });
     expect(await page.evaluate('document.documentElement.scrollWidth <= innerWidth')).toBe(true);

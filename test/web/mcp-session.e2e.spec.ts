@@ -15,6 +15,7 @@ import {
   noSeriousViolations,
   screenshot,
   SignedInPages,
+  expectFocus,
 } from './browser.js';
 
 const run = chromiumOrSkip('Tool sessions (browser)');
@@ -102,7 +103,7 @@ describeBrowser(
       );
       await asked.getByText('Please provide inputs for the following fields:').waitFor();
       // Focus is on the first field: the keyboard answers without looking for the form.
-      expect(await page.evaluate('document.activeElement?.id')).toMatch(/-name$/);
+      await expectFocus(page, 'id', /-name$/);
       const name = asked.getByRole('textbox', { name: /^String \(required\)$/ });
       expect(await name.getAttribute('required')).not.toBeNull();
       expect(await asked.getByRole('checkbox', { name: 'Boolean', exact: true }).isChecked()).toBe(false);

@@ -18,6 +18,7 @@ import {
   screenshot,
   noSeriousViolations,
   SignedInPages,
+  expectFocus,
 } from './browser.js';
 
 const run = chromiumOrSkip('Tool approvals (browser)');
@@ -135,7 +136,7 @@ describeBrowser(
       );
       expect(await prompt.locator('pre').innerText()).toBe('{\n  "message": "hi"\n}');
       // Focus is on Allow: the keyboard decides without looking for the prompt.
-      expect(await page.evaluate('document.activeElement?.textContent')).toBe('Allow');
+      await expectFocus(page, 'textContent', 'Allow');
       await screenshot(page, 'tool-approvals-prompt-1280');
       await noSeriousViolations(page);
       await page.keyboard.press('Enter');
