@@ -20,6 +20,21 @@ export interface PackedOrdinals {
 const gapBytes = (gap: number): number =>
   gap < 0x80 ? 1 : gap < 0x4000 ? 2 : gap < 0x20_0000 ? 3 : gap < 0x1000_0000 ? 4 : 5;
 
+/** Where the gap readGap read last ends (a module's cursor: the decoders are synchronous). */
+let gapEnd = 0;
+
+/** The LEB128 gap at gaps[at …]; gapEnd is set to the byte after it. */
+function readGap(gaps: Uint8Array, at: number): number {
+  let byte = gaps[at++]!;
+  let gap = byte & 0x7f;
+  for (let shift = 7; byte & 0x80; shift += 7) {
+    byte = gaps[at++]!;
+    gap |= (byte & 0x7f) << shift;
+  }
+  gapEnd = at;
+  return gap;
+}
+
 /** Packs `ordinals`, term t's ascending in ordinals[offsets[t]] … ordinals[offsets[t + 1] − 1]. */
 export function packOrdinals(offsets: Uint32Array, ordinals: Int32Array): PackedOrdinals {
   const terms = offsets.length - 1;
@@ -67,13 +82,8 @@ export function decodeGroup(packed: PackedOrdinals, g: number, out: Int32Array):
   let n = 0;
   out[n++] = ordinal;
   while (at < stop) {
-    let byte = gaps[at++]!;
-    let gap = byte & 0x7f;
-    for (let shift = 7; byte & 0x80; shift += 7) {
-      byte = gaps[at++]!;
-      gap |= (byte & 0x7f) << shift;
-    }
-    ordinal += gap;
+    ordinal += readGap(gaps, at);
+    at = gapEnd;
     out[n++] = ordinal;
   }
   return n;
@@ -153,13 +163,8 @@ export function walkOrdinals(
       }
       const stop = starts[g + 1]!;
       while (ordinal < row && at < stop) {
-        let byte = gaps[at++]!;
-        let gap = byte & 0x7f;
-        for (let shift = 7; byte & 0x80; shift += 7) {
-          byte = gaps[at++]!;
-          gap |= (byte & 0x7f) << shift;
-        }
-        ordinal += gap;
+        ordinal += readGap(gaps, at);
+        at = gapEnd;
         j++;
       }
       if (ordinal < row) {
