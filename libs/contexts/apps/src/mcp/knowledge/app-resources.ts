@@ -125,9 +125,9 @@ export class AppResources {
         new ChangeDocument(agentId, document.id, { text: read.text }, context, principal),
       );
       await changed.stored;
-      const after = await this.readStore.reader<DocumentView>(KNOWLEDGE_DOCUMENTS).get(document.id);
-      const updated = after !== null && after !== undefined && after.contentHash !== document.contentHash;
-      return { documentId: document.id, uri, outcome: updated ? 'updated' : 'unchanged' };
+      // The decider records a new version only for other text: a position says so (the read model, updated by
+      // its projection a moment later, would not yet).
+      return { documentId: document.id, uri, outcome: changed.position > 0 ? 'updated' : 'unchanged' };
     } catch (error) {
       if (!(error instanceof DocumentUnreadable)) throw error;
       return { documentId: document.id, uri, outcome: 'failed', error: error.reason };
