@@ -123,7 +123,8 @@ export class StoredPlace implements ConversationPlace {
   }
 
   async recordToolCall(fact: ToolCallFact, context: CommandContext): Promise<void> {
-    await this.buses.bus.execute(new RecordToolCall(this.conversationId, fact, context));
+    const { position } = await this.buses.bus.execute(new RecordToolCall(this.conversationId, fact, context));
+    this.buses.writes.appended(this.conversationId, this.caller.userId, position);
   }
 }
 
