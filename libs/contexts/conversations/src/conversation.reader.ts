@@ -62,8 +62,12 @@ export class ConversationReader {
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     /** What the last turns opened, so the next one opens only what is new (opened-history.ts). */
     @Optional() private readonly opened: OpenedHistory = new OpenedHistory(),
-    /** What a turn appended and the read models may not show yet: the reads wait for it (conversation-writes.ts). */
-    @Optional() private readonly writes: ConversationWrites | null = null,
+    /**
+     * What a turn appended and the read models may not show yet: the reads wait for it (conversation-writes.ts). Named
+     * by its token: a parameter typed `X | null` carries no type for Nest to resolve, and an optional one is then
+     * silently left out.
+     */
+    @Optional() @Inject(ConversationWrites) private readonly writes: ConversationWrites | null = null,
   ) {}
 
   /**
