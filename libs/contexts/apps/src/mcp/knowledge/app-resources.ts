@@ -125,8 +125,8 @@ export class AppResources {
         new ChangeDocument(agentId, document.id, { text: read.text }, context, principal),
       );
       await changed.stored;
-      // The decider records a new version only for other text: a position says so (the read model, updated by
-      // its projection a moment later, would not yet).
+      // The decider records a new version only for other text, and the write's position says whether it did (the
+      // documents' read model may not show the new version yet).
       return { documentId: document.id, uri, outcome: changed.position > 0 ? 'updated' : 'unchanged' };
     } catch (error) {
       if (!(error instanceof DocumentUnreadable)) throw error;
