@@ -1,7 +1,9 @@
 // Nest resolves a constructor parameter by the type TypeScript records for it (`design:paramtypes`) unless `@Inject`
 // names its token. A union (`X | null`), an interface or a type-only import is recorded as Object, which no provider
 // answers: a required parameter fails the start loudly, but an `@Optional()` one is silently left out. This finds
-// the optional parameters whose type is not a class the file imports or declares: each must name its token.
+// the optional parameters whose type is not a class the file imports or declares: each must name its token. Read
+// without the type checker, a name imported as a value is taken for a class (an interface imported without `type`
+// would pass).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
