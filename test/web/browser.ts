@@ -131,16 +131,16 @@ export async function expectFocus(
   property: 'textContent' | 'id',
   wanted: string | RegExp,
 ): Promise<void> {
-  const pattern = typeof wanted === 'string' ? null : wanted.source;
-  const text = typeof wanted === 'string' ? wanted : null;
+  const match =
+    typeof wanted === 'string' ? { exact: wanted } : { source: wanted.source, flags: wanted.flags };
   await page
     .waitForFunction(
-      ([name, exact, source]) => {
+      ([name, { exact, source, flags }]) => {
         const element = (globalThis as unknown as FocusGlobals).document.activeElement;
         const value = element?.[name] ?? '';
-        return source === null ? value === exact : new RegExp(source).test(value);
+        return source === undefined ? value === exact : new RegExp(source, flags).test(value);
       },
-      [property, text, pattern] as const,
+      [property, match as { exact?: string; source?: string; flags?: string }] as const,
       { timeout: 5_000 },
     )
     .catch(() => undefined); // the expectation below says what was focused instead
