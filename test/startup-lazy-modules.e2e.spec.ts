@@ -126,6 +126,24 @@ describe('start-up loads what the first request needs, the rest on first use (e2
     ).toEqual([]);
   });
 
+  it('writes its bundle in ASCII, and the texts escaped in it read as written', async () => {
+    // V8 keeps each module's source for the life of the process, two bytes a character as soon as one character is
+    // outside Latin-1 (apps/api/bundle.js: `charset: 'ascii'`, no JSDoc).
+    const bundle = join(process.cwd(), 'dist/apps/api/bundle');
+    const wide = readdirSync(bundle)
+      .filter((file) => file.endsWith('.js'))
+      .flatMap((file) => {
+        const source = readFileSync(join(bundle, file), 'utf8');
+        const at = source.search(/[^\x00-\x7f]/);
+        return at < 0 ? [] : [`${file}: ${source.slice(Math.max(0, at - 40), at + 10)}`];
+      });
+    expect(wide).toEqual([]);
+    // A description with an ellipsis, as the OpenAPI document serves it (escaped in the bundle as \u2026).
+    const response = await fetch(`${api.url}${CORE}/openapi.json`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('PUT …/head switches back');
+  });
+
   it('loads the api from its bundle, with no second copy of a compiled module', () => {
     // `npm run build` bundles the api (apps/api/bundle.js): main.js imports it, and nothing in the process imports a
     // compiled module of ours by its own path (which would load a second copy of it and of what it imports).
