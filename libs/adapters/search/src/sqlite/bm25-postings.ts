@@ -469,21 +469,21 @@ export class Bm25Postings {
     // none of the words scored is below the threshold by the test above.
     if (touchedCount >= candidates && !Number.isFinite(threshold))
       threshold = this.kthLargest(touchedCount, candidates);
-    const floor = threshold - slack(threshold, left) - left;
-    let kept = 0;
-    for (let i = 0; i < touchedCount; i++) {
-      const ordinal = touched[i]!;
-      if (scores[ordinal]! < floor) scores[ordinal] = 0;
-      else touched[kept++] = ordinal;
-    }
-    const rows = this.narrowed(
-      words,
-      order.slice(scored),
-      touched.subarray(0, kept).sort(),
-      part,
-      candidates,
-    );
+    const kept = this.keptAbove(touched.subarray(0, touchedCount), threshold - slack(threshold, left) - left);
+    const rows = this.narrowed(words, order.slice(scored), kept.sort(), part, candidates);
     return this.summed(words, rows, part, candidates);
+  }
+
+  /** The rows whose sum is not below `floor`, compacted in place (in their order); the others' sums set back to 0. */
+  private keptAbove(rows: Int32Array, floor: number): Int32Array {
+    const { scores } = this;
+    let kept = 0;
+    for (let at = 0; at < rows.length; at++) {
+      const ordinal = rows[at]!;
+      if (scores[ordinal]! < floor) scores[ordinal] = 0;
+      else rows[kept++] = ordinal;
+    }
+    return rows.subarray(0, kept);
   }
 
   /**
@@ -501,32 +501,17 @@ export class Bm25Postings {
     part: (idf: number, count: number, ordinal: number) => number,
     candidates: number,
   ): Int32Array {
-    const { offsets, ordinals, counts } = this.block;
     const { scores } = this;
     let left = rest.reduce((sum, i) => sum + words[i]!.bound, 0);
     for (const i of rest) {
       if (rows.length <= 2 * candidates) break;
-      const { token, term, idf, bound } = words[i]!;
       const current = rows;
-      const add = (count: number, at: number) => {
-        const ordinal = current[at]!;
-        if (count === TF_CAP) count = this.largeCounts.get(ordinal)?.get(token) ?? count;
-        scores[ordinal] += part(idf, count, ordinal);
-      };
-      if (term + 1 < offsets.length)
-        walkOrdinals(ordinals, term, offsets[term]!, current, (j, at) => add(counts[j]!, at));
-      const tail = this.tails[term];
-      if (tail) walk(current, tail.ordinals, tail.counts, 0, tail.size, add);
-      left = Math.max(0, left - bound);
+      this.eachPart(words[i]!, current, part, (at, value) => {
+        scores[current[at]!] += value;
+      });
+      left = Math.max(0, left - words[i]!.bound);
       const threshold = this.kthLargest(rows.length, candidates, rows);
-      const floor = threshold - slack(threshold, left) - left;
-      let kept = 0;
-      for (let at = 0; at < rows.length; at++) {
-        const ordinal = rows[at]!;
-        if (scores[ordinal]! < floor) scores[ordinal] = 0;
-        else rows[kept++] = ordinal;
-      }
-      rows = rows.subarray(0, kept);
+      rows = this.keptAbove(rows, threshold - slack(threshold, left) - left);
     }
     for (let at = 0; at < rows.length; at++) scores[rows[at]!] = 0;
     return rows;
@@ -542,26 +527,40 @@ export class Bm25Postings {
     part: (idf: number, count: number, ordinal: number) => number,
     candidates: number,
   ): number[] {
-    const { offsets, ordinals, counts } = this.block;
     // The scores are all 0 between ranks: their first entries hold the sums.
     const sums = this.scores.subarray(0, rows.length);
-    for (const { token, term, idf } of words) {
-      const add = (count: number, i: number) => {
-        const ordinal = rows[i]!;
-        if (count === TF_CAP) count = this.largeCounts.get(ordinal)?.get(token) ?? count;
-        sums[i] += part(idf, count, ordinal);
-      };
-      if (term + 1 < offsets.length)
-        walkOrdinals(ordinals, term, offsets[term]!, rows, (j, i) => add(counts[j]!, i));
-      const tail = this.tails[term];
-      if (tail) walk(rows, tail.ordinals, tail.counts, 0, tail.size, add);
-    }
+    for (const word of words)
+      this.eachPart(word, rows, part, (i, value) => {
+        sums[i] += value;
+      });
     const top = new TopScores(candidates);
     for (let i = 0; i < rows.length; i++) {
       top.offer(this.chunkOf[rows[i]!]!, sums[i]!);
       sums[i] = 0;
     }
     return top.best();
+  }
+
+  /**
+   * Calls `add(i, value)` with what the word adds to each of `rows` (ascending) that holds it, its part of FTS5's sum:
+   * the block's postings walked in step with the rows (galloping), then the tail's.
+   */
+  private eachPart(
+    { token, term, idf }: ReturnType<Bm25Postings['queryWords']>[number],
+    rows: Int32Array,
+    part: (idf: number, count: number, ordinal: number) => number,
+    add: (i: number, value: number) => void,
+  ): void {
+    const { offsets, ordinals, counts } = this.block;
+    const found = (count: number, i: number) => {
+      const ordinal = rows[i]!;
+      if (count === TF_CAP) count = this.largeCounts.get(ordinal)?.get(token) ?? count;
+      add(i, part(idf, count, ordinal));
+    };
+    if (term + 1 < offsets.length)
+      walkOrdinals(ordinals, term, offsets[term]!, rows, (j, i) => found(counts[j]!, i));
+    const tail = this.tails[term];
+    if (tail) walk(rows, tail.ordinals, tail.counts, 0, tail.size, found);
   }
 
   /** Room for a score per row (and the rows touched). */
