@@ -124,6 +124,19 @@ if ('unavailable' in mock) {
             for (const doc of page.body.data) if (doc.status === 'Ready') ready.add(doc.id);
             if (ready.size < ids.length) await new Promise((resolve) => setTimeout(resolve, 50));
           }
+          if (ready.size < ids.length) {
+            // What a run that did not finish leaves to look at: the documents not Ready, each one's log, and where
+            // the workers stood (their partitions, and the end of their output).
+            for (const id of ids.filter((id) => !ready.has(id))) {
+              const log = await admin.get(`${CORE}/knowledge/${agent.id}/documents/${id}/log`);
+              process.stderr.write(`not Ready: ${id} ${JSON.stringify(log.body)}\n`);
+            }
+            for (const worker of workers)
+              process.stderr.write(
+                `worker :${worker.port} ${JSON.stringify((await health(worker.port))?.ingestion)}\n` +
+                  `${worker.output().slice(-3000)}\n`,
+              );
+          }
           expect(ready.size).toBe(ids.length);
 
           // Each document was made Ready once: no job ran twice to completion.
