@@ -3,8 +3,9 @@
 // receives the earlier input and output before the new input, not its instructions); an `item_reference` names a
 // stored item; GET, input_items and DELETE work for the person whose key made it and 404 for anyone else (another
 // person cannot continue it either); a streamed answer is stored as it completes (the next request waits for the write); `store: false` keeps
-// nothing; the words are sealed in the log and erased by DELETE; the AI SDK's default multi-turn (its response's
-// messages passed back) works.
+// nothing; the words are sealed in the log and erased by DELETE (also the moment it is answered); the AI SDK's
+// default multi-turn (its response's messages passed back) works; the answers given before the api closes are
+// written before it does.
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import OpenAI from 'openai';
@@ -200,6 +201,18 @@ describe('stored Responses (e2e, openai SDK and AI SDK)', () => {
     }
   });
 
+  it('deletes an answer the moment it is answered (the delete waits for its gathered write)', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 3 }, (_, i) =>
+        sdk().responses.create({ model: 'fake-chat', input: `Gone ${i}.` }),
+      ),
+    );
+    for (const answer of answers)
+      expect(await sdk().responses.delete(answer.id)).toMatchObject({ id: answer.id, deleted: true });
+    for (const answer of answers)
+      expect(await failureOf(sdk().responses.retrieve(answer.id))).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
   it('stores a streamed answer: the next request continues it at once (it waits for the write on this process)', async () => {
     const stream = sdk().responses.stream({ model: 'fake-chat', input: 'My name is Ada.' });
     const final = await stream.finalResponse();
@@ -289,5 +302,32 @@ describe('stored Responses expiring (e2e)', () => {
     ).input;
     db.close();
     expect(await api.app.get(ContentCipher).open(sealed)).toBeNull();
+  });
+});
+
+describe('stored Responses when the api closes (e2e)', () => {
+  it('writes the answers it gave before it closes: after a restart on the same data they are found', async () => {
+    const first = await startTestApi();
+    const dataDir = first.config.dataDir;
+    let answers: { id: string }[];
+    try {
+      const sdk = new OpenAI({ baseURL: `${first.url}/api/compat/v1`, apiKey: ADMIN_KEY, maxRetries: 0 });
+      answers = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          sdk.responses.create({ model: 'offline-chat', input: `Keep answer ${i}.` }),
+        ),
+      );
+    } finally {
+      // At once: the answers' writes are still gathering for their batch.
+      await first.close();
+    }
+    const again = await startTestApi({ DATA_DIR: dataDir });
+    try {
+      const sdk = new OpenAI({ baseURL: `${again.url}/api/compat/v1`, apiKey: ADMIN_KEY, maxRetries: 0 });
+      for (const answer of answers)
+        expect(await sdk.responses.retrieve(answer.id)).toMatchObject({ id: answer.id, status: 'completed' });
+    } finally {
+      await again.close();
+    }
   });
 });

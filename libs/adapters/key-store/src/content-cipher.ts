@@ -1,7 +1,8 @@
 // Seals erasable content (message text, summaries) with its data key before it reaches an event or a read model,
 // and opens it again while the key lives. Keys are looked up on every call and never cached: a destroyed key must
 // make the content unreadable at once, in this process and every other.
-import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto';
+import { pooledRandomBytes } from '#kernel';
 import { Inject, Injectable } from '@nestjs/common';
 import { KEY_STORE, type KeyStore, type WantedKey } from './key-store.port.js';
 
@@ -89,7 +90,7 @@ function checkKeyId(keyId: string): void {
 }
 
 function encrypt(keyId: string, key: KeyObject, plaintext: string): string {
-  const iv = randomBytes(IV_BYTES);
+  const iv = pooledRandomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(Buffer.from(keyId, 'utf8'));
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
@@ -172,7 +173,7 @@ export class ContentCipher {
     if (keyId === '' || keyId.includes(':') || id.byteLength > 255)
       throw new SealedContentError(`${JSON.stringify(keyId)} cannot be a data key id (1-255 bytes, no ':')`);
     const key = await this.keys.obtain(keyId, group);
-    const iv = randomBytes(IV_BYTES);
+    const iv = pooledRandomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(id);
     const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);

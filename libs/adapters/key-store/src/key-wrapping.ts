@@ -1,7 +1,8 @@
 // How a data key lies in storage, for every adapter: wrapped under the configured master key with AES-256-GCM, or
 // raw when none is configured (development). Keeping this in one place means a store written by one adapter's
 // rules can never be read by the other's, and a key cannot be moved to another key id (the key id is the AAD).
-import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto';
+import { pooledRandomBytes } from '#kernel';
 
 export const DATA_KEY_BYTES = 32;
 const MASTER_KEY_BYTES = 32;
@@ -36,7 +37,7 @@ export class KeyWrapping {
   /** What to store for the data key `key` of `keyId`. */
   wrap(keyId: string, key: Buffer): Buffer {
     if (!this.masterKey) return key;
-    const iv = randomBytes(IV_BYTES);
+    const iv = pooledRandomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.masterKey, iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(Buffer.from(keyId, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(key), cipher.final()]);

@@ -1,6 +1,7 @@
 export * from './events.js';
 export * from './errors.js';
 export * from './ids.js';
+export * from './random-pool.js';
 export * from './config/config.js';
 export * from './lazy-module.js';
 export * from './sqlite/wal-checkpoints.js';

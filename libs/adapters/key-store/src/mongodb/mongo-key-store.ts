@@ -2,9 +2,8 @@
 // mongoose's connection and driver, indexed on group for destroyGroup. A key is created by an upsert that only sets fields on insert,
 // so concurrent obtains from any number of processes agree on the first key written. Beside it, `data_key_destructions`
 // counts each group's destructions (`{ _id: group, count }`), for the caches that check it instead of every key.
-import { randomBytes } from 'node:crypto';
 import { mongo, type Connection } from 'mongoose';
-import { openMongoConnection } from '#kernel';
+import { openMongoConnection, pooledRandomBytes } from '#kernel';
 import type { KeyStore, WantedKey } from '../key-store.port.js';
 import { DATA_KEY_BYTES, KeyWrapping } from '../key-wrapping.js';
 
@@ -82,7 +81,7 @@ export class MongoKeyStore implements KeyStore {
             update: {
               $setOnInsert: {
                 group,
-                key: new mongo.Binary(this.wrapping.wrap(keyId, randomBytes(DATA_KEY_BYTES))),
+                key: new mongo.Binary(this.wrapping.wrap(keyId, pooledRandomBytes(DATA_KEY_BYTES))),
                 createdAt,
               },
             },

@@ -5,8 +5,8 @@
 // last connection closes. Blocks the file system itself freed are beyond SQLite's reach.
 // New keys of a file-backed store are committed in a worker thread (key-writer.ts): the commit's fsync no longer
 // holds the event loop (a conversation turn's retrieval runs meanwhile); reads and destructions stay in this thread.
-import { randomBytes } from 'node:crypto';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { pooledRandomBytes } from '#kernel';
 import type { KeyStore, WantedKey } from '../key-store.port.js';
 import { DATA_KEY_BYTES, KeyWrapping } from '../key-wrapping.js';
 import { insertKeys, openKeyDatabase, prepareInsert, truncateLog, type NewKeyRow } from './key-database.js';
@@ -73,7 +73,7 @@ export class SqliteKeyStore implements KeyStore {
     const now = Date.now();
     const made = new Map<string, Buffer>();
     const rows: NewKeyRow[] = [...missing].map(([keyId, group]) => {
-      const key = randomBytes(DATA_KEY_BYTES);
+      const key = pooledRandomBytes(DATA_KEY_BYTES);
       made.set(keyId, key);
       return { keyId, group, stored: this.wrapping.wrap(keyId, key) };
     });

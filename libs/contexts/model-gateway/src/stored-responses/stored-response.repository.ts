@@ -3,7 +3,12 @@
 // content: sealed with a data key of its own (filed under the person), readable only by the person whose key made it
 // (anyone else is told it does not exist), expiring after RESPONSES_RETENTION_DAYS (then its key is destroyed, by the
 // sweeper), erased at once by DELETE.
-import { Inject, Injectable } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type BeforeApplicationShutdown,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { PLATFORM_CONFIG, SYSTEM_ACTOR, type PlatformConfig } from '#kernel';
 import { AggregateRepository, type CommandContext } from '#eventsourcing';
 import { ContentCipher, KEY_STORE, type KeyStore, type Sealer } from '#key-store';
@@ -38,13 +43,22 @@ interface QueuedWrite {
   readonly reject: (error: unknown) => void;
 }
 
+/** How long an answered response waits for others to share its batch, at most; and how many end the wait. */
+const GATHER_MS = 10;
+const WRITE_AT = 64;
+
 @Injectable()
-export class StoredResponses {
+export class StoredResponses implements BeforeApplicationShutdown, OnApplicationShutdown {
   /** The responses of this process being written, by id. */
   private readonly pending = new Map<string, Promise<void>>();
-  /** Responses answered and waiting for the batch being written to finish. */
+  /** Responses answered and waiting for their batch. */
   private queue: QueuedWrite[] = [];
-  private writing = false;
+  /** The batch being written, until it settles. */
+  private writing: Promise<void> | null = null;
+  /** Until the gathering time ends (or enough are queued) to write the queued batch. */
+  private timer: NodeJS.Timeout | null = null;
+  /** A `find` waits for a queued response: the next batch is written without gathering. */
+  private waited = false;
 
   constructor(
     private readonly aggregates: AggregateRepository,
@@ -56,7 +70,7 @@ export class StoredResponses {
   /** The person's stored response; null when unknown, another's, deleted, expired or erased. */
   async find(userId: string, responseId: string, now = Date.now()): Promise<StoredResponse | null> {
     if (!RESPONSE_ID.test(responseId)) return null;
-    await this.pending.get(responseId)?.catch(() => undefined);
+    await this.written(responseId);
     const { state } = await this.aggregates.load(storedResponseStreamId(responseId), storedResponseDecider);
     const stored = state.stored;
     if (!stored || stored.userId !== userId || Date.parse(stored.expiresAt) <= now) return null;
@@ -69,46 +83,83 @@ export class StoredResponses {
   }
 
   /**
-   * Stores the response without holding up its answer: the write runs after the answer is sent, with the other
-   * responses answered meanwhile (their data keys in one key-store commit, then an event each). Until it is in the
-   * log, this process's `find` waits for it, so a client that continues the response at once finds it; another api
-   * process finds it once written (milliseconds later). Settles when written; a failure is the returned promise's (the
-   * caller logs it).
+   * Stores the response without holding up its answer: the write runs after the answer is sent, gathered with the
+   * responses answered in the next few milliseconds (their data keys in one key-store commit, then their events in one
+   * log commit: each commit syncs its file, and a sync costs the same for one response as for sixty-four). Until it is
+   * in the log, this process's `find` waits for it and has the gathered batch written at once, so a client that
+   * continues the response at once finds it; another api process finds it once written (milliseconds later). Settles
+   * when written; a failure is the returned promise's (the caller logs it).
    */
   store(caller: Caller, record: NewStoredResponse): Promise<void> {
     const written = new Promise<void>((resolve, reject) => {
       this.queue.push({ caller, record, resolve, reject });
     }).finally(() => this.pending.delete(record.responseId));
     this.pending.set(record.responseId, written);
-    if (!this.writing) {
-      this.writing = true;
-      setImmediate(() => void this.writeQueued());
-    }
+    if (this.queue.length >= WRITE_AT) this.writeSoon();
+    else this.timer ??= setTimeout(() => this.writeSoon(), GATHER_MS);
     return written;
   }
 
-  /** Writes what is queued, then what was queued meanwhile, until nothing is left: one batch at a time. */
-  private async writeQueued(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch = this.queue;
-      this.queue = [];
-      try {
-        const sealer = await this.cipher.sealerOf(
-          batch.map(({ caller, record }) => ({
-            keyId: record.responseId,
-            group: storedResponsesKeyGroup(caller.userId),
-          })),
-        );
-        await Promise.all(
-          batch.map((write) =>
-            this.append(write.caller, write.record, sealer).then(write.resolve, write.reject),
-          ),
-        );
-      } catch (error) {
-        for (const write of batch) write.reject(error);
-      }
+  /** Once this process's write of the response has settled: someone waits, so its batch is written without gathering. */
+  private async written(responseId: string): Promise<void> {
+    const pending = this.pending.get(responseId);
+    if (!pending) return;
+    this.waited = true;
+    this.writeSoon();
+    await pending.catch(() => undefined);
+  }
+
+  /** Shutdown, first step: what is gathered goes to the log while the requests in flight finish. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.drain();
+  }
+
+  /** Shutdown, last step: after the HTTP server has closed, what its last answers queued (before the log closes). */
+  async onApplicationShutdown(): Promise<void> {
+    await this.drain();
+  }
+
+  /** Writes what is queued now and resolves once nothing is queued or being written. */
+  private async drain(): Promise<void> {
+    for (;;) {
+      this.writeSoon();
+      if (!this.writing) return;
+      await this.writing;
     }
-    this.writing = false;
+  }
+
+  /** Starts writing what is queued, unless a batch is being written (what it leaves queued is written after it). */
+  private writeSoon(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.writing || this.queue.length === 0) return;
+    this.writing = this.writeQueued().finally(() => {
+      this.writing = null;
+      if (this.queue.length >= WRITE_AT || this.waited) this.writeSoon();
+      else if (this.queue.length > 0) this.timer ??= setTimeout(() => this.writeSoon(), GATHER_MS);
+    });
+  }
+
+  /** Writes what is queued, as one batch. */
+  private async writeQueued(): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
+    this.waited = false;
+    try {
+      const sealer = await this.cipher.sealerOf(
+        batch.map(({ caller, record }) => ({
+          keyId: record.responseId,
+          group: storedResponsesKeyGroup(caller.userId),
+        })),
+      );
+      await Promise.all(
+        batch.map((write) =>
+          this.append(write.caller, write.record, sealer).then(write.resolve, write.reject),
+        ),
+      );
+    } catch (error) {
+      for (const write of batch) write.reject(error);
+    }
   }
 
   private async append(caller: Caller, record: NewStoredResponse, sealer: Sealer): Promise<void> {
@@ -135,6 +186,7 @@ export class StoredResponses {
   /** Deletes the person's stored response, erasing its words; false when there is none of theirs to delete. */
   async delete(caller: Caller, responseId: string): Promise<boolean> {
     if (!RESPONSE_ID.test(responseId)) return false;
+    await this.written(responseId);
     const { state } = await this.aggregates.load(storedResponseStreamId(responseId), storedResponseDecider);
     if (state.stored?.userId !== caller.userId) return false;
     return this.erase(responseId, 'deleted', commandContext(caller));

@@ -1,0 +1,25 @@
+// Random bytes for the hot paths (ids, the IVs of sealed content, data keys), drawn from a pool the CSPRNG refills
+// 4 KB at a time: each call to it (randomBytes, getRandomValues) cost 1.4 µs in a loop on the bench machine and
+// several times that between requests, and a stored answer drew five times. Each byte is handed out once; the
+// copies handed out are the caller's.
+import { randomFillSync } from 'node:crypto';
+
+const POOL_BYTES = 4096;
+const pool = Buffer.alloc(POOL_BYTES);
+let next = POOL_BYTES;
+
+/** `size` fresh random bytes (at most 256), as a Buffer of their own. */
+export function pooledRandomBytes(size: number): Buffer {
+  if (!Number.isInteger(size) || size < 0 || size > 256)
+    throw new RangeError(`pooledRandomBytes(${size}): 0 to 256`);
+  if (next + size > POOL_BYTES) {
+    randomFillSync(pool);
+    next = 0;
+  }
+  const bytes = Buffer.allocUnsafe(size);
+  pool.copy(bytes, 0, next, next + size);
+  // What was handed out is not left behind in the pool.
+  pool.fill(0, next, next + size);
+  next += size;
+  return bytes;
+}
