@@ -93,6 +93,46 @@ describe('ProjectionCache (a real runner over the embedded stores)', () => {
     expect(read.reads).toBe(2);
   });
 
+  it('keeps a value read from two projections until either applies a batch here', async () => {
+    await set('colours', 'hat', 'red');
+    await set('shapes', 'hat', 'cone');
+    await waitUntil(
+      async () => (await stored('shapes', 'hat')) === 'cone' && (await stored('colours', 'hat')) === 'red',
+    );
+    const cache = new ProjectionCache<string>(runner, ['colours', 'shapes']);
+    let reads = 0;
+    const both = (id: string) =>
+      cache.get(id, async (local) => {
+        expect(local).toBe(true);
+        reads++;
+        return `${await stored('colours', id)} ${await stored('shapes', id)}`;
+      });
+    expect(await both('hat')).toBe('red cone');
+    expect(await both('hat')).toBe('red cone');
+    expect(reads).toBe(1);
+
+    await set('shapes', 'hat', 'brim');
+    await waitUntil(async () => (await stored('shapes', 'hat')) === 'brim');
+    expect(await both('hat')).toBe('red brim');
+    expect(reads).toBe(2);
+    await set('colours', 'hat', 'black');
+    await waitUntil(async () => (await stored('colours', 'hat')) === 'black');
+    expect(await both('hat')).toBe('black brim');
+    expect(reads).toBe(3);
+
+    // Not local (nor kept, remoteTtlMs 0) unless every one of its projections is live here.
+    const partly = new ProjectionCache<string>(runner, ['colours', 'not-run-here'], { remoteTtlMs: 0 });
+    const locals: boolean[] = [];
+    const read = () =>
+      partly.get('hat', async (local) => {
+        locals.push(local);
+        return 'x';
+      });
+    await read();
+    await read();
+    expect(locals).toEqual([false, false]);
+  });
+
   it('drops the entries before a read-your-writes wait on the batch can end', async () => {
     const cache = new ProjectionCache<string>(runner, 'colours');
     await set('colours', 'sea', 'green');

@@ -4,7 +4,9 @@
 // then: the runner emits its progress synchronously, before any read-your-writes wait on that batch can end, so a
 // command's caller never reads what its own command changed from here), at most `localTtlMs`; where the projection runs
 // in another process, for `remoteTtlMs` (0: not kept). A generation counter keeps a read that raced with a batch (or
-// with `set`) from keeping what it read. `undefined` is never kept: it is "not found, ask again".
+// with `set`) from keeping what it read. `undefined` is never kept: it is "not found, ask again". A value read from
+// several projections' read models is kept as above for all of them: local only while every one is live here, dropped
+// when any applies a batch.
 import type { ProjectionRunner } from './projection-runner.js';
 
 export interface ProjectionCacheOptions {
@@ -23,27 +25,31 @@ export class ProjectionCache<T> {
   private readonly remoteTtlMs: number;
   private readonly limit: number;
 
+  private readonly projections: readonly string[];
+
   constructor(
     private readonly runner: Pick<ProjectionRunner, 'on' | 'isLive'> | undefined,
-    private readonly projection: string,
+    projection: string | readonly string[],
     options: ProjectionCacheOptions = {},
   ) {
+    this.projections = typeof projection === 'string' ? [projection] : projection;
     this.localTtlMs = options.localTtlMs ?? 60_000;
     this.remoteTtlMs = options.remoteTtlMs ?? 1_000;
     this.limit = options.limit ?? 10_000;
     runner?.on('progress', (progress) => {
-      if (progress.name !== projection || !progress.applied) return;
+      if (!progress.applied || !this.projections.includes(progress.name)) return;
       this.generation++;
       this.entries.clear();
     });
   }
 
   /**
-   * The kept value of `id`, else what `read` gives, kept. `read` is told whether the projection runs here and is live
-   * (its read model is then current as of this process's writes).
+   * The kept value of `id`, else what `read` gives, kept. `read` is told whether the projections run here and are live
+   * (their read models are then current as of this process's writes).
    */
   async get<V extends T | undefined>(id: string, read: (local: boolean) => Promise<V>): Promise<V> {
-    const local = this.runner?.isLive(this.projection) ?? false;
+    const runner = this.runner;
+    const local = runner !== undefined && this.projections.every((name) => runner.isLive(name));
     const ttl = local ? this.localTtlMs : this.remoteTtlMs;
     const entry = this.entries.get(id);
     if (entry && Date.now() - entry.at <= ttl) return entry.value as V;
