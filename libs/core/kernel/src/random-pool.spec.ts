@@ -16,6 +16,8 @@ describe('pooledRandomBytes', () => {
     const first = Buffer.from(handedOut[0]!);
     for (let i = 0; i < 500; i++) pooledRandomBytes(32);
     expect(handedOut[0]!.equals(first)).toBe(true);
+    // Each in memory of its own: no other buffer's bytes behind it.
+    expect(handedOut[0]!.buffer.byteLength).toBe(12);
     // Not all zeros, and spread over every byte value: 24,000 bytes of a CSPRNG leave none of 256 out.
     const values = new Set(handedOut.flatMap((bytes) => [...bytes]));
     expect(values.size).toBe(256);

@@ -1,7 +1,8 @@
 // Random bytes for the hot paths (ids, the IVs of sealed content, data keys), drawn from a pool the CSPRNG refills
 // 4 KB at a time: each call to it (randomBytes, getRandomValues) cost 1.4 µs in a loop on the bench machine and
 // several times that between requests, and a stored answer drew five times. Each byte is handed out once; the
-// copies handed out are the caller's.
+// copies handed out are the caller's, each in memory of its own (not a slice of Node's shared pool of small buffers,
+// where a data key would sit beside whatever else was allocated there).
 import { randomFillSync } from 'node:crypto';
 
 const POOL_BYTES = 4096;
@@ -16,7 +17,7 @@ export function pooledRandomBytes(size: number): Buffer {
     randomFillSync(pool);
     next = 0;
   }
-  const bytes = Buffer.allocUnsafe(size);
+  const bytes = Buffer.allocUnsafeSlow(size);
   pool.copy(bytes, 0, next, next + size);
   // What was handed out is not left behind in the pool.
   pool.fill(0, next, next + size);
