@@ -1,4 +1,4 @@
-import { pooledRandomBytes } from './random-pool.js';
+import { pooledRandomBytes, randomInto } from './random-pool.js';
 
 describe('pooledRandomBytes', () => {
   it('hands out each pooled byte once, across refills, each call its own buffer', () => {
@@ -21,6 +21,15 @@ describe('pooledRandomBytes', () => {
     // Not all zeros, and spread over every byte value: 24,000 bytes of a CSPRNG leave none of 256 out.
     const values = new Set(handedOut.flatMap((bytes) => [...bytes]));
     expect(values.size).toBe(256);
+  });
+
+  it("fills a caller's array from the same pool, never repeating what it handed out", () => {
+    const scratch = new Uint8Array(16);
+    const drawn = new Set<string>();
+    for (let i = 0; i < 1_000; i++) drawn.add(Buffer.from(randomInto(scratch)).toString('hex'));
+    for (let i = 0; i < 1_000; i++) drawn.add(pooledRandomBytes(16).toString('hex'));
+    expect(drawn.size).toBe(2_000);
+    expect(() => randomInto(new Uint8Array(257))).toThrow(RangeError);
   });
 
   it('refuses sizes it does not pool', () => {

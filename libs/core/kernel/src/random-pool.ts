@@ -13,14 +13,23 @@ let next = POOL_BYTES;
 export function pooledRandomBytes(size: number): Buffer {
   if (!Number.isInteger(size) || size < 0 || size > 256)
     throw new RangeError(`pooledRandomBytes(${size}): 0 to 256`);
+  return randomInto(Buffer.allocUnsafeSlow(size));
+}
+
+/**
+ * Fills `target` (at most 256 bytes) with fresh random bytes and returns it: for a caller that reads them at once
+ * into something else (an id's random bits), with no memory of their own to allocate on every call.
+ */
+export function randomInto<T extends Uint8Array>(target: T): T {
+  const size = target.byteLength;
+  if (size > 256) throw new RangeError(`randomInto: ${size} bytes, at most 256`);
   if (next + size > POOL_BYTES) {
     randomFillSync(pool);
     next = 0;
   }
-  const bytes = Buffer.allocUnsafeSlow(size);
-  pool.copy(bytes, 0, next, next + size);
+  target.set(pool.subarray(next, next + size));
   // What was handed out is not left behind in the pool.
   pool.fill(0, next, next + size);
   next += size;
-  return bytes;
+  return target;
 }
