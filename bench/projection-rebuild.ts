@@ -21,6 +21,9 @@ import { log, makeTempDir, median, seed, seedEventCount, type MetricRow, type Se
 
 export interface ProjectionRebuildOptions {
   readonly plan: SeedPlan;
+  /** A second log whose documents change in many rounds spread over it (each in many batches), rebuilt `churnRuns` times. */
+  readonly churn: SeedPlan;
+  readonly churnRuns: number;
   readonly runs: number;
   readonly batchSize: number;
   readonly timeoutMs: number;
@@ -43,6 +46,14 @@ export interface ProjectionRebuildDetails {
   readonly floorRatio: number;
   readonly perProjector: { name: string; perSecond: number; documents: number }[];
   readonly documents: { spaces: number; agents: number };
+  readonly churn: {
+    events: number;
+    rounds: number;
+    ratios: number[];
+    ratio: number;
+    rebuildMedian: number;
+    readAllMedian: number;
+  };
 }
 
 /** Events per second of wall time and per second of this process's CPU time (every thread). */
@@ -205,6 +216,51 @@ async function rebuildFloor(
   }
 }
 
+/**
+ * The same rebuild over a second log, in which every document changes in many rounds spread over the whole log (as a
+ * live system's Agents, conversations and counters do), so each is written by many batches: paired with raw reads.
+ */
+async function churnRebuild(
+  dir: string,
+  options: ProjectionRebuildOptions,
+): Promise<ProjectionRebuildDetails['churn']> {
+  const store = new SqliteEventStore({ path: join(dir, 'churn-events.db') });
+  try {
+    await seed(store, options.churn);
+    const head = await store.headPosition();
+    await readWholeLog(store, options.batchSize);
+    const reads: number[] = [];
+    const rebuilds: number[] = [];
+    const ratios: number[] = [];
+    for (let run = 0; run < options.churnRuns; run++) {
+      const result = await rebuild(
+        store,
+        join(dir, `churn-read-${run}.db`),
+        [spacesProjector, agentsProjector],
+        head,
+        options,
+      );
+      const raw = await readWholeLog(store, options.batchSize);
+      reads.push(raw.perSecond);
+      rebuilds.push(head / result.seconds);
+      ratios.push(rebuilds.at(-1)! / raw.perSecond);
+    }
+    log(
+      `projection, a log of ${options.churn.rounds ?? 2} rounds: ratios ${ratios.map((r) => r.toFixed(2)).join(', ')}`,
+    );
+    return {
+      events: head,
+      rounds: options.churn.rounds ?? 2,
+      ratios,
+      ratio: median(ratios),
+      rebuildMedian: median(rebuilds),
+      readAllMedian: median(reads),
+    };
+  } finally {
+    await store.close();
+  }
+}
+
 export async function benchProjectionRebuild(
   options: ProjectionRebuildOptions,
 ): Promise<{ rows: MetricRow[]; details: ProjectionRebuildDetails }> {
@@ -286,6 +342,8 @@ export async function benchProjectionRebuild(
       log(`projection ${projector.name} alone: ${(head / result.seconds).toFixed(0)} ev/s`);
     }
 
+    const churn = await churnRebuild(dir.path, options);
+
     const readAllMedian = median(readAll);
     const rebuildMedian = median(rebuilt);
     const details: ProjectionRebuildDetails = {
@@ -302,6 +360,7 @@ export async function benchProjectionRebuild(
       floorRatio: median(floorRatios),
       perProjector,
       documents: { spaces: documents[SPACES] ?? 0, agents: documents[AGENTS] ?? 0 },
+      churn,
     };
     const rows: MetricRow[] = [
       {
@@ -338,6 +397,15 @@ export async function benchProjectionRebuild(
         baseline: median(floors),
         baselineLabel: 'floor ev/s',
         ratio: rebuildMedian / median(floors),
+        goal: null,
+      },
+      {
+        metric: `  a log changing each Agent in ${churn.rounds} rounds (${churn.events.toLocaleString('en-US')} events, info)`,
+        value: churn.rebuildMedian,
+        unit: 'events/s',
+        baseline: churn.readAllMedian,
+        baselineLabel: 'readAll ev/s',
+        ratio: churn.ratio,
         goal: null,
       },
       ...perProjector.map((p): MetricRow => ({

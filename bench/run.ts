@@ -172,6 +172,10 @@ async function main(): Promise<void> {
       plan: quick
         ? { spaces: 500, eventsPerSpace: 4, agents: 1000, eventsPerAgent: 8 }
         : { spaces: 4000, eventsPerSpace: 5, agents: 8000, eventsPerAgent: 10 },
+      churn: quick
+        ? { spaces: 200, eventsPerSpace: 2, agents: 400, eventsPerAgent: 24, rounds: 24 }
+        : { spaces: 1000, eventsPerSpace: 2, agents: 2000, eventsPerAgent: 48, rounds: 48 },
+      churnRuns: 3,
       runs: quick ? 3 : 7,
       batchSize: 500,
       timeoutMs: 120_000,
@@ -395,6 +399,8 @@ async function main(): Promise<void> {
     "    Each run pairs one rebuild with one raw read (alternating which goes first); the ratio is the median of the runs' ratios.",
     '    floor = the same read and projectors, their ops applied to documents in memory, then each final document committed',
     '    once through the store and the indexes built: a rebuild that writes each document once, on this thread.',
+    '    A second log (info) changes each of 2,000 Agents in 48 rounds spread over it, so each document is changed by',
+    '    many batches: 3 rebuilds, each paired with a raw read (a catch-up commits its batches together, up to 1 s apart).',
     '  start-up = spawn of dist/apps/api/src/main.js until GET /health is 200 (10 ms polling); RSS = VmRSS.',
     '  gateway = POST /api/compat/v1/chat/completions (model bench-chat) vs the same body straight to the fake upstream',
     '    (model fake-model); upstream (bench/fake-upstream-server.js), api and load client are three processes on the same',

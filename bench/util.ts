@@ -174,6 +174,8 @@ export interface SeedPlan {
   readonly agents: number;
   /** Events per Agent, creation included. */
   readonly eventsPerAgent: number;
+  /** In how many rounds each stream's events are appended (default 2); each round visits every stream once. */
+  readonly rounds?: number;
 }
 
 export const seedEventCount = (plan: SeedPlan): number =>
@@ -181,8 +183,8 @@ export const seedEventCount = (plan: SeedPlan): number =>
 
 /**
  * Appends the plan's events through the real deciders and `appendToStream`, one batch per stream and round, in two
- * rounds (creation plus the first half of the changes, then the rest), so the log interleaves streams as a live
- * system's would while needing few transactions.
+ * rounds by default (creation plus the first half of the changes, then the rest), so the log interleaves streams as a
+ * live system's would while needing few transactions; more rounds spread each stream's changes over the whole log.
  */
 export async function seed(store: EventStore, plan: SeedPlan): Promise<number> {
   interface Stream<S> {
@@ -237,10 +239,11 @@ export async function seed(store: EventStore, plan: SeedPlan): Promise<number> {
         : agentChange(stream.id, done, i),
     );
 
-  const half = (n: number) => Math.ceil(n / 2);
-  for (const round of [0, 1]) {
-    const spaceTarget = round === 0 ? half(plan.eventsPerSpace) : plan.eventsPerSpace;
-    const agentTarget = round === 0 ? half(plan.eventsPerAgent) : plan.eventsPerAgent;
+  const rounds = plan.rounds ?? 2;
+  const upTo = (n: number, round: number) => Math.ceil((n * (round + 1)) / rounds);
+  for (let round = 0; round < rounds; round++) {
+    const spaceTarget = upTo(plan.eventsPerSpace, round);
+    const agentTarget = upTo(plan.eventsPerAgent, round);
     const longest = Math.max(spaces.length, agents.length);
     for (let i = 0; i < longest; i++) {
       if (i < spaces.length) await spaceBatch(spaces[i]!, i, spaceTarget);

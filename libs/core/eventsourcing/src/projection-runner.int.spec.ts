@@ -153,6 +153,81 @@ describe('ProjectionRunner', () => {
     expect(await reads.reader<Note>('notes').get('c')).toEqual({ id: 'c', tag: 'red', body: 'C' });
   });
 
+  it("commits a catch-up's batches together, a document changed by each of them once; live batches one by one", async () => {
+    const writes: { checkpoint: number; ops: number }[] = [];
+    const commit = reads.commit.bind(reads);
+    reads.commit = (ref, ops, checkpoint) => {
+      if (ops.length > 0) writes.push({ checkpoint, ops: ops.length });
+      return commit(ref, ops, checkpoint);
+    };
+    // 60 events over 9 batches of 7, changing the same six labels ten times over.
+    for (let round = 0; round < 10; round++)
+      await events.appendToStream(
+        uniqueStream('labels'),
+        Array.from({ length: 6 }, (_, i) => makeEvent('Labelled', { id: `l${i}`, text: `round ${round}` })),
+        'no_stream',
+      );
+    const running = runner([labels(1)]);
+    expect(await running.caughtUp(5000)).toBe(true);
+    expect(writes).toEqual([{ checkpoint: 60, ops: 6 }]);
+    expect(await reads.reader<{ id: string; text: string }>('labels').get('l5')).toEqual({
+      id: 'l5',
+      text: 'round 9',
+    });
+    expect(await reads.checkpoint({ name: 'labels', generation: 1 })).toBe(60);
+
+    await events.appendToStream(
+      uniqueStream('labels'),
+      [makeEvent('Labelled', { id: 'l0', text: 'live' })],
+      'no_stream',
+    );
+    await waitUntil(
+      async () => (await reads.reader<{ id: string; text: string }>('labels').get('l0'))?.text === 'live',
+    );
+    expect(writes.at(-1)).toEqual({ checkpoint: 61, ops: 1 });
+  });
+
+  it('shows a projector reading its own state the writes of earlier batches its catch-up has not committed yet', async () => {
+    const tally: Projector = {
+      name: 'tally',
+      version: 1,
+      collections: [{ name: 'tally' }],
+      eventTypes: ['Tick'],
+      async project(_event, context) {
+        const seen = await context.get<{ id: string; n: number }>('tally', 'all');
+        return [{ kind: 'upsert', collection: 'tally', doc: { id: 'all', n: (seen?.n ?? 0) + 1 } }];
+      },
+    };
+    await ticks(events, 50);
+    expect(await runner([tally]).caughtUp(5000)).toBe(true);
+    expect(await reads.reader<{ id: string; n: number }>('tally').get('all')).toEqual({ id: 'all', n: 50 });
+  });
+
+  it('never reports or stores a position its catch-up has not committed: a failed commit re-reads the batches it carried', async () => {
+    const committed: number[] = [];
+    let failures = 0;
+    const commit = reads.commit.bind(reads);
+    reads.commit = async (ref, ops, checkpoint) => {
+      if (ops.length > 0 && checkpoint === 28 && failures++ === 0) throw new Error('disk full');
+      await commit(ref, ops, checkpoint);
+      committed.push(checkpoint);
+    };
+    await ticks(events, 40);
+    const running = runner([counter()], processLeaseOwner('host-a'), { catchUpCommitOps: 10 });
+    const reported: { position: number; committed: number }[] = [];
+    running.on('progress', (event) =>
+      reported.push({ position: event.position, committed: Math.max(0, ...committed) }),
+    );
+    // The failed commit fails the projector, which retries from its stored checkpoint (after a backoff).
+    await waitUntil(async () => (await count()) === 40, 5000);
+    expect(failures).toBe(2);
+    // Two batches of seven make 14 ops (≥ 10): commits at 14, then (after the failure at 28 and a retry from 14) 28.
+    expect(committed.slice(0, 2)).toEqual([14, 28]);
+    expect(running.status()[0]).toMatchObject({ state: 'live', failures: 1, lastError: 'disk full' });
+    expect(reported.every(({ position, committed: upTo }) => position <= upTo)).toBe(true);
+    expect(await reads.checkpoint({ name: 'counter', generation: 1 })).toBe(40);
+  });
+
   it('runs a projector that reads every event of the log (EVERY_EVENT), whatever its type or stream', async () => {
     const every: Projector = { ...counter('every'), eventTypes: EVERY_EVENT };
     await ticks(events, 4);

@@ -16,14 +16,12 @@ import type {
   CollectionSpec,
   Filter,
   FindOptions,
-  Page,
-  PositionedOp,
   ProjectionRecord,
   ProjectionRef,
   ReadStore,
   StoredDocument,
 } from '#read-store';
-import { applyOpsInMemory, compactOps, matchesFilter } from './in-memory-ops.js';
+import { findPendingPage, PendingWrites } from './pending-writes.js';
 import {
   eventTypeFilter,
   type EventTypeFilter,
@@ -71,6 +69,14 @@ export interface ProjectionRunnerOptions {
    * catches up sooner with the next batch the projector applies, a generation switch, or stop.
    */
   readonly idleCheckpointMs?: number;
+  /**
+   * While a generation catches up through full batches, the writes of consecutive batches are committed together: at
+   * most this long after the first of them was projected (default 1000 ms), once they hold `catchUpCommitOps` ops
+   * (default 20,000), and with the first short batch (the head) or the end of the catch-up. A document changed by
+   * many batches is then written once, not once per batch.
+   */
+  readonly catchUpCommitMs?: number;
+  readonly catchUpCommitOps?: number;
   readonly logger?: RunnerLogger;
 }
 
@@ -175,9 +181,26 @@ export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }
     ref: ProjectionRef,
     events: readonly EventEnvelope[],
   ): Promise<boolean> {
+    const pending = new PendingWrites();
+    if (!(await this.projectBatch(projector, ref, events, pending))) return false;
+    await this.commitPending(ref, pending, events[events.length - 1]!.position);
+    return true;
+  }
+
+  /**
+   * Projects a batch's events into `pending`, the writes not committed yet (this batch's, or those of earlier batches
+   * to be committed with it): the projector reads its own state with them applied. False when the batch holds no
+   * event the projector reads (nothing projected).
+   */
+  async projectBatch(
+    projector: Projector,
+    ref: ProjectionRef,
+    events: readonly EventEnvelope[],
+    pending: PendingWrites,
+  ): Promise<boolean> {
     const interesting = this.eventTypesOf(projector);
     if (!events.some((event) => interesting.has(event.type))) return false;
-    // A root span per applied batch (skipped batches make none), when tracing is on.
+    // A root span per projected batch (skipped batches make none), when tracing is on.
     await inSpan(
       `projection ${projector.name}`,
       SpanKind.INTERNAL,
@@ -187,85 +210,119 @@ export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }
         'agent_platform.projection.events': events.length,
         'agent_platform.projection.position': events[events.length - 1]!.position,
       },
-      () => this.commitBatch(projector, ref, events, interesting),
+      async () => {
+        const context: ProjectionContext = {
+          get: async <T extends StoredDocument>(collection: string, id: string) => {
+            const committed = await this.readStore.readerAt<T>(collection, ref).get(id);
+            return pending.applied(committed, collection, id) as T | null;
+          },
+          find: <T extends StoredDocument>(collection: string, filter: Filter, options?: FindOptions) =>
+            findPendingPage<T>(this.readStore, ref, collection, filter, options ?? {}, pending),
+        };
+        for (const event of events) {
+          if (!interesting.has(event.type)) continue;
+          for (const op of await projector.project(event, context))
+            pending.add({ position: event.position, op });
+        }
+      },
       true,
     );
     return true;
   }
 
-  private async commitBatch(
-    projector: Projector,
-    ref: ProjectionRef,
-    events: readonly EventEnvelope[],
-    interesting: EventTypeFilter,
-  ): Promise<void> {
-    const pending: PositionedOp[] = [];
-    const context: ProjectionContext = {
-      get: async <T extends StoredDocument>(collection: string, id: string) => {
-        const committed = await this.readStore.readerAt<T>(collection, ref).get(id);
-        return applyOpsInMemory(committed, collection, id, pending) as T | null;
-      },
-      find: <T extends StoredDocument>(collection: string, filter: Filter, options?: FindOptions) =>
-        findPendingPage<T>(this.readStore, ref, collection, filter, options ?? {}, pending),
-    };
-    for (const event of events) {
-      if (!interesting.has(event.type)) continue;
-      for (const op of await projector.project(event, context))
-        pending.push({ position: event.position, op });
-    }
+  /** Commits pending writes and the checkpoint they reach in one transaction (where the store has them). */
+  async commitPending(ref: ProjectionRef, pending: PendingWrites, checkpoint: number): Promise<void> {
     await this.readStore.commit(
       ref,
-      compactOps(pending, { mergeIncrements: this.readStore.atomicCommit }),
-      events[events.length - 1]!.position,
+      pending.compacted({ mergeIncrements: this.readStore.atomicCommit }),
+      checkpoint,
     );
   }
 }
 
 /**
- * One page of a projector's collection with the batch's pending writes applied: committed documents the batch
- * changed or deleted are shown changed (or left out), and on the last page come those only the batch created.
+ * The writes of a generation catching up, carried from batch to batch and committed together (see
+ * `catchUpCommitMs`). What is carried is not reached yet: the generation's checkpoint (stored, and as readers see it)
+ * moves only when it is committed, so a crash or a stop re-reads those events. Once caught up, every batch commits
+ * on its own again, after anything still carried.
  */
-async function findPendingPage<T extends StoredDocument>(
-  readStore: ReadStore,
-  ref: ProjectionRef,
-  collection: string,
-  filter: Filter,
-  options: FindOptions,
-  pending: readonly PositionedOp[],
-): Promise<Page<T>> {
-  const reader = readStore.readerAt<T>(collection, ref);
-  const page = await reader.find(filter, options);
-  const touched = new Set<string>();
-  for (const { op } of pending)
-    if (op.collection === collection) touched.add(op.kind === 'upsert' ? op.doc.id : op.id);
-  if (touched.size === 0) return page;
-  const data: T[] = [];
-  // A document the batch changed is shown whole (its pending state): the page's omitted fields are left out again.
-  const shown = (doc: StoredDocument): T => {
-    if (!options.omit?.length) return doc as T;
-    const copy: Record<string, unknown> = { ...doc };
-    for (const name of options.omit) delete copy[name];
-    return copy as T;
-  };
-  for (const doc of page.data) {
-    if (!touched.has(doc.id)) {
-      data.push(doc);
-      continue;
-    }
-    // The page's copy lacks the omitted fields, which the filter may test: the whole document is read then.
-    const base = options.omit?.length ? await reader.get(doc.id) : doc;
-    const current = applyOpsInMemory(base, collection, doc.id, pending);
-    if (current && matchesFilter(current, filter)) data.push(shown(current));
+class CatchUpWrites {
+  catchingUp = true;
+  private carried: PendingWrites | null = null;
+  /** When the first carried write was projected (0: none carried). */
+  private since = 0;
+  /** The position the carried writes reach (batches and passed-over events after the last commit). */
+  private through = 0;
+  private committing: Promise<void> = Promise.resolve();
+  private inFlight = false;
+
+  constructor(
+    private readonly commit: (pending: PendingWrites, through: number) => Promise<void>,
+    private readonly reached: (position: number, applied: boolean) => void,
+    private readonly options: Pick<ProjectionRunnerOptions, 'catchUpCommitMs' | 'catchUpCommitOps'>,
+  ) {}
+
+  /** The writes to project the next batch into: those carried from earlier batches, or new ones. */
+  pending(): PendingWrites {
+    return (this.carried ??= new PendingWrites());
   }
-  if (page.nextCursor === null)
-    for (const id of touched) {
-      const committed = await reader.get(id);
-      // A committed document that matched was listed on its page already.
-      if (committed && matchesFilter(committed, filter)) continue;
-      const current = applyOpsInMemory(committed, collection, id, pending);
-      if (current && matchesFilter(current, filter)) data.push(shown(current));
+
+  /**
+   * A batch up to `through` was projected into `pending()` (or held nothing to project): what is carried is committed
+   * now if due (`now`, or the limits reached), else carried on.
+   */
+  async projected(through: number, now: boolean): Promise<void> {
+    if (!this.carried?.size) {
+      this.passed(through);
+      return;
     }
-  return { data, nextCursor: page.nextCursor };
+    this.through = through;
+    if (this.since === 0) this.since = performance.now();
+    if (
+      now ||
+      this.carried.size >= (this.options.catchUpCommitOps ?? 20_000) ||
+      performance.now() - this.since >= (this.options.catchUpCommitMs ?? 1000)
+    )
+      await this.flush();
+  }
+
+  /** Nothing up to `position` is to be written: reached at once, unless writes before it still wait. */
+  passed(position: number): void {
+    if (this.carried?.size) this.through = position;
+    else if (this.inFlight)
+      void this.committing.then(
+        () => this.reached(position, false),
+        () => undefined,
+      );
+    else this.reached(position, false);
+  }
+
+  /** The catch-up ended: what is carried is committed, and every batch from now on commits on its own. */
+  caughtUp(): Promise<void> {
+    this.catchingUp = false;
+    return this.flush();
+  }
+
+  /** Settles once nothing carried waits for its commit (rejects if that commit failed). */
+  committed(): Promise<void> {
+    return this.committing;
+  }
+
+  private flush(): Promise<void> {
+    const carried = this.carried;
+    const through = this.through;
+    this.carried = null;
+    this.since = 0;
+    if (!carried?.size) return this.committing;
+    this.inFlight = true;
+    this.committing = this.committing
+      .then(() => this.commit(carried, through))
+      .then(() => {
+        this.inFlight = false;
+        this.reached(through, true);
+      });
+    return this.committing;
+  }
 }
 
 /**
@@ -485,26 +542,48 @@ class ProjectorWorker {
           applied,
         });
       };
+      const carry = new CatchUpWrites(
+        (pending, through) => this.runner.commitPending(ref, pending, through),
+        reached,
+        options,
+      );
+      const batchSize = options.batchSize ?? 500;
       const subscription = this.runner.eventStore.subscribeToAll({
         after,
-        batchSize: options.batchSize ?? 500,
+        batchSize,
         onEvents: async (events) => {
-          const applied = await this.runner.applyBatch(projector, ref, events);
-          reached(events[events.length - 1]!.position, applied);
+          await carry.committed();
+          const through = events[events.length - 1]!.position;
+          if (!carry.catchingUp) {
+            reached(through, await this.runner.applyBatch(projector, ref, events));
+            return;
+          }
+          await this.runner.projectBatch(projector, ref, events, carry.pending());
+          // A short batch reached the head as it was read: what is carried is committed, as a live batch would be.
+          await carry.projected(through, events.length < batchSize);
         },
         // Events of other types the store passed over are skipped as a batch of them would be, without reading them.
         eventTypes: this.runner.eventTypesOf(projector),
-        onPassed: (position) => reached(position, false),
+        onPassed: (position) => carry.passed(position),
         // Catching up stores what was seen at once: a finished catch-up or rebuild leaves its checkpoint at the head,
         // not up to `idleCheckpointMs` behind it (readers of the stored checkpoint: waiters elsewhere, the CLI, a restart).
         onCaughtUp: () => {
-          checkpoint.flush().then(onCaughtUp, onError);
+          carry
+            .caughtUp()
+            .then(() => checkpoint.flush())
+            .then(onCaughtUp, onError);
         },
         onError,
       });
-      subscriptions.add(subscription);
-      checkpoints.set(subscription, checkpoint);
-      return subscription;
+      const carried: Subscription = {
+        stop: async () => {
+          await subscription.stop();
+          await carry.committed().catch(() => undefined);
+        },
+      };
+      subscriptions.add(carried);
+      checkpoints.set(carried, checkpoint);
+      return carried;
     };
 
     const startLive = async (generation: number) => {

@@ -1,0 +1,97 @@
+// The writes a projector made and the store has not committed yet: one batch's, or, while a generation catches up,
+// several batches' committed together. A projector reading its own state meanwhile (`get`, `find`) sees them applied,
+// found by document rather than by scanning them all, however many batches they span.
+import type {
+  Filter,
+  FindOptions,
+  Page,
+  PositionedOp,
+  ProjectionRef,
+  ReadStore,
+  StoredDocument,
+} from '#read-store';
+import { applyOpsInMemory, compactOps, matchesFilter } from './in-memory-ops.js';
+
+const NONE: readonly PositionedOp[] = [];
+
+export class PendingWrites {
+  private readonly ops: PositionedOp[] = [];
+  /** collection → document id → its ops, in order. */
+  private readonly byDocument = new Map<string, Map<string, PositionedOp[]>>();
+
+  /** How many ops are held (before compaction). */
+  get size(): number {
+    return this.ops.length;
+  }
+
+  add(written: PositionedOp): void {
+    this.ops.push(written);
+    const { op } = written;
+    let documents = this.byDocument.get(op.collection);
+    if (!documents) this.byDocument.set(op.collection, (documents = new Map()));
+    const id = op.kind === 'upsert' ? op.doc.id : op.id;
+    const ops = documents.get(id);
+    if (ops) ops.push(written);
+    else documents.set(id, [written]);
+  }
+
+  /** A document as committed (`committed`) with the pending writes applied. */
+  applied(committed: StoredDocument | null, collection: string, id: string): StoredDocument | null {
+    return applyOpsInMemory(committed, collection, id, this.byDocument.get(collection)?.get(id) ?? NONE);
+  }
+
+  /** The ids of the documents of a collection with pending writes. */
+  touched(collection: string): ReadonlyMap<string, unknown> {
+    return this.byDocument.get(collection) ?? new Map();
+  }
+
+  /** The ops to commit, folded per document (see compactOps). */
+  compacted(options: { readonly mergeIncrements?: boolean }): PositionedOp[] {
+    return compactOps(this.ops, options);
+  }
+}
+
+/**
+ * One page of a projector's collection with the pending writes applied: committed documents they changed or deleted
+ * are shown changed (or left out), and on the last page come those only the pending writes created.
+ */
+export async function findPendingPage<T extends StoredDocument>(
+  readStore: ReadStore,
+  ref: ProjectionRef,
+  collection: string,
+  filter: Filter,
+  options: FindOptions,
+  pending: PendingWrites,
+): Promise<Page<T>> {
+  const reader = readStore.readerAt<T>(collection, ref);
+  const page = await reader.find(filter, options);
+  const touched = pending.touched(collection);
+  if (touched.size === 0) return page;
+  const data: T[] = [];
+  // A document with pending writes is shown whole (its pending state): the page's omitted fields are left out again.
+  const shown = (doc: StoredDocument): T => {
+    if (!options.omit?.length) return doc as T;
+    const copy: Record<string, unknown> = { ...doc };
+    for (const name of options.omit) delete copy[name];
+    return copy as T;
+  };
+  for (const doc of page.data) {
+    if (!touched.has(doc.id)) {
+      data.push(doc);
+      continue;
+    }
+    // The page's copy lacks the omitted fields, which the filter may test: the whole document is read then.
+    const base = options.omit?.length ? await reader.get(doc.id) : doc;
+    const current = pending.applied(base, collection, doc.id);
+    if (current && matchesFilter(current, filter)) data.push(shown(current));
+  }
+  if (page.nextCursor === null)
+    for (const id of touched.keys()) {
+      const committed = await reader.get(id);
+      // A committed document that matched was listed on its page already.
+      if (committed && matchesFilter(committed, filter)) continue;
+      const current = pending.applied(committed, collection, id);
+      if (current && matchesFilter(current, filter)) data.push(shown(current));
+    }
+  return { data, nextCursor: page.nextCursor };
+}
