@@ -13,26 +13,35 @@ import type {
 import { applyOpsInMemory, compactOps, matchesFilter } from './in-memory-ops.js';
 
 const NONE: readonly PositionedOp[] = [];
+/** A document's pending ops are folded (compactOps) once this many are held: memory follows documents, not events. */
+const FOLD_AT = 8;
 
 export class PendingWrites {
-  private readonly ops: PositionedOp[] = [];
-  /** collection → document id → its ops, in order. */
+  /** collection → document id → its ops, in order (folded as they grow). */
   private readonly byDocument = new Map<string, Map<string, PositionedOp[]>>();
+  private count = 0;
 
-  /** How many ops are held (before compaction). */
-  get size(): number {
-    return this.ops.length;
+  /** `mergeIncrements`: as compactOps (only where the store commits all of them or nothing). */
+  constructor(private readonly options: { readonly mergeIncrements?: boolean } = {}) {}
+
+  /** How many documents have pending writes. */
+  get documents(): number {
+    return this.count;
   }
 
   add(written: PositionedOp): void {
-    this.ops.push(written);
     const { op } = written;
     let documents = this.byDocument.get(op.collection);
     if (!documents) this.byDocument.set(op.collection, (documents = new Map()));
     const id = op.kind === 'upsert' ? op.doc.id : op.id;
     const ops = documents.get(id);
-    if (ops) ops.push(written);
-    else documents.set(id, [written]);
+    if (!ops) {
+      documents.set(id, [written]);
+      this.count += 1;
+      return;
+    }
+    ops.push(written);
+    if (ops.length >= FOLD_AT) documents.set(id, compactOps(ops, this.options));
   }
 
   /** A document as committed (`committed`) with the pending writes applied. */
@@ -45,9 +54,14 @@ export class PendingWrites {
     return this.byDocument.get(collection) ?? new Map();
   }
 
-  /** The ops to commit, folded per document (see compactOps). */
-  compacted(options: { readonly mergeIncrements?: boolean }): PositionedOp[] {
-    return compactOps(this.ops, options);
+  /** The ops to commit, folded per document (see compactOps); documents are independent, so grouped by document. */
+  compacted(): PositionedOp[] {
+    const out: PositionedOp[] = [];
+    for (const documents of this.byDocument.values())
+      for (const ops of documents.values())
+        if (ops.length === 1) out.push(ops[0]!);
+        else out.push(...compactOps(ops, this.options));
+    return out;
   }
 }
 

@@ -71,12 +71,12 @@ export interface ProjectionRunnerOptions {
   readonly idleCheckpointMs?: number;
   /**
    * While a generation catches up through full batches, the writes of consecutive batches are committed together: at
-   * most this long after the first of them was projected (default 1000 ms), once they hold `catchUpCommitOps` ops
-   * (default 20,000), and with the first short batch (the head) or the end of the catch-up. A document changed by
-   * many batches is then written once, not once per batch.
+   * most this long after the first of them was projected (default 1000 ms), once they change `catchUpCommitDocuments`
+   * documents (default 20,000), and with the first short batch (the head) or the end of the catch-up. A document
+   * changed by many batches is then written once, not once per batch.
    */
   readonly catchUpCommitMs?: number;
-  readonly catchUpCommitOps?: number;
+  readonly catchUpCommitDocuments?: number;
   readonly logger?: RunnerLogger;
 }
 
@@ -181,7 +181,7 @@ export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }
     ref: ProjectionRef,
     events: readonly EventEnvelope[],
   ): Promise<boolean> {
-    const pending = new PendingWrites();
+    const pending = this.pendingWrites();
     if (!(await this.projectBatch(projector, ref, events, pending))) return false;
     await this.commitPending(ref, pending, events[events.length - 1]!.position);
     return true;
@@ -232,11 +232,12 @@ export class ProjectionRunner extends EventEmitter<{ progress: [ProgressEvent] }
 
   /** Commits pending writes and the checkpoint they reach in one transaction (where the store has them). */
   async commitPending(ref: ProjectionRef, pending: PendingWrites, checkpoint: number): Promise<void> {
-    await this.readStore.commit(
-      ref,
-      pending.compacted({ mergeIncrements: this.readStore.atomicCommit }),
-      checkpoint,
-    );
+    await this.readStore.commit(ref, pending.compacted(), checkpoint);
+  }
+
+  /** Writes to project into and commit, folded as this runner's store commits them (see compactOps). */
+  pendingWrites(): PendingWrites {
+    return new PendingWrites({ mergeIncrements: this.readStore.atomicCommit });
   }
 }
 
@@ -257,14 +258,15 @@ class CatchUpWrites {
   private inFlight = false;
 
   constructor(
+    private readonly fresh: () => PendingWrites,
     private readonly commit: (pending: PendingWrites, through: number) => Promise<void>,
     private readonly reached: (position: number, applied: boolean) => void,
-    private readonly options: Pick<ProjectionRunnerOptions, 'catchUpCommitMs' | 'catchUpCommitOps'>,
+    private readonly options: Pick<ProjectionRunnerOptions, 'catchUpCommitMs' | 'catchUpCommitDocuments'>,
   ) {}
 
   /** The writes to project the next batch into: those carried from earlier batches, or new ones. */
   pending(): PendingWrites {
-    return (this.carried ??= new PendingWrites());
+    return (this.carried ??= this.fresh());
   }
 
   /**
@@ -272,7 +274,7 @@ class CatchUpWrites {
    * now if due (`now`, or the limits reached), else carried on.
    */
   async projected(through: number, now: boolean): Promise<void> {
-    if (!this.carried?.size) {
+    if (!this.carried?.documents) {
       this.passed(through);
       return;
     }
@@ -280,7 +282,7 @@ class CatchUpWrites {
     if (this.since === 0) this.since = performance.now();
     if (
       now ||
-      this.carried.size >= (this.options.catchUpCommitOps ?? 20_000) ||
+      this.carried.documents >= (this.options.catchUpCommitDocuments ?? 20_000) ||
       performance.now() - this.since >= (this.options.catchUpCommitMs ?? 1000)
     )
       await this.flush();
@@ -288,7 +290,7 @@ class CatchUpWrites {
 
   /** Nothing up to `position` is to be written: reached at once, unless writes before it still wait. */
   passed(position: number): void {
-    if (this.carried?.size) this.through = position;
+    if (this.carried?.documents) this.through = position;
     else if (this.inFlight)
       void this.committing.then(
         () => this.reached(position, false),
@@ -313,7 +315,7 @@ class CatchUpWrites {
     const through = this.through;
     this.carried = null;
     this.since = 0;
-    if (!carried?.size) return this.committing;
+    if (!carried?.documents) return this.committing;
     this.inFlight = true;
     this.committing = this.committing
       .then(() => this.commit(carried, through))
@@ -543,6 +545,7 @@ class ProjectorWorker {
         });
       };
       const carry = new CatchUpWrites(
+        () => this.runner.pendingWrites(),
         (pending, through) => this.runner.commitPending(ref, pending, through),
         reached,
         options,
