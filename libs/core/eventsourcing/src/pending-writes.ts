@@ -13,12 +13,21 @@ import type {
 import { applyOpsInMemory, compactOps, matchesFilter } from './in-memory-ops.js';
 
 const NONE: readonly PositionedOp[] = [];
-/** A document's pending ops are folded (compactOps) once this many are held: memory follows documents, not events. */
+/**
+ * A document's pending ops are folded (compactOps) once this many are held, and again each time what is held has
+ * doubled since (ops that do not fold, such as increments a store that commits piecemeal cannot merge, then cost no
+ * more than a constant per op): memory follows documents, not events.
+ */
 const FOLD_AT = 8;
+
+interface DocumentWrites {
+  ops: PositionedOp[];
+  foldAt: number;
+}
 
 export class PendingWrites {
   /** collection → document id → its ops, in order (folded as they grow). */
-  private readonly byDocument = new Map<string, Map<string, PositionedOp[]>>();
+  private readonly byDocument = new Map<string, Map<string, DocumentWrites>>();
   private count = 0;
 
   /** `mergeIncrements`: as compactOps (only where the store commits all of them or nothing). */
@@ -34,19 +43,21 @@ export class PendingWrites {
     let documents = this.byDocument.get(op.collection);
     if (!documents) this.byDocument.set(op.collection, (documents = new Map()));
     const id = op.kind === 'upsert' ? op.doc.id : op.id;
-    const ops = documents.get(id);
-    if (!ops) {
-      documents.set(id, [written]);
+    const held = documents.get(id);
+    if (!held) {
+      documents.set(id, { ops: [written], foldAt: FOLD_AT });
       this.count += 1;
       return;
     }
-    ops.push(written);
-    if (ops.length >= FOLD_AT) documents.set(id, compactOps(ops, this.options));
+    held.ops.push(written);
+    if (held.ops.length < held.foldAt) return;
+    held.ops = compactOps(held.ops, this.options);
+    held.foldAt = Math.max(FOLD_AT, 2 * held.ops.length);
   }
 
   /** A document as committed (`committed`) with the pending writes applied. */
   applied(committed: StoredDocument | null, collection: string, id: string): StoredDocument | null {
-    return applyOpsInMemory(committed, collection, id, this.byDocument.get(collection)?.get(id) ?? NONE);
+    return applyOpsInMemory(committed, collection, id, this.byDocument.get(collection)?.get(id)?.ops ?? NONE);
   }
 
   /** The ids of the documents of a collection with pending writes. */
@@ -58,9 +69,9 @@ export class PendingWrites {
   compacted(): PositionedOp[] {
     const out: PositionedOp[] = [];
     for (const documents of this.byDocument.values())
-      for (const ops of documents.values())
+      for (const { ops } of documents.values())
         if (ops.length === 1) out.push(ops[0]!);
-        else out.push(...compactOps(ops, this.options));
+        else for (const op of compactOps(ops, this.options)) out.push(op);
     return out;
   }
 }
