@@ -151,6 +151,23 @@ describe('SqliteSearchIndex approximate nearest neighbours', () => {
     await second.close();
   });
 
+  it('stops a build under way when it closes (the worker asked to stop, not terminated), and builds again after', async () => {
+    const path = freshPath();
+    const vectors = clustered(3000, 9);
+    const first = new SqliteSearchIndex({ path, ann: { minChunks: 100, inlineAddMax: 50 } });
+    await first.ensureIndex(INDEX, { dimensions: DIMENSIONS });
+    await fill(first, 'agt_1', vectors, 30);
+    await top(first, ['agt_1'], vectors[3]!);
+    expect(first.annProgress().map((p) => p.state)).toEqual(['building']);
+    // Closing ends the build between two of usearch's calls (a terminated thread inside one aborts the process).
+    await first.close();
+    const second = new SqliteSearchIndex({ path, ann: { minChunks: 100, inlineAddMax: 50 } });
+    expect(await top(second, ['agt_1'], vectors[3]!)).toContain(`agt_1-doc-0-3`);
+    await second.annSettled();
+    expect(second.annProgress()).toEqual([expect.objectContaining({ state: 'ready', vectors: 3000 })]);
+    await second.close();
+  });
+
   it('forgets a dropped index’s graphs and their files', async () => {
     const path = freshPath();
     const search = new SqliteSearchIndex({ path, ann: { minChunks: 10 } });

@@ -75,6 +75,8 @@ interface Graph {
 
 interface Build {
   worker: Worker;
+  /** Set to 1 to ask the build to stop between two native calls (see stopBuild). */
+  stop: Int32Array;
   vectors: number;
   total: number;
   done: Promise<void>;
@@ -87,12 +89,25 @@ interface DocumentSource {
   vectors(docRowid: number): Uint8Array;
 }
 
+/**
+ * Ends a build: it is asked to stop and stops between two of usearch's native calls. Terminating its thread instead
+ * could land inside one, whose failure to reach the ending thread's JavaScript aborts the whole process (node-addon-api
+ * throws a C++ Napi::Error that nothing catches: SIGABRT). Resolves once the thread has ended.
+ */
+function stopBuild(build: Build): Promise<void> {
+  Atomics.store(build.stop, 0, 1);
+  return build.done;
+}
+
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { DatabaseSync } = require('node:sqlite');
 const { chmodSync, renameSync } = require('node:fs');
 const { Index } = require(workerData.usearchPath);
 const { dbPath, documentsTable, vectorsTable, ownerId, file, dimensions, params } = workerData;
+// Asked to stop (the index closes or is dropped): the thread ends between two native calls, never inside one.
+const stop = new Int32Array(workerData.stop);
+const stopping = () => Atomics.load(stop, 0) === 1;
 const started = performance.now();
 const db = new DatabaseSync(dbPath, { readOnly: true });
 db.exec('PRAGMA busy_timeout = 5000');
@@ -115,6 +130,7 @@ let vectors = 0;
 let reported = 0;
 const documents = [];
 for (const row of rows) {
+  if (stopping()) { db.close(); process.exit(0); }
   const bytes = vectorsOf(row);
   const floats = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
   const keys = [];
@@ -134,6 +150,7 @@ for (const row of rows) {
 }
 db.exec('COMMIT');
 db.close();
+if (stopping()) process.exit(0);
 index.save(file + '.tmp');
 // usearch creates the file with the process's default mode; it holds vectors of private documents.
 chmodSync(file + '.tmp', 0o600);
@@ -241,7 +258,7 @@ export class AnnIndexes {
     for (const key of [...this.graphs.keys()]) if (key.startsWith(`${incarnation}:`)) this.graphs.delete(key);
     for (const [key, build] of this.builds) {
       if (key.startsWith(`${incarnation}:`)) {
-        void build.worker.terminate();
+        void stopBuild(build);
         this.builds.delete(key);
       }
     }
@@ -253,7 +270,7 @@ export class AnnIndexes {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all([...this.builds.values()].map((build) => build.worker.terminate()));
+    await Promise.all([...this.builds.values()].map(stopBuild));
     this.builds.clear();
     for (const [key, graph] of this.graphs) if (graph.dirty) this.save(key, graph);
     this.graphs.clear();
@@ -396,9 +413,11 @@ export class AnnIndexes {
           `ann-${process.pid}-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.usearch`,
         );
     if (directory) makePrivateDir(join(directory, incarnation));
+    const stop = new Int32Array(new SharedArrayBuffer(4));
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: {
+        stop: stop.buffer,
         usearchPath: USEARCH_PATH,
         dbPath: this.dbPath,
         documentsTable: `"${index}__documents"`,
@@ -414,7 +433,7 @@ export class AnnIndexes {
       },
     });
     worker.unref();
-    const build: Build = { worker, vectors: 0, total: 0, done: Promise.resolve() };
+    const build: Build = { worker, stop, vectors: 0, total: 0, done: Promise.resolve() };
     let delivered = false;
     build.done = new Promise<void>((resolve) => {
       worker.on(
