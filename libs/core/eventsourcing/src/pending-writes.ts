@@ -13,6 +13,7 @@ import type {
 import { applyOpsInMemory, compactOps, matchesFilter } from './in-memory-ops.js';
 
 const NONE: readonly PositionedOp[] = [];
+const NO_DOCUMENTS: ReadonlyMap<string, unknown> = new Map();
 /**
  * A document's pending ops are folded (compactOps) once this many are held, and again each time what is held has
  * doubled since (ops that do not fold, such as increments a store that commits piecemeal cannot merge, then cost no
@@ -62,7 +63,7 @@ export class PendingWrites {
 
   /** The ids of the documents of a collection with pending writes. */
   touched(collection: string): ReadonlyMap<string, unknown> {
-    return this.byDocument.get(collection) ?? new Map();
+    return this.byDocument.get(collection) ?? NO_DOCUMENTS;
   }
 
   /** The ops to commit, folded per document (see compactOps); documents are independent, so grouped by document. */
