@@ -51,17 +51,6 @@ export function answerMovesHead(
   return headId !== null && (headId === replyTo || parentOf(headId) === replyTo);
 }
 
-/** The parents without `id`, its children handed to its own parent (a deletion keeps the rest of the tree). */
-export function withoutNode(
-  parents: ReadonlyMap<string, string | null>,
-  id: string,
-): Map<string, string | null> {
-  const parentId = parents.get(id) ?? null;
-  const next = new Map<string, string | null>();
-  for (const [child, parent] of parents) if (child !== id) next.set(child, parent === id ? parentId : parent);
-  return next;
-}
-
 /**
  * For each message with alternatives (others of its role after the same parent: the questions an edit or a
  * regeneration set beside it), their ids oldest first and its place among them. A message without any is absent.

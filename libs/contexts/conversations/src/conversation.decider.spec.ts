@@ -5,11 +5,11 @@ import {
 } from './conversation.decider.js';
 import {
   evolveConversation,
-  hasMessage,
   initialConversationState,
   type ConversationEvent,
   type ConversationState,
 } from './conversation.events.js';
+import { MessageTree } from './message-tree.js';
 import { deciderSpec } from '#testing/decider-spec';
 
 const given = deciderSpec(conversationDecider);
@@ -195,9 +195,9 @@ describe('Conversation decider', () => {
     it('keeps each message under its parent and the head at the newest message of the branch continued', () => {
       const branched = state(...history, posted('q2b', 'a1'), answered('a2b', 'q2b'));
       expect(branched.headId).toBe('a2b');
-      expect(branched.parents.get('q2b')).toBe('a1');
-      expect(branched.parents.get('q2')).toBe('a1');
-      expect(branched.parents.get('q1')).toBeNull();
+      expect(branched.messages.parentOf('q2b')).toBe('a1');
+      expect(branched.messages.parentOf('q2')).toBe('a1');
+      expect(branched.messages.parentOf('q1')).toBeNull();
       // An answer to a question its user switched away from does not move the head.
       const away = state(...history, posted('q3'), {
         type: 'BranchSwitched',
@@ -237,11 +237,11 @@ describe('Conversation decider', () => {
         data: { conversationId: 'c1', messageId },
       });
       const middle = state(...history, deletedMessage('a1'));
-      expect(middle.parents.get('q2')).toBe('q1');
+      expect(middle.messages.parentOf('q2')).toBe('q1');
       expect(middle.headId).toBe('a2');
       const last = state(...history, deletedMessage('a2'));
       expect(last.headId).toBe('q2');
-      expect(last.parents.has('a2')).toBe(false);
+      expect(last.messages.has('a2')).toBe(false);
     });
   });
 
@@ -424,11 +424,12 @@ describe('Conversation decider', () => {
     });
   });
 
-  describe("a long conversation's look-ups (an index that each append hands on)", () => {
+  describe("a long conversation's look-ups (messages that each append shares)", () => {
     const many = Array.from({ length: 40 }, (_, i) => posted(`m${i}`));
     const fold = (state: ConversationState, ...events: ConversationEvent[]) =>
       events.reduce(evolveConversation, state);
-    const ids = (state: ConversationState) => (state.status === 'absent' ? [] : state.messageIds);
+    const tree = (state: ConversationState) =>
+      state.status === 'absent' ? MessageTree.empty() : state.messages;
     const removed: ConversationEvent = {
       type: 'MessageDeleted',
       data: { conversationId: 'c1', messageId: 'm5' },
@@ -436,20 +437,20 @@ describe('Conversation decider', () => {
 
     it('finds exactly the live messages of each state, after appends, a branch and a deletion', () => {
       const state = fold(initialConversationState(), started, ...many);
-      expect(hasMessage(ids(state), 'm39')).toBe(true);
-      expect(hasMessage(ids(state), 'm40')).toBe(false);
+      expect(tree(state).has('m39')).toBe(true);
+      expect(tree(state).has('m40')).toBe(false);
       const next = fold(state, posted('m40'));
-      expect(hasMessage(ids(next), 'm40')).toBe(true);
+      expect(tree(next).has('m40')).toBe(true);
       // The shorter state still answers for itself, and a branch from it sees its own append only.
-      expect(hasMessage(ids(state), 'm40')).toBe(false);
+      expect(tree(state).has('m40')).toBe(false);
       const branch = fold(state, posted('x'));
-      expect(hasMessage(ids(branch), 'x')).toBe(true);
-      expect(hasMessage(ids(branch), 'm40')).toBe(false);
-      expect(hasMessage(ids(next), 'x')).toBe(false);
+      expect(tree(branch).has('x')).toBe(true);
+      expect(tree(branch).has('m40')).toBe(false);
+      expect(tree(next).has('x')).toBe(false);
       const afterDelete = fold(next, removed);
-      expect(hasMessage(ids(afterDelete), 'm5')).toBe(false);
-      expect(hasMessage(ids(afterDelete), 'm40')).toBe(true);
-      expect(hasMessage(ids(next), 'm5')).toBe(true);
+      expect(tree(afterDelete).has('m5')).toBe(false);
+      expect(tree(afterDelete).has('m40')).toBe(true);
+      expect(tree(next).has('m5')).toBe(true);
     });
 
     it('decides as in a short one: retried turns and answers post nothing, a deleted message takes no answer', () => {

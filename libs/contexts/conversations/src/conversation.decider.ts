@@ -6,7 +6,6 @@ import { PlatformError } from '#kernel';
 import { decideByType, type Decider } from '#eventsourcing';
 import {
   evolveConversation,
-  hasMessage,
   initialConversationState,
   type ConversationEvent,
   type ConversationState,
@@ -134,9 +133,9 @@ function startTurn(command: ConversationOf<'StartTurn'>, state: ConversationStat
   if (state.status !== 'absent' || !command.start) {
     const live = owned(state, conversationId, command.userId, command.agentId);
     // A retried turn (the same Idempotency-Key) finds its message posted: nothing to post again.
-    if (hasMessage(live.messageIds, command.messageId)) return [];
+    if (live.messages.has(command.messageId)) return [];
     headId = live.headId;
-    if (command.parentId && !hasMessage(live.messageIds, command.parentId))
+    if (command.parentId && !live.messages.has(command.parentId))
       throw new MessageNotFoundError(command.parentId);
   } else if (command.parentId) throw new MessageNotFoundError(command.parentId);
   events.push({
@@ -158,8 +157,8 @@ function recordAnswer(
 ): ConversationEvent[] {
   const { conversationId } = command;
   // The conversation (or the message answered) was deleted while the model answered: nothing to record.
-  if (state.status !== 'active' || !hasMessage(state.messageIds, command.answer.replyTo)) return [];
-  if (hasMessage(state.messageIds, command.answer.messageId)) return [];
+  if (state.status !== 'active' || !state.messages.has(command.answer.replyTo)) return [];
+  if (state.messages.has(command.answer.messageId)) return [];
   return [{ type: 'AssistantMessageRecorded', data: { conversationId, ...command.answer } }];
 }
 
@@ -168,8 +167,7 @@ function compactConversation(
   state: ConversationState,
 ): ConversationEvent[] {
   const { conversationId } = command;
-  if (state.status !== 'active' || !hasMessage(state.messageIds, command.checkpoint.throughMessageId))
-    return [];
+  if (state.status !== 'active' || !state.messages.has(command.checkpoint.throughMessageId)) return [];
   if (state.checkpoint?.checkpointId === command.checkpoint.checkpointId) return [];
   return [{ type: 'ConversationCompacted', data: { conversationId, ...command.checkpoint } }];
 }
@@ -207,9 +205,8 @@ function switchBranch(
 ): ConversationEvent[] {
   const { conversationId } = command;
   const live = owned(state, conversationId, command.userId);
-  if (!hasMessage(live.messageIds, command.messageId)) throw new MessageNotFoundError(command.messageId);
-  const order = live.messageIds.map((id) => ({ id, parentId: live.parents.get(id) ?? null }));
-  const headId = newestUnder(order, command.messageId);
+  if (!live.messages.has(command.messageId)) throw new MessageNotFoundError(command.messageId);
+  const headId = newestUnder([...live.messages.entries()], command.messageId);
   return headId === live.headId ? [] : [{ type: 'BranchSwitched', data: { conversationId, headId } }];
 }
 
@@ -219,14 +216,14 @@ function deleteMessage(
 ): ConversationEvent[] {
   const { conversationId } = command;
   const live = owned(state, conversationId, command.userId);
-  const at = live.messageIds.indexOf(command.messageId);
+  const at = live.messages.indexOf(command.messageId);
   if (at < 0) throw new MessageNotFoundError(command.messageId);
   const events: ConversationEvent[] = [
     { type: 'MessageDeleted', data: { conversationId, messageId: command.messageId } },
   ];
   // A summary that read the deleted message would carry its words on: it goes too (the next turn compacts anew).
   const checkpoint = live.checkpoint;
-  if (checkpoint && at <= live.messageIds.indexOf(checkpoint.throughMessageId))
+  if (checkpoint && at <= live.messages.indexOf(checkpoint.throughMessageId))
     events.push({
       type: 'CheckpointDiscarded',
       data: { conversationId, checkpointId: checkpoint.checkpointId, reason: 'message_deleted' },

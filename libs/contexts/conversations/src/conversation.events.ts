@@ -5,7 +5,8 @@
 // Incognito conversations never reach the log at all (they live in the serving process's memory).
 // Over 300 lines on purpose: the aggregate's events, its state and its evolve are one table read together.
 import type { DomainEvent } from '#kernel';
-import { answerMovesHead, withoutNode } from './conversation-tree.js';
+import { answerMovesHead } from './conversation-tree.js';
+import { MessageTree } from './message-tree.js';
 import type { ToolCallEvent } from './tool-call.events.js';
 
 /** Text sealed with a data key (`sealed:v1:<keyId>:…`, see ContentCipher); unreadable once the key is destroyed. */
@@ -190,13 +191,12 @@ export type ConversationState =
       readonly visibility: StoredVisibility;
       readonly archived: boolean;
       readonly pinned: boolean;
-      /** Live messages, oldest first (deleted ones are removed). */
-      readonly messageIds: readonly string[];
       /**
-       * Each live message's parent (null: a first message). Messages form a tree: a question edited or regenerated
-       * starts a branch beside the earlier one, which is kept. Deleting a message hands its children to its parent.
+       * Live messages, oldest first (deleted ones are removed), each with its parent (null: a first message). Messages
+       * form a tree: a question edited or regenerated starts a branch beside the earlier one, which is kept. Deleting a
+       * message hands its children to its parent.
        */
-      readonly parents: ReadonlyMap<string, string | null>;
+      readonly messages: MessageTree;
       /** The last message of the branch the conversation continues (null: none yet). */
       readonly headId: string | null;
       readonly checkpoint: CheckpointRef | null;
@@ -205,32 +205,6 @@ export type ConversationState =
 export const conversationStreamId = (conversationId: string): string => `conversation-${conversationId}`;
 
 export const initialConversationState = (): ConversationState => ({ status: 'absent' });
-
-/**
- * A `messageIds` array's ids as a set, made at its first look-up: a turn asks three times whether an id is in the
- * conversation, and scanning a 1,000-message conversation's ids reads 1,000 strings each time (~0.2 ms a scan, cold).
- * An append hands the set on to the longer array (the shorter one looks its ids up anew if it is ever asked again), so
- * a conversation's next state keeps it at the cost of one insertion; weak, so a state nobody keeps takes its set.
- */
-const messageIndexes = new WeakMap<readonly string[], Set<string>>();
-
-const withMessage = (ids: readonly string[], id: string): readonly string[] => {
-  const next = [...ids, id];
-  const index = messageIndexes.get(ids);
-  if (index) {
-    messageIndexes.delete(ids);
-    messageIndexes.set(next, index.add(id));
-  }
-  return next;
-};
-
-/** Whether the id is one of `ids` (a state's `messageIds`). */
-export function hasMessage(ids: readonly string[], id: string): boolean {
-  if (ids.length < 32) return ids.includes(id);
-  let index = messageIndexes.get(ids);
-  if (!index) messageIndexes.set(ids, (index = new Set(ids)));
-  return index.has(id);
-}
 
 export function evolveConversation(state: ConversationState, event: ConversationEvent): ConversationState {
   if (event.type === 'ConversationStarted')
@@ -242,8 +216,7 @@ export function evolveConversation(state: ConversationState, event: Conversation
       visibility: event.data.visibility,
       archived: false,
       pinned: false,
-      messageIds: [],
-      parents: new Map(),
+      messages: MessageTree.empty(),
       headId: null,
       checkpoint: null,
     };
@@ -253,8 +226,7 @@ export function evolveConversation(state: ConversationState, event: Conversation
       const { messageId, parentId } = event.data;
       return {
         ...state,
-        messageIds: withMessage(state.messageIds, messageId),
-        parents: new Map(state.parents).set(messageId, parentId === undefined ? state.headId : parentId),
+        messages: state.messages.with(messageId, parentId === undefined ? state.headId : parentId),
         headId: messageId,
       };
     }
@@ -262,9 +234,8 @@ export function evolveConversation(state: ConversationState, event: Conversation
       const { messageId, replyTo } = event.data;
       return {
         ...state,
-        messageIds: withMessage(state.messageIds, messageId),
-        parents: new Map(state.parents).set(messageId, replyTo),
-        headId: answerMovesHead(state.headId, replyTo, (id) => state.parents.get(id))
+        messages: state.messages.with(messageId, replyTo),
+        headId: answerMovesHead(state.headId, replyTo, (id) => state.messages.parentOf(id))
           ? messageId
           : state.headId,
       };
@@ -301,11 +272,10 @@ export function evolveConversation(state: ConversationState, event: Conversation
       return { ...state, visibility: 'normal' };
     case 'MessageDeleted': {
       const { messageId } = event.data;
-      const parentId = state.parents.get(messageId) ?? null;
+      const parentId = state.messages.parentOf(messageId) ?? null;
       return {
         ...state,
-        messageIds: state.messageIds.filter((id) => id !== messageId),
-        parents: withoutNode(state.parents, messageId),
+        messages: state.messages.without(messageId),
         headId: state.headId === messageId ? parentId : state.headId,
       };
     }
@@ -317,8 +287,7 @@ export function evolveConversation(state: ConversationState, event: Conversation
       return {
         ...state,
         status: 'deleted',
-        messageIds: [],
-        parents: new Map(),
+        messages: MessageTree.empty(),
         headId: null,
         checkpoint: null,
       };

@@ -5,7 +5,6 @@
 import { decideByType, type Decider } from '#eventsourcing';
 import {
   evolveConversation,
-  hasMessage,
   initialConversationState,
   type ConversationEvent,
   type ConversationState,
@@ -67,7 +66,7 @@ function evolve(state: ToolCallsState, event: ConversationEvent): ToolCallsState
 
 function requestToolCall(command: Of<'RequestToolCall'>, state: ToolCallsState): ToolCallEvent[] {
   const { conversation } = state;
-  if (conversation.status !== 'active' || !hasMessage(conversation.messageIds, command.replyTo)) return [];
+  if (conversation.status !== 'active' || !conversation.messages.has(command.replyTo)) return [];
   if (state.calls.has(command.callId)) return [];
   const { type: _type, ...data } = command;
   return [{ type: 'ToolCallRequested', data }];
