@@ -160,6 +160,23 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
       expect(paged[0]!.position).toBeGreaterThan(positions[0]!);
     });
 
+    it("reads the global log's headers as readAll reads its events, without their data", async () => {
+      const head = await store.headPosition();
+      const stream = uniqueStream();
+      await store.appendToStream(
+        stream,
+        [makeEvent('H1', { text: 'x'.repeat(10_000) }), makeEvent('H2'), makeEvent('H3')],
+        'no_stream',
+      );
+      const events = await store.readAll({ after: head });
+      const headers = await store.readAllHeaders({ after: head });
+      expect(headers).toEqual(events.map((event) => ({ position: event.position, type: event.type })));
+      expect(headers.filter((header) => ['H1', 'H2', 'H3'].includes(header.type))).toHaveLength(3);
+      expect(headers.every((header) => Object.keys(header).length === 2)).toBe(true);
+      const paged = await store.readAllHeaders({ after: headers[0]!.position, maxCount: 1 });
+      expect(paged).toEqual([headers[1]]);
+    });
+
     it('subscribes from a checkpoint, catches up, then turns live without gaps or duplicates', async () => {
       const stream = uniqueStream();
       await store.appendToStream(stream, [makeEvent('E0'), makeEvent('E1')], 'no_stream');

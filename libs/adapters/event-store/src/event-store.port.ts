@@ -27,6 +27,12 @@ export interface ReadAllOptions {
   readonly maxCount?: number;
 }
 
+/** Where an event stands in the log, and its type: what a projector's lag is counted from. */
+export interface EventHeader {
+  readonly position: number;
+  readonly type: string;
+}
+
 export interface SubscribeOptions {
   /** Exclusive checkpoint; undefined starts at the beginning of the log. */
   readonly after?: number;
@@ -76,6 +82,11 @@ export interface EventStore {
   streamRevision(streamId: string): Promise<number | null>;
   /** The global log, in order, after a position. */
   readAll(options?: ReadAllOptions): Promise<EventEnvelope[]>;
+  /**
+   * The same events as readAll, as headers only: a store that can leaves their data and metadata unread (/health
+   * counts a projector's lag over the events behind it, which may be megabytes of sealed messages).
+   */
+  readAllHeaders(options?: ReadAllOptions): Promise<EventHeader[]>;
   /** Position of the newest event in the log (0 when empty). */
   headPosition(): Promise<number>;
   /** A catch-up subscription to the global log that turns live, without gaps or duplicates. */

@@ -77,4 +77,23 @@ describe('projectionHealth', () => {
     expect(counted).toMatchObject({ name: 'counter', checkpoint: applied, lagEvents: 3 });
     expect(never).toMatchObject({ name: 'never-built', checkpoint: 0, lagEvents: applied + 3 });
   });
+
+  it('ages the lag by the oldest event not yet applied, from the headers alone', async () => {
+    const minutesAgo = (minutes: number) => {
+      const event = makeEvent('Tick', { text: 'sealed:'.repeat(5_000) });
+      return {
+        ...event,
+        metadata: { ...event.metadata, occurredAt: new Date(Date.now() - minutes * 60_000).toISOString() },
+      };
+    };
+    await events.appendToStream(
+      uniqueStream(),
+      [minutesAgo(3), minutesAgo(2), makeEvent('Other')],
+      'no_stream',
+    );
+    const [lagging] = await projectionHealth(events, reads, null, ['counter']);
+    expect(lagging).toMatchObject({ checkpoint: 0, lagEvents: 3 });
+    expect(lagging!.lagSeconds).toBeGreaterThanOrEqual(180);
+    expect(lagging!.lagSeconds).toBeLessThan(240);
+  });
 });

@@ -1,10 +1,9 @@
 // Projection health for /health, /metrics and the CLI: state, checkpoint and lag (events and seconds) per projector,
 // from the local runner when it holds the projector, else from the stored checkpoints of the live generation (moved
 // past the events the projector does not read: a runner stores the position of batches it skipped lazily).
-import type { EventStore } from '#event-store';
+import type { EventHeader, EventStore } from '#event-store';
 import type { ReadStore } from '#read-store';
 import type { ProjectionRunner, ProjectorState } from '#eventsourcing';
-import type { EventEnvelope } from '#kernel';
 
 export interface ProjectionHealth {
   readonly name: string;
@@ -33,18 +32,18 @@ interface Standing {
 }
 
 /**
- * The events after `checkpoint`, at most LAG_CAP, taken from `shared` (the log after the lowest checkpoint of all,
- * read once: every projector of a process lags the same head, and parsing the events behind it once per projector
- * cost /health more than anything else while big turns were appended) unless the shared read was cut short before
- * this projector's LAG_CAP events.
+ * The headers of the events after `checkpoint`, at most LAG_CAP, taken from `shared` (the log after the lowest
+ * checkpoint of all, read once: every projector of a process lags the same head) unless the shared read was cut short
+ * before this projector's LAG_CAP events. Headers only: reading and parsing the events behind (megabytes while big
+ * turns were appended) cost /health more than anything else, and blocked the event loop as long.
  */
 async function eventsBehind(
   eventStore: EventStore,
-  shared: { readonly after: number; readonly events: readonly EventEnvelope[] },
+  shared: { readonly after: number; readonly events: readonly EventHeader[] },
   checkpoint: number,
-): Promise<EventEnvelope[]> {
+): Promise<EventHeader[]> {
   if (checkpoint !== shared.after && shared.events.length === LAG_CAP)
-    return eventStore.readAll({ after: checkpoint, maxCount: LAG_CAP });
+    return eventStore.readAllHeaders({ after: checkpoint, maxCount: LAG_CAP });
   const first = shared.events.findIndex((event) => event.position > checkpoint);
   return first < 0 ? [] : shared.events.slice(first, first + LAG_CAP);
 }
@@ -72,8 +71,20 @@ export async function projectionHealth(
     }),
   );
   if (standings.length === 0) return [];
+  // When the oldest event behind a projector happened: read whole, once per position (projectors mostly share it).
+  const times = new Map<number, Promise<number>>();
+  const occurredAt = (position: number): Promise<number> => {
+    let time = times.get(position);
+    if (!time) {
+      time = eventStore
+        .readAll({ after: position - 1, maxCount: 1 })
+        .then(([event]) => (event ? Date.parse(event.metadata.occurredAt) : now));
+      times.set(position, time);
+    }
+    return time;
+  };
   const after = Math.min(...standings.map((standing) => standing.checkpoint));
-  const shared = { after, events: await eventStore.readAll({ after, maxCount: LAG_CAP }) };
+  const shared = { after, events: await eventStore.readAllHeaders({ after, maxCount: LAG_CAP }) };
   return Promise.all(
     standings.map(async ({ name, status, held, record, liveGeneration, checkpoint: stored }) => {
       let checkpoint = stored;
@@ -87,7 +98,7 @@ export async function projectionHealth(
           checkpoint = behind[skipped - 1]!.position;
           behind =
             skipped === LAG_CAP
-              ? await eventStore.readAll({ after: checkpoint, maxCount: LAG_CAP })
+              ? await eventStore.readAllHeaders({ after: checkpoint, maxCount: LAG_CAP })
               : behind.slice(skipped);
         }
       }
@@ -99,7 +110,7 @@ export async function projectionHealth(
         liveGeneration,
         checkpoint,
         lagEvents: behind.length,
-        lagSeconds: oldest ? Math.max(0, (now - Date.parse(oldest.metadata.occurredAt)) / 1000) : 0,
+        lagSeconds: oldest ? Math.max(0, (now - (await occurredAt(oldest.position))) / 1000) : 0,
         rebuilding: held
           ? status!.rebuilding
           : record?.buildingGeneration != null

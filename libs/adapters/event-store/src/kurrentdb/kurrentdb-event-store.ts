@@ -58,6 +58,7 @@ import {
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
+  type EventHeader,
   type ReadAllOptions,
   type ReadStreamOptions,
   type SubscribeOptions,
@@ -242,6 +243,11 @@ export class KurrentDbEventStore implements EventStore {
    * page can come back short and the read goes on from the last position it saw until it has maxCount events or
    * reaches the end of the log.
    */
+  /** KurrentDB sends every event whole: the headers of readAll's events. */
+  async readAllHeaders(options: ReadAllOptions = {}): Promise<EventHeader[]> {
+    return (await this.readAll(options)).map((event) => ({ position: event.position, type: event.type }));
+  }
+
   async readAll(options: ReadAllOptions = {}): Promise<EventEnvelope[]> {
     const wanted = options.maxCount ?? Number.MAX_SAFE_INTEGER;
     const envelopes: EventEnvelope[] = [];

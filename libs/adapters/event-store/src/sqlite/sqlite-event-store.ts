@@ -9,6 +9,7 @@ import {
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
+  type EventHeader,
   type ReadAllOptions,
   type ReadStreamOptions,
   type SubscribeOptions,
@@ -112,6 +113,7 @@ export class SqliteEventStore implements EventStore {
     readForwards: StatementSync;
     readBackwards: StatementSync;
     readAll: StatementSync;
+    readAllHeaders: StatementSync;
     head: StatementSync;
   };
 
@@ -146,6 +148,9 @@ export class SqliteEventStore implements EventStore {
         'SELECT * FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?',
       ),
       readAll: this.db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position ASC LIMIT ?'),
+      readAllHeaders: this.db.prepare(
+        'SELECT position, type FROM events WHERE position > ? ORDER BY position ASC LIMIT ?',
+      ),
       head: this.db.prepare('SELECT COALESCE(MAX(position), 0) AS head FROM events'),
     };
   }
@@ -260,6 +265,14 @@ export class SqliteEventStore implements EventStore {
 
   async readAll(options: ReadAllOptions = {}): Promise<EventEnvelope[]> {
     return [...this.readAllSync(options)];
+  }
+
+  /** Columns stored before the data: a big event's overflow pages are not read. */
+  async readAllHeaders(options: ReadAllOptions = {}): Promise<EventHeader[]> {
+    return this.statements.readAllHeaders.all(
+      options.after ?? 0,
+      options.maxCount ?? Number.MAX_SAFE_INTEGER,
+    ) as unknown as EventHeader[];
   }
 
   /** The page itself (possibly cached): callers hand out copies. */
