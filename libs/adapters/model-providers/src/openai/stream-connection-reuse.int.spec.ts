@@ -23,10 +23,13 @@ describe('a streamed chat call and its upstream connection', () => {
   const sockets: Socket[] = [];
   /** How the upstream ends a body after `[DONE]`. */
   let ending: (response: ServerResponse) => void;
+  /** Settles when the upstream has written the end of its latest body. */
+  let ended: Promise<void> = Promise.resolve();
 
   beforeAll(async () => {
     server = createServer((request, response) => {
       request.resume();
+      ended = new Promise((resolve) => response.once('finish', () => resolve()));
       request.on('end', () => {
         response.writeHead(200, { 'content-type': 'text/event-stream' });
         response.write(chunk('Hel', null));
@@ -76,8 +79,10 @@ describe('a streamed chat call and its upstream connection', () => {
     ending = (response) => setTimeout(() => response.end(), 20);
     for (let call = 0; call < 3; call++) {
       expect(await streamed()).toBe('Hello');
-      // The next call starts once the previous body has ended upstream.
-      await new Promise((resolve) => setTimeout(resolve, 60));
+      // The next call starts once the previous body has ended upstream, and a while after for the client to read
+      // that end and pool the connection (a fixed 60 ms from [DONE] was once too short on a loaded machine).
+      await ended;
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
     expect(sockets.length).toBe(1);
   });
