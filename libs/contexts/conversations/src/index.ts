@@ -4,7 +4,6 @@ export * from './tool-call.events.js';
 export * from './conversations.read-model.js';
 export * from './conversation-records.js';
 export { answerMovesHead } from './conversation-tree.js';
-export { MessageTree } from './message-tree.js';
 export { ConversationTurns, type TurnRequest } from './runtime/conversation-turn.js';
 export type { TurnAnswer } from './runtime/turn-answer.js';
 export { ConversationNotFoundError } from './conversation.decider.js';

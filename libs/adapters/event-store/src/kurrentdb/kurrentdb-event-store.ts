@@ -243,11 +243,6 @@ export class KurrentDbEventStore implements EventStore {
    * page can come back short and the read goes on from the last position it saw until it has maxCount events or
    * reaches the end of the log.
    */
-  /** KurrentDB sends every event whole: the headers of readAll's events. */
-  async readAllHeaders(options: ReadAllOptions = {}): Promise<EventHeader[]> {
-    return (await this.readAll(options)).map((event) => ({ position: event.position, type: event.type }));
-  }
-
   async readAll(options: ReadAllOptions = {}): Promise<EventEnvelope[]> {
     const wanted = options.maxCount ?? Number.MAX_SAFE_INTEGER;
     const envelopes: EventEnvelope[] = [];
@@ -273,6 +268,11 @@ export class KurrentDbEventStore implements EventStore {
       if (seen < pageSize) break;
     }
     return envelopes.slice(0, wanted);
+  }
+
+  /** KurrentDB sends every event whole: the headers of readAll's events. */
+  async readAllHeaders(options: ReadAllOptions = {}): Promise<EventHeader[]> {
+    return (await this.readAll(options)).map((event) => ({ position: event.position, type: event.type }));
   }
 
   async headPosition(): Promise<number> {
