@@ -148,7 +148,7 @@ const inlineNow = (): boolean => encoderLoaded() || workers.length === 0;
 
 /** The result of `task`, computed in a worker thread when it is big, else in this thread. */
 export const runOffline = <T>(task: OfflineTask): Promise<T> => {
-  if (!HAS_WORKER || (taskSize(task) <= INLINE_CHARS && inlineNow()))
+  if (!HAS_WORKER || (taskSize(task, INLINE_CHARS) <= INLINE_CHARS && inlineNow()))
     return inThisThread(task.op, () => runOfflineTask(task) as T);
   return post<T>(task.op, task);
 };
