@@ -112,6 +112,73 @@ describe.each([
     await reopened.close();
   });
 
+  it('commits a burst of large appends in bounded batches, one after another, in order', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'es-')), 'events.db');
+    const bounded = new SqliteEventStore({
+      path,
+      commitWorker,
+      commitThreadMinBytes: 0,
+      maxBatchBytes: 1000,
+    });
+    // Five appends of some 600 characters each, in one turn of the loop: no two fit in a batch of 1,000.
+    const streams = Array.from({ length: 5 }, () => uniqueStream());
+    // What the log holds when each append is told it is committed (read at once, before anything else runs).
+    const stored: Promise<number>[] = [];
+    const appended = streams.map((stream, index) =>
+      bounded
+        .appendToStream(stream, [makeEvent(`Big${index}`, { text: 'x'.repeat(600) })], 'no_stream')
+        .then((result) => {
+          stored[index] = bounded.readAll().then((events) => events.length);
+          return result;
+        }),
+    );
+    const positions = (await Promise.all(appended)).map((result) => result.position);
+    expect(positions).toEqual(positions.map((_, index) => positions[0]! + index));
+    // Each append was committed in a batch of its own: when the first was told, the others were not in the log yet.
+    expect(await Promise.all(stored)).toEqual([1, 2, 3, 4, 5]);
+    expect((await bounded.readAll()).map((event) => event.type)).toEqual(streams.map((_, i) => `Big${i}`));
+    await bounded.close();
+  });
+
+  it('commits every append still queued behind the bound when it closes', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'es-')), 'events.db');
+    const closing = new SqliteEventStore({
+      path,
+      commitWorker,
+      commitThreadMinBytes: 0,
+      maxBatchBytes: 1000,
+    });
+    const appended = Array.from({ length: 4 }, (_, index) =>
+      closing.appendToStream(
+        uniqueStream(),
+        [makeEvent(`Late${index}`, { text: 'y'.repeat(600) })],
+        'no_stream',
+      ),
+    );
+    await closing.close();
+    await expect(Promise.all(appended)).resolves.toHaveLength(4);
+    const reopened = new SqliteEventStore({ path });
+    expect((await reopened.readAll()).map((event) => event.type)).toEqual([
+      'Late0',
+      'Late1',
+      'Late2',
+      'Late3',
+    ]);
+    await reopened.close();
+  });
+
+  it('refuses alone an append whose data cannot be encoded', async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const stream = uniqueStream();
+    const outcomes = await Promise.allSettled([
+      store.appendToStream(uniqueStream(), [makeEvent('Circular', circular)], 'no_stream'),
+      store.appendToStream(stream, [makeEvent('Fine')], 'no_stream'),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'fulfilled']);
+    expect(await types(store, stream)).toEqual(['Fine']);
+  });
+
   it('puts what arrives while a batch commits into the next batch, after it', async () => {
     const stream = uniqueStream();
     const first = store.appendToStream(stream, [makeEvent('A')], 'no_stream');

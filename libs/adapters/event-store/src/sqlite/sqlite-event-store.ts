@@ -31,10 +31,10 @@ interface EventRow {
   metadata: string;
 }
 
+/** An append as its caller's task encoded it: its JSON, and how many characters of it there are. */
 interface AppendRequest {
-  readonly streamId: string;
-  readonly events: readonly NewEvent[];
-  readonly expected: ExpectedRevision;
+  readonly append: EncodedAppend;
+  readonly bytes: number;
 }
 
 const SCHEMA = `
@@ -71,6 +71,8 @@ export interface SqliteEventStoreOptions {
   readonly commitWorker?: URL | null;
   /** The JSON a batch holds (characters of data and metadata) from which it commits in the commit thread. */
   readonly commitThreadMinBytes?: number;
+  /** The most JSON one batch holds (characters); an append larger than this is a batch of its own. */
+  readonly maxBatchBytes?: number;
 }
 
 /**
@@ -79,6 +81,14 @@ export interface SqliteEventStoreOptions {
  * a fraction of a millisecond on a quiet disk).
  */
 const DEFAULT_COMMIT_THREAD_MIN_BYTES = 64 * 1024;
+
+/**
+ * 1 MB: the JSON one batch holds at most (an append larger than this goes alone). Forty long messages sent at once
+ * (4.7 MB) were one batch, and handing it to the commit thread (copying it into a message) held the loop for 25–50 ms
+ * on the bench machine in one task; bounded, it goes in batches of about eight, with the loop's other work (a health
+ * check, the next request's headers) in between.
+ */
+const DEFAULT_MAX_BATCH_BYTES = 1024 * 1024;
 
 export class SqliteEventStore implements EventStore {
   private readonly db: DatabaseSync;
@@ -102,7 +112,7 @@ export class SqliteEventStore implements EventStore {
   /** Where batches of at least `threadMinBytes` of JSON commit; null: every batch commits in this thread. */
   private readonly thread: CommitThread | null;
   private readonly threadMinBytes: number;
-  private readonly commits = new GroupCommit<AppendRequest, AppendResult>((batch) => this.commitBatch(batch));
+  private readonly commits: GroupCommit<AppendRequest, AppendResult>;
   private listeners = 0;
   private readonly upcasters: UpcasterRegistry;
   private readonly pollIntervalMs: number;
@@ -133,6 +143,10 @@ export class SqliteEventStore implements EventStore {
     this.thread =
       commitWorker && options.path !== ':memory:' ? new CommitThread(commitWorker, options.path) : null;
     this.threadMinBytes = options.commitThreadMinBytes ?? DEFAULT_COMMIT_THREAD_MIN_BYTES;
+    this.commits = new GroupCommit<AppendRequest, AppendResult>((batch) => this.commitBatch(batch), {
+      sizeOf: (request) => request.bytes,
+      maxBatchSize: options.maxBatchBytes ?? DEFAULT_MAX_BATCH_BYTES,
+    });
     this.upcasters = options.upcasters ?? new UpcasterRegistry();
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
     this.appended.setMaxListeners(0);
@@ -155,12 +169,23 @@ export class SqliteEventStore implements EventStore {
     };
   }
 
+  /**
+   * The events are encoded here, in the caller's own task (an append whose data cannot be encoded is refused alone):
+   * a batch of many large appends is not encoded all at once when it commits.
+   */
   async appendToStream(
     streamId: string,
     events: readonly NewEvent[],
     expected: ExpectedRevision,
   ): Promise<AppendResult> {
-    return this.commits.submit({ streamId, events, expected });
+    let bytes = 0;
+    const stored = events.map((event) => {
+      const data = JSON.stringify(event.data);
+      const metadata = JSON.stringify(event.metadata);
+      bytes += data.length + metadata.length;
+      return { id: event.id, type: event.type, data, metadata };
+    });
+    return this.commits.submit({ append: { streamId, expected, events: stored }, bytes });
   }
 
   /**
@@ -170,37 +195,14 @@ export class SqliteEventStore implements EventStore {
   private commitBatch(
     batch: readonly AppendRequest[],
   ): Outcome<AppendResult>[] | Promise<Outcome<AppendResult>[]> {
-    let bytes = 0;
-    // An append whose data cannot be encoded is refused alone, as if it had failed in its savepoint.
-    const unencodable = new Map<number, unknown>();
-    const encoded: EncodedAppend[] = [];
-    batch.forEach(({ streamId, events, expected }, index) => {
-      try {
-        const stored = events.map((event) => {
-          const data = JSON.stringify(event.data);
-          const metadata = JSON.stringify(event.metadata);
-          bytes += data.length + metadata.length;
-          return { id: event.id, type: event.type, data, metadata };
-        });
-        encoded.push({ streamId, expected, events: stored });
-      } catch (error) {
-        unencodable.set(index, error);
-      }
-    });
-    const inOrder = (committed: CommittedBatch): Outcome<AppendResult>[] => {
-      const outcomes = this.committed(committed);
-      if (unencodable.size === 0) return outcomes;
-      let next = 0;
-      return batch.map((_, index) =>
-        unencodable.has(index) ? { error: unencodable.get(index) } : outcomes[next++]!,
-      );
-    };
-    if (encoded.length === 0) return inOrder({ outcomes: [], written: null });
+    const encoded = batch.map((request) => request.append);
+    const bytes = batch.reduce((sum, request) => sum + request.bytes, 0);
+    const done = (committed: CommittedBatch) => this.committed(committed);
     // A batch the thread could not commit (it ended, or its transaction failed) is committed here instead: if it had
     // committed there after all, its event ids are found stored and its original positions answered (idempotency).
     if (this.thread && bytes >= this.threadMinBytes)
-      return this.thread.commit(encoded).then(inOrder, () => inOrder(this.writes.commit(encoded)));
-    return inOrder(this.writes.commit(encoded));
+      return this.thread.commit(encoded).then(done, () => done(this.writes.commit(encoded)));
+    return done(this.writes.commit(encoded));
   }
 
   /** Tells the subscriptions what the batch wrote, once it is committed. */
@@ -334,7 +336,7 @@ export class SqliteEventStore implements EventStore {
 
   async close(): Promise<void> {
     // Appends already accepted are committed, not dropped; then the commit thread closes its connection before this one.
-    if (this.db.isOpen) await this.commits.flush();
+    if (this.db.isOpen) await this.commits.drain();
     await this.thread?.close();
     if (this.headPoll) clearInterval(this.headPoll);
     this.headPoll = null;
