@@ -45,10 +45,22 @@ export function pollingSubscription(
     range.from === (checkpoint ?? 0) + 1 &&
     range.to - range.from + 1 === range.types.length &&
     !range.types.some((type) => eventTypes.has(type));
+  /** A wake is due in the next check phase. */
+  let waking = false;
   const removeListener = polling.onAppended((range) => {
     if (!passesOver(range)) {
       appended = true;
-      wake?.();
+      // Woken in the next check phase, not at once: the store tells its listeners inside the append's commit, before
+      // the appenders go on, and a projection's reads and writes would run in the same microtask queue, ahead of the
+      // answer a request was waiting to send (a turn's recorded answer reached its client some 0.7 ms later,
+      // measured). A subscription reading meanwhile sees `appended` and reads on; one idle by then is woken.
+      if (wake && !waking) {
+        waking = true;
+        setImmediate(() => {
+          waking = false;
+          wake?.();
+        });
+      }
       return;
     }
     checkpoint = range.to;
