@@ -225,7 +225,10 @@ async function main(): Promise<void> {
       upstreamLatencyMs: 10,
       warmup: quick
         ? { requests: 200, seconds: 0.5, streams: 10 }
-        : { requests: 1000, seconds: 2, streams: 20 },
+        : // Saturated seconds per path: the api's CPU per request kept falling over its first ~10 s of saturated
+          // load (a probe on the bench machine, 1.5 s blocks: 994, 383, 364, 439, 280, 238 µs; the bare proxy's
+          // blocks between them 340, 238, 217); with 2 s, the rows measured the tail of that warm-up.
+          { requests: 1000, seconds: 8, streams: 20 },
     });
     rows.push(...result.rows);
     details.gateway = result.details;
