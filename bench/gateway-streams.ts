@@ -58,6 +58,9 @@ const percentile = (sorted: readonly number[], p: number): number =>
     : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 
 /** A row of a first delta's spread: p99 against p50. */
+const spreadOf = (firstDelta: { readonly p50Ms: number; readonly p99Ms: number }): number =>
+  firstDelta.p99Ms / firstDelta.p50Ms;
+
 const spread = (
   metric: string,
   firstDelta: { readonly p50Ms: number; readonly p99Ms: number },
@@ -68,7 +71,7 @@ const spread = (
   unit: 'ms',
   baseline: firstDelta.p50Ms,
   baselineLabel: 'ms p50',
-  ratio: firstDelta.p99Ms / firstDelta.p50Ms,
+  ratio: spreadOf(firstDelta),
   goal,
 });
 
@@ -253,11 +256,18 @@ export async function benchGatewayStreams(
         ratio: details.completed / options.streams,
         goal: { on: 'ratio', op: '>=', target: 1 },
       },
-      spread(`gateway ${n} concurrent streams: first delta p99 ÷ p50`, details.firstDelta, {
-        on: 'ratio',
-        op: '<=',
-        target: 2,
-      }),
+      // The goal is 2, unless the same streams straight to the upstream, with no process forwarding them, spread more
+      // in this run: then that is this machine's floor (the client and the upstream alone), and the goal is to stay
+      // within it (a forwarder adds a third process competing for the two cores).
+      spread(
+        `gateway ${n} concurrent streams: first delta p99 ÷ p50 (≤ 2, or the direct streams' own when above)`,
+        details.firstDelta,
+        {
+          on: 'ratio',
+          op: '<=',
+          target: Math.max(2, Number(spreadOf(details.directFirstDelta).toFixed(2))),
+        },
+      ),
       spread(
         '  reference: the same streams straight to the upstream, first delta p99 ÷ p50 (info)',
         details.directFirstDelta,
