@@ -22,6 +22,11 @@ describe.each([
   ['in the commit thread', COMPILED_COMMIT_WORKER],
 ] as const)('SqliteEventStore group commit (%s)', (_where, commitWorker) => {
   let store: SqliteEventStore;
+  /** A store on a fresh file, committing every batch where this suite says, with `options` beside. */
+  const fresh = (options: { maxBatchBytes?: number } = {}) => {
+    const path = join(mkdtempSync(join(tmpdir(), 'es-')), 'events.db');
+    return { path, store: new SqliteEventStore({ path, commitWorker, commitThreadMinBytes: 0, ...options }) };
+  };
   beforeEach(() => {
     store = new SqliteEventStore({
       path: join(mkdtempSync(join(tmpdir(), 'es-')), 'events.db'),
@@ -101,8 +106,7 @@ describe.each([
   });
 
   it('commits the appends accepted before it closes', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'es-')), 'events.db');
-    const closing = new SqliteEventStore({ path, commitWorker, commitThreadMinBytes: 0 });
+    const { path, store: closing } = fresh();
     const stream = uniqueStream();
     const appended = closing.appendToStream(stream, [makeEvent('Late')], 'no_stream');
     await closing.close();
@@ -113,13 +117,7 @@ describe.each([
   });
 
   it('commits a burst of large appends in bounded batches, one after another, in order', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'es-')), 'events.db');
-    const bounded = new SqliteEventStore({
-      path,
-      commitWorker,
-      commitThreadMinBytes: 0,
-      maxBatchBytes: 1000,
-    });
+    const { store: bounded } = fresh({ maxBatchBytes: 1000 });
     // Five appends of some 600 characters each, in one turn of the loop: no two fit in a batch of 1,000.
     const streams = Array.from({ length: 5 }, () => uniqueStream());
     // What the log holds when each append is told it is committed (read at once, before anything else runs).
@@ -141,13 +139,7 @@ describe.each([
   });
 
   it('commits every append still queued behind the bound when it closes', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'es-')), 'events.db');
-    const closing = new SqliteEventStore({
-      path,
-      commitWorker,
-      commitThreadMinBytes: 0,
-      maxBatchBytes: 1000,
-    });
+    const { path, store: closing } = fresh({ maxBatchBytes: 1000 });
     const appended = Array.from({ length: 4 }, (_, index) =>
       closing.appendToStream(
         uniqueStream(),

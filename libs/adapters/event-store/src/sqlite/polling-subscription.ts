@@ -45,15 +45,12 @@ export function pollingSubscription(
     range.from === (checkpoint ?? 0) + 1 &&
     range.to - range.from + 1 === range.types.length &&
     !range.types.some((type) => eventTypes.has(type));
-  /** A wake is due in the next check phase. */
   let waking = false;
   const removeListener = polling.onAppended((range) => {
     if (!passesOver(range)) {
       appended = true;
-      // Woken in the next check phase, not at once: the store tells its listeners inside the append's commit, before
-      // the appenders go on, and a projection's reads and writes would run in the same microtask queue, ahead of the
-      // answer a request was waiting to send (a turn's recorded answer reached its client some 0.7 ms later,
-      // measured). A subscription reading meanwhile sees `appended` and reads on; one idle by then is woken.
+      // Woken in the next check phase: told inside the append's commit, its reads and writes came before the
+      // appender's answer (a turn's, 0.8 ms later, measured). One reading meanwhile sees `appended` and reads on.
       if (wake && !waking) {
         waking = true;
         setImmediate(() => {
