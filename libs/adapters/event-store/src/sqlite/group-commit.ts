@@ -36,7 +36,7 @@ export class GroupCommit<Request, Result> {
    */
   constructor(
     private readonly commit: (requests: readonly Request[]) => Outcome<Result>[] | Promise<Outcome<Result>[]>,
-    private readonly bound: BatchBound<Request> | null = null,
+    private readonly bound: BatchBound<Request>,
   ) {}
 
   submit(request: Request): Promise<Result> {
@@ -48,7 +48,7 @@ export class GroupCommit<Request, Result> {
   }
 
   /**
-   * Commits the next batch of what is queued (all of it unless bounded); settles once that batch has been committed.
+   * Commits the next batch of what is queued; settles once that batch has been committed.
    * What the bound leaves is scheduled for the next turn of the loop.
    */
   flush(): Promise<void> {
@@ -93,13 +93,8 @@ export class GroupCommit<Request, Result> {
     if (this.queue.length > 0) this.scheduled ??= setImmediate(() => void this.flush());
   }
 
-  /** The next batch from the head of the queue: all of it, or as much as the bound allows (at least one). */
+  /** The next batch from the head of the queue: as much as the bound allows, at least one request. */
   private take(): Pending<Request, Result>[] {
-    if (!this.bound) {
-      const all = this.queue;
-      this.queue = [];
-      return all;
-    }
     const { sizeOf, maxBatchSize } = this.bound;
     let count = 0;
     let size = 0;

@@ -197,12 +197,14 @@ export class SqliteEventStore implements EventStore {
   ): Outcome<AppendResult>[] | Promise<Outcome<AppendResult>[]> {
     const encoded = batch.map((request) => request.append);
     const bytes = batch.reduce((sum, request) => sum + request.bytes, 0);
-    const done = (committed: CommittedBatch) => this.committed(committed);
     // A batch the thread could not commit (it ended, or its transaction failed) is committed here instead: if it had
     // committed there after all, its event ids are found stored and its original positions answered (idempotency).
     if (this.thread && bytes >= this.threadMinBytes)
-      return this.thread.commit(encoded).then(done, () => done(this.writes.commit(encoded)));
-    return done(this.writes.commit(encoded));
+      return this.thread.commit(encoded).then(
+        (committed) => this.committed(committed),
+        () => this.committed(this.writes.commit(encoded)),
+      );
+    return this.committed(this.writes.commit(encoded));
   }
 
   /** Tells the subscriptions what the batch wrote, once it is committed. */
