@@ -73,9 +73,12 @@ describe('PersonalSpaceProcess (with the personal-agent process)', () => {
       SPACES,
     );
     const agents = reads.reader<{ id: string; spaceId: string | null }>('agents');
+    // Each projector reads the log at its own pace: wait for both read models, not one.
     for (const user of ['u0', 'u1'])
       await waitUntil(
-        async () => (await agents.get(personalAgentId(user)))?.spaceId === personalSpaceId(user),
+        async () =>
+          (await agents.get(personalAgentId(user)))?.spaceId === personalSpaceId(user) &&
+          (await spaces.get(personalSpaceId(user)))?.personalOf === user,
         5000,
       );
     for (const user of ['u0', 'u1'])
