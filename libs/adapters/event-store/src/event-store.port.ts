@@ -60,16 +60,6 @@ export interface Subscription {
   stop(): Promise<void>;
 }
 
-/** How the caller waits for an append (a hint: every append is as durable and as ordered with or without it). */
-export interface AppendOptions {
-  /**
-   * The caller has other work under way while the append is made durable (a turn's answer is recorded while the
-   * turn's other model call comes back): a store that can sync it off the event loop does, so that work runs during
-   * the sync. Without it a small append may sync on the loop, where it is quickest alone.
-   */
-  readonly overlapped?: boolean;
-}
-
 export interface EventStore {
   /**
    * Appends a batch atomically. A batch whose event ids are all already stored in this stream is a no-op that
@@ -79,7 +69,6 @@ export interface EventStore {
     streamId: string,
     events: readonly NewEvent[],
     expected: ExpectedRevision,
-    options?: AppendOptions,
   ): Promise<AppendResult>;
   /** Events of one stream; an unknown stream reads as empty. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<EventEnvelope[]>;

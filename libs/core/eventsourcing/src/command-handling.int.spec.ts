@@ -1,4 +1,4 @@
-import { type AppendOptions, type EventStore, type ReadStreamOptions } from '#event-store';
+import { type EventStore, type ReadStreamOptions } from '#event-store';
 import { SqliteEventStore } from '#event-store/sqlite/sqlite-event-store';
 import { ConflictError, type DomainEvent } from '#kernel';
 import { uniqueStream } from '#testing/fixtures';
@@ -58,31 +58,6 @@ describe('handleCommand', () => {
     expect(cache.get('b', counter.evolve)).toBeNull();
     expect(cache.get('a', counter.evolve)).not.toBeNull();
     expect(cache.get('a', () => 0)).toBeNull();
-  });
-
-  it('tells the store an overlapped caller’s appends are overlapped (every routine), and keeps that out of the log', async () => {
-    const sqlite = new SqliteEventStore({ path: ':memory:' });
-    const told: (AppendOptions | undefined)[] = [];
-    const store: EventStore = Object.assign(Object.create(sqlite) as EventStore, {
-      appendToStream: (...args: Parameters<EventStore['appendToStream']>) => {
-        told.push(args[3]);
-        return sqlite.appendToStream(...args);
-      },
-    });
-    const overlapped = { ...context, overlapped: true };
-    const first = uniqueStream();
-    await handleCommand(store, first, counter, { add: 1 }, overlapped);
-    await recordFacts(store, uniqueStream(), counter, { add: 1 }, overlapped);
-    await handleCreation(store, uniqueStream(), counter, { add: 1 }, overlapped);
-    const stream = uniqueStream();
-    await handleCommand(store, stream, counter, { add: 1 }, context);
-    expect(told).toEqual([
-      { overlapped: true },
-      { overlapped: true },
-      { overlapped: true },
-      { overlapped: undefined },
-    ]);
-    expect(Object.keys((await sqlite.readStream(first))[0]!.metadata)).not.toContain('overlapped');
   });
 
   describe('a retried idempotent request', () => {

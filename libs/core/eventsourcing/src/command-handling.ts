@@ -1,8 +1,7 @@
 // The one command-handling routine every context's AggregateRepository runs: load the stream (through a bounded cache of
 // folded states), fold it, decide, append with the expected revision, and decide again on a concurrent write (bounded).
 // Also the command's context (who, why, idempotency) that becomes every event's metadata, and the routine for a record
-// of facts that needs no state (recordFacts). Over 300 lines on purpose: the three routines share the context that
-// names their events and says how their appends are waited for.
+// of facts that needs no state (recordFacts).
 import {
   derivedEventId,
   newEventId,
@@ -16,7 +15,7 @@ import {
   type NewEvent,
   type RequestSource,
 } from '#kernel';
-import type { AppendOptions, EventStore } from '#event-store';
+import type { EventStore } from '#event-store';
 import type { Decider } from './decider.js';
 
 /** Who asked and why: becomes the metadata of every event the command produces. */
@@ -40,8 +39,6 @@ export interface CommandContext {
    * correlation of the request it records and when it happened, by its index; the context's otherwise.
    */
   readonly perEvent?: (index: number) => EventOrigin;
-  /** The caller has other work under way while its events are made durable (the store's AppendOptions). */
-  readonly overlapped?: boolean;
 }
 
 /** Where one event of a batch comes from: its id, its request's correlation and its time. */
@@ -161,8 +158,6 @@ export const newEntityId = (context: CommandContext, prefix: string): string => 
   return `${prefix}_${sha256(`${request.seed}\u0000${slot}\u0000${nth}`).slice(0, 32)}`;
 };
 
-const appendOptions = ({ overlapped }: CommandContext): AppendOptions => ({ overlapped });
-
 /** Events read at a time while collecting an earlier run's events (a command rarely appends more than a few). */
 const APPLIED_PAGE = 32;
 
@@ -228,7 +223,6 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
         streamId,
         toNewEvents(events, context),
         revision === null ? 'no_stream' : revision,
-        appendOptions(context),
       );
       cache?.set(streamId, decider.evolve, appended.nextRevision, events.reduce(decider.evolve, state));
       return { events, position: appended.position, revision: appended.nextRevision };
@@ -262,7 +256,6 @@ export async function recordFacts<State, Command, Event extends DomainEvent>(
         streamId,
         stored,
         revision === null ? 'no_stream' : revision,
-        appendOptions(context),
       );
       return { events, position: appended.position, revision: appended.nextRevision };
     } catch (error) {
@@ -292,12 +285,7 @@ export async function handleCreation<State, Command, Event extends DomainEvent>(
   const events = decider.decide(command, state);
   if (events.length === 0) return usual();
   try {
-    const appended = await store.appendToStream(
-      streamId,
-      toNewEvents(events, context),
-      'no_stream',
-      appendOptions(context),
-    );
+    const appended = await store.appendToStream(streamId, toNewEvents(events, context), 'no_stream');
     cache?.set(streamId, decider.evolve, appended.nextRevision, events.reduce(decider.evolve, state));
     return { events, position: appended.position, revision: appended.nextRevision };
   } catch (error) {

@@ -6,7 +6,6 @@ import { EventEmitter } from 'node:events';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { type EventEnvelope, type NewEvent, checkpointInThread, openPrivateDatabase } from '#kernel';
 import {
-  type AppendOptions,
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
@@ -36,8 +35,6 @@ interface EventRow {
 interface AppendRequest {
   readonly append: EncodedAppend;
   readonly bytes: number;
-  /** Its caller has other work to do meanwhile (AppendOptions.overlapped): its batch commits in the commit thread. */
-  readonly overlapped: boolean;
 }
 
 const SCHEMA = `
@@ -180,7 +177,6 @@ export class SqliteEventStore implements EventStore {
     streamId: string,
     events: readonly NewEvent[],
     expected: ExpectedRevision,
-    options: AppendOptions = {},
   ): Promise<AppendResult> {
     let bytes = 0;
     const stored = events.map((event) => {
@@ -189,14 +185,12 @@ export class SqliteEventStore implements EventStore {
       bytes += data.length + metadata.length;
       return { id: event.id, type: event.type, data, metadata };
     });
-    const overlapped = options.overlapped ?? false;
-    return this.commits.submit({ append: { streamId, expected, events: stored }, bytes, overlapped });
+    return this.commits.submit({ append: { streamId, expected, events: stored }, bytes });
   }
 
   /**
    * One transaction for the batch (event-commits.ts): in this thread, or in the commit thread when its JSON is large
-   * enough that its COMMIT would hold the event loop up (writing and syncing megabytes of log), or when one of its
-   * callers has other work to do during the sync (a turn's answer: ~0.7 ms sooner, measured side by side).
+   * enough that its COMMIT would hold the event loop up (writing and syncing megabytes of log).
    */
   private commitBatch(
     batch: readonly AppendRequest[],
@@ -205,7 +199,7 @@ export class SqliteEventStore implements EventStore {
     const bytes = batch.reduce((sum, request) => sum + request.bytes, 0);
     // A batch the thread could not commit (it ended, or its transaction failed) is committed here instead: if it had
     // committed there after all, its event ids are found stored and its original positions answered (idempotency).
-    if (this.thread && (bytes >= this.threadMinBytes || batch.some((request) => request.overlapped)))
+    if (this.thread && bytes >= this.threadMinBytes)
       return this.thread.commit(encoded).then(
         (committed) => this.committed(committed),
         () => this.committed(this.writes.commit(encoded)),

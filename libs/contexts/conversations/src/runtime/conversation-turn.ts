@@ -299,9 +299,8 @@ export class ConversationTurns {
       };
       const answer = recordedAnswer(outcome);
       const answeredAt = new Date();
-      // Recorded whatever happened to the client: an interrupted turn is kept, marked incomplete. Overlapped: the
-      // after-work below (memory's extraction coming back) and the model call's usage record run during its sync.
-      const recorded = place.recordAnswer(answer, answeredAt, { ...context, overlapped: true });
+      // Recorded whatever happened to the client: an interrupted turn is kept, marked incomplete.
+      const recorded = place.recordAnswer(answer, answeredAt, context);
       // A complete answer's after-work (memory extraction's candidates, its model call started with the turn) runs
       // while it is recorded; its writes, and its notices, wait for the record.
       const after =
