@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { IndexedChunk, SearchMode } from '../search-index.port.js';
+import { Bm25Thread } from './bm25-thread.js';
 import { SqliteSearchIndex } from './sqlite-search-index.js';
 
 const COMPILED_WORKER = new URL(
@@ -132,6 +133,41 @@ describe('SqliteSearchIndex with the BM25 thread', () => {
     await Promise.all([threaded.close(), plain.close()]);
   });
 
+  it('hands over an answer that has arrived at once, without waiting for the event loop to deliver it', async () => {
+    const thread = new Bm25Thread(COMPILED_WORKER, path, LARGE.bm25SplitMinChunks, false);
+    const deadline = Date.now() + 10_000;
+    while (!thread.available()) {
+      if (Date.now() > deadline) throw new Error('the BM25 thread did not start');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const request = {
+      index: 'chunks_v1',
+      text: 'ledger travel',
+      ownerIds: OWNERS,
+      tagIds: null,
+      candidates: 20,
+    };
+    const ranked = thread.rank(request);
+    // Waits for the answer without letting the loop turn (as a search's vector leg keeps it busy).
+    const gate = new Int32Array(new SharedArrayBuffer(4));
+    let settled = 0;
+    while (settled === 0 && Date.now() < deadline) {
+      Atomics.wait(gate, 0, 0, 2);
+      settled = thread.settleArrived();
+    }
+    expect(settled).toBe(1);
+    const order: string[] = [];
+    setImmediate(() => order.push('the loop turned'));
+    const ids = await ranked;
+    order.push('ranked');
+    expect(order).toEqual(['ranked']);
+    expect(ids.length).toBeGreaterThan(0);
+    // The same ranking as an answer the loop delivers.
+    expect(await thread.rank(request)).toEqual(ids);
+    expect(thread.settleArrived()).toBe(0);
+    await thread.close();
+  });
+
   it('never returns a chunk of a document deleted before the search', async () => {
     const threaded = new SqliteSearchIndex({
       path: join(dir, 'deleting.db'),
@@ -157,10 +193,10 @@ describe('SqliteSearchIndex with the BM25 thread', () => {
     const slow = join(dir, 'slow.worker.mjs');
     writeFileSync(
       slow,
-      "import { parentPort } from 'node:worker_threads';\n" +
+      "import { parentPort, workerData } from 'node:worker_threads';\n" +
         'parentPort.postMessage({ ready: true });\n' +
         "parentPort.on('message', ({ id, close }) => close ? parentPort.postMessage({ closed: true }) :\n" +
-        '  setTimeout(() => parentPort.postMessage({ id, ids: [1, 2, 3] }), 200));\n',
+        '  setTimeout(() => workerData.answers.postMessage({ id, ids: [1, 2, 3] }), 200));\n',
     );
     const index = new SqliteSearchIndex({
       path: join(dir, 'dropping.db'),

@@ -12,7 +12,7 @@
 // module; from the TypeScript sources (ts-jest) there is none, and every search ranks BM25 in its own thread.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 
 const COMPILED_WORKER = new URL('./bm25-thread.worker.js', import.meta.url);
 
@@ -44,11 +44,12 @@ export interface Bm25Request {
   readonly candidates: number;
 }
 
-export type Bm25Reply =
-  | { readonly ready: true }
-  | { readonly closed: true }
-  | { readonly id: number; readonly ids: readonly number[] }
-  | { readonly id: number; readonly error: string };
+/** What the thread says on its own port: it is ready, or it has closed. */
+export type Bm25Reply = { readonly ready: true } | { readonly closed: true };
+
+/** A request's answer, on the port of answers (workerData.answers). */
+export type Bm25Answer =
+  { readonly id: number; readonly ids: readonly number[] } | { readonly id: number; readonly error: string };
 
 interface Pending {
   readonly resolve: (ids: readonly number[]) => void;
@@ -57,6 +58,11 @@ interface Pending {
 
 export class Bm25Thread {
   private worker: Worker | null = null;
+  /**
+   * Where the thread answers requests: a port of their own, so that a search can take an answer that has arrived
+   * while its vector leg ran (settleArrived) without waiting for the event loop to deliver it.
+   */
+  private answers: MessagePort | null = null;
   private ready = false;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
@@ -88,9 +94,42 @@ export class Bm25Thread {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      if (this.pending.size === 1) worker.ref();
+      if (this.pending.size === 1) {
+        worker.ref();
+        this.answers?.ref();
+      }
       worker.postMessage({ id, request });
     });
+  }
+
+  /**
+   * Settles the requests whose answers have arrived, now: a search that ranked its vector leg meanwhile goes on at
+   * once instead of after the loop's next poll (its other work queued, ~0.7 ms of a turn at 10,000 chunks).
+   * Returns how many it settled.
+   */
+  settleArrived(): number {
+    let settled = 0;
+    for (let got = this.received(); got; got = this.received()) {
+      this.settle(got.message as Bm25Answer);
+      settled++;
+    }
+    return settled;
+  }
+
+  private received(): { message: unknown } | undefined {
+    return this.answers ? receiveMessageOnPort(this.answers) : undefined;
+  }
+
+  private settle(answer: Bm25Answer): void {
+    const waiting = this.pending.get(answer.id);
+    if (!waiting) return;
+    this.pending.delete(answer.id);
+    if (this.pending.size === 0) {
+      this.worker?.unref();
+      this.answers?.unref();
+    }
+    if ('ids' in answer) waiting.resolve(answer.ids);
+    else waiting.reject(new Error(answer.error));
   }
 
   /** Lets the thread save its postings (bm25-snapshot.ts) for up to CLOSE_WAIT_MS, then ends it. */
@@ -114,33 +153,37 @@ export class Bm25Thread {
       worker.postMessage({ close: true });
     });
     await worker.terminate();
+    this.answers?.close();
+    this.answers = null;
   }
 
   private start(): void {
+    const { port1: answers, port2 } = new MessageChannel();
     const worker = new Worker(this.workerUrl, {
-      workerData: { path: this.path, splitMinChunks: this.splitMinChunks, memory: this.memory },
+      workerData: {
+        path: this.path,
+        splitMinChunks: this.splitMinChunks,
+        memory: this.memory,
+        answers: port2,
+      },
+      transferList: [port2],
       resourceLimits: WORKER_LIMITS,
     });
     worker.unref();
     this.worker = worker;
+    this.answers?.close();
+    this.answers = answers;
     this.ready = false;
+    answers.on('message', (answer: Bm25Answer) => this.settle(answer));
+    answers.unref();
     worker.on('message', (reply: Bm25Reply) => {
-      if ('closed' in reply) return;
-      if ('ready' in reply) {
-        if (this.worker === worker) this.ready = true;
-        return;
-      }
-      const waiting = this.pending.get(reply.id);
-      if (!waiting) return;
-      this.pending.delete(reply.id);
-      if (this.pending.size === 0) worker.unref();
-      if ('ids' in reply) waiting.resolve(reply.ids);
-      else waiting.reject(new Error(reply.error));
+      if ('ready' in reply && this.worker === worker) this.ready = true;
     });
     const fail = (error: Error) => {
       if (this.worker === worker) {
         this.worker = null;
         this.ready = false;
+        answers.close();
       }
       const failed = [...this.pending.values()];
       this.pending.clear();

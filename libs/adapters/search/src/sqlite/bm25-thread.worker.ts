@@ -1,13 +1,15 @@
 // The thread a file-backed SqliteSearchIndex ranks large indexes' BM25 legs in (started by bm25-thread.ts): an index
 // of its own on the same file, which only reads, each request in a read transaction of its own.
-import { parentPort, workerData } from 'node:worker_threads';
-import type { Bm25Reply, Bm25Request, Bm25ThreadMemory } from './bm25-thread.js';
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import type { Bm25Answer, Bm25Reply, Bm25Request, Bm25ThreadMemory } from './bm25-thread.js';
 import { SqliteSearchIndex } from './sqlite-search-index.js';
 
-const { path, splitMinChunks, memory } = workerData as {
+const { path, splitMinChunks, memory, answers } = workerData as {
   path: string;
   splitMinChunks: number;
   memory: Bm25ThreadMemory | false;
+  /** Where requests are answered (a port of their own: Bm25Thread.settleArrived). */
+  answers: MessagePort;
 };
 const index = new SqliteSearchIndex({
   path,
@@ -19,6 +21,7 @@ const index = new SqliteSearchIndex({
 });
 
 const reply = (message: Bm25Reply) => parentPort?.postMessage(message);
+const answer = (message: Bm25Answer) => answers.postMessage(message);
 
 parentPort?.on('message', (message: { id: number; request: Bm25Request } | { close: true }) => {
   if ('close' in message) {
@@ -28,9 +31,9 @@ parentPort?.on('message', (message: { id: number; request: Bm25Request } | { clo
   }
   const { id, request } = message;
   try {
-    reply({ id, ids: index.bm25Ranks(request) });
+    answer({ id, ids: index.bm25Ranks(request) });
   } catch (error) {
-    reply({ id, error: error instanceof Error ? error.message : String(error) });
+    answer({ id, error: error instanceof Error ? error.message : String(error) });
   }
 });
 reply({ ready: true });

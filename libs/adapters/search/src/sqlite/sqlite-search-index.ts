@@ -692,7 +692,9 @@ export class SqliteSearchIndex implements SearchIndex {
     } finally {
       this.db.exec('COMMIT');
     }
-    // Out of the transaction: the event loop is free until the thread answers. A thread that failed is ranked here.
+    // Out of the transaction: the event loop is free until the thread answers, unless its answer came while the
+    // vector leg ran (taken at once). A thread that failed is ranked here.
+    this.bm25Thread?.settleArrived();
     const ranked = await inThread.catch(() => (this.registry(index) ? this.bm25Ranks(request) : []));
     this.db.exec('BEGIN');
     try {
