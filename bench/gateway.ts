@@ -9,12 +9,20 @@
 // completions), are measured in the same rounds against the same direct path, with the same goals.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { Agent, request, type OutgoingHttpHeaders } from 'node:http';
+import { Agent, request, type ClientRequest, type OutgoingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BENCH_ADMIN_API_KEY, spawnApi, stop } from './api-startup.js';
 import { storedResponseFloorUs } from './stored-floor.js';
 import { cpuSeconds, log, makeTempDir, median, type MetricRow } from './util.js';
+
+/**
+ * The request went out on a kept-alive connection the server closed as it sat idle (the fake upstream and the bare
+ * proxy close idle ones after Node's 5 s; it failed a full run once): sent again on a new one, as Node's
+ * documentation advises, its time started again.
+ */
+const metIdleClose = (req: ClientRequest, error: NodeJS.ErrnoException): boolean =>
+  req.reusedSocket && error.code === 'ECONNRESET';
 
 export interface GatewayBenchOptions {
   /** dist/apps/api/src/main.js */
@@ -347,10 +355,7 @@ export async function benchGateway(
           },
         );
         req.on('error', (error: NodeJS.ErrnoException) => {
-          // A kept-alive connection the server closed as it sat idle, just as this request went out on it (the fake
-          // upstream and the bare proxy close idle ones after Node's 5 s; it failed a full run once): sent again on a
-          // new one, as Node's documentation advises, its time started again.
-          if (req.reusedSocket && error.code === 'ECONNRESET') post(target).then(resolve, reject);
+          if (metIdleClose(req, error)) post(target).then(resolve, reject);
           else reject(error);
         });
         req.end(target.body);
@@ -449,8 +454,7 @@ export async function benchGateway(
           },
         );
         req.on('error', (error: NodeJS.ErrnoException) => {
-          // As in `post`: a kept-alive connection closed by the server as this stream went out on it.
-          if (req.reusedSocket && error.code === 'ECONNRESET') streamOnce(target).then(resolve, reject);
+          if (metIdleClose(req, error)) streamOnce(target).then(resolve, reject);
           else reject(error);
         });
         req.end(target.streamBody);
