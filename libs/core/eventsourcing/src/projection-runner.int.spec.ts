@@ -232,6 +232,8 @@ describe('ProjectionRunner', () => {
     const tally = reads.reader<{ id: string; n?: number }>('tallied');
     // The failed commit fails the projector, which retries from its stored checkpoint (after a backoff).
     await waitUntil(async () => (await tally.get('count'))?.n === 40, 5000);
+    // The catch-up's last commit is visible before the generation's indexes are prepared and it counts as live.
+    await waitUntil(async () => running.status()[0]?.state === 'live', 5000);
     expect(failures).toBe(2);
     // Two batches of seven change 15 documents (≥ 10): commits at 14, then (after the failure at 28 and a retry from
     // 14) at 28, then 35 and the short batch at the head, 40.
