@@ -324,6 +324,7 @@ describe('ProjectionRunner', () => {
     await waitUntil(() => both.status().find((s) => s.name === 'poisoned')?.state === 'failed');
     await ticks(events, 5);
     await waitUntil(async () => (await count()) === 10);
+    await waitUntil(() => both.status().find((s) => s.name === 'counter')?.state === 'live');
     expect(both.status().find((s) => s.name === 'poisoned')).toMatchObject({
       state: 'failed',
       lastError: 'cannot project this',
