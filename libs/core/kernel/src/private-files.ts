@@ -25,14 +25,28 @@ export function makePrivateDir(path: string): void {
 
 /**
  * Opens a SQLite database file, created 0600 in a 0700 folder when missing. SQLite gives its -wal, -shm and journal
- * files the database file's mode, so creating that file first is what makes them private too.
+ * files the database file's mode, so creating that file first is what makes them private too. An existing file is
+ * not opened here: closing a descriptor of it would drop the POSIX locks this process's connections hold on it
+ * (howtocorrupt.html §2.2), and another process could then take the file for its own alone.
  */
 export function openPrivateDatabase(path: string, options?: DatabaseSyncOptions): DatabaseSync {
   if (path !== ':memory:') {
     makePrivateDir(dirname(path));
-    closeSync(openSync(path, 'a', PRIVATE_FILE_MODE));
+    createPrivateFile(path);
   }
   return options ? new DatabaseSync(path, options) : new DatabaseSync(path);
+}
+
+/** Creates an empty file 0600 unless one is there (left as it is, never opened). */
+function createPrivateFile(path: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', PRIVATE_FILE_MODE);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw error;
+  }
+  closeSync(fd);
 }
 
 /**
