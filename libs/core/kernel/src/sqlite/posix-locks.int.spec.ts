@@ -72,6 +72,7 @@ describe("the platform's own file access beside SQLite's connections", () => {
   });
 
   it('reads the header of a log made again after its file was removed', () => {
+    expect(walIndexHeader(join(dir, 'no-such.db'))).toBeNull();
     writer.exec('INSERT INTO t VALUES (2)');
     const before = walIndexHeader(path)!;
     // The last connection's close removes the `-shm` file; the next one makes a new one.

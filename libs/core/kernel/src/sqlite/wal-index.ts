@@ -6,7 +6,7 @@
 // the `-shm` file (howtocorrupt.html §2.2): a read that closed its descriptor let another process write the log while
 // a writer here was committing to it, and lose one of the two commits. A descriptor is closed only once its file has
 // been removed (no connection locks it any more: SQLite removes it as its last connection closes).
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { endianness } from 'node:os';
 
 export interface WalIndexHeader {
@@ -31,13 +31,10 @@ function descriptorOf(shm: string): number | null {
     descriptors.delete(shm);
     closeSync(kept);
   }
-  try {
-    const fd = openSync(shm, 'r');
-    descriptors.set(shm, fd);
-    return fd;
-  } catch {
-    return null;
-  }
+  if (!existsSync(shm)) return null;
+  const fd = openSync(shm, 'r');
+  descriptors.set(shm, fd);
+  return fd;
 }
 
 /**
@@ -45,8 +42,13 @@ function descriptorOf(shm: string): number | null {
  * Null without a wal-index (no log yet, or the file was closed and its log removed).
  */
 export function walIndexHeader(path: string): WalIndexHeader | null {
-  const fd = descriptorOf(`${path}-shm`);
-  if (fd === null || readSync(fd, bytes, 0, 100, 0) < 100) return null;
-  const u32 = (at: number) => (LITTLE_ENDIAN ? bytes.readUInt32LE(at) : bytes.readUInt32BE(at));
-  return { frames: u32(16), salt: u32(32), backfilled: u32(96) };
+  // Never throws: its callers are timers (a throw there would end the thread, or the process).
+  try {
+    const fd = descriptorOf(`${path}-shm`);
+    if (fd === null || readSync(fd, bytes, 0, 100, 0) < 100) return null;
+    const u32 = (at: number) => (LITTLE_ENDIAN ? bytes.readUInt32LE(at) : bytes.readUInt32BE(at));
+    return { frames: u32(16), salt: u32(32), backfilled: u32(96) };
+  } catch {
+    return null;
+  }
 }
