@@ -10,6 +10,7 @@ import { ContentCipher, KEY_STORE, type KeyStore } from '#key-store';
 import { conversationDecider, type ConversationCommand } from './conversation.decider.js';
 import { conversationStreamId, type StoredVisibility } from './conversation.events.js';
 import type { NewAnswer, NewCheckpoint, PlainAttachment } from './conversation-records.js';
+import { afterNextCheckPhase } from './check-phases.js';
 import { OpenedHistory } from './opened-history.js';
 import type { ConversationChange, ConversationWriter } from './owned-conversation.js';
 
@@ -29,15 +30,6 @@ export interface StoredTurn {
   readonly parentId?: string | null | undefined;
   /** The message is appended once this settles, its keys committed before (TurnQuestion.appendAfter). */
   readonly appendAfter?: Promise<unknown> | undefined;
-}
-
-/**
- * Settles once `after` has (fulfilled or not) and the event loop has then passed two check phases: what was scheduled
- * with setImmediate as `after` settled (a model request's write to a reused connection) runs first.
- */
-async function afterNextCheckPhase(after: Promise<unknown>): Promise<void> {
-  await after.catch(() => undefined);
-  for (let hop = 0; hop < 2; hop++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 @Injectable()

@@ -8,7 +8,7 @@ import type { MemoryReader } from './memory.reader.js';
 import { MemoryContextProvider } from './memory.provider.js';
 
 /** A provider over fakes of its ports: the gateway answers the extraction (or hangs until aborted). */
-function setUp(options: { hang?: boolean } = {}) {
+function setUp(options: { hang?: boolean; answerAsked?: Promise<void> } = {}) {
   const steps: string[] = [];
   const signals: AbortSignal[] = [];
   const gateway = {
@@ -61,6 +61,7 @@ function setUp(options: { hang?: boolean } = {}) {
     keepsTraces: true,
     streamed: false,
     signal: client.signal,
+    answerAsked: options.answerAsked ?? Promise.resolve(),
   } as unknown as TurnContext;
   return { steps, signals, provider, turn, client };
 }
@@ -68,7 +69,7 @@ function setUp(options: { hang?: boolean } = {}) {
 const nextTurnOfLoop = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('MemoryContextProvider: extraction alongside the answer', () => {
-  it("makes the extraction's model call with the turn, before any answer, and records the recall only once the answer is", async () => {
+  it("makes the extraction's model call beside the answer's, and records the recall only once the answer is", async () => {
     const { steps, provider, turn } = setUp();
     let recordAnswer!: () => void;
     const recorded = new Promise<void>((resolve) => {
@@ -95,6 +96,26 @@ describe('MemoryContextProvider: extraction alongside the answer', () => {
     expect(await working).toBeNull();
     // One model call for the turn: the one started with it; nothing was recalled, so no recall is recorded.
     expect(steps).toEqual(['extraction call', 'answer recorded']);
+  });
+
+  it("sends the extraction's model call only once the answer's is under way, and none for a turn ended before", async () => {
+    let askAnswer!: () => void;
+    const asked = setUp({ answerAsked: new Promise((resolve) => (askAnswer = resolve)) });
+    await asked.provider.contribute(asked.turn);
+    await nextTurnOfLoop();
+    expect(asked.steps).toEqual([]);
+    askAnswer();
+    await nextTurnOfLoop();
+    expect(asked.steps).toEqual(['extraction call']);
+
+    let endTurn!: () => void;
+    const ended = setUp({ answerAsked: new Promise((resolve) => (endTurn = resolve)) });
+    await ended.provider.contribute(ended.turn);
+    // The turn ends before its answer is asked (its answer loop never started): it abandons, then settles answerAsked.
+    ended.provider.abandon(ended.turn);
+    endTurn();
+    await nextTurnOfLoop();
+    expect(ended.steps).toEqual([]);
   });
 
   it('aborts the extraction of a turn that ends without a complete answer, and records nothing', async () => {

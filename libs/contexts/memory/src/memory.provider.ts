@@ -1,9 +1,9 @@
 // The Memory context provider. Before the answer it recalls the relevant memories (the user's personal ones and the
 // Agent's shared ones, by similarity to the message and recency, within its token share) into the prompt, and lists
 // them (id and version) for the answer's provenance; then it asks the Agent's model for candidate facts in the user's
-// message (the fixed prompt of memory-extraction.ts, recorded as usage) while the answer is being written: only the
-// user is a source, so the extraction does not wait for the answer (it used to, and a turn waited for two model
-// calls one after the other). After a complete answer it records the recall (recency, and which answers used a
+// message (the fixed prompt of memory-extraction.ts, recorded as usage; in a streamed turn once the answer's own
+// request is sent, turn.answerAsked) while the answer is being written: only the user is a source, so the extraction
+// does not wait for the answer (it used to, and a turn waited for two model calls one after the other). After a complete answer it records the recall (recency, and which answers used a
 // memory), then takes the extraction's candidates, screens each, drops those already remembered or recalled, and
 // saves them: personal ones at once, agent-wide ones as a proposal to the user (when the Agent shares memories). A
 // turn that ends without a complete answer abandons its extraction (aborted: nothing is kept).
@@ -315,21 +315,28 @@ export class MemoryContextProvider implements ContextProvider {
     return kept;
   }
 
+  /**
+   * The extraction's model call, sent once the turn allows (turn.answerAsked: in a streamed turn, after the answer's):
+   * it runs beside the answer without holding it up. A turn abandoned before then sends none.
+   */
   private extraction(turn: TurnContext, recalled: PlainMemory[]): TurnMemory {
     const abort = new AbortController();
-    const extraction = this.gateway.chat(
-      this.scope(turn),
-      agentChatModel(this.gateway, turn.agent, undefined),
-      {
-        messages: extractionMessages(
-          turn.query,
-          recalled.map((memory) => memory.text),
-        ),
-        max_completion_tokens: 600,
-      },
-      AbortSignal.any([abort.signal, AbortSignal.timeout(EXTRACTION_TIMEOUT_MS)]),
-      'memory_extraction',
-    );
+    const extraction = turn.answerAsked.then(() => {
+      abort.signal.throwIfAborted();
+      return this.gateway.chat(
+        this.scope(turn),
+        agentChatModel(this.gateway, turn.agent, undefined),
+        {
+          messages: extractionMessages(
+            turn.query,
+            recalled.map((memory) => memory.text),
+          ),
+          max_completion_tokens: 600,
+        },
+        AbortSignal.any([abort.signal, AbortSignal.timeout(EXTRACTION_TIMEOUT_MS)]),
+        'memory_extraction',
+      );
+    });
     return { recalled, extraction, abort };
   }
 

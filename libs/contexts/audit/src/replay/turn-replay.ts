@@ -190,6 +190,7 @@ export class TurnReplay {
       // Every model call of the replay (its answer, tool steps and searches) is usage under `replay`.
       operation: 'replay',
       signal,
+      answerAsked: Promise.resolve(),
       sources: book,
       tokenShare: Math.floor(budget / 2),
       recordItem: () => undefined,

@@ -41,6 +41,12 @@ export interface TurnContext {
    */
   readonly operation?: 'conversation' | 'replay';
   readonly signal: AbortSignal;
+  /**
+   * What a provider's own model call that can wait (memory extraction) waits for, so that it does not hold up the
+   * answer's: in a streamed turn, the answer's request under way (its write to the connection done) or the turn gone
+   * no further; settled from the start in a turn answered whole (its answer waits for that call too). Never rejects.
+   */
+  readonly answerAsked: Promise<void>;
   /** The numbered sources of this turn, shared by every provider and tool (citations are checked against it). */
   readonly sources: SourceBook;
   /** Tokens this provider's section may take. */

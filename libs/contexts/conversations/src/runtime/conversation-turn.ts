@@ -18,6 +18,7 @@ import { LOGGER, PLATFORM_CONFIG, type PlatformConfig, ValidationError } from '#
 import type { ModelConfig } from '#model-providers';
 import { AggregateRepository } from '#eventsourcing';
 import { agentChatModel, agentSampling } from '../agent-model.js';
+import { afterNextCheckPhase } from '../check-phases.js';
 import type { HistoryMessage } from '../compaction/compaction-boundary.js';
 import type { Visibility } from '../conversation-records.js';
 import { AnswerInterrupted, answerLoop, type LoopResult } from './answer-loop.js';
@@ -144,6 +145,13 @@ export class ConversationTurns {
       model.contextWindow,
     );
     const posting = new AbortController();
+    // A streamed turn's client waits for its first delta: the providers' own model calls (memory extraction's) are
+    // sent once the answer's request is written. A turn answered whole waits for them as well (their notices are part
+    // of its answer): they are sent as soon as they are ready, ahead of the answer's.
+    let askedAnswer = (): void => undefined;
+    const answerAsked = request.stream
+      ? new Promise<void>((resolve) => (askedAnswer = resolve))
+      : Promise.resolve();
     // The library prompt the message starts from is in the answer's provenance beside what the tools load.
     const loaded: ContextItem[] = request.promptItem ? [request.promptItem] : [];
     const turn: TurnContext = {
@@ -158,6 +166,7 @@ export class ConversationTurns {
       // API-driven: a person chatting in the web app (a session) streams too, and keeps their memory.
       streamed: request.stream && !caller.session,
       signal: AbortSignal.any([request.signal, posting.signal]),
+      answerAsked,
       sources,
       tokenShare: 0,
       recordItem: (item) => {
@@ -168,7 +177,7 @@ export class ConversationTurns {
     // Awaited below; until then a failure is held, not reported as unhandled.
     contributing.catch(() => undefined);
     // However the turn ends, each provider has ended its part: afterAnswer claimed it, or it is abandoned here (an
-    // interrupted answer, a failed post or record: memory's extraction, under way since `contributions`, is aborted).
+    // interrupted answer, a failed post or record: memory's extraction, under way or still to be sent, is aborted).
     try {
       const postedAt = new Date();
       // The user's message is written while the prompt is built and the model is called (its data keys' commit, in
@@ -243,7 +252,7 @@ export class ConversationTurns {
               }),
             );
         checkpointId = compacted.checkpoint?.checkpointId ?? null;
-        result = await answerLoop({
+        const answering = answerLoop({
           gateway: this.gateway,
           scope,
           model,
@@ -271,6 +280,9 @@ export class ConversationTurns {
             },
           }),
         });
+        // The providers' own model calls (memory extraction's) go once the answer's request is written.
+        void afterNextCheckPhase().then(askedAnswer);
+        result = await answering;
         // Every event told before the answer is recorded (an answer without deltas: the conversation's own).
         await told;
       } catch (error) {
@@ -326,6 +338,7 @@ export class ConversationTurns {
         notices,
       );
     } finally {
+      askedAnswer();
       abandonTurn(this.contextProviders.all(), turn);
     }
   }
