@@ -111,9 +111,10 @@ describe('MemoryContextProvider: extraction alongside the answer', () => {
     let endTurn!: () => void;
     const ended = setUp({ answerAsked: new Promise((resolve) => (endTurn = resolve)) });
     await ended.provider.contribute(ended.turn);
-    // The turn ends before its answer is asked (its answer loop never started): it abandons, then settles answerAsked.
-    ended.provider.abandon(ended.turn);
+    // The turn ends before its answer is asked (its answer loop never started): in one task it settles answerAsked
+    // and abandons its providers, as the turn's `finally` does.
     endTurn();
+    ended.provider.abandon(ended.turn);
     await nextTurnOfLoop();
     expect(ended.steps).toEqual([]);
   });
