@@ -3,10 +3,11 @@
 // them (id and version) for the answer's provenance; then it asks the Agent's model for candidate facts in the user's
 // message (the fixed prompt of memory-extraction.ts, recorded as usage; in a streamed turn once the answer's own
 // request is sent, turn.answerAsked) while the answer is being written: only the user is a source, so the extraction
-// does not wait for the answer (it used to, and a turn waited for two model calls one after the other). After a complete answer it records the recall (recency, and which answers used a
-// memory), then takes the extraction's candidates, screens each, drops those already remembered or recalled, and
-// saves them: personal ones at once, agent-wide ones as a proposal to the user (when the Agent shares memories). A
-// turn that ends without a complete answer abandons its extraction (aborted: nothing is kept).
+// does not wait for the answer (it used to, and a turn waited for two model calls one after the other). After a
+// complete answer it records the recall (recency, and which answers used a memory), then takes the extraction's
+// candidates, screens each, drops those already remembered or recalled, and saves them: personal ones at once,
+// agent-wide ones as a proposal to the user (when the Agent shares memories). A turn that ends without a complete
+// answer abandons its extraction (aborted: nothing is kept).
 // Nothing of this runs for public Agents, incognito conversations or API-driven streamed turns (memory-rules.ts).
 // Over 300 lines on purpose: recall before the answer and extraction after it share one turn's state (the
 // extraction starts while the answer is written).

@@ -281,7 +281,7 @@ export class ConversationTurns {
           }),
         });
         // The providers' own model calls (memory extraction's) go once the answer's request is written.
-        void afterNextCheckPhase().then(askedAnswer);
+        if (request.stream) void afterNextCheckPhase().then(askedAnswer);
         result = await answering;
         // Every event told before the answer is recorded (an answer without deltas: the conversation's own).
         await told;

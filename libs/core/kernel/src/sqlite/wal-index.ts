@@ -6,7 +6,7 @@
 // the `-shm` file (howtocorrupt.html §2.2): a read that closed its descriptor let another process write the log while
 // a writer here was committing to it, and lose one of the two commits. A descriptor is closed only once its file has
 // been removed (no connection locks it any more: SQLite removes it as its last connection closes).
-import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { endianness } from 'node:os';
 
 export interface WalIndexHeader {
@@ -24,14 +24,14 @@ const LITTLE_ENDIAN = endianness() === 'LE';
 const descriptors = new Map<string, number>();
 
 /** The open descriptor of a `-shm` file: the one kept, or a new one when there was none or its file was removed. */
-function descriptorOf(shm: string): number | null {
+function descriptorOf(shm: string): number {
   const kept = descriptors.get(shm);
   if (kept !== undefined) {
     if (fstatSync(kept).nlink > 0) return kept;
     descriptors.delete(shm);
     closeSync(kept);
   }
-  if (!existsSync(shm)) return null;
+  // No `-shm` file (no log yet, or removed): the open throws, and walIndexHeader answers null.
   const fd = openSync(shm, 'r');
   descriptors.set(shm, fd);
   return fd;
@@ -45,7 +45,7 @@ export function walIndexHeader(path: string): WalIndexHeader | null {
   // Never throws: its callers are timers (a throw there would end the thread, or the process).
   try {
     const fd = descriptorOf(`${path}-shm`);
-    if (fd === null || readSync(fd, bytes, 0, 100, 0) < 100) return null;
+    if (readSync(fd, bytes, 0, 100, 0) < 100) return null;
     const u32 = (at: number) => (LITTLE_ENDIAN ? bytes.readUInt32LE(at) : bytes.readUInt32BE(at));
     return { frames: u32(16), salt: u32(32), backfilled: u32(96) };
   } catch {
