@@ -341,6 +341,31 @@ describe('managing an Agent needs the right to change its Space (e2e)', () => {
     ).toBe(victim.spaceId);
   });
 
+  it('answers from the Agent and Space as the last answered change left them: a removal ends use at once', async () => {
+    const victim = await team('kept');
+    const member = await memberKey('leaver', victim);
+    const as = client(api.url, member.key);
+    const owner = client(api.url, victim.key.key);
+    const a = `${CORE}/agents/${victim.agentId}`;
+    // Used (and so read by the gate) before each change, then asked again at once after its answer.
+    expect((await as.get(a)).status).toBe(200);
+    expect((await owner.put(a, { name: 'renamed at once' })).status).toBe(200);
+    expect((await as.get<{ name: string }>(a)).body.name).toBe('renamed at once');
+    expect((await as.post(`${CORE}/knowledge/${victim.agentId}/search`, { query: 'handbook' })).status).toBe(
+      200,
+    );
+    const removed = await owner.delete(`${CORE}/spaces/${victim.spaceId}/members/${member.ownerUserId}`);
+    expect(removed.status).toBe(204);
+    const used = await as.get<ErrorBody>(a);
+    expect([used.status, used.body.error.code]).toEqual([403, 'agent_access_denied']);
+    const searched = await as.post<ErrorBody>(`${CORE}/knowledge/${victim.agentId}/search`, {
+      query: 'handbook',
+    });
+    expect([searched.status, searched.body.error.code]).toEqual([403, 'agent_access_denied']);
+    expect((await owner.delete(a)).status).toBe(204);
+    expect((await owner.get(a)).status).toBe(404);
+  });
+
   it('keeps a personal Agent private (400), and a key granted agents: [] still reaches its own user’s', async () => {
     const email = `solo-${Date.now()}@example.com`;
     const wide = await issueKey(email, 'all');

@@ -8,13 +8,14 @@ import { NotFoundError, ValidationError } from '#kernel';
 import { ask, asPrincipal, forbidden, permits, type Ask, type PrincipalOrCaller } from '#access';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { SpaceGrants, spaceAsOf, SPACES, spaceToChange, type SpaceView } from '#spaces';
+import { SpaceGrants, spaceAsOf, spaceToChange, type SpaceView } from '#spaces';
 import { agentAsOf } from './agent-as-of.js';
-import { AGENTS, type AgentView } from './agents.read-model.js';
+import { readAgent, readSpace } from './agent-reads.js';
+import type { AgentView } from './agents.read-model.js';
 
 /** The Agent, or 404 (the handler's read: the gate asked before it). */
 export async function agentById(readStore: ReadStore, agentId: string): Promise<AgentView> {
-  const agent = await readStore.reader<AgentView>(AGENTS).get(agentId);
+  const agent = await readAgent(readStore, agentId);
   if (!agent) throw new NotFoundError('Agent', agentId);
   return agent;
 }
@@ -24,7 +25,7 @@ export async function spaceOf(
   readStore: ReadStore,
   agent: Pick<AgentView, 'spaceId'>,
 ): Promise<SpaceView | null> {
-  return agent.spaceId ? ((await readStore.reader<SpaceView>(SPACES).get(agent.spaceId)) ?? null) : null;
+  return agent.spaceId ? ((await readSpace(readStore, agent.spaceId)) ?? null) : null;
 }
 
 /** The 403 a principal that may not use the Agent gets. */
@@ -157,7 +158,7 @@ export class AgentResolver {
   async manageOnLog(agentId: string, who: PrincipalOrCaller): Promise<readonly Ask[]> {
     const principal = asPrincipal(who);
     if (principal.kind !== 'platform') return this.manage(agentId);
-    const agent = (await this.readStore.reader<AgentView>(AGENTS).get(agentId)) ?? {
+    const agent = (await readAgent(this.readStore, agentId)) ?? {
       id: agentId,
       isPersonal: false,
       ownerUserId: null,

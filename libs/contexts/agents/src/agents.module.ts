@@ -30,6 +30,7 @@ import { ListAgentsController } from './queries/list-agents/list-agents.controll
 import { ListAgentsHandler } from './queries/list-agents/list-agents.query.js';
 import { UseAgentHandler } from './queries/use-agent/use-agent.query.js';
 import { FindUsableAgentHandler, GetEmbeddableAgentHandler } from './queries/web-pages/web-pages.query.js';
+import { AgentReadsKept } from './agent-reads.js';
 
 export const AGENT_CONTROLLERS = [
   ListAgentsController,
@@ -70,6 +71,7 @@ export const AGENT_QUERY_HANDLERS = [
     ...AGENT_QUERY_HANDLERS,
     AgentRules,
     AgentResolver,
+    AgentReadsKept,
     AgentMoveChecks,
     { provide: SpaceGrants, useClass: AgentSpaceGrants },
     { provide: AgentDirectory, useClass: ReadModelAgentDirectory },

@@ -9,7 +9,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { agentById, spaceOf, type AgentView } from '#agents';
 import { ask, permits, userActingAs, type Ask, type Principal } from '#access';
 import { READ_STORE, type ReadStore } from '#read-store';
-import { SPACES, type SpaceView } from '#spaces';
+import type { SpaceView } from '#spaces';
 import { MemoryNotFoundError } from './memory.decider.js';
 import { SHARED_OWNER } from './memory.events.js';
 import { ProposalNotFoundError } from './memory-proposal.decider.js';
@@ -138,9 +138,6 @@ export class MemoryReads {
 
   /** Whether the principal manages the Agent's shared memory (its manager or an admin): sees contributors and reach. */
   async managesShared(agent: AgentView, principal: Principal): Promise<boolean> {
-    const space = agent.spaceId
-      ? ((await this.readStore.reader<SpaceView>(SPACES).get(agent.spaceId)) ?? null)
-      : null;
-    return permits(principal, 'memory.shared.write', { agent, space });
+    return permits(principal, 'memory.shared.write', { agent, space: await spaceOf(this.readStore, agent) });
   }
 }
