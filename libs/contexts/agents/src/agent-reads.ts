@@ -17,26 +17,29 @@ interface Kept {
 
 const keptFor = new WeakMap<ReadStore, Kept>();
 
-/** The view, frozen; `undefined` when there is none (never kept: asked again). */
-const frozen = <T extends object>(view: T | null): T | undefined => {
+/** The document, frozen; `undefined` when there is none (never kept: asked again). */
+async function readFrozen<T extends object>(
+  readStore: ReadStore,
+  collection: string,
+  id: string,
+): Promise<T | undefined> {
+  const view = await readStore.reader<T & { id: string }>(collection).get(id);
   if (!view) return undefined;
   for (const value of Object.values(view))
     if (typeof value === 'object' && value !== null) Object.freeze(value);
   return Object.freeze(view);
-};
+}
 
 /** The Agent's read-model document, kept where the app keeps them. */
 export function readAgent(readStore: ReadStore, agentId: string): Promise<AgentView | undefined> {
-  const read = async () => frozen(await readStore.reader<AgentView>(AGENTS).get(agentId));
-  const kept = keptFor.get(readStore);
-  return kept ? kept.agents.get(agentId, read) : read();
+  const read = () => readFrozen<AgentView>(readStore, AGENTS, agentId);
+  return keptFor.get(readStore)?.agents.get(agentId, read) ?? read();
 }
 
 /** The Space's read-model document (with its members), kept where the app keeps them. */
 export function readSpace(readStore: ReadStore, spaceId: string): Promise<SpaceView | undefined> {
-  const read = async () => frozen(await readStore.reader<SpaceView>(SPACES).get(spaceId));
-  const kept = keptFor.get(readStore);
-  return kept ? kept.spaces.get(spaceId, read) : read();
+  const read = () => readFrozen<SpaceView>(readStore, SPACES, spaceId);
+  return keptFor.get(readStore)?.spaces.get(spaceId, read) ?? read();
 }
 
 /** Keeps the app's Agent and Space reads (see the file's header). */
