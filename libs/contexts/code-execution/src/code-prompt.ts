@@ -17,6 +17,7 @@
 //
 // A fence is one backtick longer than the longest run of backticks in what it holds (three at least), so output
 // holding fences of its own reads back verbatim. File names are written on one line; they hold no `, `.
+import { fenced } from '#kernel';
 
 /** The built-in tool that runs code in the conversation's sandbox (arguments `{ language, code }`). */
 export const RUN_CODE_TOOL = 'run_code';
@@ -47,16 +48,6 @@ export interface FencedCode {
 }
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
-
-const fenceFor = (text: string): string => {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  return '`'.repeat(Math.max(3, longest + 1));
-};
-
-const fenced = (label: string, text: string): string => {
-  const fence = fenceFor(text);
-  return `${label}\n${fence}\n${text}\n${fence}`;
-};
 
 const statusLine = (result: Pick<CodeResult, 'exitCode' | 'timedOut'>): string =>
   result.timedOut

@@ -8,6 +8,7 @@
 // The turn's texts are fenced with backticks, the fence one longer than the longest run of backticks inside the text
 // (at least three), so no message, however hostile, can close its fence early and pass for another part of the turn.
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { fenced } from '#kernel';
 
 export const MEMORY_EXTRACTION_HEADER = 'Extract memories from this conversation turn.';
 /** Candidates an answer holds at most; more are dropped. */
@@ -51,17 +52,6 @@ export const MEMORY_EXTRACTION_PROMPT = [
   `At most ${MAX_MEMORY_CANDIDATES} candidates, most important first. When there is nothing to remember, answer ` +
     '{"candidates":[]}.',
 ].join('\n');
-
-/** Backticks enough to fence `text`: one more than its longest run of backticks, and at least three. */
-const fenceFor = (text: string): string => {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  return '`'.repeat(Math.max(3, longest + 1));
-};
-
-const fenced = (label: string, text: string): string => {
-  const fence = fenceFor(text);
-  return `${label}\n${fence}\n${text}\n${fence}`;
-};
 
 /** One remembered fact on one line of the list. */
 const listItem = (fact: string): string => `- ${fact.replace(/\s+/g, ' ').trim()}`;

@@ -6,6 +6,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import type { AgentView } from '#agents';
 import { ProjectionCache, ProjectionRunner } from '#eventsourcing';
+import { byCodeUnits } from '#kernel';
 import { SkillReader } from './skill.reader.js';
 import { SKILLS_PROJECTION, type SkillVersionView, type SkillView } from './skills.read-model.js';
 
@@ -43,6 +44,6 @@ export class AvailableSkills {
       const version = await this.reader.version(skill.activeVersionId!);
       if (version?.state === 'published') available.push({ skill, version });
     }
-    return Object.freeze(available.toSorted((a, b) => a.skill.name.localeCompare(b.skill.name)));
+    return Object.freeze(available.toSorted((a, b) => byCodeUnits(a.skill.name, b.skill.name)));
   }
 }

@@ -1,7 +1,7 @@
 // Time travel for Skills: one Skill as of a time, and the Skills an Agent had available then (the versions active),
 // folded from the Skill streams with the decider's evolve (pure folds, no read model). The views are the read
 // models' shapes, so the routes answer them as the live ones.
-import type { EventEnvelope } from '#kernel';
+import { byCodeUnits, type EventEnvelope } from '#kernel';
 import type { AgentView } from '#agents';
 import type { EventStore } from '#event-store';
 import { foldAsOf, foldStreamsAsOf } from '#eventsourcing';
@@ -133,5 +133,5 @@ export async function availableSkillsAsOf(
     const active = found?.versions.find((version) => version.id === found.skill.activeVersionId);
     if (found && active?.state === 'published') available.push({ skill: found.skill, versions: [active] });
   }
-  return available.toSorted((a, b) => a.skill.name.localeCompare(b.skill.name));
+  return available.toSorted((a, b) => byCodeUnits(a.skill.name, b.skill.name));
 }

@@ -2,6 +2,8 @@ export * from './events.js';
 export * from './errors.js';
 export * from './ids.js';
 export * from './random-pool.js';
+export * from './code-unit-order.js';
+export * from './markdown-fence.js';
 export * from './config/config.js';
 export * from './lazy-module.js';
 export * from './sqlite/wal-checkpoints.js';
