@@ -37,11 +37,13 @@ function sampleElsewhere(base: string): { stop: (since: number) => Promise<numbe
   });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
     stop: async (since) => {
       child.stdin.end();
-      await exited;
+      const code = await exited;
+      if (code !== 0)
+        throw new Error(`the /health sampler ended with exit code ${code} (its error is above)`);
       return (JSON.parse(output) as [number, number][]).filter(([sent]) => sent >= since).map(([, ms]) => ms);
     },
   };
