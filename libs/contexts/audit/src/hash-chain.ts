@@ -2,6 +2,7 @@
 // starting from a fixed seed, and a final line names the range and the head hash. Changing, removing, adding or
 // reordering any line breaks the chain, so an auditor can prove an export complete and untampered.
 import { createHash } from 'node:crypto';
+import { byCodeUnits } from '#kernel';
 
 export const CHAIN_SEED = '0'.repeat(64);
 
@@ -11,7 +12,7 @@ export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const entries = Object.entries(value as Record<string, unknown>)
     .filter(([, item]) => item !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    .sort(([a], [b]) => byCodeUnits(a, b));
   return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
 }
 
