@@ -1,5 +1,5 @@
 import { dotAt, packVectors, TopScores, unitVector, unpackVectors } from './packed-vectors.js';
-import { Int8Block, int8Available, Int8Scan } from './int8-scan.js';
+import { Int8Block, int8Available, Int8Run, Int8Scan } from './int8-scan.js';
 
 describe('Int8Scan', () => {
   let seed = 23;
@@ -228,6 +228,40 @@ describe('Int8Scan', () => {
       const top = new TopScores(20);
       scan.exact(top);
       expect(top.best()).toEqual(exactBest(offered, query, 20));
+    }
+    for (const block of blocks) block.codes.release();
+  });
+
+  it('ranks a prepared run of blocks as their offers one by one, search after search', () => {
+    const dimensions = 40;
+    const blocks: { floats: Float32Array; first: number; count: number; codes: Int8Block }[] = [];
+    // Documents of 1 to 90 rows (runs cut at the call's group limit), one past the batch limit, then small ones again.
+    for (const count of [...Array.from({ length: 80 }, (_, i) => 1 + ((i * 53) % 90)), 4_500, 3, 17]) {
+      const floats = packed(vectors(count, dimensions), dimensions);
+      const first = blocks.length === 0 ? 0 : blocks.at(-1)!.first + blocks.at(-1)!.count + 5;
+      blocks.push({ floats, first, count, codes: Int8Block.encode(floats, count, dimensions)! });
+    }
+    // Every fourth document left out: its neighbours are not end to end, and a run ends there.
+    const offered = blocks.filter((_, i) => i % 4 !== 2);
+    const run = Int8Run.of(
+      offered.map((block) => ({ block: block.codes, floats: block.floats, first: block.first })),
+    );
+    expect(run.blocks).toBe(offered.length);
+    expect(run.segments.length).toBeGreaterThan(1);
+    for (let q = 0; q < 6; q++) {
+      const query = unitVector(vectors(1, dimensions)[0]!)!;
+      for (const capacity of [1, 8, 30]) {
+        const prepared = new Int8Scan(query, capacity);
+        prepared.offerRun(run);
+        const best = new TopScores(capacity);
+        prepared.exact(best);
+        const oneByOne = new Int8Scan(query, capacity);
+        for (const block of offered) oneByOne.offer(block.codes, block.floats, block.first);
+        const expected = new TopScores(capacity);
+        oneByOne.exact(expected);
+        expect(best.best()).toEqual(expected.best());
+        expect(best.best()).toEqual(exactBest(offered, query, capacity));
+      }
     }
     for (const block of blocks) block.codes.release();
   });

@@ -21,7 +21,8 @@
 // scale, about one group in forty passes at 100,000 rows (with the block's largest scale for all four rows, which an
 // int32 minimum allowed, more than half did), and JavaScript checks only those rows.
 // Documents' blocks that lie end to end in the memory (a cache's documents, encoded one after another) are passed
-// over in one call, about ten at a time, once the first rows have set a threshold.
+// over in one call, about ten at a time, once the first rows have set a threshold. The same documents searched again
+// are offered as an Int8Run: cut into those runs once, so a search's JavaScript is per run, not per document.
 // The survivors are then scored best bound first, until the top can admit none at the next bound.
 // Over 300 lines on purpose: the WebAssembly module, its memory layout and the error bound that keeps the
 // scan exact belong together.
@@ -346,6 +347,69 @@ interface RunPiece {
  */
 export type RowFloats = Float32Array | ((row: number) => Float32Array);
 
+/** A run's pieces, passed over in one call of the module once the threshold is set (see Int8Scan.pass). */
+interface Segment {
+  readonly pieces: readonly RunPiece[];
+  readonly groups: number;
+}
+
+/**
+ * Blocks to be offered together, cut once into the pieces and runs `offer` would make of them one by one: a search
+ * that offers the same documents again (an Agent's, while its index and the vector cache are unchanged) offers the
+ * run, and its JavaScript is per run of about ten documents, not per document. Each block's floats are kept whole
+ * (no reader: what a reader remembers is one scan's).
+ */
+export class Int8Run {
+  private constructor(
+    readonly segments: readonly Segment[],
+    readonly blocks: number,
+  ) {}
+
+  static of(
+    parts: readonly { readonly block: Int8Block; readonly floats: Float32Array; readonly first: number }[],
+  ): Int8Run {
+    const segments: Segment[] = [];
+    let pieces: RunPiece[] = [];
+    let groups = 0;
+    const close = () => {
+      if (pieces.length > 0) segments.push({ pieces, groups });
+      pieces = [];
+      groups = 0;
+    };
+    for (const { block, floats, first } of parts)
+      for (const piece of piecesOf(block, floats, first, undefined)) {
+        const last = pieces[pieces.length - 1];
+        if (last && !continues(last, piece, groups)) close();
+        pieces.push(piece);
+        groups += piece.groups;
+      }
+    close();
+    return new Int8Run(segments, parts.length);
+  }
+}
+
+/** A block's pieces of up to BATCH rows each. */
+function piecesOf(
+  block: Int8Block,
+  floats: RowFloats,
+  first: number,
+  keep: ((id: number) => boolean) | undefined,
+): RunPiece[] {
+  const pieces: RunPiece[] = [];
+  for (let from = 0; from < block.count; from += BATCH) {
+    const count = Math.min(BATCH, block.count - from);
+    const at = block.at + (from / 4) * groupBytes(block.stride);
+    pieces.push({ block, floats, first, keep, from, count, at, groups: Math.ceil(count / 4) });
+  }
+  return pieces;
+}
+
+/** Whether `piece` may join the run ending with `last` (holding `groups` groups): end to end, same stride, room left. */
+const continues = (last: RunPiece, piece: RunPiece, groups: number): boolean =>
+  last.at + last.groups * groupBytes(last.block.stride) === piece.at &&
+  last.block.stride === piece.block.stride &&
+  groups + piece.groups <= RUN_GROUPS;
+
 /**
  * The exact best `capacity` (id, score) candidates of the blocks offered, found through their int8 codes: `offer`
  * keeps every vector whose upper bound reaches the `capacity`-th best lower bound seen so far, `exact` then scores
@@ -411,24 +475,36 @@ export class Int8Scan {
     // One run is pending at a time: another scan's (one abandoned by its caller) is passed over first.
     if (pending.scan !== this) pending.scan?.pass();
     pending.scan = this;
-    for (let from = 0; from < block.count; from += BATCH) {
-      const count = Math.min(BATCH, block.count - from);
-      const at = block.at + (from / 4) * groupBytes(block.stride);
-      const groups = Math.ceil(count / 4);
-      const run = this.run;
-      const last = run[run.length - 1];
-      if (
-        last &&
-        (last.at + last.groups * groupBytes(last.block.stride) !== at ||
-          last.block.stride !== block.stride ||
-          this.runGroups + groups > RUN_GROUPS)
-      )
-        this.pass();
-      this.run.push({ block, floats, first, keep, from, count, at, groups });
-      this.runGroups += groups;
-      // Until `capacity` rows are kept there is no threshold and every group comes back: a document at a time.
-      if (this.lowers.threshold === Number.NEGATIVE_INFINITY) this.pass();
+    for (const piece of piecesOf(block, floats, first, keep)) this.add(piece);
+  }
+
+  /**
+   * Offers a prepared run's blocks (Int8Run), as `offer` would one by one: a piece at a time until the threshold is
+   * set, then its runs whole.
+   */
+  offerRun(prepared: Int8Run): void {
+    if (pending.scan !== this) pending.scan?.pass();
+    pending.scan = this;
+    for (const segment of prepared.segments) {
+      if (this.lowers.threshold === Number.NEGATIVE_INFINITY) {
+        for (const piece of segment.pieces) this.add(piece);
+        continue;
+      }
+      // What the first pieces left pending goes first; then the segment, a run of its own.
+      this.pass();
+      this.run = segment.pieces.slice();
+      this.runGroups = segment.groups;
+      this.pass();
     }
+  }
+
+  private add(piece: RunPiece): void {
+    const last = this.run[this.run.length - 1];
+    if (last && !continues(last, piece, this.runGroups)) this.pass();
+    this.run.push(piece);
+    this.runGroups += piece.groups;
+    // Until `capacity` rows are kept there is no threshold and every group comes back: a document at a time.
+    if (this.lowers.threshold === Number.NEGATIVE_INFINITY) this.pass();
   }
 
   /**

@@ -85,7 +85,7 @@ import { Bm25Memory, type Bm25MemoryProgress, type Bm25Source, type MemoryDocume
 import { Fts5Tokens } from './fts5-tokens.js';
 import { removeSnapshot } from './bm25-snapshot.js';
 import { bm25Idf, type Fts5Totals } from './bm25-postings.js';
-import { Int8Block, int8Available, Int8Scan } from './int8-scan.js';
+import { Int8Block, int8Available, Int8Run, Int8Scan } from './int8-scan.js';
 import { OwnerDocuments, type ScannedDocument } from './owner-documents.js';
 
 export interface SqliteSearchIndexOptions {
@@ -226,8 +226,53 @@ class VectorCache {
   private searchFloats = 0;
   /** The codes of the current search's documents not cached yet, still to be encoded (bytes). */
   private searchCodes = 0;
+  /** Moves whenever an entry is dropped or gives up its floats: a prepared scan holds while it does not. */
+  private epoch = 0;
+  /** Prepared scans of documents searched before (see `prepared`), by the search's documents. */
+  private readonly preparedScans = new Map<string, PreparedScan>();
 
   constructor(private readonly maxBytes: number) {}
+
+  /** What `prepare` compares with: read before a search's documents are looked up. */
+  get version(): number {
+    return this.epoch;
+  }
+
+  /**
+   * The prepared scan of these documents (`key`: the index's version, its incarnation and the owners), while every
+   * one of them is cached unchanged since it was prepared; it counts as a use of each (a search of them begins).
+   */
+  prepared(key: string): Int8Run | null {
+    const found = this.preparedScans.get(key);
+    if (!found) return null;
+    if (found.epoch !== this.epoch) {
+      this.retire(found);
+      this.preparedScans.delete(key);
+      return null;
+    }
+    found.used = ++this.clock;
+    this.searchStart = this.clock;
+    this.searchFloats = 0;
+    this.searchCodes = 0;
+    return found.run;
+  }
+
+  /** Keeps a scan of the entries a search used, unless the cache changed since `version` (read before it began). */
+  prepare(key: string, version: number, entries: CachedVectors[], run: Int8Run): void {
+    if (version !== this.epoch) return;
+    if (this.preparedScans.size >= MAX_PREPARED_SCANS) this.retireAll();
+    this.preparedScans.set(key, { epoch: version, run, entries, used: this.clock });
+  }
+
+  /** A prepared scan's uses go to its entries' stamps (its searches stamped the scan, not each entry). */
+  private retire(scan: PreparedScan): void {
+    for (const entry of scan.entries) if (entry.used < scan.used) entry.used = scan.used;
+  }
+
+  private retireAll(): void {
+    for (const scan of this.preparedScans.values()) this.retire(scan);
+    this.preparedScans.clear();
+  }
 
   /**
    * A search begins over these documents: the floats it uses from now on are counted, and the codes of those not
@@ -302,6 +347,7 @@ class VectorCache {
   }
 
   forget(prefix: string): void {
+    this.retireAll();
     for (const [key, cached] of this.entries) {
       if (key.startsWith(prefix)) {
         this.entries.delete(key);
@@ -316,6 +362,7 @@ class VectorCache {
    */
   private evict(kept: CachedVectors): void {
     const target = this.maxBytes * 0.9;
+    this.retireAll();
     const byAge = [...this.entries].sort(([, a], [, b]) => a.used - b.used);
     for (const [, cached] of byAge) {
       if (this.bytes <= target) return;
@@ -323,6 +370,7 @@ class VectorCache {
       this.bytes -= cached.vectors.byteLength;
       if (cached.used > this.searchStart) this.searchFloats -= cached.vectors.byteLength;
       cached.vectors = null;
+      this.epoch++;
     }
     for (const [key, cached] of byAge) {
       if (this.bytes <= target) break;
@@ -333,12 +381,25 @@ class VectorCache {
   }
 
   private drop(cached: CachedVectors): void {
+    this.epoch++;
     this.bytes -= size(cached);
     this.codeBytes -= cached.codes?.bytes ?? 0;
     if (cached.used > this.searchStart) this.searchFloats -= cached.vectors?.byteLength ?? 0;
     cached.codes?.release();
   }
 }
+
+/** A scan prepared from a search's documents (VectorCache.prepared): valid while the cache's epoch is `epoch`. */
+interface PreparedScan {
+  readonly epoch: number;
+  readonly run: Int8Run;
+  readonly entries: readonly CachedVectors[];
+  /** The clock of its last use (see VectorCache.retire). */
+  used: number;
+}
+
+/** Prepared scans kept at most (each a few objects per document): Agents searched in turn each keep theirs. */
+const MAX_PREPARED_SCANS = 16;
 
 const size = (cached: CachedVectors): number =>
   (cached.vectors?.byteLength ?? 0) + (cached.codes?.bytes ?? 0);
@@ -1128,9 +1189,21 @@ export class SqliteSearchIndex implements SearchIndex {
       for (let i = 0; i < found.ids.length; i++) top.offer(found.ids[i]!, found.scores[i]!);
     }
     if (exactOwners.length === 0) return top.best();
-    const scanner = new VectorScanner(query);
     // Cached documents go through their int8 codes first; the others (not cacheable) are scanned exactly here.
     const coarse = int8Available(record.dimensions) ? new Int8Scan(query, candidates) : null;
+    // The same documents searched again, every one cached since: their scan, prepared by the search before.
+    const preparedKey =
+      coarse && !tagIds ? `${version}\n${record.incarnation}\n${exactOwners.join('\n')}` : null;
+    const prepared = preparedKey ? this.vectorCache.prepared(preparedKey) : null;
+    if (prepared) {
+      coarse!.offerRun(prepared);
+      coarse!.exact(top);
+      return top.best();
+    }
+    const scanner = new VectorScanner(query);
+    const cacheVersion = this.vectorCache.version;
+    let parts: { block: Int8Block; floats: Float32Array; first: number; entry: CachedVectors }[] | null =
+      preparedKey ? [] : null;
     const tagged = tagIds
       ? new Set(
           this.all<{ chunk: number }>(
@@ -1159,6 +1232,10 @@ export class SqliteSearchIndex implements SearchIndex {
         cached = this.vectorCache.set(key, packed, count, record.dimensions);
       }
       if (coarse && cached?.codes) {
+        // A prepared scan holds the cache's own floats (a document scanned from floats it did not keep has none).
+        if (cached.vectors)
+          parts?.push({ block: cached.codes, floats: cached.vectors, first, entry: cached });
+        else parts = null;
         // Floats given up by the cache are read back only for the rows that survive the codes' pass (their segments).
         coarse.offer(
           cached.codes,
@@ -1169,6 +1246,7 @@ export class SqliteSearchIndex implements SearchIndex {
         );
         continue;
       }
+      parts = null;
       packed ??= unpackVectors(this.documentVectors(index, docRowid));
       const scores = scanner.score(packed, count);
       for (let i = 0; i < count; i++) {
@@ -1177,6 +1255,13 @@ export class SqliteSearchIndex implements SearchIndex {
       }
     }
     coarse?.exact(top);
+    if (parts && preparedKey)
+      this.vectorCache.prepare(
+        preparedKey,
+        cacheVersion,
+        parts.map((part) => part.entry),
+        Int8Run.of(parts),
+      );
     return top.best();
   }
 

@@ -6,9 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { jest } from '@jest/globals';
 import { seededRandom } from '#kernel';
 import { testChunk } from '../search-index.contract.js';
 import type { SearchQuery } from '../search-index.port.js';
+import { Int8Scan } from './int8-scan.js';
 import { SqliteSearchIndex } from './sqlite-search-index.js';
 import { SEGMENT_VECTORS } from './vector-segments.js';
 
@@ -35,6 +37,53 @@ async function sameAsExact(
       );
     }
 }
+
+describe('SqliteSearchIndex vector cache holding floats and codes', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('searches the same documents again through their prepared scan, and not once they changed', async () => {
+    const random = seededRandom(13);
+    const vector = () => Array.from({ length: DIMENSIONS }, () => random() * 2 - 1);
+    const cached = new SqliteSearchIndex({ path: ':memory:' });
+    const uncached = new SqliteSearchIndex({ path: ':memory:', vectorCacheBytes: 0 });
+    const chunksOf = (d: number, version: number) =>
+      Array.from({ length: CHUNKS_PER_DOCUMENT }, (_, n) =>
+        testChunk(d % 3 === 0 ? 'agt_2' : 'agt_1', `doc${d}`, n, `chunk ${d} ${n} v${version}`, vector()),
+      );
+    try {
+      for (const index of [cached, uncached])
+        await index.ensureIndex('chunks_v1', { dimensions: DIMENSIONS });
+      for (let d = 0; d < DOCUMENTS; d++) {
+        const chunks = chunksOf(d, 1);
+        for (const index of [cached, uncached]) await index.upsertDocument('chunks_v1', `doc${d}`, 1, chunks);
+      }
+      const queries: SearchQuery[] = Array.from({ length: 12 }, (_, i) => ({
+        text: '',
+        embedding: vector(),
+        ownerIds: i % 2 === 0 ? ['agt_1'] : ['agt_1', 'agt_2'],
+        limit: 10,
+        mode: 'vector' as const,
+      }));
+      const prepared = jest.spyOn(Int8Scan.prototype, 'offerRun');
+      // Each owner set's first search lists and caches its documents; every later one scans its prepared run
+      // (sameAsExact asks each query twice).
+      await sameAsExact(cached, uncached, queries);
+      expect(prepared).toHaveBeenCalledTimes(2 * queries.length - 2);
+      // A document replaced and another deleted: the next search of their owners lists them again, then prepares.
+      const replaced = chunksOf(1, 2);
+      for (const index of [cached, uncached]) {
+        await index.upsertDocument('chunks_v1', 'doc1', 2, replaced);
+        await index.deleteDocument('chunks_v1', 'doc6');
+      }
+      prepared.mockClear();
+      await sameAsExact(cached, uncached, queries);
+      expect(prepared).toHaveBeenCalledTimes(2 * queries.length - 2);
+    } finally {
+      await cached.close();
+      await uncached.close();
+    }
+  });
+});
 
 describe('SqliteSearchIndex vector cache holding codes only', () => {
   it('ranks and scores as the exact scan, tag filter and owners included, search after search', async () => {
