@@ -1189,7 +1189,24 @@ export class SqliteSearchIndex implements SearchIndex {
       for (let i = 0; i < found.ids.length; i++) top.offer(found.ids[i]!, found.scores[i]!);
     }
     if (exactOwners.length === 0) return top.best();
-    // Cached documents go through their int8 codes first; the others (not cacheable) are scanned exactly here.
+    return this.exactLeg(index, record, version, query, exactOwners, tagIds, candidates, top);
+  }
+
+  /**
+   * The vector leg over the owners without a graph, into `top`: each document's int8 codes first (cached), the vectors
+   * the codes cannot rule out scored exactly; documents not cacheable are scanned exactly here.
+   */
+  private exactLeg(
+    index: string,
+    record: IndexRecord,
+    version: string,
+    query: Float32Array,
+    exactOwners: readonly string[],
+    tagIds: readonly string[] | null,
+    candidates: number,
+    top: TopScores,
+  ): number[] {
+    const t = tables(index);
     const coarse = int8Available(record.dimensions) ? new Int8Scan(query, candidates) : null;
     // The same documents searched again, every one cached since: their scan, prepared by the search before.
     const preparedKey =
