@@ -251,9 +251,8 @@ class VectorCache {
       return null;
     }
     found.used = ++this.clock;
-    this.searchStart = this.clock;
-    this.searchFloats = 0;
-    this.searchCodes = 0;
+    // Its documents are all cached: a search begins with nothing to encode.
+    this.beginSearch([], 0);
     return found.run;
   }
 
