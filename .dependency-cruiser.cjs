@@ -100,7 +100,31 @@ module.exports = {
         path: '^libs/[^/]+/([^/]+)/',
         pathNot: ['\\.(spec|contract)\\.ts$', '^libs/core/testing/'],
       },
-      to: { path: '^libs/', pathNot: ['^libs/[^/]+/$1/', '^libs/[^/]+/[^/]+/src/index\\.ts$'] },
+      // The kernel's thread kit is its second face: what a worker thread's entry takes without the index's graph.
+      to: {
+        path: '^libs/',
+        pathNot: [
+          '^libs/[^/]+/$1/',
+          '^libs/[^/]+/[^/]+/src/index\\.ts$',
+          '^libs/core/kernel/src/thread-kit\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'small-threads-stay-lean',
+      severity: 'error',
+      comment:
+        "The key store's writer thread and the event store's commit thread (their entries and the modules they run) " +
+        'load no barrel (an index.ts) at run time: a barrel ' +
+        "brings its whole module graph into the thread (the kernel's: 12–13 MB more resident memory for each thread, " +
+        'and start-up time a first turn waits for). They take the kernel through its thread kit.',
+      from: {
+        path: [
+          '^libs/adapters/key-store/src/sqlite/(key-writer\\.worker|key-database)\\.ts$',
+          '^libs/adapters/event-store/src/(sqlite/commit-thread\\.worker|sqlite/event-commits|event-store\\.port)\\.ts$',
+        ],
+      },
+      to: { path: '/src/index\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'adapter-libs-export-ports-and-factories',

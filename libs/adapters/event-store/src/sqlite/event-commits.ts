@@ -4,7 +4,7 @@
 // own connection to the file: what crosses between them is plain data (appends with their JSON already encoded, and
 // outcomes whose errors are described, then made again on the other side).
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { IdempotencyMismatchError, WrongExpectedRevisionError } from '#kernel';
+import { IdempotencyMismatchError, WrongExpectedRevisionError } from '#kernel/thread-kit';
 import { describeExpected, type AppendResult, type ExpectedRevision } from '../event-store.port.js';
 import type { Outcome } from './group-commit.js';
 

@@ -2,7 +2,7 @@
 // and the log truncation that make a destroyed key leave no copy (secure_delete; a write-ahead log truncated to
 // nothing after each destruction and at each opening), the schema, and the one write that creates keys.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { openPrivateDatabase } from '#kernel';
+import { openPrivateDatabase } from '#kernel/thread-kit';
 
 /** A key to create: its id, its group, and its bytes as stored (wrapped when there is a master key). */
 export interface NewKeyRow {

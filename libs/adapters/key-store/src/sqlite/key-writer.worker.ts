@@ -3,7 +3,7 @@
 // little of it CPU); here the api's event loop runs on (a turn's retrieval) meanwhile. Told to close, it closes its
 // connection before it ends, so the last connection to close removes the log.
 import { workerData } from 'node:worker_threads';
-import { answerRequests } from '#kernel';
+import { answerRequests } from '#kernel/thread-kit';
 import { insertKeys, openKeyDatabase, prepareInsert } from './key-database.js';
 import type { KeyWrite } from './key-writer.js';
 
