@@ -114,15 +114,17 @@ module.exports = {
       name: 'small-threads-stay-lean',
       severity: 'error',
       comment:
-        "The key store's writer thread and the event store's commit thread (their entries and the modules they run) " +
-        'load no barrel (an index.ts) at run time: a barrel ' +
-        "brings its whole module graph into the thread (the kernel's: 12–13 MB more resident memory for each thread, " +
-        'and start-up time a first turn waits for). They take the kernel through its thread kit.',
+        "The key store's writer thread, the event store's commit thread and the search index's BM25 thread load no " +
+        'barrel (an index.ts) at run time, neither their entries nor the modules they run: a barrel brings its whole ' +
+        "module graph into the thread (the kernel's: 12–13 MB more resident memory for each thread, and start-up time " +
+        'a first turn waits for). They take the kernel through its thread kit.',
       from: {
         path: [
           '^libs/adapters/key-store/src/sqlite/(key-writer\\.worker|key-database)\\.ts$',
           '^libs/adapters/event-store/src/(sqlite/commit-thread\\.worker|sqlite/event-commits|event-store\\.port)\\.ts$',
+          '^libs/adapters/search/src/(sqlite/[^/]+|search-index\\.port)\\.ts$',
         ],
+        pathNot: '\\.spec\\.ts$',
       },
       to: { path: '/src/index\\.ts$', dependencyTypesNot: ['type-only'] },
     },

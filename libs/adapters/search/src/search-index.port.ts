@@ -4,7 +4,7 @@
 // each leg of the query, never after a global top-k, so one owner's chunks are never returned to a query for
 // another and can never crowd its results out. Indexes are versioned by name (`chunks_v1`, `chunks_v2`) and reached
 // through an alias, so a rebuild fills a new index beside the live one and `setLive` switches in one step.
-import { ValidationError } from '#kernel';
+import { ValidationError } from '#kernel/thread-kit';
 
 export { reciprocalRankFusion, RRF_K, type FusedRanking } from './reciprocal-rank-fusion.js';
 

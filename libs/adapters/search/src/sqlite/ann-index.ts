@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Index as UsearchIndex } from 'usearch';
-import { makePrivateDir, PRIVATE_FILE_MODE } from '#kernel';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '#kernel/thread-kit';
 import type { AnnGraphProgress } from '../search-index.port.js';
 import { unpackVectors } from './packed-vectors.js';
 import { segmentsTable } from './vector-segments.js';

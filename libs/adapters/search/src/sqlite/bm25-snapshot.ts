@@ -6,7 +6,7 @@
 // deleted document's words stay in no file. A file that does not read back is ignored (and the postings rebuilt).
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makePrivateDir, PRIVATE_FILE_MODE } from '#kernel';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '#kernel/thread-kit';
 import { Bm25Postings, type PostingsImage } from './bm25-postings.js';
 
 /**

@@ -42,7 +42,7 @@ import {
   openPrivateDatabase,
   truncateWal,
   ValidationError,
-} from '#kernel';
+} from '#kernel/thread-kit';
 import {
   assertDimensions,
   assertDocumentChunks,
