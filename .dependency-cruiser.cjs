@@ -100,33 +100,17 @@ module.exports = {
         path: '^libs/[^/]+/([^/]+)/',
         pathNot: ['\\.(spec|contract)\\.ts$', '^libs/core/testing/'],
       },
-      // The kernel's thread kit is its second face: what a worker thread's entry takes without the index's graph.
+      // Two libraries have a second face, for code worker threads run (.dependency-cruiser-threads.cjs): the kernel's
+      // thread kit and the model providers' offline kit, which load none of their index's graph.
       to: {
         path: '^libs/',
         pathNot: [
           '^libs/[^/]+/$1/',
           '^libs/[^/]+/[^/]+/src/index\\.ts$',
           '^libs/core/kernel/src/thread-kit\\.ts$',
+          '^libs/adapters/model-providers/src/offline-kit\\.ts$',
         ],
       },
-    },
-    {
-      name: 'small-threads-stay-lean',
-      severity: 'error',
-      comment:
-        "The key store's writer thread, the event store's commit thread and the search index's BM25 thread load no " +
-        'barrel (an index.ts) at run time, neither their entries nor the modules they run: a barrel brings its whole ' +
-        "module graph into the thread (the kernel's: 12–13 MB more resident memory for each thread, and start-up time " +
-        'a first turn waits for). They take the kernel through its thread kit.',
-      from: {
-        path: [
-          '^libs/adapters/key-store/src/sqlite/(key-writer\\.worker|key-database)\\.ts$',
-          '^libs/adapters/event-store/src/(sqlite/commit-thread\\.worker|sqlite/event-commits|event-store\\.port)\\.ts$',
-          '^libs/adapters/search/src/(sqlite/[^/]+|search-index\\.port)\\.ts$',
-        ],
-        pathNot: '\\.spec\\.ts$',
-      },
-      to: { path: '/src/index\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'adapter-libs-export-ports-and-factories',

@@ -8,7 +8,7 @@
 // thread, and the offline worker threads import it (by the URL registered here) before their first task. It imports
 // the responder modules themselves, not the contexts' indexes, so a worker thread loads the prompt formats and no
 // NestJS module.
-import { useOfflineResponders, type OfflineResponder } from '#model-providers';
+import { useOfflineResponders, type OfflineResponder } from '#model-providers/offline-kit';
 import { knowledgeOfflineResponder } from '#conversations/offline/knowledge-responder';
 import { memoryOfflineResponder } from '#memory/offline/memory-responder';
 import { skillsOfflineResponder } from '#skills/offline/skills-responder';

@@ -17,7 +17,7 @@
 //
 // A fence is one backtick longer than the longest run of backticks in what it holds (three at least), so output
 // holding fences of its own reads back verbatim. File names are written on one line; they hold no `, `.
-import { fenced } from '#kernel';
+import { fenced } from '#kernel/thread-kit';
 
 /** The built-in tool that runs code in the conversation's sandbox (arguments `{ language, code }`). */
 export const RUN_CODE_TOOL = 'run_code';

@@ -8,7 +8,7 @@
 // The turn's texts are fenced with backticks, the fence one longer than the longest run of backticks inside the text
 // (at least three), so no message, however hostile, can close its fence early and pass for another part of the turn.
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { fenced } from '#kernel';
+import { fenced } from '#kernel/thread-kit';
 
 export const MEMORY_EXTRACTION_HEADER = 'Extract memories from this conversation turn.';
 /** Candidates an answer holds at most; more are dropped. */

@@ -5,7 +5,7 @@ import type {
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageToolCall,
 } from 'openai/resources/chat/completions';
-import { ValidationError } from '#kernel';
+import { ValidationError } from '#kernel/thread-kit';
 import type { ChatRequest } from '../provider.port.js';
 
 export const refuse = (code: string, message: string, param?: string): never => {

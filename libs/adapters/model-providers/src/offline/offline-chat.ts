@@ -22,7 +22,7 @@ import type {
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import { sha256, ValidationError } from '#kernel';
+import { sha256, ValidationError } from '#kernel/thread-kit';
 import type { ChatDelta, ChatRequest, ChatResult } from '../provider.port.js';
 import {
   lastUserMessage,

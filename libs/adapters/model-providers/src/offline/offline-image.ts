@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { crc32, createDeflate } from 'node:zlib';
-import { ValidationError } from '#kernel';
+import { ValidationError } from '#kernel/thread-kit';
 import { ASPECT_RATIOS, RESOLUTIONS, type ImageRequest, type ImageResult } from '../provider.port.js';
 
 /** Long side in pixels per resolution. */

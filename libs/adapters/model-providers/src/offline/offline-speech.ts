@@ -4,7 +4,7 @@
 // 160-sample window, so the tones do not bleed into each other). The transcriber finds the strongest of the 16
 // frequencies in each window (Goertzel) and reads the bytes back: transcribe(speak(text)) = text. It is a stand-in,
 // not a voice; audio it did not make has no marker and reads as nothing.
-import { ValidationError } from '#kernel';
+import { ValidationError } from '#kernel/thread-kit';
 import type {
   SpeechRequest,
   SpeechResult,

@@ -2,7 +2,7 @@
 // for the offline embedding model. Real upstreams get the ids as they are.
 import { createRequire } from 'node:module';
 import type { GptEncoding } from 'gpt-tokenizer/GptEncoding';
-import { ValidationError } from '#kernel';
+import { ValidationError } from '#kernel/thread-kit';
 
 let clientEncoding: GptEncoding | undefined;
 

@@ -3,7 +3,13 @@
 // (a message holding code to run is about that code: its words ask for no search and no Skill); after the run's
 // result it answers with the exit code and the start of the output, whatever else the turn holds.
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { lastTurnResult, lastUserMessage, textOf, turnCalls, type OfflineResponder } from '#model-providers';
+import {
+  lastTurnResult,
+  lastUserMessage,
+  textOf,
+  turnCalls,
+  type OfflineResponder,
+} from '#model-providers/offline-kit';
 import { fencedCode, parseCodeResult, RUN_CODE_TOOL, type CodeResult } from '../code-prompt.js';
 
 type Messages = readonly ChatCompletionMessageParam[];

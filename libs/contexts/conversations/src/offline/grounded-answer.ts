@@ -1,7 +1,7 @@
 // How the offline chat model answers from retrieved sources without a language model: plain word overlap between
 // the question and each passage, so the same sources and question always give the same answer, and a test can tell
 // in advance which source is quoted and cited. The answer says it is a stand-in, like every offline reply.
-import { contentWords, sharedWords } from '#model-providers';
+import { contentWords, sharedWords } from '#model-providers/offline-kit';
 import type { PromptSource } from '../runtime/grounding.js';
 
 export const OFFLINE_GROUNDED_PREFIX =

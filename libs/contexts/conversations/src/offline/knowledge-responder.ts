@@ -3,7 +3,13 @@
 // and answers from them (`grounded-answer.ts`), and it calls `search_knowledge` only when the user asks to search,
 // once a turn.
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { currentTurn, isToolResult, lastUserMessage, textOf, type OfflineResponder } from '#model-providers';
+import {
+  currentTurn,
+  isToolResult,
+  lastUserMessage,
+  textOf,
+  type OfflineResponder,
+} from '#model-providers/offline-kit';
 import {
   isSourcesText,
   parseSources,

@@ -10,7 +10,7 @@ import {
   textOf,
   type OfflineReply,
   type OfflineResponder,
-} from '#model-providers';
+} from '#model-providers/offline-kit';
 import { MEMORIES_HEADER, parseMemories } from '../memories-block.js';
 import { MEMORY_EXTRACTION_HEADER } from '../memory-extraction.js';
 import { offlineMemoryReply } from './offline-memory.js';

@@ -4,7 +4,7 @@
 // reads a reference file the message names; then it answers "following the skill" with the first sentence (or line)
 // of its instructions and the first line of the file read. Same messages, same Skill, same answer.
 import type { LoadedSkill, PromptSkill, SkillFile } from '../skills-prompt.js';
-import { contentWords, sharedWords } from '#model-providers';
+import { contentWords, sharedWords } from '#model-providers/offline-kit';
 
 export const OFFLINE_SKILL_PREFIX =
   'Offline stand-in answer (no language model was called), following the skill ';

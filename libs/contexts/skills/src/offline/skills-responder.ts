@@ -4,7 +4,13 @@
 // as the call right after the load); after them it answers following the Skill (`offline-skills.ts`), after what
 // the sources or memories said when they answered.
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { lastTurnResult, lastUserMessage, textOf, turnCalls, type OfflineResponder } from '#model-providers';
+import {
+  lastTurnResult,
+  lastUserMessage,
+  textOf,
+  turnCalls,
+  type OfflineResponder,
+} from '#model-providers/offline-kit';
 import {
   LOAD_SKILL_TOOL,
   parseLoadedSkill,
