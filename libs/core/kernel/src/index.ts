@@ -8,6 +8,7 @@ export * from './config/config.js';
 export * from './lazy-module.js';
 export * from './sqlite/wal-checkpoints.js';
 export * from './sqlite/wal-truncate.js';
+export * from './sqlite/opening-statements.js';
 export * from './threads/request-thread.js';
 export * from './threads/answer-requests.js';
 export * from './seeded-random.js';

@@ -10,6 +10,7 @@ export { fenced } from './markdown-fence.js';
 export { makePrivateDir, openPrivateDatabase, PRIVATE_FILE_MODE } from './private-files.js';
 export { checkpointInThread } from './sqlite/wal-checkpoints.js';
 export { truncateWal } from './sqlite/wal-truncate.js';
+export { execOpening } from './sqlite/opening-statements.js';
 export {
   ConflictError,
   IdempotencyMismatchError,

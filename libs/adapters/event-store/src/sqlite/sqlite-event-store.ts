@@ -4,7 +4,13 @@
 // shares its statements and its transaction rules.
 import { EventEmitter } from 'node:events';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { type EventEnvelope, type NewEvent, checkpointInThread, openPrivateDatabase } from '#kernel';
+import {
+  type EventEnvelope,
+  type NewEvent,
+  checkpointInThread,
+  execOpening,
+  openPrivateDatabase,
+} from '#kernel';
 import {
   type AppendResult,
   type EventStore,
@@ -129,8 +135,9 @@ export class SqliteEventStore implements EventStore {
 
   constructor(options: SqliteEventStoreOptions) {
     this.db = openPrivateDatabase(options.path);
-    this.db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
-    this.db.exec(SCHEMA);
+    // Another process may be opening the same new file at this moment (an api and a worker started together).
+    execOpening(this.db, 'PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
+    execOpening(this.db, SCHEMA);
     // Appends commit (and sync the log) on the event loop, large batches in the commit thread; copying the log into
     // the file is the checkpoint thread's work.
     this.stopCheckpoints = checkpointInThread(this.db, {

@@ -2,7 +2,7 @@
 // and the log truncation that make a destroyed key leave no copy (secure_delete; a write-ahead log truncated to
 // nothing after each destruction and at each opening), the schema, and the one write that creates keys.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { openPrivateDatabase } from '#kernel/thread-kit';
+import { execOpening, openPrivateDatabase } from '#kernel/thread-kit';
 
 /** A key to create: its id, its group, and its bytes as stored (wrapped when there is a master key). */
 export interface NewKeyRow {
@@ -15,15 +15,19 @@ export function openKeyDatabase(path: string): DatabaseSync {
   const db = openPrivateDatabase(path);
   // WAL, synchronous FULL: a new key is durable at its commit, which costs one fsync (the rollback journal's cost
   // four and an unlink: 3 ms against 1.25 ms in the key-writer thread, and a conversation turn creates keys).
-  db.exec(
+  execOpening(
+    db,
     'PRAGMA busy_timeout = 5000; PRAGMA secure_delete = ON; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;',
   );
-  db.exec(`
+  execOpening(
+    db,
+    `
     CREATE TABLE IF NOT EXISTS data_keys (
       key_id TEXT PRIMARY KEY, grp TEXT NOT NULL, key BLOB NOT NULL, created_at INTEGER NOT NULL);
     CREATE INDEX IF NOT EXISTS data_keys_grp ON data_keys (grp);
     CREATE TABLE IF NOT EXISTS key_group_destructions (grp TEXT PRIMARY KEY, count INTEGER NOT NULL);
-  `);
+  `,
+  );
   // A process that died between a destruction and its truncation left the key's older pages in the log.
   truncateLog(db);
   return db;

@@ -4,7 +4,7 @@
 // Over 300 lines on purpose: the whole port over SQLite (generations, registry, checkpoints, leases, queries)
 // shares its statements and transactions.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import { checkpointInThread, openPrivateDatabase, truncateWal } from '#kernel';
+import { checkpointInThread, execOpening, openPrivateDatabase, truncateWal } from '#kernel';
 import {
   decodeCursor,
   encodeCursor,
@@ -69,15 +69,19 @@ export class SqliteReadStore implements ReadStore {
     this.db = openPrivateDatabase(options.path);
     // secure_delete: a purged document's bytes are overwritten, not left in a free page; a commit that deletes
     // documents (a purge) then checkpoints and truncates the WAL, whose older frames still hold them.
-    this.db.exec(
+    execOpening(
+      this.db,
       'PRAGMA busy_timeout = 5000; PRAGMA secure_delete = ON; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;',
     );
-    this.db.exec(`
+    execOpening(
+      this.db,
+      `
       CREATE TABLE IF NOT EXISTS projections (name TEXT PRIMARY KEY, record TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS checkpoints (
         name TEXT NOT NULL, generation INTEGER NOT NULL, position INTEGER NOT NULL, PRIMARY KEY (name, generation));
       CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL);
-    `);
+    `,
+    );
     this.generationCacheMs = options.generationCacheMs ?? 500;
     // Projectors commit on the event loop; copying the log into the file (and syncing it) is the thread's work.
     this.stopCheckpoints = checkpointInThread(this.db, {

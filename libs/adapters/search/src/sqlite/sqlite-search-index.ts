@@ -38,6 +38,7 @@ import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import {
   ConflictError,
   checkpointInThread,
+  execOpening,
   NotFoundError,
   openPrivateDatabase,
   truncateWal,
@@ -527,16 +528,20 @@ export class SqliteSearchIndex implements SearchIndex {
     );
     // secure_delete: a deleted chunk's text is overwritten with zeros, not left in a free page; after a deletion the
     // WAL is checkpointed and truncated (purge below), since its older frames still hold the pages as they were.
-    this.db.exec(
+    execOpening(
+      this.db,
       'PRAGMA busy_timeout = 5000; PRAGMA secure_delete = ON; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;',
     );
-    this.db.exec(`
+    execOpening(
+      this.db,
+      `
       CREATE TABLE IF NOT EXISTS search_indexes (
         name TEXT PRIMARY KEY, dimensions INTEGER NOT NULL, incarnation TEXT NOT NULL,
         chunks INTEGER NOT NULL DEFAULT 0, documents INTEGER NOT NULL DEFAULT 0) STRICT;
       CREATE TABLE IF NOT EXISTS search_aliases (alias TEXT PRIMARY KEY, index_name TEXT NOT NULL) STRICT;
       CREATE TABLE IF NOT EXISTS search_erasures (index_name TEXT PRIMARY KEY) STRICT;
-    `);
+    `,
+    );
     this.erasureDelayMs = options.erasureDelayMs ?? DEFAULT_ERASURE_DELAY_MS;
     // Deletions whose words a process that stopped (or crashed) before its erasure pass left in the segments.
     this.eraseDeletedTerms();
