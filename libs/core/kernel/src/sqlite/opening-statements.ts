@@ -8,6 +8,8 @@ import type { DatabaseSync } from 'node:sqlite';
 const SQLITE_BUSY = 5;
 const SQLITE_LOCKED = 6;
 const PAUSE_MS = 5;
+/** What the pause waits on: nothing ever wakes it, so it lasts PAUSE_MS. */
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 /** Whether SQLite refused the statement because another connection holds the file (busy or locked, any variant). */
 const isBusy = (error: unknown): boolean => {
@@ -25,7 +27,7 @@ export function execOpening(db: DatabaseSync, sql: string, timeoutMs = 5_000): v
     } catch (error) {
       if (!isBusy(error) || Date.now() >= deadline) throw error;
       // Only while a file is being opened: a short synchronous pause, as the connection's own busy handler makes.
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, PAUSE_MS);
+      Atomics.wait(PAUSE, 0, 0, PAUSE_MS);
     }
   }
 }
