@@ -13,11 +13,12 @@
 // dots(query, codes, groups, stride, out): the int32 dot products of `groups` groups of four rows of int8 codes from
 // byte `codes` with the `stride` int16 values at byte `query`; only the groups where a row's upper bound reaches the
 // threshold are stored, from `out` (32 bytes each: the four dots, then the group's index), and it returns how many.
+// The threshold and the two factors of the bound are three floats at `out`, read before the first result is stored.
 // A group's rows are interleaved sixteen codes at a time (row r's codes d … d + 15 at 64·(d / 16) + 16·r), followed
 // by the four rows' scales (float32): each sixteen query values loaded serve four rows, every load has a constant
 // offset, and the four sums are added across lanes together. Each row's bound, scale·(dot·dotPerScale +
 // errorPerScale), is computed in float32 against the threshold lowered by more than float32's rounding could move it
-// (the floats at bytes 0, 4 and 8), so the module never drops a row the exact check below keeps. With each row's own
+// (the floats at `out`), so the module never drops a row the exact check below keeps. With each row's own
 // scale, about one group in forty passes at 100,000 rows (with the block's largest scale for all four rows, which an
 // int32 minimum allowed, more than half did), and JavaScript checks only those rows.
 // Documents' blocks that lie end to end in the memory (a cache's documents, encoded one after another) are passed
@@ -26,8 +27,17 @@
 // The survivors are then scored best bound first, until the top can admit none at the next bound.
 // Over 300 lines on purpose: the WebAssembly module, its memory layout and the error bound that keeps the
 // scan exact belong together.
+import { defaultScanHelper, AREA_BYTES, ENTRY_BYTES, ScanHelper, type SharedViews } from './int8-helper.js';
 import { dotAt } from './packed-vectors.js';
-import { I32, instantiate, oneFunctionModule, simd, V128 } from './wasm-module.js';
+import {
+  I32,
+  instantiate,
+  oneFunctionModule,
+  sharedMemory,
+  simd,
+  V128,
+  type WasmMemory,
+} from './wasm-module.js';
 
 const V128_LOAD = 0x00;
 const V128_LOAD32_SPLAT = 0x09;
@@ -72,9 +82,9 @@ const pairSums = (a: number, b: number): number[] => [
 ];
 const BODY = [
   ...[2, 4, I32, 10, V128],
-  ...[0x41, 0, ...simd(V128_LOAD32_SPLAT), 2, 0, 0x21, THRESHOLD], // the floats at bytes 0, 4 and 8
-  ...[0x41, 4, ...simd(V128_LOAD32_SPLAT), 2, 0, 0x21, DOT_PER_SCALE],
-  ...[0x41, 8, ...simd(V128_LOAD32_SPLAT), 2, 0, 0x21, ERROR_PER_SCALE],
+  ...[0x20, 4, ...simd(V128_LOAD32_SPLAT), 2, 0, 0x21, THRESHOLD], // the floats at out, out + 4 and out + 8
+  ...[0x20, 4, ...simd(V128_LOAD32_SPLAT), 2, 4, 0x21, DOT_PER_SCALE],
+  ...[0x20, 4, ...simd(V128_LOAD32_SPLAT), 2, 8, 0x21, ERROR_PER_SCALE],
   ...[0x20, 0, 0x20, 3, 0x41, 1, 0x74, 0x6a, 0x21, 7], // query end = query + (stride << 1)
   ...[0x20, 4, 0x21, AT], // at = out
   ...[0x02, 0x40, 0x03, 0x40], // block, loop (groups)
@@ -108,20 +118,20 @@ const BODY = [
   ...[0x20, AT, 0x20, 4, 0x6b, 0x41, 5, 0x76], // the groups that passed: (at − out) >> 5
   0x0b,
 ];
-const MODULE_BYTES = oneFunctionModule('dots', BODY, true);
+/** The module, over a shared memory (int8-helper.worker.ts instantiates it too, over the same memory). */
+export const MODULE_BYTES = oneFunctionModule('dots', BODY, true, true);
 
-interface Exports {
-  readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+export interface ScanExports {
+  readonly memory: WasmMemory;
   readonly dots: (query: number, codes: number, groups: number, stride: number, out: number) => number;
 }
 
 const PAGE = 65536;
 /**
- * The fixed area: the lowered threshold, dotPerScale and errorPerScale (float32), the query (int16, up to 4,096
- * dimensions), then the groups that pass in one call (up to BATCH rows: four dots and the group's index, 32 bytes
- * each).
+ * The fixed area: the query (int16, up to 4,096 dimensions), then the groups that pass in one call (up to BATCH rows:
+ * four dots and the group's index, 32 bytes each; the call's three floats before them).
  */
-const QUERY_AT = 16;
+const QUERY_AT = 0;
 const BATCH = 4096;
 const OUT_AT = QUERY_AT + 4096 * 2;
 /**
@@ -129,7 +139,7 @@ const OUT_AT = QUERY_AT + 4096 * 2;
  * call compares with is the one it starts with (measured at 100,000 rows: 64 groups 2.0–2.1 ms, 256 and 1,024 groups
  * 1.7–1.8 ms, a call per document of 100 rows 2.4 ms; the larger runs hand back more groups).
  */
-const RUN_GROUPS = 256;
+export const RUN_GROUPS = 256;
 const ARENA_AT = OUT_AT + BATCH * 8;
 const ALIGN = 16;
 /**
@@ -137,6 +147,14 @@ const ALIGN = 16;
  * threshold is lowered by 10⁻⁶ of it, about 17 times more.
  */
 const FLOAT32_SLACK = 1e-6;
+/** How far below `threshold` the module's float32 bounds are compared, over rows of scale at most `maxScale`. */
+export const boundSlack = (threshold: number, maxScale: number, extentPerScale: number): number =>
+  FLOAT32_SLACK * (1 + Math.abs(threshold) + maxScale * extentPerScale);
+/**
+ * A prepared run's segments after the first rows are shared with the helper thread (int8-helper.ts) when they hold at
+ * least this many groups (16,384 rows: below it, the scan takes a fraction of a millisecond in one thread).
+ */
+const HELPER_MIN_GROUPS = 4096;
 
 /**
  * The module's memory past the fixed area, handed out in blocks: first fit over the free ranges (kept sorted and
@@ -147,7 +165,7 @@ class Arena {
   private free: { at: number; size: number }[] = [];
   private end = ARENA_AT;
 
-  constructor(private readonly wasm: Exports) {}
+  constructor(private readonly wasm: ScanExports) {}
 
   allocate(bytes: number): number {
     const size = Math.ceil(bytes / ALIGN) * ALIGN;
@@ -190,31 +208,72 @@ class Arena {
   }
 }
 
-let compiled: { wasm: Exports; arena: Arena } | null | undefined;
+let compiled: { wasm: ScanExports; arena: Arena } | null | undefined;
 /** The scan whose offered blocks are not passed over yet (see Int8Scan.pass), if any. */
 const pending: { scan: Int8Scan | null } = { scan: null };
-let memoryView: { readonly int32s: Int32Array; readonly float32s: Float32Array } | null = null;
+interface MemoryViews extends SharedViews {
+  readonly float32s: Float32Array;
+}
+let memoryView: MemoryViews | null = null;
 
-/** The module's memory as int32 and float32 values (views made again when the memory has grown). */
-function views(wasm: Exports): { readonly int32s: Int32Array; readonly float32s: Float32Array } {
+/** The module's memory as int32, float32 and float64 values (views made again when the memory has grown). */
+function views(wasm: ScanExports): MemoryViews {
   if (memoryView?.int32s.buffer !== wasm.memory.buffer)
     memoryView = {
       int32s: new Int32Array(wasm.memory.buffer),
       float32s: new Float32Array(wasm.memory.buffer),
+      float64s: new Float64Array(wasm.memory.buffer),
     };
   return memoryView;
 }
 
-function module(): { wasm: Exports; arena: Arena } | null {
+function module(): { wasm: ScanExports; arena: Arena } | null {
   if (compiled === undefined) {
     try {
-      const wasm = instantiate<Exports>(MODULE_BYTES);
+      const wasm = instantiate<ScanExports>(MODULE_BYTES, sharedMemory());
       compiled = wasm ? { wasm, arena: new Arena(wasm) } : null;
     } catch {
       compiled = null;
     }
   }
   return compiled;
+}
+
+/**
+ * The helper thread: not started yet (undefined), none (null: no worker, or its area could not be had), or it. Its
+ * area of the memory is never handed out again (a helper given up may still be writing there).
+ */
+let helper: ScanHelper | null | undefined;
+let helperWorker: URL | null | undefined;
+
+/**
+ * Which worker the helper thread runs (the compiled one beside this module by default), or none: every scan in one
+ * thread. A helper already started is stopped.
+ */
+export function useScanHelper(worker: URL | null): void {
+  helper?.close();
+  helper = undefined;
+  helperWorker = worker;
+}
+
+/** The helper once it takes jobs; started (not waited for) on the first call. */
+function scanHelper(): ScanHelper | null {
+  if (helper === undefined) {
+    const found = module();
+    const worker = helperWorker === undefined ? defaultScanHelper() : helperWorker;
+    helper = found && worker ? startHelper(found, worker) : null;
+  }
+  return helper?.usable ? helper : null;
+}
+
+function startHelper(found: { wasm: ScanExports; arena: Arena }, worker: URL): ScanHelper | null {
+  let area: number;
+  try {
+    area = found.arena.allocate(AREA_BYTES);
+  } catch {
+    return null; // the memory could not grow: no helper
+  }
+  return new ScanHelper(worker, found.wasm.memory, area);
 }
 
 /** Whether vectors of this many dimensions get int8 codes (WebAssembly SIMD available, at most 4,096). */
@@ -224,7 +283,7 @@ export const int8Available = (dimensions: number): boolean =>
 /** Each row of codes (and the query) is padded with zeros to a multiple of 16, the module's step. */
 const strideOf = (dimensions: number): number => Math.ceil(dimensions / 16) * 16;
 /** A group's bytes: its four rows' codes, then their scales (float32). */
-const groupBytes = (stride: number): number => 4 * stride + 16;
+export const groupBytes = (stride: number): number => 4 * stride + 16;
 /** The bytes of `count` rows' codes and scales: whole groups of four rows (the last padded with zero rows). */
 const blockBytes = (count: number, stride: number): number => Math.ceil(count / 4) * groupBytes(stride);
 
@@ -351,6 +410,8 @@ export type RowFloats = Float32Array | ((row: number) => Float32Array);
 interface Segment {
   readonly pieces: readonly RunPiece[];
   readonly groups: number;
+  /** The largest scale of its rows. */
+  readonly maxScale: number;
 }
 
 /**
@@ -372,7 +433,8 @@ export class Int8Run {
     let pieces: RunPiece[] = [];
     let groups = 0;
     const close = () => {
-      if (pieces.length > 0) segments.push({ pieces, groups });
+      const maxScale = pieces.reduce((max, piece) => Math.max(max, piece.block.maxScale), 0);
+      if (pieces.length > 0) segments.push({ pieces, groups, maxScale });
       pieces = [];
       groups = 0;
     };
@@ -436,6 +498,7 @@ export class Int8Scan {
   private runGroups = 0;
   private scored = 0;
   private handedBack = 0;
+  private helperSegments = 0;
 
   constructor(
     private readonly query: Float32Array,
@@ -485,17 +548,73 @@ export class Int8Scan {
   offerRun(prepared: Int8Run): void {
     if (pending.scan !== this) pending.scan?.pass();
     pending.scan = this;
-    for (const segment of prepared.segments) {
-      if (this.lowers.threshold === Number.NEGATIVE_INFINITY) {
-        for (const piece of segment.pieces) this.add(piece);
-        continue;
-      }
-      // What the first pieces left pending goes first; then the segment, a run of its own.
-      this.pass();
-      this.run = segment.pieces.slice();
-      this.runGroups = segment.groups;
-      this.pass();
+    const { segments } = prepared;
+    let next = 0;
+    for (; next < segments.length && this.lowers.threshold === Number.NEGATIVE_INFINITY; next++)
+      for (const piece of segments[next]!.pieces) this.add(piece);
+    // What the first pieces left pending goes first; then each segment, a run of its own.
+    this.pass();
+    const rest = segments.slice(next);
+    if (rest.reduce((groups, segment) => groups + segment.groups, 0) >= HELPER_MIN_GROUPS) {
+      const found = scanHelper();
+      if (found) return this.shareWith(found, rest);
     }
+    for (const segment of rest) this.passSegment(segment);
+  }
+
+  private passSegment(segment: Segment): void {
+    this.run = segment.pieces.slice();
+    this.runGroups = segment.groups;
+    this.pass();
+  }
+
+  /**
+   * The segments passed over by this thread and the helper side by side (int8-helper.ts); the groups the helper
+   * hands back are checked here, segment by segment, as this thread's own are.
+   */
+  private shareWith(found: ScanHelper, segments: readonly Segment[]): void {
+    const memory = views(module()!.wasm);
+    const shared = found.post(
+      segments.map((segment) => ({
+        at: segment.pieces[0]!.at,
+        groups: segment.groups,
+        maxScale: segment.maxScale,
+      })),
+      this.query16,
+      {
+        seed: this.lowers.threshold,
+        dotPerScale: this.dotPerScale,
+        errorPerScale: this.errorPerScale,
+        extentPerScale: this.extentPerScale,
+        capacity: this.lowers.capacity,
+      },
+      memory,
+    );
+    const mine = new Set<number>();
+    for (let segment = found.claim(); segment >= 0; segment = found.claim()) {
+      mine.add(segment);
+      this.passSegment(segments[segment]!);
+    }
+    for (let segment = shared; segment < segments.length; segment++) this.passSegment(segments[segment]!);
+    const outcome = found.finish();
+    if ('abandoned' in outcome) {
+      for (let segment = 0; segment < shared; segment++)
+        if (!mine.has(segment)) this.passSegment(segments[segment]!);
+      return;
+    }
+    this.helperSegments = shared - mine.size - (outcome.failed >= 0 ? 1 : 0);
+    const { int32s } = memory;
+    const first = outcome.out >> 2;
+    const end = first + (ENTRY_BYTES >> 2) * outcome.entries;
+    // Each segment's groups lie together, in order.
+    for (let from = first; from < end;) {
+      const segment = int32s[from + 5]!;
+      let to = from + 8;
+      while (to < end && int32s[to + 5] === segment) to += 8;
+      this.check(segments[segment]!.pieces, int32s, from, (to - from) >> 3);
+      from = to;
+    }
+    if (outcome.failed >= 0) this.passSegment(segments[outcome.failed]!);
   }
 
   private add(piece: RunPiece): void {
@@ -526,22 +645,33 @@ export class Int8Scan {
       new Int16Array(wasm.memory.buffer, QUERY_AT, stride).set(this.query16);
       this.queryCopied = true;
     }
-    const { int32s: memory, float32s } = views(wasm);
-    const { dotPerScale, errorPerScale, lowers } = this;
-    let threshold = lowers.threshold;
+    const { int32s, float32s } = views(wasm);
+    const { dotPerScale, errorPerScale } = this;
+    const threshold = this.lowers.threshold;
     const maxScale = run.reduce((max, piece) => Math.max(max, piece.block.maxScale), 0);
-    float32s[1] = dotPerScale;
-    float32s[2] = errorPerScale;
+    float32s[(OUT_AT >> 2) + 1] = dotPerScale;
+    float32s[(OUT_AT >> 2) + 2] = errorPerScale;
     // The module hands back only the groups where a row's float32 bound reaches the threshold lowered by more than
     // that bound's rounding error (so no row that can be kept is missed). The threshold only rises as rows are kept,
     // and each row is checked against it exactly here.
-    float32s[0] = threshold - FLOAT32_SLACK * (1 + Math.abs(threshold) + maxScale * this.extentPerScale);
+    float32s[OUT_AT >> 2] = threshold - boundSlack(threshold, maxScale, this.extentPerScale);
     const passed = wasm.dots(QUERY_AT, run[0]!.at, groups, stride, OUT_AT);
+    this.check(run, int32s, OUT_AT >> 2, passed);
+  }
+
+  /**
+   * The rows of `passed` groups the module handed back for `run` (from int32 `from` of the memory: four dots and the
+   * run's group, 32 bytes each, in order), checked against the threshold exactly: those that may be among the best
+   * are kept, their lower bounds raise the threshold.
+   */
+  private check(run: readonly RunPiece[], memory: Int32Array, from: number, passed: number): void {
+    const { dotPerScale, errorPerScale, lowers } = this;
+    let threshold = lowers.threshold;
     this.handedBack += passed;
     // The groups come back in order: the piece holding each is found by walking the run once.
     let piece = 0;
     let pieceGroups = 0;
-    for (let at = OUT_AT >> 2; at < (OUT_AT >> 2) + 8 * passed; at += 8) {
+    for (let at = from; at < from + 8 * passed; at += 8) {
       const runGroup = memory[at + 4]!;
       while (runGroup >= pieceGroups + run[piece]!.groups) pieceGroups += run[piece++]!.groups;
       const { block, floats, first, keep, from, count } = run[piece]!;
@@ -600,14 +730,19 @@ export class Int8Scan {
   get groupsHandedBack(): number {
     return this.handedBack;
   }
+
+  /** How many segments of its run the helper thread passed over for this scan (for tests and measurements). */
+  get segmentsHelped(): number {
+    return this.helperSegments;
+  }
 }
 
 /** The `capacity` largest values offered: `threshold` is the smallest of them once full, -Infinity before. */
-class LowerBounds {
+export class LowerBounds {
   private readonly heap: Float64Array;
   private size = 0;
 
-  constructor(private readonly capacity: number) {
+  constructor(readonly capacity: number) {
     this.heap = new Float64Array(Math.max(1, capacity));
   }
 
