@@ -1,7 +1,7 @@
 // The int8 scan's helper thread, with the compiled worker (dist/, built by `npm test`'s pretest; run `npm run build`
-// first when calling jest directly): a large prepared run ranks exactly as the exact scan while the helper passes over
-// some of its segments, and a helper that fails in a segment, never finishes its job, or cannot start leaves every
-// scan exact.
+// first when calling jest directly): a large prepared run, and documents offered one by one, rank exactly as the exact
+// scan while the helper passes over some of their runs, and a helper that fails in a segment, never finishes its job,
+// or cannot start leaves every scan exact.
 import { jest } from '@jest/globals';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,10 +43,16 @@ function documents(): Document[] {
   return found;
 }
 
-const exactBest = (docs: readonly Document[], query: Float32Array, capacity: number) => {
+const exactBest = (
+  docs: readonly Document[],
+  query: Float32Array,
+  capacity: number,
+  keep: (id: number) => boolean = () => true,
+) => {
   const top = new TopScores(capacity);
   for (const { floats, first, count } of docs)
-    for (let i = 0; i < count; i++) top.offer(first + i, dotAt(floats, i * DIMENSIONS, query));
+    for (let i = 0; i < count; i++)
+      if (keep(first + i)) top.offer(first + i, dotAt(floats, i * DIMENSIONS, query));
   return top.best();
 };
 
@@ -139,6 +145,29 @@ describeCompiled('the int8 scan helper thread', () => {
     const { helped, scans } = await scanUntilHelped(docs, run, 5);
     expect(helped).toBe(5);
     expect(scans).toBeGreaterThanOrEqual(5);
+  });
+
+  it('passes over documents offered one by one beside the helper, their floats read row by row, and alone with a filter', async () => {
+    useScanHelper(COMPILED_WORKER);
+    let helped = 0;
+    const until = Date.now() + 20_000;
+    for (let scans = 0; (helped < 3 || scans < 6) && Date.now() < until; scans++) {
+      const query = unitVector(vectors(1)[0]!)!;
+      // Every other scan keeps one row in three (a tag filter): those runs are passed over here alone.
+      const keep = scans % 2 === 1 ? (id: number) => id % 3 === 0 : undefined;
+      const scan = new Int8Scan(query, 20);
+      for (const doc of docs) {
+        const rows = (row: number) => doc.floats.subarray(row * DIMENSIONS, (row + 1) * DIMENSIONS);
+        scan.offer(doc.codes, rows, doc.first, keep);
+      }
+      const top = new TopScores(20);
+      scan.exact(top);
+      expect(top.best()).toEqual(exactBest(docs, query, 20, keep));
+      if (keep) expect(scan.segmentsHelped).toBe(0);
+      else if (scan.segmentsHelped > 0) helped++;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(helped).toBe(3);
   });
 
   it('passes over the segment a helper failed in itself, and uses that helper no more', async () => {

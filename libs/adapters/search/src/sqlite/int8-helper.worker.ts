@@ -25,7 +25,7 @@ import {
   groupBytes,
   LowerBounds,
   MODULE_BYTES,
-  RUN_GROUPS,
+  SEGMENT_GROUPS,
   type ScanExports,
 } from './int8-scan.js';
 import { instantiate, type WasmMemory } from './wasm-module.js';
@@ -56,7 +56,7 @@ function scan(): void {
   const lowers = new LowerBounds(params[PARAMS.capacity]!);
   const bytesPerGroup = groupBytes(stride);
   let entries = 0;
-  while ((entries + RUN_GROUPS) * ENTRY_BYTES <= OUT_BYTES) {
+  while ((entries + SEGMENT_GROUPS) * ENTRY_BYTES <= OUT_BYTES) {
     const segment = Atomics.add(control, CONTROL.next, 1);
     if (segment >= count) break;
     Atomics.store(control, CONTROL.current, segment + 1);

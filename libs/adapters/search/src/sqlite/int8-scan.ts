@@ -24,6 +24,8 @@
 // Documents' blocks that lie end to end in the memory (a cache's documents, encoded one after another) are passed
 // over in one call, about ten at a time, once the first rows have set a threshold. The same documents searched again
 // are offered as an Int8Run: cut into those runs once, so a search's JavaScript is per run, not per document.
+// Once the first rows have set a threshold, the runs are put off to the scan's end, where a large scan's are passed
+// over by this thread and a helper thread side by side (int8-helper.ts: the codes live in a shared memory).
 // The survivors are then scored best bound first, until the top can admit none at the next bound.
 // Over 300 lines on purpose: the WebAssembly module, its memory layout and the error bound that keeps the
 // scan exact belong together.
@@ -133,13 +135,15 @@ const PAGE = 65536;
  */
 const QUERY_AT = 0;
 const BATCH = 4096;
+/** The most groups a run passed over in one call holds (one piece of BATCH rows; runs of pieces hold RUN_GROUPS). */
+export const SEGMENT_GROUPS = BATCH / 4;
 const OUT_AT = QUERY_AT + 4096 * 2;
 /**
  * The most groups one call passes over (1,024 rows, about ten documents): fewer calls cost less, but the threshold a
  * call compares with is the one it starts with (measured at 100,000 rows: 64 groups 2.0–2.1 ms, 256 and 1,024 groups
  * 1.7–1.8 ms, a call per document of 100 rows 2.4 ms; the larger runs hand back more groups).
  */
-export const RUN_GROUPS = 256;
+const RUN_GROUPS = 256;
 const ARENA_AT = OUT_AT + BATCH * 8;
 const ALIGN = 16;
 /**
@@ -151,8 +155,8 @@ const FLOAT32_SLACK = 1e-6;
 export const boundSlack = (threshold: number, maxScale: number, extentPerScale: number): number =>
   FLOAT32_SLACK * (1 + Math.abs(threshold) + maxScale * extentPerScale);
 /**
- * A prepared run's segments after the first rows are shared with the helper thread (int8-helper.ts) when they hold at
- * least this many groups (16,384 rows: below it, the scan takes a fraction of a millisecond in one thread).
+ * The runs a scan puts off once its threshold is set are shared with the helper thread (int8-helper.ts) when they hold
+ * at least this many groups (16,384 rows: below it, the scan takes a fraction of a millisecond in one thread).
  */
 const HELPER_MIN_GROUPS = 4096;
 
@@ -499,6 +503,9 @@ export class Int8Scan {
   private scored = 0;
   private handedBack = 0;
   private helperSegments = 0;
+  /** The runs put off to the scan's end (see closeRun), and their groups. */
+  private deferred: Segment[] = [];
+  private deferredGroups = 0;
 
   constructor(
     private readonly query: Float32Array,
@@ -552,19 +559,52 @@ export class Int8Scan {
     let next = 0;
     for (; next < segments.length && this.lowers.threshold === Number.NEGATIVE_INFINITY; next++)
       for (const piece of segments[next]!.pieces) this.add(piece);
-    // What the first pieces left pending goes first; then each segment, a run of its own.
-    this.pass();
-    const rest = segments.slice(next);
-    if (rest.reduce((groups, segment) => groups + segment.groups, 0) >= HELPER_MIN_GROUPS) {
-      const found = scanHelper();
-      if (found) return this.shareWith(found, rest);
+    // What the first pieces left pending, then each segment, a run of its own: put off to the scan's end (settle).
+    if (this.run.length > 0) this.closeRun();
+    for (const segment of segments.slice(next)) {
+      this.deferred.push(segment);
+      this.deferredGroups += segment.groups;
     }
-    for (const segment of rest) this.passSegment(segment);
   }
 
   private passSegment(segment: Segment): void {
     this.run = segment.pieces.slice();
     this.runGroups = segment.groups;
+    this.passRun();
+  }
+
+  /**
+   * The current run ends: once a threshold is set it is put off to the scan's end (settle), where the runs put off may
+   * be passed over by this thread and the helper side by side; before, or with a row filter (the helper's threshold
+   * would count the rows it leaves out), it is passed over now.
+   */
+  private closeRun(): void {
+    if (this.lowers.threshold === Number.NEGATIVE_INFINITY || this.run.some((piece) => piece.keep)) {
+      this.passRun();
+      return;
+    }
+    const pieces = this.run;
+    const maxScale = pieces.reduce((max, piece) => Math.max(max, piece.block.maxScale), 0);
+    this.deferred.push({ pieces, groups: this.runGroups, maxScale });
+    this.deferredGroups += this.runGroups;
+    this.run = [];
+    this.runGroups = 0;
+  }
+
+  /** Passes over what is left: with the helper when the runs put off are many, otherwise here, in order. */
+  private settle(): void {
+    if (this.run.length > 0) this.closeRun();
+    if (this.deferredGroups >= HELPER_MIN_GROUPS) {
+      const found = scanHelper();
+      if (found) {
+        const deferred = this.deferred;
+        this.deferred = [];
+        this.deferredGroups = 0;
+        if (pending.scan === this) pending.scan = null;
+        this.shareWith(found, deferred);
+        return;
+      }
+    }
     this.pass();
   }
 
@@ -619,25 +659,43 @@ export class Int8Scan {
 
   private add(piece: RunPiece): void {
     const last = this.run[this.run.length - 1];
-    if (last && !continues(last, piece, this.runGroups)) this.pass();
+    if (last && !continues(last, piece, this.runGroups)) this.closeRun();
     this.run.push(piece);
     this.runGroups += piece.groups;
     // Until `capacity` rows are kept there is no threshold and every group comes back: a document at a time.
-    if (this.lowers.threshold === Number.NEGATIVE_INFINITY) this.pass();
+    if (this.lowers.threshold === Number.NEGATIVE_INFINITY) this.passRun();
+  }
+
+  /**
+   * Passes over everything offered and not passed over yet, here: the runs put off (in order), then the current one
+   * (a block about to be released, or another scan's offer, needs its codes read now).
+   */
+  pass(): void {
+    if (this.deferred.length > 0) {
+      const current = this.run;
+      const currentGroups = this.runGroups;
+      const deferred = this.deferred;
+      this.deferred = [];
+      this.deferredGroups = 0;
+      for (const segment of deferred) this.passSegment(segment);
+      this.run = current;
+      this.runGroups = currentGroups;
+    }
+    this.passRun();
   }
 
   /**
    * One call of the module over the pieces of blocks offered since the last call, which lie end to end in its memory:
    * at 100,000 chunks in documents of 100 rows, a call and its JavaScript per document cost a third of the scan.
    */
-  pass(): void {
+  private passRun(): void {
     const run = this.run;
     const groups = this.runGroups;
     if (run.length === 0) return;
     // Taken first: a block released while its rows are checked finds no run to pass over again.
     this.run = [];
     this.runGroups = 0;
-    if (pending.scan === this) pending.scan = null;
+    if (pending.scan === this && this.deferred.length === 0) pending.scan = null;
     const { wasm } = module()!;
     const stride = run[0]!.block.stride;
     // The query is copied into the module's memory once per scan: nothing else runs the module until it ends.
@@ -701,7 +759,7 @@ export class Int8Scan {
    * `into` admits none at the next one's bound (a vector's exact score is at most its bound, and the rest are lower).
    */
   exact(into: { offer(id: number, score: number): void; admits(score: number): boolean }): void {
-    this.pass();
+    this.settle();
     const threshold = this.lowers.threshold;
     const uppers = this.keptUppers;
     const order: number[] = [];
