@@ -66,6 +66,20 @@ describeBrowser('quality bars of the web app in Chromium (e2e)', () => {
     return page;
   }
 
+  /**
+   * Switches the page to German and waits until the choice is saved (the switch saves it in the background; a page
+   * loaded before the save answers still reads English from the profile).
+   */
+  async function chooseGerman(page: Page): Promise<void> {
+    const select = page.getByLabel('Language');
+    if ((await select.inputValue()) === 'de') return;
+    const saved = page.waitForResponse(
+      (response) => response.url().endsWith('/users/me') && response.request().method() === 'PATCH',
+    );
+    await select.selectOption('de');
+    expect((await saved).status()).toBe(200);
+  }
+
   /** Until the page's heading is there and nothing says "Loading…" any more. */
   async function settled(page: Page): Promise<void> {
     await page.locator('main h1').first().waitFor();
@@ -273,7 +287,7 @@ describeBrowser('quality bars of the web app in Chromium (e2e)', () => {
 
   it('German: a plain member reads the settings with the reason; a refused save is a German sentence', async () => {
     const member = await pageOf(people.member.email);
-    await member.getByLabel('Language').selectOption('de');
+    await chooseGerman(member);
     await member.goto(`${api.url}/agent/${agentId}/settings`);
     await settled(member);
     await member
@@ -287,7 +301,7 @@ describeBrowser('quality bars of the web app in Chromium (e2e)', () => {
 
     // The editor opens the form; meanwhile an owner makes them a plain member; their save is refused in German.
     const editor = await pageOf(people.editor.email);
-    await editor.getByLabel('Language').selectOption('de');
+    await chooseGerman(editor);
     await editor.goto(`${api.url}/agent/${agentId}/settings`);
     await settled(editor);
     const save = editor.getByRole('button', { name: 'Speichern' });
