@@ -79,12 +79,16 @@ export interface SharedSegment {
   readonly maxScale: number;
 }
 
-/** The numbers of the scan a job belongs to (see Int8Scan). */
-export interface JobNumbers {
-  readonly seed: number;
+/** The numbers of a scan's bound, per unit of a vector's scale (see Int8Scan's constructor). */
+export interface BoundFactors {
   readonly dotPerScale: number;
   readonly errorPerScale: number;
   readonly extentPerScale: number;
+}
+
+/** The numbers of the scan a job belongs to (see Int8Scan): its bound's factors, threshold so far and capacity. */
+export interface JobNumbers extends BoundFactors {
+  readonly seed: number;
   readonly capacity: number;
 }
 

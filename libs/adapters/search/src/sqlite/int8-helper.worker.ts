@@ -21,7 +21,7 @@ import {
   status,
 } from './int8-helper.js';
 import {
-  boundSlack,
+  callDots,
   groupBytes,
   LowerBounds,
   MODULE_BYTES,
@@ -50,9 +50,12 @@ function scan(): void {
   const count = control[CONTROL.count]!;
   const stride = control[CONTROL.stride]!;
   const seed = params[PARAMS.seed]!;
-  const dotPerScale = params[PARAMS.dotPerScale]!;
-  const errorPerScale = params[PARAMS.errorPerScale]!;
-  const extentPerScale = params[PARAMS.extentPerScale]!;
+  const factors = {
+    dotPerScale: params[PARAMS.dotPerScale]!,
+    errorPerScale: params[PARAMS.errorPerScale]!,
+    extentPerScale: params[PARAMS.extentPerScale]!,
+  };
+  const { dotPerScale, errorPerScale } = factors;
   const lowers = new LowerBounds(params[PARAMS.capacity]!);
   const bytesPerGroup = groupBytes(stride);
   let entries = 0;
@@ -64,12 +67,9 @@ function scan(): void {
     const at = int32s[row]!;
     const groups = int32s[row + 1]!;
     const maxScale = float64s[(row >> 1) + 1]!;
-    const threshold = Math.max(seed, lowers.threshold);
     const out = area + AREA.out + entries * ENTRY_BYTES;
-    float32s[out >> 2] = threshold - boundSlack(threshold, maxScale, extentPerScale);
-    float32s[(out >> 2) + 1] = dotPerScale;
-    float32s[(out >> 2) + 2] = errorPerScale;
-    const passed = wasm.dots(area + AREA.query, at, groups, stride, out);
+    const call = { query: area + AREA.query, codes: at, groups, stride, out };
+    const passed = callDots(wasm, float32s, call, Math.max(seed, lowers.threshold), maxScale, factors);
     for (let entry = out >> 2; entry < (out >> 2) + 8 * passed; entry += 8) {
       int32s[entry + 5] = segment;
       // Each row's lower bound, from its float32 scale (the module's): lowered by far more than that scale's

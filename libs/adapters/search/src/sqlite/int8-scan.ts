@@ -29,7 +29,14 @@
 // The survivors are then scored best bound first, until the top can admit none at the next bound.
 // Over 300 lines on purpose: the WebAssembly module, its memory layout and the error bound that keeps the
 // scan exact belong together.
-import { defaultScanHelper, AREA_BYTES, ENTRY_BYTES, ScanHelper, type SharedViews } from './int8-helper.js';
+import {
+  AREA_BYTES,
+  type BoundFactors,
+  defaultScanHelper,
+  ENTRY_BYTES,
+  ScanHelper,
+  type SharedViews,
+} from './int8-helper.js';
 import { dotAt } from './packed-vectors.js';
 import {
   I32,
@@ -151,9 +158,34 @@ const ALIGN = 16;
  * threshold is lowered by 10⁻⁶ of it, about 17 times more.
  */
 const FLOAT32_SLACK = 1e-6;
-/** How far below `threshold` the module's float32 bounds are compared, over rows of scale at most `maxScale`. */
-export const boundSlack = (threshold: number, maxScale: number, extentPerScale: number): number =>
-  FLOAT32_SLACK * (1 + Math.abs(threshold) + maxScale * extentPerScale);
+
+/**
+ * One call of the module over `groups` groups of codes from byte `codes` (rows of scale at most `maxScale`), the query
+ * at byte `query`: its three floats written at `out` first. The module hands back only the groups where a row's
+ * float32 bound reaches `threshold` lowered by more than that bound's rounding error, so no row that can be kept is
+ * missed. Returns how many groups it stored from `out`.
+ */
+export function callDots(
+  wasm: ScanExports,
+  float32s: Float32Array,
+  call: {
+    readonly query: number;
+    readonly codes: number;
+    readonly groups: number;
+    readonly stride: number;
+    readonly out: number;
+  },
+  threshold: number,
+  maxScale: number,
+  factors: BoundFactors,
+): number {
+  const at = call.out >> 2;
+  float32s[at] = threshold - FLOAT32_SLACK * (1 + Math.abs(threshold) + maxScale * factors.extentPerScale);
+  float32s[at + 1] = factors.dotPerScale;
+  float32s[at + 2] = factors.errorPerScale;
+  return wasm.dots(call.query, call.codes, call.groups, call.stride, call.out);
+}
+
 /**
  * The runs a scan puts off once its threshold is set are shared with the helper thread (int8-helper.ts) when they hold
  * at least this many groups (16,384 rows: below it, the scan takes a fraction of a millisecond in one thread).
@@ -483,11 +515,11 @@ const continues = (last: RunPiece, piece: RunPiece, groups: number): boolean =>
  */
 export class Int8Scan {
   private readonly query16: Int16Array;
-  /** Per unit of a vector's scale: the error bound of its approximate score, and the factor of its integer dot. */
-  private readonly errorPerScale: number;
-  private readonly dotPerScale: number;
-  /** Per unit of scale: the largest term the module's float32 bound adds (its rounding is a share of that). */
-  private readonly extentPerScale: number;
+  /**
+   * Per unit of a vector's scale: the factor of its integer dot, the error bound of its approximate score, and the
+   * largest term the module's float32 bound adds (its rounding is a share of that).
+   */
+  private readonly factors: BoundFactors;
   private readonly lowers: LowerBounds;
   private keptIds: number[] = [];
   private keptUppers: number[] = [];
@@ -527,11 +559,10 @@ export class Int8Scan {
       this.query16[d] = Math.round(query[d]! / step);
       codes1 += Math.abs(this.query16[d]!);
     }
-    this.dotPerScale = step;
     // A hair of slack for the float64 arithmetic of the bound itself and of the exact scores.
-    this.errorPerScale = ((norm1 + step * 127 * dimensions) / 2) * (1 + 1e-9) + 1e-12;
+    const errorPerScale = ((norm1 + step * 127 * dimensions) / 2) * (1 + 1e-9) + 1e-12;
     // |dot| ≤ 127 · Σ|k_i|: the bound's terms are at most scale · (dotPerScale · that + errorPerScale).
-    this.extentPerScale = step * 127 * codes1 + this.errorPerScale;
+    this.factors = { dotPerScale: step, errorPerScale, extentPerScale: step * 127 * codes1 + errorPerScale };
     this.lowers = new LowerBounds(capacity);
   }
 
@@ -621,13 +652,7 @@ export class Int8Scan {
         maxScale: segment.maxScale,
       })),
       this.query16,
-      {
-        seed: this.lowers.threshold,
-        dotPerScale: this.dotPerScale,
-        errorPerScale: this.errorPerScale,
-        extentPerScale: this.extentPerScale,
-        capacity: this.lowers.capacity,
-      },
+      { ...this.factors, seed: this.lowers.threshold, capacity: this.lowers.capacity },
       memory,
     );
     const mine = new Set<number>();
@@ -704,16 +729,10 @@ export class Int8Scan {
       this.queryCopied = true;
     }
     const { int32s, float32s } = views(wasm);
-    const { dotPerScale, errorPerScale } = this;
-    const threshold = this.lowers.threshold;
     const maxScale = run.reduce((max, piece) => Math.max(max, piece.block.maxScale), 0);
-    float32s[(OUT_AT >> 2) + 1] = dotPerScale;
-    float32s[(OUT_AT >> 2) + 2] = errorPerScale;
-    // The module hands back only the groups where a row's float32 bound reaches the threshold lowered by more than
-    // that bound's rounding error (so no row that can be kept is missed). The threshold only rises as rows are kept,
-    // and each row is checked against it exactly here.
-    float32s[OUT_AT >> 2] = threshold - boundSlack(threshold, maxScale, this.extentPerScale);
-    const passed = wasm.dots(QUERY_AT, run[0]!.at, groups, stride, OUT_AT);
+    // The threshold only rises as rows are kept, and each row handed back is checked against it exactly here.
+    const call = { query: QUERY_AT, codes: run[0]!.at, groups, stride, out: OUT_AT };
+    const passed = callDots(wasm, float32s, call, this.lowers.threshold, maxScale, this.factors);
     this.check(run, int32s, OUT_AT >> 2, passed);
   }
 
@@ -723,7 +742,8 @@ export class Int8Scan {
    * are kept, their lower bounds raise the threshold.
    */
   private check(run: readonly RunPiece[], memory: Int32Array, from: number, passed: number): void {
-    const { dotPerScale, errorPerScale, lowers } = this;
+    const { dotPerScale, errorPerScale } = this.factors;
+    const { lowers } = this;
     let threshold = lowers.threshold;
     this.handedBack += passed;
     // The groups come back in order: the piece holding each is found by walking the run once.
