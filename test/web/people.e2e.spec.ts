@@ -278,5 +278,40 @@ describeBrowser('first run, profile and admin pages in Chromium (e2e)', () => {
     expect(await visitor.getByRole('button', { name: 'Dark theme' }).getAttribute('aria-pressed')).toBe(
       'true',
     );
+    // The language chosen signed out outlasts a reload as well.
+    await visitor.getByLabel('Language').selectOption('de');
+    await visitor.getByRole('button', { name: 'Anmelden' }).waitFor();
+    await visitor.reload();
+    await visitor.getByRole('button', { name: 'Anmelden' }).waitFor();
+    expect(await visitor.evaluate('document.documentElement.lang')).toBe('de');
+  });
+
+  it('a language switch whose save has not reached the profile is kept by a reload and saved then', async () => {
+    const page = await newPage();
+    await signIn(page, api.url, ownerEmail);
+    // The save never reaches the api (the page is left before it answers, or the network drops it).
+    await page.route('**/api/v1/core/users/me', (route) =>
+      route.request().method() === 'PATCH' ? route.abort('failed') : route.fallback(),
+    );
+    await page.getByRole('navigation').getByLabel('Language').selectOption('de');
+    await page.getByRole('navigation').getByLabel('Sprache').waitFor();
+    expect((await apiOf(page, 'users/me')).body).toMatchObject({ language: 'en' });
+    await page.unroute('**/api/v1/core/users/me');
+    const saved = page.waitForResponse(
+      (response) => response.url().endsWith('/users/me') && response.request().method() === 'PATCH',
+    );
+    await page.reload();
+    // German again (not the profile's English), and the choice is sent again with the profile read.
+    await page.getByRole('navigation').getByLabel('Sprache').waitFor();
+    await checkLayouts(page, 'people-language-kept-de');
+    expect((await saved).status()).toBe(200);
+    expect((await apiOf(page, 'users/me')).body).toMatchObject({ language: 'de' });
+    const english = page.waitForResponse(
+      (response) => response.url().endsWith('/users/me') && response.request().method() === 'PATCH',
+    );
+    await page.getByRole('navigation').getByLabel('Sprache').selectOption('en');
+    await page.getByRole('navigation').getByLabel('Language').waitFor();
+    expect((await english).status()).toBe(200);
+    expect((await apiOf(page, 'users/me')).body).toMatchObject({ language: 'en' });
   });
 });

@@ -8,6 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import './styles.css';
 import { api, ApiError } from './api';
 import { setLanguage, t } from './i18n';
+import { adoptProfileLanguage, rememberedLanguage } from './language-choice';
 import { linkTo, match, navigate } from './router';
 import { useRerender, type Agent, type Me } from './state';
 import { SignIn } from './pages/sign-in';
@@ -37,6 +38,10 @@ const Profile = lazy(() => import('./pages/people/profile'), 'Profile');
 const Admin = lazy(() => import('./pages/admin'), 'Admin');
 // Knowledge: the Global documents (admins).
 const GlobalKnowledge = lazy(() => import('./pages/knowledge/global-knowledge'), 'GlobalKnowledge');
+
+// The language this browser was last told (the profile's, once read, may turn it; see language-choice.ts).
+const remembered = rememberedLanguage();
+if (remembered) setLanguage(remembered);
 
 /** The language switch and the theme toggle of the pages open without a session (they have no navigation). */
 function OutsideSwitches() {
@@ -124,7 +129,7 @@ function App() {
   const load = () =>
     api<Me>('GET', 'users/me').then(
       (user) => {
-        if (user.language) setLanguage(user.language);
+        adoptProfileLanguage(user);
         setMe(user);
       },
       (error: unknown) => {

@@ -3,17 +3,15 @@
 // signed-out pages show too.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api';
-import { language, setLanguage, t, type Label, type Language } from './i18n';
+import { language, t, type Label, type Language } from './i18n';
+import { chooseLanguage } from './language-choice';
 import { useMenu } from './menu';
 import { linkTo } from './router';
 import { onDirectoryChange, type Agent, type List, type Me, type Space } from './state';
 import { ThemeToggle } from './theme';
 
 export function LanguageSwitch({ me }: { me: Me | null }) {
-  const change = (next: Language) => {
-    setLanguage(next);
-    if (me) void api('PATCH', 'users/me', { language: next }).catch(() => undefined);
-  };
+  const change = (next: Language) => void chooseLanguage(next, me?.id ?? null).catch(() => undefined);
   return (
     <label class="language">
       {t('language')}{' '}

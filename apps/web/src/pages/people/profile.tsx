@@ -2,7 +2,8 @@
 // open sessions.
 import { useState } from 'preact/hooks';
 import { api } from '../../api';
-import { language, setLanguage, t, type Language } from '../../i18n';
+import { language, t, type Language } from '../../i18n';
+import { chooseLanguage } from '../../language-choice';
 import type { Me } from '../../state';
 import { NameField, NewPasswordField } from '../person-fields';
 import { OutcomeLine, useOutcome } from './outcome';
@@ -17,8 +18,7 @@ function NameAndLanguage({ me, onChanged }: { me: Me; onChanged: () => void }) {
   };
   const switchLanguage = (next: Language) => {
     // The page turns at once; the account remembers it for the next sign-in.
-    setLanguage(next);
-    void run(api('PATCH', 'users/me', { language: next }));
+    void run(chooseLanguage(next, me.id));
   };
   return (
     <form class="stack" onSubmit={(e) => void save(e)}>
