@@ -469,8 +469,7 @@ export class Int8Run {
     let pieces: RunPiece[] = [];
     let groups = 0;
     const close = () => {
-      const maxScale = pieces.reduce((max, piece) => Math.max(max, piece.block.maxScale), 0);
-      if (pieces.length > 0) segments.push({ pieces, groups, maxScale });
+      if (pieces.length > 0) segments.push({ pieces, groups, maxScale: maxScaleOf(pieces) });
       pieces = [];
       groups = 0;
     };
@@ -501,6 +500,10 @@ function piecesOf(
   }
   return pieces;
 }
+
+/** The largest scale of the pieces' rows. */
+const maxScaleOf = (pieces: readonly RunPiece[]): number =>
+  pieces.reduce((max, piece) => Math.max(max, piece.block.maxScale), 0);
 
 /** Whether `piece` may join the run ending with `last` (holding `groups` groups): end to end, same stride, room left. */
 const continues = (last: RunPiece, piece: RunPiece, groups: number): boolean =>
@@ -601,7 +604,7 @@ export class Int8Scan {
   private passSegment(segment: Segment): void {
     this.run = segment.pieces.slice();
     this.runGroups = segment.groups;
-    this.passRun();
+    this.passRun(segment.maxScale);
   }
 
   /**
@@ -615,8 +618,7 @@ export class Int8Scan {
       return;
     }
     const pieces = this.run;
-    const maxScale = pieces.reduce((max, piece) => Math.max(max, piece.block.maxScale), 0);
-    this.deferred.push({ pieces, groups: this.runGroups, maxScale });
+    this.deferred.push({ pieces, groups: this.runGroups, maxScale: maxScaleOf(pieces) });
     this.deferredGroups += this.runGroups;
     this.run = [];
     this.runGroups = 0;
@@ -713,7 +715,7 @@ export class Int8Scan {
    * One call of the module over the pieces of blocks offered since the last call, which lie end to end in its memory:
    * at 100,000 chunks in documents of 100 rows, a call and its JavaScript per document cost a third of the scan.
    */
-  private passRun(): void {
+  private passRun(maxScale = maxScaleOf(this.run)): void {
     const run = this.run;
     const groups = this.runGroups;
     if (run.length === 0) return;
@@ -729,7 +731,6 @@ export class Int8Scan {
       this.queryCopied = true;
     }
     const { int32s, float32s } = views(wasm);
-    const maxScale = run.reduce((max, piece) => Math.max(max, piece.block.maxScale), 0);
     // The threshold only rises as rows are kept, and each row handed back is checked against it exactly here.
     const call = { query: QUERY_AT, codes: run[0]!.at, groups, stride, out: OUT_AT };
     const passed = callDots(wasm, float32s, call, this.lowers.threshold, maxScale, this.factors);
