@@ -1,4 +1,4 @@
-import { EMBEDDING_DIMENSIONS, embedText, fnv1a32, offlineEmbed } from './offline-embed.js';
+import { EMBEDDING_DIMENSIONS, embedText, fnv1a32, offlineEmbed, words } from './offline-embed.js';
 import { countTokens } from '#tokenizer';
 
 const cosine = (a: readonly number[], b: readonly number[]) =>
@@ -50,5 +50,56 @@ describe('Offline embeddings', () => {
     expect(fnv1a32('')).toBe(0x811c9dc5);
     expect(fnv1a32('a')).toBe(0xe40c292c);
     expect(fnv1a32('foobar')).toBe(0xbf9cf968);
+  });
+
+  it('hashes each UTF-8 byte as TextEncoder writes it, lone surrogates as U+FFFD', () => {
+    const reference = (text: string) => {
+      let hash = 0x811c9dc5;
+      for (const byte of new TextEncoder().encode(text)) hash = Math.imul(hash ^ byte, 0x01000193);
+      return hash >>> 0;
+    };
+    for (const text of ['ascii', 'é', 'ß€', '日本語', '𝔘𝔫𝔦', '🙂x', 'a\ud800b', '\udc00', 'x\ud83d', '\u07ff\u0800\uffff'])
+      expect(fnv1a32(text)).toBe(reference(text));
+  });
+
+  it('gives the vectors the features counted from code points give, to the last bit', () => {
+    // The embedding as first written: every feature encoded to bytes, every trigram cut from the word's code points.
+    // Indexes built with it must find the same neighbours (their stored vectors are not recomputed).
+    const reference = (text: string): number[] => {
+      const counts = new Map<string, number>();
+      const add = (feature: string) => counts.set(feature, (counts.get(feature) ?? 0) + 1);
+      for (const word of words(text)) {
+        add(`w:${word}`);
+        const chars = Array.from(`<${word}>`);
+        for (let index = 0; index + 3 <= chars.length; index++) add(`t:${chars.slice(index, index + 3).join('')}`);
+      }
+      const vector = new Array<number>(EMBEDDING_DIMENSIONS).fill(0);
+      for (const [feature, count] of counts) {
+        let hash = 0x811c9dc5;
+        for (const byte of new TextEncoder().encode(feature)) hash = Math.imul(hash ^ byte, 0x01000193);
+        hash ^= hash >>> 16;
+        hash = Math.imul(hash, 0x85ebca6b);
+        hash ^= hash >>> 13;
+        hash = Math.imul(hash, 0xc2b2ae35);
+        hash = (hash ^ (hash >>> 16)) >>> 0;
+        vector[(hash & 0x7fffffff) % EMBEDDING_DIMENSIONS] += (hash >>> 31 === 1 ? -1 : 1) * (1 + Math.log(count));
+      }
+      const length = Math.hypot(...vector);
+      return length === 0 ? vector : vector.map((value) => value / length);
+    };
+    // Words of Latin, Greek, CJK, astral letters and digits, mixed in one word too; repeated words weigh more.
+    const alphabet = [...'abcxyzäöüßεληνικά日本語中文한국어', '𝔘', '𝔫', '𝟙', '𐐷', '٣', 'Ⅻ', 'ﬁ'];
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    const texts = Array.from({ length: 300 }, () =>
+      Array.from({ length: 1 + next(12) }, () =>
+        Array.from({ length: 1 + next(9) }, () => alphabet[next(alphabet.length)]).join(''),
+      ).join(next(3) === 0 ? ', ' : ' '),
+    );
+    for (const text of [...texts, ...texts.map((text) => `${text} ${text}`)])
+      expect(embedText(text)).toEqual(reference(text));
   });
 });

@@ -9,14 +9,46 @@ import { countTokens } from '#tokenizer';
 export const EMBEDDING_DIMENSIONS = 384;
 
 const WORD = /[\p{L}\p{N}]+/gu;
-const utf8 = new TextEncoder();
 
-/** FNV-1a, 32 bits, over the UTF-8 bytes of `text`. */
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/**
+ * FNV-1a, 32 bits, over the UTF-8 bytes of `text`, encoded here as it is hashed (a lone surrogate as U+FFFD, as
+ * TextEncoder writes it): encoding each feature into a new byte array first took most of an embedding's time.
+ */
 export const fnv1a32 = (text: string): number => {
-  let hash = 0x811c9dc5;
-  for (const byte of utf8.encode(text)) {
-    hash ^= byte;
-    hash = Math.imul(hash, 0x01000193);
+  let hash = FNV_OFFSET;
+  const byte = (value: number) => {
+    hash = Math.imul(hash ^ value, FNV_PRIME);
+  };
+  for (let i = 0; i < text.length; i++) {
+    let code = text.charCodeAt(i);
+    if (code < 0x80) {
+      byte(code);
+      continue;
+    }
+    if (code < 0x800) {
+      byte(0xc0 | (code >> 6));
+      byte(0x80 | (code & 0x3f));
+      continue;
+    }
+    if (code >= 0xd800 && code <= 0xdfff) {
+      const next = text.charCodeAt(i + 1);
+      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        code = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
+        i++;
+        byte(0xf0 | (code >> 18));
+        byte(0x80 | ((code >> 12) & 0x3f));
+        byte(0x80 | ((code >> 6) & 0x3f));
+        byte(0x80 | (code & 0x3f));
+        continue;
+      }
+      code = 0xfffd;
+    }
+    byte(0xe0 | (code >> 12));
+    byte(0x80 | ((code >> 6) & 0x3f));
+    byte(0x80 | (code & 0x3f));
   }
   return hash >>> 0;
 };
@@ -34,14 +66,22 @@ const finalMix = (value: number): number => {
 /** Lowercase words: the tokens shared by embeddings and the offline reranker. */
 export const words = (text: string): string[] => text.normalize('NFKC').toLowerCase().match(WORD) ?? [];
 
+/**
+ * Each feature's count, by feature, in the order first seen: `w:<word>`, then the trigrams (three code points) of
+ * `<word>`. A word's trigrams are cut from the marked word itself, by code units where it has no surrogate pair.
+ */
 const features = (text: string): Map<string, number> => {
   const counts = new Map<string, number>();
   const add = (feature: string) => counts.set(feature, (counts.get(feature) ?? 0) + 1);
   for (const word of words(text)) {
     add(`w:${word}`);
-    const chars = Array.from(`<${word}>`);
-    for (let index = 0; index + 3 <= chars.length; index++)
-      add(`t:${chars.slice(index, index + 3).join('')}`);
+    const marked = `<${word}>`;
+    if (!/[\ud800-\udfff]/.test(marked)) {
+      for (let index = 0; index + 3 <= marked.length; index++) add(`t:${marked.slice(index, index + 3)}`);
+      continue;
+    }
+    const chars = Array.from(marked);
+    for (let index = 0; index + 3 <= chars.length; index++) add(`t:${chars.slice(index, index + 3).join('')}`);
   }
   return counts;
 };
