@@ -1,6 +1,6 @@
 import type { Filter, PositionedOp, WriteOp } from '#read-store';
 import { SqliteReadStore } from '#read-store/sqlite/sqlite-read-store';
-import { compactOps, matchesFilter } from './in-memory-ops.js';
+import { compactDocumentOps, compactOps, matchesFilter } from './in-memory-ops.js';
 
 const at = (position: number, op: WriteOp): PositionedOp => ({ position, op });
 const C = 'docs';
@@ -115,6 +115,32 @@ describe('compactOps', () => {
     ]);
     expect(ops).toEqual(given);
     expect(by).toEqual({ calls: 1, cost: 0.25 });
+  });
+});
+
+describe('compactDocumentOps', () => {
+  it("folds one document's ops as compactOps does", () => {
+    for (const mergeIncrements of [false, true])
+      for (let seed = 1; seed <= 50; seed++) {
+        const ops: PositionedOp[] = [];
+        for (let i = 0, roll = seed; i < 2 + (seed % 13); i++) {
+          roll = (roll * 7919 + 17) % 101;
+          const kind = roll % 5;
+          ops.push(
+            at(
+              i + 1,
+              kind === 0
+                ? { kind: 'upsert', collection: C, doc: { id: 'a', v: i, n: 0 } }
+                : kind === 1
+                  ? { kind: 'delete', collection: C, id: 'a' }
+                  : kind === 2
+                    ? { kind: 'increment', collection: C, id: 'a', by: { n: 1 } }
+                    : { kind: 'patch', collection: C, id: 'a', set: { v: i, [`f${kind}`]: roll } },
+            ),
+          );
+        }
+        expect(compactDocumentOps(ops, { mergeIncrements })).toEqual(compactOps(ops, { mergeIncrements }));
+      }
   });
 });
 

@@ -51,15 +51,53 @@ export function compactOps(
   ops: readonly PositionedOp[],
   options: { readonly mergeIncrements?: boolean } = {},
 ): PositionedOp[] {
+  return foldOps(ops, options, new Map<string, number>());
+}
+
+/**
+ * compactOps for the ops of one document (a projector's pending writes are held by document): the same folds, with
+ * no key to build per op.
+ */
+export function compactDocumentOps(
+  ops: readonly PositionedOp[],
+  options: { readonly mergeIncrements?: boolean } = {},
+): PositionedOp[] {
+  return foldOps(ops, options, new OneDocument());
+}
+
+/** Where each document's open (foldable) op is in the output: by collection and id, or the one document's. */
+interface OpenOps {
+  get(key: string): number | undefined;
+  set(key: string, index: number): unknown;
+  delete(key: string): unknown;
+}
+
+class OneDocument implements OpenOps {
+  private index: number | undefined;
+  get(): number | undefined {
+    return this.index;
+  }
+  set(_key: string, index: number): void {
+    this.index = index;
+  }
+  delete(): void {
+    this.index = undefined;
+  }
+}
+
+function foldOps(
+  ops: readonly PositionedOp[],
+  options: { readonly mergeIncrements?: boolean },
+  open: OpenOps,
+): PositionedOp[] {
+  const one = open instanceof OneDocument;
   const out: (PositionedOp | null)[] = [];
-  const open = new Map<string, number>();
   // Increments merged here, whose `by` this function made: the next increment of the run adds into it in place
   // instead of copying it again (a projector's ops may share one `by` between documents, so theirs are never written).
   const sums = new Set<PositionedOp>();
   for (const current of ops) {
     const { op } = current;
-    const id = op.kind === 'upsert' ? op.doc.id : op.id;
-    const key = `${op.collection}\u0000${id}`;
+    const key = one ? '' : `${op.collection}\u0000${op.kind === 'upsert' ? op.doc.id : op.id}`;
     const index = open.get(key);
     const previous = index === undefined ? null : out[index]!;
     let merged: PositionedOp | null = null;

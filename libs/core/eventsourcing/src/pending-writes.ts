@@ -10,7 +10,7 @@ import type {
   ReadStore,
   StoredDocument,
 } from '#read-store';
-import { applyOpsInMemory, compactOps, matchesFilter } from './in-memory-ops.js';
+import { applyOpsInMemory, compactDocumentOps, matchesFilter } from './in-memory-ops.js';
 
 const NONE: readonly PositionedOp[] = [];
 const NO_DOCUMENTS: ReadonlyMap<string, unknown> = new Map();
@@ -52,7 +52,7 @@ export class PendingWrites {
     }
     held.ops.push(written);
     if (held.ops.length < held.foldAt) return;
-    held.ops = compactOps(held.ops, this.options);
+    held.ops = compactDocumentOps(held.ops, this.options);
     held.foldAt = Math.max(FOLD_AT, 2 * held.ops.length);
   }
 
@@ -72,7 +72,7 @@ export class PendingWrites {
     for (const documents of this.byDocument.values())
       for (const { ops } of documents.values())
         if (ops.length === 1) out.push(ops[0]!);
-        else for (const op of compactOps(ops, this.options)) out.push(op);
+        else for (const op of compactDocumentOps(ops, this.options)) out.push(op);
     return out;
   }
 }
