@@ -186,7 +186,9 @@ export class SqliteEventStore implements EventStore {
         ),
       ),
       readAll: returningArrays(
-        this.db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position ASC LIMIT ?`),
+        this.db.prepare(
+          `SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position ASC LIMIT ?`,
+        ),
       ),
       readAllHeaders: this.db.prepare(
         'SELECT position, type FROM events WHERE position > ? ORDER BY position ASC LIMIT ?',

@@ -58,7 +58,18 @@ describe('Offline embeddings', () => {
       for (const byte of new TextEncoder().encode(text)) hash = Math.imul(hash ^ byte, 0x01000193);
       return hash >>> 0;
     };
-    for (const text of ['ascii', 'é', 'ß€', '日本語', '𝔘𝔫𝔦', '🙂x', 'a\ud800b', '\udc00', 'x\ud83d', '\u07ff\u0800\uffff'])
+    for (const text of [
+      'ascii',
+      'é',
+      'ß€',
+      '日本語',
+      '𝔘𝔫𝔦',
+      '🙂x',
+      'a\ud800b',
+      '\udc00',
+      'x\ud83d',
+      '\u07ff\u0800\uffff',
+    ])
       expect(fnv1a32(text)).toBe(reference(text));
   });
 
@@ -71,7 +82,8 @@ describe('Offline embeddings', () => {
       for (const word of words(text)) {
         add(`w:${word}`);
         const chars = Array.from(`<${word}>`);
-        for (let index = 0; index + 3 <= chars.length; index++) add(`t:${chars.slice(index, index + 3).join('')}`);
+        for (let index = 0; index + 3 <= chars.length; index++)
+          add(`t:${chars.slice(index, index + 3).join('')}`);
       }
       const vector = new Array<number>(EMBEDDING_DIMENSIONS).fill(0);
       for (const [feature, count] of counts) {
@@ -82,7 +94,8 @@ describe('Offline embeddings', () => {
         hash ^= hash >>> 13;
         hash = Math.imul(hash, 0xc2b2ae35);
         hash = (hash ^ (hash >>> 16)) >>> 0;
-        vector[(hash & 0x7fffffff) % EMBEDDING_DIMENSIONS] += (hash >>> 31 === 1 ? -1 : 1) * (1 + Math.log(count));
+        vector[(hash & 0x7fffffff) % EMBEDDING_DIMENSIONS] +=
+          (hash >>> 31 === 1 ? -1 : 1) * (1 + Math.log(count));
       }
       const length = Math.hypot(...vector);
       return length === 0 ? vector : vector.map((value) => value / length);

@@ -81,7 +81,8 @@ const features = (text: string): Map<string, number> => {
       continue;
     }
     const chars = Array.from(marked);
-    for (let index = 0; index + 3 <= chars.length; index++) add(`t:${chars.slice(index, index + 3).join('')}`);
+    for (let index = 0; index + 3 <= chars.length; index++)
+      add(`t:${chars.slice(index, index + 3).join('')}`);
   }
   return counts;
 };
