@@ -29,7 +29,16 @@ interface StreamAppend {
 }
 
 const FLUSH_DELAY_MS = 200;
-const FLUSH_AT = 1_000;
+/**
+ * Calls queued before they are sent at once. A queued call lives until its batch is appended, and one that outlives
+ * two of V8's young-generation collections is copied into the old generation, whose collections then cost a busy
+ * gateway dearly. Under load a young generation (2 × 16 MB, `--max-semi-space-size`) fills every ~250 gateway
+ * calls, so batches of 150 are appended before their calls are promoted: on the saturated gateway (10 ms upstream,
+ * 32 clients) the api promoted 10.5 MB in 5.4 s instead of 31.3 (as little as with no usage recording at all, 10.1),
+ * ran no full collection in that time instead of one (a 111 ms background mark), and spent 3.8 µs less CPU per
+ * request (four alternating pairs). Fewer calls than this are sent after FLUSH_DELAY_MS.
+ */
+const FLUSH_AT = 150;
 /** Calls per event: bounds an event's size (a call is about half a kilobyte of JSON). */
 const BATCH_CALLS = 250;
 const RETRY_DELAY_MS = 1_000;
