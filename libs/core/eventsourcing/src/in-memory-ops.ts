@@ -51,7 +51,11 @@ export function compactOps(
   ops: readonly PositionedOp[],
   options: { readonly mergeIncrements?: boolean } = {},
 ): PositionedOp[] {
-  return foldOps(ops, options, new Map<string, number>());
+  return foldOps(
+    ops,
+    options,
+    ({ op }) => `${op.collection}\u0000${op.kind === 'upsert' ? op.doc.id : op.id}`,
+  );
 }
 
 /**
@@ -62,42 +66,23 @@ export function compactDocumentOps(
   ops: readonly PositionedOp[],
   options: { readonly mergeIncrements?: boolean } = {},
 ): PositionedOp[] {
-  return foldOps(ops, options, new OneDocument());
+  return foldOps(ops, options, () => '');
 }
 
-/** Where each document's open (foldable) op is in the output: by collection and id, or the one document's. */
-interface OpenOps {
-  get(key: string): number | undefined;
-  set(key: string, index: number): unknown;
-  delete(key: string): unknown;
-}
-
-class OneDocument implements OpenOps {
-  private index: number | undefined;
-  get(): number | undefined {
-    return this.index;
-  }
-  set(_key: string, index: number): void {
-    this.index = index;
-  }
-  delete(): void {
-    this.index = undefined;
-  }
-}
-
+/** The folds of compactOps, each document found by `keyOf`. */
 function foldOps(
   ops: readonly PositionedOp[],
   options: { readonly mergeIncrements?: boolean },
-  open: OpenOps,
+  keyOf: (op: PositionedOp) => string,
 ): PositionedOp[] {
-  const one = open instanceof OneDocument;
+  const open = new Map<string, number>();
   const out: (PositionedOp | null)[] = [];
   // Increments merged here, whose `by` this function made: the next increment of the run adds into it in place
   // instead of copying it again (a projector's ops may share one `by` between documents, so theirs are never written).
   const sums = new Set<PositionedOp>();
   for (const current of ops) {
     const { op } = current;
-    const key = one ? '' : `${op.collection}\u0000${op.kind === 'upsert' ? op.doc.id : op.id}`;
+    const key = keyOf(current);
     const index = open.get(key);
     const previous = index === undefined ? null : out[index]!;
     let merged: PositionedOp | null = null;
