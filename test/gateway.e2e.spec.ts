@@ -3,6 +3,7 @@
 import OpenAI, { APIError } from 'openai';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { startFakeUpstream, type FakeUpstream } from '#testing/fake-openai-upstream';
+import { countTokens } from '#tokenizer';
 import { usageStreamId, utcDay, type ModelCall } from '#usage';
 import { recordedCalls as callsIn } from './support/usage-events.js';
 import { ADMIN_KEY, client, CORE, startTestApi, type TestApi, writeModelsFile } from './support/api.js';
@@ -399,6 +400,25 @@ describe('compatible gateway (e2e, openai SDK)', () => {
       const viaUpstream = await sdk().embeddings.create({ model: 'fake-embed', input: 'hello' });
       expect(viaUpstream.data[0]!.embedding).toHaveLength(8);
       expect(viaUpstream.model).toBe('fake-embed');
+    });
+
+    it("records an offline embedding's input tokens, counted as the call is recorded, as the answer says them", async () => {
+      const key = await issueKey();
+      const input = ['Wie spät ist es im Hafen von Kiel?', 'tidal charts of the northern coast 🌊'];
+      const answer = await sdk(key.key).embeddings.create({
+        model: 'offline-embed',
+        input,
+        encoding_format: 'float',
+      });
+      const [call] = await recordedCalls(key.id, 1);
+      expect(call).toMatchObject({
+        operation: 'embeddings',
+        outcome: 'completed',
+        model: 'offline-embed',
+        inputTokens: input.reduce((sum, text) => sum + countTokens(text), 0),
+        outputTokens: 0,
+      });
+      expect(answer.usage.prompt_tokens).toBe(call!.inputTokens);
     });
 
     it('refuses more than 2048 inputs with a 400, and an unknown model with 404', async () => {

@@ -120,9 +120,30 @@ interface CallInProgress {
   routed(served: ModelConfig | null, attempts: readonly Attempt[]): void;
   /** The first piece of a streamed answer is on its way (its time is the call's time to first token). */
   firstPiece(): void;
-  /** `error`: what failed, for a failed call. */
-  end(outcome: CallOutcome, usage: TokenUsage, estimated: boolean, error?: unknown): void;
+  /**
+   * `error`: what failed, for a failed call. `usage` may be given as a function: it is then asked when the call is
+   * recorded, a moment after its answer has gone on, unless a limit or the router needs the count at once (CountedLater).
+   */
+  end(outcome: CallOutcome, usage: TokenUsage | CountedLater, estimated: boolean, error?: unknown): void;
 }
+
+/**
+ * A call's usage counted when it is recorded: the offline embedding model's count of a question's tokens (≈0.07 ms
+ * inside a turn, measured: its words are new to the tokenizer) then comes after the turn's retrieval, not before its
+ * vector leg. A count that fails there is recorded as no usage rather than thrown from a timer.
+ */
+type CountedLater = () => TokenUsage;
+
+const countedNow = (usage: TokenUsage | CountedLater): TokenUsage =>
+  typeof usage === 'function' ? usage() : usage;
+
+const countedAtLast = (usage: CountedLater): TokenUsage => {
+  try {
+    return usage();
+  } catch {
+    return NO_USAGE;
+  }
+};
 
 /** What failed, as a usage event names it: the reason the upstream gave, else its status, `timeout` or `unreachable`. */
 const failureOf = (error: unknown): string =>
@@ -498,7 +519,7 @@ export class ModelGateway {
             usage: usage(done),
           }))
         : run());
-      call.end('completed', usage(result), false);
+      call.end('completed', () => usage(result), false);
       return result;
     } catch (error) {
       call.end(signal.aborted ? 'aborted' : 'failed', NO_USAGE, false, error);
@@ -570,21 +591,28 @@ export class ModelGateway {
       firstPiece: () => {
         firstPieceMs ??= Math.round((performance.now() - started) * 10) / 10;
       },
-      end: (outcome: CallOutcome, usage: TokenUsage, estimated: boolean, error?: unknown) => {
+      end: (outcome: CallOutcome, given: TokenUsage | CountedLater, estimated: boolean, error?: unknown) => {
         if (ended) return;
+        // Limits holding a reservation and the router's share of traffic take the count now (a count that throws
+        // leaves the call to be ended as failed); nothing else needs it before the call is recorded.
+        const priced = (usage: TokenUsage) => ({ usage, costUsd: callCost(served.pricing, usage) });
+        const now =
+          tries || reservation || reservations.length > 0 || typeof given !== 'function'
+            ? priced(countedNow(given))
+            : null;
         ended = true;
-        if (tries) this.router.spent(served, usage.inputTokens + usage.outputTokens);
-        const costUsd = callCost(served.pricing, usage);
-        const spent = {
-          tokens: usage.inputTokens + usage.outputTokens,
-          costUsd: served.includedUsage ? 0 : costUsd,
-        };
-        reservation?.settle(spent);
-        for (const held of reservations) held.settle(spent);
+        if (now) {
+          const tokens = now.usage.inputTokens + now.usage.outputTokens;
+          if (tries) this.router.spent(served, tokens);
+          const spent = { tokens, costUsd: served.includedUsage ? 0 : now.costUsd };
+          reservation?.settle(spent);
+          for (const held of reservations) held.settle(spent);
+        }
         const latencyMs = Math.round((performance.now() - started) * 10) / 10;
         // Recorded a moment later, once the answer is on its way (setImmediate runs after pending I/O).
         const recorder = this.recorder;
-        setImmediate(() =>
+        setImmediate(() => {
+          const { usage, costUsd } = now ?? priced(countedAtLast(given as CountedLater));
           recorder.record(
             {
               callId: newId('call'),
@@ -608,8 +636,8 @@ export class ModelGateway {
               startedAt: startedAt.toISOString(),
             },
             scope.correlationId,
-          ),
-        );
+          );
+        });
       },
     };
   }

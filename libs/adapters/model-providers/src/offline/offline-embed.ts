@@ -103,7 +103,17 @@ export const embedText = (text: string): number[] => {
   return norm === 0 ? vector : vector.map((value) => value / norm);
 };
 
-export const offlineEmbed = (inputs: readonly string[]): EmbeddingResult => ({
-  vectors: inputs.map(embedText),
-  inputTokens: inputs.reduce((sum, input) => sum + countTokens(input), 0),
-});
+/**
+ * The vectors, and the inputs' tokens counted when first asked for (once): the gateway asks as it records the call,
+ * after a turn's retrieval has used the vector, not before. A result sent from a worker thread is counted there (a
+ * copy reads the count).
+ */
+export const offlineEmbed = (inputs: readonly string[]): EmbeddingResult => {
+  let counted: number | undefined;
+  return {
+    vectors: inputs.map(embedText),
+    get inputTokens() {
+      return (counted ??= inputs.reduce((sum, input) => sum + countTokens(input), 0));
+    },
+  };
+};
