@@ -145,6 +145,18 @@ const countedAtLast = (usage: CountedLater): TokenUsage => {
   }
 };
 
+const charged = (usage: TokenUsage, pricing: ModelConfig['pricing']) => ({
+  usage,
+  costUsd: callCost(pricing, usage),
+});
+
+/**
+ * The call's usage and cost now when a limit holding a reservation or the router needs them (a count that throws then
+ * leaves the call to be ended as failed); null when nothing needs them before the call is recorded.
+ */
+const chargedNow = (given: TokenUsage | CountedLater, pricing: ModelConfig['pricing'], needed: boolean) =>
+  needed || typeof given !== 'function' ? charged(countedNow(given), pricing) : null;
+
 /** What failed, as a usage event names it: the reason the upstream gave, else its status, `timeout` or `unreachable`. */
 const failureOf = (error: unknown): string =>
   (error instanceof UpstreamError ? (error.reason ?? reasonOfStatus(error.upstreamStatus)) : undefined) ??
@@ -593,27 +605,19 @@ export class ModelGateway {
       },
       end: (outcome: CallOutcome, given: TokenUsage | CountedLater, estimated: boolean, error?: unknown) => {
         if (ended) return;
-        // Limits holding a reservation and the router's share of traffic take the count now (a count that throws
-        // leaves the call to be ended as failed); nothing else needs it before the call is recorded.
-        const priced = (usage: TokenUsage) => ({ usage, costUsd: callCost(served.pricing, usage) });
-        const now =
-          tries || reservation || reservations.length > 0 || typeof given !== 'function'
-            ? priced(countedNow(given))
-            : null;
+        const now = chargedNow(given, served.pricing, Boolean(tries || reservation || reservations.length));
         ended = true;
         if (now) {
           const tokens = now.usage.inputTokens + now.usage.outputTokens;
           if (tries) this.router.spent(served, tokens);
           const spent = { tokens, costUsd: served.includedUsage ? 0 : now.costUsd };
-          reservation?.settle(spent);
-          for (const held of reservations) held.settle(spent);
+          for (const held of [reservation, ...reservations]) held?.settle(spent);
         }
         const latencyMs = Math.round((performance.now() - started) * 10) / 10;
         // Recorded a moment later, once the answer is on its way (setImmediate runs after pending I/O).
-        const recorder = this.recorder;
         setImmediate(() => {
-          const { usage, costUsd } = now ?? priced(countedAtLast(given as CountedLater));
-          recorder.record(
+          const { usage, costUsd } = now ?? charged(countedAtLast(given as CountedLater), served.pricing);
+          this.recorder.record(
             {
               callId: newId('call'),
               apiKeyId: scope.apiKey.id,
