@@ -312,6 +312,8 @@ describeBrowser('Spaces and Agents built in Chromium (e2e)', () => {
     await confirm.click();
     await page.getByText('Choose an Agent to start chatting.').waitFor();
     expect((await admin().get(`${CORE}/spaces/${spaceId}`)).status).toBe(404);
+    // The navigation reads the Spaces again once the deletion is answered: the heading goes a moment later.
+    await page.getByRole('navigation').getByRole('heading', { name: renamed }).waitFor({ state: 'detached' });
     expect(await page.getByRole('navigation').getByRole('heading', { name: renamed }).count()).toBe(0);
     expect(violations).toEqual([]);
   }, 120_000);
