@@ -134,9 +134,6 @@ interface CallInProgress {
  */
 type CountedLater = () => TokenUsage;
 
-const countedNow = (usage: TokenUsage | CountedLater): TokenUsage =>
-  typeof usage === 'function' ? usage() : usage;
-
 const countedAtLast = (usage: CountedLater): TokenUsage => {
   try {
     return usage();
@@ -155,7 +152,7 @@ const charged = (usage: TokenUsage, pricing: ModelConfig['pricing']) => ({
  * leaves the call to be ended as failed); null when nothing needs them before the call is recorded.
  */
 const chargedNow = (given: TokenUsage | CountedLater, pricing: ModelConfig['pricing'], needed: boolean) =>
-  needed || typeof given !== 'function' ? charged(countedNow(given), pricing) : null;
+  typeof given !== 'function' ? charged(given, pricing) : needed ? charged(given(), pricing) : null;
 
 /** What failed, as a usage event names it: the reason the upstream gave, else its status, `timeout` or `unreachable`. */
 const failureOf = (error: unknown): string =>
@@ -611,7 +608,8 @@ export class ModelGateway {
           const tokens = now.usage.inputTokens + now.usage.outputTokens;
           if (tries) this.router.spent(served, tokens);
           const spent = { tokens, costUsd: served.includedUsage ? 0 : now.costUsd };
-          for (const held of [reservation, ...reservations]) held?.settle(spent);
+          reservation?.settle(spent);
+          for (const held of reservations) held.settle(spent);
         }
         const latencyMs = Math.round((performance.now() - started) * 10) / 10;
         // Recorded a moment later, once the answer is on its way (setImmediate runs after pending I/O).
